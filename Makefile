@@ -1,0 +1,48 @@
+# faithpipe: every target builds the environment from the lock first, on a machine with only
+# Python and pip. `make help` lists the targets.
+PYTHON ?= python3
+VENV   := .venv
+BIN    := $(VENV)/bin
+STAMP  := $(VENV)/.installed-$(shell cksum < requirements.lock | cut -d' ' -f1)
+
+# Prefect: no server telemetry noise, and a start-up timeout that a fresh machine meets
+# (stack-notes §1a: the first start of the temporary server takes 27-39 s here).
+export PREFECT_SERVER_ANALYTICS_ENABLED ?= false
+export DO_NOT_TRACK ?= 1
+export PREFECT_SERVER_EPHEMERAL_STARTUP_TIMEOUT_SECONDS ?= 180
+
+.PHONY: help setup demo test lint bench lock report-check clean
+
+help:  ## list the targets
+	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-14s %s\n", $$1, $$2}'
+
+$(STAMP): requirements.lock pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check -r requirements.lock
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check --no-deps -e .
+	rm -f $(VENV)/.installed-*
+	touch $@
+
+setup: $(STAMP)  ## build .venv from requirements.lock
+
+demo: $(STAMP)  ## score the bundled sample into data/faithpipe.duckdb and print pass rates
+	$(BIN)/faith demo
+
+test: $(STAMP)  ## lint, then the whole test suite
+	$(BIN)/ruff check .
+	$(BIN)/python -m pytest
+
+lint: $(STAMP)  ## ruff check and format check
+	$(BIN)/ruff check .
+
+bench: $(STAMP)  ## benchmarks (not tests): prints ratios against an in-run baseline
+	$(BIN)/python bench/udfs.py
+
+lock:  ## re-resolve requirements.lock from pyproject.toml (needs the package index)
+	rm -rf .lock-venv && $(PYTHON) -m venv .lock-venv
+	.lock-venv/bin/python -m pip install --quiet -e '.[dev]'
+	.lock-venv/bin/python -m pip freeze --exclude-editable | grep -vi '^faithpipe' > requirements.lock
+	rm -rf .lock-venv
+
+clean:  ## remove the environment and generated files
+	rm -rf $(VENV) .pytest_cache .ruff_cache data/faithpipe.duckdb*

@@ -1,0 +1,51 @@
+"""faithfulness as pure batch functions on polars frames: no I/O, no prefect, no duckdb."""
+
+from faith_udfs.api import FaithfulnessMetric, FaithfulnessVerdict, LLMTestCase
+from faith_udfs.claims import extract_claims
+from faith_udfs.config import SCORING_RULES_VERSION, JudgeIdentity, MetricConfig
+from faith_udfs.errors import (
+    ConfigError,
+    FaithError,
+    JudgeBudgetExhausted,
+    JudgeError,
+    JudgeReplyError,
+    JudgeTransientError,
+)
+from faith_udfs.judges import ItemJudge, ItemOutcome, Judge
+from faith_udfs.lexical import LexicalJudge
+from faith_udfs.metric import FaithfulnessFrames, score_cases
+from faith_udfs.prompt_judge import PromptHandlers, PromptJudge
+from faith_udfs.prompts import PROMPT_VERSION, section
+from faith_udfs.scores import case_scores, score_expr
+from faith_udfs.truths import extract_truths
+from faith_udfs.verdicts import judge_claims
+
+__all__ = [
+    "PROMPT_VERSION",
+    "SCORING_RULES_VERSION",
+    "ConfigError",
+    "FaithError",
+    "FaithfulnessFrames",
+    "FaithfulnessMetric",
+    "FaithfulnessVerdict",
+    "ItemJudge",
+    "ItemOutcome",
+    "Judge",
+    "JudgeBudgetExhausted",
+    "JudgeError",
+    "JudgeIdentity",
+    "JudgeReplyError",
+    "JudgeTransientError",
+    "LLMTestCase",
+    "LexicalJudge",
+    "MetricConfig",
+    "PromptHandlers",
+    "PromptJudge",
+    "case_scores",
+    "extract_claims",
+    "extract_truths",
+    "judge_claims",
+    "score_cases",
+    "score_expr",
+    "section",
+]

@@ -1,0 +1,78 @@
+"""The metric config: every setting that changes a verdict, a score or a success, and its id."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import asdict, dataclass, field
+
+from faith_udfs.errors import ConfigError
+
+# Bump when the scoring rules change meaning (vocabulary, score formula, strict mode, no-claims
+# rule): a new version is a new config id, hence a new series in every view.
+SCORING_RULES_VERSION = "faithfulness-score-v1"
+
+
+@dataclass(frozen=True)
+class JudgeIdentity:
+    """What makes two judges give the same verdicts: kind, model, prompt template version.
+
+    Never holds a secret: it is stored in tables and shown in logs.
+    """
+
+    kind: str
+    model: str
+    prompt_version: str
+    options: tuple[tuple[str, str], ...] = ()
+
+    def as_dict(self) -> dict[str, object]:
+        """Plain dict for JSON (runs.config, artifacts)."""
+        return {
+            "kind": self.kind,
+            "model": self.model,
+            "prompt_version": self.prompt_version,
+            "options": dict(self.options),
+        }
+
+
+@dataclass(frozen=True)
+class MetricConfig:
+    """DeepEval-shaped settings of the faithfulness metric (defaults as DeepEval's)."""
+
+    threshold: float = 0.5
+    penalize_ambiguous_claims: bool = False
+    strict_mode: bool = False
+    include_reason: bool = True
+    truths_extraction_limit: int | None = None
+    scoring_rules_version: str = field(default=SCORING_RULES_VERSION)
+
+    def __post_init__(self) -> None:
+        if not 0.0 <= float(self.threshold) <= 1.0:
+            raise ConfigError(f"threshold must be between 0 and 1, got {self.threshold!r}")
+        limit = self.truths_extraction_limit
+        if limit is not None and (isinstance(limit, bool) or not isinstance(limit, int) or limit < 1):
+            raise ConfigError(
+                f"truths_extraction_limit must be a positive integer or None, got {limit!r}"
+            )
+
+    @property
+    def effective_threshold(self) -> float:
+        """The threshold success is judged against: 1 in strict mode, as in DeepEval."""
+        return 1.0 if self.strict_mode else float(self.threshold)
+
+    def config_id(self, judge: JudgeIdentity) -> str:
+        """Stable id of (judge identity, scoring rules, settings that change a score or success).
+
+        `include_reason` only changes prose, so it is left out: turning it on or off does not
+        start a new series.
+        """
+        payload = {"judge": judge.as_dict(), **self.identity_settings()}
+        digest = hashlib.sha256(json.dumps(payload, sort_keys=True).encode()).hexdigest()
+        return f"faith-{digest[:16]}"
+
+    def identity_settings(self) -> dict[str, object]:
+        """The settings that enter the config id."""
+        settings = asdict(self)
+        settings.pop("include_reason")
+        settings["threshold"] = float(self.threshold)
+        return settings

@@ -1,0 +1,41 @@
+"""The few named errors of the metric, each saying who must act.
+
+Retry-or-fail is a property of the class (`case_status`, `retryable`), never a string match.
+"""
+
+from __future__ import annotations
+
+
+class FaithError(Exception):
+    """Base of every error faithpipe raises on purpose."""
+
+
+class JudgeError(FaithError):
+    """A judge could not answer an item; the cases that need the item are not scored.
+
+    `case_status` is what those cases become: `invalid` (kept with the error, retried by the
+    next run) or `pending` (not attempted, e.g. a call cap was reached).
+    """
+
+    case_status = "invalid"
+    retryable = False
+
+
+class JudgeTransientError(JudgeError):
+    """The judge failed in a way that may pass (timeout, 429, 5xx): retry, then invalid."""
+
+    retryable = True
+
+
+class JudgeReplyError(JudgeError):
+    """The judge answered, but the reply is unusable (bad JSON, wrong shape, wrong count)."""
+
+
+class JudgeBudgetExhausted(JudgeError):
+    """A per-run cap on calls or tokens was reached: the case stays pending for the next run."""
+
+    case_status = "pending"
+
+
+class ConfigError(FaithError, ValueError):
+    """A metric or judge setting is wrong; the message says how to fix it."""

@@ -1,0 +1,79 @@
+"""Asking a judge for a batch so that one bad item cannot sink the others."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import polars as pl
+
+from faith_udfs.judges import describe_error
+from faith_udfs.errors import JudgeError
+
+_LEFT_OUT = "JudgeReplyError: the judge returned no answer for this item"
+
+JudgeMethod = Callable[[pl.DataFrame], pl.DataFrame]
+
+
+def ask_judge(
+    method: JudgeMethod, items: pl.DataFrame, schema: dict[str, pl.DataType]
+) -> pl.DataFrame:
+    """Call `method` on `items` and return one row per item key: the values of `schema`,
+    `error` and `pending`.
+
+    A judge that raises on the whole batch is asked again on halves until the failing items
+    are isolated; each of those gets the exception as its error. An item the judge left out
+    of its answer gets an error saying so.
+    """
+    columns = {"key": pl.UInt64, **schema, "error": pl.String, "pending": pl.Boolean}
+    if items.height == 0:
+        return pl.DataFrame(schema=columns)
+    try:
+        answer = method(items)
+    except Exception as exc:  # noqa: BLE001 - isolate the failing items, keep the rest
+        if items.height == 1:
+            pending = isinstance(exc, JudgeError) and exc.case_status == "pending"
+            failed = pl.DataFrame(
+                {"key": items["key"], "error": [describe_error(exc)], "pending": [pending]}
+            )
+            return _typed(failed, columns)
+        half = items.height // 2
+        return pl.concat(
+            [
+                ask_judge(method, items.slice(0, half), schema),
+                ask_judge(method, items.slice(half), schema),
+            ]
+        )
+    return _conform(items.select("key"), answer, columns)
+
+
+def _conform(
+    keys: pl.DataFrame, answer: pl.DataFrame, columns: dict[str, pl.DataType]
+) -> pl.DataFrame:
+    missing_value = [
+        name for name in columns if name not in ("error", "pending") and name not in answer.columns
+    ]
+    if missing_value:
+        raise TypeError(f"judge answer lacks columns {missing_value}; has {answer.columns}")
+    if "error" not in answer.columns:
+        answer = answer.with_columns(error=pl.lit(None, dtype=pl.String))
+    if "pending" not in answer.columns:
+        answer = answer.with_columns(pending=pl.lit(False))
+    answer = (
+        _typed(answer, columns)
+        .with_columns(pl.col("pending").fill_null(False))
+        .unique("key", keep="first", maintain_order=True)
+    )
+    joined = keys.join(answer, on="key", how="left", coalesce=True)
+    left_out = pl.col("pending").is_null()
+    return joined.with_columns(
+        error=pl.when(left_out).then(pl.lit(_LEFT_OUT)).otherwise(pl.col("error")),
+        pending=pl.col("pending").fill_null(False),
+    )
+
+
+def _typed(frame: pl.DataFrame, columns: dict[str, pl.DataType]) -> pl.DataFrame:
+    """`frame` with exactly `columns`, cast to their types; absent ones are null."""
+    return frame.select(
+        pl.col(name).cast(dtype) if name in frame.columns else pl.lit(None, dtype=dtype).alias(name)
+        for name, dtype in columns.items()
+    )

@@ -1,0 +1,146 @@
+"""The one batched judge interface, and a base for judges that answer item by item.
+
+A judge answers four questions, each as a frame in and a frame out, keyed by `key` (UInt64):
+
+| method | in | out |
+| --- | --- | --- |
+| `truths(passages, limit)` | `key`, `text` | `key`, `truths: list[str]` |
+| `claims(answers)` | `key`, `text` | `key`, `claims: list[str]` |
+| `verdicts(questions)` | `key`, `claims: list[str]`, `truths: list[str]` | `key`, `verdicts: list[str]`, `reasons: list[str]` |
+| `reasons(requests)` | `key`, `score: f64`, `contradictions: list[str]` | `key`, `reason: str` |
+
+Every output may also carry `error` (str, null when fine) and `pending` (bool): an item the
+judge could not answer. Items missing from the output count as errors. Judges never see the
+metric config beyond the truths limit, and never read the environment.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Generic, Protocol, TypeVar, runtime_checkable
+
+import polars as pl
+
+from faith_udfs.config import JudgeIdentity
+from faith_udfs.errors import JudgeError
+
+T = TypeVar("T")
+R = TypeVar("R")
+
+VERDICT_VOCABULARY = ("yes", "no", "idk")
+
+
+@runtime_checkable
+class Judge(Protocol):
+    """Batched judge: four frame-in, frame-out questions (see the module docstring)."""
+
+    @property
+    def identity(self) -> JudgeIdentity: ...
+
+    def truths(self, passages: pl.DataFrame, limit: int | None) -> pl.DataFrame: ...
+
+    def claims(self, answers: pl.DataFrame) -> pl.DataFrame: ...
+
+    def verdicts(self, questions: pl.DataFrame) -> pl.DataFrame: ...
+
+    def reasons(self, requests: pl.DataFrame) -> pl.DataFrame: ...
+
+
+@dataclass(frozen=True)
+class ItemOutcome(Generic[R]):
+    """One item's answer, or why there is none."""
+
+    value: R | None = None
+    error: str | None = None
+    pending: bool = False
+
+
+def describe_error(exc: BaseException) -> str:
+    """`Type: message`, the form errors are stored in (never a traceback, never a secret)."""
+    return f"{type(exc).__name__}: {exc}"
+
+
+def outcome_of_error(exc: Exception) -> ItemOutcome:
+    """The outcome an exception from a judge gives its item."""
+    pending = isinstance(exc, JudgeError) and exc.case_status == "pending"
+    return ItemOutcome(error=describe_error(exc), pending=pending)
+
+
+class ItemJudge(ABC):
+    """A judge that answers one item at a time.
+
+    Subclasses answer single items; `map_items` decides how a batch of items is run
+    (sequentially here; an LLM judge fans out to concurrent calls) without any stage changing.
+    """
+
+    @property
+    @abstractmethod
+    def identity(self) -> JudgeIdentity: ...
+
+    @abstractmethod
+    def answer_truths(self, text: str, limit: int | None) -> list[str]: ...
+
+    @abstractmethod
+    def answer_claims(self, text: str) -> list[str]: ...
+
+    @abstractmethod
+    def answer_verdicts(
+        self, claims: list[str], truths: list[str]
+    ) -> list[tuple[str | None, str | None]]: ...
+
+    @abstractmethod
+    def answer_reason(self, score: float, contradictions: list[str]) -> str: ...
+
+    def map_items(self, answer: Callable[[T], R], items: Sequence[T]) -> list[ItemOutcome[R]]:
+        """Answer every item, turning each item's exception into its own outcome."""
+        outcomes: list[ItemOutcome[R]] = []
+        for item in items:
+            try:
+                outcomes.append(ItemOutcome(value=answer(item)))
+            except Exception as exc:  # noqa: BLE001 - one item's failure must not sink the batch
+                outcomes.append(outcome_of_error(exc))
+        return outcomes
+
+    def truths(self, passages: pl.DataFrame, limit: int | None) -> pl.DataFrame:
+        outcomes = self.map_items(lambda text: self.answer_truths(text, limit), passages["text"])
+        return _outcome_frame(passages["key"], "truths", pl.List(pl.String), outcomes)
+
+    def claims(self, answers: pl.DataFrame) -> pl.DataFrame:
+        outcomes = self.map_items(self.answer_claims, answers["text"])
+        return _outcome_frame(answers["key"], "claims", pl.List(pl.String), outcomes)
+
+    def verdicts(self, questions: pl.DataFrame) -> pl.DataFrame:
+        pairs = list(zip(questions["claims"].to_list(), questions["truths"].to_list(), strict=True))
+        outcomes = self.map_items(lambda pair: self.answer_verdicts(*pair), pairs)
+        keys = questions["key"]
+        verdicts = [[v for v, _ in o.value] if o.value is not None else None for o in outcomes]
+        reasons = [[r for _, r in o.value] if o.value is not None else None for o in outcomes]
+        return pl.DataFrame(
+            {
+                "key": keys,
+                "verdicts": pl.Series(verdicts, dtype=pl.List(pl.String)),
+                "reasons": pl.Series(reasons, dtype=pl.List(pl.String)),
+                "error": pl.Series([o.error for o in outcomes], dtype=pl.String),
+                "pending": pl.Series([o.pending for o in outcomes], dtype=pl.Boolean),
+            }
+        )
+
+    def reasons(self, requests: pl.DataFrame) -> pl.DataFrame:
+        pairs = list(zip(requests["score"], requests["contradictions"].to_list(), strict=True))
+        outcomes = self.map_items(lambda pair: self.answer_reason(*pair), pairs)
+        return _outcome_frame(requests["key"], "reason", pl.String, outcomes)
+
+
+def _outcome_frame(
+    keys: pl.Series, column: str, dtype: pl.DataType, outcomes: Sequence[ItemOutcome]
+) -> pl.DataFrame:
+    return pl.DataFrame(
+        {
+            "key": keys,
+            column: pl.Series([o.value for o in outcomes], dtype=dtype),
+            "error": pl.Series([o.error for o in outcomes], dtype=pl.String),
+            "pending": pl.Series([o.pending for o in outcomes], dtype=pl.Boolean),
+        }
+    )

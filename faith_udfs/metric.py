@@ -1,0 +1,213 @@
+"""The batch entry point: a frame of cases and a judge in, case-score, claim-verdict and truth
+frames out. The single-case API runs this same path with a batch of one."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import polars as pl
+
+from faith_udfs.claims import extract_claims
+from faith_udfs.config import MetricConfig
+from faith_udfs.judge_calls import ask_judge
+from faith_udfs.judges import Judge
+from faith_udfs.truths import extract_truths, passages_of
+from faith_udfs.verdicts import judge_claims
+from faith_udfs.scores import case_scores
+
+CASE_COLUMNS = ("case_id", "actual_output", "retrieval_context")
+EMPTY_CONTEXT = "EmptyContext: retrieval_context has no non-blank passage; nothing to judge against"
+
+_EMPTY_LIST = pl.lit([], dtype=pl.List(pl.String))
+
+
+@dataclass(frozen=True)
+class FaithfulnessFrames:
+    """What scoring a batch returns: one frame per output table."""
+
+    case_scores: pl.DataFrame
+    claim_verdicts: pl.DataFrame
+    truths: pl.DataFrame
+
+
+def score_cases(cases: pl.DataFrame, judge: Judge, config: MetricConfig) -> FaithfulnessFrames:
+    """Score every case of `cases` (`case_id`, `actual_output`, `retrieval_context`).
+
+    Each passage, answer and (claims, truths) question is judged once per batch however many
+    cases share it. A case the judge could not handle is `invalid` (or `pending`) with its
+    error; the rest of the batch is scored.
+    """
+    if not isinstance(judge, Judge):
+        raise TypeError(
+            f"judge must implement faith_udfs.Judge (identity, truths, claims, verdicts, "
+            f"reasons), got {type(judge).__name__}"
+        )
+    missing = [column for column in CASE_COLUMNS if column not in cases.columns]
+    if missing:
+        raise ValueError(f"cases lack required columns {missing}")
+    config_id = config.config_id(judge.identity)
+    cases = cases.select(CASE_COLUMNS).with_columns(answer_key=pl.col("actual_output").hash())
+
+    passages = passages_of(cases)
+    truths = extract_truths(
+        passages.select(key="passage_id", text="text"), judge, config.truths_extraction_limit
+    )
+    contexts = _case_contexts(cases, passages, truths)
+    claims = extract_claims(
+        cases.select(key="answer_key", text="actual_output"), judge
+    ).rename({"key": "answer_key", "error": "claims_error", "pending": "claims_pending"})
+
+    per_case = (
+        cases.select("case_id", "answer_key")
+        .join(contexts, on="case_id", how="left")
+        .join(claims, on="answer_key", how="left")
+        .with_columns(
+            question_key=pl.struct("answer_key", "context_key").hash(),
+            n_claims=pl.col("claims").list.len().fill_null(0),
+            error=pl.coalesce("context_error", "claims_error"),
+            pending=pl.col("context_pending") | pl.col("claims_pending").fill_null(False),
+        )
+    )
+    askable = pl.col("error").is_null() & (pl.col("n_claims") > 0)
+    verdicts = judge_claims(
+        per_case.filter(askable).select(key="question_key", claims="claims", truths="truths"),
+        judge,
+    ).rename({"key": "question_key", "error": "verdict_error", "pending": "verdict_pending"})
+
+    counted = (
+        per_case.join(verdicts, on="question_key", how="left")
+        .with_columns(
+            *(pl.col(f"n_{v}").fill_null(0) for v in ("yes", "no", "idk", "dropped")),
+            error=pl.coalesce("error", "verdict_error"),
+            pending=pl.col("pending") | pl.col("verdict_pending").fill_null(False),
+        )
+    )
+    scored = case_scores(counted, config)
+    if config.include_reason:
+        scored = _with_reasons(scored, judge)
+    else:
+        scored = scored.with_columns(reason=pl.lit(None, dtype=pl.String))
+
+    return FaithfulnessFrames(
+        case_scores=_case_score_frame(scored, config_id),
+        claim_verdicts=_claim_verdict_frame(scored, config_id),
+        truths=_truth_frame(truths, config_id),
+    )
+
+
+def _case_contexts(
+    cases: pl.DataFrame, passages: pl.DataFrame, truths: pl.DataFrame
+) -> pl.DataFrame:
+    """Per case: its passage ids, all its truths in passage order, and any truths error."""
+    per_case = (
+        passages.select("case_id", "position", "passage_id")
+        .join(truths, left_on="passage_id", right_on="key", how="left")
+        .sort("case_id", "position")
+        .group_by("case_id")
+        .agg(
+            passage_ids=pl.col("passage_id"),
+            truths=pl.col("truths").list.explode(keep_nulls=False, empty_as_null=False),
+            context_error=pl.col("error").drop_nulls().first(),
+            context_pending=pl.col("pending").any(),
+        )
+    )
+    return (
+        cases.select("case_id")
+        .join(per_case, on="case_id", how="left")
+        .with_columns(
+            passage_ids=pl.col("passage_ids").fill_null(pl.lit([], dtype=pl.List(pl.UInt64))),
+            truths=pl.col("truths").fill_null(_EMPTY_LIST),
+            context_error=pl.when(pl.col("passage_ids").is_null())
+            .then(pl.lit(EMPTY_CONTEXT))
+            .otherwise(pl.col("context_error")),
+            context_pending=pl.col("context_pending").fill_null(False),
+        )
+        .with_columns(context_key=pl.col("passage_ids").hash())
+    )
+
+
+def _with_reasons(scored: pl.DataFrame, judge: Judge) -> pl.DataFrame:
+    """Ask the judge for one reason per distinct (score, contradictions) among scored cases."""
+    contradictions = (
+        pl.col("reasons")
+        .list.gather(
+            pl.col("verdicts").list.eval((pl.element() == "no").arg_true())
+        )
+        .fill_null(_EMPTY_LIST)
+    )
+    scored = scored.with_columns(contradictions=contradictions).with_columns(
+        reason_key=pl.struct("score", "contradictions").hash()
+    )
+    requests = scored.filter(pl.col("status") == "scored").select(
+        key="reason_key", score="score", contradictions="contradictions"
+    ).unique("key", maintain_order=True)
+    reasons = ask_judge(judge.reasons, requests, {"reason": pl.String}).rename(
+        {"key": "reason_key", "error": "reason_error", "pending": "reason_pending"}
+    )
+    merged = scored.join(reasons, on="reason_key", how="left")
+    failed = pl.col("reason_error").is_not_null()
+    return merged.with_columns(
+        error=pl.coalesce("error", "reason_error"),
+        status=pl.when(failed & pl.col("reason_pending"))
+        .then(pl.lit("pending"))
+        .when(failed)
+        .then(pl.lit("invalid"))
+        .otherwise(pl.col("status")),
+    ).with_columns(
+        score=pl.when(failed).then(None).otherwise(pl.col("score")),
+        success=pl.when(failed).then(None).otherwise(pl.col("success")),
+        no_claims=~failed & pl.col("no_claims"),
+    )
+
+
+def _case_score_frame(scored: pl.DataFrame, config_id: str) -> pl.DataFrame:
+    ok = pl.col("status") == "scored"
+    return scored.select(
+        "case_id",
+        config_id=pl.lit(config_id),
+        n_truths=pl.col("truths").list.len().cast(pl.Int32),
+        n_claims=pl.when(ok).then(pl.col("n_claims")).cast(pl.Int32),
+        n_yes=pl.when(ok).then(pl.col("n_yes")).cast(pl.Int32),
+        n_no=pl.when(ok).then(pl.col("n_no")).cast(pl.Int32),
+        n_idk=pl.when(ok).then(pl.col("n_idk")).cast(pl.Int32),
+        n_dropped=pl.when(ok).then(pl.col("n_dropped")).cast(pl.Int32),
+        score="score",
+        threshold="threshold",
+        success="success",
+        no_claims="no_claims",
+        status="status",
+        error="error",
+        reason=pl.when(ok).then(pl.col("reason")),
+        passage_ids="passage_ids",
+    )
+
+
+def _claim_verdict_frame(scored: pl.DataFrame, config_id: str) -> pl.DataFrame:
+    return (
+        scored.filter((pl.col("status") == "scored") & (pl.col("n_claims") > 0))
+        .select(
+            "case_id",
+            claim_index=pl.int_ranges(pl.col("claims").list.len()).cast(pl.List(pl.Int32)),
+            claim="claims",
+            verdict="verdicts",
+            reason="reasons",
+        )
+        .explode("claim_index", "claim", "verdict", "reason")
+        .select(
+            "case_id", pl.lit(config_id).alias("config_id"), "claim_index", "claim", "verdict", "reason"
+        )
+    )
+
+
+def _truth_frame(truths: pl.DataFrame, config_id: str) -> pl.DataFrame:
+    return (
+        truths.filter(pl.col("error").is_null())
+        .select(
+            passage_id="key",
+            truth_index=pl.int_ranges(pl.col("truths").list.len()).cast(pl.List(pl.Int32)),
+            truth="truths",
+        )
+        .explode("truth_index", "truth")
+        .drop_nulls("truth")
+        .select(pl.lit(config_id).alias("config_id"), "passage_id", "truth_index", "truth")
+    )

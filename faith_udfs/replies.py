@@ -1,0 +1,85 @@
+"""Reading judge replies: JSON objects in, plain values out, JudgeReplyError when unusable."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from faith_udfs.errors import JudgeReplyError
+
+
+def first_json_object(text: str) -> dict[str, Any]:
+    """The first JSON object in a model's text reply (code fences and chatter tolerated)."""
+    decoder = json.JSONDecoder()
+    start = text.find("{")
+    while start >= 0:
+        try:
+            value, _ = decoder.raw_decode(text, start)
+        except json.JSONDecodeError:
+            start = text.find("{", start + 1)
+            continue
+        if isinstance(value, dict):
+            return value
+        start = text.find("{", start + 1)
+    raise JudgeReplyError(f"reply holds no JSON object: {_clip(text)}")
+
+
+def parse_statements(reply: Any, field: str) -> list[str]:
+    """`{"<field>": [str, ...]}` -> the list; anything else is unusable."""
+    items = _field(reply, field)
+    if not isinstance(items, list) or not all(isinstance(item, str) for item in items):
+        raise JudgeReplyError(f"'{field}' must be a list of strings, got {_clip(items)}")
+    return [item.strip() for item in items if item.strip()]
+
+
+def parse_verdicts(reply: Any, n_claims: int) -> list[tuple[str | None, str | None]]:
+    """`{"verdicts": [{"verdict", "reason"?, "claim"?}]}` -> (verdict, reason) in claim order.
+
+    Verdicts numbered with `claim` (1-based) are put in claim order and must cover every
+    claim exactly once; unnumbered ones are taken in order. A count that differs from the
+    claims is left for the scoring stage to reject, so every judge is held to the same rule.
+    """
+    items = _field(reply, "verdicts")
+    if not isinstance(items, list) or not all(isinstance(item, dict) for item in items):
+        raise JudgeReplyError(f"'verdicts' must be a list of objects, got {_clip(items)}")
+    numbers = [item.get("claim") for item in items]
+    if any(number is not None for number in numbers):
+        if sorted(map(_claim_number, numbers)) != list(range(1, n_claims + 1)):
+            raise JudgeReplyError(
+                f"verdicts do not match the claims one to one: claim numbers {numbers} "
+                f"for {n_claims} claims"
+            )
+        items = sorted(items, key=lambda item: _claim_number(item["claim"]))
+    return [(_text_or_none(item.get("verdict")), _text_or_none(item.get("reason"))) for item in items]
+
+
+def parse_reason(reply: Any) -> str:
+    """`{"reason": str}` -> the reason."""
+    reason = _field(reply, "reason")
+    if not isinstance(reason, str):
+        raise JudgeReplyError(f"'reason' must be a string, got {_clip(reason)}")
+    return reason
+
+
+def _field(reply: Any, field: str) -> Any:
+    if not isinstance(reply, dict) or field not in reply:
+        raise JudgeReplyError(f"reply has no '{field}' field: {_clip(reply)}")
+    return reply[field]
+
+
+def _claim_number(number: Any) -> int:
+    if isinstance(number, bool) or not isinstance(number, int | str):
+        raise JudgeReplyError(f"claim number {number!r} is not an integer")
+    try:
+        return int(number)
+    except ValueError:
+        raise JudgeReplyError(f"claim number {number!r} is not an integer") from None
+
+
+def _text_or_none(value: Any) -> str | None:
+    return value if isinstance(value, str) else None
+
+
+def _clip(value: Any, limit: int = 200) -> str:
+    text = value if isinstance(value, str) else repr(value)
+    return text if len(text) <= limit else text[: limit - 1] + "…"

@@ -1,0 +1,69 @@
+"""Verdicts: one per claim, asked once per distinct (claims, truths) question, then normalised."""
+
+from __future__ import annotations
+
+import polars as pl
+
+from faith_udfs.judge_calls import ask_judge
+from faith_udfs.judges import VERDICT_VOCABULARY, Judge
+
+# DeepEval's judges may say "borderline" for "idk"; anything else outside the vocabulary is
+# dropped (not counted), as DeepEval does.
+VERDICT_SYNONYMS = {"borderline": "idk"}
+
+
+def judge_claims(questions: pl.DataFrame, judge: Judge) -> pl.DataFrame:
+    """Verdicts for each distinct question (`key`, `claims`, `truths` in).
+
+    Out: `key`, `verdicts` (normalised, null = dropped), `reasons`, `n_yes`, `n_no`, `n_idk`,
+    `n_dropped`, `error`, `pending`. A reply with a verdict count that differs from the claim
+    count, or with no verdict in the vocabulary, is an error.
+    """
+    distinct = questions.select("key", "claims", "truths").unique("key", maintain_order=True)
+    answer = ask_judge(
+        judge.verdicts,
+        distinct,
+        {"verdicts": pl.List(pl.String), "reasons": pl.List(pl.String)},
+    )
+    n_claims = distinct.select("key", n_claims=pl.col("claims").list.len())
+    # One reason slot per verdict: a judge that gave reasons of another length gives none.
+    no_reasons = pl.col("verdicts").list.eval(pl.when(pl.element().is_null()).then(None))
+    answer = answer.join(n_claims, on="key", how="left").with_columns(
+        reasons=pl.when(pl.col("reasons").list.len() == pl.col("verdicts").list.len())
+        .then(pl.col("reasons"))
+        .otherwise(no_reasons.cast(pl.List(pl.String)))
+    )
+    return answer.with_columns(
+        verdicts=pl.col("verdicts").list.eval(normalised_verdict(pl.element()))
+    ).with_columns(
+        *(
+            pl.col("verdicts").list.eval(pl.element() == verdict).list.sum().alias(f"n_{verdict}")
+            for verdict in VERDICT_VOCABULARY
+        ),
+        n_dropped=pl.col("verdicts").list.eval(pl.element().is_null()).list.sum(),
+    ).with_columns(error=_verdict_error()).drop("n_claims")
+
+
+def normalised_verdict(verdict: pl.Expr) -> pl.Expr:
+    """Lower-cased, stripped verdict; synonyms mapped; outside the vocabulary -> null."""
+    cleaned = verdict.str.strip_chars().str.to_lowercase().replace(VERDICT_SYNONYMS)
+    return pl.when(cleaned.is_in(list(VERDICT_VOCABULARY))).then(cleaned)
+
+
+def _verdict_error() -> pl.Expr:
+    given = pl.col("verdicts").list.len()
+    wrong_count = pl.format(
+        "JudgeReplyError: the judge gave {} verdicts for {} claims", given, pl.col("n_claims")
+    )
+    none_usable = pl.lit(
+        "JudgeReplyError: no verdict in the vocabulary yes/no/idk (borderline = idk)"
+    )
+    usable = pl.sum_horizontal(*(pl.col(f"n_{v}") for v in VERDICT_VOCABULARY))
+    return (
+        pl.when(pl.col("error").is_not_null())
+        .then(pl.col("error"))
+        .when(given != pl.col("n_claims"))
+        .then(wrong_count)
+        .when((pl.col("n_claims") > 0) & (usable == 0))
+        .then(none_usable)
+    )

@@ -1,0 +1,33 @@
+"""Content words: what the lexical judge compares between a claim and the truths."""
+
+from __future__ import annotations
+
+import polars as pl
+
+# Runs of letters and digits, so "A17," -> "a17" and "3 March" -> "3", "march".
+WORD_PATTERN = r"[^\W_]+"
+
+# A short English stop-word list (after NLTK's): words that carry no fact of their own.
+# Negations ("no", "not", "never", "don" of "don't", ...) are kept as content words on purpose:
+# "Refunds are not paid" must not pass as "Refunds are paid". Numbers and ids are never stop words.
+STOP_WORDS: frozenset[str] = frozenset(
+    """
+    a about above after again against all am an and any are as at be because been before being
+    below between both but by can could did do does doing down during each few for from further
+    had has have having he her here hers herself him himself his how i if in into is it its
+    itself just me more most my myself now of off on once only or other our ours
+    ourselves out over own same she should so some such than that the their theirs them
+    themselves then there these they this those through to too under until up very was we were
+    what when where which while who whom why will with would you your yours yourself
+    yourselves s t d ll m o re ve y let us also may might must shall
+    """.split()
+)
+
+
+def content_words(text: pl.Expr) -> pl.Expr:
+    """Lower-cased words of each string with punctuation and stop words removed."""
+    return (
+        text.str.to_lowercase()
+        .str.extract_all(WORD_PATTERN)
+        .list.filter(~pl.element().is_in(list(STOP_WORDS)))
+    )

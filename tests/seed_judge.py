@@ -1,0 +1,90 @@
+"""The seed tutorial's pretend judge, copied as the tutorial shows it, answering our prompts.
+
+`answers`, `section` and `share` are the tutorial harness's helpers, which it does not print:
+`answers` registers on a PromptHandlers, `section` is faithpipe's documented reader of a
+rendered prompt, and `share` follows design.md's lexical rules in plain per-case Python, written
+independently of the vectorised LexicalJudge so the two can be compared.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+
+from faith_udfs import PromptHandlers, section
+
+pretend_judge = PromptHandlers("pretend-judge")
+answers = pretend_judge.answers
+
+STOP_WORDS = frozenset(
+    """
+    a about above after again against all am an and any are as at be because been before being
+    below between both but by can could did do does doing down during each few for from further
+    had has have having he her here hers herself him himself his how i if in into is it its
+    itself just me more most my myself now of off on once only or other our ours
+    ourselves out over own same she should so some such than that the their theirs them
+    themselves then there these they this those through to too under until up very was we were
+    what when where which while who whom why will with would you your yours yourself
+    yourselves s t d ll m o re ve y let us also may might must shall
+    """.split()
+)
+
+
+def content_words(text: str) -> set[str]:
+    return {w for w in re.findall(r"[^\W_]+", text.lower()) if w not in STOP_WORDS}
+
+
+def share(claim: str, truths: str) -> float:
+    words = content_words(claim)
+    if not words:
+        return 0.0
+    return len(words & content_words(truths)) / len(words)
+
+
+# --- from the seed, unchanged -------------------------------------------------------------
+
+
+@answers("faithfulness.Truths")
+def faithfulness_truths(prompt, judge):
+    return {"truths": sentences(section(prompt, "Text"))}
+
+
+@answers("faithfulness.Claims")
+def faithfulness_claims(prompt, judge):
+    return {"claims": sentences(section(prompt, "AI Output"))}
+
+
+@answers("faithfulness.Verdicts")
+def faithfulness_verdicts(prompt, judge):
+    truths = section(prompt, "Retrieval Contexts")
+    verdicts = []
+    for claim in listed(prompt, "Claims"):
+        found = share(claim, truths)
+        if found == 1:
+            verdicts.append({"verdict": "yes"})
+        elif found > 0:
+            verdicts.append({"verdict": "no", "reason": f"The context says otherwise about: {claim}"})
+        else:
+            verdicts.append({"verdict": "idk", "reason": f"The context does not mention: {claim}"})
+    return {"verdicts": verdicts}
+
+
+def read_back_score(prompt):
+    score = re.findall(r"Score:\s*\n([\d.]+)", prompt)
+    return f"The score is {score[-1]}." if score else "No score was given."
+
+
+def sentences(text):
+    return [s.strip() for s in re.split(r"(?<=[.!?])\s+", text) if s.strip()]
+
+
+def listed(prompt, name):
+    return ast.literal_eval(section(prompt, name) or "[]")
+
+
+# --- the fourth question: the tutorial's judge reads the score back ------------------------
+
+
+@answers("faithfulness.Reason")
+def faithfulness_reason(prompt, judge):
+    return {"reason": read_back_score(prompt)}

@@ -102,7 +102,9 @@ class FaithfulnessMetric:
             passage_order=pl.col("passage_id").replace_strict(order, default=None)
         )
         self.truths = (
-            truths.drop_nulls("passage_order").sort("passage_order", "truth_index")["truth"].to_list()
+            truths.drop_nulls("passage_order")
+            .sort("passage_order", "truth_index")["truth"]
+            .to_list()
         )
         verdicts = frames.claim_verdicts.sort("claim_index")
         self.claims = verdicts["claim"].to_list()

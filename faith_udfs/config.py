@@ -50,7 +50,9 @@ class MetricConfig:
         if not 0.0 <= float(self.threshold) <= 1.0:
             raise ConfigError(f"threshold must be between 0 and 1, got {self.threshold!r}")
         limit = self.truths_extraction_limit
-        if limit is not None and (isinstance(limit, bool) or not isinstance(limit, int) or limit < 1):
+        if limit is not None and (
+            isinstance(limit, bool) or not isinstance(limit, int) or limit < 1
+        ):
             raise ConfigError(
                 f"truths_extraction_limit must be a positive integer or None, got {limit!r}"
             )

@@ -6,8 +6,8 @@ from collections.abc import Callable
 
 import polars as pl
 
-from faith_udfs.judges import describe_error
 from faith_udfs.errors import JudgeError
+from faith_udfs.judges import describe_error
 
 _LEFT_OUT = "JudgeReplyError: the judge returned no answer for this item"
 
@@ -29,7 +29,7 @@ def ask_judge(
         return pl.DataFrame(schema=columns)
     try:
         answer = method(items)
-    except Exception as exc:  # noqa: BLE001 - isolate the failing items, keep the rest
+    except Exception as exc:
         if items.height == 1:
             pending = isinstance(exc, JudgeError) and exc.case_status == "pending"
             failed = pl.DataFrame(

@@ -6,7 +6,7 @@ A judge answers four questions, each as a frame in and a frame out, keyed by `ke
 | --- | --- | --- |
 | `truths(passages, limit)` | `key`, `text` | `key`, `truths: list[str]` |
 | `claims(answers)` | `key`, `text` | `key`, `claims: list[str]` |
-| `verdicts(questions)` | `key`, `claims: list[str]`, `truths: list[str]` | `key`, `verdicts: list[str]`, `reasons: list[str]` |
+| `verdicts(questions)` | `key`, `claims`, `truths` (lists) | `key`, `verdicts`, `reasons` (lists) |
 | `reasons(requests)` | `key`, `score: f64`, `contradictions: list[str]` | `key`, `reason: str` |
 
 Every output may also carry `error` (str, null when fine) and `pending` (bool): an item the
@@ -99,7 +99,7 @@ class ItemJudge(ABC):
         for item in items:
             try:
                 outcomes.append(ItemOutcome(value=answer(item)))
-            except Exception as exc:  # noqa: BLE001 - one item's failure must not sink the batch
+            except Exception as exc:
                 outcomes.append(outcome_of_error(exc))
         return outcomes
 

@@ -11,9 +11,9 @@ from faith_udfs.claims import extract_claims
 from faith_udfs.config import MetricConfig
 from faith_udfs.judge_calls import ask_judge
 from faith_udfs.judges import Judge
+from faith_udfs.scores import case_scores
 from faith_udfs.truths import extract_truths, passages_of
 from faith_udfs.verdicts import judge_claims
-from faith_udfs.scores import case_scores
 
 CASE_COLUMNS = ("case_id", "actual_output", "retrieval_context")
 EMPTY_CONTEXT = "EmptyContext: retrieval_context has no non-blank passage; nothing to judge against"
@@ -53,9 +53,9 @@ def score_cases(cases: pl.DataFrame, judge: Judge, config: MetricConfig) -> Fait
         passages.select(key="passage_id", text="text"), judge, config.truths_extraction_limit
     )
     contexts = _case_contexts(cases, passages, truths)
-    claims = extract_claims(
-        cases.select(key="answer_key", text="actual_output"), judge
-    ).rename({"key": "answer_key", "error": "claims_error", "pending": "claims_pending"})
+    claims = extract_claims(cases.select(key="answer_key", text="actual_output"), judge).rename(
+        {"key": "answer_key", "error": "claims_error", "pending": "claims_pending"}
+    )
 
     per_case = (
         cases.select("case_id", "answer_key")
@@ -74,13 +74,10 @@ def score_cases(cases: pl.DataFrame, judge: Judge, config: MetricConfig) -> Fait
         judge,
     ).rename({"key": "question_key", "error": "verdict_error", "pending": "verdict_pending"})
 
-    counted = (
-        per_case.join(verdicts, on="question_key", how="left")
-        .with_columns(
-            *(pl.col(f"n_{v}").fill_null(0) for v in ("yes", "no", "idk", "dropped")),
-            error=pl.coalesce("error", "verdict_error"),
-            pending=pl.col("pending") | pl.col("verdict_pending").fill_null(False),
-        )
+    counted = per_case.join(verdicts, on="question_key", how="left").with_columns(
+        *(pl.col(f"n_{v}").fill_null(0) for v in ("yes", "no", "idk", "dropped")),
+        error=pl.coalesce("error", "verdict_error"),
+        pending=pl.col("pending") | pl.col("verdict_pending").fill_null(False),
     )
     scored = case_scores(counted, config)
     if config.include_reason:
@@ -130,17 +127,17 @@ def _with_reasons(scored: pl.DataFrame, judge: Judge) -> pl.DataFrame:
     """Ask the judge for one reason per distinct (score, contradictions) among scored cases."""
     contradictions = (
         pl.col("reasons")
-        .list.gather(
-            pl.col("verdicts").list.eval((pl.element() == "no").arg_true())
-        )
+        .list.gather(pl.col("verdicts").list.eval((pl.element() == "no").arg_true()))
         .fill_null(_EMPTY_LIST)
     )
     scored = scored.with_columns(contradictions=contradictions).with_columns(
         reason_key=pl.struct("score", "contradictions").hash()
     )
-    requests = scored.filter(pl.col("status") == "scored").select(
-        key="reason_key", score="score", contradictions="contradictions"
-    ).unique("key", maintain_order=True)
+    requests = (
+        scored.filter(pl.col("status") == "scored")
+        .select(key="reason_key", score="score", contradictions="contradictions")
+        .unique("key", maintain_order=True)
+    )
     reasons = ask_judge(judge.reasons, requests, {"reason": pl.String}).rename(
         {"key": "reason_key", "error": "reason_error", "pending": "reason_pending"}
     )
@@ -194,7 +191,12 @@ def _claim_verdict_frame(scored: pl.DataFrame, config_id: str) -> pl.DataFrame:
         )
         .explode("claim_index", "claim", "verdict", "reason")
         .select(
-            "case_id", pl.lit(config_id).alias("config_id"), "claim_index", "claim", "verdict", "reason"
+            "case_id",
+            pl.lit(config_id).alias("config_id"),
+            "claim_index",
+            "claim",
+            "verdict",
+            "reason",
         )
     )
 

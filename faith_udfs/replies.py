@@ -50,7 +50,9 @@ def parse_verdicts(reply: Any, n_claims: int) -> list[tuple[str | None, str | No
                 f"for {n_claims} claims"
             )
         items = sorted(items, key=lambda item: _claim_number(item["claim"]))
-    return [(_text_or_none(item.get("verdict")), _text_or_none(item.get("reason"))) for item in items]
+    return [
+        (_text_or_none(item.get("verdict")), _text_or_none(item.get("reason"))) for item in items
+    ]
 
 
 def parse_reason(reply: Any) -> str:

@@ -33,15 +33,21 @@ def judge_claims(questions: pl.DataFrame, judge: Judge) -> pl.DataFrame:
         .then(pl.col("reasons"))
         .otherwise(no_reasons.cast(pl.List(pl.String)))
     )
-    return answer.with_columns(
-        verdicts=pl.col("verdicts").list.eval(normalised_verdict(pl.element()))
-    ).with_columns(
-        *(
-            pl.col("verdicts").list.eval(pl.element() == verdict).list.sum().alias(f"n_{verdict}")
-            for verdict in VERDICT_VOCABULARY
-        ),
-        n_dropped=pl.col("verdicts").list.eval(pl.element().is_null()).list.sum(),
-    ).with_columns(error=_verdict_error()).drop("n_claims")
+    return (
+        answer.with_columns(verdicts=pl.col("verdicts").list.eval(normalised_verdict(pl.element())))
+        .with_columns(
+            *(
+                pl.col("verdicts")
+                .list.eval(pl.element() == verdict)
+                .list.sum()
+                .alias(f"n_{verdict}")
+                for verdict in VERDICT_VOCABULARY
+            ),
+            n_dropped=pl.col("verdicts").list.eval(pl.element().is_null()).list.sum(),
+        )
+        .with_columns(error=_verdict_error())
+        .drop("n_claims")
+    )
 
 
 def normalised_verdict(verdict: pl.Expr) -> pl.Expr:

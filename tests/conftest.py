@@ -37,3 +37,22 @@ def seed_cases() -> dict[str, LLMTestCase]:
             retrieval_context=context,
         ),
     }
+
+
+@pytest.fixture(scope="session")
+def prefect_harness():
+    """One temporary Prefect server for the session's flow tests (16-19 s to start here).
+
+    Heartbeats off: each flow run would otherwise wait up to 1 s for its heartbeat thread.
+    """
+    from flows.prefect_env import configure_prefect_environment
+
+    configure_prefect_environment()
+    from prefect.settings import PREFECT_FLOWS_HEARTBEAT_FREQUENCY, temporary_settings
+    from prefect.testing.utilities import prefect_test_harness
+
+    with (
+        prefect_test_harness(server_startup_timeout=180),
+        temporary_settings(updates={PREFECT_FLOWS_HEARTBEAT_FREQUENCY: None}),
+    ):
+        yield

@@ -63,7 +63,9 @@ def faithfulness_verdicts(prompt, judge):
         if found == 1:
             verdicts.append({"verdict": "yes"})
         elif found > 0:
-            verdicts.append({"verdict": "no", "reason": f"The context says otherwise about: {claim}"})
+            verdicts.append(
+                {"verdict": "no", "reason": f"The context says otherwise about: {claim}"}
+            )
         else:
             verdicts.append({"verdict": "idk", "reason": f"The context does not mention: {claim}"})
     return {"verdicts": verdicts}

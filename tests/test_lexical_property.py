@@ -51,10 +51,22 @@ def test_vectorised_lexical_judge_equals_the_seed_rules(cases, penalize, limit) 
         score_cases(batch.slice(i, 1), PromptJudge(pretend_judge), config)
         for i in range(batch.height)
     ]
-    columns = ["case_id", "n_claims", "n_yes", "n_no", "n_idk", "score", "success", "status", "reason"]
+    columns = [
+        "case_id",
+        "n_claims",
+        "n_yes",
+        "n_no",
+        "n_idk",
+        "score",
+        "success",
+        "status",
+        "reason",
+    ]
     expected = pl.concat([frames.case_scores.select(columns) for frames in one_by_one])
     assert vectorised.case_scores.select(columns).equals(expected)
-    expected_verdicts = pl.concat([frames.claim_verdicts for frames in one_by_one]).drop("config_id")
+    expected_verdicts = pl.concat([frames.claim_verdicts for frames in one_by_one]).drop(
+        "config_id"
+    )
     assert vectorised.claim_verdicts.drop("config_id").equals(expected_verdicts)
     scores = vectorised.case_scores["score"].drop_nulls()
     assert scores.is_between(0.0, 1.0).all()

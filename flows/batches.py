@@ -1,0 +1,267 @@
+"""The three steps of a batch — validate, score, write — as plain functions.
+
+The Prefect flow wraps each in a task; the plain route calls them directly. Only `write_batch`
+touches the database, inside one transaction.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import time
+from collections import Counter
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+
+import duckdb
+import polars as pl
+
+from faith_udfs import FaithfulnessFrames, Judge, MetricConfig, score_cases
+from flows.source import RawBatch
+from flows.store import run, sql, transaction
+from schemas import validate_cases
+
+QUARANTINE_TABLE_COLUMNS = (
+    "row_key",
+    "check",
+    "case_id",
+    "column",
+    "value",
+    "source_file",
+    "row_json",
+)
+
+
+@dataclass(frozen=True)
+class ValidatedRows:
+    """A raw batch split into valid rows (with `source_file`) and quarantine rows."""
+
+    valid: pl.DataFrame
+    quarantined: pl.DataFrame
+    rows_in: int
+    seconds: float
+
+
+@dataclass
+class Batch:
+    """Rows gathered for one scoring batch, and the rows in it that were quarantined."""
+
+    valid: list[pl.DataFrame] = field(default_factory=list)
+    quarantined: list[pl.DataFrame] = field(default_factory=list)
+    rows_quarantined: int = 0
+    seconds_validate: float = 0.0
+    seconds_read: float = 0.0
+
+    @property
+    def height(self) -> int:
+        return sum(frame.height for frame in self.valid)
+
+    @property
+    def rows_in(self) -> int:
+        return self.height + self.rows_quarantined
+
+
+@dataclass(frozen=True)
+class ScoredBatch:
+    """What one batch produced: the frames to write and the counts to add to the run."""
+
+    cases: pl.DataFrame
+    classified: pl.DataFrame
+    frames: FaithfulnessFrames | None
+    quarantined: pl.DataFrame
+    counts: dict[str, int]
+    seconds_score: float
+
+
+def validate_batch(raw: RawBatch) -> ValidatedRows:
+    """Check a raw batch against the contract; bad rows become quarantine rows."""
+    started = time.perf_counter()
+    checked = validate_cases(raw.frame)
+    quarantined = checked.quarantined.select(
+        "check",
+        "case_id",
+        "column",
+        "value",
+        "row_json",
+        pl.lit(raw.source_file).alias("source_file"),
+        row=pl.col("row"),
+    )
+    return ValidatedRows(
+        valid=checked.valid.with_columns(source_file=pl.lit(raw.source_file)),
+        quarantined=quarantined,
+        rows_in=checked.rows_in,
+        seconds=time.perf_counter() - started,
+    )
+
+
+class QuarantineKeys:
+    """Stable keys for quarantined rows: the same input row gets the same key on every run,
+    and identical rows in one source still get distinct keys (their occurrence number)."""
+
+    def __init__(self) -> None:
+        self._seen: Counter[str] = Counter()
+
+    def keyed(self, quarantined: pl.DataFrame) -> pl.DataFrame:
+        """Add `row_key`; one key per input row, shared by that row's failed checks."""
+        if quarantined.height == 0:
+            return quarantined.with_columns(row_key=pl.lit(None, dtype=pl.String))
+        rows = quarantined.select("row", "source_file", "row_json").unique(
+            "row", maintain_order=True
+        )
+        keys = []
+        for source_file, row_json in rows.select("source_file", "row_json").iter_rows():
+            digest = hashlib.md5(f"{source_file}\x1f{row_json}".encode(), usedforsecurity=False)
+            base = digest.hexdigest()
+            self._seen[base] += 1
+            keys.append(f"{base}-{self._seen[base]}")
+        rows = rows.select("row").with_columns(row_key=pl.Series(keys, dtype=pl.String))
+        return quarantined.join(rows, on="row", how="left")
+
+
+def classify(con: duckdb.DuckDBPyConnection, cases: pl.DataFrame, config_id: str) -> pl.DataFrame:
+    """Content hash of each case and what is stored for it: decides score, skip or replace."""
+    cursor = con.cursor()
+    try:
+        cursor.register(
+            "incoming", cases.select("case_id", "input", "actual_output", "retrieval_context")
+        )
+        found = cursor.sql(sql("classify_cases"), params={"config_id": config_id}).to_arrow_table()
+    finally:
+        cursor.close()
+    classified = pl.from_arrow(found)
+    assert isinstance(classified, pl.DataFrame)
+    unchanged = pl.col("stored_hash") == pl.col("content_hash")
+    return classified.with_columns(
+        skip=(unchanged & (pl.col("stored_status") == "scored")).fill_null(False),
+        replaced=(pl.col("stored_hash").is_not_null() & ~unchanged).fill_null(False),
+        rescored=pl.col("stored_hash").is_not_null(),
+    )
+
+
+def score_batch(
+    cases: pl.DataFrame,
+    classified: pl.DataFrame,
+    quarantined: pl.DataFrame,
+    judge: Judge,
+    config: MetricConfig,
+) -> ScoredBatch:
+    """Score the cases not already scored under this config with unchanged content."""
+    started = time.perf_counter()
+    todo = cases.join(
+        classified.filter(~pl.col("skip")).select("case_id"), on="case_id", how="semi"
+    )
+    frames = score_cases(todo, judge, config) if todo.height else None
+    status = frames.case_scores["status"] if frames else pl.Series([], dtype=pl.String)
+    success = frames.case_scores["success"] if frames else pl.Series([], dtype=pl.Boolean)
+    rows_quarantined = quarantined["row_key"].n_unique() if quarantined.height else 0
+    counts = {
+        "rows_in": cases.height + rows_quarantined,
+        "rows_newly_scored": int((status == "scored").sum()),
+        "rows_already_scored": int(classified["skip"].sum()),
+        "rows_invalid": int((status == "invalid").sum()),
+        "rows_pending": int((status == "pending").sum()),
+        "rows_quarantined": rows_quarantined,
+        "rows_replaced": int(classified.filter(~pl.col("skip"))["replaced"].sum()),
+        "rows_passed": int(success.fill_null(False).sum()),
+    }
+    return ScoredBatch(
+        cases=cases,
+        classified=classified,
+        frames=frames,
+        quarantined=quarantined,
+        counts=counts,
+        seconds_score=time.perf_counter() - started,
+    )
+
+
+def write_batch(
+    con: duckdb.DuckDBPyConnection,
+    scored: ScoredBatch,
+    *,
+    run_id: str,
+    config_id: str,
+    config: MetricConfig,
+    usage: dict[str, int],
+    seconds: dict[str, float],
+) -> float:
+    """Write one batch's results and its run counts in ONE transaction; returns seconds."""
+    started = time.perf_counter()
+    now = datetime.now(UTC).replace(tzinfo=None)
+    frames = scored.frames
+    new_scores = _case_score_rows(scored, config_id, config)
+    verdicts = frames.claim_verdicts if frames else _empty("claim_verdicts")
+    truths = frames.truths if frames else _empty("truths")
+    rescored = scored.classified.filter(pl.col("rescored") & ~pl.col("skip")).select("case_id")
+    quarantine = scored.quarantined.select(QUARANTINE_TABLE_COLUMNS)
+    views = {
+        "new_scores": new_scores,
+        "new_verdicts": verdicts,
+        "new_truths": truths,
+        "new_quarantine": quarantine,
+        "rescored": rescored,
+    }
+    for name, frame in views.items():
+        con.register(name, frame)
+    try:
+        with transaction(con):
+            if rescored.height:
+                run(con, "delete_rescored", {"config_id": config_id})
+            run(con, "insert_results", {"run_id": run_id, "now": now})
+            spent = time.perf_counter() - started
+            con.execute(
+                sql("count_batch"),
+                {
+                    **scored.counts,
+                    **usage,
+                    "run_id": run_id,
+                    "now": now,
+                    "seconds_read": seconds.get("read", 0.0),
+                    "seconds_validate": seconds.get("validate", 0.0),
+                    "seconds_score": scored.seconds_score,
+                    "seconds_write": spent,
+                },
+            )
+    finally:
+        for name in views:
+            con.unregister(name)
+    return time.perf_counter() - started
+
+
+def _case_score_rows(scored: ScoredBatch, config_id: str, config: MetricConfig) -> pl.DataFrame:
+    if scored.frames is None:
+        return _empty("case_scores")
+    meta = scored.cases.select("case_id", "logged_at", "input", "actual_output", "segments").join(
+        scored.classified.select("case_id", "content_hash"), on="case_id", how="left"
+    )
+    return scored.frames.case_scores.join(meta, on="case_id", how="left").with_columns(
+        penalize_ambiguous_claims=pl.lit(config.penalize_ambiguous_claims),
+        strict_mode=pl.lit(config.strict_mode),
+    )
+
+
+_EMPTY: dict[str, dict[str, pl.DataType]] = {
+    "case_scores": {
+        "case_id": pl.String(),
+        "config_id": pl.String(),
+        "status": pl.String(),
+        "content_hash": pl.String(),
+        "segments": pl.List(pl.Struct({"key": pl.String, "value": pl.String})),
+    },
+    "claim_verdicts": {
+        "case_id": pl.String(),
+        "config_id": pl.String(),
+        "claim_index": pl.Int32(),
+        "claim": pl.String(),
+        "verdict": pl.String(),
+        "reason": pl.String(),
+    },
+    "truths": {
+        "config_id": pl.String(),
+        "passage_id": pl.UInt64(),
+        "truth_index": pl.Int32(),
+        "truth": pl.String(),
+    },
+}
+
+
+def _empty(table: str) -> pl.DataFrame:
+    return pl.DataFrame(schema=_EMPTY[table])

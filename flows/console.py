@@ -1,0 +1,84 @@
+"""Terminal output: a progress bar with rows/s on a terminal, log lines elsewhere."""
+
+from __future__ import annotations
+
+import logging
+import sys
+from typing import Any
+
+from rich.console import Console
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    TextColumn,
+    TimeElapsedColumn,
+    TimeRemainingColumn,
+)
+
+from flows.pipeline import LogProgress
+
+stderr = Console(stderr=True)
+
+
+class BarProgress:
+    """A rich progress bar on stderr: rows read, rows/s, counts, time left."""
+
+    def __init__(self) -> None:
+        self._bar = Progress(
+            TextColumn("[bold]{task.description}"),
+            BarColumn(),
+            MofNCompleteColumn(),
+            TextColumn("{task.fields[rate]:>10} rows/s"),
+            TextColumn("{task.fields[counts]}"),
+            TimeElapsedColumn(),
+            TimeRemainingColumn(),
+            console=stderr,
+            transient=False,
+        )
+        self._task: Any = None
+
+    def start(self, total: int, description: str) -> None:
+        self._bar.start()
+        self._task = self._bar.add_task("scoring", total=total, rate="", counts="")
+
+    def advance(self, rows: int, run: dict[str, Any]) -> None:
+        elapsed = self._bar.tasks[0].elapsed or 1e-9
+        done = self._bar.tasks[0].completed + rows
+        counts = (
+            f"scored {run['rows_scored']:,} invalid {run['rows_invalid']:,} "
+            f"quarantined {run['rows_quarantined']:,}"
+        )
+        self._bar.update(self._task, advance=rows, rate=f"{done / elapsed:,.0f}", counts=counts)
+
+    def stop(self) -> None:
+        self._bar.stop()
+
+
+def console_progress() -> BarProgress | LogProgress:
+    """A bar when a person watches stderr, plain log lines when a log file does."""
+    return BarProgress() if sys.stderr.isatty() else LogProgress()
+
+
+def configure_logging(verbose: bool = False) -> None:
+    """faithpipe's own log lines on stderr, one line each."""
+    logging.basicConfig(
+        level=logging.DEBUG if verbose else logging.INFO,
+        format="%(asctime)s %(levelname)s %(message)s",
+        datefmt="%H:%M:%S",
+        stream=sys.stderr,
+    )
+
+
+def print_frame(frame: Any, title: str) -> None:
+    """A polars frame as a terminal table on stdout."""
+    from rich.table import Table
+
+    table = Table(title=title)
+    for column in frame.columns:
+        table.add_column(column, no_wrap=True)
+    for row in frame.iter_rows():
+        table.add_row(*("" if value is None else str(value) for value in row))
+    out = Console()
+    # Piped output has no width of its own: keep rows whole for grep and logs.
+    (out if out.is_terminal else Console(width=200)).print(table)

@@ -1,0 +1,29 @@
+"""`faith demo`: score the bundled sample and show what a user gets, end to end."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from flows.errors import InputUnreadable
+
+
+def run_demo(source: Path, db: Path, *, prefect: bool) -> int:
+    """Score the sample into `db`, then print pass rates by day."""
+    from flows.cli import execute
+    from flows.console import print_frame
+    from flows.settings import ScoreSettings
+    from flows.store import connect, sql
+    from flows.summary import run_line
+
+    if not source.exists():
+        raise InputUnreadable(f"{source}: the bundled sample is missing (regenerate: see README)")
+    run = execute(ScoreSettings(source=str(source), db=str(db)), prefect=prefect)
+    print(run_line(run))
+    con = connect(db, read_only=True)
+    try:
+        days = con.sql(sql("demo_pass_rates"), params={"config_id": run["config_id"]}).pl()
+    finally:
+        con.close()
+    print_frame(days, title=f"pass rate by day, config {run['config_id']}")
+    print(f'database: {db}  (try: duckdb -readonly {db} "SELECT * FROM runs")')
+    return 0

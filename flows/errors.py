@@ -1,0 +1,23 @@
+"""Errors the CLI turns into one clear line and an exit code; each says who must act."""
+
+from __future__ import annotations
+
+from faith_udfs.errors import FaithError
+
+
+class InputUnreadable(FaithError):
+    """A source file cannot be read, or lacks a required column: the run writes nothing."""
+
+    exit_code = 3
+
+
+class DatabaseLocked(FaithError):
+    """Another process holds the DuckDB file; waiting longer or another --db is the fix."""
+
+    exit_code = 4
+
+
+class DatabaseError(FaithError):
+    """The DuckDB file is not a faithpipe database, or is newer than this faithpipe."""
+
+    exit_code = 5

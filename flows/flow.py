@@ -1,0 +1,78 @@
+"""The Prefect flow: the same batch steps as the plain route, each run as a task, plus the
+run's summary as markdown and table artifacts."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flows.prefect_env import configure_prefect_environment
+
+configure_prefect_environment()
+
+from prefect import flow, get_run_logger, task  # noqa: E402 - environment first
+from prefect.artifacts import create_markdown_artifact, create_table_artifact  # noqa: E402
+from prefect.cache_policies import NO_CACHE  # noqa: E402
+
+from flows.batches import score_batch, validate_batch, write_batch  # noqa: E402
+from flows.pipeline import LogProgress, Progress, Steps, run_score  # noqa: E402
+from flows.settings import ScoreSettings  # noqa: E402
+from flows.summary import run_markdown, run_table  # noqa: E402
+
+# Frames pass between tasks in memory: no caching (hashing a big frame costs 0.25 s a call)
+# and no result persistence (a pickled 1M-row frame is 33 MB), stack-notes §1d.
+TASK_OPTIONS: dict[str, Any] = {"cache_policy": NO_CACHE, "persist_result": False}
+
+validate_task = task(name="validate-batch", **TASK_OPTIONS)(validate_batch)
+score_task = task(name="score-batch", **TASK_OPTIONS)(score_batch)
+# Writing touches the disk: one retry, on a fresh transaction (the failed one rolled back).
+write_task = task(name="write-batch", retries=1, retry_delay_seconds=1, **TASK_OPTIONS)(write_batch)
+
+TASK_STEPS = Steps(validate=validate_task, score=score_task, write=write_task)
+
+
+class RunLoggerProgress(LogProgress):
+    """Progress lines into the flow run's log, visible in the Prefect UI."""
+
+    def __init__(self, extra: Progress | None = None) -> None:
+        super().__init__(get_run_logger())
+        self._extra = extra
+
+    def start(self, total: int, description: str) -> None:
+        super().start(total, description)
+        if self._extra:
+            self._extra.start(total, description)
+
+    def advance(self, rows: int, run: dict[str, Any]) -> None:
+        super().advance(rows, run)
+        if self._extra:
+            self._extra.advance(rows, run)
+
+    def stop(self) -> None:
+        if self._extra:
+            self._extra.stop()
+
+
+def publish_summary(run: dict[str, Any]) -> None:
+    """The run's counts, pass rate, timings and config as Prefect artifacts."""
+    key = "faithpipe-" + run["flow"]
+    create_markdown_artifact(key=key + "-summary", markdown=run_markdown(run))
+    create_table_artifact(key=key + "-counts", table=run_table(run), description="run counts")
+
+
+# A terminal progress bar cannot be a flow parameter (parameters are sent to the API as
+# JSON); the CLI hands it over here before calling the flow in the same process.
+_console: dict[str, Progress | None] = {"progress": None}
+
+
+def show_console_progress(progress: Progress | None) -> None:
+    """Also report flow progress to `progress` (the CLI's bar) in this process."""
+    _console["progress"] = progress
+
+
+@flow(name="faithpipe-score", log_prints=True)
+def score_flow(settings: ScoreSettings) -> dict[str, Any]:
+    """Score SOURCE into DuckDB, batch by batch, each step a task."""
+    progress = RunLoggerProgress(_console["progress"])
+    run = run_score(settings, steps=TASK_STEPS, progress=progress)
+    publish_summary(run)
+    return run

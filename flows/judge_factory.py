@@ -1,0 +1,38 @@
+"""From judge settings to a judge object: the one place a judge kind is chosen."""
+
+from __future__ import annotations
+
+import duckdb
+
+from faith_udfs import Judge, LexicalJudge
+from faith_udfs.errors import ConfigError
+from flows.settings import JudgeSettings
+
+USAGE_KEYS = ("calls", "cached", "failed", "prompt_tokens", "completion_tokens")
+
+
+def build_judge(settings: JudgeSettings, con: duckdb.DuckDBPyConnection | None = None) -> Judge:
+    """The judge the settings ask for; `con` backs the LLM judge's call cache."""
+    if settings.kind == "lexical":
+        return LexicalJudge()
+    if settings.kind == "openai":
+        if not settings.model:
+            raise ConfigError("--judge openai needs --model NAME (e.g. --model gpt-4o-mini)")
+        from flows.llm_judge import build_openai_judge
+
+        return build_openai_judge(settings, con)
+    raise ConfigError(f"unknown judge kind {settings.kind!r}; use lexical or openai")
+
+
+def judge_usage(judge: Judge) -> dict[str, int]:
+    """Calls and tokens the judge spent so far (zeros for judges that make no calls)."""
+    usage = getattr(judge, "usage", None)
+    spent = usage() if callable(usage) else {}
+    return {key: int(spent.get(key, 0)) for key in USAGE_KEYS}
+
+
+def close_judge(judge: Judge) -> None:
+    """Flush what the judge buffered (its call cache) before the run ends."""
+    close = getattr(judge, "close", None)
+    if callable(close):
+        close()

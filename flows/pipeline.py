@@ -1,0 +1,306 @@
+"""A scoring run, start to end: read, validate, score and write batch by batch.
+
+`run_score` is plain Python: the Prefect flow passes task-wrapped steps, the fast ad-hoc route
+passes the plain functions. Either way, each batch commits in one transaction and the run is
+marked completed only after its last batch.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import socket
+import time
+import uuid
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Any, Protocol
+
+import duckdb
+import polars as pl
+
+from faith_udfs import Judge, MetricConfig
+from flows.batches import (
+    Batch,
+    QuarantineKeys,
+    ScoredBatch,
+    ValidatedRows,
+    classify,
+    score_batch,
+    validate_batch,
+    write_batch,
+)
+from flows.judge_factory import build_judge, close_judge, judge_usage
+from flows.settings import ScoreSettings
+from flows.source import (
+    RawBatch,
+    Source,
+    count_rows,
+    duplicated_case_ids,
+    iter_batches,
+    resolve_source,
+)
+from flows.store import open_store, sql
+
+log = logging.getLogger("faithpipe")
+
+
+@dataclass(frozen=True)
+class Steps:
+    """The batch steps a run calls; the Prefect flow swaps in task-wrapped versions."""
+
+    validate: Callable[[RawBatch], ValidatedRows] = validate_batch
+    score: Callable[..., ScoredBatch] = score_batch
+    write: Callable[..., float] = write_batch
+
+
+class Progress(Protocol):
+    """Where a run reports how far it got (a progress bar, log lines)."""
+
+    def start(self, total: int, description: str) -> None: ...
+
+    def advance(self, rows: int, run: dict[str, Any]) -> None: ...
+
+    def stop(self) -> None: ...
+
+
+class LogProgress:
+    """Progress as one log line a batch: rows done, rows/s, counts so far."""
+
+    def __init__(self, logger: logging.Logger | logging.LoggerAdapter = log) -> None:
+        self._say = logger.info
+        self._total = 0
+        self._done = 0
+        self._started = time.perf_counter()
+
+    def start(self, total: int, description: str) -> None:
+        self._total, self._done, self._started = total, 0, time.perf_counter()
+        self._say(f"{description}: {total:,} rows to read")
+
+    def advance(self, rows: int, run: dict[str, Any]) -> None:
+        self._done += rows
+        rate = self._done / max(time.perf_counter() - self._started, 1e-9)
+        self._say(
+            f"batch {run['batches']}: {self._done:,}/{self._total:,} rows ({rate:,.0f} rows/s); "
+            f"scored {run['rows_scored']:,}, invalid {run['rows_invalid']:,}, "
+            f"quarantined {run['rows_quarantined']:,}"
+        )
+
+    def stop(self) -> None:
+        return None
+
+
+@dataclass
+class RunState:
+    """What a run in progress holds between batches."""
+
+    con: duckdb.DuckDBPyConnection
+    run_id: str
+    config_id: str
+    config: MetricConfig
+    judge: Judge
+    steps: Steps
+    progress: Progress
+    keys: QuarantineKeys = field(default_factory=QuarantineKeys)
+    usage_seen: dict[str, int] = field(default_factory=dict)
+
+
+def run_score(
+    settings: ScoreSettings,
+    *,
+    steps: Steps | None = None,
+    progress: Progress | None = None,
+    judge: Judge | None = None,
+) -> dict[str, Any]:
+    """Score SOURCE into the database; returns the run's row of `runs`.
+
+    The source is resolved and every file's footer checked before the database is touched:
+    an unreadable file or a missing column fails the run and writes nothing.
+    """
+    steps = steps or Steps()
+    progress = progress or LogProgress()
+    started = time.perf_counter()
+    source = resolve_source(settings.source)
+    total = count_rows(source)
+    duplicates = duplicated_case_ids(source)
+    con = open_store(settings.db, lock_timeout=settings.lock_timeout)
+    try:
+        judge = judge or build_judge(settings.judge, con)
+        config = settings.metric_config()
+        config_id = config.config_id(judge.identity)
+        run_id = _start_run(con, settings, source, config_id, judge)
+        state = RunState(con, run_id, config_id, config, judge, steps, progress)
+        progress.start(total, f"run {run_id} ({config_id}) of {settings.source}")
+        try:
+            _score_all(state, source, duplicates, settings.batch_size)
+        except BaseException as exc:
+            close_judge(judge)
+            _finish_run(con, run_id, "failed", started, error=f"{type(exc).__name__}: {exc}")
+            raise
+        finally:
+            progress.stop()
+        close_judge(judge)
+        _finish_run(con, run_id, "completed", started)
+        return run_row(con, run_id)
+    finally:
+        con.close()
+
+
+def _score_all(state: RunState, source: Source, duplicates: pl.DataFrame, batch_size: int) -> None:
+    """Gather validated rows into batches of `batch_size`, holding back duplicated case_ids
+    until the whole source is read (copies can sit in different files)."""
+    batch = Batch()
+    held: list[pl.DataFrame] = []
+    clock = time.perf_counter()
+    for raw in iter_batches(source, batch_size):
+        batch.seconds_read += time.perf_counter() - clock
+        rows = state.steps.validate(raw)
+        batch.seconds_validate += rows.seconds
+        valid = rows.valid
+        if duplicates.height:
+            is_dup = pl.col("case_id").is_in(duplicates["case_id"].implode())
+            held.append(valid.filter(is_dup))
+            valid = valid.filter(~is_dup)
+        batch.valid.append(valid)
+        quarantined = state.keys.keyed(rows.quarantined)
+        batch.quarantined.append(quarantined)
+        batch.rows_quarantined += quarantined["row_key"].n_unique() if quarantined.height else 0
+        if batch.height >= batch_size:
+            _process(state, batch)
+            batch = Batch()
+        clock = time.perf_counter()
+    if held:
+        kept, copies = resolve_duplicates(pl.concat(held, how="diagonal_relaxed"))
+        batch.valid.append(kept)
+        keyed = state.keys.keyed(copies)
+        batch.quarantined.append(keyed)
+        batch.rows_quarantined += keyed["row_key"].n_unique() if keyed.height else 0
+    if batch.rows_in:
+        _process(state, batch)
+
+
+def resolve_duplicates(rows: pl.DataFrame) -> tuple[pl.DataFrame, pl.DataFrame]:
+    """Rows sharing a case_id: exact copies keep their first row (the others are recorded in
+    quarantine as copies); copies that differ are all quarantined as a conflict."""
+    content = pl.struct(pl.exclude("source_file", "row")).hash()
+    rows = (
+        rows.with_row_index("row")
+        .with_columns(
+            _content=content,
+        )
+        .with_columns(
+            _versions=pl.col("_content").n_unique().over("case_id"),
+            _copy=pl.int_range(pl.len()).over("case_id"),
+        )
+    )
+    conflict = pl.col("_versions") > 1
+    kept = rows.filter(~conflict & (pl.col("_copy") == 0))
+    dropped = rows.filter(conflict | (pl.col("_copy") > 0))
+    quarantined = dropped.select(
+        check=pl.when(conflict)
+        .then(pl.lit("duplicate_case_id_conflict"))
+        .otherwise(pl.lit("duplicate_case_id_exact_copy")),
+        case_id="case_id",
+        column=pl.lit("case_id"),
+        value="case_id",
+        row_json=pl.struct(
+            pl.exclude("row", "_content", "_versions", "_copy", "source_file")
+        ).struct.json_encode(),
+        source_file="source_file",
+        row=pl.col("row").cast(pl.UInt32),
+    )
+    return kept.drop("row", "_content", "_versions", "_copy"), quarantined
+
+
+def _process(state: RunState, batch: Batch) -> None:
+    """Score and write one batch, then report progress."""
+    cases = pl.concat(batch.valid, how="vertical_relaxed") if batch.valid else pl.DataFrame()
+    quarantined = pl.concat(batch.quarantined, how="vertical_relaxed")
+    if cases.width == 0 or cases.height == 0:
+        cases = _no_cases()
+    classified = classify(state.con, cases, state.config_id)
+    scored = state.steps.score(cases, classified, quarantined, state.judge, state.config)
+    usage = judge_usage(state.judge)
+    delta = {key: usage[key] - state.usage_seen.get(key, 0) for key in usage}
+    state.usage_seen = usage
+    state.steps.write(
+        state.con,
+        scored,
+        run_id=state.run_id,
+        config_id=state.config_id,
+        config=state.config,
+        usage=delta,
+        seconds={"read": batch.seconds_read, "validate": batch.seconds_validate},
+    )
+    state.progress.advance(batch.rows_in, run_row(state.con, state.run_id))
+
+
+def _no_cases() -> pl.DataFrame:
+    return pl.DataFrame(
+        schema={
+            "case_id": pl.String,
+            "input": pl.String,
+            "actual_output": pl.String,
+            "retrieval_context": pl.List(pl.String),
+            "logged_at": pl.Datetime("us"),
+            "segments": pl.List(pl.Struct({"key": pl.String, "value": pl.String})),
+            "source_file": pl.String,
+        }
+    )
+
+
+def _start_run(
+    con: duckdb.DuckDBPyConnection,
+    settings: ScoreSettings,
+    source: Source,
+    config_id: str,
+    judge: Judge,
+) -> str:
+    run_id = f"{datetime.now(UTC):%Y%m%dT%H%M%S}-{uuid.uuid4().hex[:8]}"
+    con.execute(
+        sql("start_run"),
+        {
+            "run_id": run_id,
+            "flow": settings.flow,
+            "config_id": config_id,
+            "config": settings.describe(judge.identity.as_dict()),
+            "source": source.spec,
+            "now": _now(),
+            "pid": os.getpid(),
+            "host": socket.gethostname(),
+        },
+    )
+    return run_id
+
+
+def _finish_run(
+    con: duckdb.DuckDBPyConnection,
+    run_id: str,
+    status: str,
+    started: float,
+    *,
+    error: str | None = None,
+    warning: str | None = None,
+) -> None:
+    con.execute(
+        sql("finish_run"),
+        {
+            "run_id": run_id,
+            "status": status,
+            "now": _now(),
+            "seconds_total": time.perf_counter() - started,
+            "error": error,
+            "warning": warning,
+        },
+    )
+
+
+def run_row(con: duckdb.DuckDBPyConnection, run_id: str) -> dict[str, Any]:
+    """The run's row of `runs` as a dict."""
+    frame = con.sql(sql("run_summary"), params={"run_id": run_id}).pl()
+    return frame.row(0, named=True)
+
+
+def _now() -> datetime:
+    return datetime.now(UTC).replace(tzinfo=None)

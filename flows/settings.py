@@ -1,0 +1,70 @@
+"""One settings object: CLI/environment -> settings -> flow parameter -> function arguments."""
+
+from __future__ import annotations
+
+import json
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from faith_udfs import MetricConfig
+from flows.source import DEFAULT_BATCH_SIZE
+from flows.store import DEFAULT_DB
+
+
+class JudgeSettings(BaseModel):
+    """Which judge answers, and how it may use the endpoint. Holds no secret: only the name
+    of the environment variable that holds the API key."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    kind: Literal["lexical", "openai"] = "lexical"
+    model: str | None = None
+    base_url: str | None = None
+    api_key_env: str = "OPENAI_API_KEY"
+    mode: str | None = None
+    llm_reason: bool = False
+    concurrency: int = Field(default=8, ge=1, le=256)
+    timeout: float = Field(default=60.0, gt=0)
+    max_calls: int | None = Field(default=None, ge=0)
+    max_tokens: int | None = Field(default=None, ge=0)
+
+
+class ScoreSettings(BaseModel):
+    """Everything a scoring run needs; the Prefect flow's one parameter."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    source: str
+    db: str = str(DEFAULT_DB)
+    judge: JudgeSettings = JudgeSettings()
+    threshold: float = Field(default=0.5, ge=0.0, le=1.0)
+    penalize_ambiguous_claims: bool = False
+    strict_mode: bool = False
+    include_reason: bool = True
+    truths_extraction_limit: int | None = Field(default=None, ge=1)
+    batch_size: int = Field(default=DEFAULT_BATCH_SIZE, ge=1)
+    lock_timeout: float = Field(default=0.0, ge=0.0)
+    flow: Literal["score", "nightly"] = "score"
+
+    def metric_config(self) -> MetricConfig:
+        """The metric settings as faith_udfs takes them."""
+        return MetricConfig(
+            threshold=self.threshold,
+            penalize_ambiguous_claims=self.penalize_ambiguous_claims,
+            strict_mode=self.strict_mode,
+            include_reason=self.include_reason,
+            truths_extraction_limit=self.truths_extraction_limit,
+        )
+
+    def describe(self, identity: dict[str, object]) -> str:
+        """JSON of what names the run's config, for `runs.config` (no secrets in it)."""
+        return json.dumps(
+            {
+                "judge": identity,
+                **self.metric_config().identity_settings(),
+                "include_reason": self.include_reason,
+                "batch_size": self.batch_size,
+            },
+            sort_keys=True,
+        )

@@ -1,0 +1,189 @@
+"""The one place Parquet logs are read: finding files, checking them, streaming batches.
+
+A SOURCE is a file, a folder (searched recursively, hive `key=value` folders become columns),
+or a glob. A folder holding `questions`, `contexts` and `outputs` (files or folders) is read in
+the three-table form and joined on `case_id`.
+"""
+
+from __future__ import annotations
+
+import glob
+import urllib.parse
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import duckdb
+import polars as pl
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+from flows.errors import InputUnreadable
+from flows.store import sql
+from schemas import REQUIRED_COLUMNS
+
+THREE_TABLES = ("questions", "contexts", "outputs")
+
+# Rows per read. 50k logged cases are ~50 MB of text; the scoring stages explode that into a
+# few long frames, so a batch peaks at several hundred MB and memory stays flat however large
+# the input. Bigger batches amortise less and less: per-batch costs are a transaction and a
+# few task runs.
+DEFAULT_BATCH_SIZE = 50_000
+
+
+@dataclass(frozen=True)
+class Source:
+    """Resolved input: its form and the Parquet files of each table."""
+
+    spec: str
+    form: str  # "wide" | "three"
+    files: dict[str, list[Path]] = field(default_factory=dict)
+    root: Path | None = None
+
+    @property
+    def all_files(self) -> list[Path]:
+        return [path for paths in self.files.values() for path in paths]
+
+
+@dataclass(frozen=True)
+class RawBatch:
+    """Rows as read, before any validation, and where they came from."""
+
+    frame: pl.DataFrame
+    source_file: str
+
+
+def resolve_source(spec: str | Path) -> Source:
+    """Find the Parquet files behind SOURCE; fails with a clear message when there are none."""
+    text = str(spec)
+    path = Path(text)
+    if any(char in text for char in "*?["):
+        files = sorted(Path(p) for p in glob.glob(text, recursive=True) if p.endswith(".parquet"))
+        return _checked(Source(text, "wide", {"cases": files}, _glob_root(text)))
+    if path.is_file():
+        return _checked(Source(text, "wide", {"cases": [path]}, path.parent))
+    if path.is_dir():
+        tables = {name: _table_files(path, name) for name in THREE_TABLES}
+        if all(tables.values()):
+            return _checked(Source(text, "three", tables, path))
+        return _checked(Source(text, "wide", {"cases": _parquet_under(path)}, path))
+    raise InputUnreadable(f"{text}: no such file, folder or glob")
+
+
+def _checked(source: Source) -> Source:
+    if not source.all_files:
+        raise InputUnreadable(f"{source.spec}: no Parquet files found")
+    for table, paths in source.files.items():
+        for path in paths:
+            check_file(path, "cases" if table == "cases" else table, source.root)
+    return source
+
+
+def _table_files(folder: Path, name: str) -> list[Path]:
+    single = folder / f"{name}.parquet"
+    if single.is_file():
+        return [single]
+    sub = folder / name
+    return _parquet_under(sub) if sub.is_dir() else []
+
+
+def _parquet_under(folder: Path) -> list[Path]:
+    return sorted(p for p in folder.rglob("*.parquet") if p.is_file())
+
+
+def _glob_root(pattern: str) -> Path:
+    parts = Path(pattern).parts
+    fixed = [part for part in parts if not any(char in part for char in "*?[")]
+    return Path(*parts[: len(fixed)]) if fixed else Path()
+
+
+def check_file(path: Path, table: str, root: Path | None) -> pa.Schema:
+    """The file's schema, read from its footer; unreadable or incomplete files fail the run."""
+    try:
+        schema = pq.read_schema(path)
+    except (OSError, pa.ArrowException) as exc:
+        raise InputUnreadable(f"{path}: not a readable Parquet file ({_short(exc)})") from exc
+    present = set(schema.names) | set(hive_values(path, root))
+    missing = [column for column in REQUIRED_COLUMNS[table] if column not in present]
+    if missing:
+        raise InputUnreadable(
+            f"{path}: missing required column{'s' if len(missing) > 1 else ''} "
+            f"{', '.join(missing)} (has: {', '.join(schema.names)})"
+        )
+    return schema
+
+
+def hive_values(path: Path, root: Path | None) -> dict[str, str]:
+    """`key=value` folders between the source root and the file, as columns."""
+    try:
+        relative = path.parent.relative_to(root) if root else path.parent
+    except ValueError:
+        relative = path.parent
+    values = {}
+    for part in relative.parts:
+        key, sep, value = part.partition("=")
+        if sep and key:
+            values[key] = urllib.parse.unquote(value)
+    return values
+
+
+def count_rows(source: Source) -> int:
+    """Rows the source holds (cases, or questions in the three-table form), from footers."""
+    table = "cases" if source.form == "wide" else "questions"
+    return sum(pq.ParquetFile(path).metadata.num_rows for path in source.files[table])
+
+
+def duplicated_case_ids(source: Source) -> pl.DataFrame:
+    """`case_id`s that occur more than once in the whole source (read from that column only)."""
+    tables = ["cases"] if source.form == "wide" else ["questions", "outputs"]
+    found = []
+    for table in tables:
+        ids = pl.concat(
+            [
+                pl.scan_parquet(path).select(pl.col("case_id").cast(pl.String))
+                for path in source.files[table]
+            ]
+        )
+        found.append(ids.group_by("case_id").len().filter(pl.col("len") > 1).select("case_id"))
+    return pl.concat(found).unique().collect()
+
+
+def iter_batches(source: Source, batch_size: int) -> Iterator[RawBatch]:
+    """Stream the source as raw batches of at most `batch_size` rows, in bounded memory."""
+    if source.form == "three":
+        yield from _three_table_batches(source, batch_size)
+        return
+    for path in source.files["cases"]:
+        hive = hive_values(path, source.root)
+        try:
+            reader = pq.ParquetFile(path)
+            for record_batch in reader.iter_batches(batch_size=batch_size):
+                frame = pl.from_arrow(record_batch)
+                assert isinstance(frame, pl.DataFrame)
+                extra = {k: v for k, v in hive.items() if k not in frame.columns}
+                if extra:
+                    frame = frame.with_columns(pl.lit(v).alias(k) for k, v in extra.items())
+                yield RawBatch(frame, str(path))
+        except (OSError, pa.ArrowException) as exc:
+            raise InputUnreadable(f"{path}: cannot read its data ({_short(exc)})") from exc
+
+
+def _three_table_batches(source: Source, batch_size: int) -> Iterator[RawBatch]:
+    """Join questions, contexts (long, ordered by position) and outputs in DuckDB, streamed."""
+    con = duckdb.connect()
+    try:
+        params = {name: [str(p) for p in source.files[name]] for name in THREE_TABLES}
+        try:
+            reader = con.sql(sql("read_three_tables"), params=params).to_arrow_reader(batch_size)
+        except duckdb.Error as exc:
+            raise InputUnreadable(f"{source.spec}: cannot join the three tables ({exc})") from exc
+        for record_batch in reader:
+            frame = pl.from_arrow(record_batch)
+            assert isinstance(frame, pl.DataFrame)
+            yield RawBatch(frame, source.spec)
+    finally:
+        con.close()
+
+
+def _short(exc: BaseException) -> str:
+    return str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__

@@ -1,0 +1,19 @@
+-- The three-table form joined to the wide form: one row a question; contexts in position order.
+WITH contexts AS (
+    SELECT CAST(case_id AS VARCHAR) AS case_id,
+           list(text ORDER BY position) AS retrieval_context
+    FROM read_parquet($contexts, union_by_name := true)
+    GROUP BY ALL
+),
+outputs AS (
+    SELECT * REPLACE (CAST(case_id AS VARCHAR) AS case_id)
+    FROM read_parquet($outputs, union_by_name := true)
+),
+questions AS (
+    SELECT * REPLACE (CAST(case_id AS VARCHAR) AS case_id)
+    FROM read_parquet($questions, union_by_name := true)
+)
+SELECT q.*, o.* EXCLUDE (case_id), c.retrieval_context
+FROM questions AS q
+LEFT JOIN outputs AS o USING (case_id)
+LEFT JOIN contexts AS c USING (case_id)

@@ -1,0 +1,75 @@
+"""A run's row of `runs`, said for people: markdown, a table, one terminal line."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+COUNTS = (
+    "rows_in",
+    "rows_scored",
+    "rows_newly_scored",
+    "rows_already_scored",
+    "rows_invalid",
+    "rows_pending",
+    "rows_quarantined",
+    "rows_replaced",
+    "rows_passed",
+    "judge_calls",
+    "judge_cached",
+    "judge_failed",
+    "prompt_tokens",
+    "completion_tokens",
+)
+TIMINGS = ("seconds_read", "seconds_validate", "seconds_score", "seconds_write", "seconds_total")
+
+
+def pass_rate(run: dict[str, Any]) -> float | None:
+    """Passed share of the cases this run scored (None when it scored none)."""
+    scored = run["rows_newly_scored"]
+    return run["rows_passed"] / scored if scored else None
+
+
+def run_table(run: dict[str, Any]) -> list[dict[str, Any]]:
+    """Counts and timings as rows of (measure, value)."""
+    rows = [{"measure": key, "value": run[key]} for key in COUNTS]
+    rows += [{"measure": key, "value": round(run[key] or 0.0, 3)} for key in TIMINGS]
+    return rows
+
+
+def run_markdown(run: dict[str, Any]) -> str:
+    """A short markdown report of one run."""
+    rate = pass_rate(run)
+    config = json.dumps(json.loads(run["config"]), indent=2, sort_keys=True)
+    lines = [
+        f"# faithpipe {run['flow']} run `{run['run_id']}`: {run['status']}",
+        "",
+        f"* source: `{run['source']}`",
+        f"* metric config: `{run['config_id']}`",
+        f"* rows in {run['rows_in']:,} = scored {run['rows_scored']:,} "
+        f"+ invalid {run['rows_invalid']:,} + pending {run['rows_pending']:,} "
+        f"+ quarantined {run['rows_quarantined']:,}",
+        f"* newly scored {run['rows_newly_scored']:,}, already scored "
+        f"{run['rows_already_scored']:,}, replaced {run['rows_replaced']:,}",
+        f"* pass rate of newly scored: {'n/a' if rate is None else f'{rate:.1%}'}",
+        f"* judge calls {run['judge_calls']:,} (cached {run['judge_cached']:,}, "
+        f"failed {run['judge_failed']:,}); tokens {run['prompt_tokens']:,} in, "
+        f"{run['completion_tokens']:,} out",
+        f"* seconds: {run['seconds_total'] or 0:.2f} total",
+    ]
+    if run.get("warning"):
+        lines.append(f"* **warning**: {run['warning']}")
+    lines += ["", "```json", config, "```"]
+    return "\n".join(lines)
+
+
+def run_line(run: dict[str, Any]) -> str:
+    """One terminal line: what the run did."""
+    rate = pass_rate(run)
+    return (
+        f"run {run['run_id']} {run['status']}: {run['rows_in']:,} rows in = "
+        f"{run['rows_scored']:,} scored ({run['rows_newly_scored']:,} new) + "
+        f"{run['rows_invalid']:,} invalid + {run['rows_pending']:,} pending + "
+        f"{run['rows_quarantined']:,} quarantined; pass rate "
+        f"{'n/a' if rate is None else f'{rate:.1%}'}; {run['seconds_total'] or 0:.1f} s"
+    )

@@ -1,0 +1,86 @@
+"""Pandera models of the input tables: what a logged case must look like to be judged."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+import pandera.polars as pa
+import polars as pl
+
+
+def _not_blank(data: pa.PolarsData) -> pl.LazyFrame:
+    return data.lazyframe.select(pl.col(data.key).str.strip_chars().str.len_chars() > 0)
+
+
+def _no_blank_passages(data: pa.PolarsData) -> pl.LazyFrame:
+    passage_ok = pl.element().is_not_null() & (pl.element().str.strip_chars().str.len_chars() > 0)
+    return data.lazyframe.select(pl.col(data.key).list.eval(passage_ok).list.all().fill_null(True))
+
+
+class Cases(pa.DataFrameModel):
+    """The wide *cases* table, one row a logged exchange; other columns are segments."""
+
+    case_id: str = pa.Field(nullable=False, description="Unique id of the logged exchange.")
+    input: str = pa.Field(nullable=False, description="What the user asked.")
+    actual_output: str = pa.Field(nullable=False, description="What the bot answered.")
+    retrieval_context: list[str] = pa.Field(
+        nullable=False, description="The passages the bot read before answering, in order."
+    )
+    logged_at: dt.datetime = pa.Field(nullable=False, description="When it was logged (UTC).")
+
+    class Config:
+        strict = False  # extra columns are carried through as segments
+
+    @pa.check("case_id", name="case_id_not_blank")
+    def _case_id_not_blank(cls, data: pa.PolarsData) -> pl.LazyFrame:
+        return _not_blank(data)
+
+    @pa.check("input", name="input_not_blank")
+    def _input_not_blank(cls, data: pa.PolarsData) -> pl.LazyFrame:
+        return _not_blank(data)
+
+    @pa.check("actual_output", name="actual_output_not_blank")
+    def _output_not_blank(cls, data: pa.PolarsData) -> pl.LazyFrame:
+        # A blank answer in a log is a logging fault, not an answer without claims.
+        return _not_blank(data)
+
+    @pa.check("retrieval_context", name="no_null_or_blank_passages")
+    def _passages_not_blank(cls, data: pa.PolarsData) -> pl.LazyFrame:
+        return _no_blank_passages(data)
+
+
+class Questions(pa.DataFrameModel):
+    """Three-table form: one row a question; other columns are segments."""
+
+    case_id: str = pa.Field(nullable=False, description="Unique id of the logged exchange.")
+    input: str = pa.Field(nullable=False, description="What the user asked.")
+    logged_at: dt.datetime = pa.Field(nullable=False, description="When it was logged (UTC).")
+
+    class Config:
+        strict = False
+
+
+class Contexts(pa.DataFrameModel):
+    """Three-table form, long: one row a passage read for a case."""
+
+    case_id: str = pa.Field(nullable=False, description="The case that read the passage.")
+    position: int = pa.Field(nullable=False, ge=0, description="Order of the passage, from 0.")
+    text: str = pa.Field(nullable=True, description="The passage text.")
+
+
+class Outputs(pa.DataFrameModel):
+    """Three-table form: one row an answer; other columns are segments."""
+
+    case_id: str = pa.Field(nullable=False, description="The case answered.")
+    actual_output: str = pa.Field(nullable=True, description="What the bot answered.")
+
+    class Config:
+        strict = False
+
+
+REQUIRED_COLUMNS: dict[str, tuple[str, ...]] = {
+    "cases": ("case_id", "input", "actual_output", "retrieval_context", "logged_at"),
+    "questions": ("case_id", "input", "logged_at"),
+    "contexts": ("case_id", "position", "text"),
+    "outputs": ("case_id", "actual_output"),
+}

@@ -1,0 +1,53 @@
+"""The Prefect flow: a real flow run on the test harness writes a real DuckDB file."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import duckdb
+import pytest
+
+from flows.settings import ScoreSettings
+from tests.builders import many_cases, write
+
+pytestmark = pytest.mark.usefixtures("prefect_harness")
+
+
+def test_flow_run_scores_batches_and_publishes_its_summary(tmp_path: Path) -> None:
+    from prefect.client.orchestration import get_client
+
+    from flows.flow import score_flow
+
+    source = write(many_cases(25), tmp_path / "cases.parquet")
+    db = tmp_path / "f.duckdb"
+    run = score_flow(ScoreSettings(source=str(source), db=str(db), batch_size=10))
+    assert (run["status"], run["batches"], run["rows_newly_scored"]) == ("completed", 3, 25)
+    con = duckdb.connect(str(db), read_only=True)
+    try:
+        assert con.sql("SELECT count(*) FROM case_scores").fetchall() == [(25,)]
+        assert con.sql("SELECT status FROM runs").fetchall() == [("completed",)]
+    finally:
+        con.close()
+
+    async def artifacts() -> dict[str, str]:
+        async with get_client() as client:
+            found = await client.read_artifacts()
+            return {a.key: str(a.data) for a in found if a.key}
+
+    import asyncio
+
+    published = asyncio.run(artifacts())
+    assert "faithpipe-score-summary" in published
+    assert run["run_id"] in published["faithpipe-score-summary"]
+    assert "rows_in" in published["faithpipe-score-counts"]
+
+
+def test_flow_run_that_fails_marks_its_run_failed(tmp_path: Path) -> None:
+    from flows.errors import InputUnreadable
+    from flows.flow import score_flow
+
+    with pytest.raises(InputUnreadable):
+        score_flow(
+            ScoreSettings(source=str(tmp_path / "missing.parquet"), db=str(tmp_path / "f.duckdb"))
+        )
+    assert not (tmp_path / "f.duckdb").exists()

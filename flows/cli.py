@@ -72,6 +72,15 @@ def build_parser() -> argparse.ArgumentParser:
         help="run as a Prefect flow (default yes: starts a temporary server if none is set)",
     )
     demo.set_defaults(command=demo_command)
+
+    from flows.report import add_report_arguments
+
+    report = commands.add_parser(
+        "report",
+        help="pass rates by period in the terminal, and an offline HTML report",
+        description="Read-only: works while no run is writing.",
+    )
+    add_report_arguments(report)
     return parser
 
 

@@ -14,6 +14,7 @@ from typing import Any
 import duckdb
 
 from flows.errors import DatabaseError, DatabaseLocked
+from flows.sql_functions import register_metric_functions
 
 DEFAULT_DB = Path("data") / "faithpipe.duckdb"
 _MIGRATION = re.compile(r"^(\d{3})_[a-z0-9_]+\.sql$")
@@ -51,7 +52,7 @@ def connect(
     deadline = time.monotonic() + max(lock_timeout, 0.0)
     while True:
         try:
-            return duckdb.connect(str(path), read_only=read_only)
+            con = duckdb.connect(str(path), read_only=read_only)
         except duckdb.IOException as exc:
             if "lock" not in str(exc).lower():
                 raise DatabaseError(f"{path}: {exc}") from exc
@@ -63,6 +64,10 @@ def connect(
                     "Wait for it to finish, raise --lock-timeout, or use another --db."
                 ) from exc
             time.sleep(_LOCK_POLL_SECONDS)
+            continue
+        # The lexical metric is callable from SQL on every faithpipe connection.
+        register_metric_functions(con)
+        return con
 
 
 def migrate(con: duckdb.DuckDBPyConnection) -> list[str]:

@@ -1,12 +1,8 @@
--- Pass rate by day of one metric config: what `faith demo` prints.
-SELECT CAST(date_trunc('day', logged_at) AS DATE) AS day,
-       count(*) AS cases,
-       count(*) FILTER (WHERE status = 'scored') AS scored,
-       count(*) FILTER (WHERE status = 'invalid') AS invalid,
-       count(*) FILTER (WHERE success) AS passed,
-       round(count(*) FILTER (WHERE success) / nullif(count(*) FILTER (WHERE status = 'scored'), 0), 3) AS pass_rate,
-       round(avg(score), 3) AS mean_score
-FROM case_scores
+-- Pass rate by day of one metric config: what `faith demo` prints (macro from 002_analysis).
+SELECT CAST(period AS DATE) AS day, cases, scored, invalid, passed,
+       round(pass_rate, 3) AS pass_rate,
+       round(pass_rate_low, 3) AS low, round(pass_rate_high, 3) AS high,
+       round(mean_score, 3) AS mean_score
+FROM pass_rates(grain := 'day')
 WHERE config_id = $config_id
-GROUP BY ALL
 ORDER BY day;

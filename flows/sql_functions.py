@@ -1,0 +1,125 @@
+"""The lexical metric as DuckDB functions, for ad-hoc SQL over raw logs.
+
+Each function runs the faith_udfs batch path on the whole Arrow vector DuckDB hands it, so
+SQL and Python answers cannot drift. A NULL answer, passage or flag gives NULL; so does a case
+the metric calls invalid (no non-blank context), as its score is NULL in case_scores.
+"""
+
+from __future__ import annotations
+
+import duckdb
+import polars as pl
+import pyarrow as pa
+from duckdb.sqltypes import BOOLEAN, DOUBLE, VARCHAR
+
+from faith_udfs import LexicalJudge, MetricConfig, extract_claims, extract_truths, score_cases
+from faith_udfs.scores import score_expr
+
+__all__ = ["METRIC_FUNCTIONS", "register_metric_functions"]
+
+_STRINGS = duckdb.list_type(VARCHAR)
+_VERDICT = duckdb.struct_type({"claim": VARCHAR, "verdict": VARCHAR, "reason": VARCHAR})
+_VERDICTS = pl.List(pl.Struct({"claim": pl.String, "verdict": pl.String, "reason": pl.String}))
+
+
+def _series(values: pa.ChunkedArray | pa.Array, name: str) -> pl.Series:
+    return pl.Series(name, pl.from_arrow(values))
+
+
+def _keyed(values: pa.ChunkedArray | pa.Array) -> pl.DataFrame:
+    """`key` (row position) and `text`: the frame the judge stages take."""
+    text = _series(values, "text")
+    return pl.DataFrame({"key": pl.int_range(len(text), eager=True, dtype=pl.UInt64), "text": text})
+
+
+def _claims(answers: pa.ChunkedArray) -> pa.Array:
+    found = extract_claims(_keyed(answers), LexicalJudge())
+    return _keyed(answers).join(found, on="key", how="left")["claims"].to_arrow()
+
+
+def _truths(passages: pa.ChunkedArray) -> pa.Array:
+    found = extract_truths(_keyed(passages), LexicalJudge(), None)
+    return _keyed(passages).join(found, on="key", how="left")["truths"].to_arrow()
+
+
+def _scored(
+    answers: pa.ChunkedArray, contexts: pa.ChunkedArray
+) -> tuple[pl.DataFrame, pl.DataFrame]:
+    """Score rows as cases named by position: (case_scores, claim_verdicts) frames."""
+    cases = pl.DataFrame(
+        {
+            "actual_output": _series(answers, "actual_output").cast(pl.String),
+            "retrieval_context": _series(contexts, "retrieval_context").cast(pl.List(pl.String)),
+        }
+    ).with_row_index("position")
+    cases = cases.with_columns(case_id=pl.col("position").cast(pl.String))
+    frames = score_cases(cases, LexicalJudge(), MetricConfig(include_reason=False))
+    order = cases.select("case_id", "position", "actual_output")
+    return (
+        order.join(frames.case_scores, on="case_id", how="left").sort("position"),
+        frames.claim_verdicts.join(order.drop("actual_output"), on="case_id"),
+    )
+
+
+def _lexical_score(
+    answers: pa.ChunkedArray, contexts: pa.ChunkedArray, penalize: pa.ChunkedArray
+) -> pa.Array:
+    scores, _ = _scored(answers, contexts)
+    counts = (pl.col("n_yes"), pl.col("n_no"), pl.col("n_idk"))
+    score = (
+        pl.when(pl.col("status") != "scored")
+        .then(None)
+        .when(pl.col("penalize"))
+        .then(score_expr(*counts, penalize_ambiguous_claims=True))
+        .otherwise(score_expr(*counts, penalize_ambiguous_claims=False))
+    )
+    penalized = scores.with_columns(penalize=_series(penalize, "penalize"))
+    known = pl.col("actual_output").is_not_null() & pl.col("penalize").is_not_null()
+    return penalized.select(pl.when(known).then(score).cast(pl.Float64))[:, 0].to_arrow()
+
+
+def _verdicts(answers: pa.ChunkedArray, contexts: pa.ChunkedArray) -> pa.Array:
+    scores, verdicts = _scored(answers, contexts)
+    per_case = (
+        verdicts.sort("position", "claim_index")
+        .group_by("position", maintain_order=True)
+        .agg(verdicts=pl.struct("claim", "verdict", "reason"))
+    )
+    return (
+        scores.select("position", "status", "actual_output")
+        .join(per_case, on="position", how="left")
+        .sort("position")
+        .select(
+            pl.when((pl.col("status") == "scored") & pl.col("actual_output").is_not_null())
+            .then(pl.col("verdicts").fill_null(pl.lit([], dtype=_VERDICTS)))
+            .cast(_VERDICTS)
+        )[:, 0]
+        .to_arrow()
+    )
+
+
+# name -> (function, parameter types, return type); the SQL reference is docs/analysis.md.
+METRIC_FUNCTIONS = {
+    "faith_claims": (_claims, [VARCHAR], _STRINGS),
+    "faith_truths": (_truths, [VARCHAR], _STRINGS),
+    "faith_verdicts": (_verdicts, [VARCHAR, _STRINGS], duckdb.list_type(_VERDICT)),
+    "faith_lexical_score": (_lexical_score, [VARCHAR, _STRINGS, BOOLEAN], DOUBLE),
+}
+
+
+def register_metric_functions(con: duckdb.DuckDBPyConnection) -> None:
+    """Register the lexical metric's SQL functions on `con`; a second call is a no-op."""
+    present = {
+        row[0]
+        for row in con.execute(
+            "SELECT function_name FROM duckdb_functions() WHERE function_name IN $names",
+            {"names": list(METRIC_FUNCTIONS)},
+        ).fetchall()
+    }
+    for name, (function, parameters, returns) in METRIC_FUNCTIONS.items():
+        if name not in present:
+            # SPECIAL: NULL rows reach the function, which returns NULL for them itself
+            # (DEFAULT refuses any NULL in a result, and an invalid case has a NULL score).
+            con.create_function(
+                name, function, parameters, returns, type="arrow", null_handling="special"
+            )

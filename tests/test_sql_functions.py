@@ -1,0 +1,149 @@
+"""The lexical metric as SQL functions over raw Parquet equals the Python API on the same rows."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import duckdb
+import polars as pl
+import pytest
+
+from faith_udfs import FaithfulnessMetric, LexicalJudge, LLMTestCase
+from flows.sql_functions import register_metric_functions
+from tests.conftest import POLICY
+
+CONTEXT = [POLICY[0]]  # "Order A17 shipped on 3 March by courier."
+ROWS = [
+    # (case_id, answer, contexts, penalize, expected score)
+    ("grounded", "Order A17 shipped on 3 March.", CONTEXT, False, 1.0),
+    ("wrong", "Order A17 was cancelled. We are sorry.", CONTEXT, False, 0.5),
+    ("invented", "Order A17 shipped on 3 March. It arrives tomorrow.", CONTEXT, False, 1.0),
+    (
+        "invented-penalized",
+        "Order A17 shipped on 3 March. It arrives tomorrow.",
+        CONTEXT,
+        True,
+        0.5,
+    ),
+    (
+        "two-passages",
+        "Refunds are paid within 5 working days. Order A17 was lost.",
+        POLICY,
+        True,
+        0.5,
+    ),
+    ("no-claims", "", CONTEXT, False, 1.0),
+    ("no-context", "Order A17 shipped.", [], False, None),  # invalid: NULL, as in case_scores
+]
+SCORE = (
+    "SELECT case_id, faith_lexical_score(actual_output, retrieval_context, penalize) AS score "
+    "FROM read_parquet($path) ORDER BY case_id"
+)
+
+
+@pytest.fixture
+def logs(tmp_path: Path) -> Path:
+    path = tmp_path / "logs" / "cases.parquet"
+    path.parent.mkdir()
+    pl.DataFrame(
+        [row[:4] for row in ROWS],
+        schema={
+            "case_id": pl.String,
+            "actual_output": pl.String,
+            "retrieval_context": pl.List(pl.String),
+            "penalize": pl.Boolean,
+        },
+        orient="row",
+    ).write_parquet(path)
+    return path
+
+
+@pytest.fixture
+def con() -> Iterator[duckdb.DuckDBPyConnection]:
+    connection = duckdb.connect()
+    register_metric_functions(connection)
+    yield connection
+    connection.close()
+
+
+def python_score(answer: str, contexts: list[str], penalize: bool) -> float | None:
+    metric = FaithfulnessMetric(LexicalJudge(), penalize_ambiguous_claims=penalize)
+    return metric.measure(LLMTestCase(input="q", actual_output=answer, retrieval_context=contexts))
+
+
+def test_seed_examples_score_in_sql(con: duckdb.DuckDBPyConnection, logs: Path) -> None:
+    got = dict(con.execute(SCORE, {"path": str(logs)}).fetchall())
+    assert got == {case_id: expected for case_id, *_, expected in ROWS}
+
+
+def test_sql_scores_equal_the_python_api(con: duckdb.DuckDBPyConnection, logs: Path) -> None:
+    got = dict(con.execute(SCORE, {"path": str(logs)}).fetchall())
+    expected = {case_id: python_score(a, c, p) for case_id, a, c, p, _ in ROWS}
+    assert got == expected
+
+
+def test_claims_and_verdicts_equal_the_python_api(
+    con: duckdb.DuckDBPyConnection, logs: Path
+) -> None:
+    found = con.execute(
+        "SELECT case_id, faith_claims(actual_output), "
+        "faith_verdicts(actual_output, retrieval_context) "
+        "FROM read_parquet($path) ORDER BY case_id",
+        {"path": str(logs)},
+    ).fetchall()
+    by_case = {case_id: (answer, contexts) for case_id, answer, contexts, *_ in ROWS}
+    for case_id, claims, verdicts in found:
+        answer, contexts = by_case[case_id]
+        metric = FaithfulnessMetric(LexicalJudge())
+        metric.measure(LLMTestCase(input="q", actual_output=answer, retrieval_context=contexts))
+        if metric.status != "scored":
+            assert verdicts is None
+            continue
+        assert claims == metric.claims
+        assert verdicts == [
+            {"claim": v.claim, "verdict": v.verdict, "reason": v.reason} for v in metric.verdicts
+        ]
+
+
+def test_wrong_answer_verdicts(con: duckdb.DuckDBPyConnection) -> None:
+    [(verdicts,)] = con.execute(
+        "SELECT faith_verdicts($answer, $contexts)",
+        {"answer": "Order A17 was cancelled. We are sorry.", "contexts": CONTEXT},
+    ).fetchall()
+    assert [(v["verdict"], v["reason"]) for v in verdicts] == [
+        ("no", "The context says otherwise about: Order A17 was cancelled."),
+        ("idk", "The context does not mention: We are sorry."),
+    ]
+
+
+def test_truths_of_a_passage(con: duckdb.DuckDBPyConnection) -> None:
+    assert con.execute("SELECT faith_truths('One fact. Another one! A third?')").fetchall() == [
+        (["One fact.", "Another one!", "A third?"],)
+    ]
+
+
+def test_null_in_null_out(con: duckdb.DuckDBPyConnection) -> None:
+    found = con.execute(
+        "SELECT faith_claims(NULL::VARCHAR), faith_truths(NULL::VARCHAR), "
+        "faith_lexical_score(NULL, ['x'], false), faith_lexical_score('x.', NULL, false), "
+        "faith_lexical_score('x.', ['x'], NULL), faith_verdicts(NULL, ['x'])"
+    ).fetchall()
+    assert found == [(None,) * 6]
+
+
+def test_many_rows_in_one_vector(con: duckdb.DuckDBPyConnection) -> None:
+    """DuckDB hands the function whole vectors: each row still gets its own answer."""
+    found = con.execute(
+        "SELECT s, count(*) FROM ("
+        "SELECT faith_lexical_score(CASE WHEN i % 2 = 0 THEN $grounded ELSE $wrong END, "
+        "$contexts, i % 3 = 0) AS s FROM range(5000) AS t(i)) GROUP BY s ORDER BY s",
+        {"grounded": ROWS[0][1], "wrong": ROWS[1][1], "contexts": CONTEXT},
+    ).fetchall()
+    # the wrong answer (one no, one idk) scores 0.5, or 0 when penalised (odd multiples of 3)
+    assert found == [(0.0, 833), (0.5, 1667), (1.0, 2500)]
+
+
+def test_registering_twice_is_harmless(con: duckdb.DuckDBPyConnection) -> None:
+    register_metric_functions(con)
+    assert con.execute("SELECT faith_claims('A. B.')").fetchall() == [(["A.", "B."],)]

@@ -282,3 +282,22 @@ def test_context_passages_keep_their_order(tmp_path: Path) -> None:
         "JOIN truths t USING (passage_id) ORDER BY n",
     )
     assert truths["truth"].to_list() == list(reversed(CONTEXT))
+
+
+def test_the_bundled_sample_scores_the_same_in_both_forms(tmp_path: Path) -> None:
+    sample = Path(__file__).resolve().parent.parent / "data" / "sample"
+    wide = score(sample / "cases.parquet", tmp_path / "wide.duckdb")
+    three = score(sample / "three_tables", tmp_path / "three.duckdb")
+    assert wide["rows_in"] == three["rows_in"] == 3003
+    assert_counts_add_up(wide)
+    query = f"SELECT {', '.join(SCORE_COLUMNS)} FROM case_scores ORDER BY case_id"
+    assert table(tmp_path / "wide.duckdb", query).equals(table(tmp_path / "three.duckdb", query))
+    seeds = table(
+        tmp_path / "wide.duckdb",
+        "SELECT case_id, score FROM case_scores WHERE case_id LIKE 'seed-%' ORDER BY case_id",
+    )
+    assert seeds.rows() == [
+        ("seed-contradicting", 0.5),
+        ("seed-grounded", 1.0),
+        ("seed-invented", 1.0),
+    ]

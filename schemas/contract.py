@@ -68,7 +68,7 @@ SEGMENTS_TYPE = pl.List(pl.Struct({"key": pl.String, "value": pl.String}))
 
 def _segments(frame: pl.DataFrame) -> pl.Expr:
     """Every non-contract column as a (key, value-as-text) list: the row's segments."""
-    extra = [name for name in frame.columns if name not in CONTRACT_TYPES]
+    extra = sorted(name for name in frame.columns if name not in CONTRACT_TYPES)
     if not extra:
         return pl.lit([], dtype=SEGMENTS_TYPE)
     entries = [

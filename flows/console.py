@@ -61,13 +61,14 @@ def console_progress() -> BarProgress | LogProgress:
 
 
 def configure_logging(verbose: bool = False) -> None:
-    """faithpipe's own log lines on stderr, one line each."""
-    logging.basicConfig(
-        level=logging.DEBUG if verbose else logging.INFO,
-        format="%(asctime)s %(levelname)s %(message)s",
-        datefmt="%H:%M:%S",
-        stream=sys.stderr,
-    )
+    """faithpipe's own log lines on stderr, one line each; libraries stay at warnings."""
+    logger = logging.getLogger("faithpipe")
+    if not logger.handlers:
+        handler = logging.StreamHandler(sys.stderr)
+        handler.setFormatter(logging.Formatter("%(asctime)s %(message)s", datefmt="%H:%M:%S"))
+        logger.addHandler(handler)
+    logger.setLevel(logging.DEBUG if verbose else logging.INFO)
+    logger.propagate = False
 
 
 def print_frame(frame: Any, title: str) -> None:

@@ -8,9 +8,10 @@ from flows.errors import InputUnreadable
 
 
 def run_demo(source: Path, db: Path, *, prefect: bool) -> int:
-    """Score the sample into `db`, then print pass rates by day."""
+    """Score the sample into `db`, print pass rates by day, write the HTML report."""
     from flows.cli import execute
     from flows.console import print_frame
+    from flows.report import write_html_report
     from flows.settings import ScoreSettings
     from flows.store import connect, sql
     from flows.summary import run_line
@@ -22,8 +23,11 @@ def run_demo(source: Path, db: Path, *, prefect: bool) -> int:
     con = connect(db, read_only=True)
     try:
         days = con.sql(sql("demo_pass_rates"), params={"config_id": run["config_id"]}).pl()
+        report = write_html_report(con, db.parent / "report.html")
     finally:
         con.close()
-    print_frame(days, title=f"pass rate by day, config {run['config_id']}")
-    print(f'database: {db}  (try: duckdb -readonly {db} "SELECT * FROM runs")')
+    title = f"pass rate by day (95% Wilson interval), config {run['config_id']}"
+    print_frame(days, title=title)
+    print(f"database: {db}   try: duckdb -readonly {db} 'SELECT * FROM pass_rates()'")
+    print(f"report:   {report}   (offline HTML; faith report --html FILE writes another)")
     return 0

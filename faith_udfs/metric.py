@@ -28,6 +28,9 @@ class FaithfulnessFrames:
     case_scores: pl.DataFrame
     claim_verdicts: pl.DataFrame
     truths: pl.DataFrame
+    # Per case, the keys of the judge items it needed (`passage_ids`, `answer_key`,
+    # `question_key`, `reason_key`): how judge calls are charged back to cases.
+    item_keys: pl.DataFrame
 
 
 def score_cases(cases: pl.DataFrame, judge: Judge, config: MetricConfig) -> FaithfulnessFrames:
@@ -89,6 +92,13 @@ def score_cases(cases: pl.DataFrame, judge: Judge, config: MetricConfig) -> Fait
         case_scores=_case_score_frame(scored, config_id),
         claim_verdicts=_claim_verdict_frame(scored, config_id),
         truths=_truth_frame(truths, config_id),
+        item_keys=scored.select(
+            "case_id",
+            "passage_ids",
+            "answer_key",
+            question_key=pl.when(pl.col("n_claims") > 0).then(pl.col("question_key")),
+            reason_key=pl.col("reason_key") if "reason_key" in scored.columns else pl.lit(None),
+        ).cast({"reason_key": pl.UInt64}),
     )
 
 

@@ -16,6 +16,7 @@ import duckdb
 import polars as pl
 
 from faith_udfs import FaithfulnessFrames, Judge, MetricConfig, score_cases
+from flows.judge_accounting import case_usage
 from flows.source import RawBatch
 from flows.store import run, sql, transaction
 from schemas import validate_cases
@@ -67,6 +68,7 @@ class ScoredBatch:
     cases: pl.DataFrame
     classified: pl.DataFrame
     frames: FaithfulnessFrames | None
+    usage: pl.DataFrame | None
     quarantined: pl.DataFrame
     counts: dict[str, int]
     seconds_score: float
@@ -150,6 +152,7 @@ def score_batch(
         classified.filter(~pl.col("skip")).select("case_id"), on="case_id", how="semi"
     )
     frames = score_cases(todo, judge, config) if todo.height else None
+    usage = case_usage(frames, judge) if frames else None
     status = frames.case_scores["status"] if frames else pl.Series([], dtype=pl.String)
     success = frames.case_scores["success"] if frames else pl.Series([], dtype=pl.Boolean)
     rows_quarantined = quarantined["row_key"].n_unique() if quarantined.height else 0
@@ -167,6 +170,7 @@ def score_batch(
         cases=cases,
         classified=classified,
         frames=frames,
+        usage=usage,
         quarantined=quarantined,
         counts=counts,
         seconds_score=time.perf_counter() - started,
@@ -232,10 +236,13 @@ def _case_score_rows(scored: ScoredBatch, config_id: str, config: MetricConfig) 
     meta = scored.cases.select("case_id", "logged_at", "input", "actual_output", "segments").join(
         scored.classified.select("case_id", "content_hash"), on="case_id", how="left"
     )
-    return scored.frames.case_scores.join(meta, on="case_id", how="left").with_columns(
+    rows = scored.frames.case_scores.join(meta, on="case_id", how="left").with_columns(
         penalize_ambiguous_claims=pl.lit(config.penalize_ambiguous_claims),
         strict_mode=pl.lit(config.strict_mode),
     )
+    if scored.usage is not None:
+        rows = rows.join(scored.usage, on="case_id", how="left")
+    return rows
 
 
 _EMPTY: dict[str, dict[str, pl.DataType]] = {

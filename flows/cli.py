@@ -102,7 +102,12 @@ def add_run_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="VAR",
         help="environment variable holding the API key (default OPENAI_API_KEY)",
     )
-    judge.add_argument("--judge-mode", dest="mode", help="LLM call layout (see README)")
+    judge.add_argument(
+        "--judge-mode",
+        dest="mode",
+        choices=("packed", "per-item"),
+        help="LLM call layout: packed (default; ~0.3 calls a case) or per-item (~2.5)",
+    )
     judge.add_argument("--llm-reason", action="store_true", help="ask the LLM for prose reasons")
     judge.add_argument("--concurrency", type=int, default=8, help="parallel judge calls (8)")
     judge.add_argument("--timeout", type=float, default=60.0, help="seconds per judge call (60)")

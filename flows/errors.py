@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from faith_udfs.errors import FaithError
+from faith_udfs.errors import FaithError, JudgeError
 
 
 class InputUnreadable(FaithError):
@@ -21,3 +21,10 @@ class DatabaseError(FaithError):
     """The DuckDB file is not a faithpipe database, or is newer than this faithpipe."""
 
     exit_code = 5
+
+
+class JudgeEndpointError(JudgeError):
+    """The judge's endpoint refuses every call (bad key, no such model or URL): fix the
+    settings. After the first such answer, remaining items fail fast without a request."""
+
+    exit_code = 6

@@ -31,6 +31,7 @@ from flows.batches import (
     validate_batch,
     write_batch,
 )
+from flows.errors import JudgeEndpointError
 from flows.judge_factory import build_judge, close_judge, judge_usage
 from flows.settings import ScoreSettings
 from flows.source import (
@@ -234,6 +235,11 @@ def _process(state: RunState, batch: Batch) -> None:
         seconds={"read": batch.seconds_read, "validate": batch.seconds_validate},
     )
     state.progress.advance(batch.rows_in, run_row(state.con, state.run_id))
+    fatal = getattr(state.judge, "fatal_error", None)
+    if fatal:
+        # The endpoint refuses every call (key, model, URL): stop instead of marking every
+        # remaining case invalid. This batch's invalid cases are retried by the next run.
+        raise JudgeEndpointError(fatal)
 
 
 def _no_cases() -> pl.DataFrame:

@@ -10,7 +10,8 @@ import pytest
 CHECK = """
 import sys
 import {package}
-heavy = sorted(m for m in ("prefect", "duckdb", "pandera", "openai", "httpx") if m in sys.modules)
+io = ("prefect", "duckdb", "pandera", "openai", "httpx", "httpx2")
+heavy = sorted(m for m in io if m in sys.modules)
 print(",".join(heavy))
 """
 

@@ -63,7 +63,7 @@ CREATE TABLE case_scores (
     reason                    VARCHAR,
     passage_ids               UBIGINT[],             -- the case's passages, in order (truths.passage_id)
     segments                  MAP(VARCHAR, VARCHAR), -- extra input columns: app_version, model, ...
-    judge_calls               INTEGER NOT NULL DEFAULT 0,
+    judge_calls               DOUBLE NOT NULL DEFAULT 0,   -- its share of the calls made
     prompt_tokens             INTEGER NOT NULL DEFAULT 0,
     completion_tokens         INTEGER NOT NULL DEFAULT 0,
     scored_at                 TIMESTAMP NOT NULL,

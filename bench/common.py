@@ -1,0 +1,60 @@
+"""Shared bench plumbing: generated inputs cached on disk, child processes with peak RSS."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+OUT = ROOT / "bench" / "out"
+
+
+def generated_cases(rows: int, *, seed: int = 1, rows_per_file: int | None = None) -> Path:
+    """Path of a generated wide-form source of `rows` cases (made once, then reused)."""
+    sys.path.insert(0, str(ROOT))
+    from data.generate import generate_cases, write_cases
+
+    suffix = f"-{rows_per_file}" if rows_per_file else ""
+    path = OUT / f"cases-{rows}-s{seed}{suffix}" / ("part" if rows_per_file else "cases.parquet")
+    done = path.parent / ".done"
+    if not done.exists():
+        path.parent.mkdir(parents=True, exist_ok=True)
+        started = time.perf_counter()
+        write_cases(generate_cases(rows, seed=seed), path, rows_per_file=rows_per_file)
+        done.write_text("ok")
+        print(f"generated {rows:,} cases in {time.perf_counter() - started:.1f} s -> {path}")
+    return path
+
+
+def run_child(code: str, *args: str) -> dict:
+    """Run `code` in a fresh Python; it sets a dict `result`, printed as JSON with the
+    child's own peak RSS in MB (so each measured path is alone in its process)."""
+    footer = (
+        "\nimport json as _j, resource as _r\n"
+        "result['peak_rss_mb'] = round(_r.getrusage(_r.RUSAGE_SELF).ru_maxrss / 1024, 1)\n"
+        "print(_j.dumps(result))\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code + footer, *args],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        check=False,
+    )
+    if done.returncode:
+        raise SystemExit(f"bench child failed:\n{done.stderr[-3000:]}")
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def table(rows: list[dict], columns: list[str]) -> str:
+    """A plain fixed-width table."""
+    widths = [max(len(c), *(len(str(r.get(c, ""))) for r in rows)) for c in columns]
+    line = "  ".join(c.ljust(w) for c, w in zip(columns, widths, strict=True))
+    body = [
+        "  ".join(str(r.get(c, "")).ljust(w) for c, w in zip(columns, widths, strict=True))
+        for r in rows
+    ]
+    return "\n".join([line, "  ".join("-" * w for w in widths), *body])

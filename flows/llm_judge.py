@@ -1,0 +1,1031 @@
+"""OpenAIJudge: any OpenAI-compatible chat-completions endpoint as the faithfulness judge.
+
+Modes (the mode is part of the judge identity, hence of the metric config):
+
+- `per-item`: one call per distinct passage (truths), answer (claims) and (claims, truths)
+  question (verdicts), with the one-item templates of prompts.py: about 2 calls a case plus
+  the distinct passages a case, fewer as the cache fills.
+- `packed` (default): the same three questions, up to `pack_size` items (and `pack_chars`
+  characters of data) a call, with the templates of combined_prompts.py: the per-item count
+  divided by about `pack_size`, and the instructions paid once a call.
+
+Both ask with the templates of faith_udfs (prompts.py, combined_prompts.py); the reason is a
+template (no call) unless `llm_reason=True`. Every answer is cached per item in `judge_cache`
+(key: model, template version, mode, schema, item, request parameters), so a re-run pays for
+nothing twice whatever the packs looked like. The endpoint's address is not part of the
+identity: the model name is what changes verdicts (OpenAI, Azure or a LiteLLM proxy serving
+one model agree), and addresses may carry credentials; give two different weights two names.
+"""
+
+from __future__ import annotations
+
+import email.utils
+import hashlib
+import json
+import logging
+import os
+import random
+import threading
+import time
+from collections.abc import Callable, Sequence
+from concurrent.futures import Future, ThreadPoolExecutor
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from types import TracebackType
+from typing import TYPE_CHECKING, Any, TypeVar
+from urllib.parse import urlsplit
+
+import duckdb
+import openai
+import polars as pl
+
+from faith_udfs.combined_prompts import (
+    PACKED_CLAIMS,
+    PACKED_REASONS,
+    PACKED_TRUTHS,
+    PACKED_VERDICTS,
+    PACKED_VERSION,
+    packed_claims_prompt,
+    packed_reasons_prompt,
+    packed_truths_prompt,
+    packed_verdicts_prompt,
+    reply_schema,
+)
+from faith_udfs.combined_replies import parse_exact_verdicts, split_packed
+from faith_udfs.config import JudgeIdentity
+from faith_udfs.errors import (
+    ConfigError,
+    JudgeBudgetExhausted,
+    JudgeError,
+    JudgeReplyError,
+    JudgeTransientError,
+)
+from faith_udfs.judges import ItemJudge, ItemOutcome, outcome_of_error
+from faith_udfs.prompts import (
+    CLAIMS,
+    PROMPT_VERSION,
+    REASON,
+    TRUTHS,
+    VERDICTS,
+    claims_prompt,
+    format_score,
+    reason_prompt,
+    truths_prompt,
+    verdicts_prompt,
+)
+from faith_udfs.replies import first_json_object, parse_reason, parse_statements
+from flows.errors import JudgeEndpointError
+from flows.judge_cache import JudgeCache
+
+if TYPE_CHECKING:
+    from flows.settings import JudgeSettings
+
+log = logging.getLogger(__name__)
+
+T = TypeVar("T")
+R = TypeVar("R")
+
+MODES = ("per-item", "packed")
+DEFAULT_MODE = "packed"
+# Structured-output requests, best first; a server that refuses one gets the next (per judge).
+FORMATS = ("json_schema", "json_object", "text")
+# Request parameters that change answers; they enter the cache key.
+REQUEST_PARAMETERS: dict[str, Any] = {"temperature": 0}
+# 408 and 409 are what the openai client itself retries besides 429 and 5xx.
+_TRANSIENT_STATUS = frozenset({408, 409, 429})
+_FATAL_STATUS = {
+    401: "the endpoint refused the API key read from ${env} (HTTP 401); set a valid key",
+    403: "the endpoint denied access to model {model!r} with the key read from ${env} "
+    "(HTTP 403); check the key's permissions",
+    404: "the endpoint has no model {model!r} or no chat-completions route at {endpoint} "
+    "(HTTP 404); check --model and --base-url",
+}
+_RETRY_NOTE = (
+    "Your previous reply to this could not be used: {reason}. Reply again with one complete "
+    "JSON object in exactly the format asked for, and nothing else."
+)
+
+
+@dataclass(frozen=True)
+class _Task:
+    """One question asked of the endpoint: how to render, identify and read its items."""
+
+    stage: str
+    schema: str
+    packed: bool
+    render: Callable[[list[Any]], str]
+    item_data: Callable[[Any], Any]
+    size: Callable[[Any], int]
+    parse: Callable[[Any, Any], Any]
+    field: str
+
+
+@dataclass(frozen=True)
+class _Result:
+    value: Any = None
+    error: Exception | None = None
+
+
+@dataclass(frozen=True)
+class _Reply:
+    text: str
+    finish_reason: str | None
+    prompt_tokens: int
+    completion_tokens: int
+
+
+class AdaptiveLimiter:
+    """At most `limit` requests in flight; a 429 halves the limit (once per round of requests)
+    and pauses everyone for its Retry-After; `limit` successes in a row add one back."""
+
+    def __init__(self, ceiling: int, *, clock: Callable[[], float] = time.monotonic) -> None:
+        self.ceiling = ceiling
+        self._limit = ceiling
+        self._clock = clock
+        self._cond = threading.Condition()
+        self._in_flight = 0
+        self._epoch = 0
+        self._successes = 0
+        self._paused_until = 0.0
+
+    @property
+    def limit(self) -> int:
+        return self._limit
+
+    def acquire(self) -> int:
+        """Wait for a slot; returns a ticket to hand back to `release`."""
+        with self._cond:
+            while True:
+                wait = self._paused_until - self._clock()
+                if wait > 0:
+                    self._cond.wait(wait)
+                elif self._in_flight >= self._limit:
+                    self._cond.wait()
+                else:
+                    break
+            self._in_flight += 1
+            return self._epoch
+
+    def release(
+        self, ticket: int, *, ok: bool, throttled: bool = False, retry_after: float | None = None
+    ) -> None:
+        """Free the slot and adapt: grow on success, halve on a throttle, stay on other errors."""
+        with self._cond:
+            self._in_flight -= 1
+            if throttled:
+                self._successes = 0
+                # Requests sent before the last decrease were sent at the old limit: their 429s
+                # say nothing new, so one burst halves the limit once.
+                if ticket == self._epoch:
+                    self._limit = max(1, self._limit // 2)
+                    self._epoch += 1
+                if retry_after:
+                    self._paused_until = max(self._paused_until, self._clock() + retry_after)
+            elif ok:
+                self._successes += 1
+                if self._limit < self.ceiling and self._successes >= self._limit:
+                    self._limit += 1
+                    self._successes = 0
+            self._cond.notify_all()
+
+
+class _Usage:
+    """Thread-safe run counters."""
+
+    FIELDS = (
+        "calls",
+        "cached",
+        "failed",
+        "retries",
+        "throttled",
+        "prompt_tokens",
+        "completion_tokens",
+    )
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._counts = dict.fromkeys(self.FIELDS, 0)
+        self._items: list[tuple[str, int, float, int, int, bool]] = []
+
+    def add(self, **counts: int) -> None:
+        with self._lock:
+            for name, value in counts.items():
+                self._counts[name] += value
+
+    def get(self, name: str) -> int:
+        with self._lock:
+            return self._counts[name]
+
+    def tokens(self) -> int:
+        with self._lock:
+            return self._counts["prompt_tokens"] + self._counts["completion_tokens"]
+
+    def snapshot(self) -> dict[str, int]:
+        with self._lock:
+            return dict(self._counts)
+
+    def record_items(self, rows: list[tuple[str, int, float, int, int, bool]]) -> None:
+        with self._lock:
+            self._items.extend(rows)
+
+    def drain_items(self) -> list[tuple[str, int, float, int, int, bool]]:
+        with self._lock:
+            rows, self._items = self._items, []
+            return rows
+
+
+class OpenAIJudge(ItemJudge):
+    """Judge asking an OpenAI-compatible chat-completions endpoint, concurrently and politely.
+
+    Transient failures (429, 5xx, timeouts, resets) are retried with jittered backoff; a
+    refused key or unknown model stops every further call; caps leave the rest pending.
+    """
+
+    def __init__(
+        self,
+        model: str,
+        *,
+        base_url: str | None = None,
+        api_key_env: str = "OPENAI_API_KEY",
+        mode: str = DEFAULT_MODE,
+        concurrency: int = 8,
+        timeout: float = 30.0,
+        max_retries: int = 4,
+        max_calls: int | None = None,
+        max_tokens: int | None = None,
+        llm_reason: bool = False,
+        cache: JudgeCache | None = None,
+        pack_size: int = 8,
+        pack_chars: int = 12_000,
+        backoff_base: float = 0.5,
+        backoff_max: float = 20.0,
+        max_retry_after: float = 60.0,
+        track_items: bool = False,
+    ) -> None:
+        _check_settings(
+            model=model,
+            mode=mode,
+            concurrency=concurrency,
+            timeout=timeout,
+            max_retries=max_retries,
+            max_calls=max_calls,
+            max_tokens=max_tokens,
+            pack_size=pack_size,
+            pack_chars=pack_chars,
+        )
+        api_key = os.environ.get(api_key_env)
+        if not api_key:
+            raise ConfigError(
+                f"the openai judge reads its API key from the environment variable "
+                f"{api_key_env}, which is not set; export {api_key_env}=<key> (any non-empty "
+                "value for a local server without auth), or name another variable with "
+                "--api-key-env"
+            )
+        self.model = model
+        self.mode = mode
+        self.llm_reason = llm_reason
+        self.api_key_env = api_key_env
+        self._endpoint = _endpoint_name(base_url)
+        self._timeout = float(timeout)
+        self._max_retries = max_retries
+        self._max_calls = max_calls
+        self._max_tokens = max_tokens
+        self._pack_size = pack_size if mode == "packed" else 1
+        self._pack_chars = pack_chars
+        self._concurrency = concurrency
+        self._backoff_base = backoff_base
+        self._backoff_max = backoff_max
+        self._max_retry_after = max_retry_after
+        self._cache = cache
+        self._owns_cache = False
+        # The key lives only inside the client, which sends it as a header.
+        self._client = openai.OpenAI(
+            base_url=base_url, api_key=api_key, max_retries=0, timeout=self._timeout
+        )
+        self._limiter = AdaptiveLimiter(concurrency)
+        self._usage = _Usage()
+        self._lock = threading.Lock()
+        self._format = 0
+        self._fatal: str | None = None
+        self._budget: str | None = None
+        self._stop = threading.Event()
+        self._track_items = track_items
+        self._random = random.Random()  # noqa: S311 - backoff jitter, not cryptography
+        template = PROMPT_VERSION if mode == "per-item" else f"{PROMPT_VERSION}+{PACKED_VERSION}"
+        self._identity = JudgeIdentity(
+            kind="openai", model=model, prompt_version=template, options=(("mode", mode),)
+        )
+
+    # --- public surface -------------------------------------------------------------------
+
+    @property
+    def identity(self) -> JudgeIdentity:
+        return self._identity
+
+    @property
+    def fatal_error(self) -> str | None:
+        """Why the endpoint refuses every call (bad key, unknown model), once it has said so."""
+        return self._fatal
+
+    @property
+    def response_format(self) -> str:
+        """The structured-output request the endpoint accepted last (json_schema first)."""
+        return FORMATS[self._format]
+
+    @property
+    def concurrency_limit(self) -> int:
+        """Requests allowed in flight now (lowered by 429s, recovering on successes)."""
+        return self._limiter.limit
+
+    def usage(self) -> dict[str, int]:
+        """Counters of this judge's run: calls (HTTP requests made), cached (items answered
+        from the cache), failed (requests without a usable answer), retries, throttled (429s),
+        prompt_tokens, completion_tokens."""
+        return self._usage.snapshot()
+
+    def drain_item_usage(self) -> pl.DataFrame:
+        """Per judged item since the last drain (with `track_items=True`): `stage`, `key`,
+        `calls` (its share of the requests), `prompt_tokens`, `completion_tokens`, `cached`."""
+        rows = self._usage.drain_items()
+        return pl.DataFrame(
+            rows,
+            schema={
+                "stage": pl.String,
+                "key": pl.UInt64,
+                "calls": pl.Float64,
+                "prompt_tokens": pl.Int64,
+                "completion_tokens": pl.Int64,
+                "cached": pl.Boolean,
+            },
+            orient="row",
+        )
+
+    def close(self) -> None:
+        """Write the cache buffer and close the HTTP connections; a cache the judge built
+        itself (`build_openai_judge`) is closed too, one passed in stays open."""
+        self._stop.set()
+        try:
+            if self._cache is not None:
+                if self._owns_cache:
+                    self._cache.close()
+                else:
+                    self._cache.flush()
+        finally:
+            self._client.close()
+
+    def __enter__(self) -> OpenAIJudge:
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self.close()
+
+    def __repr__(self) -> str:
+        return (
+            f"OpenAIJudge(model={self.model!r}, mode={self.mode!r}, "
+            f"endpoint={self._endpoint!r}, api_key_env={self.api_key_env!r})"
+        )
+
+    # --- the four questions, as frames ----------------------------------------------------
+
+    def truths(self, passages: pl.DataFrame, limit: int | None) -> pl.DataFrame:
+        results = self._ask(
+            self._task("truths", limit), passages["text"].to_list(), passages["key"]
+        )
+        return _frame(passages["key"], results, "truths", pl.List(pl.String))
+
+    def claims(self, answers: pl.DataFrame) -> pl.DataFrame:
+        results = self._ask(self._task("claims"), answers["text"].to_list(), answers["key"])
+        return _frame(answers["key"], results, "claims", pl.List(pl.String))
+
+    def verdicts(self, questions: pl.DataFrame) -> pl.DataFrame:
+        items = list(zip(questions["claims"].to_list(), questions["truths"].to_list(), strict=True))
+        results = self._ask(self._task("verdicts"), items, questions["key"])
+        pairs = [r.value if r.error is None else None for r in results]
+        verdicts = [[v for v, _ in p] if p is not None else None for p in pairs]
+        reasons = [[r for _, r in p] if p is not None else None for p in pairs]
+        return (
+            _frame(questions["key"], results)
+            .with_columns(
+                verdicts=pl.Series(verdicts, dtype=pl.List(pl.String)),
+                reasons=pl.Series(reasons, dtype=pl.List(pl.String)),
+            )
+            .select("key", "verdicts", "reasons", "error", "pending")
+        )
+
+    def reasons(self, requests: pl.DataFrame) -> pl.DataFrame:
+        items = list(
+            zip(requests["score"].to_list(), requests["contradictions"].to_list(), strict=True)
+        )
+        if not self.llm_reason:
+            texts = [template_reason(score, contradictions) for score, contradictions in items]
+            return requests.select("key").with_columns(
+                reason=pl.Series(texts, dtype=pl.String),
+                error=pl.lit(None, dtype=pl.String),
+                pending=pl.lit(False),
+            )
+        results = self._ask(self._task("reasons"), items, requests["key"])
+        return _frame(requests["key"], results, "reason", pl.String)
+
+    # --- the same questions one item at a time (ItemJudge) --------------------------------
+
+    def answer_truths(self, text: str, limit: int | None) -> list[str]:
+        return self._one(self._task("truths", limit), text)
+
+    def answer_claims(self, text: str) -> list[str]:
+        return self._one(self._task("claims"), text)
+
+    def answer_verdicts(
+        self, claims: list[str], truths: list[str]
+    ) -> list[tuple[str | None, str | None]]:
+        return self._one(self._task("verdicts"), (claims, truths))
+
+    def answer_reason(self, score: float, contradictions: list[str]) -> str:
+        if not self.llm_reason:
+            return template_reason(score, contradictions)
+        return self._one(self._task("reasons"), (score, contradictions))
+
+    def map_items(self, answer: Callable[[T], R], items: Sequence[T]) -> list[ItemOutcome[R]]:
+        """Answer the items on a pool of `concurrency` threads; each failure is its item's."""
+        return [
+            ItemOutcome(value=value) if error is None else outcome_of_error(error)
+            for value, error in self._fan_out(answer, items)
+        ]
+
+    # --- machinery ------------------------------------------------------------------------
+
+    def _task(self, stage: str, limit: int | None = None) -> _Task:
+        packed = self.mode == "packed"
+        if stage == "truths":
+            return _Task(
+                stage,
+                PACKED_TRUTHS if packed else TRUTHS,
+                packed,
+                render=(lambda texts: packed_truths_prompt(texts, limit))
+                if packed
+                else (lambda texts: truths_prompt(texts[0], limit)),
+                item_data=lambda text: {"text": text, "limit": limit},
+                size=len,
+                parse=lambda reply, _: parse_statements(reply, "truths"),
+                field="truths",
+            )
+        if stage == "claims":
+            return _Task(
+                stage,
+                PACKED_CLAIMS if packed else CLAIMS,
+                packed,
+                render=packed_claims_prompt if packed else (lambda texts: claims_prompt(texts[0])),
+                item_data=lambda text: {"text": text},
+                size=len,
+                parse=lambda reply, _: parse_statements(reply, "claims"),
+                field="claims",
+            )
+        if stage == "verdicts":
+            return _Task(
+                stage,
+                PACKED_VERDICTS if packed else VERDICTS,
+                packed,
+                render=packed_verdicts_prompt
+                if packed
+                else (lambda questions: verdicts_prompt(*questions[0])),
+                item_data=lambda q: {"claims": list(q[0]), "truths": list(q[1])},
+                size=lambda q: sum(map(len, q[0])) + sum(map(len, q[1])),
+                parse=lambda reply, q: parse_exact_verdicts(reply, len(q[0])),
+                field="verdicts",
+            )
+        return _Task(
+            stage,
+            PACKED_REASONS if packed else REASON,
+            packed,
+            render=packed_reasons_prompt
+            if packed
+            else (lambda requests: reason_prompt(*requests[0])),
+            item_data=lambda r: {"score": format_score(r[0]), "contradictions": list(r[1])},
+            size=lambda r: sum(map(len, r[1])) + 8,
+            parse=lambda reply, _: parse_reason(reply),
+            field="reason",
+        )
+
+    def _one(self, task: _Task, item: Any) -> Any:
+        result = self._ask(task, [item])[0]
+        if result.error is not None:
+            raise result.error
+        return result.value
+
+    def _cache_key(self, task: _Task, item: Any) -> str:
+        payload = {
+            "model": self.model,
+            "template": self._identity.prompt_version,
+            "mode": self.mode,
+            "schema": task.schema,
+            "item": task.item_data(item),
+            "params": REQUEST_PARAMETERS,
+        }
+        text = json.dumps(payload, sort_keys=True, ensure_ascii=False)
+        return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
+
+    def _ask(self, task: _Task, items: list[Any], keys: pl.Series | None = None) -> list[_Result]:
+        """Answer distinct items: cache first (one query), then packs of the rest, concurrently."""
+        results: list[_Result | None] = [None] * len(items)
+        cache_keys = [self._cache_key(task, item) for item in items]
+        key_list = keys.to_list() if keys is not None and self._track_items else None
+        usage_rows: list[tuple[str, int, float, int, int, bool]] = []
+        for index, reply in self._cached(cache_keys).items():
+            try:
+                results[index] = _Result(value=task.parse(json.loads(reply), items[index]))
+            except (JudgeReplyError, ValueError):
+                continue  # an unusable stored row is asked again and replaced
+            if key_list is not None:
+                usage_rows.append((task.stage, key_list[index], 0.0, 0, 0, True))
+        self._usage.add(cached=sum(r is not None for r in results))
+        self._usage.record_items(usage_rows)
+        missing = [i for i, result in enumerate(results) if result is None]
+        packs = self._packs(task, items, missing)
+
+        def answer(pack: list[int]) -> list[_Result]:
+            return self._answer_pack(task, pack, items, cache_keys, key_list)
+
+        for pack, (pack_results, error) in zip(packs, self._fan_out(answer, packs), strict=True):
+            for position, index in enumerate(pack):
+                results[index] = pack_results[position] if error is None else _Result(error=error)
+        self._flush_cache()
+        return [result if result is not None else _Result(error=_lost()) for result in results]
+
+    def _cached(self, cache_keys: list[str]) -> dict[int, str]:
+        if self._cache is None or not cache_keys:
+            return {}
+        try:
+            found = self._cache.get_many(cache_keys)
+        except duckdb.Error as exc:
+            log.warning("judge cache unreadable (%s); asking the endpoint", type(exc).__name__)
+            return {}
+        return {i: found[key].reply for i, key in enumerate(cache_keys) if key in found}
+
+    def _packs(self, task: _Task, items: list[Any], indices: list[int]) -> list[list[int]]:
+        packs: list[list[int]] = []
+        current: list[int] = []
+        chars = 0
+        for index in indices:
+            size = task.size(items[index])
+            if current and (len(current) >= self._pack_size or chars + size > self._pack_chars):
+                packs.append(current)
+                current, chars = [], 0
+            current.append(index)
+            chars += size
+        if current:
+            packs.append(current)
+        return packs
+
+    def _answer_pack(
+        self,
+        task: _Task,
+        pack: list[int],
+        items: list[Any],
+        cache_keys: list[str],
+        keys: list[int] | None,
+    ) -> list[_Result]:
+        """Ask one pack; items whose answer is unusable are asked once more, then fail."""
+        results: dict[int, _Result] = {}
+        asking = list(pack)
+        note: str | None = None
+        spent = [0, 0, 0]  # requests, prompt tokens, completion tokens
+        for attempt in range(2):
+            try:
+                reply = self._complete(task, task.render([items[i] for i in asking]), note, spent)
+            except JudgeError as exc:
+                results.update((i, _Result(error=exc)) for i in asking)
+                break
+            share = _shares(reply, len(asking))
+            unusable = self._read_pack(
+                task,
+                reply=reply,
+                asking=asking,
+                items=items,
+                cache_keys=cache_keys,
+                share=share,
+                results=results,
+            )
+            if not unusable:
+                break
+            self._usage.add(failed=1)
+            if attempt == 0:
+                self._usage.add(retries=1)
+                asking = sorted(unusable)
+                note = str(next(iter(unusable.values())))
+            else:
+                results.update((i, _Result(error=exc)) for i, exc in unusable.items())
+        if keys is not None:
+            calls = spent[0] / len(pack)
+            prompt, completion = _split(spent[1], len(pack)), _split(spent[2], len(pack))
+            self._usage.record_items(
+                [
+                    (task.stage, keys[i], calls, prompt[n], completion[n], False)
+                    for n, i in enumerate(pack)
+                ]
+            )
+        return [results[i] for i in pack]
+
+    def _read_pack(
+        self,
+        task: _Task,
+        *,
+        reply: _Reply,
+        asking: list[int],
+        items: list[Any],
+        cache_keys: list[str],
+        share: list[tuple[int, int]],
+        results: dict[int, _Result],
+    ) -> dict[int, JudgeReplyError]:
+        """Store the usable answers of a reply; returns the items it left unanswered, and why."""
+        try:
+            whole = _json_reply(reply)
+            parts = split_packed(whole, task.field, len(asking)) if task.packed else [whole]
+        except JudgeReplyError as exc:
+            return dict.fromkeys(asking, exc)
+        unusable: dict[int, JudgeReplyError] = {}
+        for index, part, (prompt_tokens, completion_tokens) in zip(
+            asking, parts, share, strict=True
+        ):
+            try:
+                if part is None:
+                    raise JudgeReplyError(f"the reply has no entry for this item's {task.field}")
+                value = task.parse(part, items[index])
+            except JudgeReplyError as exc:
+                unusable[index] = exc
+                continue
+            results[index] = _Result(value=value)
+            self._store(task, cache_keys[index], part, prompt_tokens, completion_tokens)
+        return unusable
+
+    def _store(
+        self, task: _Task, key: str, part: Any, prompt_tokens: int, completion_tokens: int
+    ) -> None:
+        if self._cache is None:
+            return
+        self._cache.put(
+            key,
+            kind=self._identity.kind,
+            model=self.model,
+            prompt_version=self._identity.prompt_version,
+            schema_name=task.schema,
+            reply=json.dumps(part, ensure_ascii=False),
+            prompt_tokens=prompt_tokens,
+            completion_tokens=completion_tokens,
+        )
+
+    def _flush_cache(self) -> None:
+        if self._cache is None:
+            return
+        try:
+            self._cache.flush()
+        except duckdb.Error as exc:
+            log.warning("judge cache not written (%s); a re-run pays again", type(exc).__name__)
+
+    def _complete(self, task: _Task, prompt: str, note: str | None, spent: list[int]) -> _Reply:
+        """One answer from the endpoint: retries transient failures, refuses past the caps."""
+        messages = [{"role": "user", "content": prompt}]
+        if note is not None:
+            messages.append({"role": "user", "content": _RETRY_NOTE.format(reason=note)})
+        failures = 0
+        while True:
+            self._reserve_call()
+            spent[0] += 1
+            used_format = self._format
+            ticket = self._limiter.acquire()
+            try:
+                completion = self._client.chat.completions.create(
+                    model=self.model,
+                    messages=messages,
+                    **REQUEST_PARAMETERS,
+                    **_format_request(FORMATS[used_format], task.schema),
+                )
+            except openai.APIStatusError as exc:
+                retry_after = _retry_after(exc.response.headers, self._max_retry_after)
+                throttled = exc.status_code == 429
+                self._limiter.release(
+                    ticket, ok=False, throttled=throttled, retry_after=retry_after
+                )
+                if self._refused_format(exc, used_format):
+                    self._usage.add(failed=1)
+                    continue
+                problem = self._status_problem(exc)
+            except openai.APITimeoutError:
+                self._limiter.release(ticket, ok=False)
+                retry_after = None
+                problem = f"the endpoint did not answer within {self._timeout:g} s"
+            except openai.APIConnectionError as exc:
+                self._limiter.release(ticket, ok=False)
+                retry_after = None
+                cause = type(exc.__cause__).__name__ if exc.__cause__ else "no response"
+                problem = f"connection to the endpoint failed ({cause})"
+            except openai.APIError as exc:
+                self._limiter.release(ticket, ok=False)
+                self._usage.add(failed=1)
+                raise JudgeReplyError(
+                    f"the endpoint's answer is not a chat completion: {type(exc).__name__}"
+                ) from None
+            else:
+                self._limiter.release(ticket, ok=True)
+                reply = self._reply_of(completion, prompt)
+                spent[1] += reply.prompt_tokens
+                spent[2] += reply.completion_tokens
+                return reply
+            failures += 1
+            self._usage.add(failed=1)
+            if failures > self._max_retries:
+                raise JudgeTransientError(f"{problem}; gave up after {failures} attempts") from None
+            self._usage.add(retries=1)
+            self._stop.wait(self._backoff(failures, retry_after))
+
+    def _reserve_call(self) -> None:
+        """Count a request about to be made, or refuse it (endpoint refused us, cap reached)."""
+        if self._stop.is_set():
+            raise JudgeTransientError("the judge was closed or interrupted before this call")
+        with self._lock:
+            if self._fatal is not None:
+                raise JudgeEndpointError(self._fatal)
+            if self._budget is None:
+                if self._max_calls is not None and self._usage.get("calls") >= self._max_calls:
+                    self._budget = (
+                        f"the run's cap of {self._max_calls} judge calls is reached "
+                        "(--max-calls); the case stays pending for the next run"
+                    )
+                elif self._max_tokens is not None and self._usage.tokens() >= self._max_tokens:
+                    self._budget = (
+                        f"the run's cap of {self._max_tokens} judge tokens is reached "
+                        "(--max-tokens); the case stays pending for the next run"
+                    )
+            if self._budget is not None:
+                raise JudgeBudgetExhausted(self._budget)
+            self._usage.add(calls=1)
+
+    def _refused_format(self, exc: openai.APIStatusError, used_format: int) -> bool:
+        """True when the server refused our response_format: step down to the next one."""
+        if exc.status_code not in (400, 422) or used_format + 1 >= len(FORMATS):
+            return False
+        message = f"{exc.message} {exc.param or ''}".lower()
+        if "response_format" not in message and "json_schema" not in message:
+            return False
+        with self._lock:
+            if self._format == used_format:
+                self._format = used_format + 1
+                log.info(
+                    "the judge endpoint refused response_format %s; asking with %s from now on",
+                    FORMATS[used_format],
+                    FORMATS[self._format],
+                )
+        return True
+
+    def _status_problem(self, exc: openai.APIStatusError) -> str:
+        """A transient failure's description; raises at once for a permanent one."""
+        status = exc.status_code
+        if status in _TRANSIENT_STATUS or status >= 500:
+            if status == 429:
+                self._usage.add(throttled=1)
+                log.debug("judge endpoint throttled (HTTP 429); limit now %d", self._limiter.limit)
+            return f"HTTP {status} from the endpoint: {self._server_message(exc)}"
+        self._usage.add(failed=1)
+        if status in _FATAL_STATUS:
+            # Never the server's text here: some servers echo part of a refused key.
+            message = _FATAL_STATUS[status].format(
+                env=self.api_key_env, model=self.model, endpoint=self._endpoint
+            )
+            with self._lock:
+                if self._fatal is None:
+                    self._fatal = message
+                    log.error("judge endpoint: %s; no further calls are made", message)
+            raise JudgeEndpointError(message) from None
+        raise JudgeError(f"HTTP {status} from the endpoint: {self._server_message(exc)}") from None
+
+    def _server_message(self, exc: openai.APIStatusError) -> str:
+        body = exc.body
+        detail = body.get("message") if isinstance(body, dict) else None
+        text = detail if isinstance(detail, str) else str(exc.message or "")
+        secret = self._client.api_key
+        if secret:
+            text = text.replace(secret, "[redacted]")
+        return text if len(text) <= 300 else text[:299] + "…"
+
+    def _reply_of(self, completion: Any, prompt: str) -> _Reply:
+        choices = getattr(completion, "choices", None) or []
+        message = choices[0].message if choices else None
+        text = (message.content if message is not None else None) or ""
+        finish = choices[0].finish_reason if choices else None
+        usage = getattr(completion, "usage", None)
+        # Servers that report no usage get an estimate (4 characters a token) so caps hold.
+        prompt_tokens = getattr(usage, "prompt_tokens", None)
+        completion_tokens = getattr(usage, "completion_tokens", None)
+        if prompt_tokens is None:
+            prompt_tokens = len(prompt) // 4
+        if completion_tokens is None:
+            completion_tokens = len(text) // 4
+        self._usage.add(prompt_tokens=prompt_tokens, completion_tokens=completion_tokens)
+        return _Reply(text, finish, prompt_tokens, completion_tokens)
+
+    def _backoff(self, failures: int, retry_after: float | None) -> float:
+        ceiling = min(self._backoff_max, self._backoff_base * 2 ** (failures - 1))
+        delay = ceiling / 2 + self._random.uniform(0, ceiling / 2)
+        return max(delay, retry_after or 0.0)
+
+    def _fan_out(
+        self, answer: Callable[[T], R], items: Sequence[T]
+    ) -> list[tuple[R | None, Exception | None]]:
+        def call(item: T) -> tuple[R | None, Exception | None]:
+            try:
+                return answer(item), None
+            except Exception as exc:  # one item's failure must not sink the batch
+                return None, exc
+
+        if len(items) <= 1 or self._concurrency == 1:
+            return [call(item) for item in items]
+        pool = ThreadPoolExecutor(
+            max_workers=min(self._concurrency, len(items)), thread_name_prefix="faith-judge"
+        )
+        try:
+            futures: list[Future[tuple[R | None, Exception | None]]] = [
+                pool.submit(call, item) for item in items
+            ]
+            return [future.result() for future in futures]
+        except BaseException:
+            self._stop.set()  # interrupted: the workers stop at their next call or backoff
+            raise
+        finally:
+            pool.shutdown(wait=True, cancel_futures=True)
+
+
+def build_openai_judge(
+    settings: JudgeSettings, con: duckdb.DuckDBPyConnection | None = None
+) -> OpenAIJudge:
+    """The judge `--judge openai` asks for; `con` (the run's store) backs its call cache."""
+    cache = JudgeCache(con) if con is not None else None
+    try:
+        judge = OpenAIJudge(
+            settings.model or "",
+            base_url=settings.base_url,
+            api_key_env=settings.api_key_env,
+            mode=settings.mode or DEFAULT_MODE,
+            concurrency=settings.concurrency,
+            timeout=settings.timeout,
+            max_calls=settings.max_calls,
+            max_tokens=settings.max_tokens,
+            llm_reason=settings.llm_reason,
+            cache=cache,
+            # The pipeline drains per-item usage after every batch to charge cases.
+            track_items=True,
+        )
+    except BaseException:
+        if cache is not None:
+            cache.close()
+        raise
+    judge._owns_cache = cache is not None
+    return judge
+
+
+def _split(total: int, parts: int) -> list[int]:
+    """`total` in `parts` whole shares that add up to it exactly (the first ones get the rest)."""
+    share, rest = divmod(total, parts)
+    return [share + (1 if n < rest else 0) for n in range(parts)]
+
+
+def template_reason(score: float, contradictions: Sequence[str | None] | None) -> str:
+    """The reason without a call: the score, then each contradiction, as the lexical judge."""
+    parts = [f"The score is {format_score(score)}."]
+    for text in contradictions or []:
+        stripped = (text or "").strip()
+        if stripped:
+            parts.append(stripped if stripped[-1] in ".!?" else f"{stripped}.")
+    return " ".join(parts)
+
+
+def _check_settings(
+    *,
+    model: str,
+    mode: str,
+    concurrency: int,
+    timeout: float,
+    max_retries: int,
+    max_calls: int | None,
+    max_tokens: int | None,
+    pack_size: int,
+    pack_chars: int,
+) -> None:
+    if not isinstance(model, str) or not model.strip():
+        raise ConfigError("the openai judge needs a model name (--model NAME)")
+    if mode not in MODES:
+        raise ConfigError(f"unknown judge mode {mode!r}; expected one of {', '.join(MODES)}")
+    for name, value, least in (
+        ("concurrency", concurrency, 1),
+        ("max_retries", max_retries, 0),
+        ("pack_size", pack_size, 1),
+        ("pack_chars", pack_chars, 1),
+    ):
+        if isinstance(value, bool) or not isinstance(value, int) or value < least:
+            raise ConfigError(f"{name} must be an integer >= {least}, got {value!r}")
+    for name, cap in (("max_calls", max_calls), ("max_tokens", max_tokens)):
+        if cap is not None and (isinstance(cap, bool) or not isinstance(cap, int) or cap < 0):
+            raise ConfigError(f"{name} must be a non-negative integer or None, got {cap!r}")
+    if not timeout or timeout <= 0:
+        raise ConfigError(f"timeout must be a positive number of seconds, got {timeout!r}")
+
+
+def _endpoint_name(base_url: str | None) -> str:
+    """Host and port of the endpoint: never the userinfo, path or query (they may hold keys)."""
+    if not base_url:
+        return "api.openai.com"
+    parts = urlsplit(base_url)
+    host = parts.hostname or "?"
+    return f"{host}:{parts.port}" if parts.port else host
+
+
+def _format_request(kind: str, schema: str) -> dict[str, Any]:
+    if kind == "json_schema":
+        name = schema.replace(".", "_")
+        return {
+            "response_format": {
+                "type": "json_schema",
+                "json_schema": {"name": name, "strict": True, "schema": reply_schema(schema)},
+            }
+        }
+    if kind == "json_object":
+        return {"response_format": {"type": "json_object"}}
+    return {}
+
+
+def _retry_after(headers: Any, ceiling: float) -> float | None:
+    """Seconds the server asks us to wait (`retry-after-ms` or `Retry-After`), capped."""
+    seconds: float | None = None
+    millis = headers.get("retry-after-ms")
+    if millis is not None:
+        try:
+            seconds = float(millis) / 1000
+        except ValueError:
+            seconds = None
+    value = headers.get("retry-after")
+    if seconds is None and value is not None:
+        try:
+            seconds = float(value)
+        except ValueError:
+            try:
+                when = email.utils.parsedate_to_datetime(value)
+            except (TypeError, ValueError):
+                when = None
+            if when is not None:
+                if when.tzinfo is None:
+                    when = when.replace(tzinfo=UTC)
+                seconds = (when - datetime.now(UTC)).total_seconds()
+    if seconds is None:
+        return None
+    return min(max(seconds, 0.0), ceiling)
+
+
+def _json_reply(reply: _Reply) -> Any:
+    try:
+        return first_json_object(reply.text)
+    except JudgeReplyError as exc:
+        if reply.finish_reason == "length":
+            raise JudgeReplyError(
+                f"the reply was cut at the token limit before its JSON ended: {exc}"
+            ) from None
+        raise
+
+
+def _shares(reply: _Reply, n: int) -> list[tuple[int, int]]:
+    """A call's tokens split evenly over its items (the first takes the remainder)."""
+    shares = [(reply.prompt_tokens // n, reply.completion_tokens // n)] * n
+    shares[0] = (
+        reply.prompt_tokens - shares[0][0] * (n - 1),
+        reply.completion_tokens - shares[0][1] * (n - 1),
+    )
+    return shares
+
+
+def _lost() -> JudgeError:
+    return JudgeError("the judge returned no answer for this item")
+
+
+def _frame(
+    keys: pl.Series,
+    results: Sequence[_Result],
+    column: str | None = None,
+    dtype: pl.DataType | None = None,
+) -> pl.DataFrame:
+    """`key`, the answers as `column` (if given), `error`, `pending`: what the stages expect."""
+    outcomes = [
+        ItemOutcome(value=r.value) if r.error is None else outcome_of_error(r.error)
+        for r in results
+    ]
+    frame = pl.DataFrame(
+        {
+            "key": keys,
+            "error": pl.Series([o.error for o in outcomes], dtype=pl.String),
+            "pending": pl.Series([o.pending for o in outcomes], dtype=pl.Boolean),
+        }
+    )
+    if column is None:
+        return frame
+    values = pl.Series(column, [o.value for o in outcomes], dtype=dtype)
+    return frame.insert_column(1, values)

@@ -45,53 +45,71 @@ class LexicalJudge:
 
     def verdicts(self, questions: pl.DataFrame) -> pl.DataFrame:
         claims = (
-            questions.lazy()
-            .select("key", "claims", claim_index=pl.int_ranges(pl.col("claims").list.len()))
+            questions.select(
+                "key", "claims", claim_index=pl.int_ranges(pl.col("claims").list.len())
+            )
             .explode("claims", "claim_index")
             .drop_nulls("claim_index")
             .rename({"claims": "claim"})
+            .with_columns(text_hash=pl.col("claim").hash())
         )
-        truth_words = _truth_words(questions.lazy().select("key", "truths"))
-        claim_words = (
-            claims.select("key", "claim_index", word=content_words(pl.col("claim")).list.unique())
-            .explode("word")
-            .drop_nulls("word")
+        truths = (
+            questions.select("key", truth="truths")
+            .explode("truth")
+            .drop_nulls("truth")
+            .with_columns(text_hash=pl.col("truth").hash())
         )
-        shares = (
-            claim_words.join(truth_words, on=["key", "word"], how="left")
+        # Words are compared as 64-bit hashes: integer hashing and set probes instead of
+        # string joins (a wrong verdict would need two 64-bit hashes to collide).
+        claim_words = _words_of(claims, "claim")
+        # A claim that is, word for word, one of its case's truths has every content word in
+        # the truths: `yes` without a word-by-word check (unless it has no content word).
+        truth_texts = truths.select(_pair_key("text_hash")).to_series().implode()
+        claims = claims.with_columns(verbatim=_pair_key("text_hash").is_in(truth_texts))
+        rest = claims.filter(~pl.col("verbatim")).select("key", "claim_index", "text_hash")
+        rest_words = rest.join(claim_words, on="text_hash")
+        asked = truths.join(rest.select("key").unique(), on="key", how="semi")
+        truth_words = asked.select("key", "text_hash").join(
+            _words_of(asked, "truth"), on="text_hash"
+        )
+        known = truth_words.select(_pair_key("word")).to_series().implode()
+        found = (
+            rest_words.select("key", "claim_index", found=_pair_key("word").is_in(known))
             .group_by("key", "claim_index")
-            .agg(n_words=pl.len(), n_found=pl.col("found").sum())
+            .agg(all_found=pl.col("found").all(), any_found=pl.col("found").any())
         )
-        share = pl.col("n_found").fill_null(0) / pl.col("n_words")
+        has_words = claim_words.select("text_hash").unique().with_columns(has_words=pl.lit(True))
+        claims = claims.join(has_words, on="text_hash", how="left", maintain_order="left").join(
+            found, on=["key", "claim_index"], how="left", maintain_order="left"
+        )
+        verdict = (
+            pl.when(pl.col("has_words").is_null())
+            .then(pl.lit("idk"))  # no content word at all: nothing to find
+            .when(pl.col("verbatim") | pl.col("all_found"))
+            .then(pl.lit("yes"))
+            .when(pl.col("any_found"))
+            .then(pl.lit("no"))
+            .otherwise(pl.lit("idk"))
+        )
+        reason = (
+            pl.when(pl.col("verdict") == "no")
+            .then(pl.lit(CONTRADICTED) + pl.col("claim"))
+            .when(pl.col("verdict") == "idk")
+            .then(pl.lit(NOT_MENTIONED) + pl.col("claim"))
+        )
         judged = (
-            claims.join(shares, on=["key", "claim_index"], how="left")
-            .with_columns(share=pl.when(pl.col("n_words") > 0).then(share).otherwise(0.0))
-            .with_columns(
-                verdict=pl.when(pl.col("share") >= 1.0)
-                .then(pl.lit("yes"))
-                .when(pl.col("share") > 0.0)
-                .then(pl.lit("no"))
-                .otherwise(pl.lit("idk")),
-            )
-            .with_columns(
-                reason=pl.when(pl.col("verdict") == "no")
-                .then(pl.lit(CONTRADICTED) + pl.col("claim"))
-                .when(pl.col("verdict") == "idk")
-                .then(pl.lit(NOT_MENTIONED) + pl.col("claim"))
-            )
-            .sort("key", "claim_index")
-            .group_by("key", maintain_order=True)
+            claims.with_columns(verdict=verdict)
+            .with_columns(reason=reason)
+            .group_by("key", maintain_order=True)  # claims are still in question order
             .agg(verdicts=pl.col("verdict"), reasons=pl.col("reason"))
         )
         return (
-            questions.lazy()
-            .select("key")
+            questions.select("key")
             .join(judged, on="key", how="left")
             .with_columns(
                 pl.col("verdicts").fill_null(pl.lit([], dtype=pl.List(pl.String))),
                 pl.col("reasons").fill_null(pl.lit([], dtype=pl.List(pl.String))),
             )
-            .collect()
         )
 
     def reasons(self, requests: pl.DataFrame) -> pl.DataFrame:
@@ -103,19 +121,17 @@ class LexicalJudge:
         return requests.select("key", "score").join(scores, on="score", how="left").drop("score")
 
 
-def _truth_words(truths: pl.LazyFrame) -> pl.LazyFrame:
-    """Distinct (key, word) of the truths, tokenising each distinct truth text once."""
-    long = truths.explode("truths").drop_nulls("truths").rename({"truths": "truth"})
-    words = (
-        long.select("truth")
-        .unique()
-        .with_columns(word=content_words(pl.col("truth")))
+def _words_of(texts: pl.DataFrame, column: str) -> pl.DataFrame:
+    """(`text_hash`, `word`) of each distinct text's content words, as hashes."""
+    return (
+        texts.unique("text_hash")
+        .select("text_hash", word=content_words(pl.col(column)))
         .explode("word")
         .drop_nulls("word")
+        .with_columns(pl.col("word").hash())
     )
-    return (
-        long.join(words, on="truth")
-        .select("key", "word")
-        .unique()
-        .with_columns(found=pl.lit(1, dtype=pl.UInt32))
-    )
+
+
+def _pair_key(column: str) -> pl.Expr:
+    """One hash per (question `key`, `column`): what membership is tested on."""
+    return pl.struct(pl.col("key"), pl.col(column).alias("item")).hash()

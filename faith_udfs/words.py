@@ -9,7 +9,8 @@ WORD_PATTERN = r"[^\W_]+"
 
 # A short English stop-word list (after NLTK's): words that carry no fact of their own.
 # Negations ("no", "not", "never", "don" of "don't", ...) are kept as content words on purpose:
-# "Refunds are not paid" must not pass as "Refunds are paid". Numbers and ids are never stop words.
+# "Refunds are not paid" must not pass as "Refunds are paid". Numbers and ids are never stop words,
+# nor is "may" (the month: "shipped on 12 May").
 STOP_WORDS: frozenset[str] = frozenset(
     """
     a about above after again against all am an and any are as at be because been before being
@@ -19,7 +20,7 @@ STOP_WORDS: frozenset[str] = frozenset(
     ourselves out over own same she should so some such than that the their theirs them
     themselves then there these they this those through to too under until up very was we were
     what when where which while who whom why will with would you your yours yourself
-    yourselves s t d ll m o re ve y let us also may might must shall
+    yourselves s t d ll m o re ve y let us also might must shall
     """.split()
 )
 

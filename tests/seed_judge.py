@@ -25,7 +25,7 @@ STOP_WORDS = frozenset(
     ourselves out over own same she should so some such than that the their theirs them
     themselves then there these they this those through to too under until up very was we were
     what when where which while who whom why will with would you your yours yourself
-    yourselves s t d ll m o re ve y let us also may might must shall
+    yourselves s t d ll m o re ve y let us also might must shall
     """.split()
 )
 

@@ -81,6 +81,10 @@ def build_parser() -> argparse.ArgumentParser:
         description="Read-only: works while no run is writing.",
     )
     add_report_arguments(report)
+
+    from flows.nightly import add_nightly_commands
+
+    add_nightly_commands(commands)
     return parser
 
 

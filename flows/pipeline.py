@@ -33,6 +33,7 @@ from flows.batches import (
 )
 from flows.errors import JudgeEndpointError
 from flows.judge_factory import build_judge, close_judge, judge_usage
+from flows.run_registry import supersede_dead_runs
 from flows.settings import ScoreSettings
 from flows.source import (
     RawBatch,
@@ -127,6 +128,7 @@ def run_score(
     duplicates = duplicated_case_ids(source)
     con = open_store(settings.db, lock_timeout=settings.lock_timeout)
     try:
+        supersede_dead_runs(con)
         judge = judge or build_judge(settings.judge, con)
         config = settings.metric_config()
         config_id = config.config_id(judge.identity)

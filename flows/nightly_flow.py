@@ -1,0 +1,151 @@
+"""The nightly Prefect flow, and its deployment for `faith serve` (prefect.yaml declares the same).
+
+The flow calls `run_nightly` with task-wrapped steps rather than running `score_flow` as a
+subflow: the judge check must follow the run on the same connection (one write lock from
+the run to its check), and the plain route then runs exactly the same code.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+from flows.prefect_env import configure_prefect_environment
+
+configure_prefect_environment()
+
+from prefect import flow, get_run_logger, task  # noqa: E402 - environment first
+from prefect.artifacts import create_markdown_artifact  # noqa: E402
+from prefect.deployments.runner import EntrypointType, RunnerDeployment  # noqa: E402
+from prefect.schedules import Cron  # noqa: E402
+
+from faith_udfs.errors import ConfigError  # noqa: E402
+from flows.flow import TASK_OPTIONS, TASK_STEPS, RunLoggerProgress, _console  # noqa: E402
+from flows.flow import publish_summary as publish_run_summary  # noqa: E402
+from flows.nightly import (  # noqa: E402
+    DEFAULT_AGREEMENT_FLOOR,
+    CheckSteps,
+    check_judge,
+    check_line,
+    record_check,
+    run_nightly,
+)
+from flows.settings import ScoreSettings  # noqa: E402
+
+check_task = task(name="check-judge", **TASK_OPTIONS)(check_judge)
+# Writing touches the disk: one retry, on a fresh transaction (the failed one rolled back).
+record_task = task(name="record-judge-check", retries=1, retry_delay_seconds=1, **TASK_OPTIONS)(
+    record_check
+)
+CHECK_STEPS = CheckSteps(check=check_task, record=record_task)
+TAGS = ["faithpipe", "nightly"]
+
+
+@flow(name="faithpipe-nightly", log_prints=True)
+def nightly_flow(
+    settings: ScoreSettings,
+    golden: str | None = None,
+    agreement_floor: float = DEFAULT_AGREEMENT_FLOOR,
+) -> dict[str, Any]:
+    """Score what is new in SOURCE, then check the judge on the golden set; publish both."""
+    run = run_nightly(
+        settings,
+        golden=golden,
+        agreement_floor=agreement_floor,
+        steps=TASK_STEPS,
+        progress=RunLoggerProgress(_console["progress"]),
+        check_steps=CHECK_STEPS,
+    )
+    logger = get_run_logger()
+    logger.info(check_line(run["judge_check"]))
+    if run["judge_check"]["warning"]:
+        logger.warning(run["judge_check"]["warning"])
+    publish_run_summary(run)
+    create_markdown_artifact(
+        key="faithpipe-nightly-judge-check",
+        markdown=check_markdown(run["run_id"], run["judge_check"]),
+        description="agreement of the judge with the golden set",
+    )
+    return run
+
+
+def check_markdown(run_id: str, check: dict[str, Any]) -> str:
+    """The judge check as markdown: outcome, then every item the judge disagreed on."""
+    lines = [
+        f"# Judge check of nightly run `{run_id}`",
+        "",
+        f"* {check_line(check)}",
+        f"* metric config `{check['config_id']}`; golden set `{check['golden']}` "
+        f"(`{check['golden_hash'][:12]}`)",
+    ]
+    if check["warning"]:
+        lines.append(f"* **warning**: {check['warning']}")
+    if check["disagreements"]:
+        lines += ["", "| case | claim | expected | judge |", "| --- | --- | --- | --- |"]
+        lines += [
+            f"| {d['case_id']} | {d['claim'] or ''} | {d['expected'] or '(no claim)'} "
+            f"| {d['verdict'] or '(none)'} |"
+            for d in check["disagreements"]
+        ]
+    return "\n".join(lines)
+
+
+def deployment_parameters(
+    settings: ScoreSettings, *, golden: str | None, agreement_floor: float
+) -> dict[str, Any]:
+    """The flow's parameters as JSON; settings left at their defaults are omitted."""
+    return {
+        "settings": settings.model_dump(mode="json", exclude_defaults=True),
+        "golden": golden,
+        "agreement_floor": agreement_floor,
+    }
+
+
+def build_deployment(
+    settings: ScoreSettings,
+    *,
+    cron: str = "0 2 * * *",
+    timezone: str = "UTC",
+    name: str = "nightly",
+    golden: str | None = None,
+    agreement_floor: float = DEFAULT_AGREEMENT_FLOOR,
+) -> RunnerDeployment:
+    """The nightly flow's deployment on a cron schedule, as `faith serve` serves it."""
+    try:
+        ZoneInfo(timezone)
+        schedule = Cron(cron, timezone=timezone)
+    except (ValueError, ZoneInfoNotFoundError) as exc:
+        raise ConfigError(f"--cron {cron!r} --timezone {timezone!r}: {exc}") from None
+    if not 0.0 <= agreement_floor <= 1.0:
+        raise ConfigError(f"--agreement-floor must be between 0 and 1, got {agreement_floor}")
+    return nightly_flow.to_deployment(
+        name=name,
+        schedules=[schedule],
+        parameters=deployment_parameters(
+            settings.model_copy(update={"flow": "nightly"}),
+            golden=golden,
+            agreement_floor=agreement_floor,
+        ),
+        tags=TAGS,
+        description=f"faithpipe nightly scoring of {settings.source} into {settings.db}",
+        # faithpipe is an installed package: runs import the flow by module, from any directory.
+        entrypoint_type=EntrypointType.MODULE_PATH,
+    )
+
+
+def describe_deployment(deployment: RunnerDeployment) -> dict[str, Any]:
+    """What a deployment will do, as JSON: for `faith serve --dry-run` and for reading."""
+    return {
+        "deployment": f"{deployment.flow_name}/{deployment.name}",
+        "entrypoint": deployment.entrypoint,
+        "schedules": [
+            {
+                "cron": getattr(item.schedule, "cron", None),
+                "timezone": getattr(item.schedule, "timezone", None),
+                "active": item.active,
+            }
+            for item in deployment.schedules or []
+        ],
+        "parameters": deployment.parameters,
+        "tags": deployment.tags,
+    }

@@ -78,6 +78,12 @@ _CONFIGS = (
     "SELECT config_id, judge, threshold, penalize_ambiguous_claims, strict_mode, cases, "
     "first_logged_at, last_logged_at FROM metric_configs"
 )
+_AGREEMENT = (
+    "SELECT config_id, checked_at, agreement, floor, passed FROM judge_agreement "
+    "WHERE ($since IS NULL OR day >= $since) AND ($until IS NULL OR day <= $until) "
+    "ORDER BY config_id, checked_at"
+)
+_HAS_AGREEMENT = "SELECT count(*) FROM duckdb_views() WHERE view_name = 'judge_agreement'"
 _HAS_MACROS = "SELECT count(*) FROM duckdb_functions() WHERE function_name = 'pass_rates'"
 
 
@@ -523,6 +529,36 @@ def _attribution_figure(rates: pl.DataFrame, grain: str, configs: list[str]) -> 
     return figure
 
 
+def judge_agreement(con: duckdb.DuckDBPyConnection, options: ReportOptions) -> pl.DataFrame:
+    """Each nightly judge check: agreement with the golden set, by config and time."""
+    if not con.execute(_HAS_AGREEMENT).fetchall()[0][0]:
+        return pl.DataFrame()
+    return _frame(con, _AGREEMENT, {"since": options.since, "until": options.until})
+
+
+def _agreement_figure(checks: pl.DataFrame, configs: list[str]) -> go.Figure:
+    figure = go.Figure()
+    known = configs + [c for c in checks["config_id"].unique().to_list() if c not in configs]
+    for config_id, group in checks.group_by("config_id", maintain_order=True):
+        figure.add_trace(
+            go.Scatter(
+                x=group["checked_at"].to_list(),
+                y=group["agreement"].to_list(),
+                mode="lines+markers",
+                name=str(config_id[0]),
+                line={"color": _colour(str(config_id[0]), known)},
+            )
+        )
+    floor = checks["floor"].max()
+    figure.add_hline(y=floor, line_dash="dot", annotation_text=f"floor {floor:.0%}")
+    figure.update_layout(
+        title="Judge agreement with the golden set, each nightly check",
+        yaxis={"title": "agreement", "range": [0, 1.05], "tickformat": ".0%"},
+        height=380,
+    )
+    return figure
+
+
 def report_figures(con: duckdb.DuckDBPyConnection, options: ReportOptions) -> dict[str, go.Figure]:
     """The report's charts by name, built from the analysis macros."""
     _check(con, options)
@@ -537,6 +573,9 @@ def report_figures(con: duckdb.DuckDBPyConnection, options: ReportOptions) -> di
         by_segment = pass_rates_by_segment(con, options, segment, grain=None)
         figures["by_segment"] = _segment_figure(by_segment, segment, configs)
     figures["attribution"] = _attribution_figure(rates, options.grain, configs)
+    checks = judge_agreement(con, options)
+    if checks.height:
+        figures["judge_agreement"] = _agreement_figure(checks, configs)
     return figures
 
 

@@ -598,6 +598,15 @@ def test_docs_examples_run(
         }
     ).write_parquet(tmp_path / "logs" / "cases.parquet")
     monkeypatch.chdir(tmp_path)
+    # The nightly examples read a judge check: one below-perfect check of config "lex".
+    con.execute(
+        "INSERT INTO judge_checks VALUES ('r-check', 'lex', 'data/golden.parquet', 'h', "
+        "TIMESTAMP '2026-10-02 02:00', 27, 0, 0, 35, 34, 34 / 35, 0.9, true, 0.4)"
+    )
+    con.execute(
+        "INSERT INTO judge_check_verdicts VALUES ('r-check', 'golden-date', 0, "
+        "'Order B42 arrived on 12 April.', 'yes', 'no', false)"
+    )
     register_metric_functions(con)
     for block in blocks:
         try:

@@ -178,3 +178,23 @@ def test_database_without_the_analysis_migration(tmp_path: Path) -> None:
 def test_out_of_range_threshold(con: duckdb.DuckDBPyConnection) -> None:
     with pytest.raises(ConfigError, match="--threshold must be between 0 and 1"):
         terminal(con, ReportOptions(threshold=2.0))
+
+
+def test_report_shows_judge_agreement_over_time_when_nightly_checks_exist(tmp_path: Path) -> None:
+    from flows.nightly import run_nightly
+    from flows.report import ReportOptions, report_figures
+    from flows.settings import ScoreSettings
+    from flows.store import connect
+    from tests.builders import many_cases, write
+
+    db = tmp_path / "f.duckdb"
+    source = write(many_cases(6), tmp_path / "a.parquet")
+    run_nightly(ScoreSettings(source=str(source), db=str(db), flow="nightly"))
+    con = connect(db, read_only=True)
+    try:
+        figures = report_figures(con, ReportOptions())
+    finally:
+        con.close()
+    chart = figures["judge_agreement"]
+    assert len(chart.data) == 1
+    assert 0.9 <= chart.data[0].y[0] <= 1.0

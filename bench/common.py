@@ -32,9 +32,11 @@ def generated_cases(rows: int, *, seed: int = 1, rows_per_file: int | None = Non
 def run_child(code: str, *args: str) -> dict:
     """Run `code` in a fresh Python; it sets a dict `result`, printed as JSON with the
     child's own peak RSS in MB (so each measured path is alone in its process)."""
+    # VmHWM, not ru_maxrss: Linux carries ru_maxrss over from the forking parent.
     footer = (
-        "\nimport json as _j, resource as _r\n"
-        "result['peak_rss_mb'] = round(_r.getrusage(_r.RUSAGE_SELF).ru_maxrss / 1024, 1)\n"
+        "\nimport json as _j, re as _re\n"
+        "_hwm = _re.search(r'VmHWM:\\s+(\\d+)', open('/proc/self/status').read()).group(1)\n"
+        "result['peak_rss_mb'] = round(int(_hwm) / 1024, 1)\n"
         "print(_j.dumps(result))\n"
     )
     done = subprocess.run(

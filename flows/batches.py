@@ -17,6 +17,7 @@ import polars as pl
 
 from faith_udfs import FaithfulnessFrames, Judge, MetricConfig, score_cases
 from flows.judge_accounting import case_usage
+from flows.judge_factory import judge_usage
 from flows.source import RawBatch
 from flows.store import run, sql, transaction
 from schemas import validate_cases
@@ -72,6 +73,7 @@ class ScoredBatch:
     quarantined: pl.DataFrame
     counts: dict[str, int]
     seconds_score: float
+    spent: dict[str, int]  # judge calls and tokens this batch cost
 
 
 def validate_batch(raw: RawBatch) -> ValidatedRows:
@@ -148,6 +150,7 @@ def score_batch(
 ) -> ScoredBatch:
     """Score the cases not already scored under this config with unchanged content."""
     started = time.perf_counter()
+    before = judge_usage(judge)
     todo = cases.join(
         classified.filter(~pl.col("skip")).select("case_id"), on="case_id", how="semi"
     )
@@ -173,6 +176,7 @@ def score_batch(
         usage=usage,
         quarantined=quarantined,
         counts=counts,
+        spent={key: value - before[key] for key, value in judge_usage(judge).items()},
         seconds_score=time.perf_counter() - started,
     )
 
@@ -184,7 +188,6 @@ def write_batch(
     run_id: str,
     config_id: str,
     config: MetricConfig,
-    usage: dict[str, int],
     seconds: dict[str, float],
 ) -> float:
     """Write one batch's results and its run counts in ONE transaction; returns seconds."""
@@ -215,7 +218,7 @@ def write_batch(
                 sql("count_batch"),
                 {
                     **scored.counts,
-                    **usage,
+                    **scored.spent,
                     "run_id": run_id,
                     "now": now,
                     "seconds_read": seconds.get("read", 0.0),
@@ -251,7 +254,7 @@ _EMPTY: dict[str, dict[str, pl.DataType]] = {
         "config_id": pl.String(),
         "status": pl.String(),
         "content_hash": pl.String(),
-        "segments": pl.List(pl.Struct({"key": pl.String, "value": pl.String})),
+        "segments": pl.String,
     },
     "claim_verdicts": {
         "case_id": pl.String(),

@@ -430,7 +430,7 @@ def serve_command(args: argparse.Namespace) -> int:
     if not prefect_server_configured():
         raise ConfigError(
             "faith serve needs a Prefect server for its schedule: start `prefect server start` "
-            "and set PREFECT_API_URL=http://127.0.0.1:4200/api (see docs/nightly.md)"
+            "and set PREFECT_API_URL=http://127.0.0.1:4200/api (see README.md, Nightly runs)"
         )
     from prefect import serve
 

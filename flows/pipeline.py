@@ -7,12 +7,15 @@ marked completed only after its last batch.
 
 from __future__ import annotations
 
+import contextvars
 import logging
 import os
 import socket
 import time
 import uuid
+from collections import deque
 from collections.abc import Callable
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any, Protocol
@@ -32,7 +35,7 @@ from flows.batches import (
     write_batch,
 )
 from flows.errors import JudgeEndpointError
-from flows.judge_factory import build_judge, close_judge, judge_usage
+from flows.judge_factory import build_judge, close_judge
 from flows.run_registry import supersede_dead_runs
 from flows.settings import ScoreSettings
 from flows.source import (
@@ -105,7 +108,12 @@ class RunState:
     steps: Steps
     progress: Progress
     keys: QuarantineKeys = field(default_factory=QuarantineKeys)
-    usage_seen: dict[str, int] = field(default_factory=dict)
+    # One scoring thread: batch N+1 is scored while batch N is written (polars and DuckDB
+    # release the GIL), and judges still see one batch at a time.
+    scorer: ThreadPoolExecutor = field(
+        default_factory=lambda: ThreadPoolExecutor(1, thread_name_prefix="faithpipe-score")
+    )
+    in_flight: deque[tuple[Future[ScoredBatch], Batch]] = field(default_factory=deque)
 
 
 def run_score(
@@ -136,7 +144,8 @@ def run_score(
         state = RunState(con, run_id, config_id, config, judge, steps, progress)
         progress.start(total, f"run {run_id} ({config_id}) of {settings.source}")
         try:
-            _score_all(state, source, duplicates, settings.batch_size)
+            with state.scorer:
+                _score_all(state, source, duplicates, settings.batch_size)
         except BaseException as exc:
             close_judge(judge)
             _finish_run(con, run_id, "failed", started, error=f"{type(exc).__name__}: {exc}")
@@ -181,6 +190,7 @@ def _score_all(state: RunState, source: Source, duplicates: pl.DataFrame, batch_
         batch.rows_quarantined += keyed["row_key"].n_unique() if keyed.height else 0
     if batch.rows_in:
         _process(state, batch)
+    _drain(state)
 
 
 def resolve_duplicates(rows: pl.DataFrame) -> tuple[pl.DataFrame, pl.DataFrame]:
@@ -217,23 +227,39 @@ def resolve_duplicates(rows: pl.DataFrame) -> tuple[pl.DataFrame, pl.DataFrame]:
 
 
 def _process(state: RunState, batch: Batch) -> None:
-    """Score and write one batch, then report progress."""
-    cases = pl.concat(batch.valid, how="vertical_relaxed") if batch.valid else pl.DataFrame()
+    """Classify a batch and hand its scoring to the scoring thread; write the oldest scored
+    batch once two are in flight, so scoring one batch overlaps writing the one before."""
+    cases = pl.concat(batch.valid, how="vertical_relaxed") if batch.valid else _no_cases()
     quarantined = pl.concat(batch.quarantined, how="vertical_relaxed")
-    if cases.width == 0 or cases.height == 0:
+    if cases.height == 0:
         cases = _no_cases()
     classified = classify(state.con, cases, state.config_id)
-    scored = state.steps.score(cases, classified, quarantined, state.judge, state.config)
-    usage = judge_usage(state.judge)
-    delta = {key: usage[key] - state.usage_seen.get(key, 0) for key in usage}
-    state.usage_seen = usage
+    # Batches never share a case_id (duplicates are held back), so classifying one before
+    # the previous is written cannot miss a row. A copied context lets Prefect tasks run there.
+    scoring = state.scorer.submit(
+        contextvars.copy_context().run,
+        state.steps.score,
+        cases,
+        classified,
+        quarantined,
+        state.judge,
+        state.config,
+    )
+    state.in_flight.append((scoring, batch))
+    if len(state.in_flight) > 1:
+        _write_oldest(state)
+
+
+def _write_oldest(state: RunState) -> None:
+    """Write the oldest scored batch in one transaction, then report progress."""
+    scoring, batch = state.in_flight.popleft()
+    scored = scoring.result()
     state.steps.write(
         state.con,
         scored,
         run_id=state.run_id,
         config_id=state.config_id,
         config=state.config,
-        usage=delta,
         seconds={"read": batch.seconds_read, "validate": batch.seconds_validate},
     )
     state.progress.advance(batch.rows_in, run_row(state.con, state.run_id))
@@ -244,6 +270,12 @@ def _process(state: RunState, batch: Batch) -> None:
         raise JudgeEndpointError(fatal)
 
 
+def _drain(state: RunState) -> None:
+    """Write every batch still in flight, oldest first."""
+    while state.in_flight:
+        _write_oldest(state)
+
+
 def _no_cases() -> pl.DataFrame:
     return pl.DataFrame(
         schema={
@@ -252,7 +284,7 @@ def _no_cases() -> pl.DataFrame:
             "actual_output": pl.String,
             "retrieval_context": pl.List(pl.String),
             "logged_at": pl.Datetime("us"),
-            "segments": pl.List(pl.Struct({"key": pl.String, "value": pl.String})),
+            "segments": pl.String,
             "source_file": pl.String,
         }
     )

@@ -98,7 +98,7 @@ def _verdicts(answers: pa.ChunkedArray, contexts: pa.ChunkedArray) -> pa.Array:
     )
 
 
-# name -> (function, parameter types, return type); the SQL reference is docs/analysis.md.
+# name -> (function, parameter types, return type); the SQL reference is in README.md.
 METRIC_FUNCTIONS = {
     "faith_claims": (_claims, [VARCHAR], _STRINGS),
     "faith_truths": (_truths, [VARCHAR], _STRINGS),

@@ -32,7 +32,7 @@ _ROW = "__row"
 
 @dataclass(frozen=True)
 class ValidatedBatch:
-    """A batch split in two: `valid` rows (contract columns, typed, plus `segments`) and
+    """A batch split in two: `valid` rows (contract columns, typed, plus `segments` as JSON) and
     `quarantined` (`row`, `check`, `column`, `value`, `row_json`, `case_id`), one row a failed
     check: every input row is in exactly one of them."""
 
@@ -63,19 +63,17 @@ def validate_cases(raw: pl.DataFrame) -> ValidatedBatch:
     )
 
 
-SEGMENTS_TYPE = pl.List(pl.Struct({"key": pl.String, "value": pl.String}))
-
-
 def _segments(frame: pl.DataFrame) -> pl.Expr:
-    """Every non-contract column as a (key, value-as-text) list: the row's segments."""
+    """Every non-contract column, as text, in one JSON object per row: the row's segments.
+
+    JSON (not a list of structs) because it is ~50x cheaper to build here and DuckDB casts
+    it to the `MAP(VARCHAR, VARCHAR)` it stores.
+    """
     extra = sorted(name for name in frame.columns if name not in CONTRACT_TYPES)
     if not extra:
-        return pl.lit([], dtype=SEGMENTS_TYPE)
-    entries = [
-        pl.struct(key=pl.lit(name), value=_as_text(pl.col(name), frame.schema[name]))
-        for name in extra
-    ]
-    return pl.concat_list(entries).cast(SEGMENTS_TYPE)
+        return pl.lit("{}", dtype=pl.String)
+    values = [_as_text(pl.col(name), frame.schema[name]).alias(name) for name in extra]
+    return pl.struct(values).struct.json_encode()
 
 
 def _cast_to_contract(frame: pl.DataFrame) -> tuple[pl.DataFrame, pl.DataFrame]:
@@ -178,9 +176,12 @@ def _check_failures(typed: pl.DataFrame) -> pl.DataFrame:
 
 def _with_rows(failures: pl.DataFrame, indexed: pl.DataFrame) -> pl.DataFrame:
     """Attach the whole offending row (as JSON) and its case_id to each failure."""
-    rows = indexed.select(
+    failed = indexed.join(
+        failures.select(pl.col("row").alias(_ROW)).unique(), on=_ROW, how="semi"
+    )
+    rows = failed.select(
         pl.col(_ROW).alias("row"),
-        case_id=_case_id_text(indexed),
+        case_id=_case_id_text(failed),
         row_json=pl.struct(pl.exclude(_ROW)).struct.json_encode(),
     )
     return failures.join(rows, on="row", how="left").sort("row", "check")

@@ -66,8 +66,10 @@ CREATE TABLE case_scores (
     judge_calls               DOUBLE NOT NULL DEFAULT 0,   -- its share of the calls made
     prompt_tokens             INTEGER NOT NULL DEFAULT 0,
     completion_tokens         INTEGER NOT NULL DEFAULT 0,
-    scored_at                 TIMESTAMP NOT NULL,
-    PRIMARY KEY (config_id, case_id)
+    scored_at                 TIMESTAMP NOT NULL
+    -- One row per (config_id, case_id): each batch deletes what it re-scores and inserts in
+    -- one transaction. Not a PRIMARY KEY: its index is rewritten at every checkpoint and made
+    -- writes several times slower as the table grew (bench/pipeline.py).
 );
 
 -- One row a claim of a scored case.

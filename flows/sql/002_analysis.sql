@@ -1,5 +1,5 @@
 -- faithpipe analysis, version 2: macros and views over case_scores, claim_verdicts and truths.
--- Names, parameters and columns are a public interface (docs/analysis.md).
+-- Names, parameters and columns are a public interface (README.md, Analysis in SQL).
 --
 -- Every result keeps config_id, or takes it as a parameter: metric configs never mix.
 -- threshold := NULL and penalize_ambiguous := NULL mean "as each run was configured"; a value

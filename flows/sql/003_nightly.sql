@@ -11,7 +11,7 @@ CREATE TABLE judge_checks (
     cases         INTEGER NOT NULL,
     cases_invalid INTEGER NOT NULL,              -- the judge could not handle them
     cases_pending INTEGER NOT NULL,              -- left unjudged (judge call budget spent)
-    items         INTEGER NOT NULL,              -- expected verdicts compared (see docs/nightly.md)
+    items         INTEGER NOT NULL,              -- expected verdicts compared (see README.md, judge-drift watch)
     agreed        INTEGER NOT NULL,
     agreement     DOUBLE,                        -- agreed / items; NULL when items = 0
     floor         DOUBLE NOT NULL,

@@ -22,6 +22,9 @@ NOT_MENTIONED = "The context does not mention: "
 class LexicalJudge:
     """Deterministic, offline judge; same verdicts as the seed's rules, vectorised."""
 
+    # Its reason reads the score back, like the seed's judge: contradictions are not needed.
+    reason_uses_contradictions = False
+
     def __init__(self) -> None:
         self._identity = JudgeIdentity(
             kind="lexical", model=LEXICAL_RULES_VERSION, prompt_version=PROMPT_VERSION

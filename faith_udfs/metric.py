@@ -49,9 +49,15 @@ def score_cases(cases: pl.DataFrame, judge: Judge, config: MetricConfig) -> Fait
     if missing:
         raise ValueError(f"cases lack required columns {missing}")
     config_id = config.config_id(judge.identity)
-    cases = cases.select(CASE_COLUMNS).with_columns(answer_key=pl.col("actual_output").hash())
+    # Cases are joined back by their row, not their case_id: integer keys are cheaper, and a
+    # batch that repeats a case_id still gets one result per row.
+    cases = (
+        cases.select(CASE_COLUMNS)
+        .with_row_index("case_row")
+        .with_columns(answer_key=pl.col("actual_output").hash())
+    )
 
-    passages = passages_of(cases)
+    passages = passages_of(cases, key="case_row")
     truths = extract_truths(
         passages.select(key="passage_id", text="text"), judge, config.truths_extraction_limit
     )
@@ -61,8 +67,8 @@ def score_cases(cases: pl.DataFrame, judge: Judge, config: MetricConfig) -> Fait
     )
 
     per_case = (
-        cases.select("case_id", "answer_key")
-        .join(contexts, on="case_id", how="left")
+        cases.select("case_row", "case_id", "answer_key")
+        .join(contexts, on="case_row", how="left", maintain_order="left")
         .join(claims, on="answer_key", how="left")
         .with_columns(
             question_key=pl.struct("answer_key", "context_key").hash(),
@@ -107,10 +113,10 @@ def _case_contexts(
 ) -> pl.DataFrame:
     """Per case: its passage ids, all its truths in passage order, and any truths error."""
     per_case = (
-        passages.select("case_id", "position", "passage_id")
-        .join(truths, left_on="passage_id", right_on="key", how="left")
-        .sort("case_id", "position")
-        .group_by("case_id")
+        passages.select("case_row", "position", "passage_id")
+        # passages_of lists each case's passages in order; group_by keeps row order in groups
+        .join(truths, left_on="passage_id", right_on="key", how="left", maintain_order="left")
+        .group_by("case_row")
         .agg(
             passage_ids=pl.col("passage_id"),
             truths=pl.col("truths").list.explode(keep_nulls=False, empty_as_null=False),
@@ -119,8 +125,8 @@ def _case_contexts(
         )
     )
     return (
-        cases.select("case_id")
-        .join(per_case, on="case_id", how="left")
+        cases.select("case_row")
+        .join(per_case, on="case_row", how="left", maintain_order="left")
         .with_columns(
             passage_ids=pl.col("passage_ids").fill_null(pl.lit([], dtype=pl.List(pl.UInt64))),
             truths=pl.col("truths").fill_null(_EMPTY_LIST),
@@ -134,15 +140,21 @@ def _case_contexts(
 
 
 def _with_reasons(scored: pl.DataFrame, judge: Judge) -> pl.DataFrame:
-    """Ask the judge for one reason per distinct (score, contradictions) among scored cases."""
-    contradictions = (
-        pl.col("reasons")
-        .list.gather(pl.col("verdicts").list.eval((pl.element() == "no").arg_true()))
-        .fill_null(_EMPTY_LIST)
-    )
-    scored = scored.with_columns(contradictions=contradictions).with_columns(
-        reason_key=pl.struct("score", "contradictions").hash()
-    )
+    """Ask the judge for one reason per distinct (score, contradictions) among scored cases.
+
+    A judge whose reason reads only the score (`reason_uses_contradictions = False`, as the
+    lexical judge's) is asked once per distinct score.
+    """
+    if getattr(judge, "reason_uses_contradictions", True):
+        contradictions = (
+            pl.col("reasons")
+            .list.gather(pl.col("verdicts").list.eval((pl.element() == "no").arg_true()))
+            .fill_null(_EMPTY_LIST)
+        )
+        reason_key = pl.struct("score", "contradictions").hash()
+    else:
+        contradictions, reason_key = _EMPTY_LIST, pl.col("score").hash()
+    scored = scored.with_columns(contradictions=contradictions).with_columns(reason_key=reason_key)
     requests = (
         scored.filter(pl.col("status") == "scored")
         .select(key="reason_key", score="score", contradictions="contradictions")

@@ -8,18 +8,18 @@ from faith_udfs.judge_calls import ask_judge
 from faith_udfs.judges import Judge
 
 
-def passages_of(cases: pl.DataFrame) -> pl.DataFrame:
-    """Long form of the cases' non-blank passages: `case_id`, `position`, `passage_id`, `text`."""
+def passages_of(cases: pl.DataFrame, *, key: str = "case_id") -> pl.DataFrame:
+    """Long form of the cases' non-blank passages: `key`, `position`, `passage_id`, `text`."""
     return (
         cases.select(
-            "case_id",
+            key,
             text=pl.col("retrieval_context"),
             position=pl.int_ranges(pl.col("retrieval_context").list.len()),
         )
         .explode("text", "position")
         .filter(pl.col("text").str.strip_chars().str.len_chars() > 0)
         .with_columns(passage_id=pl.col("text").hash())
-        .select("case_id", "position", "passage_id", "text")
+        .select(key, "position", "passage_id", "text")
     )
 
 

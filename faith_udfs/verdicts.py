@@ -37,13 +37,13 @@ def judge_claims(questions: pl.DataFrame, judge: Judge) -> pl.DataFrame:
         answer.with_columns(verdicts=pl.col("verdicts").list.eval(normalised_verdict(pl.element())))
         .with_columns(
             *(
-                pl.col("verdicts")
-                .list.eval(pl.element() == verdict)
-                .list.sum()
-                .alias(f"n_{verdict}")
+                pl.col("verdicts").list.count_matches(verdict).alias(f"n_{verdict}")
                 for verdict in VERDICT_VOCABULARY
             ),
-            n_dropped=pl.col("verdicts").list.eval(pl.element().is_null()).list.sum(),
+        )
+        .with_columns(
+            n_dropped=pl.col("verdicts").list.len()
+            - pl.sum_horizontal(*(pl.col(f"n_{v}") for v in VERDICT_VOCABULARY)),
         )
         .with_columns(error=_verdict_error())
         .drop("n_claims")

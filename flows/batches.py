@@ -121,16 +121,20 @@ class QuarantineKeys:
         return quarantined.join(rows, on="row", how="left")
 
 
-def classify(con: duckdb.DuckDBPyConnection, cases: pl.DataFrame, config_id: str) -> pl.DataFrame:
-    """Content hash of each case and what is stored for it: decides score, skip or replace."""
-    cursor = con.cursor()
+def classify(
+    reader: duckdb.DuckDBPyConnection, cases: pl.DataFrame, config_id: str
+) -> pl.DataFrame:
+    """Content hash of each case and what is stored for it: decides score, skip or replace.
+
+    `reader` is a cursor of its own: it runs in the scoring thread while the writer commits.
+    """
+    reader.register(
+        "incoming", cases.select("case_id", "input", "actual_output", "retrieval_context")
+    )
     try:
-        cursor.register(
-            "incoming", cases.select("case_id", "input", "actual_output", "retrieval_context")
-        )
-        found = cursor.sql(sql("classify_cases"), params={"config_id": config_id}).to_arrow_table()
+        found = reader.sql(sql("classify_cases"), params={"config_id": config_id}).to_arrow_table()
     finally:
-        cursor.close()
+        reader.unregister("incoming")
     classified = pl.from_arrow(found)
     assert isinstance(classified, pl.DataFrame)
     unchanged = pl.col("stored_hash") == pl.col("content_hash")

@@ -114,6 +114,11 @@ class RunState:
         default_factory=lambda: ThreadPoolExecutor(1, thread_name_prefix="faithpipe-score")
     )
     in_flight: deque[tuple[Future[ScoredBatch], Batch]] = field(default_factory=deque)
+    # The scoring thread's own cursor: DuckDB refuses one connection used by two threads.
+    reader: duckdb.DuckDBPyConnection = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.reader = self.con.cursor()
 
 
 def run_score(
@@ -144,7 +149,7 @@ def run_score(
         state = RunState(con, run_id, config_id, config, judge, steps, progress)
         progress.start(total, f"run {run_id} ({config_id}) of {settings.source}")
         try:
-            with state.scorer:
+            with state.scorer, state.reader:
                 _score_all(state, source, duplicates, settings.batch_size)
         except BaseException as exc:
             close_judge(judge)
@@ -233,21 +238,22 @@ def _process(state: RunState, batch: Batch) -> None:
     quarantined = pl.concat(batch.quarantined, how="vertical_relaxed")
     if cases.height == 0:
         cases = _no_cases()
-    classified = classify(state.con, cases, state.config_id)
     # Batches never share a case_id (duplicates are held back), so classifying one before
     # the previous is written cannot miss a row. A copied context lets Prefect tasks run there.
     scoring = state.scorer.submit(
-        contextvars.copy_context().run,
-        state.steps.score,
-        cases,
-        classified,
-        quarantined,
-        state.judge,
-        state.config,
+        contextvars.copy_context().run, _classify_and_score, state, cases, quarantined
     )
     state.in_flight.append((scoring, batch))
     if len(state.in_flight) > 1:
         _write_oldest(state)
+
+
+def _classify_and_score(
+    state: RunState, cases: pl.DataFrame, quarantined: pl.DataFrame
+) -> ScoredBatch:
+    """In the scoring thread: what is already stored, then score the rest."""
+    classified = classify(state.reader, cases, state.config_id)
+    return state.steps.score(cases, classified, quarantined, state.judge, state.config)
 
 
 def _write_oldest(state: RunState) -> None:

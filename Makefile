@@ -35,8 +35,11 @@ test: $(STAMP)  ## lint, then the whole test suite
 lint: $(STAMP)  ## ruff check and format check
 	$(BIN)/ruff check .
 
-bench: $(STAMP)  ## benchmarks (not tests): prints ratios against an in-run baseline
+bench: $(STAMP)  ## all benchmarks (not tests; ~8 min): ratios against a baseline measured in the same run
 	$(BIN)/python bench/udfs.py
+	$(BIN)/python bench/pipeline.py
+	$(BIN)/python bench/llm_calls.py
+	$(BIN)/python bench/startup.py --prefect
 
 lock:  ## re-resolve requirements.lock from pyproject.toml (needs the package index)
 	rm -rf .lock-venv && $(PYTHON) -m venv .lock-venv

@@ -27,7 +27,7 @@ class BarProgress:
     def __init__(self) -> None:
         self._bar = Progress(
             TextColumn("[bold]{task.description}"),
-            BarColumn(),
+            BarColumn(bar_width=20),
             MofNCompleteColumn(),
             TextColumn("{task.fields[rate]:>10} rows/s"),
             TextColumn("{task.fields[counts]}"),

@@ -69,10 +69,14 @@ def show_console_progress(progress: Progress | None) -> None:
     _console["progress"] = progress
 
 
+def flow_progress() -> RunLoggerProgress:
+    """Progress for a flow run: its run log, plus the CLI's bar when one was handed over."""
+    return RunLoggerProgress(_console["progress"])
+
+
 @flow(name="faithpipe-score", log_prints=True)
 def score_flow(settings: ScoreSettings) -> dict[str, Any]:
     """Score SOURCE into DuckDB, batch by batch, each step a task."""
-    progress = RunLoggerProgress(_console["progress"])
-    run = run_score(settings, steps=TASK_STEPS, progress=progress)
+    run = run_score(settings, steps=TASK_STEPS, progress=flow_progress())
     publish_summary(run)
     return run

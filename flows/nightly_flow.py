@@ -20,7 +20,7 @@ from prefect.deployments.runner import EntrypointType, RunnerDeployment  # noqa:
 from prefect.schedules import Cron  # noqa: E402
 
 from faith_udfs.errors import ConfigError  # noqa: E402
-from flows.flow import TASK_OPTIONS, TASK_STEPS, RunLoggerProgress, _console  # noqa: E402
+from flows.flow import TASK_OPTIONS, TASK_STEPS, flow_progress  # noqa: E402
 from flows.flow import publish_summary as publish_run_summary  # noqa: E402
 from flows.nightly import (  # noqa: E402
     DEFAULT_AGREEMENT_FLOOR,
@@ -53,7 +53,7 @@ def nightly_flow(
         golden=golden,
         agreement_floor=agreement_floor,
         steps=TASK_STEPS,
-        progress=RunLoggerProgress(_console["progress"]),
+        progress=flow_progress(),
         check_steps=CHECK_STEPS,
     )
     logger = get_run_logger()

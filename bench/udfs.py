@@ -18,19 +18,25 @@ from common import generated_cases, run_child, table
 
 BATCH = """
 import sys, time, polars as pl
+from concurrent.futures import ThreadPoolExecutor
 from faith_udfs import LexicalJudge, MetricConfig, score_cases
-path, batch_size, check = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
+path, batch_size, check, threads = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4])
 cases = pl.read_parquet(path, columns=["case_id", "actual_output", "retrieval_context"])
 judge, config = LexicalJudge(), MetricConfig()
-started = time.perf_counter()
-scores = []
-for offset in range(0, cases.height, batch_size):
+def score(offset):
     frames = score_cases(cases.slice(offset, batch_size), judge, config)
-    scores.append(frames.case_scores.select("case_id", "score", "n_claims", "reason"))
+    return (frames.case_scores.select("case_id", "score", "n_claims", "reason"),
+            frames.claim_verdicts.select("case_id", "claim_index", "claim", "verdict", "reason"))
+started = time.perf_counter()
+with ThreadPoolExecutor(threads) as pool:
+    results = list(pool.map(score, range(0, cases.height, batch_size)))
 seconds = time.perf_counter() - started
-head = pl.concat(scores).head(check)
-head.write_parquet("bench/out/udfs-batch-head.parquet")
-result = {"path": "batch (polars)", "cases": cases.height, "seconds": round(seconds, 2)}
+pl.concat([r[0] for r in results]).head(check).write_parquet("bench/out/udfs-batch-head.parquet")
+verdicts = pl.concat([r[1] for r in results])
+pl.concat([r[0] for r in results]).head(check).select("case_id").join(
+    verdicts, on="case_id").write_parquet("bench/out/udfs-batch-verdicts.parquet")
+result = {"path": f"batch path (polars), {threads} thread{'s' if threads > 1 else ''}",
+          "cases": cases.height, "seconds": round(seconds, 2)}
 """
 
 LOOP = """
@@ -39,25 +45,35 @@ from tests.seed_judge import content_words, sentences
 path, rows, check = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
 cases = pl.read_parquet(path, columns=["case_id", "actual_output", "retrieval_context"]).head(rows)
 started = time.perf_counter()
-out = []
+out, claim_rows = [], []
 for case_id, answer, context in cases.iter_rows():
     truths = [t for passage in context for t in sentences(passage) if passage.strip()]
     truth_words = content_words("\\n".join(truths))
     claims = sentences(answer)
     n_yes = n_no = n_idk = 0
-    for claim in claims:
+    for index, claim in enumerate(claims):
         words = content_words(claim)
         share = len(words & truth_words) / len(words) if words else 0.0
         if share == 1:
             n_yes += 1
+            claim_rows.append((case_id, index, claim, "yes", None))
         elif share > 0:
             n_no += 1
+            reason = f"The context says otherwise about: {claim}"
+            claim_rows.append((case_id, index, claim, "no", reason))
         else:
             n_idk += 1
+            reason = f"The context does not mention: {claim}"
+            claim_rows.append((case_id, index, claim, "idk", reason))
     judged = n_yes + n_no + n_idk
     score = (n_yes + n_idk) / judged if judged else 1.0
-    out.append((case_id, score, len(claims), f"The score is {score:.2f}."))
+    out.append((case_id, score, len(claims), f"The score is {score:.2f}.", truths))
 seconds = time.perf_counter() - started
+checked = {row[0] for row in out[:check]}
+pl.DataFrame([r for r in claim_rows if r[0] in checked], orient="row",
+             schema=["case_id", "claim_index", "claim", "verdict", "reason"]).write_parquet(
+    "bench/out/udfs-loop-verdicts.parquet")
+out = [row[:4] for row in out]
 head = pl.DataFrame(out[:check], schema=["case_id", "score", "n_claims", "reason"], orient="row")
 head.write_parquet("bench/out/udfs-loop-head.parquet")
 result = {"path": "per-case Python loop", "cases": cases.height, "seconds": round(seconds, 2)}
@@ -70,23 +86,35 @@ def main() -> None:
     parser.add_argument("--loop-rows", type=int, help="rows for the loop (default: --rows)")
     parser.add_argument("--batch-size", type=int, default=50_000)
     parser.add_argument("--check-rows", type=int, default=50_000, help="rows compared")
+    parser.add_argument(
+        "--threads", type=int, default=2, help="batches scored at once (the machine's cores)"
+    )
     args = parser.parse_args()
     source = str(generated_cases(args.rows))
     check = min(args.check_rows, args.rows, args.loop_rows or args.rows)
-    batch = run_child(BATCH, source, str(args.batch_size), str(check))
+    batch_one = run_child(BATCH, source, str(args.batch_size), str(check), "1")
+    batch = run_child(BATCH, source, str(args.batch_size), str(check), str(args.threads))
     loop = run_child(LOOP, source, str(args.loop_rows or args.rows), str(check))
 
     import polars as pl
 
     batch_head = pl.read_parquet("bench/out/udfs-batch-head.parquet")
     loop_head = pl.read_parquet("bench/out/udfs-loop-head.parquet").cast(batch_head.schema)
-    same = batch_head.equals(loop_head)
-    for row in (batch, loop):
+    batch_verdicts = pl.read_parquet("bench/out/udfs-batch-verdicts.parquet")
+    loop_verdicts = pl.read_parquet("bench/out/udfs-loop-verdicts.parquet")
+    order = ["case_id", "claim_index"]
+    same = batch_head.equals(loop_head) and batch_verdicts.sort(order).equals(
+        loop_verdicts.cast(batch_verdicts.schema).sort(order)
+    )
+    rows = [batch_one, batch, loop]
+    for row in rows:
         row["cases/s"] = f"{row['cases'] / row['seconds']:,.0f}"
-    ratio = (batch["cases"] / batch["seconds"]) / (loop["cases"] / loop["seconds"])
-    print(table([batch, loop], ["path", "cases", "seconds", "cases/s", "peak_rss_mb"]))
-    print(f"\nsame scores, claims and reasons on the first {check:,} cases: {same}")
-    print(f"batch path / loop: {ratio:.1f}x  (target >= 10x)")
+    loop_rate = loop["cases"] / loop["seconds"]
+    print(table(rows, ["path", "cases", "seconds", "cases/s", "peak_rss_mb"]))
+    print(f"\nsame scores, reasons and claim verdicts on the first {check:,} cases: {same}")
+    for row in (batch_one, batch):
+        ratio = (row["cases"] / row["seconds"]) / loop_rate
+        print(f"{row['path']} / loop: {ratio:.1f}x  (target >= 10x)")
     if not same:
         raise SystemExit("the two paths disagree")
 

@@ -18,23 +18,12 @@ from types import TracebackType
 
 import duckdb
 
+from flows.store import sql
+
 log = logging.getLogger(__name__)
 
-# Bound parameters only; the table is the public `judge_cache` of flows/sql/001_tables.sql.
-_SELECT = """
-SELECT cache_key, reply, prompt_tokens, completion_tokens
-FROM judge_cache
-WHERE cache_key IN (SELECT unnest($keys::VARCHAR[]))
-"""
-_UPSERT = """
-INSERT OR REPLACE INTO judge_cache BY NAME
-SELECT unnest($cache_key::VARCHAR[]) AS cache_key, unnest($kind::VARCHAR[]) AS kind,
-       unnest($model::VARCHAR[]) AS model, unnest($prompt_version::VARCHAR[]) AS prompt_version,
-       unnest($schema_name::VARCHAR[]) AS schema_name, unnest($reply::VARCHAR[]) AS reply,
-       unnest($prompt_tokens::INTEGER[]) AS prompt_tokens,
-       unnest($completion_tokens::INTEGER[]) AS completion_tokens,
-       unnest($created_at::TIMESTAMP[]) AS created_at
-"""
+# Columns of the public `judge_cache` (flows/sql/001_tables.sql), in buffered-row order; the
+# queries are flows/sql/judge_cache_*.sql and bind each column as one list.
 _COLUMNS = (
     "cache_key",
     "kind",
@@ -93,7 +82,7 @@ class JudgeCache:
             }
             missing = [key for key in wanted if key not in found]
             if missing:
-                rows = self._cursor.execute(_SELECT, {"keys": missing}).fetchall()
+                rows = self._cursor.execute(sql("judge_cache_select"), {"keys": missing}).fetchall()
                 found.update(
                     (key, CachedReply(reply, prompt or 0, completion or 0))
                     for key, reply, prompt, completion in rows
@@ -181,7 +170,7 @@ class JudgeCache:
         params = {name: [row[i] for row in rows] for i, name in enumerate(_COLUMNS)}
         self._cursor.execute("BEGIN TRANSACTION")
         try:
-            self._cursor.execute(_UPSERT, params)
+            self._cursor.execute(sql("judge_cache_upsert"), params)
         except BaseException:
             self._cursor.execute("ROLLBACK")
             raise

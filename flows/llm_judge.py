@@ -19,24 +19,17 @@ one model agree), and addresses may carry credentials; give two different weight
 
 from __future__ import annotations
 
-import email.utils
 import hashlib
 import json
 import logging
-import os
-import random
 import threading
-import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
-from datetime import UTC, datetime
 from types import TracebackType
 from typing import TYPE_CHECKING, Any, TypeVar
-from urllib.parse import urlsplit
 
 import duckdb
-import openai
 import polars as pl
 
 from faith_udfs.combined_prompts import (
@@ -49,17 +42,10 @@ from faith_udfs.combined_prompts import (
     packed_reasons_prompt,
     packed_truths_prompt,
     packed_verdicts_prompt,
-    reply_schema,
 )
 from faith_udfs.combined_replies import parse_exact_verdicts, split_packed
 from faith_udfs.config import JudgeIdentity
-from faith_udfs.errors import (
-    ConfigError,
-    JudgeBudgetExhausted,
-    JudgeError,
-    JudgeReplyError,
-    JudgeTransientError,
-)
+from faith_udfs.errors import ConfigError, JudgeError, JudgeReplyError
 from faith_udfs.judges import ItemJudge, ItemOutcome, outcome_of_error
 from faith_udfs.prompts import (
     CLAIMS,
@@ -74,8 +60,16 @@ from faith_udfs.prompts import (
     verdicts_prompt,
 )
 from faith_udfs.replies import first_json_object, parse_reason, parse_statements
-from flows.errors import JudgeEndpointError
 from flows.judge_cache import JudgeCache
+from flows.llm_transport import (
+    FORMATS,  # noqa: F401 - defined here before llm_transport; re-exported
+    REQUEST_PARAMETERS,
+    AdaptiveLimiter,  # noqa: F401 - defined here before llm_transport; re-exported
+    ChatEndpoint,
+    Reply,
+    Usage,
+    _retry_after,  # noqa: F401 - defined here before llm_transport; re-exported
+)
 
 if TYPE_CHECKING:
     from flows.settings import JudgeSettings
@@ -87,19 +81,6 @@ R = TypeVar("R")
 
 MODES = ("per-item", "packed")
 DEFAULT_MODE = "packed"
-# Structured-output requests, best first; a server that refuses one gets the next (per judge).
-FORMATS = ("json_schema", "json_object", "text")
-# Request parameters that change answers; they enter the cache key.
-REQUEST_PARAMETERS: dict[str, Any] = {"temperature": 0}
-# 408 and 409 are what the openai client itself retries besides 429 and 5xx.
-_TRANSIENT_STATUS = frozenset({408, 409, 429})
-_FATAL_STATUS = {
-    401: "the endpoint refused the API key read from ${env} (HTTP 401); set a valid key",
-    403: "the endpoint denied access to model {model!r} with the key read from ${env} "
-    "(HTTP 403); check the key's permissions",
-    404: "the endpoint has no model {model!r} or no chat-completions route at {endpoint} "
-    "(HTTP 404); check --model and --base-url",
-}
 _RETRY_NOTE = (
     "Your previous reply to this could not be used: {reason}. Reply again with one complete "
     "JSON object in exactly the format asked for, and nothing else."
@@ -126,119 +107,12 @@ class _Result:
     error: Exception | None = None
 
 
-@dataclass(frozen=True)
-class _Reply:
-    text: str
-    finish_reason: str | None
-    prompt_tokens: int
-    completion_tokens: int
-
-
-class AdaptiveLimiter:
-    """At most `limit` requests in flight; a 429 halves the limit (once per round of requests)
-    and pauses everyone for its Retry-After; `limit` successes in a row add one back."""
-
-    def __init__(self, ceiling: int, *, clock: Callable[[], float] = time.monotonic) -> None:
-        self.ceiling = ceiling
-        self._limit = ceiling
-        self._clock = clock
-        self._cond = threading.Condition()
-        self._in_flight = 0
-        self._epoch = 0
-        self._successes = 0
-        self._paused_until = 0.0
-
-    @property
-    def limit(self) -> int:
-        return self._limit
-
-    def acquire(self) -> int:
-        """Wait for a slot; returns a ticket to hand back to `release`."""
-        with self._cond:
-            while True:
-                wait = self._paused_until - self._clock()
-                if wait > 0:
-                    self._cond.wait(wait)
-                elif self._in_flight >= self._limit:
-                    self._cond.wait()
-                else:
-                    break
-            self._in_flight += 1
-            return self._epoch
-
-    def release(
-        self, ticket: int, *, ok: bool, throttled: bool = False, retry_after: float | None = None
-    ) -> None:
-        """Free the slot and adapt: grow on success, halve on a throttle, stay on other errors."""
-        with self._cond:
-            self._in_flight -= 1
-            if throttled:
-                self._successes = 0
-                # Requests sent before the last decrease were sent at the old limit: their 429s
-                # say nothing new, so one burst halves the limit once.
-                if ticket == self._epoch:
-                    self._limit = max(1, self._limit // 2)
-                    self._epoch += 1
-                if retry_after:
-                    self._paused_until = max(self._paused_until, self._clock() + retry_after)
-            elif ok:
-                self._successes += 1
-                if self._limit < self.ceiling and self._successes >= self._limit:
-                    self._limit += 1
-                    self._successes = 0
-            self._cond.notify_all()
-
-
-class _Usage:
-    """Thread-safe run counters."""
-
-    FIELDS = (
-        "calls",
-        "cached",
-        "failed",
-        "retries",
-        "throttled",
-        "prompt_tokens",
-        "completion_tokens",
-    )
-
-    def __init__(self) -> None:
-        self._lock = threading.Lock()
-        self._counts = dict.fromkeys(self.FIELDS, 0)
-        self._items: list[tuple[str, int, float, int, int, bool]] = []
-
-    def add(self, **counts: int) -> None:
-        with self._lock:
-            for name, value in counts.items():
-                self._counts[name] += value
-
-    def get(self, name: str) -> int:
-        with self._lock:
-            return self._counts[name]
-
-    def tokens(self) -> int:
-        with self._lock:
-            return self._counts["prompt_tokens"] + self._counts["completion_tokens"]
-
-    def snapshot(self) -> dict[str, int]:
-        with self._lock:
-            return dict(self._counts)
-
-    def record_items(self, rows: list[tuple[str, int, float, int, int, bool]]) -> None:
-        with self._lock:
-            self._items.extend(rows)
-
-    def drain_items(self) -> list[tuple[str, int, float, int, int, bool]]:
-        with self._lock:
-            rows, self._items = self._items, []
-            return rows
-
-
 class OpenAIJudge(ItemJudge):
     """Judge asking an OpenAI-compatible chat-completions endpoint, concurrently and politely.
 
     Transient failures (429, 5xx, timeouts, resets) are retried with jittered backoff; a
     refused key or unknown model stops every further call; caps leave the rest pending.
+    Talking to the endpoint is llm_transport.ChatEndpoint's; asking and reading is here.
     """
 
     def __init__(
@@ -273,44 +147,34 @@ class OpenAIJudge(ItemJudge):
             pack_size=pack_size,
             pack_chars=pack_chars,
         )
-        api_key = os.environ.get(api_key_env)
-        if not api_key:
-            raise ConfigError(
-                f"the openai judge reads its API key from the environment variable "
-                f"{api_key_env}, which is not set; export {api_key_env}=<key> (any non-empty "
-                "value for a local server without auth), or name another variable with "
-                "--api-key-env"
-            )
+        self._usage = Usage()
+        # Set by close() or an interrupt: no new call is made, no backoff waits on.
+        self._stop = threading.Event()
+        self._chat = ChatEndpoint(
+            model,
+            base_url=base_url,
+            api_key_env=api_key_env,
+            concurrency=concurrency,
+            timeout=timeout,
+            max_retries=max_retries,
+            max_calls=max_calls,
+            max_tokens=max_tokens,
+            backoff_base=backoff_base,
+            backoff_max=backoff_max,
+            max_retry_after=max_retry_after,
+            usage=self._usage,
+            stop=self._stop,
+        )
         self.model = model
         self.mode = mode
         self.llm_reason = llm_reason
         self.api_key_env = api_key_env
-        self._endpoint = _endpoint_name(base_url)
-        self._timeout = float(timeout)
-        self._max_retries = max_retries
-        self._max_calls = max_calls
-        self._max_tokens = max_tokens
         self._pack_size = pack_size if mode == "packed" else 1
         self._pack_chars = pack_chars
         self._concurrency = concurrency
-        self._backoff_base = backoff_base
-        self._backoff_max = backoff_max
-        self._max_retry_after = max_retry_after
         self._cache = cache
         self._owns_cache = False
-        # The key lives only inside the client, which sends it as a header.
-        self._client = openai.OpenAI(
-            base_url=base_url, api_key=api_key, max_retries=0, timeout=self._timeout
-        )
-        self._limiter = AdaptiveLimiter(concurrency)
-        self._usage = _Usage()
-        self._lock = threading.Lock()
-        self._format = 0
-        self._fatal: str | None = None
-        self._budget: str | None = None
-        self._stop = threading.Event()
         self._track_items = track_items
-        self._random = random.Random()  # noqa: S311 - backoff jitter, not cryptography
         template = PROMPT_VERSION if mode == "per-item" else f"{PROMPT_VERSION}+{PACKED_VERSION}"
         self._identity = JudgeIdentity(
             kind="openai", model=model, prompt_version=template, options=(("mode", mode),)
@@ -325,17 +189,17 @@ class OpenAIJudge(ItemJudge):
     @property
     def fatal_error(self) -> str | None:
         """Why the endpoint refuses every call (bad key, unknown model), once it has said so."""
-        return self._fatal
+        return self._chat.fatal_error
 
     @property
     def response_format(self) -> str:
         """The structured-output request the endpoint accepted last (json_schema first)."""
-        return FORMATS[self._format]
+        return self._chat.response_format
 
     @property
     def concurrency_limit(self) -> int:
         """Requests allowed in flight now (lowered by 429s, recovering on successes)."""
-        return self._limiter.limit
+        return self._chat.concurrency_limit
 
     def usage(self) -> dict[str, int]:
         """Counters of this judge's run: calls (HTTP requests made), cached (items answered
@@ -371,7 +235,7 @@ class OpenAIJudge(ItemJudge):
                 else:
                     self._cache.flush()
         finally:
-            self._client.close()
+            self._chat.close()
 
     def __enter__(self) -> OpenAIJudge:
         return self
@@ -387,7 +251,7 @@ class OpenAIJudge(ItemJudge):
     def __repr__(self) -> str:
         return (
             f"OpenAIJudge(model={self.model!r}, mode={self.mode!r}, "
-            f"endpoint={self._endpoint!r}, api_key_env={self.api_key_env!r})"
+            f"endpoint={self._chat.endpoint!r}, api_key_env={self.api_key_env!r})"
         )
 
     # --- the four questions, as frames ----------------------------------------------------
@@ -633,7 +497,7 @@ class OpenAIJudge(ItemJudge):
         self,
         task: _Task,
         *,
-        reply: _Reply,
+        reply: Reply,
         asking: list[int],
         items: list[Any],
         cache_keys: list[str],
@@ -685,151 +549,10 @@ class OpenAIJudge(ItemJudge):
         except duckdb.Error as exc:
             log.warning("judge cache not written (%s); a re-run pays again", type(exc).__name__)
 
-    def _complete(self, task: _Task, prompt: str, note: str | None, spent: list[int]) -> _Reply:
-        """One answer from the endpoint: retries transient failures, refuses past the caps."""
-        messages = [{"role": "user", "content": prompt}]
-        if note is not None:
-            messages.append({"role": "user", "content": _RETRY_NOTE.format(reason=note)})
-        failures = 0
-        while True:
-            self._reserve_call()
-            spent[0] += 1
-            used_format = self._format
-            ticket = self._limiter.acquire()
-            try:
-                completion = self._client.chat.completions.create(
-                    model=self.model,
-                    messages=messages,
-                    **REQUEST_PARAMETERS,
-                    **_format_request(FORMATS[used_format], task.schema),
-                )
-            except openai.APIStatusError as exc:
-                retry_after = _retry_after(exc.response.headers, self._max_retry_after)
-                throttled = exc.status_code == 429
-                self._limiter.release(
-                    ticket, ok=False, throttled=throttled, retry_after=retry_after
-                )
-                if self._refused_format(exc, used_format):
-                    self._usage.add(failed=1)
-                    continue
-                problem = self._status_problem(exc)
-            except openai.APITimeoutError:
-                self._limiter.release(ticket, ok=False)
-                retry_after = None
-                problem = f"the endpoint did not answer within {self._timeout:g} s"
-            except openai.APIConnectionError as exc:
-                self._limiter.release(ticket, ok=False)
-                retry_after = None
-                cause = type(exc.__cause__).__name__ if exc.__cause__ else "no response"
-                problem = f"connection to the endpoint failed ({cause})"
-            except openai.APIError as exc:
-                self._limiter.release(ticket, ok=False)
-                self._usage.add(failed=1)
-                raise JudgeReplyError(
-                    f"the endpoint's answer is not a chat completion: {type(exc).__name__}"
-                ) from None
-            else:
-                self._limiter.release(ticket, ok=True)
-                reply = self._reply_of(completion, prompt)
-                spent[1] += reply.prompt_tokens
-                spent[2] += reply.completion_tokens
-                return reply
-            failures += 1
-            self._usage.add(failed=1)
-            if failures > self._max_retries:
-                raise JudgeTransientError(f"{problem}; gave up after {failures} attempts") from None
-            self._usage.add(retries=1)
-            self._stop.wait(self._backoff(failures, retry_after))
-
-    def _reserve_call(self) -> None:
-        """Count a request about to be made, or refuse it (endpoint refused us, cap reached)."""
-        if self._stop.is_set():
-            raise JudgeTransientError("the judge was closed or interrupted before this call")
-        with self._lock:
-            if self._fatal is not None:
-                raise JudgeEndpointError(self._fatal)
-            if self._budget is None:
-                if self._max_calls is not None and self._usage.get("calls") >= self._max_calls:
-                    self._budget = (
-                        f"the run's cap of {self._max_calls} judge calls is reached "
-                        "(--max-calls); the case stays pending for the next run"
-                    )
-                elif self._max_tokens is not None and self._usage.tokens() >= self._max_tokens:
-                    self._budget = (
-                        f"the run's cap of {self._max_tokens} judge tokens is reached "
-                        "(--max-tokens); the case stays pending for the next run"
-                    )
-            if self._budget is not None:
-                raise JudgeBudgetExhausted(self._budget)
-            self._usage.add(calls=1)
-
-    def _refused_format(self, exc: openai.APIStatusError, used_format: int) -> bool:
-        """True when the server refused our response_format: step down to the next one."""
-        if exc.status_code not in (400, 422) or used_format + 1 >= len(FORMATS):
-            return False
-        message = f"{exc.message} {exc.param or ''}".lower()
-        if "response_format" not in message and "json_schema" not in message:
-            return False
-        with self._lock:
-            if self._format == used_format:
-                self._format = used_format + 1
-                log.info(
-                    "the judge endpoint refused response_format %s; asking with %s from now on",
-                    FORMATS[used_format],
-                    FORMATS[self._format],
-                )
-        return True
-
-    def _status_problem(self, exc: openai.APIStatusError) -> str:
-        """A transient failure's description; raises at once for a permanent one."""
-        status = exc.status_code
-        if status in _TRANSIENT_STATUS or status >= 500:
-            if status == 429:
-                self._usage.add(throttled=1)
-                log.debug("judge endpoint throttled (HTTP 429); limit now %d", self._limiter.limit)
-            return f"HTTP {status} from the endpoint: {self._server_message(exc)}"
-        self._usage.add(failed=1)
-        if status in _FATAL_STATUS:
-            # Never the server's text here: some servers echo part of a refused key.
-            message = _FATAL_STATUS[status].format(
-                env=self.api_key_env, model=self.model, endpoint=self._endpoint
-            )
-            with self._lock:
-                if self._fatal is None:
-                    self._fatal = message
-                    log.error("judge endpoint: %s; no further calls are made", message)
-            raise JudgeEndpointError(message) from None
-        raise JudgeError(f"HTTP {status} from the endpoint: {self._server_message(exc)}") from None
-
-    def _server_message(self, exc: openai.APIStatusError) -> str:
-        body = exc.body
-        detail = body.get("message") if isinstance(body, dict) else None
-        text = detail if isinstance(detail, str) else str(exc.message or "")
-        secret = self._client.api_key
-        if secret:
-            text = text.replace(secret, "[redacted]")
-        return text if len(text) <= 300 else text[:299] + "…"
-
-    def _reply_of(self, completion: Any, prompt: str) -> _Reply:
-        choices = getattr(completion, "choices", None) or []
-        message = choices[0].message if choices else None
-        text = (message.content if message is not None else None) or ""
-        finish = choices[0].finish_reason if choices else None
-        usage = getattr(completion, "usage", None)
-        # Servers that report no usage get an estimate (4 characters a token) so caps hold.
-        prompt_tokens = getattr(usage, "prompt_tokens", None)
-        completion_tokens = getattr(usage, "completion_tokens", None)
-        if prompt_tokens is None:
-            prompt_tokens = len(prompt) // 4
-        if completion_tokens is None:
-            completion_tokens = len(text) // 4
-        self._usage.add(prompt_tokens=prompt_tokens, completion_tokens=completion_tokens)
-        return _Reply(text, finish, prompt_tokens, completion_tokens)
-
-    def _backoff(self, failures: int, retry_after: float | None) -> float:
-        ceiling = min(self._backoff_max, self._backoff_base * 2 ** (failures - 1))
-        delay = ceiling / 2 + self._random.uniform(0, ceiling / 2)
-        return max(delay, retry_after or 0.0)
+    def _complete(self, task: _Task, prompt: str, note: str | None, spent: list[int]) -> Reply:
+        """One answer from the endpoint; `note` says why the previous reply was unusable."""
+        follow_up = None if note is None else _RETRY_NOTE.format(reason=note)
+        return self._chat.complete(prompt, schema=task.schema, follow_up=follow_up, spent=spent)
 
     def _fan_out(
         self, answer: Callable[[T], R], items: Sequence[T]
@@ -932,57 +655,7 @@ def _check_settings(
         raise ConfigError(f"timeout must be a positive number of seconds, got {timeout!r}")
 
 
-def _endpoint_name(base_url: str | None) -> str:
-    """Host and port of the endpoint: never the userinfo, path or query (they may hold keys)."""
-    if not base_url:
-        return "api.openai.com"
-    parts = urlsplit(base_url)
-    host = parts.hostname or "?"
-    return f"{host}:{parts.port}" if parts.port else host
-
-
-def _format_request(kind: str, schema: str) -> dict[str, Any]:
-    if kind == "json_schema":
-        name = schema.replace(".", "_")
-        return {
-            "response_format": {
-                "type": "json_schema",
-                "json_schema": {"name": name, "strict": True, "schema": reply_schema(schema)},
-            }
-        }
-    if kind == "json_object":
-        return {"response_format": {"type": "json_object"}}
-    return {}
-
-
-def _retry_after(headers: Any, ceiling: float) -> float | None:
-    """Seconds the server asks us to wait (`retry-after-ms` or `Retry-After`), capped."""
-    seconds: float | None = None
-    millis = headers.get("retry-after-ms")
-    if millis is not None:
-        try:
-            seconds = float(millis) / 1000
-        except ValueError:
-            seconds = None
-    value = headers.get("retry-after")
-    if seconds is None and value is not None:
-        try:
-            seconds = float(value)
-        except ValueError:
-            try:
-                when = email.utils.parsedate_to_datetime(value)
-            except (TypeError, ValueError):
-                when = None
-            if when is not None:
-                if when.tzinfo is None:
-                    when = when.replace(tzinfo=UTC)
-                seconds = (when - datetime.now(UTC)).total_seconds()
-    if seconds is None:
-        return None
-    return min(max(seconds, 0.0), ceiling)
-
-
-def _json_reply(reply: _Reply) -> Any:
+def _json_reply(reply: Reply) -> Any:
     try:
         return first_json_object(reply.text)
     except JudgeReplyError as exc:
@@ -993,7 +666,7 @@ def _json_reply(reply: _Reply) -> Any:
         raise
 
 
-def _shares(reply: _Reply, n: int) -> list[tuple[int, int]]:
+def _shares(reply: Reply, n: int) -> list[tuple[int, int]]:
     """A call's tokens split evenly over its items (the first takes the remainder)."""
     shares = [(reply.prompt_tokens // n, reply.completion_tokens // n)] * n
     shares[0] = (

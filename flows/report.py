@@ -28,7 +28,7 @@ from rich.text import Text
 
 from faith_udfs.errors import ConfigError
 from flows.errors import DatabaseError
-from flows.store import DEFAULT_DB, connect
+from flows.store import DEFAULT_DB, connect, sql
 
 __all__ = [
     "DEFAULT_SEGMENT",
@@ -63,28 +63,6 @@ _CAUSE_COLOURS = {
 }
 _MAX_SEGMENT_VALUES = 30
 _STEPS = {"day": "1d", "week": "1w", "month": "1mo"}
-
-# Queries only call the macros; every value is a bound parameter.
-_SETTINGS = (
-    "threshold := $threshold, penalize_ambiguous := $penalize_ambiguous, "
-    "since := $since, until := $until"
-)
-_PASS_RATES = f"SELECT * FROM pass_rates(grain := $grain, {_SETTINGS})"
-_BY_SEGMENT = f"SELECT * FROM pass_rates_by_segment($segment, grain := $grain, {_SETTINGS})"
-_HISTOGRAM = f"SELECT * FROM score_histogram(bins := $bins, {_SETTINGS})"
-_CONTRADICTED = "SELECT * FROM contradicted_claims(n := $n, since := $since, until := $until)"
-_SEGMENTS = "SELECT segment, sum(cases) AS cases FROM segment_columns GROUP BY segment"
-_CONFIGS = (
-    "SELECT config_id, judge, threshold, penalize_ambiguous_claims, strict_mode, cases, "
-    "first_logged_at, last_logged_at FROM metric_configs"
-)
-_AGREEMENT = (
-    "SELECT config_id, checked_at, agreement, floor, passed FROM judge_agreement "
-    "WHERE ($since IS NULL OR day >= $since) AND ($until IS NULL OR day <= $until) "
-    "ORDER BY config_id, checked_at"
-)
-_HAS_AGREEMENT = "SELECT count(*) FROM duckdb_views() WHERE view_name = 'judge_agreement'"
-_HAS_MACROS = "SELECT count(*) FROM duckdb_functions() WHERE function_name = 'pass_rates'"
 
 
 @dataclass(frozen=True)
@@ -174,41 +152,46 @@ def _check(con: duckdb.DuckDBPyConnection, options: ReportOptions) -> None:
         raise ConfigError(f"--threshold must be between 0 and 1, got {options.threshold}")
     if options.periods < 1:
         raise ConfigError(f"--periods must be at least 1, got {options.periods}")
-    if not con.execute(_HAS_MACROS).fetchall()[0][0]:
+    if not con.execute(sql("report_has_macros")).fetchall()[0][0]:
         raise DatabaseError(
             "this database predates the analysis views (migration 002); open it once "
             "read-write, e.g. with `faith score`, to migrate it"
         )
 
 
-def _frame(con: duckdb.DuckDBPyConnection, query: str, params: dict[str, Any]) -> pl.DataFrame:
-    return con.sql(query, params=params).pl()
+def _frame(con: duckdb.DuckDBPyConnection, name: str, params: dict[str, Any]) -> pl.DataFrame:
+    """The result of `flows/sql/<name>.sql` as a frame; every value is a bound parameter."""
+    return con.sql(sql(name), params=params).pl()
 
 
 def pass_rates(con: duckdb.DuckDBPyConnection, options: ReportOptions) -> pl.DataFrame:
     """`pass_rates` of the report's window and settings, oldest period first."""
-    return _frame(con, _PASS_RATES, {"grain": options.grain, **options.settings()})
+    return _frame(con, "report_pass_rates", {"grain": options.grain, **options.settings()})
 
 
 def pass_rates_by_segment(
     con: duckdb.DuckDBPyConnection, options: ReportOptions, segment: str, *, grain: str | None
 ) -> pl.DataFrame:
     """`pass_rates_by_segment` (grain None: the whole window in one period)."""
-    return _frame(con, _BY_SEGMENT, {"segment": segment, "grain": grain, **options.settings()})
+    return _frame(
+        con,
+        "report_pass_rates_by_segment",
+        {"segment": segment, "grain": grain, **options.settings()},
+    )
 
 
 def score_histogram(
     con: duckdb.DuckDBPyConnection, options: ReportOptions, bins: int = 10
 ) -> pl.DataFrame:
     """`score_histogram`: scored cases per config and score bin."""
-    return _frame(con, _HISTOGRAM, {"bins": bins, **options.settings()})
+    return _frame(con, "report_score_histogram", {"bins": bins, **options.settings()})
 
 
 def contradicted_claims(con: duckdb.DuckDBPyConnection, options: ReportOptions) -> pl.DataFrame:
     """`contradicted_claims`: the top claims judged `no`, with their passages."""
     return _frame(
         con,
-        _CONTRADICTED,
+        "report_contradicted_claims",
         {"n": options.top_claims, "since": options.since, "until": options.until},
     )
 
@@ -216,7 +199,7 @@ def contradicted_claims(con: duckdb.DuckDBPyConnection, options: ReportOptions) 
 def config_labels(con: duckdb.DuckDBPyConnection) -> dict[str, str]:
     """A short description of each config: judge and the settings its runs used."""
     labels = {}
-    for row in con.execute(_CONFIGS).fetchall():
+    for row in con.execute(sql("report_configs")).fetchall():
         config_id, judge, threshold, penalize, strict = row[:5]
         parts = [judge or "judge unknown"]
         if threshold is not None:
@@ -231,7 +214,7 @@ def config_labels(con: duckdb.DuckDBPyConnection) -> dict[str, str]:
 
 def resolve_segment(con: duckdb.DuckDBPyConnection, requested: str | None) -> str | None:
     """The segment column to slice by: the one asked for, else app_version if present."""
-    known = {row[0] for row in con.execute(_SEGMENTS).fetchall()}
+    known = {row[0] for row in con.execute(sql("report_segments")).fetchall()}
     if requested is None:
         return DEFAULT_SEGMENT if DEFAULT_SEGMENT in known else None
     if requested not in known:
@@ -531,9 +514,9 @@ def _attribution_figure(rates: pl.DataFrame, grain: str, configs: list[str]) -> 
 
 def judge_agreement(con: duckdb.DuckDBPyConnection, options: ReportOptions) -> pl.DataFrame:
     """Each nightly judge check: agreement with the golden set, by config and time."""
-    if not con.execute(_HAS_AGREEMENT).fetchall()[0][0]:
+    if not con.execute(sql("report_has_judge_agreement")).fetchall()[0][0]:
         return pl.DataFrame()
-    return _frame(con, _AGREEMENT, {"since": options.since, "until": options.until})
+    return _frame(con, "report_judge_agreement", {"since": options.since, "until": options.until})
 
 
 def _agreement_figure(checks: pl.DataFrame, configs: list[str]) -> go.Figure:
@@ -625,7 +608,7 @@ def _configs_html(con: duckdb.DuckDBPyConnection) -> str:
             f"{_day(first)} to {_day(last)}",
         ]
         for config_id, judge, threshold, penalize, strict, cases, first, last in con.execute(
-            _CONFIGS
+            sql("report_configs")
         ).fetchall()
     ]
     return _table_html(headers, rows)

@@ -2,14 +2,30 @@
 
 from schemas.contract import CONTRACT_TYPES, ValidatedBatch, validate_cases
 from schemas.inputs import REQUIRED_COLUMNS, Cases, Contexts, Outputs, Questions
+from schemas.outputs import (
+    OUTPUT_MODELS,
+    CaseScores,
+    ClaimVerdicts,
+    JudgeCache,
+    Quarantine,
+    Runs,
+    Truths,
+)
 
 __all__ = [
     "CONTRACT_TYPES",
+    "OUTPUT_MODELS",
     "REQUIRED_COLUMNS",
+    "CaseScores",
     "Cases",
+    "ClaimVerdicts",
     "Contexts",
+    "JudgeCache",
     "Outputs",
+    "Quarantine",
     "Questions",
+    "Runs",
+    "Truths",
     "ValidatedBatch",
     "validate_cases",
 ]

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-import pandera.polars as pa
 import polars as pl
 from pandera.errors import SchemaErrors
 
@@ -176,9 +175,7 @@ def _check_failures(typed: pl.DataFrame) -> pl.DataFrame:
 
 def _with_rows(failures: pl.DataFrame, indexed: pl.DataFrame) -> pl.DataFrame:
     """Attach the whole offending row (as JSON) and its case_id to each failure."""
-    failed = indexed.join(
-        failures.select(pl.col("row").alias(_ROW)).unique(), on=_ROW, how="semi"
-    )
+    failed = indexed.join(failures.select(pl.col("row").alias(_ROW)).unique(), on=_ROW, how="semi")
     rows = failed.select(
         pl.col(_ROW).alias("row"),
         case_id=_case_id_text(failed),
@@ -194,4 +191,4 @@ def _case_id_text(frame: pl.DataFrame) -> pl.Expr:
     return _as_text(pl.col("case_id"), dtype) if dtype != pl.String else pl.col("case_id")
 
 
-__all__ = ["CONTRACT_TYPES", "ValidatedBatch", "pa", "validate_cases"]
+__all__ = ["CONTRACT_TYPES", "ValidatedBatch", "validate_cases"]

@@ -1,0 +1,169 @@
+"""Pandera models of the output tables, named like their DuckDB tables (`CaseScores` is
+`case_scores`). A test reads each table of a real run back and validates it, so the SQL
+migrations and these contracts cannot drift apart."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+import pandera.polars as pa
+import polars as pl
+
+STATUSES = ["scored", "invalid", "pending"]
+RUN_STATUSES = ["running", "completed", "failed", "superseded"]
+VERDICTS = ["yes", "no", "idk"]
+
+
+class Runs(pa.DataFrameModel):
+    """`runs`: one row a run of `faith score` or `faith nightly`."""
+
+    run_id: str = pa.Field(unique=True, description="YYYYMMDDTHHMMSS-xxxxxxxx.")
+    flow: str = pa.Field(isin=["score", "nightly"], description="Which command ran.")
+    config_id: str = pa.Field(description="The metric config scored under.")
+    config: str = pa.Field(description="The config's settings as JSON; never a secret.")
+    source: str = pa.Field(description="What was read.")
+    status: str = pa.Field(isin=RUN_STATUSES, description="Where the run ended.")
+    started_at: dt.datetime = pa.Field(description="UTC start.")
+    heartbeat_at: dt.datetime = pa.Field(nullable=True, description="UTC, moves every batch.")
+    finished_at: dt.datetime = pa.Field(nullable=True, description="UTC end.")
+    pid: pl.Int32 = pa.Field(nullable=True, description="The process that ran it.")
+    host: str = pa.Field(nullable=True, description="The machine that ran it.")
+    batches: pl.Int64 = pa.Field(ge=0, description="Batches committed.")
+    rows_in: pl.Int64 = pa.Field(ge=0, description="= scored + invalid + pending + quarantined.")
+    rows_scored: pl.Int64 = pa.Field(ge=0, description="Newly plus already scored.")
+    rows_newly_scored: pl.Int64 = pa.Field(ge=0, description="Scored by this run.")
+    rows_already_scored: pl.Int64 = pa.Field(ge=0, description="Same config and content.")
+    rows_invalid: pl.Int64 = pa.Field(ge=0, description="Could not be judged; retried next run.")
+    rows_pending: pl.Int64 = pa.Field(ge=0, description="Left for the next run by a cap.")
+    rows_quarantined: pl.Int64 = pa.Field(ge=0, description="Broke the input contract.")
+    rows_replaced: pl.Int64 = pa.Field(ge=0, description="Re-delivered with new content.")
+    rows_passed: pl.Int64 = pa.Field(ge=0, description="Of the newly scored, passed.")
+    judge_calls: pl.Int64 = pa.Field(ge=0, description="Calls made to the judge.")
+    judge_cached: pl.Int64 = pa.Field(ge=0, description="Answers taken from judge_cache.")
+    judge_failed: pl.Int64 = pa.Field(ge=0, description="Calls that failed.")
+    prompt_tokens: pl.Int64 = pa.Field(ge=0, description="Tokens sent.")
+    completion_tokens: pl.Int64 = pa.Field(ge=0, description="Tokens received.")
+    seconds_read: float = pa.Field(ge=0, description="Reading Parquet.")
+    seconds_validate: float = pa.Field(ge=0, description="Casting and validating.")
+    seconds_score: float = pa.Field(ge=0, description="Scoring.")
+    seconds_write: float = pa.Field(ge=0, description="Writing to DuckDB.")
+    seconds_total: float = pa.Field(nullable=True, ge=0, description="Wall time.")
+    error: str = pa.Field(nullable=True, description="Why the run failed.")
+    warning: str = pa.Field(nullable=True, description="E.g. judge drift.")
+
+    class Config:
+        strict = True
+
+
+class CaseScores(pa.DataFrameModel):
+    """`case_scores`: one row a case and metric config."""
+
+    config_id: str = pa.Field(description="The metric config.")
+    case_id: str = pa.Field(description="The logged exchange.")
+    run_id: str = pa.Field(description="The run that scored it last.")
+    content_hash: str = pa.Field(str_length={"min_value": 32, "max_value": 32}, description="md5.")
+    logged_at: dt.datetime = pa.Field(nullable=True, description="When it was logged, UTC.")
+    input: str = pa.Field(nullable=True, description="The question.")
+    actual_output: str = pa.Field(nullable=True, description="The answer.")
+    n_truths: pl.Int32 = pa.Field(nullable=True, ge=0, description="Truths of its passages.")
+    n_claims: pl.Int32 = pa.Field(nullable=True, ge=0, description="Claims of its answer.")
+    n_yes: pl.Int32 = pa.Field(nullable=True, ge=0, description="Claims supported.")
+    n_no: pl.Int32 = pa.Field(nullable=True, ge=0, description="Claims contradicted.")
+    n_idk: pl.Int32 = pa.Field(nullable=True, ge=0, description="Claims not mentioned.")
+    n_dropped: pl.Int32 = pa.Field(nullable=True, ge=0, description="Verdicts off-vocabulary.")
+    score: float = pa.Field(nullable=True, in_range={"min_value": 0, "max_value": 1})
+    threshold: float = pa.Field(nullable=True, in_range={"min_value": 0, "max_value": 1})
+    penalize_ambiguous_claims: bool = pa.Field(nullable=True, description="idk counted as no.")
+    strict_mode: bool = pa.Field(nullable=True, description="Threshold 1, below 1 is 0.")
+    success: bool = pa.Field(nullable=True, description="score >= threshold; NULL unless scored.")
+    no_claims: bool = pa.Field(nullable=True, description="Answer without claims (score 1).")
+    status: str = pa.Field(isin=STATUSES, description="scored, invalid or pending.")
+    error: str = pa.Field(nullable=True, description="Why it is invalid or pending.")
+    reason: str = pa.Field(nullable=True, description="Short explanation of the score.")
+    passage_ids: pl.List(pl.UInt64) = pa.Field(nullable=True, description="Its passages.")
+    # MAP(VARCHAR, VARCHAR) in DuckDB; Pandera has no Map type, so it is checked as its
+    # entries: `SELECT * REPLACE (map_entries(segments) AS segments) FROM case_scores`.
+    segments: pl.List(pl.Struct({"key": pl.String, "value": pl.String})) = pa.Field(
+        nullable=True, description="Extra input columns (app_version, model, ...)."
+    )
+    judge_calls: float = pa.Field(ge=0, description="Its share of the judge calls made.")
+    prompt_tokens: pl.Int32 = pa.Field(ge=0, description="Tokens sent for it.")
+    completion_tokens: pl.Int32 = pa.Field(ge=0, description="Tokens received for it.")
+    scored_at: dt.datetime = pa.Field(description="UTC.")
+
+    class Config:
+        strict = True
+        unique = ["config_id", "case_id"]  # noqa: RUF012 - pandera reads a plain list
+
+
+class ClaimVerdicts(pa.DataFrameModel):
+    """`claim_verdicts`: one row a claim of a scored case."""
+
+    config_id: str = pa.Field(description="The metric config.")
+    case_id: str = pa.Field(description="The case.")
+    claim_index: pl.Int32 = pa.Field(ge=0, description="Position in the answer, from 0.")
+    claim: str = pa.Field(description="The claim as extracted.")
+    verdict: str = pa.Field(nullable=True, isin=VERDICTS, description="NULL: off-vocabulary.")
+    reason: str = pa.Field(nullable=True, description="Why no or idk.")
+
+    class Config:
+        strict = True
+        unique = ["config_id", "case_id", "claim_index"]  # noqa: RUF012
+
+
+class Truths(pa.DataFrameModel):
+    """`truths`: one row a truth of a distinct passage."""
+
+    config_id: str = pa.Field(description="The metric config.")
+    passage_id: pl.UInt64 = pa.Field(description="Key of the passage (case_scores.passage_ids).")
+    truth_index: pl.Int32 = pa.Field(ge=0, description="Position in the passage, from 0.")
+    truth: str = pa.Field(description="The factual statement.")
+
+    class Config:
+        strict = True
+        unique = ["config_id", "passage_id", "truth_index"]  # noqa: RUF012
+
+
+class Quarantine(pa.DataFrameModel):
+    """`quarantine`: one row an input row and the check it failed."""
+
+    row_key: str = pa.Field(description="The input row, stable across runs.")
+    check: str = pa.Field(description="The failed check.")
+    run_id: str = pa.Field(description="First run that quarantined it.")
+    case_id: str = pa.Field(nullable=True, description="As read.")
+    column: str = pa.Field(nullable=True, description="The offending column.")
+    value: str = pa.Field(nullable=True, description="The offending value, as text.")
+    source_file: str = pa.Field(nullable=True, description="Where it was read.")
+    row_json: str = pa.Field(description="The whole row as read.")
+    quarantined_at: dt.datetime = pa.Field(description="UTC.")
+
+    class Config:
+        strict = True
+        unique = ["row_key", "check"]  # noqa: RUF012
+
+
+class JudgeCache(pa.DataFrameModel):
+    """`judge_cache`: one row a judge call ever made."""
+
+    cache_key: str = pa.Field(unique=True, description="Hash of model, template, prompt.")
+    kind: str = pa.Field(description="Judge kind.")
+    model: str = pa.Field(description="Model name.")
+    prompt_version: str = pa.Field(description="Template version.")
+    schema_name: str = pa.Field(description="Which question.")
+    reply: str = pa.Field(description="The reply's JSON.")
+    prompt_tokens: pl.Int32 = pa.Field(ge=0, description="Tokens sent.")
+    completion_tokens: pl.Int32 = pa.Field(ge=0, description="Tokens received.")
+    created_at: dt.datetime = pa.Field(description="UTC.")
+
+    class Config:
+        strict = True
+
+
+OUTPUT_MODELS: dict[str, type[pa.DataFrameModel]] = {
+    "runs": Runs,
+    "case_scores": CaseScores,
+    "claim_verdicts": ClaimVerdicts,
+    "truths": Truths,
+    "quarantine": Quarantine,
+    "judge_cache": JudgeCache,
+}

@@ -1,0 +1,57 @@
+"""Every output table of a real run, read back from DuckDB, fits its Pandera model exactly."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import duckdb
+import pandera.polars as pa
+import polars as pl
+import pytest
+
+from flows.pipeline import run_score
+from flows.settings import ScoreSettings
+from schemas import OUTPUT_MODELS, CaseScores
+from tests.builders import case_row, cases, many_cases, write
+
+
+@pytest.fixture(scope="module")
+def database(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    folder = tmp_path_factory.mktemp("run")
+    rows = [
+        *many_cases(30).to_dicts(),
+        case_row("bad", input=" "),
+        case_row("empty", retrieval_context=[]),
+    ]
+    write(cases(rows), folder / "cases.parquet")
+    db = folder / "f.duckdb"
+    run_score(ScoreSettings(source=str(folder / "cases.parquet"), db=str(db)))
+    return db
+
+
+@pytest.mark.parametrize("table", sorted(OUTPUT_MODELS))
+def test_each_output_table_fits_its_model(database: Path, table: str) -> None:
+    con = duckdb.connect(str(database), read_only=True)
+    try:
+        columns = "* REPLACE (map_entries(segments) AS segments)" if table == "case_scores" else "*"
+        frame = con.sql(f"SELECT {columns} FROM {table}").pl()  # table names are ours
+    finally:
+        con.close()
+    OUTPUT_MODELS[table].validate(frame, lazy=True)
+
+
+def test_the_models_catch_a_broken_row(database: Path) -> None:
+    con = duckdb.connect(str(database), read_only=True)
+    try:
+        scores = con.sql(
+            "SELECT * REPLACE (map_entries(segments) AS segments) FROM case_scores"
+        ).pl()
+    finally:
+        con.close()
+    broken = scores.with_columns(
+        score=pl.when(pl.col("case_id") == "c00001").then(1.5).otherwise(pl.col("score"))
+    )
+    with pytest.raises(pa.errors.SchemaErrors, match="in_range"):
+        CaseScores.validate(broken, lazy=True)
+    with pytest.raises(pa.errors.SchemaErrors, match="unique"):
+        CaseScores.validate(pl.concat([scores, scores.head(1)]), lazy=True)

@@ -47,6 +47,7 @@ from flows.source import (
     resolve_source,
 )
 from flows.store import open_store, sql
+from schemas import CONTRACT_TYPES
 
 log = logging.getLogger("faithpipe")
 
@@ -283,17 +284,8 @@ def _drain(state: RunState) -> None:
 
 
 def _no_cases() -> pl.DataFrame:
-    return pl.DataFrame(
-        schema={
-            "case_id": pl.String,
-            "input": pl.String,
-            "actual_output": pl.String,
-            "retrieval_context": pl.List(pl.String),
-            "logged_at": pl.Datetime("us"),
-            "segments": pl.String,
-            "source_file": pl.String,
-        }
-    )
+    """A batch with no valid rows: the contract's columns, as validation leaves them."""
+    return pl.DataFrame(schema={**CONTRACT_TYPES, "segments": pl.String, "source_file": pl.String})
 
 
 def _start_run(

@@ -301,3 +301,12 @@ def test_the_bundled_sample_scores_the_same_in_both_forms(tmp_path: Path) -> Non
         ("seed-grounded", 1.0),
         ("seed-invented", 1.0),
     ]
+
+
+def test_a_source_whose_every_row_is_bad_scores_nothing_and_loses_nothing(tmp_path: Path) -> None:
+    rows = [case_row(None), case_row("q", input=""), case_row("r", retrieval_context=None)]
+    run = score(write(cases(rows), tmp_path / "bad.parquet"), tmp_path / "f.duckdb")
+    assert (run["status"], run["rows_in"], run["rows_quarantined"]) == ("completed", 3, 3)
+    assert_counts_add_up(run)
+    empty = score(write(cases([]), tmp_path / "empty.parquet"), tmp_path / "f.duckdb")
+    assert (empty["status"], empty["rows_in"]) == ("completed", 0)

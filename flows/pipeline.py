@@ -44,6 +44,7 @@ from flows.source import (
     count_rows,
     duplicated_case_ids,
     iter_batches,
+    orphan_rows,
     resolve_source,
 )
 from flows.store import open_store, sql
@@ -141,6 +142,7 @@ def run_score(
     total = count_rows(source)
     duplicates = duplicated_case_ids(source)
     con = open_store(settings.db, lock_timeout=settings.lock_timeout)
+    owned = judge is None  # a judge the caller passed in stays open for the caller
     try:
         supersede_dead_runs(con)
         judge = judge or build_judge(settings.judge, con)
@@ -150,25 +152,44 @@ def run_score(
         state = RunState(con, run_id, config_id, config, judge, steps, progress)
         progress.start(total, f"run {run_id} ({config_id}) of {settings.source}")
         try:
-            with state.scorer, state.reader:
-                _score_all(state, source, duplicates, settings.batch_size)
+            # The scoring thread is joined before its cursor closes.
+            with state.reader, state.scorer:
+                try:
+                    _score_all(state, source, duplicates, settings.batch_size)
+                except BaseException:
+                    state.scorer.shutdown(wait=False, cancel_futures=True)
+                    raise
         except BaseException as exc:
-            close_judge(judge)
             _finish_run(con, run_id, "failed", started, error=f"{type(exc).__name__}: {exc}")
             raise
         finally:
             progress.stop()
-        close_judge(judge)
         _finish_run(con, run_id, "completed", started)
         return run_row(con, run_id)
     finally:
+        if owned and judge is not None:
+            _close_judge_quietly(judge)
         con.close()
+
+
+def _close_judge_quietly(judge: Judge) -> None:
+    """Flush and close a judge the run built. Its results are committed already; a failed
+    flush only loses cache entries, so it is reported, not raised over the run's outcome."""
+    try:
+        close_judge(judge)
+    except Exception as exc:
+        log.warning("closing the judge failed (some cached answers may be lost): %s", exc)
 
 
 def _score_all(state: RunState, source: Source, duplicates: pl.DataFrame, batch_size: int) -> None:
     """Gather validated rows into batches of `batch_size`, holding back duplicated case_ids
     until the whole source is read (copies can sit in different files)."""
     batch = Batch()
+    orphans = orphan_rows(source)
+    if orphans.height:
+        keyed = state.keys.keyed(orphans)
+        batch.quarantined.append(keyed)
+        batch.rows_quarantined += keyed["row_key"].n_unique()
     held: list[pl.DataFrame] = []
     clock = time.perf_counter()
     for raw in iter_batches(source, batch_size):
@@ -319,7 +340,6 @@ def _finish_run(
     started: float,
     *,
     error: str | None = None,
-    warning: str | None = None,
 ) -> None:
     con.execute(
         sql("finish_run"),
@@ -329,7 +349,6 @@ def _finish_run(
             "now": _now(),
             "seconds_total": time.perf_counter() - started,
             "error": error,
-            "warning": warning,
         },
     )
 

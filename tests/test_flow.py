@@ -42,7 +42,7 @@ def test_flow_run_scores_batches_and_publishes_its_summary(tmp_path: Path) -> No
     assert "rows_in" in published["faithpipe-score-counts"]
 
 
-def test_flow_run_that_fails_marks_its_run_failed(tmp_path: Path) -> None:
+def test_flow_run_over_a_missing_source_fails_before_writing(tmp_path: Path) -> None:
     from flows.errors import InputUnreadable
     from flows.flow import score_flow
 

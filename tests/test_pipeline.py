@@ -310,3 +310,80 @@ def test_a_source_whose_every_row_is_bad_scores_nothing_and_loses_nothing(tmp_pa
     assert_counts_add_up(run)
     empty = score(write(cases([]), tmp_path / "empty.parquet"), tmp_path / "f.duckdb")
     assert (empty["status"], empty["rows_in"]) == ("completed", 0)
+
+
+def test_three_tables_quarantine_orphans_and_treat_no_context_as_empty(tmp_path: Path) -> None:
+    folder = tmp_path / "three"
+    questions = many_cases(2).select("case_id", "input", "logged_at")
+    write(questions, folder / "questions.parquet")
+    write(
+        pl.DataFrame({"case_id": ["c00000", "zz"], "position": [0, 0], "text": CONTEXT[:1] * 2}),
+        folder / "contexts.parquet",
+    )
+    outputs = pl.DataFrame(
+        {"case_id": ["c00000", "c00001", "orphan"], "actual_output": ["Order A17 shipped."] * 3}
+    )
+    write(outputs, folder / "outputs.parquet")
+    run = score(folder, tmp_path / "f.duckdb")
+    assert_counts_add_up(run)
+    assert (run["rows_in"], run["rows_scored"], run["rows_invalid"]) == (4, 1, 1)
+    stored = table(tmp_path / "f.duckdb", 'SELECT case_id, "check" FROM quarantine ORDER BY 1')
+    assert stored.rows() == [("orphan", "orphan_output"), ("zz", "orphan_context")]
+    invalid = table(
+        tmp_path / "f.duckdb", "SELECT case_id FROM case_scores WHERE status = 'invalid'"
+    )
+    assert invalid["case_id"].to_list() == ["c00001"]
+    again = score(folder, tmp_path / "f.duckdb")
+    assert table(tmp_path / "f.duckdb", "SELECT count(*) AS n FROM quarantine")["n"][0] == 2
+    assert_counts_add_up(again)
+
+
+def test_a_run_failing_mid_way_is_marked_failed_keeps_its_batches_and_resumes(
+    tmp_path: Path,
+) -> None:
+    from flows.batches import write_batch
+    from flows.pipeline import Steps
+
+    writes: list[int] = []
+
+    def write_then_fail(con: duckdb.DuckDBPyConnection, scored, **options) -> float:
+        writes.append(1)
+        if len(writes) == 2:
+            raise OSError("disk full")
+        return write_batch(con, scored, **options)
+
+    source = write(many_cases(30), tmp_path / "a.parquet")
+    db = tmp_path / "f.duckdb"
+    settings = ScoreSettings(source=str(source), db=str(db), batch_size=10)
+    with pytest.raises(OSError, match="disk full"):
+        run_score(settings, steps=Steps(write=write_then_fail))
+    failed = table(db, "SELECT status, error, rows_in, batches FROM runs")
+    assert failed.rows() == [("failed", "OSError: disk full", 10, 1)]
+    assert table(db, "SELECT count(*) AS n FROM case_scores")["n"][0] == 10
+    resumed = run_score(settings)
+    assert (resumed["rows_already_scored"], resumed["rows_newly_scored"]) == (10, 20)
+    assert table(db, "SELECT count(DISTINCT case_id) AS n FROM case_scores")["n"][0] == 30
+
+
+class ClosableJudge(CountingJudge):
+    """Refuses to answer once closed, like the LLM judge."""
+
+    closed = False
+
+    def close(self) -> None:
+        self.closed = True
+
+    def map_items(self, answer, items):
+        assert not self.closed, "asked after close"
+        return super().map_items(answer, items)
+
+
+def test_a_judge_passed_in_stays_open_for_the_caller(tmp_path: Path) -> None:
+    judge = ClosableJudge()
+    first = write(many_cases(4), tmp_path / "a.parquet")
+    second = write(cases([case_row("new")]), tmp_path / "b.parquet")
+    db = tmp_path / "f.duckdb"
+    run_score(ScoreSettings(source=str(first), db=str(db)), judge=judge)
+    run = run_score(ScoreSettings(source=str(second), db=str(db)), judge=judge)
+    assert run["rows_newly_scored"] == 1
+    assert judge.closed is False

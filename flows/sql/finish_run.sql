@@ -3,6 +3,5 @@ UPDATE runs SET
     finished_at   = $now,
     heartbeat_at  = $now,
     seconds_total = $seconds_total,
-    error         = $error,
-    warning       = $warning
+    error         = $error
 WHERE run_id = $run_id;

@@ -168,6 +168,22 @@ def iter_batches(source: Source, batch_size: int) -> Iterator[RawBatch]:
             raise InputUnreadable(f"{path}: cannot read its data ({_short(exc)})") from exc
 
 
+def orphan_rows(source: Source) -> pl.DataFrame:
+    """Three-table form: outputs and contexts whose case_id has no question, as quarantine
+    rows (`check`, `case_id`, `column`, `value`, `row_json`, `source_file`, `row`)."""
+    if source.form != "three":
+        return pl.DataFrame()
+    con = duckdb.connect()
+    try:
+        params = {name: [str(p) for p in source.files[name]] for name in THREE_TABLES}
+        found = con.sql(sql("three_table_orphans"), params=params).pl()
+    finally:
+        con.close()
+    return found.with_columns(
+        source_file=pl.lit(source.spec), row=pl.int_range(pl.len(), dtype=pl.UInt32)
+    )
+
+
 def _three_table_batches(source: Source, batch_size: int) -> Iterator[RawBatch]:
     """Join questions, contexts (long, ordered by position) and outputs in DuckDB, streamed."""
     con = duckdb.connect()

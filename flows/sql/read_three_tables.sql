@@ -13,7 +13,9 @@ questions AS (
     SELECT * REPLACE (CAST(case_id AS VARCHAR) AS case_id)
     FROM read_parquet($questions, union_by_name := true)
 )
-SELECT q.*, o.* EXCLUDE (case_id), c.retrieval_context
+-- A question with no context rows read nothing: an empty list, judged invalid as in the wide form.
+SELECT q.*, o.* EXCLUDE (case_id),
+       coalesce(c.retrieval_context, CAST([] AS VARCHAR[])) AS retrieval_context
 FROM questions AS q
 LEFT JOIN outputs AS o USING (case_id)
 LEFT JOIN contexts AS c USING (case_id)

@@ -13,7 +13,8 @@ from faith_udfs.prompts import PROMPT_VERSION, format_score
 from faith_udfs.sentences import split_sentences
 from faith_udfs.words import content_words
 
-LEXICAL_RULES_VERSION = "lexical-v1"
+# v2: "may" became a content word (the month), which changes verdicts: a new series.
+LEXICAL_RULES_VERSION = "lexical-v2"
 
 CONTRADICTED = "The context says otherwise about: "
 NOT_MENTIONED = "The context does not mention: "

@@ -39,7 +39,6 @@ class ValidatedRows:
 
     valid: pl.DataFrame
     quarantined: pl.DataFrame
-    rows_in: int
     seconds: float
 
 
@@ -92,7 +91,6 @@ def validate_batch(raw: RawBatch) -> ValidatedRows:
     return ValidatedRows(
         valid=checked.valid.with_columns(source_file=pl.lit(raw.source_file)),
         quarantined=quarantined,
-        rows_in=checked.rows_in,
         seconds=time.perf_counter() - started,
     )
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -251,8 +251,6 @@ def demo_command(args: argparse.Namespace) -> int:
 
     return run_demo(Path(args.source), Path(args.db), prefect=args.prefect == "yes")
 
-
-Command = Callable[[argparse.Namespace], int]
 
 if __name__ == "__main__":
     sys.exit(main())

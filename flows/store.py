@@ -131,8 +131,8 @@ def run(con: duckdb.DuckDBPyConnection, name: str, params: dict[str, Any] | None
     """
     params = params or {}
     for statement in statements(name):
-        used = {key: value for key, value in params.items() if f"${key}" in statement}
-        con.execute(statement, used)
+        named = set(re.findall(r"\$(\w+)", statement))
+        con.execute(statement, {key: value for key, value in params.items() if key in named})
 
 
 @cache

@@ -39,9 +39,6 @@ class ValidatedBatch:
     quarantined: pl.DataFrame
     rows_in: int
 
-    @property
-    def rows_quarantined(self) -> int:
-        return self.quarantined["row"].n_unique() if self.quarantined.height else 0
 
 
 def validate_cases(raw: pl.DataFrame) -> ValidatedBatch:

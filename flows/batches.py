@@ -48,13 +48,17 @@ class Batch:
 
     valid: list[pl.DataFrame] = field(default_factory=list)
     quarantined: list[pl.DataFrame] = field(default_factory=list)
-    rows_quarantined: int = 0
     seconds_validate: float = 0.0
     seconds_read: float = 0.0
 
     @property
     def height(self) -> int:
         return sum(frame.height for frame in self.valid)
+
+    @property
+    def rows_quarantined(self) -> int:
+        """Input rows quarantined (one `row_key` a row, however many checks it failed)."""
+        return sum(frame["row_key"].n_unique() for frame in self.quarantined if frame.height)
 
     @property
     def rows_in(self) -> int:

@@ -187,9 +187,7 @@ def _score_all(state: RunState, source: Source, duplicates: pl.DataFrame, batch_
     batch = Batch()
     orphans = orphan_rows(source)
     if orphans.height:
-        keyed = state.keys.keyed(orphans)
-        batch.quarantined.append(keyed)
-        batch.rows_quarantined += keyed["row_key"].n_unique()
+        batch.quarantined.append(state.keys.keyed(orphans))
     held: list[pl.DataFrame] = []
     clock = time.perf_counter()
     for raw in iter_batches(source, batch_size):
@@ -202,9 +200,7 @@ def _score_all(state: RunState, source: Source, duplicates: pl.DataFrame, batch_
             held.append(valid.filter(is_dup))
             valid = valid.filter(~is_dup)
         batch.valid.append(valid)
-        quarantined = state.keys.keyed(rows.quarantined)
-        batch.quarantined.append(quarantined)
-        batch.rows_quarantined += quarantined["row_key"].n_unique() if quarantined.height else 0
+        batch.quarantined.append(state.keys.keyed(rows.quarantined))
         if batch.height >= batch_size:
             _process(state, batch)
             batch = Batch()
@@ -212,9 +208,7 @@ def _score_all(state: RunState, source: Source, duplicates: pl.DataFrame, batch_
     if held:
         kept, copies = resolve_duplicates(pl.concat(held, how="diagonal_relaxed"))
         batch.valid.append(kept)
-        keyed = state.keys.keyed(copies)
-        batch.quarantined.append(keyed)
-        batch.rows_quarantined += keyed["row_key"].n_unique() if keyed.height else 0
+        batch.quarantined.append(state.keys.keyed(copies))
     if batch.rows_in:
         _process(state, batch)
     _drain(state)

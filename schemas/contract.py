@@ -37,8 +37,6 @@ class ValidatedBatch:
 
     valid: pl.DataFrame
     quarantined: pl.DataFrame
-    rows_in: int
-
 
 
 def validate_cases(raw: pl.DataFrame) -> ValidatedBatch:
@@ -55,7 +53,6 @@ def validate_cases(raw: pl.DataFrame) -> ValidatedBatch:
     return ValidatedBatch(
         valid=valid.select(*CONTRACT_TYPES, segments=_segments(valid)),
         quarantined=_with_rows(failures, indexed),
-        rows_in=raw.height,
     )
 
 

@@ -66,3 +66,16 @@ def many_cases(n: int, *, days: int = 3) -> pl.DataFrame:
             for i in range(n)
         ]
     )
+
+
+def metric_cases(rows: list[tuple[str, str, list[str] | None]]) -> pl.DataFrame:
+    """(case_id, actual_output, retrieval_context) rows as the frame `score_cases` takes."""
+    return pl.DataFrame(
+        rows,
+        schema={
+            "case_id": pl.String,
+            "actual_output": pl.String,
+            "retrieval_context": pl.List(pl.String),
+        },
+        orient="row",
+    )

@@ -7,6 +7,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from faith_udfs import LexicalJudge, MetricConfig, PromptJudge, score_cases
+from tests.builders import metric_cases
 from tests.seed_judge import pretend_judge
 
 # Words mix a small vocabulary (so claims and truths overlap), stop words, numbers and ids.
@@ -23,18 +24,7 @@ CASE = st.tuples(TEXT, st.lists(TEXT, min_size=0, max_size=3))
 
 
 def frame(cases: list[tuple[str, list[str]]]) -> pl.DataFrame:
-    return pl.DataFrame(
-        {
-            "case_id": [f"c{i}" for i in range(len(cases))],
-            "actual_output": [answer for answer, _ in cases],
-            "retrieval_context": [context for _, context in cases],
-        },
-        schema={
-            "case_id": pl.String,
-            "actual_output": pl.String,
-            "retrieval_context": pl.List(pl.String),
-        },
-    )
+    return metric_cases([(f"c{i}", answer, context) for i, (answer, context) in enumerate(cases)])
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -25,6 +25,7 @@ from faith_udfs.prompts import CLAIMS, TRUTHS, VERDICTS
 from flows.judge_cache import JudgeCache
 from flows.llm_judge import AdaptiveLimiter, OpenAIJudge, _retry_after
 from flows.store import open_store
+from tests.builders import metric_cases
 from tests.conftest import POLICY
 from tests.openai_stub import StubServer
 
@@ -49,21 +50,9 @@ ALTERED = [
 ]
 
 
-def cases_frame(rows: list[tuple[str, str, list[str]]]) -> pl.DataFrame:
-    return pl.DataFrame(
-        rows,
-        schema={
-            "case_id": pl.String,
-            "actual_output": pl.String,
-            "retrieval_context": pl.List(pl.String),
-        },
-        orient="row",
-    )
-
-
 def seed_cases() -> pl.DataFrame:
     context = [POLICY[0]]
-    return cases_frame(
+    return metric_cases(
         [
             ("grounded", "Order A17 shipped on 3 March.", context),
             ("invented", "Order A17 shipped on 3 March. It arrives tomorrow.", context),
@@ -87,7 +76,7 @@ def generated_cases(n: int, seed: int = 7) -> pl.DataFrame:
         rows.append((f"case-{i:03d}", " ".join(parts), context))
     rows.append(("no-context", "Order A17 shipped on 3 March.", []))
     rows.append(("no-claims", "   ", [FACTS[0]]))
-    return cases_frame(rows)
+    return metric_cases(rows)
 
 
 def lexical(cases: pl.DataFrame) -> pl.DataFrame:

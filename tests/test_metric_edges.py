@@ -21,6 +21,7 @@ from faith_udfs import (
 )
 from faith_udfs.prompts import claims_prompt, verdicts_prompt
 from tests import seed_judge
+from tests.builders import metric_cases
 
 CONTEXT = ["Order A17 shipped on 3 March by courier."]
 
@@ -37,18 +38,6 @@ def handlers_with_verdicts(*verdicts: dict) -> PromptHandlers:
 
 def case(answer: str, context: list[str] | None = None) -> LLMTestCase:
     return LLMTestCase(input="q", actual_output=answer, retrieval_context=context or CONTEXT)
-
-
-def cases_frame(rows: list[tuple[str, str, list[str] | None]]) -> pl.DataFrame:
-    return pl.DataFrame(
-        rows,
-        schema={
-            "case_id": pl.String,
-            "actual_output": pl.String,
-            "retrieval_context": pl.List(pl.String),
-        },
-        orient="row",
-    )
 
 
 def test_no_claims_scores_one_and_is_flagged() -> None:
@@ -83,7 +72,7 @@ def test_borderline_is_read_as_idk() -> None:
 def test_verdicts_outside_the_vocabulary_are_dropped_not_counted() -> None:
     judge = PromptJudge(handlers_with_verdicts({"verdict": "no"}, {"verdict": "maybe"}))
     frames = score_cases(
-        cases_frame([("c1", "Order A17 shipped. It is late.", CONTEXT)]), judge, MetricConfig()
+        metric_cases([("c1", "Order A17 shipped. It is late.", CONTEXT)]), judge, MetricConfig()
     )
     row = frames.case_scores.row(0, named=True)
     assert (row["n_claims"], row["n_no"], row["n_dropped"], row["score"]) == (2, 1, 1, 0.0)
@@ -132,7 +121,7 @@ def test_a_judge_that_raises_on_one_case_leaves_the_batch_scored() -> None:
         return seed_judge.pretend_judge(prompt, schema)
 
     frames = score_cases(
-        cases_frame(
+        metric_cases(
             [
                 ("ok-1", "Order A17 shipped on 3 March.", CONTEXT),
                 ("bad", "This is poison.", CONTEXT),
@@ -160,7 +149,7 @@ class WholeBatchJudge(LexicalJudge):
 def test_a_batch_judge_that_raises_is_narrowed_to_the_failing_case() -> None:
     rows = [(f"c{i}", f"Order A17 shipped on {i} March.", CONTEXT) for i in range(7)]
     rows.append(("bad", "poison", CONTEXT))
-    frames = score_cases(cases_frame(rows), WholeBatchJudge(), MetricConfig())
+    frames = score_cases(metric_cases(rows), WholeBatchJudge(), MetricConfig())
     status = dict(frames.case_scores.select("case_id", "status").iter_rows())
     assert status.pop("bad") == "invalid"
     assert set(status.values()) == {"scored"}
@@ -238,7 +227,7 @@ def test_repeated_passages_and_answers_are_judged_once() -> None:
 
     rows = [(f"c{i}", "Order A17 shipped on 3 March.", CONTEXT) for i in range(50)]
     rows += [(f"d{i}", "Order A17 was cancelled.", CONTEXT) for i in range(50)]
-    frames = score_cases(cases_frame(rows), PromptJudge(answer), MetricConfig())
+    frames = score_cases(metric_cases(rows), PromptJudge(answer), MetricConfig())
     assert frames.case_scores.height == 100
     assert calls == {
         "faithfulness.Truths": 1,

@@ -59,8 +59,8 @@ def validate_cases(raw: pl.DataFrame) -> ValidatedBatch:
 def _segments(frame: pl.DataFrame) -> pl.Expr:
     """Every non-contract column, as text, in one JSON object per row: the row's segments.
 
-    JSON (not a list of structs) because it is ~50x cheaper to build here and DuckDB casts
-    it to the `MAP(VARCHAR, VARCHAR)` it stores.
+    JSON (not a list of structs) because it is ~50x cheaper to build here, and DuckDB stores
+    it as it is, in the JSON column `case_scores.segments`.
     """
     extra = sorted(name for name in frame.columns if name not in CONTRACT_TYPES)
     if not extra:

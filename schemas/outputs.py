@@ -81,10 +81,13 @@ class CaseScores(pa.DataFrameModel):
     error: str = pa.Field(nullable=True, description="Why it is invalid or pending.")
     reason: str = pa.Field(nullable=True, description="Short explanation of the score.")
     passage_ids: pl.List(pl.UInt64) = pa.Field(nullable=True, description="Its passages.")
-    # MAP(VARCHAR, VARCHAR) in DuckDB; Pandera has no Map type, so it is checked as its
-    # entries: `SELECT * REPLACE (map_entries(segments) AS segments) FROM case_scores`.
-    segments: pl.List(pl.Struct({"key": pl.String, "value": pl.String})) = pa.Field(
-        nullable=True, description="Extra input columns (app_version, model, ...)."
+    # JSON in DuckDB (it rejects text that is not JSON); read as text, so the model checks
+    # it is an object.
+    segments: str = pa.Field(
+        nullable=True,
+        str_startswith="{",
+        str_endswith="}",
+        description="Extra input columns as a JSON object (app_version, model, ...).",
     )
     judge_calls: float = pa.Field(ge=0, description="Its share of the judge calls made.")
     prompt_tokens: pl.Int32 = pa.Field(ge=0, description="Tokens sent for it.")

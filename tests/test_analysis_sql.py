@@ -35,7 +35,7 @@ INSERT INTO case_scores (
     $config_id, $case_id, 'run-1', $content_hash, $logged_at, 'Where is order A17?', $answer, 1,
     $n_claims, $n_yes, $n_no, $n_idk, $n_dropped, $score, $threshold, $penalize, $strict,
     $success, $no_claims, $status, $error, NULL, $passage_ids,
-    MAP($keys::VARCHAR[], $values::VARCHAR[]), now()
+    to_json(MAP($keys::VARCHAR[], $values::VARCHAR[])), now()
 )
 """
 _INSERT_VERDICT = (

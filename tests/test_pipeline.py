@@ -77,13 +77,16 @@ def test_seed_cases_are_scored_into_duckdb(tmp_path: Path) -> None:
     )
     run = score(source, tmp_path / "f.duckdb")
     assert (run["status"], run["rows_in"], run["rows_newly_scored"]) == ("completed", 3, 3)
-    scores = table(tmp_path / "f.duckdb", "SELECT case_id, score, segments FROM case_scores")
+    scores = table(
+        tmp_path / "f.duckdb",
+        "SELECT case_id, score, segments ->> 'app_version' AS app FROM case_scores",
+    )
     assert dict(scores.select("case_id", "score").iter_rows()) == {
         "grounded": 1.0,
         "invented": 1.0,
         "wrong": 0.5,
     }
-    assert scores["segments"].to_list()[0] == {"app_version": "2.4.0"}
+    assert scores["app"].to_list() == ["2.4.0"] * 3
     verdicts = table(tmp_path / "f.duckdb", "SELECT verdict FROM claim_verdicts ORDER BY ALL")
     assert verdicts["verdict"].to_list() == ["idk", "idk", "no", "yes", "yes"]
 
@@ -248,7 +251,8 @@ def test_hive_partitions_and_globs_are_read_with_their_keys_as_segments(tmp_path
     run = score(f"{tmp_path}/logs/**/*.parquet", tmp_path / "f.duckdb")
     assert run["rows_newly_scored"] == 12
     days = table(
-        tmp_path / "f.duckdb", "SELECT DISTINCT segments['day'] AS day FROM case_scores ORDER BY 1"
+        tmp_path / "f.duckdb",
+        "SELECT DISTINCT segments ->> 'day' AS day FROM case_scores ORDER BY 1",
     )
     assert days["day"].to_list() == ["2026-10-01", "2026-10-02", "2026-10-03"]
 

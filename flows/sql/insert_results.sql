@@ -1,6 +1,6 @@
 -- One batch's results; runs inside the batch's transaction.
 INSERT INTO case_scores BY NAME
-SELECT * REPLACE (CAST(CAST(segments AS JSON) AS MAP(VARCHAR, VARCHAR)) AS segments),
+SELECT *,
        $run_id AS run_id,
        $now AS scored_at
 FROM new_scores;

@@ -1,0 +1,50 @@
+"""Databases made by an older faithpipe are brought up to date when a run opens them."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+import flows.store
+from flows.store import migrations, open_store
+
+_OLD_CASE = """
+INSERT INTO case_scores (config_id, case_id, run_id, content_hash, logged_at, n_yes, n_no, n_idk,
+                         score, threshold, success, status, segments, scored_at)
+VALUES ('cfg', $case_id, 'run-1', 'h', TIMESTAMP '2026-03-02 10:00', 1, 0, 0, 1.0, 0.5, true,
+        'scored', MAP($keys::VARCHAR[], $values::VARCHAR[]), now())
+"""
+
+
+def test_segments_stored_as_a_map_become_json_and_stay_readable(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    db = tmp_path / "old.duckdb"
+    with monkeypatch.context() as old:
+        old.setattr(flows.store, "migrations", lambda: [m for m in migrations() if m[0] <= 3])
+        con = open_store(db)
+        con.execute(_OLD_CASE, {"case_id": "a", "keys": ["app_version"], "values": ["2.4.0"]})
+        two = {"case_id": "b", "keys": ["app_version", "model"], "values": ["2.5.0", None]}
+        con.execute(_OLD_CASE, two)
+        assert con.execute("SELECT typeof(segments) FROM case_scores LIMIT 1").fetchone() == (
+            "MAP(VARCHAR, VARCHAR)",
+        )
+        con.close()
+
+    con = open_store(db)
+    try:
+        assert con.execute("SELECT max(version) FROM schema_migrations").fetchone() == (4,)
+        rows = con.execute(
+            "SELECT case_id, typeof(segments), segments ->> 'app_version', segments ->> 'model' "
+            "FROM case_scores ORDER BY case_id"
+        ).fetchall()
+        assert rows == [("a", "JSON", "2.4.0", None), ("b", "JSON", "2.5.0", None)]
+        by_version = con.execute(
+            "SELECT segment_value, cases FROM pass_rates_by_segment('app_version', grain := NULL)"
+        ).fetchall()
+        assert by_version == [("2.4.0", 1), ("2.5.0", 1)]
+        columns = con.execute("SELECT segment, cases FROM segment_columns").fetchall()
+        assert columns == [("app_version", 2), ("model", 1)]
+    finally:
+        con.close()

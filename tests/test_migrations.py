@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -46,5 +48,27 @@ def test_segments_stored_as_a_map_become_json_and_stay_readable(
         assert by_version == [("2.4.0", 1), ("2.5.0", 1)]
         columns = con.execute("SELECT segment, cases FROM segment_columns").fetchall()
         assert columns == [("app_version", 2), ("model", 1)]
+    finally:
+        con.close()
+
+
+KILLED_AFTER_MIGRATING = """
+import os, sys
+from flows.store import open_store
+con = open_store(sys.argv[1])  # kept open: dropping it would close and checkpoint
+os._exit(0)  # no close, no checkpoint: the migrations are only in the WAL
+"""
+
+
+def test_a_process_killed_right_after_migrating_leaves_a_database_that_opens_offline(
+    tmp_path: Path,
+) -> None:
+    db = tmp_path / "f.duckdb"
+    subprocess.run([sys.executable, "-c", KILLED_AFTER_MIGRATING, str(db)], check=True)
+    assert db.with_name("f.duckdb.wal").exists()
+    con = open_store(db)  # replays the WAL; no extension may need downloading
+    try:
+        assert con.execute("SELECT typeof(segments) FROM case_scores LIMIT 0").fetchall() == []
+        assert con.execute("SELECT max(version) FROM schema_migrations").fetchone() == (4,)
     finally:
         con.close()

@@ -3,7 +3,13 @@
 -- building the MAP from it cost DuckDB ~0.7 s of CPU per 1M rows written (bench/pipeline.py).
 -- Read a segment with `segments ->> 'app_version'`; list them with `json_keys(segments)`.
 
-ALTER TABLE case_scores ALTER segments TYPE JSON USING CAST(to_json(segments) AS JSON);
+-- A new column, not ALTER ... TYPE JSON: DuckDB 2.0.1 cannot replay that ALTER from its WAL
+-- without downloading the json extension, so a run killed before the next checkpoint would
+-- leave a database that does not open offline (tests/test_crash_resume.py found it).
+ALTER TABLE case_scores ADD COLUMN segments_json JSON;
+UPDATE case_scores SET segments_json = to_json(segments);
+ALTER TABLE case_scores DROP COLUMN segments;
+ALTER TABLE case_scores RENAME COLUMN segments_json TO segments;
 
 -- The two definitions of 002_analysis.sql that read segments, for the JSON column.
 

@@ -64,6 +64,14 @@ class Batch:
     def rows_in(self) -> int:
         return self.height + self.rows_quarantined
 
+    def split(self, rows: int) -> tuple[Batch, Batch]:
+        """The first `rows` valid rows as a batch, with this batch's quarantine rows and
+        seconds; the valid rows after them start the next batch."""
+        valid = pl.concat(self.valid, how="vertical_relaxed")
+        head = Batch([valid.head(rows)], self.quarantined, self.seconds_validate, self.seconds_read)
+        rest = Batch([valid.slice(rows)], [frame.clear() for frame in self.quarantined[:1]])
+        return head, rest
+
 
 @dataclass(frozen=True)
 class ScoredBatch:

@@ -201,9 +201,9 @@ def _score_all(state: RunState, source: Source, duplicates: pl.DataFrame, batch_
             valid = valid.filter(~is_dup)
         batch.valid.append(valid)
         batch.quarantined.append(state.keys.keyed(rows.quarantined))
-        if batch.height >= batch_size:
-            _process(state, batch)
-            batch = Batch()
+        while batch.height >= batch_size:
+            full, batch = batch.split(batch_size)
+            _process(state, full)
         clock = time.perf_counter()
     if held:
         kept, copies = resolve_duplicates(pl.concat(held, how="diagonal_relaxed"))

@@ -24,11 +24,12 @@ from schemas import REQUIRED_COLUMNS
 
 THREE_TABLES = ("questions", "contexts", "outputs")
 
-# Rows per read. 50k logged cases are ~50 MB of text; the scoring stages explode that into a
-# few long frames, so a batch peaks at several hundred MB and memory stays flat however large
-# the input. Bigger batches amortise less and less: per-batch costs are a transaction and a
-# few task runs.
-DEFAULT_BATCH_SIZE = 50_000
+# Rows per batch: read, scored and committed together. Above DuckDB's row group (122,880
+# rows), so a batch's rows are written straight into the database file; smaller commits go
+# through the WAL and are written again at the next checkpoint, which cost a third of a run's
+# time (bench/pipeline.py). A batch in flight peaks at a few hundred MB, however large the
+# input; `--batch-size` trades memory for speed.
+DEFAULT_BATCH_SIZE = 150_000
 
 
 @dataclass(frozen=True)

@@ -244,6 +244,32 @@ def test_small_batches_give_the_same_scores_as_one_batch(tmp_path: Path) -> None
     assert table(tmp_path / "one.duckdb", query).equals(table(tmp_path / "many.duckdb", query))
 
 
+def test_batches_hold_batch_size_rows_however_the_files_are_cut(tmp_path: Path) -> None:
+    folder = tmp_path / "logs"
+    rows = many_cases(21)
+    for part in range(3):
+        write(rows.slice(7 * part, 7), folder / f"part-{part}.parquet")
+
+    class Rows:
+        def __init__(self) -> None:
+            self.per_batch: list[int] = []
+
+        def start(self, total: int, description: str) -> None:
+            assert total == 21
+
+        def advance(self, rows: int, run: dict) -> None:
+            self.per_batch.append(rows)
+
+        def stop(self) -> None:
+            return None
+
+    progress = Rows()
+    settings = ScoreSettings(source=str(folder), db=str(tmp_path / "f.duckdb"), batch_size=10)
+    run = run_score(settings, progress=progress)
+    assert progress.per_batch == [10, 10, 1]
+    assert (run["batches"], run["rows_newly_scored"]) == (3, 21)
+
+
 def test_hive_partitions_and_globs_are_read_with_their_keys_as_segments(tmp_path: Path) -> None:
     frame = many_cases(12).drop("app_version")
     for day, part in frame.group_by(pl.col("logged_at").dt.date().alias("day")):

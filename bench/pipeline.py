@@ -3,18 +3,20 @@ measured in the same script: plain DuckDB copying the same Parquet into a table.
 
     python bench/pipeline.py [--rows 1000000] [--rounds 3] [--rss-rows 3000000] [--batch-size N]
 
-Each round runs the floor, then the pipeline, each in a fresh process on a fresh database, so
-machine noise hits both alike. Prints every run, the median ratio of pipeline to floor time
-(target: within 3x) with its range over the rounds, cases/s, and the peak-RSS ratio between
---rss-rows and --rows (target: at most 1.5x: memory does not grow with the input).
+Each round runs the floor, then the pipeline, each in a fresh process on a fresh database and
+a quiet disk, so machine noise hits both alike. Prints every run, the median ratio of pipeline
+to floor time (target: within 3x) with its range over the rounds, cases/s, and the peak-RSS
+ratio between --rss-rows and --rows (target: at most 1.5x: memory does not grow with the input).
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import shutil
 import statistics
 import sys
+import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -50,14 +52,22 @@ result = {"path": "floor: DuckDB copies the Parquet", "cases": n,
 """
 
 
+def quiet(code: str, *args: str) -> dict:
+    """run_child once the disk has written back what earlier runs left dirty: otherwise the
+    kernel's writeback of one run's database slows the next (~0.5 s measured here)."""
+    os.sync()
+    time.sleep(2)
+    return run_child(code, *args)
+
+
 def measure(rows: int, batch_size: str, *, with_floor: bool = True) -> tuple[dict | None, dict]:
     """One round: the floor, then the pipeline, each on a fresh database file."""
     source = generated_cases(rows, rows_per_file=100_000).parent
     work = OUT / "pipeline-db"
     shutil.rmtree(work, ignore_errors=True)
     work.mkdir(parents=True)
-    floor = run_child(FLOOR, str(source), str(work / "floor.duckdb")) if with_floor else None
-    ours = run_child(PIPELINE, str(source), str(work / "faith.duckdb"), batch_size)
+    floor = quiet(FLOOR, str(source), str(work / "floor.duckdb")) if with_floor else None
+    ours = quiet(PIPELINE, str(source), str(work / "faith.duckdb"), batch_size)
     ours["db_mb"] = round(sum(p.stat().st_size for p in work.glob("faith.duckdb*")) / 2**20)
     for row in (floor, ours):
         if row:

@@ -9,8 +9,12 @@ import os
 # next batch reuses them; peak RSS is still that of one batch in flight (bench/pipeline.py).
 # polars appends this variable to its own setting, so ours wins; a value the user set wins too.
 FREED_PAGES_KEPT = "dirty_decay_ms:10000,muzzy_decay_ms:10000"
+# What polars writes into the variable when it loads: a process started by one that had
+# imported polars inherits it, and that is polars' default, not a choice of the user.
+POLARS_DEFAULT = "dirty_decay_ms:500,muzzy_decay_ms:1000"
 
 
 def keep_freed_pages() -> None:
     """Ask polars' jemalloc to keep freed pages for reuse, unless the user configured it."""
-    os.environ.setdefault("_RJEM_MALLOC_CONF", FREED_PAGES_KEPT)
+    if os.environ.get("_RJEM_MALLOC_CONF") in (None, "", POLARS_DEFAULT):
+        os.environ["_RJEM_MALLOC_CONF"] = FREED_PAGES_KEPT

@@ -38,7 +38,12 @@ print(os.environ["_RJEM_MALLOC_CONF"])
 
 @pytest.mark.parametrize(
     ("given", "wanted"),
-    [(None, "dirty_decay_ms:10000,muzzy_decay_ms:10000"), ("dirty_decay_ms:0", "dirty_decay_ms:0")],
+    [
+        (None, "dirty_decay_ms:10000,muzzy_decay_ms:10000"),
+        # inherited from a parent process that had loaded polars: polars' default, replaced
+        ("dirty_decay_ms:500,muzzy_decay_ms:1000", "dirty_decay_ms:10000,muzzy_decay_ms:10000"),
+        ("dirty_decay_ms:0", "dirty_decay_ms:0"),  # the user's own choice
+    ],
 )
 def test_the_cli_sets_the_allocator_before_polars_loads(given: str | None, wanted: str) -> None:
     env = {k: v for k, v in os.environ.items() if k != "_RJEM_MALLOC_CONF"}

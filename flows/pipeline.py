@@ -11,6 +11,7 @@ import contextvars
 import logging
 import os
 import socket
+import threading
 import time
 import uuid
 from collections import deque
@@ -51,6 +52,9 @@ from flows.store import open_store, sql
 from schemas import CONTRACT_TYPES
 
 log = logging.getLogger("faithpipe")
+
+# Batches queued for writing behind the one being written, before reading waits.
+_QUEUED_WRITES = 2
 
 
 @dataclass(frozen=True)
@@ -110,13 +114,21 @@ class RunState:
     steps: Steps
     progress: Progress
     keys: QuarantineKeys = field(default_factory=QuarantineKeys)
-    # One scoring thread: batch N+1 is scored while batch N is written (polars and DuckDB
-    # release the GIL), and judges still see one batch at a time.
+    # Three stages on three threads, so each core always has work (polars and DuckDB release
+    # the GIL): this thread reads, validates and classifies batch N+2 while the scoring
+    # thread scores N+1 and the writing thread commits N. One thread each: judges see one
+    # batch at a time, and batches commit in order.
     scorer: ThreadPoolExecutor = field(
         default_factory=lambda: ThreadPoolExecutor(1, thread_name_prefix="faithpipe-score")
     )
-    in_flight: deque[tuple[Future[ScoredBatch], Batch]] = field(default_factory=deque)
-    # The scoring thread's own cursor: DuckDB refuses one connection used by two threads.
+    writer: ThreadPoolExecutor = field(
+        default_factory=lambda: ThreadPoolExecutor(1, thread_name_prefix="faithpipe-write")
+    )
+    writes: deque[Future[None]] = field(default_factory=deque)
+    # Set when a write fails, so the writes queued behind it commit nothing.
+    write_failed: threading.Event = field(default_factory=threading.Event)
+    # This thread's cursor for classifying; `con` is the writing thread's. DuckDB refuses
+    # one connection used by two threads at once.
     reader: duckdb.DuckDBPyConnection = field(init=False)
 
     def __post_init__(self) -> None:
@@ -152,11 +164,13 @@ def run_score(
         state = RunState(con, run_id, config_id, config, judge, steps, progress)
         progress.start(total, f"run {run_id} ({config_id}) of {settings.source}")
         try:
-            # The scoring thread is joined before its cursor closes.
-            with state.reader, state.scorer:
+            # Both threads are joined before the connection is used or closed here.
+            with state.reader, state.scorer, state.writer:
                 try:
                     _score_all(state, source, duplicates, settings.batch_size)
                 except BaseException:
+                    state.write_failed.set()  # a write already queued commits nothing
+                    state.writer.shutdown(wait=False, cancel_futures=True)
                     state.scorer.shutdown(wait=False, cancel_futures=True)
                     raise
         except BaseException as exc:
@@ -248,54 +262,62 @@ def resolve_duplicates(rows: pl.DataFrame) -> tuple[pl.DataFrame, pl.DataFrame]:
 
 
 def _process(state: RunState, batch: Batch) -> None:
-    """Classify a batch and hand its scoring to the scoring thread; write the oldest scored
-    batch once two are in flight, so scoring one batch overlaps writing the one before."""
+    """Classify a batch here, then queue its scoring and its write; wait only when two
+    batches are already queued behind the one being written (memory stays bounded)."""
     cases = pl.concat(batch.valid, how="vertical_relaxed") if batch.valid else _no_cases()
     quarantined = pl.concat(batch.quarantined, how="vertical_relaxed")
     if cases.height == 0:
         cases = _no_cases()
     # Batches never share a case_id (duplicates are held back), so classifying one before
-    # the previous is written cannot miss a row. A copied context lets Prefect tasks run there.
-    scoring = state.scorer.submit(
-        contextvars.copy_context().run, _classify_and_score, state, cases, quarantined
-    )
-    state.in_flight.append((scoring, batch))
-    if len(state.in_flight) > 1:
-        _write_oldest(state)
-
-
-def _classify_and_score(
-    state: RunState, cases: pl.DataFrame, quarantined: pl.DataFrame
-) -> ScoredBatch:
-    """In the scoring thread: what is already stored, then score the rest."""
+    # the previous is written cannot miss a row.
     classified = classify(state.reader, cases, state.config_id)
-    return state.steps.score(cases, classified, quarantined, state.judge, state.config)
-
-
-def _write_oldest(state: RunState) -> None:
-    """Write the oldest scored batch in one transaction, then report progress."""
-    scoring, batch = state.in_flight.popleft()
-    scored = scoring.result()
-    state.steps.write(
-        state.con,
-        scored,
-        run_id=state.run_id,
-        config_id=state.config_id,
-        config=state.config,
-        seconds={"read": batch.seconds_read, "validate": batch.seconds_validate},
+    # A copied context lets Prefect tasks run in the other threads.
+    scoring = state.scorer.submit(
+        contextvars.copy_context().run,
+        state.steps.score,
+        cases,
+        classified,
+        quarantined,
+        state.judge,
+        state.config,
     )
-    state.progress.advance(batch.rows_in, run_row(state.con, state.run_id))
-    fatal = getattr(state.judge, "fatal_error", None)
-    if fatal:
-        # The endpoint refuses every call (key, model, URL): stop instead of marking every
-        # remaining case invalid. This batch's invalid cases are retried by the next run.
-        raise JudgeEndpointError(fatal)
+    state.writes.append(
+        state.writer.submit(contextvars.copy_context().run, _write_scored, state, scoring, batch)
+    )
+    while len(state.writes) > _QUEUED_WRITES or (state.writes and state.writes[0].done()):
+        state.writes.popleft().result()  # raises the first failure, in batch order
+
+
+def _write_scored(state: RunState, scoring: Future[ScoredBatch], batch: Batch) -> None:
+    """In the writing thread: once the batch is scored, write it in one transaction, then
+    report progress."""
+    if state.write_failed.is_set():
+        raise RuntimeError("not written: an earlier batch failed")
+    try:
+        scored = scoring.result()
+        state.steps.write(
+            state.con,
+            scored,
+            run_id=state.run_id,
+            config_id=state.config_id,
+            config=state.config,
+            seconds={"read": batch.seconds_read, "validate": batch.seconds_validate},
+        )
+        state.progress.advance(batch.rows_in, run_row(state.con, state.run_id))
+        fatal = getattr(state.judge, "fatal_error", None)
+        if fatal:
+            # The endpoint refuses every call (key, model, URL): stop instead of marking
+            # every remaining case invalid. This batch's invalid cases are retried next run.
+            raise JudgeEndpointError(fatal)
+    except BaseException:
+        state.write_failed.set()
+        raise
 
 
 def _drain(state: RunState) -> None:
-    """Write every batch still in flight, oldest first."""
-    while state.in_flight:
-        _write_oldest(state)
+    """Wait for every queued write, oldest first."""
+    while state.writes:
+        state.writes.popleft().result()
 
 
 def _no_cases() -> pl.DataFrame:

@@ -19,7 +19,7 @@ from faith_udfs import FaithfulnessFrames, Judge, MetricConfig, score_cases
 from flows.judge_accounting import case_usage
 from flows.judge_factory import judge_usage
 from flows.source import RawBatch
-from flows.store import run, sql, transaction
+from flows.store import register, run, sql, transaction
 from schemas import validate_cases
 
 QUARANTINE_TABLE_COLUMNS = (
@@ -138,8 +138,8 @@ def classify(
 
     `reader` is a cursor of its own: it runs in the scoring thread while the writer commits.
     """
-    reader.register(
-        "incoming", cases.select("case_id", "input", "actual_output", "retrieval_context")
+    register(
+        reader, "incoming", cases.select("case_id", "input", "actual_output", "retrieval_context")
     )
     try:
         found = reader.sql(sql("classify_cases"), params={"config_id": config_id}).to_arrow_table()
@@ -221,7 +221,7 @@ def write_batch(
         "rescored": rescored,
     }
     for name, frame in views.items():
-        con.register(name, frame)
+        register(con, name, frame)
     try:
         with transaction(con):
             if rescored.height:

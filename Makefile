@@ -38,6 +38,7 @@ lint: $(STAMP)  ## ruff check and format check
 bench: $(STAMP)  ## all benchmarks (not tests; ~8 min): ratios against a baseline measured in the same run
 	$(BIN)/python bench/udfs.py
 	$(BIN)/python bench/pipeline.py
+	$(BIN)/python bench/run_profile.py
 	$(BIN)/python bench/llm_calls.py
 	$(BIN)/python bench/startup.py --prefect
 

@@ -136,7 +136,7 @@ def classify(
 ) -> pl.DataFrame:
     """Content hash of each case and what is stored for it: decides score, skip or replace.
 
-    `reader` is a cursor of its own: it runs in the scoring thread while the writer commits.
+    `reader` is a cursor of its own: it runs in the reading thread while the writer commits.
     """
     register(
         reader, "incoming", cases.select("case_id", "input", "actual_output", "retrieval_context")

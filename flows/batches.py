@@ -132,17 +132,27 @@ class QuarantineKeys:
 
 
 def classify(
-    reader: duckdb.DuckDBPyConnection, cases: pl.DataFrame, config_id: str
+    reader: duckdb.DuckDBPyConnection,
+    cases: pl.DataFrame,
+    config_id: str,
+    *,
+    stored_before: bool = True,
 ) -> pl.DataFrame:
     """Content hash of each case and what is stored for it: decides score, skip or replace.
 
     `reader` is a cursor of its own: it runs in the reading thread while the writer commits.
+    `stored_before=False` (nothing stored under the config when the run began) skips looking:
+    a run's batches never share a case_id, so its own rows can never match.
     """
     register(
         reader, "incoming", cases.select("case_id", "input", "actual_output", "retrieval_context")
     )
     try:
-        found = reader.sql(sql("classify_cases"), params={"config_id": config_id}).to_arrow_table()
+        if stored_before:
+            query = reader.sql(sql("classify_cases"), params={"config_id": config_id})
+        else:
+            query = reader.sql(sql("hash_cases"))
+        found = query.to_arrow_table()
     finally:
         reader.unregister("incoming")
     classified = pl.from_arrow(found)
@@ -153,6 +163,11 @@ def classify(
         replaced=(pl.col("stored_hash").is_not_null() & ~unchanged).fill_null(False),
         rescored=pl.col("stored_hash").is_not_null(),
     )
+
+
+def config_has_cases(con: duckdb.DuckDBPyConnection, config_id: str) -> bool:
+    """Whether any case is stored under the config (else a run's classify need not look)."""
+    return bool(con.execute(sql("config_has_cases"), {"config_id": config_id}).fetchall()[0][0])
 
 
 def score_batch(

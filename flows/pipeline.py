@@ -31,6 +31,7 @@ from flows.batches import (
     ScoredBatch,
     ValidatedRows,
     classify,
+    config_has_cases,
     score_batch,
     validate_batch,
     write_batch,
@@ -130,9 +131,13 @@ class RunState:
     # This thread's cursor for classifying; `con` is the writing thread's. DuckDB refuses
     # one connection used by two threads at once.
     reader: duckdb.DuckDBPyConnection = field(init=False)
+    # Whether the config had cases stored when the run began; if not, classifying a batch
+    # only hashes it (a run's batches never share a case_id).
+    stored_before: bool = field(init=False)
 
     def __post_init__(self) -> None:
         self.reader = self.con.cursor()
+        self.stored_before = config_has_cases(self.con, self.config_id)
 
 
 def run_score(
@@ -270,7 +275,7 @@ def _process(state: RunState, batch: Batch) -> None:
         cases = _no_cases()
     # Batches never share a case_id (duplicates are held back), so classifying one before
     # the previous is written cannot miss a row.
-    classified = classify(state.reader, cases, state.config_id)
+    classified = classify(state.reader, cases, state.config_id, stored_before=state.stored_before)
     # A copied context lets Prefect tasks run in the other threads.
     scoring = state.scorer.submit(
         contextvars.copy_context().run,

@@ -48,8 +48,11 @@ def validate_cases(raw: pl.DataFrame) -> ValidatedBatch:
         type_failures.select("row", "column"), on=["row", "column"], how="anti"
     )
     failures = pl.concat([type_failures, check_failures]).unique(maintain_order=True)
-    bad_rows = failures.select(pl.col("row").alias(_ROW)).unique()
-    valid = typed.join(bad_rows, on=_ROW, how="anti").sort(_ROW).drop(_ROW)
+    if failures.height == 0:  # the usual batch: nothing to take out
+        valid = typed.drop(_ROW)
+    else:
+        bad_rows = failures.select(pl.col("row").alias(_ROW)).unique()
+        valid = typed.join(bad_rows, on=_ROW, how="anti").sort(_ROW).drop(_ROW)
     return ValidatedBatch(
         valid=valid.select(*CONTRACT_TYPES, segments=_segments(valid)),
         quarantined=_with_rows(failures, indexed),
@@ -169,6 +172,10 @@ def _check_failures(typed: pl.DataFrame) -> pl.DataFrame:
 
 def _with_rows(failures: pl.DataFrame, indexed: pl.DataFrame) -> pl.DataFrame:
     """Attach the whole offending row (as JSON) and its case_id to each failure."""
+    if failures.height == 0:
+        return failures.with_columns(
+            case_id=pl.lit(None, dtype=pl.String), row_json=pl.lit(None, dtype=pl.String)
+        )
     failed = indexed.join(failures.select(pl.col("row").alias(_ROW)).unique(), on=_ROW, how="semi")
     rows = failed.select(
         pl.col(_ROW).alias("row"),

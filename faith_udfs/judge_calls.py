@@ -58,11 +58,12 @@ def _conform(
         answer = answer.with_columns(error=pl.lit(None, dtype=pl.String))
     if "pending" not in answer.columns:
         answer = answer.with_columns(pending=pl.lit(False))
-    answer = (
-        _typed(answer, columns)
-        .with_columns(pl.col("pending").fill_null(False))
-        .unique("key", keep="first", maintain_order=True)
-    )
+    answer = _typed(answer, columns).with_columns(pl.col("pending").fill_null(False))
+    if answer["key"].equals(keys["key"]) and answer["key"].is_unique().all():
+        # One answer per item, in the items' order (what well-behaved judges return): nothing
+        # to drop, nothing left out, no join needed.
+        return answer
+    answer = answer.unique("key", keep="first", maintain_order=True)
     joined = keys.join(answer, on="key", how="left", coalesce=True)
     left_out = pl.col("pending").is_null()
     return joined.with_columns(

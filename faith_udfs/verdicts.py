@@ -33,9 +33,13 @@ def judge_claims(questions: pl.DataFrame, judge: Judge) -> pl.DataFrame:
         .then(pl.col("reasons"))
         .otherwise(no_reasons.cast(pl.List(pl.String)))
     )
+    given = answer["verdicts"].explode().drop_nulls()
+    if not given.is_in(list(VERDICT_VOCABULARY)).all():  # else normalising changes nothing
+        answer = answer.with_columns(
+            verdicts=pl.col("verdicts").list.eval(normalised_verdict(pl.element()))
+        )
     return (
-        answer.with_columns(verdicts=pl.col("verdicts").list.eval(normalised_verdict(pl.element())))
-        .with_columns(
+        answer.with_columns(
             *(
                 pl.col("verdicts").list.count_matches(verdict).alias(f"n_{verdict}")
                 for verdict in VERDICT_VOCABULARY

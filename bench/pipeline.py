@@ -1,7 +1,7 @@
 """Bench (not a test): generated Parquet -> DuckDB with the lexical judge, against the floor
 measured in the same script: plain DuckDB copying the same Parquet into a table.
 
-    python bench/pipeline.py [--rows 1000000] [--rounds 3] [--rss-rows 3000000] [--batch-size N]
+    python bench/pipeline.py [--rows 1000000] [--rounds 5] [--rss-rows 3000000] [--batch-size N]
 
 Each round runs the floor, then the pipeline, each in a fresh process on a fresh database and
 a quiet disk, so machine noise hits both alike. Prints every run, the median ratio of pipeline
@@ -82,7 +82,7 @@ def measure(rows: int, batch_size: str, *, with_floor: bool = True) -> tuple[dic
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rows", type=int, default=1_000_000)
-    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--rss-rows", type=int, default=3_000_000, help="0 to skip")
     parser.add_argument("--batch-size", default="default", help="default: faith's own")
     args = parser.parse_args()

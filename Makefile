@@ -35,7 +35,7 @@ test: $(STAMP)  ## lint, then the whole test suite
 lint: $(STAMP)  ## ruff check and format check
 	$(BIN)/ruff check .
 
-bench: $(STAMP)  ## all benchmarks (not tests; ~8 min): ratios against a baseline measured in the same run
+bench: $(STAMP)  ## all benchmarks (not tests; ~10 min): ratios against a baseline measured in the same run
 	$(BIN)/python bench/udfs.py
 	$(BIN)/python bench/pipeline.py
 	$(BIN)/python bench/run_profile.py

@@ -22,7 +22,9 @@ from common import OUT, generated_cases, run_child, table
 STEPS = """
 import sys, time, shutil
 from pathlib import Path
-from flows.batches import QuarantineKeys, classify, score_batch, validate_batch, write_batch
+from flows.batches import (
+    QuarantineKeys, classify, config_has_cases, score_batch, validate_batch, write_batch,
+)
 from flows.judge_factory import build_judge
 from flows.settings import ScoreSettings
 from flows.source import iter_batches, resolve_source
@@ -41,6 +43,7 @@ con.execute(
     "VALUES ('profile', 'score', $c, '{}', $s, 'running', now())",
     {"c": config_id, "s": source},
 )
+stored_before = config_has_cases(con, config_id)  # as a run decides it
 cpu = dict.fromkeys(["read", "validate", "classify", "score", "write"], 0.0)
 keys = QuarantineKeys()
 clock = time.process_time()
@@ -56,7 +59,7 @@ for raw in iter_batches(resolve_source(source), settings.batch_size):
     rows = validate_batch(raw)
     quarantined = keys.keyed(rows.quarantined)
     spent("validate")
-    classified = classify(con, rows.valid, config_id)
+    classified = classify(con, rows.valid, config_id, stored_before=stored_before)
     spent("classify")
     scored = score_batch(rows.valid, classified, quarantined, judge, config)
     spent("score")

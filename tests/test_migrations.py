@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 import flows.store
-from flows.store import migrations, open_store
+from flows.store import connect, migrate, migrations, open_store
 
 _OLD_CASE = """
 INSERT INTO case_scores (config_id, case_id, run_id, content_hash, logged_at, n_yes, n_no, n_idk,
@@ -70,5 +70,58 @@ def test_a_process_killed_right_after_migrating_leaves_a_database_that_opens_off
     try:
         assert con.execute("SELECT typeof(segments) FROM case_scores LIMIT 0").fetchall() == []
         assert con.execute("SELECT max(version) FROM schema_migrations").fetchone() == (4,)
+    finally:
+        con.close()
+
+
+_MANY_OLD_CASES = """
+INSERT INTO case_scores (config_id, case_id, run_id, content_hash, logged_at, n_yes, n_no, n_idk,
+                         score, threshold, success, status, segments, scored_at)
+SELECT 'cfg', 'c' || i, 'run-1', md5(i::VARCHAR), TIMESTAMP '2026-03-02 10:00', 1, 0, 0, 1.0,
+       0.5, true, 'scored', MAP(['app_version', 'model'], ['2.' || (i % 7), 'm' || (i % 3)]), now()
+FROM range($n) AS r(i)
+"""
+
+
+def test_a_big_table_is_migrated_in_bounded_memory(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    db = tmp_path / "old.duckdb"
+    with monkeypatch.context() as old:
+        old.setattr(flows.store, "migrations", lambda: [m for m in migrations() if m[0] <= 3])
+        con = open_store(db)
+        con.execute(_MANY_OLD_CASES, {"n": 1_000_000})
+        con.close()
+    con = connect(db)
+    try:
+        # Far below what holding every converted row in memory would take (~70 MB here).
+        con.execute("SET memory_limit = '40MB'")
+        assert migrate(con) == ["004_segments_json"]
+        rows = con.execute(
+            "SELECT count(*), count(DISTINCT segments ->> 'app_version') FROM case_scores"
+        ).fetchall()
+        assert rows == [(1_000_000, 7)]
+    finally:
+        con.close()
+
+
+def test_a_segment_named_like_a_json_path_is_read_as_a_plain_key(tmp_path: Path) -> None:
+    con = open_store(tmp_path / "f.duckdb")
+    try:
+        for case_id, key in [("a", "$odd"), ("b", "/slash"), ("c", 'with "quotes"')]:
+            con.execute(
+                _OLD_CASE.replace(
+                    "MAP($keys::VARCHAR[], $values::VARCHAR[])",
+                    "to_json(MAP($keys::VARCHAR[], $values::VARCHAR[]))",
+                ),
+                {"case_id": case_id, "keys": [key], "values": [f"v-{case_id}"]},
+            )
+        for key, value in [("$odd", "v-a"), ("/slash", "v-b"), ('with "quotes"', "v-c")]:
+            got = con.execute(
+                "SELECT segment_value FROM pass_rates_by_segment($s, grain := NULL) "
+                "WHERE segment_value IS NOT NULL",
+                {"s": key},
+            ).fetchall()
+            assert got == [(value,)]
     finally:
         con.close()

@@ -6,6 +6,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import duckdb
 import pytest
 
 import flows.store
@@ -19,20 +20,25 @@ VALUES ('cfg', $case_id, 'run-1', 'h', TIMESTAMP '2026-03-02 10:00', 1, 0, 0, 1.
 """
 
 
+def version_3_database(db: Path, monkeypatch: pytest.MonkeyPatch) -> duckdb.DuckDBPyConnection:
+    """A database as faithpipe made it before migration 004 (segments as a MAP)."""
+    with monkeypatch.context() as old:
+        old.setattr(flows.store, "migrations", lambda: [m for m in migrations() if m[0] <= 3])
+        return open_store(db)
+
+
 def test_segments_stored_as_a_map_become_json_and_stay_readable(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     db = tmp_path / "old.duckdb"
-    with monkeypatch.context() as old:
-        old.setattr(flows.store, "migrations", lambda: [m for m in migrations() if m[0] <= 3])
-        con = open_store(db)
-        con.execute(_OLD_CASE, {"case_id": "a", "keys": ["app_version"], "values": ["2.4.0"]})
-        two = {"case_id": "b", "keys": ["app_version", "model"], "values": ["2.5.0", None]}
-        con.execute(_OLD_CASE, two)
-        assert con.execute("SELECT typeof(segments) FROM case_scores LIMIT 1").fetchone() == (
-            "MAP(VARCHAR, VARCHAR)",
-        )
-        con.close()
+    con = version_3_database(db, monkeypatch)
+    con.execute(_OLD_CASE, {"case_id": "a", "keys": ["app_version"], "values": ["2.4.0"]})
+    two = {"case_id": "b", "keys": ["app_version", "model"], "values": ["2.5.0", None]}
+    con.execute(_OLD_CASE, two)
+    assert con.execute("SELECT typeof(segments) FROM case_scores LIMIT 1").fetchone() == (
+        "MAP(VARCHAR, VARCHAR)",
+    )
+    con.close()
 
     con = open_store(db)
     try:
@@ -87,11 +93,9 @@ def test_a_big_table_is_migrated_in_bounded_memory(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     db = tmp_path / "old.duckdb"
-    with monkeypatch.context() as old:
-        old.setattr(flows.store, "migrations", lambda: [m for m in migrations() if m[0] <= 3])
-        con = open_store(db)
-        con.execute(_MANY_OLD_CASES, {"n": 1_000_000})
-        con.close()
+    con = version_3_database(db, monkeypatch)
+    con.execute(_MANY_OLD_CASES, {"n": 1_000_000})
+    con.close()
     con = connect(db)
     try:
         # Far below what holding every converted row in memory would take (~70 MB here).

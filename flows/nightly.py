@@ -128,7 +128,7 @@ def read_golden(path: Path | str) -> GoldenSet:
     """Read and check a golden set (see `data/golden.py`); a bad one fails before any run."""
     path = Path(path)
     try:
-        frame = pl.read_parquet(path)
+        frame = pl.read_parquet(path, glob=False)
     except (OSError, pl.exceptions.PolarsError) as exc:
         raise InputUnreadable(
             f"golden set {path}: not readable ({type(exc).__name__}); "

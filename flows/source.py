@@ -8,6 +8,7 @@ the three-table form and joined on `case_id`.
 from __future__ import annotations
 
 import glob
+import re
 import urllib.parse
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -141,7 +142,7 @@ def duplicated_case_ids(source: Source) -> pl.DataFrame:
     for table in tables:
         ids = pl.concat(
             [
-                pl.scan_parquet(path).select(pl.col("case_id").cast(pl.String))
+                pl.scan_parquet(path, glob=False).select(pl.col("case_id").cast(pl.String))
                 for path in source.files[table]
             ]
         )
@@ -168,30 +169,36 @@ def iter_batches(source: Source, batch_size: int) -> Iterator[RawBatch]:
 def _file_frames(path: Path, batch_size: int) -> Iterator[pl.DataFrame]:
     """The file's rows in frames of about `batch_size`, a run of whole row groups at a time.
 
-    polars reads a run of row groups up to two batches long: it decodes strings straight into
+    polars reads runs of row groups up to two batches long: it decodes strings straight into
     its own layout, where pyarrow's strings had to be copied over (~0.2 CPU-s per 1M rows,
-    bench/run_profile.py). A longer row group is streamed by pyarrow in batch-size pieces, so
-    memory stays bounded by the batch, not by how the file was written.
+    bench/run_profile.py). A file with a longer row group is streamed by pyarrow in batch-size
+    pieces, so memory stays bounded by the batch, not by how the file was written; one reader
+    a file, because the two differ on a few types (INT96 with a zone, date64).
     """
     reader = pq.ParquetFile(path)
-    start, rows, groups = 0, 0, []
-    spans: list[tuple[int, int, list[int]]] = []
-    for group in range(reader.metadata.num_row_groups):
-        if rows and rows + reader.metadata.row_group(group).num_rows > batch_size:
-            spans.append((start, rows, groups))
-            start, rows, groups = start + rows, 0, []
-        rows += reader.metadata.row_group(group).num_rows
-        groups.append(group)
-    if rows:
-        spans.append((start, rows, groups))
-    for start, rows, groups in spans:
-        if rows <= 2 * batch_size:
-            yield pl.scan_parquet(path, hive_partitioning=False).slice(start, rows).collect()
-            continue
-        for record_batch in reader.iter_batches(batch_size=batch_size, row_groups=groups):
+    longest = max(
+        (reader.metadata.row_group(g).num_rows for g in range(reader.metadata.num_row_groups)),
+        default=0,
+    )
+    if longest > 2 * batch_size:
+        for record_batch in reader.iter_batches(batch_size=batch_size):
             frame = pl.from_arrow(record_batch)
             assert isinstance(frame, pl.DataFrame)
             yield frame
+        return
+    start, rows = 0, 0
+    spans: list[tuple[int, int]] = []
+    for group in range(reader.metadata.num_row_groups):
+        if rows and rows + reader.metadata.row_group(group).num_rows > batch_size:
+            spans.append((start, rows))
+            start, rows = start + rows, 0
+        rows += reader.metadata.row_group(group).num_rows
+    if rows:
+        spans.append((start, rows))
+    # glob=False: a file named like a pattern (`logs[1].parquet`) is that file, not a search.
+    file = pl.scan_parquet(path, hive_partitioning=False, glob=False)
+    for start, rows in spans:
+        yield file.slice(start, rows).collect()
 
 
 def orphan_rows(source: Source) -> pl.DataFrame:
@@ -201,7 +208,7 @@ def orphan_rows(source: Source) -> pl.DataFrame:
         return pl.DataFrame()
     con = duckdb.connect()
     try:
-        params = {name: [str(p) for p in source.files[name]] for name in THREE_TABLES}
+        params = _duckdb_file_lists(source)
         found = con.sql(sql("three_table_orphans"), params=params).pl()
     finally:
         con.close()
@@ -214,7 +221,7 @@ def _three_table_batches(source: Source, batch_size: int) -> Iterator[RawBatch]:
     """Join questions, contexts (long, ordered by position) and outputs in DuckDB, streamed."""
     con = duckdb.connect()
     try:
-        params = {name: [str(p) for p in source.files[name]] for name in THREE_TABLES}
+        params = _duckdb_file_lists(source)
         try:
             reader = con.sql(sql("read_three_tables"), params=params).to_arrow_reader(batch_size)
         except duckdb.Error as exc:
@@ -225,6 +232,16 @@ def _three_table_batches(source: Source, batch_size: int) -> Iterator[RawBatch]:
             yield RawBatch(frame, source.spec)
     finally:
         con.close()
+
+
+def _duckdb_file_lists(source: Source) -> dict[str, list[str]]:
+    """Each table's files as DuckDB reads them literally: it treats every path as a glob, so a
+    file named `part[1].parquet` would be read as `part1.parquet`. A glob character becomes a
+    one-character class of itself."""
+    return {
+        name: [re.sub(r"([\[\]*?])", r"[\1]", str(path)) for path in source.files[name]]
+        for name in THREE_TABLES
+    }
 
 
 def _short(exc: BaseException) -> str:

@@ -10,7 +10,7 @@ import pyarrow.parquet as pq
 import pytest
 
 from flows.source import iter_batches, resolve_source
-from tests.builders import many_cases
+from tests.builders import many_cases, write
 
 
 @pytest.mark.parametrize(
@@ -36,3 +36,39 @@ def test_every_row_is_read_once_in_order(
     got = pl.concat(frames)
     assert got["case_id"].to_list() == expected["case_id"].to_list()
     assert got.select(expected.columns).equals(expected)
+
+
+def test_files_named_like_glob_patterns_are_read_as_themselves(tmp_path: Path) -> None:
+    rows = many_cases(12)
+    # `part[1]` is also a pattern that matches `part1`: each must still be read as itself.
+    write(rows.slice(0, 5), tmp_path / "wide" / "part[1].parquet")
+    write(rows.slice(5, 7), tmp_path / "wide" / "part1.parquet")
+    got = {
+        Path(raw.source_file).name: raw.frame["case_id"].to_list()
+        for raw in iter_batches(resolve_source(tmp_path / "wide"), 100)
+    }
+    assert got == {
+        "part[1].parquet": rows["case_id"][:5].to_list(),
+        "part1.parquet": rows["case_id"][5:].to_list(),
+    }
+
+
+def test_three_table_files_named_like_glob_patterns_are_read_as_themselves(
+    tmp_path: Path,
+) -> None:
+    wide = many_cases(12)
+    folder = tmp_path / "three"
+    contexts = wide.select(
+        "case_id",
+        text="retrieval_context",
+        position=pl.int_ranges(pl.col("retrieval_context").list.len()),
+    ).explode("text", "position")
+    for table, frame in [
+        ("questions", wide.select("case_id", "input", "logged_at")),
+        ("contexts", contexts),
+        ("outputs", wide.select("case_id", "actual_output")),
+    ]:
+        write(frame.slice(0, 5), folder / table / "part[1].parquet")
+        write(frame.slice(5), folder / table / "part1.parquet")
+    read = pl.concat(raw.frame for raw in iter_batches(resolve_source(folder), 100))
+    assert sorted(read["case_id"].to_list()) == sorted(wide["case_id"].to_list())

@@ -16,6 +16,7 @@ import time
 import uuid
 from collections import deque
 from collections.abc import Callable
+from concurrent import futures
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -126,8 +127,13 @@ class RunState:
         default_factory=lambda: ThreadPoolExecutor(1, thread_name_prefix="faithpipe-write")
     )
     writes: deque[Future[None]] = field(default_factory=deque)
-    # Set when a write fails, so the writes queued behind it commit nothing.
-    write_failed: threading.Event = field(default_factory=threading.Event)
+    # Every batch's scoring and writing, so stopping can wait for whatever still runs.
+    tasks: list[Future[Any]] = field(default_factory=list)
+    # Set when a batch fails or the run is interrupted: no later batch is scored (no judge call
+    # is paid for a batch that would not be committed) ...
+    stop_scoring: threading.Event = field(default_factory=threading.Event)
+    # ... or committed. Batches before a failed one are still committed, in order.
+    stop_writing: threading.Event = field(default_factory=threading.Event)
     # This thread's cursor for classifying; `con` is the writing thread's. DuckDB refuses
     # one connection used by two threads at once.
     reader: duckdb.DuckDBPyConnection = field(init=False)
@@ -169,15 +175,21 @@ def run_score(
         state = RunState(con, run_id, config_id, config, judge, steps, progress)
         progress.start(total, f"run {run_id} ({config_id}) of {settings.source}")
         try:
-            # Both threads are joined before the connection is used or closed here.
-            with state.reader, state.scorer, state.writer:
-                try:
-                    _score_all(state, source, duplicates, settings.batch_size)
-                except BaseException:
-                    state.write_failed.set()  # a write already queued commits nothing
-                    state.writer.shutdown(wait=False, cancel_futures=True)
-                    state.scorer.shutdown(wait=False, cancel_futures=True)
-                    raise
+            try:
+                _score_all(state, source, duplicates, settings.batch_size)
+            except BaseException:
+                state.stop_scoring.set()  # what is queued is neither scored nor committed
+                state.stop_writing.set()
+                state.writer.shutdown(wait=False, cancel_futures=True)
+                state.scorer.shutdown(wait=False, cancel_futures=True)
+                raise
+            finally:
+                # The writing thread's transaction ends, and the judge is idle, before this
+                # thread uses the connection or closes the judge.
+                _wait_for(state.tasks)
+                state.writer.shutdown(wait=True)
+                state.scorer.shutdown(wait=True)
+                state.reader.close()
         except BaseException as exc:
             _finish_run(con, run_id, "failed", started, error=f"{type(exc).__name__}: {exc}")
             raise
@@ -189,6 +201,18 @@ def run_score(
         if owned and judge is not None:
             _close_judge_quietly(judge)
         con.close()
+
+
+def _wait_for(tasks: list[Future[Any]]) -> None:
+    """Wait until every task is done or cancelled, through any further Ctrl-C: the connection
+    must not be used here while the writing thread may still be inside its transaction.
+    (Futures, not thread joins: an interrupted Thread.join can report a live thread dead.)"""
+    while True:
+        try:
+            futures.wait(tasks)
+            return
+        except KeyboardInterrupt:
+            log.warning("stopping: waiting for the batch being written to commit or roll back")
 
 
 def _close_judge_quietly(judge: Judge) -> None:
@@ -269,6 +293,8 @@ def resolve_duplicates(rows: pl.DataFrame) -> tuple[pl.DataFrame, pl.DataFrame]:
 def _process(state: RunState, batch: Batch) -> None:
     """Classify a batch here, then queue its scoring and its write; wait only when two
     batches are already queued behind the one being written (memory stays bounded)."""
+    if state.stop_scoring.is_set():
+        _drain(state)  # raises the failure that stopped the run
     cases = pl.concat(batch.valid, how="vertical_relaxed") if batch.valid else _no_cases()
     quarantined = pl.concat(batch.quarantined, how="vertical_relaxed")
     if cases.height == 0:
@@ -279,27 +305,43 @@ def _process(state: RunState, batch: Batch) -> None:
     # A copied context lets Prefect tasks run in the other threads.
     scoring = state.scorer.submit(
         contextvars.copy_context().run,
-        state.steps.score,
+        _score_unless_stopped,
+        state,
         cases,
         classified,
         quarantined,
-        state.judge,
-        state.config,
     )
-    state.writes.append(
-        state.writer.submit(contextvars.copy_context().run, _write_scored, state, scoring, batch)
+    writing = state.writer.submit(
+        contextvars.copy_context().run, _write_scored, state, scoring, batch
     )
+    state.writes.append(writing)
+    state.tasks = [task for task in state.tasks if not task.done()] + [scoring, writing]
     while len(state.writes) > _QUEUED_WRITES or (state.writes and state.writes[0].done()):
         state.writes.popleft().result()  # raises the first failure, in batch order
+
+
+def _score_unless_stopped(
+    state: RunState, cases: pl.DataFrame, classified: pl.DataFrame, quarantined: pl.DataFrame
+) -> ScoredBatch:
+    """In the scoring thread: score the batch, unless the run has stopped."""
+    if state.stop_scoring.is_set():
+        raise RuntimeError("not scored: the run stopped")
+    try:
+        return state.steps.score(cases, classified, quarantined, state.judge, state.config)
+    except BaseException:
+        state.stop_scoring.set()
+        raise
 
 
 def _write_scored(state: RunState, scoring: Future[ScoredBatch], batch: Batch) -> None:
     """In the writing thread: once the batch is scored, write it in one transaction, then
     report progress."""
-    if state.write_failed.is_set():
-        raise RuntimeError("not written: an earlier batch failed")
+    if state.stop_writing.is_set():
+        raise RuntimeError("not written: the run stopped")
     try:
         scored = scoring.result()
+        if state.stop_writing.is_set():  # interrupted while this batch was being scored
+            raise RuntimeError("not written: the run stopped")
         state.steps.write(
             state.con,
             scored,
@@ -315,7 +357,8 @@ def _write_scored(state: RunState, scoring: Future[ScoredBatch], batch: Batch) -
             # every remaining case invalid. This batch's invalid cases are retried next run.
             raise JudgeEndpointError(fatal)
     except BaseException:
-        state.write_failed.set()
+        state.stop_scoring.set()
+        state.stop_writing.set()
         raise
 
 

@@ -395,6 +395,32 @@ def test_a_run_failing_mid_way_is_marked_failed_keeps_its_batches_and_resumes(
     assert table(db, "SELECT count(DISTINCT case_id) AS n FROM case_scores")["n"][0] == 30
 
 
+def test_a_batch_failing_to_score_stops_the_scoring_and_keeps_the_batches_before(
+    tmp_path: Path,
+) -> None:
+    from flows.batches import score_batch
+    from flows.pipeline import Steps
+
+    calls: list[int] = []
+
+    def score_then_fail(*args, **options):
+        calls.append(1)
+        if len(calls) == 2:
+            raise RuntimeError("judge broke")
+        return score_batch(*args, **options)
+
+    source = write(many_cases(50), tmp_path / "a.parquet")
+    db = tmp_path / "f.duckdb"
+    settings = ScoreSettings(source=str(source), db=str(db), batch_size=10)
+    with pytest.raises(RuntimeError, match="judge broke"):
+        run_score(settings, steps=Steps(score=score_then_fail))
+    # Batches 3 to 5 were read and queued, but none was scored once batch 2 had failed.
+    assert len(calls) == 2
+    failed = table(db, "SELECT status, error, rows_in, batches FROM runs")
+    assert failed.rows() == [("failed", "RuntimeError: judge broke", 10, 1)]
+    assert table(db, "SELECT count(*) AS n FROM case_scores")["n"][0] == 10
+
+
 class ClosableJudge(CountingJudge):
     """Refuses to answer once closed, like the LLM judge."""
 
@@ -417,3 +443,33 @@ def test_a_judge_passed_in_stays_open_for_the_caller(tmp_path: Path) -> None:
     run = run_score(ScoreSettings(source=str(second), db=str(db)), judge=judge)
     assert run["rows_newly_scored"] == 1
     assert judge.closed is False
+
+
+def test_stopping_waits_for_the_batch_being_written_even_through_a_second_ctrl_c() -> None:
+    import signal
+    import threading
+    import time
+    from concurrent.futures import ThreadPoolExecutor
+
+    from flows.pipeline import _wait_for
+
+    committed = threading.Event()
+
+    def write_a_batch() -> None:
+        time.sleep(0.3)
+        committed.set()
+
+    def ctrl_c(signum, frame) -> None:
+        raise KeyboardInterrupt
+
+    writer = ThreadPoolExecutor(1)
+    writing = writer.submit(write_a_batch)
+    previous = signal.signal(signal.SIGALRM, ctrl_c)
+    try:
+        signal.setitimer(signal.ITIMER_REAL, 0.05)  # Ctrl-C while waiting for the writer
+        _wait_for([writing])
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+        writer.shutdown(wait=True)
+    assert committed.is_set()  # only then may the connection be used or closed

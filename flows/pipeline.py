@@ -134,8 +134,8 @@ class RunState:
     stop_scoring: threading.Event = field(default_factory=threading.Event)
     # ... or committed. Batches before a failed one are still committed, in order.
     stop_writing: threading.Event = field(default_factory=threading.Event)
-    # This thread's cursor for classifying; `con` is the writing thread's. DuckDB refuses
-    # one connection used by two threads at once.
+    # This thread's cursor for classifying; `con` is the writing thread's. One connection
+    # must never serve two threads at once: their statements would share one transaction.
     reader: duckdb.DuckDBPyConnection = field(init=False)
     # Whether the config had cases stored when the run began; if not, classifying a batch
     # only hashes it (a run's batches never share a case_id).

@@ -53,6 +53,7 @@ def test_metric_options_reach_the_stored_config(tmp_path: Path) -> None:
     settings = json.loads(config)
     assert settings["penalize_ambiguous_claims"] is True
     assert settings["truths_extraction_limit"] == 2
+    assert (settings["threshold"], settings["strict_mode"]) == (0.8, True)
     assert batches == 2
     assert thresholds == [(1.0, True)]
 

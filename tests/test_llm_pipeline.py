@@ -130,10 +130,15 @@ def test_the_api_key_reaches_no_table_log_or_output(
     caplog.set_level("DEBUG")
     argv = ["score", str(source), "--db", str(db), "--prefect", "no", "--judge", "openai",
             "--model", "stub-model", "--base-url", stub.base_url, "--timeout", "1"]  # fmt: skip
-    main(argv)
-    main(argv)
+    codes = [main(argv), main(argv)]
     stub.fail("500", times=3)
-    main([*argv, "--penalize-ambiguous-claims"])
+    codes.append(main([*argv, "--penalize-ambiguous-claims"]))
+    assert codes == [6, 0, 0]  # refused, then scored twice: the key was in every request
+    scored = duckdb.connect(str(db), read_only=True)
+    try:
+        assert scored.sql("SELECT count(*) FROM case_scores").fetchall()[0][0] > 0
+    finally:
+        scored.close()
     out = capsys.readouterr()
     assert KEY not in out.out + out.err + caplog.text
     for path in tmp_path.iterdir():

@@ -23,6 +23,9 @@ import polars as pl
 import pyarrow as pa
 import pyarrow.parquet as pq
 
+# The judge's own word rules, so what the data is built to test is what the judge reads.
+from faith_udfs.words import STOP_WORDS, WORD_PATTERN
+
 Form = Literal["wide", "three"]
 
 SCHEMA: dict[str, pl.DataType] = {
@@ -89,26 +92,17 @@ def seed_cases(day: dt.date = dt.date(2026, 3, 3)) -> pl.DataFrame:
 
 # --- the knowledge base -----------------------------------------------------------------------
 
-_WORD = re.compile(r"[^\W_]+")
+_WORD = re.compile(WORD_PATTERN)
 # A subset of the lexical judge's stop words. Checking with fewer stop words is stricter, so
 # what the build checks here (no new words, disjoint vocabularies) also holds for the judge.
 _STOP = frozenset(
     "a an the is are was were be been to of in on at by for and or it its we our you your i my "
     "this that will can with from as has have had do does".split()
 )
-# A broad English function-word list (NLTK's and more). A contradiction's changed word must be
-# outside it, so that any reasonable judge sees the change as a changed fact.
-_FUNCTION_WORDS = _STOP | frozenset(
-    """
-    about above after again against all am any because before being below between both but
-    could did doing down during each few further having he her here hers herself him himself
-    his how if into itself just me more most myself no nor not now off once only other ours
-    ourselves out over own same she should so some such than their theirs them themselves then
-    there these they those through too under until up very what when where which while who
-    whom why would yours yourself yourselves s t d ll m o re ve y let us also may might must
-    shall
-    """.split()
-)
+# The judge's stop words plus the negations and "may" it keeps as content words. A
+# contradiction's changed word must be outside this set, so that any reasonable judge sees
+# the change as a changed fact.
+_FUNCTION_WORDS = STOP_WORDS | {"may", "no", "nor", "not"}
 
 _MONTHS = (
     "January", "February", "March", "April", "May", "June", "July", "August", "September",
@@ -719,7 +713,7 @@ _ORDER_LETTERS = tuple("ABCDEFGHJKLMNPRSTUVWXY")
 # Roles of a record's strings: passage, first sentence, 2 rewordings, second sentence,
 # 4 contradictions, question as written and in lower case.
 _ROLES = 11
-_MAY = _MONTHS.index("May")  # "may" is a stop word: a change to May would go unnoticed
+_MAY = _MONTHS.index("May")  # never a changed month: "may" is in _FUNCTION_WORDS
 
 
 def _order_vocabulary() -> set[str]:

@@ -46,7 +46,6 @@ CASES: list[tuple[str, str, str, list[str], str, list[str]]] = [
      "Order B42 was delivered on 12 April.", ["yes"]),
     ("date-day", "date", "When was order B42 delivered?", B42,
      "Order B42 was delivered on 14 April.", ["no"]),
-    # "May" is also a stop word: the lexical judge drops it and says `yes` (a known miss).
     ("date-month", "date", "When was order B42 delivered?", B42,
      "Order B42 was delivered on 12 May.", ["no"]),
     ("date-extra", "idk", "When was order B42 delivered?", B42,

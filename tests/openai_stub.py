@@ -130,7 +130,6 @@ class StubServer:
         self.requests = 0
         self.by_schema: Counter[str] = Counter()
         self.faults_served: Counter[str] = Counter()
-        self.formats_seen: Counter[str] = Counter()
         self.request_times: list[float] = []
         self.in_flight = 0
         self.max_in_flight = 0
@@ -207,7 +206,6 @@ class StubServer:
             self.requests = 0
             self.by_schema.clear()
             self.faults_served.clear()
-            self.formats_seen.clear()
             self.request_times.clear()
             self.max_in_flight = 0
 
@@ -218,7 +216,6 @@ class StubServer:
         with self.lock:
             self.requests += 1
             self.by_schema[schema] += 1
-            self.formats_seen[response_format] += 1
             self.request_times.append(time.monotonic())
             self.in_flight += 1
             self.max_in_flight = max(self.max_in_flight, self.in_flight)

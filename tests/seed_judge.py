@@ -12,26 +12,14 @@ import ast
 import re
 
 from faith_udfs import PromptHandlers, section
+from faith_udfs.words import STOP_WORDS, WORD_PATTERN
 
 pretend_judge = PromptHandlers("pretend-judge")
 answers = pretend_judge.answers
 
-STOP_WORDS = frozenset(
-    """
-    a about above after again against all am an and any are as at be because been before being
-    below between both but by can could did do does doing down during each few for from further
-    had has have having he her here hers herself him himself his how i if in into is it its
-    itself just me more most my myself now of off on once only or other our ours
-    ourselves out over own same she should so some such than that the their theirs them
-    themselves then there these they this those through to too under until up very was we were
-    what when where which while who whom why will with would you your yours yourself
-    yourselves s t d ll m o re ve y let us also might must shall
-    """.split()
-)
-
 
 def content_words(text: str) -> set[str]:
-    return {w for w in re.findall(r"[^\W_]+", text.lower()) if w not in STOP_WORDS}
+    return {w for w in re.findall(WORD_PATTERN, text.lower()) if w not in STOP_WORDS}
 
 
 def share(claim: str, truths: str) -> float:

@@ -210,14 +210,13 @@ def use_prefect(choice: str) -> bool:
 
 def execute(settings: Any, *, prefect: bool) -> dict[str, Any]:
     """Run the scoring job on the chosen route, with a progress display."""
-    from flows.console import BarProgress, console_progress
+    from flows.console import console_progress
 
     progress = console_progress()
     if prefect:
         from flows.flow import score_flow, show_console_progress
 
-        # The flow's own log lines already reach the console; add only a bar.
-        show_console_progress(progress if isinstance(progress, BarProgress) else None)
+        show_console_progress(progress)
         return score_flow(settings)
     from flows.pipeline import run_score
 

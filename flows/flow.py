@@ -65,8 +65,11 @@ _console: dict[str, Progress | None] = {"progress": None}
 
 
 def show_console_progress(progress: Progress | None) -> None:
-    """Also report flow progress to `progress` (the CLI's bar) in this process."""
-    _console["progress"] = progress
+    """Also report flow progress to `progress` in this process, if it is the CLI's bar: log
+    lines already reach the console from the flow's own run log, and would show twice."""
+    from flows.console import BarProgress
+
+    _console["progress"] = progress if isinstance(progress, BarProgress) else None
 
 
 def flow_progress() -> RunLoggerProgress:

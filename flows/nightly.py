@@ -24,9 +24,8 @@ import polars as pl
 from faith_udfs import Judge, MetricConfig, score_cases
 from faith_udfs.errors import ConfigError
 from flows.errors import InputUnreadable
-from flows.run_registry import supersede_dead_runs
 from flows.source import resolve_source
-from flows.store import open_store, run, sql, transaction
+from flows.store import open_store, register, run, sql, transaction
 
 if TYPE_CHECKING:
     from flows.pipeline import Progress, Steps
@@ -222,7 +221,7 @@ def check_judge(
 
 def record_check(con: duckdb.DuckDBPyConnection, run_id: str, check: JudgeCheck) -> None:
     """Store the check in `judge_checks` and its items, and warn on the run, in one transaction."""
-    con.register("check_items", check.items)
+    register(con, "check_items", check.items)
     try:
         with transaction(con):
             run(
@@ -288,7 +287,6 @@ def run_nightly(
     # other run slips in between (run_score's own connection shares this process's database).
     con = open_store(settings.db, lock_timeout=settings.lock_timeout)
     try:
-        supersede_dead_runs(con)
         scored = run_score(settings, steps=steps, progress=progress, judge=judge)
         checker = judge if judge is not None else build_judge(settings.judge, con)
         try:

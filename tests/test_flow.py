@@ -51,3 +51,18 @@ def test_flow_run_over_a_missing_source_fails_before_writing(tmp_path: Path) -> 
             ScoreSettings(source=str(tmp_path / "missing.parquet"), db=str(tmp_path / "f.duckdb"))
         )
     assert not (tmp_path / "f.duckdb").exists()
+
+
+@pytest.mark.parametrize("bar", [True, False])
+def test_only_a_progress_bar_is_added_to_the_flow_log(bar: bool) -> None:
+    from flows.console import BarProgress
+    from flows.flow import _console, show_console_progress
+    from flows.pipeline import LogProgress
+
+    given = BarProgress() if bar else LogProgress()
+    show_console_progress(given)
+    try:
+        # Log lines would show twice: once from the flow's run log, once from `given`.
+        assert _console["progress"] is (given if bar else None)
+    finally:
+        show_console_progress(None)

@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from faith_udfs.errors import JudgeReplyError
-from faith_udfs.replies import _clip, _field, parse_verdicts
+from faith_udfs.replies import _clip, _field, _number, parse_verdicts
 
 
 def split_packed(reply: Any, field: str, n_items: int) -> list[dict[str, Any] | None]:
@@ -29,7 +29,7 @@ def split_packed(reply: Any, field: str, n_items: int) -> list[dict[str, Any] | 
             )
         numbers = list(range(1, n_items + 1))
     else:
-        numbers = [_item_number(number) for number in numbers]
+        numbers = [_number(number, "item") for number in numbers]
     if len(set(numbers)) != len(numbers) or not all(1 <= n <= n_items for n in numbers):
         raise JudgeReplyError(f"item numbers {numbers} do not match items 1..{n_items}")
     found: list[dict[str, Any] | None] = [None] * n_items
@@ -54,12 +54,3 @@ def parse_exact_verdicts(reply: Any, n_claims: int) -> list[tuple[str | None, st
     return [
         (verdict, reason if reason and reason.strip() else None) for verdict, reason in verdicts
     ]
-
-
-def _item_number(number: Any) -> int:
-    if isinstance(number, bool) or not isinstance(number, int | str):
-        raise JudgeReplyError(f"item number {number!r} is not an integer")
-    try:
-        return int(number)
-    except ValueError:
-        raise JudgeReplyError(f"item number {number!r} is not an integer") from None

@@ -44,12 +44,12 @@ def parse_verdicts(reply: Any, n_claims: int) -> list[tuple[str | None, str | No
         raise JudgeReplyError(f"'verdicts' must be a list of objects, got {_clip(items)}")
     numbers = [item.get("claim") for item in items]
     if any(number is not None for number in numbers):
-        if sorted(map(_claim_number, numbers)) != list(range(1, n_claims + 1)):
+        if sorted(map(_number, numbers)) != list(range(1, n_claims + 1)):
             raise JudgeReplyError(
                 f"verdicts do not match the claims one to one: claim numbers {numbers} "
                 f"for {n_claims} claims"
             )
-        items = sorted(items, key=lambda item: _claim_number(item["claim"]))
+        items = sorted(items, key=lambda item: _number(item["claim"]))
     return [
         (_text_or_none(item.get("verdict")), _text_or_none(item.get("reason"))) for item in items
     ]
@@ -69,13 +69,14 @@ def _field(reply: Any, field: str) -> Any:
     return reply[field]
 
 
-def _claim_number(number: Any) -> int:
+def _number(number: Any, what: str = "claim") -> int:
+    """A claim's (or item's) number in a reply: an int, or a string of one; never a bool."""
     if isinstance(number, bool) or not isinstance(number, int | str):
-        raise JudgeReplyError(f"claim number {number!r} is not an integer")
+        raise JudgeReplyError(f"{what} number {number!r} is not an integer")
     try:
         return int(number)
     except ValueError:
-        raise JudgeReplyError(f"claim number {number!r} is not an integer") from None
+        raise JudgeReplyError(f"{what} number {number!r} is not an integer") from None
 
 
 def _text_or_none(value: Any) -> str | None:

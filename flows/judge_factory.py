@@ -16,8 +16,6 @@ def build_judge(settings: JudgeSettings, con: duckdb.DuckDBPyConnection | None =
     if settings.kind == "lexical":
         return LexicalJudge()
     if settings.kind == "openai":
-        if not settings.model:
-            raise ConfigError("--judge openai needs --model NAME (e.g. --model gpt-4o-mini)")
         from flows.llm_judge import build_openai_judge
 
         return build_openai_judge(settings, con)

@@ -61,15 +61,7 @@ from faith_udfs.prompts import (
 )
 from faith_udfs.replies import first_json_object, parse_reason, parse_statements
 from flows.judge_cache import JudgeCache
-from flows.llm_transport import (
-    FORMATS,  # noqa: F401 - defined here before llm_transport; re-exported
-    REQUEST_PARAMETERS,
-    AdaptiveLimiter,  # noqa: F401 - defined here before llm_transport; re-exported
-    ChatEndpoint,
-    Reply,
-    Usage,
-    _retry_after,  # noqa: F401 - defined here before llm_transport; re-exported
-)
+from flows.llm_transport import REQUEST_PARAMETERS, ChatEndpoint, Reply, Usage
 
 if TYPE_CHECKING:
     from flows.settings import JudgeSettings
@@ -129,6 +121,7 @@ class OpenAIJudge(ItemJudge):
         max_tokens: int | None = None,
         llm_reason: bool = False,
         cache: JudgeCache | None = None,
+        owns_cache: bool = False,
         pack_size: int = 8,
         pack_chars: int = 12_000,
         backoff_base: float = 0.5,
@@ -173,7 +166,7 @@ class OpenAIJudge(ItemJudge):
         self._pack_chars = pack_chars
         self._concurrency = concurrency
         self._cache = cache
-        self._owns_cache = False
+        self._owns_cache = owns_cache  # close the cache with the judge
         self._track_items = track_items
         template = PROMPT_VERSION if mode == "per-item" else f"{PROMPT_VERSION}+{PACKED_VERSION}"
         self._identity = JudgeIdentity(
@@ -312,13 +305,6 @@ class OpenAIJudge(ItemJudge):
         if not self.llm_reason:
             return template_reason(score, contradictions)
         return self._one(self._task("reasons"), (score, contradictions))
-
-    def map_items(self, answer: Callable[[T], R], items: Sequence[T]) -> list[ItemOutcome[R]]:
-        """Answer the items on a pool of `concurrency` threads; each failure is its item's."""
-        return [
-            ItemOutcome(value=value) if error is None else outcome_of_error(error)
-            for value, error in self._fan_out(answer, items)
-        ]
 
     # --- machinery ------------------------------------------------------------------------
 
@@ -597,6 +583,7 @@ def build_openai_judge(
             max_tokens=settings.max_tokens,
             llm_reason=settings.llm_reason,
             cache=cache,
+            owns_cache=cache is not None,
             # The pipeline drains per-item usage after every batch to charge cases.
             track_items=True,
         )
@@ -604,7 +591,6 @@ def build_openai_judge(
         if cache is not None:
             cache.close()
         raise
-    judge._owns_cache = cache is not None
     return judge
 
 
@@ -637,7 +623,7 @@ def _check_settings(
     pack_chars: int,
 ) -> None:
     if not isinstance(model, str) or not model.strip():
-        raise ConfigError("the openai judge needs a model name (--model NAME)")
+        raise ConfigError("--judge openai needs --model NAME (e.g. --model gpt-4o-mini)")
     if mode not in MODES:
         raise ConfigError(f"unknown judge mode {mode!r}; expected one of {', '.join(MODES)}")
     for name, value, least in (

@@ -23,7 +23,8 @@ from faith_udfs import ConfigError, JudgeTransientError, LexicalJudge, MetricCon
 from faith_udfs.combined_prompts import PACKED_TRUTHS, PACKED_VERDICTS
 from faith_udfs.prompts import CLAIMS, TRUTHS, VERDICTS
 from flows.judge_cache import JudgeCache
-from flows.llm_judge import AdaptiveLimiter, OpenAIJudge, _retry_after
+from flows.llm_judge import OpenAIJudge
+from flows.llm_transport import AdaptiveLimiter, _retry_after
 from flows.store import open_store
 from tests.builders import metric_cases
 from tests.conftest import POLICY
@@ -507,7 +508,7 @@ def test_no_stub_thread_outlives_the_server() -> None:
     assert threading.active_count() == before
 
 
-def test_one_item_questions_and_map_items(make_judge, stub) -> None:
+def test_one_item_questions(make_judge, stub) -> None:
     judge = make_judge()
     assert judge.answer_claims("Order A17 shipped. It is late.") == [
         "Order A17 shipped.",
@@ -515,9 +516,6 @@ def test_one_item_questions_and_map_items(make_judge, stub) -> None:
     ]
     assert judge.answer_verdicts(["Order A17 shipped."], [POLICY[0]]) == [("yes", None)]
     assert judge.answer_reason(0.5, ["X is wrong"]) == "The score is 0.50. X is wrong."
-    outcomes = judge.map_items(lambda x: 1 / x, [1, 0, 2])
-    assert [o.value for o in outcomes] == [1.0, None, 0.5]
-    assert outcomes[1].error == "ZeroDivisionError: division by zero"
     stub.fail("500", times=None)
     with pytest.raises(JudgeTransientError, match="HTTP 500"):
         judge.answer_truths("Order A17 shipped.", None)

@@ -8,7 +8,9 @@ from typing import Any
 
 import polars as pl
 
-CONTEXT = ["Order A17 shipped on 3 March by courier.", "Refunds are paid within 5 working days."]
+from data.generate import POLICY
+
+CONTEXT = list(POLICY)  # the seed's two policy lines
 SCHEMA = {
     "case_id": pl.String,
     "input": pl.String,

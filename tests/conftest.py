@@ -4,19 +4,12 @@ from __future__ import annotations
 
 import pytest
 
+from data.generate import POLICY as SEED_POLICY
+from data.generate import SEED_QUESTION as QUESTION
+from data.generate import retrieve
 from faith_udfs import LLMTestCase
 
-POLICY = [
-    "Order A17 shipped on 3 March by courier.",
-    "Refunds are paid within 5 working days.",
-]
-QUESTION = "Where is order A17?"
-
-
-def retrieve(question: str) -> list[str]:
-    """The seed's crude retriever: any policy line sharing a word with the question."""
-    asked = set(question.lower().strip("?").split())
-    return [doc for doc in POLICY if asked & set(doc.lower().strip(".").split())]
+POLICY = list(SEED_POLICY)  # the seed's policy lines, as the sample data carries them
 
 
 @pytest.fixture

@@ -12,7 +12,6 @@ import logging
 import threading
 import time
 from collections.abc import Iterable
-from dataclasses import dataclass
 from datetime import UTC, datetime
 from types import TracebackType
 
@@ -39,15 +38,6 @@ _COLUMNS = (
 _MAX_UNWRITTEN = 100_000
 
 
-@dataclass(frozen=True)
-class CachedReply:
-    """A stored answer: the reply's JSON text and what the call that made it cost."""
-
-    reply: str
-    prompt_tokens: int = 0
-    completion_tokens: int = 0
-
-
 class JudgeCache:
     """Buffered, thread-safe reads and writes of `judge_cache` on an open store connection."""
 
@@ -69,24 +59,17 @@ class JudgeCache:
     def __repr__(self) -> str:
         return f"JudgeCache(buffered={len(self._buffer)})"
 
-    def get_many(self, keys: Iterable[str]) -> dict[str, CachedReply]:
-        """The stored replies among `keys`, in one query (buffered entries included)."""
+    def get_many(self, keys: Iterable[str]) -> dict[str, str]:
+        """The stored replies' JSON text among `keys`, in one query (buffered ones included)."""
         wanted = list(dict.fromkeys(keys))
         if not wanted:
             return {}
         with self._lock:
-            found = {
-                key: CachedReply(row[5], row[6], row[7])
-                for key in wanted
-                if (row := self._buffer.get(key)) is not None
-            }
+            found = {key: row[5] for key in wanted if (row := self._buffer.get(key)) is not None}
             missing = [key for key in wanted if key not in found]
             if missing:
                 rows = self._cursor.execute(sql("judge_cache_select"), {"keys": missing}).fetchall()
-                found.update(
-                    (key, CachedReply(reply, prompt or 0, completion or 0))
-                    for key, reply, prompt, completion in rows
-                )
+                found.update(rows)
         return found
 
     def put(

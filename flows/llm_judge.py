@@ -413,7 +413,7 @@ class OpenAIJudge(ItemJudge):
         except duckdb.Error as exc:
             log.warning("judge cache unreadable (%s); asking the endpoint", type(exc).__name__)
             return {}
-        return {i: found[key].reply for i, key in enumerate(cache_keys) if key in found}
+        return {i: found[key] for i, key in enumerate(cache_keys) if key in found}
 
     def _packs(self, task: _Task, items: list[Any], indices: list[int]) -> list[list[int]]:
         packs: list[list[int]] = []
@@ -449,7 +449,13 @@ class OpenAIJudge(ItemJudge):
             except JudgeError as exc:
                 results.update((i, _Result(error=exc)) for i in asking)
                 break
-            share = _shares(reply, len(asking))
+            share = list(
+                zip(
+                    _split(reply.prompt_tokens, len(asking)),
+                    _split(reply.completion_tokens, len(asking)),
+                    strict=True,
+                )
+            )
             unusable = self._read_pack(
                 task,
                 reply=reply,
@@ -650,16 +656,6 @@ def _json_reply(reply: Reply) -> Any:
                 f"the reply was cut at the token limit before its JSON ended: {exc}"
             ) from None
         raise
-
-
-def _shares(reply: Reply, n: int) -> list[tuple[int, int]]:
-    """A call's tokens split evenly over its items (the first takes the remainder)."""
-    shares = [(reply.prompt_tokens // n, reply.completion_tokens // n)] * n
-    shares[0] = (
-        reply.prompt_tokens - shares[0][0] * (n - 1),
-        reply.completion_tokens - shares[0][1] * (n - 1),
-    )
-    return shares
 
 
 def _lost() -> JudgeError:

@@ -105,41 +105,53 @@ class ItemJudge(ABC):
 
     def truths(self, passages: pl.DataFrame, limit: int | None) -> pl.DataFrame:
         outcomes = self.map_items(lambda text: self.answer_truths(text, limit), passages["text"])
-        return _outcome_frame(passages["key"], "truths", pl.List(pl.String), outcomes)
+        return outcome_frame(passages["key"], "truths", pl.List(pl.String), outcomes)
 
     def claims(self, answers: pl.DataFrame) -> pl.DataFrame:
         outcomes = self.map_items(self.answer_claims, answers["text"])
-        return _outcome_frame(answers["key"], "claims", pl.List(pl.String), outcomes)
+        return outcome_frame(answers["key"], "claims", pl.List(pl.String), outcomes)
 
     def verdicts(self, questions: pl.DataFrame) -> pl.DataFrame:
         pairs = list(zip(questions["claims"].to_list(), questions["truths"].to_list(), strict=True))
         outcomes = self.map_items(lambda pair: self.answer_verdicts(*pair), pairs)
-        keys = questions["key"]
-        verdicts = [[v for v, _ in o.value] if o.value is not None else None for o in outcomes]
-        reasons = [[r for _, r in o.value] if o.value is not None else None for o in outcomes]
-        return pl.DataFrame(
-            {
-                "key": keys,
-                "verdicts": pl.Series(verdicts, dtype=pl.List(pl.String)),
-                "reasons": pl.Series(reasons, dtype=pl.List(pl.String)),
-                "error": pl.Series([o.error for o in outcomes], dtype=pl.String),
-                "pending": pl.Series([o.pending for o in outcomes], dtype=pl.Boolean),
-            }
-        )
+        return verdicts_frame(questions["key"], outcomes)
 
     def reasons(self, requests: pl.DataFrame) -> pl.DataFrame:
         pairs = list(zip(requests["score"], requests["contradictions"].to_list(), strict=True))
         outcomes = self.map_items(lambda pair: self.answer_reason(*pair), pairs)
-        return _outcome_frame(requests["key"], "reason", pl.String, outcomes)
+        return outcome_frame(requests["key"], "reason", pl.String, outcomes)
 
 
-def _outcome_frame(
+def outcome_frame(
     keys: pl.Series, column: str, dtype: pl.DataType, outcomes: Sequence[ItemOutcome]
 ) -> pl.DataFrame:
+    """A stage's answer frame from per-item outcomes: `key`, `column`, `error`, `pending`."""
     return pl.DataFrame(
         {
             "key": keys,
             column: pl.Series([o.value for o in outcomes], dtype=dtype),
+            "error": pl.Series([o.error for o in outcomes], dtype=pl.String),
+            "pending": pl.Series([o.pending for o in outcomes], dtype=pl.Boolean),
+        }
+    )
+
+
+def verdicts_frame(
+    keys: pl.Series, outcomes: Sequence[ItemOutcome[list[tuple[str | None, str | None]]]]
+) -> pl.DataFrame:
+    """The verdicts stage's answer frame from per-item (verdict, reason) lists."""
+    pairs = [o.value for o in outcomes]
+    return pl.DataFrame(
+        {
+            "key": keys,
+            "verdicts": pl.Series(
+                [[v for v, _ in p] if p is not None else None for p in pairs],
+                dtype=pl.List(pl.String),
+            ),
+            "reasons": pl.Series(
+                [[r for _, r in p] if p is not None else None for p in pairs],
+                dtype=pl.List(pl.String),
+            ),
             "error": pl.Series([o.error for o in outcomes], dtype=pl.String),
             "pending": pl.Series([o.pending for o in outcomes], dtype=pl.Boolean),
         }

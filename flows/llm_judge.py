@@ -46,7 +46,13 @@ from faith_udfs.combined_prompts import (
 from faith_udfs.combined_replies import parse_exact_verdicts, split_packed
 from faith_udfs.config import JudgeIdentity
 from faith_udfs.errors import ConfigError, JudgeError, JudgeReplyError
-from faith_udfs.judges import ItemJudge, ItemOutcome, outcome_of_error
+from faith_udfs.judges import (
+    ItemJudge,
+    ItemOutcome,
+    outcome_frame,
+    outcome_of_error,
+    verdicts_frame,
+)
 from faith_udfs.prompts import (
     CLAIMS,
     PROMPT_VERSION,
@@ -253,26 +259,16 @@ class OpenAIJudge(ItemJudge):
         results = self._ask(
             self._task("truths", limit), passages["text"].to_list(), passages["key"]
         )
-        return _frame(passages["key"], results, "truths", pl.List(pl.String))
+        return outcome_frame(passages["key"], "truths", pl.List(pl.String), _outcomes(results))
 
     def claims(self, answers: pl.DataFrame) -> pl.DataFrame:
         results = self._ask(self._task("claims"), answers["text"].to_list(), answers["key"])
-        return _frame(answers["key"], results, "claims", pl.List(pl.String))
+        return outcome_frame(answers["key"], "claims", pl.List(pl.String), _outcomes(results))
 
     def verdicts(self, questions: pl.DataFrame) -> pl.DataFrame:
         items = list(zip(questions["claims"].to_list(), questions["truths"].to_list(), strict=True))
         results = self._ask(self._task("verdicts"), items, questions["key"])
-        pairs = [r.value if r.error is None else None for r in results]
-        verdicts = [[v for v, _ in p] if p is not None else None for p in pairs]
-        reasons = [[r for _, r in p] if p is not None else None for p in pairs]
-        return (
-            _frame(questions["key"], results)
-            .with_columns(
-                verdicts=pl.Series(verdicts, dtype=pl.List(pl.String)),
-                reasons=pl.Series(reasons, dtype=pl.List(pl.String)),
-            )
-            .select("key", "verdicts", "reasons", "error", "pending")
-        )
+        return verdicts_frame(questions["key"], _outcomes(results))
 
     def reasons(self, requests: pl.DataFrame) -> pl.DataFrame:
         items = list(
@@ -286,7 +282,7 @@ class OpenAIJudge(ItemJudge):
                 pending=pl.lit(False),
             )
         results = self._ask(self._task("reasons"), items, requests["key"])
-        return _frame(requests["key"], results, "reason", pl.String)
+        return outcome_frame(requests["key"], "reason", pl.String, _outcomes(results))
 
     # --- the same questions one item at a time (ItemJudge) --------------------------------
 
@@ -662,25 +658,9 @@ def _lost() -> JudgeError:
     return JudgeError("the judge returned no answer for this item")
 
 
-def _frame(
-    keys: pl.Series,
-    results: Sequence[_Result],
-    column: str | None = None,
-    dtype: pl.DataType | None = None,
-) -> pl.DataFrame:
-    """`key`, the answers as `column` (if given), `error`, `pending`: what the stages expect."""
-    outcomes = [
+def _outcomes(results: Sequence[_Result]) -> list[ItemOutcome]:
+    """Each call's result as the item outcome the stages' frames are built from."""
+    return [
         ItemOutcome(value=r.value) if r.error is None else outcome_of_error(r.error)
         for r in results
     ]
-    frame = pl.DataFrame(
-        {
-            "key": keys,
-            "error": pl.Series([o.error for o in outcomes], dtype=pl.String),
-            "pending": pl.Series([o.pending for o in outcomes], dtype=pl.Boolean),
-        }
-    )
-    if column is None:
-        return frame
-    values = pl.Series(column, [o.value for o in outcomes], dtype=dtype)
-    return frame.insert_column(1, values)

@@ -258,6 +258,12 @@ class CheckSteps:
     record: Callable[[duckdb.DuckDBPyConnection, str, JudgeCheck], None] = record_check
 
 
+def check_agreement_floor(floor: float) -> None:
+    """Refuse an agreement floor outside 0..1, naming the option."""
+    if not 0.0 <= floor <= 1.0:
+        raise ConfigError(f"--agreement-floor must be between 0 and 1, got {floor}")
+
+
 def run_nightly(
     settings: ScoreSettings,
     *,
@@ -277,8 +283,7 @@ def run_nightly(
     from flows.judge_factory import build_judge, close_judge
     from flows.pipeline import run_row, run_score
 
-    if not 0.0 <= agreement_floor <= 1.0:
-        raise ConfigError(f"--agreement-floor must be between 0 and 1, got {agreement_floor}")
+    check_agreement_floor(agreement_floor)
     check_steps = check_steps or CheckSteps()
     settings = settings.model_copy(update={"flow": "nightly"})
     golden_set = read_golden(golden or GOLDEN)

@@ -25,6 +25,7 @@ from flows.flow import publish_summary as publish_run_summary  # noqa: E402
 from flows.nightly import (  # noqa: E402
     DEFAULT_AGREEMENT_FLOOR,
     CheckSteps,
+    check_agreement_floor,
     check_judge,
     check_line,
     record_check,
@@ -116,8 +117,7 @@ def build_deployment(
         schedule = Cron(cron, timezone=timezone)
     except (ValueError, ZoneInfoNotFoundError) as exc:
         raise ConfigError(f"--cron {cron!r} --timezone {timezone!r}: {exc}") from None
-    if not 0.0 <= agreement_floor <= 1.0:
-        raise ConfigError(f"--agreement-floor must be between 0 and 1, got {agreement_floor}")
+    check_agreement_floor(agreement_floor)
     return nightly_flow.to_deployment(
         name=name,
         schedules=[schedule],

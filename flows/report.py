@@ -542,10 +542,14 @@ def _agreement_figure(checks: pl.DataFrame, configs: list[str]) -> go.Figure:
     return figure
 
 
-def report_figures(con: duckdb.DuckDBPyConnection, options: ReportOptions) -> dict[str, go.Figure]:
-    """The report's charts by name, built from the analysis macros."""
-    _check(con, options)
-    rates = pass_rates(con, options)
+def report_figures(
+    con: duckdb.DuckDBPyConnection, options: ReportOptions, rates: pl.DataFrame | None = None
+) -> dict[str, go.Figure]:
+    """The report's charts by name, built from the analysis macros; `rates`, if the caller
+    has them already, are `pass_rates(con, options)` (the heaviest query, run once)."""
+    if rates is None:
+        _check(con, options)
+        rates = pass_rates(con, options)
     configs = rates["config_id"].unique(maintain_order=True).to_list()
     figures = {
         "pass_rate": _pass_rate_figure(rates, options.grain, configs),
@@ -656,7 +660,9 @@ td ul {{ margin: 0; padding-left: 1.1rem; }}
 
 def render_html(con: duckdb.DuckDBPyConnection, options: ReportOptions) -> str:
     """The whole report as one HTML page, plotly.js inlined: it works offline."""
-    figures = report_figures(con, options)
+    _check(con, options)
+    all_rates = pass_rates(con, options)
+    figures = report_figures(con, options, all_rates)
     charts = "\n".join(
         '<div class="chart">'
         + pio.to_html(
@@ -671,7 +677,7 @@ def render_html(con: duckdb.DuckDBPyConnection, options: ReportOptions) -> str:
     )
     window = f"{options.since or 'start'} to {options.until or 'end'}"
     meta = html.escape(f"Window: {window}; {_settings_text(options)}; by {options.grain}.")
-    rates = latest_periods(pass_rates(con, options), options.periods)
+    rates = latest_periods(all_rates, options.periods)
     return _PAGE.format(
         plotlyjs=get_plotlyjs(),
         meta=meta,

@@ -11,6 +11,8 @@ import polars as pl
 from data.generate import POLICY
 
 CONTEXT = list(POLICY)  # the seed's two policy lines
+# The case_scores columns two judges must agree on to give the same scores.
+COMPARED = ["case_id", "n_claims", "n_yes", "n_no", "n_idk", "score", "success", "status"]
 SCHEMA = {
     "case_id": pl.String,
     "input": pl.String,

@@ -49,3 +49,16 @@ def prefect_harness():
         temporary_settings(updates={PREFECT_FLOWS_HEARTBEAT_FREQUENCY: None}),
     ):
         yield
+
+
+def published_artifacts() -> dict[str, str]:
+    """Artifacts on the harness's Prefect server, by key: what a flow run published."""
+    import asyncio
+
+    from prefect.client.orchestration import get_client
+
+    async def read() -> dict[str, str]:
+        async with get_client() as client:
+            return {a.key: str(a.data) for a in await client.read_artifacts() if a.key}
+
+    return asyncio.run(read())

@@ -9,12 +9,12 @@ import pytest
 
 from flows.settings import ScoreSettings
 from tests.builders import many_cases, write
+from tests.conftest import published_artifacts
 
 pytestmark = pytest.mark.usefixtures("prefect_harness")
 
 
 def test_flow_run_scores_batches_and_publishes_its_summary(tmp_path: Path) -> None:
-    from prefect.client.orchestration import get_client
 
     from flows.flow import score_flow
 
@@ -29,14 +29,7 @@ def test_flow_run_scores_batches_and_publishes_its_summary(tmp_path: Path) -> No
     finally:
         con.close()
 
-    async def artifacts() -> dict[str, str]:
-        async with get_client() as client:
-            found = await client.read_artifacts()
-            return {a.key: str(a.data) for a in found if a.key}
-
-    import asyncio
-
-    published = asyncio.run(artifacts())
+    published = published_artifacts()
     assert "faithpipe-score-summary" in published
     assert run["run_id"] in published["faithpipe-score-summary"]
     assert "rows_in" in published["faithpipe-score-counts"]

@@ -26,12 +26,11 @@ from flows.judge_cache import JudgeCache
 from flows.llm_judge import OpenAIJudge
 from flows.llm_transport import AdaptiveLimiter, _retry_after
 from flows.store import open_store
-from tests.builders import metric_cases
+from tests.builders import COMPARED, metric_cases
 from tests.conftest import POLICY
 from tests.openai_stub import StubServer
 
 KEY = "sk-faithpipe-TEST-9f8e7d6c5b4a39281706"
-COMPARED = ["case_id", "n_claims", "n_yes", "n_no", "n_idk", "score", "success", "status"]
 MODES = ["per-item", "packed"]
 CONFIG = MetricConfig()
 

@@ -14,11 +14,11 @@ import pytest
 from flows.cli import main
 from flows.pipeline import run_score
 from flows.settings import JudgeSettings, ScoreSettings
+from tests.builders import COMPARED
 from tests.openai_stub import StubServer
 
 KEY = "sk-test-7c1e9d0b4a6f4e2b9d3c8a1f0e5d6c7b"
 SAMPLE = Path(__file__).resolve().parent.parent / "data" / "sample" / "cases.parquet"
-COMPARED = ["case_id", "n_claims", "n_yes", "n_no", "n_idk", "score", "success", "status"]
 
 
 @pytest.fixture

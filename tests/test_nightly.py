@@ -17,6 +17,7 @@ from flows.errors import InputUnreadable
 from flows.nightly import check_line, run_nightly
 from flows.settings import ScoreSettings
 from tests.builders import ANSWERS, case_row, cases, many_cases, write
+from tests.conftest import published_artifacts
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -183,7 +184,6 @@ def test_two_runs_at_once_one_writes_the_other_waits_or_exits(tmp_path: Path) ->
 
 @pytest.mark.usefixtures("prefect_harness")
 def test_nightly_flow_runs_as_tasks_and_publishes_its_judge_check(tmp_path: Path) -> None:
-    from prefect.client.orchestration import get_client
 
     from flows.nightly_flow import nightly_flow
 
@@ -200,14 +200,7 @@ def test_nightly_flow_runs_as_tasks_and_publishes_its_judge_check(tmp_path: Path
     assert run["judge_check"]["passed"] is False
     assert run["warning"].startswith("judge drift")
 
-    async def artifacts() -> dict[str, str]:
-        async with get_client() as client:
-            found = await client.read_artifacts()
-            return {a.key: str(a.data) for a in found if a.key}
-
-    import asyncio
-
-    published = asyncio.run(artifacts())
+    published = published_artifacts()
     assert run["run_id"] in published["faithpipe-nightly-summary"]
     assert "judge drift" in published["faithpipe-nightly-summary"]
     assert "rows_in" in published["faithpipe-nightly-counts"]

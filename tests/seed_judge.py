@@ -10,8 +10,9 @@ from __future__ import annotations
 
 import ast
 import re
+from collections import Counter
 
-from faith_udfs import PromptHandlers, section
+from faith_udfs import PromptHandlers, PromptJudge, section
 from faith_udfs.words import STOP_WORDS, WORD_PATTERN
 
 pretend_judge = PromptHandlers("pretend-judge")
@@ -78,3 +79,16 @@ def listed(prompt, name):
 @answers("faithfulness.Reason")
 def faithfulness_reason(prompt, judge):
     return {"reason": read_back_score(prompt)}
+
+
+class CountingJudge(PromptJudge):
+    """The seed's pretend judge, counting every prompt it answers, by schema."""
+
+    def __init__(self) -> None:
+        self.calls: Counter[str] = Counter()
+
+        def answer(prompt: str, schema: str) -> dict:
+            self.calls[schema] += 1
+            return pretend_judge(prompt, schema)
+
+        super().__init__(answer, model="counting-pretend-judge")

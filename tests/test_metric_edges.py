@@ -219,17 +219,12 @@ def test_truths_limit_is_enforced_per_passage_even_if_the_judge_ignores_it() -> 
 
 
 def test_repeated_passages_and_answers_are_judged_once() -> None:
-    calls = Counter()
-
-    def answer(prompt: str, schema: str) -> dict:
-        calls[schema] += 1
-        return seed_judge.pretend_judge(prompt, schema)
-
+    judge = seed_judge.CountingJudge()
     rows = [(f"c{i}", "Order A17 shipped on 3 March.", CONTEXT) for i in range(50)]
     rows += [(f"d{i}", "Order A17 was cancelled.", CONTEXT) for i in range(50)]
-    frames = score_cases(metric_cases(rows), PromptJudge(answer), MetricConfig())
+    frames = score_cases(metric_cases(rows), judge, MetricConfig())
     assert frames.case_scores.height == 100
-    assert calls == {
+    assert judge.calls == {
         "faithfulness.Truths": 1,
         "faithfulness.Claims": 2,
         "faithfulness.Verdicts": 2,
@@ -239,16 +234,12 @@ def test_repeated_passages_and_answers_are_judged_once() -> None:
 
 
 def test_include_reason_false_asks_no_reason() -> None:
-    calls = Counter()
-
-    def answer(prompt: str, schema: str) -> dict:
-        calls[schema] += 1
-        return seed_judge.pretend_judge(prompt, schema)
-
-    metric = FaithfulnessMetric(model=PromptJudge(answer), include_reason=False)
+    judge = seed_judge.CountingJudge()
+    metric = FaithfulnessMetric(model=judge, include_reason=False)
     assert metric.measure(case("Order A17 shipped on 3 March.")) == 1.0
     assert metric.reason is None
-    assert calls["faithfulness.Reason"] == 0
+    assert judge.calls["faithfulness.Reason"] == 0
+    assert judge.calls["faithfulness.Verdicts"] == 1  # it did judge
 
 
 @pytest.mark.parametrize(

@@ -10,12 +10,11 @@ import duckdb
 import polars as pl
 import pytest
 
-from faith_udfs import PromptJudge
 from flows.errors import InputUnreadable
 from flows.pipeline import run_score
 from flows.settings import ScoreSettings
 from tests.builders import CONTEXT, SCHEMA, case_row, cases, many_cases, write
-from tests.seed_judge import pretend_judge
+from tests.seed_judge import CountingJudge
 
 SCORE_COLUMNS = [
     "case_id",
@@ -31,19 +30,6 @@ SCORE_COLUMNS = [
     "logged_at",
     "segments",
 ]
-
-
-class CountingJudge(PromptJudge):
-    """The seed's pretend judge, counting every prompt it answers."""
-
-    def __init__(self) -> None:
-        self.calls: Counter[str] = Counter()
-
-        def answer(prompt: str, schema: str) -> dict:
-            self.calls[schema] += 1
-            return pretend_judge(prompt, schema)
-
-        super().__init__(answer, model="counting-pretend-judge")
 
 
 def score(source: Path | str, db: Path, **settings) -> dict:

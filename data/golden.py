@@ -13,6 +13,8 @@ from pathlib import Path
 
 import polars as pl
 
+from faith_udfs.scores import score_expr
+
 OUT = Path(__file__).resolve().parent / "golden.parquet"
 
 A17 = ["Order A17 shipped on 3 March by courier."]
@@ -100,10 +102,6 @@ def golden_cases() -> pl.DataFrame:
             "logged_at": start + dt.timedelta(minutes=i),
             "covers": covers,
             "expected_verdicts": verdicts,
-            # The default metric: share of claims not contradicted; no claims -> 1.0.
-            "expected_score": (
-                sum(v != "no" for v in verdicts) / len(verdicts) if verdicts else 1.0
-            ),
         }
         for i, (case_id, covers, question, context, answer, verdicts) in enumerate(CASES)
     ]
@@ -117,9 +115,14 @@ def golden_cases() -> pl.DataFrame:
             "logged_at": pl.Datetime("us"),
             "covers": pl.String,
             "expected_verdicts": pl.List(pl.String),
-            "expected_score": pl.Float64,
         },
         orient="row",
+    ).with_columns(
+        # The score the expected verdicts give under the default metric settings.
+        expected_score=score_expr(
+            *(pl.col("expected_verdicts").list.count_matches(v) for v in ("yes", "no", "idk")),
+            penalize_ambiguous_claims=False,
+        )
     )
 
 

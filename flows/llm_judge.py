@@ -34,6 +34,7 @@ import polars as pl
 
 from faith_udfs.combined_prompts import (
     PACKED_CLAIMS,
+    PACKED_FIELD,
     PACKED_REASONS,
     PACKED_TRUTHS,
     PACKED_VERDICTS,
@@ -91,12 +92,15 @@ class _Task:
 
     stage: str
     schema: str
-    packed: bool
     render: Callable[[list[Any]], str]
     item_data: Callable[[Any], Any]
     size: Callable[[Any], int]
     parse: Callable[[Any, Any], Any]
-    field: str
+
+    @property
+    def packed_field(self) -> str | None:
+        """The field each entry of a packed reply carries; None when one item is asked."""
+        return PACKED_FIELD.get(self.schema)
 
 
 @dataclass(frozen=True)
@@ -310,50 +314,42 @@ class OpenAIJudge(ItemJudge):
             return _Task(
                 stage,
                 PACKED_TRUTHS if packed else TRUTHS,
-                packed,
                 render=(lambda texts: packed_truths_prompt(texts, limit))
                 if packed
                 else (lambda texts: truths_prompt(texts[0], limit)),
                 item_data=lambda text: {"text": text, "limit": limit},
                 size=len,
                 parse=lambda reply, _: parse_statements(reply, "truths"),
-                field="truths",
             )
         if stage == "claims":
             return _Task(
                 stage,
                 PACKED_CLAIMS if packed else CLAIMS,
-                packed,
                 render=packed_claims_prompt if packed else (lambda texts: claims_prompt(texts[0])),
                 item_data=lambda text: {"text": text},
                 size=len,
                 parse=lambda reply, _: parse_statements(reply, "claims"),
-                field="claims",
             )
         if stage == "verdicts":
             return _Task(
                 stage,
                 PACKED_VERDICTS if packed else VERDICTS,
-                packed,
                 render=packed_verdicts_prompt
                 if packed
                 else (lambda questions: verdicts_prompt(*questions[0])),
                 item_data=lambda q: {"claims": list(q[0]), "truths": list(q[1])},
                 size=lambda q: sum(map(len, q[0])) + sum(map(len, q[1])),
                 parse=lambda reply, q: parse_exact_verdicts(reply, len(q[0])),
-                field="verdicts",
             )
         return _Task(
             stage,
             PACKED_REASONS if packed else REASON,
-            packed,
             render=packed_reasons_prompt
             if packed
             else (lambda requests: reason_prompt(*requests[0])),
             item_data=lambda r: {"score": format_score(r[0]), "contradictions": list(r[1])},
             size=lambda r: sum(map(len, r[1])) + 8,
             parse=lambda reply, _: parse_reason(reply),
-            field="reason",
         )
 
     def _one(self, task: _Task, item: Any) -> Any:
@@ -495,7 +491,8 @@ class OpenAIJudge(ItemJudge):
         """Store the usable answers of a reply; returns the items it left unanswered, and why."""
         try:
             whole = _json_reply(reply)
-            parts = split_packed(whole, task.field, len(asking)) if task.packed else [whole]
+            entry = task.packed_field
+            parts = split_packed(whole, entry, len(asking)) if entry else [whole]
         except JudgeReplyError as exc:
             return dict.fromkeys(asking, exc)
         unusable: dict[int, JudgeReplyError] = {}
@@ -504,7 +501,7 @@ class OpenAIJudge(ItemJudge):
         ):
             try:
                 if part is None:
-                    raise JudgeReplyError(f"the reply has no entry for this item's {task.field}")
+                    raise JudgeReplyError(f"the reply has no entry for this item's {entry}")
                 value = task.parse(part, items[index])
             except JudgeReplyError as exc:
                 unusable[index] = exc

@@ -10,7 +10,7 @@ import pandera.polars as pa
 import polars as pl
 
 STATUSES = ["scored", "invalid", "pending"]
-RUN_STATUSES = ["running", "completed", "failed", "superseded"]
+RUN_STATUSES = ["running", "completed", "failed", "interrupted", "superseded"]
 VERDICTS = ["yes", "no", "idk"]
 
 

@@ -28,3 +28,17 @@ class JudgeEndpointError(JudgeError):
     settings. After the first such answer, remaining items fail fast without a request."""
 
     exit_code = 6
+
+
+class DatabaseWriteFailed(FaithError):
+    """Committing a batch failed (disk full, I/O error): the batch rolled back, committed
+    batches are kept; fix the disk and run again."""
+
+    exit_code = 7
+
+
+class TooManyInvalid(FaithError):
+    """The run finished and kept everything, but more of its judged cases ended `invalid`
+    than --max-invalid-share allows: the judge is failing, so the schedule should see it."""
+
+    exit_code = 8

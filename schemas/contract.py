@@ -6,9 +6,14 @@ and the offending value; nothing is dropped. Pure: no I/O.
 
 from __future__ import annotations
 
+from contextlib import AbstractContextManager
 from dataclasses import dataclass
 
 import polars as pl
+from pandera.api.polars.container import DataFrameSchema
+from pandera.backends.polars.container import DataFrameSchemaBackend
+from pandera.backends.polars.register import register_polars_backends
+from pandera.config import ValidationDepth, config_context, get_config_global
 from pandera.errors import SchemaErrors
 
 from schemas.inputs import Cases
@@ -27,6 +32,10 @@ QUARANTINE_COLUMNS: dict[str, pl.DataType] = {
     "value": pl.String(),
 }
 _ROW = "__row"
+# ISO-8601 shapes accepted for a text `logged_at`, each tried on every value (never inferred
+# from the first one). `%#z` takes `Z`, `+02`, `+0200` and `+02:00`; `%.f` is optional.
+_AWARE_FORMATS = ("%Y-%m-%dT%H:%M:%S%.f%#z", "%Y-%m-%dT%H:%M%#z")
+_NAIVE_FORMATS = ("%Y-%m-%dT%H:%M:%S%.f", "%Y-%m-%dT%H:%M", "%Y-%m-%d")
 
 
 @dataclass(frozen=True)
@@ -63,7 +72,8 @@ def _segments(frame: pl.DataFrame) -> pl.Expr:
     """Every non-contract column, as text, in one JSON object per row: the row's segments.
 
     JSON (not a list of structs) because it is ~50x cheaper to build here, and DuckDB stores
-    it as it is, in the JSON column `case_scores.segments`.
+    it as it is, in the JSON column `case_scores.segments`. polars' encoder writes the keys,
+    so a column named with quotes, backslashes or newlines round-trips exactly.
     """
     extra = sorted(name for name in frame.columns if name not in CONTRACT_TYPES)
     if not extra:
@@ -112,9 +122,8 @@ def _cast_expr(  # noqa: PLR0911 - one return per kind of cast reads best
             return column.cast(pl.Datetime("us")), None
         if have == pl.Date:
             return column.cast(pl.Datetime("us")), None
-        if have == pl.String:
-            parsed = column.str.to_datetime(strict=False, time_unit="us", time_zone="UTC")
-            return parsed.dt.replace_time_zone(None), "logged_at_unparseable"
+        if _is_text(have):
+            return parse_timestamps(column.cast(pl.String)), "logged_at_unparseable"
         return pl.lit(None, dtype=wanted), "logged_at_wrong_type"
     if isinstance(wanted, pl.List):
         if isinstance(have, pl.List | pl.Array) and _is_text(have.inner):
@@ -123,6 +132,24 @@ def _cast_expr(  # noqa: PLR0911 - one return per kind of cast reads best
     if _is_text(have) or have.is_integer():
         return column.cast(pl.String), None
     return pl.lit(None, dtype=wanted), f"{_name(column)}_wrong_type"
+
+
+def parse_timestamps(text: pl.Expr) -> pl.Expr:
+    """ISO-8601 text to naive UTC, value by value: offsets converted, naive taken as UTC,
+    date-only as midnight; null where no accepted shape matches the whole value."""
+    # One spelling first: `2026-11-01 12:00:00,5z` -> `2026-11-01T12:00:00.5Z`.
+    spelled = (
+        text.str.strip_chars()
+        .str.to_uppercase()
+        .str.replace(r"^(\d{4}-\d{2}-\d{2}) ", "${1}T")
+        .str.replace(r"(T\d{2}:\d{2}:\d{2}),(\d)", "${1}.${2}")
+    )
+    aware = [
+        spelled.str.to_datetime(fmt, strict=False, time_unit="us").dt.replace_time_zone(None)
+        for fmt in _AWARE_FORMATS
+    ]
+    naive = [spelled.str.to_datetime(fmt, strict=False, time_unit="us") for fmt in _NAIVE_FORMATS]
+    return pl.coalesce(*aware, *naive)
 
 
 def _is_text(dtype: pl.DataType) -> bool:
@@ -134,20 +161,51 @@ def _name(column: pl.Expr) -> str:
 
 
 def _as_text(column: pl.Expr, dtype: pl.DataType) -> pl.Expr:
-    """The offending value as text: strings as they are, anything else as JSON."""
-    if _is_text(dtype):
+    """A value as text: strings, numbers, times and booleans as polars writes them, binary
+    as base64, durations as ISO-8601 (`PT90S`), lists and structs as JSON."""
+    if dtype == pl.Binary:
+        return column.bin.encode("base64")
+    if (
+        _is_text(dtype)
+        or dtype.is_numeric()
+        or (dtype.is_temporal() and dtype != pl.Duration)
+        or dtype in (pl.Boolean, pl.Null)
+    ):
         return column.cast(pl.String)
-    if dtype.is_numeric() or dtype.is_temporal() or dtype == pl.Boolean:
-        return column.cast(pl.String)
-    name = _name(column)
-    return pl.struct(column).struct.json_encode().str.slice(len(name) + 4).str.strip_suffix("}")
+    # Anything else through the JSON encoder, under a fixed key read back by path: a text
+    # value comes out unquoted, a list or struct as its JSON, a null as null.
+    encoded = pl.struct(_json_ready(column, dtype).alias("v")).struct.json_encode()
+    return encoded.str.json_path_match("$.v")
+
+
+def _json_ready(column: pl.Expr, dtype: pl.DataType) -> pl.Expr:
+    """The column with every binary value inside it as base64 text: polars' JSON encoder
+    panics on binary (polars 2.1), at any depth."""
+    if not _holds_binary(dtype):
+        return column
+    if dtype == pl.Binary:
+        return column.bin.encode("base64")
+    if isinstance(dtype, pl.List | pl.Array):
+        listed = column.cast(pl.List(dtype.inner)) if isinstance(dtype, pl.Array) else column
+        return listed.list.eval(_json_ready(pl.element(), dtype.inner))
+    fields = [_json_ready(column.struct.field(f.name), f.dtype).alias(f.name) for f in dtype.fields]
+    return pl.when(column.is_not_null()).then(pl.struct(fields))
+
+
+def _holds_binary(dtype: pl.DataType) -> bool:
+    if isinstance(dtype, pl.List | pl.Array):
+        return _holds_binary(dtype.inner)
+    if isinstance(dtype, pl.Struct):
+        return any(_holds_binary(f.dtype) for f in dtype.fields)
+    return dtype == pl.Binary
 
 
 def _check_failures(typed: pl.DataFrame) -> pl.DataFrame:
     """Row-level failures of the `Cases` model (all of them: lazy validation)."""
     contract = typed.select(_ROW, *CONTRACT_TYPES)
     try:
-        Cases.validate(contract.drop(_ROW), lazy=True)
+        with _contract_settings():
+            Cases.validate(contract.drop(_ROW), lazy=True)
     except SchemaErrors as errors:
         cases = errors.failure_cases
         if cases["index"].null_count():
@@ -170,6 +228,29 @@ def _check_failures(typed: pl.DataFrame) -> pl.DataFrame:
     return pl.DataFrame(schema=QUARANTINE_COLUMNS)
 
 
+def _contract_settings() -> AbstractContextManager[None]:
+    """Pandera settings of the contract, over whatever its environment or global config says:
+    `PANDERA_VALIDATION_ENABLED=False` or `..._DEPTH=SCHEMA_ONLY` must not let rows through."""
+    _use_native_polars_backends()
+    return config_context(
+        validation_enabled=True,
+        validation_depth=ValidationDepth.SCHEMA_AND_DATA,
+        cache_dataframe=False,
+        keep_cached_dataframe=False,
+    )
+
+
+def _use_native_polars_backends() -> None:
+    """Validate with pandera's own polars backends even under `PANDERA_USE_NARWHALS_BACKEND`,
+    whose backend fails on valid batches (pandera 0.35). Process-wide, as pandera's registry is."""
+    # Let pandera register what its config asks for (cached per flag), then put the native
+    # backends back over it: later registration calls hit that cache and change nothing.
+    register_polars_backends(use_narwhals_backend=get_config_global().use_narwhals_backend)
+    registered = DataFrameSchema.BACKEND_REGISTRY.get((DataFrameSchema, pl.DataFrame))
+    if registered is not DataFrameSchemaBackend:
+        register_polars_backends.__wrapped__(use_narwhals_backend=False)
+
+
 def _with_rows(failures: pl.DataFrame, indexed: pl.DataFrame) -> pl.DataFrame:
     """Attach the whole offending row (as JSON) and its case_id to each failure."""
     if failures.height == 0:
@@ -177,10 +258,11 @@ def _with_rows(failures: pl.DataFrame, indexed: pl.DataFrame) -> pl.DataFrame:
             case_id=pl.lit(None, dtype=pl.String), row_json=pl.lit(None, dtype=pl.String)
         )
     failed = indexed.join(failures.select(pl.col("row").alias(_ROW)).unique(), on=_ROW, how="semi")
+    columns = [_json_ready(pl.col(name), dtype) for name, dtype in failed.schema.items()]
     rows = failed.select(
         pl.col(_ROW).alias("row"),
         case_id=_case_id_text(failed),
-        row_json=pl.struct(pl.exclude(_ROW)).struct.json_encode(),
+        row_json=pl.struct(columns[1:]).struct.json_encode(),  # [0] is the row index
     )
     return failures.join(rows, on="row", how="left").sort("row", "check")
 

@@ -14,7 +14,8 @@ class JudgeError(FaithError):
     """A judge could not answer an item; the cases that need the item are not scored.
 
     `case_status` is what those cases become: `invalid` (kept with the error, retried by the
-    next run) or `pending` (not attempted, e.g. a call cap was reached).
+    next run) or `pending` (not attempted, e.g. a call cap was reached). `retryable` says
+    whether asking again at once may help: the LLM judge's transport retries only those.
     """
 
     case_status = "invalid"
@@ -22,7 +23,8 @@ class JudgeError(FaithError):
 
 
 class JudgeTransientError(JudgeError):
-    """The judge failed in a way that may pass (timeout, 429, 5xx): retry, then invalid."""
+    """The judge failed in a way that may pass (timeout, 429, 5xx, a reply that is not a
+    chat completion): retry with backoff, then invalid."""
 
     retryable = True
 
@@ -35,6 +37,22 @@ class JudgeBudgetExhausted(JudgeError):
     """A per-run cap on calls or tokens was reached: the case stays pending for the next run."""
 
     case_status = "pending"
+
+
+class JudgeCrashed(FaithError):
+    """A judge raised something that is not a JudgeError: a bug in the judge, not a bad case.
+
+    The run stops (after committing the batches before) instead of storing every case as
+    invalid and failing them again on every later run.
+    """
+
+    exit_code = 1
+
+    def __init__(self, judge: str, error: BaseException) -> None:
+        message = str(error).strip().splitlines()
+        detail = f"{type(error).__name__}: {message[0]}" if message else type(error).__name__
+        super().__init__(f"judge {judge} crashed (a bug, not a judge error): {detail}")
+        self.judge = judge
 
 
 class ConfigError(FaithError, ValueError):

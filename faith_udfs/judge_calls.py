@@ -7,7 +7,7 @@ from collections.abc import Callable
 import polars as pl
 
 from faith_udfs.errors import JudgeError
-from faith_udfs.judges import describe_error
+from faith_udfs.judges import crash_of, describe_error
 
 _LEFT_OUT = "JudgeReplyError: the judge returned no answer for this item"
 
@@ -20,20 +20,27 @@ def ask_judge(
     """Call `method` on `items` and return one row per item key: the values of `schema`,
     `error` and `pending`.
 
-    A judge that raises on the whole batch is asked again on halves until the failing items
-    are isolated; each of those gets the exception as its error. An item the judge left out
-    of its answer gets an error saying so.
+    A judge that raises a judge error on the whole batch is asked again on halves until the
+    failing items are isolated; each of those gets the error. An item the judge left out of
+    its answer gets an error saying so. Any other exception, or an answer without the asked
+    columns, is a bug in the judge: JudgeCrashed, naming the judge, stops the run.
     """
     columns = {"key": pl.UInt64, **schema, "error": pl.String, "pending": pl.Boolean}
     if items.height == 0:
         return pl.DataFrame(schema=columns)
     try:
         answer = method(items)
-    except Exception as exc:
+        missing = [name for name in ("key", *schema) if name not in answer.columns]
+        if missing:
+            raise TypeError(f"judge answer lacks columns {missing}; has {answer.columns}")
+    except JudgeError as exc:
         if items.height == 1:
-            pending = isinstance(exc, JudgeError) and exc.case_status == "pending"
             failed = pl.DataFrame(
-                {"key": items["key"], "error": [describe_error(exc)], "pending": [pending]}
+                {
+                    "key": items["key"],
+                    "error": [describe_error(exc)],
+                    "pending": [exc.case_status == "pending"],
+                }
             )
             return _typed(failed, columns)
         half = items.height // 2
@@ -43,17 +50,14 @@ def ask_judge(
                 ask_judge(method, items.slice(half), schema),
             ]
         )
+    except Exception as exc:
+        raise crash_of(getattr(method, "__self__", method), exc) from exc
     return _conform(items.select("key"), answer, columns)
 
 
 def _conform(
     keys: pl.DataFrame, answer: pl.DataFrame, columns: dict[str, pl.DataType]
 ) -> pl.DataFrame:
-    missing_value = [
-        name for name in columns if name not in ("error", "pending") and name not in answer.columns
-    ]
-    if missing_value:
-        raise TypeError(f"judge answer lacks columns {missing_value}; has {answer.columns}")
     if "error" not in answer.columns:
         answer = answer.with_columns(error=pl.lit(None, dtype=pl.String))
     if "pending" not in answer.columns:

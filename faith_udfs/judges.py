@@ -24,7 +24,7 @@ from typing import Generic, Protocol, TypeVar, runtime_checkable
 import polars as pl
 
 from faith_udfs.config import JudgeIdentity
-from faith_udfs.errors import JudgeError
+from faith_udfs.errors import JudgeCrashed, JudgeError
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -62,10 +62,19 @@ def describe_error(exc: BaseException) -> str:
     return f"{type(exc).__name__}: {exc}"
 
 
-def outcome_of_error(exc: Exception) -> ItemOutcome:
-    """The outcome an exception from a judge gives its item."""
-    pending = isinstance(exc, JudgeError) and exc.case_status == "pending"
-    return ItemOutcome(error=describe_error(exc), pending=pending)
+def outcome_of_error(exc: JudgeError) -> ItemOutcome:
+    """The outcome a judge error gives its item."""
+    return ItemOutcome(error=describe_error(exc), pending=exc.case_status == "pending")
+
+
+def crash_of(judge: object, exc: BaseException) -> JudgeCrashed:
+    """The error that stops a run when `judge` raised `exc`, which is not a judge error."""
+    identity = getattr(judge, "identity", None)
+    if isinstance(identity, JudgeIdentity):
+        name = f"{identity.kind}/{identity.model}"
+    else:
+        name = getattr(judge, "__qualname__", None) or type(judge).__name__
+    return JudgeCrashed(name, exc)
 
 
 class ItemJudge(ABC):
@@ -94,12 +103,13 @@ class ItemJudge(ABC):
     def answer_reason(self, score: float, contradictions: list[str]) -> str: ...
 
     def map_items(self, answer: Callable[[T], R], items: Sequence[T]) -> list[ItemOutcome[R]]:
-        """Answer every item, turning each item's exception into its own outcome."""
+        """Answer every item, turning each item's judge error into its own outcome; any other
+        exception is a bug and propagates."""
         outcomes: list[ItemOutcome[R]] = []
         for item in items:
             try:
                 outcomes.append(ItemOutcome(value=answer(item)))
-            except Exception as exc:
+            except JudgeError as exc:
                 outcomes.append(outcome_of_error(exc))
         return outcomes
 

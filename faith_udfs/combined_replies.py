@@ -8,15 +8,15 @@ from __future__ import annotations
 from typing import Any
 
 from faith_udfs.errors import JudgeReplyError
-from faith_udfs.replies import _clip, _field, _number, parse_verdicts
+from faith_udfs.replies import _clip, _field, _number, one_based, parse_verdicts
 
 
 def split_packed(reply: Any, field: str, n_items: int) -> list[dict[str, Any] | None]:
     """`{"items": [{"item": n, "<field>": ...}]}` -> one `{field: value}` per item, in order.
 
-    An item the reply has no entry for is None (ask it again); a reply whose entries cannot be
-    told apart (not a list, numbers repeated or out of range, unnumbered and miscounted) is
-    unusable as a whole.
+    Items are numbered from 1 (or from 0, as some models count). An item the reply has no
+    entry for is None (ask it again); a reply whose entries cannot be told apart (not a list,
+    numbers repeated or out of range, unnumbered and miscounted) is unusable as a whole.
     """
     entries = _field(reply, "items")
     if not isinstance(entries, list) or not all(isinstance(entry, dict) for entry in entries):
@@ -29,9 +29,10 @@ def split_packed(reply: Any, field: str, n_items: int) -> list[dict[str, Any] | 
             )
         numbers = list(range(1, n_items + 1))
     else:
-        numbers = [_number(number, "item") for number in numbers]
+        numbers = one_based([_number(number, "item") for number in numbers])
     if len(set(numbers)) != len(numbers) or not all(1 <= n <= n_items for n in numbers):
-        raise JudgeReplyError(f"item numbers {numbers} do not match items 1..{n_items}")
+        given = [entry.get("item") for entry in entries]
+        raise JudgeReplyError(f"item numbers {given} do not match items 1..{n_items}")
     found: list[dict[str, Any] | None] = [None] * n_items
     for number, entry in zip(numbers, entries, strict=True):
         if field in entry:

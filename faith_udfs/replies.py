@@ -35,24 +35,34 @@ def parse_statements(reply: Any, field: str) -> list[str]:
 def parse_verdicts(reply: Any, n_claims: int) -> list[tuple[str | None, str | None]]:
     """`{"verdicts": [{"verdict", "reason"?, "claim"?}]}` -> (verdict, reason) in claim order.
 
-    Verdicts numbered with `claim` (1-based) are put in claim order and must cover every
-    claim exactly once; unnumbered ones are taken in order. A count that differs from the
-    claims is left for the scoring stage to reject, so every judge is held to the same rule.
+    Verdicts numbered with `claim` (from 1, or from 0 as some models count) are put in claim
+    order and must cover every claim exactly once; unnumbered ones are taken in order. A count
+    that differs from the claims is left for the scoring stage to reject, so every judge is
+    held to the same rule.
     """
     items = _field(reply, "verdicts")
     if not isinstance(items, list) or not all(isinstance(item, dict) for item in items):
         raise JudgeReplyError(f"'verdicts' must be a list of objects, got {_clip(items)}")
     numbers = [item.get("claim") for item in items]
     if any(number is not None for number in numbers):
-        if sorted(map(_number, numbers)) != list(range(1, n_claims + 1)):
+        claims = one_based([_number(number) for number in numbers])
+        if sorted(claims) != list(range(1, n_claims + 1)):
             raise JudgeReplyError(
                 f"verdicts do not match the claims one to one: claim numbers {numbers} "
                 f"for {n_claims} claims"
             )
-        items = sorted(items, key=lambda item: _number(item["claim"]))
+        items = [item for _, item in sorted(zip(claims, items, strict=True), key=_first)]
     return [
         (_text_or_none(item.get("verdict")), _text_or_none(item.get("reason"))) for item in items
     ]
+
+
+def one_based(numbers: list[int]) -> list[int]:
+    """Numbers of a reply's entries, counted from 1: a numbering that uses 0 counts from 0.
+
+    Whether the result is a 1:1 numbering of the items is the caller's check.
+    """
+    return [number + 1 for number in numbers] if 0 in numbers else numbers
 
 
 def parse_reason(reply: Any) -> str:
@@ -77,6 +87,10 @@ def _number(number: Any, what: str = "claim") -> int:
         return int(number)
     except ValueError:
         raise JudgeReplyError(f"{what} number {number!r} is not an integer") from None
+
+
+def _first(pair: tuple[int, Any]) -> int:
+    return pair[0]
 
 
 def _text_or_none(value: Any) -> str | None:

@@ -106,15 +106,17 @@ class _Task:
 @dataclass(frozen=True)
 class _Result:
     value: Any = None
-    error: Exception | None = None
+    error: JudgeError | None = None
 
 
 class OpenAIJudge(ItemJudge):
     """Judge asking an OpenAI-compatible chat-completions endpoint, concurrently and politely.
 
-    Transient failures (429, 5xx, timeouts, resets) are retried with jittered backoff; a
-    refused key or unknown model stops every further call; caps leave the rest pending.
-    Talking to the endpoint is llm_transport.ChatEndpoint's; asking and reading is here.
+    Each call has a deadline of `timeout` seconds, reply included. Transient failures (429,
+    5xx, deadlines, resets, answers that are not chat completions) are retried with jittered
+    backoff; a refused key or unknown model stops every further call; caps leave the rest
+    pending; `stop()` ends every call and wait at once. Talking to the endpoint is
+    llm_transport.ChatEndpoint's; asking and reading is here.
     """
 
     def __init__(
@@ -151,7 +153,7 @@ class OpenAIJudge(ItemJudge):
             pack_chars=pack_chars,
         )
         self._usage = Usage()
-        # Set by close() or an interrupt: no new call is made, no backoff waits on.
+        # Set by stop(), close() or an interrupt: no new call is made, no wait goes on.
         self._stop = threading.Event()
         self._chat = ChatEndpoint(
             model,
@@ -227,10 +229,15 @@ class OpenAIJudge(ItemJudge):
             orient="row",
         )
 
+    def stop(self) -> None:
+        """End the run's judging now, from any thread: calls in flight are cancelled, waits
+        for a slot or a backoff end, and every later call fails at once as a judge error."""
+        self._chat.stop()
+
     def close(self) -> None:
-        """Write the cache buffer and close the HTTP connections; a cache the judge built
+        """Stop, write the cache buffer and close the HTTP connections; a cache the judge built
         itself (`build_openai_judge`) is closed too, one passed in stays open."""
-        self._stop.set()
+        self._chat.stop()
         try:
             if self._cache is not None:
                 if self._owns_cache:
@@ -541,11 +548,14 @@ class OpenAIJudge(ItemJudge):
 
     def _fan_out(
         self, answer: Callable[[T], R], items: Sequence[T]
-    ) -> list[tuple[R | None, Exception | None]]:
-        def call(item: T) -> tuple[R | None, Exception | None]:
+    ) -> list[tuple[R | None, JudgeError | None]]:
+        """`answer` each item, concurrently; a judge error is that item's, anything else is a
+        bug and propagates (the items not yet started are not asked)."""
+
+        def call(item: T) -> tuple[R | None, JudgeError | None]:
             try:
                 return answer(item), None
-            except Exception as exc:  # one item's failure must not sink the batch
+            except JudgeError as exc:  # one item's failure must not sink the batch
                 return None, exc
 
         if len(items) <= 1 or self._concurrency == 1:
@@ -554,12 +564,13 @@ class OpenAIJudge(ItemJudge):
             max_workers=min(self._concurrency, len(items)), thread_name_prefix="faith-judge"
         )
         try:
-            futures: list[Future[tuple[R | None, Exception | None]]] = [
+            futures: list[Future[tuple[R | None, JudgeError | None]]] = [
                 pool.submit(call, item) for item in items
             ]
             return [future.result() for future in futures]
-        except BaseException:
-            self._stop.set()  # interrupted: the workers stop at their next call or backoff
+        except BaseException as exc:
+            if not isinstance(exc, Exception):
+                self.stop()  # interrupted: calls in flight are cancelled, the workers end at once
             raise
         finally:
             pool.shutdown(wait=True, cancel_futures=True)

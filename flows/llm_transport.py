@@ -1,22 +1,27 @@
-"""Talking to an OpenAI-compatible chat-completions endpoint politely.
+"""Talking to an OpenAI-compatible chat-completions endpoint politely, with deadlines.
 
 An adaptive limit on requests in flight, jittered backoff that honours Retry-After, a
 structured-output request that steps down when the server refuses it, the run's call and
-token caps, and the usage counters. What is asked and how replies are read is llm_judge.py's.
+token caps, and the usage counters. Every request runs on one asyncio loop under a deadline
+that cancels it wherever it is (connecting, waiting, reading a reply that trickles in), and a
+stop cancels them all. What is asked and how replies are read is llm_judge.py's.
 """
 
 from __future__ import annotations
 
+import asyncio
+import concurrent.futures
 import email.utils
+import json
 import logging
 import os
 import random
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Coroutine
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, TypeVar
 from urllib.parse import urlsplit
 
 import openai
@@ -26,7 +31,6 @@ from faith_udfs.errors import (
     ConfigError,
     JudgeBudgetExhausted,
     JudgeError,
-    JudgeReplyError,
     JudgeTransientError,
 )
 from flows.errors import JudgeEndpointError
@@ -42,6 +46,8 @@ __all__ = [
 
 log = logging.getLogger(__name__)
 
+T = TypeVar("T")
+
 # Structured-output requests, best first; a server that refuses one gets the next (per judge).
 FORMATS = ("json_schema", "json_object", "text")
 # Request parameters that change answers; they enter the cache key.
@@ -55,6 +61,10 @@ _FATAL_STATUS = {
     404: "the endpoint has no model {model!r} or no chat-completions route at {endpoint} "
     "(HTTP 404); check --model and --base-url",
 }
+# How often a wait for a slot looks at the stop event.
+_POLL_SECONDS = 0.1
+# A request's own deadline cancels it; the caller's wait for it gives this much more.
+_GRACE_SECONDS = 2.0
 
 
 @dataclass(frozen=True)
@@ -69,12 +79,23 @@ class Reply:
 
 class AdaptiveLimiter:
     """At most `limit` requests in flight; a 429 halves the limit (once per round of requests)
-    and pauses everyone for its Retry-After; `limit` successes in a row add one back."""
+    and pauses everyone for its Retry-After; `limit` successes in a row add one back.
 
-    def __init__(self, ceiling: int, *, clock: Callable[[], float] = time.monotonic) -> None:
+    A wait for a slot ends when `stop` is set or after `patience` seconds: a slot that was
+    never handed back shows as an error, never as a hang.
+    """
+
+    def __init__(
+        self,
+        ceiling: int,
+        *,
+        clock: Callable[[], float] = time.monotonic,
+        patience: float = 3600.0,
+    ) -> None:
         self.ceiling = ceiling
         self._limit = ceiling
         self._clock = clock
+        self._patience = patience
         self._cond = threading.Condition()
         self._in_flight = 0
         self._epoch = 0
@@ -85,19 +106,32 @@ class AdaptiveLimiter:
     def limit(self) -> int:
         return self._limit
 
-    def acquire(self) -> int:
-        """Wait for a slot; returns a ticket to hand back to `release`."""
+    def acquire(self, stop: threading.Event | None = None) -> int:
+        """Wait for a slot; returns a ticket to hand back to `release`.
+
+        Raises JudgeTransientError when `stop` is set or no slot came free in time.
+        """
+        give_up = time.monotonic() + self._patience
         with self._cond:
             while True:
-                wait = self._paused_until - self._clock()
-                if wait > 0:
-                    self._cond.wait(wait)
-                elif self._in_flight >= self._limit:
-                    self._cond.wait()
-                else:
+                if stop is not None and stop.is_set():
+                    raise JudgeTransientError("the judge was stopped while this call waited")
+                left = give_up - time.monotonic()
+                if left <= 0:
+                    raise JudgeTransientError(
+                        f"no request slot came free within {self._patience:g} s"
+                    )
+                pause = self._paused_until - self._clock()
+                if pause <= 0 and self._in_flight < self._limit:
                     break
+                self._cond.wait(min(_POLL_SECONDS, left, pause if pause > 0 else left))
             self._in_flight += 1
             return self._epoch
+
+    def wake(self) -> None:
+        """Make every waiter look at its stop event now."""
+        with self._cond:
+            self._cond.notify_all()
 
     def release(
         self, ticket: int, *, ok: bool, throttled: bool = False, retry_after: float | None = None
@@ -167,12 +201,70 @@ class Usage:
             return rows
 
 
+class _LoopThread:
+    """One asyncio loop on its own thread, where an endpoint's requests run: a request there
+    can be cancelled at its deadline, or by a stop, wherever it is."""
+
+    def __init__(self, name: str) -> None:
+        self._loop = asyncio.new_event_loop()
+        self._thread = threading.Thread(target=self._loop.run_forever, name=name, daemon=True)
+        self._thread.start()
+
+    def run(self, coroutine: Coroutine[Any, Any, T], wait: float) -> T:
+        """Run `coroutine` on the loop and wait at most `wait` seconds for it (then cancel it).
+
+        Raises TimeoutError past `wait`, concurrent.futures.CancelledError when cancelled.
+        """
+        future = asyncio.run_coroutine_threadsafe(coroutine, self._loop)
+        try:
+            return future.result(timeout=wait)
+        except TimeoutError:
+            future.cancel()
+            raise
+
+    def cancel_all(self) -> None:
+        """Cancel every coroutine running on the loop."""
+
+        def cancel() -> None:
+            for task in asyncio.all_tasks(self._loop):
+                task.cancel()
+
+        if self._thread.is_alive():
+            self._loop.call_soon_threadsafe(cancel)
+
+    def close(self, last: Coroutine[Any, Any, None], wait: float) -> None:
+        """Run `last` (e.g. closing the client), then stop the loop and its thread."""
+        if not self._thread.is_alive():
+            last.close()
+            return
+        try:
+            self.run(last, wait)
+            self.run(self._loop.shutdown_default_executor(), wait)
+        except (TimeoutError, concurrent.futures.CancelledError):
+            log.warning("the judge's HTTP connections did not close within %g s", wait)
+        finally:
+            self._loop.call_soon_threadsafe(self._loop.stop)
+            self._thread.join(wait)
+            if not self._thread.is_alive():
+                self._loop.close()
+
+
+class _RetryLater(JudgeTransientError):
+    """A transient failure whose server said when to ask again (Retry-After)."""
+
+    def __init__(self, message: str, retry_after: float | None) -> None:
+        super().__init__(message)
+        self.retry_after = retry_after
+
+
 class ChatEndpoint:
     """One chat-completions endpoint and model, asked concurrently and politely.
 
-    Transient failures (429, 5xx, timeouts, resets) are retried with jittered backoff; a
-    refused key or unknown model stops every further call; past a cap, calls are refused.
-    Counts go to `usage`; `stop` set means no new call and no further wait.
+    Each request has a deadline of `timeout` seconds, reply body included. Transient failures
+    (429, 5xx, deadlines, resets, replies that are not chat completions) are retried with
+    jittered backoff; a refused key or unknown model stops every further call; past a cap,
+    calls are refused. Counts go to `usage`; once `stop` is set (see `stop()`), no new call
+    is made, no wait goes on, and requests in flight are cancelled.
     """
 
     def __init__(
@@ -211,10 +303,14 @@ class ChatEndpoint:
         self._backoff_max = backoff_max
         self._max_retry_after = max_retry_after
         # The key lives only inside the client, which sends it as a header.
-        self._client = openai.OpenAI(
+        self._client = openai.AsyncOpenAI(
             base_url=base_url, api_key=api_key, max_retries=0, timeout=self._timeout
         )
-        self._limiter = AdaptiveLimiter(concurrency)
+        # However long a slot may rightly take to come free: every other request in flight
+        # ending one after the other at its deadline, after the longest pause.
+        self._limiter = AdaptiveLimiter(
+            concurrency, patience=max_retry_after + concurrency * (self._timeout + 1)
+        )
         self._usage = usage
         self._stop = stop
         self._lock = threading.Lock()
@@ -222,6 +318,7 @@ class ChatEndpoint:
         self._fatal: str | None = None
         self._budget: str | None = None
         self._random = random.Random()  # noqa: S311 - backoff jitter, not cryptography
+        self._loop = _LoopThread("faith-judge-http")
 
     @property
     def endpoint(self) -> str:
@@ -243,9 +340,16 @@ class ChatEndpoint:
         """Requests allowed in flight now (lowered by 429s, recovering on successes)."""
         return self._limiter.limit
 
+    def stop(self) -> None:
+        """Stop now: no new call, no further wait, and every request in flight is cancelled."""
+        self._stop.set()
+        self._limiter.wake()
+        self._loop.cancel_all()
+
     def close(self) -> None:
-        """Close the HTTP connections."""
-        self._client.close()
+        """Stop, then close the HTTP connections and the loop's thread."""
+        self.stop()
+        self._loop.close(self._client.close(), _GRACE_SECONDS)
 
     def __repr__(self) -> str:
         return (
@@ -258,62 +362,81 @@ class ChatEndpoint:
     ) -> Reply:
         """One answer to `prompt` (then `follow_up`, if given), its reply following `schema`.
 
-        Retries transient failures, refuses past the caps; adds the requests made, then the
-        reply's tokens, to `spent` (requests, prompt tokens, completion tokens).
+        Retries the failures whose class is `retryable`, refuses past the caps; adds the
+        requests made, then the reply's tokens, to `spent` (requests, prompt tokens,
+        completion tokens).
         """
         messages = [{"role": "user", "content": prompt}]
         if follow_up is not None:
             messages.append({"role": "user", "content": follow_up})
         failures = 0
         while True:
+            try:
+                reply = self._attempt(messages, schema, prompt, spent)
+            except JudgeError as exc:
+                self._usage.add(failed=1)
+                failures += 1
+                if not exc.retryable or self._stop.is_set():
+                    raise
+                if failures > self._max_retries:
+                    raise JudgeTransientError(f"{exc}; gave up after {failures} attempts") from None
+                self._usage.add(retries=1)
+                self._stop.wait(self._backoff(failures, getattr(exc, "retry_after", None)))
+                continue
+            if reply is None:  # the server refused our response_format: ask with the next
+                self._usage.add(failed=1)
+                continue
+            spent[1] += reply.prompt_tokens
+            spent[2] += reply.completion_tokens
+            return reply
+
+    def _attempt(
+        self, messages: list[dict[str, str]], schema: str, prompt: str, spent: list[int]
+    ) -> Reply | None:
+        """One request, in a slot that every way out hands back: the reply, None when the
+        server refused the response format, or the JudgeError it ended in."""
+        ticket = self._limiter.acquire(self._stop)
+        ok, throttled, retry_after = False, False, None
+        try:
             self._reserve_call()
             spent[0] += 1
             used_format = self._format
-            ticket = self._limiter.acquire()
+            request = self._post(messages, _format_request(FORMATS[used_format], schema))
             try:
-                completion = self._client.chat.completions.create(
-                    model=self.model,
-                    messages=messages,
-                    **REQUEST_PARAMETERS,
-                    **_format_request(FORMATS[used_format], schema),
-                )
+                raw = self._loop.run(request, self._timeout + _GRACE_SECONDS)
             except openai.APIStatusError as exc:
-                retry_after = _retry_after(exc.response.headers, self._max_retry_after)
                 throttled = exc.status_code == 429
-                self._limiter.release(
-                    ticket, ok=False, throttled=throttled, retry_after=retry_after
-                )
+                retry_after = _retry_after(exc.response.headers, self._max_retry_after)
                 if self._refused_format(exc, used_format):
-                    self._usage.add(failed=1)
-                    continue
-                problem = self._status_problem(exc)
-            except openai.APITimeoutError:
-                self._limiter.release(ticket, ok=False)
-                retry_after = None
-                problem = f"the endpoint did not answer within {self._timeout:g} s"
+                    return None
+                raise self._status_error(exc, retry_after) from None
+            except (TimeoutError, openai.APITimeoutError):
+                raise JudgeTransientError(
+                    f"the endpoint did not answer within {self._timeout:g} s"
+                ) from None
+            except concurrent.futures.CancelledError:
+                raise JudgeTransientError("the judge was stopped during this call") from None
             except openai.APIConnectionError as exc:
-                self._limiter.release(ticket, ok=False)
-                retry_after = None
                 cause = type(exc.__cause__).__name__ if exc.__cause__ else "no response"
-                problem = f"connection to the endpoint failed ({cause})"
+                raise JudgeTransientError(f"connection to the endpoint failed ({cause})") from None
             except openai.APIError as exc:
-                self._limiter.release(ticket, ok=False)
-                self._usage.add(failed=1)
-                raise JudgeReplyError(
+                raise JudgeTransientError(
                     f"the endpoint's answer is not a chat completion: {type(exc).__name__}"
                 ) from None
-            else:
-                self._limiter.release(ticket, ok=True)
-                reply = self._reply_of(completion, prompt)
-                spent[1] += reply.prompt_tokens
-                spent[2] += reply.completion_tokens
-                return reply
-            failures += 1
-            self._usage.add(failed=1)
-            if failures > self._max_retries:
-                raise JudgeTransientError(f"{problem}; gave up after {failures} attempts") from None
-            self._usage.add(retries=1)
-            self._stop.wait(self._backoff(failures, retry_after))
+            reply = self._reply_of(raw, prompt)
+            ok = True
+            return reply
+        finally:
+            self._limiter.release(ticket, ok=ok, throttled=throttled, retry_after=retry_after)
+
+    async def _post(self, messages: list[dict[str, str]], response_format: dict[str, Any]) -> Any:
+        """The raw answer to one request, body read, within the deadline (on the loop)."""
+        async with asyncio.timeout(self._timeout):
+            raw = await self._client.chat.completions.with_raw_response.create(
+                model=self.model, messages=messages, **REQUEST_PARAMETERS, **response_format
+            )
+            await raw.http_response.aread()
+            return raw
 
     def _reserve_call(self) -> None:
         """Count a request about to be made, or refuse it (endpoint refused us, cap reached)."""
@@ -354,15 +477,15 @@ class ChatEndpoint:
                 )
         return True
 
-    def _status_problem(self, exc: openai.APIStatusError) -> str:
-        """A transient failure's description; raises at once for a permanent one."""
+    def _status_error(self, exc: openai.APIStatusError, retry_after: float | None) -> JudgeError:
+        """The judge error an HTTP error status is: transient, or permanent for every call."""
         status = exc.status_code
         if status in _TRANSIENT_STATUS or status >= 500:
             if status == 429:
                 self._usage.add(throttled=1)
                 log.debug("judge endpoint throttled (HTTP 429); limit now %d", self._limiter.limit)
-            return f"HTTP {status} from the endpoint: {self._server_message(exc)}"
-        self._usage.add(failed=1)
+            message = f"HTTP {status} from the endpoint: {self._server_message(exc)}"
+            return _RetryLater(message, retry_after)
         if status in _FATAL_STATUS:
             # Never the server's text here: some servers echo part of a refused key.
             message = _FATAL_STATUS[status].format(
@@ -372,38 +495,62 @@ class ChatEndpoint:
                 if self._fatal is None:
                     self._fatal = message
                     log.error("judge endpoint: %s; no further calls are made", message)
-            raise JudgeEndpointError(message) from None
-        raise JudgeError(f"HTTP {status} from the endpoint: {self._server_message(exc)}") from None
+            return JudgeEndpointError(message)
+        return JudgeError(f"HTTP {status} from the endpoint: {self._server_message(exc)}")
 
     def _server_message(self, exc: openai.APIStatusError) -> str:
         body = exc.body
         detail = body.get("message") if isinstance(body, dict) else None
-        text = detail if isinstance(detail, str) else str(exc.message or "")
+        return self._redacted(detail if isinstance(detail, str) else str(exc.message or ""))
+
+    def _redacted(self, text: str, limit: int = 300) -> str:
+        """Server text fit for an error: the key cut out (some servers echo it), clipped."""
         secret = self._client.api_key
         if secret:
             text = text.replace(secret, "[redacted]")
-        return text if len(text) <= 300 else text[:299] + "…"
+        return text if len(text) <= limit else text[: limit - 1] + "…"
 
-    def _reply_of(self, completion: Any, prompt: str) -> Reply:
-        choices = getattr(completion, "choices", None) or []
-        message = choices[0].message if choices else None
-        text = (message.content if message is not None else None) or ""
-        finish = choices[0].finish_reason if choices else None
-        usage = getattr(completion, "usage", None)
+    def _reply_of(self, raw: Any, prompt: str) -> Reply:
+        """The text and usage of a chat completion; JudgeTransientError when the answer is not
+        one (a proxy's HTML page, an empty body, JSON of another shape)."""
+        try:
+            completion = json.loads(raw.content)
+        except ValueError:
+            completion = None
+        choices = completion.get("choices") if isinstance(completion, dict) else None
+        choice = choices[0] if isinstance(choices, list) and choices else None
+        message = choice.get("message") if isinstance(choice, dict) else None
+        if not isinstance(message, dict):
+            kind = raw.headers.get("content-type") or "no content type"
+            body = " ".join(raw.content.decode("utf-8", "replace").split())
+            shown = repr(self._redacted(body, 120)) if body else "an empty body"
+            raise JudgeTransientError(
+                f"the endpoint's answer is not a chat completion (HTTP {raw.status_code}, "
+                f"{kind}): {shown}"
+            )
+        content = message.get("content")
+        text = content if isinstance(content, str) else ""
+        finish = choice.get("finish_reason")
+        usage = completion.get("usage")
+        usage = usage if isinstance(usage, dict) else {}
         # Servers that report no usage get an estimate (4 characters a token) so caps hold.
-        prompt_tokens = getattr(usage, "prompt_tokens", None)
-        completion_tokens = getattr(usage, "completion_tokens", None)
-        if prompt_tokens is None:
-            prompt_tokens = len(prompt) // 4
-        if completion_tokens is None:
-            completion_tokens = len(text) // 4
+        prompt_tokens = _count(usage.get("prompt_tokens"), len(prompt) // 4)
+        completion_tokens = _count(usage.get("completion_tokens"), len(text) // 4)
         self._usage.add(prompt_tokens=prompt_tokens, completion_tokens=completion_tokens)
-        return Reply(text, finish, prompt_tokens, completion_tokens)
+        return Reply(
+            text, finish if isinstance(finish, str) else None, prompt_tokens, completion_tokens
+        )
 
     def _backoff(self, failures: int, retry_after: float | None) -> float:
         ceiling = min(self._backoff_max, self._backoff_base * 2 ** (failures - 1))
         delay = ceiling / 2 + self._random.uniform(0, ceiling / 2)
         return max(delay, retry_after or 0.0)
+
+
+def _count(value: Any, estimate: int) -> int:
+    """A token count from a reply's usage, or the estimate when it is missing or not a count."""
+    counted = isinstance(value, int) and not isinstance(value, bool) and value >= 0
+    return value if counted else estimate
 
 
 def _endpoint_name(base_url: str | None) -> str:

@@ -28,12 +28,13 @@ from rich.text import Text
 
 from faith_udfs.errors import ConfigError
 from flows.errors import DatabaseError
-from flows.store import DEFAULT_DB, connect, sql
+from flows.store import DEFAULT_DB, DEFAULT_READ_WAIT, connect_for_reading, sql
 
 __all__ = [
     "DEFAULT_SEGMENT",
     "ReportOptions",
     "add_report_arguments",
+    "add_wait_argument",
     "config_labels",
     "contradicted_claims",
     "pass_rates",
@@ -120,7 +121,20 @@ def add_report_arguments(parser: argparse.ArgumentParser) -> None:
         default=None,
         help="recompute scores counting idk claims as unfaithful, or not (default: as configured)",
     )
+    add_wait_argument(parser)
     parser.set_defaults(command=report_command)
+
+
+def add_wait_argument(parser: argparse.ArgumentParser) -> None:
+    """--wait: how long a reader waits for a run holding the database (see connect_for_reading)."""
+    parser.add_argument(
+        "--wait",
+        type=float,
+        default=DEFAULT_READ_WAIT,
+        metavar="SECONDS",
+        help="while a run writes the database and there is no snapshot of it to read, wait "
+        f"this long for the run to finish (default {DEFAULT_READ_WAIT:g})",
+    )
 
 
 def report_command(args: argparse.Namespace) -> int:
@@ -134,7 +148,7 @@ def report_command(args: argparse.Namespace) -> int:
         penalize_ambiguous=args.penalize_ambiguous,
         segment=args.segment,
     )
-    con = connect(args.db, read_only=True)
+    con = connect_for_reading(args.db, wait=args.wait)
     try:
         # Piped output (a log, a CI page) gets room for the tables instead of rich's 80 columns.
         console = Console(width=None if sys.stdout.isatty() else 120)

@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import logging
+import os
 import re
+import shutil
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from datetime import UTC, datetime
 from functools import cache
 from importlib import resources
 from pathlib import Path
@@ -20,6 +24,11 @@ from flows.sql_functions import register_metric_functions
 DEFAULT_DB = Path("data") / "faithpipe.duckdb"
 _MIGRATION = re.compile(r"^(\d{3})_[a-z0-9_]+\.sql$")
 _LOCK_POLL_SECONDS = 0.2
+_FOREIGN_NAMES_SHOWN = 8
+# How long `faith report` and `faith runs` wait for a run without a snapshot to finish.
+DEFAULT_READ_WAIT = 30.0
+
+log = logging.getLogger("faithpipe")
 
 
 @cache
@@ -50,25 +59,141 @@ def connect(
         raise DatabaseError(f"{path}: no such database; run `faith score` first")
     if not read_only:
         path.parent.mkdir(parents=True, exist_ok=True)
-    deadline = time.monotonic() + max(lock_timeout, 0.0)
+    con = _open_when_free(
+        path,
+        read_only=read_only,
+        wait=lock_timeout,
+        locked=_locked_for_writing(path, lock_timeout),
+    )
+    # The lexical metric is callable from SQL on every faithpipe connection.
+    register_metric_functions(con)
+    return con
+
+
+def _open_when_free(
+    path: Path,
+    *,
+    read_only: bool,
+    wait: float,
+    locked: Callable[[str], str],
+    waiting: Callable[[str], None] | None = None,
+) -> duckdb.DuckDBPyConnection:
+    """duckdb.connect, retried while another process holds the file's lock, for `wait` seconds
+    at most; `waiting(holder)` is told once when it must wait, `locked(holder)` is the message
+    of DatabaseLocked when the wait is over."""
+    deadline = time.monotonic() + max(wait, 0.0)
+    told = False
     while True:
         try:
-            con = duckdb.connect(str(path), read_only=read_only)
+            return duckdb.connect(str(path), read_only=read_only)
         except duckdb.IOException as exc:
             if "lock" not in str(exc).lower():
                 raise DatabaseError(f"{path}: {exc}") from exc
+            holder = _lock_holder(str(exc))
             if time.monotonic() >= deadline:
-                holder = re.search(r"\(PID (\d+)\)", str(exc))
-                who = f"process {holder.group(1)}" if holder else "another process"
-                raise DatabaseLocked(
-                    f"{path} is locked by {who} (a run in progress?); waited {lock_timeout:g} s. "
-                    "Wait for it to finish, raise --lock-timeout, or use another --db."
-                ) from exc
+                raise DatabaseLocked(locked(holder)) from exc
+            if waiting is not None and not told:
+                waiting(holder)
+                told = True
             time.sleep(_LOCK_POLL_SECONDS)
-            continue
-        # The lexical metric is callable from SQL on every faithpipe connection.
-        register_metric_functions(con)
-        return con
+
+
+def _locked_for_writing(path: Path, waited: float) -> Callable[[str], str]:
+    """The message of a writer that gave up waiting for the lock."""
+    return lambda holder: (
+        f"{path} is locked by {holder} (a run in progress?); waited {waited:g} s. "
+        "Wait for it to finish, raise --lock-timeout, or use another --db."
+    )
+
+
+def _lock_holder(error: str) -> str:
+    """Who holds the lock, from DuckDB's message: `a faith run (pid N)`, `process N`, or
+    `another process`; a faith run is told by its command line (Linux /proc only)."""
+    found = re.search(r"\(PID (\d+)\)", error)
+    if not found:
+        return "another process"
+    pid = found.group(1)
+    try:
+        argv = Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")
+    except OSError:
+        return f"process {pid}"
+    names = {Path(arg.decode(errors="replace")).name for arg in argv[:2]}
+    if "faith" in names or b"flows.cli" in argv:
+        return f"a faith run (pid {pid})"
+    return f"process {pid}"
+
+
+def connect_for_reading(
+    path: Path | str, *, wait: float = DEFAULT_READ_WAIT, snapshot: bool = True
+) -> duckdb.DuckDBPyConnection:
+    """A read-only connection for reports, even while a run holds the write lock.
+
+    Then, with `snapshot`, the copy written after the last completed run is read at once;
+    without one, it waits up to `wait` seconds (saying so in one line), then DatabaseLocked.
+    """
+    path = Path(path)
+    if not path.exists():
+        raise DatabaseError(f"{path}: no such database; run `faith score` first")
+    copy = snapshot_path(path)
+    if snapshot and copy.exists():
+        taken = datetime.fromtimestamp(copy.stat().st_mtime, UTC)
+        try:
+            con = _open_when_free(
+                path,
+                read_only=True,
+                wait=0.0,
+                locked=lambda holder: (
+                    f"{path} is being written by {holder}; reading its snapshot of "
+                    f"{taken:%Y-%m-%d %H:%M:%S} UTC, written after the last completed run ({copy})"
+                ),
+            )
+        except DatabaseLocked as busy:
+            log.warning("%s", busy)
+            con = _open_when_free(copy, read_only=True, wait=wait, locked=str)
+    else:
+        con = _open_when_free(
+            path,
+            read_only=True,
+            wait=wait,
+            waiting=lambda holder: log.warning(
+                "%s is being written by %s; waiting up to %g s for it to finish (--wait to change)",
+                path,
+                holder,
+                wait,
+            ),
+            locked=lambda holder: (
+                f"{path} is still being written by {holder} after {wait:g} s; try again when "
+                f"the run has finished, or raise --wait. Runs write {copy.name} for readers "
+                "after each completed run."
+            ),
+        )
+    register_metric_functions(con)
+    return con
+
+
+def snapshot_path(path: Path | str) -> Path:
+    """Where the copy for readers is written: `<db>.snapshot.duckdb`, next to the database."""
+    path = Path(path)
+    return path.with_name(f"{path.name}.snapshot.duckdb")
+
+
+def write_snapshot(con: duckdb.DuckDBPyConnection, path: Path | str) -> Path | None:
+    """Copy the database as it is now to `snapshot_path(path)`, for readers while the next run
+    holds the lock; call it with no transaction open. A failure is logged, never raised."""
+    path = Path(path)
+    target = snapshot_path(path)
+    partial = target.with_name(f".{target.name}.{os.getpid()}.partial")
+    try:
+        con.execute("CHECKPOINT")  # every commit into the file: the copy needs no WAL
+        shutil.copyfile(path, partial)
+        with partial.open("rb+") as copied:
+            os.fsync(copied.fileno())
+        os.replace(partial, target)  # readers see the old copy or the new one, never half
+    except (OSError, duckdb.Error) as exc:
+        partial.unlink(missing_ok=True)
+        log.warning("no snapshot of %s for readers written: %s", path, exc)
+        return None
+    return target
 
 
 def migrate(con: duckdb.DuckDBPyConnection) -> list[str]:
@@ -96,9 +221,19 @@ def migrate(con: duckdb.DuckDBPyConnection) -> list[str]:
 def open_store(
     path: Path | str = DEFAULT_DB, *, lock_timeout: float = 0.0
 ) -> duckdb.DuckDBPyConnection:
-    """A migrated read-write connection: the only way flows write to the database."""
-    con = connect(path, lock_timeout=lock_timeout)
+    """A migrated read-write connection: the only way flows write to the database.
+
+    Another program's database is refused before anything is written to it (DatabaseError).
+    """
+    path = Path(path)
+    deadline = time.monotonic() + max(lock_timeout, 0.0)
+    _look_before_writing(path, lock_timeout)
+    if path.exists() and path.stat().st_size == 0:
+        path.unlink()  # an empty file (mktemp, touch) is no DuckDB file, and holds nothing
+    con = connect(path, lock_timeout=max(deadline - time.monotonic(), 0.0))
     try:
+        # Again inside: when this process had the file open already, the look above could not.
+        refuse_foreign_database(con, path)
         # Checkpoint every ~256 MB of WAL, not DuckDB's 16 MB: a checkpoint at nearly every
         # batch made each COMMIT cost ~0.4 s, and none at all until the end kept every new
         # row in memory (bench/pipeline.py). Committed batches are in the WAL either way, so a
@@ -114,6 +249,59 @@ def open_store(
         con.close()
         raise
     return con
+
+
+def refuse_foreign_database(con: duckdb.DuckDBPyConnection, path: Path | str) -> None:
+    """DatabaseError naming what the database holds, unless it is empty or faithpipe's.
+
+    faithpipe's own is told by its `schema_migrations` table recording faithpipe's
+    migrations; tables a user added to a faithpipe database are theirs to keep.
+    """
+    found = con.execute(sql("database_objects")).fetchall()
+    if not found or _is_faithpipe_database(con):
+        return
+    named = [
+        f"{name} ({kind})" if schema == "main" else f"{schema}.{name} ({kind})"
+        for schema, name, kind in found
+    ]
+    listed = ", ".join(named[:_FOREIGN_NAMES_SHOWN])
+    if len(named) > _FOREIGN_NAMES_SHOWN:
+        listed += f" and {len(named) - _FOREIGN_NAMES_SHOWN} more"
+    raise DatabaseError(
+        f"{path} is not a faithpipe database: it holds {listed}. "
+        "Nothing was written to it; give --db a new file, an empty one, or a faithpipe database."
+    )
+
+
+def _is_faithpipe_database(con: duckdb.DuckDBPyConnection) -> bool:
+    """Whether `schema_migrations` is faithpipe's: its columns, and the migration names it
+    records for the versions this faithpipe knows (a newer one's are left to `migrate`)."""
+    columns = con.execute(sql("migrations_table")).fetchall()
+    if columns != [("version", "INTEGER"), ("name", "VARCHAR"), ("applied_at", "TIMESTAMP")]:
+        return False
+    known = dict(migrations())
+    recorded = con.execute("SELECT version, name FROM schema_migrations").fetchall()
+    return all(known.get(version, name) == name for version, name in recorded)
+
+
+def _look_before_writing(path: Path, lock_timeout: float) -> None:
+    """Refuse a foreign database through a read-only connection, which leaves the file's
+    bytes as they are: a read-write one would replay and checkpoint its WAL on closing."""
+    if not path.exists() or path.stat().st_size == 0:
+        return
+    try:
+        con = _open_when_free(
+            path,
+            read_only=True,
+            wait=lock_timeout,
+            locked=_locked_for_writing(path, lock_timeout),
+        )
+    except duckdb.ConnectionException:
+        return  # this process has it open read-write already: open_store checks in there
+    try:
+        refuse_foreign_database(con, path)
+    finally:
+        con.close()
 
 
 def register(con: duckdb.DuckDBPyConnection, name: str, frame: pl.DataFrame) -> None:

@@ -11,6 +11,7 @@ from faith_udfs.errors import (
     JudgeReplyError,
     JudgeTransientError,
 )
+from faith_udfs.grounded import GroundedJudge
 from faith_udfs.judges import ItemJudge, ItemOutcome, Judge
 from faith_udfs.lexical import LexicalJudge
 from faith_udfs.metric import FaithfulnessFrames, score_cases
@@ -28,6 +29,7 @@ __all__ = [
     "FaithfulnessFrames",
     "FaithfulnessMetric",
     "FaithfulnessVerdict",
+    "GroundedJudge",
     "ItemJudge",
     "ItemOutcome",
     "Judge",

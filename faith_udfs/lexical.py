@@ -20,15 +20,19 @@ CONTRADICTED = "The context says otherwise about: "
 NOT_MENTIONED = "The context does not mention: "
 
 
-class LexicalJudge:
-    """Deterministic, offline judge; same verdicts as the seed's rules, vectorised."""
+class OfflineJudge:
+    """What the offline judges share: sentences as truths, a reason that reads the score back
+    (no extra judge call), and an identity from their kind and rules version."""
+
+    kind: str
+    rules_version: str
 
     # Its reason reads the score back, like the seed's judge: contradictions are not needed.
     reason_uses_contradictions = False
 
     def __init__(self) -> None:
         self._identity = JudgeIdentity(
-            kind="lexical", model=LEXICAL_RULES_VERSION, prompt_version=PROMPT_VERSION
+            kind=self.kind, model=self.rules_version, prompt_version=PROMPT_VERSION
         )
 
     @property
@@ -36,13 +40,20 @@ class LexicalJudge:
         return self._identity
 
     def __repr__(self) -> str:
-        return "LexicalJudge()"
+        return f"{type(self).__name__}()"
 
     def truths(self, passages: pl.DataFrame, limit: int | None) -> pl.DataFrame:
-        truths = split_sentences(pl.col("text"))
-        if limit is not None:
-            truths = truths.list.head(limit)
-        return passages.select("key", truths.alias("truths"))
+        return sentence_truths(passages, limit)
+
+    def reasons(self, requests: pl.DataFrame) -> pl.DataFrame:
+        return score_read_back(requests)
+
+
+class LexicalJudge(OfflineJudge):
+    """Deterministic, offline judge; same verdicts as the seed's rules, vectorised."""
+
+    kind = "lexical"
+    rules_version = LEXICAL_RULES_VERSION
 
     def claims(self, answers: pl.DataFrame) -> pl.DataFrame:
         return answers.select("key", split_sentences(pl.col("text")).alias("claims"))
@@ -117,13 +128,23 @@ class LexicalJudge:
             )
         )
 
-    def reasons(self, requests: pl.DataFrame) -> pl.DataFrame:
-        # The seed's judge reads the score back out of the prompt, so no call is needed; the
-        # text is made once per distinct score with the same formatting as the prompts.
-        scores = requests.select("score").unique()
-        texts = [f"The score is {format_score(score)}." for score in scores["score"]]
-        scores = scores.with_columns(reason=pl.Series(texts, dtype=pl.String))
-        return requests.select("key", "score").join(scores, on="score", how="left").drop("score")
+
+def sentence_truths(passages: pl.DataFrame, limit: int | None) -> pl.DataFrame:
+    """Each passage's sentences as its truths (the first `limit` of them)."""
+    truths = split_sentences(pl.col("text"))
+    if limit is not None:
+        truths = truths.list.head(limit)
+    return passages.select("key", truths.alias("truths"))
+
+
+def score_read_back(requests: pl.DataFrame) -> pl.DataFrame:
+    """Reasons that read the score back, as the seed's judge does: no call is needed.
+
+    The text is made once per distinct score with the same formatting as the prompts."""
+    scores = requests.select("score").unique()
+    texts = [f"The score is {format_score(score)}." for score in scores["score"]]
+    scores = scores.with_columns(reason=pl.Series(texts, dtype=pl.String))
+    return requests.select("key", "score").join(scores, on="score", how="left").drop("score")
 
 
 def _words_of(texts: pl.DataFrame, column: str) -> pl.DataFrame:

@@ -1,4 +1,4 @@
-"""Content words: what the lexical judge compares between a claim and the truths."""
+"""Content words: what the lexical and grounded judges compare between a claim and the truths."""
 
 from __future__ import annotations
 
@@ -6,6 +6,10 @@ import polars as pl
 
 # Runs of letters and digits, so "A17," -> "a17" and "3 March" -> "3", "march".
 WORD_PATTERN = r"[^\W_]+"
+
+# Unicode format characters (category Cf: zero-width space and joiners, word joiner, BOM, soft
+# hyphen, bidi marks): invisible, yet they split or change a word ("ship\u200bped").
+FORMAT_CHARACTERS = r"\p{Cf}"
 
 # A short English stop-word list (after NLTK's): words that carry no fact of their own.
 # Negations ("no", "not", "never", "don" of "don't", ...) are kept as content words on purpose:
@@ -25,10 +29,16 @@ STOP_WORDS: frozenset[str] = frozenset(
 )
 
 
+def normalized_text(text: pl.Expr) -> pl.Expr:
+    """NFC-composed text without format characters, so "café" typed either way is one word."""
+    return text.str.normalize("NFC").str.replace_all(FORMAT_CHARACTERS, "")
+
+
 def content_words(text: pl.Expr) -> pl.Expr:
-    """Lower-cased words of each string with punctuation and stop words removed."""
+    """Lower-cased words of each normalised string with punctuation and stop words removed."""
     return (
-        text.str.to_lowercase()
+        normalized_text(text)
+        .str.to_lowercase()
         .str.extract_all(WORD_PATTERN)
         .list.filter(~pl.element().is_in(list(STOP_WORDS)))
     )

@@ -11,6 +11,7 @@ from faith_udfs import (
     ConfigError,
     FaithfulnessMetric,
     JudgeBudgetExhausted,
+    JudgeReplyError,
     LexicalJudge,
     LLMTestCase,
     MetricConfig,
@@ -117,7 +118,7 @@ def test_numbered_verdicts_that_skip_a_claim_are_invalid() -> None:
 def test_a_judge_that_raises_on_one_case_leaves_the_batch_scored() -> None:
     def answer(prompt: str, schema: str) -> dict:
         if "poison" in prompt:
-            raise RuntimeError("judge fell over")
+            raise JudgeReplyError("judge fell over")
         return seed_judge.pretend_judge(prompt, schema)
 
     frames = score_cases(
@@ -133,7 +134,7 @@ def test_a_judge_that_raises_on_one_case_leaves_the_batch_scored() -> None:
     )
     by_case = {r["case_id"]: r for r in frames.case_scores.iter_rows(named=True)}
     assert by_case["bad"]["status"] == "invalid"
-    assert by_case["bad"]["error"] == "RuntimeError: judge fell over"
+    assert by_case["bad"]["error"] == "JudgeReplyError: judge fell over"
     assert (by_case["ok-1"]["score"], by_case["ok-2"]["score"]) == (1.0, 0.5)
 
 
@@ -142,7 +143,7 @@ class WholeBatchJudge(LexicalJudge):
 
     def claims(self, answers: pl.DataFrame) -> pl.DataFrame:
         if answers["text"].str.contains("poison").any():
-            raise ValueError("cannot parse this batch")
+            raise JudgeReplyError("cannot parse this batch")
         return super().claims(answers)
 
 

@@ -1,0 +1,88 @@
+"""The grounded judge: offline and deterministic like the lexical judge, graded per claim.
+
+A claim's `support` (0-1) is the weighted share of its words found in its best-matching window
+of context sentences, taken for its weakest clause (see grounded_support.py). Verdicts:
+- `yes`: support >= SUPPORTED, and no figure, name or negation of the claim is missing;
+- `idk`: the context is silent: no word of the claim in any window;
+- `no`: the rest: the context speaks of the subject but does not say what the claim says,
+  or says it with other figures (a number, amount, date or name it does not hold) or
+  without the claim's negation.
+Refusals and meta sentences are not claims. Vectorised polars, no row loop, no model.
+"""
+
+from __future__ import annotations
+
+import polars as pl
+
+from faith_udfs.grounded_support import claim_support
+from faith_udfs.grounded_words import is_claim
+from faith_udfs.lexical import CONTRADICTED, NOT_MENTIONED, OfflineJudge
+from faith_udfs.sentences import split_sentences
+
+# Bump when a rule or threshold changes a verdict: a new version is a new config series.
+GROUNDED_RULES_VERSION = "grounded-v1"
+
+# Support from which a claim counts as covered (tuned on the SALAD dev set, see
+# bench/judge_quality.py), and the whole claim's coverage below which the context is silent
+# on it: in practice, no word of the claim in any context window.
+SUPPORTED = 0.6
+SILENT = 0.05
+
+_LISTS = {
+    "verdicts": pl.List(pl.String),
+    "reasons": pl.List(pl.String),
+    "supports": pl.List(pl.Float64),
+    "evidences": pl.List(pl.String),
+}
+
+
+class GroundedJudge(OfflineJudge):
+    """Deterministic, offline judge: graded support against the best context window, with
+    checks for figures and negations; its verdicts carry `supports` and `evidences`."""
+
+    kind = "grounded"
+    rules_version = GROUNDED_RULES_VERSION
+
+    def claims(self, answers: pl.DataFrame) -> pl.DataFrame:
+        sentences = split_sentences(pl.col("text")).list.filter(is_claim(pl.element()))
+        return answers.select("key", claims=sentences)
+
+    def verdicts(self, questions: pl.DataFrame) -> pl.DataFrame:
+        supported = (pl.col("support") >= SUPPORTED) & ~(
+            pl.col("missing_number") | pl.col("negation_unmatched")
+        )
+        verdict = (
+            pl.when(pl.col("n_words") == 0)
+            .then(pl.lit("idk"))  # no content word at all: nothing to find
+            .when(supported)
+            .then(pl.lit("yes"))
+            .when(pl.col("coverage") < SILENT)
+            .then(pl.lit("idk"))
+            .otherwise(pl.lit("no"))
+        )
+        reason = (
+            pl.when(pl.col("verdict") == "no")
+            .then(pl.lit(CONTRADICTED) + pl.col("claim"))
+            .when(pl.col("verdict") == "idk")
+            .then(pl.lit(NOT_MENTIONED) + pl.col("claim"))
+        )
+        judged = (
+            claim_support(questions)
+            .with_columns(verdict=verdict)
+            .with_columns(
+                reason=reason,
+                evidence=pl.when(pl.col("verdict") != "idk").then(pl.col("evidence")),
+            )
+            .group_by("key", maintain_order=True)  # claims are still in question order
+            .agg(
+                verdicts=pl.col("verdict"),
+                reasons=pl.col("reason"),
+                supports=pl.col("support"),
+                evidences=pl.col("evidence"),
+            )
+        )
+        return (
+            questions.select("key")
+            .join(judged, on="key", how="left")
+            .with_columns(pl.col(name).fill_null(pl.lit([], dtype=t)) for name, t in _LISTS.items())
+        )

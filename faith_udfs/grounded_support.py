@@ -1,0 +1,173 @@
+"""Per-claim support of the grounded judge: each claim against its best-matching context window.
+
+A text's coverage is the largest weighted share of its words found in one window of WINDOW
+consecutive truths (a fact told across a sentence break still counts). A claim's `support` is
+the coverage of its weakest part (clauses split at commas and conjunctions), so a claim that is
+only partly in the context is not supported. Its `evidence` is the truth holding most of its
+words. All of it is joins and group-bys over (text, word) rows: no row loop.
+"""
+
+from __future__ import annotations
+
+import polars as pl
+
+from faith_udfs.grounded_words import word_rows
+
+# Consecutive truths one window spans.
+WINDOW = 2
+# A word found in many of the case's truths (the topic's words) weighs less:
+# weight = 1 / (1 + COMMON_WORD_DAMPING * ln(1 + truths holding it)).
+COMMON_WORD_DAMPING = 0.5
+# Where a claim splits into parts; a part needs MIN_PART_WORDS words to be judged on its own.
+CLAUSE_BREAK = r"[,;:]\s+|\s+(?:and|but|while|which|because|although)\s+"
+MIN_PART_WORDS = 2
+_BREAK = "\x00"
+
+
+def claim_support(questions: pl.DataFrame) -> pl.DataFrame:
+    """One row per claim of each question (`key`, `claims`, `truths` in), in question order:
+    `key`, `claim`, `n_words`, `coverage` (of the whole claim), `support`, `evidence`,
+    `missing_number`, `negation_unmatched`."""
+    claims = (
+        questions.select(
+            "key", claim="claims", claim_index=pl.int_ranges(pl.col("claims").list.len())
+        )
+        .explode("claim", "claim_index")
+        .drop_nulls("claim_index")
+        .with_row_index("claim_row")
+    )
+    truths = (
+        questions.select(
+            "key", truth="truths", truth_index=pl.int_ranges(pl.col("truths").list.len())
+        )
+        .explode("truth", "truth_index")
+        .drop_nulls("truth_index")
+    )
+    units = _units(claims)
+    truth_words = _words_by_row(truths, "truth", ["key", "truth_index"])
+    spread = truth_words.group_by("key", "word").agg(spread=pl.len())
+    unit_words = (
+        _words_by_row(units, "text", ["unit_row", "claim_row", "whole", "key"])
+        .join(spread, on=["key", "word"], how="left")
+        .with_columns(
+            weight=1.0 / (1.0 + COMMON_WORD_DAMPING * pl.col("spread").fill_null(0).add(1).log())
+        )
+    )
+    hits = unit_words.select("unit_row", "key", "word", "weight").join(
+        truth_words.select("key", "word", "truth_index"), on=["key", "word"]
+    )
+    coverage = (
+        hits.with_columns(
+            window=pl.int_ranges(pl.col("truth_index") - WINDOW + 1, pl.col("truth_index") + 1)
+        )
+        .explode("window")
+        .group_by("unit_row", "window")
+        # a word in both truths of a window counts once
+        .agg(found=pl.col("weight").filter(pl.col("word").is_first_distinct()).sum())
+        .group_by("unit_row")
+        .agg(found=pl.col("found").max())
+        .join(
+            unit_words.group_by("unit_row").agg(total=pl.col("weight").sum(), n_words=pl.len()),
+            on="unit_row",
+            how="right",
+        )
+        .join(units.select("unit_row", "claim_row", "whole"), on="unit_row")
+        .select(
+            "claim_row",
+            "whole",
+            "n_words",
+            coverage=(pl.col("found") / pl.col("total")).fill_null(0.0),
+        )
+    )
+    weakest_part = (
+        coverage.filter(~pl.col("whole") & (pl.col("n_words") >= MIN_PART_WORDS))
+        .group_by("claim_row")
+        .agg(weakest=pl.col("coverage").min())
+    )
+    whole = coverage.filter(pl.col("whole")).drop("whole")
+    whole_words = unit_words.filter(pl.col("whole"))
+    return (
+        claims.select("claim_row", "key", "claim")
+        .join(whole, on="claim_row", how="left")
+        .join(weakest_part, on="claim_row", how="left")
+        .join(_evidence(hits, truths, truth_words, units), on="claim_row", how="left")
+        .join(_missing_numbers(whole_words, hits), on="claim_row", how="left")
+        .join(_negated(whole_words), on="claim_row", how="left")
+        .sort("claim_row")
+        .select(
+            "key",
+            "claim",
+            "evidence",
+            n_words=pl.col("n_words").fill_null(0),
+            coverage=pl.col("coverage").fill_null(0.0),
+            support=pl.coalesce("weakest", "coverage", 0.0),
+            missing_number=pl.col("missing_number").fill_null(False),
+            negation_unmatched=pl.col("claim_negated").fill_null(False)
+            & ~pl.col("truth_negated").fill_null(False),
+        )
+    )
+
+
+def _units(claims: pl.DataFrame) -> pl.DataFrame:
+    """What coverage is measured for: each whole claim, and its parts when it has several."""
+    parts = (
+        claims.select(
+            "claim_row",
+            "key",
+            text=pl.col("claim").str.replace_all(CLAUSE_BREAK, _BREAK).str.split(_BREAK),
+        )
+        .filter(pl.col("text").list.len() > 1)
+        .explode("text")
+        .with_columns(whole=pl.lit(False))
+    )
+    whole = claims.select("claim_row", "key", text="claim", whole=pl.lit(True))
+    return pl.concat([whole, parts]).with_row_index("unit_row")
+
+
+def _words_by_row(texts: pl.DataFrame, text: str, row: list[str]) -> pl.DataFrame:
+    """`row` columns and the word rows of its text; each distinct text's words are made once."""
+    texts = texts.with_columns(text_hash=pl.col(text).hash())
+    words = word_rows(texts.unique("text_hash"), text, "text_hash")
+    return texts.select(*row, "text_hash").join(words, on="text_hash").drop("text_hash")
+
+
+def _evidence(
+    hits: pl.DataFrame, truths: pl.DataFrame, truth_words: pl.DataFrame, units: pl.DataFrame
+) -> pl.DataFrame:
+    """Per claim, the truth sharing most of its words (the first such), and whether it negates."""
+    negated = (
+        truth_words.filter(pl.col("negation"))
+        .select("key", "truth_index")
+        .unique()
+        .with_columns(truth_negated=pl.lit(True))
+    )
+    return (
+        hits.join(units.filter(pl.col("whole")).select("unit_row", "claim_row"), on="unit_row")
+        .group_by("claim_row", "key", "truth_index")
+        .len("n")
+        .sort(["claim_row", "n", "truth_index"], descending=[False, True, False])
+        .unique("claim_row", keep="first")
+        .join(negated, on=["key", "truth_index"], how="left")
+        .join(truths.select("key", "truth_index", "truth"), on=["key", "truth_index"])
+        .select("claim_row", "truth_negated", evidence="truth")
+    )
+
+
+def _missing_numbers(whole_words: pl.DataFrame, hits: pl.DataFrame) -> pl.DataFrame:
+    """Claims with a figure, amount or name that no truth of their case holds."""
+    found = hits.select("unit_row", "word").unique()
+    return (
+        whole_words.filter(pl.col("number"))
+        .join(found, on=["unit_row", "word"], how="anti")
+        .select("claim_row", missing_number=pl.lit(True))
+        .unique("claim_row")
+    )
+
+
+def _negated(whole_words: pl.DataFrame) -> pl.DataFrame:
+    """Claims that hold a negation word."""
+    return (
+        whole_words.filter(pl.col("negation"))
+        .select("claim_row", claim_negated=pl.lit(True))
+        .unique("claim_row")
+    )

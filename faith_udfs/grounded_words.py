@@ -1,0 +1,102 @@
+"""Word rules of the grounded judge: which sentences claim nothing, and the words it compares.
+
+Words are the lexical judge's content words (same normalisation, same stop words) plus what
+matching across paraphrase needs: "n't" read as "not", and words cut to a common stem.
+"""
+
+from __future__ import annotations
+
+import polars as pl
+
+from faith_udfs.words import STOP_WORDS, WORD_PATTERN, normalized_text
+
+# Words are compared on a crude, language-light stem: a common inflection cut off, then the
+# first STEM_LENGTH letters ("delivered", "delivery", "deliveries" meet). Numbers stay whole.
+STEM_LENGTH = 6
+INFLECTION = r"(?:ings|ing|ies|ied|ed|es|s)$"
+
+# "can't" -> "ca not", "won't" -> "wo not": the stubs are not words.
+_CONTRACTION_STUBS = frozenset({"ca", "wo", "sha"})
+GROUNDED_STOP_WORDS = frozenset(STOP_WORDS | _CONTRACTION_STUBS)
+
+NEGATIONS = frozenset("no not never none nobody nothing neither nor cannot without unable".split())
+# Number words that state an amount ("one" is left out: mostly a pronoun).
+NUMBER_WORDS = frozenset(
+    """two three four five six seven eight nine ten eleven twelve twenty thirty forty fifty
+    hundred hundreds thousand thousands million millions billion billions trillion dozen
+    twice half""".split()
+)
+
+# Sentences that claim nothing about the world: refusals and remarks about the answer itself.
+# Matched case-insensitively on the normalised sentence.
+_NOT = r"(?: not|n't|n’t)"
+_REFUSAL = (
+    r"\b(?:(?:unable to|cannot|can ?not|can't|can’t|could" + _NOT + r") "
+    r"(?:answer|determine|be determined|be answered)"
+    r"|i (?:am unable to|cannot|can't|can’t|could" + _NOT + r") (?:find|tell|say|provide)"
+    r"|(?:not enough|insufficient) (?:relevant |specific )?information"
+    r"|there (?:is|was) no (?:relevant |specific )?information"
+    r"|(?:passages?|context|documents?|sources?|texts?|articles?) (?:do|does|did)" + _NOT + " "
+    r"(?:provide|contain|mention|specify|say|include|state|give|discuss|address)"
+    r"|i do" + _NOT + r" know|as an ai\b)"
+)
+# A lead-in with nothing after its colon ("Here is a summary of the news in 116 words:").
+_META = (
+    r"^\W*(?:here (?:is|are)|here's|below (?:is|are)|the following (?:is|are))\b[^:]*:?\s*$"
+    r"|^\W*(?:in )?(?:summary|to summari[sz]e|overall)\W*$"
+)
+NON_CLAIM_PATTERN = f"(?i)(?:{_REFUSAL}|{_META})"
+
+
+def is_claim(sentence: pl.Expr) -> pl.Expr:
+    """False for refusals ("Unable to answer based on the passages") and meta sentences
+    ("Here is a summary of the passages:"): they state nothing a context could support."""
+    return ~normalized_text(sentence).str.contains(NON_CLAIM_PATTERN)
+
+
+def stem(word: pl.Expr) -> pl.Expr:
+    """A crude stem: a common inflection cut off ("breaks" -> "break"), then the first
+    STEM_LENGTH letters ("delivered", "delivery" -> "delive")."""
+    return (
+        pl.when(word.str.len_chars() > 4)
+        .then(word.str.replace(INFLECTION, ""))
+        .otherwise(word)
+        .str.slice(0, STEM_LENGTH)
+    )
+
+
+def word_rows(texts: pl.DataFrame, text: str, by: str) -> pl.DataFrame:
+    """One row per distinct word of each `by` group's text: `by`, `word` (a 64-bit hash of the
+    stem), `number` (a figure or amount), `negation`."""
+    tokens = (
+        normalized_text(pl.col(text))
+        .str.replace_all(r"(?i)n['’]t\b", " not")
+        .str.extract_all(WORD_PATTERN)
+    )
+    # A capitalised word after a sentence's first is read as a name ("in Berlin", "Dr Smith").
+    name = (
+        (pl.int_range(pl.len()).over(by) > 0)
+        & pl.col("cased").str.contains(r"^\p{Lu}")
+        & ~pl.col("cased").str.contains(r"^\p{Lu}+$")  # acronyms are often spelled out
+    )
+    return (
+        texts.select(by, cased=tokens)
+        .explode("cased")
+        .drop_nulls("cased")
+        .with_columns(token=pl.col("cased").str.to_lowercase(), name=name)
+        .filter(~pl.col("token").is_in(list(GROUNDED_STOP_WORDS)))
+        .with_columns(
+            number=pl.col("token").str.contains(r"\d")
+            | pl.col("token").is_in(list(NUMBER_WORDS))
+            | pl.col("name"),
+            negation=pl.col("token").is_in(list(NEGATIONS)),
+        )
+        .with_columns(
+            word=pl.when(pl.col("number"))
+            .then(pl.col("token"))
+            .otherwise(stem(pl.col("token")))
+            .hash()
+        )
+        .unique([by, "word"])
+        .select(by, "word", "number", "negation")
+    )

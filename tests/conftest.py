@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
+from pathlib import Path
+
 import pytest
 
 from data.generate import POLICY as SEED_POLICY
@@ -62,3 +66,16 @@ def published_artifacts() -> dict[str, str]:
             return {a.key: str(a.data) for a in await client.read_artifacts() if a.key}
 
     return asyncio.run(read())
+
+
+def run_python(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess:
+    """`python ARGS` in a fresh process at the repository root, output captured, 2 min at most."""
+    return subprocess.run(
+        [sys.executable, *args],
+        cwd=Path(__file__).resolve().parents[1],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )

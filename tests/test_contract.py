@@ -5,9 +5,6 @@ from __future__ import annotations
 
 import datetime as dt
 import os
-import subprocess
-import sys
-from pathlib import Path
 
 import pandera.config
 import polars as pl
@@ -17,8 +14,8 @@ from hypothesis import strategies as st
 
 from schemas import validate_cases
 from tests.builders import CONTEXT
+from tests.conftest import run_python
 
-ROOT = Path(__file__).resolve().parents[1]
 NOON = dt.datetime(2026, 11, 1, 12, 0)
 # Text logged_at values and the naive UTC time each must become (None: quarantined).
 TIMESTAMPS: dict[str, dt.datetime | None] = {
@@ -128,15 +125,7 @@ print(sorted(checked.valid["case_id"]), sorted(checked.quarantined["check"]))
     ids=["disabled", "schema-only", "narwhals", "all"],
 )
 def test_pandera_environment_cannot_switch_the_contract_off(environment: dict) -> None:
-    done = subprocess.run(
-        [sys.executable, "-W", "error", "-c", BLANK_INPUT],
-        env={**os.environ, **environment},
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-    )
+    done = run_python("-W", "error", "-c", BLANK_INPUT, env={**os.environ, **environment})
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == "['ok'] ['input_not_blank']"
 

@@ -15,8 +15,7 @@ from flows.cli import main
 from flows.errors import DatabaseError
 from flows.store import open_store
 from tests.builders import many_cases, write
-
-ROOT = Path(__file__).resolve().parents[1]
+from tests.conftest import run_python
 
 
 def fingerprint(db: Path) -> dict[str, str]:
@@ -126,14 +125,7 @@ def test_a_foreign_database_fails_the_cli_with_exit_5_in_one_line(tmp_path: Path
     db = foreign_database(tmp_path / "shop.duckdb", "CREATE TABLE sales (id INTEGER)")
     before = fingerprint(db)
     source = write(many_cases(2), tmp_path / "a.parquet")
-    done = subprocess.run(
-        [sys.executable, "-m", "flows.cli", "score", str(source), "--db", str(db)],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-    )
+    done = run_python("-m", "flows.cli", "score", str(source), "--db", str(db))
     assert done.returncode == 5, done.stderr
     lines = done.stderr.strip().splitlines()
     assert len(lines) == 1

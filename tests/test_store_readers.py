@@ -19,8 +19,8 @@ from flows.pipeline import run_score
 from flows.settings import ScoreSettings
 from flows.store import connect_for_reading, open_store, snapshot_path, write_snapshot
 from tests.builders import many_cases, write
+from tests.conftest import run_python
 
-ROOT = Path(__file__).resolve().parents[1]
 # A writer as a run is one: it opens the database read-write and keeps it until stdin closes.
 HOLDER = (
     "import duckdb, sys; c = duckdb.connect(sys.argv[1]); print('holding', flush=True); "
@@ -60,6 +60,7 @@ def count_cases(con: duckdb.DuckDBPyConnection) -> int:
 def test_a_reader_waits_with_one_line_then_gives_up(tmp_path: Path, caplog) -> None:
     db = scored_database(tmp_path)
     with writer_holding(db) as holder, caplog.at_level(logging.WARNING, "faithpipe"):
+        caplog.clear()  # the run's own lines
         started = time.monotonic()
         with pytest.raises(DatabaseLocked, match=r"still being written by process \d+ after 1 s"):
             connect_for_reading(db, wait=1.0)
@@ -92,6 +93,7 @@ def test_while_a_run_writes_the_snapshot_of_the_last_run_is_read(tmp_path: Path,
         con.close()
     assert not list(tmp_path.glob("*.partial"))
     with writer_holding(db), caplog.at_level(logging.WARNING, "faithpipe"):
+        caplog.clear()
         assert count_cases(connect_for_reading(db, wait=0)) == 4
     assert len(caplog.messages) == 1
     assert "reading its snapshot of" in caplog.messages[0]
@@ -117,14 +119,7 @@ def test_a_snapshot_is_replaced_whole(tmp_path: Path) -> None:
 def test_faith_report_gives_exit_4_with_the_reason_while_a_run_writes(tmp_path: Path) -> None:
     db = scored_database(tmp_path)
     with writer_holding(db) as holder:
-        done = subprocess.run(
-            [sys.executable, "-m", "flows.cli", "report", "--db", str(db), "--wait", "0.5"],
-            cwd=ROOT,
-            capture_output=True,
-            text=True,
-            timeout=120,
-            check=False,
-        )
+        done = run_python("-m", "flows.cli", "report", "--db", str(db), "--wait", "0.5")
     assert done.returncode == 4, done.stderr
     assert f"is being written by process {holder.pid}; waiting up to 0.5 s" in done.stderr
     assert "raise --wait" in done.stderr

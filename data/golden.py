@@ -87,6 +87,12 @@ CASES: list[tuple[str, str, str, list[str], str, list[str]]] = [
     # A paraphrase a correct judge supports; the lexical judge, matching words, says `no`.
     ("date-paraphrase", "paraphrase", "When was order B42 delivered?", B42,
      "Order B42 arrived on 12 April.", ["yes"]),
+    # A refusal and a lead-in claim nothing (issue 12); a judge that calls them claims agrees
+    # only while it says `idk` of them.
+    ("refusal", "no claims", "Do you ship to Mars?", SHIPPING,
+     "Unable to answer based on the passages.", []),
+    ("lead-in", "no claims", "What are the store hours?", STORE,
+     "Here is a summary of the passages:", []),
 ]  # fmt: skip
 
 
@@ -127,17 +133,21 @@ def golden_cases() -> pl.DataFrame:
 
 
 def main() -> int:
-    """Write the golden set, then say how the lexical judge agrees with it."""
+    """Write the golden set, then say how each offline judge agrees with it.
+
+    The expected verdicts are what a correct judge says, whatever its kind: one set for all.
+    """
     golden_cases().write_parquet(OUT)
-    from faith_udfs import LexicalJudge, MetricConfig
+    from faith_udfs import GroundedJudge, LexicalJudge, MetricConfig
     from flows.nightly import check_judge, check_line, read_golden
 
-    check = check_judge(read_golden(OUT), LexicalJudge(), MetricConfig(), floor=0.9)
-    print(f"wrote {OUT} ({check.cases} cases)")
-    print(f"lexical judge: {check_line(check.summary())}")
-    for item in check.summary()["disagreements"]:
-        print(f"  disagrees on {item['case_id']}: {item['claim']!r} expected {item['expected']}, "
-              f"judged {item['verdict']}")  # fmt: skip
+    print(f"wrote {OUT} ({len(CASES)} cases)")
+    for name, judge in (("grounded", GroundedJudge()), ("lexical", LexicalJudge())):
+        check = check_judge(read_golden(OUT), judge, MetricConfig(), floor=0.9)
+        print(f"{name} judge: {check_line(check.summary())}")
+        for item in check.summary()["disagreements"]:
+            print(f"  disagrees on {item['case_id']}: {item['claim']!r} expected "
+                  f"{item['expected']}, judged {item['verdict']}")  # fmt: skip
     return 0
 
 

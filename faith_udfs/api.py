@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 
 import polars as pl
 
 from faith_udfs.config import MetricConfig
+from faith_udfs.grounded import GroundedJudge
 from faith_udfs.judges import Judge
 from faith_udfs.metric import FaithfulnessFrames, score_cases
 
@@ -23,22 +24,28 @@ class LLMTestCase:
 
 @dataclass(frozen=True)
 class FaithfulnessVerdict:
-    """The judge's verdict on one claim (`yes`, `no`, `idk`; None if dropped)."""
+    """The judge's verdict on one claim (`yes`, `no`, `idk`; None if dropped), with the
+    claim's support in [0, 1] and the context sentence behind the verdict, where the judge
+    gives them."""
 
     claim: str
     verdict: str | None
     reason: str | None = None
+    support: float | None = None
+    evidence: str | None = None
 
 
 class FaithfulnessMetric:
     """DeepEval-shaped faithfulness metric: `measure(case)` scores one case.
+
+    `model` is the judge; by default the offline GroundedJudge.
 
     It runs the batch path (`score_cases`) with a batch of one, so both always agree.
     """
 
     def __init__(
         self,
-        model: Judge,
+        model: Judge | None = None,
         threshold: float = 0.5,
         *,
         penalize_ambiguous_claims: bool = False,
@@ -46,9 +53,12 @@ class FaithfulnessMetric:
         include_reason: bool = True,
         truths_extraction_limit: int | None = None,
     ) -> None:
+        if model is None:
+            model = GroundedJudge()
         if not isinstance(model, Judge):
             raise TypeError(
-                "model must be a faith_udfs judge (LexicalJudge(), PromptJudge(answer), ...), "
+                "model must be a faith_udfs judge (GroundedJudge(), LexicalJudge(), "
+                "PromptJudge(answer), ...), "
                 f"got {type(model).__name__}"
             )
         self.model = model
@@ -109,8 +119,10 @@ class FaithfulnessMetric:
         verdicts = frames.claim_verdicts.sort("claim_index")
         self.claims = verdicts["claim"].to_list()
         self.verdicts = [
-            FaithfulnessVerdict(claim=r["claim"], verdict=r["verdict"], reason=r["reason"])
-            for r in verdicts.iter_rows(named=True)
+            FaithfulnessVerdict(**row)
+            for row in verdicts.select(f.name for f in fields(FaithfulnessVerdict)).iter_rows(
+                named=True
+            )
         ]
         return self.score
 

@@ -15,8 +15,8 @@ from __future__ import annotations
 import polars as pl
 
 from faith_udfs.grounded_support import claim_support
-from faith_udfs.grounded_words import is_claim
-from faith_udfs.lexical import CONTRADICTED, NOT_MENTIONED, OfflineJudge
+from faith_udfs.grounded_words import is_claim, without_lead_in
+from faith_udfs.lexical import OfflineJudge, verdict_reason
 from faith_udfs.sentences import split_sentences
 
 # Bump when a rule or threshold changes a verdict: a new version is a new config series.
@@ -44,8 +44,8 @@ class GroundedJudge(OfflineJudge):
     rules_version = GROUNDED_RULES_VERSION
 
     def claims(self, answers: pl.DataFrame) -> pl.DataFrame:
-        sentences = split_sentences(pl.col("text")).list.filter(is_claim(pl.element()))
-        return answers.select("key", claims=sentences)
+        sentences = split_sentences(without_lead_in(pl.col("text")))
+        return answers.select("key", claims=sentences.list.filter(is_claim(pl.element())))
 
     def verdicts(self, questions: pl.DataFrame) -> pl.DataFrame:
         supported = (pl.col("support") >= SUPPORTED) & ~(
@@ -60,17 +60,11 @@ class GroundedJudge(OfflineJudge):
             .then(pl.lit("idk"))
             .otherwise(pl.lit("no"))
         )
-        reason = (
-            pl.when(pl.col("verdict") == "no")
-            .then(pl.lit(CONTRADICTED) + pl.col("claim"))
-            .when(pl.col("verdict") == "idk")
-            .then(pl.lit(NOT_MENTIONED) + pl.col("claim"))
-        )
         judged = (
             claim_support(questions)
             .with_columns(verdict=verdict)
             .with_columns(
-                reason=reason,
+                reason=verdict_reason(),
                 evidence=pl.when(pl.col("verdict") != "idk").then(pl.col("evidence")),
             )
             .group_by("key", maintain_order=True)  # claims are still in question order

@@ -40,12 +40,18 @@ _REFUSAL = (
     r"(?:provide|contain|mention|specify|say|include|state|give|discuss|address)"
     r"|i do" + _NOT + r" know|as an ai\b)"
 )
-# A lead-in with nothing after its colon ("Here is a summary of the news in 116 words:").
-_META = (
-    r"^\W*(?:here (?:is|are)|here's|below (?:is|are)|the following (?:is|are))\b[^:]*:?\s*$"
-    r"|^\W*(?:in )?(?:summary|to summari[sz]e|overall)\W*$"
-)
+_LEAD = r"^\W*(?:here (?:is|are)|here's|below (?:is|are)|the following (?:is|are))\b"
+# An answer's opening lead-in up to its colon ("Here is a summary of the news in 116 words:");
+# the seed's splitter does not end a sentence at a colon, so it is cut off before splitting.
+LEAD_IN_PATTERN = f"(?i){_LEAD}[^:.!?]*:\\s*"
+# A sentence that is only a lead-in or a summary marker.
+_META = _LEAD + r"[^:]*:?\s*$" + r"|^\W*(?:in )?(?:summary|to summari[sz]e|overall)\W*$"
 NON_CLAIM_PATTERN = f"(?i)(?:{_REFUSAL}|{_META})"
+
+
+def without_lead_in(answer: pl.Expr) -> pl.Expr:
+    """The answer without an opening "Here is a summary of ...:" (it claims nothing)."""
+    return answer.str.replace(LEAD_IN_PATTERN, "")
 
 
 def is_claim(sentence: pl.Expr) -> pl.Expr:

@@ -107,15 +107,9 @@ class LexicalJudge(OfflineJudge):
             .then(pl.lit("no"))
             .otherwise(pl.lit("idk"))
         )
-        reason = (
-            pl.when(pl.col("verdict") == "no")
-            .then(pl.lit(CONTRADICTED) + pl.col("claim"))
-            .when(pl.col("verdict") == "idk")
-            .then(pl.lit(NOT_MENTIONED) + pl.col("claim"))
-        )
         judged = (
             claims.with_columns(verdict=verdict)
-            .with_columns(reason=reason)
+            .with_columns(reason=verdict_reason())
             .group_by("key", maintain_order=True)  # claims are still in question order
             .agg(verdicts=pl.col("verdict"), reasons=pl.col("reason"))
         )
@@ -127,6 +121,16 @@ class LexicalJudge(OfflineJudge):
                 pl.col("reasons").fill_null(pl.lit([], dtype=pl.List(pl.String))),
             )
         )
+
+
+def verdict_reason() -> pl.Expr:
+    """The seed judge's reason for a claim's `verdict`: none for `yes`."""
+    return (
+        pl.when(pl.col("verdict") == "no")
+        .then(pl.lit(CONTRADICTED) + pl.col("claim"))
+        .when(pl.col("verdict") == "idk")
+        .then(pl.lit(NOT_MENTIONED) + pl.col("claim"))
+    )
 
 
 def sentence_truths(passages: pl.DataFrame, limit: int | None) -> pl.DataFrame:

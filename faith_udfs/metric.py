@@ -210,8 +210,10 @@ def _claim_verdict_frame(scored: pl.DataFrame, config_id: str) -> pl.DataFrame:
             claim="claims",
             verdict="verdicts",
             reason="reasons",
+            support="supports",
+            evidence="evidences",
         )
-        .explode("claim_index", "claim", "verdict", "reason")
+        .explode("claim_index", "claim", "verdict", "reason", "support", "evidence")
         .select(
             "case_id",
             pl.lit(config_id).alias("config_id"),
@@ -219,6 +221,8 @@ def _claim_verdict_frame(scored: pl.DataFrame, config_id: str) -> pl.DataFrame:
             "claim",
             "verdict",
             "reason",
+            "support",
+            "evidence",
         )
     )
 

@@ -11,27 +11,32 @@ from faith_udfs.judges import VERDICT_VOCABULARY, Judge
 # dropped (not counted), as DeepEval does.
 VERDICT_SYNONYMS = {"borderline": "idk"}
 
+# Optional lists a judge's verdicts frame may carry, one item per verdict: each claim's support
+# in [0, 1] and the context sentence that supports or contradicts it. Other judges give nulls.
+EVIDENCE_COLUMNS: dict[str, pl.DataType] = {
+    "supports": pl.List(pl.Float64),
+    "evidences": pl.List(pl.String),
+}
+
 
 def judge_claims(questions: pl.DataFrame, judge: Judge) -> pl.DataFrame:
     """Verdicts for each distinct question (`key`, `claims`, `truths` in).
 
-    Out: `key`, `verdicts` (normalised, null = dropped), `reasons`, `n_yes`, `n_no`, `n_idk`,
-    `n_dropped`, `error`, `pending`. A reply with a verdict count that differs from the claim
-    count, or with no verdict in the vocabulary, is an error.
+    Out: `key`, `verdicts` (normalised, null = dropped), `reasons`, `supports`, `evidences`,
+    `n_yes`, `n_no`, `n_idk`, `n_dropped`, `error`, `pending`. A reply with a verdict count that
+    differs from the claim count, or with no verdict in the vocabulary, is an error.
     """
     distinct = questions.select("key", "claims", "truths").unique("key", maintain_order=True)
     answer = ask_judge(
-        judge.verdicts,
+        lambda items: _with_evidence_columns(judge.verdicts(items)),
         distinct,
-        {"verdicts": pl.List(pl.String), "reasons": pl.List(pl.String)},
+        {"verdicts": pl.List(pl.String), "reasons": pl.List(pl.String), **EVIDENCE_COLUMNS},
     )
     n_claims = distinct.select("key", n_claims=pl.col("claims").list.len())
-    # One reason slot per verdict: a judge that gave reasons of another length gives none.
-    no_reasons = pl.col("verdicts").list.eval(pl.when(pl.element().is_null()).then(None))
     answer = answer.join(n_claims, on="key", how="left").with_columns(
-        reasons=pl.when(pl.col("reasons").list.len() == pl.col("verdicts").list.len())
-        .then(pl.col("reasons"))
-        .otherwise(no_reasons.cast(pl.List(pl.String)))
+        # One slot per verdict: a judge that gave a list of another length gives none.
+        _one_per_verdict(name, dtype)
+        for name, dtype in {"reasons": pl.List(pl.String), **EVIDENCE_COLUMNS}.items()
     )
     given = answer["verdicts"].explode().drop_nulls()
     if not given.is_in(list(VERDICT_VOCABULARY)).all():  # else normalising changes nothing
@@ -51,6 +56,26 @@ def judge_claims(questions: pl.DataFrame, judge: Judge) -> pl.DataFrame:
         )
         .with_columns(error=_verdict_error())
         .drop("n_claims")
+    )
+
+
+def _with_evidence_columns(answer: pl.DataFrame) -> pl.DataFrame:
+    """The judge's verdicts frame, with null evidence lists where the judge gives none."""
+    return answer.with_columns(
+        pl.lit(None, dtype=dtype).alias(name)
+        for name, dtype in EVIDENCE_COLUMNS.items()
+        if name not in answer.columns
+    )
+
+
+def _one_per_verdict(name: str, dtype: pl.DataType) -> pl.Expr:
+    """`name`'s list where it has one item per verdict, else a list of nulls as long."""
+    nulls = pl.col("verdicts").list.eval(pl.when(pl.element().is_null()).then(None))
+    return (
+        pl.when(pl.col(name).list.len() == pl.col("verdicts").list.len())
+        .then(pl.col(name))
+        .otherwise(nulls.cast(dtype))
+        .alias(name)
     )
 
 

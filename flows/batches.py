@@ -292,6 +292,8 @@ _EMPTY: dict[str, dict[str, pl.DataType]] = {
         "claim": pl.String(),
         "verdict": pl.String(),
         "reason": pl.String(),
+        "support": pl.Float64(),
+        "evidence": pl.String(),
     },
     "truths": {
         "config_id": pl.String(),

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import duckdb
 
-from faith_udfs import Judge, LexicalJudge
+from faith_udfs import GroundedJudge, Judge, LexicalJudge
 from faith_udfs.errors import ConfigError
 from flows.settings import JudgeSettings
 
@@ -13,13 +13,15 @@ USAGE_KEYS = ("calls", "cached", "failed", "prompt_tokens", "completion_tokens")
 
 def build_judge(settings: JudgeSettings, con: duckdb.DuckDBPyConnection | None = None) -> Judge:
     """The judge the settings ask for; `con` backs the LLM judge's call cache."""
+    if settings.kind == "grounded":
+        return GroundedJudge()
     if settings.kind == "lexical":
         return LexicalJudge()
     if settings.kind == "openai":
         from flows.llm_judge import build_openai_judge
 
         return build_openai_judge(settings, con)
-    raise ConfigError(f"unknown judge kind {settings.kind!r}; use lexical or openai")
+    raise ConfigError(f"unknown judge kind {settings.kind!r}; use grounded, lexical or openai")
 
 
 def judge_usage(judge: Judge) -> dict[str, int]:

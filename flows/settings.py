@@ -18,7 +18,8 @@ class JudgeSettings(BaseModel):
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
-    kind: Literal["lexical", "openai"] = "lexical"
+    # grounded: the offline default; lexical: the seed's word rules; openai: an LLM endpoint.
+    kind: Literal["grounded", "lexical", "openai"] = "grounded"
     model: str | None = None
     base_url: str | None = None
     api_key_env: str = "OPENAI_API_KEY"

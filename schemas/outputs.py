@@ -108,6 +108,12 @@ class ClaimVerdicts(pa.DataFrameModel):
     claim: str = pa.Field(description="The claim as extracted.")
     verdict: str = pa.Field(nullable=True, isin=VERDICTS, description="NULL: off-vocabulary.")
     reason: str = pa.Field(nullable=True, description="Why no or idk.")
+    support: float = pa.Field(
+        nullable=True, ge=0.0, le=1.0, description="Share of the claim the context covers."
+    )
+    evidence: str = pa.Field(
+        nullable=True, description="The context sentence that supports or contradicts it."
+    )
 
     class Config:
         strict = True

@@ -20,11 +20,21 @@ VALUES ('cfg', $case_id, 'run-1', 'h', TIMESTAMP '2026-03-02 10:00', 1, 0, 0, 1.
 """
 
 
+LATEST = migrations()[-1][0]
+
+
+def old_database(
+    db: Path, monkeypatch: pytest.MonkeyPatch, version: int
+) -> duckdb.DuckDBPyConnection:
+    """A database as faithpipe made it at `version` (3: segments as a MAP; 4: no evidence)."""
+    with monkeypatch.context() as old:
+        old.setattr(flows.store, "migrations", lambda: [m for m in migrations() if m[0] <= version])
+        return open_store(db)
+
+
 def version_3_database(db: Path, monkeypatch: pytest.MonkeyPatch) -> duckdb.DuckDBPyConnection:
     """A database as faithpipe made it before migration 004 (segments as a MAP)."""
-    with monkeypatch.context() as old:
-        old.setattr(flows.store, "migrations", lambda: [m for m in migrations() if m[0] <= 3])
-        return open_store(db)
+    return old_database(db, monkeypatch, 3)
 
 
 def test_segments_stored_as_a_map_become_json_and_stay_readable(
@@ -42,7 +52,7 @@ def test_segments_stored_as_a_map_become_json_and_stay_readable(
 
     con = open_store(db)
     try:
-        assert con.execute("SELECT max(version) FROM schema_migrations").fetchone() == (4,)
+        assert con.execute("SELECT max(version) FROM schema_migrations").fetchone() == (LATEST,)
         rows = con.execute(
             "SELECT case_id, typeof(segments), segments ->> 'app_version', segments ->> 'model' "
             "FROM case_scores ORDER BY case_id"
@@ -75,7 +85,8 @@ def test_a_process_killed_right_after_migrating_leaves_a_database_that_opens_off
     con = open_store(db)  # replays the WAL; no extension may need downloading
     try:
         assert con.execute("SELECT typeof(segments) FROM case_scores LIMIT 0").fetchall() == []
-        assert con.execute("SELECT max(version) FROM schema_migrations").fetchone() == (4,)
+        assert con.execute("SELECT support, evidence FROM claim_verdicts LIMIT 0").fetchall() == []
+        assert con.execute("SELECT max(version) FROM schema_migrations").fetchone() == (LATEST,)
     finally:
         con.close()
 
@@ -100,7 +111,7 @@ def test_a_big_table_is_migrated_in_bounded_memory(
     try:
         # Far below what holding every converted row in memory would take (~70 MB here).
         con.execute("SET memory_limit = '40MB'")
-        assert migrate(con) == ["004_segments_json"]
+        assert migrate(con)[0] == "004_segments_json"
         rows = con.execute(
             "SELECT count(*), count(DISTINCT segments ->> 'app_version') FROM case_scores"
         ).fetchall()
@@ -127,5 +138,29 @@ def test_a_segment_named_like_a_json_path_is_read_as_a_plain_key(tmp_path: Path)
                 {"s": key},
             ).fetchall()
             assert got == [(value,)]
+    finally:
+        con.close()
+
+
+def test_claims_stored_before_evidence_existed_keep_their_rows_with_null_evidence(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    db = tmp_path / "old.duckdb"
+    con = old_database(db, monkeypatch, 4)
+    con.execute(
+        "INSERT INTO claim_verdicts VALUES ('cfg', 'a', 0, 'Order A17 shipped.', 'yes', NULL)"
+    )
+    con.close()
+    con = open_store(db)
+    try:
+        assert con.execute("SELECT max(version) FROM schema_migrations").fetchone() == (5,)
+        rows = con.execute("SELECT claim, verdict, support, evidence FROM claim_verdicts")
+        assert rows.fetchall() == [("Order A17 shipped.", "yes", None, None)]
+        types = con.execute(
+            "SELECT column_name, data_type FROM duckdb_columns() "
+            "WHERE table_name = 'claim_verdicts' AND column_name IN ('support', 'evidence') "
+            "ORDER BY column_name"
+        ).fetchall()
+        assert types == [("evidence", "VARCHAR"), ("support", "DOUBLE")]
     finally:
         con.close()

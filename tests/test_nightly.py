@@ -15,7 +15,7 @@ import pytest
 from faith_udfs import JudgeIdentity, LexicalJudge
 from flows.errors import InputUnreadable
 from flows.nightly import check_line, run_nightly
-from flows.settings import ScoreSettings
+from flows.settings import JudgeSettings, ScoreSettings
 from tests.builders import ANSWERS, case_row, cases, many_cases, write
 from tests.conftest import published_artifacts
 
@@ -86,7 +86,7 @@ def test_each_night_scores_only_the_new_day(tmp_path: Path) -> None:
     assert (again["rows_newly_scored"], again["rows_already_scored"]) == (0, 70)
     assert (first_day_again["rows_newly_scored"], first_day_again["rows_already_scored"]) == (0, 40)
     assert query(db, "SELECT count(*), count(DISTINCT case_id) FROM case_scores") == [(70, 70)]
-    # Every night checked the judge, and the lexical judge passed each time.
+    # Every night checked the judge, and the default judge passed each time.
     assert query(db, "SELECT count(*), bool_and(passed) FROM judge_checks") == [(4, True)]
     assert all(run["warning"] is None for run in (first, second, again, first_day_again))
 
@@ -97,7 +97,8 @@ def test_a_drifted_judge_marks_its_run_with_a_warning(tmp_path: Path) -> None:
     drifted = nightly(source, db, judge=FlippedJudge())
 
     assert fine["judge_check"]["passed"] is True
-    assert fine["judge_check"]["agreement"] >= 0.9
+    # The default (grounded) judge says every expected verdict, the paraphrase's included.
+    assert fine["judge_check"]["agreement"] == 1.0
     assert drifted["status"] == "completed"  # the scores are kept; the run says what is wrong
     assert drifted["judge_check"]["passed"] is False
     assert drifted["warning"].startswith("judge drift: agreement with the golden set")
@@ -159,7 +160,7 @@ def test_two_runs_at_once_one_writes_the_other_waits_or_exits(tmp_path: Path) ->
             assert "raise --lock-timeout" in err
             assert out == ""
         else:
-            assert "judge check on 27 golden cases" in out
+            assert "judge check on 29 golden cases" in out
     finished = query(
         db, "SELECT count(*), sum(rows_newly_scored), bool_and(status = 'completed') FROM runs"
     )
@@ -188,7 +189,8 @@ def test_nightly_flow_runs_as_tasks_and_publishes_its_judge_check(tmp_path: Path
     from flows.nightly_flow import nightly_flow
 
     source, db = write(many_cases(25), tmp_path / "cases.parquet"), tmp_path / "f.duckdb"
-    settings = ScoreSettings(source=str(source), db=str(db), batch_size=10)
+    lexical = JudgeSettings(kind="lexical")
+    settings = ScoreSettings(source=str(source), db=str(db), batch_size=10, judge=lexical)
     run = nightly_flow(settings, agreement_floor=1.0)
     assert (run["flow"], run["status"], run["batches"], run["rows_newly_scored"]) == (
         "nightly",

@@ -1,14 +1,18 @@
-"""The seed tutorial's three answers are our first acceptance tests, through both judges."""
+"""The seed tutorial's three answers are our first acceptance tests, through every judge."""
 
 from __future__ import annotations
 
 import pytest
 
-from faith_udfs import FaithfulnessMetric, LexicalJudge, PromptJudge
+from faith_udfs import FaithfulnessMetric, GroundedJudge, LexicalJudge, PromptJudge
 from tests.conftest import POLICY, QUESTION, retrieve
 from tests.seed_judge import pretend_judge
 
-JUDGES = {"lexical": LexicalJudge, "prompt": lambda: PromptJudge(pretend_judge)}
+JUDGES = {
+    "grounded": GroundedJudge,
+    "lexical": LexicalJudge,
+    "prompt": lambda: PromptJudge(pretend_judge),
+}
 
 
 def test_the_crude_retriever_finds_one_line() -> None:
@@ -53,9 +57,7 @@ def test_contradicting_answer_halves_the_score(judge: str, seed_cases) -> None:
     ]
 
 
-def test_both_judges_name_different_metric_configs() -> None:
-    lexical = FaithfulnessMetric(model=LexicalJudge())
-    prompt = FaithfulnessMetric(model=PromptJudge(pretend_judge))
-    assert lexical.config.config_id(lexical.model.identity) != prompt.config.config_id(
-        prompt.model.identity
-    )
+def test_each_judge_names_its_own_metric_config() -> None:
+    metrics = [FaithfulnessMetric(model=make()) for make in JUDGES.values()]
+    config_ids = {metric.config.config_id(metric.model.identity) for metric in metrics}
+    assert len(config_ids) == len(JUDGES)

@@ -84,27 +84,28 @@ def _segments(frame: pl.DataFrame) -> pl.Expr:
 
 def _cast_to_contract(frame: pl.DataFrame) -> tuple[pl.DataFrame, pl.DataFrame]:
     """Each contract column cast to its type; a value that cannot be cast is a failure."""
-    failures = []
     casts = []
+    checked: dict[str, str] = {}  # column -> the check naming values its cast loses
     for column, wanted in CONTRACT_TYPES.items():
         if column not in frame.columns:
             casts.append(pl.lit(None, dtype=wanted).alias(column))
             continue
-        have = frame.schema[column]
-        cast, check = _cast_expr(pl.col(column), have, wanted)
+        cast, check = _cast_expr(pl.col(column), frame.schema[column], wanted)
         casts.append(cast.alias(column))
-        if check is None:
-            continue
-        lost = pl.col(column).is_not_null() & cast.is_null()
-        failures.append(
-            frame.filter(lost).select(
-                row=pl.col(_ROW),
-                check=pl.lit(check),
-                column=pl.lit(column),
-                value=_as_text(pl.col(column), have),
-            )
-        )
+        if check is not None:
+            checked[column] = check
     typed = frame.with_columns(casts)
+    # Each cast is computed once (parsing text timestamps is the costly one): losses are
+    # read off the typed frame.
+    failures = [
+        frame.filter(pl.col(column).is_not_null() & typed[column].is_null()).select(
+            row=pl.col(_ROW),
+            check=pl.lit(check),
+            column=pl.lit(column),
+            value=_as_text(pl.col(column), frame.schema[column]),
+        )
+        for column, check in checked.items()
+    ]
     found = pl.concat(failures) if failures else pl.DataFrame(schema=QUARANTINE_COLUMNS)
     return typed, found.cast(QUARANTINE_COLUMNS)
 
@@ -137,7 +138,13 @@ def _cast_expr(  # noqa: PLR0911 - one return per kind of cast reads best
 def parse_timestamps(text: pl.Expr) -> pl.Expr:
     """ISO-8601 text to naive UTC, value by value: offsets converted, naive taken as UTC,
     date-only as midnight; null where no accepted shape matches the whole value."""
-    # One spelling first: `2026-11-01 12:00:00,5z` -> `2026-11-01T12:00:00.5Z`.
+    # A function of the whole column, so that the spelling is made once for every format
+    # tried (as one expression, polars made it again for each: 1.5 s instead of 0.4 s a 1M).
+    return text.map_batches(_parse_timestamps, return_dtype=pl.Datetime("us"), is_elementwise=True)
+
+
+def _parse_timestamps(text: pl.Series) -> pl.Series:
+    # One spelling first: ` 2026-11-01 12:00:00,5z` -> `2026-11-01T12:00:00.5Z`.
     spelled = (
         text.str.strip_chars()
         .str.to_uppercase()
@@ -149,7 +156,7 @@ def parse_timestamps(text: pl.Expr) -> pl.Expr:
         for fmt in _AWARE_FORMATS
     ]
     naive = [spelled.str.to_datetime(fmt, strict=False, time_unit="us") for fmt in _NAIVE_FORMATS]
-    return pl.coalesce(*aware, *naive)
+    return pl.select(pl.coalesce(*aware, *naive)).to_series().alias(text.name)
 
 
 def _is_text(dtype: pl.DataType) -> bool:

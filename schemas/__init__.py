@@ -1,6 +1,6 @@
 """Data contracts: Pandera models of every input and output table, and batch validation."""
 
-from schemas.contract import CONTRACT_TYPES, ValidatedBatch, validate_cases
+from schemas.contract import CONTRACT_TYPES, ValidatedBatch, parse_timestamps, validate_cases
 from schemas.inputs import REQUIRED_COLUMNS, Cases, Contexts, Outputs, Questions
 from schemas.outputs import (
     OUTPUT_MODELS,
@@ -27,5 +27,6 @@ __all__ = [
     "Runs",
     "Truths",
     "ValidatedBatch",
+    "parse_timestamps",
     "validate_cases",
 ]

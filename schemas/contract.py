@@ -281,4 +281,4 @@ def _case_id_text(frame: pl.DataFrame) -> pl.Expr:
     return _as_text(pl.col("case_id"), dtype) if dtype != pl.String else pl.col("case_id")
 
 
-__all__ = ["CONTRACT_TYPES", "ValidatedBatch", "validate_cases"]
+__all__ = ["CONTRACT_TYPES", "ValidatedBatch", "parse_timestamps", "validate_cases"]

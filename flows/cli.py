@@ -8,6 +8,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from polars.exceptions import PanicException
+
 from faith_udfs.errors import ConfigError, FaithError
 from flows.source import DEFAULT_BATCH_SIZE
 from flows.store import DEFAULT_DB
@@ -18,23 +20,46 @@ EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Entry point of the `faith` console script."""
+    """Entry point of the `faith` console script: every failure is one line and an exit code
+    (the traceback too with -v)."""
     parser = build_parser()
     args = parser.parse_args(argv)
     from flows.console import configure_logging, stderr
+    from flows.stop_signals import exit_code_of, install_stop_handlers, signal_name
 
-    configure_logging(getattr(args, "verbose", False))
+    verbose = getattr(args, "verbose", False)
+    configure_logging(verbose)
+    install_stop_handlers()
+
+    def say(message: object) -> None:
+        if verbose:
+            stderr.print_exception()
+        stderr.print(f"[red]error:[/red] {message}", highlight=False, soft_wrap=True, markup=True)
+
     try:
         return int(args.command(args) or EXIT_OK)
     except ConfigError as exc:
-        stderr.print(f"[red]error:[/red] {exc}", highlight=False, soft_wrap=True, markup=True)
+        say(exc)
         return EXIT_USAGE
     except FaithError as exc:
-        stderr.print(f"[red]error:[/red] {exc}", highlight=False, soft_wrap=True, markup=True)
+        say(exc)
         return int(getattr(exc, "exit_code", EXIT_FAILED))
-    except KeyboardInterrupt:
-        stderr.print("interrupted: committed batches are kept; run again to finish")
-        return 130
+    except KeyboardInterrupt as exc:
+        stderr.print(
+            f"interrupted ({signal_name(exc)}): committed batches are kept; run again to finish"
+        )
+        return exit_code_of(exc)
+    except (Exception, PanicException) as exc:
+        # A bug, or a failure no named error covers (a Rust panic in polars or pyarrow is a
+        # BaseException): still one line, the traceback only with -v.
+        say(f"{one_line(exc)} (run again with -v for the traceback)")
+        return EXIT_FAILED
+
+
+def one_line(exc: BaseException) -> str:
+    """`Type: first line of the message`."""
+    text = str(exc).strip()
+    return f"{type(exc).__name__}: {text.splitlines()[0] if text else ''}"
 
 
 def build_parser() -> argparse.ArgumentParser:

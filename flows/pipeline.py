@@ -16,8 +16,7 @@ import time
 import uuid
 from collections import deque
 from collections.abc import Callable
-from concurrent import futures
-from concurrent.futures import Future, ThreadPoolExecutor
+from concurrent.futures import Future
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any, Protocol
@@ -37,7 +36,7 @@ from flows.batches import (
     validate_batch,
     write_batch,
 )
-from flows.errors import JudgeEndpointError
+from flows.errors import DatabaseWriteFailed, JudgeEndpointError
 from flows.judge_factory import build_judge, close_judge
 from flows.run_registry import supersede_dead_runs
 from flows.settings import ScoreSettings
@@ -50,6 +49,8 @@ from flows.source import (
     orphan_rows,
     resolve_source,
 )
+from flows.stage import Stage, result_of, result_unless
+from flows.stop_signals import signal_name, signals_deferred
 from flows.store import open_store, sql
 from schemas import CONTRACT_TYPES
 
@@ -57,6 +58,12 @@ log = logging.getLogger("faithpipe")
 
 # Batches queued for writing behind the one being written, before reading waits.
 _QUEUED_WRITES = 2
+# A stopping run exits within 5 s of the signal or failure: the batch being committed gets
+# this long to finish, then it is interrupted (rolled back), and the run row is marked.
+_COMMIT_GRACE_SECONDS = 2.0
+_ROLLBACK_GRACE_SECONDS = 1.0
+# ... and the batch being scored this long to notice, before the judge is closed under it.
+_SCORING_GRACE_SECONDS = 0.5
 
 
 @dataclass(frozen=True)
@@ -119,21 +126,22 @@ class RunState:
     # Three stages on three threads, so each core always has work (polars and DuckDB release
     # the GIL): this thread reads, validates and classifies batch N+2 while the scoring
     # thread scores N+1 and the writing thread commits N. One thread each: judges see one
-    # batch at a time, and batches commit in order.
-    scorer: ThreadPoolExecutor = field(
-        default_factory=lambda: ThreadPoolExecutor(1, thread_name_prefix="faithpipe-score")
-    )
-    writer: ThreadPoolExecutor = field(
-        default_factory=lambda: ThreadPoolExecutor(1, thread_name_prefix="faithpipe-write")
-    )
+    # batch at a time, and batches commit in order. Every future they hand out ends, so no
+    # wait here can hang on a cancelled one (concurrent.futures' executors never report a
+    # future cancelled by shutdown to `wait`).
+    scorer: Stage = field(default_factory=lambda: Stage("faithpipe-score"))
+    writer: Stage = field(default_factory=lambda: Stage("faithpipe-write"))
     writes: deque[Future[None]] = field(default_factory=deque)
-    # Every batch's scoring and writing, so stopping can wait for whatever still runs.
-    tasks: list[Future[Any]] = field(default_factory=list)
+    # The scoring of the latest batch, so stopping can give it a moment before closing the judge.
+    scoring: Future[Any] | None = None
     # Set when a batch fails or the run is interrupted: no later batch is scored (no judge call
     # is paid for a batch that would not be committed) ...
     stop_scoring: threading.Event = field(default_factory=threading.Event)
     # ... or committed. Batches before a failed one are still committed, in order.
     stop_writing: threading.Event = field(default_factory=threading.Event)
+    # Held by the writing thread while it uses `con`; a stopping run takes it (and keeps it),
+    # so no batch starts committing after the run was marked.
+    con_lock: threading.Lock = field(default_factory=threading.Lock)
     # This thread's cursor for classifying; `con` is the writing thread's. One connection
     # must never serve two threads at once: their statements would share one transaction.
     reader: duckdb.DuckDBPyConnection = field(init=False)
@@ -175,44 +183,76 @@ def run_score(
         state = RunState(con, run_id, config_id, config, judge, steps, progress)
         progress.start(total, f"run {run_id} ({config_id}) of {settings.source}")
         try:
-            try:
-                _score_all(state, source, duplicates, settings.batch_size)
-            except BaseException:
-                state.stop_scoring.set()  # what is queued is neither scored nor committed
-                state.stop_writing.set()
-                state.writer.shutdown(wait=False, cancel_futures=True)
-                state.scorer.shutdown(wait=False, cancel_futures=True)
-                raise
-            finally:
-                # The writing thread's transaction ends, and the judge is idle, before this
-                # thread uses the connection or closes the judge.
-                _wait_for(state.tasks)
-                state.writer.shutdown(wait=True)
-                state.scorer.shutdown(wait=True)
-                state.reader.close()
+            _score_all(state, source, duplicates, settings.batch_size)
         except BaseException as exc:
-            _finish_run(con, run_id, "failed", started, error=f"{type(exc).__name__}: {exc}")
+            with signals_deferred():
+                con_free = _stop(state)
+                owned = owned and con_free and _scoring_ended(state)
+                _mark_stopped(state, con_free, started, exc)
+                if not con_free:
+                    # The writing thread is stuck inside DuckDB: closing the connection under
+                    # it could crash; the process exit ends both.
+                    con = None
             raise
         finally:
+            state.scorer.close()
+            state.writer.close()
+            state.reader.close()
             progress.stop()
         _finish_run(con, run_id, "completed", started)
         return run_row(con, run_id)
     finally:
         if owned and judge is not None:
             _close_judge_quietly(judge)
-        con.close()
+        if con is not None:
+            con.close()
 
 
-def _wait_for(tasks: list[Future[Any]]) -> None:
-    """Wait until every task is done or cancelled, through any further Ctrl-C: the connection
-    must not be used here while the writing thread may still be inside its transaction.
-    (Futures, not thread joins: an interrupted Thread.join can report a live thread dead.)"""
-    while True:
-        try:
-            futures.wait(tasks)
-            return
-        except KeyboardInterrupt:
-            log.warning("stopping: waiting for the batch being written to commit or roll back")
+def _stop(state: RunState) -> bool:
+    """Stop scoring and writing; returns whether this thread may use the connection (the
+    batch being committed finished or was rolled back in time)."""
+    state.stop_scoring.set()
+    state.stop_writing.set()
+    stop = getattr(state.judge, "stop", None)  # a judge that calls out gives up its waits
+    if callable(stop):
+        stop()
+    if state.con_lock.acquire(timeout=_COMMIT_GRACE_SECONDS):
+        return True
+    log.warning("stopping: the batch being committed is rolled back")
+    state.con.interrupt()
+    return state.con_lock.acquire(timeout=_ROLLBACK_GRACE_SECONDS)
+
+
+def _scoring_ended(state: RunState) -> bool:
+    """Whether the judge is idle, so closing it cannot pull it from under a batch."""
+    scoring = state.scoring
+    if scoring is None or scoring.done():
+        return True
+    try:
+        scoring.exception(timeout=_SCORING_GRACE_SECONDS)
+    except TimeoutError:
+        log.warning("stopping: the judge is still busy; its unflushed cache entries are lost")
+        return False
+    return True
+
+
+def _mark_stopped(state: RunState, con_free: bool, started: float, exc: BaseException) -> None:
+    """The run row says `interrupted` (a signal) or `failed` (with the reason). When the
+    writing thread still holds the connection, a cursor of its own tries; a failure to mark
+    (the disk that failed the write) is reported, and the next run supersedes the row."""
+    if isinstance(exc, KeyboardInterrupt):
+        status, error = "interrupted", f"interrupted by {signal_name(exc)}"
+    else:
+        status, error = "failed", _describe(exc)
+    con = state.con if con_free else state.con.cursor()
+    try:
+        _finish_run(con, state.run_id, status, started, error=error)
+    except Exception as mark_error:
+        log.warning("could not mark run %s %s: %s", state.run_id, status, _describe(mark_error))
+
+
+def _describe(exc: BaseException) -> str:
+    return f"{type(exc).__name__}: {exc}"
 
 
 def _close_judge_quietly(judge: Judge) -> None:
@@ -314,10 +354,10 @@ def _process(state: RunState, batch: Batch) -> None:
     writing = state.writer.submit(
         contextvars.copy_context().run, _write_scored, state, scoring, batch
     )
+    state.scoring = scoring
     state.writes.append(writing)
-    state.tasks = [task for task in state.tasks if not task.done()] + [scoring, writing]
     while len(state.writes) > _QUEUED_WRITES or (state.writes and state.writes[0].done()):
-        state.writes.popleft().result()  # raises the first failure, in batch order
+        result_of(state.writes.popleft())  # raises the first failure, in batch order
 
 
 def _score_unless_stopped(
@@ -336,21 +376,30 @@ def _score_unless_stopped(
 def _write_scored(state: RunState, scoring: Future[ScoredBatch], batch: Batch) -> None:
     """In the writing thread: once the batch is scored, write it in one transaction, then
     report progress."""
-    if state.stop_writing.is_set():
-        raise RuntimeError("not written: the run stopped")
     try:
-        scored = scoring.result()
-        if state.stop_writing.is_set():  # interrupted while this batch was being scored
-            raise RuntimeError("not written: the run stopped")
-        state.steps.write(
-            state.con,
-            scored,
-            run_id=state.run_id,
-            config_id=state.config_id,
-            config=state.config,
-            seconds={"read": batch.seconds_read, "validate": batch.seconds_validate},
-        )
-        state.progress.advance(batch.rows_in, run_row(state.con, state.run_id))
+        scored = result_unless(scoring, state.stop_writing, "not written: the run stopped")
+        with state.con_lock:
+            if state.stop_writing.is_set():  # stopped while this batch was being scored
+                raise RuntimeError("not written: the run stopped")
+            try:
+                state.steps.write(
+                    state.con,
+                    scored,
+                    run_id=state.run_id,
+                    config_id=state.config_id,
+                    config=state.config,
+                    seconds={"read": batch.seconds_read, "validate": batch.seconds_validate},
+                )
+            # The disk said no (full, read-only, failing), or DuckDB invalidated the database
+            # after such an error; other DuckDB errors are bugs and stay as they are.
+            except (duckdb.IOException, duckdb.FatalException) as exc:
+                raise DatabaseWriteFailed(
+                    f"{state.run_id}: writing batch {batch.rows_in:,} rows failed, nothing of it "
+                    f"was kept ({_describe(exc).splitlines()[0]}); committed batches are safe: "
+                    "free disk space or fix the database's disk, then run again"
+                ) from exc
+            run = run_row(state.con, state.run_id)
+        state.progress.advance(batch.rows_in, run)
         fatal = getattr(state.judge, "fatal_error", None)
         if fatal:
             # The endpoint refuses every call (key, model, URL): stop instead of marking
@@ -365,7 +414,7 @@ def _write_scored(state: RunState, scoring: Future[ScoredBatch], batch: Batch) -
 def _drain(state: RunState) -> None:
     """Wait for every queued write, oldest first."""
     while state.writes:
-        state.writes.popleft().result()
+        result_of(state.writes.popleft())
 
 
 def _no_cases() -> pl.DataFrame:

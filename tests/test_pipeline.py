@@ -429,34 +429,3 @@ def test_a_judge_passed_in_stays_open_for_the_caller(tmp_path: Path) -> None:
     run = run_score(ScoreSettings(source=str(second), db=str(db)), judge=judge)
     assert run["rows_newly_scored"] == 1
     assert judge.closed is False
-
-
-def test_stopping_waits_for_the_batch_being_written_even_through_a_second_ctrl_c() -> None:
-    import signal
-    import threading
-    import time
-    from concurrent.futures import ThreadPoolExecutor
-
-    from flows.pipeline import _wait_for
-
-    committed = threading.Event()
-
-    def write_a_batch() -> None:
-        time.sleep(0.3)
-        committed.set()
-
-    def ctrl_c(signum, frame) -> None:
-        raise KeyboardInterrupt
-
-    writer = ThreadPoolExecutor(1)
-    writing = writer.submit(write_a_batch)
-    previous = signal.signal(signal.SIGALRM, ctrl_c)
-    try:
-        signal.setitimer(signal.ITIMER_REAL, 0.05, 0.05)  # Ctrl-C again and again while waiting
-        _wait_for([writing])
-        done_when_returned = committed.is_set()
-    finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, previous)
-        writer.shutdown(wait=True)
-    assert done_when_returned  # only then may the connection be used or closed

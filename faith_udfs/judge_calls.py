@@ -51,7 +51,7 @@ def ask_judge(
             ]
         )
     except Exception as exc:
-        raise crash_of(getattr(method, "__self__", method), exc) from exc
+        raise crash_of(method, exc) from exc
     return _conform(items.select("key"), answer, columns)
 
 

@@ -67,14 +67,32 @@ def outcome_of_error(exc: JudgeError) -> ItemOutcome:
     return ItemOutcome(error=describe_error(exc), pending=exc.case_status == "pending")
 
 
-def crash_of(judge: object, exc: BaseException) -> JudgeCrashed:
-    """The error that stops a run when `judge` raised `exc`, which is not a judge error."""
+def crash_of(method: Callable[..., object], exc: BaseException) -> JudgeCrashed:
+    """The error that stops a run when a judge, asked through `method`, raised `exc`, which
+    is not a judge error; it names the judge by its identity's kind and model."""
+    judge = _judge_of(method)
     identity = getattr(judge, "identity", None)
     if isinstance(identity, JudgeIdentity):
         name = f"{identity.kind}/{identity.model}"
     else:
         name = getattr(judge, "__qualname__", None) or type(judge).__name__
     return JudgeCrashed(name, exc)
+
+
+def _judge_of(method: Callable[..., object]) -> object:
+    """The judge behind `method`: a bound method's object, or the judge a stage's lambda
+    closes over (`lambda items: judge.truths(items, limit)`); else `method` itself."""
+    owner = getattr(method, "__self__", None)
+    if owner is not None:
+        return owner
+    for cell in getattr(method, "__closure__", None) or ():
+        try:
+            value = cell.cell_contents
+        except ValueError:  # a cell not filled yet
+            continue
+        if isinstance(value, Judge):
+            return value
+    return method
 
 
 class ItemJudge(ABC):

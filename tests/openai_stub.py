@@ -4,7 +4,10 @@ It answers faithpipe's rendered prompts (one-item and packed) with the seed's pr
 (tests/seed_judge.py), reports `usage` (4 characters a token), counts every request, and fails
 on demand: 429 with Retry-After, 500, too slow, malformed or truncated JSON, fewer verdicts
 than claims, 400/401/404, a reset connection, at random for a seeded fraction of requests, or
-by refusing `response_format` kinds. `python tests/openai_stub.py` serves it for benchmarks.
+by refusing `response_format` kinds. It also misbehaves as broken servers and proxies do:
+hangs without a byte, trickles its reply a byte at a time, answers 200 with an HTML page, an
+empty body or JSON that is no chat completion, or numbers verdicts from 0.
+`python tests/openai_stub.py` serves it for benchmarks.
 """
 
 from __future__ import annotations
@@ -20,6 +23,7 @@ import sys
 import threading
 import time
 from collections import Counter, deque
+from collections.abc import Iterator
 from dataclasses import dataclass
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
@@ -50,11 +54,18 @@ from faith_udfs.prompts import (
 from tests.seed_judge import pretend_judge
 
 STATUS_FAULTS = ("429", "500", "400", "401", "404")
-REPLY_FAULTS = ("malformed", "truncated", "fewer_verdicts")
-FAULTS = (*STATUS_FAULTS, *REPLY_FAULTS, "slow", "reset")
+REPLY_FAULTS = ("malformed", "truncated", "fewer_verdicts", "zero_based")
+# 200 answers that are no chat completion, as a proxy or a broken server sends them.
+NOT_COMPLETIONS = {
+    "html": ("text/html", b"<html><body><h1>502 Bad Gateway</h1></body></html>"),
+    "empty": ("application/json", b""),
+    "wrong_shape": ("application/json", b'{"object": "error", "message": "overloaded"}'),
+}
+FAULTS = (*STATUS_FAULTS, *REPLY_FAULTS, *NOT_COMPLETIONS, "slow", "reset", "hang", "trickle")
 # What "20% of calls fail at random" draws from: everything a healthy endpoint does now and then.
 RANDOM_FAULTS = ("429", "500", "slow", "malformed", "truncated", "fewer_verdicts", "reset")
 _VERDICT_SCHEMAS = (VERDICTS, PACKED_VERDICTS)
+_VERDICT_FAULTS = ("fewer_verdicts", "zero_based")
 
 
 @dataclass
@@ -120,9 +131,11 @@ class StubServer:
         slow_seconds: float = 0.5,
         retry_after: float | None = 0.02,
         delay: float = 0.0,
+        trickle_seconds: float = 2.0,
     ) -> None:
         self.api_key = api_key
         self.slow_seconds = slow_seconds
+        self.trickle_seconds = trickle_seconds  # between two bytes of a trickled reply
         self.retry_after = retry_after
         self.delay = delay
         self.reverse_items = False
@@ -140,6 +153,7 @@ class StubServer:
         self._random = random.Random(seed)
         self._rejected: set[str] = set()
         self._connections: set[socket.socket] = set()
+        self.closing = threading.Event()  # ends every hang and trickle
         self._server = _Server(("127.0.0.1", 0), _Handler)
         self._server.stub = self
         self._thread = threading.Thread(
@@ -160,6 +174,7 @@ class StubServer:
 
     def close(self) -> None:
         """Stop serving, cut open connections, and wait for every handler thread."""
+        self.closing.set()
         self._server.shutdown()
         with self.lock:
             for connection in list(self._connections):
@@ -225,7 +240,7 @@ class StubServer:
             for fault in self._queue:
                 if fault.schema is not None and fault.schema != schema:
                     continue
-                if fault.kind == "fewer_verdicts" and schema not in _VERDICT_SCHEMAS:
+                if fault.kind in _VERDICT_FAULTS and schema not in _VERDICT_SCHEMAS:
                     continue
                 if fault.remaining is not None:
                     fault.remaining -= 1
@@ -247,6 +262,14 @@ class StubServer:
     def _done(self) -> None:
         with self.lock:
             self.in_flight -= 1
+
+
+@contextlib.contextmanager
+def serving(**options: Any) -> Iterator[StubServer]:
+    """A running stub for one test; when it ends, no handler of the stub may have failed."""
+    with StubServer(**options) as server:
+        yield server
+    assert server.errors == [], f"the stub itself failed: {server.errors}"
 
 
 class _Server(ThreadingHTTPServer):
@@ -337,6 +360,14 @@ class _Handler(BaseHTTPRequestHandler):
         if fault in ("500", "400", "404"):
             self._send(int(fault), {"error": {"message": f"stub fault {fault}"}})
             return
+        if fault == "hang":  # not a byte, until the client gives up or the server closes
+            stub.closing.wait()
+            self.close_connection = True
+            return
+        if fault in NOT_COMPLETIONS:
+            content_type, body = NOT_COMPLETIONS[fault]
+            self._send_bytes(200, body, content_type)
+            return
         if fault == "slow":
             time.sleep(stub.slow_seconds)
         elif stub.delay:
@@ -356,6 +387,8 @@ class _Handler(BaseHTTPRequestHandler):
             reply["items"].reverse()
         if fault == "fewer_verdicts":
             _drop_a_verdict(reply)
+        elif fault == "zero_based":
+            _number_from_zero(reply)
         content = json.dumps(reply)
         finish_reason = "stop"
         if fault == "malformed":
@@ -383,15 +416,44 @@ class _Handler(BaseHTTPRequestHandler):
                 "total_tokens": prompt_chars // 4 + len(content) // 4,
             },
         }
-        self._send(200, completion)
+        self._send(200, completion, trickle=fault == "trickle")
 
-    def _send(self, status: int, payload: Any, headers: dict[str, str] | None = None) -> None:
-        body = json.dumps(payload).encode()
+    def _send(
+        self,
+        status: int,
+        payload: Any,
+        headers: dict[str, str] | None = None,
+        *,
+        trickle: bool = False,
+    ) -> None:
+        self._send_bytes(status, json.dumps(payload).encode(), headers=headers, trickle=trickle)
+
+    def _send_bytes(
+        self,
+        status: int,
+        body: bytes,
+        content_type: str = "application/json",
+        *,
+        headers: dict[str, str] | None = None,
+        trickle: bool = False,
+    ) -> None:
+        """Send one answer at once, or (`trickle`) one byte every `trickle_seconds`, status
+        line first, until it is all sent, the client goes away or the server closes."""
         lines = [f"HTTP/1.1 {status} {self.responses.get(status, ('',))[0]}"]
-        lines += ["Content-Type: application/json", f"Content-Length: {len(body)}"]
+        lines += [f"Content-Type: {content_type}", f"Content-Length: {len(body)}"]
         lines += [f"{name}: {value}" for name, value in (headers or {}).items()]
+        answer = ("\r\n".join(lines) + "\r\n\r\n").encode() + body
+        stub = self.server.stub
         try:
-            self.wfile.write(("\r\n".join(lines) + "\r\n\r\n").encode() + body)
+            if not trickle:
+                self.wfile.write(answer)
+                return
+            for index in range(len(answer)):
+                self.wfile.write(answer[index : index + 1])
+                self.wfile.flush()
+                if stub.closing.wait(stub.trickle_seconds):
+                    break
+            self.close_connection = True
         except OSError:
             # The client gave up (timeout) before the answer was ready.
             self.close_connection = True
@@ -404,6 +466,21 @@ def _drop_a_verdict(reply: dict[str, Any]) -> None:
         if verdicts:
             verdicts.pop()
             return
+
+
+def _number_from_zero(reply: dict[str, Any]) -> None:
+    """Number every verdict (and packed item) from 0, listed in reverse: only a reader that
+    follows the numbers puts them back in claim order."""
+    packed = "items" in reply
+    for number, entry in enumerate(reply["items"] if packed else [reply]):
+        if packed:
+            entry["item"] = number
+        verdicts = entry.get("verdicts") or []
+        for claim, verdict in enumerate(verdicts):
+            verdict["claim"] = claim
+        verdicts.reverse()
+    if packed:
+        reply["items"].reverse()
 
 
 def main() -> None:

@@ -21,6 +21,7 @@ import pytest
 
 from faith_udfs import ConfigError, JudgeTransientError, LexicalJudge, MetricConfig, score_cases
 from faith_udfs.combined_prompts import PACKED_TRUTHS, PACKED_VERDICTS
+from faith_udfs.errors import JudgeCrashed
 from faith_udfs.prompts import CLAIMS, TRUTHS, VERDICTS
 from flows.judge_cache import JudgeCache
 from flows.llm_judge import OpenAIJudge
@@ -28,7 +29,7 @@ from flows.llm_transport import AdaptiveLimiter, _retry_after
 from flows.store import open_store
 from tests.builders import COMPARED, metric_cases
 from tests.conftest import POLICY
-from tests.openai_stub import StubServer
+from tests.openai_stub import StubServer, serving
 
 KEY = "sk-faithpipe-TEST-9f8e7d6c5b4a39281706"
 MODES = ["per-item", "packed"]
@@ -103,9 +104,8 @@ def api_key(monkeypatch: pytest.MonkeyPatch) -> str:
 
 @pytest.fixture
 def stub() -> Iterator[StubServer]:
-    with StubServer(api_key=KEY, slow_seconds=0.8, retry_after=0.02) as server:
+    with serving(api_key=KEY, slow_seconds=0.8, retry_after=0.02) as server:
         yield server
-    assert server.errors == [], "the stub itself failed"
 
 
 @pytest.fixture
@@ -230,6 +230,32 @@ def test_a_fault_that_persists_makes_the_cases_invalid(make_judge, stub, fault) 
     assert stub.faults_served[fault] == asked * (1 + retried)
 
 
+@pytest.mark.parametrize("fault", ["html", "empty", "wrong_shape"])
+def test_an_answer_that_is_no_chat_completion_is_retried_and_frees_its_slot(
+    make_judge, stub, fault
+) -> None:
+    stub.fail(fault, times=3)
+    judge = make_judge(concurrency=1)
+    with pytest.raises(JudgeTransientError, match=r"not a chat completion.*gave up after 3"):
+        judge.answer_claims("Order A17 shipped.")
+    assert judge.usage()["retries"] == 2
+    # Every failed call handed its one slot back: the next call is answered at once.
+    assert judge.answer_claims("Order A17 shipped.") == ["Order A17 shipped."]
+
+
+def test_a_bug_in_the_llm_judge_stops_scoring_naming_the_judge(
+    make_judge, stub, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    judge = make_judge(mode="packed")
+
+    def broken(*args: object, **kwargs: object) -> None:
+        raise KeyError("verdicts")
+
+    monkeypatch.setattr(judge, "_read_pack", broken)
+    with pytest.raises(JudgeCrashed, match=r"judge openai/stub-model crashed .*KeyError"):
+        score_cases(generated_cases(40), judge, CONFIG)
+
+
 @pytest.mark.parametrize(
     ("fault", "message"),
     [
@@ -301,6 +327,26 @@ def test_adaptive_limiter_pauses_everyone_for_retry_after() -> None:
     limiter.acquire()
     assert time.monotonic() - started >= 0.19
     assert limiter.limit == 1
+
+
+def test_a_wait_for_a_slot_ends_when_the_judge_stops() -> None:
+    limiter = AdaptiveLimiter(1)
+    limiter.acquire()
+    stop = threading.Event()
+    stopper = threading.Timer(0.2, stop.set)
+    stopper.start()
+    started = time.monotonic()
+    with pytest.raises(JudgeTransientError, match="stopped"):
+        limiter.acquire(stop)
+    stopper.join()
+    assert time.monotonic() - started < 1
+
+
+def test_a_slot_never_handed_back_is_an_error_not_a_hang() -> None:
+    limiter = AdaptiveLimiter(1, patience=0.2)
+    limiter.acquire()
+    with pytest.raises(JudgeTransientError, match=r"no request slot came free within 0\.2 s"):
+        limiter.acquire()
 
 
 @pytest.mark.parametrize(

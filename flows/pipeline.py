@@ -390,11 +390,12 @@ def _write_scored(state: RunState, scoring: Future[ScoredBatch], batch: Batch) -
                     config=state.config,
                     seconds={"read": batch.seconds_read, "validate": batch.seconds_validate},
                 )
-            # The disk said no (full, read-only, failing), or DuckDB invalidated the database
-            # after such an error; other DuckDB errors are bugs and stay as they are.
-            except (duckdb.IOException, duckdb.FatalException) as exc:
+            # The disk said no (full, read-only, failing): an I/O error, a failed commit (the
+            # WAL could not be written), or DuckDB invalidating the database after such an
+            # error. Other DuckDB errors are bugs and stay as they are.
+            except (duckdb.IOException, duckdb.TransactionException, duckdb.FatalException) as exc:
                 raise DatabaseWriteFailed(
-                    f"{state.run_id}: writing batch {batch.rows_in:,} rows failed, nothing of it "
+                    f"{state.run_id}: writing a batch of {batch.rows_in:,} rows failed, none of it "
                     f"was kept ({_describe(exc).splitlines()[0]}); committed batches are safe: "
                     "free disk space or fix the database's disk, then run again"
                 ) from exc

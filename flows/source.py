@@ -31,6 +31,9 @@ THREE_TABLES = ("questions", "contexts", "outputs")
 # time (bench/pipeline.py). A batch in flight peaks at a few hundred MB, however large the
 # input; `--batch-size` trades memory for speed.
 DEFAULT_BATCH_SIZE = 150_000
+# What reading a file's pages can raise when a page is corrupt: a Rust panic in polars'
+# decoder is a BaseException, not an Exception.
+_READ_ERRORS = (OSError, pa.ArrowException, pl.exceptions.PolarsError, pl.exceptions.PanicException)
 
 
 @dataclass(frozen=True)
@@ -140,14 +143,19 @@ def duplicated_case_ids(source: Source) -> pl.DataFrame:
     tables = ["cases"] if source.form == "wide" else ["questions", "outputs"]
     found = []
     for table in tables:
-        ids = pl.concat(
-            [
-                pl.scan_parquet(path, glob=False).select(pl.col("case_id").cast(pl.String))
-                for path in source.files[table]
-            ]
-        )
+        ids = pl.concat([_case_ids(path) for path in source.files[table]])
         found.append(ids.group_by("case_id").len().filter(pl.col("len") > 1).select("case_id"))
-    return pl.concat(found).unique().collect()
+    return pl.concat(found).unique()
+
+
+def _case_ids(path: Path) -> pl.DataFrame:
+    """One file's case_id column; a corrupt page fails the run naming the file."""
+    try:
+        return (
+            pl.scan_parquet(path, glob=False).select(pl.col("case_id").cast(pl.String)).collect()
+        )
+    except _READ_ERRORS as exc:
+        raise InputUnreadable(f"{path}: cannot read its case_id column ({_short(exc)})") from exc
 
 
 def iter_batches(source: Source, batch_size: int) -> Iterator[RawBatch]:
@@ -162,7 +170,7 @@ def iter_batches(source: Source, batch_size: int) -> Iterator[RawBatch]:
                 extra = {k: v for k, v in hive.items() if k not in read.columns}
                 frame = read.with_columns(pl.lit(v).alias(k) for k, v in extra.items())
                 yield RawBatch(frame, str(path))
-        except (OSError, pa.ArrowException, pl.exceptions.PolarsError) as exc:
+        except _READ_ERRORS as exc:
             raise InputUnreadable(f"{path}: cannot read its data ({_short(exc)})") from exc
 
 

@@ -24,6 +24,7 @@ from tests.test_crash_resume import runs, snapshot
 ROOT = Path(__file__).resolve().parent.parent
 N_CASES, BATCH = 30_000, 500
 EXIT_WITHIN = 5.0
+OPTIONS = ["--batch-size", str(BATCH), "--prefect", "no", "--judge", "lexical"]
 # `faith score` in a child; `slow-commit` also keeps DuckDB busy inside every batch's
 # transaction (a long query after the inserts), so a signal can land mid-commit.
 CHILD = """
@@ -56,13 +57,14 @@ def uninterrupted(source: Path, tmp_path_factory: pytest.TempPathFactory) -> tup
 
 
 def settings(source: Path, db: Path) -> ScoreSettings:
-    return ScoreSettings(source=str(source), db=str(db), batch_size=BATCH, judge={"kind": "lexical"})
+    return ScoreSettings(
+        source=str(source), db=str(db), batch_size=BATCH, judge={"kind": "lexical"}
+    )
 
 
 def faith_score(mode: str, source: Path, db: Path) -> subprocess.Popen:
     return subprocess.Popen(
-        [sys.executable, "-c", CHILD, mode, "score", str(source), "--db", str(db)]
-        + ["--batch-size", str(BATCH), "--prefect", "no", "--judge", "lexical"],
+        [sys.executable, "-c", CHILD, mode, "score", str(source), "--db", str(db), *OPTIONS],
         cwd=ROOT,
         stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT,
@@ -108,7 +110,13 @@ MOMENTS = [
 @pytest.mark.timeout(120)
 @pytest.mark.parametrize(("sig", "mode", "line", "offset"), MOMENTS)
 def test_a_signal_stops_the_run_promptly_and_a_rerun_completes_it(
-    source: Path, uninterrupted: tuple, tmp_path: Path, sig: int, mode: str, line: str, offset: float
+    source: Path,
+    uninterrupted: tuple,
+    tmp_path: Path,
+    sig: int,
+    mode: str,
+    line: str,
+    offset: float,
 ) -> None:
     db = tmp_path / "f.duckdb"
     child = faith_score(mode, source, db)

@@ -179,6 +179,14 @@ def add_run_arguments(parser: argparse.ArgumentParser) -> None:
         help="wait this long for another run holding the database (default 0)",
     )
     run.add_argument(
+        "--max-invalid-share",
+        type=float,
+        default=0.1,
+        metavar="F",
+        help="exit 8 (everything kept, runs.warning set) when more than this share of the "
+        "cases judged ended invalid (default 0.1)",
+    )
+    run.add_argument(
         "--prefect",
         choices=("auto", "yes", "no"),
         default="auto",
@@ -217,6 +225,7 @@ def settings_from(args: argparse.Namespace, *, flow: str = "score") -> Any:
             truths_extraction_limit=args.truths_extraction_limit,
             batch_size=args.batch_size,
             lock_timeout=args.lock_timeout,
+            max_invalid_share=args.max_invalid_share,
             flow=flow,
         )
     except ValidationError as exc:

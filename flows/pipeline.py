@@ -36,7 +36,7 @@ from flows.batches import (
     validate_batch,
     write_batch,
 )
-from flows.errors import DatabaseWriteFailed, JudgeEndpointError
+from flows.errors import DatabaseWriteFailed, JudgeEndpointError, TooManyInvalid
 from flows.judge_factory import build_judge, close_judge
 from flows.run_registry import supersede_dead_runs
 from flows.settings import ScoreSettings
@@ -52,6 +52,7 @@ from flows.source import (
 from flows.stage import Stage, result_of, result_unless
 from flows.stop_signals import signal_name, signals_deferred
 from flows.store import open_store, sql
+from flows.summary import invalid_share
 from schemas import CONTRACT_TYPES
 
 log = logging.getLogger("faithpipe")
@@ -200,7 +201,9 @@ def run_score(
             state.reader.close()
             progress.stop()
         _finish_run(con, run_id, "completed", started)
-        return run_row(con, run_id)
+        run = run_row(con, run_id)
+        _refuse_mostly_invalid(con, run, settings.max_invalid_share)
+        return run
     finally:
         if owned and judge is not None:
             _close_judge_quietly(judge)
@@ -249,6 +252,24 @@ def _mark_stopped(state: RunState, con_free: bool, started: float, exc: BaseExce
         _finish_run(con, state.run_id, status, started, error=error)
     except Exception as mark_error:
         log.warning("could not mark run %s %s: %s", state.run_id, status, _describe(mark_error))
+
+
+def _refuse_mostly_invalid(
+    con: duckdb.DuckDBPyConnection, run: dict[str, Any], most: float
+) -> None:
+    """A completed run whose judged cases mostly failed keeps everything, says so in
+    `runs.warning`, and raises: a schedule must not show success for a night scored by nothing."""
+    share = invalid_share(run)
+    if share is None or share <= most:
+        return
+    warning = (
+        f"{run['rows_invalid']:,} of {run['rows_newly_scored'] + run['rows_invalid']:,} judged "
+        f"cases ({share:.1%}) ended invalid, more than --max-invalid-share {most:g}: "
+        "see case_scores.error; they are retried by the next run"
+    )
+    con.execute(sql("mark_run_warning"), {"run_id": run["run_id"], "warning": warning})
+    log.warning("run %s: %s", run["run_id"], warning)
+    raise TooManyInvalid(f"run {run['run_id']} completed, but {warning}")
 
 
 def _describe(exc: BaseException) -> str:

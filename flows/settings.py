@@ -46,6 +46,9 @@ class ScoreSettings(BaseModel):
     truths_extraction_limit: int | None = Field(default=None, ge=1)
     batch_size: int = Field(default=DEFAULT_BATCH_SIZE, ge=1)
     lock_timeout: float = Field(default=0.0, ge=0.0)
+    # A run whose judged cases end `invalid` beyond this share keeps everything but fails
+    # (exit 8), so a schedule notices a judge that scores nothing.
+    max_invalid_share: float = Field(default=0.1, ge=0.0, le=1.0)
     flow: Literal["score", "nightly"] = "score"
 
     def metric_config(self) -> MetricConfig:

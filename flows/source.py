@@ -151,9 +151,7 @@ def duplicated_case_ids(source: Source) -> pl.DataFrame:
 def _case_ids(path: Path) -> pl.DataFrame:
     """One file's case_id column; a corrupt page fails the run naming the file."""
     try:
-        return (
-            pl.scan_parquet(path, glob=False).select(pl.col("case_id").cast(pl.String)).collect()
-        )
+        return pl.scan_parquet(path, glob=False).select(pl.col("case_id").cast(pl.String)).collect()
     except _READ_ERRORS as exc:
         raise InputUnreadable(f"{path}: cannot read its case_id column ({_short(exc)})") from exc
 

@@ -30,6 +30,16 @@ def pass_rate(run: dict[str, Any]) -> float | None:
     return run["rows_passed"] / scored if scored else None
 
 
+def invalid_share(run: dict[str, Any]) -> float | None:
+    """Share of the cases this run judged (newly scored or invalid) that ended `invalid`."""
+    judged = run["rows_newly_scored"] + run["rows_invalid"]
+    return run["rows_invalid"] / judged if judged else None
+
+
+def _share(value: float | None) -> str:
+    return "n/a" if value is None else f"{value:.1%}"
+
+
 def run_table(run: dict[str, Any]) -> list[dict[str, Any]]:
     """Counts and timings as rows of (measure, value)."""
     rows = [{"measure": key, "value": run[key]} for key in COUNTS]
@@ -51,7 +61,8 @@ def run_markdown(run: dict[str, Any]) -> str:
         f"+ quarantined {run['rows_quarantined']:,}",
         f"* newly scored {run['rows_newly_scored']:,}, already scored "
         f"{run['rows_already_scored']:,}, replaced {run['rows_replaced']:,}",
-        f"* pass rate of newly scored: {'n/a' if rate is None else f'{rate:.1%}'}",
+        f"* pass rate of newly scored: {_share(rate)}; invalid share of judged: "
+        f"{_share(invalid_share(run))}",
         f"* judge calls {run['judge_calls']:,} (cached {run['judge_cached']:,}, "
         f"failed {run['judge_failed']:,}); tokens {run['prompt_tokens']:,} in, "
         f"{run['completion_tokens']:,} out",
@@ -70,6 +81,6 @@ def run_line(run: dict[str, Any]) -> str:
         f"run {run['run_id']} {run['status']}: {run['rows_in']:,} rows in = "
         f"{run['rows_scored']:,} scored ({run['rows_newly_scored']:,} new) + "
         f"{run['rows_invalid']:,} invalid + {run['rows_pending']:,} pending + "
-        f"{run['rows_quarantined']:,} quarantined; pass rate "
-        f"{'n/a' if rate is None else f'{rate:.1%}'}; {run['seconds_total'] or 0:.1f} s"
+        f"{run['rows_quarantined']:,} quarantined; pass rate {_share(rate)}, invalid "
+        f"{_share(invalid_share(run))}; {run['seconds_total'] or 0:.1f} s"
     )

@@ -1,7 +1,12 @@
+-- `faith runs`: the newest runs, with the pass rate of the cases each scored and the share of
+-- those it judged that ended invalid (a judge failing shows here first).
 SELECT run_id, flow, status, strftime(started_at, '%Y-%m-%d %H:%M') AS started,
        round(seconds_total, 1) AS secs, rows_in AS "in", rows_scored AS scored,
        rows_newly_scored AS new, rows_invalid AS invalid, rows_pending AS pending,
-       rows_quarantined AS quarantined, judge_calls AS calls
+       rows_quarantined AS quarantined,
+       round(rows_passed / nullif(rows_newly_scored, 0), 3) AS pass_rate,
+       round(rows_invalid / nullif(rows_newly_scored + rows_invalid, 0), 3) AS invalid_share,
+       judge_calls AS calls
 FROM runs
 ORDER BY started_at DESC
 LIMIT $limit;

@@ -170,7 +170,7 @@ def test_a_trickle_is_cut_at_the_deadline_though_bytes_keep_coming(
     started = time.monotonic()
     with pytest.raises(JudgeTransientError, match=r"did not answer within 0\.5 s"):
         judge.answer_claims("Order A17 shipped.")
-    assert 0.45 < time.monotonic() - started < 1.5
+    assert 0.45 < time.monotonic() - started < 2
 
 
 # --- faults that pass: retried with backoff, everything scored -------------------------------
@@ -229,7 +229,7 @@ def test_verdicts_numbered_from_zero_give_the_lexical_scores(
     db = tmp_path / "f.duckdb"
     run = score(source, db, llm_judge(stub, judges, mode=mode))
     assert stub.faults_served["zero_based"] > 0
-    lexical = score(source, db)
+    lexical = score(source, db, LexicalJudge())
     assert (run["rows_scored"], run["rows_invalid"]) == (8, 0)
     compared = f"SELECT {', '.join(COMPARED)} FROM case_scores WHERE run_id = $r ORDER BY 1"
     by_llm = query(db, compared, r=run["run_id"])

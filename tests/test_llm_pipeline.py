@@ -36,10 +36,16 @@ def stub(monkeypatch: pytest.MonkeyPatch) -> Iterator[StubServer]:
 
 
 def llm(stub: StubServer, source: Path, db: Path, **judge: object) -> ScoreSettings:
-    options = {"model": "stub-model", "base_url": stub.base_url, "timeout": 1.0, **judge}
+    # A 2 s deadline: under the stub's 3 s "slow" fault, with room for a loaded machine.
+    options = {"model": "stub-model", "base_url": stub.base_url, "timeout": 2.0, **judge}
     return ScoreSettings(
         source=str(source), db=str(db), judge=JudgeSettings(kind="openai", **options)
     )
+
+
+def lexical_settings(source: Path, db: Path) -> ScoreSettings:
+    """The lexical judge's run: the stub answers by its rules, so its scores are the target."""
+    return ScoreSettings(source=str(source), db=str(db), judge=JudgeSettings(kind="lexical"))
 
 
 def scores(db: Path, config_id: str) -> pl.DataFrame:
@@ -55,7 +61,7 @@ def test_llm_judge_gives_the_lexical_scores_and_a_rerun_makes_no_request(
     stub: StubServer, source: Path, tmp_path: Path
 ) -> None:
     db = tmp_path / "f.duckdb"
-    lexical = run_score(ScoreSettings(source=str(source), db=str(db)))
+    lexical = run_score(lexical_settings(source, db))
     first = run_score(llm(stub, source, db))
     assert first["rows_newly_scored"] == 240
     assert scores(db, first["config_id"]).equals(scores(db, lexical["config_id"]))
@@ -91,7 +97,7 @@ def test_faults_never_lose_a_case_and_the_next_run_heals(
     second = run_score(llm(stub, source, db, mode="per-item", concurrency=16))
     assert second["rows_invalid"] == 0
     assert second["rows_newly_scored"] == first["rows_invalid"]
-    lexical = run_score(ScoreSettings(source=str(source), db=str(db)))
+    lexical = run_score(lexical_settings(source, db))
     assert scores(db, second["config_id"]).equals(scores(db, lexical["config_id"]))
 
 

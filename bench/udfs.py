@@ -1,10 +1,11 @@
 """Bench (not a test): the vectorised batch path against a plain per-case Python loop of the
-same lexical rules, on the same generated cases, each in its own process.
+same lexical rules, on the same generated cases, each in its own process; and the grounded
+judge's batch path next to the lexical one.
 
     python bench/udfs.py [--rows 1000000] [--loop-rows N] [--batch-size 50000]
 
-Prints cases/s and peak RSS of each path and their ratio (target: batch >= 10x the loop),
-after checking that both give the same scores.
+Prints cases/s and peak RSS of each path and their ratios (targets: lexical batch >= 10x the
+loop, after checking that both give the same scores; grounded batch >= 1/3 of lexical batch).
 """
 
 from __future__ import annotations
@@ -19,10 +20,11 @@ from common import generated_cases, run_child, table
 BATCH = """
 import sys, time, polars as pl
 from concurrent.futures import ThreadPoolExecutor
-from faith_udfs import LexicalJudge, MetricConfig, score_cases
+from faith_udfs import GroundedJudge, LexicalJudge, MetricConfig, score_cases
 path, batch_size, check, threads = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4])
+kind = sys.argv[5]
 cases = pl.read_parquet(path, columns=["case_id", "actual_output", "retrieval_context"])
-judge, config = LexicalJudge(), MetricConfig()
+judge, config = {"lexical": LexicalJudge, "grounded": GroundedJudge}[kind](), MetricConfig()
 def score(offset):
     frames = score_cases(cases.slice(offset, batch_size), judge, config)
     return (frames.case_scores.select("case_id", "score", "n_claims", "reason"),
@@ -31,11 +33,13 @@ started = time.perf_counter()
 with ThreadPoolExecutor(threads) as pool:
     results = list(pool.map(score, range(0, cases.height, batch_size)))
 seconds = time.perf_counter() - started
-pl.concat([r[0] for r in results]).head(check).write_parquet("bench/out/udfs-batch-head.parquet")
-verdicts = pl.concat([r[1] for r in results])
-pl.concat([r[0] for r in results]).head(check).select("case_id").join(
-    verdicts, on="case_id").write_parquet("bench/out/udfs-batch-verdicts.parquet")
-result = {"path": f"batch path (polars), {threads} thread{'s' if threads > 1 else ''}",
+if kind == "lexical":  # what the loop is compared with
+    head = pl.concat([r[0] for r in results]).head(check)
+    head.write_parquet("bench/out/udfs-batch-head.parquet")
+    verdicts = pl.concat([r[1] for r in results])
+    head.select("case_id").join(verdicts, on="case_id").write_parquet(
+        "bench/out/udfs-batch-verdicts.parquet")
+result = {"path": f"{kind} batch path (polars), {threads} thread{'s' if threads > 1 else ''}",
           "cases": cases.height, "seconds": round(seconds, 2)}
 """
 
@@ -92,8 +96,11 @@ def main() -> None:
     args = parser.parse_args()
     source = str(generated_cases(args.rows))
     check = min(args.check_rows, args.rows, args.loop_rows or args.rows)
-    batch_one = run_child(BATCH, source, str(args.batch_size), str(check), "1")
-    batch = run_child(BATCH, source, str(args.batch_size), str(check), str(args.threads))
+    sizes = (source, str(args.batch_size), str(check))
+    batch_one = run_child(BATCH, *sizes, "1", "lexical")
+    batch = run_child(BATCH, *sizes, str(args.threads), "lexical")
+    grounded_one = run_child(BATCH, *sizes, "1", "grounded")
+    grounded = run_child(BATCH, *sizes, str(args.threads), "grounded")
     loop = run_child(LOOP, source, str(args.loop_rows or args.rows), str(check))
 
     import polars as pl
@@ -106,7 +113,7 @@ def main() -> None:
     same = batch_head.equals(loop_head) and batch_verdicts.sort(order).equals(
         loop_verdicts.cast(batch_verdicts.schema).sort(order)
     )
-    rows = [batch_one, batch, loop]
+    rows = [batch_one, batch, grounded_one, grounded, loop]
     for row in rows:
         row["cases/s"] = f"{row['cases'] / row['seconds']:,.0f}"
     loop_rate = loop["cases"] / loop["seconds"]
@@ -115,6 +122,9 @@ def main() -> None:
     for row in (batch_one, batch):
         ratio = (row["cases"] / row["seconds"]) / loop_rate
         print(f"{row['path']} / loop: {ratio:.1f}x  (target >= 10x)")
+    for row, lexical in ((grounded_one, batch_one), (grounded, batch)):
+        ratio = lexical["seconds"] / row["seconds"]
+        print(f"{row['path']} / lexical: {ratio:.2f}x  (target >= 0.33x)")
     if not same:
         raise SystemExit("the two paths disagree")
 

@@ -49,10 +49,10 @@ class GroundedJudge(OfflineJudge):
 
     def verdicts(self, questions: pl.DataFrame) -> pl.DataFrame:
         supported = (pl.col("support") >= SUPPORTED) & ~(
-            pl.col("missing_number") | pl.col("negation_unmatched")
+            pl.col("missing_specific") | pl.col("negation_unmatched")
         )
         verdict = (
-            pl.when(pl.col("n_words") == 0)
+            pl.when(~pl.col("has_words"))
             .then(pl.lit("idk"))  # no content word at all: nothing to find
             .when(supported)
             .then(pl.lit("yes"))

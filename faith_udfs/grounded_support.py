@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import polars as pl
 
-from faith_udfs.grounded_words import word_rows
+from faith_udfs.grounded_words import has_words, word_rows
+from faith_udfs.lexical import pair_key
 
 # Consecutive truths one window spans.
 WINDOW = 2
@@ -22,12 +23,18 @@ COMMON_WORD_DAMPING = 0.5
 CLAUSE_BREAK = r"[,;:]\s+|\s+(?:and|but|while|which|because|although)\s+"
 MIN_PART_WORDS = 2
 _BREAK = "\x00"
+_WEIGHT_UNIT = 2**20
+# (text, window) packed in one integer: windows start below 2**24 truths into a context.
+_WINDOW_BITS = 24
 
 
 def claim_support(questions: pl.DataFrame) -> pl.DataFrame:
     """One row per claim of each question (`key`, `claims`, `truths` in), in question order:
-    `key`, `claim`, `n_words`, `coverage` (of the whole claim), `support`, `evidence`,
-    `missing_number`, `negation_unmatched`."""
+    `key`, `claim`, `has_words`, `coverage` (of the whole claim), `support`, `evidence`,
+    `missing_specific`, `negation_unmatched`.
+
+    A claim that is word for word one of its case's truths is fully supported by it, with no
+    word-by-word look (as in the lexical judge)."""
     claims = (
         questions.select(
             "key", claim="claims", claim_index=pl.int_ranges(pl.col("claims").list.len())
@@ -35,6 +42,7 @@ def claim_support(questions: pl.DataFrame) -> pl.DataFrame:
         .explode("claim", "claim_index")
         .drop_nulls("claim_index")
         .with_row_index("claim_row")
+        .with_columns(text_hash=pl.col("claim").hash())
     )
     truths = (
         questions.select(
@@ -42,29 +50,73 @@ def claim_support(questions: pl.DataFrame) -> pl.DataFrame:
         )
         .explode("truth", "truth_index")
         .drop_nulls("truth_index")
+        .with_columns(text_hash=pl.col("truth").hash())
     )
+    truth_texts = truths.select(pair_key("text_hash")).to_series().implode()
+    claims = claims.with_columns(verbatim=pair_key("text_hash").is_in(truth_texts))
+    asked = claims.filter(~pl.col("verbatim"))
+    judged = _judged(asked, truths.join(asked.select("key").unique(), on="key", how="semi"))
+    verbatim = claims.filter(pl.col("verbatim")).select(
+        "claim_row", verbatim_words=has_words(pl.col("claim"))
+    )
+    return (
+        claims.select("claim_row", "key", "claim", "verbatim")
+        .join(judged, on="claim_row", how="left")
+        .join(verbatim, on="claim_row", how="left")
+        .sort("claim_row")
+        .select(
+            "key",
+            "claim",
+            has_words=pl.coalesce("verbatim_words", pl.col("n_words").fill_null(0) > 0),
+            coverage=pl.when(pl.col("verbatim")).then(1.0).otherwise(pl.col("coverage")),
+            support=pl.when(pl.col("verbatim")).then(1.0).otherwise(pl.col("support")),
+            evidence=pl.when(pl.col("verbatim"))
+            .then(pl.col("claim"))
+            .otherwise(pl.col("evidence")),
+            missing_specific=~pl.col("verbatim") & pl.col("missing_specific"),
+            negation_unmatched=~pl.col("verbatim") & pl.col("negation_unmatched"),
+        )
+        .with_columns(pl.col("coverage", "support").fill_null(0.0))
+    )
+
+
+def _judged(claims: pl.DataFrame, truths: pl.DataFrame) -> pl.DataFrame:
+    """The word-by-word look at claims that are not verbatim truths, per `claim_row`."""
     units = _units(claims)
-    truth_words = _words_by_row(truths, "truth", ["key", "truth_index"])
-    spread = truth_words.group_by("key", "word").agg(spread=pl.len())
+    truth_words = _words_by_row(
+        truths, "truth", ["key", "truth_index"], specifics=False
+    ).with_columns(pair=pair_key("word"))
+    spread = truth_words.group_by("pair").agg(spread=pl.len())
     unit_words = (
-        _words_by_row(units, "text", ["unit_row", "claim_row", "whole", "key"])
-        .join(spread, on=["key", "word"], how="left")
+        _words_by_row(units, "text", ["unit_row", "claim_row", "whole", "key"], specifics=True)
+        .with_columns(pair=pair_key("word"))
+        .join(spread, on="pair", how="left")
         .with_columns(
-            weight=1.0 / (1.0 + COMMON_WORD_DAMPING * pl.col("spread").fill_null(0).add(1).log())
+            # In integer units, so sums are exact in any order: a batch and a case alone agree.
+            weight=(
+                _WEIGHT_UNIT
+                / (1.0 + COMMON_WORD_DAMPING * pl.col("spread").fill_null(0).add(1).log())
+            )
+            .round()
+            .cast(pl.Int64)
         )
     )
-    hits = unit_words.select("unit_row", "key", "word", "weight").join(
-        truth_words.select("key", "word", "truth_index"), on=["key", "word"]
+    hits = unit_words.select("unit_row", "pair", "weight").join(
+        truth_words.select("pair", "truth_index"), on="pair"
     )
+    slot = pl.col("unit_row").cast(pl.UInt64) * (1 << _WINDOW_BITS) + pl.col("window")
     coverage = (
         hits.with_columns(
-            window=pl.int_ranges(pl.col("truth_index") - WINDOW + 1, pl.col("truth_index") + 1)
+            window=pl.int_ranges(
+                (pl.col("truth_index") - WINDOW + 1).clip(0), pl.col("truth_index") + 1
+            ).cast(pl.List(pl.UInt64))
         )
         .explode("window")
-        .group_by("unit_row", "window")
-        # a word in both truths of a window counts once
-        .agg(found=pl.col("weight").filter(pl.col("word").is_first_distinct()).sum())
-        .group_by("unit_row")
+        .select("pair", "weight", slot=slot)
+        .unique(["slot", "pair"])  # a word in two truths of a window counts once
+        .group_by("slot")
+        .agg(found=pl.col("weight").sum())
+        .group_by(unit_row=(pl.col("slot") // (1 << _WINDOW_BITS)).cast(pl.UInt32))
         .agg(found=pl.col("found").max())
         .join(
             unit_words.group_by("unit_row").agg(total=pl.col("weight").sum(), n_words=pl.len()),
@@ -84,24 +136,22 @@ def claim_support(questions: pl.DataFrame) -> pl.DataFrame:
         .group_by("claim_row")
         .agg(weakest=pl.col("coverage").min())
     )
-    whole = coverage.filter(pl.col("whole")).drop("whole")
+    whole_units = units.filter(pl.col("whole")).select("unit_row", "claim_row", "key")
     whole_words = unit_words.filter(pl.col("whole"))
     return (
-        claims.select("claim_row", "key", "claim")
-        .join(whole, on="claim_row", how="left")
+        coverage.filter(pl.col("whole"))
+        .drop("whole")
         .join(weakest_part, on="claim_row", how="left")
-        .join(_evidence(hits, truths, truth_words, units), on="claim_row", how="left")
-        .join(_missing_numbers(whole_words, hits), on="claim_row", how="left")
+        .join(_evidence(hits, whole_units, truths, truth_words), on="claim_row", how="left")
+        .join(_missing_specifics(whole_words, hits), on="claim_row", how="left")
         .join(_negated(whole_words), on="claim_row", how="left")
-        .sort("claim_row")
         .select(
-            "key",
-            "claim",
+            "claim_row",
+            "n_words",
+            "coverage",
             "evidence",
-            n_words=pl.col("n_words").fill_null(0),
-            coverage=pl.col("coverage").fill_null(0.0),
-            support=pl.coalesce("weakest", "coverage", 0.0),
-            missing_number=pl.col("missing_number").fill_null(False),
+            support=pl.coalesce("weakest", "coverage"),
+            missing_specific=pl.col("missing_specific").fill_null(False),
             negation_unmatched=pl.col("claim_negated").fill_null(False)
             & ~pl.col("truth_negated").fill_null(False),
         )
@@ -124,15 +174,17 @@ def _units(claims: pl.DataFrame) -> pl.DataFrame:
     return pl.concat([whole, parts]).with_row_index("unit_row")
 
 
-def _words_by_row(texts: pl.DataFrame, text: str, row: list[str]) -> pl.DataFrame:
+def _words_by_row(
+    texts: pl.DataFrame, text: str, row: list[str], *, specifics: bool
+) -> pl.DataFrame:
     """`row` columns and the word rows of its text; each distinct text's words are made once."""
     texts = texts.with_columns(text_hash=pl.col(text).hash())
-    words = word_rows(texts.unique("text_hash"), text, "text_hash")
+    words = word_rows(texts.unique("text_hash"), text, "text_hash", specifics=specifics)
     return texts.select(*row, "text_hash").join(words, on="text_hash").drop("text_hash")
 
 
 def _evidence(
-    hits: pl.DataFrame, truths: pl.DataFrame, truth_words: pl.DataFrame, units: pl.DataFrame
+    hits: pl.DataFrame, whole_units: pl.DataFrame, truths: pl.DataFrame, truth_words: pl.DataFrame
 ) -> pl.DataFrame:
     """Per claim, the truth sharing most of its words (the first such), and whether it negates."""
     negated = (
@@ -142,7 +194,7 @@ def _evidence(
         .with_columns(truth_negated=pl.lit(True))
     )
     return (
-        hits.join(units.filter(pl.col("whole")).select("unit_row", "claim_row"), on="unit_row")
+        hits.join(whole_units, on="unit_row")
         .group_by("claim_row", "key", "truth_index")
         .len("n")
         .sort(["claim_row", "n", "truth_index"], descending=[False, True, False])
@@ -153,13 +205,13 @@ def _evidence(
     )
 
 
-def _missing_numbers(whole_words: pl.DataFrame, hits: pl.DataFrame) -> pl.DataFrame:
+def _missing_specifics(whole_words: pl.DataFrame, hits: pl.DataFrame) -> pl.DataFrame:
     """Claims with a figure, amount or name that no truth of their case holds."""
-    found = hits.select("unit_row", "word").unique()
+    found = hits.select("unit_row", "pair").unique()
     return (
-        whole_words.filter(pl.col("number"))
-        .join(found, on=["unit_row", "word"], how="anti")
-        .select("claim_row", missing_number=pl.lit(True))
+        whole_words.filter(pl.col("specific"))
+        .join(found, on=["unit_row", "pair"], how="anti")
+        .select("claim_row", missing_specific=pl.lit(True))
         .unique("claim_row")
     )
 

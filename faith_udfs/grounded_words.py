@@ -71,38 +71,51 @@ def stem(word: pl.Expr) -> pl.Expr:
     )
 
 
-def word_rows(texts: pl.DataFrame, text: str, by: str) -> pl.DataFrame:
-    """One row per distinct word of each `by` group's text: `by`, `word` (a 64-bit hash of the
-    stem), `number` (a figure or amount), `negation`."""
-    tokens = (
-        normalized_text(pl.col(text))
-        .str.replace_all(r"(?i)n['’]t\b", " not")
-        .str.extract_all(WORD_PATTERN)
-    )
-    # A capitalised word after a sentence's first is read as a name ("in Berlin", "Dr Smith").
-    name = (
-        (pl.int_range(pl.len()).over(by) > 0)
-        & pl.col("cased").str.contains(r"^\p{Lu}")
-        & ~pl.col("cased").str.contains(r"^\p{Lu}+$")  # acronyms are often spelled out
-    )
-    return (
-        texts.select(by, cased=tokens)
+def _tokens(text: pl.Expr, *, cased: bool) -> pl.Expr:
+    """Each text's words, "n't" read as "not"; `cased` keeps the capitals after the first word
+    (a capital left marks a name), else all are lower-cased."""
+    text = normalized_text(text).str.replace_all(r"(?i)n['’]t\b", " not")
+    if not cased:
+        return text.str.to_lowercase().str.extract_all(WORD_PATTERN)
+    text = text.str.strip_chars_start()
+    text = text.str.head(1).str.to_lowercase() + text.str.slice(1)
+    return text.str.extract_all(WORD_PATTERN)
+
+
+def has_words(text: pl.Expr) -> pl.Expr:
+    """Whether each text holds a word that is not a stop word."""
+    words = _tokens(text, cased=False)
+    return words.list.eval(~pl.element().is_in(list(GROUNDED_STOP_WORDS))).list.any()
+
+
+def word_rows(texts: pl.DataFrame, text: str, by: str, *, specifics: bool) -> pl.DataFrame:
+    """One row per distinct word of each `by` group's text: `by`, `word` (a 64-bit hash of its
+    stem; figures are kept whole), `negation`, and with `specifics` (claims need it, truths
+    do not) `specific`: a figure, amount or name."""
+    token = pl.col("token")
+    figure = token.str.contains(r"\d") | token.is_in(list(NUMBER_WORDS))
+    words = (
+        texts.select(by, cased=_tokens(pl.col(text), cased=specifics))
         .explode("cased")
         .drop_nulls("cased")
-        .with_columns(token=pl.col("cased").str.to_lowercase(), name=name)
-        .filter(~pl.col("token").is_in(list(GROUNDED_STOP_WORDS)))
-        .with_columns(
-            number=pl.col("token").str.contains(r"\d")
-            | pl.col("token").is_in(list(NUMBER_WORDS))
-            | pl.col("name"),
-            negation=pl.col("token").is_in(list(NEGATIONS)),
-        )
-        .with_columns(
-            word=pl.when(pl.col("number"))
-            .then(pl.col("token"))
-            .otherwise(stem(pl.col("token")))
-            .hash()
-        )
-        .unique([by, "word"])
-        .select(by, "word", "number", "negation")
+        .with_columns(token=pl.col("cased").str.to_lowercase() if specifics else pl.col("cased"))
+        .filter(~token.is_in(list(GROUNDED_STOP_WORDS)))
+        .with_columns(stemmed=pl.when(figure).then(token).otherwise(stem(token)))
+        .with_columns(word=pl.col("stemmed").hash(), negation=_is_negation(pl.col("stemmed")))
     )
+    if not specifics:
+        return words.select(by, "word", "negation").unique([by, "word"])
+    # A capitalised word after the first is read as a name ("in Berlin"); an all-capitals one
+    # is not (acronyms are often spelled out).
+    name = pl.col("cased").str.contains(r"^\p{Lu}") & ~pl.col("cased").str.contains(r"^\p{Lu}+$")
+    return (
+        words.with_columns(specific=figure | name)
+        .group_by(by, "word")
+        .agg(pl.col("specific").any(), pl.col("negation").first())
+    )
+
+
+def _is_negation(stemmed: pl.Expr) -> pl.Expr:
+    """Whether a stem is a negation's: a function of the stem, so one word has one answer."""
+    stems = pl.select(stem(pl.lit(pl.Series(sorted(NEGATIONS))))).to_series()
+    return stemmed.is_in(stems.to_list())

@@ -80,17 +80,17 @@ class LexicalJudge(OfflineJudge):
         claim_words = _words_of(claims, "claim")
         # A claim that is, word for word, one of its case's truths has every content word in
         # the truths: `yes` without a word-by-word check (unless it has no content word).
-        truth_texts = truths.select(_pair_key("text_hash")).to_series().implode()
-        claims = claims.with_columns(verbatim=_pair_key("text_hash").is_in(truth_texts))
+        truth_texts = truths.select(pair_key("text_hash")).to_series().implode()
+        claims = claims.with_columns(verbatim=pair_key("text_hash").is_in(truth_texts))
         rest = claims.filter(~pl.col("verbatim")).select("claim_row", "key", "text_hash")
         rest_words = rest.join(claim_words, on="text_hash")
         asked = truths.join(rest.select("key").unique(), on="key", how="semi")
         truth_words = asked.select("key", "text_hash").join(
             _words_of(asked, "truth"), on="text_hash"
         )
-        known = truth_words.select(_pair_key("word")).to_series().implode()
+        known = truth_words.select(pair_key("word")).to_series().implode()
         found = (
-            rest_words.select("claim_row", found=_pair_key("word").is_in(known))
+            rest_words.select("claim_row", found=pair_key("word").is_in(known))
             .group_by("claim_row")
             .agg(all_found=pl.col("found").all(), any_found=pl.col("found").any())
         )
@@ -166,8 +166,9 @@ def _words_of(texts: pl.DataFrame, column: str) -> pl.DataFrame:
 _MIX = 0x9E3779B97F4A7C15
 
 
-def _pair_key(column: str) -> pl.Expr:
-    """One 64-bit key per (question `key`, `column` hash): what membership is tested on.
+def pair_key(column: str) -> pl.Expr:
+    """One 64-bit key per (question `key`, `column` hash): what membership is tested and
+    joined on.
 
     Both sides are hashes already, so mixing them is enough, and ~10x cheaper than hashing a
     struct of the two."""

@@ -584,7 +584,7 @@ def build_openai_judge(
     try:
         judge = OpenAIJudge(
             settings.model or "",
-            base_url=settings.base_url,
+            base_url=settings.endpoint_url(),
             api_key_env=settings.api_key_env,
             mode=settings.mode or DEFAULT_MODE,
             concurrency=settings.concurrency,

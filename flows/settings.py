@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import json
-from typing import Literal
+from typing import Any, Literal
+from urllib.parse import urlsplit, urlunsplit
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, SecretStr, model_validator
 
 from faith_udfs import MetricConfig
 from flows.source import DEFAULT_BATCH_SIZE
@@ -13,8 +14,10 @@ from flows.store import DEFAULT_DB
 
 
 class JudgeSettings(BaseModel):
-    """Which judge answers, and how it may use the endpoint. Holds no secret: only the name
-    of the environment variable that holds the API key."""
+    """Which judge answers, and how it may use the endpoint. Holds no key, only the name of
+    the environment variable that holds it; credentials written into the URL are split off
+    into a secret that shows as `**********` wherever the settings go (Prefect stores a flow's
+    parameters in its database and shows them in its UI)."""
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
@@ -29,6 +32,29 @@ class JudgeSettings(BaseModel):
     timeout: float = Field(default=60.0, gt=0)
     max_calls: int | None = Field(default=None, ge=0)
     max_tokens: int | None = Field(default=None, ge=0)
+    # `user:password` of a `--base-url` such as http://user:password@proxy:4000/v1.
+    base_url_userinfo: SecretStr | None = Field(default=None, repr=False)
+
+    @model_validator(mode="before")
+    @classmethod
+    def _split_userinfo(cls, data: Any) -> Any:
+        """Keep `base_url` free of credentials, whoever built the settings."""
+        if not isinstance(data, dict) or not data.get("base_url"):
+            return data
+        parts = urlsplit(str(data["base_url"]))
+        if "@" not in parts.netloc:
+            return data
+        userinfo, _, host = parts.netloc.rpartition("@")
+        public = urlunsplit(parts._replace(netloc=host))
+        return {**data, "base_url": public, "base_url_userinfo": userinfo}
+
+    def endpoint_url(self) -> str | None:
+        """The URL to call, credentials included: for the HTTP client only."""
+        if self.base_url is None or self.base_url_userinfo is None:
+            return self.base_url
+        parts = urlsplit(self.base_url)
+        netloc = f"{self.base_url_userinfo.get_secret_value()}@{parts.netloc}"
+        return urlunsplit(parts._replace(netloc=netloc))
 
 
 class ScoreSettings(BaseModel):

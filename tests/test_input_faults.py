@@ -130,3 +130,21 @@ def test_a_full_disk_fails_the_run_with_exit_7_and_keeps_what_was_committed(
     assert query(db, "SELECT count(*), count(DISTINCT case_id) FROM case_scores") == [
         (30_000, 30_000)
     ]
+
+
+def test_a_corrupt_later_file_stops_a_run_with_batches_queued(tmp_path: Path) -> None:
+    first = write(many_cases(20_000), tmp_path / "logs" / "a.parquet")
+    good = write(many_cases(2000).with_columns(pl.col("case_id") + "-b"), tmp_path / "b.parquet")
+    corrupt_page(good, "actual_output", tmp_path / "logs" / "b.parquet")
+    db = tmp_path / "f.duckdb"
+    done = faith("score", str(tmp_path / "logs"), "--db", str(db), "--batch-size", "500")
+    assert done.returncode == 3, done.stderr
+    assert "b.parquet: cannot read its data" in one_error_line(done.stderr)
+    ((status, batches, newly, error),) = query(
+        db, "SELECT status, batches, rows_newly_scored, error FROM runs"
+    )
+    assert status == "failed"
+    assert error.startswith("InputUnreadable")
+    assert newly == batches * 500 <= 20_000
+    assert query(db, "SELECT count(*) FROM case_scores") == [(newly,)]
+    duckdb.connect(str(db)).close()  # the lock was released

@@ -75,12 +75,12 @@ def _open_when_free(
     *,
     read_only: bool,
     wait: float,
-    locked: Callable[[str], str],
-    waiting: Callable[[str], None] | None = None,
+    locked: Callable[[str | None], str],
+    waiting: Callable[[str | None], None] | None = None,
 ) -> duckdb.DuckDBPyConnection:
     """duckdb.connect, retried while another process holds the file's lock, for `wait` seconds
-    at most; `waiting(holder)` is told once when it must wait, `locked(holder)` is the message
-    of DatabaseLocked when the wait is over."""
+    at most; `waiting(pid)` is told once when it must wait, `locked(pid)` is the message of
+    DatabaseLocked when the wait is over (pid: the holder's, when DuckDB names it)."""
     deadline = time.monotonic() + max(wait, 0.0)
     told = False
     while True:
@@ -89,30 +89,30 @@ def _open_when_free(
         except duckdb.IOException as exc:
             if "lock" not in str(exc).lower():
                 raise DatabaseError(f"{path}: {exc}") from exc
-            holder = _lock_holder(str(exc))
+            holder = re.search(r"\(PID (\d+)\)", str(exc))
+            pid = holder.group(1) if holder else None
             if time.monotonic() >= deadline:
-                raise DatabaseLocked(locked(holder)) from exc
+                raise DatabaseLocked(locked(pid)) from exc
             if waiting is not None and not told:
-                waiting(holder)
+                waiting(pid)
                 told = True
             time.sleep(_LOCK_POLL_SECONDS)
 
 
-def _locked_for_writing(path: Path, waited: float) -> Callable[[str], str]:
+def _locked_for_writing(path: Path, waited: float) -> Callable[[str | None], str]:
     """The message of a writer that gave up waiting for the lock."""
-    return lambda holder: (
-        f"{path} is locked by {holder} (a run in progress?); waited {waited:g} s. "
+    return lambda pid: (
+        f"{path} is locked by {f'process {pid}' if pid else 'another process'} "
+        f"(a run in progress?); waited {waited:g} s. "
         "Wait for it to finish, raise --lock-timeout, or use another --db."
     )
 
 
-def _lock_holder(error: str) -> str:
-    """Who holds the lock, from DuckDB's message: `a faith run (pid N)`, `process N`, or
-    `another process`; a faith run is told by its command line (Linux /proc only)."""
-    found = re.search(r"\(PID (\d+)\)", error)
-    if not found:
+def _writer(pid: str | None) -> str:
+    """The process holding the lock, for a reader: `a faith run (pid N)` when its command line
+    says so (Linux /proc), else `process N`."""
+    if pid is None:
         return "another process"
-    pid = found.group(1)
     try:
         argv = Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")
     except OSError:
@@ -126,11 +126,9 @@ def _lock_holder(error: str) -> str:
 def connect_for_reading(
     path: Path | str, *, wait: float = DEFAULT_READ_WAIT, snapshot: bool = True
 ) -> duckdb.DuckDBPyConnection:
-    """A read-only connection for reports, even while a run holds the write lock.
-
-    Then, with `snapshot`, the copy written after the last completed run is read at once;
-    without one, it waits up to `wait` seconds (saying so in one line), then DatabaseLocked.
-    """
+    """A read-only connection for reports. While a run holds the write lock, the copy written
+    after the last completed run is read at once (with `snapshot`, saying so in one line);
+    without a copy, it waits up to `wait` seconds (saying so), then raises DatabaseLocked."""
     path = Path(path)
     if not path.exists():
         raise DatabaseError(f"{path}: no such database; run `faith score` first")
@@ -142,27 +140,30 @@ def connect_for_reading(
                 path,
                 read_only=True,
                 wait=0.0,
-                locked=lambda holder: (
-                    f"{path} is being written by {holder}; reading its snapshot of "
+                locked=lambda pid: (
+                    f"{path} is being written by {_writer(pid)}; reading its snapshot of "
                     f"{taken:%Y-%m-%d %H:%M:%S} UTC, written after the last completed run ({copy})"
                 ),
             )
         except DatabaseLocked as busy:
             log.warning("%s", busy)
-            con = _open_when_free(copy, read_only=True, wait=wait, locked=str)
+            # No writer ever opens the copy (it is written aside and renamed): no wait here.
+            con = _open_when_free(
+                copy, read_only=True, wait=0.0, locked=_locked_for_writing(copy, 0)
+            )
     else:
         con = _open_when_free(
             path,
             read_only=True,
             wait=wait,
-            waiting=lambda holder: log.warning(
+            waiting=lambda pid: log.warning(
                 "%s is being written by %s; waiting up to %g s for it to finish (--wait to change)",
                 path,
-                holder,
+                _writer(pid),
                 wait,
             ),
-            locked=lambda holder: (
-                f"{path} is still being written by {holder} after {wait:g} s; try again when "
+            locked=lambda pid: (
+                f"{path} is still being written by {_writer(pid)} after {wait:g} s; try again when "
                 f"the run has finished, or raise --wait. Runs write {copy.name} for readers "
                 "after each completed run."
             ),

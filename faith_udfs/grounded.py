@@ -1,9 +1,9 @@
 """The grounded judge: offline and deterministic like the lexical judge, graded per claim.
 
-A claim's `support` (0-1) is the weighted share of its words found in its best-matching window
-of context sentences, taken for its weakest clause (see grounded_support.py). Verdicts:
+A claim's `support` (0-1) is the weighted share of its words found in its best-matching
+context sentence, taken for its weakest clause (see grounded_support.py). Verdicts:
 - `yes`: support >= SUPPORTED, and no figure, name or negation of the claim is missing;
-- `idk`: the context is silent: no word of the claim in any window;
+- `idk`: the context is silent: no word of the claim in any context sentence;
 - `no`: the rest: the context speaks of the subject but does not say what the claim says,
   or says it with other figures (a number, amount, date or name it does not hold) or
   without the claim's negation.
@@ -24,9 +24,12 @@ GROUNDED_RULES_VERSION = "grounded-v1"
 
 # Support from which a claim counts as covered (tuned on the SALAD dev set, see
 # bench/judge_quality.py), and the whole claim's coverage below which the context is silent
-# on it: in practice, no word of the claim in any context window.
-SUPPORTED = 0.6
+# on it: in practice, no word of the claim in any context sentence.
+SUPPORTED = 0.55
 SILENT = 0.05
+# A claim of at most this many words must be covered whole: a word missing from so short a
+# claim is often its predicate ("Order A17 was cancelled" of "Order A17 shipped").
+SHORT_CLAIM_WORDS = 4
 
 _LISTS = {
     "verdicts": pl.List(pl.String),
@@ -48,9 +51,10 @@ class GroundedJudge(OfflineJudge):
         return answers.select("key", claims=sentences.list.filter(is_claim(pl.element())))
 
     def verdicts(self, questions: pl.DataFrame) -> pl.DataFrame:
-        supported = (pl.col("support") >= SUPPORTED) & ~(
-            pl.col("missing_specific") | pl.col("negation_unmatched")
+        covered = (pl.col("support") >= SUPPORTED) & (
+            (pl.col("n_words") > SHORT_CLAIM_WORDS) | (pl.col("coverage") >= 1.0)
         )
+        supported = covered & ~(pl.col("missing_specific") | pl.col("negation_unmatched"))
         verdict = (
             pl.when(~pl.col("has_words"))
             .then(pl.lit("idk"))  # no content word at all: nothing to find

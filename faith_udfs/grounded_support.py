@@ -1,10 +1,10 @@
-"""Per-claim support of the grounded judge: each claim against its best-matching context window.
+"""Per-claim support of the grounded judge: each claim against its best-matching context sentence.
 
-A text's coverage is the largest weighted share of its words found in one window of WINDOW
-consecutive truths (a fact told across a sentence break still counts). A claim's `support` is
-the coverage of its weakest part (clauses split at commas and conjunctions), so a claim that is
-only partly in the context is not supported. Its `evidence` is the truth holding most of its
-words. All of it is joins and group-bys over (text, word) rows: no row loop.
+A text's coverage is the largest weighted share of its words that one truth (a context
+sentence) holds. A claim's `support` is the coverage of its weakest part (clauses split at
+commas and conjunctions), so a claim that is only partly in the context is not supported. Its
+`evidence` is the truth that covers most of it. All of it is joins and group-bys over
+(text, word) rows: no row loop.
 """
 
 from __future__ import annotations
@@ -14,8 +14,6 @@ import polars as pl
 from faith_udfs.grounded_words import has_words, word_rows
 from faith_udfs.lexical import pair_key
 
-# Consecutive truths one window spans.
-WINDOW = 2
 # A word found in many of the case's truths (the topic's words) weighs less:
 # weight = 1 / (1 + COMMON_WORD_DAMPING * ln(1 + truths holding it)).
 COMMON_WORD_DAMPING = 0.5
@@ -24,8 +22,6 @@ CLAUSE_BREAK = r"[,;:]\s+|\s+(?:and|but|while|which|because|although)\s+"
 MIN_PART_WORDS = 2
 _BREAK = "\x00"
 _WEIGHT_UNIT = 2**20
-# (text, window) packed in one integer: windows start below 2**24 truths into a context.
-_WINDOW_BITS = 24
 
 
 def claim_support(questions: pl.DataFrame) -> pl.DataFrame:
@@ -68,6 +64,7 @@ def claim_support(questions: pl.DataFrame) -> pl.DataFrame:
             "key",
             "claim",
             has_words=pl.coalesce("verbatim_words", pl.col("n_words").fill_null(0) > 0),
+            n_words=pl.col("n_words").fill_null(0),
             coverage=pl.when(pl.col("verbatim")).then(1.0).otherwise(pl.col("coverage")),
             support=pl.when(pl.col("verbatim")).then(1.0).otherwise(pl.col("support")),
             evidence=pl.when(pl.col("verbatim"))
@@ -83,51 +80,49 @@ def claim_support(questions: pl.DataFrame) -> pl.DataFrame:
 def _judged(claims: pl.DataFrame, truths: pl.DataFrame) -> pl.DataFrame:
     """The word-by-word look at claims that are not verbatim truths, per `claim_row`."""
     units = _units(claims)
+    unit_words = _words_by_row(
+        units, "text", ["unit_row", "claim_row", "whole", "key"], specifics=True
+    ).with_columns(pair=pair_key("word"))
+    # Only the truths' words a claim holds (and negations) can matter: the rest are left out
+    # before they are spread over every truth row.
+    vocabulary = unit_words["word"].unique().implode()
     truth_words = _words_by_row(
-        truths, "truth", ["key", "truth_index"], specifics=False
+        truths,
+        "truth",
+        ["key", "truth_index"],
+        specifics=False,
+        keep=pl.col("word").is_in(vocabulary) | pl.col("negation"),
     ).with_columns(pair=pair_key("word"))
     spread = truth_words.group_by("pair").agg(spread=pl.len())
-    unit_words = (
-        _words_by_row(units, "text", ["unit_row", "claim_row", "whole", "key"], specifics=True)
-        .with_columns(pair=pair_key("word"))
-        .join(spread, on="pair", how="left")
-        .with_columns(
-            # In integer units, so sums are exact in any order: a batch and a case alone agree.
-            weight=(
-                _WEIGHT_UNIT
-                / (1.0 + COMMON_WORD_DAMPING * pl.col("spread").fill_null(0).add(1).log())
-            )
-            .round()
-            .cast(pl.Int64)
+    unit_words = unit_words.join(spread, on="pair", how="left").with_columns(
+        # In integer units, so sums are exact in any order: a batch and a case alone agree.
+        weight=(
+            _WEIGHT_UNIT / (1.0 + COMMON_WORD_DAMPING * pl.col("spread").fill_null(0).add(1).log())
         )
+        .round()
+        .cast(pl.Int64)
     )
     hits = unit_words.select("unit_row", "pair", "weight").join(
         truth_words.select("pair", "truth_index"), on="pair"
     )
-    slot = pl.col("unit_row").cast(pl.UInt64) * (1 << _WINDOW_BITS) + pl.col("window")
-    coverage = (
-        hits.with_columns(
-            window=pl.int_ranges(
-                (pl.col("truth_index") - WINDOW + 1).clip(0), pl.col("truth_index") + 1
-            ).cast(pl.List(pl.UInt64))
-        )
-        .explode("window")
-        .select("pair", "weight", slot=slot)
-        .unique(["slot", "pair"])  # a word in two truths of a window counts once
-        .group_by("slot")
+    # Each unit's best truth: the most weight of its words found (the first such truth).
+    best = (
+        hits.group_by("unit_row", "truth_index")
         .agg(found=pl.col("weight").sum())
-        .group_by(unit_row=(pl.col("slot") // (1 << _WINDOW_BITS)).cast(pl.UInt32))
-        .agg(found=pl.col("found").max())
-        .join(
-            unit_words.group_by("unit_row").agg(total=pl.col("weight").sum(), n_words=pl.len()),
-            on="unit_row",
-            how="right",
-        )
-        .join(units.select("unit_row", "claim_row", "whole"), on="unit_row")
+        .sort(["unit_row", "found", "truth_index"], descending=[False, True, False])
+        .unique("unit_row", keep="first")
+    )
+    coverage = (
+        unit_words.group_by("unit_row")
+        .agg(total=pl.col("weight").sum(), n_words=pl.len())
+        .join(best, on="unit_row", how="left")
+        .join(units.select("unit_row", "claim_row", "whole", "key"), on="unit_row")
         .select(
             "claim_row",
             "whole",
+            "key",
             "n_words",
+            "truth_index",
             coverage=(pl.col("found") / pl.col("total")).fill_null(0.0),
         )
     )
@@ -136,13 +131,11 @@ def _judged(claims: pl.DataFrame, truths: pl.DataFrame) -> pl.DataFrame:
         .group_by("claim_row")
         .agg(weakest=pl.col("coverage").min())
     )
-    whole_units = units.filter(pl.col("whole")).select("unit_row", "claim_row", "key")
     whole_words = unit_words.filter(pl.col("whole"))
     return (
         coverage.filter(pl.col("whole"))
-        .drop("whole")
+        .join(_evidence(truths, truth_words), on=["key", "truth_index"], how="left")
         .join(weakest_part, on="claim_row", how="left")
-        .join(_evidence(hits, whole_units, truths, truth_words), on="claim_row", how="left")
         .join(_missing_specifics(whole_words, hits), on="claim_row", how="left")
         .join(_negated(whole_words), on="claim_row", how="left")
         .select(
@@ -175,33 +168,32 @@ def _units(claims: pl.DataFrame) -> pl.DataFrame:
 
 
 def _words_by_row(
-    texts: pl.DataFrame, text: str, row: list[str], *, specifics: bool
+    texts: pl.DataFrame,
+    text: str,
+    row: list[str],
+    *,
+    specifics: bool,
+    keep: pl.Expr | None = None,
 ) -> pl.DataFrame:
-    """`row` columns and the word rows of its text; each distinct text's words are made once."""
+    """`row` columns and the word rows of its text (those that `keep`); each distinct text's
+    words are made once."""
     texts = texts.with_columns(text_hash=pl.col(text).hash())
     words = word_rows(texts.unique("text_hash"), text, "text_hash", specifics=specifics)
+    if keep is not None:
+        words = words.filter(keep)
     return texts.select(*row, "text_hash").join(words, on="text_hash").drop("text_hash")
 
 
-def _evidence(
-    hits: pl.DataFrame, whole_units: pl.DataFrame, truths: pl.DataFrame, truth_words: pl.DataFrame
-) -> pl.DataFrame:
-    """Per claim, the truth sharing most of its words (the first such), and whether it negates."""
+def _evidence(truths: pl.DataFrame, truth_words: pl.DataFrame) -> pl.DataFrame:
+    """Each truth's text as evidence (`key`, `truth_index`), and whether it negates."""
     negated = (
         truth_words.filter(pl.col("negation"))
         .select("key", "truth_index")
         .unique()
         .with_columns(truth_negated=pl.lit(True))
     )
-    return (
-        hits.join(whole_units, on="unit_row")
-        .group_by("claim_row", "key", "truth_index")
-        .len("n")
-        .sort(["claim_row", "n", "truth_index"], descending=[False, True, False])
-        .unique("claim_row", keep="first")
-        .join(negated, on=["key", "truth_index"], how="left")
-        .join(truths.select("key", "truth_index", "truth"), on=["key", "truth_index"])
-        .select("claim_row", "truth_negated", evidence="truth")
+    return truths.select("key", "truth_index", evidence="truth").join(
+        negated, on=["key", "truth_index"], how="left"
     )
 
 

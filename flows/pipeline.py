@@ -50,7 +50,7 @@ from flows.source import (
     resolve_source,
 )
 from flows.stage import Stage, result_of, result_unless
-from flows.stop_signals import signal_name, signals_deferred
+from flows.stop_signals import signals_deferred, stopping_signal
 from flows.store import open_store, sql
 from flows.summary import invalid_share
 from schemas import CONTRACT_TYPES
@@ -243,8 +243,9 @@ def _mark_stopped(state: RunState, con_free: bool, started: float, exc: BaseExce
     """The run row says `interrupted` (a signal) or `failed` (with the reason). When the
     writing thread still holds the connection, a cursor of its own tries; a failure to mark
     (the disk that failed the write) is reported, and the next run supersedes the row."""
-    if isinstance(exc, KeyboardInterrupt):
-        status, error = "interrupted", f"interrupted by {signal_name(exc)}"
+    stopped_by = stopping_signal(exc)
+    if stopped_by:
+        status, error = "interrupted", f"interrupted by {stopped_by}"
     else:
         status, error = "failed", _describe(exc)
     con = state.con if con_free else state.con.cursor()

@@ -26,6 +26,15 @@ def signal_name(stop: KeyboardInterrupt) -> str:
     return str(stop) or "SIGINT"
 
 
+def stopping_signal(exc: BaseException) -> str | None:
+    """The signal behind an exception that ended a run, if one did. Inside a Prefect flow run,
+    Prefect's own SIGTERM handler raises its TerminationSignal, which carries `.signal`."""
+    if isinstance(exc, KeyboardInterrupt):
+        return signal_name(exc)
+    number = getattr(exc, "signal", None)
+    return signal.Signals(number).name if isinstance(number, int) else None
+
+
 def exit_code_of(stop: KeyboardInterrupt) -> int:
     """130 for SIGINT, 143 for SIGTERM: the shell's 128 + signal number."""
     return int(getattr(stop, "exit_code", 130))

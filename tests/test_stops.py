@@ -25,6 +25,7 @@ ROOT = Path(__file__).resolve().parent.parent
 N_CASES, BATCH = 30_000, 500
 EXIT_WITHIN = 5.0
 OPTIONS = ["--batch-size", str(BATCH), "--prefect", "no", "--judge", "lexical"]
+PREFECT = ["--batch-size", str(BATCH), "--prefect", "yes", "--judge", "lexical"]
 # `faith score` in a child; `slow-commit` also keeps DuckDB busy inside every batch's
 # transaction (a long query after the inserts), so a signal can land mid-commit.
 CHILD = """
@@ -166,3 +167,22 @@ def test_a_second_ctrl_c_while_stopping_changes_nothing(source: Path, tmp_path: 
     finally:
         con.close()
     assert scored == stopped["rows_newly_scored"] == stopped["batches"] * BATCH
+
+
+@pytest.mark.timeout(240)
+def test_sigterm_stops_a_prefect_flow_run_cleanly(source: Path, tmp_path: Path) -> None:
+    # Inside a flow run Prefect's own SIGTERM handler raises its TerminationSignal instead.
+    db = tmp_path / "f.duckdb"
+    child = subprocess.Popen(
+        [sys.executable, "-m", "flows.cli", "score", str(source), "--db", str(db), *PREFECT],
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
+    took, output = signal_at(child, "batch 3:", 0.0, signal.SIGTERM)
+    assert child.returncode == 143, output
+    assert took < EXIT_WITHIN, output
+    ((_, stopped),) = runs(db).items()
+    assert (stopped["status"], stopped["error"]) == ("interrupted", "interrupted by SIGTERM")
+    open_store(db).close()

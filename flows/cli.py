@@ -80,9 +80,12 @@ def build_parser() -> argparse.ArgumentParser:
     add_run_arguments(score)
     score.set_defaults(command=score_command)
 
+    from flows.report import add_report_arguments, add_wait_argument
+
     runs = commands.add_parser("runs", help="recent runs and their counts")
     runs.add_argument("--db", default=str(DEFAULT_DB), help=f"DuckDB file (default {DEFAULT_DB})")
     runs.add_argument("--limit", type=int, default=20, help="how many runs (default 20)")
+    add_wait_argument(runs)
     runs.set_defaults(command=runs_command)
 
     demo = commands.add_parser(
@@ -97,8 +100,6 @@ def build_parser() -> argparse.ArgumentParser:
         help="run as a Prefect flow (default yes: starts a temporary server if none is set)",
     )
     demo.set_defaults(command=demo_command)
-
-    from flows.report import add_report_arguments
 
     report = commands.add_parser(
         "report",
@@ -187,6 +188,12 @@ def add_run_arguments(parser: argparse.ArgumentParser) -> None:
         "cases judged ended invalid (default 0.1)",
     )
     run.add_argument(
+        "--snapshot",
+        action="store_true",
+        help="after the run, copy the database to DB.snapshot.duckdb, which dashboards, "
+        "`faith report` and `faith runs` read while the next run holds the database",
+    )
+    run.add_argument(
         "--prefect",
         choices=("auto", "yes", "no"),
         default="auto",
@@ -226,6 +233,7 @@ def settings_from(args: argparse.Namespace, *, flow: str = "score") -> Any:
             batch_size=args.batch_size,
             lock_timeout=args.lock_timeout,
             max_invalid_share=args.max_invalid_share,
+            snapshot=args.snapshot,
             flow=flow,
         )
     except ValidationError as exc:
@@ -268,9 +276,9 @@ def score_command(args: argparse.Namespace) -> int:
 
 def runs_command(args: argparse.Namespace) -> int:
     from flows.console import print_frame
-    from flows.store import connect, sql
+    from flows.store import connect_for_reading, sql
 
-    con = connect(args.db, read_only=True)
+    con = connect_for_reading(args.db, wait=args.wait)
     try:
         frame = con.sql(sql("recent_runs"), params={"limit": args.limit}).pl()
     finally:

@@ -51,7 +51,7 @@ from flows.source import (
 )
 from flows.stage import Stage, result_of, result_unless
 from flows.stop_signals import signals_deferred, stopping_signal
-from flows.store import open_store, sql
+from flows.store import open_store, sql, write_snapshot
 from flows.summary import invalid_share
 from schemas import CONTRACT_TYPES
 
@@ -201,9 +201,12 @@ def run_score(
             state.reader.close()
             progress.stop()
         _finish_run(con, run_id, "completed", started)
-        run = run_row(con, run_id)
-        _refuse_mostly_invalid(con, run, settings.max_invalid_share)
-        return run
+        too_many_invalid = _warn_if_mostly_invalid(con, run_id, settings.max_invalid_share)
+        if settings.snapshot:
+            write_snapshot(con, settings.db)
+        if too_many_invalid:
+            raise TooManyInvalid(too_many_invalid)
+        return run_row(con, run_id)
     finally:
         if owned and judge is not None:
             _close_judge_quietly(judge)
@@ -255,22 +258,22 @@ def _mark_stopped(state: RunState, con_free: bool, started: float, exc: BaseExce
         log.warning("could not mark run %s %s: %s", state.run_id, status, _describe(mark_error))
 
 
-def _refuse_mostly_invalid(
-    con: duckdb.DuckDBPyConnection, run: dict[str, Any], most: float
-) -> None:
-    """A completed run whose judged cases mostly failed keeps everything, says so in
-    `runs.warning`, and raises: a schedule must not show success for a night scored by nothing."""
+def _warn_if_mostly_invalid(con: duckdb.DuckDBPyConnection, run_id: str, most: float) -> str | None:
+    """A completed run whose judged cases mostly failed keeps everything and says so in
+    `runs.warning`; returns the error for the caller to raise, so that a schedule does not
+    show success for a night scored by nothing."""
+    run = run_row(con, run_id)
     share = invalid_share(run)
     if share is None or share <= most:
-        return
+        return None
     warning = (
         f"{run['rows_invalid']:,} of {run['rows_newly_scored'] + run['rows_invalid']:,} judged "
         f"cases ({share:.1%}) ended invalid, more than --max-invalid-share {most:g}: "
         "see case_scores.error; they are retried by the next run"
     )
-    con.execute(sql("mark_run_warning"), {"run_id": run["run_id"], "warning": warning})
-    log.warning("run %s: %s", run["run_id"], warning)
-    raise TooManyInvalid(f"run {run['run_id']} completed, but {warning}")
+    con.execute(sql("mark_run_warning"), {"run_id": run_id, "warning": warning})
+    log.warning("run %s: %s", run_id, warning)
+    return f"run {run_id} completed, but {warning}"
 
 
 def _describe(exc: BaseException) -> str:

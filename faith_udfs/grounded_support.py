@@ -13,6 +13,7 @@ import polars as pl
 
 from faith_udfs.grounded_words import has_words, word_rows
 from faith_udfs.lexical import pair_key
+from faith_udfs.words import normalized
 
 # A word found in many of the case's truths (the topic's words) weighs less:
 # weight = 1 / (1 + COMMON_WORD_DAMPING * ln(1 + truths holding it)).
@@ -52,7 +53,7 @@ def claim_support(questions: pl.DataFrame) -> pl.DataFrame:
     claims = claims.with_columns(verbatim=pair_key("text_hash").is_in(truth_texts))
     asked = claims.filter(~pl.col("verbatim"))
     judged = _judged(asked, truths.join(asked.select("key").unique(), on="key", how="semi"))
-    verbatim = claims.filter(pl.col("verbatim")).select(
+    verbatim = normalized(claims.filter(pl.col("verbatim")), "claim").select(
         "claim_row", verbatim_words=has_words(pl.col("claim"))
     )
     return (

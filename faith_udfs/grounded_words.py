@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import polars as pl
 
-from faith_udfs.words import STOP_WORDS, WORD_PATTERN, normalized_text
+from faith_udfs.words import STOP_WORDS, WORD_PATTERN, normalized
 
 # Words are compared on a crude, language-light stem: a common inflection cut off, then the
 # first STEM_LENGTH letters ("delivered", "delivery", "deliveries" meet). Numbers stay whole.
@@ -57,7 +57,7 @@ def without_lead_in(answer: pl.Expr) -> pl.Expr:
 def is_claim(sentence: pl.Expr) -> pl.Expr:
     """False for refusals ("Unable to answer based on the passages") and meta sentences
     ("Here is a summary of the passages:"): they state nothing a context could support."""
-    return ~normalized_text(sentence).str.contains(NON_CLAIM_PATTERN)
+    return ~sentence.str.contains(NON_CLAIM_PATTERN)
 
 
 def stem(word: pl.Expr) -> pl.Expr:
@@ -72,9 +72,9 @@ def stem(word: pl.Expr) -> pl.Expr:
 
 
 def _tokens(text: pl.Expr, *, cased: bool) -> pl.Expr:
-    """Each text's words, "n't" read as "not"; `cased` keeps the capitals after the first word
-    (a capital left marks a name), else all are lower-cased."""
-    text = normalized_text(text).str.replace_all(r"(?i)n['’]t\b", " not")
+    """Each (`normalized`) text's words, "n't" read as "not"; `cased` keeps the capitals after
+    the first word (a capital left marks a name), else all are lower-cased."""
+    text = text.str.replace_all(r"(?i)n['’]t\b", " not")
     if not cased:
         return text.str.to_lowercase().str.extract_all(WORD_PATTERN)
     text = text.str.strip_chars_start()
@@ -83,7 +83,7 @@ def _tokens(text: pl.Expr, *, cased: bool) -> pl.Expr:
 
 
 def has_words(text: pl.Expr) -> pl.Expr:
-    """Whether each text holds a word that is not a stop word."""
+    """Whether each (`normalized`) text holds a word that is not a stop word."""
     words = _tokens(text, cased=False)
     return words.list.eval(~pl.element().is_in(list(GROUNDED_STOP_WORDS))).list.any()
 
@@ -95,7 +95,8 @@ def word_rows(texts: pl.DataFrame, text: str, by: str, *, specifics: bool) -> pl
     token = pl.col("token")
     figure = token.str.contains(r"\d") | token.is_in(list(NUMBER_WORDS))
     words = (
-        texts.select(by, cased=_tokens(pl.col(text), cased=specifics))
+        normalized(texts, text)
+        .select(by, cased=_tokens(pl.col(text), cased=specifics))
         .explode("cased")
         .drop_nulls("cased")
         .with_columns(token=pl.col("cased").str.to_lowercase() if specifics else pl.col("cased"))

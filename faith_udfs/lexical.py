@@ -11,7 +11,7 @@ import polars as pl
 from faith_udfs.config import JudgeIdentity
 from faith_udfs.prompts import PROMPT_VERSION, format_score
 from faith_udfs.sentences import split_sentences
-from faith_udfs.words import content_words
+from faith_udfs.words import content_words, normalized
 
 # v2: "may" became a content word (the month), which changes verdicts: a new series.
 LEXICAL_RULES_VERSION = "lexical-v2"
@@ -154,7 +154,7 @@ def score_read_back(requests: pl.DataFrame) -> pl.DataFrame:
 def _words_of(texts: pl.DataFrame, column: str) -> pl.DataFrame:
     """(`text_hash`, `word`) of each distinct text's content words, as hashes."""
     return (
-        texts.unique("text_hash")
+        normalized(texts.unique("text_hash"), column)
         .select("text_hash", word=content_words(pl.col(column)))
         .explode("word")
         .drop_nulls("word")

@@ -34,11 +34,19 @@ def normalized_text(text: pl.Expr) -> pl.Expr:
     return text.str.normalize("NFC").str.replace_all(FORMAT_CHARACTERS, "")
 
 
+def normalized(frame: pl.DataFrame, column: str) -> pl.DataFrame:
+    """`frame` with `column` as `normalized_text`; a column of plain ASCII (most logs) needs
+    nothing and is returned as is, for the price of one scan."""
+    if not frame.select(pl.col(column).str.contains(r"[^\x00-\x7F]").any()).item():
+        return frame
+    return frame.with_columns(normalized_text(pl.col(column)))
+
+
 def content_words(text: pl.Expr) -> pl.Expr:
-    """Lower-cased words of each normalised string with punctuation and stop words removed."""
+    """Lower-cased words of each string with punctuation and stop words removed; the text is
+    compared `normalized` (words of raw text may differ by invisible characters)."""
     return (
-        normalized_text(text)
-        .str.to_lowercase()
+        text.str.to_lowercase()
         .str.extract_all(WORD_PATTERN)
         .list.filter(~pl.element().is_in(list(STOP_WORDS)))
     )

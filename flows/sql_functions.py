@@ -1,4 +1,4 @@
-"""The lexical metric as DuckDB functions, for ad-hoc SQL over raw logs.
+"""The offline metrics as DuckDB functions, for ad-hoc SQL over raw logs.
 
 Each function runs the faith_udfs batch path on the whole Arrow vector DuckDB hands it, so
 SQL and Python answers cannot drift. A NULL answer, passage or flag gives NULL; so does a case
@@ -12,7 +12,15 @@ import polars as pl
 import pyarrow as pa
 from duckdb.sqltypes import BOOLEAN, DOUBLE, VARCHAR
 
-from faith_udfs import LexicalJudge, MetricConfig, extract_claims, extract_truths, score_cases
+from faith_udfs import (
+    GroundedJudge,
+    Judge,
+    LexicalJudge,
+    MetricConfig,
+    extract_claims,
+    extract_truths,
+    score_cases,
+)
 from faith_udfs.scores import score_expr
 
 __all__ = ["METRIC_FUNCTIONS", "register_metric_functions"]
@@ -43,7 +51,7 @@ def _truths(passages: pa.ChunkedArray) -> pa.Array:
 
 
 def _scored(
-    answers: pa.ChunkedArray, contexts: pa.ChunkedArray
+    answers: pa.ChunkedArray, contexts: pa.ChunkedArray, judge: Judge | None = None
 ) -> tuple[pl.DataFrame, pl.DataFrame]:
     """Score rows as cases named by position: (case_scores, claim_verdicts) frames."""
     cases = pl.DataFrame(
@@ -53,7 +61,7 @@ def _scored(
         }
     ).with_row_index("position")
     cases = cases.with_columns(case_id=pl.col("position").cast(pl.String))
-    frames = score_cases(cases, LexicalJudge(), MetricConfig(include_reason=False))
+    frames = score_cases(cases, judge or LexicalJudge(), MetricConfig(include_reason=False))
     order = cases.select("case_id", "position", "actual_output")
     return (
         order.join(frames.case_scores, on="case_id", how="left").sort("position"),
@@ -64,7 +72,20 @@ def _scored(
 def _lexical_score(
     answers: pa.ChunkedArray, contexts: pa.ChunkedArray, penalize: pa.ChunkedArray
 ) -> pa.Array:
-    scores, _ = _scored(answers, contexts)
+    return _score(LexicalJudge(), answers, contexts, penalize)
+
+
+def _grounded_score(
+    answers: pa.ChunkedArray, contexts: pa.ChunkedArray, penalize: pa.ChunkedArray
+) -> pa.Array:
+    return _score(GroundedJudge(), answers, contexts, penalize)
+
+
+def _score(
+    judge: Judge, answers: pa.ChunkedArray, contexts: pa.ChunkedArray, penalize: pa.ChunkedArray
+) -> pa.Array:
+    """Each row's score by `judge` (NULL for NULL input or an invalid case)."""
+    scores, _ = _scored(answers, contexts, judge)
     counts = (pl.col("n_yes"), pl.col("n_no"), pl.col("n_idk"))
     score = (
         pl.when(pl.col("status") != "scored")
@@ -104,11 +125,12 @@ METRIC_FUNCTIONS = {
     "faith_truths": (_truths, [VARCHAR], _STRINGS),
     "faith_verdicts": (_verdicts, [VARCHAR, _STRINGS], duckdb.list_type(_VERDICT)),
     "faith_lexical_score": (_lexical_score, [VARCHAR, _STRINGS, BOOLEAN], DOUBLE),
+    "faith_grounded_score": (_grounded_score, [VARCHAR, _STRINGS, BOOLEAN], DOUBLE),
 }
 
 
 def register_metric_functions(con: duckdb.DuckDBPyConnection) -> None:
-    """Register the lexical metric's SQL functions on `con`; a second call is a no-op."""
+    """Register the offline metrics' SQL functions on `con`; a second call is a no-op."""
     present = {
         row[0]
         for row in con.execute(

@@ -1,4 +1,4 @@
-"""The lexical metric as SQL functions over raw Parquet equals the Python API on the same rows."""
+"""The offline metrics as SQL functions over raw Parquet equal the Python API on the same rows."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import duckdb
 import polars as pl
 import pytest
 
-from faith_udfs import FaithfulnessMetric, LexicalJudge, LLMTestCase
+from faith_udfs import FaithfulnessMetric, GroundedJudge, LexicalJudge, LLMTestCase
 from flows.sql_functions import register_metric_functions
 from tests.conftest import POLICY
 
@@ -40,6 +40,8 @@ SCORE = (
     "SELECT case_id, faith_lexical_score(actual_output, retrieval_context, penalize) AS score "
     "FROM read_parquet($path) ORDER BY case_id"
 )
+# Each offline judge's score function, and the judge it must equal.
+SCORERS = {"faith_lexical_score": LexicalJudge, "faith_grounded_score": GroundedJudge}
 
 
 @pytest.fixture
@@ -67,19 +69,30 @@ def con() -> Iterator[duckdb.DuckDBPyConnection]:
     connection.close()
 
 
-def python_score(answer: str, contexts: list[str], penalize: bool) -> float | None:
-    metric = FaithfulnessMetric(LexicalJudge(), penalize_ambiguous_claims=penalize)
+def python_score(
+    answer: str, contexts: list[str], penalize: bool, judge: type = LexicalJudge
+) -> float | None:
+    metric = FaithfulnessMetric(judge(), penalize_ambiguous_claims=penalize)
     return metric.measure(LLMTestCase(input="q", actual_output=answer, retrieval_context=contexts))
 
 
-def test_seed_examples_score_in_sql(con: duckdb.DuckDBPyConnection, logs: Path) -> None:
-    got = dict(con.execute(SCORE, {"path": str(logs)}).fetchall())
+@pytest.mark.parametrize("function", SCORERS)
+def test_seed_examples_score_in_sql(
+    con: duckdb.DuckDBPyConnection, logs: Path, function: str
+) -> None:
+    query = SCORE.replace("faith_lexical_score", function)
+    got = dict(con.execute(query, {"path": str(logs)}).fetchall())
     assert got == {case_id: expected for case_id, *_, expected in ROWS}
 
 
-def test_sql_scores_equal_the_python_api(con: duckdb.DuckDBPyConnection, logs: Path) -> None:
-    got = dict(con.execute(SCORE, {"path": str(logs)}).fetchall())
-    expected = {case_id: python_score(a, c, p) for case_id, a, c, p, _ in ROWS}
+@pytest.mark.parametrize("function", SCORERS)
+def test_sql_scores_equal_the_python_api(
+    con: duckdb.DuckDBPyConnection, logs: Path, function: str
+) -> None:
+    query = SCORE.replace("faith_lexical_score", function)
+    got = dict(con.execute(query, {"path": str(logs)}).fetchall())
+    judge = SCORERS[function]
+    expected = {case_id: python_score(a, c, p, judge) for case_id, a, c, p, _ in ROWS}
     assert got == expected
 
 

@@ -10,6 +10,7 @@ stop cancels them all. What is asked and how replies are read is llm_judge.py's.
 from __future__ import annotations
 
 import asyncio
+import base64
 import concurrent.futures
 import email.utils
 import json
@@ -22,7 +23,7 @@ from collections.abc import Callable, Coroutine
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any, TypeVar
-from urllib.parse import urlsplit
+from urllib.parse import unquote, urlsplit, urlunsplit
 
 import openai
 
@@ -302,9 +303,16 @@ class ChatEndpoint:
         self._backoff_base = backoff_base
         self._backoff_max = backoff_max
         self._max_retry_after = max_retry_after
-        # The key lives only inside the client, which sends it as a header.
+        # The key lives only inside the client, which sends it as a header; so do credentials
+        # written into the URL (user:password@), sent as Basic auth the way httpx would, but
+        # kept out of the URL that httpx logs on every request.
+        public_url, basic_auth = _without_userinfo(base_url)
         self._client = openai.AsyncOpenAI(
-            base_url=base_url, api_key=api_key, max_retries=0, timeout=self._timeout
+            base_url=public_url,
+            api_key=api_key,
+            max_retries=0,
+            timeout=self._timeout,
+            default_headers={"Authorization": basic_auth} if basic_auth else None,
         )
         # However long a slot may rightly take to come free: every other request in flight
         # ending one after the other at its deadline, after the longest pause.
@@ -560,6 +568,19 @@ def _endpoint_name(base_url: str | None) -> str:
     parts = urlsplit(base_url)
     host = parts.hostname or "?"
     return f"{host}:{parts.port}" if parts.port else host
+
+
+def _without_userinfo(base_url: str | None) -> tuple[str | None, str | None]:
+    """The URL without `user:password@`, and those credentials as a Basic auth header."""
+    if not base_url:
+        return base_url, None
+    parts = urlsplit(base_url)
+    if "@" not in parts.netloc:
+        return base_url, None
+    userinfo, _, host = parts.netloc.rpartition("@")
+    user, _, password = userinfo.partition(":")
+    token = base64.b64encode(f"{unquote(user)}:{unquote(password)}".encode()).decode()
+    return urlunsplit(parts._replace(netloc=host)), f"Basic {token}"
 
 
 def _format_request(kind: str, schema: str) -> dict[str, Any]:

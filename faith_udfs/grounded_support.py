@@ -11,9 +11,8 @@ from __future__ import annotations
 
 import polars as pl
 
-from faith_udfs.grounded_words import has_words, word_rows
+from faith_udfs.grounded_words import word_rows
 from faith_udfs.lexical import pair_key
-from faith_udfs.words import normalized
 
 # A word found in many of the case's truths (the topic's words) weighs less:
 # weight = 1 / (1 + COMMON_WORD_DAMPING * ln(1 + truths holding it)).
@@ -31,7 +30,7 @@ def claim_support(questions: pl.DataFrame) -> pl.DataFrame:
     `missing_specific`, `negation_unmatched`.
 
     A claim that is word for word one of its case's truths is fully supported by it, with no
-    word-by-word look (as in the lexical judge)."""
+    word-by-word look (the lexical judge's shortcut too)."""
     claims = (
         questions.select(
             "key", claim="claims", claim_index=pl.int_ranges(pl.col("claims").list.len())
@@ -53,18 +52,15 @@ def claim_support(questions: pl.DataFrame) -> pl.DataFrame:
     claims = claims.with_columns(verbatim=pair_key("text_hash").is_in(truth_texts))
     asked = claims.filter(~pl.col("verbatim"))
     judged = _judged(asked, truths.join(asked.select("key").unique(), on="key", how="semi"))
-    verbatim = normalized(claims.filter(pl.col("verbatim")), "claim").select(
-        "claim_row", verbatim_words=has_words(pl.col("claim"))
-    )
     return (
         claims.select("claim_row", "key", "claim", "verbatim")
         .join(judged, on="claim_row", how="left")
-        .join(verbatim, on="claim_row", how="left")
         .sort("claim_row")
         .select(
             "key",
             "claim",
-            has_words=pl.coalesce("verbatim_words", pl.col("n_words").fill_null(0) > 0),
+            # a verbatim truth is supported even without a content word ("Thanks!")
+            has_words=pl.col("verbatim") | (pl.col("n_words").fill_null(0) > 0),
             n_words=pl.col("n_words").fill_null(0),
             coverage=pl.when(pl.col("verbatim")).then(1.0).otherwise(pl.col("coverage")),
             support=pl.when(pl.col("verbatim")).then(1.0).otherwise(pl.col("support")),
@@ -81,9 +77,11 @@ def claim_support(questions: pl.DataFrame) -> pl.DataFrame:
 def _judged(claims: pl.DataFrame, truths: pl.DataFrame) -> pl.DataFrame:
     """The word-by-word look at claims that are not verbatim truths, per `claim_row`."""
     units = _units(claims)
-    unit_words = _words_by_row(
-        units, "text", ["unit_row", "claim_row", "whole", "key"], specifics=True
-    ).with_columns(pair=pair_key("word"))
+    unit_words = (
+        _words_by_row(units, "text", ["unit_row", "claim_row", "whole", "key"], specifics=True)
+        .with_columns(pair=pair_key("word"))
+        .with_row_index("unit_word")
+    )
     # Only the truths' words a claim holds (and negations) can matter: the rest are left out
     # before they are spread over every truth row.
     vocabulary = unit_words["word"].unique().implode()
@@ -94,8 +92,13 @@ def _judged(claims: pl.DataFrame, truths: pl.DataFrame) -> pl.DataFrame:
         specifics=False,
         keep=pl.col("word").is_in(vocabulary) | pl.col("negation"),
     ).with_columns(pair=pair_key("word"))
-    spread = truth_words.group_by("pair").agg(spread=pl.len())
-    unit_words = unit_words.join(spread, on="pair", how="left").with_columns(
+    hits = unit_words.select("unit_word", "unit_row", "pair").join(
+        truth_words.select("pair", "truth_index"), on="pair"
+    )
+    spread = hits.group_by("unit_word").agg(spread=pl.len())  # the case's truths holding it
+    unit_words = unit_words.join(
+        spread, on="unit_word", how="left", maintain_order="left"
+    ).with_columns(
         # In integer units, so sums are exact in any order: a batch and a case alone agree.
         weight=(
             _WEIGHT_UNIT / (1.0 + COMMON_WORD_DAMPING * pl.col("spread").fill_null(0).add(1).log())
@@ -103,9 +106,7 @@ def _judged(claims: pl.DataFrame, truths: pl.DataFrame) -> pl.DataFrame:
         .round()
         .cast(pl.Int64)
     )
-    hits = unit_words.select("unit_row", "pair", "weight").join(
-        truth_words.select("pair", "truth_index"), on="pair"
-    )
+    hits = hits.with_columns(weight=unit_words["weight"].gather(hits["unit_word"]))
     # Each unit's best truth: the most weight of its words found (the first such truth).
     best = (
         hits.group_by("unit_row", "truth_index")

@@ -82,12 +82,6 @@ def _tokens(text: pl.Expr, *, cased: bool) -> pl.Expr:
     return text.str.extract_all(WORD_PATTERN)
 
 
-def has_words(text: pl.Expr) -> pl.Expr:
-    """Whether each (`normalized`) text holds a word that is not a stop word."""
-    words = _tokens(text, cased=False)
-    return words.list.eval(~pl.element().is_in(list(GROUNDED_STOP_WORDS))).list.any()
-
-
 def word_rows(texts: pl.DataFrame, text: str, by: str, *, specifics: bool) -> pl.DataFrame:
     """One row per distinct word of each `by` group's text: `by`, `word` (a 64-bit hash of its
     stem; figures are kept whole), `negation`, and with `specifics` (claims need it, truths

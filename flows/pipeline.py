@@ -36,6 +36,7 @@ from flows.batches import (
     validate_batch,
     write_batch,
 )
+from flows.duplicates import DuplicatePlan
 from flows.errors import DatabaseWriteFailed, JudgeEndpointError, TooManyInvalid
 from flows.judge_factory import build_judge, close_judge
 from flows.run_registry import supersede_dead_runs
@@ -290,69 +291,35 @@ def _close_judge_quietly(judge: Judge) -> None:
 
 
 def _score_all(state: RunState, source: Source, duplicates: pl.DataFrame, batch_size: int) -> None:
-    """Gather validated rows into batches of `batch_size`, holding back duplicated case_ids
-    until the whole source is read (copies can sit in different files)."""
+    """Gather validated rows into batches of `batch_size` and hand each on as it fills.
+    Duplicated case_ids are resolved on the way (flows/duplicates.py), never held back."""
     batch = Batch()
     orphans = orphan_rows(source)
     if orphans.height:
         batch.quarantined.append(state.keys.keyed(orphans))
-    held: list[pl.DataFrame] = []
+    plan = (
+        DuplicatePlan.of(duplicates, iter_batches(source, batch_size), validate_batch)
+        if duplicates.height
+        else None
+    )
     clock = time.perf_counter()
     for raw in iter_batches(source, batch_size):
         batch.seconds_read += time.perf_counter() - clock
         rows = state.steps.validate(raw)
         batch.seconds_validate += rows.seconds
         valid = rows.valid
-        if duplicates.height:
-            is_dup = pl.col("case_id").is_in(duplicates["case_id"].implode())
-            held.append(valid.filter(is_dup))
-            valid = valid.filter(~is_dup)
+        if plan is not None:
+            valid, copies = plan.resolve(valid)
+            batch.quarantined.append(state.keys.keyed(copies))
         batch.valid.append(valid)
         batch.quarantined.append(state.keys.keyed(rows.quarantined))
         while batch.height >= batch_size:
             full, batch = batch.split(batch_size)
             _process(state, full)
         clock = time.perf_counter()
-    if held:
-        kept, copies = resolve_duplicates(pl.concat(held, how="diagonal_relaxed"))
-        batch.valid.append(kept)
-        batch.quarantined.append(state.keys.keyed(copies))
     if batch.rows_in:
         _process(state, batch)
     _drain(state)
-
-
-def resolve_duplicates(rows: pl.DataFrame) -> tuple[pl.DataFrame, pl.DataFrame]:
-    """Rows sharing a case_id: exact copies keep their first row (the others are recorded in
-    quarantine as copies); copies that differ are all quarantined as a conflict."""
-    content = pl.struct(pl.exclude("source_file", "row")).hash()
-    rows = (
-        rows.with_row_index("row")
-        .with_columns(
-            _content=content,
-        )
-        .with_columns(
-            _versions=pl.col("_content").n_unique().over("case_id"),
-            _copy=pl.int_range(pl.len()).over("case_id"),
-        )
-    )
-    conflict = pl.col("_versions") > 1
-    kept = rows.filter(~conflict & (pl.col("_copy") == 0))
-    dropped = rows.filter(conflict | (pl.col("_copy") > 0))
-    quarantined = dropped.select(
-        check=pl.when(conflict)
-        .then(pl.lit("duplicate_case_id_conflict"))
-        .otherwise(pl.lit("duplicate_case_id_exact_copy")),
-        case_id="case_id",
-        column=pl.lit("case_id"),
-        value="case_id",
-        row_json=pl.struct(
-            pl.exclude("row", "_content", "_versions", "_copy", "source_file")
-        ).struct.json_encode(),
-        source_file="source_file",
-        row=pl.col("row").cast(pl.UInt32),
-    )
-    return kept.drop("row", "_content", "_versions", "_copy"), quarantined
 
 
 def _process(state: RunState, batch: Batch) -> None:
@@ -364,8 +331,8 @@ def _process(state: RunState, batch: Batch) -> None:
     quarantined = pl.concat(batch.quarantined, how="vertical_relaxed")
     if cases.height == 0:
         cases = _no_cases()
-    # Batches never share a case_id (duplicates are held back), so classifying one before
-    # the previous is written cannot miss a row.
+    # Batches never share a case_id (one copy of a duplicated id is kept), so classifying
+    # one before the previous is written cannot miss a row.
     classified = classify(state.reader, cases, state.config_id, stored_before=state.stored_before)
     # A copied context lets Prefect tasks run in the other threads.
     scoring = state.scorer.submit(

@@ -17,6 +17,7 @@ import pyarrow.parquet as pq
 import pytest
 
 from tests.builders import many_cases, write
+from tests.db_reading import query
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -39,14 +40,6 @@ def faith(*args: str, limit_file_size: int | None = None) -> subprocess.Complete
         check=False,
         preexec_fn=limit,  # the child only sets a limit before exec
     )
-
-
-def query(db: Path, sql: str) -> list[tuple]:
-    con = duckdb.connect(str(db), read_only=True)
-    try:
-        return con.execute(sql).fetchall()
-    finally:
-        con.close()
 
 
 def corrupt_page(source: Path, column: str, target: Path) -> Path:
@@ -133,7 +126,7 @@ def test_a_full_disk_fails_the_run_with_exit_7_and_keeps_what_was_committed(
 
 
 def test_a_corrupt_later_file_stops_a_run_with_batches_queued(tmp_path: Path) -> None:
-    first = write(many_cases(20_000), tmp_path / "logs" / "a.parquet")
+    write(many_cases(20_000), tmp_path / "logs" / "a.parquet")
     good = write(many_cases(2000).with_columns(pl.col("case_id") + "-b"), tmp_path / "b.parquet")
     corrupt_page(good, "actual_output", tmp_path / "logs" / "b.parquet")
     db = tmp_path / "f.duckdb"

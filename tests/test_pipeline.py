@@ -33,6 +33,9 @@ SCORE_COLUMNS = [
 
 
 def score(source: Path | str, db: Path, **settings) -> dict:
+    # Invalid cases are part of these examples; the share that fails a run is
+    # tests/test_invalid_share.py's subject.
+    settings.setdefault("max_invalid_share", 1.0)
     return run_score(ScoreSettings(source=str(source), db=str(db), **settings))
 
 

@@ -1,0 +1,16 @@
+"""Reading a run's DuckDB file back in tests: read-only, closed after each query."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import duckdb
+
+
+def query(db: Path, sql: str) -> list[tuple]:
+    """Rows of `sql` on the database file, opened read-only for this query alone."""
+    con = duckdb.connect(str(db), read_only=True)
+    try:
+        return con.execute(sql).fetchall()
+    finally:
+        con.close()

@@ -104,7 +104,7 @@ def api_key(monkeypatch: pytest.MonkeyPatch) -> str:
 
 @pytest.fixture
 def stub() -> Iterator[StubServer]:
-    with serving(api_key=KEY, slow_seconds=0.8, retry_after=0.02) as server:
+    with serving(api_key=KEY, slow_seconds=1.2, retry_after=0.02) as server:
         yield server
 
 
@@ -118,7 +118,8 @@ def make_judge(stub: StubServer) -> Iterator[Callable[..., OpenAIJudge]]:
             "base_url": stub.base_url,
             "mode": "per-item",
             "concurrency": 4,
-            "timeout": 0.4,
+            # A deadline well under the stub's "slow" 1.2 s, with room on a loaded machine.
+            "timeout": 0.6,
             "max_retries": 2,
             "backoff_base": 0.005,
             "backoff_max": 0.02,
@@ -204,7 +205,7 @@ def test_a_fault_once_is_retried_to_the_lexical_scores(make_judge, stub, fault, 
 PERSISTENT = {
     "429": "HTTP 429 from the endpoint: Rate limit reached; gave up after 3 attempts",
     "500": "HTTP 500 from the endpoint: stub fault 500; gave up after 3 attempts",
-    "slow": "the endpoint did not answer within 0.4 s; gave up after 3 attempts",
+    "slow": "the endpoint did not answer within 0.6 s; gave up after 3 attempts",
     "reset": "connection to the endpoint failed",
     "malformed": "JudgeReplyError: reply holds no JSON object",
     "truncated": "JudgeReplyError: the reply was cut at the token limit",

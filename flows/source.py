@@ -59,19 +59,27 @@ class RawBatch:
 
 
 def resolve_source(spec: str | Path) -> Source:
-    """Find the Parquet files behind SOURCE; fails with a clear message when there are none."""
+    """Find the Parquet files behind SOURCE; fails with a clear message when there are none.
+
+    Files are named by their absolute, resolved path, so a row has one identity (its
+    quarantine key) however SOURCE was spelled. A path that exists is read as itself, even
+    when its name holds glob characters (`logs[1].parquet`); only one that does not is a glob.
+    """
     text = str(spec)
-    path = Path(text)
-    if any(char in text for char in "*?["):
-        files = sorted(Path(p) for p in glob.glob(text, recursive=True) if p.endswith(".parquet"))
-        return _checked(Source(text, "wide", {"cases": files}, _glob_root(text)))
+    path = Path(text).expanduser()
     if path.is_file():
+        path = path.resolve()
         return _checked(Source(text, "wide", {"cases": [path]}, path.parent))
     if path.is_dir():
+        path = path.resolve()
         tables = {name: _table_files(path, name) for name in THREE_TABLES}
         if all(tables.values()):
             return _checked(Source(text, "three", tables, path))
         return _checked(Source(text, "wide", {"cases": _parquet_under(path)}, path))
+    if any(char in text for char in "*?["):
+        found = (Path(p).resolve() for p in glob.glob(text, recursive=True))
+        files = sorted(p for p in found if p.suffix == ".parquet" and p.is_file())
+        return _checked(Source(text, "wide", {"cases": files}, _glob_root(text).resolve()))
     raise InputUnreadable(f"{text}: no such file, folder or glob")
 
 
@@ -219,7 +227,7 @@ def orphan_rows(source: Source) -> pl.DataFrame:
     finally:
         con.close()
     return found.with_columns(
-        source_file=pl.lit(source.spec), row=pl.int_range(pl.len(), dtype=pl.UInt32)
+        source_file=pl.lit(str(source.root)), row=pl.int_range(pl.len(), dtype=pl.UInt32)
     )
 
 
@@ -235,7 +243,7 @@ def _three_table_batches(source: Source, batch_size: int) -> Iterator[RawBatch]:
         for record_batch in reader:
             frame = pl.from_arrow(record_batch)
             assert isinstance(frame, pl.DataFrame)
-            yield RawBatch(frame, source.spec)
+            yield RawBatch(frame, str(source.root))
     finally:
         con.close()
 

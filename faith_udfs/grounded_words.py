@@ -99,15 +99,21 @@ def word_rows(texts: pl.DataFrame, text: str, by: str, *, specifics: bool) -> pl
         .with_columns(word=pl.col("stemmed").hash(), negation=_is_negation(pl.col("stemmed")))
     )
     if not specifics:
-        return words.select(by, "word", "negation").unique([by, "word"])
+        return words.filter(_one_key(by).is_first_distinct()).select(by, "word", "negation")
     # A capitalised word after the first is read as a name ("in Berlin"); an all-capitals one
     # is not (acronyms are often spelled out).
     name = pl.col("cased").str.contains(r"^\p{Lu}") & ~pl.col("cased").str.contains(r"^\p{Lu}+$")
     return (
         words.with_columns(specific=figure | name)
-        .group_by(by, "word")
-        .agg(pl.col("specific").any(), pl.col("negation").first())
+        .group_by(_one_key(by).alias("one_key"))
+        .agg(pl.col(by, "word", "negation").first(), pl.col("specific").any())
+        .drop("one_key")
     )
+
+
+def _one_key(by: str) -> pl.Expr:
+    """(`by`, `word`) as one 64-bit key: a one-column unique is twice as fast as two."""
+    return (pl.col(by) * 0x9E3779B97F4A7C15).xor(pl.col("word"))
 
 
 def _is_negation(stemmed: pl.Expr) -> pl.Expr:

@@ -218,8 +218,12 @@ def write_batch(
     config_id: str,
     config: MetricConfig,
     seconds: dict[str, float],
+    batch_no: int | None = None,
 ) -> float:
-    """Write one batch's results and its run counts in ONE transaction; returns seconds."""
+    """Write one batch's results and its run counts in ONE transaction; returns seconds.
+
+    `batch_no` (1, 2, ... in commit order) makes the write idempotent: a retry of a write
+    whose commit did succeed (the reply was lost) finds the batch counted and adds nothing."""
     started = time.perf_counter()
     now = datetime.now(UTC).replace(tzinfo=None)
     frames = scored.frames
@@ -239,6 +243,8 @@ def write_batch(
         register(con, name, frame)
     try:
         with transaction(con):
+            if batch_no is not None and _committed(con, run_id, batch_no):
+                return time.perf_counter() - started
             if rescored.height:
                 run(con, "delete_rescored", {"config_id": config_id})
             run(con, "insert_results", {"run_id": run_id, "now": now})
@@ -260,6 +266,11 @@ def write_batch(
         for name in views:
             con.unregister(name)
     return time.perf_counter() - started
+
+
+def _committed(con: duckdb.DuckDBPyConnection, run_id: str, batch_no: int) -> bool:
+    row = con.execute(sql("batch_committed"), {"run_id": run_id, "batch_no": batch_no}).fetchall()
+    return bool(row[0][0])
 
 
 def _case_score_rows(scored: ScoredBatch, config_id: str, config: MetricConfig) -> pl.DataFrame:

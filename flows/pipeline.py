@@ -134,6 +134,9 @@ class RunState:
     scorer: Stage = field(default_factory=lambda: Stage("faithpipe-score"))
     writer: Stage = field(default_factory=lambda: Stage("faithpipe-write"))
     writes: deque[Future[None]] = field(default_factory=deque)
+    # Batches handed to the writer so far: each write knows its number, so a retried write
+    # of a committed batch adds nothing.
+    submitted: int = 0
     # The scoring of the latest batch, so stopping can give it a moment before closing the judge.
     scoring: Future[Any] | None = None
     # Set when a batch fails or the run is interrupted: no later batch is scored (no judge call
@@ -343,8 +346,9 @@ def _process(state: RunState, batch: Batch) -> None:
         classified,
         quarantined,
     )
+    state.submitted += 1
     writing = state.writer.submit(
-        contextvars.copy_context().run, _write_scored, state, scoring, batch
+        contextvars.copy_context().run, _write_scored, state, scoring, batch, state.submitted
     )
     state.scoring = scoring
     state.writes.append(writing)
@@ -365,7 +369,9 @@ def _score_unless_stopped(
         raise
 
 
-def _write_scored(state: RunState, scoring: Future[ScoredBatch], batch: Batch) -> None:
+def _write_scored(
+    state: RunState, scoring: Future[ScoredBatch], batch: Batch, batch_no: int
+) -> None:
     """In the writing thread: once the batch is scored, write it in one transaction, then
     report progress."""
     try:
@@ -381,6 +387,7 @@ def _write_scored(state: RunState, scoring: Future[ScoredBatch], batch: Batch) -
                     config_id=state.config_id,
                     config=state.config,
                     seconds={"read": batch.seconds_read, "validate": batch.seconds_validate},
+                    batch_no=batch_no,
                 )
             # The disk said no (full, read-only, failing): an I/O error, a failed commit (the
             # WAL could not be written), or DuckDB invalidating the database after such an

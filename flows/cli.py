@@ -120,9 +120,10 @@ def add_run_arguments(parser: argparse.ArgumentParser) -> None:
     judge = parser.add_argument_group("judge")
     judge.add_argument(
         "--judge",
-        choices=("lexical", "openai"),
-        default="lexical",
-        help="lexical: offline, deterministic (default); openai: any OpenAI-compatible endpoint",
+        choices=("grounded", "lexical", "openai"),
+        default="grounded",
+        help="grounded: offline, deterministic, graded per-claim support (default); lexical: "
+        "the seed tutorial's word rules; openai: any OpenAI-compatible endpoint",
     )
     judge.add_argument("--model", help="model name for --judge openai (e.g. gpt-4o-mini)")
     judge.add_argument("--base-url", help="endpoint, e.g. http://localhost:8000/v1 (vLLM, Ollama)")

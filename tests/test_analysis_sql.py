@@ -39,7 +39,8 @@ INSERT INTO case_scores (
 )
 """
 _INSERT_VERDICT = (
-    "INSERT INTO claim_verdicts VALUES ($config_id, $case_id, $i, $claim, $verdict, NULL)"
+    "INSERT INTO claim_verdicts (config_id, case_id, claim_index, claim, verdict, reason) "
+    "VALUES ($config_id, $case_id, $i, $claim, $verdict, NULL)"
 )
 _INSERT_TRUTH = "INSERT INTO truths VALUES ($config_id, $passage_id, $i, $truth)"
 

@@ -6,6 +6,7 @@ import polars as pl
 
 from faith_udfs.judge_calls import ask_judge
 from faith_udfs.judges import Judge
+from faith_udfs.keys import text_keys
 
 
 def passages_of(cases: pl.DataFrame, *, key: str = "case_id") -> pl.DataFrame:
@@ -18,7 +19,7 @@ def passages_of(cases: pl.DataFrame, *, key: str = "case_id") -> pl.DataFrame:
         )
         .explode("text", "position")
         .filter(pl.col("text").str.strip_chars().str.len_chars() > 0)
-        .with_columns(passage_id=pl.col("text").hash())
+        .with_columns(passage_id=text_keys(pl.col("text")))
         .select(key, "position", "passage_id", "text")
     )
 

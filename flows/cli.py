@@ -88,6 +88,18 @@ def build_parser() -> argparse.ArgumentParser:
     add_wait_argument(runs)
     runs.set_defaults(command=runs_command)
 
+    rekey = commands.add_parser(
+        "rekey",
+        help="bring passage ids stored before version 7 to the version-independent ids",
+        description="Read SOURCE (the logs the database was scored from) and map every passage "
+        "id stored the pre-version-7 way (polars' hash()) to md5_number_lower of its text. "
+        "Nothing is judged again; ids of passages SOURCE lacks stay as they are.",
+    )
+    rekey.add_argument("source", metavar="SOURCE", help="Parquet file, folder or glob")
+    rekey.add_argument("--db", default=str(DEFAULT_DB), help=f"DuckDB file (default {DEFAULT_DB})")
+    rekey.add_argument("--lock-timeout", type=float, default=0.0, metavar="SECONDS")
+    rekey.set_defaults(command=rekey_command)
+
     demo = commands.add_parser(
         "demo", help="score the bundled sample as a Prefect flow and print pass rates by day"
     )
@@ -285,6 +297,17 @@ def runs_command(args: argparse.Namespace) -> int:
     finally:
         con.close()
     print_frame(frame, title=f"runs in {args.db}")
+    return EXIT_OK
+
+
+def rekey_command(args: argparse.Namespace) -> int:
+    from flows.rekey import rekey_passages
+
+    counts = rekey_passages(args.source, args.db, lock_timeout=args.lock_timeout)
+    print(
+        f"rekeyed {counts['rekeyed']} of {counts['legacy']} legacy passage ids; "
+        f"{counts['left']} left (their passages are not in {args.source})"
+    )
     return EXIT_OK
 
 

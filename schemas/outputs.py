@@ -168,6 +168,17 @@ class JudgeCache(pa.DataFrameModel):
         strict = True
 
 
+class LegacyPassageKeys(pa.DataFrameModel):
+    """`legacy_passage_keys`: passage ids written before migration 007, until `faith rekey`."""
+
+    config_id: str = pa.Field(description="The metric config of the truths that use it.")
+    passage_id: pl.UInt64 = pa.Field(description="polars' hash() of the passage (pre-007).")
+
+    class Config:
+        strict = True
+        unique = ["config_id", "passage_id"]  # noqa: RUF012
+
+
 OUTPUT_MODELS: dict[str, type[pa.DataFrameModel]] = {
     "runs": Runs,
     "case_scores": CaseScores,
@@ -175,4 +186,5 @@ OUTPUT_MODELS: dict[str, type[pa.DataFrameModel]] = {
     "truths": Truths,
     "quarantine": Quarantine,
     "judge_cache": JudgeCache,
+    "legacy_passage_keys": LegacyPassageKeys,
 }

@@ -36,7 +36,8 @@ def database(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return db
 
 
-@pytest.mark.parametrize("table", sorted(OUTPUT_MODELS))
+# legacy_passage_keys has rows only in databases from before migration 007: test_rekey.py.
+@pytest.mark.parametrize("table", sorted(set(OUTPUT_MODELS) - {"legacy_passage_keys"}))
 def test_each_output_table_fits_its_model(database: Path, table: str) -> None:
     con = duckdb.connect(str(database), read_only=True)
     try:

@@ -202,27 +202,27 @@ def _case_score_frame(scored: pl.DataFrame, config_id: str) -> pl.DataFrame:
 
 
 def _claim_verdict_frame(scored: pl.DataFrame, config_id: str) -> pl.DataFrame:
+    lists = {"claims": "claim", "verdicts": "verdict", "reasons": "reason"}
+    # A judge's optional evidence, one item per claim; NULL where the judge gives none.
+    optional = {"supports": ("support", pl.Float64), "evidences": ("evidence", pl.String)}
+    given = {name: column for name, (column, _) in optional.items() if name in scored.columns}
     return (
         scored.filter((pl.col("status") == "scored") & (pl.col("n_claims") > 0))
         .select(
             "case_id",
             claim_index=pl.int_ranges(pl.col("claims").list.len()).cast(pl.List(pl.Int32)),
-            claim="claims",
-            verdict="verdicts",
-            reason="reasons",
-            support="supports",
-            evidence="evidences",
+            **{column: pl.col(name) for name, column in {**lists, **given}.items()},
         )
-        .explode("claim_index", "claim", "verdict", "reason", "support", "evidence")
+        .explode("claim_index", *lists.values(), *given.values())
         .select(
             "case_id",
             pl.lit(config_id).alias("config_id"),
             "claim_index",
-            "claim",
-            "verdict",
-            "reason",
-            "support",
-            "evidence",
+            *lists.values(),
+            *(
+                pl.col(column) if name in given else pl.lit(None, dtype=dtype).alias(column)
+                for name, (column, dtype) in optional.items()
+            ),
         )
     )
 

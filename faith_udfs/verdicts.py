@@ -22,9 +22,10 @@ EVIDENCE_COLUMNS: dict[str, pl.DataType] = {
 def judge_claims(questions: pl.DataFrame, judge: Judge) -> pl.DataFrame:
     """Verdicts for each distinct question (`key`, `claims`, `truths` in).
 
-    Out: `key`, `verdicts` (normalised, null = dropped), `reasons`, `supports`, `evidences`,
-    `n_yes`, `n_no`, `n_idk`, `n_dropped`, `error`, `pending`. A reply with a verdict count that
-    differs from the claim count, or with no verdict in the vocabulary, is an error.
+    Out: `key`, `verdicts` (normalised, null = dropped), `reasons`, `n_yes`, `n_no`, `n_idk`,
+    `n_dropped`, `error`, `pending`, and `supports`, `evidences` when the judge gave any. A reply
+    with a verdict count that differs from the claim count, or with no verdict in the
+    vocabulary, is an error.
     """
     distinct = questions.select("key", "claims", "truths").unique("key", maintain_order=True)
     answer = ask_judge(
@@ -32,11 +33,19 @@ def judge_claims(questions: pl.DataFrame, judge: Judge) -> pl.DataFrame:
         distinct,
         {"verdicts": pl.List(pl.String), "reasons": pl.List(pl.String), **EVIDENCE_COLUMNS},
     )
+    # Evidence no judge gave is left out (cheaper than carrying null lists to the end).
+    absent = [name for name in EVIDENCE_COLUMNS if answer[name].null_count() == answer.height]
+    lists = {"reasons": pl.List(pl.String), **EVIDENCE_COLUMNS}
     n_claims = distinct.select("key", n_claims=pl.col("claims").list.len())
-    answer = answer.join(n_claims, on="key", how="left").with_columns(
-        # One slot per verdict: a judge that gave a list of another length gives none.
-        _one_per_verdict(name, dtype)
-        for name, dtype in {"reasons": pl.List(pl.String), **EVIDENCE_COLUMNS}.items()
+    answer = (
+        answer.drop(absent)
+        .join(n_claims, on="key", how="left")
+        .with_columns(
+            # One slot per verdict: a judge that gave a list of another length gives none.
+            _one_per_verdict(name, dtype)
+            for name, dtype in lists.items()
+            if name not in absent
+        )
     )
     given = answer["verdicts"].explode().drop_nulls()
     if not given.is_in(list(VERDICT_VOCABULARY)).all():  # else normalising changes nothing

@@ -14,9 +14,13 @@ from faith_udfs.judges import Judge
 from faith_udfs.scores import case_scores
 from faith_udfs.truths import extract_truths, passages_of
 from faith_udfs.verdicts import judge_claims
+from faith_udfs.words import is_blank
 
 CASE_COLUMNS = ("case_id", "actual_output", "retrieval_context")
 EMPTY_CONTEXT = "EmptyContext: retrieval_context has no non-blank passage; nothing to judge against"
+# A blank answer (white space and invisible characters only) is a logging fault, not an
+# answer without claims: never scored, whichever entry point (the pipeline quarantines it).
+BLANK_ANSWER = "BlankAnswer: actual_output has nothing but white space or invisible characters"
 
 _EMPTY_LIST = pl.lit([], dtype=pl.List(pl.String))
 
@@ -62,18 +66,24 @@ def score_cases(cases: pl.DataFrame, judge: Judge, config: MetricConfig) -> Fait
         passages.select(key="passage_id", text="text"), judge, config.truths_extraction_limit
     )
     contexts = _case_contexts(cases, passages, truths)
-    claims = extract_claims(cases.select(key="answer_key", text="actual_output"), judge).rename(
+    answers = cases.filter(~is_blank(pl.col("actual_output")))
+    claims = extract_claims(answers.select(key="answer_key", text="actual_output"), judge).rename(
         {"key": "answer_key", "error": "claims_error", "pending": "claims_pending"}
     )
 
     per_case = (
-        cases.select("case_row", "case_id", "answer_key")
+        cases.select(
+            "case_row",
+            "case_id",
+            "answer_key",
+            blank_error=pl.when(is_blank(pl.col("actual_output"))).then(pl.lit(BLANK_ANSWER)),
+        )
         .join(contexts, on="case_row", how="left", maintain_order="left")
         .join(claims, on="answer_key", how="left")
         .with_columns(
             question_key=pl.struct("answer_key", "context_key").hash(),
             n_claims=pl.col("claims").list.len().fill_null(0),
-            error=pl.coalesce("context_error", "claims_error"),
+            error=pl.coalesce("blank_error", "context_error", "claims_error"),
             pending=pl.col("context_pending") | pl.col("claims_pending").fill_null(False),
         )
     )

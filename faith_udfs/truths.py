@@ -7,6 +7,7 @@ import polars as pl
 from faith_udfs.judge_calls import ask_judge
 from faith_udfs.judges import Judge
 from faith_udfs.keys import text_keys
+from faith_udfs.words import is_blank
 
 
 def passages_of(cases: pl.DataFrame, *, key: str = "case_id") -> pl.DataFrame:
@@ -18,7 +19,7 @@ def passages_of(cases: pl.DataFrame, *, key: str = "case_id") -> pl.DataFrame:
             position=pl.int_ranges(pl.col("retrieval_context").list.len()),
         )
         .explode("text", "position")
-        .filter(pl.col("text").str.strip_chars().str.len_chars() > 0)
+        .filter(~is_blank(pl.col("text")))
         .with_columns(passage_id=text_keys(pl.col("text")))
         .select(key, "position", "passage_id", "text")
     )

@@ -29,6 +29,12 @@ STOP_WORDS: frozenset[str] = frozenset(
 )
 
 
+def is_blank(text: pl.Expr) -> pl.Expr:
+    """Nothing to read: empty, or only white space and invisible format characters. The one
+    rule for answers and passages, in the contract, the metric and the SQL functions alike."""
+    return text.str.contains(r"^[\s\p{Cf}]*$")
+
+
 def normalized_text(text: pl.Expr) -> pl.Expr:
     """NFC-composed text without format characters, so "café" typed either way is one word."""
     return text.str.normalize("NFC").str.replace_all(FORMAT_CHARACTERS, "")

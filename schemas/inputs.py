@@ -7,13 +7,15 @@ import datetime as dt
 import pandera.polars as pa
 import polars as pl
 
+from faith_udfs.words import is_blank
+
 
 def _not_blank(data: pa.PolarsData) -> pl.LazyFrame:
-    return data.lazyframe.select(pl.col(data.key).str.strip_chars().str.len_chars() > 0)
+    return data.lazyframe.select(~is_blank(pl.col(data.key)))
 
 
 def _no_blank_passages(data: pa.PolarsData) -> pl.LazyFrame:
-    passage_ok = pl.element().is_not_null() & (pl.element().str.strip_chars().str.len_chars() > 0)
+    passage_ok = pl.element().is_not_null() & ~is_blank(pl.element())
     return data.lazyframe.select(pl.col(data.key).list.eval(passage_ok).list.all().fill_null(True))
 
 

@@ -41,12 +41,21 @@ def case(answer: str, context: list[str] | None = None) -> LLMTestCase:
     return LLMTestCase(input="q", actual_output=answer, retrieval_context=context or CONTEXT)
 
 
-def test_no_claims_scores_one_and_is_flagged() -> None:
-    metric = FaithfulnessMetric(model=LexicalJudge())
-    assert metric.measure(case("   ")) == 1.0
+def test_an_answer_without_claims_scores_one_and_is_flagged() -> None:
+    metric = FaithfulnessMetric()  # the grounded judge: a refusal claims nothing
+    assert metric.measure(case("Unable to answer based on the passages.")) == 1.0
     assert metric.no_claims is True
     assert metric.status == "scored"
     assert metric.claims == []
+
+
+@pytest.mark.parametrize("answer", ["", "   ", "\u200b", "\u200b \ufeff"])
+def test_a_blank_answer_is_invalid_never_scored(answer: str) -> None:
+    metric = FaithfulnessMetric(model=LexicalJudge())
+    assert metric.measure(case(answer)) is None
+    assert metric.status == "invalid"
+    assert metric.error.startswith("BlankAnswer")
+    assert metric.success is None
 
 
 def test_empty_context_is_invalid_neither_passed_nor_failed() -> None:

@@ -33,7 +33,8 @@ ROWS = [
         True,
         0.5,
     ),
-    ("no-claims", "", CONTEXT, False, 1.0),
+    ("blank", "\u200b ", CONTEXT, False, None),  # never scored: NULL, as quarantined in a run
+    ("refusal", "Unable to answer based on the passages.", CONTEXT, False, 1.0),
     ("no-context", "Order A17 shipped.", [], False, None),  # invalid: NULL, as in case_scores
 ]
 SCORE = (

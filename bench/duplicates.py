@@ -19,9 +19,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from common import OUT, generated_cases, run_child, table
 
 SCORE = """
+from flows.allocator import keep_freed_pages; keep_freed_pages()  # as the CLI does
 import sys, time
-from flows.pipeline import run_score
-from flows.settings import ScoreSettings
+from flows.run.pipeline import run_score
+from flows.run.settings import ScoreSettings
 source, db, batch_size = sys.argv[1], sys.argv[2], int(sys.argv[3])
 started = time.perf_counter()
 run = run_score(ScoreSettings(source=source, db=db, batch_size=batch_size, max_invalid_share=1))

@@ -25,6 +25,10 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT), str(ROOT / "bench")]
 
+from flows.allocator import keep_freed_pages  # noqa: E402
+
+keep_freed_pages()  # before polars loads, as the CLI does
+
 import duckdb  # noqa: E402
 import polars as pl  # noqa: E402
 from common import table  # noqa: E402
@@ -37,9 +41,9 @@ from faith_udfs.prompts import (  # noqa: E402
     truths_prompt,
     verdicts_prompt,
 )
-from flows.judge_cache import JudgeCache  # noqa: E402
-from flows.llm_judge import OpenAIJudge  # noqa: E402
-from flows.store import open_store  # noqa: E402
+from flows.judges.llm_judge import OpenAIJudge  # noqa: E402
+from flows.store.db import open_store  # noqa: E402
+from flows.store.judge_cache import JudgeCache  # noqa: E402
 from tests.openai_stub import StubServer  # noqa: E402
 from tests.seed_judge import sentences  # noqa: E402
 

@@ -22,12 +22,13 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from common import OUT, generated_cases, run_child, table
 
-# What `faith score SOURCE --db DB` runs on the plain route; `flows` is imported first, as the
-# CLI does, so its allocator setting applies (flows/allocator.py).
+# What `faith score SOURCE --db DB` runs on the plain route; the allocator is set first, as
+# the CLI does (flows/allocator.py).
 PIPELINE = """
+from flows.allocator import keep_freed_pages; keep_freed_pages()  # as the CLI does
 import sys, time
-from flows.pipeline import run_score
-from flows.settings import ScoreSettings
+from flows.run.pipeline import run_score
+from flows.run.settings import ScoreSettings
 source, db, batch_size = sys.argv[1], sys.argv[2], sys.argv[3]
 options = {"batch_size": int(batch_size)} if batch_size != "default" else {}
 settings = ScoreSettings(source=source, db=db, **options)

@@ -20,15 +20,16 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from common import OUT, generated_cases, run_child, table
 
 STEPS = """
+from flows.allocator import keep_freed_pages; keep_freed_pages()  # as the CLI does
 import sys, time, shutil
 from pathlib import Path
-from flows.batches import (
+from flows.run.batches import (
     QuarantineKeys, classify, config_has_cases, score_batch, validate_batch, write_batch,
 )
-from flows.judge_factory import build_judge
-from flows.settings import ScoreSettings
-from flows.source import iter_batches, resolve_source
-from flows.store import open_store
+from flows.run.judge_factory import build_judge
+from flows.run.settings import ScoreSettings
+from flows.read.source import iter_batches, resolve_source
+from flows.store.db import open_store
 
 source, db = sys.argv[1], Path(sys.argv[2])
 shutil.rmtree(db.parent, ignore_errors=True)
@@ -71,10 +72,11 @@ result = {"steps": {k: round(v, 2) for k, v in cpu.items()}, "total": round(sum(
 """
 
 RUN = """
+from flows.allocator import keep_freed_pages; keep_freed_pages()  # as the CLI does
 import os, sys, threading, time, shutil
 from pathlib import Path
-from flows.pipeline import run_score
-from flows.settings import ScoreSettings
+from flows.run.pipeline import run_score
+from flows.run.settings import ScoreSettings
 
 source, db = sys.argv[1], Path(sys.argv[2])
 shutil.rmtree(db.parent, ignore_errors=True)

@@ -139,7 +139,7 @@ def main() -> int:
     """
     golden_cases().write_parquet(OUT)
     from faith_udfs import GroundedJudge, LexicalJudge, MetricConfig
-    from flows.nightly import check_judge, check_line, read_golden
+    from flows.nightly.nightly_run import check_judge, check_line, read_golden
 
     print(f"wrote {OUT} ({len(CASES)} cases)")
     for name, judge in (("grounded", GroundedJudge()), ("lexical", LexicalJudge())):

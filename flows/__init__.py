@@ -1,6 +1,5 @@
-"""faithpipe's I/O and orchestration: sources, the DuckDB store, the runs and the CLI."""
+"""faithpipe's I/O and orchestration, one room a job (README.md, Architecture).
 
-from flows.allocator import keep_freed_pages
-
-# Before anything imports polars: its allocator reads the setting once, when it loads.
-keep_freed_pages()
+Importing it changes nothing in the process: the entry points (`flows.cli.main`, the bench
+scripts) set the allocator and Prefect environment.
+"""

@@ -12,6 +12,11 @@ from data.generate import POLICY as SEED_POLICY
 from data.generate import SEED_QUESTION as QUESTION
 from data.generate import retrieve
 from faith_udfs import LLMTestCase
+from flows.orchestration.prefect_env import configure_prefect_environment
+
+# The suite is an entry point: Prefect's defaults go into the environment before any test
+# module imports prefect (importing flows changes nothing).
+configure_prefect_environment()
 
 POLICY = list(SEED_POLICY)  # the seed's policy lines, as the sample data carries them
 
@@ -42,9 +47,6 @@ def prefect_harness():
 
     Heartbeats off: each flow run would otherwise wait up to 1 s for its heartbeat thread.
     """
-    from flows.prefect_env import configure_prefect_environment
-
-    configure_prefect_environment()
     from prefect.settings import PREFECT_FLOWS_HEARTBEAT_FREQUENCY, temporary_settings
     from prefect.testing.utilities import prefect_test_harness
 

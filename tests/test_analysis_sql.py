@@ -1,4 +1,4 @@
-"""The analysis macros of flows/sql/002_analysis.sql on a real DuckDB file of hand-made rows.
+"""The analysis macros of flows/store/sql/002_analysis.sql on a real DuckDB file of hand-made rows.
 
 Expected numbers are worked out by hand (or by the textbook formula) in each test.
 """
@@ -17,8 +17,8 @@ import polars as pl
 import pytest
 
 from faith_udfs import score_expr
-from flows.sql_functions import register_metric_functions
-from flows.store import open_store
+from flows.store.db import open_store
+from flows.store.sql_functions import register_metric_functions
 
 # The README section these examples live in; the lead moves the text, then this path.
 DOCS = Path(__file__).resolve().parent.parent / "README.md"

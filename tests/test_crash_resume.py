@@ -17,10 +17,10 @@ import polars as pl
 import pytest
 from polars.testing import assert_frame_equal
 
-from flows.nightly import run_nightly
-from flows.run_registry import process_alive, supersede_dead_runs
-from flows.settings import ScoreSettings
-from flows.store import open_store, sql
+from flows.nightly.nightly_run import run_nightly
+from flows.run.settings import ScoreSettings
+from flows.store.db import open_store, sql
+from flows.store.run_registry import process_alive, supersede_dead_runs
 from tests.builders import many_cases, write
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -32,8 +32,8 @@ BATCHES = N_CASES // BATCH
 CHILD = """
 import logging, sys
 logging.basicConfig(level=logging.INFO, stream=sys.stdout, format="%(message)s")
-from flows.nightly import run_nightly
-from flows.settings import ScoreSettings
+from flows.nightly.nightly_run import run_nightly
+from flows.run.settings import ScoreSettings
 run_nightly(ScoreSettings(source=sys.argv[1], db=sys.argv[2], batch_size=int(sys.argv[3])))
 """
 # (batches committed before the kill, seconds after that line); the last leaves a few batches

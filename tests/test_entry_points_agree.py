@@ -12,9 +12,9 @@ import polars as pl
 import pytest
 
 from faith_udfs import FaithfulnessMetric, GroundedJudge, LexicalJudge, LLMTestCase
-from flows.pipeline import run_score
-from flows.settings import JudgeSettings, ScoreSettings
-from flows.store import connect
+from flows.run.pipeline import run_score
+from flows.run.settings import JudgeSettings, ScoreSettings
+from flows.store.db import connect
 from tests.builders import CONTEXT, case_row, cases, write
 from tests.db_reading import query
 

@@ -7,7 +7,7 @@ from pathlib import Path
 import duckdb
 import pytest
 
-from flows.settings import ScoreSettings
+from flows.run.settings import ScoreSettings
 from tests.builders import many_cases, write
 from tests.conftest import published_artifacts
 
@@ -16,7 +16,7 @@ pytestmark = pytest.mark.usefixtures("prefect_harness")
 
 def test_flow_run_scores_batches_and_publishes_its_summary(tmp_path: Path) -> None:
 
-    from flows.flow import score_flow
+    from flows.orchestration.score_flow import score_flow
 
     source = write(many_cases(25), tmp_path / "cases.parquet")
     db = tmp_path / "f.duckdb"
@@ -37,7 +37,7 @@ def test_flow_run_scores_batches_and_publishes_its_summary(tmp_path: Path) -> No
 
 def test_flow_run_over_a_missing_source_fails_before_writing(tmp_path: Path) -> None:
     from flows.errors import InputUnreadable
-    from flows.flow import score_flow
+    from flows.orchestration.score_flow import score_flow
 
     with pytest.raises(InputUnreadable):
         score_flow(
@@ -48,9 +48,9 @@ def test_flow_run_over_a_missing_source_fails_before_writing(tmp_path: Path) -> 
 
 @pytest.mark.parametrize("bar", [True, False])
 def test_only_a_progress_bar_is_added_to_the_flow_log(bar: bool) -> None:
-    from flows.console import BarProgress
-    from flows.flow import _console, show_console_progress
-    from flows.pipeline import LogProgress
+    from flows.orchestration.score_flow import _console, show_console_progress
+    from flows.run.pipeline import LogProgress
+    from flows.run.progress_bar import BarProgress
 
     given = BarProgress() if bar else LogProgress()
     show_console_progress(given)

@@ -20,8 +20,8 @@ from faith_udfs import (
     MetricConfig,
     score_cases,
 )
-from flows.pipeline import run_score
-from flows.settings import ScoreSettings
+from flows.run.pipeline import run_score
+from flows.run.settings import ScoreSettings
 from tests.builders import case_row, cases, metric_cases, write
 
 QUESTION = "Where is order A17?"

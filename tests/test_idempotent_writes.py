@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from flows.batches import write_batch
-from flows.pipeline import Steps, run_score
-from flows.settings import ScoreSettings
+from flows.run.batches import write_batch
+from flows.run.pipeline import Steps, run_score
+from flows.run.settings import ScoreSettings
 from tests.builders import many_cases, write
 from tests.db_reading import query
 

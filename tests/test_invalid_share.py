@@ -13,8 +13,8 @@ import polars as pl
 import pytest
 
 from flows.errors import TooManyInvalid
-from flows.pipeline import run_score
-from flows.settings import ScoreSettings
+from flows.run.pipeline import run_score
+from flows.run.settings import ScoreSettings
 from tests.builders import many_cases, write
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -94,7 +94,7 @@ def test_the_limit_is_checked_on_the_run_alone(tmp_path: Path) -> None:
 def test_the_prefect_flow_run_of_a_mostly_invalid_run_fails(tmp_path: Path) -> None:
     from prefect.client.orchestration import get_client
 
-    from flows.flow import score_flow
+    from flows.orchestration.score_flow import score_flow
 
     source = write(cases_with_empty_contexts(10, 5), tmp_path / "cases.parquet")
     with pytest.raises(TooManyInvalid):

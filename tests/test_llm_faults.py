@@ -25,9 +25,9 @@ from faith_udfs import JudgeTransientError, LexicalJudge
 from faith_udfs.combined_prompts import PACKED_CLAIMS, PACKED_TRUTHS, PACKED_VERDICTS
 from faith_udfs.errors import JudgeCrashed
 from flows.errors import TooManyInvalid
-from flows.llm_judge import OpenAIJudge
-from flows.pipeline import run_score
-from flows.settings import ScoreSettings
+from flows.judges.llm_judge import OpenAIJudge
+from flows.run.pipeline import run_score
+from flows.run.settings import ScoreSettings
 from tests.builders import COMPARED, case_row, cases, many_cases, write
 from tests.openai_stub import StubServer, serving
 

@@ -23,10 +23,10 @@ from faith_udfs import ConfigError, JudgeTransientError, LexicalJudge, MetricCon
 from faith_udfs.combined_prompts import PACKED_TRUTHS, PACKED_VERDICTS
 from faith_udfs.errors import JudgeCrashed
 from faith_udfs.prompts import CLAIMS, TRUTHS, VERDICTS
-from flows.judge_cache import JudgeCache
-from flows.llm_judge import OpenAIJudge
-from flows.llm_transport import AdaptiveLimiter, _retry_after
-from flows.store import open_store
+from flows.judges.llm_judge import OpenAIJudge
+from flows.judges.llm_transport import AdaptiveLimiter, _retry_after
+from flows.store.db import open_store
+from flows.store.judge_cache import JudgeCache
 from tests.builders import COMPARED, metric_cases
 from tests.conftest import POLICY
 from tests.openai_stub import StubServer, serving

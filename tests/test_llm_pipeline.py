@@ -12,8 +12,8 @@ import polars as pl
 import pytest
 
 from flows.cli import main
-from flows.pipeline import run_score
-from flows.settings import JudgeSettings, ScoreSettings
+from flows.run.pipeline import run_score
+from flows.run.settings import JudgeSettings, ScoreSettings
 from tests.builders import COMPARED
 from tests.openai_stub import StubServer
 
@@ -160,7 +160,7 @@ def test_the_api_key_reaches_no_prefect_artifact_log_or_parameter(
 
     from prefect.client.orchestration import get_client
 
-    from flows.flow import score_flow
+    from flows.orchestration.score_flow import score_flow
 
     run = score_flow(llm(stub, source, tmp_path / "f.duckdb"))
 

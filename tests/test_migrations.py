@@ -9,8 +9,8 @@ from pathlib import Path
 import duckdb
 import pytest
 
-import flows.store
-from flows.store import connect, migrate, migrations, open_store
+import flows.store.db
+from flows.store.db import connect, migrate, migrations, open_store
 
 _OLD_CASE = """
 INSERT INTO case_scores (config_id, case_id, run_id, content_hash, logged_at, n_yes, n_no, n_idk,
@@ -28,7 +28,9 @@ def old_database(
 ) -> duckdb.DuckDBPyConnection:
     """A database as faithpipe made it at `version` (3: segments as a MAP; 4: no evidence)."""
     with monkeypatch.context() as old:
-        old.setattr(flows.store, "migrations", lambda: [m for m in migrations() if m[0] <= version])
+        old.setattr(
+            flows.store.db, "migrations", lambda: [m for m in migrations() if m[0] <= version]
+        )
         return open_store(db)
 
 
@@ -70,7 +72,7 @@ def test_segments_stored_as_a_map_become_json_and_stay_readable(
 
 KILLED_AFTER_MIGRATING = """
 import os, sys
-from flows.store import open_store
+from flows.store.db import open_store
 con = open_store(sys.argv[1])  # kept open: dropping it would close and checkpoint
 os._exit(0)  # no close, no checkpoint: the migrations are only in the WAL
 """

@@ -14,8 +14,8 @@ import pytest
 
 from faith_udfs import JudgeIdentity, LexicalJudge
 from flows.errors import InputUnreadable
-from flows.nightly import check_line, run_nightly
-from flows.settings import JudgeSettings, ScoreSettings
+from flows.nightly.nightly_run import check_line, run_nightly
+from flows.run.settings import JudgeSettings, ScoreSettings
 from tests.builders import ANSWERS, case_row, cases, many_cases, write
 from tests.conftest import published_artifacts
 
@@ -186,7 +186,7 @@ def test_two_runs_at_once_one_writes_the_other_waits_or_exits(tmp_path: Path) ->
 @pytest.mark.usefixtures("prefect_harness")
 def test_nightly_flow_runs_as_tasks_and_publishes_its_judge_check(tmp_path: Path) -> None:
 
-    from flows.nightly_flow import nightly_flow
+    from flows.orchestration.nightly_flow import nightly_flow
 
     source, db = write(many_cases(25), tmp_path / "cases.parquet"), tmp_path / "f.duckdb"
     lexical = JudgeSettings(kind="lexical")

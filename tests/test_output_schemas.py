@@ -9,8 +9,8 @@ import pandera.polars as pa
 import polars as pl
 import pytest
 
-from flows.pipeline import run_score
-from flows.settings import JudgeSettings, ScoreSettings
+from flows.run.pipeline import run_score
+from flows.run.settings import JudgeSettings, ScoreSettings
 from schemas import OUTPUT_MODELS, CaseScores
 from tests.builders import case_row, cases, many_cases, write
 from tests.openai_stub import StubServer

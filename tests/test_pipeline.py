@@ -11,8 +11,8 @@ import polars as pl
 import pytest
 
 from flows.errors import InputUnreadable
-from flows.pipeline import run_score
-from flows.settings import ScoreSettings
+from flows.run.pipeline import run_score
+from flows.run.settings import ScoreSettings
 from tests.builders import CONTEXT, SCHEMA, case_row, cases, many_cases, write
 from tests.seed_judge import CountingJudge
 
@@ -360,8 +360,8 @@ def test_three_tables_quarantine_orphans_and_treat_no_context_as_empty(tmp_path:
 def test_a_run_failing_mid_way_is_marked_failed_keeps_its_batches_and_resumes(
     tmp_path: Path,
 ) -> None:
-    from flows.batches import write_batch
-    from flows.pipeline import Steps
+    from flows.run.batches import write_batch
+    from flows.run.pipeline import Steps
 
     writes: list[int] = []
 
@@ -387,8 +387,8 @@ def test_a_run_failing_mid_way_is_marked_failed_keeps_its_batches_and_resumes(
 def test_a_batch_failing_to_score_stops_the_scoring_and_keeps_the_batches_before(
     tmp_path: Path,
 ) -> None:
-    from flows.batches import score_batch
-    from flows.pipeline import Steps
+    from flows.run.batches import score_batch
+    from flows.run.pipeline import Steps
 
     calls: list[int] = []
 

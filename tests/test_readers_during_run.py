@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from flows.store import snapshot_path
+from flows.store.db import snapshot_path
 from tests.builders import many_cases, write
 from tests.conftest import run_python
 from tests.test_store_readers import writer_holding

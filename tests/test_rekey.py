@@ -11,11 +11,11 @@ import polars as pl
 import pytest
 
 import faith_udfs.truths
-import flows.store
-from flows.pipeline import run_score
-from flows.rekey import rekey_passages
-from flows.settings import ScoreSettings
-from flows.store import migrations, open_store
+import flows.store.db
+from flows.run.pipeline import run_score
+from flows.run.rekey import rekey_passages
+from flows.run.settings import ScoreSettings
+from flows.store.db import migrations, open_store
 from schemas.outputs import LegacyPassageKeys
 from tests.builders import many_cases, write
 from tests.conftest import run_python
@@ -31,7 +31,7 @@ TABLES = [
 def scored_before_version_7(source: Path, db: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Score `source` as faithpipe did before migration 007: passage ids from polars' hash()."""
     with monkeypatch.context() as old:
-        old.setattr(flows.store, "migrations", lambda: [m for m in migrations() if m[0] <= 6])
+        old.setattr(flows.store.db, "migrations", lambda: [m for m in migrations() if m[0] <= 6])
         old.setattr(faith_udfs.truths, "text_keys", lambda texts: texts.hash())
         run_score(ScoreSettings(source=str(source), db=str(db)))
 

@@ -15,14 +15,14 @@ from rich.console import Console
 
 from faith_udfs import ConfigError
 from flows.errors import DatabaseError
-from flows.report import (
+from flows.report.analysis import (
     ReportOptions,
     add_report_arguments,
     render_terminal,
     report_figures,
     write_html_report,
 )
-from flows.store import connect, open_store
+from flows.store.db import connect, open_store
 from tests.test_analysis_sql import add_case, add_truths, add_verdicts, populate
 
 XSS = "<script>alert('x')</script>"
@@ -181,10 +181,10 @@ def test_out_of_range_threshold(con: duckdb.DuckDBPyConnection) -> None:
 
 
 def test_report_shows_judge_agreement_over_time_when_nightly_checks_exist(tmp_path: Path) -> None:
-    from flows.nightly import run_nightly
-    from flows.report import ReportOptions, report_figures
-    from flows.settings import ScoreSettings
-    from flows.store import connect
+    from flows.nightly.nightly_run import run_nightly
+    from flows.report.analysis import ReportOptions, report_figures
+    from flows.run.settings import ScoreSettings
+    from flows.store.db import connect
     from tests.builders import many_cases, write
 
     db = tmp_path / "f.duckdb"

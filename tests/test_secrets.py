@@ -13,7 +13,7 @@ import duckdb
 import polars as pl
 import pytest
 
-from flows.settings import JudgeSettings, ScoreSettings
+from flows.run.settings import JudgeSettings, ScoreSettings
 from tests.openai_stub import StubServer
 
 SAMPLE = Path(__file__).resolve().parent.parent / "data" / "sample" / "cases.parquet"
@@ -63,7 +63,7 @@ def test_no_key_or_url_password_in_prefect_tables_or_logs(
 ) -> None:
     from prefect.client.orchestration import get_client
 
-    from flows.flow import score_flow
+    from flows.orchestration.score_flow import score_flow
 
     source = tmp_path / "cases.parquet"
     pl.read_parquet(SAMPLE).head(60).write_parquet(source)

@@ -8,8 +8,8 @@ from pathlib import Path
 import polars as pl
 import pytest
 
-from flows.pipeline import run_score
-from flows.settings import ScoreSettings
+from flows.run.pipeline import run_score
+from flows.run.settings import ScoreSettings
 from tests.builders import many_cases, write
 from tests.db_reading import query
 

@@ -10,13 +10,13 @@ import pytest
 import yaml
 
 from flows.cli import main
-from flows.settings import ScoreSettings
+from flows.run.settings import ScoreSettings
 
 ROOT = Path(__file__).resolve().parent.parent
 
 
 def test_the_served_deployment_carries_schedule_and_parameters() -> None:
-    from flows.nightly_flow import build_deployment, nightly_flow
+    from flows.orchestration.nightly_flow import build_deployment, nightly_flow
 
     settings = ScoreSettings(source="/srv/logs", db="/srv/f.duckdb", threshold=0.7, batch_size=999)
     deployment = build_deployment(
@@ -28,7 +28,7 @@ def test_the_served_deployment_carries_schedule_and_parameters() -> None:
         agreement_floor=0.8,
     )
     assert (deployment.flow_name, deployment.name) == ("faithpipe-nightly", "nightly-eu")
-    assert deployment.entrypoint == "flows.nightly_flow.nightly_flow"
+    assert deployment.entrypoint == "flows.orchestration.nightly_flow.nightly_flow"
     ((schedule,),) = [deployment.schedules]
     assert (schedule.schedule.cron, schedule.schedule.timezone, schedule.active) == (
         "30 1 * * *",

@@ -9,7 +9,7 @@ import polars as pl
 import pyarrow.parquet as pq
 import pytest
 
-from flows.source import iter_batches, resolve_source
+from flows.read.source import iter_batches, resolve_source
 from tests.builders import many_cases, write
 
 

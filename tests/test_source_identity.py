@@ -10,9 +10,9 @@ from pathlib import Path
 import polars as pl
 import pytest
 
-from flows.pipeline import run_score
-from flows.settings import ScoreSettings
-from flows.source import resolve_source
+from flows.read.source import resolve_source
+from flows.run.pipeline import run_score
+from flows.run.settings import ScoreSettings
 from tests.builders import case_row, cases, many_cases, write
 from tests.db_reading import query
 

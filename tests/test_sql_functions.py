@@ -10,7 +10,7 @@ import polars as pl
 import pytest
 
 from faith_udfs import FaithfulnessMetric, GroundedJudge, LexicalJudge, LLMTestCase
-from flows.sql_functions import register_metric_functions
+from flows.store.sql_functions import register_metric_functions
 from tests.conftest import POLICY
 
 CONTEXT = [POLICY[0]]  # "Order A17 shipped on 3 March by courier."

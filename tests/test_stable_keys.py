@@ -13,8 +13,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from faith_udfs.keys import text_key, text_keys
-from flows.pipeline import run_score
-from flows.settings import ScoreSettings
+from flows.run.pipeline import run_score
+from flows.run.settings import ScoreSettings
 from tests.builders import CONTEXT, many_cases, write
 from tests.db_reading import query
 

@@ -15,9 +15,9 @@ import duckdb
 import pytest
 from polars.testing import assert_frame_equal
 
-from flows.pipeline import run_score
-from flows.settings import ScoreSettings
-from flows.store import open_store
+from flows.run.pipeline import run_score
+from flows.run.settings import ScoreSettings
+from flows.store.db import open_store
 from tests.builders import many_cases, write
 from tests.test_crash_resume import runs, snapshot
 
@@ -30,7 +30,7 @@ PREFECT = ["--batch-size", str(BATCH), "--prefect", "yes", "--judge", "lexical"]
 # transaction (a long query after the inserts), so a signal can land mid-commit.
 CHILD = """
 import sys
-from flows import batches
+from flows.run import batches
 if sys.argv[1] == "slow-commit":
     original = batches.run
     def run_then_dawdle(con, name, params=None):

@@ -13,7 +13,7 @@ import pytest
 
 from flows.cli import main
 from flows.errors import DatabaseError
-from flows.store import open_store
+from flows.store.db import open_store
 from tests.builders import many_cases, write
 from tests.conftest import run_python
 

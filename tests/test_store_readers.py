@@ -15,9 +15,9 @@ import duckdb
 import pytest
 
 from flows.errors import DatabaseLocked
-from flows.pipeline import run_score
-from flows.settings import ScoreSettings
-from flows.store import connect_for_reading, open_store, snapshot_path, write_snapshot
+from flows.run.pipeline import run_score
+from flows.run.settings import ScoreSettings
+from flows.store.db import connect_for_reading, open_store, snapshot_path, write_snapshot
 from tests.builders import many_cases, write
 from tests.conftest import run_python
 

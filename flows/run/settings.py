@@ -9,8 +9,8 @@ from urllib.parse import urlsplit, urlunsplit
 from pydantic import BaseModel, ConfigDict, Field, SecretStr, model_validator
 
 from faith_udfs import MetricConfig
-from flows.source import DEFAULT_BATCH_SIZE
-from flows.store import DEFAULT_DB
+from flows.read.source import DEFAULT_BATCH_SIZE
+from flows.store.db import DEFAULT_DB
 
 
 class JudgeSettings(BaseModel):

@@ -7,22 +7,17 @@ the run to its check), and the plain route then runs exactly the same code.
 
 from __future__ import annotations
 
+import logging
 from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from flows.prefect_env import configure_prefect_environment
+from prefect import flow, get_run_logger, task
+from prefect.artifacts import create_markdown_artifact
+from prefect.deployments.runner import EntrypointType, RunnerDeployment
+from prefect.schedules import Cron
 
-configure_prefect_environment()
-
-from prefect import flow, get_run_logger, task  # noqa: E402 - environment first
-from prefect.artifacts import create_markdown_artifact  # noqa: E402
-from prefect.deployments.runner import EntrypointType, RunnerDeployment  # noqa: E402
-from prefect.schedules import Cron  # noqa: E402
-
-from faith_udfs.errors import ConfigError  # noqa: E402
-from flows.flow import TASK_OPTIONS, TASK_STEPS, flow_progress  # noqa: E402
-from flows.flow import publish_summary as publish_run_summary  # noqa: E402
-from flows.nightly import (  # noqa: E402
+from faith_udfs.errors import ConfigError
+from flows.nightly.nightly_run import (
     DEFAULT_AGREEMENT_FLOOR,
     CheckSteps,
     check_agreement_floor,
@@ -31,7 +26,9 @@ from flows.nightly import (  # noqa: E402
     record_check,
     run_nightly,
 )
-from flows.settings import ScoreSettings  # noqa: E402
+from flows.orchestration.score_flow import TASK_OPTIONS, TASK_STEPS, flow_progress
+from flows.orchestration.score_flow import publish_summary as publish_run_summary
+from flows.run.settings import ScoreSettings
 
 check_task = task(name="check-judge", **TASK_OPTIONS)(check_judge)
 # Writing touches the disk: one retry, on a fresh transaction (the failed one rolled back).
@@ -149,3 +146,12 @@ def describe_deployment(deployment: RunnerDeployment) -> dict[str, Any]:
         "parameters": deployment.parameters,
         "tags": deployment.tags,
     }
+
+
+def serve_deployment(deployment: RunnerDeployment) -> None:
+    """Run the deployment's scheduled runs in this process until stopped (`faith serve`)."""
+    from prefect import serve
+
+    # The runner polls the server every ~10 s; httpx would log an INFO line for each poll.
+    logging.getLogger("httpx").setLevel(logging.WARNING)
+    serve(deployment)

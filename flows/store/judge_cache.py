@@ -17,12 +17,12 @@ from types import TracebackType
 
 import duckdb
 
-from flows.store import sql
+from flows.store.db import sql
 
 log = logging.getLogger(__name__)
 
-# Columns of the public `judge_cache` (flows/sql/001_tables.sql), in buffered-row order; the
-# queries are flows/sql/judge_cache_*.sql and bind each column as one list.
+# Columns of the public `judge_cache` (flows/store/sql/001_tables.sql), in buffered-row order; the
+# queries are flows/store/sql/judge_cache_*.sql and bind each column as one list.
 _COLUMNS = (
     "cache_key",
     "kind",
@@ -36,6 +36,10 @@ _COLUMNS = (
 )
 # A buffer that cannot be written (disk full, ...) is kept for a later flush, up to this size.
 _MAX_UNWRITTEN = 100_000
+
+
+# What a cache read or write may raise: a run goes on without the cache.
+CACHE_ERRORS = (duckdb.Error,)
 
 
 class JudgeCache:

@@ -1,13 +1,12 @@
 """The nightly job: score what is new, then check the judge on a labelled golden set.
 
-`run_nightly` is plain Python; the Prefect flow (`flows/nightly_flow.py`) passes task-wrapped
-steps to it, so both routes run the same code. This module does not import Prefect, so the
-`faith` CLI that adds `nightly` and `serve` from here stays fast.
+`run_nightly` is plain Python; the Prefect flow (`flows/orchestration/nightly_flow.py`)
+passes task-wrapped steps to it, so both routes run the same code. The command line
+is in `flows/cli/nightly_commands.py`.
 """
 
 from __future__ import annotations
 
-import argparse
 import hashlib
 import json
 import logging
@@ -18,22 +17,23 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-import duckdb
 import polars as pl
 
 from faith_udfs import Judge, MetricConfig, score_cases
 from faith_udfs.errors import ConfigError
 from flows.errors import InputUnreadable
-from flows.source import resolve_source
-from flows.store import open_store, register, run, sql, transaction
+from flows.read.source import resolve_source
+from flows.store.db import open_store, register, run, sql, transaction
 
 if TYPE_CHECKING:
-    from flows.pipeline import Progress, Steps
-    from flows.settings import ScoreSettings
+    import duckdb
+
+    from flows.run.pipeline import Progress, Steps
+    from flows.run.settings import ScoreSettings
 
 log = logging.getLogger("faithpipe")
 
-GOLDEN = Path(__file__).resolve().parent.parent / "data" / "golden.parquet"
+GOLDEN = Path(__file__).resolve().parents[2] / "data" / "golden.parquet"
 DEFAULT_AGREEMENT_FLOOR = 0.9
 GOLDEN_SCHEMA: dict[str, pl.DataType] = {
     "case_id": pl.String(),
@@ -280,8 +280,8 @@ def run_nightly(
     summary. A given `judge` is used again for the check after the run, so it must stay usable.
     """
     # Imported here: `faith` builds its parser from this module and must start fast.
-    from flows.judge_factory import build_judge, close_judge
-    from flows.pipeline import run_row, run_score
+    from flows.run.judge_factory import build_judge, close_judge
+    from flows.run.pipeline import run_row, run_score
 
     check_agreement_floor(agreement_floor)
     check_steps = check_steps or CheckSteps()
@@ -318,130 +318,3 @@ def check_line(check: dict[str, Any]) -> str:
         f"judge check on {check['cases']} golden cases: agreement {said} "
         f"({check['agreed']}/{check['items']}), floor {check['floor']:.1%}: {verdict}"
     )
-
-
-# --- the command line ---------------------------------------------------------------------
-
-
-def add_nightly_commands(commands: argparse._SubParsersAction) -> None:
-    """Add `faith nightly` and `faith serve` to the CLI's subcommands."""
-    from flows.cli import add_run_arguments
-
-    nightly = commands.add_parser(
-        "nightly",
-        help="score what is new in SOURCE, then check the judge on the golden set",
-        description="Score the cases of SOURCE not yet scored under this metric config (and "
-        "those left invalid or pending), batch by batch, as a `nightly` run; then score the "
-        "golden set with the same judge and store the agreement in judge_checks. A run below "
-        "--agreement-floor is marked with a drift warning.",
-    )
-    nightly.add_argument("source", metavar="SOURCE", help="Parquet file, folder or glob")
-    add_run_arguments(nightly)
-    _add_check_arguments(nightly)
-    nightly.set_defaults(command=nightly_command)
-
-    serve = commands.add_parser(
-        "serve",
-        help="serve the nightly flow on a cron schedule (Prefect)",
-        description="Serve the nightly flow of SOURCE on a cron schedule with Prefect: this "
-        "process registers the deployment with the Prefect server (PREFECT_API_URL; the "
-        "temporary server has no scheduler) and runs each scheduled run until stopped (Ctrl-C).",
-    )
-    serve.add_argument("source", metavar="SOURCE", help="Parquet file, folder or glob")
-    add_run_arguments(serve)
-    _add_check_arguments(serve)
-    schedule = serve.add_argument_group("schedule")
-    schedule.add_argument("--cron", default="0 2 * * *", help='cron schedule (default "0 2 * * *")')
-    schedule.add_argument("--timezone", default="UTC", help="IANA zone of the cron (default UTC)")
-    schedule.add_argument("--name", default="nightly", help="deployment name (default nightly)")
-    schedule.add_argument(
-        "--dry-run",
-        action="store_true",
-        help="print the deployment (name, schedule, parameters) as JSON and exit",
-    )
-    for action in serve._actions:  # serve always runs through Prefect
-        if action.dest == "prefect":
-            action.help = argparse.SUPPRESS
-    serve.set_defaults(command=serve_command)
-
-
-def _add_check_arguments(parser: argparse.ArgumentParser) -> None:
-    check = parser.add_argument_group("judge check")
-    check.add_argument(
-        "--golden",
-        metavar="PATH",
-        help=f"labelled golden set (default {GOLDEN.relative_to(GOLDEN.parent.parent)})",
-    )
-    check.add_argument(
-        "--agreement-floor",
-        type=float,
-        default=DEFAULT_AGREEMENT_FLOOR,
-        metavar="F",
-        help=f"warn when agreement with the golden set is below F "
-        f"(default {DEFAULT_AGREEMENT_FLOOR})",
-    )
-
-
-def nightly_command(args: argparse.Namespace) -> int:
-    from flows.cli import EXIT_OK, settings_from, use_prefect
-    from flows.console import console_progress
-    from flows.summary import run_line
-
-    settings = settings_from(args, flow="nightly")
-    progress = console_progress()
-    if use_prefect(args.prefect):
-        from flows.flow import show_console_progress
-        from flows.nightly_flow import nightly_flow
-
-        show_console_progress(progress)
-        result = nightly_flow(settings, golden=args.golden, agreement_floor=args.agreement_floor)
-    else:
-        result = run_nightly(
-            settings, golden=args.golden, agreement_floor=args.agreement_floor, progress=progress
-        )
-    # A drift warning is already logged on stderr by the run.
-    print(run_line(result))  # noqa: T201 - the command's output
-    print(check_line(result["judge_check"]))  # noqa: T201
-    return EXIT_OK
-
-
-def serve_command(args: argparse.Namespace) -> int:
-    from flows.cli import EXIT_OK, settings_from
-
-    settings = settings_from(args, flow="nightly")
-    # Scheduled runs start from wherever the runner was: pin every path now.
-    settings = settings.model_copy(
-        update={"source": _absolute(settings.source), "db": _absolute(settings.db)}
-    )
-    golden = _absolute(args.golden) if args.golden else None
-    from flows.nightly_flow import build_deployment, describe_deployment
-
-    deployment = build_deployment(
-        settings,
-        cron=args.cron,
-        timezone=args.timezone,
-        name=args.name,
-        golden=golden,
-        agreement_floor=args.agreement_floor,
-    )
-    if args.dry_run:
-        print(json.dumps(describe_deployment(deployment), indent=2))  # noqa: T201
-        return EXIT_OK
-    from flows.prefect_env import prefect_server_configured
-
-    # Prefect's temporary server runs no scheduler: served runs would never start.
-    if not prefect_server_configured():
-        raise ConfigError(
-            "faith serve needs a Prefect server for its schedule: start `prefect server start` "
-            "and set PREFECT_API_URL=http://127.0.0.1:4200/api (see README.md, Nightly runs)"
-        )
-    from prefect import serve
-
-    # The runner polls the server every ~10 s; httpx would log an INFO line for each poll.
-    logging.getLogger("httpx").setLevel(logging.WARNING)
-    serve(deployment)
-    return EXIT_OK
-
-
-def _absolute(path: str) -> str:
-    return str(Path(path).expanduser().absolute())

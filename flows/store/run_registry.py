@@ -16,7 +16,7 @@ from pathlib import Path
 
 import duckdb
 
-from flows.store import sql, transaction
+from flows.store.db import sql, transaction
 
 log = logging.getLogger("faithpipe")
 

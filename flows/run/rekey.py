@@ -10,9 +10,9 @@ from pathlib import Path
 import polars as pl
 
 from faith_udfs.keys import text_keys
-from flows.batches import validate_batch
-from flows.source import DEFAULT_BATCH_SIZE, iter_batches, resolve_source
-from flows.store import open_store, register, run, sql, transaction
+from flows.read.source import DEFAULT_BATCH_SIZE, iter_batches, resolve_source
+from flows.run.batches import validate_batch
+from flows.store.db import open_store, register, run, sql, transaction
 
 log = logging.getLogger("faithpipe")
 

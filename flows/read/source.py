@@ -20,7 +20,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from flows.errors import InputUnreadable
-from flows.store import sql
+from flows.store.db import sql
 from schemas import REQUIRED_COLUMNS
 
 THREE_TABLES = ("questions", "contexts", "outputs")

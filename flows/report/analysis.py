@@ -1,20 +1,17 @@
 """`faith report`: pass rates of the latest periods in the terminal, and one offline HTML file.
 
-Every number comes from the analysis macros of flows/sql/002_analysis.sql; this module only
+Every number comes from the analysis macros of flows/store/sql/002_analysis.sql; this module only
 binds parameters, shapes frames and draws.
 """
 
 from __future__ import annotations
 
-import argparse
 import html
-import sys
 from dataclasses import dataclass
 from datetime import date, datetime
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import duckdb
 import plotly.graph_objects as go
 import plotly.io as pio
 import polars as pl
@@ -28,20 +25,20 @@ from rich.text import Text
 
 from faith_udfs.errors import ConfigError
 from flows.errors import DatabaseError
-from flows.store import DEFAULT_DB, DEFAULT_READ_WAIT, connect_for_reading, sql
+from flows.store.db import sql
+
+if TYPE_CHECKING:
+    import duckdb
 
 __all__ = [
     "DEFAULT_SEGMENT",
     "ReportOptions",
-    "add_report_arguments",
-    "add_wait_argument",
     "config_labels",
     "contradicted_claims",
     "pass_rates",
     "pass_rates_by_segment",
     "render_html",
     "render_terminal",
-    "report_command",
     "report_figures",
     "resolve_segment",
     "score_histogram",
@@ -89,78 +86,6 @@ class ReportOptions:
         }
 
 
-def add_report_arguments(parser: argparse.ArgumentParser) -> None:
-    """The options of `faith report`; also sets `command=report_command` as a default."""
-    parser.add_argument("--db", default=str(DEFAULT_DB), help=f"DuckDB file (default {DEFAULT_DB})")
-    parser.add_argument(
-        "--since", type=date.fromisoformat, metavar="D", help="first day (YYYY-MM-DD)"
-    )
-    parser.add_argument("--until", type=date.fromisoformat, metavar="D", help="last day, inclusive")
-    parser.add_argument(
-        "--segment",
-        metavar="COL",
-        help=f"segment column to slice by (default {DEFAULT_SEGMENT} when the logs have it)",
-    )
-    parser.add_argument(
-        "--html", type=Path, metavar="FILE", help="also write a self-contained HTML report"
-    )
-    parser.add_argument(
-        "--grain", choices=("day", "week", "month"), default="day", help="period (default day)"
-    )
-    parser.add_argument(
-        "--periods", type=int, default=7, metavar="N", help="latest periods per config shown (7)"
-    )
-    parser.add_argument(
-        "--threshold",
-        type=float,
-        help="recompute success at this pass mark (default: as each run was configured)",
-    )
-    parser.add_argument(
-        "--penalize-ambiguous",
-        action=argparse.BooleanOptionalAction,
-        default=None,
-        help="recompute scores counting idk claims as unfaithful, or not (default: as configured)",
-    )
-    add_wait_argument(parser)
-    parser.set_defaults(command=report_command)
-
-
-def add_wait_argument(parser: argparse.ArgumentParser) -> None:
-    """--wait: how long a reader waits for a run holding the database (see connect_for_reading)."""
-    parser.add_argument(
-        "--wait",
-        type=float,
-        default=DEFAULT_READ_WAIT,
-        metavar="SECONDS",
-        help="while a run writes the database and there is no snapshot of it to read, wait "
-        f"this long for the run to finish (default {DEFAULT_READ_WAIT:g})",
-    )
-
-
-def report_command(args: argparse.Namespace) -> int:
-    """Print the latest periods; write the HTML report when --html is given."""
-    options = ReportOptions(
-        since=args.since,
-        until=args.until,
-        grain=args.grain,
-        periods=args.periods,
-        threshold=args.threshold,
-        penalize_ambiguous=args.penalize_ambiguous,
-        segment=args.segment,
-    )
-    con = connect_for_reading(args.db, wait=args.wait)
-    try:
-        # Piped output (a log, a CI page) gets room for the tables instead of rich's 80 columns.
-        console = Console(width=None if sys.stdout.isatty() else 120)
-        render_terminal(con, options, console)
-        if args.html is not None:
-            path = write_html_report(con, args.html, options=options)
-            console.print(Text(f"HTML report: {path}"))
-    finally:
-        con.close()
-    return 0
-
-
 def _check(con: duckdb.DuckDBPyConnection, options: ReportOptions) -> None:
     if options.threshold is not None and not 0.0 <= options.threshold <= 1.0:
         raise ConfigError(f"--threshold must be between 0 and 1, got {options.threshold}")
@@ -174,7 +99,7 @@ def _check(con: duckdb.DuckDBPyConnection, options: ReportOptions) -> None:
 
 
 def _frame(con: duckdb.DuckDBPyConnection, name: str, params: dict[str, Any]) -> pl.DataFrame:
-    """The result of `flows/sql/<name>.sql` as a frame; every value is a bound parameter."""
+    """The result of `flows/store/sql/<name>.sql` as a frame; every value is a bound parameter."""
     return con.sql(sql(name), params=params).pl()
 
 

@@ -12,11 +12,14 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable, Iterable
+from typing import TYPE_CHECKING
 
 import polars as pl
 
-from flows.batches import ValidatedRows
-from flows.source import RawBatch
+from flows.read.source import RawBatch
+
+if TYPE_CHECKING:
+    from flows.run.batches import ValidatedRows
 
 log = logging.getLogger("faithpipe")
 

@@ -11,16 +11,19 @@ import time
 from collections import Counter
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
+from typing import TYPE_CHECKING
 
-import duckdb
 import polars as pl
 
 from faith_udfs import FaithfulnessFrames, Judge, MetricConfig, score_cases
-from flows.judge_accounting import case_usage
-from flows.judge_factory import judge_usage
-from flows.source import RawBatch
-from flows.store import register, run, sql, transaction
+from flows.read.source import RawBatch
+from flows.run.judge_accounting import case_usage
+from flows.run.judge_factory import judge_usage
+from flows.store.db import register, run, sql, transaction
 from schemas import validate_cases
+
+if TYPE_CHECKING:
+    import duckdb
 
 QUARANTINE_TABLE_COLUMNS = (
     "row_key",

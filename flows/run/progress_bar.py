@@ -1,8 +1,7 @@
-"""Terminal output: a progress bar with rows/s on a terminal, log lines elsewhere."""
+"""A run's progress: a bar with rows/s on a terminal, log lines elsewhere."""
 
 from __future__ import annotations
 
-import logging
 import sys
 from typing import Any
 
@@ -16,7 +15,7 @@ from rich.progress import (
     TimeRemainingColumn,
 )
 
-from flows.pipeline import LogProgress
+from flows.run.pipeline import LogProgress
 
 stderr = Console(stderr=True)
 
@@ -58,28 +57,3 @@ class BarProgress:
 def console_progress() -> BarProgress | LogProgress:
     """A bar when a person watches stderr, plain log lines when a log file does."""
     return BarProgress() if sys.stderr.isatty() else LogProgress()
-
-
-def configure_logging(verbose: bool = False) -> None:
-    """faithpipe's own log lines on stderr, one line each; libraries stay at warnings."""
-    logger = logging.getLogger("faithpipe")
-    if not logger.handlers:
-        handler = logging.StreamHandler(sys.stderr)
-        handler.setFormatter(logging.Formatter("%(asctime)s %(message)s", datefmt="%H:%M:%S"))
-        logger.addHandler(handler)
-    logger.setLevel(logging.DEBUG if verbose else logging.INFO)
-    logger.propagate = False
-
-
-def print_frame(frame: Any, title: str) -> None:
-    """A polars frame as a terminal table on stdout."""
-    from rich.table import Table
-
-    table = Table(title=title)
-    for column in frame.columns:
-        table.add_column(column, no_wrap=True)
-    for row in frame.iter_rows():
-        table.add_row(*("" if value is None else str(value) for value in row))
-    out = Console()
-    # Piped output has no width of its own: keep rows whole for grep and logs.
-    (out if out.is_terminal else Console(width=200)).print(table)

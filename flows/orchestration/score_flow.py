@@ -5,18 +5,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from flows.prefect_env import configure_prefect_environment
+from prefect import flow, get_run_logger, task
+from prefect.artifacts import create_markdown_artifact, create_table_artifact
+from prefect.cache_policies import NO_CACHE
 
-configure_prefect_environment()
-
-from prefect import flow, get_run_logger, task  # noqa: E402 - environment first
-from prefect.artifacts import create_markdown_artifact, create_table_artifact  # noqa: E402
-from prefect.cache_policies import NO_CACHE  # noqa: E402
-
-from flows.batches import score_batch, validate_batch, write_batch  # noqa: E402
-from flows.pipeline import LogProgress, Progress, Steps, run_score  # noqa: E402
-from flows.settings import ScoreSettings  # noqa: E402
-from flows.summary import run_markdown, run_table  # noqa: E402
+from flows.run.batches import score_batch, validate_batch, write_batch
+from flows.run.pipeline import LogProgress, Progress, Steps, run_score
+from flows.run.settings import ScoreSettings
+from flows.run.summary import run_markdown, run_table
 
 # Frames pass between tasks in memory: no caching (hashing a big frame costs 0.25 s a call)
 # and no result persistence (a pickled 1M-row frame is 33 MB), stack-notes §1d.
@@ -67,7 +63,7 @@ _console: dict[str, Progress | None] = {"progress": None}
 def show_console_progress(progress: Progress | None) -> None:
     """Also report flow progress to `progress` in this process, if it is the CLI's bar: log
     lines already reach the console from the flow's own run log, and would show twice."""
-    from flows.console import BarProgress
+    from flows.run.progress_bar import BarProgress
 
     _console["progress"] = progress if isinstance(progress, BarProgress) else None
 

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
-import duckdb
+from typing import TYPE_CHECKING
 
 from faith_udfs import GroundedJudge, Judge, LexicalJudge
 from faith_udfs.errors import ConfigError
-from flows.settings import JudgeSettings
+from flows.run.settings import JudgeSettings
+
+if TYPE_CHECKING:
+    import duckdb
 
 USAGE_KEYS = ("calls", "cached", "failed", "prompt_tokens", "completion_tokens")
 
@@ -18,7 +21,7 @@ def build_judge(settings: JudgeSettings, con: duckdb.DuckDBPyConnection | None =
     if settings.kind == "lexical":
         return LexicalJudge()
     if settings.kind == "openai":
-        from flows.llm_judge import build_openai_judge
+        from flows.judges.llm_judge import build_openai_judge
 
         return build_openai_judge(settings, con)
     raise ConfigError(f"unknown judge kind {settings.kind!r}; use grounded, lexical or openai")

@@ -19,13 +19,23 @@ from collections.abc import Callable
 from concurrent.futures import Future
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
-import duckdb
 import polars as pl
 
 from faith_udfs import Judge, MetricConfig
-from flows.batches import (
+from flows.errors import DatabaseWriteFailed, JudgeEndpointError, TooManyInvalid
+from flows.read.duplicates import DuplicatePlan
+from flows.read.source import (
+    RawBatch,
+    Source,
+    count_rows,
+    duplicated_case_ids,
+    iter_batches,
+    orphan_rows,
+    resolve_source,
+)
+from flows.run.batches import (
     Batch,
     QuarantineKeys,
     ScoredBatch,
@@ -36,25 +46,17 @@ from flows.batches import (
     validate_batch,
     write_batch,
 )
-from flows.duplicates import DuplicatePlan
-from flows.errors import DatabaseWriteFailed, JudgeEndpointError, TooManyInvalid
-from flows.judge_factory import build_judge, close_judge
-from flows.run_registry import supersede_dead_runs
-from flows.settings import ScoreSettings
-from flows.source import (
-    RawBatch,
-    Source,
-    count_rows,
-    duplicated_case_ids,
-    iter_batches,
-    orphan_rows,
-    resolve_source,
-)
-from flows.stage import Stage, result_of, result_unless
-from flows.stop_signals import signals_deferred, stopping_signal
-from flows.store import open_store, sql, write_snapshot
-from flows.summary import invalid_share
+from flows.run.judge_factory import build_judge, close_judge
+from flows.run.settings import ScoreSettings
+from flows.run.stage import Stage, result_of, result_unless
+from flows.run.stop_signals import signals_deferred, stopping_signal
+from flows.run.summary import invalid_share
+from flows.store.db import DISK_ERRORS, open_store, sql, write_snapshot
+from flows.store.run_registry import supersede_dead_runs
 from schemas import CONTRACT_TYPES
+
+if TYPE_CHECKING:
+    import duckdb
 
 log = logging.getLogger("faithpipe")
 
@@ -295,7 +297,7 @@ def _close_judge_quietly(judge: Judge) -> None:
 
 def _score_all(state: RunState, source: Source, duplicates: pl.DataFrame, batch_size: int) -> None:
     """Gather validated rows into batches of `batch_size` and hand each on as it fills.
-    Duplicated case_ids are resolved on the way (flows/duplicates.py), never held back."""
+    Duplicated case_ids are resolved on the way (flows/read/duplicates.py), never held back."""
     batch = Batch()
     orphans = orphan_rows(source)
     if orphans.height:
@@ -389,10 +391,8 @@ def _write_scored(
                     seconds={"read": batch.seconds_read, "validate": batch.seconds_validate},
                     batch_no=batch_no,
                 )
-            # The disk said no (full, read-only, failing): an I/O error, a failed commit (the
-            # WAL could not be written), or DuckDB invalidating the database after such an
-            # error. Other DuckDB errors are bugs and stay as they are.
-            except (duckdb.IOException, duckdb.TransactionException, duckdb.FatalException) as exc:
+            # The disk said no (full, read-only, failing): see store.db.DISK_ERRORS.
+            except DISK_ERRORS as exc:
                 raise DatabaseWriteFailed(
                     f"{state.run_id}: writing a batch of {batch.rows_in:,} rows failed, none of it "
                     f"was kept ({_describe(exc).splitlines()[0]}); committed batches are safe: "

@@ -19,7 +19,7 @@ import duckdb
 import polars as pl
 
 from flows.errors import DatabaseError, DatabaseLocked
-from flows.sql_functions import register_metric_functions
+from flows.store.sql_functions import register_metric_functions
 
 DEFAULT_DB = Path("data") / "faithpipe.duckdb"
 _MIGRATION = re.compile(r"^(\d{3})_[a-z0-9_]+\.sql$")
@@ -27,20 +27,24 @@ _LOCK_POLL_SECONDS = 0.2
 _FOREIGN_NAMES_SHOWN = 8
 # How long `faith report` and `faith runs` wait for a run without a snapshot to finish.
 DEFAULT_READ_WAIT = 30.0
+# The disk said no (full, read-only, failing): an I/O error, a failed commit (the WAL could
+# not be written), or DuckDB invalidating the database after such an error. Other DuckDB
+# errors are bugs and stay as they are.
+DISK_ERRORS = (duckdb.IOException, duckdb.TransactionException, duckdb.FatalException)
 
 log = logging.getLogger("faithpipe")
 
 
 @cache
 def sql(name: str) -> str:
-    """Text of `flows/sql/<name>.sql` (queries and migrations live there, not in strings)."""
-    return resources.files("flows").joinpath("sql", f"{name}.sql").read_text()
+    """Text of `flows/store/sql/<name>.sql` (queries and migrations live there, not in strings)."""
+    return resources.files("flows.store").joinpath("sql", f"{name}.sql").read_text()
 
 
 def migrations() -> list[tuple[int, str]]:
     """(version, file stem) of every numbered migration, in order."""
     found = []
-    for entry in resources.files("flows").joinpath("sql").iterdir():
+    for entry in resources.files("flows.store").joinpath("sql").iterdir():
         match = _MIGRATION.match(entry.name)
         if match:
             found.append((int(match.group(1)), entry.name.removesuffix(".sql")))
@@ -118,7 +122,7 @@ def _writer(pid: str | None) -> str:
     except OSError:
         return f"process {pid}"
     names = {Path(arg.decode(errors="replace")).name for arg in argv[:2]}
-    if "faith" in names or b"flows.cli" in argv:
+    if "faith" in names or {b"flows", b"flows.cli"} & set(argv):
         return f"a faith run (pid {pid})"
     return f"process {pid}"
 

@@ -29,7 +29,6 @@ from dataclasses import dataclass
 from types import TracebackType
 from typing import TYPE_CHECKING, Any, TypeVar
 
-import duckdb
 import polars as pl
 
 from faith_udfs.combined_prompts import (
@@ -67,11 +66,13 @@ from faith_udfs.prompts import (
     verdicts_prompt,
 )
 from faith_udfs.replies import first_json_object, parse_reason, parse_statements
-from flows.judge_cache import JudgeCache
-from flows.llm_transport import REQUEST_PARAMETERS, ChatEndpoint, Reply, Usage
+from flows.judges.llm_transport import REQUEST_PARAMETERS, ChatEndpoint, Reply, Usage
+from flows.store.judge_cache import CACHE_ERRORS, JudgeCache
 
 if TYPE_CHECKING:
-    from flows.settings import JudgeSettings
+    import duckdb
+
+    from flows.run.settings import JudgeSettings
 
 log = logging.getLogger(__name__)
 
@@ -409,7 +410,7 @@ class OpenAIJudge(ItemJudge):
             return {}
         try:
             found = self._cache.get_many(cache_keys)
-        except duckdb.Error as exc:
+        except CACHE_ERRORS as exc:
             log.warning("judge cache unreadable (%s); asking the endpoint", type(exc).__name__)
             return {}
         return {i: found[key] for i, key in enumerate(cache_keys) if key in found}
@@ -538,7 +539,7 @@ class OpenAIJudge(ItemJudge):
             return
         try:
             self._cache.flush()
-        except duckdb.Error as exc:
+        except CACHE_ERRORS as exc:
             log.warning("judge cache not written (%s); a re-run pays again", type(exc).__name__)
 
     def _complete(self, task: _Task, prompt: str, note: str | None, spent: list[int]) -> Reply:

@@ -1,0 +1,172 @@
+"""`faith`: the command line over the same Python API the flows use."""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Sequence
+from pathlib import Path
+
+from polars.exceptions import PanicException
+
+from faith_udfs.errors import ConfigError, FaithError
+from flows.cli.options import (
+    EXIT_FAILED,
+    EXIT_OK,
+    EXIT_USAGE,
+    add_db_argument,
+    add_lock_timeout_argument,
+    add_run_arguments,
+    add_source_argument,
+    add_wait_argument,
+    settings_from,
+)
+from flows.cli.routes import execute, use_prefect
+
+SAMPLE = Path(__file__).resolve().parents[2] / "data" / "sample" / "cases.parquet"
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point of the `faith` console script: every failure is one line and an exit code
+    (the traceback too with -v)."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    from flows.cli.output import configure_logging, stderr
+    from flows.run.stop_signals import exit_code_of, install_stop_handlers, signal_name
+
+    verbose = getattr(args, "verbose", False)
+    configure_logging(verbose)
+    install_stop_handlers()
+
+    def say(message: object) -> None:
+        if verbose:
+            stderr.print_exception()
+        stderr.print(f"[red]error:[/red] {message}", highlight=False, soft_wrap=True, markup=True)
+
+    try:
+        return int(args.command(args) or EXIT_OK)
+    except ConfigError as exc:
+        say(exc)
+        return EXIT_USAGE
+    except FaithError as exc:
+        say(exc)
+        return int(getattr(exc, "exit_code", EXIT_FAILED))
+    except KeyboardInterrupt as exc:
+        stderr.print(
+            f"interrupted ({signal_name(exc)}): committed batches are kept; run again to finish"
+        )
+        return exit_code_of(exc)
+    except (Exception, PanicException) as exc:
+        # A bug, or a failure no named error covers (a Rust panic in polars or pyarrow is a
+        # BaseException): still one line, the traceback only with -v.
+        say(f"{one_line(exc)} (run again with -v for the traceback)")
+        return EXIT_FAILED
+
+
+def one_line(exc: BaseException) -> str:
+    """`Type: first line of the message`."""
+    text = str(exc).strip()
+    return f"{type(exc).__name__}: {text.splitlines()[0] if text else ''}"
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """Every command and option, with help (the README's reference is `faith --help`)."""
+    parser = argparse.ArgumentParser(
+        prog="faith",
+        description="Score the faithfulness of logged RAG / chat-bot answers into DuckDB.",
+    )
+    commands = parser.add_subparsers(title="commands", required=True, metavar="COMMAND")
+
+    score = commands.add_parser(
+        "score",
+        help="score a Parquet source (file, folder, glob, hive partitions)",
+        description="Score SOURCE into the DuckDB file. Cases already scored under the same "
+        "metric config with unchanged content are skipped: re-running costs nothing.",
+    )
+    add_source_argument(score)
+    add_run_arguments(score)
+    score.set_defaults(command=score_command)
+
+    from flows.cli.report_command import add_report_arguments
+
+    runs = commands.add_parser("runs", help="recent runs and their counts")
+    add_db_argument(runs)
+    runs.add_argument("--limit", type=int, default=20, help="how many runs (default 20)")
+    add_wait_argument(runs)
+    runs.set_defaults(command=runs_command)
+
+    rekey = commands.add_parser(
+        "rekey",
+        help="bring passage ids stored before version 7 to the version-independent ids",
+        description="Read SOURCE (the logs the database was scored from) and map every passage "
+        "id stored the pre-version-7 way (polars' hash()) to md5_number_lower of its text. "
+        "Nothing is judged again; ids of passages SOURCE lacks stay as they are.",
+    )
+    add_source_argument(rekey)
+    add_db_argument(rekey)
+    add_lock_timeout_argument(rekey, help=None)
+    rekey.set_defaults(command=rekey_command)
+
+    demo = commands.add_parser(
+        "demo", help="score the bundled sample as a Prefect flow and print pass rates by day"
+    )
+    add_db_argument(demo)
+    demo.add_argument("--source", default=str(SAMPLE), help="sample to score (default: bundled)")
+    demo.add_argument(
+        "--prefect",
+        choices=("yes", "no"),
+        default="yes",
+        help="run as a Prefect flow (default yes: starts a temporary server if none is set)",
+    )
+    demo.set_defaults(command=demo_command)
+
+    report = commands.add_parser(
+        "report",
+        help="pass rates by period in the terminal, and an offline HTML report",
+        description="Read-only: works while no run is writing.",
+    )
+    add_report_arguments(report)
+
+    from flows.cli.nightly_commands import add_nightly_commands
+
+    add_nightly_commands(commands)
+    return parser
+
+
+def score_command(args: argparse.Namespace) -> int:
+    from flows.run.summary import run_line
+
+    settings = settings_from(args)
+    run = execute(settings, prefect=use_prefect(args.prefect))
+    print(run_line(run))
+    return EXIT_OK
+
+
+def runs_command(args: argparse.Namespace) -> int:
+    from flows.cli.output import print_frame
+    from flows.store.db import connect_for_reading, sql
+
+    con = connect_for_reading(args.db, wait=args.wait)
+    try:
+        frame = con.sql(sql("recent_runs"), params={"limit": args.limit}).pl()
+    finally:
+        con.close()
+    print_frame(frame, title=f"runs in {args.db}")
+    return EXIT_OK
+
+
+def rekey_command(args: argparse.Namespace) -> int:
+    from flows.run.rekey import rekey_passages
+
+    counts = rekey_passages(args.source, args.db, lock_timeout=args.lock_timeout)
+    print(
+        f"rekeyed {counts['rekeyed']} of {counts['legacy']} legacy passage ids; "
+        f"{counts['left']} left (their passages are not in {args.source})"
+    )
+    return EXIT_OK
+
+
+def demo_command(args: argparse.Namespace) -> int:
+    from flows.cli.demo import run_demo
+
+    return run_demo(Path(args.source), Path(args.db), prefect=args.prefect == "yes")
+

@@ -1,0 +1,139 @@
+"""`faith nightly` and `faith serve`: the nightly run from the command line."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+
+from faith_udfs.errors import ConfigError
+from flows.cli.options import EXIT_OK, add_run_arguments, add_source_argument, settings_from
+from flows.cli.routes import use_prefect
+from flows.nightly.nightly_run import (
+    DEFAULT_AGREEMENT_FLOOR,
+    GOLDEN,
+    check_line,
+    run_nightly,
+)
+from flows.orchestration.prefect_env import (
+    configure_prefect_environment,
+    prefect_server_configured,
+)
+from flows.run.progress_bar import console_progress
+from flows.run.summary import run_line
+
+
+def add_nightly_commands(commands: argparse._SubParsersAction) -> None:
+    """Add `faith nightly` and `faith serve` to the CLI's subcommands."""
+    nightly = commands.add_parser(
+        "nightly",
+        help="score what is new in SOURCE, then check the judge on the golden set",
+        description="Score the cases of SOURCE not yet scored under this metric config (and "
+        "those left invalid or pending), batch by batch, as a `nightly` run; then score the "
+        "golden set with the same judge and store the agreement in judge_checks. A run below "
+        "--agreement-floor is marked with a drift warning.",
+    )
+    add_source_argument(nightly)
+    add_run_arguments(nightly)
+    _add_check_arguments(nightly)
+    nightly.set_defaults(command=nightly_command)
+
+    serve = commands.add_parser(
+        "serve",
+        help="serve the nightly flow on a cron schedule (Prefect)",
+        description="Serve the nightly flow of SOURCE on a cron schedule with Prefect: this "
+        "process registers the deployment with the Prefect server (PREFECT_API_URL; the "
+        "temporary server has no scheduler) and runs each scheduled run until stopped (Ctrl-C).",
+    )
+    add_source_argument(serve)
+    add_run_arguments(serve)
+    _add_check_arguments(serve)
+    schedule = serve.add_argument_group("schedule")
+    schedule.add_argument("--cron", default="0 2 * * *", help='cron schedule (default "0 2 * * *")')
+    schedule.add_argument("--timezone", default="UTC", help="IANA zone of the cron (default UTC)")
+    schedule.add_argument("--name", default="nightly", help="deployment name (default nightly)")
+    schedule.add_argument(
+        "--dry-run",
+        action="store_true",
+        help="print the deployment (name, schedule, parameters) as JSON and exit",
+    )
+    for action in serve._actions:  # serve always runs through Prefect
+        if action.dest == "prefect":
+            action.help = argparse.SUPPRESS
+    serve.set_defaults(command=serve_command)
+
+
+def _add_check_arguments(parser: argparse.ArgumentParser) -> None:
+    check = parser.add_argument_group("judge check")
+    check.add_argument(
+        "--golden",
+        metavar="PATH",
+        help=f"labelled golden set (default {GOLDEN.relative_to(GOLDEN.parent.parent)})",
+    )
+    check.add_argument(
+        "--agreement-floor",
+        type=float,
+        default=DEFAULT_AGREEMENT_FLOOR,
+        metavar="F",
+        help=f"warn when agreement with the golden set is below F "
+        f"(default {DEFAULT_AGREEMENT_FLOOR})",
+    )
+
+
+def nightly_command(args: argparse.Namespace) -> int:
+
+    settings = settings_from(args, flow="nightly")
+    progress = console_progress()
+    if use_prefect(args.prefect):
+        configure_prefect_environment()
+        from flows.orchestration.nightly_flow import nightly_flow
+        from flows.orchestration.score_flow import show_console_progress
+
+        show_console_progress(progress)
+        result = nightly_flow(settings, golden=args.golden, agreement_floor=args.agreement_floor)
+    else:
+        result = run_nightly(
+            settings, golden=args.golden, agreement_floor=args.agreement_floor, progress=progress
+        )
+    # A drift warning is already logged on stderr by the run.
+    print(run_line(result))
+    print(check_line(result["judge_check"]))
+    return EXIT_OK
+
+
+def serve_command(args: argparse.Namespace) -> int:
+
+    settings = settings_from(args, flow="nightly")
+    # Scheduled runs start from wherever the runner was: pin every path now.
+    settings = settings.model_copy(
+        update={"source": _absolute(settings.source), "db": _absolute(settings.db)}
+    )
+    golden = _absolute(args.golden) if args.golden else None
+    configure_prefect_environment()
+    from flows.orchestration.nightly_flow import build_deployment, describe_deployment
+
+    deployment = build_deployment(
+        settings,
+        cron=args.cron,
+        timezone=args.timezone,
+        name=args.name,
+        golden=golden,
+        agreement_floor=args.agreement_floor,
+    )
+    if args.dry_run:
+        print(json.dumps(describe_deployment(deployment), indent=2))
+        return EXIT_OK
+    # Prefect's temporary server runs no scheduler: served runs would never start.
+    if not prefect_server_configured():
+        raise ConfigError(
+            "faith serve needs a Prefect server for its schedule: start `prefect server start` "
+            "and set PREFECT_API_URL=http://127.0.0.1:4200/api (see README.md, Nightly runs)"
+        )
+    from flows.orchestration.nightly_flow import serve_deployment
+
+    serve_deployment(deployment)
+    return EXIT_OK
+
+
+def _absolute(path: str) -> str:
+    return str(Path(path).expanduser().absolute())

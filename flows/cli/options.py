@@ -1,0 +1,167 @@
+"""Options the commands share, each defined once, and CLI arguments -> the settings object."""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+from faith_udfs.errors import ConfigError
+from flows.read.source import DEFAULT_BATCH_SIZE
+from flows.store.db import DEFAULT_DB, DEFAULT_READ_WAIT
+
+EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
+
+
+def add_db_argument(parser: argparse.ArgumentParser | argparse._ArgumentGroup) -> None:
+    """--db: the DuckDB file every command reads or writes."""
+    parser.add_argument("--db", default=str(DEFAULT_DB), help=f"DuckDB file (default {DEFAULT_DB})")
+
+
+def add_source_argument(parser: argparse.ArgumentParser) -> None:
+    """SOURCE: the Parquet logs a command reads."""
+    parser.add_argument("source", metavar="SOURCE", help="Parquet file, folder or glob")
+
+
+def add_lock_timeout_argument(
+    parser: argparse.ArgumentParser | argparse._ArgumentGroup, *, help: str | None
+) -> None:
+    """--lock-timeout: how long a writer waits for another run holding the database."""
+    parser.add_argument(
+        "--lock-timeout", type=float, default=0.0, metavar="SECONDS", help=help
+    )
+
+
+def add_wait_argument(parser: argparse.ArgumentParser) -> None:
+    """--wait: how long a reader waits for a run holding the database (see connect_for_reading)."""
+    parser.add_argument(
+        "--wait",
+        type=float,
+        default=DEFAULT_READ_WAIT,
+        metavar="SECONDS",
+        help="while a run writes the database and there is no snapshot of it to read, wait "
+        f"this long for the run to finish (default {DEFAULT_READ_WAIT:g})",
+    )
+
+
+def add_run_arguments(parser: argparse.ArgumentParser) -> None:
+    """Options shared by `score` and `nightly`: database, judge, metric, batching, route."""
+    add_db_argument(parser)
+    judge = parser.add_argument_group("judge")
+    judge.add_argument(
+        "--judge",
+        choices=("grounded", "lexical", "openai"),
+        default="grounded",
+        help="grounded: offline, deterministic, graded per-claim support (default); lexical: "
+        "the seed tutorial's word rules; openai: any OpenAI-compatible endpoint",
+    )
+    judge.add_argument("--model", help="model name for --judge openai (e.g. gpt-4o-mini)")
+    judge.add_argument("--base-url", help="endpoint, e.g. http://localhost:8000/v1 (vLLM, Ollama)")
+    judge.add_argument(
+        "--api-key-env",
+        default="OPENAI_API_KEY",
+        metavar="VAR",
+        help="environment variable holding the API key (default OPENAI_API_KEY)",
+    )
+    judge.add_argument(
+        "--judge-mode",
+        dest="mode",
+        choices=("packed", "per-item"),
+        help="LLM call layout: packed (default; ~0.3 calls a case) or per-item (~2.5)",
+    )
+    judge.add_argument("--llm-reason", action="store_true", help="ask the LLM for prose reasons")
+    judge.add_argument("--concurrency", type=int, default=8, help="parallel judge calls (8)")
+    judge.add_argument("--timeout", type=float, default=60.0, help="seconds per judge call (60)")
+    judge.add_argument("--max-calls", type=int, help="cap on judge calls this run; rest pending")
+    judge.add_argument("--max-tokens", type=int, help="cap on judge tokens this run; rest pending")
+    metric = parser.add_argument_group("metric (DeepEval's FaithfulnessMetric settings)")
+    metric.add_argument("--threshold", type=float, default=0.5, help="pass mark (default 0.5)")
+    metric.add_argument(
+        "--penalize-ambiguous-claims",
+        action="store_true",
+        help="count idk claims as unfaithful (score = share of yes)",
+    )
+    metric.add_argument(
+        "--strict-mode", action="store_true", help="threshold 1; a score below 1 becomes 0"
+    )
+    metric.add_argument(
+        "--no-reason",
+        dest="include_reason",
+        action="store_false",
+        help="skip the per-case reason",
+    )
+    metric.add_argument(
+        "--truths-extraction-limit",
+        type=int,
+        metavar="N",
+        help="at most N truths per passage (default: all)",
+    )
+    run = parser.add_argument_group("run")
+    run.add_argument(
+        "--batch-size",
+        type=int,
+        default=DEFAULT_BATCH_SIZE,
+        help=f"rows per batch and transaction (default {DEFAULT_BATCH_SIZE:,})",
+    )
+    add_lock_timeout_argument(
+        run, help="wait this long for another run holding the database (default 0)"
+    )
+    run.add_argument(
+        "--max-invalid-share",
+        type=float,
+        default=0.1,
+        metavar="F",
+        help="exit 8 (everything kept, runs.warning set) when more than this share of the "
+        "cases judged ended invalid (default 0.1)",
+    )
+    run.add_argument(
+        "--snapshot",
+        action="store_true",
+        help="after the run, copy the database to DB.snapshot.duckdb, which dashboards, "
+        "`faith report` and `faith runs` read while the next run holds the database",
+    )
+    run.add_argument(
+        "--prefect",
+        choices=("auto", "yes", "no"),
+        default="auto",
+        help="auto (default): a Prefect flow when PREFECT_API_URL names a server, plain local "
+        "run otherwise; yes: always a flow (a temporary server costs ~15 s); no: never",
+    )
+    run.add_argument("-v", "--verbose", action="store_true", help="debug log lines")
+
+
+def settings_from(args: argparse.Namespace, *, flow: str = "score") -> Any:
+    """CLI arguments -> the one settings object every layer takes."""
+    from pydantic import ValidationError
+
+    from flows.run.settings import JudgeSettings, ScoreSettings
+
+    try:
+        return ScoreSettings(
+            source=args.source,
+            db=args.db,
+            judge=JudgeSettings(
+                kind=args.judge,
+                model=args.model,
+                base_url=args.base_url,
+                api_key_env=args.api_key_env,
+                mode=args.mode,
+                llm_reason=args.llm_reason,
+                concurrency=args.concurrency,
+                timeout=args.timeout,
+                max_calls=args.max_calls,
+                max_tokens=args.max_tokens,
+            ),
+            threshold=args.threshold,
+            penalize_ambiguous_claims=args.penalize_ambiguous_claims,
+            strict_mode=args.strict_mode,
+            include_reason=args.include_reason,
+            truths_extraction_limit=args.truths_extraction_limit,
+            batch_size=args.batch_size,
+            lock_timeout=args.lock_timeout,
+            max_invalid_share=args.max_invalid_share,
+            snapshot=args.snapshot,
+            flow=flow,
+        )
+    except ValidationError as exc:
+        problems = "; ".join(f"{'.'.join(map(str, e['loc']))}: {e['msg']}" for e in exc.errors())
+        raise ConfigError(problems) from None

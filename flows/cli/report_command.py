@@ -1,0 +1,80 @@
+"""`faith report`: its options and the command."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from datetime import date
+from pathlib import Path
+
+from rich.console import Console
+from rich.text import Text
+
+from flows.cli.options import add_db_argument, add_wait_argument
+from flows.report.analysis import (
+    DEFAULT_SEGMENT,
+    ReportOptions,
+    render_terminal,
+    write_html_report,
+)
+from flows.store.db import connect_for_reading
+
+
+def add_report_arguments(parser: argparse.ArgumentParser) -> None:
+    """The options of `faith report`; also sets `command=report_command` as a default."""
+    add_db_argument(parser)
+    parser.add_argument(
+        "--since", type=date.fromisoformat, metavar="D", help="first day (YYYY-MM-DD)"
+    )
+    parser.add_argument("--until", type=date.fromisoformat, metavar="D", help="last day, inclusive")
+    parser.add_argument(
+        "--segment",
+        metavar="COL",
+        help=f"segment column to slice by (default {DEFAULT_SEGMENT} when the logs have it)",
+    )
+    parser.add_argument(
+        "--html", type=Path, metavar="FILE", help="also write a self-contained HTML report"
+    )
+    parser.add_argument(
+        "--grain", choices=("day", "week", "month"), default="day", help="period (default day)"
+    )
+    parser.add_argument(
+        "--periods", type=int, default=7, metavar="N", help="latest periods per config shown (7)"
+    )
+    parser.add_argument(
+        "--threshold",
+        type=float,
+        help="recompute success at this pass mark (default: as each run was configured)",
+    )
+    parser.add_argument(
+        "--penalize-ambiguous",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="recompute scores counting idk claims as unfaithful, or not (default: as configured)",
+    )
+    add_wait_argument(parser)
+    parser.set_defaults(command=report_command)
+
+
+def report_command(args: argparse.Namespace) -> int:
+    """Print the latest periods; write the HTML report when --html is given."""
+    options = ReportOptions(
+        since=args.since,
+        until=args.until,
+        grain=args.grain,
+        periods=args.periods,
+        threshold=args.threshold,
+        penalize_ambiguous=args.penalize_ambiguous,
+        segment=args.segment,
+    )
+    con = connect_for_reading(args.db, wait=args.wait)
+    try:
+        # Piped output (a log, a CI page) gets room for the tables instead of rich's 80 columns.
+        console = Console(width=None if sys.stdout.isatty() else 120)
+        render_terminal(con, options, console)
+        if args.html is not None:
+            path = write_html_report(con, args.html, options=options)
+            console.print(Text(f"HTML report: {path}"))
+    finally:
+        con.close()
+    return 0

@@ -1,0 +1,32 @@
+"""Which route a run takes: plain Python, or a Prefect flow."""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+def use_prefect(choice: str) -> bool:
+    """Whether this run goes through Prefect (see --prefect)."""
+    if choice == "auto":
+        from flows.orchestration.prefect_env import prefect_server_configured
+
+        return prefect_server_configured()
+    return choice == "yes"
+
+
+def execute(settings: Any, *, prefect: bool) -> dict[str, Any]:
+    """Run the scoring job on the chosen route, with a progress display."""
+    from flows.run.progress_bar import console_progress
+
+    progress = console_progress()
+    if prefect:
+        from flows.orchestration.prefect_env import configure_prefect_environment
+
+        configure_prefect_environment()  # before prefect loads
+        from flows.orchestration.score_flow import score_flow, show_console_progress
+
+        show_console_progress(progress)
+        return score_flow(settings)
+    from flows.run.pipeline import run_score
+
+    return run_score(settings, progress=progress)

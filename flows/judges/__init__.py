@@ -1,0 +1,1 @@
+"""Judges that do I/O: the OpenAI-compatible LLM judge, its transport and rate limiter."""

@@ -1,0 +1,1 @@
+"""The nightly run: score what is new, then check the judge on the golden set."""

@@ -1,0 +1,1 @@
+"""Read-only analysis of a scored database: queries, terminal tables, charts, the HTML report."""

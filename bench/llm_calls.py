@@ -43,7 +43,7 @@ from faith_udfs.prompts import (  # noqa: E402
 )
 from flows.judges.llm_judge import OpenAIJudge  # noqa: E402
 from flows.store.db import open_store  # noqa: E402
-from flows.store.judge_cache import JudgeCache  # noqa: E402
+from flows.store.reply_cache import ReplyCache  # noqa: E402
 from tests.openai_stub import StubServer  # noqa: E402
 from tests.seed_judge import sentences  # noqa: E402
 
@@ -65,7 +65,7 @@ def per_mode(cases: pl.DataFrame, batch_size: int, stub: StubServer, workdir: Pa
     ):
         stub.reset_counts()
         with open_store(workdir / f"{label.split()[0]}-{len(rows)}.duckdb") as con:
-            with JudgeCache(con) as cache, _judge(stub, cache=cache, **options) as judge:
+            with ReplyCache(con) as cache, _judge(stub, cache=cache, **options) as judge:
                 started = time.perf_counter()
                 got = _scores(cases, judge, batch_size)
                 seconds = time.perf_counter() - started
@@ -128,7 +128,7 @@ def throughput(calls: int, concurrency: list[int]) -> list[dict]:
 
 def _measure(where: str, base_url: str, items: pl.DataFrame, n: int, cache: bool) -> dict:
     with tempfile.TemporaryDirectory() as tmp, open_store(Path(tmp) / "c.duckdb") as con:
-        store = JudgeCache(con) if cache else None
+        store = ReplyCache(con) if cache else None
         judge = OpenAIJudge("stub", base_url=base_url, mode="per-item", concurrency=n, cache=store)
         with judge:
             judge.truths(items.head(50), None)  # warm the connections
@@ -164,7 +164,7 @@ def _rerun_requests(
 ) -> int:
     """HTTP requests of a second identical run on the same cache (should be 0)."""
     stub.reset_counts()
-    with JudgeCache(con) as cache, _judge(stub, cache=cache, **options) as judge:
+    with ReplyCache(con) as cache, _judge(stub, cache=cache, **options) as judge:
         _scores(cases, judge, batch_size)
     return stub.requests
 

@@ -23,7 +23,7 @@ from flows.allocator import keep_freed_pages  # noqa: E402
 
 keep_freed_pages()  # before polars loads, as the CLI does
 
-from flows.report.analysis import write_html_report  # noqa: E402
+from flows.report import write_html_report  # noqa: E402
 from flows.store.db import DEFAULT_DB, connect  # noqa: E402
 
 CHROMIUM_FLAGS = [

@@ -32,7 +32,7 @@ from typing import Any
 if __package__ in (None, ""):
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from faith_udfs.combined_prompts import (
+from faith_udfs.packed_prompts import (
     ONE_ITEM_SCHEMA,
     PACKED_CLAIMS,
     PACKED_REASONS,

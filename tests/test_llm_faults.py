@@ -22,8 +22,8 @@ import polars as pl
 import pytest
 
 from faith_udfs import JudgeTransientError, LexicalJudge
-from faith_udfs.combined_prompts import PACKED_CLAIMS, PACKED_TRUTHS, PACKED_VERDICTS
 from faith_udfs.errors import JudgeCrashed
+from faith_udfs.packed_prompts import PACKED_CLAIMS, PACKED_TRUTHS, PACKED_VERDICTS
 from flows.errors import TooManyInvalid
 from flows.judges.llm_judge import OpenAIJudge
 from flows.run.pipeline import run_score

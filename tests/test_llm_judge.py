@@ -20,13 +20,13 @@ import polars as pl
 import pytest
 
 from faith_udfs import ConfigError, JudgeTransientError, LexicalJudge, MetricConfig, score_cases
-from faith_udfs.combined_prompts import PACKED_TRUTHS, PACKED_VERDICTS
 from faith_udfs.errors import JudgeCrashed
+from faith_udfs.packed_prompts import PACKED_TRUTHS, PACKED_VERDICTS
 from faith_udfs.prompts import CLAIMS, TRUTHS, VERDICTS
 from flows.judges.llm_judge import OpenAIJudge
 from flows.judges.llm_transport import AdaptiveLimiter, _retry_after
 from flows.store.db import open_store
-from flows.store.judge_cache import JudgeCache
+from flows.store.reply_cache import ReplyCache
 from tests.builders import COMPARED, metric_cases
 from tests.conftest import POLICY
 from tests.openai_stub import StubServer, serving
@@ -366,7 +366,7 @@ def test_structured_output_falls_back_and_remembers(make_judge, stub, refused, u
 def test_twenty_percent_random_faults_lose_no_case(make_judge, stub, tmp_path) -> None:
     cases = generated_cases(60)
     con = open_store(tmp_path / "faith.duckdb")
-    cache = JudgeCache(con)
+    cache = ReplyCache(con)
     stub.fail_randomly(0.2)
     first = score_cases(cases, make_judge(cache=cache, max_retries=1), CONFIG).case_scores
     assert sum(stub.faults_served.values()) >= 10
@@ -393,11 +393,11 @@ def test_twenty_percent_random_faults_lose_no_case(make_judge, stub, tmp_path) -
 def test_a_second_identical_run_makes_no_request(make_judge, stub, tmp_path, mode) -> None:
     cases = generated_cases(30)
     path = tmp_path / "faith.duckdb"
-    with open_store(path) as con, JudgeCache(con) as cache:
+    with open_store(path) as con, ReplyCache(con) as cache:
         first = score_cases(cases, make_judge(mode=mode, cache=cache), CONFIG).case_scores
     assert stub.requests > 0
     stub.reset_counts()
-    with open_store(path) as con, JudgeCache(con) as cache:
+    with open_store(path) as con, ReplyCache(con) as cache:
         judge = make_judge(mode=mode, cache=cache)
         second = score_cases(cases, judge, CONFIG).case_scores
     assert stub.requests == 0
@@ -412,7 +412,7 @@ def test_an_interrupted_run_pays_only_for_the_rest(make_judge, stub, tmp_path) -
     score_cases(cases, make_judge(), CONFIG)
     full = stub.requests
     stub.reset_counts()
-    with open_store(tmp_path / "faith.duckdb") as con, JudgeCache(con) as cache:
+    with open_store(tmp_path / "faith.duckdb") as con, ReplyCache(con) as cache:
         capped = score_cases(cases, make_judge(cache=cache, max_calls=full // 2), CONFIG)
         assert "pending" in set(capped.case_scores["status"])
         paid_first = stub.requests
@@ -425,7 +425,7 @@ def test_an_interrupted_run_pays_only_for_the_rest(make_judge, stub, tmp_path) -
 
 def test_every_passage_is_asked_once_across_batches(make_judge, stub, tmp_path) -> None:
     cases = generated_cases(40)
-    with open_store(tmp_path / "faith.duckdb") as con, JudgeCache(con) as cache:
+    with open_store(tmp_path / "faith.duckdb") as con, ReplyCache(con) as cache:
         judge = make_judge(cache=cache, track_items=True)
         for batch in cases.iter_slices(10):
             score_cases(batch, judge, CONFIG)
@@ -461,7 +461,7 @@ def test_the_api_key_appears_nowhere(make_judge, stub, tmp_path, caplog, capsys)
     caplog.set_level(logging.DEBUG)
     path = tmp_path / "faith.duckdb"
     con = open_store(path)
-    cache = JudgeCache(con)
+    cache = ReplyCache(con)
     judge = make_judge(cache=cache, llm_reason=True)
     stub.fail("500")
     stub.fail("malformed")

@@ -14,10 +14,10 @@ import pytest
 from rich.console import Console
 
 from faith_udfs import ConfigError
+from flows.cli.report_command import add_report_arguments
 from flows.errors import DatabaseError
-from flows.report.analysis import (
+from flows.report import (
     ReportOptions,
-    add_report_arguments,
     render_terminal,
     report_figures,
     write_html_report,
@@ -182,7 +182,7 @@ def test_out_of_range_threshold(con: duckdb.DuckDBPyConnection) -> None:
 
 def test_report_shows_judge_agreement_over_time_when_nightly_checks_exist(tmp_path: Path) -> None:
     from flows.nightly.nightly_run import run_nightly
-    from flows.report.analysis import ReportOptions, report_figures
+    from flows.report import ReportOptions, report_figures
     from flows.run.settings import ScoreSettings
     from flows.store.db import connect
     from tests.builders import many_cases, write

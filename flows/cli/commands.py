@@ -169,4 +169,3 @@ def demo_command(args: argparse.Namespace) -> int:
     from flows.cli.demo import run_demo
 
     return run_demo(Path(args.source), Path(args.db), prefect=args.prefect == "yes")
-

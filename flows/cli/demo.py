@@ -11,7 +11,7 @@ def run_demo(source: Path, db: Path, *, prefect: bool) -> int:
     """Score the sample into `db`, print pass rates by day, write the HTML report."""
     from flows.cli.output import print_frame
     from flows.cli.routes import execute
-    from flows.report.analysis import write_html_report
+    from flows.report import write_html_report
     from flows.run.settings import ScoreSettings
     from flows.run.summary import run_line
     from flows.store.db import connect, sql

@@ -26,9 +26,7 @@ def add_lock_timeout_argument(
     parser: argparse.ArgumentParser | argparse._ArgumentGroup, *, help: str | None
 ) -> None:
     """--lock-timeout: how long a writer waits for another run holding the database."""
-    parser.add_argument(
-        "--lock-timeout", type=float, default=0.0, metavar="SECONDS", help=help
-    )
+    parser.add_argument("--lock-timeout", type=float, default=0.0, metavar="SECONDS", help=help)
 
 
 def add_wait_argument(parser: argparse.ArgumentParser) -> None:

@@ -11,7 +11,7 @@ from rich.console import Console
 from rich.text import Text
 
 from flows.cli.options import add_db_argument, add_wait_argument
-from flows.report.analysis import (
+from flows.report import (
     DEFAULT_SEGMENT,
     ReportOptions,
     render_terminal,

@@ -6,10 +6,10 @@ Modes (the mode is part of the judge identity, hence of the metric config):
   question (verdicts), with the one-item templates of prompts.py: about 2 calls a case plus
   the distinct passages a case, fewer as the cache fills.
 - `packed` (default): the same three questions, up to `pack_size` items (and `pack_chars`
-  characters of data) a call, with the templates of combined_prompts.py: the per-item count
+  characters of data) a call, with the templates of packed_prompts.py: the per-item count
   divided by about `pack_size`, and the instructions paid once a call.
 
-Both ask with the templates of faith_udfs (prompts.py, combined_prompts.py); the reason is a
+Both ask with the templates of faith_udfs (prompts.py, packed_prompts.py); the reason is a
 template (no call) unless `llm_reason=True`. Every answer is cached per item in `judge_cache`
 (key: model, template version, mode, schema, item, request parameters), so a re-run pays for
 nothing twice whatever the packs looked like. The endpoint's address is not part of the
@@ -31,7 +31,16 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import polars as pl
 
-from faith_udfs.combined_prompts import (
+from faith_udfs.config import JudgeIdentity
+from faith_udfs.errors import ConfigError, JudgeError, JudgeReplyError
+from faith_udfs.judges import (
+    ItemJudge,
+    ItemOutcome,
+    outcome_frame,
+    outcome_of_error,
+    verdicts_frame,
+)
+from faith_udfs.packed_prompts import (
     PACKED_CLAIMS,
     PACKED_FIELD,
     PACKED_REASONS,
@@ -43,16 +52,7 @@ from faith_udfs.combined_prompts import (
     packed_truths_prompt,
     packed_verdicts_prompt,
 )
-from faith_udfs.combined_replies import parse_exact_verdicts, split_packed
-from faith_udfs.config import JudgeIdentity
-from faith_udfs.errors import ConfigError, JudgeError, JudgeReplyError
-from faith_udfs.judges import (
-    ItemJudge,
-    ItemOutcome,
-    outcome_frame,
-    outcome_of_error,
-    verdicts_frame,
-)
+from faith_udfs.packed_replies import parse_exact_verdicts, split_packed
 from faith_udfs.prompts import (
     CLAIMS,
     PROMPT_VERSION,
@@ -67,7 +67,7 @@ from faith_udfs.prompts import (
 )
 from faith_udfs.replies import first_json_object, parse_reason, parse_statements
 from flows.judges.llm_transport import REQUEST_PARAMETERS, ChatEndpoint, Reply, Usage
-from flows.store.judge_cache import CACHE_ERRORS, JudgeCache
+from flows.store.reply_cache import CACHE_ERRORS, ReplyCache
 
 if TYPE_CHECKING:
     import duckdb
@@ -133,7 +133,7 @@ class OpenAIJudge(ItemJudge):
         max_calls: int | None = None,
         max_tokens: int | None = None,
         llm_reason: bool = False,
-        cache: JudgeCache | None = None,
+        cache: ReplyCache | None = None,
         owns_cache: bool = False,
         pack_size: int = 8,
         pack_chars: int = 12_000,
@@ -581,7 +581,7 @@ def build_openai_judge(
     settings: JudgeSettings, con: duckdb.DuckDBPyConnection | None = None
 ) -> OpenAIJudge:
     """The judge `--judge openai` asks for; `con` (the run's store) backs its call cache."""
-    cache = JudgeCache(con) if con is not None else None
+    cache = ReplyCache(con) if con is not None else None
     try:
         judge = OpenAIJudge(
             settings.model or "",

@@ -27,13 +27,13 @@ from urllib.parse import unquote, urlsplit, urlunsplit
 
 import openai
 
-from faith_udfs.combined_prompts import reply_schema
 from faith_udfs.errors import (
     ConfigError,
     JudgeBudgetExhausted,
     JudgeError,
     JudgeTransientError,
 )
+from faith_udfs.packed_prompts import reply_schema
 from flows.errors import JudgeEndpointError
 
 __all__ = [

@@ -23,7 +23,7 @@ from faith_udfs import Judge, MetricConfig, score_cases
 from faith_udfs.errors import ConfigError
 from flows.errors import InputUnreadable
 from flows.read.source import resolve_source
-from flows.store.db import open_store, register, run, sql, transaction
+from flows.store.db import open_store, register, run_sql_file, sql, transaction
 
 if TYPE_CHECKING:
     import duckdb
@@ -224,7 +224,7 @@ def record_check(con: duckdb.DuckDBPyConnection, run_id: str, check: JudgeCheck)
     register(con, "check_items", check.items)
     try:
         with transaction(con):
-            run(
+            run_sql_file(
                 con,
                 "record_judge_check",
                 {

@@ -19,7 +19,7 @@ from faith_udfs import FaithfulnessFrames, Judge, MetricConfig, score_cases
 from flows.read.source import RawBatch
 from flows.run.judge_accounting import case_usage
 from flows.run.judge_factory import judge_usage
-from flows.store.db import register, run, sql, transaction
+from flows.store.db import register, run_sql_file, sql, transaction
 from schemas import validate_cases
 
 if TYPE_CHECKING:
@@ -249,8 +249,8 @@ def write_batch(
             if batch_no is not None and _committed(con, run_id, batch_no):
                 return time.perf_counter() - started
             if rescored.height:
-                run(con, "delete_rescored", {"config_id": config_id})
-            run(con, "insert_results", {"run_id": run_id, "now": now})
+                run_sql_file(con, "delete_rescored", {"config_id": config_id})
+            run_sql_file(con, "insert_results", {"run_id": run_id, "now": now})
             spent = time.perf_counter() - started
             con.execute(
                 sql("count_batch"),

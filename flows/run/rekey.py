@@ -12,7 +12,7 @@ import polars as pl
 from faith_udfs.keys import text_keys
 from flows.read.source import DEFAULT_BATCH_SIZE, iter_batches, resolve_source
 from flows.run.batches import validate_batch
-from flows.store.db import open_store, register, run, sql, transaction
+from flows.store.db import open_store, register, run_sql_file, sql, transaction
 
 log = logging.getLogger("faithpipe")
 
@@ -36,7 +36,7 @@ def rekey_passages(
         register(con, "key_map", key_map)
         try:
             with transaction(con):
-                run(con, "rekey_passages")
+                run_sql_file(con, "rekey_passages")
         finally:
             con.unregister("key_map")
         left = con.sql(sql("legacy_passage_ids")).pl().height

@@ -330,7 +330,9 @@ def transaction(con: duckdb.DuckDBPyConnection) -> Iterator[duckdb.DuckDBPyConne
     con.execute("COMMIT")
 
 
-def run(con: duckdb.DuckDBPyConnection, name: str, params: dict[str, Any] | None = None) -> None:
+def run_sql_file(
+    con: duckdb.DuckDBPyConnection, name: str, params: dict[str, Any] | None = None
+) -> None:
     """Execute every statement of the named SQL file, each with the bound parameters it uses.
 
     DuckDB binds parameters to the last statement of a string only, so files are run statement

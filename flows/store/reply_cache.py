@@ -42,7 +42,7 @@ _MAX_UNWRITTEN = 100_000
 CACHE_ERRORS = (duckdb.Error,)
 
 
-class JudgeCache:
+class ReplyCache:
     """Buffered, thread-safe reads and writes of `judge_cache` on an open store connection."""
 
     def __init__(
@@ -61,7 +61,7 @@ class JudgeCache:
         self._closed = False
 
     def __repr__(self) -> str:
-        return f"JudgeCache(buffered={len(self._buffer)})"
+        return f"ReplyCache(buffered={len(self._buffer)})"
 
     def get_many(self, keys: Iterable[str]) -> dict[str, str]:
         """The stored replies' JSON text among `keys`, in one query (buffered ones included)."""
@@ -138,7 +138,7 @@ class JudgeCache:
                 self._closed = True
                 self._cursor.close()
 
-    def __enter__(self) -> JudgeCache:
+    def __enter__(self) -> ReplyCache:
         return self
 
     def __exit__(

@@ -1,0 +1,268 @@
+"""The report's charts (plotly figures): pass rates with their interval, scores, segments,
+causes of failure and judge agreement."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import plotly.graph_objects as go
+import polars as pl
+from plotly.colors import hex_to_rgb, qualitative
+from plotly.subplots import make_subplots
+
+from flows.report.queries import (
+    CAUSES,
+    MAX_SEGMENT_VALUES,
+    PERIOD_STEPS,
+    ReportOptions,
+    check_options,
+    judge_agreement,
+    pass_rates,
+    pass_rates_by_segment,
+    resolve_segment,
+    score_histogram,
+)
+from flows.report.terminal import period_text, segment_label
+
+if TYPE_CHECKING:
+    import duckdb
+
+
+_CAUSE_COLOURS = {
+    "contradicted": "#d62728",
+    "unsupported": "#ff7f0e",
+    "no_claims": "#7f7f7f",
+    "invalid": "#9467bd",
+}
+
+
+def _periods(frame: pl.DataFrame) -> list[str]:
+    return [period_text(value) for value in frame["period"]]
+
+
+def _colour(config_id: str, configs: list[str], alpha: float = 1.0) -> str:
+    """One colour per config, the same in every chart."""
+    palette = qualitative.Plotly
+    red, green, blue = hex_to_rgb(palette[configs.index(config_id) % len(palette)])
+    return f"rgba({red}, {green}, {blue}, {alpha})"
+
+
+def _with_gaps(group: pl.DataFrame, grain: str) -> pl.DataFrame:
+    """Every period from the first to the last, empty ones null: lines break at a gap."""
+    step = PERIOD_STEPS.get(grain)
+    if step is None or group.is_empty():
+        return group
+    periods = pl.date_range(group["period"].min(), group["period"].max(), step, eager=True)
+    return periods.alias("period").to_frame().join(group, on="period", how="left")
+
+
+def _band(
+    x: list[str], low: list[float | None], high: list[float | None]
+) -> tuple[list[str | None], list[float | None]]:
+    """The interval as one closed shape per run of periods with data, None between shapes.
+
+    plotly closes each gap-separated segment of a `toself` trace on its own, so the band
+    breaks where the line does instead of bridging the gap.
+    """
+    band_x: list[str | None] = []
+    band_y: list[float | None] = []
+    run: list[int] = []
+    for index in [*range(len(x)), None]:
+        if index is not None and low[index] is not None:
+            run.append(index)
+            continue
+        if run:
+            band_x += [x[i] for i in run] + [x[i] for i in reversed(run)] + [None]
+            band_y += [high[i] for i in run] + [low[i] for i in reversed(run)] + [None]
+            run = []
+    return band_x, band_y
+
+
+def _pass_rate_figure(rates: pl.DataFrame, grain: str, configs: list[str]) -> go.Figure:
+    figure = go.Figure()
+    scored = rates.filter(pl.col("scored") > 0, pl.col("period").is_not_null())
+    for (config_id,), observed in scored.group_by("config_id", maintain_order=True):
+        group = _with_gaps(observed, grain)
+        x = _periods(group)
+        rate, low, high = group["pass_rate"], group["pass_rate_low"], group["pass_rate_high"]
+        band_x, band_y = _band(x, low.to_list(), high.to_list())
+        figure.add_trace(
+            go.Scatter(
+                x=band_x,
+                y=band_y,
+                mode="lines",
+                fill="toself",
+                fillcolor=_colour(config_id, configs, 0.15),
+                line={"width": 0},
+                hoverinfo="skip",
+                legendgroup=config_id,
+                showlegend=False,
+                name=f"{config_id} 95% interval",
+            )
+        )
+        figure.add_trace(
+            go.Scatter(
+                x=x,
+                y=rate.to_list(),
+                mode="lines+markers",
+                name=config_id,
+                legendgroup=config_id,
+                line={"color": _colour(config_id, configs)},
+                error_y={
+                    "type": "data",
+                    "array": (high - rate).to_list(),
+                    "arrayminus": (rate - low).to_list(),
+                    "thickness": 1,
+                    "width": 3,
+                },
+                customdata=group.select("passed", "scored").rows(),
+                hovertemplate="%{x}: %{y:.1%} (%{customdata[0]} of %{customdata[1]})",
+            )
+        )
+    figure.update_layout(
+        title=f"Pass rate by {grain}, with its 95% Wilson interval",
+        yaxis={"title": "pass rate", "range": [0, 1.05], "tickformat": ".0%"},
+        xaxis={"title": grain, "type": "date"},
+    )
+    return figure
+
+
+def _histogram_figure(histogram: pl.DataFrame, configs: list[str]) -> go.Figure:
+    figure = go.Figure()
+    for (config_id,), group in histogram.group_by("config_id", maintain_order=True):
+        labels = [
+            f"{low:.1f}–{high:.1f}" for low, high in group.select("bin_low", "bin_high").rows()
+        ]
+        figure.add_trace(
+            go.Bar(
+                x=labels,
+                y=group["cases"].to_list(),
+                name=config_id,
+                marker_color=_colour(config_id, configs),
+            )
+        )
+    figure.update_layout(
+        title="Score distribution (scored cases)",
+        barmode="group",
+        xaxis={"title": "score", "type": "category"},
+        yaxis={"title": "cases"},
+    )
+    return figure
+
+
+def _segment_figure(by_segment: pl.DataFrame, segment: str, configs: list[str]) -> go.Figure:
+    figure = go.Figure()
+    # configs whose cases never carry the segment would only add an empty "(none)" bar
+    scored = by_segment.filter(
+        pl.col("scored") > 0, pl.col("segment_value").is_not_null().any().over("config_id")
+    )
+    for (config_id,), group in scored.group_by("config_id", maintain_order=True):
+        top = group.sort("cases", descending=True).head(MAX_SEGMENT_VALUES).sort("segment_value")
+        rate = top["pass_rate"]
+        figure.add_trace(
+            go.Bar(
+                x=[segment_label(value) for value in top["segment_value"]],
+                y=rate.to_list(),
+                name=config_id,
+                marker_color=_colour(config_id, configs),
+                error_y={
+                    "type": "data",
+                    "array": (top["pass_rate_high"] - rate).to_list(),
+                    "arrayminus": (rate - top["pass_rate_low"]).to_list(),
+                },
+                customdata=top.select("passed", "scored").rows(),
+                hovertemplate="%{x}: %{y:.1%} (%{customdata[0]} of %{customdata[1]})",
+            )
+        )
+    figure.update_layout(
+        title=f"Pass rate by {segment} over the window (95% Wilson interval)",
+        barmode="group",
+        xaxis={"title": segment, "type": "category"},
+        yaxis={"title": "pass rate", "range": [0, 1.05], "tickformat": ".0%"},
+    )
+    return figure
+
+
+def _attribution_figure(rates: pl.DataFrame, grain: str, configs: list[str]) -> go.Figure:
+    configs = configs or [""]
+    figure = make_subplots(
+        rows=len(configs),
+        cols=1,
+        shared_xaxes=True,
+        subplot_titles=configs,
+        vertical_spacing=0.3 / len(configs),
+    )
+    dated = rates.filter(pl.col("period").is_not_null())
+    periods = _periods(dated.select("period").unique().sort("period"))
+    for index, config_id in enumerate(configs, start=1):
+        group = dated.filter(pl.col("config_id") == config_id)
+        for cause in CAUSES:
+            figure.add_trace(
+                go.Bar(
+                    x=_periods(group),
+                    y=group[cause].to_list(),
+                    name=cause.replace("_", " "),
+                    legendgroup=cause,
+                    showlegend=index == 1,
+                    marker_color=_CAUSE_COLOURS[cause],
+                ),
+                row=index,
+                col=1,
+            )
+        # categories, not dates: a lone bar on a date axis is drawn a hair wide
+        figure.update_xaxes(
+            type="category", categoryorder="array", categoryarray=periods, row=index, col=1
+        )
+    figure.update_layout(
+        title=f"Why cases are not a clean pass, by {grain}",
+        barmode="stack",
+        height=max(420, 300 * len(configs)),
+    )
+    return figure
+
+
+def _agreement_figure(checks: pl.DataFrame, configs: list[str]) -> go.Figure:
+    figure = go.Figure()
+    known = configs + [c for c in checks["config_id"].unique().to_list() if c not in configs]
+    for config_id, group in checks.group_by("config_id", maintain_order=True):
+        figure.add_trace(
+            go.Scatter(
+                x=group["checked_at"].to_list(),
+                y=group["agreement"].to_list(),
+                mode="lines+markers",
+                name=str(config_id[0]),
+                line={"color": _colour(str(config_id[0]), known)},
+            )
+        )
+    floor = checks["floor"].max()
+    figure.add_hline(y=floor, line_dash="dot", annotation_text=f"floor {floor:.0%}")
+    figure.update_layout(
+        title="Judge agreement with the golden set, each nightly check",
+        yaxis={"title": "agreement", "range": [0, 1.05], "tickformat": ".0%"},
+        height=380,
+    )
+    return figure
+
+
+def report_figures(
+    con: duckdb.DuckDBPyConnection, options: ReportOptions, rates: pl.DataFrame | None = None
+) -> dict[str, go.Figure]:
+    """The report's charts by name, built from the analysis macros; `rates`, if the caller
+    has them already, are `pass_rates(con, options)` (the heaviest query, run once)."""
+    if rates is None:
+        check_options(con, options)
+        rates = pass_rates(con, options)
+    configs = rates["config_id"].unique(maintain_order=True).to_list()
+    figures = {
+        "pass_rate": _pass_rate_figure(rates, options.grain, configs),
+        "score_distribution": _histogram_figure(score_histogram(con, options), configs),
+    }
+    segment = resolve_segment(con, options.segment)
+    if segment is not None:
+        by_segment = pass_rates_by_segment(con, options, segment, grain=None)
+        figures["by_segment"] = _segment_figure(by_segment, segment, configs)
+    figures["attribution"] = _attribution_figure(rates, options.grain, configs)
+    checks = judge_agreement(con, options)
+    if checks.height:
+        figures["judge_agreement"] = _agreement_figure(checks, configs)
+    return figures

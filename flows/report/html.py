@@ -1,0 +1,159 @@
+"""The report as one self-contained, offline HTML file (plotly.js inlined)."""
+
+from __future__ import annotations
+
+import html
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import plotly.io as pio
+import polars as pl
+from plotly.offline import get_plotlyjs
+
+from flows.report.charts import report_figures
+from flows.report.queries import (
+    CAUSES,
+    ReportOptions,
+    check_options,
+    contradicted_claims,
+    latest_periods,
+    pass_rates,
+)
+from flows.report.terminal import day_text, period_cells, settings_text
+from flows.store.db import sql
+
+if TYPE_CHECKING:
+    import duckdb
+
+
+def _table_html(headers: list[str], rows: list[list[str]]) -> str:
+    """An HTML table; every cell is escaped here, so callers pass plain text."""
+    head = "".join(f"<th>{html.escape(h)}</th>" for h in headers)
+    body = "".join(
+        "<tr>" + "".join(f"<td>{html.escape(cell)}</td>" for cell in row) + "</tr>" for row in rows
+    )
+    return f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
+
+
+def _claims_html(claims: pl.DataFrame) -> str:
+    if claims.is_empty():
+        return "<p>No claim was judged contradicted in this window.</p>"
+    rows = []
+    for row in claims.iter_rows(named=True):
+        passages = "".join(f"<li>{html.escape(p)}</li>" for p in row["passages"])
+        rows.append(
+            "<tr>"
+            f"<td>{html.escape(row['config_id'])}</td>"
+            f"<td>{row['rank']}</td>"
+            f"<td class=claim>{html.escape(row['claim'])}</td>"
+            f"<td>{row['times']:,}</td>"
+            f"<td>{row['cases']:,}</td>"
+            f"<td>{html.escape(row['example_case_id'])}</td>"
+            f"<td><ul>{passages}</ul></td>"
+            "</tr>"
+        )
+    head = "".join(
+        f"<th>{h}</th>"
+        for h in ("config", "rank", "claim", "times", "cases", "example case", "passages read")
+    )
+    return f"<table><thead><tr>{head}</tr></thead><tbody>{''.join(rows)}</tbody></table>"
+
+
+def _configs_html(con: duckdb.DuckDBPyConnection) -> str:
+    headers = ["config", "judge", "threshold", "penalize ambiguous", "strict", "cases", "logged"]
+    rows = [
+        [
+            config_id,
+            judge or "",
+            "" if threshold is None else f"{threshold:g}",
+            str(penalize),
+            str(strict),
+            f"{cases:,}",
+            f"{day_text(first)} to {day_text(last)}",
+        ]
+        for config_id, judge, threshold, penalize, strict, cases, first, last in con.execute(
+            sql("report_configs")
+        ).fetchall()
+    ]
+    return _table_html(headers, rows)
+
+
+def _summary_html(rates: pl.DataFrame) -> str:
+    headers = ["config", "period", "cases", "scored", "pass rate [95% CI]", "mean score"]
+    headers += [cause.replace("_", " ") for cause in CAUSES]
+    rows = [[row["config_id"], *period_cells(row)] for row in rates.iter_rows(named=True)]
+    return _table_html(headers, rows)
+
+
+_PAGE = """<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<title>faithpipe report</title>
+<style>
+body {{ font-family: system-ui, sans-serif; margin: 1.5rem 2rem; color: #222; }}
+h1 {{ margin-bottom: 0.2rem; }}
+.meta {{ color: #666; margin-top: 0; }}
+table {{ border-collapse: collapse; margin: 0.5rem 0 1.5rem; font-size: 0.9rem; }}
+th, td {{ border: 1px solid #ddd; padding: 0.3rem 0.6rem; vertical-align: top; text-align: left; }}
+th {{ background: #f4f4f4; }}
+td.claim {{ max-width: 28rem; }}
+td ul {{ margin: 0; padding-left: 1.1rem; }}
+.chart {{ margin-bottom: 1rem; }}
+</style>
+<script type="text/javascript">{plotlyjs}</script>
+</head>
+<body>
+<h1>faithpipe report</h1>
+<p class="meta">{meta}</p>
+<h2>Metric configs</h2>
+{configs}
+<h2>Latest periods</h2>
+{summary}
+{charts}
+<h2>Claims most often contradicted</h2>
+{claims}
+</body>
+</html>
+"""
+
+
+def render_html(con: duckdb.DuckDBPyConnection, options: ReportOptions) -> str:
+    """The whole report as one HTML page, plotly.js inlined: it works offline."""
+    check_options(con, options)
+    all_rates = pass_rates(con, options)
+    figures = report_figures(con, options, all_rates)
+    charts = "\n".join(
+        '<div class="chart">'
+        + pio.to_html(
+            figure,
+            full_html=False,
+            include_plotlyjs=False,
+            div_id=f"chart-{name}",
+            config={"displaylogo": False, "responsive": True},
+        )
+        + "</div>"
+        for name, figure in figures.items()
+    )
+    window = f"{options.since or 'start'} to {options.until or 'end'}"
+    meta = html.escape(f"Window: {window}; {settings_text(options)}; by {options.grain}.")
+    rates = latest_periods(all_rates, options.periods)
+    return _PAGE.format(
+        plotlyjs=get_plotlyjs(),
+        meta=meta,
+        configs=_configs_html(con),
+        summary=_summary_html(rates),
+        charts=charts,
+        claims=_claims_html(contradicted_claims(con, options)),
+    )
+
+
+def write_html_report(
+    con: duckdb.DuckDBPyConnection, path: Path | str, *, options: ReportOptions | None = None
+) -> Path:
+    """Write the HTML report of `con` to `path` (parents created); returns the path."""
+    path = Path(path)
+    page = render_html(con, options or ReportOptions())
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(page, encoding="utf-8")
+    return path

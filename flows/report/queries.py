@@ -1,0 +1,140 @@
+"""The report's numbers: each one a bound call of an analysis macro of
+flows/store/sql/002_analysis.sql, returned as a frame."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import date
+from typing import TYPE_CHECKING, Any
+
+import polars as pl
+
+from faith_udfs.errors import ConfigError
+from flows.errors import DatabaseError
+from flows.store.db import sql
+
+if TYPE_CHECKING:
+    import duckdb
+
+
+DEFAULT_SEGMENT = "app_version"
+CAUSES = ("contradicted", "unsupported", "no_claims", "invalid")
+
+
+MAX_SEGMENT_VALUES = 30
+PERIOD_STEPS = {"day": "1d", "week": "1w", "month": "1mo"}
+
+
+@dataclass(frozen=True)
+class ReportOptions:
+    """What a report shows: the window, the period, the settings and the segment column."""
+
+    since: date | None = None
+    until: date | None = None
+    grain: str = "day"
+    periods: int = 7
+    threshold: float | None = None
+    penalize_ambiguous: bool | None = None
+    segment: str | None = None
+    top_claims: int = 10
+
+    def settings(self) -> dict[str, Any]:
+        """The bound parameters shared by every macro call."""
+        return {
+            "threshold": self.threshold,
+            "penalize_ambiguous": self.penalize_ambiguous,
+            "since": self.since,
+            "until": self.until,
+        }
+
+
+def check_options(con: duckdb.DuckDBPyConnection, options: ReportOptions) -> None:
+    if options.threshold is not None and not 0.0 <= options.threshold <= 1.0:
+        raise ConfigError(f"--threshold must be between 0 and 1, got {options.threshold}")
+    if options.periods < 1:
+        raise ConfigError(f"--periods must be at least 1, got {options.periods}")
+    if not con.execute(sql("report_has_macros")).fetchall()[0][0]:
+        raise DatabaseError(
+            "this database predates the analysis views (migration 002); open it once "
+            "read-write, e.g. with `faith score`, to migrate it"
+        )
+
+
+def _frame(con: duckdb.DuckDBPyConnection, name: str, params: dict[str, Any]) -> pl.DataFrame:
+    """The result of `flows/store/sql/<name>.sql` as a frame; every value is a bound parameter."""
+    return con.sql(sql(name), params=params).pl()
+
+
+def pass_rates(con: duckdb.DuckDBPyConnection, options: ReportOptions) -> pl.DataFrame:
+    """`pass_rates` of the report's window and settings, oldest period first."""
+    return _frame(con, "report_pass_rates", {"grain": options.grain, **options.settings()})
+
+
+def pass_rates_by_segment(
+    con: duckdb.DuckDBPyConnection, options: ReportOptions, segment: str, *, grain: str | None
+) -> pl.DataFrame:
+    """`pass_rates_by_segment` (grain None: the whole window in one period)."""
+    return _frame(
+        con,
+        "report_pass_rates_by_segment",
+        {"segment": segment, "grain": grain, **options.settings()},
+    )
+
+
+def score_histogram(
+    con: duckdb.DuckDBPyConnection, options: ReportOptions, bins: int = 10
+) -> pl.DataFrame:
+    """`score_histogram`: scored cases per config and score bin."""
+    return _frame(con, "report_score_histogram", {"bins": bins, **options.settings()})
+
+
+def contradicted_claims(con: duckdb.DuckDBPyConnection, options: ReportOptions) -> pl.DataFrame:
+    """`contradicted_claims`: the top claims judged `no`, with their passages."""
+    return _frame(
+        con,
+        "report_contradicted_claims",
+        {"n": options.top_claims, "since": options.since, "until": options.until},
+    )
+
+
+def config_labels(con: duckdb.DuckDBPyConnection) -> dict[str, str]:
+    """A short description of each config: judge and the settings its runs used."""
+    labels = {}
+    for row in con.execute(sql("report_configs")).fetchall():
+        config_id, judge, threshold, penalize, strict = row[:5]
+        parts = [judge or "judge unknown"]
+        if threshold is not None:
+            parts.append(f"threshold {threshold:g}")
+        if penalize:
+            parts.append("penalize ambiguous")
+        if strict:
+            parts.append("strict")
+        labels[config_id] = ", ".join(parts)
+    return labels
+
+
+def resolve_segment(con: duckdb.DuckDBPyConnection, requested: str | None) -> str | None:
+    """The segment column to slice by: the one asked for, else app_version if present."""
+    known = {row[0] for row in con.execute(sql("report_segments")).fetchall()}
+    if requested is None:
+        return DEFAULT_SEGMENT if DEFAULT_SEGMENT in known else None
+    if requested not in known:
+        choices = ", ".join(sorted(known)) or "none"
+        raise ConfigError(f"no segment column {requested!r} in this database; known: {choices}")
+    return requested
+
+
+def latest_periods(rates: pl.DataFrame, periods: int) -> pl.DataFrame:
+    """The last `periods` periods of each config, oldest first."""
+    return (
+        rates.sort("config_id", "period", nulls_last=False)
+        .group_by("config_id", maintain_order=True)
+        .tail(periods)
+    )
+
+
+def judge_agreement(con: duckdb.DuckDBPyConnection, options: ReportOptions) -> pl.DataFrame:
+    """Each nightly judge check: agreement with the golden set, by config and time."""
+    if not con.execute(sql("report_has_judge_agreement")).fetchall()[0][0]:
+        return pl.DataFrame()
+    return _frame(con, "report_judge_agreement", {"since": options.since, "until": options.until})

@@ -1,0 +1,127 @@
+"""The report in the terminal: the latest periods per metric config as rich tables."""
+
+from __future__ import annotations
+
+from datetime import date, datetime
+from typing import TYPE_CHECKING, Any
+
+import polars as pl
+from rich import box
+from rich.console import Console
+from rich.table import Table
+from rich.text import Text
+
+from flows.report.queries import (
+    CAUSES,
+    ReportOptions,
+    check_options,
+    config_labels,
+    latest_periods,
+    pass_rates,
+    pass_rates_by_segment,
+    resolve_segment,
+)
+
+if TYPE_CHECKING:
+    import duckdb
+
+
+_CAUSE_HEADERS = {
+    "contradicted": "contra.",
+    "unsupported": "unsupp.",
+    "no_claims": "no claims",
+    "invalid": "invalid",
+}
+
+
+def _pct(value: float | None) -> str:
+    return "–" if value is None else f"{value:.1%}"
+
+
+def _rate(row: dict[str, Any]) -> str:
+    if row["pass_rate"] is None:
+        return "–"
+    return f"{_pct(row['pass_rate'])} [{_pct(row['pass_rate_low'])}–{_pct(row['pass_rate_high'])}]"
+
+
+def _score(value: float | None) -> str:
+    return "–" if value is None else f"{value:.3f}"
+
+
+def day_text(value: datetime | None) -> str:
+    return "–" if value is None else f"{value:%Y-%m-%d}"
+
+
+def period_text(value: date | datetime | None) -> str:
+    return "(no logged_at)" if value is None else value.isoformat()
+
+
+def render_terminal(
+    con: duckdb.DuckDBPyConnection, options: ReportOptions, console: Console
+) -> None:
+    """Per config, its latest periods; then the window per segment value; as rich tables."""
+    check_options(con, options)
+    rates = latest_periods(pass_rates(con, options), options.periods)
+    labels = config_labels(con)
+    if options.threshold is not None or options.penalize_ambiguous is not None:
+        console.print(Text(f"Recomputed from the stored verdict counts: {settings_text(options)}."))
+    if rates.is_empty():
+        console.print(Text("No cases in this window."))
+    for (config_id,), group in rates.group_by("config_id", maintain_order=True):
+        table = Table(
+            title=Text(
+                f"{config_id} ({labels.get(config_id, '')}): "
+                f"latest {options.periods} {options.grain}(s)"
+            ),
+            box=box.SIMPLE_HEAD,
+        )
+        table.add_column("period", no_wrap=True)
+        for name in ("cases", "scored", "pass rate [95% CI]", "score", *_CAUSE_HEADERS.values()):
+            table.add_column(name, justify="right", no_wrap=True)
+        for row in group.iter_rows(named=True):
+            table.add_row(*(Text(cell) for cell in period_cells(row)))
+        console.print(table)
+
+    segment = resolve_segment(con, options.segment)
+    if segment is None:
+        return
+    by_segment = pass_rates_by_segment(con, options, segment, grain=None).filter(
+        pl.col("segment_value").is_not_null().any().over("config_id")
+    )
+    for (config_id,), group in by_segment.group_by("config_id", maintain_order=True):
+        table = Table(title=Text(f"{config_id}: pass rate by {segment}"), box=box.SIMPLE_HEAD)
+        table.add_column(segment)
+        for name in ("cases", "scored", "pass rate [95% CI]", "score"):
+            table.add_column(name, justify="right", no_wrap=True)
+        for row in group.iter_rows(named=True):
+            table.add_row(
+                Text(segment_label(row["segment_value"])),
+                *(Text(cell) for cell in period_cells(row)[1:5]),
+            )
+        console.print(table)
+
+
+def settings_text(options: ReportOptions) -> str:
+    return ", ".join(
+        f"{name} {'as configured' if value is None else value}"
+        for name, value in (
+            ("threshold", options.threshold),
+            ("penalize_ambiguous", options.penalize_ambiguous),
+        )
+    )
+
+
+def period_cells(row: dict[str, Any]) -> list[str]:
+    """period, cases, scored, pass rate [interval], mean score, then the attribution split."""
+    return [
+        period_text(row["period"]),
+        f"{row['cases']:,}",
+        f"{row['scored']:,}",
+        _rate(row),
+        _score(row["mean_score"]),
+        *(f"{row[cause]:,}" for cause in CAUSES),
+    ]
+
+
+def segment_label(value: str | None) -> str:
+    return "(none)" if value is None else value

@@ -19,98 +19,46 @@ one model agree), and addresses may carry credentials; give two different weight
 
 from __future__ import annotations
 
-import hashlib
-import json
 import logging
 import threading
-from collections.abc import Callable, Sequence
-from concurrent.futures import Future, ThreadPoolExecutor
-from dataclasses import dataclass
 from types import TracebackType
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING
 
 import polars as pl
 
 from faith_udfs.config import JudgeIdentity
-from faith_udfs.errors import ConfigError, JudgeError, JudgeReplyError
 from faith_udfs.judges import (
     ItemJudge,
-    ItemOutcome,
     outcome_frame,
-    outcome_of_error,
     verdicts_frame,
 )
 from faith_udfs.packed_prompts import (
-    PACKED_CLAIMS,
-    PACKED_FIELD,
-    PACKED_REASONS,
-    PACKED_TRUTHS,
-    PACKED_VERDICTS,
     PACKED_VERSION,
-    packed_claims_prompt,
-    packed_reasons_prompt,
-    packed_truths_prompt,
-    packed_verdicts_prompt,
 )
-from faith_udfs.packed_replies import parse_exact_verdicts, split_packed
 from faith_udfs.prompts import (
-    CLAIMS,
     PROMPT_VERSION,
-    REASON,
-    TRUTHS,
-    VERDICTS,
-    claims_prompt,
-    format_score,
-    reason_prompt,
-    truths_prompt,
-    verdicts_prompt,
 )
-from faith_udfs.replies import first_json_object, parse_reason, parse_statements
-from flows.judges.llm_transport import REQUEST_PARAMETERS, ChatEndpoint, Reply, Usage
-from flows.store.reply_cache import CACHE_ERRORS, ReplyCache
+from flows.judges.llm_transport import ChatEndpoint, Usage
+from flows.store.reply_cache import ReplyCache
 
 if TYPE_CHECKING:
     import duckdb
 
     from flows.run.settings import JudgeSettings
+from flows.judges.llm_asking import CachedPackedAsking
+from flows.judges.llm_tasks import (
+    DEFAULT_MODE,
+    Task,
+    check_judge_settings,
+    judge_task,
+    outcomes,
+    template_reason,
+)
 
 log = logging.getLogger(__name__)
 
-T = TypeVar("T")
-R = TypeVar("R")
 
-MODES = ("per-item", "packed")
-DEFAULT_MODE = "packed"
-_RETRY_NOTE = (
-    "Your previous reply to this could not be used: {reason}. Reply again with one complete "
-    "JSON object in exactly the format asked for, and nothing else."
-)
-
-
-@dataclass(frozen=True)
-class _Task:
-    """One question asked of the endpoint: how to render, identify and read its items."""
-
-    stage: str
-    schema: str
-    render: Callable[[list[Any]], str]
-    item_data: Callable[[Any], Any]
-    size: Callable[[Any], int]
-    parse: Callable[[Any, Any], Any]
-
-    @property
-    def packed_field(self) -> str | None:
-        """The field each entry of a packed reply carries; None when one item is asked."""
-        return PACKED_FIELD.get(self.schema)
-
-
-@dataclass(frozen=True)
-class _Result:
-    value: Any = None
-    error: JudgeError | None = None
-
-
-class OpenAIJudge(ItemJudge):
+class OpenAIJudge(CachedPackedAsking, ItemJudge):
     """Judge asking an OpenAI-compatible chat-completions endpoint, concurrently and politely.
 
     Each call has a deadline of `timeout` seconds, reply included. Transient failures (429,
@@ -142,7 +90,7 @@ class OpenAIJudge(ItemJudge):
         max_retry_after: float = 60.0,
         track_items: bool = False,
     ) -> None:
-        _check_settings(
+        check_judge_settings(
             model=model,
             mode=mode,
             concurrency=concurrency,
@@ -269,18 +217,18 @@ class OpenAIJudge(ItemJudge):
 
     def truths(self, passages: pl.DataFrame, limit: int | None) -> pl.DataFrame:
         results = self._ask(
-            self._task("truths", limit), passages["text"].to_list(), passages["key"]
+            self._stage_task("truths", limit), passages["text"].to_list(), passages["key"]
         )
-        return outcome_frame(passages["key"], "truths", pl.List(pl.String), _outcomes(results))
+        return outcome_frame(passages["key"], "truths", pl.List(pl.String), outcomes(results))
 
     def claims(self, answers: pl.DataFrame) -> pl.DataFrame:
-        results = self._ask(self._task("claims"), answers["text"].to_list(), answers["key"])
-        return outcome_frame(answers["key"], "claims", pl.List(pl.String), _outcomes(results))
+        results = self._ask(self._stage_task("claims"), answers["text"].to_list(), answers["key"])
+        return outcome_frame(answers["key"], "claims", pl.List(pl.String), outcomes(results))
 
     def verdicts(self, questions: pl.DataFrame) -> pl.DataFrame:
         items = list(zip(questions["claims"].to_list(), questions["truths"].to_list(), strict=True))
-        results = self._ask(self._task("verdicts"), items, questions["key"])
-        return verdicts_frame(questions["key"], _outcomes(results))
+        results = self._ask(self._stage_task("verdicts"), items, questions["key"])
+        return verdicts_frame(questions["key"], outcomes(results))
 
     def reasons(self, requests: pl.DataFrame) -> pl.DataFrame:
         items = list(
@@ -293,288 +241,31 @@ class OpenAIJudge(ItemJudge):
                 error=pl.lit(None, dtype=pl.String),
                 pending=pl.lit(False),
             )
-        results = self._ask(self._task("reasons"), items, requests["key"])
-        return outcome_frame(requests["key"], "reason", pl.String, _outcomes(results))
+        results = self._ask(self._stage_task("reasons"), items, requests["key"])
+        return outcome_frame(requests["key"], "reason", pl.String, outcomes(results))
 
     # --- the same questions one item at a time (ItemJudge) --------------------------------
 
     def answer_truths(self, text: str, limit: int | None) -> list[str]:
-        return self._one(self._task("truths", limit), text)
+        return self._one(self._stage_task("truths", limit), text)
 
     def answer_claims(self, text: str) -> list[str]:
-        return self._one(self._task("claims"), text)
+        return self._one(self._stage_task("claims"), text)
 
     def answer_verdicts(
         self, claims: list[str], truths: list[str]
     ) -> list[tuple[str | None, str | None]]:
-        return self._one(self._task("verdicts"), (claims, truths))
+        return self._one(self._stage_task("verdicts"), (claims, truths))
 
     def answer_reason(self, score: float, contradictions: list[str]) -> str:
         if not self.llm_reason:
             return template_reason(score, contradictions)
-        return self._one(self._task("reasons"), (score, contradictions))
+        return self._one(self._stage_task("reasons"), (score, contradictions))
 
     # --- machinery ------------------------------------------------------------------------
 
-    def _task(self, stage: str, limit: int | None = None) -> _Task:
-        packed = self.mode == "packed"
-        if stage == "truths":
-            return _Task(
-                stage,
-                PACKED_TRUTHS if packed else TRUTHS,
-                render=(lambda texts: packed_truths_prompt(texts, limit))
-                if packed
-                else (lambda texts: truths_prompt(texts[0], limit)),
-                item_data=lambda text: {"text": text, "limit": limit},
-                size=len,
-                parse=lambda reply, _: parse_statements(reply, "truths"),
-            )
-        if stage == "claims":
-            return _Task(
-                stage,
-                PACKED_CLAIMS if packed else CLAIMS,
-                render=packed_claims_prompt if packed else (lambda texts: claims_prompt(texts[0])),
-                item_data=lambda text: {"text": text},
-                size=len,
-                parse=lambda reply, _: parse_statements(reply, "claims"),
-            )
-        if stage == "verdicts":
-            return _Task(
-                stage,
-                PACKED_VERDICTS if packed else VERDICTS,
-                render=packed_verdicts_prompt
-                if packed
-                else (lambda questions: verdicts_prompt(*questions[0])),
-                item_data=lambda q: {"claims": list(q[0]), "truths": list(q[1])},
-                size=lambda q: sum(map(len, q[0])) + sum(map(len, q[1])),
-                parse=lambda reply, q: parse_exact_verdicts(reply, len(q[0])),
-            )
-        return _Task(
-            stage,
-            PACKED_REASONS if packed else REASON,
-            render=packed_reasons_prompt
-            if packed
-            else (lambda requests: reason_prompt(*requests[0])),
-            item_data=lambda r: {"score": format_score(r[0]), "contradictions": list(r[1])},
-            size=lambda r: sum(map(len, r[1])) + 8,
-            parse=lambda reply, _: parse_reason(reply),
-        )
-
-    def _one(self, task: _Task, item: Any) -> Any:
-        result = self._ask(task, [item])[0]
-        if result.error is not None:
-            raise result.error
-        return result.value
-
-    def _cache_key(self, task: _Task, item: Any) -> str:
-        payload = {
-            "model": self.model,
-            "template": self._identity.prompt_version,
-            "mode": self.mode,
-            "schema": task.schema,
-            "item": task.item_data(item),
-            "params": REQUEST_PARAMETERS,
-        }
-        text = json.dumps(payload, sort_keys=True, ensure_ascii=False)
-        return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
-
-    def _ask(self, task: _Task, items: list[Any], keys: pl.Series | None = None) -> list[_Result]:
-        """Answer distinct items: cache first (one query), then packs of the rest, concurrently."""
-        results: list[_Result | None] = [None] * len(items)
-        cache_keys = [self._cache_key(task, item) for item in items]
-        key_list = keys.to_list() if keys is not None and self._track_items else None
-        usage_rows: list[tuple[str, int, float, int, int, bool]] = []
-        for index, reply in self._cached(cache_keys).items():
-            try:
-                results[index] = _Result(value=task.parse(json.loads(reply), items[index]))
-            except (JudgeReplyError, ValueError):
-                continue  # an unusable stored row is asked again and replaced
-            if key_list is not None:
-                usage_rows.append((task.stage, key_list[index], 0.0, 0, 0, True))
-        self._usage.add(cached=sum(r is not None for r in results))
-        self._usage.record_items(usage_rows)
-        missing = [i for i, result in enumerate(results) if result is None]
-        packs = self._packs(task, items, missing)
-
-        def answer(pack: list[int]) -> list[_Result]:
-            return self._answer_pack(task, pack, items, cache_keys, key_list)
-
-        for pack, (pack_results, error) in zip(packs, self._fan_out(answer, packs), strict=True):
-            for position, index in enumerate(pack):
-                results[index] = pack_results[position] if error is None else _Result(error=error)
-        self._flush_cache()
-        return [result if result is not None else _Result(error=_lost()) for result in results]
-
-    def _cached(self, cache_keys: list[str]) -> dict[int, str]:
-        if self._cache is None or not cache_keys:
-            return {}
-        try:
-            found = self._cache.get_many(cache_keys)
-        except CACHE_ERRORS as exc:
-            log.warning("judge cache unreadable (%s); asking the endpoint", type(exc).__name__)
-            return {}
-        return {i: found[key] for i, key in enumerate(cache_keys) if key in found}
-
-    def _packs(self, task: _Task, items: list[Any], indices: list[int]) -> list[list[int]]:
-        packs: list[list[int]] = []
-        current: list[int] = []
-        chars = 0
-        for index in indices:
-            size = task.size(items[index])
-            if current and (len(current) >= self._pack_size or chars + size > self._pack_chars):
-                packs.append(current)
-                current, chars = [], 0
-            current.append(index)
-            chars += size
-        if current:
-            packs.append(current)
-        return packs
-
-    def _answer_pack(
-        self,
-        task: _Task,
-        pack: list[int],
-        items: list[Any],
-        cache_keys: list[str],
-        keys: list[int] | None,
-    ) -> list[_Result]:
-        """Ask one pack; items whose answer is unusable are asked once more, then fail."""
-        results: dict[int, _Result] = {}
-        asking = list(pack)
-        note: str | None = None
-        spent = [0, 0, 0]  # requests, prompt tokens, completion tokens
-        for attempt in range(2):
-            try:
-                reply = self._complete(task, task.render([items[i] for i in asking]), note, spent)
-            except JudgeError as exc:
-                results.update((i, _Result(error=exc)) for i in asking)
-                break
-            share = list(
-                zip(
-                    _split(reply.prompt_tokens, len(asking)),
-                    _split(reply.completion_tokens, len(asking)),
-                    strict=True,
-                )
-            )
-            unusable = self._read_pack(
-                task,
-                reply=reply,
-                asking=asking,
-                items=items,
-                cache_keys=cache_keys,
-                share=share,
-                results=results,
-            )
-            if not unusable:
-                break
-            self._usage.add(failed=1)
-            if attempt == 0:
-                self._usage.add(retries=1)
-                asking = sorted(unusable)
-                note = str(next(iter(unusable.values())))
-            else:
-                results.update((i, _Result(error=exc)) for i, exc in unusable.items())
-        if keys is not None:
-            calls = spent[0] / len(pack)
-            prompt, completion = _split(spent[1], len(pack)), _split(spent[2], len(pack))
-            self._usage.record_items(
-                [
-                    (task.stage, keys[i], calls, prompt[n], completion[n], False)
-                    for n, i in enumerate(pack)
-                ]
-            )
-        return [results[i] for i in pack]
-
-    def _read_pack(
-        self,
-        task: _Task,
-        *,
-        reply: Reply,
-        asking: list[int],
-        items: list[Any],
-        cache_keys: list[str],
-        share: list[tuple[int, int]],
-        results: dict[int, _Result],
-    ) -> dict[int, JudgeReplyError]:
-        """Store the usable answers of a reply; returns the items it left unanswered, and why."""
-        try:
-            whole = _json_reply(reply)
-            entry = task.packed_field
-            parts = split_packed(whole, entry, len(asking)) if entry else [whole]
-        except JudgeReplyError as exc:
-            return dict.fromkeys(asking, exc)
-        unusable: dict[int, JudgeReplyError] = {}
-        for index, part, (prompt_tokens, completion_tokens) in zip(
-            asking, parts, share, strict=True
-        ):
-            try:
-                if part is None:
-                    raise JudgeReplyError(f"the reply has no entry for this item's {entry}")
-                value = task.parse(part, items[index])
-            except JudgeReplyError as exc:
-                unusable[index] = exc
-                continue
-            results[index] = _Result(value=value)
-            self._store(task, cache_keys[index], part, prompt_tokens, completion_tokens)
-        return unusable
-
-    def _store(
-        self, task: _Task, key: str, part: Any, prompt_tokens: int, completion_tokens: int
-    ) -> None:
-        if self._cache is None:
-            return
-        self._cache.put(
-            key,
-            kind=self._identity.kind,
-            model=self.model,
-            prompt_version=self._identity.prompt_version,
-            schema_name=task.schema,
-            reply=json.dumps(part, ensure_ascii=False),
-            prompt_tokens=prompt_tokens,
-            completion_tokens=completion_tokens,
-        )
-
-    def _flush_cache(self) -> None:
-        if self._cache is None:
-            return
-        try:
-            self._cache.flush()
-        except CACHE_ERRORS as exc:
-            log.warning("judge cache not written (%s); a re-run pays again", type(exc).__name__)
-
-    def _complete(self, task: _Task, prompt: str, note: str | None, spent: list[int]) -> Reply:
-        """One answer from the endpoint; `note` says why the previous reply was unusable."""
-        follow_up = None if note is None else _RETRY_NOTE.format(reason=note)
-        return self._chat.complete(prompt, schema=task.schema, follow_up=follow_up, spent=spent)
-
-    def _fan_out(
-        self, answer: Callable[[T], R], items: Sequence[T]
-    ) -> list[tuple[R | None, JudgeError | None]]:
-        """`answer` each item, concurrently; a judge error is that item's, anything else is a
-        bug and propagates (the items not yet started are not asked)."""
-
-        def call(item: T) -> tuple[R | None, JudgeError | None]:
-            try:
-                return answer(item), None
-            except JudgeError as exc:  # one item's failure must not sink the batch
-                return None, exc
-
-        if len(items) <= 1 or self._concurrency == 1:
-            return [call(item) for item in items]
-        pool = ThreadPoolExecutor(
-            max_workers=min(self._concurrency, len(items)), thread_name_prefix="faith-judge"
-        )
-        try:
-            futures: list[Future[tuple[R | None, JudgeError | None]]] = [
-                pool.submit(call, item) for item in items
-            ]
-            return [future.result() for future in futures]
-        except BaseException as exc:
-            if not isinstance(exc, Exception):
-                self.stop()  # interrupted: calls in flight are cancelled, the workers end at once
-            raise
-        finally:
-            pool.shutdown(wait=True, cancel_futures=True)
+    def _stage_task(self, stage: str, limit: int | None = None) -> Task:
+        return judge_task(stage, packed=self.mode == "packed", limit=limit)
 
 
 def build_openai_judge(
@@ -603,73 +294,3 @@ def build_openai_judge(
             cache.close()
         raise
     return judge
-
-
-def _split(total: int, parts: int) -> list[int]:
-    """`total` in `parts` whole shares that add up to it exactly (the first ones get the rest)."""
-    share, rest = divmod(total, parts)
-    return [share + (1 if n < rest else 0) for n in range(parts)]
-
-
-def template_reason(score: float, contradictions: Sequence[str | None] | None) -> str:
-    """The reason without a call: the score, then each contradiction, as the lexical judge."""
-    parts = [f"The score is {format_score(score)}."]
-    for text in contradictions or []:
-        stripped = (text or "").strip()
-        if stripped:
-            parts.append(stripped if stripped[-1] in ".!?" else f"{stripped}.")
-    return " ".join(parts)
-
-
-def _check_settings(
-    *,
-    model: str,
-    mode: str,
-    concurrency: int,
-    timeout: float,
-    max_retries: int,
-    max_calls: int | None,
-    max_tokens: int | None,
-    pack_size: int,
-    pack_chars: int,
-) -> None:
-    if not isinstance(model, str) or not model.strip():
-        raise ConfigError("--judge openai needs --model NAME (e.g. --model gpt-4o-mini)")
-    if mode not in MODES:
-        raise ConfigError(f"unknown judge mode {mode!r}; expected one of {', '.join(MODES)}")
-    for name, value, least in (
-        ("concurrency", concurrency, 1),
-        ("max_retries", max_retries, 0),
-        ("pack_size", pack_size, 1),
-        ("pack_chars", pack_chars, 1),
-    ):
-        if isinstance(value, bool) or not isinstance(value, int) or value < least:
-            raise ConfigError(f"{name} must be an integer >= {least}, got {value!r}")
-    for name, cap in (("max_calls", max_calls), ("max_tokens", max_tokens)):
-        if cap is not None and (isinstance(cap, bool) or not isinstance(cap, int) or cap < 0):
-            raise ConfigError(f"{name} must be a non-negative integer or None, got {cap!r}")
-    if not timeout or timeout <= 0:
-        raise ConfigError(f"timeout must be a positive number of seconds, got {timeout!r}")
-
-
-def _json_reply(reply: Reply) -> Any:
-    try:
-        return first_json_object(reply.text)
-    except JudgeReplyError as exc:
-        if reply.finish_reason == "length":
-            raise JudgeReplyError(
-                f"the reply was cut at the token limit before its JSON ended: {exc}"
-            ) from None
-        raise
-
-
-def _lost() -> JudgeError:
-    return JudgeError("the judge returned no answer for this item")
-
-
-def _outcomes(results: Sequence[_Result]) -> list[ItemOutcome]:
-    """Each call's result as the item outcome the stages' frames are built from."""
-    return [
-        ItemOutcome(value=r.value) if r.error is None else outcome_of_error(r.error)
-        for r in results
-    ]

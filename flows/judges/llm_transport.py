@@ -1,29 +1,24 @@
 """Talking to an OpenAI-compatible chat-completions endpoint politely, with deadlines.
 
-An adaptive limit on requests in flight, jittered backoff that honours Retry-After, a
-structured-output request that steps down when the server refuses it, the run's call and
-token caps, and the usage counters. Every request runs on one asyncio loop under a deadline
-that cancels it wherever it is (connecting, waiting, reading a reply that trickles in), and a
-stop cancels them all. What is asked and how replies are read is llm_judge.py's.
+An adaptive limit on requests in flight (limiter.py), jittered backoff that honours
+Retry-After, a structured-output request that steps down when the server refuses it, the
+run's call and token caps, and the usage counters (usage.py). Every request runs on one
+asyncio loop (event_loop.py) under a deadline that cancels it wherever it is (connecting,
+waiting, reading a reply that trickles in), and a stop cancels them all. What is asked and
+how replies are read is llm_judge.py's (llm_tasks.py, llm_asking.py).
 """
 
 from __future__ import annotations
 
 import asyncio
-import base64
 import concurrent.futures
-import email.utils
 import json
 import logging
 import os
 import random
 import threading
-import time
-from collections.abc import Callable, Coroutine
 from dataclasses import dataclass
-from datetime import UTC, datetime
 from typing import Any, TypeVar
-from urllib.parse import unquote, urlsplit, urlunsplit
 
 import openai
 
@@ -33,8 +28,17 @@ from faith_udfs.errors import (
     JudgeError,
     JudgeTransientError,
 )
-from faith_udfs.packed_prompts import reply_schema
 from flows.errors import JudgeEndpointError
+from flows.judges.event_loop import LoopThread
+from flows.judges.limiter import AdaptiveLimiter
+from flows.judges.request_details import (
+    endpoint_name,
+    format_request,
+    retry_after_seconds,
+    token_count,
+    without_userinfo,
+)
+from flows.judges.usage import Usage
 
 __all__ = [
     "FORMATS",
@@ -62,8 +66,6 @@ _FATAL_STATUS = {
     404: "the endpoint has no model {model!r} or no chat-completions route at {endpoint} "
     "(HTTP 404); check --model and --base-url",
 }
-# How often a wait for a slot looks at the stop event.
-_POLL_SECONDS = 0.1
 # A request's own deadline cancels it; the caller's wait for it gives this much more.
 _GRACE_SECONDS = 2.0
 
@@ -76,178 +78,6 @@ class Reply:
     finish_reason: str | None
     prompt_tokens: int
     completion_tokens: int
-
-
-class AdaptiveLimiter:
-    """At most `limit` requests in flight; a 429 halves the limit (once per round of requests)
-    and pauses everyone for its Retry-After; `limit` successes in a row add one back.
-
-    A wait for a slot ends when `stop` is set or after `patience` seconds: a slot that was
-    never handed back shows as an error, never as a hang.
-    """
-
-    def __init__(
-        self,
-        ceiling: int,
-        *,
-        clock: Callable[[], float] = time.monotonic,
-        patience: float = 3600.0,
-    ) -> None:
-        self.ceiling = ceiling
-        self._limit = ceiling
-        self._clock = clock
-        self._patience = patience
-        self._cond = threading.Condition()
-        self._in_flight = 0
-        self._epoch = 0
-        self._successes = 0
-        self._paused_until = 0.0
-
-    @property
-    def limit(self) -> int:
-        return self._limit
-
-    def acquire(self, stop: threading.Event | None = None) -> int:
-        """Wait for a slot; returns a ticket to hand back to `release`.
-
-        Raises JudgeTransientError when `stop` is set or no slot came free in time.
-        """
-        give_up = time.monotonic() + self._patience
-        with self._cond:
-            while True:
-                if stop is not None and stop.is_set():
-                    raise JudgeTransientError("the judge was stopped while this call waited")
-                left = give_up - time.monotonic()
-                if left <= 0:
-                    raise JudgeTransientError(
-                        f"no request slot came free within {self._patience:g} s"
-                    )
-                pause = self._paused_until - self._clock()
-                if pause <= 0 and self._in_flight < self._limit:
-                    break
-                self._cond.wait(min(_POLL_SECONDS, left, pause if pause > 0 else left))
-            self._in_flight += 1
-            return self._epoch
-
-    def wake(self) -> None:
-        """Make every waiter look at its stop event now."""
-        with self._cond:
-            self._cond.notify_all()
-
-    def release(
-        self, ticket: int, *, ok: bool, throttled: bool = False, retry_after: float | None = None
-    ) -> None:
-        """Free the slot and adapt: grow on success, halve on a throttle, stay on other errors."""
-        with self._cond:
-            self._in_flight -= 1
-            if throttled:
-                self._successes = 0
-                # Requests sent before the last decrease were sent at the old limit: their 429s
-                # say nothing new, so one burst halves the limit once.
-                if ticket == self._epoch:
-                    self._limit = max(1, self._limit // 2)
-                    self._epoch += 1
-                if retry_after:
-                    self._paused_until = max(self._paused_until, self._clock() + retry_after)
-            elif ok:
-                self._successes += 1
-                if self._limit < self.ceiling and self._successes >= self._limit:
-                    self._limit += 1
-                    self._successes = 0
-            self._cond.notify_all()
-
-
-class Usage:
-    """Thread-safe run counters."""
-
-    FIELDS = (
-        "calls",
-        "cached",
-        "failed",
-        "retries",
-        "throttled",
-        "prompt_tokens",
-        "completion_tokens",
-    )
-
-    def __init__(self) -> None:
-        self._lock = threading.Lock()
-        self._counts = dict.fromkeys(self.FIELDS, 0)
-        self._items: list[tuple[str, int, float, int, int, bool]] = []
-
-    def add(self, **counts: int) -> None:
-        with self._lock:
-            for name, value in counts.items():
-                self._counts[name] += value
-
-    def get(self, name: str) -> int:
-        with self._lock:
-            return self._counts[name]
-
-    def tokens(self) -> int:
-        with self._lock:
-            return self._counts["prompt_tokens"] + self._counts["completion_tokens"]
-
-    def snapshot(self) -> dict[str, int]:
-        with self._lock:
-            return dict(self._counts)
-
-    def record_items(self, rows: list[tuple[str, int, float, int, int, bool]]) -> None:
-        with self._lock:
-            self._items.extend(rows)
-
-    def drain_items(self) -> list[tuple[str, int, float, int, int, bool]]:
-        with self._lock:
-            rows, self._items = self._items, []
-            return rows
-
-
-class _LoopThread:
-    """One asyncio loop on its own thread, where an endpoint's requests run: a request there
-    can be cancelled at its deadline, or by a stop, wherever it is."""
-
-    def __init__(self, name: str) -> None:
-        self._loop = asyncio.new_event_loop()
-        self._thread = threading.Thread(target=self._loop.run_forever, name=name, daemon=True)
-        self._thread.start()
-
-    def run(self, coroutine: Coroutine[Any, Any, T], wait: float) -> T:
-        """Run `coroutine` on the loop and wait at most `wait` seconds for it (then cancel it).
-
-        Raises TimeoutError past `wait`, concurrent.futures.CancelledError when cancelled.
-        """
-        future = asyncio.run_coroutine_threadsafe(coroutine, self._loop)
-        try:
-            return future.result(timeout=wait)
-        except TimeoutError:
-            future.cancel()
-            raise
-
-    def cancel_all(self) -> None:
-        """Cancel every coroutine running on the loop."""
-
-        def cancel() -> None:
-            for task in asyncio.all_tasks(self._loop):
-                task.cancel()
-
-        if self._thread.is_alive():
-            self._loop.call_soon_threadsafe(cancel)
-
-    def close(self, last: Coroutine[Any, Any, None], wait: float) -> None:
-        """Run `last` (e.g. closing the client), then stop the loop and its thread."""
-        if not self._thread.is_alive():
-            last.close()
-            return
-        try:
-            self.run(last, wait)
-            self.run(self._loop.shutdown_default_executor(), wait)
-        except (TimeoutError, concurrent.futures.CancelledError):
-            log.warning("the judge's HTTP connections did not close within %g s", wait)
-        finally:
-            self._loop.call_soon_threadsafe(self._loop.stop)
-            self._thread.join(wait)
-            if not self._thread.is_alive():
-                self._loop.close()
 
 
 class _RetryLater(JudgeTransientError):
@@ -295,7 +125,7 @@ class ChatEndpoint:
             )
         self.model = model
         self.api_key_env = api_key_env
-        self._endpoint = _endpoint_name(base_url)
+        self._endpoint = endpoint_name(base_url)
         self._timeout = float(timeout)
         self._max_retries = max_retries
         self._max_calls = max_calls
@@ -306,7 +136,7 @@ class ChatEndpoint:
         # The key lives only inside the client, which sends it as a header; so do credentials
         # written into the URL (user:password@), sent as Basic auth the way httpx would, but
         # kept out of the URL that httpx logs on every request.
-        public_url, basic_auth = _without_userinfo(base_url)
+        public_url, basic_auth = without_userinfo(base_url)
         self._client = openai.AsyncOpenAI(
             base_url=public_url,
             api_key=api_key,
@@ -326,7 +156,7 @@ class ChatEndpoint:
         self._fatal: str | None = None
         self._budget: str | None = None
         self._random = random.Random()  # noqa: S311 - backoff jitter, not cryptography
-        self._loop = _LoopThread("faith-judge-http")
+        self._loop = LoopThread("faith-judge-http")
 
     @property
     def endpoint(self) -> str:
@@ -409,12 +239,12 @@ class ChatEndpoint:
             self._reserve_call()
             spent[0] += 1
             used_format = self._format
-            request = self._post(messages, _format_request(FORMATS[used_format], schema))
+            request = self._post(messages, format_request(FORMATS[used_format], schema))
             try:
                 raw = self._loop.run(request, self._timeout + _GRACE_SECONDS)
             except openai.APIStatusError as exc:
                 throttled = exc.status_code == 429
-                retry_after = _retry_after(exc.response.headers, self._max_retry_after)
+                retry_after = retry_after_seconds(exc.response.headers, self._max_retry_after)
                 if self._refused_format(exc, used_format):
                     return None
                 raise self._status_error(exc, retry_after) from None
@@ -542,8 +372,8 @@ class ChatEndpoint:
         usage = completion.get("usage")
         usage = usage if isinstance(usage, dict) else {}
         # Servers that report no usage get an estimate (4 characters a token) so caps hold.
-        prompt_tokens = _count(usage.get("prompt_tokens"), len(prompt) // 4)
-        completion_tokens = _count(usage.get("completion_tokens"), len(text) // 4)
+        prompt_tokens = token_count(usage.get("prompt_tokens"), len(prompt) // 4)
+        completion_tokens = token_count(usage.get("completion_tokens"), len(text) // 4)
         self._usage.add(prompt_tokens=prompt_tokens, completion_tokens=completion_tokens)
         return Reply(
             text, finish if isinstance(finish, str) else None, prompt_tokens, completion_tokens
@@ -553,72 +383,3 @@ class ChatEndpoint:
         ceiling = min(self._backoff_max, self._backoff_base * 2 ** (failures - 1))
         delay = ceiling / 2 + self._random.uniform(0, ceiling / 2)
         return max(delay, retry_after or 0.0)
-
-
-def _count(value: Any, estimate: int) -> int:
-    """A token count from a reply's usage, or the estimate when it is missing or not a count."""
-    counted = isinstance(value, int) and not isinstance(value, bool) and value >= 0
-    return value if counted else estimate
-
-
-def _endpoint_name(base_url: str | None) -> str:
-    """Host and port of the endpoint: never the userinfo, path or query (they may hold keys)."""
-    if not base_url:
-        return "api.openai.com"
-    parts = urlsplit(base_url)
-    host = parts.hostname or "?"
-    return f"{host}:{parts.port}" if parts.port else host
-
-
-def _without_userinfo(base_url: str | None) -> tuple[str | None, str | None]:
-    """The URL without `user:password@`, and those credentials as a Basic auth header."""
-    if not base_url:
-        return base_url, None
-    parts = urlsplit(base_url)
-    if "@" not in parts.netloc:
-        return base_url, None
-    userinfo, _, host = parts.netloc.rpartition("@")
-    user, _, password = userinfo.partition(":")
-    token = base64.b64encode(f"{unquote(user)}:{unquote(password)}".encode()).decode()
-    return urlunsplit(parts._replace(netloc=host)), f"Basic {token}"
-
-
-def _format_request(kind: str, schema: str) -> dict[str, Any]:
-    if kind == "json_schema":
-        name = schema.replace(".", "_")
-        return {
-            "response_format": {
-                "type": "json_schema",
-                "json_schema": {"name": name, "strict": True, "schema": reply_schema(schema)},
-            }
-        }
-    if kind == "json_object":
-        return {"response_format": {"type": "json_object"}}
-    return {}
-
-
-def _retry_after(headers: Any, ceiling: float) -> float | None:
-    """Seconds the server asks us to wait (`retry-after-ms` or `Retry-After`), capped."""
-    seconds: float | None = None
-    millis = headers.get("retry-after-ms")
-    if millis is not None:
-        try:
-            seconds = float(millis) / 1000
-        except ValueError:
-            seconds = None
-    value = headers.get("retry-after")
-    if seconds is None and value is not None:
-        try:
-            seconds = float(value)
-        except ValueError:
-            try:
-                when = email.utils.parsedate_to_datetime(value)
-            except (TypeError, ValueError):
-                when = None
-            if when is not None:
-                if when.tzinfo is None:
-                    when = when.replace(tzinfo=UTC)
-                seconds = (when - datetime.now(UTC)).total_seconds()
-    if seconds is None:
-        return None
-    return min(max(seconds, 0.0), ceiling)

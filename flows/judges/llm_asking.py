@@ -1,0 +1,264 @@
+"""The asking half of OpenAIJudge: the reply cache first, then packs of the rest,
+concurrently, each unusable answer asked once more."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+from collections.abc import Callable, Sequence
+from concurrent.futures import Future, ThreadPoolExecutor
+from typing import TYPE_CHECKING, Any, TypeVar
+
+import polars as pl
+
+from faith_udfs.config import JudgeIdentity
+from faith_udfs.errors import JudgeError, JudgeReplyError
+from faith_udfs.packed_replies import split_packed
+from flows.judges.llm_tasks import (
+    RETRY_NOTE,
+    Result,
+    Task,
+    json_reply,
+    lost_answer,
+    packs_of,
+    split_evenly,
+)
+from flows.judges.llm_transport import REQUEST_PARAMETERS, ChatEndpoint, Reply, Usage
+from flows.store.reply_cache import CACHE_ERRORS, ReplyCache
+
+if TYPE_CHECKING:
+    pass
+
+
+log = logging.getLogger("flows.judges.llm_judge")
+
+T = TypeVar("T")
+R = TypeVar("R")
+
+
+class CachedPackedAsking:
+    """Asks distinct items of a ChatEndpoint through the reply cache, in packs, concurrently.
+
+    The judge that inherits it sets the attributes below in its constructor.
+    """
+
+    model: str
+    mode: str
+    _identity: JudgeIdentity
+    _chat: ChatEndpoint
+    _usage: Usage
+    _cache: ReplyCache | None
+    _track_items: bool
+    _pack_size: int
+    _pack_chars: int
+    _concurrency: int
+
+    def stop(self) -> None:
+        raise NotImplementedError
+
+    def _one(self, task: Task, item: Any) -> Any:
+        result = self._ask(task, [item])[0]
+        if result.error is not None:
+            raise result.error
+        return result.value
+
+    def _cache_key(self, task: Task, item: Any) -> str:
+        payload = {
+            "model": self.model,
+            "template": self._identity.prompt_version,
+            "mode": self.mode,
+            "schema": task.schema,
+            "item": task.item_data(item),
+            "params": REQUEST_PARAMETERS,
+        }
+        text = json.dumps(payload, sort_keys=True, ensure_ascii=False)
+        return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
+
+    def _ask(self, task: Task, items: list[Any], keys: pl.Series | None = None) -> list[Result]:
+        """Answer distinct items: cache first (one query), then packs of the rest, concurrently."""
+        results: list[Result | None] = [None] * len(items)
+        cache_keys = [self._cache_key(task, item) for item in items]
+        key_list = keys.to_list() if keys is not None and self._track_items else None
+        usage_rows: list[tuple[str, int, float, int, int, bool]] = []
+        for index, reply in self._cached(cache_keys).items():
+            try:
+                results[index] = Result(value=task.parse(json.loads(reply), items[index]))
+            except (JudgeReplyError, ValueError):
+                continue  # an unusable stored row is asked again and replaced
+            if key_list is not None:
+                usage_rows.append((task.stage, key_list[index], 0.0, 0, 0, True))
+        self._usage.add(cached=sum(r is not None for r in results))
+        self._usage.record_items(usage_rows)
+        missing = [i for i, result in enumerate(results) if result is None]
+        packs = packs_of(
+            task, items, missing, pack_size=self._pack_size, pack_chars=self._pack_chars
+        )
+
+        def answer(pack: list[int]) -> list[Result]:
+            return self._answer_pack(task, pack, items, cache_keys, key_list)
+
+        for pack, (pack_results, error) in zip(packs, self._fan_out(answer, packs), strict=True):
+            for position, index in enumerate(pack):
+                results[index] = pack_results[position] if error is None else Result(error=error)
+        self._flush_cache()
+        return [result if result is not None else Result(error=lost_answer()) for result in results]
+
+    def _cached(self, cache_keys: list[str]) -> dict[int, str]:
+        if self._cache is None or not cache_keys:
+            return {}
+        try:
+            found = self._cache.get_many(cache_keys)
+        except CACHE_ERRORS as exc:
+            log.warning("judge cache unreadable (%s); asking the endpoint", type(exc).__name__)
+            return {}
+        return {i: found[key] for i, key in enumerate(cache_keys) if key in found}
+
+    def _answer_pack(
+        self,
+        task: Task,
+        pack: list[int],
+        items: list[Any],
+        cache_keys: list[str],
+        keys: list[int] | None,
+    ) -> list[Result]:
+        """Ask one pack; items whose answer is unusable are asked once more, then fail."""
+        results: dict[int, Result] = {}
+        asking = list(pack)
+        note: str | None = None
+        spent = [0, 0, 0]  # requests, prompt tokens, completion tokens
+        for attempt in range(2):
+            try:
+                reply = self._complete(task, task.render([items[i] for i in asking]), note, spent)
+            except JudgeError as exc:
+                results.update((i, Result(error=exc)) for i in asking)
+                break
+            share = list(
+                zip(
+                    split_evenly(reply.prompt_tokens, len(asking)),
+                    split_evenly(reply.completion_tokens, len(asking)),
+                    strict=True,
+                )
+            )
+            unusable = self._read_pack(
+                task,
+                reply=reply,
+                asking=asking,
+                items=items,
+                cache_keys=cache_keys,
+                share=share,
+                results=results,
+            )
+            if not unusable:
+                break
+            self._usage.add(failed=1)
+            if attempt == 0:
+                self._usage.add(retries=1)
+                asking = sorted(unusable)
+                note = str(next(iter(unusable.values())))
+            else:
+                results.update((i, Result(error=exc)) for i, exc in unusable.items())
+        if keys is not None:
+            calls = spent[0] / len(pack)
+            prompt, completion = (
+                split_evenly(spent[1], len(pack)),
+                split_evenly(spent[2], len(pack)),
+            )
+            self._usage.record_items(
+                [
+                    (task.stage, keys[i], calls, prompt[n], completion[n], False)
+                    for n, i in enumerate(pack)
+                ]
+            )
+        return [results[i] for i in pack]
+
+    def _read_pack(
+        self,
+        task: Task,
+        *,
+        reply: Reply,
+        asking: list[int],
+        items: list[Any],
+        cache_keys: list[str],
+        share: list[tuple[int, int]],
+        results: dict[int, Result],
+    ) -> dict[int, JudgeReplyError]:
+        """Store the usable answers of a reply; returns the items it left unanswered, and why."""
+        try:
+            whole = json_reply(reply)
+            entry = task.packed_field
+            parts = split_packed(whole, entry, len(asking)) if entry else [whole]
+        except JudgeReplyError as exc:
+            return dict.fromkeys(asking, exc)
+        unusable: dict[int, JudgeReplyError] = {}
+        for index, part, (prompt_tokens, completion_tokens) in zip(
+            asking, parts, share, strict=True
+        ):
+            try:
+                if part is None:
+                    raise JudgeReplyError(f"the reply has no entry for this item's {entry}")
+                value = task.parse(part, items[index])
+            except JudgeReplyError as exc:
+                unusable[index] = exc
+                continue
+            results[index] = Result(value=value)
+            self._store(task, cache_keys[index], part, prompt_tokens, completion_tokens)
+        return unusable
+
+    def _store(
+        self, task: Task, key: str, part: Any, prompt_tokens: int, completion_tokens: int
+    ) -> None:
+        if self._cache is None:
+            return
+        self._cache.put(
+            key,
+            kind=self._identity.kind,
+            model=self.model,
+            prompt_version=self._identity.prompt_version,
+            schema_name=task.schema,
+            reply=json.dumps(part, ensure_ascii=False),
+            prompt_tokens=prompt_tokens,
+            completion_tokens=completion_tokens,
+        )
+
+    def _flush_cache(self) -> None:
+        if self._cache is None:
+            return
+        try:
+            self._cache.flush()
+        except CACHE_ERRORS as exc:
+            log.warning("judge cache not written (%s); a re-run pays again", type(exc).__name__)
+
+    def _complete(self, task: Task, prompt: str, note: str | None, spent: list[int]) -> Reply:
+        """One answer from the endpoint; `note` says why the previous reply was unusable."""
+        follow_up = None if note is None else RETRY_NOTE.format(reason=note)
+        return self._chat.complete(prompt, schema=task.schema, follow_up=follow_up, spent=spent)
+
+    def _fan_out(
+        self, answer: Callable[[T], R], items: Sequence[T]
+    ) -> list[tuple[R | None, JudgeError | None]]:
+        """`answer` each item, concurrently; a judge error is that item's, anything else is a
+        bug and propagates (the items not yet started are not asked)."""
+
+        def call(item: T) -> tuple[R | None, JudgeError | None]:
+            try:
+                return answer(item), None
+            except JudgeError as exc:  # one item's failure must not sink the batch
+                return None, exc
+
+        if len(items) <= 1 or self._concurrency == 1:
+            return [call(item) for item in items]
+        pool = ThreadPoolExecutor(
+            max_workers=min(self._concurrency, len(items)), thread_name_prefix="faith-judge"
+        )
+        try:
+            futures: list[Future[tuple[R | None, JudgeError | None]]] = [
+                pool.submit(call, item) for item in items
+            ]
+            return [future.result() for future in futures]
+        except BaseException as exc:
+            if not isinstance(exc, Exception):
+                self.stop()  # interrupted: calls in flight are cancelled, the workers end at once
+            raise
+        finally:
+            pool.shutdown(wait=True, cancel_futures=True)

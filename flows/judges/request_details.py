@@ -1,0 +1,81 @@
+"""The small print of a chat-completions request: token counts, the endpoint's printable
+name, credentials in the URL, the structured-output request, Retry-After."""
+
+from __future__ import annotations
+
+import base64
+import email.utils
+from datetime import UTC, datetime
+from typing import Any
+from urllib.parse import unquote, urlsplit, urlunsplit
+
+from faith_udfs.packed_prompts import reply_schema
+
+
+def token_count(value: Any, estimate: int) -> int:
+    """A token count from a reply's usage, or the estimate when it is missing or not a count."""
+    counted = isinstance(value, int) and not isinstance(value, bool) and value >= 0
+    return value if counted else estimate
+
+
+def endpoint_name(base_url: str | None) -> str:
+    """Host and port of the endpoint: never the userinfo, path or query (they may hold keys)."""
+    if not base_url:
+        return "api.openai.com"
+    parts = urlsplit(base_url)
+    host = parts.hostname or "?"
+    return f"{host}:{parts.port}" if parts.port else host
+
+
+def without_userinfo(base_url: str | None) -> tuple[str | None, str | None]:
+    """The URL without `user:password@`, and those credentials as a Basic auth header."""
+    if not base_url:
+        return base_url, None
+    parts = urlsplit(base_url)
+    if "@" not in parts.netloc:
+        return base_url, None
+    userinfo, _, host = parts.netloc.rpartition("@")
+    user, _, password = userinfo.partition(":")
+    token = base64.b64encode(f"{unquote(user)}:{unquote(password)}".encode()).decode()
+    return urlunsplit(parts._replace(netloc=host)), f"Basic {token}"
+
+
+def format_request(kind: str, schema: str) -> dict[str, Any]:
+    if kind == "json_schema":
+        name = schema.replace(".", "_")
+        return {
+            "response_format": {
+                "type": "json_schema",
+                "json_schema": {"name": name, "strict": True, "schema": reply_schema(schema)},
+            }
+        }
+    if kind == "json_object":
+        return {"response_format": {"type": "json_object"}}
+    return {}
+
+
+def retry_after_seconds(headers: Any, ceiling: float) -> float | None:
+    """Seconds the server asks us to wait (`retry-after-ms` or `Retry-After`), capped."""
+    seconds: float | None = None
+    millis = headers.get("retry-after-ms")
+    if millis is not None:
+        try:
+            seconds = float(millis) / 1000
+        except ValueError:
+            seconds = None
+    value = headers.get("retry-after")
+    if seconds is None and value is not None:
+        try:
+            seconds = float(value)
+        except ValueError:
+            try:
+                when = email.utils.parsedate_to_datetime(value)
+            except (TypeError, ValueError):
+                when = None
+            if when is not None:
+                if when.tzinfo is None:
+                    when = when.replace(tzinfo=UTC)
+                seconds = (when - datetime.now(UTC)).total_seconds()
+    if seconds is None:
+        return None
+    return min(max(seconds, 0.0), ceiling)

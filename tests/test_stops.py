@@ -26,18 +26,20 @@ N_CASES, BATCH = 30_000, 500
 EXIT_WITHIN = 5.0
 OPTIONS = ["--batch-size", str(BATCH), "--prefect", "no", "--judge", "lexical"]
 PREFECT = ["--batch-size", str(BATCH), "--prefect", "yes", "--judge", "lexical"]
-# `faith score` in a child; `slow-commit` also keeps DuckDB busy inside every batch's
-# transaction (a long query after the inserts), so a signal can land mid-commit.
+# `faith score` in a child; `slow-commit` also keeps DuckDB busy for seconds inside the
+# second batch's transaction (a long query after its inserts), so a signal lands mid-commit.
 CHILD = """
 import sys
 from flows.run import batches
 if sys.argv[1] == "slow-commit":
-    original = batches.run
+    original, commits = batches.run, []
     def run_then_dawdle(con, name, params=None):
         original(con, name, params)
         if name == "insert_results":
-            con.execute("SET enable_progress_bar = false")
-            con.execute("SELECT count(*) FROM range(4000000000) WHERE range % 7 = 3").fetchall()
+            commits.append(name)
+            if len(commits) == 2:
+                con.execute("SET enable_progress_bar = false")
+                con.execute("SELECT count(*) FROM range(2000000000) WHERE range % 7 = 3").fetchall()
     batches.run = run_then_dawdle
 from flows.cli import main
 sys.exit(main(sys.argv[2:]))
@@ -103,8 +105,8 @@ MOMENTS = [
     (signal.SIGINT, "plain", "rows to read", 0.0),  # before the first commit
     (signal.SIGINT, "plain", "batch 3:", 0.02),  # batches queued behind the writer
     (signal.SIGTERM, "plain", "batch 20:", 0.01),
-    (signal.SIGINT, "slow-commit", "batch 1:", 0.3),  # inside a commit's transaction
-    (signal.SIGTERM, "slow-commit", "batch 2:", 0.5),
+    (signal.SIGINT, "slow-commit", "batch 1:", 0.3),  # inside batch 2's transaction
+    (signal.SIGTERM, "slow-commit", "batch 1:", 1.0),
 ]
 
 
@@ -126,6 +128,8 @@ def test_a_signal_stops_the_run_promptly_and_a_rerun_completes_it(
     assert took < EXIT_WITHIN, output
     assert output.count("Traceback") == 0, output
     assert f"interrupted ({signal.Signals(sig).name})" in output, output
+    if mode == "slow-commit":  # the commit outlasted its grace and was rolled back
+        assert "the batch being committed is rolled back" in output, output
 
     ((_, stopped),) = runs(db).items()
     assert stopped["status"] == "interrupted", stopped

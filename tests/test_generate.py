@@ -10,6 +10,7 @@ import pytest
 from polars.testing import assert_frame_equal
 
 from data import generate
+from data.generator import cases as cases_module
 from faith_udfs.words import STOP_WORDS
 
 START = dt.date(2026, 10, 1)
@@ -77,7 +78,7 @@ def test_row_counts_and_ids(n):
 
 
 def test_chunks_join_seamlessly(monkeypatch):
-    monkeypatch.setattr(generate, "_CHUNK_ROWS", 300)
+    monkeypatch.setattr(cases_module, "_CHUNK_ROWS", 300)
     chunks = list(generate.iter_cases(1000, seed=5))
     assert [c.height for c in chunks] == [300, 300, 300, 100]
     cases = pl.concat(chunks)

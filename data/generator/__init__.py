@@ -1,0 +1,1 @@
+"""The sample generator, by what it makes: knowledge base, orders, cases, tables."""

@@ -13,6 +13,12 @@ from faith_udfs.errors import ConfigError
 SCORING_RULES_VERSION = "faithfulness-score-v1"
 
 
+def check_threshold(value: float, name: str = "threshold") -> None:
+    """The one rule for a pass mark: a number from 0 to 1 (the CLI and the report use it too)."""
+    if not 0.0 <= float(value) <= 1.0:
+        raise ConfigError(f"{name} must be between 0 and 1, got {value!r}")
+
+
 @dataclass(frozen=True)
 class JudgeIdentity:
     """What makes two judges give the same verdicts: kind, model, prompt template version.
@@ -47,8 +53,7 @@ class MetricConfig:
     scoring_rules_version: str = field(default=SCORING_RULES_VERSION)
 
     def __post_init__(self) -> None:
-        if not 0.0 <= float(self.threshold) <= 1.0:
-            raise ConfigError(f"threshold must be between 0 and 1, got {self.threshold!r}")
+        check_threshold(self.threshold)
         limit = self.truths_extraction_limit
         if limit is not None and (
             isinstance(limit, bool) or not isinstance(limit, int) or limit < 1

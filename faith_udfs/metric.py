@@ -10,7 +10,7 @@ import polars as pl
 from faith_udfs.claims import extract_claims
 from faith_udfs.config import MetricConfig
 from faith_udfs.judge_calls import ask_judge
-from faith_udfs.judges import Judge
+from faith_udfs.judges import VERDICT_VOCABULARY, Judge
 from faith_udfs.scores import case_scores
 from faith_udfs.truths import extract_truths, passages_of
 from faith_udfs.verdicts import judge_claims
@@ -94,7 +94,7 @@ def score_cases(cases: pl.DataFrame, judge: Judge, config: MetricConfig) -> Fait
     ).rename({"key": "question_key", "error": "verdict_error", "pending": "verdict_pending"})
 
     counted = per_case.join(verdicts, on="question_key", how="left").with_columns(
-        *(pl.col(f"n_{v}").fill_null(0) for v in ("yes", "no", "idk", "dropped")),
+        *(pl.col(f"n_{v}").fill_null(0) for v in (*VERDICT_VOCABULARY, "dropped")),
         error=pl.coalesce("error", "verdict_error"),
         pending=pl.col("pending") | pl.col("verdict_pending").fill_null(False),
     )

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from faith_udfs.judges import VERDICT_VOCABULARY
 from faith_udfs.prompts import (
     _DATA_RULE,
     _HEADER,
@@ -148,7 +149,7 @@ _VERDICT = {
     "type": "object",
     "properties": {
         "claim": {"type": "integer"},
-        "verdict": {"type": "string", "enum": ["yes", "no", "idk"]},
+        "verdict": {"type": "string", "enum": list(VERDICT_VOCABULARY)},
         "reason": {"type": "string"},
     },
     "required": ["claim", "verdict", "reason"],

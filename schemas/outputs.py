@@ -9,9 +9,11 @@ import datetime as dt
 import pandera.polars as pa
 import polars as pl
 
+from faith_udfs.judges import VERDICT_VOCABULARY
+
 STATUSES = ["scored", "invalid", "pending"]
 RUN_STATUSES = ["running", "completed", "failed", "interrupted", "superseded"]
-VERDICTS = ["yes", "no", "idk"]
+VERDICTS = list(VERDICT_VOCABULARY)
 
 
 class Runs(pa.DataFrameModel):

@@ -61,3 +61,19 @@ def test_the_models_catch_a_broken_row(database: Path) -> None:
         CaseScores.validate(broken, lazy=True)
     with pytest.raises(pa.errors.SchemaErrors, match="unique"):
         CaseScores.validate(pl.concat([scores, scores.head(1)]), lazy=True)
+
+
+@pytest.mark.parametrize("table", sorted(OUTPUT_MODELS))
+def test_each_table_has_its_models_columns_and_types(tmp_path: Path, table: str) -> None:
+    """The migrations' DDL and the Pandera model agree: same columns, same order, same types."""
+    from flows.store.db import open_store
+
+    con = open_store(tmp_path / "f.duckdb")
+    try:
+        stored = con.sql(f"SELECT * FROM {table} LIMIT 0").pl().schema  # table names are ours
+    finally:
+        con.close()
+    modelled = {
+        name: column.dtype.type for name, column in OUTPUT_MODELS[table].to_schema().columns.items()
+    }
+    assert list(stored.items()) == list(modelled.items())

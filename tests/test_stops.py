@@ -32,7 +32,7 @@ CHILD = """
 import sys
 from flows.run import batches
 if sys.argv[1] == "slow-commit":
-    original, commits = batches.run, []
+    original, commits = batches.run_sql_file, []
     def run_then_dawdle(con, name, params=None):
         original(con, name, params)
         if name == "insert_results":
@@ -40,7 +40,7 @@ if sys.argv[1] == "slow-commit":
             if len(commits) == 2:
                 con.execute("SET enable_progress_bar = false")
                 con.execute("SELECT count(*) FROM range(2000000000) WHERE range % 7 = 3").fetchall()
-    batches.run = run_then_dawdle
+    batches.run_sql_file = run_then_dawdle
 from flows.cli import main
 sys.exit(main(sys.argv[2:]))
 """

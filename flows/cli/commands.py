@@ -22,8 +22,6 @@ from flows.cli.options import (
 )
 from flows.cli.routes import execute, use_prefect
 
-SAMPLE = Path(__file__).resolve().parents[2] / "data" / "sample" / "cases.parquet"
-
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the `faith` console script: every failure is one line and an exit code
@@ -74,6 +72,7 @@ def build_parser() -> argparse.ArgumentParser:
         prog="faith",
         description="Score the faithfulness of logged RAG / chat-bot answers into DuckDB.",
     )
+    parser.add_argument("--version", action="version", version=f"faith {faithpipe_version()}")
     commands = parser.add_subparsers(title="commands", required=True, metavar="COMMAND")
 
     score = commands.add_parser(
@@ -110,7 +109,7 @@ def build_parser() -> argparse.ArgumentParser:
         "demo", help="score the bundled sample as a Prefect flow and print pass rates by day"
     )
     add_db_argument(demo)
-    demo.add_argument("--source", default=str(SAMPLE), help="sample to score (default: bundled)")
+    demo.add_argument("--source", help="sample to score (default: bundled)")
     demo.add_argument(
         "--prefect",
         choices=("yes", "no"),
@@ -167,5 +166,17 @@ def rekey_command(args: argparse.Namespace) -> int:
 
 def demo_command(args: argparse.Namespace) -> int:
     from flows.cli.demo import run_demo
+    from flows.read.bundled import sample_path
 
-    return run_demo(Path(args.source), Path(args.db), prefect=args.prefect == "yes")
+    source = Path(args.source) if args.source else sample_path()
+    return run_demo(source, Path(args.db), prefect=args.prefect == "yes")
+
+
+def faithpipe_version() -> str:
+    """The installed distribution's version (`faith --version`)."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("faithpipe")
+    except PackageNotFoundError:  # a source tree on sys.path, not installed
+        return "unknown (not installed)"

@@ -11,7 +11,6 @@ from flows.cli.options import EXIT_OK, add_run_arguments, add_source_argument, s
 from flows.cli.routes import use_prefect
 from flows.nightly.nightly_run import (
     DEFAULT_AGREEMENT_FLOOR,
-    GOLDEN,
     check_line,
     run_nightly,
 )
@@ -68,7 +67,7 @@ def _add_check_arguments(parser: argparse.ArgumentParser) -> None:
     check.add_argument(
         "--golden",
         metavar="PATH",
-        help=f"labelled golden set (default {GOLDEN.relative_to(GOLDEN.parent.parent)})",
+        help="labelled golden set (default: the bundled one, data/golden.parquet)",
     )
     check.add_argument(
         "--agreement-floor",

@@ -21,7 +21,9 @@ import polars as pl
 
 from faith_udfs import Judge, MetricConfig, score_cases
 from faith_udfs.errors import ConfigError
+from faith_udfs.judges import VERDICT_VOCABULARY
 from flows.errors import InputUnreadable
+from flows.read.bundled import golden_set_path
 from flows.read.source import resolve_source
 from flows.store.db import open_store, register, run_sql_file, sql, transaction
 
@@ -33,7 +35,6 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("faithpipe")
 
-GOLDEN = Path(__file__).resolve().parents[2] / "data" / "golden.parquet"
 DEFAULT_AGREEMENT_FLOOR = 0.9
 GOLDEN_SCHEMA: dict[str, pl.DataType] = {
     "case_id": pl.String(),
@@ -41,7 +42,7 @@ GOLDEN_SCHEMA: dict[str, pl.DataType] = {
     "retrieval_context": pl.List(pl.String()),
     "expected_verdicts": pl.List(pl.String()),
 }
-VERDICTS = ("yes", "no", "idk")
+VERDICTS = VERDICT_VOCABULARY
 # A claim the golden set expects none for (chit-chat) agrees unless the judge calls it one of these.
 DECISIVE = ("yes", "no")
 
@@ -286,7 +287,7 @@ def run_nightly(
     check_agreement_floor(agreement_floor)
     check_steps = check_steps or CheckSteps()
     settings = settings.model_copy(update={"flow": "nightly"})
-    golden_set = read_golden(golden or GOLDEN)
+    golden_set = read_golden(golden or golden_set_path())
     resolve_source(settings.source)  # an unreadable source fails before the database is touched
     # Held from before the run to after its check: this process keeps the write lock, so no
     # other run slips in between (run_score's own connection shares this process's database).

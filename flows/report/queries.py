@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 import polars as pl
 
+from faith_udfs.config import check_threshold
 from faith_udfs.errors import ConfigError
 from flows.errors import DatabaseError
 from flows.store.db import sql
@@ -49,8 +50,8 @@ class ReportOptions:
 
 
 def check_options(con: duckdb.DuckDBPyConnection, options: ReportOptions) -> None:
-    if options.threshold is not None and not 0.0 <= options.threshold <= 1.0:
-        raise ConfigError(f"--threshold must be between 0 and 1, got {options.threshold}")
+    if options.threshold is not None:
+        check_threshold(options.threshold, "--threshold")
     if options.periods < 1:
         raise ConfigError(f"--periods must be at least 1, got {options.periods}")
     if not con.execute(sql("report_has_macros")).fetchall()[0][0]:

@@ -20,19 +20,16 @@ from flows.read.source import RawBatch
 from flows.run.judge_accounting import case_usage
 from flows.run.judge_factory import judge_usage
 from flows.store.db import register, run_sql_file, sql, transaction
-from schemas import validate_cases
+from schemas import OUTPUT_MODELS, validate_cases
 
 if TYPE_CHECKING:
     import duckdb
 
-QUARANTINE_TABLE_COLUMNS = (
-    "row_key",
-    "check",
-    "case_id",
-    "column",
-    "value",
-    "source_file",
-    "row_json",
+# The quarantine table's columns a batch writes; the store adds run_id and quarantined_at.
+QUARANTINE_TABLE_COLUMNS = tuple(
+    name
+    for name in OUTPUT_MODELS["quarantine"].to_schema().columns
+    if name not in ("run_id", "quarantined_at")
 )
 
 
@@ -291,32 +288,23 @@ def _case_score_rows(scored: ScoredBatch, config_id: str, config: MetricConfig) 
     return rows
 
 
-_EMPTY: dict[str, dict[str, pl.DataType]] = {
-    "case_scores": {
-        "case_id": pl.String(),
-        "config_id": pl.String(),
-        "status": pl.String(),
-        "content_hash": pl.String(),
-        "segments": pl.String,
-    },
-    "claim_verdicts": {
-        "case_id": pl.String(),
-        "config_id": pl.String(),
-        "claim_index": pl.Int32(),
-        "claim": pl.String(),
-        "verdict": pl.String(),
-        "reason": pl.String(),
-        "support": pl.Float64(),
-        "evidence": pl.String(),
-    },
-    "truths": {
-        "config_id": pl.String(),
-        "passage_id": pl.UInt64(),
-        "truth_index": pl.Int32(),
-        "truth": pl.String(),
-    },
+# The columns a batch inserts (the store adds run_id and the times), typed by the tables' models.
+_INSERTED: dict[str, tuple[str, ...]] = {
+    "case_scores": ("case_id", "config_id", "status", "content_hash", "segments"),
+    "claim_verdicts": (
+        "case_id",
+        "config_id",
+        "claim_index",
+        "claim",
+        "verdict",
+        "reason",
+        "support",
+        "evidence",
+    ),
+    "truths": ("config_id", "passage_id", "truth_index", "truth"),
 }
 
 
 def _empty(table: str) -> pl.DataFrame:
-    return pl.DataFrame(schema=_EMPTY[table])
+    columns = OUTPUT_MODELS[table].to_schema().columns
+    return pl.DataFrame(schema={name: columns[name].dtype.type for name in _INSERTED[table]})

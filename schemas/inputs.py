@@ -80,9 +80,13 @@ class Outputs(pa.DataFrameModel):
         strict = False
 
 
+# The columns each form must have, from its model: the reader checks them before the join.
 REQUIRED_COLUMNS: dict[str, tuple[str, ...]] = {
-    "cases": ("case_id", "input", "actual_output", "retrieval_context", "logged_at"),
-    "questions": ("case_id", "input", "logged_at"),
-    "contexts": ("case_id", "position", "text"),
-    "outputs": ("case_id", "actual_output"),
+    table: tuple(model.to_schema().columns)
+    for table, model in (
+        ("cases", Cases),
+        ("questions", Questions),
+        ("contexts", Contexts),
+        ("outputs", Outputs),
+    )
 }

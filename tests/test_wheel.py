@@ -69,3 +69,14 @@ def test_the_installed_wheel_runs_the_demo_outside_the_repository(tmp_path: Path
         con.close()
     assert scored is not None
     assert scored[0] > 0
+
+    # The nightly run reads the bundled golden set; the report reads the database.
+    sample = site / "flows" / "read" / "bundled" / "sample_cases.parquet"
+    nightly = _run(
+        sys.executable, "-m", "flows", "nightly", str(sample), "--prefect", "no", "--db", str(db),
+        cwd=elsewhere, env=env,
+    )  # fmt: skip
+    assert nightly.returncode == 0, nightly.stderr
+    assert "judge check on" in nightly.stdout
+    report = _run(sys.executable, "-m", "flows", "report", "--db", str(db), cwd=elsewhere, env=env)
+    assert report.returncode == 0, report.stderr

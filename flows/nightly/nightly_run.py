@@ -7,8 +7,6 @@ is in `flows/cli/nightly_commands.py`.
 
 from __future__ import annotations
 
-import hashlib
-import json
 import logging
 import time
 from collections.abc import Callable
@@ -20,10 +18,10 @@ from typing import TYPE_CHECKING, Any
 import polars as pl
 
 from faith_udfs import Judge, MetricConfig, score_cases
+from faith_udfs.agreement import compare_verdicts
 from faith_udfs.errors import ConfigError
-from faith_udfs.judges import VERDICT_VOCABULARY
-from flows.errors import InputUnreadable
 from flows.read.bundled import golden_set_path
+from flows.read.golden import GoldenSet, read_golden
 from flows.read.source import resolve_source
 from flows.store.db import open_store, register, run_sql_file, sql, transaction
 
@@ -36,24 +34,6 @@ if TYPE_CHECKING:
 log = logging.getLogger("faithpipe")
 
 DEFAULT_AGREEMENT_FLOOR = 0.9
-GOLDEN_SCHEMA: dict[str, pl.DataType] = {
-    "case_id": pl.String(),
-    "actual_output": pl.String(),
-    "retrieval_context": pl.List(pl.String()),
-    "expected_verdicts": pl.List(pl.String()),
-}
-VERDICTS = VERDICT_VOCABULARY
-# A claim the golden set expects none for (chit-chat) agrees unless the judge calls it one of these.
-DECISIVE = ("yes", "no")
-
-
-@dataclass(frozen=True)
-class GoldenSet:
-    """The labelled cases a judge is checked on, and a hash naming their content."""
-
-    path: str
-    cases: pl.DataFrame
-    content_hash: str
 
 
 @dataclass(frozen=True)
@@ -122,82 +102,6 @@ class JudgeCheck:
             "warning": self.warning,
             "disagreements": wrong.to_dicts(),
         }
-
-
-def read_golden(path: Path | str) -> GoldenSet:
-    """Read and check a golden set (see `data/golden.py`); a bad one fails before any run."""
-    path = Path(path)
-    try:
-        frame = pl.read_parquet(path, glob=False)
-    except (OSError, pl.exceptions.PolarsError) as exc:
-        raise InputUnreadable(
-            f"golden set {path}: not readable ({type(exc).__name__}); "
-            "`python data/golden.py` writes the bundled one, or pass --golden PATH"
-        ) from None
-    missing = [name for name in GOLDEN_SCHEMA if name not in frame.columns]
-    wrong = [
-        name
-        for name, dtype in GOLDEN_SCHEMA.items()
-        if name in frame.columns and frame.schema[name] != dtype
-    ]
-    if missing or wrong:
-        raise InputUnreadable(
-            f"golden set {path}: missing columns {missing}, wrong types {wrong}; expected "
-            + ", ".join(f"{name}: {dtype}" for name, dtype in GOLDEN_SCHEMA.items())
-        )
-    cases = frame.select(list(GOLDEN_SCHEMA))
-    unknown = cases.select(pl.col("expected_verdicts").explode()).drop_nulls().unique()
-    unknown = unknown.filter(~pl.col("expected_verdicts").is_in(list(VERDICTS)))
-    if unknown.height or cases["case_id"].is_duplicated().any() or cases["case_id"].has_nulls():
-        raise InputUnreadable(
-            f"golden set {path}: case_id must be unique and not null, and expected_verdicts "
-            f"only {'/'.join(VERDICTS)} (found {unknown['expected_verdicts'].to_list()})"
-        )
-    content = json.dumps(cases.sort("case_id").to_dicts(), sort_keys=True)
-    digest = hashlib.md5(content.encode(), usedforsecurity=False).hexdigest()
-    return GoldenSet(path=str(path), cases=cases, content_hash=digest)
-
-
-def compare_verdicts(
-    golden: pl.DataFrame, case_scores: pl.DataFrame, claim_verdicts: pl.DataFrame
-) -> pl.DataFrame:
-    """One row an item: each expected verdict against the judge's at the same claim index
-    (extra or missing claims disagree); in an answer expected to have no claims, each claim
-    the judge found, or one row when it found none. Cases not `scored` never agree."""
-    expects_claims = pl.col("expected_verdicts").list.len() > 0
-    found = claim_verdicts.select("case_id", "claim_index", "claim", "verdict")
-    with_claims = golden.filter(expects_claims)
-    expected = (
-        with_claims.select(
-            "case_id",
-            expected="expected_verdicts",
-            claim_index=pl.int_ranges(pl.col("expected_verdicts").list.len(), dtype=pl.Int32),
-        )
-        .explode("expected", "claim_index")
-        .join(
-            found.join(with_claims, on="case_id", how="semi"),
-            on=["case_id", "claim_index"],
-            how="full",
-            coalesce=True,
-        )
-    )
-    without_claims = golden.filter(~expects_claims).select("case_id")
-    found_anyway = found.join(without_claims, on="case_id", how="semi")
-    none_found = without_claims.join(found_anyway, on="case_id", how="anti")
-    items = pl.concat([expected, found_anyway, none_found], how="diagonal_relaxed").join(
-        case_scores.select("case_id", "status"), on="case_id", how="left"
-    )
-    same = pl.col("verdict") == pl.col("expected")
-    undecided = ~pl.col("verdict").is_in(list(DECISIVE)).fill_null(False)
-    agreed = pl.when(pl.col("expected").is_null()).then(undecided).otherwise(same)
-    return items.select(
-        "case_id",
-        pl.col("claim_index").cast(pl.Int32),
-        pl.col("claim").cast(pl.String),
-        pl.col("expected").cast(pl.String),
-        pl.col("verdict").cast(pl.String),
-        agreed=(agreed & (pl.col("status") == "scored")).fill_null(False),
-    ).sort("case_id", "claim_index", nulls_last=True)
 
 
 def check_judge(

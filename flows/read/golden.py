@@ -1,0 +1,67 @@
+"""Reading the golden set: labelled cases a judge is checked on, refused before any run
+when their columns, types or verdicts are wrong."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass
+from pathlib import Path
+
+import polars as pl
+
+from faith_udfs.judges import VERDICT_VOCABULARY
+from flows.errors import InputUnreadable
+
+__all__ = ["GOLDEN_SCHEMA", "GoldenSet", "read_golden"]
+
+GOLDEN_SCHEMA: dict[str, pl.DataType] = {
+    "case_id": pl.String(),
+    "actual_output": pl.String(),
+    "retrieval_context": pl.List(pl.String()),
+    "expected_verdicts": pl.List(pl.String()),
+}
+VERDICTS = VERDICT_VOCABULARY
+
+
+@dataclass(frozen=True)
+class GoldenSet:
+    """The labelled cases a judge is checked on, and a hash naming their content."""
+
+    path: str
+    cases: pl.DataFrame
+    content_hash: str
+
+
+def read_golden(path: Path | str) -> GoldenSet:
+    """Read and check a golden set (see `data/golden.py`); a bad one fails before any run."""
+    path = Path(path)
+    try:
+        frame = pl.read_parquet(path, glob=False)
+    except (OSError, pl.exceptions.PolarsError) as exc:
+        raise InputUnreadable(
+            f"golden set {path}: not readable ({type(exc).__name__}); "
+            "`python data/golden.py` writes the bundled one, or pass --golden PATH"
+        ) from None
+    missing = [name for name in GOLDEN_SCHEMA if name not in frame.columns]
+    wrong = [
+        name
+        for name, dtype in GOLDEN_SCHEMA.items()
+        if name in frame.columns and frame.schema[name] != dtype
+    ]
+    if missing or wrong:
+        raise InputUnreadable(
+            f"golden set {path}: missing columns {missing}, wrong types {wrong}; expected "
+            + ", ".join(f"{name}: {dtype}" for name, dtype in GOLDEN_SCHEMA.items())
+        )
+    cases = frame.select(list(GOLDEN_SCHEMA))
+    unknown = cases.select(pl.col("expected_verdicts").explode()).drop_nulls().unique()
+    unknown = unknown.filter(~pl.col("expected_verdicts").is_in(list(VERDICTS)))
+    if unknown.height or cases["case_id"].is_duplicated().any() or cases["case_id"].has_nulls():
+        raise InputUnreadable(
+            f"golden set {path}: case_id must be unique and not null, and expected_verdicts "
+            f"only {'/'.join(VERDICTS)} (found {unknown['expected_verdicts'].to_list()})"
+        )
+    content = json.dumps(cases.sort("case_id").to_dicts(), sort_keys=True)
+    digest = hashlib.md5(content.encode(), usedforsecurity=False).hexdigest()
+    return GoldenSet(path=str(path), cases=cases, content_hash=digest)

@@ -24,11 +24,13 @@ from flows.read.bundled import golden_set_path
 from flows.read.golden import GoldenSet, read_golden
 from flows.read.source import resolve_source
 from flows.store.db import open_store, register, run_sql_file, sql, transaction
+from flows.store.run_registry import run_row
 
 if TYPE_CHECKING:
     import duckdb
 
-    from flows.run.pipeline import Progress, Steps
+    from flows.run.pipeline import Steps
+    from flows.run.progress import Progress
     from flows.run.settings import ScoreSettings
 
 log = logging.getLogger("faithpipe")
@@ -186,7 +188,7 @@ def run_nightly(
     """
     # Imported here: `faith` builds its parser from this module and must start fast.
     from flows.run.judge_factory import build_judge, close_judge
-    from flows.run.pipeline import run_row, run_score
+    from flows.run.pipeline import run_score
 
     check_agreement_floor(agreement_floor)
     check_steps = check_steps or CheckSteps()

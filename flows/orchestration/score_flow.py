@@ -10,7 +10,8 @@ from prefect.artifacts import create_markdown_artifact, create_table_artifact
 from prefect.cache_policies import NO_CACHE
 
 from flows.run.batches import score_batch, validate_batch, write_batch
-from flows.run.pipeline import LogProgress, Progress, Steps, run_score
+from flows.run.pipeline import Steps, run_score
+from flows.run.progress import LogProgress, Progress
 from flows.run.settings import ScoreSettings
 from flows.run.summary import run_markdown, run_table
 

@@ -9,17 +9,13 @@ from __future__ import annotations
 
 import contextvars
 import logging
-import os
-import socket
 import threading
 import time
-import uuid
 from collections import deque
 from collections.abc import Callable
 from concurrent.futures import Future
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any
 
 import polars as pl
 
@@ -47,12 +43,13 @@ from flows.run.batches import (
     write_batch,
 )
 from flows.run.judge_factory import build_judge, close_judge
+from flows.run.progress import LogProgress, Progress
 from flows.run.settings import ScoreSettings
 from flows.run.stage import Stage, result_of, result_unless
 from flows.run.stop_signals import signals_deferred, stopping_signal
 from flows.run.summary import invalid_share
 from flows.store.db import DISK_ERRORS, open_store, sql, write_snapshot
-from flows.store.run_registry import supersede_dead_runs
+from flows.store.run_registry import finish_run, run_row, start_run, supersede_dead_runs
 from schemas import CONTRACT_TYPES
 
 if TYPE_CHECKING:
@@ -77,42 +74,6 @@ class Steps:
     validate: Callable[[RawBatch], ValidatedRows] = validate_batch
     score: Callable[..., ScoredBatch] = score_batch
     write: Callable[..., float] = write_batch
-
-
-class Progress(Protocol):
-    """Where a run reports how far it got (a progress bar, log lines)."""
-
-    def start(self, total: int, description: str) -> None: ...
-
-    def advance(self, rows: int, run: dict[str, Any]) -> None: ...
-
-    def stop(self) -> None: ...
-
-
-class LogProgress:
-    """Progress as one log line a batch: rows done, rows/s, counts so far."""
-
-    def __init__(self, logger: logging.Logger | logging.LoggerAdapter = log) -> None:
-        self._say = logger.info
-        self._total = 0
-        self._done = 0
-        self._started = time.perf_counter()
-
-    def start(self, total: int, description: str) -> None:
-        self._total, self._done, self._started = total, 0, time.perf_counter()
-        self._say(f"{description}: {total:,} rows to read")
-
-    def advance(self, rows: int, run: dict[str, Any]) -> None:
-        self._done += rows
-        rate = self._done / max(time.perf_counter() - self._started, 1e-9)
-        self._say(
-            f"batch {run['batches']}: {self._done:,}/{self._total:,} rows ({rate:,.0f} rows/s); "
-            f"scored {run['rows_scored']:,}, invalid {run['rows_invalid']:,}, "
-            f"quarantined {run['rows_quarantined']:,}"
-        )
-
-    def stop(self) -> None:
-        return None
 
 
 @dataclass
@@ -186,7 +147,13 @@ def run_score(
         judge = judge or build_judge(settings.judge, con)
         config = settings.metric_config()
         config_id = config.config_id(judge.identity)
-        run_id = _start_run(con, settings, source, config_id, judge)
+        run_id = start_run(
+            con,
+            flow=settings.flow,
+            config_id=config_id,
+            config=settings.describe(judge.identity.as_dict()),
+            source=source.spec,
+        )
         state = RunState(con, run_id, config_id, config, judge, steps, progress)
         progress.start(total, f"run {run_id} ({config_id}) of {settings.source}")
         try:
@@ -206,7 +173,7 @@ def run_score(
             state.writer.close()
             state.reader.close()
             progress.stop()
-        _finish_run(con, run_id, "completed", started)
+        finish_run(con, run_id, "completed", time.perf_counter() - started)
         too_many_invalid = _warn_if_mostly_invalid(con, run_id, settings.max_invalid_share)
         if settings.snapshot:
             write_snapshot(con, settings.db)
@@ -259,7 +226,7 @@ def _mark_stopped(state: RunState, con_free: bool, started: float, exc: BaseExce
         status, error = "failed", _describe(exc)
     con = state.con if con_free else state.con.cursor()
     try:
-        _finish_run(con, state.run_id, status, started, error=error)
+        finish_run(con, state.run_id, status, time.perf_counter() - started, error=error)
     except Exception as mark_error:
         log.warning("could not mark run %s %s: %s", state.run_id, status, _describe(mark_error))
 
@@ -420,57 +387,3 @@ def _drain(state: RunState) -> None:
 def _no_cases() -> pl.DataFrame:
     """A batch with no valid rows: the contract's columns, as validation leaves them."""
     return pl.DataFrame(schema={**CONTRACT_TYPES, "segments": pl.String, "source_file": pl.String})
-
-
-def _start_run(
-    con: duckdb.DuckDBPyConnection,
-    settings: ScoreSettings,
-    source: Source,
-    config_id: str,
-    judge: Judge,
-) -> str:
-    run_id = f"{datetime.now(UTC):%Y%m%dT%H%M%S}-{uuid.uuid4().hex[:8]}"
-    con.execute(
-        sql("start_run"),
-        {
-            "run_id": run_id,
-            "flow": settings.flow,
-            "config_id": config_id,
-            "config": settings.describe(judge.identity.as_dict()),
-            "source": source.spec,
-            "now": _now(),
-            "pid": os.getpid(),
-            "host": socket.gethostname(),
-        },
-    )
-    return run_id
-
-
-def _finish_run(
-    con: duckdb.DuckDBPyConnection,
-    run_id: str,
-    status: str,
-    started: float,
-    *,
-    error: str | None = None,
-) -> None:
-    con.execute(
-        sql("finish_run"),
-        {
-            "run_id": run_id,
-            "status": status,
-            "now": _now(),
-            "seconds_total": time.perf_counter() - started,
-            "error": error,
-        },
-    )
-
-
-def run_row(con: duckdb.DuckDBPyConnection, run_id: str) -> dict[str, Any]:
-    """The run's row of `runs` as a dict."""
-    frame = con.sql(sql("run_summary"), params={"run_id": run_id}).pl()
-    return frame.row(0, named=True)
-
-
-def _now() -> datetime:
-    return datetime.now(UTC).replace(tzinfo=None)

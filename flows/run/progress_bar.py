@@ -15,7 +15,7 @@ from rich.progress import (
     TimeRemainingColumn,
 )
 
-from flows.run.pipeline import LogProgress
+from flows.run.progress import LogProgress
 
 stderr = Console(stderr=True)
 

@@ -11,8 +11,10 @@ import logging
 import os
 import socket
 import sys
+import uuid
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
+from typing import Any
 
 import duckdb
 
@@ -126,3 +128,55 @@ def _proc_stat(pid: int) -> tuple[str, datetime] | None:
     state, ticks = fields[0], int(fields[19])
     started = datetime.fromtimestamp(boot + ticks / os.sysconf("SC_CLK_TCK"), UTC)
     return state, started.replace(tzinfo=None)
+
+
+def start_run(
+    con: duckdb.DuckDBPyConnection, *, flow: str, config_id: str, config: str, source: str
+) -> str:
+    """Insert a `running` row into `runs` for this process; returns its run_id."""
+    run_id = f"{datetime.now(UTC):%Y%m%dT%H%M%S}-{uuid.uuid4().hex[:8]}"
+    con.execute(
+        sql("start_run"),
+        {
+            "run_id": run_id,
+            "flow": flow,
+            "config_id": config_id,
+            "config": config,
+            "source": source,
+            "now": _utc_now(),
+            "pid": os.getpid(),
+            "host": socket.gethostname(),
+        },
+    )
+    return run_id
+
+
+def finish_run(
+    con: duckdb.DuckDBPyConnection,
+    run_id: str,
+    status: str,
+    seconds_total: float,
+    *,
+    error: str | None = None,
+) -> None:
+    """Mark a run ended (`completed`, `failed`, `interrupted`) with its wall time."""
+    con.execute(
+        sql("finish_run"),
+        {
+            "run_id": run_id,
+            "status": status,
+            "now": _utc_now(),
+            "seconds_total": seconds_total,
+            "error": error,
+        },
+    )
+
+
+def run_row(con: duckdb.DuckDBPyConnection, run_id: str) -> dict[str, Any]:
+    """The run's row of `runs` as a dict."""
+    frame = con.sql(sql("run_summary"), params={"run_id": run_id}).pl()
+    return frame.row(0, named=True)
+
+
+def _utc_now() -> datetime:
+    return datetime.now(UTC).replace(tzinfo=None)

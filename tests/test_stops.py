@@ -190,3 +190,37 @@ def test_sigterm_stops_a_prefect_flow_run_cleanly(source: Path, tmp_path: Path) 
     ((_, stopped),) = runs(db).items()
     assert (stopped["status"], stopped["error"]) == ("interrupted", "interrupted by SIGTERM")
     open_store(db).close()
+
+
+class StoppedAt:
+    """A progress display that is interrupted (as by Ctrl-C) when the run starts or ends."""
+
+    def __init__(self, moment: str) -> None:
+        self.moment = moment
+
+    def start(self, total: int, description: str) -> None:
+        if self.moment == "start":
+            raise KeyboardInterrupt
+
+    def advance(self, rows: int, run: dict) -> None:
+        return None
+
+    def stop(self) -> None:
+        if self.moment == "stop":
+            signal.raise_signal(signal.SIGINT)  # arrives while the last steps run
+
+
+def test_an_interrupt_as_the_run_starts_marks_it_interrupted(source: Path, tmp_path: Path) -> None:
+    db = tmp_path / "f.duckdb"
+    with pytest.raises(KeyboardInterrupt):
+        run_score(settings(source, db), progress=StoppedAt("start"))
+    ((_, stopped),) = runs(db).items()
+    assert (stopped["status"], stopped["batches"]) == ("interrupted", 0)
+
+
+def test_an_interrupt_during_the_last_steps_still_completes_the_run(
+    source: Path, tmp_path: Path
+) -> None:
+    db = tmp_path / "f.duckdb"
+    run = run_score(settings(source, db), progress=StoppedAt("stop"))
+    assert (run["status"], run["rows_newly_scored"]) == ("completed", N_CASES)

@@ -154,27 +154,28 @@ def run_score(
             config=settings.describe(judge.identity.as_dict()),
             source=source.spec,
         )
-        state = RunState(con, run_id, config_id, config, judge, steps, progress)
-        progress.start(total, f"run {run_id} ({config_id}) of {settings.source}")
         try:
-            _score_all(state, source, duplicates, settings.batch_size)
+            state = RunState(con, run_id, config_id, config, judge, steps, progress)
         except BaseException as exc:
             with signals_deferred():
-                con_free = _stop(state)
-                owned = owned and con_free and _scoring_ended(state)
-                _mark_stopped(state, con_free, started, exc)
-                if not con_free:
-                    # The writing thread is stuck inside DuckDB: closing the connection under
-                    # it could crash; the process exit ends both.
-                    con = None
+                _mark_stopped(con, run_id, started, exc)
+            raise
+        try:
+            progress.start(total, f"run {run_id} ({config_id}) of {settings.source}")
+            _score_all(state, source, duplicates, settings.batch_size)
+        except BaseException as exc:
+            con_free, judge_idle = _stop_and_mark(state, started, exc)
+            owned = owned and judge_idle
+            if not con_free:
+                # The writing thread is stuck inside DuckDB: closing the connection under it
+                # could crash; the process exit ends both.
+                con = None
             raise
         finally:
-            state.scorer.close()
-            state.writer.close()
-            state.reader.close()
-            progress.stop()
-        finish_run(con, run_id, "completed", time.perf_counter() - started)
-        too_many_invalid = _warn_if_mostly_invalid(con, run_id, settings.max_invalid_share)
+            _close_stages(state)
+        with signals_deferred():
+            finish_run(con, run_id, "completed", time.perf_counter() - started)
+            too_many_invalid = _warn_if_mostly_invalid(con, run_id, settings.max_invalid_share)
         if settings.snapshot:
             write_snapshot(con, settings.db)
         if too_many_invalid:
@@ -185,6 +186,28 @@ def run_score(
             _close_judge_quietly(judge)
         if con is not None:
             con.close()
+
+
+def _stop_and_mark(state: RunState, started: float, exc: BaseException) -> tuple[bool, bool]:
+    """Stop the run's threads and mark its row; returns whether the connection is free for
+    this thread and whether the judge is idle (so it may be closed)."""
+    with signals_deferred():
+        con_free = _stop(state)
+        judge_idle = con_free and _scoring_ended(state)
+        # When the writing thread still holds the connection, a cursor of its own tries.
+        con = state.con if con_free else state.con.cursor()
+        _mark_stopped(con, state.run_id, started, exc)
+    return con_free, judge_idle
+
+
+def _close_stages(state: RunState) -> None:
+    """Every batch is committed, or the stop is handled: a signal now cannot cut the run's last
+    steps short (they take milliseconds)."""
+    with signals_deferred():
+        state.scorer.close()
+        state.writer.close()
+        state.reader.close()
+        state.progress.stop()
 
 
 def _stop(state: RunState) -> bool:
@@ -215,20 +238,20 @@ def _scoring_ended(state: RunState) -> bool:
     return True
 
 
-def _mark_stopped(state: RunState, con_free: bool, started: float, exc: BaseException) -> None:
-    """The run row says `interrupted` (a signal) or `failed` (with the reason). When the
-    writing thread still holds the connection, a cursor of its own tries; a failure to mark
-    (the disk that failed the write) is reported, and the next run supersedes the row."""
+def _mark_stopped(
+    con: duckdb.DuckDBPyConnection, run_id: str, started: float, exc: BaseException
+) -> None:
+    """The run row says `interrupted` (a signal) or `failed` (with the reason). A failure to
+    mark (the disk that failed the write) is reported; the next run supersedes the row."""
     stopped_by = stopping_signal(exc)
     if stopped_by:
         status, error = "interrupted", f"interrupted by {stopped_by}"
     else:
         status, error = "failed", _describe(exc)
-    con = state.con if con_free else state.con.cursor()
     try:
-        finish_run(con, state.run_id, status, time.perf_counter() - started, error=error)
+        finish_run(con, run_id, status, time.perf_counter() - started, error=error)
     except Exception as mark_error:
-        log.warning("could not mark run %s %s: %s", state.run_id, status, _describe(mark_error))
+        log.warning("could not mark run %s %s: %s", run_id, status, _describe(mark_error))
 
 
 def _warn_if_mostly_invalid(con: duckdb.DuckDBPyConnection, run_id: str, most: float) -> str | None:

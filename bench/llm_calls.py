@@ -3,7 +3,7 @@
     python bench/llm_calls.py [--cases 2000] [--batch-size 500] [--calls 3000]
 
 On generated logs (data/generate.py: passages repeat as in real traffic) scored in batches
-against the local stub endpoint (tests/openai_stub.py, answering by the lexical rules), it
+against the local stub endpoint (tests/support/openai_stub.py, answering by the lexical rules), it
 prints judge calls, prompt and completion tokens per case for each mode, after checking the
 case scores equal the lexical judge's; then calls/s with the stub answering instantly in its
 own process, so the figure is the judge's own orchestration (target >= 300 calls/s).
@@ -44,8 +44,8 @@ from faith_udfs.prompts import (  # noqa: E402
 from flows.judges.llm_judge import OpenAIJudge  # noqa: E402
 from flows.store.db import open_store  # noqa: E402
 from flows.store.reply_cache import ReplyCache  # noqa: E402
-from tests.openai_stub import StubServer  # noqa: E402
-from tests.seed_judge import sentences  # noqa: E402
+from tests.support.openai_stub import StubServer  # noqa: E402
+from tests.support.seed_judge import sentences  # noqa: E402
 
 COMPARED = ["case_id", "n_claims", "n_yes", "n_no", "n_idk", "score", "success", "status"]
 CONFIG = MetricConfig()

@@ -45,7 +45,7 @@ result = {"path": f"{kind} batch path (polars), {threads} thread{'s' if threads 
 
 LOOP = """
 import sys, time, polars as pl
-from tests.seed_judge import content_words, sentences
+from tests.support.seed_judge import content_words, sentences
 path, rows, check = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
 cases = pl.read_parquet(path, columns=["case_id", "actual_output", "retrieval_context"]).head(rows)
 started = time.perf_counter()

@@ -1,0 +1,157 @@
+"""`faith` as a person uses it: exit codes, one clear line on errors, the fast route."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import duckdb
+import pytest
+
+from flows.cli import main
+from tests.support.builders import case_row, cases, many_cases, write
+
+
+def test_score_prints_one_line_summary_and_runs_lists_it(tmp_path: Path, capsys) -> None:
+    source = write(many_cases(9), tmp_path / "a.parquet")
+    db = tmp_path / "f.duckdb"
+    assert main(["score", str(source), "--db", str(db), "--prefect", "no"]) == 0
+    out = capsys.readouterr().out
+    assert "9 rows in = 9 scored (9 new)" in out
+    assert main(["runs", "--db", str(db)]) == 0
+    assert "completed" in capsys.readouterr().out
+
+
+def test_metric_options_reach_the_stored_config(tmp_path: Path) -> None:
+    source = write(many_cases(3), tmp_path / "a.parquet")
+    db = tmp_path / "f.duckdb"
+    argv = [
+        "score",
+        str(source),
+        "--db",
+        str(db),
+        "--prefect",
+        "no",
+        "--threshold",
+        "0.8",
+        "--penalize-ambiguous-claims",
+        "--strict-mode",
+        "--truths-extraction-limit",
+        "2",
+        "--batch-size",
+        "2",
+    ]
+    assert main(argv) == 0
+    con = duckdb.connect(str(db), read_only=True)
+    try:
+        ((config, batches),) = con.sql("SELECT config, batches FROM runs").fetchall()
+        thresholds = con.sql("SELECT DISTINCT threshold, strict_mode FROM case_scores").fetchall()
+    finally:
+        con.close()
+    settings = json.loads(config)
+    assert settings["penalize_ambiguous_claims"] is True
+    assert settings["truths_extraction_limit"] == 2
+    assert (settings["threshold"], settings["strict_mode"]) == (0.8, True)
+    assert batches == 2
+    assert thresholds == [(1.0, True)]
+
+
+def _corrupt(folder: Path) -> Path:
+    path = write(many_cases(4), folder / "x.parquet")
+    path.write_bytes(path.read_bytes()[:-40])
+    return path
+
+
+@pytest.mark.parametrize(
+    ("make_source", "code", "message"),
+    [
+        (lambda d: d / "nope.parquet", 3, "no such file, folder or glob"),
+        (_corrupt, 3, "not a readable Parquet file"),
+        (
+            lambda d: write(cases([case_row("c")]).drop("actual_output"), d / "x.parquet"),
+            3,
+            "missing required column actual_output",
+        ),
+    ],
+)
+def test_bad_sources_exit_nonzero_with_one_line_and_write_nothing(
+    tmp_path: Path, capsys, make_source, code: int, message: str
+) -> None:
+    source = make_source(tmp_path)
+    db = tmp_path / "f.duckdb"
+    assert main(["score", str(source), "--db", str(db), "--prefect", "no"]) == code
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1
+    assert err[0].startswith("error: ")
+    assert message in err[0]
+    assert not db.exists()
+
+
+def test_bad_option_values_are_refused_before_anything_runs(tmp_path: Path, capsys) -> None:
+    source = write(many_cases(2), tmp_path / "a.parquet")
+    assert main(["score", str(source), "--db", str(tmp_path / "f.duckdb"), "--threshold", "2"]) == 2
+    assert "threshold" in capsys.readouterr().err
+    assert not (tmp_path / "f.duckdb").exists()
+
+
+def test_a_locked_database_gives_a_clear_message(tmp_path: Path, capsys) -> None:
+    source = write(many_cases(2), tmp_path / "a.parquet")
+    db = tmp_path / "f.duckdb"
+    holder = subprocess.Popen(
+        [
+            sys.executable,
+            "-c",
+            f"import duckdb, sys, time; c = duckdb.connect({str(db)!r}); print('ok', flush=True); "
+            "sys.stdin.read()",
+        ],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert holder.stdout.readline().strip() == "ok"
+        code = main(
+            ["score", str(source), "--db", str(db), "--prefect", "no", "--lock-timeout", "0.5"]
+        )
+    finally:
+        holder.communicate("")
+    assert code == 4
+    err = capsys.readouterr().err
+    assert f"is locked by process {holder.pid}" in err
+    assert "--lock-timeout" in err
+
+
+def test_the_ad_hoc_route_does_not_start_prefect(tmp_path: Path) -> None:
+    """Without a Prefect server configured, `faith score` runs the same steps without
+    orchestration, so a small file answers in about a second instead of ~15 s."""
+    source = write(many_cases(3), tmp_path / "a.parquet")
+    code = (
+        "import sys; from flows.cli import main; "
+        f"rc = main(['score', {str(source)!r}, '--db', {str(tmp_path / 'f.duckdb')!r}]); "
+        "print(rc, 'prefect' in sys.modules)"
+    )
+    env = {k: v for k, v in __import__("os").environ.items() if not k.startswith("PREFECT_API")}
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, env=env, check=True
+    )
+    assert done.stdout.split()[-2:] == ["0", "False"]
+
+
+def test_help_documents_every_option(capsys) -> None:
+    with pytest.raises(SystemExit):
+        main(["score", "--help"])
+    text = capsys.readouterr().out
+    for option in [
+        "--db",
+        "--judge",
+        "--threshold",
+        "--penalize-ambiguous-claims",
+        "--strict-mode",
+        "--truths-extraction-limit",
+        "--batch-size",
+        "--lock-timeout",
+        "--prefect",
+    ]:
+        assert option in text

@@ -1,0 +1,211 @@
+"""Nightly runs (issue 6): incremental over days, the judge-drift watch, two runs at once, and
+the Prefect flow with its artifacts."""
+
+from __future__ import annotations
+
+import datetime as dt
+import subprocess
+import sys
+from pathlib import Path
+
+import duckdb
+import polars as pl
+import pytest
+
+from faith_udfs import JudgeIdentity, LexicalJudge
+from flows.errors import InputUnreadable
+from flows.nightly.nightly_run import check_line, run_nightly
+from flows.run.settings import JudgeSettings, ScoreSettings
+from tests.conftest import published_artifacts
+from tests.support.builders import ANSWERS, case_row, cases, many_cases, write
+
+ROOT = Path(__file__).resolve().parents[3]
+
+
+class FlippedJudge(LexicalJudge):
+    """The lexical judge with `yes` and `no` swapped: a judge that drifted."""
+
+    @property
+    def identity(self) -> JudgeIdentity:
+        return JudgeIdentity(kind="lexical", model="lexical-flipped", prompt_version="test")
+
+    def verdicts(self, questions: pl.DataFrame) -> pl.DataFrame:
+        swap = pl.element().replace({"yes": "no", "no": "yes"})
+        return super().verdicts(questions).with_columns(pl.col("verdicts").list.eval(swap))
+
+
+def day_cases(day: dt.date, n: int) -> pl.DataFrame:
+    """n cases logged on `day`, with case ids unique to that day."""
+    start = dt.datetime.combine(day, dt.time(8, 0))
+    return cases(
+        [
+            case_row(
+                f"{day:%m%d}-{i:03d}",
+                ANSWERS[i % len(ANSWERS)],
+                logged_at=start + dt.timedelta(minutes=i),
+            )
+            for i in range(n)
+        ]
+    )
+
+
+def query(db: Path, sql: str, **params: object) -> list[tuple]:
+    con = duckdb.connect(str(db), read_only=True)
+    try:
+        return con.sql(sql, params=params or None).fetchall()
+    finally:
+        con.close()
+
+
+def nightly(source: Path, db: Path, **options) -> dict:
+    return run_nightly(ScoreSettings(source=str(source), db=str(db), batch_size=16), **options)
+
+
+def test_each_night_scores_only_the_new_day(tmp_path: Path) -> None:
+    logs, db = tmp_path / "logs", tmp_path / "f.duckdb"
+    write(day_cases(dt.date(2026, 10, 1), 40), logs / "day=2026-10-01" / "cases.parquet")
+    first = nightly(logs, db)
+    assert (first["flow"], first["status"], first["rows_newly_scored"]) == (
+        "nightly",
+        "completed",
+        40,
+    )
+
+    write(day_cases(dt.date(2026, 10, 2), 30), logs / "day=2026-10-02" / "cases.parquet")
+    second = nightly(logs, db)
+    assert (second["rows_in"], second["rows_newly_scored"], second["rows_already_scored"]) == (
+        70,
+        30,
+        40,
+    )
+    in_second = "SELECT count(*) FROM case_scores WHERE run_id = $run_id"
+    assert query(db, in_second, run_id=second["run_id"]) == [(30,)]
+
+    again = nightly(logs, db)
+    first_day_again = nightly(logs / "day=2026-10-01", db)
+    assert (again["rows_newly_scored"], again["rows_already_scored"]) == (0, 70)
+    assert (first_day_again["rows_newly_scored"], first_day_again["rows_already_scored"]) == (0, 40)
+    assert query(db, "SELECT count(*), count(DISTINCT case_id) FROM case_scores") == [(70, 70)]
+    # Every night checked the judge, and the default judge passed each time.
+    assert query(db, "SELECT count(*), bool_and(passed) FROM judge_checks") == [(4, True)]
+    assert all(run["warning"] is None for run in (first, second, again, first_day_again))
+
+
+def test_a_drifted_judge_marks_its_run_with_a_warning(tmp_path: Path) -> None:
+    source, db = write(many_cases(20), tmp_path / "cases.parquet"), tmp_path / "f.duckdb"
+    fine = nightly(source, db)
+    drifted = nightly(source, db, judge=FlippedJudge())
+
+    assert fine["judge_check"]["passed"] is True
+    # The default (grounded) judge says every expected verdict, the paraphrase's included.
+    assert fine["judge_check"]["agreement"] == 1.0
+    assert drifted["status"] == "completed"  # the scores are kept; the run says what is wrong
+    assert drifted["judge_check"]["passed"] is False
+    assert drifted["warning"].startswith("judge drift: agreement with the golden set")
+    checks = query(
+        db,
+        "SELECT run_id, config_id, agreement < floor, passed, warning FROM judge_agreement "
+        "ORDER BY checked_at",
+    )
+    assert [(run_id, below, passed) for run_id, _, below, passed, _ in checks] == [
+        (fine["run_id"], False, True),
+        (drifted["run_id"], True, False),
+    ]
+    assert checks[0][1] != checks[1][1]  # another judge identity: another metric config
+    assert checks[1][4] == drifted["warning"]
+    # The stored items say where the judge went wrong: every expected yes/no it swapped.
+    wrong = query(
+        db,
+        "SELECT case_id, expected, verdict FROM judge_check_verdicts "
+        "WHERE run_id = $run_id AND NOT agreed ORDER BY ALL",
+        run_id=drifted["run_id"],
+    )
+    assert ("golden-seed-grounded", "yes", "no") in wrong
+    assert ("golden-refund-not", "no", "yes") in wrong
+    assert all(expected in ("yes", "no") for _, expected, _ in wrong)
+
+
+def test_a_missing_golden_set_fails_before_anything_is_written(tmp_path: Path) -> None:
+    source = write(many_cases(3), tmp_path / "cases.parquet")
+    with pytest.raises(InputUnreadable, match=r"golden set .*missing\.parquet: not readable"):
+        nightly(source, tmp_path / "f.duckdb", golden=tmp_path / "missing.parquet")
+    assert not (tmp_path / "f.duckdb").exists()
+
+
+def faith(*args: str) -> subprocess.Popen:
+    return subprocess.Popen(
+        [sys.executable, "-m", "flows.cli", *args],
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+
+
+def test_two_runs_at_once_one_writes_the_other_waits_or_exits(tmp_path: Path) -> None:
+    # About 3 s of scoring: far longer than the gap between the processes' starts.
+    source, db = write(many_cases(16_000), tmp_path / "cases.parquet"), tmp_path / "f.duckdb"
+    run = ["nightly", str(source), "--db", str(db), "--prefect", "no", "--batch-size", "400"]
+    impatient = [faith(*run), faith(*run)]
+    patient = faith(*run, "--lock-timeout", "120")
+    outcomes = [(p.wait(timeout=120), *p.communicate()) for p in [*impatient, patient]]
+
+    codes = [code for code, _, _ in outcomes]
+    assert codes[2] == 0, outcomes[2][2]
+    assert 4 in codes[:2], outcomes
+    for code, out, err in outcomes:
+        assert code in (0, 4), err
+        if code == 4:
+            assert "is locked by process" in err
+            assert "raise --lock-timeout" in err
+            assert out == ""
+        else:
+            assert "judge check on 29 golden cases" in out
+    finished = query(
+        db, "SELECT count(*), sum(rows_newly_scored), bool_and(status = 'completed') FROM runs"
+    )
+    assert finished == [(codes.count(0), 16_000, True)]
+    assert query(db, "SELECT count(*), count(DISTINCT case_id) FROM case_scores") == [
+        (16_000, 16_000)
+    ]
+
+    # Readers share the file while no run writes; a writer then waits for them, or says so.
+    reader = duckdb.connect(str(db), read_only=True)
+    try:
+        listing = faith("runs", "--db", str(db))
+        writer = faith(*run)
+        assert listing.wait(timeout=60) == 0
+        assert "completed" in listing.communicate()[0]
+        assert writer.wait(timeout=60) == 4
+        assert "is locked by process" in writer.communicate()[1]
+        assert reader.sql("SELECT count(*) FROM judge_checks").fetchall() == [(codes.count(0),)]
+    finally:
+        reader.close()
+
+
+@pytest.mark.usefixtures("prefect_harness")
+def test_nightly_flow_runs_as_tasks_and_publishes_its_judge_check(tmp_path: Path) -> None:
+
+    from flows.orchestration.nightly_flow import nightly_flow
+
+    source, db = write(many_cases(25), tmp_path / "cases.parquet"), tmp_path / "f.duckdb"
+    lexical = JudgeSettings(kind="lexical")
+    settings = ScoreSettings(source=str(source), db=str(db), batch_size=10, judge=lexical)
+    run = nightly_flow(settings, agreement_floor=1.0)
+    assert (run["flow"], run["status"], run["batches"], run["rows_newly_scored"]) == (
+        "nightly",
+        "completed",
+        3,
+        25,
+    )
+    # A word-matching judge cannot support a paraphrase: never 100 % on the golden set.
+    assert run["judge_check"]["passed"] is False
+    assert run["warning"].startswith("judge drift")
+
+    published = published_artifacts()
+    assert run["run_id"] in published["faithpipe-nightly-summary"]
+    assert "judge drift" in published["faithpipe-nightly-summary"]
+    assert "rows_in" in published["faithpipe-nightly-counts"]
+    check = published["faithpipe-nightly-judge-check"]
+    assert check_line(run["judge_check"]) in check
+    assert "| golden-date-paraphrase | Order B42 arrived on 12 April. | yes | no |" in check

@@ -1,0 +1,61 @@
+"""The Prefect flow: a real flow run on the test harness writes a real DuckDB file."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import duckdb
+import pytest
+
+from flows.run.settings import ScoreSettings
+from tests.conftest import published_artifacts
+from tests.support.builders import many_cases, write
+
+pytestmark = pytest.mark.usefixtures("prefect_harness")
+
+
+def test_flow_run_scores_batches_and_publishes_its_summary(tmp_path: Path) -> None:
+
+    from flows.orchestration.score_flow import score_flow
+
+    source = write(many_cases(25), tmp_path / "cases.parquet")
+    db = tmp_path / "f.duckdb"
+    run = score_flow(ScoreSettings(source=str(source), db=str(db), batch_size=10))
+    assert (run["status"], run["batches"], run["rows_newly_scored"]) == ("completed", 3, 25)
+    con = duckdb.connect(str(db), read_only=True)
+    try:
+        assert con.sql("SELECT count(*) FROM case_scores").fetchall() == [(25,)]
+        assert con.sql("SELECT status FROM runs").fetchall() == [("completed",)]
+    finally:
+        con.close()
+
+    published = published_artifacts()
+    assert "faithpipe-score-summary" in published
+    assert run["run_id"] in published["faithpipe-score-summary"]
+    assert "rows_in" in published["faithpipe-score-counts"]
+
+
+def test_flow_run_over_a_missing_source_fails_before_writing(tmp_path: Path) -> None:
+    from flows.errors import InputUnreadable
+    from flows.orchestration.score_flow import score_flow
+
+    with pytest.raises(InputUnreadable):
+        score_flow(
+            ScoreSettings(source=str(tmp_path / "missing.parquet"), db=str(tmp_path / "f.duckdb"))
+        )
+    assert not (tmp_path / "f.duckdb").exists()
+
+
+@pytest.mark.parametrize("bar", [True, False])
+def test_only_a_progress_bar_is_added_to_the_flow_log(bar: bool) -> None:
+    from flows.orchestration.score_flow import _console, show_console_progress
+    from flows.run.pipeline import LogProgress
+    from flows.run.progress_bar import BarProgress
+
+    given = BarProgress() if bar else LogProgress()
+    show_console_progress(given)
+    try:
+        # Log lines would show twice: once from the flow's run log, once from `given`.
+        assert _console["progress"] is (given if bar else None)
+    finally:
+        show_console_progress(None)

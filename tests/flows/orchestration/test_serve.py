@@ -1,0 +1,116 @@
+"""The nightly schedule (issue 6): the deployment `faith serve` serves and the one prefect.yaml
+declares, inspected without a server and without waiting for the clock."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+import yaml
+
+from flows.cli import main
+from flows.run.settings import ScoreSettings
+
+ROOT = Path(__file__).resolve().parents[3]
+
+
+def test_the_served_deployment_carries_schedule_and_parameters() -> None:
+    from flows.orchestration.nightly_flow import build_deployment, nightly_flow
+
+    settings = ScoreSettings(source="/srv/logs", db="/srv/f.duckdb", threshold=0.7, batch_size=999)
+    deployment = build_deployment(
+        settings,
+        cron="30 1 * * *",
+        timezone="Europe/Berlin",
+        name="nightly-eu",
+        golden="/srv/golden.parquet",
+        agreement_floor=0.8,
+    )
+    assert (deployment.flow_name, deployment.name) == ("faithpipe-nightly", "nightly-eu")
+    assert deployment.entrypoint == "flows.orchestration.nightly_flow.nightly_flow"
+    ((schedule,),) = [deployment.schedules]
+    assert (schedule.schedule.cron, schedule.schedule.timezone, schedule.active) == (
+        "30 1 * * *",
+        "Europe/Berlin",
+        True,
+    )
+    assert deployment.parameters == {
+        "settings": {
+            "source": "/srv/logs",
+            "db": "/srv/f.duckdb",
+            "threshold": 0.7,
+            "batch_size": 999,
+            "flow": "nightly",
+        },
+        "golden": "/srv/golden.parquet",
+        "agreement_floor": 0.8,
+    }
+    # What a scheduled run receives: the parameters as the flow validates them.
+    received = nightly_flow.validate_parameters(deployment.parameters)
+    assert received["settings"] == settings.model_copy(update={"flow": "nightly"})
+
+
+def test_serve_dry_run_prints_the_deployment_with_absolute_paths(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    argv = ["serve", "logs", "--db", "f.duckdb", "--cron", "0 3 * * 1-5", "--timezone"]
+    argv += ["Europe/Paris", "--name", "weekdays", "--golden", "g.parquet", "--dry-run"]
+    assert main(argv) == 0
+    described = json.loads(capsys.readouterr().out)
+    assert described["deployment"] == "faithpipe-nightly/weekdays"
+    assert described["schedules"] == [
+        {"cron": "0 3 * * 1-5", "timezone": "Europe/Paris", "active": True}
+    ]
+    assert described["parameters"] == {
+        "settings": {
+            "source": str(tmp_path / "logs"),
+            "db": str(tmp_path / "f.duckdb"),
+            "flow": "nightly",
+        },
+        "golden": str(tmp_path / "g.parquet"),
+        "agreement_floor": 0.9,
+    }
+
+
+@pytest.mark.parametrize(
+    ("option", "value"), [("--cron", "0 25 * * *"), ("--timezone", "Mars/Olympus")]
+)
+def test_a_bad_schedule_is_refused_with_one_line(
+    option: str, value: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["serve", "logs", option, value, "--dry-run"]) == 2
+    assert value in capsys.readouterr().err
+
+
+def test_serve_without_a_prefect_server_says_how_to_start_one(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.delenv("PREFECT_API_URL", raising=False)
+    monkeypatch.setenv("PREFECT_PROFILES_PATH", str(tmp_path / "no-profiles.toml"))
+    assert main(["serve", str(tmp_path / "logs"), "--db", str(tmp_path / "f.duckdb")]) == 2
+    assert "faith serve needs a Prefect server" in capsys.readouterr().err
+
+
+def test_prefect_yaml_declares_the_same_nightly_deployment() -> None:
+    from prefect.flows import load_flow_from_entrypoint
+
+    config = yaml.safe_load((ROOT / "prefect.yaml").read_text())
+    (deployment,) = config["deployments"]
+    assert deployment["name"] == "nightly"
+    # `prefect deploy` loads the flow from the entrypoint exactly so.
+    loaded = load_flow_from_entrypoint(str(ROOT / deployment["entrypoint"]))
+    assert loaded.name == "faithpipe-nightly"
+    assert deployment["schedules"] == [{"cron": "0 2 * * *", "timezone": "UTC", "active": True}]
+    parameters = loaded.validate_parameters(deployment["parameters"])
+    assert isinstance(parameters["settings"], ScoreSettings)
+    assert (ROOT / parameters["settings"].source).exists()
+    assert parameters["golden"] == "data/golden.parquet"
+    assert (ROOT / parameters["golden"]).exists()
+    # No pull steps: `prefect deploy` records the folder it runs in as the working directory.
+    assert config["pull"] is None
+    pool = deployment["work_pool"]["name"]
+    steps = (ROOT / "README.md").read_text()
+    assert f"prefect work-pool create {pool} --type process" in steps
+    assert f"prefect worker start --pool {pool}" in steps

@@ -1,0 +1,57 @@
+"""Duplicated case_ids are resolved as rows stream by (issue 11): batches stay within
+--batch-size and commit one by one, exact copies keep the first copy read, copies that differ
+are all quarantined, wherever in the source they sit."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import polars as pl
+
+from flows.run.batches import write_batch
+from flows.run.pipeline import Steps, run_score
+from flows.run.settings import ScoreSettings
+from tests.support.builders import many_cases, write
+from tests.support.db_reading import query
+
+
+def test_overlapping_exports_commit_in_batches_of_the_batch_size(tmp_path: Path) -> None:
+    day = many_cases(30)
+    write(day, tmp_path / "logs" / "monday.parquet")
+    write(day, tmp_path / "logs" / "tuesday.parquet")  # re-exported: the same 30 cases again
+    written: list[int] = []
+
+    def counting_write(con, scored, **options) -> float:
+        written.append(scored.cases.height)
+        return write_batch(con, scored, **options)
+
+    db = tmp_path / "f.duckdb"
+    settings = ScoreSettings(source=str(tmp_path / "logs"), db=str(db), batch_size=5)
+    run = run_score(settings, steps=Steps(write=counting_write))
+    assert max(written) <= 5
+    assert sum(written) == 30
+    assert run["batches"] == len(written) >= 6
+    assert (run["rows_in"], run["rows_newly_scored"], run["rows_quarantined"]) == (60, 30, 30)
+    copies = query(db, 'SELECT "check", count(*) FROM quarantine GROUP BY ALL')
+    assert copies == [("duplicate_case_id_exact_copy", 30)]
+    # The copy kept is the first read: monday's.
+    kept_from = query(db, "SELECT DISTINCT source_file FROM quarantine")
+    assert [Path(path).name for (path,) in kept_from] == ["tuesday.parquet"]
+
+
+def test_a_copy_that_differs_in_a_later_file_quarantines_every_copy(tmp_path: Path) -> None:
+    write(many_cases(12), tmp_path / "logs" / "a.parquet")
+    changed = (
+        many_cases(12)
+        .filter(pl.col("case_id") == "c00003")
+        .with_columns(actual_output=pl.lit("Order A17 was lost."))
+    )
+    write(changed, tmp_path / "logs" / "b.parquet")
+    db = tmp_path / "f.duckdb"
+    run = run_score(ScoreSettings(source=str(tmp_path / "logs"), db=str(db), batch_size=4))
+    assert (run["rows_in"], run["rows_newly_scored"], run["rows_quarantined"]) == (13, 11, 2)
+    assert query(db, "SELECT count(*) FROM case_scores WHERE case_id = 'c00003'") == [(0,)]
+    assert query(db, 'SELECT DISTINCT "check" FROM quarantine') == [("duplicate_case_id_conflict",)]
+    again = run_score(ScoreSettings(source=str(tmp_path / "logs"), db=str(db), batch_size=4))
+    assert again["rows_already_scored"] == 11
+    assert query(db, "SELECT count(*) FROM quarantine") == [(2,)]  # nothing added

@@ -1,0 +1,64 @@
+"""One identity per source row, however the path was typed (issue 11): the same file scored by
+a relative and by an absolute path, or twice, adds nothing; a file whose name looks like a
+glob is read as itself."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import polars as pl
+import pytest
+
+from flows.read.source import resolve_source
+from flows.run.pipeline import run_score
+from flows.run.settings import ScoreSettings
+from tests.support.builders import case_row, cases, many_cases, write
+from tests.support.db_reading import query
+
+
+@pytest.fixture
+def in_tmp(tmp_path: Path) -> Path:
+    here = Path.cwd()
+    os.chdir(tmp_path)
+    try:
+        yield tmp_path
+    finally:
+        os.chdir(here)
+
+
+def test_relative_and_absolute_spellings_key_a_bad_row_once(in_tmp: Path) -> None:
+    rows = [case_row("ok"), case_row("blank", input="   ")]
+    write(cases(rows), in_tmp / "in" / "bad.parquet")
+    db = in_tmp / "f.duckdb"
+    for spelling in (
+        "in/bad.parquet",
+        str(in_tmp / "in" / "bad.parquet"),
+        "./in/../in/bad.parquet",
+    ):
+        run = run_score(ScoreSettings(source=spelling, db=str(db)))
+        assert run["rows_quarantined"] == 1
+    assert query(
+        db, "SELECT count(DISTINCT row_key), count(DISTINCT source_file) FROM quarantine"
+    ) == [(1, 1)]
+    ((source_file,),) = query(db, "SELECT DISTINCT source_file FROM quarantine")
+    assert source_file == str((in_tmp / "in" / "bad.parquet").resolve())
+
+
+def test_a_file_named_like_a_glob_is_read_as_itself(tmp_path: Path) -> None:
+    write(many_cases(3), tmp_path / "logs[1].parquet")
+    write(many_cases(5), tmp_path / "logs1.parquet")  # what the pattern would match
+    source = resolve_source(str(tmp_path / "logs[1].parquet"))
+    assert [path.name for path in source.files["cases"]] == ["logs[1].parquet"]
+    run = run_score(
+        ScoreSettings(source=str(tmp_path / "logs[1].parquet"), db=str(tmp_path / "f.duckdb"))
+    )
+    assert run["rows_in"] == 3
+
+
+def test_a_pattern_is_a_pattern_when_no_such_file_exists(tmp_path: Path) -> None:
+    write(many_cases(3), tmp_path / "a" / "x.parquet")
+    write(many_cases(4).with_columns(pl.col("case_id") + "b"), tmp_path / "b" / "x.parquet")
+    source = resolve_source(str(tmp_path / "*" / "x.parquet"))
+    assert [p.parent.name for p in source.files["cases"]] == ["a", "b"]
+    assert all(p.is_absolute() for p in source.files["cases"])

@@ -1,0 +1,200 @@
+"""`faith report` on a small hand-made database: terminal tables, the offline HTML file."""
+
+from __future__ import annotations
+
+import argparse
+import io
+import json
+import re
+from collections.abc import Iterator
+from pathlib import Path
+
+import duckdb
+import pytest
+from rich.console import Console
+
+from faith_udfs import ConfigError
+from flows.cli.report_command import add_report_arguments
+from flows.errors import DatabaseError
+from flows.report import (
+    ReportOptions,
+    render_terminal,
+    report_figures,
+    write_html_report,
+)
+from flows.store.db import connect, open_store
+from tests.flows.store.test_analysis_sql import add_case, add_truths, add_verdicts, populate
+
+XSS = "<script>alert('x')</script>"
+EXTERNAL = re.compile(
+    r"<(?:script|link|img|iframe)\b[^>]*\b(?:src|href)\s*=\s*[\"']?(?:https?:)?//", re.I
+)
+
+
+@pytest.fixture(scope="module")
+def db(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    path = tmp_path_factory.mktemp("report") / "faith.duckdb"
+    con = open_store(path)
+    populate(con)
+    # user text that must reach the page as text, never as markup
+    add_case(con, "x1", config="xss", segments={"app_version": XSS}, passage_ids=[9], no=1)
+    add_verdicts(con, "x1", [(f"Order {XSS} was cancelled.", "no")], config="xss")
+    add_truths(con, 9, [f"Passage {XSS} says otherwise."], config="xss")
+    con.execute(
+        "INSERT INTO runs (run_id, flow, config_id, config, source, status, started_at) "
+        "VALUES ('run-1', 'score', 'lex', $config, 'logs', 'completed', now())",
+        {"config": json.dumps({"judge": {"kind": "lexical", "model": "lexical-v1"}})},
+    )
+    con.close()
+    return path
+
+
+@pytest.fixture
+def con(db: Path) -> Iterator[duckdb.DuckDBPyConnection]:
+    connection = connect(db, read_only=True)
+    yield connection
+    connection.close()
+
+
+def terminal(con: duckdb.DuckDBPyConnection, options: ReportOptions) -> str:
+    out = io.StringIO()
+    render_terminal(con, options, Console(file=out, width=160))
+    return " ".join(out.getvalue().split())  # one line, single spaces: easy to match
+
+
+def run_report(argv: list[str]) -> int:
+    parser = argparse.ArgumentParser()
+    add_report_arguments(parser)
+    args = parser.parse_args(argv)
+    return args.command(args)
+
+
+def test_terminal_shows_latest_periods_with_interval_and_split(
+    con: duckdb.DuckDBPyConnection,
+) -> None:
+    text = terminal(con, ReportOptions())
+    # period, cases, scored, pass rate [interval], mean score, then contradicted, unsupported,
+    # no claims, invalid
+    assert "2026-03-02 7 5 80.0% [37.6%–96.4%] 0.767 1 0 1 1" in text
+    assert "2026-03-10 20 20 20.0% [8.1%–41.6%] 0.200 16 0 0 0" in text
+    assert "lex (lexical:lexical-v1, threshold 0.5): latest 7 day(s)" in text
+    assert "strict (judge unknown, threshold 1, strict): latest 7 day(s)" in text
+
+
+def test_terminal_limits_periods_and_recomputes(con: duckdb.DuckDBPyConnection) -> None:
+    text = terminal(con, ReportOptions(periods=1, threshold=0.6, penalize_ambiguous=True))
+    assert "2026-03-02 7 5" not in text  # only lex's latest day is left
+    assert "2026-03-17 20 20 25.0% [11.2%–46.9%] 0.250 15 0 0 0" in text
+    text = terminal(con, ReportOptions(threshold=0.6, penalize_ambiguous=True))
+    assert "2026-03-02 7 5 40.0% [11.8%–76.9%] 0.600 2 1 1 1" in text
+    assert text.startswith(
+        "Recomputed from the stored verdict counts: threshold 0.6, penalize_ambiguous True."
+    )
+
+
+def test_terminal_segment_table(con: duckdb.DuckDBPyConnection) -> None:
+    text = terminal(con, ReportOptions(segment="app_version"))
+    assert "lex: pass rate by app_version" in text
+    assert "1.1 4 3 66.7% [20.8%–93.9%] 0.778" in text
+    assert "llm: pass rate by app_version" not in text  # llm's cases carry no app_version
+    assert XSS in text  # the terminal prints user text as text, not as rich markup
+
+
+def test_unknown_segment_is_a_clear_error(con: duckdb.DuckDBPyConnection) -> None:
+    with pytest.raises(ConfigError, match=r"no segment column 'channel'.*app_version, model"):
+        terminal(con, ReportOptions(segment="channel"))
+
+
+def test_report_command_prints_and_writes_html(
+    db: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    page = tmp_path / "out" / "report.html"
+    assert run_report(["--db", str(db), "--since", "2026-03-10", "--html", str(page)]) == 0
+    out = capsys.readouterr().out
+    assert "2026-03-17" in out
+    assert "2026-03-02" not in out
+    assert f"HTML report: {page}" in out
+    assert page.stat().st_size > 1_000_000  # plotly.js is inlined
+
+
+def test_html_is_self_contained_with_the_charts_data(
+    con: duckdb.DuckDBPyConnection, tmp_path: Path
+) -> None:
+    options = ReportOptions()
+    path = write_html_report(con, tmp_path / "nested" / "report.html", options=options)
+    page = path.read_text(encoding="utf-8")
+    assert not EXTERNAL.findall(page)
+    assert "cdn.plot.ly/plotly" not in page.split("</head>")[1]
+    figures = report_figures(con, options)
+    assert list(figures) == ["pass_rate", "score_distribution", "by_segment", "attribution"]
+    lex = next(t for t in figures["pass_rate"].data if t.name == "lex")
+    points = {x: y for x, y in zip(lex.x, lex.y, strict=True) if y is not None}
+    assert points == {"2026-03-02": 0.8, "2026-03-03": 1.0, "2026-03-10": 0.2, "2026-03-17": 0.25}
+    assert len(lex.x) == 16  # every day from 2 to 17 March: the line breaks at days without data
+    # the same numbers are in the page, in plotly's JSON
+    assert json.dumps(list(lex.y), separators=(",", ":")) in page
+    assert json.dumps(list(lex.y)[:3], separators=(",", ":")) == "[0.8,1.0,null]"
+    for name in figures:
+        assert f'id="chart-{name}"' in page
+    assert "Order A17 was cancelled." in page  # the top contradicted claims table
+    assert "<li>Order A17 shipped on 3 March by courier.</li>" in page
+
+
+def test_user_text_is_escaped(con: duckdb.DuckDBPyConnection, tmp_path: Path) -> None:
+    page = write_html_report(con, tmp_path / "report.html").read_text(encoding="utf-8")
+    assert "<script>alert" not in page
+    assert "Order &lt;script&gt;alert(&#x27;x&#x27;)&lt;/script&gt; was cancelled." in page
+    assert (
+        "<li>Passage &lt;script&gt;alert(&#x27;x&#x27;)&lt;/script&gt; says otherwise.</li>" in page
+    )
+
+
+def test_empty_database(tmp_path: Path) -> None:
+    path = tmp_path / "empty.duckdb"
+    open_store(path).close()
+    con = connect(path, read_only=True)
+    try:
+        assert terminal(con, ReportOptions()) == "No cases in this window."
+        assert (
+            "<h1>faithpipe report</h1>" in write_html_report(con, tmp_path / "e.html").read_text()
+        )
+    finally:
+        con.close()
+
+
+def test_database_without_the_analysis_migration(tmp_path: Path) -> None:
+    path = tmp_path / "old.duckdb"
+    con = open_store(path)
+    con.execute("DROP MACRO TABLE pass_rates")
+    con.close()
+    con = connect(path, read_only=True)
+    try:
+        with pytest.raises(DatabaseError, match="predates the analysis views"):
+            terminal(con, ReportOptions())
+    finally:
+        con.close()
+
+
+def test_out_of_range_threshold(con: duckdb.DuckDBPyConnection) -> None:
+    with pytest.raises(ConfigError, match="--threshold must be between 0 and 1"):
+        terminal(con, ReportOptions(threshold=2.0))
+
+
+def test_report_shows_judge_agreement_over_time_when_nightly_checks_exist(tmp_path: Path) -> None:
+    from flows.nightly.nightly_run import run_nightly
+    from flows.report import ReportOptions, report_figures
+    from flows.run.settings import ScoreSettings
+    from flows.store.db import connect
+    from tests.support.builders import many_cases, write
+
+    db = tmp_path / "f.duckdb"
+    source = write(many_cases(6), tmp_path / "a.parquet")
+    run_nightly(ScoreSettings(source=str(source), db=str(db), flow="nightly"))
+    con = connect(db, read_only=True)
+    try:
+        figures = report_figures(con, ReportOptions())
+    finally:
+        con.close()
+    chart = figures["judge_agreement"]
+    assert len(chart.data) == 1
+    assert 0.9 <= chart.data[0].y[0] <= 1.0

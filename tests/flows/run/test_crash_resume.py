@@ -1,0 +1,217 @@
+"""Crash safety (issue 6): a nightly run killed with SIGKILL at any moment is resumed by the
+next run with no case lost or duplicated, and the dead run is marked `superseded`."""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+import duckdb
+import polars as pl
+import pytest
+from polars.testing import assert_frame_equal
+
+from flows.nightly.nightly_run import run_nightly
+from flows.run.settings import ScoreSettings
+from flows.store.db import open_store, sql
+from flows.store.run_registry import process_alive, supersede_dead_runs
+from tests.support.builders import many_cases, write
+
+ROOT = Path(__file__).resolve().parents[3]
+# About 3.5 s of scoring in 60 batches (commits) on 2 cores: every moment below falls inside it.
+N_CASES, BATCH = 30_000, 500
+BATCHES = N_CASES // BATCH
+# The child logs a line when the run starts and after each committed batch; the kill follows
+# the chosen line after a short offset, landing inside the next batch's score or write.
+CHILD = """
+import logging, sys
+logging.basicConfig(level=logging.INFO, stream=sys.stdout, format="%(message)s")
+from flows.nightly.nightly_run import run_nightly
+from flows.run.settings import ScoreSettings
+run_nightly(ScoreSettings(source=sys.argv[1], db=sys.argv[2], batch_size=int(sys.argv[3])))
+"""
+# (batches committed before the kill, seconds after that line); the last leaves a few batches
+# of margin, so a slow reader of the child's output still kills it before the run ends.
+MOMENTS = [
+    (0, 0.0),
+    (1, 0.03),
+    (BATCHES // 3, 0.015),
+    (2 * BATCHES // 3, 0.045),
+    (BATCHES - 4, 0.0),
+]
+
+
+@pytest.fixture(scope="module")
+def source(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return write(many_cases(N_CASES), tmp_path_factory.mktemp("crash") / "cases.parquet")
+
+
+@pytest.fixture(scope="module")
+def uninterrupted(source: Path, tmp_path_factory: pytest.TempPathFactory) -> tuple:
+    db = tmp_path_factory.mktemp("baseline") / "f.duckdb"
+    run = run_nightly(settings(source, db))
+    assert (run["status"], run["rows_newly_scored"]) == ("completed", N_CASES)
+    return snapshot(db)
+
+
+def settings(source: Path, db: Path) -> ScoreSettings:
+    return ScoreSettings(source=str(source), db=str(db), batch_size=BATCH)
+
+
+def snapshot(db: Path) -> tuple[pl.DataFrame, pl.DataFrame]:
+    """case_scores and claim_verdicts in a stable order, without run ids and timestamps."""
+    con = duckdb.connect(str(db), read_only=True)
+    try:
+        scores = con.sql(
+            "SELECT * EXCLUDE (run_id, scored_at) FROM case_scores ORDER BY config_id, case_id"
+        ).pl()
+        verdicts = con.sql(
+            "SELECT * FROM claim_verdicts ORDER BY config_id, case_id, claim_index"
+        ).pl()
+    finally:
+        con.close()
+    return scores, verdicts
+
+
+def runs(db: Path) -> dict[str, dict]:
+    con = duckdb.connect(str(db), read_only=True)
+    try:
+        frame = con.sql("SELECT * FROM runs ORDER BY started_at").pl()
+    finally:
+        con.close()
+    return {row["run_id"]: row for row in frame.iter_rows(named=True)}
+
+
+def kill_at(source: Path, db: Path, batches: int, offset: float) -> int:
+    """Start the nightly job in a child process and SIGKILL it `offset` s after its line for
+    `batches` committed batches (0: the run has started); returns the child's pid."""
+    child = subprocess.Popen(
+        [sys.executable, "-c", CHILD, str(source), str(db), str(BATCH)],
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
+    wanted = "rows to read" if batches == 0 else f"batch {batches}:"
+    seen = []
+    assert child.stdout is not None
+    for line in child.stdout:  # ends when the child exits
+        seen.append(line)
+        if wanted in line:
+            time.sleep(offset)
+            child.send_signal(signal.SIGKILL)
+            break
+    child.wait(timeout=30)
+    child.stdout.close()
+    assert child.returncode == -signal.SIGKILL, "".join(seen[-20:])
+    return child.pid
+
+
+@pytest.mark.parametrize(("batches", "offset"), MOMENTS)
+def test_killed_run_resumes_to_the_same_tables(
+    source: Path, uninterrupted: tuple, tmp_path: Path, batches: int, offset: float
+) -> None:
+    db = tmp_path / "f.duckdb"
+    pid = kill_at(source, db, batches, offset)
+
+    ((killed_id, killed),) = runs(db).items()
+    assert (killed["status"], killed["pid"]) == ("running", pid)
+    assert killed["batches"] >= batches
+    assert killed["rows_newly_scored"] < N_CASES
+
+    resumed = run_nightly(settings(source, db))
+    assert resumed["status"] == "completed"
+    # Every case scored exactly once over the two runs: none lost, none twice.
+    assert resumed["rows_newly_scored"] == N_CASES - killed["rows_newly_scored"]
+    assert resumed["rows_already_scored"] == killed["rows_newly_scored"]
+
+    after = runs(db)[killed_id]
+    assert after["status"] == "superseded"
+    assert f"process {pid}" in after["error"]
+
+    scores, verdicts = snapshot(db)
+    assert scores["case_id"].n_unique() == scores.height == N_CASES
+    assert verdicts.select("config_id", "case_id", "claim_index").is_duplicated().sum() == 0
+    expected_scores, expected_verdicts = uninterrupted
+    assert_frame_equal(scores, expected_scores)
+    assert_frame_equal(verdicts, expected_verdicts)
+
+
+def _insert_run(con: duckdb.DuckDBPyConnection, run_id: str, **fields: object) -> None:
+    now = datetime.now(UTC).replace(tzinfo=None)
+    params = {
+        "run_id": run_id,
+        "flow": "nightly",
+        "config_id": "faith-test",
+        "config": "{}",
+        "source": "logs",
+        "now": now,
+        "pid": os.getpid(),
+        "host": socket.gethostname(),
+    }
+    params.update(fields)
+    con.execute(sql("start_run"), params)
+
+
+def _wait_until_zombie(pid: int) -> None:
+    for _ in range(200):  # bounded: 10 s at most
+        if not process_alive(pid):
+            return
+        time.sleep(0.05)
+    pytest.fail(f"process {pid} did not end")
+
+
+@pytest.mark.skipif(
+    not Path("/proc/self/stat").exists(), reason="zombies and pid reuse are read from /proc"
+)
+def test_only_runs_of_dead_processes_are_superseded(tmp_path: Path) -> None:
+    here = socket.gethostname()
+    now = datetime.now(UTC).replace(tzinfo=None)
+    ended = subprocess.Popen([sys.executable, "-c", "pass"])
+    ended.wait()
+    zombie = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
+    zombie.kill()  # not reaped until wait(): a zombie meanwhile
+    _wait_until_zombie(zombie.pid)
+    con = open_store(tmp_path / "f.duckdb")
+    try:
+        _insert_run(con, "ended", pid=ended.pid, host=here)
+        _insert_run(con, "zombie", pid=zombie.pid, host=here)
+        _insert_run(con, "this-process", pid=os.getpid(), host=here)
+        _insert_run(con, "parent-alive", pid=os.getppid(), host=here)
+        # The parent process started after this run did: its pid was reused.
+        _insert_run(con, "pid-reused", pid=os.getppid(), host=here, now=datetime(2000, 1, 1))
+        _insert_run(con, "remote-fresh", host="elsewhere", now=now - timedelta(minutes=5))
+        _insert_run(con, "remote-stale", host="elsewhere", now=now - timedelta(hours=2))
+        _insert_run(con, "unknown-stale", pid=None, host=None, now=now - timedelta(hours=2))
+        _insert_run(con, "done", pid=ended.pid, host=here)
+        con.execute("UPDATE runs SET status = 'completed' WHERE run_id = 'done'")
+
+        superseded = supersede_dead_runs(con)
+        assert sorted(superseded) == [
+            "ended",
+            "pid-reused",
+            "remote-stale",
+            "unknown-stale",
+            "zombie",
+        ]
+        status = dict(con.execute("SELECT run_id, status FROM runs").fetchall())
+        assert {k for k, v in status.items() if v == "running"} == {
+            "this-process",
+            "parent-alive",
+            "remote-fresh",
+        }
+        assert status["done"] == "completed"
+        notes = dict(con.execute("SELECT run_id, error FROM runs").fetchall())
+        assert f"process {ended.pid} on {here} ended" in notes["ended"]
+        assert "no heartbeat from process" in notes["remote-stale"]
+        assert supersede_dead_runs(con) == []  # nothing left to do
+        assert supersede_dead_runs(con, stale_after=60) == ["remote-fresh"]
+    finally:
+        con.close()
+        zombie.wait()

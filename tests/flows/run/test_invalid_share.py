@@ -1,0 +1,108 @@
+"""A run that judged nothing well says so (issue 10): past --max-invalid-share it keeps every
+row, sets `runs.warning`, exits 8, and its Prefect flow run fails."""
+
+from __future__ import annotations
+
+import asyncio
+import subprocess
+import sys
+from pathlib import Path
+
+import duckdb
+import polars as pl
+import pytest
+
+from flows.errors import TooManyInvalid
+from flows.run.pipeline import run_score
+from flows.run.settings import ScoreSettings
+from tests.support.builders import many_cases, write
+
+ROOT = Path(__file__).resolve().parents[3]
+
+
+def cases_with_empty_contexts(n: int, empty: int) -> pl.DataFrame:
+    """n cases, the first `empty` of them with nothing retrieved (each ends `invalid`)."""
+    frame = many_cases(n)
+    return frame.with_columns(
+        retrieval_context=pl.when(pl.int_range(pl.len()) < empty)
+        .then(pl.lit([], dtype=pl.List(pl.String)))
+        .otherwise("retrieval_context")
+    )
+
+
+def runs(db: Path) -> list[tuple]:
+    con = duckdb.connect(str(db), read_only=True)
+    try:
+        return con.execute(
+            "SELECT status, rows_in, rows_newly_scored, rows_invalid, warning FROM runs"
+        ).fetchall()
+    finally:
+        con.close()
+
+
+def faith(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, "-m", "flows.cli", *args],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+
+
+def test_a_run_mostly_invalid_exits_8_keeps_everything_and_warns(tmp_path: Path) -> None:
+    source = write(cases_with_empty_contexts(10, 3), tmp_path / "cases.parquet")
+    db = tmp_path / "f.duckdb"
+    done = faith("score", str(source), "--db", str(db), "--prefect", "no")
+    assert done.returncode == 8, done.stderr
+    errors = [line for line in done.stderr.splitlines() if line.startswith("error:")]
+    assert len(errors) == 1
+    assert "3 of 10 judged cases (30.0%) ended invalid" in errors[0]
+    ((status, rows_in, newly, invalid, warning),) = runs(db)
+    assert (status, rows_in, newly, invalid) == ("completed", 10, 7, 3)
+    assert "more than --max-invalid-share 0.1" in warning
+
+    listing = faith("runs", "--db", str(db))
+    assert "invalid_share" in listing.stdout
+    assert "0.3" in listing.stdout
+
+
+def test_a_share_within_the_limit_is_a_success(tmp_path: Path) -> None:
+    source = write(cases_with_empty_contexts(10, 3), tmp_path / "cases.parquet")
+    db = tmp_path / "f.duckdb"
+    done = faith(
+        "score", str(source), "--db", str(db), "--prefect", "no", "--max-invalid-share", "0.3"
+    )
+    assert done.returncode == 0, done.stderr
+    assert "invalid 30.0%" in done.stdout
+
+
+def test_the_limit_is_checked_on_the_run_alone(tmp_path: Path) -> None:
+    source = write(cases_with_empty_contexts(10, 3), tmp_path / "cases.parquet")
+    db = tmp_path / "f.duckdb"
+    settings = ScoreSettings(source=str(source), db=str(db), max_invalid_share=0.2)
+    with pytest.raises(TooManyInvalid, match="ended invalid"):
+        run_score(settings)
+    # The next run tries the 3 invalid cases again, and only those: 3 of 3 still invalid.
+    with pytest.raises(TooManyInvalid, match="3 of 3 judged cases"):
+        run_score(settings)
+    assert [row[:4] for row in runs(db)] == [("completed", 10, 7, 3), ("completed", 10, 0, 3)]
+
+
+@pytest.mark.usefixtures("prefect_harness")
+def test_the_prefect_flow_run_of_a_mostly_invalid_run_fails(tmp_path: Path) -> None:
+    from prefect.client.orchestration import get_client
+
+    from flows.orchestration.score_flow import score_flow
+
+    source = write(cases_with_empty_contexts(10, 5), tmp_path / "cases.parquet")
+    with pytest.raises(TooManyInvalid):
+        score_flow(ScoreSettings(source=str(source), db=str(tmp_path / "f.duckdb")))
+
+    async def newest_state() -> str:
+        async with get_client() as client:
+            (flow_run,) = await client.read_flow_runs(limit=1, sort="START_TIME_DESC")
+            return flow_run.state.type.value
+
+    assert asyncio.run(newest_state()) == "FAILED"

@@ -1,0 +1,434 @@
+"""The pipeline end to end on real Parquet files and a real DuckDB file (plain route)."""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections import Counter
+from pathlib import Path
+
+import duckdb
+import polars as pl
+import pytest
+
+from flows.errors import InputUnreadable
+from flows.run.pipeline import run_score
+from flows.run.settings import ScoreSettings
+from tests.support.builders import CONTEXT, SCHEMA, case_row, cases, many_cases, write
+from tests.support.seed_judge import CountingJudge
+
+SCORE_COLUMNS = [
+    "case_id",
+    "config_id",
+    "n_claims",
+    "n_yes",
+    "n_no",
+    "n_idk",
+    "score",
+    "success",
+    "status",
+    "reason",
+    "logged_at",
+    "segments",
+]
+
+
+def score(source: Path | str, db: Path, **settings) -> dict:
+    # Invalid cases are part of these examples; the share that fails a run is
+    # tests/flows/run/test_invalid_share.py's subject.
+    settings.setdefault("max_invalid_share", 1.0)
+    return run_score(ScoreSettings(source=str(source), db=str(db), **settings))
+
+
+def table(db: Path, query: str) -> pl.DataFrame:
+    con = duckdb.connect(str(db), read_only=True)
+    try:
+        return con.sql(query).pl()
+    finally:
+        con.close()
+
+
+def assert_counts_add_up(run: dict) -> None:
+    assert run["rows_in"] == (
+        run["rows_scored"] + run["rows_invalid"] + run["rows_pending"] + run["rows_quarantined"]
+    )
+
+
+def test_seed_cases_are_scored_into_duckdb(tmp_path: Path) -> None:
+    source = write(
+        cases(
+            [
+                case_row("grounded", "Order A17 shipped on 3 March."),
+                case_row("invented", "Order A17 shipped on 3 March. It arrives tomorrow."),
+                case_row("wrong", "Order A17 was cancelled. We are sorry."),
+            ]
+        ),
+        tmp_path / "seed.parquet",
+    )
+    run = score(source, tmp_path / "f.duckdb")
+    assert (run["status"], run["rows_in"], run["rows_newly_scored"]) == ("completed", 3, 3)
+    scores = table(
+        tmp_path / "f.duckdb",
+        "SELECT case_id, score, segments ->> 'app_version' AS app FROM case_scores",
+    )
+    assert dict(scores.select("case_id", "score").iter_rows()) == {
+        "grounded": 1.0,
+        "invented": 1.0,
+        "wrong": 0.5,
+    }
+    assert scores["app"].to_list() == ["2.4.0"] * 3
+    verdicts = table(tmp_path / "f.duckdb", "SELECT verdict FROM claim_verdicts ORDER BY ALL")
+    assert verdicts["verdict"].to_list() == ["idk", "idk", "no", "yes", "yes"]
+
+
+def test_rerunning_adds_no_rows_and_asks_the_judge_nothing(tmp_path: Path) -> None:
+    source = write(many_cases(40), tmp_path / "cases.parquet")
+    db = tmp_path / "f.duckdb"
+    first_judge = CountingJudge()
+    first = run_score(ScoreSettings(source=str(source), db=str(db)), judge=first_judge)
+    assert first["rows_newly_scored"] == 40
+    assert sum(first_judge.calls.values()) > 0
+    counts = " UNION ALL ".join(
+        f"SELECT count(*) FROM {name}"
+        for name in ("case_scores", "claim_verdicts", "truths", "quarantine")
+    )
+    before = table(db, counts).to_series().to_list()
+    again_judge = CountingJudge()
+    again = run_score(ScoreSettings(source=str(source), db=str(db)), judge=again_judge)
+    assert again_judge.calls == Counter()
+    assert (again["rows_newly_scored"], again["rows_already_scored"]) == (0, 40)
+    assert table(db, counts).to_series().to_list() == before
+    assert_counts_add_up(again)
+
+
+def test_wide_and_three_table_forms_give_identical_case_scores(tmp_path: Path) -> None:
+    wide = many_cases(60)
+    write(wide, tmp_path / "wide.parquet")
+    folder = tmp_path / "three"
+    questions = wide.select("case_id", "input", "logged_at", "app_version")
+    outputs = wide.select("case_id", "actual_output")
+    contexts = (
+        wide.select(
+            "case_id",
+            text="retrieval_context",
+            position=pl.int_ranges(pl.col("retrieval_context").list.len()),
+        )
+        .explode("text", "position")
+        .sample(fraction=1.0, shuffle=True, seed=3)  # long form in any order
+    )
+    write(questions, folder / "questions.parquet")
+    write(contexts, folder / "contexts" / "part-0.parquet")
+    write(outputs, folder / "outputs.parquet")
+    score(tmp_path / "wide.parquet", tmp_path / "wide.duckdb")
+    run = score(folder, tmp_path / "three.duckdb")
+    assert run["rows_newly_scored"] == 60
+    query = f"SELECT {', '.join(SCORE_COLUMNS)} FROM case_scores ORDER BY case_id"
+    assert table(tmp_path / "wide.duckdb", query).equals(table(tmp_path / "three.duckdb", query))
+
+
+BAD_ROWS = {
+    "null case_id": (case_row(None), "case_id_is_null"),
+    "blank case_id": (case_row("  "), "case_id_not_blank"),
+    "null input": (case_row("q1", input=None), "input_is_null"),
+    "blank input": (case_row("q2", input=" "), "input_not_blank"),
+    "null answer": (case_row("q3", actual_output=None), "actual_output_is_null"),
+    "blank answer": (case_row("q4", actual_output=""), "actual_output_not_blank"),
+    "null context": (case_row("q5", retrieval_context=None), "retrieval_context_is_null"),
+    "null passage": (case_row("q6", retrieval_context=["ok.", None]), "no_null_or_blank_passages"),
+    "blank passage": (case_row("q7", retrieval_context=[" "]), "no_null_or_blank_passages"),
+    "null logged_at": (case_row("q8", logged_at=None), "logged_at_is_null"),
+}
+
+
+def test_each_kind_of_bad_row_is_quarantined_and_the_rest_scored(tmp_path: Path) -> None:
+    good = [case_row(f"good{i}") for i in range(3)] + [case_row("empty-ctx", retrieval_context=[])]
+    conflict = [case_row("twice", "Order A17 shipped."), case_row("twice", "Order A17 was lost.")]
+    copies = [case_row("copy"), case_row("copy")]
+    rows = good + [row for row, _ in BAD_ROWS.values()] + conflict + copies
+    write(cases(rows), tmp_path / "in" / "typed.parquet")
+    # Another file of the same source, where two columns have the wrong type.
+    loose = pl.DataFrame(
+        {
+            "case_id": ["s1", "s2", "s3"],
+            "input": ["q"] * 3,
+            "actual_output": ["Order A17 shipped."] * 3,
+            "retrieval_context": ["not a list", "also not", "nope"],
+            "logged_at": ["2026-10-01 10:00", "yesterday-ish", "2026-10-02"],
+        }
+    )
+    write(loose, tmp_path / "in" / "loose.parquet")
+    write(cases([case_row("twice", "Order A17 is lost.")]), tmp_path / "in" / "z-later.parquet")
+
+    run = score(tmp_path / "in", tmp_path / "f.duckdb")
+    assert_counts_add_up(run)
+    assert run["rows_in"] == len(rows) + 4
+    assert (run["rows_scored"], run["rows_invalid"]) == (4, 1)  # good0-2 + one copy; empty-ctx
+    checks = table(tmp_path / "f.duckdb", 'SELECT case_id, "check", value FROM quarantine')
+    found = set(checks["check"])
+    assert {check for _, check in BAD_ROWS.values()} <= found
+    assert "retrieval_context_not_a_list_of_strings" in found
+    assert ("s2", "logged_at_unparseable", "yesterday-ish") in set(checks.iter_rows())
+    conflicts = checks.filter(pl.col("check") == "duplicate_case_id_conflict")
+    assert sorted(conflicts["case_id"]) == ["twice"] * 3
+    assert checks.filter(pl.col("check") == "duplicate_case_id_exact_copy")[
+        "case_id"
+    ].to_list() == ["copy"]
+    quarantined_rows = table(
+        tmp_path / "f.duckdb", "SELECT count(DISTINCT row_key) AS n FROM quarantine"
+    )
+    assert quarantined_rows["n"][0] == run["rows_quarantined"]
+
+    again = score(tmp_path / "in", tmp_path / "f.duckdb")
+    assert_counts_add_up(again)
+    after = table(tmp_path / "f.duckdb", "SELECT count(*) AS n FROM quarantine")
+    assert after["n"][0] == checks.height
+
+
+def test_a_corrupt_file_fails_the_run_and_writes_nothing(tmp_path: Path) -> None:
+    folder = tmp_path / "in"
+    write(many_cases(5), folder / "a.parquet")
+    good = (folder / "a.parquet").read_bytes()
+    (folder / "b.parquet").write_bytes(good[: len(good) // 2])
+    with pytest.raises(InputUnreadable, match=r"b\.parquet: not a readable Parquet file"):
+        score(folder, tmp_path / "f.duckdb")
+    assert not (tmp_path / "f.duckdb").exists()
+
+
+def test_a_file_missing_a_required_column_fails_the_run(tmp_path: Path) -> None:
+    write(many_cases(5).drop("actual_output"), tmp_path / "a.parquet")
+    with pytest.raises(InputUnreadable, match="missing required column actual_output"):
+        score(tmp_path / "a.parquet", tmp_path / "f.duckdb")
+    assert not (tmp_path / "f.duckdb").exists()
+
+
+def test_a_redelivered_case_with_new_content_replaces_the_old_row(tmp_path: Path) -> None:
+    db = tmp_path / "f.duckdb"
+    score(
+        write(cases([case_row("c1", "Order A17 shipped on 3 March.")]), tmp_path / "a.parquet"), db
+    )
+    run = score(
+        write(cases([case_row("c1", "Order A17 was cancelled.")]), tmp_path / "b.parquet"), db
+    )
+    assert (run["rows_replaced"], run["rows_newly_scored"]) == (1, 1)
+    rows = table(db, "SELECT case_id, score, actual_output FROM case_scores")
+    assert rows.rows() == [("c1", 0.0, "Order A17 was cancelled.")]
+    claims = table(db, "SELECT claim FROM claim_verdicts")
+    assert claims["claim"].to_list() == ["Order A17 was cancelled."]
+
+
+def test_invalid_cases_are_retried_by_the_next_run(tmp_path: Path) -> None:
+    source = write(cases([case_row("c1", retrieval_context=[])]), tmp_path / "a.parquet")
+    db = tmp_path / "f.duckdb"
+    assert score(source, db)["rows_invalid"] == 1
+    again = score(source, db)
+    assert (again["rows_invalid"], again["rows_already_scored"]) == (1, 0)
+    assert table(db, "SELECT count(*) AS n FROM case_scores")["n"][0] == 1
+
+
+def test_small_batches_give_the_same_scores_as_one_batch(tmp_path: Path) -> None:
+    source = write(many_cases(57), tmp_path / "a.parquet")
+    one = score(source, tmp_path / "one.duckdb")
+    many = score(source, tmp_path / "many.duckdb", batch_size=10)
+    assert (one["batches"], many["batches"]) == (1, 6)
+    query = f"SELECT {', '.join(SCORE_COLUMNS)} FROM case_scores ORDER BY case_id"
+    assert table(tmp_path / "one.duckdb", query).equals(table(tmp_path / "many.duckdb", query))
+
+
+def test_batches_hold_batch_size_rows_however_the_files_are_cut(tmp_path: Path) -> None:
+    folder = tmp_path / "logs"
+    rows = many_cases(21)
+    for part in range(3):
+        write(rows.slice(7 * part, 7), folder / f"part-{part}.parquet")
+
+    class Rows:
+        def __init__(self) -> None:
+            self.per_batch: list[int] = []
+
+        def start(self, total: int, description: str) -> None:
+            assert total == 21
+
+        def advance(self, rows: int, run: dict) -> None:
+            self.per_batch.append(rows)
+
+        def stop(self) -> None:
+            return None
+
+    progress = Rows()
+    settings = ScoreSettings(source=str(folder), db=str(tmp_path / "f.duckdb"), batch_size=10)
+    run = run_score(settings, progress=progress)
+    assert progress.per_batch == [10, 10, 1]
+    assert (run["batches"], run["rows_newly_scored"]) == (3, 21)
+
+
+def test_hive_partitions_and_globs_are_read_with_their_keys_as_segments(tmp_path: Path) -> None:
+    frame = many_cases(12).drop("app_version")
+    for day, part in frame.group_by(pl.col("logged_at").dt.date().alias("day")):
+        write(part, tmp_path / "logs" / f"day={day[0]}" / "part.parquet")
+    run = score(f"{tmp_path}/logs/**/*.parquet", tmp_path / "f.duckdb")
+    assert run["rows_newly_scored"] == 12
+    days = table(
+        tmp_path / "f.duckdb",
+        "SELECT DISTINCT segments ->> 'day' AS day FROM case_scores ORDER BY 1",
+    )
+    assert days["day"].to_list() == ["2026-10-01", "2026-10-02", "2026-10-03"]
+
+
+def test_a_different_metric_config_is_a_separate_series(tmp_path: Path) -> None:
+    source = write(many_cases(10), tmp_path / "a.parquet")
+    db = tmp_path / "f.duckdb"
+    plain = score(source, db)
+    strict = score(source, db, penalize_ambiguous_claims=True)
+    assert plain["config_id"] != strict["config_id"]
+    assert strict["rows_newly_scored"] == 10
+    per_config = table(db, "SELECT config_id, count(*) AS n FROM case_scores GROUP BY ALL")
+    assert sorted(per_config["n"]) == [10, 10]
+
+
+def test_timestamps_with_time_zones_are_stored_in_utc(tmp_path: Path) -> None:
+    schema = {**SCHEMA, "logged_at": pl.Datetime("ms", "Europe/Berlin")}
+    row = case_row("c1", logged_at=dt.datetime(2026, 10, 1, 12, 0, tzinfo=dt.UTC))
+    score(write(cases([row], schema), tmp_path / "a.parquet"), tmp_path / "f.duckdb")
+    stored = table(tmp_path / "f.duckdb", "SELECT logged_at FROM case_scores")
+    assert stored["logged_at"][0] == dt.datetime(2026, 10, 1, 12, 0)
+
+
+def test_context_passages_keep_their_order(tmp_path: Path) -> None:
+    row = case_row("c1", retrieval_context=list(reversed(CONTEXT)))
+    score(write(cases([row]), tmp_path / "a.parquet"), tmp_path / "f.duckdb")
+    truths = table(
+        tmp_path / "f.duckdb",
+        "SELECT t.truth FROM case_scores s, "
+        "unnest(s.passage_ids) WITH ORDINALITY AS p(passage_id, n) "
+        "JOIN truths t USING (passage_id) ORDER BY n",
+    )
+    assert truths["truth"].to_list() == list(reversed(CONTEXT))
+
+
+def test_the_bundled_sample_scores_the_same_in_both_forms(tmp_path: Path) -> None:
+    sample = Path(__file__).resolve().parents[3] / "data" / "sample"
+    wide = score(sample / "cases.parquet", tmp_path / "wide.duckdb")
+    three = score(sample / "three_tables", tmp_path / "three.duckdb")
+    assert wide["rows_in"] == three["rows_in"] == 3003
+    assert_counts_add_up(wide)
+    query = f"SELECT {', '.join(SCORE_COLUMNS)} FROM case_scores ORDER BY case_id"
+    assert table(tmp_path / "wide.duckdb", query).equals(table(tmp_path / "three.duckdb", query))
+    seeds = table(
+        tmp_path / "wide.duckdb",
+        "SELECT case_id, score FROM case_scores WHERE case_id LIKE 'seed-%' ORDER BY case_id",
+    )
+    assert seeds.rows() == [
+        ("seed-contradicting", 0.5),
+        ("seed-grounded", 1.0),
+        ("seed-invented", 1.0),
+    ]
+
+
+def test_a_source_whose_every_row_is_bad_scores_nothing_and_loses_nothing(tmp_path: Path) -> None:
+    rows = [case_row(None), case_row("q", input=""), case_row("r", retrieval_context=None)]
+    run = score(write(cases(rows), tmp_path / "bad.parquet"), tmp_path / "f.duckdb")
+    assert (run["status"], run["rows_in"], run["rows_quarantined"]) == ("completed", 3, 3)
+    assert_counts_add_up(run)
+    empty = score(write(cases([]), tmp_path / "empty.parquet"), tmp_path / "f.duckdb")
+    assert (empty["status"], empty["rows_in"]) == ("completed", 0)
+
+
+def test_three_tables_quarantine_orphans_and_treat_no_context_as_empty(tmp_path: Path) -> None:
+    folder = tmp_path / "three"
+    questions = many_cases(2).select("case_id", "input", "logged_at")
+    write(questions, folder / "questions.parquet")
+    write(
+        pl.DataFrame({"case_id": ["c00000", "zz"], "position": [0, 0], "text": CONTEXT[:1] * 2}),
+        folder / "contexts.parquet",
+    )
+    outputs = pl.DataFrame(
+        {"case_id": ["c00000", "c00001", "orphan"], "actual_output": ["Order A17 shipped."] * 3}
+    )
+    write(outputs, folder / "outputs.parquet")
+    run = score(folder, tmp_path / "f.duckdb")
+    assert_counts_add_up(run)
+    assert (run["rows_in"], run["rows_scored"], run["rows_invalid"]) == (4, 1, 1)
+    stored = table(tmp_path / "f.duckdb", 'SELECT case_id, "check" FROM quarantine ORDER BY 1')
+    assert stored.rows() == [("orphan", "orphan_output"), ("zz", "orphan_context")]
+    invalid = table(
+        tmp_path / "f.duckdb", "SELECT case_id FROM case_scores WHERE status = 'invalid'"
+    )
+    assert invalid["case_id"].to_list() == ["c00001"]
+    again = score(folder, tmp_path / "f.duckdb")
+    assert table(tmp_path / "f.duckdb", "SELECT count(*) AS n FROM quarantine")["n"][0] == 2
+    assert_counts_add_up(again)
+
+
+def test_a_run_failing_mid_way_is_marked_failed_keeps_its_batches_and_resumes(
+    tmp_path: Path,
+) -> None:
+    from flows.run.batches import write_batch
+    from flows.run.pipeline import Steps
+
+    writes: list[int] = []
+
+    def write_then_fail(con: duckdb.DuckDBPyConnection, scored, **options) -> float:
+        writes.append(1)
+        if len(writes) == 2:
+            raise OSError("disk full")
+        return write_batch(con, scored, **options)
+
+    source = write(many_cases(30), tmp_path / "a.parquet")
+    db = tmp_path / "f.duckdb"
+    settings = ScoreSettings(source=str(source), db=str(db), batch_size=10)
+    with pytest.raises(OSError, match="disk full"):
+        run_score(settings, steps=Steps(write=write_then_fail))
+    failed = table(db, "SELECT status, error, rows_in, batches FROM runs")
+    assert failed.rows() == [("failed", "OSError: disk full", 10, 1)]
+    assert table(db, "SELECT count(*) AS n FROM case_scores")["n"][0] == 10
+    resumed = run_score(settings)
+    assert (resumed["rows_already_scored"], resumed["rows_newly_scored"]) == (10, 20)
+    assert table(db, "SELECT count(DISTINCT case_id) AS n FROM case_scores")["n"][0] == 30
+
+
+def test_a_batch_failing_to_score_stops_the_scoring_and_keeps_the_batches_before(
+    tmp_path: Path,
+) -> None:
+    from flows.run.batches import score_batch
+    from flows.run.pipeline import Steps
+
+    calls: list[int] = []
+
+    def score_then_fail(*args, **options):
+        calls.append(1)
+        if len(calls) == 2:
+            raise RuntimeError("judge broke")
+        return score_batch(*args, **options)
+
+    source = write(many_cases(50), tmp_path / "a.parquet")
+    db = tmp_path / "f.duckdb"
+    settings = ScoreSettings(source=str(source), db=str(db), batch_size=10)
+    with pytest.raises(RuntimeError, match="judge broke"):
+        run_score(settings, steps=Steps(score=score_then_fail))
+    # Batches 3 to 5 were read and queued, but none was scored once batch 2 had failed.
+    assert len(calls) == 2
+    failed = table(db, "SELECT status, error, rows_in, batches FROM runs")
+    assert failed.rows() == [("failed", "RuntimeError: judge broke", 10, 1)]
+    assert table(db, "SELECT count(*) AS n FROM case_scores")["n"][0] == 10
+
+
+class ClosableJudge(CountingJudge):
+    """Refuses to answer once closed, like the LLM judge."""
+
+    closed = False
+
+    def close(self) -> None:
+        self.closed = True
+
+    def map_items(self, answer, items):
+        assert not self.closed, "asked after close"
+        return super().map_items(answer, items)
+
+
+def test_a_judge_passed_in_stays_open_for_the_caller(tmp_path: Path) -> None:
+    judge = ClosableJudge()
+    first = write(many_cases(4), tmp_path / "a.parquet")
+    second = write(cases([case_row("new")]), tmp_path / "b.parquet")
+    db = tmp_path / "f.duckdb"
+    run_score(ScoreSettings(source=str(first), db=str(db)), judge=judge)
+    run = run_score(ScoreSettings(source=str(second), db=str(db)), judge=judge)
+    assert run["rows_newly_scored"] == 1
+    assert judge.closed is False

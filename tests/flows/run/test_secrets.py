@@ -1,0 +1,90 @@
+"""No secret in Prefect, tables or logs (issue 10): the API key and the password of a
+`--base-url` like http://user:password@host/v1 never reach flow parameters, artifacts, logs or
+tables; the stored endpoint is host:port."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Iterator
+from pathlib import Path
+
+import duckdb
+import polars as pl
+import pytest
+
+from flows.run.settings import JudgeSettings, ScoreSettings
+from tests.support.openai_stub import StubServer
+
+SAMPLE = Path(__file__).resolve().parents[3] / "data" / "sample" / "cases.parquet"
+KEY = "sk-test-key-4f9d2c1b"
+PASSWORD = "pa55-w0rd-7e1a"
+
+
+@pytest.fixture
+def stub(monkeypatch: pytest.MonkeyPatch) -> Iterator[StubServer]:
+    monkeypatch.setenv("OPENAI_API_KEY", KEY)
+    # No key check: with credentials in the URL, httpx sends them as Basic auth instead.
+    with StubServer() as server:
+        yield server
+
+
+def with_password(stub: StubServer) -> str:
+    return stub.base_url.replace("http://", f"http://faith:{PASSWORD}@")
+
+
+def test_the_url_password_is_kept_apart_and_masked() -> None:
+    judge = JudgeSettings(kind="openai", base_url=f"https://faith:{PASSWORD}@llm.example:8443/v1")
+    assert judge.base_url == "https://llm.example:8443/v1"
+    assert judge.endpoint_url() == f"https://faith:{PASSWORD}@llm.example:8443/v1"
+    shown = [repr(judge), str(judge), judge.model_dump_json(), str(judge.model_dump(mode="json"))]
+    assert all(PASSWORD not in text for text in shown)
+    again = ScoreSettings.model_validate(ScoreSettings(source="x", judge=judge))
+    assert again.judge.endpoint_url() == judge.endpoint_url()
+
+
+def every_text_in(db: Path) -> str:
+    """Every value of every table of the DuckDB file, as text."""
+    con = duckdb.connect(str(db), read_only=True)
+    try:
+        tables = [
+            row[0] for row in con.execute("SELECT table_name FROM duckdb_tables()").fetchall()
+        ]
+        return "\n".join(
+            str(con.execute(f'SELECT * FROM "{table}"').fetchall()) for table in tables
+        )
+    finally:
+        con.close()
+
+
+@pytest.mark.usefixtures("prefect_harness")
+def test_no_key_or_url_password_in_prefect_tables_or_logs(
+    stub: StubServer, tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    from prefect.client.orchestration import get_client
+
+    from flows.orchestration.score_flow import score_flow
+
+    source = tmp_path / "cases.parquet"
+    pl.read_parquet(SAMPLE).head(60).write_parquet(source)
+    db = tmp_path / "f.duckdb"
+    judge = JudgeSettings(kind="openai", model="stub-model", base_url=with_password(stub))
+    with caplog.at_level(logging.DEBUG):
+        run = score_flow(ScoreSettings(source=str(source), db=str(db), judge=judge))
+    assert run["rows_newly_scored"] == 60
+    assert stub.requests > 0  # the credentials reached the endpoint, and only there
+
+    async def everything_prefect_stored() -> str:
+        async with get_client() as client:
+            artifacts = await client.read_artifacts()
+            logs = await client.read_logs()
+            flow_runs = await client.read_flow_runs()
+        texts = [str(a.data) for a in artifacts] + [log.message for log in logs]
+        return "\n".join(texts + [str(flow_run.parameters) for flow_run in flow_runs])
+
+    stored = asyncio.run(everything_prefect_stored())
+    tables = every_text_in(db)
+    assert run["run_id"] in stored
+    for text in (stored, tables, caplog.text):
+        assert KEY not in text
+        assert PASSWORD not in text

@@ -1,0 +1,69 @@
+"""Stored keys are specified and version-independent (issue 11): a key computed by hand from
+the README's definition equals the stored one, in Python and in DuckDB's own SQL."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from pathlib import Path
+
+import duckdb
+import polars as pl
+from hypothesis import given
+from hypothesis import strategies as st
+
+from faith_udfs.keys import text_key, text_keys
+from flows.run.pipeline import run_score
+from flows.run.settings import ScoreSettings
+from tests.support.builders import CONTEXT, many_cases, write
+from tests.support.db_reading import query
+
+# Pinned: these must never change, whatever polars, pyarrow or DuckDB version runs.
+KNOWN = {
+    "Parcels from the Copenhagen warehouse usually arrive in 3 working days.": 13422932040176510646,
+    "": 9098107892288553193,
+    "Übersetzung – ünïcödé ✓": 9801235110904926611,
+}
+
+
+def test_known_texts_have_their_pinned_keys() -> None:
+    for text, key in KNOWN.items():
+        assert text_key(text) == key
+        by_hand = int.from_bytes(hashlib.md5(text.encode()).digest()[8:], "little")
+        assert by_hand == key
+
+
+@given(st.lists(st.text(max_size=40), max_size=30))
+def test_the_key_is_duckdbs_md5_number_lower(texts: list[str]) -> None:
+    frame = pl.DataFrame({"text": texts}, schema={"text": pl.String})
+    ours = frame.select(text_keys(pl.col("text")))["text"].to_list()
+    con = duckdb.connect()
+    try:
+        theirs = [
+            con.execute("SELECT md5_number_lower($t)", {"t": text}).fetchall()[0][0]
+            for text in texts
+        ]
+    finally:
+        con.close()
+    assert ours == theirs
+
+
+def test_stored_passage_ids_and_content_hashes_follow_the_readme(tmp_path: Path) -> None:
+    source, db = write(many_cases(5), tmp_path / "a.parquet"), tmp_path / "f.duckdb"
+    run_score(ScoreSettings(source=str(source), db=str(db)))
+    stored = {pid for (pid,) in query(db, "SELECT DISTINCT passage_id FROM truths")}
+    assert stored == {text_key(passage) for passage in CONTEXT}
+    ((passage_ids,),) = query(db, "SELECT DISTINCT passage_ids FROM case_scores")
+    assert passage_ids == [text_key(passage) for passage in CONTEXT]
+
+    case = many_cases(5).row(0, named=True)
+    content = {
+        "input": case["input"],
+        "actual_output": case["actual_output"],
+        "retrieval_context": case["retrieval_context"],
+    }
+    compact = json.dumps(content, separators=(",", ":"), ensure_ascii=False)
+    by_hand = hashlib.md5(compact.encode()).hexdigest()
+    assert query(
+        db, f"SELECT content_hash FROM case_scores WHERE case_id = '{case['case_id']}'"
+    ) == [(by_hand,)]

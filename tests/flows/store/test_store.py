@@ -1,0 +1,133 @@
+"""faithpipe's own database only (issue 11 item 5): another program's DuckDB file is refused
+with exit 5, one line naming what it holds, and its bytes left as they were."""
+
+from __future__ import annotations
+
+import hashlib
+import subprocess
+import sys
+from pathlib import Path
+
+import duckdb
+import pytest
+
+from flows.cli import main
+from flows.errors import DatabaseError
+from flows.store.db import open_store
+from tests.conftest import run_python
+from tests.support.builders import many_cases, write
+
+
+def fingerprint(db: Path) -> dict[str, str]:
+    """sha256 of the database file and of its WAL, if any."""
+    files = [db, db.with_name(db.name + ".wal")]
+    return {f.name: hashlib.sha256(f.read_bytes()).hexdigest() for f in files if f.exists()}
+
+
+def foreign_database(db: Path, *statements: str) -> Path:
+    con = duckdb.connect(str(db))
+    for statement in statements:
+        con.execute(statement)
+    con.close()
+    return db
+
+
+@pytest.mark.parametrize(
+    ("statements", "named"),
+    [
+        (["CREATE TABLE sales (id INTEGER, amount DOUBLE)"], "sales (table)"),
+        (["CREATE TABLE runs (id INTEGER, note VARCHAR)"], "runs (table)"),
+        (["CREATE VIEW answers AS SELECT 42 AS answer"], "answers (view)"),
+        (["CREATE SCHEMA shop", "CREATE TABLE shop.orders (id INTEGER)"], "shop.orders (table)"),
+        (["CREATE TABLE schema_migrations (version VARCHAR PRIMARY KEY)"], "schema_migrations"),
+    ],
+    ids=["sales", "own-runs", "view", "other-schema", "rails-migrations"],
+)
+def test_a_foreign_database_is_refused_and_left_unchanged(
+    tmp_path: Path, capsys, statements: list[str], named: str
+) -> None:
+    db = foreign_database(tmp_path / "theirs.duckdb", *statements)
+    before = fingerprint(db)
+    source = write(many_cases(2), tmp_path / "a.parquet")
+    assert main(["score", str(source), "--db", str(db), "--prefect", "no"]) == 5
+    err = capsys.readouterr().err
+    assert "is not a faithpipe database" in err
+    assert named in err
+    assert fingerprint(db) == before
+
+
+def test_a_foreign_database_with_an_unflushed_wal_is_left_unchanged(tmp_path: Path) -> None:
+    """A read-write open would replay the WAL and checkpoint it into the file on closing."""
+    db = tmp_path / "theirs.duckdb"
+    killed = (
+        "import duckdb, os, sys; c = duckdb.connect(sys.argv[1]); "
+        "c.execute('CREATE TABLE sales (id INTEGER)'); c.execute('INSERT INTO sales VALUES (1)'); "
+        "os._exit(0)"
+    )
+    subprocess.run([sys.executable, "-c", killed, str(db)], check=True, timeout=60)
+    before = fingerprint(db)
+    assert "theirs.duckdb.wal" in before
+    with pytest.raises(DatabaseError, match=r"holds sales \(table\)"):
+        open_store(db)
+    assert fingerprint(db) == before
+
+
+def test_many_foreign_tables_are_named_in_one_line(tmp_path: Path) -> None:
+    db = foreign_database(tmp_path / "x.duckdb", *(f"CREATE TABLE t{i} (a INT)" for i in range(12)))
+    with pytest.raises(DatabaseError) as refused:
+        open_store(db)
+    message = str(refused.value)
+    assert "\n" not in message
+    assert "t0 (table), t1 (table)" in message
+    assert "and 4 more" in message
+
+
+@pytest.mark.parametrize("kind", ["zero bytes", "fresh duckdb", "faithpipe"])
+def test_an_empty_file_or_a_faithpipe_database_is_used(tmp_path: Path, kind: str) -> None:
+    db = tmp_path / "f.duckdb"
+    if kind == "zero bytes":
+        db.touch()
+    elif kind == "fresh duckdb":
+        foreign_database(db)
+    else:
+        open_store(db).close()
+    con = open_store(db)
+    try:
+        assert con.execute("SELECT count(*) FROM runs").fetchall() == [(0,)]
+    finally:
+        con.close()
+
+
+def test_a_faithpipe_database_keeps_tables_its_user_added(tmp_path: Path) -> None:
+    db = tmp_path / "f.duckdb"
+    con = open_store(db)
+    con.execute("CREATE VIEW my_dashboard AS SELECT count(*) AS n FROM case_scores")
+    con.close()
+    con = open_store(db)
+    try:
+        assert con.execute("SELECT n FROM my_dashboard").fetchall() == [(0,)]
+    finally:
+        con.close()
+
+
+def test_the_same_process_may_open_its_own_database_twice(tmp_path: Path) -> None:
+    """The nightly flow holds the store while its run opens it again."""
+    db = tmp_path / "f.duckdb"
+    outer = open_store(db)
+    try:
+        inner = open_store(db)
+        inner.close()
+    finally:
+        outer.close()
+
+
+def test_a_foreign_database_fails_the_cli_with_exit_5_in_one_line(tmp_path: Path) -> None:
+    db = foreign_database(tmp_path / "shop.duckdb", "CREATE TABLE sales (id INTEGER)")
+    before = fingerprint(db)
+    source = write(many_cases(2), tmp_path / "a.parquet")
+    done = run_python("-m", "flows.cli", "score", str(source), "--db", str(db))
+    assert done.returncode == 5, done.stderr
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1
+    assert "sales (table)" in lines[0]
+    assert fingerprint(db) == before

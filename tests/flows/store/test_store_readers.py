@@ -1,0 +1,125 @@
+"""Reading while a run writes (issue 11 item 9): a reader waits with one line and gives up
+with exit 4, or reads the snapshot written after the last completed run."""
+
+from __future__ import annotations
+
+import logging
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+import duckdb
+import pytest
+
+from flows.errors import DatabaseLocked
+from flows.run.pipeline import run_score
+from flows.run.settings import ScoreSettings
+from flows.store.db import connect_for_reading, open_store, snapshot_path, write_snapshot
+from tests.conftest import run_python
+from tests.support.builders import many_cases, write
+
+# A writer as a run is one: it opens the database read-write and keeps it until stdin closes.
+HOLDER = (
+    "import duckdb, sys; c = duckdb.connect(sys.argv[1]); print('holding', flush=True); "
+    "sys.stdin.read()"
+)
+
+
+@contextmanager
+def writer_holding(db: Path) -> Iterator[subprocess.Popen]:
+    """Another process holding the database's write lock until the block ends."""
+    holder = subprocess.Popen(
+        [sys.executable, "-c", HOLDER, str(db)],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert holder.stdout.readline().strip() == "holding"
+        yield holder
+    finally:
+        holder.communicate("", timeout=30)
+
+
+def scored_database(tmp_path: Path, n: int = 4) -> Path:
+    db = tmp_path / "f.duckdb"
+    run_score(ScoreSettings(source=str(write(many_cases(n), tmp_path / "a.parquet")), db=str(db)))
+    return db
+
+
+def count_cases(con: duckdb.DuckDBPyConnection) -> int:
+    try:
+        return con.execute("SELECT count(*) FROM case_scores").fetchall()[0][0]
+    finally:
+        con.close()
+
+
+def test_a_reader_waits_with_one_line_then_gives_up(tmp_path: Path, caplog) -> None:
+    db = scored_database(tmp_path)
+    with writer_holding(db) as holder, caplog.at_level(logging.WARNING, "faithpipe"):
+        caplog.clear()  # the run's own lines
+        started = time.monotonic()
+        with pytest.raises(DatabaseLocked, match=r"still being written by process \d+ after 1 s"):
+            connect_for_reading(db, wait=1.0)
+        assert 1.0 <= time.monotonic() - started < 10
+    assert caplog.messages == [
+        f"{db} is being written by process {holder.pid}; waiting up to 1 s for it to finish "
+        "(--wait to change)"
+    ]
+    assert count_cases(connect_for_reading(db, wait=0)) == 4  # the writer has gone
+
+
+def test_a_reader_reads_as_soon_as_the_writer_is_done(tmp_path: Path) -> None:
+    db = scored_database(tmp_path)
+    briefly = HOLDER.replace("sys.stdin.read()", "__import__('time').sleep(1.5)")
+    with subprocess.Popen(
+        [sys.executable, "-c", briefly, str(db)], stdout=subprocess.PIPE, text=True
+    ) as writer:
+        assert writer.stdout.readline().strip() == "holding"
+        started = time.monotonic()
+        assert count_cases(connect_for_reading(db, wait=60)) == 4
+        assert 1.0 < time.monotonic() - started < 30  # once the writer had gone, not before
+
+
+def test_while_a_run_writes_the_snapshot_of_the_last_run_is_read(tmp_path: Path, caplog) -> None:
+    db = scored_database(tmp_path)
+    con = open_store(db)
+    try:
+        assert write_snapshot(con, db) == snapshot_path(db)
+    finally:
+        con.close()
+    assert not list(tmp_path.glob("*.partial"))
+    with writer_holding(db), caplog.at_level(logging.WARNING, "faithpipe"):
+        caplog.clear()
+        assert count_cases(connect_for_reading(db, wait=0)) == 4
+    assert len(caplog.messages) == 1
+    assert "reading its snapshot of" in caplog.messages[0]
+    assert str(snapshot_path(db)) in caplog.messages[0]
+
+
+def test_a_snapshot_is_replaced_whole(tmp_path: Path) -> None:
+    db = scored_database(tmp_path, n=2)
+    con = open_store(db)
+    try:
+        write_snapshot(con, db)
+        reader = duckdb.connect(str(snapshot_path(db)), read_only=True)  # open across the swap
+        con.execute(
+            "DELETE FROM case_scores WHERE case_id = (SELECT min(case_id) FROM case_scores)"
+        )
+        write_snapshot(con, db)
+    finally:
+        con.close()
+    assert count_cases(reader) == 2  # a reader keeps the copy it opened
+    assert count_cases(duckdb.connect(str(snapshot_path(db)), read_only=True)) == 1
+
+
+def test_faith_report_gives_exit_4_with_the_reason_while_a_run_writes(tmp_path: Path) -> None:
+    db = scored_database(tmp_path)
+    with writer_holding(db) as holder:
+        done = run_python("-m", "flows.cli", "report", "--db", str(db), "--wait", "0.5")
+    assert done.returncode == 4, done.stderr
+    assert f"is being written by process {holder.pid}; waiting up to 0.5 s" in done.stderr
+    assert "raise --wait" in done.stderr

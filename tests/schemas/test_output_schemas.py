@@ -1,0 +1,79 @@
+"""Every output table of a real run, read back from DuckDB, fits its Pandera model exactly."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import duckdb
+import pandera.polars as pa
+import polars as pl
+import pytest
+
+from flows.run.pipeline import run_score
+from flows.run.settings import JudgeSettings, ScoreSettings
+from schemas import OUTPUT_MODELS, CaseScores
+from tests.support.builders import case_row, cases, many_cases, write
+from tests.support.openai_stub import StubServer
+
+
+@pytest.fixture(scope="module")
+def database(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    folder = tmp_path_factory.mktemp("run")
+    rows = [
+        *many_cases(30).to_dicts(),
+        case_row("bad", input=" "),
+        case_row("empty", retrieval_context=[]),
+    ]
+    write(cases(rows), folder / "cases.parquet")
+    db = folder / "f.duckdb"
+    run_score(ScoreSettings(source=str(folder / "cases.parquet"), db=str(db)))
+    # A second config, scored by the LLM judge on a local stub, fills judge_cache too.
+    key = "sk-output-schemas-test"
+    with pytest.MonkeyPatch.context() as env, StubServer(api_key=key) as stub:
+        env.setenv("OPENAI_API_KEY", key)
+        judge = JudgeSettings(kind="openai", model="stub-model", base_url=stub.base_url)
+        run_score(ScoreSettings(source=str(folder / "cases.parquet"), db=str(db), judge=judge))
+    return db
+
+
+# legacy_passage_keys has rows only in databases from before migration 007: test_rekey.py.
+@pytest.mark.parametrize("table", sorted(set(OUTPUT_MODELS) - {"legacy_passage_keys"}))
+def test_each_output_table_fits_its_model(database: Path, table: str) -> None:
+    con = duckdb.connect(str(database), read_only=True)
+    try:
+        frame = con.sql(f"SELECT * FROM {table}").pl()  # table names are ours
+    finally:
+        con.close()
+    assert frame.height > 0  # a model checked against no rows checks only the types
+    OUTPUT_MODELS[table].validate(frame, lazy=True)
+
+
+def test_the_models_catch_a_broken_row(database: Path) -> None:
+    con = duckdb.connect(str(database), read_only=True)
+    try:
+        scores = con.sql("SELECT * FROM case_scores").pl()
+    finally:
+        con.close()
+    broken = scores.with_columns(
+        score=pl.when(pl.col("case_id") == "c00001").then(1.5).otherwise(pl.col("score"))
+    )
+    with pytest.raises(pa.errors.SchemaErrors, match="in_range"):
+        CaseScores.validate(broken, lazy=True)
+    with pytest.raises(pa.errors.SchemaErrors, match="unique"):
+        CaseScores.validate(pl.concat([scores, scores.head(1)]), lazy=True)
+
+
+@pytest.mark.parametrize("table", sorted(OUTPUT_MODELS))
+def test_each_table_has_its_models_columns_and_types(tmp_path: Path, table: str) -> None:
+    """The migrations' DDL and the Pandera model agree: same columns, same order, same types."""
+    from flows.store.db import open_store
+
+    con = open_store(tmp_path / "f.duckdb")
+    try:
+        stored = con.sql(f"SELECT * FROM {table} LIMIT 0").pl().schema  # table names are ours
+    finally:
+        con.close()
+    modelled = {
+        name: column.dtype.type for name, column in OUTPUT_MODELS[table].to_schema().columns.items()
+    }
+    assert list(stored.items()) == list(modelled.items())

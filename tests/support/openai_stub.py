@@ -1,0 +1,494 @@
+"""A real OpenAI-compatible chat-completions server on 127.0.0.1 for the LLM judge's tests.
+
+It answers faithpipe's rendered prompts (one-item and packed) with the seed's pretend judge
+(tests/support/seed_judge.py), reports `usage` (4 characters a token), counts every request,
+and fails on demand: 429 with Retry-After, 500, too slow, malformed or truncated JSON, fewer
+verdicts than claims, 400/401/404, a reset connection, at random for a seeded fraction of
+requests, or by refusing `response_format` kinds. It also misbehaves as broken servers and
+proxies do: hangs without a byte, trickles its reply a byte at a time, answers 200 with an
+HTML page, an empty body or JSON that is no chat completion, or numbers verdicts from 0.
+`python tests/support/openai_stub.py` serves it for benchmarks.
+"""
+
+from __future__ import annotations
+
+import ast
+import contextlib
+import json
+import math
+import random
+import socket
+import struct
+import sys
+import threading
+import time
+from collections import Counter, deque
+from collections.abc import Iterator
+from dataclasses import dataclass
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from typing import Any
+
+if __package__ in (None, ""):
+    sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+
+from faith_udfs.packed_prompts import (
+    ONE_ITEM_SCHEMA,
+    PACKED_CLAIMS,
+    PACKED_REASONS,
+    PACKED_SCHEMAS,
+    PACKED_TRUTHS,
+    PACKED_VERDICTS,
+    packed_size,
+)
+from faith_udfs.prompts import (
+    SCHEMAS,
+    VERDICTS,
+    claims_prompt,
+    reason_prompt,
+    schema_of,
+    section,
+    truths_prompt,
+    verdicts_prompt,
+)
+from tests.support.seed_judge import pretend_judge
+
+STATUS_FAULTS = ("429", "500", "400", "401", "404")
+REPLY_FAULTS = ("malformed", "truncated", "fewer_verdicts", "zero_based")
+# 200 answers that are no chat completion, as a proxy or a broken server sends them.
+NOT_COMPLETIONS = {
+    "html": ("text/html", b"<html><body><h1>502 Bad Gateway</h1></body></html>"),
+    "empty": ("application/json", b""),
+    "wrong_shape": ("application/json", b'{"object": "error", "message": "overloaded"}'),
+}
+FAULTS = (*STATUS_FAULTS, *REPLY_FAULTS, *NOT_COMPLETIONS, "slow", "reset", "hang", "trickle")
+# What "20% of calls fail at random" draws from: everything a healthy endpoint does now and then.
+RANDOM_FAULTS = ("429", "500", "slow", "malformed", "truncated", "fewer_verdicts", "reset")
+_VERDICT_SCHEMAS = (VERDICTS, PACKED_VERDICTS)
+_VERDICT_FAULTS = ("fewer_verdicts", "zero_based")
+
+
+@dataclass
+class _Fault:
+    kind: str
+    remaining: int | None  # None: every matching request
+    schema: str | None
+
+
+def answer_prompt(prompt: str) -> dict[str, Any]:
+    """The pretend judge's reply to a one-item or packed prompt."""
+    schema = schema_of(prompt)
+    if schema in SCHEMAS:
+        return pretend_judge(prompt, schema)
+    if schema not in PACKED_SCHEMAS:
+        raise ValueError(f"not a faithpipe prompt: {schema!r}")
+    one_item = ONE_ITEM_SCHEMA[schema]
+    return {
+        "items": [
+            {"item": number, **pretend_judge(item_prompt, one_item)}
+            for number, item_prompt in enumerate(_unpacked(prompt, schema), start=1)
+        ]
+    }
+
+
+def _unpacked(prompt: str, schema: str) -> list[str]:
+    """Each item of a packed prompt as the one-item prompt asking the same question."""
+    if schema == PACKED_TRUTHS:
+        n = packed_size(prompt, "Text")
+        return [truths_prompt(section(prompt, f"Text {i}") or "", None) for i in range(1, n + 1)]
+    if schema == PACKED_CLAIMS:
+        n = packed_size(prompt, "AI Output")
+        return [claims_prompt(section(prompt, f"AI Output {i}") or "") for i in range(1, n + 1)]
+    if schema == PACKED_VERDICTS:
+        n = packed_size(prompt, "Claims")
+        return [
+            verdicts_prompt(
+                ast.literal_eval(section(prompt, f"Claims {i}") or "[]"),
+                [section(prompt, f"Retrieval Contexts {i}") or ""],
+            )
+            for i in range(1, n + 1)
+        ]
+    if schema == PACKED_REASONS:
+        n = packed_size(prompt, "Score")
+        return [
+            reason_prompt(
+                float(section(prompt, f"Score {i}") or 0),
+                ast.literal_eval(section(prompt, f"Contradictions {i}") or "[]"),
+            )
+            for i in range(1, n + 1)
+        ]
+    raise ValueError(schema)
+
+
+class StubServer:
+    """The server, its counters and its fault switches; a context manager that shuts it down."""
+
+    def __init__(
+        self,
+        *,
+        api_key: str | None = None,
+        seed: int = 0,
+        slow_seconds: float = 0.5,
+        retry_after: float | None = 0.02,
+        delay: float = 0.0,
+        trickle_seconds: float = 2.0,
+    ) -> None:
+        self.api_key = api_key
+        self.slow_seconds = slow_seconds
+        self.trickle_seconds = trickle_seconds  # between two bytes of a trickled reply
+        self.retry_after = retry_after
+        self.delay = delay
+        self.reverse_items = False
+        self.lock = threading.Lock()
+        self.requests = 0
+        self.by_schema: Counter[str] = Counter()
+        self.faults_served: Counter[str] = Counter()
+        self.request_times: list[float] = []
+        self.in_flight = 0
+        self.max_in_flight = 0
+        self.errors: list[str] = []
+        self._queue: deque[_Fault] = deque()
+        self._fraction = 0.0
+        self._random_kinds: tuple[str, ...] = RANDOM_FAULTS
+        self._random = random.Random(seed)
+        self._rejected: set[str] = set()
+        self._connections: set[socket.socket] = set()
+        self.closing = threading.Event()  # ends every hang and trickle
+        self._server = _Server(("127.0.0.1", 0), _Handler)
+        self._server.stub = self
+        self._thread = threading.Thread(
+            target=self._server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True
+        )
+
+    @property
+    def port(self) -> int:
+        return self._server.server_address[1]
+
+    @property
+    def base_url(self) -> str:
+        return f"http://127.0.0.1:{self.port}/v1"
+
+    def start(self) -> StubServer:
+        self._thread.start()
+        return self
+
+    def close(self) -> None:
+        """Stop serving, cut open connections, and wait for every handler thread."""
+        self.closing.set()
+        self._server.shutdown()
+        with self.lock:
+            for connection in list(self._connections):
+                with contextlib.suppress(OSError):
+                    connection.shutdown(socket.SHUT_RDWR)
+        self._server.server_close()
+        self._thread.join()
+
+    def __enter__(self) -> StubServer:
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # --- switches ---------------------------------------------------------------------------
+
+    def fail(self, kind: str, times: int | None = 1, *, schema: str | None = None) -> None:
+        """The next `times` requests (of `schema`, if given) fail with `kind`; None: all."""
+        if kind not in FAULTS:
+            raise ValueError(f"unknown fault {kind!r}; expected one of {FAULTS}")
+        with self.lock:
+            self._queue.append(_Fault(kind, times, schema))
+
+    def fail_randomly(self, fraction: float, kinds: tuple[str, ...] = RANDOM_FAULTS) -> None:
+        """Each request fails with probability `fraction`, with a kind drawn from `kinds`."""
+        with self.lock:
+            self._fraction = fraction
+            self._random_kinds = kinds
+
+    def reject_formats(self, *kinds: str) -> None:
+        """Answer 400 to requests asking for these `response_format` types."""
+        with self.lock:
+            self._rejected = set(kinds)
+
+    def heal(self) -> None:
+        """No more faults or refusals."""
+        with self.lock:
+            self._queue.clear()
+            self._fraction = 0.0
+            self._rejected = set()
+
+    def reset_counts(self) -> None:
+        with self.lock:
+            self.requests = 0
+            self.by_schema.clear()
+            self.faults_served.clear()
+            self.request_times.clear()
+            self.max_in_flight = 0
+
+    # --- serving ----------------------------------------------------------------------------
+
+    def _admit(self, schema: str, response_format: str) -> str | None:
+        """Count the request; the fault it gets, if any."""
+        with self.lock:
+            self.requests += 1
+            self.by_schema[schema] += 1
+            self.request_times.append(time.monotonic())
+            self.in_flight += 1
+            self.max_in_flight = max(self.max_in_flight, self.in_flight)
+            if response_format in self._rejected:
+                self.faults_served["response_format"] += 1
+                return "response_format"
+            for fault in self._queue:
+                if fault.schema is not None and fault.schema != schema:
+                    continue
+                if fault.kind in _VERDICT_FAULTS and schema not in _VERDICT_SCHEMAS:
+                    continue
+                if fault.remaining is not None:
+                    fault.remaining -= 1
+                    if fault.remaining == 0:
+                        self._queue.remove(fault)
+                self.faults_served[fault.kind] += 1
+                return fault.kind
+            if self._fraction and self._random.random() < self._fraction:
+                kinds = [
+                    kind
+                    for kind in self._random_kinds
+                    if kind != "fewer_verdicts" or schema in _VERDICT_SCHEMAS
+                ]
+                kind = self._random.choice(kinds)
+                self.faults_served[kind] += 1
+                return kind
+            return None
+
+    def _done(self) -> None:
+        with self.lock:
+            self.in_flight -= 1
+
+
+@contextlib.contextmanager
+def serving(**options: Any) -> Iterator[StubServer]:
+    """A running stub for one test; when it ends, no handler of the stub may have failed."""
+    with StubServer(**options) as server:
+        yield server
+    assert server.errors == [], f"the stub itself failed: {server.errors}"
+
+
+class _Server(ThreadingHTTPServer):
+    stub: StubServer
+    daemon_threads = False
+    block_on_close = True
+
+    def handle_error(self, request: Any, client_address: Any) -> None:
+        """A client that went away is normal; anything else is a stub bug, kept for the tests."""
+        error = sys.exception()
+        if isinstance(error, OSError):
+            return
+        with self.stub.lock:
+            self.stub.errors.append(f"{type(error).__name__}: {error}")
+        super().handle_error(request, client_address)
+
+
+class _Handler(BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"
+    # Headers and body go out in one write; with Nagle on, each reply waited 40 ms for an ACK.
+    disable_nagle_algorithm = True
+    server: _Server
+
+    def setup(self) -> None:
+        super().setup()
+        with self.server.stub.lock:
+            self.server.stub._connections.add(self.connection)
+
+    def finish(self) -> None:
+        with contextlib.suppress(OSError):
+            super().finish()
+        with self.server.stub.lock:
+            self.server.stub._connections.discard(self.connection)
+
+    def log_message(self, format: str, *args: Any) -> None:
+        """Quiet: the tests read counters, not access logs."""
+
+    def handle_one_request(self) -> None:
+        try:
+            super().handle_one_request()
+        except OSError:  # the client went away (reset, timeout, shut down by close())
+            self.close_connection = True
+
+    def do_POST(self) -> None:
+        stub = self.server.stub
+        body = self.rfile.read(int(self.headers.get("Content-Length") or 0))
+        if self.path.rstrip("/") != "/v1/chat/completions":
+            self._send(404, {"error": {"message": f"no route {self.path}"}})
+            return
+        request = json.loads(body)
+        prompt = request["messages"][0]["content"]
+        response_format = (request.get("response_format") or {}).get("type", "text")
+        fault = stub._admit(schema_of(prompt), response_format)
+        try:
+            self._serve(stub, request, prompt, response_format, fault)
+        finally:
+            stub._done()
+
+    def _serve(
+        self,
+        stub: StubServer,
+        request: dict[str, Any],
+        prompt: str,
+        response_format: str,
+        fault: str | None,
+    ) -> None:
+        presented = self.headers.get("Authorization", "").removeprefix("Bearer ")
+        if fault == "401" or (stub.api_key is not None and presented != stub.api_key):
+            # As harsh as a real server can be: the refused key is echoed back in full.
+            self._send(401, {"error": {"message": f"Incorrect API key provided: {presented}"}})
+            return
+        if fault == "reset":
+            # SO_LINGER 0: close() sends RST, the client sees a reset connection.
+            self.connection.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+            self.close_connection = True
+            return
+        if fault == "response_format":
+            message = f"response_format type {response_format!r} is not supported"
+            self._send(400, {"error": {"message": message, "param": "response_format"}})
+            return
+        if fault == "429":
+            headers = {}
+            if stub.retry_after is not None:
+                headers["Retry-After"] = str(math.ceil(stub.retry_after))
+                headers["retry-after-ms"] = str(int(stub.retry_after * 1000))
+            self._send(429, {"error": {"message": "Rate limit reached"}}, headers)
+            return
+        if fault in ("500", "400", "404"):
+            self._send(int(fault), {"error": {"message": f"stub fault {fault}"}})
+            return
+        if fault == "hang":  # not a byte, until the client gives up or the server closes
+            stub.closing.wait()
+            self.close_connection = True
+            return
+        if fault in NOT_COMPLETIONS:
+            content_type, body = NOT_COMPLETIONS[fault]
+            self._send_bytes(200, body, content_type)
+            return
+        if fault == "slow":
+            time.sleep(stub.slow_seconds)
+        elif stub.delay:
+            time.sleep(stub.delay)
+        self._complete(stub, request, prompt, response_format, fault)
+
+    def _complete(
+        self,
+        stub: StubServer,
+        request: dict[str, Any],
+        prompt: str,
+        response_format: str,
+        fault: str | None,
+    ) -> None:
+        reply = answer_prompt(prompt)
+        if stub.reverse_items and "items" in reply:
+            reply["items"].reverse()
+        if fault == "fewer_verdicts":
+            _drop_a_verdict(reply)
+        elif fault == "zero_based":
+            _number_from_zero(reply)
+        content = json.dumps(reply)
+        finish_reason = "stop"
+        if fault == "malformed":
+            content = "{'verdicts': [yes, no" if "verdicts" in reply else "{truths: oops"
+        elif fault == "truncated":
+            content, finish_reason = content[: max(1, len(content) // 2)], "length"
+        if response_format == "text":
+            content = f"Sure! Here is the JSON you asked for:\n```json\n{content}\n```"
+        prompt_chars = sum(len(m.get("content") or "") for m in request["messages"])
+        completion = {
+            "id": f"chatcmpl-stub-{stub.requests}",
+            "object": "chat.completion",
+            "created": int(time.time()),
+            "model": request.get("model", "stub"),
+            "choices": [
+                {
+                    "index": 0,
+                    "message": {"role": "assistant", "content": content},
+                    "finish_reason": finish_reason,
+                }
+            ],
+            "usage": {
+                "prompt_tokens": prompt_chars // 4,
+                "completion_tokens": len(content) // 4,
+                "total_tokens": prompt_chars // 4 + len(content) // 4,
+            },
+        }
+        self._send(200, completion, trickle=fault == "trickle")
+
+    def _send(
+        self,
+        status: int,
+        payload: Any,
+        headers: dict[str, str] | None = None,
+        *,
+        trickle: bool = False,
+    ) -> None:
+        self._send_bytes(status, json.dumps(payload).encode(), headers=headers, trickle=trickle)
+
+    def _send_bytes(
+        self,
+        status: int,
+        body: bytes,
+        content_type: str = "application/json",
+        *,
+        headers: dict[str, str] | None = None,
+        trickle: bool = False,
+    ) -> None:
+        """Send one answer at once, or (`trickle`) one byte every `trickle_seconds`, status
+        line first, until it is all sent, the client goes away or the server closes."""
+        lines = [f"HTTP/1.1 {status} {self.responses.get(status, ('',))[0]}"]
+        lines += [f"Content-Type: {content_type}", f"Content-Length: {len(body)}"]
+        lines += [f"{name}: {value}" for name, value in (headers or {}).items()]
+        answer = ("\r\n".join(lines) + "\r\n\r\n").encode() + body
+        stub = self.server.stub
+        try:
+            if not trickle:
+                self.wfile.write(answer)
+                return
+            for index in range(len(answer)):
+                self.wfile.write(answer[index : index + 1])
+                self.wfile.flush()
+                if stub.closing.wait(stub.trickle_seconds):
+                    break
+            self.close_connection = True
+        except OSError:
+            # The client gave up (timeout) before the answer was ready.
+            self.close_connection = True
+
+
+def _drop_a_verdict(reply: dict[str, Any]) -> None:
+    """Remove the last verdict of the first item that has one."""
+    lists = [reply["verdicts"]] if "verdicts" in reply else [e["verdicts"] for e in reply["items"]]
+    for verdicts in lists:
+        if verdicts:
+            verdicts.pop()
+            return
+
+
+def _number_from_zero(reply: dict[str, Any]) -> None:
+    """Number every verdict (and packed item) from 0, listed in reverse: only a reader that
+    follows the numbers puts them back in claim order."""
+    packed = "items" in reply
+    for number, entry in enumerate(reply["items"] if packed else [reply]):
+        if packed:
+            entry["item"] = number
+        verdicts = entry.get("verdicts") or []
+        for claim, verdict in enumerate(verdicts):
+            verdict["claim"] = claim
+        verdicts.reverse()
+    if packed:
+        reply["items"].reverse()
+
+
+def main() -> None:
+    """Serve until stdin closes; prints `PORT <n>` first (for bench/llm_calls.py)."""
+    with StubServer() as stub:
+        print(f"PORT {stub.port}", flush=True)
+        sys.stdin.read()
+
+
+if __name__ == "__main__":
+    main()

@@ -24,11 +24,12 @@ from flows.allocator import keep_freed_pages; keep_freed_pages()  # as the CLI d
 import sys, time, shutil
 from pathlib import Path
 from flows.run.batches import (
-    QuarantineKeys, classify, config_has_cases, score_batch, validate_batch, write_batch,
+    QuarantineKeys, classify, config_has_cases, score_batch, validate_batch,
 )
 from flows.run.judge_factory import build_judge
 from flows.run.settings import ScoreSettings
 from flows.read.source import iter_batches, resolve_source
+from flows.store.batch_writes import write_batch
 from flows.store.db import open_store
 
 source, db = sys.argv[1], Path(sys.argv[2])

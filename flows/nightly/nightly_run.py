@@ -23,7 +23,8 @@ from faith_udfs.errors import ConfigError
 from flows.read.bundled import golden_set_path
 from flows.read.golden import GoldenSet, read_golden
 from flows.read.source import resolve_source
-from flows.store.db import open_store, register, run_sql_file, sql, transaction
+from flows.store.db import open_store
+from flows.store.judge_checks import record_check
 from flows.store.run_registry import run_row
 
 if TYPE_CHECKING:
@@ -124,37 +125,6 @@ def check_judge(
         seconds=time.perf_counter() - started,
         items=compare_verdicts(golden.cases, frames.case_scores, frames.claim_verdicts),
     )
-
-
-def record_check(con: duckdb.DuckDBPyConnection, run_id: str, check: JudgeCheck) -> None:
-    """Store the check in `judge_checks` and its items, and warn on the run, in one transaction."""
-    register(con, "check_items", check.items)
-    try:
-        with transaction(con):
-            run_sql_file(
-                con,
-                "record_judge_check",
-                {
-                    "run_id": run_id,
-                    "config_id": check.config_id,
-                    "golden": check.golden,
-                    "golden_hash": check.golden_hash,
-                    "checked_at": check.checked_at,
-                    "cases": check.cases,
-                    "cases_invalid": check.cases_invalid,
-                    "cases_pending": check.cases_pending,
-                    "items": check.items.height,
-                    "agreed": check.agreed,
-                    "agreement": check.agreement,
-                    "floor": check.floor,
-                    "passed": check.passed,
-                    "seconds": check.seconds,
-                },
-            )
-            if check.warning:
-                con.execute(sql("mark_run_warning"), {"run_id": run_id, "warning": check.warning})
-    finally:
-        con.unregister("check_items")
 
 
 @dataclass(frozen=True)

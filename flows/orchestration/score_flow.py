@@ -9,11 +9,12 @@ from prefect import flow, get_run_logger, task
 from prefect.artifacts import create_markdown_artifact, create_table_artifact
 from prefect.cache_policies import NO_CACHE
 
-from flows.run.batches import score_batch, validate_batch, write_batch
+from flows.run.batches import score_batch, validate_batch
 from flows.run.pipeline import Steps, run_score
 from flows.run.progress import LogProgress, Progress
 from flows.run.settings import ScoreSettings
 from flows.run.summary import run_markdown, run_table
+from flows.store.batch_writes import write_batch
 
 # Frames pass between tasks in memory: no caching (hashing a big frame costs 0.25 s a call)
 # and no result persistence (a pickled 1M-row frame is 33 MB), stack-notes §1d.

@@ -1,7 +1,7 @@
 """The three steps of a batch — validate, score, write — as plain functions.
 
-The Prefect flow wraps each in a task; the plain route calls them directly. Only `write_batch`
-touches the database, inside one transaction.
+The Prefect flow wraps each in a task; the plain route calls them directly. The write step
+is the store's (`flows/store/batch_writes.py:write_batch`): one transaction a batch.
 """
 
 from __future__ import annotations
@@ -10,7 +10,6 @@ import hashlib
 import time
 from collections import Counter
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
 from typing import TYPE_CHECKING
 
 import polars as pl
@@ -19,18 +18,11 @@ from faith_udfs import FaithfulnessFrames, Judge, MetricConfig, score_cases
 from flows.read.source import RawBatch
 from flows.run.judge_accounting import case_usage
 from flows.run.judge_factory import judge_usage
-from flows.store.db import register, run_sql_file, sql, transaction
-from schemas import OUTPUT_MODELS, validate_cases
+from flows.store.db import register, sql
+from schemas import validate_cases
 
 if TYPE_CHECKING:
     import duckdb
-
-# The quarantine table's columns a batch writes; the store adds run_id and quarantined_at.
-QUARANTINE_TABLE_COLUMNS = tuple(
-    name
-    for name in OUTPUT_MODELS["quarantine"].to_schema().columns
-    if name not in ("run_id", "quarantined_at")
-)
 
 
 @dataclass(frozen=True)
@@ -208,103 +200,3 @@ def score_batch(
         spent={key: value - before[key] for key, value in judge_usage(judge).items()},
         seconds_score=time.perf_counter() - started,
     )
-
-
-def write_batch(
-    con: duckdb.DuckDBPyConnection,
-    scored: ScoredBatch,
-    *,
-    run_id: str,
-    config_id: str,
-    config: MetricConfig,
-    seconds: dict[str, float],
-    batch_no: int | None = None,
-) -> float:
-    """Write one batch's results and its run counts in ONE transaction; returns seconds.
-
-    `batch_no` (1, 2, ... in commit order) makes the write idempotent: a retry of a write
-    whose commit did succeed (the reply was lost) finds the batch counted and adds nothing."""
-    started = time.perf_counter()
-    now = datetime.now(UTC).replace(tzinfo=None)
-    frames = scored.frames
-    new_scores = _case_score_rows(scored, config_id, config)
-    verdicts = frames.claim_verdicts if frames else _empty("claim_verdicts")
-    truths = frames.truths if frames else _empty("truths")
-    rescored = scored.classified.filter(pl.col("rescored") & ~pl.col("skip")).select("case_id")
-    quarantine = scored.quarantined.select(QUARANTINE_TABLE_COLUMNS)
-    views = {
-        "new_scores": new_scores,
-        "new_verdicts": verdicts,
-        "new_truths": truths,
-        "new_quarantine": quarantine,
-        "rescored": rescored,
-    }
-    for name, frame in views.items():
-        register(con, name, frame)
-    try:
-        with transaction(con):
-            if batch_no is not None and _committed(con, run_id, batch_no):
-                return time.perf_counter() - started
-            if rescored.height:
-                run_sql_file(con, "delete_rescored", {"config_id": config_id})
-            run_sql_file(con, "insert_results", {"run_id": run_id, "now": now})
-            spent = time.perf_counter() - started
-            con.execute(
-                sql("count_batch"),
-                {
-                    **scored.counts,
-                    **scored.spent,
-                    "run_id": run_id,
-                    "now": now,
-                    "seconds_read": seconds.get("read", 0.0),
-                    "seconds_validate": seconds.get("validate", 0.0),
-                    "seconds_score": scored.seconds_score,
-                    "seconds_write": spent,
-                },
-            )
-    finally:
-        for name in views:
-            con.unregister(name)
-    return time.perf_counter() - started
-
-
-def _committed(con: duckdb.DuckDBPyConnection, run_id: str, batch_no: int) -> bool:
-    row = con.execute(sql("batch_committed"), {"run_id": run_id, "batch_no": batch_no}).fetchall()
-    return bool(row[0][0])
-
-
-def _case_score_rows(scored: ScoredBatch, config_id: str, config: MetricConfig) -> pl.DataFrame:
-    if scored.frames is None:
-        return _empty("case_scores")
-    meta = scored.cases.select("case_id", "logged_at", "input", "actual_output", "segments").join(
-        scored.classified.select("case_id", "content_hash"), on="case_id", how="left"
-    )
-    rows = scored.frames.case_scores.join(meta, on="case_id", how="left").with_columns(
-        penalize_ambiguous_claims=pl.lit(config.penalize_ambiguous_claims),
-        strict_mode=pl.lit(config.strict_mode),
-    )
-    if scored.usage is not None:
-        rows = rows.join(scored.usage, on="case_id", how="left")
-    return rows
-
-
-# The columns a batch inserts (the store adds run_id and the times), typed by the tables' models.
-_INSERTED: dict[str, tuple[str, ...]] = {
-    "case_scores": ("case_id", "config_id", "status", "content_hash", "segments"),
-    "claim_verdicts": (
-        "case_id",
-        "config_id",
-        "claim_index",
-        "claim",
-        "verdict",
-        "reason",
-        "support",
-        "evidence",
-    ),
-    "truths": ("config_id", "passage_id", "truth_index", "truth"),
-}
-
-
-def _empty(table: str) -> pl.DataFrame:
-    columns = OUTPUT_MODELS[table].to_schema().columns
-    return pl.DataFrame(schema={name: columns[name].dtype.type for name in _INSERTED[table]})

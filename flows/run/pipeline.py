@@ -40,7 +40,6 @@ from flows.run.batches import (
     config_has_cases,
     score_batch,
     validate_batch,
-    write_batch,
 )
 from flows.run.judge_factory import build_judge, close_judge
 from flows.run.progress import LogProgress, Progress
@@ -48,6 +47,7 @@ from flows.run.settings import ScoreSettings
 from flows.run.stage import Stage, result_of, result_unless
 from flows.run.stop_signals import signals_deferred, stopping_signal
 from flows.run.summary import invalid_share
+from flows.store.batch_writes import write_batch
 from flows.store.db import DISK_ERRORS, open_store, sql, write_snapshot
 from flows.store.run_registry import finish_run, run_row, start_run, supersede_dead_runs
 from schemas import CONTRACT_TYPES

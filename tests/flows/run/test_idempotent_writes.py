@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from flows.run.batches import write_batch
 from flows.run.pipeline import Steps, run_score
 from flows.run.settings import ScoreSettings
+from flows.store.batch_writes import write_batch
 from tests.support.builders import many_cases, write
 from tests.support.db_reading import query
 

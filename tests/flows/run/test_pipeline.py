@@ -360,8 +360,8 @@ def test_three_tables_quarantine_orphans_and_treat_no_context_as_empty(tmp_path:
 def test_a_run_failing_mid_way_is_marked_failed_keeps_its_batches_and_resumes(
     tmp_path: Path,
 ) -> None:
-    from flows.run.batches import write_batch
     from flows.run.pipeline import Steps
+    from flows.store.batch_writes import write_batch
 
     writes: list[int] = []
 

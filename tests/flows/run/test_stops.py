@@ -30,9 +30,9 @@ PREFECT = ["--batch-size", str(BATCH), "--prefect", "yes", "--judge", "lexical"]
 # second batch's transaction (a long query after its inserts), so a signal lands mid-commit.
 CHILD = """
 import sys
-from flows.run import batches
+from flows.store import batch_writes
 if sys.argv[1] == "slow-commit":
-    original, commits = batches.run_sql_file, []
+    original, commits = batch_writes.run_sql_file, []
     def run_then_dawdle(con, name, params=None):
         original(con, name, params)
         if name == "insert_results":
@@ -40,7 +40,7 @@ if sys.argv[1] == "slow-commit":
             if len(commits) == 2:
                 con.execute("SET enable_progress_bar = false")
                 con.execute("SELECT count(*) FROM range(2000000000) WHERE range % 7 = 3").fetchall()
-    batches.run_sql_file = run_then_dawdle
+    batch_writes.run_sql_file = run_then_dawdle
 from flows.cli import main
 sys.exit(main(sys.argv[2:]))
 """

@@ -23,7 +23,7 @@ from collections.abc import Callable, Coroutine
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any, TypeVar
-from urllib.parse import unquote, urlsplit, urlunsplit
+from urllib.parse import unquote, urlsplit
 
 import openai
 
@@ -35,6 +35,7 @@ from faith_udfs.errors import (
     JudgeTransientError,
 )
 from flows.errors import JudgeEndpointError
+from flows.settings import split_userinfo
 
 __all__ = [
     "FORMATS",
@@ -295,7 +296,7 @@ class ChatEndpoint:
             )
         self.model = model
         self.api_key_env = api_key_env
-        self._endpoint = _endpoint_name(base_url)
+        self._endpoint = _endpoint_name(split_userinfo(base_url)[0] if base_url else None)
         self._timeout = float(timeout)
         self._max_retries = max_retries
         self._max_calls = max_calls
@@ -574,13 +575,12 @@ def _without_userinfo(base_url: str | None) -> tuple[str | None, str | None]:
     """The URL without `user:password@`, and those credentials as a Basic auth header."""
     if not base_url:
         return base_url, None
-    parts = urlsplit(base_url)
-    if "@" not in parts.netloc:
+    public, userinfo = split_userinfo(base_url)
+    if userinfo is None:
         return base_url, None
-    userinfo, _, host = parts.netloc.rpartition("@")
     user, _, password = userinfo.partition(":")
     token = base64.b64encode(f"{unquote(user)}:{unquote(password)}".encode()).decode()
-    return urlunsplit(parts._replace(netloc=host)), f"Basic {token}"
+    return public, f"Basic {token}"
 
 
 def _format_request(kind: str, schema: str) -> dict[str, Any]:

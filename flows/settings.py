@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 from typing import Any, Literal
-from urllib.parse import urlsplit, urlunsplit
 
 from pydantic import BaseModel, ConfigDict, Field, SecretStr, model_validator
 
@@ -41,20 +40,29 @@ class JudgeSettings(BaseModel):
         """Keep `base_url` free of credentials, whoever built the settings."""
         if not isinstance(data, dict) or not data.get("base_url"):
             return data
-        parts = urlsplit(str(data["base_url"]))
-        if "@" not in parts.netloc:
+        public, userinfo = split_userinfo(str(data["base_url"]))
+        if userinfo is None:
             return data
-        userinfo, _, host = parts.netloc.rpartition("@")
-        public = urlunsplit(parts._replace(netloc=host))
         return {**data, "base_url": public, "base_url_userinfo": userinfo}
 
     def endpoint_url(self) -> str | None:
         """The URL to call, credentials included: for the HTTP client only."""
         if self.base_url is None or self.base_url_userinfo is None:
             return self.base_url
-        parts = urlsplit(self.base_url)
-        netloc = f"{self.base_url_userinfo.get_secret_value()}@{parts.netloc}"
-        return urlunsplit(parts._replace(netloc=netloc))
+        scheme, sep, rest = self.base_url.partition("://")
+        return f"{scheme}{sep}{self.base_url_userinfo.get_secret_value()}@{rest}"
+
+
+def split_userinfo(url: str) -> tuple[str, str | None]:
+    """(the URL without `user:password@`, that userinfo or None). Split as text at the last
+    `@`, so a password holding `/`, `?`, `#` or `@` (often not percent-encoded in a config)
+    neither stays in the URL nor breaks URL parsing. (An OpenAI-compatible base URL has no `@`
+    in its path.)"""
+    scheme, sep, rest = url.partition("://")
+    userinfo, at, host_and_path = rest.rpartition("@")
+    if not sep or not at:
+        return url, None
+    return f"{scheme}{sep}{host_and_path}", userinfo
 
 
 class ScoreSettings(BaseModel):

@@ -166,8 +166,15 @@ def _best_truths(unit_row: pl.Series, truth_row: pl.Series, weight: pl.Series) -
     `truth_row`): `unit_row`, `truth_row`, `found`."""
     found = (
         pl.DataFrame({"unit_row": unit_row, "truth_row": truth_row, "weight": weight})
-        .group_by("unit_row", "truth_row")
+        # (unit_row, truth_row) as one 64-bit key: a one-column group-by is faster (58 -> 48 ms
+        # for 600k hits)
+        .group_by(pair=pl.col("unit_row").cast(pl.UInt64) * 2**32 + pl.col("truth_row"))
         .agg(found=pl.col("weight").sum())
+        .select(
+            unit_row=(pl.col("pair") // 2**32).cast(pl.UInt32),
+            truth_row=(pl.col("pair") % 2**32).cast(pl.UInt32),
+            found="found",
+        )
     )
     return found.sort(["unit_row", "found", "truth_row"], descending=[False, True, False]).unique(
         "unit_row", keep="first"

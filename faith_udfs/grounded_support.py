@@ -184,21 +184,28 @@ def _best_truths(unit_row: pl.Series, truth_row: pl.Series, weight: pl.Series) -
 def _units(claims: pl.DataFrame) -> pl.DataFrame:
     """What coverage is measured for: each whole claim (unit_row = its row in `claims`), then
     the parts of those that have several; `claim` is the claim's row."""
-    claims = claims.select("key", "claim").with_row_index("claim_row")
+    claims = claims.select("key", "text_hash", text="claim").with_row_index("claim")
+    # Split once per distinct claim text (142k claims, 33k texts on generated cases), then
+    # joined to the few claims that have parts.
     parts = (
-        claims.select(
-            "claim_row",
-            "key",
-            text=pl.col("claim").str.replace_all(CLAUSE_BREAK, _BREAK).str.split(_BREAK),
+        claims.unique("text_hash")
+        .select(
+            "text_hash",
+            part=pl.col("text").str.replace_all(CLAUSE_BREAK, _BREAK).str.split(_BREAK),
         )
-        .filter(pl.col("text").list.len() > 1)
-        .explode("text")
-        .with_columns(whole=pl.lit(False))
+        .filter(pl.col("part").list.len() > 1)
+        .explode("part")
     )
-    whole = claims.select("claim_row", "key", text="claim", whole=pl.lit(True))
-    return (
-        pl.concat([whole, parts])
-        .rename({"claim_row": "claim"})
-        .with_row_index("unit_row")
-        .with_columns(text_hash=pl.col("text").hash())
-    )
+    parts = claims.select("claim", "key", "text_hash").join(parts, on="text_hash")
+    return pl.concat(
+        [
+            claims.select("claim", "key", "text", "text_hash", whole=pl.lit(True)),
+            parts.select(
+                "claim",
+                "key",
+                text="part",
+                text_hash=pl.col("part").hash(),
+                whole=pl.lit(False),
+            ),
+        ]
+    ).with_row_index("unit_row")

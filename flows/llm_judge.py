@@ -567,7 +567,9 @@ class OpenAIJudge(ItemJudge):
             futures: list[Future[tuple[R | None, JudgeError | None]]] = [
                 pool.submit(call, item) for item in items
             ]
-            return [future.result() for future in futures]
+            # In slices: on the main thread (the nightly judge check) a plain result() stays
+            # deaf to Ctrl-C until the call's deadline.
+            return [result_of(future) for future in futures]
         except BaseException as exc:
             if not isinstance(exc, Exception):
                 self.stop()  # interrupted: calls in flight are cancelled, the workers end at once

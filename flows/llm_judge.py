@@ -69,6 +69,7 @@ from faith_udfs.prompts import (
 from faith_udfs.replies import first_json_object, parse_reason, parse_statements
 from flows.judge_cache import JudgeCache
 from flows.llm_transport import REQUEST_PARAMETERS, ChatEndpoint, Reply, Usage
+from flows.stage import result_of
 
 if TYPE_CHECKING:
     from flows.settings import JudgeSettings

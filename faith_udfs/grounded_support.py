@@ -104,11 +104,14 @@ def _judged(claims: pl.DataFrame, truths: pl.DataFrame) -> pl.DataFrame:
     # spread over every truth row.
     vocabulary = words["word"].unique().implode()
     truth_side = (
-        asked.select("truth_row", "key", "text_hash")
-        .join(truth_words.filter(pl.col("word").is_in(vocabulary)), on="text_hash")
+        asked.lazy()
+        .select("truth_row", "key", "text_hash")
+        .join(truth_words.lazy().filter(pl.col("word").is_in(vocabulary)), on="text_hash")
         .select("truth_row", pair=pair_key("word"))
     )
-    hits = unit_words.select("unit_word", "pair").join(truth_side, on="pair")
+    # One lazy query: the 2.7M truth-word rows of 200k generated cases are never a frame of
+    # their own (156 -> 127 ms CPU). Hits come in no set order: nothing below depends on it.
+    hits = unit_words.lazy().select("unit_word", "pair").join(truth_side, on="pair").collect()
     # The case's truths holding each claim word, by position (unit_word is a row index).
     spread_of = hits.group_by("unit_word").agg(spread=pl.len())
     spread = pl.zeros(unit_words.height, dtype=pl.UInt32, eager=True).scatter(
@@ -166,8 +169,15 @@ def _best_truths(unit_row: pl.Series, truth_row: pl.Series, weight: pl.Series) -
     `truth_row`): `unit_row`, `truth_row`, `found`."""
     found = (
         pl.DataFrame({"unit_row": unit_row, "truth_row": truth_row, "weight": weight})
-        .group_by("unit_row", "truth_row")
+        # (unit_row, truth_row) as one 64-bit key: a one-column group-by is faster (58 -> 48 ms
+        # for 600k hits)
+        .group_by(pair=pl.col("unit_row").cast(pl.UInt64) * 2**32 + pl.col("truth_row"))
         .agg(found=pl.col("weight").sum())
+        .select(
+            unit_row=(pl.col("pair") // 2**32).cast(pl.UInt32),
+            truth_row=(pl.col("pair") % 2**32).cast(pl.UInt32),
+            found="found",
+        )
     )
     return found.sort(["unit_row", "found", "truth_row"], descending=[False, True, False]).unique(
         "unit_row", keep="first"
@@ -177,21 +187,28 @@ def _best_truths(unit_row: pl.Series, truth_row: pl.Series, weight: pl.Series) -
 def _units(claims: pl.DataFrame) -> pl.DataFrame:
     """What coverage is measured for: each whole claim (unit_row = its row in `claims`), then
     the parts of those that have several; `claim` is the claim's row."""
-    claims = claims.select("key", "claim").with_row_index("claim_row")
+    claims = claims.select("key", "text_hash", text="claim").with_row_index("claim")
+    # Split once per distinct claim text (142k claims, 33k texts on generated cases), then
+    # joined to the few claims that have parts.
     parts = (
-        claims.select(
-            "claim_row",
-            "key",
-            text=pl.col("claim").str.replace_all(CLAUSE_BREAK, _BREAK).str.split(_BREAK),
+        claims.unique("text_hash")
+        .select(
+            "text_hash",
+            part=pl.col("text").str.replace_all(CLAUSE_BREAK, _BREAK).str.split(_BREAK),
         )
-        .filter(pl.col("text").list.len() > 1)
-        .explode("text")
-        .with_columns(whole=pl.lit(False))
+        .filter(pl.col("part").list.len() > 1)
+        .explode("part")
     )
-    whole = claims.select("claim_row", "key", text="claim", whole=pl.lit(True))
-    return (
-        pl.concat([whole, parts])
-        .rename({"claim_row": "claim"})
-        .with_row_index("unit_row")
-        .with_columns(text_hash=pl.col("text").hash())
-    )
+    parts = claims.select("claim", "key", "text_hash").join(parts, on="text_hash")
+    return pl.concat(
+        [
+            claims.select("claim", "key", "text", "text_hash", whole=pl.lit(True)),
+            parts.select(
+                "claim",
+                "key",
+                text="part",
+                text_hash=pl.col("part").hash(),
+                whole=pl.lit(False),
+            ),
+        ]
+    ).with_row_index("unit_row")

@@ -29,10 +29,16 @@ STOP_WORDS: frozenset[str] = frozenset(
 )
 
 
+# What a blank text may hold: white space, format characters, combining and enclosing marks
+# with nothing to sit on, variation selectors, and the characters Unicode draws as nothing
+# (braille blank U+2800, the Hangul fillers U+115F, U+1160, U+3164, U+FFA0).
+BLANK_TEXT = r"^[\s\p{Cf}\p{Mn}\p{Me}\x{2800}\x{115F}\x{1160}\x{3164}\x{FFA0}]*$"
+
+
 def is_blank(text: pl.Expr) -> pl.Expr:
     """Nothing to read: empty, or only white space and invisible format characters. The one
     rule for answers and passages, in the contract, the metric and the SQL functions alike."""
-    return text.str.contains(r"^[\s\p{Cf}]*$")
+    return text.str.contains(BLANK_TEXT)
 
 
 def normalized_text(text: pl.Expr) -> pl.Expr:

@@ -26,6 +26,7 @@ from flows.judges.llm_tasks import (
 )
 from flows.judges.llm_transport import REQUEST_PARAMETERS, ChatEndpoint, Reply, Usage
 from flows.store.reply_cache import CACHE_ERRORS, ReplyCache
+from flows.waits import result_of
 
 if TYPE_CHECKING:
     pass
@@ -255,7 +256,9 @@ class CachedPackedAsking:
             futures: list[Future[tuple[R | None, JudgeError | None]]] = [
                 pool.submit(call, item) for item in items
             ]
-            return [future.result() for future in futures]
+            # In slices: on the main thread (the nightly judge check) a plain result() stays
+            # deaf to Ctrl-C until the call's deadline.
+            return [result_of(future) for future in futures]
         except BaseException as exc:
             if not isinstance(exc, Exception):
                 self.stop()  # interrupted: calls in flight are cancelled, the workers end at once

@@ -35,6 +35,7 @@ from flows.judges.request_details import (
     endpoint_name,
     format_request,
     retry_after_seconds,
+    split_userinfo,
     token_count,
     without_userinfo,
 )
@@ -125,7 +126,7 @@ class ChatEndpoint:
             )
         self.model = model
         self.api_key_env = api_key_env
-        self._endpoint = endpoint_name(base_url)
+        self._endpoint = endpoint_name(split_userinfo(base_url)[0] if base_url else None)
         self._timeout = float(timeout)
         self._max_retries = max_retries
         self._max_calls = max_calls

@@ -7,7 +7,7 @@ import base64
 import email.utils
 from datetime import UTC, datetime
 from typing import Any
-from urllib.parse import unquote, urlsplit, urlunsplit
+from urllib.parse import unquote, urlsplit
 
 from faith_udfs.packed_prompts import reply_schema
 
@@ -27,17 +27,28 @@ def endpoint_name(base_url: str | None) -> str:
     return f"{host}:{parts.port}" if parts.port else host
 
 
+def split_userinfo(url: str) -> tuple[str, str | None]:
+    """(the URL without `user:password@`, that userinfo or None). Split as text at the last
+    `@`, so a password holding `/`, `?`, `#` or `@` (often not percent-encoded in a config)
+    neither stays in the URL nor breaks URL parsing. (An OpenAI-compatible base URL has no `@`
+    in its path.)"""
+    scheme, sep, rest = url.partition("://")
+    userinfo, at, host_and_path = rest.rpartition("@")
+    if not sep or not at:
+        return url, None
+    return f"{scheme}{sep}{host_and_path}", userinfo
+
+
 def without_userinfo(base_url: str | None) -> tuple[str | None, str | None]:
     """The URL without `user:password@`, and those credentials as a Basic auth header."""
     if not base_url:
         return base_url, None
-    parts = urlsplit(base_url)
-    if "@" not in parts.netloc:
+    public, userinfo = split_userinfo(base_url)
+    if userinfo is None:
         return base_url, None
-    userinfo, _, host = parts.netloc.rpartition("@")
     user, _, password = userinfo.partition(":")
     token = base64.b64encode(f"{unquote(user)}:{unquote(password)}".encode()).decode()
-    return urlunsplit(parts._replace(netloc=host)), f"Basic {token}"
+    return public, f"Basic {token}"
 
 
 def format_request(kind: str, schema: str) -> dict[str, Any]:

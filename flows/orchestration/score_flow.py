@@ -22,8 +22,10 @@ TASK_OPTIONS: dict[str, Any] = {"cache_policy": NO_CACHE, "persist_result": Fals
 
 validate_task = task(name="validate-batch", **TASK_OPTIONS)(validate_batch)
 score_task = task(name="score-batch", **TASK_OPTIONS)(score_batch)
-# Writing touches the disk: one retry, on a fresh transaction (the failed one rolled back).
-write_task = task(name="write-batch", retries=1, retry_delay_seconds=1, **TASK_OPTIONS)(write_batch)
+# No retry: a commit fails for a full or failing disk, which a second later does not mend,
+# or because a stopping run interrupted it on purpose, which a retry would undo. The run fails
+# with exit 7 and the next run resumes; a write is idempotent all the same (batch numbers).
+write_task = task(name="write-batch", **TASK_OPTIONS)(write_batch)
 
 TASK_STEPS = Steps(validate=validate_task, score=score_task, write=write_task)
 

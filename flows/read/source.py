@@ -8,6 +8,8 @@ the three-table form and joined on `case_id`.
 from __future__ import annotations
 
 import glob
+import itertools
+import os
 import re
 import urllib.parse
 from collections.abc import Iterator
@@ -61,26 +63,30 @@ class RawBatch:
 def resolve_source(spec: str | Path) -> Source:
     """Find the Parquet files behind SOURCE; fails with a clear message when there are none.
 
-    Files are named by their absolute, resolved path, so a row has one identity (its
-    quarantine key) however SOURCE was spelled. A path that exists is read as itself, even
-    when its name holds glob characters (`logs[1].parquet`); only one that does not is a glob.
+    Files are named by their absolute, normalised path (symbolic links are not followed, so a
+    linked `key=value` folder keeps its value), so a row has one identity (its quarantine key)
+    however SOURCE was spelled. A path that exists is read as itself, even when its name holds
+    glob characters (`logs[1].parquet`); only one that does not is a glob.
     """
     text = str(spec)
-    path = Path(text).expanduser()
+    path = _absolute(Path(text).expanduser())
     if path.is_file():
-        path = path.resolve()
         return _checked(Source(text, "wide", {"cases": [path]}, path.parent))
     if path.is_dir():
-        path = path.resolve()
         tables = {name: _table_files(path, name) for name in THREE_TABLES}
         if all(tables.values()):
             return _checked(Source(text, "three", tables, path))
         return _checked(Source(text, "wide", {"cases": _parquet_under(path)}, path))
     if any(char in text for char in "*?["):
-        found = (Path(p).resolve() for p in glob.glob(text, recursive=True))
+        found = {_absolute(Path(p)) for p in glob.glob(text, recursive=True)}
         files = sorted(p for p in found if p.suffix == ".parquet" and p.is_file())
-        return _checked(Source(text, "wide", {"cases": files}, _glob_root(text).resolve()))
+        return _checked(Source(text, "wide", {"cases": files}, _absolute(_glob_root(text))))
     raise InputUnreadable(f"{text}: no such file, folder or glob")
+
+
+def _absolute(path: Path) -> Path:
+    """Absolute, `.` and `..` folded, links kept as they are."""
+    return Path(os.path.abspath(path))
 
 
 def _checked(source: Source) -> Source:
@@ -105,9 +111,12 @@ def _parquet_under(folder: Path) -> list[Path]:
 
 
 def _glob_root(pattern: str) -> Path:
-    parts = Path(pattern).parts
-    fixed = [part for part in parts if not any(char in part for char in "*?[")]
-    return Path(*parts[: len(fixed)]) if fixed else Path()
+    """The folders before the first part holding a glob character: hive values are read
+    below it, never above."""
+    fixed = itertools.takewhile(
+        lambda part: not any(char in part for char in "*?["), Path(pattern).parts
+    )
+    return Path(*fixed) if pattern else Path()
 
 
 def check_file(path: Path, table: str, root: Path | None) -> pa.Schema:

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import json
 from typing import Any, Literal
-from urllib.parse import urlsplit, urlunsplit
 
 from pydantic import BaseModel, ConfigDict, Field, SecretStr, model_validator
 
 from faith_udfs import MetricConfig
+from flows.judges.request_details import split_userinfo
 from flows.read.source import DEFAULT_BATCH_SIZE
 from flows.store.db import DEFAULT_DB
 
@@ -41,20 +41,17 @@ class JudgeSettings(BaseModel):
         """Keep `base_url` free of credentials, whoever built the settings."""
         if not isinstance(data, dict) or not data.get("base_url"):
             return data
-        parts = urlsplit(str(data["base_url"]))
-        if "@" not in parts.netloc:
+        public, userinfo = split_userinfo(str(data["base_url"]))
+        if userinfo is None:
             return data
-        userinfo, _, host = parts.netloc.rpartition("@")
-        public = urlunsplit(parts._replace(netloc=host))
         return {**data, "base_url": public, "base_url_userinfo": userinfo}
 
     def endpoint_url(self) -> str | None:
         """The URL to call, credentials included: for the HTTP client only."""
         if self.base_url is None or self.base_url_userinfo is None:
             return self.base_url
-        parts = urlsplit(self.base_url)
-        netloc = f"{self.base_url_userinfo.get_secret_value()}@{parts.netloc}"
-        return urlunsplit(parts._replace(netloc=netloc))
+        scheme, sep, rest = self.base_url.partition("://")
+        return f"{scheme}{sep}{self.base_url_userinfo.get_secret_value()}@{rest}"
 
 
 class ScoreSettings(BaseModel):

@@ -10,10 +10,11 @@ from collections.abc import Callable
 from concurrent.futures import Future
 from typing import Any, TypeVar
 
-T = TypeVar("T")
+from flows.waits import result_of, result_unless
 
-# How often a wait for another stage's result looks at the run's stop flag.
-_POLL_SECONDS = 0.05
+__all__ = ["Stage", "result_of", "result_unless"]
+
+T = TypeVar("T")
 
 
 class Stage:
@@ -46,24 +47,3 @@ class Stage:
                 future.set_exception(exc)
             else:
                 future.set_result(result)
-
-
-def result_of(future: Future[T]) -> T:
-    """The future's result, waited for in short slices: a plain `result()` blocks in a lock
-    wait that Ctrl-C and SIGTERM cannot break on Linux (measured: 13 s deaf behind a commit);
-    between slices the main thread runs its signal handlers."""
-    while True:
-        try:
-            return future.result(timeout=_POLL_SECONDS)
-        except TimeoutError:
-            continue
-
-
-def result_unless(future: Future[T], stop: threading.Event, message: str) -> T:
-    """The future's result, waited for while `stop` is not set; raises once it is."""
-    while True:
-        try:
-            return future.result(timeout=_POLL_SECONDS)
-        except TimeoutError:
-            if stop.is_set():
-                raise RuntimeError(message) from None

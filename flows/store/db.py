@@ -195,9 +195,10 @@ def write_snapshot(con: duckdb.DuckDBPyConnection, path: Path | str) -> Path | N
             os.fsync(copied.fileno())
         os.replace(partial, target)  # readers see the old copy or the new one, never half
     except (OSError, duckdb.Error) as exc:
-        partial.unlink(missing_ok=True)
         log.warning("no snapshot of %s for readers written: %s", path, exc)
         return None
+    finally:
+        partial.unlink(missing_ok=True)  # a copy cut short (an error, Ctrl-C) leaves nothing
     return target
 
 

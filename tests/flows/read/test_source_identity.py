@@ -62,3 +62,29 @@ def test_a_pattern_is_a_pattern_when_no_such_file_exists(tmp_path: Path) -> None
     source = resolve_source(str(tmp_path / "*" / "x.parquet"))
     assert [p.parent.name for p in source.files["cases"]] == ["a", "b"]
     assert all(p.is_absolute() for p in source.files["cases"])
+
+
+def test_a_glob_reads_hive_values_below_its_fixed_folders_only(tmp_path: Path) -> None:
+    write(many_cases(2), tmp_path / "env=prod" / "logs" / "app=web" / "x.parquet")
+    source = resolve_source(str(tmp_path / "env=prod" / "logs" / "*" / "x.parquet"))
+    assert source.root == tmp_path / "env=prod" / "logs"
+    run = run_score(ScoreSettings(source=str(tmp_path / "env=prod/logs/*/x.parquet"),
+                                  db=str(tmp_path / "f.duckdb")))  # fmt: skip
+    assert run["rows_in"] == 2
+    segments = query(
+        tmp_path / "f.duckdb",
+        "SELECT DISTINCT segments ->> 'app', segments ->> 'env' FROM case_scores",
+    )
+    assert segments == [("web", None)]
+
+
+def test_a_linked_partition_keeps_its_value_and_a_file_is_read_once(tmp_path: Path) -> None:
+    write(many_cases(3), tmp_path / "archive" / "d1" / "x.parquet")
+    (tmp_path / "logs").mkdir()
+    (tmp_path / "logs" / "app=web").symlink_to(tmp_path / "archive" / "d1")
+    (tmp_path / "logs" / "again.parquet").symlink_to(tmp_path / "archive" / "d1" / "x.parquet")
+    source = resolve_source(str(tmp_path / "logs" / "app=web" / "*.parquet"))
+    assert [p.parent.name for p in source.files["cases"]] == ["app=web"]
+    # Python's glob lists a file once per way `**/**` reaches it: each file is read once.
+    found = resolve_source(str(tmp_path / "archive" / "**" / "**" / "*.parquet"))
+    assert found.files["cases"] == [tmp_path / "archive" / "d1" / "x.parquet"]

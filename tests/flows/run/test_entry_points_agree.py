@@ -24,6 +24,7 @@ EDGES = {
     "spaces": ("  \t\n ", CONTEXT),
     "zero-width": ("\u200b", CONTEXT),
     "invisible mix": ("\u200b \u2060\ufeff", CONTEXT),
+    "drawn as nothing": ("\u2800\u3164 \ufe0f\u0301", CONTEXT),
     "grounded": ("Order A17 shipped on 3 March.", CONTEXT),
     "contradicting": ("Order A17 was cancelled. We are sorry.", CONTEXT),
     "invented": ("Order A17 shipped on 3 March. It arrives tomorrow.", CONTEXT),
@@ -81,7 +82,7 @@ def by_sql(tmp_path: Path, kind: str) -> dict[str, float | None]:
 def test_pipeline_api_and_sql_agree_on_edge_answers(tmp_path: Path, kind: str) -> None:
     pipeline, api, sql = by_pipeline(tmp_path, kind), by_api(kind), by_sql(tmp_path, kind)
     assert pipeline == api == sql
-    for blank in ("empty", "spaces", "zero-width", "invisible mix"):
+    for blank in ("empty", "spaces", "zero-width", "invisible mix", "drawn as nothing"):
         assert pipeline[blank] is None
     assert pipeline["zero-width in a word"] == pipeline["grounded"] == 1.0
     assert pipeline["decomposed"] == pipeline["composed"]

@@ -1,5 +1,5 @@
 """Writing a committed batch again adds nothing (issue 11): a retry after a commit that did
-succeed, as Prefect's write task retries when the reply of a commit is lost."""
+succeed, as any caller that retries a write whose reply was lost would."""
 
 from __future__ import annotations
 

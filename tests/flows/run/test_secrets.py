@@ -43,6 +43,17 @@ def test_the_url_password_is_kept_apart_and_masked() -> None:
     assert again.judge.endpoint_url() == judge.endpoint_url()
 
 
+@pytest.mark.parametrize(
+    "password", ["1234/5678", "pa?ss#w", "p@ss", "p%2Fq", "pa:ss", "x::y"], ids=repr
+)
+def test_a_password_of_any_characters_is_split_off(password: str) -> None:
+    url = f"http://faith:{password}@[::1]:8443/v1"
+    judge = JudgeSettings(kind="openai", base_url=url)
+    assert judge.base_url == "http://[::1]:8443/v1"
+    assert judge.endpoint_url() == url
+    assert password not in judge.model_dump_json()
+
+
 def every_text_in(db: Path) -> str:
     """Every value of every table of the DuckDB file, as text."""
     con = duckdb.connect(str(db), read_only=True)

@@ -58,14 +58,16 @@ def prefect_harness():
 
 
 def published_artifacts() -> dict[str, str]:
-    """Artifacts on the harness's Prefect server, by key: what a flow run published."""
+    """Artifacts on the harness's Prefect server, by key, the latest of each key: what the last
+    flow run published (the session's server keeps every earlier test's too)."""
     import asyncio
 
     from prefect.client.orchestration import get_client
 
     async def read() -> dict[str, str]:
         async with get_client() as client:
-            return {a.key: str(a.data) for a in await client.read_artifacts() if a.key}
+            artifacts = sorted(await client.read_artifacts(), key=lambda a: a.created)
+            return {a.key: str(a.data) for a in artifacts if a.key}
 
     return asyncio.run(read())
 

@@ -23,9 +23,9 @@ import polars as pl
 
 from faith_udfs import Judge, MetricConfig, score_cases
 from faith_udfs.errors import ConfigError
-from flows.errors import InputUnreadable
+from flows.errors import InputUnreadable, TooManyInvalid
 from flows.source import resolve_source
-from flows.store import open_store, register, run, sql, transaction
+from flows.store import open_store, register, run, sql, transaction, write_snapshot
 
 if TYPE_CHECKING:
     from flows.pipeline import Progress, Steps
@@ -281,7 +281,7 @@ def run_nightly(
     """
     # Imported here: `faith` builds its parser from this module and must start fast.
     from flows.judge_factory import build_judge, close_judge
-    from flows.pipeline import run_row, run_score
+    from flows.pipeline import run_row, run_score, warn_if_mostly_invalid
 
     check_agreement_floor(agreement_floor)
     check_steps = check_steps or CheckSteps()
@@ -292,7 +292,10 @@ def run_nightly(
     # other run slips in between (run_score's own connection shares this process's database).
     con = open_store(settings.db, lock_timeout=settings.lock_timeout)
     try:
-        scored = run_score(settings, steps=steps, progress=progress, judge=judge)
+        # The invalid share is checked, and the snapshot for readers written, after the judge
+        # check: a night whose judge failed still records the check, and the copy carries it.
+        scoring = settings.model_copy(update={"snapshot": False, "max_invalid_share": 1.0})
+        scored = run_score(scoring, steps=steps, progress=progress, judge=judge)
         checker = judge if judge is not None else build_judge(settings.judge, con)
         try:
             check = check_steps.check(
@@ -302,8 +305,13 @@ def run_nightly(
             if judge is None:
                 close_judge(checker)
         check_steps.record(con, scored["run_id"], check)
+        too_many_invalid = warn_if_mostly_invalid(con, scored["run_id"], settings.max_invalid_share)
+        if settings.snapshot:
+            write_snapshot(con, settings.db)
         if check.warning:
             log.warning("run %s: %s", scored["run_id"], check.warning)
+        if too_many_invalid:
+            raise TooManyInvalid(too_many_invalid)
         return {**run_row(con, scored["run_id"]), "judge_check": check.summary()}
     finally:
         con.close()

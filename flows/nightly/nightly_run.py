@@ -20,10 +20,11 @@ import polars as pl
 from faith_udfs import Judge, MetricConfig, score_cases
 from faith_udfs.agreement import compare_verdicts
 from faith_udfs.errors import ConfigError
+from flows.errors import TooManyInvalid
 from flows.read.bundled import golden_set_path
 from flows.read.golden import GoldenSet, read_golden
 from flows.read.source import resolve_source
-from flows.store.db import open_store
+from flows.store.db import open_store, write_snapshot
 from flows.store.judge_checks import record_check
 from flows.store.run_registry import run_row
 
@@ -158,7 +159,7 @@ def run_nightly(
     """
     # Imported here: `faith` builds its parser from this module and must start fast.
     from flows.run.judge_factory import build_judge, close_judge
-    from flows.run.pipeline import run_score
+    from flows.run.pipeline import run_score, warn_if_mostly_invalid
 
     check_agreement_floor(agreement_floor)
     check_steps = check_steps or CheckSteps()
@@ -169,7 +170,10 @@ def run_nightly(
     # other run slips in between (run_score's own connection shares this process's database).
     con = open_store(settings.db, lock_timeout=settings.lock_timeout)
     try:
-        scored = run_score(settings, steps=steps, progress=progress, judge=judge)
+        # The invalid share is checked, and the snapshot for readers written, after the judge
+        # check: a night whose judge failed still records the check, and the copy carries it.
+        scoring = settings.model_copy(update={"snapshot": False, "max_invalid_share": 1.0})
+        scored = run_score(scoring, steps=steps, progress=progress, judge=judge)
         checker = judge if judge is not None else build_judge(settings.judge, con)
         try:
             check = check_steps.check(
@@ -179,8 +183,13 @@ def run_nightly(
             if judge is None:
                 close_judge(checker)
         check_steps.record(con, scored["run_id"], check)
+        too_many_invalid = warn_if_mostly_invalid(con, scored["run_id"], settings.max_invalid_share)
+        if settings.snapshot:
+            write_snapshot(con, settings.db)
         if check.warning:
             log.warning("run %s: %s", scored["run_id"], check.warning)
+        if too_many_invalid:
+            raise TooManyInvalid(too_many_invalid)
         return {**run_row(con, scored["run_id"]), "judge_check": check.summary()}
     finally:
         con.close()

@@ -175,7 +175,7 @@ def run_score(
             _close_stages(state)
         with signals_deferred():
             finish_run(con, run_id, "completed", time.perf_counter() - started)
-            too_many_invalid = _warn_if_mostly_invalid(con, run_id, settings.max_invalid_share)
+            too_many_invalid = warn_if_mostly_invalid(con, run_id, settings.max_invalid_share)
         if settings.snapshot:
             write_snapshot(con, settings.db)
         if too_many_invalid:
@@ -254,7 +254,7 @@ def _mark_stopped(
         log.warning("could not mark run %s %s: %s", run_id, status, _describe(mark_error))
 
 
-def _warn_if_mostly_invalid(con: duckdb.DuckDBPyConnection, run_id: str, most: float) -> str | None:
+def warn_if_mostly_invalid(con: duckdb.DuckDBPyConnection, run_id: str, most: float) -> str | None:
     """A completed run whose judged cases mostly failed keeps everything and says so in
     `runs.warning`; returns the error for the caller to raise, so that a schedule does not
     show success for a night scored by nothing."""

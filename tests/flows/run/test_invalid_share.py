@@ -106,3 +106,17 @@ def test_the_prefect_flow_run_of_a_mostly_invalid_run_fails(tmp_path: Path) -> N
             return flow_run.state.type.value
 
     assert asyncio.run(newest_state()) == "FAILED"
+
+
+def test_a_nightly_run_mostly_invalid_still_checks_the_judge_then_exits_8(tmp_path: Path) -> None:
+    source = write(cases_with_empty_contexts(10, 3), tmp_path / "cases.parquet")
+    db = tmp_path / "f.duckdb"
+    done = faith("nightly", str(source), "--db", str(db), "--prefect", "no", "--snapshot")
+    assert done.returncode == 8, done.stderr
+    con = duckdb.connect(str(db) + ".snapshot.duckdb", read_only=True)
+    try:  # the copy for readers carries the judge check and the warning
+        assert con.execute("SELECT count(*) FROM judge_checks").fetchall() == [(1,)]
+        (warning,) = con.execute("SELECT warning FROM runs").fetchall()[0]
+    finally:
+        con.close()
+    assert "more than --max-invalid-share 0.1" in warning

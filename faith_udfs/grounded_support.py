@@ -3,8 +3,8 @@
 A text's coverage is the largest weighted share of its words that one truth (a context
 sentence) holds. A claim's `support` is the coverage of its weakest part (clauses split at
 commas and conjunctions), so a claim that is only partly in the context is not supported. Its
-`evidence` is the truth that covers most of it. All of it is joins and group-bys over
-(text, word) rows: no row loop.
+`evidence` is the truth that covers most of it. All of it is joins, group-bys and gathers
+over (text, word) rows, claims and truths addressed by their row: no row loop.
 """
 
 from __future__ import annotations
@@ -60,14 +60,14 @@ def claim_support(questions: pl.DataFrame) -> pl.DataFrame:
     asked = claims.filter(~pl.col("verbatim"))
     judged = _judged(asked, truths)
     # Each asked claim's row in `judged` (null for verbatim ones): a gather, not a join.
-    position = (~claims["verbatim"]).cast(pl.UInt32).cum_sum() - 1
-    at = pl.when(~claims["verbatim"]).then(position).otherwise(None)
+    asked_row = (~pl.col("verbatim")).cast(pl.Int64).cum_sum() - 1
+    at = claims.select(pl.when(~pl.col("verbatim")).then(asked_row)).to_series()
     from_judged = claims.select(
         "question_row",
         "key",
         "claim",
         "verbatim",
-        *(judged[name].gather(claims.select(at).to_series()) for name in judged.columns),
+        *(judged[name].gather(at) for name in judged.columns),
     )
     verbatim = pl.col("verbatim")
     return from_judged.select(

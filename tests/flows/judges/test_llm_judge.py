@@ -369,7 +369,7 @@ def test_twenty_percent_random_faults_lose_no_case(make_judge, stub, tmp_path) -
     con = open_store(tmp_path / "faith.duckdb")
     cache = ReplyCache(con)
     stub.fail_randomly(0.2)
-    first = score_cases(cases, make_judge(cache=cache, max_retries=1), CONFIG).case_scores
+    first = score_cases(cases, make_judge(cache=cache, max_retries=0), CONFIG).case_scores
     assert sum(stub.faults_served.values()) >= 10
     assert first.height == cases.height
     assert set(first["status"]) <= {"scored", "invalid"}

@@ -57,6 +57,24 @@ def prefect_harness():
         yield
 
 
+def everything_prefect_stored() -> str:
+    """Every artifact, log line and flow-run parameter set on the harness's Prefect server, as
+    one text: what a secret must never appear in."""
+    import asyncio
+
+    from prefect.client.orchestration import get_client
+
+    async def read() -> str:
+        async with get_client() as client:
+            artifacts = await client.read_artifacts()
+            logs = await client.read_logs()
+            flow_runs = await client.read_flow_runs()
+        texts = [str(a.data) for a in artifacts] + [log.message for log in logs]
+        return "\n".join(texts + [str(flow_run.parameters) for flow_run in flow_runs])
+
+    return asyncio.run(read())
+
+
 def published_artifacts() -> dict[str, str]:
     """Artifacts on the harness's Prefect server, by key, the latest of each key: what the last
     flow run published (the session's server keeps every earlier test's too)."""

@@ -14,6 +14,7 @@ import pytest
 from flows.cli import main
 from flows.run.pipeline import run_score
 from flows.run.settings import JudgeSettings, ScoreSettings
+from tests.conftest import everything_prefect_stored
 from tests.support.builders import COMPARED
 from tests.support.openai_stub import StubServer
 
@@ -156,23 +157,11 @@ def test_the_api_key_reaches_no_table_log_or_output(
 def test_the_api_key_reaches_no_prefect_artifact_log_or_parameter(
     stub: StubServer, source: Path, tmp_path: Path
 ) -> None:
-    import asyncio
-
-    from prefect.client.orchestration import get_client
-
     from flows.orchestration.score_flow import score_flow
 
     run = score_flow(llm(stub, source, tmp_path / "f.duckdb"))
 
-    async def everything_prefect_stored() -> str:
-        async with get_client() as client:
-            artifacts = await client.read_artifacts()
-            logs = await client.read_logs()
-            flow_runs = await client.read_flow_runs()
-        texts = [str(a.data) for a in artifacts] + [log.message for log in logs]
-        return "\n".join(texts + [str(flow_run.parameters) for flow_run in flow_runs])
-
-    stored = asyncio.run(everything_prefect_stored())
+    stored = everything_prefect_stored()
     assert run["run_id"] in stored
     assert "stub-model" in stored
     assert KEY not in stored

@@ -4,7 +4,6 @@ tables; the stored endpoint is host:port."""
 
 from __future__ import annotations
 
-import asyncio
 import logging
 from collections.abc import Iterator
 from pathlib import Path
@@ -14,6 +13,7 @@ import polars as pl
 import pytest
 
 from flows.run.settings import JudgeSettings, ScoreSettings
+from tests.conftest import everything_prefect_stored
 from tests.support.openai_stub import StubServer
 
 SAMPLE = Path(__file__).resolve().parents[3] / "data" / "sample" / "cases.parquet"
@@ -72,8 +72,6 @@ def every_text_in(db: Path) -> str:
 def test_no_key_or_url_password_in_prefect_tables_or_logs(
     stub: StubServer, tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
-    from prefect.client.orchestration import get_client
-
     from flows.orchestration.score_flow import score_flow
 
     source = tmp_path / "cases.parquet"
@@ -85,15 +83,7 @@ def test_no_key_or_url_password_in_prefect_tables_or_logs(
     assert run["rows_newly_scored"] == 60
     assert stub.requests > 0  # the credentials reached the endpoint, and only there
 
-    async def everything_prefect_stored() -> str:
-        async with get_client() as client:
-            artifacts = await client.read_artifacts()
-            logs = await client.read_logs()
-            flow_runs = await client.read_flow_runs()
-        texts = [str(a.data) for a in artifacts] + [log.message for log in logs]
-        return "\n".join(texts + [str(flow_run.parameters) for flow_run in flow_runs])
-
-    stored = asyncio.run(everything_prefect_stored())
+    stored = everything_prefect_stored()
     tables = every_text_in(db)
     assert run["run_id"] in stored
     for text in (stored, tables, caplog.text):

@@ -29,7 +29,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     from flows.cli.output import configure_logging, stderr
-    from flows.run.stop_signals import exit_code_of, install_stop_handlers, signal_name
+    from flows.run.stop_signals import (
+        as_stop,
+        exit_code_of,
+        install_stop_handlers,
+        signal_name,
+    )
 
     verbose = getattr(args, "verbose", False)
     configure_logging(verbose)
@@ -54,6 +59,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         )
         return exit_code_of(exc)
     except (Exception, PanicException) as exc:
+        stop = as_stop(exc)  # a signal that DuckDB reworded while a query ran
+        if stop is not None:
+            stderr.print(f"interrupted ({signal_name(stop)}): run again to finish")
+            return exit_code_of(stop)
         # A bug, or a failure no named error covers (a Rust panic in polars or pyarrow is a
         # BaseException): still one line, the traceback only with -v.
         say(f"{one_line(exc)} (run again with -v for the traceback)")

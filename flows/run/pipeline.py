@@ -45,7 +45,7 @@ from flows.run.judge_factory import build_judge, close_judge
 from flows.run.progress import LogProgress, Progress
 from flows.run.settings import ScoreSettings
 from flows.run.stage import Stage, result_of, result_unless
-from flows.run.stop_signals import signals_deferred, stopping_signal
+from flows.run.stop_signals import as_stop, signals_deferred, stopping_signal
 from flows.run.summary import invalid_share
 from flows.store.batch_writes import write_batch
 from flows.store.db import DISK_ERRORS, open_store, sql, write_snapshot
@@ -170,6 +170,9 @@ def run_score(
                 # The writing thread is stuck inside DuckDB: closing the connection under it
                 # could crash; the process exit ends both.
                 con = None
+            stop = as_stop(exc)
+            if stop is not None and stop is not exc:
+                raise stop from exc  # a signal DuckDB reworded while a query ran
             raise
         finally:
             _close_stages(state)

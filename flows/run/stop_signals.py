@@ -26,11 +26,29 @@ def signal_name(stop: KeyboardInterrupt) -> str:
     return str(stop) or "SIGINT"
 
 
+# The stop signals received, newest last: DuckDB turns whatever a signal handler raises
+# during a query into a bare `RuntimeError('Query interrupted')`, losing which signal it was.
+_received: list[str] = []
+# DuckDB's message for that, its only trace (no error class of its own, no cause).
+_DUCKDB_INTERRUPTED = "Query interrupted"
+
+
+def as_stop(exc: BaseException) -> KeyboardInterrupt | None:
+    """The stop an exception stands for, if it is one: a KeyboardInterrupt (or `Terminated`)
+    itself, or DuckDB's rewording of one raised while a query ran."""
+    if isinstance(exc, KeyboardInterrupt):
+        return exc
+    if isinstance(exc, RuntimeError) and str(exc) == _DUCKDB_INTERRUPTED:
+        return Terminated("SIGTERM") if _received[-1:] == ["SIGTERM"] else KeyboardInterrupt()
+    return None
+
+
 def stopping_signal(exc: BaseException) -> str | None:
     """The signal behind an exception that ended a run, if one did. Inside a Prefect flow run,
     Prefect's own SIGTERM handler raises its TerminationSignal, which carries `.signal`."""
-    if isinstance(exc, KeyboardInterrupt):
-        return signal_name(exc)
+    stop = as_stop(exc)
+    if stop is not None:
+        return signal_name(stop)
     number = getattr(exc, "signal", None)
     return signal.Signals(number).name if isinstance(number, int) else None
 
@@ -40,15 +58,21 @@ def exit_code_of(stop: KeyboardInterrupt) -> int:
     return int(getattr(stop, "exit_code", 130))
 
 
-def _raise_terminated(signum: int, frame: FrameType | None) -> None:
-    raise Terminated("SIGTERM")
+def _raise_stop(signum: int, frame: FrameType | None) -> None:
+    name = signal.Signals(signum).name
+    _received.append(name)
+    raise Terminated(name) if signum == signal.SIGTERM else KeyboardInterrupt
 
 
 def install_stop_handlers() -> None:
     """Entry points only: SIGTERM raises `Terminated` in the main thread, so a run stops as
-    cleanly as on Ctrl-C (Python's default for SIGTERM ends the process on the spot)."""
-    if threading.current_thread() is threading.main_thread():
-        signal.signal(signal.SIGTERM, _raise_terminated)
+    cleanly as on Ctrl-C (Python's default for SIGTERM ends the process on the spot); both
+    are recorded, for when DuckDB rewords them. A signal ignored by the parent stays ignored."""
+    if threading.current_thread() is not threading.main_thread():
+        return
+    for sig in STOP_SIGNALS:
+        if signal.getsignal(sig) is not signal.SIG_IGN:
+            signal.signal(sig, _raise_stop)
 
 
 def _note_signal(signum: int, frame: FrameType | None) -> None:

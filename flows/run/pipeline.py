@@ -44,12 +44,13 @@ from flows.run.batches import (
 from flows.run.judge_factory import build_judge, close_judge
 from flows.run.progress import LogProgress, Progress
 from flows.run.settings import ScoreSettings
-from flows.run.stage import Stage, result_of, result_unless
+from flows.run.stage import Stage
 from flows.run.stop_signals import as_stop, signals_deferred, stopping_signal
 from flows.run.summary import invalid_share
 from flows.store.batch_writes import write_batch
 from flows.store.db import DISK_ERRORS, open_store, sql, write_snapshot
 from flows.store.run_registry import finish_run, run_row, start_run, supersede_dead_runs
+from flows.waits import result_of, result_unless
 from schemas import CONTRACT_TYPES
 
 if TYPE_CHECKING:

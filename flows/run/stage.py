@@ -10,9 +10,7 @@ from collections.abc import Callable
 from concurrent.futures import Future
 from typing import Any, TypeVar
 
-from flows.waits import result_of, result_unless
-
-__all__ = ["Stage", "result_of", "result_unless"]
+__all__ = ["Stage"]
 
 T = TypeVar("T")
 

@@ -26,9 +26,9 @@ def signal_name(stop: KeyboardInterrupt) -> str:
     return str(stop) or "SIGINT"
 
 
-# The stop signals received, newest last: DuckDB turns whatever a signal handler raises
-# during a query into a bare `RuntimeError('Query interrupted')`, losing which signal it was.
-_received: list[str] = []
+# The last stop signal received: DuckDB turns whatever a signal handler raises during a
+# query into a bare `RuntimeError('Query interrupted')`, losing which signal it was.
+_received: dict[str, str] = {}
 # DuckDB's message for that, its only trace (no error class of its own, no cause).
 _DUCKDB_INTERRUPTED = "Query interrupted"
 
@@ -39,7 +39,7 @@ def as_stop(exc: BaseException) -> KeyboardInterrupt | None:
     if isinstance(exc, KeyboardInterrupt):
         return exc
     if isinstance(exc, RuntimeError) and str(exc) == _DUCKDB_INTERRUPTED:
-        return Terminated("SIGTERM") if _received[-1:] == ["SIGTERM"] else KeyboardInterrupt()
+        return Terminated("SIGTERM") if _received.get("last") == "SIGTERM" else KeyboardInterrupt()
     return None
 
 
@@ -60,7 +60,7 @@ def exit_code_of(stop: KeyboardInterrupt) -> int:
 
 def _raise_stop(signum: int, frame: FrameType | None) -> None:
     name = signal.Signals(signum).name
-    _received.append(name)
+    _received["last"] = name
     raise Terminated(name) if signum == signal.SIGTERM else KeyboardInterrupt
 
 

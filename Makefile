@@ -28,9 +28,9 @@ setup: $(STAMP)  ## build .venv from requirements.lock
 demo: $(STAMP)  ## score the bundled sample into data/faithpipe.duckdb and print pass rates
 	$(BIN)/faith demo
 
-test: $(STAMP)  ## lint, then the whole test suite
+test: $(STAMP)  ## lint, then the whole test suite on two processes (a test file stays on one)
 	$(BIN)/ruff check .
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest -n 2 --dist loadfile
 
 lint: $(STAMP)  ## ruff check and format check
 	$(BIN)/ruff check .

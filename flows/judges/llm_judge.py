@@ -135,8 +135,13 @@ class OpenAIJudge(CachedPackedAsking, ItemJudge):
         self._cache = cache
         self._owns_cache = owns_cache  # close the cache with the judge
         self._track_items = track_items
+        self._identity = self.identity_of(model, mode)
+
+    @staticmethod
+    def identity_of(model: str, mode: str) -> JudgeIdentity:
+        """The identity of this judge for `model` and `mode` (also the dry run's)."""
         template = PROMPT_VERSION if mode == "per-item" else f"{PROMPT_VERSION}+{PACKED_VERSION}"
-        self._identity = JudgeIdentity(
+        return JudgeIdentity(
             kind="openai", model=model, prompt_version=template, options=(("mode", mode),)
         )
 

@@ -87,15 +87,21 @@ def test_the_cli_dry_run_needs_no_key_and_creates_no_database(
     monkeypatch.delenv("OPENAI_API_KEY", raising=False)
     db = tmp_path / "none.duckdb"
     argv = ["score", str(source), "--db", str(db), "--judge", "openai", "--model", "m"]
-    code = main(
-        [*argv, "--dry-run", "--prefect", "no", "--price-input", "1", "--price-output", "2"]
-    )
+    prices = ["--price-input", "1", "--price-output", "2"]
+    code = main([*argv, "--dry-run", "--prefect", "no", *prices])
     out = capsys.readouterr().out
     assert code == 0
     assert not db.exists()
     assert "dry run" in out
     assert "200 cases to judge" in out
     assert "at $1/$2 per 1M tokens" in out
+    # the nightly run too: the estimate, and no judge check (it would call the judge)
+    code = main(["nightly", *argv[1:], "--dry-run", "--prefect", "no", *prices])
+    out = capsys.readouterr().out
+    assert code == 0
+    assert not db.exists()
+    assert "dry run" in out
+    assert "judge check" not in out
 
 
 def test_prices_come_from_the_options_else_the_table() -> None:

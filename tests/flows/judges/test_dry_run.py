@@ -29,7 +29,7 @@ def counting() -> Iterator[RemoteServer]:
 @pytest.fixture
 def source(tmp_path: Path) -> Path:
     path = tmp_path / "cases.parquet"
-    pl.read_parquet(SAMPLE).head(200).write_parquet(path)
+    pl.read_parquet(SAMPLE).head(120).write_parquet(path)
     return path
 
 
@@ -56,7 +56,7 @@ def test_a_dry_run_asks_nothing_writes_only_its_row_and_prices_the_real_run(
     db = tmp_path / "f.duckdb"
     # Half the source scored first: the dry run must see what is stored and cached.
     half = tmp_path / "half.parquet"
-    pl.read_parquet(source).head(100).write_parquet(half)
+    pl.read_parquet(source).head(60).write_parquet(half)
     run_score(settings(counting, half, db, dry_run=False))
     before, stored = len(counting.log()), table_counts(db)
 
@@ -64,7 +64,7 @@ def test_a_dry_run_asks_nothing_writes_only_its_row_and_prices_the_real_run(
     assert len(counting.log()) == before  # not one request
     assert table_counts(db) == stored  # nothing but the run row
     assert dry["dry_run"] is True
-    assert dry["rows_already_scored"] == 100
+    assert dry["rows_already_scored"] == 60
 
     real = run_score(settings(counting, source, db, dry_run=False))
     calls, prompt, completion = totals(counting.log()[before:])
@@ -93,7 +93,7 @@ def test_the_cli_dry_run_needs_no_key_and_creates_no_database(
     assert code == 0
     assert not db.exists()
     assert "dry run" in out
-    assert "200 cases to judge" in out
+    assert "120 cases to judge" in out
     assert "at $1/$2 per 1M tokens" in out
     # the nightly run too: the estimate, and no judge check (it would call the judge)
     code = main(["nightly", *argv[1:], "--dry-run", "--prefect", "no", *prices])
@@ -111,3 +111,19 @@ def test_prices_come_from_the_options_else_the_table() -> None:
     assert judge_prices("openai", "gpt-4o-mini", None, 0.5) == (0.15, 0.5)
     assert judge_prices("openai", "llama3.1", None, None) == (None, None)
     assert judge_prices("grounded", None, None, None) == (0.0, 0.0)
+
+
+@pytest.mark.usefixtures("prefect_harness")
+def test_the_prefect_flow_takes_dry_run_as_its_parameter(
+    source: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from flows.orchestration.score_flow import score_flow
+
+    monkeypatch.delenv("OPENAI_API_KEY", raising=False)
+    db = tmp_path / "none.duckdb"
+    judge = JudgeSettings(kind="openai", model="gpt-4o-mini")
+    run = score_flow(ScoreSettings(source=str(source), db=str(db), judge=judge, dry_run=True))
+    assert run["dry_run"] is True
+    assert run["judge_calls"] > 0
+    assert run["cost_usd"] > 0
+    assert not db.exists()

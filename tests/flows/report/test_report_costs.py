@@ -1,19 +1,18 @@
+# ruff: noqa: F811 - `con` is test_report.py's fixture, reading this module's `db`
 """Issue 15 in the report: invalid and pending share next to the pass rate, periods above the
 run's --max-invalid-share flagged, and each run's judge cost, per run and per 1,000 cases."""
 
 from __future__ import annotations
 
-import io
 import json
-from collections.abc import Iterator
 from pathlib import Path
 
 import duckdb
 import pytest
-from rich.console import Console
 
-from flows.report import ReportOptions, render_html, render_terminal
-from flows.store.db import connect, open_store, sql
+from flows.report import ReportOptions, render_html
+from flows.store.db import open_store, sql
+from tests.flows.report.test_report import con, terminal  # noqa: F401
 from tests.flows.store.test_analysis_sql import populate
 
 RUN = (
@@ -52,19 +51,6 @@ def db(tmp_path_factory: pytest.TempPathFactory) -> Path:
         )
     con.close()
     return path
-
-
-@pytest.fixture
-def con(db: Path) -> Iterator[duckdb.DuckDBPyConnection]:
-    connection = connect(db, read_only=True)
-    yield connection
-    connection.close()
-
-
-def terminal(con: duckdb.DuckDBPyConnection, options: ReportOptions) -> str:
-    out = io.StringIO()
-    render_terminal(con, options, Console(file=out, width=200))
-    return " ".join(out.getvalue().split())
 
 
 def test_shares_sit_next_to_the_pass_rate_and_a_period_above_the_limit_is_flagged(

@@ -31,7 +31,7 @@ from faith_udfs.errors import (
 from flows.errors import JudgeEndpointError
 from flows.judges.event_loop import LoopThread
 from flows.judges.limiter import AdaptiveLimiter
-from flows.judges.rate_window import RateWindow
+from flows.judges.rate_window import shared_window
 from flows.judges.request_details import (
     endpoint_name,
     format_request,
@@ -149,8 +149,9 @@ class ChatEndpoint:
             timeout=self._timeout,
             default_headers={"Authorization": basic_auth} if basic_auth else None,
         )
-        # --rpm / --tpm: a sliding window over the requests sent (rate_window.py).
-        self._window = RateWindow(rpm, tpm, window=rate_window)
+        # --rpm / --tpm: a sliding window over the requests sent (rate_window.py), shared by
+        # this process's judges of the same endpoint and model.
+        self._window = shared_window(public_url, model, rpm, tpm, window=rate_window)
         # However long a slot may rightly take to come free: every other request in flight
         # waiting out the rate window, then ending one after the other at its deadline, after
         # the longest pause.

@@ -34,6 +34,21 @@ _RECENT_REPLIES = 64
 # How often a wait looks at the stop event.
 _POLL_SECONDS = 0.1
 
+_SHARED: dict[tuple[object, ...], RateWindow] = {}
+_SHARED_LOCK = threading.Lock()
+
+
+def shared_window(
+    endpoint: object, model: str, rpm: int | None, tpm: int | None, *, window: float = 60.0
+) -> RateWindow:
+    """The one window of this process for an endpoint, model and limits: judges built one
+    after another (a nightly run, then its judge check) count against the same minute."""
+    key = (endpoint, model, rpm, tpm, window)
+    with _SHARED_LOCK:
+        if key not in _SHARED:
+            _SHARED[key] = RateWindow(rpm, tpm, window=window)
+        return _SHARED[key]
+
 
 @dataclass
 class _Sent:

@@ -15,7 +15,7 @@ import pytest
 
 from faith_udfs.errors import JudgeError, JudgeTransientError
 from flows.judges.llm_judge import OpenAIJudge
-from flows.judges.rate_window import RateWindow
+from flows.judges.rate_window import RateWindow, shared_window
 from flows.run.pipeline import run_score
 from tests.support.counting_server import RemoteServer, busiest_window, serving_elsewhere, totals
 
@@ -128,3 +128,10 @@ def test_a_run_stays_within_rpm_and_tpm_at_a_counting_server(
     most_requests, most_tokens = busiest_window(served, seconds)
     assert most_requests == rpm  # the limit bound, and held
     assert tpm / 2 < most_tokens <= tpm
+
+
+def test_judges_of_one_endpoint_and_model_share_their_window() -> None:
+    """A nightly run's judge and its judge check's count against the same minute."""
+    first = shared_window("http://127.0.0.1:1/v1", "m", 10, None)
+    assert shared_window("http://127.0.0.1:1/v1", "m", 10, None) is first
+    assert shared_window("http://127.0.0.1:1/v1", "other", 10, None) is not first

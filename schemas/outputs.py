@@ -52,6 +52,11 @@ class Runs(pa.DataFrameModel):
     seconds_total: float = pa.Field(nullable=True, ge=0, description="Wall time.")
     error: str = pa.Field(nullable=True, description="Why the run failed.")
     warning: str = pa.Field(nullable=True, description="E.g. judge drift.")
+    price_input_usd: float = pa.Field(nullable=True, ge=0, description="USD per 1M tokens in.")
+    price_output_usd: float = pa.Field(nullable=True, ge=0, description="USD per 1M tokens out.")
+    cost_usd: float = pa.Field(nullable=True, ge=0, description="Tokens at those prices.")
+    dry_run: bool = pa.Field(nullable=True, description="--dry-run: estimates, nothing judged.")
+    max_invalid_share: float = pa.Field(nullable=True, description="The run's threshold.")
 
     class Config:
         strict = True

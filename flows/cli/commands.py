@@ -14,6 +14,7 @@ from flows.cli.options import (
     EXIT_OK,
     EXIT_USAGE,
     add_db_argument,
+    add_dry_run_argument,
     add_lock_timeout_argument,
     add_run_arguments,
     add_source_argument,
@@ -92,6 +93,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     add_source_argument(score)
     add_run_arguments(score)
+    add_dry_run_argument(score)
     score.set_defaults(command=score_command)
 
     from flows.cli.report_command import add_report_arguments
@@ -141,11 +143,17 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def score_command(args: argparse.Namespace) -> int:
+    from flows.run.cost_summary import dry_run_line, spend_line
     from flows.run.summary import run_line
 
     settings = settings_from(args)
     run = execute(settings, prefect=use_prefect(args.prefect))
+    if run.get("dry_run"):
+        print(dry_run_line(run))
+        return EXIT_OK
     print(run_line(run))
+    if run["judge_calls"] or run["judge_cached"]:
+        print(spend_line(run))
     return EXIT_OK
 
 

@@ -7,7 +7,13 @@ import json
 from pathlib import Path
 
 from faith_udfs.errors import ConfigError
-from flows.cli.options import EXIT_OK, add_run_arguments, add_source_argument, settings_from
+from flows.cli.options import (
+    EXIT_OK,
+    add_dry_run_argument,
+    add_run_arguments,
+    add_source_argument,
+    settings_from,
+)
 from flows.cli.routes import use_prefect
 from flows.nightly.nightly_run import (
     DEFAULT_AGREEMENT_FLOOR,
@@ -34,6 +40,7 @@ def add_nightly_commands(commands: argparse._SubParsersAction) -> None:
     )
     add_source_argument(nightly)
     add_run_arguments(nightly)
+    add_dry_run_argument(nightly)
     _add_check_arguments(nightly)
     nightly.set_defaults(command=nightly_command)
 
@@ -94,6 +101,11 @@ def nightly_command(args: argparse.Namespace) -> int:
         result = run_nightly(
             settings, golden=args.golden, agreement_floor=args.agreement_floor, progress=progress
         )
+    if result.get("dry_run"):  # no judge check either
+        from flows.run.cost_summary import dry_run_line
+
+        print(dry_run_line(result))
+        return EXIT_OK
     # A drift warning is already logged on stderr by the run.
     print(run_line(result))
     print(check_line(result["judge_check"]))

@@ -71,6 +71,24 @@ def add_run_arguments(parser: argparse.ArgumentParser) -> None:
     judge.add_argument("--timeout", type=float, default=60.0, help="seconds per judge call (60)")
     judge.add_argument("--max-calls", type=int, help="cap on judge calls this run; rest pending")
     judge.add_argument("--max-tokens", type=int, help="cap on judge tokens this run; rest pending")
+    judge.add_argument(
+        "--rpm", type=int, metavar="N", help="at most N judge requests in any 60 s window"
+    )
+    judge.add_argument(
+        "--tpm", type=int, metavar="N", help="at most N judge tokens in any 60 s window"
+    )
+    judge.add_argument(
+        "--price-input",
+        type=float,
+        metavar="USD",
+        help="USD per million prompt tokens (default: the built-in table for well-known models)",
+    )
+    judge.add_argument(
+        "--price-output",
+        type=float,
+        metavar="USD",
+        help="USD per million completion tokens (default: the built-in table)",
+    )
     metric = parser.add_argument_group("metric (DeepEval's FaithfulnessMetric settings)")
     metric.add_argument("--threshold", type=float, default=0.5, help="pass mark (default 0.5)")
     metric.add_argument(
@@ -127,6 +145,18 @@ def add_run_arguments(parser: argparse.ArgumentParser) -> None:
     run.add_argument("-v", "--verbose", action="store_true", help="debug log lines")
 
 
+def add_dry_run_argument(parser: argparse.ArgumentParser) -> None:
+    """--dry-run of `score` and `nightly` (`serve --dry-run` prints its deployment instead)."""
+    parser.add_argument(
+        "--dry-run",
+        dest="dry_run_estimate",
+        action="store_true",
+        help="read and validate SOURCE, work out the judge calls, tokens and cost it would take "
+        "after deduplication and the judge cache, and print them: no judge call, nothing "
+        "written but a `runs` row marked dry_run",
+    )
+
+
 def settings_from(args: argparse.Namespace, *, flow: str = "score") -> Any:
     """CLI arguments -> the one settings object every layer takes."""
     from pydantic import ValidationError
@@ -148,6 +178,8 @@ def settings_from(args: argparse.Namespace, *, flow: str = "score") -> Any:
                 timeout=args.timeout,
                 max_calls=args.max_calls,
                 max_tokens=args.max_tokens,
+                rpm=args.rpm,
+                tpm=args.tpm,
             ),
             threshold=args.threshold,
             penalize_ambiguous_claims=args.penalize_ambiguous_claims,
@@ -159,6 +191,9 @@ def settings_from(args: argparse.Namespace, *, flow: str = "score") -> Any:
             max_invalid_share=args.max_invalid_share,
             snapshot=args.snapshot,
             flow=flow,
+            price_input_usd=args.price_input,
+            price_output_usd=args.price_output,
+            dry_run=getattr(args, "dry_run_estimate", False),
         )
     except ValidationError as exc:
         problems = "; ".join(f"{'.'.join(map(str, e['loc']))}: {e['msg']}" for e in exc.errors())

@@ -35,4 +35,4 @@ def print_frame(frame: Any, title: str) -> None:
         table.add_row(*("" if value is None else str(value) for value in row))
     out = Console()
     # Piped output has no width of its own: keep rows whole for grep and logs.
-    (out if out.is_terminal else Console(width=200)).print(table)
+    (out if out.is_terminal else Console(width=240)).print(table)

@@ -52,6 +52,13 @@ def add_report_arguments(parser: argparse.ArgumentParser) -> None:
         default=None,
         help="recompute scores counting idk claims as unfaithful, or not (default: as configured)",
     )
+    parser.add_argument(
+        "--max-invalid-share",
+        type=float,
+        metavar="F",
+        help="flag periods whose invalid share is above F (default: each config's latest "
+        "run's --max-invalid-share, else 0.1)",
+    )
     add_wait_argument(parser)
     parser.set_defaults(command=report_command)
 
@@ -66,11 +73,12 @@ def report_command(args: argparse.Namespace) -> int:
         threshold=args.threshold,
         penalize_ambiguous=args.penalize_ambiguous,
         segment=args.segment,
+        max_invalid_share=args.max_invalid_share,
     )
     con = connect_for_reading(args.db, wait=args.wait)
     try:
         # Piped output (a log, a CI page) gets room for the tables instead of rich's 80 columns.
-        console = Console(width=None if sys.stdout.isatty() else 120)
+        console = Console(width=None if sys.stdout.isatty() else 150)
         render_terminal(con, options, console)
         if args.html is not None:
             path = write_html_report(con, args.html, options=options)

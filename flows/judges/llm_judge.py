@@ -89,6 +89,9 @@ class OpenAIJudge(CachedPackedAsking, ItemJudge):
         backoff_max: float = 20.0,
         max_retry_after: float = 60.0,
         track_items: bool = False,
+        rpm: int | None = None,
+        tpm: int | None = None,
+        rate_window: float = 60.0,
     ) -> None:
         check_judge_settings(
             model=model,
@@ -118,6 +121,9 @@ class OpenAIJudge(CachedPackedAsking, ItemJudge):
             max_retry_after=max_retry_after,
             usage=self._usage,
             stop=self._stop,
+            rpm=rpm,
+            tpm=tpm,
+            rate_window=rate_window,
         )
         self.model = model
         self.mode = mode
@@ -129,8 +135,13 @@ class OpenAIJudge(CachedPackedAsking, ItemJudge):
         self._cache = cache
         self._owns_cache = owns_cache  # close the cache with the judge
         self._track_items = track_items
+        self._identity = self.identity_of(model, mode)
+
+    @staticmethod
+    def identity_of(model: str, mode: str) -> JudgeIdentity:
+        """The identity of this judge for `model` and `mode` (also the dry run's)."""
         template = PROMPT_VERSION if mode == "per-item" else f"{PROMPT_VERSION}+{PACKED_VERSION}"
-        self._identity = JudgeIdentity(
+        return JudgeIdentity(
             kind="openai", model=model, prompt_version=template, options=(("mode", mode),)
         )
 
@@ -288,6 +299,8 @@ def build_openai_judge(
             owns_cache=cache is not None,
             # The pipeline drains per-item usage after every batch to charge cases.
             track_items=True,
+            rpm=settings.rpm,
+            tpm=settings.tpm,
         )
     except BaseException:
         if cache is not None:

@@ -31,6 +31,7 @@ from faith_udfs.errors import (
 from flows.errors import JudgeEndpointError
 from flows.judges.event_loop import LoopThread
 from flows.judges.limiter import AdaptiveLimiter
+from flows.judges.rate_window import shared_window
 from flows.judges.request_details import (
     endpoint_name,
     format_request,
@@ -115,6 +116,9 @@ class ChatEndpoint:
         max_retry_after: float,
         usage: Usage,
         stop: threading.Event,
+        rpm: int | None = None,
+        tpm: int | None = None,
+        rate_window: float = 60.0,
     ) -> None:
         api_key = os.environ.get(api_key_env)
         if not api_key:
@@ -145,10 +149,16 @@ class ChatEndpoint:
             timeout=self._timeout,
             default_headers={"Authorization": basic_auth} if basic_auth else None,
         )
+        # --rpm / --tpm: a sliding window over the requests sent (rate_window.py), shared by
+        # this process's judges of the same endpoint and model.
+        self._window = shared_window(public_url, model, rpm, tpm, window=rate_window)
         # However long a slot may rightly take to come free: every other request in flight
-        # ending one after the other at its deadline, after the longest pause.
+        # waiting out the rate window, then ending one after the other at its deadline, after
+        # the longest pause.
         self._limiter = AdaptiveLimiter(
-            concurrency, patience=max_retry_after + concurrency * (self._timeout + 1)
+            concurrency,
+            patience=max_retry_after
+            + concurrency * (self._timeout + 1 + self._window.longest_wait),
         )
         self._usage = usage
         self._stop = stop
@@ -183,6 +193,7 @@ class ChatEndpoint:
         """Stop now: no new call, no further wait, and every request in flight is cancelled."""
         self._stop.set()
         self._limiter.wake()
+        self._window.wake()
         self._loop.cancel_all()
 
     def close(self) -> None:
@@ -236,7 +247,9 @@ class ChatEndpoint:
         server refused the response format, or the JudgeError it ended in."""
         ticket = self._limiter.acquire(self._stop)
         ok, throttled, retry_after = False, False, None
+        chars = sum(len(message["content"]) for message in messages)
         try:
+            sent = self._window.admit(chars, self._stop)
             self._reserve_call()
             spent[0] += 1
             used_format = self._format
@@ -263,6 +276,7 @@ class ChatEndpoint:
                     f"the endpoint's answer is not a chat completion: {type(exc).__name__}"
                 ) from None
             reply = self._reply_of(raw, prompt)
+            self._window.settle(sent, chars, reply.prompt_tokens + reply.completion_tokens)
             ok = True
             return reply
         finally:

@@ -166,6 +166,8 @@ def run_nightly(
     settings = settings.model_copy(update={"flow": "nightly"})
     golden_set = read_golden(golden or golden_set_path())
     resolve_source(settings.source)  # an unreadable source fails before the database is touched
+    if settings.dry_run:  # the estimate of the run; the judge check would call the judge
+        return {**run_score(settings, steps=steps, progress=progress), "judge_check": None}
     # Held from before the run to after its check: this process keeps the write lock, so no
     # other run slips in between (run_score's own connection shares this process's database).
     con = open_store(settings.db, lock_timeout=settings.lock_timeout)

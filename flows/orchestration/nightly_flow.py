@@ -54,6 +54,9 @@ def nightly_flow(
         progress=flow_progress(),
         check_steps=CHECK_STEPS,
     )
+    if run["judge_check"] is None:  # a dry run: nothing judged, no check
+        publish_run_summary(run)
+        return run
     logger = get_run_logger()
     logger.info(check_line(run["judge_check"]))
     if run["judge_check"]["warning"]:

@@ -18,8 +18,17 @@ from flows.report.queries import (
     contradicted_claims,
     latest_periods,
     pass_rates,
+    run_costs,
 )
-from flows.report.terminal import day_text, period_cells, settings_text
+from flows.report.terminal import (
+    COST_HEADERS,
+    SHARE_HEADERS,
+    cost_cells,
+    day_text,
+    invalid_note,
+    period_cells,
+    settings_text,
+)
 from flows.store.db import sql
 
 if TYPE_CHECKING:
@@ -81,8 +90,18 @@ def _configs_html(con: duckdb.DuckDBPyConnection) -> str:
 def _summary_html(rates: pl.DataFrame) -> str:
     headers = ["config", "period", "cases", "scored", "pass rate [95% CI]", "mean score"]
     headers += [cause.replace("_", " ") for cause in CAUSES]
+    headers += SHARE_HEADERS
     rows = [[row["config_id"], *period_cells(row)] for row in rates.iter_rows(named=True)]
-    return _table_html(headers, rows)
+    flagged = rates.filter(pl.col("invalid_flagged"))
+    note = f"<p class=flag>{html.escape(invalid_note(flagged))}</p>" if flagged.height else ""
+    return _table_html(headers, rows) + note
+
+
+def _costs_html(con: duckdb.DuckDBPyConnection, options: ReportOptions) -> str:
+    costs = run_costs(con, options)
+    if costs.is_empty():
+        return "<p>No run recorded a cost.</p>"
+    return _table_html(list(COST_HEADERS), [cost_cells(r) for r in costs.iter_rows(named=True)])
 
 
 _PAGE = """<!DOCTYPE html>
@@ -100,6 +119,7 @@ th {{ background: #f4f4f4; }}
 td.claim {{ max-width: 28rem; }}
 td ul {{ margin: 0; padding-left: 1.1rem; }}
 .chart {{ margin-bottom: 1rem; }}
+.flag {{ color: #a33; }}
 </style>
 <script type="text/javascript">{plotlyjs}</script>
 </head>
@@ -113,6 +133,8 @@ td ul {{ margin: 0; padding-left: 1.1rem; }}
 {charts}
 <h2>Claims most often contradicted</h2>
 {claims}
+<h2>Judge cost of the latest runs</h2>
+{costs}
 </body>
 </html>
 """
@@ -145,6 +167,7 @@ def render_html(con: duckdb.DuckDBPyConnection, options: ReportOptions) -> str:
         summary=_summary_html(rates),
         charts=charts,
         claims=_claims_html(contradicted_claims(con, options)),
+        costs=_costs_html(con, options),
     )
 
 

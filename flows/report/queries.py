@@ -23,6 +23,7 @@ CAUSES = ("contradicted", "unsupported", "no_claims", "invalid")
 
 
 MAX_SEGMENT_VALUES = 30
+DEFAULT_MAX_INVALID_SHARE = 0.1  # the runs' default (--max-invalid-share)
 PERIOD_STEPS = {"day": "1d", "week": "1w", "month": "1mo"}
 
 
@@ -38,6 +39,10 @@ class ReportOptions:
     penalize_ambiguous: bool | None = None
     segment: str | None = None
     top_claims: int = 10
+    # A period whose invalid share is above this is flagged; None: each config's latest run's
+    # --max-invalid-share (DEFAULT_MAX_INVALID_SHARE when no run recorded one).
+    max_invalid_share: float | None = None
+    cost_runs: int = 10
 
     def settings(self) -> dict[str, Any]:
         """The bound parameters shared by every macro call."""
@@ -67,8 +72,43 @@ def _frame(con: duckdb.DuckDBPyConnection, name: str, params: dict[str, Any]) ->
 
 
 def pass_rates(con: duckdb.DuckDBPyConnection, options: ReportOptions) -> pl.DataFrame:
-    """`pass_rates` of the report's window and settings, oldest period first."""
-    return _frame(con, "report_pass_rates", {"grain": options.grain, **options.settings()})
+    """`pass_rates` of the report's window and settings, oldest period first; with
+    `invalid_flagged`: the period's invalid share is above its config's limit."""
+    rates = _frame(con, "report_pass_rates", {"grain": options.grain, **options.settings()})
+    given = options.max_invalid_share
+    default = DEFAULT_MAX_INVALID_SHARE if given is None else given
+    return flag_invalid(rates, invalid_limits(con, options), default)
+
+
+def has_costs(con: duckdb.DuckDBPyConnection) -> bool:
+    """Whether `runs` has the cost columns (migration 009; a database not opened read-write
+    since has not)."""
+    return bool(con.execute(sql("report_has_costs")).fetchall()[0][0])
+
+
+def invalid_limits(con: duckdb.DuckDBPyConnection, options: ReportOptions) -> dict[str, float]:
+    """Per config, the invalid share above which a period is flagged (the option, else its
+    latest completed run's --max-invalid-share); configs not listed get the default."""
+    if options.max_invalid_share is not None or not has_costs(con):
+        return {}
+    return dict(con.execute(sql("report_invalid_limits")).fetchall())
+
+
+def flag_invalid(rates: pl.DataFrame, limits: dict[str, float], default: float) -> pl.DataFrame:
+    """`rates` with `max_invalid_share` (the limit) and `invalid_flagged` (above it)."""
+    if "invalid_share" not in rates.columns:  # pass_rates of a database before 009
+        rates = rates.with_columns(invalid_share=pl.lit(None, dtype=pl.Float64))
+    limit = pl.col("config_id").replace_strict(limits, default=default, return_dtype=pl.Float64)
+    return rates.with_columns(max_invalid_share=limit).with_columns(
+        invalid_flagged=(pl.col("invalid_share") > pl.col("max_invalid_share")).fill_null(False)
+    )
+
+
+def run_costs(con: duckdb.DuckDBPyConnection, options: ReportOptions) -> pl.DataFrame:
+    """The latest runs' judge calls, tokens and cost, per run and per 1,000 cases."""
+    if not has_costs(con):
+        return pl.DataFrame()
+    return _frame(con, "report_run_costs", {"n": options.cost_runs})
 
 
 def pass_rates_by_segment(

@@ -20,11 +20,28 @@ from flows.report.queries import (
     pass_rates,
     pass_rates_by_segment,
     resolve_segment,
+    run_costs,
 )
 
 if TYPE_CHECKING:
     import duckdb
 
+
+# After the causes: what was not judged, never hidden (issue 15); `!` marks a period whose
+# invalid share is above its config's --max-invalid-share.
+SHARE_HEADERS = ("invalid %", "pending %")
+FLAG = "!"
+COST_HEADERS = (
+    "run",
+    "flow",
+    "status",
+    "cases judged",
+    "calls",
+    "tokens in",
+    "tokens out",
+    "cost USD",
+    "per 1,000 cases",
+)
 
 _CAUSE_HEADERS = {
     "contradicted": "contra.",
@@ -76,11 +93,16 @@ def render_terminal(
             box=box.SIMPLE_HEAD,
         )
         table.add_column("period", no_wrap=True)
-        for name in ("cases", "scored", "pass rate [95% CI]", "score", *_CAUSE_HEADERS.values()):
+        headers = ("cases", "scored", "pass rate [95% CI]", "score", *_CAUSE_HEADERS.values())
+        for name in (*headers, *SHARE_HEADERS):
             table.add_column(name, justify="right", no_wrap=True)
         for row in group.iter_rows(named=True):
             table.add_row(*(Text(cell) for cell in period_cells(row)))
         console.print(table)
+        flagged = group.filter(pl.col("invalid_flagged"))
+        if flagged.height:
+            console.print(Text(invalid_note(flagged)))
+    print_costs(con, options, console)
 
     segment = resolve_segment(con, options.segment)
     if segment is None:
@@ -101,6 +123,46 @@ def render_terminal(
         console.print(table)
 
 
+def invalid_note(flagged: pl.DataFrame) -> str:
+    """The line under a table with flagged periods."""
+    limit = flagged["max_invalid_share"][0]
+    return (
+        f"{FLAG} {flagged.height} period(s) with an invalid share above --max-invalid-share "
+        f"{limit:g}: their pass rate leaves those cases out (see case_scores.error)"
+    )
+
+
+def cost_cells(row: dict[str, Any]) -> list[str]:
+    """One run's spend: run, flow, status, cases judged, calls, tokens, cost, per 1,000."""
+    cost, per_1000 = row["cost_usd"], row["cost_per_1000"]
+    return [
+        row["run_id"] + (" (dry run)" if row["dry_run"] else ""),
+        row["flow"],
+        row["status"],
+        f"{row['cases_judged']:,}",
+        f"{row['judge_calls']:,}",
+        f"{row['prompt_tokens']:,}",
+        f"{row['completion_tokens']:,}",
+        "unknown" if cost is None else f"{cost:.4f}",
+        "–" if per_1000 is None else f"{per_1000:.4f}",
+    ]
+
+
+def print_costs(con: duckdb.DuckDBPyConnection, options: ReportOptions, console: Console) -> None:
+    """The latest runs' judge spend and cost (unknown: no price for the model)."""
+    costs = run_costs(con, options)
+    if costs.is_empty():
+        return
+    table = Table(
+        title=Text(f"Judge cost of the latest {costs.height} run(s)"), box=box.SIMPLE_HEAD
+    )
+    for name in COST_HEADERS:
+        table.add_column(name, justify="left" if name in ("run", "flow", "status") else "right")
+    for row in costs.iter_rows(named=True):
+        table.add_row(*(Text(cell) for cell in cost_cells(row)))
+    console.print(table)
+
+
 def settings_text(options: ReportOptions) -> str:
     return ", ".join(
         f"{name} {'as configured' if value is None else value}"
@@ -112,7 +174,8 @@ def settings_text(options: ReportOptions) -> str:
 
 
 def period_cells(row: dict[str, Any]) -> list[str]:
-    """period, cases, scored, pass rate [interval], mean score, then the attribution split."""
+    """period, cases, scored, pass rate [interval], mean score, the attribution split, then
+    the invalid share (flagged above the limit) and the pending share."""
     return [
         period_text(row["period"]),
         f"{row['cases']:,}",
@@ -120,6 +183,8 @@ def period_cells(row: dict[str, Any]) -> list[str]:
         _rate(row),
         _score(row["mean_score"]),
         *(f"{row[cause]:,}" for cause in CAUSES),
+        _pct(row.get("invalid_share")) + (f" {FLAG}" if row.get("invalid_flagged") else ""),
+        _pct(row.get("pending_share")),
     ]
 
 

@@ -14,12 +14,22 @@ if TYPE_CHECKING:
 USAGE_KEYS = ("calls", "cached", "failed", "prompt_tokens", "completion_tokens")
 
 
-def build_judge(settings: JudgeSettings, con: duckdb.DuckDBPyConnection | None = None) -> Judge:
-    """The judge the settings ask for; `con` backs the LLM judge's call cache."""
+def build_judge(
+    settings: JudgeSettings,
+    con: duckdb.DuckDBPyConnection | None = None,
+    *,
+    dry_run: bool = False,
+) -> Judge:
+    """The judge the settings ask for; `con` backs the LLM judge's call cache. `dry_run`:
+    an LLM judge that only counts what it would ask (flows/judges/dry_run_judge.py)."""
     if settings.kind == "grounded":
         return GroundedJudge()
     if settings.kind == "lexical":
         return LexicalJudge()
+    if settings.kind == "openai" and dry_run:
+        from flows.judges.dry_run_judge import build_estimating_judge
+
+        return build_estimating_judge(settings, con)
     if settings.kind == "openai":
         from flows.judges.llm_judge import build_openai_judge
 

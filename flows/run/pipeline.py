@@ -14,7 +14,8 @@ import time
 from collections import deque
 from collections.abc import Callable
 from concurrent.futures import Future
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import polars as pl
@@ -49,6 +50,7 @@ from flows.run.stop_signals import as_stop, signals_deferred, stopping_signal
 from flows.run.summary import invalid_share
 from flows.store.batch_writes import write_batch
 from flows.store.db import DISK_ERRORS, open_store, sql, write_snapshot
+from flows.store.run_costs import count_dry_batch, price_run, record_max_invalid_share
 from flows.store.run_registry import finish_run, run_row, start_run, supersede_dead_runs
 from flows.waits import result_of, result_unless
 from schemas import CONTRACT_TYPES
@@ -135,17 +137,20 @@ def run_score(
     The source is resolved and every file's footer checked before the database is touched:
     an unreadable file or a missing column fails the run and writes nothing.
     """
-    steps = steps or Steps()
+    # A dry run writes nothing but its own row of `runs`.
+    steps = (
+        replace(steps or Steps(), write=count_dry_batch) if settings.dry_run else steps or Steps()
+    )
     progress = progress or LogProgress()
     started = time.perf_counter()
     source = resolve_source(settings.source)
     total = count_rows(source)
     duplicates = duplicated_case_ids(source)
-    con = open_store(settings.db, lock_timeout=settings.lock_timeout)
+    con = open_store(dry_run_db(settings), lock_timeout=settings.lock_timeout)
     owned = judge is None  # a judge the caller passed in stays open for the caller
     try:
-        supersede_dead_runs(con)
-        judge = judge or build_judge(settings.judge, con)
+        _supersede_unless_dry(con, settings)
+        judge = judge or build_judge(settings.judge, con, dry_run=settings.dry_run)
         config = settings.metric_config()
         config_id = config.config_id(judge.identity)
         run_id = start_run(
@@ -155,6 +160,7 @@ def run_score(
             config=settings.describe(judge.identity.as_dict()),
             source=source.spec,
         )
+        _price(con, run_id, settings)
         try:
             state = RunState(con, run_id, config_id, config, judge, steps, progress)
         except BaseException as exc:
@@ -180,7 +186,7 @@ def run_score(
         with signals_deferred():
             finish_run(con, run_id, "completed", time.perf_counter() - started)
             too_many_invalid = warn_if_mostly_invalid(con, run_id, settings.max_invalid_share)
-        if settings.snapshot:
+        if settings.snapshot and not settings.dry_run:
             write_snapshot(con, settings.db)
         if too_many_invalid:
             raise TooManyInvalid(too_many_invalid)
@@ -190,6 +196,32 @@ def run_score(
             _close_judge_quietly(judge)
         if con is not None:
             con.close()
+
+
+def dry_run_db(settings: ScoreSettings) -> str:
+    """The database a run opens: a dry run of a database that does not exist yet reads an
+    empty one in memory (nothing stored, nothing cached) instead of creating the file."""
+    if settings.dry_run and not Path(settings.db).exists():
+        return ":memory:"
+    return settings.db
+
+
+def _supersede_unless_dry(con: duckdb.DuckDBPyConnection, settings: ScoreSettings) -> None:
+    """Mark dead runs superseded, unless this is a dry run (which writes no other row)."""
+    if not settings.dry_run:
+        supersede_dead_runs(con)
+
+
+def _price(con: duckdb.DuckDBPyConnection, run_id: str, settings: ScoreSettings) -> None:
+    """Record the run's prices per million tokens (its cost follows at its end)."""
+    price_input, price_output = settings.prices()
+    price_run(
+        con,
+        run_id,
+        price_input_usd=price_input,
+        price_output_usd=price_output,
+        dry_run=settings.dry_run,
+    )
 
 
 def _stop_and_mark(state: RunState, started: float, exc: BaseException) -> tuple[bool, bool]:
@@ -262,6 +294,7 @@ def warn_if_mostly_invalid(con: duckdb.DuckDBPyConnection, run_id: str, most: fl
     """A completed run whose judged cases mostly failed keeps everything and says so in
     `runs.warning`; returns the error for the caller to raise, so that a schedule does not
     show success for a night scored by nothing."""
+    record_max_invalid_share(con, run_id, most)
     run = run_row(con, run_id)
     share = invalid_share(run)
     if share is None or share <= most:

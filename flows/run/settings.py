@@ -32,6 +32,9 @@ class JudgeSettings(BaseModel):
     timeout: float = Field(default=60.0, gt=0)
     max_calls: int | None = Field(default=None, ge=0)
     max_tokens: int | None = Field(default=None, ge=0)
+    # Requests and tokens per minute, over any 60 s window (flows/judges/rate_window.py).
+    rpm: int | None = Field(default=None, ge=1)
+    tpm: int | None = Field(default=None, ge=1)
     # `user:password` of a `--base-url` such as http://user:password@proxy:4000/v1.
     base_url_userinfo: SecretStr | None = Field(default=None, repr=False)
 
@@ -76,6 +79,18 @@ class ScoreSettings(BaseModel):
     # run holds the lock (costs a checkpoint and a copy of the file).
     snapshot: bool = False
     flow: Literal["score", "nightly"] = "score"
+    # USD per million judge tokens in and out (default: flows/judges/prices.py's table).
+    price_input_usd: float | None = Field(default=None, ge=0.0)
+    price_output_usd: float | None = Field(default=None, ge=0.0)
+    # Work out calls, tokens and cost without judging or writing anything (a `runs` row only).
+    dry_run: bool = False
+
+    def prices(self) -> tuple[float | None, float | None]:
+        """USD per million tokens (in, out) this run's judge is priced at; None: unknown."""
+        from flows.judges.prices import judge_prices
+
+        judge = self.judge
+        return judge_prices(judge.kind, judge.model, self.price_input_usd, self.price_output_usd)
 
     def metric_config(self) -> MetricConfig:
         """The metric settings as faith_udfs takes them."""

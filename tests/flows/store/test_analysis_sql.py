@@ -232,6 +232,9 @@ def test_pass_rates_per_day_as_configured(con: duckdb.DuckDBPyConnection) -> Non
         "pass_rate_low": pytest.approx(low, rel=1e-12),
         "pass_rate_high": pytest.approx(high, rel=1e-12),
         "mean_score": pytest.approx((1 + 0.5 + 1 / 3 + 1 + 1) / 5, rel=1e-12),
+        # issue 15: never hidden next to the pass rate; invalid of judged, pending of all
+        "invalid_share": pytest.approx(1 / 6, rel=1e-12),
+        "pending_share": pytest.approx(1 / 7, rel=1e-12),
     }
 
 

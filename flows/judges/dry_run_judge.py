@@ -1,0 +1,185 @@
+"""`--dry-run` for the LLM judge: the real asking path, with the endpoint left out.
+
+EstimatingJudge is OpenAIJudge without an endpoint: the same items, cache keys, cache lookup
+and packs (llm_asking.py), so what it counts as asked is what a run would ask. In place of
+each call it renders the real prompt, counts it, and answers with a stand-in (the lexical
+judge's truths, claims and verdicts, written as the reply schema asks) whose size gives the
+completion tokens; the stand-in's claims and truths then shape the verdict questions, as a
+model's would. Tokens are estimated at rate_window.CHARS_PER_TOKEN characters a token.
+Nothing is sent, nothing is written to the cache, no API key is needed.
+"""
+
+from __future__ import annotations
+
+import inspect
+import json
+import threading
+from typing import TYPE_CHECKING, Any
+
+import polars as pl
+
+from faith_udfs import LexicalJudge
+from faith_udfs.packed_replies import split_packed
+from flows.judges.llm_judge import OpenAIJudge
+from flows.judges.llm_tasks import (
+    DEFAULT_MODE,
+    Result,
+    Task,
+    check_judge_settings,
+    template_reason,
+)
+from flows.judges.rate_window import CHARS_PER_TOKEN
+from flows.judges.usage import Usage
+from flows.store.reply_cache import ReplyCache
+
+if TYPE_CHECKING:
+    import duckdb
+
+    from flows.run.settings import JudgeSettings
+
+# The real judge's packing defaults, read from it so the two cannot drift apart.
+_DEFAULTS = inspect.signature(OpenAIJudge.__init__).parameters
+
+
+def estimated_tokens(text: str) -> int:
+    """Tokens of `text`, estimated from its length (the server is never asked)."""
+    return round(len(text) / CHARS_PER_TOKEN)
+
+
+class EstimatingJudge(OpenAIJudge):
+    """OpenAIJudge that makes no call: it counts the calls, prompt tokens and completion
+    tokens a run would spend (`usage()`), answering each item with a stand-in."""
+
+    def __init__(
+        self,
+        model: str,
+        *,
+        mode: str = DEFAULT_MODE,
+        llm_reason: bool = False,
+        cache: ReplyCache | None = None,
+        owns_cache: bool = False,
+        pack_size: int = _DEFAULTS["pack_size"].default,
+        pack_chars: int = _DEFAULTS["pack_chars"].default,
+    ) -> None:
+        # OpenAIJudge's attributes, without its ChatEndpoint (no key, no HTTP client).
+        self._usage = Usage()
+        self._stop = threading.Event()
+        self.model = model
+        self.mode = mode
+        self.llm_reason = llm_reason
+        self.api_key_env = ""
+        self._pack_size = pack_size if mode == "packed" else 1
+        self._pack_chars = pack_chars
+        self._concurrency = 1
+        self._cache = cache
+        self._owns_cache = owns_cache
+        self._track_items = False
+        self._identity = OpenAIJudge.identity_of(model, mode)
+        self._stand_in = LexicalJudge()
+
+    @property
+    def fatal_error(self) -> str | None:
+        return None
+
+    def stop(self) -> None:
+        self._stop.set()
+
+    def close(self) -> None:
+        if self._cache is not None and self._owns_cache:
+            self._cache.close()
+
+    def __repr__(self) -> str:
+        return f"EstimatingJudge(model={self.model!r}, mode={self.mode!r})"
+
+    def _flush_cache(self) -> None:
+        """Nothing to write: a dry run stores no answer."""
+
+    def _answer_pack(
+        self,
+        task: Task,
+        pack: list[int],
+        items: list[Any],
+        cache_keys: list[str],
+        keys: list[int] | None,
+    ) -> list[Result]:
+        """Count the call this pack would be, and answer it with the stand-in."""
+        asked = [items[i] for i in pack]
+        prompt = task.render(asked)
+        values = self._stand_in_answers(task.stage, asked)
+        entry = task.packed_field
+        if entry:
+            # One entry an item, as a packed reply numbers them (each value is a one-item reply).
+            reply: Any = {"items": [{"item": n, **value} for n, value in enumerate(values, 1)]}
+            parts = split_packed(reply, entry, len(asked))
+        else:
+            reply = values[0]
+            parts = [reply]
+        self._usage.add(
+            calls=1,
+            prompt_tokens=estimated_tokens(prompt),
+            completion_tokens=estimated_tokens(json.dumps(reply, ensure_ascii=False)),
+        )
+        return [
+            Result(value=task.parse(part, item)) for part, item in zip(parts, asked, strict=True)
+        ]
+
+    def _stand_in_answers(self, stage: str, asked: list[Any]) -> list[Any]:
+        """What a model would reply for each item, in the reply schema's form."""
+        keys = pl.Series("key", range(len(asked)), dtype=pl.UInt64)
+        if stage == "truths":
+            limit = self._truths_limit
+            frame = self._stand_in.truths(pl.DataFrame([keys, pl.Series("text", asked)]), limit)
+            return [{"truths": truths} for truths in frame.sort("key")["truths"].to_list()]
+        if stage == "claims":
+            frame = self._stand_in.claims(pl.DataFrame([keys, pl.Series("text", asked)]))
+            return [{"claims": claims} for claims in frame.sort("key")["claims"].to_list()]
+        if stage == "verdicts":
+            questions = pl.DataFrame(
+                [
+                    keys,
+                    pl.Series("claims", [list(q[0]) for q in asked], dtype=pl.List(pl.String)),
+                    pl.Series("truths", [list(q[1]) for q in asked], dtype=pl.List(pl.String)),
+                ]
+            )
+            frame = self._stand_in.verdicts(questions).sort("key")
+            return [
+                {
+                    "verdicts": [
+                        {"claim": n, "verdict": verdict, "reason": reason or ""}
+                        for n, (verdict, reason) in enumerate(zip(v, r, strict=True), start=1)
+                    ]
+                }
+                for v, r in zip(frame["verdicts"], frame["reasons"], strict=True)
+            ]
+        return [{"reason": template_reason(score, list(c))} for score, c in asked]
+
+    _truths_limit: int | None = None
+
+    def truths(self, passages: pl.DataFrame, limit: int | None) -> pl.DataFrame:
+        self._truths_limit = limit
+        return super().truths(passages, limit)
+
+
+def build_estimating_judge(
+    settings: JudgeSettings, con: duckdb.DuckDBPyConnection | None = None
+) -> EstimatingJudge:
+    """The judge `--dry-run` uses in place of `--judge openai`; `con` backs the cache lookup."""
+    check_judge_settings(
+        model=settings.model or "",
+        mode=settings.mode or DEFAULT_MODE,
+        concurrency=settings.concurrency,
+        timeout=settings.timeout,
+        max_retries=0,
+        max_calls=settings.max_calls,
+        max_tokens=settings.max_tokens,
+        pack_size=_DEFAULTS["pack_size"].default,
+        pack_chars=_DEFAULTS["pack_chars"].default,
+    )
+    cache = ReplyCache(con) if con is not None else None
+    return EstimatingJudge(
+        settings.model or "",
+        mode=settings.mode or DEFAULT_MODE,
+        llm_reason=settings.llm_reason,
+        cache=cache,
+        owns_cache=cache is not None,
+    )

@@ -1,0 +1,60 @@
+"""What judge tokens cost: `--price-input` / `--price-output`, else a small built-in table.
+
+Prices are USD per million tokens, as providers publish them. The table holds a few
+well-known models' list prices (OpenAI's pricing page, standard tier, as of 2025); a provider
+may charge otherwise (Azure, batch or cached-input discounts, a new price list), so give the
+options to be exact. A dated model name (`gpt-4o-mini-2024-07-18`) takes its base name's price.
+"""
+
+from __future__ import annotations
+
+# model: (USD per 1M prompt tokens, USD per 1M completion tokens)
+BUILT_IN_PRICES: dict[str, tuple[float, float]] = {
+    "gpt-4o": (2.50, 10.00),
+    "gpt-4o-mini": (0.15, 0.60),
+    "gpt-4.1": (2.00, 8.00),
+    "gpt-4.1-mini": (0.40, 1.60),
+    "gpt-4.1-nano": (0.10, 0.40),
+    "gpt-4-turbo": (10.00, 30.00),
+    "gpt-3.5-turbo": (0.50, 1.50),
+    "o3-mini": (1.10, 4.40),
+    "o4-mini": (1.10, 4.40),
+}
+
+
+def table_price(model: str | None) -> tuple[float, float] | None:
+    """The built-in price of `model` (exact name, else its longest listed prefix followed by
+    `-`), or None when the table does not know it."""
+    if not model:
+        return None
+    name = model.strip().lower().rsplit("/", 1)[-1]  # "openai/gpt-4o-mini" (LiteLLM style)
+    if name in BUILT_IN_PRICES:
+        return BUILT_IN_PRICES[name]
+    prefixes = [known for known in BUILT_IN_PRICES if name.startswith(known + "-")]
+    return BUILT_IN_PRICES[max(prefixes, key=len)] if prefixes else None
+
+
+def judge_prices(
+    kind: str, model: str | None, price_input: float | None, price_output: float | None
+) -> tuple[float | None, float | None]:
+    """USD per million tokens (in, out) of a run's judge: each option given wins over the
+    table; an offline judge (grounded, lexical) makes no call and costs nothing."""
+    if kind != "openai":
+        return 0.0, 0.0
+    listed = table_price(model)
+    return (
+        price_input if price_input is not None else (listed[0] if listed else None),
+        price_output if price_output is not None else (listed[1] if listed else None),
+    )
+
+
+def cost_usd(
+    prompt_tokens: int,
+    completion_tokens: int,
+    price_input: float | None,
+    price_output: float | None,
+) -> float | None:
+    """Tokens at the prices (USD per million); None when either price is unknown."""
+    if price_input is None or price_output is None:
+        return None
+    return (prompt_tokens * price_input + completion_tokens * price_output) / 1_000_000

@@ -1,0 +1,79 @@
+"""What a run's judging cost, in `runs`: its prices, a dry run's estimated counts, and the
+invalid-share limit it was checked against (columns of 009_judge_cost.sql)."""
+
+from __future__ import annotations
+
+import time
+from datetime import UTC, datetime
+from typing import TYPE_CHECKING
+
+from faith_udfs import MetricConfig
+from flows.store.db import sql, transaction
+
+if TYPE_CHECKING:
+    import duckdb
+
+    from flows.run.batches import ScoredBatch
+
+
+def price_run(
+    con: duckdb.DuckDBPyConnection,
+    run_id: str,
+    *,
+    price_input_usd: float | None,
+    price_output_usd: float | None,
+    dry_run: bool,
+) -> None:
+    """Record the run's prices (USD per million tokens; `cost_usd` follows at its end) and
+    whether it is a dry run."""
+    con.execute(
+        sql("price_run"),
+        {
+            "run_id": run_id,
+            "price_input_usd": price_input_usd,
+            "price_output_usd": price_output_usd,
+            "dry_run": dry_run,
+        },
+    )
+
+
+def record_max_invalid_share(
+    con: duckdb.DuckDBPyConnection, run_id: str, max_invalid_share: float
+) -> None:
+    con.execute(
+        sql("record_max_invalid_share"),
+        {"run_id": run_id, "max_invalid_share": max_invalid_share},
+    )
+
+
+def count_dry_batch(
+    con: duckdb.DuckDBPyConnection,
+    scored: ScoredBatch,
+    *,
+    run_id: str,
+    config_id: str,
+    config: MetricConfig,
+    seconds: dict[str, float],
+    batch_no: int | None = None,
+) -> float:
+    """A dry run's write step: the batch's counts and estimated calls and tokens go to its
+    `runs` row, nothing else (no score, verdict, truth or quarantine row). The stand-in
+    judge's pass count means nothing, so none is recorded."""
+    del config_id, config, batch_no  # the write step's signature; nothing is written by them
+    started = time.perf_counter()
+    with transaction(con):
+        con.execute(
+            sql("count_batch"),
+            {
+                **scored.counts,
+                "rows_passed": 0,
+                **scored.spent,
+                "run_id": run_id,
+                "now": datetime.now(UTC).replace(tzinfo=None),
+                "seconds_read": seconds.get("read", 0.0),
+                "seconds_validate": seconds.get("validate", 0.0),
+                "seconds_score": scored.seconds_score,
+                "seconds_write": 0.0,
+            },
+        )
+    return time.perf_counter() - started

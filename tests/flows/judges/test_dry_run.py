@@ -1,0 +1,129 @@
+"""`--dry-run` and the cost of a run (issue 15): the estimate against what a real run then
+spends at a counting server on 127.0.0.1 (its own tokenizer, in its own process); nothing
+judged or written but a `runs` row marked dry_run."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import duckdb
+import polars as pl
+import pytest
+
+from flows.cli import main
+from flows.judges.prices import judge_prices, table_price
+from flows.run.pipeline import run_score
+from flows.run.settings import JudgeSettings, ScoreSettings
+from tests.support.counting_server import RemoteServer, serving_elsewhere, totals
+
+SAMPLE = Path(__file__).resolve().parents[3] / "data" / "sample" / "cases.parquet"
+
+
+@pytest.fixture(scope="module")
+def counting() -> Iterator[RemoteServer]:
+    with serving_elsewhere() as server:
+        yield server
+
+
+@pytest.fixture
+def source(tmp_path: Path) -> Path:
+    path = tmp_path / "cases.parquet"
+    pl.read_parquet(SAMPLE).head(120).write_parquet(path)
+    return path
+
+
+def settings(server: RemoteServer, source: Path, db: Path, *, dry_run: bool) -> ScoreSettings:
+    judge = JudgeSettings(kind="openai", model="gpt-4o-mini", base_url=server.base_url)
+    return ScoreSettings(source=str(source), db=str(db), judge=judge, dry_run=dry_run)
+
+
+def table_counts(db: Path) -> dict[str, int]:
+    con = duckdb.connect(str(db), read_only=True)
+    try:
+        return {
+            table: con.execute(f"SELECT count(*) FROM {table}").fetchall()[0][0]
+            for table in ("case_scores", "claim_verdicts", "truths", "judge_cache", "quarantine")
+        }
+    finally:
+        con.close()
+
+
+def test_a_dry_run_asks_nothing_writes_only_its_row_and_prices_the_real_run(
+    counting: RemoteServer, source: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-local")
+    db = tmp_path / "f.duckdb"
+    # Half the source scored first: the dry run must see what is stored and cached.
+    half = tmp_path / "half.parquet"
+    pl.read_parquet(source).head(60).write_parquet(half)
+    run_score(settings(counting, half, db, dry_run=False))
+    before, stored = len(counting.log()), table_counts(db)
+
+    dry = run_score(settings(counting, source, db, dry_run=True))
+    assert len(counting.log()) == before  # not one request
+    assert table_counts(db) == stored  # nothing but the run row
+    assert dry["dry_run"] is True
+    assert dry["rows_already_scored"] == 60
+
+    real = run_score(settings(counting, source, db, dry_run=False))
+    calls, prompt, completion = totals(counting.log()[before:])
+    assert real["judge_calls"] == calls
+    # Same items after dedup and the cache, in the same packs: the same number of calls.
+    assert dry["judge_calls"] == real["judge_calls"] > 0
+    assert dry["judge_cached"] == real["judge_cached"]
+    assert dry["prompt_tokens"] == pytest.approx(prompt, rel=0.15)
+    assert dry["cost_usd"] == pytest.approx(real["cost_usd"], rel=0.15)
+    assert real["cost_usd"] == pytest.approx((prompt * 0.15 + completion * 0.60) / 1e6)
+
+    again = run_score(settings(counting, source, db, dry_run=True))
+    assert again["judge_calls"] == 0
+    assert again["cost_usd"] == 0
+
+
+def test_the_cli_dry_run_needs_no_key_and_creates_no_database(
+    source: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture
+) -> None:
+    monkeypatch.delenv("OPENAI_API_KEY", raising=False)
+    db = tmp_path / "none.duckdb"
+    argv = ["score", str(source), "--db", str(db), "--judge", "openai", "--model", "m"]
+    prices = ["--price-input", "1", "--price-output", "2"]
+    code = main([*argv, "--dry-run", "--prefect", "no", *prices])
+    out = capsys.readouterr().out
+    assert code == 0
+    assert not db.exists()
+    assert "dry run" in out
+    assert "120 cases to judge" in out
+    assert "at $1/$2 per 1M tokens" in out
+    # the nightly run too: the estimate, and no judge check (it would call the judge)
+    code = main(["nightly", *argv[1:], "--dry-run", "--prefect", "no", *prices])
+    out = capsys.readouterr().out
+    assert code == 0
+    assert not db.exists()
+    assert "dry run" in out
+    assert "judge check" not in out
+
+
+def test_prices_come_from_the_options_else_the_table() -> None:
+    assert table_price("gpt-4o-mini-2024-07-18") == (0.15, 0.60)
+    assert table_price("openai/gpt-4o") == (2.50, 10.00)
+    assert table_price("llama3.1") is None
+    assert judge_prices("openai", "gpt-4o-mini", None, 0.5) == (0.15, 0.5)
+    assert judge_prices("openai", "llama3.1", None, None) == (None, None)
+    assert judge_prices("grounded", None, None, None) == (0.0, 0.0)
+
+
+@pytest.mark.usefixtures("prefect_harness")
+def test_the_prefect_flow_takes_dry_run_as_its_parameter(
+    source: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from flows.orchestration.score_flow import score_flow
+
+    monkeypatch.delenv("OPENAI_API_KEY", raising=False)
+    db = tmp_path / "none.duckdb"
+    judge = JudgeSettings(kind="openai", model="gpt-4o-mini")
+    run = score_flow(ScoreSettings(source=str(source), db=str(db), judge=judge, dry_run=True))
+    assert run["dry_run"] is True
+    assert run["judge_calls"] > 0
+    assert run["cost_usd"] > 0
+    assert not db.exists()

@@ -137,6 +137,10 @@ def build_parser() -> argparse.ArgumentParser:
     from flows.cli.nightly_commands import add_nightly_commands
 
     add_nightly_commands(commands)
+
+    from flows.cli.batches_command import add_batches_command
+
+    add_batches_command(commands)
     return parser
 
 

@@ -63,8 +63,10 @@ def add_run_arguments(parser: argparse.ArgumentParser) -> None:
     judge.add_argument(
         "--judge-mode",
         dest="mode",
-        choices=("packed", "per-item"),
-        help="LLM call layout: packed (default; ~0.3 calls a case) or per-item (~2.5)",
+        choices=("packed", "per-item", "batch"),
+        help="LLM call layout: packed (default; ~0.3 calls a case) or per-item (~2.5); batch: "
+        "packed requests through the Batch API (half price, answers within 24 h, collected "
+        "and scored by later runs; see `faith batches`)",
     )
     judge.add_argument("--llm-reason", action="store_true", help="ask the LLM for prose reasons")
     judge.add_argument("--concurrency", type=int, default=8, help="parallel judge calls (8)")

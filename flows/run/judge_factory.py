@@ -20,6 +20,10 @@ def build_judge(settings: JudgeSettings, con: duckdb.DuckDBPyConnection | None =
         return GroundedJudge()
     if settings.kind == "lexical":
         return LexicalJudge()
+    if settings.kind == "openai" and settings.mode == "batch":
+        from flows.judges.batch_judge import build_batch_judge
+
+        return build_batch_judge(settings, con)
     if settings.kind == "openai":
         from flows.judges.llm_judge import build_openai_judge
 

@@ -1,0 +1,262 @@
+"""`--judge-mode batch` end to end (issue 15, item 4): a real Batch API server on 127.0.0.1
+(tests/support/openai_batch_stub.py), real Parquet, a real DuckDB file shared by runs in this
+process and in a subprocess. The stub answers with the lexical rules, so once every round is
+collected the batch judge must give the lexical judge's scores."""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import duckdb
+import polars as pl
+import pytest
+
+from flows.cli import main
+from flows.errors import JudgeEndpointError
+from flows.nightly.nightly_run import run_nightly
+from flows.run.pipeline import run_score
+from flows.run.settings import JudgeSettings, ScoreSettings
+from tests.conftest import run_python
+from tests.support.builders import COMPARED
+from tests.support.openai_batch_stub import BatchStub
+
+KEY = "sk-batch-3f0a9c2e7d1b4c6a8e5f"
+SAMPLE = Path(__file__).resolve().parents[3] / "data" / "sample" / "cases.parquet"
+CASES = 24
+
+
+@pytest.fixture
+def source(tmp_path: Path) -> Path:
+    path = tmp_path / "cases.parquet"
+    pl.read_parquet(SAMPLE).head(CASES).write_parquet(path)
+    return path
+
+
+@pytest.fixture
+def stub(monkeypatch: pytest.MonkeyPatch) -> Iterator[BatchStub]:
+    monkeypatch.setenv("OPENAI_API_KEY", KEY)
+    with BatchStub(api_key=KEY) as server:
+        yield server
+    assert server.errors == [], f"the stub itself failed: {server.errors}"
+
+
+def settings(stub: BatchStub, source: Path, db: Path, **judge: Any) -> ScoreSettings:
+    options = {"model": "stub-model", "base_url": stub.base_url, "timeout": 5.0, **judge}
+    return ScoreSettings(
+        source=str(source),
+        db=str(db),
+        judge=JudgeSettings(kind="openai", **options),
+        max_invalid_share=1.0,  # rounds with reply errors must still return their row
+    )
+
+
+def batch(stub: BatchStub, source: Path, db: Path, **judge: Any) -> ScoreSettings:
+    return settings(stub, source, db, mode="batch", **judge)
+
+
+def score(run_settings: ScoreSettings) -> dict[str, Any]:
+    """One run; every row it read is accounted for."""
+    run = run_score(run_settings)
+    assert (
+        run["rows_in"]
+        == CASES
+        == (
+            run["rows_scored"] + run["rows_invalid"] + run["rows_pending"] + run["rows_quarantined"]
+        )
+    )
+    return run
+
+
+def until_settled(run_settings: ScoreSettings, most: int = 6) -> list[dict[str, Any]]:
+    """Runs until one leaves nothing pending or invalid (at most `most`)."""
+    runs = [score(run_settings)]
+    while runs[-1]["rows_pending"] or runs[-1]["rows_invalid"]:
+        assert len(runs) < most, [(r["rows_pending"], r["rows_invalid"]) for r in runs]
+        runs.append(score(run_settings))
+    return runs
+
+
+def query(db: Path, sql: str, **params: Any) -> list[tuple]:
+    con = duckdb.connect(str(db), read_only=True)
+    try:
+        return con.execute(sql, params).fetchall()
+    finally:
+        con.close()
+
+
+def scores(db: Path, config_id: str) -> pl.DataFrame:
+    con = duckdb.connect(str(db), read_only=True)
+    try:
+        sql = f"SELECT {', '.join(COMPARED)} FROM case_scores WHERE config_id = $c ORDER BY 1"
+        return con.sql(sql, params={"c": config_id}).pl()
+    finally:
+        con.close()
+
+
+def lexical_scores(source: Path, db: Path) -> pl.DataFrame:
+    run = run_score(
+        ScoreSettings(source=str(source), db=str(db), judge=JudgeSettings(kind="lexical"))
+    )
+    return scores(db, run["config_id"])
+
+
+def asked_again_after_answered(db: Path) -> int:
+    """Items put into a batch after their answer was already in judge_cache: paid twice."""
+    return query(
+        db,
+        "SELECT count(*) FROM judge_batch_items i JOIN judge_batches b USING (batch_id) "
+        "JOIN judge_cache c ON c.cache_key = i.cache_key AND c.created_at < b.submitted_at",
+    )[0][0]
+
+
+def test_rounds_give_the_lexical_scores_and_a_rerun_pays_nothing(
+    stub: BatchStub, source: Path, tmp_path: Path
+) -> None:
+    db = tmp_path / "f.duckdb"
+    runs = until_settled(batch(stub, source, db))
+    # Round 1 asks truths and claims, round 2 verdicts, round 3 finds every answer.
+    assert [r["rows_pending"] for r in runs] == [CASES, CASES, 0]
+    assert [r["judge_calls"] for r in runs] == [0, 0, 0]
+    assert stub.requests["chat"] == 0
+    assert stub.lines_billed == stub.lines_submitted > 0
+    assert scores(db, runs[-1]["config_id"]).equals(lexical_scores(source, db))
+    states = query(db, "SELECT state, collected_at IS NOT NULL, items_failed FROM judge_batches")
+    assert sorted(states) == [("completed", True, 0)] * 3
+    assert asked_again_after_answered(db) == 0
+
+    billed, requests = stub.lines_billed, sum(stub.requests.values())
+    again = score(batch(stub, source, db))
+    assert again["rows_already_scored"] == CASES
+    assert (stub.lines_billed, sum(stub.requests.values())) == (billed, requests)
+
+
+def test_request_lines_carry_the_live_path_bodies(
+    stub: BatchStub, source: Path, tmp_path: Path
+) -> None:
+    live = score(settings(stub, source, tmp_path / "live.duckdb"))
+    assert live["rows_newly_scored"] == CASES
+    live_bodies = sorted(json.dumps(body, sort_keys=True) for body in stub.bodies)
+    stub.bodies.clear()
+    runs = until_settled(batch(stub, source, tmp_path / "batch.duckdb"))
+    assert runs[-1]["config_id"] == live["config_id"]  # one metric config, one cache
+    batch_bodies = sorted(json.dumps(body, sort_keys=True) for body in stub.bodies)
+    assert batch_bodies == live_bodies
+    assert all("response_format" in json.loads(body) for body in batch_bodies)
+
+
+def test_submitted_by_one_process_collected_by_another(
+    stub: BatchStub, source: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    db = tmp_path / "f.duckdb"
+    stub.then("hold", "hold")
+    done = run_python(
+        "-m", "flows.cli", "score", str(source), "--db", str(db), "--prefect", "no",
+        "--judge", "openai", "--judge-mode", "batch", "--model", "stub-model",
+        "--base-url", stub.base_url,
+        env={**os.environ, "OPENAI_API_KEY": KEY},
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert f"{CASES} pending" in done.stdout
+    assert stub.states() == {"validating": 2}
+
+    # Still running: the cases stay pending, nothing is asked twice.
+    waiting = score(batch(stub, source, db))
+    assert (waiting["rows_pending"], stub.requests["upload"]) == (CASES, 2)
+    errors = query(db, "SELECT DISTINCT error FROM case_scores")
+    assert all(
+        error.startswith("BatchPending: waiting for batch batch-stub") for (error,) in errors
+    )
+
+    assert main(["batches", "--db", str(db)]) == 0
+    listed = capsys.readouterr().out
+    assert listed.count("in_progress") == 2
+    assert "stub-model" in listed
+    stub.release()
+    argv = ["batches", "--db", str(db), "--refresh", "--base-url", stub.base_url]
+    assert main(argv) == 0
+    refreshed = capsys.readouterr().out
+    assert "refreshed the state of 2 of 2 unfinished batches" in refreshed
+    assert refreshed.count("completed") == 2
+    assert query(db, "SELECT count(*) FROM judge_batches WHERE collected_at IS NULL") == [(2,)]
+
+    # The nightly run collects the first round and submits the next stage.
+    nightly = run_nightly(batch(stub, source, db))
+    assert nightly["rows_pending"] == CASES
+    assert query(db, "SELECT count(*) FROM judge_batches WHERE collected_at IS NULL")[0][0] >= 1
+    assert until_settled(batch(stub, source, db))[-1]["rows_pending"] == 0
+    assert KEY not in capsys.readouterr().out + done.stdout + done.stderr
+    assert KEY.encode() not in db.read_bytes()
+
+
+def test_failed_and_expired_batches_lose_nothing_and_are_asked_again(
+    stub: BatchStub, source: Path, tmp_path: Path
+) -> None:
+    db = tmp_path / "f.duckdb"
+    stub.then("fail", "expire")
+    runs = until_settled(batch(stub, source, db))
+    assert runs[1]["rows_pending"] == CASES  # round 2: nothing of round 1 was complete
+    assert all(r["rows_invalid"] == 0 for r in runs)  # never an error: waiting is pending
+    first = query(
+        db,
+        "SELECT state, items, items_answered, error FROM judge_batches "
+        "ORDER BY submitted_at, batch_id LIMIT 2",
+    )
+    (failed, _failed_items, failed_answered, why), (expired, items, answered, _) = first
+    assert (failed, failed_answered, why) == ("failed", 0, "stub: this batch failed validation")
+    assert expired == "expired"
+    assert 0 < answered < items
+    assert asked_again_after_answered(db) == 0  # an expired batch keeps what it answered
+    assert scores(db, runs[-1]["config_id"]).equals(lexical_scores(source, db))
+
+
+def test_unusable_and_failed_answers_make_cases_invalid_once_then_are_asked_again(
+    stub: BatchStub, source: Path, tmp_path: Path
+) -> None:
+    db = tmp_path / "f.duckdb"
+    stub.then("partial", "garbled")
+    runs = until_settled(batch(stub, source, db))
+    collected = runs[1]
+    assert collected["rows_invalid"] > 0
+    errors = {
+        error
+        for (error,) in query(db, "SELECT error FROM judge_batch_items WHERE error IS NOT NULL")
+    }
+    assert any("HTTP 500" in error for error in errors)
+    assert any("HTTP" not in error for error in errors)  # the garbled reply: a reply error
+    # Neither kind of failure reached the cache; both were asked again and answered.
+    failed_keys = query(
+        db,
+        "SELECT count(*) FROM judge_batch_items i WHERE error IS NOT NULL AND NOT EXISTS "
+        "(SELECT 1 FROM judge_batch_items j WHERE j.cache_key = i.cache_key AND j.error IS NULL "
+        "AND j.batch_id <> i.batch_id)",
+    )
+    assert failed_keys == [(0,)]
+    assert scores(db, runs[-1]["config_id"]).equals(lexical_scores(source, db))
+
+
+def test_caps_limit_the_request_lines_of_a_run(
+    stub: BatchStub, source: Path, tmp_path: Path
+) -> None:
+    db = tmp_path / "f.duckdb"
+    capped = score(batch(stub, source, db, max_calls=1))
+    assert stub.lines_submitted == 1
+    assert capped["rows_pending"] == CASES
+    errors = {error for (error,) in query(db, "SELECT DISTINCT error FROM case_scores")}
+    assert any("cap of 1 batch requests" in error for error in errors)
+
+
+def test_a_refused_key_stops_the_run_and_leaves_the_cases_for_the_next(
+    stub: BatchStub, source: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    db = tmp_path / "f.duckdb"
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-wrong-key")
+    with pytest.raises(JudgeEndpointError, match="refused the key"):
+        run_score(batch(stub, source, db))
+    assert query(db, "SELECT count(*) FROM judge_batches") == [(0,)]
+    assert b"sk-wrong-key" not in db.read_bytes()
+    monkeypatch.setenv("OPENAI_API_KEY", KEY)
+    assert score(batch(stub, source, db))["rows_pending"] == CASES

@@ -89,12 +89,9 @@ def query(db: Path, sql: str, **params: Any) -> list[tuple]:
 
 
 def scores(db: Path, config_id: str) -> pl.DataFrame:
-    con = duckdb.connect(str(db), read_only=True)
-    try:
-        sql = f"SELECT {', '.join(COMPARED)} FROM case_scores WHERE config_id = $c ORDER BY 1"
-        return con.sql(sql, params={"c": config_id}).pl()
-    finally:
-        con.close()
+    """The columns two judges must agree on, by case."""
+    sql = f"SELECT {', '.join(COMPARED)} FROM case_scores WHERE config_id = $c ORDER BY 1"
+    return pl.DataFrame(query(db, sql, c=config_id), schema=COMPARED, orient="row")
 
 
 def lexical_scores(source: Path, db: Path) -> pl.DataFrame:

@@ -73,7 +73,7 @@ class _Request:
     """One request line to be: a pack of items of one stage."""
 
     indices: list[int]  # into the asked items
-    prompt: str
+    body: dict[str, Any]  # the chat-completions request, as the live path would post it
     items: list[Any]  # each item's cache data
     cache_keys: list[str]
 
@@ -297,15 +297,15 @@ class BatchJudge(OpenAIJudge):
             else:
                 asking.append(index)
         if asking:
-            prompt = task.render([items[i] for i in asking])
-            refused = self._over_cap(len(prompt) // 4)
+            body = self._request_body(task, [items[i] for i in asking])
+            refused = self._over_cap(sum(len(m["content"]) for m in body["messages"]) // 4)
             if refused is not None:
                 results.update((i, Result(error=refused)) for i in asking)
             else:
                 self._gathered.append(
                     _Request(
                         indices=asking,
-                        prompt=prompt,
+                        body=body,
                         items=[task.item_data(items[i]) for i in asking],
                         cache_keys=[cache_keys[i] for i in asking],
                     )
@@ -313,6 +313,12 @@ class BatchJudge(OpenAIJudge):
                 # Replaced once the batch is submitted (or is not).
                 results.update((i, Result(error=BatchPending("not submitted"))) for i in asking)
         return [results[index] for index in pack]
+
+    def _request_body(self, task: Task, items: list[Any]) -> dict[str, Any]:
+        """The body the live path posts when it first asks these items: one user turn, the
+        structured-output mode the endpoint accepts, built by the live path's own code."""
+        prompt = task.render(items)
+        return self._chat.request_body([{"role": "user", "content": prompt}], task.schema)
 
     def _over_cap(self, prompt_tokens: int) -> JudgeBudgetExhausted | None:
         """The cap this request line would pass, or None (and it is counted)."""
@@ -338,11 +344,8 @@ class BatchJudge(OpenAIJudge):
         result says which batch asks it, or why none does."""
         results = list(results)
         lines = [
-            request_line(
-                f"{task.stage}-{number}",
-                self._chat.request_body([{"role": "user", "content": r.prompt}], task.schema),
-            )
-            for number, r in enumerate(gathered)
+            request_line(f"{task.stage}-{number}", request.body)
+            for number, request in enumerate(gathered)
         ]
         for part in batch_slices(lines, max_requests=self._max_requests, max_bytes=self._max_bytes):
             error: JudgeError

@@ -257,3 +257,33 @@ def test_a_refused_key_stops_the_run_and_leaves_the_cases_for_the_next(
     assert b"sk-wrong-key" not in db.read_bytes()
     monkeypatch.setenv("OPENAI_API_KEY", KEY)
     assert score(batch(stub, source, db))["rows_pending"] == CASES
+
+
+def test_a_lost_batch_and_one_past_its_window_are_asked_again(
+    stub: BatchStub, source: Path, tmp_path: Path
+) -> None:
+    db = tmp_path / "f.duckdb"
+    stub.then("hold", "hold")
+    score(batch(stub, source, db))
+    lost, late = sorted(stub.batches)
+    with stub.lock:
+        del stub.batches[lost]  # the server forgot it
+    con = duckdb.connect(str(db))
+    try:
+        con.execute(
+            "UPDATE judge_batches SET submitted_at = submitted_at - INTERVAL 3 DAY "
+            "WHERE batch_id = $b",
+            {"b": late},
+        )
+    finally:
+        con.close()
+    again = score(batch(stub, source, db))
+    assert again["rows_pending"] == CASES
+    assert dict(query(db, "SELECT batch_id, state FROM judge_batches")) == {
+        lost: "lost",
+        late: "abandoned",
+        **dict.fromkeys(sorted(stub.batches)[1:], "validating"),
+    }
+    assert stub.batches[late]["status"] == "cancelled"  # a cancel was asked for
+    assert stub.requests["upload"] == 4  # both asked again
+    assert until_settled(batch(stub, source, db))[-1]["rows_newly_scored"] == CASES

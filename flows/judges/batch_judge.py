@@ -54,7 +54,7 @@ if TYPE_CHECKING:
 
 __all__ = ["BatchJudge", "BatchPending", "build_batch_judge"]
 
-log = logging.getLogger(__name__)
+log = logging.getLogger("faithpipe")  # what a run submits and collects is shown
 
 # A batch still unfinished this long after it was submitted (twice the 24 h window) is given
 # up: a cancel is asked for and its items are asked again. No wait without a deadline.
@@ -196,8 +196,8 @@ class BatchJudge(OpenAIJudge):
         errors: dict[tuple[str, int], str] = {}
         for custom_id, items in by_request.items():
             result = results.get(custom_id)
-            if result is None:
-                continue  # not answered (expired, failed, cancelled): asked again
+            if result is None or result.retry:
+                continue  # not answered (expired, cancelled, a 5xx): asked again
             data = [json.loads(item.item) for item in items]
             reply = (
                 reply_of_completion(result.completion, sum(len(i.item) for i in items) // 4)

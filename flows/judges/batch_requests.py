@@ -54,12 +54,20 @@ def batch_slices(
         yield slice(start, len(lines))
 
 
+# A request line left unanswered for these reasons is asked again, as a live call would be
+# retried: the window ran out, the batch was cancelled, or the server failed for the moment.
+_UNFINISHED_CODES = frozenset({"batch_expired", "batch_cancelled"})
+_TRANSIENT_STATUS = frozenset({408, 409, 429})
+
+
 @dataclass(frozen=True)
 class LineResult:
-    """What the batch gave one request line: a chat completion, or why there is none."""
+    """What the batch gave one request line: a chat completion, or why there is none, and
+    whether that is worth asking again (`retry`) rather than an error of its cases."""
 
     completion: dict[str, Any] | None = None
     error: str | None = None
+    retry: bool = False
 
 
 def read_result_lines(data: bytes) -> dict[str, LineResult]:
@@ -87,9 +95,15 @@ def _line_result(line: dict[str, Any]) -> LineResult:
     response = response if isinstance(response, dict) else {}
     status = response.get("status_code")
     body = response.get("body")
-    if status == 200 and isinstance(body, dict) and not line.get("error"):
+    error = line.get("error")
+    if status == 200 and isinstance(body, dict) and not error:
         return LineResult(completion=body)
-    return LineResult(error=_line_error(line.get("error"), status, body))
+    code = error.get("code") if isinstance(error, dict) else None
+    transient = isinstance(status, int) and (status in _TRANSIENT_STATUS or status >= 500)
+    return LineResult(
+        error=_line_error(error, status, body),
+        retry=transient or code in _UNFINISHED_CODES or status is None,
+    )
 
 
 def _line_error(error: Any, status: Any, body: Any) -> str:

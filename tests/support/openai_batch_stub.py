@@ -10,7 +10,7 @@ queued with `then(...)` (default `complete`):
 - `hold`: `in_progress` until `release()`, then complete;
 - `fail`: `failed` (a validation error), no output;
 - `expire`: `expired`, the first half of its lines answered, the rest in the error file;
-- `partial`: `completed`, every other line answered with HTTP 500 in the error file;
+- `partial`: `completed`, every other line failed in the error file (HTTP 400, then 500);
 - `garbled`: `completed`, the first line's reply is not JSON.
 
 It counts what a provider would bill (answered lines and their tokens) and every request.
@@ -190,8 +190,8 @@ class BatchStub:
                         "id": f"req-{number}",
                         "custom_id": line["custom_id"],
                         "response": {
-                            "status_code": 500,
-                            "body": {"error": {"message": "stub: server error"}},
+                            "status_code": 400 if number % 4 == 1 else 500,
+                            "body": {"error": {"message": "stub: request refused"}},
                         },
                         "error": None,
                     }

@@ -193,19 +193,21 @@ def test_failed_and_expired_batches_lose_nothing_and_are_asked_again(
     stub: BatchStub, source: Path, tmp_path: Path
 ) -> None:
     db = tmp_path / "f.duckdb"
-    stub.then("fail", "expire")
+    # Round 1: truths complete, claims expire half done; round 2: the claims asked again fail.
+    stub.then("complete", "expire", "fail")
     runs = until_settled(batch(stub, source, db))
-    assert runs[1]["rows_pending"] == CASES  # round 2: nothing of round 1 was complete
     assert all(r["rows_invalid"] == 0 for r in runs)  # never an error: waiting is pending
     first = query(
         db,
-        "SELECT state, items, items_answered, error FROM judge_batches "
-        "ORDER BY submitted_at, batch_id LIMIT 2",
+        "SELECT state, items, items_answered, items_failed, error FROM judge_batches "
+        "ORDER BY submitted_at, batch_id LIMIT 3",
     )
-    (failed, _failed_items, failed_answered, why), (expired, items, answered, _) = first
-    assert (failed, failed_answered, why) == ("failed", 0, "stub: this batch failed validation")
-    assert expired == "expired"
+    assert first[0][:4] == ("completed", first[0][1], first[0][1], 0)
+    expired, items, answered, unusable, _ = first[1]
+    assert (expired, unusable) == ("expired", 0)  # what the window cut off is asked again
     assert 0 < answered < items
+    failed, _, failed_answered, _, why = first[2]
+    assert (failed, failed_answered, why) == ("failed", 0, "stub: this batch failed validation")
     assert asked_again_after_answered(db) == 0  # an expired batch keeps what it answered
     assert scores(db, runs[-1]["config_id"]).equals(lexical_scores(source, db))
 
@@ -222,7 +224,8 @@ def test_unusable_and_failed_answers_make_cases_invalid_once_then_are_asked_agai
         error
         for (error,) in query(db, "SELECT error FROM judge_batch_items WHERE error IS NOT NULL")
     }
-    assert any("HTTP 500" in error for error in errors)
+    assert any("HTTP 400" in error for error in errors)
+    assert not any("HTTP 500" in error for error in errors)  # a 5xx is asked again, no error
     assert any("HTTP" not in error for error in errors)  # the garbled reply: a reply error
     # Neither kind of failure reached the cache; both were asked again and answered.
     failed_keys = query(

@@ -69,6 +69,25 @@ def test_result_lines_give_answers_and_say_why_others_have_none() -> None:
     assert results["b"].error == "the batch answered HTTP 400 for this request: bad"
     assert results["c"].error == "the batch did not answer this request: late"
     assert results["d"].error == "the batch did not answer this request: no answer"
+    # A refused request is its cases' error; what ran out of time or failed for the moment
+    # is asked again.
+    assert [results[key].retry for key in "abcd"] == [False, False, True, True]
+
+
+def test_server_failures_of_a_request_are_asked_again() -> None:
+    lines = [
+        {"custom_id": str(status), "response": {"status_code": status, "body": {}}}
+        for status in (400, 404, 408, 429, 500, 503)
+    ]
+    results = read_result_lines(b"\n".join(json.dumps(line).encode() for line in lines))
+    assert {key: result.retry for key, result in results.items()} == {
+        "400": False,
+        "404": False,
+        "408": True,
+        "429": True,
+        "500": True,
+        "503": True,
+    }
 
 
 def test_a_completion_without_usage_is_estimated_and_a_non_completion_is_none() -> None:

@@ -64,8 +64,12 @@ def batches_command(args: argparse.Namespace) -> int:
     # After a refresh, the database itself: its snapshot is older.
     con = connect_for_reading(args.db, wait=args.wait, snapshot=not args.refresh)
     try:
-        frame = list_batches(con, limit=args.limit).pl()
+        batches = list_batches(con, limit=args.limit)
+        frame = batches.pl() if batches is not None else None
     finally:
         con.close()
-    print_frame(frame, title=f"judge batches in {args.db}")
+    if frame is None:
+        print(f"no judge batches in {args.db}: no run of --judge-mode batch has written it")
+    else:
+        print_frame(frame, title=f"judge batches in {args.db}")
     return EXIT_OK

@@ -200,6 +200,9 @@ class BatchJobs:
             )
 
 
-def list_batches(con: duckdb.DuckDBPyConnection, *, limit: int) -> duckdb.DuckDBPyRelation:
-    """`faith batches`: the newest batches with their state, counts and age."""
+def list_batches(con: duckdb.DuckDBPyConnection, *, limit: int) -> duckdb.DuckDBPyRelation | None:
+    """`faith batches`: the newest batches with their state, counts and age; None when the
+    database predates the batch tables (no run of this faithpipe has written it yet)."""
+    if not con.execute(sql("judge_batches_exist")).fetchall()[0][0]:
+        return None
     return con.sql(sql("judge_batches_list"), params={"limit": limit, "now": utc_now()})

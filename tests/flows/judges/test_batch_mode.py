@@ -290,3 +290,12 @@ def test_a_lost_batch_and_one_past_its_window_are_asked_again(
     assert stub.batches[late]["status"] == "cancelled"  # a cancel was asked for
     assert stub.requests["upload"] == 4  # both asked again
     assert until_settled(batch(stub, source, db))[-1]["rows_newly_scored"] == CASES
+
+
+def test_faith_batches_on_a_database_without_batches(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    db = tmp_path / "older.duckdb"
+    duckdb.connect(str(db)).close()  # as a database written before migration 010 reads
+    assert main(["batches", "--db", str(db)]) == 0
+    assert "no judge batches in" in capsys.readouterr().out

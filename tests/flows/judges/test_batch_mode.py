@@ -20,6 +20,7 @@ from flows.errors import JudgeEndpointError
 from flows.nightly.nightly_run import run_nightly
 from flows.run.pipeline import run_score
 from flows.run.settings import JudgeSettings, ScoreSettings
+from schemas import OUTPUT_MODELS
 from tests.conftest import run_python
 from tests.support.builders import COMPARED
 from tests.support.openai_batch_stub import BatchStub
@@ -123,6 +124,12 @@ def test_rounds_give_the_lexical_scores_and_a_rerun_pays_nothing(
     assert scores(db, runs[-1]["config_id"]).equals(lexical_scores(source, db))
     states = query(db, "SELECT state, collected_at IS NOT NULL, items_failed FROM judge_batches")
     assert sorted(states) == [("completed", True, 0)] * 3
+    con = duckdb.connect(str(db), read_only=True)
+    try:
+        for table in ("judge_batches", "judge_batch_items"):
+            OUTPUT_MODELS[table].validate(con.sql(f"SELECT * FROM {table}").pl(), lazy=True)
+    finally:
+        con.close()
     assert asked_again_after_answered(db) == 0
 
     billed, requests = stub.lines_billed, sum(stub.requests.values())

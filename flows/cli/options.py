@@ -68,6 +68,15 @@ def add_run_arguments(parser: argparse.ArgumentParser) -> None:
         "packed requests through the Batch API (half price, answers within 24 h, collected "
         "and scored by later runs; see `faith batches`)",
     )
+    judge.add_argument(
+        "--batch-wait",
+        type=float,
+        default=0.0,
+        metavar="SECONDS",
+        help="batch mode: wait up to this long in all for the run's batches to finish, "
+        "collecting them and going on to the next stage in the same run (default 0: the "
+        "cases stay pending for a later run)",
+    )
     judge.add_argument("--llm-reason", action="store_true", help="ask the LLM for prose reasons")
     judge.add_argument("--concurrency", type=int, default=8, help="parallel judge calls (8)")
     judge.add_argument("--timeout", type=float, default=60.0, help="seconds per judge call (60)")
@@ -145,6 +154,7 @@ def settings_from(args: argparse.Namespace, *, flow: str = "score") -> Any:
                 base_url=args.base_url,
                 api_key_env=args.api_key_env,
                 mode=args.mode,
+                batch_wait=args.batch_wait,
                 llm_reason=args.llm_reason,
                 concurrency=args.concurrency,
                 timeout=args.timeout,

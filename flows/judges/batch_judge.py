@@ -18,10 +18,11 @@ from __future__ import annotations
 
 import json
 import logging
+import time
 import uuid
 from collections import defaultdict
 from dataclasses import dataclass
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
 from faith_udfs.errors import (
@@ -59,6 +60,8 @@ log = logging.getLogger("faithpipe")  # what a run submits and collects is shown
 # A batch still unfinished this long after it was submitted (twice the 24 h window) is given
 # up: a cancel is asked for and its items are asked again. No wait without a deadline.
 GIVE_UP_AFTER = timedelta(hours=48)
+# Polling a batch while a run may wait for it (--batch-wait): soon at first, then less often.
+_FIRST_POLL, _LONGEST_POLL = 0.2, 30.0
 
 
 class BatchPending(JudgeError):
@@ -95,12 +98,15 @@ class BatchJudge(OpenAIJudge):
         cache: ReplyCache | None,
         max_calls: int | None = None,
         max_tokens: int | None = None,
+        wait: float = 0.0,
         max_requests: int = MAX_REQUESTS,
         max_bytes: int = MAX_BYTES,
         **options: Any,
     ) -> None:
-        """`options` are OpenAIJudge's (base_url, api_key_env, timeout, llm_reason, ...),
-        except the mode and concurrency, which batch mode sets."""
+        """`wait`: seconds this judge may wait in all for the batches it submits to finish
+        (polling), to collect them and go on with the next stage in the same run; 0: none.
+        `options` are OpenAIJudge's (base_url, api_key_env, timeout, llm_reason, ...), except
+        the mode and concurrency, which batch mode sets."""
         if cache is None:
             raise ConfigError("--judge-mode batch needs the run's database for its answers")
         # Packs only become request lines here: there is no call to wait for.
@@ -121,6 +127,8 @@ class BatchJudge(OpenAIJudge):
         self._gathered: list[_Request] = []
         self._reported: list[tuple[str, str, int]] = []
         self._batch_fatal: str | None = None
+        self._submitted: list[tuple[str, datetime]] = []  # by the current ask
+        self._wait_until = time.monotonic() + max(wait, 0.0)
 
     @property
     def fatal_error(self) -> str | None:
@@ -149,36 +157,54 @@ class BatchJudge(OpenAIJudge):
     def collect(self) -> int:
         """Read every finished batch of this judge into judge_cache; returns how many were
         collected. A batch whose state or files cannot be read now is left for the next run."""
-        collected = 0
-        for batch_id, submitted_at, _ in self._jobs.unfinished(self._owner):
-            try:
-                status = self._api.status(batch_id)
-            except BatchNotFound as exc:
-                log.warning("batch %s: %s; its items are asked again", batch_id, exc)
-                self._jobs.seen(batch_id, state="lost", error=str(exc))
-                self._jobs.collected(
-                    batch_id, answered=0, errors={}, prompt_tokens=0, completion_tokens=0
-                )
-                continue
-            except BatchApiError as exc:
-                log.warning("batch %s: state unknown (%s); the next run asks again", batch_id, exc)
-                continue
-            self._jobs.seen(
-                batch_id,
-                state=status.status,
-                output_file_id=status.output_file_id,
-                error_file_id=status.error_file_id,
-                error=status.error,
-            )
-            if status.finished:
-                collected += self._collect(status)
-            elif utc_now() - submitted_at > GIVE_UP_AFTER:
-                self._give_up(batch_id)
-        return collected
+        return sum(
+            self._check(batch_id, at) for batch_id, at, _ in self._jobs.unfinished(self._owner)
+        )
 
-    def _collect(self, status: BatchStatus) -> int:
-        """Store a finished batch's usable answers in judge_cache and its items' errors; 1
-        when done, 0 when its files could not be read (the next run tries again)."""
+    def _check(self, batch_id: str, submitted_at: datetime) -> bool:
+        """Ask a batch's state and collect it if it finished; whether it is done with (read,
+        lost or given up) rather than still waited for."""
+        try:
+            status = self._api.status(batch_id)
+        except BatchNotFound as exc:
+            log.warning("batch %s: %s; its items are asked again", batch_id, exc)
+            self._jobs.seen(batch_id, state="lost", error=str(exc))
+            self._jobs.collected(
+                batch_id, answered=0, errors={}, prompt_tokens=0, completion_tokens=0
+            )
+            return True
+        except BatchApiError as exc:
+            log.warning("batch %s: state unknown (%s); the next run asks again", batch_id, exc)
+            return False
+        self._jobs.seen(
+            batch_id,
+            state=status.status,
+            output_file_id=status.output_file_id,
+            error_file_id=status.error_file_id,
+            error=status.error,
+        )
+        if status.finished:
+            return self._collect(status)
+        if utc_now() - submitted_at > GIVE_UP_AFTER:
+            self._give_up(batch_id)
+            return True
+        return False
+
+    def _await(self, batches: list[tuple[str, datetime]]) -> bool:
+        """Poll these batches (0.2 s, then twice as long each time, at most every 30 s) until
+        each is done with or the run's wait is spent; whether they all are."""
+        waiting, pause = list(batches), _FIRST_POLL
+        while waiting:
+            left = self._wait_until - time.monotonic()
+            if left <= 0 or self._stop.wait(min(pause, left)):
+                return False
+            pause = min(2 * pause, _LONGEST_POLL)
+            waiting = [(batch_id, at) for batch_id, at in waiting if not self._check(batch_id, at)]
+        return True
+
+    def _collect(self, status: BatchStatus) -> bool:
+        """Store a finished batch's usable answers in judge_cache and its items' errors;
+        False when its files could not be read (the next run tries again)."""
         results = {}
         try:
             for file_id in (status.error_file_id, status.output_file_id):  # answers win
@@ -188,7 +214,7 @@ class BatchJudge(OpenAIJudge):
             log.warning(
                 "batch %s: results not read (%s); the next run tries again", status.batch_id, exc
             )
-            return 0
+            return False
         by_request: dict[str, list[BatchItem]] = defaultdict(list)
         for item in self._jobs.items_of(status.batch_id):
             by_request[item.custom_id].append(item)
@@ -238,7 +264,7 @@ class BatchJudge(OpenAIJudge):
             answered,
             len(errors),
         )
-        return 1
+        return True
 
     def _give_up(self, batch_id: str) -> None:
         """Stop waiting for a batch past GIVE_UP_AFTER: ask for a cancel, ask its items again."""
@@ -257,7 +283,26 @@ class BatchJudge(OpenAIJudge):
     # --- asking: the live path's cache and packs, then request lines instead of calls ---------
 
     def _ask(self, task: Task, items: list[Any], keys: Any = None) -> list[Result]:
-        self._gathered = []
+        """Ask through batches; within the run's wait, collect them and ask the rest again."""
+        results = self._ask_in_batches(task, items, keys)
+        while self._submitted and self._await(self._submitted):
+            waiting = [
+                i for i, result in enumerate(results) if isinstance(result.error, BatchPending)
+            ]
+            if not waiting:
+                break
+            again = self._ask_in_batches(
+                task,
+                [items[i] for i in waiting],
+                keys.gather(waiting) if keys is not None else None,
+            )
+            for index, result in zip(waiting, again, strict=True):
+                results[index] = result
+        return results
+
+    def _ask_in_batches(self, task: Task, items: list[Any], keys: Any) -> list[Result]:
+        """The live path's cache and packs; the packs it would ask become batches."""
+        self._gathered, self._submitted = [], []
         results = super()._ask(task, items, keys)
         self._jobs.mark_reported(self._reported)
         self._reported = []
@@ -385,6 +430,7 @@ class BatchJudge(OpenAIJudge):
             )
         ]
         submitted_at = utc_now()
+        self._submitted.append((status.batch_id, submitted_at))
         self._jobs.record(
             batch_id=status.batch_id,
             input_file_id=file_id,
@@ -450,6 +496,7 @@ def build_batch_judge(settings: JudgeSettings, con: duckdb.DuckDBPyConnection | 
             max_calls=settings.max_calls,
             max_tokens=settings.max_tokens,
             llm_reason=settings.llm_reason,
+            wait=settings.batch_wait,
             cache=cache,
             owns_cache=True,
             # The pipeline drains per-item usage after every batch to charge cases.

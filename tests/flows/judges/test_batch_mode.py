@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import os
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -306,3 +307,21 @@ def test_faith_batches_on_a_database_without_batches(
     duckdb.connect(str(db)).close()  # as a database written before migration 010 reads
     assert main(["batches", "--db", str(db)]) == 0
     assert "no judge batches in" in capsys.readouterr().out
+
+
+def test_with_a_wait_one_run_goes_through_every_round(
+    stub: BatchStub, source: Path, tmp_path: Path
+) -> None:
+    db = tmp_path / "f.duckdb"
+    stub.then("complete", "expire")  # the claims asked again are collected in the same run
+    run = score(batch(stub, source, db, batch_wait=30.0))
+    assert run["rows_newly_scored"] == CASES
+    assert scores(db, run["config_id"]).equals(lexical_scores(source, db))
+    assert query(db, "SELECT count(*) FROM judge_batches WHERE collected_at IS NULL") == [(0,)]
+
+    # A batch that does not finish within the wait leaves its cases pending, on time.
+    stub.then("hold", "hold")
+    started = time.monotonic()
+    held = score(batch(stub, source, tmp_path / "held.duckdb", batch_wait=0.5))
+    assert held["rows_pending"] == CASES
+    assert time.monotonic() - started < 5

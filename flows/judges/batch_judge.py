@@ -412,6 +412,8 @@ class BatchJudge(OpenAIJudge):
         """Upload, submit and record one batch; the pending error its items carry."""
         if self._batch_fatal is not None:
             raise JudgeEndpointError(self._batch_fatal)
+        if self._stop.is_set():  # stopped: nothing more is asked, not even in a batch
+            raise BatchApiError("the judge was closed or interrupted before this batch")
         file_id = self._api.upload(
             b"".join(lines), f"faithpipe-{task.stage}-{uuid.uuid4().hex}.jsonl"
         )

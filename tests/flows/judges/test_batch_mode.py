@@ -7,6 +7,9 @@ from __future__ import annotations
 
 import json
 import os
+import signal
+import subprocess
+import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -22,7 +25,6 @@ from flows.nightly.nightly_run import run_nightly
 from flows.run.pipeline import run_score
 from flows.run.settings import JudgeSettings, ScoreSettings
 from schemas import OUTPUT_MODELS
-from tests.conftest import run_python
 from tests.support.builders import COMPARED
 from tests.support.openai_batch_stub import BatchStub
 
@@ -158,27 +160,47 @@ def test_submitted_by_one_process_collected_by_another(
 ) -> None:
     db = tmp_path / "f.duckdb"
     stub.then("hold", "hold")
-    done = run_python(
-        "-m", "flows.cli", "score", str(source), "--db", str(db), "--prefect", "no",
-        "--judge", "openai", "--judge-mode", "batch", "--model", "stub-model",
-        "--base-url", stub.base_url,
+    # Process 1 submits the truths and waits for them (--batch-wait), until a Ctrl-C.
+    process = subprocess.Popen(
+        [sys.executable, "-m", "flows.cli", "score", str(source), "--db", str(db),
+         "--prefect", "no", "--judge", "openai", "--judge-mode", "batch",
+         "--model", "stub-model", "--base-url", stub.base_url, "--batch-wait", "60"],
+        cwd=Path(__file__).resolve().parents[3],
         env={**os.environ, "OPENAI_API_KEY": KEY},
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
     )  # fmt: skip
-    assert done.returncode == 0, done.stderr
-    assert f"{CASES} pending" in done.stdout
-    assert stub.states() == {"validating": 2}
+    try:
+        deadline = time.monotonic() + 60
+        while not stub.requests["batch_status"]:  # polled: submitted and recorded
+            assert process.poll() is None, process.communicate()
+            assert time.monotonic() < deadline
+            time.sleep(0.05)
+        stopped = time.monotonic()
+        process.send_signal(signal.SIGINT)
+        out, err = process.communicate(timeout=30)
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.communicate()
+    assert process.returncode == 130, err
+    assert time.monotonic() - stopped < 5  # the wait ends with the stop
+    assert stub.requests["batch_create"] == 1  # nothing is asked after it
+    assert query(db, "SELECT count(*) FROM judge_batches") == [(1,)]
 
-    # Still running: the cases stay pending, nothing is asked twice.
+    # Process 2 (this one): the truths are still running, so their cases stay pending and
+    # nothing is asked twice; the claims are asked.
     waiting = score(batch(stub, source, db))
     assert (waiting["rows_pending"], stub.requests["upload"]) == (CASES, 2)
     errors = query(db, "SELECT DISTINCT error FROM case_scores")
-    assert all(
-        error.startswith("BatchPending: waiting for batch batch-stub") for (error,) in errors
-    )
+    assert all(error.startswith("BatchPending: ") for (error,) in errors)
+    assert any("waiting for batch batch-stub0002" in error for (error,) in errors)
 
     assert main(["batches", "--db", str(db)]) == 0
     listed = capsys.readouterr().out
-    assert listed.count("in_progress") == 2
+    assert listed.count("in_progress") == 1
+    assert listed.count("validating") == 1
     assert "stub-model" in listed
     stub.release()
     argv = ["batches", "--db", str(db), "--refresh", "--base-url", stub.base_url]
@@ -193,7 +215,7 @@ def test_submitted_by_one_process_collected_by_another(
     assert nightly["rows_pending"] == CASES
     assert query(db, "SELECT count(*) FROM judge_batches WHERE collected_at IS NULL")[0][0] >= 1
     assert until_settled(batch(stub, source, db))[-1]["rows_pending"] == 0
-    assert KEY not in capsys.readouterr().out + done.stdout + done.stderr
+    assert KEY not in capsys.readouterr().out + out + err
     assert KEY.encode() not in db.read_bytes()
 
 

@@ -68,6 +68,8 @@ def add_run_arguments(parser: argparse.ArgumentParser) -> None:
         "packed requests through the Batch API (half price, answers within 24 h, collected "
         "and scored by later runs; see `faith batches`)",
     )
+    judge.add_argument("--llm-reason", action="store_true", help="ask the LLM for prose reasons")
+    judge.add_argument("--concurrency", type=int, default=8, help="parallel judge calls (8)")
     judge.add_argument(
         "--batch-wait",
         type=float,
@@ -77,8 +79,6 @@ def add_run_arguments(parser: argparse.ArgumentParser) -> None:
         "collecting them and going on to the next stage in the same run (default 0: the "
         "cases stay pending for a later run)",
     )
-    judge.add_argument("--llm-reason", action="store_true", help="ask the LLM for prose reasons")
-    judge.add_argument("--concurrency", type=int, default=8, help="parallel judge calls (8)")
     judge.add_argument("--timeout", type=float, default=60.0, help="seconds per judge call (60)")
     judge.add_argument("--max-calls", type=int, help="cap on judge calls this run; rest pending")
     judge.add_argument("--max-tokens", type=int, help="cap on judge tokens this run; rest pending")

@@ -186,6 +186,51 @@ class LegacyPassageKeys(pa.DataFrameModel):
         unique = ["config_id", "passage_id"]  # noqa: RUF012
 
 
+class JudgeBatches(pa.DataFrameModel):
+    """`judge_batches`: one row a batch submitted with `--judge-mode batch` (migration 010)."""
+
+    batch_id: str = pa.Field(unique=True, description="The server's batch id.")
+    input_file_id: str = pa.Field(description="The uploaded JSONL of requests.")
+    output_file_id: str = pa.Field(nullable=True, description="Its answers, once there.")
+    error_file_id: str = pa.Field(nullable=True, description="Its failed requests, once known.")
+    endpoint: str = pa.Field(description="host[:port] only.")
+    model: str = pa.Field(description="Model name.")
+    config: str = pa.Field(description="JSON: the judge identity its items were asked under.")
+    state: str = pa.Field(description="The server's status as last seen, or lost, abandoned.")
+    requests: pl.Int32 = pa.Field(ge=1, description="Request lines (packs of items).")
+    items: pl.Int32 = pa.Field(ge=1, description="Judge items asked.")
+    items_answered: pl.Int32 = pa.Field(nullable=True, ge=0, description="Stored in judge_cache.")
+    items_failed: pl.Int32 = pa.Field(nullable=True, ge=0, description="Refused or unusable.")
+    prompt_tokens: pl.Int64 = pa.Field(nullable=True, ge=0, description="Of its answers.")
+    completion_tokens: pl.Int64 = pa.Field(nullable=True, ge=0, description="Of its answers.")
+    submitted_at: dt.datetime = pa.Field(description="UTC.")
+    checked_at: dt.datetime = pa.Field(nullable=True, description="State last asked, UTC.")
+    collected_at: dt.datetime = pa.Field(nullable=True, description="NULL: still waited for.")
+    error: str = pa.Field(nullable=True, description="Why the server failed it.")
+
+    class Config:
+        strict = True
+
+
+class JudgeBatchItems(pa.DataFrameModel):
+    """`judge_batch_items`: one row an item of a submitted batch."""
+
+    batch_id: str = pa.Field(description="Its batch.")
+    custom_id: str = pa.Field(description="Its request line in the batch.")
+    position: pl.Int32 = pa.Field(ge=0, description="Its place in that line's pack.")
+    stage: str = pa.Field(
+        isin=["truths", "claims", "verdicts", "reasons"], description="Which question."
+    )
+    item: str = pa.Field(description="JSON of the item as it enters the cache key.")
+    cache_key: str = pa.Field(description="judge_cache.cache_key of its answer.")
+    error: str = pa.Field(nullable=True, description="Why its answer was unusable.")
+    error_reported: bool = pa.Field(description="That error made its cases invalid once.")
+
+    class Config:
+        strict = True
+        unique = ["batch_id", "custom_id", "position"]  # noqa: RUF012
+
+
 OUTPUT_MODELS: dict[str, type[pa.DataFrameModel]] = {
     "runs": Runs,
     "case_scores": CaseScores,
@@ -194,4 +239,6 @@ OUTPUT_MODELS: dict[str, type[pa.DataFrameModel]] = {
     "quarantine": Quarantine,
     "judge_cache": JudgeCache,
     "legacy_passage_keys": LegacyPassageKeys,
+    "judge_batches": JudgeBatches,
+    "judge_batch_items": JudgeBatchItems,
 }

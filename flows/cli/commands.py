@@ -136,6 +136,10 @@ def build_parser() -> argparse.ArgumentParser:
     )
     add_report_arguments(report)
 
+    from flows.cli.batches_command import add_batches_command
+
+    add_batches_command(commands)
+
     from flows.cli.nightly_commands import add_nightly_commands
 
     add_nightly_commands(commands)

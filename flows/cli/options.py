@@ -63,11 +63,22 @@ def add_run_arguments(parser: argparse.ArgumentParser) -> None:
     judge.add_argument(
         "--judge-mode",
         dest="mode",
-        choices=("packed", "per-item"),
-        help="LLM call layout: packed (default; ~0.3 calls a case) or per-item (~2.5)",
+        choices=("packed", "per-item", "batch"),
+        help="LLM call layout: packed (default; ~0.3 calls a case) or per-item (~2.5); batch: "
+        "packed requests through the Batch API (half price, answers within 24 h, collected "
+        "and scored by later runs; see `faith batches`)",
     )
     judge.add_argument("--llm-reason", action="store_true", help="ask the LLM for prose reasons")
     judge.add_argument("--concurrency", type=int, default=8, help="parallel judge calls (8)")
+    judge.add_argument(
+        "--batch-wait",
+        type=float,
+        default=0.0,
+        metavar="SECONDS",
+        help="batch mode: wait up to this long in all for the run's batches to finish, "
+        "collecting them and going on to the next stage in the same run (default 0: the "
+        "cases stay pending for a later run)",
+    )
     judge.add_argument("--timeout", type=float, default=60.0, help="seconds per judge call (60)")
     judge.add_argument("--max-calls", type=int, help="cap on judge calls this run; rest pending")
     judge.add_argument("--max-tokens", type=int, help="cap on judge tokens this run; rest pending")
@@ -173,6 +184,7 @@ def settings_from(args: argparse.Namespace, *, flow: str = "score") -> Any:
                 base_url=args.base_url,
                 api_key_env=args.api_key_env,
                 mode=args.mode,
+                batch_wait=args.batch_wait,
                 llm_reason=args.llm_reason,
                 concurrency=args.concurrency,
                 timeout=args.timeout,

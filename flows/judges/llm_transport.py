@@ -253,7 +253,7 @@ class ChatEndpoint:
             self._reserve_call()
             spent[0] += 1
             used_format = self._format
-            request = self._post(messages, format_request(FORMATS[used_format], schema))
+            request = self._post(self.request_body(messages, schema, FORMATS[used_format]))
             try:
                 raw = self._loop.run(request, self._timeout + _GRACE_SECONDS)
             except openai.APIStatusError as exc:
@@ -282,12 +282,24 @@ class ChatEndpoint:
         finally:
             self._limiter.release(ticket, ok=ok, throttled=throttled, retry_after=retry_after)
 
-    async def _post(self, messages: list[dict[str, str]], response_format: dict[str, Any]) -> Any:
+    def request_body(
+        self, messages: list[dict[str, str]], schema: str, response_format: str | None = None
+    ) -> dict[str, Any]:
+        """The JSON body of one chat-completions request (`response_format`: one of FORMATS,
+        default the one accepted last). Built only here: the Batch API's request lines carry
+        the same body (flows/judges/batch_judge.py), so the two cannot drift."""
+        kind = self.response_format if response_format is None else response_format
+        return {
+            "model": self.model,
+            "messages": messages,
+            **REQUEST_PARAMETERS,
+            **format_request(kind, schema),
+        }
+
+    async def _post(self, body: dict[str, Any]) -> Any:
         """The raw answer to one request, body read, within the deadline (on the loop)."""
         async with asyncio.timeout(self._timeout):
-            raw = await self._client.chat.completions.with_raw_response.create(
-                model=self.model, messages=messages, **REQUEST_PARAMETERS, **response_format
-            )
+            raw = await self._client.chat.completions.with_raw_response.create(**body)
             await raw.http_response.aread()
             return raw
 

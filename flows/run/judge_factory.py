@@ -30,6 +30,10 @@ def build_judge(
         from flows.judges.dry_run_judge import build_estimating_judge
 
         return build_estimating_judge(settings, con)
+    if settings.kind == "openai" and settings.mode == "batch":
+        from flows.judges.batch_judge import build_batch_judge
+
+        return build_batch_judge(settings, con)
     if settings.kind == "openai":
         from flows.judges.llm_judge import build_openai_judge
 

@@ -27,6 +27,8 @@ class JudgeSettings(BaseModel):
     base_url: str | None = None
     api_key_env: str = "OPENAI_API_KEY"
     mode: str | None = None
+    # Batch mode: seconds a run may wait for its own batches to finish (0: leave them pending).
+    batch_wait: float = Field(default=0.0, ge=0.0)
     llm_reason: bool = False
     concurrency: int = Field(default=8, ge=1, le=256)
     timeout: float = Field(default=60.0, gt=0)

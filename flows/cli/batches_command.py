@@ -1,0 +1,75 @@
+"""`faith batches`: the judge batches `--judge-mode batch` submitted, with their state."""
+
+from __future__ import annotations
+
+import argparse
+
+from flows.cli.options import EXIT_OK, add_db_argument, add_lock_timeout_argument, add_wait_argument
+
+__all__ = ["add_batches_command"]
+
+
+def add_batches_command(commands: argparse._SubParsersAction) -> None:
+    """Add `faith batches` to the CLI's subcommands."""
+    batches = commands.add_parser(
+        "batches",
+        help="judge batches submitted with --judge-mode batch, and their state",
+        description="List the batches in judge_batches, newest first: state as last seen, "
+        "whether a later run still has to collect them, requests, items, answers, age. "
+        "Read-only, unless --refresh asks the server for the state of unfinished batches "
+        "(collecting their answers is the next `faith score` or `faith nightly`'s).",
+    )
+    add_db_argument(batches)
+    batches.add_argument("--limit", type=int, default=20, help="how many batches (default 20)")
+    add_wait_argument(batches)
+    refresh = batches.add_argument_group("refresh from the server")
+    refresh.add_argument(
+        "--refresh",
+        action="store_true",
+        help="first ask the server (--base-url) for the state of every unfinished batch "
+        "submitted to it, and store it (needs the database's write lock)",
+    )
+    refresh.add_argument("--base-url", help="the endpoint the batches were submitted to")
+    refresh.add_argument(
+        "--api-key-env",
+        default="OPENAI_API_KEY",
+        metavar="VAR",
+        help="environment variable holding the API key (default OPENAI_API_KEY)",
+    )
+    refresh.add_argument(
+        "--timeout", type=float, default=60.0, help="seconds per request (default 60)"
+    )
+    add_lock_timeout_argument(
+        refresh, help="with --refresh: wait this long for a run holding the database (default 0)"
+    )
+    batches.set_defaults(command=batches_command)
+
+
+def batches_command(args: argparse.Namespace) -> int:
+    from flows.cli.output import print_frame
+    from flows.store.batch_jobs import list_batches
+    from flows.store.db import connect_for_reading
+
+    if args.refresh:
+        from flows.judges.batch_refresh import refresh_batch_states
+
+        refreshed, unfinished = refresh_batch_states(
+            args.db,
+            base_url=args.base_url,
+            api_key_env=args.api_key_env,
+            timeout=args.timeout,
+            lock_timeout=args.lock_timeout,
+        )
+        print(f"refreshed the state of {refreshed} of {unfinished} unfinished batches")
+    # After a refresh, the database itself: its snapshot is older.
+    con = connect_for_reading(args.db, wait=args.wait, snapshot=not args.refresh)
+    try:
+        batches = list_batches(con, limit=args.limit)
+        frame = batches.pl() if batches is not None else None
+    finally:
+        con.close()
+    if frame is None:
+        print(f"no judge batches in {args.db}: no run of --judge-mode batch has written it")
+    else:
+        print_frame(frame, title=f"judge batches in {args.db}")
+    return EXIT_OK

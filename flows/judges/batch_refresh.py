@@ -1,0 +1,58 @@
+"""`faith batches --refresh`: ask the server for the state of every batch still waited for.
+
+Only the state is stored (`judge_batches.state`, `checked_at`); collecting the answers into
+judge_cache is the next `faith score` or `faith nightly`'s (flows/judges/batch_judge.py).
+"""
+
+from __future__ import annotations
+
+import logging
+from pathlib import Path
+
+from flows.judges.batch_api import BatchApi, BatchApiError
+from flows.store.batch_jobs import BatchJobs
+from flows.store.db import open_store
+
+__all__ = ["refresh_batch_states"]
+
+log = logging.getLogger("faithpipe")
+
+
+def refresh_batch_states(
+    db: Path | str,
+    *,
+    base_url: str | None,
+    api_key_env: str,
+    timeout: float,
+    lock_timeout: float = 0.0,
+) -> tuple[int, int]:
+    """Store the server's state of each unfinished batch submitted to `base_url`'s host;
+    returns (refreshed, unfinished). A batch the server cannot tell about now is left as it
+    was, with a warning."""
+    api = BatchApi(base_url=base_url, api_key_env=api_key_env, timeout=timeout)
+    try:
+        con = open_store(db, lock_timeout=lock_timeout)
+        jobs = BatchJobs(con)
+        try:
+            unfinished = jobs.unfinished(endpoint=api.endpoint)
+            refreshed = 0
+            for batch_id, _, _ in unfinished:
+                try:
+                    status = api.status(batch_id)
+                except BatchApiError as exc:
+                    log.warning("batch %s: state not refreshed (%s)", batch_id, exc)
+                    continue
+                jobs.seen(
+                    batch_id,
+                    state=status.status,
+                    output_file_id=status.output_file_id,
+                    error_file_id=status.error_file_id,
+                    error=status.error,
+                )
+                refreshed += 1
+        finally:
+            jobs.close()
+            con.close()
+    finally:
+        api.close()
+    return refreshed, len(unfinished)

@@ -1,0 +1,349 @@
+"""`--judge-mode batch` end to end (issue 15, item 4): a real Batch API server on 127.0.0.1
+(tests/support/openai_batch_stub.py), real Parquet, a real DuckDB file shared by runs in this
+process and in a subprocess. The stub answers with the lexical rules, so once every round is
+collected the batch judge must give the lexical judge's scores."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import duckdb
+import polars as pl
+import pytest
+
+from flows.cli import main
+from flows.errors import JudgeEndpointError
+from flows.nightly.nightly_run import run_nightly
+from flows.run.pipeline import run_score
+from flows.run.settings import JudgeSettings, ScoreSettings
+from schemas import OUTPUT_MODELS
+from tests.support.builders import COMPARED
+from tests.support.openai_batch_stub import BatchStub
+
+KEY = "sk-batch-3f0a9c2e7d1b4c6a8e5f"
+SAMPLE = Path(__file__).resolve().parents[3] / "data" / "sample" / "cases.parquet"
+CASES = 24
+
+
+@pytest.fixture
+def source(tmp_path: Path) -> Path:
+    path = tmp_path / "cases.parquet"
+    pl.read_parquet(SAMPLE).head(CASES).write_parquet(path)
+    return path
+
+
+@pytest.fixture
+def stub(monkeypatch: pytest.MonkeyPatch) -> Iterator[BatchStub]:
+    monkeypatch.setenv("OPENAI_API_KEY", KEY)
+    with BatchStub(api_key=KEY) as server:
+        yield server
+    assert server.errors == [], f"the stub itself failed: {server.errors}"
+
+
+def settings(stub: BatchStub, source: Path, db: Path, **judge: Any) -> ScoreSettings:
+    options = {"model": "stub-model", "base_url": stub.base_url, "timeout": 5.0, **judge}
+    return ScoreSettings(
+        source=str(source),
+        db=str(db),
+        judge=JudgeSettings(kind="openai", **options),
+        max_invalid_share=1.0,  # rounds with reply errors must still return their row
+    )
+
+
+def batch(stub: BatchStub, source: Path, db: Path, **judge: Any) -> ScoreSettings:
+    return settings(stub, source, db, mode="batch", **judge)
+
+
+def score(run_settings: ScoreSettings) -> dict[str, Any]:
+    """One run; every row it read is accounted for."""
+    run = run_score(run_settings)
+    assert (
+        run["rows_in"]
+        == CASES
+        == (
+            run["rows_scored"] + run["rows_invalid"] + run["rows_pending"] + run["rows_quarantined"]
+        )
+    )
+    return run
+
+
+def until_settled(run_settings: ScoreSettings, most: int = 6) -> list[dict[str, Any]]:
+    """Runs until one leaves nothing pending or invalid (at most `most`)."""
+    runs = [score(run_settings)]
+    while runs[-1]["rows_pending"] or runs[-1]["rows_invalid"]:
+        assert len(runs) < most, [(r["rows_pending"], r["rows_invalid"]) for r in runs]
+        runs.append(score(run_settings))
+    return runs
+
+
+def query(db: Path, sql: str, **params: Any) -> list[tuple]:
+    con = duckdb.connect(str(db), read_only=True)
+    try:
+        return con.execute(sql, params).fetchall()
+    finally:
+        con.close()
+
+
+def scores(db: Path, config_id: str) -> pl.DataFrame:
+    """The columns two judges must agree on, by case."""
+    sql = f"SELECT {', '.join(COMPARED)} FROM case_scores WHERE config_id = $c ORDER BY 1"
+    return pl.DataFrame(query(db, sql, c=config_id), schema=COMPARED, orient="row")
+
+
+def lexical_scores(source: Path, db: Path) -> pl.DataFrame:
+    run = run_score(
+        ScoreSettings(source=str(source), db=str(db), judge=JudgeSettings(kind="lexical"))
+    )
+    return scores(db, run["config_id"])
+
+
+def asked_again_after_answered(db: Path) -> int:
+    """Items put into a batch after their answer was already in judge_cache: paid twice."""
+    return query(
+        db,
+        "SELECT count(*) FROM judge_batch_items i JOIN judge_batches b USING (batch_id) "
+        "JOIN judge_cache c ON c.cache_key = i.cache_key AND c.created_at < b.submitted_at",
+    )[0][0]
+
+
+def test_rounds_give_the_lexical_scores_and_a_rerun_pays_nothing(
+    stub: BatchStub, source: Path, tmp_path: Path
+) -> None:
+    db = tmp_path / "f.duckdb"
+    runs = until_settled(batch(stub, source, db))
+    # Round 1 asks truths and claims, round 2 verdicts, round 3 finds every answer.
+    assert [r["rows_pending"] for r in runs] == [CASES, CASES, 0]
+    assert [r["judge_calls"] for r in runs] == [0, 0, 0]
+    assert stub.requests["chat"] == 0
+    assert stub.lines_billed == stub.lines_submitted > 0
+    assert scores(db, runs[-1]["config_id"]).equals(lexical_scores(source, db))
+    states = query(db, "SELECT state, collected_at IS NOT NULL, items_failed FROM judge_batches")
+    assert sorted(states) == [("completed", True, 0)] * 3
+    con = duckdb.connect(str(db), read_only=True)
+    try:
+        for table in ("judge_batches", "judge_batch_items"):
+            OUTPUT_MODELS[table].validate(con.sql(f"SELECT * FROM {table}").pl(), lazy=True)
+    finally:
+        con.close()
+    assert asked_again_after_answered(db) == 0
+
+    billed, requests = stub.lines_billed, sum(stub.requests.values())
+    again = score(batch(stub, source, db))
+    assert again["rows_already_scored"] == CASES
+    assert (stub.lines_billed, sum(stub.requests.values())) == (billed, requests)
+
+
+def test_request_lines_carry_the_live_path_bodies(
+    stub: BatchStub, source: Path, tmp_path: Path
+) -> None:
+    live = score(settings(stub, source, tmp_path / "live.duckdb"))
+    assert live["rows_newly_scored"] == CASES
+    live_bodies = sorted(json.dumps(body, sort_keys=True) for body in stub.bodies)
+    stub.bodies.clear()
+    runs = until_settled(batch(stub, source, tmp_path / "batch.duckdb"))
+    assert runs[-1]["config_id"] == live["config_id"]  # one metric config, one cache
+    batch_bodies = sorted(json.dumps(body, sort_keys=True) for body in stub.bodies)
+    assert batch_bodies == live_bodies
+    assert all("response_format" in json.loads(body) for body in batch_bodies)
+
+
+def test_submitted_by_one_process_collected_by_another(
+    stub: BatchStub, source: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    db = tmp_path / "f.duckdb"
+    stub.then("hold", "hold")
+    # Process 1 submits the truths and waits for them (--batch-wait), until a Ctrl-C.
+    process = subprocess.Popen(
+        [sys.executable, "-m", "flows.cli", "score", str(source), "--db", str(db),
+         "--prefect", "no", "--judge", "openai", "--judge-mode", "batch",
+         "--model", "stub-model", "--base-url", stub.base_url, "--batch-wait", "60"],
+        cwd=Path(__file__).resolve().parents[3],
+        env={**os.environ, "OPENAI_API_KEY": KEY},
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )  # fmt: skip
+    try:
+        deadline = time.monotonic() + 60
+        while not stub.requests["batch_status"]:  # polled: submitted and recorded
+            assert process.poll() is None, process.communicate()
+            assert time.monotonic() < deadline
+            time.sleep(0.05)
+        stopped = time.monotonic()
+        process.send_signal(signal.SIGINT)
+        out, err = process.communicate(timeout=30)
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.communicate()
+    assert process.returncode == 130, err
+    assert time.monotonic() - stopped < 5  # the wait ends with the stop
+    assert stub.requests["batch_create"] == 1  # nothing is asked after it
+    assert query(db, "SELECT count(*) FROM judge_batches") == [(1,)]
+
+    # Process 2 (this one): the truths are still running, so their cases stay pending and
+    # nothing is asked twice; the claims are asked.
+    waiting = score(batch(stub, source, db))
+    assert (waiting["rows_pending"], stub.requests["upload"]) == (CASES, 2)
+    errors = query(db, "SELECT DISTINCT error FROM case_scores")
+    assert all(error.startswith("BatchPending: ") for (error,) in errors)
+    assert any("waiting for batch batch-stub0002" in error for (error,) in errors)
+
+    assert main(["batches", "--db", str(db)]) == 0
+    listed = capsys.readouterr().out
+    assert listed.count("in_progress") == 1
+    assert listed.count("validating") == 1
+    assert "stub-model" in listed
+    stub.release()
+    argv = ["batches", "--db", str(db), "--refresh", "--base-url", stub.base_url]
+    assert main(argv) == 0
+    refreshed = capsys.readouterr().out
+    assert "refreshed the state of 2 of 2 unfinished batches" in refreshed
+    assert refreshed.count("completed") == 2
+    assert query(db, "SELECT count(*) FROM judge_batches WHERE collected_at IS NULL") == [(2,)]
+
+    # The nightly run collects the first round and submits the next stage.
+    nightly = run_nightly(batch(stub, source, db))
+    assert nightly["rows_pending"] == CASES
+    assert query(db, "SELECT count(*) FROM judge_batches WHERE collected_at IS NULL")[0][0] >= 1
+    assert until_settled(batch(stub, source, db))[-1]["rows_pending"] == 0
+    assert KEY not in capsys.readouterr().out + out + err
+    assert KEY.encode() not in db.read_bytes()
+
+
+def test_failed_and_expired_batches_lose_nothing_and_are_asked_again(
+    stub: BatchStub, source: Path, tmp_path: Path
+) -> None:
+    db = tmp_path / "f.duckdb"
+    # Round 1: truths complete, claims expire half done; round 2: the claims asked again fail.
+    stub.then("complete", "expire", "fail")
+    runs = until_settled(batch(stub, source, db))
+    assert all(r["rows_invalid"] == 0 for r in runs)  # never an error: waiting is pending
+    first = query(
+        db,
+        "SELECT state, items, items_answered, items_failed, error FROM judge_batches "
+        "ORDER BY submitted_at, batch_id LIMIT 3",
+    )
+    assert first[0][:4] == ("completed", first[0][1], first[0][1], 0)
+    expired, items, answered, unusable, _ = first[1]
+    assert (expired, unusable) == ("expired", 0)  # what the window cut off is asked again
+    assert 0 < answered < items
+    failed, _, failed_answered, _, why = first[2]
+    assert (failed, failed_answered, why) == ("failed", 0, "stub: this batch failed validation")
+    assert asked_again_after_answered(db) == 0  # an expired batch keeps what it answered
+    assert scores(db, runs[-1]["config_id"]).equals(lexical_scores(source, db))
+
+
+def test_unusable_and_failed_answers_make_cases_invalid_once_then_are_asked_again(
+    stub: BatchStub, source: Path, tmp_path: Path
+) -> None:
+    db = tmp_path / "f.duckdb"
+    stub.then("partial", "garbled")
+    runs = until_settled(batch(stub, source, db))
+    collected = runs[1]
+    assert collected["rows_invalid"] > 0
+    errors = {
+        error
+        for (error,) in query(db, "SELECT error FROM judge_batch_items WHERE error IS NOT NULL")
+    }
+    assert any("HTTP 400" in error for error in errors)
+    assert not any("HTTP 500" in error for error in errors)  # a 5xx is asked again, no error
+    assert any("HTTP" not in error for error in errors)  # the garbled reply: a reply error
+    # Neither kind of failure reached the cache; both were asked again and answered.
+    failed_keys = query(
+        db,
+        "SELECT count(*) FROM judge_batch_items i WHERE error IS NOT NULL AND NOT EXISTS "
+        "(SELECT 1 FROM judge_batch_items j WHERE j.cache_key = i.cache_key AND j.error IS NULL "
+        "AND j.batch_id <> i.batch_id)",
+    )
+    assert failed_keys == [(0,)]
+    assert scores(db, runs[-1]["config_id"]).equals(lexical_scores(source, db))
+
+
+def test_caps_limit_the_request_lines_of_a_run(
+    stub: BatchStub, source: Path, tmp_path: Path
+) -> None:
+    db = tmp_path / "f.duckdb"
+    capped = score(batch(stub, source, db, max_calls=1))
+    assert stub.lines_submitted == 1
+    assert capped["rows_pending"] == CASES
+    errors = {error for (error,) in query(db, "SELECT DISTINCT error FROM case_scores")}
+    assert any("cap of 1 batch requests" in error for error in errors)
+
+
+def test_a_refused_key_stops_the_run_and_leaves_the_cases_for_the_next(
+    stub: BatchStub, source: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    db = tmp_path / "f.duckdb"
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-wrong-key")
+    with pytest.raises(JudgeEndpointError, match="refused the key"):
+        run_score(batch(stub, source, db))
+    assert query(db, "SELECT count(*) FROM judge_batches") == [(0,)]
+    assert b"sk-wrong-key" not in db.read_bytes()
+    monkeypatch.setenv("OPENAI_API_KEY", KEY)
+    assert score(batch(stub, source, db))["rows_pending"] == CASES
+
+
+def test_a_lost_batch_and_one_past_its_window_are_asked_again(
+    stub: BatchStub, source: Path, tmp_path: Path
+) -> None:
+    db = tmp_path / "f.duckdb"
+    stub.then("hold", "hold")
+    score(batch(stub, source, db))
+    lost, late = sorted(stub.batches)
+    with stub.lock:
+        del stub.batches[lost]  # the server forgot it
+    con = duckdb.connect(str(db))
+    try:
+        con.execute(
+            "UPDATE judge_batches SET submitted_at = submitted_at - INTERVAL 3 DAY "
+            "WHERE batch_id = $b",
+            {"b": late},
+        )
+    finally:
+        con.close()
+    again = score(batch(stub, source, db))
+    assert again["rows_pending"] == CASES
+    assert dict(query(db, "SELECT batch_id, state FROM judge_batches")) == {
+        lost: "lost",
+        late: "abandoned",
+        **dict.fromkeys(sorted(stub.batches)[1:], "validating"),
+    }
+    assert stub.batches[late]["status"] == "cancelled"  # a cancel was asked for
+    assert stub.requests["upload"] == 4  # both asked again
+    assert until_settled(batch(stub, source, db))[-1]["rows_newly_scored"] == CASES
+
+
+def test_faith_batches_on_a_database_without_batches(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    db = tmp_path / "older.duckdb"
+    duckdb.connect(str(db)).close()  # as a database written before migration 010 reads
+    assert main(["batches", "--db", str(db)]) == 0
+    assert "no judge batches in" in capsys.readouterr().out
+
+
+def test_with_a_wait_one_run_goes_through_every_round(
+    stub: BatchStub, source: Path, tmp_path: Path
+) -> None:
+    db = tmp_path / "f.duckdb"
+    stub.then("complete", "expire")  # the claims asked again are collected in the same run
+    run = score(batch(stub, source, db, batch_wait=30.0))
+    assert run["rows_newly_scored"] == CASES
+    assert scores(db, run["config_id"]).equals(lexical_scores(source, db))
+    assert query(db, "SELECT count(*) FROM judge_batches WHERE collected_at IS NULL") == [(0,)]
+
+    # A batch that does not finish within the wait leaves its cases pending, on time.
+    stub.then("hold", "hold")
+    started = time.monotonic()
+    held = score(batch(stub, source, tmp_path / "held.duckdb", batch_wait=0.5))
+    assert held["rows_pending"] == CASES
+    assert time.monotonic() - started < 5

@@ -1,0 +1,349 @@
+"""A real OpenAI-style Batch API server on 127.0.0.1 for `--judge-mode batch` tests.
+
+It implements the files endpoints (upload with purpose `batch`, content) and the batches
+endpoints (create, retrieve, cancel), plus chat completions (so a live run and a batch run can
+be compared on one server). Request lines are answered with the pretend judge of
+tests/support/openai_stub.py (4 characters a token). Each new batch takes the next outcome
+queued with `then(...)` (default `complete`):
+
+- `complete`: finished when first asked for its state;
+- `hold`: `in_progress` until `release()`, then complete;
+- `fail`: `failed` (a validation error), no output;
+- `expire`: `expired`, the first half of its lines answered, the rest in the error file;
+- `partial`: `completed`, every other line failed in the error file (HTTP 400, then 500);
+- `garbled`: `completed`, the first line's reply is not JSON.
+
+It counts what a provider would bill (answered lines and their tokens) and every request.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import threading
+import time
+from collections import Counter, deque
+from email.parser import BytesParser
+from email.policy import default as email_policy
+from http.server import BaseHTTPRequestHandler
+from typing import Any
+
+from tests.support.openai_stub import _Server, answer_prompt
+
+OUTCOMES = ("complete", "hold", "fail", "expire", "partial", "garbled")
+_FILE_CONTENT = re.compile(r"^/v1/files/([\w-]+)/content$")
+_BATCH = re.compile(r"^/v1/batches/([\w-]+)(/cancel)?$")
+
+
+class BatchStub:
+    """The server, its files and batches, counters and outcome queue; a context manager."""
+
+    def __init__(self, *, api_key: str | None = None) -> None:
+        self.api_key = api_key
+        self.lock = threading.Lock()
+        self.files: dict[str, bytes] = {}
+        self.batches: dict[str, dict[str, Any]] = {}
+        self.outcomes: deque[str] = deque()
+        self.held: dict[str, str] = {}  # batch id -> outcome once released
+        self.requests: Counter[str] = Counter()  # by route
+        self.lines_submitted = 0
+        self.lines_billed = 0  # answered lines: what a provider charges for
+        self.prompt_tokens = 0
+        self.completion_tokens = 0
+        self.bodies: list[dict[str, Any]] = []  # every request line's body, and every chat body
+        self.errors: list[str] = []
+        self._ids = 0
+        self._server = _Server(("127.0.0.1", 0), _Handler)
+        self._server.stub = self
+        self._thread = threading.Thread(
+            target=self._server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True
+        )
+
+    @property
+    def base_url(self) -> str:
+        return f"http://127.0.0.1:{self._server.server_address[1]}/v1"
+
+    def __enter__(self) -> BatchStub:
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._server.shutdown()
+        self._server.server_close()
+        self._thread.join()
+
+    def then(self, *outcomes: str) -> None:
+        """The next batches created get these outcomes, in order."""
+        for outcome in outcomes:
+            if outcome not in OUTCOMES:
+                raise ValueError(f"unknown outcome {outcome!r}; expected one of {OUTCOMES}")
+        with self.lock:
+            self.outcomes.extend(outcomes)
+
+    def release(self) -> None:
+        """Held batches finish (complete) when next asked for."""
+        with self.lock:
+            for batch in self.batches.values():
+                if batch["_outcome"] == "hold":
+                    batch["_outcome"] = "complete"
+
+    def states(self) -> Counter[str]:
+        with self.lock:
+            return Counter(batch["status"] for batch in self.batches.values())
+
+    # --- the endpoints' work --------------------------------------------------------------
+
+    def _new_id(self, prefix: str) -> str:
+        self._ids += 1
+        return f"{prefix}-stub{self._ids:04d}"
+
+    def upload(self, data: bytes) -> dict[str, Any]:
+        with self.lock:
+            file_id = self._new_id("file")
+            self.files[file_id] = data
+        return {
+            "id": file_id,
+            "object": "file",
+            "bytes": len(data),
+            "purpose": "batch",
+            "created_at": int(time.time()),
+            "filename": "batch.jsonl",
+        }
+
+    def create(self, request: dict[str, Any]) -> tuple[int, dict[str, Any]]:
+        with self.lock:
+            data = self.files.get(request.get("input_file_id", ""))
+            if data is None:
+                return 400, {"error": {"message": "no such input file"}}
+            if (
+                request.get("endpoint") != "/v1/chat/completions"
+                or request.get("completion_window") != "24h"
+            ):
+                return 400, {"error": {"message": "unsupported endpoint or window"}}
+            lines = [json.loads(line) for line in data.splitlines() if line.strip()]
+            for line in lines:
+                if line.get("method") != "POST" or line.get("url") != "/v1/chat/completions":
+                    return 400, {"error": {"message": f"bad request line {line!r}"[:200]}}
+                self.bodies.append(line["body"])
+            self.lines_submitted += len(lines)
+            batch_id = self._new_id("batch")
+            self.batches[batch_id] = {
+                "id": batch_id,
+                "object": "batch",
+                "endpoint": request["endpoint"],
+                "input_file_id": request["input_file_id"],
+                "completion_window": "24h",
+                "status": "validating",
+                "output_file_id": None,
+                "error_file_id": None,
+                "errors": None,
+                "created_at": int(time.time()),
+                "request_counts": {"total": len(lines), "completed": 0, "failed": 0},
+                "metadata": request.get("metadata"),
+                "_outcome": self.outcomes.popleft() if self.outcomes else "complete",
+                "_lines": lines,
+            }
+            return 200, _visible(self.batches[batch_id])
+
+    def retrieve(self, batch_id: str, *, cancel: bool = False) -> tuple[int, dict[str, Any]]:
+        """A batch's state (advanced by its outcome), or cancelled first with `cancel`."""
+        with self.lock:
+            batch = self.batches.get(batch_id)
+            if batch is None:
+                return 404, {"error": {"message": f"No batch found with id '{batch_id}'"}}
+            if cancel:
+                batch["status"] = "cancelled"
+            elif batch["status"] in ("validating", "in_progress"):
+                self._advance(batch)
+            return 200, _visible(batch)
+
+    def _advance(self, batch: dict[str, Any]) -> None:
+        """Apply the batch's outcome (under the lock)."""
+        outcome = batch["_outcome"]
+        if outcome == "hold":
+            batch["status"] = "in_progress"
+            return
+        if outcome == "fail":
+            batch["status"] = "failed"
+            batch["errors"] = {
+                "object": "list",
+                "data": [
+                    {"code": "invalid_request", "message": "stub: this batch failed validation"}
+                ],
+            }
+            return
+        lines = batch["_lines"]
+        output, failed = [], []
+        for number, line in enumerate(lines):
+            if outcome == "expire" and number >= len(lines) // 2:
+                failed.append(
+                    {
+                        "id": f"req-{number}",
+                        "custom_id": line["custom_id"],
+                        "response": None,
+                        "error": {"code": "batch_expired", "message": "expired"},
+                    }
+                )
+            elif outcome == "partial" and number % 2 == 1:
+                failed.append(
+                    {
+                        "id": f"req-{number}",
+                        "custom_id": line["custom_id"],
+                        "response": {
+                            "status_code": 400 if number % 4 == 1 else 500,
+                            "body": {"error": {"message": "stub: request refused"}},
+                        },
+                        "error": None,
+                    }
+                )
+            else:
+                garble = outcome == "garbled" and number == 0
+                output.append(
+                    {
+                        "id": f"req-{number}",
+                        "custom_id": line["custom_id"],
+                        "response": {
+                            "status_code": 200,
+                            "body": self._completion(line["body"], garble),
+                        },
+                        "error": None,
+                    }
+                )
+        batch["status"] = "expired" if outcome == "expire" else "completed"
+        batch["request_counts"] = {
+            "total": len(lines),
+            "completed": len(output),
+            "failed": len(failed),
+        }
+        if output:
+            batch["output_file_id"] = self._store_lines(output)
+        if failed:
+            batch["error_file_id"] = self._store_lines(failed)
+
+    def _store_lines(self, lines: list[dict[str, Any]]) -> str:
+        file_id = self._new_id("file")
+        self.files[file_id] = b"".join(json.dumps(line).encode() + b"\n" for line in lines)
+        return file_id
+
+    def _completion(self, body: dict[str, Any], garble: bool = False) -> dict[str, Any]:
+        """A chat completion of the pretend judge, billed (under the lock)."""
+        prompt = body["messages"][0]["content"]
+        content = "{'items': [oops" if garble else json.dumps(answer_prompt(prompt))
+        prompt_tokens = sum(len(m.get("content") or "") for m in body["messages"]) // 4
+        completion_tokens = len(content) // 4
+        self.lines_billed += 1
+        self.prompt_tokens += prompt_tokens
+        self.completion_tokens += completion_tokens
+        return {
+            "id": f"chatcmpl-{self.lines_billed}",
+            "object": "chat.completion",
+            "model": body.get("model"),
+            "choices": [
+                {
+                    "index": 0,
+                    "finish_reason": "stop",
+                    "message": {"role": "assistant", "content": content},
+                }
+            ],
+            "usage": {
+                "prompt_tokens": prompt_tokens,
+                "completion_tokens": completion_tokens,
+                "total_tokens": prompt_tokens + completion_tokens,
+            },
+        }
+
+    def chat(self, body: dict[str, Any]) -> dict[str, Any]:
+        with self.lock:
+            self.bodies.append(body)
+            return self._completion(body)
+
+
+class _Handler(BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"
+    disable_nagle_algorithm = True
+    server: _Server  # its `stub` is the BatchStub
+
+    def log_message(self, format: str, *args: Any) -> None:
+        """Quiet: the tests read counters."""
+
+    def _authorised(self) -> bool:
+        key = self.server.stub.api_key
+        presented = self.headers.get("Authorization", "").removeprefix("Bearer ")
+        if key is not None and presented != key:
+            self._send(401, {"error": {"message": "Incorrect API key provided"}})
+            return False
+        return True
+
+    def do_GET(self) -> None:
+        stub = self.server.stub
+        path = self.path.split("?")[0]
+        if not self._authorised():
+            return
+        if match := _FILE_CONTENT.match(path):
+            stub.requests["file_content"] += 1
+            data = stub.files.get(match.group(1))
+            if data is None:
+                self._send(404, {"error": {"message": "no such file"}})
+            else:
+                self._send_bytes(200, data, "application/octet-stream")
+            return
+        if (match := _BATCH.match(path)) and not match.group(2):
+            stub.requests["batch_status"] += 1
+            self._send(*stub.retrieve(match.group(1)))
+            return
+        self._send(404, {"error": {"message": f"no route GET {path}"}})
+
+    def do_POST(self) -> None:
+        stub = self.server.stub
+        path = self.path.split("?")[0]
+        body = self.rfile.read(int(self.headers.get("Content-Length") or 0))
+        if not self._authorised():
+            return
+        if path == "/v1/files":
+            stub.requests["upload"] += 1
+            fields = _multipart(self.headers.get("Content-Type", ""), body)
+            if fields.get("purpose") != b"batch" or "file" not in fields:
+                self._send(400, {"error": {"message": "purpose must be batch, with a file"}})
+                return
+            self._send(200, stub.upload(fields["file"]))
+            return
+        if path == "/v1/batches":
+            stub.requests["batch_create"] += 1
+            self._send(*stub.create(json.loads(body)))
+            return
+        if (match := _BATCH.match(path)) and match.group(2):
+            stub.requests["batch_cancel"] += 1
+            self._send(*stub.retrieve(match.group(1), cancel=True))
+            return
+        if path == "/v1/chat/completions":
+            stub.requests["chat"] += 1
+            self._send(200, stub.chat(json.loads(body)))
+            return
+        self._send(404, {"error": {"message": f"no route POST {path}"}})
+
+    def _send(self, status: int, payload: Any) -> None:
+        self._send_bytes(status, json.dumps(payload).encode(), "application/json")
+
+    def _send_bytes(self, status: int, body: bytes, content_type: str) -> None:
+        self.send_response(status)
+        self.send_header("Content-Type", content_type)
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+
+def _visible(batch: dict[str, Any]) -> dict[str, Any]:
+    """A batch as the server shows it (without the stub's own fields)."""
+    return {key: value for key, value in batch.items() if not key.startswith("_")}
+
+
+def _multipart(content_type: str, body: bytes) -> dict[str, bytes]:
+    """The fields of a multipart/form-data body, by name."""
+    message = BytesParser(policy=email_policy).parsebytes(
+        f"Content-Type: {content_type}\r\n\r\n".encode() + body
+    )
+    fields = {}
+    for part in message.iter_parts():
+        name = part.get_param("name", header="content-disposition")
+        fields[str(name)] = part.get_payload(decode=True) or b""
+    return fields

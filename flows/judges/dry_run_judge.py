@@ -164,9 +164,11 @@ def build_estimating_judge(
     settings: JudgeSettings, con: duckdb.DuckDBPyConnection | None = None
 ) -> EstimatingJudge:
     """The judge `--dry-run` uses in place of `--judge openai`; `con` backs the cache lookup."""
+    # A batch run asks the live packed judge's items under its config (batch_judge.py).
+    mode = "packed" if settings.mode == "batch" else settings.mode or DEFAULT_MODE
     check_judge_settings(
         model=settings.model or "",
-        mode=settings.mode or DEFAULT_MODE,
+        mode=mode,
         concurrency=settings.concurrency,
         timeout=settings.timeout,
         max_retries=0,
@@ -178,7 +180,7 @@ def build_estimating_judge(
     cache = ReplyCache(con) if con is not None else None
     return EstimatingJudge(
         settings.model or "",
-        mode=settings.mode or DEFAULT_MODE,
+        mode=mode,
         llm_reason=settings.llm_reason,
         cache=cache,
         owns_cache=cache is not None,

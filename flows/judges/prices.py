@@ -34,14 +34,25 @@ def table_price(model: str | None) -> tuple[float, float] | None:
     return BUILT_IN_PRICES[max(prefixes, key=len)] if prefixes else None
 
 
+# OpenAI's Batch API bills half the chat-completions price for the same tokens.
+BATCH_DISCOUNT = 0.5
+
+
 def judge_prices(
-    kind: str, model: str | None, price_input: float | None, price_output: float | None
+    kind: str,
+    model: str | None,
+    price_input: float | None,
+    price_output: float | None,
+    mode: str | None = None,
 ) -> tuple[float | None, float | None]:
     """USD per million tokens (in, out) of a run's judge: each option given wins over the
-    table; an offline judge (grounded, lexical) makes no call and costs nothing."""
+    table (whose prices are halved in batch mode); an offline judge (grounded, lexical) makes
+    no call and costs nothing."""
     if kind != "openai":
         return 0.0, 0.0
     listed = table_price(model)
+    if listed is not None and mode == "batch":
+        listed = (listed[0] * BATCH_DISCOUNT, listed[1] * BATCH_DISCOUNT)
     return (
         price_input if price_input is not None else (listed[0] if listed else None),
         price_output if price_output is not None else (listed[1] if listed else None),

@@ -92,7 +92,9 @@ class ScoreSettings(BaseModel):
         from flows.judges.prices import judge_prices
 
         judge = self.judge
-        return judge_prices(judge.kind, judge.model, self.price_input_usd, self.price_output_usd)
+        return judge_prices(
+            judge.kind, judge.model, self.price_input_usd, self.price_output_usd, judge.mode
+        )
 
     def metric_config(self) -> MetricConfig:
         """The metric settings as faith_udfs takes them."""

@@ -111,6 +111,9 @@ def test_prices_come_from_the_options_else_the_table() -> None:
     assert judge_prices("openai", "gpt-4o-mini", None, 0.5) == (0.15, 0.5)
     assert judge_prices("openai", "llama3.1", None, None) == (None, None)
     assert judge_prices("grounded", None, None, None) == (0.0, 0.0)
+    # The Batch API bills half the listed price; a price given on the command line is the price.
+    assert judge_prices("openai", "gpt-4o-mini", None, None, "batch") == (0.075, 0.30)
+    assert judge_prices("openai", "gpt-4o-mini", 0.15, None, "batch") == (0.15, 0.30)
 
 
 @pytest.mark.usefixtures("prefect_harness")

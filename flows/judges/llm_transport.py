@@ -17,6 +17,7 @@ import logging
 import os
 import random
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
@@ -115,6 +116,7 @@ class ChatEndpoint:
         max_retry_after: float,
         usage: Usage,
         stop: threading.Event,
+        wrap_limiter: Callable[[AdaptiveLimiter], AdaptiveLimiter] | None = None,
     ) -> None:
         api_key = os.environ.get(api_key_env)
         if not api_key:
@@ -150,6 +152,8 @@ class ChatEndpoint:
         self._limiter = AdaptiveLimiter(
             concurrency, patience=max_retry_after + concurrency * (self._timeout + 1)
         )
+        if wrap_limiter is not None:  # e.g. a cluster-wide cap on top (flows/engines/)
+            self._limiter = wrap_limiter(self._limiter)
         self._usage = usage
         self._stop = stop
         self._lock = threading.Lock()

@@ -158,8 +158,9 @@ def run_nightly(
     summary. A given `judge` is used again for the check after the run, so it must stay usable.
     """
     # Imported here: `faith` builds its parser from this module and must start fast.
+    from flows.engines import score_with_engine
     from flows.run.judge_factory import build_judge, close_judge
-    from flows.run.pipeline import run_score, warn_if_mostly_invalid
+    from flows.run.pipeline import warn_if_mostly_invalid
 
     check_agreement_floor(agreement_floor)
     check_steps = check_steps or CheckSteps()
@@ -173,7 +174,7 @@ def run_nightly(
         # The invalid share is checked, and the snapshot for readers written, after the judge
         # check: a night whose judge failed still records the check, and the copy carries it.
         scoring = settings.model_copy(update={"snapshot": False, "max_invalid_share": 1.0})
-        scored = run_score(scoring, steps=steps, progress=progress, judge=judge)
+        scored = score_with_engine(scoring, steps=steps, progress=progress, judge=judge)
         checker = judge if judge is not None else build_judge(settings.judge, con)
         try:
             check = check_steps.check(

@@ -80,6 +80,11 @@ def flow_progress() -> RunLoggerProgress:
 @flow(name="faithpipe-score", log_prints=True)
 def score_flow(settings: ScoreSettings) -> dict[str, Any]:
     """Score SOURCE into DuckDB, batch by batch, each step a task."""
-    run = run_score(settings, steps=TASK_STEPS, progress=flow_progress())
+    if settings.engine == "dask":
+        from flows.orchestration.dask_flow import run_dask_in_flow
+
+        run = run_dask_in_flow(settings, flow_progress())
+    else:
+        run = run_score(settings, steps=TASK_STEPS, progress=flow_progress())
     publish_summary(run)
     return run

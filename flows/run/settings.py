@@ -76,6 +76,11 @@ class ScoreSettings(BaseModel):
     # run holds the lock (costs a checkpoint and a copy of the file).
     snapshot: bool = False
     flow: Literal["score", "nightly"] = "score"
+    # Where batches are scored: `local`, this process's three threads; `dask`, a Dask
+    # cluster's workers (flows/engines/), `workers` local processes or the one at `scheduler`.
+    engine: Literal["local", "dask"] = "local"
+    workers: int | None = Field(default=None, ge=1)
+    scheduler: str | None = None
 
     def metric_config(self) -> MetricConfig:
         """The metric settings as faith_udfs takes them."""

@@ -1,0 +1,135 @@
+"""The Dask engine against the local engine, on a real 2-process cluster through Prefect's
+DaskTaskRunner: the same rows in every output table and the same run counts; a re-run skips
+everything; a task that keeps failing fails the run and keeps what was committed; and
+without the extra, `--engine dask` says what to install."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pyarrow.parquet as pq
+import pytest
+
+from data.generate import generate_cases
+from flows.errors import InputUnreadable
+from flows.run.pipeline import run_score
+from flows.run.settings import ScoreSettings
+from tests.support.db_reading import query
+from tests.support.engine_sources import mixed_source, output_tables, run_counts
+
+ROWS = 3_000
+BATCH = 700  # five partitions, some spanning two files
+
+
+@pytest.fixture(scope="module")
+def source(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return mixed_source(tmp_path_factory.mktemp("engines") / "logs", ROWS)
+
+
+@pytest.fixture(scope="module")
+def local_db(source: Path) -> Path:
+    db = source.parent / "local.duckdb"
+    run_score(ScoreSettings(source=str(source), db=str(db), batch_size=BATCH))
+    return db
+
+
+def test_dask_equals_local_through_prefect_and_a_rerun_skips_everything(
+    source: Path, local_db: Path, scheduler: str, tmp_path: Path
+) -> None:
+    from flows.orchestration.dask_flow import score_flow_on_dask
+
+    db = tmp_path / "dask.duckdb"
+    settings = ScoreSettings(
+        source=str(source), db=str(db), batch_size=BATCH, engine="dask", scheduler=scheduler
+    )
+    run = score_flow_on_dask(settings)
+
+    assert run["status"] == "completed"
+    assert run["batches"] == 5
+    expected, got = output_tables(local_db), output_tables(db)
+    for table, frame in expected.items():
+        assert got[table].equals(frame), table
+    assert run_counts(db) == run_counts(local_db)
+    assert not Path(f"{db}.shards").exists() or not any(Path(f"{db}.shards").iterdir())
+
+    again = score_flow_on_dask(settings)
+    assert again["rows_already_scored"] == run["rows_scored"]
+    assert again["rows_newly_scored"] == 0
+    assert output_tables(db)["case_scores"].equals(expected["case_scores"])
+
+
+def test_a_task_that_keeps_failing_fails_the_run_and_keeps_what_was_committed(
+    source: Path, scheduler: str, tmp_path: Path
+) -> None:
+    from flows.engines.dask_run import run_on_dask
+
+    logs = tmp_path / "logs"
+    logs.mkdir()
+    cases = generate_cases(2_000, seed=3)
+    cases.slice(0, 1_000).write_parquet(logs / "part-0.parquet")
+    cases.slice(1_000).write_parquet(tmp_path / "whole.parquet")
+    _corrupt_column(tmp_path / "whole.parquet", "actual_output", logs / "part-1.parquet")
+    db = tmp_path / "faith.duckdb"
+    settings = ScoreSettings(
+        source=str(logs), db=str(db), batch_size=1_000, engine="dask", scheduler=scheduler
+    )
+
+    with pytest.raises(InputUnreadable, match=r"part-1\.parquet: cannot read its data"):
+        run_on_dask(settings)
+
+    [(status, error, batches, rows_in)] = query(
+        db, "SELECT status, error, batches, rows_in FROM runs"
+    )
+    assert status == "failed"
+    assert "InputUnreadable" in error
+    # the first file's partition was committed (loaded in order, before the failing one)
+    assert batches == 1
+    assert rows_in == 1_000
+    assert (
+        query(db, "SELECT count(*) FROM case_scores")[0][0]
+        + query(db, "SELECT count(DISTINCT row_key) FROM quarantine")[0][0]
+        == rows_in
+    )
+
+
+def test_without_the_extra_dask_exits_2_saying_what_to_install(
+    source: Path, tmp_path: Path
+) -> None:
+    code = (
+        "import sys; sys.modules['distributed'] = None; sys.modules['prefect_dask'] = None\n"
+        "from flows.cli import main\n"
+        f"sys.exit(main(['score', {str(source)!r}, '--db', {str(tmp_path / 'x.duckdb')!r}, "
+        "'--engine', 'dask', '--prefect', 'no']))"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+        cwd=Path(__file__).resolve().parents[3],
+    )
+    assert done.returncode == 2, done.stderr
+    lines = [line for line in done.stderr.splitlines() if line.strip()]
+    assert len(lines) == 1, done.stderr
+    assert "pip install 'faithpipe[dask]'" in lines[0]
+    assert not (tmp_path / "x.duckdb").exists()
+
+
+def _corrupt_column(source: Path, column: str, target: Path) -> Path:
+    """A copy of `source` whose `column` pages of its last row group are overwritten; the
+    footer stays valid, so planning succeeds and only the task reading it fails."""
+    metadata = pq.ParquetFile(source).metadata
+    group = metadata.row_group(metadata.num_row_groups - 1)
+    chunk = next(
+        group.column(i)
+        for i in range(group.num_columns)
+        if group.column(i).path_in_schema == column
+    )
+    data = bytearray(source.read_bytes())
+    start = chunk.data_page_offset
+    data[start : start + chunk.total_compressed_size] = b"\xab" * chunk.total_compressed_size
+    target.write_bytes(bytes(data))
+    return target

@@ -14,13 +14,24 @@ KEY = "sk-engine-test"
 @pytest.fixture(scope="session")
 def dask_client(prefect_harness: None) -> Iterator[object]:
     """A client of a LocalCluster of two worker processes, reporting to the harness's API."""
+    import dask
     from distributed import Client, LocalCluster
 
     from flows.engines.cluster import worker_environment
     from flows.orchestration.dask_flow import prefect_api_url
 
-    env = {**worker_environment(prefect_api_url()), "OPENAI_API_KEY": KEY}
+    # A killed worker's semaphore leases come back after 3 s, not 30 (scheduler and workers).
+    locks = {"lease-timeout": "3s", "lease-validation-interval": "1s"}
+    env = {
+        **worker_environment(prefect_api_url()),
+        "OPENAI_API_KEY": KEY,
+        **{
+            f"DASK_DISTRIBUTED__SCHEDULER__LOCKS__{k.upper().replace('-', '_')}": v
+            for k, v in locks.items()
+        },
+    }
     with (
+        dask.config.set({f"distributed.scheduler.locks.{k}": v for k, v in locks.items()}),
         LocalCluster(
             n_workers=2,
             threads_per_worker=1,

@@ -20,7 +20,9 @@ from faith_udfs import FaithfulnessFrames
 from flows.run.batches import ScoredBatch
 from flows.store.shard_data import REPLY_COLUMNS
 
-_FRAMES = ("case_scores", "claim_verdicts", "truths", "item_keys")
+# What a batch's write reads of the scored frames (not `item_keys`: judge usage is charged
+# to cases on the worker, in `usage`).
+_FRAMES = ("case_scores", "claim_verdicts", "truths")
 # The case columns a write needs (flows/store/batch_writes.py).
 _CASE_COLUMNS = ("case_id", "logged_at", "input", "actual_output", "segments")
 
@@ -60,7 +62,8 @@ def write_shard(folder: Path, shard: Shard) -> Path:
     if scored.usage is not None:
         frames["usage"] = scored.usage
     for name, frame in frames.items():
-        frame.write_parquet(temporary / f"{name}.parquet")
+        # lz4: a shard lives seconds; zstd's smaller files are not worth its CPU here
+        frame.write_parquet(temporary / f"{name}.parquet", compression="lz4")
     meta = {
         "counts": scored.counts,
         "spent": scored.spent,
@@ -89,7 +92,7 @@ def read_shard(path: Path, number: int) -> Shard:
     parts = {name: frame(name) for name in _FRAMES}
     frames = None
     if parts["case_scores"] is not None:
-        frames = FaithfulnessFrames(**parts)  # type: ignore[arg-type]
+        frames = FaithfulnessFrames(**parts, item_keys=pl.DataFrame())  # type: ignore[arg-type]
     scored = ScoredBatch(
         cases=pl.read_parquet(path / "cases.parquet"),
         classified=pl.read_parquet(path / "classified.parquet"),

@@ -10,10 +10,14 @@ from distributed import WorkerPlugin
 
 
 class WorkerEnvironment(WorkerPlugin):
-    """Sets `env` in the worker process before any task runs there."""
+    """Sets `env` in the worker process before any task runs there, and loads the task's
+    modules."""
 
     def __init__(self, env: dict[str, str]) -> None:
         self.env = dict(env)
 
     def setup(self, worker: Any) -> None:
         os.environ.update(self.env)
+        # The task's modules (polars, pandera, duckdb, the metric) load now, while the
+        # cluster starts, not inside the first partition's task.
+        import flows.engines.partition_task  # noqa: F401

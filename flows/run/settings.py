@@ -82,6 +82,17 @@ class ScoreSettings(BaseModel):
     workers: int | None = Field(default=None, ge=1)
     scheduler: str | None = None
 
+    @model_validator(mode="after")
+    def _one_cluster(self) -> ScoreSettings:
+        """--workers and --scheduler name the Dask engine's cluster: one of them, with it."""
+        if self.engine == "local" and (self.workers or self.scheduler):
+            raise ValueError("--workers and --scheduler need --engine dask")
+        if self.workers and self.scheduler:
+            raise ValueError(
+                "--workers starts a local cluster, --scheduler uses an existing one: give one"
+            )
+        return self
+
     def metric_config(self) -> MetricConfig:
         """The metric settings as faith_udfs takes them."""
         return MetricConfig(

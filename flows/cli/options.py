@@ -175,5 +175,10 @@ def settings_from(args: argparse.Namespace, *, flow: str = "score") -> Any:
             scheduler=args.scheduler,
         )
     except ValidationError as exc:
-        problems = "; ".join(f"{'.'.join(map(str, e['loc']))}: {e['msg']}" for e in exc.errors())
+        problems = "; ".join(
+            f"{'.'.join(map(str, e['loc']))}: {e['msg']}"
+            if e["loc"]
+            else e["msg"].removeprefix("Value error, ")  # a rule across options
+            for e in exc.errors()
+        )
         raise ConfigError(problems) from None

@@ -31,6 +31,7 @@ from flows.run.judge_factory import build_judge, close_judge
 from flows.run.pipeline import complete_run, mark_stopped
 from flows.run.progress import LogProgress, Progress
 from flows.run.settings import ScoreSettings
+from flows.run.stop_signals import as_stop, signals_deferred
 from flows.store.db import open_store
 from flows.store.run_registry import run_row, start_run, supersede_dead_runs
 from flows.store.shard_data import write_case_states, write_stored_replies
@@ -102,8 +103,12 @@ def run_score_on_dask(
                 if shard.fatal:
                     raise JudgeEndpointError(shard.fatal)
         except BaseException as exc:
-            submitter.cancel(handles)
-            mark_stopped(con, run_id, started, exc)
+            with signals_deferred():
+                submitter.cancel(handles)
+                mark_stopped(con, run_id, started, exc)
+            stop = as_stop(exc)
+            if stop is not None and stop is not exc:
+                raise stop from exc  # a signal DuckDB reworded while a shard loaded
             raise
         finally:
             progress.stop()

@@ -58,6 +58,8 @@ def test_dask_equals_local_through_prefect_and_a_rerun_skips_everything(
     assert again["rows_already_scored"] == run["rows_scored"]
     assert again["rows_newly_scored"] == 0
     assert output_tables(db)["case_scores"].equals(expected["case_scores"])
+    # each partition ran as a task run of its flow run, reported by a worker to the flow's API
+    assert _partition_task_runs_by_flow_run()[-2:] == [5, 5]
 
 
 def test_a_task_that_keeps_failing_fails_the_run_and_keeps_what_was_committed(
@@ -116,6 +118,27 @@ def test_without_the_extra_dask_exits_2_saying_what_to_install(
     assert len(lines) == 1, done.stderr
     assert "pip install 'faithpipe[dask]'" in lines[0]
     assert not (tmp_path / "x.duckdb").exists()
+
+
+def _partition_task_runs_by_flow_run() -> list[int]:
+    """Completed `score-partition` task runs on the harness, counted by flow run (None: a
+    task run that did not reach its flow run)."""
+    import asyncio
+    from collections import Counter
+
+    from prefect.client.orchestration import get_client
+    from prefect.client.schemas.filters import TaskRunFilter, TaskRunFilterName
+
+    async def read() -> Counter:
+        async with get_client() as client:
+            runs = await client.read_task_runs(
+                task_run_filter=TaskRunFilter(name=TaskRunFilterName(like_="score-partition"))
+            )
+        return Counter(r.flow_run_id for r in runs if r.state_name == "Completed")
+
+    counts = asyncio.run(read())
+    assert None not in counts
+    return sorted(counts.values())
 
 
 def _corrupt_column(source: Path, column: str, target: Path) -> Path:

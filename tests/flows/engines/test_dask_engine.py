@@ -1,26 +1,88 @@
-"""The Dask engine against the local engine, on a real 2-process cluster through Prefect's
-DaskTaskRunner: the same rows in every output table and the same run counts; a re-run skips
-everything; a task that keeps failing fails the run and keeps what was committed; and
-without the extra, `--engine dask` says what to install."""
+"""The Dask engine on one real 2-process cluster, under the Prefect test harness: equal to
+the local engine through Prefect's DaskTaskRunner (same rows in every output table, same run
+counts) and a re-run skips everything; a task that keeps failing fails the run and keeps what
+was committed; without the extra, `--engine dask` says what to install; with the LLM judge,
+the cluster-wide cap on calls in flight holds (counted at a real HTTP stub) while a worker is
+SIGKILLed mid-task and replaced; and a flow process killed mid-run resumes with nothing lost
+or counted twice."""
 
 from __future__ import annotations
 
+import os
+import signal
 import subprocess
 import sys
+import threading
+import time
+from collections.abc import Iterator
 from pathlib import Path
 
 import pyarrow.parquet as pq
 import pytest
 
 from data.generate import generate_cases
+from flows.engines.dask_run import run_on_dask
 from flows.errors import InputUnreadable
 from flows.run.pipeline import run_score
-from flows.run.settings import ScoreSettings
+from flows.run.settings import JudgeSettings, ScoreSettings
 from tests.support.db_reading import query
 from tests.support.engine_sources import mixed_source, output_tables, run_counts
+from tests.support.openai_stub import StubServer, serving
 
 ROWS = 3_000
 BATCH = 700  # five partitions, some spanning two files
+# The LLM judge's cases: four partitions, both workers asking at once, at most CAP in flight.
+CASES = 60
+LLM_BATCH = 15
+CAP = 3
+# The key the LLM tests' stub expects; workers read it from their environment, as they
+# would on a real cluster (it is never shipped with a task).
+KEY = "sk-engine-test"
+
+
+@pytest.fixture(scope="module")
+def dask_client(prefect_harness: None) -> Iterator[object]:
+    """One real LocalCluster of two worker processes for this module (started once, ~4 s),
+    reporting to the harness's API."""
+    import dask
+    from distributed import Client, LocalCluster
+
+    from flows.engines.cluster import worker_environment
+    from flows.orchestration.dask_flow import prefect_api_url
+
+    # A killed worker's semaphore leases come back after 3 s, not 30 (scheduler and workers).
+    locks = {"lease-timeout": "3s", "lease-validation-interval": "1s"}
+    env = {
+        **worker_environment(prefect_api_url()),
+        "OPENAI_API_KEY": KEY,
+        **{
+            f"DASK_DISTRIBUTED__SCHEDULER__LOCKS__{k.upper().replace('-', '_')}": v
+            for k, v in locks.items()
+        },
+    }
+    with (
+        dask.config.set({f"distributed.scheduler.locks.{k}": v for k, v in locks.items()}),
+        LocalCluster(
+            n_workers=2,
+            threads_per_worker=1,
+            processes=True,
+            dashboard_address=":0",
+            env=env,
+        ) as cluster,
+        Client(cluster) as client,
+    ):
+        yield client
+
+
+@pytest.fixture
+def scheduler(dask_client: object) -> str:
+    return dask_client.scheduler.address  # type: ignore[attr-defined]
+
+
+@pytest.fixture
+def api_key(monkeypatch: pytest.MonkeyPatch) -> str:
+    monkeypatch.setenv("OPENAI_API_KEY", KEY)
+    return KEY
 
 
 @pytest.fixture(scope="module")
@@ -65,8 +127,6 @@ def test_dask_equals_local_through_prefect_and_a_rerun_skips_everything(
 def test_a_task_that_keeps_failing_fails_the_run_and_keeps_what_was_committed(
     source: Path, scheduler: str, tmp_path: Path
 ) -> None:
-    from flows.engines.dask_run import run_on_dask
-
     logs = tmp_path / "logs"
     logs.mkdir()
     cases = generate_cases(2_000, seed=3)
@@ -156,3 +216,105 @@ def _corrupt_column(source: Path, column: str, target: Path) -> Path:
     data[start : start + chunk.total_compressed_size] = b"\xab" * chunk.total_compressed_size
     target.write_bytes(bytes(data))
     return target
+
+
+@pytest.fixture(scope="module")
+def llm_source(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    path = tmp_path_factory.mktemp("llm") / "cases.parquet"
+    generate_cases(CASES, seed=11).write_parquet(path)
+    return path
+
+
+def llm_settings(source: Path, db: Path, scheduler: str, base_url: str) -> ScoreSettings:
+    return ScoreSettings(
+        source=str(source),
+        db=str(db),
+        batch_size=LLM_BATCH,
+        engine="dask",
+        scheduler=scheduler,
+        judge=JudgeSettings(
+            kind="openai", model="stub", base_url=base_url, mode="per-item", concurrency=CAP
+        ),
+    )
+
+
+def wait_for(condition: object, seconds: float) -> None:
+    deadline = time.monotonic() + seconds
+    while not condition():  # type: ignore[operator]
+        assert time.monotonic() < deadline, "timed out"
+        time.sleep(0.02)
+
+
+def test_the_cap_holds_cluster_wide_and_a_killed_worker_is_replaced(
+    llm_source: Path, dask_client: object, scheduler: str, api_key: str, tmp_path: Path
+) -> None:
+    db = tmp_path / "faith.duckdb"
+    outcome: dict[str, object] = {}
+    # not `serving`: the killed worker's request in flight reaches the stub cut short
+    with StubServer(api_key=api_key, delay=0.005) as stub:
+        settings = llm_settings(llm_source, db, scheduler, stub.base_url)
+
+        def run() -> None:
+            try:
+                outcome["run"] = run_on_dask(settings)
+            except BaseException as exc:  # reported by the assertion below
+                outcome["error"] = exc
+
+        runner = threading.Thread(target=run, daemon=True)
+        runner.start()
+        wait_for(lambda: stub.requests >= 30, 60)
+        victim = next(iter(dask_client.run(os.getpid).values()))  # type: ignore[attr-defined]
+        os.kill(victim, signal.SIGKILL)
+        runner.join(90)
+        assert not runner.is_alive()
+
+    assert all(error.startswith("JSONDecodeError") for error in stub.errors), stub.errors
+    assert "error" not in outcome, outcome.get("error")
+    run = outcome["run"]
+    assert run["status"] == "completed"  # type: ignore[index]
+    assert run["rows_newly_scored"] + run["rows_invalid"] == CASES  # type: ignore[index]
+    assert query(db, "SELECT count(*), count(DISTINCT case_id) FROM case_scores") == [
+        (CASES, CASES)
+    ]
+    # both workers asked at once, yet never more than --concurrency calls were in flight
+    assert 1 < stub.max_in_flight <= CAP
+
+
+def test_a_killed_flow_process_resumes_without_loss_or_double_counting(
+    llm_source: Path, scheduler: str, api_key: str, tmp_path: Path
+) -> None:
+    db = tmp_path / "faith.duckdb"
+    with serving(api_key=api_key, delay=0.005) as stub:
+        command = [
+            sys.executable, "-m", "flows", "score", str(llm_source), "--db", str(db),
+            "--engine", "dask", "--scheduler", scheduler, "--prefect", "no",
+            "--batch-size", str(LLM_BATCH), "--judge", "openai", "--model", "stub",
+            "--base-url", stub.base_url, "--judge-mode", "per-item", "--concurrency", str(CAP),
+        ]  # fmt: skip
+        child = subprocess.Popen(
+            command,
+            cwd=Path(__file__).resolve().parents[3],
+            env={**os.environ, "OPENAI_API_KEY": api_key},
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        try:
+            wait_for(lambda: stub.requests >= 90 or child.poll() is not None, 90)
+            child.kill()
+        finally:
+            child.wait(timeout=30)
+        assert child.returncode == -signal.SIGKILL
+        rerun = run_on_dask(llm_settings(llm_source, db, scheduler, stub.base_url))
+
+    runs = query(db, "SELECT status, rows_newly_scored, rows_invalid FROM runs ORDER BY started_at")
+    assert [status for status, *_ in runs] == ["superseded", "completed"]
+    assert sum(new + invalid for _, new, invalid in runs) == CASES
+    assert rerun["rows_in"] == CASES
+    assert query(db, "SELECT count(*), count(DISTINCT case_id) FROM case_scores") == [
+        (CASES, CASES)
+    ]
+    duplicates = (
+        "SELECT count(*) FROM (SELECT case_id, claim_index FROM claim_verdicts "
+        "GROUP BY ALL HAVING count(*) > 1)"
+    )
+    assert query(db, duplicates) == [(0,)]

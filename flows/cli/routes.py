@@ -27,8 +27,7 @@ def execute(settings: Any, *, prefect: bool) -> dict[str, Any]:
         from flows.orchestration.prefect_env import configure_prefect_environment
 
         configure_prefect_environment()  # before prefect loads
-        from flows.orchestration.dask_flow import score_flow_on_dask
-        from flows.orchestration.score_flow import show_console_progress
+        from flows.orchestration.score_flow import score_flow_on_dask, show_console_progress
 
         show_console_progress(progress)
         return score_flow_on_dask(settings)

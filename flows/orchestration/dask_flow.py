@@ -8,11 +8,11 @@ from typing import Any
 from prefect import task
 from prefect.context import FlowRunContext
 
-from flows.engines.cluster import dask_client, require_dask
+from flows.engines.cluster import dask_client
 from flows.engines.dask_run import run_score_on_dask
 from flows.engines.partition_task import PartitionJob, score_partition
 from flows.engines.submitters import TASK_RETRIES, ClientSubmitter, result_in_slices
-from flows.orchestration.score_flow import TASK_OPTIONS
+from flows.orchestration.task_options import TASK_OPTIONS
 from flows.run.progress import Progress
 from flows.run.settings import ScoreSettings
 
@@ -60,16 +60,3 @@ def run_dask_in_flow(settings: ScoreSettings, progress: Progress) -> dict[str, A
         return run_score_on_dask(settings, TaskSubmitter(), progress=progress)
     with dask_client(settings, prefect_api_url=prefect_api_url()) as client:
         return run_score_on_dask(settings, ClientSubmitter(client), progress=progress)
-
-
-def score_flow_on_dask(settings: ScoreSettings) -> dict[str, Any]:
-    """The CLI's Prefect route with `--engine dask`: start or join the cluster, then run the
-    score flow with a DaskTaskRunner on it."""
-    require_dask()
-    from prefect_dask import DaskTaskRunner
-
-    from flows.orchestration.score_flow import score_flow
-
-    with dask_client(settings, prefect_api_url=prefect_api_url()) as client:
-        runner = DaskTaskRunner(address=client.scheduler.address)
-        return score_flow.with_options(task_runner=runner)(settings)

@@ -100,7 +100,7 @@ def local_db(source: Path) -> Path:
 def test_dask_equals_local_through_prefect_and_a_rerun_skips_everything(
     source: Path, local_db: Path, scheduler: str, tmp_path: Path
 ) -> None:
-    from flows.orchestration.dask_flow import score_flow_on_dask
+    from flows.orchestration.score_flow import score_flow_on_dask
 
     db = tmp_path / "dask.duckdb"
     settings = ScoreSettings(

@@ -41,6 +41,7 @@ bench: $(STAMP)  ## all benchmarks (not tests; ~10 min): ratios against a baseli
 	$(BIN)/python bench/run_profile.py
 	$(BIN)/python bench/llm_calls.py
 	$(BIN)/python bench/startup.py --prefect
+	$(BIN)/python bench/engines.py
 
 lock:  ## re-resolve requirements.lock from pyproject.toml (needs the package index)
 	rm -rf .lock-venv && $(PYTHON) -m venv .lock-venv

@@ -31,14 +31,13 @@ REPLY_COLUMNS: dict[str, pl.DataType] = {
 def write_case_states(con: duckdb.DuckDBPyConnection, config_id: str, path: Path) -> None:
     """Every case stored under the config (`case_id`, `stored_hash`, `stored_status`), as a
     Parquet file the workers classify their partitions against."""
-    states = con.sql(sql("stored_case_states"), params={"config_id": config_id}).pl()
-    states.write_parquet(path)
+    # written by DuckDB as it reads: a warehouse of 10M cases never sits in memory here
+    con.sql(sql("stored_case_states"), params={"config_id": config_id}).write_parquet(str(path))
 
 
 def write_stored_replies(con: duckdb.DuckDBPyConnection, model: str, path: Path) -> None:
     """The judge replies stored for `model` (`cache_key`, `reply`), as a Parquet file."""
-    replies = con.sql(sql("stored_replies"), params={"model": model}).pl()
-    replies.write_parquet(path)
+    con.sql(sql("stored_replies"), params={"model": model}).write_parquet(str(path))
 
 
 def store_replies(con: duckdb.DuckDBPyConnection, replies: pl.DataFrame) -> int:

@@ -56,6 +56,9 @@ def dask_client(settings: ScoreSettings, *, prefect_api_url: str | None = None) 
     from flows.engines.worker_setup import WorkerEnvironment
 
     env = worker_environment(prefect_api_url)
+    # Dask's own INFO lines (nannies, comms, each client) would drown the run's progress lines;
+    # Prefect's logging setup lets them through on the Prefect route.
+    logging.getLogger("distributed").setLevel(logging.WARNING)
     cluster = None
     try:
         if settings.scheduler:

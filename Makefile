@@ -41,10 +41,11 @@ bench: $(STAMP)  ## all benchmarks (not tests; ~10 min): ratios against a baseli
 	$(BIN)/python bench/run_profile.py
 	$(BIN)/python bench/llm_calls.py
 	$(BIN)/python bench/startup.py --prefect
+	$(BIN)/python bench/engines.py
 
 lock:  ## re-resolve requirements.lock from pyproject.toml (needs the package index)
 	rm -rf .lock-venv && $(PYTHON) -m venv .lock-venv
-	.lock-venv/bin/python -m pip install --quiet -e '.[dev]'
+	.lock-venv/bin/python -m pip install --quiet -e '.[dev,dask]'
 	.lock-venv/bin/python -m pip freeze --exclude-editable | grep -vi '^faithpipe' > requirements.lock
 	rm -rf .lock-venv
 

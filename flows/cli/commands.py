@@ -29,6 +29,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     (the traceback too with -v)."""
     parser = build_parser()
     args = parser.parse_args(argv)
+    from rich.markup import escape
+
     from flows.cli.output import configure_logging, stderr
     from flows.run.stop_signals import (
         as_stop,
@@ -44,7 +46,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     def say(message: object) -> None:
         if verbose:
             stderr.print_exception()
-        stderr.print(f"[red]error:[/red] {message}", highlight=False, soft_wrap=True, markup=True)
+        # escaped: a message's own brackets ('faithpipe[dask]', a path) are text, not markup
+        text = escape(str(message))
+        stderr.print(f"[red]error:[/red] {text}", highlight=False, soft_wrap=True, markup=True)
 
     try:
         return int(args.command(args) or EXIT_OK)

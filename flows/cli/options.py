@@ -153,6 +153,17 @@ def add_run_arguments(parser: argparse.ArgumentParser) -> None:
         help="auto (default): a Prefect flow when PREFECT_API_URL names a server, plain local "
         "run otherwise; yes: always a flow (a temporary server costs ~15 s); no: never",
     )
+    run.add_argument(
+        "--engine",
+        choices=("local", "dask"),
+        default="local",
+        help="local (default): this process; dask: a Dask cluster (pip install "
+        "'faithpipe[dask]'), --workers local processes or the cluster at --scheduler",
+    )
+    run.add_argument("--workers", type=int, help="--engine dask: local worker processes (2)")
+    run.add_argument(
+        "--scheduler", metavar="ADDRESS", help="--engine dask: an existing scheduler, tcp://host:8786"
+    )
     run.add_argument("-v", "--verbose", action="store_true", help="debug log lines")
 
 
@@ -206,7 +217,15 @@ def settings_from(args: argparse.Namespace, *, flow: str = "score") -> Any:
             price_input_usd=args.price_input,
             price_output_usd=args.price_output,
             dry_run=getattr(args, "dry_run_estimate", False),
+            engine=args.engine,
+            workers=args.workers,
+            scheduler=args.scheduler,
         )
     except ValidationError as exc:
-        problems = "; ".join(f"{'.'.join(map(str, e['loc']))}: {e['msg']}" for e in exc.errors())
+        problems = "; ".join(
+            f"{'.'.join(map(str, e['loc']))}: {e['msg']}"
+            if e["loc"]
+            else e["msg"].removeprefix("Value error, ")  # a rule across options
+            for e in exc.errors()
+        )
         raise ConfigError(problems) from None

@@ -18,7 +18,19 @@ def execute(settings: Any, *, prefect: bool) -> dict[str, Any]:
     """Run the scoring job on the chosen route, with a progress display."""
     from flows.run.progress_bar import console_progress
 
+    if settings.on_dask:
+        from flows.engines.cluster import require_dask
+
+        require_dask()  # before anything is read or started
     progress = console_progress()
+    if prefect and settings.on_dask:
+        from flows.orchestration.prefect_env import configure_prefect_environment
+
+        configure_prefect_environment()  # before prefect loads
+        from flows.orchestration.score_flow import score_flow_on_dask, show_console_progress
+
+        show_console_progress(progress)
+        return score_flow_on_dask(settings)
     if prefect:
         from flows.orchestration.prefect_env import configure_prefect_environment
 
@@ -27,6 +39,6 @@ def execute(settings: Any, *, prefect: bool) -> dict[str, Any]:
 
         show_console_progress(progress)
         return score_flow(settings)
-    from flows.run.pipeline import run_score
+    from flows.engines import score_with_engine
 
-    return run_score(settings, progress=progress)
+    return score_with_engine(settings, progress=progress)

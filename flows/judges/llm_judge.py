@@ -42,8 +42,11 @@ from flows.judges.llm_transport import ChatEndpoint, Usage
 from flows.store.reply_cache import ReplyCache
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     import duckdb
 
+    from flows.judges.limiter import AdaptiveLimiter
     from flows.run.settings import JudgeSettings
 from flows.judges.llm_asking import CachedPackedAsking
 from flows.judges.llm_tasks import (
@@ -92,6 +95,7 @@ class OpenAIJudge(CachedPackedAsking, ItemJudge):
         rpm: int | None = None,
         tpm: int | None = None,
         rate_window: float = 60.0,
+        wrap_limiter: Callable[[AdaptiveLimiter], AdaptiveLimiter] | None = None,
     ) -> None:
         check_judge_settings(
             model=model,
@@ -124,6 +128,7 @@ class OpenAIJudge(CachedPackedAsking, ItemJudge):
             rpm=rpm,
             tpm=tpm,
             rate_window=rate_window,
+            wrap_limiter=wrap_limiter,
         )
         self.model = model
         self.mode = mode
@@ -280,10 +285,16 @@ class OpenAIJudge(CachedPackedAsking, ItemJudge):
 
 
 def build_openai_judge(
-    settings: JudgeSettings, con: duckdb.DuckDBPyConnection | None = None
+    settings: JudgeSettings,
+    con: duckdb.DuckDBPyConnection | None = None,
+    *,
+    cache: ReplyCache | None = None,
+    wrap_limiter: Callable[[AdaptiveLimiter], AdaptiveLimiter] | None = None,
 ) -> OpenAIJudge:
-    """The judge `--judge openai` asks for; `con` (the run's store) backs its call cache."""
-    cache = ReplyCache(con) if con is not None else None
+    """The judge `--judge openai` asks for; `con` (the run's store) backs its call cache, or
+    `cache` stands in for it (a Dask task's, flows/engines/worker_judge.py)."""
+    owns_cache = cache is None and con is not None
+    cache = ReplyCache(con) if owns_cache else cache
     try:
         judge = OpenAIJudge(
             settings.model or "",
@@ -296,14 +307,15 @@ def build_openai_judge(
             max_tokens=settings.max_tokens,
             llm_reason=settings.llm_reason,
             cache=cache,
-            owns_cache=cache is not None,
+            owns_cache=owns_cache,
             # The pipeline drains per-item usage after every batch to charge cases.
             track_items=True,
             rpm=settings.rpm,
             tpm=settings.tpm,
+            wrap_limiter=wrap_limiter,
         )
     except BaseException:
-        if cache is not None:
+        if owns_cache and cache is not None:
             cache.close()
         raise
     return judge

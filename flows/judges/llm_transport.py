@@ -17,6 +17,7 @@ import logging
 import os
 import random
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
@@ -119,6 +120,7 @@ class ChatEndpoint:
         rpm: int | None = None,
         tpm: int | None = None,
         rate_window: float = 60.0,
+        wrap_limiter: Callable[[AdaptiveLimiter], AdaptiveLimiter] | None = None,
     ) -> None:
         api_key = os.environ.get(api_key_env)
         if not api_key:
@@ -160,6 +162,8 @@ class ChatEndpoint:
             patience=max_retry_after
             + concurrency * (self._timeout + 1 + self._window.longest_wait),
         )
+        if wrap_limiter is not None:  # e.g. a cluster-wide cap on top (flows/engines/)
+            self._limiter = wrap_limiter(self._limiter)
         self._usage = usage
         self._stop = stop
         self._lock = threading.Lock()

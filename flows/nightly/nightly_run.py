@@ -158,8 +158,9 @@ def run_nightly(
     summary. A given `judge` is used again for the check after the run, so it must stay usable.
     """
     # Imported here: `faith` builds its parser from this module and must start fast.
+    from flows.engines import score_with_engine
     from flows.run.judge_factory import build_judge, close_judge
-    from flows.run.pipeline import run_score, warn_if_mostly_invalid
+    from flows.run.pipeline import warn_if_mostly_invalid
 
     check_agreement_floor(agreement_floor)
     check_steps = check_steps or CheckSteps()
@@ -167,7 +168,7 @@ def run_nightly(
     golden_set = read_golden(golden or golden_set_path())
     resolve_source(settings.source)  # an unreadable source fails before the database is touched
     if settings.dry_run:  # the estimate of the run; the judge check would call the judge
-        return {**run_score(settings, steps=steps, progress=progress), "judge_check": None}
+        return {**score_with_engine(settings, steps=steps, progress=progress), "judge_check": None}
     # Held from before the run to after its check: this process keeps the write lock, so no
     # other run slips in between (run_score's own connection shares this process's database).
     con = open_store(settings.db, lock_timeout=settings.lock_timeout)
@@ -175,7 +176,7 @@ def run_nightly(
         # The invalid share is checked, and the snapshot for readers written, after the judge
         # check: a night whose judge failed still records the check, and the copy carries it.
         scoring = settings.model_copy(update={"snapshot": False, "max_invalid_share": 1.0})
-        scored = run_score(scoring, steps=steps, progress=progress, judge=judge)
+        scored = score_with_engine(scoring, steps=steps, progress=progress, judge=judge)
         checker = judge if judge is not None else build_judge(settings.judge, con)
         try:
             check = check_steps.check(

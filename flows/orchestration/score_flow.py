@@ -7,18 +7,14 @@ from typing import Any
 
 from prefect import flow, get_run_logger, task
 from prefect.artifacts import create_markdown_artifact, create_table_artifact
-from prefect.cache_policies import NO_CACHE
 
+from flows.orchestration.task_options import TASK_OPTIONS
 from flows.run.batches import score_batch, validate_batch
 from flows.run.pipeline import Steps, run_score
 from flows.run.progress import LogProgress, Progress
 from flows.run.settings import ScoreSettings
 from flows.run.summary import run_markdown, run_table
 from flows.store.batch_writes import write_batch
-
-# Frames pass between tasks in memory: no caching (hashing a big frame costs 0.25 s a call)
-# and no result persistence (a pickled 1M-row frame is 33 MB), stack-notes §1d.
-TASK_OPTIONS: dict[str, Any] = {"cache_policy": NO_CACHE, "persist_result": False}
 
 validate_task = task(name="validate-batch", **TASK_OPTIONS)(validate_batch)
 score_task = task(name="score-batch", **TASK_OPTIONS)(score_batch)
@@ -80,6 +76,25 @@ def flow_progress() -> RunLoggerProgress:
 @flow(name="faithpipe-score", log_prints=True)
 def score_flow(settings: ScoreSettings) -> dict[str, Any]:
     """Score SOURCE into DuckDB, batch by batch, each step a task."""
-    run = run_score(settings, steps=TASK_STEPS, progress=flow_progress())
+    if settings.on_dask:
+        from flows.orchestration.dask_flow import run_dask_in_flow
+
+        run = run_dask_in_flow(settings, flow_progress())
+    else:
+        run = run_score(settings, steps=TASK_STEPS, progress=flow_progress())
     publish_summary(run)
     return run
+
+
+def score_flow_on_dask(settings: ScoreSettings) -> dict[str, Any]:
+    """The CLI's Prefect route with `--engine dask`: start or join the cluster, its workers
+    pointed at this process's Prefect API, then run the score flow on a DaskTaskRunner."""
+    from prefect_dask import DaskTaskRunner
+
+    from flows.engines.cluster import dask_client, require_dask
+    from flows.orchestration.dask_flow import prefect_api_url
+
+    require_dask()
+    with dask_client(settings, prefect_api_url=prefect_api_url()) as client:
+        runner = DaskTaskRunner(address=client.scheduler.address)
+        return score_flow.with_options(task_runner=runner)(settings)

@@ -70,6 +70,10 @@ class DuplicatePlan:
         )
         return cls(conflicting, versions.filter(pl.col("content") == 1)["case_id"])
 
+    def kept(self, case_ids: pl.Series) -> None:
+        """Record ids whose copy was kept elsewhere (an earlier Dask partition)."""
+        self._kept = pl.concat([self._kept, case_ids.cast(pl.String).rename("case_id")])
+
     def resolve(self, valid: pl.DataFrame) -> tuple[pl.DataFrame, pl.DataFrame]:
         """Split a batch's valid rows into those to score and quarantine rows for the rest."""
         case_id = pl.col("case_id")

@@ -149,6 +149,13 @@ def classify(
         reader.unregister("incoming")
     classified = pl.from_arrow(found)
     assert isinstance(classified, pl.DataFrame)
+    return decide(classified)
+
+
+def decide(classified: pl.DataFrame) -> pl.DataFrame:
+    """Score, skip or replace each case, from its content hash and what is stored for it
+    (`case_id`, `content_hash`, `stored_hash`, `stored_status`); the Dask engine's workers
+    call it on a snapshot of the store."""
     unchanged = pl.col("stored_hash") == pl.col("content_hash")
     return classified.with_columns(
         skip=(unchanged & (pl.col("stored_status") == "scored")).fill_null(False),

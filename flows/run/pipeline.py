@@ -165,7 +165,7 @@ def run_score(
             state = RunState(con, run_id, config_id, config, judge, steps, progress)
         except BaseException as exc:
             with signals_deferred():
-                _mark_stopped(con, run_id, started, exc)
+                mark_stopped(con, run_id, started, exc)
             raise
         try:
             progress.start(total, f"run {run_id} ({config_id}) of {settings.source}")
@@ -183,14 +183,7 @@ def run_score(
             raise
         finally:
             _close_stages(state)
-        with signals_deferred():
-            finish_run(con, run_id, "completed", time.perf_counter() - started)
-            too_many_invalid = warn_if_mostly_invalid(con, run_id, settings.max_invalid_share)
-        if settings.snapshot and not settings.dry_run:
-            write_snapshot(con, settings.db)
-        if too_many_invalid:
-            raise TooManyInvalid(too_many_invalid)
-        return run_row(con, run_id)
+        return complete_run(con, run_id, settings, started)
     finally:
         if owned and judge is not None:
             _close_judge_quietly(judge)
@@ -224,6 +217,21 @@ def _price(con: duckdb.DuckDBPyConnection, run_id: str, settings: ScoreSettings)
     )
 
 
+def complete_run(
+    con: duckdb.DuckDBPyConnection, run_id: str, settings: ScoreSettings, started: float
+) -> dict[str, Any]:
+    """Every batch is committed: mark the run completed, check its invalid share, write the
+    readers' snapshot if asked; returns the run's row (raises TooManyInvalid past the share)."""
+    with signals_deferred():
+        finish_run(con, run_id, "completed", time.perf_counter() - started)
+        too_many_invalid = warn_if_mostly_invalid(con, run_id, settings.max_invalid_share)
+    if settings.snapshot and not settings.dry_run:
+        write_snapshot(con, settings.db)
+    if too_many_invalid:
+        raise TooManyInvalid(too_many_invalid)
+    return run_row(con, run_id)
+
+
 def _stop_and_mark(state: RunState, started: float, exc: BaseException) -> tuple[bool, bool]:
     """Stop the run's threads and mark its row; returns whether the connection is free for
     this thread and whether the judge is idle (so it may be closed)."""
@@ -232,7 +240,7 @@ def _stop_and_mark(state: RunState, started: float, exc: BaseException) -> tuple
         judge_idle = con_free and _scoring_ended(state)
         # When the writing thread still holds the connection, a cursor of its own tries.
         con = state.con if con_free else state.con.cursor()
-        _mark_stopped(con, state.run_id, started, exc)
+        mark_stopped(con, state.run_id, started, exc)
     return con_free, judge_idle
 
 
@@ -274,7 +282,7 @@ def _scoring_ended(state: RunState) -> bool:
     return True
 
 
-def _mark_stopped(
+def mark_stopped(
     con: duckdb.DuckDBPyConnection, run_id: str, started: float, exc: BaseException
 ) -> None:
     """The run row says `interrupted` (a signal) or `failed` (with the reason). A failure to
@@ -359,10 +367,10 @@ def _process(state: RunState, batch: Batch) -> None:
     batches are already queued behind the one being written (memory stays bounded)."""
     if state.stop_scoring.is_set():
         _drain(state)  # raises the failure that stopped the run
-    cases = pl.concat(batch.valid, how="vertical_relaxed") if batch.valid else _no_cases()
+    cases = pl.concat(batch.valid, how="vertical_relaxed") if batch.valid else no_cases()
     quarantined = pl.concat(batch.quarantined, how="vertical_relaxed")
     if cases.height == 0:
-        cases = _no_cases()
+        cases = no_cases()
     # Batches never share a case_id (one copy of a duplicated id is kept), so classifying
     # one before the previous is written cannot miss a row.
     classified = classify(state.reader, cases, state.config_id, stored_before=state.stored_before)
@@ -444,6 +452,6 @@ def _drain(state: RunState) -> None:
         result_of(state.writes.popleft())
 
 
-def _no_cases() -> pl.DataFrame:
+def no_cases() -> pl.DataFrame:
     """A batch with no valid rows: the contract's columns, as validation leaves them."""
     return pl.DataFrame(schema={**CONTRACT_TYPES, "segments": pl.String, "source_file": pl.String})

@@ -95,6 +95,33 @@ class ScoreSettings(BaseModel):
         return judge_prices(
             judge.kind, judge.model, self.price_input_usd, self.price_output_usd, judge.mode
         )
+    # Where batches are scored: `local`, this process's three threads; `dask`, a Dask
+    # cluster's workers (flows/engines/), `workers` local processes or the one at `scheduler`.
+    engine: Literal["local", "dask"] = "local"
+    workers: int | None = Field(default=None, ge=1)
+    scheduler: str | None = None
+
+    @model_validator(mode="after")
+    def _one_cluster(self) -> ScoreSettings:
+        """--workers and --scheduler name the Dask engine's cluster: one of them, with it."""
+        if self.engine == "local" and (self.workers or self.scheduler):
+            raise ValueError("--workers and --scheduler need --engine dask")
+        if self.workers and self.scheduler:
+            raise ValueError(
+                "--workers starts a local cluster, --scheduler uses an existing one: give one"
+            )
+        if self.engine == "dask" and (self.judge.rpm or self.judge.tpm):
+            # The --rpm/--tpm window counts one process's requests; workers would each have one.
+            raise ValueError(
+                "--rpm and --tpm hold within one process: use --engine local, or cap the "
+                "cluster's calls with --concurrency"
+            )
+        return self
+
+    @property
+    def on_dask(self) -> bool:
+        """Whether batches go to the Dask cluster: a dry run only reads and counts, here."""
+        return self.engine == "dask" and not self.dry_run
 
     def metric_config(self) -> MetricConfig:
         """The metric settings as faith_udfs takes them."""

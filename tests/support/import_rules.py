@@ -18,10 +18,11 @@ ROOMS_BELOW: dict[str, set[str]] = {
     "read": {"store"},
     "judges": {"store"},
     "run": {"read", "judges", "store"},
-    "nightly": {"run", "read", "judges", "store"},
-    "orchestration": {"nightly", "run", "read", "judges", "store"},
+    "engines": {"run", "read", "judges", "store"},
+    "nightly": {"engines", "run", "read", "judges", "store"},
+    "orchestration": {"engines", "nightly", "run", "read", "judges", "store"},
     "report": {"store"},
-    "cli": {"orchestration", "nightly", "run", "read", "judges", "store", "report"},
+    "cli": {"orchestration", "engines", "nightly", "run", "read", "judges", "store", "report"},
 }
 # Anything may import these; they import no room.
 SHARED = {"faith_udfs", "schemas", "flows.errors", "flows.allocator", "flows.waits", "flows"}

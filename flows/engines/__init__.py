@@ -1,0 +1,24 @@
+"""Where a run's batches are scored: `local` (this process, flows/run/pipeline.py) or `dask`
+(a Dask cluster's workers, flows/engines/dask_run.py)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flows.run.progress import Progress
+from flows.run.settings import ScoreSettings
+
+__all__ = ["score_with_engine"]
+
+
+def score_with_engine(
+    settings: ScoreSettings, *, progress: Progress | None = None, **local: Any
+) -> dict[str, Any]:
+    """Run on the engine the settings name; `local` options (steps, judge) go to run_score."""
+    if settings.on_dask:
+        from flows.engines.dask_run import run_on_dask
+
+        return run_on_dask(settings, progress=progress)
+    from flows.run.pipeline import run_score
+
+    return run_score(settings, progress=progress, **local)

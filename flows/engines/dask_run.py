@@ -1,0 +1,167 @@
+"""A scoring run on a Dask cluster: the flow process plans, snapshots and is the only writer;
+each partition is scored by a task on a worker, which writes a shard; shards are loaded in
+partition order, one transaction each, as their tasks finish.
+
+Results equal `--engine local`'s: the same partitions-as-batches, the same classification
+(against a snapshot taken as the run starts, which a run's own batches never change: they
+never share a case_id), the same duplicate rule and quarantine keys.
+"""
+
+from __future__ import annotations
+
+import logging
+import shutil
+import time
+import uuid
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import polars as pl
+
+from faith_udfs import MetricConfig
+from faith_udfs.errors import ConfigError
+from flows.engines.loading import QuarantineNumbers, load_shard, salvage_stale_shards
+from flows.engines.partition_task import PartitionJob
+from flows.engines.partitions import duplicate_rules, plan_partitions
+from flows.engines.submitters import Submitter
+from flows.errors import JudgeEndpointError
+from flows.read.source import Source, count_rows, duplicated_case_ids, resolve_source
+from flows.run.batches import config_has_cases
+from flows.run.judge_factory import build_judge, close_judge
+from flows.run.pipeline import complete_run, mark_stopped
+from flows.run.progress import LogProgress, Progress
+from flows.run.settings import ScoreSettings
+from flows.run.stop_signals import as_stop, signals_deferred
+from flows.store.db import open_store
+from flows.store.run_registry import run_row, start_run, supersede_dead_runs
+from flows.store.shard_data import write_case_states, write_stored_replies
+
+if TYPE_CHECKING:
+    import duckdb
+
+log = logging.getLogger("faithpipe")
+
+
+def shard_root(db: str) -> Path:
+    """Where a run's workers write their shards: next to the database (workers on other
+    machines need this folder on a shared file system)."""
+    return Path(f"{db}.shards").resolve()
+
+
+def run_score_on_dask(
+    settings: ScoreSettings, submitter: Submitter, *, progress: Progress | None = None
+) -> dict[str, Any]:
+    """Score SOURCE on the cluster behind `submitter`; returns the run's row of `runs`."""
+    progress = progress or LogProgress()
+    started = time.perf_counter()
+    source = resolve_source(settings.source)
+    if source.form != "wide":
+        raise ConfigError(
+            f"{settings.source}: --engine dask reads one cases table; score the three-table "
+            "form with --engine local"
+        )
+    total = count_rows(source)
+    duplicated = duplicated_case_ids(source)
+    con = open_store(settings.db, lock_timeout=settings.lock_timeout)
+    try:
+        supersede_dead_runs(con)
+        root = shard_root(settings.db)
+        salvage_stale_shards(con, root)
+        probe = build_judge(settings.judge)  # only for its identity: workers build their own
+        identity = probe.identity
+        close_judge(probe)
+        config = settings.metric_config()
+        config_id = config.config_id(identity)
+        run_id = start_run(
+            con,
+            flow=settings.flow,
+            config_id=config_id,
+            config=settings.describe(identity.as_dict()),
+            source=source.spec,
+        )
+        folder = root / run_id
+        handles: list[Any] = []
+        try:
+            jobs = _plan(
+                con, settings, source, duplicated, folder=folder, config=config, config_id=config_id
+            )
+            progress.start(total, f"run {run_id} ({config_id}) of {settings.source} on Dask")
+            handles = [submitter.submit(job) for job in jobs]
+            numbers = QuarantineNumbers()
+            for job, handle in zip(jobs, handles, strict=True):
+                number = job.partition.number
+                shard = load_shard(
+                    con,
+                    Path(submitter.result(handle)),
+                    number,
+                    run_id=run_id,
+                    config_id=config_id,
+                    config=config,
+                    numbers=numbers,
+                )
+                progress.advance(shard.scored.counts["rows_in"], run_row(con, run_id))
+                if shard.fatal:
+                    raise JudgeEndpointError(shard.fatal)
+        except BaseException as exc:
+            with signals_deferred():
+                submitter.cancel(handles)
+                mark_stopped(con, run_id, started, exc)
+            stop = as_stop(exc)
+            if stop is not None and stop is not exc:
+                raise stop from exc  # a signal DuckDB reworded while a shard loaded
+            raise
+        finally:
+            progress.stop()
+            shutil.rmtree(folder, ignore_errors=True)
+        return complete_run(con, run_id, settings, started)
+    finally:
+        con.close()
+
+
+def _plan(
+    con: duckdb.DuckDBPyConnection,
+    settings: ScoreSettings,
+    source: Source,
+    duplicated: pl.DataFrame,
+    *,
+    folder: Path,
+    config: MetricConfig,
+    config_id: str,
+) -> list[PartitionJob]:
+    """The run's partitions as jobs, with the snapshots they read in the run's shard folder:
+    what is stored under the config (when anything is) and the LLM judge's stored replies."""
+    folder.mkdir(parents=True)
+    partitions = plan_partitions(source, settings.batch_size)
+    root = str(source.root) if source.root else None
+    rules = duplicate_rules(duplicated, partitions, root) if duplicated.height else {}
+    case_states = replies = semaphore = None
+    if config_has_cases(con, config_id):
+        case_states = str(folder / "case_states.parquet")
+        write_case_states(con, config_id, Path(case_states))
+    if settings.judge.kind == "openai":
+        replies = str(folder / "replies.parquet")
+        write_stored_replies(con, settings.judge.model or "", Path(replies))
+        semaphore = f"faithpipe-llm-{folder.name}-{uuid.uuid4().hex[:8]}"
+    return [
+        PartitionJob(
+            partition=partition,
+            root=root,
+            shards=str(folder),
+            judge=settings.judge,
+            config=config,
+            case_states=case_states,
+            replies=replies,
+            semaphore=semaphore,
+            duplicates=rules.get(partition.number),
+        )
+        for partition in partitions
+    ]
+
+
+def run_on_dask(settings: ScoreSettings, *, progress: Progress | None = None) -> dict[str, Any]:
+    """The plain route's entry: start or join the cluster, run, close the client."""
+    from flows.engines.cluster import dask_client
+    from flows.engines.submitters import ClientSubmitter
+
+    with dask_client(settings) as client:
+        return run_score_on_dask(settings, ClientSubmitter(client), progress=progress)

@@ -1,0 +1,96 @@
+"""The flow process's side of a shard: load it in one transaction, in partition order, then
+remove it. Loading is idempotent: each shard is the run's batch of its partition number, and
+a batch the run has counted already is not written again (flows/store/batch_writes.py)."""
+
+from __future__ import annotations
+
+import logging
+import shutil
+from collections import Counter
+from dataclasses import replace
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import polars as pl
+
+from faith_udfs import MetricConfig
+from flows.engines.shards import Shard, read_shard, stale_replies
+from flows.errors import DatabaseWriteFailed
+from flows.store.batch_writes import write_batch
+from flows.store.db import DISK_ERRORS
+from flows.store.shard_data import store_replies
+
+if TYPE_CHECKING:
+    import duckdb
+
+log = logging.getLogger("faithpipe")
+
+
+class QuarantineNumbers:
+    """Occurrence numbers of identical quarantined rows across partitions: a worker numbers
+    them within its partition (`<md5>-1`, ...); loading in partition order shifts them by the
+    copies earlier partitions held, which gives the local engine's keys."""
+
+    def __init__(self) -> None:
+        self._seen: Counter[str] = Counter()
+
+    def shifted(self, quarantined: pl.DataFrame) -> pl.DataFrame:
+        if quarantined.height == 0:
+            return quarantined
+        mapping: dict[str, str] = {}
+        most: Counter[str] = Counter()
+        for key in quarantined["row_key"].unique(maintain_order=True).to_list():
+            base, _, number = key.rpartition("-")
+            mapping[key] = f"{base}-{self._seen[base] + int(number)}"
+            most[base] = max(most[base], int(number))
+        self._seen.update(most)
+        return quarantined.with_columns(
+            row_key=pl.col("row_key").replace_strict(mapping, return_dtype=pl.String)
+        )
+
+
+def load_shard(
+    con: duckdb.DuckDBPyConnection,
+    path: Path,
+    number: int,
+    *,
+    run_id: str,
+    config_id: str,
+    config: MetricConfig,
+    numbers: QuarantineNumbers,
+) -> Shard:
+    """Commit one shard: its judge replies, then its batch in one transaction; then remove it."""
+    shard = read_shard(path, number)
+    store_replies(con, shard.replies)  # paid for: kept even if the batch fails below
+    scored = replace(shard.scored, quarantined=numbers.shifted(shard.scored.quarantined))
+    try:
+        write_batch(
+            con,
+            scored,
+            run_id=run_id,
+            config_id=config_id,
+            config=config,
+            seconds=shard.seconds,
+            batch_no=number,
+        )
+    except DISK_ERRORS as exc:
+        raise DatabaseWriteFailed(
+            f"{run_id}: loading shard {number} ({scored.counts['rows_in']:,} rows) failed, none "
+            f"of it was kept ({type(exc).__name__}: {str(exc).splitlines()[0]}); committed "
+            "batches are safe: free disk space or fix the database's disk, then run again"
+        ) from exc
+    shutil.rmtree(path, ignore_errors=True)
+    return shard
+
+
+def salvage_stale_shards(con: duckdb.DuckDBPyConnection, root: Path) -> None:
+    """Shards a dead run left behind (this process holds the database, so no live run owns
+    any): keep the judge replies they paid for, then remove them. Their rows are scored again
+    (from those replies, at no cost) by this run, which re-reads the whole source."""
+    if not root.is_dir():
+        return
+    kept = sum(store_replies(con, replies) for replies in stale_replies(root))
+    if kept:
+        log.info("kept %d judge replies from shards an earlier run left behind", kept)
+    for folder in root.iterdir():
+        shutil.rmtree(folder, ignore_errors=True)

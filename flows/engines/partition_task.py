@@ -1,0 +1,90 @@
+"""One Dask task: read a partition, validate it, skip what the snapshot says is done, score
+the rest and write the results as a shard. Runs on a worker; never opens the database."""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+import polars as pl
+
+from faith_udfs import MetricConfig
+from flows.engines.partitions import DuplicateRule, Partition, read_partition
+from flows.engines.shards import Shard, write_shard
+from flows.engines.worker_judge import ShardReplies, build_worker_judge
+from flows.run.batches import QuarantineKeys, decide, score_batch, validate_batch
+from flows.run.judge_factory import close_judge
+from flows.run.pipeline import no_cases
+from flows.run.settings import JudgeSettings
+from flows.store.shard_data import content_hashes
+
+
+@dataclass(frozen=True)
+class PartitionJob:
+    """Everything a task needs, small enough to ship: paths, not frames."""
+
+    partition: Partition
+    root: str | None
+    shards: str  # the run's shard folder
+    judge: JudgeSettings
+    config: MetricConfig
+    case_states: str | None  # Parquet snapshot of what is stored under the config, if any
+    replies: str | None  # Parquet snapshot of the judge's stored replies, if any
+    semaphore: str | None  # name of the cluster's cap on LLM calls in flight
+    duplicates: DuplicateRule | None = None
+
+
+def score_partition(job: PartitionJob) -> str:
+    """Score one partition into a shard; returns the shard's path."""
+    started = time.perf_counter()
+    keys = QuarantineKeys()  # occurrence numbers within the partition; the loader shifts them
+    plan = job.duplicates.plan() if job.duplicates else None
+    valid, quarantined = [], []
+    seconds_validate = 0.0
+    for raw in read_partition(job.partition, job.root):
+        rows = validate_batch(raw)
+        seconds_validate += rows.seconds
+        kept = rows.valid
+        if plan is not None:
+            kept, copies = plan.resolve(kept)
+            quarantined.append(keys.keyed(copies))
+        valid.append(kept)
+        quarantined.append(keys.keyed(rows.quarantined))
+    seconds_read = time.perf_counter() - started - seconds_validate
+    cases = pl.concat(valid, how="vertical_relaxed") if valid else no_cases()
+    if cases.height == 0:
+        cases = no_cases()
+    quarantine = pl.concat(quarantined, how="vertical_relaxed")
+    classified = classify_against(cases, job.case_states)
+    replies = ShardReplies(job.replies)
+    judge = build_worker_judge(job.judge, replies, job.semaphore)
+    try:
+        scored = score_batch(cases, classified, quarantine, judge, job.config)
+        fatal = getattr(judge, "fatal_error", None)
+    finally:
+        close_judge(judge)
+    shard = Shard(
+        job.partition.number,
+        scored,
+        {"read": seconds_read, "validate": seconds_validate},
+        replies.replies(),
+        fatal,
+    )
+    return str(write_shard(Path(job.shards), shard))
+
+
+def classify_against(cases: pl.DataFrame, case_states: str | None) -> pl.DataFrame:
+    """What `flows.run.batches.classify` decides, against the snapshot instead of the store."""
+    hashed = content_hashes(cases)
+    if case_states is None:
+        stored = pl.DataFrame(
+            schema={"case_id": pl.String, "stored_hash": pl.String, "stored_status": pl.String}
+        )
+    else:
+        stored = (
+            pl.scan_parquet(case_states)
+            .filter(pl.col("case_id").is_in(hashed["case_id"].implode()))
+            .collect()
+        )
+    return decide(hashed.join(stored, on="case_id", how="left"))

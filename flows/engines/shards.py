@@ -1,0 +1,114 @@
+"""A scored partition on disk: the frames one batch commits, as Parquet files in a folder
+that appears only when complete (written under a temporary name, then renamed).
+
+Workers write shards; the flow process, the database's one writer, reads each back and loads
+it in one transaction (flows/engines/loading.py), then removes it.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import uuid
+from dataclasses import dataclass
+from pathlib import Path
+
+import polars as pl
+
+from faith_udfs import FaithfulnessFrames
+from flows.run.batches import ScoredBatch
+from flows.store.shard_data import REPLY_COLUMNS
+
+# What a batch's write reads of the scored frames (not `item_keys`: judge usage is charged
+# to cases on the worker, in `usage`).
+_FRAMES = ("case_scores", "claim_verdicts", "truths")
+# The case columns a write needs (flows/store/batch_writes.py).
+_CASE_COLUMNS = ("case_id", "logged_at", "input", "actual_output", "segments")
+
+
+@dataclass(frozen=True)
+class Shard:
+    """One partition's results as loaded back: what `write_batch` commits, the seconds the
+    worker spent reading and validating, the judge replies it was given, and the endpoint's
+    refusal, if it refused every call."""
+
+    number: int
+    scored: ScoredBatch
+    seconds: dict[str, float]
+    replies: pl.DataFrame
+    fatal: str | None
+
+
+def shard_path(folder: Path, number: int) -> Path:
+    return folder / f"part-{number:06d}"
+
+
+def write_shard(folder: Path, shard: Shard) -> Path:
+    """Write the shard under a temporary name, then rename it: a reader sees all of it or
+    nothing. A shard already there (a retried task) is kept: both hold the partition's result."""
+    final = shard_path(folder, shard.number)
+    temporary = folder / f".{final.name}.{uuid.uuid4().hex}.tmp"
+    temporary.mkdir(parents=True)
+    scored = shard.scored
+    frames = {
+        "cases": scored.cases.select(_CASE_COLUMNS),
+        "classified": scored.classified,
+        "quarantined": scored.quarantined,
+        "replies": shard.replies,
+    }
+    if scored.frames is not None:
+        frames.update({name: getattr(scored.frames, name) for name in _FRAMES})
+    if scored.usage is not None:
+        frames["usage"] = scored.usage
+    for name, frame in frames.items():
+        # lz4: a shard lives seconds; zstd's smaller files are not worth its CPU here
+        frame.write_parquet(temporary / f"{name}.parquet", compression="lz4")
+    meta = {
+        "counts": scored.counts,
+        "spent": scored.spent,
+        "seconds_score": scored.seconds_score,
+        "seconds": shard.seconds,
+        "fatal": shard.fatal,
+    }
+    (temporary / "meta.json").write_text(json.dumps(meta))
+    try:
+        os.rename(temporary, final)
+    except OSError:
+        if not final.is_dir():
+            raise
+        shutil.rmtree(temporary, ignore_errors=True)
+    return final
+
+
+def read_shard(path: Path, number: int) -> Shard:
+    """A shard written by `write_shard`, as the frames and counts it holds."""
+    meta = json.loads((path / "meta.json").read_text())
+
+    def frame(name: str) -> pl.DataFrame | None:
+        file = path / f"{name}.parquet"
+        return pl.read_parquet(file) if file.is_file() else None
+
+    parts = {name: frame(name) for name in _FRAMES}
+    frames = None
+    if parts["case_scores"] is not None:
+        frames = FaithfulnessFrames(**parts, item_keys=pl.DataFrame())  # type: ignore[arg-type]
+    scored = ScoredBatch(
+        cases=pl.read_parquet(path / "cases.parquet"),
+        classified=pl.read_parquet(path / "classified.parquet"),
+        frames=frames,
+        usage=frame("usage"),
+        quarantined=pl.read_parquet(path / "quarantined.parquet"),
+        counts=meta["counts"],
+        seconds_score=meta["seconds_score"],
+        spent=meta["spent"],
+    )
+    replies = frame("replies")
+    if replies is None:
+        replies = pl.DataFrame(schema=REPLY_COLUMNS)
+    return Shard(number, scored, meta["seconds"], replies, meta["fatal"])
+
+
+def stale_replies(folder: Path) -> list[pl.DataFrame]:
+    """The judge replies in shards a dead run left behind (paid for, never loaded)."""
+    return [pl.read_parquet(file) for file in folder.glob("*/part-*/replies.parquet")]

@@ -1,0 +1,320 @@
+"""The Dask engine on one real 2-process cluster, under the Prefect test harness: equal to
+the local engine through Prefect's DaskTaskRunner (same rows in every output table, same run
+counts) and a re-run skips everything; a task that keeps failing fails the run and keeps what
+was committed; without the extra, `--engine dask` says what to install; with the LLM judge,
+the cluster-wide cap on calls in flight holds (counted at a real HTTP stub) while a worker is
+SIGKILLed mid-task and replaced; and a flow process killed mid-run resumes with nothing lost
+or counted twice."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pyarrow.parquet as pq
+import pytest
+
+from data.generate import generate_cases
+from flows.engines.dask_run import run_on_dask
+from flows.errors import InputUnreadable
+from flows.run.pipeline import run_score
+from flows.run.settings import JudgeSettings, ScoreSettings
+from tests.support.db_reading import query
+from tests.support.engine_sources import mixed_source, output_tables, run_counts
+from tests.support.openai_stub import StubServer, serving
+
+ROWS = 3_000
+BATCH = 700  # five partitions, some spanning two files
+# The LLM judge's cases: four partitions, both workers asking at once, at most CAP in flight.
+CASES = 60
+LLM_BATCH = 15
+CAP = 3
+# The key the LLM tests' stub expects; workers read it from their environment, as they
+# would on a real cluster (it is never shipped with a task).
+KEY = "sk-engine-test"
+
+
+@pytest.fixture(scope="module")
+def dask_client(prefect_harness: None) -> Iterator[object]:
+    """One real LocalCluster of two worker processes for this module (started once, ~4 s),
+    reporting to the harness's API."""
+    import dask
+    from distributed import Client, LocalCluster
+
+    from flows.engines.cluster import worker_environment
+    from flows.orchestration.dask_flow import prefect_api_url
+
+    # A killed worker's semaphore leases come back after 3 s, not 30 (scheduler and workers).
+    locks = {"lease-timeout": "3s", "lease-validation-interval": "1s"}
+    env = {
+        **worker_environment(prefect_api_url()),
+        "OPENAI_API_KEY": KEY,
+        **{
+            f"DASK_DISTRIBUTED__SCHEDULER__LOCKS__{k.upper().replace('-', '_')}": v
+            for k, v in locks.items()
+        },
+    }
+    with (
+        dask.config.set({f"distributed.scheduler.locks.{k}": v for k, v in locks.items()}),
+        LocalCluster(
+            n_workers=2,
+            threads_per_worker=1,
+            processes=True,
+            dashboard_address=":0",
+            env=env,
+        ) as cluster,
+        Client(cluster) as client,
+    ):
+        yield client
+
+
+@pytest.fixture
+def scheduler(dask_client: object) -> str:
+    return dask_client.scheduler.address  # type: ignore[attr-defined]
+
+
+@pytest.fixture
+def api_key(monkeypatch: pytest.MonkeyPatch) -> str:
+    monkeypatch.setenv("OPENAI_API_KEY", KEY)
+    return KEY
+
+
+@pytest.fixture(scope="module")
+def source(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return mixed_source(tmp_path_factory.mktemp("engines") / "logs", ROWS)
+
+
+@pytest.fixture(scope="module")
+def local_db(source: Path) -> Path:
+    db = source.parent / "local.duckdb"
+    run_score(ScoreSettings(source=str(source), db=str(db), batch_size=BATCH))
+    return db
+
+
+def test_dask_equals_local_through_prefect_and_a_plain_rerun_skips_everything(
+    source: Path, local_db: Path, scheduler: str, tmp_path: Path
+) -> None:
+    from flows.orchestration.score_flow import score_flow_on_dask
+
+    db = tmp_path / "dask.duckdb"
+    settings = ScoreSettings(
+        source=str(source), db=str(db), batch_size=BATCH, engine="dask", scheduler=scheduler
+    )
+    run = score_flow_on_dask(settings)
+
+    assert run["status"] == "completed"
+    assert run["batches"] == 5
+    expected, got = output_tables(local_db), output_tables(db)
+    for table, frame in expected.items():
+        assert got[table].equals(frame), table
+    assert run_counts(db) == run_counts(local_db)
+    assert not Path(f"{db}.shards").exists() or not any(Path(f"{db}.shards").iterdir())
+
+    again = run_on_dask(settings)  # the plain route: the same engine without Prefect
+    assert again["rows_already_scored"] == run["rows_scored"]
+    assert again["rows_newly_scored"] == 0
+    assert output_tables(db)["case_scores"].equals(expected["case_scores"])
+    # each partition ran as a task run of its flow run, reported by a worker to the flow's API
+    assert _partition_task_runs_by_flow_run() == [5]
+
+
+def test_a_task_that_keeps_failing_fails_the_run_and_keeps_what_was_committed(
+    source: Path, scheduler: str, tmp_path: Path
+) -> None:
+    logs = tmp_path / "logs"
+    logs.mkdir()
+    cases = generate_cases(2_000, seed=3)
+    cases.slice(0, 1_000).write_parquet(logs / "part-0.parquet")
+    cases.slice(1_000).write_parquet(tmp_path / "whole.parquet")
+    _corrupt_column(tmp_path / "whole.parquet", "actual_output", logs / "part-1.parquet")
+    db = tmp_path / "faith.duckdb"
+    settings = ScoreSettings(
+        source=str(logs), db=str(db), batch_size=1_000, engine="dask", scheduler=scheduler
+    )
+
+    with pytest.raises(InputUnreadable, match=r"part-1\.parquet: cannot read its data"):
+        run_on_dask(settings)
+
+    [(status, error, batches, rows_in)] = query(
+        db, "SELECT status, error, batches, rows_in FROM runs"
+    )
+    assert status == "failed"
+    assert "InputUnreadable" in error
+    # the first file's partition was committed (loaded in order, before the failing one)
+    assert batches == 1
+    assert rows_in == 1_000
+    assert (
+        query(db, "SELECT count(*) FROM case_scores")[0][0]
+        + query(db, "SELECT count(DISTINCT row_key) FROM quarantine")[0][0]
+        == rows_in
+    )
+
+
+def test_without_the_extra_dask_exits_2_saying_what_to_install(
+    source: Path, tmp_path: Path
+) -> None:
+    code = (
+        "import sys; sys.modules['distributed'] = None; sys.modules['prefect_dask'] = None\n"
+        "from flows.cli import main\n"
+        f"sys.exit(main(['score', {str(source)!r}, '--db', {str(tmp_path / 'x.duckdb')!r}, "
+        "'--engine', 'dask', '--prefect', 'no']))"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+        cwd=Path(__file__).resolve().parents[3],
+    )
+    assert done.returncode == 2, done.stderr
+    lines = [line for line in done.stderr.splitlines() if line.strip()]
+    assert len(lines) == 1, done.stderr
+    assert "pip install 'faithpipe[dask]'" in lines[0]
+    assert not (tmp_path / "x.duckdb").exists()
+
+
+def _partition_task_runs_by_flow_run() -> list[int]:
+    """Completed `score-partition` task runs on the harness, counted by flow run (None: a
+    task run that did not reach its flow run)."""
+    import asyncio
+    from collections import Counter
+
+    from prefect.client.orchestration import get_client
+    from prefect.client.schemas.filters import TaskRunFilter, TaskRunFilterName
+
+    async def read() -> Counter:
+        async with get_client() as client:
+            runs = await client.read_task_runs(
+                task_run_filter=TaskRunFilter(name=TaskRunFilterName(like_="score-partition"))
+            )
+        return Counter(r.flow_run_id for r in runs if r.state_name == "Completed")
+
+    counts = asyncio.run(read())
+    assert None not in counts
+    return sorted(counts.values())
+
+
+def _corrupt_column(source: Path, column: str, target: Path) -> Path:
+    """A copy of `source` whose `column` pages of its last row group are overwritten; the
+    footer stays valid, so planning succeeds and only the task reading it fails."""
+    metadata = pq.ParquetFile(source).metadata
+    group = metadata.row_group(metadata.num_row_groups - 1)
+    chunk = next(
+        group.column(i)
+        for i in range(group.num_columns)
+        if group.column(i).path_in_schema == column
+    )
+    data = bytearray(source.read_bytes())
+    start = chunk.data_page_offset
+    data[start : start + chunk.total_compressed_size] = b"\xab" * chunk.total_compressed_size
+    target.write_bytes(bytes(data))
+    return target
+
+
+@pytest.fixture(scope="module")
+def llm_source(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    path = tmp_path_factory.mktemp("llm") / "cases.parquet"
+    generate_cases(CASES, seed=11).write_parquet(path)
+    return path
+
+
+def llm_settings(source: Path, db: Path, scheduler: str, base_url: str) -> ScoreSettings:
+    return ScoreSettings(
+        source=str(source),
+        db=str(db),
+        batch_size=LLM_BATCH,
+        engine="dask",
+        scheduler=scheduler,
+        judge=JudgeSettings(
+            kind="openai", model="stub", base_url=base_url, mode="per-item", concurrency=CAP
+        ),
+    )
+
+
+def wait_for(condition: object, seconds: float) -> None:
+    deadline = time.monotonic() + seconds
+    while not condition():  # type: ignore[operator]
+        assert time.monotonic() < deadline, "timed out"
+        time.sleep(0.02)
+
+
+def test_the_cap_holds_cluster_wide_and_a_killed_worker_is_replaced(
+    llm_source: Path, dask_client: object, scheduler: str, api_key: str, tmp_path: Path
+) -> None:
+    db = tmp_path / "faith.duckdb"
+    outcome: dict[str, object] = {}
+    # not `serving`: the killed worker's request in flight reaches the stub cut short
+    with StubServer(api_key=api_key, delay=0.005) as stub:
+        settings = llm_settings(llm_source, db, scheduler, stub.base_url)
+
+        def run() -> None:
+            try:
+                outcome["run"] = run_on_dask(settings)
+            except BaseException as exc:  # reported by the assertion below
+                outcome["error"] = exc
+
+        runner = threading.Thread(target=run, daemon=True)
+        runner.start()
+        wait_for(lambda: stub.requests >= 30, 60)
+        victim = next(iter(dask_client.run(os.getpid).values()))  # type: ignore[attr-defined]
+        os.kill(victim, signal.SIGKILL)
+        runner.join(90)
+        assert not runner.is_alive()
+
+    assert all(error.startswith("JSONDecodeError") for error in stub.errors), stub.errors
+    assert "error" not in outcome, outcome.get("error")
+    run = outcome["run"]
+    assert run["status"] == "completed"  # type: ignore[index]
+    assert run["rows_newly_scored"] + run["rows_invalid"] == CASES  # type: ignore[index]
+    assert query(db, "SELECT count(*), count(DISTINCT case_id) FROM case_scores") == [
+        (CASES, CASES)
+    ]
+    # both workers asked at once, yet never more than --concurrency calls were in flight
+    assert 1 < stub.max_in_flight <= CAP
+
+
+def test_a_killed_flow_process_resumes_without_loss_or_double_counting(
+    llm_source: Path, scheduler: str, api_key: str, tmp_path: Path
+) -> None:
+    db = tmp_path / "faith.duckdb"
+    with serving(api_key=api_key, delay=0.005) as stub:
+        command = [
+            sys.executable, "-m", "flows", "score", str(llm_source), "--db", str(db),
+            "--engine", "dask", "--scheduler", scheduler, "--prefect", "no",
+            "--batch-size", str(LLM_BATCH), "--judge", "openai", "--model", "stub",
+            "--base-url", stub.base_url, "--judge-mode", "per-item", "--concurrency", str(CAP),
+        ]  # fmt: skip
+        child = subprocess.Popen(
+            command,
+            cwd=Path(__file__).resolve().parents[3],
+            env={**os.environ, "OPENAI_API_KEY": api_key},
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        try:
+            wait_for(lambda: stub.requests >= 90 or child.poll() is not None, 90)
+            child.kill()
+        finally:
+            child.wait(timeout=30)
+        assert child.returncode == -signal.SIGKILL
+        rerun = run_on_dask(llm_settings(llm_source, db, scheduler, stub.base_url))
+
+    runs = query(db, "SELECT status, rows_newly_scored, rows_invalid FROM runs ORDER BY started_at")
+    assert [status for status, *_ in runs] == ["superseded", "completed"]
+    assert sum(new + invalid for _, new, invalid in runs) == CASES
+    assert rerun["rows_in"] == CASES
+    assert query(db, "SELECT count(*), count(DISTINCT case_id) FROM case_scores") == [
+        (CASES, CASES)
+    ]
+    duplicates = (
+        "SELECT count(*) FROM (SELECT case_id, claim_index FROM claim_verdicts "
+        "GROUP BY ALL HAVING count(*) > 1)"
+    )
+    assert query(db, duplicates) == [(0,)]

@@ -6,10 +6,11 @@ the smallest run of the same script.
 Each size is scored by `run_score` on the plain route with the default judge (`faith score
 SOURCE --db DB`), in a fresh process on a fresh database and a quiet disk. Sources are generated
 once and streamed to Parquet files of 100,000 rows under bench/out/ (10M rows: ~0.4 GB,
-~6 min to generate; the run then needs ~2.5 GB of disk for its database). Prints every run, then
-each size's peak RSS and throughput against the first size (targets, issue 14: peak RSS at
-most 1.3x, throughput within 15%, that is at least 0.85x). CPU-seconds per 1M rows are printed
-too: on a machine shared with other work they move less than wall time.
+~6 min to generate; the run's database then takes ~1.7 GB). Prints every run, then each size's
+peak RSS and throughput against the first size (targets, issue 14: peak RSS at most 1.3x,
+throughput within 15%, that is at least 0.85x). CPU-seconds per 1M rows are printed too: on a
+machine shared with other work they move less than wall time. `prepass_rss_mb` is the peak
+RSS of the pass that finds repeated case_ids, run alone in a process of its own.
 """
 
 from __future__ import annotations
@@ -33,6 +34,16 @@ result["cpu_seconds"] = round(_usage.ru_utime + _usage.ru_stime, 1)
 """
 )
 
+# The pass that finds repeated case_ids, alone: it reads every id of the source before the run.
+PREPASS = """
+from flows.allocator import keep_freed_pages; keep_freed_pages()
+import sys, time
+from flows.read.source import duplicated_case_ids, resolve_source
+started = time.perf_counter()
+repeated = duplicated_case_ids(resolve_source(sys.argv[1])).height
+result = {"repeated": repeated, "seconds": round(time.perf_counter() - started, 2)}
+"""
+
 RSS_TARGET = 1.3
 THROUGHPUT_TARGET = 0.85
 
@@ -43,7 +54,9 @@ def measure(rows: int, batch_size: str) -> dict:
     work = OUT / "memory-db"
     shutil.rmtree(work, ignore_errors=True)
     work.mkdir(parents=True)
+    prepass = quiet(PREPASS, str(source))
     run = quiet(TIMED, str(source), str(work / "faith.duckdb"), batch_size)
+    run["prepass_rss_mb"] = prepass["peak_rss_mb"]
     run["db_mb"] = round(sum(p.stat().st_size for p in work.glob("faith.duckdb*")) / 2**20)
     shutil.rmtree(work, ignore_errors=True)
     run["rows"] = f"{rows:,}"
@@ -67,7 +80,7 @@ def main() -> None:
         run["rss_ratio"] = f"{run['peak_rss_mb'] / base['peak_rss_mb']:.2f}x"
         run["throughput_ratio"] = f"{run['cases/s'] / base['cases/s']:.2f}x"
         run["cpu_ratio"] = f"{run['cpu_s/1M'] / base['cpu_s/1M']:.2f}x"
-    columns = ["rows", "seconds", "cases/s", "cpu_s/1M", "peak_rss_mb", "db_mb", "batches"]
+    columns = ["rows", "seconds", "cases/s", "cpu_s/1M", "peak_rss_mb", "prepass_rss_mb", "db_mb"]
     print(table(runs, [*columns, "rss_ratio", "throughput_ratio", "cpu_ratio"]))
     last = runs[-1]
     print(

@@ -166,7 +166,7 @@ def duplicated_case_ids(source: Source) -> pl.DataFrame:
 
     Counted by DuckDB as the ids stream by, file by file: its aggregate spills to a temporary
     folder past `_ID_COUNT_MEMORY`, so this pre-pass needs as much memory at 10M rows as at 1M
-    (polars' group_by held every id: 0.4 GB at 1M rows, 1.8 GB at 10M; bench/memory.py).
+    (polars' group_by held every id: a 0.43 GB peak at 1M rows, 2.3 GB at 10M; bench/memory.py).
     """
     tables = ["cases"] if source.form == "wide" else ["questions", "outputs"]
     found = [_repeated_ids(source.files[table]) for table in tables]

@@ -11,7 +11,7 @@ export PREFECT_SERVER_ANALYTICS_ENABLED ?= false
 export DO_NOT_TRACK ?= 1
 export PREFECT_SERVER_EPHEMERAL_STARTUP_TIMEOUT_SECONDS ?= 180
 
-.PHONY: help setup demo test lint bench lock report-check clean
+.PHONY: help setup demo test lint bench bench-memory lock report-check clean
 
 help:  ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-14s %s\n", $$1, $$2}'
@@ -42,6 +42,9 @@ bench: $(STAMP)  ## all benchmarks (not tests; ~10 min): ratios against a baseli
 	$(BIN)/python bench/llm_calls.py
 	$(BIN)/python bench/startup.py --prefect
 	$(BIN)/python bench/engines.py
+
+bench-memory: $(STAMP)  ## peak RSS and throughput at 1M, 3M and 10M rows against 1M (~20 min, 3 GB of disk)
+	$(BIN)/python bench/memory.py
 
 lock:  ## re-resolve requirements.lock from pyproject.toml (needs the package index)
 	rm -rf .lock-venv && $(PYTHON) -m venv .lock-venv

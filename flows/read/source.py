@@ -11,6 +11,7 @@ import glob
 import itertools
 import os
 import re
+import tempfile
 import urllib.parse
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -36,6 +37,11 @@ DEFAULT_BATCH_SIZE = 150_000
 # What reading a file's pages can raise when a page is corrupt: a Rust panic in polars'
 # decoder is a BaseException, not an Exception.
 _READ_ERRORS = (OSError, pa.ArrowException, pl.exceptions.PolarsError, pl.exceptions.PanicException)
+# Counting the source's case_ids to find repeats: DuckDB's memory for it (it spills the rest to
+# a temporary folder), and the ids read from a file at a time (~25 MB of short ids).
+_ID_COUNT_MEMORY = "256MB"
+_ID_ROWS = 1_000_000
+_ID_SCHEMA = pa.schema([("case_id", pa.string_view())])
 
 
 @dataclass(frozen=True)
@@ -156,19 +162,53 @@ def count_rows(source: Source) -> int:
 
 
 def duplicated_case_ids(source: Source) -> pl.DataFrame:
-    """`case_id`s that occur more than once in the whole source (read from that column only)."""
+    """`case_id`s that occur more than once in the whole source (read from that column only).
+
+    Counted by DuckDB as the ids stream by, file by file: its aggregate spills to a temporary
+    folder past `_ID_COUNT_MEMORY`, so this pre-pass needs as much memory at 10M rows as at 1M
+    (polars' group_by held every id: a 0.43 GB peak at 1M rows, 2.3 GB at 10M; bench/memory.py).
+    """
     tables = ["cases"] if source.form == "wide" else ["questions", "outputs"]
-    found = []
-    for table in tables:
-        ids = pl.concat([_case_ids(path) for path in source.files[table]])
-        found.append(ids.group_by("case_id").len().filter(pl.col("len") > 1).select("case_id"))
+    found = [_repeated_ids(source.files[table]) for table in tables]
     return pl.concat(found).unique()
 
 
-def _case_ids(path: Path) -> pl.DataFrame:
-    """One file's case_id column; a corrupt page fails the run naming the file."""
+def _repeated_ids(paths: list[Path]) -> pl.DataFrame:
+    """The ids repeated across `paths`; a file that cannot be read fails naming it."""
+    failed: list[InputUnreadable] = []
+
+    def batches() -> Iterator[pa.RecordBatch]:
+        for path in paths:
+            try:
+                yield from _case_ids(path)
+            except InputUnreadable as exc:
+                failed.append(exc)  # DuckDB rewords what its Arrow stream raised
+                raise
+
+    ids = pa.RecordBatchReader.from_batches(_ID_SCHEMA, batches())
+    with tempfile.TemporaryDirectory(prefix="faithpipe-ids-") as spill:
+        con = duckdb.connect(config={"memory_limit": _ID_COUNT_MEMORY, "temp_directory": spill})
+        try:
+            con.execute("SET enable_progress_bar = false")  # a session option, not a config one
+            con.register("case_ids", ids)
+            repeated = con.sql(sql("repeated_case_ids")).pl()
+        except duckdb.Error:
+            if failed:
+                raise failed[0] from None
+            raise
+        finally:
+            con.close()
+    return repeated
+
+
+def _case_ids(path: Path) -> Iterator[pa.RecordBatch]:
+    """One file's case_id column as text, a run of row groups at a time; a corrupt page
+    fails the run naming the file."""
+    file = pl.scan_parquet(path, glob=False).select(pl.col("case_id").cast(pl.String))
     try:
-        return pl.scan_parquet(path, glob=False).select(pl.col("case_id").cast(pl.String)).collect()
+        for start, rows in _row_group_spans(pq.ParquetFile(path), _ID_ROWS):
+            frame = file.slice(start, rows).collect()
+            yield from frame.to_arrow(compat_level=pl.CompatLevel.newest()).to_batches()
     except _READ_ERRORS as exc:
         raise InputUnreadable(f"{path}: cannot read its case_id column ({_short(exc)})") from exc
 
@@ -209,19 +249,25 @@ def _file_frames(path: Path, batch_size: int) -> Iterator[pl.DataFrame]:
             assert isinstance(frame, pl.DataFrame)
             yield frame
         return
+    # glob=False: a file named like a pattern (`logs[1].parquet`) is that file, not a search.
+    file = pl.scan_parquet(path, hive_partitioning=False, glob=False)
+    for start, rows in _row_group_spans(reader, batch_size):
+        yield file.slice(start, rows).collect()
+
+
+def _row_group_spans(reader: pq.ParquetFile, rows_wanted: int) -> list[tuple[int, int]]:
+    """(first row, rows) of runs of whole row groups, each at most `rows_wanted` rows unless
+    one row group alone is longer."""
     start, rows = 0, 0
     spans: list[tuple[int, int]] = []
     for group in range(reader.metadata.num_row_groups):
-        if rows and rows + reader.metadata.row_group(group).num_rows > batch_size:
+        if rows and rows + reader.metadata.row_group(group).num_rows > rows_wanted:
             spans.append((start, rows))
             start, rows = start + rows, 0
         rows += reader.metadata.row_group(group).num_rows
     if rows:
         spans.append((start, rows))
-    # glob=False: a file named like a pattern (`logs[1].parquet`) is that file, not a search.
-    file = pl.scan_parquet(path, hive_partitioning=False, glob=False)
-    for start, rows in spans:
-        yield file.slice(start, rows).collect()
+    return spans
 
 
 def orphan_rows(source: Source) -> pl.DataFrame:

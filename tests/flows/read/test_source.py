@@ -9,7 +9,7 @@ import polars as pl
 import pyarrow.parquet as pq
 import pytest
 
-from flows.read.source import iter_batches, resolve_source
+from flows.read.source import duplicated_case_ids, iter_batches, resolve_source
 from tests.support.builders import many_cases, write
 
 
@@ -74,3 +74,28 @@ def test_three_table_files_named_like_glob_patterns_are_read_as_themselves(
     columns = ["case_id", "input", "actual_output", "retrieval_context", "logged_at"]
     # Whole rows: a file read twice would double passages, not just case_ids.
     assert read.select(columns).sort("case_id").equals(wide.select(columns).sort("case_id"))
+
+
+def test_repeated_case_ids_are_found_across_files_row_groups_and_forms(tmp_path: Path) -> None:
+    # Counted by DuckDB as the ids stream by (bounded memory); a plain polars count is the oracle.
+    rows = many_cases(30)
+    again = pl.concat([rows.slice(10, 3), rows.slice(20, 1), rows.slice(20, 1)])
+    with_nulls = rows.slice(25, 2).with_columns(case_id=pl.lit(None, dtype=pl.String))
+    (tmp_path / "wide").mkdir()
+    pq.write_table(rows.to_arrow(), tmp_path / "wide" / "a.parquet", row_group_size=7)
+    pq.write_table(pl.concat([again, with_nulls]).to_arrow(), tmp_path / "wide" / "b.parquet")
+    every = pl.concat([rows, again, with_nulls])
+    oracle = every.group_by("case_id").len().filter(pl.col("len") > 1)["case_id"]
+    found = duplicated_case_ids(resolve_source(tmp_path / "wide"))["case_id"]
+    assert sorted(found.to_list(), key=str) == sorted(oracle.to_list(), key=str)
+    assert found.len() == 5  # three ids read twice, one three times, and the null id
+
+    # Three tables: an id repeated in questions or in outputs (not one in each, once).
+    write(rows.select("case_id", "input", "logged_at"), tmp_path / "three" / "questions.parquet")
+    contexts = rows.select("case_id", position=pl.lit(0), text=pl.lit("Order A17 shipped."))
+    write(contexts, tmp_path / "three" / "contexts.parquet")
+    outputs = pl.concat([rows, rows.slice(4, 1)]).select("case_id", "actual_output")
+    write(outputs, tmp_path / "three" / "outputs.parquet")
+    assert duplicated_case_ids(resolve_source(tmp_path / "three"))["case_id"].to_list() == [
+        rows["case_id"][4]
+    ]

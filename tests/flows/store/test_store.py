@@ -131,3 +131,24 @@ def test_a_foreign_database_fails_the_cli_with_exit_5_in_one_line(tmp_path: Path
     assert len(lines) == 1
     assert "sales (table)" in lines[0]
     assert fingerprint(db) == before
+
+
+def test_the_writers_memory_limit_is_fixed_with_room_for_key_indexes(tmp_path: Path) -> None:
+    # DuckDB caches what a run writes up to its limit: fixed, so a 10M-row run holds no more
+    # than a 1M-row one; only tables with a PRIMARY KEY (whose index stays in memory) add room.
+    def limit_mb(con: duckdb.DuckDBPyConnection) -> float:
+        (limit,) = con.execute("SELECT current_setting('memory_limit')").fetchall()[0]
+        assert limit.endswith(" MiB"), limit
+        return float(limit.removesuffix(" MiB")) * 2**20 / 10**6  # set in MB, shown in MiB
+
+    db = tmp_path / "f.duckdb"
+    con = open_store(db)
+    assert limit_mb(con) == pytest.approx(384, abs=1)
+    con.execute(
+        "INSERT INTO judge_cache SELECT sha256(i::VARCHAR), 'k', 'm', 'v1', 's', '{}', 0, 0, "
+        "now() FROM range(40000) AS t(i)"
+    )
+    con.close()
+    con = open_store(db)
+    assert limit_mb(con) == pytest.approx(384 + 40_000 * 256 // 10**6, abs=1)  # +10 MB
+    con.close()

@@ -1,0 +1,94 @@
+"""Bench (not a test): peak RSS and throughput of a run as the input grows, with ratios against
+the smallest run of the same script.
+
+    python bench/memory.py [--rows 1000000,3000000,10000000] [--batch-size N]
+
+Each size is scored by `run_score` on the plain route with the default judge (`faith score
+SOURCE --db DB`), in a fresh process on a fresh database and a quiet disk. Sources are generated
+once and streamed to Parquet files of 100,000 rows under bench/out/ (10M rows: ~0.4 GB,
+~6 min to generate; the run's database then takes ~1.7 GB). Prints every run, then each size's
+peak RSS and throughput against the first size (targets, issue 14: peak RSS at most 1.3x,
+throughput within 15%, that is at least 0.85x). CPU-seconds per 1M rows are printed too: on a
+machine shared with other work they move less than wall time. `prepass_rss_mb` is the peak
+RSS of the pass that finds repeated case_ids, run alone in a process of its own.
+"""
+
+from __future__ import annotations
+
+import argparse
+import shutil
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from common import OUT, generated_cases, table
+from pipeline import PIPELINE, quiet
+
+# The pipeline child, plus the CPU time it took (user + system, every thread).
+TIMED = (
+    PIPELINE
+    + """
+import resource
+_usage = resource.getrusage(resource.RUSAGE_SELF)
+result["cpu_seconds"] = round(_usage.ru_utime + _usage.ru_stime, 1)
+"""
+)
+
+# The pass that finds repeated case_ids, alone: it reads every id of the source before the run.
+PREPASS = """
+from flows.allocator import keep_freed_pages; keep_freed_pages()
+import sys, time
+from flows.read.source import duplicated_case_ids, resolve_source
+started = time.perf_counter()
+repeated = duplicated_case_ids(resolve_source(sys.argv[1])).height
+result = {"repeated": repeated, "seconds": round(time.perf_counter() - started, 2)}
+"""
+
+RSS_TARGET = 1.3
+THROUGHPUT_TARGET = 0.85
+
+
+def measure(rows: int, batch_size: str) -> dict:
+    """Score `rows` generated cases on a fresh database; the child's figures."""
+    source = generated_cases(rows, rows_per_file=100_000).parent
+    work = OUT / "memory-db"
+    shutil.rmtree(work, ignore_errors=True)
+    work.mkdir(parents=True)
+    prepass = quiet(PREPASS, str(source))
+    run = quiet(TIMED, str(source), str(work / "faith.duckdb"), batch_size)
+    run["prepass_rss_mb"] = prepass["peak_rss_mb"]
+    run["db_mb"] = round(sum(p.stat().st_size for p in work.glob("faith.duckdb*")) / 2**20)
+    shutil.rmtree(work, ignore_errors=True)
+    run["rows"] = f"{rows:,}"
+    run["cases/s"] = round(run["cases"] / run["seconds"])
+    run["cpu_s/1M"] = round(run["cpu_seconds"] / run["cases"] * 1e6, 1)
+    return run
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--rows", default="1000000,3000000,10000000", help="comma-separated")
+    parser.add_argument("--batch-size", default="default", help="default: faith's own")
+    args = parser.parse_args()
+    sizes = [int(size) for size in args.rows.split(",")]
+    runs = []
+    for rows in sizes:
+        runs.append(measure(rows, args.batch_size))
+        print(f"{runs[-1]['rows']} rows: {runs[-1]}", flush=True)
+    base = runs[0]
+    for run in runs:
+        run["rss_ratio"] = f"{run['peak_rss_mb'] / base['peak_rss_mb']:.2f}x"
+        run["throughput_ratio"] = f"{run['cases/s'] / base['cases/s']:.2f}x"
+        run["cpu_ratio"] = f"{run['cpu_s/1M'] / base['cpu_s/1M']:.2f}x"
+    columns = ["rows", "seconds", "cases/s", "cpu_s/1M", "peak_rss_mb", "prepass_rss_mb", "db_mb"]
+    print(table(runs, [*columns, "rss_ratio", "throughput_ratio", "cpu_ratio"]))
+    last = runs[-1]
+    print(
+        f"\nat {last['rows']} rows against {base['rows']}: peak RSS {last['rss_ratio']} "
+        f"(target <= {RSS_TARGET}x), throughput {last['throughput_ratio']} "
+        f"(target >= {THROUGHPUT_TARGET}x), CPU per row {last['cpu_ratio']}"
+    )
+
+
+if __name__ == "__main__":
+    main()

@@ -71,6 +71,13 @@ def add_run_arguments(parser: argparse.ArgumentParser) -> None:
     judge.add_argument("--timeout", type=float, default=60.0, help="seconds per judge call (60)")
     judge.add_argument("--max-calls", type=int, help="cap on judge calls this run; rest pending")
     judge.add_argument("--max-tokens", type=int, help="cap on judge tokens this run; rest pending")
+    judge.add_argument(
+        "--max-output-tokens",
+        type=int,
+        metavar="N",
+        help="max_tokens of every judge request (default: sized from the question and its "
+        "items, 256..8192; see README)",
+    )
     metric = parser.add_argument_group("metric (DeepEval's FaithfulnessMetric settings)")
     metric.add_argument("--threshold", type=float, default=0.5, help="pass mark (default 0.5)")
     metric.add_argument(
@@ -148,6 +155,7 @@ def settings_from(args: argparse.Namespace, *, flow: str = "score") -> Any:
                 timeout=args.timeout,
                 max_calls=args.max_calls,
                 max_tokens=args.max_tokens,
+                max_output_tokens=args.max_output_tokens,
             ),
             threshold=args.threshold,
             penalize_ambiguous_claims=args.penalize_ambiguous_claims,

@@ -39,6 +39,8 @@ from faith_udfs.prompts import (
     PROMPT_VERSION,
 )
 from flows.judges.llm_transport import ChatEndpoint, Usage
+from flows.judges.request_details import endpoint_key
+from flows.store.judge_memory import MEMORY_ERRORS, JudgeMemory
 from flows.store.reply_cache import ReplyCache
 
 if TYPE_CHECKING:
@@ -80,9 +82,11 @@ class OpenAIJudge(CachedPackedAsking, ItemJudge):
         max_retries: int = 4,
         max_calls: int | None = None,
         max_tokens: int | None = None,
+        max_output_tokens: int | None = None,
         llm_reason: bool = False,
         cache: ReplyCache | None = None,
         owns_cache: bool = False,
+        memory: JudgeMemory | None = None,
         pack_size: int = 8,
         pack_chars: int = 12_000,
         backoff_base: float = 0.5,
@@ -100,8 +104,12 @@ class OpenAIJudge(CachedPackedAsking, ItemJudge):
             max_tokens=max_tokens,
             pack_size=pack_size,
             pack_chars=pack_chars,
+            max_output_tokens=max_output_tokens,
         )
         self._usage = Usage()
+        self._memory = memory
+        self._endpoint_key = endpoint_key(base_url)
+        self._remembered = self._recall_format(model)
         # Set by stop(), close() or an interrupt: no new call is made, no wait goes on.
         self._stop = threading.Event()
         self._chat = ChatEndpoint(
@@ -118,8 +126,16 @@ class OpenAIJudge(CachedPackedAsking, ItemJudge):
             max_retry_after=max_retry_after,
             usage=self._usage,
             stop=self._stop,
+            response_format=self._remembered,
         )
+        if self._remembered is not None:
+            log.info(
+                "judge %s: asking with response_format %s, remembered for this endpoint",
+                model,
+                self._remembered,
+            )
         self.model = model
+        self._max_output_tokens = max_output_tokens
         self.mode = mode
         self.llm_reason = llm_reason
         self.api_key_env = api_key_env
@@ -149,6 +165,11 @@ class OpenAIJudge(CachedPackedAsking, ItemJudge):
     def response_format(self) -> str:
         """The structured-output request the endpoint accepted last (json_schema first)."""
         return self._chat.response_format
+
+    @property
+    def latencies(self) -> list[float]:
+        """Seconds of each answered request, in order."""
+        return list(self._chat.latencies)
 
     @property
     def concurrency_limit(self) -> int:
@@ -193,6 +214,8 @@ class OpenAIJudge(CachedPackedAsking, ItemJudge):
                     self._cache.close()
                 else:
                     self._cache.flush()
+            if self._memory is not None and self._owns_cache:
+                self._memory.close()
         finally:
             self._chat.close()
 
@@ -264,6 +287,25 @@ class OpenAIJudge(CachedPackedAsking, ItemJudge):
 
     # --- machinery ------------------------------------------------------------------------
 
+    def _recall_format(self, model: str) -> str | None:
+        if self._memory is None:
+            return None
+        try:
+            return self._memory.response_format(self._endpoint_key, model)
+        except MEMORY_ERRORS as exc:
+            log.warning("judge memory unreadable (%s); negotiating again", type(exc).__name__)
+            return None
+
+    def _remember_format(self) -> None:
+        """Store the mode the endpoint answered, once it differs from the remembered one."""
+        if self._memory is None or not self._chat.response_format_confirmed:
+            return
+        found = self._chat.response_format
+        if found != self._remembered:
+            self._memory.remember_format(self._endpoint_key, self.model, found)
+            log.info("judge %s: the endpoint answers response_format %s", self.model, found)
+            self._remembered = found
+
     def _stage_task(self, stage: str, limit: int | None = None) -> Task:
         return judge_task(stage, packed=self.mode == "packed", limit=limit)
 
@@ -273,6 +315,7 @@ def build_openai_judge(
 ) -> OpenAIJudge:
     """The judge `--judge openai` asks for; `con` (the run's store) backs its call cache."""
     cache = ReplyCache(con) if con is not None else None
+    memory = JudgeMemory(con) if con is not None else None
     try:
         judge = OpenAIJudge(
             settings.model or "",
@@ -283,14 +326,18 @@ def build_openai_judge(
             timeout=settings.timeout,
             max_calls=settings.max_calls,
             max_tokens=settings.max_tokens,
+            max_output_tokens=settings.max_output_tokens,
             llm_reason=settings.llm_reason,
             cache=cache,
             owns_cache=cache is not None,
+            memory=memory,
             # The pipeline drains per-item usage after every batch to charge cases.
             track_items=True,
         )
     except BaseException:
         if cache is not None:
             cache.close()
+        if memory is not None:
+            memory.close()
         raise
     return judge

@@ -17,6 +17,7 @@ import logging
 import os
 import random
 import threading
+import time
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
@@ -32,8 +33,9 @@ from flows.errors import JudgeEndpointError
 from flows.judges.event_loop import LoopThread
 from flows.judges.limiter import AdaptiveLimiter
 from flows.judges.request_details import (
+    chat_request_body,
+    conversation,
     endpoint_name,
-    format_request,
     retry_after_seconds,
     split_userinfo,
     token_count,
@@ -54,8 +56,13 @@ log = logging.getLogger(__name__)
 
 T = TypeVar("T")
 
-# Structured-output requests, best first; a server that refuses one gets the next (per judge).
+# Structured-output requests, best first; a server that refuses one gets the next, and the
+# mode found is remembered per endpoint and model (flows/store/judge_memory.py).
 FORMATS = ("json_schema", "json_object", "text")
+# Words of an error body that blame the structured-output request (llama.cpp's server answers
+# json_schema with a 500 whose body names `body.response_format.type`).
+_FORMAT_WORDS = ("response_format", "json_schema")
+_FORMAT_HINTS = ("json", "schema", "grammar", "format")
 # Request parameters that change answers; they enter the cache key.
 REQUEST_PARAMETERS: dict[str, Any] = {"temperature": 0}
 # 408 and 409 are what the openai client itself retries besides 429 and 5xx.
@@ -73,12 +80,15 @@ _GRACE_SECONDS = 2.0
 
 @dataclass(frozen=True)
 class Reply:
-    """One chat completion's text, why it ended, and what it cost."""
+    """One chat completion's text, why it ended, what it cost (`estimated`: the server sent
+    no usage, so the tokens are characters / 4), and the `max_tokens` it was asked with."""
 
     text: str
     finish_reason: str | None
     prompt_tokens: int
     completion_tokens: int
+    estimated: bool = False
+    max_tokens: int = 0
 
 
 class _RetryLater(JudgeTransientError):
@@ -115,6 +125,7 @@ class ChatEndpoint:
         max_retry_after: float,
         usage: Usage,
         stop: threading.Event,
+        response_format: str | None = None,
     ) -> None:
         api_key = os.environ.get(api_key_env)
         if not api_key:
@@ -153,7 +164,10 @@ class ChatEndpoint:
         self._usage = usage
         self._stop = stop
         self._lock = threading.Lock()
-        self._format = 0
+        # Where negotiation starts: a mode remembered from earlier runs, else json_schema.
+        self._format = FORMATS.index(response_format) if response_format in FORMATS else 0
+        self._format_confirmed = False  # a request in the current format was answered
+        self.latencies: list[float] = []  # seconds of each answered request, in order
         self._fatal: str | None = None
         self._budget: str | None = None
         self._random = random.Random()  # noqa: S311 - backoff jitter, not cryptography
@@ -173,6 +187,11 @@ class ChatEndpoint:
     def response_format(self) -> str:
         """The structured-output request the endpoint accepted last (json_schema first)."""
         return FORMATS[self._format]
+
+    @property
+    def response_format_confirmed(self) -> bool:
+        """Whether the endpoint answered a request in `response_format` (worth remembering)."""
+        return self._format_confirmed
 
     @property
     def concurrency_limit(self) -> int:
@@ -197,21 +216,28 @@ class ChatEndpoint:
         )
 
     def complete(
-        self, prompt: str, *, schema: str, follow_up: str | None, spent: list[int]
+        self,
+        prompt: str,
+        *,
+        schema: str,
+        max_tokens: int,
+        previous: tuple[str, str] | None = None,
+        spent: list[int],
     ) -> Reply:
-        """One answer to `prompt` (then `follow_up`, if given), its reply following `schema`.
+        """One answer to `prompt`, its reply following `schema`, at most `max_tokens` long;
+        `previous` (the earlier reply, a note on why it was unusable) asks again as
+        user / assistant / user.
 
-        Retries the failures whose class is `retryable`, refuses past the caps; adds the
+        Retries the failures whose class is `retryable`, refuses past the caps; a refused
+        response_format is asked again with the next one, never retried as it was. Adds the
         requests made, then the reply's tokens, to `spent` (requests, prompt tokens,
         completion tokens).
         """
-        messages = [{"role": "user", "content": prompt}]
-        if follow_up is not None:
-            messages.append({"role": "user", "content": follow_up})
+        messages = conversation(prompt, previous)
         failures = 0
         while True:
             try:
-                reply = self._attempt(messages, schema, prompt, spent)
+                reply = self._attempt(messages, schema, max_tokens, spent)
             except JudgeError as exc:
                 self._usage.add(failed=1)
                 failures += 1
@@ -230,7 +256,7 @@ class ChatEndpoint:
             return reply
 
     def _attempt(
-        self, messages: list[dict[str, str]], schema: str, prompt: str, spent: list[int]
+        self, messages: list[dict[str, str]], schema: str, max_tokens: int, spent: list[int]
     ) -> Reply | None:
         """One request, in a slot that every way out hands back: the reply, None when the
         server refused the response format, or the JudgeError it ended in."""
@@ -240,9 +266,17 @@ class ChatEndpoint:
             self._reserve_call()
             spent[0] += 1
             used_format = self._format
-            request = self._post(messages, format_request(FORMATS[used_format], schema))
+            body = chat_request_body(
+                self.model,
+                messages,
+                schema=schema,
+                response_format=FORMATS[used_format],
+                max_tokens=max_tokens,
+                parameters=REQUEST_PARAMETERS,
+            )
+            sent = time.monotonic()
             try:
-                raw = self._loop.run(request, self._timeout + _GRACE_SECONDS)
+                raw = self._loop.run(self._post(body), self._timeout + _GRACE_SECONDS)
             except openai.APIStatusError as exc:
                 throttled = exc.status_code == 429
                 retry_after = retry_after_seconds(exc.response.headers, self._max_retry_after)
@@ -262,18 +296,20 @@ class ChatEndpoint:
                 raise JudgeTransientError(
                     f"the endpoint's answer is not a chat completion: {type(exc).__name__}"
                 ) from None
-            reply = self._reply_of(raw, prompt)
+            reply = self._reply_of(raw, messages, max_tokens)
+            with self._lock:
+                self.latencies.append(time.monotonic() - sent)
+                if self._format == used_format:
+                    self._format_confirmed = True
             ok = True
             return reply
         finally:
             self._limiter.release(ticket, ok=ok, throttled=throttled, retry_after=retry_after)
 
-    async def _post(self, messages: list[dict[str, str]], response_format: dict[str, Any]) -> Any:
+    async def _post(self, body: dict[str, Any]) -> Any:
         """The raw answer to one request, body read, within the deadline (on the loop)."""
         async with asyncio.timeout(self._timeout):
-            raw = await self._client.chat.completions.with_raw_response.create(
-                model=self.model, messages=messages, **REQUEST_PARAMETERS, **response_format
-            )
+            raw = await self._client.chat.completions.with_raw_response.create(**body)
             await raw.http_response.aread()
             return raw
 
@@ -300,18 +336,29 @@ class ChatEndpoint:
             self._usage.add(calls=1)
 
     def _refused_format(self, exc: openai.APIStatusError, used_format: int) -> bool:
-        """True when the server refused our response_format: step down to the next one."""
-        if exc.status_code not in (400, 422) or used_format + 1 >= len(FORMATS):
+        """True when the server refused our response_format: step down to the next one.
+
+        Refused means: any status whose body names `response_format` or `json_schema` (llama.cpp
+        answers 500), or a 400/422 whose body speaks of JSON, a schema, a grammar or a format.
+        A refusal will not change on retry, so it is never retried as it was.
+        """
+        if used_format + 1 >= len(FORMATS):
             return False
-        message = f"{exc.message} {exc.param or ''}".lower()
-        if "response_format" not in message and "json_schema" not in message:
+        body = json.dumps(exc.body, default=str) if exc.body is not None else ""
+        text = f"{exc.message} {exc.param or ''} {body}".lower()
+        names = any(word in text for word in _FORMAT_WORDS)
+        hints = exc.status_code in (400, 422) and any(word in text for word in _FORMAT_HINTS)
+        if not (names or hints):
             return False
         with self._lock:
             if self._format == used_format:
                 self._format = used_format + 1
+                self._format_confirmed = False
                 log.info(
-                    "the judge endpoint refused response_format %s; asking with %s from now on",
+                    "the judge endpoint refused response_format %s (HTTP %d); asking with %s "
+                    "from now on",
                     FORMATS[used_format],
+                    exc.status_code,
                     FORMATS[self._format],
                 )
         return True
@@ -349,7 +396,7 @@ class ChatEndpoint:
             text = text.replace(secret, "[redacted]")
         return text if len(text) <= limit else text[: limit - 1] + "…"
 
-    def _reply_of(self, raw: Any, prompt: str) -> Reply:
+    def _reply_of(self, raw: Any, messages: list[dict[str, str]], max_tokens: int) -> Reply:
         """The text and usage of a chat completion; JudgeTransientError when the answer is not
         one (a proxy's HTML page, an empty body, JSON of another shape)."""
         try:
@@ -372,12 +419,27 @@ class ChatEndpoint:
         finish = choice.get("finish_reason")
         usage = completion.get("usage")
         usage = usage if isinstance(usage, dict) else {}
-        # Servers that report no usage get an estimate (4 characters a token) so caps hold.
-        prompt_tokens = token_count(usage.get("prompt_tokens"), len(prompt) // 4)
+        # Servers that report no usage get an estimate (4 characters a token) so caps hold;
+        # the reply and the run say the figures are estimates.
+        asked = sum(len(message["content"]) for message in messages)
+        prompt_tokens = token_count(usage.get("prompt_tokens"), asked // 4)
         completion_tokens = token_count(usage.get("completion_tokens"), len(text) // 4)
-        self._usage.add(prompt_tokens=prompt_tokens, completion_tokens=completion_tokens)
+        estimated = (prompt_tokens, completion_tokens) != (
+            usage.get("prompt_tokens"),
+            usage.get("completion_tokens"),
+        )
+        self._usage.add(
+            prompt_tokens=prompt_tokens,
+            completion_tokens=completion_tokens,
+            estimated=int(estimated),
+        )
         return Reply(
-            text, finish if isinstance(finish, str) else None, prompt_tokens, completion_tokens
+            text,
+            finish if isinstance(finish, str) else None,
+            prompt_tokens,
+            completion_tokens,
+            estimated=estimated,
+            max_tokens=max_tokens,
         )
 
     def _backoff(self, failures: int, retry_after: float | None) -> float:

@@ -41,7 +41,7 @@ from flows.run.batches import (
     score_batch,
     validate_batch,
 )
-from flows.run.judge_factory import build_judge, close_judge
+from flows.run.judge_factory import build_judge, close_judge, judge_protocol
 from flows.run.progress import LogProgress, Progress
 from flows.run.settings import ScoreSettings
 from flows.run.stage import Stage
@@ -49,6 +49,7 @@ from flows.run.stop_signals import as_stop, signals_deferred, stopping_signal
 from flows.run.summary import invalid_share
 from flows.store.batch_writes import write_batch
 from flows.store.db import DISK_ERRORS, open_store, sql, write_snapshot
+from flows.store.judge_memory import record_run_judge
 from flows.store.run_registry import finish_run, run_row, start_run, supersede_dead_runs
 from flows.waits import result_of, result_unless
 from schemas import CONTRACT_TYPES
@@ -179,6 +180,7 @@ def run_score(
             _close_stages(state)
         with signals_deferred():
             finish_run(con, run_id, "completed", time.perf_counter() - started)
+            record_run_judge(con, run_id, *judge_protocol(judge))
             too_many_invalid = warn_if_mostly_invalid(con, run_id, settings.max_invalid_share)
         if settings.snapshot:
             write_snapshot(con, settings.db)

@@ -32,6 +32,8 @@ class JudgeSettings(BaseModel):
     timeout: float = Field(default=60.0, gt=0)
     max_calls: int | None = Field(default=None, ge=0)
     max_tokens: int | None = Field(default=None, ge=0)
+    # max_tokens of every request; None: sized from the question and its items (llm_tasks.py).
+    max_output_tokens: int | None = Field(default=None, ge=16)
     # `user:password` of a `--base-url` such as http://user:password@proxy:4000/v1.
     base_url_userinfo: SecretStr | None = Field(default=None, repr=False)
 

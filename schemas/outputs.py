@@ -43,12 +43,6 @@ class Runs(pa.DataFrameModel):
     judge_calls: pl.Int64 = pa.Field(ge=0, description="Calls made to the judge.")
     judge_cached: pl.Int64 = pa.Field(ge=0, description="Answers taken from judge_cache.")
     judge_failed: pl.Int64 = pa.Field(ge=0, description="Calls none of whose answers was used.")
-    judge_response_format: str = pa.Field(
-        nullable=True, description="json_schema, json_object or text: how the LLM was asked."
-    )
-    judge_tokens_estimated: pl.Int64 = pa.Field(
-        ge=0, description="Calls whose token counts are estimates (no usage sent)."
-    )
     prompt_tokens: pl.Int64 = pa.Field(ge=0, description="Tokens sent.")
     completion_tokens: pl.Int64 = pa.Field(ge=0, description="Tokens received.")
     seconds_read: float = pa.Field(ge=0, description="Reading Parquet.")
@@ -58,6 +52,12 @@ class Runs(pa.DataFrameModel):
     seconds_total: float = pa.Field(nullable=True, ge=0, description="Wall time.")
     error: str = pa.Field(nullable=True, description="Why the run failed.")
     warning: str = pa.Field(nullable=True, description="E.g. judge drift.")
+    judge_response_format: str = pa.Field(
+        nullable=True, description="json_schema, json_object or text: how the LLM was asked."
+    )
+    judge_tokens_estimated: pl.Int64 = pa.Field(
+        ge=0, description="Calls whose token counts are estimates (no usage sent)."
+    )
 
     class Config:
         strict = True

@@ -41,6 +41,36 @@ def add_wait_argument(parser: argparse.ArgumentParser) -> None:
     )
 
 
+def add_endpoint_arguments(
+    group: argparse.ArgumentParser | argparse._ArgumentGroup, *, model_required: bool
+) -> None:
+    """--model, --base-url, --api-key-env, --judge-mode: which LLM endpoint judges, and how."""
+    group.add_argument(
+        "--model",
+        required=model_required,
+        help="model name for --judge openai (e.g. gpt-4o-mini)",
+    )
+    group.add_argument("--base-url", help="endpoint, e.g. http://localhost:8000/v1 (vLLM, Ollama)")
+    group.add_argument(
+        "--api-key-env",
+        default="OPENAI_API_KEY",
+        metavar="VAR",
+        help="environment variable holding the API key (default OPENAI_API_KEY)",
+    )
+    group.add_argument(
+        "--judge-mode",
+        dest="mode",
+        choices=("packed", "per-item"),
+        help="LLM call layout: packed (default; ~0.3 calls a case) or per-item (~2.5)",
+    )
+
+
+def settings_error(exc: Any) -> ConfigError:
+    """A pydantic ValidationError of the settings as one line naming each bad field."""
+    problems = "; ".join(f"{'.'.join(map(str, e['loc']))}: {e['msg']}" for e in exc.errors())
+    return ConfigError(problems)
+
+
 def add_run_arguments(parser: argparse.ArgumentParser) -> None:
     """Options shared by `score` and `nightly`: database, judge, metric, batching, route."""
     add_db_argument(parser)
@@ -52,20 +82,7 @@ def add_run_arguments(parser: argparse.ArgumentParser) -> None:
         help="grounded: offline, deterministic, graded per-claim support (default); lexical: "
         "the seed tutorial's word rules; openai: any OpenAI-compatible endpoint",
     )
-    judge.add_argument("--model", help="model name for --judge openai (e.g. gpt-4o-mini)")
-    judge.add_argument("--base-url", help="endpoint, e.g. http://localhost:8000/v1 (vLLM, Ollama)")
-    judge.add_argument(
-        "--api-key-env",
-        default="OPENAI_API_KEY",
-        metavar="VAR",
-        help="environment variable holding the API key (default OPENAI_API_KEY)",
-    )
-    judge.add_argument(
-        "--judge-mode",
-        dest="mode",
-        choices=("packed", "per-item"),
-        help="LLM call layout: packed (default; ~0.3 calls a case) or per-item (~2.5)",
-    )
+    add_endpoint_arguments(judge, model_required=False)
     judge.add_argument("--llm-reason", action="store_true", help="ask the LLM for prose reasons")
     judge.add_argument("--concurrency", type=int, default=8, help="parallel judge calls (8)")
     judge.add_argument("--timeout", type=float, default=60.0, help="seconds per judge call (60)")
@@ -169,5 +186,4 @@ def settings_from(args: argparse.Namespace, *, flow: str = "score") -> Any:
             flow=flow,
         )
     except ValidationError as exc:
-        problems = "; ".join(f"{'.'.join(map(str, e['loc']))}: {e['msg']}" for e in exc.errors())
-        raise ConfigError(problems) from None
+        raise settings_error(exc) from None

@@ -62,7 +62,8 @@ FORMATS = ("json_schema", "json_object", "text")
 # Words of an error body that blame the structured-output request (llama.cpp's server answers
 # json_schema with a 500 whose body names `body.response_format.type`).
 _FORMAT_WORDS = ("response_format", "json_schema")
-_FORMAT_HINTS = ("json", "schema", "grammar", "format")
+# A 400/422 that speaks of these is about the prompt's size, not the response_format.
+_SIZE_WORDS = ("context", "too long", "exceed")
 # Request parameters that change answers; they enter the cache key.
 REQUEST_PARAMETERS: dict[str, Any] = {"temperature": 0}
 # 408 and 409 are what the openai client itself retries besides 429 and 5xx.
@@ -339,16 +340,16 @@ class ChatEndpoint:
         """True when the server refused our response_format: step down to the next one.
 
         Refused means: any status whose body names `response_format` or `json_schema` (llama.cpp
-        answers 500), or a 400/422 whose body speaks of JSON, a schema, a grammar or a format.
-        A refusal will not change on retry, so it is never retried as it was.
+        answers 500), or a 400/422 ("unrecognized argument") unless its body speaks of the
+        context's size. A refusal will not change on retry, so it is never retried as it was.
         """
         if used_format + 1 >= len(FORMATS):
             return False
         body = json.dumps(exc.body, default=str) if exc.body is not None else ""
         text = f"{exc.message} {exc.param or ''} {body}".lower()
         names = any(word in text for word in _FORMAT_WORDS)
-        hints = exc.status_code in (400, 422) and any(word in text for word in _FORMAT_HINTS)
-        if not (names or hints):
+        invalid = exc.status_code in (400, 422) and not any(word in text for word in _SIZE_WORDS)
+        if not (names or invalid):
             return False
         with self._lock:
             if self._format == used_format:

@@ -69,7 +69,8 @@ class JudgeCheckReport:
         """The report as terminal lines."""
         latency = ", ".join(f"{seconds:.2f}" for seconds in self.latencies) or "none"
         out = [
-            f"judge {self.model} ({self.mode}): response_format {self.response_format or 'none'}",
+            f"judge {self.model} ({self.mode}): response_format "
+            f"{self.response_format or 'none answered'}",
             f"calls {self.calls} ({self.failed} failed); latency per call (s): {latency}",
         ]
         for name, _, expected in EXAMPLES:
@@ -110,7 +111,7 @@ def check_judge_endpoint(judge: OpenAIJudge) -> JudgeCheckReport:
     return JudgeCheckReport(
         model=judge.model,
         mode=judge.mode,
-        response_format=judge.response_format if usage["calls"] > usage["failed"] else None,
+        response_format=judge.response_format if judge.response_format_confirmed else None,
         latencies=judge.latencies,
         scores=scores,
         errors=errors,

@@ -167,6 +167,11 @@ class OpenAIJudge(CachedPackedAsking, ItemJudge):
         return self._chat.response_format
 
     @property
+    def response_format_confirmed(self) -> bool:
+        """Whether the endpoint answered a request in `response_format` (usable or not)."""
+        return self._chat.response_format_confirmed
+
+    @property
     def latencies(self) -> list[float]:
         """Seconds of each answered request, in order."""
         return list(self._chat.latencies)

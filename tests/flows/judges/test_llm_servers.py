@@ -284,3 +284,22 @@ def test_the_nightly_stops_before_scoring_on_an_unusable_judge_and_trusts_a_pass
     checks = query(db, "SELECT usable FROM judge_preflights ORDER BY checked_at")
     assert checks["usable"].to_list() == [False, True]
     assert query(db, "SELECT count(*) AS n FROM runs")["n"][0] == 2
+
+
+def test_a_case_pending_for_the_cap_says_so_not_another_items_reply_error(
+    stub: StubServer,
+) -> None:
+    # Issue 16: a pending case showed the reply error of one of its passages as its error.
+    case = pl.DataFrame(
+        {
+            "case_id": ["two-passages"],
+            "actual_output": ["Order A17 shipped on 3 March."],
+            "retrieval_context": [["Order A17 shipped on 3 March.", "Refunds take 5 days."]],
+        }
+    )
+    stub.fail("malformed", times=2)  # the first passage's answer, and its second try
+    options = {"mode": "per-item", "max_calls": 2, "concurrency": 1}
+    with OpenAIJudge("stub-model", base_url=stub.base_url, **options) as judge:
+        scores = score_cases(case, judge, MetricConfig()).case_scores
+    assert scores.row(0, named=True)["status"] == "pending"
+    assert scores["error"][0].startswith("JudgeBudgetExhausted: the run's cap of 2 judge calls")

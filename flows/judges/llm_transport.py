@@ -92,6 +92,19 @@ class Reply:
     max_tokens: int = 0
 
 
+def _content_text(content: Any) -> str:
+    """A message's text: a string, or the text parts of a list of content parts."""
+    if isinstance(content, str):
+        return content
+    if isinstance(content, list):
+        return "".join(
+            part["text"]
+            for part in content
+            if isinstance(part, dict) and isinstance(part.get("text"), str)
+        )
+    return ""
+
+
 class _RetryLater(JudgeTransientError):
     """A transient failure whose server said when to ask again (Retry-After)."""
 
@@ -168,6 +181,7 @@ class ChatEndpoint:
         # Where negotiation starts: a mode remembered from earlier runs, else json_schema.
         self._format = FORMATS.index(response_format) if response_format in FORMATS else 0
         self._format_confirmed = False  # a request in the current format was answered
+        self._limit_field = "max_tokens"  # max_completion_tokens where max_tokens is refused
         self.latencies: list[float] = []  # seconds of each answered request, in order
         self._fatal: str | None = None
         self._budget: str | None = None
@@ -274,6 +288,7 @@ class ChatEndpoint:
                 response_format=FORMATS[used_format],
                 max_tokens=max_tokens,
                 parameters=REQUEST_PARAMETERS,
+                limit_field=self._limit_field,
             )
             sent = time.monotonic()
             try:
@@ -281,7 +296,7 @@ class ChatEndpoint:
             except openai.APIStatusError as exc:
                 throttled = exc.status_code == 429
                 retry_after = retry_after_seconds(exc.response.headers, self._max_retry_after)
-                if self._refused_format(exc, used_format):
+                if self._refused_limit_field(exc, body) or self._refused_format(exc, used_format):
                     return None
                 raise self._status_error(exc, retry_after) from None
             except (TimeoutError, openai.APITimeoutError):
@@ -335,6 +350,20 @@ class ChatEndpoint:
             if self._budget is not None:
                 raise JudgeBudgetExhausted(self._budget)
             self._usage.add(calls=1)
+
+    def _refused_limit_field(self, exc: openai.APIStatusError, body: dict[str, Any]) -> bool:
+        """True when the server wants `max_completion_tokens` instead of `max_tokens` (OpenAI's
+        reasoning models answer 400 "Unsupported parameter: 'max_tokens' ..."): ask so."""
+        if exc.status_code != 400 or "max_tokens" not in body:
+            return False
+        text = f"{exc.message} {json.dumps(exc.body, default=str)}"
+        if "max_completion_tokens" not in text:
+            return False
+        with self._lock:
+            if self._limit_field == "max_tokens":
+                self._limit_field = "max_completion_tokens"
+                log.info("the judge endpoint wants max_completion_tokens; sending that from now on")
+        return True
 
     def _refused_format(self, exc: openai.APIStatusError, used_format: int) -> bool:
         """True when the server refused our response_format: step down to the next one.
@@ -407,6 +436,8 @@ class ChatEndpoint:
         choices = completion.get("choices") if isinstance(completion, dict) else None
         choice = choices[0] if isinstance(choices, list) and choices else None
         message = choice.get("message") if isinstance(choice, dict) else None
+        if not isinstance(message, dict) and isinstance(choice, dict) and "text" in choice:
+            message = {"content": choice["text"]}  # a server answering in the completions shape
         if not isinstance(message, dict):
             kind = raw.headers.get("content-type") or "no content type"
             body = " ".join(raw.content.decode("utf-8", "replace").split())
@@ -415,8 +446,7 @@ class ChatEndpoint:
                 f"the endpoint's answer is not a chat completion (HTTP {raw.status_code}, "
                 f"{kind}): {shown}"
             )
-        content = message.get("content")
-        text = content if isinstance(content, str) else ""
+        text = _content_text(message.get("content"))
         finish = choice.get("finish_reason")
         usage = completion.get("usage")
         usage = usage if isinstance(usage, dict) else {}

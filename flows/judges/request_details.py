@@ -67,10 +67,13 @@ def chat_request_body(
     response_format: str,
     max_tokens: int,
     parameters: dict[str, Any],
+    limit_field: str = "max_tokens",
 ) -> dict[str, Any]:
     """The one body of a chat-completions request: model, messages, the request parameters,
     `max_tokens` (always sent: a server without it generates until its context is full) and
     the structured-output request of `response_format` (json_schema, json_object or text).
+    `limit_field` is `max_completion_tokens` for servers that refuse `max_tokens` (OpenAI's
+    reasoning models).
 
     The live judge posts it; a Batch-API judge writes it as the `body` of a JSONL line.
     """
@@ -78,7 +81,7 @@ def chat_request_body(
         "model": model,
         "messages": messages,
         **parameters,
-        "max_tokens": int(max_tokens),
+        limit_field: int(max_tokens),
         **format_request(response_format, schema),
     }
 

@@ -113,7 +113,10 @@ class JudgeMemory:
 def record_run_judge(
     con: duckdb.DuckDBPyConnection, run_id: str, response_format: str | None, estimated: int
 ) -> None:
-    """Put the judge's structured-output mode and estimated-token calls on the run's row."""
+    """Put the judge's structured-output mode and estimated-token calls on the run's row
+    (nothing to put for judges that make no calls)."""
+    if response_format is None and not estimated:
+        return
     con.execute(
         sql("record_run_judge"),
         {"run_id": run_id, "response_format": response_format, "estimated": int(estimated)},

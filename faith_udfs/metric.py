@@ -83,7 +83,13 @@ def score_cases(cases: pl.DataFrame, judge: Judge, config: MetricConfig) -> Fait
         .with_columns(
             question_key=pl.struct("answer_key", "context_key").hash(),
             n_claims=pl.col("claims").list.len().fill_null(0),
-            error=pl.coalesce("blank_error", "context_error", "claims_error"),
+            error=pl.coalesce(
+                "blank_error",
+                pl.when(pl.col("context_pending")).then("context_error"),
+                pl.when(pl.col("claims_pending").fill_null(False)).then("claims_error"),
+                "context_error",
+                "claims_error",
+            ),
             pending=pl.col("context_pending") | pl.col("claims_pending").fill_null(False),
         )
     )
@@ -130,7 +136,8 @@ def _case_contexts(
         .agg(
             passage_ids=pl.col("passage_id"),
             truths=pl.col("truths").list.explode(keep_nulls=False, empty_as_null=False),
-            context_error=pl.col("error").drop_nulls().first(),
+            # A case left pending says so (the cap), not another passage's reply error.
+            context_error=pl.col("error").sort_by(pl.col("pending").not_()).drop_nulls().first(),
             context_pending=pl.col("pending").any(),
         )
     )

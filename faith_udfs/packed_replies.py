@@ -5,10 +5,76 @@ Pure: JSON values in, plain values out, JudgeReplyError when a reply is unusable
 
 from __future__ import annotations
 
+import json
+import re
 from typing import Any
 
 from faith_udfs.errors import JudgeReplyError
 from faith_udfs.replies import _clip, _field, _number, one_based, parse_verdicts
+
+# Text a model may put around its JSON object: "Here is the JSON:" and the like.
+MAX_CHATTER = 200
+_FENCE = re.compile(r"\A\s*```[a-zA-Z]*[ \t]*\n(?P<body>.*?)\n?```\s*\Z", re.DOTALL)
+# The format examples' stand-ins in every template (prompts.py, packed_prompts.py): a reply
+# holding one copied the example instead of answering.
+PLACEHOLDERS = frozenset({"...", "…", "yes|no|idk", "yes | no | idk"})
+
+
+def top_level_object(text: str) -> dict[str, Any]:
+    """The reply's one complete top-level JSON object: the whole text, the body of a ```json
+    fence, or the object after (and before) a short chatter of at most MAX_CHATTER characters.
+
+    Never a nested object: a reply cut inside its outer object is unusable as a whole, however
+    many complete objects it holds.
+    """
+    fenced = _FENCE.match(text)
+    body = fenced.group("body") if fenced else text
+    start = body.find("{")
+    if start < 0:
+        raise JudgeReplyError(f"reply holds no JSON object: {_clip(text)}")
+    if start > MAX_CHATTER:
+        raise JudgeReplyError(
+            f"reply has {start} characters before its JSON object (at most {MAX_CHATTER}): "
+            f"{_clip(text)}"
+        )
+    try:
+        value, end = json.JSONDecoder().raw_decode(body, start)
+    except json.JSONDecodeError as exc:
+        raise JudgeReplyError(
+            f"reply is not one complete JSON object ({exc.msg} at character {exc.pos}): "
+            f"{_clip(text)}"
+        ) from None
+    rest = body[end:].strip().removesuffix("```").strip()
+    if not isinstance(value, dict):
+        raise JudgeReplyError(f"reply is JSON but not an object: {_clip(text)}")
+    if len(rest) > MAX_CHATTER:
+        raise JudgeReplyError(
+            f"reply goes on for {len(rest)} characters after its JSON object: {_clip(text)}"
+        )
+    return value
+
+
+def refuse_placeholders(value: Any) -> Any:
+    """`value` unchanged, unless a string in it is a format example's stand-in ("...",
+    "yes|no|idk"): a copied example is a reply error, never an answer to store."""
+    found = _placeholder_in(value)
+    if found is not None:
+        raise JudgeReplyError(
+            f"the reply copies the prompt's format example ({found!r} is a placeholder, not "
+            f"an answer): {_clip(value)}"
+        )
+    return value
+
+
+def _placeholder_in(value: Any) -> str | None:
+    if isinstance(value, str):
+        return value if value.strip().lower() in PLACEHOLDERS else None
+    items = value.values() if isinstance(value, dict) else value if isinstance(value, list) else ()
+    for item in items:
+        found = _placeholder_in(item)
+        if found is not None:
+            return found
+    return None
 
 
 def split_packed(reply: Any, field: str, n_items: int) -> list[dict[str, Any] | None]:

@@ -42,3 +42,11 @@ class TooManyInvalid(FaithError):
     than --max-invalid-share allows: the judge is failing, so the schedule should see it."""
 
     exit_code = 8
+
+
+class JudgeUnusable(FaithError):
+    """The judge check (`faith judge-check`, the nightly preflight) found the LLM judge
+    unusable: its replies do not parse, or it scores the seed's examples wrongly. Nothing was
+    scored; fix the endpoint or pick a larger model."""
+
+    exit_code = 9

@@ -42,7 +42,7 @@ class Runs(pa.DataFrameModel):
     rows_passed: pl.Int64 = pa.Field(ge=0, description="Of the newly scored, passed.")
     judge_calls: pl.Int64 = pa.Field(ge=0, description="Calls made to the judge.")
     judge_cached: pl.Int64 = pa.Field(ge=0, description="Answers taken from judge_cache.")
-    judge_failed: pl.Int64 = pa.Field(ge=0, description="Calls that failed.")
+    judge_failed: pl.Int64 = pa.Field(ge=0, description="Calls none of whose answers was used.")
     prompt_tokens: pl.Int64 = pa.Field(ge=0, description="Tokens sent.")
     completion_tokens: pl.Int64 = pa.Field(ge=0, description="Tokens received.")
     seconds_read: float = pa.Field(ge=0, description="Reading Parquet.")
@@ -52,6 +52,12 @@ class Runs(pa.DataFrameModel):
     seconds_total: float = pa.Field(nullable=True, ge=0, description="Wall time.")
     error: str = pa.Field(nullable=True, description="Why the run failed.")
     warning: str = pa.Field(nullable=True, description="E.g. judge drift.")
+    judge_response_format: str = pa.Field(
+        nullable=True, description="json_schema, json_object or text: how the LLM was asked."
+    )
+    judge_tokens_estimated: pl.Int64 = pa.Field(
+        ge=0, description="Calls whose token counts are estimates (no usage sent)."
+    )
     price_input_usd: float = pa.Field(nullable=True, ge=0, description="USD per 1M tokens in.")
     price_output_usd: float = pa.Field(nullable=True, ge=0, description="USD per 1M tokens out.")
     cost_usd: float = pa.Field(nullable=True, ge=0, description="Tokens at those prices.")

@@ -147,6 +147,9 @@ def build_parser() -> argparse.ArgumentParser:
     from flows.cli.nightly_commands import add_nightly_commands
 
     add_nightly_commands(commands)
+    from flows.cli.judge_check_command import add_judge_check_command
+
+    add_judge_check_command(commands)
     return parser
 
 

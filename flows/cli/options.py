@@ -41,6 +41,50 @@ def add_wait_argument(parser: argparse.ArgumentParser) -> None:
     )
 
 
+def add_endpoint_arguments(
+    group: argparse.ArgumentParser | argparse._ArgumentGroup,
+    *,
+    model_required: bool,
+    modes: tuple[str, ...] = ("packed", "per-item"),
+) -> None:
+    """--model, --base-url, --api-key-env, --judge-mode: which LLM endpoint judges, and how."""
+    group.add_argument(
+        "--model",
+        required=model_required,
+        help="model name for --judge openai (e.g. gpt-4o-mini)",
+    )
+    group.add_argument("--base-url", help="endpoint, e.g. http://localhost:8000/v1 (vLLM, Ollama)")
+    group.add_argument(
+        "--api-key-env",
+        default="OPENAI_API_KEY",
+        metavar="VAR",
+        help="environment variable holding the API key (default OPENAI_API_KEY)",
+    )
+    group.add_argument(
+        "--judge-mode",
+        dest="mode",
+        choices=modes,
+        help="LLM call layout: packed (default; ~0.3 calls a case) or per-item (~2.5)"
+        + (
+            "; batch: packed requests through the Batch API (half price, answers within 24 h, "
+            "collected and scored by later runs; see `faith batches`)"
+            if "batch" in modes
+            else ""
+        ),
+    )
+
+
+def settings_error(exc: Any) -> ConfigError:
+    """A pydantic ValidationError of the settings as one line naming each bad field."""
+    problems = "; ".join(
+        f"{'.'.join(map(str, e['loc']))}: {e['msg']}"
+        if e["loc"]
+        else e["msg"].removeprefix("Value error, ")  # a rule across options
+        for e in exc.errors()
+    )
+    return ConfigError(problems)
+
+
 def add_run_arguments(parser: argparse.ArgumentParser) -> None:
     """Options shared by `score` and `nightly`: database, judge, metric, batching, route."""
     add_db_argument(parser)
@@ -52,22 +96,7 @@ def add_run_arguments(parser: argparse.ArgumentParser) -> None:
         help="grounded: offline, deterministic, graded per-claim support (default); lexical: "
         "the seed tutorial's word rules; openai: any OpenAI-compatible endpoint",
     )
-    judge.add_argument("--model", help="model name for --judge openai (e.g. gpt-4o-mini)")
-    judge.add_argument("--base-url", help="endpoint, e.g. http://localhost:8000/v1 (vLLM, Ollama)")
-    judge.add_argument(
-        "--api-key-env",
-        default="OPENAI_API_KEY",
-        metavar="VAR",
-        help="environment variable holding the API key (default OPENAI_API_KEY)",
-    )
-    judge.add_argument(
-        "--judge-mode",
-        dest="mode",
-        choices=("packed", "per-item", "batch"),
-        help="LLM call layout: packed (default; ~0.3 calls a case) or per-item (~2.5); batch: "
-        "packed requests through the Batch API (half price, answers within 24 h, collected "
-        "and scored by later runs; see `faith batches`)",
-    )
+    add_endpoint_arguments(judge, model_required=False, modes=("packed", "per-item", "batch"))
     judge.add_argument("--llm-reason", action="store_true", help="ask the LLM for prose reasons")
     judge.add_argument("--concurrency", type=int, default=8, help="parallel judge calls (8)")
     judge.add_argument(
@@ -99,6 +128,13 @@ def add_run_arguments(parser: argparse.ArgumentParser) -> None:
         type=float,
         metavar="USD",
         help="USD per million completion tokens (default: the built-in table)",
+    )
+    judge.add_argument(
+        "--max-output-tokens",
+        type=int,
+        metavar="N",
+        help="max_tokens of every judge request (default: sized from the question and its "
+        "items, 256..8192; see README)",
     )
     metric = parser.add_argument_group("metric (DeepEval's FaithfulnessMetric settings)")
     metric.add_argument("--threshold", type=float, default=0.5, help="pass mark (default 0.5)")
@@ -162,7 +198,9 @@ def add_run_arguments(parser: argparse.ArgumentParser) -> None:
     )
     run.add_argument("--workers", type=int, help="--engine dask: local worker processes (2)")
     run.add_argument(
-        "--scheduler", metavar="ADDRESS", help="--engine dask: an existing scheduler, tcp://host:8786"
+        "--scheduler",
+        metavar="ADDRESS",
+        help="--engine dask: an existing scheduler, tcp://host:8786",
     )
     run.add_argument("-v", "--verbose", action="store_true", help="debug log lines")
 
@@ -203,6 +241,7 @@ def settings_from(args: argparse.Namespace, *, flow: str = "score") -> Any:
                 max_tokens=args.max_tokens,
                 rpm=args.rpm,
                 tpm=args.tpm,
+                max_output_tokens=args.max_output_tokens,
             ),
             threshold=args.threshold,
             penalize_ambiguous_claims=args.penalize_ambiguous_claims,
@@ -222,10 +261,4 @@ def settings_from(args: argparse.Namespace, *, flow: str = "score") -> Any:
             scheduler=args.scheduler,
         )
     except ValidationError as exc:
-        problems = "; ".join(
-            f"{'.'.join(map(str, e['loc']))}: {e['msg']}"
-            if e["loc"]
-            else e["msg"].removeprefix("Value error, ")  # a rule across options
-            for e in exc.errors()
-        )
-        raise ConfigError(problems) from None
+        raise settings_error(exc) from None

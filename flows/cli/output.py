@@ -14,14 +14,31 @@ __all__ = ["configure_logging", "print_frame", "stderr"]
 
 
 def configure_logging(verbose: bool = False) -> None:
-    """faithpipe's own log lines on stderr, one line each; libraries stay at warnings."""
-    logger = logging.getLogger("faithpipe")
-    if not logger.handlers:
-        handler = logging.StreamHandler(sys.stderr)
-        handler.setFormatter(logging.Formatter("%(asctime)s %(message)s", datefmt="%H:%M:%S"))
-        logger.addHandler(handler)
-    logger.setLevel(logging.DEBUG if verbose else logging.INFO)
-    logger.propagate = False
+    """faithpipe's own log lines on stderr, one line each: the run's (`faithpipe`) and every
+    module's (`flows.*`, e.g. the judge's format negotiation); libraries stay at warnings."""
+    for name in ("faithpipe", "flows"):
+        logger = logging.getLogger(name)
+        if not logger.handlers:
+            handler = _StderrHandler()
+            handler.setFormatter(logging.Formatter("%(asctime)s %(message)s", datefmt="%H:%M:%S"))
+            logger.addHandler(handler)
+        logger.setLevel(logging.DEBUG if verbose else logging.INFO)
+    # `flows.*` lines still reach handlers on the root (pytest's caplog); faithpipe's did not.
+    logging.getLogger("faithpipe").propagate = False
+
+
+class _StderrHandler(logging.StreamHandler):  # type: ignore[type-arg]
+    """Writes to whatever `sys.stderr` is when a line is logged: a stream captured (and
+    closed) since the handler was made would fail, and the logging module would print the
+    failure with the exception being handled, server text and all."""
+
+    @property  # type: ignore[override]
+    def stream(self) -> Any:
+        return sys.stderr
+
+    @stream.setter
+    def stream(self, value: Any) -> None:
+        """The stream is always the current stderr."""
 
 
 def print_frame(frame: Any, title: str) -> None:

@@ -43,9 +43,11 @@ from flows.judges.batch_requests import (
     request_line,
 )
 from flows.judges.llm_judge import OpenAIJudge
-from flows.judges.llm_tasks import Result, Task, judge_task, split_evenly
-from flows.judges.llm_transport import Reply
+from flows.judges.llm_tasks import Result, Task, judge_task, reply_token_budget, split_evenly
+from flows.judges.llm_transport import REQUEST_PARAMETERS, Reply
+from flows.judges.request_details import chat_request_body, conversation
 from flows.store.batch_jobs import BatchItem, BatchJobs, JudgeOf, Standing, utc_now
+from flows.store.judge_memory import JudgeMemory
 from flows.store.reply_cache import ReplyCache
 
 if TYPE_CHECKING:
@@ -362,8 +364,14 @@ class BatchJudge(OpenAIJudge):
     def _request_body(self, task: Task, items: list[Any]) -> dict[str, Any]:
         """The body the live path posts when it first asks these items: one user turn, the
         structured-output mode the endpoint accepts, built by the live path's own code."""
-        prompt = task.render(items)
-        return self._chat.request_body([{"role": "user", "content": prompt}], task.schema)
+        return chat_request_body(
+            self.model,
+            conversation(task.render(items)),
+            schema=task.schema,
+            response_format=self._chat.response_format,
+            max_tokens=reply_token_budget(task, items, self._max_output_tokens),
+            parameters=REQUEST_PARAMETERS,
+        )
 
     def _over_cap(self, prompt_tokens: int) -> JudgeBudgetExhausted | None:
         """The cap this request line would pass, or None (and it is counted)."""
@@ -497,10 +505,12 @@ def build_batch_judge(settings: JudgeSettings, con: duckdb.DuckDBPyConnection | 
             timeout=settings.timeout,
             max_calls=settings.max_calls,
             max_tokens=settings.max_tokens,
+            max_output_tokens=settings.max_output_tokens,
             llm_reason=settings.llm_reason,
             wait=settings.batch_wait,
             cache=cache,
             owns_cache=True,
+            memory=JudgeMemory(con),
             # The pipeline drains per-item usage after every batch to charge cases.
             track_items=True,
         )

@@ -17,14 +17,18 @@ from faith_udfs.errors import JudgeError, JudgeReplyError
 from faith_udfs.packed_replies import split_packed
 from flows.judges.llm_tasks import (
     RETRY_NOTE,
+    ReplyCut,
     Result,
     Task,
     json_reply,
     lost_answer,
     packs_of,
+    read_answer,
+    reply_token_budget,
     split_evenly,
 )
 from flows.judges.llm_transport import REQUEST_PARAMETERS, ChatEndpoint, Reply, Usage
+from flows.store.judge_memory import MEMORY_ERRORS, JudgeMemory
 from flows.store.reply_cache import CACHE_ERRORS, ReplyCache
 from flows.waits import result_of
 
@@ -50,6 +54,8 @@ class CachedPackedAsking:
     _chat: ChatEndpoint
     _usage: Usage
     _cache: ReplyCache | None
+    _memory: JudgeMemory | None
+    _max_output_tokens: int | None
     _track_items: bool
     _pack_size: int
     _pack_chars: int
@@ -84,14 +90,16 @@ class CachedPackedAsking:
         usage_rows: list[tuple[str, int, float, int, int, bool]] = []
         for index, reply in self._cached(cache_keys).items():
             try:
-                results[index] = Result(value=task.parse(json.loads(reply), items[index]))
+                results[index] = Result(value=read_answer(task, json.loads(reply), items[index]))
             except (JudgeReplyError, ValueError):
-                continue  # an unusable stored row is asked again and replaced
+                continue  # an unusable stored row (a placeholder of old) is asked again
             if key_list is not None:
                 usage_rows.append((task.stage, key_list[index], 0.0, 0, 0, True))
         self._usage.add(cached=sum(r is not None for r in results))
         self._usage.record_items(usage_rows)
-        missing = [i for i, result in enumerate(results) if result is None]
+        missing = self._untried_first(
+            [i for i, result in enumerate(results) if result is None], cache_keys
+        )
         packs = packs_of(
             task, items, missing, pack_size=self._pack_size, pack_chars=self._pack_chars
         )
@@ -103,7 +111,41 @@ class CachedPackedAsking:
             for position, index in enumerate(pack):
                 results[index] = pack_results[position] if error is None else Result(error=error)
         self._flush_cache()
+        self._remember(
+            {
+                cache_keys[i]: str(result.error)
+                for i, result in enumerate(results)
+                if result is not None
+                and result.error is not None
+                and result.error.case_status == "invalid"
+            }
+        )
         return [result if result is not None else Result(error=lost_answer()) for result in results]
+
+    def _untried_first(self, missing: list[int], cache_keys: list[str]) -> list[int]:
+        """`missing` with the items whose calls failed in earlier runs moved last: under a
+        call cap they wait behind items never tried instead of spending every run's cap."""
+        if self._memory is None or not missing:
+            return missing
+        try:
+            failed = self._memory.failed_before(cache_keys[i] for i in missing)
+        except MEMORY_ERRORS as exc:
+            log.warning("judge memory unreadable (%s); items asked in order", type(exc).__name__)
+            return missing
+        return sorted(missing, key=lambda i: cache_keys[i] in failed)
+
+    def _remember(self, failures: dict[str, str]) -> None:
+        """Record the items that failed, and the structured-output mode the endpoint answered."""
+        if self._memory is None:
+            return
+        try:
+            self._memory.record_failures(failures)
+            self._remember_format()
+        except MEMORY_ERRORS as exc:
+            log.warning("judge memory not written (%s)", type(exc).__name__)
+
+    def _remember_format(self) -> None:
+        raise NotImplementedError
 
     def _cached(self, cache_keys: list[str]) -> dict[int, str]:
         if self._cache is None or not cache_keys:
@@ -123,14 +165,20 @@ class CachedPackedAsking:
         cache_keys: list[str],
         keys: list[int] | None,
     ) -> list[Result]:
-        """Ask one pack; items whose answer is unusable are asked once more, then fail."""
+        """Ask one pack; items whose answer is unusable are asked once more (the reply as the
+        assistant's turn, then why; a reply cut at max_tokens afresh), then fail.
+        A request counts as failed only when no answer of its reply was used."""
         results: dict[int, Result] = {}
         asking = list(pack)
-        note: str | None = None
+        previous: tuple[str, str] | None = None
         spent = [0, 0, 0]  # requests, prompt tokens, completion tokens
         for attempt in range(2):
+            budget = reply_token_budget(task, [items[i] for i in asking], self._max_output_tokens)
+            prompt = task.render([items[i] for i in asking])
             try:
-                reply = self._complete(task, task.render([items[i] for i in asking]), note, spent)
+                reply = self._chat.complete(
+                    prompt, schema=task.schema, max_tokens=budget, previous=previous, spent=spent
+                )
             except JudgeError as exc:
                 results.update((i, Result(error=exc)) for i in asking)
                 break
@@ -152,22 +200,26 @@ class CachedPackedAsking:
             )
             if not unusable:
                 break
-            self._usage.add(failed=1)
+            if len(unusable) == len(asking):
+                self._usage.add(failed=1)  # nothing of this reply was used
             if attempt == 0:
                 self._usage.add(retries=1)
                 asking = sorted(unusable)
-                note = str(next(iter(unusable.values())))
+                reason = next(iter(unusable.values()))
+                # A cut reply is no turn to show the model: it is asked afresh.
+                cut = isinstance(reason, ReplyCut)
+                previous = None if cut else (reply.text, RETRY_NOTE.format(reason=reason))
             else:
                 results.update((i, Result(error=exc)) for i, exc in unusable.items())
         if keys is not None:
             calls = spent[0] / len(pack)
-            prompt, completion = (
+            prompt_tokens, completion_tokens = (
                 split_evenly(spent[1], len(pack)),
                 split_evenly(spent[2], len(pack)),
             )
             self._usage.record_items(
                 [
-                    (task.stage, keys[i], calls, prompt[n], completion[n], False)
+                    (task.stage, keys[i], calls, prompt_tokens[n], completion_tokens[n], False)
                     for n, i in enumerate(pack)
                 ]
             )
@@ -198,7 +250,7 @@ class CachedPackedAsking:
             try:
                 if part is None:
                     raise JudgeReplyError(f"the reply has no entry for this item's {entry}")
-                value = task.parse(part, items[index])
+                value = read_answer(task, part, items[index])
             except JudgeReplyError as exc:
                 unusable[index] = exc
                 continue
@@ -229,11 +281,6 @@ class CachedPackedAsking:
             self._cache.flush()
         except CACHE_ERRORS as exc:
             log.warning("judge cache not written (%s); a re-run pays again", type(exc).__name__)
-
-    def _complete(self, task: Task, prompt: str, note: str | None, spent: list[int]) -> Reply:
-        """One answer from the endpoint; `note` says why the previous reply was unusable."""
-        follow_up = None if note is None else RETRY_NOTE.format(reason=note)
-        return self._chat.complete(prompt, schema=task.schema, follow_up=follow_up, spent=spent)
 
     def _fan_out(
         self, answer: Callable[[T], R], items: Sequence[T]

@@ -39,6 +39,8 @@ from faith_udfs.prompts import (
     PROMPT_VERSION,
 )
 from flows.judges.llm_transport import ChatEndpoint, Usage
+from flows.judges.request_details import endpoint_key
+from flows.store.judge_memory import MEMORY_ERRORS, JudgeMemory
 from flows.store.reply_cache import ReplyCache
 
 if TYPE_CHECKING:
@@ -83,9 +85,11 @@ class OpenAIJudge(CachedPackedAsking, ItemJudge):
         max_retries: int = 4,
         max_calls: int | None = None,
         max_tokens: int | None = None,
+        max_output_tokens: int | None = None,
         llm_reason: bool = False,
         cache: ReplyCache | None = None,
         owns_cache: bool = False,
+        memory: JudgeMemory | None = None,
         pack_size: int = 8,
         pack_chars: int = 12_000,
         backoff_base: float = 0.5,
@@ -107,8 +111,12 @@ class OpenAIJudge(CachedPackedAsking, ItemJudge):
             max_tokens=max_tokens,
             pack_size=pack_size,
             pack_chars=pack_chars,
+            max_output_tokens=max_output_tokens,
         )
         self._usage = Usage()
+        self._memory = memory
+        self._endpoint_key = endpoint_key(base_url)
+        self._remembered = self._recall_format(model)
         # Set by stop(), close() or an interrupt: no new call is made, no wait goes on.
         self._stop = threading.Event()
         self._chat = ChatEndpoint(
@@ -129,8 +137,16 @@ class OpenAIJudge(CachedPackedAsking, ItemJudge):
             tpm=tpm,
             rate_window=rate_window,
             wrap_limiter=wrap_limiter,
+            response_format=self._remembered,
         )
+        if self._remembered is not None:
+            log.info(
+                "judge %s: asking with response_format %s, remembered for this endpoint",
+                model,
+                self._remembered,
+            )
         self.model = model
+        self._max_output_tokens = max_output_tokens
         self.mode = mode
         self.llm_reason = llm_reason
         self.api_key_env = api_key_env
@@ -165,6 +181,16 @@ class OpenAIJudge(CachedPackedAsking, ItemJudge):
     def response_format(self) -> str:
         """The structured-output request the endpoint accepted last (json_schema first)."""
         return self._chat.response_format
+
+    @property
+    def response_format_confirmed(self) -> bool:
+        """Whether the endpoint answered a request in `response_format` (usable or not)."""
+        return self._chat.response_format_confirmed
+
+    @property
+    def latencies(self) -> list[float]:
+        """Seconds of each answered request, in order."""
+        return list(self._chat.latencies)
 
     @property
     def concurrency_limit(self) -> int:
@@ -209,6 +235,8 @@ class OpenAIJudge(CachedPackedAsking, ItemJudge):
                     self._cache.close()
                 else:
                     self._cache.flush()
+            if self._memory is not None and self._owns_cache:
+                self._memory.close()
         finally:
             self._chat.close()
 
@@ -280,6 +308,25 @@ class OpenAIJudge(CachedPackedAsking, ItemJudge):
 
     # --- machinery ------------------------------------------------------------------------
 
+    def _recall_format(self, model: str) -> str | None:
+        if self._memory is None:
+            return None
+        try:
+            return self._memory.response_format(self._endpoint_key, model)
+        except MEMORY_ERRORS as exc:
+            log.warning("judge memory unreadable (%s); negotiating again", type(exc).__name__)
+            return None
+
+    def _remember_format(self) -> None:
+        """Store the mode the endpoint answered, once it differs from the remembered one."""
+        if self._memory is None or not self._chat.response_format_confirmed:
+            return
+        found = self._chat.response_format
+        if found != self._remembered:
+            self._memory.remember_format(self._endpoint_key, self.model, found)
+            log.info("judge %s: the endpoint answers response_format %s", self.model, found)
+            self._remembered = found
+
     def _stage_task(self, stage: str, limit: int | None = None) -> Task:
         return judge_task(stage, packed=self.mode == "packed", limit=limit)
 
@@ -291,10 +338,12 @@ def build_openai_judge(
     cache: ReplyCache | None = None,
     wrap_limiter: Callable[[AdaptiveLimiter], AdaptiveLimiter] | None = None,
 ) -> OpenAIJudge:
-    """The judge `--judge openai` asks for; `con` (the run's store) backs its call cache, or
-    `cache` stands in for it (a Dask task's, flows/engines/worker_judge.py)."""
+    """The judge `--judge openai` asks for; `con` (the run's store) backs its call cache and
+    its memory of the endpoint's structured-output mode, or `cache` stands in for the call
+    cache (a Dask task's, flows/engines/worker_judge.py)."""
     owns_cache = cache is None and con is not None
     cache = ReplyCache(con) if owns_cache else cache
+    memory = JudgeMemory(con) if con is not None else None
     try:
         judge = OpenAIJudge(
             settings.model or "",
@@ -305,9 +354,11 @@ def build_openai_judge(
             timeout=settings.timeout,
             max_calls=settings.max_calls,
             max_tokens=settings.max_tokens,
+            max_output_tokens=settings.max_output_tokens,
             llm_reason=settings.llm_reason,
             cache=cache,
             owns_cache=owns_cache,
+            memory=memory,
             # The pipeline drains per-item usage after every batch to charge cases.
             track_items=True,
             rpm=settings.rpm,
@@ -317,5 +368,7 @@ def build_openai_judge(
     except BaseException:
         if owns_cache and cache is not None:
             cache.close()
+        if memory is not None:
+            memory.close()
         raise
     return judge

@@ -23,7 +23,11 @@ from faith_udfs.packed_prompts import (
     packed_truths_prompt,
     packed_verdicts_prompt,
 )
-from faith_udfs.packed_replies import parse_exact_verdicts
+from faith_udfs.packed_replies import (
+    parse_exact_verdicts,
+    refuse_placeholders,
+    top_level_object,
+)
 from faith_udfs.prompts import (
     CLAIMS,
     REASON,
@@ -35,7 +39,7 @@ from faith_udfs.prompts import (
     truths_prompt,
     verdicts_prompt,
 )
-from faith_udfs.replies import first_json_object, parse_reason, parse_statements
+from faith_udfs.replies import parse_reason, parse_statements
 from flows.judges.llm_transport import Reply
 
 if TYPE_CHECKING:
@@ -45,9 +49,20 @@ if TYPE_CHECKING:
 MODES = ("per-item", "packed")
 DEFAULT_MODE = "packed"
 RETRY_NOTE = (
-    "Your previous reply to this could not be used: {reason}. Reply again with one complete "
-    "JSON object in exactly the format asked for, and nothing else."
+    "Your previous reply could not be used: {reason}. Reply again with one complete JSON "
+    "object in exactly the format asked for, with real content instead of the example's "
+    "placeholders, and nothing else."
 )
+# Output tokens a call may take by default (see `reply_token_budget`): a fixed part for the
+# JSON's frame, and bounds that keep a looping model short and a real answer whole.
+BUDGET_PER_CALL = 64
+BUDGET_FLOOR = 256
+BUDGET_CEILING = 8192
+
+
+class ReplyCut(JudgeReplyError):
+    """The reply ended at `max_tokens` (finish_reason "length"): never parsed, and not asked
+    again at the same limit, which would cut it again."""
 
 
 @dataclass(frozen=True)
@@ -60,6 +75,8 @@ class Task:
     item_data: Callable[[Any], Any]
     size: Callable[[Any], int]
     parse: Callable[[Any, Any], Any]
+    # Output tokens one item's answer may rightly take (see reply_token_budget).
+    reply_tokens: Callable[[Any], int] = lambda _: 128
 
     @property
     def packed_field(self) -> str | None:
@@ -87,6 +104,7 @@ def judge_task(stage: str, *, packed: bool, limit: int | None = None) -> Task:
             item_data=lambda text: {"text": text, "limit": limit},
             size=len,
             parse=lambda reply, _: parse_statements(reply, "truths"),
+            reply_tokens=lambda text: _restated_tokens(text, limit),
         )
     if stage == "claims":
         return Task(
@@ -96,6 +114,7 @@ def judge_task(stage: str, *, packed: bool, limit: int | None = None) -> Task:
             item_data=lambda text: {"text": text},
             size=len,
             parse=lambda reply, _: parse_statements(reply, "claims"),
+            reply_tokens=lambda text: _restated_tokens(text, None),
         )
     if stage == "verdicts":
         return Task(
@@ -107,6 +126,7 @@ def judge_task(stage: str, *, packed: bool, limit: int | None = None) -> Task:
             item_data=lambda q: {"claims": list(q[0]), "truths": list(q[1])},
             size=lambda q: sum(map(len, q[0])) + sum(map(len, q[1])),
             parse=lambda reply, q: parse_exact_verdicts(reply, len(q[0])),
+            reply_tokens=lambda q: 16 + 48 * len(q[0]),
         )
     return Task(
         stage,
@@ -115,7 +135,31 @@ def judge_task(stage: str, *, packed: bool, limit: int | None = None) -> Task:
         item_data=lambda r: {"score": format_score(r[0]), "contradictions": list(r[1])},
         size=lambda r: sum(map(len, r[1])) + 8,
         parse=lambda reply, _: parse_reason(reply),
+        reply_tokens=lambda _: 96,
     )
+
+
+def _restated_tokens(text: str, limit: int | None) -> int:
+    """Statements restate their text: about its length in tokens (a third of its characters,
+    leaving room for JSON quoting), fewer under a truths limit."""
+    tokens = 24 + len(text) // 3
+    return min(tokens, 24 + 48 * limit) if limit else tokens
+
+
+def reply_token_budget(task: Task, items: Sequence[Any], fixed: int | None = None) -> int:
+    """`max_tokens` of one call: `fixed` (--max-output-tokens) when given, else
+    BUDGET_PER_CALL plus each item's share (`Task.reply_tokens`), between BUDGET_FLOOR and
+    BUDGET_CEILING."""
+    if fixed is not None:
+        return fixed
+    wanted = BUDGET_PER_CALL + sum(task.reply_tokens(item) for item in items)
+    return max(BUDGET_FLOOR, min(BUDGET_CEILING, wanted))
+
+
+def read_answer(task: Task, part: Any, item: Any) -> Any:
+    """One item's answer from its part of a reply (or from the cache): placeholders refused,
+    then the stage's parser."""
+    return task.parse(refuse_placeholders(part), item)
 
 
 def packs_of(
@@ -164,6 +208,7 @@ def check_judge_settings(
     max_tokens: int | None,
     pack_size: int,
     pack_chars: int,
+    max_output_tokens: int | None = None,
 ) -> None:
     """Refuse settings OpenAIJudge cannot work with, saying how to fix them."""
     if not isinstance(model, str) or not model.strip():
@@ -178,6 +223,14 @@ def check_judge_settings(
     ):
         if isinstance(value, bool) or not isinstance(value, int) or value < least:
             raise ConfigError(f"{name} must be an integer >= {least}, got {value!r}")
+    if max_output_tokens is not None and (
+        isinstance(max_output_tokens, bool)
+        or not isinstance(max_output_tokens, int)
+        or max_output_tokens < 16
+    ):
+        raise ConfigError(
+            f"--max-output-tokens must be an integer >= 16, got {max_output_tokens!r}"
+        )
     for name, cap in (("max_calls", max_calls), ("max_tokens", max_tokens)):
         if cap is not None and (isinstance(cap, bool) or not isinstance(cap, int) or cap < 0):
             raise ConfigError(f"{name} must be a non-negative integer or None, got {cap!r}")
@@ -186,15 +239,15 @@ def check_judge_settings(
 
 
 def json_reply(reply: Reply) -> Any:
-    """The first JSON object of a reply; says so when the token limit cut it."""
-    try:
-        return first_json_object(reply.text)
-    except JudgeReplyError as exc:
-        if reply.finish_reason == "length":
-            raise JudgeReplyError(
-                f"the reply was cut at the token limit before its JSON ended: {exc}"
-            ) from None
-        raise
+    """The reply's one complete top-level JSON object; a reply the token limit cut is refused
+    unread (its first part may well parse, and would be a wrong answer)."""
+    if reply.finish_reason == "length":
+        raise ReplyCut(
+            f"the reply was cut at max_tokens={reply.max_tokens} (finish_reason 'length') "
+            "before it ended; raise --max-output-tokens, or use --judge-mode per-item for "
+            "shorter replies"
+        )
+    return top_level_object(reply.text)
 
 
 def lost_answer() -> JudgeError:

@@ -17,6 +17,7 @@ import logging
 import os
 import random
 import threading
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, TypeVar
@@ -34,8 +35,9 @@ from flows.judges.event_loop import LoopThread
 from flows.judges.limiter import AdaptiveLimiter
 from flows.judges.rate_window import shared_window
 from flows.judges.request_details import (
+    chat_request_body,
+    conversation,
     endpoint_name,
-    format_request,
     retry_after_seconds,
     split_userinfo,
     token_count,
@@ -56,8 +58,14 @@ log = logging.getLogger(__name__)
 
 T = TypeVar("T")
 
-# Structured-output requests, best first; a server that refuses one gets the next (per judge).
+# Structured-output requests, best first; a server that refuses one gets the next, and the
+# mode found is remembered per endpoint and model (flows/store/judge_memory.py).
 FORMATS = ("json_schema", "json_object", "text")
+# Words of an error body that blame the structured-output request (llama.cpp's server answers
+# json_schema with a 500 whose body names `body.response_format.type`).
+_FORMAT_WORDS = ("response_format", "json_schema")
+# A 400/422 that speaks of these is about the prompt's size, not the response_format.
+_SIZE_WORDS = ("context", "too long", "exceed")
 # Request parameters that change answers; they enter the cache key.
 REQUEST_PARAMETERS: dict[str, Any] = {"temperature": 0}
 # 408 and 409 are what the openai client itself retries besides 429 and 5xx.
@@ -75,12 +83,28 @@ _GRACE_SECONDS = 2.0
 
 @dataclass(frozen=True)
 class Reply:
-    """One chat completion's text, why it ended, and what it cost."""
+    """One chat completion's text, why it ended, what it cost (`estimated`: the server sent
+    no usage, so the tokens are characters / 4), and the `max_tokens` it was asked with."""
 
     text: str
     finish_reason: str | None
     prompt_tokens: int
     completion_tokens: int
+    estimated: bool = False
+    max_tokens: int = 0
+
+
+def _content_text(content: Any) -> str:
+    """A message's text: a string, or the text parts of a list of content parts."""
+    if isinstance(content, str):
+        return content
+    if isinstance(content, list):
+        return "".join(
+            part["text"]
+            for part in content
+            if isinstance(part, dict) and isinstance(part.get("text"), str)
+        )
+    return ""
 
 
 class _RetryLater(JudgeTransientError):
@@ -121,6 +145,7 @@ class ChatEndpoint:
         tpm: int | None = None,
         rate_window: float = 60.0,
         wrap_limiter: Callable[[AdaptiveLimiter], AdaptiveLimiter] | None = None,
+        response_format: str | None = None,
     ) -> None:
         api_key = os.environ.get(api_key_env)
         if not api_key:
@@ -167,7 +192,11 @@ class ChatEndpoint:
         self._usage = usage
         self._stop = stop
         self._lock = threading.Lock()
-        self._format = 0
+        # Where negotiation starts: a mode remembered from earlier runs, else json_schema.
+        self._format = FORMATS.index(response_format) if response_format in FORMATS else 0
+        self._format_confirmed = False  # a request in the current format was answered
+        self._limit_field = "max_tokens"  # max_completion_tokens where max_tokens is refused
+        self.latencies: list[float] = []  # seconds of each answered request, in order
         self._fatal: str | None = None
         self._budget: str | None = None
         self._random = random.Random()  # noqa: S311 - backoff jitter, not cryptography
@@ -187,6 +216,11 @@ class ChatEndpoint:
     def response_format(self) -> str:
         """The structured-output request the endpoint accepted last (json_schema first)."""
         return FORMATS[self._format]
+
+    @property
+    def response_format_confirmed(self) -> bool:
+        """Whether the endpoint answered a request in `response_format` (worth remembering)."""
+        return self._format_confirmed
 
     @property
     def concurrency_limit(self) -> int:
@@ -212,21 +246,28 @@ class ChatEndpoint:
         )
 
     def complete(
-        self, prompt: str, *, schema: str, follow_up: str | None, spent: list[int]
+        self,
+        prompt: str,
+        *,
+        schema: str,
+        max_tokens: int,
+        previous: tuple[str, str] | None = None,
+        spent: list[int],
     ) -> Reply:
-        """One answer to `prompt` (then `follow_up`, if given), its reply following `schema`.
+        """One answer to `prompt`, its reply following `schema`, at most `max_tokens` long;
+        `previous` (the earlier reply, a note on why it was unusable) asks again as
+        user / assistant / user.
 
-        Retries the failures whose class is `retryable`, refuses past the caps; adds the
+        Retries the failures whose class is `retryable`, refuses past the caps; a refused
+        response_format is asked again with the next one, never retried as it was. Adds the
         requests made, then the reply's tokens, to `spent` (requests, prompt tokens,
         completion tokens).
         """
-        messages = [{"role": "user", "content": prompt}]
-        if follow_up is not None:
-            messages.append({"role": "user", "content": follow_up})
+        messages = conversation(prompt, previous)
         failures = 0
         while True:
             try:
-                reply = self._attempt(messages, schema, prompt, spent)
+                reply = self._attempt(messages, schema, max_tokens, spent)
             except JudgeError as exc:
                 self._usage.add(failed=1)
                 failures += 1
@@ -245,7 +286,7 @@ class ChatEndpoint:
             return reply
 
     def _attempt(
-        self, messages: list[dict[str, str]], schema: str, prompt: str, spent: list[int]
+        self, messages: list[dict[str, str]], schema: str, max_tokens: int, spent: list[int]
     ) -> Reply | None:
         """One request, in a slot that every way out hands back: the reply, None when the
         server refused the response format, or the JudgeError it ended in."""
@@ -257,13 +298,22 @@ class ChatEndpoint:
             self._reserve_call()
             spent[0] += 1
             used_format = self._format
-            request = self._post(self.request_body(messages, schema, FORMATS[used_format]))
+            body = chat_request_body(
+                self.model,
+                messages,
+                schema=schema,
+                response_format=FORMATS[used_format],
+                max_tokens=max_tokens,
+                parameters=REQUEST_PARAMETERS,
+                limit_field=self._limit_field,
+            )
+            started = time.monotonic()
             try:
-                raw = self._loop.run(request, self._timeout + _GRACE_SECONDS)
+                raw = self._loop.run(self._post(body), self._timeout + _GRACE_SECONDS)
             except openai.APIStatusError as exc:
                 throttled = exc.status_code == 429
                 retry_after = retry_after_seconds(exc.response.headers, self._max_retry_after)
-                if self._refused_format(exc, used_format):
+                if self._refused_limit_field(exc, body) or self._refused_format(exc, used_format):
                     return None
                 raise self._status_error(exc, retry_after) from None
             except (TimeoutError, openai.APITimeoutError):
@@ -279,26 +329,16 @@ class ChatEndpoint:
                 raise JudgeTransientError(
                     f"the endpoint's answer is not a chat completion: {type(exc).__name__}"
                 ) from None
-            reply = self._reply_of(raw, prompt)
+            reply = self._reply_of(raw, messages, max_tokens)
             self._window.settle(sent, chars, reply.prompt_tokens + reply.completion_tokens)
+            with self._lock:
+                self.latencies.append(time.monotonic() - started)
+                if self._format == used_format:
+                    self._format_confirmed = True
             ok = True
             return reply
         finally:
             self._limiter.release(ticket, ok=ok, throttled=throttled, retry_after=retry_after)
-
-    def request_body(
-        self, messages: list[dict[str, str]], schema: str, response_format: str | None = None
-    ) -> dict[str, Any]:
-        """The JSON body of one chat-completions request (`response_format`: one of FORMATS,
-        default the one accepted last). Built only here: the Batch API's request lines carry
-        the same body (flows/judges/batch_judge.py), so the two cannot drift."""
-        kind = self.response_format if response_format is None else response_format
-        return {
-            "model": self.model,
-            "messages": messages,
-            **REQUEST_PARAMETERS,
-            **format_request(kind, schema),
-        }
 
     async def _post(self, body: dict[str, Any]) -> Any:
         """The raw answer to one request, body read, within the deadline (on the loop)."""
@@ -329,19 +369,44 @@ class ChatEndpoint:
                 raise JudgeBudgetExhausted(self._budget)
             self._usage.add(calls=1)
 
-    def _refused_format(self, exc: openai.APIStatusError, used_format: int) -> bool:
-        """True when the server refused our response_format: step down to the next one."""
-        if exc.status_code not in (400, 422) or used_format + 1 >= len(FORMATS):
+    def _refused_limit_field(self, exc: openai.APIStatusError, body: dict[str, Any]) -> bool:
+        """True when the server wants `max_completion_tokens` instead of `max_tokens` (OpenAI's
+        reasoning models answer 400 "Unsupported parameter: 'max_tokens' ..."): ask so."""
+        if exc.status_code != 400 or "max_tokens" not in body:
             return False
-        message = f"{exc.message} {exc.param or ''}".lower()
-        if "response_format" not in message and "json_schema" not in message:
+        text = f"{exc.message} {json.dumps(exc.body, default=str)}"
+        if "max_completion_tokens" not in text:
+            return False
+        with self._lock:
+            if self._limit_field == "max_tokens":
+                self._limit_field = "max_completion_tokens"
+                log.info("the judge endpoint wants max_completion_tokens; sending that from now on")
+        return True
+
+    def _refused_format(self, exc: openai.APIStatusError, used_format: int) -> bool:
+        """True when the server refused our response_format: step down to the next one.
+
+        Refused means: any status whose body names `response_format` or `json_schema` (llama.cpp
+        answers 500), or a 400/422 ("unrecognized argument") unless its body speaks of the
+        context's size. A refusal will not change on retry, so it is never retried as it was.
+        """
+        if used_format + 1 >= len(FORMATS):
+            return False
+        body = json.dumps(exc.body, default=str) if exc.body is not None else ""
+        text = f"{exc.message} {exc.param or ''} {body}".lower()
+        names = any(word in text for word in _FORMAT_WORDS)
+        invalid = exc.status_code in (400, 422) and not any(word in text for word in _SIZE_WORDS)
+        if not (names or invalid):
             return False
         with self._lock:
             if self._format == used_format:
                 self._format = used_format + 1
+                self._format_confirmed = False
                 log.info(
-                    "the judge endpoint refused response_format %s; asking with %s from now on",
+                    "the judge endpoint refused response_format %s (HTTP %d); asking with %s "
+                    "from now on",
                     FORMATS[used_format],
+                    exc.status_code,
                     FORMATS[self._format],
                 )
         return True
@@ -379,7 +444,7 @@ class ChatEndpoint:
             text = text.replace(secret, "[redacted]")
         return text if len(text) <= limit else text[: limit - 1] + "…"
 
-    def _reply_of(self, raw: Any, prompt: str) -> Reply:
+    def _reply_of(self, raw: Any, messages: list[dict[str, str]], max_tokens: int) -> Reply:
         """The text and usage of a chat completion; JudgeTransientError when the answer is not
         one (a proxy's HTML page, an empty body, JSON of another shape)."""
         try:
@@ -389,6 +454,8 @@ class ChatEndpoint:
         choices = completion.get("choices") if isinstance(completion, dict) else None
         choice = choices[0] if isinstance(choices, list) and choices else None
         message = choice.get("message") if isinstance(choice, dict) else None
+        if not isinstance(message, dict) and isinstance(choice, dict) and "text" in choice:
+            message = {"content": choice["text"]}  # a server answering in the completions shape
         if not isinstance(message, dict):
             kind = raw.headers.get("content-type") or "no content type"
             body = " ".join(raw.content.decode("utf-8", "replace").split())
@@ -397,17 +464,31 @@ class ChatEndpoint:
                 f"the endpoint's answer is not a chat completion (HTTP {raw.status_code}, "
                 f"{kind}): {shown}"
             )
-        content = message.get("content")
-        text = content if isinstance(content, str) else ""
+        text = _content_text(message.get("content"))
         finish = choice.get("finish_reason")
         usage = completion.get("usage")
         usage = usage if isinstance(usage, dict) else {}
-        # Servers that report no usage get an estimate (4 characters a token) so caps hold.
-        prompt_tokens = token_count(usage.get("prompt_tokens"), len(prompt) // 4)
+        # Servers that report no usage get an estimate (4 characters a token) so caps hold;
+        # the reply and the run say the figures are estimates.
+        asked = sum(len(message["content"]) for message in messages)
+        prompt_tokens = token_count(usage.get("prompt_tokens"), asked // 4)
         completion_tokens = token_count(usage.get("completion_tokens"), len(text) // 4)
-        self._usage.add(prompt_tokens=prompt_tokens, completion_tokens=completion_tokens)
+        estimated = (prompt_tokens, completion_tokens) != (
+            usage.get("prompt_tokens"),
+            usage.get("completion_tokens"),
+        )
+        self._usage.add(
+            prompt_tokens=prompt_tokens,
+            completion_tokens=completion_tokens,
+            estimated=int(estimated),
+        )
         return Reply(
-            text, finish if isinstance(finish, str) else None, prompt_tokens, completion_tokens
+            text,
+            finish if isinstance(finish, str) else None,
+            prompt_tokens,
+            completion_tokens,
+            estimated=estimated,
+            max_tokens=max_tokens,
         )
 
     def _backoff(self, failures: int, retry_after: float | None) -> float:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import base64
 import email.utils
+import hashlib
 from datetime import UTC, datetime
 from typing import Any
 from urllib.parse import unquote, urlsplit
@@ -25,6 +26,13 @@ def endpoint_name(base_url: str | None) -> str:
     parts = urlsplit(base_url)
     host = parts.hostname or "?"
     return f"{host}:{parts.port}" if parts.port else host
+
+
+def endpoint_key(base_url: str | None) -> str:
+    """What an endpoint is remembered by in the database: the first 32 hex digits of the
+    SHA-256 of its base URL without credentials (never the URL itself)."""
+    public = split_userinfo(base_url)[0].rstrip("/") if base_url else "https://api.openai.com/v1"
+    return hashlib.sha256(public.encode()).hexdigest()[:32]
 
 
 def split_userinfo(url: str) -> tuple[str, str | None]:
@@ -51,7 +59,49 @@ def without_userinfo(base_url: str | None) -> tuple[str | None, str | None]:
     return public, f"Basic {token}"
 
 
+def chat_request_body(
+    model: str,
+    messages: list[dict[str, str]],
+    *,
+    schema: str,
+    response_format: str,
+    max_tokens: int,
+    parameters: dict[str, Any],
+    limit_field: str = "max_tokens",
+) -> dict[str, Any]:
+    """The one body of a chat-completions request: model, messages, the request parameters,
+    `max_tokens` (always sent: a server without it generates until its context is full) and
+    the structured-output request of `response_format` (json_schema, json_object or text).
+    `limit_field` is `max_completion_tokens` for servers that refuse `max_tokens` (OpenAI's
+    reasoning models).
+
+    The live judge posts it; a Batch-API judge writes it as the `body` of a JSONL line.
+    """
+    return {
+        "model": model,
+        "messages": messages,
+        **parameters,
+        limit_field: int(max_tokens),
+        **format_request(response_format, schema),
+    }
+
+
+def conversation(prompt: str, previous: tuple[str, str] | None = None) -> list[dict[str, str]]:
+    """The messages of one question: the prompt as a single user turn; asked again, the
+    previous reply as the assistant's turn and the note as the next user turn, so roles
+    alternate as every chat template (Gemma's, Llama's, ...) demands. No system role."""
+    messages = [{"role": "user", "content": prompt}]
+    if previous is not None:
+        reply, note = previous
+        messages += [
+            {"role": "assistant", "content": reply},
+            {"role": "user", "content": note},
+        ]
+    return messages
+
+
 def format_request(kind: str, schema: str) -> dict[str, Any]:
+    """The `response_format` field of one structured-output kind (none for text)."""
     if kind == "json_schema":
         name = schema.replace(".", "_")
         return {

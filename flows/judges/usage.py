@@ -16,6 +16,7 @@ class Usage:
         "throttled",
         "prompt_tokens",
         "completion_tokens",
+        "estimated",  # calls whose token counts are estimates (the server sent no usage)
     )
 
     def __init__(self) -> None:

@@ -173,6 +173,12 @@ def run_nightly(
     # other run slips in between (run_score's own connection shares this process's database).
     con = open_store(settings.db, lock_timeout=settings.lock_timeout)
     try:
+        if settings.judge.kind == "openai" and judge is None:
+            # Before any case is scored: an unusable LLM judge stops the night (exit 9) instead
+            # of paying for invalid cases; a check passed within a day is not paid again.
+            from flows.judges.judge_check import require_usable_judge
+
+            require_usable_judge(settings.judge, con)
         # The invalid share is checked, and the snapshot for readers written, after the judge
         # check: a night whose judge failed still records the check, and the copy carries it.
         scoring = settings.model_copy(update={"snapshot": False, "max_invalid_share": 1.0})

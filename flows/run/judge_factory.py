@@ -48,6 +48,14 @@ def judge_usage(judge: Judge) -> dict[str, int]:
     return {key: int(spent.get(key, 0)) for key in USAGE_KEYS}
 
 
+def judge_protocol(judge: Judge) -> tuple[str | None, int]:
+    """The LLM judge's structured-output mode and its calls with estimated token counts
+    (None and 0 for judges that make no calls), for the run's row."""
+    usage = getattr(judge, "usage", None)
+    estimated = int(usage().get("estimated", 0)) if callable(usage) else 0
+    return getattr(judge, "response_format", None), estimated
+
+
 def close_judge(judge: Judge) -> None:
     """Flush what the judge buffered (its call cache) before the run ends."""
     close = getattr(judge, "close", None)

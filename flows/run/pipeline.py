@@ -42,7 +42,7 @@ from flows.run.batches import (
     score_batch,
     validate_batch,
 )
-from flows.run.judge_factory import build_judge, close_judge
+from flows.run.judge_factory import build_judge, close_judge, judge_protocol
 from flows.run.progress import LogProgress, Progress
 from flows.run.settings import ScoreSettings
 from flows.run.stage import Stage
@@ -50,6 +50,7 @@ from flows.run.stop_signals import as_stop, signals_deferred, stopping_signal
 from flows.run.summary import invalid_share
 from flows.store.batch_writes import write_batch
 from flows.store.db import DISK_ERRORS, open_store, sql, write_snapshot
+from flows.store.judge_memory import record_run_judge
 from flows.store.run_costs import count_dry_batch, price_run, record_max_invalid_share
 from flows.store.run_registry import finish_run, run_row, start_run, supersede_dead_runs
 from flows.waits import result_of, result_unless
@@ -183,7 +184,7 @@ def run_score(
             raise
         finally:
             _close_stages(state)
-        return complete_run(con, run_id, settings, started)
+        return complete_run(con, run_id, settings, started, judge_protocol(judge))
     finally:
         if owned and judge is not None:
             _close_judge_quietly(judge)
@@ -218,12 +219,18 @@ def _price(con: duckdb.DuckDBPyConnection, run_id: str, settings: ScoreSettings)
 
 
 def complete_run(
-    con: duckdb.DuckDBPyConnection, run_id: str, settings: ScoreSettings, started: float
+    con: duckdb.DuckDBPyConnection,
+    run_id: str,
+    settings: ScoreSettings,
+    started: float,
+    judge_protocol: tuple[str | None, int] = (None, 0),
 ) -> dict[str, Any]:
-    """Every batch is committed: mark the run completed, check its invalid share, write the
-    readers' snapshot if asked; returns the run's row (raises TooManyInvalid past the share)."""
+    """Every batch is committed: mark the run completed with the LLM judge's structured-output
+    mode and estimated-token calls, check its invalid share, write the readers' snapshot if
+    asked; returns the run's row (raises TooManyInvalid past the share)."""
     with signals_deferred():
         finish_run(con, run_id, "completed", time.perf_counter() - started)
+        record_run_judge(con, run_id, *judge_protocol)
         too_many_invalid = warn_if_mostly_invalid(con, run_id, settings.max_invalid_share)
     if settings.snapshot and not settings.dry_run:
         write_snapshot(con, settings.db)

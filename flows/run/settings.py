@@ -37,6 +37,8 @@ class JudgeSettings(BaseModel):
     # Requests and tokens per minute, over any 60 s window (flows/judges/rate_window.py).
     rpm: int | None = Field(default=None, ge=1)
     tpm: int | None = Field(default=None, ge=1)
+    # max_tokens of every request; None: sized from the question and its items (llm_tasks.py).
+    max_output_tokens: int | None = Field(default=None, ge=16)
     # `user:password` of a `--base-url` such as http://user:password@proxy:4000/v1.
     base_url_userinfo: SecretStr | None = Field(default=None, repr=False)
 
@@ -95,6 +97,7 @@ class ScoreSettings(BaseModel):
         return judge_prices(
             judge.kind, judge.model, self.price_input_usd, self.price_output_usd, judge.mode
         )
+
     # Where batches are scored: `local`, this process's three threads; `dask`, a Dask
     # cluster's workers (flows/engines/), `workers` local processes or the one at `scheduler`.
     engine: Literal["local", "dask"] = "local"

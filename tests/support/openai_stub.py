@@ -7,6 +7,7 @@ verdicts than claims, 400/401/404, a reset connection, at random for a seeded fr
 requests, or by refusing `response_format` kinds. It also misbehaves as broken servers and
 proxies do: hangs without a byte, trickles its reply a byte at a time, answers 200 with an
 HTML page, an empty body or JSON that is no chat completion, or numbers verdicts from 0.
+Switched on with `behave(...)`, it acts as the self-hosted servers of issue 16 do (BEHAVIOURS).
 `python tests/support/openai_stub.py` serves it for benchmarks.
 """
 
@@ -17,6 +18,7 @@ import contextlib
 import json
 import math
 import random
+import re
 import socket
 import struct
 import sys
@@ -31,6 +33,8 @@ from typing import Any
 
 if __package__ in (None, ""):
     sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+
+import itertools
 
 from faith_udfs.packed_prompts import (
     ONE_ITEM_SCHEMA,
@@ -64,7 +68,42 @@ NOT_COMPLETIONS = {
 FAULTS = (*STATUS_FAULTS, *REPLY_FAULTS, *NOT_COMPLETIONS, "slow", "reset", "hang", "trickle")
 # What "20% of calls fail at random" draws from: everything a healthy endpoint does now and then.
 RANDOM_FAULTS = ("429", "500", "slow", "malformed", "truncated", "fewer_verdicts", "reset")
+# Servers as they were met (issue 16), each switched on with `StubServer.behave(kind)`:
+BEHAVIOURS = {
+    # llama-cpp-python 0.3.x: json_schema answered 500 with pydantic's validation error.
+    "schema_500": "json_schema refused with HTTP 500 and a literal_error body",
+    # Servers without structured output: any response_format is a 400.
+    "format_400": "any response_format refused with HTTP 400",
+    # Gemma's chat template: two user turns in a row (or a system turn) raise, as a 500.
+    "alternating": "two user turns in a row, or a system turn, refused with HTTP 500",
+    # No max_tokens: the model loops on repeated keys until its context is full.
+    "runaway": "without max_tokens, runs to finish_reason length",
+    # A small model copies the prompt's format example.
+    "example": "answers with the prompt's own format example",
+    # JSON wrapped in a ```json fence after a line of chatter, whatever was asked.
+    "fences": "every reply in a ```json fence",
+    # No `usage` in the completion.
+    "no_usage": "omits usage",
+    # OpenAI's reasoning models: max_tokens refused, max_completion_tokens wanted.
+    "completion_tokens": "max_tokens refused with HTTP 400; max_completion_tokens taken",
+    # The message's content as a list of text parts.
+    "content_parts": "content as [{type: text, text: ...}]",
+}
+_SCHEMA_500 = {
+    "error": {
+        "message": "[{'type': 'literal_error', 'loc': ('body', 'response_format', 'type'), "
+        "'msg': \"Input should be 'text' or 'json_object'\", 'input': 'json_schema', "
+        "'ctx': {'expected': \"'text' or 'json_object'\"}}]",
+        "type": "internal_server_error",
+    }
+}
+# What a context "full" of looping keys looks like, in characters (n_ctx 8192 at ~4 a token).
+_RUNAWAY_CHARS = 4 * 8192
+_EXAMPLE = re.compile(r"Answer with JSON only[^{]*(\{.*\})\n", re.DOTALL)
 _VERDICT_SCHEMAS = (VERDICTS, PACKED_VERDICTS)
+# One prompt answered at a time: CPython 3.11.7's ast.literal_eval (which reads the prompts'
+# claim lists) fails with "AST constructor recursion depth mismatch" in concurrent threads.
+_ANSWERING = threading.Lock()
 _VERDICT_FAULTS = ("fewer_verdicts", "zero_based")
 
 
@@ -152,6 +191,8 @@ class StubServer:
         self._random_kinds: tuple[str, ...] = RANDOM_FAULTS
         self._random = random.Random(seed)
         self._rejected: set[str] = set()
+        self.behaviours: set[str] = set()
+        self.bodies: list[dict[str, Any]] = []  # every request's JSON body, in order
         self._connections: set[socket.socket] = set()
         self.closing = threading.Event()  # ends every hang and trickle
         self._server = _Server(("127.0.0.1", 0), _Handler)
@@ -209,12 +250,21 @@ class StubServer:
         with self.lock:
             self._rejected = set(kinds)
 
+    def behave(self, *kinds: str) -> None:
+        """Act as the servers of BEHAVIOURS named by `kinds` (in addition to any faults)."""
+        unknown = set(kinds) - set(BEHAVIOURS)
+        if unknown:
+            raise ValueError(f"unknown behaviour {sorted(unknown)}; expected {sorted(BEHAVIOURS)}")
+        with self.lock:
+            self.behaviours |= set(kinds)
+
     def heal(self) -> None:
-        """No more faults or refusals."""
+        """No more faults, refusals or behaviours."""
         with self.lock:
             self._queue.clear()
             self._fraction = 0.0
             self._rejected = set()
+            self.behaviours = set()
 
     def reset_counts(self) -> None:
         with self.lock:
@@ -222,6 +272,7 @@ class StubServer:
             self.by_schema.clear()
             self.faults_served.clear()
             self.request_times.clear()
+            self.bodies.clear()
             self.max_in_flight = 0
 
     # --- serving ----------------------------------------------------------------------------
@@ -320,10 +371,16 @@ class _Handler(BaseHTTPRequestHandler):
             self._send(404, {"error": {"message": f"no route {self.path}"}})
             return
         request = json.loads(body)
+        with stub.lock:
+            stub.bodies.append(request)
         prompt = request["messages"][0]["content"]
         response_format = (request.get("response_format") or {}).get("type", "text")
         fault = stub._admit(schema_of(prompt), response_format)
         try:
+            refusal = _refusal(stub.behaviours, request, response_format)
+            if refusal is not None:
+                self._send(*refusal)
+                return
             self._serve(stub, request, prompt, response_format, fault)
         finally:
             stub._done()
@@ -382,7 +439,9 @@ class _Handler(BaseHTTPRequestHandler):
         response_format: str,
         fault: str | None,
     ) -> None:
-        reply = answer_prompt(prompt)
+        behaviours = stub.behaviours
+        with _ANSWERING:
+            reply = _example_of(prompt) if "example" in behaviours else answer_prompt(prompt)
         if stub.reverse_items and "items" in reply:
             reply["items"].reverse()
         if fault == "fewer_verdicts":
@@ -395,8 +454,16 @@ class _Handler(BaseHTTPRequestHandler):
             content = "{'verdicts': [yes, no" if "verdicts" in reply else "{truths: oops"
         elif fault == "truncated":
             content, finish_reason = content[: max(1, len(content) // 2)], "length"
-        if response_format == "text":
+        if response_format == "text" or "fences" in behaviours:
             content = f"Sure! Here is the JSON you asked for:\n```json\n{content}\n```"
+        max_tokens = request.get("max_tokens", request.get("max_completion_tokens"))
+        if max_tokens is None and "runaway" in behaviours:
+            # The JSON grammar keeps a small model inside its object, repeating a key.
+            loop = ', "truths": ["Order A17 shipped."]'
+            content = content[:-1] + loop * (_RUNAWAY_CHARS // len(loop))
+            finish_reason = "length"
+        elif max_tokens is not None and len(content) > 4 * max_tokens:
+            content, finish_reason = content[: 4 * max_tokens], "length"
         prompt_chars = sum(len(m.get("content") or "") for m in request["messages"])
         completion = {
             "id": f"chatcmpl-stub-{stub.requests}",
@@ -416,6 +483,11 @@ class _Handler(BaseHTTPRequestHandler):
                 "total_tokens": prompt_chars // 4 + len(content) // 4,
             },
         }
+        if "no_usage" in behaviours:
+            del completion["usage"]
+        if "content_parts" in behaviours:
+            message = completion["choices"][0]["message"]  # type: ignore[index]
+            message["content"] = [{"type": "text", "text": content}]
         self._send(200, completion, trickle=fault == "trickle")
 
     def _send(
@@ -457,6 +529,38 @@ class _Handler(BaseHTTPRequestHandler):
         except OSError:
             # The client gave up (timeout) before the answer was ready.
             self.close_connection = True
+
+
+def _refusal(
+    behaviours: set[str], request: dict[str, Any], response_format: str
+) -> tuple[int, dict[str, Any]] | None:
+    """(status, body) of a request the behaving server refuses, or None."""
+    if "schema_500" in behaviours and response_format == "json_schema":
+        return 500, _SCHEMA_500
+    if "completion_tokens" in behaviours and "max_tokens" in request:
+        message = (
+            "Unsupported parameter: 'max_tokens' is not supported with this model. "
+            "Use 'max_completion_tokens' instead."
+        )
+        return 400, {"error": {"message": message, "param": "max_tokens"}}
+    if "format_400" in behaviours and response_format != "text":
+        return 400, {"error": {"message": "Unrecognized request argument supplied"}}
+    if "alternating" in behaviours:
+        roles = [message.get("role") for message in request["messages"]]
+        if "system" in roles:
+            return 500, {"error": {"message": "System role not supported"}}
+        if any(a == b for a, b in itertools.pairwise(roles)) or roles[0] != "user":
+            message = "Conversation roles must alternate user/assistant/user/assistant/..."
+            return 500, {"error": {"message": message}}
+    return None
+
+
+def _example_of(prompt: str) -> dict[str, Any]:
+    """The format example a prompt shows after 'Answer with JSON only'."""
+    found = _EXAMPLE.search(prompt)
+    if found is None:
+        raise ValueError("the prompt shows no JSON example")
+    return json.loads(found.group(1))
 
 
 def _drop_a_verdict(reply: dict[str, Any]) -> None:

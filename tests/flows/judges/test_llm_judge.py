@@ -200,7 +200,9 @@ def test_a_fault_once_is_retried_to_the_lexical_scores(make_judge, stub, fault, 
     assert stub.faults_served[fault] == 1
     assert_lexical(frames.case_scores, seed_cases())
     assert judge.usage()["retries"] == 1
-    assert judge.usage()["failed"] == 1
+    # A packed reply that lost one item's verdicts was used for the others: not a failed call
+    # (issue 16).
+    assert judge.usage()["failed"] == (0 if (fault, mode) == ("fewer_verdicts", "packed") else 1)
 
 
 PERSISTENT = {
@@ -208,8 +210,8 @@ PERSISTENT = {
     "500": "HTTP 500 from the endpoint: stub fault 500; gave up after 3 attempts",
     "slow": "the endpoint did not answer within 0.6 s; gave up after 3 attempts",
     "reset": "connection to the endpoint failed",
-    "malformed": "JudgeReplyError: reply holds no JSON object",
-    "truncated": "JudgeReplyError: the reply was cut at the token limit",
+    "malformed": "JudgeReplyError: reply is not one complete JSON object",
+    "truncated": "ReplyCut: the reply was cut at max_tokens=256 (finish_reason 'length')",
     "fewer_verdicts": "JudgeReplyError: verdicts do not match the claims one to one",
     "400": "JudgeError: HTTP 400 from the endpoint: stub fault 400",
 }
@@ -229,7 +231,9 @@ def test_a_fault_that_persists_makes_the_cases_invalid(make_judge, stub, fault) 
     # The verdicts of three answers; or the one passage and the three answers (claims are
     # asked whatever became of the truths).
     asked = 3 if fault == "fewer_verdicts" else 4
-    assert stub.faults_served[fault] == asked * (1 + retried)
+    # A 400 is first taken for a refused response_format: stepped down twice, once a judge.
+    stepped = 2 if fault == "400" else 0
+    assert stub.faults_served[fault] == asked * (1 + retried) + stepped
 
 
 @pytest.mark.parametrize("fault", ["html", "empty", "wrong_shape"])

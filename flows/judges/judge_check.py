@@ -1,0 +1,221 @@
+"""Is an LLM endpoint usable as the judge? The seed's three examples through every stage.
+
+`faith judge-check` prints the report; the nightly run calls `require_usable_judge` first, so a
+night does not pay for thousands of calls to a judge whose replies do not parse. A few small
+requests: the found structured-output mode, each call's latency, whether the replies parse,
+and the examples' scores against the seed's 1.0 / 1.0 / 0.5.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import time
+from dataclasses import dataclass, field
+from datetime import timedelta
+from typing import TYPE_CHECKING
+
+import polars as pl
+
+from faith_udfs import MetricConfig, score_cases
+from flows.errors import JudgeUnusable
+from flows.judges.llm_judge import OpenAIJudge
+from flows.judges.llm_tasks import DEFAULT_MODE
+from flows.judges.request_details import endpoint_key
+from flows.store.judge_memory import MEMORY_ERRORS, JudgeMemory
+
+if TYPE_CHECKING:
+    import duckdb
+
+    from flows.run.settings import JudgeSettings
+
+log = logging.getLogger(__name__)
+
+# The seed's lesson (shared/seeds/000): one policy line read, three answers, their scores.
+SEED_CONTEXT = ("Order A17 shipped on 3 March by courier.",)
+EXAMPLES = (
+    ("grounded", "Order A17 shipped on 3 March.", 1.0),
+    ("invented", "Order A17 shipped on 3 March. It arrives tomorrow.", 1.0),
+    ("contradicting", "Order A17 was cancelled. We are sorry.", 0.5),
+)
+# A judge must score at least this many examples as the seed does (one slip allowed: a good
+# model may, e.g., not count "We are sorry." as a claim).
+AGREEING_EXAMPLES = 2
+# A passed nightly preflight is trusted this long for the same endpoint, model and judge.
+PREFLIGHT_VALID = timedelta(hours=24)
+
+
+@dataclass(frozen=True)
+class JudgeCheckReport:
+    """What the check found; `problem` is None when the judge can be used."""
+
+    model: str
+    mode: str
+    response_format: str | None
+    latencies: list[float]
+    scores: dict[str, float | None]
+    errors: dict[str, str]
+    seconds: float
+    problem: str | None = None
+    calls: int = 0
+    failed: int = 0
+    notes: list[str] = field(default_factory=list)
+
+    @property
+    def usable(self) -> bool:
+        return self.problem is None
+
+    def lines(self) -> list[str]:
+        """The report as terminal lines."""
+        latency = ", ".join(f"{seconds:.2f}" for seconds in self.latencies) or "none"
+        out = [
+            f"judge {self.model} ({self.mode}): response_format "
+            f"{self.response_format or 'none answered'}",
+            f"calls {self.calls} ({self.failed} failed); latency per call (s): {latency}",
+        ]
+        for name, _, expected in EXAMPLES:
+            score = self.scores.get(name)
+            got = "invalid" if score is None else f"{score:.2f}"
+            error = f" ({self.errors[name]})" if name in self.errors else ""
+            out.append(f"  {name}: score {got}, expected {expected:.2f}{error}")
+        out.append(
+            f"usable: yes ({self.seconds:.1f} s)"
+            if self.usable
+            else f"usable: NO: {self.problem} ({self.seconds:.1f} s)"
+        )
+        return out
+
+
+def seed_examples() -> pl.DataFrame:
+    """The three examples as the frame `score_cases` takes."""
+    return pl.DataFrame(
+        [(name, answer, list(SEED_CONTEXT)) for name, answer, _ in EXAMPLES],
+        schema={
+            "case_id": pl.String,
+            "actual_output": pl.String,
+            "retrieval_context": pl.List(pl.String),
+        },
+        orient="row",
+    )
+
+
+def check_judge_endpoint(judge: OpenAIJudge) -> JudgeCheckReport:
+    """Score the seed's examples with `judge` (its cache should be off: the endpoint is what
+    is checked) and say whether it can be used."""
+    started = time.perf_counter()
+    frames = score_cases(seed_examples(), judge, MetricConfig())
+    rows = {row["case_id"]: row for row in frames.case_scores.iter_rows(named=True)}
+    scores = {name: rows[name]["score"] for name, _, _ in EXAMPLES}
+    errors = {name: rows[name]["error"] for name, _, _ in EXAMPLES if rows[name]["error"]}
+    usage = judge.usage()
+    return JudgeCheckReport(
+        model=judge.model,
+        mode=judge.mode,
+        response_format=judge.response_format if judge.response_format_confirmed else None,
+        latencies=judge.latencies,
+        scores=scores,
+        errors=errors,
+        seconds=time.perf_counter() - started,
+        problem=judge.fatal_error or _problem(scores, errors),
+        calls=usage["calls"],
+        failed=usage["failed"],
+    )
+
+
+def _problem(scores: dict[str, float | None], errors: dict[str, str]) -> str | None:
+    """Why the judge cannot be used, or None."""
+    if errors:
+        name, error = next(iter(errors.items()))
+        return f"{len(errors)} of {len(EXAMPLES)} examples could not be judged; {name}: {error}"
+    agreeing = sum(
+        score is not None and abs(score - expected) < 0.01
+        for (name, _, expected), score in zip(EXAMPLES, scores.values(), strict=True)
+    )
+    if agreeing >= AGREEING_EXAMPLES:
+        return None
+    got = " / ".join("-" if s is None else f"{s:.2f}" for s in scores.values())
+    return (
+        f"the replies parse, but the scores {got} match the seed's 1.00 / 1.00 / 0.50 on "
+        f"{agreeing} of {len(EXAMPLES)} examples: the model does not judge faithfulness "
+        "(see README, Judging with an LLM: model size)"
+    )
+
+
+def checking_judge(settings: JudgeSettings) -> OpenAIJudge:
+    """A judge for the check: the run's model, mode and limits, no cache, no remembered mode
+    (the check finds the mode again), one retry with a short backoff."""
+    return OpenAIJudge(
+        settings.model or "",
+        base_url=settings.endpoint_url(),
+        api_key_env=settings.api_key_env,
+        # Batch mode asks the packed questions through the Batch API: checked live, packed.
+        mode="packed" if settings.mode == "batch" else settings.mode or DEFAULT_MODE,
+        concurrency=min(settings.concurrency, 4),
+        timeout=settings.timeout,
+        max_retries=1,
+        max_output_tokens=settings.max_output_tokens,
+        backoff_base=0.2,
+        backoff_max=2.0,
+    )
+
+
+def run_judge_check(settings: JudgeSettings, memory: JudgeMemory | None = None) -> JudgeCheckReport:
+    """Check the endpoint the settings name; with `memory`, remember the mode and the check."""
+    with checking_judge(settings) as judge:
+        report = check_judge_endpoint(judge)
+    if memory is not None:
+        _record(memory, settings, report)
+    return report
+
+
+def require_usable_judge(settings: JudgeSettings, con: duckdb.DuckDBPyConnection) -> None:
+    """The nightly preflight: pass at once when this endpoint, model and judge passed a check
+    within PREFLIGHT_VALID, else check now; JudgeUnusable stops the night before it pays."""
+    memory = JudgeMemory(con)
+    try:
+        key, identity = endpoint_key(settings.base_url), _identity(settings)
+        try:
+            passed = memory.passed_check(
+                key, settings.model or "", identity, within=PREFLIGHT_VALID
+            )
+        except MEMORY_ERRORS:
+            passed = None
+        if passed is not None:
+            log.info("judge check: passed at %s UTC; not asked again", f"{passed[0]:%H:%M}")
+            return
+        report = run_judge_check(settings, memory)
+        for line in report.lines():
+            log.info("judge check: %s", line)
+        if not report.usable:
+            raise JudgeUnusable(
+                f"the judge {settings.model} cannot be used, so nothing was scored: "
+                f"{report.problem}; run `faith judge-check` for the details"
+            )
+    finally:
+        memory.close()
+
+
+def _identity(settings: JudgeSettings) -> str:
+    return json.dumps(
+        {"model": settings.model, "mode": settings.mode or DEFAULT_MODE}, sort_keys=True
+    )
+
+
+def _record(memory: JudgeMemory, settings: JudgeSettings, report: JudgeCheckReport) -> None:
+    key = endpoint_key(settings.base_url)
+    try:
+        if report.response_format is not None:
+            memory.remember_format(key, report.model, report.response_format)
+        memory.record_check(
+            key,
+            report.model,
+            _identity(settings),
+            usable=report.usable,
+            response_format=report.response_format,
+            calls=report.calls,
+            seconds=report.seconds,
+            scores=json.dumps(report.scores),
+            problem=report.problem,
+        )
+    except MEMORY_ERRORS as exc:
+        log.warning("judge check not recorded (%s)", type(exc).__name__)

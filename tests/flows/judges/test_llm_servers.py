@@ -1,0 +1,318 @@
+"""The LLM judge against servers as they were met (issue 16): llama.cpp's json_schema 500,
+servers refusing any response_format, chat templates that refuse two user turns in a row,
+generation that runs to the context's end without max_tokens, a model copying the prompt's
+example, fenced JSON, no usage. Each run scores its cases or reports the documented error, with
+no retry storm, nothing cached from a bad reply, and the format remembered by the next run.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import duckdb
+import polars as pl
+import pytest
+
+from faith_udfs import LexicalJudge, MetricConfig, score_cases
+from faith_udfs.errors import JudgeReplyError
+from faith_udfs.packed_replies import refuse_placeholders, top_level_object
+from flows.cli import main
+from flows.errors import JudgeUnusable
+from flows.judges.llm_judge import OpenAIJudge
+from flows.nightly.nightly_run import run_nightly
+from flows.run.pipeline import run_score
+from flows.run.settings import JudgeSettings, ScoreSettings
+from flows.store.db import open_store
+from flows.store.judge_memory import JudgeMemory
+from flows.store.reply_cache import ReplyCache
+from tests.support.builders import COMPARED, case_row, cases, many_cases, write
+from tests.support.openai_stub import StubServer, serving
+
+KEY = "sk-servers-5f0c2a9e7d1b4c3a8e6f"
+
+
+@pytest.fixture(scope="module")
+def server() -> Iterator[StubServer]:
+    """One stub for the module; each test gets it healed and counted from zero."""
+    with serving() as stub:
+        yield stub
+
+
+@pytest.fixture
+def stub(server: StubServer, monkeypatch: pytest.MonkeyPatch) -> StubServer:
+    monkeypatch.setenv("OPENAI_API_KEY", KEY)
+    server.heal()
+    server.reset_counts()
+    return server
+
+
+@pytest.fixture
+def source(tmp_path: Path) -> Path:
+    """Eight cases: two passages, five distinct answers (one packed call a stage)."""
+    return write(many_cases(8), tmp_path / "cases.parquet")
+
+
+def settings(stub: StubServer, source: Path, db: Path, **judge: Any) -> ScoreSettings:
+    options = {"model": "stub-model", "base_url": stub.base_url, "timeout": 5.0, **judge}
+    return ScoreSettings(
+        source=str(source),
+        db=str(db),
+        judge=JudgeSettings(kind="openai", **options),
+        max_invalid_share=1.0,
+    )
+
+
+def query(db: Path, sql: str) -> pl.DataFrame:
+    con = duckdb.connect(str(db), read_only=True)
+    try:
+        return con.sql(sql).pl()
+    finally:
+        con.close()
+
+
+def lexical_scores(source: Path) -> pl.DataFrame:
+    frame = pl.read_parquet(source).select("case_id", "actual_output", "retrieval_context")
+    return score_cases(frame, LexicalJudge(), MetricConfig()).case_scores.select(COMPARED)
+
+
+def roles_alternate(bodies: list[dict[str, Any]]) -> bool:
+    """No request holds a system turn or two turns of one role in a row."""
+    for body in bodies:
+        roles = [message["role"] for message in body["messages"]]
+        if "system" in roles or any(a == b for a, b in itertools.pairwise(roles)):
+            return False
+    return True
+
+
+def formats_asked(stub: StubServer) -> list[str]:
+    return [(b.get("response_format") or {}).get("type", "text") for b in stub.bodies]
+
+
+# --- servers that work once spoken to properly: every case scored, the mode remembered ------
+
+REFUSALS = {"schema_500": 1, "format_400": 2, "completion_tokens": 1}
+FOUND = {"schema_500": "json_object", "format_400": "text"}
+
+
+@pytest.mark.parametrize(
+    "behaviour",
+    [
+        "schema_500",
+        "format_400",
+        "alternating",
+        "fences",
+        "no_usage",
+        "runaway",
+        "completion_tokens",
+        "content_parts",
+    ],
+)
+def test_a_server_as_met_scores_every_case_and_the_next_run_remembers_its_format(
+    stub: StubServer, source: Path, tmp_path: Path, behaviour: str
+) -> None:
+    stub.behave(behaviour)
+    if behaviour == "alternating":
+        stub.fail("fewer_verdicts")  # one item is asked again: user / assistant / user
+    db = tmp_path / "f.duckdb"
+    run = run_score(settings(stub, source, db))
+    assert (run["rows_scored"], run["rows_invalid"], run["rows_pending"]) == (8, 0, 0)
+    got = query(db, f"SELECT {', '.join(COMPARED)} FROM case_scores ORDER BY case_id")
+    assert got.equals(lexical_scores(source).sort("case_id"))
+    # One packed call a stage, plus each refused format once, plus the one ask-again: no storm.
+    again = 1 if behaviour == "alternating" else 0
+    assert stub.requests == 3 + REFUSALS.get(behaviour, 0) + again
+    assert run["judge_failed"] == REFUSALS.get(behaviour, 0)
+    field = "max_completion_tokens" if behaviour == "completion_tokens" else "max_tokens"
+    assert all(isinstance(body.get(field), int) for body in stub.bodies[-3:])
+    assert all("max_tokens" in body or field in body for body in stub.bodies)
+    assert roles_alternate(stub.bodies)
+    found = FOUND.get(behaviour, "json_schema")
+    assert run["judge_response_format"] == found
+    estimated = stub.requests - REFUSALS.get(behaviour, 0) if behaviour == "no_usage" else 0
+    assert run["judge_tokens_estimated"] == estimated
+
+    # The next run, on new answers, starts with the mode found: no request is refused.
+    stub.reset_counts()
+    more = cases([case_row(f"n{i}", f"Order A17 shipped on {i + 4} March.") for i in range(3)])
+    again_run = run_score(settings(stub, write(more, tmp_path / "more.parquet"), db))
+    assert again_run["rows_scored"] == 3
+    # Claims and verdicts (the passages' truths are cached); the token field is found again.
+    assert stub.requests == 2 + (behaviour == "completion_tokens")
+    assert set(formats_asked(stub)) == {found}
+    assert again_run["judge_response_format"] == found
+
+
+# --- servers whose replies cannot be used: the documented error, nothing cached ---------------
+
+
+def test_a_model_copying_the_format_example_is_a_reply_error_never_cached(
+    stub: StubServer, source: Path, tmp_path: Path
+) -> None:
+    stub.behave("example")
+    db = tmp_path / "f.duckdb"
+    run = run_score(settings(stub, source, db))
+    assert (run["rows_invalid"], run["rows_scored"]) == (8, 0)
+    errors = query(db, "SELECT DISTINCT error FROM case_scores")["error"].to_list()
+    assert all("copies the prompt's format example ('...' is a placeholder" in e for e in errors)
+    # Truths and claims: each pack asked, then asked again once; verdicts never asked.
+    assert stub.requests == 4
+    assert run["judge_failed"] == 4
+    stored = query(db, "SELECT (SELECT count(*) FROM judge_cache) AS c, count(*) AS t FROM truths")
+    assert stored.row(0) == (0, 0)
+
+
+def test_a_reply_cut_at_max_tokens_is_never_parsed_and_says_how_to_raise_it(
+    stub: StubServer, source: Path, tmp_path: Path
+) -> None:
+    db = tmp_path / "f.duckdb"
+    run = run_score(settings(stub, source, db, max_output_tokens=16))
+    assert run["rows_invalid"] == 8
+    errors = query(db, "SELECT DISTINCT error FROM case_scores")["error"].to_list()
+    assert errors == [
+        "ReplyCut: the reply was cut at max_tokens=16 (finish_reason 'length') before it "
+        "ended; raise --max-output-tokens, or use --judge-mode per-item for shorter replies"
+    ]
+    assert {body["max_tokens"] for body in stub.bodies} == {16}
+    assert stub.requests == 4  # truths and claims, each asked afresh once
+    assert query(db, "SELECT count(*) AS n FROM judge_cache")["n"][0] == 0
+
+
+def test_only_a_complete_top_level_object_is_read() -> None:
+    # Issue 16: a per-item reply cut at 1,024 tokens was read as its first nested object.
+    cut = '{"truth":["a"],"data":[{"truths":["Order A17 shipped.","It left."]}],"more":'
+    with pytest.raises(JudgeReplyError, match="not one complete JSON object"):
+        top_level_object(cut)
+    assert top_level_object('Here it is:\n```json\n{"truths": ["x"]}\n```') == {"truths": ["x"]}
+    assert top_level_object('{"claims": []}\nHope this helps.') == {"claims": []}
+    with pytest.raises(JudgeReplyError, match="placeholder"):
+        refuse_placeholders({"verdicts": [{"claim": 1, "verdict": "yes|no|idk", "reason": "x"}]})
+
+
+def test_a_placeholder_stored_by_an_older_faithpipe_is_asked_again(
+    stub: StubServer, tmp_path: Path
+) -> None:
+    with open_store(tmp_path / "f.duckdb") as con, ReplyCache(con) as cache:
+        judge = OpenAIJudge("stub-model", base_url=stub.base_url, mode="per-item", cache=cache)
+        with judge:
+            assert judge.answer_claims("Order A17 shipped on 3 March.") == [
+                "Order A17 shipped on 3 March."
+            ]
+        con.execute('UPDATE judge_cache SET reply = \'{"claims": ["...", "..."]}\'')
+        stub.reset_counts()
+        judge = OpenAIJudge("stub-model", base_url=stub.base_url, mode="per-item", cache=cache)
+        with judge:
+            assert judge.answer_claims("Order A17 shipped on 3 March.") == [
+                "Order A17 shipped on 3 March."
+            ]
+    assert stub.requests == 1
+
+
+# --- counts: caps and earlier failures -----------------------------------------------------------
+
+
+def test_under_a_call_cap_items_that_failed_before_wait_behind_untried_ones(
+    stub: StubServer, tmp_path: Path
+) -> None:
+    answers = pl.DataFrame(
+        {"key": [1, 2, 3, 4], "text": [f"Order A{n} shipped." for n in range(1, 5)]},
+        schema={"key": pl.UInt64, "text": pl.String},
+    )
+
+    def claims_with_cap() -> pl.DataFrame:
+        memory = JudgeMemory(con)
+        options = {"mode": "per-item", "max_calls": 2, "max_retries": 0, "memory": memory}
+        with OpenAIJudge("stub-model", base_url=stub.base_url, **options) as judge:
+            return judge.claims(answers)
+
+    with open_store(tmp_path / "f.duckdb") as con:
+        stub.fail("500", times=None)
+        first = claims_with_cap()
+        assert (
+            first["error"].to_list()[2:]
+            == [
+                "JudgeBudgetExhausted: the run's cap of 2 judge calls is reached (--max-calls); "
+                "the case stays pending for the next run"
+            ]
+            * 2
+        )
+        assert first["pending"].to_list() == [False, False, True, True]
+        stub.heal()
+        stub.reset_counts()
+        second = claims_with_cap()
+    asked = [body["messages"][0]["content"] for body in stub.bodies]
+    assert [("A3" in p, "A4" in p) for p in asked] == [(True, False), (False, True)]
+    assert second["pending"].to_list() == [True, True, False, False]
+
+
+# --- faith judge-check and the nightly preflight ---------------------------------------------
+
+
+def test_judge_check_reports_the_mode_latency_and_scores(
+    stub: StubServer, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    stub.behave("schema_500")
+    db = tmp_path / "f.duckdb"
+    args = ["judge-check", "--model", "stub-model", "--base-url", stub.base_url, "--db", str(db)]
+    assert main(args) == 0
+    out = capsys.readouterr().out
+    assert "judge stub-model (packed): response_format json_object" in out
+    assert "calls 4 (1 failed); latency per call (s): " in out
+    assert "  contradicting: score 0.50, expected 0.50" in out
+    assert "usable: yes" in out
+    remembered = query(db, "SELECT response_format FROM judge_formats")["response_format"]
+    assert remembered.to_list() == ["json_object"]
+
+
+def test_judge_check_exits_9_on_a_judge_whose_replies_are_unusable(
+    stub: StubServer, capsys: pytest.CaptureFixture[str]
+) -> None:
+    stub.behave("example")
+    assert main(["judge-check", "--model", "stub-model", "--base-url", stub.base_url]) == 9
+    captured = capsys.readouterr()
+    assert "  grounded: score invalid, expected 1.00 (JudgeReplyError: the reply copies" in (
+        captured.out
+    )
+    assert "usable: NO: 3 of 3 examples could not be judged" in captured.out
+    assert "error: the judge stub-model cannot be used" in captured.err
+    assert stub.requests == 4  # truths and claims asked, each once again: no storm
+
+
+def test_the_nightly_stops_before_scoring_on_an_unusable_judge_and_trusts_a_passed_check(
+    stub: StubServer, source: Path, tmp_path: Path
+) -> None:
+    db = tmp_path / "f.duckdb"
+    nightly = settings(stub, source, db).model_copy(update={"flow": "nightly"})
+    stub.behave("example")
+    with pytest.raises(JudgeUnusable, match="nothing was scored: 3 of 3 examples"):
+        run_nightly(nightly)
+    assert stub.requests == 4  # the check's only
+    assert query(db, "SELECT count(*) AS n FROM runs")["n"][0] == 0
+    stub.heal()
+    run_nightly(nightly)
+    stub.reset_counts()
+    run_nightly(nightly)  # the check passed within a day: not paid again, nothing new to score
+    checks = query(db, "SELECT usable FROM judge_preflights ORDER BY checked_at")
+    assert checks["usable"].to_list() == [False, True]
+    assert query(db, "SELECT count(*) AS n FROM runs")["n"][0] == 2
+
+
+def test_a_case_pending_for_the_cap_says_so_not_another_items_reply_error(
+    stub: StubServer,
+) -> None:
+    # Issue 16: a pending case showed the reply error of one of its passages as its error.
+    case = pl.DataFrame(
+        {
+            "case_id": ["two-passages"],
+            "actual_output": ["Order A17 shipped on 3 March."],
+            "retrieval_context": [["Order A17 shipped on 3 March.", "Refunds take 5 days."]],
+        }
+    )
+    stub.fail("malformed", times=2)  # the first passage's answer, and its second try
+    options = {"mode": "per-item", "max_calls": 2, "concurrency": 1}
+    with OpenAIJudge("stub-model", base_url=stub.base_url, **options) as judge:
+        scores = score_cases(case, judge, MetricConfig()).case_scores
+    assert scores.row(0, named=True)["status"] == "pending"
+    assert scores["error"][0].startswith("JudgeBudgetExhausted: the run's cap of 2 judge calls")

@@ -74,6 +74,8 @@ class EstimatingJudge(OpenAIJudge):
         self._cache = cache
         self._owns_cache = owns_cache
         self._track_items = False
+        self._memory = None  # no failures to order by, no format to remember
+        self._max_output_tokens = None
         self._identity = OpenAIJudge.identity_of(model, mode)
         self._stand_in = LexicalJudge()
 

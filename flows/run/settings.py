@@ -113,6 +113,9 @@ class ScoreSettings(BaseModel):
             raise ValueError(
                 "--workers starts a local cluster, --scheduler uses an existing one: give one"
             )
+        if self.on_dask and self.judge.kind == "openai" and self.judge.mode == "batch":
+            # Batches are submitted, recorded and collected by the one process that writes.
+            raise ValueError("--judge-mode batch runs in one process: use --engine local")
         if self.engine == "dask" and (self.judge.rpm or self.judge.tpm):
             # The --rpm/--tpm window counts one process's requests; workers would each have one.
             raise ValueError(

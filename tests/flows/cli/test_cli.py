@@ -96,6 +96,30 @@ def test_bad_option_values_are_refused_before_anything_runs(tmp_path: Path, caps
     assert not (tmp_path / "f.duckdb").exists()
 
 
+@pytest.mark.parametrize(
+    ("options", "message"),
+    [
+        (["--workers", "2"], "--workers and --scheduler need --engine dask"),
+        (["--engine", "dask", "--workers", "2", "--scheduler", "tcp://h:8786"], "give one"),
+        (["--engine", "dask", "--judge", "openai", "--model", "m", "--rpm", "60"], "--rpm"),
+        (
+            ["--engine", "dask", "--judge", "openai", "--model", "m", "--judge-mode", "batch"],
+            "--judge-mode batch runs in one process",
+        ),
+    ],
+)
+def test_options_that_do_not_go_together_are_refused_with_one_line(
+    tmp_path: Path, capsys, options: list[str], message: str
+) -> None:
+    source = write(many_cases(2), tmp_path / "a.parquet")
+    db = tmp_path / "f.duckdb"
+    assert main(["score", str(source), "--db", str(db), "--prefect", "no", *options]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1, err
+    assert message in err[0]
+    assert not db.exists()
+
+
 def test_a_locked_database_gives_a_clear_message(tmp_path: Path, capsys) -> None:
     source = write(many_cases(2), tmp_path / "a.parquet")
     db = tmp_path / "f.duckdb"

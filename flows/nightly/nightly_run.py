@@ -76,7 +76,8 @@ class JudgeCheck:
         if self.passed is None:
             return (
                 f"judge check incomplete: {self.cases_pending} of {self.cases} golden cases "
-                "pending (judge call budget spent); agreement not compared with the floor"
+                "pending (a judge cap reached, or answers still in a submitted batch); "
+                "agreement not compared with the floor"
             )
         if self.passed:
             return None

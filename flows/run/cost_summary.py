@@ -46,8 +46,14 @@ def dry_run_line(run: dict[str, Any]) -> str:
 
 
 def spend_line(run: dict[str, Any]) -> str:
-    """The judge's spend of a finished run, in one line (calls, tokens, cost)."""
+    """The judge's spend of a finished run, in one line (calls, how they were asked, tokens,
+    whether the server counted them, cost)."""
+    asked = run.get("judge_response_format")
+    estimated = run.get("judge_tokens_estimated") or 0
     return (
-        f"judge: {run['judge_calls']:,} calls, {run['prompt_tokens']:,} prompt + "
-        f"{run['completion_tokens']:,} completion tokens; {cost_text(run)}"
+        f"judge: {run['judge_calls']:,} calls"
+        + (f" (response_format {asked})" if asked else "")
+        + f", {run['prompt_tokens']:,} prompt + {run['completion_tokens']:,} completion tokens"
+        + (f" ({estimated:,} calls' estimated: no usage sent)" if estimated else "")
+        + f"; {cost_text(run)}"
     )

@@ -316,3 +316,20 @@ def test_a_case_pending_for_the_cap_says_so_not_another_items_reply_error(
         scores = score_cases(case, judge, MetricConfig()).case_scores
     assert scores.row(0, named=True)["status"] == "pending"
     assert scores["error"][0].startswith("JudgeBudgetExhausted: the run's cap of 2 judge calls")
+
+
+def test_the_run_line_says_how_the_judge_was_asked_and_whose_token_counts_are_estimates(
+    stub: StubServer, source: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    stub.behave("schema_500", "no_usage")
+    db = tmp_path / "f.duckdb"
+    args = ["score", str(source), "--db", str(db), "--prefect", "no", "--judge", "openai"]
+    args += ["--model", "stub-model", "--base-url", stub.base_url, "--max-invalid-share", "1"]
+    assert main(args) == 0
+    judge_line = next(
+        line for line in capsys.readouterr().out.splitlines() if line.startswith("judge: ")
+    )
+    run = query(db, "SELECT judge_calls, judge_tokens_estimated FROM runs").row(0, named=True)
+    assert "(response_format json_object)" in judge_line
+    assert f"({run['judge_tokens_estimated']:,} calls' estimated: no usage sent)" in judge_line
+    assert 0 < run["judge_tokens_estimated"] <= run["judge_calls"]

@@ -85,8 +85,15 @@ def faith_score(mode: str, source: Path, db: Path) -> subprocess.Popen:
     )
 
 
-def signal_at(child: subprocess.Popen, line: str, offset: float, sig: int) -> tuple[float, str]:
-    """Send `sig` `offset` s after the child prints `line`; returns (seconds to exit, output)."""
+def signal_at(
+    child: subprocess.Popen,
+    line: str,
+    offset: float,
+    sig: int,
+    said: dict[str, float] | None = None,
+) -> tuple[float, str]:
+    """Send `sig` `offset` s after the child prints `line`; returns (seconds to exit, output).
+    `said`: lines to watch for after the signal, filled with the seconds each took to appear."""
     seen: list[str] = []
     assert child.stdout is not None
     for out in child.stdout:
@@ -98,6 +105,14 @@ def signal_at(child: subprocess.Popen, line: str, offset: float, sig: int) -> tu
             break
     else:
         pytest.fail("the run ended before the signal:\n" + "".join(seen[-20:]))
+    waiting = set(said or ())
+    for out in child.stdout if waiting else ():
+        seen.append(out)
+        for text in [text for text in waiting if text in out]:
+            said[text] = time.monotonic() - sent  # type: ignore[index]
+            waiting.discard(text)
+        if not waiting:
+            break
     try:
         child.wait(timeout=30)  # hard bound: a hang fails here, never blocks the suite
     except subprocess.TimeoutExpired:
@@ -198,9 +213,13 @@ def test_sigterm_stops_a_prefect_flow_run_cleanly(source: Path, tmp_path: Path) 
         stderr=subprocess.STDOUT,
         text=True,
     )
-    took, output = signal_at(child, "batch 3:", 0.0, signal.SIGTERM)
+    said = {"interrupted (SIGTERM)": float("inf")}
+    took, output = signal_at(child, "batch 3:", 0.0, signal.SIGTERM, said)
     assert child.returncode == 143, output
-    assert took < EXIT_WITHIN, output
+    # Our stop ends within the promise; then Prefect stops its temporary server (terminate,
+    # wait up to 5 s, kill: prefect/server/api/server.py), which a loaded machine makes slow.
+    assert said["interrupted (SIGTERM)"] < EXIT_WITHIN, output
+    assert took < EXIT_WITHIN + 5.0, output
     ((_, stopped),) = runs(db).items()
     assert (stopped["status"], stopped["error"]) == ("interrupted", "interrupted by SIGTERM")
     open_store(db).close()

@@ -3,8 +3,10 @@ the local engine through Prefect's DaskTaskRunner (same rows in every output tab
 counts) and a re-run skips everything; a task that keeps failing fails the run and keeps what
 was committed; without the extra, `--engine dask` says what to install; with the LLM judge,
 the cluster-wide cap on calls in flight holds (counted at a real HTTP stub) while a worker is
-SIGKILLed mid-task and replaced; and a flow process killed mid-run resumes with nothing lost
-or counted twice."""
+SIGKILLed mid-task and replaced (no case invalid); a flow process killed mid-run resumes with
+nothing lost, counted or paid for twice; an interrupted run keeps the replies of shards it had
+not loaded; a call cap is refused on Dask; and a cluster that has no worker, finishes nothing
+in time or loses its scheduler ends the run with exit 10 and one line."""
 
 from __future__ import annotations
 

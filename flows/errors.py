@@ -50,3 +50,11 @@ class JudgeUnusable(FaithError):
     scored; fix the endpoint or pick a larger model."""
 
     exit_code = 9
+
+
+class ClusterUnavailable(FaithError):
+    """The Dask cluster cannot run the work: no worker joined, no partition finished within
+    --task-timeout, or the scheduler was lost. Committed batches and paid judge replies are
+    kept; fix the cluster and run again to resume."""
+
+    exit_code = 10

@@ -202,6 +202,14 @@ def add_run_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="ADDRESS",
         help="--engine dask: an existing scheduler, tcp://host:8786",
     )
+    run.add_argument(
+        "--task-timeout",
+        type=float,
+        default=3600.0,
+        metavar="SECONDS",
+        help="--engine dask: end the run (exit 10) when no worker joins, or no partition "
+        "finishes, within this long (default 3600)",
+    )
     run.add_argument("-v", "--verbose", action="store_true", help="debug log lines")
 
 
@@ -259,6 +267,7 @@ def settings_from(args: argparse.Namespace, *, flow: str = "score") -> Any:
             engine=args.engine,
             workers=args.workers,
             scheduler=args.scheduler,
+            task_timeout=args.task_timeout,
         )
     except ValidationError as exc:
         raise settings_error(exc) from None

@@ -16,6 +16,7 @@ from typing import Any
 
 from faith_udfs.errors import ConfigError
 from flows.allocator import FREED_PAGES_KEPT
+from flows.errors import ClusterUnavailable
 from flows.run.settings import ScoreSettings
 
 DEFAULT_WORKERS = 2
@@ -56,9 +57,7 @@ def dask_client(settings: ScoreSettings, *, prefect_api_url: str | None = None) 
     from flows.engines.worker_setup import WorkerEnvironment
 
     env = worker_environment(prefect_api_url)
-    # Dask's own INFO lines (nannies, comms, each client) would drown the run's progress lines;
-    # Prefect's logging setup lets them through on the Prefect route.
-    logging.getLogger("distributed").setLevel(logging.WARNING)
+    quiet_dask_logs()
     cluster = None
     try:
         if settings.scheduler:
@@ -80,6 +79,7 @@ def dask_client(settings: ScoreSettings, *, prefect_api_url: str | None = None) 
             )
             client = distributed.Client(cluster)
         try:
+            wait_for_a_worker(client, settings.task_timeout)
             # Workers already running (an existing cluster) and any that join or restart later.
             client.register_plugin(WorkerEnvironment(env), name="faithpipe-environment")
             yield client
@@ -88,3 +88,30 @@ def dask_client(settings: ScoreSettings, *, prefect_api_url: str | None = None) 
     finally:
         if cluster is not None:
             cluster.close()
+
+
+def wait_for_a_worker(client: Any, seconds: float) -> None:
+    """A cluster without workers would take the tasks and run none: wait for one to join,
+    at most `seconds` (--task-timeout)."""
+    try:
+        client.wait_for_workers(1, timeout=seconds)
+    except TimeoutError:
+        raise ClusterUnavailable(
+            f"the Dask scheduler at {client.scheduler.address} has no worker (none joined "
+            f"within --task-timeout {seconds:g} s): start workers, or use --workers N"
+        ) from None
+
+
+def quiet_dask_logs() -> None:
+    """Dask's lines (each client, comm and nanny; the tracebacks of a lost scheduler) would
+    drown the run's one-line outcome: the console shows them only with -v. Dask's config sets
+    levels on some of its loggers (distributed.client), so each one is set, not just the root."""
+    verbose = logging.getLogger("faithpipe").isEnabledFor(logging.DEBUG)
+    level = logging.WARNING if verbose else logging.CRITICAL
+    names = [
+        name
+        for name in logging.root.manager.loggerDict
+        if name.split(".")[0] in ("distributed", "tornado")
+    ]
+    for name in ("distributed", "distributed.client", *names):
+        logging.getLogger(name).setLevel(level)

@@ -20,7 +20,12 @@ import polars as pl
 
 from faith_udfs import MetricConfig
 from faith_udfs.errors import ConfigError
-from flows.engines.loading import QuarantineNumbers, load_shard, salvage_stale_shards
+from flows.engines.loading import (
+    QuarantineNumbers,
+    keep_unloaded_replies,
+    load_shard,
+    salvage_stale_shards,
+)
 from flows.engines.partition_task import PartitionJob
 from flows.engines.partitions import duplicate_rules, plan_partitions
 from flows.engines.submitters import Submitter
@@ -33,6 +38,7 @@ from flows.run.progress import LogProgress, Progress
 from flows.run.settings import ScoreSettings
 from flows.run.stop_signals import as_stop, signals_deferred
 from flows.store.db import open_store
+from flows.store.run_costs import price_run
 from flows.store.run_registry import run_row, start_run, supersede_dead_runs
 from flows.store.shard_data import write_case_states, write_stored_replies
 
@@ -67,20 +73,11 @@ def run_score_on_dask(
         supersede_dead_runs(con)
         root = shard_root(settings.db)
         salvage_stale_shards(con, root)
-        probe = build_judge(settings.judge)  # only for its identity: workers build their own
-        identity = probe.identity
-        close_judge(probe)
         config = settings.metric_config()
-        config_id = config.config_id(identity)
-        run_id = start_run(
-            con,
-            flow=settings.flow,
-            config_id=config_id,
-            config=settings.describe(identity.as_dict()),
-            source=source.spec,
-        )
+        run_id, config_id = _start(con, settings, source, config)
         folder = root / run_id
         handles: list[Any] = []
+        leave_folder = False
         try:
             jobs = _plan(
                 con, settings, source, duplicated, folder=folder, config=config, config_id=config_id
@@ -92,7 +89,7 @@ def run_score_on_dask(
                 number = job.partition.number
                 shard = load_shard(
                     con,
-                    Path(submitter.result(handle)),
+                    Path(submitter.result(handle, settings.task_timeout)),
                     number,
                     run_id=run_id,
                     config_id=config_id,
@@ -106,16 +103,43 @@ def run_score_on_dask(
             with signals_deferred():
                 submitter.cancel(handles)
                 mark_stopped(con, run_id, started, exc)
+                # Shards finished but not loaded hold replies paid for: into judge_cache now
+                # (or, failing that, left for the next run to salvage).
+                leave_folder = not keep_unloaded_replies(con, folder)
             stop = as_stop(exc)
             if stop is not None and stop is not exc:
                 raise stop from exc  # a signal DuckDB reworded while a shard loaded
             raise
         finally:
             progress.stop()
-            shutil.rmtree(folder, ignore_errors=True)
+            if not leave_folder:
+                shutil.rmtree(folder, ignore_errors=True)
         return complete_run(con, run_id, settings, started)
     finally:
         con.close()
+
+
+def _start(
+    con: duckdb.DuckDBPyConnection, settings: ScoreSettings, source: Source, config: MetricConfig
+) -> tuple[str, str]:
+    """The run's row of `runs`, with its prices (its cost follows at its end), as a local
+    run's; returns its run_id and config_id."""
+    probe = build_judge(settings.judge)  # only for its identity: workers build their own
+    identity = probe.identity
+    close_judge(probe)
+    config_id = config.config_id(identity)
+    run_id = start_run(
+        con,
+        flow=settings.flow,
+        config_id=config_id,
+        config=settings.describe(identity.as_dict()),
+        source=source.spec,
+    )
+    price_input, price_output = settings.prices()
+    price_run(
+        con, run_id, price_input_usd=price_input, price_output_usd=price_output, dry_run=False
+    )
+    return run_id, config_id
 
 
 def _plan(

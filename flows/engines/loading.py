@@ -83,6 +83,25 @@ def load_shard(
     return shard
 
 
+def keep_unloaded_replies(con: duckdb.DuckDBPyConnection, folder: Path) -> bool:
+    """A stopping run's shards that finished but were not loaded: store the judge replies
+    they paid for, in one transaction; returns whether they are safe (none, or stored), so
+    the folder may go. On failure the folder stays for the next run's salvage."""
+    if not folder.is_dir():
+        return True
+    try:
+        replies = stale_replies(folder.parent, folder.name)
+        kept = store_replies(con, pl.concat(replies)) if replies else 0
+    except Exception as exc:
+        log.warning(
+            "the unloaded shards' judge replies stay in %s for the next run: %s", folder, exc
+        )
+        return False
+    if kept:
+        log.info("kept %d judge replies of shards finished but not loaded", kept)
+    return True
+
+
 def salvage_stale_shards(con: duckdb.DuckDBPyConnection, root: Path) -> None:
     """Shards a dead run left behind (this process holds the database, so no live run owns
     any): keep the judge replies they paid for, then remove them. Their rows are scored again

@@ -109,6 +109,6 @@ def read_shard(path: Path, number: int) -> Shard:
     return Shard(number, scored, meta["seconds"], replies, meta["fatal"])
 
 
-def stale_replies(folder: Path) -> list[pl.DataFrame]:
-    """The judge replies in shards a dead run left behind (paid for, never loaded)."""
-    return [pl.read_parquet(file) for file in folder.glob("*/part-*/replies.parquet")]
+def stale_replies(folder: Path, run: str = "*") -> list[pl.DataFrame]:
+    """The judge replies in shards a run (`run`, by default any) left unloaded: paid for."""
+    return [pl.read_parquet(file) for file in folder.glob(f"{run}/part-*/replies.parquet")]

@@ -4,9 +4,12 @@ waits for each result in short slices, so Ctrl-C and SIGTERM are heard."""
 
 from __future__ import annotations
 
+import time
+from concurrent.futures import CancelledError
 from typing import Any, Protocol
 
 from flows.engines.partition_task import PartitionJob, score_partition
+from flows.errors import ClusterUnavailable
 
 # How long one slice of a wait for a task lasts.
 _POLL_SECONDS = 0.2
@@ -15,14 +18,35 @@ _POLL_SECONDS = 0.2
 TASK_RETRIES = 1
 
 
-def result_in_slices(handle: Any) -> str:
+def result_in_slices(handle: Any, task_timeout: float) -> str:
     """A task's result (Dask or Prefect future), waited for in short slices: between them
-    the main thread runs its signal handlers."""
+    the main thread runs its signal handlers. A cluster that finishes nothing within
+    `task_timeout` seconds, or loses its scheduler, ends the wait with ClusterUnavailable."""
+    give_up = time.monotonic() + task_timeout
     while True:
         try:
             return handle.result(timeout=_POLL_SECONDS)
         except TimeoutError:
-            continue
+            if time.monotonic() > give_up:
+                raise ClusterUnavailable(
+                    f"no partition finished within --task-timeout {task_timeout:g} s: the Dask "
+                    "cluster is stuck or has no worker; committed batches are kept"
+                ) from None
+        except Exception as exc:
+            if cluster_lost(exc):
+                raise ClusterUnavailable(
+                    f"the Dask scheduler was lost ({type(exc).__name__}); committed batches "
+                    "are kept: run again to resume"
+                ) from None
+            raise
+
+
+def cluster_lost(exc: BaseException) -> bool:
+    """Whether `exc` says the cluster went away rather than the task failing: a future the
+    scheduler cancelled (its connection lost) or a closed connection to it."""
+    from distributed.comm.core import CommClosedError
+
+    return isinstance(exc, CancelledError | CommClosedError)
 
 
 class Submitter(Protocol):
@@ -30,7 +54,7 @@ class Submitter(Protocol):
 
     def submit(self, job: PartitionJob) -> Any: ...
 
-    def result(self, handle: Any) -> str: ...
+    def result(self, handle: Any, task_timeout: float) -> str: ...
 
     def cancel(self, handles: list[Any]) -> None: ...
 
@@ -45,8 +69,9 @@ class ClientSubmitter:
         key = f"score-partition-{job.shards.rsplit('/', 1)[-1]}-{job.partition.number}"
         return self._client.submit(score_partition, job, key=key, retries=TASK_RETRIES)
 
-    def result(self, handle: Any) -> str:
-        return result_in_slices(handle)
+    def result(self, handle: Any, task_timeout: float) -> str:
+        return result_in_slices(handle, task_timeout)
 
     def cancel(self, handles: list[Any]) -> None:
-        self._client.cancel(handles)
+        if self._client.status == "running":  # a lost scheduler cannot hear it
+            self._client.cancel(handles)

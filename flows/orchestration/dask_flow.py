@@ -25,8 +25,8 @@ class TaskSubmitter:
     def submit(self, job: PartitionJob) -> Any:
         return partition_task.submit(job)
 
-    def result(self, handle: Any) -> str:
-        return result_in_slices(handle)
+    def result(self, handle: Any, task_timeout: float) -> str:
+        return result_in_slices(handle, task_timeout)
 
     def cancel(self, handles: list[Any]) -> None:
         for handle in handles:

@@ -103,6 +103,9 @@ class ScoreSettings(BaseModel):
     engine: Literal["local", "dask"] = "local"
     workers: int | None = Field(default=None, ge=1)
     scheduler: str | None = None
+    # --engine dask: seconds to wait for the cluster to move (a worker to join at the start,
+    # the next partition to finish) before the run ends with exit 10.
+    task_timeout: float = Field(default=3600.0, gt=0)
 
     @model_validator(mode="after")
     def _one_cluster(self) -> ScoreSettings:
@@ -122,6 +125,9 @@ class ScoreSettings(BaseModel):
                 "--rpm and --tpm hold within one process: use --engine local, or cap the "
                 "cluster's calls with --concurrency"
             )
+        if self.on_dask and (self.judge.max_calls is not None or self.judge.max_tokens is not None):
+            # Each worker's judge counts its own calls: the cap would hold per partition.
+            raise ValueError("--max-calls and --max-tokens cap one process: use --engine local")
         return self
 
     @property

@@ -3,11 +3,14 @@ the local engine through Prefect's DaskTaskRunner (same rows in every output tab
 counts) and a re-run skips everything; a task that keeps failing fails the run and keeps what
 was committed; without the extra, `--engine dask` says what to install; with the LLM judge,
 the cluster-wide cap on calls in flight holds (counted at a real HTTP stub) while a worker is
-SIGKILLed mid-task and replaced; and a flow process killed mid-run resumes with nothing lost
-or counted twice."""
+SIGKILLed mid-task and replaced (no case invalid); a flow process killed mid-run resumes with
+nothing lost, counted or paid for twice; an interrupted run keeps the replies of shards it had
+not loaded; a call cap is refused on Dask; and a cluster that has no worker, finishes nothing
+in time or loses its scheduler ends the run with exit 10 and one line."""
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import subprocess
@@ -21,8 +24,10 @@ import pyarrow.parquet as pq
 import pytest
 
 from data.generate import generate_cases
-from flows.engines.dask_run import run_on_dask
-from flows.errors import InputUnreadable
+from flows.engines.dask_run import run_on_dask, run_score_on_dask, shard_root
+from flows.engines.partition_task import PartitionJob
+from flows.engines.submitters import ClientSubmitter, result_in_slices
+from flows.errors import ClusterUnavailable, InputUnreadable
 from flows.run.pipeline import run_score
 from flows.run.settings import JudgeSettings, ScoreSettings
 from tests.support.db_reading import query
@@ -38,6 +43,8 @@ CAP = 3
 # The key the LLM tests' stub expects; workers read it from their environment, as they
 # would on a real cluster (it is never shipped with a task).
 KEY = "sk-engine-test"
+# Prices and cost of the runs (an offline judge's: zero, not unknown).
+COSTS = "SELECT price_input_usd, price_output_usd, cost_usd FROM runs ORDER BY started_at"
 
 
 @pytest.fixture(scope="module")
@@ -104,7 +111,11 @@ def test_dask_equals_local_through_prefect_and_a_plain_rerun_skips_everything(
 
     db = tmp_path / "dask.duckdb"
     settings = ScoreSettings(
-        source=str(source), db=str(db), batch_size=BATCH, engine="dask", scheduler=scheduler
+        source=str(source),
+        db=str(db),
+        batch_size=BATCH,
+        engine="dask",
+        scheduler=scheduler,
     )
     run = score_flow_on_dask(settings)
 
@@ -114,6 +125,7 @@ def test_dask_equals_local_through_prefect_and_a_plain_rerun_skips_everything(
     for table, frame in expected.items():
         assert got[table].equals(frame), table
     assert run_counts(db) == run_counts(local_db)
+    assert query(db, COSTS) == query(local_db, COSTS) == [(0.0, 0.0, 0.0)]
     assert not Path(f"{db}.shards").exists() or not any(Path(f"{db}.shards").iterdir())
 
     again = run_on_dask(settings)  # the plain route: the same engine without Prefect
@@ -238,6 +250,20 @@ def llm_settings(source: Path, db: Path, scheduler: str, base_url: str) -> Score
     )
 
 
+@pytest.fixture(scope="module")
+def one_run_requests(
+    llm_source: Path, dask_client: object, tmp_path_factory: pytest.TempPathFactory
+) -> int:
+    """Judge requests one uninterrupted Dask run of the LLM cases makes (a few more than a
+    local run's: partitions share passages and run at once)."""
+    db = tmp_path_factory.mktemp("baseline") / "faith.duckdb"
+    address = dask_client.scheduler.address  # type: ignore[attr-defined]
+    with serving(api_key=KEY) as stub, pytest.MonkeyPatch.context() as patch:
+        patch.setenv("OPENAI_API_KEY", KEY)
+        run_on_dask(llm_settings(llm_source, db, address, stub.base_url))
+        return stub.requests
+
+
 def wait_for(condition: object, seconds: float) -> None:
     deadline = time.monotonic() + seconds
     while not condition():  # type: ignore[operator]
@@ -272,7 +298,8 @@ def test_the_cap_holds_cluster_wide_and_a_killed_worker_is_replaced(
     assert "error" not in outcome, outcome.get("error")
     run = outcome["run"]
     assert run["status"] == "completed"  # type: ignore[index]
-    assert run["rows_newly_scored"] + run["rows_invalid"] == CASES  # type: ignore[index]
+    assert run["rows_newly_scored"] == CASES  # type: ignore[index]
+    assert run["rows_invalid"] == 0  # type: ignore[index]
     assert query(db, "SELECT count(*), count(DISTINCT case_id) FROM case_scores") == [
         (CASES, CASES)
     ]
@@ -281,7 +308,7 @@ def test_the_cap_holds_cluster_wide_and_a_killed_worker_is_replaced(
 
 
 def test_a_killed_flow_process_resumes_without_loss_or_double_counting(
-    llm_source: Path, scheduler: str, api_key: str, tmp_path: Path
+    llm_source: Path, scheduler: str, api_key: str, one_run_requests: int, tmp_path: Path
 ) -> None:
     db = tmp_path / "faith.duckdb"
     with serving(api_key=api_key, delay=0.005) as stub:
@@ -304,7 +331,12 @@ def test_a_killed_flow_process_resumes_without_loss_or_double_counting(
         finally:
             child.wait(timeout=30)
         assert child.returncode == -signal.SIGKILL
+        # Its tasks running on the cluster finish their partitions (the next run salvages
+        # their shards): wait until the stub has been quiet a while.
+        _wait_until_quiet(stub)
         rerun = run_on_dask(llm_settings(llm_source, db, scheduler, stub.base_url))
+        # nothing paid twice beyond the calls cut short by the kill
+        assert stub.requests <= one_run_requests + CAP
 
     runs = query(db, "SELECT status, rows_newly_scored, rows_invalid FROM runs ORDER BY started_at")
     assert [status for status, *_ in runs] == ["superseded", "completed"]
@@ -318,3 +350,138 @@ def test_a_killed_flow_process_resumes_without_loss_or_double_counting(
         "GROUP BY ALL HAVING count(*) > 1)"
     )
     assert query(db, duplicates) == [(0,)]
+
+
+class InterruptedOnFirstLoad(ClientSubmitter):
+    """The module's cluster, with Ctrl-C arriving while the flow process waits for the first
+    partition and every partition has finished: all shards on disk, none loaded."""
+
+    def __init__(self, client: object) -> None:
+        super().__init__(client)
+        self.handles: list[object] = []
+
+    def submit(self, job: PartitionJob) -> object:
+        handle = super().submit(job)
+        self.handles.append(handle)
+        return handle
+
+    def result(self, handle: object, task_timeout: float) -> str:
+        from distributed import wait
+
+        wait(self.handles, timeout=60)
+        raise KeyboardInterrupt
+
+
+def test_an_interrupted_run_keeps_the_replies_its_finished_shards_paid_for(
+    llm_source: Path,
+    dask_client: object,
+    scheduler: str,
+    api_key: str,
+    one_run_requests: int,
+    tmp_path: Path,
+) -> None:
+    db = tmp_path / "faith.duckdb"
+    with serving(api_key=api_key) as stub:
+        settings = llm_settings(llm_source, db, scheduler, stub.base_url)
+        with pytest.raises(KeyboardInterrupt):
+            run_score_on_dask(settings, InterruptedOnFirstLoad(dask_client))
+        assert stub.requests == one_run_requests  # every partition asked
+        assert query(db, "SELECT status FROM runs") == [("interrupted",)]
+        assert query(db, "SELECT count(*) > 0 FROM judge_cache") == [(True,)]
+        assert not any(shard_root(str(db)).iterdir())
+
+        rerun = run_on_dask(settings)
+
+    assert stub.requests == one_run_requests  # the resume paid for nothing twice
+    assert rerun["rows_newly_scored"] == CASES
+    assert rerun["rows_invalid"] == 0
+
+
+def test_a_call_cap_on_dask_is_refused_with_exit_2(llm_source: Path, tmp_path: Path) -> None:
+    from flows.cli import main
+
+    for cap in ("--max-calls", "--max-tokens"):
+        argv = ["score", str(llm_source), "--db", str(tmp_path / "x.duckdb"), "--engine", "dask"]
+        assert main([*argv, "--judge", "openai", "--model", "m", cap, "5"]) == 2
+    assert not (tmp_path / "x.duckdb").exists()
+
+
+def test_a_cluster_that_finishes_nothing_ends_the_wait_with_exit_10(dask_client: object) -> None:
+    sleeping = dask_client.submit(time.sleep, 1.5, pure=False)  # type: ignore[attr-defined]
+    started = time.monotonic()
+    with pytest.raises(ClusterUnavailable, match=r"--task-timeout 0\.3 s") as raised:
+        result_in_slices(sleeping, 0.3)
+    assert time.monotonic() - started < 1.2
+    assert raised.value.exit_code == 10
+    dask_client.cancel([sleeping])  # type: ignore[attr-defined]
+
+
+def test_no_worker_or_a_lost_scheduler_exit_10_with_one_line(
+    llm_source: Path, api_key: str, tmp_path: Path
+) -> None:
+    repo = Path(__file__).resolve().parents[3]
+    scheduler_file = tmp_path / "scheduler.json"
+    env = {**os.environ, "OPENAI_API_KEY": api_key}
+    cluster = subprocess.Popen(
+        [sys.executable, "-m", "distributed.cli.dask_scheduler", "--port", "0",
+         "--dashboard-address", ":0", "--scheduler-file", str(scheduler_file)],
+        cwd=repo, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+    )  # fmt: skip
+    worker = None
+    try:
+        wait_for(scheduler_file.exists, 30)
+        wait_for(lambda: "address" in scheduler_file.read_text(), 10)
+        address = json.loads(scheduler_file.read_text())["address"]
+        db = tmp_path / "faith.duckdb"
+        with serving(api_key=api_key, delay=0.05) as stub:
+            command = [
+                sys.executable, "-m", "flows", "score", str(llm_source), "--db", str(db),
+                "--engine", "dask", "--scheduler", address, "--prefect", "no",
+                "--batch-size", str(LLM_BATCH), "--judge", "openai", "--model", "stub",
+                "--base-url", stub.base_url, "--judge-mode", "per-item",
+            ]  # fmt: skip
+            lonely = llm_settings(llm_source, db, address, stub.base_url)
+            with pytest.raises(ClusterUnavailable, match="has no worker") as raised:
+                run_on_dask(lonely.model_copy(update={"task_timeout": 1.0}))
+            assert str(raised.value) == (
+                f"the Dask scheduler at {address} has no worker (none joined within "
+                "--task-timeout 1 s): start workers, or use --workers N"
+            )
+            worker = subprocess.Popen(
+                [sys.executable, "-m", "distributed.cli.dask_worker", address, "--nthreads", "1",
+                 "--no-nanny", "--dashboard-address", ":0"],
+                cwd=repo, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+            )  # fmt: skip
+            child = subprocess.Popen(
+                command, cwd=repo, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                text=True,
+            )  # fmt: skip
+            wait_for(lambda: stub.requests >= 3 or child.poll() is not None, 60)
+            cluster.kill()
+            _, stderr = child.communicate(timeout=90)
+        assert child.returncode == 10, stderr
+        [line] = [line for line in _lines(stderr) if not line[:2].isdigit()]  # not progress
+        assert line.startswith("error: the Dask scheduler was lost"), stderr
+        assert query(db, "SELECT status FROM runs ORDER BY started_at DESC LIMIT 1") == [
+            ("failed",)
+        ]
+    finally:
+        for process in (worker, cluster):
+            if process is not None:
+                process.kill()
+                process.wait(timeout=30)
+
+
+def _wait_until_quiet(stub: StubServer, quiet: float = 1.0, seconds: float = 30) -> None:
+    """Until `stub` has had no request for `quiet` seconds (at most `seconds`)."""
+    deadline = time.monotonic() + seconds
+    seen, since = stub.requests, time.monotonic()
+    while time.monotonic() - since < quiet:
+        assert time.monotonic() < deadline, "the stub never went quiet"
+        time.sleep(0.1)
+        if stub.requests != seen:
+            seen, since = stub.requests, time.monotonic()
+
+
+def _lines(text: str) -> list[str]:
+    return [line for line in text.splitlines() if line.strip()]

@@ -16,6 +16,7 @@ errors) makes its cases invalid once, not cached, and the run after asks it agai
 
 from __future__ import annotations
 
+import contextlib
 import json
 import logging
 import time
@@ -33,7 +34,13 @@ from faith_udfs.errors import (
     JudgeTransientError,
 )
 from flows.errors import JudgeEndpointError
-from flows.judges.batch_api import BatchApi, BatchApiError, BatchNotFound, BatchStatus
+from flows.judges.batch_api import (
+    BatchApi,
+    BatchApiError,
+    BatchNotFound,
+    BatchRefused,
+    BatchStatus,
+)
 from flows.judges.batch_requests import (
     MAX_BYTES,
     MAX_REQUESTS,
@@ -46,7 +53,16 @@ from flows.judges.llm_judge import OpenAIJudge
 from flows.judges.llm_tasks import Result, Task, judge_task, reply_token_budget, split_evenly
 from flows.judges.llm_transport import REQUEST_PARAMETERS, Reply
 from flows.judges.request_details import chat_request_body, conversation
-from flows.store.batch_jobs import BatchItem, BatchJobs, JudgeOf, Standing, utc_now
+from flows.store.batch_jobs import (
+    SUBMITTING,
+    BatchItem,
+    BatchJobs,
+    JudgeOf,
+    Standing,
+    submission_file,
+    submitting_id,
+    utc_now,
+)
 from flows.store.judge_memory import JudgeMemory
 from flows.store.reply_cache import ReplyCache
 
@@ -166,6 +182,15 @@ class BatchJudge(OpenAIJudge):
     def _check(self, batch_id: str, submitted_at: datetime) -> bool:
         """Ask a batch's state and collect it if it finished; whether it is done with (read,
         lost or given up) rather than still waited for."""
+        if submission_file(batch_id) is not None:
+            settled = self._settle(batch_id, submitted_at)
+            if not isinstance(settled, str):
+                return bool(settled)
+            batch_id = settled
+        return self._check_state(batch_id, submitted_at)
+
+    def _check_state(self, batch_id: str, submitted_at: datetime) -> bool:
+        """`_check` of a batch the server gave its id."""
         try:
             status = self._api.status(batch_id)
         except BatchNotFound as exc:
@@ -191,6 +216,57 @@ class BatchJudge(OpenAIJudge):
             self._give_up(batch_id)
             return True
         return False
+
+    def _settle(self, placeholder: str, submitted_at: datetime) -> str | bool | None:
+        """A batch recorded as submitting whose create had no clear answer: the server's id of
+        the batch made from its file (found, else created now); True when it is done with (the
+        file is refused, or the row is past GIVE_UP_AFTER); None while that stays unknown."""
+        try:
+            found = self._adopt_found(placeholder, submitted_at)
+        except BatchApiError as exc:
+            log.warning("%s: not looked for (%s); the next run does", placeholder, exc)
+            return None
+        if found is not None:
+            return found.batch_id
+        if utc_now() - submitted_at > GIVE_UP_AFTER:
+            self._forget(placeholder, "abandoned", "never created")
+            return True
+        try:
+            return self._create(placeholder, submission_file(placeholder) or "").batch_id
+        except BatchRefused:
+            return True
+        except BatchApiError:
+            return None  # still unknown: found or created by a later look
+
+    def _create(self, placeholder: str, file_id: str) -> BatchStatus:
+        """Create the batch of a file recorded as submitting (one POST, never retried) and
+        record the server's id. A refusal marks the row done with (its items are asked again);
+        another error leaves it submitting: whether the batch exists is found out later."""
+        try:
+            status = self._api.submit(file_id)
+        except (BatchRefused, JudgeEndpointError) as exc:
+            self._forget(placeholder, "refused", str(exc))
+            raise
+        self._jobs.adopt(placeholder, batch_id=status.batch_id, state=status.status)
+        return status
+
+    def _adopt_found(self, placeholder: str, submitted_at: datetime) -> BatchStatus | None:
+        """The batch the server made from a submitting row's file, adopted; None when it
+        surely has none. Raises BatchApiError when its listing cannot tell."""
+        file_id = submission_file(placeholder) or ""
+        found = self._api.find(file_id, submitted_at)
+        if found is not None:
+            self._jobs.adopt(placeholder, batch_id=found.batch_id, state=found.status)
+            log.info("batch %s of file %s found and adopted", found.batch_id, file_id)
+        return found
+
+    def _forget(self, placeholder: str, state: str, why: str) -> None:
+        """A row that never became a batch: done with, so its items are asked again."""
+        log.warning("batch of %s %s (%s): its items are asked again", placeholder, state, why)
+        self._jobs.seen(placeholder, state=state, error=why[:500])
+        self._jobs.collected(
+            placeholder, answered=0, errors={}, prompt_tokens=0, completion_tokens=0
+        )
 
     def _await(self, batches: list[tuple[str, datetime]]) -> bool:
         """Poll these batches (0.2 s, then twice as long each time, at most every 30 s) until
@@ -425,7 +501,6 @@ class BatchJudge(OpenAIJudge):
         file_id = self._api.upload(
             b"".join(lines), f"faithpipe-{task.stage}-{uuid.uuid4().hex}.jsonl"
         )
-        status = self._api.submit(file_id, {"faithpipe_stage": task.stage})
         items = [
             BatchItem(
                 custom_id=f"{task.stage}-{first + number}",
@@ -439,17 +514,35 @@ class BatchJudge(OpenAIJudge):
                 zip(request.items, request.cache_keys, strict=True)
             )
         ]
-        submitted_at = utc_now()
-        self._submitted.append((status.batch_id, submitted_at))
+        # Recorded before the create: whatever happens to its answer (lost, cut by a stop or
+        # by the process's death), the batch is found later, never created a second time.
+        placeholder, submitted_at = submitting_id(file_id), utc_now()
         self._jobs.record(
-            batch_id=status.batch_id,
+            batch_id=placeholder,
             input_file_id=file_id,
             judge=self._owner,
-            state=status.status,
+            state=SUBMITTING,
             requests=len(lines),
             items=items,
             submitted_at=submitted_at,
         )
+        try:
+            status = self._create(placeholder, file_id)
+        except BatchRefused:
+            raise  # nothing was created: the items are asked again
+        except BatchApiError as exc:
+            log.warning("batch of file %s: no clear answer (%s); looking for it", file_id, exc)
+            found = None
+            if not self._stop.is_set():  # stopped: the next run looks
+                with contextlib.suppress(BatchApiError):
+                    found = self._adopt_found(placeholder, submitted_at)
+            if found is None:
+                return BatchPending(
+                    f"asked in a batch of file {file_id} whose creation had no clear answer; "
+                    "a later run finds it or creates it"
+                )
+            status = found
+        self._submitted.append((status.batch_id, submitted_at))
         log.info(
             "submitted batch %s: %d %s requests, %d items",
             status.batch_id,

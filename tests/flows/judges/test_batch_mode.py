@@ -75,6 +75,20 @@ def score(run_settings: ScoreSettings) -> dict[str, Any]:
     return run
 
 
+def score_in_a_process(stub: BatchStub, source: Path, db: Path, *options: str) -> subprocess.Popen:
+    """`faith score` in batch mode in a process of its own."""
+    return subprocess.Popen(
+        [sys.executable, "-m", "flows.cli", "score", str(source), "--db", str(db),
+         "--prefect", "no", "--judge", "openai", "--judge-mode", "batch",
+         "--model", "stub-model", "--base-url", stub.base_url, *options],
+        cwd=Path(__file__).resolve().parents[3],
+        env={**os.environ, "OPENAI_API_KEY": KEY},
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )  # fmt: skip
+
+
 def until_settled(run_settings: ScoreSettings, most: int = 6) -> list[dict[str, Any]]:
     """Runs until one leaves nothing pending or invalid (at most `most`)."""
     runs = [score(run_settings)]
@@ -161,16 +175,7 @@ def test_submitted_by_one_process_collected_by_another(
     db = tmp_path / "f.duckdb"
     stub.then("hold", "hold")
     # Process 1 submits the truths and waits for them (--batch-wait), until a Ctrl-C.
-    process = subprocess.Popen(
-        [sys.executable, "-m", "flows.cli", "score", str(source), "--db", str(db),
-         "--prefect", "no", "--judge", "openai", "--judge-mode", "batch",
-         "--model", "stub-model", "--base-url", stub.base_url, "--batch-wait", "60"],
-        cwd=Path(__file__).resolve().parents[3],
-        env={**os.environ, "OPENAI_API_KEY": KEY},
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-    )  # fmt: skip
+    process = score_in_a_process(stub, source, db, "--batch-wait", "60")
     try:
         deadline = time.monotonic() + 60
         while not stub.requests["batch_status"]:  # polled: submitted and recorded
@@ -347,3 +352,53 @@ def test_with_a_wait_one_run_goes_through_every_round(
     held = score(batch(stub, source, tmp_path / "held.duckdb", batch_wait=0.5))
     assert held["rows_pending"] == CASES
     assert time.monotonic() - started < 5
+
+
+def assert_every_batch_recorded_once(stub: BatchStub, db: Path) -> None:
+    """Every batch the server holds is one row of judge_batches, so no item is in two billed
+    batches; and no item was asked again once answered."""
+    recorded = dict(query(db, "SELECT batch_id, requests FROM judge_batches"))
+    assert set(stub.batches) == set(recorded)
+    assert stub.lines_submitted == sum(recorded.values())
+    assert asked_again_after_answered(db) == 0
+
+
+def test_a_lost_create_answer_adopts_the_batch_instead_of_paying_twice(
+    stub: BatchStub, source: Path, tmp_path: Path
+) -> None:
+    db = tmp_path / "f.duckdb"
+    stub.lose_create_answers(1)  # the truths batch is created, its answer is a 502
+    runs = until_settled(batch(stub, source, db))
+    assert [r["rows_pending"] for r in runs] == [CASES, CASES, 0]  # nothing is delayed
+    assert stub.requests["batch_create"] == 3  # the lost answer is not retried
+    assert stub.requests["batch_list"] >= 1  # ... the batch is looked for, and adopted
+    assert_every_batch_recorded_once(stub, db)
+    assert stub.lines_billed == stub.lines_submitted
+
+
+def test_a_process_killed_during_a_create_leaves_its_batch_for_the_next_run(
+    stub: BatchStub, source: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    db = tmp_path / "f.duckdb"
+    process = score_in_a_process(stub, source, db, "--timeout", "5")
+    # The server has created the batch; the process dies before it reads the answer.
+    stub.on_create = lambda: os.kill(process.pid, signal.SIGKILL)
+    try:
+        process.communicate(timeout=60)
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.communicate()
+    assert process.returncode == -signal.SIGKILL
+    stub.on_create = None
+    assert len(stub.batches) == 1
+    (created,) = stub.batches
+    (row,) = query(db, "SELECT batch_id, state, input_file_id FROM judge_batches")
+    assert row == (f"submitting:{row[2]}", "submitting", row[2])  # recorded before the create
+    # `faith batches --refresh` finds it by its file; the next run collects it.
+    assert main(["batches", "--db", str(db), "--refresh", "--base-url", stub.base_url]) == 0
+    assert "refreshed the state of 1 of 1" in capsys.readouterr().out
+    assert query(db, "SELECT batch_id FROM judge_batches") == [(created,)]
+    runs = until_settled(batch(stub, source, db))
+    assert runs[-1]["rows_newly_scored"] == CASES
+    assert_every_batch_recorded_once(stub, db)

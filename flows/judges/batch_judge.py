@@ -146,6 +146,9 @@ class BatchJudge(OpenAIJudge):
         self._reported: list[tuple[str, str, int]] = []
         self._batch_fatal: str | None = None
         self._submitted: list[tuple[str, datetime]] = []  # by the current ask
+        # Tokens of the answers this judge collected, by cache key, until the case that
+        # needs the item is charged with them (usage(), drain_item_usage()).
+        self._uncharged: dict[str, tuple[int, int]] = {}
         self._wait_until = time.monotonic() + max(wait, 0.0)
 
     @property
@@ -158,6 +161,15 @@ class BatchJudge(OpenAIJudge):
         super().stop()
 
     def close(self) -> None:
+        if self._uncharged:
+            prompt, completion = (sum(t) for t in zip(*self._uncharged.values(), strict=True))
+            log.info(
+                "%d items collected from batches (%d + %d tokens) were not used by this run's "
+                "cases: their tokens are in judge_batches only",
+                len(self._uncharged),
+                prompt,
+                completion,
+            )
         try:
             super().close()
         finally:
@@ -315,13 +327,17 @@ class BatchJudge(OpenAIJudge):
             tokens[0] += reply.prompt_tokens
             tokens[1] += reply.completion_tokens
             n = len(items)
+            share = list(zip(*_shares(reply, n), strict=True))
+            for item, (prompt, completion) in zip(items, share, strict=True):
+                before = self._uncharged.get(item.cache_key, (0, 0))
+                self._uncharged[item.cache_key] = (before[0] + prompt, before[1] + completion)
             unusable = self._read_pack(
                 _task_of(items[0].stage, data[0]),
                 reply=reply,
                 asking=list(range(n)),
                 items=[_item_of(items[0].stage, entry) for entry in data],
                 cache_keys=[item.cache_key for item in items],
-                share=list(zip(*_shares(reply, n), strict=True)),
+                share=share,
                 results={},
             )
             answered += n - len(unusable)
@@ -382,10 +398,29 @@ class BatchJudge(OpenAIJudge):
         """The live path's cache and packs; the packs it would ask become batches."""
         self._gathered, self._submitted = [], []
         results = super()._ask(task, items, keys)
+        self._charge(task, items, keys)
         self._jobs.mark_reported(self._reported)
         self._reported = []
         gathered, self._gathered = self._gathered, []
         return self._submit_gathered(task, gathered, results) if gathered else results
+
+    def _charge(self, task: Task, items: list[Any], keys: Any) -> None:
+        """Charge the run (usage()) and the items' first cases (drain_item_usage()) with the
+        tokens of collected answers these items needed, once: what the provider billed."""
+        if not self._uncharged:
+            return
+        key_list = keys.to_list() if keys is not None and self._track_items else None
+        rows, spent = [], [0, 0]
+        for index, item in enumerate(items):
+            tokens = self._uncharged.pop(self._cache_key(task, item), None)
+            if tokens is None:
+                continue
+            spent[0] += tokens[0]
+            spent[1] += tokens[1]
+            if key_list is not None:
+                rows.append((task.stage, key_list[index], 0.0, tokens[0], tokens[1], False))
+        self._usage.add(prompt_tokens=spent[0], completion_tokens=spent[1])
+        self._usage.record_items(rows)
 
     def _cached(self, cache_keys: list[str]) -> dict[int, str]:
         """The cache's answers; and, for the keys it lacks, where their batches stand."""

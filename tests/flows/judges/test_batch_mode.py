@@ -63,7 +63,7 @@ def batch(stub: BatchStub, source: Path, db: Path, **judge: Any) -> ScoreSetting
 
 
 def score(run_settings: ScoreSettings) -> dict[str, Any]:
-    """One run; every row it read is accounted for."""
+    """One run; every row it read is accounted for, and so is every token it was charged."""
     run = run_score(run_settings)
     assert (
         run["rows_in"]
@@ -72,6 +72,13 @@ def score(run_settings: ScoreSettings) -> dict[str, Any]:
             run["rows_scored"] + run["rows_invalid"] + run["rows_pending"] + run["rows_quarantined"]
         )
     )
+    per_case = query(
+        Path(run_settings.db),
+        "SELECT coalesce(sum(prompt_tokens), 0), coalesce(sum(completion_tokens), 0) "
+        "FROM case_scores WHERE run_id = $r",
+        r=run["run_id"],
+    )
+    assert per_case == [(run["prompt_tokens"], run["completion_tokens"])]
     return run
 
 
@@ -129,15 +136,30 @@ def asked_again_after_answered(db: Path) -> int:
 
 
 def test_rounds_give_the_lexical_scores_and_a_rerun_pays_nothing(
-    stub: BatchStub, source: Path, tmp_path: Path
+    stub: BatchStub, source: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     db = tmp_path / "f.duckdb"
-    runs = until_settled(batch(stub, source, db))
+    runs = until_settled(batch(stub, source, db, model="gpt-4o-mini"))
     # Round 1 asks truths and claims, round 2 verdicts, round 3 finds every answer.
     assert [r["rows_pending"] for r in runs] == [CASES, CASES, 0]
     assert [r["judge_calls"] for r in runs] == [0, 0, 0]
     assert stub.requests["chat"] == 0
     assert stub.lines_billed == stub.lines_submitted > 0
+    # The runs that collected the answers are charged what the server billed, at the batch
+    # price (half the table's 0.15 / 0.60 USD per million).
+    billed = (stub.prompt_tokens, stub.completion_tokens)
+    assert tuple(sum(r[k] for r in runs) for k in ("prompt_tokens", "completion_tokens")) == billed
+    assert [r["prompt_tokens"] > 0 for r in runs] == [False, True, True]
+    assert sum(r["cost_usd"] for r in runs) == pytest.approx(
+        (billed[0] * 0.075 + billed[1] * 0.30) / 1e6
+    )
+    assert main(["batches", "--db", str(db)]) == 0
+    listed = capsys.readouterr().out
+    assert "cost_usd" in listed
+    for prompt, completion in query(
+        db, "SELECT prompt_tokens, completion_tokens FROM judge_batches"
+    ):
+        assert str(round((prompt * 0.075 + completion * 0.30) / 1e6, 6)) in listed
     assert scores(db, runs[-1]["config_id"]).equals(lexical_scores(source, db))
     states = query(db, "SELECT state, collected_at IS NOT NULL, items_failed FROM judge_batches")
     assert sorted(states) == [("completed", True, 0)] * 3
@@ -150,7 +172,7 @@ def test_rounds_give_the_lexical_scores_and_a_rerun_pays_nothing(
     assert asked_again_after_answered(db) == 0
 
     billed, requests = stub.lines_billed, sum(stub.requests.values())
-    again = score(batch(stub, source, db))
+    again = score(batch(stub, source, db, model="gpt-4o-mini"))
     assert again["rows_already_scored"] == CASES
     assert (stub.lines_billed, sum(stub.requests.values())) == (billed, requests)
 

@@ -621,7 +621,11 @@ def build_batch_judge(settings: JudgeSettings, con: duckdb.DuckDBPyConnection | 
     """The judge `--judge openai --judge-mode batch` asks for, with every finished batch of
     earlier runs already collected into judge_cache."""
     if con is None:
-        raise ConfigError("--judge-mode batch needs the run's database (its batches live there)")
+        # Only a run in one process has it: Dask workers never open the database.
+        raise ConfigError(
+            "--judge-mode batch runs in one process: use --engine local (the batches and "
+            "their answers live in the run's database)"
+        )
     cache = ReplyCache(con)
     jobs = BatchJobs(con)
     try:

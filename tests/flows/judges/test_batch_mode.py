@@ -19,9 +19,11 @@ import duckdb
 import polars as pl
 import pytest
 
+from faith_udfs.errors import ConfigError
 from flows.cli import main
 from flows.errors import JudgeEndpointError
 from flows.nightly.nightly_run import run_nightly
+from flows.run.judge_factory import build_judge
 from flows.run.pipeline import run_score
 from flows.run.settings import JudgeSettings, ScoreSettings
 from schemas import OUTPUT_MODELS
@@ -424,3 +426,16 @@ def test_a_process_killed_during_a_create_leaves_its_batch_for_the_next_run(
     runs = until_settled(batch(stub, source, db))
     assert runs[-1]["rows_newly_scored"] == CASES
     assert_every_batch_recorded_once(stub, db)
+
+
+@pytest.mark.parametrize("route", ["settings", "worker"])
+def test_batch_mode_on_dask_is_refused_with_the_engine_message(tmp_path: Path, route: str) -> None:
+    """Whichever route reaches it, the user reads that batch mode needs --engine local."""
+    judge = JudgeSettings(kind="openai", model="m", mode="batch")
+    if route == "settings":
+        with pytest.raises(ValueError, match="batch runs in one process: use --engine local"):
+            ScoreSettings(source="x.parquet", db=str(tmp_path / "f.duckdb"), judge=judge,
+                          engine="dask")  # fmt: skip
+    else:  # a judge built without the database, as a Dask worker's would be
+        with pytest.raises(ConfigError, match="use --engine local"):
+            build_judge(judge)

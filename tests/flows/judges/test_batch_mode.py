@@ -26,6 +26,7 @@ from flows.nightly.nightly_run import run_nightly
 from flows.run.judge_factory import build_judge
 from flows.run.pipeline import run_score
 from flows.run.settings import JudgeSettings, ScoreSettings
+from flows.store.db import open_store
 from schemas import OUTPUT_MODELS
 from tests.support.builders import COMPARED
 from tests.support.openai_batch_stub import BatchStub
@@ -439,3 +440,23 @@ def test_batch_mode_on_dask_is_refused_with_the_engine_message(tmp_path: Path, r
     else:  # a judge built without the database, as a Dask worker's would be
         with pytest.raises(ConfigError, match="use --engine local"):
             build_judge(judge)
+
+
+def test_a_stop_during_a_create_leaves_its_batch_for_the_next_run(
+    stub: BatchStub, source: Path, tmp_path: Path
+) -> None:
+    db = tmp_path / "f.duckdb"
+    run_settings = batch(stub, source, db)
+    con = open_store(db)
+    judge = build_judge(run_settings.judge, con)
+    try:
+        stub.on_create = judge.stop  # the server made the batch; the request is cancelled
+        stopped = run_score(run_settings, judge=judge)
+    finally:
+        judge.close()
+        con.close()
+    stub.on_create = None
+    assert stopped["rows_newly_scored"] == 0
+    assert query(db, "SELECT state FROM judge_batches") == [("submitting",)]
+    assert until_settled(run_settings)[-1]["rows_newly_scored"] == CASES
+    assert_every_batch_recorded_once(stub, db)

@@ -12,6 +12,11 @@ one round more). Each run collects, advances what it can, and submits the next s
 An expired, failed, cancelled or lost batch leaves its items unanswered: the next run asks
 them again. A partial batch keeps what it answered; an unusable reply (the live path's reply
 errors) makes its cases invalid once, not cached, and the run after asks it again.
+
+A batch is recorded (`submitting`) before it is created, and its create is sent once: an
+unclear answer is resolved by finding the batch of the file on the server, so no item is in
+two billed batches. The tokens of the answers a run collects are charged to that run, each
+item's share to the first case that needs it.
 """
 
 from __future__ import annotations

@@ -21,7 +21,6 @@ item's share to the first case that needs it.
 
 from __future__ import annotations
 
-import contextlib
 import json
 import logging
 import time
@@ -39,13 +38,8 @@ from faith_udfs.errors import (
     JudgeTransientError,
 )
 from flows.errors import JudgeEndpointError
-from flows.judges.batch_api import (
-    BatchApi,
-    BatchApiError,
-    BatchNotFound,
-    BatchRefused,
-    BatchStatus,
-)
+from flows.judges.batch_api import BatchApi, BatchApiError, BatchNotFound, BatchStatus
+from flows.judges.batch_creation import BatchCreation
 from flows.judges.batch_requests import (
     MAX_BYTES,
     MAX_REQUESTS,
@@ -155,6 +149,7 @@ class BatchJudge(OpenAIJudge):
         # needs the item is charged with them (usage(), drain_item_usage()).
         self._uncharged: dict[str, tuple[int, int]] = {}
         self._wait_until = time.monotonic() + max(wait, 0.0)
+        self._creation = BatchCreation(self._api, jobs, stop=self._stop, give_up=GIVE_UP_AFTER)
 
     @property
     def fatal_error(self) -> str | None:
@@ -200,7 +195,7 @@ class BatchJudge(OpenAIJudge):
         """Ask a batch's state and collect it if it finished; whether it is done with (read,
         lost or given up) rather than still waited for."""
         if submission_file(batch_id) is not None:
-            settled = self._settle(batch_id, submitted_at)
+            settled = self._creation.settle(batch_id, submitted_at)
             if not isinstance(settled, str):
                 return bool(settled)
             batch_id = settled
@@ -233,57 +228,6 @@ class BatchJudge(OpenAIJudge):
             self._give_up(batch_id)
             return True
         return False
-
-    def _settle(self, placeholder: str, submitted_at: datetime) -> str | bool | None:
-        """A batch recorded as submitting whose create had no clear answer: the server's id of
-        the batch made from its file (found, else created now); True when it is done with (the
-        file is refused, or the row is past GIVE_UP_AFTER); None while that stays unknown."""
-        try:
-            found = self._adopt_found(placeholder, submitted_at)
-        except BatchApiError as exc:
-            log.warning("%s: not looked for (%s); the next run does", placeholder, exc)
-            return None
-        if found is not None:
-            return found.batch_id
-        if utc_now() - submitted_at > GIVE_UP_AFTER:
-            self._forget(placeholder, "abandoned", "never created")
-            return True
-        try:
-            return self._create(placeholder, submission_file(placeholder) or "").batch_id
-        except BatchRefused:
-            return True
-        except BatchApiError:
-            return None  # still unknown: found or created by a later look
-
-    def _create(self, placeholder: str, file_id: str) -> BatchStatus:
-        """Create the batch of a file recorded as submitting (one POST, never retried) and
-        record the server's id. A refusal marks the row done with (its items are asked again);
-        another error leaves it submitting: whether the batch exists is found out later."""
-        try:
-            status = self._api.submit(file_id)
-        except (BatchRefused, JudgeEndpointError) as exc:
-            self._forget(placeholder, "refused", str(exc))
-            raise
-        self._jobs.adopt(placeholder, batch_id=status.batch_id, state=status.status)
-        return status
-
-    def _adopt_found(self, placeholder: str, submitted_at: datetime) -> BatchStatus | None:
-        """The batch the server made from a submitting row's file, adopted; None when it
-        surely has none. Raises BatchApiError when its listing cannot tell."""
-        file_id = submission_file(placeholder) or ""
-        found = self._api.find(file_id, submitted_at)
-        if found is not None:
-            self._jobs.adopt(placeholder, batch_id=found.batch_id, state=found.status)
-            log.info("batch %s of file %s found and adopted", found.batch_id, file_id)
-        return found
-
-    def _forget(self, placeholder: str, state: str, why: str) -> None:
-        """A row that never became a batch: done with, so its items are asked again."""
-        log.warning("batch of %s %s (%s): its items are asked again", placeholder, state, why)
-        self._jobs.seen(placeholder, state=state, error=why[:500])
-        self._jobs.collected(
-            placeholder, answered=0, errors={}, prompt_tokens=0, completion_tokens=0
-        )
 
     def _await(self, batches: list[tuple[str, datetime]]) -> bool:
         """Poll these batches (0.2 s, then twice as long each time, at most every 30 s) until
@@ -566,22 +510,12 @@ class BatchJudge(OpenAIJudge):
             items=items,
             submitted_at=submitted_at,
         )
-        try:
-            status = self._create(placeholder, file_id)
-        except BatchRefused:
-            raise  # nothing was created: the items are asked again
-        except BatchApiError as exc:
-            log.warning("batch of file %s: no clear answer (%s); looking for it", file_id, exc)
-            found = None
-            if not self._stop.is_set():  # stopped: the next run looks
-                with contextlib.suppress(BatchApiError):
-                    found = self._adopt_found(placeholder, submitted_at)
-            if found is None:
-                return BatchPending(
-                    f"asked in a batch of file {file_id} whose creation had no clear answer; "
-                    "a later run finds it or creates it"
-                )
-            status = found
+        status = self._creation.first(placeholder, submitted_at)
+        if status is None:
+            return BatchPending(
+                f"asked in a batch of file {file_id} whose creation had no clear answer; "
+                "a later run finds it or creates it"
+            )
         self._submitted.append((status.batch_id, submitted_at))
         log.info(
             "submitted batch %s: %d %s requests, %d items",

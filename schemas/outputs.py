@@ -195,14 +195,18 @@ class LegacyPassageKeys(pa.DataFrameModel):
 class JudgeBatches(pa.DataFrameModel):
     """`judge_batches`: one row a batch submitted with `--judge-mode batch` (migration 010)."""
 
-    batch_id: str = pa.Field(unique=True, description="The server's batch id.")
+    batch_id: str = pa.Field(
+        unique=True, description="The server's batch id; submitting:<input_file_id> until known."
+    )
     input_file_id: str = pa.Field(description="The uploaded JSONL of requests.")
     output_file_id: str = pa.Field(nullable=True, description="Its answers, once there.")
     error_file_id: str = pa.Field(nullable=True, description="Its failed requests, once known.")
     endpoint: str = pa.Field(description="host[:port] only.")
     model: str = pa.Field(description="Model name.")
     config: str = pa.Field(description="JSON: the judge identity its items were asked under.")
-    state: str = pa.Field(description="The server's status as last seen, or lost, abandoned.")
+    state: str = pa.Field(
+        description="The server's status as last seen, or submitting, refused, lost, abandoned."
+    )
     requests: pl.Int32 = pa.Field(ge=1, description="Request lines (packs of items).")
     items: pl.Int32 = pa.Field(ge=1, description="Judge items asked.")
     items_answered: pl.Int32 = pa.Field(nullable=True, ge=0, description="Stored in judge_cache.")

@@ -3,8 +3,12 @@
 from __future__ import annotations
 
 import argparse
+from typing import TYPE_CHECKING
 
 from flows.cli.options import EXIT_OK, add_db_argument, add_lock_timeout_argument, add_wait_argument
+
+if TYPE_CHECKING:
+    import polars as pl
 
 __all__ = ["add_batches_command"]
 
@@ -15,13 +19,23 @@ def add_batches_command(commands: argparse._SubParsersAction) -> None:
         "batches",
         help="judge batches submitted with --judge-mode batch, and their state",
         description="List the batches in judge_batches, newest first: state as last seen, "
-        "whether a later run still has to collect them, requests, items, answers, age. "
+        "whether a later run still has to collect them, requests, items, answers, age, the "
+        "tokens of the answers and what they cost at the batch price (cost_usd: the built-in "
+        "table's price halved, or --price-input/--price-output; empty when unknown). "
         "Read-only, unless --refresh asks the server for the state of unfinished batches "
         "(collecting their answers is the next `faith score` or `faith nightly`'s).",
     )
     add_db_argument(batches)
     batches.add_argument("--limit", type=int, default=20, help="how many batches (default 20)")
     add_wait_argument(batches)
+    for name, tokens in (("input", "prompt"), ("output", "completion")):
+        batches.add_argument(
+            f"--price-{name}",
+            type=float,
+            metavar="USD",
+            help=f"batch price, USD per million {tokens} tokens (default: the built-in table's, "
+            "halved)",
+        )
     refresh = batches.add_argument_group("refresh from the server")
     refresh.add_argument(
         "--refresh",
@@ -65,7 +79,7 @@ def batches_command(args: argparse.Namespace) -> int:
     con = connect_for_reading(args.db, wait=args.wait, snapshot=not args.refresh)
     try:
         batches = list_batches(con, limit=args.limit)
-        frame = batches.pl() if batches is not None else None
+        frame = _with_cost(batches.pl(), args) if batches is not None else None
     finally:
         con.close()
     if frame is None:
@@ -73,3 +87,27 @@ def batches_command(args: argparse.Namespace) -> int:
     else:
         print_frame(frame, title=f"judge batches in {args.db}")
     return EXIT_OK
+
+
+def _with_cost(frame: pl.DataFrame, args: argparse.Namespace) -> pl.DataFrame:
+    """The listing with `cost_usd` (each batch's answers at its model's batch price, null
+    when unknown) in place of the token split it is computed from."""
+    import polars as pl
+
+    from flows.judges.prices import cost_usd, judge_prices
+
+    prices = {
+        model: judge_prices("openai", model, args.price_input, args.price_output, mode="batch")
+        for model in frame["model"].unique().to_list()
+    }
+    costs = [
+        None if prompt is None else cost_usd(prompt, completion or 0, *prices[model])
+        for model, prompt, completion in frame.select(
+            "model", "prompt_tokens", "completion_tokens"
+        ).iter_rows()
+    ]
+    return (
+        frame.with_columns(cost_usd=pl.Series(costs, dtype=pl.Float64).round(6))
+        .drop("prompt_tokens", "completion_tokens")
+        .select(pl.exclude("error"), "error")
+    )

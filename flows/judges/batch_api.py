@@ -1,11 +1,13 @@
 """An OpenAI-style Batch API (files and batches endpoints), asked with deadlines.
 
 Upload a JSONL file (`POST /files`, purpose `batch`), submit it (`POST /batches`, window
-24 h), ask a batch's state (`GET /batches/{id}`), read a result file (`GET
-/files/{id}/content`), cancel (`POST /batches/{id}/cancel`). Every request runs on one asyncio
-loop under a deadline that cancels it wherever it is, and `stop()` cancels them all, as the
-chat endpoint's (llm_transport.py). The key stays inside the client; credentials in the URL
-are sent as Basic auth and kept out of the URL (request_details.without_userinfo).
+24 h; never retried: a create is not idempotent and a second one is billed again), find the
+batch of a file (`GET /batches`, paged), ask a batch's state (`GET /batches/{id}`), read a
+result file (`GET /files/{id}/content`), cancel (`POST /batches/{id}/cancel`). Every request
+runs on one asyncio loop under a deadline that cancels it wherever it is, and `stop()` cancels
+them all, as the chat endpoint's (llm_transport.py). The key stays inside the client;
+credentials in the URL are sent as Basic auth and kept out of the URL
+(request_details.without_userinfo).
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ import json
 import os
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from typing import Any
 
 import openai
@@ -26,13 +29,26 @@ from flows.judges.batch_requests import BATCH_ENDPOINT
 from flows.judges.event_loop import LoopThread
 from flows.judges.request_details import endpoint_name, split_userinfo, without_userinfo
 
-__all__ = ["FINISHED", "BatchApi", "BatchApiError", "BatchNotFound", "BatchStatus"]
+__all__ = [
+    "FINISHED",
+    "SUBMISSION_TAG",
+    "BatchApi",
+    "BatchApiError",
+    "BatchNotFound",
+    "BatchRefused",
+    "BatchStatus",
+]
 
 # Batch states after which nothing more will come (OpenAI's names).
 FINISHED = frozenset({"completed", "failed", "expired", "cancelled"})
 COMPLETION_WINDOW = "24h"
 # A request's own deadline cancels it; the caller's wait for it gives this much more.
 _GRACE_SECONDS = 2.0
+# The metadata key a batch is tagged with: the input file it was created from.
+SUBMISSION_TAG = "faithpipe_input_file"
+# Finding a file's batch reads the newest batches, 100 a page, back to an hour before the
+# file was recorded (clocks differ), at most this many pages: no listing without an end.
+_PAGE, _MOST_PAGES, _CLOCK_MARGIN_SECONDS = 100, 20, 3600.0
 
 
 class BatchApiError(JudgeTransientError):
@@ -42,6 +58,11 @@ class BatchApiError(JudgeTransientError):
 
 class BatchNotFound(BatchApiError):
     """The server does not know this batch (HTTP 404): it was deleted, or is another server's."""
+
+
+class BatchRefused(BatchApiError):
+    """The server refused the request (HTTP 400, 409, 413, 422 ...): it did nothing, so a
+    create refused this way left no batch behind."""
 
 
 @dataclass(frozen=True)
@@ -90,6 +111,15 @@ def _batch_errors(errors: Any) -> str | None:
     return line[:500]
 
 
+def _made_from(batch: Any, input_file_id: str) -> bool:
+    """Whether a listed batch was created from this input file."""
+    if not isinstance(batch, dict):
+        return False
+    metadata = batch.get("metadata")
+    tagged = isinstance(metadata, dict) and metadata.get(SUBMISSION_TAG) == input_file_id
+    return tagged or batch.get("input_file_id") == input_file_id
+
+
 def _failure(exc: BaseException, deadline: float) -> str:
     """Why a request got no answer, in one line (never the server's text: no key echoed)."""
     if isinstance(exc, (TimeoutError, openai.APITimeoutError)):
@@ -107,7 +137,8 @@ class BatchApi:
 
     `timeout` bounds a small request (submit, state, cancel); `transfer_timeout` an upload or
     a download of a whole file. Transient failures are retried by the openai client (twice,
-    with backoff), within those deadlines.
+    with backoff), within those deadlines; a create never is (a lost answer may hide a batch
+    the server started: find it with `find`).
     """
 
     def __init__(
@@ -135,6 +166,8 @@ class BatchApi:
             timeout=self._transfer_timeout,
             default_headers={"Authorization": basic_auth} if basic_auth else None,
         )
+        # POST /batches is not idempotent: retrying it after a lost answer bills twice.
+        self._once = self._client.with_options(max_retries=0)
         self._loop = LoopThread("faith-batch-http")
 
     def __repr__(self) -> str:
@@ -153,17 +186,51 @@ class BatchApi:
             raise BatchApiError("the files endpoint answered no file id")
         return file_id
 
-    def submit(self, input_file_id: str, metadata: dict[str, str]) -> BatchStatus:
-        """Start a batch of the uploaded file's requests, to finish within 24 h."""
+    def submit(self, input_file_id: str) -> BatchStatus:
+        """Start a batch of the uploaded file's requests, to finish within 24 h, tagged with the
+        file (SUBMISSION_TAG). Asked once: any error but a refusal leaves it unknown whether
+        the batch exists."""
         return BatchStatus.of(
             self._json(
-                lambda: self._client.batches.with_raw_response.create(
+                lambda: self._once.batches.with_raw_response.create(
                     input_file_id=input_file_id,
                     endpoint=BATCH_ENDPOINT,
                     completion_window=COMPLETION_WINDOW,
-                    metadata=metadata,
+                    metadata={SUBMISSION_TAG: input_file_id},
                 )
             )
+        )
+
+    def find(self, input_file_id: str, recorded_at: datetime) -> BatchStatus | None:
+        """The batch created from this file, looked for among the server's batches newest
+        first back to an hour before `recorded_at` (naive UTC); None when surely none is.
+        Raises BatchApiError when the listing could not be read to that point."""
+        oldest = recorded_at.replace(tzinfo=UTC).timestamp() - _CLOCK_MARGIN_SECONDS
+        after: str | None = None
+        for _ in range(_MOST_PAGES):
+            page = self._json(
+                lambda after=after: self._client.batches.with_raw_response.list(
+                    limit=_PAGE, **({"after": after} if after else {})
+                )
+            )
+            batches = page.get("data") if isinstance(page, dict) else None
+            if not isinstance(batches, list):
+                raise BatchApiError("the batches endpoint answered no list of batches")
+            for batch in batches:
+                if _made_from(batch, input_file_id):
+                    return BatchStatus.of(batch)
+            created = [b.get("created_at") for b in batches if isinstance(b, dict)]
+            if (
+                not page.get("has_more")
+                or not batches
+                or any(isinstance(at, (int, float)) and at < oldest for at in created)
+            ):
+                return None
+            after = batches[-1].get("id") if isinstance(batches[-1], dict) else None
+            if not isinstance(after, str):
+                raise BatchApiError("the batches endpoint answered a page without ids")
+        raise BatchApiError(
+            f"the batch of file {input_file_id} was not among the newest {_PAGE * _MOST_PAGES}"
         )
 
     def status(self, batch_id: str) -> BatchStatus:
@@ -230,4 +297,8 @@ class BatchApi:
         if secret:
             message = message.replace(secret, "[redacted]")
         message = f"HTTP {status} from the batch endpoint: {message[:300]}"
-        return BatchNotFound(message) if status == 404 else BatchApiError(message)
+        if status == 404:
+            return BatchNotFound(message)
+        # 408, 429 and 5xx may come from a proxy after the server acted: not a refusal.
+        refused = 400 <= status < 500 and status not in (408, 429)
+        return BatchRefused(message) if refused else BatchApiError(message)

@@ -12,6 +12,11 @@ one round more). Each run collects, advances what it can, and submits the next s
 An expired, failed, cancelled or lost batch leaves its items unanswered: the next run asks
 them again. A partial batch keeps what it answered; an unusable reply (the live path's reply
 errors) makes its cases invalid once, not cached, and the run after asks it again.
+
+A batch is recorded (`submitting`) before it is created, and its create is sent once: an
+unclear answer is resolved by finding the batch of the file on the server, so no item is in
+two billed batches. The tokens of the answers a run collects are charged to that run, each
+item's share to the first case that needs it.
 """
 
 from __future__ import annotations
@@ -34,6 +39,7 @@ from faith_udfs.errors import (
 )
 from flows.errors import JudgeEndpointError
 from flows.judges.batch_api import BatchApi, BatchApiError, BatchNotFound, BatchStatus
+from flows.judges.batch_creation import BatchCreation
 from flows.judges.batch_requests import (
     MAX_BYTES,
     MAX_REQUESTS,
@@ -46,7 +52,16 @@ from flows.judges.llm_judge import OpenAIJudge
 from flows.judges.llm_tasks import Result, Task, judge_task, reply_token_budget, split_evenly
 from flows.judges.llm_transport import REQUEST_PARAMETERS, Reply
 from flows.judges.request_details import chat_request_body, conversation
-from flows.store.batch_jobs import BatchItem, BatchJobs, JudgeOf, Standing, utc_now
+from flows.store.batch_jobs import (
+    SUBMITTING,
+    BatchItem,
+    BatchJobs,
+    JudgeOf,
+    Standing,
+    submission_file,
+    submitting_id,
+    utc_now,
+)
 from flows.store.judge_memory import JudgeMemory
 from flows.store.reply_cache import ReplyCache
 
@@ -130,7 +145,11 @@ class BatchJudge(OpenAIJudge):
         self._reported: list[tuple[str, str, int]] = []
         self._batch_fatal: str | None = None
         self._submitted: list[tuple[str, datetime]] = []  # by the current ask
+        # Tokens of the answers this judge collected, by cache key, until the case that
+        # needs the item is charged with them (usage(), drain_item_usage()).
+        self._uncharged: dict[str, tuple[int, int]] = {}
         self._wait_until = time.monotonic() + max(wait, 0.0)
+        self._creation = BatchCreation(self._api, jobs, stop=self._stop, give_up=GIVE_UP_AFTER)
 
     @property
     def fatal_error(self) -> str | None:
@@ -142,6 +161,15 @@ class BatchJudge(OpenAIJudge):
         super().stop()
 
     def close(self) -> None:
+        if self._uncharged:
+            prompt, completion = (sum(t) for t in zip(*self._uncharged.values(), strict=True))
+            log.info(
+                "%d items collected from batches (%d + %d tokens) were not used by this run's "
+                "cases: their tokens are in judge_batches only",
+                len(self._uncharged),
+                prompt,
+                completion,
+            )
         try:
             super().close()
         finally:
@@ -166,6 +194,15 @@ class BatchJudge(OpenAIJudge):
     def _check(self, batch_id: str, submitted_at: datetime) -> bool:
         """Ask a batch's state and collect it if it finished; whether it is done with (read,
         lost or given up) rather than still waited for."""
+        if submission_file(batch_id) is not None:
+            settled = self._creation.settle(batch_id, submitted_at)
+            if not isinstance(settled, str):
+                return bool(settled)
+            batch_id = settled
+        return self._check_state(batch_id, submitted_at)
+
+    def _check_state(self, batch_id: str, submitted_at: datetime) -> bool:
+        """`_check` of a batch the server gave its id."""
         try:
             status = self._api.status(batch_id)
         except BatchNotFound as exc:
@@ -239,13 +276,17 @@ class BatchJudge(OpenAIJudge):
             tokens[0] += reply.prompt_tokens
             tokens[1] += reply.completion_tokens
             n = len(items)
+            share = list(zip(*_shares(reply, n), strict=True))
+            for item, (prompt, completion) in zip(items, share, strict=True):
+                before = self._uncharged.get(item.cache_key, (0, 0))
+                self._uncharged[item.cache_key] = (before[0] + prompt, before[1] + completion)
             unusable = self._read_pack(
                 _task_of(items[0].stage, data[0]),
                 reply=reply,
                 asking=list(range(n)),
                 items=[_item_of(items[0].stage, entry) for entry in data],
                 cache_keys=[item.cache_key for item in items],
-                share=list(zip(*_shares(reply, n), strict=True)),
+                share=share,
                 results={},
             )
             answered += n - len(unusable)
@@ -306,10 +347,29 @@ class BatchJudge(OpenAIJudge):
         """The live path's cache and packs; the packs it would ask become batches."""
         self._gathered, self._submitted = [], []
         results = super()._ask(task, items, keys)
+        self._charge(task, items, keys)
         self._jobs.mark_reported(self._reported)
         self._reported = []
         gathered, self._gathered = self._gathered, []
         return self._submit_gathered(task, gathered, results) if gathered else results
+
+    def _charge(self, task: Task, items: list[Any], keys: Any) -> None:
+        """Charge the run (usage()) and the items' first cases (drain_item_usage()) with the
+        tokens of collected answers these items needed, once: what the provider billed."""
+        if not self._uncharged:
+            return
+        key_list = keys.to_list() if keys is not None and self._track_items else None
+        rows, spent = [], [0, 0]
+        for index, item in enumerate(items):
+            tokens = self._uncharged.pop(self._cache_key(task, item), None)
+            if tokens is None:
+                continue
+            spent[0] += tokens[0]
+            spent[1] += tokens[1]
+            if key_list is not None:
+                rows.append((task.stage, key_list[index], 0.0, tokens[0], tokens[1], False))
+        self._usage.add(prompt_tokens=spent[0], completion_tokens=spent[1])
+        self._usage.record_items(rows)
 
     def _cached(self, cache_keys: list[str]) -> dict[int, str]:
         """The cache's answers; and, for the keys it lacks, where their batches stand."""
@@ -425,7 +485,6 @@ class BatchJudge(OpenAIJudge):
         file_id = self._api.upload(
             b"".join(lines), f"faithpipe-{task.stage}-{uuid.uuid4().hex}.jsonl"
         )
-        status = self._api.submit(file_id, {"faithpipe_stage": task.stage})
         items = [
             BatchItem(
                 custom_id=f"{task.stage}-{first + number}",
@@ -439,17 +498,25 @@ class BatchJudge(OpenAIJudge):
                 zip(request.items, request.cache_keys, strict=True)
             )
         ]
-        submitted_at = utc_now()
-        self._submitted.append((status.batch_id, submitted_at))
+        # Recorded before the create: whatever happens to its answer (lost, cut by a stop or
+        # by the process's death), the batch is found later, never created a second time.
+        placeholder, submitted_at = submitting_id(file_id), utc_now()
         self._jobs.record(
-            batch_id=status.batch_id,
+            batch_id=placeholder,
             input_file_id=file_id,
             judge=self._owner,
-            state=status.status,
+            state=SUBMITTING,
             requests=len(lines),
             items=items,
             submitted_at=submitted_at,
         )
+        status = self._creation.first(placeholder, submitted_at)
+        if status is None:
+            return BatchPending(
+                f"asked in a batch of file {file_id} whose creation had no clear answer; "
+                "a later run finds it or creates it"
+            )
+        self._submitted.append((status.batch_id, submitted_at))
         log.info(
             "submitted batch %s: %d %s requests, %d items",
             status.batch_id,
@@ -493,7 +560,11 @@ def build_batch_judge(settings: JudgeSettings, con: duckdb.DuckDBPyConnection | 
     """The judge `--judge openai --judge-mode batch` asks for, with every finished batch of
     earlier runs already collected into judge_cache."""
     if con is None:
-        raise ConfigError("--judge-mode batch needs the run's database (its batches live there)")
+        # Only a run in one process has it: Dask workers never open the database.
+        raise ConfigError(
+            "--judge-mode batch runs in one process: use --engine local (the batches and "
+            "their answers live in the run's database)"
+        )
     cache = ReplyCache(con)
     jobs = BatchJobs(con)
     try:

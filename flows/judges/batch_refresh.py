@@ -10,7 +10,7 @@ import logging
 from pathlib import Path
 
 from flows.judges.batch_api import BatchApi, BatchApiError
-from flows.store.batch_jobs import BatchJobs
+from flows.store.batch_jobs import BatchJobs, submission_file
 from flows.store.db import open_store
 
 __all__ = ["refresh_batch_states"]
@@ -36,14 +36,22 @@ def refresh_batch_states(
         try:
             unfinished = jobs.unfinished(endpoint=api.endpoint)
             refreshed = 0
-            for batch_id, _, _ in unfinished:
+            for batch_id, submitted_at, _ in unfinished:
+                file_id = submission_file(batch_id)
                 try:
-                    status = api.status(batch_id)
+                    # One still `submitting` is looked for by its file; creating it is a run's.
+                    status = (
+                        api.status(batch_id) if file_id is None else api.find(file_id, submitted_at)
+                    )
                 except BatchApiError as exc:
                     log.warning("batch %s: state not refreshed (%s)", batch_id, exc)
                     continue
+                if status is None:
+                    continue
+                if file_id is not None:
+                    jobs.adopt(batch_id, batch_id=status.batch_id, state=status.status)
                 jobs.seen(
-                    batch_id,
+                    status.batch_id,
                     state=status.status,
                     output_file_id=status.output_file_id,
                     error_file_id=status.error_file_id,

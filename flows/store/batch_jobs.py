@@ -16,7 +16,31 @@ import duckdb
 
 from flows.store.db import run_sql_file, sql, transaction
 
-__all__ = ["BatchItem", "BatchJobs", "JudgeOf", "Standing", "utc_now"]
+__all__ = [
+    "SUBMITTING",
+    "BatchItem",
+    "BatchJobs",
+    "JudgeOf",
+    "Standing",
+    "submission_file",
+    "submitting_id",
+    "utc_now",
+]
+
+# A batch is recorded before it is created (state `submitting`), under this prefix and its
+# input file's id, so that a create whose answer is lost is found and adopted, never repeated.
+SUBMITTING = "submitting"
+_PLACEHOLDER = SUBMITTING + ":"
+
+
+def submitting_id(input_file_id: str) -> str:
+    """The batch_id a batch is recorded under until the server's id is known."""
+    return _PLACEHOLDER + input_file_id
+
+
+def submission_file(batch_id: str) -> str | None:
+    """The input file of a batch still recorded under its placeholder, else None."""
+    return batch_id.removeprefix(_PLACEHOLDER) if batch_id.startswith(_PLACEHOLDER) else None
 
 
 def utc_now() -> datetime:
@@ -86,7 +110,8 @@ class BatchJobs:
         items: list[BatchItem],
         submitted_at: datetime,
     ) -> None:
-        """A batch the server accepted, and its items, in one transaction."""
+        """A batch, and its items, in one transaction: one the server accepted, or one about
+        to be created (state `submitting`, batch_id from submitting_id)."""
         columns = {
             name: [getattr(item, name) for item in items]
             for name in ("custom_id", "position", "stage", "item", "cache_key")
@@ -103,6 +128,20 @@ class BatchJobs:
                     "state": state,
                     "requests": requests,
                     "submitted_at": submitted_at,
+                },
+            )
+
+    def adopt(self, placeholder: str, *, batch_id: str, state: str) -> None:
+        """A batch recorded as submitting now has the server's id (and state)."""
+        with self._lock, transaction(self._cursor):
+            run_sql_file(
+                self._cursor,
+                "judge_batch_adopt",
+                {
+                    "placeholder": placeholder,
+                    "batch_id": batch_id,
+                    "state": state,
+                    "now": utc_now(),
                 },
             )
 

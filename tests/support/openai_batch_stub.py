@@ -14,6 +14,10 @@ queued with `then(...)` (default `complete`):
 - `garbled`: `completed`, the first line's reply is not JSON.
 
 It counts what a provider would bill (answered lines and their tokens) and every request.
+`lose_create_answers(n)` makes the next n creates start their batch but answer 502 (an answer
+lost on the way); `on_create`, when set, is called after a batch is created and before the
+answer is sent (a test kills the asking process there). `GET /v1/batches` lists them, newest
+first, in pages (`limit`, `after`), as OpenAI does.
 """
 
 from __future__ import annotations
@@ -23,6 +27,7 @@ import re
 import threading
 import time
 from collections import Counter, deque
+from collections.abc import Callable
 from email.parser import BytesParser
 from email.policy import default as email_policy
 from http.server import BaseHTTPRequestHandler
@@ -52,6 +57,8 @@ class BatchStub:
         self.completion_tokens = 0
         self.bodies: list[dict[str, Any]] = []  # every request line's body, and every chat body
         self.errors: list[str] = []
+        self.lost_create_answers = 0  # creates still to answer 502 after creating
+        self.on_create: Callable[[], None] | None = None
         self._ids = 0
         self._server = _Server(("127.0.0.1", 0), _Handler)
         self._server.stub = self
@@ -86,6 +93,11 @@ class BatchStub:
             for batch in self.batches.values():
                 if batch["_outcome"] == "hold":
                     batch["_outcome"] = "complete"
+
+    def lose_create_answers(self, count: int = 1) -> None:
+        """The next `count` creates start their batch, then answer 502 (the answer is lost)."""
+        with self.lock:
+            self.lost_create_answers += count
 
     def states(self) -> Counter[str]:
         with self.lock:
@@ -144,6 +156,23 @@ class BatchStub:
                 "_lines": lines,
             }
             return 200, _visible(self.batches[batch_id])
+
+    def listing(self, query: str) -> tuple[int, dict[str, Any]]:
+        """A page of batches, newest first, after the batch `after` (OpenAI's cursor)."""
+        params = dict(part.split("=", 1) for part in query.split("&") if "=" in part)
+        limit = int(params.get("limit", 20))
+        with self.lock:
+            newest_first = sorted(self.batches, reverse=True)
+            after = params.get("after")
+            start = newest_first.index(after) + 1 if after in newest_first else 0
+            page = [_visible(self.batches[b]) for b in newest_first[start : start + limit]]
+            return 200, {
+                "object": "list",
+                "data": page,
+                "first_id": page[0]["id"] if page else None,
+                "last_id": page[-1]["id"] if page else None,
+                "has_more": start + limit < len(newest_first),
+            }
 
     def retrieve(self, batch_id: str, *, cancel: bool = False) -> tuple[int, dict[str, Any]]:
         """A batch's state (advanced by its outcome), or cancelled first with `cancel`."""
@@ -287,6 +316,10 @@ class _Handler(BaseHTTPRequestHandler):
             else:
                 self._send_bytes(200, data, "application/octet-stream")
             return
+        if path == "/v1/batches":
+            stub.requests["batch_list"] += 1
+            self._send(*stub.listing(self.path.partition("?")[2]))
+            return
         if (match := _BATCH.match(path)) and not match.group(2):
             stub.requests["batch_status"] += 1
             self._send(*stub.retrieve(match.group(1)))
@@ -309,7 +342,18 @@ class _Handler(BaseHTTPRequestHandler):
             return
         if path == "/v1/batches":
             stub.requests["batch_create"] += 1
-            self._send(*stub.create(json.loads(body)))
+            status, answer = stub.create(json.loads(body))
+            if stub.on_create is not None and status == 200:
+                stub.on_create()
+            with stub.lock:
+                lose, stub.lost_create_answers = (
+                    stub.lost_create_answers > 0,
+                    max(stub.lost_create_answers - 1, 0),
+                )
+            if lose:
+                self._send(502, {"error": {"message": "stub: bad gateway"}})
+            else:
+                self._send(status, answer)
             return
         if (match := _BATCH.match(path)) and match.group(2):
             stub.requests["batch_cancel"] += 1

@@ -19,11 +19,14 @@ import duckdb
 import polars as pl
 import pytest
 
+from faith_udfs.errors import ConfigError
 from flows.cli import main
 from flows.errors import JudgeEndpointError
 from flows.nightly.nightly_run import run_nightly
+from flows.run.judge_factory import build_judge
 from flows.run.pipeline import run_score
 from flows.run.settings import JudgeSettings, ScoreSettings
+from flows.store.db import open_store
 from schemas import OUTPUT_MODELS
 from tests.support.builders import COMPARED
 from tests.support.openai_batch_stub import BatchStub
@@ -63,7 +66,7 @@ def batch(stub: BatchStub, source: Path, db: Path, **judge: Any) -> ScoreSetting
 
 
 def score(run_settings: ScoreSettings) -> dict[str, Any]:
-    """One run; every row it read is accounted for."""
+    """One run; every row it read is accounted for, and so is every token it was charged."""
     run = run_score(run_settings)
     assert (
         run["rows_in"]
@@ -72,7 +75,28 @@ def score(run_settings: ScoreSettings) -> dict[str, Any]:
             run["rows_scored"] + run["rows_invalid"] + run["rows_pending"] + run["rows_quarantined"]
         )
     )
+    per_case = query(
+        Path(run_settings.db),
+        "SELECT coalesce(sum(prompt_tokens), 0), coalesce(sum(completion_tokens), 0) "
+        "FROM case_scores WHERE run_id = $r",
+        r=run["run_id"],
+    )
+    assert per_case == [(run["prompt_tokens"], run["completion_tokens"])]
     return run
+
+
+def score_in_a_process(stub: BatchStub, source: Path, db: Path, *options: str) -> subprocess.Popen:
+    """`faith score` in batch mode in a process of its own."""
+    return subprocess.Popen(
+        [sys.executable, "-m", "flows.cli", "score", str(source), "--db", str(db),
+         "--prefect", "no", "--judge", "openai", "--judge-mode", "batch",
+         "--model", "stub-model", "--base-url", stub.base_url, *options],
+        cwd=Path(__file__).resolve().parents[3],
+        env={**os.environ, "OPENAI_API_KEY": KEY},
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )  # fmt: skip
 
 
 def until_settled(run_settings: ScoreSettings, most: int = 6) -> list[dict[str, Any]]:
@@ -115,15 +139,30 @@ def asked_again_after_answered(db: Path) -> int:
 
 
 def test_rounds_give_the_lexical_scores_and_a_rerun_pays_nothing(
-    stub: BatchStub, source: Path, tmp_path: Path
+    stub: BatchStub, source: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     db = tmp_path / "f.duckdb"
-    runs = until_settled(batch(stub, source, db))
+    runs = until_settled(batch(stub, source, db, model="gpt-4o-mini"))
     # Round 1 asks truths and claims, round 2 verdicts, round 3 finds every answer.
     assert [r["rows_pending"] for r in runs] == [CASES, CASES, 0]
     assert [r["judge_calls"] for r in runs] == [0, 0, 0]
     assert stub.requests["chat"] == 0
     assert stub.lines_billed == stub.lines_submitted > 0
+    # The runs that collected the answers are charged what the server billed, at the batch
+    # price (half the table's 0.15 / 0.60 USD per million).
+    billed = (stub.prompt_tokens, stub.completion_tokens)
+    assert tuple(sum(r[k] for r in runs) for k in ("prompt_tokens", "completion_tokens")) == billed
+    assert [r["prompt_tokens"] > 0 for r in runs] == [False, True, True]
+    assert sum(r["cost_usd"] for r in runs) == pytest.approx(
+        (billed[0] * 0.075 + billed[1] * 0.30) / 1e6
+    )
+    assert main(["batches", "--db", str(db)]) == 0
+    listed = capsys.readouterr().out
+    assert "cost_usd" in listed
+    for prompt, completion in query(
+        db, "SELECT prompt_tokens, completion_tokens FROM judge_batches"
+    ):
+        assert str(round((prompt * 0.075 + completion * 0.30) / 1e6, 6)) in listed
     assert scores(db, runs[-1]["config_id"]).equals(lexical_scores(source, db))
     states = query(db, "SELECT state, collected_at IS NOT NULL, items_failed FROM judge_batches")
     assert sorted(states) == [("completed", True, 0)] * 3
@@ -136,7 +175,7 @@ def test_rounds_give_the_lexical_scores_and_a_rerun_pays_nothing(
     assert asked_again_after_answered(db) == 0
 
     billed, requests = stub.lines_billed, sum(stub.requests.values())
-    again = score(batch(stub, source, db))
+    again = score(batch(stub, source, db, model="gpt-4o-mini"))
     assert again["rows_already_scored"] == CASES
     assert (stub.lines_billed, sum(stub.requests.values())) == (billed, requests)
 
@@ -161,16 +200,7 @@ def test_submitted_by_one_process_collected_by_another(
     db = tmp_path / "f.duckdb"
     stub.then("hold", "hold")
     # Process 1 submits the truths and waits for them (--batch-wait), until a Ctrl-C.
-    process = subprocess.Popen(
-        [sys.executable, "-m", "flows.cli", "score", str(source), "--db", str(db),
-         "--prefect", "no", "--judge", "openai", "--judge-mode", "batch",
-         "--model", "stub-model", "--base-url", stub.base_url, "--batch-wait", "60"],
-        cwd=Path(__file__).resolve().parents[3],
-        env={**os.environ, "OPENAI_API_KEY": KEY},
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-    )  # fmt: skip
+    process = score_in_a_process(stub, source, db, "--batch-wait", "60")
     try:
         deadline = time.monotonic() + 60
         while not stub.requests["batch_status"]:  # polled: submitted and recorded
@@ -347,3 +377,86 @@ def test_with_a_wait_one_run_goes_through_every_round(
     held = score(batch(stub, source, tmp_path / "held.duckdb", batch_wait=0.5))
     assert held["rows_pending"] == CASES
     assert time.monotonic() - started < 5
+
+
+def assert_every_batch_recorded_once(stub: BatchStub, db: Path) -> None:
+    """Every batch the server holds is one row of judge_batches, so no item is in two billed
+    batches; and no item was asked again once answered."""
+    recorded = dict(query(db, "SELECT batch_id, requests FROM judge_batches"))
+    assert set(stub.batches) == set(recorded)
+    assert stub.lines_submitted == sum(recorded.values())
+    assert asked_again_after_answered(db) == 0
+
+
+def test_a_lost_create_answer_adopts_the_batch_instead_of_paying_twice(
+    stub: BatchStub, source: Path, tmp_path: Path
+) -> None:
+    db = tmp_path / "f.duckdb"
+    stub.lose_create_answers(1)  # the truths batch is created, its answer is a 502
+    runs = until_settled(batch(stub, source, db))
+    assert [r["rows_pending"] for r in runs] == [CASES, CASES, 0]  # nothing is delayed
+    assert stub.requests["batch_create"] == 3  # the lost answer is not retried
+    assert stub.requests["batch_list"] >= 1  # ... the batch is looked for, and adopted
+    assert_every_batch_recorded_once(stub, db)
+    assert stub.lines_billed == stub.lines_submitted
+
+
+def test_a_process_killed_during_a_create_leaves_its_batch_for_the_next_run(
+    stub: BatchStub, source: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    db = tmp_path / "f.duckdb"
+    process = score_in_a_process(stub, source, db, "--timeout", "5")
+    # The server has created the batch; the process dies before it reads the answer.
+    stub.on_create = lambda: os.kill(process.pid, signal.SIGKILL)
+    try:
+        process.communicate(timeout=60)
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.communicate()
+    assert process.returncode == -signal.SIGKILL
+    stub.on_create = None
+    assert len(stub.batches) == 1
+    (created,) = stub.batches
+    (row,) = query(db, "SELECT batch_id, state, input_file_id FROM judge_batches")
+    assert row == (f"submitting:{row[2]}", "submitting", row[2])  # recorded before the create
+    # `faith batches --refresh` finds it by its file; the next run collects it.
+    assert main(["batches", "--db", str(db), "--refresh", "--base-url", stub.base_url]) == 0
+    assert "refreshed the state of 1 of 1" in capsys.readouterr().out
+    assert query(db, "SELECT batch_id FROM judge_batches") == [(created,)]
+    runs = until_settled(batch(stub, source, db))
+    assert runs[-1]["rows_newly_scored"] == CASES
+    assert_every_batch_recorded_once(stub, db)
+
+
+@pytest.mark.parametrize("route", ["settings", "worker"])
+def test_batch_mode_on_dask_is_refused_with_the_engine_message(tmp_path: Path, route: str) -> None:
+    """Whichever route reaches it, the user reads that batch mode needs --engine local."""
+    judge = JudgeSettings(kind="openai", model="m", mode="batch")
+    if route == "settings":
+        with pytest.raises(ValueError, match="batch runs in one process: use --engine local"):
+            ScoreSettings(source="x.parquet", db=str(tmp_path / "f.duckdb"), judge=judge,
+                          engine="dask")  # fmt: skip
+    else:  # a judge built without the database, as a Dask worker's would be
+        with pytest.raises(ConfigError, match="use --engine local"):
+            build_judge(judge)
+
+
+def test_a_stop_during_a_create_leaves_its_batch_for_the_next_run(
+    stub: BatchStub, source: Path, tmp_path: Path
+) -> None:
+    db = tmp_path / "f.duckdb"
+    run_settings = batch(stub, source, db)
+    con = open_store(db)
+    judge = build_judge(run_settings.judge, con)
+    try:
+        stub.on_create = judge.stop  # the server made the batch; the request is cancelled
+        stopped = run_score(run_settings, judge=judge)
+    finally:
+        judge.close()
+        con.close()
+    stub.on_create = None
+    assert stopped["rows_newly_scored"] == 0
+    assert query(db, "SELECT state FROM judge_batches") == [("submitting",)]
+    assert until_settled(run_settings)[-1]["rows_newly_scored"] == CASES
+    assert_every_batch_recorded_once(stub, db)

@@ -15,6 +15,7 @@ import polars as pl
 import pytest
 
 from faith_udfs.errors import JudgeError, JudgeTransientError
+from flows.cli import main
 from flows.judges.llm_judge import OpenAIJudge
 from flows.judges.rate_window import CHARS_PER_TOKEN, RateWindow, call_bound, shared_window
 from flows.run.pipeline import run_score
@@ -157,3 +158,23 @@ def test_judges_of_one_endpoint_and_model_share_their_window() -> None:
     first = shared_window("http://127.0.0.1:1/v1", "m", 10, None)
     assert shared_window("http://127.0.0.1:1/v1", "m", 10, None) is first
     assert shared_window("http://127.0.0.1:1/v1", "other", 10, None) is not first
+
+
+@pytest.mark.parametrize(
+    ("options", "message"),
+    [
+        (["--tpm", "5000"], "its reply may take 8,192 tokens (the default's most)"),
+        (["--tpm", "300", "--max-output-tokens", "400"], "raise --tpm well above 400 or lower"),
+    ],
+)
+def test_a_tpm_smaller_than_one_call_is_refused_at_start(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], options: list[str], message: str
+) -> None:
+    db = tmp_path / "f.duckdb"
+    command = ["score", str(SAMPLE), "--db", str(db), "--prefect", "no"]
+    assert main([*command, "--judge", "openai", "--model", "m", *options]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1, err
+    assert message in err[0]
+    assert "--max-output-tokens" in err[0]
+    assert not db.exists()

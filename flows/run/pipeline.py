@@ -76,9 +76,10 @@ _COMMIT_GRACE_SECONDS = 2.0
 _ROLLBACK_GRACE_SECONDS = 1.0
 # ... and the batch being scored this long to notice, before the judge is closed under it.
 _SCORING_GRACE_SECONDS = 0.5
-# Before each commit the memory limit gets room for the keys stored so far and this many
-# batches' worth more: the batch's quarantine rows, and judge_cache entries flushed meanwhile.
-_INDEX_ROOM_BATCHES = 2
+# Before each commit the memory limit gets room for the keys stored so far and those the batch
+# adds: its quarantine rows, and judge_cache entries, at most this many a judge call (a packed
+# call answers up to 8 items by default). A batch that adds no key adds no room.
+_CACHED_KEYS_PER_CALL = 16
 
 
 @dataclass(frozen=True)
@@ -435,7 +436,8 @@ def _write_scored(
             if state.stop_writing.is_set():  # stopped while this batch was being scored
                 raise RuntimeError("not written: the run stopped")
             # Room for the PRIMARY KEY indexes' keys the run added so far and this batch's.
-            limit_memory(state.con, adding=_INDEX_ROOM_BATCHES * batch.rows_in)
+            adding = batch.rows_quarantined + _CACHED_KEYS_PER_CALL * scored.spent["calls"]
+            limit_memory(state.con, adding=adding)
             try:
                 state.steps.write(
                     state.con,

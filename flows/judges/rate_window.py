@@ -34,6 +34,7 @@ _TOKENS_PER_MESSAGE = 8
 _POLL_SECONDS = 0.1
 
 _SHARED: dict[tuple[object, ...], RateWindow] = {}
+_SHARED_LOCK = threading.Lock()
 
 
 def call_bound(messages: list[dict[str, str]], schema: str, max_tokens: int) -> int:
@@ -44,9 +45,6 @@ def call_bound(messages: list[dict[str, str]], schema: str, max_tokens: int) -> 
     prompt = sum(len(message["content"].encode()) for message in messages)
     overhead = _TOKENS_PER_MESSAGE * (len(messages) + 1)
     return prompt + len(schema.encode()) + overhead + max_tokens
-
-
-_SHARED_LOCK = threading.Lock()
 
 
 def shared_window(

@@ -10,18 +10,18 @@ import polars as pl
 import pytest
 
 from flows.errors import DatabaseWriteFailed
-from flows.run.pipeline import run_score
+from flows.run.pipeline import Steps, run_score
 from flows.run.settings import ScoreSettings
 from flows.store import db
+from flows.store.batch_writes import write_batch
 from tests.support.builders import many_cases, write
 
-# 40,000 rows of null answers (all quarantined) in batches of 8,000, under a 22 MB base
-# limit: with no room for the index keys (the limit the run opened with on a fresh database)
-# the quarantine's index outgrows it within the run (measured: fails at 24 MB; with room it
-# passes at 20 MB).
+# 40,000 rows of null answers (all quarantined) in batches of 8,000.
 _ROWS = 40_000
 _BATCH = 8_000
-_BASE_MB = 22
+# A base limit so small that the quarantine's index outgrows it within the run when no room
+# is kept for its keys (measured: fails up to 24 MB).
+_SMALL_BASE_MB = 12
 
 
 @pytest.fixture(scope="module")
@@ -48,17 +48,28 @@ def test_the_memory_limit_grows_with_the_keys_stored() -> None:
 
 
 def test_a_run_quarantining_many_rows_raises_the_limit_as_it_adds_keys(
-    all_bad: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    all_bad: Path, tmp_path: Path
 ) -> None:
-    monkeypatch.setattr(db, "_STORE_MEMORY_MB", _BASE_MB)
-    run = run_score(_settings(all_bad, tmp_path))
+    limits: list[float] = []
+
+    def write_noting_the_limit(con: duckdb.DuckDBPyConnection, scored, **options) -> float:
+        query = "SELECT value FROM duckdb_settings() WHERE name = 'memory_limit'"
+        ((limit,),) = con.execute(query).fetchall()
+        number, unit = limit.split()
+        limits.append(float(number) * {"MiB": 1, "GiB": 1024}[unit] * 2**20 / 10**6)
+        return write_batch(con, scored, **options)
+
+    run = run_score(_settings(all_bad, tmp_path), steps=Steps(write=write_noting_the_limit))
     assert (run["status"], run["batches"], run["rows_quarantined"]) == ("completed", 5, _ROWS)
+    # Before each commit: room for the keys stored and the batch's own, ~256 bytes a key.
+    assert limits == sorted(limits)
+    assert limits[-1] - limits[0] >= (_ROWS - _BATCH) * 256 / 10**6 - 1
 
 
 def test_a_commit_out_of_memory_fails_the_run_with_exit_7_and_keeps_earlier_batches(
     all_bad: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(db, "_STORE_MEMORY_MB", _BASE_MB)
+    monkeypatch.setattr(db, "_STORE_MEMORY_MB", _SMALL_BASE_MB)
     monkeypatch.setattr(db, "_INDEX_BYTES_PER_ROW", 0)  # no room for keys: a commit fails
     with pytest.raises(DatabaseWriteFailed, match=r"ran out of memory.*lower --batch-size") as err:
         run_score(_settings(all_bad, tmp_path))

@@ -31,8 +31,9 @@ class JudgeEndpointError(JudgeError):
 
 
 class DatabaseWriteFailed(FaithError):
-    """Committing a batch failed (disk full, I/O error): the batch rolled back, committed
-    batches are kept; fix the disk and run again."""
+    """Committing a batch failed (disk full, I/O error, DuckDB out of memory): the batch
+    rolled back, committed batches are kept; fix the disk (or lower --batch-size) and run
+    again."""
 
     exit_code = 7
 

@@ -232,7 +232,7 @@ def settings_from(args: argparse.Namespace, *, flow: str = "score") -> Any:
     from flows.run.settings import JudgeSettings, ScoreSettings
 
     try:
-        return ScoreSettings(
+        settings = ScoreSettings(
             source=args.source,
             db=args.db,
             judge=JudgeSettings(
@@ -271,3 +271,24 @@ def settings_from(args: argparse.Namespace, *, flow: str = "score") -> Any:
         )
     except ValidationError as exc:
         raise settings_error(exc) from None
+    return _tpm_holds_one_call(settings)
+
+
+def _tpm_holds_one_call(settings: Any) -> Any:
+    """Refuse at start a --tpm that cannot hold the run's largest request: a call counts in
+    the window at its prompt's bytes plus its max_tokens until answered (rate_window.py), so
+    one whose reply alone may take more than --tpm would be refused call by call."""
+    from flows.judges.llm_tasks import BUDGET_CEILING
+
+    judge = settings.judge
+    if judge.kind != "openai" or judge.tpm is None:
+        return settings
+    reply = judge.max_output_tokens or BUDGET_CEILING
+    if judge.tpm <= reply:
+        given = "--max-output-tokens" if judge.max_output_tokens else "the default's most"
+        raise ConfigError(
+            f"--tpm {judge.tpm:,} cannot hold one judge request: its reply may take {reply:,} "
+            f"tokens ({given}) and its prompt more; raise --tpm well above {reply:,} or "
+            "lower --max-output-tokens"
+        )
+    return settings

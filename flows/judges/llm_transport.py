@@ -33,7 +33,7 @@ from faith_udfs.errors import (
 from flows.errors import JudgeEndpointError
 from flows.judges.event_loop import LoopThread
 from flows.judges.limiter import AdaptiveLimiter
-from flows.judges.rate_window import shared_window
+from flows.judges.rate_window import call_bound, shared_window
 from flows.judges.request_details import (
     chat_request_body,
     conversation,
@@ -92,6 +92,10 @@ class Reply:
     completion_tokens: int
     estimated: bool = False
     max_tokens: int = 0
+
+    @property
+    def total_tokens(self) -> int:
+        return self.prompt_tokens + self.completion_tokens
 
 
 def _content_text(content: Any) -> str:
@@ -292,9 +296,8 @@ class ChatEndpoint:
         server refused the response format, or the JudgeError it ended in."""
         ticket = self._limiter.acquire(self._stop)
         ok, throttled, retry_after = False, False, None
-        chars = sum(len(message["content"]) for message in messages)
         try:
-            sent = self._window.admit(chars, self._stop)
+            sent = self._window.admit(call_bound(messages, schema, max_tokens), self._stop)
             self._reserve_call()
             spent[0] += 1
             used_format = self._format
@@ -330,7 +333,7 @@ class ChatEndpoint:
                     f"the endpoint's answer is not a chat completion: {type(exc).__name__}"
                 ) from None
             reply = self._reply_of(raw, messages, max_tokens)
-            self._window.settle(sent, chars, reply.prompt_tokens + reply.completion_tokens)
+            self._window.settle(sent, None if reply.estimated else reply.total_tokens)
             with self._lock:
                 self.latencies.append(time.monotonic() - started)
                 if self._format == used_format:

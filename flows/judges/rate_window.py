@@ -1,10 +1,11 @@
 """Requests and tokens per minute (`--rpm`, `--tpm`): a sliding window over the calls sent.
 
 A call is let through only when, counting it, the calls sent in the last `window` seconds
-number at most `rpm` and hold at most `tpm` tokens. Tokens are estimated before the call
-(conservatively, learning from replies) and corrected to the reply's usage after it, so the
-limit holds over every window, not per clock minute. The adaptive limit on calls in flight
-(limiter.py) and the 429 handling work on top of this, unchanged.
+number at most `rpm` and hold at most `tpm` tokens. A call counts at an upper bound of its
+tokens (`call_bound`: the UTF-8 bytes of its prompt, a token being at least a byte, plus the
+`max_tokens` its reply may take) until its reply reports the real usage, so the limit holds
+over every window whatever the tokenizer, not per clock minute. The adaptive limit on calls
+in flight (limiter.py) and the 429 handling work on top of this, unchanged.
 """
 
 from __future__ import annotations
@@ -23,19 +24,27 @@ from faith_udfs.errors import JudgeError, JudgeTransientError
 # seconds apart were too.
 _MARGIN_SHARE = 0.01
 _MARGIN_SECONDS = 0.5
-# Characters a token, the usual rule for English text (OpenAI's tokenizers give ~4).
+# Characters a token, the usual rule for English text (OpenAI's tokenizers give ~4): the dry
+# run's estimate (dry_run_judge.py). The window counts an upper bound instead (call_bound).
 CHARS_PER_TOKEN = 4.0
-# Before any reply has shown the real ratio, a call is assumed to cost this many times its
-# prompt's estimate (prompt plus an answer as long); replies then set the ratio.
-_FIRST_FACTOR = 2.0
-# The largest ratio of the latest replies is used, plus this headroom.
-_HEADROOM = 1.1
-_RECENT_REPLIES = 64
+# Tokens a chat template may add around each message (role markers, separators): OpenAI's
+# count 3-4; llama.cpp's templates a few more.
+_TOKENS_PER_MESSAGE = 8
 # How often a wait looks at the stop event.
 _POLL_SECONDS = 0.1
 
 _SHARED: dict[tuple[object, ...], RateWindow] = {}
 _SHARED_LOCK = threading.Lock()
+
+
+def call_bound(messages: list[dict[str, str]], schema: str, max_tokens: int) -> int:
+    """The most tokens a call can cost: every token of a prompt (byte-level BPE, or
+    SentencePiece with byte fallback) covers at least one UTF-8 byte, so its bytes (the
+    response schema's included, which some servers add to the prompt) bound its tokens; the
+    reply is at most `max_tokens`."""
+    prompt = sum(len(message["content"].encode()) for message in messages)
+    overhead = _TOKENS_PER_MESSAGE * (len(messages) + 1)
+    return prompt + len(schema.encode()) + overhead + max_tokens
 
 
 def shared_window(
@@ -59,10 +68,10 @@ class _Sent:
 class RateWindow:
     """At most `rpm` requests and `tpm` tokens in any `window` seconds (None: no limit).
 
-    `admit(prompt_chars)` waits until a call of that size fits, records it and returns its
-    entry; `settle(entry, tokens)` puts the reply's real token count in its place. Waits end
-    when `stop` is set, and never last longer than the window: a call that could never fit
-    (bigger than `tpm` on its own) is refused at once.
+    `admit(bound)` waits until a call that may cost `bound` tokens fits, records it and
+    returns its entry; `settle(entry, tokens)` puts the reply's real token count in its place.
+    Waits end when `stop` is set, and never last longer than the window: a call that could
+    never fit (bigger than `tpm` on its own) is refused at once.
     """
 
     def __init__(
@@ -83,7 +92,6 @@ class RateWindow:
         self._cond = threading.Condition()
         self._sent: deque[_Sent] = deque()
         self._tokens = 0
-        self._ratios: deque[float] = deque(maxlen=_RECENT_REPLIES)
 
     @property
     def active(self) -> bool:
@@ -94,23 +102,19 @@ class RateWindow:
         """The longest a call can wait here (every call sent before it leaving the window)."""
         return self._span if self.active else 0.0
 
-    def estimate(self, prompt_chars: int) -> int:
-        """Tokens a call with a prompt of `prompt_chars` characters is assumed to cost."""
-        base = prompt_chars / CHARS_PER_TOKEN
-        factor = max(self._ratios) * _HEADROOM if self._ratios else _FIRST_FACTOR
-        return max(1, int(base * factor + 0.5))
-
-    def admit(self, prompt_chars: int, stop: threading.Event | None = None) -> _Sent | None:
-        """Wait until a call fits, record it as sent now, and return its entry (None when no
-        limit is set). Raises JudgeTransientError when `stop` is set while waiting."""
+    def admit(self, bound: int, stop: threading.Event | None = None) -> _Sent | None:
+        """Wait until a call of at most `bound` tokens fits, record it as sent now, and return
+        its entry (None when no limit is set). Raises JudgeTransientError when `stop` is set
+        while waiting."""
         if not self.active:
             return None
         with self._cond:
-            tokens = self.estimate(prompt_chars)
+            tokens = max(bound, 1)
             if self.tpm is not None and tokens > self.tpm:
                 raise JudgeError(
-                    f"a judge call of about {tokens:,} tokens is more than --tpm {self.tpm:,} "
-                    "allows in a minute; raise --tpm or lower the pack size"
+                    f"a judge call of up to {tokens:,} tokens (its prompt's bytes and its "
+                    f"max_tokens) is more than --tpm {self.tpm:,} allows in a minute; raise "
+                    "--tpm or lower --max-output-tokens"
                 )
             while True:
                 if stop is not None and stop.is_set():
@@ -125,14 +129,12 @@ class RateWindow:
                     return entry
                 self._wait(self._cond, min(pause, _POLL_SECONDS))
 
-    def settle(self, entry: _Sent | None, prompt_chars: int, tokens: int | None) -> None:
-        """Replace a call's estimate with the tokens its reply reported (None: keep the
-        estimate, e.g. for a call that failed), and learn the ratio for later estimates."""
+    def settle(self, entry: _Sent | None, tokens: int | None) -> None:
+        """Replace a call's bound with the tokens its reply reported (None: keep the bound,
+        e.g. for a call that failed or a reply without usage)."""
         if entry is None or tokens is None:
             return
         with self._cond:
-            base = max(prompt_chars / CHARS_PER_TOKEN, 1.0)
-            self._ratios.append(tokens / base)
             if any(sent is entry for sent in self._sent):
                 self._tokens += tokens - entry.tokens
             entry.tokens = tokens

@@ -57,11 +57,12 @@ class Batch:
         return self.height + self.rows_quarantined
 
     def split(self, rows: int) -> tuple[Batch, Batch]:
-        """The first `rows` valid rows as a batch, with this batch's quarantine rows and
-        seconds; the valid rows after them start the next batch."""
+        """A batch of `rows` rows read: this batch's quarantine rows and seconds, and as many
+        valid rows as fit beside them; the valid rows after them start the next batch."""
         valid = pl.concat(self.valid, how="vertical_relaxed")
-        head = Batch([valid.head(rows)], self.quarantined, self.seconds_validate, self.seconds_read)
-        rest = Batch([valid.slice(rows)], [frame.clear() for frame in self.quarantined[:1]])
+        fit = max(rows - self.rows_quarantined, 0)
+        head = Batch([valid.head(fit)], self.quarantined, self.seconds_validate, self.seconds_read)
+        rest = Batch([valid.slice(fit)], [frame.clear() for frame in self.quarantined[:1]])
         return head, rest
 
 

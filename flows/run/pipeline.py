@@ -49,7 +49,14 @@ from flows.run.stage import Stage
 from flows.run.stop_signals import as_stop, signals_deferred, stopping_signal
 from flows.run.summary import invalid_share
 from flows.store.batch_writes import write_batch
-from flows.store.db import DISK_ERRORS, open_store, sql, write_snapshot
+from flows.store.db import (
+    DISK_ERRORS,
+    OUT_OF_MEMORY,
+    limit_memory,
+    open_store,
+    sql,
+    write_snapshot,
+)
 from flows.store.judge_memory import record_run_judge
 from flows.store.run_costs import count_dry_batch, price_run, record_max_invalid_share
 from flows.store.run_registry import finish_run, run_row, start_run, supersede_dead_runs
@@ -69,6 +76,10 @@ _COMMIT_GRACE_SECONDS = 2.0
 _ROLLBACK_GRACE_SECONDS = 1.0
 # ... and the batch being scored this long to notice, before the judge is closed under it.
 _SCORING_GRACE_SECONDS = 0.5
+# Before each commit the memory limit gets room for the keys stored so far and those the batch
+# adds: its quarantine rows, and judge_cache entries, at most this many a judge call (a packed
+# call answers up to 8 items by default). A batch that adds no key adds no room.
+_CACHED_KEYS_PER_CALL = 16
 
 
 @dataclass(frozen=True)
@@ -338,7 +349,8 @@ def _close_judge_quietly(judge: Judge) -> None:
 
 
 def _score_all(state: RunState, source: Source, duplicates: pl.DataFrame, batch_size: int) -> None:
-    """Gather validated rows into batches of `batch_size` and hand each on as it fills.
+    """Gather rows read (valid and quarantined) into batches of `batch_size` and hand each on
+    as it fills: a source of bad rows is quarantined batch by batch, not in one transaction.
     Duplicated case_ids are resolved on the way (flows/read/duplicates.py), never held back."""
     batch = Batch()
     orphans = orphan_rows(source)
@@ -360,7 +372,7 @@ def _score_all(state: RunState, source: Source, duplicates: pl.DataFrame, batch_
             batch.quarantined.append(state.keys.keyed(copies))
         batch.valid.append(valid)
         batch.quarantined.append(state.keys.keyed(rows.quarantined))
-        while batch.height >= batch_size:
+        while batch.rows_in >= batch_size:
             full, batch = batch.split(batch_size)
             _process(state, full)
         clock = time.perf_counter()
@@ -423,6 +435,9 @@ def _write_scored(
         with state.con_lock:
             if state.stop_writing.is_set():  # stopped while this batch was being scored
                 raise RuntimeError("not written: the run stopped")
+            # Room for the PRIMARY KEY indexes' keys the run added so far and this batch's.
+            adding = batch.rows_quarantined + _CACHED_KEYS_PER_CALL * scored.spent["calls"]
+            limit_memory(state.con, adding=adding)
             try:
                 state.steps.write(
                     state.con,
@@ -439,6 +454,13 @@ def _write_scored(
                     f"{state.run_id}: writing a batch of {batch.rows_in:,} rows failed, none of it "
                     f"was kept ({_describe(exc).splitlines()[0]}); committed batches are safe: "
                     "free disk space or fix the database's disk, then run again"
+                ) from exc
+            except OUT_OF_MEMORY as exc:
+                raise DatabaseWriteFailed(
+                    f"{state.run_id}: DuckDB ran out of memory committing a batch of "
+                    f"{batch.rows_in:,} rows, none of it was kept "
+                    f"({_describe(exc).splitlines()[0]}); committed batches are safe: "
+                    "lower --batch-size or free memory, then run again"
                 ) from exc
             run = run_row(state.con, state.run_id)
         state.progress.advance(batch.rows_in, run)

@@ -31,6 +31,8 @@ DEFAULT_READ_WAIT = 30.0
 # not be written), or DuckDB invalidating the database after such an error. Other DuckDB
 # errors are bugs and stay as they are.
 DISK_ERRORS = (duckdb.IOException, duckdb.TransactionException, duckdb.FatalException)
+# DuckDB could not hold what a commit needs under its memory limit (a batch too large).
+OUT_OF_MEMORY = duckdb.OutOfMemoryException
 
 log = logging.getLogger("faithpipe")
 
@@ -252,7 +254,7 @@ def open_store(
         con.execute("SET memory_limit = '1GB'")
         con.execute("SET max_vacuum_tasks = 0")
         migrate(con)
-        _limit_memory(con)
+        limit_memory(con)
     except Exception:
         con.close()
         raise
@@ -265,18 +267,28 @@ def open_store(
 _STORE_MEMORY_MB = 384
 # ... but a PRIMARY KEY's index (ART) must fit under the limit once a write touches it, and it
 # cannot be evicted: 1.75M 64-character keys did not fit in 256 MB (the COMMIT failed). Room is
-# added for the indexed rows stored (judge_cache, quarantine), measured ~170 bytes a key.
+# added for the indexed rows stored (judge_cache, quarantine), measured ~170 bytes a key, and
+# re-set before each batch's commit for the keys the run has added since (limit_memory).
 _INDEX_BYTES_PER_ROW = 256
 
 
-def _limit_memory(con: duckdb.DuckDBPyConnection) -> None:
-    """A fixed memory limit for the writing connection, with room for its key indexes."""
+def memory_limit_mb(indexed_rows: int) -> int:
+    """The writer's DuckDB memory limit with room for `indexed_rows` keys of PRIMARY KEY
+    indexes: a fixed buffer pool plus ~256 bytes a key."""
+    return _STORE_MEMORY_MB + max(indexed_rows, 0) * _INDEX_BYTES_PER_ROW // 10**6
+
+
+def limit_memory(con: duckdb.DuckDBPyConnection, adding: int = 0) -> None:
+    """A fixed memory limit for the writing connection, with room for its key indexes: those
+    stored now and `adding` more. Called on opening and again before each batch's commit, so
+    a run adding millions of keys (a source quarantined whole, a large judge_cache) does not
+    outgrow the limit it opened with."""
     (indexed,) = con.execute(sql("indexed_rows")).fetchall()[0]
-    limit_mb = _STORE_MEMORY_MB + int(indexed) * _INDEX_BYTES_PER_ROW // 10**6
+    limit_mb = memory_limit_mb(int(indexed) + adding)
     try:
         con.execute(f"SET memory_limit = '{limit_mb}MB'")
-    except duckdb.OutOfMemoryException as exc:  # more is held than estimated: keep 1 GB
-        log.warning("kept DuckDB's memory limit at 1 GB (%s)", str(exc).splitlines()[0])
+    except duckdb.OutOfMemoryException as exc:  # more is held than estimated: keep the limit
+        log.warning("kept DuckDB's memory limit as it was (%s)", str(exc).splitlines()[0])
 
 
 def refuse_foreign_database(con: duckdb.DuckDBPyConnection, path: Path | str) -> None:

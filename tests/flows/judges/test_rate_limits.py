@@ -1,7 +1,8 @@
 """`--rpm` and `--tpm` (issue 15): never more requests or tokens than allowed in any window.
 
 The window's rules run on a fake clock (no waiting); one run against a real counting server
-on 127.0.0.1 (in its own process), with a 0.5 s window, checks what the server saw."""
+on 127.0.0.1 (in its own process), with a 1 s window (twice the window's 0.5 s margin for
+arrival times), checks what the server saw."""
 
 from __future__ import annotations
 
@@ -14,8 +15,9 @@ import polars as pl
 import pytest
 
 from faith_udfs.errors import JudgeError, JudgeTransientError
+from flows.cli import main
 from flows.judges.llm_judge import OpenAIJudge
-from flows.judges.rate_window import RateWindow, shared_window
+from flows.judges.rate_window import CHARS_PER_TOKEN, RateWindow, call_bound, shared_window
 from flows.run.pipeline import run_score
 from tests.support.counting_server import RemoteServer, busiest_window, serving_elsewhere, totals
 
@@ -44,43 +46,61 @@ def busiest(sent: list[tuple[float, int]], seconds: float) -> tuple[int, int]:
     return most_requests, most_tokens
 
 
+def prompt(rng: random.Random) -> list[dict[str, str]]:
+    """A prompt of English, code or CJK text: 0.25 to 1+ tokens a character."""
+    text = rng.choice(("claim ", "x[i]=f(", "\u4e8b\u5b9e"))
+    return [{"role": "user", "content": text * rng.randint(5, 300)}]
+
+
 @pytest.mark.parametrize("seed", range(4))
 def test_no_window_of_60_s_holds_more_than_rpm_or_tpm(seed: int) -> None:
     clock = FakeClock()
     window = RateWindow(7, 3_000, clock=clock, wait=clock.wait)
     rng = random.Random(seed)
     sent: list[tuple[float, int]] = []
-    for _ in range(120):
-        chars = rng.randint(40, 2_000)
-        entry = window.admit(chars)
-        assert entry is not None
-        # Replies cost at most the estimate, as they do once the window has seen one.
-        actual = rng.randint(1, entry.tokens)
-        window.settle(entry, chars, actual)
-        sent.append((entry.at, actual))
+    dearer = 0
+    for _ in range(40):
+        # Up to 5 calls in flight before any reply, as with --concurrency 5.
+        burst = []
+        for _ in range(rng.randint(1, 5)):
+            messages = prompt(rng)
+            entry = window.admit(call_bound(messages, "{}", 200), None)
+            assert entry is not None
+            chars = len(messages[0]["content"])
+            # What the server counts: up to a token a byte, and up to max_tokens of reply;
+            # often more than the 4-characters-a-token rule says.
+            actual = rng.randint(1, entry.tokens)
+            dearer += actual > chars / CHARS_PER_TOKEN * 2
+            burst.append((entry, actual))
+        for entry, actual in burst:
+            window.settle(entry, actual)
+            sent.append((entry.at, actual))
         clock.now += rng.choice((0.0, 0.0, 0.5, 3.0, 20.0))
     requests, tokens = busiest(sent, 60.0)
     assert requests <= 7
     assert tokens <= 3_000
-    assert clock.now > 60 * 120 / 7 * 0.5  # it did wait: 120 calls at 7 a minute
+    assert dearer > 10  # replies dearer than the old estimate were in the mix
+    assert clock.now > 60 * len(sent) / 7 * 0.5  # it did wait: 7 calls a minute
 
 
-def test_a_reply_dearer_than_its_estimate_holds_later_calls_back() -> None:
+def test_calls_count_at_their_bound_until_the_reply_says_what_they_cost() -> None:
+    # 2,000 characters of code cost ~2,300 tokens at the server: more than 4 characters a
+    # token. Sent together before any reply, they must still fit in --tpm.
     clock = FakeClock()
-    window = RateWindow(None, 1_000, clock=clock, wait=clock.wait)
-    first = window.admit(400)  # estimated 200 tokens before any reply
-    assert first is not None
-    assert first.tokens == 200
-    window.settle(first, 400, 950)  # the server counted 950
-    second = window.admit(40)
-    assert second is not None
-    assert second.at >= 60.0  # waited for the first call to leave the window
-    assert second.tokens >= 10 * 9.5 * 1.1 - 1  # estimates learned the ratio (950 / 100)
+    window = RateWindow(None, 10_000, clock=clock, wait=clock.wait)
+    messages = [{"role": "user", "content": "x[i]=f(" * 285}]
+    bound = call_bound(messages, "{}", 300)
+    first = [window.admit(bound) for _ in range(4)]
+    held = window.admit(bound)
+    assert [entry.at for entry in first if entry] == [0.0] * 4
+    assert held is not None
+    assert held.at >= 60.0  # a fifth did not fit beside four unanswered ones
+    assert 5 * 2_300 > 10_000 >= 4 * bound
 
 
 def test_a_call_larger_than_tpm_is_refused_and_a_stop_ends_a_wait() -> None:
     window = RateWindow(1, 100)
-    with pytest.raises(JudgeError, match="more than --tpm 100"):
+    with pytest.raises(JudgeError, match=r"more than --tpm 100.*--max-output-tokens"):
         window.admit(10_000)
     assert window.admit(10) is not None
     stop = threading.Event()
@@ -101,7 +121,7 @@ def test_a_run_stays_within_rpm_and_tpm_at_a_counting_server(
 ) -> None:
     source = tmp_path / "cases.parquet"
     pl.read_parquet(SAMPLE).head(10).write_parquet(source)
-    seconds, rpm, tpm = 0.5, 4, 3_000
+    seconds, rpm, tpm = 1.0, 4, 4_000
     judge = OpenAIJudge(
         "counting-model",
         base_url=counting.base_url,
@@ -127,7 +147,10 @@ def test_a_run_stays_within_rpm_and_tpm_at_a_counting_server(
     assert requests == run["judge_calls"] >= 2 * rpm  # enough calls to need several windows
     most_requests, most_tokens = busiest_window(served, seconds)
     assert most_requests == rpm  # the limit bound, and held
-    assert tpm / 2 < most_tokens <= tpm
+    assert most_tokens <= tpm
+    # --tpm bound too: calls count at their bound until answered, so the calls that --rpm
+    # alone would send in two windows took at least three.
+    assert served[-1].at - served[0].at > 2 * seconds
 
 
 def test_judges_of_one_endpoint_and_model_share_their_window() -> None:
@@ -135,3 +158,23 @@ def test_judges_of_one_endpoint_and_model_share_their_window() -> None:
     first = shared_window("http://127.0.0.1:1/v1", "m", 10, None)
     assert shared_window("http://127.0.0.1:1/v1", "m", 10, None) is first
     assert shared_window("http://127.0.0.1:1/v1", "other", 10, None) is not first
+
+
+@pytest.mark.parametrize(
+    ("options", "message"),
+    [
+        (["--tpm", "5000"], "its reply may take 8,192 tokens (the default's most)"),
+        (["--tpm", "300", "--max-output-tokens", "400"], "raise --tpm well above 400 or lower"),
+    ],
+)
+def test_a_tpm_smaller_than_one_call_is_refused_at_start(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], options: list[str], message: str
+) -> None:
+    db = tmp_path / "f.duckdb"
+    command = ["score", str(SAMPLE), "--db", str(db), "--prefect", "no"]
+    assert main([*command, "--judge", "openai", "--model", "m", *options]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1, err
+    assert message in err[0]
+    assert "--max-output-tokens" in err[0]
+    assert not db.exists()

@@ -233,30 +233,53 @@ def test_small_batches_give_the_same_scores_as_one_batch(tmp_path: Path) -> None
     assert table(tmp_path / "one.duckdb", query).equals(table(tmp_path / "many.duckdb", query))
 
 
+class RowsPerBatch:
+    """A progress that records the rows of each committed batch."""
+
+    def __init__(self) -> None:
+        self.total = 0
+        self.per_batch: list[int] = []
+
+    def start(self, total: int, description: str) -> None:
+        self.total = total
+
+    def advance(self, rows: int, run: dict) -> None:
+        self.per_batch.append(rows)
+
+    def stop(self) -> None:
+        return None
+
+
 def test_batches_hold_batch_size_rows_however_the_files_are_cut(tmp_path: Path) -> None:
     folder = tmp_path / "logs"
     rows = many_cases(21)
     for part in range(3):
         write(rows.slice(7 * part, 7), folder / f"part-{part}.parquet")
 
-    class Rows:
-        def __init__(self) -> None:
-            self.per_batch: list[int] = []
-
-        def start(self, total: int, description: str) -> None:
-            assert total == 21
-
-        def advance(self, rows: int, run: dict) -> None:
-            self.per_batch.append(rows)
-
-        def stop(self) -> None:
-            return None
-
-    progress = Rows()
+    progress = RowsPerBatch()
     settings = ScoreSettings(source=str(folder), db=str(tmp_path / "f.duckdb"), batch_size=10)
     run = run_score(settings, progress=progress)
-    assert progress.per_batch == [10, 10, 1]
+    assert (progress.total, progress.per_batch) == (21, [10, 10, 1])
     assert (run["batches"], run["rows_newly_scored"]) == (3, 21)
+
+
+def test_quarantined_rows_count_toward_a_batch_so_bad_sources_commit_batch_by_batch(
+    tmp_path: Path,
+) -> None:
+    # 25 bad rows then 6 good ones, 2 bad among them: every batch holds at most 10 rows read.
+    bad = [case_row(f"b{i}", actual_output=None) for i in range(25)]
+    mixed = [case_row(f"g{i}", actual_output=None if i % 4 == 0 else "ok") for i in range(8)]
+    progress = RowsPerBatch()
+    settings = ScoreSettings(
+        source=str(write(cases(bad + mixed), tmp_path / "bad.parquet")),
+        db=str(tmp_path / "f.duckdb"),
+        batch_size=10,
+        max_invalid_share=1.0,
+    )
+    run = run_score(settings, progress=progress)
+    assert progress.per_batch == [10, 10, 10, 3]
+    assert (run["batches"], run["rows_in"], run["rows_quarantined"]) == (4, 33, 27)
+    assert_counts_add_up(run)
 
 
 def test_hive_partitions_and_globs_are_read_with_their_keys_as_segments(tmp_path: Path) -> None:

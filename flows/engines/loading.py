@@ -17,7 +17,7 @@ from faith_udfs import MetricConfig
 from flows.engines.shards import Shard, read_shard, stale_replies
 from flows.errors import DatabaseWriteFailed
 from flows.store.batch_writes import write_batch
-from flows.store.db import DISK_ERRORS
+from flows.store.db import DISK_ERRORS, OUT_OF_MEMORY, limit_memory
 from flows.store.shard_data import store_replies
 
 if TYPE_CHECKING:
@@ -61,6 +61,8 @@ def load_shard(
 ) -> Shard:
     """Commit one shard: its judge replies, then its batch in one transaction; then remove it."""
     shard = read_shard(path, number)
+    # Room for the PRIMARY KEY indexes' keys this shard adds (as the local writer makes).
+    limit_memory(con, adding=shard.replies.height + shard.scored.quarantined.height)
     store_replies(con, shard.replies)  # paid for: kept even if the batch fails below
     scored = replace(shard.scored, quarantined=numbers.shifted(shard.scored.quarantined))
     try:
@@ -73,11 +75,13 @@ def load_shard(
             seconds=shard.seconds,
             batch_no=number,
         )
-    except DISK_ERRORS as exc:
+    except (*DISK_ERRORS, OUT_OF_MEMORY) as exc:
+        out_of_memory = isinstance(exc, OUT_OF_MEMORY)
+        cure = "free memory" if out_of_memory else "free disk space or fix the database's disk"
         raise DatabaseWriteFailed(
             f"{run_id}: loading shard {number} ({scored.counts['rows_in']:,} rows) failed, none "
             f"of it was kept ({type(exc).__name__}: {str(exc).splitlines()[0]}); committed "
-            "batches are safe: free disk space or fix the database's disk, then run again"
+            f"batches are safe: {cure}, then run again"
         ) from exc
     shutil.rmtree(path, ignore_errors=True)
     return shard

@@ -178,7 +178,7 @@ class _stub_process:  # noqa: N801 - used as a context manager, reads like a fun
 
     def __enter__(self) -> str:
         self.child = subprocess.Popen(
-            [sys.executable, str(ROOT / "tests" / "openai_stub.py")],
+            [sys.executable, "-m", "tests.support.openai_stub"],
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             text=True,

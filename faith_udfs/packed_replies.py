@@ -37,6 +37,9 @@ def top_level_object(text: str) -> dict[str, Any]:
             f"reply has {start} characters before its JSON object (at most {MAX_CHATTER}): "
             f"{_clip(text)}"
         )
+    if "[" in body[:start]:
+        # A top-level array: its first object is nested, and the array may be cut after it.
+        raise JudgeReplyError(f"reply is a JSON array, not one object: {_clip(text)}")
     try:
         value, end = json.JSONDecoder().raw_decode(body, start)
     except json.JSONDecodeError as exc:
@@ -47,6 +50,9 @@ def top_level_object(text: str) -> dict[str, Any]:
     rest = body[end:].strip().removesuffix("```").strip()
     if not isinstance(value, dict):
         raise JudgeReplyError(f"reply is JSON but not an object: {_clip(text)}")
+    if "{" in rest or "[" in rest:
+        # Prose quoting a small object before the answer: the first object is not the reply.
+        raise JudgeReplyError(f"reply holds more than one JSON value: {_clip(text)}")
     if len(rest) > MAX_CHATTER:
         raise JudgeReplyError(
             f"reply goes on for {len(rest)} characters after its JSON object: {_clip(text)}"

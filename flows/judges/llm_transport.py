@@ -270,10 +270,12 @@ class ChatEndpoint:
         messages = conversation(prompt, previous)
         failures = 0
         while True:
+            requests_before = spent[0]
             try:
                 reply = self._attempt(messages, schema, max_tokens, spent)
             except JudgeError as exc:
-                self._usage.add(failed=1)
+                if spent[0] > requests_before:  # a cap or a stop refused it before sending
+                    self._usage.add(failed=1)
                 failures += 1
                 if not exc.retryable or self._stop.is_set():
                     raise

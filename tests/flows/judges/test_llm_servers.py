@@ -187,6 +187,14 @@ def test_only_a_complete_top_level_object_is_read() -> None:
         top_level_object(cut)
     assert top_level_object('Here it is:\n```json\n{"truths": ["x"]}\n```') == {"truths": ["x"]}
     assert top_level_object('{"claims": []}\nHope this helps.') == {"claims": []}
+    # Nor the first object of a top-level array (whole or cut), nor an object quoted in prose.
+    for nested in (
+        '[{"truths": ["a", "b"]}]',
+        '[{"truths": ["a", "b"]}, {"truths": ["c"',
+        'The answer for item {"item": 1} is {"items": []}',
+    ):
+        with pytest.raises(JudgeReplyError, match=r"JSON array|more than one JSON value"):
+            top_level_object(nested)
     with pytest.raises(JudgeReplyError, match="placeholder"):
         refuse_placeholders({"verdicts": [{"claim": 1, "verdict": "yes|no|idk", "reason": "x"}]})
 
@@ -333,3 +341,12 @@ def test_the_run_line_says_how_the_judge_was_asked_and_whose_token_counts_are_es
     assert "(response_format json_object)" in judge_line
     assert f"({run['judge_tokens_estimated']:,} calls' estimated: no usage sent)" in judge_line
     assert 0 < run["judge_tokens_estimated"] <= run["judge_calls"]
+
+
+def test_calls_a_cap_refused_before_sending_are_not_failed_calls(
+    stub: StubServer, source: Path, tmp_path: Path
+) -> None:
+    run = run_score(settings(stub, source, tmp_path / "f.duckdb", max_calls=2))
+    assert (run["judge_calls"], run["judge_failed"]) == (2, 0)
+    assert stub.requests == 2
+    assert run["rows_pending"] > 0

@@ -66,6 +66,9 @@ FORMATS = ("json_schema", "json_object", "text")
 _FORMAT_WORDS = ("response_format", "json_schema")
 # A 400/422 that speaks of these is about the prompt's size, not the response_format.
 _SIZE_WORDS = ("context", "too long", "exceed")
+# A 400/422 naming another field of ours is about that field ("max_tokens is too large",
+# "Unsupported value: 'temperature'"): stepping the format down would not help.
+_OTHER_FIELDS = ("max_tokens", "max_completion_tokens", "temperature", "messages")
 # Request parameters that change answers; they enter the cache key.
 REQUEST_PARAMETERS: dict[str, Any] = {"temperature": 0}
 # 408 and 409 are what the openai client itself retries besides 429 and 5xx.
@@ -393,14 +396,16 @@ class ChatEndpoint:
 
         Refused means: any status whose body names `response_format` or `json_schema` (llama.cpp
         answers 500), or a 400/422 ("unrecognized argument") unless its body speaks of the
-        context's size. A refusal will not change on retry, so it is never retried as it was.
+        context's size or names another field we send (max_tokens, temperature, messages).
+        A refusal will not change on retry, so it is never retried as it was.
         """
         if used_format + 1 >= len(FORMATS):
             return False
         body = json.dumps(exc.body, default=str) if exc.body is not None else ""
         text = f"{exc.message} {exc.param or ''} {body}".lower()
         names = any(word in text for word in _FORMAT_WORDS)
-        invalid = exc.status_code in (400, 422) and not any(word in text for word in _SIZE_WORDS)
+        elsewhere = (*_SIZE_WORDS, *_OTHER_FIELDS)
+        invalid = exc.status_code in (400, 422) and not any(word in text for word in elsewhere)
         if not (names or invalid):
             return False
         with self._lock:

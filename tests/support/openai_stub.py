@@ -84,6 +84,8 @@ BEHAVIOURS = {
     "fences": "every reply in a ```json fence",
     # No `usage` in the completion.
     "no_usage": "omits usage",
+    # OpenAI's reasoning models: temperature 0 refused with a 400 that names the field.
+    "temperature_400": "temperature 0 refused with HTTP 400 naming the field",
     # OpenAI's reasoning models: max_tokens refused, max_completion_tokens wanted.
     "completion_tokens": "max_tokens refused with HTTP 400; max_completion_tokens taken",
     # The message's content as a list of text parts.
@@ -543,6 +545,9 @@ def _refusal(
             "Use 'max_completion_tokens' instead."
         )
         return 400, {"error": {"message": message, "param": "max_tokens"}}
+    if "temperature_400" in behaviours and request.get("temperature") == 0:
+        message = "Unsupported value: 'temperature' does not support 0 with this model."
+        return 400, {"error": {"message": message, "param": "temperature"}}
     if "format_400" in behaviours and response_format != "text":
         return 400, {"error": {"message": "Unrecognized request argument supplied"}}
     if "alternating" in behaviours:

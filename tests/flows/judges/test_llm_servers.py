@@ -350,3 +350,15 @@ def test_calls_a_cap_refused_before_sending_are_not_failed_calls(
     assert (run["judge_calls"], run["judge_failed"]) == (2, 0)
     assert stub.requests == 2
     assert run["rows_pending"] > 0
+
+
+def test_a_400_about_another_field_is_not_taken_for_a_format_refusal(
+    stub: StubServer, source: Path, tmp_path: Path
+) -> None:
+    stub.behave("temperature_400")
+    db = tmp_path / "f.duckdb"
+    run = run_score(settings(stub, source, db))
+    assert run["rows_invalid"] == 8
+    assert set(formats_asked(stub)) == {"json_schema"}  # never stepped down
+    assert stub.requests == run["judge_failed"] <= 3  # not retried: one request a call
+    assert query(db, "SELECT count(*) AS n FROM judge_formats")["n"].to_list() == [0]

@@ -52,6 +52,13 @@ def parse_verdicts(reply: Any, n_claims: int) -> list[tuple[str | None, str | No
                 f"for {n_claims} claims"
             )
         items = [item for _, item in sorted(zip(claims, items, strict=True), key=_first)]
+    for item in items:
+        # A word outside yes/no/idk is the model's verdict, dropped by the metric's rule; a
+        # missing, boolean or null one did not follow the format: ask again, never cache it.
+        if not isinstance(item.get("verdict"), str):
+            raise JudgeReplyError(
+                f"a verdict must be a word (yes, no or idk), got {_clip(item.get('verdict'))}"
+            )
     return [
         (_text_or_none(item.get("verdict")), _text_or_none(item.get("reason"))) for item in items
     ]

@@ -90,11 +90,21 @@ def test_verdicts_outside_the_vocabulary_are_dropped_not_counted() -> None:
 
 
 def test_only_unusable_verdicts_make_the_case_invalid() -> None:
-    judge = PromptJudge(handlers_with_verdicts({"verdict": "maybe"}, {"verdict": 3}))
+    judge = PromptJudge(handlers_with_verdicts({"verdict": "maybe"}, {"verdict": "perhaps"}))
     metric = FaithfulnessMetric(model=judge)
     assert metric.measure(case("Order A17 shipped. It is late.")) is None
     assert metric.status == "invalid"
     assert "no verdict in the vocabulary" in metric.error
+
+
+@pytest.mark.parametrize("verdict", [3, True, None])
+def test_a_verdict_that_is_not_a_word_is_a_reply_error(verdict: object) -> None:
+    # Not the model's verdict but a broken format: the LLM judge asks again, caching nothing.
+    judge = PromptJudge(handlers_with_verdicts({"verdict": "yes"}, {"verdict": verdict}))
+    metric = FaithfulnessMetric(model=judge)
+    assert metric.measure(case("Order A17 shipped. It is late.")) is None
+    assert metric.status == "invalid"
+    assert "a verdict must be a word (yes, no or idk)" in metric.error
 
 
 def test_verdict_count_must_match_claim_count() -> None:

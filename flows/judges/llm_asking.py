@@ -21,6 +21,7 @@ from flows.judges.llm_tasks import (
     Result,
     Task,
     json_reply,
+    larger_budget,
     lost_answer,
     packs_of,
     read_answer,
@@ -172,8 +173,11 @@ class CachedPackedAsking:
         asking = list(pack)
         previous: tuple[str, str] | None = None
         spent = [0, 0, 0]  # requests, prompt tokens, completion tokens
+        raised: int | None = None  # max_tokens after a cut reply
         for attempt in range(2):
-            budget = reply_token_budget(task, [items[i] for i in asking], self._max_output_tokens)
+            budget = raised or reply_token_budget(
+                task, [items[i] for i in asking], self._max_output_tokens
+            )
             prompt = task.render([items[i] for i in asking])
             try:
                 reply = self._chat.complete(
@@ -202,15 +206,17 @@ class CachedPackedAsking:
                 break
             if len(unusable) == len(asking):
                 self._usage.add(failed=1)  # nothing of this reply was used
-            if attempt == 0:
+            reason = next(iter(unusable.values()))
+            # A cut reply is no turn to show the model: it is asked afresh, with room to end.
+            cut = isinstance(reason, ReplyCut)
+            raised = larger_budget(budget, self._max_output_tokens) if cut else None
+            if attempt == 0 and (raised is not None or not cut):
                 self._usage.add(retries=1)
                 asking = sorted(unusable)
-                reason = next(iter(unusable.values()))
-                # A cut reply is no turn to show the model: it is asked afresh.
-                cut = isinstance(reason, ReplyCut)
                 previous = None if cut else (reply.text, RETRY_NOTE.format(reason=reason))
             else:
                 results.update((i, Result(error=exc)) for i, exc in unusable.items())
+                break
         if keys is not None:
             calls = spent[0] / len(pack)
             prompt_tokens, completion_tokens = (

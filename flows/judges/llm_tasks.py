@@ -156,6 +156,15 @@ def reply_token_budget(task: Task, items: Sequence[Any], fixed: int | None = Non
     return max(BUDGET_FLOOR, min(BUDGET_CEILING, wanted))
 
 
+def larger_budget(budget: int, fixed: int | None) -> int | None:
+    """`max_tokens` for asking again after a reply cut at `budget`: twice it, up to
+    BUDGET_CEILING; None when --max-output-tokens fixed the limit or it is the ceiling already
+    (at temperature 0 the same limit cuts the same reply again)."""
+    if fixed is not None or budget >= BUDGET_CEILING:
+        return None
+    return min(BUDGET_CEILING, 2 * budget)
+
+
 def read_answer(task: Task, part: Any, item: Any) -> Any:
     """One item's answer from its part of a reply (or from the cache): placeholders refused,
     then the stage's parser."""

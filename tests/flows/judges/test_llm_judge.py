@@ -211,7 +211,8 @@ PERSISTENT = {
     "slow": "the endpoint did not answer within 0.6 s; gave up after 3 attempts",
     "reset": "connection to the endpoint failed",
     "malformed": "JudgeReplyError: reply is not one complete JSON object",
-    "truncated": "ReplyCut: the reply was cut at max_tokens=256 (finish_reason 'length')",
+    # Cut at 256, asked again with twice the room, cut again.
+    "truncated": "ReplyCut: the reply was cut at max_tokens=512 (finish_reason 'length')",
     "fewer_verdicts": "JudgeReplyError: verdicts do not match the claims one to one",
     "400": "JudgeError: HTTP 400 from the endpoint: stub fault 400",
 }

@@ -176,7 +176,7 @@ def test_a_reply_cut_at_max_tokens_is_never_parsed_and_says_how_to_raise_it(
         "ended; raise --max-output-tokens, or use --judge-mode per-item for shorter replies"
     ]
     assert {body["max_tokens"] for body in stub.bodies} == {16}
-    assert stub.requests == 4  # truths and claims, each asked afresh once
+    assert stub.requests == 2  # truths and claims; never asked again at the limit given
     assert query(db, "SELECT count(*) AS n FROM judge_cache")["n"][0] == 0
 
 
@@ -362,3 +362,14 @@ def test_a_400_about_another_field_is_not_taken_for_a_format_refusal(
     assert set(formats_asked(stub)) == {"json_schema"}  # never stepped down
     assert stub.requests == run["judge_failed"] <= 3  # not retried: one request a call
     assert query(db, "SELECT count(*) AS n FROM judge_formats")["n"].to_list() == [0]
+
+
+def test_a_cut_reply_is_asked_again_with_twice_the_room(
+    stub: StubServer, source: Path, tmp_path: Path
+) -> None:
+    stub.fail("truncated")  # the first reply ends at finish_reason "length"
+    run = run_score(settings(stub, source, tmp_path / "f.duckdb"))
+    assert (run["rows_scored"], run["rows_invalid"]) == (8, 0)
+    first, again = stub.bodies[0]["max_tokens"], stub.bodies[1]["max_tokens"]
+    assert again == 2 * first
+    assert stub.requests == 4  # three packed stages, one asked again

@@ -101,6 +101,22 @@ class Reply:
         return self.prompt_tokens + self.completion_tokens
 
 
+def _error_answer(raw: Any) -> openai.APIStatusError | None:
+    """A 200 whose body is an error object without choices (OpenRouter, some LiteLLM setups):
+    the refusal it is, read as an HTTP error would be (a format refusal steps down)."""
+    try:
+        answer = json.loads(raw.content)
+    except ValueError:
+        return None
+    if not isinstance(answer, dict) or "choices" in answer:
+        return None
+    error = answer.get("error")
+    if not isinstance(error, dict):
+        return None
+    message = str(error.get("message") or error)
+    return openai.APIStatusError(message, response=raw.http_response, body=error)
+
+
 def _content_text(content: Any) -> str:
     """A message's text: a string, or the text parts of a list of content parts."""
     if isinstance(content, str):
@@ -337,6 +353,14 @@ class ChatEndpoint:
                 raise JudgeTransientError(
                     f"the endpoint's answer is not a chat completion: {type(exc).__name__}"
                 ) from None
+            refused = _error_answer(raw)
+            if refused is not None:
+                if self._refused_format(refused, used_format):
+                    return None
+                code = refused.body.get("code") if isinstance(refused.body, dict) else None
+                if code == 429 or (isinstance(code, int) and code >= 500):
+                    raise JudgeTransientError(f"the endpoint answered error {code}: {refused}")
+                raise self._status_error(refused, None) from None
             reply = self._reply_of(raw, messages, max_tokens)
             self._window.settle(sent, None if reply.estimated else reply.total_tokens)
             with self._lock:

@@ -84,6 +84,8 @@ BEHAVIOURS = {
     "fences": "every reply in a ```json fence",
     # No `usage` in the completion.
     "no_usage": "omits usage",
+    # OpenRouter-like: json_schema refused by a 200 whose body is an error object.
+    "error_200": "json_schema refused with HTTP 200 and an error body",
     # OpenAI's reasoning models: temperature 0 refused with a 400 that names the field.
     "temperature_400": "temperature 0 refused with HTTP 400 naming the field",
     # OpenAI's reasoning models: max_tokens refused, max_completion_tokens wanted.
@@ -545,6 +547,9 @@ def _refusal(
             "Use 'max_completion_tokens' instead."
         )
         return 400, {"error": {"message": message, "param": "max_tokens"}}
+    if "error_200" in behaviours and response_format == "json_schema":
+        message = "This provider does not support response_format json_schema"
+        return 200, {"error": {"message": message, "code": 400}}
     if "temperature_400" in behaviours and request.get("temperature") == 0:
         message = "Unsupported value: 'temperature' does not support 0 with this model."
         return 400, {"error": {"message": message, "param": "temperature"}}

@@ -93,8 +93,8 @@ def formats_asked(stub: StubServer) -> list[str]:
 
 # --- servers that work once spoken to properly: every case scored, the mode remembered ------
 
-REFUSALS = {"schema_500": 1, "format_400": 2, "completion_tokens": 1}
-FOUND = {"schema_500": "json_object", "format_400": "text"}
+REFUSALS = {"schema_500": 1, "format_400": 2, "completion_tokens": 1, "error_200": 1}
+FOUND = {"schema_500": "json_object", "format_400": "text", "error_200": "json_object"}
 
 
 @pytest.mark.parametrize(
@@ -102,6 +102,7 @@ FOUND = {"schema_500": "json_object", "format_400": "text"}
     [
         "schema_500",
         "format_400",
+        "error_200",
         "alternating",
         "fences",
         "no_usage",

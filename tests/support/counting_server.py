@@ -30,6 +30,7 @@ from typing import Any
 if __package__ in (None, ""):
     sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
+from tests.support.loopback import LoopbackServer
 from tests.support.openai_stub import answer_prompt
 
 _TOKEN = re.compile(r"\w+|[^\w\s]")
@@ -51,31 +52,14 @@ class Request:
         return self.prompt_tokens + self.completion_tokens
 
 
-class CountingServer:
+class CountingServer(LoopbackServer):
     """The server and its request log; a context manager that shuts it down."""
 
     def __init__(self) -> None:
         self.lock = threading.Lock()
         self.requests: list[Request] = []
         self.errors: list[str] = []
-        self._server = ThreadingHTTPServer(("127.0.0.1", 0), _Handler)
-        self._server.counting = self  # type: ignore[attr-defined]
-        self._thread = threading.Thread(
-            target=self._server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True
-        )
-
-    @property
-    def base_url(self) -> str:
-        return f"http://127.0.0.1:{self._server.server_address[1]}/v1"
-
-    def __enter__(self) -> CountingServer:
-        self._thread.start()
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self._server.shutdown()
-        self._server.server_close()
-        self._thread.join()
+        self._listen(_Handler, ThreadingHTTPServer, counting=self)
 
     def log(self) -> list[Request]:
         with self.lock:

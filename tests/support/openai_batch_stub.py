@@ -33,6 +33,7 @@ from email.policy import default as email_policy
 from http.server import BaseHTTPRequestHandler
 from typing import Any
 
+from tests.support.loopback import LoopbackServer
 from tests.support.openai_stub import _Server, answer_prompt
 
 OUTCOMES = ("complete", "hold", "fail", "expire", "partial", "garbled")
@@ -40,7 +41,7 @@ _FILE_CONTENT = re.compile(r"^/v1/files/([\w-]+)/content$")
 _BATCH = re.compile(r"^/v1/batches/([\w-]+)(/cancel)?$")
 
 
-class BatchStub:
+class BatchStub(LoopbackServer):
     """The server, its files and batches, counters and outcome queue; a context manager."""
 
     def __init__(self, *, api_key: str | None = None) -> None:
@@ -60,24 +61,7 @@ class BatchStub:
         self.lost_create_answers = 0  # creates still to answer 502 after creating
         self.on_create: Callable[[], None] | None = None
         self._ids = 0
-        self._server = _Server(("127.0.0.1", 0), _Handler)
-        self._server.stub = self
-        self._thread = threading.Thread(
-            target=self._server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True
-        )
-
-    @property
-    def base_url(self) -> str:
-        return f"http://127.0.0.1:{self._server.server_address[1]}/v1"
-
-    def __enter__(self) -> BatchStub:
-        self._thread.start()
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self._server.shutdown()
-        self._server.server_close()
-        self._thread.join()
+        self._listen(_Handler, _Server, stub=self)
 
     def then(self, *outcomes: str) -> None:
         """The next batches created get these outcomes, in order."""

@@ -97,6 +97,8 @@ def keep_unloaded_replies(con: duckdb.DuckDBPyConnection, folder: Path) -> bool:
         replies = stale_replies(folder.parent, folder.name)
         kept = store_replies(con, pl.concat(replies)) if replies else 0
     except Exception as exc:
+        # Broad on purpose: this runs on a stop or failure path, whose exit code and line an
+        # error here must not replace; the replies stay on disk, so nothing is lost.
         log.warning(
             "the unloaded shards' judge replies stay in %s for the next run: %s", folder, exc
         )

@@ -101,13 +101,17 @@ class Reply:
         return self.prompt_tokens + self.completion_tokens
 
 
-def _error_answer(raw: Any) -> openai.APIStatusError | None:
-    """A 200 whose body is an error object without choices (OpenRouter, some LiteLLM setups):
-    the refusal it is, read as an HTTP error would be (a format refusal steps down)."""
+def _json_body(raw: Any) -> Any:
+    """The answer's body as JSON, or None when it is not JSON (a proxy's HTML page, empty)."""
     try:
-        answer = json.loads(raw.content)
+        return json.loads(raw.content)
     except ValueError:
         return None
+
+
+def _error_answer(answer: Any, raw: Any) -> openai.APIStatusError | None:
+    """A 200 whose body is an error object without choices (OpenRouter, some LiteLLM setups):
+    the refusal it is, read as an HTTP error would be (a format refusal steps down)."""
     if not isinstance(answer, dict) or "choices" in answer:
         return None
     error = answer.get("error")
@@ -353,7 +357,8 @@ class ChatEndpoint:
                 raise JudgeTransientError(
                     f"the endpoint's answer is not a chat completion: {type(exc).__name__}"
                 ) from None
-            refused = _error_answer(raw)
+            completion = _json_body(raw)
+            refused = _error_answer(completion, raw)
             if refused is not None:
                 if self._refused_format(refused, used_format):
                     return None
@@ -361,7 +366,7 @@ class ChatEndpoint:
                 if code == 429 or (isinstance(code, int) and code >= 500):
                     raise JudgeTransientError(f"the endpoint answered error {code}: {refused}")
                 raise self._status_error(refused, None) from None
-            reply = self._reply_of(raw, messages, max_tokens)
+            reply = self._reply_of(raw, completion, messages, max_tokens)
             self._window.settle(sent, None if reply.estimated else reply.total_tokens)
             with self._lock:
                 self.latencies.append(time.monotonic() - started)
@@ -478,13 +483,12 @@ class ChatEndpoint:
             text = text.replace(secret, "[redacted]")
         return text if len(text) <= limit else text[: limit - 1] + "…"
 
-    def _reply_of(self, raw: Any, messages: list[dict[str, str]], max_tokens: int) -> Reply:
-        """The text and usage of a chat completion; JudgeTransientError when the answer is not
-        one (a proxy's HTML page, an empty body, JSON of another shape)."""
-        try:
-            completion = json.loads(raw.content)
-        except ValueError:
-            completion = None
+    def _reply_of(
+        self, raw: Any, completion: Any, messages: list[dict[str, str]], max_tokens: int
+    ) -> Reply:
+        """The text and usage of a chat completion (`completion`: the body as JSON, or None);
+        JudgeTransientError when the answer is not one (a proxy's HTML page, an empty body,
+        JSON of another shape)."""
         choices = completion.get("choices") if isinstance(completion, dict) else None
         choice = choices[0] if isinstance(choices, list) and choices else None
         message = choice.get("message") if isinstance(choice, dict) else None

@@ -157,8 +157,10 @@ class BatchJudge(OpenAIJudge):
         return self._batch_fatal or super().fatal_error
 
     def stop(self) -> None:
-        self._api.stop()
+        # The stop is marked before the calls in flight are cancelled: a create cancelled by a
+        # stop must read as one (its batch adopted by the next run), not as a lost answer.
         super().stop()
+        self._api.stop()
 
     def close(self) -> None:
         if self._uncharged:

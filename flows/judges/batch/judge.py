@@ -68,7 +68,7 @@ from flows.store.reply_cache import ReplyCache
 if TYPE_CHECKING:
     import duckdb
 
-    from flows.run.settings import JudgeSettings
+    from flows.judges.settings import JudgeSettings
 
 __all__ = ["BatchJudge", "BatchPending", "build_batch_judge"]
 

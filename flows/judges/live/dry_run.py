@@ -35,7 +35,7 @@ from flows.store.reply_cache import ReplyCache
 if TYPE_CHECKING:
     import duckdb
 
-    from flows.run.settings import JudgeSettings
+    from flows.judges.settings import JudgeSettings
 
 # The real judge's packing defaults, read from it so the two cannot drift apart.
 _DEFAULTS = inspect.signature(OpenAIJudge.__init__).parameters

@@ -49,7 +49,7 @@ if TYPE_CHECKING:
     import duckdb
 
     from flows.judges.endpoint.limiter import AdaptiveLimiter
-    from flows.run.settings import JudgeSettings
+    from flows.judges.settings import JudgeSettings
 from flows.judges.live.asking import CachedPackedAsking
 from flows.judges.live.tasks import (
     DEFAULT_MODE,

@@ -1,0 +1,6 @@
+-- Store a named calibration (`faith calibrate --replace` replaces one of the same name).
+INSERT OR REPLACE INTO calibrations VALUES (
+    $name, $judge_kind, $judge_model, $supported, $silent, $threshold,
+    $penalize_ambiguous_claims, $labels, $positives, $folds, $seed, $labels_hash, $agreement,
+    $created_at
+);

@@ -157,30 +157,65 @@ def cutoff_grid(baseline: Cutoffs) -> pl.DataFrame:
     )
 
 
-def fit_cutoffs(scores: pl.DataFrame, labels: pl.DataFrame, baseline: Cutoffs) -> Cutoffs:
+def fit_cutoffs(
+    scores: pl.DataFrame,
+    labels: pl.DataFrame,
+    baseline: Cutoffs,
+    *,
+    claims: pl.DataFrame | None = None,
+    penalize_ambiguous_claims: bool = False,
+) -> Cutoffs:
     """The cut-offs and threshold with the best balanced accuracy of `score >= threshold`
     against `label` over the labelled cases of `scores` (from `case_scores_at`); of equals,
-    the nearest to `baseline`, then the lowest."""
+    the nearest to `baseline`, then the lowest. With per-claim labels (`claims`: levels with
+    a `claim_label` column), the cut-offs are those that best agree with them claim by claim
+    (a claim judged faithful: not `no`, or `yes` when ambiguity is penalised), and only the
+    threshold is fitted on the case labels."""
     thresholds = pl.DataFrame({"threshold": sorted({*THRESHOLD_GRID, baseline.threshold})})
-    ranked = (
+    candidates = (
         scores.join(labels.select("case_id", "label"), on="case_id")
         .join(thresholds, how="cross")
         .with_columns(success=pl.col("score") >= pl.col("threshold"))
         .group_by("supported", "silent", "threshold")
         .agg(balanced_accuracy=balanced_accuracy_expr(pl.col("label"), pl.col("success")))
-        .with_columns(
-            distance=(pl.col("supported") - baseline.supported).abs()
-            + (pl.col("silent") - baseline.silent).abs()
-            + (pl.col("threshold") - baseline.threshold).abs()
-        )
-        .sort(
-            ["balanced_accuracy", "distance", "supported", "silent", "threshold"],
-            descending=[True, False, False, False, False],
-            nulls_last=True,
-        )
     )
-    best = ranked.row(0, named=True)
+    if claims is not None and "claim_label" in claims.columns:
+        labelled = claims.filter(pl.col("claim_label").is_not_null())
+    else:
+        labelled = pl.DataFrame({"claim_label": []}, schema={"claim_label": pl.Boolean})
+    if labelled["claim_label"].n_unique() == 2:  # claims of one label cannot rank cut-offs
+        grid = scores.select("supported", "silent").unique()
+        best = _nearest(_claim_agreement(labelled, grid, penalize_ambiguous_claims), baseline)
+        candidates = candidates.filter(
+            (pl.col("supported") == best["supported"]) & (pl.col("silent") == best["silent"])
+        )
+    best = _nearest(candidates, baseline)
     return Cutoffs(best["supported"], best["silent"], best["threshold"])
+
+
+def _claim_agreement(claims: pl.DataFrame, grid: pl.DataFrame, penalize: bool) -> pl.DataFrame:
+    """Balanced accuracy of each (`supported`, `silent`) of `grid` against `claim_label`."""
+    verdict = verdicts_at(pl.col("supported"), pl.col("silent"))
+    faithful = verdict == "yes" if penalize else verdict != "no"
+    return (
+        claims.join(grid, how="cross")
+        .with_columns(faithful=faithful)
+        .group_by("supported", "silent")
+        .agg(balanced_accuracy=balanced_accuracy_expr(pl.col("claim_label"), pl.col("faithful")))
+    )
+
+
+def _nearest(candidates: pl.DataFrame, baseline: Cutoffs) -> dict[str, float]:
+    """The candidate row of best balanced accuracy; of equals, the nearest to `baseline`
+    (summed over the cut-offs it holds), then the lowest."""
+    keys = [name for name in ("supported", "silent", "threshold") if name in candidates.columns]
+    distance = pl.sum_horizontal((pl.col(name) - getattr(baseline, name)).abs() for name in keys)
+    ranked = candidates.with_columns(distance=distance).sort(
+        ["balanced_accuracy", "distance", *keys],
+        descending=[True, False, *(False for _ in keys)],
+        nulls_last=True,
+    )
+    return ranked.row(0, named=True)
 
 
 def predictions_at(scores: pl.DataFrame, cutoffs: Cutoffs) -> pl.DataFrame:
@@ -201,7 +236,8 @@ def cross_validate(
     resamples: int = 1000,
     penalize_ambiguous_claims: bool = False,
 ) -> CrossValidation:
-    """Fit on all labels, and measure fitting honestly: k folds split by case (seeded,
+    """Fit on all labels (per-claim ones too when `levels` has `claim_label`: see
+    `fit_cutoffs`), and measure fitting honestly: k folds split by case (seeded,
     stratified by label), cut-offs fitted on the other folds and applied to each; the pooled
     out-of-fold predictions against the baseline's on the same cases, with seeded bootstrap
     95% intervals (`agreement_table`)."""
@@ -215,7 +251,13 @@ def cross_validate(
     for fold in range(folds):
         train = assigned.filter(pl.col("fold") != fold)
         test = assigned.filter(pl.col("fold") == fold)
-        fitted = fit_cutoffs(scores.join(train, on="case_id", how="semi"), train, baseline)
+        fitted = fit_cutoffs(
+            scores.join(train, on="case_id", how="semi"),
+            train,
+            baseline,
+            claims=levels.join(train, on="case_id", how="semi"),
+            penalize_ambiguous_claims=penalize_ambiguous_claims,
+        )
         per_fold.append(fitted)
         held_out.append(
             predictions_at(scores.join(test, on="case_id", how="semi"), fitted).with_columns(
@@ -228,7 +270,13 @@ def cross_validate(
         labels, {"calibrated": calibrated, "uncalibrated": uncalibrated}, seed, resamples
     )
     return CrossValidation(
-        cutoffs=fit_cutoffs(scores, labels, baseline),
+        cutoffs=fit_cutoffs(
+            scores,
+            labels,
+            baseline,
+            claims=levels,
+            penalize_ambiguous_claims=penalize_ambiguous_claims,
+        ),
         baseline=baseline,
         fold_cutoffs=tuple(per_fold),
         table=table,

@@ -22,6 +22,7 @@ class Calibrations(pa.DataFrameModel):
     penalize_ambiguous_claims: bool = pa.Field(description="The score it was fitted on.")
     labels: pl.Int32 = pa.Field(ge=1, description="Labelled cases fitted on.")
     positives: pl.Int32 = pa.Field(ge=1, description="Of them, labelled 1 (faithful).")
+    claims_labelled: pl.Int32 = pa.Field(ge=0, description="Claims with labels of their own.")
     folds: pl.Int32 = pa.Field(ge=2, description="k of the cross-validation.")
     seed: pl.Int32 = pa.Field(description="Seed of the folds and the bootstrap.")
     labels_hash: str = pa.Field(str_length=32, description="md5 of the sorted labels.")

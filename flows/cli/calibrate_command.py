@@ -3,8 +3,12 @@
 from __future__ import annotations
 
 import argparse
+from typing import TYPE_CHECKING
 
 from flows.cli.options import EXIT_OK, add_db_argument, add_lock_timeout_argument
+
+if TYPE_CHECKING:
+    from flows.run.calibrate import CalibrationResult
 
 _NAMES = {
     "balanced_accuracy": "balanced accuracy",
@@ -84,23 +88,30 @@ def calibrate_command(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def report_lines(result: object) -> list[str]:
+def report_lines(result: CalibrationResult) -> list[str]:
     """The calibration and its cross-validated agreement table, as terminal lines."""
-    v = result.validation  # type: ignore[attr-defined]
+    v = result.validation
     c, b = v.cutoffs, v.baseline
     lines = [
-        f"calibration {result.name!r} {'replaced' if result.replaced else 'stored'} in "  # type: ignore[attr-defined]
-        f"{result.db}: support cut-off {c.supported:g} (default {b.supported:g}), silent "  # type: ignore[attr-defined]
+        f"calibration {result.name!r} {'replaced' if result.replaced else 'stored'} in "
+        f"{result.db}: support cut-off {c.supported:g} (default {b.supported:g}), silent "
         f"cut-off {c.silent:g} (default {b.silent:g}), threshold {c.threshold:g} "
         f"(default {b.threshold:g})",
         f"{v.folds}-fold cross-validation on {v.cases} labelled cases ({v.positives} "
-        f"labelled 1), seed {v.seed}; 95% intervals from {v.resamples} bootstrap resamples",
+        f"labelled 1{_claims(result)}), seed {v.seed}; 95% intervals from {v.resamples} "
+        "bootstrap resamples",
         f"{'':<18} {'calibrated':>22} {'uncalibrated':>22} {'difference':>24}",
     ]
     for row in v.table.iter_rows(named=True):
         cells = [_cell(row, name) for name in ("calibrated", "uncalibrated", "difference")]
         lines.append(f"{_NAMES[row['metric']]:<18} {cells[0]:>22} {cells[1]:>22} {cells[2]:>24}")
     return lines
+
+
+def _claims(result: CalibrationResult) -> str:
+    """`, cut-offs fitted on 60 claim labels` when the labels had any."""
+    n = result.claims_labelled
+    return f", cut-offs fitted on {n} claim labels" if n else ""
 
 
 def _cell(row: dict[str, object], name: str) -> str:

@@ -47,6 +47,7 @@ class CalibrationResult:
     name: str
     db: str
     validation: CrossValidation
+    claims_labelled: int
     replaced: bool
     seconds: float
 
@@ -108,7 +109,7 @@ def calibrate(
         _require_all_scored(labels, cases, db)
         config = MetricConfig(penalize_ambiguous_claims=penalize_ambiguous_claims)
         baseline = GroundedJudge().cutoffs
-        levels = claim_levels(_probes(cases, config, baseline))
+        levels = _with_claim_labels(claim_levels(_probes(cases, config, baseline)), labels)
         validation = cross_validate(
             levels,
             labels,
@@ -119,13 +120,16 @@ def calibrate(
             penalize_ambiguous_claims=penalize_ambiguous_claims,
         )
         _check_replay(cases, levels, validation.cutoffs, config)
-        save_calibration(con, _row(name, labels, validation, penalize_ambiguous_claims))
+        row = _row(name, labels, validation, penalize_ambiguous_claims)
+        claims_labelled = _claims_labelled(levels)
+        save_calibration(con, {**row, "claims_labelled": claims_labelled})
     finally:
         con.close()
     return CalibrationResult(
         name=name,
         db=str(db),
         validation=validation,
+        claims_labelled=claims_labelled,
         replaced=replaced,
         seconds=time.perf_counter() - started,
     )
@@ -140,6 +144,42 @@ def _require_all_scored(labels: pl.DataFrame, cases: pl.DataFrame, db: Path | st
             f"{missing.len()} of {labels.height} labelled case ids are not scored in {db} "
             f"(e.g. {shown}): score them first, or leave them out of the labels"
         )
+
+
+def _with_claim_labels(levels: pl.DataFrame, labels: pl.DataFrame) -> pl.DataFrame:
+    """The levels with each claim's `claim_label` where the labels give one; a case whose
+    claim labels do not number its claims (as the grounded judge splits them) is refused."""
+    given = labels.filter(pl.col("claim_labels").is_not_null())
+    if given.is_empty():
+        return levels
+    found = levels.group_by("case_id").agg(claims=pl.len())
+    counts = (
+        given.select("case_id", labelled=pl.col("claim_labels").list.len())
+        .join(found, on="case_id", how="left")
+        .with_columns(pl.col("claims").fill_null(0))
+        .filter(pl.col("labelled") != pl.col("claims"))
+        .sort("case_id")
+    )
+    if counts.height:
+        case_id, labelled, claims = counts.row(0)
+        raise ConfigError(
+            f"claim_labels of {counts.height} cases do not number their claims (e.g. "
+            f"{case_id}: {labelled} labels, {claims} claims; its claim_verdicts list them in "
+            "order)"
+        )
+    per_claim = given.select(
+        "case_id",
+        claim_label="claim_labels",
+        claim_index=pl.int_ranges(pl.col("claim_labels").list.len(), dtype=pl.Int32),
+    ).explode("claim_label", "claim_index")
+    return levels.join(per_claim, on=["case_id", "claim_index"], how="left", maintain_order="left")
+
+
+def _claims_labelled(levels: pl.DataFrame) -> int:
+    """How many claims carry a label of their own."""
+    if "claim_label" not in levels.columns:
+        return 0
+    return int(levels["claim_label"].is_not_null().sum())
 
 
 def _probes(
@@ -187,8 +227,8 @@ def _row(
     name: str, labels: pl.DataFrame, validation: CrossValidation, penalize: bool
 ) -> dict[str, object]:
     """The `calibrations` row of a fitted calibration."""
-    pairs = labels.sort("case_id").select("case_id", pl.col("label").cast(pl.Int8)).rows()
-    digest = hashlib.md5(json.dumps(pairs).encode(), usedforsecurity=False).hexdigest()
+    given = labels.sort("case_id").select("case_id", "label", "claim_labels").rows()
+    digest = hashlib.md5(json.dumps(given).encode(), usedforsecurity=False).hexdigest()
     agreement = {
         "table": validation.table.to_dicts(),
         "fold_cutoffs": [c.as_dict() for c in validation.fold_cutoffs],

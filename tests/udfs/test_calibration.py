@@ -190,3 +190,19 @@ def test_the_agreement_figures(
     )
     figures = frame.select(agreement_exprs()).row(0)
     assert figures == pytest.approx(expected)
+
+
+def test_claim_labels_choose_the_cutoffs_and_case_labels_the_threshold() -> None:
+    cases = planted_cases(40)
+    levels, labels = levels_of(cases.select(CASE_COLUMNS)), labels_of(cases)
+    # The claims' own labels call 7 words of 10 faithful too (support 0.63 and up, 6 words 0.60).
+    shares = cases.select("case_id", found=pl.int_range(pl.len()) % 4)
+    claim_labels = shares.select("case_id", claim_label=pl.col("found") <= 2)
+    claims = levels.join(claim_labels, on="case_id")
+    baseline = GroundedJudge().cutoffs
+    scores = case_scores_at(levels, labels["case_id"], cutoff_grid(baseline))
+    by_claims = fit_cutoffs(scores, labels, baseline, claims=claims)
+    assert 0.5977 < by_claims.supported <= 0.634
+    assert fit_cutoffs(scores, labels, baseline).supported > 0.7222  # the case labels alone
+    one_label = claims.with_columns(claim_label=pl.lit(True))  # cannot rank cut-offs: ignored
+    assert fit_cutoffs(scores, labels, baseline, claims=one_label).supported > 0.7222

@@ -13,9 +13,10 @@ CREATE TABLE calibrations (
     penalize_ambiguous_claims BOOLEAN NOT NULL,      -- the score the threshold was fitted on
     labels                    INTEGER NOT NULL,      -- labelled cases fitted on
     positives                 INTEGER NOT NULL,      -- of them, labelled 1 (faithful)
+    claims_labelled           INTEGER NOT NULL,      -- claims with a label of their own (0: none)
     folds                     INTEGER NOT NULL,      -- k of the cross-validation
     seed                      INTEGER NOT NULL,      -- of the folds and the bootstrap
-    labels_hash               VARCHAR NOT NULL,      -- md5 of the sorted (case_id, label) pairs
+    labels_hash               VARCHAR NOT NULL,      -- md5 of the sorted labels (case_id, label, claim_labels)
     agreement                 VARCHAR NOT NULL,      -- JSON: the cross-validated agreement table
     created_at                TIMESTAMP NOT NULL
 );

@@ -256,10 +256,17 @@ def test_a_calibration_is_for_the_grounded_judge_only(capsys: pytest.CaptureFixt
 
 def test_labels_are_read_from_csv_or_parquet_and_refused_when_wrong(tmp_path: Path) -> None:
     csv = tmp_path / "labels.csv"
-    csv.write_text("case_id,label,note\na,1,x\nb,0,y\nc,true,z\n")
-    assert read_labels(csv).rows() == [("a", True), ("b", False), ("c", True)]
+    csv.write_text('case_id,label,note,claim_labels\na,1,x,1 1\nb,0,y,"1, 0"\nc,true,z,\n')
+    assert read_labels(csv).rows() == [
+        ("a", True, [True, True]),
+        ("b", False, [True, False]),
+        ("c", True, None),
+    ]
     parquet = labels_file(tmp_path, pl.DataFrame({"case_id": [1, 2], "label": [1, 0]}))
-    assert read_labels(parquet).rows() == [("1", True), ("2", False)]
+    assert read_labels(parquet).rows() == [("1", True, None), ("2", False, None)]
+    csv.write_text("case_id,label,claim_labels\na,1,1 x\n")
+    with pytest.raises(InputUnreadable, match=r"claim_labels must be 1s and 0s, found \['x'\]"):
+        read_labels(csv)
     csv.write_text("case_id,label\na,1\nb,maybe\n")
     with pytest.raises(InputUnreadable, match=r"label must be 1 or 0, found \['maybe'\]"):
         read_labels(csv)
@@ -269,3 +276,26 @@ def test_labels_are_read_from_csv_or_parquet_and_refused_when_wrong(tmp_path: Pa
     csv.write_text("id,label\na,1\n")
     with pytest.raises(InputUnreadable, match=r"missing columns \['case_id'\]"):
         read_labels(csv)
+
+
+def test_claim_labels_are_used_and_must_number_the_claims(
+    scored: tuple[Path, Path, Path], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    _, db, _ = scored
+    db = Path(shutil.copy(db, tmp_path / "f.duckdb"))
+    with_claims = CASES.select("case_id", "label", claim_labels=pl.concat_list("label"))
+    path = labels_file(tmp_path, with_claims)
+    code = main(["calibrate", str(path), "--db", str(db), "--name", "c", "--resamples", "20"])
+    assert code == 0
+    assert "cut-offs fitted on 40 claim labels" in capsys.readouterr().out
+    row = query(db, "SELECT supported, claims_labelled FROM calibrations").row(0, named=True)
+    assert row["claims_labelled"] == 40
+    assert 0.72 < row["supported"] <= 0.87
+    two = with_claims.with_columns(claim_labels=pl.concat_list("label", "label"))
+    code = main(["calibrate", str(labels_file(tmp_path, two)), "--db", str(db), "--name", "d"])
+    err = capsys.readouterr().err
+    assert code == 2
+    assert (
+        "claim_labels of 40 cases do not number their claims (e.g. p000: 2 labels, 1 claims" in err
+    )
+    assert query(db, "SELECT name FROM calibrations")["name"].to_list() == ["c"]

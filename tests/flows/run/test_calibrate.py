@@ -299,3 +299,42 @@ def test_claim_labels_are_used_and_must_number_the_claims(
         "claim_labels of 40 cases do not number their claims (e.g. p000: 2 labels, 1 claims" in err
     )
     assert query(db, "SELECT name FROM calibrations")["name"].to_list() == ["c"]
+
+
+class InlineSubmitter:
+    """Partition jobs scored in this process, as a Dask worker would score them."""
+
+    def submit(self, job: object) -> str:
+        from flows.engines.partition_task import score_partition
+
+        return score_partition(job)  # type: ignore[arg-type]
+
+    def result(self, handle: str, task_timeout: float) -> str:
+        return handle
+
+    def cancel(self, handles: list[str]) -> None:
+        pass
+
+
+def test_dask_workers_judge_with_the_calibrations_cutoffs(
+    calibrated: tuple[Path, Path, subprocess.CompletedProcess], tmp_path: Path
+) -> None:
+    """Workers get the cut-offs in the judge settings, not the name: the rows are the local
+    run's, under the same config."""
+    from flows.engines.dask_run import run_score_on_dask
+
+    source, db, _ = calibrated
+    local_db = Path(shutil.copy(db, tmp_path / "local.duckdb"))
+    dask_db = Path(shutil.copy(db, tmp_path / "dask.duckdb"))
+    judge = JudgeSettings(calibration="planted")
+    local = run_score(ScoreSettings(source=str(source), db=str(local_db), judge=judge))
+    on_dask = run_score_on_dask(
+        ScoreSettings(source=str(source), db=str(dask_db), judge=judge, engine="dask", workers=1),
+        InlineSubmitter(),
+    )
+    assert on_dask["config_id"] == local["config_id"]
+    columns = ", ".join(["config_id", *COMPARED])
+    config_id = local["config_id"]
+    pick = f"SELECT {columns} FROM case_scores WHERE config_id = '{config_id}' ORDER BY case_id"
+    assert query(dask_db, pick).equals(query(local_db, pick))
+    assert query(dask_db, pick)["success"].sum() == 20

@@ -24,6 +24,7 @@ from faith_udfs.calibration_stats import (
     stratified_folds,
 )
 from faith_udfs.config import check_threshold
+from faith_udfs.errors import ConfigError
 from faith_udfs.scores import score_expr
 
 __all__ = [
@@ -56,7 +57,7 @@ class Cutoffs:
         for name in ("supported", "silent", "threshold"):
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int | float) or math.isnan(value):
-                check_threshold(-1.0, name)  # the one message for a bad pass mark
+                raise ConfigError(f"{name} must be a number between 0 and 1, got {value!r}")
             check_threshold(value, name)
 
     def judge_options(self) -> tuple[tuple[str, str], ...]:

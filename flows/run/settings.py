@@ -22,7 +22,8 @@ class ScoreSettings(BaseModel):
     source: str
     db: str = str(DEFAULT_DB)
     judge: JudgeSettings = JudgeSettings()
-    threshold: float = Field(default=0.5, ge=0.0, le=1.0)
+    # None: the metric's default (0.5), or the threshold of the calibration the judge names.
+    threshold: float | None = Field(default=None, ge=0.0, le=1.0)
     penalize_ambiguous_claims: bool = False
     strict_mode: bool = False
     include_reason: bool = True
@@ -90,8 +91,9 @@ class ScoreSettings(BaseModel):
 
     def metric_config(self) -> MetricConfig:
         """The metric settings as faith_udfs takes them."""
+        given = {} if self.threshold is None else {"threshold": self.threshold}
         return MetricConfig(
-            threshold=self.threshold,
+            **given,
             penalize_ambiguous_claims=self.penalize_ambiguous_claims,
             strict_mode=self.strict_mode,
             include_reason=self.include_reason,

@@ -1,7 +1,13 @@
 """Data contracts: Pandera models of every input and output table, and batch validation."""
 
-from schemas.contract import CONTRACT_TYPES, ValidatedBatch, parse_timestamps, validate_cases
-from schemas.inputs import REQUIRED_COLUMNS, Cases, Contexts, Outputs, Questions
+from schemas.contract import (
+    CONTRACT_TYPES,
+    ValidatedBatch,
+    content_case_ids,
+    parse_timestamps,
+    validate_cases,
+)
+from schemas.inputs import REQUIRED_COLUMNS, Cases, ChatLog, Contexts, Outputs, Questions, Turns
 from schemas.outputs import (
     OUTPUT_MODELS,
     CaseScores,
@@ -18,6 +24,7 @@ __all__ = [
     "REQUIRED_COLUMNS",
     "CaseScores",
     "Cases",
+    "ChatLog",
     "ClaimVerdicts",
     "Contexts",
     "JudgeCache",
@@ -26,7 +33,9 @@ __all__ = [
     "Questions",
     "Runs",
     "Truths",
+    "Turns",
     "ValidatedBatch",
+    "content_case_ids",
     "parse_timestamps",
     "validate_cases",
 ]

@@ -97,11 +97,14 @@ class Turns(pa.DataFrameModel):
 
 class ChatLog(pa.DataFrameModel):
     """A chat log, one row a conversation: OpenAI `messages` (`role`, `content`, tool results
-    as `tool` messages); other columns are segments of every turn."""
+    as `tool` messages, each maybe with its own `logged_at`); other columns are segments of
+    every turn. Without `conversation_id` its `id` names it, else its line number."""
 
-    conversation_id: str = pa.Field(nullable=False, description="The conversation.")
     messages: list[str] = pa.Field(nullable=False, description="Its messages, in order.")
-    logged_at: dt.datetime = pa.Field(nullable=False, description="When it was logged (UTC).")
+    conversation_id: str | None = pa.Field(nullable=True, description="The conversation.")
+    logged_at: dt.datetime | None = pa.Field(
+        nullable=True, description="When it was logged (UTC), unless each message says."
+    )
 
     class Config:
         strict = False
@@ -116,6 +119,6 @@ REQUIRED_COLUMNS: dict[str, tuple[str, ...]] = {
         ("contexts", Contexts),
         ("outputs", Outputs),
         ("turns", Turns),
-        ("chat", ChatLog),
     )
 }
+REQUIRED_COLUMNS["chat"] = ("messages",)  # conversation_id and logged_at have fallbacks

@@ -96,7 +96,8 @@ def _load(con: duckdb.DuckDBPyConnection, source: Source) -> None:
     con.execute(f"CREATE TEMP TABLE raw_rows AS {' UNION ALL BY NAME '.join(reads)}", params)
     renamed = _renamed(con, "raw_rows", source)
     if source.form == "chat":
-        con.execute(f"CREATE TEMP TABLE chats AS SELECT {renamed} FROM raw_rows")
+        fallbacks = _chat_fallbacks(con, renamed)
+        con.execute(f"CREATE TEMP TABLE chats AS SELECT {renamed}{fallbacks} FROM raw_rows")
         con.execute(f"CREATE TEMP TABLE named_turns AS {sql('chat_turns')}")
     else:
         tool_calls = "false AS __tool_calls"
@@ -127,6 +128,21 @@ def _renamed(con: duckdb.DuckDBPyConnection, table: str, source: Source) -> str:
             "already: map that column too, or drop it"
         )
     return ", ".join(f"{_quoted(n)} AS {_quoted(reverse.get(n, n))}" for n in names)
+
+
+def _chat_fallbacks(con: duckdb.DuckDBPyConnection, renamed: str) -> str:
+    """A chat log without `conversation_id` is named by its `id`, else by its line number
+    (`line-1`, ...: stable while the file only grows); without `logged_at`, each message's
+    own `logged_at` is the only time (a turn with none is quarantined by the contract)."""
+    columns = {row[0] for row in con.execute(f"DESCRIBE SELECT {renamed} FROM raw_rows").fetchall()}
+    added = ""
+    if "conversation_id" not in columns:
+        line = "'line-' || CAST(row_number() OVER () AS VARCHAR)"
+        given = f'coalesce(CAST("id" AS VARCHAR), {line})' if "id" in columns else line
+        added += f", {given} AS conversation_id"
+    if "logged_at" not in columns:
+        added += ", CAST(NULL AS VARCHAR) AS logged_at"
+    return added
 
 
 def _with_passages(con: duckdb.DuckDBPyConnection) -> str:

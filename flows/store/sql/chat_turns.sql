@@ -1,5 +1,6 @@
 -- A chat log (one conversation a row, OpenAI `messages`) as a table of turns: one row a
--- message, numbered from 1 in the order logged. Content given as parts keeps their text.
+-- message, numbered from 1 in the order logged. Content given as parts keeps their text; a
+-- message's own logged_at wins over the conversation's.
 WITH chats_listed AS (
     SELECT *, from_json(to_json(messages), '["JSON"]') AS __messages FROM chats
 ),
@@ -9,7 +10,8 @@ messages AS (
            unnest(__messages) AS __m
     FROM chats_listed
 )
-SELECT * EXCLUDE (__m),
+SELECT * EXCLUDE (__m, logged_at),
+       coalesce(__m ->> 'logged_at', CAST(logged_at AS VARCHAR)) AS logged_at,
        __m ->> 'role' AS role,
        CASE json_type(__m -> 'content')
            WHEN 'VARCHAR' THEN __m ->> 'content'

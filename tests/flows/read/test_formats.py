@@ -153,3 +153,18 @@ def test_a_bad_mapping_is_a_settings_error() -> None:
         ScoreSettings(source="x", columns={"question": "input"})
     with pytest.raises(ValueError, match="--format"):
         ScoreSettings(source="x", format="xml")
+
+
+def test_repeated_case_ids_in_a_csv_follow_the_duplicate_rule(tmp_path: Path) -> None:
+    frame = many_cases(6)
+    conflicting = frame.head(1).with_columns(actual_output=pl.lit("Order A17 was cancelled."))
+    rows = pl.concat([frame, frame.slice(1, 1), conflicting])  # c00001 copied, c00000 differs
+    _as_text_lists(rows).write_csv(tmp_path / "cases.csv")
+    run = _score(tmp_path / "cases.csv", tmp_path / "db.duckdb")
+    assert (run["rows_in"], run["rows_scored"], run["rows_quarantined"]) == (8, 5, 3)
+    found = query(tmp_path / "db.duckdb", 'SELECT "check", case_id FROM quarantine ORDER BY ALL')
+    assert found == [
+        ("duplicate_case_id_conflict", "c00000"),
+        ("duplicate_case_id_conflict", "c00000"),
+        ("duplicate_case_id_exact_copy", "c00001"),
+    ]

@@ -191,3 +191,25 @@ def test_a_csv_table_of_turns_with_other_column_names(tmp_path: Path, scored: Pa
     assert (run["rows_in"], run["rows_quarantined"]) == (7, 3)
     compared = "SELECT case_id, input, score, status FROM case_scores ORDER BY case_id"
     assert query(db, compared) == query(scored, compared)
+
+
+def test_a_chat_log_names_its_conversations_by_id_or_line_and_its_times_by_message(
+    tmp_path: Path,
+) -> None:
+    at = AT.isoformat()
+    messages = [
+        {"role": "user", "content": "Where is order A17?", "logged_at": at},
+        {"role": "assistant", "content": SHIPPED, "logged_at": at, "retrieval_context": [SHIPPED]},
+    ]
+    lines = [
+        {"id": "thread-9", "messages": messages},
+        {"messages": messages[:1]},
+        {"messages": messages},
+    ]
+    path = tmp_path / "chats.ndjson"
+    path.write_text("".join(json.dumps(line) + "\n" for line in lines))
+    db = tmp_path / "chat.duckdb"
+    run = _run(path, db)
+    assert (run["rows_in"], run["rows_scored"]) == (2, 2)
+    found = query(db, "SELECT case_id, logged_at, score FROM case_scores ORDER BY case_id")
+    assert found == [("line-3:2", AT, 1.0), ("thread-9:2", AT, 1.0)]

@@ -11,6 +11,7 @@ from pathlib import Path
 import polars as pl
 import pytest
 
+from faith_udfs.errors import ConfigError
 from flows.errors import InputUnreadable
 from flows.read.formats import ReadOptions, parse_columns
 from flows.read.source import resolve_source
@@ -168,3 +169,23 @@ def test_repeated_case_ids_in_a_csv_follow_the_duplicate_rule(tmp_path: Path) ->
         ("duplicate_case_id_conflict", "c00000"),
         ("duplicate_case_id_exact_copy", "c00001"),
     ]
+
+
+def test_the_dask_engine_refuses_what_it_cannot_read_before_touching_anything(
+    tmp_path: Path,
+) -> None:
+    from flows.engines.dask_run import run_score_on_dask
+
+    frame = many_cases(3)
+    _as_text_lists(frame).write_csv(tmp_path / "cases.csv")
+    write(frame, tmp_path / "cases.parquet")
+    refused = [
+        ScoreSettings(source=str(tmp_path / "cases.csv"), engine="dask", workers=1),
+        ScoreSettings(
+            source=str(tmp_path / "cases.parquet"), engine="dask", workers=1, case_id="content"
+        ),
+    ]
+    for settings in refused:
+        with pytest.raises(ConfigError, match="--engine dask reads one Parquet cases table"):
+            run_score_on_dask(settings.model_copy(update={"db": str(tmp_path / "x.duckdb")}), None)  # type: ignore[arg-type]
+    assert not (tmp_path / "x.duckdb").exists()

@@ -175,16 +175,22 @@ def _ask(path: Path, fmt: str, select: str, failure: str) -> list[tuple]:
         con.close()
 
 
-def duckdb_frames(path: Path, fmt: str, batch_size: int) -> Iterator[pl.DataFrame]:
-    """One CSV or JSON file's rows in frames of at most `batch_size`, streamed by DuckDB."""
+def duckdb_frames(
+    path: Path, fmt: str, batch_size: int, list_column: str | None = None
+) -> Iterator[pl.DataFrame]:
+    """One CSV or JSON file's rows in frames of at most `batch_size`, streamed by DuckDB. A
+    CSV's `list_column` written by DuckDB itself (`[a, 'b, c']`, its COPY's list syntax) is
+    turned into JSON text; JSON text and anything else are left for the contract."""
     con = reader_connection()
+    files = {"files": duckdb_paths([path])}
     try:
         try:
-            query = con.sql(
-                f"SELECT * FROM {reader_sql(fmt)}", params={"files": duckdb_paths([path])}
-            )
-            reader = query.to_arrow_reader(batch_size)
-            for record_batch in reader:
+            select = "*"
+            if fmt == "csv" and list_column in column_names(path, fmt):
+                column = quoted(list_column or "")
+                select = f"* REPLACE ({_duckdb_lists_as_json(column)} AS {column})"
+            query = con.sql(f"SELECT {select} FROM {reader_sql(fmt)}", params=files)
+            for record_batch in query.to_arrow_reader(batch_size):
                 frame = pl.from_arrow(record_batch)
                 assert isinstance(frame, pl.DataFrame)
                 yield frame
@@ -192,6 +198,18 @@ def duckdb_frames(path: Path, fmt: str, batch_size: int) -> Iterator[pl.DataFram
             raise InputUnreadable(f"{path}: cannot read its data ({_first(exc)})") from exc
     finally:
         con.close()
+
+
+def _duckdb_lists_as_json(column: str) -> str:
+    return (
+        f"CASE WHEN {column} IS NULL OR json_valid({column}) THEN {column} "
+        f"ELSE coalesce(CAST(to_json(TRY_CAST({column} AS VARCHAR[])) AS VARCHAR), {column}) END"
+    )
+
+
+def quoted(name: str) -> str:
+    """A column name as a DuckDB identifier, whatever characters it holds."""
+    return '"' + name.replace('"', '""') + '"'
 
 
 def _first(exc: BaseException) -> str:

@@ -247,7 +247,7 @@ def _given_ids(source: Source, paths: list[Path]) -> Iterator[pa.RecordBatch]:
         if fmt == "parquet":
             yield from _case_ids(path, column)
             continue
-        for frame in duckdb_frames(path, fmt, _ID_ROWS):
+        for frame in duckdb_frames(path, fmt, _ID_ROWS, None):
             ids = frame.select(pl.col(column).cast(pl.String).alias("case_id"))
             yield from ids.to_arrow(compat_level=pl.CompatLevel.newest()).to_batches()
 
@@ -316,7 +316,9 @@ def iter_batches(source: Source, batch_size: int) -> Iterator[RawBatch]:
         frames = (
             _file_frames(path, batch_size)
             if fmt == "parquet"
-            else duckdb_frames(path, fmt, batch_size)
+            else duckdb_frames(
+                path, fmt, batch_size, source.options.source_name("retrieval_context")
+            )
         )
         try:
             for read in frames:

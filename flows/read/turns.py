@@ -17,7 +17,7 @@ import duckdb
 import polars as pl
 
 from flows.errors import InputUnreadable
-from flows.read.formats import FORMATS, duckdb_paths, reader_sql
+from flows.read.formats import FORMATS, duckdb_paths, quoted, reader_sql
 from flows.read.shapes import RawBatch, Source
 from flows.store.db import sql
 
@@ -105,7 +105,10 @@ def _load(con: duckdb.DuckDBPyConnection, source: Source) -> None:
             f"CREATE TEMP TABLE named_turns AS SELECT {renamed}, {tool_calls} FROM raw_rows"
         )
     con.execute("DROP TABLE raw_rows")
-    passages, bad, text = _passages(_types(con, "named_turns").get("retrieval_context"))
+    # Text holds lists only where the format has no lists (CSV) or mixes types (JSON).
+    as_text = any(fmt != "parquet" for fmt in by_format)
+    kind = _types(con, "named_turns").get("retrieval_context")
+    passages, bad, text = _passages(kind, as_text=as_text)
     con.execute(
         "CREATE TEMP TABLE turns AS SELECT * EXCLUDE (retrieval_context), "
         f"{passages} AS retrieval_context, {bad} AS __rc_bad, {text} AS __rc_text, "
@@ -127,7 +130,7 @@ def _renamed(con: duckdb.DuckDBPyConnection, table: str, source: Source) -> str:
             f"{source.spec}: --columns maps onto {', '.join(clashing)}, which the source has "
             "already: map that column too, or drop it"
         )
-    return ", ".join(f"{_quoted(n)} AS {_quoted(reverse.get(n, n))}" for n in names)
+    return ", ".join(f"{quoted(n)} AS {quoted(reverse.get(n, n))}" for n in names)
 
 
 def _chat_fallbacks(con: duckdb.DuckDBPyConnection, renamed: str) -> str:
@@ -152,19 +155,22 @@ def _with_passages(con: duckdb.DuckDBPyConnection) -> str:
     return ", CAST(NULL AS VARCHAR[]) AS retrieval_context"
 
 
-def _passages(kind: str | None) -> tuple[str, str, str]:
+def _passages(kind: str | None, *, as_text: bool) -> tuple[str, str, str]:
     """(the passages as a list, whether the value given was not a list of strings, the value
     as text) for the type the passages column has: a list as it is; JSON or text (CSV, a chat
     message's field) decoded when it is a JSON array; anything else a breach."""
     if kind is None or kind in _LIST_TYPES or kind == '"NULL"':
         return "CAST(retrieval_context AS VARCHAR[])", "false", "CAST(NULL AS VARCHAR)"
-    if kind in ("VARCHAR", "JSON"):
+    if kind in ("VARCHAR", "JSON") and as_text:
         as_json = "TRY_CAST(retrieval_context AS JSON)"
         passages = (
             f"CASE WHEN json_type({as_json}) = 'ARRAY' "
             f"AND coalesce(list_bool_and(list_transform(from_json({as_json}, '[\"JSON\"]'), "
             "lambda x: json_type(x) = 'VARCHAR')), true) "
-            f"THEN from_json({as_json}, '[\"VARCHAR\"]') END"
+            f"THEN from_json({as_json}, '[\"VARCHAR\"]') "
+            # DuckDB's own COPY writes a list as `[a, 'b, c']`
+            "WHEN NOT json_valid(retrieval_context) "
+            "THEN TRY_CAST(CAST(retrieval_context AS VARCHAR) AS VARCHAR[]) END"
         )
         bad = f"(retrieval_context IS NOT NULL AND {passages} IS NULL)"
         return passages, bad, "CAST(retrieval_context AS VARCHAR)"
@@ -178,10 +184,6 @@ def _passages(kind: str | None) -> tuple[str, str, str]:
 def _types(con: duckdb.DuckDBPyConnection, table: str) -> dict[str, str]:
     rows = con.execute(f"DESCRIBE {table}").fetchall()
     return {row[0]: row[1] for row in rows}
-
-
-def _quoted(name: str) -> str:
-    return '"' + name.replace('"', '""') + '"'
 
 
 def _first(exc: BaseException) -> str:

@@ -8,6 +8,7 @@ import gzip
 import json
 from pathlib import Path
 
+import duckdb
 import polars as pl
 import pytest
 
@@ -189,3 +190,21 @@ def test_the_dask_engine_refuses_what_it_cannot_read_before_touching_anything(
         with pytest.raises(ConfigError, match="--engine dask reads one Parquet cases table"):
             run_score_on_dask(settings.model_copy(update={"db": str(tmp_path / "x.duckdb")}), None)  # type: ignore[arg-type]
     assert not (tmp_path / "x.duckdb").exists()
+
+
+def test_a_csv_written_by_duckdb_copy_scores_as_the_parquet_file(tmp_path: Path) -> None:
+    frame = many_cases(20).with_columns(
+        retrieval_context=pl.concat_list(
+            pl.col("retrieval_context"), pl.lit(['Refunds, if any, take 5 days; it\'s "fine".'])
+        )
+    )
+    parquet = write(frame, tmp_path / "cases.parquet")
+    con = duckdb.connect()
+    con.execute(f"COPY (SELECT * FROM '{parquet}') TO '{tmp_path / 'cases.csv'}'")
+    con.close()
+    _score(parquet, tmp_path / "parquet.duckdb")
+    run = _score(tmp_path / "cases.csv", tmp_path / "csv.duckdb")
+    assert (run["rows_in"], run["rows_scored"]) == (20, 20)
+    assert sorted(query(tmp_path / "csv.duckdb", SCORES)) == sorted(
+        query(tmp_path / "parquet.duckdb", SCORES)
+    )

@@ -213,3 +213,15 @@ def test_a_chat_log_names_its_conversations_by_id_or_line_and_its_times_by_messa
     assert (run["rows_in"], run["rows_scored"]) == (2, 2)
     found = query(db, "SELECT case_id, logged_at, score FROM case_scores ORDER BY case_id")
     assert found == [("line-3:2", AT, 1.0), ("thread-9:2", AT, 1.0)]
+
+
+def test_one_string_as_a_turns_passages_is_a_breach_in_parquet(tmp_path: Path) -> None:
+    frame = turns_frame(TURNS[:2]).with_columns(
+        retrieval_context=pl.when(pl.col("role") == "assistant").then(pl.lit(SHIPPED))
+    )
+    frame.write_parquet(tmp_path / "turns.parquet")
+    db = tmp_path / "one.duckdb"
+    run = _run(tmp_path / "turns.parquet", db)
+    assert (run["rows_in"], run["rows_quarantined"]) == (1, 1)
+    found = query(db, 'SELECT "check", value FROM quarantine')
+    assert found == [("retrieval_context_not_a_list_of_strings", SHIPPED)]

@@ -18,7 +18,7 @@ import pytest
 
 from flows.read.source import resolve_source
 from flows.run.pipeline import run_score
-from flows.run.settings import ScoreSettings
+from flows.run.settings import JudgeSettings, ScoreSettings
 from flows.run.turn_support import NOTHING_TO_RELY_ON
 from tests.support.db_reading import query
 
@@ -225,3 +225,13 @@ def test_one_string_as_a_turns_passages_is_a_breach_in_parquet(tmp_path: Path) -
     assert (run["rows_in"], run["rows_quarantined"]) == (1, 1)
     found = query(db, 'SELECT "check", value FROM quarantine')
     assert found == [("retrieval_context_not_a_list_of_strings", SHIPPED)]
+
+
+def test_a_judge_naming_no_evidence_marks_only_what_it_can_know(tmp_path: Path) -> None:
+    """The lexical judge gives no evidence: a supported claim of a turn with nothing of its
+    own is the conversation's; one of a turn with passages is not known (NULL)."""
+    turns_frame(TURNS[:4]).write_parquet(tmp_path / "turns.parquet")
+    db = tmp_path / "lexical.duckdb"
+    _run(tmp_path / "turns.parquet", db, judge=JudgeSettings(kind="lexical"))
+    found = query(db, "SELECT case_id, verdict, supported_by FROM claim_verdicts ORDER BY 1")
+    assert found == [("c1:2", "yes", None), ("c1:4", "yes", "conversation")]

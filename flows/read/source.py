@@ -131,7 +131,19 @@ def _table_files(folder: Path, name: str) -> list[Path]:
 
 
 def _files_under(folder: Path, options: ReadOptions) -> list[Path]:
-    return sorted(p for p in folder.rglob("*") if p.is_file() and named_format(p, options))
+    """The folder's files of a format faithpipe reads. A CSV or JSON file under a name that
+    starts with `_` or `.` is a table's metadata (Delta's `_delta_log/*.json`, Spark's
+    `_SUCCESS`, hidden files), not logs: Parquet is read wherever it lies, as it always was."""
+    return sorted(
+        path
+        for path in folder.rglob("*")
+        if path.is_file() and named_format(path, options) and not _metadata(path, folder)
+    )
+
+
+def _metadata(path: Path, folder: Path) -> bool:
+    hidden = any(part.startswith(("_", ".")) for part in path.relative_to(folder).parts)
+    return hidden and path.suffix.lower() != ".parquet"
 
 
 def _glob_root(pattern: str) -> Path:

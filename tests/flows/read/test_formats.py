@@ -208,3 +208,13 @@ def test_a_csv_written_by_duckdb_copy_scores_as_the_parquet_file(tmp_path: Path)
     assert sorted(query(tmp_path / "csv.duckdb", SCORES)) == sorted(
         query(tmp_path / "parquet.duckdb", SCORES)
     )
+
+
+def test_a_folder_skips_metadata_json_beside_its_parquet(tmp_path: Path) -> None:
+    write(many_cases(4), tmp_path / "table" / "part-0.parquet")
+    log = tmp_path / "table" / "_delta_log"
+    log.mkdir()
+    (log / "00000000000000000000.json").write_text('{"commitInfo": {}}\n')
+    (tmp_path / "table" / ".part-0.crc.json").write_text("{}\n")
+    source = resolve_source(tmp_path / "table")
+    assert [path.name for path in source.all_files] == ["part-0.parquet"]

@@ -11,6 +11,7 @@ from schemas.outputs import (
     Runs,
     Truths,
 )
+from schemas.sizes import SizeLimits
 
 __all__ = [
     "CONTRACT_TYPES",
@@ -25,6 +26,7 @@ __all__ = [
     "Quarantine",
     "Questions",
     "Runs",
+    "SizeLimits",
     "Truths",
     "ValidatedBatch",
     "parse_timestamps",

@@ -2,17 +2,36 @@
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Sequence
 
 __all__ = ["main"]
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Entry point of the `faith` console script and of `python -m flows`."""
-    from flows.allocator import keep_freed_pages
+    """Entry point of the `faith` console script and of `python -m flows`. The stop handlers
+    come first: a Ctrl-C or SIGTERM while the heavy libraries load (up to ~3 s) is one line
+    and exit 130 or 143, never a traceback from inside an import."""
+    from flows.run.stop_signals import (
+        exit_code_of,
+        install_stop_handlers,
+        note_further_stops,
+        signal_name,
+    )
 
-    # Before anything imports polars: its allocator reads the setting once, when it loads.
-    keep_freed_pages()
-    from flows.cli.commands import main as run_command
+    install_stop_handlers()
+    try:
+        from flows.allocator import keep_freed_pages
 
-    return run_command(argv)
+        # Before anything imports polars: its allocator reads the setting once, when it loads.
+        keep_freed_pages()
+        from flows.cli.commands import main as run_command
+
+        code = run_command(argv)
+    except KeyboardInterrupt as stop:
+        sys.stderr.write(f"interrupted ({signal_name(stop)})\n")
+        code = exit_code_of(stop)
+    # What is left is the interpreter's exit (Prefect's and Dask's atexit hooks): a signal
+    # now is noted in one line, not raised as a traceback from inside a hook.
+    note_further_stops()
+    return code

@@ -8,6 +8,7 @@ from typing import Any
 from faith_udfs.errors import ConfigError
 from flows.read.source import DEFAULT_BATCH_SIZE
 from flows.store.db import DEFAULT_DB, DEFAULT_READ_WAIT
+from schemas.sizes import DEFAULT_MAX_ANSWER_BYTES, DEFAULT_MAX_CONTEXT_BYTES
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
 
@@ -177,6 +178,22 @@ def add_run_arguments(parser: argparse.ArgumentParser) -> None:
         "cases judged ended invalid (default 0.1)",
     )
     run.add_argument(
+        "--max-answer-bytes",
+        type=int,
+        default=DEFAULT_MAX_ANSWER_BYTES,
+        metavar="N",
+        help="quarantine a row whose actual_output or input holds more than N bytes "
+        f"(check actual_output_too_large / input_too_large; default {DEFAULT_MAX_ANSWER_BYTES:,})",
+    )
+    run.add_argument(
+        "--max-context-bytes",
+        type=int,
+        default=DEFAULT_MAX_CONTEXT_BYTES,
+        metavar="N",
+        help="quarantine a row whose retrieval_context passages hold more than N bytes together "
+        f"(check retrieval_context_too_large; default {DEFAULT_MAX_CONTEXT_BYTES:,})",
+    )
+    run.add_argument(
         "--snapshot",
         action="store_true",
         help="after the run, copy the database to DB.snapshot.duckdb, which dashboards, "
@@ -259,6 +276,8 @@ def settings_from(args: argparse.Namespace, *, flow: str = "score") -> Any:
             batch_size=args.batch_size,
             lock_timeout=args.lock_timeout,
             max_invalid_share=args.max_invalid_share,
+            max_answer_bytes=args.max_answer_bytes,
+            max_context_bytes=args.max_context_bytes,
             snapshot=args.snapshot,
             flow=flow,
             price_input_usd=args.price_input,

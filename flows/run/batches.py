@@ -13,13 +13,15 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 import polars as pl
+import pyarrow as pa
 
 from faith_udfs import FaithfulnessFrames, Judge, MetricConfig, score_cases
 from flows.read.source import RawBatch
 from flows.run.judge_accounting import case_usage
 from flows.run.judge_factory import judge_usage
 from flows.store.db import register, sql
-from schemas import validate_cases
+from flows.store.shard_data import hashable_slices
+from schemas import SizeLimits, validate_cases
 
 if TYPE_CHECKING:
     import duckdb
@@ -80,10 +82,11 @@ class ScoredBatch:
     spent: dict[str, int]  # judge calls and tokens this batch cost
 
 
-def validate_batch(raw: RawBatch) -> ValidatedRows:
-    """Check a raw batch against the contract; bad rows become quarantine rows."""
+def validate_batch(raw: RawBatch, limits: SizeLimits | None = None) -> ValidatedRows:
+    """Check a raw batch against the contract; bad rows (and rows past `limits`) become
+    quarantine rows."""
     started = time.perf_counter()
-    checked = validate_cases(raw.frame)
+    checked = validate_cases(raw.frame, limits)
     quarantined = checked.quarantined.select(
         "check",
         "case_id",
@@ -137,18 +140,20 @@ def classify(
     `stored_before=False` (nothing stored under the config when the run began) skips looking:
     a run's batches never share a case_id, so its own rows can never match.
     """
-    register(
-        reader, "incoming", cases.select("case_id", "input", "actual_output", "retrieval_context")
-    )
-    try:
-        if stored_before:
-            query = reader.sql(sql("classify_cases"), params={"config_id": config_id})
-        else:
-            query = reader.sql(sql("hash_cases"))
-        found = query.to_arrow_table()
-    finally:
-        reader.unregister("incoming")
-    classified = pl.from_arrow(found)
+    found = []
+    # In slices of bounded content: DuckDB's JSON text of a large case takes several times its
+    # bytes while the hash is made (flows/store/shard_data.py).
+    for piece in hashable_slices(cases):
+        register(reader, "incoming", piece)
+        try:
+            if stored_before:
+                query = reader.sql(sql("classify_cases"), params={"config_id": config_id})
+            else:
+                query = reader.sql(sql("hash_cases"))
+            found.append(query.to_arrow_table())
+        finally:
+            reader.unregister("incoming")
+    classified = pl.from_arrow(pa.concat_tables(found))
     assert isinstance(classified, pl.DataFrame)
     return decide(classified)
 

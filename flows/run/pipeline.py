@@ -8,6 +8,7 @@ marked completed only after its last batch.
 from __future__ import annotations
 
 import contextvars
+import functools
 import logging
 import threading
 import time
@@ -24,7 +25,6 @@ from faith_udfs import Judge, MetricConfig
 from flows.errors import DatabaseWriteFailed, JudgeEndpointError, TooManyInvalid
 from flows.read.duplicates import DuplicatePlan
 from flows.read.source import (
-    RawBatch,
     Source,
     count_rows,
     duplicated_case_ids,
@@ -52,6 +52,7 @@ from flows.store.batch_writes import write_batch
 from flows.store.db import (
     DISK_ERRORS,
     OUT_OF_MEMORY,
+    database_fault,
     limit_memory,
     open_store,
     sql,
@@ -61,7 +62,7 @@ from flows.store.judge_memory import record_run_judge
 from flows.store.run_costs import count_dry_batch, price_run, record_max_invalid_share
 from flows.store.run_registry import finish_run, run_row, start_run, supersede_dead_runs
 from flows.waits import result_of, result_unless
-from schemas import CONTRACT_TYPES
+from schemas import CONTRACT_TYPES, SizeLimits
 
 if TYPE_CHECKING:
     import duckdb
@@ -86,7 +87,7 @@ _CACHED_KEYS_PER_CALL = 16
 class Steps:
     """The batch steps a run calls; the Prefect flow swaps in task-wrapped versions."""
 
-    validate: Callable[[RawBatch], ValidatedRows] = validate_batch
+    validate: Callable[..., ValidatedRows] = validate_batch
     score: Callable[..., ScoredBatch] = score_batch
     write: Callable[..., float] = write_batch
 
@@ -103,6 +104,8 @@ class RunState:
     steps: Steps
     progress: Progress
     keys: QuarantineKeys = field(default_factory=QuarantineKeys)
+    limits: SizeLimits = field(default_factory=SizeLimits)
+    db: str = "the database"  # its path, for the error lines
     # Three stages on three threads, so each core always has work (polars and DuckDB release
     # the GIL): this thread reads, validates and classifies batch N+2 while the scoring
     # thread scores N+1 and the writing thread commits N. One thread each: judges see one
@@ -174,7 +177,18 @@ def run_score(
         )
         _price(con, run_id, settings)
         try:
-            state = RunState(con, run_id, config_id, config, judge, steps, progress)
+            limits = settings.size_limits()
+            state = RunState(
+                con,
+                run_id,
+                config_id,
+                config,
+                judge,
+                steps,
+                progress,
+                limits=limits,
+                db=settings.db,
+            )
         except BaseException as exc:
             with signals_deferred():
                 mark_stopped(con, run_id, started, exc)
@@ -357,14 +371,18 @@ def _score_all(state: RunState, source: Source, duplicates: pl.DataFrame, batch_
     if orphans.height:
         batch.quarantined.append(state.keys.keyed(orphans))
     plan = (
-        DuplicatePlan.of(duplicates, iter_batches(source, batch_size), validate_batch)
+        DuplicatePlan.of(
+            duplicates,
+            iter_batches(source, batch_size),
+            functools.partial(validate_batch, limits=state.limits),
+        )
         if duplicates.height
         else None
     )
     clock = time.perf_counter()
     for raw in iter_batches(source, batch_size):
         batch.seconds_read += time.perf_counter() - clock
-        rows = state.steps.validate(raw)
+        rows = state.steps.validate(raw, state.limits)
         batch.seconds_validate += rows.seconds
         valid = rows.valid
         if plan is not None:
@@ -392,7 +410,16 @@ def _process(state: RunState, batch: Batch) -> None:
         cases = no_cases()
     # Batches never share a case_id (one copy of a duplicated id is kept), so classifying
     # one before the previous is written cannot miss a row.
-    classified = classify(state.reader, cases, state.config_id, stored_before=state.stored_before)
+    try:
+        classified = classify(
+            state.reader, cases, state.config_id, stored_before=state.stored_before
+        )
+    except OUT_OF_MEMORY as exc:
+        raise DatabaseWriteFailed(
+            f"{state.run_id}: DuckDB ran out of memory hashing a batch of {batch.rows_in:,} rows "
+            f"({_describe(exc).splitlines()[0]}); committed batches are safe: lower "
+            "--max-answer-bytes, --max-context-bytes or --batch-size, then run again"
+        ) from exc
     # A copied context lets Prefect tasks run in the other threads.
     scoring = state.scorer.submit(
         contextvars.copy_context().run,
@@ -450,7 +477,8 @@ def _write_scored(
                 )
             # The disk said no (full, read-only, failing): see store.db.DISK_ERRORS.
             except DISK_ERRORS as exc:
-                raise DatabaseWriteFailed(
+                fault = database_fault(exc, state.db)  # read-only or corrupt: 12 or 13
+                raise fault or DatabaseWriteFailed(
                     f"{state.run_id}: writing a batch of {batch.rows_in:,} rows failed, none of it "
                     f"was kept ({_describe(exc).splitlines()[0]}); committed batches are safe: "
                     "free disk space or fix the database's disk, then run again"

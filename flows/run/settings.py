@@ -11,6 +11,8 @@ from faith_udfs import MetricConfig
 from flows.judges.request_details import split_userinfo
 from flows.read.source import DEFAULT_BATCH_SIZE
 from flows.store.db import DEFAULT_DB
+from schemas import SizeLimits
+from schemas.sizes import DEFAULT_MAX_ANSWER_BYTES, DEFAULT_MAX_CONTEXT_BYTES
 
 
 class JudgeSettings(BaseModel):
@@ -88,6 +90,14 @@ class ScoreSettings(BaseModel):
     price_output_usd: float | None = Field(default=None, ge=0.0)
     # Work out calls, tokens and cost without judging or writing anything (a `runs` row only).
     dry_run: bool = False
+    # A row whose answer or question (each), or passages (together), hold more UTF-8 bytes is
+    # quarantined as too large before anything hashes or judges it (schemas/sizes.py).
+    max_answer_bytes: int = Field(default=DEFAULT_MAX_ANSWER_BYTES, ge=1)
+    max_context_bytes: int = Field(default=DEFAULT_MAX_CONTEXT_BYTES, ge=1)
+
+    def size_limits(self) -> SizeLimits:
+        """The row size limits validation applies (--max-answer-bytes, --max-context-bytes)."""
+        return SizeLimits(self.max_answer_bytes, self.max_context_bytes)
 
     def prices(self) -> tuple[float | None, float | None]:
         """USD per million tokens (in, out) this run's judge is priced at; None: unknown."""

@@ -31,7 +31,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt as stop:
         sys.stderr.write(f"interrupted ({signal_name(stop)})\n")
         code = exit_code_of(stop)
-    # What is left is the interpreter's exit (Prefect's and Dask's atexit hooks): a signal
-    # now is noted in one line, not raised as a traceback from inside a hook.
-    note_further_stops()
+    if argv is None:  # the process is the command: what is left is the interpreter's exit
+        # (Prefect's and Dask's atexit hooks); a signal now is noted, not raised in a hook.
+        note_further_stops()
     return code

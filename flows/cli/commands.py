@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -10,6 +11,7 @@ from polars.exceptions import PanicException
 
 from faith_udfs.errors import ConfigError, FaithError
 from flows.cli.options import (
+    DEFAULT_DB_MODE,
     EXIT_FAILED,
     EXIT_OK,
     EXIT_USAGE,
@@ -20,6 +22,7 @@ from flows.cli.options import (
     add_source_argument,
     add_wait_argument,
     settings_from,
+    umask_for,
 )
 from flows.cli.routes import execute, use_prefect
 from flows.errors import DatabaseWriteFailed
@@ -43,6 +46,9 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     verbose = getattr(args, "verbose", False)
     configure_logging(verbose)
+    # Files this process creates from here on (the database, its WAL, the readers' snapshot,
+    # Dask shards; local workers inherit it) get --db-mode, 0600 by default.
+    os.umask(umask_for(getattr(args, "db_mode", DEFAULT_DB_MODE)))
     install_stop_handlers()
 
     def say(message: object) -> None:

@@ -22,7 +22,12 @@ from typing import TYPE_CHECKING, Any
 import polars as pl
 
 from faith_udfs import Judge, MetricConfig
-from flows.errors import DatabaseWriteFailed, JudgeEndpointError, TooManyInvalid
+from flows.errors import (
+    DatabaseWriteFailed,
+    JudgeEndpointError,
+    QuarantineShareExceeded,
+    TooManyInvalid,
+)
 from flows.read.duplicates import DuplicatePlan
 from flows.read.source import (
     Source,
@@ -32,6 +37,7 @@ from flows.read.source import (
     orphan_rows,
     resolve_source,
 )
+from flows.run.alarms import warn_if_mostly_invalid, warn_if_mostly_quarantined
 from flows.run.batches import (
     Batch,
     QuarantineKeys,
@@ -47,7 +53,6 @@ from flows.run.progress import LogProgress, Progress
 from flows.run.settings import ScoreSettings
 from flows.run.stage import Stage
 from flows.run.stop_signals import as_stop, signals_deferred, stopping_signal
-from flows.run.summary import invalid_share
 from flows.store.batch_writes import write_batch
 from flows.store.db import (
     DISK_ERRORS,
@@ -55,11 +60,10 @@ from flows.store.db import (
     database_fault,
     limit_memory,
     open_store,
-    sql,
     write_snapshot,
 )
 from flows.store.judge_memory import record_run_judge
-from flows.store.run_costs import count_dry_batch, price_run, record_max_invalid_share
+from flows.store.run_costs import count_dry_batch, price_run, top_quarantine_checks
 from flows.store.run_registry import finish_run, run_row, start_run, supersede_dead_runs
 from flows.waits import result_of, result_unless
 from schemas import CONTRACT_TYPES, SizeLimits
@@ -251,17 +255,21 @@ def complete_run(
     judge_protocol: tuple[str | None, int] = (None, 0),
 ) -> dict[str, Any]:
     """Every batch is committed: mark the run completed with the LLM judge's structured-output
-    mode and estimated-token calls, check its invalid share, write the readers' snapshot if
-    asked; returns the run's row (raises TooManyInvalid past the share)."""
+    mode and estimated-token calls, check its quarantine and invalid shares, write the readers'
+    snapshot if asked; returns the run's row with its top quarantine checks (raises
+    QuarantineShareExceeded or TooManyInvalid past a share)."""
     with signals_deferred():
         finish_run(con, run_id, "completed", time.perf_counter() - started)
         record_run_judge(con, run_id, *judge_protocol)
         too_many_invalid = warn_if_mostly_invalid(con, run_id, settings.max_invalid_share)
+        drifted = warn_if_mostly_quarantined(con, run_id, settings.max_quarantine_share)
     if settings.snapshot and not settings.dry_run:
         write_snapshot(con, settings.db)
+    if drifted:  # the source comes first: its rows never reached the judge
+        raise QuarantineShareExceeded(drifted)
     if too_many_invalid:
         raise TooManyInvalid(too_many_invalid)
-    return run_row(con, run_id)
+    return {**run_row(con, run_id), "quarantine_checks": top_quarantine_checks(con, run_id)}
 
 
 def _stop_and_mark(state: RunState, started: float, exc: BaseException) -> tuple[bool, bool]:
@@ -328,25 +336,6 @@ def mark_stopped(
         finish_run(con, run_id, status, time.perf_counter() - started, error=error)
     except Exception as mark_error:
         log.warning("could not mark run %s %s: %s", run_id, status, _describe(mark_error))
-
-
-def warn_if_mostly_invalid(con: duckdb.DuckDBPyConnection, run_id: str, most: float) -> str | None:
-    """A completed run whose judged cases mostly failed keeps everything and says so in
-    `runs.warning`; returns the error for the caller to raise, so that a schedule does not
-    show success for a night scored by nothing."""
-    record_max_invalid_share(con, run_id, most)
-    run = run_row(con, run_id)
-    share = invalid_share(run)
-    if share is None or share <= most:
-        return None
-    warning = (
-        f"{run['rows_invalid']:,} of {run['rows_newly_scored'] + run['rows_invalid']:,} judged "
-        f"cases ({share:.1%}) ended invalid, more than --max-invalid-share {most:g}: "
-        "see case_scores.error; they are retried by the next run"
-    )
-    con.execute(sql("mark_run_warning"), {"run_id": run_id, "warning": warning})
-    log.warning("run %s: %s", run_id, warning)
-    return f"run {run_id} completed, but {warning}"
 
 
 def _describe(exc: BaseException) -> str:

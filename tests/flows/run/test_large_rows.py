@@ -53,6 +53,8 @@ def test_a_50_mb_answer_is_quarantined_as_too_large_and_the_night_completes(
             "no",
             "--judge",
             "lexical",
+            "--max-quarantine-share",
+            "1",
         ],
         cwd=ROOT,
         capture_output=True,
@@ -79,6 +81,7 @@ def test_twenty_5_mb_answers_in_one_batch_are_each_quarantined(tmp_path: Path) -
         db=str(tmp_path / "f.duckdb"),
         judge={"kind": "lexical"},
         max_context_bytes=500,  # the small row's passages hold 600 bytes together
+        max_quarantine_share=1.0,  # (test_quarantine_share.py's subject)
     )
     run = run_score(settings)
     assert counted(run) == run["rows_in"] == 21

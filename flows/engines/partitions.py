@@ -117,7 +117,7 @@ def duplicate_rules(
     for partition in partitions:
         for raw in read_partition(partition, root):
             repeated = pl.col("case_id").cast(pl.String, strict=False).is_in(ids)
-            rows = RawBatch(raw.frame.filter(repeated), raw.source_file)
+            rows = raw.where(repeated)
             valid = validate_batch(rows, limits).valid
             seen.append(
                 valid.filter(pl.col("case_id").is_in(ids)).select(

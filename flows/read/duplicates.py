@@ -50,7 +50,7 @@ class DuplicatePlan:
         for raw in raws:
             # Only the rows of repeated ids are validated: most of a source never repeats.
             repeated = pl.col("case_id").cast(pl.String, strict=False).is_in(ids)
-            valid = validate(RawBatch(raw.frame.filter(repeated), raw.source_file)).valid
+            valid = validate(raw.where(repeated)).valid
             copies = valid.filter(pl.col("case_id").is_in(ids))
             seen.append(
                 copies.select(

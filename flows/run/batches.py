@@ -87,17 +87,25 @@ def validate_batch(raw: RawBatch, limits: SizeLimits | None = None) -> Validated
     quarantine rows."""
     started = time.perf_counter()
     checked = validate_cases(raw.frame, limits)
+    if raw.files is None:
+        files = pl.lit(raw.source_file)
+        valid_files = files
+    else:  # small files read together: each row's own file
+        files = raw.files.gather(checked.quarantined["row"])
+        bad = checked.quarantined["row"].unique().implode()
+        rows = raw.files.to_frame("source_file").with_row_index("row")
+        valid_files = rows.filter(~pl.col("row").is_in(bad))["source_file"]
     quarantined = checked.quarantined.select(
         "check",
         "case_id",
         "column",
         "value",
         "row_json",
-        pl.lit(raw.source_file).alias("source_file"),
+        source_file=files,
         row=pl.col("row"),
     )
     return ValidatedRows(
-        valid=checked.valid.with_columns(source_file=pl.lit(raw.source_file)),
+        valid=checked.valid.with_columns(source_file=valid_files),
         quarantined=quarantined,
         seconds=time.perf_counter() - started,
     )

@@ -287,7 +287,8 @@ def settings_from(args: argparse.Namespace, *, flow: str = "score") -> Any:
     """CLI arguments -> the one settings object every layer takes."""
     from pydantic import ValidationError
 
-    from flows.run.settings import JudgeSettings, ScoreSettings
+    from flows.judges.settings import JudgeSettings
+    from flows.run.settings import ScoreSettings
 
     try:
         settings = ScoreSettings(
@@ -339,7 +340,7 @@ def _tpm_holds_one_call(settings: Any) -> Any:
     """Refuse at start a --tpm that cannot hold the run's largest request: a call counts in
     the window at its prompt's bytes plus its max_tokens until answered (rate_window.py), so
     one whose reply alone may take more than --tpm would be refused call by call."""
-    from flows.judges.llm_tasks import BUDGET_CEILING
+    from flows.judges.live.tasks import BUDGET_CEILING
 
     judge = settings.judge
     if judge.kind != "openai" or judge.tpm is None:

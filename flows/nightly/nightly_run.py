@@ -160,8 +160,8 @@ def run_nightly(
     """
     # Imported here: `faith` builds its parser from this module and must start fast.
     from flows.engines import score_with_engine
+    from flows.judges.factory import build_judge, close_judge
     from flows.run.alarms import warn_if_mostly_invalid, warn_if_mostly_quarantined
-    from flows.run.judge_factory import build_judge, close_judge
 
     check_agreement_floor(agreement_floor)
     check_steps = check_steps or CheckSteps()
@@ -177,7 +177,7 @@ def run_nightly(
         if settings.judge.kind == "openai" and judge is None:
             # Before any case is scored: an unusable LLM judge stops the night (exit 9) instead
             # of paying for invalid cases; a check passed within a day is not paid again.
-            from flows.judges.judge_check import require_usable_judge
+            from flows.judges.check import require_usable_judge
 
             require_usable_judge(settings.judge, con)
         # The invalid share is checked, and the snapshot for readers written, after the judge

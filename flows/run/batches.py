@@ -16,9 +16,9 @@ import polars as pl
 import pyarrow as pa
 
 from faith_udfs import FaithfulnessFrames, Judge, MetricConfig, score_cases
+from flows.judges.factory import judge_usage
 from flows.read.source import RawBatch
 from flows.run.judge_accounting import case_usage
-from flows.run.judge_factory import judge_usage
 from flows.store.db import register, sql
 from flows.store.shard_data import hashable_slices
 from schemas import SizeLimits, validate_cases

@@ -28,6 +28,7 @@ from flows.errors import (
     QuarantineShareExceeded,
     TooManyInvalid,
 )
+from flows.judges.factory import build_judge, close_judge, judge_protocol
 from flows.read.duplicates import DuplicatePlan
 from flows.read.source import (
     Source,
@@ -48,7 +49,6 @@ from flows.run.batches import (
     score_batch,
     validate_batch,
 )
-from flows.run.judge_factory import build_judge, close_judge, judge_protocol
 from flows.run.progress import LogProgress, Progress
 from flows.run.settings import ScoreSettings
 from flows.run.stage import Stage

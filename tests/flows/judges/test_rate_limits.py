@@ -16,8 +16,8 @@ import pytest
 
 from faith_udfs.errors import JudgeError, JudgeTransientError
 from flows.cli import main
-from flows.judges.llm_judge import OpenAIJudge
-from flows.judges.rate_window import CHARS_PER_TOKEN, RateWindow, call_bound, shared_window
+from flows.judges.endpoint.rate_window import CHARS_PER_TOKEN, RateWindow, call_bound, shared_window
+from flows.judges.live.judge import OpenAIJudge
 from flows.run.pipeline import run_score
 from tests.support.counting_server import RemoteServer, busiest_window, serving_elsewhere, totals
 
@@ -132,7 +132,8 @@ def test_a_run_stays_within_rpm_and_tpm_at_a_counting_server(
         rate_window=seconds,
         track_items=True,
     )
-    from flows.run.settings import JudgeSettings, ScoreSettings
+    from flows.judges.settings import JudgeSettings
+    from flows.run.settings import ScoreSettings
 
     settings = ScoreSettings(
         source=str(source),

@@ -40,7 +40,7 @@ from faith_udfs.prompts import (
     verdicts_prompt,
 )
 from faith_udfs.replies import parse_reason, parse_statements
-from flows.judges.llm_transport import Reply
+from flows.judges.endpoint.transport import Reply
 
 if TYPE_CHECKING:
     pass
@@ -48,6 +48,8 @@ if TYPE_CHECKING:
 
 MODES = ("per-item", "packed")
 DEFAULT_MODE = "packed"
+# A packed call's default size: items, and characters of their data.
+PACK_SIZE, PACK_CHARS = 8, 12_000
 RETRY_NOTE = (
     "Your previous reply could not be used: {reason}. Reply again with one complete JSON "
     "object in exactly the format asked for, with real content instead of the example's "

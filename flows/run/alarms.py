@@ -46,11 +46,13 @@ def quarantine_share(run: dict) -> float | None:
 
 
 def warn_if_mostly_quarantined(
-    con: duckdb.DuckDBPyConnection, run_id: str, most: float
+    con: duckdb.DuckDBPyConnection, run_id: str, most: float | None
 ) -> str | None:
     """A completed run whose rows were mostly quarantined (a column renamed or retyped
     upstream) keeps everything and says so in `runs.warning`, naming the top failing checks;
-    returns the error for the caller to raise (exit 11)."""
+    returns the error for the caller to raise (exit 11). `most` None: no limit."""
+    if most is None:
+        return None
     record_max_quarantine_share(con, run_id, most)
     run = run_row(con, run_id)
     share = quarantine_share(run)

@@ -110,7 +110,9 @@ def test_a_share_within_the_limit_succeeds_and_the_run_line_names_the_checks(
 def test_a_rerun_of_the_same_source_names_the_checks_again(tmp_path: Path) -> None:
     """quarantine.run_id is the first run's: each run counts its own rows by check."""
     source = write(drifted(50), tmp_path / "cases.parquet")
-    settings = ScoreSettings(source=str(source), db=str(tmp_path / "f.duckdb"))
+    settings = ScoreSettings(
+        source=str(source), db=str(tmp_path / "f.duckdb"), max_quarantine_share=0.1
+    )
     for _ in range(2):
         with pytest.raises(QuarantineShareExceeded, match=f"top checks: {CHECK} 50"):
             run_score(settings)
@@ -121,7 +123,7 @@ def test_the_report_shows_quarantine_by_day_and_check(tmp_path: Path, capsys) ->
     source = write(drifted(20), tmp_path / "cases.parquet")
     db = tmp_path / "f.duckdb"
     with pytest.raises(QuarantineShareExceeded):
-        run_score(ScoreSettings(source=str(source), db=str(db)))
+        run_score(ScoreSettings(source=str(source), db=str(db), max_quarantine_share=0.1))
     assert main(["report", "--db", str(db)]) == 0
     shown = capsys.readouterr().out
     assert "Quarantined rows by day and check" in shown
@@ -137,7 +139,11 @@ def test_the_prefect_flow_run_of_a_drifted_source_fails(tmp_path: Path) -> None:
 
     source = write(drifted(10), tmp_path / "cases.parquet")
     with pytest.raises(QuarantineShareExceeded):
-        score_flow(ScoreSettings(source=str(source), db=str(tmp_path / "f.duckdb")))
+        score_flow(
+            ScoreSettings(
+                source=str(source), db=str(tmp_path / "f.duckdb"), max_quarantine_share=0.1
+            )
+        )
 
     async def newest_state() -> str:
         async with get_client() as client:

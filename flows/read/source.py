@@ -235,7 +235,8 @@ def iter_batches(source: Source, batch_size: int) -> Iterator[RawBatch]:
             reader = pq.ParquetFile(path)
             if reader.metadata.num_rows <= min(_SMALL_FILE_ROWS, batch_size):
                 # Read whole, and validated with the small files next to it (issue 22).
-                read = pl.read_parquet(path, glob=False, hive_partitioning=False)
+                # scan, not read_parquet: only the scan keeps glob=False (`part[1].parquet`)
+                read = pl.scan_parquet(path, glob=False, hive_partitioning=False).collect()
                 yield from small.add(path, _with_hive(read, hive))
                 continue
             yield from small.flush()

@@ -8,6 +8,7 @@ from typing import Any
 
 from rich.console import Console
 
+from flows.printable import printable
 from flows.run.progress_bar import stderr
 
 __all__ = ["configure_logging", "print_frame", "stderr"]
@@ -32,6 +33,10 @@ class _StderrHandler(logging.StreamHandler):  # type: ignore[type-arg]
     closed) since the handler was made would fail, and the logging module would print the
     failure with the exception being handled, server text and all."""
 
+    def format(self, record: logging.LogRecord) -> str:
+        """The line, its control characters shown (paths, server text, segment values)."""
+        return printable(super().format(record))
+
     @property  # type: ignore[override]
     def stream(self) -> Any:
         return sys.stderr
@@ -44,12 +49,14 @@ class _StderrHandler(logging.StreamHandler):  # type: ignore[type-arg]
 def print_frame(frame: Any, title: str) -> None:
     """A polars frame as a terminal table on stdout."""
     from rich.table import Table
+    from rich.text import Text
 
-    table = Table(title=title)
+    table = Table(title=Text(printable(title)))
     for column in frame.columns:
-        table.add_column(column, no_wrap=True)
+        table.add_column(Text(printable(column)), no_wrap=True)
     for row in frame.iter_rows():
-        table.add_row(*("" if value is None else str(value) for value in row))
+        # Text, not markup: a value's brackets are shown as they are, its controls escaped.
+        table.add_row(*(Text("" if value is None else printable(value)) for value in row))
     out = Console()
     # Piped output has no width of its own: keep rows whole for grep and logs.
     (out if out.is_terminal else Console(width=240)).print(table)

@@ -127,6 +127,11 @@ class ClaimVerdicts(pa.DataFrameModel):
     evidence: str = pa.Field(
         nullable=True, description="The context sentence that supports or contradicts it."
     )
+    context_lacks: pl.List(pl.String) = pa.Field(
+        nullable=True,
+        description="Of a no or idk claim: its words, figures and names found nowhere in the "
+        "context.",
+    )
 
     class Config:
         strict = True

@@ -154,9 +154,12 @@ def main() -> int:
         "judge", "set", "part", "cases", "bal_acc", "auc", "baseline_auc", "auc_vs_baseline",
         "pass_rate", "faithful", "pass_gap",
     ]))  # fmt: skip
+    claims = claim_figures(verdicts, cases).with_columns(rounded)
+    if claims.is_empty():
+        print("\nclaim level: no present set has sentence labels (SALAD, QAGS)")
+        return 0
     print("\nclaim level: `yes` against the sentence labels (answers whose claims are exactly")
     print("their labelled sentences)\n")
-    claims = claim_figures(verdicts, cases).with_columns(rounded)
     print(table(claims.to_dicts(), ["judge", "set", "answers", "claims", "agreement", "bal_acc"]))
     return 0
 

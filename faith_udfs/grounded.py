@@ -20,8 +20,9 @@ from dataclasses import dataclass
 
 import polars as pl
 
+from faith_udfs.errors import ConfigError
 from faith_udfs.grounded_features import claim_features
-from faith_udfs.grounded_v1 import per_question
+from faith_udfs.grounded_v1 import GroundedV1Judge, per_question
 from faith_udfs.grounded_words import is_claim, without_lead_in
 from faith_udfs.lexical import OfflineJudge, verdict_reason
 from faith_udfs.sentences import split_sentences
@@ -154,3 +155,19 @@ class GroundedJudge(OfflineJudge):
             )
         )
         return per_question(questions, judged, _LISTS)
+
+
+def grounded_judge(rules: str | None = None) -> OfflineJudge:
+    """The grounded judge of rules version `rules` (`--judge grounded --model grounded-v1`
+    scores an old series again); None: the default, GROUNDED_RULES_VERSION."""
+    judges: dict[str, type[OfflineJudge]] = {
+        GROUNDED_RULES_VERSION: GroundedJudge,
+        GroundedV1Judge.rules_version: GroundedV1Judge,
+    }
+    if rules is None:
+        return GroundedJudge()
+    if rules not in judges:
+        raise ConfigError(
+            f"unknown grounded rules {rules!r}; use one of {', '.join(sorted(judges))}"
+        )
+    return judges[rules]()

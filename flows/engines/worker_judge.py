@@ -18,8 +18,9 @@ from typing import Any
 
 import polars as pl
 
-from faith_udfs import GroundedJudge, Judge, LexicalJudge
+from faith_udfs import Judge, LexicalJudge
 from faith_udfs.errors import JudgeTransientError
+from faith_udfs.grounded import grounded_judge
 from flows.judges.limiter import AdaptiveLimiter
 from flows.run.settings import JudgeSettings
 from flows.store.shard_data import REPLY_COLUMNS
@@ -121,7 +122,7 @@ def build_worker_judge(
     """The judge the settings ask for, built in a task: offline judges as usual, the LLM
     judge with `replies` as its cache and the cluster's semaphore `semaphore` as its cap."""
     if settings.kind == "grounded":
-        return GroundedJudge()
+        return grounded_judge(settings.model)
     if settings.kind == "lexical":
         return LexicalJudge()
     from distributed import Semaphore

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from faith_udfs import GroundedJudge, Judge, LexicalJudge
+from faith_udfs import Judge, LexicalJudge
 from faith_udfs.errors import ConfigError
+from faith_udfs.grounded import grounded_judge
 from flows.run.settings import JudgeSettings
 
 if TYPE_CHECKING:
@@ -23,7 +24,7 @@ def build_judge(
     """The judge the settings ask for; `con` backs the LLM judge's call cache. `dry_run`:
     an LLM judge that only counts what it would ask (flows/judges/dry_run_judge.py)."""
     if settings.kind == "grounded":
-        return GroundedJudge()
+        return grounded_judge(settings.model)  # --model: its rules version (grounded-v1)
     if settings.kind == "lexical":
         return LexicalJudge()
     if settings.kind == "openai" and dry_run:

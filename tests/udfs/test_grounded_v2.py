@@ -3,13 +3,26 @@ what the context lacks stored for each `no` and `idk`, and v1 kept as its own se
 
 from __future__ import annotations
 
+from pathlib import Path
+
+import duckdb
 import polars as pl
 import pytest
 
-from faith_udfs import FaithfulnessMetric, GroundedJudge, LLMTestCase, MetricConfig, score_cases
-from faith_udfs.grounded import DEFAULT_CUTOFFS, GROUNDED_RULES_VERSION, Cutoffs
+from faith_udfs import (
+    ConfigError,
+    FaithfulnessMetric,
+    GroundedJudge,
+    LLMTestCase,
+    MetricConfig,
+    score_cases,
+)
+from faith_udfs.grounded import DEFAULT_CUTOFFS, GROUNDED_RULES_VERSION, Cutoffs, grounded_judge
 from faith_udfs.grounded_v1 import GROUNDED_RULES_VERSION as V1
 from faith_udfs.grounded_v1 import GroundedV1Judge
+from flows.run.pipeline import run_score
+from flows.run.settings import JudgeSettings, ScoreSettings
+from tests.support.builders import case_row, cases, write
 
 A17 = ["Order A17 shipped on 3 March by courier.", "Refunds are paid within 5 working days."]
 ANSWERS = [
@@ -105,3 +118,33 @@ def test_a_batch_and_each_case_alone_agree() -> None:
     rows = cases.height
     scored = batch.case_scores["status"].eq("scored").sum()
     assert scored == rows  # rows in = scored (no invalid, pending or quarantined here)
+
+
+def test_a_run_names_the_rules_and_keeps_each_series(tmp_path: Path) -> None:
+    rows = [case_row("grounded"), case_row("off", "Batteries are covered.")]
+    source, db = write(cases(rows), tmp_path / "cases.parquet"), tmp_path / "f.duckdb"
+    for rules in (None, "grounded-v1"):
+        judge = JudgeSettings(kind="grounded", model=rules)
+        assert run_score(ScoreSettings(source=str(source), db=str(db), judge=judge))["status"] == (
+            "completed"
+        )
+    con = duckdb.connect(str(db), read_only=True)
+    try:
+        stored = con.sql(
+            "SELECT r.config ->> '$.judge.model' AS rules, v.case_id, v.verdict, v.context_lacks "
+            "FROM claim_verdicts v JOIN (SELECT DISTINCT config_id, config FROM runs) r "
+            "USING (config_id) ORDER BY rules, v.case_id"
+        ).fetchall()
+    finally:
+        con.close()
+    assert stored == [
+        ("grounded-v1", "grounded", "yes", None),
+        ("grounded-v1", "off", "idk", None),  # v1 gives no context_lacks
+        ("grounded-v2", "grounded", "yes", None),
+        ("grounded-v2", "off", "no", ["batteries", "covered"]),
+    ]
+
+
+def test_unknown_rules_are_a_config_error() -> None:
+    with pytest.raises(ConfigError, match="unknown grounded rules 'grounded-v9'"):
+        grounded_judge("grounded-v9")

@@ -10,8 +10,8 @@ bench/fit_grounded.py on the five dev sets of ../shared/devsets. Verdicts:
 - `idk`: support below the silent cut-off, or no content word at all (nothing to look for);
 - `no`: the rest.
 Each `no` and `idk` claim carries `lacks`: its words, figures and names found nowhere in the
-context (the contradicting figure's absence included). Refusals and meta sentences are not
-claims. Vectorised polars, no row loop, no model weights.
+context (the contradicting figure's absence included). Refusals, meta sentences and short
+courtesies are not claims. Vectorised polars, no row loop, no model weights.
 """
 
 from __future__ import annotations
@@ -33,15 +33,15 @@ GROUNDED_RULES_VERSION = "grounded-v2"
 # Fitted by bench/fit_grounded.py (its output pasted here): the logistic weights of the
 # features (see FEATURE_COLUMNS) and the intercept.
 WEIGHTS: dict[str, float] = {
-    "intercept": -2.1912,
-    "cov_all": 0.1148,
-    "cov_best": 1.7009,
-    "figure_missing": -1.0634,
-    "figure_swapped": -0.4505,
-    "name_missing": -0.8620,
-    "negation": -0.2386,
-    "log_words": 0.2042,
-    "answer_cov": 1.5528,
+    "intercept": -2.1788,
+    "cov_all": 0.1093,
+    "cov_best": 1.7042,
+    "figure_missing": -1.0604,
+    "figure_swapped": -0.4501,
+    "name_missing": -0.8593,
+    "negation": -0.2209,
+    "log_words": 0.1978,
+    "answer_cov": 1.5566,
 }
 
 
@@ -60,6 +60,13 @@ class Cutoffs:
 DEFAULT_CUTOFFS = Cutoffs(yes=0.57, silent=0.001)
 
 GROUNDED_ANSWER = 0.5
+
+# A short courtesy ("Thanks for your patience!", "Happy to help!", "Anything else?") states
+# nothing a context could support: not a claim (v2; v1 judged them `idk`).
+PLEASANTRY_PATTERN = (
+    r"(?i)^\W*(?:thanks?|thank you|happy to help|glad to help|you['’]?re welcome"
+    r"|hope (?:this|that|it) helps|anything else|hello|hi|hey)\b(?:\W+\w+){0,4}\W*$"
+)
 # Not fitted (the dev sets hold too few plain contradictions to weigh them): a claim its best
 # sentence contradicts keeps this share of its support.
 CONTRADICTION_COVERAGE = 0.6
@@ -130,7 +137,8 @@ class GroundedJudge(OfflineJudge):
 
     def claims(self, answers: pl.DataFrame) -> pl.DataFrame:
         sentences = split_sentences(without_lead_in(pl.col("text")))
-        return answers.select("key", claims=sentences.list.filter(is_claim(pl.element())))
+        claim = is_claim(pl.element()) & ~pl.element().str.contains(PLEASANTRY_PATTERN)
+        return answers.select("key", claims=sentences.list.filter(claim))
 
     def verdicts(self, questions: pl.DataFrame) -> pl.DataFrame:
         cut = self.cutoffs

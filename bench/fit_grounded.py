@@ -30,8 +30,8 @@ from devsets import DEVSETS, SETS, balanced_accuracy, load_devset, roc_auc
 from faith_udfs import MetricConfig, score_cases
 from faith_udfs.grounded import (
     CONTRADICTED_FACTOR,
+    DEFAULT_CUTOFFS,
     GROUNDED_ANSWER,
-    Cutoffs,
     GroundedJudge,
     contradicted,
     feature_columns,
@@ -42,7 +42,7 @@ JUDGE_CODE = Path(__file__).resolve().parents[1] / "faith_udfs" / "grounded.py"
 NAMES = ("intercept", *feature_columns())
 RIDGE = 1e-3
 PASS_GAP = 0.15
-SILENT = Cutoffs().silent
+SILENT = DEFAULT_CUTOFFS.silent  # not fitted: just above 0 (see faith_udfs/grounded.py)
 CUTS = np.round(np.arange(0.05, 0.951, 0.01), 2)
 
 
@@ -215,7 +215,7 @@ def main() -> int:
             "}",
         ]
     )
-    cutoffs = f"DEFAULT_CUTOFFS = Cutoffs(yes={cut:.2f}, silent={SILENT})"
+    cutoffs = f"DEFAULT_CUTOFFS = Cutoffs(supported={cut:.2f}, silent={SILENT})"
     print(f"\n{block}\n{cutoffs}")
     if args.write:
         code = JUDGE_CODE.read_text()

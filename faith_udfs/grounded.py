@@ -16,10 +16,11 @@ courtesies are not claims. Vectorised polars, no row loop, no model weights.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import replace
 
 import polars as pl
 
+from faith_udfs.calibration import Cutoffs
 from faith_udfs.errors import ConfigError
 from faith_udfs.grounded_features import claim_features
 from faith_udfs.grounded_v1 import GroundedV1Judge, per_question
@@ -45,19 +46,13 @@ WEIGHTS: dict[str, float] = {
 }
 
 
-@dataclass(frozen=True)
-class Cutoffs:
-    """Where a claim's support turns into a verdict: `yes` from `yes`, `idk` below `silent`."""
-
-    yes: float = 0.5
-    silent: float = 0.001
-
-
 # Fitted by bench/fit_grounded.py alongside WEIGHTS. `silent` just above 0: idk is a claim
 # no word of which is anywhere in the context (the seed's "It arrives tomorrow."), in an answer
 # whose words are mostly (GROUNDED_ANSWER of their weight) in it. An answer the context shares
 # next to nothing with is off its subject: its claims are `no`, not `idk`.
-DEFAULT_CUTOFFS = Cutoffs(yes=0.57, silent=0.001)
+DEFAULT_CUTOFFS = Cutoffs(supported=0.57, silent=0.001)
+# The default cut-offs by name (what a calibration starts from).
+SUPPORTED, SILENT = DEFAULT_CUTOFFS.supported, DEFAULT_CUTOFFS.silent
 
 GROUNDED_ANSWER = 0.5
 
@@ -132,8 +127,18 @@ class GroundedJudge(OfflineJudge):
     rules_version = GROUNDED_RULES_VERSION
 
     def __init__(self, cutoffs: Cutoffs | None = None) -> None:
+        """`cutoffs`: a team's calibrated decision cut-offs (`faith calibrate`); a judge
+        with cut-offs other than the defaults is its own config series."""
         super().__init__()
-        self.cutoffs = DEFAULT_CUTOFFS if cutoffs is None else cutoffs
+        if cutoffs is not None and not isinstance(cutoffs, Cutoffs):
+            raise TypeError(f"cutoffs must be faith_udfs.Cutoffs, got {type(cutoffs).__name__}")
+        self.cutoffs = cutoffs or DEFAULT_CUTOFFS
+        if (self.cutoffs.supported, self.cutoffs.silent) != (SUPPORTED, SILENT):
+            self._identity = replace(self._identity, options=self.cutoffs.judge_options())
+
+    def __repr__(self) -> str:
+        calibrated = bool(self._identity.options)
+        return f"GroundedJudge(cutoffs={self.cutoffs!r})" if calibrated else "GroundedJudge()"
 
     def claims(self, answers: pl.DataFrame) -> pl.DataFrame:
         sentences = split_sentences(without_lead_in(pl.col("text")))
@@ -146,7 +151,7 @@ class GroundedJudge(OfflineJudge):
         verdict = (
             pl.when(~pl.col("has_words"))
             .then(pl.lit("idk"))  # no content word at all: nothing to find
-            .when(support >= cut.yes)
+            .when(support >= cut.supported)
             .then(pl.lit("yes"))
             .when(support < cut.silent)
             .then(pl.lit("idk"))
@@ -165,17 +170,20 @@ class GroundedJudge(OfflineJudge):
         return per_question(questions, judged, _LISTS)
 
 
-def grounded_judge(rules: str | None = None) -> OfflineJudge:
+def grounded_judge(rules: str | None = None, cutoffs: Cutoffs | None = None) -> OfflineJudge:
     """The grounded judge of rules version `rules` (`--judge grounded --model grounded-v1`
-    scores an old series again); None: the default, GROUNDED_RULES_VERSION."""
+    scores an old series again; None: the default, GROUNDED_RULES_VERSION), with a
+    calibration's `cutoffs` (fitted on the default rules' support: v2 only)."""
     judges: dict[str, type[OfflineJudge]] = {
         GROUNDED_RULES_VERSION: GroundedJudge,
         GroundedV1Judge.rules_version: GroundedV1Judge,
     }
-    if rules is None:
-        return GroundedJudge()
+    if rules in (None, GROUNDED_RULES_VERSION):
+        return GroundedJudge(cutoffs)
     if rules not in judges:
         raise ConfigError(
             f"unknown grounded rules {rules!r}; use one of {', '.join(sorted(judges))}"
         )
+    if cutoffs is not None:
+        raise ConfigError(f"a calibration holds cut-offs of {GROUNDED_RULES_VERSION}, not {rules}")
     return judges[rules]()

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from faith_udfs import Judge, LexicalJudge
+from faith_udfs import Cutoffs, Judge, LexicalJudge
 from faith_udfs.errors import ConfigError
 from faith_udfs.grounded import grounded_judge
 from flows.run.settings import JudgeSettings
@@ -23,8 +23,13 @@ def build_judge(
 ) -> Judge:
     """The judge the settings ask for; `con` backs the LLM judge's call cache. `dry_run`:
     an LLM judge that only counts what it would ask (flows/judges/dry_run_judge.py)."""
+    if settings.calibration is not None and settings.cutoffs is None:
+        # flows/run/calibration.py fills the cut-offs in from the database before any judge
+        raise ConfigError(f"calibration {settings.calibration!r} was not read before judging")
     if settings.kind == "grounded":
-        return grounded_judge(settings.model)  # --model: its rules version (grounded-v1)
+        # --model: its rules version (grounded-v1); a calibration's cut-offs, if any
+        cutoffs = settings.cutoffs and Cutoffs(**settings.cutoffs.model_dump())
+        return grounded_judge(settings.model, cutoffs)
     if settings.kind == "lexical":
         return LexicalJudge()
     if settings.kind == "openai" and dry_run:

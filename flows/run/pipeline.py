@@ -42,6 +42,7 @@ from flows.run.batches import (
     score_batch,
     validate_batch,
 )
+from flows.run.calibration import with_calibration
 from flows.run.judge_factory import build_judge, close_judge, judge_protocol
 from flows.run.progress import LogProgress, Progress
 from flows.run.settings import ScoreSettings
@@ -162,6 +163,7 @@ def run_score(
     owned = judge is None  # a judge the caller passed in stays open for the caller
     try:
         _supersede_unless_dry(con, settings)
+        settings = with_calibration(settings, con)  # --calibration NAME: its cut-offs
         judge = judge or build_judge(settings.judge, con, dry_run=settings.dry_run)
         config = settings.metric_config()
         config_id = config.config_id(judge.identity)

@@ -13,6 +13,17 @@ from flows.read.source import DEFAULT_BATCH_SIZE
 from flows.store.db import DEFAULT_DB
 
 
+class CutoffSettings(BaseModel):
+    """A calibration's cut-offs as the judge takes them (filled from `calibrations` by the run
+    that names a calibration, so that workers need no database)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    supported: float = Field(ge=0.0, le=1.0)
+    silent: float = Field(ge=0.0, le=1.0)
+    threshold: float = Field(ge=0.0, le=1.0)
+
+
 class JudgeSettings(BaseModel):
     """Which judge answers, and how it may use the endpoint. Holds no key, only the name of
     the environment variable that holds it; credentials written into the URL are split off
@@ -39,8 +50,21 @@ class JudgeSettings(BaseModel):
     tpm: int | None = Field(default=None, ge=1)
     # max_tokens of every request; None: sized from the question and its items (llm_tasks.py).
     max_output_tokens: int | None = Field(default=None, ge=16)
+    # A calibration stored by `faith calibrate` (grounded judge only), and its cut-offs once
+    # the run has read them (flows/run/calibration.py).
+    calibration: str | None = Field(default=None, min_length=1)
+    cutoffs: CutoffSettings | None = None
     # `user:password` of a `--base-url` such as http://user:password@proxy:4000/v1.
     base_url_userinfo: SecretStr | None = Field(default=None, repr=False)
+
+    @model_validator(mode="after")
+    def _calibrates_grounded(self) -> JudgeSettings:
+        """A calibration holds the grounded judge's cut-offs: no other judge takes them."""
+        if (self.calibration or self.cutoffs) and self.kind != "grounded":
+            raise ValueError(
+                f"--calibration calibrates the grounded judge, not --judge {self.kind}"
+            )
+        return self
 
     @model_validator(mode="before")
     @classmethod
@@ -69,7 +93,8 @@ class ScoreSettings(BaseModel):
     source: str
     db: str = str(DEFAULT_DB)
     judge: JudgeSettings = JudgeSettings()
-    threshold: float = Field(default=0.5, ge=0.0, le=1.0)
+    # None: the metric's default (0.5), or the threshold of the calibration the judge names.
+    threshold: float | None = Field(default=None, ge=0.0, le=1.0)
     penalize_ambiguous_claims: bool = False
     strict_mode: bool = False
     include_reason: bool = True
@@ -137,8 +162,9 @@ class ScoreSettings(BaseModel):
 
     def metric_config(self) -> MetricConfig:
         """The metric settings as faith_udfs takes them."""
+        given = {} if self.threshold is None else {"threshold": self.threshold}
         return MetricConfig(
-            threshold=self.threshold,
+            **given,
             penalize_ambiguous_claims=self.penalize_ambiguous_claims,
             strict_mode=self.strict_mode,
             include_reason=self.include_reason,

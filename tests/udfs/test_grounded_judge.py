@@ -217,6 +217,6 @@ def test_the_pipeline_stores_support_and_evidence(tmp_path: Path) -> None:
         ("wrong", 1, "idk", None, ["sorry"]),
     ]
     supports = [s for *_, s, _, _ in stored]
-    assert supports[0] >= DEFAULT_CUTOFFS.yes
+    assert supports[0] >= DEFAULT_CUTOFFS.supported
     assert all(0.0 < s < 1.0 for s in supports[1:3])
     assert supports[3] == 0.0

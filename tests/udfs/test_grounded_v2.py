@@ -58,7 +58,7 @@ def test_the_verdict_is_the_support_against_the_cutoffs(answer: str) -> None:
         assert 0.0 <= v.support <= 1.0
         expected = (
             "yes"
-            if v.support >= DEFAULT_CUTOFFS.yes
+            if v.support >= DEFAULT_CUTOFFS.supported
             else "idk"
             if v.support < DEFAULT_CUTOFFS.silent
             else "no"
@@ -70,9 +70,9 @@ def test_cutoffs_move_the_verdicts_and_only_them() -> None:
     answer = "Order A17 shipped on 3 March. Refunds are paid within 9 working days."
     default = measured(answer)
     assert [v.verdict for v in default.verdicts] == ["yes", "no"]
-    strict = measured(answer, GroundedJudge(cutoffs=Cutoffs(yes=0.999, silent=0.001)))
-    lenient = measured(answer, GroundedJudge(cutoffs=Cutoffs(yes=0.0, silent=0.0)))
-    silent = measured(answer, GroundedJudge(cutoffs=Cutoffs(yes=0.999, silent=0.999)))
+    strict = measured(answer, GroundedJudge(cutoffs=Cutoffs(supported=0.999, silent=0.001)))
+    lenient = measured(answer, GroundedJudge(cutoffs=Cutoffs(supported=0.0, silent=0.0)))
+    silent = measured(answer, GroundedJudge(cutoffs=Cutoffs(supported=0.999, silent=0.999)))
     assert [v.verdict for v in strict.verdicts] == ["no", "no"]
     assert [v.verdict for v in lenient.verdicts] == ["yes", "yes"]
     assert [v.verdict for v in silent.verdicts] == ["idk", "idk"]

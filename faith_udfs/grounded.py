@@ -34,15 +34,16 @@ GROUNDED_RULES_VERSION = "grounded-v2"
 # Fitted by bench/fit_grounded.py (its output pasted here): the logistic weights of the
 # features (see FEATURE_COLUMNS) and the intercept.
 WEIGHTS: dict[str, float] = {
-    "intercept": -2.1788,
-    "cov_all": 0.1093,
-    "cov_best": 1.7042,
-    "figure_missing": -1.0604,
-    "figure_swapped": -0.4501,
-    "name_missing": -0.8593,
-    "negation": -0.2209,
-    "log_words": 0.1978,
-    "answer_cov": 1.5566,
+    "intercept": -1.8369,
+    "cov_all": 0.1494,
+    "cov_best": 1.6363,
+    "figure_missing": -1.0533,
+    "figure_swapped": -0.4255,
+    "name_missing": -0.8529,
+    "negation": -0.1727,
+    "short_gap": -0.2640,
+    "log_words": 0.0760,
+    "answer_cov": 1.5152,
 }
 
 
@@ -50,11 +51,12 @@ WEIGHTS: dict[str, float] = {
 # no word of which is anywhere in the context (the seed's "It arrives tomorrow."), in an answer
 # whose words are mostly (GROUNDED_ANSWER of their weight) in it. An answer the context shares
 # next to nothing with is off its subject: its claims are `no`, not `idk`.
-DEFAULT_CUTOFFS = Cutoffs(supported=0.57, silent=0.001)
+DEFAULT_CUTOFFS = Cutoffs(supported=0.58, silent=0.001)
 # The default cut-offs by name (what a calibration starts from).
 SUPPORTED, SILENT = DEFAULT_CUTOFFS.supported, DEFAULT_CUTOFFS.silent
 
 GROUNDED_ANSWER = 0.5
+SHORT_CLAIM_WORDS = 4
 
 # A short courtesy ("Thanks for your patience!", "Happy to help!", "Anything else?") states
 # nothing a context could support: not a claim (v2; v1 judged them `idk`).
@@ -88,6 +90,10 @@ def feature_columns() -> dict[str, pl.Expr]:
         "name_missing": (pl.col("missing_name") > 0).cast(pl.Float64),
         # the closer the sentence with the other polarity, the plainer the contradiction
         "negation": pl.col("negation").cast(pl.Float64) * pl.col("cov_best"),
+        # a word missing from so short a claim is often its predicate ("Order A17 was lost")
+        "short_gap": ((pl.col("n_words") <= SHORT_CLAIM_WORDS) & (pl.col("cov_all") < 1.0)).cast(
+            pl.Float64
+        ),
         "log_words": (pl.col("n_words").cast(pl.Float64) + 1.0).log(),
         "answer_cov": pl.col("answer_cov"),
     }

@@ -21,16 +21,18 @@ _UNIT = 2**16
 NEGATIONS = "no not never none nobody nothing neither nor cannot without unable".split()
 
 
-def _tokens(texts: pl.DataFrame, text: str) -> pl.DataFrame:
+def _tokens(texts: pl.DataFrame, text: str, *, cased: bool) -> pl.DataFrame:
     """(`text_hash`, `cased`, `word`, `figure`, `name`, `negation`): each content word of each
-    distinct text, `word` the 64-bit hash of its stem (figures whole), `cased` as written.
+    distinct text in order, `word` the 64-bit hash of its stem (figures whole), `cased` as
+    written; without `cased` (truths: names are not looked for there), all lower-cased, in no
+    set order.
 
     Each distinct token is read once (case, stop word, stem, figure, name): a context's words
     repeat."""
     frame = normalized(texts.unique("text_hash"), text)
     raw = pl.col(text).str.replace_all(r"(?i)n['’]t\b", " not").str.strip_chars_start()
     # The first word's capital is the sentence's, not a name's.
-    raw = raw.str.head(1).str.to_lowercase() + raw.str.slice(1)
+    raw = raw.str.head(1).str.to_lowercase() + raw.str.slice(1) if cased else raw.str.to_lowercase()
     tokens = (
         frame.select("text_hash", cased=raw.str.extract_all(WORD_PATTERN))
         .explode("cased")
@@ -39,8 +41,8 @@ def _tokens(texts: pl.DataFrame, text: str) -> pl.DataFrame:
     )
     token = pl.col("token")
     figure = token.str.contains(r"\d") | token.is_in(list(NUMBER_WORDS))
-    cased = pl.col("cased")
-    name = cased.str.contains(r"^\p{Lu}") & ~cased.str.contains(r"^\p{Lu}+$") & ~figure
+    written = pl.col("cased")
+    name = written.str.contains(r"^\p{Lu}") & ~written.str.contains(r"^\p{Lu}+$") & ~figure
     stems = pl.select(stem(pl.lit(pl.Series(NEGATIONS)))).to_series().to_list()
     distinct = (
         tokens.select("token_hash", "cased")
@@ -57,10 +59,15 @@ def _tokens(texts: pl.DataFrame, text: str) -> pl.DataFrame:
         )
     )
     # an inner join: stop words are not in `distinct`
-    return tokens.join(distinct, on="token_hash", maintain_order="left").drop("token_hash")
+    order = "left" if cased else "none"
+    return tokens.join(distinct, on="token_hash", maintain_order=order).drop("token_hash")
 
 
-def _distinct(rows: pl.DataFrame) -> pl.DataFrame:
+def _distinct(rows: pl.DataFrame, *, ordered: bool) -> pl.DataFrame:
+    """Each (text, word) once: the first, in order when `ordered`."""
+    if not ordered:
+        one = (pl.col("text_hash") * 0x9E3779B97F4A7C15).xor(pl.col("word"))
+        return rows.filter(one.is_first_distinct())
     return rows.unique(["text_hash", "word"], keep="first", maintain_order=True)
 
 
@@ -87,16 +94,16 @@ def claim_features(questions: pl.DataFrame) -> pl.DataFrame:
     )
     truth_texts = truths.select(pair_key("text_hash")).to_series().implode()
     claims = claims.with_columns(verbatim=pair_key("text_hash").is_in(truth_texts))
-    claim_rows = _tokens(claims, "claim")
-    truth_rows = _tokens(truths, "truth")
+    claim_rows = _tokens(claims, "claim", cased=True)
+    truth_rows = _tokens(truths, "truth", cased=False)
     claim_words = (
         claims.select("claim_row", "key", "text_hash", "n_truths")
-        .join(_distinct(claim_rows), on="text_hash", maintain_order="left")
+        .join(_distinct(claim_rows, ordered=True), on="text_hash", maintain_order="left")
         .drop("text_hash")
         .with_row_index("claim_word")
     )
     vocabulary = claim_words["word"].unique().implode()
-    truth_tokens = _distinct(truth_rows)
+    truth_tokens = _distinct(truth_rows, ordered=False)
     # Only the truths' words a claim holds can matter; one lazy query, so the truth-word rows
     # are never a frame of their own.
     truth_side = (

@@ -148,3 +148,18 @@ def test_a_run_names_the_rules_and_keeps_each_series(tmp_path: Path) -> None:
 def test_unknown_rules_are_a_config_error() -> None:
     with pytest.raises(ConfigError, match="unknown grounded rules 'grounded-v9'"):
         grounded_judge("grounded-v9")
+
+
+def test_the_docs_query_of_context_lacks_runs(tmp_path: Path) -> None:
+    text = (Path(__file__).resolve().parents[2] / "docs" / "judge-quality.md").read_text()
+    query = text.split("```sql\n", 1)[1].split("```", 1)[0]
+    rows = [case_row("refund", "Refunds are paid within 9 working days.")]
+    source, db = write(cases(rows), tmp_path / "cases.parquet"), tmp_path / "f.duckdb"
+    assert run_score(ScoreSettings(source=str(source), db=str(db)))["status"] == "completed"
+    con = duckdb.connect(str(db), read_only=True)
+    try:
+        got = con.sql(query).fetchall()
+    finally:
+        con.close()
+    claim = "Refunds are paid within 9 working days."
+    assert got == [("refund", claim, "no", ["9"], "Refunds are paid within 5 working days.")]

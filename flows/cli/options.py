@@ -165,7 +165,8 @@ def add_run_arguments(parser: argparse.ArgumentParser) -> None:
         "--judge",
         choices=("grounded", "lexical", "openai"),
         default="grounded",
-        help="grounded: offline, deterministic, graded per-claim support (default); lexical: "
+        help="grounded: offline, deterministic, graded per-claim support (default; "
+        "--model grounded-v1 for its first rules' series); lexical: "
         "the seed tutorial's word rules; openai: any OpenAI-compatible endpoint",
     )
     add_endpoint_arguments(judge, model_required=False, modes=("packed", "per-item", "batch"))

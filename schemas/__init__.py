@@ -1,5 +1,6 @@
 """Data contracts: Pandera models of every input and output table, and batch validation."""
 
+from schemas.batches import JudgeCheck, ScoredBatch, ValidatedRows
 from schemas.contract import CONTRACT_TYPES, ValidatedBatch, parse_timestamps, validate_cases
 from schemas.inputs import REQUIRED_COLUMNS, Cases, Contexts, Outputs, Questions
 from schemas.outputs import (
@@ -21,12 +22,15 @@ __all__ = [
     "ClaimVerdicts",
     "Contexts",
     "JudgeCache",
+    "JudgeCheck",
     "Outputs",
     "Quarantine",
     "Questions",
     "Runs",
+    "ScoredBatch",
     "Truths",
     "ValidatedBatch",
+    "ValidatedRows",
     "parse_timestamps",
     "validate_cases",
 ]

@@ -14,24 +14,15 @@ from typing import TYPE_CHECKING
 
 import polars as pl
 
-from faith_udfs import FaithfulnessFrames, Judge, MetricConfig, score_cases
+from faith_udfs import Judge, MetricConfig, score_cases
 from flows.judges.factory import judge_usage
 from flows.read.source import RawBatch
 from flows.run.judge_accounting import case_usage
 from flows.store.db import register, sql
-from schemas import validate_cases
+from schemas import ScoredBatch, ValidatedRows, validate_cases
 
 if TYPE_CHECKING:
     import duckdb
-
-
-@dataclass(frozen=True)
-class ValidatedRows:
-    """A raw batch split into valid rows (with `source_file`) and quarantine rows."""
-
-    valid: pl.DataFrame
-    quarantined: pl.DataFrame
-    seconds: float
 
 
 @dataclass
@@ -64,20 +55,6 @@ class Batch:
         head = Batch([valid.head(fit)], self.quarantined, self.seconds_validate, self.seconds_read)
         rest = Batch([valid.slice(fit)], [frame.clear() for frame in self.quarantined[:1]])
         return head, rest
-
-
-@dataclass(frozen=True)
-class ScoredBatch:
-    """What one batch produced: the frames to write and the counts to add to the run."""
-
-    cases: pl.DataFrame
-    classified: pl.DataFrame
-    frames: FaithfulnessFrames | None
-    usage: pl.DataFrame | None
-    quarantined: pl.DataFrame
-    counts: dict[str, int]
-    seconds_score: float
-    spent: dict[str, int]  # judge calls and tokens this batch cost
 
 
 def validate_batch(raw: RawBatch) -> ValidatedRows:

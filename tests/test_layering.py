@@ -112,6 +112,7 @@ def test_the_checker_passes_a_house_that_keeps_the_rules(tmp_path: Path) -> None
         ("flows.report.html", "from flows.run import pipeline\n", "report may not import run"),
         ("flows.run.flow", "from prefect import flow\n", "only its own room may import prefect"),
         ("flows.run.batches", "import duckdb\n", "only its own room may import duckdb"),
+        ("flows.engines.partitions", "import pyarrow.parquet\n", "only read/ reads Parquet"),
         ("faith_udfs.claims", "import duckdb\n", "faith_udfs is pure"),
         ("faith_udfs.scores", "from flows.errors import E\n", "faith_udfs is pure"),
         ("flows.errors", "from flows.run import pipeline\n", "a shared module imports no room"),

@@ -51,6 +51,9 @@ LIBRARY_ROOMS = {
     "duckdb": lambda module: room_of(module) == "store" or module == "flows.read.source",
 }
 
+# Only read/ reads the source logs (issue 21: the Dask partitioner read them itself).
+MODULE_ROOMS = {"pyarrow.parquet": lambda module: room_of(module) == "read"}
+
 
 @dataclass(frozen=True)
 class Import:
@@ -154,6 +157,13 @@ def broken_rules(root: Path) -> list[str]:
         lib = imp.imported.split(".")[0]
         if lib in LIBRARY_ROOMS and not imp.type_only and not LIBRARY_ROOMS[lib](imp.importer):
             problems.append(f"{where} (only its own room may import {lib})")
+        if (
+            top == "flows"
+            and imp.imported in MODULE_ROOMS
+            and not imp.type_only
+            and not MODULE_ROOMS[imp.imported](imp.importer)
+        ):
+            problems.append(f"{where} (only read/ reads Parquet sources)")
         if top == "faith_udfs":
             io = {imp.imported, lib} & IO_LIBRARIES
             if io or (_ours(imp.imported) and lib != "faith_udfs"):

@@ -11,7 +11,7 @@ export PREFECT_SERVER_ANALYTICS_ENABLED ?= false
 export DO_NOT_TRACK ?= 1
 export PREFECT_SERVER_EPHEMERAL_STARTUP_TIMEOUT_SECONDS ?= 180
 
-.PHONY: help setup demo test lint bench bench-memory lock report-check llama-check clean
+.PHONY: help setup demo test typecheck lint bench bench-memory lock report-check llama-check clean
 
 help:  ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-14s %s\n", $$1, $$2}'
@@ -28,9 +28,13 @@ setup: $(STAMP)  ## build .venv from requirements.lock
 demo: $(STAMP)  ## score the bundled sample into data/faithpipe.duckdb and print pass rates
 	$(BIN)/faith demo
 
-test: $(STAMP)  ## lint, then the whole test suite on two processes (a test file stays on one)
+test: $(STAMP)  ## lint and type-check, then the whole test suite on two processes (a test file stays on one)
 	$(BIN)/ruff check .
+	$(BIN)/mypy
 	$(BIN)/python -m pytest -n 2 --dist loadfile
+
+typecheck: $(STAMP)  ## mypy over faith_udfs/, schemas/ and flows/ (its settings: pyproject.toml [tool.mypy])
+	$(BIN)/mypy
 
 lint: $(STAMP)  ## ruff check and format check
 	$(BIN)/ruff check .

@@ -13,12 +13,11 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import polars as pl
 
 from faith_udfs.calibration_stats import (
-    CrossValidation,
     agreement_table,
     balanced_accuracy_expr,
     stratified_folds,
@@ -66,6 +65,22 @@ class Cutoffs:
 
     def as_dict(self) -> dict[str, float]:
         return {"supported": self.supported, "silent": self.silent, "threshold": self.threshold}
+
+
+@dataclass(frozen=True)
+class CrossValidation:
+    """Cut-offs fitted on every label, and how fitting fared under k-fold cross-validation
+    against the baseline judge on the same cases (`table`, one row a metric)."""
+
+    cutoffs: Cutoffs
+    baseline: Cutoffs
+    fold_cutoffs: tuple[Cutoffs, ...]
+    table: pl.DataFrame = field(repr=False)
+    folds: int
+    seed: int
+    resamples: int
+    cases: int
+    positives: int
 
 
 def probe_cutoffs(baseline: Cutoffs) -> list[Cutoffs]:

@@ -5,32 +5,11 @@ Cohen's kappa and ROC AUC as polars aggregations, seeded folds and seeded bootst
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
 
 import polars as pl
 
-if TYPE_CHECKING:
-    from faith_udfs.calibration import Cutoffs
-
 METRICS = ("balanced_accuracy", "cohen_kappa", "roc_auc")
 CONFIDENCE = 0.95
-
-
-@dataclass(frozen=True)
-class CrossValidation:
-    """Cut-offs fitted on every label, and how fitting fared under k-fold cross-validation
-    against the baseline judge on the same cases (`table`, one row a metric)."""
-
-    cutoffs: Cutoffs
-    baseline: Cutoffs
-    fold_cutoffs: tuple[Cutoffs, ...]
-    table: pl.DataFrame = field(repr=False)
-    folds: int
-    seed: int
-    resamples: int
-    cases: int
-    positives: int
 
 
 def balanced_accuracy_expr(label: pl.Expr, success: pl.Expr) -> pl.Expr:

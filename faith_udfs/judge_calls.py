@@ -12,10 +12,12 @@ from faith_udfs.judges import crash_of, describe_error
 _LEFT_OUT = "JudgeReplyError: the judge returned no answer for this item"
 
 JudgeMethod = Callable[[pl.DataFrame], pl.DataFrame]
+# A column's type as polars takes it: an instance (pl.List(pl.String)) or a class (pl.String).
+ColumnType = pl.DataType | type[pl.DataType]
 
 
 def ask_judge(
-    method: JudgeMethod, items: pl.DataFrame, schema: dict[str, pl.DataType]
+    method: JudgeMethod, items: pl.DataFrame, schema: dict[str, ColumnType]
 ) -> pl.DataFrame:
     """Call `method` on `items` and return one row per item key: the values of `schema`,
     `error` and `pending`.
@@ -25,7 +27,12 @@ def ask_judge(
     its answer gets an error saying so. Any other exception, or an answer without the asked
     columns, is a bug in the judge: JudgeCrashed, naming the judge, stops the run.
     """
-    columns = {"key": pl.UInt64, **schema, "error": pl.String, "pending": pl.Boolean}
+    columns: dict[str, ColumnType] = {
+        "key": pl.UInt64,
+        **schema,
+        "error": pl.String,
+        "pending": pl.Boolean,
+    }
     if items.height == 0:
         return pl.DataFrame(schema=columns)
     try:
@@ -56,7 +63,7 @@ def ask_judge(
 
 
 def _conform(
-    keys: pl.DataFrame, answer: pl.DataFrame, columns: dict[str, pl.DataType]
+    keys: pl.DataFrame, answer: pl.DataFrame, columns: dict[str, ColumnType]
 ) -> pl.DataFrame:
     if "error" not in answer.columns:
         answer = answer.with_columns(error=pl.lit(None, dtype=pl.String))
@@ -76,7 +83,7 @@ def _conform(
     )
 
 
-def _typed(frame: pl.DataFrame, columns: dict[str, pl.DataType]) -> pl.DataFrame:
+def _typed(frame: pl.DataFrame, columns: dict[str, ColumnType]) -> pl.DataFrame:
     """`frame` with exactly `columns`, cast to their types; absent ones are null."""
     return frame.select(
         pl.col(name).cast(dtype) if name in frame.columns else pl.lit(None, dtype=dtype).alias(name)

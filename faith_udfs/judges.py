@@ -132,11 +132,13 @@ class ItemJudge(ABC):
         return outcomes
 
     def truths(self, passages: pl.DataFrame, limit: int | None) -> pl.DataFrame:
-        outcomes = self.map_items(lambda text: self.answer_truths(text, limit), passages["text"])
+        outcomes = self.map_items(
+            lambda text: self.answer_truths(text, limit), passages["text"].to_list()
+        )
         return outcome_frame(passages["key"], "truths", pl.List(pl.String), outcomes)
 
     def claims(self, answers: pl.DataFrame) -> pl.DataFrame:
-        outcomes = self.map_items(self.answer_claims, answers["text"])
+        outcomes = self.map_items(self.answer_claims, answers["text"].to_list())
         return outcome_frame(answers["key"], "claims", pl.List(pl.String), outcomes)
 
     def verdicts(self, questions: pl.DataFrame) -> pl.DataFrame:
@@ -151,7 +153,10 @@ class ItemJudge(ABC):
 
 
 def outcome_frame(
-    keys: pl.Series, column: str, dtype: pl.DataType, outcomes: Sequence[ItemOutcome]
+    keys: pl.Series,
+    column: str,
+    dtype: pl.DataType | type[pl.DataType],
+    outcomes: Sequence[ItemOutcome],
 ) -> pl.DataFrame:
     """A stage's answer frame from per-item outcomes: `key`, `column`, `error`, `pending`."""
     return pl.DataFrame(

@@ -1,5 +1,6 @@
 """Data contracts: Pandera models of every input and output table, and batch validation."""
 
+from schemas.batches import JudgeCheck, ScoredBatch, ValidatedRows
 from schemas.calibrations import Calibrations
 from schemas.contract import (
     CONTRACT_TYPES,
@@ -31,14 +32,17 @@ __all__ = [
     "ClaimVerdicts",
     "Contexts",
     "JudgeCache",
+    "JudgeCheck",
     "Outputs",
     "Quarantine",
     "Questions",
     "Runs",
+    "ScoredBatch",
     "SizeLimits",
     "Truths",
     "Turns",
     "ValidatedBatch",
+    "ValidatedRows",
     "content_case_ids",
     "parse_timestamps",
     "validate_cases",

@@ -17,6 +17,7 @@ from pandera.backends.polars.container import DataFrameSchemaBackend
 from pandera.backends.polars.register import register_polars_backends
 from pandera.config import ValidationDepth, config_context, get_config_global
 from pandera.errors import SchemaErrors
+from polars.datatypes import DataTypeClass
 
 from schemas.inputs import Cases
 from schemas.sizes import SizeLimits, capped, size_failures
@@ -155,7 +156,7 @@ def _cast_to_contract(
         for column, check in checked.items()
     ]
     found = pl.concat(failures) if failures else pl.DataFrame(schema=QUARANTINE_COLUMNS)
-    return typed, found.cast(QUARANTINE_COLUMNS)
+    return typed, found.cast(pl.Schema(QUARANTINE_COLUMNS))
 
 
 def _cast_expr(  # noqa: PLR0911 - one return per kind of cast reads best
@@ -228,7 +229,7 @@ def _parse_timestamps(text: pl.Series) -> pl.Series:
     return pl.select(pl.coalesce(*aware, *naive)).to_series().alias(text.name)
 
 
-def _is_text(dtype: pl.DataType) -> bool:
+def _is_text(dtype: pl.DataType | DataTypeClass) -> bool:
     return dtype == pl.String or isinstance(dtype, pl.Categorical | pl.Enum)
 
 
@@ -254,7 +255,7 @@ def _as_text(column: pl.Expr, dtype: pl.DataType) -> pl.Expr:
     return encoded.str.json_path_match("$.v")
 
 
-def _json_ready(column: pl.Expr, dtype: pl.DataType) -> pl.Expr:
+def _json_ready(column: pl.Expr, dtype: pl.DataType | DataTypeClass) -> pl.Expr:
     """The column with every binary value inside it as base64 text: polars' JSON encoder
     panics on binary (polars 2.1), at any depth."""
     if not _holds_binary(dtype):
@@ -264,11 +265,13 @@ def _json_ready(column: pl.Expr, dtype: pl.DataType) -> pl.Expr:
     if isinstance(dtype, pl.List | pl.Array):
         listed = column.cast(pl.List(dtype.inner)) if isinstance(dtype, pl.Array) else column
         return listed.list.eval(_json_ready(pl.element(), dtype.inner))
+    if not isinstance(dtype, pl.Struct):  # _holds_binary found binary: a struct holds it
+        return column
     fields = [_json_ready(column.struct.field(f.name), f.dtype).alias(f.name) for f in dtype.fields]
     return pl.when(column.is_not_null()).then(pl.struct(fields))
 
 
-def _holds_binary(dtype: pl.DataType) -> bool:
+def _holds_binary(dtype: pl.DataType | DataTypeClass) -> bool:
     if isinstance(dtype, pl.List | pl.Array):
         return _holds_binary(dtype.inner)
     if isinstance(dtype, pl.Struct):

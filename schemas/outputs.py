@@ -97,7 +97,10 @@ class CaseScores(pa.DataFrameModel):
     status: str = pa.Field(isin=STATUSES, description="scored, invalid or pending.")
     error: str = pa.Field(nullable=True, description="Why it is invalid or pending.")
     reason: str = pa.Field(nullable=True, description="Short explanation of the score.")
-    passage_ids: pl.List(pl.UInt64) = pa.Field(nullable=True, description="Its passages.")
+    # pandera takes a dtype instance as the annotation; the type checker takes only classes.
+    passage_ids: pl.List(pl.UInt64) = pa.Field(  # type: ignore[valid-type]
+        nullable=True, description="Its passages."
+    )
     # JSON in DuckDB (it rejects text that is not JSON); read as text, so the model checks
     # it is an object.
     segments: str = pa.Field(

@@ -22,7 +22,7 @@ from flows.cli.options import (
     add_run_arguments,
     add_source_argument,
     add_wait_argument,
-    settings_from,
+    run_settings,
     umask_for,
 )
 from flows.cli.routes import execute, use_prefect
@@ -193,7 +193,7 @@ def score_command(args: argparse.Namespace) -> int:
     from flows.run.cost_summary import dry_run_line, spend_line
     from flows.run.summary import run_line
 
-    settings = settings_from(args)
+    settings = run_settings(args, flow="score")
     run = execute(settings, prefect=use_prefect(args.prefect))
     if run.get("dry_run"):
         print(dry_run_line(run))

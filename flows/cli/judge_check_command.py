@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import argparse
 
-from flows.cli.options import EXIT_OK, add_endpoint_arguments, settings_error
+from flows.cli.options import EXIT_OK, add_endpoint_arguments, judge_settings
 from flows.printable import printable
 
 
@@ -35,26 +35,12 @@ def add_judge_check_command(commands: argparse._SubParsersAction) -> None:
 
 
 def judge_check_command(args: argparse.Namespace) -> int:
-    from pydantic import ValidationError
-
     from flows.errors import JudgeEndpointError, JudgeUnusable
     from flows.judges.check import run_judge_check
-    from flows.judges.settings import JudgeSettings
     from flows.store.db import open_store
     from flows.store.judge_memory import JudgeMemory
 
-    try:
-        settings = JudgeSettings(
-            kind="openai",
-            model=args.model,
-            base_url=args.base_url,
-            api_key_env=args.api_key_env,
-            mode=args.mode,
-            timeout=args.timeout,
-            max_output_tokens=args.max_output_tokens,
-        )
-    except ValidationError as exc:
-        raise settings_error(exc) from None
+    settings = judge_settings(args, kind="openai")
     con = open_store(args.db) if args.db else None
     memory = JudgeMemory(con) if con is not None else None
     try:

@@ -13,7 +13,7 @@ from flows.cli.options import (
     add_read_arguments,
     add_run_arguments,
     add_source_argument,
-    settings_from,
+    run_settings,
 )
 from flows.cli.routes import use_prefect
 from flows.nightly.nightly_run import (
@@ -92,7 +92,7 @@ def _add_check_arguments(parser: argparse.ArgumentParser) -> None:
 
 def nightly_command(args: argparse.Namespace) -> int:
 
-    settings = settings_from(args, flow="nightly")
+    settings = run_settings(args, flow="nightly")
     progress = console_progress()
     if use_prefect(args.prefect):
         configure_prefect_environment()
@@ -118,7 +118,7 @@ def nightly_command(args: argparse.Namespace) -> int:
 
 def serve_command(args: argparse.Namespace) -> int:
 
-    settings = settings_from(args, flow="nightly")
+    settings = run_settings(args, flow="nightly")
     # Scheduled runs start from wherever the runner was: pin every path now.
     settings = settings.model_copy(
         update={"source": _absolute(settings.source), "db": _absolute(settings.db)}

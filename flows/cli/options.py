@@ -3,12 +3,17 @@
 from __future__ import annotations
 
 import argparse
-from typing import Any
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, Any, Literal
 
 from faith_udfs.errors import ConfigError
 from flows.read.source import DEFAULT_BATCH_SIZE
 from flows.store.db import DEFAULT_DB, DEFAULT_READ_WAIT
 from schemas.sizes import DEFAULT_MAX_ANSWER_BYTES, DEFAULT_MAX_CONTEXT_BYTES
+
+if TYPE_CHECKING:
+    from flows.judges.settings import JudgeSettings
+    from flows.run.settings import ScoreSettings
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
 
@@ -332,94 +337,48 @@ def add_dry_run_argument(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def settings_from(args: argparse.Namespace, *, flow: str = "score") -> Any:
-    """CLI arguments -> the one settings object every layer takes."""
-    from pydantic import ValidationError
-
-    from flows.judges.settings import JudgeSettings
-    from flows.run.settings import ScoreSettings
-
-    try:
-        settings = ScoreSettings(
-            source=args.source,
-            db=args.db,
-            judge=JudgeSettings(
-                kind=args.judge,
-                model=args.model,
-                base_url=args.base_url,
-                api_key_env=args.api_key_env,
-                mode=args.mode,
-                batch_wait=args.batch_wait,
-                llm_reason=args.llm_reason,
-                concurrency=args.concurrency,
-                timeout=args.timeout,
-                max_calls=args.max_calls,
-                max_tokens=args.max_tokens,
-                rpm=args.rpm,
-                tpm=args.tpm,
-                max_output_tokens=args.max_output_tokens,
-                calibration=getattr(args, "calibration", None),
-            ),
-            threshold=args.threshold,
-            penalize_ambiguous_claims=args.penalize_ambiguous_claims,
-            strict_mode=args.strict_mode,
-            include_reason=args.include_reason,
-            truths_extraction_limit=args.truths_extraction_limit,
-            batch_size=args.batch_size,
-            lock_timeout=args.lock_timeout,
-            max_invalid_share=args.max_invalid_share,
-            max_quarantine_share=args.max_quarantine_share,
-            max_answer_bytes=args.max_answer_bytes,
-            max_context_bytes=args.max_context_bytes,
-            snapshot=args.snapshot,
-            flow=flow,
-            price_input_usd=args.price_input,
-            price_output_usd=args.price_output,
-            dry_run=getattr(args, "dry_run_estimate", False),
-            engine=args.engine,
-            workers=args.workers,
-            scheduler=args.scheduler,
-            task_timeout=args.task_timeout,
-            **_read_settings(args),
-        )
-    except ValidationError as exc:
-        raise settings_error(exc) from None
-    return _tpm_holds_one_call(settings)
+# Settings fields whose option has another name on the command line (a field's option is
+# otherwise the field's own name: --max-calls sets max_calls).
+_OPTION_OF_FIELD = {
+    "kind": "judge",
+    "price_input_usd": "price_input",
+    "price_output_usd": "price_output",
+    "dry_run": "dry_run_estimate",
+}
 
 
-def _read_settings(args: argparse.Namespace) -> dict[str, Any]:
-    """The read options of a command that has them (`add_read_arguments`)."""
-    if not hasattr(args, "conversation_window"):
-        return {}
-    from flows.read.formats import parse_columns
-
-    try:
-        columns = parse_columns(args.columns)
-    except ValueError as exc:
-        raise ConfigError(str(exc)) from None
+def _options_for(args: argparse.Namespace, fields: Iterable[str]) -> dict[str, Any]:
+    """The parsed options that set these settings fields (those the command has)."""
+    options = vars(args)
     return {
-        "format": args.format,
-        "columns": columns,
-        "case_id": args.case_id,
-        "conversation_window": args.conversation_window,
+        name: options[_OPTION_OF_FIELD.get(name, name)]
+        for name in fields
+        if _OPTION_OF_FIELD.get(name, name) in options
     }
 
 
-def _tpm_holds_one_call(settings: Any) -> Any:
-    """Refuse at start a --tpm that cannot hold the run's largest request: a call counts in
-    the window at its prompt's bytes plus its max_tokens until answered (rate_window.py), so
-    one whose reply alone may take more than --tpm would be refused call by call."""
-    from flows.judges.live.tasks import BUDGET_CEILING
+def judge_settings(args: argparse.Namespace, **fixed: Any) -> JudgeSettings:
+    """The judge's settings from a command's options (`fixed` ones win), checked as any
+    caller's are (judges/settings.py)."""
+    from pydantic import ValidationError
 
-    judge = settings.judge
-    if judge.kind != "openai" or judge.tpm is None:
-        return settings
-    reply = judge.max_output_tokens or BUDGET_CEILING
-    if judge.tpm <= reply:
-        given = "--max-output-tokens" if judge.max_output_tokens else "the default's most"
-        raise ConfigError(
-            f"--tpm {judge.tpm:,} cannot hold one judge request: its reply may take {reply:,} "
-            f"tokens ({given}) and its prompt more; raise --tpm well above {reply:,} or "
-            "lower --max-output-tokens"
-        )
-    return settings
+    from flows.judges.settings import JudgeSettings
+
+    try:
+        return JudgeSettings(**{**_options_for(args, JudgeSettings.model_fields), **fixed})
+    except ValidationError as exc:
+        raise settings_error(exc) from None
+
+
+def run_settings(args: argparse.Namespace, *, flow: Literal["score", "nightly"]) -> ScoreSettings:
+    """`faith score` and `faith nightly` (and `serve`): the run's settings and its judge's."""
+    from pydantic import ValidationError
+
+    from flows.run.settings import ScoreSettings
+
+    judge = judge_settings(args)
+    run_fields = (name for name in ScoreSettings.model_fields if name not in ("judge", "flow"))
+    try:
+        return ScoreSettings(**_options_for(args, run_fields), judge=judge, flow=flow)
+    except ValidationError as exc:
+        raise settings_error(exc) from None

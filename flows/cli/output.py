@@ -28,7 +28,7 @@ def configure_logging(verbose: bool = False) -> None:
     logging.getLogger("faithpipe").propagate = False
 
 
-class _StderrHandler(logging.StreamHandler):  # type: ignore[type-arg]
+class _StderrHandler(logging.StreamHandler):
     """Writes to whatever `sys.stderr` is when a line is logged: a stream captured (and
     closed) since the handler was made would fail, and the logging module would print the
     failure with the exception being handled, server text and all."""

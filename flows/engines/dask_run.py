@@ -34,8 +34,8 @@ from flows.judges.factory import build_judge, close_judge
 from flows.read.source import Source, count_rows, duplicated_case_ids, resolve_source
 from flows.run.batches import config_has_cases
 from flows.run.calibration import with_calibration
-from flows.run.pipeline import complete_run, mark_stopped
 from flows.run.progress import LogProgress, Progress
+from flows.run.run_end import complete_run, mark_stopped
 from flows.run.settings import ScoreSettings
 from flows.run.stop_signals import as_stop, signals_deferred
 from flows.store.db import open_store

@@ -12,17 +12,11 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import polars as pl
-import pyarrow as pa
-import pyarrow.parquet as pq
 
-from flows.errors import InputUnreadable
 from flows.read.duplicates import DuplicatePlan
-from flows.read.source import RawBatch, Source, hive_values
+from flows.read.source import RawBatch, Source, file_rows, read_rows
 from flows.run.batches import validate_batch
 from schemas import SizeLimits
-
-# What reading a file's pages can raise (a corrupt page: a Rust panic is a BaseException).
-_READ_ERRORS = (OSError, pa.ArrowException, pl.exceptions.PolarsError, pl.exceptions.PanicException)
 
 
 @dataclass(frozen=True)
@@ -53,7 +47,7 @@ def plan_partitions(source: Source, batch_size: int) -> list[Partition]:
     pieces: list[Piece] = []
     room = batch_size
     for path in source.files["cases"]:
-        total = pq.ParquetFile(path).metadata.num_rows
+        total = file_rows(path)
         start = 0
         while start < total:
             rows = min(room, total - start)
@@ -71,16 +65,7 @@ def plan_partitions(source: Source, batch_size: int) -> list[Partition]:
 def read_partition(partition: Partition, root: str | None) -> Iterator[RawBatch]:
     """The partition's rows as read, one raw batch a piece (hive values added as columns)."""
     for piece in partition.pieces:
-        path = Path(piece.path)
-        try:
-            scan = pl.scan_parquet(path, hive_partitioning=False, glob=False)
-            frame = scan.slice(piece.start, piece.rows).collect()
-        except _READ_ERRORS as exc:
-            first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
-            raise InputUnreadable(f"{path}: cannot read its data ({first})") from exc
-        hive = hive_values(path, Path(root) if root else None)
-        extra = {k: v for k, v in hive.items() if k not in frame.columns}
-        yield RawBatch(frame.with_columns(pl.lit(v).alias(k) for k, v in extra.items()), piece.path)
+        yield read_rows(piece.path, piece.start, piece.rows, Path(root) if root else None)
 
 
 @dataclass(frozen=True)

@@ -17,8 +17,8 @@ from pathlib import Path
 import polars as pl
 
 from faith_udfs import FaithfulnessFrames
-from flows.run.batches import ScoredBatch
 from flows.store.shard_data import REPLY_COLUMNS
+from schemas import ScoredBatch
 
 # What a batch's write reads of the scored frames (not `item_keys`: judge usage is charged
 # to cases on the worker, in `usage`).

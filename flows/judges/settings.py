@@ -9,7 +9,9 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, SecretStr, model_validator
 
+from faith_udfs.errors import ConfigError
 from flows.judges.endpoint.request_details import split_userinfo
+from flows.judges.live.tasks import BUDGET_CEILING
 
 __all__ = ["CutoffSettings", "JudgeSettings"]
 
@@ -77,6 +79,24 @@ class JudgeSettings(BaseModel):
         if userinfo is None:
             return data
         return {**data, "base_url": public, "base_url_userinfo": userinfo}
+
+    @model_validator(mode="after")
+    def _tpm_holds_one_call(self) -> JudgeSettings:
+        """Refuse at start a --tpm that cannot hold the run's largest request: a call counts
+        in the window at its prompt's bytes plus its max_tokens until answered
+        (rate_window.py), so one whose reply alone may take more than --tpm would be refused
+        call by call."""
+        if self.kind != "openai" or self.tpm is None:
+            return self
+        reply = self.max_output_tokens or BUDGET_CEILING
+        if self.tpm <= reply:
+            given = "--max-output-tokens" if self.max_output_tokens else "the default's most"
+            raise ConfigError(
+                f"--tpm {self.tpm:,} cannot hold one judge request: its reply may take "
+                f"{reply:,} tokens ({given}) and its prompt more; raise --tpm well above "
+                f"{reply:,} or lower --max-output-tokens"
+            )
+        return self
 
     def endpoint_url(self) -> str | None:
         """The URL to call, credentials included: for the HTTP client only."""

@@ -10,12 +10,9 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
-from datetime import UTC, datetime
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
-
-import polars as pl
 
 from faith_udfs import Judge, MetricConfig, score_cases
 from faith_udfs.agreement import compare_verdicts
@@ -27,86 +24,18 @@ from flows.read.source import resolve_source
 from flows.store.db import open_store, write_snapshot
 from flows.store.judge_checks import record_check
 from flows.store.run_registry import run_row
+from schemas import JudgeCheck
 
 if TYPE_CHECKING:
     import duckdb
 
-    from flows.run.pipeline import Steps
     from flows.run.progress import Progress
+    from flows.run.run_state import Steps
     from flows.run.settings import ScoreSettings
 
 log = logging.getLogger("faithpipe")
 
 DEFAULT_AGREEMENT_FLOOR = 0.9
-
-
-@dataclass(frozen=True)
-class JudgeCheck:
-    """A judge compared with the golden set's expected verdicts, item by item."""
-
-    config_id: str
-    golden: str
-    golden_hash: str
-    cases: int
-    cases_invalid: int
-    cases_pending: int
-    floor: float
-    seconds: float
-    items: pl.DataFrame = field(repr=False)
-    checked_at: datetime = field(default_factory=lambda: datetime.now(UTC).replace(tzinfo=None))
-
-    @property
-    def agreed(self) -> int:
-        return int(self.items["agreed"].sum())
-
-    @property
-    def agreement(self) -> float | None:
-        return self.agreed / self.items.height if self.items.height else None
-
-    @property
-    def passed(self) -> bool | None:
-        """agreement >= floor; None when pending cases leave the check incomplete."""
-        if self.cases_pending or self.agreement is None:
-            return None
-        return self.agreement >= self.floor
-
-    @property
-    def warning(self) -> str | None:
-        """What the run is marked with when the check fails or is incomplete."""
-        if self.passed is None:
-            return (
-                f"judge check incomplete: {self.cases_pending} of {self.cases} golden cases "
-                "pending (a judge cap reached, or answers still in a submitted batch); "
-                "agreement not compared with the floor"
-            )
-        if self.passed:
-            return None
-        invalid = f", {self.cases_invalid} golden cases invalid" if self.cases_invalid else ""
-        return (
-            f"judge drift: agreement with the golden set {self.agreement:.1%} "
-            f"({self.agreed}/{self.items.height}{invalid}) is below the floor {self.floor:.1%}; "
-            "this run's verdicts may not mean what earlier runs' did "
-            "(see judge_check_verdicts)"
-        )
-
-    def summary(self) -> dict[str, Any]:
-        """JSON-ready summary, with the items the judge disagreed on."""
-        wrong = self.items.filter(~pl.col("agreed")).drop("agreed")
-        return {
-            "config_id": self.config_id,
-            "golden": self.golden,
-            "golden_hash": self.golden_hash,
-            "cases": self.cases,
-            "cases_invalid": self.cases_invalid,
-            "cases_pending": self.cases_pending,
-            "items": self.items.height,
-            "agreed": self.agreed,
-            "agreement": self.agreement,
-            "floor": self.floor,
-            "passed": self.passed,
-            "warning": self.warning,
-            "disagreements": wrong.to_dicts(),
-        }
 
 
 def check_judge(

@@ -118,7 +118,7 @@ def build_deployment(
     except (ValueError, ZoneInfoNotFoundError) as exc:
         raise ConfigError(f"--cron {cron!r} --timezone {timezone!r}: {exc}") from None
     check_agreement_floor(agreement_floor)
-    return nightly_flow.to_deployment(
+    deployment = nightly_flow.to_deployment(
         name=name,
         schedules=[schedule],
         parameters=deployment_parameters(
@@ -131,6 +131,9 @@ def build_deployment(
         # faithpipe is an installed package: runs import the flow by module, from any directory.
         entrypoint_type=EntrypointType.MODULE_PATH,
     )
+    # Called outside an event loop, prefect's sync-compatible method returns the value itself.
+    assert isinstance(deployment, RunnerDeployment)
+    return deployment
 
 
 def describe_deployment(deployment: RunnerDeployment) -> dict[str, Any]:

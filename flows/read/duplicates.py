@@ -19,7 +19,7 @@ import polars as pl
 from flows.read.source import RawBatch
 
 if TYPE_CHECKING:
-    from flows.run.batches import ValidatedRows
+    from schemas import ValidatedRows
 
 log = logging.getLogger("faithpipe")
 

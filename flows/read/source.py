@@ -1,4 +1,5 @@
-"""The one place logs are read: finding files, checking them, streaming batches.
+"""The one place logs are read: finding files, checking them, streaming batches, and
+the row ranges a Dask run's partitions read (flows/engines/partitions.py asks here).
 
 A SOURCE is a file, a folder (searched recursively, hive `key=value` folders become columns),
 or a glob, of Parquet, CSV or JSON (flows/read/formats.py). A folder holding `questions`,
@@ -437,6 +438,25 @@ def _row_group_spans(reader: pq.ParquetFile, rows_wanted: int) -> list[tuple[int
     if rows:
         spans.append((start, rows))
     return spans
+
+
+def file_rows(path: str | Path) -> int:
+    """Rows of one Parquet file, from its footer (a Dask run's partition plan)."""
+    return pq.ParquetFile(path).metadata.num_rows
+
+
+def read_rows(path: str | Path, start: int, rows: int, root: Path | None) -> RawBatch:
+    """Rows `start` to `start + rows` of one Parquet file, hive values added as columns:
+    one piece of a Dask run's partition, read where the task runs."""
+    path = Path(path)
+    try:
+        scan = pl.scan_parquet(path, hive_partitioning=False, glob=False)
+        frame = scan.slice(start, rows).collect()
+    except _READ_ERRORS as exc:
+        raise InputUnreadable(f"{path}: cannot read its data ({_short(exc)})") from exc
+    hive = hive_values(path, root)
+    extra = {k: v for k, v in hive.items() if k not in frame.columns}
+    return RawBatch(frame.with_columns(pl.lit(v).alias(k) for k, v in extra.items()), str(path))
 
 
 def _short(exc: BaseException) -> str:

@@ -3,6 +3,7 @@ causes of failure and judge agreement."""
 
 from __future__ import annotations
 
+import datetime as dt
 from typing import TYPE_CHECKING
 
 import plotly.graph_objects as go
@@ -52,7 +53,10 @@ def _with_gaps(group: pl.DataFrame, grain: str) -> pl.DataFrame:
     step = PERIOD_STEPS.get(grain)
     if step is None or group.is_empty():
         return group
-    periods = pl.date_range(group["period"].min(), group["period"].max(), step, eager=True)
+    first, last = group["period"].min(), group["period"].max()
+    if not (isinstance(first, dt.date) and isinstance(last, dt.date)):
+        return group  # not a column of dates: nothing to fill
+    periods = pl.date_range(first, last, step, eager=True)
     return periods.alias("period").to_frame().join(group, on="period", how="left")
 
 
@@ -234,7 +238,7 @@ def _agreement_figure(checks: pl.DataFrame, configs: list[str]) -> go.Figure:
                 line={"color": _colour(str(config_id[0]), known)},
             )
         )
-    floor = checks["floor"].max()
+    floor = checks.select(pl.col("floor").max()).item()
     figure.add_hline(y=floor, line_dash="dot", annotation_text=f"floor {floor:.0%}")
     figure.update_layout(
         title="Judge agreement with the golden set, each nightly check",

@@ -8,13 +8,12 @@ import logging
 from typing import TYPE_CHECKING
 
 from flows.run.summary import checks_line, invalid_share
-from flows.store.db import sql
 from flows.store.run_costs import (
     record_max_invalid_share,
     record_max_quarantine_share,
     top_quarantine_checks,
 )
-from flows.store.run_registry import run_row
+from flows.store.run_registry import mark_run_warning, run_row
 
 if TYPE_CHECKING:
     import duckdb
@@ -68,5 +67,5 @@ def warn_if_mostly_quarantined(
 
 
 def _warn(con: duckdb.DuckDBPyConnection, run_id: str, warning: str) -> None:
-    con.execute(sql("mark_run_warning"), {"run_id": run_id, "warning": warning})
+    mark_run_warning(con, run_id, warning)
     log.warning("run %s: %s", run_id, warning)

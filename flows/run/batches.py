@@ -15,26 +15,17 @@ from typing import TYPE_CHECKING
 import polars as pl
 import pyarrow as pa
 
-from faith_udfs import FaithfulnessFrames, Judge, MetricConfig, score_cases
+from faith_udfs import Judge, MetricConfig, score_cases
 from flows.judges.factory import judge_usage
 from flows.read.source import RawBatch
 from flows.run.judge_accounting import case_usage
 from flows.run.turn_support import with_turn_support
 from flows.store.db import register, sql
 from flows.store.shard_data import hashable_slices
-from schemas import SizeLimits, validate_cases
+from schemas import ScoredBatch, SizeLimits, ValidatedRows, validate_cases
 
 if TYPE_CHECKING:
     import duckdb
-
-
-@dataclass(frozen=True)
-class ValidatedRows:
-    """A raw batch split into valid rows (with `source_file`) and quarantine rows."""
-
-    valid: pl.DataFrame
-    quarantined: pl.DataFrame
-    seconds: float
 
 
 @dataclass
@@ -67,20 +58,6 @@ class Batch:
         head = Batch([valid.head(fit)], self.quarantined, self.seconds_validate, self.seconds_read)
         rest = Batch([valid.slice(fit)], [frame.clear() for frame in self.quarantined[:1]])
         return head, rest
-
-
-@dataclass(frozen=True)
-class ScoredBatch:
-    """What one batch produced: the frames to write and the counts to add to the run."""
-
-    cases: pl.DataFrame
-    classified: pl.DataFrame
-    frames: FaithfulnessFrames | None
-    usage: pl.DataFrame | None
-    quarantined: pl.DataFrame
-    counts: dict[str, int]
-    seconds_score: float
-    spent: dict[str, int]  # judge calls and tokens this batch cost
 
 
 def validate_batch(raw: RawBatch, limits: SizeLimits | None = None) -> ValidatedRows:

@@ -12,7 +12,8 @@ import polars as pl
 from faith_udfs.keys import text_keys
 from flows.read.source import DEFAULT_BATCH_SIZE, iter_batches, resolve_source
 from flows.run.batches import validate_batch
-from flows.store.db import open_store, register, run_sql_file, sql, transaction
+from flows.store.db import open_store
+from flows.store.passage_keys import legacy_passage_ids, rekey_passages_by
 
 log = logging.getLogger("faithpipe")
 
@@ -25,7 +26,7 @@ def rekey_passages(
     source = resolve_source(source_spec)
     con = open_store(db, lock_timeout=lock_timeout)
     try:
-        legacy = con.sql(sql("legacy_passage_ids")).pl()["old_id"]
+        legacy = legacy_passage_ids(con)
         if legacy.len() == 0:
             return {"legacy": 0, "rekeyed": 0, "left": 0}
         found = [
@@ -33,13 +34,8 @@ def rekey_passages(
             for raw in iter_batches(source, DEFAULT_BATCH_SIZE)
         ]
         key_map = pl.concat(found).unique("old_id")
-        register(con, "key_map", key_map)
-        try:
-            with transaction(con):
-                run_sql_file(con, "rekey_passages")
-        finally:
-            con.unregister("key_map")
-        left = con.sql(sql("legacy_passage_ids")).pl().height
+        rekey_passages_by(con, key_map)
+        left = legacy_passage_ids(con).len()
     finally:
         con.close()
     counts = {"legacy": legacy.len(), "rekeyed": key_map.height, "left": left}

@@ -62,6 +62,8 @@ class ScoreSettings(BaseModel):
     @classmethod
     def _columns_as_text(cls, data: Any) -> Any:
         """`columns` may come as the CLI's text (a deployment's parameter, an environment)."""
+        if isinstance(data, dict) and "columns" in data and data["columns"] is None:
+            return {**data, "columns": {}}  # a command given no --columns
         if isinstance(data, dict) and isinstance(data.get("columns"), str):
             return {**data, "columns": parse_columns(data["columns"])}
         return data

@@ -16,7 +16,7 @@ from schemas import OUTPUT_MODELS
 if TYPE_CHECKING:
     import duckdb
 
-    from flows.run.batches import ScoredBatch
+    from schemas import ScoredBatch
 
 __all__ = ["QUARANTINE_TABLE_COLUMNS", "write_batch"]
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import logging
 import os
 import re
@@ -233,6 +234,11 @@ def write_snapshot(con: duckdb.DuckDBPyConnection, path: Path | str) -> Path | N
     return target
 
 
+# The migration from which the analysis macros and views are made from sql/analysis.sql (its
+# table records which text); a database older than that is one an older faithpipe made.
+_LIVE_DEFINITIONS = 11
+
+
 def migrate(con: duckdb.DuckDBPyConnection) -> list[str]:
     """Apply the migrations not yet recorded, each in one transaction; returns those applied."""
     con.execute(sql("000_schema_migrations"))
@@ -252,7 +258,24 @@ def migrate(con: duckdb.DuckDBPyConnection) -> list[str]:
             con.execute(sql(name))
             con.execute(sql("record_migration"), {"version": version, "name": name})
         applied.append(name)
+    if max(done | {v for v, name in known if name in applied}, default=0) >= _LIVE_DEFINITIONS:
+        define_analysis(con, again=bool(applied))
     return applied
+
+
+def define_analysis(con: duckdb.DuckDBPyConnection, *, again: bool = False) -> bool:
+    """(Re)create every analysis macro and view from their one live definition
+    (sql/analysis.sql), in one transaction, when that text changed since they were last made
+    (or `again`: a migration ran); returns whether it did. Whatever older migrations defined
+    is replaced, so a database migrated long ago reads with the current definitions."""
+    text = sql("analysis")
+    digest = hashlib.sha256(text.encode()).hexdigest()
+    if not again and con.execute(sql("analysis_digest")).fetchall()[0][0] == digest:
+        return False  # current: an open recreates nothing (it would cost ~0.1 s)
+    with transaction(con):
+        con.execute(text)
+        run_sql_file(con, "record_analysis", {"sha256": digest})
+    return True
 
 
 def open_store(

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from flows.store.db import register, run_sql_file, sql, transaction
+from flows.store.db import register, run_sql_file, transaction
+from flows.store.run_registry import mark_run_warning
 
 if TYPE_CHECKING:
     import duckdb
 
-    from flows.nightly.nightly_run import JudgeCheck
+    from schemas import JudgeCheck
 
 __all__ = ["record_check"]
 
@@ -40,6 +41,6 @@ def record_check(con: duckdb.DuckDBPyConnection, run_id: str, check: JudgeCheck)
                 },
             )
             if check.warning:
-                con.execute(sql("mark_run_warning"), {"run_id": run_id, "warning": check.warning})
+                mark_run_warning(con, run_id, check.warning)
     finally:
         con.unregister("check_items")

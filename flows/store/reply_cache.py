@@ -69,11 +69,13 @@ class ReplyCache:
         if not wanted:
             return {}
         with self._lock:
-            found = {key: row[5] for key in wanted if (row := self._buffer.get(key)) is not None}
+            found: dict[str, str] = {
+                key: str(row[5]) for key in wanted if (row := self._buffer.get(key)) is not None
+            }
             missing = [key for key in wanted if key not in found]
             if missing:
                 rows = self._cursor.execute(sql("judge_cache_select"), {"keys": missing}).fetchall()
-                found.update(rows)
+                found.update((key, reply) for key, reply in rows)
         return found
 
     def put(

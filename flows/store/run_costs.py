@@ -13,7 +13,7 @@ from flows.store.db import sql, transaction
 if TYPE_CHECKING:
     import duckdb
 
-    from flows.run.batches import ScoredBatch
+    from schemas import ScoredBatch
 
 
 def price_run(

@@ -180,3 +180,8 @@ def run_row(con: duckdb.DuckDBPyConnection, run_id: str) -> dict[str, Any]:
 
 def _utc_now() -> datetime:
     return datetime.now(UTC).replace(tzinfo=None)
+
+
+def mark_run_warning(con: duckdb.DuckDBPyConnection, run_id: str, warning: str) -> None:
+    """Add a warning to a run's row, after any it already has."""
+    con.execute(sql("mark_run_warning"), {"run_id": run_id, "warning": warning})

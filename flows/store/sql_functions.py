@@ -142,6 +142,7 @@ def register_metric_functions(con: duckdb.DuckDBPyConnection) -> None:
         if name not in present:
             # SPECIAL: NULL rows reach the function, which returns NULL for them itself
             # (DEFAULT refuses any NULL in a result, and an invalid case has a NULL score).
-            con.create_function(
+            # duckdb's stubs type a UDF's return as Python values; an arrow UDF returns an array.
+            con.create_function(  # type: ignore[call-overload]
                 name, function, parameters, returns, type="arrow", null_handling="special"
             )

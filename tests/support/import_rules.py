@@ -1,7 +1,8 @@
 """The import rules of the house (README.md, Architecture), checked on source text (AST).
 
-Every `import` counts, at module level or inside a function, except those under
-`if TYPE_CHECKING:` (no import at run time).
+Every `import` counts, at module level or inside a function. Those under `if TYPE_CHECKING:`
+(no import at run time) are read too: they must point down the house like any other, and
+only the libraries rule (which room may load duckdb, prefect, ...) leaves them out.
 """
 
 from __future__ import annotations
@@ -59,12 +60,16 @@ LIBRARY_ROOMS = {
     "duckdb": lambda module: room_of(module) in ("store", "read"),
 }
 
+# Only read/ reads the source logs (issue 21: the Dask partitioner read them itself).
+MODULE_ROOMS = {"pyarrow.parquet": lambda module: room_of(module) == "read"}
+
 
 @dataclass(frozen=True)
 class Import:
     importer: str
     imported: str
     line: int
+    type_only: bool = False  # under `if TYPE_CHECKING:`: the type checker's, not the runtime's
 
 
 def module_name(root: Path, path: Path) -> str:
@@ -89,34 +94,39 @@ def _type_checking_only(node: ast.If) -> bool:
 
 
 def imports_of(root: Path, path: Path) -> list[Import]:
-    """Every module `path` imports at run time, absolute names."""
+    """Every module `path` imports, absolute names; `type_only` for the type checker's."""
     importer = module_name(root, path)
     package = importer if path.name == "__init__.py" else importer.rpartition(".")[0]
     found: list[Import] = []
 
-    def visit(node: ast.AST) -> None:
+    def visit(node: ast.AST, type_only: bool) -> None:
         for child in ast.iter_child_nodes(node):
             if isinstance(child, ast.If) and _type_checking_only(child):
-                for orelse in child.orelse:
-                    visit(orelse)
-                continue
-            if isinstance(child, ast.Import):
-                found.extend(Import(importer, a.name, child.lineno) for a in child.names)
-            elif isinstance(child, ast.ImportFrom):
-                base = child.module or ""
-                if child.level:
-                    anchor = package.split(".")[: len(package.split(".")) - child.level + 1]
-                    base = ".".join([*anchor, base] if base else anchor)
-                found.append(Import(importer, base, child.lineno))
-                # `from flows.run import batches` imports the module flows.run.batches
-                found.extend(
-                    Import(importer, f"{base}.{a.name}", child.lineno)
-                    for a in child.names
-                    if (root / Path(*f"{base}.{a.name}".split("."))).with_suffix(".py").exists()
-                )
-            visit(child)
+                for inner in child.body:
+                    visit_node(inner, type_only=True)
+                for inner in child.orelse:
+                    visit_node(inner, type_only=type_only)
+            else:
+                visit_node(child, type_only=type_only)
 
-    visit(ast.parse(path.read_text(), filename=str(path)))
+    def visit_node(child: ast.AST, *, type_only: bool) -> None:
+        if isinstance(child, ast.Import):
+            found.extend(Import(importer, a.name, child.lineno, type_only) for a in child.names)
+        elif isinstance(child, ast.ImportFrom):
+            base = child.module or ""
+            if child.level:
+                anchor = package.split(".")[: len(package.split(".")) - child.level + 1]
+                base = ".".join([*anchor, base] if base else anchor)
+            found.append(Import(importer, base, child.lineno, type_only))
+            # `from flows.run import batches` imports the module flows.run.batches
+            found.extend(
+                Import(importer, f"{base}.{a.name}", child.lineno, type_only)
+                for a in child.names
+                if (root / Path(*f"{base}.{a.name}".split("."))).with_suffix(".py").exists()
+            )
+        visit(child, type_only)
+
+    visit(ast.parse(path.read_text(), filename=str(path)), type_only=False)
     return found
 
 
@@ -150,11 +160,19 @@ def broken_rules(root: Path) -> list[str]:
     problems: list[str] = []
     imports = all_imports(root)
     for imp in imports:
-        where = f"{imp.importer}:{imp.line} imports {imp.imported}"
+        kind = "imports (for types)" if imp.type_only else "imports"
+        where = f"{imp.importer}:{imp.line} {kind} {imp.imported}"
         top = imp.importer.split(".")[0]
         lib = imp.imported.split(".")[0]
-        if lib in LIBRARY_ROOMS and not LIBRARY_ROOMS[lib](imp.importer):
+        if lib in LIBRARY_ROOMS and not imp.type_only and not LIBRARY_ROOMS[lib](imp.importer):
             problems.append(f"{where} (only its own room may import {lib})")
+        if (
+            top == "flows"
+            and imp.imported in MODULE_ROOMS
+            and not imp.type_only
+            and not MODULE_ROOMS[imp.imported](imp.importer)
+        ):
+            problems.append(f"{where} (only read/ reads Parquet sources)")
         if top == "faith_udfs":
             io = {imp.imported, lib} & IO_LIBRARIES
             if io or (_ours(imp.imported) and lib != "faith_udfs"):

@@ -19,7 +19,7 @@ import os
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, Final
 
 import openai
 
@@ -41,7 +41,7 @@ __all__ = [
 
 # Batch states after which nothing more will come (OpenAI's names).
 FINISHED = frozenset({"completed", "failed", "expired", "cancelled"})
-COMPLETION_WINDOW = "24h"
+COMPLETION_WINDOW: Final = "24h"
 # A request's own deadline cancels it; the caller's wait for it gives this much more.
 _GRACE_SECONDS = 2.0
 # The metadata key a batch is tagged with: the input file it was created from.
@@ -209,7 +209,7 @@ class BatchApi:
         after: str | None = None
         for _ in range(_MOST_PAGES):
             page = self._json(
-                lambda after=after: self._client.batches.with_raw_response.list(
+                lambda after=after: self._client.batches.with_raw_response.list(  # type: ignore[misc]
                     limit=_PAGE, **({"after": after} if after else {})
                 )
             )

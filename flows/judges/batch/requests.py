@@ -11,7 +11,7 @@ import json
 import logging
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Final
 
 from flows.judges.endpoint.request_details import token_count
 from flows.judges.endpoint.transport import Reply
@@ -28,7 +28,7 @@ __all__ = [
 log = logging.getLogger(__name__)
 
 # The route every request line names, and the `endpoint` of the batch.
-BATCH_ENDPOINT = "/v1/chat/completions"
+BATCH_ENDPOINT: Final = "/v1/chat/completions"
 # OpenAI's limits on one batch's input file: 50,000 requests and 200 MB (kept below).
 MAX_REQUESTS = 50_000
 MAX_BYTES = 190_000_000

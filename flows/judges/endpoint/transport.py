@@ -1,7 +1,8 @@
 """Talking to an OpenAI-compatible chat-completions endpoint politely, with deadlines.
 
 An adaptive limit on requests in flight (limiter.py), jittered backoff that honours
-Retry-After, a structured-output request that steps down when the server refuses it, the
+Retry-After, a structured-output request that steps down when the server refuses it
+(refusals.py says what a refusal means, replies.py reads what was answered), the
 run's call and token caps, and the usage counters (usage.py). Every request runs on one
 asyncio loop (endpoint/event_loop.py) under a deadline that cancels it wherever it is (connecting,
 waiting, reading a reply that trickles in), and a stop cancels them all. What is asked and
@@ -12,14 +13,12 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
-import json
 import logging
 import os
 import random
 import threading
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any, TypeVar
 
 import openai
@@ -34,13 +33,21 @@ from flows.errors import JudgeEndpointError
 from flows.judges.endpoint.event_loop import LoopThread
 from flows.judges.endpoint.limiter import AdaptiveLimiter
 from flows.judges.endpoint.rate_window import call_bound, shared_window
+from flows.judges.endpoint.refusals import (
+    FATAL_STATUS,
+    FORMATS,
+    TRANSIENT_STATUS,
+    RetryLater,
+    refuses_format,
+    wants_completion_tokens,
+)
+from flows.judges.endpoint.replies import Reply, clipped, error_answer, json_body, reply_of
 from flows.judges.endpoint.request_details import (
     chat_request_body,
     conversation,
     endpoint_name,
     retry_after_seconds,
     split_userinfo,
-    token_count,
     without_userinfo,
 )
 from flows.judges.endpoint.usage import Usage
@@ -58,88 +65,10 @@ log = logging.getLogger(__name__)
 
 T = TypeVar("T")
 
-# Structured-output requests, best first; a server that refuses one gets the next, and the
-# mode found is remembered per endpoint and model (flows/store/judge_memory.py).
-FORMATS = ("json_schema", "json_object", "text")
-# Words of an error body that blame the structured-output request (llama.cpp's server answers
-# json_schema with a 500 whose body names `body.response_format.type`).
-_FORMAT_WORDS = ("response_format", "json_schema")
-# A 400/422 that speaks of these is about the prompt's size, not the response_format.
-_SIZE_WORDS = ("context", "too long", "exceed")
-# A 400/422 naming another field of ours is about that field ("max_tokens is too large",
-# "Unsupported value: 'temperature'"): stepping the format down would not help.
-_OTHER_FIELDS = ("max_tokens", "max_completion_tokens", "temperature", "messages")
 # Request parameters that change answers; they enter the cache key.
 REQUEST_PARAMETERS: dict[str, Any] = {"temperature": 0}
-# 408 and 409 are what the openai client itself retries besides 429 and 5xx.
-_TRANSIENT_STATUS = frozenset({408, 409, 429})
-_FATAL_STATUS = {
-    401: "the endpoint refused the API key read from ${env} (HTTP 401); set a valid key",
-    403: "the endpoint denied access to model {model!r} with the key read from ${env} "
-    "(HTTP 403); check the key's permissions",
-    404: "the endpoint has no model {model!r} or no chat-completions route at {endpoint} "
-    "(HTTP 404); check --model and --base-url",
-}
 # A request's own deadline cancels it; the caller's wait for it gives this much more.
 _GRACE_SECONDS = 2.0
-
-
-@dataclass(frozen=True)
-class Reply:
-    """One chat completion's text, why it ended, what it cost (`estimated`: the server sent
-    no usage, so the tokens are characters / 4), and the `max_tokens` it was asked with."""
-
-    text: str
-    finish_reason: str | None
-    prompt_tokens: int
-    completion_tokens: int
-    estimated: bool = False
-    max_tokens: int = 0
-
-    @property
-    def total_tokens(self) -> int:
-        return self.prompt_tokens + self.completion_tokens
-
-
-def _json_body(raw: Any) -> Any:
-    """The answer's body as JSON, or None when it is not JSON (a proxy's HTML page, empty)."""
-    try:
-        return json.loads(raw.content)
-    except ValueError:
-        return None
-
-
-def _error_answer(answer: Any, raw: Any) -> openai.APIStatusError | None:
-    """A 200 whose body is an error object without choices (OpenRouter, some LiteLLM setups):
-    the refusal it is, read as an HTTP error would be (a format refusal steps down)."""
-    if not isinstance(answer, dict) or "choices" in answer:
-        return None
-    error = answer.get("error")
-    if not isinstance(error, dict):
-        return None
-    message = str(error.get("message") or error)
-    return openai.APIStatusError(message, response=raw.http_response, body=error)
-
-
-def _content_text(content: Any) -> str:
-    """A message's text: a string, or the text parts of a list of content parts."""
-    if isinstance(content, str):
-        return content
-    if isinstance(content, list):
-        return "".join(
-            part["text"]
-            for part in content
-            if isinstance(part, dict) and isinstance(part.get("text"), str)
-        )
-    return ""
-
-
-class _RetryLater(JudgeTransientError):
-    """A transient failure whose server said when to ask again (Retry-After)."""
-
-    def __init__(self, message: str, retry_after: float | None) -> None:
-        super().__init__(message)
-        self.retry_after = retry_after
 
 
 class ChatEndpoint:
@@ -357,8 +286,8 @@ class ChatEndpoint:
                 raise JudgeTransientError(
                     f"the endpoint's answer is not a chat completion: {type(exc).__name__}"
                 ) from None
-            completion = _json_body(raw)
-            refused = _error_answer(completion, raw)
+            completion = json_body(raw)
+            refused = error_answer(completion, raw)
             if refused is not None:
                 if self._refused_format(refused, used_format):
                     return None
@@ -407,12 +336,8 @@ class ChatEndpoint:
             self._usage.add(calls=1)
 
     def _refused_limit_field(self, exc: openai.APIStatusError, body: dict[str, Any]) -> bool:
-        """True when the server wants `max_completion_tokens` instead of `max_tokens` (OpenAI's
-        reasoning models answer 400 "Unsupported parameter: 'max_tokens' ..."): ask so."""
-        if exc.status_code != 400 or "max_tokens" not in body:
-            return False
-        text = f"{exc.message} {json.dumps(exc.body, default=str)}"
-        if "max_completion_tokens" not in text:
+        """True when the server wants `max_completion_tokens` instead of `max_tokens`: ask so."""
+        if not wants_completion_tokens(exc, body):
             return False
         with self._lock:
             if self._limit_field == "max_tokens":
@@ -421,21 +346,9 @@ class ChatEndpoint:
         return True
 
     def _refused_format(self, exc: openai.APIStatusError, used_format: int) -> bool:
-        """True when the server refused our response_format: step down to the next one.
-
-        Refused means: any status whose body names `response_format` or `json_schema` (llama.cpp
-        answers 500), or a 400/422 ("unrecognized argument") unless its body speaks of the
-        context's size or names another field we send (max_tokens, temperature, messages).
-        A refusal will not change on retry, so it is never retried as it was.
-        """
-        if used_format + 1 >= len(FORMATS):
-            return False
-        body = json.dumps(exc.body, default=str) if exc.body is not None else ""
-        text = f"{exc.message} {exc.param or ''} {body}".lower()
-        names = any(word in text for word in _FORMAT_WORDS)
-        elsewhere = (*_SIZE_WORDS, *_OTHER_FIELDS)
-        invalid = exc.status_code in (400, 422) and not any(word in text for word in elsewhere)
-        if not (names or invalid):
+        """True when the server refused our response_format (refusals.py): step down to the
+        next one, if there is one."""
+        if used_format + 1 >= len(FORMATS) or not refuses_format(exc):
             return False
         with self._lock:
             if self._format == used_format:
@@ -453,15 +366,15 @@ class ChatEndpoint:
     def _status_error(self, exc: openai.APIStatusError, retry_after: float | None) -> JudgeError:
         """The judge error an HTTP error status is: transient, or permanent for every call."""
         status = exc.status_code
-        if status in _TRANSIENT_STATUS or status >= 500:
+        if status in TRANSIENT_STATUS or status >= 500:
             if status == 429:
                 self._usage.add(throttled=1)
                 log.debug("judge endpoint throttled (HTTP 429); limit now %d", self._limiter.limit)
             message = f"HTTP {status} from the endpoint: {self._server_message(exc)}"
-            return _RetryLater(message, retry_after)
-        if status in _FATAL_STATUS:
+            return RetryLater(message, retry_after)
+        if status in FATAL_STATUS:
             # Never the server's text here: some servers echo part of a refused key.
-            message = _FATAL_STATUS[status].format(
+            message = FATAL_STATUS[status].format(
                 env=self.api_key_env, model=self.model, endpoint=self._endpoint
             )
             with self._lock:
@@ -478,56 +391,19 @@ class ChatEndpoint:
 
     def _redacted(self, text: str, limit: int = 300) -> str:
         """Server text fit for an error: the key cut out (some servers echo it), clipped."""
-        secret = self._client.api_key
-        if secret:
-            text = text.replace(secret, "[redacted]")
-        return text if len(text) <= limit else text[: limit - 1] + "…"
+        return clipped(text, self._client.api_key, limit)
 
     def _reply_of(
         self, raw: Any, completion: Any, messages: list[dict[str, str]], max_tokens: int
     ) -> Reply:
-        """The text and usage of a chat completion (`completion`: the body as JSON, or None);
-        JudgeTransientError when the answer is not one (a proxy's HTML page, an empty body,
-        JSON of another shape)."""
-        choices = completion.get("choices") if isinstance(completion, dict) else None
-        choice = choices[0] if isinstance(choices, list) and choices else None
-        message = choice.get("message") if isinstance(choice, dict) else None
-        if not isinstance(message, dict) and isinstance(choice, dict) and "text" in choice:
-            message = {"content": choice["text"]}  # a server answering in the completions shape
-        if not isinstance(message, dict):
-            kind = raw.headers.get("content-type") or "no content type"
-            body = " ".join(raw.content.decode("utf-8", "replace").split())
-            shown = repr(self._redacted(body, 120)) if body else "an empty body"
-            raise JudgeTransientError(
-                f"the endpoint's answer is not a chat completion (HTTP {raw.status_code}, "
-                f"{kind}): {shown}"
-            )
-        text = _content_text(message.get("content"))
-        finish = choice.get("finish_reason")
-        usage = completion.get("usage")
-        usage = usage if isinstance(usage, dict) else {}
-        # Servers that report no usage get an estimate (4 characters a token) so caps hold;
-        # the reply and the run say the figures are estimates.
-        asked = sum(len(message["content"]) for message in messages)
-        prompt_tokens = token_count(usage.get("prompt_tokens"), asked // 4)
-        completion_tokens = token_count(usage.get("completion_tokens"), len(text) // 4)
-        estimated = (prompt_tokens, completion_tokens) != (
-            usage.get("prompt_tokens"),
-            usage.get("completion_tokens"),
-        )
+        """The reply of a chat completion (replies.py), its tokens counted."""
+        reply = reply_of(raw, completion, messages, max_tokens, secret=self._client.api_key)
         self._usage.add(
-            prompt_tokens=prompt_tokens,
-            completion_tokens=completion_tokens,
-            estimated=int(estimated),
+            prompt_tokens=reply.prompt_tokens,
+            completion_tokens=reply.completion_tokens,
+            estimated=int(reply.estimated),
         )
-        return Reply(
-            text,
-            finish if isinstance(finish, str) else None,
-            prompt_tokens,
-            completion_tokens,
-            estimated=estimated,
-            max_tokens=max_tokens,
-        )
+        return reply
 
     def _backoff(self, failures: int, retry_after: float | None) -> float:
         ceiling = min(self._backoff_max, self._backoff_base * 2 ** (failures - 1))

@@ -246,7 +246,7 @@ def build_openai_judge(
     its memory of the endpoint's structured-output mode, or `cache` stands in for the call
     cache (a Dask task's, flows/engines/worker_judge.py)."""
     owns_cache = cache is None and con is not None
-    cache = ReplyCache(con) if owns_cache else cache
+    cache = ReplyCache(con) if con is not None and cache is None else cache
     memory = JudgeMemory(con) if con is not None else None
     try:
         judge = OpenAIJudge(

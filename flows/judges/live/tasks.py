@@ -40,10 +40,9 @@ from faith_udfs.prompts import (
     verdicts_prompt,
 )
 from faith_udfs.replies import parse_reason, parse_statements
-from flows.judges.endpoint.transport import Reply
 
 if TYPE_CHECKING:
-    pass
+    from flows.judges.endpoint.replies import Reply
 
 
 MODES = ("per-item", "packed")

@@ -15,7 +15,7 @@ import polars as pl
 import pytest
 
 from flows.cli.commands import build_parser, main
-from flows.cli.options import settings_from
+from flows.cli.options import run_settings
 from tests.support.builders import many_cases
 from tests.support.db_reading import query
 
@@ -80,7 +80,7 @@ def test_nightly_and_serve_take_the_read_options() -> None:
     for command in ("nightly", "serve", "score"):
         options = ["--columns", "input=question", "--format", "csv", "--case-id", "content"]
         args = build_parser().parse_args([command, "logs/", *options, "--conversation-window", "6"])
-        settings = settings_from(args, flow="nightly" if command != "score" else "score")
+        settings = run_settings(args, flow="nightly" if command != "score" else "score")
         assert settings.columns == {"input": "question"}
         assert (settings.format, settings.case_id, settings.conversation_window) == (
             "csv",

@@ -1,0 +1,99 @@
+"""A run's row at its end: completed (with the judge's protocol, the invalid-share check and
+the readers' snapshot), or stopped (interrupted by a signal, or failed with its reason)."""
+
+from __future__ import annotations
+
+import logging
+import time
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from flows.errors import QuarantineShareExceeded, TooManyInvalid
+from flows.run.alarms import warn_if_mostly_invalid, warn_if_mostly_quarantined
+from flows.run.settings import ScoreSettings
+from flows.run.stop_signals import signals_deferred, stopping_signal
+from flows.store.db import write_snapshot
+from flows.store.judge_memory import record_run_judge
+from flows.store.run_costs import price_run, top_quarantine_checks
+from flows.store.run_registry import (
+    finish_run,
+    run_row,
+    supersede_dead_runs,
+)
+
+if TYPE_CHECKING:
+    import duckdb
+
+log = logging.getLogger("faithpipe")
+
+
+def dry_run_db(settings: ScoreSettings) -> str:
+    """The database a run opens: a dry run of a database that does not exist yet reads an
+    empty one in memory (nothing stored, nothing cached) instead of creating the file."""
+    if settings.dry_run and not Path(settings.db).exists():
+        return ":memory:"
+    return settings.db
+
+
+def supersede_unless_dry(con: duckdb.DuckDBPyConnection, settings: ScoreSettings) -> None:
+    """Mark dead runs superseded, unless this is a dry run (which writes no other row)."""
+    if not settings.dry_run:
+        supersede_dead_runs(con)
+
+
+def price(con: duckdb.DuckDBPyConnection, run_id: str, settings: ScoreSettings) -> None:
+    """Record the run's prices per million tokens (its cost follows at its end)."""
+    price_input, price_output = settings.prices()
+    price_run(
+        con,
+        run_id,
+        price_input_usd=price_input,
+        price_output_usd=price_output,
+        dry_run=settings.dry_run,
+    )
+
+
+def complete_run(
+    con: duckdb.DuckDBPyConnection,
+    run_id: str,
+    settings: ScoreSettings,
+    started: float,
+    judge_protocol: tuple[str | None, int] = (None, 0),
+) -> dict[str, Any]:
+    """Every batch is committed: mark the run completed with the LLM judge's structured-output
+    mode and estimated-token calls, check its quarantine and invalid shares, write the readers'
+    snapshot if asked; returns the run's row with its top quarantine checks (raises
+    QuarantineShareExceeded or TooManyInvalid past a share)."""
+    with signals_deferred():
+        finish_run(con, run_id, "completed", time.perf_counter() - started)
+        record_run_judge(con, run_id, *judge_protocol)
+        too_many_invalid = warn_if_mostly_invalid(con, run_id, settings.max_invalid_share)
+        drifted = warn_if_mostly_quarantined(con, run_id, settings.max_quarantine_share)
+    if settings.snapshot and not settings.dry_run:
+        write_snapshot(con, settings.db)
+    if drifted:  # the source comes first: its rows never reached the judge
+        raise QuarantineShareExceeded(drifted)
+    if too_many_invalid:
+        raise TooManyInvalid(too_many_invalid)
+    return {**run_row(con, run_id), "quarantine_checks": top_quarantine_checks(con, run_id)}
+
+
+def mark_stopped(
+    con: duckdb.DuckDBPyConnection, run_id: str, started: float, exc: BaseException
+) -> None:
+    """The run row says `interrupted` (a signal) or `failed` (with the reason). A failure to
+    mark (the disk that failed the write) is reported; the next run supersedes the row."""
+    stopped_by = stopping_signal(exc)
+    if stopped_by:
+        status, error = "interrupted", f"interrupted by {stopped_by}"
+    else:
+        status, error = "failed", describe(exc)
+    try:
+        finish_run(con, run_id, status, time.perf_counter() - started, error=error)
+    except Exception as mark_error:
+        log.warning("could not mark run %s %s: %s", run_id, status, describe(mark_error))
+
+
+def describe(exc: BaseException) -> str:
+    """An exception as one line's start: its class and message."""
+    return f"{type(exc).__name__}: {exc}"

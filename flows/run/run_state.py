@@ -1,0 +1,84 @@
+"""What a scoring run in progress holds between batches (RunState), and the batch steps it
+calls (Steps: plain functions, or the Prefect flow's task-wrapped ones)."""
+
+from __future__ import annotations
+
+import threading
+from collections import deque
+from collections.abc import Callable
+from concurrent.futures import Future
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from faith_udfs import Judge, MetricConfig
+from flows.run.batches import (
+    QuarantineKeys,
+    config_has_cases,
+    score_batch,
+    validate_batch,
+)
+from flows.run.progress import Progress
+from flows.run.stage import Stage
+from flows.store.batch_writes import write_batch
+from schemas import ScoredBatch, SizeLimits, ValidatedRows
+
+if TYPE_CHECKING:
+    import duckdb
+
+
+
+@dataclass(frozen=True)
+class Steps:
+    """The batch steps a run calls; the Prefect flow swaps in task-wrapped versions."""
+
+    validate: Callable[..., ValidatedRows] = validate_batch
+    score: Callable[..., ScoredBatch] = score_batch
+    write: Callable[..., float] = write_batch
+
+
+@dataclass
+class RunState:
+    """What a run in progress holds between batches."""
+
+    con: duckdb.DuckDBPyConnection
+    run_id: str
+    config_id: str
+    config: MetricConfig
+    judge: Judge
+    steps: Steps
+    progress: Progress
+    keys: QuarantineKeys = field(default_factory=QuarantineKeys)
+    limits: SizeLimits = field(default_factory=SizeLimits)
+    db: str = "the database"  # its path, for the error lines
+    # Three stages on three threads, so each core always has work (polars and DuckDB release
+    # the GIL): this thread reads, validates and classifies batch N+2 while the scoring
+    # thread scores N+1 and the writing thread commits N. One thread each: judges see one
+    # batch at a time, and batches commit in order. Every future they hand out ends, so no
+    # wait here can hang on a cancelled one (concurrent.futures' executors never report a
+    # future cancelled by shutdown to `wait`).
+    scorer: Stage = field(default_factory=lambda: Stage("faithpipe-score"))
+    writer: Stage = field(default_factory=lambda: Stage("faithpipe-write"))
+    writes: deque[Future[None]] = field(default_factory=deque)
+    # Batches handed to the writer so far: each write knows its number, so a retried write
+    # of a committed batch adds nothing.
+    submitted: int = 0
+    # The scoring of the latest batch, so stopping can give it a moment before closing the judge.
+    scoring: Future[Any] | None = None
+    # Set when a batch fails or the run is interrupted: no later batch is scored (no judge call
+    # is paid for a batch that would not be committed) ...
+    stop_scoring: threading.Event = field(default_factory=threading.Event)
+    # ... or committed. Batches before a failed one are still committed, in order.
+    stop_writing: threading.Event = field(default_factory=threading.Event)
+    # Held by the writing thread while it uses `con`; a stopping run takes it (and keeps it),
+    # so no batch starts committing after the run was marked.
+    con_lock: threading.Lock = field(default_factory=threading.Lock)
+    # This thread's cursor for classifying; `con` is the writing thread's. One connection
+    # must never serve two threads at once: their statements would share one transaction.
+    reader: duckdb.DuckDBPyConnection = field(init=False)
+    # Whether the config had cases stored when the run began; if not, classifying a batch
+    # only hashes it (a run's batches never share a case_id).
+    stored_before: bool = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.reader = self.con.cursor()
+        self.stored_before = config_has_cases(self.con, self.config_id)

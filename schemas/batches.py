@@ -1,0 +1,107 @@
+"""What one batch, or one judge check, carries from one room of flows/ to the next: plain
+frames and counts, no I/O. Here so that every room may name them (read/, run/, store/,
+nightly/), and the imports still run one way."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Any
+
+import polars as pl
+
+from faith_udfs import FaithfulnessFrames
+
+__all__ = ["JudgeCheck", "ScoredBatch", "ValidatedRows"]
+
+
+@dataclass(frozen=True)
+class ValidatedRows:
+    """A raw batch split into valid rows (with `source_file`) and quarantine rows."""
+
+    valid: pl.DataFrame
+    quarantined: pl.DataFrame
+    seconds: float
+
+
+@dataclass(frozen=True)
+class ScoredBatch:
+    """What one batch produced: the frames to write and the counts to add to the run."""
+
+    cases: pl.DataFrame
+    classified: pl.DataFrame
+    frames: FaithfulnessFrames | None
+    usage: pl.DataFrame | None
+    quarantined: pl.DataFrame
+    counts: dict[str, int]
+    seconds_score: float
+    spent: dict[str, int]  # judge calls and tokens this batch cost
+
+
+@dataclass(frozen=True)
+class JudgeCheck:
+    """A judge compared with the golden set's expected verdicts, item by item."""
+
+    config_id: str
+    golden: str
+    golden_hash: str
+    cases: int
+    cases_invalid: int
+    cases_pending: int
+    floor: float
+    seconds: float
+    items: pl.DataFrame = field(repr=False)
+    checked_at: datetime = field(default_factory=lambda: datetime.now(UTC).replace(tzinfo=None))
+
+    @property
+    def agreed(self) -> int:
+        return int(self.items["agreed"].sum())
+
+    @property
+    def agreement(self) -> float | None:
+        return self.agreed / self.items.height if self.items.height else None
+
+    @property
+    def passed(self) -> bool | None:
+        """agreement >= floor; None when pending cases leave the check incomplete."""
+        if self.cases_pending or self.agreement is None:
+            return None
+        return self.agreement >= self.floor
+
+    @property
+    def warning(self) -> str | None:
+        """What the run is marked with when the check fails or is incomplete."""
+        if self.passed is None:
+            return (
+                f"judge check incomplete: {self.cases_pending} of {self.cases} golden cases "
+                "pending (a judge cap reached, or answers still in a submitted batch); "
+                "agreement not compared with the floor"
+            )
+        if self.passed:
+            return None
+        invalid = f", {self.cases_invalid} golden cases invalid" if self.cases_invalid else ""
+        return (
+            f"judge drift: agreement with the golden set {self.agreement:.1%} "
+            f"({self.agreed}/{self.items.height}{invalid}) is below the floor {self.floor:.1%}; "
+            "this run's verdicts may not mean what earlier runs' did "
+            "(see judge_check_verdicts)"
+        )
+
+    def summary(self) -> dict[str, Any]:
+        """JSON-ready summary, with the items the judge disagreed on."""
+        wrong = self.items.filter(~pl.col("agreed")).drop("agreed")
+        return {
+            "config_id": self.config_id,
+            "golden": self.golden,
+            "golden_hash": self.golden_hash,
+            "cases": self.cases,
+            "cases_invalid": self.cases_invalid,
+            "cases_pending": self.cases_pending,
+            "items": self.items.height,
+            "agreed": self.agreed,
+            "agreement": self.agreement,
+            "floor": self.floor,
+            "passed": self.passed,
+            "warning": self.warning,
+            "disagreements": wrong.to_dicts(),
+        }

@@ -1,0 +1,102 @@
+"""The judge's settings check themselves (issue 21): a Python caller of the run API meets
+the same start checks as `faith score`, and every option reaches the settings field it names."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from pydantic import ValidationError
+
+from faith_udfs.errors import ConfigError
+from flows.cli.commands import build_parser
+from flows.cli.options import run_settings
+from flows.judges.settings import JudgeSettings
+from flows.run.pipeline import run_score
+from flows.run.settings import ScoreSettings
+
+TPM_TOO_SMALL = "--tpm 5,000 cannot hold one judge request: its reply may take 8,192 tokens"
+
+
+def test_a_python_caller_meets_the_tpm_rule_when_the_settings_are_built() -> None:
+    with pytest.raises(ValidationError, match=TPM_TOO_SMALL):
+        JudgeSettings(kind="openai", model="m", tpm=5000)
+    # Nested as a plain mapping, as a Prefect deployment's parameters arrive.
+    with pytest.raises(ValidationError, match="raise --tpm well above 400"):
+        ScoreSettings(
+            source="x.parquet",
+            judge={"kind": "openai", "model": "m", "tpm": 300, "max_output_tokens": 400},
+        )
+    # A window that holds one call, and a judge that makes none, pass.
+    assert JudgeSettings(kind="openai", model="m", tpm=20_000).tpm == 20_000
+    assert JudgeSettings(kind="lexical", tpm=10).tpm == 10
+
+
+def test_run_score_is_never_reached_with_a_tpm_that_holds_no_call(tmp_path: Path) -> None:
+    db = tmp_path / "f.duckdb"
+    with pytest.raises(ValidationError, match=TPM_TOO_SMALL):
+        run_score(
+            ScoreSettings(
+                source=str(tmp_path / "none.parquet"),
+                db=str(db),
+                judge=JudgeSettings(kind="openai", model="m", tpm=5000),
+            )
+        )
+    assert not db.exists()
+
+
+def test_the_cli_says_what_a_python_caller_is_told() -> None:
+    args = build_parser().parse_args(["score", "x.parquet", "--judge", "openai", "--tpm", "5000"])
+    with pytest.raises(ConfigError) as refused:
+        run_settings(args, flow="score")
+    with pytest.raises(ValidationError) as python:
+        JudgeSettings(kind="openai", tpm=5000)
+    assert str(refused.value) == python.value.errors()[0]["msg"].removeprefix("Value error, ")
+
+
+def test_every_option_reaches_the_field_it_names() -> None:
+    command = [
+        "score", "logs/", "--db", "f.duckdb", "--judge", "openai", "--model", "m",
+        "--base-url", "http://127.0.0.1:9/v1", "--api-key-env", "K", "--judge-mode", "per-item",
+        "--llm-reason", "--concurrency", "3", "--timeout", "7", "--max-calls", "11",
+        "--max-tokens", "12000", "--rpm", "13", "--tpm", "90000", "--max-output-tokens", "600",
+        "--price-input", "0.5", "--price-output", "1.5", "--threshold", "0.7",
+        "--penalize-ambiguous-claims", "--strict-mode", "--no-reason",
+        "--truths-extraction-limit", "4", "--batch-size", "500", "--lock-timeout", "3",
+        "--max-invalid-share", "0.25", "--max-quarantine-share", "0.2", "--snapshot", "--dry-run",
+    ]  # fmt: skip
+    settings = run_settings(build_parser().parse_args(command), flow="nightly")
+    assert settings.judge == JudgeSettings(
+        kind="openai",
+        model="m",
+        base_url="http://127.0.0.1:9/v1",
+        api_key_env="K",
+        mode="per-item",
+        llm_reason=True,
+        concurrency=3,
+        timeout=7,
+        max_calls=11,
+        max_tokens=12000,
+        rpm=13,
+        tpm=90000,
+        max_output_tokens=600,
+    )
+    assert settings.model_dump(exclude={"judge"}) == ScoreSettings(
+        source="logs/",
+        db="f.duckdb",
+        judge=settings.judge,
+        threshold=0.7,
+        penalize_ambiguous_claims=True,
+        strict_mode=True,
+        include_reason=False,
+        truths_extraction_limit=4,
+        batch_size=500,
+        lock_timeout=3,
+        max_invalid_share=0.25,
+        max_quarantine_share=0.2,
+        snapshot=True,
+        flow="nightly",
+        price_input_usd=0.5,
+        price_output_usd=1.5,
+        dry_run=True,
+    ).model_dump(exclude={"judge"})

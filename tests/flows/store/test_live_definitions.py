@@ -1,0 +1,48 @@
+"""Each analysis macro and view has one live definition, sql/analysis.sql, which the store
+(re)creates on open (issue 21: pass_rates_by_segment was written out in four migrations)."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from flows.store.db import define_analysis, open_store, sql
+
+CREATED = re.compile(r"^CREATE OR REPLACE (MACRO|VIEW) (\w+)", re.MULTILINE)
+OURS = """
+SELECT function_name FROM duckdb_functions()
+WHERE function_type IN ('macro', 'table_macro') AND NOT internal
+UNION SELECT view_name FROM duckdb_views() WHERE NOT internal
+"""
+
+
+def definition(con: object, name: str) -> str:
+    found = con.execute(  # type: ignore[attr-defined]
+        "SELECT macro_definition FROM duckdb_functions() WHERE function_name = $name",
+        {"name": name},
+    ).fetchall()
+    return found[0][0]
+
+
+def test_every_macro_and_view_of_the_database_is_defined_once_in_analysis_sql(
+    tmp_path: Path,
+) -> None:
+    names = [name for _, name in CREATED.findall(sql("analysis"))]
+    assert len(names) == len(set(names)), "a definition is written twice"
+    with open_store(tmp_path / "f.duckdb") as con:
+        in_database = {row[0] for row in con.execute(OURS).fetchall()}
+    assert in_database == set(names)
+
+
+def test_a_stale_definition_is_replaced_when_the_store_opens(tmp_path: Path) -> None:
+    db = tmp_path / "f.duckdb"
+    with open_store(db) as con:
+        live = definition(con, "pass_rates_by_segment")
+        # As a database looks whose macros were made from another text of analysis.sql.
+        con.execute("CREATE OR REPLACE MACRO pass_rates_by_segment(segment) AS TABLE SELECT 1")
+        con.execute("DELETE FROM analysis_definitions")
+    with open_store(db) as con:
+        assert definition(con, "pass_rates_by_segment") == live
+        assert "invalid_share" in live  # the definition of migration 009, not 002's
+        assert define_analysis(con) is False  # current: a later open recreates nothing
+        assert con.execute("SELECT count(*) FROM analysis_definitions").fetchall() == [(1,)]

@@ -41,7 +41,7 @@ from faith_udfs.prompts import (  # noqa: E402
     truths_prompt,
     verdicts_prompt,
 )
-from flows.judges.llm_judge import OpenAIJudge  # noqa: E402
+from flows.judges.live.judge import OpenAIJudge  # noqa: E402
 from flows.store.db import open_store  # noqa: E402
 from flows.store.reply_cache import ReplyCache  # noqa: E402
 from tests.support.openai_stub import StubServer  # noqa: E402

@@ -65,7 +65,7 @@ def batches_command(args: argparse.Namespace) -> int:
     from flows.store.db import connect_for_reading
 
     if args.refresh:
-        from flows.judges.batch_refresh import refresh_batch_states
+        from flows.judges.batch.refresh import refresh_batch_states
 
         refreshed, unfinished = refresh_batch_states(
             args.db,

@@ -37,7 +37,7 @@ def judge_check_command(args: argparse.Namespace) -> int:
     from pydantic import ValidationError
 
     from flows.errors import JudgeEndpointError, JudgeUnusable
-    from flows.judges.judge_check import run_judge_check
+    from flows.judges.check import run_judge_check
     from flows.run.settings import JudgeSettings
     from flows.store.db import open_store
     from flows.store.judge_memory import JudgeMemory

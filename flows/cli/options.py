@@ -278,7 +278,7 @@ def _tpm_holds_one_call(settings: Any) -> Any:
     """Refuse at start a --tpm that cannot hold the run's largest request: a call counts in
     the window at its prompt's bytes plus its max_tokens until answered (rate_window.py), so
     one whose reply alone may take more than --tpm would be refused call by call."""
-    from flows.judges.llm_tasks import BUDGET_CEILING
+    from flows.judges.live.tasks import BUDGET_CEILING
 
     judge = settings.judge
     if judge.kind != "openai" or judge.tpm is None:

@@ -20,7 +20,7 @@ import polars as pl
 
 from faith_udfs import GroundedJudge, Judge, LexicalJudge
 from faith_udfs.errors import JudgeTransientError
-from flows.judges.limiter import AdaptiveLimiter
+from flows.judges.endpoint.limiter import AdaptiveLimiter
 from flows.run.settings import JudgeSettings
 from flows.store.shard_data import REPLY_COLUMNS
 
@@ -126,7 +126,7 @@ def build_worker_judge(
         return LexicalJudge()
     from distributed import Semaphore
 
-    from flows.judges.llm_judge import build_openai_judge
+    from flows.judges.live.judge import build_openai_judge
 
     lease = Semaphore(max_leases=settings.concurrency, name=semaphore) if semaphore else None
     return build_openai_judge(

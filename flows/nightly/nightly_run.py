@@ -177,7 +177,7 @@ def run_nightly(
         if settings.judge.kind == "openai" and judge is None:
             # Before any case is scored: an unusable LLM judge stops the night (exit 9) instead
             # of paying for invalid cases; a check passed within a day is not paid again.
-            from flows.judges.judge_check import require_usable_judge
+            from flows.judges.check import require_usable_judge
 
             require_usable_judge(settings.judge, con)
         # The invalid share is checked, and the snapshot for readers written, after the judge

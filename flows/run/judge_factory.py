@@ -21,21 +21,21 @@ def build_judge(
     dry_run: bool = False,
 ) -> Judge:
     """The judge the settings ask for; `con` backs the LLM judge's call cache. `dry_run`:
-    an LLM judge that only counts what it would ask (flows/judges/dry_run_judge.py)."""
+    an LLM judge that only counts what it would ask (flows/judges/live/dry_run.py)."""
     if settings.kind == "grounded":
         return GroundedJudge()
     if settings.kind == "lexical":
         return LexicalJudge()
     if settings.kind == "openai" and dry_run:
-        from flows.judges.dry_run_judge import build_estimating_judge
+        from flows.judges.live.dry_run import build_estimating_judge
 
         return build_estimating_judge(settings, con)
     if settings.kind == "openai" and settings.mode == "batch":
-        from flows.judges.batch_judge import build_batch_judge
+        from flows.judges.batch.judge import build_batch_judge
 
         return build_batch_judge(settings, con)
     if settings.kind == "openai":
-        from flows.judges.llm_judge import build_openai_judge
+        from flows.judges.live.judge import build_openai_judge
 
         return build_openai_judge(settings, con)
     raise ConfigError(f"unknown judge kind {settings.kind!r}; use grounded, lexical or openai")

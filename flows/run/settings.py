@@ -8,7 +8,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, SecretStr, model_validator
 
 from faith_udfs import MetricConfig
-from flows.judges.request_details import split_userinfo
+from flows.judges.endpoint.request_details import split_userinfo
 from flows.read.source import DEFAULT_BATCH_SIZE
 from flows.store.db import DEFAULT_DB
 
@@ -34,10 +34,10 @@ class JudgeSettings(BaseModel):
     timeout: float = Field(default=60.0, gt=0)
     max_calls: int | None = Field(default=None, ge=0)
     max_tokens: int | None = Field(default=None, ge=0)
-    # Requests and tokens per minute, over any 60 s window (flows/judges/rate_window.py).
+    # Requests and tokens per minute, over any 60 s window (flows/judges/endpoint/rate_window.py).
     rpm: int | None = Field(default=None, ge=1)
     tpm: int | None = Field(default=None, ge=1)
-    # max_tokens of every request; None: sized from the question and its items (llm_tasks.py).
+    # max_tokens of every request; None: sized from the question and its items (live/tasks.py).
     max_output_tokens: int | None = Field(default=None, ge=16)
     # `user:password` of a `--base-url` such as http://user:password@proxy:4000/v1.
     base_url_userinfo: SecretStr | None = Field(default=None, repr=False)

@@ -1,11 +1,11 @@
-"""The Batch API's file formats (flows/judges/batch_requests.py): request lines out, result
+"""The Batch API's file formats (flows/judges/batch/requests.py): request lines out, result
 lines in, batches within the provider's limits."""
 
 from __future__ import annotations
 
 import json
 
-from flows.judges.batch_requests import (
+from flows.judges.batch.requests import (
     BATCH_ENDPOINT,
     batch_slices,
     read_result_lines,

@@ -25,7 +25,7 @@ from faith_udfs import JudgeTransientError, LexicalJudge
 from faith_udfs.errors import JudgeCrashed
 from faith_udfs.packed_prompts import PACKED_CLAIMS, PACKED_TRUTHS, PACKED_VERDICTS
 from flows.errors import TooManyInvalid
-from flows.judges.llm_judge import OpenAIJudge
+from flows.judges.live.judge import OpenAIJudge
 from flows.run.pipeline import run_score
 from flows.run.settings import ScoreSettings
 from tests.support.builders import COMPARED, case_row, cases, many_cases, write

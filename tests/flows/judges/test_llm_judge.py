@@ -23,9 +23,9 @@ from faith_udfs import ConfigError, JudgeTransientError, LexicalJudge, MetricCon
 from faith_udfs.errors import JudgeCrashed
 from faith_udfs.packed_prompts import PACKED_TRUTHS, PACKED_VERDICTS
 from faith_udfs.prompts import CLAIMS, TRUTHS, VERDICTS
-from flows.judges.limiter import AdaptiveLimiter
-from flows.judges.llm_judge import OpenAIJudge
-from flows.judges.request_details import retry_after_seconds as _retry_after
+from flows.judges.endpoint.limiter import AdaptiveLimiter
+from flows.judges.endpoint.request_details import retry_after_seconds as _retry_after
+from flows.judges.live.judge import OpenAIJudge
 from flows.store.db import open_store
 from flows.store.reply_cache import ReplyCache
 from tests.conftest import POLICY

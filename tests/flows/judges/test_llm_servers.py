@@ -21,7 +21,7 @@ from faith_udfs.errors import JudgeReplyError
 from faith_udfs.packed_replies import refuse_placeholders, top_level_object
 from flows.cli import main
 from flows.errors import JudgeUnusable
-from flows.judges.llm_judge import OpenAIJudge
+from flows.judges.live.judge import OpenAIJudge
 from flows.nightly.nightly_run import run_nightly
 from flows.run.pipeline import run_score
 from flows.run.settings import JudgeSettings, ScoreSettings

@@ -16,8 +16,8 @@ import pytest
 
 from faith_udfs.errors import JudgeError, JudgeTransientError
 from flows.cli import main
-from flows.judges.llm_judge import OpenAIJudge
-from flows.judges.rate_window import CHARS_PER_TOKEN, RateWindow, call_bound, shared_window
+from flows.judges.endpoint.rate_window import CHARS_PER_TOKEN, RateWindow, call_bound, shared_window
+from flows.judges.live.judge import OpenAIJudge
 from flows.run.pipeline import run_score
 from tests.support.counting_server import RemoteServer, busiest_window, serving_elsewhere, totals
 

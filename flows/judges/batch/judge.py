@@ -38,9 +38,9 @@ from faith_udfs.errors import (
     JudgeTransientError,
 )
 from flows.errors import JudgeEndpointError
-from flows.judges.batch_api import BatchApi, BatchApiError, BatchNotFound, BatchStatus
-from flows.judges.batch_creation import BatchCreation
-from flows.judges.batch_requests import (
+from flows.judges.batch.api import BatchApi, BatchApiError, BatchNotFound, BatchStatus
+from flows.judges.batch.creation import BatchCreation
+from flows.judges.batch.requests import (
     MAX_BYTES,
     MAX_REQUESTS,
     batch_slices,
@@ -48,10 +48,10 @@ from flows.judges.batch_requests import (
     reply_of_completion,
     request_line,
 )
-from flows.judges.llm_judge import OpenAIJudge
-from flows.judges.llm_tasks import Result, Task, judge_task, reply_token_budget, split_evenly
-from flows.judges.llm_transport import REQUEST_PARAMETERS, Reply
-from flows.judges.request_details import chat_request_body, conversation
+from flows.judges.endpoint.request_details import chat_request_body, conversation
+from flows.judges.endpoint.transport import REQUEST_PARAMETERS, Reply
+from flows.judges.live.judge import OpenAIJudge
+from flows.judges.live.tasks import Result, Task, judge_task, reply_token_budget, split_evenly
 from flows.store.batch_jobs import (
     SUBMITTING,
     BatchItem,

@@ -3,9 +3,9 @@
 An adaptive limit on requests in flight (limiter.py), jittered backoff that honours
 Retry-After, a structured-output request that steps down when the server refuses it, the
 run's call and token caps, and the usage counters (usage.py). Every request runs on one
-asyncio loop (event_loop.py) under a deadline that cancels it wherever it is (connecting,
+asyncio loop (endpoint/event_loop.py) under a deadline that cancels it wherever it is (connecting,
 waiting, reading a reply that trickles in), and a stop cancels them all. What is asked and
-how replies are read is llm_judge.py's (llm_tasks.py, llm_asking.py).
+how replies are read is live/judge.py's (live/tasks.py, live/asking.py).
 """
 
 from __future__ import annotations
@@ -31,10 +31,10 @@ from faith_udfs.errors import (
     JudgeTransientError,
 )
 from flows.errors import JudgeEndpointError
-from flows.judges.event_loop import LoopThread
-from flows.judges.limiter import AdaptiveLimiter
-from flows.judges.rate_window import call_bound, shared_window
-from flows.judges.request_details import (
+from flows.judges.endpoint.event_loop import LoopThread
+from flows.judges.endpoint.limiter import AdaptiveLimiter
+from flows.judges.endpoint.rate_window import call_bound, shared_window
+from flows.judges.endpoint.request_details import (
     chat_request_body,
     conversation,
     endpoint_name,
@@ -43,7 +43,7 @@ from flows.judges.request_details import (
     token_count,
     without_userinfo,
 )
-from flows.judges.usage import Usage
+from flows.judges.endpoint.usage import Usage
 
 __all__ = [
     "FORMATS",

@@ -1,7 +1,7 @@
 """`--dry-run` for the LLM judge: the real asking path, with the endpoint left out.
 
 EstimatingJudge is OpenAIJudge without an endpoint: the same items, cache keys, cache lookup
-and packs (llm_asking.py), so what it counts as asked is what a run would ask. In place of
+and packs (live/asking.py), so what it counts as asked is what a run would ask. In place of
 each call it renders the real prompt, counts it, and answers with a stand-in (the lexical
 judge's truths, claims and verdicts, written as the reply schema asks) whose size gives the
 completion tokens; the stand-in's claims and truths then shape the verdict questions, as a
@@ -20,16 +20,16 @@ import polars as pl
 
 from faith_udfs import LexicalJudge
 from faith_udfs.packed_replies import split_packed
-from flows.judges.llm_judge import OpenAIJudge
-from flows.judges.llm_tasks import (
+from flows.judges.endpoint.rate_window import CHARS_PER_TOKEN
+from flows.judges.endpoint.usage import Usage
+from flows.judges.live.judge import OpenAIJudge
+from flows.judges.live.tasks import (
     DEFAULT_MODE,
     Result,
     Task,
     check_judge_settings,
     template_reason,
 )
-from flows.judges.rate_window import CHARS_PER_TOKEN
-from flows.judges.usage import Usage
 from flows.store.reply_cache import ReplyCache
 
 if TYPE_CHECKING:
@@ -166,7 +166,7 @@ def build_estimating_judge(
     settings: JudgeSettings, con: duckdb.DuckDBPyConnection | None = None
 ) -> EstimatingJudge:
     """The judge `--dry-run` uses in place of `--judge openai`; `con` backs the cache lookup."""
-    # A batch run asks the live packed judge's items under its config (batch_judge.py).
+    # A batch run asks the live packed judge's items under its config (batch/judge.py).
     mode = "packed" if settings.mode == "batch" else settings.mode or DEFAULT_MODE
     check_judge_settings(
         model=settings.model or "",

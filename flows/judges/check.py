@@ -19,9 +19,9 @@ import polars as pl
 
 from faith_udfs import MetricConfig, score_cases
 from flows.errors import JudgeUnusable
-from flows.judges.llm_judge import OpenAIJudge
-from flows.judges.llm_tasks import DEFAULT_MODE
-from flows.judges.request_details import endpoint_key
+from flows.judges.endpoint.request_details import endpoint_key
+from flows.judges.live.judge import OpenAIJudge
+from flows.judges.live.tasks import DEFAULT_MODE
 from flows.store.judge_memory import MEMORY_ERRORS, JudgeMemory
 
 if TYPE_CHECKING:

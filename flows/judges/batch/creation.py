@@ -12,7 +12,7 @@ import threading
 from datetime import datetime, timedelta
 
 from flows.errors import JudgeEndpointError
-from flows.judges.batch_api import BatchApi, BatchApiError, BatchRefused, BatchStatus
+from flows.judges.batch.api import BatchApi, BatchApiError, BatchRefused, BatchStatus
 from flows.store.batch_jobs import BatchJobs, submission_file, utc_now
 
 __all__ = ["BatchCreation"]

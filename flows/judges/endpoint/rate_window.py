@@ -25,7 +25,7 @@ from faith_udfs.errors import JudgeError, JudgeTransientError
 _MARGIN_SHARE = 0.01
 _MARGIN_SECONDS = 0.5
 # Characters a token, the usual rule for English text (OpenAI's tokenizers give ~4): the dry
-# run's estimate (dry_run_judge.py). The window counts an upper bound instead (call_bound).
+# run's estimate (live/dry_run.py). The window counts an upper bound instead (call_bound).
 CHARS_PER_TOKEN = 4.0
 # Tokens a chat template may add around each message (role markers, separators): OpenAI's
 # count 3-4; llama.cpp's templates a few more.

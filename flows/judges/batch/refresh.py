@@ -1,7 +1,7 @@
 """`faith batches --refresh`: ask the server for the state of every batch still waited for.
 
 Only the state is stored (`judge_batches.state`, `checked_at`); collecting the answers into
-judge_cache is the next `faith score` or `faith nightly`'s (flows/judges/batch_judge.py).
+judge_cache is the next `faith score` or `faith nightly`'s (flows/judges/batch/judge.py).
 """
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ from __future__ import annotations
 import logging
 from pathlib import Path
 
-from flows.judges.batch_api import BatchApi, BatchApiError
+from flows.judges.batch.api import BatchApi, BatchApiError
 from flows.store.batch_jobs import BatchJobs, submission_file
 from flows.store.db import open_store
 

@@ -38,8 +38,8 @@ from faith_udfs.packed_prompts import (
 from faith_udfs.prompts import (
     PROMPT_VERSION,
 )
-from flows.judges.llm_transport import ChatEndpoint, Usage
-from flows.judges.request_details import endpoint_key
+from flows.judges.endpoint.request_details import endpoint_key
+from flows.judges.endpoint.transport import ChatEndpoint, Usage
 from flows.store.judge_memory import MEMORY_ERRORS, JudgeMemory
 from flows.store.reply_cache import ReplyCache
 
@@ -48,10 +48,10 @@ if TYPE_CHECKING:
 
     import duckdb
 
-    from flows.judges.limiter import AdaptiveLimiter
+    from flows.judges.endpoint.limiter import AdaptiveLimiter
     from flows.run.settings import JudgeSettings
-from flows.judges.llm_asking import CachedPackedAsking
-from flows.judges.llm_tasks import (
+from flows.judges.live.asking import CachedPackedAsking
+from flows.judges.live.tasks import (
     DEFAULT_MODE,
     Task,
     check_judge_settings,
@@ -70,7 +70,7 @@ class OpenAIJudge(CachedPackedAsking, ItemJudge):
     5xx, deadlines, resets, answers that are not chat completions) are retried with jittered
     backoff; a refused key or unknown model stops every further call; caps leave the rest
     pending; `stop()` ends every call and wait at once. Talking to the endpoint is
-    llm_transport.ChatEndpoint's; asking and reading is here.
+    endpoint.transport.ChatEndpoint's; asking and reading is here.
     """
 
     def __init__(

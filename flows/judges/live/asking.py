@@ -15,7 +15,8 @@ import polars as pl
 from faith_udfs.config import JudgeIdentity
 from faith_udfs.errors import JudgeError, JudgeReplyError
 from faith_udfs.packed_replies import split_packed
-from flows.judges.llm_tasks import (
+from flows.judges.endpoint.transport import REQUEST_PARAMETERS, ChatEndpoint, Reply, Usage
+from flows.judges.live.tasks import (
     RETRY_NOTE,
     ReplyCut,
     Result,
@@ -28,7 +29,6 @@ from flows.judges.llm_tasks import (
     reply_token_budget,
     split_evenly,
 )
-from flows.judges.llm_transport import REQUEST_PARAMETERS, ChatEndpoint, Reply, Usage
 from flows.store.judge_memory import MEMORY_ERRORS, JudgeMemory
 from flows.store.reply_cache import CACHE_ERRORS, ReplyCache
 from flows.waits import result_of
@@ -37,7 +37,7 @@ if TYPE_CHECKING:
     pass
 
 
-log = logging.getLogger("flows.judges.llm_judge")
+log = logging.getLogger("flows.judges.live.judge")
 
 T = TypeVar("T")
 R = TypeVar("R")

@@ -13,8 +13,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from flows.judges.llm_transport import Reply
-from flows.judges.request_details import token_count
+from flows.judges.endpoint.request_details import token_count
+from flows.judges.endpoint.transport import Reply
 
 __all__ = [
     "BATCH_ENDPOINT",

@@ -5,7 +5,7 @@ Upload a JSONL file (`POST /files`, purpose `batch`), submit it (`POST /batches`
 batch of a file (`GET /batches`, paged), ask a batch's state (`GET /batches/{id}`), read a
 result file (`GET /files/{id}/content`), cancel (`POST /batches/{id}/cancel`). Every request
 runs on one asyncio loop under a deadline that cancels it wherever it is, and `stop()` cancels
-them all, as the chat endpoint's (llm_transport.py). The key stays inside the client;
+them all, as the chat endpoint's (endpoint/transport.py). The key stays inside the client;
 credentials in the URL are sent as Basic auth and kept out of the URL
 (request_details.without_userinfo).
 """
@@ -25,9 +25,9 @@ import openai
 
 from faith_udfs.errors import ConfigError, JudgeTransientError
 from flows.errors import JudgeEndpointError
-from flows.judges.batch_requests import BATCH_ENDPOINT
-from flows.judges.event_loop import LoopThread
-from flows.judges.request_details import endpoint_name, split_userinfo, without_userinfo
+from flows.judges.batch.requests import BATCH_ENDPOINT
+from flows.judges.endpoint.event_loop import LoopThread
+from flows.judges.endpoint.request_details import endpoint_name, split_userinfo, without_userinfo
 
 __all__ = [
     "FINISHED",

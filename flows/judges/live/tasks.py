@@ -40,7 +40,7 @@ from faith_udfs.prompts import (
     verdicts_prompt,
 )
 from faith_udfs.replies import parse_reason, parse_statements
-from flows.judges.llm_transport import Reply
+from flows.judges.endpoint.transport import Reply
 
 if TYPE_CHECKING:
     pass

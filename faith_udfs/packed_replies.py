@@ -255,5 +255,5 @@ def misnamed_verdicts(part: Any, n_claims: int) -> str | None:
         return f"{len(verdicts)} verdicts for this item's {n_claims} claims"
     named = [v.get("claim") if isinstance(v, dict) else None for v in verdicts]
     if None in named:
-        return f"verdict {named.index(None) + 1} does not name its claim (\"claim\": k)"
+        return f'verdict {named.index(None) + 1} does not name its claim ("claim": k)'
     return None

@@ -1,5 +1,5 @@
 """The asking half of OpenAIJudge: the reply cache first, then packs of the rest,
-concurrently, each unusable answer asked once more."""
+concurrently; an item a pack's reply left unusable is asked again alone (escalation.py)."""
 
 from __future__ import annotations
 
@@ -14,15 +14,13 @@ import polars as pl
 
 from faith_udfs.config import JudgeIdentity
 from faith_udfs.errors import JudgeError, JudgeReplyError
-from faith_udfs.packed_replies import split_packed
+from faith_udfs.packed_replies import split_packed, strict_loads
 from flows.judges.endpoint.transport import REQUEST_PARAMETERS, ChatEndpoint, Reply, Usage
+from flows.judges.live.escalation import AskingAlone
 from flows.judges.live.tasks import (
-    RETRY_NOTE,
-    ReplyCut,
     Result,
     Task,
     json_reply,
-    larger_budget,
     lost_answer,
     packs_of,
     read_answer,
@@ -43,7 +41,7 @@ T = TypeVar("T")
 R = TypeVar("R")
 
 
-class CachedPackedAsking:
+class CachedPackedAsking(AskingAlone):
     """Asks distinct items of a ChatEndpoint through the reply cache, in packs, concurrently.
 
     The judge that inherits it sets the attributes below in its constructor.
@@ -91,9 +89,11 @@ class CachedPackedAsking:
         usage_rows: list[tuple[str, int, float, int, int, bool]] = []
         for index, reply in self._cached(cache_keys).items():
             try:
-                results[index] = Result(value=read_answer(task, json.loads(reply), items[index]))
+                results[index] = Result(value=read_answer(task, strict_loads(reply), items[index]))
             except (JudgeReplyError, ValueError):
-                continue  # an unusable stored row (a placeholder of old) is asked again
+                # An unusable stored row (a placeholder of old, another item's answer) is asked
+                # again, and the new answer replaces it.
+                continue
             if key_list is not None:
                 usage_rows.append((task.stage, key_list[index], 0.0, 0, 0, True))
         self._usage.add(cached=sum(r is not None for r in results))
@@ -166,57 +166,25 @@ class CachedPackedAsking:
         cache_keys: list[str],
         keys: list[int] | None,
     ) -> list[Result]:
-        """Ask one pack; items whose answer is unusable are asked once more (the reply as the
-        assistant's turn, then why; a reply cut at max_tokens afresh), then fail.
+        """Ask one pack; the items its reply leaves unusable (or answers with another item's
+        answer) are asked again one by one with the one-item template (escalation.py), never
+        as a smaller pack renumbered. One-item tasks are asked alone from the start.
         A request counts as failed only when no answer of its reply was used."""
-        results: dict[int, Result] = {}
-        asking = list(pack)
-        previous: tuple[str, str] | None = None
         spent = [0, 0, 0]  # requests, prompt tokens, completion tokens
-        raised: int | None = None  # max_tokens after a cut reply
-        for attempt in range(2):
-            budget = raised or reply_token_budget(
-                task, [items[i] for i in asking], self._max_output_tokens
-            )
-            prompt = task.render([items[i] for i in asking])
-            try:
-                reply = self._chat.complete(
-                    prompt, schema=task.schema, max_tokens=budget, previous=previous, spent=spent
+        alone = task.alone
+        if alone is None:
+            results = {
+                i: self._ask_alone(task, items[i], cache_keys[i], spent, stored_as=task)
+                for i in pack
+            }
+        else:
+            results, unusable = self._ask_packed(task, pack, items, cache_keys, spent)
+            if unusable:
+                self._usage.add(retries=1, escalated=len(unusable))
+            for i in unusable:
+                results[i] = self._ask_alone(
+                    alone, items[i], cache_keys[i], spent, stored_as=task, attempts=1
                 )
-            except JudgeError as exc:
-                results.update((i, Result(error=exc)) for i in asking)
-                break
-            share = list(
-                zip(
-                    split_evenly(reply.prompt_tokens, len(asking)),
-                    split_evenly(reply.completion_tokens, len(asking)),
-                    strict=True,
-                )
-            )
-            unusable = self._read_pack(
-                task,
-                reply=reply,
-                asking=asking,
-                items=items,
-                cache_keys=cache_keys,
-                share=share,
-                results=results,
-            )
-            if not unusable:
-                break
-            if len(unusable) == len(asking):
-                self._usage.add(failed=1)  # nothing of this reply was used
-            reason = next(iter(unusable.values()))
-            # A cut reply is no turn to show the model: it is asked afresh, with room to end.
-            cut = isinstance(reason, ReplyCut)
-            raised = larger_budget(budget, self._max_output_tokens) if cut else None
-            if attempt == 0 and (raised is not None or not cut):
-                self._usage.add(retries=1)
-                asking = sorted(unusable)
-                previous = None if cut else (reply.text, RETRY_NOTE.format(reason=reason))
-            else:
-                results.update((i, Result(error=exc)) for i, exc in unusable.items())
-                break
         if keys is not None:
             calls = spent[0] / len(pack)
             prompt_tokens, completion_tokens = (
@@ -230,6 +198,41 @@ class CachedPackedAsking:
                 ]
             )
         return [results[i] for i in pack]
+
+    def _ask_packed(
+        self, task: Task, pack: list[int], items: list[Any], cache_keys: list[str], spent: list[int]
+    ) -> tuple[dict[int, Result], dict[int, JudgeReplyError]]:
+        """One packed call: the answers it gave, and the items it left unusable (and why)."""
+        budget = reply_token_budget(task, [items[i] for i in pack], self._max_output_tokens)
+        try:
+            reply = self._chat.complete(
+                task.render([items[i] for i in pack]),
+                schema=task.schema,
+                max_tokens=budget,
+                spent=spent,
+            )
+        except JudgeError as exc:
+            return {i: Result(error=exc) for i in pack}, {}
+        share = list(
+            zip(
+                split_evenly(reply.prompt_tokens, len(pack)),
+                split_evenly(reply.completion_tokens, len(pack)),
+                strict=True,
+            )
+        )
+        results: dict[int, Result] = {}
+        unusable = self._read_pack(
+            task,
+            reply=reply,
+            asking=pack,
+            items=items,
+            cache_keys=cache_keys,
+            share=share,
+            results=results,
+        )
+        if len(unusable) == len(pack):
+            self._usage.add(failed=1)  # nothing of this reply was used
+        return results, unusable
 
     def _read_pack(
         self,
@@ -250,23 +253,38 @@ class CachedPackedAsking:
         except JudgeReplyError as exc:
             return dict.fromkeys(asking, exc)
         unusable: dict[int, JudgeReplyError] = {}
-        for index, part, (prompt_tokens, completion_tokens) in zip(
-            asking, parts, share, strict=True
+        numbers = dict(enumerate(asking, start=1))  # item number in the prompt -> index
+        for number, part, (prompt_tokens, completion_tokens) in zip(
+            numbers, parts, share, strict=True
         ):
+            index = numbers[number]
+            # The pack's other items, by their numbers in this prompt: an answer that reads as
+            # one of theirs is not this item's.
+            others = {n: items[i] for n, i in numbers.items() if n != number}
             try:
                 if part is None:
                     raise JudgeReplyError(f"the reply has no entry for this item's {entry}")
-                value = read_answer(task, part, items[index])
+                value = read_answer(task, part, items[index], others)
             except JudgeReplyError as exc:
                 unusable[index] = exc
                 continue
             results[index] = Result(value=value)
-            self._store(task, cache_keys[index], part, prompt_tokens, completion_tokens)
+            self._store(
+                task, cache_keys[index], part, prompt_tokens, completion_tokens, item=items[index]
+            )
         return unusable
 
     def _store(
-        self, task: Task, key: str, part: Any, prompt_tokens: int, completion_tokens: int
+        self,
+        task: Task,
+        key: str,
+        part: Any,
+        prompt_tokens: int,
+        completion_tokens: int,
+        *,
+        item: Any = None,
     ) -> None:
+        """Cache one item's answer, with the item's data (`faith cache check` reads it back)."""
         if self._cache is None:
             return
         self._cache.put(
@@ -278,6 +296,7 @@ class CachedPackedAsking:
             reply=json.dumps(part, ensure_ascii=False),
             prompt_tokens=prompt_tokens,
             completion_tokens=completion_tokens,
+            item=None if item is None else json.dumps(task.item_data(item), ensure_ascii=False),
         )
 
     def _flush_cache(self) -> None:

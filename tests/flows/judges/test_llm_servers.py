@@ -18,7 +18,9 @@ import pytest
 
 from faith_udfs import LexicalJudge, MetricConfig, score_cases
 from faith_udfs.errors import JudgeReplyError
+from faith_udfs.packed_prompts import PACKED_CLAIMS, PACKED_TRUTHS
 from faith_udfs.packed_replies import refuse_placeholders, top_level_object
+from faith_udfs.prompts import CLAIMS, TRUTHS
 from flows.cli import main
 from flows.errors import JudgeUnusable
 from flows.judges.live.judge import OpenAIJudge
@@ -158,9 +160,11 @@ def test_a_model_copying_the_format_example_is_a_reply_error_never_cached(
     assert (run["rows_invalid"], run["rows_scored"]) == (8, 0)
     errors = query(db, "SELECT DISTINCT error FROM case_scores")["error"].to_list()
     assert all("copies the prompt's format example ('...' is a placeholder" in e for e in errors)
-    # Truths and claims: each pack asked, then asked again once; verdicts never asked.
-    assert stub.requests == 4
-    assert run["judge_failed"] == 4
+    # Truths and claims: each pack asked once, then each of its items alone once (issue 27:
+    # escalation, never the pack again); verdicts never asked.
+    assert (stub.by_schema[PACKED_TRUTHS], stub.by_schema[PACKED_CLAIMS]) == (1, 1)
+    assert stub.requests == 2 + stub.by_schema[TRUTHS] + stub.by_schema[CLAIMS] == 9
+    assert run["judge_failed"] == 9
     stored = query(db, "SELECT (SELECT count(*) FROM judge_cache) AS c, count(*) AS t FROM truths")
     assert stored.row(0) == (0, 0)
 
@@ -168,8 +172,9 @@ def test_a_model_copying_the_format_example_is_a_reply_error_never_cached(
 def test_a_reply_cut_at_max_tokens_is_never_parsed_and_says_how_to_raise_it(
     stub: StubServer, source: Path, tmp_path: Path
 ) -> None:
+    stub.fail("truncated", times=None)
     db = tmp_path / "f.duckdb"
-    run = run_score(settings(stub, source, db, max_output_tokens=16))
+    run = run_score(settings(stub, source, db, max_output_tokens=16, mode="per-item"))
     assert run["rows_invalid"] == 8
     errors = query(db, "SELECT DISTINCT error FROM case_scores")["error"].to_list()
     assert errors == [
@@ -177,8 +182,22 @@ def test_a_reply_cut_at_max_tokens_is_never_parsed_and_says_how_to_raise_it(
         "ended; raise --max-output-tokens, or use --judge-mode per-item for shorter replies"
     ]
     assert {body["max_tokens"] for body in stub.bodies} == {16}
-    assert stub.requests == 2  # truths and claims; never asked again at the limit given
+    # Each passage and answer once; never asked again at the limit given.
+    assert stub.requests == stub.by_schema[TRUTHS] + stub.by_schema[CLAIMS] == 7
     assert query(db, "SELECT count(*) AS n FROM judge_cache")["n"][0] == 0
+
+
+def test_a_packed_reply_cut_at_the_limit_given_is_asked_item_by_item(
+    stub: StubServer, source: Path, tmp_path: Path
+) -> None:
+    # Issue 27: one item's reply is shorter than a pack's, so it may end under the limit.
+    db = tmp_path / "f.duckdb"
+    run = run_score(settings(stub, source, db, max_output_tokens=16))
+    assert {body["max_tokens"] for body in stub.bodies} == {16}
+    assert stub.by_schema[PACKED_TRUTHS] == stub.by_schema[PACKED_CLAIMS] == 1
+    cut = query(db, "SELECT count(*) AS n FROM case_scores WHERE error LIKE 'ReplyCut:%'")
+    assert 0 < cut["n"][0] == run["rows_invalid"] < 8
+    assert run["rows_scored"] + run["rows_invalid"] == 8
 
 
 def test_only_a_complete_top_level_object_is_read() -> None:
@@ -369,8 +388,9 @@ def test_a_cut_reply_is_asked_again_with_twice_the_room(
     stub: StubServer, source: Path, tmp_path: Path
 ) -> None:
     stub.fail("truncated")  # the first reply ends at finish_reason "length"
-    run = run_score(settings(stub, source, tmp_path / "f.duckdb"))
+    run = run_score(settings(stub, source, tmp_path / "f.duckdb", mode="per-item"))
     assert (run["rows_scored"], run["rows_invalid"]) == (8, 0)
-    first, again = stub.bodies[0]["max_tokens"], stub.bodies[1]["max_tokens"]
-    assert again == 2 * first
-    assert stub.requests == 4  # three packed stages, one asked again
+    cut = stub.bodies[0]
+    # Asked afresh (the same messages, not the cut reply as a turn), with twice the room.
+    again = [body["max_tokens"] for body in stub.bodies[1:] if body["messages"] == cut["messages"]]
+    assert again == [2 * cut["max_tokens"]]

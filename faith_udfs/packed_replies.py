@@ -180,6 +180,7 @@ OWN_SHARE_FLOOR = 0.5
 # Words of at least this many letters match a longer word they start ("ship" ~ "shipped").
 _STEM_MIN = 4
 _SUFFIXES = ("ing", "ed", "es", "s")
+_DIGIT = re.compile(r"\d")
 
 
 def text_words(text: str) -> frozenset[str]:
@@ -220,8 +221,9 @@ def misfiled_statement(
 ) -> str | None:
     """Why `statements` are not an answer about `own`, or None when they are.
 
-    A statement fails when it shares less than OWN_SHARE_FLOOR of its content words with its
-    own text, or when another item's text (`others`: item number -> text, the pack it came
+    A statement fails when it names a number or id (a word with a digit) its own text does
+    not hold, when it shares less than OWN_SHARE_FLOOR of its content words with its own
+    text, or when another item's text (`others`: item number -> text, the pack it came
     with) covers more of it than its own does: it was copied from, or filed under, the wrong
     item.
     """
@@ -230,6 +232,12 @@ def misfiled_statement(
     for position, statement in enumerate(statements, start=1):
         words = text_words(statement)
         share = coverage(words, own_words)
+        foreign = sorted(w for w in words if _DIGIT.search(w) and w not in own_words)
+        if foreign:
+            return (
+                f"statement {position} ({_clip(statement, 80)!r}) names {foreign[0]!r}, which "
+                "this item's text does not contain: numbers and ids are never made up"
+            )
         if share < OWN_SHARE_FLOOR:
             return (
                 f"statement {position} ({_clip(statement, 80)!r}) shares {share:.0%} of its "
@@ -245,9 +253,13 @@ def misfiled_statement(
     return None
 
 
-def misnamed_verdicts(part: Any, n_claims: int) -> str | None:
-    """Why a packed item's verdicts do not answer that item's claims, or None: each verdict
-    must name its claim (`"claim": k`), every claim 1..n_claims exactly once."""
+def misfiled_verdicts(
+    part: Any, n_claims: int, own: str, others: dict[int, str] | None = None
+) -> str | None:
+    """Why a packed item's verdicts do not answer that item's claims, or None: one verdict
+    per claim, each naming its claim (`"claim": k`), and no verdict whose reason shares more
+    words with another item's claims and contexts (`others`: number -> text) than with its
+    own (`own`): the reason of a shifted verdict speaks of the item it was written for."""
     verdicts = part.get("verdicts") if isinstance(part, dict) else None
     if not isinstance(verdicts, list):
         return None  # the stage's parser says what is wrong with the shape
@@ -256,4 +268,18 @@ def misnamed_verdicts(part: Any, n_claims: int) -> str | None:
     named = [v.get("claim") if isinstance(v, dict) else None for v in verdicts]
     if None in named:
         return f'verdict {named.index(None) + 1} does not name its claim ("claim": k)'
+    own_words = text_words(own)
+    other_words = {number: text_words(text) for number, text in (others or {}).items()}
+    for position, verdict in enumerate(verdicts, start=1):
+        reason = verdict.get("reason")
+        if not isinstance(reason, str):
+            continue
+        words = text_words(reason)
+        share = coverage(words, own_words)
+        for number, words_of_other in other_words.items():
+            if coverage(words, words_of_other) > share:
+                return (
+                    f"the reason of verdict {position} ({_clip(reason, 80)!r}) speaks of item "
+                    f"{number}'s claims, not this item's: filed under the wrong item"
+                )
     return None

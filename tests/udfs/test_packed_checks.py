@@ -10,7 +10,7 @@ from faith_udfs.errors import JudgeReplyError
 from faith_udfs.packed_replies import (
     coverage,
     misfiled_statement,
-    misnamed_verdicts,
+    misfiled_verdicts,
     split_packed,
     strict_loads,
     text_words,
@@ -63,10 +63,16 @@ def test_statements_from_their_own_text_pass() -> None:
 
 
 def test_another_items_statements_are_refused() -> None:
-    shifted = ["Refunds for order B22 are paid within 14 days."]
+    shifted = ["Refunds for the order are paid within days."]
     assert "not taken from this item" in (misfiled_statement(shifted, A17) or "")
+    assert "names '14'" in (misfiled_statement(["Refunds take 14 days."], A17) or "")
     merged = ["Order A17 shipped on 3 March.", "Refunds are paid within 14 days."]
     assert "statement 2" in (misfiled_statement(merged, A17, {2: B22}) or "")
+
+
+def test_a_statement_naming_an_id_its_text_lacks_is_refused() -> None:
+    # Two thirds of its words are this item's, but the order and the day are another's.
+    assert "names 'z100'" in (misfiled_statement(["Order Z100 left on 3 March."], A17) or "")
 
 
 def test_a_statement_closer_to_another_item_is_filed_wrong() -> None:
@@ -79,6 +85,19 @@ def test_a_statement_closer_to_another_item_is_filed_wrong() -> None:
 
 def test_packed_verdicts_must_name_their_claims() -> None:
     part = {"verdicts": [{"claim": 1, "verdict": "yes"}, {"verdict": "no"}]}
-    assert "verdict 2 does not name" in (misnamed_verdicts(part, 2) or "")
-    assert "3 verdicts" in (misnamed_verdicts({"verdicts": [{"claim": 1}] * 3}, 2) or "")
-    assert misnamed_verdicts({"verdicts": [{"claim": 2}, {"claim": 1}]}, 2) is None
+    assert "verdict 2 does not name" in (misfiled_verdicts(part, 2, A17) or "")
+    assert "3 verdicts" in (misfiled_verdicts({"verdicts": [{"claim": 1}] * 3}, 2, A17) or "")
+    assert misfiled_verdicts({"verdicts": [{"claim": 2}, {"claim": 1}]}, 2, A17) is None
+
+
+def test_a_verdict_whose_reason_speaks_of_another_item_is_filed_wrong() -> None:
+    # Same count, same numbers: only the reason tells that the verdicts were shifted.
+    shifted = {
+        "verdicts": [
+            {"claim": 1, "verdict": "yes", "reason": ""},
+            {"claim": 2, "verdict": "no", "reason": "The context says refunds take 14 days."},
+        ]
+    }
+    assert "item 2" in (misfiled_verdicts(shifted, 2, A17, {2: B22}) or "")
+    own = {"verdicts": [{"claim": 1, "verdict": "idk", "reason": "Courier not stated."}]}
+    assert misfiled_verdicts(own, 1, A17, {2: B22}) is None

@@ -25,7 +25,7 @@ from faith_udfs.packed_prompts import (
 )
 from faith_udfs.packed_replies import (
     misfiled_statement,
-    misnamed_verdicts,
+    misfiled_verdicts,
     parse_exact_verdicts,
     refuse_placeholders,
     top_level_object,
@@ -172,6 +172,12 @@ def _itself(text: str) -> str:
     return text
 
 
+def _question_text(question: tuple[Sequence[str], Sequence[str]]) -> str:
+    """A verdicts item's claims and truths, as the text its verdicts' reasons speak of."""
+    claims, truths = question
+    return "\n".join([*claims, *truths])
+
+
 def _restated_tokens(text: str, limit: int | None) -> int:
     """Statements restate their text: about its length in tokens (a third of its characters,
     leaving room for JSON quoting), fewer under a truths limit."""
@@ -209,7 +215,8 @@ def read_answer(task: Task, part: Any, item: Any, others: dict[int, Any] | None 
         texts = {number: task.source(other) for number, other in (others or {}).items()}
         wrong = misfiled_statement(value, task.source(item), texts)
     elif task.schema == PACKED_VERDICTS:
-        wrong = misnamed_verdicts(part, len(item[0]))
+        texts = {number: _question_text(other) for number, other in (others or {}).items()}
+        wrong = misfiled_verdicts(part, len(item[0]), _question_text(item), texts)
     if wrong is not None:
         raise JudgeReplyError(f"the answer is not this item's: {wrong}")
     return value

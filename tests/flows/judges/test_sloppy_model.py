@@ -1,0 +1,201 @@
+"""A sloppy small model can never put its answer under the wrong case (issue 27).
+
+A real server on 127.0.0.1 (tests/support/sloppy_stub.py) shifts answers between the items of
+a pack, merges them into item 1, writes "items" twice with the wrong list last, drops or
+doubles entries, repeats its previous reply on re-asks and answers one-item prompts with the
+previous prompt's answer. Whatever it does: no stored or cached claim or truth comes from
+another case, every case is accounted for, and a later run against an honest server scores
+the rest. The stored statements are held to a rule of the test's own: the honest pretend
+judge answers with the sentences of each text, so every stored claim must be a sentence of
+its own case's answer, and every truth a sentence of one of its case's passages.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterator
+from pathlib import Path
+
+import duckdb
+import polars as pl
+import pytest
+
+from faith_udfs import LexicalJudge, MetricConfig, score_cases
+from faith_udfs.prompts import CLAIMS
+from flows.run.pipeline import run_score
+from flows.run.settings import JudgeSettings, ScoreSettings
+from tests.support.builders import COMPARED, case_row, cases, write
+from tests.support.sloppy_stub import SloppyServer
+
+CITIES = ["Leeds", "York", "Bath", "Derby", "Ely", "Hull", "Kent", "Wells"]
+MONTHS = ["January", "February", "March", "April", "June", "July", "August", "October"]
+N_CASES = 16
+
+
+def case_rows() -> pl.DataFrame:
+    """N_CASES cases, each with its own passage and answer (one altered, one invented part)."""
+    rows = []
+    for i in range(N_CASES):
+        order, city, month = f"Z{100 + i}", CITIES[i % 8], MONTHS[(i * 3) % 8]
+        passage = f"Order {order} left {city} on {i + 1} {month}. Parcel {order} weighs {i + 2} kg."
+        answer = f"Order {order} left {city} on {i + 1} {month}."
+        if i % 3 == 1:
+            answer += f" Parcel {order} weighs {i + 7} kg."
+        if i % 3 == 2:
+            answer += f" Courier {order} rings {CITIES[(i + 4) % 8]} twice."
+        rows.append(case_row(f"s{i:02d}", answer, retrieval_context=[passage]))
+    return cases(rows)
+
+
+@pytest.fixture
+def server(monkeypatch: pytest.MonkeyPatch) -> Iterator[SloppyServer]:
+    monkeypatch.setenv("OPENAI_API_KEY", "local")
+    with SloppyServer() as stub:
+        yield stub
+    assert stub.errors == []
+
+
+def run(server: SloppyServer, source: Path, db: Path, mode: str = "packed") -> dict:
+    judge = JudgeSettings(
+        kind="openai", model="small-1.5b", base_url=server.base_url, timeout=10.0, mode=mode
+    )
+    settings = ScoreSettings(source=str(source), db=str(db), judge=judge, max_invalid_share=1.0)
+    return run_score(settings)
+
+
+def sentences(text: str) -> set[str]:
+    return {s.strip() for s in re.split(r"(?<=[.!?])\s+", text) if s.strip()}
+
+
+def assert_nothing_misfiled(db: Path, frame: pl.DataFrame) -> None:
+    """Every stored claim and truth, and every cached claims answer, is its own item's."""
+    answers = dict(zip(frame["case_id"], frame["actual_output"], strict=True))
+    passages = {
+        row["case_id"]: set().union(*(sentences(p) for p in row["retrieval_context"]))
+        for row in frame.iter_rows(named=True)
+    }
+    con = duckdb.connect(str(db), read_only=True)
+    try:
+        stored = con.execute("SELECT case_id, claim FROM claim_verdicts").fetchall()
+        truths = con.execute(
+            "SELECT s.case_id, t.truth FROM case_scores s, unnest(s.passage_ids) AS p(id) "
+            "JOIN truths t ON t.passage_id = p.id AND t.config_id = s.config_id"
+        ).fetchall()
+        cached = con.execute(
+            "SELECT schema_name, reply, item FROM judge_cache WHERE item IS NOT NULL"
+        ).fetchall()
+        legacy = con.execute("SELECT count(*) FROM judge_cache WHERE item IS NULL").fetchone()
+    finally:
+        con.close()
+    assert [(c, claim) for c, claim in stored if claim not in sentences(answers[c])] == []
+    assert [(c, truth) for c, truth in truths if truth not in passages[c]] == []
+    assert legacy == (0,)  # every answer cached since migration 018 names its item
+    for schema, reply, item in cached:
+        field = "claims" if "Claims" in schema else "truths" if "Truths" in schema else None
+        if field is not None:
+            text = json.loads(item)["text"]
+            assert set(json.loads(reply)[field]) <= sentences(text), (schema, reply, item)
+
+
+def accounted(db: Path) -> list[tuple]:
+    con = duckdb.connect(str(db), read_only=True)
+    try:
+        rows = con.execute(
+            "SELECT rows_in, rows_scored, rows_invalid, rows_pending, rows_quarantined FROM runs "
+            "ORDER BY started_at"
+        ).fetchall()
+    finally:
+        con.close()
+    for rows_in, *parts in rows:
+        assert rows_in == sum(parts)
+    return rows
+
+
+def lexical(frame: pl.DataFrame) -> pl.DataFrame:
+    scored = score_cases(frame, LexicalJudge(), MetricConfig()).case_scores
+    return scored.select(COMPARED).sort("case_id")
+
+
+def stored_scores(db: Path) -> pl.DataFrame:
+    con = duckdb.connect(str(db), read_only=True)
+    try:
+        return con.sql("SELECT * FROM case_scores").pl().select(COMPARED).sort("case_id")
+    finally:
+        con.close()
+
+
+@pytest.mark.parametrize(
+    "sloppy",
+    [
+        {"shift"},
+        {"merge"},
+        {"twice"},
+        {"drop", "double"},
+        # The hidden server of the issue: shifted, "items" twice, re-asks repeated.
+        {"shift", "twice", "repeat", "stale"},
+    ],
+    ids=lambda kinds: "+".join(sorted(kinds)),
+)
+def test_no_answer_is_stored_under_another_case(
+    server: SloppyServer, tmp_path: Path, sloppy: set[str]
+) -> None:
+    frame = case_rows()
+    source = write(frame, tmp_path / "cases.parquet")
+    db = tmp_path / "f.duckdb"
+    server.switch(*sloppy)
+    first = run(server, source, db)
+    assert first["rows_in"] == N_CASES
+    assert_nothing_misfiled(db, frame)
+    # An honest server later: the cases left invalid are scored, the scored ones kept.
+    server.switch()
+    second = run(server, source, db)
+    assert second["rows_newly_scored"] == first["rows_invalid"]
+    assert second["rows_already_scored"] == first["rows_newly_scored"]
+    assert len(accounted(db)) == 2
+    assert_nothing_misfiled(db, frame)
+    assert stored_scores(db).equals(lexical(frame))
+
+
+def test_a_re_ask_answered_with_the_previous_reply_is_no_answer(
+    server: SloppyServer, tmp_path: Path
+) -> None:
+    frame = case_rows()
+    source = write(frame, tmp_path / "cases.parquet")
+    db = tmp_path / "f.duckdb"
+    server.switch("stale", "repeat")  # each answer is the previous item's; re-asks repeated
+    first = run(server, source, db, mode="per-item")
+    assert first["rows_invalid"] > 0
+    assert server.repeated > 0
+    con = duckdb.connect(str(db), read_only=True)
+    try:
+        errors = [row[0] for row in con.execute("SELECT error FROM case_scores").fetchall()]
+    finally:
+        con.close()
+    assert any("the same reply word for word" in (error or "") for error in errors)
+    # Asked again with the refused reply as the assistant's turn: at most two calls an item.
+    assert server.by_schema[CLAIMS] <= 2 * N_CASES
+    assert_nothing_misfiled(db, frame)
+    accounted(db)
+
+
+def test_a_padded_reply_is_not_asked_again_with_more_room(
+    server: SloppyServer, tmp_path: Path
+) -> None:
+    frame = case_rows()
+    source = write(frame, tmp_path / "cases.parquet")
+    db = tmp_path / "f.duckdb"
+    server.switch("pad")  # claims replies: an unescaped quote, then spaces up to max_tokens
+    first = run(server, source, db, mode="per-item")
+    assert first["rows_invalid"] == N_CASES
+    claims_calls = [b for b in server.bodies if CLAIMS in b["messages"][0]["content"][:40]]
+    assert len(claims_calls) == N_CASES  # once each: never again with twice the room
+    con = duckdb.connect(str(db), read_only=True)
+    try:
+        (error,) = con.execute("SELECT DISTINCT error FROM case_scores").fetchone()
+    finally:
+        con.close()
+    assert "padded" in error
+    assert "unescaped quote" in error
+    assert "will not help" in error
+    accounted(db)

@@ -108,7 +108,12 @@ def add_run_arguments(parser: argparse.ArgumentParser) -> None:
         "collecting them and going on to the next stage in the same run (default 0: the "
         "cases stay pending for a later run)",
     )
-    judge.add_argument("--timeout", type=float, default=60.0, help="seconds per judge call (60)")
+    judge.add_argument(
+        "--timeout",
+        type=float,
+        help="seconds per judge call (default 60, or 3x the slowest call `faith judge-check "
+        "--db` measured for this endpoint and model, whichever is larger)",
+    )
     judge.add_argument("--max-calls", type=int, help="cap on judge calls this run; rest pending")
     judge.add_argument("--max-tokens", type=int, help="cap on judge tokens this run; rest pending")
     judge.add_argument(
@@ -244,7 +249,9 @@ def settings_from(args: argparse.Namespace, *, flow: str = "score") -> Any:
                 batch_wait=args.batch_wait,
                 llm_reason=args.llm_reason,
                 concurrency=args.concurrency,
-                timeout=args.timeout,
+                # Not given: the settings' default, raised to fit a measured latency
+                # (flows/judges/modes.py).
+                **({} if args.timeout is None else {"timeout": args.timeout}),
                 max_calls=args.max_calls,
                 max_tokens=args.max_tokens,
                 rpm=args.rpm,

@@ -32,7 +32,7 @@ from flows.engines.submitters import Submitter
 from flows.errors import JudgeEndpointError
 from flows.read.source import Source, count_rows, duplicated_case_ids, resolve_source
 from flows.run.batches import config_has_cases
-from flows.run.judge_factory import build_judge, close_judge
+from flows.run.judge_factory import build_judge, close_judge, remembered_judge
 from flows.run.pipeline import complete_run, mark_stopped
 from flows.run.progress import LogProgress, Progress
 from flows.run.settings import ScoreSettings
@@ -71,6 +71,7 @@ def run_score_on_dask(
     con = open_store(settings.db, lock_timeout=settings.lock_timeout)
     try:
         supersede_dead_runs(con)
+        settings = remembered_judge(settings, con)  # before the workers get the settings
         root = shard_root(settings.db)
         salvage_stale_shards(con, root)
         config = settings.metric_config()

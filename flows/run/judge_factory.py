@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING
 
 from faith_udfs import GroundedJudge, Judge, LexicalJudge
 from faith_udfs.errors import ConfigError
-from flows.run.settings import JudgeSettings
+from flows.run.settings import JudgeSettings, ScoreSettings
 
 if TYPE_CHECKING:
     import duckdb
@@ -39,6 +39,22 @@ def build_judge(
 
         return build_openai_judge(settings, con)
     raise ConfigError(f"unknown judge kind {settings.kind!r}; use grounded, lexical or openai")
+
+
+def remembered_judge(settings: ScoreSettings, con: duckdb.DuckDBPyConnection) -> ScoreSettings:
+    """`settings` with the LLM judge's mode (and --timeout) as `faith judge-check` found them
+    for the endpoint and model, where the run did not give them (flows/judges/modes.py)."""
+    if settings.judge.kind != "openai":
+        return settings
+    from flows.judges.modes import with_remembered_mode
+    from flows.store.judge_memory import JudgeMemory
+
+    memory = JudgeMemory(con)
+    try:
+        judge = with_remembered_mode(settings.judge, memory)
+    finally:
+        memory.close()
+    return settings if judge is settings.judge else settings.model_copy(update={"judge": judge})
 
 
 def judge_usage(judge: Judge) -> dict[str, int]:

@@ -42,7 +42,7 @@ from flows.run.batches import (
     score_batch,
     validate_batch,
 )
-from flows.run.judge_factory import build_judge, close_judge, judge_protocol
+from flows.run.judge_factory import build_judge, close_judge, judge_protocol, remembered_judge
 from flows.run.progress import LogProgress, Progress
 from flows.run.settings import ScoreSettings
 from flows.run.stage import Stage
@@ -162,6 +162,8 @@ def run_score(
     owned = judge is None  # a judge the caller passed in stays open for the caller
     try:
         _supersede_unless_dry(con, settings)
+        if judge is None:
+            settings = remembered_judge(settings, con)
         judge = judge or build_judge(settings.judge, con, dry_run=settings.dry_run)
         config = settings.metric_config()
         config_id = config.config_id(judge.identity)

@@ -287,11 +287,17 @@ def test_judge_check_reports_the_mode_latency_and_scores(
     assert main(args) == 0
     out = capsys.readouterr().out
     assert "judge stub-model (packed): response_format json_object" in out
-    assert "calls 4 (1 failed); latency per call (s): " in out
+    assert "calls 4 (1 failed, 0 packed answers asked again alone); latency per call at " in out
+    assert "--concurrency 1 (s): " in out
     assert "  contradicting: score 0.50, expected 0.50" in out
     assert "usable: yes" in out
     remembered = query(db, "SELECT response_format FROM judge_formats")["response_format"]
     assert remembered.to_list() == ["json_object"]
+    assert "judge mode: packed" in out
+    assert "--timeout 60 fits" in out  # a fast server: the default
+    modes = query(db, "SELECT judge_mode, concurrency, slowest_call FROM judge_modes")
+    assert modes.row(0)[:2] == ("packed", 1)
+    assert 0 < modes.row(0)[2] < 60
 
 
 def test_judge_check_exits_9_on_a_judge_whose_replies_are_unusable(
@@ -303,9 +309,13 @@ def test_judge_check_exits_9_on_a_judge_whose_replies_are_unusable(
     assert "  grounded: score invalid, expected 1.00 (JudgeReplyError: the reply copies" in (
         captured.out
     )
+    # Packed first, then per-item (issue 27); neither can be used.
+    assert "judge stub-model (packed)" in captured.out
+    assert "judge stub-model (per-item)" in captured.out
     assert "usable: NO: 3 of 3 examples could not be judged" in captured.out
     assert "error: the judge stub-model cannot be used" in captured.err
-    assert stub.requests == 4  # truths and claims asked, each once again: no storm
+    # Packed: each pack once, then each item alone once; per-item: each item twice. No storm.
+    assert stub.requests == (2 + 4) + 2 * 4
 
 
 def test_the_nightly_stops_before_scoring_on_an_unusable_judge_and_trusts_a_passed_check(
@@ -316,14 +326,14 @@ def test_the_nightly_stops_before_scoring_on_an_unusable_judge_and_trusts_a_pass
     stub.behave("example")
     with pytest.raises(JudgeUnusable, match="nothing was scored: 3 of 3 examples"):
         run_nightly(nightly)
-    assert stub.requests == 4  # the check's only
+    assert stub.requests == (2 + 4) + 2 * 4  # the checks' only: packed, then per-item
     assert query(db, "SELECT count(*) AS n FROM runs")["n"][0] == 0
     stub.heal()
     run_nightly(nightly)
     stub.reset_counts()
     run_nightly(nightly)  # the check passed within a day: not paid again, nothing new to score
     checks = query(db, "SELECT usable FROM judge_preflights ORDER BY checked_at")
-    assert checks["usable"].to_list() == [False, True]
+    assert checks["usable"].to_list() == [False, False, True]
     assert query(db, "SELECT count(*) AS n FROM runs")["n"][0] == 2
 
 

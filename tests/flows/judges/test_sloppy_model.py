@@ -23,9 +23,15 @@ import pytest
 
 from faith_udfs import LexicalJudge, MetricConfig, score_cases
 from faith_udfs.prompts import CLAIMS
+from flows.cli import main
+from flows.judges.endpoint.request_details import endpoint_key
+from flows.judges.modes import with_remembered_mode
 from flows.run.pipeline import run_score
 from flows.run.settings import JudgeSettings, ScoreSettings
+from flows.store.db import open_store
+from flows.store.judge_memory import JudgeMemory, JudgeMode
 from tests.support.builders import COMPARED, case_row, cases, write
+from tests.support.db_reading import query
 from tests.support.sloppy_stub import SloppyServer
 
 CITIES = ["Leeds", "York", "Bath", "Derby", "Ely", "Hull", "Kent", "Wells"]
@@ -199,3 +205,68 @@ def test_a_padded_reply_is_not_asked_again_with_more_room(
     assert "unescaped quote" in error
     assert "will not help" in error
     accounted(db)
+
+
+# --- the mode that works, found and remembered ---------------------------------------------
+
+
+def test_judge_check_finds_per_item_where_packed_fails_and_score_uses_it(
+    server: SloppyServer, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    server.switch("shift", "merge")  # packed prompts answered sloppily, one-item ones right
+    db = tmp_path / "f.duckdb"
+    endpoint = ["--model", "small-1.5b", "--base-url", server.base_url]
+    assert main(["judge-check", *endpoint, "--db", str(db), "--concurrency", "2"]) == 0
+    out = capsys.readouterr().out
+    assert "usable: NO: " in out
+    assert "packed answers were unusable or another item's" in out
+    assert "judge small-1.5b (per-item)" in out
+    assert "judge mode: per-item (packed cannot be used)" in out
+    assert "latency at --concurrency 2: median " in out
+    modes = query(db, "SELECT judge_mode, concurrency FROM judge_modes")
+    assert modes == [("per-item", 2)]
+    checks = query(db, "SELECT judge, usable FROM judge_preflights ORDER BY checked_at")
+    assert [(json.loads(judge)["mode"], usable) for judge, usable in checks] == [
+        ("packed", False),
+        ("per-item", True),
+    ]
+    # `faith score` without --judge-mode asks per item, as remembered; nothing packed.
+    server.reset_counts()
+    frame = case_rows()
+    source = write(frame, tmp_path / "cases.parquet")
+    assert main(["score", str(source), "--db", str(db), "--judge", "openai", *endpoint]) == 0
+    assert server.by_schema[CLAIMS] == N_CASES
+    assert not [schema for schema in server.by_schema if "Packed" in schema]
+    assert_nothing_misfiled(db, frame)
+    assert stored_scores(db).equals(lexical(frame))
+    # Told otherwise, it asks packed (and the sloppy packs are asked again one by one).
+    server.reset_counts()
+    args = ["score", str(source), "--db", str(db), "--judge", "openai", *endpoint]
+    assert main([*args, "--judge-mode", "packed"]) == 0
+    assert server.by_schema["faithfulness.PackedClaims"] > 0
+    assert_nothing_misfiled(db, frame)
+
+
+def test_a_timeout_not_given_fits_the_latency_judge_check_measured(tmp_path: Path) -> None:
+    con = open_store(tmp_path / "f.duckdb")
+    memory = JudgeMemory(con)
+    try:
+        key = endpoint_key("http://cpu-box:8080/v1")
+        memory.remember_mode(key, "small-1.5b", JudgeMode("per-item", 120.0, 660.0, 1))
+        unset = JudgeSettings(kind="openai", model="small-1.5b", base_url="http://cpu-box:8080/v1")
+        found = with_remembered_mode(unset, memory)
+        assert (found.mode, found.timeout) == ("per-item", 1980.0)  # 3 x 660 s
+        given = JudgeSettings(
+            kind="openai",
+            model="small-1.5b",
+            base_url="http://cpu-box:8080/v1",
+            mode="packed",
+            timeout=30.0,
+        )
+        kept = with_remembered_mode(given, memory)  # --judge-mode and --timeout given: kept
+        assert (kept.mode, kept.timeout) == ("packed", 30.0)
+        other = unset.model_copy(update={"model": "gpt-4o-mini"})
+        assert with_remembered_mode(other, memory) is other  # nothing remembered for it
+    finally:
+        memory.close()
+        con.close()

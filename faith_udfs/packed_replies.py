@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from faith_udfs.errors import JudgeReplyError
-from faith_udfs.replies import _clip, _field, _number, one_based, parse_verdicts
+from faith_udfs.replies import _clip, _field, _number, one_based, parse_statements, parse_verdicts
 from faith_udfs.words import STOP_WORDS, WORD_PATTERN
 
 # Text a model may put around its JSON object: "Here is the JSON:" and the like.
@@ -283,3 +283,30 @@ def misfiled_verdicts(
                     f"{number}'s claims, not this item's: filed under the wrong item"
                 )
     return None
+
+
+def cached_answer_problem(schema: str, reply: str, item: str) -> str | None:
+    """Why a stored answer (judge_cache: its schema, reply and item JSON) is not its item's,
+    or None: the same rules a fresh answer meets (`misfiled_statement` for truths and claims,
+    one verdict per claim for verdicts; reasons are free text)."""
+    try:
+        part = strict_loads(reply)
+        data = json.loads(item)
+        field = _CACHED_FIELD.get(schema.rsplit(".", 1)[-1].removeprefix("Packed"))
+        if field in ("truths", "claims"):
+            statements = parse_statements(part, field)
+            return misfiled_statement(statements, str(data["text"]))
+        if field == "verdicts":
+            verdicts = _field(part, "verdicts")
+            n_claims = len(data["claims"])
+            if not isinstance(verdicts, list) or len(verdicts) != n_claims:
+                return f"{_clip(verdicts, 60)} are not one verdict for each of {n_claims} claims"
+    except JudgeReplyError as exc:
+        return str(exc)
+    except (ValueError, KeyError, TypeError) as exc:
+        return f"unreadable stored row ({type(exc).__name__}: {exc})"
+    return None
+
+
+# The schemas' last word (faithfulness.Truths, faithfulness.PackedTruths, ...) -> the field.
+_CACHED_FIELD = {"Truths": "truths", "Claims": "claims", "Verdicts": "verdicts"}

@@ -14,6 +14,7 @@ import polars as pl
 
 from faith_udfs.config import JudgeIdentity
 from faith_udfs.errors import JudgeError, JudgeReplyError
+from faith_udfs.packed_prompts import PACKED_VERSION
 from faith_udfs.packed_replies import split_packed, strict_loads
 from flows.judges.endpoint.transport import REQUEST_PARAMETERS, ChatEndpoint, Reply, Usage
 from flows.judges.live.escalation import AskingAlone
@@ -39,6 +40,28 @@ log = logging.getLogger("flows.judges.live.judge")
 
 T = TypeVar("T")
 R = TypeVar("R")
+
+
+def cache_key(model: str, template: str, mode: str, schema: str, item_data: Any) -> str:
+    """An item's key in judge_cache: model, template version, mode, schema, the item's data
+    and the request parameters (`faith cache check` recomputes it for old rows)."""
+    payload = {
+        "model": model,
+        "template": template,
+        "mode": mode,
+        "schema": schema,
+        "item": item_data,
+        "params": REQUEST_PARAMETERS,
+    }
+    text = json.dumps(payload, sort_keys=True, ensure_ascii=False)
+    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def legacy_claims_key(model: str, template: str, schema: str, answer: str) -> str:
+    """The key a claims answer cached before migration 018 has, had it been asked for
+    `answer` (the mode follows from the template: packed templates are packed's)."""
+    mode = "packed" if PACKED_VERSION in template else "per-item"
+    return cache_key(model, template, mode, schema, {"text": answer})
 
 
 class CachedPackedAsking(AskingAlone):
@@ -70,16 +93,9 @@ class CachedPackedAsking(AskingAlone):
         return result.value
 
     def _cache_key(self, task: Task, item: Any) -> str:
-        payload = {
-            "model": self.model,
-            "template": self._identity.prompt_version,
-            "mode": self.mode,
-            "schema": task.schema,
-            "item": task.item_data(item),
-            "params": REQUEST_PARAMETERS,
-        }
-        text = json.dumps(payload, sort_keys=True, ensure_ascii=False)
-        return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
+        return cache_key(
+            self.model, self._identity.prompt_version, self.mode, task.schema, task.item_data(item)
+        )
 
     def _ask(self, task: Task, items: list[Any], keys: pl.Series | None = None) -> list[Result]:
         """Answer distinct items: cache first (one query), then packs of the rest, concurrently."""

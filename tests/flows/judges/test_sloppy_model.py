@@ -13,6 +13,7 @@ its own case's answer, and every truth a sentence of one of its case's passages.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -177,6 +178,8 @@ def test_judge_check_finds_per_item_where_packed_fails_and_score_uses_it(
         ("packed", False),
         ("per-item", True),
     ]
+    # The docs' query (docs/small-models.md) reads what the check remembered.
+    assert query(db, docs_sql()) == [("small-1.5b", "per-item", *query(db, LATENCY)[0], 2, 0)]
     # `faith score` without --judge-mode asks per item, as remembered; nothing packed.
     server.reset_counts()
     frame = case_rows()
@@ -192,6 +195,16 @@ def test_judge_check_finds_per_item_where_packed_fails_and_score_uses_it(
     assert main([*args, "--judge-mode", "packed"]) == 0
     assert server.by_schema["faithfulness.PackedClaims"] > 0
     assert_nothing_misfiled(db, frame)
+
+
+DOCS = Path(__file__).resolve().parents[3] / "docs" / "small-models.md"
+LATENCY = "SELECT round(seconds_per_call, 1), round(slowest_call, 1) FROM judge_modes"
+
+
+def docs_sql() -> str:
+    """The page's one ```sql block."""
+    (block,) = re.findall(r"```sql\n(.*?)```", DOCS.read_text(), re.DOTALL)
+    return block
 
 
 def test_a_timeout_not_given_fits_the_latency_judge_check_measured(tmp_path: Path) -> None:

@@ -10,6 +10,7 @@ import pandera.polars as pa
 import polars as pl
 
 from faith_udfs.judges import VERDICT_VOCABULARY
+from schemas.calibrations import Calibrations
 
 STATUSES = ["scored", "invalid", "pending"]
 RUN_STATUSES = ["running", "completed", "failed", "interrupted", "superseded"]
@@ -251,4 +252,5 @@ OUTPUT_MODELS: dict[str, type[pa.DataFrameModel]] = {
     "legacy_passage_keys": LegacyPassageKeys,
     "judge_batches": JudgeBatches,
     "judge_batch_items": JudgeBatchItems,
+    "calibrations": Calibrations,
 }

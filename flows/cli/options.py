@@ -97,6 +97,12 @@ def add_run_arguments(parser: argparse.ArgumentParser) -> None:
         "the seed tutorial's word rules; openai: any OpenAI-compatible endpoint",
     )
     add_endpoint_arguments(judge, model_required=False, modes=("packed", "per-item", "batch"))
+    judge.add_argument(
+        "--calibration",
+        metavar="NAME",
+        help="the grounded judge with the cut-offs and threshold `faith calibrate` stored "
+        "under NAME in --db: its own config series (docs/calibration.md)",
+    )
     judge.add_argument("--llm-reason", action="store_true", help="ask the LLM for prose reasons")
     judge.add_argument("--concurrency", type=int, default=8, help="parallel judge calls (8)")
     judge.add_argument(
@@ -142,7 +148,11 @@ def add_run_arguments(parser: argparse.ArgumentParser) -> None:
         "items, 256..8192; see README)",
     )
     metric = parser.add_argument_group("metric (DeepEval's FaithfulnessMetric settings)")
-    metric.add_argument("--threshold", type=float, default=0.5, help="pass mark (default 0.5)")
+    metric.add_argument(
+        "--threshold",
+        type=float,
+        help="pass mark (default 0.5, or the threshold of the --calibration)",
+    )
     metric.add_argument(
         "--penalize-ambiguous-claims",
         action="store_true",
@@ -234,7 +244,8 @@ def settings_from(args: argparse.Namespace, *, flow: str = "score") -> Any:
     """CLI arguments -> the one settings object every layer takes."""
     from pydantic import ValidationError
 
-    from flows.run.settings import JudgeSettings, ScoreSettings
+    from flows.judges.settings import JudgeSettings
+    from flows.run.settings import ScoreSettings
 
     try:
         settings = ScoreSettings(
@@ -257,6 +268,7 @@ def settings_from(args: argparse.Namespace, *, flow: str = "score") -> Any:
                 rpm=args.rpm,
                 tpm=args.tpm,
                 max_output_tokens=args.max_output_tokens,
+                calibration=getattr(args, "calibration", None),
             ),
             threshold=args.threshold,
             penalize_ambiguous_claims=args.penalize_ambiguous_claims,

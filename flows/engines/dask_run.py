@@ -30,11 +30,13 @@ from flows.engines.partition_task import PartitionJob
 from flows.engines.partitions import duplicate_rules, plan_partitions
 from flows.engines.submitters import Submitter
 from flows.errors import JudgeEndpointError
+from flows.judges.factory import build_judge, close_judge
 from flows.read.source import Source, count_rows, duplicated_case_ids, resolve_source
 from flows.run.batches import config_has_cases
-from flows.run.judge_factory import build_judge, close_judge, remembered_judge
+from flows.run.calibration import with_calibration
 from flows.run.pipeline import complete_run, mark_stopped
 from flows.run.progress import LogProgress, Progress
+from flows.run.remembered_judge import remembered_judge
 from flows.run.settings import ScoreSettings
 from flows.run.stop_signals import as_stop, signals_deferred
 from flows.store.db import open_store
@@ -71,7 +73,8 @@ def run_score_on_dask(
     con = open_store(settings.db, lock_timeout=settings.lock_timeout)
     try:
         supersede_dead_runs(con)
-        settings = remembered_judge(settings, con)  # before the workers get the settings
+        settings = with_calibration(settings, con)  # workers get the cut-offs, not the name
+        settings = remembered_judge(settings, con)  # and the judge mode judge-check found
         root = shard_root(settings.db)
         salvage_stale_shards(con, root)
         config = settings.metric_config()

@@ -15,7 +15,7 @@ from flows.store.judge_memory import MEMORY_ERRORS, JudgeMemory, JudgeMode
 
 if TYPE_CHECKING:
     from flows.judges.check import JudgeCheckReport
-    from flows.run.settings import JudgeSettings
+    from flows.judges.settings import JudgeSettings
 
 log = logging.getLogger(__name__)
 

@@ -160,7 +160,8 @@ def run_nightly(
     """
     # Imported here: `faith` builds its parser from this module and must start fast.
     from flows.engines import score_with_engine
-    from flows.run.judge_factory import build_judge, close_judge
+    from flows.judges.factory import build_judge, close_judge
+    from flows.run.calibration import with_calibration
     from flows.run.pipeline import warn_if_mostly_invalid
 
     check_agreement_floor(agreement_floor)
@@ -174,6 +175,8 @@ def run_nightly(
     # other run slips in between (run_score's own connection shares this process's database).
     con = open_store(settings.db, lock_timeout=settings.lock_timeout)
     try:
+        # --calibration NAME: the run and the judge check after it use the same cut-offs
+        settings = with_calibration(settings, con)
         if settings.judge.kind == "openai" and judge is None:
             # Before any case is scored: an unusable LLM judge stops the night (exit 9) instead
             # of paying for invalid cases; a check passed within a day is not paid again.

@@ -22,6 +22,7 @@ import polars as pl
 
 from faith_udfs import Judge, MetricConfig
 from flows.errors import DatabaseWriteFailed, JudgeEndpointError, TooManyInvalid
+from flows.judges.factory import build_judge, close_judge, judge_protocol
 from flows.read.duplicates import DuplicatePlan
 from flows.read.source import (
     RawBatch,
@@ -42,8 +43,9 @@ from flows.run.batches import (
     score_batch,
     validate_batch,
 )
-from flows.run.judge_factory import build_judge, close_judge, judge_protocol, remembered_judge
+from flows.run.calibration import with_calibration
 from flows.run.progress import LogProgress, Progress
+from flows.run.remembered_judge import remembered_judge
 from flows.run.settings import ScoreSettings
 from flows.run.stage import Stage
 from flows.run.stop_signals import as_stop, signals_deferred, stopping_signal
@@ -162,7 +164,8 @@ def run_score(
     owned = judge is None  # a judge the caller passed in stays open for the caller
     try:
         _supersede_unless_dry(con, settings)
-        if judge is None:
+        settings = with_calibration(settings, con)  # --calibration NAME: its cut-offs
+        if judge is None:  # the judge mode and --timeout judge-check found, unless given
             settings = remembered_judge(settings, con)
         judge = judge or build_judge(settings.judge, con, dry_run=settings.dry_run)
         config = settings.metric_config()

@@ -1,64 +1,17 @@
-"""One settings object: CLI/environment -> settings -> flow parameter -> function arguments."""
+"""The run's settings: CLI/environment -> settings -> flow parameter -> function arguments.
+The judge's own settings (JudgeSettings) live in the judges wing and nest here."""
 
 from __future__ import annotations
 
 import json
-from typing import Any, Literal
+from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field, SecretStr, model_validator
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from faith_udfs import MetricConfig
-from flows.judges.endpoint.request_details import split_userinfo
+from flows.judges.settings import JudgeSettings
 from flows.read.source import DEFAULT_BATCH_SIZE
 from flows.store.db import DEFAULT_DB
-
-
-class JudgeSettings(BaseModel):
-    """Which judge answers, and how it may use the endpoint. Holds no key, only the name of
-    the environment variable that holds it; credentials written into the URL are split off
-    into a secret that shows as `**********` wherever the settings go (Prefect stores a flow's
-    parameters in its database and shows them in its UI)."""
-
-    model_config = ConfigDict(frozen=True, extra="forbid")
-
-    # grounded: the offline default; lexical: the seed's word rules; openai: an LLM endpoint.
-    kind: Literal["grounded", "lexical", "openai"] = "grounded"
-    model: str | None = None
-    base_url: str | None = None
-    api_key_env: str = "OPENAI_API_KEY"
-    mode: str | None = None
-    # Batch mode: seconds a run may wait for its own batches to finish (0: leave them pending).
-    batch_wait: float = Field(default=0.0, ge=0.0)
-    llm_reason: bool = False
-    concurrency: int = Field(default=8, ge=1, le=256)
-    timeout: float = Field(default=60.0, gt=0)
-    max_calls: int | None = Field(default=None, ge=0)
-    max_tokens: int | None = Field(default=None, ge=0)
-    # Requests and tokens per minute, over any 60 s window (flows/judges/endpoint/rate_window.py).
-    rpm: int | None = Field(default=None, ge=1)
-    tpm: int | None = Field(default=None, ge=1)
-    # max_tokens of every request; None: sized from the question and its items (live/tasks.py).
-    max_output_tokens: int | None = Field(default=None, ge=16)
-    # `user:password` of a `--base-url` such as http://user:password@proxy:4000/v1.
-    base_url_userinfo: SecretStr | None = Field(default=None, repr=False)
-
-    @model_validator(mode="before")
-    @classmethod
-    def _split_userinfo(cls, data: Any) -> Any:
-        """Keep `base_url` free of credentials, whoever built the settings."""
-        if not isinstance(data, dict) or not data.get("base_url"):
-            return data
-        public, userinfo = split_userinfo(str(data["base_url"]))
-        if userinfo is None:
-            return data
-        return {**data, "base_url": public, "base_url_userinfo": userinfo}
-
-    def endpoint_url(self) -> str | None:
-        """The URL to call, credentials included: for the HTTP client only."""
-        if self.base_url is None or self.base_url_userinfo is None:
-            return self.base_url
-        scheme, sep, rest = self.base_url.partition("://")
-        return f"{scheme}{sep}{self.base_url_userinfo.get_secret_value()}@{rest}"
 
 
 class ScoreSettings(BaseModel):
@@ -69,7 +22,8 @@ class ScoreSettings(BaseModel):
     source: str
     db: str = str(DEFAULT_DB)
     judge: JudgeSettings = JudgeSettings()
-    threshold: float = Field(default=0.5, ge=0.0, le=1.0)
+    # None: the metric's default (0.5), or the threshold of the calibration the judge names.
+    threshold: float | None = Field(default=None, ge=0.0, le=1.0)
     penalize_ambiguous_claims: bool = False
     strict_mode: bool = False
     include_reason: bool = True
@@ -137,8 +91,9 @@ class ScoreSettings(BaseModel):
 
     def metric_config(self) -> MetricConfig:
         """The metric settings as faith_udfs takes them."""
+        given = {} if self.threshold is None else {"threshold": self.threshold}
         return MetricConfig(
-            threshold=self.threshold,
+            **given,
             penalize_ambiguous_claims=self.penalize_ambiguous_claims,
             strict_mode=self.strict_mode,
             include_reason=self.include_reason,

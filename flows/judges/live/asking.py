@@ -1,5 +1,7 @@
-"""The asking half of OpenAIJudge: the reply cache first, then packs of the rest,
-concurrently; an item a pack's reply left unusable is asked again alone (escalation.py)."""
+"""How an LLM judge asks distinct items: the reply cache first, then packs of the rest,
+concurrently. How one pack gets its answers is the judge's own (`PackAnswers`): the endpoint
+now (live/endpoint_answers.py), a Batch API request line (batch/answers.py), or a stand-in
+that only counts (live/dry_run.py)."""
 
 from __future__ import annotations
 
@@ -8,7 +10,8 @@ import json
 import logging
 from collections.abc import Callable, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
-from typing import TYPE_CHECKING, Any, TypeVar
+from dataclasses import dataclass
+from typing import Any, Protocol, TypeVar
 
 import polars as pl
 
@@ -16,8 +19,8 @@ from faith_udfs.config import JudgeIdentity
 from faith_udfs.errors import JudgeError, JudgeReplyError
 from faith_udfs.packed_prompts import PACKED_VERSION
 from faith_udfs.packed_replies import split_packed, strict_loads
-from flows.judges.endpoint.transport import REQUEST_PARAMETERS, ChatEndpoint, Reply, Usage
-from flows.judges.live.escalation import AskingAlone
+from flows.judges.endpoint.transport import REQUEST_PARAMETERS, Reply
+from flows.judges.endpoint.usage import Usage
 from flows.judges.live.tasks import (
     Result,
     Task,
@@ -25,21 +28,39 @@ from flows.judges.live.tasks import (
     lost_answer,
     packs_of,
     read_answer,
-    reply_token_budget,
-    split_evenly,
 )
 from flows.store.judge_memory import MEMORY_ERRORS, JudgeMemory
 from flows.store.reply_cache import CACHE_ERRORS, ReplyCache
 from flows.waits import result_of
 
-if TYPE_CHECKING:
-    pass
-
-
 log = logging.getLogger("flows.judges.live.judge")
 
 T = TypeVar("T")
 R = TypeVar("R")
+
+
+@dataclass(frozen=True)
+class Asked:
+    """One ask: its task, its distinct items, their cache keys, and (when usage is tracked
+    per item) the items' row keys, which packs index into."""
+
+    task: Task
+    items: list[Any]
+    cache_keys: list[str]
+    keys: list[int] | None
+
+
+class PackAnswers(Protocol):
+    """How a pack of items the cache lacked gets its answers."""
+
+    def prepare(self, asked: Asked, missing: list[int]) -> None:
+        """Before any pack: the items the cache lacked (the batch judge reads where their
+        batches stand in one query)."""
+
+    def answer(self, asked: Asked, pack: list[int]) -> list[Result]:
+        """One result for each item of `pack` (indices into `asked.items`), in its order; a
+        judge error raised is every item's."""
+        ...
 
 
 def cache_key(model: str, template: str, mode: str, schema: str, item_data: Any) -> str:
@@ -64,46 +85,162 @@ def legacy_claims_key(model: str, template: str, schema: str, answer: str) -> st
     return cache_key(model, template, mode, schema, {"text": answer})
 
 
-class CachedPackedAsking(AskingAlone):
-    """Asks distinct items of a ChatEndpoint through the reply cache, in packs, concurrently.
+class AnswerStore:
+    """The reply cache as a judge reads and fills it: one key per item (model, template
+    version, mode, schema, item, request parameters), whatever the packs looked like."""
 
-    The judge that inherits it sets the attributes below in its constructor.
-    """
+    def __init__(
+        self, identity: JudgeIdentity, mode: str, cache: ReplyCache | None, *, writes: bool = True
+    ) -> None:
+        self.identity = identity
+        self.mode = mode
+        self.cache = cache
+        self._writes = writes  # a dry run looks answers up and stores none
 
-    model: str
-    mode: str
-    _identity: JudgeIdentity
-    _chat: ChatEndpoint
-    _usage: Usage
-    _cache: ReplyCache | None
-    _memory: JudgeMemory | None
-    _max_output_tokens: int | None
-    _track_items: bool
-    _pack_size: int
-    _pack_chars: int
-    _concurrency: int
-
-    def stop(self) -> None:
-        raise NotImplementedError
-
-    def _one(self, task: Task, item: Any) -> Any:
-        result = self._ask(task, [item])[0]
-        if result.error is not None:
-            raise result.error
-        return result.value
-
-    def _cache_key(self, task: Task, item: Any) -> str:
+    def key(self, task: Task, item: Any) -> str:
         return cache_key(
-            self.model, self._identity.prompt_version, self.mode, task.schema, task.item_data(item)
+            self.identity.model,
+            self.identity.prompt_version,
+            self.mode,
+            task.schema,
+            task.item_data(item),
         )
 
-    def _ask(self, task: Task, items: list[Any], keys: pl.Series | None = None) -> list[Result]:
+    def found(self, cache_keys: list[str]) -> dict[int, str]:
+        """The stored replies among `cache_keys`, by position; an unreadable cache is empty."""
+        if self.cache is None or not cache_keys:
+            return {}
+        try:
+            found = self.cache.get_many(cache_keys)
+        except CACHE_ERRORS as exc:
+            log.warning("judge cache unreadable (%s); asking the endpoint", type(exc).__name__)
+            return {}
+        return {i: found[key] for i, key in enumerate(cache_keys) if key in found}
+
+    def read_reply(
+        self,
+        task: Task,
+        *,
+        reply: Reply,
+        asking: list[int],
+        items: list[Any],
+        cache_keys: list[str],
+        share: list[tuple[int, int]],
+        results: dict[int, Result],
+    ) -> dict[int, JudgeReplyError]:
+        """Store the usable answers of a reply; returns the items it left unanswered, and why."""
+        try:
+            whole = json_reply(reply)
+            entry = task.packed_field
+            parts = split_packed(whole, entry, len(asking)) if entry else [whole]
+        except JudgeReplyError as exc:
+            return dict.fromkeys(asking, exc)
+        unusable: dict[int, JudgeReplyError] = {}
+        numbers = dict(enumerate(asking, start=1))  # item number in the prompt -> index
+        for number, part, (prompt_tokens, completion_tokens) in zip(
+            numbers, parts, share, strict=True
+        ):
+            index = numbers[number]
+            # The pack's other items, by their numbers in this prompt: an answer that reads as
+            # one of theirs is not this item's (issue 27).
+            others = {n: items[i] for n, i in numbers.items() if n != number}
+            try:
+                if part is None:
+                    raise JudgeReplyError(f"the reply has no entry for this item's {entry}")
+                value = read_answer(task, part, items[index], others)
+            except JudgeReplyError as exc:
+                unusable[index] = exc
+                continue
+            results[index] = Result(value=value)
+            self.keep(
+                task, cache_keys[index], part, prompt_tokens, completion_tokens, item=items[index]
+            )
+        return unusable
+
+    def keep(
+        self,
+        task: Task,
+        key: str,
+        part: Any,
+        prompt_tokens: int,
+        completion_tokens: int,
+        *,
+        item: Any = None,
+    ) -> None:
+        """Cache one item's answer, with the item's data (`faith cache check` reads it back)."""
+        if self.cache is None or not self._writes:
+            return
+        self.cache.put(
+            key,
+            kind=self.identity.kind,
+            model=self.identity.model,
+            prompt_version=self.identity.prompt_version,
+            schema_name=task.schema,
+            reply=json.dumps(part, ensure_ascii=False),
+            prompt_tokens=prompt_tokens,
+            completion_tokens=completion_tokens,
+            item=None if item is None else json.dumps(task.item_data(item), ensure_ascii=False),
+        )
+
+    def flush(self) -> None:
+        if self.cache is None or not self._writes:
+            return
+        try:
+            self.cache.flush()
+        except CACHE_ERRORS as exc:
+            log.warning("judge cache not written (%s); a re-run pays again", type(exc).__name__)
+
+
+def release(cache: ReplyCache | None, memory: JudgeMemory | None, *, owned: bool) -> None:
+    """A judge's end: the cache and memory it built itself are closed, a cache lent to it is
+    flushed and stays open."""
+    if cache is not None:
+        if owned:
+            cache.close()
+        else:
+            cache.flush()
+    if memory is not None and owned:
+        memory.close()
+
+
+class Asking:
+    """Asks distinct items through the reply cache, in packs, concurrently; `answers` says
+    how a pack is answered, `on_interrupt` ends the calls in flight on Ctrl-C, and
+    `remember_format` stores the endpoint's structured-output mode with the failures."""
+
+    def __init__(
+        self,
+        answers: PackAnswers,
+        *,
+        store: AnswerStore,
+        usage: Usage,
+        memory: JudgeMemory | None,
+        pack_size: int,
+        pack_chars: int,
+        concurrency: int,
+        track_items: bool,
+        on_interrupt: Callable[[], None],
+        remember_format: Callable[[], None] | None = None,
+    ) -> None:
+        self.answers = answers
+        self.store = store
+        self._usage = usage
+        self._memory = memory
+        self._pack_size = pack_size
+        self._pack_chars = pack_chars
+        self._concurrency = concurrency
+        self.track_items = track_items
+        self._on_interrupt = on_interrupt
+        self._remember_format = remember_format
+
+    def ask(self, task: Task, items: list[Any], keys: pl.Series | None = None) -> list[Result]:
         """Answer distinct items: cache first (one query), then packs of the rest, concurrently."""
         results: list[Result | None] = [None] * len(items)
-        cache_keys = [self._cache_key(task, item) for item in items]
-        key_list = keys.to_list() if keys is not None and self._track_items else None
+        cache_keys = [self.store.key(task, item) for item in items]
+        key_list = keys.to_list() if keys is not None and self.track_items else None
+        asked = Asked(task, items, cache_keys, key_list)
         usage_rows: list[tuple[str, int, float, int, int, bool]] = []
-        for index, reply in self._cached(cache_keys).items():
+        for index, reply in self.store.found(cache_keys).items():
             try:
                 results[index] = Result(value=read_answer(task, strict_loads(reply), items[index]))
             except (JudgeReplyError, ValueError):
@@ -114,20 +251,23 @@ class CachedPackedAsking(AskingAlone):
                 usage_rows.append((task.stage, key_list[index], 0.0, 0, 0, True))
         self._usage.add(cached=sum(r is not None for r in results))
         self._usage.record_items(usage_rows)
-        missing = self._untried_first(
-            [i for i, result in enumerate(results) if result is None], cache_keys
-        )
+        missing = [i for i, result in enumerate(results) if result is None]
+        self.answers.prepare(asked, missing)
+        missing = self._untried_first(missing, cache_keys)
         packs = packs_of(
             task, items, missing, pack_size=self._pack_size, pack_chars=self._pack_chars
         )
 
         def answer(pack: list[int]) -> list[Result]:
-            return self._answer_pack(task, pack, items, cache_keys, key_list)
+            return self.answers.answer(asked, pack)
 
         for pack, (pack_results, error) in zip(packs, self._fan_out(answer, packs), strict=True):
             for position, index in enumerate(pack):
-                results[index] = pack_results[position] if error is None else Result(error=error)
-        self._flush_cache()
+                if pack_results is not None:
+                    results[index] = pack_results[position]
+                else:
+                    results[index] = Result(error=error)
+        self.store.flush()
         self._remember(
             {
                 cache_keys[i]: str(result.error)
@@ -157,171 +297,10 @@ class CachedPackedAsking(AskingAlone):
             return
         try:
             self._memory.record_failures(failures)
-            self._remember_format()
+            if self._remember_format is not None:
+                self._remember_format()
         except MEMORY_ERRORS as exc:
             log.warning("judge memory not written (%s)", type(exc).__name__)
-
-    def _remember_format(self) -> None:
-        raise NotImplementedError
-
-    def _cached(self, cache_keys: list[str]) -> dict[int, str]:
-        if self._cache is None or not cache_keys:
-            return {}
-        try:
-            found = self._cache.get_many(cache_keys)
-        except CACHE_ERRORS as exc:
-            log.warning("judge cache unreadable (%s); asking the endpoint", type(exc).__name__)
-            return {}
-        return {i: found[key] for i, key in enumerate(cache_keys) if key in found}
-
-    def _answer_pack(
-        self,
-        task: Task,
-        pack: list[int],
-        items: list[Any],
-        cache_keys: list[str],
-        keys: list[int] | None,
-    ) -> list[Result]:
-        """Ask one pack; the items its reply leaves unusable (or answers with another item's
-        answer) are asked again one by one with the one-item template (escalation.py), never
-        as a smaller pack renumbered. One-item tasks are asked alone from the start.
-        A request counts as failed only when no answer of its reply was used."""
-        spent = [0, 0, 0]  # requests, prompt tokens, completion tokens
-        alone = task.alone
-        if alone is None:
-            results = {
-                i: self._ask_alone(task, items[i], cache_keys[i], spent, stored_as=task)
-                for i in pack
-            }
-        else:
-            results, unusable = self._ask_packed(task, pack, items, cache_keys, spent)
-            if unusable:
-                self._usage.add(retries=1, escalated=len(unusable))
-            for i in unusable:
-                results[i] = self._ask_alone(
-                    alone, items[i], cache_keys[i], spent, stored_as=task, attempts=1
-                )
-        if keys is not None:
-            calls = spent[0] / len(pack)
-            prompt_tokens, completion_tokens = (
-                split_evenly(spent[1], len(pack)),
-                split_evenly(spent[2], len(pack)),
-            )
-            self._usage.record_items(
-                [
-                    (task.stage, keys[i], calls, prompt_tokens[n], completion_tokens[n], False)
-                    for n, i in enumerate(pack)
-                ]
-            )
-        return [results[i] for i in pack]
-
-    def _ask_packed(
-        self, task: Task, pack: list[int], items: list[Any], cache_keys: list[str], spent: list[int]
-    ) -> tuple[dict[int, Result], dict[int, JudgeReplyError]]:
-        """One packed call: the answers it gave, and the items it left unusable (and why)."""
-        budget = reply_token_budget(task, [items[i] for i in pack], self._max_output_tokens)
-        try:
-            reply = self._chat.complete(
-                task.render([items[i] for i in pack]),
-                schema=task.schema,
-                max_tokens=budget,
-                spent=spent,
-            )
-        except JudgeError as exc:
-            return {i: Result(error=exc) for i in pack}, {}
-        share = list(
-            zip(
-                split_evenly(reply.prompt_tokens, len(pack)),
-                split_evenly(reply.completion_tokens, len(pack)),
-                strict=True,
-            )
-        )
-        results: dict[int, Result] = {}
-        unusable = self._read_pack(
-            task,
-            reply=reply,
-            asking=pack,
-            items=items,
-            cache_keys=cache_keys,
-            share=share,
-            results=results,
-        )
-        if len(unusable) == len(pack):
-            self._usage.add(failed=1)  # nothing of this reply was used
-        return results, unusable
-
-    def _read_pack(
-        self,
-        task: Task,
-        *,
-        reply: Reply,
-        asking: list[int],
-        items: list[Any],
-        cache_keys: list[str],
-        share: list[tuple[int, int]],
-        results: dict[int, Result],
-    ) -> dict[int, JudgeReplyError]:
-        """Store the usable answers of a reply; returns the items it left unanswered, and why."""
-        try:
-            whole = json_reply(reply)
-            entry = task.packed_field
-            parts = split_packed(whole, entry, len(asking)) if entry else [whole]
-        except JudgeReplyError as exc:
-            return dict.fromkeys(asking, exc)
-        unusable: dict[int, JudgeReplyError] = {}
-        numbers = dict(enumerate(asking, start=1))  # item number in the prompt -> index
-        for number, part, (prompt_tokens, completion_tokens) in zip(
-            numbers, parts, share, strict=True
-        ):
-            index = numbers[number]
-            # The pack's other items, by their numbers in this prompt: an answer that reads as
-            # one of theirs is not this item's.
-            others = {n: items[i] for n, i in numbers.items() if n != number}
-            try:
-                if part is None:
-                    raise JudgeReplyError(f"the reply has no entry for this item's {entry}")
-                value = read_answer(task, part, items[index], others)
-            except JudgeReplyError as exc:
-                unusable[index] = exc
-                continue
-            results[index] = Result(value=value)
-            self._store(
-                task, cache_keys[index], part, prompt_tokens, completion_tokens, item=items[index]
-            )
-        return unusable
-
-    def _store(
-        self,
-        task: Task,
-        key: str,
-        part: Any,
-        prompt_tokens: int,
-        completion_tokens: int,
-        *,
-        item: Any = None,
-    ) -> None:
-        """Cache one item's answer, with the item's data (`faith cache check` reads it back)."""
-        if self._cache is None:
-            return
-        self._cache.put(
-            key,
-            kind=self._identity.kind,
-            model=self.model,
-            prompt_version=self._identity.prompt_version,
-            schema_name=task.schema,
-            reply=json.dumps(part, ensure_ascii=False),
-            prompt_tokens=prompt_tokens,
-            completion_tokens=completion_tokens,
-            item=None if item is None else json.dumps(task.item_data(item), ensure_ascii=False),
-        )
-
-    def _flush_cache(self) -> None:
-        if self._cache is None:
-            return
-        try:
-            self._cache.flush()
-        except CACHE_ERRORS as exc:
-            log.warning("judge cache not written (%s); a re-run pays again", type(exc).__name__)
 
     def _fan_out(
         self, answer: Callable[[T], R], items: Sequence[T]
@@ -349,7 +328,7 @@ class CachedPackedAsking(AskingAlone):
             return [result_of(future) for future in futures]
         except BaseException as exc:
             if not isinstance(exc, Exception):
-                self.stop()  # interrupted: calls in flight are cancelled, the workers end at once
+                self._on_interrupt()  # calls in flight are cancelled, the workers end at once
             raise
         finally:
             pool.shutdown(wait=True, cancel_futures=True)

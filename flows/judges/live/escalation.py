@@ -13,7 +13,9 @@ from __future__ import annotations
 from typing import Any
 
 from faith_udfs.errors import JudgeError, JudgeReplyError
-from flows.judges.endpoint.transport import ChatEndpoint, Reply, Usage
+from flows.judges.endpoint.transport import ChatEndpoint, Reply
+from flows.judges.endpoint.usage import Usage
+from flows.judges.live.asking import AnswerStore
 from flows.judges.live.tasks import (
     RETRY_NOTE,
     ReplyCut,
@@ -27,26 +29,19 @@ from flows.judges.live.tasks import (
 )
 
 
-class AskingAlone:
-    """The mixin of CachedPackedAsking that asks single items; the judge sets the attributes."""
+class AloneAsker:
+    """Asks single items of `chat`, cached through `store` (the live judge's EndpointAnswers
+    uses it for one-item tasks and for the items a pack escalated)."""
 
-    _chat: ChatEndpoint
-    _usage: Usage
-    _max_output_tokens: int | None
-
-    def _store(
-        self,
-        task: Task,
-        key: str,
-        part: Any,
-        prompt_tokens: int,
-        completion_tokens: int,
-        *,
-        item: Any = None,
+    def __init__(
+        self, chat: ChatEndpoint, *, store: AnswerStore, usage: Usage, max_output_tokens: int | None
     ) -> None:
-        raise NotImplementedError
+        self._chat = chat
+        self._store = store
+        self._usage = usage
+        self._max_output_tokens = max_output_tokens
 
-    def _ask_alone(
+    def ask(
         self,
         task: Task,
         item: Any,
@@ -88,7 +83,7 @@ class AskingAlone:
                 previous = None if cut else (reply.text, RETRY_NOTE.format(reason=exc))
                 last = (reply, exc)
                 continue
-            self._store(
+            self._store.keep(
                 stored_as, cache_key, part, reply.prompt_tokens, reply.completion_tokens, item=item
             )
             return Result(value=value)

@@ -26,8 +26,9 @@ from faith_udfs.prompts import CLAIMS
 from flows.cli import main
 from flows.judges.endpoint.request_details import endpoint_key
 from flows.judges.modes import with_remembered_mode
+from flows.judges.settings import JudgeSettings
 from flows.run.pipeline import run_score
-from flows.run.settings import JudgeSettings, ScoreSettings
+from flows.run.settings import ScoreSettings
 from flows.store.db import open_store
 from flows.store.judge_memory import JudgeMemory, JudgeMode
 from tests.support.builders import COMPARED, write

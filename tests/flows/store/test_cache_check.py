@@ -11,8 +11,9 @@ import pytest
 
 from faith_udfs import LexicalJudge, MetricConfig, score_cases
 from flows.cli import main
+from flows.judges.settings import JudgeSettings
 from flows.run.pipeline import run_score
-from flows.run.settings import JudgeSettings, ScoreSettings
+from flows.run.settings import ScoreSettings
 from tests.support.builders import COMPARED, write
 from tests.support.misfiled import N_CASES, assert_nothing_misfiled, case_rows
 from tests.support.sloppy_stub import SloppyServer

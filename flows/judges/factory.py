@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from faith_udfs import GroundedJudge, Judge, LexicalJudge
+from faith_udfs import Cutoffs, GroundedJudge, Judge, LexicalJudge
 from faith_udfs.errors import ConfigError
-from flows.run.settings import JudgeSettings, ScoreSettings
+from flows.judges.settings import JudgeSettings
 
 if TYPE_CHECKING:
     import duckdb
@@ -22,6 +22,11 @@ def build_judge(
 ) -> Judge:
     """The judge the settings ask for; `con` backs the LLM judge's call cache. `dry_run`:
     an LLM judge that only counts what it would ask (flows/judges/live/dry_run.py)."""
+    if settings.calibration is not None and settings.cutoffs is None:
+        # flows/run/calibration.py fills the cut-offs in from the database before any judge
+        raise ConfigError(f"calibration {settings.calibration!r} was not read before judging")
+    if settings.kind == "grounded" and settings.cutoffs is not None:
+        return GroundedJudge(cutoffs=Cutoffs(**settings.cutoffs.model_dump()))
     if settings.kind == "grounded":
         return GroundedJudge()
     if settings.kind == "lexical":
@@ -39,22 +44,6 @@ def build_judge(
 
         return build_openai_judge(settings, con)
     raise ConfigError(f"unknown judge kind {settings.kind!r}; use grounded, lexical or openai")
-
-
-def remembered_judge(settings: ScoreSettings, con: duckdb.DuckDBPyConnection) -> ScoreSettings:
-    """`settings` with the LLM judge's mode (and --timeout) as `faith judge-check` found them
-    for the endpoint and model, where the run did not give them (flows/judges/modes.py)."""
-    if settings.judge.kind != "openai":
-        return settings
-    from flows.judges.modes import with_remembered_mode
-    from flows.store.judge_memory import JudgeMemory
-
-    memory = JudgeMemory(con)
-    try:
-        judge = with_remembered_mode(settings.judge, memory)
-    finally:
-        memory.close()
-    return settings if judge is settings.judge else settings.model_copy(update={"judge": judge})
 
 
 def judge_usage(judge: Judge) -> dict[str, int]:

@@ -1,0 +1,86 @@
+"""The judge's settings: which judge answers, and how it may use the endpoint.
+
+Owned by the judges wing (the run nests them in ScoreSettings); every judge module takes them.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, SecretStr, model_validator
+
+from flows.judges.endpoint.request_details import split_userinfo
+
+__all__ = ["CutoffSettings", "JudgeSettings"]
+
+
+class CutoffSettings(BaseModel):
+    """A calibration's cut-offs as the judge takes them (filled from `calibrations` by the run
+    that names a calibration, so that workers need no database)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    supported: float = Field(ge=0.0, le=1.0)
+    silent: float = Field(ge=0.0, le=1.0)
+    threshold: float = Field(ge=0.0, le=1.0)
+
+
+class JudgeSettings(BaseModel):
+    """Which judge answers, and how it may use the endpoint. Holds no key, only the name of
+    the environment variable that holds it; credentials written into the URL are split off
+    into a secret that shows as `**********` wherever the settings go (Prefect stores a flow's
+    parameters in its database and shows them in its UI)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    # grounded: the offline default; lexical: the seed's word rules; openai: an LLM endpoint.
+    kind: Literal["grounded", "lexical", "openai"] = "grounded"
+    model: str | None = None
+    base_url: str | None = None
+    api_key_env: str = "OPENAI_API_KEY"
+    mode: str | None = None
+    # Batch mode: seconds a run may wait for its own batches to finish (0: leave them pending).
+    batch_wait: float = Field(default=0.0, ge=0.0)
+    llm_reason: bool = False
+    concurrency: int = Field(default=8, ge=1, le=256)
+    timeout: float = Field(default=60.0, gt=0)
+    max_calls: int | None = Field(default=None, ge=0)
+    max_tokens: int | None = Field(default=None, ge=0)
+    # Requests and tokens per minute, over any 60 s window (flows/judges/endpoint/rate_window.py).
+    rpm: int | None = Field(default=None, ge=1)
+    tpm: int | None = Field(default=None, ge=1)
+    # max_tokens of every request; None: sized from the question and its items (live/tasks.py).
+    max_output_tokens: int | None = Field(default=None, ge=16)
+    # A calibration stored by `faith calibrate` (grounded judge only), and its cut-offs once
+    # the run has read them (flows/run/calibration.py).
+    calibration: str | None = Field(default=None, min_length=1)
+    cutoffs: CutoffSettings | None = None
+    # `user:password` of a `--base-url` such as http://user:password@proxy:4000/v1.
+    base_url_userinfo: SecretStr | None = Field(default=None, repr=False)
+
+    @model_validator(mode="after")
+    def _calibrates_grounded(self) -> JudgeSettings:
+        """A calibration holds the grounded judge's cut-offs: no other judge takes them."""
+        if (self.calibration or self.cutoffs) and self.kind != "grounded":
+            raise ValueError(
+                f"--calibration calibrates the grounded judge, not --judge {self.kind}"
+            )
+        return self
+
+    @model_validator(mode="before")
+    @classmethod
+    def _split_userinfo(cls, data: Any) -> Any:
+        """Keep `base_url` free of credentials, whoever built the settings."""
+        if not isinstance(data, dict) or not data.get("base_url"):
+            return data
+        public, userinfo = split_userinfo(str(data["base_url"]))
+        if userinfo is None:
+            return data
+        return {**data, "base_url": public, "base_url_userinfo": userinfo}
+
+    def endpoint_url(self) -> str | None:
+        """The URL to call, credentials included: for the HTTP client only."""
+        if self.base_url is None or self.base_url_userinfo is None:
+            return self.base_url
+        scheme, sep, rest = self.base_url.partition("://")
+        return f"{scheme}{sep}{self.base_url_userinfo.get_secret_value()}@{rest}"

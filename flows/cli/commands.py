@@ -186,6 +186,9 @@ def build_parser() -> argparse.ArgumentParser:
     from flows.cli.calibrate_command import add_calibrate_command
 
     add_calibrate_command(commands)
+    from flows.cli.cache_command import add_cache_command
+
+    add_cache_command(commands)
     return parser
 
 

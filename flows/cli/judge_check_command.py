@@ -17,11 +17,21 @@ def add_judge_check_command(commands: argparse._SubParsersAction) -> None:
         description="Send the seed's three examples through every judge stage (a handful of "
         "small requests) and report the structured-output mode the endpoint accepts, the "
         "latency of each call, whether the replies parse, and the scores against the "
-        "expected 1.0 / 1.0 / 0.5. Exits 9 when the judge cannot be used, 6 when the endpoint "
-        "refuses the key or the model.",
+        "expected 1.0 / 1.0 / 0.5. Without --judge-mode, packed is tried first and per-item "
+        "when packed cannot be used; with --db the mode that works and its latency are "
+        "remembered, and `faith score`/`faith nightly` use them unless told otherwise. "
+        "Exits 9 when no mode can be used, 6 when the endpoint refuses the key or the model.",
     )
     add_endpoint_arguments(check, model_required=True)
     check.add_argument("--timeout", type=float, default=60.0, help="seconds per call (60)")
+    check.add_argument(
+        "--concurrency",
+        type=int,
+        default=1,
+        metavar="N",
+        help="calls sent at once (default 1: each latency is the server's own, without "
+        "queueing; give the run's --concurrency to measure what a run will see)",
+    )
     check.add_argument(
         "--max-output-tokens", type=int, metavar="N", help="max_tokens of every request"
     )
@@ -35,6 +45,7 @@ def add_judge_check_command(commands: argparse._SubParsersAction) -> None:
 
 
 def judge_check_command(args: argparse.Namespace) -> int:
+    from faith_udfs.errors import ConfigError
     from flows.errors import JudgeEndpointError, JudgeUnusable
     from flows.judges.check import run_judge_check
     from flows.store.db import open_store
@@ -43,17 +54,22 @@ def judge_check_command(args: argparse.Namespace) -> int:
     settings = judge_settings(args, kind="openai")
     con = open_store(args.db) if args.db else None
     memory = JudgeMemory(con) if con is not None else None
+    if args.concurrency < 1:
+        raise ConfigError(f"--concurrency must be at least 1, got {args.concurrency}")
     try:
-        report = run_judge_check(settings, memory)
+        search = run_judge_check(settings, memory, concurrency=args.concurrency)
     finally:
         if memory is not None:
             memory.close()
         if con is not None:
             con.close()
-    for line in report.lines():
+    for line in search.lines():
         print(printable(line))  # server text, its control characters shown
-    if report.usable:
+    if search.usable_mode is not None:
+        if memory is not None:
+            print(f"remembered in {args.db}: judge mode {search.usable_mode} for this endpoint")
         return EXIT_OK
-    if report.problem and report.problem.startswith("the endpoint"):
-        raise JudgeEndpointError(report.problem)
-    raise JudgeUnusable(f"the judge {args.model} cannot be used: {report.problem}")
+    problem = search.problem
+    if problem and problem.startswith("the endpoint"):
+        raise JudgeEndpointError(problem)
+    raise JudgeUnusable(f"the judge {args.model} cannot be used: {problem}")

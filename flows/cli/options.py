@@ -192,7 +192,12 @@ def add_run_arguments(parser: argparse.ArgumentParser) -> None:
         "collecting them and going on to the next stage in the same run (default 0: the "
         "cases stay pending for a later run)",
     )
-    judge.add_argument("--timeout", type=float, default=60.0, help="seconds per judge call (60)")
+    judge.add_argument(
+        "--timeout",
+        type=float,
+        help="seconds per judge call (default 60, or 3x the slowest call `faith judge-check "
+        "--db` measured for this endpoint and model, whichever is larger)",
+    )
     judge.add_argument("--max-calls", type=int, help="cap on judge calls this run; rest pending")
     judge.add_argument("--max-tokens", type=int, help="cap on judge tokens this run; rest pending")
     judge.add_argument(
@@ -353,7 +358,9 @@ def _options_for(args: argparse.Namespace, fields: Iterable[str]) -> dict[str, A
     return {
         name: options[_OPTION_OF_FIELD.get(name, name)]
         for name in fields
-        if _OPTION_OF_FIELD.get(name, name) in options
+        # an option not given (None) leaves the field's default: `--timeout` unset is the
+        # settings' default, raised to fit a latency judge-check measured (judges/modes.py)
+        if options.get(_OPTION_OF_FIELD.get(name, name)) is not None
     }
 
 

@@ -35,6 +35,7 @@ from flows.read.source import Source, count_rows, duplicated_case_ids, resolve_s
 from flows.run.batches import config_has_cases
 from flows.run.calibration import with_calibration
 from flows.run.progress import LogProgress, Progress
+from flows.run.remembered_judge import remembered_judge
 from flows.run.run_end import complete_run, mark_stopped
 from flows.run.settings import ScoreSettings
 from flows.run.stop_signals import as_stop, signals_deferred
@@ -80,6 +81,7 @@ def run_score_on_dask(
     try:
         supersede_dead_runs(con)
         settings = with_calibration(settings, con)  # workers get the cut-offs, not the name
+        settings = remembered_judge(settings, con)  # and the judge mode judge-check found
         root = shard_root(settings.db)
         salvage_stale_shards(con, root)
         config = settings.metric_config()

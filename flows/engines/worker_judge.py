@@ -55,6 +55,7 @@ class ShardReplies:
             "cache_key": key,
             "prompt_tokens": 0,
             "completion_tokens": 0,
+            "item": None,
             **fields,
             "created_at": datetime.now(UTC).replace(tzinfo=None),
         }

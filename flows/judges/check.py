@@ -3,7 +3,9 @@
 `faith judge-check` prints the report; the nightly run calls `require_usable_judge` first, so a
 night does not pay for thousands of calls to a judge whose replies do not parse. A few small
 requests: the found structured-output mode, each call's latency, whether the replies parse,
-and the examples' scores against the seed's 1.0 / 1.0 / 0.5.
+and the examples' scores against the seed's 1.0 / 1.0 / 0.5. Unless a judge mode is given,
+packed is tried first and per-item after it; the mode that works is remembered for the
+endpoint and model (judge_modes), with the latency measured (flows/judges/modes.py).
 """
 
 from __future__ import annotations
@@ -11,7 +13,7 @@ from __future__ import annotations
 import json
 import logging
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import timedelta
 from typing import TYPE_CHECKING
 
@@ -22,6 +24,7 @@ from flows.errors import JudgeUnusable
 from flows.judges.endpoint.request_details import endpoint_key
 from flows.judges.live.judge import OpenAIJudge
 from flows.judges.live.tasks import DEFAULT_MODE
+from flows.judges.modes import ModeSearch, remember_mode, with_remembered_mode
 from flows.store.judge_memory import MEMORY_ERRORS, JudgeMemory
 
 if TYPE_CHECKING:
@@ -60,6 +63,8 @@ class JudgeCheckReport:
     calls: int = 0
     failed: int = 0
     notes: list[str] = field(default_factory=list)
+    escalated: int = 0  # packed answers unusable or another item's, asked again alone
+    concurrency: int = 1
 
     @property
     def usable(self) -> bool:
@@ -71,7 +76,8 @@ class JudgeCheckReport:
         out = [
             f"judge {self.model} ({self.mode}): response_format "
             f"{self.response_format or 'none answered'}",
-            f"calls {self.calls} ({self.failed} failed); latency per call (s): {latency}",
+            f"calls {self.calls} ({self.failed} failed, {self.escalated} packed answers asked "
+            f"again alone); latency per call at --concurrency {self.concurrency} (s): {latency}",
         ]
         for name, _, expected in EXAMPLES:
             score = self.scores.get(name)
@@ -116,14 +122,25 @@ def check_judge_endpoint(judge: OpenAIJudge) -> JudgeCheckReport:
         scores=scores,
         errors=errors,
         seconds=time.perf_counter() - started,
-        problem=judge.fatal_error or _problem(scores, errors),
+        problem=judge.fatal_error or _problem(scores, errors, judge.mode, usage["escalated"]),
         calls=usage["calls"],
         failed=usage["failed"],
+        escalated=usage["escalated"],
     )
 
 
-def _problem(scores: dict[str, float | None], errors: dict[str, str]) -> str | None:
+def _problem(
+    scores: dict[str, float | None], errors: dict[str, str], mode: str, escalated: int
+) -> str | None:
     """Why the judge cannot be used, or None."""
+    if mode == "packed" and escalated:
+        # Asked again alone, the items may well have passed: the model still cannot answer
+        # packed prompts, and a run would pay for every pack twice.
+        return (
+            f"{escalated} packed answers were unusable or another item's and had to be asked "
+            "again one by one: this model cannot answer packed prompts (try --judge-mode "
+            "per-item)"
+        )
     if errors:
         name, error = next(iter(errors.items()))
         return f"{len(errors)} of {len(EXAMPLES)} examples could not be judged; {name}: {error}"
@@ -141,16 +158,16 @@ def _problem(scores: dict[str, float | None], errors: dict[str, str]) -> str | N
     )
 
 
-def checking_judge(settings: JudgeSettings) -> OpenAIJudge:
-    """A judge for the check: the run's model, mode and limits, no cache, no remembered mode
-    (the check finds the mode again), one retry with a short backoff."""
+def checking_judge(settings: JudgeSettings, mode: str, concurrency: int) -> OpenAIJudge:
+    """A judge for the check: the run's model and limits in `mode`, `concurrency` calls at
+    once, no cache, no remembered mode (the check finds the mode again), one retry with a
+    short backoff."""
     return OpenAIJudge(
         settings.model or "",
         base_url=settings.endpoint_url(),
         api_key_env=settings.api_key_env,
-        # Batch mode asks the packed questions through the Batch API: checked live, packed.
-        mode="packed" if settings.mode == "batch" else settings.mode or DEFAULT_MODE,
-        concurrency=min(settings.concurrency, 4),
+        mode=mode,
+        concurrency=concurrency,
         timeout=settings.timeout,
         max_retries=1,
         max_output_tokens=settings.max_output_tokens,
@@ -159,21 +176,39 @@ def checking_judge(settings: JudgeSettings) -> OpenAIJudge:
     )
 
 
-def run_judge_check(settings: JudgeSettings, memory: JudgeMemory | None = None) -> JudgeCheckReport:
-    """Check the endpoint the settings name; with `memory`, remember the mode and the check."""
-    with checking_judge(settings) as judge:
-        report = check_judge_endpoint(judge)
+def run_judge_check(
+    settings: JudgeSettings, memory: JudgeMemory | None = None, *, concurrency: int | None = None
+) -> ModeSearch:
+    """Check the endpoint the settings name in their mode, or (none given) packed, then
+    per-item when packed cannot be used; with `memory`, remember each check and the mode
+    that works. `concurrency`: calls sent at once (default: the settings', at most 4)."""
+    at_once = concurrency or min(settings.concurrency, 4)
+    # Batch mode asks the packed questions through the Batch API: checked live, packed.
+    given = "packed" if settings.mode == "batch" else settings.mode
+    reports: list[JudgeCheckReport] = []
+    for mode in [given] if given else ["packed", "per-item"]:
+        with checking_judge(settings, mode, at_once) as judge:
+            report = replace(check_judge_endpoint(judge), concurrency=at_once)
+        reports.append(report)
+        if memory is not None:
+            _record(memory, settings, report)
+        if report.usable or judge.fatal_error:
+            break
+    search = ModeSearch(reports=reports, concurrency=at_once, searched=given is None)
     if memory is not None:
-        _record(memory, settings, report)
-    return report
+        remember_mode(memory, endpoint_key(settings.base_url), settings.model or "", search)
+    return search
 
 
-def require_usable_judge(settings: JudgeSettings, con: duckdb.DuckDBPyConnection) -> None:
+def require_usable_judge(settings: JudgeSettings, con: duckdb.DuckDBPyConnection) -> JudgeSettings:
     """The nightly preflight: pass at once when this endpoint, model and judge passed a check
-    within PREFLIGHT_VALID, else check now; JudgeUnusable stops the night before it pays."""
+    within PREFLIGHT_VALID, else check now; JudgeUnusable stops the night before it pays.
+    Returns the settings with the judge mode to use (the given one, else the remembered or
+    found one)."""
     memory = JudgeMemory(con)
     try:
-        key, identity = endpoint_key(settings.base_url), _identity(settings)
+        settings = with_remembered_mode(settings, memory)
+        key, identity = endpoint_key(settings.base_url), _identity(settings, settings.mode)
         try:
             passed = memory.passed_check(
                 key, settings.model or "", identity, within=PREFLIGHT_VALID
@@ -182,34 +217,37 @@ def require_usable_judge(settings: JudgeSettings, con: duckdb.DuckDBPyConnection
             passed = None
         if passed is not None:
             log.info("judge check: passed at %s UTC; not asked again", f"{passed[0]:%H:%M}")
-            return
-        report = run_judge_check(settings, memory)
-        for line in report.lines():
+            return settings
+        search = run_judge_check(settings, memory)
+        for line in search.lines():
             log.info("judge check: %s", line)
-        if not report.usable:
+        if search.usable_mode is None:
             raise JudgeUnusable(
                 f"the judge {settings.model} cannot be used, so nothing was scored: "
-                f"{report.problem}; run `faith judge-check` for the details"
+                f"{search.problem}; run `faith judge-check` for the details"
             )
+        if settings.mode is None:
+            return settings.model_copy(update={"mode": search.usable_mode})
+        return settings
     finally:
         memory.close()
 
 
-def _identity(settings: JudgeSettings) -> str:
-    return json.dumps(
-        {"model": settings.model, "mode": settings.mode or DEFAULT_MODE}, sort_keys=True
-    )
+def _identity(settings: JudgeSettings, mode: str | None) -> str:
+    return json.dumps({"model": settings.model, "mode": mode or DEFAULT_MODE}, sort_keys=True)
 
 
 def _record(memory: JudgeMemory, settings: JudgeSettings, report: JudgeCheckReport) -> None:
     key = endpoint_key(settings.base_url)
+    # A check of packed mode for batch settings is the batch judge's check too.
+    mode = settings.mode if settings.mode == "batch" else report.mode
     try:
         if report.response_format is not None:
             memory.remember_format(key, report.model, report.response_format)
         memory.record_check(
             key,
             report.model,
-            _identity(settings),
+            _identity(settings, mode),
             usable=report.usable,
             response_format=report.response_format,
             calls=report.calls,

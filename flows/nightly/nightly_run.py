@@ -112,7 +112,9 @@ def run_nightly(
             # of paying for invalid cases; a check passed within a day is not paid again.
             from flows.judges.check import require_usable_judge
 
-            require_usable_judge(settings.judge, con)
+            # The judge mode to use: given, remembered by `faith judge-check`, or found now.
+            checked = require_usable_judge(settings.judge, con)
+            settings = settings.model_copy(update={"judge": checked})
         # The invalid share is checked, and the snapshot for readers written, after the judge
         # check: a night whose judge failed still records the check, and the copy carries it.
         scoring = settings.model_copy(

@@ -36,6 +36,7 @@ from flows.run.batches import (
 )
 from flows.run.calibration import with_calibration
 from flows.run.progress import LogProgress, Progress
+from flows.run.remembered_judge import remembered_judge
 from flows.run.run_end import (
     complete_run,
     describe,
@@ -97,6 +98,8 @@ def run_score(
     try:
         supersede_unless_dry(con, settings)
         settings = with_calibration(settings, con)  # --calibration NAME: its cut-offs
+        if judge is None:  # the judge mode and --timeout judge-check found, unless given
+            settings = remembered_judge(settings, con)
         judge = judge or build_judge(settings.judge, con, dry_run=settings.dry_run)
         config = settings.metric_config()
         config_id = config.config_id(judge.identity)

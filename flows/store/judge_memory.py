@@ -1,5 +1,6 @@
-"""What faithpipe remembers of an LLM endpoint across runs (migration 008): the structured-output
-mode it answers, the items whose calls failed, and its judge checks.
+"""What faithpipe remembers of an LLM endpoint across runs (migrations 008, 018): the
+structured-output mode it answers, the judge mode its model can use, the items whose calls
+failed, and its judge checks.
 
 Thread-safe like the reply cache: every query runs on the memory's own cursor under one lock.
 A memory that cannot be read or written costs a negotiation or an ordering, never a run.
@@ -10,6 +11,7 @@ from __future__ import annotations
 import logging
 import threading
 from collections.abc import Iterable
+from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -17,11 +19,22 @@ import duckdb
 
 from flows.store.db import sql
 
-__all__ = ["MEMORY_ERRORS", "JudgeMemory", "record_run_judge"]
+__all__ = ["MEMORY_ERRORS", "JudgeMemory", "JudgeMode", "record_run_judge"]
 
 log = logging.getLogger(__name__)
 
 MEMORY_ERRORS = (duckdb.Error,)
+
+
+@dataclass(frozen=True)
+class JudgeMode:
+    """A row of `judge_modes`: the mode a model can judge in, and the latency measured."""
+
+    judge_mode: str
+    seconds_per_call: float | None
+    slowest_call: float | None
+    concurrency: int
+    checked_at: datetime | None = None
 
 
 def _now() -> datetime:
@@ -58,6 +71,29 @@ class JudgeMemory:
                     "endpoint_key": endpoint_key,
                     "model": model,
                     "response_format": response_format,
+                    "now": _now(),
+                },
+            )
+
+    def judge_mode(self, endpoint_key: str, model: str) -> JudgeMode | None:
+        """The judge mode `faith judge-check` found for this endpoint and model, or None."""
+        with self._lock:
+            rows = self._cursor.execute(
+                sql("judge_mode_select"), {"endpoint_key": endpoint_key, "model": model}
+            ).fetchall()
+        return JudgeMode(*rows[0]) if rows else None
+
+    def remember_mode(self, endpoint_key: str, model: str, mode: JudgeMode) -> None:
+        with self._lock:
+            self._cursor.execute(
+                sql("judge_mode_upsert"),
+                {
+                    "endpoint_key": endpoint_key,
+                    "model": model,
+                    "judge_mode": mode.judge_mode,
+                    "seconds_per_call": mode.seconds_per_call,
+                    "slowest_call": mode.slowest_call,
+                    "concurrency": mode.concurrency,
                     "now": _now(),
                 },
             )

@@ -33,6 +33,7 @@ _COLUMNS = (
     "prompt_tokens",
     "completion_tokens",
     "created_at",
+    "item",  # migration 018: the item's data, for `faith cache check`
 )
 # A buffer that cannot be written (disk full, ...) is kept for a later flush, up to this size.
 _MAX_UNWRITTEN = 100_000
@@ -89,8 +90,10 @@ class ReplyCache:
         reply: str,
         prompt_tokens: int = 0,
         completion_tokens: int = 0,
+        item: str | None = None,
     ) -> None:
-        """Buffer one reply; writes the buffer when it is full or old enough.
+        """Buffer one reply (and the JSON of the item it answers); writes the buffer when it
+        is full or old enough.
 
         A failed write here is logged and kept for the next flush: the answer in hand is
         still good, only a re-run would pay for it again.
@@ -105,6 +108,7 @@ class ReplyCache:
             int(prompt_tokens),
             int(completion_tokens),
             datetime.now(UTC).replace(tzinfo=None),
+            item,
         )
         with self._lock:
             self._buffer[key] = row

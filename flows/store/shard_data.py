@@ -26,6 +26,7 @@ REPLY_COLUMNS: dict[str, pl.DataType] = {
     "prompt_tokens": pl.Int32(),
     "completion_tokens": pl.Int32(),
     "created_at": pl.Datetime("us"),
+    "item": pl.String(),  # migration 018
 }
 
 
@@ -46,6 +47,8 @@ def store_replies(con: duckdb.DuckDBPyConnection, replies: pl.DataFrame) -> int:
     returns how many. A reply stored before is replaced by the same reply: idempotent."""
     if replies.height == 0:
         return 0
+    if "item" not in replies.columns:  # a shard written before migration 018
+        replies = replies.with_columns(item=pl.lit(None, dtype=pl.String))
     params = {name: replies[name].to_list() for name in REPLY_COLUMNS}
     with transaction(con):
         con.execute(sql("judge_cache_upsert"), params)

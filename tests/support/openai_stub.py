@@ -126,12 +126,14 @@ def answer_prompt(prompt: str) -> dict[str, Any]:
     if schema not in PACKED_SCHEMAS:
         raise ValueError(f"not a faithpipe prompt: {schema!r}")
     one_item = ONE_ITEM_SCHEMA[schema]
-    return {
-        "items": [
-            {"item": number, **pretend_judge(item_prompt, one_item)}
-            for number, item_prompt in enumerate(_unpacked(prompt, schema), start=1)
-        ]
-    }
+    entries = [
+        {"item": number, **pretend_judge(item_prompt, one_item)}
+        for number, item_prompt in enumerate(_unpacked(prompt, schema), start=1)
+    ]
+    for entry in entries:  # a packed verdict names its claim, as the template asks
+        for claim, verdict in enumerate(entry.get("verdicts") or [], start=1):
+            verdict.setdefault("claim", claim)
+    return {"items": entries}
 
 
 def _unpacked(prompt: str, schema: str) -> list[str]:
@@ -269,6 +271,13 @@ class StubServer:
             self._fraction = 0.0
             self._rejected = set()
             self.behaviours = set()
+
+    def rewrite(
+        self, request: dict[str, Any], prompt: str, reply: dict[str, Any]
+    ) -> tuple[str, str] | None:
+        """(content, finish_reason) to send instead of the honest `reply`; None: send it.
+        A hook for servers that misbehave on purpose (tests/support/sloppy_stub.py)."""
+        return None
 
     def reset_counts(self) -> None:
         with self.lock:
@@ -452,8 +461,8 @@ class _Handler(BaseHTTPRequestHandler):
             _drop_a_verdict(reply)
         elif fault == "zero_based":
             _number_from_zero(reply)
-        content = json.dumps(reply)
-        finish_reason = "stop"
+        override = stub.rewrite(request, prompt, reply)
+        content, finish_reason = (json.dumps(reply), "stop") if override is None else override
         if fault == "malformed":
             content = "{'verdicts': [yes, no" if "verdicts" in reply else "{truths: oops"
         elif fault == "truncated":

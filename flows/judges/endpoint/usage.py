@@ -17,6 +17,7 @@ class Usage:
         "prompt_tokens",
         "completion_tokens",
         "estimated",  # calls whose token counts are estimates (the server sent no usage)
+        "escalated",  # items a packed reply left unusable, asked again alone
     )
 
     def __init__(self) -> None:

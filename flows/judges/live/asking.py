@@ -17,7 +17,8 @@ import polars as pl
 
 from faith_udfs.config import JudgeIdentity
 from faith_udfs.errors import JudgeError, JudgeReplyError
-from faith_udfs.packed_replies import split_packed
+from faith_udfs.packed_prompts import PACKED_VERSION
+from faith_udfs.packed_replies import split_packed, strict_loads
 from flows.judges.endpoint.transport import REQUEST_PARAMETERS, Reply
 from flows.judges.endpoint.usage import Usage
 from flows.judges.live.tasks import (
@@ -62,6 +63,28 @@ class PackAnswers(Protocol):
         ...
 
 
+def cache_key(model: str, template: str, mode: str, schema: str, item_data: Any) -> str:
+    """An item's key in judge_cache: model, template version, mode, schema, the item's data
+    and the request parameters (`faith cache check` recomputes it for old rows)."""
+    payload = {
+        "model": model,
+        "template": template,
+        "mode": mode,
+        "schema": schema,
+        "item": item_data,
+        "params": REQUEST_PARAMETERS,
+    }
+    text = json.dumps(payload, sort_keys=True, ensure_ascii=False)
+    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def legacy_claims_key(model: str, template: str, schema: str, answer: str) -> str:
+    """The key a claims answer cached before migration 018 has, had it been asked for
+    `answer` (the mode follows from the template: packed templates are packed's)."""
+    mode = "packed" if PACKED_VERSION in template else "per-item"
+    return cache_key(model, template, mode, schema, {"text": answer})
+
+
 class AnswerStore:
     """The reply cache as a judge reads and fills it: one key per item (model, template
     version, mode, schema, item, request parameters), whatever the packs looked like."""
@@ -75,16 +98,13 @@ class AnswerStore:
         self._writes = writes  # a dry run looks answers up and stores none
 
     def key(self, task: Task, item: Any) -> str:
-        payload = {
-            "model": self.identity.model,
-            "template": self.identity.prompt_version,
-            "mode": self.mode,
-            "schema": task.schema,
-            "item": task.item_data(item),
-            "params": REQUEST_PARAMETERS,
-        }
-        text = json.dumps(payload, sort_keys=True, ensure_ascii=False)
-        return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
+        return cache_key(
+            self.identity.model,
+            self.identity.prompt_version,
+            self.mode,
+            task.schema,
+            task.item_data(item),
+        )
 
     def found(self, cache_keys: list[str]) -> dict[int, str]:
         """The stored replies among `cache_keys`, by position; an unreadable cache is empty."""
@@ -116,23 +136,38 @@ class AnswerStore:
         except JudgeReplyError as exc:
             return dict.fromkeys(asking, exc)
         unusable: dict[int, JudgeReplyError] = {}
-        for index, part, (prompt_tokens, completion_tokens) in zip(
-            asking, parts, share, strict=True
+        numbers = dict(enumerate(asking, start=1))  # item number in the prompt -> index
+        for number, part, (prompt_tokens, completion_tokens) in zip(
+            numbers, parts, share, strict=True
         ):
+            index = numbers[number]
+            # The pack's other items, by their numbers in this prompt: an answer that reads as
+            # one of theirs is not this item's (issue 27).
+            others = {n: items[i] for n, i in numbers.items() if n != number}
             try:
                 if part is None:
                     raise JudgeReplyError(f"the reply has no entry for this item's {entry}")
-                value = read_answer(task, part, items[index])
+                value = read_answer(task, part, items[index], others)
             except JudgeReplyError as exc:
                 unusable[index] = exc
                 continue
             results[index] = Result(value=value)
-            self.keep(task, cache_keys[index], part, prompt_tokens, completion_tokens)
+            self.keep(
+                task, cache_keys[index], part, prompt_tokens, completion_tokens, item=items[index]
+            )
         return unusable
 
     def keep(
-        self, task: Task, key: str, part: Any, prompt_tokens: int, completion_tokens: int
+        self,
+        task: Task,
+        key: str,
+        part: Any,
+        prompt_tokens: int,
+        completion_tokens: int,
+        *,
+        item: Any = None,
     ) -> None:
+        """Cache one item's answer, with the item's data (`faith cache check` reads it back)."""
         if self.cache is None or not self._writes:
             return
         self.cache.put(
@@ -144,6 +179,7 @@ class AnswerStore:
             reply=json.dumps(part, ensure_ascii=False),
             prompt_tokens=prompt_tokens,
             completion_tokens=completion_tokens,
+            item=None if item is None else json.dumps(task.item_data(item), ensure_ascii=False),
         )
 
     def flush(self) -> None:
@@ -206,9 +242,11 @@ class Asking:
         usage_rows: list[tuple[str, int, float, int, int, bool]] = []
         for index, reply in self.store.found(cache_keys).items():
             try:
-                results[index] = Result(value=read_answer(task, json.loads(reply), items[index]))
+                results[index] = Result(value=read_answer(task, strict_loads(reply), items[index]))
             except (JudgeReplyError, ValueError):
-                continue  # an unusable stored row (a placeholder of old) is asked again
+                # An unusable stored row (a placeholder of old, another item's answer) is asked
+                # again, and the new answer replaces it.
+                continue
             if key_list is not None:
                 usage_rows.append((task.stage, key_list[index], 0.0, 0, 0, True))
         self._usage.add(cached=sum(r is not None for r in results))

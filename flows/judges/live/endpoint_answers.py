@@ -1,20 +1,14 @@
-"""The live judge's way to answer a pack: one chat-completions call, and each unusable
-answer asked once more (the reply as the assistant's turn, then why; a cut reply afresh)."""
+"""The live judge's way to answer a pack: one chat-completions call, and each item its reply
+left unusable asked again alone (escalation.py: never a smaller pack renumbered, issue 27)."""
 
 from __future__ import annotations
 
-from faith_udfs.errors import JudgeError
+from faith_udfs.errors import JudgeError, JudgeReplyError
 from flows.judges.endpoint.transport import ChatEndpoint
 from flows.judges.endpoint.usage import Usage
 from flows.judges.live.asking import AnswerStore, Asked
-from flows.judges.live.tasks import (
-    RETRY_NOTE,
-    ReplyCut,
-    Result,
-    larger_budget,
-    reply_token_budget,
-    split_evenly,
-)
+from flows.judges.live.escalation import AloneAsker
+from flows.judges.live.tasks import Result, reply_token_budget, split_evenly
 
 
 class EndpointAnswers:
@@ -32,63 +26,34 @@ class EndpointAnswers:
         self._store = store
         self._usage = usage
         self._max_output_tokens = max_output_tokens
+        self._alone = AloneAsker(
+            chat, store=store, usage=usage, max_output_tokens=max_output_tokens
+        )
 
     def prepare(self, asked: Asked, missing: list[int]) -> None:
         """Nothing to look up before the calls."""
 
     def answer(self, asked: Asked, pack: list[int]) -> list[Result]:
-        """Ask one pack; items whose answer is unusable are asked once more (the reply as the
-        assistant's turn, then why; a reply cut at max_tokens afresh), then fail.
+        """Ask one pack; the items its reply leaves unusable (or answers with another item's
+        answer) are asked again one by one with the one-item template (escalation.py), never
+        as a smaller pack renumbered. One-item tasks are asked alone from the start.
         A request counts as failed only when no answer of its reply was used."""
-        task, items = asked.task, asked.items
-        results: dict[int, Result] = {}
-        asking = list(pack)
-        previous: tuple[str, str] | None = None
+        task, items, cache_keys = asked.task, asked.items, asked.cache_keys
         spent = [0, 0, 0]  # requests, prompt tokens, completion tokens
-        raised: int | None = None  # max_tokens after a cut reply
-        for attempt in range(2):
-            budget = raised or reply_token_budget(
-                task, [items[i] for i in asking], self._max_output_tokens
-            )
-            prompt = task.render([items[i] for i in asking])
-            try:
-                reply = self._chat.complete(
-                    prompt, schema=task.schema, max_tokens=budget, previous=previous, spent=spent
+        alone = task.alone
+        if alone is None:
+            results = {
+                i: self._alone.ask(task, items[i], cache_keys[i], spent, stored_as=task)
+                for i in pack
+            }
+        else:
+            results, unusable = self._packed(asked, pack, spent)
+            if unusable:
+                self._usage.add(retries=1, escalated=len(unusable))
+            for i in unusable:
+                results[i] = self._alone.ask(
+                    alone, items[i], cache_keys[i], spent, stored_as=task, attempts=1
                 )
-            except JudgeError as exc:
-                results.update((i, Result(error=exc)) for i in asking)
-                break
-            share = list(
-                zip(
-                    split_evenly(reply.prompt_tokens, len(asking)),
-                    split_evenly(reply.completion_tokens, len(asking)),
-                    strict=True,
-                )
-            )
-            unusable = self._store.read_reply(
-                task,
-                reply=reply,
-                asking=asking,
-                items=items,
-                cache_keys=asked.cache_keys,
-                share=share,
-                results=results,
-            )
-            if not unusable:
-                break
-            if len(unusable) == len(asking):
-                self._usage.add(failed=1)  # nothing of this reply was used
-            reason = next(iter(unusable.values()))
-            # A cut reply is no turn to show the model: it is asked afresh, with room to end.
-            cut = isinstance(reason, ReplyCut)
-            raised = larger_budget(budget, self._max_output_tokens) if cut else None
-            if attempt == 0 and (raised is not None or not cut):
-                self._usage.add(retries=1)
-                asking = sorted(unusable)
-                previous = None if cut else (reply.text, RETRY_NOTE.format(reason=reason))
-            else:
-                results.update((i, Result(error=exc)) for i, exc in unusable.items())
-                break
         if asked.keys is not None:
             keys = asked.keys
             calls = spent[0] / len(pack)
@@ -103,3 +68,39 @@ class EndpointAnswers:
                 ]
             )
         return [results[i] for i in pack]
+
+    def _packed(
+        self, asked: Asked, pack: list[int], spent: list[int]
+    ) -> tuple[dict[int, Result], dict[int, JudgeReplyError]]:
+        """One packed call: the answers it gave, and the items it left unusable (and why)."""
+        task, items = asked.task, asked.items
+        budget = reply_token_budget(task, [items[i] for i in pack], self._max_output_tokens)
+        try:
+            reply = self._chat.complete(
+                task.render([items[i] for i in pack]),
+                schema=task.schema,
+                max_tokens=budget,
+                spent=spent,
+            )
+        except JudgeError as exc:
+            return {i: Result(error=exc) for i in pack}, {}
+        share = list(
+            zip(
+                split_evenly(reply.prompt_tokens, len(pack)),
+                split_evenly(reply.completion_tokens, len(pack)),
+                strict=True,
+            )
+        )
+        results: dict[int, Result] = {}
+        unusable = self._store.read_reply(
+            task,
+            reply=reply,
+            asking=pack,
+            items=items,
+            cache_keys=asked.cache_keys,
+            share=share,
+            results=results,
+        )
+        if len(unusable) == len(pack):
+            self._usage.add(failed=1)  # nothing of this reply was used
+        return results, unusable

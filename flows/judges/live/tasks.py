@@ -4,7 +4,7 @@ items are packed into calls, and how replies and settings are checked."""
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 from faith_udfs.errors import ConfigError, JudgeError, JudgeReplyError
@@ -24,6 +24,8 @@ from faith_udfs.packed_prompts import (
     packed_verdicts_prompt,
 )
 from faith_udfs.packed_replies import (
+    misfiled_statement,
+    misfiled_verdicts,
     parse_exact_verdicts,
     refuse_placeholders,
     top_level_object,
@@ -61,9 +63,20 @@ BUDGET_FLOOR = 256
 BUDGET_CEILING = 8192
 
 
+# A cut reply ending in at least this many white-space characters was padded, not long: the
+# model (a small one, after an unescaped quote) fills max_tokens with spaces, and a larger
+# limit only buys more spaces (issue 27: 660 s for the same cut twice).
+PADDING_RUN = 64
+
+
 class ReplyCut(JudgeReplyError):
     """The reply ended at `max_tokens` (finish_reason "length"): never parsed, and not asked
-    again at the same limit, which would cut it again."""
+    again at the same limit, which would cut it again. `padded`: it ended in white space
+    only, so a larger limit would not help either."""
+
+    def __init__(self, message: str, *, padded: bool = False) -> None:
+        super().__init__(message)
+        self.padded = padded
 
 
 @dataclass(frozen=True)
@@ -78,6 +91,12 @@ class Task:
     parse: Callable[[Any, Any], Any]
     # Output tokens one item's answer may rightly take (see reply_token_budget).
     reply_tokens: Callable[[Any], int] = lambda _: 128
+    # The text an item's statements must be taken from (truths: the passage; claims: the
+    # answer); None when the answer is not statements (verdicts, reasons).
+    source: Callable[[Any], str] | None = None
+    # The one-item task asking the same question: a packed answer that fails for an item is
+    # asked again for that item alone (None for one-item tasks).
+    alone: Task | None = None
 
     @property
     def packed_field(self) -> str | None:
@@ -94,7 +113,15 @@ class Result:
 
 
 def judge_task(stage: str, *, packed: bool, limit: int | None = None) -> Task:
-    """How one stage is asked: template, item data for the cache key, size, reply parser."""
+    """How one stage is asked: template, item data for the cache key, size, reply parser;
+    a packed task carries the one-item task its failed items are asked again with."""
+    task = _stage_task(stage, packed=packed, limit=limit)
+    if packed:
+        return replace(task, alone=_stage_task(stage, packed=False, limit=limit))
+    return task
+
+
+def _stage_task(stage: str, *, packed: bool, limit: int | None) -> Task:
     if stage == "truths":
         return Task(
             stage,
@@ -106,6 +133,7 @@ def judge_task(stage: str, *, packed: bool, limit: int | None = None) -> Task:
             size=len,
             parse=lambda reply, _: parse_statements(reply, "truths"),
             reply_tokens=lambda text: _restated_tokens(text, limit),
+            source=_itself,
         )
     if stage == "claims":
         return Task(
@@ -116,6 +144,7 @@ def judge_task(stage: str, *, packed: bool, limit: int | None = None) -> Task:
             size=len,
             parse=lambda reply, _: parse_statements(reply, "claims"),
             reply_tokens=lambda text: _restated_tokens(text, None),
+            source=_itself,
         )
     if stage == "verdicts":
         return Task(
@@ -138,6 +167,16 @@ def judge_task(stage: str, *, packed: bool, limit: int | None = None) -> Task:
         parse=lambda reply, _: parse_reason(reply),
         reply_tokens=lambda _: 96,
     )
+
+
+def _itself(text: str) -> str:
+    return text
+
+
+def _question_text(question: tuple[Sequence[str], Sequence[str]]) -> str:
+    """A verdicts item's claims and truths, as the text its verdicts' reasons speak of."""
+    claims, truths = question
+    return "\n".join([*claims, *truths])
 
 
 def _restated_tokens(text: str, limit: int | None) -> int:
@@ -166,10 +205,22 @@ def larger_budget(budget: int, fixed: int | None) -> int | None:
     return min(BUDGET_CEILING, 2 * budget)
 
 
-def read_answer(task: Task, part: Any, item: Any) -> Any:
+def read_answer(task: Task, part: Any, item: Any, others: dict[int, Any] | None = None) -> Any:
     """One item's answer from its part of a reply (or from the cache): placeholders refused,
-    then the stage's parser."""
-    return task.parse(refuse_placeholders(part), item)
+    the stage's parser, then the check that the answer is this item's (its statements come
+    from its own text, not from `others`, the pack's other items by number; a packed item's
+    verdicts name its claims). A failed check is a reply error for this item alone."""
+    value = task.parse(refuse_placeholders(part), item)
+    wrong: str | None = None
+    if task.source is not None:
+        texts = {number: task.source(other) for number, other in (others or {}).items()}
+        wrong = misfiled_statement(value, task.source(item), texts)
+    elif task.schema == PACKED_VERDICTS:
+        texts = {number: _question_text(other) for number, other in (others or {}).items()}
+        wrong = misfiled_verdicts(part, len(item[0]), _question_text(item), texts)
+    if wrong is not None:
+        raise JudgeReplyError(f"the answer is not this item's: {wrong}")
+    return value
 
 
 def packs_of(
@@ -252,12 +303,37 @@ def json_reply(reply: Reply) -> Any:
     """The reply's one complete top-level JSON object; a reply the token limit cut is refused
     unread (its first part may well parse, and would be a wrong answer)."""
     if reply.finish_reason == "length":
+        if padded(reply.text):
+            raise ReplyCut(
+                f"the reply was cut at max_tokens={reply.max_tokens} after "
+                f"{len(reply.text.rstrip())} characters of text and then only white space: "
+                "the model padded it (an unescaped quote inside a string is the usual cause), "
+                "so a larger --max-output-tokens will not help; try --judge-mode per-item or "
+                "another model",
+                padded=True,
+            )
         raise ReplyCut(
             f"the reply was cut at max_tokens={reply.max_tokens} (finish_reason 'length') "
             "before it ended; raise --max-output-tokens, or use --judge-mode per-item for "
             "shorter replies"
         )
     return top_level_object(reply.text)
+
+
+def padded(text: str) -> bool:
+    """Whether a cut reply ends in a run of PADDING_RUN white-space characters or more."""
+    return len(text) - len(text.rstrip()) >= PADDING_RUN
+
+
+def cut_twice(first: Reply, second: Reply) -> ReplyCut:
+    """The error of an item whose reply was cut at the same place twice: not asked again."""
+    return ReplyCut(
+        f"the reply was cut twice at the same place (after {len(second.text.rstrip())} "
+        f"characters, at max_tokens={first.max_tokens} and then {second.max_tokens}): the "
+        "model stops making progress there (padding, or an unescaped quote), not for want of "
+        "room; not asked a third time. Try --judge-mode per-item or another model",
+        padded=True,
+    )
 
 
 def lost_answer() -> JudgeError:

@@ -5,4 +5,4 @@ SELECT unnest($cache_key::VARCHAR[]) AS cache_key, unnest($kind::VARCHAR[]) AS k
        unnest($schema_name::VARCHAR[]) AS schema_name, unnest($reply::VARCHAR[]) AS reply,
        unnest($prompt_tokens::INTEGER[]) AS prompt_tokens,
        unnest($completion_tokens::INTEGER[]) AS completion_tokens,
-       unnest($created_at::TIMESTAMP[]) AS created_at;
+       unnest($created_at::TIMESTAMP[]) AS created_at, unnest($item::VARCHAR[]) AS item;

@@ -74,7 +74,9 @@ def test_a_dry_run_asks_nothing_writes_only_its_row_and_prices_the_real_run(
     assert dry["judge_calls"] == real["judge_calls"] > 0
     assert dry["judge_cached"] == real["judge_cached"]
     assert dry["prompt_tokens"] == pytest.approx(prompt, rel=0.15)
-    assert dry["cost_usd"] == pytest.approx(real["cost_usd"], rel=0.15)
+    # Within a quarter: packed verdicts name their claims (issue 27), JSON punctuation the
+    # counting server counts a token a mark and the estimate at 4 characters a token.
+    assert dry["cost_usd"] == pytest.approx(real["cost_usd"], rel=0.25)
     assert real["cost_usd"] == pytest.approx((prompt * 0.15 + completion * 0.60) / 1e6)
 
     again = run_score(settings(counting, source, db, dry_run=True))

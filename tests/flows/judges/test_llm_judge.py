@@ -211,8 +211,8 @@ PERSISTENT = {
     "slow": "the endpoint did not answer within 0.6 s; gave up after 3 attempts",
     "reset": "connection to the endpoint failed",
     "malformed": "JudgeReplyError: reply is not one complete JSON object",
-    # Cut at 256, asked again with twice the room, cut again.
-    "truncated": "ReplyCut: the reply was cut at max_tokens=512 (finish_reason 'length')",
+    # Cut at 256, asked again with twice the room, cut at the same place: not asked again.
+    "truncated": "ReplyCut: the reply was cut twice at the same place",
     "fewer_verdicts": "JudgeReplyError: verdicts do not match the claims one to one",
     "400": "JudgeError: HTTP 400 from the endpoint: stub fault 400",
 }
@@ -544,9 +544,10 @@ def test_verdicts_one_to_one_in_packed_mode(make_judge, stub) -> None:
         (pl.col("retrieval_context").list.len() > 0)
         & (pl.col("actual_output").str.strip_chars() != "")
     ).unique(["actual_output", "retrieval_context"])
-    # Only the item that lost a verdict was asked again, alone.
-    assert stub.by_schema[PACKED_VERDICTS] == -(-questions.height // 8) + 1
-    assert stub.by_schema[VERDICTS] == 0
+    # Only the item that lost a verdict was asked again, alone, with the one-item template
+    # (issue 27: never a smaller pack renumbered from 1).
+    assert stub.by_schema[PACKED_VERDICTS] == -(-questions.height // 8)
+    assert stub.by_schema[VERDICTS] == 1
 
 
 def test_no_stub_thread_outlives_the_server() -> None:

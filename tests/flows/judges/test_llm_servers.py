@@ -18,7 +18,9 @@ import pytest
 
 from faith_udfs import LexicalJudge, MetricConfig, score_cases
 from faith_udfs.errors import JudgeReplyError
+from faith_udfs.packed_prompts import PACKED_CLAIMS, PACKED_TRUTHS
 from faith_udfs.packed_replies import refuse_placeholders, top_level_object
+from faith_udfs.prompts import CLAIMS, TRUTHS
 from flows.cli import main
 from flows.errors import JudgeUnusable
 from flows.judges.live.judge import OpenAIJudge
@@ -159,9 +161,11 @@ def test_a_model_copying_the_format_example_is_a_reply_error_never_cached(
     assert (run["rows_invalid"], run["rows_scored"]) == (8, 0)
     errors = query(db, "SELECT DISTINCT error FROM case_scores")["error"].to_list()
     assert all("copies the prompt's format example ('...' is a placeholder" in e for e in errors)
-    # Truths and claims: each pack asked, then asked again once; verdicts never asked.
-    assert stub.requests == 4
-    assert run["judge_failed"] == 4
+    # Truths and claims: each pack asked once, then each of its items alone once (issue 27:
+    # escalation, never the pack again); verdicts never asked.
+    assert (stub.by_schema[PACKED_TRUTHS], stub.by_schema[PACKED_CLAIMS]) == (1, 1)
+    assert stub.requests == 2 + stub.by_schema[TRUTHS] + stub.by_schema[CLAIMS] == 9
+    assert run["judge_failed"] == 9
     stored = query(db, "SELECT (SELECT count(*) FROM judge_cache) AS c, count(*) AS t FROM truths")
     assert stored.row(0) == (0, 0)
 
@@ -169,8 +173,9 @@ def test_a_model_copying_the_format_example_is_a_reply_error_never_cached(
 def test_a_reply_cut_at_max_tokens_is_never_parsed_and_says_how_to_raise_it(
     stub: StubServer, source: Path, tmp_path: Path
 ) -> None:
+    stub.fail("truncated", times=None)
     db = tmp_path / "f.duckdb"
-    run = run_score(settings(stub, source, db, max_output_tokens=16))
+    run = run_score(settings(stub, source, db, max_output_tokens=16, mode="per-item"))
     assert run["rows_invalid"] == 8
     errors = query(db, "SELECT DISTINCT error FROM case_scores")["error"].to_list()
     assert errors == [
@@ -178,8 +183,22 @@ def test_a_reply_cut_at_max_tokens_is_never_parsed_and_says_how_to_raise_it(
         "ended; raise --max-output-tokens, or use --judge-mode per-item for shorter replies"
     ]
     assert {body["max_tokens"] for body in stub.bodies} == {16}
-    assert stub.requests == 2  # truths and claims; never asked again at the limit given
+    # Each passage and answer once; never asked again at the limit given.
+    assert stub.requests == stub.by_schema[TRUTHS] + stub.by_schema[CLAIMS] == 7
     assert query(db, "SELECT count(*) AS n FROM judge_cache")["n"][0] == 0
+
+
+def test_a_packed_reply_cut_at_the_limit_given_is_asked_item_by_item(
+    stub: StubServer, source: Path, tmp_path: Path
+) -> None:
+    # Issue 27: one item's reply is shorter than a pack's, so it may end under the limit.
+    db = tmp_path / "f.duckdb"
+    run = run_score(settings(stub, source, db, max_output_tokens=16))
+    assert {body["max_tokens"] for body in stub.bodies} == {16}
+    assert stub.by_schema[PACKED_TRUTHS] == stub.by_schema[PACKED_CLAIMS] == 1
+    cut = query(db, "SELECT count(*) AS n FROM case_scores WHERE error LIKE 'ReplyCut:%'")
+    assert 0 < cut["n"][0] == run["rows_invalid"] < 8
+    assert run["rows_scored"] + run["rows_invalid"] == 8
 
 
 def test_only_a_complete_top_level_object_is_read() -> None:
@@ -269,11 +288,17 @@ def test_judge_check_reports_the_mode_latency_and_scores(
     assert main(args) == 0
     out = capsys.readouterr().out
     assert "judge stub-model (packed): response_format json_object" in out
-    assert "calls 4 (1 failed); latency per call (s): " in out
+    assert "calls 4 (1 failed, 0 packed answers asked again alone); latency per call at " in out
+    assert "--concurrency 1 (s): " in out
     assert "  contradicting: score 0.50, expected 0.50" in out
     assert "usable: yes" in out
     remembered = query(db, "SELECT response_format FROM judge_formats")["response_format"]
     assert remembered.to_list() == ["json_object"]
+    assert "judge mode: packed" in out
+    assert "--timeout 60 fits" in out  # a fast server: the default
+    modes = query(db, "SELECT judge_mode, concurrency, slowest_call FROM judge_modes")
+    assert modes.row(0)[:2] == ("packed", 1)
+    assert 0 < modes.row(0)[2] < 60
 
 
 def test_judge_check_exits_9_on_a_judge_whose_replies_are_unusable(
@@ -285,9 +310,13 @@ def test_judge_check_exits_9_on_a_judge_whose_replies_are_unusable(
     assert "  grounded: score invalid, expected 1.00 (JudgeReplyError: the reply copies" in (
         captured.out
     )
+    # Packed first, then per-item (issue 27); neither can be used.
+    assert "judge stub-model (packed)" in captured.out
+    assert "judge stub-model (per-item)" in captured.out
     assert "usable: NO: 3 of 3 examples could not be judged" in captured.out
     assert "error: the judge stub-model cannot be used" in captured.err
-    assert stub.requests == 4  # truths and claims asked, each once again: no storm
+    # Packed: each pack once, then each item alone once; per-item: each item twice. No storm.
+    assert stub.requests == (2 + 4) + 2 * 4
 
 
 def test_the_nightly_stops_before_scoring_on_an_unusable_judge_and_trusts_a_passed_check(
@@ -298,14 +327,14 @@ def test_the_nightly_stops_before_scoring_on_an_unusable_judge_and_trusts_a_pass
     stub.behave("example")
     with pytest.raises(JudgeUnusable, match="nothing was scored: 3 of 3 examples"):
         run_nightly(nightly)
-    assert stub.requests == 4  # the check's only
+    assert stub.requests == (2 + 4) + 2 * 4  # the checks' only: packed, then per-item
     assert query(db, "SELECT count(*) AS n FROM runs")["n"][0] == 0
     stub.heal()
     run_nightly(nightly)
     stub.reset_counts()
     run_nightly(nightly)  # the check passed within a day: not paid again, nothing new to score
     checks = query(db, "SELECT usable FROM judge_preflights ORDER BY checked_at")
-    assert checks["usable"].to_list() == [False, True]
+    assert checks["usable"].to_list() == [False, False, True]
     assert query(db, "SELECT count(*) AS n FROM runs")["n"][0] == 2
 
 
@@ -370,8 +399,9 @@ def test_a_cut_reply_is_asked_again_with_twice_the_room(
     stub: StubServer, source: Path, tmp_path: Path
 ) -> None:
     stub.fail("truncated")  # the first reply ends at finish_reason "length"
-    run = run_score(settings(stub, source, tmp_path / "f.duckdb"))
+    run = run_score(settings(stub, source, tmp_path / "f.duckdb", mode="per-item"))
     assert (run["rows_scored"], run["rows_invalid"]) == (8, 0)
-    first, again = stub.bodies[0]["max_tokens"], stub.bodies[1]["max_tokens"]
-    assert again == 2 * first
-    assert stub.requests == 4  # three packed stages, one asked again
+    cut = stub.bodies[0]
+    # Asked afresh (the same messages, not the cut reply as a turn), with twice the room.
+    again = [body["max_tokens"] for body in stub.bodies[1:] if body["messages"] == cut["messages"]]
+    assert again == [2 * cut["max_tokens"]]

@@ -146,7 +146,7 @@ def test_the_writers_memory_limit_is_fixed_with_room_for_key_indexes(tmp_path: P
     assert limit_mb(con) == pytest.approx(384, abs=1)
     con.execute(
         "INSERT INTO judge_cache SELECT sha256(i::VARCHAR), 'k', 'm', 'v1', 's', '{}', 0, 0, "
-        "now() FROM range(40000) AS t(i)"
+        "now(), NULL FROM range(40000) AS t(i)"
     )
     con.close()
     con = open_store(db)

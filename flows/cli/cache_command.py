@@ -1,0 +1,50 @@
+"""`faith cache check`: stored judge answers that are not their own item's, found and dropped."""
+
+from __future__ import annotations
+
+import argparse
+
+from flows.cli.options import EXIT_OK, add_db_argument, add_lock_timeout_argument
+
+__all__ = ["add_cache_command"]
+
+
+def add_cache_command(commands: argparse._SubParsersAction) -> None:
+    """Add `faith cache check` to the CLI's subcommands."""
+    cache = commands.add_parser("cache", help="the LLM judge's reply cache (judge_cache)")
+    actions = cache.add_subparsers(dest="cache_command", required=True, metavar="ACTION")
+    check = actions.add_parser(
+        "check",
+        help="find cached answers and stored claims that are not their own item's",
+        description="Hold every judge_cache answer to the rules a fresh answer meets (its "
+        "statements come from its own item's text; one verdict per claim), and every case's "
+        "stored claims to its answer. Answers cached before faithpipe stored their item are "
+        "matched to the stored cases' answers where they can be. Reports what fails; with "
+        "--drop, deletes those answers and those cases' scores, so the next run asks and "
+        "scores them again. Exits 0 (the counts say what was found).",
+    )
+    add_db_argument(check)
+    check.add_argument(
+        "--drop",
+        action="store_true",
+        help="delete the answers and case scores that fail (the next run redoes them)",
+    )
+    add_lock_timeout_argument(
+        check, help="wait this long for a run holding the database (default 0)"
+    )
+    check.set_defaults(command=cache_check_command)
+
+
+def cache_check_command(args: argparse.Namespace) -> int:
+    from flows.judges.live.asking import legacy_claims_key
+    from flows.store.cache_check import check_cache
+    from flows.store.db import open_store
+
+    con = open_store(args.db, lock_timeout=args.lock_timeout)
+    try:
+        report = check_cache(con, drop=args.drop, legacy_key=legacy_claims_key)
+    finally:
+        con.close()
+    for line in report.lines():
+        print(line)
+    return EXIT_OK

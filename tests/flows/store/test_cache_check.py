@@ -1,0 +1,103 @@
+"""`faith cache check` finds, and `--drop` removes, answers filed under the wrong item in a
+cache poisoned before faithpipe checked what it stores (issue 27); the next run redoes them."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import duckdb
+import pytest
+
+from faith_udfs import LexicalJudge, MetricConfig, score_cases
+from flows.cli import main
+from flows.judges.settings import JudgeSettings
+from flows.run.pipeline import run_score
+from flows.run.settings import ScoreSettings
+from tests.support.builders import COMPARED, write
+from tests.support.misfiled import N_CASES, assert_nothing_misfiled, case_rows
+from tests.support.sloppy_stub import SloppyServer
+
+
+@pytest.fixture
+def server(monkeypatch: pytest.MonkeyPatch) -> Iterator[SloppyServer]:
+    monkeypatch.setenv("OPENAI_API_KEY", "local")
+    with SloppyServer() as stub:
+        yield stub
+    assert stub.errors == []
+
+
+def score(server: SloppyServer, source: Path, db: Path, mode: str) -> dict:
+    judge = JudgeSettings(kind="openai", model="m", base_url=server.base_url, mode=mode)
+    return run_score(ScoreSettings(source=str(source), db=str(db), judge=judge))
+
+
+def poison(db: Path, legacy: bool) -> int:
+    """Do what faithpipe did before issue 27: each claims answer filed under the next case
+    (in the cache, and in the stored claims); `legacy`: the rows forget their item, as rows
+    cached before migration 018 have none. Returns how many cases were poisoned."""
+    con = duckdb.connect(str(db))
+    try:
+        keys = con.execute(
+            "SELECT cache_key FROM judge_cache WHERE schema_name LIKE '%Claims' ORDER BY item"
+        ).fetchall()
+        replies = con.execute(
+            "SELECT reply FROM judge_cache WHERE schema_name LIKE '%Claims' ORDER BY item"
+        ).fetchall()
+        shifted = replies[1:] + replies[:1]
+        for (key,), (reply,) in zip(keys, shifted, strict=True):
+            con.execute("UPDATE judge_cache SET reply = ? WHERE cache_key = ?", [reply, key])
+        if legacy:
+            con.execute("UPDATE judge_cache SET item = NULL")
+        # Each case's first stored claim is the next case's.
+        rows = con.execute(
+            "SELECT config_id, case_id, claim FROM claim_verdicts WHERE claim_index = 0 "
+            "ORDER BY case_id"
+        ).fetchall()
+        for (config_id, case_id, _), (_, _, claim) in zip(rows, rows[1:] + rows[:1], strict=True):
+            con.execute(
+                "UPDATE claim_verdicts SET claim = ? WHERE config_id = ? AND case_id = ? "
+                "AND claim_index = 0",
+                [claim, config_id, case_id],
+            )
+        n = len(rows)
+    finally:
+        con.close()
+    return n
+
+
+@pytest.mark.parametrize("legacy", [False, True], ids=["with-item", "before-018"])
+def test_cache_check_finds_and_drops_answers_filed_under_the_wrong_item(
+    server: SloppyServer, tmp_path: Path, capsys: pytest.CaptureFixture[str], legacy: bool
+) -> None:
+    frame = case_rows()
+    source = write(frame, tmp_path / "cases.parquet")
+    db = tmp_path / "f.duckdb"
+    assert score(server, source, db, "packed")["rows_newly_scored"] == N_CASES
+    poisoned = poison(db, legacy)
+    assert poisoned == N_CASES
+    with pytest.raises(AssertionError):
+        assert_nothing_misfiled(db, frame)
+    assert main(["cache", "check", "--db", str(db)]) == 0
+    out = capsys.readouterr().out
+    assert f", {N_CASES} not their item's (found)" in out
+    assert f"{N_CASES} hold claims not from their answer (found)" in out
+    assert "faith cache check --drop" in out
+    assert main(["cache", "check", "--db", str(db), "--drop"]) == 0
+    assert f"{N_CASES} not their item's (dropped)" in capsys.readouterr().out
+    assert main(["cache", "check", "--db", str(db)]) == 0
+    assert ", 0 not their item's" in capsys.readouterr().out
+    # The next run asks the dropped answers again and scores the dropped cases again.
+    server.reset_counts()
+    again = score(server, source, db, "packed")
+    assert again["rows_newly_scored"] == N_CASES
+    assert server.by_schema["faithfulness.PackedClaims"] > 0
+    con = duckdb.connect(str(db), read_only=True)
+    try:
+        stored = con.sql("SELECT * FROM case_scores").pl().select(COMPARED).sort("case_id")
+    finally:
+        con.close()
+    lexical = score_cases(frame, LexicalJudge(), MetricConfig()).case_scores
+    assert stored.equals(lexical.select(COMPARED).sort("case_id"))
+    if not legacy:
+        assert_nothing_misfiled(db, frame)

@@ -1,0 +1,103 @@
+"""Strict packed-reply parsing and the whose-answer-is-it rules (issue 27), pure and fast."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from faith_udfs.errors import JudgeReplyError
+from faith_udfs.packed_replies import (
+    coverage,
+    misfiled_statement,
+    misfiled_verdicts,
+    split_packed,
+    strict_loads,
+    text_words,
+    top_level_object,
+)
+
+A17 = "Order A17 shipped on 3 March by courier."
+B22 = "Refunds for order B22 are paid within 14 days to the original card."
+
+
+def test_a_key_written_twice_is_a_reply_error_naming_it() -> None:
+    reply = '{"items": [{"item": 1, "claims": ["A"]}], "items": [{"item": 1, "claims": ["B"]}]}'
+    with pytest.raises(JudgeReplyError, match="'items' twice"):
+        top_level_object(reply)
+    with pytest.raises(JudgeReplyError, match="'claims' twice"):
+        strict_loads('{"claims": ["a"], "claims": ["b"]}')
+    assert json.loads('{"a": 1, "a": 2}') == {"a": 2}  # what plain json would have kept
+
+
+@pytest.mark.parametrize(
+    ("entries", "wrong"),
+    [
+        ([{"item": 1, "claims": []}, {"item": 1, "claims": []}], "given twice"),
+        ([{"item": 1, "claims": []}, {"item": 3, "claims": []}], "out of range"),
+        ([{"item": n, "claims": []} for n in (1, 2, 3)], "3 entries for 2 items"),
+        ([{"claims": []}, {"claims": []}, {"claims": []}], "3 entries for 2 items"),
+        ([{"item": 1, "claims": []}, {"claims": []}], "entry 2 of the reply has no item"),
+        ([{"item": True, "claims": []}], "not an integer"),
+    ],
+)
+def test_item_numbers_out_of_range_doubled_or_extra_are_named(
+    entries: list[dict[str, object]], wrong: str
+) -> None:
+    with pytest.raises(JudgeReplyError, match=wrong):
+        split_packed({"items": entries}, "claims", 2)
+
+
+def test_a_missing_entry_is_asked_again_not_an_error() -> None:
+    assert split_packed({"items": [{"item": 2, "claims": ["x"]}]}, "claims", 2) == [
+        None,
+        {"claims": ["x"]},
+    ]
+
+
+def test_statements_from_their_own_text_pass() -> None:
+    claims = ["Order A17 shipped on 3 March.", "It ships by courier."]
+    assert misfiled_statement(claims, A17, {2: B22}) is None
+    assert misfiled_statement([], A17) is None
+    assert coverage(text_words("It is so."), text_words(A17)) == 1.0
+
+
+def test_another_items_statements_are_refused() -> None:
+    shifted = ["Refunds for the order are paid within days."]
+    assert "not taken from this item" in (misfiled_statement(shifted, A17) or "")
+    assert "names '14'" in (misfiled_statement(["Refunds take 14 days."], A17) or "")
+    merged = ["Order A17 shipped on 3 March.", "Refunds are paid within 14 days."]
+    assert "statement 2" in (misfiled_statement(merged, A17, {2: B22}) or "")
+
+
+def test_a_statement_naming_an_id_its_text_lacks_is_refused() -> None:
+    # Two thirds of its words are this item's, but the order and the day are another's.
+    assert "names 'z100'" in (misfiled_statement(["Order Z100 left on 3 March."], A17) or "")
+
+
+def test_a_statement_closer_to_another_item_is_filed_wrong() -> None:
+    # Shares more than half with its own text, but another item's text holds all of it.
+    own = "Order A17 shipped on 3 March."
+    other = "Order A17 shipped on 3 March by courier from Leeds."
+    claim = ["Order A17 shipped by courier from Leeds."]
+    assert "item 2" in (misfiled_statement(claim, own, {2: other}) or "")
+
+
+def test_packed_verdicts_must_name_their_claims() -> None:
+    part = {"verdicts": [{"claim": 1, "verdict": "yes"}, {"verdict": "no"}]}
+    assert "verdict 2 does not name" in (misfiled_verdicts(part, 2, A17) or "")
+    assert "3 verdicts" in (misfiled_verdicts({"verdicts": [{"claim": 1}] * 3}, 2, A17) or "")
+    assert misfiled_verdicts({"verdicts": [{"claim": 2}, {"claim": 1}]}, 2, A17) is None
+
+
+def test_a_verdict_whose_reason_speaks_of_another_item_is_filed_wrong() -> None:
+    # Same count, same numbers: only the reason tells that the verdicts were shifted.
+    shifted = {
+        "verdicts": [
+            {"claim": 1, "verdict": "yes", "reason": ""},
+            {"claim": 2, "verdict": "no", "reason": "The context says refunds take 14 days."},
+        ]
+    }
+    assert "item 2" in (misfiled_verdicts(shifted, 2, A17, {2: B22}) or "")
+    own = {"verdicts": [{"claim": 1, "verdict": "idk", "reason": "Courier not stated."}]}
+    assert misfiled_verdicts(own, 1, A17, {2: B22}) is None

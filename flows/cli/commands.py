@@ -17,6 +17,7 @@ from flows.cli.options import (
     add_dry_run_argument,
     add_lock_timeout_argument,
     add_run_arguments,
+    add_run_timeout_argument,
     add_source_argument,
     add_wait_argument,
     settings_from,
@@ -38,6 +39,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         install_stop_handlers,
         signal_name,
     )
+    from flows.scrub import scrub
 
     verbose = getattr(args, "verbose", False)
     configure_logging(verbose)
@@ -47,7 +49,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if verbose:
             stderr.print_exception()
         # escaped: a message's own brackets ('faithpipe[dask]', a path) are text, not markup
-        text = escape(str(message))
+        text = escape(scrub(str(message)))
         stderr.print(f"[red]error:[/red] {text}", highlight=False, soft_wrap=True, markup=True)
 
     try:
@@ -98,6 +100,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_source_argument(score)
     add_run_arguments(score)
     add_dry_run_argument(score)
+    add_run_timeout_argument(score, default=None)
     score.set_defaults(command=score_command)
 
     from flows.cli.report_command import add_report_arguments
@@ -155,10 +158,12 @@ def build_parser() -> argparse.ArgumentParser:
 
 def score_command(args: argparse.Namespace) -> int:
     from flows.run.cost_summary import dry_run_line, spend_line
+    from flows.run.deadline import run_deadline
     from flows.run.summary import run_line
 
     settings = settings_from(args)
-    run = execute(settings, prefect=use_prefect(args.prefect))
+    with run_deadline(args.run_timeout):
+        run = execute(settings, prefect=use_prefect(args.prefect))
     if run.get("dry_run"):
         print(dry_run_line(run))
         return EXIT_OK

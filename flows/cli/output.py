@@ -9,6 +9,7 @@ from typing import Any
 from rich.console import Console
 
 from flows.run.progress_bar import stderr
+from flows.scrub import ScrubbingFilter
 
 __all__ = ["configure_logging", "print_frame", "stderr"]
 
@@ -20,6 +21,7 @@ def configure_logging(verbose: bool = False) -> None:
         logger = logging.getLogger(name)
         if not logger.handlers:
             handler = _StderrHandler()
+            handler.addFilter(ScrubbingFilter())  # server text that slipped into a line
             handler.setFormatter(logging.Formatter("%(asctime)s %(message)s", datefmt="%H:%M:%S"))
             logger.addHandler(handler)
         logger.setLevel(logging.DEBUG if verbose else logging.INFO)

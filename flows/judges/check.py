@@ -156,6 +156,8 @@ def checking_judge(settings: JudgeSettings) -> OpenAIJudge:
         max_output_tokens=settings.max_output_tokens,
         backoff_base=0.2,
         backoff_max=2.0,
+        max_reply_bytes=settings.max_reply_bytes,
+        breaker_failures=settings.breaker_failures,
     )
 
 

@@ -28,9 +28,18 @@ from faith_udfs.errors import (
     ConfigError,
     JudgeBudgetExhausted,
     JudgeError,
+    JudgeReplyError,
     JudgeTransientError,
 )
+from flows.clock import remaining
 from flows.errors import JudgeEndpointError
+from flows.judges.endpoint.breaker import (
+    DEFAULT_BREAKER_FAILURES,
+    CircuitBreaker,
+    WaitTooLong,
+    connection_kind,
+)
+from flows.judges.endpoint.capped_http import DEFAULT_MAX_REPLY_BYTES, capped_client, too_large
 from flows.judges.endpoint.event_loop import LoopThread
 from flows.judges.endpoint.limiter import AdaptiveLimiter
 from flows.judges.endpoint.rate_window import call_bound, shared_window
@@ -44,6 +53,7 @@ from flows.judges.endpoint.request_details import (
     without_userinfo,
 )
 from flows.judges.endpoint.usage import Usage
+from flows.scrub import register_endpoint_secrets, scrub
 
 __all__ = [
     "FORMATS",
@@ -117,7 +127,7 @@ def _error_answer(answer: Any, raw: Any) -> openai.APIStatusError | None:
     error = answer.get("error")
     if not isinstance(error, dict):
         return None
-    message = str(error.get("message") or error)
+    message = scrub(str(error.get("message") or error))
     return openai.APIStatusError(message, response=raw.http_response, body=error)
 
 
@@ -134,12 +144,25 @@ def _content_text(content: Any) -> str:
     return ""
 
 
-class _RetryLater(JudgeTransientError):
-    """A transient failure whose server said when to ask again (Retry-After)."""
+class _Failed(JudgeTransientError):
+    """A transient failure of a kind the circuit breaker counts (breaker.py), or None; with
+    the wait the server asked for (Retry-After, as sent), if it did."""
 
-    def __init__(self, message: str, retry_after: float | None) -> None:
+    def __init__(self, message: str, kind: str | None, retry_after: float | None = None) -> None:
         super().__init__(message)
+        self.kind = kind
         self.retry_after = retry_after
+
+
+def _connection_error(exc: openai.APIConnectionError) -> JudgeError:
+    """A reply over the size cap (a reply error: never read whole, never parsed), or the
+    kind of connection failure it was, for the circuit breaker."""
+    large = too_large(exc)
+    if large is not None:
+        return JudgeReplyError(f"the endpoint's answer was not read: {large} (--max-reply-bytes)")
+    kind = connection_kind(exc)
+    cause = type(exc.__cause__).__name__ if exc.__cause__ else "no response"
+    return _Failed(f"connection to the endpoint failed ({cause}, {kind})", kind)
 
 
 class ChatEndpoint:
@@ -173,6 +196,8 @@ class ChatEndpoint:
         rate_window: float = 60.0,
         wrap_limiter: Callable[[AdaptiveLimiter], AdaptiveLimiter] | None = None,
         response_format: str | None = None,
+        max_reply_bytes: int = DEFAULT_MAX_REPLY_BYTES,
+        breaker_failures: int = DEFAULT_BREAKER_FAILURES,
     ) -> None:
         api_key = os.environ.get(api_key_env)
         if not api_key:
@@ -196,13 +221,18 @@ class ChatEndpoint:
         # written into the URL (user:password@), sent as Basic auth the way httpx would, but
         # kept out of the URL that httpx logs on every request.
         public_url, basic_auth = without_userinfo(base_url)
+        # Whatever the server echoes of them is cut out of its text (flows/scrub.py).
+        register_endpoint_secrets(api_key, base_url)
+        self._max_reply_bytes = max_reply_bytes
         self._client = openai.AsyncOpenAI(
             base_url=public_url,
             api_key=api_key,
             max_retries=0,
             timeout=self._timeout,
             default_headers={"Authorization": basic_auth} if basic_auth else None,
+            http_client=capped_client(max_reply_bytes, self._timeout),
         )
+        self._breaker = CircuitBreaker(breaker_failures, self._endpoint)
         # --rpm / --tpm: a sliding window over the requests sent (rate_window.py), shared by
         # this process's judges of the same endpoint and model.
         self._window = shared_window(public_url, model, rpm, tpm, window=rate_window)
@@ -236,8 +266,9 @@ class ChatEndpoint:
 
     @property
     def fatal_error(self) -> str | None:
-        """Why the endpoint refuses every call (bad key, unknown model), once it has said so."""
-        return self._fatal
+        """Why the endpoint refuses every call (bad key, unknown model), once it has said so,
+        or why no further call is made (the circuit breaker opened)."""
+        return self._fatal or self._breaker.open
 
     @property
     def response_format(self) -> str:
@@ -302,17 +333,41 @@ class ChatEndpoint:
                 failures += 1
                 if not exc.retryable or self._stop.is_set():
                     raise
-                if failures > self._max_retries:
-                    raise JudgeTransientError(f"{exc}; gave up after {failures} attempts") from None
-                self._usage.add(retries=1)
-                self._stop.wait(self._backoff(failures, getattr(exc, "retry_after", None)))
+                self._wait_after(exc, failures)
                 continue
+            self._breaker.success()
             if reply is None:  # the server refused our response_format: ask with the next
                 self._usage.add(failed=1)
                 continue
             spent[1] += reply.prompt_tokens
             spent[2] += reply.completion_tokens
             return reply
+
+    def _wait_after(self, exc: JudgeError, failures: int) -> None:
+        """Back off before asking again; raise instead when the breaker opens, when the
+        server asks for a longer wait than the run can give, or past the retries."""
+        kind, retry_after = getattr(exc, "kind", None), getattr(exc, "retry_after", None)
+        can_wait = self._max_retry_after
+        left = remaining()  # the run's deadline (--run-timeout), if it has one
+        if left is not None:
+            can_wait = min(can_wait, left)
+        too_long = retry_after is not None and retry_after > can_wait
+        if too_long:
+            kind = "throttled"
+        opened = self._breaker.failure(kind) if kind is not None else None
+        if opened is not None:
+            raise opened from None
+        if too_long:
+            raise WaitTooLong(
+                f"{exc}; the endpoint asked to wait {retry_after:g} s (Retry-After), longer "
+                f"than the run can wait ({can_wait:g} s): not waited for, the case stays "
+                "pending for the next run"
+            ) from None
+        if failures > self._max_retries:
+            raise JudgeTransientError(f"{exc}; gave up after {failures} attempts") from None
+        self._usage.add(retries=1)
+        wait = self._backoff(failures, retry_after)
+        self._stop.wait(wait if left is None else min(wait, left))
 
     def _attempt(
         self, messages: list[dict[str, str]], schema: str, max_tokens: int, spent: list[int]
@@ -340,19 +395,20 @@ class ChatEndpoint:
                 raw = self._loop.run(self._post(body), self._timeout + _GRACE_SECONDS)
             except openai.APIStatusError as exc:
                 throttled = exc.status_code == 429
-                retry_after = retry_after_seconds(exc.response.headers, self._max_retry_after)
+                asked = retry_after_seconds(exc.response.headers, float("inf"))
+                # The limiter's pause is bounded; the wait asked is weighed in _wait_after.
+                retry_after = None if asked is None else min(asked, self._max_retry_after)
                 if self._refused_limit_field(exc, body) or self._refused_format(exc, used_format):
                     return None
-                raise self._status_error(exc, retry_after) from None
+                raise self._status_error(exc, asked) from None
             except (TimeoutError, openai.APITimeoutError):
-                raise JudgeTransientError(
-                    f"the endpoint did not answer within {self._timeout:g} s"
+                raise _Failed(
+                    f"the endpoint did not answer within {self._timeout:g} s", "timeout"
                 ) from None
             except concurrent.futures.CancelledError:
                 raise JudgeTransientError("the judge was stopped during this call") from None
             except openai.APIConnectionError as exc:
-                cause = type(exc.__cause__).__name__ if exc.__cause__ else "no response"
-                raise JudgeTransientError(f"connection to the endpoint failed ({cause})") from None
+                raise _connection_error(exc) from None
             except openai.APIError as exc:
                 raise JudgeTransientError(
                     f"the endpoint's answer is not a chat completion: {type(exc).__name__}"
@@ -364,7 +420,10 @@ class ChatEndpoint:
                     return None
                 code = refused.body.get("code") if isinstance(refused.body, dict) else None
                 if code == 429 or (isinstance(code, int) and code >= 500):
-                    raise JudgeTransientError(f"the endpoint answered error {code}: {refused}")
+                    raise _Failed(
+                        f"the endpoint answered error {code}: {self._server_message(refused)}",
+                        "5xx" if code != 429 else None,
+                    )
                 raise self._status_error(refused, None) from None
             reply = self._reply_of(raw, completion, messages, max_tokens)
             self._window.settle(sent, None if reply.estimated else reply.total_tokens)
@@ -391,6 +450,7 @@ class ChatEndpoint:
         with self._lock:
             if self._fatal is not None:
                 raise JudgeEndpointError(self._fatal)
+            self._breaker.check()
             if self._budget is None:
                 if self._max_calls is not None and self._usage.get("calls") >= self._max_calls:
                     self._budget = (
@@ -458,7 +518,7 @@ class ChatEndpoint:
                 self._usage.add(throttled=1)
                 log.debug("judge endpoint throttled (HTTP 429); limit now %d", self._limiter.limit)
             message = f"HTTP {status} from the endpoint: {self._server_message(exc)}"
-            return _RetryLater(message, retry_after)
+            return _Failed(message, "5xx" if status >= 500 else None, retry_after)
         if status in _FATAL_STATUS:
             # Never the server's text here: some servers echo part of a refused key.
             message = _FATAL_STATUS[status].format(
@@ -477,10 +537,9 @@ class ChatEndpoint:
         return self._redacted(detail if isinstance(detail, str) else str(exc.message or ""))
 
     def _redacted(self, text: str, limit: int = 300) -> str:
-        """Server text fit for an error: the key cut out (some servers echo it), clipped."""
-        secret = self._client.api_key
-        if secret:
-            text = text.replace(secret, "[redacted]")
+        """Server text fit for an error: scrubbed (flows/scrub.py: some servers echo the key
+        or the Authorization header), then clipped."""
+        text = scrub(text)
         return text if len(text) <= limit else text[: limit - 1] + "…"
 
     def _reply_of(
@@ -502,7 +561,7 @@ class ChatEndpoint:
                 f"the endpoint's answer is not a chat completion (HTTP {raw.status_code}, "
                 f"{kind}): {shown}"
             )
-        text = _content_text(message.get("content"))
+        text = scrub(_content_text(message.get("content")))  # what the model echoed, too
         finish = choice.get("finish_reason")
         usage = completion.get("usage")
         usage = usage if isinstance(usage, dict) else {}

@@ -38,6 +38,8 @@ from faith_udfs.packed_prompts import (
 from faith_udfs.prompts import (
     PROMPT_VERSION,
 )
+from flows.judges.endpoint.breaker import DEFAULT_BREAKER_FAILURES
+from flows.judges.endpoint.capped_http import DEFAULT_MAX_REPLY_BYTES
 from flows.judges.endpoint.request_details import endpoint_key
 from flows.judges.endpoint.transport import ChatEndpoint, Usage
 from flows.store.judge_memory import MEMORY_ERRORS, JudgeMemory
@@ -100,6 +102,8 @@ class OpenAIJudge(CachedPackedAsking, ItemJudge):
         tpm: int | None = None,
         rate_window: float = 60.0,
         wrap_limiter: Callable[[AdaptiveLimiter], AdaptiveLimiter] | None = None,
+        max_reply_bytes: int = DEFAULT_MAX_REPLY_BYTES,
+        breaker_failures: int = DEFAULT_BREAKER_FAILURES,
     ) -> None:
         check_judge_settings(
             model=model,
@@ -138,6 +142,8 @@ class OpenAIJudge(CachedPackedAsking, ItemJudge):
             rate_window=rate_window,
             wrap_limiter=wrap_limiter,
             response_format=self._remembered,
+            max_reply_bytes=max_reply_bytes,
+            breaker_failures=breaker_failures,
         )
         if self._remembered is not None:
             log.info(
@@ -364,6 +370,8 @@ def build_openai_judge(
             rpm=settings.rpm,
             tpm=settings.tpm,
             wrap_limiter=wrap_limiter,
+            max_reply_bytes=settings.max_reply_bytes,
+            breaker_failures=settings.breaker_failures,
         )
     except BaseException:
         if owns_cache and cache is not None:

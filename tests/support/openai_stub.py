@@ -194,6 +194,7 @@ class StubServer:
         self.api_key = api_key
         self.huge_bytes = huge_bytes  # the body of a `huge` reply
         self.huge_sent = 0  # bytes of huge replies actually written
+        self.hang_on: str | None = None  # a prompt holding this text hangs (fault `hang`)
         self.slow_seconds = slow_seconds
         self.trickle_seconds = trickle_seconds  # between two bytes of a trickled reply
         self.retry_after = retry_after
@@ -398,6 +399,8 @@ class _Handler(BaseHTTPRequestHandler):
         prompt = request["messages"][0]["content"]
         response_format = (request.get("response_format") or {}).get("type", "text")
         fault = stub._admit(schema_of(prompt), response_format)
+        if stub.hang_on is not None and stub.hang_on in prompt:
+            fault = "hang"
         try:
             refusal = _refusal(stub.behaviours, request, response_format)
             if refusal is not None:

@@ -343,14 +343,17 @@ class ChatEndpoint:
             spent[2] += reply.completion_tokens
             return reply
 
+    def _can_wait(self) -> tuple[float, float | None]:
+        """The longest wait a Retry-After may ask for, and the run's time left (None: no
+        --run-timeout)."""
+        left = remaining()
+        return (self._max_retry_after if left is None else min(self._max_retry_after, left)), left
+
     def _wait_after(self, exc: JudgeError, failures: int) -> None:
         """Back off before asking again; raise instead when the breaker opens, when the
         server asks for a longer wait than the run can give, or past the retries."""
         kind, retry_after = getattr(exc, "kind", None), getattr(exc, "retry_after", None)
-        can_wait = self._max_retry_after
-        left = remaining()  # the run's deadline (--run-timeout), if it has one
-        if left is not None:
-            can_wait = min(can_wait, left)
+        can_wait, left = self._can_wait()
         too_long = retry_after is not None and retry_after > can_wait
         if too_long:
             kind = "throttled"
@@ -360,7 +363,7 @@ class ChatEndpoint:
         if too_long:
             raise WaitTooLong(
                 f"{exc}; the endpoint asked to wait {retry_after:g} s (Retry-After), longer "
-                f"than the run can wait ({can_wait:g} s): not waited for, the case stays "
+                f"than the run can wait ({can_wait:.0f} s): not waited for, the case stays "
                 "pending for the next run"
             ) from None
         if failures > self._max_retries:
@@ -396,8 +399,9 @@ class ChatEndpoint:
             except openai.APIStatusError as exc:
                 throttled = exc.status_code == 429
                 asked = retry_after_seconds(exc.response.headers, float("inf"))
-                # The limiter's pause is bounded; the wait asked is weighed in _wait_after.
-                retry_after = None if asked is None else min(asked, self._max_retry_after)
+                # Every slot pauses for a wait the run can give; a longer one is not waited
+                # for (_wait_after), by this call or any other.
+                retry_after = asked if asked is not None and asked <= self._can_wait()[0] else None
                 if self._refused_limit_field(exc, body) or self._refused_format(exc, used_format):
                     return None
                 raise self._status_error(exc, asked) from None

@@ -194,6 +194,7 @@ class StubServer:
         self.api_key = api_key
         self.huge_bytes = huge_bytes  # the body of a `huge` reply
         self.huge_sent = 0  # bytes of huge replies actually written
+        self.huge_declared = True  # a huge reply's Content-Length is sent (else: until close)
         self.hang_on: str | None = None  # a prompt holding this text hangs (fault `hang`)
         self.slow_seconds = slow_seconds
         self.trickle_seconds = trickle_seconds  # between two bytes of a trickled reply
@@ -538,11 +539,10 @@ class _Handler(BaseHTTPRequestHandler):
         stops reading; `huge_sent` counts the bytes that went out."""
         head = b'{"choices": [{"index": 0, "message": {"role": "assistant", "content": "'
         filler = b"x" * (64 * 1024)
-        lines = [
-            "HTTP/1.1 200 OK",
-            "Content-Type: application/json",
-            f"Content-Length: {stub.huge_bytes}",
-        ]
+        lines = ["HTTP/1.1 200 OK", "Content-Type: application/json"]
+        lines.append(
+            f"Content-Length: {stub.huge_bytes}" if stub.huge_declared else "Connection: close"
+        )
         try:
             self.wfile.write(("\r\n".join(lines) + "\r\n\r\n").encode() + head)
             left = stub.huge_bytes - len(head)

@@ -39,7 +39,12 @@ from flows.judges.endpoint.breaker import (
     WaitTooLong,
     connection_kind,
 )
-from flows.judges.endpoint.capped_http import DEFAULT_MAX_REPLY_BYTES, capped_client, too_large
+from flows.judges.endpoint.capped_http import (
+    DEFAULT_MAX_REPLY_BYTES,
+    ReplyTooLarge,
+    capped_client,
+    too_large,
+)
 from flows.judges.endpoint.event_loop import LoopThread
 from flows.judges.endpoint.limiter import AdaptiveLimiter
 from flows.judges.endpoint.rate_window import call_bound, shared_window
@@ -154,7 +159,7 @@ class _Failed(JudgeTransientError):
         self.retry_after = retry_after
 
 
-def _connection_error(exc: openai.APIConnectionError) -> JudgeError:
+def _connection_error(exc: openai.APIConnectionError | ReplyTooLarge) -> JudgeError:
     """A reply over the size cap (a reply error: never read whole, never parsed), or the
     kind of connection failure it was, for the circuit breaker."""
     large = too_large(exc)
@@ -411,7 +416,7 @@ class ChatEndpoint:
                 ) from None
             except concurrent.futures.CancelledError:
                 raise JudgeTransientError("the judge was stopped during this call") from None
-            except openai.APIConnectionError as exc:
+            except (openai.APIConnectionError, ReplyTooLarge) as exc:
                 raise _connection_error(exc) from None
             except openai.APIError as exc:
                 raise JudgeTransientError(

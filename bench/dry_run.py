@@ -26,9 +26,10 @@ sys.path[:0] = [str(ROOT), str(ROOT / "bench")]
 
 from common import table  # noqa: E402
 
+from flows.judges.settings import JudgeSettings  # noqa: E402
 from flows.read.bundled import sample_path  # noqa: E402
 from flows.run.pipeline import run_score  # noqa: E402
-from flows.run.settings import JudgeSettings, ScoreSettings  # noqa: E402
+from flows.run.settings import ScoreSettings  # noqa: E402
 from tests.support.counting_server import serving_elsewhere  # noqa: E402
 from tests.support.openai_stub import StubServer  # noqa: E402
 

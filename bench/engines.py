@@ -26,7 +26,8 @@ from common import OUT, ROOT, generated_cases, run_child, table
 sys.path.insert(0, str(ROOT))
 import polars as pl
 
-from flows.run.settings import JudgeSettings, ScoreSettings
+from flows.judges.settings import JudgeSettings
+from flows.run.settings import ScoreSettings
 
 LOCAL = """
 from flows.allocator import keep_freed_pages; keep_freed_pages()  # as the CLI does

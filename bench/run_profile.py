@@ -26,7 +26,7 @@ from pathlib import Path
 from flows.run.batches import (
     QuarantineKeys, classify, config_has_cases, score_batch, validate_batch,
 )
-from flows.run.judge_factory import build_judge
+from flows.judges.factory import build_judge
 from flows.run.settings import ScoreSettings
 from flows.read.source import iter_batches, resolve_source
 from flows.store.batch_writes import write_batch

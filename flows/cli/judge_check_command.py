@@ -38,7 +38,7 @@ def judge_check_command(args: argparse.Namespace) -> int:
 
     from flows.errors import JudgeEndpointError, JudgeUnusable
     from flows.judges.check import run_judge_check
-    from flows.run.settings import JudgeSettings
+    from flows.judges.settings import JudgeSettings
     from flows.store.db import open_store
     from flows.store.judge_memory import JudgeMemory
 

@@ -277,7 +277,8 @@ def settings_from(args: argparse.Namespace, *, flow: str = "score") -> Any:
     """CLI arguments -> the one settings object every layer takes."""
     from pydantic import ValidationError
 
-    from flows.run.settings import JudgeSettings, ScoreSettings
+    from flows.judges.settings import JudgeSettings
+    from flows.run.settings import ScoreSettings
 
     try:
         settings = ScoreSettings(

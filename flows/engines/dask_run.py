@@ -30,9 +30,9 @@ from flows.engines.partition_task import PartitionJob
 from flows.engines.partitions import duplicate_rules, plan_partitions
 from flows.engines.submitters import Submitter
 from flows.errors import JudgeEndpointError
+from flows.judges.factory import build_judge, close_judge
 from flows.read.source import Source, count_rows, duplicated_case_ids, resolve_source
 from flows.run.batches import config_has_cases
-from flows.run.judge_factory import build_judge, close_judge
 from flows.run.pipeline import complete_run, mark_stopped
 from flows.run.progress import LogProgress, Progress
 from flows.run.settings import ScoreSettings

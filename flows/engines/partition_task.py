@@ -13,10 +13,10 @@ from faith_udfs import MetricConfig
 from flows.engines.partitions import DuplicateRule, Partition, read_partition
 from flows.engines.shards import Shard, write_shard
 from flows.engines.worker_judge import ShardReplies, build_worker_judge
+from flows.judges.factory import close_judge
+from flows.judges.settings import JudgeSettings
 from flows.run.batches import QuarantineKeys, decide, score_batch, validate_batch
-from flows.run.judge_factory import close_judge
 from flows.run.pipeline import no_cases
-from flows.run.settings import JudgeSettings
 from flows.store.shard_data import content_hashes
 
 

@@ -21,7 +21,7 @@ import polars as pl
 from faith_udfs import GroundedJudge, Judge, LexicalJudge
 from faith_udfs.errors import JudgeTransientError
 from flows.judges.endpoint.limiter import AdaptiveLimiter
-from flows.run.settings import JudgeSettings
+from flows.judges.settings import JudgeSettings
 from flows.store.shard_data import REPLY_COLUMNS
 
 # How often a wait for a cluster lease looks at the judge's stop event.

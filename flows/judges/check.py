@@ -27,7 +27,7 @@ from flows.store.judge_memory import MEMORY_ERRORS, JudgeMemory
 if TYPE_CHECKING:
     import duckdb
 
-    from flows.run.settings import JudgeSettings
+    from flows.judges.settings import JudgeSettings
 
 log = logging.getLogger(__name__)
 

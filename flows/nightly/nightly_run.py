@@ -160,7 +160,7 @@ def run_nightly(
     """
     # Imported here: `faith` builds its parser from this module and must start fast.
     from flows.engines import score_with_engine
-    from flows.run.judge_factory import build_judge, close_judge
+    from flows.judges.factory import build_judge, close_judge
     from flows.run.pipeline import warn_if_mostly_invalid
 
     check_agreement_floor(agreement_floor)

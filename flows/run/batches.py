@@ -15,9 +15,9 @@ from typing import TYPE_CHECKING
 import polars as pl
 
 from faith_udfs import FaithfulnessFrames, Judge, MetricConfig, score_cases
+from flows.judges.factory import judge_usage
 from flows.read.source import RawBatch
 from flows.run.judge_accounting import case_usage
-from flows.run.judge_factory import judge_usage
 from flows.store.db import register, sql
 from schemas import validate_cases
 

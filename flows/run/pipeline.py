@@ -22,6 +22,7 @@ import polars as pl
 
 from faith_udfs import Judge, MetricConfig
 from flows.errors import DatabaseWriteFailed, JudgeEndpointError, TooManyInvalid
+from flows.judges.factory import build_judge, close_judge, judge_protocol
 from flows.read.duplicates import DuplicatePlan
 from flows.read.source import (
     RawBatch,
@@ -42,7 +43,6 @@ from flows.run.batches import (
     score_batch,
     validate_batch,
 )
-from flows.run.judge_factory import build_judge, close_judge, judge_protocol
 from flows.run.progress import LogProgress, Progress
 from flows.run.settings import ScoreSettings
 from flows.run.stage import Stage

@@ -1,71 +1,17 @@
-"""One settings object: CLI/environment -> settings -> flow parameter -> function arguments."""
+"""The run's settings: CLI/environment -> settings -> flow parameter -> function arguments.
+The judge's own settings (JudgeSettings) live in the judges wing and nest here."""
 
 from __future__ import annotations
 
 import json
-from typing import Any, Literal
+from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field, SecretStr, model_validator
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from faith_udfs import MetricConfig
-from flows.judges.endpoint.breaker import DEFAULT_BREAKER_FAILURES
-from flows.judges.endpoint.capped_http import DEFAULT_MAX_REPLY_BYTES
-from flows.judges.endpoint.request_details import split_userinfo
+from flows.judges.settings import JudgeSettings
 from flows.read.source import DEFAULT_BATCH_SIZE
 from flows.store.db import DEFAULT_DB
-
-
-class JudgeSettings(BaseModel):
-    """Which judge answers, and how it may use the endpoint. Holds no key, only the name of
-    the environment variable that holds it; credentials written into the URL are split off
-    into a secret that shows as `**********` wherever the settings go (Prefect stores a flow's
-    parameters in its database and shows them in its UI)."""
-
-    model_config = ConfigDict(frozen=True, extra="forbid")
-
-    # grounded: the offline default; lexical: the seed's word rules; openai: an LLM endpoint.
-    kind: Literal["grounded", "lexical", "openai"] = "grounded"
-    model: str | None = None
-    base_url: str | None = None
-    api_key_env: str = "OPENAI_API_KEY"
-    mode: str | None = None
-    # Batch mode: seconds a run may wait for its own batches to finish (0: leave them pending).
-    batch_wait: float = Field(default=0.0, ge=0.0)
-    llm_reason: bool = False
-    concurrency: int = Field(default=8, ge=1, le=256)
-    timeout: float = Field(default=60.0, gt=0)
-    max_calls: int | None = Field(default=None, ge=0)
-    max_tokens: int | None = Field(default=None, ge=0)
-    # Requests and tokens per minute, over any 60 s window (flows/judges/endpoint/rate_window.py).
-    rpm: int | None = Field(default=None, ge=1)
-    tpm: int | None = Field(default=None, ge=1)
-    # max_tokens of every request; None: sized from the question and its items (live/tasks.py).
-    max_output_tokens: int | None = Field(default=None, ge=16)
-    # A judge answer's body larger than this is a reply error, never read whole.
-    max_reply_bytes: int = Field(default=DEFAULT_MAX_REPLY_BYTES, ge=1024)
-    # Failures of one kind in a row (refused, DNS, TLS, timeout, 5xx, a Retry-After past what
-    # the run can wait) after which no further call is made and the run ends (exit 6).
-    breaker_failures: int = Field(default=DEFAULT_BREAKER_FAILURES, ge=1)
-    # `user:password` of a `--base-url` such as http://user:password@proxy:4000/v1.
-    base_url_userinfo: SecretStr | None = Field(default=None, repr=False)
-
-    @model_validator(mode="before")
-    @classmethod
-    def _split_userinfo(cls, data: Any) -> Any:
-        """Keep `base_url` free of credentials, whoever built the settings."""
-        if not isinstance(data, dict) or not data.get("base_url"):
-            return data
-        public, userinfo = split_userinfo(str(data["base_url"]))
-        if userinfo is None:
-            return data
-        return {**data, "base_url": public, "base_url_userinfo": userinfo}
-
-    def endpoint_url(self) -> str | None:
-        """The URL to call, credentials included: for the HTTP client only."""
-        if self.base_url is None or self.base_url_userinfo is None:
-            return self.base_url
-        scheme, sep, rest = self.base_url.partition("://")
-        return f"{scheme}{sep}{self.base_url_userinfo.get_secret_value()}@{rest}"
 
 
 class ScoreSettings(BaseModel):

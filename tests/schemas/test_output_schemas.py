@@ -9,8 +9,9 @@ import pandera.polars as pa
 import polars as pl
 import pytest
 
+from flows.judges.settings import JudgeSettings
 from flows.run.pipeline import run_score
-from flows.run.settings import JudgeSettings, ScoreSettings
+from flows.run.settings import ScoreSettings
 from schemas import OUTPUT_MODELS, CaseScores
 from tests.support.builders import case_row, cases, many_cases, write
 from tests.support.openai_stub import StubServer

@@ -1,5 +1,7 @@
-"""The asking half of OpenAIJudge: the reply cache first, then packs of the rest,
-concurrently, each unusable answer asked once more."""
+"""How an LLM judge asks distinct items: the reply cache first, then packs of the rest,
+concurrently. How one pack gets its answers is the judge's own (`PackAnswers`): the endpoint
+now (live/endpoint_answers.py), a Batch API request line (batch/answers.py), or a stand-in
+that only counts (live/dry_run.py)."""
 
 from __future__ import annotations
 
@@ -8,34 +10,27 @@ import json
 import logging
 from collections.abc import Callable, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
-from typing import TYPE_CHECKING, Any, TypeVar
+from dataclasses import dataclass
+from typing import Any, Protocol, TypeVar
 
 import polars as pl
 
 from faith_udfs.config import JudgeIdentity
 from faith_udfs.errors import JudgeError, JudgeReplyError
 from faith_udfs.packed_replies import split_packed
-from flows.judges.endpoint.transport import REQUEST_PARAMETERS, ChatEndpoint, Reply, Usage
+from flows.judges.endpoint.transport import REQUEST_PARAMETERS, Reply
+from flows.judges.endpoint.usage import Usage
 from flows.judges.live.tasks import (
-    RETRY_NOTE,
-    ReplyCut,
     Result,
     Task,
     json_reply,
-    larger_budget,
     lost_answer,
     packs_of,
     read_answer,
-    reply_token_budget,
-    split_evenly,
 )
 from flows.store.judge_memory import MEMORY_ERRORS, JudgeMemory
 from flows.store.reply_cache import CACHE_ERRORS, ReplyCache
 from flows.waits import result_of
-
-if TYPE_CHECKING:
-    pass
-
 
 log = logging.getLogger("flows.judges.live.judge")
 
@@ -43,38 +38,46 @@ T = TypeVar("T")
 R = TypeVar("R")
 
 
-class CachedPackedAsking:
-    """Asks distinct items of a ChatEndpoint through the reply cache, in packs, concurrently.
+@dataclass(frozen=True)
+class Asked:
+    """One ask: its task, its distinct items, their cache keys, and (when usage is tracked
+    per item) the items' row keys, which packs index into."""
 
-    The judge that inherits it sets the attributes below in its constructor.
-    """
+    task: Task
+    items: list[Any]
+    cache_keys: list[str]
+    keys: list[int] | None
 
-    model: str
-    mode: str
-    _identity: JudgeIdentity
-    _chat: ChatEndpoint
-    _usage: Usage
-    _cache: ReplyCache | None
-    _memory: JudgeMemory | None
-    _max_output_tokens: int | None
-    _track_items: bool
-    _pack_size: int
-    _pack_chars: int
-    _concurrency: int
 
-    def stop(self) -> None:
-        raise NotImplementedError
+class PackAnswers(Protocol):
+    """How a pack of items the cache lacked gets its answers."""
 
-    def _one(self, task: Task, item: Any) -> Any:
-        result = self._ask(task, [item])[0]
-        if result.error is not None:
-            raise result.error
-        return result.value
+    def prepare(self, asked: Asked, missing: list[int]) -> None:
+        """Before any pack: the items the cache lacked (the batch judge reads where their
+        batches stand in one query)."""
 
-    def _cache_key(self, task: Task, item: Any) -> str:
+    def answer(self, asked: Asked, pack: list[int]) -> list[Result]:
+        """One result for each item of `pack` (indices into `asked.items`), in its order; a
+        judge error raised is every item's."""
+        ...
+
+
+class AnswerStore:
+    """The reply cache as a judge reads and fills it: one key per item (model, template
+    version, mode, schema, item, request parameters), whatever the packs looked like."""
+
+    def __init__(
+        self, identity: JudgeIdentity, mode: str, cache: ReplyCache | None, *, writes: bool = True
+    ) -> None:
+        self.identity = identity
+        self.mode = mode
+        self.cache = cache
+        self._writes = writes  # a dry run looks answers up and stores none
+
+    def key(self, task: Task, item: Any) -> str:
         payload = {
-            "model": self.model,
-            "template": self._identity.prompt_version,
+            "model": self.identity.model,
+            "template": self.identity.prompt_version,
             "mode": self.mode,
             "schema": task.schema,
             "item": task.item_data(item),
@@ -83,155 +86,18 @@ class CachedPackedAsking:
         text = json.dumps(payload, sort_keys=True, ensure_ascii=False)
         return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
 
-    def _ask(self, task: Task, items: list[Any], keys: pl.Series | None = None) -> list[Result]:
-        """Answer distinct items: cache first (one query), then packs of the rest, concurrently."""
-        results: list[Result | None] = [None] * len(items)
-        cache_keys = [self._cache_key(task, item) for item in items]
-        key_list = keys.to_list() if keys is not None and self._track_items else None
-        usage_rows: list[tuple[str, int, float, int, int, bool]] = []
-        for index, reply in self._cached(cache_keys).items():
-            try:
-                results[index] = Result(value=read_answer(task, json.loads(reply), items[index]))
-            except (JudgeReplyError, ValueError):
-                continue  # an unusable stored row (a placeholder of old) is asked again
-            if key_list is not None:
-                usage_rows.append((task.stage, key_list[index], 0.0, 0, 0, True))
-        self._usage.add(cached=sum(r is not None for r in results))
-        self._usage.record_items(usage_rows)
-        missing = self._untried_first(
-            [i for i, result in enumerate(results) if result is None], cache_keys
-        )
-        packs = packs_of(
-            task, items, missing, pack_size=self._pack_size, pack_chars=self._pack_chars
-        )
-
-        def answer(pack: list[int]) -> list[Result]:
-            return self._answer_pack(task, pack, items, cache_keys, key_list)
-
-        for pack, (pack_results, error) in zip(packs, self._fan_out(answer, packs), strict=True):
-            for position, index in enumerate(pack):
-                results[index] = pack_results[position] if error is None else Result(error=error)
-        self._flush_cache()
-        self._remember(
-            {
-                cache_keys[i]: str(result.error)
-                for i, result in enumerate(results)
-                if result is not None
-                and result.error is not None
-                and result.error.case_status == "invalid"
-            }
-        )
-        return [result if result is not None else Result(error=lost_answer()) for result in results]
-
-    def _untried_first(self, missing: list[int], cache_keys: list[str]) -> list[int]:
-        """`missing` with the items whose calls failed in earlier runs moved last: under a
-        call cap they wait behind items never tried instead of spending every run's cap."""
-        if self._memory is None or not missing:
-            return missing
-        try:
-            failed = self._memory.failed_before(cache_keys[i] for i in missing)
-        except MEMORY_ERRORS as exc:
-            log.warning("judge memory unreadable (%s); items asked in order", type(exc).__name__)
-            return missing
-        return sorted(missing, key=lambda i: cache_keys[i] in failed)
-
-    def _remember(self, failures: dict[str, str]) -> None:
-        """Record the items that failed, and the structured-output mode the endpoint answered."""
-        if self._memory is None:
-            return
-        try:
-            self._memory.record_failures(failures)
-            self._remember_format()
-        except MEMORY_ERRORS as exc:
-            log.warning("judge memory not written (%s)", type(exc).__name__)
-
-    def _remember_format(self) -> None:
-        raise NotImplementedError
-
-    def _cached(self, cache_keys: list[str]) -> dict[int, str]:
-        if self._cache is None or not cache_keys:
+    def found(self, cache_keys: list[str]) -> dict[int, str]:
+        """The stored replies among `cache_keys`, by position; an unreadable cache is empty."""
+        if self.cache is None or not cache_keys:
             return {}
         try:
-            found = self._cache.get_many(cache_keys)
+            found = self.cache.get_many(cache_keys)
         except CACHE_ERRORS as exc:
             log.warning("judge cache unreadable (%s); asking the endpoint", type(exc).__name__)
             return {}
         return {i: found[key] for i, key in enumerate(cache_keys) if key in found}
 
-    def _answer_pack(
-        self,
-        task: Task,
-        pack: list[int],
-        items: list[Any],
-        cache_keys: list[str],
-        keys: list[int] | None,
-    ) -> list[Result]:
-        """Ask one pack; items whose answer is unusable are asked once more (the reply as the
-        assistant's turn, then why; a reply cut at max_tokens afresh), then fail.
-        A request counts as failed only when no answer of its reply was used."""
-        results: dict[int, Result] = {}
-        asking = list(pack)
-        previous: tuple[str, str] | None = None
-        spent = [0, 0, 0]  # requests, prompt tokens, completion tokens
-        raised: int | None = None  # max_tokens after a cut reply
-        for attempt in range(2):
-            budget = raised or reply_token_budget(
-                task, [items[i] for i in asking], self._max_output_tokens
-            )
-            prompt = task.render([items[i] for i in asking])
-            try:
-                reply = self._chat.complete(
-                    prompt, schema=task.schema, max_tokens=budget, previous=previous, spent=spent
-                )
-            except JudgeError as exc:
-                results.update((i, Result(error=exc)) for i in asking)
-                break
-            share = list(
-                zip(
-                    split_evenly(reply.prompt_tokens, len(asking)),
-                    split_evenly(reply.completion_tokens, len(asking)),
-                    strict=True,
-                )
-            )
-            unusable = self._read_pack(
-                task,
-                reply=reply,
-                asking=asking,
-                items=items,
-                cache_keys=cache_keys,
-                share=share,
-                results=results,
-            )
-            if not unusable:
-                break
-            if len(unusable) == len(asking):
-                self._usage.add(failed=1)  # nothing of this reply was used
-            reason = next(iter(unusable.values()))
-            # A cut reply is no turn to show the model: it is asked afresh, with room to end.
-            cut = isinstance(reason, ReplyCut)
-            raised = larger_budget(budget, self._max_output_tokens) if cut else None
-            if attempt == 0 and (raised is not None or not cut):
-                self._usage.add(retries=1)
-                asking = sorted(unusable)
-                previous = None if cut else (reply.text, RETRY_NOTE.format(reason=reason))
-            else:
-                results.update((i, Result(error=exc)) for i, exc in unusable.items())
-                break
-        if keys is not None:
-            calls = spent[0] / len(pack)
-            prompt_tokens, completion_tokens = (
-                split_evenly(spent[1], len(pack)),
-                split_evenly(spent[2], len(pack)),
-            )
-            self._usage.record_items(
-                [
-                    (task.stage, keys[i], calls, prompt_tokens[n], completion_tokens[n], False)
-                    for n, i in enumerate(pack)
-                ]
-            )
-        return [results[i] for i in pack]
-
-    def _read_pack(
+    def read_reply(
         self,
         task: Task,
         *,
@@ -261,32 +127,142 @@ class CachedPackedAsking:
                 unusable[index] = exc
                 continue
             results[index] = Result(value=value)
-            self._store(task, cache_keys[index], part, prompt_tokens, completion_tokens)
+            self.keep(task, cache_keys[index], part, prompt_tokens, completion_tokens)
         return unusable
 
-    def _store(
+    def keep(
         self, task: Task, key: str, part: Any, prompt_tokens: int, completion_tokens: int
     ) -> None:
-        if self._cache is None:
+        if self.cache is None or not self._writes:
             return
-        self._cache.put(
+        self.cache.put(
             key,
-            kind=self._identity.kind,
-            model=self.model,
-            prompt_version=self._identity.prompt_version,
+            kind=self.identity.kind,
+            model=self.identity.model,
+            prompt_version=self.identity.prompt_version,
             schema_name=task.schema,
             reply=json.dumps(part, ensure_ascii=False),
             prompt_tokens=prompt_tokens,
             completion_tokens=completion_tokens,
         )
 
-    def _flush_cache(self) -> None:
-        if self._cache is None:
+    def flush(self) -> None:
+        if self.cache is None or not self._writes:
             return
         try:
-            self._cache.flush()
+            self.cache.flush()
         except CACHE_ERRORS as exc:
             log.warning("judge cache not written (%s); a re-run pays again", type(exc).__name__)
+
+
+def release(cache: ReplyCache | None, memory: JudgeMemory | None, *, owned: bool) -> None:
+    """A judge's end: the cache and memory it built itself are closed, a cache lent to it is
+    flushed and stays open."""
+    if cache is not None:
+        if owned:
+            cache.close()
+        else:
+            cache.flush()
+    if memory is not None and owned:
+        memory.close()
+
+
+class Asking:
+    """Asks distinct items through the reply cache, in packs, concurrently; `answers` says
+    how a pack is answered, `on_interrupt` ends the calls in flight on Ctrl-C, and
+    `remember_format` stores the endpoint's structured-output mode with the failures."""
+
+    def __init__(
+        self,
+        answers: PackAnswers,
+        *,
+        store: AnswerStore,
+        usage: Usage,
+        memory: JudgeMemory | None,
+        pack_size: int,
+        pack_chars: int,
+        concurrency: int,
+        track_items: bool,
+        on_interrupt: Callable[[], None],
+        remember_format: Callable[[], None] | None = None,
+    ) -> None:
+        self.answers = answers
+        self.store = store
+        self._usage = usage
+        self._memory = memory
+        self._pack_size = pack_size
+        self._pack_chars = pack_chars
+        self._concurrency = concurrency
+        self.track_items = track_items
+        self._on_interrupt = on_interrupt
+        self._remember_format = remember_format
+
+    def ask(self, task: Task, items: list[Any], keys: pl.Series | None = None) -> list[Result]:
+        """Answer distinct items: cache first (one query), then packs of the rest, concurrently."""
+        results: list[Result | None] = [None] * len(items)
+        cache_keys = [self.store.key(task, item) for item in items]
+        key_list = keys.to_list() if keys is not None and self.track_items else None
+        asked = Asked(task, items, cache_keys, key_list)
+        usage_rows: list[tuple[str, int, float, int, int, bool]] = []
+        for index, reply in self.store.found(cache_keys).items():
+            try:
+                results[index] = Result(value=read_answer(task, json.loads(reply), items[index]))
+            except (JudgeReplyError, ValueError):
+                continue  # an unusable stored row (a placeholder of old) is asked again
+            if key_list is not None:
+                usage_rows.append((task.stage, key_list[index], 0.0, 0, 0, True))
+        self._usage.add(cached=sum(r is not None for r in results))
+        self._usage.record_items(usage_rows)
+        missing = [i for i, result in enumerate(results) if result is None]
+        self.answers.prepare(asked, missing)
+        missing = self._untried_first(missing, cache_keys)
+        packs = packs_of(
+            task, items, missing, pack_size=self._pack_size, pack_chars=self._pack_chars
+        )
+
+        def answer(pack: list[int]) -> list[Result]:
+            return self.answers.answer(asked, pack)
+
+        for pack, (pack_results, error) in zip(packs, self._fan_out(answer, packs), strict=True):
+            for position, index in enumerate(pack):
+                if pack_results is not None:
+                    results[index] = pack_results[position]
+                else:
+                    results[index] = Result(error=error)
+        self.store.flush()
+        self._remember(
+            {
+                cache_keys[i]: str(result.error)
+                for i, result in enumerate(results)
+                if result is not None
+                and result.error is not None
+                and result.error.case_status == "invalid"
+            }
+        )
+        return [result if result is not None else Result(error=lost_answer()) for result in results]
+
+    def _untried_first(self, missing: list[int], cache_keys: list[str]) -> list[int]:
+        """`missing` with the items whose calls failed in earlier runs moved last: under a
+        call cap they wait behind items never tried instead of spending every run's cap."""
+        if self._memory is None or not missing:
+            return missing
+        try:
+            failed = self._memory.failed_before(cache_keys[i] for i in missing)
+        except MEMORY_ERRORS as exc:
+            log.warning("judge memory unreadable (%s); items asked in order", type(exc).__name__)
+            return missing
+        return sorted(missing, key=lambda i: cache_keys[i] in failed)
+
+    def _remember(self, failures: dict[str, str]) -> None:
+        """Record the items that failed, and the structured-output mode the endpoint answered."""
+        if self._memory is None:
+            return
+        try:
+            self._memory.record_failures(failures)
+            if self._remember_format is not None:
+                self._remember_format()
+        except MEMORY_ERRORS as exc:
+            log.warning("judge memory not written (%s)", type(exc).__name__)
 
     def _fan_out(
         self, answer: Callable[[T], R], items: Sequence[T]
@@ -314,7 +290,7 @@ class CachedPackedAsking:
             return [result_of(future) for future in futures]
         except BaseException as exc:
             if not isinstance(exc, Exception):
-                self.stop()  # interrupted: calls in flight are cancelled, the workers end at once
+                self._on_interrupt()  # calls in flight are cancelled, the workers end at once
             raise
         finally:
             pool.shutdown(wait=True, cancel_futures=True)

@@ -1,8 +1,9 @@
 """`--dry-run` for the LLM judge: the real asking path, with the endpoint left out.
 
-EstimatingJudge is OpenAIJudge without an endpoint: the same items, cache keys, cache lookup
-and packs (live/asking.py), so what it counts as asked is what a run would ask. In place of
-each call it renders the real prompt, counts it, and answers with a stand-in (the lexical
+EstimatingJudge is the live judge's asking without an endpoint: the same items, cache keys,
+cache lookup and packs (live/asking.py), so what it counts as asked is what a run would ask.
+In place of each call (StandInAnswers) it renders the real prompt, counts it, and answers
+with a stand-in (the lexical
 judge's truths, claims and verdicts, written as the reply schema asks) whose size gives the
 completion tokens; the stand-in's claims and truths then shape the verdict questions, as a
 model's would. Tokens are estimated at rate_window.CHARS_PER_TOKEN characters a token.
@@ -11,7 +12,6 @@ Nothing is sent, nothing is written to the cache, no API key is needed.
 
 from __future__ import annotations
 
-import inspect
 import json
 import threading
 from typing import TYPE_CHECKING, Any
@@ -22,11 +22,13 @@ from faith_udfs import LexicalJudge
 from faith_udfs.packed_replies import split_packed
 from flows.judges.endpoint.rate_window import CHARS_PER_TOKEN
 from flows.judges.endpoint.usage import Usage
-from flows.judges.live.judge import OpenAIJudge
+from flows.judges.live.asking import AnswerStore, Asked, Asking
+from flows.judges.live.questions import AskingJudge, openai_identity
 from flows.judges.live.tasks import (
     DEFAULT_MODE,
+    PACK_CHARS,
+    PACK_SIZE,
     Result,
-    Task,
     check_judge_settings,
     template_reason,
 )
@@ -35,10 +37,7 @@ from flows.store.reply_cache import ReplyCache
 if TYPE_CHECKING:
     import duckdb
 
-    from flows.run.settings import JudgeSettings
-
-# The real judge's packing defaults, read from it so the two cannot drift apart.
-_DEFAULTS = inspect.signature(OpenAIJudge.__init__).parameters
+    from flows.judges.settings import JudgeSettings
 
 
 def estimated_tokens(text: str) -> int:
@@ -46,73 +45,28 @@ def estimated_tokens(text: str) -> int:
     return round(len(text) / CHARS_PER_TOKEN)
 
 
-class EstimatingJudge(OpenAIJudge):
-    """OpenAIJudge that makes no call: it counts the calls, prompt tokens and completion
-    tokens a run would spend (`usage()`), answering each item with a stand-in."""
+class StandInAnswers:
+    """Answers a pack without a call (PackAnswers): counts the call it would be, its prompt
+    and reply tokens, and replies as the lexical judge would, in the reply schema's form."""
 
-    def __init__(
-        self,
-        model: str,
-        *,
-        mode: str = DEFAULT_MODE,
-        llm_reason: bool = False,
-        cache: ReplyCache | None = None,
-        owns_cache: bool = False,
-        pack_size: int = _DEFAULTS["pack_size"].default,
-        pack_chars: int = _DEFAULTS["pack_chars"].default,
-    ) -> None:
-        # OpenAIJudge's attributes, without its ChatEndpoint (no key, no HTTP client).
-        self._usage = Usage()
-        self._stop = threading.Event()
-        self.model = model
-        self.mode = mode
-        self.llm_reason = llm_reason
-        self.api_key_env = ""
-        self._pack_size = pack_size if mode == "packed" else 1
-        self._pack_chars = pack_chars
-        self._concurrency = 1
-        self._cache = cache
-        self._owns_cache = owns_cache
-        self._track_items = False
-        self._memory = None  # no failures to order by, no format to remember
-        self._max_output_tokens = None
-        self._identity = OpenAIJudge.identity_of(model, mode)
+    def __init__(self, usage: Usage) -> None:
+        self._usage = usage
         self._stand_in = LexicalJudge()
 
-    @property
-    def fatal_error(self) -> str | None:
-        return None
+    def prepare(self, asked: Asked, missing: list[int]) -> None:
+        """Nothing to look up."""
 
-    def stop(self) -> None:
-        self._stop.set()
-
-    def close(self) -> None:
-        if self._cache is not None and self._owns_cache:
-            self._cache.close()
-
-    def __repr__(self) -> str:
-        return f"EstimatingJudge(model={self.model!r}, mode={self.mode!r})"
-
-    def _flush_cache(self) -> None:
-        """Nothing to write: a dry run stores no answer."""
-
-    def _answer_pack(
-        self,
-        task: Task,
-        pack: list[int],
-        items: list[Any],
-        cache_keys: list[str],
-        keys: list[int] | None,
-    ) -> list[Result]:
+    def answer(self, asked: Asked, pack: list[int]) -> list[Result]:
         """Count the call this pack would be, and answer it with the stand-in."""
-        asked = [items[i] for i in pack]
-        prompt = task.render(asked)
-        values = self._stand_in_answers(task.stage, asked)
+        task = asked.task
+        items = [asked.items[i] for i in pack]
+        prompt = task.render(items)
+        values = self._stand_in_answers(task.stage, items, task.item_data(items[0]))
         entry = task.packed_field
         if entry:
             # One entry an item, as a packed reply numbers them (each value is a one-item reply).
             reply: Any = {"items": [{"item": n, **value} for n, value in enumerate(values, 1)]}
-            parts = split_packed(reply, entry, len(asked))
+            parts = split_packed(reply, entry, len(items))
         else:
             reply = values[0]
             parts = [reply]
@@ -122,15 +76,17 @@ class EstimatingJudge(OpenAIJudge):
             completion_tokens=estimated_tokens(json.dumps(reply, ensure_ascii=False)),
         )
         return [
-            Result(value=task.parse(part, item)) for part, item in zip(parts, asked, strict=True)
+            Result(value=task.parse(part, item)) for part, item in zip(parts, items, strict=True)
         ]
 
-    def _stand_in_answers(self, stage: str, asked: list[Any]) -> list[Any]:
-        """What a model would reply for each item, in the reply schema's form."""
+    def _stand_in_answers(self, stage: str, asked: list[Any], first: dict[str, Any]) -> list[Any]:
+        """What a model would reply for each item, in the reply schema's form; `first` is the
+        first item's cache data (the truths limit is in it)."""
         keys = pl.Series("key", range(len(asked)), dtype=pl.UInt64)
         if stage == "truths":
-            limit = self._truths_limit
-            frame = self._stand_in.truths(pl.DataFrame([keys, pl.Series("text", asked)]), limit)
+            frame = self._stand_in.truths(
+                pl.DataFrame([keys, pl.Series("text", asked)]), first.get("limit")
+            )
             return [{"truths": truths} for truths in frame.sort("key")["truths"].to_list()]
         if stage == "claims":
             frame = self._stand_in.claims(pl.DataFrame([keys, pl.Series("text", asked)]))
@@ -155,11 +111,59 @@ class EstimatingJudge(OpenAIJudge):
             ]
         return [{"reason": template_reason(score, list(c))} for score, c in asked]
 
-    _truths_limit: int | None = None
 
-    def truths(self, passages: pl.DataFrame, limit: int | None) -> pl.DataFrame:
-        self._truths_limit = limit
-        return super().truths(passages, limit)
+class EstimatingJudge(AskingJudge):
+    """The OpenAI judge's asking that makes no call: it counts the calls, prompt tokens and
+    completion tokens a run would spend (`usage()`), answering each item with a stand-in."""
+
+    def __init__(
+        self,
+        model: str,
+        *,
+        mode: str = DEFAULT_MODE,
+        llm_reason: bool = False,
+        cache: ReplyCache | None = None,
+        owns_cache: bool = False,
+        pack_size: int = PACK_SIZE,
+        pack_chars: int = PACK_CHARS,
+    ) -> None:
+        usage = Usage()
+        self._stop = threading.Event()
+        self._cache = cache
+        self._owns_cache = owns_cache
+        # Looks answers up, stores none; no failures to order by, no format to remember.
+        store = AnswerStore(openai_identity(model, mode), mode, cache, writes=False)
+        super().__init__(
+            model=model,
+            mode=mode,
+            llm_reason=llm_reason,
+            usage=usage,
+            asking=Asking(
+                StandInAnswers(usage),
+                store=store,
+                usage=usage,
+                memory=None,
+                pack_size=pack_size if mode == "packed" else 1,
+                pack_chars=pack_chars,
+                concurrency=1,
+                track_items=False,
+                on_interrupt=self.stop,
+            ),
+        )
+
+    @property
+    def fatal_error(self) -> str | None:
+        return None
+
+    def stop(self) -> None:
+        self._stop.set()
+
+    def close(self) -> None:
+        if self._cache is not None and self._owns_cache:
+            self._cache.close()
+
+    def __repr__(self) -> str:
+        return f"EstimatingJudge(model={self.model!r}, mode={self.mode!r})"
 
 
 def build_estimating_judge(
@@ -176,8 +180,8 @@ def build_estimating_judge(
         max_retries=0,
         max_calls=settings.max_calls,
         max_tokens=settings.max_tokens,
-        pack_size=_DEFAULTS["pack_size"].default,
-        pack_chars=_DEFAULTS["pack_chars"].default,
+        pack_size=PACK_SIZE,
+        pack_chars=PACK_CHARS,
     )
     cache = ReplyCache(con) if con is not None else None
     return EstimatingJudge(

@@ -24,24 +24,14 @@ import threading
 from types import TracebackType
 from typing import TYPE_CHECKING
 
-import polars as pl
-
-from faith_udfs.config import JudgeIdentity
-from faith_udfs.judges import (
-    ItemJudge,
-    outcome_frame,
-    verdicts_frame,
-)
-from faith_udfs.packed_prompts import (
-    PACKED_VERSION,
-)
-from faith_udfs.prompts import (
-    PROMPT_VERSION,
-)
 from flows.judges.endpoint.breaker import DEFAULT_BREAKER_FAILURES
 from flows.judges.endpoint.capped_http import DEFAULT_MAX_REPLY_BYTES
 from flows.judges.endpoint.request_details import endpoint_key
 from flows.judges.endpoint.transport import ChatEndpoint, Usage
+from flows.judges.live.asking import AnswerStore, Asking, release
+from flows.judges.live.endpoint_answers import EndpointAnswers
+from flows.judges.live.questions import AskingJudge, openai_identity
+from flows.judges.live.tasks import DEFAULT_MODE, PACK_CHARS, PACK_SIZE, check_judge_settings
 from flows.store.judge_memory import MEMORY_ERRORS, JudgeMemory
 from flows.store.reply_cache import ReplyCache
 
@@ -51,28 +41,20 @@ if TYPE_CHECKING:
     import duckdb
 
     from flows.judges.endpoint.limiter import AdaptiveLimiter
-    from flows.run.settings import JudgeSettings
-from flows.judges.live.asking import CachedPackedAsking
-from flows.judges.live.tasks import (
-    DEFAULT_MODE,
-    Task,
-    check_judge_settings,
-    judge_task,
-    outcomes,
-    template_reason,
-)
+    from flows.judges.settings import JudgeSettings
 
 log = logging.getLogger(__name__)
 
 
-class OpenAIJudge(CachedPackedAsking, ItemJudge):
+class OpenAIJudge(AskingJudge):
     """Judge asking an OpenAI-compatible chat-completions endpoint, concurrently and politely.
 
     Each call has a deadline of `timeout` seconds, reply included. Transient failures (429,
     5xx, deadlines, resets, answers that are not chat completions) are retried with jittered
     backoff; a refused key or unknown model stops every further call; caps leave the rest
     pending; `stop()` ends every call and wait at once. Talking to the endpoint is
-    endpoint.transport.ChatEndpoint's; asking and reading is here.
+    endpoint.transport.ChatEndpoint's, answering a pack live/endpoint_answers.py's, the cache
+    and the packs live/asking.py's; the endpoint and its connections are held here.
     """
 
     def __init__(
@@ -92,8 +74,8 @@ class OpenAIJudge(CachedPackedAsking, ItemJudge):
         cache: ReplyCache | None = None,
         owns_cache: bool = False,
         memory: JudgeMemory | None = None,
-        pack_size: int = 8,
-        pack_chars: int = 12_000,
+        pack_size: int = PACK_SIZE,
+        pack_chars: int = PACK_CHARS,
         backoff_base: float = 0.5,
         backoff_max: float = 20.0,
         max_retry_after: float = 60.0,
@@ -117,10 +99,10 @@ class OpenAIJudge(CachedPackedAsking, ItemJudge):
             pack_chars=pack_chars,
             max_output_tokens=max_output_tokens,
         )
-        self._usage = Usage()
+        usage = Usage()
         self._memory = memory
         self._endpoint_key = endpoint_key(base_url)
-        self._remembered = self._recall_format(model)
+        self._remembered = recalled_format(memory, self._endpoint_key, model)
         # Set by stop(), close() or an interrupt: no new call is made, no wait goes on.
         self._stop = threading.Event()
         self._chat = ChatEndpoint(
@@ -135,7 +117,7 @@ class OpenAIJudge(CachedPackedAsking, ItemJudge):
             backoff_base=backoff_base,
             backoff_max=backoff_max,
             max_retry_after=max_retry_after,
-            usage=self._usage,
+            usage=usage,
             stop=self._stop,
             rpm=rpm,
             tpm=tpm,
@@ -151,32 +133,33 @@ class OpenAIJudge(CachedPackedAsking, ItemJudge):
                 model,
                 self._remembered,
             )
-        self.model = model
-        self._max_output_tokens = max_output_tokens
-        self.mode = mode
-        self.llm_reason = llm_reason
         self.api_key_env = api_key_env
-        self._pack_size = pack_size if mode == "packed" else 1
-        self._pack_chars = pack_chars
-        self._concurrency = concurrency
         self._cache = cache
         self._owns_cache = owns_cache  # close the cache with the judge
-        self._track_items = track_items
-        self._identity = self.identity_of(model, mode)
-
-    @staticmethod
-    def identity_of(model: str, mode: str) -> JudgeIdentity:
-        """The identity of this judge for `model` and `mode` (also the dry run's)."""
-        template = PROMPT_VERSION if mode == "per-item" else f"{PROMPT_VERSION}+{PACKED_VERSION}"
-        return JudgeIdentity(
-            kind="openai", model=model, prompt_version=template, options=(("mode", mode),)
+        store = AnswerStore(openai_identity(model, mode), mode, cache)
+        answers = EndpointAnswers(
+            self._chat, store=store, usage=usage, max_output_tokens=max_output_tokens
+        )
+        super().__init__(
+            model=model,
+            mode=mode,
+            llm_reason=llm_reason,
+            usage=usage,
+            asking=Asking(
+                answers,
+                store=store,
+                usage=usage,
+                memory=memory,
+                pack_size=pack_size if mode == "packed" else 1,
+                pack_chars=pack_chars,
+                concurrency=concurrency,
+                track_items=track_items,
+                on_interrupt=self.stop,
+                remember_format=self._remember_format,
+            ),
         )
 
     # --- public surface -------------------------------------------------------------------
-
-    @property
-    def identity(self) -> JudgeIdentity:
-        return self._identity
 
     @property
     def fatal_error(self) -> str | None:
@@ -203,29 +186,6 @@ class OpenAIJudge(CachedPackedAsking, ItemJudge):
         """Requests allowed in flight now (lowered by 429s, recovering on successes)."""
         return self._chat.concurrency_limit
 
-    def usage(self) -> dict[str, int]:
-        """Counters of this judge's run: calls (HTTP requests made), cached (items answered
-        from the cache), failed (requests without a usable answer), retries, throttled (429s),
-        prompt_tokens, completion_tokens."""
-        return self._usage.snapshot()
-
-    def drain_item_usage(self) -> pl.DataFrame:
-        """Per judged item since the last drain (with `track_items=True`): `stage`, `key`,
-        `calls` (its share of the requests), `prompt_tokens`, `completion_tokens`, `cached`."""
-        rows = self._usage.drain_items()
-        return pl.DataFrame(
-            rows,
-            schema={
-                "stage": pl.String,
-                "key": pl.UInt64,
-                "calls": pl.Float64,
-                "prompt_tokens": pl.Int64,
-                "completion_tokens": pl.Int64,
-                "cached": pl.Boolean,
-            },
-            orient="row",
-        )
-
     def stop(self) -> None:
         """End the run's judging now, from any thread: calls in flight are cancelled, waits
         for a slot or a backoff end, and every later call fails at once as a judge error."""
@@ -236,13 +196,7 @@ class OpenAIJudge(CachedPackedAsking, ItemJudge):
         itself (`build_openai_judge`) is closed too, one passed in stays open."""
         self._chat.stop()
         try:
-            if self._cache is not None:
-                if self._owns_cache:
-                    self._cache.close()
-                else:
-                    self._cache.flush()
-            if self._memory is not None and self._owns_cache:
-                self._memory.close()
+            release(self._cache, self._memory, owned=self._owns_cache)
         finally:
             self._chat.close()
 
@@ -263,65 +217,7 @@ class OpenAIJudge(CachedPackedAsking, ItemJudge):
             f"endpoint={self._chat.endpoint!r}, api_key_env={self.api_key_env!r})"
         )
 
-    # --- the four questions, as frames ----------------------------------------------------
-
-    def truths(self, passages: pl.DataFrame, limit: int | None) -> pl.DataFrame:
-        results = self._ask(
-            self._stage_task("truths", limit), passages["text"].to_list(), passages["key"]
-        )
-        return outcome_frame(passages["key"], "truths", pl.List(pl.String), outcomes(results))
-
-    def claims(self, answers: pl.DataFrame) -> pl.DataFrame:
-        results = self._ask(self._stage_task("claims"), answers["text"].to_list(), answers["key"])
-        return outcome_frame(answers["key"], "claims", pl.List(pl.String), outcomes(results))
-
-    def verdicts(self, questions: pl.DataFrame) -> pl.DataFrame:
-        items = list(zip(questions["claims"].to_list(), questions["truths"].to_list(), strict=True))
-        results = self._ask(self._stage_task("verdicts"), items, questions["key"])
-        return verdicts_frame(questions["key"], outcomes(results))
-
-    def reasons(self, requests: pl.DataFrame) -> pl.DataFrame:
-        items = list(
-            zip(requests["score"].to_list(), requests["contradictions"].to_list(), strict=True)
-        )
-        if not self.llm_reason:
-            texts = [template_reason(score, contradictions) for score, contradictions in items]
-            return requests.select("key").with_columns(
-                reason=pl.Series(texts, dtype=pl.String),
-                error=pl.lit(None, dtype=pl.String),
-                pending=pl.lit(False),
-            )
-        results = self._ask(self._stage_task("reasons"), items, requests["key"])
-        return outcome_frame(requests["key"], "reason", pl.String, outcomes(results))
-
-    # --- the same questions one item at a time (ItemJudge) --------------------------------
-
-    def answer_truths(self, text: str, limit: int | None) -> list[str]:
-        return self._one(self._stage_task("truths", limit), text)
-
-    def answer_claims(self, text: str) -> list[str]:
-        return self._one(self._stage_task("claims"), text)
-
-    def answer_verdicts(
-        self, claims: list[str], truths: list[str]
-    ) -> list[tuple[str | None, str | None]]:
-        return self._one(self._stage_task("verdicts"), (claims, truths))
-
-    def answer_reason(self, score: float, contradictions: list[str]) -> str:
-        if not self.llm_reason:
-            return template_reason(score, contradictions)
-        return self._one(self._stage_task("reasons"), (score, contradictions))
-
     # --- machinery ------------------------------------------------------------------------
-
-    def _recall_format(self, model: str) -> str | None:
-        if self._memory is None:
-            return None
-        try:
-            return self._memory.response_format(self._endpoint_key, model)
-        except MEMORY_ERRORS as exc:
-            log.warning("judge memory unreadable (%s); negotiating again", type(exc).__name__)
-            return None
 
     def _remember_format(self) -> None:
         """Store the mode the endpoint answered, once it differs from the remembered one."""
@@ -333,8 +229,16 @@ class OpenAIJudge(CachedPackedAsking, ItemJudge):
             log.info("judge %s: the endpoint answers response_format %s", self.model, found)
             self._remembered = found
 
-    def _stage_task(self, stage: str, limit: int | None = None) -> Task:
-        return judge_task(stage, packed=self.mode == "packed", limit=limit)
+
+def recalled_format(memory: JudgeMemory | None, endpoint: str, model: str) -> str | None:
+    """The structured-output mode this endpoint answered in earlier runs, if remembered."""
+    if memory is None:
+        return None
+    try:
+        return memory.response_format(endpoint, model)
+    except MEMORY_ERRORS as exc:
+        log.warning("judge memory unreadable (%s); negotiating again", type(exc).__name__)
+        return None
 
 
 def build_openai_judge(

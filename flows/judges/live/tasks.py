@@ -48,6 +48,8 @@ if TYPE_CHECKING:
 
 MODES = ("per-item", "packed")
 DEFAULT_MODE = "packed"
+# A packed call's default size: items, and characters of their data.
+PACK_SIZE, PACK_CHARS = 8, 12_000
 RETRY_NOTE = (
     "Your previous reply could not be used: {reason}. Reply again with one complete JSON "
     "object in exactly the format asked for, with real content instead of the example's "

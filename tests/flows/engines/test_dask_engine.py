@@ -28,8 +28,9 @@ from flows.engines.dask_run import run_on_dask, run_score_on_dask, shard_root
 from flows.engines.partition_task import PartitionJob
 from flows.engines.submitters import ClientSubmitter, result_in_slices
 from flows.errors import ClusterUnavailable, InputUnreadable
+from flows.judges.settings import JudgeSettings
 from flows.run.pipeline import run_score
-from flows.run.settings import JudgeSettings, ScoreSettings
+from flows.run.settings import ScoreSettings
 from tests.support.db_reading import query
 from tests.support.engine_sources import mixed_source, output_tables, run_counts
 from tests.support.openai_stub import StubServer, serving

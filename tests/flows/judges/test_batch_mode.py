@@ -22,10 +22,11 @@ import pytest
 from faith_udfs.errors import ConfigError
 from flows.cli import main
 from flows.errors import JudgeEndpointError
+from flows.judges.factory import build_judge
+from flows.judges.settings import JudgeSettings
 from flows.nightly.nightly_run import run_nightly
-from flows.run.judge_factory import build_judge
 from flows.run.pipeline import run_score
-from flows.run.settings import JudgeSettings, ScoreSettings
+from flows.run.settings import ScoreSettings
 from flows.store.db import open_store
 from schemas import OUTPUT_MODELS
 from tests.support.builders import COMPARED

@@ -13,8 +13,9 @@ import pytest
 
 from flows.cli import main
 from flows.judges.prices import judge_prices, table_price
+from flows.judges.settings import JudgeSettings
 from flows.run.pipeline import run_score
-from flows.run.settings import JudgeSettings, ScoreSettings
+from flows.run.settings import ScoreSettings
 from tests.support.counting_server import RemoteServer, serving_elsewhere, totals
 
 SAMPLE = Path(__file__).resolve().parents[3] / "data" / "sample" / "cases.parquet"

@@ -259,7 +259,7 @@ def test_a_bug_in_the_llm_judge_stops_scoring_naming_the_judge(
     def broken(*args: object, **kwargs: object) -> None:
         raise KeyError("verdicts")
 
-    monkeypatch.setattr(judge, "_read_pack", broken)
+    monkeypatch.setattr(judge._asking.store, "read_reply", broken)
     with pytest.raises(JudgeCrashed, match=r"judge openai/stub-model crashed .*KeyError"):
         score_cases(generated_cases(40), judge, CONFIG)
 

@@ -12,8 +12,9 @@ import polars as pl
 import pytest
 
 from flows.cli import main
+from flows.judges.settings import JudgeSettings
 from flows.run.pipeline import run_score
-from flows.run.settings import JudgeSettings, ScoreSettings
+from flows.run.settings import ScoreSettings
 from tests.conftest import everything_prefect_stored
 from tests.support.builders import COMPARED
 from tests.support.openai_stub import StubServer

@@ -22,9 +22,10 @@ from faith_udfs.packed_replies import refuse_placeholders, top_level_object
 from flows.cli import main
 from flows.errors import JudgeUnusable
 from flows.judges.live.judge import OpenAIJudge
+from flows.judges.settings import JudgeSettings
 from flows.nightly.nightly_run import run_nightly
 from flows.run.pipeline import run_score
-from flows.run.settings import JudgeSettings, ScoreSettings
+from flows.run.settings import ScoreSettings
 from flows.store.db import open_store
 from flows.store.judge_memory import JudgeMemory
 from flows.store.reply_cache import ReplyCache

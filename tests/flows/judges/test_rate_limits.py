@@ -132,7 +132,8 @@ def test_a_run_stays_within_rpm_and_tpm_at_a_counting_server(
         rate_window=seconds,
         track_items=True,
     )
-    from flows.run.settings import JudgeSettings, ScoreSettings
+    from flows.judges.settings import JudgeSettings
+    from flows.run.settings import ScoreSettings
 
     settings = ScoreSettings(
         source=str(source),

@@ -14,8 +14,9 @@ import pytest
 
 from faith_udfs import JudgeIdentity, LexicalJudge
 from flows.errors import InputUnreadable
+from flows.judges.settings import JudgeSettings
 from flows.nightly.nightly_run import check_line, run_nightly
-from flows.run.settings import JudgeSettings, ScoreSettings
+from flows.run.settings import ScoreSettings
 from tests.conftest import published_artifacts
 from tests.support.builders import ANSWERS, case_row, cases, many_cases, write
 

@@ -12,8 +12,9 @@ import polars as pl
 import pytest
 
 from faith_udfs import FaithfulnessMetric, GroundedJudge, LexicalJudge, LLMTestCase
+from flows.judges.settings import JudgeSettings
 from flows.run.pipeline import run_score
-from flows.run.settings import JudgeSettings, ScoreSettings
+from flows.run.settings import ScoreSettings
 from flows.store.db import connect
 from tests.support.builders import CONTEXT, case_row, cases, write
 from tests.support.db_reading import query

@@ -12,7 +12,8 @@ import duckdb
 import polars as pl
 import pytest
 
-from flows.run.settings import JudgeSettings, ScoreSettings
+from flows.judges.settings import JudgeSettings
+from flows.run.settings import ScoreSettings
 from tests.conftest import everything_prefect_stored
 from tests.support.openai_stub import StubServer
 

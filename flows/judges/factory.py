@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING
 
 from faith_udfs import GroundedJudge, Judge, LexicalJudge
 from faith_udfs.errors import ConfigError
-from flows.run.settings import JudgeSettings
+from flows.judges.settings import JudgeSettings
 
 if TYPE_CHECKING:
     import duckdb

@@ -342,8 +342,6 @@ def build_batch_judge(settings: JudgeSettings, con: duckdb.DuckDBPyConnection | 
             max_tokens=settings.max_tokens,
             max_output_tokens=settings.max_output_tokens,
             llm_reason=settings.llm_reason,
-            max_reply_bytes=settings.max_reply_bytes,
-            breaker_failures=settings.breaker_failures,
             wait=settings.batch_wait,
             cache=cache,
             owns_cache=True,

@@ -195,7 +195,14 @@ def run_score(
             raise
         finally:
             _close_stages(state)
-        return complete_run(con, run_id, settings, started, judge_protocol(judge))
+        return complete_run(
+            con,
+            run_id,
+            settings,
+            started,
+            judge_protocol(judge),
+            judge_warning=getattr(judge, "run_warning", None),
+        )
     finally:
         if owned and judge is not None:
             _close_judge_quietly(judge)
@@ -235,6 +242,8 @@ def complete_run(
     settings: ScoreSettings,
     started: float,
     judge_protocol: tuple[str | None, int] = (None, 0),
+    *,
+    judge_warning: str | None = None,
 ) -> dict[str, Any]:
     """Every batch is committed: mark the run completed with the LLM judge's structured-output
     mode and estimated-token calls, check its invalid share, write the readers' snapshot if
@@ -242,6 +251,9 @@ def complete_run(
     with signals_deferred():
         finish_run(con, run_id, "completed", time.perf_counter() - started)
         record_run_judge(con, run_id, *judge_protocol)
+        if judge_warning:  # the judge's own word on the run (a batch judge giving up)
+            con.execute(sql("mark_run_warning"), {"run_id": run_id, "warning": judge_warning})
+            log.warning("run %s: %s", run_id, judge_warning)
         too_many_invalid = warn_if_mostly_invalid(con, run_id, settings.max_invalid_share)
     if settings.snapshot and not settings.dry_run:
         write_snapshot(con, settings.db)

@@ -8,6 +8,7 @@ run's row warns; a later run submits nothing more. Bounds are the creates the st
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -20,6 +21,7 @@ from tests.support.builders import many_cases, write
 from tests.support.openai_batch_stub import BatchStub
 
 FAITH = Path(sys.executable).with_name("faith")
+DOCS = Path(__file__).resolve().parents[3] / "docs" / "hardening-endpoint.md"
 ROWS = 20
 STAGES = 2  # truths and claims; verdicts need both, so they are never asked
 
@@ -75,3 +77,17 @@ def test_mislabelled_answers_stop_resubmission_after_a_bound(tmp_path: Path) -> 
     (error,) = run["errors"]
     assert f"asked in {MAX_BATCH_ASKS} batches" in error
     assert "not submitted again" in error
+    # The page's query lists the items that gave up: every passage and answer of the source.
+    con = duckdb.connect(str(db), read_only=True)
+    try:
+        gave_up = con.sql(docs_sql()).pl()
+    finally:
+        con.close()
+    assert set(gave_up["stage"]) == {"truths", "claims"}
+    assert set(gave_up["batches"]) == {MAX_BATCH_ASKS}
+
+
+def docs_sql() -> str:
+    """The one ```sql block of docs/hardening-endpoint.md."""
+    (block,) = re.findall(r"```sql\n(.*?)```", DOCS.read_text(), flags=re.DOTALL)
+    return block

@@ -7,11 +7,20 @@ from __future__ import annotations
 import socket
 import ssl
 import threading
+from typing import Any
 
-from faith_udfs.errors import JudgeError
+from faith_udfs.errors import JudgeError, JudgeReplyError, JudgeTransientError
 from flows.errors import JudgeUnreachable
+from flows.judges.endpoint.capped_http import too_large
 
-__all__ = ["DEFAULT_BREAKER_FAILURES", "CircuitBreaker", "WaitTooLong", "connection_kind"]
+__all__ = [
+    "DEFAULT_BREAKER_FAILURES",
+    "CircuitBreaker",
+    "EndpointFailure",
+    "WaitTooLong",
+    "connection_error",
+    "connection_kind",
+]
 
 # Five in a row: one call's retries (4) and a first attempt, or the first few of the calls in
 # flight failing together; a healthy endpoint's odd failure is followed by an answer.
@@ -45,6 +54,27 @@ def connection_kind(exc: BaseException) -> str:
             return "reset"
         current = current.__cause__ or current.__context__
     return "connection"
+
+
+class EndpointFailure(JudgeTransientError):
+    """A transient failure of a kind the circuit breaker counts, or None (not counted); with
+    the wait the server asked for (Retry-After, as sent), if it did."""
+
+    def __init__(self, message: str, kind: str | None, retry_after: float | None = None) -> None:
+        super().__init__(message)
+        self.kind = kind
+        self.retry_after = retry_after
+
+
+def connection_error(exc: Any) -> JudgeError:
+    """A reply over the size cap (a reply error: never read whole, never parsed), or the
+    kind of connection failure it was, for the circuit breaker."""
+    large = too_large(exc)
+    if large is not None:
+        return JudgeReplyError(f"the endpoint's answer was not read: {large} (--max-reply-bytes)")
+    kind = connection_kind(exc)
+    cause = type(exc.__cause__).__name__ if exc.__cause__ else "no response"
+    return EndpointFailure(f"connection to the endpoint failed ({cause}, {kind})", kind)
 
 
 class CircuitBreaker:

@@ -28,7 +28,6 @@ from faith_udfs.errors import (
     ConfigError,
     JudgeBudgetExhausted,
     JudgeError,
-    JudgeReplyError,
     JudgeTransientError,
 )
 from flows.clock import remaining
@@ -36,15 +35,11 @@ from flows.errors import JudgeEndpointError
 from flows.judges.endpoint.breaker import (
     DEFAULT_BREAKER_FAILURES,
     CircuitBreaker,
+    EndpointFailure,
     WaitTooLong,
-    connection_kind,
+    connection_error,
 )
-from flows.judges.endpoint.capped_http import (
-    DEFAULT_MAX_REPLY_BYTES,
-    ReplyTooLarge,
-    capped_client,
-    too_large,
-)
+from flows.judges.endpoint.capped_http import DEFAULT_MAX_REPLY_BYTES, ReplyTooLarge, capped_client
 from flows.judges.endpoint.event_loop import LoopThread
 from flows.judges.endpoint.limiter import AdaptiveLimiter
 from flows.judges.endpoint.rate_window import call_bound, shared_window
@@ -147,27 +142,6 @@ def _content_text(content: Any) -> str:
             if isinstance(part, dict) and isinstance(part.get("text"), str)
         )
     return ""
-
-
-class _Failed(JudgeTransientError):
-    """A transient failure of a kind the circuit breaker counts (breaker.py), or None; with
-    the wait the server asked for (Retry-After, as sent), if it did."""
-
-    def __init__(self, message: str, kind: str | None, retry_after: float | None = None) -> None:
-        super().__init__(message)
-        self.kind = kind
-        self.retry_after = retry_after
-
-
-def _connection_error(exc: openai.APIConnectionError | ReplyTooLarge) -> JudgeError:
-    """A reply over the size cap (a reply error: never read whole, never parsed), or the
-    kind of connection failure it was, for the circuit breaker."""
-    large = too_large(exc)
-    if large is not None:
-        return JudgeReplyError(f"the endpoint's answer was not read: {large} (--max-reply-bytes)")
-    kind = connection_kind(exc)
-    cause = type(exc.__cause__).__name__ if exc.__cause__ else "no response"
-    return _Failed(f"connection to the endpoint failed ({cause}, {kind})", kind)
 
 
 class ChatEndpoint:
@@ -411,13 +385,13 @@ class ChatEndpoint:
                     return None
                 raise self._status_error(exc, asked) from None
             except (TimeoutError, openai.APITimeoutError):
-                raise _Failed(
+                raise EndpointFailure(
                     f"the endpoint did not answer within {self._timeout:g} s", "timeout"
                 ) from None
             except concurrent.futures.CancelledError:
                 raise JudgeTransientError("the judge was stopped during this call") from None
             except (openai.APIConnectionError, ReplyTooLarge) as exc:
-                raise _connection_error(exc) from None
+                raise connection_error(exc) from None
             except openai.APIError as exc:
                 raise JudgeTransientError(
                     f"the endpoint's answer is not a chat completion: {type(exc).__name__}"
@@ -429,7 +403,7 @@ class ChatEndpoint:
                     return None
                 code = refused.body.get("code") if isinstance(refused.body, dict) else None
                 if code == 429 or (isinstance(code, int) and code >= 500):
-                    raise _Failed(
+                    raise EndpointFailure(
                         f"the endpoint answered error {code}: {self._server_message(refused)}",
                         "5xx" if code != 429 else None,
                     )
@@ -527,7 +501,7 @@ class ChatEndpoint:
                 self._usage.add(throttled=1)
                 log.debug("judge endpoint throttled (HTTP 429); limit now %d", self._limiter.limit)
             message = f"HTTP {status} from the endpoint: {self._server_message(exc)}"
-            return _Failed(message, "5xx" if status >= 500 else None, retry_after)
+            return EndpointFailure(message, "5xx" if status >= 500 else None, retry_after)
         if status in _FATAL_STATUS:
             # Never the server's text here: some servers echo part of a refused key.
             message = _FATAL_STATUS[status].format(

@@ -77,11 +77,19 @@ def connection_error(exc: Any) -> JudgeError:
     return EndpointFailure(f"connection to the endpoint failed ({cause}, {kind})", kind)
 
 
-class CircuitBreaker:
-    """Counts failures of one kind in a row; opens at `threshold`, then stays open."""
+# Kinds an overloaded but living server shows: every call in flight may end in one together
+# (a stall of a second times them all out), so these open the breaker only past the calls in
+# flight plus `threshold`; the others (refused, DNS, TLS) do not come and go.
+_OVERLOAD = frozenset({"timeout", "5xx"})
 
-    def __init__(self, threshold: int, endpoint: str) -> None:
+
+class CircuitBreaker:
+    """Counts failures of one kind in a row; opens at `threshold` (plus `in_flight` for the
+    kinds an overloaded server shows), then stays open."""
+
+    def __init__(self, threshold: int, endpoint: str, *, in_flight: int = 0) -> None:
         self._threshold = threshold
+        self._in_flight = in_flight
         self._endpoint = endpoint
         self._lock = threading.Lock()
         self._kind: str | None = None
@@ -104,7 +112,8 @@ class CircuitBreaker:
             if self._open is None:
                 self._count = self._count + 1 if kind == self._kind else 1
                 self._kind = kind
-                if self._count >= self._threshold:
+                slack = self._in_flight if kind in _OVERLOAD else 0
+                if self._count >= self._threshold + slack:
                     self._open = (
                         f"the judge endpoint {self._endpoint} {_WHAT.get(kind, kind)} "
                         f"{self._count} times in a row; no further calls are made this run "

@@ -211,7 +211,7 @@ class ChatEndpoint:
             default_headers={"Authorization": basic_auth} if basic_auth else None,
             http_client=capped_client(max_reply_bytes, self._timeout),
         )
-        self._breaker = CircuitBreaker(breaker_failures, self._endpoint)
+        self._breaker = CircuitBreaker(breaker_failures, self._endpoint, in_flight=concurrency)
         # --rpm / --tpm: a sliding window over the requests sent (rate_window.py), shared by
         # this process's judges of the same endpoint and model.
         self._window = shared_window(public_url, model, rpm, tpm, window=rate_window)

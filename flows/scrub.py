@@ -31,6 +31,9 @@ REDACTED = "[redacted]"
 # A secret shorter than this is cut out only inside its longer forms (user:password, base64):
 # cutting every "ab" out of a reply would mangle it.
 _SHORTEST = 4
+# A user name alone is cut as a whole word from this length: "admin" or "user" are words of
+# replies too (and cutting them would change the claims judged); user:password always goes.
+_SHORTEST_NAME = 6
 _secrets: set[str] = set()
 _names: set[str] = set()  # user names: cut out as whole words only
 _lock = threading.Lock()
@@ -66,7 +69,8 @@ def register_secret(value: str | None) -> None:
 
 def register_endpoint_secrets(api_key: str | None, base_url: str | None) -> None:
     """An endpoint's secrets: its key, and the credentials of its URL (user:password@): the
-    pair and the password in plain, URL-quoted and base64 form, the user name as a word."""
+    pair and the password in plain, URL-quoted and base64 form, the user name as a word
+    (from 6 characters)."""
     register_secret(api_key)
     if not base_url:
         return
@@ -80,7 +84,7 @@ def register_endpoint_secrets(api_key: str | None, base_url: str | None) -> None
     for secret in {password, unquote(password)}:
         register_secret(secret)
     with _lock:
-        _names.update(name for name in {user, unquote(user)} if len(name) >= 3)
+        _names.update(name for name in {user, unquote(user)} if len(name) >= _SHORTEST_NAME)
         words = "|".join(re.escape(name) for name in sorted(_names, key=len, reverse=True))
         _compiled["names"] = re.compile(rf"(?<![\w]){words}(?![\w])") if words else None
 

@@ -114,6 +114,14 @@ def test_scrub_cuts_every_form_of_a_registered_secret() -> None:
     assert "Basic facts" in scrub("Basic facts hold")  # prose is not taken for a header
 
 
+def test_short_credentials_go_in_their_pair_and_base64_and_prose_stays() -> None:
+    register_endpoint_secrets(None, "http://user:pw@127.0.0.1:9/v1")  # the example
+    echoed = "Authorization was Basic dXNlcjpwdw== (user:pw). The user asked for a refund."
+    assert scrub(echoed) == (
+        "Authorization was Basic [redacted] ([redacted]). The user asked for a refund."
+    )
+
+
 def faith(*argv: str, base_url: str, timeout: float = 90) -> subprocess.CompletedProcess[str]:
     env = {**os.environ, "OPENAI_API_KEY": KEY, "PREFECT_SERVER_ANALYTICS_ENABLED": "false"}
     command = [str(FAITH), *argv, "--base-url", base_url, "-v"]

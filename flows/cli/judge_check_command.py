@@ -67,6 +67,6 @@ def judge_check_command(args: argparse.Namespace) -> int:
         print(line)
     if report.usable:
         return EXIT_OK
-    if report.problem and report.problem.startswith("the endpoint"):
+    if report.unreachable or (report.problem and report.problem.startswith("the endpoint")):
         raise JudgeEndpointError(report.problem)
     raise JudgeUnusable(f"the judge {args.model} cannot be used: {report.problem}")

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 import polars as pl
 
 from faith_udfs import MetricConfig, score_cases
-from flows.errors import JudgeUnusable
+from flows.errors import JudgeEndpointError, JudgeUnusable
 from flows.judges.endpoint.request_details import endpoint_key
 from flows.judges.live.judge import OpenAIJudge
 from flows.judges.live.tasks import DEFAULT_MODE
@@ -60,6 +60,9 @@ class JudgeCheckReport:
     calls: int = 0
     failed: int = 0
     notes: list[str] = field(default_factory=list)
+    # The endpoint refuses every call (key, model) or cannot be reached (the circuit breaker
+    # opened): exit 6, not 9; `problem` says which.
+    unreachable: bool = False
 
     @property
     def usable(self) -> bool:
@@ -117,6 +120,7 @@ def check_judge_endpoint(judge: OpenAIJudge) -> JudgeCheckReport:
         errors=errors,
         seconds=time.perf_counter() - started,
         problem=judge.fatal_error or _problem(scores, errors),
+        unreachable=judge.fatal_error is not None,
         calls=usage["calls"],
         failed=usage["failed"],
     )
@@ -157,7 +161,9 @@ def checking_judge(settings: JudgeSettings) -> OpenAIJudge:
         backoff_base=0.2,
         backoff_max=2.0,
         max_reply_bytes=settings.max_reply_bytes,
-        breaker_failures=settings.breaker_failures,
+        # Its calls are tried twice: an endpoint that fails them all in the same way (refused,
+        # DNS, TLS) is unreachable, exit 6, not a judge that cannot judge.
+        breaker_failures=min(settings.breaker_failures, 2),
     )
 
 
@@ -188,6 +194,10 @@ def require_usable_judge(settings: JudgeSettings, con: duckdb.DuckDBPyConnection
         report = run_judge_check(settings, memory)
         for line in report.lines():
             log.info("judge check: %s", line)
+        if report.unreachable:
+            raise JudgeEndpointError(
+                f"{report.problem}; nothing was scored (the nightly judge check)"
+            )
         if not report.usable:
             raise JudgeUnusable(
                 f"the judge {settings.model} cannot be used, so nothing was scored: "

@@ -205,3 +205,26 @@ def test_a_long_retry_after_leaves_the_case_pending_without_waiting(
         con.close()
     assert waited > 0
     assert throttling.faults_served["429"] == 1
+
+
+@pytest.mark.timeout(120)
+@pytest.mark.parametrize("command", ["judge-check", "nightly"])
+def test_the_judge_check_of_an_unreachable_endpoint_is_exit_6(
+    command: str, source: Path, tmp_path: Path
+) -> None:
+    """`faith judge-check`, and the check `faith nightly` starts with: exit 6, not 9
+    (unusable), and nothing scored."""
+    db = tmp_path / "check.duckdb"
+    argv = [str(FAITH), command, "--db", str(db), "--model", "stub-model",
+            "--base-url", "http://faithpipe-no-such-host.invalid/v1"]  # fmt: skip
+    if command == "nightly":
+        argv += [str(source), "--judge", "openai", "--prefect", "no"]
+    env = {**os.environ, "OPENAI_API_KEY": "sk-breaker-test-key"}
+    done = subprocess.run(argv, capture_output=True, text=True, timeout=90, env=env, check=False)
+    assert done.returncode == 6, done.stderr
+    assert "does not resolve" in done.stderr.splitlines()[-1]
+    con = duckdb.connect(str(db), read_only=True)
+    try:
+        assert con.execute("SELECT count(*) FROM case_scores").fetchone() == (0,)
+    finally:
+        con.close()

@@ -40,12 +40,13 @@ _lock = threading.Lock()
 # The secrets longest first (a secret inside a longer one goes with it), and the names' pattern.
 _compiled: dict[str, Any] = {"ordered": [], "names": None}
 
-# Any Authorization-like header's value, as a header line, a JSON field or a repr.
+# Any Authorization-like header's value, as a header line, a JSON field or a repr (but not a
+# placeholder of our own help: `export OPENAI_API_KEY=<key>`).
 _HEADER = re.compile(
     r"""(?ix)
     (["']?(?:proxy-)?authorization["']?|["']?x-api-key["']?|["']?api[-_]key["']?)
     (\s*[:=]\s*)
-    ("[^"\r\n]*"|'[^'\r\n]*'|[^\s,;}"'\\]+(?:[ \t]+[^\s,;}"'\\]+)?)
+    ("[^"\r\n]*"|'[^'\r\n]*'|(?!<)[^\s,;}"'\\]+(?:[ \t]+[^\s,;}"'\\]+)?)
     """
 )
 # `Bearer <token>`: a token has a digit, a dash or a dot (keys do; "Bearer bonds" does not).

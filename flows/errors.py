@@ -81,3 +81,11 @@ class DatabaseCorrupt(DatabaseError):
     backup or its snapshot, or start a new --db."""
 
     exit_code = 13
+
+
+class JudgeUnreachable(JudgeEndpointError):
+    """The circuit breaker opened: the endpoint failed the same way call after call
+    (refused, DNS, TLS, no answer, 5xx, a Retry-After past what the run can wait). No further
+    call is made; the cases left stay pending, and the run ends with exit 6."""
+
+    case_status = "pending"

@@ -20,6 +20,7 @@ from flows.cli.options import (
     add_lock_timeout_argument,
     add_read_arguments,
     add_run_arguments,
+    add_run_timeout_argument,
     add_source_argument,
     add_wait_argument,
     run_settings,
@@ -44,6 +45,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         install_stop_handlers,
         signal_name,
     )
+    from flows.scrub import scrub
 
     verbose = getattr(args, "verbose", False)
     configure_logging(verbose)
@@ -57,7 +59,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             stderr.print_exception()
         # escaped: a message's own brackets ('faithpipe[dask]', a path) are text, not markup,
         # and its control characters (from a path, a server, a log) are shown, not obeyed
-        text = escape(printable(message))
+        text = escape(printable(scrub(str(message))))
         stderr.print(f"[red]error:[/red] {text}", highlight=False, soft_wrap=True, markup=True)
 
     try:
@@ -131,6 +133,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_read_arguments(score)
     add_run_arguments(score)
     add_dry_run_argument(score)
+    add_run_timeout_argument(score, default=None)
     score.set_defaults(command=score_command)
 
     from flows.cli.report_command import add_report_arguments
@@ -194,10 +197,12 @@ def build_parser() -> argparse.ArgumentParser:
 
 def score_command(args: argparse.Namespace) -> int:
     from flows.run.cost_summary import dry_run_line, spend_line
+    from flows.run.deadline import run_deadline
     from flows.run.summary import run_line
 
     settings = run_settings(args, flow="score")
-    run = execute(settings, prefect=use_prefect(args.prefect))
+    with run_deadline(args.run_timeout):
+        run = execute(settings, prefect=use_prefect(args.prefect))
     if run.get("dry_run"):
         print(dry_run_line(run))
         return EXIT_OK

@@ -70,6 +70,6 @@ def judge_check_command(args: argparse.Namespace) -> int:
             print(f"remembered in {args.db}: judge mode {search.usable_mode} for this endpoint")
         return EXIT_OK
     problem = search.problem
-    if problem and problem.startswith("the endpoint"):
+    if search.unreachable or (problem and problem.startswith("the endpoint")):
         raise JudgeEndpointError(problem)
     raise JudgeUnusable(f"the judge {args.model} cannot be used: {problem}")

@@ -12,6 +12,7 @@ from flows.cli.options import (
     add_dry_run_argument,
     add_read_arguments,
     add_run_arguments,
+    add_run_timeout_argument,
     add_source_argument,
     run_settings,
 )
@@ -26,6 +27,7 @@ from flows.orchestration.prefect_env import (
     prefect_server_configured,
 )
 from flows.printable import printable
+from flows.run.deadline import NIGHTLY_RUN_TIMEOUT, run_deadline
 from flows.run.progress_bar import console_progress
 from flows.run.summary import run_line
 
@@ -44,6 +46,7 @@ def add_nightly_commands(commands: argparse._SubParsersAction) -> None:
     add_read_arguments(nightly)
     add_run_arguments(nightly)
     add_dry_run_argument(nightly)
+    add_run_timeout_argument(nightly, default=NIGHTLY_RUN_TIMEOUT)
     _add_check_arguments(nightly)
     nightly.set_defaults(command=nightly_command)
 
@@ -91,7 +94,12 @@ def _add_check_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def nightly_command(args: argparse.Namespace) -> int:
+    with run_deadline(args.run_timeout):
+        return _nightly(args)
 
+
+
+def _nightly(args: argparse.Namespace) -> int:
     settings = run_settings(args, flow="nightly")
     progress = console_progress()
     if use_prefect(args.prefect):

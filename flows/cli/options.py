@@ -7,6 +7,8 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any, Literal
 
 from faith_udfs.errors import ConfigError
+from flows.judges.endpoint.breaker import DEFAULT_BREAKER_FAILURES
+from flows.judges.endpoint.capped_http import DEFAULT_MAX_REPLY_BYTES
 from flows.read.source import DEFAULT_BATCH_SIZE
 from flows.store.db import DEFAULT_DB, DEFAULT_READ_WAIT
 from schemas.sizes import DEFAULT_MAX_ANSWER_BYTES, DEFAULT_MAX_CONTEXT_BYTES
@@ -225,6 +227,23 @@ def add_run_arguments(parser: argparse.ArgumentParser) -> None:
         help="max_tokens of every judge request (default: sized from the question and its "
         "items, 256..8192; see README)",
     )
+    judge.add_argument(
+        "--max-reply-bytes",
+        type=_byte_count,
+        default=DEFAULT_MAX_REPLY_BYTES,
+        metavar="N",
+        help="a judge answer larger than this (bytes; 512K, 8M) is a reply error, never read "
+        "whole (default 8M)",
+    )
+    judge.add_argument(
+        "--breaker-failures",
+        type=int,
+        default=DEFAULT_BREAKER_FAILURES,
+        metavar="N",
+        help="after N judge-call failures of one kind in a row (refused, DNS, TLS, timeout, "
+        "5xx, a Retry-After the run cannot wait) stop calling: exit 6, cases left pending "
+        f"(default {DEFAULT_BREAKER_FAILURES})",
+    )
     metric = parser.add_argument_group("metric (DeepEval's FaithfulnessMetric settings)")
     metric.add_argument(
         "--threshold",
@@ -328,6 +347,35 @@ def add_run_arguments(parser: argparse.ArgumentParser) -> None:
         "finishes, within this long (default 3600)",
     )
     run.add_argument("-v", "--verbose", action="store_true", help="debug log lines")
+
+
+def add_run_timeout_argument(parser: argparse.ArgumentParser, *, default: float | None) -> None:
+    """--run-timeout of `score` and `nightly`: the run's own deadline (flows/run/deadline.py)."""
+    shown = f"{default:g}, 6 h" if default else "none"
+    parser.add_argument(
+        "--run-timeout",
+        type=_seconds,
+        default=default,
+        metavar="SECONDS",
+        help="stop the run this long after it starts, as on SIGTERM: committed batches are "
+        f"kept, the run is `interrupted`, exit 14 (default {shown}; 0: none)",
+    )
+
+
+def _byte_count(text: str) -> int:
+    """Bytes, with an optional K or M suffix (binary: 8M is 8 MiB)."""
+    scale = {"K": 1024, "M": 1024 * 1024}.get(text[-1:].upper(), 1)
+    digits = text[:-1] if scale > 1 else text
+    if not digits.isdigit():
+        raise argparse.ArgumentTypeError(f"{text!r} is not a byte count (e.g. 8388608, 512K, 8M)")
+    return int(digits) * scale
+
+
+def _seconds(text: str) -> float:
+    value = float(text)
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"{text} is not a number of seconds >= 0")
+    return value
 
 
 def add_dry_run_argument(parser: argparse.ArgumentParser) -> None:

@@ -10,6 +10,7 @@ from rich.console import Console
 
 from flows.printable import printable
 from flows.run.progress_bar import stderr
+from flows.scrub import ScrubbingFilter
 
 __all__ = ["configure_logging", "print_frame", "stderr"]
 
@@ -21,6 +22,7 @@ def configure_logging(verbose: bool = False) -> None:
         logger = logging.getLogger(name)
         if not logger.handlers:
             handler = _StderrHandler()
+            handler.addFilter(ScrubbingFilter())  # server text that slipped into a line
             handler.setFormatter(logging.Formatter("%(asctime)s %(message)s", datefmt="%H:%M:%S"))
             logger.addHandler(handler)
         logger.setLevel(logging.DEBUG if verbose else logging.INFO)

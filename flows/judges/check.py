@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING
 import polars as pl
 
 from faith_udfs import MetricConfig, score_cases
-from flows.errors import JudgeUnusable
+from flows.errors import JudgeEndpointError, JudgeUnusable
 from flows.judges.endpoint.request_details import endpoint_key
 from flows.judges.live.judge import OpenAIJudge
 from flows.judges.live.tasks import DEFAULT_MODE
@@ -65,6 +65,9 @@ class JudgeCheckReport:
     notes: list[str] = field(default_factory=list)
     escalated: int = 0  # packed answers unusable or another item's, asked again alone
     concurrency: int = 1
+    # The endpoint refuses every call (key, model) or cannot be reached (the circuit breaker
+    # opened): exit 6, not 9; `problem` says which.
+    unreachable: bool = False
 
     @property
     def usable(self) -> bool:
@@ -123,6 +126,7 @@ def check_judge_endpoint(judge: OpenAIJudge) -> JudgeCheckReport:
         errors=errors,
         seconds=time.perf_counter() - started,
         problem=judge.fatal_error or _problem(scores, errors, judge.mode, usage["escalated"]),
+        unreachable=judge.fatal_error is not None,
         calls=usage["calls"],
         failed=usage["failed"],
         escalated=usage["escalated"],
@@ -173,6 +177,10 @@ def checking_judge(settings: JudgeSettings, mode: str, concurrency: int) -> Open
         max_output_tokens=settings.max_output_tokens,
         backoff_base=0.2,
         backoff_max=2.0,
+        max_reply_bytes=settings.max_reply_bytes,
+        # Its calls are tried twice: an endpoint that fails them all in the same way (refused,
+        # DNS, TLS) is unreachable, exit 6, not a judge that cannot judge.
+        breaker_failures=min(settings.breaker_failures, 2),
     )
 
 
@@ -221,6 +229,10 @@ def require_usable_judge(settings: JudgeSettings, con: duckdb.DuckDBPyConnection
         search = run_judge_check(settings, memory)
         for line in search.lines():
             log.info("judge check: %s", line)
+        if search.unreachable:
+            raise JudgeEndpointError(
+                f"{search.problem}; nothing was scored (the nightly judge check)"
+            )
         if search.usable_mode is None:
             raise JudgeUnusable(
                 f"the judge {settings.model} cannot be used, so nothing was scored: "

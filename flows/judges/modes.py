@@ -39,6 +39,7 @@ class CheckReport(Protocol):
     mode: str
     latencies: list[float]
     problem: str | None
+    unreachable: bool
 
     @property
     def usable(self) -> bool: ...
@@ -58,6 +59,11 @@ class ModeSearch:
     def usable_mode(self) -> str | None:
         """The first mode whose check passed, or None."""
         return next((r.mode for r in self.reports if r.usable), None)
+
+    @property
+    def unreachable(self) -> bool:
+        """The endpoint refused or could not be reached: exit 6, not a judge that cannot judge."""
+        return any(report.unreachable for report in self.reports)
 
     @property
     def problem(self) -> str | None:

@@ -10,6 +10,8 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, SecretStr, model_validator
 
 from faith_udfs.errors import ConfigError
+from flows.judges.endpoint.breaker import DEFAULT_BREAKER_FAILURES
+from flows.judges.endpoint.capped_http import DEFAULT_MAX_REPLY_BYTES
 from flows.judges.endpoint.request_details import split_userinfo
 from flows.judges.live.tasks import BUDGET_CEILING
 
@@ -53,6 +55,11 @@ class JudgeSettings(BaseModel):
     tpm: int | None = Field(default=None, ge=1)
     # max_tokens of every request; None: sized from the question and its items (live/tasks.py).
     max_output_tokens: int | None = Field(default=None, ge=16)
+    # A judge answer's body larger than this is a reply error, never read whole.
+    max_reply_bytes: int = Field(default=DEFAULT_MAX_REPLY_BYTES, ge=1024)
+    # Failures of one kind in a row (refused, DNS, TLS, timeout, 5xx, a Retry-After past what
+    # the run can wait) after which no further call is made and the run ends (exit 6).
+    breaker_failures: int = Field(default=DEFAULT_BREAKER_FAILURES, ge=1)
     # A calibration stored by `faith calibrate` (grounded judge only), and its cut-offs once
     # the run has read them (flows/run/calibration.py).
     calibration: str | None = Field(default=None, min_length=1)

@@ -142,7 +142,14 @@ def run_score(
             raise
         finally:
             close_stages(state)
-        return complete_run(con, run_id, settings, started, judge_protocol(judge))
+        return complete_run(
+            con,
+            run_id,
+            settings,
+            started,
+            judge_protocol(judge),
+            judge_warning=getattr(judge, "run_warning", None),
+        )
     finally:
         if owned and judge is not None:
             _close_judge_quietly(judge)

@@ -17,6 +17,7 @@ from flows.store.judge_memory import record_run_judge
 from flows.store.run_costs import price_run, top_quarantine_checks
 from flows.store.run_registry import (
     finish_run,
+    mark_run_warning,
     run_row,
     supersede_dead_runs,
 )
@@ -59,6 +60,8 @@ def complete_run(
     settings: ScoreSettings,
     started: float,
     judge_protocol: tuple[str | None, int] = (None, 0),
+    *,
+    judge_warning: str | None = None,
 ) -> dict[str, Any]:
     """Every batch is committed: mark the run completed with the LLM judge's structured-output
     mode and estimated-token calls, check its quarantine and invalid shares, write the readers'
@@ -67,6 +70,9 @@ def complete_run(
     with signals_deferred():
         finish_run(con, run_id, "completed", time.perf_counter() - started)
         record_run_judge(con, run_id, *judge_protocol)
+        if judge_warning:  # the judge's own word on the run (a batch judge giving up)
+            mark_run_warning(con, run_id, judge_warning)
+            log.warning("run %s: %s", run_id, judge_warning)
         too_many_invalid = warn_if_mostly_invalid(con, run_id, settings.max_invalid_share)
         drifted = warn_if_mostly_quarantined(con, run_id, settings.max_quarantine_share)
     if settings.snapshot and not settings.dry_run:

@@ -6,19 +6,28 @@ from __future__ import annotations
 import logging
 import signal
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from types import FrameType
 
 log = logging.getLogger("faithpipe")
 
 STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM)
+# Deferred as the stop signals are while a run stops: the run deadline's alarm (deadline.py).
+_DEFERRED = (*STOP_SIGNALS, signal.SIGALRM)
 
 
 class Terminated(KeyboardInterrupt):
     """SIGTERM (a scheduler or `kill` asked the run to stop): handled like Ctrl-C, exit 143."""
 
     exit_code = 143
+
+
+class RunDeadline(Terminated):
+    """`--run-timeout` passed: the run stops as on SIGTERM and the process exits 14. Its
+    text names the deadline (`the run deadline, --run-timeout 600 s`)."""
+
+    exit_code = 14
 
 
 def signal_name(stop: KeyboardInterrupt) -> str:
@@ -39,7 +48,10 @@ def as_stop(exc: BaseException) -> KeyboardInterrupt | None:
     if isinstance(exc, KeyboardInterrupt):
         return exc
     if isinstance(exc, RuntimeError) and str(exc) == _DUCKDB_INTERRUPTED:
-        return Terminated("SIGTERM") if _received.get("last") == "SIGTERM" else KeyboardInterrupt()
+        last = _received.get("last")
+        if last == "SIGALRM":
+            return RunDeadline(_received.get("deadline", "the run deadline"))
+        return Terminated("SIGTERM") if last == "SIGTERM" else KeyboardInterrupt()
     return None
 
 
@@ -75,6 +87,18 @@ def install_stop_handlers() -> None:
             signal.signal(sig, _raise_stop)
 
 
+def deadline_handler(seconds: float) -> Callable[[int, FrameType | None], None]:
+    """The SIGALRM handler of a run deadline of `seconds`: raises RunDeadline, recorded for
+    when DuckDB rewords it."""
+    text = f"the run deadline, --run-timeout {seconds:g} s"
+
+    def raise_deadline(signum: int, frame: FrameType | None) -> None:
+        _received.update(last="SIGALRM", deadline=text)
+        raise RunDeadline(text)
+
+    return raise_deadline
+
+
 def _note_signal(signum: int, frame: FrameType | None) -> None:
     log.warning("%s: already stopping; exiting within seconds", signal.Signals(signum).name)
 
@@ -94,7 +118,7 @@ def signals_deferred() -> Iterator[None]:
     if threading.current_thread() is not threading.main_thread():
         yield
         return
-    previous = {sig: signal.signal(sig, _note_signal) for sig in STOP_SIGNALS}
+    previous = {sig: signal.signal(sig, _note_signal) for sig in _DEFERRED}
     try:
         yield
     finally:

@@ -83,6 +83,7 @@ class Standing:
     position: int
     error: str | None
     error_reported: bool
+    unanswered: int = 0  # batches of the key collected without a usable answer for it
 
 
 class BatchJobs:

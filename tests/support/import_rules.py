@@ -33,6 +33,8 @@ SHARED = {
     "flows.allocator",
     "flows.waits",
     "flows.printable",
+    "flows.scrub",
+    "flows.clock",
     "flows",
 }
 # Entry points: `python -m flows` runs the CLI.

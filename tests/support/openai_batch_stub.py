@@ -11,7 +11,10 @@ queued with `then(...)` (default `complete`):
 - `fail`: `failed` (a validation error), no output;
 - `expire`: `expired`, the first half of its lines answered, the rest in the error file;
 - `partial`: `completed`, every other line failed in the error file (HTTP 400, then 500);
-- `garbled`: `completed`, the first line's reply is not JSON.
+- `garbled`: `completed`, the first line's reply is not JSON;
+- `echo`: `completed`, every line failed with a 400 whose error echoes every header and the
+  body of the create request (tests/support/echo.py), Authorization first;
+- `mislabel`: `completed`, every line answered under a custom_id it was not asked by.
 
 It counts what a provider would bill (answered lines and their tokens) and every request.
 `lose_create_answers(n)` makes the next n creates start their batch but answer 502 (an answer
@@ -33,10 +36,11 @@ from email.policy import default as email_policy
 from http.server import BaseHTTPRequestHandler
 from typing import Any
 
+from tests.support.echo import echo_text
 from tests.support.loopback import LoopbackServer
 from tests.support.openai_stub import _Server, answer_prompt
 
-OUTCOMES = ("complete", "hold", "fail", "expire", "partial", "garbled")
+OUTCOMES = ("complete", "hold", "fail", "expire", "partial", "garbled", "echo", "mislabel")
 _FILE_CONTENT = re.compile(r"^/v1/files/([\w-]+)/content$")
 _BATCH = re.compile(r"^/v1/batches/([\w-]+)(/cancel)?$")
 
@@ -106,7 +110,7 @@ class BatchStub(LoopbackServer):
             "filename": "batch.jsonl",
         }
 
-    def create(self, request: dict[str, Any]) -> tuple[int, dict[str, Any]]:
+    def create(self, request: dict[str, Any], echo: str = "") -> tuple[int, dict[str, Any]]:
         with self.lock:
             data = self.files.get(request.get("input_file_id", ""))
             if data is None:
@@ -138,6 +142,7 @@ class BatchStub(LoopbackServer):
                 "metadata": request.get("metadata"),
                 "_outcome": self.outcomes.popleft() if self.outcomes else "complete",
                 "_lines": lines,
+                "_echo": echo,
             }
             return 200, _visible(self.batches[batch_id])
 
@@ -197,6 +202,18 @@ class BatchStub(LoopbackServer):
                         "error": {"code": "batch_expired", "message": "expired"},
                     }
                 )
+            elif outcome == "echo":
+                failed.append(
+                    {
+                        "id": f"req-{number}",
+                        "custom_id": line["custom_id"],
+                        "response": {
+                            "status_code": 400,
+                            "body": {"error": {"message": batch["_echo"]}},
+                        },
+                        "error": None,
+                    }
+                )
             elif outcome == "partial" and number % 2 == 1:
                 failed.append(
                     {
@@ -211,10 +228,11 @@ class BatchStub(LoopbackServer):
                 )
             else:
                 garble = outcome == "garbled" and number == 0
+                label = f"{line['custom_id']}-x" if outcome == "mislabel" else line["custom_id"]
                 output.append(
                     {
                         "id": f"req-{number}",
-                        "custom_id": line["custom_id"],
+                        "custom_id": label,
                         "response": {
                             "status_code": 200,
                             "body": self._completion(line["body"], garble),
@@ -326,7 +344,8 @@ class _Handler(BaseHTTPRequestHandler):
             return
         if path == "/v1/batches":
             stub.requests["batch_create"] += 1
-            status, answer = stub.create(json.loads(body))
+            echo = echo_text(self.headers, body, path=self.path)
+            status, answer = stub.create(json.loads(body), echo=echo)
             if stub.on_create is not None and status == 200:
                 stub.on_create()
             with stub.lock:

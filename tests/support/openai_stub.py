@@ -55,6 +55,7 @@ from faith_udfs.prompts import (
     truths_prompt,
     verdicts_prompt,
 )
+from tests.support.echo import echo_text
 from tests.support.seed_judge import pretend_judge
 
 STATUS_FAULTS = ("429", "500", "400", "401", "404")
@@ -65,7 +66,20 @@ NOT_COMPLETIONS = {
     "empty": ("application/json", b""),
     "wrong_shape": ("application/json", b'{"object": "error", "message": "overloaded"}'),
 }
-FAULTS = (*STATUS_FAULTS, *REPLY_FAULTS, *NOT_COMPLETIONS, "slow", "reset", "hang", "trickle")
+# Echoing servers: everything received (tests/support/echo.py) in a 500's error, a 200's error
+# object, an HTML page, or as the reply's content (an unusable reply).
+ECHOES = ("echo_500", "echo_200", "echo_html", "echo_reply")
+FAULTS = (
+    *STATUS_FAULTS,
+    *REPLY_FAULTS,
+    *NOT_COMPLETIONS,
+    *ECHOES,
+    "slow",
+    "reset",
+    "hang",
+    "trickle",
+    "huge",
+)
 # What "20% of calls fail at random" draws from: everything a healthy endpoint does now and then.
 RANDOM_FAULTS = ("429", "500", "slow", "malformed", "truncated", "fewer_verdicts", "reset")
 # Servers as they were met (issue 16), each switched on with `StubServer.behave(kind)`:
@@ -177,8 +191,13 @@ class StubServer:
         retry_after: float | None = 0.02,
         delay: float = 0.0,
         trickle_seconds: float = 2.0,
+        huge_bytes: int = 9 * 1024 * 1024,
     ) -> None:
         self.api_key = api_key
+        self.huge_bytes = huge_bytes  # the body of a `huge` reply
+        self.huge_sent = 0  # bytes of huge replies actually written
+        self.huge_declared = True  # a huge reply's Content-Length is sent (else: until close)
+        self.hang_on: str | None = None  # a prompt holding this text hangs (fault `hang`)
         self.slow_seconds = slow_seconds
         self.trickle_seconds = trickle_seconds  # between two bytes of a trickled reply
         self.retry_after = retry_after
@@ -380,6 +399,7 @@ class _Handler(BaseHTTPRequestHandler):
     def do_POST(self) -> None:
         stub = self.server.stub
         body = self.rfile.read(int(self.headers.get("Content-Length") or 0))
+        self.received = body
         if self.path.rstrip("/") != "/v1/chat/completions":
             self._send(404, {"error": {"message": f"no route {self.path}"}})
             return
@@ -389,6 +409,8 @@ class _Handler(BaseHTTPRequestHandler):
         prompt = request["messages"][0]["content"]
         response_format = (request.get("response_format") or {}).get("type", "text")
         fault = stub._admit(schema_of(prompt), response_format)
+        if stub.hang_on is not None and stub.hang_on in prompt:
+            fault = "hang"
         try:
             refusal = _refusal(stub.behaviours, request, response_format)
             if refusal is not None:
@@ -429,6 +451,9 @@ class _Handler(BaseHTTPRequestHandler):
             return
         if fault in ("500", "400", "404"):
             self._send(int(fault), {"error": {"message": f"stub fault {fault}"}})
+            return
+        if fault in ECHOES or fault == "huge":
+            self._misbehave(stub, request, fault)
             return
         if fault == "hang":  # not a byte, until the client gives up or the server closes
             stub.closing.wait()
@@ -503,6 +528,43 @@ class _Handler(BaseHTTPRequestHandler):
             message["content"] = [{"type": "text", "text": content}]
         self._send(200, completion, trickle=fault == "trickle")
 
+    def _misbehave(self, stub: StubServer, request: dict[str, Any], fault: str) -> None:
+        """Echo everything received in the answer `fault` names, or send a huge reply."""
+        echo = echo_text(self.headers, self.received, path=self.path)
+        if fault == "echo_500":
+            self._send(500, {"error": {"message": echo, "type": "server_error"}})
+        elif fault == "echo_200":
+            self._send(200, {"error": {"message": echo, "code": 500}})
+        elif fault == "echo_html":
+            page = f"<html><body><pre>{echo}</pre></body></html>".encode()
+            self._send_bytes(200, page, "text/html")
+        elif fault == "echo_reply":
+            self._send(200, _completion(request, f"I cannot answer that. {echo}"))
+        else:
+            self._send_huge(stub)
+
+    def _send_huge(self, stub: StubServer) -> None:
+        """A 200 chat completion `huge_bytes` long, written in 64 KiB pieces until the client
+        stops reading; `huge_sent` counts the bytes that went out."""
+        head = b'{"choices": [{"index": 0, "message": {"role": "assistant", "content": "'
+        filler = b"x" * (64 * 1024)
+        lines = ["HTTP/1.1 200 OK", "Content-Type: application/json"]
+        lines.append(
+            f"Content-Length: {stub.huge_bytes}" if stub.huge_declared else "Connection: close"
+        )
+        try:
+            self.wfile.write(("\r\n".join(lines) + "\r\n\r\n").encode() + head)
+            left = stub.huge_bytes - len(head)
+            while left > 0:
+                piece = filler[: min(left, len(filler))]
+                self.wfile.write(piece)
+                left -= len(piece)
+                with stub.lock:
+                    stub.huge_sent += len(piece)
+        except OSError:
+            pass  # the client stopped reading: what a cap does
+        self.close_connection = True
+
     def _send(
         self,
         status: int,
@@ -542,6 +604,23 @@ class _Handler(BaseHTTPRequestHandler):
         except OSError:
             # The client gave up (timeout) before the answer was ready.
             self.close_connection = True
+
+
+def _completion(request: dict[str, Any], content: str) -> dict[str, Any]:
+    """A chat completion whose message is `content`."""
+    return {
+        "id": "chatcmpl-stub",
+        "object": "chat.completion",
+        "model": request.get("model", "stub"),
+        "choices": [
+            {
+                "index": 0,
+                "message": {"role": "assistant", "content": content},
+                "finish_reason": "stop",
+            }
+        ],
+        "usage": {"prompt_tokens": 1, "completion_tokens": len(content) // 4, "total_tokens": 1},
+    }
 
 
 def _refusal(

@@ -14,6 +14,15 @@ from flows.judges.live.asking import Asked
 from flows.judges.live.tasks import Result, Task, reply_token_budget
 from flows.store.batch_jobs import BatchJobs, JudgeOf, Standing
 
+# An item that this many collected batches brought no usable answer for (a provider that
+# mislabels custom_ids, batches that always expire) is not submitted again: its cases are
+# invalid with the reason, and the run warns.
+MAX_BATCH_ASKS = 3
+
+
+class BatchGaveUp(JudgeReplyError):
+    """The item was asked in MAX_BATCH_ASKS batches and none answered it: not asked again."""
+
 
 class BatchPending(JudgeError):
     """The item is asked in a submitted batch: its case stays pending until a later run
@@ -58,6 +67,7 @@ class BatchAnswers:
         self._standing: dict[str, Standing] = {}
         self._gathered: list[BatchRequest] = []
         self._reported: list[tuple[str, str, int]] = []
+        self.given_up = 0  # items not submitted again this run (MAX_BATCH_ASKS)
 
     def prepare(self, asked: Asked, missing: list[int]) -> None:
         """Where the batches of the items the cache lacked stand, in one query."""
@@ -87,6 +97,9 @@ class BatchAnswers:
                     )
                 )
                 self._reported.append((standing.batch_id, standing.custom_id, standing.position))
+            elif standing is not None and standing.unanswered >= MAX_BATCH_ASKS:
+                self.given_up += 1
+                results[index] = Result(error=given_up(standing))
             else:
                 asking.append(index)
         if asking:
@@ -135,6 +148,16 @@ class BatchAnswers:
         self._spent[0] += 1
         self._spent[1] += prompt_tokens
         return None
+
+
+def given_up(standing: Standing) -> BatchGaveUp:
+    """The error of an item that batch after batch left unanswered."""
+    return BatchGaveUp(
+        f"asked in {standing.unanswered} batches (the last {standing.batch_id}) and none "
+        "answered it: the provider's results name other custom_ids, or its batches end "
+        f"unanswered; not submitted again (at most {MAX_BATCH_ASKS}); score it with "
+        "--judge-mode packed, or delete its rows from judge_batch_items to try batches again"
+    )
 
 
 def waiting_for(standing: Standing) -> BatchPending:

@@ -28,6 +28,7 @@ from flows.errors import JudgeEndpointError
 from flows.judges.batch.requests import BATCH_ENDPOINT
 from flows.judges.endpoint.event_loop import LoopThread
 from flows.judges.endpoint.request_details import endpoint_name, split_userinfo, without_userinfo
+from flows.scrub import register_endpoint_secrets, scrub, scrub_bytes
 
 __all__ = [
     "FINISHED",
@@ -159,6 +160,7 @@ class BatchApi:
         self._timeout = float(timeout)
         self._transfer_timeout = float(transfer_timeout or max(10 * timeout, 120.0))
         public_url, basic_auth = without_userinfo(base_url)
+        register_endpoint_secrets(api_key, base_url)  # cut out of every answer (flows/scrub.py)
         self._client = openai.AsyncOpenAI(
             base_url=public_url,
             api_key=api_key,
@@ -268,7 +270,8 @@ class BatchApi:
             raise BatchApiError(f"the batches endpoint answered no JSON: {body[:120]!r}") from None
 
     def _call(self, request: Callable[[], Awaitable[Any]], deadline: float) -> bytes:
-        """The body of one request's answer, read within `deadline` seconds."""
+        """The body of one request's answer, read within `deadline` seconds, scrubbed of
+        whatever the server echoed of our credentials (answers, result files)."""
 
         async def run() -> bytes:
             async with asyncio.timeout(deadline):
@@ -276,7 +279,7 @@ class BatchApi:
                 return await raw.http_response.aread()
 
         try:
-            return self._loop.run(run(), deadline + _GRACE_SECONDS)
+            return scrub_bytes(self._loop.run(run(), deadline + _GRACE_SECONDS))
         except openai.APIStatusError as exc:
             raise self._status_error(exc) from None
         except (TimeoutError, concurrent.futures.CancelledError, openai.APIError) as exc:
@@ -292,10 +295,7 @@ class BatchApi:
             )
         body = exc.body
         detail = body.get("message") if isinstance(body, dict) else None
-        message = detail if isinstance(detail, str) else str(exc.message or "")
-        secret = self._client.api_key
-        if secret:
-            message = message.replace(secret, "[redacted]")
+        message = scrub(detail if isinstance(detail, str) else str(exc.message or ""))
         message = f"HTTP {status} from the batch endpoint: {message[:300]}"
         if status == 404:
             return BatchNotFound(message)

@@ -127,6 +127,16 @@ class BatchCollector:
         by_request: dict[str, list[BatchItem]] = defaultdict(list)
         for item in self._jobs.items_of(status.batch_id):
             by_request[item.custom_id].append(item)
+        strangers = sorted(set(results) - set(by_request))
+        if strangers:
+            # A provider that mislabels its answers: they answer nothing we asked, and the items
+            # are asked again, at most MAX_BATCH_ASKS times (answers.py).
+            log.warning(
+                "batch %s: %d answers carry custom_ids it never asked (e.g. %r); ignored",
+                status.batch_id,
+                len(strangers),
+                strangers[0][:80],
+            )
         answered, tokens = 0, [0, 0]
         errors: dict[tuple[str, int], str] = {}
         for custom_id, items in by_request.items():

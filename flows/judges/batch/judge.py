@@ -32,7 +32,7 @@ import polars as pl
 
 from faith_udfs.errors import ConfigError, JudgeError, JudgeTransientError
 from flows.errors import JudgeEndpointError
-from flows.judges.batch.answers import BatchAnswers, BatchPending, BatchRequest
+from flows.judges.batch.answers import MAX_BATCH_ASKS, BatchAnswers, BatchPending, BatchRequest
 from flows.judges.batch.api import BatchApi, BatchApiError
 from flows.judges.batch.collecting import BatchCollector
 from flows.judges.batch.requests import MAX_BYTES, MAX_REQUESTS, batch_slices, request_line
@@ -152,6 +152,18 @@ class BatchJudge(AskingJudge):
     def fatal_error(self) -> str | None:
         """Why the endpoint refuses every request (a refused key), once it has said so."""
         return self._batch_fatal
+
+    @property
+    def run_warning(self) -> str | None:
+        """What the run's row warns of: items no batch would answer, no longer submitted."""
+        given_up = self._answers.given_up
+        if not given_up:
+            return None
+        return (
+            f"batch mode: {given_up:,} judge items were asked in {MAX_BATCH_ASKS} batches "
+            "without an answer (mislabelled custom_ids?) and are not submitted again; their "
+            "cases are invalid"
+        )
 
     @property
     def response_format(self) -> str:

@@ -7,8 +7,6 @@ import json
 
 import openai
 
-from faith_udfs.errors import JudgeTransientError
-
 # Structured-output requests, best first; a server that refuses one gets the next, and the
 # mode found is remembered per endpoint and model (flows/store/judge_memory.py).
 FORMATS = ("json_schema", "json_object", "text")
@@ -29,14 +27,6 @@ FATAL_STATUS = {
     404: "the endpoint has no model {model!r} or no chat-completions route at {endpoint} "
     "(HTTP 404); check --model and --base-url",
 }
-
-
-class RetryLater(JudgeTransientError):
-    """A transient failure whose server said when to ask again (Retry-After)."""
-
-    def __init__(self, message: str, retry_after: float | None) -> None:
-        super().__init__(message)
-        self.retry_after = retry_after
 
 
 def wants_completion_tokens(exc: openai.APIStatusError, body: dict[str, object]) -> bool:

@@ -11,6 +11,7 @@ import openai
 
 from faith_udfs.errors import JudgeTransientError
 from flows.judges.endpoint.request_details import token_count
+from flows.scrub import scrub
 
 
 @dataclass(frozen=True)
@@ -46,7 +47,7 @@ def error_answer(answer: Any, raw: Any) -> openai.APIStatusError | None:
     error = answer.get("error")
     if not isinstance(error, dict):
         return None
-    message = str(error.get("message") or error)
+    message = scrub(str(error.get("message") or error))
     return openai.APIStatusError(message, response=raw.http_response, body=error)
 
 
@@ -64,7 +65,9 @@ def _content_text(content: Any) -> str:
 
 
 def clipped(text: str, secret: str | None, limit: int = 300) -> str:
-    """Server text fit for an error: the key cut out (some servers echo it), clipped."""
+    """Server text fit for an error: every credential cut out (flows/scrub.py; some servers
+    echo the key or the Authorization header), the key too, then clipped."""
+    text = scrub(text)
     if secret:
         text = text.replace(secret, "[redacted]")
     return text if len(text) <= limit else text[: limit - 1] + "…"
@@ -94,7 +97,7 @@ def reply_of(
             f"the endpoint's answer is not a chat completion (HTTP {raw.status_code}, "
             f"{kind}): {shown}"
         )
-    text = _content_text(message.get("content"))
+    text = scrub(_content_text(message.get("content")))  # what the model echoed, too
     finish = choice.get("finish_reason")
     usage = completion.get("usage")
     usage = usage if isinstance(usage, dict) else {}

@@ -29,7 +29,16 @@ from faith_udfs.errors import (
     JudgeError,
     JudgeTransientError,
 )
+from flows.clock import remaining
 from flows.errors import JudgeEndpointError
+from flows.judges.endpoint.breaker import (
+    DEFAULT_BREAKER_FAILURES,
+    CircuitBreaker,
+    EndpointFailure,
+    WaitTooLong,
+    connection_error,
+)
+from flows.judges.endpoint.capped_http import DEFAULT_MAX_REPLY_BYTES, ReplyTooLarge, capped_client
 from flows.judges.endpoint.event_loop import LoopThread
 from flows.judges.endpoint.limiter import AdaptiveLimiter
 from flows.judges.endpoint.rate_window import call_bound, shared_window
@@ -37,7 +46,6 @@ from flows.judges.endpoint.refusals import (
     FATAL_STATUS,
     FORMATS,
     TRANSIENT_STATUS,
-    RetryLater,
     refuses_format,
     wants_completion_tokens,
 )
@@ -51,6 +59,7 @@ from flows.judges.endpoint.request_details import (
     without_userinfo,
 )
 from flows.judges.endpoint.usage import Usage
+from flows.scrub import register_endpoint_secrets
 
 __all__ = [
     "FORMATS",
@@ -102,6 +111,8 @@ class ChatEndpoint:
         rate_window: float = 60.0,
         wrap_limiter: Callable[[AdaptiveLimiter], AdaptiveLimiter] | None = None,
         response_format: str | None = None,
+        max_reply_bytes: int = DEFAULT_MAX_REPLY_BYTES,
+        breaker_failures: int = DEFAULT_BREAKER_FAILURES,
     ) -> None:
         api_key = os.environ.get(api_key_env)
         if not api_key:
@@ -125,13 +136,18 @@ class ChatEndpoint:
         # written into the URL (user:password@), sent as Basic auth the way httpx would, but
         # kept out of the URL that httpx logs on every request.
         public_url, basic_auth = without_userinfo(base_url)
+        # Whatever the server echoes of them is cut out of its text (flows/scrub.py).
+        register_endpoint_secrets(api_key, base_url)
+        self._max_reply_bytes = max_reply_bytes
         self._client = openai.AsyncOpenAI(
             base_url=public_url,
             api_key=api_key,
             max_retries=0,
             timeout=self._timeout,
             default_headers={"Authorization": basic_auth} if basic_auth else None,
+            http_client=capped_client(max_reply_bytes, self._timeout),
         )
+        self._breaker = CircuitBreaker(breaker_failures, self._endpoint, in_flight=concurrency)
         # --rpm / --tpm: a sliding window over the requests sent (rate_window.py), shared by
         # this process's judges of the same endpoint and model.
         self._window = shared_window(public_url, model, rpm, tpm, window=rate_window)
@@ -165,8 +181,9 @@ class ChatEndpoint:
 
     @property
     def fatal_error(self) -> str | None:
-        """Why the endpoint refuses every call (bad key, unknown model), once it has said so."""
-        return self._fatal
+        """Why the endpoint refuses every call (bad key, unknown model), once it has said so,
+        or why no further call is made (the circuit breaker opened)."""
+        return self._fatal or self._breaker.open
 
     @property
     def response_format(self) -> str:
@@ -231,17 +248,44 @@ class ChatEndpoint:
                 failures += 1
                 if not exc.retryable or self._stop.is_set():
                     raise
-                if failures > self._max_retries:
-                    raise JudgeTransientError(f"{exc}; gave up after {failures} attempts") from None
-                self._usage.add(retries=1)
-                self._stop.wait(self._backoff(failures, getattr(exc, "retry_after", None)))
+                self._wait_after(exc, failures)
                 continue
+            self._breaker.success()
             if reply is None:  # the server refused our response_format: ask with the next
                 self._usage.add(failed=1)
                 continue
             spent[1] += reply.prompt_tokens
             spent[2] += reply.completion_tokens
             return reply
+
+    def _can_wait(self) -> tuple[float, float | None]:
+        """The longest wait a Retry-After may ask for, and the run's time left (None: no
+        --run-timeout)."""
+        left = remaining()
+        return (self._max_retry_after if left is None else min(self._max_retry_after, left)), left
+
+    def _wait_after(self, exc: JudgeError, failures: int) -> None:
+        """Back off before asking again; raise instead when the breaker opens, when the
+        server asks for a longer wait than the run can give, or past the retries."""
+        kind, retry_after = getattr(exc, "kind", None), getattr(exc, "retry_after", None)
+        can_wait, left = self._can_wait()
+        too_long = retry_after is not None and retry_after > can_wait
+        if too_long:
+            kind = "throttled"
+        opened = self._breaker.failure(kind) if kind is not None else None
+        if opened is not None:
+            raise opened from None
+        if too_long:
+            raise WaitTooLong(
+                f"{exc}; the endpoint asked to wait {retry_after:g} s (Retry-After), longer "
+                f"than the run can wait ({can_wait:.0f} s): not waited for, the case stays "
+                "pending for the next run"
+            ) from None
+        if failures > self._max_retries:
+            raise JudgeTransientError(f"{exc}; gave up after {failures} attempts") from None
+        self._usage.add(retries=1)
+        wait = self._backoff(failures, retry_after)
+        self._stop.wait(wait if left is None else min(wait, left))
 
     def _attempt(
         self, messages: list[dict[str, str]], schema: str, max_tokens: int, spent: list[int]
@@ -269,19 +313,21 @@ class ChatEndpoint:
                 raw = self._loop.run(self._post(body), self._timeout + _GRACE_SECONDS)
             except openai.APIStatusError as exc:
                 throttled = exc.status_code == 429
-                retry_after = retry_after_seconds(exc.response.headers, self._max_retry_after)
+                asked = retry_after_seconds(exc.response.headers, float("inf"))
+                # Every slot pauses for a wait the run can give; a longer one is not waited
+                # for (_wait_after), by this call or any other.
+                retry_after = asked if asked is not None and asked <= self._can_wait()[0] else None
                 if self._refused_limit_field(exc, body) or self._refused_format(exc, used_format):
                     return None
-                raise self._status_error(exc, retry_after) from None
+                raise self._status_error(exc, asked) from None
             except (TimeoutError, openai.APITimeoutError):
-                raise JudgeTransientError(
-                    f"the endpoint did not answer within {self._timeout:g} s"
+                raise EndpointFailure(
+                    f"the endpoint did not answer within {self._timeout:g} s", "timeout"
                 ) from None
             except concurrent.futures.CancelledError:
                 raise JudgeTransientError("the judge was stopped during this call") from None
-            except openai.APIConnectionError as exc:
-                cause = type(exc.__cause__).__name__ if exc.__cause__ else "no response"
-                raise JudgeTransientError(f"connection to the endpoint failed ({cause})") from None
+            except (openai.APIConnectionError, ReplyTooLarge) as exc:
+                raise connection_error(exc) from None
             except openai.APIError as exc:
                 raise JudgeTransientError(
                     f"the endpoint's answer is not a chat completion: {type(exc).__name__}"
@@ -293,7 +339,10 @@ class ChatEndpoint:
                     return None
                 code = refused.body.get("code") if isinstance(refused.body, dict) else None
                 if code == 429 or (isinstance(code, int) and code >= 500):
-                    raise JudgeTransientError(f"the endpoint answered error {code}: {refused}")
+                    raise EndpointFailure(
+                        f"the endpoint answered error {code}: {self._server_message(refused)}",
+                        "5xx" if code != 429 else None,
+                    )
                 raise self._status_error(refused, None) from None
             reply = self._reply_of(raw, completion, messages, max_tokens)
             self._window.settle(sent, None if reply.estimated else reply.total_tokens)
@@ -320,6 +369,7 @@ class ChatEndpoint:
         with self._lock:
             if self._fatal is not None:
                 raise JudgeEndpointError(self._fatal)
+            self._breaker.check()
             if self._budget is None:
                 if self._max_calls is not None and self._usage.get("calls") >= self._max_calls:
                     self._budget = (
@@ -371,7 +421,7 @@ class ChatEndpoint:
                 self._usage.add(throttled=1)
                 log.debug("judge endpoint throttled (HTTP 429); limit now %d", self._limiter.limit)
             message = f"HTTP {status} from the endpoint: {self._server_message(exc)}"
-            return RetryLater(message, retry_after)
+            return EndpointFailure(message, "5xx" if status >= 500 else None, retry_after)
         if status in FATAL_STATUS:
             # Never the server's text here: some servers echo part of a refused key.
             message = FATAL_STATUS[status].format(
@@ -390,7 +440,8 @@ class ChatEndpoint:
         return self._redacted(detail if isinstance(detail, str) else str(exc.message or ""))
 
     def _redacted(self, text: str, limit: int = 300) -> str:
-        """Server text fit for an error: the key cut out (some servers echo it), clipped."""
+        """Server text fit for an error: scrubbed (flows/scrub.py: some servers echo the key
+        or the Authorization header), then clipped."""
         return clipped(text, self._client.api_key, limit)
 
     def _reply_of(

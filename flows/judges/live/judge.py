@@ -24,6 +24,8 @@ import threading
 from types import TracebackType
 from typing import TYPE_CHECKING
 
+from flows.judges.endpoint.breaker import DEFAULT_BREAKER_FAILURES
+from flows.judges.endpoint.capped_http import DEFAULT_MAX_REPLY_BYTES
 from flows.judges.endpoint.request_details import endpoint_key
 from flows.judges.endpoint.transport import ChatEndpoint, Usage
 from flows.judges.live.asking import AnswerStore, Asking, release
@@ -82,6 +84,8 @@ class OpenAIJudge(AskingJudge):
         tpm: int | None = None,
         rate_window: float = 60.0,
         wrap_limiter: Callable[[AdaptiveLimiter], AdaptiveLimiter] | None = None,
+        max_reply_bytes: int = DEFAULT_MAX_REPLY_BYTES,
+        breaker_failures: int = DEFAULT_BREAKER_FAILURES,
     ) -> None:
         check_judge_settings(
             model=model,
@@ -120,6 +124,8 @@ class OpenAIJudge(AskingJudge):
             rate_window=rate_window,
             wrap_limiter=wrap_limiter,
             response_format=self._remembered,
+            max_reply_bytes=max_reply_bytes,
+            breaker_failures=breaker_failures,
         )
         if self._remembered is not None:
             log.info(
@@ -268,6 +274,8 @@ def build_openai_judge(
             rpm=settings.rpm,
             tpm=settings.tpm,
             wrap_limiter=wrap_limiter,
+            max_reply_bytes=settings.max_reply_bytes,
+            breaker_failures=settings.breaker_failures,
         )
     except BaseException:
         if owns_cache and cache is not None:

@@ -141,8 +141,11 @@ def test_a_persistent_fault_ends_the_cases_invalid_within_the_deadlines(
     mode = "per-item" if fault == "fewer_verdicts" else "packed"
     started = time.monotonic()
     # Everything is kept, and the run says that it judged nothing well (exit 8 in the CLI).
+    # The circuit breaker is off (tests/flows/judges/test_endpoint_breaker.py has it): every
+    # call runs its course to its own deadline.
+    judge = llm_judge(stub, judges, mode=mode, breaker_failures=10_000)
     with pytest.raises(TooManyInvalid, match="8 of 8 judged cases"):
-        score(source, db, llm_judge(stub, judges, mode=mode))
+        score(source, db, judge)
     # Truths and claims are asked whatever became of the other; two attempts each, 1 s
     # deadline, 1 s Retry-After: a few seconds, never a hang.
     assert time.monotonic() - started < 10

@@ -221,7 +221,8 @@ PERSISTENT = {
 @pytest.mark.parametrize("fault", PERSISTENT)
 def test_a_fault_that_persists_makes_the_cases_invalid(make_judge, stub, fault) -> None:
     stub.fail(fault, times=None)
-    judge = make_judge()
+    # The circuit breaker is off (test_endpoint_breaker.py has it): each call runs its course.
+    judge = make_judge(breaker_failures=10_000)
     cases = seed_cases()
     scores = score_cases(cases, judge, CONFIG).case_scores
     assert scores.height == cases.height

@@ -1,0 +1,135 @@
+"""The circuit breaker of an endpoint: after N failures of one kind in a row (refused, DNS,
+TLS, timeout, 5xx, a Retry-After longer than the run can wait) no further call is made and
+the run ends with exit 6, the cases left pending. An answer in between closes it again."""
+
+from __future__ import annotations
+
+import socket
+import ssl
+import threading
+from typing import Any
+
+from faith_udfs.errors import JudgeError, JudgeReplyError, JudgeTransientError
+from flows.errors import JudgeUnreachable
+from flows.judges.endpoint.capped_http import too_large
+
+__all__ = [
+    "DEFAULT_BREAKER_FAILURES",
+    "CircuitBreaker",
+    "EndpointFailure",
+    "WaitTooLong",
+    "connection_error",
+    "connection_kind",
+]
+
+# Five in a row: one call's retries (4) and a first attempt, or the first few of the calls in
+# flight failing together; a healthy endpoint's odd failure is followed by an answer.
+DEFAULT_BREAKER_FAILURES = 5
+_WHAT = {
+    "refused": "refused the connection",
+    "dns": "has a host name that does not resolve",
+    "tls": "failed the TLS handshake (an http:// server at an https:// URL?)",
+    "timeout": "did not answer within the call deadline",
+    "reset": "reset the connection",
+    "connection": "could not be connected to",
+    "5xx": "answered with a server error (5xx)",
+    "throttled": "asked to wait longer than the run can (Retry-After)",
+}
+
+
+def connection_kind(exc: BaseException) -> str:
+    """What kind of connection failure an exception stands for, read from its causes' classes
+    (the HTTP client wraps the socket's error): refused, dns, tls, reset or connection."""
+    seen: set[int] = set()
+    current: BaseException | None = exc
+    while current is not None and id(current) not in seen:
+        seen.add(id(current))
+        if isinstance(current, socket.gaierror):
+            return "dns"
+        if isinstance(current, ssl.SSLError):
+            return "tls"
+        if isinstance(current, ConnectionRefusedError):
+            return "refused"
+        if isinstance(current, ConnectionResetError):
+            return "reset"
+        current = current.__cause__ or current.__context__
+    return "connection"
+
+
+class EndpointFailure(JudgeTransientError):
+    """A transient failure of a kind the circuit breaker counts, or None (not counted); with
+    the wait the server asked for (Retry-After, as sent), if it did."""
+
+    def __init__(self, message: str, kind: str | None, retry_after: float | None = None) -> None:
+        super().__init__(message)
+        self.kind = kind
+        self.retry_after = retry_after
+
+
+def connection_error(exc: Any) -> JudgeError:
+    """A reply over the size cap (a reply error: never read whole, never parsed), or the
+    kind of connection failure it was, for the circuit breaker."""
+    large = too_large(exc)
+    if large is not None:
+        return JudgeReplyError(f"the endpoint's answer was not read: {large} (--max-reply-bytes)")
+    kind = connection_kind(exc)
+    cause = type(exc.__cause__).__name__ if exc.__cause__ else "no response"
+    return EndpointFailure(f"connection to the endpoint failed ({cause}, {kind})", kind)
+
+
+# Kinds an overloaded but living server shows: every call in flight may end in one together
+# (a stall of a second times them all out), so these open the breaker only past the calls in
+# flight plus `threshold`; the others (refused, DNS, TLS) do not come and go.
+_OVERLOAD = frozenset({"timeout", "5xx"})
+
+
+class CircuitBreaker:
+    """Counts failures of one kind in a row; opens at `threshold` (plus `in_flight` for the
+    kinds an overloaded server shows), then stays open."""
+
+    def __init__(self, threshold: int, endpoint: str, *, in_flight: int = 0) -> None:
+        self._threshold = threshold
+        self._in_flight = in_flight
+        self._endpoint = endpoint
+        self._lock = threading.Lock()
+        self._kind: str | None = None
+        self._count = 0
+        self._open: str | None = None
+
+    @property
+    def open(self) -> str | None:
+        """Why no further call is made, once the breaker opened."""
+        return self._open
+
+    def success(self) -> None:
+        """The endpoint answered: the count starts again."""
+        with self._lock:
+            self._kind, self._count = None, 0
+
+    def failure(self, kind: str) -> JudgeUnreachable | None:
+        """Count a failure; the error every call gets from now on, if this one opened it."""
+        with self._lock:
+            if self._open is None:
+                self._count = self._count + 1 if kind == self._kind else 1
+                self._kind = kind
+                slack = self._in_flight if kind in _OVERLOAD else 0
+                if self._count >= self._threshold + slack:
+                    self._open = (
+                        f"the judge endpoint {self._endpoint} {_WHAT.get(kind, kind)} "
+                        f"{self._count} times in a row; no further calls are made this run "
+                        "and the cases left stay pending: fix the endpoint (or --base-url) "
+                        "and run again"
+                    )
+            return JudgeUnreachable(self._open) if self._open is not None else None
+
+    def check(self) -> None:
+        """Raise JudgeUnreachable when the breaker is open (before a call is made)."""
+        if self._open is not None:
+            raise JudgeUnreachable(self._open)
+
+
+class WaitTooLong(JudgeError):
+    """The endpoint asked to wait (Retry-After) longer than the run can: not waited for, the
+    case stays pending for the next run."""
+
+    case_status = "pending"

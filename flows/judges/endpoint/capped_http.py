@@ -1,0 +1,82 @@
+"""An HTTP client that never reads more of an answer than `--max-reply-bytes`: the body is
+streamed through a counter that gives up past the cap, so a 100 MB reply is never held whole
+(nor parsed). Its error is the cause of the client's connection error; `too_large` finds it."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from typing import Any
+
+import httpx2
+import openai
+
+__all__ = ["DEFAULT_MAX_REPLY_BYTES", "ReplyTooLarge", "capped_client", "too_large"]
+
+# 8 MiB: a packed reply of 8 items is a few KB; a 100 MB one is a broken or hostile server.
+DEFAULT_MAX_REPLY_BYTES = 8 * 1024 * 1024
+
+
+class ReplyTooLarge(Exception):
+    """An answer's body passed the cap; reading stopped there."""
+
+    def __init__(self, limit: int, declared: int | None = None) -> None:
+        said = f" (Content-Length {declared:,})" if declared is not None else ""
+        super().__init__(f"the answer is larger than {limit:,} bytes{said}")
+        self.limit = limit
+
+
+def capped_client(limit: int, timeout: float) -> openai.DefaultAsyncHttpxClient:
+    """The openai client's default HTTP client, its answers capped at `limit` bytes and asked
+    uncompressed (a compressed body's size says nothing of what it expands to)."""
+    return openai.DefaultAsyncHttpxClient(
+        transport=_CappedTransport(httpx2.AsyncHTTPTransport(), limit),
+        timeout=timeout,
+        headers={"Accept-Encoding": "identity"},
+    )
+
+
+def too_large(exc: BaseException) -> ReplyTooLarge | None:
+    """The ReplyTooLarge behind an exception (the openai client wraps it), if any."""
+    seen: set[int] = set()
+    current: BaseException | None = exc
+    while current is not None and id(current) not in seen:
+        if isinstance(current, ReplyTooLarge):
+            return current
+        seen.add(id(current))
+        current = current.__cause__ or current.__context__
+    return None
+
+
+class _CappedTransport(httpx2.AsyncBaseTransport):
+    def __init__(self, inner: httpx2.AsyncBaseTransport, limit: int) -> None:
+        self._inner = inner
+        self._limit = limit
+
+    async def handle_async_request(self, request: httpx2.Request) -> httpx2.Response:
+        response = await self._inner.handle_async_request(request)
+        declared = response.headers.get("content-length")
+        if declared is not None and declared.isdigit() and int(declared) > self._limit:
+            await response.aclose()
+            raise ReplyTooLarge(self._limit, int(declared))
+        response.stream = _CappedStream(response.stream, self._limit)
+        return response
+
+    async def aclose(self) -> None:
+        await self._inner.aclose()
+
+
+class _CappedStream(httpx2.AsyncByteStream):
+    def __init__(self, inner: Any, limit: int) -> None:
+        self._inner = inner
+        self._limit = limit
+
+    async def __aiter__(self) -> AsyncIterator[bytes]:
+        read = 0
+        async for chunk in self._inner:
+            read += len(chunk)
+            if read > self._limit:
+                raise ReplyTooLarge(self._limit)
+            yield chunk
+
+    async def aclose(self) -> None:
+        await self._inner.aclose()

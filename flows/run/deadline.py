@@ -1,0 +1,48 @@
+"""`--run-timeout`: past the deadline the run stops as on SIGTERM (committed batches kept,
+the run row `interrupted`), and the process exits 14. Armed with SIGALRM on the main thread,
+so it reaches the run wherever it waits, as the stop signals do (stop_signals.py)."""
+
+from __future__ import annotations
+
+import logging
+import signal
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+from flows.clock import set_deadline
+from flows.run.stop_signals import RunDeadline, deadline_handler
+
+__all__ = ["NIGHTLY_RUN_TIMEOUT", "RunDeadline", "run_deadline"]
+
+log = logging.getLogger("faithpipe")
+
+# `faith nightly` stops after 6 h unless told otherwise: a night started at 02:00 ends
+# before the working day, whatever the endpoint does.
+NIGHTLY_RUN_TIMEOUT = 6 * 3600.0
+
+
+@contextmanager
+def run_deadline(seconds: float | None) -> Iterator[None]:
+    """Within the block, the run stops `seconds` after it began (RunDeadline, exit 14);
+    None or 0: no deadline. Off the main thread only the judge's waits are bounded (no
+    signal reaches another thread): the deadline is said in a warning."""
+    if not seconds:
+        yield
+        return
+    set_deadline(seconds)
+    if threading.current_thread() is not threading.main_thread():
+        log.warning("--run-timeout bounds only the judge's waits off the main thread")
+        try:
+            yield
+        finally:
+            set_deadline(None)
+        return
+    previous = signal.signal(signal.SIGALRM, deadline_handler(seconds))
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+        set_deadline(None)

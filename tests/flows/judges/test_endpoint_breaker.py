@@ -1,0 +1,230 @@
+"""An endpoint that fails the same way call after call ends the run in seconds (issue 22, 3).
+
+`faith score` in a subprocess with a hard timeout against a refused port, a host name that
+does not resolve, TLS spoken to a plain-HTTP server, a black hole (accepts, never answers) and
+a server answering every call 429 with `Retry-After: 86400`: the circuit breaker opens after
+`--breaker-failures` failures of one kind in a row, no further call is made, the run exits 6
+with one line, and every row is accounted for, the judged ones `pending`. Bounds are what the
+servers saw (requests, connections), never the clock.
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+
+import duckdb
+import pytest
+
+from tests.support.builders import case_row, cases, write
+from tests.support.openai_stub import StubServer, serving
+
+FAITH = Path(sys.executable).with_name("faith")
+ROWS, CONCURRENCY, BREAKER = 200, 4, 5
+# At most this many requests reach a failing endpoint: the breaker's count, and the calls
+# already in flight when it opened; timeouts and 5xx count past the calls in flight too.
+MOST_REQUESTS = BREAKER + CONCURRENCY
+MOST_TIMEOUTS = BREAKER + 2 * CONCURRENCY
+
+
+@pytest.fixture
+def source(tmp_path: Path) -> Path:
+    """ROWS cases with distinct answers and passages: without a breaker, 25+ packs of calls,
+    each tried five times."""
+    return write(
+        cases(
+            [
+                case_row(
+                    f"c{i:04d}",
+                    f"Order B{i} shipped on day {i}.",
+                    retrieval_context=[f"Order B{i} shipped on day {i}.", f"Ticket {i} is open."],
+                )
+                for i in range(ROWS)
+            ]
+        ),
+        tmp_path / "cases.parquet",
+    )
+
+
+def faith_score(
+    source: Path, db: Path, base_url: str, *options: str
+) -> subprocess.CompletedProcess[str]:
+    argv = [str(FAITH), "score", str(source), "--db", str(db), "--prefect", "no",
+            "--judge", "openai", "--model", "stub-model", "--base-url", base_url,
+            "--concurrency", str(CONCURRENCY), "--breaker-failures", str(BREAKER),
+            *options]  # fmt: skip
+    env = {**os.environ, "OPENAI_API_KEY": "sk-breaker-test-key"}
+    return subprocess.run(argv, capture_output=True, text=True, timeout=90, env=env, check=False)
+
+
+def run_row(db: Path) -> dict:
+    con = duckdb.connect(str(db), read_only=True)
+    try:
+        frame = con.sql(
+            "SELECT status, error, rows_in, rows_scored, rows_invalid, rows_pending, "
+            "rows_quarantined, judge_calls FROM runs"
+        ).pl()
+        statuses = con.sql("SELECT DISTINCT status FROM case_scores").fetchall()
+    finally:
+        con.close()
+    assert frame.height == 1
+    row = frame.row(0, named=True)
+    parts = ("rows_scored", "rows_invalid", "rows_pending", "rows_quarantined")
+    assert row["rows_in"] == ROWS == sum(row[part] for part in parts), row
+    return {**row, "case_statuses": {status for (status,) in statuses}}
+
+
+def assert_ended_by_the_breaker(
+    done: subprocess.CompletedProcess[str], db: Path, what: str, most: int = MOST_REQUESTS
+) -> None:
+    assert done.returncode == 6, done.stderr
+    (error,) = [line for line in done.stderr.splitlines() if line.startswith("error:")]
+    assert what in error, done.stderr
+    assert "in a row" in error
+    row = run_row(db)
+    assert row["status"] == "failed"
+    assert what in row["error"]
+    assert row["rows_pending"] == ROWS, row
+    assert row["case_statuses"] == {"pending"}
+    assert row["judge_calls"] <= most
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+@pytest.mark.timeout(120)
+def test_a_refused_port_opens_the_breaker(source: Path, tmp_path: Path) -> None:
+    db = tmp_path / "refused.duckdb"
+    done = faith_score(source, db, f"http://127.0.0.1:{free_port()}/v1")
+    assert_ended_by_the_breaker(done, db, "refused the connection")
+
+
+@pytest.mark.timeout(120)
+def test_a_host_that_does_not_resolve_is_exit_6(source: Path, tmp_path: Path) -> None:
+    db = tmp_path / "dns.duckdb"
+    done = faith_score(source, db, "http://faithpipe-no-such-host.invalid/v1")
+    assert_ended_by_the_breaker(done, db, "does not resolve")
+
+
+@pytest.mark.timeout(120)
+def test_tls_spoken_to_a_plain_http_server_is_exit_6(source: Path, tmp_path: Path) -> None:
+    db = tmp_path / "tls.duckdb"
+    with serving() as stub:
+        done = faith_score(source, db, f"https://127.0.0.1:{stub.port}/v1")
+    assert stub.requests == 0  # no request ever got through
+    assert_ended_by_the_breaker(done, db, "TLS handshake")
+
+
+class BlackHole:
+    """Accepts every connection and never sends a byte; counts the connections."""
+
+    def __init__(self) -> None:
+        self._listener = socket.create_server(("127.0.0.1", 0), backlog=128)
+        self._held: list[socket.socket] = []
+        self.connections = 0
+        self._thread = threading.Thread(target=self._accept, daemon=True)
+
+    @property
+    def base_url(self) -> str:
+        return f"http://127.0.0.1:{self._listener.getsockname()[1]}/v1"
+
+    def _accept(self) -> None:
+        while True:
+            try:
+                connection, _ = self._listener.accept()
+            except OSError:
+                return
+            self._held.append(connection)
+            self.connections += 1
+
+    def __enter__(self) -> BlackHole:
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._listener.close()
+        for connection in self._held:
+            connection.close()
+        self._thread.join(5)
+
+
+@pytest.mark.timeout(120)
+def test_a_black_hole_opens_the_breaker_after_a_few_deadlines(source: Path, tmp_path: Path) -> None:
+    db = tmp_path / "hole.duckdb"
+    with BlackHole() as hole:
+        done = faith_score(source, db, hole.base_url, "--timeout", "1")
+    assert_ended_by_the_breaker(
+        done, db, "did not answer within the call deadline", most=MOST_TIMEOUTS
+    )
+    assert hole.connections <= MOST_TIMEOUTS
+
+
+@pytest.fixture
+def throttling() -> Iterator[StubServer]:
+    """Every call answered 429 with Retry-After: 86400 (a day)."""
+    with serving(retry_after=86400.0) as stub:
+        stub.fail("429", times=None)
+        yield stub
+
+
+@pytest.mark.timeout(120)
+def test_a_retry_after_of_a_day_is_not_waited_for(
+    throttling: StubServer, source: Path, tmp_path: Path
+) -> None:
+    db = tmp_path / "429.duckdb"
+    done = faith_score(source, db, throttling.base_url)
+    assert_ended_by_the_breaker(done, db, "asked to wait longer than the run can")
+    assert throttling.requests <= MOST_REQUESTS
+
+
+@pytest.mark.timeout(120)
+def test_a_long_retry_after_leaves_the_case_pending_without_waiting(
+    throttling: StubServer, source: Path, tmp_path: Path
+) -> None:
+    """Below the breaker's count, a call told to wait a day ends at once, its cases pending."""
+    throttling.heal()
+    throttling.fail("429", times=1)
+    db = tmp_path / "once.duckdb"
+    done = faith_score(source, db, throttling.base_url, "--concurrency", "1", "--max-calls", "3")
+    assert done.returncode == 0, done.stderr
+    con = duckdb.connect(str(db), read_only=True)
+    try:
+        (waited,) = con.execute(
+            "SELECT count(*) FROM case_scores WHERE status = 'pending' "
+            "AND error LIKE '%Retry-After%not waited for%'"
+        ).fetchone()
+    finally:
+        con.close()
+    assert waited > 0
+    assert throttling.faults_served["429"] == 1
+
+
+@pytest.mark.timeout(120)
+@pytest.mark.parametrize("command", ["judge-check", "nightly"])
+def test_the_judge_check_of_an_unreachable_endpoint_is_exit_6(
+    command: str, source: Path, tmp_path: Path
+) -> None:
+    """`faith judge-check`, and the check `faith nightly` starts with: exit 6, not 9
+    (unusable), and nothing scored."""
+    db = tmp_path / "check.duckdb"
+    argv = [str(FAITH), command, "--db", str(db), "--model", "stub-model",
+            "--base-url", "http://faithpipe-no-such-host.invalid/v1"]  # fmt: skip
+    if command == "nightly":
+        argv += [str(source), "--judge", "openai", "--prefect", "no"]
+    env = {**os.environ, "OPENAI_API_KEY": "sk-breaker-test-key"}
+    done = subprocess.run(argv, capture_output=True, text=True, timeout=90, env=env, check=False)
+    assert done.returncode == 6, done.stderr
+    assert "does not resolve" in done.stderr.splitlines()[-1]
+    con = duckdb.connect(str(db), read_only=True)
+    try:
+        assert con.execute("SELECT count(*) FROM case_scores").fetchone() == (0,)
+    finally:
+        con.close()

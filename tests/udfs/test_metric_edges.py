@@ -277,6 +277,9 @@ def test_bad_settings_are_refused_with_the_fix(settings: dict, message: str) -> 
 
 def test_a_wrong_judge_object_is_refused_when_built() -> None:
     with pytest.raises(TypeError, match="must be a faith_udfs judge"):
+        FaithfulnessMetric(model=object())
+    # issue 24: a model name needs flows' resolver; pure faith_udfs says how to get it
+    with pytest.raises(ConfigError, match=r"import flows\.run\.deepeval"):
         FaithfulnessMetric(model="gpt-4o")
     with pytest.raises(ConfigError, match="needs a callable"):
         PromptJudge("gpt-4o")

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 import polars as pl
 
@@ -105,7 +106,7 @@ def cases_frame(case_ids: list[str], answers: list[str], contexts: list[list[str
     )
 
 
-def verbose_logs(result: CaseResult, limit: int | None) -> str:
+def verbose_logs(result: CaseResult | Any, limit: int | None) -> str:
     """DeepEval's verbose_logs layout: truths, claims, verdicts, each as JSON-ish lists."""
     verdicts = [{"verdict": v.verdict, "reason": v.reason} for v in result.verdicts]
     return "\n \n".join(

@@ -62,7 +62,6 @@ class MetricData:
     evaluation_model: str
     error: str | None
     evaluation_cost: float | None
-    verbose_logs: str | None
     input_tokens: int = 0
     output_tokens: int = 0
     # What DeepEval loses, kept here: the case's status, truths, claims and verdicts.
@@ -71,6 +70,12 @@ class MetricData:
     claims: list[str] = field(default_factory=list)
     verdicts: list[FaithfulnessVerdict] = field(default_factory=list)
     score_breakdown: dict[str, object] = field(default_factory=dict)
+    truths_extraction_limit: int | None = None
+
+    @property
+    def verbose_logs(self) -> str:
+        """DeepEval's verbose_logs, written when read (100,000 of them cost seconds)."""
+        return logs_of(self, self.truths_extraction_limit)  # type: ignore[arg-type]
 
 
 @dataclass(frozen=True)
@@ -198,9 +203,9 @@ def _test_result(
     data = []
     for metric, results, tokens in per_metric:
         outcome = results[name]
-        logs = logs_of(outcome, metric.config.truths_extraction_limit)
+        limit = metric.config.truths_extraction_limit
         if verbose or (verbose is None and metric.verbose_mode):
-            sys.stdout.write(logs + "\n")
+            sys.stdout.write(logs_of(outcome, limit) + "\n")
         # Tokens are spent per batch, not per case: the first case carries the batch's.
         first = name == next(iter(results))
         data.append(
@@ -214,7 +219,6 @@ def _test_result(
                 evaluation_model=metric.evaluation_model,
                 error=outcome.error,
                 evaluation_cost=None,
-                verbose_logs=logs,
                 input_tokens=tokens[0] if first else 0,
                 output_tokens=tokens[1] if first else 0,
                 status=outcome.status,
@@ -222,6 +226,7 @@ def _test_result(
                 claims=outcome.claims,
                 verdicts=outcome.verdicts,
                 score_breakdown=outcome.score_breakdown,
+                truths_extraction_limit=limit,
             )
         )
     return TestResult(

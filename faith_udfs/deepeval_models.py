@@ -16,7 +16,7 @@ from typing import Any
 from faith_udfs.errors import ConfigError, JudgeReplyError
 from faith_udfs.judges import Judge
 from faith_udfs.prompt_judge import PromptJudge
-from faith_udfs.prompts import CLAIMS, REASON, TRUTHS, VERDICTS
+from faith_udfs.prompts import CLAIMS, REASON, TRUTHS, VERDICTS, schema_of
 from faith_udfs.replies import first_json_object, parse_reason, parse_statements, parse_verdicts
 
 # DeepEval 4 calls the middle verdict "borderline" and reads "idk" as its legacy alias; the
@@ -125,15 +125,17 @@ class DeepEvalModelJudge(PromptJudge):
 
     def _generate(self, prompt: str, schema: str) -> Any:
         if self._takes_schema:
-            return reply_dict(self.deepeval_model.generate(prompt, schema=None))
+            return reply_dict(self.deepeval_model.generate(prompt, schema=STAND_INS[schema]))
         return reply_dict(self.deepeval_model.generate(prompt))
 
     async def a_generate(self, prompt: str) -> Any:
         """The model's `a_generate` when it has one, else `generate` in a thread."""
         a_generate = getattr(self.deepeval_model, "a_generate", None)
         if a_generate is not None and inspect.iscoroutinefunction(a_generate):
+            if self._takes_schema:
+                return reply_dict(await a_generate(prompt, schema=STAND_INS[schema_of(prompt)]))
             return reply_dict(await a_generate(prompt))
-        return await asyncio.to_thread(self._generate, prompt, "")
+        return await asyncio.to_thread(self._generate, prompt, schema_of(prompt))
 
     def answer_truths(self, text: str, limit: int | None) -> list[str]:
         if self.template is None:
@@ -165,9 +167,47 @@ class DeepEvalModelJudge(PromptJudge):
 
 
 def _takes_schema(generate: Callable[..., Any]) -> bool:
-    """Whether `generate` must be given DeepEval's `schema` argument (we pass None)."""
+    """Whether `generate` takes DeepEval's `schema` argument (it gets a stand-in)."""
     try:
-        parameter = inspect.signature(generate).parameters.get("schema")
+        return "schema" in inspect.signature(generate).parameters
     except (TypeError, ValueError):
         return False
-    return parameter is not None and parameter.default is inspect.Parameter.empty
+
+
+class SchemaStandIn:
+    """What DeepEval passes as `schema` (a pydantic model class), without pydantic: named as
+    DeepEval's faithfulness schemas, built from keywords, JSON or a dict, read by `model_dump`."""
+
+    fields: tuple[str, ...] = ()
+
+    def __init__(self, **values: Any) -> None:
+        self._values = values
+
+    def model_dump(self) -> dict[str, Any]:
+        return dict(self._values)
+
+    @classmethod
+    def model_validate(cls, value: Any) -> SchemaStandIn:
+        return cls(**reply_dict(value))
+
+    @classmethod
+    def model_validate_json(cls, text: str | bytes) -> SchemaStandIn:
+        return cls(**reply_dict(text if isinstance(text, str) else text.decode()))
+
+    @classmethod
+    def model_json_schema(cls) -> dict[str, Any]:
+        return {"title": cls.__name__, "type": "object", "required": list(cls.fields)}
+
+
+def _stand_in(name: str, *fields: str) -> type[SchemaStandIn]:
+    namespace = {"fields": fields, "__module__": "deepeval.metrics.faithfulness.schema"}
+    return type(name, (SchemaStandIn,), namespace)
+
+
+# DeepEval's schema class for each of our prompts' schemas.
+STAND_INS: dict[str, type[SchemaStandIn]] = {
+    TRUTHS: _stand_in("Truths", "truths"),
+    CLAIMS: _stand_in("Claims", "claims"),
+    VERDICTS: _stand_in("Verdicts", "verdicts"),
+    REASON: _stand_in("FaithfulnessScoreReason", "reason"),
+}

@@ -75,6 +75,12 @@ class SchemaModel(CustomJudgeModel):
         return Reply(json.loads(super().generate(prompt)))
 
 
+class ValidatingModel(CustomJudgeModel):  # as DeepEval's docs: schema(**json.loads(reply))
+    def generate(self, prompt: str, schema: Any = None) -> Any:  # type: ignore[override]
+        assert schema.__name__ in ("Truths", "Claims", "Verdicts", "FaithfulnessScoreReason")
+        return schema(**json.loads(super().generate(prompt)))
+
+
 def cases() -> list[LLMTestCase]:
     return [LLMTestCase(input="q", actual_output=a, retrieval_context=CONTEXT) for a in ANSWERS]
 
@@ -137,7 +143,7 @@ def test_the_summary_puts_failures_first_and_can_be_silenced(capsys) -> None:
 
 
 @pytest.mark.parametrize("middle", ["idk", "borderline"])
-@pytest.mark.parametrize("model_class", [CustomJudgeModel, SchemaModel])
+@pytest.mark.parametrize("model_class", [CustomJudgeModel, SchemaModel, ValidatingModel])
 def test_a_deepeval_shaped_model_is_a_judge(middle: str, model_class: type) -> None:
     metric = FaithfulnessMetric(model=model_class(middle))
     assert metric.measure(cases()[3]) == 1.0

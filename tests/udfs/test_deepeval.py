@@ -6,8 +6,10 @@ from __future__ import annotations
 import asyncio
 import io
 import json
+import re
 import subprocess
 import sys
+from pathlib import Path
 from typing import Any
 
 import polars as pl
@@ -321,3 +323,15 @@ def test_a_model_name_needs_flows_and_then_means_the_openai_judge() -> None:
     assert lines[0].startswith("refused: model='gpt-4o-mini' names an LLM endpoint")
     assert lines[1] == "OpenAIJudge gpt-4o-mini"
     assert lines[2] == "False"  # pandas only when given a pandas frame
+
+
+DOCS = Path(__file__).resolve().parents[2] / "docs" / "deepeval.md"
+
+
+def test_the_documented_side_by_side_example_runs(capsys) -> None:
+    blocks = re.findall(r"```python\n(.*?)```", DOCS.read_text(), flags=re.DOTALL)
+    ours = next(b for b in blocks if b.startswith("from faith_udfs import FaithfulnessMetric"))
+    exec(compile(ours, str(DOCS), "exec"), {})
+    printed = capsys.readouterr().out
+    assert printed.startswith("1.0 The score is 1.00.\n")
+    assert "Faithfulness: 100.00% pass rate (1/1)" in printed

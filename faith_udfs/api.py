@@ -58,26 +58,24 @@ class FaithfulnessMetric:
     path (`score_cases`) with a batch of one, so both always agree.
     """
 
-    def __init__(  # noqa: PLR0917 - DeepEval's positional order
+    def __init__(  # noqa: PLR0917 - DeepEval 4's positional order
         self,
         threshold: float = 0.5,
         model: Any = None,
+        system_one_model: Any = None,
+        eval_mode: Any = None,
         include_reason: bool = True,
         async_mode: bool = True,
         strict_mode: bool = False,
         verbose_mode: bool = False,
         truths_extraction_limit: int | None = None,
         penalize_ambiguous_claims: bool = False,
-        evaluation_template: Any = None,
-        *,
         flaky: bool = False,
-        **refused: Any,
+        evaluation_template: Any = None,
     ) -> None:
-        for name, value in refused.items():
-            if name in REFUSED and value is not None:
+        for name, value in (("eval_mode", eval_mode), ("system_one_model", system_one_model)):
+            if value is not None:
                 raise ConfigError(REFUSED[name])
-            if name not in REFUSED:
-                raise TypeError(f"FaithfulnessMetric() got an unexpected argument {name!r}")
         if isinstance(threshold, Judge) or is_deepeval_model(threshold):
             # faithpipe's older order, FaithfulnessMetric(judge, threshold)
             threshold, model = (model if isinstance(model, int | float) else 0.5), threshold

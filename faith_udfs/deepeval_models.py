@@ -137,16 +137,30 @@ class DeepEvalModelJudge(PromptJudge):
             return reply_dict(await a_generate(prompt))
         return await asyncio.to_thread(self._generate, prompt, schema_of(prompt))
 
+    def _render(self, method: str, **context: Any) -> str:
+        """The template's prompt, given the keywords its method takes (as DeepEval does)."""
+        render = getattr(self.template, method)
+        context = {**context, "multimodal": False, "multimodal_instruction": "", "strict": True}
+        try:
+            parameters = inspect.signature(render).parameters
+        except (TypeError, ValueError):
+            return str(render(**context))
+        if any(p.kind is inspect.Parameter.VAR_KEYWORD for p in parameters.values()):
+            return str(render(**context))
+        return str(render(**{k: v for k, v in context.items() if k in parameters}))
+
     def answer_truths(self, text: str, limit: int | None) -> list[str]:
         if self.template is None:
             return super().answer_truths(text, limit)
-        prompt = self.template.generate_truths(retrieval_context=text, extraction_limit=limit)
+        prompt = self._render(
+            "generate_truths", retrieval_context=text, extraction_limit=limit, limit=_limit(limit)
+        )
         return parse_statements(self._generate(prompt, TRUTHS), "truths")
 
     def answer_claims(self, text: str) -> list[str]:
         if self.template is None:
             return super().answer_claims(text)
-        prompt = self.template.generate_claims(actual_output=text)
+        prompt = self._render("generate_claims", actual_output=text)
         return parse_statements(self._generate(prompt, CLAIMS), "claims")
 
     def answer_verdicts(
@@ -162,8 +176,19 @@ class DeepEvalModelJudge(PromptJudge):
     def answer_reason(self, score: float, contradictions: list[str]) -> str:
         if self.template is None:
             return super().answer_reason(score, contradictions)
-        prompt = self.template.generate_reason(score=score, contradictions=contradictions)
+        prompt = self._render(
+            "generate_reason", score=format(score, ".2f"), contradictions=contradictions
+        )
         return parse_reason(self._generate(prompt, REASON))
+
+
+def _limit(limit: int | None) -> str:
+    """DeepEval's `limit` phrase for the truths prompt."""
+    if limit is None:
+        return " FACTUAL, undisputed truths"
+    if limit == 1:
+        return " the single most important FACTUAL, undisputed truth"
+    return f" the {limit} most important FACTUAL, undisputed truths per document"
 
 
 def _takes_schema(generate: Callable[..., Any]) -> bool:

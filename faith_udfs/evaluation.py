@@ -37,7 +37,10 @@ class DisplayConfig:
     print_results: bool = True
     verbose_mode: bool | None = None
     display_option: str | None = None
-    file_output_dir: str | None = None
+    results_folder: str | None = None
+    results_subfolder: str | None = None
+    truncate_passing_cases: bool = True
+    file_output_dir: str | None = None  # DeepEval 3's name
 
 
 @dataclass(frozen=True)
@@ -64,6 +67,7 @@ class MetricData:
     evaluation_cost: float | None
     input_tokens: int = 0
     output_tokens: int = 0
+    flaky: bool = False
     # What DeepEval loses, kept here: the case's status, truths, claims and verdicts.
     status: str = "scored"
     truths: list[str] = field(default_factory=list)
@@ -227,6 +231,7 @@ def _test_result(
                 verdicts=outcome.verdicts,
                 score_breakdown=outcome.score_breakdown,
                 truths_extraction_limit=limit,
+                flaky=metric.flaky,
             )
         )
     return TestResult(

@@ -171,7 +171,7 @@ def test_deepeval_arguments_are_taken_or_refused_in_one_line() -> None:
         threshold=0.6, model=LexicalJudge(), async_mode=False, verbose_mode=False, flaky=True
     )
     assert metric.threshold == 0.6
-    assert FaithfulnessMetric(0.6, LexicalJudge(), False).include_reason is False  # positional
+    assert FaithfulnessMetric(0.6, LexicalJudge(), None, None, False).include_reason is False
     assert FaithfulnessMetric(LexicalJudge(), 0.7).threshold == 0.7  # faithpipe's older order
     with pytest.raises(ConfigError, match="multimodal"):
         FaithfulnessMetric(eval_mode="multimodal")
@@ -179,7 +179,7 @@ def test_deepeval_arguments_are_taken_or_refused_in_one_line() -> None:
         FaithfulnessMetric(system_one_model="gpt-4o-mini")
     with pytest.raises(ConfigError, match="DeepEval-shaped model"):
         FaithfulnessMetric(evaluation_template=object)
-    with pytest.raises(TypeError, match="unexpected argument 'colour'"):
+    with pytest.raises(TypeError, match="colour"):
         FaithfulnessMetric(colour="red")
 
 

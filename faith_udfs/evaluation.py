@@ -15,9 +15,10 @@ from faith_udfs.api import FaithfulnessMetric, LLMTestCase, _tokens
 from faith_udfs.case_results import CaseResult, FaithfulnessVerdict, case_results, cases_frame
 from faith_udfs.case_results import verbose_logs as logs_of
 from faith_udfs.errors import FaithError
-from faith_udfs.metric import score_cases
+from faith_udfs.metric import FaithfulnessFrames, score_cases
 
 SHOWN_FAILURES = 10
+ROW_COLUMNS = ("case_id", "score", "threshold", "success", "reason", "status", "error")
 
 
 @dataclass(frozen=True)
@@ -68,18 +69,52 @@ class MetricData:
     input_tokens: int = 0
     output_tokens: int = 0
     flaky: bool = False
-    # What DeepEval loses, kept here: the case's status, truths, claims and verdicts.
+    # What DeepEval loses, kept here: the case's status, and (read from the batch's frames on
+    # first use, so 100,000 results cost no Python objects until asked) truths, claims, verdicts.
     status: str = "scored"
-    truths: list[str] = field(default_factory=list)
-    claims: list[str] = field(default_factory=list)
-    verdicts: list[FaithfulnessVerdict] = field(default_factory=list)
-    score_breakdown: dict[str, object] = field(default_factory=dict)
     truths_extraction_limit: int | None = None
+    details: CaseDetails | None = field(default=None, repr=False, compare=False)
+    case_name: str = field(default="", repr=False, compare=False)
+
+    @property
+    def _result(self) -> CaseResult:
+        if self.details is None:
+            raise AttributeError("this MetricData carries no case details")
+        return self.details.of(self.case_name)
+
+    @property
+    def truths(self) -> list[str]:
+        return self._result.truths
+
+    @property
+    def claims(self) -> list[str]:
+        return self._result.claims
+
+    @property
+    def verdicts(self) -> list[FaithfulnessVerdict]:
+        return self._result.verdicts
+
+    @property
+    def score_breakdown(self) -> dict[str, object]:
+        return self._result.score_breakdown
 
     @property
     def verbose_logs(self) -> str:
-        """DeepEval's verbose_logs, written when read (100,000 of them cost seconds)."""
-        return logs_of(self, self.truths_extraction_limit)  # type: ignore[arg-type]
+        """DeepEval's verbose_logs, written when read."""
+        return logs_of(self._result, self.truths_extraction_limit)
+
+
+class CaseDetails:
+    """Per-case truths, claims and verdicts of one metric's batch, built on first use."""
+
+    def __init__(self, frames: FaithfulnessFrames) -> None:
+        self.frames = frames
+        self._results: dict[str, CaseResult] | None = None
+
+    def of(self, name: str) -> CaseResult:
+        if self._results is None:
+            self._results = case_results(self.frames)
+        return self._results[name]
 
 
 @dataclass(frozen=True)
@@ -170,12 +205,12 @@ def evaluate(
         frames = score_cases(frame, metric.model, metric.config)
         after = _tokens(metric.model)
         all_frames.append(frames)
-        results = case_results(frames)
+        rows = {row[0]: row for row in frames.case_scores.select(ROW_COLUMNS).iter_rows()}
         tokens = tuple(a - b for a, b in zip(after, spent, strict=True))
-        per_metric.append((metric, results, tokens))
+        per_metric.append((metric, rows, CaseDetails(frames), tokens))
     test_results = [
-        _test_result(case, name, per_metric, display.verbose_mode)
-        for case, name in zip(cases, names, strict=True)
+        _test_result(case, name, per_metric, display.verbose_mode, first=index == 0)
+        for index, (case, name) in enumerate(zip(cases, names, strict=True))
     ]
     result = EvaluationResult(test_results=test_results, frames=tuple(all_frames))
     if display.print_results:
@@ -201,39 +236,36 @@ def _name_of(case: LLMTestCase, index: int) -> str:
 def _test_result(
     case: LLMTestCase,
     name: str,
-    per_metric: list[tuple[FaithfulnessMetric, dict[str, CaseResult], tuple[int, ...]]],
+    per_metric: list[tuple[FaithfulnessMetric, dict[str, tuple], CaseDetails, tuple[int, ...]]],
     verbose: bool | None,
+    first: bool,
 ) -> TestResult:
     data = []
-    for metric, results, tokens in per_metric:
-        outcome = results[name]
+    for metric, rows, details, tokens in per_metric:
+        _, score, threshold, success, reason, status, error = rows[name]
         limit = metric.config.truths_extraction_limit
-        if verbose or (verbose is None and metric.verbose_mode):
-            sys.stdout.write(logs_of(outcome, limit) + "\n")
         # Tokens are spent per batch, not per case: the first case carries the batch's.
-        first = name == next(iter(results))
-        data.append(
-            MetricData(
-                name=metric.__name__,
-                threshold=outcome.threshold,
-                success=bool(outcome.success),
-                score=outcome.score,
-                reason=outcome.reason,
-                strict_mode=metric.config.strict_mode,
-                evaluation_model=metric.evaluation_model,
-                error=outcome.error,
-                evaluation_cost=None,
-                input_tokens=tokens[0] if first else 0,
-                output_tokens=tokens[1] if first else 0,
-                status=outcome.status,
-                truths=outcome.truths,
-                claims=outcome.claims,
-                verdicts=outcome.verdicts,
-                score_breakdown=outcome.score_breakdown,
-                truths_extraction_limit=limit,
-                flaky=metric.flaky,
-            )
+        metric_data = MetricData(
+            name=metric.__name__,
+            threshold=threshold,
+            success=bool(success),
+            score=score,
+            reason=reason,
+            strict_mode=metric.config.strict_mode,
+            evaluation_model=metric.evaluation_model,
+            error=error,
+            evaluation_cost=None,
+            input_tokens=tokens[0] if first else 0,
+            output_tokens=tokens[1] if first else 0,
+            flaky=metric.flaky,
+            status=status,
+            truths_extraction_limit=limit,
+            details=details,
+            case_name=name,
         )
+        if verbose or (verbose is None and metric.verbose_mode):
+            sys.stdout.write(metric_data.verbose_logs + "\n")
+        data.append(metric_data)
     return TestResult(
         name=name,
         success=all(m.success for m in data),

@@ -7,7 +7,6 @@ installs (`import flows.run.deepeval`); without one, a name is refused with a on
 
 from __future__ import annotations
 
-import asyncio
 import inspect
 import json
 from collections.abc import Callable
@@ -16,7 +15,7 @@ from typing import Any
 from faith_udfs.errors import ConfigError, JudgeReplyError
 from faith_udfs.judges import Judge
 from faith_udfs.prompt_judge import PromptJudge
-from faith_udfs.prompts import CLAIMS, REASON, TRUTHS, VERDICTS, schema_of
+from faith_udfs.prompts import CLAIMS, REASON, TRUTHS, VERDICTS
 from faith_udfs.replies import first_json_object, parse_reason, parse_statements, parse_verdicts
 
 # DeepEval 4 calls the middle verdict "borderline" and reads "idk" as its legacy alias; the
@@ -127,15 +126,6 @@ class DeepEvalModelJudge(PromptJudge):
         if self._takes_schema:
             return reply_dict(self.deepeval_model.generate(prompt, schema=STAND_INS[schema]))
         return reply_dict(self.deepeval_model.generate(prompt))
-
-    async def a_generate(self, prompt: str) -> Any:
-        """The model's `a_generate` when it has one, else `generate` in a thread."""
-        a_generate = getattr(self.deepeval_model, "a_generate", None)
-        if a_generate is not None and inspect.iscoroutinefunction(a_generate):
-            if self._takes_schema:
-                return reply_dict(await a_generate(prompt, schema=STAND_INS[schema_of(prompt)]))
-            return reply_dict(await a_generate(prompt))
-        return await asyncio.to_thread(self._generate, prompt, schema_of(prompt))
 
     def _render(self, method: str, **context: Any) -> str:
         """The template's prompt, given the keywords its method takes (as DeepEval does)."""

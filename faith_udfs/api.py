@@ -140,11 +140,11 @@ class FaithfulnessMetric:
         key = (test_case.actual_output, contexts)
         result = self._memo.get(key) if self._memoised else None
         if result is None:
-            spent = _tokens(self.model)
+            spent = judge_tokens(self.model)
             frame = cases_frame([test_case.case_id], [test_case.actual_output], [list(contexts)])
             self.frames = score_cases(frame, self.model, self.config)
             result = case_results(self.frames)[test_case.case_id]
-            after = _tokens(self.model)
+            after = judge_tokens(self.model)
             self.input_tokens, self.output_tokens = (
                 a - b for a, b in zip(after, spent, strict=True)
             )
@@ -184,7 +184,7 @@ class FaithfulnessMetric:
         return f"FaithfulnessMetric(model={self.model!r}, config={self.config!r})"
 
 
-def _tokens(judge: Judge) -> tuple[int, int]:
+def judge_tokens(judge: Judge) -> tuple[int, int]:
     """Prompt and completion tokens the judge spent so far (0 for judges that call nothing)."""
     usage = getattr(judge, "usage", None)
     spent = usage() if callable(usage) else {}

@@ -11,7 +11,7 @@ from typing import Any
 
 import polars as pl
 
-from faith_udfs.api import FaithfulnessMetric, LLMTestCase, _tokens
+from faith_udfs.api import FaithfulnessMetric, LLMTestCase, judge_tokens
 from faith_udfs.case_results import CaseResult, FaithfulnessVerdict, case_results, cases_frame
 from faith_udfs.case_results import verbose_logs as logs_of
 from faith_udfs.errors import FaithError
@@ -201,9 +201,9 @@ def evaluate(
     )
     per_metric, all_frames = [], []
     for metric in metrics:
-        spent = _tokens(metric.model)
+        spent = judge_tokens(metric.model)
         frames = score_cases(frame, metric.model, metric.config)
-        after = _tokens(metric.model)
+        after = judge_tokens(metric.model)
         all_frames.append(frames)
         rows = {row[0]: row for row in frames.case_scores.select(ROW_COLUMNS).iter_rows()}
         tokens = tuple(a - b for a, b in zip(after, spent, strict=True))

@@ -1,6 +1,7 @@
 """faithfulness as pure batch functions on polars frames: no I/O, no prefect, no duckdb."""
 
 from faith_udfs.api import FaithfulnessMetric, FaithfulnessVerdict, LLMTestCase
+from faith_udfs.calibration import Cutoffs
 from faith_udfs.claims import extract_claims
 from faith_udfs.config import SCORING_RULES_VERSION, JudgeIdentity, MetricConfig
 from faith_udfs.deepeval_models import DeepEvalModelJudge, VerdictWord, register_model_resolver
@@ -38,6 +39,7 @@ __all__ = [
     "SCORING_RULES_VERSION",
     "AsyncConfig",
     "ConfigError",
+    "Cutoffs",
     "DeepEvalModelJudge",
     "DisplayConfig",
     "ErrorConfig",

@@ -12,8 +12,11 @@ Refusals and meta sentences are not claims. Vectorised polars, no row loop, no m
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import polars as pl
 
+from faith_udfs.calibration import Cutoffs
 from faith_udfs.grounded_support import claim_support
 from faith_udfs.grounded_words import is_claim, without_lead_in
 from faith_udfs.lexical import OfflineJudge, verdict_reason
@@ -46,12 +49,27 @@ class GroundedJudge(OfflineJudge):
     kind = "grounded"
     rules_version = GROUNDED_RULES_VERSION
 
+    def __init__(self, cutoffs: Cutoffs | None = None) -> None:
+        """`cutoffs`: a team's calibrated decision cut-offs (`faith calibrate`); a judge
+        with cut-offs other than the defaults is its own config series."""
+        super().__init__()
+        default = Cutoffs(SUPPORTED, SILENT)
+        if cutoffs is not None and not isinstance(cutoffs, Cutoffs):
+            raise TypeError(f"cutoffs must be faith_udfs.Cutoffs, got {type(cutoffs).__name__}")
+        self.cutoffs = cutoffs or default
+        if (self.cutoffs.supported, self.cutoffs.silent) != (default.supported, default.silent):
+            self._identity = replace(self._identity, options=self.cutoffs.judge_options())
+
+    def __repr__(self) -> str:
+        calibrated = bool(self._identity.options)
+        return f"GroundedJudge(cutoffs={self.cutoffs!r})" if calibrated else "GroundedJudge()"
+
     def claims(self, answers: pl.DataFrame) -> pl.DataFrame:
         sentences = split_sentences(without_lead_in(pl.col("text")))
         return answers.select("key", claims=sentences.list.filter(is_claim(pl.element())))
 
     def verdicts(self, questions: pl.DataFrame) -> pl.DataFrame:
-        covered = (pl.col("support") >= SUPPORTED) & (
+        covered = (pl.col("support") >= self.cutoffs.supported) & (
             (pl.col("n_words") > SHORT_CLAIM_WORDS) | (pl.col("coverage") >= 1.0)
         )
         supported = covered & ~(pl.col("missing_specific") | pl.col("negation_unmatched"))
@@ -60,7 +78,7 @@ class GroundedJudge(OfflineJudge):
             .then(pl.lit("idk"))  # no content word at all: nothing to find
             .when(supported)
             .then(pl.lit("yes"))
-            .when(pl.col("coverage") < SILENT)
+            .when(pl.col("coverage") < self.cutoffs.silent)
             .then(pl.lit("idk"))
             .otherwise(pl.lit("no"))
         )

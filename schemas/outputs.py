@@ -10,6 +10,7 @@ import pandera.polars as pa
 import polars as pl
 
 from faith_udfs.judges import VERDICT_VOCABULARY
+from schemas.calibrations import Calibrations
 
 STATUSES = ["scored", "invalid", "pending"]
 RUN_STATUSES = ["running", "completed", "failed", "interrupted", "superseded"]
@@ -126,6 +127,11 @@ class ClaimVerdicts(pa.DataFrameModel):
     )
     evidence: str = pa.Field(
         nullable=True, description="The context sentence that supports or contradicts it."
+    )
+    supported_by: str = pa.Field(
+        nullable=True,
+        isin=["passage", "conversation"],
+        description="A yes claim's support: its own passages, or only earlier turns.",
     )
 
     class Config:
@@ -251,4 +257,5 @@ OUTPUT_MODELS: dict[str, type[pa.DataFrameModel]] = {
     "legacy_passage_keys": LegacyPassageKeys,
     "judge_batches": JudgeBatches,
     "judge_batch_items": JudgeBatchItems,
+    "calibrations": Calibrations,
 }

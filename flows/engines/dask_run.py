@@ -33,6 +33,7 @@ from flows.errors import JudgeEndpointError
 from flows.judges.factory import build_judge, close_judge
 from flows.read.source import Source, count_rows, duplicated_case_ids, resolve_source
 from flows.run.batches import config_has_cases
+from flows.run.calibration import with_calibration
 from flows.run.pipeline import complete_run, mark_stopped
 from flows.run.progress import LogProgress, Progress
 from flows.run.settings import ScoreSettings
@@ -60,17 +61,25 @@ def run_score_on_dask(
     """Score SOURCE on the cluster behind `submitter`; returns the run's row of `runs`."""
     progress = progress or LogProgress()
     started = time.perf_counter()
-    source = resolve_source(settings.source)
-    if source.form != "wide":
+    source = resolve_source(settings.source, settings.read_options())
+    options = source.options
+    if (
+        source.form != "wide"
+        or not source.all_parquet
+        or options.columns
+        or options.case_id != "given"
+    ):
         raise ConfigError(
-            f"{settings.source}: --engine dask reads one cases table; score the three-table "
-            "form with --engine local"
+            f"{settings.source}: --engine dask reads one Parquet cases table with its own "
+            "column names; score the three-table form, conversations, CSV or JSON, --columns "
+            "and --case-id content with --engine local"
         )
     total = count_rows(source)
     duplicated = duplicated_case_ids(source)
     con = open_store(settings.db, lock_timeout=settings.lock_timeout)
     try:
         supersede_dead_runs(con)
+        settings = with_calibration(settings, con)  # workers get the cut-offs, not the name
         root = shard_root(settings.db)
         salvage_stale_shards(con, root)
         config = settings.metric_config()

@@ -18,9 +18,10 @@ from typing import Any
 
 import polars as pl
 
-from faith_udfs import GroundedJudge, Judge, LexicalJudge
+from faith_udfs import Judge
 from faith_udfs.errors import JudgeTransientError
 from flows.judges.endpoint.limiter import AdaptiveLimiter
+from flows.judges.factory import build_judge
 from flows.judges.settings import JudgeSettings
 from flows.store.shard_data import REPLY_COLUMNS
 
@@ -120,10 +121,8 @@ def build_worker_judge(
 ) -> Judge:
     """The judge the settings ask for, built in a task: offline judges as usual, the LLM
     judge with `replies` as its cache and the cluster's semaphore `semaphore` as its cap."""
-    if settings.kind == "grounded":
-        return GroundedJudge()
-    if settings.kind == "lexical":
-        return LexicalJudge()
+    if settings.kind in ("grounded", "lexical"):
+        return build_judge(settings)  # a calibration's cut-offs included
     from distributed import Semaphore
 
     from flows.judges.live.judge import build_openai_judge

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from faith_udfs import GroundedJudge, Judge, LexicalJudge
+from faith_udfs import Cutoffs, GroundedJudge, Judge, LexicalJudge
 from faith_udfs.errors import ConfigError
 from flows.judges.settings import JudgeSettings
 
@@ -22,6 +22,11 @@ def build_judge(
 ) -> Judge:
     """The judge the settings ask for; `con` backs the LLM judge's call cache. `dry_run`:
     an LLM judge that only counts what it would ask (flows/judges/live/dry_run.py)."""
+    if settings.calibration is not None and settings.cutoffs is None:
+        # flows/run/calibration.py fills the cut-offs in from the database before any judge
+        raise ConfigError(f"calibration {settings.calibration!r} was not read before judging")
+    if settings.kind == "grounded" and settings.cutoffs is not None:
+        return GroundedJudge(cutoffs=Cutoffs(**settings.cutoffs.model_dump()))
     if settings.kind == "grounded":
         return GroundedJudge()
     if settings.kind == "lexical":

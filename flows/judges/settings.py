@@ -11,7 +11,18 @@ from pydantic import BaseModel, ConfigDict, Field, SecretStr, model_validator
 
 from flows.judges.endpoint.request_details import split_userinfo
 
-__all__ = ["JudgeSettings"]
+__all__ = ["CutoffSettings", "JudgeSettings"]
+
+
+class CutoffSettings(BaseModel):
+    """A calibration's cut-offs as the judge takes them (filled from `calibrations` by the run
+    that names a calibration, so that workers need no database)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    supported: float = Field(ge=0.0, le=1.0)
+    silent: float = Field(ge=0.0, le=1.0)
+    threshold: float = Field(ge=0.0, le=1.0)
 
 
 class JudgeSettings(BaseModel):
@@ -40,8 +51,21 @@ class JudgeSettings(BaseModel):
     tpm: int | None = Field(default=None, ge=1)
     # max_tokens of every request; None: sized from the question and its items (live/tasks.py).
     max_output_tokens: int | None = Field(default=None, ge=16)
+    # A calibration stored by `faith calibrate` (grounded judge only), and its cut-offs once
+    # the run has read them (flows/run/calibration.py).
+    calibration: str | None = Field(default=None, min_length=1)
+    cutoffs: CutoffSettings | None = None
     # `user:password` of a `--base-url` such as http://user:password@proxy:4000/v1.
     base_url_userinfo: SecretStr | None = Field(default=None, repr=False)
+
+    @model_validator(mode="after")
+    def _calibrates_grounded(self) -> JudgeSettings:
+        """A calibration holds the grounded judge's cut-offs: no other judge takes them."""
+        if (self.calibration or self.cutoffs) and self.kind != "grounded":
+            raise ValueError(
+                f"--calibration calibrates the grounded judge, not --judge {self.kind}"
+            )
+        return self
 
     @model_validator(mode="before")
     @classmethod

@@ -161,19 +161,23 @@ def run_nightly(
     # Imported here: `faith` builds its parser from this module and must start fast.
     from flows.engines import score_with_engine
     from flows.judges.factory import build_judge, close_judge
+    from flows.run.calibration import with_calibration
     from flows.run.pipeline import warn_if_mostly_invalid
 
     check_agreement_floor(agreement_floor)
     check_steps = check_steps or CheckSteps()
     settings = settings.model_copy(update={"flow": "nightly"})
     golden_set = read_golden(golden or golden_set_path())
-    resolve_source(settings.source)  # an unreadable source fails before the database is touched
+    # an unreadable source fails before the database is touched
+    resolve_source(settings.source, settings.read_options())
     if settings.dry_run:  # the estimate of the run; the judge check would call the judge
         return {**score_with_engine(settings, steps=steps, progress=progress), "judge_check": None}
     # Held from before the run to after its check: this process keeps the write lock, so no
     # other run slips in between (run_score's own connection shares this process's database).
     con = open_store(settings.db, lock_timeout=settings.lock_timeout)
     try:
+        # --calibration NAME: the run and the judge check after it use the same cut-offs
+        settings = with_calibration(settings, con)
         if settings.judge.kind == "openai" and judge is None:
             # Before any case is scored: an unusable LLM judge stops the night (exit 9) instead
             # of paying for invalid cases; a check passed within a day is not paid again.

@@ -38,8 +38,9 @@ def database(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 # legacy_passage_keys has rows only in databases from before migration 007: test_rekey.py;
-# the batch tables only after batch mode: tests/flows/judges/test_batch_mode.py.
-ROWS_ELSEWHERE = {"legacy_passage_keys", "judge_batches", "judge_batch_items"}
+# the batch tables only after batch mode: tests/flows/judges/test_batch_mode.py; calibrations
+# after `faith calibrate`: tests/flows/run/test_calibrate.py.
+ROWS_ELSEWHERE = {"legacy_passage_keys", "judge_batches", "judge_batch_items", "calibrations"}
 
 
 @pytest.mark.parametrize("table", sorted(set(OUTPUT_MODELS) - ROWS_ELSEWHERE))

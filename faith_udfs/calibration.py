@@ -1,0 +1,289 @@
+"""A team's own labels fit the offline judge's decision cut-offs (pure: frames in, frames out).
+
+The grounded judge says `yes` when a claim's support is at or above `supported` (and its
+figures and negations hold), `idk` when the context is silent on it (coverage below
+`silent`), `no` otherwise; a case passes when its score is at or above `threshold`. Fitting
+re-judges the labelled cases a few times under probe cut-offs (`probe_cutoffs`) to learn, per
+claim, whether it could be `yes` at all and from which silent cut-off it is `idk`
+(`claim_levels`); any cut-offs' verdicts then follow without judging again (`verdicts_at`),
+and the cut-offs maximising balanced accuracy are chosen on a grid (`fit_cutoffs`).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import polars as pl
+
+from faith_udfs.calibration_stats import (
+    CrossValidation,
+    agreement_table,
+    balanced_accuracy_expr,
+    stratified_folds,
+)
+from faith_udfs.config import check_threshold
+from faith_udfs.errors import ConfigError
+from faith_udfs.scores import score_expr
+
+__all__ = [
+    "CrossValidation",
+    "Cutoffs",
+    "case_scores_at",
+    "claim_levels",
+    "cross_validate",
+    "fit_cutoffs",
+    "probe_cutoffs",
+    "verdicts_at",
+]
+
+# The grids cut-offs are chosen on: coarse on purpose (a few hundred labels do not support
+# finer choices, and a plateau's middle carries over better than a peak's edge).
+SUPPORT_GRID = tuple(round(0.05 + 0.025 * i, 4) for i in range(39))  # 0.05 .. 1.0
+SILENT_GRID = (0.0, 0.05, 0.1, 0.15, 0.2, 0.25, 0.3)
+THRESHOLD_GRID = tuple(round(0.05 * i, 4) for i in range(1, 21))  # 0.05 .. 1.0
+
+
+@dataclass(frozen=True)
+class Cutoffs:
+    """The offline judge's decision cut-offs and the case threshold fitted with them."""
+
+    supported: float  # support at or above which a claim is `yes`
+    silent: float  # coverage below which the context is silent on a claim: `idk`
+    threshold: float = 0.5  # a case's score at or above which it passes
+
+    def __post_init__(self) -> None:
+        for name in ("supported", "silent", "threshold"):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, int | float) or math.isnan(value):
+                raise ConfigError(f"{name} must be a number between 0 and 1, got {value!r}")
+            check_threshold(value, name)
+
+    def judge_options(self) -> tuple[tuple[str, str], ...]:
+        """The cut-offs as a judge identity's options (the threshold is the metric's)."""
+        return (("silent", repr(float(self.silent))), ("supported", repr(float(self.supported))))
+
+    def as_dict(self) -> dict[str, float]:
+        return {"supported": self.supported, "silent": self.silent, "threshold": self.threshold}
+
+
+def probe_cutoffs(baseline: Cutoffs) -> list[Cutoffs]:
+    """The cut-offs the labelled cases are judged under to learn their claims' levels: one
+    where every claim that can be `yes` is (support cut-off 0), then one per silent cut-off
+    with support cut-off 1 (only fully supported claims are `yes`, the rest show silence)."""
+    silents = sorted({*SILENT_GRID, baseline.silent})
+    return [Cutoffs(0.0, 0.0), *(Cutoffs(1.0, q) for q in silents)]
+
+
+def claim_levels(probes: Sequence[tuple[Cutoffs, pl.DataFrame]]) -> pl.DataFrame:
+    """Per claim, from the claim verdicts (`case_id`, `claim_index`, `verdict`, `support`) of
+    the judge under each of `probe_cutoffs`: `support`, `eligible` (`yes` once the support
+    is enough) and `silent_below` (the least probed silent cut-off making it `idk`; null:
+    none, or `yes` whenever support allows)."""
+    (first, base), *rest = probes
+    if first != Cutoffs(0.0, 0.0):
+        raise ValueError("the first probe must be Cutoffs(0.0, 0.0), as probe_cutoffs gives")
+    levels = base.select(
+        "case_id",
+        "claim_index",
+        support=pl.col("support").fill_null(0.0),
+        eligible=pl.col("verdict") == "yes",
+    )
+    silent = pl.concat(
+        [
+            frame.filter(pl.col("verdict") == "idk").select(
+                "case_id", "claim_index", silent_below=pl.lit(cutoffs.silent)
+            )
+            for cutoffs, frame in rest
+        ]
+    )
+    first_silent = silent.group_by("case_id", "claim_index").agg(pl.col("silent_below").min())
+    return levels.join(first_silent, on=["case_id", "claim_index"], how="left").sort(
+        "case_id", "claim_index"
+    )
+
+
+def verdicts_at(supported: pl.Expr, silent: pl.Expr) -> pl.Expr:
+    """A claim's verdict under the cut-offs, from its levels (the judge's own rule order)."""
+    return (
+        pl.when(pl.col("eligible") & (pl.col("support") >= supported))
+        .then(pl.lit("yes"))
+        .when(pl.col("silent_below").is_not_null() & (pl.col("silent_below") <= silent))
+        .then(pl.lit("idk"))
+        .otherwise(pl.lit("no"))
+    )
+
+
+def case_scores_at(
+    levels: pl.DataFrame,
+    case_ids: pl.Series,
+    grid: pl.DataFrame,
+    *,
+    penalize_ambiguous_claims: bool = False,
+) -> pl.DataFrame:
+    """Each case's score under every (`supported`, `silent`) row of `grid`: `case_id`,
+    `supported`, `silent`, `score` (1.0 for a case without claims, as the metric says)."""
+    counts = (
+        levels.join(grid, how="cross")
+        .with_columns(verdict=verdicts_at(pl.col("supported"), pl.col("silent")))
+        .group_by("case_id", "supported", "silent")
+        .agg(**{f"n_{v}": (pl.col("verdict") == v).sum() for v in ("yes", "no", "idk")})
+    )
+    every = pl.DataFrame({"case_id": case_ids.unique()}).join(grid, how="cross")
+    return (
+        every.join(counts, on=["case_id", "supported", "silent"], how="left")
+        .with_columns(pl.col("n_yes", "n_no", "n_idk").fill_null(0))
+        .select(
+            "case_id",
+            "supported",
+            "silent",
+            score=score_expr(
+                pl.col("n_yes"),
+                pl.col("n_no"),
+                pl.col("n_idk"),
+                penalize_ambiguous_claims=penalize_ambiguous_claims,
+            ),
+        )
+        .sort("case_id", "supported", "silent")
+    )
+
+
+def cutoff_grid(baseline: Cutoffs) -> pl.DataFrame:
+    """Every (`supported`, `silent`) pair fitting chooses from, the baseline's included."""
+    supports = sorted({*SUPPORT_GRID, baseline.supported})
+    silents = sorted({*SILENT_GRID, baseline.silent})
+    return pl.DataFrame({"supported": supports}).join(
+        pl.DataFrame({"silent": silents}), how="cross"
+    )
+
+
+def fit_cutoffs(
+    scores: pl.DataFrame,
+    labels: pl.DataFrame,
+    baseline: Cutoffs,
+    *,
+    claims: pl.DataFrame | None = None,
+    penalize_ambiguous_claims: bool = False,
+) -> Cutoffs:
+    """The cut-offs and threshold with the best balanced accuracy of `score >= threshold`
+    against `label` over the labelled cases of `scores` (from `case_scores_at`); of equals,
+    the nearest to `baseline`, then the lowest. With per-claim labels (`claims`: levels with
+    a `claim_label` column), the cut-offs are those that best agree with them claim by claim
+    (a claim judged faithful: not `no`, or `yes` when ambiguity is penalised), and only the
+    threshold is fitted on the case labels."""
+    thresholds = pl.DataFrame({"threshold": sorted({*THRESHOLD_GRID, baseline.threshold})})
+    candidates = (
+        scores.join(labels.select("case_id", "label"), on="case_id")
+        .join(thresholds, how="cross")
+        .with_columns(success=pl.col("score") >= pl.col("threshold"))
+        .group_by("supported", "silent", "threshold")
+        .agg(balanced_accuracy=balanced_accuracy_expr(pl.col("label"), pl.col("success")))
+    )
+    if claims is not None and "claim_label" in claims.columns:
+        labelled = claims.filter(pl.col("claim_label").is_not_null())
+    else:
+        labelled = pl.DataFrame({"claim_label": []}, schema={"claim_label": pl.Boolean})
+    if labelled["claim_label"].n_unique() == 2:  # claims of one label cannot rank cut-offs
+        grid = scores.select("supported", "silent").unique()
+        best = _nearest(_claim_agreement(labelled, grid, penalize_ambiguous_claims), baseline)
+        candidates = candidates.filter(
+            (pl.col("supported") == best["supported"]) & (pl.col("silent") == best["silent"])
+        )
+    best = _nearest(candidates, baseline)
+    return Cutoffs(best["supported"], best["silent"], best["threshold"])
+
+
+def _claim_agreement(claims: pl.DataFrame, grid: pl.DataFrame, penalize: bool) -> pl.DataFrame:
+    """Balanced accuracy of each (`supported`, `silent`) of `grid` against `claim_label`."""
+    verdict = verdicts_at(pl.col("supported"), pl.col("silent"))
+    faithful = verdict == "yes" if penalize else verdict != "no"
+    return (
+        claims.join(grid, how="cross")
+        .with_columns(faithful=faithful)
+        .group_by("supported", "silent")
+        .agg(balanced_accuracy=balanced_accuracy_expr(pl.col("claim_label"), pl.col("faithful")))
+    )
+
+
+def _nearest(candidates: pl.DataFrame, baseline: Cutoffs) -> dict[str, float]:
+    """The candidate row of best balanced accuracy; of equals, the nearest to `baseline`
+    (summed over the cut-offs it holds), then the lowest."""
+    keys = [name for name in ("supported", "silent", "threshold") if name in candidates.columns]
+    distance = pl.sum_horizontal((pl.col(name) - getattr(baseline, name)).abs() for name in keys)
+    ranked = candidates.with_columns(distance=distance).sort(
+        ["balanced_accuracy", "distance", *keys],
+        descending=[True, False, *(False for _ in keys)],
+        nulls_last=True,
+    )
+    return ranked.row(0, named=True)
+
+
+def predictions_at(scores: pl.DataFrame, cutoffs: Cutoffs) -> pl.DataFrame:
+    """`case_id`, `score`, `success` of each case under `cutoffs` (a row of the grid)."""
+    at = scores.filter(
+        (pl.col("supported") == cutoffs.supported) & (pl.col("silent") == cutoffs.silent)
+    )
+    return at.select("case_id", "score", success=pl.col("score") >= cutoffs.threshold)
+
+
+def cross_validate(
+    levels: pl.DataFrame,
+    labels: pl.DataFrame,
+    baseline: Cutoffs,
+    *,
+    folds: int = 5,
+    seed: int = 0,
+    resamples: int = 1000,
+    penalize_ambiguous_claims: bool = False,
+) -> CrossValidation:
+    """Fit on all labels (per-claim ones too when `levels` has `claim_label`: see
+    `fit_cutoffs`), and measure fitting honestly: k folds split by case (seeded,
+    stratified by label), cut-offs fitted on the other folds and applied to each; the pooled
+    out-of-fold predictions against the baseline's on the same cases, with seeded bootstrap
+    95% intervals (`agreement_table`)."""
+    grid = cutoff_grid(baseline)
+    scores = case_scores_at(
+        levels, labels["case_id"], grid, penalize_ambiguous_claims=penalize_ambiguous_claims
+    )
+    assigned = stratified_folds(labels, folds=folds, seed=seed)
+    held_out = []
+    per_fold = []
+    for fold in range(folds):
+        train = assigned.filter(pl.col("fold") != fold)
+        test = assigned.filter(pl.col("fold") == fold)
+        fitted = fit_cutoffs(
+            scores.join(train, on="case_id", how="semi"),
+            train,
+            baseline,
+            claims=levels.join(train, on="case_id", how="semi"),
+            penalize_ambiguous_claims=penalize_ambiguous_claims,
+        )
+        per_fold.append(fitted)
+        held_out.append(
+            predictions_at(scores.join(test, on="case_id", how="semi"), fitted).with_columns(
+                fold=pl.lit(fold)
+            )
+        )
+    calibrated = pl.concat(held_out)
+    uncalibrated = predictions_at(scores, baseline)
+    table = agreement_table(
+        labels, {"calibrated": calibrated, "uncalibrated": uncalibrated}, seed, resamples
+    )
+    return CrossValidation(
+        cutoffs=fit_cutoffs(
+            scores,
+            labels,
+            baseline,
+            claims=levels,
+            penalize_ambiguous_claims=penalize_ambiguous_claims,
+        ),
+        baseline=baseline,
+        fold_cutoffs=tuple(per_fold),
+        table=table,
+        folds=folds,
+        seed=seed,
+        resamples=resamples,
+        cases=labels.height,
+        positives=int(labels["label"].sum()),
+    )

@@ -1,0 +1,124 @@
+"""`faith calibrate LABELS --db DB --name NAME`: fit the grounded judge to a team's labels."""
+
+from __future__ import annotations
+
+import argparse
+from typing import TYPE_CHECKING
+
+from flows.cli.options import EXIT_OK, add_db_argument, add_lock_timeout_argument
+
+if TYPE_CHECKING:
+    from flows.run.calibrate import CalibrationResult
+
+_NAMES = {
+    "balanced_accuracy": "balanced accuracy",
+    "cohen_kappa": "Cohen's kappa",
+    "roc_auc": "ROC AUC of score",
+}
+
+
+def add_calibrate_command(commands: argparse._SubParsersAction) -> None:
+    """Add `faith calibrate` to the CLI's subcommands."""
+    from flows.run.calibrate import DEFAULT_FOLDS, DEFAULT_RESAMPLES, MIN_LABELS
+
+    calibrate = commands.add_parser(
+        "calibrate",
+        help="fit the grounded judge's cut-offs and threshold to your labelled cases",
+        description="Read LABELS (Parquet or CSV: case_id, label 1/0; at least "
+        f"{MIN_LABELS} cases of both labels, each scored in --db), judge those cases again "
+        "offline, fit the support and silent cut-offs and the case threshold that agree best "
+        "with the labels (balanced accuracy), print their cross-validated agreement against "
+        "the uncalibrated judge, and store them as calibration NAME for `faith score "
+        "--calibration NAME`. Bad labels or ids: exit 2, nothing stored.",
+    )
+    calibrate.add_argument("labels", metavar="LABELS", help="Parquet or CSV file of labels")
+    add_db_argument(calibrate)
+    calibrate.add_argument("--name", required=True, help="the calibration's name")
+    calibrate.add_argument(
+        "--folds",
+        type=int,
+        default=DEFAULT_FOLDS,
+        help=f"k of the k-fold cross-validation, split by case (default {DEFAULT_FOLDS})",
+    )
+    calibrate.add_argument(
+        "--seed", type=int, default=0, help="seed of the folds and the bootstrap (default 0)"
+    )
+    calibrate.add_argument(
+        "--resamples",
+        type=int,
+        default=DEFAULT_RESAMPLES,
+        metavar="N",
+        help=f"bootstrap resamples of the 95%% intervals (default {DEFAULT_RESAMPLES})",
+    )
+    calibrate.add_argument(
+        "--penalize-ambiguous-claims",
+        action="store_true",
+        help="fit the threshold on the score that counts idk claims as unfaithful (then "
+        "score with --penalize-ambiguous-claims too)",
+    )
+    calibrate.add_argument(
+        "--replace", action="store_true", help="fit again a calibration NAME already stored"
+    )
+    add_lock_timeout_argument(
+        calibrate, help="wait this long for a run holding the database (default 0)"
+    )
+    calibrate.add_argument("-v", "--verbose", action="store_true", help="debug log lines")
+    calibrate.set_defaults(command=calibrate_command)
+
+
+def calibrate_command(args: argparse.Namespace) -> int:
+    from faith_udfs.errors import ConfigError
+    from flows.run.calibrate import calibrate
+
+    if args.resamples < 1:
+        raise ConfigError(f"--resamples must be at least 1, got {args.resamples}")
+    result = calibrate(
+        args.labels,
+        args.db,
+        args.name,
+        folds=args.folds,
+        seed=args.seed,
+        resamples=args.resamples,
+        penalize_ambiguous_claims=args.penalize_ambiguous_claims,
+        replace=args.replace,
+        lock_timeout=args.lock_timeout,
+    )
+    for line in report_lines(result):
+        print(line)
+    return EXIT_OK
+
+
+def report_lines(result: CalibrationResult) -> list[str]:
+    """The calibration and its cross-validated agreement table, as terminal lines."""
+    v = result.validation
+    c, b = v.cutoffs, v.baseline
+    lines = [
+        f"calibration {result.name!r} {'replaced' if result.replaced else 'stored'} in "
+        f"{result.db}: support cut-off {c.supported:g} (default {b.supported:g}), silent "
+        f"cut-off {c.silent:g} (default {b.silent:g}), threshold {c.threshold:g} "
+        f"(default {b.threshold:g})",
+        f"{v.folds}-fold cross-validation on {v.cases} labelled cases ({v.positives} "
+        f"labelled 1{_claims(result)}), seed {v.seed}; 95% intervals from {v.resamples} "
+        "bootstrap resamples",
+        f"{'':<18} {'calibrated':>22} {'uncalibrated':>22} {'difference':>24}",
+    ]
+    for row in v.table.iter_rows(named=True):
+        cells = [_cell(row, name) for name in ("calibrated", "uncalibrated", "difference")]
+        lines.append(f"{_NAMES[row['metric']]:<18} {cells[0]:>22} {cells[1]:>22} {cells[2]:>24}")
+    return lines
+
+
+def _claims(result: CalibrationResult) -> str:
+    """`, cut-offs fitted on 60 claim labels` when the labels had any."""
+    n = result.claims_labelled
+    return f", cut-offs fitted on {n} claim labels" if n else ""
+
+
+def _cell(row: dict[str, object], name: str) -> str:
+    """`0.705 [0.648, 0.761]` (signed for a difference)."""
+    value, low, high = row[name], row[f"{name}_low"], row[f"{name}_high"]
+    if value is None:
+        return "n/a"
+    sign = "+" if name == "difference" else ""
+    interval = "" if low is None else f" [{low:{sign}.3f}, {high:{sign}.3f}]"
+    return f"{value:{sign}.3f}{interval}"

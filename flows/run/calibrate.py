@@ -1,0 +1,251 @@
+"""`faith calibrate`: fit the grounded judge's cut-offs to a team's labelled cases, measure the
+fit under k-fold cross-validation, and store it as a named calibration.
+
+The labelled cases are read from the database they were scored into and judged again offline
+(a few times, under probe cut-offs: faith_udfs/calibration.py); nothing is stored when any
+check fails.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import time
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+
+import polars as pl
+
+from faith_udfs import GroundedJudge, MetricConfig, score_cases
+from faith_udfs.calibration import (
+    CrossValidation,
+    Cutoffs,
+    case_scores_at,
+    claim_levels,
+    cross_validate,
+    probe_cutoffs,
+)
+from faith_udfs.errors import ConfigError
+from flows.read.labels import read_labels
+from flows.store.calibrations import labelled_cases, load_calibration, save_calibration
+from flows.store.db import open_store
+
+__all__ = ["MIN_LABELS", "CalibrationResult", "calibrate"]
+
+# Fewer labels than this leave each fold's fit to a handful of cases and the intervals wide
+# enough to hide any gain: refused.
+MIN_LABELS = 30
+DEFAULT_FOLDS = 5
+DEFAULT_RESAMPLES = 1000
+
+
+@dataclass(frozen=True)
+class CalibrationResult:
+    """What `faith calibrate` fitted and stored, and how it fared under cross-validation."""
+
+    name: str
+    db: str
+    validation: CrossValidation
+    claims_labelled: int
+    replaced: bool
+    seconds: float
+
+
+def check_labels(labels: pl.DataFrame, folds: int) -> None:
+    """Refuse labels too few or too one-sided to fit and cross-validate on (exit 2)."""
+    if folds < 2:
+        raise ConfigError(f"--folds must be at least 2, got {folds}")
+    if labels.height < MIN_LABELS:
+        raise ConfigError(
+            f"too few labels: {labels.height} labelled cases, calibration needs at least "
+            f"{MIN_LABELS}"
+        )
+    positives = int(labels["label"].sum())
+    negatives = labels.height - positives
+    if not positives or not negatives:
+        only = "1 (faithful)" if positives else "0 (not faithful)"
+        raise ConfigError(
+            f"one class only: all {labels.height} labels are {only}; calibration needs cases "
+            "labelled 1 and cases labelled 0"
+        )
+    if min(positives, negatives) < folds:
+        raise ConfigError(
+            f"too few labels of one class: {positives} labelled 1 and {negatives} labelled 0, "
+            f"{folds}-fold cross-validation needs at least {folds} of each"
+        )
+
+
+def calibrate(
+    labels_path: Path | str,
+    db: Path | str,
+    name: str,
+    *,
+    folds: int = DEFAULT_FOLDS,
+    seed: int = 0,
+    resamples: int = DEFAULT_RESAMPLES,
+    penalize_ambiguous_claims: bool = False,
+    replace: bool = False,
+    lock_timeout: float = 0.0,
+) -> CalibrationResult:
+    """Fit, cross-validate and store the calibration `name` from the labels at `labels_path`
+    of cases scored in `db`; refused (exit 2, nothing stored) on too few labels, one class,
+    ids not scored in `db`, or a name in use without `replace`."""
+    started = time.perf_counter()
+    if not name.strip():
+        raise ConfigError("--name must not be empty")
+    labels = read_labels(labels_path)
+    check_labels(labels, folds)
+    if not Path(db).exists():
+        raise ConfigError(f"{db}: no such database; score the labelled cases into it first")
+    con = open_store(db, lock_timeout=lock_timeout)
+    try:
+        replaced = load_calibration(con, name) is not None
+        if replaced and not replace:
+            raise ConfigError(
+                f"a calibration named {name!r} is stored in {db}; pass --replace to fit it again"
+            )
+        cases = labelled_cases(con, labels["case_id"].to_list())
+        _require_all_scored(labels, cases, db)
+        config = MetricConfig(penalize_ambiguous_claims=penalize_ambiguous_claims)
+        baseline = GroundedJudge().cutoffs
+        levels = _with_claim_labels(claim_levels(_probes(cases, config, baseline)), labels)
+        validation = cross_validate(
+            levels,
+            labels,
+            baseline,
+            folds=folds,
+            seed=seed,
+            resamples=resamples,
+            penalize_ambiguous_claims=penalize_ambiguous_claims,
+        )
+        _check_replay(cases, levels, validation.cutoffs, config)
+        row = _row(name, labels, validation, penalize_ambiguous_claims)
+        claims_labelled = _claims_labelled(levels)
+        save_calibration(con, {**row, "claims_labelled": claims_labelled})
+    finally:
+        con.close()
+    return CalibrationResult(
+        name=name,
+        db=str(db),
+        validation=validation,
+        claims_labelled=claims_labelled,
+        replaced=replaced,
+        seconds=time.perf_counter() - started,
+    )
+
+
+def _require_all_scored(labels: pl.DataFrame, cases: pl.DataFrame, db: Path | str) -> None:
+    """Every labelled id must be a case scored in the database: its content is read there."""
+    missing = labels.join(cases, on="case_id", how="anti")["case_id"].sort()
+    if missing.len():
+        shown = ", ".join(missing.head(3).to_list())
+        raise ConfigError(
+            f"{missing.len()} of {labels.height} labelled case ids are not scored in {db} "
+            f"(e.g. {shown}): score them first, or leave them out of the labels"
+        )
+
+
+def _with_claim_labels(levels: pl.DataFrame, labels: pl.DataFrame) -> pl.DataFrame:
+    """The levels with each claim's `claim_label` where the labels give one; a case whose
+    claim labels do not number its claims (as the grounded judge splits them) is refused."""
+    given = labels.filter(pl.col("claim_labels").is_not_null())
+    if given.is_empty():
+        return levels
+    found = levels.group_by("case_id").agg(claims=pl.len())
+    counts = (
+        given.select("case_id", labelled=pl.col("claim_labels").list.len())
+        .join(found, on="case_id", how="left")
+        .with_columns(pl.col("claims").fill_null(0))
+        .filter(pl.col("labelled") != pl.col("claims"))
+        .sort("case_id")
+    )
+    if counts.height:
+        case_id, labelled, claims = counts.row(0)
+        raise ConfigError(
+            f"claim_labels of {counts.height} cases do not number their claims (e.g. "
+            f"{case_id}: {labelled} labels, {claims} claims; its claim_verdicts list them in "
+            "order)"
+        )
+    per_claim = given.select(
+        "case_id",
+        claim_label="claim_labels",
+        claim_index=pl.int_ranges(pl.col("claim_labels").list.len(), dtype=pl.Int32),
+    ).explode("claim_label", "claim_index")
+    return levels.join(per_claim, on=["case_id", "claim_index"], how="left", maintain_order="left")
+
+
+def _claims_labelled(levels: pl.DataFrame) -> int:
+    """How many claims carry a label of their own."""
+    if "claim_label" not in levels.columns:
+        return 0
+    return int(levels["claim_label"].is_not_null().sum())
+
+
+def _probes(
+    cases: pl.DataFrame, config: MetricConfig, baseline: Cutoffs
+) -> list[tuple[Cutoffs, pl.DataFrame]]:
+    """The labelled cases' claim verdicts under each probe cut-off; a case that cannot be
+    judged again (its stored context holds no truth) is refused: it would score 1.0 unseen."""
+    probes = []
+    for cutoffs in probe_cutoffs(baseline):
+        frames = score_cases(cases, GroundedJudge(cutoffs), config)
+        unjudged = frames.case_scores.filter(pl.col("status") != "scored")["case_id"].sort()
+        if unjudged.len():
+            raise ConfigError(
+                f"{unjudged.len()} labelled cases cannot be judged from what the database holds "
+                f"(e.g. {', '.join(unjudged.head(3).to_list())}: no stored truths); leave them "
+                "out of the labels"
+            )
+        probes.append((cutoffs, frames.claim_verdicts))
+    return probes
+
+
+def _check_replay(
+    cases: pl.DataFrame, levels: pl.DataFrame, cutoffs: Cutoffs, config: MetricConfig
+) -> None:
+    """The judge itself, under the fitted cut-offs, must score as fitting assumed it would."""
+    judged = score_cases(cases, GroundedJudge(cutoffs), config).case_scores.select(
+        "case_id", "score"
+    )
+    grid = pl.DataFrame({"supported": [cutoffs.supported], "silent": [cutoffs.silent]})
+    assumed = case_scores_at(
+        levels,
+        cases["case_id"],
+        grid,
+        penalize_ambiguous_claims=config.penalize_ambiguous_claims,
+    )
+    both = judged.join(assumed, on="case_id", suffix="_assumed")
+    if both.height != judged.height or (both["score"] - both["score_assumed"]).abs().max() > 1e-12:
+        raise RuntimeError(
+            "the grounded judge's verdicts do not follow its cut-offs as calibration assumes "
+            "(faith_udfs/calibration.py): a bug"
+        )
+
+
+def _row(
+    name: str, labels: pl.DataFrame, validation: CrossValidation, penalize: bool
+) -> dict[str, object]:
+    """The `calibrations` row of a fitted calibration."""
+    given = labels.sort("case_id").select("case_id", "label", "claim_labels").rows()
+    digest = hashlib.md5(json.dumps(given).encode(), usedforsecurity=False).hexdigest()
+    agreement = {
+        "table": validation.table.to_dicts(),
+        "fold_cutoffs": [c.as_dict() for c in validation.fold_cutoffs],
+        "baseline": validation.baseline.as_dict(),
+        "resamples": validation.resamples,
+    }
+    return {
+        "name": name,
+        "judge_kind": GroundedJudge.kind,
+        "judge_model": GroundedJudge.rules_version,
+        **validation.cutoffs.as_dict(),
+        "penalize_ambiguous_claims": penalize,
+        "labels": validation.cases,
+        "positives": validation.positives,
+        "folds": validation.folds,
+        "seed": validation.seed,
+        "labels_hash": digest,
+        "agreement": json.dumps(agreement, sort_keys=True),
+        "created_at": datetime.now(UTC).replace(tzinfo=None),
+    }

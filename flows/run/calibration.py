@@ -1,0 +1,52 @@
+"""`--calibration NAME`: the named calibration's cut-offs and threshold read into the settings,
+once, by the run that holds the database (workers and the judge check get them from there)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from faith_udfs import GroundedJudge
+from faith_udfs.errors import ConfigError
+from flows.judges.settings import CutoffSettings
+from flows.run.settings import ScoreSettings
+from flows.store.calibrations import calibration_names, load_calibration
+
+if TYPE_CHECKING:
+    import duckdb
+
+__all__ = ["with_calibration"]
+
+
+def with_calibration(settings: ScoreSettings, con: duckdb.DuckDBPyConnection) -> ScoreSettings:
+    """The settings with the named calibration's cut-offs (and its threshold unless one was
+    given); unchanged without a calibration or once read. A name not stored, or fitted for
+    other rules or another score, is refused (exit 2): nothing is scored."""
+    judge = settings.judge
+    if judge.calibration is None or judge.cutoffs is not None:
+        return settings
+    name = judge.calibration
+    row = load_calibration(con, name)
+    if row is None:
+        stored = ", ".join(calibration_names(con)) or "none"
+        raise ConfigError(
+            f"--calibration {name!r}: no such calibration in {settings.db} (stored: {stored}); "
+            "`faith calibrate LABELS --db DB --name NAME` stores one"
+        )
+    if row["judge_model"] != GroundedJudge.rules_version:
+        raise ConfigError(
+            f"--calibration {name!r} was fitted for {row['judge_model']}, this judge is "
+            f"{GroundedJudge.rules_version}: run `faith calibrate` again"
+        )
+    if row["penalize_ambiguous_claims"] != settings.penalize_ambiguous_claims:
+        given = "with" if row["penalize_ambiguous_claims"] else "without"
+        raise ConfigError(
+            f"--calibration {name!r} was fitted {given} --penalize-ambiguous-claims: score "
+            f"{given} it too, or calibrate again"
+        )
+    cutoffs = CutoffSettings(
+        supported=row["supported"], silent=row["silent"], threshold=row["threshold"]
+    )
+    threshold = row["threshold"] if settings.threshold is None else settings.threshold
+    return settings.model_copy(
+        update={"judge": judge.model_copy(update={"cutoffs": cutoffs}), "threshold": threshold}
+    )

@@ -1,0 +1,49 @@
+-- The content of labelled cases for `faith calibrate`: each case's answer and, as its context,
+-- the truths stored with its passages under the config that last scored it (an offline
+-- judge's config first: its truths are its passages' sentences, what the offline judges read).
+WITH labelled AS (
+    SELECT DISTINCT unnest($case_ids::VARCHAR[]) AS case_id
+),
+ranked AS (
+    SELECT
+        c.case_id,
+        c.config_id,
+        c.input,
+        c.actual_output,
+        c.passage_ids,
+        row_number() OVER (
+            PARTITION BY c.case_id
+            ORDER BY
+                coalesce(json_extract_string(r.config, '$.judge.kind') IN ('grounded', 'lexical'), false) DESC,
+                c.scored_at DESC,
+                c.config_id
+        ) AS pick
+    FROM case_scores AS c
+    JOIN labelled USING (case_id)
+    LEFT JOIN runs AS r USING (run_id)
+    WHERE c.status = 'scored'
+),
+picked AS (
+    SELECT * EXCLUDE (pick) FROM ranked WHERE pick = 1
+),
+passages AS (
+    SELECT
+        case_id,
+        config_id,
+        unnest(passage_ids) AS passage_id,
+        generate_subscripts(passage_ids, 1) AS position
+    FROM picked
+)
+SELECT
+    p.case_id,
+    p.input,
+    p.actual_output,
+    coalesce(
+        list(t.truth ORDER BY s.position, t.truth_index) FILTER (WHERE t.truth IS NOT NULL),
+        []::VARCHAR[]
+    ) AS retrieval_context
+FROM picked AS p
+LEFT JOIN passages AS s USING (case_id, config_id)
+LEFT JOIN truths AS t ON t.config_id = s.config_id AND t.passage_id = s.passage_id
+GROUP BY p.case_id, p.input, p.actual_output
+ORDER BY p.case_id;

@@ -1,0 +1,2 @@
+-- One named calibration, or none.
+SELECT * FROM calibrations WHERE name = $name;

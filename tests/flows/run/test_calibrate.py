@@ -1,0 +1,341 @@
+"""`faith calibrate` and `--calibration NAME` on a real DuckDB file (issue 20, items 4 and 7):
+a planted set whose fitted cut-off beats the default, the refusals (exit 2, one line, nothing
+stored), the calibrated config series, and the same rows as the Python API."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import duckdb
+import polars as pl
+import pytest
+
+from faith_udfs import Cutoffs, GroundedJudge, MetricConfig, score_cases
+from flows.cli import main
+from flows.errors import InputUnreadable
+from flows.judges.settings import JudgeSettings
+from flows.nightly.nightly_run import run_nightly
+from flows.read.labels import read_labels
+from flows.run.calibrate import MIN_LABELS
+from flows.run.pipeline import run_score
+from flows.run.settings import ScoreSettings
+from schemas import Calibrations
+from tests.support.builders import COMPARED, write
+from tests.support.planted import planted_cases
+
+ROOT = Path(__file__).resolve().parents[3]
+CASES = planted_cases(40)
+
+
+def faith(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, "-m", "flows.cli", *args],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+
+
+def query(db: Path, sql: str) -> pl.DataFrame:
+    con = duckdb.connect(str(db), read_only=True)
+    try:
+        return con.sql(sql).pl()
+    finally:
+        con.close()
+
+
+@pytest.fixture(scope="module")
+def scored(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path, Path]:
+    """The planted cases scored by the default judge, and their labels as CSV."""
+    folder = tmp_path_factory.mktemp("calibrate")
+    source = write(CASES.drop("label"), folder / "cases.parquet")
+    db = folder / "f.duckdb"
+    run = run_score(ScoreSettings(source=str(source), db=str(db)))
+    assert run["rows_in"] == run["rows_scored"] == 40  # = scored + 0 invalid + 0 pending + 0 q.
+    labels = folder / "labels.csv"
+    CASES.select("case_id", "label").write_csv(labels)
+    return source, db, labels
+
+
+@pytest.fixture(scope="module")
+def calibrated(scored: tuple[Path, Path, Path]) -> tuple[Path, Path, subprocess.CompletedProcess]:
+    """The planted labels fitted and stored as `planted`, through the command line."""
+    source, db, labels = scored
+    db = Path(shutil.copy(db, db.with_name("calibrated.duckdb")))  # `scored` stays uncalibrated
+    done = faith(
+        "calibrate", str(labels), "--db", str(db), "--name", "planted", "--resamples", "200"
+    )
+    return source, db, done
+
+
+def test_calibrate_fits_a_cutoff_that_beats_the_default(
+    calibrated: tuple[Path, Path, subprocess.CompletedProcess],
+) -> None:
+    _, db, done = calibrated
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert lines[0].startswith("calibration 'planted' stored in")
+    assert "5-fold cross-validation on 40 labelled cases (20 labelled 1), seed 0" in lines[1]
+    accuracy = next(line for line in lines if line.startswith("balanced accuracy"))
+    assert accuracy.split()[2:6:3] == ["1.000", "0.500"]  # calibrated, uncalibrated
+    stored = query(db, "SELECT * FROM calibrations")
+    Calibrations.validate(stored, lazy=True)
+    row = stored.row(0, named=True)
+    assert 0.72 < row["supported"] <= 0.87  # the default 0.55 passes every planted case
+    assert (row["judge_kind"], row["judge_model"], row["labels"], row["positives"]) == (
+        "grounded",
+        GroundedJudge.rules_version,
+        40,
+        20,
+    )
+    table = json.loads(row["agreement"])["table"]
+    assert [r["metric"] for r in table] == ["balanced_accuracy", "cohen_kappa", "roc_auc"]
+
+
+def test_score_with_a_calibration_is_its_own_series_with_the_python_apis_rows(
+    calibrated: tuple[Path, Path, subprocess.CompletedProcess], tmp_path: Path
+) -> None:
+    source, db, done = calibrated
+    assert done.returncode == 0, done.stderr
+    db = Path(shutil.copy(db, tmp_path / "f.duckdb"))
+    code = main(
+        ["score", str(source), "--db", str(db), "--prefect", "no", "--calibration", "planted"]
+    )
+    assert code == 0
+    row = query(db, "SELECT * FROM calibrations").row(0, named=True)
+    cutoffs = Cutoffs(row["supported"], row["silent"], row["threshold"])
+    config = MetricConfig(threshold=cutoffs.threshold)
+    expected = score_cases(CASES.drop("label"), GroundedJudge(cutoffs), config).case_scores
+    calibrated_id = config.config_id(GroundedJudge(cutoffs).identity)
+    default_id = MetricConfig().config_id(GroundedJudge().identity)
+    assert calibrated_id != default_id
+    configs = query(db, "SELECT config_id, count(*) AS n FROM case_scores GROUP BY ALL ORDER BY 1")
+    assert dict(configs.rows()) == {calibrated_id: 40, default_id: 40}
+    stored = query(db, f"SELECT * FROM case_scores WHERE config_id = '{calibrated_id}'")
+    columns = ["config_id", *COMPARED]
+    assert (
+        stored.select(columns)
+        .sort("case_id")
+        .equals(expected.select(columns).cast(stored.select(columns).schema).sort("case_id"))
+    )
+    assert stored["success"].sum() == 20  # the faithful half passes, and only it
+    run = query(db, f"SELECT config FROM runs WHERE config_id = '{calibrated_id}'")
+    judge = json.loads(run["config"][0])["judge"]
+    assert judge["options"] == dict(cutoffs.judge_options())
+
+
+def test_a_given_threshold_wins_over_the_calibrations(
+    calibrated: tuple[Path, Path, subprocess.CompletedProcess], tmp_path: Path
+) -> None:
+    source, db, _ = calibrated
+    db = Path(shutil.copy(db, tmp_path / "f.duckdb"))
+    settings = ScoreSettings(
+        source=str(source), db=str(db), threshold=1.0, judge=JudgeSettings(calibration="planted")
+    )
+    run_score(settings)
+    thresholds = query(db, "SELECT DISTINCT threshold FROM case_scores ORDER BY 1")["threshold"]
+    assert thresholds.to_list() == [0.5, 1.0]
+
+
+def test_the_nightly_judge_check_uses_the_calibration(
+    calibrated: tuple[Path, Path, subprocess.CompletedProcess], tmp_path: Path
+) -> None:
+    source, db, _ = calibrated
+    db = Path(shutil.copy(db, tmp_path / "f.duckdb"))
+    settings = ScoreSettings(
+        source=str(source), db=str(db), judge=JudgeSettings(calibration="planted")
+    )
+    run = run_nightly(settings)
+    row = query(db, "SELECT * FROM calibrations").row(0, named=True)
+    cutoffs = Cutoffs(row["supported"], row["silent"], row["threshold"])
+    calibrated_id = MetricConfig(threshold=cutoffs.threshold).config_id(
+        GroundedJudge(cutoffs).identity
+    )
+    assert run["config_id"] == run["judge_check"]["config_id"] == calibrated_id
+    assert query(db, "SELECT config_id FROM judge_checks")["config_id"].to_list() == [calibrated_id]
+
+
+def labels_file(folder: Path, frame: pl.DataFrame) -> Path:
+    path = folder / "labels.parquet"
+    frame.write_parquet(path)
+    return path
+
+
+@pytest.mark.parametrize(
+    ("labels", "message"),
+    [
+        (
+            CASES.head(10),
+            f"too few labels: 10 labelled cases, calibration needs at least {MIN_LABELS}",
+        ),
+        (CASES.with_columns(label=pl.lit(1)), "one class only: all 40 labels are 1"),
+        (
+            pl.concat(
+                [
+                    CASES,
+                    CASES.head(2).with_columns(
+                        pl.lit("nowhere").alias("case_id") + pl.int_range(2).cast(pl.String)
+                    ),
+                ]
+            ),
+            "2 of 42 labelled case ids are not scored in",
+        ),
+    ],
+)
+def test_bad_labels_exit_2_with_one_line_and_store_nothing(
+    scored: tuple[Path, Path, Path],
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    labels: pl.DataFrame,
+    message: str,
+) -> None:
+    _, db, _ = scored
+    db = Path(shutil.copy(db, tmp_path / "f.duckdb"))
+    path = labels_file(tmp_path, labels.select("case_id", "label"))
+    code = main(["calibrate", str(path), "--db", str(db), "--name", "bad"])
+    err = capsys.readouterr().err.strip().splitlines()
+    assert code == 2
+    assert len(err) == 1
+    assert err[0].startswith("error:")
+    assert message in err[0]
+    assert query(db, "SELECT count(*) AS n FROM calibrations")["n"][0] == 0
+
+
+def test_a_name_in_use_needs_replace(
+    calibrated: tuple[Path, Path, subprocess.CompletedProcess],
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    _, db, _ = calibrated
+    db = Path(shutil.copy(db, tmp_path / "f.duckdb"))
+    path = labels_file(tmp_path, CASES.select("case_id", "label"))
+    code = main(["calibrate", str(path), "--db", str(db), "--name", "planted"])
+    assert code == 2
+    assert "pass --replace" in capsys.readouterr().err
+    code = main(
+        [
+            "calibrate",
+            str(path),
+            "--db",
+            str(db),
+            "--name",
+            "planted",
+            "--replace",
+            "--resamples",
+            "20",
+        ]
+    )
+    assert code == 0
+    assert "calibration 'planted' replaced" in capsys.readouterr().out
+
+
+def test_an_unknown_calibration_at_score_time_exits_2_before_any_run(
+    scored: tuple[Path, Path, Path], tmp_path: Path
+) -> None:
+    source, db, _ = scored
+    db = Path(shutil.copy(db, tmp_path / "f.duckdb"))
+    runs_before = query(db, "SELECT count(*) AS n FROM runs")["n"][0]
+    done = faith("score", str(source), "--db", str(db), "--prefect", "no", "--calibration", "nope")
+    assert done.returncode == 2, done.stderr
+    errors = [line for line in done.stderr.splitlines() if line.strip()]
+    assert len(errors) == 1
+    assert "--calibration 'nope': no such calibration in" in errors[0]
+    assert query(db, "SELECT count(*) AS n FROM runs")["n"][0] == runs_before
+
+
+def test_a_calibration_is_for_the_grounded_judge_only(capsys: pytest.CaptureFixture[str]) -> None:
+    code = main(["score", "x.parquet", "--judge", "lexical", "--calibration", "planted"])
+    assert code == 2
+    assert "--calibration calibrates the grounded judge" in capsys.readouterr().err
+
+
+def test_labels_are_read_from_csv_or_parquet_and_refused_when_wrong(tmp_path: Path) -> None:
+    csv = tmp_path / "labels.csv"
+    csv.write_text('case_id,label,note,claim_labels\na,1,x,1 1\nb,0,y,"1, 0"\nc,true,z,\n')
+    assert read_labels(csv).rows() == [
+        ("a", True, [True, True]),
+        ("b", False, [True, False]),
+        ("c", True, None),
+    ]
+    parquet = labels_file(tmp_path, pl.DataFrame({"case_id": [1, 2], "label": [1, 0]}))
+    assert read_labels(parquet).rows() == [("1", True, None), ("2", False, None)]
+    csv.write_text("case_id,label,claim_labels\na,1,1 x\n")
+    with pytest.raises(InputUnreadable, match=r"claim_labels must be 1s and 0s, found \['x'\]"):
+        read_labels(csv)
+    csv.write_text("case_id,label\na,1\nb,maybe\n")
+    with pytest.raises(InputUnreadable, match=r"label must be 1 or 0, found \['maybe'\]"):
+        read_labels(csv)
+    csv.write_text("case_id,label\na,1\na,0\n")
+    with pytest.raises(InputUnreadable, match="case_id must be unique"):
+        read_labels(csv)
+    csv.write_text("id,label\na,1\n")
+    with pytest.raises(InputUnreadable, match=r"missing columns \['case_id'\]"):
+        read_labels(csv)
+
+
+def test_claim_labels_are_used_and_must_number_the_claims(
+    scored: tuple[Path, Path, Path], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    _, db, _ = scored
+    db = Path(shutil.copy(db, tmp_path / "f.duckdb"))
+    with_claims = CASES.select("case_id", "label", claim_labels=pl.concat_list("label"))
+    path = labels_file(tmp_path, with_claims)
+    code = main(["calibrate", str(path), "--db", str(db), "--name", "c", "--resamples", "20"])
+    assert code == 0
+    assert "cut-offs fitted on 40 claim labels" in capsys.readouterr().out
+    row = query(db, "SELECT supported, claims_labelled FROM calibrations").row(0, named=True)
+    assert row["claims_labelled"] == 40
+    assert 0.72 < row["supported"] <= 0.87
+    two = with_claims.with_columns(claim_labels=pl.concat_list("label", "label"))
+    code = main(["calibrate", str(labels_file(tmp_path, two)), "--db", str(db), "--name", "d"])
+    err = capsys.readouterr().err
+    assert code == 2
+    assert (
+        "claim_labels of 40 cases do not number their claims (e.g. p000: 2 labels, 1 claims" in err
+    )
+    assert query(db, "SELECT name FROM calibrations")["name"].to_list() == ["c"]
+
+
+class InlineSubmitter:
+    """Partition jobs scored in this process, as a Dask worker would score them."""
+
+    def submit(self, job: object) -> str:
+        from flows.engines.partition_task import score_partition
+
+        return score_partition(job)  # type: ignore[arg-type]
+
+    def result(self, handle: str, task_timeout: float) -> str:
+        return handle
+
+    def cancel(self, handles: list[str]) -> None:
+        pass
+
+
+def test_dask_workers_judge_with_the_calibrations_cutoffs(
+    calibrated: tuple[Path, Path, subprocess.CompletedProcess], tmp_path: Path
+) -> None:
+    """Workers get the cut-offs in the judge settings, not the name: the rows are the local
+    run's, under the same config."""
+    from flows.engines.dask_run import run_score_on_dask
+
+    source, db, _ = calibrated
+    local_db = Path(shutil.copy(db, tmp_path / "local.duckdb"))
+    dask_db = Path(shutil.copy(db, tmp_path / "dask.duckdb"))
+    judge = JudgeSettings(calibration="planted")
+    local = run_score(ScoreSettings(source=str(source), db=str(local_db), judge=judge))
+    on_dask = run_score_on_dask(
+        ScoreSettings(source=str(source), db=str(dask_db), judge=judge, engine="dask", workers=1),
+        InlineSubmitter(),
+    )
+    assert on_dask["config_id"] == local["config_id"]
+    columns = ", ".join(["config_id", *COMPARED])
+    config_id = local["config_id"]
+    pick = f"SELECT {columns} FROM case_scores WHERE config_id = '{config_id}' ORDER BY case_id"
+    assert query(dask_db, pick).equals(query(local_db, pick))
+    assert query(dask_db, pick)["success"].sum() == 20

@@ -4,6 +4,7 @@ from faith_udfs.api import FaithfulnessMetric, FaithfulnessVerdict, LLMTestCase
 from faith_udfs.calibration import Cutoffs
 from faith_udfs.claims import extract_claims
 from faith_udfs.config import SCORING_RULES_VERSION, JudgeIdentity, MetricConfig
+from faith_udfs.deepeval_models import DeepEvalModelJudge, VerdictWord, register_model_resolver
 from faith_udfs.errors import (
     ConfigError,
     FaithError,
@@ -12,6 +13,17 @@ from faith_udfs.errors import (
     JudgeReplyError,
     JudgeTransientError,
 )
+from faith_udfs.evaluation import (
+    AsyncConfig,
+    DisplayConfig,
+    ErrorConfig,
+    EvaluationError,
+    EvaluationResult,
+    MetricData,
+    TestResult,
+    evaluate,
+)
+from faith_udfs.frames import parse_columns, score_frame
 from faith_udfs.grounded import GroundedJudge
 from faith_udfs.judges import ItemJudge, ItemOutcome, Judge
 from faith_udfs.lexical import LexicalJudge
@@ -25,8 +37,14 @@ from faith_udfs.verdicts import judge_claims
 __all__ = [
     "PROMPT_VERSION",
     "SCORING_RULES_VERSION",
+    "AsyncConfig",
     "ConfigError",
     "Cutoffs",
+    "DeepEvalModelJudge",
+    "DisplayConfig",
+    "ErrorConfig",
+    "EvaluationError",
+    "EvaluationResult",
     "FaithError",
     "FaithfulnessFrames",
     "FaithfulnessMetric",
@@ -43,13 +61,20 @@ __all__ = [
     "LLMTestCase",
     "LexicalJudge",
     "MetricConfig",
+    "MetricData",
     "PromptHandlers",
     "PromptJudge",
+    "TestResult",
+    "VerdictWord",
     "case_scores",
+    "evaluate",
     "extract_claims",
     "extract_truths",
     "judge_claims",
+    "parse_columns",
+    "register_model_resolver",
     "score_cases",
     "score_expr",
+    "score_frame",
     "section",
 ]

@@ -2,14 +2,39 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, fields
+import asyncio
+import sys
+from collections import OrderedDict
+from dataclasses import dataclass, field
+from typing import Any
 
-import polars as pl
-
+from faith_udfs.case_results import (
+    CaseResult,
+    FaithfulnessVerdict,
+    case_results,
+    cases_frame,
+    verbose_logs,
+)
 from faith_udfs.config import MetricConfig
+from faith_udfs.deepeval_models import DeepEvalModelJudge, is_deepeval_model, judge_of
+from faith_udfs.errors import ConfigError
 from faith_udfs.grounded import GroundedJudge
 from faith_udfs.judges import Judge
 from faith_udfs.metric import FaithfulnessFrames, score_cases
+
+__all__ = ["FaithfulnessMetric", "FaithfulnessVerdict", "LLMTestCase"]
+
+# Judges whose answers depend on the text alone: a repeated case is answered from memory.
+OFFLINE_KINDS = frozenset({"lexical", "grounded"})
+MEMO_SIZE = 4096
+
+REFUSED = {
+    "eval_mode": "eval_mode picks DeepEval's multimodal evaluation; faithpipe scores text only",
+    "system_one_model": (
+        "system_one_model is DeepEval's fast-path second model; faithpipe's offline judges "
+        "are already the fast path: pass model=GroundedJudge() or LexicalJudge()"
+    ),
+}
 
 
 @dataclass
@@ -20,6 +45,9 @@ class LLMTestCase:
     actual_output: str
     retrieval_context: list[str] = field(default_factory=list)
     case_id: str = "case"
+    name: str | None = None
+    expected_output: str | None = None
+    context: list[str] | None = None
 
     def __post_init__(self) -> None:
         check_passages(self.retrieval_context)
@@ -38,47 +66,43 @@ def check_passages(passages: object) -> None:
         )
 
 
-@dataclass(frozen=True)
-class FaithfulnessVerdict:
-    """The judge's verdict on one claim (`yes`, `no`, `idk`; None if dropped), with the
-    claim's support in [0, 1], the context sentence behind the verdict and, for a `no` or
-    `idk`, the claim's words the context lacks, where the judge gives them."""
-
-    claim: str
-    verdict: str | None
-    reason: str | None = None
-    support: float | None = None
-    evidence: str | None = None
-    context_lacks: list[str] | None = None
-
-
 class FaithfulnessMetric:
     """DeepEval-shaped faithfulness metric: `measure(case)` scores one case.
 
-    `model` is the judge; by default the offline GroundedJudge.
-
-    It runs the batch path (`score_cases`) with a batch of one, so both always agree.
+    `model` is the judge: a faith_udfs judge (by default the offline GroundedJudge), a
+    DeepEvalBaseLLM-shaped object, or a model name (with `flows` imported). It runs the batch
+    path (`score_cases`) with a batch of one, so both always agree.
     """
 
-    def __init__(
+    def __init__(  # noqa: PLR0917 - DeepEval 4's positional order
         self,
-        model: Judge | None = None,
         threshold: float = 0.5,
-        *,
-        penalize_ambiguous_claims: bool = False,
-        strict_mode: bool = False,
+        model: Any = None,
+        system_one_model: Any = None,
+        eval_mode: Any = None,
         include_reason: bool = True,
+        async_mode: bool = True,
+        strict_mode: bool = False,
+        verbose_mode: bool = False,
         truths_extraction_limit: int | None = None,
+        penalize_ambiguous_claims: bool = False,
+        flaky: bool = False,
+        evaluation_template: Any = None,
     ) -> None:
-        if model is None:
-            model = GroundedJudge()
-        if not isinstance(model, Judge):
-            raise TypeError(
-                "model must be a faith_udfs judge (GroundedJudge(), LexicalJudge(), "
-                "PromptJudge(answer), ...), "
-                f"got {type(model).__name__}"
-            )
-        self.model = model
+        for name, value in (("eval_mode", eval_mode), ("system_one_model", system_one_model)):
+            if value is not None:
+                raise ConfigError(REFUSED[name])
+        if isinstance(threshold, Judge) or is_deepeval_model(threshold):
+            # faithpipe's older order, FaithfulnessMetric(judge, threshold)
+            threshold, model = (model if isinstance(model, int | float) else 0.5), threshold
+        if evaluation_template is not None:
+            if not is_deepeval_model(model):
+                raise ConfigError(
+                    "evaluation_template sets the prompts a DeepEval-shaped model reads; "
+                    "pass model= such a model (faithpipe's own judges read their own prompts)"
+                )
+            model = DeepEvalModelJudge(model, evaluation_template=evaluation_template)
+        self.model: Judge = GroundedJudge() if model is None else judge_of(model)
         self.config = MetricConfig(
             threshold=threshold,
             penalize_ambiguous_claims=penalize_ambiguous_claims,
@@ -86,11 +110,28 @@ class FaithfulnessMetric:
             include_reason=include_reason,
             truths_extraction_limit=truths_extraction_limit,
         )
+        self.async_mode, self.verbose_mode, self.flaky = async_mode, verbose_mode, flaky
+        self.evaluation_template = evaluation_template
+        self.evaluation_model = self.model.identity.model
+        self.using_native_model = False
+        self._memo: OrderedDict[tuple[str, tuple[str, ...]], CaseResult] = OrderedDict()
         self._reset()
 
     @property
     def threshold(self) -> float:
         return self.config.effective_threshold
+
+    @property
+    def strict_mode(self) -> bool:
+        return self.config.strict_mode
+
+    @property
+    def include_reason(self) -> bool:
+        return self.config.include_reason
+
+    @property
+    def __name__(self) -> str:  # DeepEval names a metric by its class's `__name__`
+        return "Faithfulness"
 
     def _reset(self) -> None:
         self.score: float | None = None
@@ -102,46 +143,54 @@ class FaithfulnessMetric:
         self.truths: list[str] = []
         self.claims: list[str] = []
         self.verdicts: list[FaithfulnessVerdict] = []
+        self.score_breakdown: dict[str, object] = {}
+        self.verbose_logs: str | None = None
+        self.input_tokens, self.output_tokens = 0, 0
+        self.evaluation_cost: float | None = None
         self.frames: FaithfulnessFrames | None = None
 
-    def measure(self, test_case: LLMTestCase) -> float | None:
+    def measure(self, test_case: LLMTestCase, *_: Any, **__: Any) -> float | None:
         """Score one case; returns the score (None when the case is invalid or pending)."""
         self._reset()
-        cases = pl.DataFrame(
-            {
-                "case_id": [test_case.case_id],
-                "actual_output": [test_case.actual_output],
-                "retrieval_context": [list(test_case.retrieval_context or [])],
-            },
-            schema={
-                "case_id": pl.String,
-                "actual_output": pl.String,
-                "retrieval_context": pl.List(pl.String),
-            },
-        )
-        frames = score_cases(cases, self.model, self.config)
-        row = frames.case_scores.row(0, named=True)
-        self.frames = frames
-        self.score, self.success, self.reason = row["score"], row["success"], row["reason"]
-        self.status, self.error, self.no_claims = row["status"], row["error"], row["no_claims"]
-        order = {pid: i for i, pid in enumerate(row["passage_ids"])}
-        truths = frames.truths.with_columns(
-            passage_order=pl.col("passage_id").replace_strict(order, default=None)
-        )
-        self.truths = (
-            truths.drop_nulls("passage_order")
-            .sort("passage_order", "truth_index")["truth"]
-            .to_list()
-        )
-        verdicts = frames.claim_verdicts.sort("claim_index")
-        self.claims = verdicts["claim"].to_list()
-        self.verdicts = [
-            FaithfulnessVerdict(**row)
-            for row in verdicts.select(f.name for f in fields(FaithfulnessVerdict)).iter_rows(
-                named=True
+        contexts = tuple(test_case.retrieval_context or ())
+        key = (test_case.actual_output, contexts)
+        result = self._memo.get(key) if self._memoised else None
+        if result is None:
+            spent = judge_tokens(self.model)
+            frame = cases_frame([test_case.case_id], [test_case.actual_output], [list(contexts)])
+            self.frames = score_cases(frame, self.model, self.config)
+            result = case_results(self.frames)[test_case.case_id]
+            after = judge_tokens(self.model)
+            self.input_tokens, self.output_tokens = (
+                a - b for a, b in zip(after, spent, strict=True)
             )
-        ]
+            if self._memoised and result.status == "scored":
+                self._memo[key] = result
+                if len(self._memo) > MEMO_SIZE:
+                    self._memo.popitem(last=False)
+        else:
+            self._memo.move_to_end(key)
+        self.apply(result)
         return self.score
+
+    async def a_measure(self, test_case: LLMTestCase, *args: Any, **kwargs: Any) -> float | None:
+        """`measure` without blocking the event loop (the judge answers in a worker thread)."""
+        return await asyncio.to_thread(self.measure, test_case, *args, **kwargs)
+
+    def apply(self, result: CaseResult) -> None:
+        """Take one case's result as this metric's state, as DeepEval's metric keeps it."""
+        self.score, self.success, self.reason = result.score, result.success, result.reason
+        self.status, self.error, self.no_claims = result.status, result.error, result.no_claims
+        self.truths, self.claims = list(result.truths), list(result.claims)
+        self.verdicts = list(result.verdicts)
+        self.score_breakdown = result.score_breakdown
+        self.verbose_logs = verbose_logs(result, self.config.truths_extraction_limit)
+        if self.verbose_mode:
+            sys.stdout.write(self.verbose_logs + "\n")
+
+    @property
+    def _memoised(self) -> bool:
+        return self.model.identity.kind in OFFLINE_KINDS
 
     def is_successful(self) -> bool:
         """True when the last measured case passed (False when failed, invalid or pending)."""
@@ -149,3 +198,10 @@ class FaithfulnessMetric:
 
     def __repr__(self) -> str:
         return f"FaithfulnessMetric(model={self.model!r}, config={self.config!r})"
+
+
+def judge_tokens(judge: Judge) -> tuple[int, int]:
+    """Prompt and completion tokens the judge spent so far (0 for judges that call nothing)."""
+    usage = getattr(judge, "usage", None)
+    spent = usage() if callable(usage) else {}
+    return int(spent.get("prompt_tokens", 0)), int(spent.get("completion_tokens", 0))

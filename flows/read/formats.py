@@ -11,6 +11,7 @@ from pathlib import Path
 import duckdb
 import polars as pl
 
+from faith_udfs.frames import parse_columns  # noqa: F401 - the one `--columns` parser, CLI and Python alike
 from flows.errors import InputUnreadable
 
 FORMATS = ("parquet", "csv", "json")
@@ -81,19 +82,6 @@ class ReadOptions:
     def source_name(self, contract_name: str) -> str:
         """The source's column holding `contract_name`."""
         return self.columns.get(contract_name, contract_name)
-
-
-def parse_columns(text: str | None) -> dict[str, str]:
-    """`input=question,actual_output=answer` -> {"input": "question", ...}."""
-    mapping: dict[str, str] = {}
-    for part in (text or "").split(","):
-        if not part.strip():
-            continue
-        name, sep, column = part.partition("=")
-        if not sep or not name.strip() or not column.strip():
-            raise ValueError(f"--columns {part.strip()!r}: write CONTRACT_NAME=SOURCE_COLUMN")
-        mapping[name.strip()] = column.strip()
-    return mapping
 
 
 def format_of(path: Path, options: ReadOptions) -> str | None:

@@ -17,6 +17,7 @@ from faith_udfs import (
     MetricConfig,
     PromptHandlers,
     PromptJudge,
+    deepeval_models,
     score_cases,
     section,
 )
@@ -275,8 +276,12 @@ def test_bad_settings_are_refused_with_the_fix(settings: dict, message: str) -> 
         MetricConfig(**settings)
 
 
-def test_a_wrong_judge_object_is_refused_when_built() -> None:
+def test_a_wrong_judge_object_is_refused_when_built(monkeypatch: pytest.MonkeyPatch) -> None:
     with pytest.raises(TypeError, match="must be a faith_udfs judge"):
+        FaithfulnessMetric(model=object())
+    # issue 24: a model name needs flows' resolver; pure faith_udfs says how to get it
+    monkeypatch.setattr(deepeval_models, "_RESOLVERS", [])  # whatever imported flows earlier
+    with pytest.raises(ConfigError, match=r"import flows\.run\.deepeval"):
         FaithfulnessMetric(model="gpt-4o")
     with pytest.raises(ConfigError, match="needs a callable"):
         PromptJudge("gpt-4o")

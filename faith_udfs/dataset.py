@@ -1,0 +1,60 @@
+"""Test cases from rows, as DeepEval's dataset loaders read CSV and JSON files (the file is
+opened in flows: `flows.run.deepeval.load_test_cases`); pure: text or records in, cases out."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from faith_udfs.api import LLMTestCase
+
+
+def cases_from_records(
+    records: Iterable[Mapping[str, Any]],
+    *,
+    input: str = "input",
+    actual_output: str = "actual_output",
+    retrieval_context: str = "retrieval_context",
+    delimiter: str = "|",
+    case_id: str | None = None,
+) -> list[LLMTestCase]:
+    """One LLMTestCase a record; a text retrieval_context is split on `delimiter` (as
+    DeepEval's `retrieval_context_col_delimiter`), a list is taken as it is."""
+    cases = []
+    for index, record in enumerate(records):
+        if actual_output not in record:
+            raise ValueError(f"record {index} has no {actual_output!r} field")
+        passages = record.get(retrieval_context)
+        if passages is None or passages == "":
+            passages = []
+        elif isinstance(passages, str):
+            passages = [p.strip() for p in passages.split(delimiter) if p.strip()]
+        elif not isinstance(passages, list):
+            raise ValueError(f"record {index}: {retrieval_context!r} must be text or a list")
+        given = record.get(case_id) if case_id else None
+        cases.append(
+            LLMTestCase(
+                input=record.get(input),
+                actual_output=record[actual_output],
+                retrieval_context=[str(p) for p in passages],
+                case_id=str(given) if given is not None else "case",
+            )
+        )
+    return cases
+
+
+def records_of_text(text: str, fmt: str) -> list[dict[str, Any]]:
+    """The records a CSV (header row), JSON (an array of objects) or JSONL text holds."""
+    if fmt == "csv":
+        return list(csv.DictReader(io.StringIO(text)))
+    if fmt == "json":
+        value = json.loads(text)
+        if not isinstance(value, list):
+            raise ValueError("a JSON test-case file holds an array of objects")
+        return value
+    if fmt == "jsonl":
+        return [json.loads(line) for line in text.splitlines() if line.strip()]
+    raise ValueError(f"format {fmt!r}: choose csv, json or jsonl")

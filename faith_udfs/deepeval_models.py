@@ -1,0 +1,228 @@
+"""DeepEval's shapes without DeepEval: a verdict word that reads `idk` as `borderline`, a judge
+made from a `DeepEvalBaseLLM`-shaped object, and the hook that turns a model name into a judge.
+
+faith_udfs does no I/O, so a model *name* ("gpt-4o-mini") needs a resolver that `flows`
+installs (`import flows.run.deepeval`); without one, a name is refused with a one-line fix.
+"""
+
+from __future__ import annotations
+
+import inspect
+import json
+from collections.abc import Callable
+from typing import Any
+
+from faith_udfs.errors import ConfigError, JudgeReplyError
+from faith_udfs.judges import Judge
+from faith_udfs.prompt_judge import PromptJudge
+from faith_udfs.prompts import CLAIMS, REASON, TRUTHS, VERDICTS
+from faith_udfs.replies import first_json_object, parse_reason, parse_statements, parse_verdicts
+
+# DeepEval 4 calls the middle verdict "borderline" and reads "idk" as its legacy alias; the
+# tables keep `idk`, and a verdict word compares equal to both.
+MIDDLE_VERDICTS = frozenset({"idk", "borderline"})
+
+ModelResolver = Callable[[str], Judge]
+_RESOLVERS: list[ModelResolver] = []
+
+NAME_NEEDS_FLOWS = (
+    "model={name!r} names an LLM endpoint, which faith_udfs (no I/O) cannot reach: "
+    "`import flows.run.deepeval` first (it installs the OpenAI-compatible judge), or pass a judge"
+)
+
+
+class VerdictWord(str):
+    """A verdict as stored (`yes`, `no`, `idk`) that also equals DeepEval 4's `borderline`."""
+
+    __slots__ = ()
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, str) and str.__eq__(self, "idk"):
+            return other in MIDDLE_VERDICTS
+        return str.__eq__(self, other)
+
+    def __ne__(self, other: object) -> bool:
+        return not self.__eq__(other)
+
+    __hash__ = str.__hash__
+
+
+def register_model_resolver(resolver: ModelResolver) -> None:
+    """Install what turns a model name into a judge (flows installs the LLM judge's)."""
+    if resolver not in _RESOLVERS:
+        _RESOLVERS.append(resolver)
+
+
+def judge_of(model: object) -> Judge:
+    """The judge `model` names: a faith_udfs judge as is, a DeepEval-shaped LLM wrapped, a model
+    name through the installed resolver; anything else is refused with what is accepted."""
+    if isinstance(model, Judge):
+        return model
+    if isinstance(model, str):
+        if not _RESOLVERS:
+            raise ConfigError(NAME_NEEDS_FLOWS.format(name=model))
+        return _RESOLVERS[-1](model)
+    if is_deepeval_model(model):
+        return DeepEvalModelJudge(model)
+    raise TypeError(
+        "model must be a faith_udfs judge (GroundedJudge(), LexicalJudge(), PromptJudge(...)), "
+        "a DeepEvalBaseLLM-shaped object (generate, get_model_name) or a model name, "
+        f"got {type(model).__name__}"
+    )
+
+
+def is_deepeval_model(model: object) -> bool:
+    """Duck-typed `DeepEvalBaseLLM`: a callable `generate` and `get_model_name`."""
+    return callable(getattr(model, "generate", None)) and callable(
+        getattr(model, "get_model_name", None)
+    )
+
+
+def reply_dict(reply: Any) -> Any:
+    """A DeepEval model's reply as a dict: JSON text (fenced or chatty), a `(reply, cost)`
+    pair as DeepEval's native models return, or a schema object (`model_dump`, `dict`)."""
+    if isinstance(reply, tuple) and len(reply) == 2 and isinstance(reply[1], int | float | None):
+        reply = reply[0]
+    if isinstance(reply, str):
+        try:
+            return json.loads(reply)
+        except json.JSONDecodeError:
+            return first_json_object(reply)
+    for method in ("model_dump", "dict"):
+        dump = getattr(reply, method, None)
+        if callable(dump):
+            return dump()
+    if isinstance(reply, dict):
+        return reply
+    if hasattr(reply, "__dict__"):
+        return dict(vars(reply))
+    raise JudgeReplyError(f"the model replied with a {type(reply).__name__}, not JSON")
+
+
+class DeepEvalModelJudge(PromptJudge):
+    """A `DeepEvalBaseLLM`-shaped model as a prompt judge: our prompts (or a DeepEval
+    `evaluation_template`'s) go to `generate(prompt)`; its JSON replies are read as usual."""
+
+    def __init__(self, model: Any, *, evaluation_template: Any = None) -> None:
+        self.deepeval_model = model
+        self.template = evaluation_template
+        takes_schema = _takes_schema(model.generate)
+        super().__init__(self._generate, model=str(model.get_model_name()))
+        self._takes_schema = takes_schema
+        if evaluation_template is not None:  # other prompts: another config
+            name = getattr(evaluation_template, "__qualname__", type(evaluation_template).__name__)
+            identity = self.identity
+            self._identity = type(identity)(
+                kind=identity.kind,
+                model=identity.model,
+                prompt_version=identity.prompt_version,
+                options=(*identity.options, ("evaluation_template", str(name))),
+            )
+
+    def __repr__(self) -> str:
+        return f"DeepEvalModelJudge(model={self.identity.model!r})"
+
+    def _generate(self, prompt: str, schema: str) -> Any:
+        if self._takes_schema:
+            return reply_dict(self.deepeval_model.generate(prompt, schema=STAND_INS[schema]))
+        return reply_dict(self.deepeval_model.generate(prompt))
+
+    def _render(self, method: str, **context: Any) -> str:
+        """The template's prompt, given the keywords its method takes (as DeepEval does)."""
+        render = getattr(self.template, method)
+        context = {**context, "multimodal": False, "multimodal_instruction": "", "strict": True}
+        try:
+            parameters = inspect.signature(render).parameters
+        except (TypeError, ValueError):
+            return str(render(**context))
+        if any(p.kind is inspect.Parameter.VAR_KEYWORD for p in parameters.values()):
+            return str(render(**context))
+        return str(render(**{k: v for k, v in context.items() if k in parameters}))
+
+    def answer_truths(self, text: str, limit: int | None) -> list[str]:
+        if self.template is None:
+            return super().answer_truths(text, limit)
+        prompt = self._render(
+            "generate_truths", retrieval_context=text, extraction_limit=limit, limit=_limit(limit)
+        )
+        return parse_statements(self._generate(prompt, TRUTHS), "truths")
+
+    def answer_claims(self, text: str) -> list[str]:
+        if self.template is None:
+            return super().answer_claims(text)
+        prompt = self._render("generate_claims", actual_output=text)
+        return parse_statements(self._generate(prompt, CLAIMS), "claims")
+
+    def answer_verdicts(
+        self, claims: list[str], truths: list[str]
+    ) -> list[tuple[str | None, str | None]]:
+        if self.template is None:
+            return super().answer_verdicts(claims, truths)
+        prompt = self.template.generate_verdicts(
+            claims=claims, retrieval_context="\n\n".join(truths)
+        )
+        return parse_verdicts(self._generate(prompt, VERDICTS), len(claims))
+
+    def answer_reason(self, score: float, contradictions: list[str]) -> str:
+        if self.template is None:
+            return super().answer_reason(score, contradictions)
+        prompt = self._render(
+            "generate_reason", score=format(score, ".2f"), contradictions=contradictions
+        )
+        return parse_reason(self._generate(prompt, REASON))
+
+
+def _limit(limit: int | None) -> str:
+    """DeepEval's `limit` phrase for the truths prompt."""
+    if limit is None:
+        return " FACTUAL, undisputed truths"
+    if limit == 1:
+        return " the single most important FACTUAL, undisputed truth"
+    return f" the {limit} most important FACTUAL, undisputed truths per document"
+
+
+def _takes_schema(generate: Callable[..., Any]) -> bool:
+    """Whether `generate` takes DeepEval's `schema` argument (it gets a stand-in)."""
+    try:
+        return "schema" in inspect.signature(generate).parameters
+    except (TypeError, ValueError):
+        return False
+
+
+class SchemaStandIn:
+    """What DeepEval passes as `schema` (a pydantic model class), without pydantic: named as
+    DeepEval's faithfulness schemas, built from keywords, JSON or a dict, read by `model_dump`."""
+
+    fields: tuple[str, ...] = ()
+
+    def __init__(self, **values: Any) -> None:
+        self._values = values
+
+    def model_dump(self) -> dict[str, Any]:
+        return dict(self._values)
+
+    @classmethod
+    def model_validate(cls, value: Any) -> SchemaStandIn:
+        return cls(**reply_dict(value))
+
+    @classmethod
+    def model_validate_json(cls, text: str | bytes) -> SchemaStandIn:
+        return cls(**reply_dict(text if isinstance(text, str) else text.decode()))
+
+    @classmethod
+    def model_json_schema(cls) -> dict[str, Any]:
+        return {"title": cls.__name__, "type": "object", "required": list(cls.fields)}
+
+
+def _stand_in(name: str, *fields: str) -> type[SchemaStandIn]:
+    namespace = {"fields": fields, "__module__": "deepeval.metrics.faithfulness.schema"}
+    return type(name, (SchemaStandIn,), namespace)
+
+
+# DeepEval's schema class for each of our prompts' schemas.
+STAND_INS: dict[str, type[SchemaStandIn]] = {
+    TRUTHS: _stand_in("Truths", "truths"),
+    CLAIMS: _stand_in("Claims", "claims"),
+    VERDICTS: _stand_in("Verdicts", "verdicts"),
+    REASON: _stand_in("FaithfulnessScoreReason", "reason"),
+}

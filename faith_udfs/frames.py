@@ -1,0 +1,140 @@
+"""`score_frame`: a DataFrame user's entry point. Any column names (the CLI's `--columns`
+mapping), polars, pandas or pyarrow in, the caller's own frame type out, inputs kept."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import sys
+from collections.abc import Mapping
+from datetime import datetime
+from typing import Any
+
+import polars as pl
+import pyarrow as pa
+
+from faith_udfs.config import MetricConfig
+from faith_udfs.deepeval_models import judge_of
+from faith_udfs.grounded import GroundedJudge
+from faith_udfs.metric import score_cases
+
+CONTRACT_NAMES = ("case_id", "input", "actual_output", "retrieval_context", "logged_at")
+ACCEPTED = "a polars DataFrame, a pandas DataFrame or a pyarrow Table"
+# The score columns joined onto the caller's rows (the rest of case_scores stays in the tables).
+SCORE_COLUMNS = (
+    "score", "success", "threshold", "status", "reason", "error", "no_claims",
+    "n_truths", "n_claims", "n_yes", "n_no", "n_idk", "n_dropped", "config_id",
+)  # fmt: skip
+
+
+def parse_columns(text: str | Mapping[str, str] | None) -> dict[str, str]:
+    """`input=question,actual_output=answer` (the CLI's `--columns`) or a mapping ->
+    {contract name: source column}."""
+    if isinstance(text, Mapping):
+        return {str(k): str(v) for k, v in text.items()}
+    mapping: dict[str, str] = {}
+    for part in (text or "").split(","):
+        if not part.strip():
+            continue
+        name, sep, column = part.partition("=")
+        if not sep or not name.strip() or not column.strip():
+            raise ValueError(f"--columns {part.strip()!r}: write CONTRACT_NAME=SOURCE_COLUMN")
+        mapping[name.strip()] = column.strip()
+    return mapping
+
+
+def content_case_id(
+    text: str | None, answer: str | None, passages: list[str] | None, at: datetime | None
+) -> str:
+    """`--case-id content`'s id: the first 32 hex digits of the SHA-256 of the compact JSON
+    array [input, actual_output, retrieval_context, logged_at as ISO-8601]."""
+    payload = [text, answer, passages, at.isoformat() if at else None]
+    encoded = json.dumps(payload, ensure_ascii=False, separators=(",", ":")).encode()
+    return hashlib.sha256(encoded).hexdigest()[:32]
+
+
+def score_frame(
+    frame: Any,
+    *,
+    judge: Any = None,
+    columns: str | Mapping[str, str] | None = None,
+    case_id: str = "given",
+    claims: bool = False,
+    **metric_settings: Any,
+) -> Any:
+    """Score every row of `frame`; return its rows with the score columns joined on (and, with
+    `claims=True`, a pair (scores, claim_verdicts)), in the caller's frame type.
+
+    `columns` maps contract names onto the frame's (`{"actual_output": "answer"}` or the CLI's
+    `input=question,...`); `case_id="content"` makes ids from the content, `"row"` from the row
+    number, `"given"` reads them (a frame without case_id gets row numbers).
+    """
+    kind, polars_frame = _to_polars(frame)
+    mapping = parse_columns(columns)
+    missing = [source for source in mapping.values() if source not in polars_frame.columns]
+    if missing:
+        raise ValueError(f"columns maps from {missing}, which the frame lacks")
+    contract = polars_frame.select(
+        pl.col(mapping.get(name, name)).alias(name)
+        for name in CONTRACT_NAMES
+        if mapping.get(name, name) in polars_frame.columns
+    )
+    for name in ("actual_output", "retrieval_context"):
+        if name not in contract.columns:
+            raise ValueError(f"the frame has no {name} column; map one with columns=")
+    ids = _case_ids(contract, case_id)
+    cases = pl.DataFrame(
+        {
+            "case_id": ids,
+            "actual_output": contract["actual_output"].cast(pl.String),
+            "retrieval_context": contract["retrieval_context"].cast(pl.List(pl.String)),
+        }
+    )
+    if cases["case_id"].n_unique() != cases.height:
+        raise ValueError("case_id repeats: pass case_id='row' or case_id='content'")
+    the_judge = GroundedJudge() if judge is None else judge_of(judge)
+    frames = score_cases(cases, the_judge, MetricConfig(**metric_settings))
+    scores = frames.case_scores.select("case_id", *SCORE_COLUMNS)
+    joined = polars_frame.drop([c for c in ("case_id",) if c in polars_frame.columns]).hstack(
+        cases.select("case_id")
+    )
+    out = joined.join(scores, on="case_id", how="left", maintain_order="left")
+    if claims:
+        return _from_polars(kind, out), _from_polars(kind, frames.claim_verdicts)
+    return _from_polars(kind, out)
+
+
+def _case_ids(contract: pl.DataFrame, how: str) -> pl.Series:
+    if how == "content":
+        columns = ("input", "actual_output", "retrieval_context", "logged_at")
+        rows = contract.select(
+            pl.col(c) if c in contract.columns else pl.lit(None).alias(c) for c in columns
+        ).iter_rows()
+        return pl.Series("case_id", [content_case_id(*row) for row in rows], dtype=pl.String)
+    if how == "row" or (how == "given" and "case_id" not in contract.columns):
+        return pl.Series("case_id", [str(i) for i in range(contract.height)], dtype=pl.String)
+    if how == "given":
+        return contract["case_id"].cast(pl.String)
+    raise ValueError(f"case_id={how!r}: choose given, row or content")
+
+
+def _to_polars(frame: Any) -> tuple[str, pl.DataFrame]:
+    """(the caller's frame type, the frame as polars); pandas is looked at only if loaded."""
+    if isinstance(frame, pl.DataFrame):
+        return "polars", frame
+    if isinstance(frame, pl.LazyFrame):
+        return "polars", frame.collect()
+    if isinstance(frame, pa.Table):
+        return "arrow", pl.DataFrame(pl.from_arrow(frame))
+    pandas = sys.modules.get("pandas")
+    if pandas is not None and isinstance(frame, pandas.DataFrame):
+        return "pandas", pl.from_pandas(frame.reset_index(drop=True))
+    raise TypeError(f"score_frame takes {ACCEPTED}, got {type(frame).__name__}")
+
+
+def _from_polars(kind: str, frame: pl.DataFrame) -> Any:
+    if kind == "arrow":
+        return frame.to_arrow()
+    if kind == "pandas":
+        return frame.to_pandas()
+    return frame

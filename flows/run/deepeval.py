@@ -1,0 +1,45 @@
+"""Coming from DeepEval: one import line for everything, I/O included.
+
+`from flows.run.deepeval import FaithfulnessMetric, LLMTestCase, evaluate, load_test_cases`.
+Importing it installs the model-name resolver, so `FaithfulnessMetric(model="gpt-4o-mini")`
+means the OpenAI-compatible judge (settings from the environment as the CLI reads them).
+"""
+
+from __future__ import annotations
+
+from faith_udfs import (
+    AsyncConfig,
+    DisplayConfig,
+    ErrorConfig,
+    EvaluationResult,
+    FaithfulnessMetric,
+    Judge,
+    LLMTestCase,
+    evaluate,
+    register_model_resolver,
+    score_frame,
+)
+from flows.judges import JudgeSettings, build_judge
+from flows.read.test_cases import load_test_cases
+
+__all__ = [
+    "AsyncConfig",
+    "DisplayConfig",
+    "ErrorConfig",
+    "EvaluationResult",
+    "FaithfulnessMetric",
+    "LLMTestCase",
+    "evaluate",
+    "judge_for_model",
+    "load_test_cases",
+    "score_frame",
+]
+
+
+def judge_for_model(name: str) -> Judge:
+    """The OpenAI-compatible judge for a model name, as `faith score --judge openai --model`
+    builds it (key from OPENAI_API_KEY, endpoint from the settings' default)."""
+    return build_judge(JudgeSettings(kind="openai", model=name))
+
+
+register_model_resolver(judge_for_model)

@@ -1,0 +1,47 @@
+"""Issue 24: test-case files read as DeepEval's dataset loaders read them (CSV, JSON, JSONL)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from flows.run.deepeval import DisplayConfig, FaithfulnessMetric, evaluate, load_test_cases
+
+ROWS = [
+    {"question": "When?", "answer": "Refunds within 30 days.", "ctx": ["Refunds within 30 days."]},
+    {"question": "Where?", "answer": "We ship to Mars.", "ctx": ["We ship to Spain.", "Free."]},
+]
+
+
+def write(tmp_path: Path, fmt: str) -> Path:
+    path = tmp_path / f"cases.{fmt}"
+    if fmt == "csv":
+        lines = ["question,answer,ctx", *(f'{r["question"]},{r["answer"]},"{"|".join(r["ctx"])}"'
+                                          for r in ROWS)]  # fmt: skip
+        path.write_text("\n".join(lines) + "\n")
+    elif fmt == "json":
+        path.write_text(json.dumps(ROWS))
+    else:
+        path.write_text("".join(json.dumps(r) + "\n" for r in ROWS))
+    return path
+
+
+@pytest.mark.parametrize("fmt", ["csv", "json", "jsonl"])
+def test_each_format_gives_the_same_cases(tmp_path: Path, fmt: str) -> None:
+    cases = load_test_cases(
+        write(tmp_path, fmt), input="question", actual_output="answer", retrieval_context="ctx"
+    )
+    assert [(c.input, c.actual_output, c.retrieval_context) for c in cases] == [
+        (r["question"], r["answer"], r["ctx"]) for r in ROWS
+    ]
+    result = evaluate(
+        cases, [FaithfulnessMetric()], display_config=DisplayConfig(print_results=False)
+    )
+    assert [t.metrics_data[0].score for t in result.test_results] == [1.0, 0.0]  # Mars is not Spain
+
+
+def test_another_extension_is_refused_in_one_line(tmp_path: Path) -> None:
+    with pytest.raises(ValueError, match=r"come as \.csv, \.json or \.jsonl"):
+        load_test_cases(tmp_path / "cases.parquet")

@@ -1,0 +1,337 @@
+"""Issue 24: a DeepEval user switches with one import: evaluate(), DeepEval's metric arguments
+and result names, DeepEval-shaped custom models, `borderline`, and score_frame."""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import json
+import re
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import polars as pl
+import pyarrow as pa
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from faith_udfs import (
+    ConfigError,
+    DisplayConfig,
+    ErrorConfig,
+    EvaluationError,
+    FaithfulnessMetric,
+    LexicalJudge,
+    LLMTestCase,
+    VerdictWord,
+    evaluate,
+    score_frame,
+)
+from faith_udfs.evaluation import print_summary
+from faith_udfs.prompts import schema_of
+from tests.support.seed_judge import pretend_judge
+
+CONTEXT = ["Refunds are paid within 30 days.", "A receipt is required. Shipping is free."]
+ANSWERS = [
+    "Refunds are paid within 30 days.",
+    "Refunds are paid within 90 days. A receipt is required.",
+    "We ship to Mars.",
+    "Refunds are paid within 30 days. It arrives tomorrow.",
+    "",
+]
+QUIET = DisplayConfig(print_results=False)
+KEEP = ErrorConfig(ignore_errors=True)
+
+
+class CustomJudgeModel:  # written the way DeepEval's docs write a DeepEvalBaseLLM subclass
+    def __init__(self, middle: str = "idk") -> None:
+        self.middle = middle
+
+    def load_model(self) -> CustomJudgeModel:
+        return self
+
+    def generate(self, prompt: str) -> str:
+        reply = pretend_judge(prompt, schema_of(prompt))
+        return json.dumps(reply).replace('"idk"', json.dumps(self.middle))
+
+    async def a_generate(self, prompt: str) -> str:
+        return self.generate(prompt)
+
+    def get_model_name(self) -> str:
+        return "custom-judge"
+
+
+class Reply:  # a schema object, as DeepEval's `generate(prompt, schema)` may return
+    def __init__(self, payload: dict[str, Any]) -> None:
+        self.payload = payload
+
+    def model_dump(self) -> dict[str, Any]:
+        return self.payload
+
+
+class SchemaModel(CustomJudgeModel):
+    def generate(self, prompt: str, schema: Any) -> Reply:  # type: ignore[override]
+        return Reply(json.loads(super().generate(prompt)))
+
+
+class ValidatingModel(CustomJudgeModel):  # as DeepEval's docs: schema(**json.loads(reply))
+    def generate(self, prompt: str, schema: Any = None) -> Any:  # type: ignore[override]
+        assert schema.__name__ in ("Truths", "Claims", "Verdicts", "FaithfulnessScoreReason")
+        return schema(**json.loads(super().generate(prompt)))
+
+
+def cases() -> list[LLMTestCase]:
+    return [LLMTestCase(input="q", actual_output=a, retrieval_context=CONTEXT) for a in ANSWERS]
+
+
+def test_evaluate_gives_deepeval_names_and_measure_agrees_case_by_case() -> None:
+    metric = FaithfulnessMetric(model=LexicalJudge(), threshold=0.7)
+    result = evaluate(cases(), [metric], display_config=QUIET, error_config=KEEP)
+    assert [t.name for t in result.test_results] == [f"test_case_{i}" for i in range(5)]
+    for case, test in zip(cases(), result.test_results, strict=True):
+        data = test.metrics_data[0]
+        one = FaithfulnessMetric(model=LexicalJudge(), threshold=0.7)
+        one.measure(case)
+        assert (data.name, data.threshold, data.strict_mode) == ("Faithfulness", 0.7, False)
+        assert (data.score, data.reason, data.error) == (one.score, one.reason, one.error)
+        assert data.success is bool(one.success)
+        assert (data.truths, data.claims, data.verdicts) == (one.truths, one.claims, one.verdicts)
+        assert data.evaluation_model == "lexical-v2"
+        assert (data.input_tokens, data.output_tokens, data.evaluation_cost) == (0, 0, None)
+        assert data.verbose_logs == one.verbose_logs
+        assert test.success is data.success
+    scores = [t.metrics_data[0].score for t in result.test_results]
+    assert scores == [1.0, 0.5, 1.0, 1.0, None]  # a blank answer is invalid, not 1
+    assert result.test_results[4].metrics_data[0].status == "invalid"
+
+
+def test_the_tables_are_the_stored_ones() -> None:
+    result = evaluate(cases(), [FaithfulnessMetric(model=LexicalJudge())], display_config=QUIET,
+                      error_config=KEEP)  # fmt: skip
+    tables = result.to_polars()
+    assert tables.case_scores.height == len(ANSWERS)
+    assert {"case_id", "config_id", "n_yes", "n_no", "n_idk", "score", "status"} <= set(
+        tables.case_scores.columns
+    )
+    assert tables.claim_verdicts.columns[:6] == [
+        "case_id", "config_id", "claim_index", "claim", "verdict", "reason",
+    ]  # fmt: skip
+    assert set(tables.claim_verdicts["verdict"]) == {"yes", "no", "idk"}  # tables keep idk
+
+
+def test_an_unscored_case_raises_unless_errors_are_ignored() -> None:
+    with pytest.raises(EvaluationError, match="BlankAnswer") as caught:
+        evaluate(cases(), [FaithfulnessMetric(model=LexicalJudge())], display_config=QUIET)
+    assert len(caught.value.result.test_results) == len(ANSWERS)
+
+
+def test_the_summary_puts_failures_first_and_can_be_silenced(capsys) -> None:
+    metric = FaithfulnessMetric(model=LexicalJudge(), threshold=0.7)
+    result = evaluate(cases(), [metric], error_config=KEEP)
+    printed = capsys.readouterr().out
+    assert printed.index("Failures (2)") < printed.index("Overall Metric Pass Rates")
+    assert "x test_case_1  Faithfulness  score 0.50 < 0.70" in printed
+    assert "Faithfulness: 60.00% pass rate (3/5)" in printed
+    evaluate(cases(), [metric], display_config=QUIET, error_config=KEEP)
+    assert capsys.readouterr().out == ""
+    out = io.StringIO()
+    print_summary(result, 0.0, file=out)
+    assert out.getvalue() == printed.replace(
+        printed.splitlines()[0], out.getvalue().splitlines()[0]
+    )
+
+
+@pytest.mark.parametrize("middle", ["idk", "borderline"])
+@pytest.mark.parametrize("model_class", [CustomJudgeModel, SchemaModel, ValidatingModel])
+def test_a_deepeval_shaped_model_is_a_judge(middle: str, model_class: type) -> None:
+    metric = FaithfulnessMetric(model=model_class(middle))
+    assert metric.measure(cases()[3]) == 1.0
+    assert metric.evaluation_model == "custom-judge"
+    assert [v.verdict for v in metric.verdicts] == ["yes", "idk"]
+    assert metric.verdicts[1].verdict == "borderline"
+    assert metric.score_breakdown["idk"] == 1
+    penalized = FaithfulnessMetric(model=model_class(middle), penalize_ambiguous_claims=True)
+    assert penalized.measure(cases()[3]) == 0.5
+
+
+def test_a_verdict_word_equals_borderline_and_idk() -> None:
+    middle = VerdictWord("idk")
+    assert middle == "idk"
+    assert middle == "borderline"
+    assert "borderline" == middle  # noqa: SIM300 - the reflected comparison is the point
+    assert middle != "yes"
+    assert VerdictWord("no") != "borderline"
+
+
+def test_deepeval_arguments_are_taken_or_refused_in_one_line() -> None:
+    metric = FaithfulnessMetric(
+        threshold=0.6, model=LexicalJudge(), async_mode=False, verbose_mode=False, flaky=True
+    )
+    assert metric.threshold == 0.6
+    assert FaithfulnessMetric(0.6, LexicalJudge(), None, None, False).include_reason is False
+    assert FaithfulnessMetric(LexicalJudge(), 0.7).threshold == 0.7  # faithpipe's older order
+    with pytest.raises(ConfigError, match="multimodal"):
+        FaithfulnessMetric(eval_mode="multimodal")
+    with pytest.raises(ConfigError, match="offline judges"):
+        FaithfulnessMetric(system_one_model="gpt-4o-mini")
+    with pytest.raises(ConfigError, match="DeepEval-shaped model"):
+        FaithfulnessMetric(evaluation_template=object)
+    with pytest.raises(TypeError, match="colour"):
+        FaithfulnessMetric(colour="red")
+
+
+def test_an_evaluation_template_writes_the_prompts() -> None:
+    asked: list[str] = []
+
+    class Template:
+        @staticmethod
+        def generate_truths(retrieval_context: str, extraction_limit: int | None) -> str:
+            return f"TRUTHS {retrieval_context}"
+
+        @staticmethod
+        def generate_claims(actual_output: str) -> str:
+            return f"CLAIMS {actual_output}"
+
+        @staticmethod
+        def generate_verdicts(claims: list[str], retrieval_context: str) -> str:
+            return f"VERDICTS {len(claims)}"
+
+        @staticmethod
+        def generate_reason(score: float, contradictions: list[str]) -> str:
+            return "REASON"
+
+    class Model(CustomJudgeModel):
+        def generate(self, prompt: str) -> str:
+            asked.append(prompt.split(maxsplit=1)[0])
+            kind, _, rest = prompt.partition(" ")
+            if kind == "VERDICTS":
+                return json.dumps({"verdicts": [{"verdict": "borderline"}] * int(rest)})
+            replies = {"TRUTHS": {"truths": [rest]}, "CLAIMS": {"claims": [rest]}}
+            return json.dumps(replies.get(kind, {"reason": "templated"}))
+
+    metric = FaithfulnessMetric(model=Model(), evaluation_template=Template)
+    assert metric.measure(LLMTestCase("q", "It rains.", ["Sun."])) == 1.0
+    assert metric.reason == "templated"
+    assert asked == ["TRUTHS", "CLAIMS", "VERDICTS", "REASON"]
+    assert "evaluation_template" in dict(metric.model.identity.options)
+
+
+def test_a_measure_gives_what_measure_gives() -> None:
+    metric = FaithfulnessMetric(model=LexicalJudge())
+    score = asyncio.run(metric.a_measure(cases()[1]))
+    assert score == 0.5
+    assert [v.verdict for v in metric.verdicts] == ["no", "yes"]
+
+
+def test_measure_of_a_repeated_case_is_remembered_and_unchanged() -> None:
+    metric = FaithfulnessMetric(model=LexicalJudge())
+    first = metric.measure(cases()[1]), metric.reason, metric.verdicts, metric.truths
+    assert metric.frames is not None
+    again = metric.measure(cases()[1]), metric.reason, metric.verdicts, metric.truths
+    assert metric.frames is None  # answered from memory: no batch ran
+    assert again == first
+
+
+texts = st.lists(
+    st.sampled_from(["Refunds are paid", "within 30 days", "within 9 days", "Mars", "receipt"]),
+    max_size=3,
+).map(lambda words: ". ".join(words) + ("." if words else ""))
+
+
+@settings(max_examples=25, deadline=None)
+@given(answers=st.lists(texts, min_size=1, max_size=6), passages=st.lists(texts, max_size=3))
+def test_evaluate_equals_a_measure_loop(answers: list[str], passages: list[str]) -> None:
+    batch = [LLMTestCase("q", a, passages) for a in answers]
+    result = evaluate(batch, [FaithfulnessMetric(model=LexicalJudge())], display_config=QUIET,
+                      error_config=KEEP)  # fmt: skip
+    metric = FaithfulnessMetric(model=LexicalJudge())
+    for case, test in zip(batch, result.test_results, strict=True):
+        metric.measure(case)
+        data = test.metrics_data[0]
+        assert (data.score, data.reason, data.error, data.verdicts, data.truths) == (
+            metric.score, metric.reason, metric.error, metric.verdicts, metric.truths
+        )  # fmt: skip
+
+
+FRAME = pl.DataFrame(
+    {
+        "question": ["q1", "q2", "q3"],
+        "answer": ANSWERS[:3],
+        "passages": [CONTEXT, CONTEXT, CONTEXT[:1]],
+        "app": ["a", "b", "a"],
+    }
+)
+MAPPING = "input=question,actual_output=answer,retrieval_context=passages"
+
+
+def test_score_frame_keeps_the_rows_and_adds_the_scores() -> None:
+    scored = score_frame(FRAME, columns=MAPPING, judge=LexicalJudge(), threshold=0.7)
+    assert scored.columns[:4] == FRAME.columns
+    assert scored["score"].to_list() == [1.0, 0.5, 1.0]
+    assert scored["success"].to_list() == [True, False, True]
+    assert scored["case_id"].to_list() == ["0", "1", "2"]
+    scored, claims = score_frame(FRAME, columns=MAPPING, case_id="content", claims=True)
+    assert scored["case_id"].str.len_chars().to_list() == [32] * 3
+    assert set(claims["case_id"]) == set(scored["case_id"])
+
+
+def test_arrow_and_pandas_frames_come_back_as_they_went_in_with_equal_results() -> None:
+    polars_result = score_frame(FRAME, columns=MAPPING)
+    arrow_result = score_frame(FRAME.to_arrow(), columns=MAPPING)
+    assert isinstance(arrow_result, pa.Table)
+    assert pl.from_arrow(arrow_result).equals(polars_result)
+    pandas = pytest.importorskip("pandas")
+    pandas_result = score_frame(FRAME.to_pandas(), columns=MAPPING)
+    assert isinstance(pandas_result, pandas.DataFrame)
+    assert pl.from_pandas(pandas_result).equals(polars_result)
+
+
+def test_score_frame_refuses_what_it_cannot_read_in_one_line() -> None:
+    with pytest.raises(
+        TypeError, match="takes a polars DataFrame, a pandas DataFrame or a pyarrow"
+    ):
+        score_frame([{"actual_output": "x"}])
+    with pytest.raises(ValueError, match="lacks"):
+        score_frame(FRAME, columns="actual_output=reply")
+    with pytest.raises(ValueError, match="CONTRACT_NAME=SOURCE_COLUMN"):
+        score_frame(FRAME, columns="answer")
+
+
+MODEL_NAME = """
+import sys
+from faith_udfs import ConfigError, FaithfulnessMetric
+try:
+    FaithfulnessMetric(model="gpt-4o-mini")
+except ConfigError as exc:
+    print("refused:", exc)
+import flows.run.deepeval
+metric = FaithfulnessMetric(model="gpt-4o-mini")
+print(type(metric.model).__name__, metric.evaluation_model)
+print("pandas" in sys.modules)
+"""
+
+
+def test_a_model_name_needs_flows_and_then_means_the_openai_judge() -> None:
+    done = subprocess.run(
+        [sys.executable, "-c", MODEL_NAME], capture_output=True, text=True, timeout=60,
+        env={"OPENAI_API_KEY": "sk-test", "PATH": ""}, check=True,
+    )  # fmt: skip
+    lines = done.stdout.splitlines()
+    assert lines[0].startswith("refused: model='gpt-4o-mini' names an LLM endpoint")
+    assert lines[1] == "OpenAIJudge gpt-4o-mini"
+    assert lines[2] == "False"  # pandas only when given a pandas frame
+
+
+DOCS = Path(__file__).resolve().parents[2] / "docs" / "deepeval.md"
+
+
+def test_the_documented_side_by_side_example_runs(capsys) -> None:
+    blocks = re.findall(r"```python\n(.*?)```", DOCS.read_text(), flags=re.DOTALL)
+    ours = next(b for b in blocks if b.startswith("from faith_udfs import FaithfulnessMetric"))
+    exec(compile(ours, str(DOCS), "exec"), {})
+    printed = capsys.readouterr().out
+    assert printed.startswith("1.0 The score is 1.00.\n")
+    assert "Faithfulness: 100.00% pass rate (1/1)" in printed

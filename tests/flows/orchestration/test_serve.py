@@ -111,6 +111,6 @@ def test_prefect_yaml_declares_the_same_nightly_deployment() -> None:
     # No pull steps: `prefect deploy` records the folder it runs in as the working directory.
     assert config["pull"] is None
     pool = deployment["work_pool"]["name"]
-    steps = (ROOT / "README.md").read_text()
+    steps = (ROOT / "docs" / "scheduling.md").read_text()
     assert f"prefect work-pool create {pool} --type process" in steps
     assert f"prefect worker start --pool {pool}" in steps

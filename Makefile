@@ -6,12 +6,12 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed-$(shell cksum < requirements.lock | cut -d' ' -f1)
 
 # Prefect: no server telemetry noise, and a start-up timeout that a fresh machine meets
-# (stack-notes §1a: the first start of the temporary server takes 27-39 s here).
+# (stack-notes §1a: the first start of the temporary server takes 27-39 s here, minutes under load).
 export PREFECT_SERVER_ANALYTICS_ENABLED ?= false
 export DO_NOT_TRACK ?= 1
 # mkdocs-material prints a banner about MkDocs 2 on every build.
 export NO_MKDOCS_2_WARNING ?= 1
-export PREFECT_SERVER_EPHEMERAL_STARTUP_TIMEOUT_SECONDS ?= 180
+export PREFECT_SERVER_EPHEMERAL_STARTUP_TIMEOUT_SECONDS ?= 600  # 130-203 s at load 14-24
 
 .PHONY: help setup demo test test-fast docs lint bench bench-memory lock report-check llama-check clean
 
@@ -46,7 +46,7 @@ test: $(STAMP)  ## lint, the docs build (strict), the whole suite on two process
 
 test-fast: $(STAMP)  ## lint and the suite without the tests marked slow (fault trials): for development
 	$(BIN)/ruff check .
-	$(BIN)/python -m pytest -n 2 --dist loadfile -m 'not slow' --durations=15
+	$(BIN)/python -m pytest -n 2 --dist loadfile -m 'not slow and not wheel' --durations=15
 
 docs: $(STAMP)  ## the documentation site from docs/ into site/ (strict: a broken link fails)
 	$(BIN)/mkdocs build --strict

@@ -46,12 +46,14 @@ def prefect_harness():
     """One temporary Prefect server for the session's flow tests (16-19 s to start here).
 
     Heartbeats off: each flow run would otherwise wait up to 1 s for its heartbeat thread.
+    Its start may take 8 minutes (a hang guard, not a promise): at load 20 it outlasted the
+    240 s test timeout it starts under, hence pyproject's `timeout = 600`.
     """
     from prefect.settings import PREFECT_FLOWS_HEARTBEAT_FREQUENCY, temporary_settings
     from prefect.testing.utilities import prefect_test_harness
 
     with (
-        prefect_test_harness(server_startup_timeout=180),
+        prefect_test_harness(server_startup_timeout=480),
         temporary_settings(updates={PREFECT_FLOWS_HEARTBEAT_FREQUENCY: None}),
     ):
         yield

@@ -15,6 +15,7 @@ from flows.cli.options import (
     EXIT_FAILED,
     EXIT_OK,
     EXIT_USAGE,
+    SERVER_START,
     add_db_argument,
     add_dry_run_argument,
     add_lock_timeout_argument,
@@ -115,7 +116,7 @@ def one_line(exc: BaseException) -> str:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    """Every command and option, with help (the README's reference is `faith --help`)."""
+    """Every command and option, with help (the manual in docs/ defers to `faith --help`)."""
     parser = argparse.ArgumentParser(
         prog="faith",
         description="Score the faithfulness of logged RAG / chat-bot answers into DuckDB.",
@@ -165,7 +166,8 @@ def build_parser() -> argparse.ArgumentParser:
         "--prefect",
         choices=("yes", "no"),
         default="yes",
-        help="run as a Prefect flow (default yes: starts a temporary server if none is set)",
+        help="run as a Prefect flow (default yes: without a server, Prefect starts a "
+        f"temporary one: {SERVER_START})",
     )
     demo.set_defaults(command=demo_command)
 

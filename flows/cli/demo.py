@@ -2,10 +2,17 @@
 
 from __future__ import annotations
 
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
+from flows.cli.options import SERVER_START
 from flows.errors import InputUnreadable
 from flows.printable import printable
+
+TICK_SECONDS = 20.0  # a line this often while nothing else prints (the server's start is silent)
 
 
 def run_demo(source: Path, db: Path, *, prefect: bool) -> int:
@@ -18,8 +25,12 @@ def run_demo(source: Path, db: Path, *, prefect: bool) -> int:
     from flows.store.db import connect, sql
 
     if not source.exists():
-        raise InputUnreadable(f"{source}: the bundled sample is missing (regenerate: see README)")
-    run = execute(ScoreSettings(source=str(source), db=str(db)), prefect=prefect)
+        raise InputUnreadable(
+            f"{source}: the bundled sample is missing (regenerate: python data/generate.py)"
+        )
+    say(doing(source, prefect=prefect))
+    with ticking(TICK_SECONDS):
+        run = execute(ScoreSettings(source=str(source), db=str(db)), prefect=prefect)
     print(run_line(run))
     con = connect(db, read_only=True)
     try:
@@ -34,3 +45,44 @@ def run_demo(source: Path, db: Path, *, prefect: bool) -> int:
         printable(f"report:   {report}   (offline HTML; faith report --html FILE writes another)")
     )
     return 0
+
+
+def say(line: str) -> None:
+    """One line of the demo's own, at once (make and pipes buffer stdout otherwise)."""
+    print(f"faith demo: {line}", flush=True)
+
+
+def doing(source: Path, *, prefect: bool) -> str:
+    """What the demo is about to do, and the wait a first run has ahead (Prefect's server)."""
+    what = f"scoring {source.name} with the grounded judge"
+    if not prefect:
+        return f"{what} (plain local run)"
+    from flows.orchestration.prefect_env import prefect_server_configured
+
+    if prefect_server_configured():
+        return f"{what} as a Prefect flow on the server PREFECT_API_URL names"
+    return (
+        f"{what} as a Prefect flow; no Prefect server is set, so Prefect first starts a "
+        f"temporary one ({SERVER_START}; --prefect no skips it)"
+    )
+
+
+@contextmanager
+def ticking(seconds: float) -> Iterator[None]:
+    """Say every `seconds` that the demo is still at work, until the block ends."""
+    done, started = threading.Event(), time.monotonic()
+
+    def tick() -> None:
+        while not done.wait(seconds):
+            say(
+                f"still at work, {time.monotonic() - started:.0f} s so far (Prefect's server "
+                "starts first, then the run scores and logs its batches)"
+            )
+
+    ticker = threading.Thread(target=tick, name="demo-ticker", daemon=True)
+    ticker.start()
+    try:
+        yield
+    finally:
+        done.set()
+        ticker.join()

@@ -150,7 +150,7 @@ def serve_command(args: argparse.Namespace) -> int:
     if not prefect_server_configured():
         raise ConfigError(
             "faith serve needs a Prefect server for its schedule: start `prefect server start` "
-            "and set PREFECT_API_URL=http://127.0.0.1:4200/api (see README.md, Nightly runs)"
+            "and set PREFECT_API_URL=http://127.0.0.1:4200/api (see docs/scheduling.md)"
         )
     from flows.orchestration.nightly_flow import serve_deployment
 

@@ -17,6 +17,11 @@ if TYPE_CHECKING:
     from flows.judges.settings import JudgeSettings
     from flows.run.settings import ScoreSettings
 
+# Prefect's temporary server, started by a flow run when no server is set: measured with
+# `time make demo` from a fresh clone (docs/development.md, "The first make demo"); the README,
+# `faith demo` and this help quote it.
+SERVER_START = "~45 s, minutes on a loaded machine"
+
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
 
 
@@ -225,7 +230,7 @@ def add_run_arguments(parser: argparse.ArgumentParser) -> None:
         type=int,
         metavar="N",
         help="max_tokens of every judge request (default: sized from the question and its "
-        "items, 256..8192; see README)",
+        "items, 256..8192; see docs/llm-judge.md, Bounded replies)",
     )
     judge.add_argument(
         "--max-reply-bytes",
@@ -323,7 +328,8 @@ def add_run_arguments(parser: argparse.ArgumentParser) -> None:
         choices=("auto", "yes", "no"),
         default="auto",
         help="auto (default): a Prefect flow when PREFECT_API_URL names a server, plain local "
-        "run otherwise; yes: always a flow (a temporary server costs ~15 s); no: never",
+        f"run otherwise; yes: always a flow (without a server, Prefect starts a temporary "
+        f"one: {SERVER_START}); no: never",
     )
     run.add_argument(
         "--engine",

@@ -464,7 +464,7 @@ class _Handler(BaseHTTPRequestHandler):
             self._send_bytes(200, body, content_type)
             return
         if fault == "slow":
-            time.sleep(stub.slow_seconds)
+            stub.closing.wait(stub.slow_seconds)  # a stub shutting down answers at once
         elif stub.delay:
             time.sleep(stub.delay)
         self._complete(stub, request, prompt, response_format, fault)

@@ -63,6 +63,7 @@ def one_error_line(stderr: str) -> str:
     return errors[0]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("column", ["case_id", "actual_output", "logged_at"])
 def test_a_corrupt_data_page_fails_with_exit_3_naming_the_file(tmp_path: Path, column: str) -> None:
     good = write(many_cases(2000), tmp_path / "good.parquet")
@@ -103,6 +104,7 @@ def test_extra_columns_of_any_arrow_type_are_carried_as_text_segments(tmp_path: 
     assert all(isinstance(value, str) for value in carried.values() if value is not None)
 
 
+@pytest.mark.slow
 def test_a_full_disk_fails_the_run_with_exit_7_and_keeps_what_was_committed(
     tmp_path: Path,
 ) -> None:

@@ -35,6 +35,7 @@ from tests.support.openai_batch_stub import BatchStub
 KEY = "sk-batch-3f0a9c2e7d1b4c6a8e5f"
 SAMPLE = Path(__file__).resolve().parents[3] / "data" / "sample" / "cases.parquet"
 CASES = 24
+BATCH_WAIT = 60  # seconds a run in a process waits for its batches (the stop must end it sooner)
 
 
 @pytest.fixture
@@ -195,13 +196,14 @@ def test_request_lines_carry_the_live_path_bodies(
     assert all("response_format" in json.loads(body) for body in batch_bodies)
 
 
+@pytest.mark.slow
 def test_submitted_by_one_process_collected_by_another(
     stub: BatchStub, source: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     db = tmp_path / "f.duckdb"
     stub.then("hold", "hold")
     # Process 1 submits the truths and waits for them (--batch-wait), until a Ctrl-C.
-    process = score_in_a_process(stub, source, db, "--batch-wait", "60")
+    process = score_in_a_process(stub, source, db, "--batch-wait", str(BATCH_WAIT))
     try:
         deadline = time.monotonic() + 60
         while not stub.requests["batch_status"]:  # polled: submitted and recorded
@@ -216,7 +218,7 @@ def test_submitted_by_one_process_collected_by_another(
             process.kill()
             process.communicate()
     assert process.returncode == 130, err
-    assert time.monotonic() - stopped < 5  # the wait ends with the stop
+    assert time.monotonic() - stopped < BATCH_WAIT / 2  # the wait ends with the stop, not its own
     assert stub.requests["batch_create"] == 1  # nothing is asked after it
     assert query(db, "SELECT count(*) FROM judge_batches") == [(1,)]
 
@@ -373,11 +375,16 @@ def test_with_a_wait_one_run_goes_through_every_round(
     assert query(db, "SELECT count(*) FROM judge_batches WHERE collected_at IS NULL") == [(0,)]
 
     # A batch that does not finish within the wait leaves its cases pending, on time.
-    stub.then("hold", "hold")
+    # Against a baseline of the same run without a wait, measured here: the held batch never
+    # finishes, so a run deaf to --batch-wait would wait until the test's timeout.
+    stub.then("hold", "hold", "hold", "hold")
+    started = time.monotonic()
+    score(batch(stub, source, tmp_path / "unwaited.duckdb", batch_wait=0.0))
+    baseline = time.monotonic() - started
     started = time.monotonic()
     held = score(batch(stub, source, tmp_path / "held.duckdb", batch_wait=0.5))
     assert held["rows_pending"] == CASES
-    assert time.monotonic() - started < 5
+    assert time.monotonic() - started < 0.5 + 4 * baseline + 2
 
 
 def assert_every_batch_recorded_once(stub: BatchStub, db: Path) -> None:
@@ -402,6 +409,7 @@ def test_a_lost_create_answer_adopts_the_batch_instead_of_paying_twice(
     assert stub.lines_billed == stub.lines_submitted
 
 
+@pytest.mark.slow
 def test_a_process_killed_during_a_create_leaves_its_batch_for_the_next_run(
     stub: BatchStub, source: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -443,6 +451,7 @@ def test_batch_mode_on_dask_is_refused_with_the_engine_message(tmp_path: Path, r
             build_judge(judge)
 
 
+@pytest.mark.slow
 def test_a_stop_during_a_create_leaves_its_batch_for_the_next_run(
     stub: BatchStub, source: Path, tmp_path: Path
 ) -> None:

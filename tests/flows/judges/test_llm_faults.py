@@ -147,8 +147,10 @@ def test_a_persistent_fault_ends_the_cases_invalid_within_the_deadlines(
     with pytest.raises(TooManyInvalid, match="8 of 8 judged cases"):
         score(source, db, judge)
     # Truths and claims are asked whatever became of the other; two attempts each, 1 s
-    # deadline, 1 s Retry-After: a few seconds, never a hang.
-    assert time.monotonic() - started < 10
+    # deadline, 1 s Retry-After: a few seconds, never a hang. The attempts are counted in the
+    # errors ("gave up after 2 attempts"); the bound is the one a hang would break: the time
+    # left of the test's 30 s, not the few seconds a quiet machine takes.
+    assert time.monotonic() - started < 20
     counts = runs_accounted(db).select("rows_in", "rows_scored", "rows_invalid", "rows_quarantined")
     assert counts.rows() == [(9, 0, 8, 1)]
     errors = query(db, "SELECT status, error FROM case_scores")
@@ -169,12 +171,14 @@ def test_a_trickle_is_cut_at_the_deadline_though_bytes_keep_coming(
     started = time.monotonic()
     with pytest.raises(JudgeTransientError, match=r"did not answer within 0\.5 s"):
         judge.answer_claims("Order A17 shipped.")
-    assert 0.45 < time.monotonic() - started < 2
+    # A chat completion's body is over 200 bytes: read to its end, 20 s at ten bytes a second.
+    assert 0.45 < time.monotonic() - started < 10
 
 
 # --- faults that pass: retried with backoff, everything scored -------------------------------
 
 
+@pytest.mark.slow
 @pytest.mark.timeout(60)
 def test_the_cli_rides_out_faults_that_pass(stub: StubServer, source: Path, tmp_path: Path):
     # Two faults a question at most, fewer than the CLI's retries.
@@ -183,9 +187,7 @@ def test_the_cli_rides_out_faults_that_pass(stub: StubServer, source: Path, tmp_
                           ("500", PACKED_VERDICTS)]:  # fmt: skip
         stub.fail(fault, schema=schema)
     db = tmp_path / "f.duckdb"
-    started = time.monotonic()
-    done = faith(stub, source, db, "--timeout", "1")
-    assert time.monotonic() - started < 45
+    done = faith(stub, source, db, "--timeout", "1")  # a hang meets the test's 60 s timeout
     assert done.returncode == 0, done.stderr
     assert sum(stub.faults_served.values()) == 5
     runs = runs_accounted(db)
@@ -193,6 +195,7 @@ def test_the_cli_rides_out_faults_that_pass(stub: StubServer, source: Path, tmp_
     assert_no_key(db, done.stdout, done.stderr)
 
 
+@pytest.mark.slow
 @pytest.mark.timeout(60)
 def test_the_cli_stops_on_a_refused_key_with_one_line(
     stub: StubServer, source: Path, tmp_path: Path
@@ -260,8 +263,9 @@ def test_stop_ends_calls_in_flight_and_waits_for_a_slot(stub: StubServer, judges
     started = time.monotonic()
     judge.stop()
     for asker in askers:
-        asker.join(timeout=5)
-    assert time.monotonic() - started < 1
+        asker.join(timeout=15)
+    # Without the stop the call in flight would wait its 30 s deadline, the others behind it.
+    assert time.monotonic() - started < 10
     assert len(failures) == 3
     assert stub.requests == 1
     assert any("stopped" in str(exc) for exc in failures)

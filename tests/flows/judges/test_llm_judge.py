@@ -105,7 +105,7 @@ def api_key(monkeypatch: pytest.MonkeyPatch) -> str:
 
 @pytest.fixture
 def stub() -> Iterator[StubServer]:
-    with serving(api_key=KEY, slow_seconds=1.2, retry_after=0.02) as server:
+    with serving(api_key=KEY, slow_seconds=8.0, retry_after=0.02) as server:
         yield server
 
 
@@ -119,8 +119,9 @@ def make_judge(stub: StubServer) -> Iterator[Callable[..., OpenAIJudge]]:
             "base_url": stub.base_url,
             "mode": "per-item",
             "concurrency": 4,
-            # A deadline well under the stub's "slow" 1.2 s, with room on a loaded machine.
-            "timeout": 0.6,
+            # Half the stub's "slow" 8 s: a healthy call on a machine at load 18 took over 0.6 s,
+            # was retried and counted twice; 4 s is what a slow fault costs an attempt.
+            "timeout": 4.0,
             "max_retries": 2,
             "backoff_base": 0.005,
             "backoff_max": 0.02,
@@ -208,7 +209,7 @@ def test_a_fault_once_is_retried_to_the_lexical_scores(make_judge, stub, fault, 
 PERSISTENT = {
     "429": "HTTP 429 from the endpoint: Rate limit reached; gave up after 3 attempts",
     "500": "HTTP 500 from the endpoint: stub fault 500; gave up after 3 attempts",
-    "slow": "the endpoint did not answer within 0.6 s; gave up after 3 attempts",
+    "slow": "the endpoint did not answer within 4 s; gave up after 3 attempts",
     "reset": "connection to the endpoint failed",
     "malformed": "JudgeReplyError: reply is not one complete JSON object",
     # Cut at 256, asked again with twice the room, cut at the same place: not asked again.
@@ -347,7 +348,9 @@ def test_a_wait_for_a_slot_ends_when_the_judge_stops() -> None:
     with pytest.raises(JudgeTransientError, match="stopped"):
         limiter.acquire(stop)
     stopper.join()
-    assert time.monotonic() - started < 1
+    # The slot is never handed back: without the stop the wait would last until its deadline
+    # (the next test); the stop comes at 0.2 s, and any load leaves it far below 10 s.
+    assert time.monotonic() - started < 10
 
 
 def test_a_slot_never_handed_back_is_an_error_not_a_hang() -> None:

@@ -87,6 +87,7 @@ def test_llm_judge_gives_the_lexical_scores_and_a_rerun_makes_no_request(
     assert (again["judge_calls"], again["rows_already_scored"]) == (0, 240)
 
 
+@pytest.mark.slow
 def test_faults_never_lose_a_case_and_the_next_run_heals(
     stub: StubServer, source: Path, tmp_path: Path
 ) -> None:

@@ -143,6 +143,7 @@ def faith(*args: str) -> subprocess.Popen:
     )
 
 
+@pytest.mark.slow
 def test_two_runs_at_once_one_writes_the_other_waits_or_exits(tmp_path: Path) -> None:
     # About 3 s of scoring: far longer than the gap between the processes' starts.
     source, db = write(many_cases(16_000), tmp_path / "cases.parquet"), tmp_path / "f.duckdb"

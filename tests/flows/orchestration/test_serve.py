@@ -67,6 +67,8 @@ def test_serve_dry_run_prints_the_deployment_with_absolute_paths(
         "settings": {
             "source": str(tmp_path / "logs"),
             "db": str(tmp_path / "f.duckdb"),
+            # the CLI's default alarm (the Python settings' default is no alarm)
+            "max_quarantine_share": 0.1,
             "flow": "nightly",
         },
         "golden": str(tmp_path / "g.parquet"),
@@ -111,6 +113,6 @@ def test_prefect_yaml_declares_the_same_nightly_deployment() -> None:
     # No pull steps: `prefect deploy` records the folder it runs in as the working directory.
     assert config["pull"] is None
     pool = deployment["work_pool"]["name"]
-    steps = (ROOT / "README.md").read_text()
+    steps = (ROOT / "docs" / "scheduling.md").read_text()
     assert f"prefect work-pool create {pool} --type process" in steps
     assert f"prefect worker start --pool {pool}" in steps

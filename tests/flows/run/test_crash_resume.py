@@ -113,6 +113,7 @@ def kill_at(source: Path, db: Path, batches: int, offset: float) -> int:
     return child.pid
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("batches", "offset"), MOMENTS)
 def test_killed_run_resumes_to_the_same_tables(
     source: Path, uninterrupted: tuple, tmp_path: Path, batches: int, offset: float

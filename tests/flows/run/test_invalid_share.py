@@ -51,6 +51,7 @@ def faith(*args: str) -> subprocess.CompletedProcess:
     )
 
 
+@pytest.mark.slow
 def test_a_run_mostly_invalid_exits_8_keeps_everything_and_warns(tmp_path: Path) -> None:
     source = write(cases_with_empty_contexts(10, 3), tmp_path / "cases.parquet")
     db = tmp_path / "f.duckdb"

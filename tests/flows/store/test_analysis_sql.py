@@ -20,8 +20,10 @@ from faith_udfs import score_expr
 from flows.store.db import open_store
 from flows.store.sql_functions import register_metric_functions
 
-# The README section these examples live in; the lead moves the text, then this path.
-DOCS = Path(__file__).resolve().parents[3] / "README.md"
+# The pages whose ```sql examples run here, against the tables built below.
+ROOT = Path(__file__).resolve().parents[3]
+PAGES = ("output-tables.md", "sql.md", "nightly.md")
+DOCS = [ROOT / "README.md", *(ROOT / "docs" / page for page in PAGES)]
 
 Z = 1.959963984540054  # the 97.5th percentile of the standard normal: a 95 % interval
 DAY1 = date(2026, 3, 2)  # a Monday: weeks start here
@@ -589,8 +591,8 @@ def sql_blocks(markdown: str) -> list[str]:
 def test_docs_examples_run(
     con: duckdb.DuckDBPyConnection, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    blocks = sql_blocks(DOCS.read_text())
-    assert len(blocks) >= 5
+    blocks = [block for page in DOCS for block in sql_blocks(page.read_text())]
+    assert len(blocks) >= 16  # README 1, output-tables.md 3, sql.md 11, nightly.md 1
     # the raw-log examples read logs/*.parquet relative to the working directory
     (tmp_path / "logs").mkdir()
     pl.DataFrame(

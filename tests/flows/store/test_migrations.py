@@ -102,6 +102,7 @@ FROM range($n) AS r(i)
 """
 
 
+@pytest.mark.slow
 def test_a_big_table_is_migrated_in_bounded_memory(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

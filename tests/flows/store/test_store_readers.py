@@ -64,7 +64,7 @@ def test_a_reader_waits_with_one_line_then_gives_up(tmp_path: Path, caplog) -> N
         started = time.monotonic()
         with pytest.raises(DatabaseLocked, match=r"still being written by process \d+ after 1 s"):
             connect_for_reading(db, wait=1.0)
-        assert 1.0 <= time.monotonic() - started < 10
+        assert 1.0 <= time.monotonic() - started < 30  # the holder holds until told: no end
     assert caplog.messages == [
         f"{db} is being written by process {holder.pid}; waiting up to 1 s for it to finish "
         "(--wait to change)"
@@ -81,7 +81,8 @@ def test_a_reader_reads_as_soon_as_the_writer_is_done(tmp_path: Path) -> None:
         assert writer.stdout.readline().strip() == "holding"
         started = time.monotonic()
         assert count_cases(connect_for_reading(db, wait=60)) == 4
-        assert 1.0 < time.monotonic() - started < 30  # once the writer had gone, not before
+        # once the writer had gone (1.5 s), not before, nor at the end of the 60 s wait
+        assert 1.0 < time.monotonic() - started < 30
 
 
 def test_while_a_run_writes_the_snapshot_of_the_last_run_is_read(tmp_path: Path, caplog) -> None:

@@ -1,0 +1,74 @@
+"""The README's links reach the manual's pages and headings, and the site takes a page that
+its nav does not list (under "More", docs/_hooks/more_pages.py) without an edit of mkdocs.yml.
+
+`make test` builds the real site with `mkdocs build --strict`; here a copy is built with one
+page added, as another branch would add it.
+"""
+
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from markdown.extensions.toc import slugify
+
+ROOT = Path(__file__).resolve().parents[1]
+LINK = re.compile(r"\]\(([^)\s]+)\)")
+
+
+def headings(page: Path) -> set[str]:
+    """The anchors MkDocs gives a page's headings (its toc slugify), outside code fences."""
+    anchors, fenced = set(), False
+    for line in page.read_text().splitlines():
+        if line.startswith("```"):
+            fenced = not fenced
+        elif not fenced and (heading := re.match(r"#{1,6} (.+)", line)):
+            anchors.add(slugify(heading.group(1).replace("`", ""), "-"))
+    return anchors
+
+
+def test_every_relative_link_of_the_readme_reaches_a_page_and_heading() -> None:
+    links = [link for link in LINK.findall((ROOT / "README.md").read_text()) if "://" not in link]
+    assert len(links) >= 15
+    for link in links:
+        path, _, anchor = link.partition("#")
+        target = ROOT / path
+        assert target.exists(), f"README links to {link}: no such file"
+        if anchor:
+            assert anchor in headings(target), f"README links to {link}: no such heading"
+
+
+def test_the_readme_stays_a_page_a_newcomer_reads() -> None:
+    readme = (ROOT / "README.md").read_text()
+    assert readme.count("\n") <= 300
+    assert "make demo" in readme
+    assert "make test" in readme
+    assert "__" not in readme.replace("__init__", ""), "a placeholder was left in the README"
+
+
+@pytest.mark.timeout(120)
+def test_a_page_the_nav_does_not_list_is_built_under_more(tmp_path: Path) -> None:
+    shutil.copytree(ROOT / "docs", tmp_path / "docs")
+    shutil.copy(ROOT / "mkdocs.yml", tmp_path / "mkdocs.yml")
+    (tmp_path / "docs" / "zz-added-later.md").write_text(
+        "# Added later\n\nA page of another branch, linking [home](index.md).\n"
+    )
+    built = subprocess.run(
+        [sys.executable, "-m", "mkdocs", "build", "--strict", "--site-dir", str(tmp_path / "s")],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=110,
+        check=False,
+        env={"NO_MKDOCS_2_WARNING": "1", "PATH": ""},
+    )
+    assert built.returncode == 0, built.stderr
+    assert (tmp_path / "s" / "zz-added-later" / "index.html").exists()
+    home = (tmp_path / "s" / "index.html").read_text()
+    more = re.search(r">\s*More\s*<", home)
+    assert more, "the nav has no More section"
+    assert "Added later" in home[more.end() :], "the unlisted page is not under More"

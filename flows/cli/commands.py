@@ -153,6 +153,9 @@ def build_parser() -> argparse.ArgumentParser:
     from flows.cli.calibrate_command import add_calibrate_command
 
     add_calibrate_command(commands)
+    from flows.cli.compare_command import add_compare_command
+
+    add_compare_command(commands)
     return parser
 
 

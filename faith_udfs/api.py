@@ -21,6 +21,22 @@ class LLMTestCase:
     retrieval_context: list[str] = field(default_factory=list)
     case_id: str = "case"
 
+    def __post_init__(self) -> None:
+        check_passages(self.retrieval_context)
+
+
+def check_passages(passages: object) -> None:
+    """One string is not a list of passages, at every entry point (docs/conversations.md):
+    the pipeline quarantines it, the SQL functions refuse it, and here it is a TypeError."""
+    if passages is None:
+        return
+    if isinstance(passages, str) or not isinstance(passages, list | tuple):
+        raise TypeError(
+            f"retrieval_context must be a list of passages, got {type(passages).__name__}: "
+            "wrap one passage as [text] (the pipeline quarantines it as "
+            "retrieval_context_not_a_list_of_strings)"
+        )
+
 
 @dataclass(frozen=True)
 class FaithfulnessVerdict:

@@ -52,6 +52,13 @@ def score_cases(cases: pl.DataFrame, judge: Judge, config: MetricConfig) -> Fait
     missing = [column for column in CASE_COLUMNS if column not in cases.columns]
     if missing:
         raise ValueError(f"cases lack required columns {missing}")
+    passages = cases.schema["retrieval_context"]
+    if not (isinstance(passages, pl.List) or passages == pl.Null):
+        # One string is not a list of passages, at every entry point (docs/conversations.md).
+        raise TypeError(
+            f"retrieval_context must be a list of strings, got {passages}: wrap one passage "
+            "as [text] (the pipeline quarantines it as retrieval_context_not_a_list_of_strings)"
+        )
     config_id = config.config_id(judge.identity)
     # Cases are joined back by their row, not their case_id: integer keys are cheaper, and a
     # batch that repeats a case_id still gets one result per row.

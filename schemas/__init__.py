@@ -1,8 +1,14 @@
 """Data contracts: Pandera models of every input and output table, and batch validation."""
 
 from schemas.calibrations import Calibrations
-from schemas.contract import CONTRACT_TYPES, ValidatedBatch, parse_timestamps, validate_cases
-from schemas.inputs import REQUIRED_COLUMNS, Cases, Contexts, Outputs, Questions
+from schemas.contract import (
+    CONTRACT_TYPES,
+    ValidatedBatch,
+    content_case_ids,
+    parse_timestamps,
+    validate_cases,
+)
+from schemas.inputs import REQUIRED_COLUMNS, Cases, ChatLog, Contexts, Outputs, Questions, Turns
 from schemas.outputs import (
     OUTPUT_MODELS,
     CaseScores,
@@ -20,6 +26,7 @@ __all__ = [
     "Calibrations",
     "CaseScores",
     "Cases",
+    "ChatLog",
     "ClaimVerdicts",
     "Contexts",
     "JudgeCache",
@@ -28,7 +35,9 @@ __all__ = [
     "Questions",
     "Runs",
     "Truths",
+    "Turns",
     "ValidatedBatch",
+    "content_case_ids",
     "parse_timestamps",
     "validate_cases",
 ]

@@ -6,6 +6,8 @@ and the offending value; nothing is dropped. Pure: no I/O.
 
 from __future__ import annotations
 
+import hashlib
+import json
 from contextlib import AbstractContextManager
 from dataclasses import dataclass
 
@@ -48,10 +50,19 @@ class ValidatedBatch:
     quarantined: pl.DataFrame
 
 
-def validate_cases(raw: pl.DataFrame) -> ValidatedBatch:
-    """Cast the contract columns, run the `Cases` checks, and split good rows from bad."""
+def validate_cases(
+    raw: pl.DataFrame, *, lists_as_json: bool = False, content_ids: bool = False
+) -> ValidatedBatch:
+    """Cast the contract columns, run the `Cases` checks, and split good rows from bad.
+
+    `lists_as_json`: a text `retrieval_context` holds each list as JSON text (CSV cannot hold
+    lists); otherwise a text value is a breach, whatever it holds (one string is not a list of
+    passages, at every entry point). `content_ids`: the case_id is `content_case_ids`'.
+    """
+    if content_ids:
+        raw = raw.with_columns(case_id=content_case_ids(raw, lists_as_json=lists_as_json))
     indexed = raw.with_row_index(_ROW)
-    typed, type_failures = _cast_to_contract(indexed)
+    typed, type_failures = _cast_to_contract(indexed, lists_as_json=lists_as_json)
     # A value lost in the cast would also fail "is_null": report only the cast failure.
     check_failures = _check_failures(typed).join(
         type_failures.select("row", "column"), on=["row", "column"], how="anti"
@@ -82,7 +93,36 @@ def _segments(frame: pl.DataFrame) -> pl.Expr:
     return pl.struct(values).struct.json_encode()
 
 
-def _cast_to_contract(frame: pl.DataFrame) -> tuple[pl.DataFrame, pl.DataFrame]:
+def content_case_ids(raw: pl.DataFrame, *, lists_as_json: bool = False) -> pl.Series:
+    """`--case-id content`: each row's id from its content as the contract reads it, the
+    first 32 hex digits of the SHA-256 of the JSON array [input, actual_output,
+    retrieval_context, logged_at as ISO-8601 UTC] (compact, UTF-8): the same row read from
+    Parquet, CSV or JSON gets the same id, and any change to those four is a new case."""
+    parts = {}
+    for column in ("input", "actual_output", "retrieval_context", "logged_at"):
+        wanted = CONTRACT_TYPES[column]
+        if column not in raw.columns:
+            parts[column] = pl.lit(None, dtype=wanted)
+            continue
+        cast, _ = _cast_expr(pl.col(column), raw.schema[column], wanted, lists_as_json)
+        parts[column] = cast
+    typed = raw.select(**parts)
+    ids = [
+        hashlib.sha256(
+            json.dumps(
+                [text, answer, passages, at.isoformat() if at else None],
+                ensure_ascii=False,
+                separators=(",", ":"),
+            ).encode()
+        ).hexdigest()[:32]
+        for text, answer, passages, at in typed.iter_rows()
+    ]
+    return pl.Series("case_id", ids, dtype=pl.String)
+
+
+def _cast_to_contract(
+    frame: pl.DataFrame, *, lists_as_json: bool = False
+) -> tuple[pl.DataFrame, pl.DataFrame]:
     """Each contract column cast to its type; a value that cannot be cast is a failure."""
     casts = []
     checked: dict[str, str] = {}  # column -> the check naming values its cast loses
@@ -90,7 +130,7 @@ def _cast_to_contract(frame: pl.DataFrame) -> tuple[pl.DataFrame, pl.DataFrame]:
         if column not in frame.columns:
             casts.append(pl.lit(None, dtype=wanted).alias(column))
             continue
-        cast, check = _cast_expr(pl.col(column), frame.schema[column], wanted)
+        cast, check = _cast_expr(pl.col(column), frame.schema[column], wanted, lists_as_json)
         casts.append(cast.alias(column))
         if check is not None:
             checked[column] = check
@@ -111,7 +151,7 @@ def _cast_to_contract(frame: pl.DataFrame) -> tuple[pl.DataFrame, pl.DataFrame]:
 
 
 def _cast_expr(  # noqa: PLR0911 - one return per kind of cast reads best
-    column: pl.Expr, have: pl.DataType, wanted: pl.DataType
+    column: pl.Expr, have: pl.DataType, wanted: pl.DataType, lists_as_json: bool = False
 ) -> tuple[pl.Expr, str | None]:
     """The cast of one column and the check name for values it loses (None: loses nothing)."""
     if have == wanted:
@@ -129,10 +169,31 @@ def _cast_expr(  # noqa: PLR0911 - one return per kind of cast reads best
     if isinstance(wanted, pl.List):
         if isinstance(have, pl.List | pl.Array) and _is_text(have.inner):
             return column.cast(wanted), None
+        if isinstance(have, pl.Null):
+            return column.cast(wanted), None
+        if lists_as_json and _is_text(have):
+            decoded = column.cast(pl.String).map_batches(
+                _json_lists, return_dtype=wanted, is_elementwise=True
+            )
+            return decoded, "retrieval_context_not_a_list_of_strings"
         return pl.lit(None, dtype=wanted), "retrieval_context_not_a_list_of_strings"
     if _is_text(have) or have.is_integer():
         return column.cast(pl.String), None
     return pl.lit(None, dtype=wanted), f"{_name(column)}_wrong_type"
+
+
+def _json_lists(text: pl.Series) -> pl.Series:
+    """JSON text to lists of strings, value by value; null where a value is not a JSON array
+    of strings (its cast fails, and the row is quarantined with the text as it was)."""
+    decoded: list[list[str] | None] = []
+    for value in text:
+        try:
+            found = json.loads(value) if value is not None else None
+        except ValueError:
+            found = None
+        ok = isinstance(found, list) and all(isinstance(item, str | None) for item in found)
+        decoded.append(found if ok else None)
+    return pl.Series(text.name, decoded, dtype=pl.List(pl.String))
 
 
 def parse_timestamps(text: pl.Expr) -> pl.Expr:
@@ -281,4 +342,10 @@ def _case_id_text(frame: pl.DataFrame) -> pl.Expr:
     return _as_text(pl.col("case_id"), dtype) if dtype != pl.String else pl.col("case_id")
 
 
-__all__ = ["CONTRACT_TYPES", "ValidatedBatch", "parse_timestamps", "validate_cases"]
+__all__ = [
+    "CONTRACT_TYPES",
+    "ValidatedBatch",
+    "content_case_ids",
+    "parse_timestamps",
+    "validate_cases",
+]

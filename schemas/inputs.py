@@ -80,6 +80,36 @@ class Outputs(pa.DataFrameModel):
         strict = False
 
 
+class Turns(pa.DataFrameModel):
+    """A table of logged conversations, one row a turn; other columns are segments. The
+    reader checks its rows (flows/store/sql/checked_turns.sql) and makes every answering
+    assistant turn a `Cases` row (read_turns.sql)."""
+
+    conversation_id: str = pa.Field(nullable=False, description="The conversation.")
+    turn: int = pa.Field(nullable=False, description="The turn's place in it (an integer).")
+    role: str = pa.Field(nullable=False, description="user, assistant, tool or system.")
+    content: str = pa.Field(nullable=True, description="What the turn said.")
+    logged_at: dt.datetime = pa.Field(nullable=False, description="When it was logged (UTC).")
+
+    class Config:
+        strict = False  # retrieval_context (the passages an assistant turn read) is optional
+
+
+class ChatLog(pa.DataFrameModel):
+    """A chat log, one row a conversation: OpenAI `messages` (`role`, `content`, tool results
+    as `tool` messages, each maybe with its own `logged_at`); other columns are segments of
+    every turn. Without `conversation_id` its `id` names it, else its line number."""
+
+    messages: list[str] = pa.Field(nullable=False, description="Its messages, in order.")
+    conversation_id: str | None = pa.Field(nullable=True, description="The conversation.")
+    logged_at: dt.datetime | None = pa.Field(
+        nullable=True, description="When it was logged (UTC), unless each message says."
+    )
+
+    class Config:
+        strict = False
+
+
 # The columns each form must have, from its model: the reader checks them before the join.
 REQUIRED_COLUMNS: dict[str, tuple[str, ...]] = {
     table: tuple(model.to_schema().columns)
@@ -88,5 +118,7 @@ REQUIRED_COLUMNS: dict[str, tuple[str, ...]] = {
         ("questions", Questions),
         ("contexts", Contexts),
         ("outputs", Outputs),
+        ("turns", Turns),
     )
 }
+REQUIRED_COLUMNS["chat"] = ("messages",)  # conversation_id and logged_at have fallbacks

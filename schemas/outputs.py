@@ -128,6 +128,11 @@ class ClaimVerdicts(pa.DataFrameModel):
     evidence: str = pa.Field(
         nullable=True, description="The context sentence that supports or contradicts it."
     )
+    supported_by: str = pa.Field(
+        nullable=True,
+        isin=["passage", "conversation"],
+        description="A yes claim's support: its own passages, or only earlier turns.",
+    )
 
     class Config:
         strict = True

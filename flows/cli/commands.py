@@ -16,6 +16,7 @@ from flows.cli.options import (
     add_db_argument,
     add_dry_run_argument,
     add_lock_timeout_argument,
+    add_read_arguments,
     add_run_arguments,
     add_source_argument,
     add_wait_argument,
@@ -96,6 +97,7 @@ def build_parser() -> argparse.ArgumentParser:
         "metric config with unchanged content are skipped: re-running costs nothing.",
     )
     add_source_argument(score)
+    add_read_arguments(score)
     add_run_arguments(score)
     add_dry_run_argument(score)
     score.set_defaults(command=score_command)

@@ -10,6 +10,7 @@ from faith_udfs.errors import ConfigError
 from flows.cli.options import (
     EXIT_OK,
     add_dry_run_argument,
+    add_read_arguments,
     add_run_arguments,
     add_source_argument,
     settings_from,
@@ -39,6 +40,7 @@ def add_nightly_commands(commands: argparse._SubParsersAction) -> None:
         "--agreement-floor is marked with a drift warning.",
     )
     add_source_argument(nightly)
+    add_read_arguments(nightly)
     add_run_arguments(nightly)
     add_dry_run_argument(nightly)
     _add_check_arguments(nightly)
@@ -52,6 +54,7 @@ def add_nightly_commands(commands: argparse._SubParsersAction) -> None:
         "temporary server has no scheduler) and runs each scheduled run until stopped (Ctrl-C).",
     )
     add_source_argument(serve)
+    add_read_arguments(serve)
     add_run_arguments(serve)
     _add_check_arguments(serve)
     schedule = serve.add_argument_group("schedule")

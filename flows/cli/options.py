@@ -18,8 +18,46 @@ def add_db_argument(parser: argparse.ArgumentParser | argparse._ArgumentGroup) -
 
 
 def add_source_argument(parser: argparse.ArgumentParser) -> None:
-    """SOURCE: the Parquet logs a command reads."""
-    parser.add_argument("source", metavar="SOURCE", help="Parquet file, folder or glob")
+    """SOURCE: the logs a command reads."""
+    parser.add_argument(
+        "source", metavar="SOURCE", help="Parquet, CSV or JSON(L) file (or .gz), folder or glob"
+    )
+
+
+def add_read_arguments(parser: argparse.ArgumentParser) -> None:
+    """--format, --columns, --case-id, --conversation-window: how SOURCE is read
+    (docs/conversations.md)."""
+    from flows.read.formats import FORMAT_CHOICES
+
+    read = parser.add_argument_group("reading SOURCE (docs/conversations.md)")
+    read.add_argument(
+        "--format",
+        choices=FORMAT_CHOICES,
+        default="auto",
+        help="auto (default): by extension (.parquet, .csv, .json, .jsonl, .ndjson, each "
+        "optionally .gz); otherwise read every file as this format",
+    )
+    read.add_argument(
+        "--columns",
+        metavar="NAME=COLUMN,...",
+        help="which of SOURCE's columns are the contract's, e.g. "
+        "input=question,actual_output=answer,retrieval_context=contexts,logged_at=ts",
+    )
+    read.add_argument(
+        "--case-id",
+        dest="case_id",
+        choices=("given", "content"),
+        default="given",
+        help="given (default): SOURCE's case_id column; content: a hash of each row's input, "
+        "answer, passages and time (a re-delivered row with the same content is the same case)",
+    )
+    read.add_argument(
+        "--conversation-window",
+        type=int,
+        default=4,
+        metavar="N",
+        help="conversations: an assistant turn may rely on the last N turns before it (default 4)",
+    )
 
 
 def add_lock_timeout_argument(
@@ -280,10 +318,29 @@ def settings_from(args: argparse.Namespace, *, flow: str = "score") -> Any:
             workers=args.workers,
             scheduler=args.scheduler,
             task_timeout=args.task_timeout,
+            **_read_settings(args),
         )
     except ValidationError as exc:
         raise settings_error(exc) from None
     return _tpm_holds_one_call(settings)
+
+
+def _read_settings(args: argparse.Namespace) -> dict[str, Any]:
+    """The read options of a command that has them (`add_read_arguments`)."""
+    if not hasattr(args, "conversation_window"):
+        return {}
+    from flows.read.formats import parse_columns
+
+    try:
+        columns = parse_columns(args.columns)
+    except ValueError as exc:
+        raise ConfigError(str(exc)) from None
+    return {
+        "format": args.format,
+        "columns": columns,
+        "case_id": args.case_id,
+        "conversation_window": args.conversation_window,
+    }
 
 
 def _tpm_holds_one_call(settings: Any) -> Any:

@@ -61,11 +61,18 @@ def run_score_on_dask(
     """Score SOURCE on the cluster behind `submitter`; returns the run's row of `runs`."""
     progress = progress or LogProgress()
     started = time.perf_counter()
-    source = resolve_source(settings.source)
-    if source.form != "wide":
+    source = resolve_source(settings.source, settings.read_options())
+    options = source.options
+    if (
+        source.form != "wide"
+        or not source.all_parquet
+        or options.columns
+        or options.case_id != "given"
+    ):
         raise ConfigError(
-            f"{settings.source}: --engine dask reads one cases table; score the three-table "
-            "form with --engine local"
+            f"{settings.source}: --engine dask reads one Parquet cases table with its own "
+            "column names; score the three-table form, conversations, CSV or JSON, --columns "
+            "and --case-id content with --engine local"
         )
     total = count_rows(source)
     duplicated = duplicated_case_ids(source)

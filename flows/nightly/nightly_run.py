@@ -168,7 +168,8 @@ def run_nightly(
     check_steps = check_steps or CheckSteps()
     settings = settings.model_copy(update={"flow": "nightly"})
     golden_set = read_golden(golden or golden_set_path())
-    resolve_source(settings.source)  # an unreadable source fails before the database is touched
+    # an unreadable source fails before the database is touched
+    resolve_source(settings.source, settings.read_options())
     if settings.dry_run:  # the estimate of the run; the judge check would call the judge
         return {**score_with_engine(settings, steps=steps, progress=progress), "judge_check": None}
     # Held from before the run to after its check: this process keeps the write lock, so no

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable, Iterable
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 import polars as pl
@@ -50,7 +51,7 @@ class DuplicatePlan:
         for raw in raws:
             # Only the rows of repeated ids are validated: most of a source never repeats.
             repeated = pl.col("case_id").cast(pl.String, strict=False).is_in(ids)
-            valid = validate(RawBatch(raw.frame.filter(repeated), raw.source_file)).valid
+            valid = validate(replace(raw, frame=raw.frame.filter(repeated))).valid
             copies = valid.filter(pl.col("case_id").is_in(ids))
             seen.append(
                 copies.select(

@@ -1,8 +1,9 @@
-"""The one place Parquet logs are read: finding files, checking them, streaming batches.
+"""The one place logs are read: finding files, checking them, streaming batches.
 
 A SOURCE is a file, a folder (searched recursively, hive `key=value` folders become columns),
-or a glob. A folder holding `questions`, `contexts` and `outputs` (files or folders) is read in
-the three-table form and joined on `case_id`.
+or a glob, of Parquet, CSV or JSON (flows/read/formats.py). A folder holding `questions`,
+`contexts` and `outputs` (files or folders) is read in the three-table form and joined on
+`case_id`; a table of turns or a chat log becomes cases in flows/read/turns.py.
 """
 
 from __future__ import annotations
@@ -10,11 +11,10 @@ from __future__ import annotations
 import glob
 import itertools
 import os
-import re
 import tempfile
 import urllib.parse
-from collections.abc import Iterator
-from dataclasses import dataclass, field
+from collections.abc import Callable, Iterator
+from dataclasses import replace
 from pathlib import Path
 
 import duckdb
@@ -23,10 +23,20 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from flows.errors import InputUnreadable
+from flows.read.formats import (
+    ReadOptions,
+    column_names,
+    count_file_rows,
+    duckdb_frames,
+    mapped,
+    named_format,
+)
+from flows.read.shapes import RawBatch, Source
+from flows.read.three_tables import THREE_TABLES, orphan_rows, three_table_batches
 from flows.store.db import sql
-from schemas import REQUIRED_COLUMNS
+from schemas import REQUIRED_COLUMNS, content_case_ids
 
-THREE_TABLES = ("questions", "contexts", "outputs")
+__all__ = ["THREE_TABLES", "RawBatch", "Source", "orphan_rows", "resolve_source"]
 
 # Rows per batch: read, scored and committed together. Above DuckDB's row group (122,880
 # rows), so a batch's rows are written straight into the database file; smaller commits go
@@ -44,30 +54,8 @@ _ID_ROWS = 1_000_000
 _ID_SCHEMA = pa.schema([("case_id", pa.string_view())])
 
 
-@dataclass(frozen=True)
-class Source:
-    """Resolved input: its form and the Parquet files of each table."""
-
-    spec: str
-    form: str  # "wide" | "three"
-    files: dict[str, list[Path]] = field(default_factory=dict)
-    root: Path | None = None
-
-    @property
-    def all_files(self) -> list[Path]:
-        return [path for paths in self.files.values() for path in paths]
-
-
-@dataclass(frozen=True)
-class RawBatch:
-    """Rows as read, before any validation, and where they came from."""
-
-    frame: pl.DataFrame
-    source_file: str
-
-
-def resolve_source(spec: str | Path) -> Source:
-    """Find the Parquet files behind SOURCE; fails with a clear message when there are none.
+def resolve_source(spec: str | Path, options: ReadOptions | None = None) -> Source:
+    """Find the files behind SOURCE; fails with a clear message when there are none.
 
     Files are named by their absolute, normalised path (symbolic links are not followed, so a
     linked `key=value` folder keeps its value), so a row has one identity (its quarantine key)
@@ -75,18 +63,23 @@ def resolve_source(spec: str | Path) -> Source:
     glob characters (`logs[1].parquet`); only one that does not is a glob.
     """
     text = str(spec)
+    options = options or ReadOptions()
     path = _absolute(Path(text).expanduser())
     if path.is_file():
-        return _checked(Source(text, "wide", {"cases": [path]}, path.parent))
+        return _checked(Source(text, "wide", {"cases": [path]}, path.parent, options))
     if path.is_dir():
         tables = {name: _table_files(path, name) for name in THREE_TABLES}
         if all(tables.values()):
-            return _checked(Source(text, "three", tables, path))
-        return _checked(Source(text, "wide", {"cases": _parquet_under(path)}, path))
+            return _checked(Source(text, "three", tables, path, options))
+        found = _files_under(path, options)
+        return _checked(Source(text, "wide", {"cases": found}, path, options))
     if any(char in text for char in "*?["):
         found = {_absolute(Path(p)) for p in glob.glob(text, recursive=True)}
-        files = sorted(p for p in found if p.suffix == ".parquet" and p.is_file())
-        return _checked(Source(text, "wide", {"cases": files}, _absolute(_glob_root(text))))
+        # A glob's files are read as --format whatever their names; without it, by name.
+        wanted = options.wanted_format
+        files = sorted(p for p in found if p.is_file() and (wanted or named_format(p, options)))
+        root = _absolute(_glob_root(text))
+        return _checked(Source(text, "wide", {"cases": files}, root, options))
     raise InputUnreadable(f"{text}: no such file, folder or glob")
 
 
@@ -97,23 +90,60 @@ def _absolute(path: Path) -> Path:
 
 def _checked(source: Source) -> Source:
     if not source.all_files:
-        raise InputUnreadable(f"{source.spec}: no Parquet files found")
+        raise InputUnreadable(
+            f"{source.spec}: no Parquet, CSV or JSON files found (.parquet, .csv, .json, "
+            ".jsonl, .ndjson, each optionally .gz)"
+        )
+    if source.form == "wide":
+        source = replace(source, form=_shape(source))
+    if source.form in ("turns", "chat"):
+        if source.options.case_id == "content":
+            raise InputUnreadable(
+                f"{source.spec}: a conversation's case_ids come from its id and turn; "
+                "--case-id content is for cases tables"
+            )
+        source = replace(source, files={source.form: source.files["cases"]})
     for table, paths in source.files.items():
         for path in paths:
-            check_file(path, "cases" if table == "cases" else table, source.root)
+            check_file(path, table, source.root, source)
     return source
 
 
+def _shape(source: Source) -> str:
+    """cases, turns or chat, from the first file's columns (mapped to the contract's names):
+    a `messages` column is a chat log, `role` and `content` a table of turns."""
+    first = source.files["cases"][0]
+    names = set(_mapped_names(first, source))
+    if "messages" in names:
+        return "chat"
+    if {"role", "content"} <= names and "actual_output" not in names:
+        return "turns"
+    return "wide"
+
+
 def _table_files(folder: Path, name: str) -> list[Path]:
+    """The three-table form's files of one table (Parquet: DuckDB joins them)."""
     single = folder / f"{name}.parquet"
     if single.is_file():
         return [single]
     sub = folder / name
-    return _parquet_under(sub) if sub.is_dir() else []
+    return sorted(p for p in sub.rglob("*.parquet") if p.is_file()) if sub.is_dir() else []
 
 
-def _parquet_under(folder: Path) -> list[Path]:
-    return sorted(p for p in folder.rglob("*.parquet") if p.is_file())
+def _files_under(folder: Path, options: ReadOptions) -> list[Path]:
+    """The folder's files of a format faithpipe reads. A CSV or JSON file under a name that
+    starts with `_` or `.` is a table's metadata (Delta's `_delta_log/*.json`, Spark's
+    `_SUCCESS`, hidden files), not logs: Parquet is read wherever it lies, as it always was."""
+    return sorted(
+        path
+        for path in folder.rglob("*")
+        if path.is_file() and named_format(path, options) and not _metadata(path, folder)
+    )
+
+
+def _metadata(path: Path, folder: Path) -> bool:
+    hidden = any(part.startswith(("_", ".")) for part in path.relative_to(folder).parts)
+    return hidden and path.suffix.lower() != ".parquet"
 
 
 def _glob_root(pattern: str) -> Path:
@@ -125,20 +155,52 @@ def _glob_root(pattern: str) -> Path:
     return Path(*fixed) if pattern else Path()
 
 
-def check_file(path: Path, table: str, root: Path | None) -> pa.Schema:
-    """The file's schema, read from its footer; unreadable or incomplete files fail the run."""
-    try:
-        schema = pq.read_schema(path)
-    except (OSError, pa.ArrowException) as exc:
-        raise InputUnreadable(f"{path}: not a readable Parquet file ({_short(exc)})") from exc
-    present = set(schema.names) | set(hive_values(path, root))
-    missing = [column for column in REQUIRED_COLUMNS[table] if column not in present]
+def check_file(
+    path: Path, table: str, root: Path | None, source: Source | None = None
+) -> list[str]:
+    """The file's columns (a Parquet footer, or DuckDB's reader); unreadable or incomplete
+    files fail the run. A required column missing under its own name may be under the name
+    `--columns` maps it from, or made by `--case-id content`."""
+    source = source or Source(str(path), "wide")
+    names = _file_names(path, source)
+    options = source.options
+    present = set(names) | set(hive_values(path, root))
+    required = [
+        column
+        for column in REQUIRED_COLUMNS[table]
+        if not (column == "case_id" and options.case_id == "content" and table == "cases")
+    ]
+    missing = [column for column in required if options.source_name(column) not in present]
     if missing:
+        spelled = [
+            column
+            if options.source_name(column) == column
+            else f"{options.source_name(column)} (--columns {column}=...)"
+            for column in missing
+        ]
+        hint = "; name yours with --columns NAME=COLUMN,..." if table in ("cases", "turns") else ""
+        if "case_id" in missing and table == "cases":
+            hint += " or make case_id with --case-id content"
         raise InputUnreadable(
             f"{path}: missing required column{'s' if len(missing) > 1 else ''} "
-            f"{', '.join(missing)} (has: {', '.join(schema.names)})"
+            f"{', '.join(spelled)} (has: {', '.join(names)}){hint}"
         )
-    return schema
+    return names
+
+
+def _file_names(path: Path, source: Source) -> list[str]:
+    fmt = source.format_of(path)
+    if fmt != "parquet":
+        return column_names(path, fmt)
+    try:
+        return pq.read_schema(path).names
+    except (OSError, pa.ArrowException) as exc:
+        raise InputUnreadable(f"{path}: not a readable Parquet file ({_short(exc)})") from exc
+
+
+def _mapped_names(path: Path, source: Source) -> list[str]:
+    reverse = {column: name for name, column in source.options.columns.items()}
+    return [reverse.get(name, name) for name in _file_names(path, source)]
 
 
 def hive_values(path: Path, root: Path | None) -> dict[str, str]:
@@ -156,9 +218,19 @@ def hive_values(path: Path, root: Path | None) -> dict[str, str]:
 
 
 def count_rows(source: Source) -> int:
-    """Rows the source holds (cases, or questions in the three-table form), from footers."""
+    """Rows the source holds (cases, or questions in the three-table form), from footers
+    (a CSV or JSON file is counted by reading it through; a conversation's, by turns.py)."""
+    if source.form in ("turns", "chat"):
+        from flows.read.turns import count_turn_rows
+
+        return count_turn_rows(source)
     table = "cases" if source.form == "wide" else "questions"
-    return sum(pq.ParquetFile(path).metadata.num_rows for path in source.files[table])
+    return sum(
+        pq.ParquetFile(path).metadata.num_rows
+        if source.format_of(path) == "parquet"
+        else count_file_rows(path, source.format_of(path))
+        for path in source.files[table]
+    )
 
 
 def duplicated_case_ids(source: Source) -> pl.DataFrame:
@@ -168,22 +240,48 @@ def duplicated_case_ids(source: Source) -> pl.DataFrame:
     folder past `_ID_COUNT_MEMORY`, so this pre-pass needs as much memory at 10M rows as at 1M
     (polars' group_by held every id: a 0.43 GB peak at 1M rows, 2.3 GB at 10M; bench/memory.py).
     """
+    if source.form in ("turns", "chat"):
+        return pl.DataFrame(schema={"case_id": pl.String})  # repeated turns: turns.py
+    if source.options.case_id == "content":
+        return _repeated_ids(lambda: _content_ids(source))
     tables = ["cases"] if source.form == "wide" else ["questions", "outputs"]
-    found = [_repeated_ids(source.files[table]) for table in tables]
+    found = [
+        _repeated_ids(lambda paths=source.files[table]: _given_ids(source, paths))
+        for table in tables
+    ]
     return pl.concat(found).unique()
 
 
-def _repeated_ids(paths: list[Path]) -> pl.DataFrame:
-    """The ids repeated across `paths`; a file that cannot be read fails naming it."""
+def _given_ids(source: Source, paths: list[Path]) -> Iterator[pa.RecordBatch]:
+    column = source.options.source_name("case_id") if source.form == "wide" else "case_id"
+    for path in paths:
+        fmt = source.format_of(path)
+        if fmt == "parquet":
+            yield from _case_ids(path, column)
+            continue
+        for frame in duckdb_frames(path, fmt, _ID_ROWS, None):
+            ids = frame.select(pl.col(column).cast(pl.String).alias("case_id"))
+            yield from ids.to_arrow(compat_level=pl.CompatLevel.newest()).to_batches()
+
+
+def _content_ids(source: Source) -> Iterator[pa.RecordBatch]:
+    """`--case-id content`: the ids the main pass will make, from every row's content."""
+    for raw in iter_batches(source, _ID_ROWS):
+        ids = content_case_ids(raw.frame, lists_as_json=raw.lists_as_json).alias("case_id")
+        yield from ids.to_frame().to_arrow(compat_level=pl.CompatLevel.newest()).to_batches()
+
+
+def _repeated_ids(read: Callable[[], Iterator[pa.RecordBatch]]) -> pl.DataFrame:
+    """The ids repeated across what `read` streams; a file that cannot be read fails naming it."""
     failed: list[InputUnreadable] = []
 
     def batches() -> Iterator[pa.RecordBatch]:
-        for path in paths:
-            try:
-                yield from _case_ids(path)
-            except InputUnreadable as exc:
-                failed.append(exc)  # DuckDB rewords what its Arrow stream raised
-                raise
+        try:
+            for batch in read():
+                yield batch.cast(_ID_SCHEMA)
+        except InputUnreadable as exc:
+            failed.append(exc)  # DuckDB rewords what its Arrow stream raised
+            raise
 
     ids = pa.RecordBatchReader.from_batches(_ID_SCHEMA, batches())
     with tempfile.TemporaryDirectory(prefix="faithpipe-ids-") as spill:
@@ -201,10 +299,10 @@ def _repeated_ids(paths: list[Path]) -> pl.DataFrame:
     return repeated
 
 
-def _case_ids(path: Path) -> Iterator[pa.RecordBatch]:
+def _case_ids(path: Path, column: str = "case_id") -> Iterator[pa.RecordBatch]:
     """One file's case_id column as text, a run of row groups at a time; a corrupt page
     fails the run naming the file."""
-    file = pl.scan_parquet(path, glob=False).select(pl.col("case_id").cast(pl.String))
+    file = pl.scan_parquet(path, glob=False).select(pl.col(column).cast(pl.String).alias("case_id"))
     try:
         for start, rows in _row_group_spans(pq.ParquetFile(path), _ID_ROWS):
             frame = file.slice(start, rows).collect()
@@ -216,15 +314,30 @@ def _case_ids(path: Path) -> Iterator[pa.RecordBatch]:
 def iter_batches(source: Source, batch_size: int) -> Iterator[RawBatch]:
     """Stream the source as raw batches of at most `batch_size` rows, in bounded memory."""
     if source.form == "three":
-        yield from _three_table_batches(source, batch_size)
+        yield from three_table_batches(source, batch_size)
         return
+    if source.form in ("turns", "chat"):
+        from flows.read.turns import iter_turn_batches
+
+        yield from iter_turn_batches(source, batch_size)
+        return
+    content_ids = source.options.case_id == "content"
     for path in source.files["cases"]:
         hive = hive_values(path, source.root)
+        fmt = source.format_of(path)
+        frames = (
+            _file_frames(path, batch_size)
+            if fmt == "parquet"
+            else duckdb_frames(
+                path, fmt, batch_size, source.options.source_name("retrieval_context")
+            )
+        )
         try:
-            for read in _file_frames(path, batch_size):
-                extra = {k: v for k, v in hive.items() if k not in read.columns}
-                frame = read.with_columns(pl.lit(v).alias(k) for k, v in extra.items())
-                yield RawBatch(frame, str(path))
+            for read in frames:
+                named = mapped(read, source.options)
+                extra = {k: v for k, v in hive.items() if k not in named.columns}
+                frame = named.with_columns(pl.lit(v).alias(k) for k, v in extra.items())
+                yield RawBatch(frame, str(path), fmt != "parquet", content_ids)
         except _READ_ERRORS as exc:
             raise InputUnreadable(f"{path}: cannot read its data ({_short(exc)})") from exc
 
@@ -268,49 +381,6 @@ def _row_group_spans(reader: pq.ParquetFile, rows_wanted: int) -> list[tuple[int
     if rows:
         spans.append((start, rows))
     return spans
-
-
-def orphan_rows(source: Source) -> pl.DataFrame:
-    """Three-table form: outputs and contexts whose case_id has no question, as quarantine
-    rows (`check`, `case_id`, `column`, `value`, `row_json`, `source_file`, `row`)."""
-    if source.form != "three":
-        return pl.DataFrame()
-    con = duckdb.connect()
-    try:
-        params = _duckdb_file_lists(source)
-        found = con.sql(sql("three_table_orphans"), params=params).pl()
-    finally:
-        con.close()
-    return found.with_columns(
-        source_file=pl.lit(str(source.root)), row=pl.int_range(pl.len(), dtype=pl.UInt32)
-    )
-
-
-def _three_table_batches(source: Source, batch_size: int) -> Iterator[RawBatch]:
-    """Join questions, contexts (long, ordered by position) and outputs in DuckDB, streamed."""
-    con = duckdb.connect()
-    try:
-        params = _duckdb_file_lists(source)
-        try:
-            reader = con.sql(sql("read_three_tables"), params=params).to_arrow_reader(batch_size)
-        except duckdb.Error as exc:
-            raise InputUnreadable(f"{source.spec}: cannot join the three tables ({exc})") from exc
-        for record_batch in reader:
-            frame = pl.from_arrow(record_batch)
-            assert isinstance(frame, pl.DataFrame)
-            yield RawBatch(frame, str(source.root))
-    finally:
-        con.close()
-
-
-def _duckdb_file_lists(source: Source) -> dict[str, list[str]]:
-    """Each table's files as DuckDB reads them literally: it treats every path as a glob, so a
-    file named `part[1].parquet` would be read as `part1.parquet`. A glob character becomes a
-    one-character class of itself."""
-    return {
-        name: [re.sub(r"([\[\]*?])", r"[\1]", str(path)) for path in source.files[name]]
-        for name in THREE_TABLES
-    }
 
 
 def _short(exc: BaseException) -> str:

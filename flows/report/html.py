@@ -11,6 +11,7 @@ import polars as pl
 from plotly.offline import get_plotlyjs
 
 from flows.report.charts import report_figures
+from flows.report.conversations import conversations_html
 from flows.report.queries import (
     CAUSES,
     ReportOptions,
@@ -167,7 +168,7 @@ def render_html(con: duckdb.DuckDBPyConnection, options: ReportOptions) -> str:
         summary=_summary_html(rates),
         charts=charts,
         claims=_claims_html(contradicted_claims(con, options)),
-        costs=_costs_html(con, options),
+        costs=_costs_html(con, options) + conversations_html(con),
     )
 
 

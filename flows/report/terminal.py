@@ -11,6 +11,7 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
+from flows.report.conversations import print_conversations
 from flows.report.queries import (
     CAUSES,
     ReportOptions,
@@ -103,6 +104,7 @@ def render_terminal(
         if flagged.height:
             console.print(Text(invalid_note(flagged)))
     print_costs(con, options, console)
+    print_conversations(con, console)
 
     segment = resolve_segment(con, options.segment)
     if segment is None:

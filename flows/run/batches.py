@@ -18,6 +18,7 @@ from faith_udfs import FaithfulnessFrames, Judge, MetricConfig, score_cases
 from flows.judges.factory import judge_usage
 from flows.read.source import RawBatch
 from flows.run.judge_accounting import case_usage
+from flows.run.turn_support import with_turn_support
 from flows.store.db import register, sql
 from schemas import validate_cases
 
@@ -83,7 +84,9 @@ class ScoredBatch:
 def validate_batch(raw: RawBatch) -> ValidatedRows:
     """Check a raw batch against the contract; bad rows become quarantine rows."""
     started = time.perf_counter()
-    checked = validate_cases(raw.frame)
+    checked = validate_cases(
+        raw.frame, lists_as_json=raw.lists_as_json, content_ids=raw.content_ids
+    )
     quarantined = checked.quarantined.select(
         "check",
         "case_id",
@@ -184,6 +187,8 @@ def score_batch(
         classified.filter(~pl.col("skip")).select("case_id"), on="case_id", how="semi"
     )
     frames = score_cases(todo, judge, config) if todo.height else None
+    if frames is not None:
+        frames = with_turn_support(frames, todo)
     usage = case_usage(frames, judge) if frames else None
     status = frames.case_scores["status"] if frames else pl.Series([], dtype=pl.String)
     success = frames.case_scores["success"] if frames else pl.Series([], dtype=pl.Boolean)

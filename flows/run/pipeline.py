@@ -156,7 +156,7 @@ def run_score(
     )
     progress = progress or LogProgress()
     started = time.perf_counter()
-    source = resolve_source(settings.source)
+    source = resolve_source(settings.source, settings.read_options())
     total = count_rows(source)
     duplicates = duplicated_case_ids(source)
     con = open_store(dry_run_db(settings), lock_timeout=settings.lock_timeout)
@@ -358,11 +358,7 @@ def _score_all(state: RunState, source: Source, duplicates: pl.DataFrame, batch_
     orphans = orphan_rows(source)
     if orphans.height:
         batch.quarantined.append(state.keys.keyed(orphans))
-    plan = (
-        DuplicatePlan.of(duplicates, iter_batches(source, batch_size), validate_batch)
-        if duplicates.height
-        else None
-    )
+    plan = _duplicate_plan(source, duplicates, batch_size)
     clock = time.perf_counter()
     for raw in iter_batches(source, batch_size):
         batch.seconds_read += time.perf_counter() - clock
@@ -381,6 +377,18 @@ def _score_all(state: RunState, source: Source, duplicates: pl.DataFrame, batch_
     if batch.rows_in:
         _process(state, batch)
     _drain(state)
+
+
+def _duplicate_plan(
+    source: Source, duplicates: pl.DataFrame, batch_size: int
+) -> DuplicatePlan | None:
+    """How repeated case_ids are resolved; with `--case-id content` a repeated id is a
+    repeated content, so every copy after the first is an exact copy."""
+    if not duplicates.height:
+        return None
+    if source.options.case_id == "content":
+        return DuplicatePlan(duplicates["case_id"].clear(), duplicates["case_id"])
+    return DuplicatePlan.of(duplicates, iter_batches(source, batch_size), validate_batch)
 
 
 def _process(state: RunState, batch: Batch) -> None:

@@ -4,12 +4,13 @@ The judge's own settings (JudgeSettings) live in the judges wing and nest here."
 from __future__ import annotations
 
 import json
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from faith_udfs import MetricConfig
 from flows.judges.settings import JudgeSettings
+from flows.read.formats import ReadOptions, parse_columns
 from flows.read.source import DEFAULT_BATCH_SIZE
 from flows.store.db import DEFAULT_DB
 
@@ -42,6 +43,37 @@ class ScoreSettings(BaseModel):
     price_output_usd: float | None = Field(default=None, ge=0.0)
     # Work out calls, tokens and cost without judging or writing anything (a `runs` row only).
     dry_run: bool = False
+    # Reading the source (docs/conversations.md): its format (auto: by extension), which of
+    # its columns are the contract's (`{"input": "question"}`, or the CLI's text
+    # `input=question,...`), how a missing case_id is made, and how many earlier turns a
+    # conversation's turn may rely on.
+    format: str = "auto"
+    columns: dict[str, str] = Field(default_factory=dict)
+    case_id: Literal["given", "content"] = "given"
+    conversation_window: int = Field(default=4, ge=0)
+
+    @model_validator(mode="before")
+    @classmethod
+    def _columns_as_text(cls, data: Any) -> Any:
+        """`columns` may come as the CLI's text (a deployment's parameter, an environment)."""
+        if isinstance(data, dict) and isinstance(data.get("columns"), str):
+            return {**data, "columns": parse_columns(data["columns"])}
+        return data
+
+    @model_validator(mode="after")
+    def _readable(self) -> ScoreSettings:
+        """The read options hold together (a known format, contract names in `columns`)."""
+        self.read_options()
+        return self
+
+    def read_options(self) -> ReadOptions:
+        """How the source is read, as flows/read takes it."""
+        return ReadOptions(
+            format=self.format,
+            columns=dict(self.columns),
+            case_id=self.case_id,
+            conversation_window=self.conversation_window,
+        )
 
     def prices(self) -> tuple[float | None, float | None]:
         """USD per million tokens (in, out) this run's judge is priced at; None: unknown."""

@@ -47,7 +47,8 @@ IO_LIBRARIES = {
 # Only these modules may import these libraries.
 LIBRARY_ROOMS = {
     "prefect": lambda module: room_of(module) == "orchestration",
-    "duckdb": lambda module: room_of(module) == "store" or module == "flows.read.source",
+    # The read room reads CSV, JSON and conversations with DuckDB's own readers, in memory.
+    "duckdb": lambda module: room_of(module) in ("store", "read"),
 }
 
 

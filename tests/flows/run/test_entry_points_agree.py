@@ -8,10 +8,18 @@ from __future__ import annotations
 import unicodedata
 from pathlib import Path
 
+import duckdb
 import polars as pl
 import pytest
 
-from faith_udfs import FaithfulnessMetric, GroundedJudge, LexicalJudge, LLMTestCase
+from faith_udfs import (
+    FaithfulnessMetric,
+    GroundedJudge,
+    LexicalJudge,
+    LLMTestCase,
+    MetricConfig,
+    score_cases,
+)
 from flows.judges.settings import JudgeSettings
 from flows.run.pipeline import run_score
 from flows.run.settings import ScoreSettings
@@ -88,3 +96,40 @@ def test_pipeline_api_and_sql_agree_on_edge_answers(tmp_path: Path, kind: str) -
     assert pipeline["zero-width in a word"] == pipeline["grounded"] == 1.0
     assert pipeline["decomposed"] == pipeline["composed"]
     assert pipeline["contradicting"] == 0.5
+
+
+ONE_STRING = "Order A17 shipped on 3 March."
+
+
+def test_one_string_as_the_context_is_refused_at_every_entry_point(tmp_path: Path) -> None:
+    """Issue 23: one string is not a list of passages anywhere. The pipeline quarantines it
+    (from Parquet, and from CSV where a list is JSON text and the string is not), the
+    Python API raises TypeError, the SQL functions refuse to bind it."""
+    frame = cases([case_row("one")]).with_columns(retrieval_context=pl.lit(ONE_STRING))
+    source, db = write(frame, tmp_path / "one.parquet"), tmp_path / "one.duckdb"
+    frame.write_csv(tmp_path / "one.csv")
+    for path in (source, tmp_path / "one.csv"):
+        run = run_score(ScoreSettings(source=str(path), db=str(db)))
+        assert (run["rows_in"], run["rows_quarantined"], run["rows_scored"]) == (1, 1, 0)
+    assert query(db, "SELECT count(*) FROM case_scores") == [(0,)]
+    assert query(db, 'SELECT DISTINCT "check", value FROM quarantine') == [
+        ("retrieval_context_not_a_list_of_strings", ONE_STRING)
+    ]
+    with pytest.raises(TypeError, match=r"wrap one passage as \[text\]"):
+        LLMTestCase(input="q", actual_output=ONE_STRING, retrieval_context=ONE_STRING)  # type: ignore[arg-type]
+    as_frame = pl.DataFrame(
+        {"case_id": ["one"], "actual_output": [ONE_STRING], "retrieval_context": [ONE_STRING]}
+    )
+    with pytest.raises(TypeError, match=r"wrap one passage as \[text\]"):
+        score_cases(as_frame, GroundedJudge(), MetricConfig())
+    con = connect(tmp_path / "sql.duckdb")
+    try:
+        for context in (f"'{ONE_STRING}'", f"CAST('{ONE_STRING}' AS VARCHAR)"):
+            with pytest.raises(duckdb.Error, match="VARCHAR"):
+                con.execute(f"SELECT faith_grounded_score('{ONE_STRING}', {context}, false)")
+        listed = con.execute(
+            f"SELECT faith_grounded_score('{ONE_STRING}', ['{ONE_STRING}'], false)"
+        )
+        assert listed.fetchall() == [(1.0,)]
+    finally:
+        con.close()

@@ -1,0 +1,45 @@
+"""What a resolved source is, and what a raw batch read from it carries."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import polars as pl
+
+from flows.read.formats import ReadOptions, format_of
+
+
+@dataclass(frozen=True)
+class Source:
+    """Resolved input: its form, the files of each table, and how to read them."""
+
+    spec: str
+    form: str  # "wide" | "three" | "turns" | "chat"
+    files: dict[str, list[Path]] = field(default_factory=dict)
+    root: Path | None = None
+    options: ReadOptions = field(default_factory=ReadOptions)
+
+    @property
+    def all_files(self) -> list[Path]:
+        return [path for paths in self.files.values() for path in paths]
+
+    def format_of(self, path: Path) -> str:
+        """The file's format (a name no format claims is read as Parquet, as it always was)."""
+        return format_of(path, self.options) or "parquet"
+
+    @property
+    def all_parquet(self) -> bool:
+        return all(self.format_of(path) == "parquet" for path in self.all_files)
+
+
+@dataclass(frozen=True)
+class RawBatch:
+    """Rows as read, before any validation, and where they came from. `lists_as_json`: the
+    format holds lists as JSON text (CSV; a JSON column of mixed types); `content_ids`:
+    `--case-id content`, the case_id is made from the case's content."""
+
+    frame: pl.DataFrame
+    source_file: str
+    lists_as_json: bool = False
+    content_ids: bool = False

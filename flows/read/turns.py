@@ -1,0 +1,191 @@
+"""Logged conversations as cases: a table of turns, or a chat log (OpenAI `messages`, one
+conversation a row), read by DuckDB, checked turn by turn, every answering assistant turn a
+case judged against its passages, its tool results and a window of earlier turns.
+
+The whole source is gathered in one DuckDB connection (a conversation's turns may lie in
+any file); DuckDB keeps at most `_MEMORY` of it in memory and spills the rest to a temporary
+folder, and the cases stream out in batches.
+"""
+
+from __future__ import annotations
+
+import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+import duckdb
+import polars as pl
+
+from flows.errors import InputUnreadable
+from flows.read.formats import FORMATS, duckdb_paths, quoted, reader_sql
+from flows.read.shapes import RawBatch, Source
+from flows.store.db import sql
+
+# The input of an assistant turn no user turn comes before (an opening greeting): the
+# contract wants a question, and this says there was none.
+NO_USER_TURN = "(no user turn before this one)"
+_MEMORY = "512MB"
+_LIST_TYPES = ("VARCHAR[]", "JSON[]")
+
+
+def iter_turn_batches(source: Source, batch_size: int) -> Iterator[RawBatch]:
+    """The source's cases (one an answering assistant turn), at most `batch_size` a batch."""
+    with _turns(source) as con:
+        params = {"window": source.options.conversation_window, "no_user_turn": NO_USER_TURN}
+        reader = con.sql(sql("read_turns"), params=params).to_arrow_reader(batch_size)
+        for record_batch in reader:
+            frame = pl.from_arrow(record_batch)
+            assert isinstance(frame, pl.DataFrame)
+            yield RawBatch(frame, _source_file(source))
+
+
+def bad_turns(source: Source) -> pl.DataFrame:
+    """Turns that break the turns contract, as quarantine rows (`check`, `case_id`, `column`,
+    `value`, `row_json`, `source_file`, `row`)."""
+    with _turns(source) as con:
+        found = con.sql(sql("bad_turns")).pl()
+    return found.with_columns(
+        source_file=pl.lit(_source_file(source)), row=pl.int_range(pl.len(), dtype=pl.UInt32)
+    )
+
+
+def count_turn_rows(source: Source) -> int:
+    """Rows of a conversation source: its cases plus its quarantined turns (turns read only
+    as context are not rows: docs/conversations.md, Accounting)."""
+    with _turns(source) as con:
+        params = {"window": source.options.conversation_window, "no_user_turn": NO_USER_TURN}
+        cases = con.execute(f"SELECT count(*) FROM ({sql('read_turns')})", params).fetchall()
+        bad = con.execute(f"SELECT count(*) FROM ({sql('bad_turns')})").fetchall()
+    return int(cases[0][0]) + int(bad[0][0])
+
+
+def _source_file(source: Source) -> str:
+    files = source.all_files
+    return str(files[0]) if len(files) == 1 else str(source.root or source.spec)
+
+
+@contextmanager
+def _turns(source: Source) -> Iterator[duckdb.DuckDBPyConnection]:
+    """A connection holding `checked_turns`: every turn of the source, contract names, the
+    first check each fails."""
+    with tempfile.TemporaryDirectory(prefix="faithpipe-turns-") as spill:
+        con = duckdb.connect(config={"memory_limit": _MEMORY, "temp_directory": spill})
+        try:
+            con.execute("SET enable_progress_bar = false")
+            try:
+                _load(con, source)
+            except duckdb.Error as exc:
+                raise InputUnreadable(
+                    f"{source.spec}: cannot read it as conversations ({_first(exc)})"
+                ) from exc
+            yield con
+        finally:
+            con.close()
+
+
+def _load(con: duckdb.DuckDBPyConnection, source: Source) -> None:
+    by_format: dict[str, list[str]] = {}
+    for path in source.all_files:
+        by_format.setdefault(source.format_of(path), []).extend(duckdb_paths([path]))
+    reads = [
+        f"SELECT * FROM {reader_sql(fmt).replace('$files', f'$files_{fmt}')}"
+        for fmt in FORMATS
+        if fmt in by_format
+    ]
+    params = {f"files_{fmt}": paths for fmt, paths in by_format.items()}
+    con.execute(f"CREATE TEMP TABLE raw_rows AS {' UNION ALL BY NAME '.join(reads)}", params)
+    renamed = _renamed(con, "raw_rows", source)
+    if source.form == "chat":
+        fallbacks = _chat_fallbacks(con, renamed)
+        con.execute(f"CREATE TEMP TABLE chats AS SELECT {renamed}{fallbacks} FROM raw_rows")
+        con.execute(f"CREATE TEMP TABLE named_turns AS {sql('chat_turns')}")
+    else:
+        tool_calls = "false AS __tool_calls"
+        con.execute(
+            f"CREATE TEMP TABLE named_turns AS SELECT {renamed}, {tool_calls} FROM raw_rows"
+        )
+    con.execute("DROP TABLE raw_rows")
+    # Text holds lists only where the format has no lists (CSV) or mixes types (JSON).
+    as_text = any(fmt != "parquet" for fmt in by_format)
+    kind = _types(con, "named_turns").get("retrieval_context")
+    passages, bad, text = _passages(kind, as_text=as_text)
+    con.execute(
+        "CREATE TEMP TABLE turns AS SELECT * EXCLUDE (retrieval_context), "
+        f"{passages} AS retrieval_context, {bad} AS __rc_bad, {text} AS __rc_text, "
+        "CAST(to_json(t) AS VARCHAR) AS __json, row_number() OVER () AS __row "
+        f"FROM (SELECT * {_with_passages(con)} FROM named_turns) AS t"
+    )
+    con.execute(f"CREATE TEMP TABLE checked_turns AS {sql('checked_turns')}")
+
+
+def _renamed(con: duckdb.DuckDBPyConnection, table: str, source: Source) -> str:
+    """Every column of `table`, those `--columns` maps under their contract names."""
+    reverse = {column: name for name, column in source.options.columns.items()}
+    names = list(_types(con, table))
+    clashing = [
+        reverse[n] for n in names if n in reverse and reverse[n] in names and reverse[n] != n
+    ]
+    if clashing:
+        raise InputUnreadable(
+            f"{source.spec}: --columns maps onto {', '.join(clashing)}, which the source has "
+            "already: map that column too, or drop it"
+        )
+    return ", ".join(f"{quoted(n)} AS {quoted(reverse.get(n, n))}" for n in names)
+
+
+def _chat_fallbacks(con: duckdb.DuckDBPyConnection, renamed: str) -> str:
+    """A chat log without `conversation_id` is named by its `id`, else by its line number
+    (`line-1`, ...: stable while the file only grows); without `logged_at`, each message's
+    own `logged_at` is the only time (a turn with none is quarantined by the contract)."""
+    columns = {row[0] for row in con.execute(f"DESCRIBE SELECT {renamed} FROM raw_rows").fetchall()}
+    added = ""
+    if "conversation_id" not in columns:
+        line = "'line-' || CAST(row_number() OVER () AS VARCHAR)"
+        given = f'coalesce(CAST("id" AS VARCHAR), {line})' if "id" in columns else line
+        added += f", {given} AS conversation_id"
+    if "logged_at" not in columns:
+        added += ", CAST(NULL AS VARCHAR) AS logged_at"
+    return added
+
+
+def _with_passages(con: duckdb.DuckDBPyConnection) -> str:
+    """A source with no passages column gives every turn none."""
+    if "retrieval_context" in _types(con, "named_turns"):
+        return ""
+    return ", CAST(NULL AS VARCHAR[]) AS retrieval_context"
+
+
+def _passages(kind: str | None, *, as_text: bool) -> tuple[str, str, str]:
+    """(the passages as a list, whether the value given was not a list of strings, the value
+    as text) for the type the passages column has: a list as it is; JSON or text (CSV, a chat
+    message's field) decoded when it is a JSON array; anything else a breach."""
+    if kind is None or kind in _LIST_TYPES or kind == '"NULL"':
+        return "CAST(retrieval_context AS VARCHAR[])", "false", "CAST(NULL AS VARCHAR)"
+    if kind in ("VARCHAR", "JSON") and as_text:
+        as_json = "TRY_CAST(retrieval_context AS JSON)"
+        passages = (
+            f"CASE WHEN json_type({as_json}) = 'ARRAY' "
+            f"AND coalesce(list_bool_and(list_transform(from_json({as_json}, '[\"JSON\"]'), "
+            "lambda x: json_type(x) = 'VARCHAR')), true) "
+            f"THEN from_json({as_json}, '[\"VARCHAR\"]') "
+            # DuckDB's own COPY writes a list as `[a, 'b, c']`
+            "WHEN NOT json_valid(retrieval_context) "
+            "THEN TRY_CAST(CAST(retrieval_context AS VARCHAR) AS VARCHAR[]) END"
+        )
+        bad = f"(retrieval_context IS NOT NULL AND {passages} IS NULL)"
+        return passages, bad, "CAST(retrieval_context AS VARCHAR)"
+    return (
+        "CAST(NULL AS VARCHAR[])",
+        "(retrieval_context IS NOT NULL)",
+        "CAST(retrieval_context AS VARCHAR)",
+    )
+
+
+def _types(con: duckdb.DuckDBPyConnection, table: str) -> dict[str, str]:
+    rows = con.execute(f"DESCRIBE {table}").fetchall()
+    return {row[0]: row[1] for row in rows}
+
+
+def _first(exc: BaseException) -> str:
+    text = str(exc).strip()
+    return text.splitlines()[0] if text else type(exc).__name__

@@ -1,0 +1,86 @@
+"""The report's conversations section: the worst conversations, each with its first failing
+turn shown in context (the question, the answer, the claims not supported)."""
+
+from __future__ import annotations
+
+import html
+from typing import TYPE_CHECKING
+
+import polars as pl
+from rich import box
+from rich.console import Console
+from rich.table import Table
+from rich.text import Text
+
+from flows.store.db import sql
+
+if TYPE_CHECKING:
+    import duckdb
+
+WORST_CONVERSATIONS = 5
+_HEADERS = ("conversation", "turns scored", "mean", "min", "passing", "first failing turn")
+
+
+def worst_conversations(
+    con: duckdb.DuckDBPyConnection, limit: int = WORST_CONVERSATIONS
+) -> pl.DataFrame:
+    """Up to `limit` conversations per database with a failing turn, worst first; empty when
+    the database holds no conversation."""
+    if not con.execute(sql("report_has_conversations")).fetchall()[0][0]:
+        return pl.DataFrame()
+    return con.sql(sql("report_worst_conversations"), params={"limit": limit}).pl()
+
+
+def _cells(row: dict) -> list[str]:
+    return [
+        f"{row['conversation_id']} ({row['config_id']})",
+        f"{row['turns_scored']:,} of {row['turns']:,}",
+        f"{row['mean_score']:.2f}",
+        f"{row['min_score']:.2f}",
+        f"{row['share_passing']:.0%}",
+        str(row["first_failing_turn"]),
+    ]
+
+
+def print_conversations(con: duckdb.DuckDBPyConnection, console: Console) -> None:
+    """The worst conversations as a table, then each first failing turn in context."""
+    worst = worst_conversations(con)
+    if worst.is_empty():
+        return
+    table = Table(title=Text("Worst conversations"), box=box.SIMPLE_HEAD)
+    for name in _HEADERS:
+        table.add_column(name, justify="left" if name == "conversation" else "right")
+    rows = list(worst.iter_rows(named=True))
+    for row in rows:
+        table.add_row(*(Text(cell) for cell in _cells(row)))
+    console.print(table)
+    for row in rows:
+        console.print(Text(f"{row['conversation_id']}, turn {row['first_failing_turn']}:"))
+        console.print(Text(f"  user: {row['input']}"))
+        console.print(Text(f"  assistant: {row['actual_output']}"))
+        for claim in row["failing_claims"] or []:
+            console.print(Text(f"    - {claim}"))
+
+
+def conversations_html(con: duckdb.DuckDBPyConnection) -> str:
+    """The same section as HTML ('' when there is no conversation)."""
+    worst = worst_conversations(con)
+    if worst.is_empty():
+        return ""
+    head = "".join(f"<th>{html.escape(name)}</th>" for name in (*_HEADERS, "in context"))
+    body = []
+    for row in worst.iter_rows(named=True):
+        claims = "".join(f"<li>{html.escape(c)}</li>" for c in row["failing_claims"] or [])
+        context = (
+            f"<p><b>user:</b> {html.escape(row['input'] or '')}</p>"
+            f"<p><b>assistant:</b> {html.escape(row['actual_output'] or '')}</p><ul>{claims}</ul>"
+        )
+        cells = "".join(f"<td>{html.escape(cell)}</td>" for cell in _cells(row))
+        body.append(f"<tr>{cells}<td>{context}</td></tr>")
+    return (
+        "<h2>Worst conversations</h2><table><thead><tr>"
+        + head
+        + "</tr></thead><tbody>"
+        + "".join(body)
+        + "</tbody></table>"
+    )

@@ -1,0 +1,11 @@
+-- Turns that break the turns contract, as quarantine rows: no conversation id, a turn that
+-- is not an integer, a role outside user/assistant/tool/system, a turn logged twice (the
+-- first copy read is kept), an assistant turn whose passages are not a list of strings.
+SELECT __check AS "check",
+       CAST(conversation_id AS VARCHAR) || ':' || CAST(turn AS VARCHAR) AS case_id,
+       __column AS "column",
+       __value AS value,
+       __json AS row_json
+FROM checked_turns
+WHERE __check IS NOT NULL
+ORDER BY __row

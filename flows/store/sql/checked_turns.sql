@@ -1,0 +1,34 @@
+-- Every turn read, with the first contract check it fails (NULL: none).
+WITH typed AS (
+    SELECT *,
+           trim(CAST(conversation_id AS VARCHAR)) AS __cid,
+           TRY_CAST(turn AS BIGINT) AS __turn,
+           lower(trim(CAST(role AS VARCHAR))) AS __role
+    FROM turns
+)
+SELECT *,
+       CASE
+           WHEN __cid IS NULL OR __cid = '' THEN 'conversation_id_is_null'
+           WHEN __turn IS NULL THEN 'turn_not_an_integer'
+           WHEN __role IS NULL OR __role NOT IN ('user', 'assistant', 'tool', 'system')
+               THEN 'role_not_in_vocabulary'
+           WHEN row_number() OVER (PARTITION BY __cid, __turn ORDER BY __row) > 1
+               THEN 'turn_repeated'
+           WHEN __role = 'assistant' AND __rc_bad THEN 'retrieval_context_not_a_list_of_strings'
+       END AS __check,
+       CASE
+           WHEN __cid IS NULL OR __cid = '' THEN 'conversation_id'
+           WHEN __turn IS NULL OR row_number() OVER (PARTITION BY __cid, __turn ORDER BY __row) > 1
+               THEN 'turn'
+           WHEN __role IS NULL OR __role NOT IN ('user', 'assistant', 'tool', 'system') THEN 'role'
+           ELSE 'retrieval_context'
+       END AS __column,
+       CASE
+           WHEN __cid IS NULL OR __cid = '' THEN CAST(conversation_id AS VARCHAR)
+           WHEN __turn IS NULL OR row_number() OVER (PARTITION BY __cid, __turn ORDER BY __row) > 1
+               THEN CAST(turn AS VARCHAR)
+           WHEN __role IS NULL OR __role NOT IN ('user', 'assistant', 'tool', 'system')
+               THEN CAST(role AS VARCHAR)
+           ELSE __rc_text
+       END AS __value
+FROM typed

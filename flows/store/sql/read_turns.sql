@@ -1,0 +1,73 @@
+-- Conversations to cases: every assistant turn that answers (not a blank tool-call step) is a
+-- case. Its input is the user turn before it; it may rely on its own passages, the tool
+-- results since the turn before it, and the last $window turns with content before it.
+-- The case's passages are those three in that order; `context_origins` says where each
+-- came from ('passage', 'tool', 'turn:<n>:<role>').
+WITH good AS (
+    SELECT * FROM checked_turns WHERE __check IS NULL
+),
+marked AS (
+    SELECT *,
+           __role IN ('user', 'assistant', 'system')
+               AND content IS NOT NULL AND trim(content) <> '' AS __eligible,
+           __role = 'assistant' AND (content IS NULL OR trim(content) = '')
+               AND (__tool_calls OR lead(__role) OVER w = 'tool') AS __tool_step
+    FROM good
+    WINDOW w AS (PARTITION BY __cid ORDER BY __turn)
+),
+numbered AS (
+    SELECT *,
+           __role = 'assistant' AND NOT __tool_step AS __is_case,
+           coalesce(sum(CAST(__eligible AS INTEGER)) OVER before, 0) AS __before,
+           sum(CAST(__eligible AS INTEGER)) OVER upto AS __k,
+           coalesce(sum(CAST(__role = 'user' OR (__role = 'assistant' AND NOT __tool_step)
+                             AS INTEGER)) OVER before, 0) AS __exchange,
+           last_value(CASE WHEN __role = 'user' THEN content END IGNORE NULLS) OVER before
+               AS __input
+    FROM marked
+    WINDOW before AS (PARTITION BY __cid ORDER BY __turn
+                      ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING),
+           upto AS (PARTITION BY __cid ORDER BY __turn ROWS UNBOUNDED PRECEDING)
+),
+cases AS (
+    SELECT * FROM numbered WHERE __is_case
+),
+tools AS (
+    SELECT c.__cid, c.__turn,
+           list(t.content ORDER BY t.__turn) AS texts
+    FROM cases AS c
+    JOIN numbered AS t
+      ON t.__cid = c.__cid AND t.__role = 'tool' AND t.__exchange = c.__exchange
+     AND t.__turn < c.__turn AND t.content IS NOT NULL AND trim(t.content) <> ''
+    GROUP BY ALL
+),
+windows AS (
+    SELECT c.__cid, c.__turn,
+           list(e.content ORDER BY e.__turn) AS texts,
+           list('turn:' || CAST(e.__turn AS VARCHAR) || ':' || e.__role ORDER BY e.__turn)
+               AS origins
+    FROM cases AS c
+    JOIN numbered AS e
+      ON e.__cid = c.__cid AND e.__eligible AND e.__turn < c.__turn
+     AND e.__k > c.__before - $window AND e.__k <= c.__before
+    GROUP BY ALL
+)
+SELECT c.__cid || ':' || CAST(c.__turn AS VARCHAR) AS case_id,
+       coalesce(c.__input, $no_user_turn) AS input,
+       c.content AS actual_output,
+       list_concat(coalesce(c.retrieval_context, []), coalesce(t.texts, []),
+                   coalesce(w.texts, [])) AS retrieval_context,
+       c.logged_at,
+       c.__cid AS conversation_id,
+       c.__turn AS turn,
+       list_concat(list_transform(coalesce(c.retrieval_context, []), lambda p: 'passage'),
+                   list_transform(coalesce(t.texts, []), lambda p: 'tool'),
+                   coalesce(w.origins, [])) AS context_origins,
+       c.* EXCLUDE (conversation_id, turn, role, content, retrieval_context, logged_at,
+                    __tool_calls, __rc_bad, __rc_text, __json, __row, __cid, __turn, __role,
+                    __check, __column, __value, __eligible, __tool_step, __is_case, __before,
+                    __k, __exchange, __input)
+FROM cases AS c
+LEFT JOIN tools AS t USING (__cid, __turn)
+LEFT JOIN windows AS w USING (__cid, __turn)
+ORDER BY c.__row

@@ -1,0 +1,20 @@
+-- The conversations whose turns fail most (lowest minimum turn score, then share passing),
+-- each with its first failing turn: what the user asked, what the bot answered, and the
+-- claims that were not supported. Read-only; every value a bound parameter.
+WITH worst AS (
+    SELECT *
+    FROM conversation_scores
+    WHERE NOT all_pass AND first_failing_case_id IS NOT NULL
+    ORDER BY min_score, share_passing, conversation_id
+    LIMIT $limit
+)
+SELECT w.config_id, w.conversation_id, w.turns, w.turns_scored, w.mean_score, w.min_score,
+       w.share_passing, w.first_failing_turn, s.input, s.actual_output, s.score,
+       (SELECT list(v.claim || ' [' || coalesce(v.verdict, 'dropped') || ']' ORDER BY v.claim_index)
+        FROM claim_verdicts AS v
+        WHERE v.config_id = s.config_id AND v.case_id = s.case_id
+          AND coalesce(v.verdict, '') <> 'yes') AS failing_claims
+FROM worst AS w
+JOIN case_scores AS s
+  ON s.config_id = w.config_id AND s.case_id = w.first_failing_case_id
+ORDER BY w.min_score, w.share_passing, w.conversation_id

@@ -1,0 +1,220 @@
+"""CSV, JSON Lines, JSON and gzip sources, column mapping and content ids (issue 23): every
+copy of a cases table scores as its Parquet file does, through the same contract, quarantine
+and per-batch commits; rows in = scored + invalid + pending + quarantined in every run."""
+
+from __future__ import annotations
+
+import gzip
+import json
+from pathlib import Path
+
+import duckdb
+import polars as pl
+import pytest
+
+from faith_udfs.errors import ConfigError
+from flows.errors import InputUnreadable
+from flows.read.formats import ReadOptions, parse_columns
+from flows.read.source import resolve_source
+from flows.run.pipeline import run_score
+from flows.run.settings import ScoreSettings
+from tests.support.builders import many_cases, write
+from tests.support.db_reading import query
+
+SCORES = "SELECT case_id, score, success, n_claims, n_yes, n_no, n_idk, status FROM case_scores"
+
+
+def _balanced(run: dict) -> None:
+    assert run["rows_in"] == (
+        run["rows_scored"] + run["rows_invalid"] + run["rows_pending"] + run["rows_quarantined"]
+    )
+
+
+def _as_text_lists(frame: pl.DataFrame, column: str = "retrieval_context") -> pl.DataFrame:
+    """The cases with their passages as JSON text, as a CSV holds a list."""
+    texts = [json.dumps(v) for v in frame[column].to_list()]
+    return frame.with_columns(pl.Series(column, texts, dtype=pl.String))
+
+
+def _copies(frame: pl.DataFrame, folder: Path) -> dict[str, Path]:
+    folder.mkdir(parents=True, exist_ok=True)
+    paths = {
+        "parquet": write(frame, folder / "cases.parquet"),
+        "csv": folder / "cases.csv",
+        "jsonl": folder / "cases.jsonl",
+        "ndjson.gz": folder / "cases.ndjson.gz",
+        "csv.gz": folder / "cases.csv.gz",
+        "json": folder / "cases.json",
+    }
+    _as_text_lists(frame).write_csv(paths["csv"])
+    frame.write_ndjson(paths["jsonl"])
+    paths["ndjson.gz"].write_bytes(gzip.compress(paths["jsonl"].read_bytes()))
+    paths["csv.gz"].write_bytes(gzip.compress(paths["csv"].read_bytes()))
+    frame.write_json(paths["json"])  # one JSON array of objects
+    return paths
+
+
+def _score(source: Path | str, db: Path, **options: object) -> dict:
+    run = run_score(ScoreSettings(source=str(source), db=str(db), **options))
+    _balanced(run)
+    return run
+
+
+def test_csv_jsonl_json_and_gzip_copies_score_as_the_parquet_file(tmp_path: Path) -> None:
+    frame = many_cases(60)
+    paths = _copies(frame, tmp_path / "logs")
+    expected = None
+    for name, path in paths.items():
+        db = tmp_path / f"{name}.duckdb"
+        run = _score(path, db, batch_size=25)
+        assert (run["rows_in"], run["rows_scored"], run["batches"]) == (60, 60, 3), name
+        scores = sorted(query(db, SCORES))
+        expected = expected or scores
+        assert scores == expected, name
+    assert len(expected) == 60
+
+
+def test_a_folder_or_glob_of_csv_files_is_read_as_for_parquet(tmp_path: Path) -> None:
+    frame = many_cases(30)
+    for part in range(3):
+        folder = tmp_path / "logs" / f"day={part}"
+        folder.mkdir(parents=True)
+        _as_text_lists(frame.slice(part * 10, 10)).write_csv(folder / "cases.csv")
+    run = _score(tmp_path / "logs", tmp_path / "folder.duckdb")
+    assert (run["rows_in"], run["rows_scored"]) == (30, 30)
+    days = query(tmp_path / "folder.duckdb", "SELECT DISTINCT segments ->> 'day' FROM case_scores")
+    assert sorted(day for (day,) in days) == ["0", "1", "2"]
+    run = _score(str(tmp_path / "logs" / "*" / "*.csv"), tmp_path / "glob.duckdb")
+    assert run["rows_scored"] == 30
+
+
+def test_format_reads_a_file_whatever_its_name(tmp_path: Path) -> None:
+    path = tmp_path / "export.log"
+    many_cases(5).write_ndjson(path)
+    with pytest.raises(InputUnreadable, match="not a readable Parquet file"):
+        resolve_source(path)
+    run = _score(path, tmp_path / "db.duckdb", format="ndjson")
+    assert run["rows_scored"] == 5
+
+
+def test_a_csv_cell_that_is_not_a_json_list_is_quarantined_with_its_text(tmp_path: Path) -> None:
+    frame = _as_text_lists(many_cases(4))
+    texts = frame["retrieval_context"].to_list()
+    texts[1], texts[2] = "Order A17 shipped on 3 March.", '["fine", 3]'
+    path = tmp_path / "cases.csv"
+    frame.with_columns(pl.Series("retrieval_context", texts)).write_csv(path)
+    run = _score(path, tmp_path / "db.duckdb")
+    assert (run["rows_in"], run["rows_scored"], run["rows_quarantined"]) == (4, 2, 2)
+    found = query(tmp_path / "db.duckdb", 'SELECT "check", value FROM quarantine ORDER BY value')
+    assert found == [
+        ("retrieval_context_not_a_list_of_strings", "Order A17 shipped on 3 March."),
+        ("retrieval_context_not_a_list_of_strings", '["fine", 3]'),
+    ]
+
+
+def test_columns_map_other_names_and_content_ids_are_stable(tmp_path: Path) -> None:
+    frame = many_cases(12).rename(
+        {
+            "input": "question",
+            "actual_output": "answer",
+            "retrieval_context": "contexts",
+            "logged_at": "ts",
+        }
+    )
+    source = write(frame.drop("case_id"), tmp_path / "logs.parquet")
+    mapping = "input=question,actual_output=answer,retrieval_context=contexts,logged_at=ts"
+    with pytest.raises(
+        InputUnreadable, match=r"question2 \(--columns input=\.\.\.\).*--case-id content"
+    ):
+        resolve_source(source, ReadOptions(columns={"input": "question2"}))
+    db = tmp_path / "db.duckdb"
+    first = _score(source, db, columns=mapping, case_id="content")
+    assert (first["rows_in"], first["rows_newly_scored"]) == (12, 12)
+    # The same rows delivered again (from CSV, one of them twice): the same ids, nothing new.
+    again = pl.concat([frame.drop("case_id"), frame.drop("case_id").head(1)])
+    again = _as_text_lists(again, "contexts")
+    again.write_csv(tmp_path / "again.csv")
+    second = _score(tmp_path / "again.csv", db, columns=mapping, case_id="content")
+    assert (second["rows_in"], second["rows_already_scored"]) == (13, 12)
+    assert (second["rows_newly_scored"], second["rows_quarantined"]) == (0, 1)
+    copies = query(db, 'SELECT "check" FROM quarantine')
+    assert copies == [("duplicate_case_id_exact_copy",)]
+    ids = [case_id for (case_id,) in query(db, "SELECT case_id FROM case_scores")]
+    assert len(set(ids)) == 12
+    assert all(len(case_id) == 32 for case_id in ids)
+
+
+def test_a_bad_mapping_is_a_settings_error() -> None:
+    assert parse_columns("input=question, logged_at = ts") == {
+        "input": "question",
+        "logged_at": "ts",
+    }
+    with pytest.raises(ValueError, match="CONTRACT_NAME=SOURCE_COLUMN"):
+        parse_columns("input")
+    with pytest.raises(ValueError, match="not a contract column"):
+        ScoreSettings(source="x", columns={"question": "input"})
+    with pytest.raises(ValueError, match="--format"):
+        ScoreSettings(source="x", format="xml")
+
+
+def test_repeated_case_ids_in_a_csv_follow_the_duplicate_rule(tmp_path: Path) -> None:
+    frame = many_cases(6)
+    conflicting = frame.head(1).with_columns(actual_output=pl.lit("Order A17 was cancelled."))
+    rows = pl.concat([frame, frame.slice(1, 1), conflicting])  # c00001 copied, c00000 differs
+    _as_text_lists(rows).write_csv(tmp_path / "cases.csv")
+    run = _score(tmp_path / "cases.csv", tmp_path / "db.duckdb")
+    assert (run["rows_in"], run["rows_scored"], run["rows_quarantined"]) == (8, 5, 3)
+    found = query(tmp_path / "db.duckdb", 'SELECT "check", case_id FROM quarantine ORDER BY ALL')
+    assert found == [
+        ("duplicate_case_id_conflict", "c00000"),
+        ("duplicate_case_id_conflict", "c00000"),
+        ("duplicate_case_id_exact_copy", "c00001"),
+    ]
+
+
+def test_the_dask_engine_refuses_what_it_cannot_read_before_touching_anything(
+    tmp_path: Path,
+) -> None:
+    from flows.engines.dask_run import run_score_on_dask
+
+    frame = many_cases(3)
+    _as_text_lists(frame).write_csv(tmp_path / "cases.csv")
+    write(frame, tmp_path / "cases.parquet")
+    refused = [
+        ScoreSettings(source=str(tmp_path / "cases.csv"), engine="dask", workers=1),
+        ScoreSettings(
+            source=str(tmp_path / "cases.parquet"), engine="dask", workers=1, case_id="content"
+        ),
+    ]
+    for settings in refused:
+        with pytest.raises(ConfigError, match="--engine dask reads one Parquet cases table"):
+            run_score_on_dask(settings.model_copy(update={"db": str(tmp_path / "x.duckdb")}), None)  # type: ignore[arg-type]
+    assert not (tmp_path / "x.duckdb").exists()
+
+
+def test_a_csv_written_by_duckdb_copy_scores_as_the_parquet_file(tmp_path: Path) -> None:
+    frame = many_cases(20).with_columns(
+        retrieval_context=pl.concat_list(
+            pl.col("retrieval_context"), pl.lit(['Refunds, if any, take 5 days; it\'s "fine".'])
+        )
+    )
+    parquet = write(frame, tmp_path / "cases.parquet")
+    con = duckdb.connect()
+    con.execute(f"COPY (SELECT * FROM '{parquet}') TO '{tmp_path / 'cases.csv'}'")
+    con.close()
+    _score(parquet, tmp_path / "parquet.duckdb")
+    run = _score(tmp_path / "cases.csv", tmp_path / "csv.duckdb")
+    assert (run["rows_in"], run["rows_scored"]) == (20, 20)
+    assert sorted(query(tmp_path / "csv.duckdb", SCORES)) == sorted(
+        query(tmp_path / "parquet.duckdb", SCORES)
+    )
+
+
+def test_a_folder_skips_metadata_json_beside_its_parquet(tmp_path: Path) -> None:
+    write(many_cases(4), tmp_path / "table" / "part-0.parquet")
+    log = tmp_path / "table" / "_delta_log"
+    log.mkdir()
+    (log / "00000000000000000000.json").write_text('{"commitInfo": {}}\n')
+    (tmp_path / "table" / ".part-0.crc.json").write_text("{}\n")
+    source = resolve_source(tmp_path / "table")
+    assert [path.name for path in source.all_files] == ["part-0.parquet"]

@@ -1,0 +1,238 @@
+"""Logged conversations (issue 23): a table of turns, or an OpenAI chat log, scored turn by
+turn. Every answering assistant turn is a case named `<conversation_id>:<turn>`, judged
+against its passages, its tool results and the last --conversation-window turns; a claim only
+an earlier turn supports is `yes`, supported by the conversation; a turn with nothing to rely
+on is invalid. A row of a conversation source is an assistant turn (a case) or a quarantined
+turn: turns read as context only are not rows, so rows in = scored + invalid + pending +
+quarantined still holds."""
+
+from __future__ import annotations
+
+import datetime as dt
+import gzip
+import json
+from pathlib import Path
+
+import polars as pl
+import pytest
+
+from flows.judges.settings import JudgeSettings
+from flows.read.source import resolve_source
+from flows.run.pipeline import run_score
+from flows.run.settings import ScoreSettings
+from flows.run.turn_support import NOTHING_TO_RELY_ON
+from tests.support.db_reading import query
+
+AT = dt.datetime(2026, 11, 1, 9, 0)
+SHIPPED = "Order A17 shipped on 3 March."
+TURNS_SCHEMA = {
+    "conversation_id": pl.String,
+    "turn": pl.Int64,
+    "role": pl.String,
+    "content": pl.String,
+    "retrieval_context": pl.List(pl.String),
+    "logged_at": pl.Datetime("us"),
+    "channel": pl.String,
+}
+# (conversation, turn, role, content, passages)
+TURNS = [
+    # c1: the second answer repeats what the user said: supported by the conversation.
+    ("c1", 1, "user", "My laptop is a 17-inch model. Where is order A17?", None),
+    ("c1", 2, "assistant", SHIPPED, [SHIPPED]),
+    ("c1", 3, "user", "Will the sleeve fit?", None),
+    ("c1", 4, "assistant", "Your laptop is a 17-inch model.", []),
+    # c2: an opening greeting with nothing to rely on: invalid, not failed.
+    ("c2", 1, "assistant", "Welcome to the shop.", []),
+    # c3: a tool call step (blank content, then a tool turn), the tool result, the answer.
+    ("c3", 1, "system", "You are the shop's assistant.", None),
+    ("c3", 2, "user", "Where is order B2?", None),
+    ("c3", 3, "assistant", None, None),
+    ("c3", 4, "tool", "Order B2 left the depot on 4 May.", None),
+    ("c3", 5, "assistant", "Order B2 left the depot on 4 May. It arrives by drone.", None),
+    # broken turns: quarantined, each a row
+    ("c3", 5, "assistant", "A second copy of turn 5.", None),
+    (None, 1, "user", "No conversation.", None),
+    ("c4", 1, "narrator", "Once upon a time.", None),
+]
+
+
+def turns_frame(rows: list[tuple] = TURNS) -> pl.DataFrame:
+    return pl.DataFrame(
+        [
+            {
+                "conversation_id": cid,
+                "turn": turn,
+                "role": role,
+                "content": content,
+                "retrieval_context": passages,
+                "logged_at": AT + dt.timedelta(minutes=turn),
+                "channel": "web",
+            }
+            for cid, turn, role, content, passages in rows
+        ],
+        schema=TURNS_SCHEMA,
+        orient="row",
+    )
+
+
+def chat_lines(rows: list[tuple] = TURNS) -> list[dict]:
+    """The same conversations as OpenAI chat-log lines (valid turns only: a chat log has no
+    turn numbers to repeat), tool calls as an assistant message with `tool_calls`."""
+    lines: dict[str, dict] = {}
+    for cid, _, role, content, passages in rows:
+        if cid is None or role == "narrator" or content == "A second copy of turn 5.":
+            continue
+        line = lines.setdefault(
+            cid, {"conversation_id": cid, "logged_at": AT.isoformat(), "messages": []}
+        )
+        message: dict = {"role": role, "content": content}
+        if passages is not None:
+            message["retrieval_context"] = passages
+        if role == "assistant" and content is None:
+            message["tool_calls"] = [{"id": "call_1", "type": "function"}]
+        line["messages"].append(message)
+    return list(lines.values())
+
+
+def _run(source: Path, db: Path, **options: object) -> dict:
+    run = run_score(ScoreSettings(source=str(source), db=str(db), max_invalid_share=1, **options))
+    assert run["rows_in"] == (
+        run["rows_scored"] + run["rows_invalid"] + run["rows_pending"] + run["rows_quarantined"]
+    )
+    return run
+
+
+@pytest.fixture(scope="module")
+def scored(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    folder = tmp_path_factory.mktemp("turns")
+    turns_frame().write_parquet(folder / "turns.parquet")
+    db = folder / "turns.duckdb"
+    run = _run(folder / "turns.parquet", db)
+    # 4 answering assistant turns + 3 broken turns; 8 turns read as context only.
+    assert (run["rows_in"], run["rows_scored"], run["rows_invalid"]) == (7, 3, 1)
+    assert run["rows_quarantined"] == 3
+    return db
+
+
+def test_every_answering_assistant_turn_is_a_case_with_its_input(scored: Path) -> None:
+    found = query(scored, "SELECT case_id, input, status FROM case_scores ORDER BY case_id")
+    assert found == [
+        ("c1:2", "My laptop is a 17-inch model. Where is order A17?", "scored"),
+        ("c1:4", "Will the sleeve fit?", "scored"),
+        ("c2:1", "(no user turn before this one)", "invalid"),
+        ("c3:5", "Where is order B2?", "scored"),
+    ]
+    segments = query(scored, "SELECT segments FROM case_scores WHERE case_id = 'c3:5'")[0][0]
+    assert json.loads(segments)["channel"] == "web"
+    assert json.loads(json.loads(segments)["context_origins"]) == [
+        "tool",
+        "turn:1:system",
+        "turn:2:user",
+    ]
+
+
+def test_a_claim_only_an_earlier_turn_supports_is_yes_by_the_conversation(scored: Path) -> None:
+    found = query(
+        scored,
+        "SELECT case_id, claim, verdict, supported_by FROM claim_verdicts "
+        "ORDER BY case_id, claim_index",
+    )
+    assert found == [
+        ("c1:2", SHIPPED, "yes", "passage"),
+        ("c1:4", "Your laptop is a 17-inch model.", "yes", "conversation"),
+        ("c3:5", "Order B2 left the depot on 4 May.", "yes", "passage"),  # the tool result
+        ("c3:5", "It arrives by drone.", "idk", None),
+    ]
+
+
+def test_a_turn_with_nothing_to_rely_on_is_invalid_with_the_reason(scored: Path) -> None:
+    found = query(scored, "SELECT error, score, success FROM case_scores WHERE case_id = 'c2:1'")
+    assert found == [(NOTHING_TO_RELY_ON, None, None)]
+
+
+def test_broken_turns_are_quarantined_one_row_each(scored: Path) -> None:
+    found = query(scored, 'SELECT "check", case_id, "column", value FROM quarantine ORDER BY 1')
+    assert found == [
+        ("conversation_id_is_null", None, "conversation_id", None),
+        ("role_not_in_vocabulary", "c4:1", "role", "narrator"),
+        ("turn_repeated", "c3:5", "turn", "5"),
+    ]
+
+
+def test_the_window_bounds_what_a_turn_may_rely_on(tmp_path: Path) -> None:
+    turns_frame().write_parquet(tmp_path / "turns.parquet")
+    db = tmp_path / "narrow.duckdb"
+    _run(tmp_path / "turns.parquet", db, conversation_window=1)
+    # c1:4 sees only turn 3 ("Will the sleeve fit?"): the laptop is no longer supported.
+    found = query(db, "SELECT verdict, supported_by FROM claim_verdicts WHERE case_id = 'c1:4'")
+    assert found == [("idk", None)]
+
+
+def test_a_chat_log_scores_as_the_same_table_of_turns(tmp_path: Path, scored: Path) -> None:
+    lines = "".join(json.dumps(line) + "\n" for line in chat_lines())
+    (tmp_path / "chats.jsonl.gz").write_bytes(gzip.compress(lines.encode()))
+    assert resolve_source(tmp_path / "chats.jsonl.gz").form == "chat"
+    db = tmp_path / "chat.duckdb"
+    run = _run(tmp_path / "chats.jsonl.gz", db)
+    assert (run["rows_in"], run["rows_quarantined"]) == (4, 0)
+    compared = "SELECT case_id, input, score, status FROM case_scores ORDER BY case_id"
+    # A chat log numbers its messages from 1, as the table above does.
+    assert query(db, compared) == query(scored, compared)
+    verdicts = "SELECT case_id, verdict, supported_by FROM claim_verdicts ORDER BY ALL"
+    assert query(db, verdicts) == query(scored, verdicts)
+
+
+def test_a_csv_table_of_turns_with_other_column_names(tmp_path: Path, scored: Path) -> None:
+    frame = turns_frame().rename({"conversation_id": "thread", "content": "text"})
+    texts = [None if v is None else json.dumps(v) for v in frame["retrieval_context"].to_list()]
+    frame = frame.with_columns(pl.Series("retrieval_context", texts, dtype=pl.String))
+    frame.write_csv(tmp_path / "turns.csv")
+    db = tmp_path / "csv.duckdb"
+    run = _run(tmp_path / "turns.csv", db, columns={"conversation_id": "thread", "content": "text"})
+    assert (run["rows_in"], run["rows_quarantined"]) == (7, 3)
+    compared = "SELECT case_id, input, score, status FROM case_scores ORDER BY case_id"
+    assert query(db, compared) == query(scored, compared)
+
+
+def test_a_chat_log_names_its_conversations_by_id_or_line_and_its_times_by_message(
+    tmp_path: Path,
+) -> None:
+    at = AT.isoformat()
+    messages = [
+        {"role": "user", "content": "Where is order A17?", "logged_at": at},
+        {"role": "assistant", "content": SHIPPED, "logged_at": at, "retrieval_context": [SHIPPED]},
+    ]
+    lines = [
+        {"id": "thread-9", "messages": messages},
+        {"messages": messages[:1]},
+        {"messages": messages},
+    ]
+    path = tmp_path / "chats.ndjson"
+    path.write_text("".join(json.dumps(line) + "\n" for line in lines))
+    db = tmp_path / "chat.duckdb"
+    run = _run(path, db)
+    assert (run["rows_in"], run["rows_scored"]) == (2, 2)
+    found = query(db, "SELECT case_id, logged_at, score FROM case_scores ORDER BY case_id")
+    assert found == [("line-3:2", AT, 1.0), ("thread-9:2", AT, 1.0)]
+
+
+def test_one_string_as_a_turns_passages_is_a_breach_in_parquet(tmp_path: Path) -> None:
+    frame = turns_frame(TURNS[:2]).with_columns(
+        retrieval_context=pl.when(pl.col("role") == "assistant").then(pl.lit(SHIPPED))
+    )
+    frame.write_parquet(tmp_path / "turns.parquet")
+    db = tmp_path / "one.duckdb"
+    run = _run(tmp_path / "turns.parquet", db)
+    assert (run["rows_in"], run["rows_quarantined"]) == (1, 1)
+    found = query(db, 'SELECT "check", value FROM quarantine')
+    assert found == [("retrieval_context_not_a_list_of_strings", SHIPPED)]
+
+
+def test_a_judge_naming_no_evidence_marks_only_what_it_can_know(tmp_path: Path) -> None:
+    """The lexical judge gives no evidence: a supported claim of a turn with nothing of its
+    own is the conversation's; one of a turn with passages is not known (NULL)."""
+    turns_frame(TURNS[:4]).write_parquet(tmp_path / "turns.parquet")
+    db = tmp_path / "lexical.duckdb"
+    _run(tmp_path / "turns.parquet", db, judge=JudgeSettings(kind="lexical"))
+    found = query(db, "SELECT case_id, verdict, supported_by FROM claim_verdicts ORDER BY 1")
+    assert found == [("c1:2", "yes", None), ("c1:4", "yes", "conversation")]

@@ -1,0 +1,37 @@
+"""The report's conversations section (issue 23): the worst conversations, each with its
+first failing turn in context, in the terminal and in the HTML file."""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+
+from rich.console import Console
+
+from flows.report import ReportOptions, render_terminal, write_html_report
+from flows.report.conversations import worst_conversations
+from flows.store.db import connect
+from tests.flows.run.test_conversation_nights import _run, conversation, night
+
+
+def test_the_worst_conversations_show_their_first_failing_turn(tmp_path: Path) -> None:
+    db = tmp_path / "faith.duckdb"
+    _run(night(tmp_path / "logs.parquet", conversation("c1", 2), conversation("c2", 4)), db)
+    con = connect(db, read_only=True)
+    try:
+        worst = worst_conversations(con)
+        out = io.StringIO()
+        render_terminal(con, ReportOptions(), Console(file=out, width=200))
+        page = write_html_report(con, tmp_path / "report.html").read_text()
+    finally:
+        con.close()
+    # Turn 2 of each answers "within 9 days": contradicted by the passage.
+    assert sorted(worst["conversation_id"].to_list()) == ["c1", "c2"]
+    assert set(worst["first_failing_turn"].to_list()) == {2}
+    text = " ".join(out.getvalue().split())
+    assert "Worst conversations" in text
+    assert "user: Question 1 about order A17?" in text
+    assert "assistant: Refunds are paid within 9 days." in text
+    assert "Refunds are paid within 9 days. [no]" in text
+    assert "<h2>Worst conversations</h2>" in page
+    assert "Refunds are paid within 9 days. [no]" in page

@@ -1,0 +1,151 @@
+"""Conversations over two nights (issue 23): a conversation that grew scores only its new
+turns; an edited earlier turn re-scores that turn and the turns whose window holds it, and
+no other. `conversation_scores` agrees with the figures recomputed from claim_verdicts."""
+
+from __future__ import annotations
+
+import datetime as dt
+from pathlib import Path
+
+import polars as pl
+from polars.testing import assert_frame_equal
+
+from flows.run.pipeline import run_score
+from flows.run.settings import ScoreSettings
+from tests.flows.read.test_turns import TURNS_SCHEMA
+from tests.support.db_reading import query
+
+AT = dt.datetime(2026, 11, 1, 9, 0)
+PASSAGE = "Order A17 shipped on 3 March. Refunds are paid within 5 working days."
+SCHEMA = {name: kind for name, kind in TURNS_SCHEMA.items() if name != "channel"}
+ANSWERS = [
+    "Order A17 shipped on 3 March.",
+    "Refunds are paid within 9 days.",  # contradicted: a failing turn
+    "Refunds are paid within 5 working days.",
+    "You asked about order A17.",  # supported by the conversation only
+]
+
+
+def conversation(cid: str, turns: int, edited: dict[int, str] | None = None) -> list[dict]:
+    """`turns` turns alternating user, assistant; `edited` replaces some turns' content."""
+    rows = []
+    for turn in range(1, turns + 1):
+        user = turn % 2 == 1
+        content = f"Question {turn} about order A17?" if user else ANSWERS[(turn // 2) % 4]
+        rows.append(
+            {
+                "conversation_id": cid,
+                "turn": turn,
+                "role": "user" if user else "assistant",
+                "content": (edited or {}).get(turn, content),
+                "retrieval_context": None if user else [PASSAGE],
+                "logged_at": AT + dt.timedelta(days=int(cid[1:]), minutes=turn),
+            }
+        )
+    return rows
+
+
+def night(path: Path, *conversations: list[dict]) -> Path:
+    pl.DataFrame([row for rows in conversations for row in rows], schema=SCHEMA).write_parquet(path)
+    return path
+
+
+def _run(source: Path, db: Path) -> dict:
+    run = run_score(ScoreSettings(source=str(source), db=str(db), flow="nightly"))
+    assert run["rows_in"] == (
+        run["rows_scored"] + run["rows_invalid"] + run["rows_pending"] + run["rows_quarantined"]
+    )
+    return run
+
+
+def test_a_grown_conversation_scores_only_its_new_turns_and_an_edit_its_window(
+    tmp_path: Path,
+) -> None:
+    db = tmp_path / "nights.duckdb"
+    first = night(
+        tmp_path / "night1.parquet",
+        conversation("c1", 4),
+        conversation("c2", 6),
+        conversation("c3", 8),
+    )
+    one = _run(first, db)
+    assert (one["rows_in"], one["rows_newly_scored"]) == (9, 9)
+    before = dict(query(db, "SELECT case_id, run_id FROM case_scores"))
+
+    # Night 2: c1 grew by two turns; c3's turn 2 (an answer) was edited; c2 is as it was.
+    second = night(
+        tmp_path / "night2.parquet",
+        conversation("c1", 6),
+        conversation("c2", 6),
+        conversation("c3", 8, edited={2: "Order A17 shipped on 4 March."}),
+    )
+    two = _run(second, db)
+    assert two["rows_in"] == 3 + 3 + 4
+    rescored = sorted(
+        case_id
+        for case_id, run_id in query(db, "SELECT case_id, run_id FROM case_scores")
+        if run_id != before.get(case_id)
+    )
+    # c1:6 is new; c3:2 was edited, c3:4 and c3:6 hold turn 2 in their window of 4 turns
+    # (turns 1-3, 2-5); c3:8's window (turns 4-7) does not hold it.
+    assert rescored == ["c1:6", "c3:2", "c3:4", "c3:6"]
+    assert (two["rows_newly_scored"], two["rows_already_scored"]) == (4, 6)
+    assert two["rows_replaced"] == 3
+
+
+def test_conversation_scores_agree_with_the_claim_verdicts(tmp_path: Path) -> None:
+    db = tmp_path / "scores.duckdb"
+    _run(
+        night(tmp_path / "logs.parquet", *(conversation(f"c{i}", 2 + 2 * i) for i in range(5))), db
+    )
+    claims = pl.DataFrame(
+        query(db, "SELECT case_id, verdict FROM claim_verdicts"),
+        schema={"case_id": pl.String, "verdict": pl.String},
+        orient="row",
+    )
+    turns = pl.DataFrame(
+        query(db, "SELECT case_id, status FROM case_scores"),
+        schema={"case_id": pl.String, "status": pl.String},
+        orient="row",
+    )
+    # DeepEval's rule by hand: the share of claims not contradicted, 1.0 without claims.
+    per_turn = (
+        turns.filter(pl.col("status") == "scored")
+        .join(claims, on="case_id", how="left")
+        .group_by("case_id")
+        .agg(
+            n=pl.col("verdict").is_not_null().sum(),
+            no=(pl.col("verdict") == "no").sum(),
+        )
+        .with_columns(
+            score=pl.when(pl.col("n") > 0).then(1 - pl.col("no") / pl.col("n")).otherwise(1.0),
+            conversation_id=pl.col("case_id").str.split(":").list.first(),
+            turn=pl.col("case_id").str.split(":").list.last().cast(pl.Int64),
+        )
+        .with_columns(success=pl.col("score") >= 0.5)
+    )
+    expected = (
+        per_turn.group_by("conversation_id")
+        .agg(
+            turns_scored=pl.len().cast(pl.Int64),
+            mean_score=pl.col("score").mean(),
+            min_score=pl.col("score").min(),
+            share_passing=pl.col("success").cast(pl.Float64).mean(),
+            all_pass=pl.col("success").all(),
+            first_failing_turn=pl.col("turn").filter(~pl.col("success")).min(),
+        )
+        .sort("conversation_id")
+    )
+    stored = pl.DataFrame(
+        query(
+            db,
+            "SELECT conversation_id, turns_scored, mean_score, min_score, share_passing, "
+            "all_pass, first_failing_turn FROM conversation_scores ORDER BY conversation_id",
+        ),
+        schema=expected.schema,
+        orient="row",
+    )
+    assert stored.height == 5
+    assert expected["first_failing_turn"].drop_nulls().len() > 0  # some conversation fails
+    assert not expected["all_pass"].all()
+    assert_frame_equal(stored, expected, check_exact=False)

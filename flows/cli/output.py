@@ -42,14 +42,45 @@ class _StderrHandler(logging.StreamHandler):  # type: ignore[type-arg]
 
 
 def print_frame(frame: Any, title: str) -> None:
-    """A polars frame as a terminal table on stdout."""
-    from rich.table import Table
-
-    table = Table(title=title)
-    for column in frame.columns:
-        table.add_column(column, no_wrap=True)
-    for row in frame.iter_rows():
-        table.add_row(*("" if value is None else str(value) for value in row))
+    """A polars frame on stdout: a table when it fits the terminal, else one block a row, so no
+    column is shrunk to nothing and no date cut; plain aligned text when piped (grep, logs)."""
+    rows = [["" if value is None else str(value) for value in row] for row in frame.iter_rows()]
     out = Console()
-    # Piped output has no width of its own: keep rows whole for grep and logs.
-    (out if out.is_terminal else Console(width=240)).print(table)
+    if not out.is_terminal:
+        print(plain_table(frame.columns, rows, title))
+        return
+    widths = [
+        max([len(column)] + [len(row[i]) for row in rows]) for i, column in enumerate(frame.columns)
+    ]
+    if sum(widths) + 3 * len(widths) + 1 <= out.width:
+        from rich.table import Table
+
+        table = Table(title=title)
+        for column in frame.columns:
+            table.add_column(column, no_wrap=True)
+        for row in rows:
+            table.add_row(*row)
+        out.print(table)
+        return
+    out.print(title, markup=False, highlight=False)
+    out.print(plain_records(frame.columns, rows), markup=False, highlight=False, soft_wrap=True)
+
+
+def plain_table(columns: list[str], rows: list[list[str]], title: str) -> str:
+    """Columns aligned by spaces, values whole: what a pipe gets."""
+    widths = [max([len(c)] + [len(row[i]) for row in rows]) for i, c in enumerate(columns)]
+    lines = [title, "  ".join(c.ljust(w) for c, w in zip(columns, widths, strict=True)).rstrip()]
+    for row in rows:
+        lines.append("  ".join(v.ljust(w) for v, w in zip(row, widths, strict=True)).rstrip())
+    return "\n".join(lines)
+
+
+def plain_records(columns: list[str], rows: list[list[str]]) -> str:
+    """One block a row, `name  value` a line: a wide table read in a narrow terminal."""
+    width = max(len(c) for c in columns)
+    blocks = []
+    for row in rows:
+        blocks.append(
+            "\n".join(f"{c.rjust(width)}  {v}" for c, v in zip(columns, row, strict=True))
+        )
+    return "\n\n".join(blocks)

@@ -1,0 +1,62 @@
+"""The report leads with the answer: a headline of the latest day against the days before it
+(with the alert badge of the nightly rule), then the latest `faith compare` result."""
+
+from __future__ import annotations
+
+from datetime import date, timedelta
+from pathlib import Path
+
+from flows.report import ReportOptions, write_html_report
+from flows.report.compare import Sides, compare, store_comparison
+from flows.store.db import connect, open_store
+from tests.flows.store.test_analysis_sql import add_case
+
+FIRST = date(2026, 10, 1)
+
+
+def history(path: Path, *, last_day_failing: int) -> Path:
+    """Ten days of 40 cases of config lex (2 failing a day), then a day failing as told."""
+    con = open_store(path)
+    for d in range(10):
+        for i in range(40):
+            add_case(con, f"d{d}-{i}", day=FIRST + timedelta(d), yes=int(i >= 2), no=int(i < 2))
+    for i in range(40):
+        failing = i < last_day_failing
+        add_case(con, f"last-{i}", day=FIRST + timedelta(10), yes=int(not failing), no=int(failing))
+    con.close()
+    return path
+
+
+def page(db: Path, tmp_path: Path) -> str:
+    con = connect(db, read_only=True)
+    try:
+        return write_html_report(con, tmp_path / "r.html", options=ReportOptions()).read_text()
+    finally:
+        con.close()
+
+
+def test_a_drop_leads_the_page_with_an_alert_badge(tmp_path: Path) -> None:
+    text = page(history(tmp_path / "f.duckdb", last_day_failing=20), tmp_path)
+    headline = text.index("class=headline")
+    assert headline < text.index('class="chart"') < text.index("<h2>Latest periods")
+    line = text[headline : text.index("</p>", headline)]
+    assert "ALERT" in line
+    assert "Latest day 2026-10-11: 50.0% pass" in line
+    assert "-45.0 points against the previous 14 days&#x27; 95.0% of 400" in line
+
+
+def test_a_quiet_day_is_within_range_and_the_latest_comparison_shows(tmp_path: Path) -> None:
+    db = history(tmp_path / "f.duckdb", last_day_failing=3)
+    con = open_store(db)
+    try:
+        sides = Sides(a_since=FIRST, a_until=FIRST + timedelta(4), b_since=FIRST + timedelta(5))
+        result = compare(con, sides, reps=50)
+        store_comparison(con, result, at=FIRST + timedelta(11))
+    finally:
+        con.close()
+    text = page(db, tmp_path)
+    assert "within range" in text
+    assert "ALERT" not in text
+    assert "<h2>Latest comparison</h2>" in text
+    assert result["verdict"].split(",")[0] in text
+    assert "unpaired (different cases on each side)" in text

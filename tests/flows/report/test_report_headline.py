@@ -60,3 +60,21 @@ def test_a_quiet_day_is_within_range_and_the_latest_comparison_shows(tmp_path: P
     assert "<h2>Latest comparison</h2>" in text
     assert result["verdict"].split(",")[0] in text
     assert "unpaired (different cases on each side)" in text
+
+
+def test_the_charts_fit_the_data_and_draw_the_threshold(tmp_path: Path) -> None:
+    from flows.report import report_figures
+
+    db = history(tmp_path / "f.duckdb", last_day_failing=3)
+    con = connect(db, read_only=True)
+    try:
+        figures = report_figures(con, ReportOptions())
+    finally:
+        con.close()
+    low, high = figures["pass_rate"].layout.yaxis.range
+    assert 0.85 < low < 0.925  # the rates move between 92.5% and 95%, not from 0
+    assert 0.95 < high <= 1.005
+    histogram = figures["score_distribution"]
+    assert histogram.layout.yaxis.type == "log"
+    (line,) = histogram.layout.shapes
+    assert line.x0 == line.x1 == 0.5  # the configs' threshold

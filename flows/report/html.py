@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import html
+from functools import cache
+from importlib import resources
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 import plotly.io as pio
 import polars as pl
-from plotly.offline import get_plotlyjs
 
 from flows.report.charts import report_figures
 from flows.report.conversations import conversations_html
@@ -153,6 +154,14 @@ td ul {{ margin: 0; padding-left: 1.1rem; }}
 """
 
 
+@cache
+def plotly_basic_js() -> str:
+    """plotly.js's basic bundle (scatter and bar traces: all the report draws), vendored from
+    npm's plotly.js-basic-dist-min at plotly.py's own plotly.js version, so the page stays
+    offline at a quarter of the full bundle's size."""
+    return resources.files("flows.report").joinpath("static", "plotly-basic.min.js").read_text()
+
+
 def render_html(con: duckdb.DuckDBPyConnection, options: ReportOptions) -> str:
     """The whole report as one HTML page, plotly.js inlined: it works offline."""
     check_options(con, options)
@@ -174,7 +183,7 @@ def render_html(con: duckdb.DuckDBPyConnection, options: ReportOptions) -> str:
     meta = html.escape(f"Window: {window}; {settings_text(options)}; by {options.grain}.")
     rates = latest_periods(all_rates, options.periods)
     return _PAGE.format(
-        plotlyjs=get_plotlyjs(),
+        plotlyjs=plotly_basic_js(),
         meta=meta,
         headline=headline_html(con, options),
         comparison=comparison_html(con),

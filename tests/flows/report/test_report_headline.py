@@ -78,3 +78,11 @@ def test_the_charts_fit_the_data_and_draw_the_threshold(tmp_path: Path) -> None:
     assert histogram.layout.yaxis.type == "log"
     (line,) = histogram.layout.shapes
     assert line.x0 == line.x1 == 0.5  # the configs' threshold
+
+
+def test_the_page_inlines_the_basic_bundle_of_plotlys_own_version(tmp_path: Path) -> None:
+    from plotly.offline import get_plotlyjs_version
+
+    text = page(history(tmp_path / "f.duckdb", last_day_failing=3), tmp_path)
+    assert f"plotly.js (basic - minified) v{get_plotlyjs_version()}" in text
+    assert len(text.encode()) < 2_000_000  # the full bundle made every page 4.9 MB

@@ -79,6 +79,9 @@ def _band(
     return band_x, band_y
 
 
+MIN_SEGMENT_CASES = 30  # a segment value with fewer scored cases is drawn faded and labelled
+
+
 def fitted_range(rates: pl.Series) -> list[float]:
     """An axis around the pass rates themselves (not a thin day's wide interval): a trend
     between 93% and 100% fills the chart instead of its top tenth."""
@@ -185,12 +188,19 @@ def _segment_figure(by_segment: pl.DataFrame, segment: str, configs: list[str]) 
     for (config_id,), group in scored.group_by("config_id", maintain_order=True):
         top = group.sort("cases", descending=True).head(MAX_SEGMENT_VALUES).sort("segment_value")
         rate = top["pass_rate"]
+        few = [n < MIN_SEGMENT_CASES for n in top["scored"]]
         figure.add_trace(
             go.Bar(
-                x=[segment_label(value) for value in top["segment_value"]],
+                x=[
+                    segment_label(value) + (f" (n={n}: too few)" if small else "")
+                    for value, n, small in zip(
+                        top["segment_value"], top["scored"], few, strict=True
+                    )
+                ],
                 y=rate.to_list(),
                 name=config_id,
                 marker_color=_colour(config_id, configs),
+                marker_opacity=[0.3 if small else 1.0 for small in few],
                 error_y={
                     "type": "data",
                     "array": (top["pass_rate_high"] - rate).to_list(),

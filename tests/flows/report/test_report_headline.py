@@ -86,3 +86,22 @@ def test_the_page_inlines_the_basic_bundle_of_plotlys_own_version(tmp_path: Path
     text = page(history(tmp_path / "f.duckdb", last_day_failing=3), tmp_path)
     assert f"plotly.js (basic - minified) v{get_plotlyjs_version()}" in text
     assert len(text.encode()) < 2_000_000  # the full bundle made every page 4.9 MB
+
+
+def test_a_thin_segment_is_drawn_as_such(tmp_path: Path) -> None:
+    from flows.report import report_figures
+
+    db = tmp_path / "f.duckdb"
+    con = open_store(db)
+    for i in range(40):
+        add_case(con, f"big-{i}", yes=1, segments={"app_version": "2.4.0"})
+    for i in range(3):
+        add_case(con, f"thin-{i}", yes=1, segments={"app_version": "2.4.1"})
+    con.close()
+    con = connect(db, read_only=True)
+    try:
+        (bars,) = report_figures(con, ReportOptions())["by_segment"].data
+    finally:
+        con.close()
+    assert list(bars.x) == ["2.4.0", "2.4.1 (n=3: too few)"]
+    assert list(bars.marker.opacity) == [1.0, 0.3]

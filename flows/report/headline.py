@@ -72,3 +72,34 @@ def comparison_html(con: duckdb.DuckDBPyConnection) -> str:
         f"<p class=headline>{html.escape(row['verdict'])}</p>"
         f"<p class=meta>{html.escape(detail)}</p>"
     )
+
+
+FAILING_CASES = 10
+
+
+def failing_cases_html(con: duckdb.DuckDBPyConnection, options: ReportOptions) -> str:
+    """The latest failing cases, each claim not supported with what the context lacks
+    (context_lacks when the database has the column, else the judge's evidence sentence)."""
+    has_lacks = con.execute(sql("report_has_context_lacks")).fetchall()[0][0]
+    lacks = "array_to_string(v.context_lacks, ', ')" if has_lacks else "v.evidence"
+    # `lacks` is one of two fixed expressions chosen here, never user text
+    query = sql("report_failing_cases").replace("{lacks}", lacks)
+    params = {**options.settings(), "limit": FAILING_CASES}
+    rows = con.sql(query, params=params).pl().to_dicts()
+    if not rows:
+        return ""
+    what = "the context lacks" if has_lacks else "evidence"
+    items = []
+    for row in rows:
+        claims = "".join(
+            f"<li><b>{html.escape(c['verdict'])}</b> {html.escape(c['claim'])}"
+            + (f" — <i>{what}: {html.escape(c['lacks'])}</i>" if c["lacks"] else "")
+            + "</li>"
+            for c in row["claims"]
+        )
+        items.append(
+            f"<li>{html.escape(row['case_id'])} ({row['day']}, score {row['score']:.2f}, config "
+            f"{html.escape(row['config_id'])}): {html.escape(row['actual_output'] or '')}"
+            f"<ul>{claims}</ul></li>"
+        )
+    return f"<h2>Latest failing cases</h2><ul class=cases>{''.join(items)}</ul>"

@@ -13,7 +13,7 @@ import polars as pl
 
 from flows.report.charts import report_figures
 from flows.report.conversations import conversations_html
-from flows.report.headline import comparison_html, headline_html
+from flows.report.headline import comparison_html, failing_cases_html, headline_html
 from flows.report.queries import (
     CAUSES,
     ReportOptions,
@@ -145,6 +145,7 @@ td ul {{ margin: 0; padding-left: 1.1rem; }}
 {summary}
 <h2>Metric configs</h2>
 {configs}
+{failing}
 <h2>Claims most often contradicted</h2>
 {claims}
 <h2>Judge cost of the latest runs</h2>
@@ -187,6 +188,7 @@ def render_html(con: duckdb.DuckDBPyConnection, options: ReportOptions) -> str:
         meta=meta,
         headline=headline_html(con, options),
         comparison=comparison_html(con),
+        failing=failing_cases_html(con, options),
         configs=_configs_html(con),
         summary=_summary_html(rates),
         charts=charts,

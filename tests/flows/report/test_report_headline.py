@@ -105,3 +105,25 @@ def test_a_thin_segment_is_drawn_as_such(tmp_path: Path) -> None:
         con.close()
     assert list(bars.x) == ["2.4.0", "2.4.1 (n=3: too few)"]
     assert list(bars.marker.opacity) == [1.0, 0.3]
+
+
+def test_failing_cases_show_what_the_context_lacks_when_the_column_exists(
+    tmp_path: Path,
+) -> None:
+    from tests.flows.store.test_analysis_sql import add_verdicts
+
+    db = tmp_path / "f.duckdb"
+    con = open_store(db)
+    add_case(con, "bad", no=1)
+    add_verdicts(con, "bad", [("Refunds take 9 days.", "no")])
+    con.execute("UPDATE claim_verdicts SET evidence = 'Refunds are paid within 5 working days.'")
+    con.close()
+    before = page(db, tmp_path)
+    assert "<h2>Latest failing cases</h2>" in before
+    assert "evidence: Refunds are paid within 5 working days." in before
+    con = open_store(db)
+    con.execute("ALTER TABLE claim_verdicts ADD COLUMN context_lacks VARCHAR[]")
+    con.execute("UPDATE claim_verdicts SET context_lacks = ['9 days']")
+    con.close()
+    after = page(db, tmp_path)
+    assert "the context lacks: 9 days" in after

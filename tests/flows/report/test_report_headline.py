@@ -127,3 +127,24 @@ def test_failing_cases_show_what_the_context_lacks_when_the_column_exists(
     con.close()
     after = page(db, tmp_path)
     assert "the context lacks: 9 days" in after
+
+
+def test_the_terminal_report_at_80_columns_cuts_nothing(tmp_path: Path) -> None:
+    import io
+
+    from rich.console import Console
+
+    from flows.report import render_terminal
+
+    db = history(tmp_path / "f.duckdb", last_day_failing=3)
+    out = io.StringIO()
+    con = connect(db, read_only=True)
+    try:
+        render_terminal(con, ReportOptions(), Console(file=out, width=80))
+    finally:
+        con.close()
+    text = out.getvalue()
+    assert "…" not in text
+    assert max(len(line) for line in text.splitlines()) <= 80
+    assert "2026-10-11" in text
+    assert "pending %" in text  # the last column, in the second part

@@ -1,12 +1,14 @@
 """Bench (not a test): how well the offline judges tell faithful answers from unfaithful ones,
-on the human-labelled development set, through the same batch path `faith score` runs.
+on every human-labelled development set, through the same batch path `faith score` runs.
 
-    python bench/judge_quality.py [--devset PATH]
+    python bench/judge_quality.py [--devsets DIR] [--judges grounded,grounded-v1,lexical]
 
-Prints, per subset and pooled, for the grounded and the lexical judge at default settings:
-balanced accuracy of `success` against `label`, ROC AUC of `score`, the predicted pass rate
-next to the true faithful share, and the claim-level agreement with the sentence labels
-(`yes` against `supported`, on answers whose claims are exactly their labelled sentences).
+Prints, per set and per `source` part, at default settings: balanced accuracy of `success`
+against `label`, ROC AUC of `score`, the baseline's ROC AUC (1 minus the share of the answer's
+content words, stop words left out, found nowhere in the context: no claims at all), the pass
+rate next to the true faithful share; then the claim-level agreement on the sets with sentence
+labels (SALAD, QAGS): `yes` against `supported`, on answers whose claims are exactly their
+labelled sentences. Absent dev sets are named and skipped (exit 0).
 """
 
 from __future__ import annotations
@@ -20,98 +22,145 @@ import polars as pl
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from common import table
+from devsets import DEVSETS, SETS, balanced_accuracy, baseline_score, load_devset, roc_auc
 
 from faith_udfs import GroundedJudge, Judge, LexicalJudge, MetricConfig, score_cases
+from faith_udfs.grounded_v1 import GroundedV1Judge
 
-# Read in place, never copied into the project (its source states no licence).
-DEVSET = Path(__file__).resolve().parents[2] / "shared" / "devsets" / "salad_dev.parquet"
-JUDGES: dict[str, Judge] = {"grounded": GroundedJudge(), "lexical": LexicalJudge()}
-
-
-def balanced_accuracy(truth: pl.Expr, predicted: pl.Expr) -> pl.Expr:
-    """Mean of the true-positive and true-negative rates (the classes are unbalanced)."""
-    positive = (truth & predicted).sum() / truth.sum()
-    negative = (~truth & ~predicted).sum() / (~truth).sum()
-    return (positive + negative) / 2
-
-
-def roc_auc(truth: pl.Expr, score: pl.Expr) -> pl.Expr:
-    """Area under the ROC curve of `score` for `truth`, from ranks (ties count half)."""
-    ranks = score.rank("average")
-    n_pos, n_neg = truth.sum(), (~truth).sum()
-    return (ranks.filter(truth).sum() - n_pos * (n_pos + 1) / 2) / (n_pos * n_neg)
+JUDGES: dict[str, type] = {
+    "grounded": GroundedJudge,
+    "grounded-v1": GroundedV1Judge,
+    "lexical": LexicalJudge,
+}
 
 
 def case_figures(scored: pl.DataFrame) -> pl.DataFrame:
-    """Per subset and pooled: cases, faithful share, pass rate, balanced accuracy, ROC AUC."""
+    """Per judge, set and part (and the set whole): cases, faithful share, pass rate, balanced
+    accuracy, ROC AUC of `score`, the baseline's ROC AUC."""
+    faithful = pl.col("faithful")
     figures = [
         pl.len().alias("cases"),
-        pl.col("faithful").mean().alias("faithful_share"),
+        faithful.mean().alias("faithful"),
         pl.col("success").mean().alias("pass_rate"),
-        balanced_accuracy(pl.col("faithful"), pl.col("success")).alias("balanced_accuracy"),
-        roc_auc(pl.col("faithful"), pl.col("score")).alias("roc_auc"),
+        balanced_accuracy(faithful, pl.col("success")).alias("bal_acc"),
+        roc_auc(faithful, pl.col("score")).alias("auc"),
+        roc_auc(faithful, pl.col("baseline")).alias("baseline_auc"),
     ]
-    per_subset = scored.group_by("judge", "subset").agg(figures)
-    pooled = scored.group_by("judge").agg(figures).with_columns(subset=pl.lit("pooled"))
-    return pl.concat([per_subset, pooled], how="diagonal").sort(
-        "judge", pl.col("subset") == "pooled", "subset"
+    per_part = scored.group_by("judge", "set", "part").agg(figures)
+    whole = scored.group_by("judge", "set").agg(figures).with_columns(part=pl.lit("(all)"))
+    order = {name: i for i, name in enumerate(SETS)}
+    return (
+        pl.concat([whole, per_part], how="diagonal")
+        .with_columns(
+            auc_vs_baseline=pl.col("auc") - pl.col("baseline_auc"),
+            pass_gap=pl.col("pass_rate") - pl.col("faithful"),
+        )
+        .sort(
+            pl.col("judge"),
+            pl.col("set").replace_strict(order, return_dtype=pl.Int32),
+            pl.col("part") != "(all)",
+            "part",
+        )
     )
 
 
-def claim_figures(verdicts: pl.DataFrame, devset: pl.DataFrame) -> pl.DataFrame:
-    """Per judge: `yes` against the sentence labels, where claims are the labelled sentences."""
-    labels = devset.select(
+def claim_figures(verdicts: pl.DataFrame, cases: pl.DataFrame) -> pl.DataFrame:
+    """Per judge and set: `yes` against the sentence labels, where claims are the labelled
+    sentences (same count, same texts once stripped and lower-cased)."""
+    labels = cases.filter(pl.col("sentences").is_not_null()).select(
+        "set",
         "case_id",
-        text=pl.col("sentences").list.eval(pl.element().struct.field("text").str.strip_chars()),
+        text=pl.col("sentences").list.eval(
+            pl.element().struct.field("text").str.strip_chars().str.to_lowercase()
+        ),
         supported=pl.col("sentences").list.eval(pl.element().struct.field("supported")),
     )
-    claims = verdicts.group_by("judge", "case_id").agg(
-        pl.col("claim").sort_by("claim_index"), pl.col("verdict").sort_by("claim_index")
+    claims = verdicts.group_by("judge", "set", "case_id").agg(
+        pl.col("claim").sort_by("claim_index").str.strip_chars().str.to_lowercase(),
+        pl.col("verdict").sort_by("claim_index"),
     )
     aligned = (
-        claims.join(labels, on="case_id")
+        claims.join(labels, on=["set", "case_id"])
         .filter(pl.col("claim") == pl.col("text"))
         .explode("verdict", "supported")
     )
-    return aligned.group_by("judge").agg(
-        answers=pl.col("case_id").n_unique(),
-        claims=pl.len(),
-        agreement=((pl.col("verdict") == "yes") == pl.col("supported")).mean(),
-        balanced_accuracy=balanced_accuracy(pl.col("supported"), pl.col("verdict") == "yes"),
+    return (
+        aligned.group_by("judge", "set")
+        .agg(
+            answers=pl.col("case_id").n_unique(),
+            claims=pl.len(),
+            agreement=((pl.col("verdict") == "yes") == pl.col("supported")).mean(),
+            bal_acc=balanced_accuracy(pl.col("supported"), pl.col("verdict") == "yes"),
+        )
+        .sort("judge", "set")
     )
+
+
+def score_devsets(
+    judges: dict[str, Judge], root: Path
+) -> tuple[pl.DataFrame, pl.DataFrame, pl.DataFrame] | None:
+    """Every present set scored by every judge: (cases, case scores, claim verdicts); None
+    when no set is present (each absent one is named)."""
+    loaded = []
+    for name in SETS:
+        cases = load_devset(name, root)
+        if cases is None:
+            print(f"dev set {root / f'{name}_dev.parquet'} is absent: skipped")
+            continue
+        loaded.append(cases.with_columns(baseline=baseline_score(cases)))
+    if not loaded:
+        return None
+    scores, verdicts = [], []
+    for cases in loaded:
+        for name, judge in judges.items():
+            frames = score_cases(cases, judge, MetricConfig())
+            tag = {"judge": pl.lit(name), "set": pl.lit(cases["set"][0])}
+            scores.append(
+                frames.case_scores.select("case_id", "score", "success").with_columns(**tag)
+            )
+            verdicts.append(
+                frames.claim_verdicts.select(
+                    "case_id", "claim_index", "claim", "verdict"
+                ).with_columns(**tag)
+            )
+    cases = pl.concat(loaded, how="vertical_relaxed")
+    return cases, pl.concat(scores), pl.concat(verdicts)
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--devset", type=Path, default=DEVSET)
+    parser.add_argument("--devsets", type=Path, default=DEVSETS)
+    parser.add_argument("--judges", default="grounded,grounded-v1,lexical")
     args = parser.parse_args()
-    if not args.devset.exists():
-        print(f"dev set {args.devset} is absent: nothing to measure (see ../shared/devsets)")
+    names = [n.strip() for n in args.judges.split(",") if n.strip()]
+    unknown = sorted(set(names) - set(JUDGES))
+    if unknown:
+        print(f"unknown judge(s) {unknown}; choose from {sorted(JUDGES)}", file=sys.stderr)
+        return 2
+    scored = score_devsets({n: JUDGES[n]() for n in names}, args.devsets)
+    if scored is None:
+        print(f"no dev set under {args.devsets}: nothing to measure (see ../shared/devsets)")
         return 0
-    devset = pl.read_parquet(args.devset)
-    cases, verdicts = [], []
-    for name, judge in JUDGES.items():
-        frames = score_cases(devset, judge, MetricConfig())
-        cases.append(
-            frames.case_scores.select("case_id", "score", "success").with_columns(
-                judge=pl.lit(name)
-            )
-        )
-        verdicts.append(frames.claim_verdicts.with_columns(judge=pl.lit(name)))
-    scored = pl.concat(cases).join(
-        devset.select("case_id", "subset", faithful=pl.col("label") == 1), on="case_id"
+    cases, scores, verdicts = scored
+    joined = scores.join(
+        cases.select("set", "case_id", "faithful", "part", "baseline"), on=["set", "case_id"]
     )
     rounded = pl.selectors.float().round(3)
-    print(f"{args.devset.name}: {devset.height} answers, default settings (threshold 0.5)\n")
-    print(table(case_figures(scored).with_columns(rounded).to_dicts(), [
-        "judge", "subset", "cases", "faithful_share", "pass_rate", "balanced_accuracy", "roc_auc",
+    print(
+        f"default settings (threshold 0.5); rows per set: "
+        f"{dict(cases.group_by('set', maintain_order=True).len().iter_rows())}\n"
+    )
+    print(table(case_figures(joined).with_columns(rounded).to_dicts(), [
+        "judge", "set", "part", "cases", "bal_acc", "auc", "baseline_auc", "auc_vs_baseline",
+        "pass_rate", "faithful", "pass_gap",
     ]))  # fmt: skip
+    claims = claim_figures(verdicts, cases).with_columns(rounded)
+    if claims.is_empty():
+        print("\nclaim level: no present set has sentence labels (SALAD, QAGS)")
+        return 0
     print("\nclaim level: `yes` against the sentence labels (answers whose claims are exactly")
     print("their labelled sentences)\n")
-    claims = claim_figures(pl.concat(verdicts, how="diagonal_relaxed"), devset).sort("judge")
-    print(table(claims.with_columns(rounded).to_dicts(), [
-        "judge", "answers", "claims", "agreement", "balanced_accuracy",
-    ]))  # fmt: skip
+    print(table(claims.to_dicts(), ["judge", "set", "answers", "claims", "agreement", "bal_acc"]))
     return 0
 
 

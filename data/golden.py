@@ -74,8 +74,10 @@ CASES: list[tuple[str, str, str, list[str], str, list[str]]] = [
      ["yes", "no"]),
     ("account-number", "number", "How long must a password be?", ACCOUNT,
      "Passwords must have at least 8 characters.", ["no"]),
-    ("warranty-silent", "idk", "Are batteries covered?", WARRANTY,
-     "Batteries are not covered.", ["idk"]),
+    # An answer its context shares no word with is off the context's subject: `no` (since
+    # grounded-v2; the silent `idk` is an aside in an answer that is grounded, seed-invented).
+    ("warranty-silent", "off context", "Are batteries covered?", WARRANTY,
+     "Batteries are not covered.", ["no"]),
     ("fees-no", "negation", "Do returns cost anything?", FEES,
      "There is no fee for returns.", ["yes"]),
     ("fees-cost", "negation", "Do returns cost anything?", FEES,

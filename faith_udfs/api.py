@@ -41,14 +41,15 @@ def check_passages(passages: object) -> None:
 @dataclass(frozen=True)
 class FaithfulnessVerdict:
     """The judge's verdict on one claim (`yes`, `no`, `idk`; None if dropped), with the
-    claim's support in [0, 1] and the context sentence behind the verdict, where the judge
-    gives them."""
+    claim's support in [0, 1], the context sentence behind the verdict and, for a `no` or
+    `idk`, the claim's words the context lacks, where the judge gives them."""
 
     claim: str
     verdict: str | None
     reason: str | None = None
     support: float | None = None
     evidence: str | None = None
+    context_lacks: list[str] | None = None
 
 
 class FaithfulnessMetric:

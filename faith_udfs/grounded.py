@@ -1,13 +1,17 @@
-"""The grounded judge: offline and deterministic like the lexical judge, graded per claim.
+"""The grounded judge, rules `grounded-v2` (the default judge): offline, deterministic, graded
+per claim against the case's whole context.
 
-A claim's `support` (0-1) is the weighted share of its words found in its best-matching
-context sentence, taken for its weakest clause (see grounded_support.py). Verdicts:
-- `yes`: support >= SUPPORTED, and no figure, name or negation of the claim is missing;
-- `idk`: the context is silent: no word of the claim in any context sentence;
-- `no`: the rest: the context speaks of the subject but does not say what the claim says,
-  or says it with other figures (a number, amount, date or name it does not hold) or
-  without the claim's negation.
-Refusals and meta sentences are not claims. Vectorised polars, no row loop, no model.
+Each claim gets one `support` in [0, 1]: a fitted logistic combination of a handful of
+features (grounded_features.py: how much of the claim, its words weighed by their rarity in
+the case's own context, the whole context / its best sentence / its best three-sentence window
+hold; figures and names found nowhere; a negation on one side only). The fit is
+bench/fit_grounded.py on the five dev sets of ../shared/devsets. Verdicts:
+- `yes`: support >= the yes cut-off;
+- `idk`: support below the silent cut-off, or no content word at all (nothing to look for);
+- `no`: the rest.
+Each `no` and `idk` claim carries `lacks`: its words, figures and names found nowhere in the
+context (the contradicting figure's absence included). Refusals, meta sentences and short
+courtesies are not claims. Vectorised polars, no row loop, no model weights.
 """
 
 from __future__ import annotations
@@ -17,34 +21,113 @@ from dataclasses import replace
 import polars as pl
 
 from faith_udfs.calibration import Cutoffs
-from faith_udfs.grounded_support import claim_support
+from faith_udfs.errors import ConfigError
+from faith_udfs.grounded_features import claim_features
+from faith_udfs.grounded_v1 import GroundedV1Judge, per_question
 from faith_udfs.grounded_words import is_claim, without_lead_in
 from faith_udfs.lexical import OfflineJudge, verdict_reason
 from faith_udfs.sentences import split_sentences
 
-# Bump when a rule or threshold changes a verdict: a new version is a new config series.
-GROUNDED_RULES_VERSION = "grounded-v1"
+# Bump when a rule, weight or cut-off changes a verdict: a new version is a new config series.
+GROUNDED_RULES_VERSION = "grounded-v2"
 
-# Support from which a claim counts as covered (tuned on the SALAD dev set, see
-# bench/judge_quality.py), and the whole claim's coverage below which the context is silent
-# on it: in practice, no word of the claim in any context sentence.
-SUPPORTED = 0.55
-SILENT = 0.05
-# A claim of at most this many words must be covered whole: a word missing from so short a
-# claim is often its predicate ("Order A17 was cancelled" of "Order A17 shipped").
-SHORT_CLAIM_WORDS = 4
-
-_LISTS = {
-    "verdicts": pl.List(pl.String),
-    "reasons": pl.List(pl.String),
-    "supports": pl.List(pl.Float64),
-    "evidences": pl.List(pl.String),
+# Fitted by bench/fit_grounded.py (its output pasted here): the logistic weights of the
+# features (see FEATURE_COLUMNS) and the intercept.
+WEIGHTS: dict[str, float] = {
+    "intercept": -1.8369,
+    "cov_all": 0.1494,
+    "cov_best": 1.6363,
+    "figure_missing": -1.0533,
+    "figure_swapped": -0.4255,
+    "name_missing": -0.8529,
+    "negation": -0.1727,
+    "short_gap": -0.2640,
+    "log_words": 0.0760,
+    "answer_cov": 1.5152,
 }
 
 
+# Fitted by bench/fit_grounded.py alongside WEIGHTS. `silent` just above 0: idk is a claim
+# no word of which is anywhere in the context (the seed's "It arrives tomorrow."), in an answer
+# whose words are mostly (GROUNDED_ANSWER of their weight) in it. An answer the context shares
+# next to nothing with is off its subject: its claims are `no`, not `idk`.
+DEFAULT_CUTOFFS = Cutoffs(supported=0.58, silent=0.001)
+# The default cut-offs by name (what a calibration starts from).
+SUPPORTED, SILENT = DEFAULT_CUTOFFS.supported, DEFAULT_CUTOFFS.silent
+
+GROUNDED_ANSWER = 0.5
+SHORT_CLAIM_WORDS = 4
+
+# A short courtesy ("Thanks for your patience!", "Happy to help!", "Anything else?") states
+# nothing a context could support: not a claim (v2; v1 judged them `idk`).
+PLEASANTRY_PATTERN = (
+    r"(?i)^\W*(?:thanks?|thank you|happy to help|glad to help|you['’]?re welcome"
+    r"|hope (?:this|that|it) helps|anything else|hello|hi|hey)\b(?:\W+\w+){0,4}\W*$"
+)
+# Not fitted (the dev sets hold too few plain contradictions to weigh them): a claim its best
+# sentence contradicts keeps this share of its support.
+CONTRADICTION_COVERAGE = 0.6
+CONTRADICTED_FACTOR = 0.5
+
+_LISTS = {
+    "verdicts": ("verdict", pl.List(pl.String)),
+    "reasons": ("reason", pl.List(pl.String)),
+    "supports": ("support", pl.List(pl.Float64)),
+    "evidences": ("evidence", pl.List(pl.String)),
+    "lacks": ("lacks", pl.List(pl.List(pl.String))),
+}
+
+
+def feature_columns() -> dict[str, pl.Expr]:
+    """The model's inputs, from claim_features' columns."""
+    return {
+        "cov_all": pl.col("cov_all"),
+        "cov_best": pl.col("cov_best"),
+        "figure_missing": (pl.col("missing_figure") > 0).cast(pl.Float64),
+        # a figure of the claim missing where its best sentence gives another: a contradiction
+        "figure_swapped": ((pl.col("missing_figure") > 0) & pl.col("rival_figure")).cast(pl.Float64)
+        * pl.col("cov_best"),
+        "name_missing": (pl.col("missing_name") > 0).cast(pl.Float64),
+        # the closer the sentence with the other polarity, the plainer the contradiction
+        "negation": pl.col("negation").cast(pl.Float64) * pl.col("cov_best"),
+        # a word missing from so short a claim is often its predicate ("Order A17 was lost")
+        "short_gap": ((pl.col("n_words") <= SHORT_CLAIM_WORDS) & (pl.col("cov_all") < 1.0)).cast(
+            pl.Float64
+        ),
+        "log_words": (pl.col("n_words").cast(pl.Float64) + 1.0).log(),
+        "answer_cov": pl.col("answer_cov"),
+    }
+
+
+def support_expr(weights: dict[str, float]) -> pl.Expr:
+    """The claim's support: the logistic of the weighted features; 1 for a verbatim truth,
+    0 when no word of the claim is anywhere in a context the rest of the answer is grounded
+    in (an aside the context is silent on: below the silent cut-off, `idk`)."""
+    z = pl.lit(weights["intercept"])
+    for name, feature in feature_columns().items():
+        z = z + weights[name] * feature
+    return (
+        pl.when(pl.col("verbatim"))
+        .then(1.0)
+        .when((pl.col("cov_all") <= 0.0) & (pl.col("answer_found") >= GROUNDED_ANSWER))
+        .then(0.0)
+        .when(contradicted())
+        .then(CONTRADICTED_FACTOR / (1.0 + (-z).exp()))
+        .otherwise(1.0 / (1.0 + (-z).exp()))
+    )
+
+
+def contradicted() -> pl.Expr:
+    """A sentence of the context that says the claim (CONTRADICTION_COVERAGE of its weight)
+    with the other polarity or another figure in place of the claim's: it says otherwise."""
+    other = pl.col("negation") | ((pl.col("missing_figure") > 0) & pl.col("rival_figure"))
+    return other & (pl.col("cov_best") >= CONTRADICTION_COVERAGE)
+
+
 class GroundedJudge(OfflineJudge):
-    """Deterministic, offline judge: graded support against the best context window, with
-    checks for figures and negations; its verdicts carry `supports` and `evidences`."""
+    """Deterministic, offline judge: one fitted support per claim against the whole context;
+    its verdicts carry `supports`, `evidences` and `lacks`. `cutoffs` replaces the fitted
+    cut-offs (a calibration)."""
 
     kind = "grounded"
     rules_version = GROUNDED_RULES_VERSION
@@ -53,11 +136,10 @@ class GroundedJudge(OfflineJudge):
         """`cutoffs`: a team's calibrated decision cut-offs (`faith calibrate`); a judge
         with cut-offs other than the defaults is its own config series."""
         super().__init__()
-        default = Cutoffs(SUPPORTED, SILENT)
         if cutoffs is not None and not isinstance(cutoffs, Cutoffs):
             raise TypeError(f"cutoffs must be faith_udfs.Cutoffs, got {type(cutoffs).__name__}")
-        self.cutoffs = cutoffs or default
-        if (self.cutoffs.supported, self.cutoffs.silent) != (default.supported, default.silent):
+        self.cutoffs = cutoffs or DEFAULT_CUTOFFS
+        if (self.cutoffs.supported, self.cutoffs.silent) != (SUPPORTED, SILENT):
             self._identity = replace(self._identity, options=self.cutoffs.judge_options())
 
     def __repr__(self) -> str:
@@ -66,43 +148,48 @@ class GroundedJudge(OfflineJudge):
 
     def claims(self, answers: pl.DataFrame) -> pl.DataFrame:
         sentences = split_sentences(without_lead_in(pl.col("text")))
-        return answers.select("key", claims=sentences.list.filter(is_claim(pl.element())))
+        claim = is_claim(pl.element()) & ~pl.element().str.contains(PLEASANTRY_PATTERN)
+        return answers.select("key", claims=sentences.list.filter(claim))
 
     def verdicts(self, questions: pl.DataFrame) -> pl.DataFrame:
-        covered = (pl.col("support") >= self.cutoffs.supported) & (
-            (pl.col("n_words") > SHORT_CLAIM_WORDS) | (pl.col("coverage") >= 1.0)
-        )
-        supported = covered & ~(pl.col("missing_specific") | pl.col("negation_unmatched"))
+        cut = self.cutoffs
+        support = pl.col("support")
         verdict = (
             pl.when(~pl.col("has_words"))
             .then(pl.lit("idk"))  # no content word at all: nothing to find
-            .when(supported)
+            .when(support >= cut.supported)
             .then(pl.lit("yes"))
-            .when(pl.col("coverage") < self.cutoffs.silent)
+            .when(support < cut.silent)
             .then(pl.lit("idk"))
             .otherwise(pl.lit("no"))
         )
         judged = (
-            claim_support(questions)
+            claim_features(questions)
+            .with_columns(support=support_expr(WEIGHTS))
             .with_columns(verdict=verdict)
             .with_columns(
                 reason=verdict_reason(),
                 evidence=pl.when(pl.col("verdict") != "idk").then(pl.col("evidence")),
-            )
-            # on the question's row, not its 64-bit key: 55 -> 22 ms for 360k claims (a group
-            # keeps its rows' order: claims stay in question order)
-            .group_by("question_row")
-            .agg(
-                verdicts=pl.col("verdict"),
-                reasons=pl.col("reason"),
-                supports=pl.col("support"),
-                evidences=pl.col("evidence"),
+                lacks=pl.when(pl.col("verdict") != "yes").then(pl.col("lacks")),
             )
         )
-        return (
-            questions.select("key")
-            .with_row_index("question_row")
-            .join(judged, on="question_row", how="left", maintain_order="left")
-            .drop("question_row")
-            .with_columns(pl.col(name).fill_null(pl.lit([], dtype=t)) for name, t in _LISTS.items())
+        return per_question(questions, judged, _LISTS)
+
+
+def grounded_judge(rules: str | None = None, cutoffs: Cutoffs | None = None) -> OfflineJudge:
+    """The grounded judge of rules version `rules` (`--judge grounded --model grounded-v1`
+    scores an old series again; None: the default, GROUNDED_RULES_VERSION), with a
+    calibration's `cutoffs` (fitted on the default rules' support: v2 only)."""
+    judges: dict[str, type[OfflineJudge]] = {
+        GROUNDED_RULES_VERSION: GroundedJudge,
+        GroundedV1Judge.rules_version: GroundedV1Judge,
+    }
+    if rules in (None, GROUNDED_RULES_VERSION):
+        return GroundedJudge(cutoffs)
+    if rules not in judges:
+        raise ConfigError(
+            f"unknown grounded rules {rules!r}; use one of {', '.join(sorted(judges))}"
         )
+    if cutoffs is not None:
+        raise ConfigError(f"a calibration holds cut-offs of {GROUNDED_RULES_VERSION}, not {rules}")
+    return judges[rules]()

@@ -228,7 +228,11 @@ def _case_score_frame(scored: pl.DataFrame, config_id: str) -> pl.DataFrame:
 def _claim_verdict_frame(scored: pl.DataFrame, config_id: str) -> pl.DataFrame:
     lists = {"claims": "claim", "verdicts": "verdict", "reasons": "reason"}
     # A judge's optional evidence, one item per claim; NULL where the judge gives none.
-    optional = {"supports": ("support", pl.Float64), "evidences": ("evidence", pl.String)}
+    optional = {
+        "supports": ("support", pl.Float64),
+        "evidences": ("evidence", pl.String),
+        "lacks": ("context_lacks", pl.List(pl.String)),
+    }
     given = {name: column for name, (column, _) in optional.items() if name in scored.columns}
     return (
         scored.filter((pl.col("status") == "scored") & (pl.col("n_claims") > 0))

@@ -12,10 +12,12 @@ from faith_udfs.judges import VERDICT_VOCABULARY, Judge
 VERDICT_SYNONYMS = {"borderline": "idk"}
 
 # Optional lists a judge's verdicts frame may carry, one item per verdict: each claim's support
-# in [0, 1] and the context sentence that supports or contradicts it. Other judges give nulls.
+# in [0, 1], the context sentence that supports or contradicts it, and what the context lacks
+# of it (words, figures, names). Other judges give nulls.
 EVIDENCE_COLUMNS: dict[str, pl.DataType] = {
     "supports": pl.List(pl.Float64),
     "evidences": pl.List(pl.String),
+    "lacks": pl.List(pl.List(pl.String)),
 }
 
 
@@ -23,7 +25,8 @@ def judge_claims(questions: pl.DataFrame, judge: Judge) -> pl.DataFrame:
     """Verdicts for each distinct question (`key`, `claims`, `truths` in).
 
     Out: `key`, `verdicts` (normalised, null = dropped), `reasons`, `n_yes`, `n_no`, `n_idk`,
-    `n_dropped`, `error`, `pending`, and `supports`, `evidences` when the judge gave any. A reply
+    `n_dropped`, `error`, `pending`, and `supports`, `evidences`, `lacks` when the judge gave
+    any. A reply
     with a verdict count that differs from the claim count, or with no verdict in the
     vocabulary, is an error.
     """

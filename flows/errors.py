@@ -66,3 +66,25 @@ class ClusterUnavailable(FaithError):
     kept; fix the cluster and run again to resume."""
 
     exit_code = 10
+
+
+class QuarantineShareExceeded(FaithError):
+    """The run finished and kept everything, but more of its rows were quarantined than
+    --max-quarantine-share allows: the source has drifted from the contract (a renamed or
+    retyped column), so the schedule should see it."""
+
+    exit_code = 11
+
+
+class DatabaseUnwritable(DatabaseError):
+    """The DuckDB file (or its folder, for the WAL) cannot be written: a read-only file or
+    mount, an immutable file, no permission. Nothing was written; fix it or use another --db."""
+
+    exit_code = 12
+
+
+class DatabaseCorrupt(DatabaseError):
+    """The DuckDB file is damaged: truncated, or a block fails its checksum. Restore it from a
+    backup or its snapshot, or start a new --db."""
+
+    exit_code = 13

@@ -18,6 +18,7 @@ from schemas.outputs import (
     Runs,
     Truths,
 )
+from schemas.sizes import SizeLimits
 
 __all__ = [
     "CONTRACT_TYPES",
@@ -34,6 +35,7 @@ __all__ = [
     "Quarantine",
     "Questions",
     "Runs",
+    "SizeLimits",
     "Truths",
     "Turns",
     "ValidatedBatch",

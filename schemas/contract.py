@@ -19,6 +19,7 @@ from pandera.config import ValidationDepth, config_context, get_config_global
 from pandera.errors import SchemaErrors
 
 from schemas.inputs import Cases
+from schemas.sizes import SizeLimits, capped, size_failures
 
 CONTRACT_TYPES: dict[str, pl.DataType] = {
     "case_id": pl.String(),
@@ -51,23 +52,30 @@ class ValidatedBatch:
 
 
 def validate_cases(
-    raw: pl.DataFrame, *, lists_as_json: bool = False, content_ids: bool = False
+    raw: pl.DataFrame,
+    limits: SizeLimits | None = None,
+    *,
+    lists_as_json: bool = False,
+    content_ids: bool = False,
 ) -> ValidatedBatch:
-    """Cast the contract columns, run the `Cases` checks, and split good rows from bad.
+    """Cast the contract columns, run the `Cases` checks, and split good rows from bad; a
+    row whose text is past `limits` is quarantined as too large, unchecked otherwise.
 
     `lists_as_json`: a text `retrieval_context` holds each list as JSON text (CSV cannot hold
     lists); otherwise a text value is a breach, whatever it holds (one string is not a list of
     passages, at every entry point). `content_ids`: the case_id is `content_case_ids`'.
     """
+    limits = limits or SizeLimits()
     if content_ids:
         raw = raw.with_columns(case_id=content_case_ids(raw, lists_as_json=lists_as_json))
     indexed = raw.with_row_index(_ROW)
     typed, type_failures = _cast_to_contract(indexed, lists_as_json=lists_as_json)
+    too_large = size_failures(typed, _ROW, limits).cast(QUARANTINE_COLUMNS)
     # A value lost in the cast would also fail "is_null": report only the cast failure.
-    check_failures = _check_failures(typed).join(
-        type_failures.select("row", "column"), on=["row", "column"], how="anti"
-    )
-    failures = pl.concat([type_failures, check_failures]).unique(maintain_order=True)
+    check_failures = _check_failures(
+        typed.join(too_large.select(pl.col("row").alias(_ROW)), on=_ROW, how="anti")
+    ).join(type_failures.select("row", "column"), on=["row", "column"], how="anti")
+    failures = pl.concat([type_failures, too_large, check_failures]).unique(maintain_order=True)
     if failures.height == 0:  # the usual batch: nothing to take out
         valid = typed.drop(_ROW)
     else:
@@ -75,7 +83,7 @@ def validate_cases(
         valid = typed.join(bad_rows, on=_ROW, how="anti").sort(_ROW).drop(_ROW)
     return ValidatedBatch(
         valid=valid.select(*CONTRACT_TYPES, segments=_segments(valid)),
-        quarantined=_with_rows(failures, indexed),
+        quarantined=_with_rows(failures, indexed, limits),
     )
 
 
@@ -319,13 +327,15 @@ def _use_native_polars_backends() -> None:
         register_polars_backends.__wrapped__(use_narwhals_backend=False)
 
 
-def _with_rows(failures: pl.DataFrame, indexed: pl.DataFrame) -> pl.DataFrame:
-    """Attach the whole offending row (as JSON) and its case_id to each failure."""
+def _with_rows(failures: pl.DataFrame, indexed: pl.DataFrame, limits: SizeLimits) -> pl.DataFrame:
+    """Attach the offending row (as JSON) and its case_id to each failure; text past its
+    limit is kept as its start and its size (schemas/sizes.py)."""
     if failures.height == 0:
         return failures.with_columns(
             case_id=pl.lit(None, dtype=pl.String), row_json=pl.lit(None, dtype=pl.String)
         )
     failed = indexed.join(failures.select(pl.col("row").alias(_ROW)).unique(), on=_ROW, how="semi")
+    failed = failed.with_columns(_capped_texts(failed.schema, limits))
     columns = [_json_ready(pl.col(name), dtype) for name, dtype in failed.schema.items()]
     rows = failed.select(
         pl.col(_ROW).alias("row"),
@@ -333,6 +343,20 @@ def _with_rows(failures: pl.DataFrame, indexed: pl.DataFrame) -> pl.DataFrame:
         row_json=pl.struct(columns[1:]).struct.json_encode(),  # [0] is the row index
     )
     return failures.join(rows, on="row", how="left").sort("row", "check")
+
+
+def _capped_texts(schema: pl.Schema, limits: SizeLimits) -> list[pl.Expr]:
+    """The text columns that size limits apply to, capped, where they hold text."""
+    limited = {
+        "input": limits.answer_bytes,
+        "actual_output": limits.answer_bytes,
+        "retrieval_context": limits.context_bytes,
+    }
+    return [
+        capped(name, schema[name], limit)
+        for name, limit in limited.items()
+        if name in schema and schema[name] in (pl.String, pl.List(pl.String))
+    ]
 
 
 def _case_id_text(frame: pl.DataFrame) -> pl.Expr:

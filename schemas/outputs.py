@@ -64,6 +64,9 @@ class Runs(pa.DataFrameModel):
     cost_usd: float = pa.Field(nullable=True, ge=0, description="Tokens at those prices.")
     dry_run: bool = pa.Field(nullable=True, description="--dry-run: estimates, nothing judged.")
     max_invalid_share: float = pa.Field(nullable=True, description="The run's threshold.")
+    max_quarantine_share: float = pa.Field(
+        nullable=True, description="Its --max-quarantine-share (issue 22)."
+    )
 
     class Config:
         strict = True
@@ -127,6 +130,11 @@ class ClaimVerdicts(pa.DataFrameModel):
     )
     evidence: str = pa.Field(
         nullable=True, description="The context sentence that supports or contradicts it."
+    )
+    context_lacks: pl.List(pl.String) = pa.Field(
+        nullable=True,
+        description="Of a no or idk claim: its words, figures and names found nowhere in the "
+        "context.",
     )
     supported_by: str = pa.Field(
         nullable=True,
@@ -247,6 +255,18 @@ class JudgeBatchItems(pa.DataFrameModel):
         unique = ["batch_id", "custom_id", "position"]  # noqa: RUF012
 
 
+class RunQuarantineChecks(pa.DataFrameModel):
+    """`run_quarantine_checks`: rows a run quarantined, by the check they failed."""
+
+    run_id: str = pa.Field(description="The run.")
+    check: str = pa.Field(description="quarantine.check.")
+    rows: pl.Int64 = pa.Field(ge=1, description="Its rows failing that check in this run.")
+
+    class Config:
+        strict = True
+        unique = ["run_id", "check"]  # noqa: RUF012
+
+
 OUTPUT_MODELS: dict[str, type[pa.DataFrameModel]] = {
     "runs": Runs,
     "case_scores": CaseScores,
@@ -258,4 +278,5 @@ OUTPUT_MODELS: dict[str, type[pa.DataFrameModel]] = {
     "judge_batches": JudgeBatches,
     "judge_batch_items": JudgeBatchItems,
     "calibrations": Calibrations,
+    "run_quarantine_checks": RunQuarantineChecks,
 }

@@ -6,6 +6,7 @@ import argparse
 from typing import TYPE_CHECKING
 
 from flows.cli.options import EXIT_OK, add_db_argument, add_lock_timeout_argument, add_wait_argument
+from flows.printable import printable
 
 if TYPE_CHECKING:
     import polars as pl
@@ -83,7 +84,9 @@ def batches_command(args: argparse.Namespace) -> int:
     finally:
         con.close()
     if frame is None:
-        print(f"no judge batches in {args.db}: no run of --judge-mode batch has written it")
+        print(
+            printable(f"no judge batches in {args.db}: no run of --judge-mode batch has written it")
+        )
     else:
         print_frame(frame, title=f"judge batches in {args.db}")
     return EXIT_OK

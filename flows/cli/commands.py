@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -10,6 +11,7 @@ from polars.exceptions import PanicException
 
 from faith_udfs.errors import ConfigError, FaithError
 from flows.cli.options import (
+    DEFAULT_DB_MODE,
     EXIT_FAILED,
     EXIT_OK,
     EXIT_USAGE,
@@ -21,8 +23,11 @@ from flows.cli.options import (
     add_source_argument,
     add_wait_argument,
     settings_from,
+    umask_for,
 )
 from flows.cli.routes import execute, use_prefect
+from flows.errors import DatabaseWriteFailed
+from flows.printable import printable
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -42,23 +47,21 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     verbose = getattr(args, "verbose", False)
     configure_logging(verbose)
+    # Files this process creates from here on (the database, its WAL, the readers' snapshot,
+    # Dask shards; local workers inherit it) get --db-mode, 0600 by default.
+    os.umask(umask_for(getattr(args, "db_mode", DEFAULT_DB_MODE)))
     install_stop_handlers()
 
     def say(message: object) -> None:
         if verbose:
             stderr.print_exception()
-        # escaped: a message's own brackets ('faithpipe[dask]', a path) are text, not markup
-        text = escape(str(message))
+        # escaped: a message's own brackets ('faithpipe[dask]', a path) are text, not markup,
+        # and its control characters (from a path, a server, a log) are shown, not obeyed
+        text = escape(printable(message))
         stderr.print(f"[red]error:[/red] {text}", highlight=False, soft_wrap=True, markup=True)
 
     try:
         return int(args.command(args) or EXIT_OK)
-    except ConfigError as exc:
-        say(exc)
-        return EXIT_USAGE
-    except FaithError as exc:
-        say(exc)
-        return int(getattr(exc, "exit_code", EXIT_FAILED))
     except KeyboardInterrupt as exc:
         stderr.print(
             f"interrupted ({signal_name(exc)}): committed batches are kept; run again to finish"
@@ -69,10 +72,38 @@ def main(argv: Sequence[str] | None = None) -> int:
         if stop is not None:
             stderr.print(f"interrupted ({signal_name(stop)}): run again to finish")
             return exit_code_of(stop)
-        # A bug, or a failure no named error covers (a Rust panic in polars or pyarrow is a
-        # BaseException): still one line, the traceback only with -v.
-        say(f"{one_line(exc)} (run again with -v for the traceback)")
-        return EXIT_FAILED
+        code, message = failure(exc, getattr(args, "db", None))
+        say(message)
+        return code
+
+
+def failure(exc: BaseException, db: str | None) -> tuple[int, str]:
+    """The exit code and line of a failure: a named error's own; a DuckDB fault of the
+    database file (unwritable 12, corrupt 13) or its out-of-memory (7) wherever it is raised;
+    else 1, a bug or a failure no named error covers (a Rust panic in polars or pyarrow is a
+    BaseException), the traceback only with -v."""
+    if isinstance(exc, ConfigError):
+        return EXIT_USAGE, str(exc)
+    if isinstance(exc, FaithError):
+        return int(getattr(exc, "exit_code", EXIT_FAILED)), str(exc)
+    from flows.store.db import database_fault
+
+    fault = database_fault(exc, db or "the database")
+    if fault is not None:
+        return int(fault.exit_code), str(fault)
+    if out_of_memory(exc):
+        return DatabaseWriteFailed.exit_code, (
+            f"{one_line(exc)}: committed batches are safe; lower --batch-size or free memory"
+        )
+    return EXIT_FAILED, f"{one_line(exc)} (run again with -v for the traceback)"
+
+
+def out_of_memory(exc: BaseException) -> bool:
+    """Whether DuckDB ran out of memory (told by its class: the CLI does not import duckdb)."""
+    kind = type(exc)
+    return kind.__name__ == "OutOfMemoryException" and kind.__module__.startswith(
+        ("duckdb", "_duckdb")
+    )
 
 
 def one_line(exc: BaseException) -> str:
@@ -194,8 +225,10 @@ def rekey_command(args: argparse.Namespace) -> int:
 
     counts = rekey_passages(args.source, args.db, lock_timeout=args.lock_timeout)
     print(
-        f"rekeyed {counts['rekeyed']} of {counts['legacy']} legacy passage ids; "
-        f"{counts['left']} left (their passages are not in {args.source})"
+        printable(
+            f"rekeyed {counts['rekeyed']} of {counts['legacy']} legacy passage ids; "
+            f"{counts['left']} left (their passages are not in {args.source})"
+        )
     )
     return EXIT_OK
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from flows.errors import InputUnreadable
+from flows.printable import printable
 
 
 def run_demo(source: Path, db: Path, *, prefect: bool) -> int:
@@ -28,6 +29,8 @@ def run_demo(source: Path, db: Path, *, prefect: bool) -> int:
         con.close()
     title = f"pass rate by day (95% Wilson interval), config {run['config_id']}"
     print_frame(days, title=title)
-    print(f"database: {db}   try: duckdb -readonly {db} 'SELECT * FROM pass_rates()'")
-    print(f"report:   {report}   (offline HTML; faith report --html FILE writes another)")
+    print(printable(f"database: {db}   try: duckdb -readonly {db} 'SELECT * FROM pass_rates()'"))
+    print(
+        printable(f"report:   {report}   (offline HTML; faith report --html FILE writes another)")
+    )
     return 0

@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 
 from flows.cli.options import EXIT_OK, add_endpoint_arguments, settings_error
+from flows.printable import printable
 
 
 def add_judge_check_command(commands: argparse._SubParsersAction) -> None:
@@ -64,7 +65,7 @@ def judge_check_command(args: argparse.Namespace) -> int:
         if con is not None:
             con.close()
     for line in report.lines():
-        print(line)
+        print(printable(line))  # server text, its control characters shown
     if report.usable:
         return EXIT_OK
     if report.problem and report.problem.startswith("the endpoint"):

@@ -26,6 +26,7 @@ from flows.orchestration.prefect_env import (
     configure_prefect_environment,
     prefect_server_configured,
 )
+from flows.printable import printable
 from flows.run.progress_bar import console_progress
 from flows.run.summary import run_line
 
@@ -174,7 +175,7 @@ def nightly_command(args: argparse.Namespace) -> int:
         return EXIT_OK
     # A drift warning is already logged on stderr by the run.
     print(run_line(result))
-    print(check_line(result["judge_check"]))
+    print(printable(check_line(result["judge_check"])))
     return EXIT_OK
 
 

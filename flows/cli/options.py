@@ -8,13 +8,47 @@ from typing import Any
 from faith_udfs.errors import ConfigError
 from flows.read.source import DEFAULT_BATCH_SIZE
 from flows.store.db import DEFAULT_DB, DEFAULT_READ_WAIT
+from schemas.sizes import DEFAULT_MAX_ANSWER_BYTES, DEFAULT_MAX_CONTEXT_BYTES
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
 
 
 def add_db_argument(parser: argparse.ArgumentParser | argparse._ArgumentGroup) -> None:
-    """--db: the DuckDB file every command reads or writes."""
+    """--db: the DuckDB file every command reads or writes; --db-mode: the mode of files it
+    creates (the database, its WAL, snapshots, shards), 0600 unless given."""
     parser.add_argument("--db", default=str(DEFAULT_DB), help=f"DuckDB file (default {DEFAULT_DB})")
+    parser.add_argument(
+        "--db-mode",
+        type=file_mode,
+        default=DEFAULT_DB_MODE,
+        metavar="OCTAL",
+        help="permissions of the files this command creates: the database, its WAL and "
+        f"snapshot, Dask shards (default {DEFAULT_DB_MODE:04o}: they hold logged "
+        "conversations; e.g. 0640 to let the group read)",
+    )
+
+
+# New database files hold the logged conversations: readable by their owner only.
+DEFAULT_DB_MODE = 0o600
+
+
+def file_mode(text: str) -> int:
+    """An octal mode such as 0600 or 640; the owner must keep read and write (DuckDB needs
+    both), and execute bits mean nothing for a database."""
+    try:
+        mode = int(text, 8)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not an octal mode such as 0600") from None
+    if not 0 <= mode <= 0o777 or mode & 0o600 != 0o600 or mode & 0o111:
+        raise argparse.ArgumentTypeError(
+            f"{text}: give read and write to the owner and no execute bit (e.g. 0600, 0640)"
+        )
+    return mode
+
+
+def umask_for(mode: int) -> int:
+    """The umask that creates files with `mode` (from 0666) and keeps folders enterable."""
+    return (0o777 & ~mode) & ~0o111
 
 
 def add_source_argument(parser: argparse.ArgumentParser) -> None:
@@ -131,7 +165,8 @@ def add_run_arguments(parser: argparse.ArgumentParser) -> None:
         "--judge",
         choices=("grounded", "lexical", "openai"),
         default="grounded",
-        help="grounded: offline, deterministic, graded per-claim support (default); lexical: "
+        help="grounded: offline, deterministic, graded per-claim support (default; "
+        "--model grounded-v1 for its first rules' series); lexical: "
         "the seed tutorial's word rules; openai: any OpenAI-compatible endpoint",
     )
     add_endpoint_arguments(judge, model_required=False, modes=("packed", "per-item", "batch"))
@@ -225,6 +260,30 @@ def add_run_arguments(parser: argparse.ArgumentParser) -> None:
         "cases judged ended invalid (default 0.1)",
     )
     run.add_argument(
+        "--max-quarantine-share",
+        type=float,
+        default=0.1,
+        metavar="F",
+        help="exit 11 (everything kept, runs.warning set, the top failing checks named) when "
+        "more than this share of the rows read was quarantined (default 0.1)",
+    )
+    run.add_argument(
+        "--max-answer-bytes",
+        type=int,
+        default=DEFAULT_MAX_ANSWER_BYTES,
+        metavar="N",
+        help="quarantine a row whose actual_output or input holds more than N bytes "
+        f"(check actual_output_too_large / input_too_large; default {DEFAULT_MAX_ANSWER_BYTES:,})",
+    )
+    run.add_argument(
+        "--max-context-bytes",
+        type=int,
+        default=DEFAULT_MAX_CONTEXT_BYTES,
+        metavar="N",
+        help="quarantine a row whose retrieval_context passages hold more than N bytes together "
+        f"(check retrieval_context_too_large; default {DEFAULT_MAX_CONTEXT_BYTES:,})",
+    )
+    run.add_argument(
         "--snapshot",
         action="store_true",
         help="after the run, copy the database to DB.snapshot.duckdb, which dashboards, "
@@ -309,6 +368,9 @@ def settings_from(args: argparse.Namespace, *, flow: str = "score") -> Any:
             batch_size=args.batch_size,
             lock_timeout=args.lock_timeout,
             max_invalid_share=args.max_invalid_share,
+            max_quarantine_share=args.max_quarantine_share,
+            max_answer_bytes=args.max_answer_bytes,
+            max_context_bytes=args.max_context_bytes,
             snapshot=args.snapshot,
             flow=flow,
             price_input_usd=args.price_input,

@@ -8,6 +8,7 @@ from typing import Any
 
 from rich.console import Console
 
+from flows.printable import printable
 from flows.run.progress_bar import stderr
 
 __all__ = ["configure_logging", "print_frame", "stderr"]
@@ -32,6 +33,10 @@ class _StderrHandler(logging.StreamHandler):  # type: ignore[type-arg]
     closed) since the handler was made would fail, and the logging module would print the
     failure with the exception being handled, server text and all."""
 
+    def format(self, record: logging.LogRecord) -> str:
+        """The line, its control characters shown (paths, server text, segment values)."""
+        return printable(super().format(record))
+
     @property  # type: ignore[override]
     def stream(self) -> Any:
         return sys.stderr
@@ -43,27 +48,34 @@ class _StderrHandler(logging.StreamHandler):  # type: ignore[type-arg]
 
 def print_frame(frame: Any, title: str) -> None:
     """A polars frame on stdout: a table when it fits the terminal, else one block a row, so no
-    column is shrunk to nothing and no date cut; plain aligned text when piped (grep, logs)."""
-    rows = [["" if value is None else str(value) for value in row] for row in frame.iter_rows()]
+    column is shrunk to nothing and no date cut; plain aligned text when piped (grep, logs).
+    Every value goes through `printable`: its control characters are shown, never obeyed."""
+    rows = [
+        ["" if value is None else printable(value) for value in row] for row in frame.iter_rows()
+    ]
+    columns = [printable(column) for column in frame.columns]
+    title = printable(title)
     out = Console()
     if not out.is_terminal:
-        print(plain_table(frame.columns, rows, title))
+        print(plain_table(columns, rows, title))
         return
     widths = [
-        max([len(column)] + [len(row[i]) for row in rows]) for i, column in enumerate(frame.columns)
+        max([len(column)] + [len(row[i]) for row in rows]) for i, column in enumerate(columns)
     ]
     if sum(widths) + 3 * len(widths) + 1 <= out.width:
         from rich.table import Table
+        from rich.text import Text
 
-        table = Table(title=title)
-        for column in frame.columns:
-            table.add_column(column, no_wrap=True)
+        table = Table(title=Text(title))
+        for column in columns:
+            table.add_column(Text(column), no_wrap=True)
         for row in rows:
-            table.add_row(*row)
+            # Text, not markup: a value's brackets are shown as they are.
+            table.add_row(*(Text(value) for value in row))
         out.print(table)
         return
     out.print(title, markup=False, highlight=False)
-    out.print(plain_records(frame.columns, rows), markup=False, highlight=False, soft_wrap=True)
+    out.print(plain_records(columns, rows), markup=False, highlight=False, soft_wrap=True)
 
 
 def plain_table(columns: list[str], rows: list[list[str]], title: str) -> str:

@@ -17,6 +17,7 @@ from flows.report import (
     render_terminal,
     write_html_report,
 )
+from flows.report.quarantine import print_quarantine
 from flows.store.db import connect_for_reading
 
 
@@ -80,6 +81,7 @@ def report_command(args: argparse.Namespace) -> int:
         # Piped output (a log, a CI page) gets room for the tables instead of rich's 80 columns.
         console = Console(width=None if sys.stdout.isatty() else 150)
         render_terminal(con, options, console)
+        print_quarantine(con, console, args.since, args.until)
         if args.html is not None:
             path = write_html_report(con, args.html, options=options)
             console.print(Text(f"HTML report: {path}"))

@@ -76,6 +76,9 @@ def dask_client(settings: ScoreSettings, *, prefect_api_url: str | None = None) 
                 dashboard_address=":0",
                 silence_logs=logging.ERROR,
                 env=env,
+                # Ctrl-C at a terminal reaches the whole process group: the run's own stop
+                # closes the workers, which would each print a KeyboardInterrupt otherwise.
+                preload=["flows.engines.worker_preload"],
             )
             client = distributed.Client(cluster)
         try:

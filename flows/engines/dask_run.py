@@ -166,7 +166,8 @@ def _plan(
     folder.mkdir(parents=True)
     partitions = plan_partitions(source, settings.batch_size)
     root = str(source.root) if source.root else None
-    rules = duplicate_rules(duplicated, partitions, root) if duplicated.height else {}
+    limits = settings.size_limits()
+    rules = duplicate_rules(duplicated, partitions, root, limits) if duplicated.height else {}
     case_states = replies = semaphore = None
     if config_has_cases(con, config_id):
         case_states = str(folder / "case_states.parquet")
@@ -186,6 +187,7 @@ def _plan(
             replies=replies,
             semaphore=semaphore,
             duplicates=rules.get(partition.number),
+            limits=limits,
         )
         for partition in partitions
     ]

@@ -18,6 +18,7 @@ from flows.judges.settings import JudgeSettings
 from flows.run.batches import QuarantineKeys, decide, score_batch, validate_batch
 from flows.run.pipeline import no_cases
 from flows.store.shard_data import content_hashes
+from schemas import SizeLimits
 
 
 @dataclass(frozen=True)
@@ -33,6 +34,7 @@ class PartitionJob:
     replies: str | None  # Parquet snapshot of the judge's stored replies, if any
     semaphore: str | None  # name of the cluster's cap on LLM calls in flight
     duplicates: DuplicateRule | None = None
+    limits: SizeLimits | None = None  # the run's row size limits (None: the defaults)
 
 
 def score_partition(job: PartitionJob) -> str:
@@ -43,7 +45,7 @@ def score_partition(job: PartitionJob) -> str:
     valid, quarantined = [], []
     seconds_validate = 0.0
     for raw in read_partition(job.partition, job.root):
-        rows = validate_batch(raw)
+        rows = validate_batch(raw, job.limits)
         seconds_validate += rows.seconds
         kept = rows.valid
         if plan is not None:

@@ -19,6 +19,7 @@ from flows.errors import InputUnreadable
 from flows.read.duplicates import DuplicatePlan
 from flows.read.source import RawBatch, Source, hive_values
 from flows.run.batches import validate_batch
+from schemas import SizeLimits
 
 # What reading a file's pages can raise (a corrupt page: a Rust panic is a BaseException).
 _READ_ERRORS = (OSError, pa.ArrowException, pl.exceptions.PolarsError, pl.exceptions.PanicException)
@@ -103,7 +104,10 @@ class DuplicateRule:
 
 
 def duplicate_rules(
-    duplicated: pl.DataFrame, partitions: list[Partition], root: str | None
+    duplicated: pl.DataFrame,
+    partitions: list[Partition],
+    root: str | None,
+    limits: SizeLimits | None = None,
 ) -> dict[int, DuplicateRule]:
     """The pre-pass of flows/read/duplicates.py across partitions: which repeated ids
     conflict, and in which partition each exactly copied id is first read (validated rows
@@ -113,7 +117,8 @@ def duplicate_rules(
     for partition in partitions:
         for raw in read_partition(partition, root):
             repeated = pl.col("case_id").cast(pl.String, strict=False).is_in(ids)
-            valid = validate_batch(RawBatch(raw.frame.filter(repeated), raw.source_file)).valid
+            rows = raw.where(repeated)
+            valid = validate_batch(rows, limits).valid
             seen.append(
                 valid.filter(pl.col("case_id").is_in(ids)).select(
                     "case_id",

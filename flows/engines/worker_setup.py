@@ -3,10 +3,19 @@ worker, including those that join or are restarted after the run began."""
 
 from __future__ import annotations
 
+import logging
 import os
 from typing import Any
 
 from distributed import WorkerPlugin
+
+
+def quiet_lease_releases() -> None:
+    """A worker shut down while its judge holds semaphore leases (a stopped run closes the
+    cluster under its tasks) cannot hand them back: Dask logs an ERROR and a traceback for
+    each ("Release failed ... ConnectionPool is closed"), 30-132 lines a stop. The scheduler
+    takes the leases back when they time out, so nothing is lost: only critical lines stay."""
+    logging.getLogger("distributed.semaphore").setLevel(logging.CRITICAL)
 
 
 class WorkerEnvironment(WorkerPlugin):
@@ -18,6 +27,7 @@ class WorkerEnvironment(WorkerPlugin):
 
     def setup(self, worker: Any) -> None:
         os.environ.update(self.env)
+        quiet_lease_releases()
         # The task's modules (polars, pandera, duckdb, the metric) load now, while the
         # cluster starts, not inside the first partition's task.
         import flows.engines.partition_task  # noqa: F401

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from faith_udfs import Cutoffs, GroundedJudge, Judge, LexicalJudge
+from faith_udfs import Cutoffs, Judge, LexicalJudge
 from faith_udfs.errors import ConfigError
+from faith_udfs.grounded import grounded_judge
 from flows.judges.settings import JudgeSettings
 
 if TYPE_CHECKING:
@@ -25,10 +26,10 @@ def build_judge(
     if settings.calibration is not None and settings.cutoffs is None:
         # flows/run/calibration.py fills the cut-offs in from the database before any judge
         raise ConfigError(f"calibration {settings.calibration!r} was not read before judging")
-    if settings.kind == "grounded" and settings.cutoffs is not None:
-        return GroundedJudge(cutoffs=Cutoffs(**settings.cutoffs.model_dump()))
     if settings.kind == "grounded":
-        return GroundedJudge()
+        # --model: its rules version (grounded-v1); a calibration's cut-offs, if any
+        cutoffs = settings.cutoffs and Cutoffs(**settings.cutoffs.model_dump())
+        return grounded_judge(settings.model, cutoffs)
     if settings.kind == "lexical":
         return LexicalJudge()
     if settings.kind == "openai" and dry_run:

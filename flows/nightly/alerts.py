@@ -127,6 +127,7 @@ def night_alerts(
     *,
     drift: str | None = None,
     invalid: str | None = None,
+    quarantine: str | None = None,
 ) -> list[str]:
     """Check the night's pass rates, add each drop to runs.warning, send every warning of the
     night to the webhook; returns the drops' texts (the caller raises PassRateAlert)."""
@@ -140,5 +141,7 @@ def night_alerts(
         messages.append(warning_message("judge_drift", run_id, drift))
     if invalid:
         messages.append(warning_message("invalid_share", run_id, invalid))
+    if quarantine:
+        messages.append(warning_message("quarantine_share", run_id, quarantine))
     post_messages(alerts, messages)
     return [drop["text"] for drop in drops]

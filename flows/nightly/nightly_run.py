@@ -20,7 +20,7 @@ import polars as pl
 from faith_udfs import Judge, MetricConfig, score_cases
 from faith_udfs.agreement import compare_verdicts
 from faith_udfs.errors import ConfigError
-from flows.errors import PassRateAlert, TooManyInvalid
+from flows.errors import PassRateAlert, QuarantineShareExceeded, TooManyInvalid
 from flows.nightly.alerts import AlertSettings, night_alerts
 from flows.read.bundled import golden_set_path
 from flows.read.golden import GoldenSet, read_golden
@@ -164,8 +164,8 @@ def run_nightly(
     # Imported here: `faith` builds its parser from this module and must start fast.
     from flows.engines import score_with_engine
     from flows.judges.factory import build_judge, close_judge
+    from flows.run.alarms import warn_if_mostly_invalid, warn_if_mostly_quarantined
     from flows.run.calibration import with_calibration
-    from flows.run.pipeline import warn_if_mostly_invalid
 
     check_agreement_floor(agreement_floor)
     check_steps = check_steps or CheckSteps()
@@ -189,7 +189,9 @@ def run_nightly(
             require_usable_judge(settings.judge, con)
         # The invalid share is checked, and the snapshot for readers written, after the judge
         # check: a night whose judge failed still records the check, and the copy carries it.
-        scoring = settings.model_copy(update={"snapshot": False, "max_invalid_share": 1.0})
+        scoring = settings.model_copy(
+            update={"snapshot": False, "max_invalid_share": 1.0, "max_quarantine_share": 1.0}
+        )
         scored = score_with_engine(scoring, steps=steps, progress=progress, judge=judge)
         checker = judge if judge is not None else build_judge(settings.judge, con)
         try:
@@ -201,17 +203,21 @@ def run_nightly(
                 close_judge(checker)
         check_steps.record(con, scored["run_id"], check)
         too_many_invalid = warn_if_mostly_invalid(con, scored["run_id"], settings.max_invalid_share)
+        drifted = warn_if_mostly_quarantined(con, scored["run_id"], settings.max_quarantine_share)
         drops = night_alerts(
             con,
             scored["run_id"],
             alerts or AlertSettings(),
             drift=check.warning,
             invalid=too_many_invalid,
+            quarantine=drifted,
         )
         if settings.snapshot:
             write_snapshot(con, settings.db)
         if check.warning:
             log.warning("run %s: %s", scored["run_id"], check.warning)
+        if drifted:
+            raise QuarantineShareExceeded(drifted)
         if too_many_invalid:
             raise TooManyInvalid(too_many_invalid)
         if drops:

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable, Iterable
-from dataclasses import replace
 from typing import TYPE_CHECKING
 
 import polars as pl
@@ -51,7 +50,7 @@ class DuplicatePlan:
         for raw in raws:
             # Only the rows of repeated ids are validated: most of a source never repeats.
             repeated = pl.col("case_id").cast(pl.String, strict=False).is_in(ids)
-            valid = validate(replace(raw, frame=raw.frame.filter(repeated))).valid
+            valid = validate(raw.where(repeated)).valid
             copies = valid.filter(pl.col("case_id").is_in(ids))
             seen.append(
                 copies.select(

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import polars as pl
 
 from flows.read.formats import ReadOptions, format_of
+
+_FILE = "__faithpipe_source_file"  # a row's file, for a moment, while rows are filtered
 
 
 @dataclass(frozen=True)
@@ -37,9 +39,18 @@ class Source:
 class RawBatch:
     """Rows as read, before any validation, and where they came from. `lists_as_json`: the
     format holds lists as JSON text (CSV; a JSON column of mixed types); `content_ids`:
-    `--case-id content`, the case_id is made from the case's content."""
+    `--case-id content`, the case_id is made from the case's content. For small files read
+    together, `files` holds each row's file, in row order (`source_file` is the first)."""
 
     frame: pl.DataFrame
     source_file: str
     lists_as_json: bool = False
     content_ids: bool = False
+    files: pl.Series | None = None
+
+    def where(self, keep: pl.Expr) -> RawBatch:
+        """The rows `keep` is true for, each still with its file."""
+        if self.files is None:
+            return replace(self, frame=self.frame.filter(keep))
+        kept = self.frame.with_columns(self.files.alias(_FILE)).filter(keep)
+        return replace(self, frame=kept.drop(_FILE), files=kept[_FILE])

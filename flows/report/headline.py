@@ -81,19 +81,18 @@ def failing_cases_html(con: duckdb.DuckDBPyConnection, options: ReportOptions) -
     """The latest failing cases, each claim not supported with what the context lacks
     (context_lacks when the database has the column, else the judge's evidence sentence)."""
     has_lacks = con.execute(sql("report_has_context_lacks")).fetchall()[0][0]
-    lacks = "array_to_string(v.context_lacks, ', ')" if has_lacks else "v.evidence"
+    lacks = "nullif(array_to_string(v.context_lacks, ', '), '')" if has_lacks else "NULL"
     # `lacks` is one of two fixed expressions chosen here, never user text
     query = sql("report_failing_cases").replace("{lacks}", lacks)
     params = {**options.settings(), "limit": FAILING_CASES}
     rows = con.sql(query, params=params).pl().to_dicts()
     if not rows:
         return ""
-    what = "the context lacks" if has_lacks else "evidence"
     items = []
     for row in rows:
         claims = "".join(
             f"<li><b>{html.escape(c['verdict'])}</b> {html.escape(c['claim'])}"
-            + (f" — <i>{what}: {html.escape(c['lacks'])}</i>" if c["lacks"] else "")
+            + _lacking(c)
             + "</li>"
             for c in row["claims"]
         )
@@ -103,3 +102,12 @@ def failing_cases_html(con: duckdb.DuckDBPyConnection, options: ReportOptions) -
             f"<ul>{claims}</ul></li>"
         )
     return f"<h2>Latest failing cases</h2><ul class=cases>{''.join(items)}</ul>"
+
+
+def _lacking(claim: dict[str, str | None]) -> str:
+    """What the context lacks for a claim, else the evidence the judge cited, else nothing."""
+    if claim["lacks"]:
+        return f" — <i>the context lacks: {html.escape(claim['lacks'])}</i>"
+    if claim["evidence"]:
+        return f" — <i>evidence: {html.escape(claim['evidence'])}</i>"
+    return ""

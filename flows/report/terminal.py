@@ -12,6 +12,7 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
+from flows.printable import printable
 from flows.report.conversations import print_conversations
 from flows.report.queries import (
     CAUSES,
@@ -114,8 +115,9 @@ def render_terminal(
         pl.col("segment_value").is_not_null().any().over("config_id")
     )
     for (config_id,), group in by_segment.group_by("config_id", maintain_order=True):
-        table = Table(title=Text(f"{config_id}: pass rate by {segment}"), box=box.SIMPLE_HEAD)
-        table.add_column(segment)
+        shown = printable(segment)
+        table = Table(title=Text(f"{config_id}: pass rate by {shown}"), box=box.SIMPLE_HEAD)
+        table.add_column(shown)
         for name in ("cases", "scored", "pass rate [95% CI]", "score"):
             table.add_column(name, justify="right", no_wrap=True)
         for row in group.iter_rows(named=True):
@@ -192,7 +194,7 @@ def period_cells(row: dict[str, Any]) -> list[str]:
 
 
 def segment_label(value: str | None) -> str:
-    return "(none)" if value is None else value
+    return "(none)" if value is None else printable(value)  # its control characters shown
 
 
 def print_fitted(console: Console, table: Table) -> None:

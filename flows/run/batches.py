@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 import polars as pl
+import pyarrow as pa
 
 from faith_udfs import FaithfulnessFrames, Judge, MetricConfig, score_cases
 from flows.judges.factory import judge_usage
@@ -20,7 +21,8 @@ from flows.read.source import RawBatch
 from flows.run.judge_accounting import case_usage
 from flows.run.turn_support import with_turn_support
 from flows.store.db import register, sql
-from schemas import validate_cases
+from flows.store.shard_data import hashable_slices
+from schemas import SizeLimits, validate_cases
 
 if TYPE_CHECKING:
     import duckdb
@@ -81,23 +83,32 @@ class ScoredBatch:
     spent: dict[str, int]  # judge calls and tokens this batch cost
 
 
-def validate_batch(raw: RawBatch) -> ValidatedRows:
-    """Check a raw batch against the contract; bad rows become quarantine rows."""
+def validate_batch(raw: RawBatch, limits: SizeLimits | None = None) -> ValidatedRows:
+    """Check a raw batch against the contract; bad rows (and rows past `limits`) become
+    quarantine rows."""
     started = time.perf_counter()
     checked = validate_cases(
-        raw.frame, lists_as_json=raw.lists_as_json, content_ids=raw.content_ids
+        raw.frame, limits, lists_as_json=raw.lists_as_json, content_ids=raw.content_ids
     )
+    if raw.files is None:
+        files = pl.lit(raw.source_file)
+        valid_files = files
+    else:  # small files read together: each row's own file
+        files = raw.files.gather(checked.quarantined["row"])
+        bad = checked.quarantined["row"].unique().implode()
+        rows = raw.files.to_frame("source_file").with_row_index("row")
+        valid_files = rows.filter(~pl.col("row").is_in(bad))["source_file"]
     quarantined = checked.quarantined.select(
         "check",
         "case_id",
         "column",
         "value",
         "row_json",
-        pl.lit(raw.source_file).alias("source_file"),
+        source_file=files,
         row=pl.col("row"),
     )
     return ValidatedRows(
-        valid=checked.valid.with_columns(source_file=pl.lit(raw.source_file)),
+        valid=checked.valid.with_columns(source_file=valid_files),
         quarantined=quarantined,
         seconds=time.perf_counter() - started,
     )
@@ -140,18 +151,20 @@ def classify(
     `stored_before=False` (nothing stored under the config when the run began) skips looking:
     a run's batches never share a case_id, so its own rows can never match.
     """
-    register(
-        reader, "incoming", cases.select("case_id", "input", "actual_output", "retrieval_context")
-    )
-    try:
-        if stored_before:
-            query = reader.sql(sql("classify_cases"), params={"config_id": config_id})
-        else:
-            query = reader.sql(sql("hash_cases"))
-        found = query.to_arrow_table()
-    finally:
-        reader.unregister("incoming")
-    classified = pl.from_arrow(found)
+    found = []
+    # In slices of bounded content: DuckDB's JSON text of a large case takes several times its
+    # bytes while the hash is made (flows/store/shard_data.py).
+    for piece in hashable_slices(cases):
+        register(reader, "incoming", piece)
+        try:
+            if stored_before:
+                query = reader.sql(sql("classify_cases"), params={"config_id": config_id})
+            else:
+                query = reader.sql(sql("hash_cases"))
+            found.append(query.to_arrow_table())
+        finally:
+            reader.unregister("incoming")
+    classified = pl.from_arrow(pa.concat_tables(found))
     assert isinstance(classified, pl.DataFrame)
     return decide(classified)
 

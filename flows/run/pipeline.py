@@ -8,6 +8,7 @@ marked completed only after its last batch.
 from __future__ import annotations
 
 import contextvars
+import functools
 import logging
 import threading
 import time
@@ -21,11 +22,15 @@ from typing import TYPE_CHECKING, Any
 import polars as pl
 
 from faith_udfs import Judge, MetricConfig
-from flows.errors import DatabaseWriteFailed, JudgeEndpointError, TooManyInvalid
+from flows.errors import (
+    DatabaseWriteFailed,
+    JudgeEndpointError,
+    QuarantineShareExceeded,
+    TooManyInvalid,
+)
 from flows.judges.factory import build_judge, close_judge, judge_protocol
 from flows.read.duplicates import DuplicatePlan
 from flows.read.source import (
-    RawBatch,
     Source,
     count_rows,
     duplicated_case_ids,
@@ -33,6 +38,7 @@ from flows.read.source import (
     orphan_rows,
     resolve_source,
 )
+from flows.run.alarms import warn_if_mostly_invalid, warn_if_mostly_quarantined
 from flows.run.batches import (
     Batch,
     QuarantineKeys,
@@ -48,21 +54,20 @@ from flows.run.progress import LogProgress, Progress
 from flows.run.settings import ScoreSettings
 from flows.run.stage import Stage
 from flows.run.stop_signals import as_stop, signals_deferred, stopping_signal
-from flows.run.summary import invalid_share
 from flows.store.batch_writes import write_batch
 from flows.store.db import (
     DISK_ERRORS,
     OUT_OF_MEMORY,
+    database_fault,
     limit_memory,
     open_store,
-    sql,
     write_snapshot,
 )
 from flows.store.judge_memory import record_run_judge
-from flows.store.run_costs import count_dry_batch, price_run, record_max_invalid_share
+from flows.store.run_costs import count_dry_batch, price_run, top_quarantine_checks
 from flows.store.run_registry import finish_run, run_row, start_run, supersede_dead_runs
 from flows.waits import result_of, result_unless
-from schemas import CONTRACT_TYPES
+from schemas import CONTRACT_TYPES, SizeLimits
 
 if TYPE_CHECKING:
     import duckdb
@@ -87,7 +92,7 @@ _CACHED_KEYS_PER_CALL = 16
 class Steps:
     """The batch steps a run calls; the Prefect flow swaps in task-wrapped versions."""
 
-    validate: Callable[[RawBatch], ValidatedRows] = validate_batch
+    validate: Callable[..., ValidatedRows] = validate_batch
     score: Callable[..., ScoredBatch] = score_batch
     write: Callable[..., float] = write_batch
 
@@ -104,6 +109,8 @@ class RunState:
     steps: Steps
     progress: Progress
     keys: QuarantineKeys = field(default_factory=QuarantineKeys)
+    limits: SizeLimits = field(default_factory=SizeLimits)
+    db: str = "the database"  # its path, for the error lines
     # Three stages on three threads, so each core always has work (polars and DuckDB release
     # the GIL): this thread reads, validates and classifies batch N+2 while the scoring
     # thread scores N+1 and the writing thread commits N. One thread each: judges see one
@@ -176,7 +183,18 @@ def run_score(
         )
         _price(con, run_id, settings)
         try:
-            state = RunState(con, run_id, config_id, config, judge, steps, progress)
+            limits = settings.size_limits()
+            state = RunState(
+                con,
+                run_id,
+                config_id,
+                config,
+                judge,
+                steps,
+                progress,
+                limits=limits,
+                db=settings.db,
+            )
         except BaseException as exc:
             with signals_deferred():
                 mark_stopped(con, run_id, started, exc)
@@ -239,17 +257,21 @@ def complete_run(
     judge_protocol: tuple[str | None, int] = (None, 0),
 ) -> dict[str, Any]:
     """Every batch is committed: mark the run completed with the LLM judge's structured-output
-    mode and estimated-token calls, check its invalid share, write the readers' snapshot if
-    asked; returns the run's row (raises TooManyInvalid past the share)."""
+    mode and estimated-token calls, check its quarantine and invalid shares, write the readers'
+    snapshot if asked; returns the run's row with its top quarantine checks (raises
+    QuarantineShareExceeded or TooManyInvalid past a share)."""
     with signals_deferred():
         finish_run(con, run_id, "completed", time.perf_counter() - started)
         record_run_judge(con, run_id, *judge_protocol)
         too_many_invalid = warn_if_mostly_invalid(con, run_id, settings.max_invalid_share)
+        drifted = warn_if_mostly_quarantined(con, run_id, settings.max_quarantine_share)
     if settings.snapshot and not settings.dry_run:
         write_snapshot(con, settings.db)
+    if drifted:  # the source comes first: its rows never reached the judge
+        raise QuarantineShareExceeded(drifted)
     if too_many_invalid:
         raise TooManyInvalid(too_many_invalid)
-    return run_row(con, run_id)
+    return {**run_row(con, run_id), "quarantine_checks": top_quarantine_checks(con, run_id)}
 
 
 def _stop_and_mark(state: RunState, started: float, exc: BaseException) -> tuple[bool, bool]:
@@ -318,25 +340,6 @@ def mark_stopped(
         log.warning("could not mark run %s %s: %s", run_id, status, _describe(mark_error))
 
 
-def warn_if_mostly_invalid(con: duckdb.DuckDBPyConnection, run_id: str, most: float) -> str | None:
-    """A completed run whose judged cases mostly failed keeps everything and says so in
-    `runs.warning`; returns the error for the caller to raise, so that a schedule does not
-    show success for a night scored by nothing."""
-    record_max_invalid_share(con, run_id, most)
-    run = run_row(con, run_id)
-    share = invalid_share(run)
-    if share is None or share <= most:
-        return None
-    warning = (
-        f"{run['rows_invalid']:,} of {run['rows_newly_scored'] + run['rows_invalid']:,} judged "
-        f"cases ({share:.1%}) ended invalid, more than --max-invalid-share {most:g}: "
-        "see case_scores.error; they are retried by the next run"
-    )
-    con.execute(sql("mark_run_warning"), {"run_id": run_id, "warning": warning})
-    log.warning("run %s: %s", run_id, warning)
-    return f"run {run_id} completed, but {warning}"
-
-
 def _describe(exc: BaseException) -> str:
     return f"{type(exc).__name__}: {exc}"
 
@@ -358,11 +361,11 @@ def _score_all(state: RunState, source: Source, duplicates: pl.DataFrame, batch_
     orphans = orphan_rows(source)
     if orphans.height:
         batch.quarantined.append(state.keys.keyed(orphans))
-    plan = _duplicate_plan(source, duplicates, batch_size)
+    plan = _duplicate_plan(source, duplicates, batch_size, state.limits)
     clock = time.perf_counter()
     for raw in iter_batches(source, batch_size):
         batch.seconds_read += time.perf_counter() - clock
-        rows = state.steps.validate(raw)
+        rows = state.steps.validate(raw, state.limits)
         batch.seconds_validate += rows.seconds
         valid = rows.valid
         if plan is not None:
@@ -380,7 +383,7 @@ def _score_all(state: RunState, source: Source, duplicates: pl.DataFrame, batch_
 
 
 def _duplicate_plan(
-    source: Source, duplicates: pl.DataFrame, batch_size: int
+    source: Source, duplicates: pl.DataFrame, batch_size: int, limits: SizeLimits
 ) -> DuplicatePlan | None:
     """How repeated case_ids are resolved; with `--case-id content` a repeated id is a
     repeated content, so every copy after the first is an exact copy."""
@@ -388,7 +391,11 @@ def _duplicate_plan(
         return None
     if source.options.case_id == "content":
         return DuplicatePlan(duplicates["case_id"].clear(), duplicates["case_id"])
-    return DuplicatePlan.of(duplicates, iter_batches(source, batch_size), validate_batch)
+    return DuplicatePlan.of(
+        duplicates,
+        iter_batches(source, batch_size),
+        functools.partial(validate_batch, limits=limits),
+    )
 
 
 def _process(state: RunState, batch: Batch) -> None:
@@ -402,7 +409,16 @@ def _process(state: RunState, batch: Batch) -> None:
         cases = no_cases()
     # Batches never share a case_id (one copy of a duplicated id is kept), so classifying
     # one before the previous is written cannot miss a row.
-    classified = classify(state.reader, cases, state.config_id, stored_before=state.stored_before)
+    try:
+        classified = classify(
+            state.reader, cases, state.config_id, stored_before=state.stored_before
+        )
+    except OUT_OF_MEMORY as exc:
+        raise DatabaseWriteFailed(
+            f"{state.run_id}: DuckDB ran out of memory hashing a batch of {batch.rows_in:,} rows "
+            f"({_describe(exc).splitlines()[0]}); committed batches are safe: lower "
+            "--max-answer-bytes, --max-context-bytes or --batch-size, then run again"
+        ) from exc
     # A copied context lets Prefect tasks run in the other threads.
     scoring = state.scorer.submit(
         contextvars.copy_context().run,
@@ -460,7 +476,8 @@ def _write_scored(
                 )
             # The disk said no (full, read-only, failing): see store.db.DISK_ERRORS.
             except DISK_ERRORS as exc:
-                raise DatabaseWriteFailed(
+                fault = database_fault(exc, state.db)  # read-only or corrupt: 12 or 13
+                raise fault or DatabaseWriteFailed(
                     f"{state.run_id}: writing a batch of {batch.rows_in:,} rows failed, none of it "
                     f"was kept ({_describe(exc).splitlines()[0]}); committed batches are safe: "
                     "free disk space or fix the database's disk, then run again"

@@ -13,6 +13,8 @@ from flows.judges.settings import JudgeSettings
 from flows.read.formats import ReadOptions, parse_columns
 from flows.read.source import DEFAULT_BATCH_SIZE
 from flows.store.db import DEFAULT_DB
+from schemas import SizeLimits
+from schemas.sizes import DEFAULT_MAX_ANSWER_BYTES, DEFAULT_MAX_CONTEXT_BYTES
 
 
 class ScoreSettings(BaseModel):
@@ -34,6 +36,10 @@ class ScoreSettings(BaseModel):
     # A run whose judged cases end `invalid` beyond this share keeps everything but fails
     # (exit 8), so a schedule notices a judge that scores nothing.
     max_invalid_share: float = Field(default=0.1, ge=0.0, le=1.0)
+    # A run whose rows read end quarantined beyond this share keeps everything but fails
+    # (exit 11): the source has drifted from the contract. `faith` passes its default, 0.1;
+    # None (the Python API's default) checks nothing, as before the option existed.
+    max_quarantine_share: float | None = Field(default=None, ge=0.0, le=1.0)
     # After the run, copy the database to `<db>.snapshot.duckdb` for readers while the next
     # run holds the lock (costs a checkpoint and a copy of the file).
     snapshot: bool = False
@@ -74,6 +80,14 @@ class ScoreSettings(BaseModel):
             case_id=self.case_id,
             conversation_window=self.conversation_window,
         )
+    # A row whose answer or question (each), or passages (together), hold more UTF-8 bytes is
+    # quarantined as too large before anything hashes or judges it (schemas/sizes.py).
+    max_answer_bytes: int = Field(default=DEFAULT_MAX_ANSWER_BYTES, ge=1)
+    max_context_bytes: int = Field(default=DEFAULT_MAX_CONTEXT_BYTES, ge=1)
+
+    def size_limits(self) -> SizeLimits:
+        """The row size limits validation applies (--max-answer-bytes, --max-context-bytes)."""
+        return SizeLimits(self.max_answer_bytes, self.max_context_bytes)
 
     def prices(self) -> tuple[float | None, float | None]:
         """USD per million tokens (in, out) this run's judge is priced at; None: unknown."""

@@ -79,6 +79,14 @@ def _note_signal(signum: int, frame: FrameType | None) -> None:
     log.warning("%s: already stopping; exiting within seconds", signal.Signals(signum).name)
 
 
+def note_further_stops() -> None:
+    """The command is over and the process exits: a stop signal is noted, not raised."""
+    if threading.current_thread() is threading.main_thread():
+        for sig in STOP_SIGNALS:
+            if signal.getsignal(sig) is not signal.SIG_IGN:
+                signal.signal(sig, _note_signal)
+
+
 @contextmanager
 def signals_deferred() -> Iterator[None]:
     """While a run stops, a second Ctrl-C or SIGTERM cannot cut its clean-up short (which

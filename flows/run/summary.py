@@ -83,4 +83,18 @@ def run_line(run: dict[str, Any]) -> str:
         f"{run['rows_invalid']:,} invalid + {run['rows_pending']:,} pending + "
         f"{run['rows_quarantined']:,} quarantined; pass rate {_share(rate)}, invalid "
         f"{_share(invalid_share(run))}; {run['seconds_total'] or 0:.1f} s"
+        + _quarantined_by_check(run)
     )
+
+
+def _quarantined_by_check(run: dict[str, Any]) -> str:
+    """`; quarantined by check: a 950, b 50`, when the run's row carries its top checks."""
+    checks = run.get("quarantine_checks")
+    if not checks:
+        return ""
+    return "; quarantined by check: " + checks_line(checks)
+
+
+def checks_line(checks: list[tuple[str, int]]) -> str:
+    """`check 950, other 50`: the top failing checks with their rows."""
+    return ", ".join(f"{check} {rows:,}" for check, rows in checks)

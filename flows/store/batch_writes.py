@@ -118,6 +118,7 @@ _INSERTED: dict[str, tuple[str, ...]] = {
         "reason",
         "support",
         "evidence",
+        "context_lacks",
     ),
     "truths": ("config_id", "passage_id", "truth_index", "truth"),
 }

@@ -18,7 +18,7 @@ from typing import Any
 import duckdb
 import polars as pl
 
-from flows.errors import DatabaseError, DatabaseLocked
+from flows.errors import DatabaseCorrupt, DatabaseError, DatabaseLocked, DatabaseUnwritable
 from flows.store.sql_functions import register_metric_functions
 
 DEFAULT_DB = Path("data") / "faithpipe.duckdb"
@@ -94,7 +94,7 @@ def _open_when_free(
             return duckdb.connect(str(path), read_only=read_only)
         except duckdb.IOException as exc:
             if "lock" not in str(exc).lower():
-                raise DatabaseError(f"{path}: {exc}") from exc
+                raise database_fault(exc, path) or DatabaseError(f"{path}: {exc}") from exc
             holder = re.search(r"\(PID (\d+)\)", str(exc))
             pid = holder.group(1) if holder else None
             if time.monotonic() >= deadline:
@@ -103,6 +103,35 @@ def _open_when_free(
                 waiting(pid)
                 told = True
             time.sleep(_LOCK_POLL_SECONDS)
+
+
+# How DuckDB words the faults that have an exit code of their own: the OS's words for a file
+# it may not write (EROFS, EPERM of an immutable file, EACCES), and its own for a file cut
+# short or whose block checksum fails.
+_UNWRITABLE = ("read-only file system", "operation not permitted", "permission denied")
+_CORRUPT = ("could not read enough bytes", "corrupt database file", "checksum")
+
+
+def database_fault(exc: BaseException, path: Path | str) -> DatabaseError | None:
+    """The documented error a DuckDB failure on the file stands for, if it is one: unwritable
+    (exit 12) or corrupt (exit 13); None for any other failure."""
+    if not isinstance(exc, duckdb.Error):
+        return None
+    text = str(exc).strip()
+    reason = text.splitlines()[0] if text else type(exc).__name__
+    lowered = text.lower()
+    if any(words in lowered for words in _UNWRITABLE):
+        return DatabaseUnwritable(
+            f"{path}: the database cannot be written ({reason}); it is on a read-only file "
+            "system, immutable (chattr +i) or not writable by this user: fix that, or give "
+            "--db a writable file"
+        )
+    if any(words in lowered for words in _CORRUPT):
+        return DatabaseCorrupt(
+            f"{path}: the database file is corrupt ({reason}); it was truncated or damaged "
+            "on disk: restore it from a backup or its snapshot, or give --db a new file"
+        )
+    return None
 
 
 def _locked_for_writing(path: Path, waited: float) -> Callable[[str | None], str]:
@@ -255,8 +284,11 @@ def open_store(
         con.execute("SET max_vacuum_tasks = 0")
         migrate(con)
         limit_memory(con)
-    except Exception:
+    except Exception as exc:
         con.close()
+        fault = database_fault(exc, path)
+        if fault is not None:
+            raise fault from exc
         raise
     return con
 
@@ -340,6 +372,8 @@ def _look_before_writing(path: Path, lock_timeout: float) -> None:
         return  # this process has it open read-write already: open_store checks in there
     try:
         refuse_foreign_database(con, path)
+    except duckdb.Error as exc:
+        raise database_fault(exc, path) or exc from exc
     finally:
         con.close()
 

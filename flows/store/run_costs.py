@@ -77,3 +77,21 @@ def count_dry_batch(
             },
         )
     return time.perf_counter() - started
+
+
+def record_max_quarantine_share(
+    con: duckdb.DuckDBPyConnection, run_id: str, max_quarantine_share: float
+) -> None:
+    """The --max-quarantine-share the run was checked against, in `runs`."""
+    con.execute(
+        sql("record_max_quarantine_share"),
+        {"run_id": run_id, "max_quarantine_share": max_quarantine_share},
+    )
+
+
+def top_quarantine_checks(
+    con: duckdb.DuckDBPyConnection, run_id: str, limit: int = 3
+) -> list[tuple[str, int]]:
+    """(check, rows) the run's quarantined rows failed most, most frequent first."""
+    rows = con.execute(sql("run_quarantine_checks"), {"run_id": run_id, "limit": limit}).fetchall()
+    return [(check, int(count)) for check, count in rows]

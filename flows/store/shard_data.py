@@ -7,6 +7,7 @@ as Parquet files, and loads what comes back in its own transactions.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
 
 import duckdb
@@ -56,11 +57,42 @@ def content_hashes(cases: pl.DataFrame) -> pl.DataFrame:
     in an in-memory DuckDB (no database file), so a worker's hashes are the store's."""
     con = duckdb.connect()
     try:
-        register(
-            con, "incoming", cases.select("case_id", "input", "actual_output", "retrieval_context")
-        )
-        found = pl.from_arrow(con.sql(sql("hash_cases")).to_arrow_table())
+        found = []
+        for piece in hashable_slices(cases):
+            register(con, "incoming", piece)
+            hashed = pl.from_arrow(con.sql(sql("hash_cases")).to_arrow_table())
+            con.unregister("incoming")
+            assert isinstance(hashed, pl.DataFrame)
+            found.append(hashed.select("case_id", "content_hash"))
     finally:
         con.close()
-    assert isinstance(found, pl.DataFrame)
-    return found.select("case_id", "content_hash")
+    return pl.concat(found) if found else pl.DataFrame(schema=_HASHED)
+
+
+# Content DuckDB hashes at a time: its JSON text of a case takes several times the case's
+# bytes while it is built (a 50 MB answer asked for 512 MiB), so a batch is hashed in slices
+# of about this many bytes of content (plus, at most, the one case that starts last in it).
+_HASH_SLICE_BYTES = 32 << 20
+_HASHED = {"case_id": pl.String, "content_hash": pl.String}
+
+
+def hashable_slices(cases: pl.DataFrame) -> Iterator[pl.DataFrame]:
+    """The columns a case's content hash covers, in slices of about `_HASH_SLICE_BYTES` bytes
+    of content, in order: DuckDB's memory for hashing stays bounded whatever a batch holds."""
+    content = cases.select("case_id", "input", "actual_output", "retrieval_context")
+    size = (
+        pl.col("input").str.len_bytes().fill_null(0)
+        + pl.col("actual_output").str.len_bytes().fill_null(0)
+        + pl.col("retrieval_context")
+        .list.eval(pl.element().str.len_bytes())
+        .list.sum()
+        .fill_null(0)
+    )
+    # A slice is the cases starting within one `_HASH_SLICE_BYTES` stretch of the content.
+    slice_no = content.select(((size.cum_sum() - size) // _HASH_SLICE_BYTES).alias("_slice"))
+    if content.height == 0 or slice_no["_slice"][-1] == 0:
+        yield content
+        return
+    yield from content.with_columns(slice_no).partition_by(
+        "_slice", maintain_order=True, include_key=False
+    )

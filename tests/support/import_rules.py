@@ -25,7 +25,15 @@ ROOMS_BELOW: dict[str, set[str]] = {
     "cli": {"orchestration", "engines", "nightly", "run", "read", "judges", "store", "report"},
 }
 # Anything may import these; they import no room.
-SHARED = {"faith_udfs", "schemas", "flows.errors", "flows.allocator", "flows.waits", "flows"}
+SHARED = {
+    "faith_udfs",
+    "schemas",
+    "flows.errors",
+    "flows.allocator",
+    "flows.waits",
+    "flows.printable",
+    "flows",
+}
 # Entry points: `python -m flows` runs the CLI.
 ENTRY_POINTS = {"flows.__main__"}
 IO_LIBRARIES = {

@@ -1,9 +1,9 @@
 """A planted labelled set for calibration tests: one-claim answers whose share of context
 words is known, labelled faithful exactly when that share is high (9 or 10 words of 10).
 
-The default grounded judge calls all of them `yes` (support 0.60 to 1.0, all above its 0.55),
-so it passes every case: balanced accuracy 0.5. A support cut-off between 0.73 and 0.87
-separates the labels perfectly."""
+The default grounded judge (v2) calls all of them `yes` (support 0.645 to 0.841, all above its
+0.57), so it passes every case: balanced accuracy 0.5. A support cut-off above 0.7483 (8 words)
+and at most 0.7615 (9 words) separates the labels perfectly."""
 
 from __future__ import annotations
 
@@ -19,7 +19,7 @@ _INVENTED = (
     "purple engines sing loudly under frozen copper towers beside silent glass bridges tonight"
 ).split()
 # Words of the context in each answer (of 10): faithful when 9 or more.
-_SHARES = (10, 9, 7, 6)
+_SHARES = (10, 9, 8, 7)
 
 
 def planted_cases(n: int = 40) -> pl.DataFrame:

@@ -76,19 +76,21 @@ def test_the_default_cutoffs_are_the_judges_constants_and_its_series() -> None:
     calibrated = GroundedJudge(cutoffs=Cutoffs(0.8, SILENT))
     config = MetricConfig()
     assert config.config_id(calibrated.identity) != config.config_id(GroundedJudge().identity)
-    assert dict(calibrated.identity.options) == {"silent": "0.05", "supported": "0.8"}
+    assert dict(calibrated.identity.options) == {"silent": repr(SILENT), "supported": "0.8"}
     assert (
         repr(calibrated)
-        == "GroundedJudge(cutoffs=Cutoffs(supported=0.8, silent=0.05, threshold=0.5))"
+        == f"GroundedJudge(cutoffs=Cutoffs(supported=0.8, silent={SILENT!r}, threshold=0.5))"
     )
     with pytest.raises(TypeError, match="Cutoffs"):
         GroundedJudge(cutoffs=(0.8, 0.05))  # type: ignore[arg-type]
 
 
 def test_the_cutoffs_decide_the_grounded_verdicts() -> None:
-    cases = planted_cases(4).select(CASE_COLUMNS)  # supports 1.0, 0.87, 0.72, 0.60
+    cases = planted_cases(4).select(CASE_COLUMNS)  # supports 0.84, 0.76, 0.75, 0.64
     default = score_cases(cases, GroundedJudge(), MetricConfig()).claim_verdicts
-    strict = score_cases(cases, GroundedJudge(Cutoffs(0.8, SILENT)), MetricConfig()).claim_verdicts
+    strict = score_cases(
+        cases, GroundedJudge(Cutoffs(0.755, SILENT)), MetricConfig()
+    ).claim_verdicts
     assert default["verdict"].to_list() == ["yes", "yes", "yes", "yes"]
     assert strict["verdict"].to_list() == ["yes", "yes", "no", "no"]
     assert strict["support"].to_list() == default["support"].to_list()
@@ -133,7 +135,7 @@ def test_a_planted_set_is_fitted_above_the_default_cutoff() -> None:
     baseline = GroundedJudge().cutoffs
     scores = case_scores_at(levels, labels["case_id"], cutoff_grid(baseline))
     fitted = fit_cutoffs(scores, labels, baseline)
-    assert 0.72 < fitted.supported <= 0.87  # between the unfaithful and the faithful supports
+    assert 0.7483 < fitted.supported <= 0.7615  # between the unfaithful and the faithful supports
     validation = cross_validate(levels, labels, baseline, folds=5, seed=1, resamples=200)
     table = {row["metric"]: row for row in validation.table.iter_rows(named=True)}
     assert table["balanced_accuracy"]["calibrated"] == pytest.approx(1.0)
@@ -142,7 +144,7 @@ def test_a_planted_set_is_fitted_above_the_default_cutoff() -> None:
     assert table["cohen_kappa"]["calibrated"] == pytest.approx(1.0)
     assert table["roc_auc"]["uncalibrated"] == pytest.approx(0.5)  # every score is 1.0
     assert validation.cutoffs == fitted
-    assert all(0.72 < c.supported <= 0.87 for c in validation.fold_cutoffs)
+    assert all(0.7483 < c.supported <= 0.7615 for c in validation.fold_cutoffs)
 
 
 def test_cross_validation_reproduces_from_its_seed() -> None:
@@ -195,14 +197,14 @@ def test_the_agreement_figures(
 def test_claim_labels_choose_the_cutoffs_and_case_labels_the_threshold() -> None:
     cases = planted_cases(40)
     levels, labels = levels_of(cases.select(CASE_COLUMNS)), labels_of(cases)
-    # The claims' own labels call 7 words of 10 faithful too (support 0.63 and up, 6 words 0.60).
+    # The claims' own labels call 8 words of 10 faithful too (support 0.748 and up, 7: 0.645).
     shares = cases.select("case_id", found=pl.int_range(pl.len()) % 4)
     claim_labels = shares.select("case_id", claim_label=pl.col("found") <= 2)
     claims = levels.join(claim_labels, on="case_id")
     baseline = GroundedJudge().cutoffs
     scores = case_scores_at(levels, labels["case_id"], cutoff_grid(baseline))
     by_claims = fit_cutoffs(scores, labels, baseline, claims=claims)
-    assert 0.5977 < by_claims.supported <= 0.634
-    assert fit_cutoffs(scores, labels, baseline).supported > 0.7222  # the case labels alone
+    assert 0.6448 < by_claims.supported <= 0.7483
+    assert fit_cutoffs(scores, labels, baseline).supported > 0.7483  # the case labels alone
     one_label = claims.with_columns(claim_label=pl.lit(True))  # cannot rank cut-offs: ignored
-    assert fit_cutoffs(scores, labels, baseline, claims=one_label).supported > 0.7222
+    assert fit_cutoffs(scores, labels, baseline, claims=one_label).supported > 0.7483

@@ -20,6 +20,8 @@ from faith_udfs import (
     MetricConfig,
     score_cases,
 )
+from faith_udfs.grounded import DEFAULT_CUTOFFS
+from faith_udfs.grounded_v1 import GroundedV1Judge
 from flows.run.pipeline import run_score
 from flows.run.settings import ScoreSettings
 from tests.support.builders import case_row, cases, metric_cases, write
@@ -100,10 +102,21 @@ def test_a_specific_the_context_lacks_where_it_speaks_of_the_subject_is_no(answe
     assert metric.verdicts[0].evidence == context[0]
 
 
-def test_a_silent_context_is_idk_without_evidence() -> None:
+def test_a_silent_context_is_idk_without_evidence_in_a_grounded_answer() -> None:
+    metric = measured("Order A17 shipped on 3 March. Batteries are covered.", A17)
+    assert verdicts(metric) == ["yes", "idk"]
+    assert (metric.verdicts[1].support, metric.verdicts[1].evidence) == (0.0, None)
+
+
+def test_an_answer_its_context_shares_nothing_with_is_no() -> None:
+    # v2: an answer off its context's subject is not grounded (v1 said idk: it passed)
     metric = measured("Batteries are covered.", ["The warranty lasts 2 years."])
-    assert verdicts(metric) == ["idk"]
-    assert (metric.verdicts[0].support, metric.verdicts[0].evidence) == (0.0, None)
+    assert verdicts(metric) == ["no"]
+    assert metric.verdicts[0].context_lacks == ["batteries", "covered"]
+    v1 = measured(
+        "Batteries are covered.", ["The warranty lasts 2 years."], model=GroundedV1Judge()
+    )
+    assert (verdicts(v1), v1.verdicts[0].support, v1.verdicts[0].evidence) == (["idk"], 0.0, None)
 
 
 def test_support_is_graded_against_the_best_sentence_not_word_by_word() -> None:
@@ -188,8 +201,8 @@ def test_the_pipeline_stores_support_and_evidence(tmp_path: Path) -> None:
     con = duckdb.connect(str(db), read_only=True)
     try:
         stored = con.sql(
-            "SELECT case_id, claim_index, verdict, support, evidence FROM claim_verdicts "
-            "ORDER BY case_id, claim_index"
+            "SELECT case_id, claim_index, verdict, support, evidence, context_lacks "
+            "FROM claim_verdicts ORDER BY case_id, claim_index"
         ).fetchall()
     finally:
         con.close()
@@ -197,13 +210,13 @@ def test_the_pipeline_stores_support_and_evidence(tmp_path: Path) -> None:
         "Order A17 shipped on 3 March by courier.",
         "Refunds are paid within 5 working days.",
     )
-    assert [(c, i, v, e) for c, i, v, _, e in stored] == [
-        ("grounded", 0, "yes", shipped),
-        ("refund", 0, "no", refunds),
-        ("wrong", 0, "no", shipped),
-        ("wrong", 1, "idk", None),
+    assert [(c, i, v, e, lacks) for c, i, v, _, e, lacks in stored] == [
+        ("grounded", 0, "yes", shipped, None),
+        ("refund", 0, "no", refunds, ["9"]),
+        ("wrong", 0, "no", shipped, ["cancelled"]),
+        ("wrong", 1, "idk", None, ["sorry"]),
     ]
-    supports = [s for *_, s, _ in stored]
-    assert supports[0] == 1.0
+    supports = [s for *_, s, _, _ in stored]
+    assert supports[0] >= DEFAULT_CUTOFFS.supported
     assert all(0.0 < s < 1.0 for s in supports[1:3])
     assert supports[3] == 0.0

@@ -5,11 +5,13 @@ from __future__ import annotations
 import pytest
 
 from faith_udfs import FaithfulnessMetric, GroundedJudge, LexicalJudge, PromptJudge
+from faith_udfs.grounded_v1 import GroundedV1Judge
 from tests.conftest import POLICY, QUESTION, retrieve
 from tests.support.seed_judge import pretend_judge
 
 JUDGES = {
     "grounded": GroundedJudge,
+    "grounded-v1": GroundedV1Judge,
     "lexical": LexicalJudge,
     "prompt": lambda: PromptJudge(pretend_judge),
 }

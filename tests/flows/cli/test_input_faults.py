@@ -76,8 +76,10 @@ def test_an_answer_column_of_bytes_is_quarantined_row_by_row(tmp_path: Path) -> 
     frame = many_cases(20).with_columns(pl.col("actual_output").cast(pl.Binary))
     source, db = write(frame, tmp_path / "bytes.parquet"), tmp_path / "f.duckdb"
     done = faith("score", str(source), "--db", str(db))
-    assert done.returncode == 0, done.stderr
+    # Every row is quarantined: the run keeps them all and says so (issue 22: exit 11).
+    assert done.returncode == 11, done.stderr
     assert "panicked" not in done.stderr
+    assert "top checks: actual_output_wrong_type 20" in done.stderr
     ((rows_in, scored, invalid, quarantined),) = query(
         db, "SELECT rows_in, rows_scored, rows_invalid, rows_quarantined FROM runs"
     )

@@ -1,0 +1,230 @@
+"""Fit the grounded judge v2's numbers (faith_udfs/grounded.py: WEIGHTS, DEFAULT_CUTOFFS) on
+the five dev sets of ../shared/devsets, and print them to paste into the code.
+
+    python bench/fit_grounded.py [--devsets DIR] [--folds 5] [--write]
+
+How: every claim's features come from the judge itself (the batch path's own questions). A
+case is faithful when all its claims are, so each case stands for its weakest claim (by the
+current fit; three rounds from `cov_best`), labelled with the case's label. A logistic
+regression (L2, Newton steps) is fitted on those, every set weighing the same and both classes
+of a set weighing the same. The yes cut-off is then the one that maximises the mean over sets
+of the balanced accuracy of `success` (share of non-`no` claims >= 0.5). Cross-validation
+folds are drawn by document (SummEdits has 8 summaries of each), and the held-out folds'
+figures are printed per set, with the fit on all rows last.
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+import sys
+from pathlib import Path
+
+import numpy as np
+import polars as pl
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from devsets import DEVSETS, SETS, balanced_accuracy, load_devset, roc_auc
+
+from faith_udfs import MetricConfig, score_cases
+from faith_udfs.grounded import (
+    CONTRADICTED_FACTOR,
+    DEFAULT_CUTOFFS,
+    GROUNDED_ANSWER,
+    GroundedJudge,
+    contradicted,
+    feature_columns,
+)
+from faith_udfs.grounded_features import claim_features
+
+JUDGE_CODE = Path(__file__).resolve().parents[1] / "faith_udfs" / "grounded.py"
+NAMES = ("intercept", *feature_columns())
+RIDGE = 1e-3
+PASS_GAP = 0.15
+SILENT = DEFAULT_CUTOFFS.silent  # not fitted: just above 0 (see faith_udfs/grounded.py)
+CUTS = np.round(np.arange(0.05, 0.951, 0.01), 2)
+
+
+class _Recording(GroundedJudge):
+    """The grounded judge, keeping the questions it was asked."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.asked: list[pl.DataFrame] = []
+
+    def verdicts(self, questions: pl.DataFrame) -> pl.DataFrame:
+        self.asked.append(questions)
+        return super().verdicts(questions)
+
+
+def claim_rows(root: Path) -> pl.DataFrame:
+    """One row per claim of every case of every present set: `set`, `case_id`, `faithful`,
+    `document`, the model's features; a case without claims has none."""
+    frames = []
+    for name in SETS:
+        cases = load_devset(name, root)
+        if cases is None:
+            print(f"dev set {name} absent under {root}: left out")
+            continue
+        judge = _Recording()
+        scored = score_cases(cases, judge, MetricConfig())
+        questions = pl.concat(judge.asked)
+        features = claim_features(questions)
+        features = features.with_columns(
+            question_key=questions["key"].gather(features["question_row"]),
+            contradicted=contradicted(),
+            **feature_columns(),
+        )
+        frames.append(
+            scored.item_keys.select("case_id", "question_key")
+            .join(features, on="question_key")
+            .join(cases.select("case_id", "faithful", "document"), on="case_id")
+            .select(
+                "case_id",
+                "faithful",
+                "document",
+                "verbatim",
+                "has_words",
+                "answer_found",
+                "contradicted",
+                *NAMES[1:],
+            )
+            .with_columns(set=pl.lit(name))
+        )
+    return pl.concat(frames)
+
+
+def _matrix(rows: pl.DataFrame) -> np.ndarray:
+    return np.column_stack([np.ones(rows.height), rows.select(NAMES[1:]).to_numpy()])
+
+
+def _logistic(x: np.ndarray, y: np.ndarray, w: np.ndarray) -> np.ndarray:
+    """Weighted L2 logistic regression by Newton steps (the intercept not penalised)."""
+    beta = np.zeros(x.shape[1])
+    ridge = np.full(x.shape[1], RIDGE)
+    ridge[0] = 0.0
+    for _ in range(50):
+        p = 1.0 / (1.0 + np.exp(-(x @ beta)))
+        gradient = x.T @ (w * (y - p)) / w.sum() - ridge * beta
+        hessian = (x * (w * p * (1 - p))[:, None]).T @ x / w.sum() + np.diag(ridge)
+        step = np.linalg.solve(hessian, gradient)
+        beta += step
+        if np.abs(step).max() < 1e-9:
+            break
+    return beta
+
+
+def _support(rows: pl.DataFrame, beta: np.ndarray) -> np.ndarray:
+    """As support_expr: 1 for a verbatim truth, 0 with no claim word in the context."""
+    z = _matrix(rows) @ beta
+    silent = (rows["cov_all"].to_numpy() <= 0.0) & (
+        rows["answer_found"].to_numpy() >= GROUNDED_ANSWER
+    )
+    factor = np.where(rows["contradicted"].to_numpy(), CONTRADICTED_FACTOR, 1.0)
+    fitted = np.where(silent, 0.0, factor / (1.0 + np.exp(-z)))
+    return np.where(rows["verbatim"].to_numpy(), 1.0, fitted)
+
+
+def fit(rows: pl.DataFrame) -> np.ndarray:
+    """The weights, from each case's weakest claim (three rounds)."""
+    beta = np.zeros(len(NAMES))
+    beta[NAMES.index("cov_best")] = 1.0
+    judged = rows.filter(pl.col("has_words") & ~pl.col("verbatim"))
+    for _ in range(3):
+        weakest = (
+            judged.with_columns(z=pl.Series(_matrix(judged) @ beta))
+            .sort("z")
+            .unique(["set", "case_id"], keep="first")
+        )
+        counts = weakest.group_by("set", "faithful").len()
+        weakest = weakest.join(counts, on=["set", "faithful"]).with_columns(w=1.0 / pl.col("len"))
+        beta = _logistic(
+            _matrix(weakest), weakest["faithful"].to_numpy().astype(float), weakest["w"].to_numpy()
+        )
+    return beta
+
+
+def case_success(rows: pl.DataFrame, support: np.ndarray, cut: float) -> pl.DataFrame:
+    """Per case: `score` (share of non-`no` claims: `idk` below SILENT or without a content
+    word, `yes` from `cut`) and `success` at threshold 0.5."""
+    no = pl.col("has_words") & (pl.col("support") >= SILENT) & (pl.col("support") < cut)
+    return (
+        rows.with_columns(support=pl.Series(support))
+        .group_by("set", "case_id")
+        .agg(pl.col("faithful").first(), score=1.0 - no.mean())
+        .with_columns(success=pl.col("score") >= 0.5)
+    )
+
+
+def best_cut(rows: pl.DataFrame, support: np.ndarray) -> float:
+    """The yes cut-off that maximises the mean over sets of balanced accuracy, among those
+    whose pass rate is within PASS_GAP of the faithful share on all sets but one (any cut-off
+    if none is)."""
+    found: list[tuple[bool, float, float]] = []
+    for cut in CUTS:
+        per_set = figures(case_success(rows, support, float(cut)), rounded=False)
+        close = ((per_set["pass_rate"] - per_set["faithful"]).abs() <= PASS_GAP).sum()
+        found.append((close >= per_set.height - 1, float(per_set["bal_acc"].mean()), float(cut)))
+    return max(found, key=lambda item: (item[0], item[1], -item[2]))[2]
+
+
+def figures(cases: pl.DataFrame, *, rounded: bool = True) -> pl.DataFrame:
+    """Per set: balanced accuracy of `success`, ROC AUC of `score`, pass rate, true share."""
+    per_set = (
+        cases.group_by("set")
+        .agg(
+            bal_acc=balanced_accuracy(pl.col("faithful"), pl.col("success")),
+            auc=roc_auc(pl.col("faithful"), pl.col("score")),
+            pass_rate=pl.col("success").mean(),
+            faithful=pl.col("faithful").mean(),
+        )
+        .sort("set")
+    )
+    return per_set.with_columns(pl.selectors.float().round(3)) if rounded else per_set
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--devsets", type=Path, default=DEVSETS)
+    parser.add_argument("--folds", type=int, default=5)
+    parser.add_argument("--write", action="store_true", help="write the numbers into the code")
+    args = parser.parse_args()
+    if not any((args.devsets / f"{name}_dev.parquet").exists() for name in SETS):
+        print(f"no dev set under {args.devsets}: nothing to fit")
+        return 0
+    rows = claim_rows(args.devsets)
+    fold = (pl.col("document") % args.folds).cast(pl.Int32)
+    rows = rows.with_columns(fold=fold)
+    held_out = []
+    for k in range(args.folds):
+        train, test = rows.filter(pl.col("fold") != k), rows.filter(pl.col("fold") == k)
+        beta = fit(train)
+        cut = best_cut(train, _support(train, beta))
+        held_out.append(case_success(test, _support(test, beta), cut))
+    print(f"held-out folds ({args.folds}, by document):")
+    print(figures(pl.concat(held_out)))
+    beta = fit(rows)
+    cut = best_cut(rows, _support(rows, beta))
+    print("fit on all rows:")
+    print(figures(case_success(rows, _support(rows, beta), cut)))
+    block = "\n".join(
+        [
+            "WEIGHTS: dict[str, float] = {",
+            *(f'    "{name}": {value:.4f},' for name, value in zip(NAMES, beta, strict=True)),
+            "}",
+        ]
+    )
+    cutoffs = f"DEFAULT_CUTOFFS = Cutoffs(supported={cut:.2f}, silent={SILENT})"
+    print(f"\n{block}\n{cutoffs}")
+    if args.write:
+        code = JUDGE_CODE.read_text()
+        code = re.sub(r"WEIGHTS: dict\[str, float\] = \{.*?\n\}", lambda _: block, code, flags=re.S)
+        code = re.sub(r"DEFAULT_CUTOFFS = Cutoffs\(.*?\)", lambda _: cutoffs, code)
+        JUDGE_CODE.write_text(code)
+        print(f"written into {JUDGE_CODE} (a new GROUNDED_RULES_VERSION is a new series)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

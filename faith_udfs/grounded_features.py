@@ -1,0 +1,234 @@
+"""Per-claim features of the grounded judge v2: each claim against its case's whole context.
+
+A claim's words are weighed by how rare they are in its own case's context (a word in few of
+the case's sentences says more than the topic's words, a word in none says most), and
+measured against the union of the context (`cov_all`), its best sentence (`cov_best`) and its
+best window of three consecutive sentences (`cov_window`). Figures and names found nowhere in
+the context, and a negation one side has and the other lacks, are counted apart. All of it is
+joins and group-bys over (claim, word) rows: no row loop, no model.
+"""
+
+from __future__ import annotations
+
+import polars as pl
+
+from faith_udfs.grounded_words import GROUNDED_STOP_WORDS, NUMBER_WORDS, stem
+from faith_udfs.lexical import pair_key
+from faith_udfs.words import WORD_PATTERN, normalized
+
+# Integer weight units: sums are exact in any order, so a batch and a case alone agree.
+_UNIT = 2**16
+NEGATIONS = "no not never none nobody nothing neither nor cannot without unable".split()
+
+
+def _tokens(texts: pl.DataFrame, text: str, *, cased: bool) -> pl.DataFrame:
+    """(`text_hash`, `cased`, `word`, `figure`, `name`, `negation`): each content word of each
+    distinct text in order, `word` the 64-bit hash of its stem (figures whole), `cased` as
+    written; without `cased` (truths: names are not looked for there), all lower-cased, in no
+    set order.
+
+    Each distinct token is read once (case, stop word, stem, figure, name): a context's words
+    repeat."""
+    frame = normalized(texts.unique("text_hash"), text)
+    raw = pl.col(text).str.replace_all(r"(?i)n['’]t\b", " not").str.strip_chars_start()
+    # The first word's capital is the sentence's, not a name's.
+    raw = raw.str.head(1).str.to_lowercase() + raw.str.slice(1) if cased else raw.str.to_lowercase()
+    tokens = (
+        frame.select("text_hash", cased=raw.str.extract_all(WORD_PATTERN))
+        .explode("cased")
+        .drop_nulls("cased")
+        .with_columns(token_hash=pl.col("cased").hash())
+    )
+    token = pl.col("token")
+    figure = token.str.contains(r"\d") | token.is_in(list(NUMBER_WORDS))
+    written = pl.col("cased")
+    name = written.str.contains(r"^\p{Lu}") & ~written.str.contains(r"^\p{Lu}+$") & ~figure
+    stems = pl.select(stem(pl.lit(pl.Series(NEGATIONS)))).to_series().to_list()
+    distinct = (
+        tokens.select("token_hash", "cased")
+        .unique("token_hash")
+        .with_columns(token=pl.col("cased").str.to_lowercase())
+        .filter(~token.is_in(list(GROUNDED_STOP_WORDS)))
+        .with_columns(stemmed=pl.when(figure).then(token).otherwise(stem(token)))
+        .select(
+            "token_hash",
+            word=pl.col("stemmed").hash(),
+            figure=figure,
+            name=name,
+            negation=pl.col("stemmed").is_in(stems),
+        )
+    )
+    # an inner join: stop words are not in `distinct`
+    order = "left" if cased else "none"
+    return tokens.join(distinct, on="token_hash", maintain_order=order).drop("token_hash")
+
+
+def _distinct(rows: pl.DataFrame, *, ordered: bool) -> pl.DataFrame:
+    """Each (text, word) once: the first, in order when `ordered`."""
+    if not ordered:
+        one = (pl.col("text_hash") * 0x9E3779B97F4A7C15).xor(pl.col("word"))
+        return rows.filter(one.is_first_distinct())
+    return rows.unique(["text_hash", "word"], keep="first", maintain_order=True)
+
+
+def claim_features(questions: pl.DataFrame) -> pl.DataFrame:
+    """One row per claim of each question (`key`, `claims`, `truths` in), in question order:
+    `question_row`, `claim`, `has_words`, `verbatim`, the FEATURES, `n_words`, `evidence`
+    (the best sentence) and `lacks` (the claim's words found nowhere in the context)."""
+    questions = questions.with_row_index("question_row")
+    claims = (
+        questions.select(
+            "question_row", "key", claim="claims", n_truths=pl.col("truths").list.len()
+        )
+        .explode("claim")
+        .drop_nulls("claim")
+        .with_row_index("claim_row")
+        .with_columns(text_hash=pl.col("claim").hash())
+    )
+    truths = (
+        questions.select("key", truth="truths")
+        .explode("truth")
+        .drop_nulls("truth")
+        .with_row_index("truth_row")
+        .with_columns(text_hash=pl.col("truth").hash())
+    )
+    truth_texts = truths.select(pair_key("text_hash")).to_series().implode()
+    claims = claims.with_columns(verbatim=pair_key("text_hash").is_in(truth_texts))
+    claim_rows = _tokens(claims, "claim", cased=True)
+    truth_rows = _tokens(truths, "truth", cased=False)
+    claim_words = (
+        claims.select("claim_row", "key", "text_hash", "n_truths")
+        .join(_distinct(claim_rows, ordered=True), on="text_hash", maintain_order="left")
+        .drop("text_hash")
+        .with_row_index("claim_word")
+    )
+    vocabulary = claim_words["word"].unique().implode()
+    truth_tokens = _distinct(truth_rows, ordered=False)
+    # Only the truths' words a claim holds can matter; one lazy query, so the truth-word rows
+    # are never a frame of their own.
+    truth_side = (
+        truths.lazy()
+        .select("truth_row", "key", "text_hash")
+        .join(
+            truth_tokens.lazy()
+            .filter(pl.col("word").is_in(vocabulary))
+            .select("text_hash", "word"),
+            on="text_hash",
+        )
+        .select("truth_row", pair=pair_key("word"))
+    )
+    hits = (
+        claim_words.lazy()
+        .select("claim_word", "claim_row", pair=pair_key("word"))
+        .join(truth_side, on="pair")
+        .drop("pair")
+        .collect()
+    )
+    spread = _counts(hits["claim_word"], claim_words.height)
+    n = claim_words["n_truths"]
+    weight = ((1.0 + (n + 1) / (spread + 1)).log() * _UNIT).round().cast(pl.Int64)
+    claim_words = claim_words.with_columns(weight=weight, found=spread > 0)
+    per_claim = claim_words.group_by("claim_row").agg(
+        n_words=pl.len(),
+        total=pl.col("weight").sum(),
+        found_weight=pl.col("weight").filter("found").sum(),
+        n_found=pl.col("found").sum(),
+        missing_figure=(pl.col("figure") & ~pl.col("found")).sum(),
+        missing_name=(pl.col("name") & ~pl.col("found")).sum(),
+        claim_negated=pl.col("negation").any(),
+        lacks=pl.col("cased").filter(~pl.col("found")),
+    )
+    hits = hits.with_columns(weight=claim_words["weight"].gather(hits["claim_word"]))
+    best = _best(hits, "cov_best_weight")
+    rivals = _rival_figures(best, truths, truth_rows, claim_words)
+    negated = truth_tokens.filter("negation")["text_hash"].unique().implode()
+    truth_negated = truths.select("truth_row", truth_negated=pl.col("text_hash").is_in(negated))
+    joined = (
+        claims.join(per_claim, on="claim_row", how="left", maintain_order="left")
+        .join(best, on="claim_row", how="left", maintain_order="left")
+        .join(rivals, on="claim_row", how="left", maintain_order="left")
+        .join(
+            truth_negated.with_columns(pl.col("truth_row").cast(pl.Int64)),
+            on="truth_row",
+            how="left",
+            maintain_order="left",
+        )
+    )
+    total = pl.col("total").cast(pl.Float64)
+    verbatim = pl.col("verbatim")
+    share = lambda name: (  # noqa: E731
+        pl.when(verbatim).then(1.0).otherwise(pl.col(name) / total).fill_null(0.0)
+    )
+    evidence = truths["truth"].gather(joined["truth_row"].cast(pl.UInt32))
+    answer = (pl.col("found_weight").sum() / pl.col("total").sum()).over("question_row")
+    answer_found = (pl.col("n_found").sum() / pl.col("n_words").sum()).over("question_row")
+    return joined.select(
+        "question_row",
+        "claim",
+        "verbatim",
+        answer_cov=answer.fill_null(1.0).fill_nan(1.0),
+        answer_found=answer_found.fill_null(1.0).fill_nan(1.0),
+        has_words=verbatim | pl.col("n_words").is_not_null(),
+        n_words=pl.col("n_words").fill_null(0),
+        cov_all=share("found_weight"),
+        cov_best=share("cov_best_weight"),
+        missing_figure=pl.when(verbatim).then(0).otherwise(pl.col("missing_figure").fill_null(0)),
+        rival_figure=~verbatim & (pl.col("rival_figures").fill_null(0) > 0),
+        missing_name=pl.when(verbatim).then(0).otherwise(pl.col("missing_name").fill_null(0)),
+        negation=~verbatim
+        & pl.col("truth_row").is_not_null()
+        & (pl.col("claim_negated").fill_null(False) != pl.col("truth_negated").fill_null(False)),
+        evidence=pl.when(verbatim).then(pl.col("claim")).otherwise(evidence),
+        lacks=pl.when(verbatim)
+        .then(pl.lit([], dtype=pl.List(pl.String)))
+        .otherwise(pl.col("lacks").fill_null(pl.lit([], dtype=pl.List(pl.String)))),
+    )
+
+
+def _rival_figures(
+    best: pl.DataFrame, truths: pl.DataFrame, truth_rows: pl.DataFrame, claim_words: pl.DataFrame
+) -> pl.DataFrame:
+    """Per claim, the figures of its best sentence that the claim does not hold (`5` of
+    "paid within 5 days" against "within 9 days"): `claim_row`, `rival_figures`."""
+    figures = truth_rows.filter("figure").select("text_hash", "word").unique()
+    return (
+        best.select(
+            "claim_row", text_hash=truths["text_hash"].gather(best["truth_row"].cast(pl.UInt32))
+        )
+        .join(figures, on="text_hash")
+        .join(claim_words.select("claim_row", "word"), on=["claim_row", "word"], how="anti")
+        .group_by("claim_row")
+        .agg(rival_figures=pl.len())
+    )
+
+
+def _counts(index: pl.Series, n: int) -> pl.Series:
+    """How often each of 0..n-1 occurs in `index`: a sort and a binary search, several times
+    faster than a group-by on a dense row index."""
+    bounds = index.sort().search_sorted(pl.int_range(0, n + 1, eager=True, dtype=index.dtype))
+    return bounds.diff().slice(1).cast(pl.UInt32)
+
+
+def _best(hits: pl.DataFrame, name: str) -> pl.DataFrame:
+    """Each claim's best truth row by the weight of its words found there (lowest row on a
+    tie): `claim_row`, `truth_row` (Int64), `name`."""
+    # (claim_row, truth_row) as one 64-bit key, summed over sorted runs (cheaper than a
+    # group-by here): integer weights, so the sums do not depend on the order.
+    pair = pl.col("claim_row").cast(pl.UInt64) * 2**32 + pl.col("truth_row")
+    last = (pl.col("pair") != pl.col("pair").shift(-1)).fill_null(True)
+    found = (
+        hits.select(pair=pair, weight="weight")
+        .sort("pair")
+        .with_columns(running=pl.col("weight").cum_sum())
+        .filter(last)
+        .select("pair", found=pl.col("running").diff().fill_null(pl.col("running")))
+    )
+    return (
+        found.sort([pl.col("pair") // 2**32, "found", "pair"], descending=[False, True, False])
+        .select(
+            claim_row=(pl.col("pair") // 2**32).cast(pl.UInt32),
+            truth_row=(pl.col("pair") % 2**32).cast(pl.Int64),
+            **{name: pl.col("found")},
+        )
+        .unique("claim_row", keep="first")
+    )

@@ -1,0 +1,72 @@
+"""A completed run that should not look green: most of its judged cases ended invalid (the
+judge is failing), or most of its rows were quarantined (the source drifted from the
+contract). Everything is kept; `runs.warning` says why, and the caller raises."""
+
+from __future__ import annotations
+
+import logging
+from typing import TYPE_CHECKING
+
+from flows.run.summary import checks_line, invalid_share
+from flows.store.db import sql
+from flows.store.run_costs import (
+    record_max_invalid_share,
+    record_max_quarantine_share,
+    top_quarantine_checks,
+)
+from flows.store.run_registry import run_row
+
+if TYPE_CHECKING:
+    import duckdb
+
+log = logging.getLogger("faithpipe")
+
+
+def warn_if_mostly_invalid(con: duckdb.DuckDBPyConnection, run_id: str, most: float) -> str | None:
+    """A completed run whose judged cases mostly failed keeps everything and says so in
+    `runs.warning`; returns the error for the caller to raise, so that a schedule does not
+    show success for a night scored by nothing."""
+    record_max_invalid_share(con, run_id, most)
+    run = run_row(con, run_id)
+    share = invalid_share(run)
+    if share is None or share <= most:
+        return None
+    warning = (
+        f"{run['rows_invalid']:,} of {run['rows_newly_scored'] + run['rows_invalid']:,} judged "
+        f"cases ({share:.1%}) ended invalid, more than --max-invalid-share {most:g}: "
+        "see case_scores.error; they are retried by the next run"
+    )
+    _warn(con, run_id, warning)
+    return f"run {run_id} completed, but {warning}"
+
+
+def quarantine_share(run: dict) -> float | None:
+    """Share of the rows read that were quarantined (None: no rows)."""
+    return run["rows_quarantined"] / run["rows_in"] if run["rows_in"] else None
+
+
+def warn_if_mostly_quarantined(
+    con: duckdb.DuckDBPyConnection, run_id: str, most: float | None
+) -> str | None:
+    """A completed run whose rows were mostly quarantined (a column renamed or retyped
+    upstream) keeps everything and says so in `runs.warning`, naming the top failing checks;
+    returns the error for the caller to raise (exit 11). `most` None: no limit."""
+    if most is None:
+        return None
+    record_max_quarantine_share(con, run_id, most)
+    run = run_row(con, run_id)
+    share = quarantine_share(run)
+    if share is None or share <= most:
+        return None
+    warning = (
+        f"{run['rows_quarantined']:,} of {run['rows_in']:,} rows ({share:.1%}) were "
+        f"quarantined, more than --max-quarantine-share {most:g}; top checks: "
+        f"{checks_line(top_quarantine_checks(con, run_id))} (see the quarantine table)"
+    )
+    _warn(con, run_id, warning)
+    return f"run {run_id} completed, but {warning}"
+
+
+def _warn(con: duckdb.DuckDBPyConnection, run_id: str, warning: str) -> None:
+    con.execute(sql("mark_run_warning"), {"run_id": run_id, "warning": warning})
+    log.warning("run %s: %s", run_id, warning)

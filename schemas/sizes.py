@@ -1,0 +1,84 @@
+"""How much text one row may hold to be judged: larger rows are quarantined before anything
+hashes, stores or judges them, so a single huge answer cannot exhaust memory every night."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import polars as pl
+
+# A logged answer (or question) is rarely above a few KB; 1 MiB leaves room for any real one.
+DEFAULT_MAX_ANSWER_BYTES = 1 << 20
+# A case's passages together: RAG contexts are tens of KB; 8 MiB leaves room for long ones.
+DEFAULT_MAX_CONTEXT_BYTES = 8 << 20
+# What of an oversized value the quarantine keeps: its start, then how large it was.
+KEPT_CHARS = 1024
+KEPT_PASSAGES = 16
+
+
+@dataclass(frozen=True)
+class SizeLimits:
+    """Bytes (UTF-8) of one row's text that may be judged: `answer_bytes` for `actual_output`
+    and `input` each, `context_bytes` for the `retrieval_context` passages together."""
+
+    answer_bytes: int = DEFAULT_MAX_ANSWER_BYTES
+    context_bytes: int = DEFAULT_MAX_CONTEXT_BYTES
+
+
+# check name, column, option that sets its limit
+SIZE_CHECKS = (
+    ("actual_output_too_large", "actual_output", "--max-answer-bytes"),
+    ("input_too_large", "input", "--max-answer-bytes"),
+    ("retrieval_context_too_large", "retrieval_context", "--max-context-bytes"),
+)
+
+
+def text_bytes(column: str, dtype: pl.DataType) -> pl.Expr:
+    """UTF-8 bytes of a text column, or of a list of texts added up (null counts 0)."""
+    if isinstance(dtype, pl.List):
+        return pl.col(column).list.eval(pl.element().str.len_bytes()).list.sum().fill_null(0)
+    return pl.col(column).str.len_bytes().fill_null(0)
+
+
+def size_failures(typed: pl.DataFrame, row: str, limits: SizeLimits) -> pl.DataFrame:
+    """One quarantine row (`row`, `check`, `column`, `value`) per text column of a row past
+    its limit; `value` says how large it was, never the text itself."""
+    found = []
+    for check, column, option in SIZE_CHECKS:
+        limit = limits.context_bytes if column == "retrieval_context" else limits.answer_bytes
+        size = text_bytes(column, typed.schema[column])
+        found.append(
+            typed.filter(size > limit).select(
+                row=pl.col(row),
+                check=pl.lit(check),
+                column=pl.lit(column),
+                value=pl.format(f"{{}} bytes, more than {option} {limit}", size),
+            )
+        )
+    return pl.concat(found)
+
+
+def capped(column: str, dtype: pl.DataType, limit: int) -> pl.Expr:
+    """A text (or list of texts) column as the quarantine keeps it: values over `limit` bytes
+    cut to their start plus how large they were; others as they are."""
+    size = text_bytes(column, dtype)
+    if isinstance(dtype, pl.List):
+        cut = pl.concat_list(
+            pl.col(column)
+            .list.head(KEPT_PASSAGES)
+            .list.eval(pl.element().str.slice(0, KEPT_CHARS)),
+            pl.format("… [{} bytes in {} passages]", size, pl.col(column).list.len()),
+        )
+    else:
+        cut = pl.col(column).str.slice(0, KEPT_CHARS) + pl.format("… [{} bytes]", size)
+    return pl.when(size > limit).then(cut).otherwise(pl.col(column)).alias(column)
+
+
+__all__ = [
+    "DEFAULT_MAX_ANSWER_BYTES",
+    "DEFAULT_MAX_CONTEXT_BYTES",
+    "SIZE_CHECKS",
+    "SizeLimits",
+    "capped",
+    "size_failures",
+]

@@ -1,0 +1,187 @@
+"""A row too large to score is quarantined with its own check before anything hashes or
+judges it, and DuckDB's memory for hashing stays bounded whatever a batch holds (issue 22,
+item 2): a 50 MB answer ended `faith score` with exit 1 and an out-of-memory every night."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import duckdb
+import polars as pl
+import pytest
+
+from flows.cli.commands import failure
+from flows.run.batches import classify
+from flows.run.pipeline import run_score
+from flows.run.settings import ScoreSettings
+from flows.store.shard_data import _HASH_SLICE_BYTES, content_hashes, hashable_slices
+from schemas import SizeLimits, validate_cases
+from tests.support.builders import case_row, cases, write
+from tests.support.db_reading import query
+
+ROOT = Path(__file__).resolve().parents[3]
+MB = 1_000_000
+
+
+def big_answer(size: int) -> str:
+    sentence = "Order A17 shipped on 3 March. "
+    return sentence * (size // len(sentence) + 1)
+
+
+def counted(run: dict) -> int:
+    return run["rows_scored"] + run["rows_invalid"] + run["rows_pending"] + run["rows_quarantined"]
+
+
+def test_a_50_mb_answer_is_quarantined_as_too_large_and_the_night_completes(
+    tmp_path: Path,
+) -> None:
+    rows = [case_row("huge", big_answer(50 * MB))] + [case_row(f"c{i}") for i in range(3)]
+    source = write(cases(rows), tmp_path / "cases.parquet")
+    db = tmp_path / "f.duckdb"
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "flows.cli",
+            "score",
+            str(source),
+            "--db",
+            str(db),
+            "--prefect",
+            "no",
+            "--judge",
+            "lexical",
+            "--max-quarantine-share",
+            "1",
+        ],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr  # was 1: OutOfMemoryException ... 512.0 MiB
+    assert "4 rows in = 3 scored (3 new) + 0 invalid + 0 pending + 1 quarantined" in done.stdout
+    ((check, value, kept),) = query(db, 'SELECT "check", value, length(row_json) FROM quarantine')
+    assert check == "actual_output_too_large"
+    size = len(big_answer(50 * MB))
+    assert value == f"{size} bytes, more than --max-answer-bytes {SizeLimits().answer_bytes}"
+    assert kept < 4_000  # its start and its size, not 50 MB
+    assert query(db, "SELECT count(*) FROM case_scores") == [(3,)]
+
+
+def test_twenty_5_mb_answers_in_one_batch_are_each_quarantined(tmp_path: Path) -> None:
+    rows = [case_row(f"big{i}", big_answer(5 * MB) + str(i)) for i in range(20)]
+    rows += [case_row("small", retrieval_context=["x" * 300, "y" * 300])]
+    source = write(cases(rows), tmp_path / "cases.parquet")
+    settings = ScoreSettings(
+        source=str(source),
+        db=str(tmp_path / "f.duckdb"),
+        judge={"kind": "lexical"},
+        max_context_bytes=500,  # the small row's passages hold 600 bytes together
+        max_quarantine_share=1.0,  # (test_quarantine_share.py's subject)
+    )
+    run = run_score(settings)
+    assert counted(run) == run["rows_in"] == 21
+    assert (run["rows_quarantined"], run["rows_scored"]) == (21, 0)
+    checks = query(
+        Path(settings.db), 'SELECT "check", count(*) FROM quarantine GROUP BY ALL ORDER BY 1'
+    )
+    assert checks == [("actual_output_too_large", 20), ("retrieval_context_too_large", 1)]
+    # Twenty rows that differ only at their end keep distinct keys.
+    assert query(Path(settings.db), "SELECT count(DISTINCT row_key) FROM quarantine") == [(21,)]
+
+
+def test_the_limits_apply_to_question_answer_and_passages_and_are_settable() -> None:
+    frame = cases(
+        [
+            case_row("a", "x" * 101),
+            case_row("q", input="q" * 101),
+            case_row("p", retrieval_context=["p" * 150, "p" * 51]),
+            case_row("fits", "x" * 100, retrieval_context=["p" * 200]),
+        ]
+    )
+    checked = validate_cases(frame, SizeLimits(answer_bytes=100, context_bytes=200))
+    assert checked.valid["case_id"].to_list() == ["fits"]
+    assert checked.quarantined.select("case_id", "check").rows() == [
+        ("a", "actual_output_too_large"),
+        ("q", "input_too_large"),
+        ("p", "retrieval_context_too_large"),
+    ]
+    # UTF-8 bytes, not characters: 34 three-byte characters are 102 bytes.
+    accented = validate_cases(cases([case_row("e", "€" * 34)]), SizeLimits(answer_bytes=100))
+    assert accented.quarantined["check"].to_list() == ["actual_output_too_large"]
+    assert validate_cases(frame).valid.height == 4  # the defaults leave real rows alone
+
+
+def test_hashing_goes_in_slices_of_bounded_content_with_the_same_hashes() -> None:
+    # 40 cases of 5 MB: 200 MB of content in one batch, several slices.
+    frame = validate_cases(
+        cases([case_row(f"c{i}", big_answer(5 * MB) + str(i)) for i in range(40)]),
+        SizeLimits(answer_bytes=6 * MB),
+    ).valid
+    slices = list(hashable_slices(frame))
+    assert len(slices) > 1
+    assert sum(piece.height for piece in slices) == 40
+    for piece in slices:
+        largest = piece["actual_output"].str.len_bytes().max()
+        assert piece["actual_output"].str.len_bytes().sum() <= _HASH_SLICE_BYTES + largest
+    # Under a memory limit one slice fits in and the whole batch does not.
+    con = duckdb.connect(config={"memory_limit": "300MB"})
+    try:
+        classified = classify(con, frame, "config", stored_before=False)
+    finally:
+        con.close()
+    assert classified["content_hash"].to_list() == content_hashes(frame)["content_hash"].to_list()
+    small = validate_cases(cases([case_row(f"s{i}") for i in range(3)])).valid
+    assert len(list(hashable_slices(small))) == 1
+
+
+@pytest.mark.parametrize(
+    "error",
+    [
+        duckdb.OutOfMemoryException("Out of Memory Error: failed to allocate 512.0 MiB"),
+    ],
+)
+def test_a_duckdb_out_of_memory_anywhere_is_exit_7_in_one_line(error: Exception) -> None:
+    code, line = failure(error, "f.duckdb")
+    assert code == 7
+    assert "\n" not in line
+    assert "512.0 MiB" in line
+
+
+def test_a_batch_too_large_for_duckdb_to_hash_is_exit_7_not_1(tmp_path: Path) -> None:
+    """With the limits raised past what DuckDB can hash, the run fails as a failed commit."""
+    source = write(
+        cases([case_row("big", big_answer(int(1.5 * _HASH_SLICE_BYTES)))]), tmp_path / "c.parquet"
+    )
+    child = f"""
+import sys
+from flows.store import db
+original = db.limit_memory
+def tiny(con, adding=0):
+    original(con, adding)
+    con.execute("SET memory_limit = '64MB'")
+db.limit_memory = tiny
+from flows.run import pipeline
+pipeline.limit_memory = tiny
+from flows.cli import main
+sys.exit(main(["score", {str(source)!r}, "--db", {str(tmp_path / "f.duckdb")!r}, "--prefect",
+    "no", "--judge", "lexical", "--max-answer-bytes", "{200 * MB}"]))
+"""
+    done = subprocess.run(
+        [sys.executable, "-c", child],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert done.returncode == 7, done.stderr
+    errors = [line for line in done.stderr.splitlines() if line.startswith("error:")]
+    assert len(errors) == 1, done.stderr
+    assert "out of memory" in errors[0].lower()
+    assert "Traceback" not in done.stderr
+    assert pl.DataFrame(query(tmp_path / "f.duckdb", "SELECT status FROM runs")).item() == "failed"

@@ -1,0 +1,153 @@
+"""A source wholly rejected does not look green (issue 22, item 4): past
+--max-quarantine-share a run keeps everything, sets `runs.warning`, names its top failing
+checks with counts, exits 11, and its Prefect flow run fails; the report shows quarantine
+by day and check."""
+
+from __future__ import annotations
+
+import asyncio
+import subprocess
+import sys
+from pathlib import Path
+
+import polars as pl
+import pytest
+
+from flows.cli.commands import main
+from flows.errors import QuarantineShareExceeded
+from flows.run.pipeline import run_score
+from flows.run.settings import ScoreSettings
+from tests.support.builders import many_cases, write
+from tests.support.db_reading import query
+
+ROOT = Path(__file__).resolve().parents[3]
+OPTIONS = ["--prefect", "no", "--judge", "lexical"]
+CHECK = "retrieval_context_not_a_list_of_strings"
+
+
+def drifted(n: int) -> pl.DataFrame:
+    """n cases that log retrieval_context as one string, not a list of passages."""
+    return many_cases(n).with_columns(retrieval_context=pl.col("retrieval_context").list.join(" "))
+
+
+def part_drifted(folder: Path, n: int, bad: int) -> Path:
+    """A folder of two files: `bad` drifted rows, and n - bad good ones."""
+    write(drifted(bad).with_columns(case_id="x" + pl.col("case_id")), folder / "a.parquet")
+    write(many_cases(n - bad), folder / "b.parquet")
+    return folder
+
+
+def counted(run: tuple) -> int:
+    scored, invalid, pending, quarantined = run
+    return scored + invalid + pending + quarantined
+
+
+def test_a_source_wholly_quarantined_exits_11_naming_the_check(tmp_path: Path) -> None:
+    source = write(drifted(1_000), tmp_path / "cases.parquet")
+    db = tmp_path / "f.duckdb"
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "flows.cli",
+            "score",
+            str(source),
+            "--db",
+            str(db),
+            "--prefect",
+            "no",
+            "--judge",
+            "lexical",
+        ],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert done.returncode == 11, done.stderr  # was 0: the run `completed`, nothing said
+    errors = [line for line in done.stderr.splitlines() if line.startswith("error:")]
+    assert len(errors) == 1, done.stderr
+    assert "1,000 of 1,000 rows (100.0%) were quarantined" in errors[0]
+    assert f"top checks: {CHECK} 1,000" in errors[0]
+    ((status, warning, share, rows_in, *counts),) = query(
+        db,
+        "SELECT status, warning, max_quarantine_share, rows_in, rows_scored, rows_invalid, "
+        "rows_pending, rows_quarantined FROM runs",
+    )
+    assert (status, share, rows_in) == ("completed", 0.1, 1_000)
+    assert counted(tuple(counts)) == rows_in
+    assert f"{CHECK} 1,000" in warning
+    assert query(db, "SELECT count(*) FROM quarantine") == [(1_000,)]  # everything kept
+
+
+def test_a_share_within_the_limit_succeeds_and_the_run_line_names_the_checks(
+    tmp_path: Path, capsys
+) -> None:
+    source = part_drifted(tmp_path / "logs", 100, 10)
+    db = tmp_path / "f.duckdb"
+    assert main(["score", str(source), "--db", str(db), "--prefect", "no"]) == 0
+    line = capsys.readouterr().out
+    assert "100 rows in = 90 scored (90 new) + 0 invalid + 0 pending + 10 quarantined" in line
+    assert f"quarantined by check: {CHECK} 10" in line
+    assert (
+        main(
+            [
+                "score",
+                str(source),
+                "--db",
+                str(tmp_path / "g.duckdb"),
+                "--prefect",
+                "no",
+                "--max-quarantine-share",
+                "0.05",
+            ]
+        )
+        == 11
+    )
+
+
+def test_a_rerun_of_the_same_source_names_the_checks_again(tmp_path: Path) -> None:
+    """quarantine.run_id is the first run's: each run counts its own rows by check."""
+    source = write(drifted(50), tmp_path / "cases.parquet")
+    settings = ScoreSettings(
+        source=str(source), db=str(tmp_path / "f.duckdb"), max_quarantine_share=0.1
+    )
+    for _ in range(2):
+        with pytest.raises(QuarantineShareExceeded, match=f"top checks: {CHECK} 50"):
+            run_score(settings)
+    assert query(Path(settings.db), "SELECT count(*) FROM quarantine") == [(50,)]
+
+
+def test_the_report_shows_quarantine_by_day_and_check(tmp_path: Path, capsys) -> None:
+    source = write(drifted(20), tmp_path / "cases.parquet")
+    db = tmp_path / "f.duckdb"
+    with pytest.raises(QuarantineShareExceeded):
+        run_score(ScoreSettings(source=str(source), db=str(db), max_quarantine_share=0.1))
+    assert main(["report", "--db", str(db)]) == 0
+    shown = capsys.readouterr().out
+    assert "Quarantined rows by day and check" in shown
+    (row,) = [line for line in shown.splitlines() if CHECK in line]
+    assert row.split()[-1] == "20"
+
+
+@pytest.mark.usefixtures("prefect_harness")
+def test_the_prefect_flow_run_of_a_drifted_source_fails(tmp_path: Path) -> None:
+    from prefect.client.orchestration import get_client
+
+    from flows.orchestration.score_flow import score_flow
+
+    source = write(drifted(10), tmp_path / "cases.parquet")
+    with pytest.raises(QuarantineShareExceeded):
+        score_flow(
+            ScoreSettings(
+                source=str(source), db=str(tmp_path / "f.duckdb"), max_quarantine_share=0.1
+            )
+        )
+
+    async def newest_state() -> str:
+        async with get_client() as client:
+            (flow_run,) = await client.read_flow_runs(limit=1, sort="START_TIME_DESC")
+            return flow_run.state.type.value
+
+    assert asyncio.run(newest_state()) == "FAILED"

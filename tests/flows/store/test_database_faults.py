@@ -1,0 +1,151 @@
+"""Database faults have exit classes of their own, each one line (issue 22, item 8): a file
+that cannot be written (read-only mount, immutable file) is exit 12, a damaged one (cut short,
+a failed block checksum) exit 13, and a file that is no faithpipe database stays exit 5."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import duckdb
+import pytest
+
+from flows.cli.commands import failure
+from flows.errors import DatabaseCorrupt, DatabaseUnwritable
+from flows.run.pipeline import run_score
+from flows.run.settings import ScoreSettings
+from flows.store.db import database_fault
+from tests.support.builders import many_cases, write
+
+ROOT = Path(__file__).resolve().parents[3]
+BLOCK = 262_144  # DuckDB's block size; the file's three header blocks come first
+HEADERS = 3 * 4096
+
+
+@pytest.fixture(scope="module")
+def scored(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
+    """A source and a database that scored it (checkpointed on close: no WAL)."""
+    folder = tmp_path_factory.mktemp("faults")
+    source = write(many_cases(3_000), folder / "cases.parquet")
+    db = folder / "good.duckdb"
+    run_score(ScoreSettings(source=str(source), db=str(db), judge={"kind": "lexical"}))
+    return source, db
+
+
+def faith(*args: str, wrap: list[str] | None = None) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [*(wrap or []), sys.executable, "-m", "flows.cli", *args],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+
+
+def one_error(done: subprocess.CompletedProcess) -> str:
+    errors = [line for line in done.stderr.splitlines() if line.startswith("error:")]
+    assert len(errors) == 1, done.stderr
+    assert "Traceback" not in done.stderr
+    return errors[0]
+
+
+def score(source: Path, db: Path, wrap: list[str] | None = None) -> subprocess.CompletedProcess:
+    return faith(
+        "score", str(source), "--db", str(db), "--prefect", "no", "--judge", "lexical", wrap=wrap
+    )
+
+
+def test_a_truncated_database_is_exit_13(scored: tuple[Path, Path], tmp_path: Path) -> None:
+    source, good = scored
+    db = tmp_path / "cut.duckdb"
+    db.write_bytes(good.read_bytes()[: good.stat().st_size // 2])
+    done = score(source, db)
+    assert done.returncode == 13, done.stderr
+    assert "corrupt" in one_error(done)
+    runs = faith("runs", "--db", str(db))
+    assert runs.returncode == 13, runs.stderr
+    one_error(runs)
+
+
+def test_a_block_failing_its_checksum_is_exit_13(scored: tuple[Path, Path], tmp_path: Path) -> None:
+    source, good = scored
+    data = bytearray(good.read_bytes())
+    for start in range(HEADERS, len(data), BLOCK):
+        data[min(start + 4096, len(data) - 1)] ^= 0xFF  # inside each block, past its checksum
+    db = tmp_path / "flipped.duckdb"
+    db.write_bytes(bytes(data))
+    done = score(source, db)
+    assert done.returncode == 13, done.stderr
+    assert "checksum" in one_error(done)
+
+
+def test_a_file_that_is_no_duckdb_database_stays_exit_5(
+    scored: tuple[Path, Path], tmp_path: Path
+) -> None:
+    source, good = scored
+    data = bytearray(good.read_bytes())
+    data[8:40] = b"not a database header, not at all"[:32]
+    db = tmp_path / "foreign.duckdb"
+    db.write_bytes(bytes(data))
+    done = score(source, db)
+    assert done.returncode == 5, done.stderr
+    one_error(done)
+
+
+def test_an_immutable_database_is_exit_12(scored: tuple[Path, Path], tmp_path: Path) -> None:
+    source, good = scored
+    db = tmp_path / "immutable.duckdb"
+    shutil.copyfile(good, db)
+    if subprocess.run(["chattr", "+i", str(db)], capture_output=True, check=False).returncode:
+        pytest.skip("chattr +i is not possible here (needs CAP_LINUX_IMMUTABLE)")
+    try:
+        done = score(source, db)
+    finally:
+        subprocess.run(["chattr", "-i", str(db)], check=True)
+    assert done.returncode == 12, done.stderr
+    assert "cannot be written" in one_error(done)
+
+
+def test_a_database_on_a_read_only_mount_is_exit_12(
+    scored: tuple[Path, Path], tmp_path: Path
+) -> None:
+    """A read-only bind mount in a mount namespace of the child's own (`unshare`)."""
+    source, good = scored
+    folder = tmp_path / "mounted"
+    folder.mkdir()
+    shutil.copyfile(good, folder / "f.duckdb")
+    mount = ["unshare", "-rm", "sh", "-c", f'mount --bind -o ro "{folder}" "{folder}" && exec "$@"']
+    probe = subprocess.run([*mount, "x", "true"], capture_output=True, check=False)
+    if probe.returncode:
+        pytest.skip(f"no read-only mount possible here ({probe.stderr.decode().strip()})")
+    for db in (folder / "f.duckdb", folder / "new.duckdb"):  # an existing file, a new one
+        done = score(source, db, wrap=[*mount, "x"])
+        assert done.returncode == 12, done.stderr
+        assert "read-only file system" in one_error(done).lower()
+
+
+@pytest.mark.parametrize(
+    ("message", "kind"),
+    [
+        ('IO Error: Cannot open file "f.duckdb": Read-only file system', DatabaseUnwritable),
+        ('IO Error: Cannot open file "f.duckdb": Operation not permitted', DatabaseUnwritable),
+        ('IO Error: Cannot open file "f.duckdb": Permission denied', DatabaseUnwritable),
+        ("IO Error: Could not read enough bytes from file: attempted to read 8", DatabaseCorrupt),
+        ("Corrupt database file: computed checksum 1 does not match stored 2", DatabaseCorrupt),
+    ],
+)
+def test_the_classification_reads_duckdb_and_the_os_words(message: str, kind: type) -> None:
+    """What a non-root user meets (a 0444 file: permission denied) is classified alike."""
+    fault = database_fault(duckdb.IOException(message), "f.duckdb")
+    assert isinstance(fault, kind)
+    code, line = failure(duckdb.IOException(message), "f.duckdb")
+    assert code == kind.exit_code
+    assert "\n" not in line
+
+
+def test_other_duckdb_errors_are_not_database_faults() -> None:
+    assert database_fault(duckdb.IOException("IO Error: No space left on device"), "f") is None
+    assert database_fault(ValueError("Read-only file system"), "f") is None

@@ -1,0 +1,77 @@
+"""bench/judge_quality.py (issue 20) runs without the dev sets, and on a set of the dev sets'
+shape; its no-claims baseline is what the issue defines."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import polars as pl
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / "bench"))
+from devsets import baseline_score  # noqa: E402
+
+
+def _bench(devsets: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [
+            sys.executable,
+            str(ROOT / "bench" / "judge_quality.py"),
+            "--devsets",
+            str(devsets),
+            *args,
+        ],
+        check=False,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=ROOT,
+    )
+
+
+def test_absent_dev_sets_are_named_and_the_bench_exits_0(tmp_path: Path) -> None:
+    done = _bench(tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert f"dev set {tmp_path / 'salad_dev.parquet'} is absent: skipped" in done.stdout
+    assert "nothing to measure" in done.stdout
+
+
+def test_a_set_of_the_dev_shape_is_reported_per_part(tmp_path: Path) -> None:
+    context = ["Order A17 shipped on 3 March by courier."]
+    pl.DataFrame(
+        {
+            "case_id": ["a", "b", "c", "d"],
+            "input": ["Where is A17?"] * 4,
+            "actual_output": [
+                "Order A17 shipped on 3 March.",
+                "Order A17 was cancelled in Berlin.",
+                "Order A17 shipped by courier.",
+                "Batteries are covered.",
+            ],
+            "retrieval_context": [context] * 4,
+            "label": [1, 0, 1, 0],
+            "source": ["BEGIN | wow (Wizard) | dev"] * 2 + ["BEGIN | tc (Topical) | dev"] * 2,
+            "label_detail": ["{}"] * 4,
+        }
+    ).write_parquet(tmp_path / "begin_dev.parquet")
+    done = _bench(tmp_path, "--judges", "grounded,lexical")
+    assert done.returncode == 0, done.stderr
+    lines = [line.split() for line in done.stdout.splitlines()]
+    parts = {(cells[0], cells[2]) for cells in lines if len(cells) > 3 and cells[1] == "begin"}
+    assert parts == {(j, p) for j in ("grounded", "lexical") for p in ("(all)", "wow", "tc")}
+    whole = next(c for c in lines if c[:3] == ["grounded", "begin", "(all)"])
+    assert whole[4:6] == ["1.0", "1.0"]  # balanced accuracy, ROC AUC
+
+
+def test_the_baseline_is_one_minus_the_share_of_content_words_missing() -> None:
+    cases = pl.DataFrame(
+        {
+            "actual_output": ["Order A17 shipped.", "The order was lost in Berlin.", "It is."],
+            "retrieval_context": [["Order A17 shipped on 3 March."]] * 3,
+        }
+    )
+    # content words: order a17 shipped (all found) | order lost berlin (1 of 3) | none
+    assert baseline_score(cases).to_list() == pytest.approx([1.0, 1 / 3, 1.0])

@@ -45,6 +45,13 @@ class TooManyInvalid(FaithError):
     exit_code = 8
 
 
+class PassRateAlert(FaithError):
+    """The night finished and kept everything, but its pass rate fell below the range the
+    trailing window expects (`faith nightly --alert-window`): someone should look."""
+
+    exit_code = 15
+
+
 class JudgeUnusable(FaithError):
     """The judge check (`faith judge-check`, the nightly preflight) found the LLM judge
     unusable: its replies do not parse, or it scores the seed's examples wrongly. Nothing was

@@ -194,6 +194,9 @@ def build_parser() -> argparse.ArgumentParser:
     from flows.cli.cache_command import add_cache_command
 
     add_cache_command(commands)
+    from flows.cli.compare_command import add_compare_command
+
+    add_compare_command(commands)
     return parser
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 from pathlib import Path
+from typing import Any
 
 from faith_udfs.errors import ConfigError
 from flows.cli.options import (
@@ -48,6 +49,7 @@ def add_nightly_commands(commands: argparse._SubParsersAction) -> None:
     add_dry_run_argument(nightly)
     add_run_timeout_argument(nightly, default=NIGHTLY_RUN_TIMEOUT)
     _add_check_arguments(nightly)
+    _add_alert_arguments(nightly)
     nightly.set_defaults(command=nightly_command)
 
     serve = commands.add_parser(
@@ -74,6 +76,54 @@ def add_nightly_commands(commands: argparse._SubParsersAction) -> None:
         if action.dest == "prefect":
             action.help = argparse.SUPPRESS
     serve.set_defaults(command=serve_command)
+
+
+def _add_alert_arguments(parser: argparse.ArgumentParser) -> None:
+    from flows.nightly.alerts import DEFAULT_ALERT_MIN_CASES, DEFAULT_ALERT_WINDOW
+
+    alerts = parser.add_argument_group("alerts (docs/report.md)")
+    alerts.add_argument(
+        "--alert-window",
+        type=int,
+        default=DEFAULT_ALERT_WINDOW,
+        metavar="DAYS",
+        help="exit 15 when the night's pass rate is below the trailing DAYS' range "
+        f"(default {DEFAULT_ALERT_WINDOW}; 0: no pass-rate alert)",
+    )
+    alerts.add_argument(
+        "--alert-min-cases",
+        type=int,
+        default=DEFAULT_ALERT_MIN_CASES,
+        metavar="N",
+        help="scored cases a night and its window need to alert "
+        f"(default {DEFAULT_ALERT_MIN_CASES})",
+    )
+    alerts.add_argument(
+        "--alert-segment", metavar="COL", default="app_version",
+        help="also alert per value of this segment column (default app_version; '' for none)"
+    )
+    alerts.add_argument(
+        "--alert-webhook",
+        metavar="URL",
+        help="POST each warning of the night as JSON (Slack-compatible `text`) to URL; "
+        "also $FAITH_ALERT_WEBHOOK. A secret: never stored, logged as scheme://host",
+    )
+
+
+def alert_settings(args: argparse.Namespace) -> Any:
+    """The AlertSettings of `faith nightly`'s options (the webhook also from the environment)."""
+    import os
+
+    from flows.nightly.alerts import AlertSettings
+
+    if args.alert_window < 0 or args.alert_min_cases < 1:
+        raise ConfigError("--alert-window must be >= 0 and --alert-min-cases >= 1")
+    return AlertSettings(
+        window=args.alert_window,
+        min_cases=args.alert_min_cases,
+        segment=args.alert_segment or None,
+        webhook=args.alert_webhook or os.environ.get("FAITH_ALERT_WEBHOOK") or None,
+    )
 
 
 def _add_check_arguments(parser: argparse.ArgumentParser) -> None:
@@ -108,10 +158,23 @@ def _nightly(args: argparse.Namespace) -> int:
         from flows.orchestration.score_flow import show_console_progress
 
         show_console_progress(progress)
-        result = nightly_flow(settings, golden=args.golden, agreement_floor=args.agreement_floor)
+        alerts = alert_settings(args)
+        result = nightly_flow(
+            settings,
+            golden=args.golden,
+            agreement_floor=args.agreement_floor,
+            alert_window=alerts.window,
+            alert_min_cases=alerts.min_cases,
+            alert_segment=alerts.segment,
+            alert_webhook=alerts.webhook,
+        )
     else:
         result = run_nightly(
-            settings, golden=args.golden, agreement_floor=args.agreement_floor, progress=progress
+            settings,
+            golden=args.golden,
+            agreement_floor=args.agreement_floor,
+            progress=progress,
+            alerts=alert_settings(args),
         )
     if result.get("dry_run"):  # no judge check either
         from flows.run.cost_summary import dry_run_line

@@ -49,16 +49,52 @@ class _StderrHandler(logging.StreamHandler):
 
 
 def print_frame(frame: Any, title: str) -> None:
-    """A polars frame as a terminal table on stdout."""
-    from rich.table import Table
-    from rich.text import Text
-
-    table = Table(title=Text(printable(title)))
-    for column in frame.columns:
-        table.add_column(Text(printable(column)), no_wrap=True)
-    for row in frame.iter_rows():
-        # Text, not markup: a value's brackets are shown as they are, its controls escaped.
-        table.add_row(*(Text("" if value is None else printable(value)) for value in row))
+    """A polars frame on stdout: a table when it fits the terminal, else one block a row, so no
+    column is shrunk to nothing and no date cut; plain aligned text when piped (grep, logs).
+    Every value goes through `printable`: its control characters are shown, never obeyed."""
+    rows = [
+        ["" if value is None else printable(value) for value in row] for row in frame.iter_rows()
+    ]
+    columns = [printable(column) for column in frame.columns]
+    title = printable(title)
     out = Console()
-    # Piped output has no width of its own: keep rows whole for grep and logs.
-    (out if out.is_terminal else Console(width=240)).print(table)
+    if not out.is_terminal:
+        print(plain_table(columns, rows, title))
+        return
+    widths = [
+        max([len(column)] + [len(row[i]) for row in rows]) for i, column in enumerate(columns)
+    ]
+    if sum(widths) + 3 * len(widths) + 1 <= out.width:
+        from rich.table import Table
+        from rich.text import Text
+
+        table = Table(title=Text(title))
+        for column in columns:
+            table.add_column(Text(column), no_wrap=True)
+        for row in rows:
+            # Text, not markup: a value's brackets are shown as they are.
+            table.add_row(*(Text(value) for value in row))
+        out.print(table)
+        return
+    out.print(title, markup=False, highlight=False)
+    out.print(plain_records(columns, rows), markup=False, highlight=False, soft_wrap=True)
+
+
+def plain_table(columns: list[str], rows: list[list[str]], title: str) -> str:
+    """Columns aligned by spaces, values whole: what a pipe gets."""
+    widths = [max([len(c)] + [len(row[i]) for row in rows]) for i, c in enumerate(columns)]
+    lines = [title, "  ".join(c.ljust(w) for c, w in zip(columns, widths, strict=True)).rstrip()]
+    for row in rows:
+        lines.append("  ".join(v.ljust(w) for v, w in zip(row, widths, strict=True)).rstrip())
+    return "\n".join(lines)
+
+
+def plain_records(columns: list[str], rows: list[list[str]]) -> str:
+    """One block a row, `name  value` a line: a wide table read in a narrow terminal."""
+    width = max(len(c) for c in columns)
+    blocks = []
+    for row in rows:
+        blocks.append(
+            "\n".join(f"{c.rjust(width)}  {v}" for c, v in zip(columns, row, strict=True))
+        )
+    return "\n\n".join(blocks)

@@ -17,7 +17,8 @@ from typing import TYPE_CHECKING, Any
 from faith_udfs import Judge, MetricConfig, score_cases
 from faith_udfs.agreement import compare_verdicts
 from faith_udfs.errors import ConfigError
-from flows.errors import QuarantineShareExceeded, TooManyInvalid
+from flows.errors import PassRateAlert, QuarantineShareExceeded, TooManyInvalid
+from flows.nightly.alerts import AlertSettings, night_alerts
 from flows.read.bundled import golden_set_path
 from flows.read.golden import GoldenSet, read_golden
 from flows.read.source import resolve_source
@@ -81,8 +82,10 @@ def run_nightly(
     steps: Steps | None = None,
     progress: Progress | None = None,
     check_steps: CheckSteps | None = None,
+    alerts: AlertSettings | None = None,
 ) -> dict[str, Any]:
-    """Score SOURCE as a `nightly` run, then check the judge on the golden set.
+    """Score SOURCE as a `nightly` run, then check the judge on the golden set, then its pass
+    rates against the trailing window (`alerts`; warnings go to its webhook).
 
     Returns the run's row of `runs` (with any drift warning) plus `judge_check`, the check's
     summary. A given `judge` is used again for the check after the run, so it must stay usable.
@@ -132,6 +135,14 @@ def run_nightly(
         check_steps.record(con, scored["run_id"], check)
         too_many_invalid = warn_if_mostly_invalid(con, scored["run_id"], settings.max_invalid_share)
         drifted = warn_if_mostly_quarantined(con, scored["run_id"], settings.max_quarantine_share)
+        drops = night_alerts(
+            con,
+            scored["run_id"],
+            alerts or AlertSettings(),
+            drift=check.warning,
+            invalid=too_many_invalid,
+            quarantine=drifted,
+        )
         if settings.snapshot:
             write_snapshot(con, settings.db)
         if check.warning:
@@ -140,6 +151,8 @@ def run_nightly(
             raise QuarantineShareExceeded(drifted)
         if too_many_invalid:
             raise TooManyInvalid(too_many_invalid)
+        if drops:
+            raise PassRateAlert(f"run {scored['run_id']} completed, but " + "; ".join(drops))
         return {**run_row(con, scored["run_id"]), "judge_check": check.summary()}
     finally:
         con.close()

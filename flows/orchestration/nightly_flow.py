@@ -8,6 +8,7 @@ the run to its check), and the plain route then runs exactly the same code.
 from __future__ import annotations
 
 import logging
+import os
 from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
@@ -17,6 +18,12 @@ from prefect.deployments.runner import EntrypointType, RunnerDeployment
 from prefect.schedules import Cron
 
 from faith_udfs.errors import ConfigError
+from flows.nightly.alerts import (
+    DEFAULT_ALERT_MIN_CASES,
+    DEFAULT_ALERT_SEGMENT,
+    DEFAULT_ALERT_WINDOW,
+    AlertSettings,
+)
 from flows.nightly.nightly_run import (
     DEFAULT_AGREEMENT_FLOOR,
     CheckSteps,
@@ -44,12 +51,24 @@ def nightly_flow(
     settings: ScoreSettings,
     golden: str | None = None,
     agreement_floor: float = DEFAULT_AGREEMENT_FLOOR,
+    *,
+    alert_window: int = DEFAULT_ALERT_WINDOW,
+    alert_min_cases: int = DEFAULT_ALERT_MIN_CASES,
+    alert_segment: str | None = DEFAULT_ALERT_SEGMENT,
+    alert_webhook: str | None = None,
 ) -> dict[str, Any]:
-    """Score what is new in SOURCE, then check the judge on the golden set; publish both."""
+    """Score what is new in SOURCE, then check the judge on the golden set; publish both.
+    A pass-rate alert fails the flow run (PassRateAlert, exit 15) after everything is kept."""
     run = run_nightly(
         settings,
         golden=golden,
         agreement_floor=agreement_floor,
+        alerts=AlertSettings(
+            window=alert_window,
+            min_cases=alert_min_cases,
+            segment=alert_segment,
+            webhook=alert_webhook or os.environ.get("FAITH_ALERT_WEBHOOK") or None,
+        ),
         steps=TASK_STEPS,
         progress=flow_progress(),
         check_steps=CHECK_STEPS,

@@ -24,6 +24,7 @@ from flows.report.queries import (
     score_histogram,
 )
 from flows.report.terminal import period_text, segment_label
+from flows.store.db import sql
 
 if TYPE_CHECKING:
     import duckdb
@@ -82,6 +83,20 @@ def _band(
     return band_x, band_y
 
 
+MIN_SEGMENT_CASES = 30  # a segment value with fewer scored cases is drawn faded and labelled
+
+
+def fitted_range(rates: pl.Series) -> list[float]:
+    """An axis around the pass rates themselves (not a thin day's wide interval): a trend
+    between 93% and 100% fills the chart instead of its top tenth."""
+    values = rates.drop_nulls()
+    if values.is_empty():
+        return [0.0, 1.05]
+    low, high = float(values.min()), float(values.max())  # type: ignore[arg-type]
+    pad = max((high - low) * 0.25, 0.02)
+    return [max(0.0, low - pad), min(1.0, high + pad) + 0.005]
+
+
 def _pass_rate_figure(rates: pl.DataFrame, grain: str, configs: list[str]) -> go.Figure:
     figure = go.Figure()
     scored = rates.filter(pl.col("scored") > 0, pl.col("period").is_not_null())
@@ -125,31 +140,45 @@ def _pass_rate_figure(rates: pl.DataFrame, grain: str, configs: list[str]) -> go
         )
     figure.update_layout(
         title=f"Pass rate by {grain}, with its 95% Wilson interval",
-        yaxis={"title": "pass rate", "range": [0, 1.05], "tickformat": ".0%"},
+        yaxis={
+            "title": "pass rate",
+            "range": fitted_range(scored["pass_rate"]),
+            "tickformat": ".0%",
+        },
         xaxis={"title": grain, "type": "date"},
     )
     return figure
 
 
-def _histogram_figure(histogram: pl.DataFrame, configs: list[str]) -> go.Figure:
+def _histogram_figure(
+    histogram: pl.DataFrame, configs: list[str], thresholds: dict[str, float]
+) -> go.Figure:
+    """Cases per score bin on a log scale (the top bin dwarfs the rest), each threshold drawn."""
     figure = go.Figure()
     for (config_id,), group in histogram.group_by("config_id", maintain_order=True):
-        labels = [
-            f"{low:.1f}–{high:.1f}" for low, high in group.select("bin_low", "bin_high").rows()
-        ]
+        bounds = group.select("bin_low", "bin_high").rows()
         figure.add_trace(
             go.Bar(
-                x=labels,
+                x=[(low + high) / 2 for low, high in bounds],
+                width=[(high - low) * 0.9 for low, high in bounds],
                 y=group["cases"].to_list(),
                 name=config_id,
                 marker_color=_colour(config_id, configs),
+                customdata=[f"{low:.1f}–{high:.1f}" for low, high in bounds],
+                hovertemplate="score %{customdata}: %{y:,} cases",
             )
         )
+    for threshold in sorted(set(thresholds.values())):
+        figure.add_vline(
+            x=threshold,
+            line={"dash": "dash", "color": "#b3261e"},
+            annotation_text=f"threshold {threshold:g}",
+        )
     figure.update_layout(
-        title="Score distribution (scored cases)",
+        title="Score distribution (scored cases; log scale)",
         barmode="group",
-        xaxis={"title": "score", "type": "category"},
-        yaxis={"title": "cases"},
+        xaxis={"title": "score", "range": [0, 1]},
+        yaxis={"title": "cases", "type": "log"},
     )
     return figure
 
@@ -163,12 +192,19 @@ def _segment_figure(by_segment: pl.DataFrame, segment: str, configs: list[str]) 
     for (config_id,), group in scored.group_by("config_id", maintain_order=True):
         top = group.sort("cases", descending=True).head(MAX_SEGMENT_VALUES).sort("segment_value")
         rate = top["pass_rate"]
+        few = [n < MIN_SEGMENT_CASES for n in top["scored"]]
         figure.add_trace(
             go.Bar(
-                x=[segment_label(value) for value in top["segment_value"]],
+                x=[
+                    segment_label(value) + (f" (n={n}: too few)" if small else "")
+                    for value, n, small in zip(
+                        top["segment_value"], top["scored"], few, strict=True
+                    )
+                ],
                 y=rate.to_list(),
                 name=config_id,
                 marker_color=_colour(config_id, configs),
+                marker_opacity=[0.3 if small else 1.0 for small in few],
                 error_y={
                     "type": "data",
                     "array": (top["pass_rate_high"] - rate).to_list(),
@@ -248,6 +284,16 @@ def _agreement_figure(checks: pl.DataFrame, configs: list[str]) -> go.Figure:
     return figure
 
 
+def config_thresholds(con: duckdb.DuckDBPyConnection, options: ReportOptions) -> dict[str, float]:
+    """The pass mark of each config as the report applies it (--threshold, else its runs')."""
+    found = {}
+    for config_id, _judge, threshold, *_rest in con.execute(sql("report_configs")).fetchall():
+        chosen = options.threshold if options.threshold is not None else threshold
+        if chosen is not None:
+            found[config_id] = float(chosen)
+    return found
+
+
 def report_figures(
     con: duckdb.DuckDBPyConnection, options: ReportOptions, rates: pl.DataFrame | None = None
 ) -> dict[str, go.Figure]:
@@ -259,7 +305,9 @@ def report_figures(
     configs = rates["config_id"].unique(maintain_order=True).to_list()
     figures = {
         "pass_rate": _pass_rate_figure(rates, options.grain, configs),
-        "score_distribution": _histogram_figure(score_histogram(con, options), configs),
+        "score_distribution": _histogram_figure(
+            score_histogram(con, options), configs, config_thresholds(con, options)
+        ),
     }
     segment = resolve_segment(con, options.segment)
     if segment is not None:

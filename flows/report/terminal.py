@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 import polars as pl
 from rich import box
+from rich.cells import cell_len
 from rich.console import Console
 from rich.table import Table
 from rich.text import Text
@@ -100,7 +101,7 @@ def render_terminal(
             table.add_column(name, justify="right", no_wrap=True)
         for row in group.iter_rows(named=True):
             table.add_row(*(Text(cell) for cell in period_cells(row)))
-        console.print(table)
+        print_fitted(console, table)
         flagged = group.filter(pl.col("invalid_flagged"))
         if flagged.height:
             console.print(Text(invalid_note(flagged)))
@@ -124,7 +125,7 @@ def render_terminal(
                 Text(segment_label(row["segment_value"])),
                 *(Text(cell) for cell in period_cells(row)[1:5]),
             )
-        console.print(table)
+        print_fitted(console, table)
 
 
 def invalid_note(flagged: pl.DataFrame) -> str:
@@ -164,7 +165,7 @@ def print_costs(con: duckdb.DuckDBPyConnection, options: ReportOptions, console:
         table.add_column(name, justify="left" if name in ("run", "flow", "status") else "right")
     for row in costs.iter_rows(named=True):
         table.add_row(*(Text(cell) for cell in cost_cells(row)))
-    console.print(table)
+    print_fitted(console, table)
 
 
 def settings_text(options: ReportOptions) -> str:
@@ -194,3 +195,32 @@ def period_cells(row: dict[str, Any]) -> list[str]:
 
 def segment_label(value: str | None) -> str:
     return "(none)" if value is None else printable(value)  # its control characters shown
+
+
+def print_fitted(console: Console, table: Table) -> None:
+    """Print `table` whole: when wider than the console, as several tables of the columns that
+    fit, each repeating the first (the row's key), so no column shrinks and no date is cut."""
+    widths = [
+        max([cell_len(str(column.header))] + [cell_len(str(cell)) for cell in column.cells]) + 3
+        for column in table.columns
+    ]
+    if sum(widths) + 2 <= console.width or len(widths) < 3:
+        console.print(table)
+        return
+    chunks: list[list[int]] = [[]]
+    used = widths[0] + 2
+    for index in range(1, len(widths)):
+        if chunks[-1] and used + widths[index] > console.width:
+            chunks.append([])
+            used = widths[0] + 2
+        chunks[-1].append(index)
+        used += widths[index]
+    rows = [list(column.cells) for column in table.columns]
+    for number, chunk in enumerate(chunks):
+        part = Table(title=table.title if number == 0 else None, box=table.box)
+        for index in (0, *chunk):
+            column = table.columns[index]
+            part.add_column(column.header, justify=column.justify, no_wrap=True)
+        for row in range(table.row_count):
+            part.add_row(*(rows[index][row] for index in (0, *chunk)))
+        console.print(part)

@@ -1,0 +1,147 @@
+"""Alerts of `faith nightly`: a night's pass rate below its trailing window's, and every
+warning of the night POSTed to a webhook (Slack-compatible `text`). docs/report.md"""
+
+from __future__ import annotations
+
+import json
+import logging
+import time
+import urllib.error
+import urllib.request
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+from urllib.parse import urlsplit
+
+from flows.store.db import sql
+
+if TYPE_CHECKING:
+    import duckdb
+
+log = logging.getLogger("faithpipe")
+
+DEFAULT_ALERT_WINDOW = 14  # days
+DEFAULT_ALERT_MIN_CASES = 30  # scored cases a night and its window need before the rule fires
+DEFAULT_ALERT_SEGMENT = "app_version"  # sliced by when the logs have it
+
+
+@dataclass(frozen=True)
+class AlertSettings:
+    """What the night is checked against, and where its warnings are sent (None: nowhere)."""
+
+    window: int = DEFAULT_ALERT_WINDOW
+    min_cases: int = DEFAULT_ALERT_MIN_CASES
+    segment: str | None = DEFAULT_ALERT_SEGMENT
+    webhook: str | None = None  # a secret: never stored, logged as scheme://host only
+    webhook_timeout: float = 5.0
+    webhook_attempts: int = 3
+
+
+def pass_rate_rows(
+    con: duckdb.DuckDBPyConnection, run_id: str, alerts: AlertSettings
+) -> list[dict[str, Any]]:
+    """Every slice of the night (config, segment value) against its trailing window."""
+    params = {
+        "run_id": run_id,
+        "window": alerts.window,
+        "min_cases": alerts.min_cases,
+        "segment": alerts.segment,
+    }
+    return con.sql(sql("pass_rate_alerts"), params=params).pl().to_dicts()
+
+
+def drop_message(row: dict[str, Any], run_id: str) -> dict[str, Any]:
+    """One webhook message (and runs.warning text) for a slice whose rate dropped."""
+    where = f"config {row['config_id']}"
+    if row["segment_value"] is not None:
+        where += f", segment {row['segment_value']}"
+    text = (
+        f"pass-rate drop ({where}): {row['night_rate']:.1%} of {row['night_cases']:,} cases on "
+        f"{row['night']} (95% CI {row['night_low']:.1%}-{row['night_high']:.1%}) is below the "
+        f"trailing window's {row['window_rate']:.1%} of {row['window_cases']:,} cases"
+    )
+    figures = {k: (str(v) if k == "night" else v) for k, v in row.items() if k != "fired"}
+    return {"kind": "pass_rate_drop", "run_id": run_id, "text": text, **figures}
+
+
+def warning_message(kind: str, run_id: str, text: str, **figures: Any) -> dict[str, Any]:
+    """A webhook message for another warning of the night (judge drift, invalid share)."""
+    return {"kind": kind, "run_id": run_id, "text": f"{kind.replace('_', ' ')}: {text}", **figures}
+
+
+def safe_url(url: str) -> str:
+    """The URL as it may be logged: scheme://host[:port], no path, query or credentials."""
+    parts = urlsplit(url)
+    host = parts.hostname or "?"
+    return f"{parts.scheme}://{host}" + (f":{parts.port}" if parts.port else "")
+
+
+def post_messages(alerts: AlertSettings, messages: list[dict[str, Any]]) -> int:
+    """POST each message as JSON, each with a deadline and retries; returns how many arrived.
+    A failing webhook is logged (scheme://host only) and never raises: the night is kept."""
+    if not alerts.webhook or not messages:
+        return 0
+    if urlsplit(alerts.webhook).scheme not in {"http", "https"}:
+        log.warning("alert webhook %s: not an http(s) URL; nothing sent", safe_url(alerts.webhook))
+        return 0
+    sent = 0
+    for message in messages:
+        sent += _post(alerts, json.dumps(message, default=str).encode())
+    return sent
+
+
+def _post(alerts: AlertSettings, body: bytes) -> int:
+    assert alerts.webhook is not None
+    where = safe_url(alerts.webhook)
+    for attempt in range(1, alerts.webhook_attempts + 1):
+        request = urllib.request.Request(  # noqa: S310 (http(s) checked)
+            alerts.webhook,
+            data=body,
+            method="POST",
+            headers={"Content-Type": "application/json", "User-Agent": "faithpipe"},
+        )
+        try:
+            with urllib.request.urlopen(request, timeout=alerts.webhook_timeout) as reply:  # noqa: S310
+                reply.read()
+            return 1
+        except urllib.error.HTTPError as exc:
+            reason = f"HTTP {exc.code}"
+        except (urllib.error.URLError, OSError) as exc:
+            # the reason may name the URL: only its type and errno are logged
+            reason = type(getattr(exc, "reason", exc)).__name__
+        log.warning(
+            "alert webhook %s: attempt %d of %d failed (%s)",
+            where,
+            attempt,
+            alerts.webhook_attempts,
+            reason,
+        )
+        if attempt < alerts.webhook_attempts:
+            time.sleep(min(0.2 * 2**attempt, 2.0))
+    return 0
+
+
+def night_alerts(
+    con: duckdb.DuckDBPyConnection,
+    run_id: str,
+    alerts: AlertSettings,
+    *,
+    drift: str | None = None,
+    invalid: str | None = None,
+    quarantine: str | None = None,
+) -> list[str]:
+    """Check the night's pass rates, add each drop to runs.warning, send every warning of the
+    night to the webhook; returns the drops' texts (the caller raises PassRateAlert)."""
+    rows = pass_rate_rows(con, run_id, alerts) if alerts.window > 0 else []
+    drops = [drop_message(row, run_id) for row in rows if row["fired"]]
+    for drop in drops:
+        con.execute(sql("mark_run_warning"), {"run_id": run_id, "warning": drop["text"]})
+        log.warning("run %s: %s", run_id, drop["text"])
+    messages = list(drops)
+    if drift:
+        messages.append(warning_message("judge_drift", run_id, drift))
+    if invalid:
+        messages.append(warning_message("invalid_share", run_id, invalid))
+    if quarantine:
+        messages.append(warning_message("quarantine_share", run_id, quarantine))
+    post_messages(alerts, messages)
+    return [drop["text"] for drop in drops]

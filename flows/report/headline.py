@@ -1,0 +1,113 @@
+"""The report's first screen: the latest period's pass rate against the trailing window, with
+its interval and an alert badge, and the latest `faith compare` result when one was kept."""
+
+from __future__ import annotations
+
+import html
+from typing import TYPE_CHECKING
+
+from flows.report.queries import ReportOptions
+from flows.store.db import sql
+
+if TYPE_CHECKING:
+    import duckdb
+
+HEADLINE_WINDOW = 14  # periods pooled as the trailing window (the nightly --alert-window)
+HEADLINE_MIN_CASES = 30  # as the nightly --alert-min-cases
+
+
+def headline_html(con: duckdb.DuckDBPyConnection, options: ReportOptions) -> str:
+    """One line a config: 'Latest day 2026-10-11: 93.1% [92.5%, 93.6%], −1.8 points against the
+    previous 14 days (95.0%)', with ALERT when the nightly rule would fire."""
+    params = {
+        "grain": options.grain,
+        **options.settings(),
+        "window": HEADLINE_WINDOW,
+        "min_cases": HEADLINE_MIN_CASES,
+    }
+    rows = con.sql(sql("report_headline"), params=params).pl().to_dicts()
+    if not rows:
+        return "<p class=headline>Nothing scored in this window.</p>"
+    lines = []
+    for row in rows:
+        text = (
+            f"Latest {options.grain} {row['period']}: {row['pass_rate']:.1%} pass "
+            f"[{row['pass_rate_low']:.1%}, {row['pass_rate_high']:.1%}] of {row['scored']:,} cases"
+        )
+        if row["window_rate"] is not None:
+            points = row["change"] * 100
+            text += (
+                f", {points:+.1f} points against the previous {HEADLINE_WINDOW} {options.grain}s' "
+                f"{row['window_rate']:.1%} of {row['window_scored']:,}"
+            )
+        badge = (
+            '<span class="badge alert">ALERT: below the trailing range</span>'
+            if row["alert"]
+            else '<span class="badge ok">within range</span>'
+        )
+        lines.append(
+            f"<p class=headline>{badge} {html.escape(text)} "
+            f"<span class=meta>config {html.escape(row['config_id'])}</span></p>"
+        )
+    return "\n".join(lines)
+
+
+def comparison_html(con: duckdb.DuckDBPyConnection) -> str:
+    """The latest `faith compare` verdict with its figures; nothing when none was kept."""
+    if not con.execute(sql("report_has_comparisons")).fetchall()[0][0]:
+        return ""
+    rows = con.sql(sql("comparison_latest")).pl().to_dicts()
+    if not rows:
+        return ""
+    row = rows[0]
+    kind = "paired" if row["paired"] else "unpaired (different cases on each side)"
+    rate_a = "-" if row["rate_a"] is None else f"{row['rate_a']:.1%}"
+    rate_b = "-" if row["rate_b"] is None else f"{row['rate_b']:.1%}"
+    detail = (
+        f"A {row['a_label']}: {rate_a} of {row['n_a']:,}; B {row['b_label']}: {rate_b} of "
+        f"{row['n_b']:,}; {kind}; compared {row['compared_at']:%Y-%m-%d %H:%M} UTC"
+    )
+    return (
+        "<h2>Latest comparison</h2>"
+        f"<p class=headline>{html.escape(row['verdict'])}</p>"
+        f"<p class=meta>{html.escape(detail)}</p>"
+    )
+
+
+FAILING_CASES = 10
+
+
+def failing_cases_html(con: duckdb.DuckDBPyConnection, options: ReportOptions) -> str:
+    """The latest failing cases, each claim not supported with what the context lacks
+    (context_lacks when the database has the column, else the judge's evidence sentence)."""
+    has_lacks = con.execute(sql("report_has_context_lacks")).fetchall()[0][0]
+    lacks = "nullif(array_to_string(v.context_lacks, ', '), '')" if has_lacks else "NULL"
+    # `lacks` is one of two fixed expressions chosen here, never user text
+    query = sql("report_failing_cases").replace("{lacks}", lacks)
+    params = {**options.settings(), "limit": FAILING_CASES}
+    rows = con.sql(query, params=params).pl().to_dicts()
+    if not rows:
+        return ""
+    items = []
+    for row in rows:
+        claims = "".join(
+            f"<li><b>{html.escape(c['verdict'])}</b> {html.escape(c['claim'])}"
+            + _lacking(c)
+            + "</li>"
+            for c in row["claims"]
+        )
+        items.append(
+            f"<li>{html.escape(row['case_id'])} ({row['day']}, score {row['score']:.2f}, config "
+            f"{html.escape(row['config_id'])}): {html.escape(row['actual_output'] or '')}"
+            f"<ul>{claims}</ul></li>"
+        )
+    return f"<h2>Latest failing cases</h2><ul class=cases>{''.join(items)}</ul>"
+
+
+def _lacking(claim: dict[str, str | None]) -> str:
+    """What the context lacks for a claim, else the evidence the judge cited, else nothing."""
+    if claim["lacks"]:
+        return f" — <i>the context lacks: {html.escape(claim['lacks'])}</i>"
+    if claim["evidence"]:
+        return f" — <i>evidence: {html.escape(claim['evidence'])}</i>"
+    return ""

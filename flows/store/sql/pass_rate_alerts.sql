@@ -1,0 +1,77 @@
+-- `faith nightly --alert-window N`: the night's pass rate (the cases run $run_id scored) per
+-- config, and per value of $segment when given, against the pooled rate of the $window days
+-- before the night's first logged day (other runs' cases). The rule (docs/report.md): it fires
+-- when the night and the window each hold at least $min_cases scored cases and the night's
+-- Wilson interval lies wholly below the window's (night_high < window_low). A thin night has
+-- too few cases and a wide interval, so it never fires.
+WITH cases AS (
+    SELECT
+        c.config_id,
+        c.run_id,
+        c.logged_at,
+        c.success,
+        json_extract_string(
+            c.segments, '/' || replace(replace(CAST($segment AS VARCHAR), '~', '~0'), '/', '~1')
+        ) AS segment_value
+    FROM case_scores AS c
+    WHERE c.status = 'scored'
+),
+slices AS (
+    SELECT c.config_id, NULL::VARCHAR AS segment_value, c.run_id, c.logged_at, c.success
+    FROM cases AS c
+    UNION ALL
+    SELECT c.config_id, c.segment_value, c.run_id, c.logged_at, c.success
+    FROM cases AS c
+    WHERE CAST($segment AS VARCHAR) IS NOT NULL AND c.segment_value IS NOT NULL
+),
+night AS (
+    SELECT
+        s.config_id,
+        s.segment_value,
+        count(*) AS n,
+        count(*) FILTER (WHERE s.success) AS passed,
+        CAST(min(s.logged_at) AS DATE) AS first_day
+    FROM slices AS s
+    WHERE s.run_id = $run_id
+    GROUP BY ALL
+),
+windowed AS (
+    SELECT
+        n.config_id,
+        n.segment_value,
+        count(s.config_id) AS n,
+        count(*) FILTER (WHERE s.success) AS passed
+    FROM night AS n
+    LEFT JOIN slices AS s
+        ON s.config_id = n.config_id
+        AND s.segment_value IS NOT DISTINCT FROM n.segment_value
+        AND s.run_id <> $run_id
+        AND s.logged_at >= n.first_day - CAST($window AS INTEGER)
+        AND s.logged_at < n.first_day
+    GROUP BY ALL
+),
+rates AS (
+    SELECT
+        n.config_id,
+        n.segment_value,
+        n.first_day AS night,
+        n.n AS night_cases,
+        n.passed AS night_passed,
+        n.passed / n.n::DOUBLE AS night_rate,
+        wilson_low(n.passed, n.n) AS night_low,
+        wilson_high(n.passed, n.n) AS night_high,
+        t.n AS window_cases,
+        t.passed AS window_passed,
+        CASE WHEN t.n > 0 THEN t.passed / t.n::DOUBLE END AS window_rate,
+        wilson_low(t.passed, t.n) AS window_low,
+        wilson_high(t.passed, t.n) AS window_high
+    FROM night AS n
+    JOIN windowed AS t
+        ON t.config_id = n.config_id AND t.segment_value IS NOT DISTINCT FROM n.segment_value
+)
+SELECT
+    r.*,
+    r.night_cases >= $min_cases AND r.window_cases >= $min_cases
+        AND r.night_high < r.window_low AS fired
+FROM rates AS r
+ORDER BY r.config_id, r.segment_value NULLS FIRST;

@@ -1,0 +1,198 @@
+"""Pass-rate alerts of `faith nightly` on planted histories: a night with a drop fires
+(runs.warning, exit 15, a webhook message a drop on a real 127.0.0.1 server); a quiet night
+and a thin one do not."""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import logging
+import os
+import subprocess
+import sys
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+
+import duckdb
+import pytest
+
+from flows.errors import PassRateAlert
+from flows.nightly.alerts import AlertSettings, safe_url
+from flows.nightly.nightly_run import run_nightly
+from flows.run.settings import ScoreSettings
+from tests.support.builders import ANSWERS, case_row, cases, write
+from tests.support.loopback import LoopbackServer
+
+PASSING = ANSWERS[0]  # supported: 1.0
+FAILING = "Your order was lost at sea and we refund you 500 euros."  # contradicted: 0.0
+HISTORY_DAYS = 10
+SECRET = "T000/B000/s3cr3t"
+
+
+class Hook(BaseHTTPRequestHandler):
+    def do_POST(self) -> None:
+        body = self.rfile.read(int(self.headers["Content-Length"]))
+        self.server.received.append((self.path, json.loads(body)))  # type: ignore[attr-defined]
+        status = self.server.status  # type: ignore[attr-defined]
+        self.send_response(status)
+        self.end_headers()
+        self.wfile.write(b"ok")
+
+    def log_message(self, *args: object) -> None:
+        """Quiet."""
+
+
+class WebhookServer(LoopbackServer):
+    def __init__(self, status: int = 200) -> None:
+        self.received: list[tuple[str, dict]] = []
+        self._listen(Hook, ThreadingHTTPServer, received=self.received, status=status)
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self._server.server_address[1]}/services/{SECRET}?token=abc"
+
+
+def day_rows(day: dt.date, n: int, failing: int, version: str = "2.4.0") -> list[dict]:
+    start = dt.datetime.combine(day, dt.time(8, 0))
+    return [
+        case_row(
+            f"{day:%m%d}-{version}-{i:03d}",
+            FAILING if i < failing else PASSING,
+            logged_at=start + dt.timedelta(minutes=i),
+            app_version=version,
+        )
+        for i in range(n)
+    ]
+
+
+def history(tmp_path: Path) -> tuple[Path, Path]:
+    """Ten days of 20 cases of each app version (1 failing: 95%) scored by one nightly run."""
+    source = tmp_path / "logs"
+    first = dt.date(2026, 10, 1)
+    rows = [
+        row
+        for d in range(HISTORY_DAYS)
+        for version in ("2.4.0", "2.4.1")
+        for row in day_rows(first + dt.timedelta(d), 20, 1, version=version)
+    ]
+    write(cases(rows), source / "history.parquet")
+    db = tmp_path / "faith.duckdb"
+    run_nightly(ScoreSettings(source=str(source), db=str(db)), alerts=AlertSettings(window=0))
+    return source, db
+
+
+def query(db: Path, sql: str, *params: object) -> list[tuple]:
+    con = duckdb.connect(str(db), read_only=True)
+    try:
+        return con.execute(sql, list(params)).fetchall()
+    finally:
+        con.close()
+
+
+def add_night(source: Path, rows: list[dict]) -> None:
+    write(cases(rows), source / "night.parquet")
+
+
+NIGHT = dt.date(2026, 10, 1 + HISTORY_DAYS)
+
+
+def test_a_night_with_a_drop_fires_once_and_reaches_the_webhook(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    source, db = history(tmp_path)
+    # one segment drops: 2.4.1 fails 20 of 40; 2.4.0 is as before
+    add_night(source, day_rows(NIGHT, 40, 2) + day_rows(NIGHT, 40, 20, version="2.4.1"))
+    with (
+        WebhookServer() as hook,
+        caplog.at_level(logging.INFO, logger="faithpipe"),
+        pytest.raises(PassRateAlert, match="pass-rate drop") as raised,
+    ):
+        run_nightly(
+            ScoreSettings(source=str(source), db=str(db)), alerts=AlertSettings(webhook=hook.url)
+        )
+    assert raised.value.exit_code == 15
+    (warning,) = query(db, "SELECT warning FROM runs WHERE rows_newly_scored = 80")[0]
+    assert "segment 2.4.1" in warning
+    assert "segment 2.4.0" not in warning
+    # the night was kept: rows in = scored + invalid + pending + quarantined
+    run = query(
+        db,
+        "SELECT rows_in, rows_scored, rows_invalid, rows_pending, rows_quarantined "
+        "FROM runs WHERE rows_newly_scored = 80",
+    )[0]
+    assert run[0] == sum(run[1:]) == 400 + 80  # the history already scored, and the night
+    drops = [m for _, m in hook.received if m["kind"] == "pass_rate_drop"]
+    assert len(drops) == 2  # the config overall (62.5% vs 95%) and segment 2.4.1
+    by_segment = {m["segment_value"]: m for m in drops}
+    assert by_segment["2.4.1"]["night_cases"] == 40
+    assert by_segment["2.4.1"]["night_passed"] == 20
+    assert by_segment["2.4.1"]["window_cases"] == 200
+    assert by_segment[None]["window_cases"] == 400
+    assert all("text" in m and "pass-rate drop" in m["text"] for m in drops)
+    assert SECRET not in caplog.text
+
+
+def test_a_quiet_night_and_a_thin_one_do_not_fire(tmp_path: Path) -> None:
+    source, db = history(tmp_path)
+    add_night(source, day_rows(NIGHT, 40, 3))  # 92.5%: within the range
+    with WebhookServer() as hook:
+        run = run_nightly(
+            ScoreSettings(source=str(source), db=str(db)), alerts=AlertSettings(webhook=hook.url)
+        )
+    assert run["warning"] is None
+    assert hook.received == []
+    add_night(source, day_rows(NIGHT + dt.timedelta(1), 5, 5, version="2.4.9"))  # 0 of 5
+    quiet = run_nightly(ScoreSettings(source=str(source), db=str(db)))
+    assert quiet["rows_newly_scored"] == 5
+    assert quiet["warning"] is None  # too few cases to say anything
+
+
+def test_a_failing_webhook_is_logged_without_its_secret_and_loses_nothing(
+    tmp_path: Path,
+) -> None:
+    source, db = history(tmp_path)
+    add_night(source, day_rows(NIGHT, 60, 30))
+    with WebhookServer(status=500) as hook:
+        done = subprocess.run(  # noqa: PLW1510 (the code is asserted)
+            [
+                sys.executable,
+                "-m",
+                "flows.cli",
+                "nightly",
+                str(source),
+                "--db",
+                str(db),
+                "--prefect",
+                "no",
+                "--alert-webhook",
+                hook.url,
+            ],
+            capture_output=True,
+            text=True,
+            timeout=120,
+            env={**os.environ, "COLUMNS": "80"},
+        )
+    assert done.returncode == 15, done.stderr
+    assert len(hook.received) == 2 * 3  # two drops (overall, 2.4.0), three attempts each
+    assert "attempt 3 of 3 failed (HTTP 500)" in done.stderr
+    assert SECRET not in done.stderr
+    assert "token" not in done.stderr
+    assert done.stderr.strip().splitlines()[-1].startswith("error: run ")
+    newly = query(db, "SELECT count(*) FROM case_scores WHERE logged_at >= ?", NIGHT)
+    assert newly == [(60,)]
+
+
+def test_a_logged_webhook_names_its_host_only() -> None:
+    assert safe_url("https://user:pw@hooks.slack.com/services/T0/B0/x?y=1") == (
+        "https://hooks.slack.com"
+    )
+    assert safe_url("http://127.0.0.1:8080/a/b") == "http://127.0.0.1:8080"
+
+
+def test_the_segment_drop_alone_fires_with_the_overall_within_range(tmp_path: Path) -> None:
+    source, db = history(tmp_path)
+    # 400 cases of 2.4.0 as before, 40 of 2.4.1 failing 20: overall 90.5% still near 95%
+    add_night(source, day_rows(NIGHT, 400, 20) + day_rows(NIGHT, 40, 20, version="2.4.1"))
+    with pytest.raises(PassRateAlert) as raised:
+        run_nightly(ScoreSettings(source=str(source), db=str(db)))
+    assert "segment 2.4.1" in str(raised.value)

@@ -1,0 +1,226 @@
+"""`faith compare` on a planted database: its p-values and intervals recomputed here from the
+counts (math.comb, the Wilson formula), the bootstrap reproduced by its seed, the SQL macros."""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import re
+import subprocess
+import sys
+from datetime import date
+from pathlib import Path
+
+import pytest
+
+from faith_udfs.compare_stats import verdict_line
+from flows.report.compare import Sides, compare
+from flows.store.db import connect, open_store
+from tests.flows.store.test_analysis_sql import add_case, add_verdicts
+
+# Paired 2x2 of configs old (A) and new (B) over the same 300 cases.
+BOTH, A_ONLY, B_ONLY, NEITHER = 250, 20, 6, 24
+Z = 1.959963984540054
+
+
+def planted(path: Path) -> Path:
+    con = open_store(path)
+    cells = [(True, True)] * BOTH + [(True, False)] * A_ONLY
+    cells += [(False, True)] * B_ONLY + [(False, False)] * NEITHER
+    for i, (old, new) in enumerate(cells):
+        version = {"app_version": "2.4.0" if i % 2 == 0 else "2.4.1"}
+        day = date(2026, 10, 1 + i % 4)
+        add_case(
+            con, f"c{i}", config="old", yes=int(old), no=int(not old), segments=version, day=day
+        )
+        add_case(
+            con, f"c{i}", config="new", yes=int(new), no=int(not new), segments=version, day=day
+        )
+        if old and not new:  # the claim the new judge turned against
+            add_verdicts(con, f"c{i}", [("Refunds take 5 days.", "yes")], config="old")
+            add_verdicts(con, f"c{i}", [("Refunds take 5 days.", "no")], config="new")
+    con.close()
+    return path
+
+
+@pytest.fixture(scope="module")
+def db(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return planted(tmp_path_factory.mktemp("compare") / "faith.duckdb")
+
+
+def faith_compare(db: Path, *args: str) -> dict:
+    done = subprocess.run(  # noqa: PLW1510 (the code is asserted)
+        [sys.executable, "-m", "flows.cli", "compare", "--db", str(db), "--json", *args],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={**os.environ, "COLUMNS": "80"},
+    )
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout)
+
+
+def exact_mcnemar(b: int, c: int) -> float:
+    m = b + c
+    tail = sum(math.comb(m, k) for k in range(min(b, c) + 1)) / 2**m
+    return min(1.0, 2 * tail)
+
+
+def wilson(passed: int, n: int) -> tuple[float, float]:
+    p = passed / n
+    centre = p + Z * Z / (2 * n)
+    spread = Z * math.sqrt(p * (1 - p) / n + Z * Z / (4 * n * n))
+    return (centre - spread) / (1 + Z * Z / n), (centre + spread) / (1 + Z * Z / n)
+
+
+def test_two_configs_are_paired_with_an_exact_mcnemar_test(db: Path) -> None:
+    result = faith_compare(db, "--a-config", "old", "--b-config", "new", "--reps", "300")
+    rates = result["pass_rates"]
+    assert result["paired"] is True
+    assert (rates["both_pass"], rates["a_only"], rates["b_only"], rates["neither"]) == (
+        BOTH,
+        A_ONLY,
+        B_ONLY,
+        NEITHER,
+    )
+    assert rates["pairs"] == BOTH + A_ONLY + B_ONLY + NEITHER == 300
+    assert rates["p_value"] == pytest.approx(exact_mcnemar(A_ONLY, B_ONLY), rel=1e-9)
+    # 2 * P(X <= 6) for X ~ Binomial(26, 1/2)
+    assert rates["p_value"] == pytest.approx(0.009355, abs=1e-6)
+    # Agresti-Min: Wald on the 2x2 table with 1/2 added to each cell
+    n = 300 + 2
+    d = (B_ONLY - A_ONLY) / n
+    se = math.sqrt((A_ONLY + B_ONLY + 1) - (B_ONLY - A_ONLY) ** 2 / n) / n
+    assert rates["diff"] == pytest.approx((B_ONLY - A_ONLY) / 300)
+    assert (rates["ci_low"], rates["ci_high"]) == pytest.approx((d - Z * se, d + Z * se))
+    assert result["verdict"].startswith("new passes 4.7 points less, 95% CI [−8.0, −1.3]")
+    assert result["verdict"].endswith("p = 0.009, 300 paired cases")
+    assert result["claims"][0]["claim"] == "Refunds take 5 days."
+    assert result["claims"][0]["change"] == pytest.approx(A_ONLY * 100 / 300)
+
+
+def test_the_bootstrap_reproduces_with_its_seed(db: Path) -> None:
+    sides = Sides(a_config="old", b_config="new")
+    con = connect(db, read_only=True)
+    try:
+        first, again = compare(con, sides, reps=300), compare(con, sides, reps=300)
+        other = compare(con, sides, reps=300, seed=7)
+    finally:
+        con.close()
+    scores = first["scores"]
+    assert scores["bootstrap_low"] == again["scores"]["bootstrap_low"]
+    assert scores["bootstrap_high"] == again["scores"]["bootstrap_high"]
+    # another seed: another resampling, near the same interval
+    assert other["scores"]["bootstrap_seed"] == 7
+    assert other["scores"]["bootstrap_low"] == pytest.approx(scores["bootstrap_low"], abs=0.01)
+    assert scores["diff"] == pytest.approx((B_ONLY - A_ONLY) / 300)
+    assert scores["bootstrap_low"] < scores["diff"] < scores["bootstrap_high"] < 0
+
+
+def test_two_app_versions_are_unpaired_and_say_so(db: Path) -> None:
+    result = faith_compare(
+        db, "--a-config", "new", "--segment", "app_version", "--a", "2.4.0", "--b", "2.4.1"
+    )
+    rates = result["pass_rates"]
+    assert result["paired"] is False
+    assert rates["pairs"] == 0
+    assert rates["n_a"] + rates["n_b"] == 300  # every scored case of config new, once
+    pa, pb = rates["passed_a"] / rates["n_a"], rates["passed_b"] / rates["n_b"]
+    la, ua = wilson(rates["passed_a"], rates["n_a"])
+    lb, ub = wilson(rates["passed_b"], rates["n_b"])
+    assert rates["ci_low"] == pytest.approx(pb - pa - math.sqrt((pb - lb) ** 2 + (ua - pa) ** 2))
+    assert rates["ci_high"] == pytest.approx(pb - pa + math.sqrt((ub - pb) ** 2 + (pa - la) ** 2))
+    pooled = (rates["passed_a"] + rates["passed_b"]) / 300
+    z = (pb - pa) / math.sqrt(pooled * (1 - pooled) * (1 / rates["n_a"] + 1 / rates["n_b"]))
+    assert rates["p_value"] == pytest.approx(math.erfc(abs(z) / math.sqrt(2)), abs=1e-6)
+    assert "unpaired cases" in result["verdict"]
+    assert result["b"]["label"] == "2.4.1"
+
+
+def test_two_windows_of_one_config_hold_their_own_days(db: Path) -> None:
+    result = faith_compare(
+        db,
+        "--a-config",
+        "old",
+        "--a-since",
+        "2026-10-01",
+        "--a-until",
+        "2026-10-02",
+        "--b-since",
+        "2026-10-03",
+        "--b-until",
+        "2026-10-04",
+    )
+    assert result["paired"] is False
+    assert result["pass_rates"]["n_a"] == result["pass_rates"]["n_b"] == 150
+
+
+def test_the_macros_answer_in_sql_and_the_result_is_kept(db: Path) -> None:
+    con = connect(db, read_only=True)
+    try:
+        row = con.sql(
+            "SELECT paired, a_only, b_only, p_value FROM compare_pass_rates("
+            "a_config := 'old', b_config := 'new')"
+        ).fetchall()[0]
+        scores = con.sql(
+            "SELECT pairs, diff, ci_low < diff AND diff < ci_high FROM compare_scores("
+            "a_config := 'old', b_config := 'new')"
+        ).fetchall()[0]
+        kept = con.sql("SELECT count(*), bool_and(paired) FROM comparisons WHERE paired").fetchall()
+    finally:
+        con.close()
+    assert row[:3] == (True, A_ONLY, B_ONLY)
+    assert row[3] == pytest.approx(exact_mcnemar(A_ONLY, B_ONLY))
+    assert scores[0] == 300
+    assert scores[1] == pytest.approx(-14 / 300)
+    assert scores[2]
+    assert kept[0][0] >= 1
+
+
+def test_a_value_without_its_segment_is_a_usage_error(db: Path) -> None:
+    done = subprocess.run(  # noqa: PLW1510 (the code is asserted)
+        [
+            sys.executable,
+            "-m",
+            "flows.cli",
+            "compare",
+            "--db",
+            str(db),
+            "--a",
+            "2.4.0",
+            "--b",
+            "2.4.1",
+            "--no-store",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 2
+    assert "--segment" in done.stderr
+    assert len(done.stderr.strip().splitlines()) == 1
+
+
+def test_the_verdict_line_reads_as_a_sentence() -> None:
+    line = verdict_line(
+        "2.4.1", -0.018, interval=(-0.029, -0.007), p_value=0.001, cases=12412, paired=True
+    )
+    assert line == (
+        "2.4.1 passes 1.8 points less, 95% CI [−2.9, −0.7], p = 0.001, 12,412 paired cases"
+    )
+
+
+def test_the_sql_examples_of_the_docs_run(db: Path) -> None:
+    page = (Path(__file__).resolve().parents[3] / "docs" / "compare.md").read_text()
+    blocks = re.findall(r"```sql\n(.*?)```", page, re.S)
+    assert len(blocks) == 2
+    con = connect(db, read_only=True)
+    try:
+        paired = con.sql(blocks[0]).fetchall()
+        unpaired = con.sql(blocks[1]).fetchall()
+    finally:
+        con.close()
+    assert paired == [(True, A_ONLY, B_ONLY, -4.7, round(exact_mcnemar(A_ONLY, B_ONLY), 4))]
+    assert unpaired[0][:2] == (150, 150)
+    assert unpaired[0][3] is True

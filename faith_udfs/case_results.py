@@ -76,10 +76,10 @@ def case_results(frames: FaithfulnessFrames) -> dict[str, CaseResult]:
         "case_id", "score", "threshold", "success", "reason", "status", "error", "no_claims",
         "passage_ids", "n_yes", "n_no", "n_idk", "n_dropped", "n_claims",
     )  # fmt: skip
-    for row in frames.case_scores.select(columns).iter_rows():
-        case_id, score, threshold, success, reason, status, error, no_claims, pids = row[:9]
+    for values in frames.case_scores.select(columns).iter_rows():
+        case_id, score, threshold, success, reason, status, error, no_claims, pids = values[:9]
         verdicts = claim_rows.get(case_id, [])
-        counts = dict(zip(("yes", "no", "idk", "dropped", "claims"), row[9:], strict=True))
+        counts = dict(zip(("yes", "no", "idk", "dropped", "claims"), values[9:], strict=True))
         results[case_id] = CaseResult(
             case_id=case_id,
             score=score,

@@ -37,7 +37,7 @@ def cases_from_records(
         given = record.get(case_id) if case_id else None
         cases.append(
             LLMTestCase(
-                input=record.get(input),
+                input=record.get(input),  # type: ignore[arg-type]  # DeepEval: input may be absent
                 actual_output=record[actual_output],
                 retrieval_context=[str(p) for p in passages],
                 case_id=str(given) if given is not None else "case",

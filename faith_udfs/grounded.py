@@ -16,6 +16,7 @@ courtesies are not claims. Vectorised polars, no row loop, no model weights.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import replace
 
 import polars as pl
@@ -25,6 +26,7 @@ from faith_udfs.errors import ConfigError
 from faith_udfs.grounded_features import claim_features
 from faith_udfs.grounded_v1 import GroundedV1Judge, per_question
 from faith_udfs.grounded_words import is_claim, without_lead_in
+from faith_udfs.judges import Judge
 from faith_udfs.lexical import OfflineJudge, verdict_reason
 from faith_udfs.sentences import split_sentences
 
@@ -176,11 +178,11 @@ class GroundedJudge(OfflineJudge):
         return per_question(questions, judged, _LISTS)
 
 
-def grounded_judge(rules: str | None = None, cutoffs: Cutoffs | None = None) -> OfflineJudge:
+def grounded_judge(rules: str | None = None, cutoffs: Cutoffs | None = None) -> Judge:
     """The grounded judge of rules version `rules` (`--judge grounded --model grounded-v1`
     scores an old series again; None: the default, GROUNDED_RULES_VERSION), with a
     calibration's `cutoffs` (fitted on the default rules' support: v2 only)."""
-    judges: dict[str, type[OfflineJudge]] = {
+    judges: dict[str, Callable[[], Judge]] = {
         GROUNDED_RULES_VERSION: GroundedJudge,
         GroundedV1Judge.rules_version: GroundedV1Judge,
     }

@@ -10,6 +10,8 @@ joins and group-bys over (claim, word) rows: no row loop, no model.
 
 from __future__ import annotations
 
+from typing import Literal
+
 import polars as pl
 
 from faith_udfs.grounded_words import GROUNDED_STOP_WORDS, NUMBER_WORDS, stem
@@ -59,7 +61,7 @@ def _tokens(texts: pl.DataFrame, text: str, *, cased: bool) -> pl.DataFrame:
         )
     )
     # an inner join: stop words are not in `distinct`
-    order = "left" if cased else "none"
+    order: Literal["left", "none"] = "left" if cased else "none"
     return tokens.join(distinct, on="token_hash", maintain_order=order).drop("token_hash")
 
 
@@ -205,7 +207,7 @@ def _rival_figures(
 def _counts(index: pl.Series, n: int) -> pl.Series:
     """How often each of 0..n-1 occurs in `index`: a sort and a binary search, several times
     faster than a group-by on a dense row index."""
-    bounds = index.sort().search_sorted(pl.int_range(0, n + 1, eager=True, dtype=index.dtype))
+    bounds = index.sort().search_sorted(pl.int_range(0, n + 1, eager=True).cast(index.dtype))
     return bounds.diff().slice(1).cast(pl.UInt32)
 
 

@@ -13,6 +13,8 @@ Refusals and meta sentences are not claims. Vectorised polars, no row loop, no m
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 import polars as pl
 
 from faith_udfs.grounded_v1_support import claim_support
@@ -77,7 +79,7 @@ class GroundedV1Judge(OfflineJudge):
 
 
 def per_question(
-    questions: pl.DataFrame, judged: pl.DataFrame, lists: dict[str, tuple[str, pl.DataType]]
+    questions: pl.DataFrame, judged: pl.DataFrame, lists: Mapping[str, tuple[str, pl.DataType]]
 ) -> pl.DataFrame:
     """The verdicts frame: per question (`key`), each list of `lists` (name -> the claim
     column it gathers, its type) over the question's claims; empty for no claims."""

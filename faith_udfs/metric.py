@@ -52,11 +52,11 @@ def score_cases(cases: pl.DataFrame, judge: Judge, config: MetricConfig) -> Fait
     missing = [column for column in CASE_COLUMNS if column not in cases.columns]
     if missing:
         raise ValueError(f"cases lack required columns {missing}")
-    passages = cases.schema["retrieval_context"]
-    if not (isinstance(passages, pl.List) or passages == pl.Null):
+    given = cases.schema["retrieval_context"]
+    if not (isinstance(given, pl.List) or given == pl.Null):
         # One string is not a list of passages, at every entry point (docs/conversations.md).
         raise TypeError(
-            f"retrieval_context must be a list of strings, got {passages}: wrap one passage "
+            f"retrieval_context must be a list of strings, got {given}: wrap one passage "
             "as [text] (the pipeline quarantines it as retrieval_context_not_a_list_of_strings)"
         )
     config_id = config.config_id(judge.identity)
@@ -228,9 +228,9 @@ def _case_score_frame(scored: pl.DataFrame, config_id: str) -> pl.DataFrame:
 def _claim_verdict_frame(scored: pl.DataFrame, config_id: str) -> pl.DataFrame:
     lists = {"claims": "claim", "verdicts": "verdict", "reasons": "reason"}
     # A judge's optional evidence, one item per claim; NULL where the judge gives none.
-    optional = {
-        "supports": ("support", pl.Float64),
-        "evidences": ("evidence", pl.String),
+    optional: dict[str, tuple[str, pl.DataType]] = {
+        "supports": ("support", pl.Float64()),
+        "evidences": ("evidence", pl.String()),
         "lacks": ("context_lacks", pl.List(pl.String)),
     }
     given = {name: column for name, (column, _) in optional.items() if name in scored.columns}

@@ -71,7 +71,7 @@ def validate_cases(
         raw = raw.with_columns(case_id=content_case_ids(raw, lists_as_json=lists_as_json))
     indexed = raw.with_row_index(_ROW)
     typed, type_failures = _cast_to_contract(indexed, lists_as_json=lists_as_json)
-    too_large = size_failures(typed, _ROW, limits).cast(QUARANTINE_COLUMNS)
+    too_large = size_failures(typed, _ROW, limits).cast(QUARANTINE_COLUMNS)  # type: ignore[arg-type]
     # A value lost in the cast would also fail "is_null": report only the cast failure.
     check_failures = _check_failures(
         typed.join(too_large.select(pl.col("row").alias(_ROW)), on=_ROW, how="anti")

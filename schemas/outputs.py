@@ -134,7 +134,7 @@ class ClaimVerdicts(pa.DataFrameModel):
     evidence: str = pa.Field(
         nullable=True, description="The context sentence that supports or contradicts it."
     )
-    context_lacks: pl.List(pl.String) = pa.Field(
+    context_lacks: pl.List(pl.String) = pa.Field(  # type: ignore[valid-type]
         nullable=True,
         description="Of a no or idk claim: its words, figures and names found nowhere in the "
         "context.",

@@ -39,7 +39,7 @@ class _StderrHandler(logging.StreamHandler):
         """The line, its control characters shown (paths, server text, segment values)."""
         return printable(super().format(record))
 
-    @property  # type: ignore[override]
+    @property
     def stream(self) -> Any:
         return sys.stderr
 

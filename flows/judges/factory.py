@@ -28,7 +28,7 @@ def build_judge(
         raise ConfigError(f"calibration {settings.calibration!r} was not read before judging")
     if settings.kind == "grounded":
         # --model: its rules version (grounded-v1); a calibration's cut-offs, if any
-        cutoffs = settings.cutoffs and Cutoffs(**settings.cutoffs.model_dump())
+        cutoffs = Cutoffs(**settings.cutoffs.model_dump()) if settings.cutoffs else None
         return grounded_judge(settings.model, cutoffs)
     if settings.kind == "lexical":
         return LexicalJudge()

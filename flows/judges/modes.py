@@ -7,6 +7,7 @@ from __future__ import annotations
 import logging
 import math
 import statistics
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol
 
@@ -36,10 +37,17 @@ class CheckReport(Protocol):
     """What one judge check found, as the mode search reads it (flows/judges/check.py's
     JudgeCheckReport; named by its shape so the check can import this module)."""
 
-    mode: str
-    latencies: list[float]
-    problem: str | None
-    unreachable: bool
+    @property
+    def mode(self) -> str: ...
+
+    @property
+    def latencies(self) -> list[float]: ...
+
+    @property
+    def problem(self) -> str | None: ...
+
+    @property
+    def unreachable(self) -> bool: ...
 
     @property
     def usable(self) -> bool: ...
@@ -51,7 +59,7 @@ class CheckReport(Protocol):
 class ModeSearch:
     """The checks of one `faith judge-check`: packed, then per-item if packed failed."""
 
-    reports: list[CheckReport]
+    reports: Sequence[CheckReport]
     concurrency: int
     searched: bool = True  # False: the mode was given, only it was checked
 

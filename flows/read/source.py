@@ -9,6 +9,7 @@ or a glob, of Parquet, CSV or JSON (flows/read/formats.py). A folder holding `qu
 
 from __future__ import annotations
 
+import functools
 import glob
 import itertools
 import os
@@ -75,10 +76,10 @@ def resolve_source(spec: str | Path, options: ReadOptions | None = None) -> Sour
         found = _files_under(path, options)
         return _checked(Source(text, "wide", {"cases": found}, path, options))
     if any(char in text for char in "*?["):
-        found = {_absolute(Path(p)) for p in glob.glob(text, recursive=True)}
+        globbed = {_absolute(Path(p)) for p in glob.glob(text, recursive=True)}
         # A glob's files are read as --format whatever their names; without it, by name.
         wanted = options.wanted_format
-        files = sorted(p for p in found if p.is_file() and (wanted or named_format(p, options)))
+        files = sorted(p for p in globbed if p.is_file() and (wanted or named_format(p, options)))
         root = _absolute(_glob_root(text))
         return _checked(Source(text, "wide", {"cases": files}, root, options))
     raise InputUnreadable(f"{text}: no such file, folder or glob")
@@ -247,7 +248,7 @@ def duplicated_case_ids(source: Source) -> pl.DataFrame:
         return _repeated_ids(lambda: _content_ids(source))
     tables = ["cases"] if source.form == "wide" else ["questions", "outputs"]
     found = [
-        _repeated_ids(lambda paths=source.files[table]: _given_ids(source, paths))
+        _repeated_ids(functools.partial(_given_ids, source, source.files[table]))
         for table in tables
     ]
     return pl.concat(found).unique()

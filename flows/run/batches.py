@@ -67,6 +67,8 @@ def validate_batch(raw: RawBatch, limits: SizeLimits | None = None) -> Validated
     checked = validate_cases(
         raw.frame, limits, lists_as_json=raw.lists_as_json, content_ids=raw.content_ids
     )
+    files: pl.Expr | pl.Series
+    valid_files: pl.Expr | pl.Series
     if raw.files is None:
         files = pl.lit(raw.source_file)
         valid_files = files

@@ -216,7 +216,8 @@ def _check_replay(
         penalize_ambiguous_claims=config.penalize_ambiguous_claims,
     )
     both = judged.join(assumed, on="case_id", suffix="_assumed")
-    if both.height != judged.height or (both["score"] - both["score_assumed"]).abs().max() > 1e-12:
+    gap = (both["score"] - both["score_assumed"]).abs().max()
+    if both.height != judged.height or (gap is not None and float(gap) > 1e-12):  # type: ignore[arg-type]
         raise RuntimeError(
             "the grounded judge's verdicts do not follow its cut-offs as calibration assumes "
             "(faith_udfs/calibration.py): a bug"

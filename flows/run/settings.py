@@ -4,6 +4,7 @@ The judge's own settings (JudgeSettings) live in the judges wing and nest here."
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
@@ -139,14 +140,14 @@ class ScoreSettings(BaseModel):
 
     def metric_config(self) -> MetricConfig:
         """The metric settings as faith_udfs takes them."""
-        given = {} if self.threshold is None else {"threshold": self.threshold}
-        return MetricConfig(
-            **given,
+        config = MetricConfig(
             penalize_ambiguous_claims=self.penalize_ambiguous_claims,
             strict_mode=self.strict_mode,
             include_reason=self.include_reason,
             truths_extraction_limit=self.truths_extraction_limit,
         )
+        # no --threshold: MetricConfig's default (or, later, the calibration's)
+        return config if self.threshold is None else replace(config, threshold=self.threshold)
 
     def describe(self, identity: dict[str, object]) -> str:
         """JSON of what names the run's config, for `runs.config` (no secrets in it)."""

@@ -14,10 +14,10 @@ if TYPE_CHECKING:
 
 __all__ = ["calibration_names", "labelled_cases", "load_calibration", "save_calibration"]
 
-CASE_SCHEMA = {
-    "case_id": pl.String,
-    "input": pl.String,
-    "actual_output": pl.String,
+CASE_SCHEMA: dict[str, pl.DataType] = {
+    "case_id": pl.String(),
+    "input": pl.String(),
+    "actual_output": pl.String(),
     "retrieval_context": pl.List(pl.String),
 }
 

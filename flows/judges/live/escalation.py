@@ -76,7 +76,9 @@ class AloneAsker:
                 cut = isinstance(exc, ReplyCut)
                 # More room buys a padded reply only more padding.
                 raised = larger_budget(budget, self._max_output_tokens) if cut else None
-                if attempt == attempts or (cut and (raised is None or exc.padded)):
+                if attempt == attempts or (
+                    isinstance(exc, ReplyCut) and (raised is None or exc.padded)
+                ):
                     return Result(error=exc)
                 self._usage.add(retries=1)
                 # A cut reply is no turn to show the model: it is asked afresh, with room to end.

@@ -193,6 +193,10 @@ class JudgeCache(pa.DataFrameModel):
     prompt_tokens: pl.Int32 = pa.Field(ge=0, description="Tokens sent.")
     completion_tokens: pl.Int32 = pa.Field(ge=0, description="Tokens received.")
     created_at: dt.datetime = pa.Field(description="UTC.")
+    item: str = pa.Field(
+        nullable=True,
+        description="The item the answer was asked for (what its key hashes); NULL before v18.",
+    )
 
     class Config:
         strict = True

@@ -38,9 +38,9 @@ class ScoreSettings(BaseModel):
     # (exit 8), so a schedule notices a judge that scores nothing.
     max_invalid_share: float = Field(default=0.1, ge=0.0, le=1.0)
     # A run whose rows read end quarantined beyond this share keeps everything but fails
-    # (exit 11): the source has drifted from the contract. `faith` passes its default, 0.1;
-    # None (the Python API's default) checks nothing, as before the option existed.
-    max_quarantine_share: float | None = Field(default=None, ge=0.0, le=1.0)
+    # (exit 11): the source has drifted from the contract. The same default for the CLI and a
+    # Python caller; None checks nothing.
+    max_quarantine_share: float | None = Field(default=0.1, ge=0.0, le=1.0)
     # After the run, copy the database to `<db>.snapshot.duckdb` for readers while the next
     # run holds the lock (costs a checkpoint and a copy of the file).
     snapshot: bool = False

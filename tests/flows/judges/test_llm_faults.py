@@ -69,6 +69,7 @@ def llm_judge(stub: StubServer, made: list[OpenAIJudge], **options: object) -> O
 def score(source: Path, db: Path, judge: object = None, **settings: object) -> dict:
     """One in-process run; returns its `runs` row and how long it took."""
     started = time.monotonic()
+    settings.setdefault("max_quarantine_share", None)  # test_quarantine_share.py's subject
     run = run_score(ScoreSettings(source=str(source), db=str(db), **settings), judge=judge)
     return {**run, "seconds": time.monotonic() - started}
 

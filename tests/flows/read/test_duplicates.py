@@ -26,7 +26,9 @@ def test_overlapping_exports_commit_in_batches_of_the_batch_size(tmp_path: Path)
         return write_batch(con, scored, **options)
 
     db = tmp_path / "f.duckdb"
-    settings = ScoreSettings(source=str(tmp_path / "logs"), db=str(db), batch_size=5)
+    settings = ScoreSettings(
+        source=str(tmp_path / "logs"), db=str(db), batch_size=5, max_quarantine_share=None
+    )
     run = run_score(settings, steps=Steps(write=counting_write))
     assert max(written) <= 5
     assert sum(written) == 30
@@ -48,10 +50,13 @@ def test_a_copy_that_differs_in_a_later_file_quarantines_every_copy(tmp_path: Pa
     )
     write(changed, tmp_path / "logs" / "b.parquet")
     db = tmp_path / "f.duckdb"
-    run = run_score(ScoreSettings(source=str(tmp_path / "logs"), db=str(db), batch_size=4))
+    settings = ScoreSettings(
+        source=str(tmp_path / "logs"), db=str(db), batch_size=4, max_quarantine_share=None
+    )
+    run = run_score(settings)
     assert (run["rows_in"], run["rows_newly_scored"], run["rows_quarantined"]) == (13, 11, 2)
     assert query(db, "SELECT count(*) FROM case_scores WHERE case_id = 'c00003'") == [(0,)]
     assert query(db, 'SELECT DISTINCT "check" FROM quarantine') == [("duplicate_case_id_conflict",)]
-    again = run_score(ScoreSettings(source=str(tmp_path / "logs"), db=str(db), batch_size=4))
+    again = run_score(settings)
     assert again["rows_already_scored"] == 11
     assert query(db, "SELECT count(*) FROM quarantine") == [(2,)]  # nothing added

@@ -36,7 +36,7 @@ def test_relative_and_absolute_spellings_key_a_bad_row_once(in_tmp: Path) -> Non
         str(in_tmp / "in" / "bad.parquet"),
         "./in/../in/bad.parquet",
     ):
-        run = run_score(ScoreSettings(source=spelling, db=str(db)))
+        run = run_score(ScoreSettings(source=spelling, db=str(db), max_quarantine_share=None))
         assert run["rows_quarantined"] == 1
     assert query(
         db, "SELECT count(DISTINCT row_key), count(DISTINCT source_file) FROM quarantine"

@@ -51,7 +51,11 @@ def by_pipeline(tmp_path: Path, kind: str) -> dict[str, float | None]:
     ]
     source, db = write(cases(rows), tmp_path / "edges.parquet"), tmp_path / f"{kind}.duckdb"
     settings = ScoreSettings(
-        source=str(source), db=str(db), judge=JudgeSettings(kind=kind), max_invalid_share=1
+        source=str(source),
+        db=str(db),
+        judge=JudgeSettings(kind=kind),
+        max_invalid_share=1,
+        max_quarantine_share=None,
     )
     run_score(settings)
     scored = dict(query(db, "SELECT case_id, score FROM case_scores"))
@@ -109,7 +113,7 @@ def test_one_string_as_the_context_is_refused_at_every_entry_point(tmp_path: Pat
     source, db = write(frame, tmp_path / "one.parquet"), tmp_path / "one.duckdb"
     frame.write_csv(tmp_path / "one.csv")
     for path in (source, tmp_path / "one.csv"):
-        run = run_score(ScoreSettings(source=str(path), db=str(db)))
+        run = run_score(ScoreSettings(source=str(path), db=str(db), max_quarantine_share=None))
         assert (run["rows_in"], run["rows_quarantined"], run["rows_scored"]) == (1, 1, 0)
     assert query(db, "SELECT count(*) FROM case_scores") == [(0,)]
     assert query(db, 'SELECT DISTINCT "check", value FROM quarantine') == [

@@ -36,6 +36,7 @@ def score(source: Path | str, db: Path, **settings) -> dict:
     # Invalid cases are part of these examples; the share that fails a run is
     # tests/flows/run/test_invalid_share.py's subject.
     settings.setdefault("max_invalid_share", 1.0)
+    settings.setdefault("max_quarantine_share", None)  # test_quarantine_share.py's subject
     return run_score(ScoreSettings(source=str(source), db=str(db), **settings))
 
 
@@ -275,6 +276,7 @@ def test_quarantined_rows_count_toward_a_batch_so_bad_sources_commit_batch_by_ba
         db=str(tmp_path / "f.duckdb"),
         batch_size=10,
         max_invalid_share=1.0,
+        max_quarantine_share=None,
     )
     run = run_score(settings, progress=progress)
     assert progress.per_batch == [10, 10, 10, 3]

@@ -119,6 +119,17 @@ def test_a_rerun_of_the_same_source_names_the_checks_again(tmp_path: Path) -> No
     assert query(Path(settings.db), "SELECT count(*) FROM quarantine") == [(50,)]
 
 
+def test_a_python_caller_gets_the_same_alarm_as_the_cli(tmp_path: Path) -> None:
+    """ScoreSettings' default is the CLI's 0.1; None turns the alarm off."""
+    source = write(drifted(20), tmp_path / "cases.parquet")
+    with pytest.raises(QuarantineShareExceeded, match=r"more than --max-quarantine-share 0\.1;"):
+        run_score(ScoreSettings(source=str(source), db=str(tmp_path / "a.duckdb")))
+    quiet = ScoreSettings(
+        source=str(source), db=str(tmp_path / "b.duckdb"), max_quarantine_share=None
+    )
+    assert run_score(quiet)["rows_quarantined"] == 20
+
+
 def test_the_report_shows_quarantine_by_day_and_check(tmp_path: Path, capsys) -> None:
     source = write(drifted(20), tmp_path / "cases.parquet")
     db = tmp_path / "f.duckdb"

@@ -151,11 +151,28 @@ def _pass_rate_figure(
             "range": fitted_range(scored["pass_rate"]),
             "tickformat": ".0%",
         },
-        xaxis={"title": grain, "type": "date"},
+        xaxis={"title": grain, "type": "date", **_date_ticks(scored, grain)},
         legend=LEGEND_BELOW,
         showlegend=True,  # the config's label shows even when it is the only one
     )
     return figure
+
+
+_TICK_DAYS = {"day": 1, "week": 7}
+MAX_DATE_TICKS = 8
+
+
+def _date_ticks(rates: pl.DataFrame, grain: str) -> dict[str, object]:
+    """Whole periods between ticks: plotly would tick a three-day window at 00:00 and 12:00."""
+    days = _TICK_DAYS.get(grain)
+    if days is None or rates.is_empty():
+        return {}
+    first, last = rates["period"].min(), rates["period"].max()
+    if not (isinstance(first, dt.date) and isinstance(last, dt.date)):
+        return {}
+    periods = (last - first).days // days + 1  # the span, gaps included
+    step = days * max(1, -(-periods // MAX_DATE_TICKS))
+    return {"dtick": step * 86_400_000, "tickformat": "%b %-d"}
 
 
 def _histogram_figure(
@@ -179,11 +196,13 @@ def _histogram_figure(
                 hovertemplate="score %{customdata}: %{y:,} cases",
             )
         )
-    for threshold in sorted(set(thresholds.values())):
+    for index, threshold in enumerate(sorted(set(thresholds.values()))):
         figure.add_vline(
             x=threshold,
             line={"dash": "dash", "color": "#b3261e"},
             annotation_text=f"threshold {threshold:g}",
+            # alternate sides, so that two close thresholds' labels do not overlap
+            annotation_position="top left" if index % 2 else "top right",
         )
     figure.update_layout(
         title="Score distribution (scored cases; log scale)",

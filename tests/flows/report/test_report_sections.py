@@ -206,3 +206,56 @@ def test_a_database_without_quarantine_says_so_in_one_line(
     assert f"<h2>Quarantine</h2><p class=quarantine-none>{NO_QUARANTINE}</p>" in text
     assert main(["report", "--db", str(path)]) == 0
     assert "Quarantined" not in capsys.readouterr().out
+
+
+def test_a_calibrated_config_is_named_by_its_calibration(tmp_path: Path) -> None:
+    from flows.judges.settings import JudgeSettings
+    from flows.report import config_names
+    from flows.store.calibrations import save_calibration
+
+    path = tmp_path / "f.duckdb"
+    con = open_store(path)
+    save_calibration(
+        con,
+        {
+            "name": "acme",
+            "judge_kind": "grounded",
+            "judge_model": "grounded-v2",
+            "supported": 0.8,
+            "silent": 0.3,
+            "threshold": 0.6,
+            "penalize_ambiguous_claims": False,
+            "labels": 40,
+            "positives": 30,
+            "claims_labelled": 0,
+            "folds": 5,
+            "seed": 1,
+            "labels_hash": "0" * 32,
+            "agreement": "{}",
+            "created_at": datetime(2026, 11, 30),
+        },
+    )
+    con.close()
+    source = write(many_cases(6), tmp_path / "cases.parquet")
+    judge = JudgeSettings(calibration="acme")
+    run_score(ScoreSettings(source=str(source), db=str(path), judge=judge))
+    con = connect(path, read_only=True)
+    try:
+        ((config_id,),) = con.execute("SELECT config_id FROM runs").fetchall()
+        names = config_names(con)
+    finally:
+        con.close()
+    short = config_id.removeprefix("faith-")[:8]
+    assert names == {config_id: f"grounded-v2, threshold 0.6, calibration acme [{short}]"}
+
+
+def test_short_hashes_grow_where_two_configs_would_share_them() -> None:
+    from flows.report.labels import short_hashes
+
+    ids = ["faith-0123456789abcdef", "faith-01234567ffffffff", "faith-fedcba9876543210", "lex"]
+    assert short_hashes(ids) == {
+        "faith-0123456789abcdef": "0123456789ab",
+        "faith-01234567ffffffff": "01234567ffff",
+        "faith-fedcba9876543210": "fedcba987654",
+        "lex": "lex",
+    }

@@ -75,7 +75,7 @@ lock:  ## re-resolve requirements.lock from pyproject.toml (needs the package in
 	.lock-venv/bin/python -m pip freeze --exclude-editable | grep -vi '^faithpipe' > requirements.lock
 	rm -rf .lock-venv
 
-report-check: $(STAMP)  ## render the HTML report in headless Chromium (apt-get install chromium); screenshot in build/report-check/
+report-check: $(STAMP)  ## render the HTML report in headless Chromium at 1400 and 390 px (apt-get install chromium); screenshots in build/report-check/
 	test -f data/faithpipe.duckdb || $(BIN)/faith demo --prefect no
 	$(BIN)/python bench/report_check.py --db data/faithpipe.duckdb --out build/report-check
 

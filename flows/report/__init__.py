@@ -6,10 +6,10 @@ only binds parameters, shapes frames and draws.
 
 from flows.report.charts import report_figures
 from flows.report.html import render_html, write_html_report
+from flows.report.labels import config_labels, config_names
 from flows.report.queries import (
     DEFAULT_SEGMENT,
     ReportOptions,
-    config_labels,
     contradicted_claims,
     pass_rates,
     pass_rates_by_segment,
@@ -22,6 +22,7 @@ __all__ = [
     "DEFAULT_SEGMENT",
     "ReportOptions",
     "config_labels",
+    "config_names",
     "contradicted_claims",
     "pass_rates",
     "pass_rates_by_segment",

@@ -11,6 +11,7 @@ import polars as pl
 from plotly.colors import hex_to_rgb, qualitative
 from plotly.subplots import make_subplots
 
+from flows.report.labels import config_names, name_of
 from flows.report.queries import (
     CAUSES,
     MAX_SEGMENT_VALUES,
@@ -83,6 +84,9 @@ def _band(
     return band_x, band_y
 
 
+# Legends under the plot, in rows: a config's label is long, and a legend at the side would
+# take half of a phone-wide chart.
+LEGEND_BELOW = {"orientation": "h", "yanchor": "top", "y": -0.22, "x": 0}
 MIN_SEGMENT_CASES = 30  # a segment value with fewer scored cases is drawn faded and labelled
 
 
@@ -97,7 +101,9 @@ def fitted_range(rates: pl.Series) -> list[float]:
     return [max(0.0, low - pad), min(1.0, high + pad) + 0.005]
 
 
-def _pass_rate_figure(rates: pl.DataFrame, grain: str, configs: list[str]) -> go.Figure:
+def _pass_rate_figure(
+    rates: pl.DataFrame, grain: str, configs: list[str], names: dict[str, str]
+) -> go.Figure:
     figure = go.Figure()
     scored = rates.filter(pl.col("scored") > 0, pl.col("period").is_not_null())
     for (config_id,), observed in scored.group_by("config_id", maintain_order=True):
@@ -116,7 +122,7 @@ def _pass_rate_figure(rates: pl.DataFrame, grain: str, configs: list[str]) -> go
                 hoverinfo="skip",
                 legendgroup=config_id,
                 showlegend=False,
-                name=f"{config_id} 95% interval",
+                name=f"{name_of(names, config_id)} 95% interval",
             )
         )
         figure.add_trace(
@@ -124,7 +130,7 @@ def _pass_rate_figure(rates: pl.DataFrame, grain: str, configs: list[str]) -> go
                 x=x,
                 y=rate.to_list(),
                 mode="lines+markers",
-                name=config_id,
+                name=name_of(names, config_id),
                 legendgroup=config_id,
                 line={"color": _colour(config_id, configs)},
                 error_y={
@@ -145,13 +151,35 @@ def _pass_rate_figure(rates: pl.DataFrame, grain: str, configs: list[str]) -> go
             "range": fitted_range(scored["pass_rate"]),
             "tickformat": ".0%",
         },
-        xaxis={"title": grain, "type": "date"},
+        xaxis={"title": grain, "type": "date", **_date_ticks(scored, grain)},
+        legend=LEGEND_BELOW,
+        showlegend=True,  # the config's label shows even when it is the only one
     )
     return figure
 
 
+_TICK_DAYS = {"day": 1, "week": 7}
+MAX_DATE_TICKS = 8
+
+
+def _date_ticks(rates: pl.DataFrame, grain: str) -> dict[str, object]:
+    """Whole periods between ticks: plotly would tick a three-day window at 00:00 and 12:00."""
+    days = _TICK_DAYS.get(grain)
+    if days is None or rates.is_empty():
+        return {}
+    first, last = rates["period"].min(), rates["period"].max()
+    if not (isinstance(first, dt.date) and isinstance(last, dt.date)):
+        return {}
+    periods = (last - first).days // days + 1  # the span, gaps included
+    step = days * max(1, -(-periods // MAX_DATE_TICKS))
+    return {"dtick": step * 86_400_000, "tickformat": "%b %-d"}
+
+
 def _histogram_figure(
-    histogram: pl.DataFrame, configs: list[str], thresholds: dict[str, float]
+    histogram: pl.DataFrame,
+    configs: list[str],
+    thresholds: dict[str, float],
+    names: dict[str, str],
 ) -> go.Figure:
     """Cases per score bin on a log scale (the top bin dwarfs the rest), each threshold drawn."""
     figure = go.Figure()
@@ -162,28 +190,34 @@ def _histogram_figure(
                 x=[(low + high) / 2 for low, high in bounds],
                 width=[(high - low) * 0.9 for low, high in bounds],
                 y=group["cases"].to_list(),
-                name=config_id,
+                name=name_of(names, config_id),
                 marker_color=_colour(config_id, configs),
                 customdata=[f"{low:.1f}–{high:.1f}" for low, high in bounds],
                 hovertemplate="score %{customdata}: %{y:,} cases",
             )
         )
-    for threshold in sorted(set(thresholds.values())):
+    for index, threshold in enumerate(sorted(set(thresholds.values()))):
         figure.add_vline(
             x=threshold,
             line={"dash": "dash", "color": "#b3261e"},
             annotation_text=f"threshold {threshold:g}",
+            # alternate sides, so that two close thresholds' labels do not overlap
+            annotation_position="top left" if index % 2 else "top right",
         )
     figure.update_layout(
         title="Score distribution (scored cases; log scale)",
         barmode="group",
         xaxis={"title": "score", "range": [0, 1]},
         yaxis={"title": "cases", "type": "log"},
+        legend=LEGEND_BELOW,
+        showlegend=True,  # the config's label shows even when it is the only one
     )
     return figure
 
 
-def _segment_figure(by_segment: pl.DataFrame, segment: str, configs: list[str]) -> go.Figure:
+def _segment_figure(
+    by_segment: pl.DataFrame, segment: str, configs: list[str], names: dict[str, str]
+) -> go.Figure:
     figure = go.Figure()
     # configs whose cases never carry the segment would only add an empty "(none)" bar
     scored = by_segment.filter(
@@ -202,7 +236,7 @@ def _segment_figure(by_segment: pl.DataFrame, segment: str, configs: list[str]) 
                     )
                 ],
                 y=rate.to_list(),
-                name=config_id,
+                name=name_of(names, config_id),
                 marker_color=_colour(config_id, configs),
                 marker_opacity=[0.3 if small else 1.0 for small in few],
                 error_y={
@@ -219,17 +253,21 @@ def _segment_figure(by_segment: pl.DataFrame, segment: str, configs: list[str]) 
         barmode="group",
         xaxis={"title": segment, "type": "category"},
         yaxis={"title": "pass rate", "range": [0, 1.05], "tickformat": ".0%"},
+        legend={**LEGEND_BELOW, "y": -0.4},  # below the slanted segment names
+        showlegend=True,  # the config's label shows even when it is the only one
     )
     return figure
 
 
-def _attribution_figure(rates: pl.DataFrame, grain: str, configs: list[str]) -> go.Figure:
+def _attribution_figure(
+    rates: pl.DataFrame, grain: str, configs: list[str], names: dict[str, str]
+) -> go.Figure:
     configs = configs or [""]
     figure = make_subplots(
         rows=len(configs),
         cols=1,
         shared_xaxes=True,
-        subplot_titles=configs,
+        subplot_titles=[name_of(names, c) for c in configs],
         vertical_spacing=0.3 / len(configs),
     )
     dated = rates.filter(pl.col("period").is_not_null())
@@ -257,11 +295,12 @@ def _attribution_figure(rates: pl.DataFrame, grain: str, configs: list[str]) -> 
         title=f"Why cases are not a clean pass, by {grain}",
         barmode="stack",
         height=max(420, 300 * len(configs)),
+        legend=LEGEND_BELOW,
     )
     return figure
 
 
-def _agreement_figure(checks: pl.DataFrame, configs: list[str]) -> go.Figure:
+def _agreement_figure(checks: pl.DataFrame, configs: list[str], names: dict[str, str]) -> go.Figure:
     figure = go.Figure()
     known = configs + [c for c in checks["config_id"].unique().to_list() if c not in configs]
     for config_id, group in checks.group_by("config_id", maintain_order=True):
@@ -270,7 +309,7 @@ def _agreement_figure(checks: pl.DataFrame, configs: list[str]) -> go.Figure:
                 x=group["checked_at"].to_list(),
                 y=group["agreement"].to_list(),
                 mode="lines+markers",
-                name=str(config_id[0]),
+                name=name_of(names, str(config_id[0])),
                 line={"color": _colour(str(config_id[0]), known)},
             )
         )
@@ -280,6 +319,8 @@ def _agreement_figure(checks: pl.DataFrame, configs: list[str]) -> go.Figure:
         title="Judge agreement with the golden set, each nightly check",
         yaxis={"title": "agreement", "range": [0, 1.05], "tickformat": ".0%"},
         height=380,
+        legend=LEGEND_BELOW,
+        showlegend=True,  # the config's label shows even when it is the only one
     )
     return figure
 
@@ -303,18 +344,19 @@ def report_figures(
         check_options(con, options)
         rates = pass_rates(con, options)
     configs = rates["config_id"].unique(maintain_order=True).to_list()
+    names = config_names(con, configs)
     figures = {
-        "pass_rate": _pass_rate_figure(rates, options.grain, configs),
+        "pass_rate": _pass_rate_figure(rates, options.grain, configs, names),
         "score_distribution": _histogram_figure(
-            score_histogram(con, options), configs, config_thresholds(con, options)
+            score_histogram(con, options), configs, config_thresholds(con, options), names
         ),
     }
     segment = resolve_segment(con, options.segment)
     if segment is not None:
         by_segment = pass_rates_by_segment(con, options, segment, grain=None)
-        figures["by_segment"] = _segment_figure(by_segment, segment, configs)
-    figures["attribution"] = _attribution_figure(rates, options.grain, configs)
+        figures["by_segment"] = _segment_figure(by_segment, segment, configs, names)
+    figures["attribution"] = _attribution_figure(rates, options.grain, configs, names)
     checks = judge_agreement(con, options)
     if checks.height:
-        figures["judge_agreement"] = _agreement_figure(checks, configs)
+        figures["judge_agreement"] = _agreement_figure(checks, configs, names)
     return figures

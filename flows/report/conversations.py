@@ -12,6 +12,7 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
+from flows.report.labels import name_of
 from flows.store.db import sql
 
 if TYPE_CHECKING:
@@ -31,9 +32,11 @@ def worst_conversations(
     return con.sql(sql("report_worst_conversations"), params={"limit": limit}).pl()
 
 
-def _cells(row: dict) -> list[str]:
+def _cells(row: dict, names: dict[str, str] | None = None) -> list[str]:
+    """A conversation's cells; its config by id, or by its report name when `names` are given."""
+    config = row["config_id"] if names is None else name_of(names, row["config_id"])
     return [
-        f"{row['conversation_id']} ({row['config_id']})",
+        f"{row['conversation_id']} ({config})",
         f"{row['turns_scored']:,} of {row['turns']:,}",
         f"{row['mean_score']:.2f}",
         f"{row['min_score']:.2f}",
@@ -62,7 +65,7 @@ def print_conversations(con: duckdb.DuckDBPyConnection, console: Console) -> Non
             console.print(Text(f"    - {claim}"))
 
 
-def conversations_html(con: duckdb.DuckDBPyConnection) -> str:
+def conversations_html(con: duckdb.DuckDBPyConnection, names: dict[str, str]) -> str:
     """The same section as HTML ('' when there is no conversation)."""
     worst = worst_conversations(con)
     if worst.is_empty():
@@ -75,7 +78,7 @@ def conversations_html(con: duckdb.DuckDBPyConnection) -> str:
             f"<p><b>user:</b> {html.escape(row['input'] or '')}</p>"
             f"<p><b>assistant:</b> {html.escape(row['actual_output'] or '')}</p><ul>{claims}</ul>"
         )
-        cells = "".join(f"<td>{html.escape(cell)}</td>" for cell in _cells(row))
+        cells = "".join(f"<td>{html.escape(cell)}</td>" for cell in _cells(row, names))
         body.append(f"<tr>{cells}<td>{context}</td></tr>")
     return (
         "<h2>Worst conversations</h2><table><thead><tr>"

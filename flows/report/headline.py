@@ -4,8 +4,10 @@ its interval and an alert badge, and the latest `faith compare` result when one 
 from __future__ import annotations
 
 import html
+import json
 from typing import TYPE_CHECKING
 
+from flows.report.labels import config_names, name_of
 from flows.report.queries import ReportOptions
 from flows.store.db import sql
 
@@ -16,7 +18,9 @@ HEADLINE_WINDOW = 14  # periods pooled as the trailing window (the nightly --ale
 HEADLINE_MIN_CASES = 30  # as the nightly --alert-min-cases
 
 
-def headline_html(con: duckdb.DuckDBPyConnection, options: ReportOptions) -> str:
+def headline_html(
+    con: duckdb.DuckDBPyConnection, options: ReportOptions, names: dict[str, str]
+) -> str:
     """One line a config: 'Latest day 2026-10-11: 93.1% [92.5%, 93.6%], −1.8 points against the
     previous 14 days (95.0%)', with ALERT when the nightly rule would fire."""
     params = {
@@ -47,7 +51,7 @@ def headline_html(con: duckdb.DuckDBPyConnection, options: ReportOptions) -> str
         )
         lines.append(
             f"<p class=headline>{badge} {html.escape(text)} "
-            f"<span class=meta>config {html.escape(row['config_id'])}</span></p>"
+            f"<span class=meta>config {html.escape(name_of(names, row['config_id']))}</span></p>"
         )
     return "\n".join(lines)
 
@@ -60,6 +64,9 @@ def comparison_html(con: duckdb.DuckDBPyConnection) -> str:
     if not rows:
         return ""
     row = rows[0]
+    sides = json.loads(row["result"])
+    configs = [sides["a"]["config_id"], sides["b"]["config_id"]]
+    names = config_names(con, configs)
     kind = "paired" if row["paired"] else "unpaired (different cases on each side)"
     rate_a = "-" if row["rate_a"] is None else f"{row['rate_a']:.1%}"
     rate_b = "-" if row["rate_b"] is None else f"{row['rate_b']:.1%}"
@@ -67,17 +74,25 @@ def comparison_html(con: duckdb.DuckDBPyConnection) -> str:
         f"A {row['a_label']}: {rate_a} of {row['n_a']:,}; B {row['b_label']}: {rate_b} of "
         f"{row['n_b']:,}; {kind}; compared {row['compared_at']:%Y-%m-%d %H:%M} UTC"
     )
+    configs_text = (
+        f"config {name_of(names, configs[0])}"
+        if configs[0] == configs[1]
+        else f"A config {name_of(names, configs[0])}; B config {name_of(names, configs[1])}"
+    )
     return (
         "<h2>Latest comparison</h2>"
         f"<p class=headline>{html.escape(row['verdict'])}</p>"
         f"<p class=meta>{html.escape(detail)}</p>"
+        f"<p class=meta>{html.escape(configs_text)}</p>"
     )
 
 
 FAILING_CASES = 10
 
 
-def failing_cases_html(con: duckdb.DuckDBPyConnection, options: ReportOptions) -> str:
+def failing_cases_html(
+    con: duckdb.DuckDBPyConnection, options: ReportOptions, names: dict[str, str]
+) -> str:
     """The latest failing cases, each claim not supported with what the context lacks
     (context_lacks when the database has the column, else the judge's evidence sentence)."""
     has_lacks = con.execute(sql("report_has_context_lacks")).fetchall()[0][0]
@@ -98,7 +113,8 @@ def failing_cases_html(con: duckdb.DuckDBPyConnection, options: ReportOptions) -
         )
         items.append(
             f"<li>{html.escape(row['case_id'])} ({row['day']}, score {row['score']:.2f}, config "
-            f"{html.escape(row['config_id'])}): {html.escape(row['actual_output'] or '')}"
+            f"{html.escape(name_of(names, row['config_id']))}): "
+            f"{html.escape(row['actual_output'] or '')}"
             f"<ul>{claims}</ul></li>"
         )
     return f"<h2>Latest failing cases</h2><ul class=cases>{''.join(items)}</ul>"

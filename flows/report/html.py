@@ -8,12 +8,16 @@ from importlib import resources
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+import plotly.graph_objects as go
 import plotly.io as pio
 import polars as pl
 
 from flows.report.charts import report_figures
 from flows.report.conversations import conversations_html
 from flows.report.headline import comparison_html, failing_cases_html, headline_html
+from flows.report.labels import config_names, name_of
+from flows.report.markup import table_html
+from flows.report.quarantine import quarantine_html
 from flows.report.queries import (
     CAUSES,
     ReportOptions,
@@ -38,16 +42,7 @@ if TYPE_CHECKING:
     import duckdb
 
 
-def _table_html(headers: list[str], rows: list[list[str]]) -> str:
-    """An HTML table; every cell is escaped here, so callers pass plain text."""
-    head = "".join(f"<th>{html.escape(h)}</th>" for h in headers)
-    body = "".join(
-        "<tr>" + "".join(f"<td>{html.escape(cell)}</td>" for cell in row) + "</tr>" for row in rows
-    )
-    return f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
-
-
-def _claims_html(claims: pl.DataFrame) -> str:
+def _claims_html(claims: pl.DataFrame, names: dict[str, str]) -> str:
     if claims.is_empty():
         return "<p>No claim was judged contradicted in this window.</p>"
     rows = []
@@ -55,7 +50,7 @@ def _claims_html(claims: pl.DataFrame) -> str:
         passages = "".join(f"<li>{html.escape(p)}</li>" for p in row["passages"])
         rows.append(
             "<tr>"
-            f"<td>{html.escape(row['config_id'])}</td>"
+            f"<td>{html.escape(name_of(names, row['config_id']))}</td>"
             f"<td>{row['rank']}</td>"
             f"<td class=claim>{html.escape(row['claim'])}</td>"
             f"<td>{row['times']:,}</td>"
@@ -71,10 +66,12 @@ def _claims_html(claims: pl.DataFrame) -> str:
     return f"<table><thead><tr>{head}</tr></thead><tbody>{''.join(rows)}</tbody></table>"
 
 
-def _configs_html(con: duckdb.DuckDBPyConnection) -> str:
-    headers = ["config", "judge", "threshold", "penalize ambiguous", "strict", "cases", "logged"]
+def _configs_html(con: duckdb.DuckDBPyConnection, names: dict[str, str]) -> str:
+    headers = ["config", "config_id", "judge", "threshold", "penalize ambiguous", "strict"]
+    headers += ["cases", "logged"]
     rows = [
         [
+            name_of(names, config_id),
             config_id,
             judge or "",
             "" if threshold is None else f"{threshold:g}",
@@ -87,24 +84,27 @@ def _configs_html(con: duckdb.DuckDBPyConnection) -> str:
             sql("report_configs")
         ).fetchall()
     ]
-    return _table_html(headers, rows)
+    return table_html(headers, rows)
 
 
-def _summary_html(rates: pl.DataFrame) -> str:
+def _summary_html(rates: pl.DataFrame, names: dict[str, str]) -> str:
     headers = ["config", "period", "cases", "scored", "pass rate [95% CI]", "mean score"]
     headers += [cause.replace("_", " ") for cause in CAUSES]
     headers += SHARE_HEADERS
-    rows = [[row["config_id"], *period_cells(row)] for row in rates.iter_rows(named=True)]
+    rows = [
+        [name_of(names, row["config_id"]), *period_cells(row)]
+        for row in rates.iter_rows(named=True)
+    ]
     flagged = rates.filter(pl.col("invalid_flagged"))
     note = f"<p class=flag>{html.escape(invalid_note(flagged))}</p>" if flagged.height else ""
-    return _table_html(headers, rows) + note
+    return table_html(headers, rows) + note
 
 
 def _costs_html(con: duckdb.DuckDBPyConnection, options: ReportOptions) -> str:
     costs = run_costs(con, options)
     if costs.is_empty():
         return "<p>No run recorded a cost.</p>"
-    return _table_html(list(COST_HEADERS), [cost_cells(r) for r in costs.iter_rows(named=True)])
+    return table_html(list(COST_HEADERS), [cost_cells(r) for r in costs.iter_rows(named=True)])
 
 
 _PAGE = """<!DOCTYPE html>
@@ -122,15 +122,19 @@ th, td {{ border: 1px solid #ddd; padding: 0.3rem 0.6rem; vertical-align: top; t
 th {{ background: #f4f4f4; }}
 td.claim {{ max-width: 28rem; }}
 td ul {{ margin: 0; padding-left: 1.1rem; }}
-.chart {{ margin-bottom: 1rem; }}
+.chart h3 {{ font-size: 1rem; font-weight: 600; margin: 1rem 0 0; }}
+.chart {{ margin-bottom: 1rem; width: 100%; max-width: 100%; overflow: hidden; }}
+p, li {{ overflow-wrap: anywhere; }}
 .flag {{ color: #a33; }}
 .headline {{ font-size: 1.15rem; margin: 0.3rem 0; }}
 .badge {{ border-radius: 0.3rem; padding: 0.1rem 0.5rem; font-size: 0.85rem; color: #fff; }}
 .badge.alert {{ background: #b3261e; }}
 .badge.ok {{ background: #2e7d32; }}
+/* a phone: tables scroll inside themselves, nothing widens the page (bench/report_check.py) */
 @media (max-width: 600px) {{
   body {{ margin: 0.8rem; }}
-  table {{ display: block; overflow-x: auto; }}
+  table {{ display: block; max-width: 100%; overflow-x: auto; }}
+  .headline {{ font-size: 1rem; }}
 }}
 </style>
 <script type="text/javascript">{plotlyjs}</script>
@@ -139,6 +143,7 @@ td ul {{ margin: 0; padding-left: 1.1rem; }}
 <h1>faithpipe report</h1>
 <p class="meta">{meta}</p>
 {headline}
+{quarantine}
 {charts}
 {comparison}
 <h2>Latest periods</h2>
@@ -163,37 +168,47 @@ def plotly_basic_js() -> str:
     return resources.files("flows.report").joinpath("static", "plotly-basic.min.js").read_text()
 
 
+# Narrow margins: on a phone the plot keeps most of the width (the legend sits below it).
+CHART_MARGIN = {"l": 56, "r": 16, "t": 40, "b": 40}
+
+
+def _chart_html(name: str, figure: go.Figure) -> str:
+    """A chart with its title as a heading that wraps (a plotly title is cut at a phone's
+    width), drawn to the width of its box."""
+    title = figure.layout.title.text or ""
+    shown = go.Figure(figure).update_layout(title=None, margin=CHART_MARGIN)
+    plot = pio.to_html(
+        shown,
+        full_html=False,
+        include_plotlyjs=False,
+        div_id=f"chart-{name}",
+        config={"displaylogo": False, "responsive": True},
+    )
+    return f'<div class="chart"><h3>{html.escape(title)}</h3>{plot}</div>'
+
+
 def render_html(con: duckdb.DuckDBPyConnection, options: ReportOptions) -> str:
     """The whole report as one HTML page, plotly.js inlined: it works offline."""
     check_options(con, options)
     all_rates = pass_rates(con, options)
     figures = report_figures(con, options, all_rates)
-    charts = "\n".join(
-        '<div class="chart">'
-        + pio.to_html(
-            figure,
-            full_html=False,
-            include_plotlyjs=False,
-            div_id=f"chart-{name}",
-            config={"displaylogo": False, "responsive": True},
-        )
-        + "</div>"
-        for name, figure in figures.items()
-    )
+    charts = "\n".join(_chart_html(name, figure) for name, figure in figures.items())
     window = f"{options.since or 'start'} to {options.until or 'end'}"
     meta = html.escape(f"Window: {window}; {settings_text(options)}; by {options.grain}.")
     rates = latest_periods(all_rates, options.periods)
+    names = config_names(con, all_rates["config_id"].unique().to_list())
     return _PAGE.format(
         plotlyjs=plotly_basic_js(),
         meta=meta,
-        headline=headline_html(con, options),
+        headline=headline_html(con, options, names),
+        quarantine=quarantine_html(con, options.since, options.until),
         comparison=comparison_html(con),
-        failing=failing_cases_html(con, options),
-        configs=_configs_html(con),
-        summary=_summary_html(rates),
+        failing=failing_cases_html(con, options, names),
+        configs=_configs_html(con, names),
+        summary=_summary_html(rates, names),
         charts=charts,
-        claims=_claims_html(contradicted_claims(con, options)),
-        costs=_costs_html(con, options) + conversations_html(con),
+        claims=_claims_html(contradicted_claims(con, options), names),
+        costs=_costs_html(con, options) + conversations_html(con, names),
     )
 
 

@@ -138,22 +138,6 @@ def contradicted_claims(con: duckdb.DuckDBPyConnection, options: ReportOptions) 
     )
 
 
-def config_labels(con: duckdb.DuckDBPyConnection) -> dict[str, str]:
-    """A short description of each config: judge and the settings its runs used."""
-    labels = {}
-    for row in con.execute(sql("report_configs")).fetchall():
-        config_id, judge, threshold, penalize, strict = row[:5]
-        parts = [judge or "judge unknown"]
-        if threshold is not None:
-            parts.append(f"threshold {threshold:g}")
-        if penalize:
-            parts.append("penalize ambiguous")
-        if strict:
-            parts.append("strict")
-        labels[config_id] = ", ".join(parts)
-    return labels
-
-
 def resolve_segment(con: duckdb.DuckDBPyConnection, requested: str | None) -> str | None:
     """The segment column to slice by: the one asked for, else app_version if present."""
     known = {row[0] for row in con.execute(sql("report_segments")).fetchall()}

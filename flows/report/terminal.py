@@ -14,11 +14,11 @@ from rich.text import Text
 
 from flows.printable import printable
 from flows.report.conversations import print_conversations
+from flows.report.labels import config_labels
 from flows.report.queries import (
     CAUSES,
     ReportOptions,
     check_options,
-    config_labels,
     latest_periods,
     pass_rates,
     pass_rates_by_segment,

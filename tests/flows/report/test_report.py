@@ -77,7 +77,7 @@ def test_terminal_shows_latest_periods_with_interval_and_split(
     # no claims, invalid
     assert "2026-03-02 7 5 80.0% [37.6%–96.4%] 0.767 1 0 1 1" in text
     assert "2026-03-10 20 20 20.0% [8.1%–41.6%] 0.200 16 0 0 0" in text
-    assert "lex (lexical:lexical-v1, threshold 0.5): latest 7 day(s)" in text
+    assert "lex (lexical-v1, threshold 0.5): latest 7 day(s)" in text  # the model names its kind
     assert "strict (judge unknown, threshold 1, strict): latest 7 day(s)" in text
 
 
@@ -127,7 +127,8 @@ def test_html_is_self_contained_with_the_charts_data(
     assert "cdn.plot.ly/plotly" not in page.split("</head>")[1]
     figures = report_figures(con, options)
     assert list(figures) == ["pass_rate", "score_distribution", "by_segment", "attribution"]
-    lex = next(t for t in figures["pass_rate"].data if t.name == "lex")
+    # the legend names the config by its settings, its id beside them (issue 25)
+    lex = next(t for t in figures["pass_rate"].data if t.name == "lexical-v1, threshold 0.5 [lex]")
     points = {x: y for x, y in zip(lex.x, lex.y, strict=True) if y is not None}
     assert points == {"2026-03-02": 0.8, "2026-03-03": 1.0, "2026-03-10": 0.2, "2026-03-17": 0.25}
     assert len(lex.x) == 16  # every day from 2 to 17 March: the line breaks at days without data

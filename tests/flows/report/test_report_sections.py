@@ -47,7 +47,9 @@ def db(tmp_path_factory: pytest.TempPathFactory) -> Path:
     )
     path = folder / "faith.duckdb"
     for extra in RUNS:
-        run_score(ScoreSettings.model_validate({"source": str(logs), "db": str(path), **extra}))
+        # 11 of 71 rows quarantined is this fixture's point, past the alarm's default share
+        options = {"source": str(logs), "db": str(path), "max_quarantine_share": None, **extra}
+        run_score(ScoreSettings.model_validate(options))
     con = open_store(path)
     try:
         # as if the night before had quarantined the blank questions: two days to count

@@ -6,25 +6,23 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
-from flows.judges.endpoint.breaker import DEFAULT_BREAKER_FAILURES
-from flows.judges.endpoint.capped_http import DEFAULT_MAX_REPLY_BYTES
-
 __all__ = ["CallLimits", "CallPolicy"]
 
 
 @dataclass(frozen=True)
 class CallLimits:
     """The user's limits on the endpoint (`--concurrency`, `--timeout`, `--max-calls`,
-    `--max-tokens`, `--rpm`, `--tpm`, `--max-reply-bytes`, `--breaker-failures`)."""
+    `--max-tokens`, `--rpm`, `--tpm`, `--max-reply-bytes`, `--breaker-failures`); their
+    defaults and bounds are JudgeSettings', which makes these (`call_limits()`)."""
 
-    concurrency: int = 8
-    timeout: float = 60.0
-    max_calls: int | None = None
-    max_tokens: int | None = None
-    rpm: int | None = None
-    tpm: int | None = None
-    max_reply_bytes: int = DEFAULT_MAX_REPLY_BYTES
-    breaker_failures: int = DEFAULT_BREAKER_FAILURES
+    concurrency: int
+    timeout: float
+    max_calls: int | None
+    max_tokens: int | None
+    rpm: int | None
+    tpm: int | None
+    max_reply_bytes: int
+    breaker_failures: int
 
 
 @dataclass(frozen=True)

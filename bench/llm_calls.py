@@ -44,6 +44,7 @@ from faith_udfs.prompts import (  # noqa: E402
 from flows.judges.live.judge import OpenAIJudge  # noqa: E402
 from flows.store.db import open_store  # noqa: E402
 from flows.store.reply_cache import ReplyCache  # noqa: E402
+from tests.support.llm_judge import openai_judge  # noqa: E402
 from tests.support.openai_stub import StubServer  # noqa: E402
 from tests.support.seed_judge import sentences  # noqa: E402
 
@@ -129,7 +130,7 @@ def throughput(calls: int, concurrency: list[int]) -> list[dict]:
 def _measure(where: str, base_url: str, items: pl.DataFrame, n: int, cache: bool) -> dict:
     with tempfile.TemporaryDirectory() as tmp, open_store(Path(tmp) / "c.duckdb") as con:
         store = ReplyCache(con) if cache else None
-        judge = OpenAIJudge("stub", base_url=base_url, mode="per-item", concurrency=n, cache=store)
+        judge = openai_judge("stub", base_url=base_url, mode="per-item", concurrency=n, cache=store)
         with judge:
             judge.truths(items.head(50), None)  # warm the connections
             started = time.perf_counter()
@@ -170,7 +171,7 @@ def _rerun_requests(
 
 
 def _judge(stub: StubServer, **options: Any) -> OpenAIJudge:
-    return OpenAIJudge("stub", base_url=stub.base_url, concurrency=8, **options)
+    return openai_judge("stub", base_url=stub.base_url, concurrency=8, **options)
 
 
 class _stub_process:  # noqa: N801 - used as a context manager, reads like a function

@@ -21,6 +21,7 @@ import polars as pl
 
 from faith_udfs import MetricConfig, score_cases
 from flows.errors import JudgeEndpointError, JudgeUnusable
+from flows.judges.endpoint.call_policy import CallPolicy
 from flows.judges.endpoint.request_details import endpoint_key
 from flows.judges.live.judge import OpenAIJudge
 from flows.judges.live.tasks import DEFAULT_MODE
@@ -44,6 +45,8 @@ EXAMPLES = (
 # A judge must score at least this many examples as the seed does (one slip allowed: a good
 # model may, e.g., not count "We are sorry." as a claim).
 AGREEING_EXAMPLES = 2
+# One retry with a short backoff: the check is a few small requests, asked while a user waits.
+CHECK_POLICY = CallPolicy(max_retries=1, backoff_base=0.2, backoff_max=2.0)
 # A passed nightly preflight is trusted this long for the same endpoint, model and judge.
 PREFLIGHT_VALID = timedelta(hours=24)
 
@@ -166,22 +169,21 @@ def checking_judge(settings: JudgeSettings, mode: str, concurrency: int) -> Open
     """A judge for the check: the run's model and limits in `mode`, `concurrency` calls at
     once, no cache, no remembered mode (the check finds the mode again), one retry with a
     short backoff."""
-    return OpenAIJudge(
-        settings.model or "",
-        base_url=settings.endpoint_url(),
-        api_key_env=settings.api_key_env,
-        mode=mode,
-        concurrency=concurrency,
-        timeout=settings.timeout,
-        max_retries=1,
-        max_output_tokens=settings.max_output_tokens,
-        backoff_base=0.2,
-        backoff_max=2.0,
-        max_reply_bytes=settings.max_reply_bytes,
-        # Its calls are tried twice: an endpoint that fails them all in the same way (refused,
-        # DNS, TLS) is unreachable, exit 6, not a judge that cannot judge.
-        breaker_failures=min(settings.breaker_failures, 2),
+    only = settings.model_copy(
+        update={
+            "mode": mode,
+            "concurrency": concurrency,
+            "max_calls": None,
+            "max_tokens": None,
+            "rpm": None,
+            "tpm": None,
+            "llm_reason": False,
+            # Its calls are tried twice: an endpoint that fails them all in the same way
+            # (refused, DNS, TLS) is unreachable, exit 6, not a judge that cannot judge.
+            "breaker_failures": min(settings.breaker_failures, 2),
+        }
     )
+    return OpenAIJudge(only, policy=CHECK_POLICY)
 
 
 def run_judge_check(

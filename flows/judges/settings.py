@@ -11,6 +11,7 @@ from pydantic import BaseModel, ConfigDict, Field, SecretStr, model_validator
 
 from faith_udfs.errors import ConfigError
 from flows.judges.endpoint.breaker import DEFAULT_BREAKER_FAILURES
+from flows.judges.endpoint.call_policy import CallLimits
 from flows.judges.endpoint.capped_http import DEFAULT_MAX_REPLY_BYTES
 from flows.judges.endpoint.request_details import split_userinfo
 from flows.judges.live.tasks import BUDGET_CEILING
@@ -104,6 +105,19 @@ class JudgeSettings(BaseModel):
                 f"{reply:,} or lower --max-output-tokens"
             )
         return self
+
+    def call_limits(self) -> CallLimits:
+        """The limits on the endpoint that these settings set, as the endpoint takes them."""
+        return CallLimits(
+            concurrency=self.concurrency,
+            timeout=self.timeout,
+            max_calls=self.max_calls,
+            max_tokens=self.max_tokens,
+            rpm=self.rpm,
+            tpm=self.tpm,
+            max_reply_bytes=self.max_reply_bytes,
+            breaker_failures=self.breaker_failures,
+        )
 
     def endpoint_url(self) -> str | None:
         """The URL to call, credentials included: for the HTTP client only."""

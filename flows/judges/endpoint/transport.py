@@ -1,13 +1,12 @@
 """Talking to an OpenAI-compatible chat-completions endpoint politely, with deadlines.
 
 An adaptive limit on requests in flight (limiter.py), jittered backoff that honours
-Retry-After, a structured-output request that steps down when the server refuses it
-(refusals.py says what a refusal means, replies.py reads what was answered), the
-run's call and token caps, and the usage counters (usage.py). Every request runs on one
-asyncio loop (endpoint/event_loop.py) under a deadline that cancels it wherever it is (connecting,
-waiting, reading a reply that trickles in), and a stop cancels them all. What is asked and
-how replies are read is live/judge.py's (live/tasks.py, live/asking.py).
-"""
+Retry-After (call_policy.py), a structured-output request that steps down when the server
+refuses it (negotiation.py; refusals.py says what a refusal means, replies.py reads what was
+answered), the run's call and token caps, and the usage counters (usage.py). Every request
+runs on one asyncio loop (endpoint/event_loop.py) under a deadline that cancels it wherever
+it is (connecting, waiting, reading a reply that trickles in), and a stop cancels them all.
+What is asked and how replies are read is live/judge.py's (live/tasks.py, live/asking.py)."""
 
 from __future__ import annotations
 
@@ -32,23 +31,18 @@ from faith_udfs.errors import (
 from flows.clock import remaining
 from flows.errors import JudgeEndpointError
 from flows.judges.endpoint.breaker import (
-    DEFAULT_BREAKER_FAILURES,
     CircuitBreaker,
     EndpointFailure,
     WaitTooLong,
     connection_error,
 )
-from flows.judges.endpoint.capped_http import DEFAULT_MAX_REPLY_BYTES, ReplyTooLarge, capped_client
+from flows.judges.endpoint.call_policy import CallLimits, CallPolicy
+from flows.judges.endpoint.capped_http import ReplyTooLarge, capped_client
 from flows.judges.endpoint.event_loop import LoopThread
 from flows.judges.endpoint.limiter import AdaptiveLimiter
+from flows.judges.endpoint.negotiation import Negotiation
 from flows.judges.endpoint.rate_window import call_bound, shared_window
-from flows.judges.endpoint.refusals import (
-    FATAL_STATUS,
-    FORMATS,
-    TRANSIENT_STATUS,
-    refuses_format,
-    wants_completion_tokens,
-)
+from flows.judges.endpoint.refusals import FATAL_STATUS, FORMATS, TRANSIENT_STATUS
 from flows.judges.endpoint.replies import Reply, clipped, error_answer, json_body, reply_of
 from flows.judges.endpoint.request_details import (
     chat_request_body,
@@ -65,6 +59,8 @@ __all__ = [
     "FORMATS",
     "REQUEST_PARAMETERS",
     "AdaptiveLimiter",
+    "CallLimits",
+    "CallPolicy",
     "ChatEndpoint",
     "Reply",
     "Usage",
@@ -96,23 +92,12 @@ class ChatEndpoint:
         *,
         base_url: str | None,
         api_key_env: str,
-        concurrency: int,
-        timeout: float,
-        max_retries: int,
-        max_calls: int | None,
-        max_tokens: int | None,
-        backoff_base: float,
-        backoff_max: float,
-        max_retry_after: float,
+        limits: CallLimits,
+        policy: CallPolicy,
         usage: Usage,
         stop: threading.Event,
-        rpm: int | None = None,
-        tpm: int | None = None,
-        rate_window: float = 60.0,
         wrap_limiter: Callable[[AdaptiveLimiter], AdaptiveLimiter] | None = None,
         response_format: str | None = None,
-        max_reply_bytes: int = DEFAULT_MAX_REPLY_BYTES,
-        breaker_failures: int = DEFAULT_BREAKER_FAILURES,
     ) -> None:
         api_key = os.environ.get(api_key_env)
         if not api_key:
@@ -125,49 +110,45 @@ class ChatEndpoint:
         self.model = model
         self.api_key_env = api_key_env
         self._endpoint = endpoint_name(split_userinfo(base_url)[0] if base_url else None)
-        self._timeout = float(timeout)
-        self._max_retries = max_retries
-        self._max_calls = max_calls
-        self._max_tokens = max_tokens
-        self._backoff_base = backoff_base
-        self._backoff_max = backoff_max
-        self._max_retry_after = max_retry_after
+        self._timeout = float(limits.timeout)
+        self._limits = limits
+        self._policy = policy
         # The key lives only inside the client, which sends it as a header; so do credentials
         # written into the URL (user:password@), sent as Basic auth the way httpx would, but
         # kept out of the URL that httpx logs on every request.
         public_url, basic_auth = without_userinfo(base_url)
         # Whatever the server echoes of them is cut out of its text (flows/scrub.py).
         register_endpoint_secrets(api_key, base_url)
-        self._max_reply_bytes = max_reply_bytes
         self._client = openai.AsyncOpenAI(
             base_url=public_url,
             api_key=api_key,
             max_retries=0,
             timeout=self._timeout,
             default_headers={"Authorization": basic_auth} if basic_auth else None,
-            http_client=capped_client(max_reply_bytes, self._timeout),
+            http_client=capped_client(limits.max_reply_bytes, self._timeout),
         )
-        self._breaker = CircuitBreaker(breaker_failures, self._endpoint, in_flight=concurrency)
+        self._breaker = CircuitBreaker(
+            limits.breaker_failures, self._endpoint, in_flight=limits.concurrency
+        )
         # --rpm / --tpm: a sliding window over the requests sent (rate_window.py), shared by
         # this process's judges of the same endpoint and model.
-        self._window = shared_window(public_url, model, rpm, tpm, window=rate_window)
+        self._window = shared_window(
+            public_url, model, limits.rpm, limits.tpm, window=policy.rate_window
+        )
         # However long a slot may rightly take to come free: every other request in flight
         # waiting out the rate window, then ending one after the other at its deadline, after
         # the longest pause.
         self._limiter = AdaptiveLimiter(
-            concurrency,
-            patience=max_retry_after
-            + concurrency * (self._timeout + 1 + self._window.longest_wait),
+            limits.concurrency,
+            patience=policy.max_retry_after
+            + limits.concurrency * (self._timeout + 1 + self._window.longest_wait),
         )
         if wrap_limiter is not None:  # e.g. a cluster-wide cap on top (flows/engines/)
             self._limiter = wrap_limiter(self._limiter)
         self._usage = usage
         self._stop = stop
         self._lock = threading.Lock()
-        # Where negotiation starts: a mode remembered from earlier runs, else json_schema.
-        self._format = FORMATS.index(response_format) if response_format in FORMATS else 0
-        self._format_confirmed = False  # a request in the current format was answered
-        self._limit_field = "max_tokens"  # max_completion_tokens where max_tokens is refused
+        self._asked = Negotiation(response_format)
         self.latencies: list[float] = []  # seconds of each answered request, in order
         self._fatal: str | None = None
         self._budget: str | None = None
@@ -188,12 +169,12 @@ class ChatEndpoint:
     @property
     def response_format(self) -> str:
         """The structured-output request the endpoint accepted last (json_schema first)."""
-        return FORMATS[self._format]
+        return FORMATS[self._asked.format]
 
     @property
     def response_format_confirmed(self) -> bool:
         """Whether the endpoint answered a request in `response_format` (worth remembering)."""
-        return self._format_confirmed
+        return self._asked.confirmed
 
     @property
     def concurrency_limit(self) -> int:
@@ -262,7 +243,8 @@ class ChatEndpoint:
         """The longest wait a Retry-After may ask for, and the run's time left (None: no
         --run-timeout)."""
         left = remaining()
-        return (self._max_retry_after if left is None else min(self._max_retry_after, left)), left
+        longest = self._policy.max_retry_after
+        return (longest if left is None else min(longest, left)), left
 
     def _wait_after(self, exc: JudgeError, failures: int) -> None:
         """Back off before asking again; raise instead when the breaker opens, when the
@@ -281,10 +263,10 @@ class ChatEndpoint:
                 f"than the run can wait ({can_wait:.0f} s): not waited for, the case stays "
                 "pending for the next run"
             ) from None
-        if failures > self._max_retries:
+        if failures > self._policy.max_retries:
             raise JudgeTransientError(f"{exc}; gave up after {failures} attempts") from None
         self._usage.add(retries=1)
-        wait = self._backoff(failures, retry_after)
+        wait = self._policy.backoff(failures, retry_after, self._random)
         self._stop.wait(wait if left is None else min(wait, left))
 
     def _attempt(
@@ -298,7 +280,7 @@ class ChatEndpoint:
             sent = self._window.admit(call_bound(messages, schema, max_tokens), self._stop)
             self._reserve_call()
             spent[0] += 1
-            used_format = self._format
+            used_format = self._asked.format
             body = chat_request_body(
                 self.model,
                 messages,
@@ -306,7 +288,7 @@ class ChatEndpoint:
                 response_format=FORMATS[used_format],
                 max_tokens=max_tokens,
                 parameters=REQUEST_PARAMETERS,
-                limit_field=self._limit_field,
+                limit_field=self._asked.limit_field,
             )
             started = time.monotonic()
             try:
@@ -317,7 +299,9 @@ class ChatEndpoint:
                 # Every slot pauses for a wait the run can give; a longer one is not waited
                 # for (_wait_after), by this call or any other.
                 retry_after = asked if asked is not None and asked <= self._can_wait()[0] else None
-                if self._refused_limit_field(exc, body) or self._refused_format(exc, used_format):
+                if self._asked.refused_limit_field(exc, body) or self._asked.refused_format(
+                    exc, used_format
+                ):
                     return None
                 raise self._status_error(exc, asked) from None
             except (TimeoutError, openai.APITimeoutError):
@@ -335,7 +319,7 @@ class ChatEndpoint:
             completion = json_body(raw)
             refused = error_answer(completion, raw)
             if refused is not None:
-                if self._refused_format(refused, used_format):
+                if self._asked.refused_format(refused, used_format):
                     return None
                 code = refused.body.get("code") if isinstance(refused.body, dict) else None
                 if code == 429 or (isinstance(code, int) and code >= 500):
@@ -348,8 +332,7 @@ class ChatEndpoint:
             self._window.settle(sent, None if reply.estimated else reply.total_tokens)
             with self._lock:
                 self.latencies.append(time.monotonic() - started)
-                if self._format == used_format:
-                    self._format_confirmed = True
+            self._asked.answered(used_format)
             ok = True
             return reply
         finally:
@@ -370,48 +353,21 @@ class ChatEndpoint:
             if self._fatal is not None:
                 raise JudgeEndpointError(self._fatal)
             self._breaker.check()
+            max_calls, max_tokens = self._limits.max_calls, self._limits.max_tokens
             if self._budget is None:
-                if self._max_calls is not None and self._usage.get("calls") >= self._max_calls:
+                if max_calls is not None and self._usage.get("calls") >= max_calls:
                     self._budget = (
-                        f"the run's cap of {self._max_calls} judge calls is reached "
+                        f"the run's cap of {max_calls} judge calls is reached "
                         "(--max-calls); the case stays pending for the next run"
                     )
-                elif self._max_tokens is not None and self._usage.tokens() >= self._max_tokens:
+                elif max_tokens is not None and self._usage.tokens() >= max_tokens:
                     self._budget = (
-                        f"the run's cap of {self._max_tokens} judge tokens is reached "
+                        f"the run's cap of {max_tokens} judge tokens is reached "
                         "(--max-tokens); the case stays pending for the next run"
                     )
             if self._budget is not None:
                 raise JudgeBudgetExhausted(self._budget)
             self._usage.add(calls=1)
-
-    def _refused_limit_field(self, exc: openai.APIStatusError, body: dict[str, Any]) -> bool:
-        """True when the server wants `max_completion_tokens` instead of `max_tokens`: ask so."""
-        if not wants_completion_tokens(exc, body):
-            return False
-        with self._lock:
-            if self._limit_field == "max_tokens":
-                self._limit_field = "max_completion_tokens"
-                log.info("the judge endpoint wants max_completion_tokens; sending that from now on")
-        return True
-
-    def _refused_format(self, exc: openai.APIStatusError, used_format: int) -> bool:
-        """True when the server refused our response_format (refusals.py): step down to the
-        next one, if there is one."""
-        if used_format + 1 >= len(FORMATS) or not refuses_format(exc):
-            return False
-        with self._lock:
-            if self._format == used_format:
-                self._format = used_format + 1
-                self._format_confirmed = False
-                log.info(
-                    "the judge endpoint refused response_format %s (HTTP %d); asking with %s "
-                    "from now on",
-                    FORMATS[used_format],
-                    exc.status_code,
-                    FORMATS[self._format],
-                )
-        return True
 
     def _status_error(self, exc: openai.APIStatusError, retry_after: float | None) -> JudgeError:
         """The judge error an HTTP error status is: transient, or permanent for every call."""
@@ -455,8 +411,3 @@ class ChatEndpoint:
             estimated=int(reply.estimated),
         )
         return reply
-
-    def _backoff(self, failures: int, retry_after: float | None) -> float:
-        ceiling = min(self._backoff_max, self._backoff_base * 2 ** (failures - 1))
-        delay = ceiling / 2 + self._random.uniform(0, ceiling / 2)
-        return max(delay, retry_after or 0.0)

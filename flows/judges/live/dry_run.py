@@ -28,6 +28,7 @@ from flows.judges.live.tasks import (
     DEFAULT_MODE,
     PACK_CHARS,
     PACK_SIZE,
+    Packing,
     Result,
     check_judge_settings,
     template_reason,
@@ -124,9 +125,9 @@ class EstimatingJudge(AskingJudge):
         llm_reason: bool = False,
         cache: ReplyCache | None = None,
         owns_cache: bool = False,
-        pack_size: int = PACK_SIZE,
-        pack_chars: int = PACK_CHARS,
+        packing: Packing | None = None,
     ) -> None:
+        packing = packing or Packing()
         usage = Usage()
         self._stop = threading.Event()
         self._cache = cache
@@ -143,8 +144,8 @@ class EstimatingJudge(AskingJudge):
                 store=store,
                 usage=usage,
                 memory=None,
-                pack_size=pack_size if mode == "packed" else 1,
-                pack_chars=pack_chars,
+                pack_size=packing.size if mode == "packed" else 1,
+                pack_chars=packing.chars,
                 concurrency=1,
                 track_items=False,
                 on_interrupt=self.stop,

@@ -5,9 +5,9 @@ Modes (the mode is part of the judge identity, hence of the metric config):
 - `per-item`: one call per distinct passage (truths), answer (claims) and (claims, truths)
   question (verdicts), with the one-item templates of prompts.py: about 2 calls a case plus
   the distinct passages a case, fewer as the cache fills.
-- `packed` (default): the same three questions, up to `pack_size` items (and `pack_chars`
-  characters of data) a call, with the templates of packed_prompts.py: the per-item count
-  divided by about `pack_size`, and the instructions paid once a call.
+- `packed` (default): the same three questions, up to `Packing.size` items (and
+  `Packing.chars` characters of data) a call, with the templates of packed_prompts.py: the
+  per-item count divided by about the pack size, and the instructions paid once a call.
 
 Both ask with the templates of faith_udfs (prompts.py, packed_prompts.py); the reason is a
 template (no call) unless `llm_reason=True`. Every answer is cached per item in `judge_cache`
@@ -24,14 +24,14 @@ import threading
 from types import TracebackType
 from typing import TYPE_CHECKING
 
-from flows.judges.endpoint.breaker import DEFAULT_BREAKER_FAILURES
-from flows.judges.endpoint.capped_http import DEFAULT_MAX_REPLY_BYTES
+from faith_udfs.errors import ConfigError
+from flows.judges.endpoint.call_policy import CallPolicy
 from flows.judges.endpoint.request_details import endpoint_key
 from flows.judges.endpoint.transport import ChatEndpoint, Usage
 from flows.judges.live.asking import AnswerStore, Asking, release
 from flows.judges.live.endpoint_answers import EndpointAnswers
 from flows.judges.live.questions import AskingJudge, openai_identity
-from flows.judges.live.tasks import DEFAULT_MODE, PACK_CHARS, PACK_SIZE, check_judge_settings
+from flows.judges.live.tasks import DEFAULT_MODE, Packing, check_judge_settings
 from flows.store.judge_memory import MEMORY_ERRORS, JudgeMemory
 from flows.store.reply_cache import ReplyCache
 
@@ -59,47 +59,42 @@ class OpenAIJudge(AskingJudge):
 
     def __init__(
         self,
-        model: str,
+        settings: JudgeSettings,
         *,
-        base_url: str | None = None,
-        api_key_env: str = "OPENAI_API_KEY",
-        mode: str = DEFAULT_MODE,
-        concurrency: int = 8,
-        timeout: float = 30.0,
-        max_retries: int = 4,
-        max_calls: int | None = None,
-        max_tokens: int | None = None,
-        max_output_tokens: int | None = None,
-        llm_reason: bool = False,
+        policy: CallPolicy | None = None,
+        packing: Packing | None = None,
         cache: ReplyCache | None = None,
-        owns_cache: bool = False,
         memory: JudgeMemory | None = None,
-        pack_size: int = PACK_SIZE,
-        pack_chars: int = PACK_CHARS,
-        backoff_base: float = 0.5,
-        backoff_max: float = 20.0,
-        max_retry_after: float = 60.0,
+        owns_cache: bool = False,
         track_items: bool = False,
-        rpm: int | None = None,
-        tpm: int | None = None,
-        rate_window: float = 60.0,
         wrap_limiter: Callable[[AdaptiveLimiter], AdaptiveLimiter] | None = None,
-        max_reply_bytes: int = DEFAULT_MAX_REPLY_BYTES,
-        breaker_failures: int = DEFAULT_BREAKER_FAILURES,
     ) -> None:
+        """`settings` (kind openai): the model, endpoint and limits; `policy`: retries,
+        backoff and the rate window (the house's defaults); `packing`: a packed call's size;
+        `cache` and `memory`: the run's call cache and endpoint memory, closed with the judge
+        when `owns_cache`; `track_items`: keep each item's usage for the run to drain;
+        `wrap_limiter`: a cap on calls in flight on top of the judge's own (flows/engines/)."""
+        if settings.kind != "openai":
+            raise ConfigError(
+                f"OpenAIJudge takes JudgeSettings(kind='openai', ...), not kind "
+                f"{settings.kind!r}; build any judge with flows.judges.build_judge(settings)"
+            )
+        policy, packing = policy or CallPolicy(), packing or Packing()
+        model, mode = settings.model or "", settings.mode or DEFAULT_MODE
         check_judge_settings(
             model=model,
             mode=mode,
-            concurrency=concurrency,
-            timeout=timeout,
-            max_retries=max_retries,
-            max_calls=max_calls,
-            max_tokens=max_tokens,
-            pack_size=pack_size,
-            pack_chars=pack_chars,
-            max_output_tokens=max_output_tokens,
+            concurrency=settings.concurrency,
+            timeout=settings.timeout,
+            max_retries=policy.max_retries,
+            max_calls=settings.max_calls,
+            max_tokens=settings.max_tokens,
+            pack_size=packing.size,
+            pack_chars=packing.chars,
+            max_output_tokens=settings.max_output_tokens,
         )
         usage = Usage()
+        base_url = settings.endpoint_url()
         self._memory = memory
         self._endpoint_key = endpoint_key(base_url)
         self._remembered = recalled_format(memory, self._endpoint_key, model)
@@ -108,24 +103,13 @@ class OpenAIJudge(AskingJudge):
         self._chat = ChatEndpoint(
             model,
             base_url=base_url,
-            api_key_env=api_key_env,
-            concurrency=concurrency,
-            timeout=timeout,
-            max_retries=max_retries,
-            max_calls=max_calls,
-            max_tokens=max_tokens,
-            backoff_base=backoff_base,
-            backoff_max=backoff_max,
-            max_retry_after=max_retry_after,
+            api_key_env=settings.api_key_env,
+            limits=settings.call_limits(),
+            policy=policy,
             usage=usage,
             stop=self._stop,
-            rpm=rpm,
-            tpm=tpm,
-            rate_window=rate_window,
             wrap_limiter=wrap_limiter,
             response_format=self._remembered,
-            max_reply_bytes=max_reply_bytes,
-            breaker_failures=breaker_failures,
         )
         if self._remembered is not None:
             log.info(
@@ -133,26 +117,26 @@ class OpenAIJudge(AskingJudge):
                 model,
                 self._remembered,
             )
-        self.api_key_env = api_key_env
+        self.api_key_env = settings.api_key_env
         self._cache = cache
         self._owns_cache = owns_cache  # close the cache with the judge
         store = AnswerStore(openai_identity(model, mode), mode, cache)
         answers = EndpointAnswers(
-            self._chat, store=store, usage=usage, max_output_tokens=max_output_tokens
+            self._chat, store=store, usage=usage, max_output_tokens=settings.max_output_tokens
         )
         super().__init__(
             model=model,
             mode=mode,
-            llm_reason=llm_reason,
+            llm_reason=settings.llm_reason,
             usage=usage,
             asking=Asking(
                 answers,
                 store=store,
                 usage=usage,
                 memory=memory,
-                pack_size=pack_size if mode == "packed" else 1,
-                pack_chars=pack_chars,
-                concurrency=concurrency,
+                pack_size=packing.size if mode == "packed" else 1,
+                pack_chars=packing.chars,
+                concurrency=settings.concurrency,
                 track_items=track_items,
                 on_interrupt=self.stop,
                 remember_format=self._remember_format,
@@ -256,26 +240,13 @@ def build_openai_judge(
     memory = JudgeMemory(con) if con is not None else None
     try:
         judge = OpenAIJudge(
-            settings.model or "",
-            base_url=settings.endpoint_url(),
-            api_key_env=settings.api_key_env,
-            mode=settings.mode or DEFAULT_MODE,
-            concurrency=settings.concurrency,
-            timeout=settings.timeout,
-            max_calls=settings.max_calls,
-            max_tokens=settings.max_tokens,
-            max_output_tokens=settings.max_output_tokens,
-            llm_reason=settings.llm_reason,
+            settings,
             cache=cache,
-            owns_cache=owns_cache,
             memory=memory,
+            owns_cache=owns_cache,
             # The pipeline drains per-item usage after every batch to charge cases.
             track_items=True,
-            rpm=settings.rpm,
-            tpm=settings.tpm,
             wrap_limiter=wrap_limiter,
-            max_reply_bytes=settings.max_reply_bytes,
-            breaker_failures=settings.breaker_failures,
         )
     except BaseException:
         if owns_cache and cache is not None:

@@ -69,6 +69,15 @@ BUDGET_CEILING = 8192
 PADDING_RUN = 64
 
 
+@dataclass(frozen=True)
+class Packing:
+    """How much a packed call carries: up to `size` items and `chars` characters of their
+    data (per-item mode asks one item a call whatever these say)."""
+
+    size: int = PACK_SIZE
+    chars: int = PACK_CHARS
+
+
 class ReplyCut(JudgeReplyError):
     """The reply ended at `max_tokens` (finish_reason "length"): never parsed, and not asked
     again at the same limit, which would cut it again. `padded`: it ended in white space

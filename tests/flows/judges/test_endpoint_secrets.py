@@ -20,11 +20,11 @@ from pathlib import Path
 import duckdb
 import pytest
 
-from flows.judges.live.judge import OpenAIJudge
 from flows.run.pipeline import run_score
 from flows.run.settings import ScoreSettings
 from flows.scrub import register_endpoint_secrets, scrub
 from tests.support.builders import many_cases, write
+from tests.support.llm_judge import openai_judge
 from tests.support.openai_batch_stub import BatchStub
 from tests.support.openai_stub import ECHOES, StubServer, serving
 
@@ -89,7 +89,7 @@ def test_a_live_run_keeps_no_secret_a_server_echoes(
     caplog.set_level("DEBUG", logger="flows")
     stub.fail(fault, times=None)
     base_url = stub.base_url if auth == "bearer" else with_credentials(stub.base_url)
-    judge = OpenAIJudge("stub-model", base_url=base_url, breaker_failures=10_000, **FAST)
+    judge = openai_judge("stub-model", base_url=base_url, breaker_failures=10_000, **FAST)
     db = tmp_path / "echo.duckdb"
     settings = ScoreSettings(source=str(source), db=str(db), max_invalid_share=1.0)
     try:

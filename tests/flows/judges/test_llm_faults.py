@@ -29,6 +29,7 @@ from flows.judges.live.judge import OpenAIJudge
 from flows.run.pipeline import run_score
 from flows.run.settings import ScoreSettings
 from tests.support.builders import COMPARED, case_row, cases, many_cases, write
+from tests.support.llm_judge import openai_judge
 from tests.support.openai_stub import StubServer, serving
 
 KEY = "sk-faults-3b9d41e07c5a4f6e8d2c1b0a9f8e7d6c"
@@ -61,7 +62,7 @@ def judges(stub: StubServer) -> Iterator[list[OpenAIJudge]]:
 
 
 def llm_judge(stub: StubServer, made: list[OpenAIJudge], **options: object) -> OpenAIJudge:
-    judge = OpenAIJudge("stub-model", base_url=stub.base_url, **{**FAST, **options})
+    judge = openai_judge("stub-model", base_url=stub.base_url, **{**FAST, **options})
     made.append(judge)
     return judge
 

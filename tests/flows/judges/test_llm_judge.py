@@ -10,28 +10,36 @@ from __future__ import annotations
 import json
 import logging
 import random
+import re
 import threading
 import time
 from collections.abc import Callable, Iterator
 from datetime import UTC, datetime, timedelta
 from email.utils import format_datetime
+from pathlib import Path
 
 import polars as pl
 import pytest
+from pydantic import ValidationError
 
 from faith_udfs import ConfigError, JudgeTransientError, LexicalJudge, MetricConfig, score_cases
 from faith_udfs.errors import JudgeCrashed
 from faith_udfs.packed_prompts import PACKED_TRUTHS, PACKED_VERDICTS
 from faith_udfs.prompts import CLAIMS, TRUTHS, VERDICTS
+from flows.judges.endpoint.call_policy import CallPolicy
 from flows.judges.endpoint.limiter import AdaptiveLimiter
 from flows.judges.endpoint.request_details import retry_after_seconds as _retry_after
 from flows.judges.live.judge import OpenAIJudge
+from flows.judges.live.tasks import Packing
+from flows.judges.settings import JudgeSettings
 from flows.store.db import open_store
 from flows.store.reply_cache import ReplyCache
 from tests.conftest import POLICY
 from tests.support.builders import COMPARED, metric_cases
+from tests.support.llm_judge import openai_judge
 from tests.support.openai_stub import StubServer, serving
 
+ROOT = Path(__file__).resolve().parents[3]
 KEY = "sk-faithpipe-TEST-9f8e7d6c5b4a39281706"
 MODES = ["per-item", "packed"]
 CONFIG = MetricConfig()
@@ -127,7 +135,7 @@ def make_judge(stub: StubServer) -> Iterator[Callable[..., OpenAIJudge]]:
             "backoff_max": 0.02,
             **options,
         }
-        judge = OpenAIJudge("stub-model", **settings)
+        judge = openai_judge("stub-model", **settings)
         made.append(judge)
         return judge
 
@@ -507,27 +515,62 @@ def test_the_api_key_appears_nowhere(make_judge, stub, tmp_path, caplog, capsys)
 def test_a_missing_key_says_which_variable_to_set(monkeypatch) -> None:
     monkeypatch.delenv("FAITH_TEST_KEY", raising=False)
     with pytest.raises(ConfigError, match="FAITH_TEST_KEY, which is not set"):
-        OpenAIJudge("m", api_key_env="FAITH_TEST_KEY")
+        openai_judge("m", api_key_env="FAITH_TEST_KEY")
 
 
 @pytest.mark.parametrize(
-    ("options", "message"),
+    ("settings", "options", "message"),
     [
-        ({"mode": "combined"}, "unknown judge mode 'combined'"),
-        ({"concurrency": 0}, "concurrency must be an integer >= 1"),
-        ({"max_calls": -1}, "max_calls must be a non-negative integer"),
-        ({"timeout": 0}, "timeout must be a positive number"),
+        ({"mode": "combined"}, {}, "unknown judge mode 'combined'"),
+        ({"model": None}, {}, "--judge openai needs --model NAME"),
+        ({}, {"policy": CallPolicy(max_retries=-1)}, "max_retries must be an integer >= 0"),
+        ({}, {"packing": Packing(size=0)}, "pack_size must be an integer >= 1"),
+        ({"kind": "lexical"}, {}, r"OpenAIJudge takes JudgeSettings\(kind='openai'"),
     ],
 )
-def test_wrong_settings_are_refused_when_built(options, message) -> None:
+def test_wrong_settings_are_refused_when_built(settings, options, message) -> None:
+    # The judge takes its wing's typed settings (issue 21: not 24 loose parameters).
     with pytest.raises(ConfigError, match=message):
-        OpenAIJudge("m", **options)
+        OpenAIJudge(JudgeSettings(**{"kind": "openai", "model": "m", **settings}), **options)
+
+
+@pytest.mark.parametrize(
+    ("settings", "message"),
+    [
+        ({"concurrency": 0}, "concurrency"),
+        ({"max_calls": -1}, "max_calls"),
+        ({"timeout": 0}, "timeout"),
+    ],
+)
+def test_settings_out_of_bounds_are_refused_before_any_judge(settings, message) -> None:
+    with pytest.raises(ValidationError, match=message):
+        JudgeSettings(kind="openai", model="m", **settings)
+
+
+def test_the_wing_pages_example_builds_the_judge_from_its_settings() -> None:
+    page = (ROOT / "docs" / "architecture-wing.md").read_text()
+    example = next(
+        block
+        for block in re.findall(r"```python\n(.*?)```", page, re.DOTALL)
+        if "OpenAIJudge(settings)" in block
+    )
+    found: dict[str, object] = {}
+    exec(example, found)  # the page's own example, run as a reader would
+    built, plain = found["built"], found["plain"]
+    try:
+        assert isinstance(built, OpenAIJudge)
+        assert isinstance(plain, OpenAIJudge)
+        assert built.identity == plain.identity
+        assert built.identity.model == "gpt-4o-mini"
+    finally:
+        built.close()
+        plain.close()
 
 
 def test_identity_names_the_mode_and_not_the_endpoint(stub) -> None:
-    a = OpenAIJudge("gpt-x", base_url=stub.base_url, mode="packed")
-    b = OpenAIJudge("gpt-x", base_url="https://user:secret@proxy.example:8443/v1", mode="packed")
-    c = OpenAIJudge("gpt-x", mode="per-item")
+    a = openai_judge("gpt-x", base_url=stub.base_url, mode="packed")
+    b = openai_judge("gpt-x", base_url="https://user:secret@proxy.example:8443/v1", mode="packed")
+    c = openai_judge("gpt-x", mode="per-item")
     try:
         assert a.identity == b.identity != c.identity
         assert a.identity.kind == "openai"
@@ -558,7 +601,7 @@ def test_no_stub_thread_outlives_the_server() -> None:
     before = threading.active_count()
     with StubServer() as server:
         server.delay = 0.01
-        judge = OpenAIJudge("stub-model", base_url=server.base_url, mode="per-item", timeout=2)
+        judge = openai_judge("stub-model", base_url=server.base_url, mode="per-item", timeout=2)
         assert judge.answer_claims("Order A17 shipped.") == ["Order A17 shipped."]
         judge.close()
         assert server.requests == 1  # a handler thread served it

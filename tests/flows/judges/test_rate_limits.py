@@ -17,9 +17,9 @@ import pytest
 from faith_udfs.errors import JudgeError, JudgeTransientError
 from flows.cli import main
 from flows.judges.endpoint.rate_window import CHARS_PER_TOKEN, RateWindow, call_bound, shared_window
-from flows.judges.live.judge import OpenAIJudge
 from flows.run.pipeline import run_score
 from tests.support.counting_server import RemoteServer, busiest_window, serving_elsewhere, totals
+from tests.support.llm_judge import openai_judge
 
 SAMPLE = Path(__file__).resolve().parents[3] / "data" / "sample" / "cases.parquet"
 
@@ -122,13 +122,15 @@ def test_a_run_stays_within_rpm_and_tpm_at_a_counting_server(
     source = tmp_path / "cases.parquet"
     pl.read_parquet(SAMPLE).head(10).write_parquet(source)
     seconds, rpm, tpm = 1.0, 4, 4_000
-    judge = OpenAIJudge(
+    judge = openai_judge(
         "counting-model",
         base_url=counting.base_url,
         concurrency=8,
         pack_size=4,
         rpm=rpm,
         tpm=tpm,
+        # A --tpm must hold one call's largest reply (JudgeSettings refuses it otherwise).
+        max_output_tokens=1_024,
         rate_window=seconds,
         track_items=True,
     )

@@ -14,10 +14,10 @@ import pytest
 from faith_udfs.errors import JudgeReplyError
 from flows.cli.commands import build_parser
 from flows.judges.endpoint.capped_http import DEFAULT_MAX_REPLY_BYTES
-from flows.judges.live.judge import OpenAIJudge
 from flows.run.pipeline import run_score
 from flows.run.settings import JudgeSettings, ScoreSettings
 from tests.support.builders import many_cases, write
+from tests.support.llm_judge import openai_judge
 from tests.support.openai_stub import StubServer, serving
 
 CAP = 1024 * 1024
@@ -39,7 +39,7 @@ def test_a_reply_over_the_cap_is_a_reply_error_never_read_whole(
 ) -> None:
     stub.huge_declared = declared
     with (
-        OpenAIJudge(
+        openai_judge(
             "stub-model", base_url=stub.base_url, mode="per-item", max_reply_bytes=CAP, **FAST
         ) as judge,
         pytest.raises(JudgeReplyError, match=r"larger than 1,048,576 bytes"),

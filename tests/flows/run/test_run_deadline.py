@@ -20,10 +20,10 @@ import pytest
 from flows.cli.commands import build_parser
 from flows.clock import remaining, set_deadline
 from flows.judges.endpoint.breaker import WaitTooLong
-from flows.judges.live.judge import OpenAIJudge
 from flows.run.deadline import NIGHTLY_RUN_TIMEOUT, run_deadline
 from flows.run.stop_signals import RunDeadline
 from tests.support.builders import case_row, cases, write
+from tests.support.llm_judge import openai_judge
 from tests.support.openai_stub import StubServer, serving
 
 FAITH = Path(sys.executable).with_name("faith")
@@ -102,7 +102,7 @@ def test_the_deadline_raises_run_deadline_in_the_main_thread() -> None:
 def test_a_retry_after_beyond_the_time_left_is_not_waited_for(stub: StubServer) -> None:
     stub.retry_after = 30.0  # within the judge's own 60 s, beyond the run's 5 s left
     stub.fail("429", times=None)
-    judge = OpenAIJudge("stub-model", base_url=stub.base_url, mode="per-item", concurrency=1)
+    judge = openai_judge("stub-model", base_url=stub.base_url, mode="per-item", concurrency=1)
     set_deadline(5.0)
     try:
         with pytest.raises(WaitTooLong, match=r"asked to wait 30 s.*can wait \(5 s\)"):

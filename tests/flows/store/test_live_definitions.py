@@ -46,3 +46,32 @@ def test_a_stale_definition_is_replaced_when_the_store_opens(tmp_path: Path) -> 
         assert "invalid_share" in live  # the definition of migration 009, not 002's
         assert define_analysis(con) is False  # current: a later open recreates nothing
         assert con.execute("SELECT count(*) FROM analysis_definitions").fetchall() == [(1,)]
+
+
+DEFINITIONS = """
+SELECT function_name, string_agg(macro_definition, ';' ORDER BY macro_definition)
+FROM duckdb_functions() WHERE function_type IN ('macro', 'table_macro') AND NOT internal
+GROUP BY function_name
+UNION ALL SELECT view_name, sql FROM duckdb_views() WHERE NOT internal
+"""
+
+KINDS = """
+SELECT DISTINCT function_name,
+       CASE function_type WHEN 'table_macro' THEN 'MACRO TABLE' ELSE 'MACRO' END
+FROM duckdb_functions() WHERE function_type IN ('macro', 'table_macro') AND NOT internal
+UNION ALL SELECT view_name, 'VIEW' FROM duckdb_views() WHERE NOT internal
+"""
+
+
+def test_a_migrated_database_holds_exactly_what_analysis_sql_makes(tmp_path: Path) -> None:
+    # Migrations 016 and 017 restate conversation_scores and the compare macros (they may not
+    # be edited); what they made is replaced, and no overload of theirs is left beside it.
+    with open_store(tmp_path / "f.duckdb") as con:
+        migrated = dict(con.execute(DEFINITIONS).fetchall())
+        kinds = dict(con.execute(KINDS).fetchall())
+        for _, name in CREATED.findall(sql("analysis")):
+            con.execute(f"DROP {kinds[name]} {name}")
+        assert con.execute(DEFINITIONS).fetchall() == []
+        con.execute(sql("analysis"))
+        assert dict(con.execute(DEFINITIONS).fetchall()) == migrated
+    assert {"conversation_scores", "compare_cases", "compare_scores"} <= set(migrated)

@@ -1,0 +1,44 @@
+"""How a judge may use its endpoint: the limits the user sets (CallLimits, filled from
+JudgeSettings) and the house's retry and pacing policy (CallPolicy, which tests shorten)."""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+
+__all__ = ["CallLimits", "CallPolicy"]
+
+
+@dataclass(frozen=True)
+class CallLimits:
+    """The user's limits on the endpoint (`--concurrency`, `--timeout`, `--max-calls`,
+    `--max-tokens`, `--rpm`, `--tpm`, `--max-reply-bytes`, `--breaker-failures`); their
+    defaults and bounds are JudgeSettings', which makes these (`call_limits()`)."""
+
+    concurrency: int
+    timeout: float
+    max_calls: int | None
+    max_tokens: int | None
+    rpm: int | None
+    tpm: int | None
+    max_reply_bytes: int
+    breaker_failures: int
+
+
+@dataclass(frozen=True)
+class CallPolicy:
+    """How a failed call is asked again (retries, jittered exponential backoff, the longest
+    Retry-After waited for) and the window `--rpm`/`--tpm` count over, in seconds."""
+
+    max_retries: int = 4
+    backoff_base: float = 0.5
+    backoff_max: float = 20.0
+    max_retry_after: float = 60.0
+    rate_window: float = 60.0
+
+    def backoff(self, failures: int, retry_after: float | None, jitter: random.Random) -> float:
+        """Seconds to wait after the `failures`-th failure in a row: half the doubling
+        ceiling plus up to as much again at random, and never less than the server asked."""
+        ceiling = min(self.backoff_max, self.backoff_base * 2 ** (failures - 1))
+        delay = ceiling / 2 + jitter.uniform(0, ceiling / 2)
+        return max(delay, retry_after or 0.0)

@@ -289,6 +289,33 @@ def test_arrow_and_pandas_frames_come_back_as_they_went_in_with_equal_results() 
     assert pl.from_pandas(pandas_result).equals(polars_result)
 
 
+def test_a_pandas_frame_as_a_deepeval_user_builds_it_scores_as_polars_and_arrow_do() -> None:
+    pandas = pytest.importorskip("pandas")
+    rows = {
+        "question": ["q1", "q2", "q3", "q4"],
+        "answer": [*ANSWERS[1:3], "   ", ANSWERS[3]],  # a blank one: invalid, null counts
+        "passages": [CONTEXT, CONTEXT[:1], CONTEXT, []],  # an empty one: invalid too
+        "app": ["a", "b", "a", "c"],
+    }
+    frame = pandas.DataFrame(rows, index=[10, 20, 30, 40])  # lists as Python lists
+    scored, claims = score_frame(frame, columns=MAPPING, claims=True, threshold=0.7)
+    assert isinstance(scored, pandas.DataFrame)
+    assert isinstance(claims, pandas.DataFrame)
+    assert list(scored.index) == [10, 20, 30, 40]  # the caller's index, rows in order
+    assert list(scored.columns[:4]) == list(rows)  # the caller's columns first
+    assert list(scored["answer"]) == rows["answer"]
+    assert list(scored["status"]) == ["scored", "scored", "invalid", "invalid"]
+    from_polars, polars_claims = score_frame(
+        pl.DataFrame(rows), columns=MAPPING, claims=True, threshold=0.7
+    )
+    from_arrow = pl.from_arrow(score_frame(pa.table(rows), columns=MAPPING, threshold=0.7))
+    assert from_arrow.equals(from_polars)
+    # pandas has no nullable int by default: an invalid row's counts come back as NaN
+    back = pl.from_pandas(scored.reset_index(drop=True)).cast(dict(from_polars.schema))
+    assert back.equals(from_polars)
+    assert pl.from_pandas(claims).equals(polars_claims)
+
+
 def test_score_frame_refuses_what_it_cannot_read_in_one_line() -> None:
     with pytest.raises(
         TypeError, match="takes a polars DataFrame, a pandas DataFrame or a pyarrow"

@@ -19,7 +19,7 @@ from faith_udfs.config import MetricConfig
 from faith_udfs.deepeval_models import DeepEvalModelJudge, is_deepeval_model, judge_of
 from faith_udfs.errors import ConfigError
 from faith_udfs.grounded import GroundedJudge
-from faith_udfs.judges import Judge
+from faith_udfs.judges import Judge, is_judge
 from faith_udfs.metric import FaithfulnessFrames, score_cases
 from faith_udfs.one_case import one_case_result
 
@@ -93,7 +93,9 @@ class FaithfulnessMetric:
         for name, value in (("eval_mode", eval_mode), ("system_one_model", system_one_model)):
             if value is not None:
                 raise ConfigError(REFUSED[name])
-        if isinstance(threshold, Judge) or is_deepeval_model(threshold):
+        if not isinstance(threshold, int | float) and (
+            is_judge(threshold) or is_deepeval_model(threshold)
+        ):
             # faithpipe's older order, FaithfulnessMetric(judge, threshold)
             threshold, model = (model if isinstance(model, int | float) else 0.5), threshold
         if evaluation_template is not None:

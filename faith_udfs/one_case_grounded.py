@@ -7,6 +7,7 @@ from __future__ import annotations
 import math
 import re
 from dataclasses import dataclass
+from functools import cache, lru_cache
 
 from faith_udfs.grounded import (
     CONTRADICTED_FACTOR,
@@ -75,6 +76,7 @@ class Word:
     negation: bool
 
 
+@lru_cache(maxsize=2**16)  # a log's words repeat; a pure function of the written token
 def _token(cased: str) -> Word | None:
     token = cased.lower()
     if token in GROUNDED_STOP_WORDS:
@@ -85,7 +87,8 @@ def _token(cased: str) -> Word | None:
     return Word(stemmed, cased, figure, upper and not figure, stemmed in _NEGATION_STEMS)
 
 
-def claim_words(claim: str) -> list[Word]:
+@lru_cache(maxsize=2**12)
+def claim_words(claim: str) -> tuple[Word, ...]:
     """A claim's distinct words in order (`_tokens(cased=True)`, then `_distinct(ordered)`)."""
     raw = _NOT.sub(" not", claim).lstrip(WHITE_SPACE)
     raw = raw[:1].lower() + raw[1:]  # the first word's capital is the sentence's
@@ -94,9 +97,10 @@ def claim_words(claim: str) -> list[Word]:
         word = _token(cased)
         if word is not None and word.word not in seen:
             seen[word.word] = word
-    return list(seen.values())
+    return tuple(seen.values())
 
 
+@lru_cache(maxsize=2**12)  # a knowledge base's passages, hence sentences, repeat
 def truth_words(truth: str) -> tuple[frozenset[str], frozenset[str]]:
     """A truth's word stems and the stems of its figures (`_tokens(cased=False)`)."""
     words, figures = set(), set()
@@ -109,12 +113,16 @@ def truth_words(truth: str) -> tuple[frozenset[str], frozenset[str]]:
     return frozenset(words), frozenset(figures)
 
 
+@cache
+def _same_features() -> bool:
+    """Whether grounded.py weighs the features this twin computes, in the same order."""
+    return tuple(feature_columns()) == FEATURES and set(WEIGHTS) == {"intercept", *FEATURES}
+
+
 def grounded_verdicts(judge: Judge, claims: list[str], truths: list[str]) -> list[Verdict] | None:
     """GroundedJudge.verdicts of one case; None when grounded.py's features are not the ones
     this twin computes (the batch path then runs)."""
-    if not isinstance(judge, GroundedJudge) or tuple(feature_columns()) != FEATURES:
-        return None
-    if set(WEIGHTS) != {"intercept", *FEATURES}:
+    if not isinstance(judge, GroundedJudge) or not _same_features():
         return None
     of_truth = {truth: truth_words(truth) for truth in truths}
     rows = [of_truth[truth] for truth in truths]
@@ -164,7 +172,7 @@ def grounded_verdicts(judge: Judge, claims: list[str], truths: list[str]) -> lis
 def _support(  # noqa: PLR0917 - one claim's columns of claim_features
     claim: str,
     verbatim: bool,
-    words: list[Word],
+    words: tuple[Word, ...],
     spread: list[int],
     weights: list[int],
     truths: list[str],

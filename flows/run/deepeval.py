@@ -19,6 +19,7 @@ from faith_udfs import (
     LLMTestCase,
     evaluate,
     register_model_resolver,
+    register_test_case_loader,
     score_frame,
 )
 from flows.judges import JudgeSettings, build_judge
@@ -47,3 +48,4 @@ def judge_for_model(name: str) -> Judge:
 
 
 register_model_resolver(judge_for_model)
+register_test_case_loader(load_test_cases)

@@ -15,10 +15,12 @@ from faith_udfs.case_results import CaseResult, FaithfulnessVerdict
 from faith_udfs.config import MetricConfig
 from faith_udfs.deepeval_models import VerdictWord
 from faith_udfs.grounded import GroundedJudge
+from faith_udfs.grounded_v1 import GroundedV1Judge
 from faith_udfs.judges import VERDICT_VOCABULARY, Judge
 from faith_udfs.lexical import LexicalJudge
 from faith_udfs.metric import BLANK_ANSWER, EMPTY_CONTEXT
 from faith_udfs.one_case_grounded import grounded_claims, grounded_verdicts
+from faith_udfs.one_case_grounded_v1 import grounded_v1_claims, grounded_v1_verdicts
 from faith_udfs.one_case_rules import PLAIN, WHITE_SPACE, Rules, lexical_verdicts, sentences
 from faith_udfs.prompts import format_score
 
@@ -26,6 +28,7 @@ from faith_udfs.prompts import format_score
 RULES: dict[type, Rules] = {
     LexicalJudge: Rules("lexical-v2", sentences, lexical_verdicts),
     GroundedJudge: Rules("grounded-v2", grounded_claims, grounded_verdicts),
+    GroundedV1Judge: Rules("grounded-v1", grounded_v1_claims, grounded_v1_verdicts),
 }
 
 

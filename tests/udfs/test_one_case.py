@@ -37,8 +37,8 @@ JUDGES: dict[str, Judge] = {
     "grounded-v1": GroundedV1Judge(),
     "lexical": LexicalJudge(),
 }
-# The judges the plain-Python path covers; grounded-v1 always takes the batch path.
-COVERED = {"grounded", "grounded-calibrated", "lexical"}
+# The judges the plain-Python path covers (all of them, on plain text).
+COVERED = set(JUDGES)
 CONFIGS = {
     "default": MetricConfig(),
     "strict-penalised-limited": MetricConfig(
@@ -238,7 +238,7 @@ def test_what_the_one_case_path_does_not_cover_takes_the_batch_path() -> None:
 
     plain = ("Order A17 shipped.", ["Order A17 shipped."])
     assert one_case_result(Stricter(), MetricConfig(), "c", *plain) is None  # a subclass
-    assert one_case_result(GroundedV1Judge(), MetricConfig(), "c", *plain) is None
+    assert one_case_result(GroundedV1Judge(), MetricConfig(), "c", *plain) is not None
     assert one_case_result(LexicalJudge(), MetricConfig(), "c", "Café.", ["Café."]) is None
     assert one_case_result(LexicalJudge(), MetricConfig(), "c", *plain) is not None
 

@@ -1,7 +1,7 @@
 """Bench (not a test): DeepEval's two ways to score, on the same generated cases:
 `evaluate(cases, [metric])` (one batch-path pass) against a loop of `metric.measure(case)`.
 
-    python bench/measure.py [--rows 100000] [--loop-rows 300] [--judge lexical]
+    python bench/measure.py [--rows 100000] [--loop-rows 300] [--judge grounded] [--batch-of-one]
 
 Prints ms per case of `measure()` for distinct cases (a fresh metric each time, so nothing is
 remembered), for a repeated case (answered from the metric's memory), and along the generated
@@ -34,8 +34,9 @@ from faith_udfs import (
     score_cases,
 )
 from faith_udfs.case_results import case_results, cases_frame
+from faith_udfs.grounded_v1 import GroundedV1Judge
 
-JUDGES = {"lexical": LexicalJudge, "grounded": GroundedJudge}
+JUDGES = {"lexical": LexicalJudge, "grounded": GroundedJudge, "grounded-v1": GroundedV1Judge}
 
 
 def per_case_ms(metric_for: object, cases: list[LLMTestCase]) -> tuple[float, float]:

@@ -143,7 +143,13 @@ def _metric_settings(config: MetricConfig) -> dict[str, object]:
     }
 
 
-@pytest.mark.parametrize("config", CONFIGS)
+# The default settings in the fast tier; the other settings (~10 s more) in make test's.
+SETTINGS = [
+    pytest.param(name, marks=[] if name == "default" else [pytest.mark.slow]) for name in CONFIGS
+]
+
+
+@pytest.mark.parametrize("config", SETTINGS)
 @pytest.mark.parametrize("judge", JUDGES)
 def test_one_case_equals_the_batch_path_on_the_corpus(judge: str, config: str) -> None:
     cases = corpus()

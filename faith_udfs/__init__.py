@@ -4,6 +4,7 @@ from faith_udfs.api import FaithfulnessMetric, FaithfulnessVerdict, LLMTestCase
 from faith_udfs.calibration import Cutoffs
 from faith_udfs.claims import extract_claims
 from faith_udfs.config import SCORING_RULES_VERSION, JudgeIdentity, MetricConfig
+from faith_udfs.dataset import load_test_cases, register_test_case_loader
 from faith_udfs.deepeval_models import DeepEvalModelJudge, VerdictWord, register_model_resolver
 from faith_udfs.errors import (
     ConfigError,
@@ -71,8 +72,10 @@ __all__ = [
     "extract_claims",
     "extract_truths",
     "judge_claims",
+    "load_test_cases",
     "parse_columns",
     "register_model_resolver",
+    "register_test_case_loader",
     "score_cases",
     "score_expr",
     "score_frame",

@@ -6,10 +6,35 @@ from __future__ import annotations
 import csv
 import io
 import json
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
+from pathlib import Path
 from typing import Any
 
 from faith_udfs.api import LLMTestCase
+from faith_udfs.errors import ConfigError
+
+FileLoader = Callable[..., list[LLMTestCase]]
+_LOADERS: list[FileLoader] = []
+LOADING_NEEDS_FLOWS = (
+    "load_test_cases reads a file, which faith_udfs (no I/O) does not: `import "
+    "flows.run.deepeval` first (it installs the file reader), or call "
+    "flows.run.deepeval.load_test_cases"
+)
+
+
+def register_test_case_loader(loader: FileLoader) -> None:
+    """Install what reads a test-case file (flows installs flows.read.test_cases')."""
+    if loader not in _LOADERS:
+        _LOADERS.append(loader)
+
+
+def load_test_cases(path: str | Path, **fields: Any) -> list[LLMTestCase]:
+    """The test cases of a CSV, JSON or JSONL file, as DeepEval's dataset loaders read them
+    (`input=`, `actual_output=`, `retrieval_context=`, `delimiter="|"`, `case_id=`), through
+    the reader flows installs: faith_udfs opens no file itself."""
+    if not _LOADERS:
+        raise ConfigError(LOADING_NEEDS_FLOWS)
+    return _LOADERS[-1](path, **fields)
 
 
 def cases_from_records(

@@ -13,7 +13,7 @@ from collections.abc import Callable
 from typing import Any
 
 from faith_udfs.errors import ConfigError, JudgeReplyError
-from faith_udfs.judges import Judge
+from faith_udfs.judges import Judge, is_judge
 from faith_udfs.prompt_judge import PromptJudge
 from faith_udfs.prompts import CLAIMS, REASON, TRUTHS, VERDICTS
 from faith_udfs.replies import first_json_object, parse_reason, parse_statements, parse_verdicts
@@ -56,7 +56,7 @@ def register_model_resolver(resolver: ModelResolver) -> None:
 def judge_of(model: object) -> Judge:
     """The judge `model` names: a faith_udfs judge as is, a DeepEval-shaped LLM wrapped, a model
     name through the installed resolver; anything else is refused with what is accepted."""
-    if isinstance(model, Judge):
+    if is_judge(model):
         return model
     if isinstance(model, str):
         if not _RESOLVERS:

@@ -99,9 +99,12 @@ def score_frame(
         cases.select("case_id")
     )
     out = joined.join(scores, on="case_id", how="left", maintain_order="left")
+    result = _from_polars(kind, out)
+    if kind == "pandas":
+        result.index = frame.index  # the caller's rows, under the caller's index
     if claims:
-        return _from_polars(kind, out), _from_polars(kind, frames.claim_verdicts)
-    return _from_polars(kind, out)
+        return result, _from_polars(kind, frames.claim_verdicts)
+    return result
 
 
 def _case_ids(contract: pl.DataFrame, how: str) -> pl.Series:

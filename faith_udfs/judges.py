@@ -19,7 +19,7 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Generic, Protocol, TypeVar, runtime_checkable
+from typing import Generic, Protocol, TypeGuard, TypeVar, runtime_checkable
 
 import polars as pl
 
@@ -46,6 +46,23 @@ class Judge(Protocol):
     def verdicts(self, questions: pl.DataFrame) -> pl.DataFrame: ...
 
     def reasons(self, requests: pl.DataFrame) -> pl.DataFrame: ...
+
+
+_JUDGE_MEMBERS = ("identity", "truths", "claims", "verdicts", "reasons")
+_JUDGE_TYPES: set[type] = set()
+
+
+def is_judge(value: object) -> TypeGuard[Judge]:
+    """`isinstance(value, Judge)`, remembered per class when the class itself has every member
+    (a Protocol check costs ~0.1 ms: a tenth of measure()'s budget)."""
+    kind = type(value)
+    if kind in _JUDGE_TYPES:
+        return True
+    if not isinstance(value, Judge):
+        return False
+    if all(hasattr(kind, name) for name in _JUDGE_MEMBERS):
+        _JUDGE_TYPES.add(kind)
+    return True
 
 
 @dataclass(frozen=True)

@@ -189,10 +189,13 @@ import flows
 for module in pkgutil.walk_packages(flows.__path__, "flows."):
     if module.name not in ("flows.__main__", "flows.cli.__main__"):
         importlib.import_module(module.name)
-# polars writes its allocator default into _RJEM_MALLOC_CONF when it loads (flows/allocator.py)
+# polars writes its allocator default into _RJEM_MALLOC_CONF when it loads (flows/allocator.py);
+# pandera, when pandas is installed (the dev extra), sets two for pyspark
+# (pandera/external_config.py)
+theirs = {"_RJEM_MALLOC_CONF", "SPARK_LOCAL_IP", "PYARROW_IGNORE_TIMEZONE"}
 changed = sorted(
     k for k in set(before) | set(os.environ)
-    if before.get(k) != os.environ.get(k) and k != "_RJEM_MALLOC_CONF"
+    if before.get(k) != os.environ.get(k) and k not in theirs
 )
 after = {name: logging.getLogger(name).level for name in levels}
 print(changed, after == levels, logging.getLogger("faithpipe").handlers)

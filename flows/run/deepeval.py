@@ -7,6 +7,8 @@ means the OpenAI-compatible judge (settings from the environment as the CLI read
 
 from __future__ import annotations
 
+import os
+
 from faith_udfs import (
     AsyncConfig,
     DisplayConfig,
@@ -17,6 +19,7 @@ from faith_udfs import (
     LLMTestCase,
     evaluate,
     register_model_resolver,
+    register_test_case_loader,
     score_frame,
 )
 from flows.judges import JudgeSettings, build_judge
@@ -38,8 +41,11 @@ __all__ = [
 
 def judge_for_model(name: str) -> Judge:
     """The OpenAI-compatible judge for a model name, as `faith score --judge openai --model`
-    builds it (key from OPENAI_API_KEY, endpoint from the settings' default)."""
-    return build_judge(JudgeSettings(kind="openai", model=name))
+    builds it: key from OPENAI_API_KEY; endpoint from OPENAI_BASE_URL when set (as the OpenAI
+    client DeepEval uses reads it: a proxy, vLLM, Ollama), else OpenAI's."""
+    base_url = os.environ.get("OPENAI_BASE_URL") or None
+    return build_judge(JudgeSettings(kind="openai", model=name, base_url=base_url))
 
 
 register_model_resolver(judge_for_model)
+register_test_case_loader(load_test_cases)

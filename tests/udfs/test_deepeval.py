@@ -289,6 +289,33 @@ def test_arrow_and_pandas_frames_come_back_as_they_went_in_with_equal_results() 
     assert pl.from_pandas(pandas_result).equals(polars_result)
 
 
+def test_a_pandas_frame_as_a_deepeval_user_builds_it_scores_as_polars_and_arrow_do() -> None:
+    pandas = pytest.importorskip("pandas")
+    rows = {
+        "question": ["q1", "q2", "q3", "q4"],
+        "answer": [*ANSWERS[1:3], "   ", ANSWERS[3]],  # a blank one: invalid, null counts
+        "passages": [CONTEXT, CONTEXT[:1], CONTEXT, []],  # an empty one: invalid too
+        "app": ["a", "b", "a", "c"],
+    }
+    frame = pandas.DataFrame(rows, index=[10, 20, 30, 40])  # lists as Python lists
+    scored, claims = score_frame(frame, columns=MAPPING, claims=True, threshold=0.7)
+    assert isinstance(scored, pandas.DataFrame)
+    assert isinstance(claims, pandas.DataFrame)
+    assert list(scored.index) == [10, 20, 30, 40]  # the caller's index, rows in order
+    assert list(scored.columns[:4]) == list(rows)  # the caller's columns first
+    assert list(scored["answer"]) == rows["answer"]
+    assert list(scored["status"]) == ["scored", "scored", "invalid", "invalid"]
+    from_polars, polars_claims = score_frame(
+        pl.DataFrame(rows), columns=MAPPING, claims=True, threshold=0.7
+    )
+    from_arrow = pl.from_arrow(score_frame(pa.table(rows), columns=MAPPING, threshold=0.7))
+    assert from_arrow.equals(from_polars)
+    # pandas has no nullable int by default: an invalid row's counts come back as NaN
+    back = pl.from_pandas(scored.reset_index(drop=True)).cast(dict(from_polars.schema))
+    assert back.equals(from_polars)
+    assert pl.from_pandas(claims).equals(polars_claims)
+
+
 def test_score_frame_refuses_what_it_cannot_read_in_one_line() -> None:
     with pytest.raises(
         TypeError, match="takes a polars DataFrame, a pandas DataFrame or a pyarrow"
@@ -335,3 +362,73 @@ def test_the_documented_side_by_side_example_runs(capsys) -> None:
     printed = capsys.readouterr().out
     assert printed.startswith("1.0 The score is 1.00.\n")
     assert "Faithfulness: 100.00% pass rate (1/1)" in printed
+
+
+# DeepEval's documented faithfulness example (docs/metrics-faithfulness), verbatim; only the
+# import lines change, to flows.run.deepeval (a model name needs the flows' LLM judge).
+DEEPEVAL_EXAMPLE = """
+from deepeval import evaluate
+from deepeval.test_case import LLMTestCase
+from deepeval.metrics import FaithfulnessMetric
+
+# Replace this with the actual output from your LLM application
+actual_output = "We offer a 30-day full refund at no extra cost."
+
+# Replace this with the actual retrieved context from your RAG pipeline
+retrieval_context = [
+    "All customers are eligible for a 30 day full refund at no extra cost."
+]
+
+metric = FaithfulnessMetric(
+    threshold=0.7,
+    model="gpt-4.1",
+    include_reason=True
+)
+test_case = LLMTestCase(
+    input="What if these shoes don't fit?",
+    actual_output=actual_output,
+    retrieval_context=retrieval_context
+)
+
+# To run metric as a standalone
+# metric.measure(test_case)
+# print(metric.score, metric.reason)
+
+evaluate(test_cases=[test_case], metrics=[metric])
+"""
+IMPORTS = {
+    "from deepeval import evaluate": "from flows.run.deepeval import evaluate",
+    "from deepeval.test_case import LLMTestCase": "from flows.run.deepeval import LLMTestCase",
+    "from deepeval.metrics import FaithfulnessMetric": (
+        "from flows.run.deepeval import FaithfulnessMetric"
+    ),
+}
+
+
+def test_deepevals_documented_example_runs_with_only_its_imports_changed() -> None:
+    from tests.support.openai_stub import serving
+
+    script = DEEPEVAL_EXAMPLE
+    for theirs, ours in IMPORTS.items():
+        script = script.replace(theirs, ours)
+    # the standalone lines too, as the example invites
+    script = script.replace("# metric.measure", "metric.measure").replace("# print", "print")
+    assert [
+        line for line in script.splitlines() if "deepeval" in line and "flows" not in line
+    ] == []
+    with serving(api_key="sk-test") as server:
+        done = subprocess.run(
+            [sys.executable, "-c", script], capture_output=True, text=True, timeout=120,
+            cwd=Path(__file__).resolve().parents[2], check=False,
+            env={"OPENAI_API_KEY": "sk-test", "OPENAI_BASE_URL": server.base_url, "PATH": ""},
+        )  # fmt: skip
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert server.requests > 0  # the LLM judge asked the endpoint OPENAI_BASE_URL names
+    lines = done.stdout.splitlines()
+    # the seed's word rules answer as the judge: "offer" is not in the context, so `no`, and
+    # the score is DeepEval's for that verdict (share of claims not `no`)
+    assert lines[0] == (
+        "0.0 The score is 0.00. The context says otherwise about: "
+        "We offer a 30-day full refund at no extra cost."
+    )
+    assert "Faithfulness: 0.00% pass rate (0/1)" in done.stdout

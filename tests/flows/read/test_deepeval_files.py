@@ -45,3 +45,32 @@ def test_each_format_gives_the_same_cases(tmp_path: Path, fmt: str) -> None:
 def test_another_extension_is_refused_in_one_line(tmp_path: Path) -> None:
     with pytest.raises(ValueError, match=r"come as \.csv, \.json or \.jsonl"):
         load_test_cases(tmp_path / "cases.parquet")
+
+
+LOADER = """
+import sys
+from pathlib import Path
+import faith_udfs
+from faith_udfs import ConfigError, load_test_cases
+try:
+    load_test_cases(sys.argv[1])
+except ConfigError as exc:
+    print("refused:", exc)
+import flows.run.deepeval
+cases = faith_udfs.load_test_cases(
+    Path(sys.argv[1]), actual_output="answer", retrieval_context="ctx"
+)
+print([c.actual_output for c in cases])
+"""
+
+
+def test_faith_udfs_load_test_cases_reads_files_once_flows_installs_the_reader(
+    tmp_path: Path,
+) -> None:
+    from tests.conftest import run_python
+
+    done = run_python("-c", LOADER, str(write(tmp_path, "jsonl")))
+    assert done.returncode == 0, done.stderr[-2000:]
+    refused, loaded = done.stdout.splitlines()
+    assert refused.startswith("refused: load_test_cases reads a file, which faith_udfs (no I/O)")
+    assert loaded == str([r["answer"] for r in ROWS])

@@ -1,0 +1,239 @@
+"""The grounded judge v2 (grounded.py, grounded_features.py) on plain Python strings, for one
+case (one_case.py): the same claims, features, support and verdicts, read off the same
+patterns, word lists, weights and cut-offs. Integer weights as there, so sums agree exactly."""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass
+from functools import cache, lru_cache
+
+from faith_udfs.grounded import (
+    CONTRADICTED_FACTOR,
+    CONTRADICTION_COVERAGE,
+    GROUNDED_ANSWER,
+    PLEASANTRY_PATTERN,
+    SHORT_CLAIM_WORDS,
+    WEIGHTS,
+    GroundedJudge,
+    feature_columns,
+)
+from faith_udfs.grounded_features import _UNIT, NEGATIONS
+from faith_udfs.grounded_words import (
+    GROUNDED_STOP_WORDS,
+    INFLECTION,
+    LEAD_IN_PATTERN,
+    NON_CLAIM_PATTERN,
+    NUMBER_WORDS,
+    STEM_LENGTH,
+)
+from faith_udfs.judges import Judge
+from faith_udfs.one_case_rules import WHITE_SPACE, Verdict, sentences, verdict_reason
+from faith_udfs.words import WORD_PATTERN
+
+_LEAD_IN = re.compile(LEAD_IN_PATTERN)
+_NON_CLAIM = re.compile(NON_CLAIM_PATTERN)
+_PLEASANTRY = re.compile(PLEASANTRY_PATTERN)
+_INFLECTION = re.compile(INFLECTION)
+_NOT = re.compile(r"(?i)n['’]t\b")
+_WORD = re.compile(WORD_PATTERN)
+_DIGIT = re.compile(r"\d")
+# The features this twin computes, in support_expr's order (which fixes the float sums).
+FEATURES = (
+    "cov_all", "cov_best", "figure_missing", "figure_swapped", "name_missing", "negation",
+    "short_gap", "log_words", "answer_cov",
+)  # fmt: skip
+
+
+def stem(word: str) -> str:
+    """grounded_words.stem of one word."""
+    cut = _INFLECTION.sub("", word, count=1) if len(word) > 4 else word
+    return cut[:STEM_LENGTH]
+
+
+_NEGATION_STEMS = frozenset(stem(word) for word in NEGATIONS)
+
+
+def grounded_claims(answer: str) -> list[str]:
+    """GroundedJudge.claims of one answer: its sentences after any lead-in, without refusals,
+    meta sentences and courtesies."""
+    return [
+        s
+        for s in sentences(_LEAD_IN.sub("", answer, count=1))
+        if not _NON_CLAIM.search(s) and not _PLEASANTRY.search(s)
+    ]
+
+
+@dataclass(frozen=True)
+class Word:
+    """One distinct content word of a claim: its stem (`word`), as written, and its kind."""
+
+    word: str
+    cased: str
+    figure: bool
+    name: bool
+    negation: bool
+
+
+@lru_cache(maxsize=2**16)  # a log's words repeat; a pure function of the written token
+def _token(cased: str) -> Word | None:
+    token = cased.lower()
+    if token in GROUNDED_STOP_WORDS:
+        return None
+    figure = bool(_DIGIT.search(token)) or token in NUMBER_WORDS
+    upper = cased[0].isupper() and not (cased.isalpha() and cased.isupper())
+    stemmed = token if figure else stem(token)
+    return Word(stemmed, cased, figure, upper and not figure, stemmed in _NEGATION_STEMS)
+
+
+@lru_cache(maxsize=2**12)
+def claim_words(claim: str) -> tuple[Word, ...]:
+    """A claim's distinct words in order (`_tokens(cased=True)`, then `_distinct(ordered)`)."""
+    raw = _NOT.sub(" not", claim).lstrip(WHITE_SPACE)
+    raw = raw[:1].lower() + raw[1:]  # the first word's capital is the sentence's
+    seen: dict[str, Word] = {}
+    for cased in _WORD.findall(raw):
+        word = _token(cased)
+        if word is not None and word.word not in seen:
+            seen[word.word] = word
+    return tuple(seen.values())
+
+
+@lru_cache(maxsize=2**12)  # a knowledge base's passages, hence sentences, repeat
+def truth_words(truth: str) -> tuple[frozenset[str], frozenset[str]]:
+    """A truth's word stems and the stems of its figures (`_tokens(cased=False)`)."""
+    words, figures = set(), set()
+    for cased in _WORD.findall(_NOT.sub(" not", truth).lstrip(WHITE_SPACE).lower()):
+        word = _token(cased)
+        if word is not None:
+            words.add(word.word)
+            if word.figure:
+                figures.add(word.word)
+    return frozenset(words), frozenset(figures)
+
+
+@cache
+def _same_features() -> bool:
+    """Whether grounded.py weighs the features this twin computes, in the same order."""
+    return tuple(feature_columns()) == FEATURES and set(WEIGHTS) == {"intercept", *FEATURES}
+
+
+def grounded_verdicts(judge: Judge, claims: list[str], truths: list[str]) -> list[Verdict] | None:
+    """GroundedJudge.verdicts of one case; None when grounded.py's features are not the ones
+    this twin computes (the batch path then runs)."""
+    if not isinstance(judge, GroundedJudge) or not _same_features():
+        return None
+    of_truth = {truth: truth_words(truth) for truth in truths}
+    rows = [of_truth[truth] for truth in truths]
+    negated = {t: any(w in _NEGATION_STEMS for w in ws) for t, (ws, _) in of_truth.items()}
+    n = len(truths)
+    verbatim_texts = set(truths)
+    per_claim = []
+    for claim in claims:
+        words = claim_words(claim)
+        spread = [sum(1 for ws, _ in rows if w.word in ws) for w in words]
+        weights = [round(math.log(1.0 + (n + 1) / (s + 1)) * _UNIT) for s in spread]
+        per_claim.append((claim, words, spread, weights))
+    pairs = [p for *_, spread, weights in per_claim for p in zip(weights, spread, strict=True)]
+    total_weight = sum(w for w, _ in pairs)
+    found_weight = sum(w for w, s in pairs if s)
+    n_words, n_found = len(pairs), sum(1 for _, s in pairs if s)
+    answer_cov = found_weight / total_weight if total_weight else 1.0
+    answer_found = n_found / n_words if n_words else 1.0
+    cut = judge.cutoffs
+    out: list[Verdict] = []
+    for claim, words, spread, weights in per_claim:
+        verbatim = claim in verbatim_texts
+        support, evidence, lacks = _support(
+            claim, verbatim, words, spread, weights, truths, rows, negated, answer_cov,
+            answer_found,
+        )  # fmt: skip
+        if not (verbatim or words):
+            verdict = "idk"  # no content word at all: nothing to find
+        elif support >= cut.supported:
+            verdict = "yes"
+        elif support < cut.silent:
+            verdict = "idk"
+        else:
+            verdict = "no"
+        out.append(
+            (
+                verdict,
+                verdict_reason(verdict, claim),
+                support,
+                None if verdict == "idk" else evidence,
+                None if verdict == "yes" else lacks,
+            )
+        )
+    return out
+
+
+def _support(  # noqa: PLR0917 - one claim's columns of claim_features
+    claim: str,
+    verbatim: bool,
+    words: tuple[Word, ...],
+    spread: list[int],
+    weights: list[int],
+    truths: list[str],
+    rows: list[tuple[frozenset[str], frozenset[str]]],
+    negated: dict[str, bool],
+    answer_cov: float,
+    answer_found: float,
+) -> tuple[float, str | None, list[str]]:
+    """One claim's support, evidence (its best sentence) and lacks, as claim_features and
+    support_expr give them."""
+    total = sum(weights)
+    found = [s > 0 for s in spread]
+    best_row, best_weight = None, 0
+    for row, (ws, _) in enumerate(rows):
+        hit = sum(w for w, word in zip(weights, words, strict=True) if word.word in ws)
+        if hit > best_weight:  # the lowest row on a tie; a row with no hit is no candidate
+            best_row, best_weight = row, hit
+    if verbatim:
+        cov_all = cov_best = 1.0
+        missing_figure = missing_name = 0
+        rival = negation = False
+        evidence, lacks = claim, []
+    else:
+        cov_all = sum(w for w, f in zip(weights, found, strict=True) if f) / total if words else 0.0
+        cov_best = best_weight / total if best_row is not None else 0.0
+        missing_figure = sum(1 for w, f in zip(words, found, strict=True) if w.figure and not f)
+        missing_name = sum(1 for w, f in zip(words, found, strict=True) if w.name and not f)
+        if best_row is None:
+            rival = negation = False
+            evidence = None
+        else:
+            held = {w.word for w in words}
+            rival = bool(rows[best_row][1] - held)
+            claim_negated = any(w.negation for w in words)
+            negation = claim_negated != negated[truths[best_row]]
+            evidence = truths[best_row]
+        lacks = [w.cased for w, f in zip(words, found, strict=True) if not f]
+    n_words = len(words)
+    features = {
+        "cov_all": cov_all,
+        "cov_best": cov_best,
+        "figure_missing": float(missing_figure > 0),
+        "figure_swapped": float(missing_figure > 0 and rival) * cov_best,
+        "name_missing": float(missing_name > 0),
+        "negation": float(negation) * cov_best,
+        "short_gap": float(n_words <= SHORT_CLAIM_WORDS and cov_all < 1.0),
+        "log_words": math.log(float(n_words) + 1.0),
+        "answer_cov": answer_cov,
+    }
+    z = WEIGHTS["intercept"]
+    for name in FEATURES:
+        z += WEIGHTS[name] * features[name]
+    contradicted = (negation or (missing_figure > 0 and rival)) and cov_best >= (
+        CONTRADICTION_COVERAGE
+    )
+    if verbatim:
+        support = 1.0
+    elif cov_all <= 0.0 and answer_found >= GROUNDED_ANSWER:
+        support = 0.0
+    elif contradicted:
+        support = CONTRADICTED_FACTOR / (1.0 + math.exp(-z))
+    else:
+        support = 1.0 / (1.0 + math.exp(-z))
+    return support, evidence, lacks

@@ -1,0 +1,259 @@
+"""Issue 24: measure()'s one-case path (faith_udfs/one_case.py, plain Python) gives exactly the
+batch path's verdicts, reasons, supports, evidence and scores, for the default grounded judge,
+grounded-v1 and the lexical judge, on the seed's, the docs', generated and dev-set cases and on
+hypothesis' texts built from the words the rules look at."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import polars as pl
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from faith_udfs import (
+    Cutoffs,
+    FaithfulnessMetric,
+    GroundedJudge,
+    LexicalJudge,
+    LLMTestCase,
+    MetricConfig,
+    score_cases,
+)
+from faith_udfs.case_results import CaseResult, case_results, cases_frame
+from faith_udfs.grounded import GROUNDED_RULES_VERSION
+from faith_udfs.grounded_v1 import GroundedV1Judge
+from faith_udfs.judges import Judge
+from faith_udfs.one_case import one_case_result
+from tests.conftest import POLICY
+
+ROOT = Path(__file__).resolve().parents[2]
+DEVSETS = ROOT.parent / "shared" / "devsets"
+
+JUDGES: dict[str, Judge] = {
+    "grounded": GroundedJudge(),
+    "grounded-calibrated": GroundedJudge(Cutoffs(supported=0.7, silent=0.2)),
+    "grounded-v1": GroundedV1Judge(),
+    "lexical": LexicalJudge(),
+}
+# The judges the plain-Python path covers (all of them, on plain text).
+COVERED = set(JUDGES)
+CONFIGS = {
+    "default": MetricConfig(),
+    "strict-penalised-limited": MetricConfig(
+        strict_mode=True, penalize_ambiguous_claims=True, truths_extraction_limit=1
+    ),
+    "no-reason": MetricConfig(threshold=0.7, include_reason=False),
+}
+
+Case = tuple[str, list[str]]
+BATCH_MEASURED = 8
+
+SHOES = "All customers are eligible for a 30 day full refund at no extra cost."
+HANDWRITTEN: list[Case] = [
+    # the seed tutorial's three answers
+    ("Order A17 shipped on 3 March.", POLICY),
+    ("Order A17 shipped on 3 March. It arrives tomorrow.", POLICY),
+    ("Order A17 was cancelled. We are sorry.", POLICY),
+    # docs/deepeval.md's side-by-side example
+    ("We offer a 30-day full refund at no extra cost.", [SHOES]),
+    # tests/udfs/test_deepeval.py's
+    (
+        "Refunds are paid within 90 days. A receipt is required.",
+        ["Refunds are paid within 30 days."],
+    ),
+    ("Here is a summary: Refunds are not paid. Thanks for your patience!", ["Refunds are paid."]),
+    ("Unable to answer based on the passages.", ["Shipping is free."]),
+    ("", ["Shipping is free."]),
+    ("   ", ["Shipping is free."]),
+    ("Shipping is free.", []),
+    ("Shipping is free.", ["  ", ""]),
+    ("Shipping is free. Shipping is free.", ["Shipping is free.", "Shipping is free."]),
+    ("The the of.", ["Of the."]),
+    ("Café au lait is free.", ["Café au lait is free."]),  # not ASCII: the batch path
+    ("Order A17 shipped.\u200b", ["Order A17 shipped."]),
+]
+
+
+def corpus() -> list[Case]:
+    """The handwritten cases, the sample month's first 200 and 40 of each dev set."""
+    cases = list(HANDWRITTEN)
+    sample = pl.read_parquet(ROOT / "data" / "sample" / "cases.parquet").head(200)
+    cases += [(a, list(c)) for a, c in sample.select("actual_output", "retrieval_context").rows()]
+    for path in sorted(DEVSETS.glob("*_dev.parquet")):
+        rows = pl.read_parquet(path, columns=["actual_output", "retrieval_context"]).head(40)
+        cases += [(a, list(c)) for a, c in rows.rows()]
+    return cases
+
+
+def batch_results(judge: Judge, config: MetricConfig, cases: list[Case]) -> list[CaseResult]:
+    """Every case scored by the batch path in one batch."""
+    ids = [str(i) for i in range(len(cases))]
+    frame = cases_frame(ids, [a for a, _ in cases], [c for _, c in cases])
+    results = case_results(score_cases(frame, judge, config))
+    return [results[i] for i in ids]
+
+
+def measured(metric: FaithfulnessMetric, case_id: str, case: Case) -> tuple[object, ...]:
+    metric.measure(LLMTestCase("q", case[0], case[1], case_id=case_id))
+    return (
+        metric.score, metric.success, metric.reason, metric.status, metric.error,
+        metric.no_claims, metric.truths, metric.claims, metric.verdicts, metric.score_breakdown,
+    )  # fmt: skip
+
+
+def as_measured(result: CaseResult) -> tuple[object, ...]:
+    return (
+        result.score, result.success, result.reason, result.status, result.error,
+        result.no_claims, result.truths, result.claims, result.verdicts, result.score_breakdown,
+    )  # fmt: skip
+
+
+def check(judge_name: str, config: MetricConfig, cases: list[Case]) -> int:
+    """Assert measure() == batch for every case the one-case path covers, and for the first
+    BATCH_MEASURED others (those run the batch path once each: slow); return how many it
+    covered."""
+    judge = JUDGES[judge_name]
+    metric = FaithfulnessMetric(model=judge, **_metric_settings(config))
+    covered = uncovered = 0
+    for i, (case, expected) in enumerate(
+        zip(cases, batch_results(judge, config, cases), strict=True)
+    ):
+        fast = one_case_result(judge, config, str(i), case[0], case[1])
+        if fast is not None:
+            covered += 1
+            assert fast == expected, (judge_name, case)
+        else:
+            uncovered += 1
+            if uncovered > BATCH_MEASURED:
+                continue
+        metric._memo.clear()  # each case scored anew, not remembered
+        assert measured(metric, str(i), case) == as_measured(expected), (judge_name, case)
+    return covered
+
+
+def _metric_settings(config: MetricConfig) -> dict[str, object]:
+    return {
+        "threshold": config.threshold,
+        "strict_mode": config.strict_mode,
+        "penalize_ambiguous_claims": config.penalize_ambiguous_claims,
+        "include_reason": config.include_reason,
+        "truths_extraction_limit": config.truths_extraction_limit,
+    }
+
+
+# The default settings in the fast tier; the other settings (~10 s more) in make test's.
+SETTINGS = [
+    pytest.param(name, marks=[] if name == "default" else [pytest.mark.slow]) for name in CONFIGS
+]
+
+
+@pytest.mark.parametrize("config", SETTINGS)
+@pytest.mark.parametrize("judge", JUDGES)
+def test_one_case_equals_the_batch_path_on_the_corpus(judge: str, config: str) -> None:
+    cases = corpus()
+    covered = check(judge, CONFIGS[config], cases)
+    if judge in COVERED:
+        assert covered >= 0.6 * len(cases)  # most cases are plain ASCII and take the fast path
+    else:
+        assert covered == 0
+
+
+# Fragments that reach every rule: figures (digits, number words), names, all-capital words,
+# negations and n't, inflections that stem alike, stop words, lead-ins, refusals, courtesies,
+# clause breaks, repeated sentences, and text outside ASCII (which takes the batch path).
+FRAGMENTS = [
+    "Order A17",
+    "order a17",
+    "shipped",
+    "ships",
+    "shipping",
+    "delivered",
+    "delivery",
+    "on 3 March",
+    "on 12 May",
+    "within 30 days",
+    "within 9 days",
+    "two",
+    "twenty",
+    "dozens",
+    "dozen",
+    "Refunds",
+    "refund",
+    "are",
+    "not",
+    "never",
+    "isn't",
+    "can't",
+    "paid",
+    "the",
+    "of",
+    "and",
+    "but",
+    "Paris",
+    "NASA",
+    "USB",
+    "a receipt",
+    "is required",
+    "Here is a summary:",
+    "Unable to answer",
+    "the context does not mention",
+    "Thanks",
+    "Happy to help",
+    "Hi",
+    ",",
+    ";",
+    "é",
+    "\u200b",
+]
+sentence = st.lists(st.sampled_from(FRAGMENTS), min_size=0, max_size=7).map(" ".join)
+text = st.lists(
+    st.tuples(sentence, st.sampled_from([".", "!", "?", "", ".\n", ". "])), max_size=4
+).map(lambda parts: " ".join(s + end for s, end in parts))
+
+
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    answer=text,
+    passages=st.lists(text, max_size=3),
+    copy=st.booleans(),
+    judge=st.sampled_from(sorted(JUDGES)),
+    config=st.sampled_from(sorted(CONFIGS)),
+)
+def test_one_case_equals_the_batch_path_on_generated_texts(
+    answer: str, passages: list[str], copy: bool, judge: str, config: str
+) -> None:
+    if copy and passages:  # a claim word for word one of the truths
+        answer = f"{answer} {passages[0]}"
+    check(judge, CONFIGS[config], [(answer, passages)])
+
+
+def test_the_default_judge_is_covered_by_the_one_case_path() -> None:
+    """Fails when the grounded rules get a new version: update one_case_grounded.py (and
+    one_case.py's RULES) to the new rules, or measure() of a new case is ~50x slower."""
+    case = ("Order A17 shipped on 3 March.", POLICY)
+    assert one_case_result(GroundedJudge(), MetricConfig(), "c", *case) is not None, (
+        f"{GROUNDED_RULES_VERSION} has no one-case twin"
+    )
+
+
+def test_what_the_one_case_path_does_not_cover_takes_the_batch_path() -> None:
+    class Stricter(LexicalJudge):
+        pass
+
+    plain = ("Order A17 shipped.", ["Order A17 shipped."])
+    assert one_case_result(Stricter(), MetricConfig(), "c", *plain) is None  # a subclass
+    assert one_case_result(GroundedV1Judge(), MetricConfig(), "c", *plain) is not None
+    assert one_case_result(LexicalJudge(), MetricConfig(), "c", "Café.", ["Café."]) is None
+    assert one_case_result(LexicalJudge(), MetricConfig(), "c", *plain) is not None
+
+
+def test_a_case_scored_in_python_still_has_its_batch_frames() -> None:
+    metric = FaithfulnessMetric(model=LexicalJudge())
+    metric.measure(LLMTestCase("q", "Order A17 shipped. It is late.", POLICY, case_id="c1"))
+    assert metric.frames is not None
+    frame = cases_frame(["c1"], ["Order A17 shipped. It is late."], [POLICY])
+    expected = score_cases(frame, LexicalJudge(), metric.config)
+    assert metric.frames.case_scores.equals(expected.case_scores)
+    assert metric.frames.claim_verdicts.equals(expected.claim_verdicts)

@@ -10,7 +10,8 @@ regression (L2, Newton steps) is fitted on those, every set weighing the same an
 of a set weighing the same. The yes cut-off is then the one that maximises the mean over sets
 of the balanced accuracy of `success` (share of non-`no` claims >= 0.5). Cross-validation
 folds are drawn by document (SummEdits has 8 summaries of each), and the held-out folds'
-figures are printed per set, with the fit on all rows last.
+figures are printed per set, then those of each set held out in turn (fitted on the other
+four), with the fit on all rows last.
 """
 
 from __future__ import annotations
@@ -95,8 +96,10 @@ def claim_rows(root: Path) -> pl.DataFrame:
     return pl.concat(frames)
 
 
-def _matrix(rows: pl.DataFrame) -> np.ndarray:
-    return np.column_stack([np.ones(rows.height), rows.select(NAMES[1:]).to_numpy()])
+def _matrix(rows: pl.DataFrame, names: tuple[str, ...] = NAMES) -> np.ndarray:
+    """The intercept's column of ones and the features `names[1:]`, as floats."""
+    features = rows.select(names[1:]).to_numpy().astype(float)
+    return np.column_stack([np.ones(rows.height), features])
 
 
 def _logistic(x: np.ndarray, y: np.ndarray, w: np.ndarray) -> np.ndarray:
@@ -115,9 +118,9 @@ def _logistic(x: np.ndarray, y: np.ndarray, w: np.ndarray) -> np.ndarray:
     return beta
 
 
-def _support(rows: pl.DataFrame, beta: np.ndarray) -> np.ndarray:
+def _support(rows: pl.DataFrame, beta: np.ndarray, names: tuple[str, ...] = NAMES) -> np.ndarray:
     """As support_expr: 1 for a verbatim truth, 0 with no claim word in the context."""
-    z = _matrix(rows) @ beta
+    z = _matrix(rows, names) @ beta
     silent = (rows["cov_all"].to_numpy() <= 0.0) & (
         rows["answer_found"].to_numpy() >= GROUNDED_ANSWER
     )
@@ -126,21 +129,23 @@ def _support(rows: pl.DataFrame, beta: np.ndarray) -> np.ndarray:
     return np.where(rows["verbatim"].to_numpy(), 1.0, fitted)
 
 
-def fit(rows: pl.DataFrame) -> np.ndarray:
-    """The weights, from each case's weakest claim (three rounds)."""
-    beta = np.zeros(len(NAMES))
-    beta[NAMES.index("cov_best")] = 1.0
+def fit(rows: pl.DataFrame, names: tuple[str, ...] = NAMES) -> np.ndarray:
+    """The weights of `names`, from each case's weakest claim (three rounds)."""
+    beta = np.zeros(len(names))
+    beta[names.index("cov_best")] = 1.0
     judged = rows.filter(pl.col("has_words") & ~pl.col("verbatim"))
     for _ in range(3):
         weakest = (
-            judged.with_columns(z=pl.Series(_matrix(judged) @ beta))
+            judged.with_columns(z=pl.Series(_matrix(judged, names) @ beta))
             .sort("z")
             .unique(["set", "case_id"], keep="first")
         )
         counts = weakest.group_by("set", "faithful").len()
         weakest = weakest.join(counts, on=["set", "faithful"]).with_columns(w=1.0 / pl.col("len"))
         beta = _logistic(
-            _matrix(weakest), weakest["faithful"].to_numpy().astype(float), weakest["w"].to_numpy()
+            _matrix(weakest, names),
+            weakest["faithful"].to_numpy().astype(float),
+            weakest["w"].to_numpy(),
         )
     return beta
 
@@ -184,6 +189,23 @@ def figures(cases: pl.DataFrame, *, rounded: bool = True) -> pl.DataFrame:
     return per_set.with_columns(pl.selectors.float().round(3)) if rounded else per_set
 
 
+def held_out(
+    rows: pl.DataFrame, names: tuple[str, ...] = NAMES, *, folds: int = 5, by_set: bool = False
+) -> pl.DataFrame:
+    """Per case, `success` and `score` from weights and a cut-off fitted without its fold:
+    folds drawn by document (SummEdits has 8 summaries of each), or with `by_set` each set
+    held out in turn (fitted on the other sets: how the rules carry to a new shape)."""
+    fold = pl.col("set") if by_set else (pl.col("document") % folds).cast(pl.Int32)
+    rows = rows.with_columns(fold=fold)
+    cases = []
+    for k in rows["fold"].unique(maintain_order=True):
+        train, test = rows.filter(pl.col("fold") != k), rows.filter(pl.col("fold") == k)
+        beta = fit(train, names)
+        cut = best_cut(train, _support(train, beta, names))
+        cases.append(case_success(test, _support(test, beta, names), cut))
+    return pl.concat(cases)
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--devsets", type=Path, default=DEVSETS)
@@ -194,16 +216,11 @@ def main() -> int:
         print(f"no dev set under {args.devsets}: nothing to fit")
         return 0
     rows = claim_rows(args.devsets)
-    fold = (pl.col("document") % args.folds).cast(pl.Int32)
-    rows = rows.with_columns(fold=fold)
-    held_out = []
-    for k in range(args.folds):
-        train, test = rows.filter(pl.col("fold") != k), rows.filter(pl.col("fold") == k)
-        beta = fit(train)
-        cut = best_cut(train, _support(train, beta))
-        held_out.append(case_success(test, _support(test, beta), cut))
     print(f"held-out folds ({args.folds}, by document):")
-    print(figures(pl.concat(held_out)))
+    print(figures(held_out(rows, folds=args.folds)))
+    if rows["set"].n_unique() > 1:
+        print("each set held out (fitted on the other sets: a shape the fit never saw):")
+        print(figures(held_out(rows, by_set=True)))
     beta = fit(rows)
     cut = best_cut(rows, _support(rows, beta))
     print("fit on all rows:")

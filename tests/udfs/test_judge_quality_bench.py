@@ -75,3 +75,49 @@ def test_the_baseline_is_one_minus_the_share_of_content_words_missing() -> None:
     )
     # content words: order a17 shipped (all found) | order lost berlin (1 of 3) | none
     assert baseline_score(cases).to_list() == pytest.approx([1.0, 1 / 3, 1.0])
+
+
+def test_the_trials_bench_without_dev_sets_says_so_and_exits_0(tmp_path: Path) -> None:
+    done = subprocess.run(
+        [sys.executable, str(ROOT / "bench" / "grounded_trials.py"), "--devsets", str(tmp_path)],
+        check=False,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=ROOT,
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == f"no dev set under {tmp_path}: nothing to try"
+
+
+def test_each_set_held_out_is_scored_by_a_fit_on_the_other_sets() -> None:
+    from fit_grounded import NAMES, held_out
+
+    rows = []
+    for s, shift in (("salad", 0.0), ("wice", 0.3), ("begin", 0.6)):
+        for i in range(40):
+            faithful = i % 2 == 0
+            row: dict[str, float] = dict.fromkeys(NAMES[1:], 0.0)
+            row.update(cov_best=(0.9 if faithful else 0.2) - shift * (i % 3 == 0), cov_all=0.5)
+            rows.append(
+                {
+                    "set": s,
+                    "case_id": f"{s}{i}",
+                    "faithful": faithful,
+                    "document": i,
+                    "verbatim": False,
+                    "has_words": True,
+                    "answer_found": 0.3,
+                    "contradicted": False,
+                    **row,
+                }
+            )
+    cases = held_out(pl.DataFrame(rows), by_set=True)
+    # every case once, from the fold of its own set
+    assert cases.height == 120
+    assert cases.group_by("set").len().sort("set").rows() == [
+        ("begin", 40),
+        ("salad", 40),
+        ("wice", 40),
+    ]
+    assert cases["success"].sum() > 0

@@ -1,0 +1,285 @@
+"""Bench (not a test): the rule changes tried on the grounded judge v2 and not kept, re-run
+on the five dev sets so each can be checked again (issue 20; docs/judge-quality.md).
+
+    python bench/grounded_trials.py [--devsets DIR] [--only NAME,...]
+
+Every trial refits the weights and the yes cut-off (bench/fit_grounded.py's fit) with its
+change and prints, per set, balanced accuracy / ROC AUC of cases held out twice: 5 folds by
+document, and each set held out in turn (fitted on the other four: a new shape). Trials:
+finer claims (clauses, or runs of 3 content words) on answers of one or two sentences; extra
+claim features (share and count of words missing, figures without their neighbours, word
+pairs of the claim found in the context, the context's length); stems of 5 letters; and, on
+the shipped weights, the yes cut-off swept, and silent claims judged `no` (which breaks the
+seed's "It arrives tomorrow." -> `idk`). Absent dev sets: says so and exits 0.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+import numpy as np
+import polars as pl
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from common import table
+from devsets import DEVSETS, SETS, load_devset
+from fit_grounded import NAMES, _Recording, _support, case_success, figures, held_out
+
+import faith_udfs.grounded_words as words
+from faith_udfs import MetricConfig, score_cases
+from faith_udfs.grounded import WEIGHTS, contradicted, feature_columns
+from faith_udfs.grounded_features import claim_features
+
+SPLIT = "\x1f"
+# Cut before these (the word stays with the piece after): clauses, then participles,
+# appositions and brackets; a piece of fewer than MIN_PIECE content words joins the one before.
+CLAUSES = (
+    r",\s+((?:and|but|or|which|who|whom|whose|while|whereas|although|though|because|since|so"
+    r"|yet|where|when|as)\b)",
+    r";\s*()",
+    r"\s+((?:but|whereas|although|because|while)\s)",
+)
+PHRASES = (r",\s+(\w+ing\b)", r",\s+((?:a|an|the)\s)", r"\s+[–—-]\s+()", r"\s+(\()")
+MIN_PIECE = 3
+FEW_CLAIMS = 2
+ORDINALS = "first second third fourth fifth sixth seventh eighth ninth tenth".split()
+
+
+def questions(root: Path) -> pl.DataFrame:
+    """The judge's questions of every present set, one row per case with claims: `set`,
+    `case_id`, `faithful`, `document`, `key`, `claims`, `truths`."""
+    frames = []
+    for name in SETS:
+        cases = load_devset(name, root)
+        if cases is None:
+            continue
+        judge = _Recording()
+        scored = score_cases(cases, judge, MetricConfig())
+        asked = pl.concat(judge.asked).unique("key", maintain_order=True)
+        frames.append(
+            scored.item_keys.drop_nulls("question_key")
+            .select("case_id", key="question_key")
+            .join(asked, on="key")
+            .join(cases.select("case_id", "faithful", "document"), on="case_id")
+            .with_columns(set=pl.lit(name))
+        )
+    return pl.concat(frames)
+
+
+def claim_table(asked: pl.DataFrame) -> pl.DataFrame:
+    """One row per claim: fit_grounded's columns (features under their model names) plus
+    `claim`, `question_row`, `n_truths`, `lacks`, `missing` (words found nowhere)."""
+    features = claim_features(asked.select("key", "claims", "truths"))
+    meta = asked.select(
+        "set", "case_id", "faithful", "document", n_truths=pl.col("truths").list.len()
+    )
+    return (
+        features.with_columns(contradicted=contradicted(), **feature_columns())
+        .with_columns(missing=pl.col("lacks").list.len().cast(pl.Float64))
+        .join(meta.with_row_index("question_row"), on="question_row", maintain_order="left")
+    )
+
+
+def finer(asked: pl.DataFrame, cut: Callable[[pl.DataFrame], pl.DataFrame]) -> pl.DataFrame:
+    """`asked` with each claim of answers of at most FEW_CLAIMS claims cut into pieces by
+    `cut` (`claim_row`, `claim` in; `claim_row`, `piece` out, in order)."""
+    few = asked.with_row_index("q").filter(pl.col("claims").list.len() <= FEW_CLAIMS)
+    rows = few.select("q", claim="claims").explode("claim").with_row_index("claim_row")
+    pieces = cut(rows.select("claim_row", "claim")).join(
+        rows.select("claim_row", "q"), on="claim_row"
+    )
+    regrouped = pieces.group_by("q", maintain_order=True).agg(cut_claims=pl.col("piece"))
+    joined = asked.with_row_index("q").join(regrouped, on="q", how="left", maintain_order="left")
+    return joined.with_columns(pl.coalesce("cut_claims", "claims").alias("claims")).drop(
+        "q", "cut_claims"
+    )
+
+
+def _content(text: pl.Expr) -> pl.Expr:
+    """How many content words a text has (the grounded judge's stop words left out)."""
+    bare = text.str.to_lowercase().str.extract_all(r"[^\W_]+")
+    return bare.list.filter(~pl.element().is_in(list(words.GROUNDED_STOP_WORDS))).list.len()
+
+
+def at_clauses(rules: tuple[str, ...]) -> Callable[[pl.DataFrame], pl.DataFrame]:
+    """Pieces cut before `rules`' matches; a short piece joins the piece before it."""
+
+    def cut(rows: pl.DataFrame) -> pl.DataFrame:
+        text = pl.col("claim")
+        for rule in rules:
+            text = text.str.replace_all(rule, SPLIT + "$1")
+        pieces = (
+            rows.with_columns(piece=text.str.split(SPLIT))
+            .explode("piece")
+            .with_columns(pl.col("piece").str.strip_chars(" ,;"))
+            .filter(pl.col("piece").str.len_chars() > 0)
+            .with_columns(n=_content(pl.col("piece")), i=pl.int_range(pl.len()).over("claim_row"))
+            .with_columns(
+                g=((pl.col("n") >= MIN_PIECE) & (pl.col("i") > 0)).cum_sum().over("claim_row")
+            )
+        )
+        grouped = pieces.group_by("claim_row", "g", maintain_order=True)
+        return grouped.agg(piece=pl.col("piece").str.join(", ")).drop("g")
+
+    return cut
+
+
+def in_runs(k: int) -> Callable[[pl.DataFrame], pl.DataFrame]:
+    """Pieces of k content words each (the words between go with the run they end)."""
+
+    def cut(rows: pl.DataFrame) -> pl.DataFrame:
+        spans = rows.with_columns(word=pl.col("claim").str.split(" ")).explode("word")
+        content = _content(pl.col("word")) > 0
+        run = (content.cast(pl.Int32).cum_sum().over("claim_row") - content.cast(pl.Int32)) // k
+        last = (_content(pl.col("claim")).first().over("claim_row") - 1).clip(0) // k
+        grouped = spans.with_columns(g=pl.min_horizontal(run, last)).group_by(
+            "claim_row", "g", maintain_order=True
+        )
+        return grouped.agg(piece=pl.col("word").str.join(" ")).drop("g")
+
+    return cut
+
+
+def _stems(text: pl.Expr, ordinals: bool = False) -> pl.Expr:
+    """The text's content words in order, stemmed as the judge does (figures whole)."""
+    tokens = (
+        text.str.replace_all(r"(?i)n['’]t\b", " not").str.to_lowercase().str.extract_all(r"[^\W_]+")
+    )
+    tokens = tokens.list.filter(~pl.element().is_in(list(words.GROUNDED_STOP_WORDS)))
+    whole = pl.element().str.contains(r"\d")
+    if ordinals:
+        whole = whole | pl.element().is_in(ORDINALS)
+    return tokens.list.eval(pl.when(whole).then(pl.element()).otherwise(words.stem(pl.element())))
+
+
+def pair_features(rows: pl.DataFrame, asked: pl.DataFrame) -> pl.DataFrame:
+    """`pairs`: share of the claim's neighbouring content words that are neighbours (or one
+    apart) in a context sentence; `figure_alone`: a figure (or ordinal) of the claim next
+    to neither of its neighbours anywhere in the context ("7%" where the context says 17%)."""
+    truths = asked.select(q=pl.int_range(pl.len(), dtype=pl.UInt32), t="truths").explode("t")
+    truths = truths.with_row_index("t_row").with_columns(s=_stems(pl.col("t"), True)).explode("s")
+    after = [pl.col("s").shift(-d).over("t_row").alias("b") for d in (1, 2)]
+    known = pl.concat([truths.select("q", a="s", b=b) for b in after]).drop_nulls().unique()
+    known = known.with_columns(hit=pl.lit(True))
+    claims = rows.with_row_index("c").select("c", q="question_row", s=_stems(pl.col("claim"), True))
+    claims = (
+        claims.explode("s")
+        .drop_nulls("s")
+        .with_columns(prev=pl.col("s").shift(1).over("c"), next=pl.col("s").shift(-1).over("c"))
+    )
+    pairs = claims.drop_nulls("next").filter(pl.col("s") != pl.col("next"))
+    pairs = pairs.join(known, left_on=["q", "s", "next"], right_on=["q", "a", "b"], how="left")
+    figure = pl.col("s").str.contains(r"\d") | pl.col("s").is_in(ORDINALS)
+    lone = claims.filter(figure).with_row_index("f")
+    lone = lone.join(
+        known, left_on=["q", "prev", "s"], right_on=["q", "a", "b"], how="left"
+    ).unique("f")
+    lone = lone.rename({"hit": "h1"}).join(
+        known, left_on=["q", "s", "next"], right_on=["q", "a", "b"], how="left"
+    )
+    lone = lone.unique("f").with_columns(alone=pl.col("h1").is_null() & pl.col("hit").is_null())
+    share = pairs.group_by("c").agg(pairs=pl.col("hit").is_not_null().mean())
+    alone = lone.group_by("c").agg(figure_alone=pl.col("alone").any().cast(pl.Float64))
+    return (
+        rows.with_row_index("c")
+        .join(share, on="c", how="left")
+        .join(alone, on="c", how="left")
+        .with_columns(pl.col("pairs").fill_null(1.0), pl.col("figure_alone").fill_null(0.0))
+        .drop("c")
+    )
+
+
+def extra_features(rows: pl.DataFrame, asked: pl.DataFrame) -> pl.DataFrame:
+    """The trial features beside the model's: `missing_share`, `missing_log`,
+    `truths_log` and its products with the coverages, `pairs`, `figure_alone`."""
+    context = pl.col("n_truths").cast(pl.Float64).log1p()
+    return pair_features(rows, asked).with_columns(
+        missing_share=pl.col("missing") / pl.col("n_words").clip(1),
+        missing_log=pl.col("missing").log1p(),
+        truths_log=context,
+        truths_best=context * pl.col("cov_best"),
+        truths_all=context * pl.col("cov_all"),
+    )
+
+
+FEATURE_TRIALS: dict[str, tuple[str, ...]] = {
+    "v2 features (shipped)": (),
+    "+ share of words missing": ("missing_share",),
+    "+ ln(1 + words missing)": ("missing_log",),
+    "+ figure without its neighbours": ("figure_alone",),
+    "+ word pairs found": ("pairs",),
+    "+ context length, x coverage": ("truths_log", "truths_best", "truths_all"),
+}
+CLAIM_TRIALS: dict[str, Callable[[pl.DataFrame], pl.DataFrame]] = {
+    "clause pieces (1-2 sentence answers)": at_clauses(CLAUSES),
+    "clause and phrase pieces (1-2 sentences)": at_clauses(CLAUSES + PHRASES),
+    "runs of 3 content words (1-2 sentences)": in_runs(3),
+}
+
+
+def _row(trial: str, split: str, cases: pl.DataFrame) -> dict[str, str]:
+    per_set = figures(cases)
+    cells = {s: f"{b:.3f} / {a:.3f}" for s, b, a in per_set.select("set", "bal_acc", "auc").rows()}
+    return {"trial": trial, "held out": split, **cells}
+
+
+def refitted(trial: str, rows: pl.DataFrame, names: tuple[str, ...]) -> list[dict[str, str]]:
+    """Rows of figures: held out by document (5 folds), and set by set (of two sets or more)."""
+    out = [_row(trial, "by document", held_out(rows, names))]
+    if rows["set"].n_unique() > 1:
+        out.append(_row(trial, "by set", held_out(rows, names, by_set=True)))
+    return out
+
+
+def shipped(rows: pl.DataFrame) -> list[dict[str, str]]:
+    """The shipped weights (all rows): yes cut-offs around the shipped 0.58, and silent
+    claims (no word in a grounded answer's context, now `idk`) judged `no`."""
+    beta = np.array([WEIGHTS[name] for name in NAMES])
+    support = _support(rows, beta)
+    out = [
+        _row(f"yes cut-off {cut:.2f}", "(all rows)", case_success(rows, support, cut))
+        for cut in (0.5, 0.54, 0.58, 0.62)
+    ]
+    silent_no = np.where((support < 0.001) & rows["has_words"].to_numpy(), 0.001, support)
+    out.append(
+        _row(
+            "silent claims `no` (breaks the seed)",
+            "(all rows)",
+            case_success(rows, silent_no, 0.58),
+        )
+    )
+    return out
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--devsets", type=Path, default=DEVSETS)
+    args = parser.parse_args()
+    if not any((args.devsets / f"{name}_dev.parquet").exists() for name in SETS):
+        print(f"no dev set under {args.devsets}: nothing to try")
+        return 0
+    asked = questions(args.devsets)
+    rows = extra_features(claim_table(asked), asked)
+    results = shipped(rows)
+    for trial, extra in FEATURE_TRIALS.items():
+        results += refitted(trial, rows, (*NAMES, *extra))
+    for trial, cut in CLAIM_TRIALS.items():
+        results += refitted(trial, claim_table(finer(asked, cut)), NAMES)
+    length = words.STEM_LENGTH
+    words.STEM_LENGTH = 5
+    try:
+        results += refitted("stems of 5 letters (not 6)", claim_table(asked), NAMES)
+    finally:
+        words.STEM_LENGTH = length
+    present = [s for s in SETS if s in results[0]]
+    print("balanced accuracy / ROC AUC of cases held out (cases without claims left out)\n")
+    print(table(results, ["trial", "held out", *present]))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

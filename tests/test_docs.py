@@ -72,3 +72,12 @@ def test_a_page_the_nav_does_not_list_is_built_under_more(tmp_path: Path) -> Non
     more = re.search(r">\s*More\s*<", home)
     assert more, "the nav has no More section"
     assert "Added later" in home[more.end() :], "the unlisted page is not under More"
+
+
+def test_the_readmes_python_examples_run(capsys) -> None:
+    """Each ```python block of the README runs as written (the DeepEval one asserts its score)."""
+    blocks = re.findall(r"```python\n(.*?)```", (ROOT / "README.md").read_text(), flags=re.DOTALL)
+    assert len(blocks) >= 2
+    for block in blocks:
+        exec(compile(block, "README.md", "exec"), {})
+    assert "Faithfulness: 100.00% pass rate (1/1)" in capsys.readouterr().out

@@ -25,7 +25,7 @@ from types import TracebackType
 from typing import TYPE_CHECKING
 
 from flows.judges.endpoint.breaker import DEFAULT_BREAKER_FAILURES
-from flows.judges.endpoint.capped_http import DEFAULT_MAX_REPLY_BYTES
+from flows.judges.endpoint.reply_cap import DEFAULT_MAX_REPLY_BYTES
 from flows.judges.endpoint.request_details import endpoint_key
 from flows.judges.endpoint.transport import ChatEndpoint, Usage
 from flows.judges.live.asking import AnswerStore, Asking, release

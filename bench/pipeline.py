@@ -11,7 +11,8 @@ SOURCE --db DB --prefect no` (and, with `--routes no,default`, `faith score` as 
 default), each in a fresh process on a fresh database once the disk is quiet, so machine noise
 hits both alike; the times are whole processes (interpreter start and imports included). Prints
 every run, and per shape and route the median ratio to the floor over the rounds (target: 3.0x)
-with its range. `--save-tables DIR` keeps every output table of each shape's first run (sorted,
+with its range, and the same for CPU-seconds (steadier on a shared machine).
+`--save-tables DIR` keeps every output table of each shape's first run (sorted,
 run ids and times dropped: bench/tables_check.py) in DIR/<shape>; `--check-against DIR`
 compares each shape's first run with them and exits 1 if any table differs.
 """
@@ -20,6 +21,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import resource
 import shutil
 import statistics
 import subprocess
@@ -44,8 +46,10 @@ con.close()
 
 
 def timed(command: list[str]) -> dict:
-    """Wall seconds of one child process (peak RSS is bench/memory.py's: a child's rusage
-    carries the forking parent's over on Linux)."""
+    """Wall seconds and CPU-seconds (user + system, every thread) of one child process; CPU
+    time moves less than wall time on a machine shared with other work. (Peak RSS is
+    bench/memory.py's: a child's rusage carries the forking parent's over on Linux.)"""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     started = time.perf_counter()
     child = subprocess.Popen(
         command, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True
@@ -55,7 +59,9 @@ def timed(command: list[str]) -> dict:
     errors = child.stderr.read() if child.stderr else ""
     if status:
         raise SystemExit(f"bench child failed: {' '.join(command)}\n{errors[-3000:]}")
-    return {"seconds": round(seconds, 2)}
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
+    return {"seconds": round(seconds, 2), "cpu_s": round(cpu, 2)}
 
 
 def quiet(command: list[str]) -> dict:
@@ -91,6 +97,7 @@ def one_round(shape: str, rows: int, args: argparse.Namespace, first: bool) -> l
         ours["path"] = f"faith score --prefect {route} ({args.judge})"
         ours["route"] = route
         ours["ratio"] = round(ours["seconds"] / floor["seconds"], 2)
+        ours["cpu_ratio"] = round(ours["cpu_s"] / floor["cpu_s"], 2)
         printed.append(ours)
         if first and route == "no":
             check_tables(db, shape, args)
@@ -134,15 +141,18 @@ def main() -> int:
                 print(f"  {row['shape']} round {round_}: {row['path']} {row['seconds']} s",
                       flush=True)  # fmt: skip
     columns = ["round", "shape", "rows", "path", "seconds", "cases/s", "ratio"]
+    columns += ["cpu_s", "cpu_ratio"]
     print(table(printed, columns))
     print()
     for shape in shapes:
         for route in args.routes.split(","):
-            ratios = [r["ratio"] for r in printed if (r["shape"], r.get("route")) == (shape, route)]
+            runs = [r for r in printed if (r["shape"], r.get("route")) == (shape, route)]
+            ratios, cpu = [r["ratio"] for r in runs], [r["cpu_ratio"] for r in runs]
             print(
                 f"{shape}: faith score --prefect {route} / floor at {args.rows:,} rows: median "
                 f"{statistics.median(ratios):.2f}x over {len(ratios)} rounds "
-                f"(range {min(ratios):.2f}-{max(ratios):.2f}x)  (target: within 3.0x)"
+                f"(range {min(ratios):.2f}-{max(ratios):.2f}x)  (target: within 3.0x); "
+                f"CPU-seconds {statistics.median(cpu):.2f}x ({min(cpu):.2f}-{max(cpu):.2f}x)"
             )
     if args.differed:
         print("tables differ:\n" + "\n".join(args.differed))

@@ -58,10 +58,12 @@ typecheck: $(STAMP)  ## mypy over faith_udfs/, schemas/ and flows/ (its settings
 lint: $(STAMP)  ## ruff check and format check
 	$(BIN)/ruff check .
 
-bench: $(STAMP)  ## all benchmarks (not tests; ~10 min): ratios against a baseline measured in the same run
+bench: $(STAMP)  ## all benchmarks (not tests; the rag shape at 1M rows takes the longest, and GBs of disk): ratios against a baseline measured in the same run
 	$(BIN)/python bench/udfs.py
 	$(BIN)/python bench/pipeline.py
 	$(BIN)/python bench/run_profile.py
+	$(BIN)/python bench/imports.py
+	$(BIN)/python bench/deepeval_ratio.py
 	$(BIN)/python bench/llm_calls.py
 	$(BIN)/python bench/startup.py --prefect
 	$(BIN)/python bench/engines.py

@@ -12,19 +12,27 @@ ROOT = Path(__file__).resolve().parent.parent
 OUT = ROOT / "bench" / "out"
 
 
-def generated_cases(rows: int, *, seed: int = 1, rows_per_file: int | None = None) -> Path:
+def generated_cases(
+    rows: int, *, seed: int = 1, rows_per_file: int | None = None, shape: str | None = None
+) -> Path:
     """Path of a generated wide-form source of `rows` cases (made once, then reused); written
-    chunk by chunk, so 10M rows need no more memory than 100k."""
+    chunk by chunk, so 10M rows need no more memory than 100k. `shape` (bench/shapes.py:
+    support, rag, repetitive) reshapes the project's generator; None keeps it as it is."""
     sys.path.insert(0, str(ROOT))
+    from shapes import iter_shaped
+
     from data.generate import iter_cases, write_stream
 
     suffix = f"-{rows_per_file}" if rows_per_file else ""
-    path = OUT / f"cases-{rows}-s{seed}{suffix}" / ("part" if rows_per_file else "cases.parquet")
+    named = f"-{shape}" if shape else ""
+    folder = OUT / f"cases-{rows}-s{seed}{suffix}{named}"
+    path = folder / ("part" if rows_per_file else "cases.parquet")
     done = path.parent / ".done"
     if not done.exists():
         path.parent.mkdir(parents=True, exist_ok=True)
         started = time.perf_counter()
-        write_stream(iter_cases(rows, seed=seed), path, rows_per_file=rows_per_file)
+        frames = iter_shaped(rows, shape, seed=seed) if shape else iter_cases(rows, seed=seed)
+        write_stream(frames, path, rows_per_file=rows_per_file)
         done.write_text("ok")
         print(f"generated {rows:,} cases in {time.perf_counter() - started:.1f} s -> {path}")
     return path

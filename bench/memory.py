@@ -1,7 +1,7 @@
 """Bench (not a test): peak RSS and throughput of a run as the input grows, with ratios against
 the smallest run of the same script.
 
-    python bench/memory.py [--rows 1000000,3000000,10000000] [--batch-size N]
+    python bench/memory.py [--rows 1000000,3000000,10000000] [--batch-size N] [--shape S]
 
 Each size is scored by `run_score` on the plain route with the default judge (`faith score
 SOURCE --db DB`), in a fresh process on a fresh database and a quiet disk. Sources are generated
@@ -16,23 +16,35 @@ RSS of the pass that finds repeated case_ids, run alone in a process of its own.
 from __future__ import annotations
 
 import argparse
+import os
 import shutil
 import sys
+import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from common import OUT, generated_cases, table
-from pipeline import PIPELINE, quiet
+from common import OUT, generated_cases, run_child, table
 
-# The pipeline child, plus the CPU time it took (user + system, every thread).
-TIMED = (
-    PIPELINE
-    + """
+# What `faith score SOURCE --db DB --prefect no` runs, the allocator set first as the CLI does
+# (flows/allocator.py), plus the CPU time it took (user + system, every thread).
+TIMED = """
+from flows.allocator import keep_freed_pages; keep_freed_pages()  # as the CLI does
+import sys, time
+from flows.run.pipeline import run_score
+from flows.run.settings import ScoreSettings
+source, db, batch_size = sys.argv[1], sys.argv[2], sys.argv[3]
+options = {"batch_size": int(batch_size)} if batch_size != "default" else {}
+settings = ScoreSettings(source=source, db=db, **options)
+started = time.perf_counter()
+run = run_score(settings)
+seconds = time.perf_counter() - started
+assert run["rows_in"] == run["rows_scored"] + run["rows_invalid"] + run["rows_quarantined"]
+result = {"cases": run["rows_in"], "seconds": round(seconds, 2), "batches": run["batches"]}
 import resource
 _usage = resource.getrusage(resource.RUSAGE_SELF)
 result["cpu_seconds"] = round(_usage.ru_utime + _usage.ru_stime, 1)
 """
-)
+
 
 # The pass that finds repeated case_ids, alone: it reads every id of the source before the run.
 PREPASS = """
@@ -45,12 +57,21 @@ result = {"repeated": repeated, "seconds": round(time.perf_counter() - started, 
 """
 
 RSS_TARGET = 1.3
+
+
+def quiet(code: str, *args: str) -> dict:
+    """run_child once the disk has written back what earlier runs left dirty."""
+    os.sync()
+    time.sleep(2)
+    return run_child(code, *args)
+
+
 THROUGHPUT_TARGET = 0.85
 
 
-def measure(rows: int, batch_size: str) -> dict:
+def measure(rows: int, batch_size: str, shape: str | None) -> dict:
     """Score `rows` generated cases on a fresh database; the child's figures."""
-    source = generated_cases(rows, rows_per_file=100_000).parent
+    source = generated_cases(rows, rows_per_file=100_000, shape=shape).parent
     work = OUT / "memory-db"
     shutil.rmtree(work, ignore_errors=True)
     work.mkdir(parents=True)
@@ -69,11 +90,12 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rows", default="1000000,3000000,10000000", help="comma-separated")
     parser.add_argument("--batch-size", default="default", help="default: faith's own")
+    parser.add_argument("--shape", default=None, help="a shape of bench/shapes.py")
     args = parser.parse_args()
     sizes = [int(size) for size in args.rows.split(",")]
     runs = []
     for rows in sizes:
-        runs.append(measure(rows, args.batch_size))
+        runs.append(measure(rows, args.batch_size, args.shape))
         print(f"{runs[-1]['rows']} rows: {runs[-1]}", flush=True)
     base = runs[0]
     for run in runs:

@@ -1,121 +1,164 @@
-"""Bench (not a test): generated Parquet -> DuckDB with the default judge, against the floor
-measured in the same script: plain DuckDB copying the same Parquet into a table.
+"""Bench (not a test): whole-process `faith score` of generated Parquet, against the floor
+measured in the same script: a fresh Python process in which DuckDB copies the same Parquet
+into a table (`create table t as select * from read_parquet(...)`).
 
-    python bench/pipeline.py [--rows 1000000] [--rounds 5] [--rss-rows 3000000] [--batch-size N]
+    python bench/pipeline.py [--shape support,rag,repetitive] [--rows 1000000] [--rounds 3]
+        [--routes no[,default]] [--judge grounded] [--batch-size N]
+        [--save-tables DIR | --check-against DIR]
 
-Each round runs the floor, then the pipeline, each in a fresh process on a fresh database and
-a quiet disk, so machine noise hits both alike. Prints every run, the median ratio of pipeline
-to floor time (target: within 3.5x) with its range over the rounds, cases/s, and the peak-RSS
-ratio between --rss-rows and --rows (target: at most 1.5x: memory does not grow with the input).
+Each shape (bench/shapes.py) is reported apart. Each round runs the floor, then `faith score
+SOURCE --db DB --prefect no` (and, with `--routes no,default`, `faith score` as it runs by
+default), each in a fresh process on a fresh database once the disk is quiet, so machine noise
+hits both alike; the times are whole processes (interpreter start and imports included). Prints
+every run, and per shape and route the median ratio to the floor over the rounds (target: 3.0x)
+with its range, and the same for CPU-seconds (steadier on a shared machine).
+`--save-tables DIR` keeps every output table of each shape's first run (sorted,
+run ids and times dropped: bench/tables_check.py) in DIR/<shape>; `--check-against DIR`
+compares each shape's first run with them and exits 1 if any table differs.
 """
 
 from __future__ import annotations
 
 import argparse
 import os
+import resource
 import shutil
 import statistics
+import subprocess
 import sys
 import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from common import OUT, generated_cases, run_child, table
+from common import OUT, ROOT, generated_cases, table
+from shapes import SHAPES
+from tables_check import differences, save
 
-# What `faith score SOURCE --db DB` runs on the plain route; the allocator is set first, as
-# the CLI does (flows/allocator.py).
-PIPELINE = """
-from flows.allocator import keep_freed_pages; keep_freed_pages()  # as the CLI does
-import sys, time
-from flows.run.pipeline import run_score
-from flows.run.settings import ScoreSettings
-source, db, batch_size = sys.argv[1], sys.argv[2], sys.argv[3]
-options = {"batch_size": int(batch_size)} if batch_size != "default" else {}
-settings = ScoreSettings(source=source, db=db, **options)
-started = time.perf_counter()
-run = run_score(settings)
-seconds = time.perf_counter() - started
-assert run["rows_in"] == run["rows_scored"] + run["rows_invalid"] + run["rows_quarantined"]
-assert run["rows_newly_scored"] == run["rows_in"] - run["rows_quarantined"] - run["rows_invalid"]
-result = {"path": f"faithpipe score ({settings.judge.kind})", "cases": run["rows_in"],
-          "seconds": round(seconds, 2), "batches": run["batches"]}
-"""
+FAITH = str(Path(sys.executable).with_name("faith"))
 
 FLOOR = """
-import sys, time, duckdb
-source, db = sys.argv[1], sys.argv[2]
-started = time.perf_counter()
-con = duckdb.connect(db)
-con.execute("CREATE TABLE cases AS SELECT * FROM read_parquet($p)", {"p": source + "/**/*.parquet"})
-n = con.execute("SELECT count(*) FROM cases").fetchall()[0][0]
+import sys, duckdb
+con = duckdb.connect(sys.argv[2])
+files = sys.argv[1] + "/**/*.parquet"
+con.execute("CREATE TABLE t AS SELECT * FROM read_parquet($p)", {"p": files})
 con.close()
-result = {"path": "floor: DuckDB copies the Parquet", "cases": n,
-          "seconds": round(time.perf_counter() - started, 2)}
 """
 
 
-def quiet(code: str, *args: str) -> dict:
-    """run_child once the disk has written back what earlier runs left dirty: otherwise the
+def timed(command: list[str]) -> dict:
+    """Wall seconds and CPU-seconds (user + system, every thread) of one child process; CPU
+    time moves less than wall time on a machine shared with other work. (Peak RSS is
+    bench/memory.py's: a child's rusage carries the forking parent's over on Linux.)"""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    started = time.perf_counter()
+    child = subprocess.Popen(
+        command, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True
+    )
+    status = child.wait()
+    seconds = time.perf_counter() - started
+    errors = child.stderr.read() if child.stderr else ""
+    if status:
+        raise SystemExit(f"bench child failed: {' '.join(command)}\n{errors[-3000:]}")
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
+    return {"seconds": round(seconds, 2), "cpu_s": round(cpu, 2)}
+
+
+def quiet(command: list[str]) -> dict:
+    """`timed` once the disk has written back what earlier runs left dirty: otherwise the
     kernel's writeback of one run's database slows the next (~0.5 s measured here)."""
     os.sync()
     time.sleep(2)
-    return run_child(code, *args)
+    return timed(command)
 
 
-def measure(rows: int, batch_size: str, *, with_floor: bool = True) -> tuple[dict | None, dict]:
-    """One round: the floor, then the pipeline, each on a fresh database file."""
-    source = generated_cases(rows, rows_per_file=100_000).parent
+def faith_command(source: Path, db: Path, route: str, args: argparse.Namespace) -> list[str]:
+    command = [FAITH, "score", str(source), "--db", str(db), "--judge", args.judge]
+    if route == "no":
+        command += ["--prefect", "no"]
+    if args.batch_size != "default":
+        command += ["--batch-size", args.batch_size]
+    return command
+
+
+def one_round(shape: str, rows: int, args: argparse.Namespace, first: bool) -> list[dict]:
+    """The floor, then each route, each on a fresh database file."""
+    source = generated_cases(rows, rows_per_file=100_000, shape=shape).parent
     work = OUT / "pipeline-db"
+    printed = []
     shutil.rmtree(work, ignore_errors=True)
     work.mkdir(parents=True)
-    floor = quiet(FLOOR, str(source), str(work / "floor.duckdb")) if with_floor else None
-    ours = quiet(PIPELINE, str(source), str(work / "faith.duckdb"), batch_size)
-    ours["db_mb"] = round(sum(p.stat().st_size for p in work.glob("faith.duckdb*")) / 2**20)
-    for row in (floor, ours):
-        if row:
-            row["cases/s"] = f"{row['cases'] / row['seconds']:,.0f}"
-            row["rows"] = f"{rows:,}"
-    if floor:
-        floor["db_mb"] = round(sum(p.stat().st_size for p in work.glob("floor.duckdb*")) / 2**20)
-        ours["ratio"] = f"{ours['seconds'] / floor['seconds']:.2f}x"
-    return floor, ours
+    floor = quiet([sys.executable, "-c", FLOOR, str(source), str(work / "floor.duckdb")])
+    floor["path"] = "floor: DuckDB copies the Parquet"
+    printed.append(floor)
+    for route in args.routes.split(","):
+        db = work / f"faith-{route}.duckdb"
+        ours = quiet(faith_command(source, db, route, args))
+        ours["path"] = f"faith score --prefect {route} ({args.judge})"
+        ours["route"] = route
+        ours["ratio"] = round(ours["seconds"] / floor["seconds"], 2)
+        ours["cpu_ratio"] = round(ours["cpu_s"] / floor["cpu_s"], 2)
+        printed.append(ours)
+        if first and route == "no":
+            check_tables(db, shape, args)
+    for row in printed:
+        row["shape"] = shape
+        row["rows"] = f"{rows:,}"
+        row["cases/s"] = f"{rows / row['seconds']:,.0f}"
+    return printed
 
 
-def main() -> None:
+def check_tables(db: Path, shape: str, args: argparse.Namespace) -> None:
+    if args.save_tables:
+        save(db, args.save_tables / shape)
+        print(f"{shape}: tables saved to {args.save_tables / shape}", flush=True)
+    if args.check_against:
+        found = differences(db, args.check_against / shape)
+        args.differed += [f"{shape}: {line}" for line in found]
+        print(f"{shape}: " + ("; ".join(found) or "every table identical"), flush=True)
+
+
+def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--shape", default=",".join(SHAPES), help="comma-separated")
     parser.add_argument("--rows", type=int, default=1_000_000)
-    parser.add_argument("--rounds", type=int, default=5)
-    parser.add_argument("--rss-rows", type=int, default=3_000_000, help="0 to skip")
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--routes", default="no", help="no, default or no,default")
+    parser.add_argument("--judge", default="grounded", choices=("grounded", "lexical"))
     parser.add_argument("--batch-size", default="default", help="default: faith's own")
+    checks = parser.add_mutually_exclusive_group()
+    checks.add_argument("--save-tables", type=Path, metavar="DIR")
+    checks.add_argument("--check-against", type=Path, metavar="DIR")
     args = parser.parse_args()
+    args.differed = []
+    shapes = args.shape.split(",")
     printed: list[dict] = []
-    ratios, ours_rss = [], []
     for round_ in range(1, args.rounds + 1):
-        floor, ours = measure(args.rows, args.batch_size)
-        assert floor is not None
-        for row in (floor, ours):
-            row["round"] = round_
-        printed += [floor, ours]
-        ratios.append(ours["seconds"] / floor["seconds"])
-        ours_rss.append(ours["peak_rss_mb"])
-    if args.rss_rows:
-        _, big = measure(args.rss_rows, args.batch_size, with_floor=False)
-        big["round"] = "rss"
-        printed.append(big)
-    columns = ["round", "rows", "path", "cases", "seconds", "cases/s", "ratio", "batches"]
-    print(table(printed, [*columns, "peak_rss_mb", "db_mb"]))
-    print(
-        f"\npipeline / floor time at {args.rows:,} rows: median {statistics.median(ratios):.2f}x "
-        f"over {args.rounds} rounds (range {min(ratios):.2f}-{max(ratios):.2f}x)"
-        "  (target: within 3.5x)"
-    )
-    if args.rss_rows:
-        growth = big["peak_rss_mb"] / statistics.median(ours_rss)
-        print(
-            f"peak RSS {args.rss_rows:,} / {args.rows:,} rows: {growth:.2f}x "
-            f"(against the median of the {args.rows:,}-row runs)  (target <= 1.5x)"
-        )
+        for shape in shapes:  # alternating shapes too, so a busy minute hits all
+            for row in one_round(shape, args.rows, args, first=round_ == 1):
+                row["round"] = round_
+                printed.append(row)
+                print(f"  {row['shape']} round {round_}: {row['path']} {row['seconds']} s",
+                      flush=True)  # fmt: skip
+    columns = ["round", "shape", "rows", "path", "seconds", "cases/s", "ratio"]
+    columns += ["cpu_s", "cpu_ratio"]
+    print(table(printed, columns))
+    print()
+    for shape in shapes:
+        for route in args.routes.split(","):
+            runs = [r for r in printed if (r["shape"], r.get("route")) == (shape, route)]
+            ratios, cpu = [r["ratio"] for r in runs], [r["cpu_ratio"] for r in runs]
+            print(
+                f"{shape}: faith score --prefect {route} / floor at {args.rows:,} rows: median "
+                f"{statistics.median(ratios):.2f}x over {len(ratios)} rounds "
+                f"(range {min(ratios):.2f}-{max(ratios):.2f}x)  (target: within 3.0x); "
+                f"CPU-seconds {statistics.median(cpu):.2f}x ({min(cpu):.2f}-{max(cpu):.2f}x)"
+            )
+    if args.differed:
+        print("tables differ:\n" + "\n".join(args.differed))
+        return 1
+    return 0
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

@@ -1,10 +1,13 @@
 """Bench (not a test): where a scoring run's time goes, for bench/pipeline.py's figures.
 
-    python bench/run_profile.py [--rows 1000000]
+    python bench/run_profile.py [--rows 1000000] [--shape support,rag,repetitive]
 
-Two measurements of the same generated source, each in a fresh process:
-1. the batch steps run one after another on one thread (read, validate, classify, score,
-   write), with the process's CPU seconds each took: what every step costs, no overlap;
+For each shape (bench/shapes.py), two measurements of the same generated source, each in a
+fresh process:
+1. the batch steps run one after another on one thread (read, validate, classify, judge,
+   write), with the process's CPU seconds each took: what every step costs, no overlap; the
+   write apart for each result table (its INSERT), the run's counts, and the COMMIT, where
+   DuckDB writes the blocks out; "write: frames" is what is left (building the rows);
 2. a real run (`run_score`), sampling how many cores the process kept busy.
 Step costs include the thread pools' idle spinning between steps, so they add up to more than
 the real run's CPU seconds.
@@ -18,11 +21,15 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from common import OUT, generated_cases, run_child, table
+from shapes import SHAPES
 
-STEPS = """
+STEPS = r"""
 from flows.allocator import keep_freed_pages; keep_freed_pages()  # as the CLI does
-import sys, time, shutil
+import re, sys, time, shutil
+from contextlib import contextmanager
 from pathlib import Path
+import flows.store.batch_writes as batch_writes
+from flows.store.db import statements
 from flows.run.batches import (
     QuarantineKeys, classify, config_has_cases, score_batch, validate_batch,
 )
@@ -46,17 +53,51 @@ con.execute(
     {"c": config_id, "s": source},
 )
 stored_before = config_has_cases(con, config_id)  # as a run decides it
-cpu = dict.fromkeys(["read", "validate", "classify", "score", "write"], 0.0)
+cpu = dict.fromkeys(["read", "validate", "classify", "judge", "write: frames"], 0.0)
 keys = QuarantineKeys()
 clock = time.process_time()
 
 def spent(step):
     global clock
     now = time.process_time()
-    cpu[step] += now - clock
+    cpu[step] = cpu.get(step, 0.0) + now - clock
     clock = now
 
-for raw in iter_batches(resolve_source(source), settings.batch_size):
+pending = []  # a query batch_writes runs itself (sql(NAME) then con.execute): its name
+
+def timed_sql(name):
+    spent("write: frames")
+    pending.append(name)
+    return real_sql(name)
+
+def flush():
+    spent(f"write: {pending.pop()}" if pending else "write: frames")
+
+def timed_sql_file(con, name, params=None):
+    # run_sql_file, each statement's CPU seconds under the table it writes
+    params = params or {}
+    for statement in statements(name):
+        flush()
+        named = set(re.findall(r"\$(\w+)", statement))
+        con.execute(statement, {k: v for k, v in params.items() if k in named})
+        target = re.search(r"(INSERT INTO|DELETE FROM|UPDATE)\s+(\w+)", statement)
+        spent(f"write: {target.group(2) if target else name}")
+
+real_transaction = batch_writes.transaction
+
+@contextmanager
+def timed_transaction(con):
+    with real_transaction(con):
+        yield con
+        flush()
+    spent("write: COMMIT")
+
+real_sql = batch_writes.sql
+batch_writes.sql = timed_sql
+batch_writes.run_sql_file = timed_sql_file
+batch_writes.transaction = timed_transaction
+
+for batch_no, raw in enumerate(iter_batches(resolve_source(source), settings.batch_size), 1):
     spent("read")
     rows = validate_batch(raw)
     quarantined = keys.keyed(rows.quarantined)
@@ -64,11 +105,11 @@ for raw in iter_batches(resolve_source(source), settings.batch_size):
     classified = classify(con, rows.valid, config_id, stored_before=stored_before)
     spent("classify")
     scored = score_batch(rows.valid, classified, quarantined, judge, config)
-    spent("score")
-    write_batch(con, scored, run_id="profile", config_id=config_id, config=config, seconds={})
-    spent("write")
+    spent("judge")
+    write_batch(con, scored, run_id="profile", config_id=config_id, config=config, seconds={},
+                batch_no=batch_no)
 con.close()
-spent("write")  # the final checkpoint
+spent("write: COMMIT")  # the final checkpoint
 result = {"steps": {k: round(v, 2) for k, v in cpu.items()}, "total": round(sum(cpu.values()), 2)}
 """
 
@@ -106,20 +147,26 @@ result = {"seconds": round(time.perf_counter() - started, 2),
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rows", type=int, default=1_000_000)
+    parser.add_argument("--shape", default=",".join(SHAPES), help="comma-separated")
     args = parser.parse_args()
-    source = str(generated_cases(args.rows, rows_per_file=100_000).parent)
-    work = OUT / "profile-db" / "faith.duckdb"
-    steps = run_child(STEPS, source, str(work))
-    rows = [{"step": k, "cpu_s": v} for k, v in steps["steps"].items()]
-    rows.append({"step": "all, one after another", "cpu_s": steps["total"]})
+    shapes = args.shape.split(",")
+    profiles, runs = {}, {}
+    for shape in shapes:
+        source = str(generated_cases(args.rows, rows_per_file=100_000, shape=shape).parent)
+        work = OUT / "profile-db" / "faith.duckdb"
+        profiles[shape] = run_child(STEPS, source, str(work))
+        runs[shape] = run_child(RUN, source, str(work))
+    steps = list(dict.fromkeys(k for p in profiles.values() for k in p["steps"]))
+    rows = [{"step": k, **{s: profiles[s]["steps"].get(k, 0.0) for s in shapes}} for k in steps]
+    rows.append({"step": "all, one after another", **{s: profiles[s]["total"] for s in shapes}})
     print(f"{args.rows:,} rows, each step's CPU seconds (the steps run one after another):")
-    print(table(rows, ["step", "cpu_s"]))
-    run = run_child(RUN, source, str(work))
-    print(
-        f"\na real run: {run['seconds']} s wall, {run['cpu']} CPU-s, "
-        f"{run['cores_busy']} cores busy on average; "
-        f"CPU-s / cores = {run['cpu'] / 2:.2f} s is the least two cores could take"
-    )
+    print(table(rows, ["step", *shapes]))
+    for shape, run in runs.items():
+        print(
+            f"{shape}, a real run: {run['seconds']} s wall, {run['cpu']} CPU-s, "
+            f"{run['cores_busy']} cores busy on average; "
+            f"CPU-s / cores = {run['cpu'] / 2:.2f} s is the least two cores could take"
+        )
 
 
 if __name__ == "__main__":

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from faith_udfs.errors import ConfigError
 from flows.judges.endpoint.breaker import DEFAULT_BREAKER_FAILURES
-from flows.judges.endpoint.capped_http import DEFAULT_MAX_REPLY_BYTES
+from flows.judges.endpoint.reply_cap import DEFAULT_MAX_REPLY_BYTES
 from flows.read.source import DEFAULT_BATCH_SIZE
 from flows.store.db import DEFAULT_DB, DEFAULT_READ_WAIT
 from schemas.sizes import DEFAULT_MAX_ANSWER_BYTES, DEFAULT_MAX_CONTEXT_BYTES

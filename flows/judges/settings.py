@@ -12,7 +12,7 @@ from pydantic import BaseModel, ConfigDict, Field, SecretStr, model_validator
 from faith_udfs.errors import ConfigError
 from flows.judges.endpoint.breaker import DEFAULT_BREAKER_FAILURES
 from flows.judges.endpoint.call_policy import CallLimits
-from flows.judges.endpoint.capped_http import DEFAULT_MAX_REPLY_BYTES
+from flows.judges.endpoint.reply_cap import DEFAULT_MAX_REPLY_BYTES
 from flows.judges.endpoint.request_details import split_userinfo
 from flows.judges.live.tasks import BUDGET_CEILING
 

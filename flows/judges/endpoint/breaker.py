@@ -11,7 +11,7 @@ from typing import Any
 
 from faith_udfs.errors import JudgeError, JudgeReplyError, JudgeTransientError
 from flows.errors import JudgeUnreachable
-from flows.judges.endpoint.capped_http import too_large
+from flows.judges.endpoint.reply_cap import too_large
 
 __all__ = [
     "DEFAULT_BREAKER_FAILURES",

@@ -10,19 +10,9 @@ from typing import Any
 import httpx2
 import openai
 
+from flows.judges.endpoint.reply_cap import DEFAULT_MAX_REPLY_BYTES, ReplyTooLarge, too_large
+
 __all__ = ["DEFAULT_MAX_REPLY_BYTES", "ReplyTooLarge", "capped_client", "too_large"]
-
-# 8 MiB: a packed reply of 8 items is a few KB; a 100 MB one is a broken or hostile server.
-DEFAULT_MAX_REPLY_BYTES = 8 * 1024 * 1024
-
-
-class ReplyTooLarge(Exception):
-    """An answer's body passed the cap; reading stopped there."""
-
-    def __init__(self, limit: int, declared: int | None = None) -> None:
-        said = f" (Content-Length {declared:,})" if declared is not None else ""
-        super().__init__(f"the answer is larger than {limit:,} bytes{said}")
-        self.limit = limit
 
 
 def capped_client(limit: int, timeout: float) -> openai.DefaultAsyncHttpxClient:
@@ -33,18 +23,6 @@ def capped_client(limit: int, timeout: float) -> openai.DefaultAsyncHttpxClient:
         timeout=timeout,
         headers={"Accept-Encoding": "identity"},
     )
-
-
-def too_large(exc: BaseException) -> ReplyTooLarge | None:
-    """The ReplyTooLarge behind an exception (the openai client wraps it), if any."""
-    seen: set[int] = set()
-    current: BaseException | None = exc
-    while current is not None and id(current) not in seen:
-        if isinstance(current, ReplyTooLarge):
-            return current
-        seen.add(id(current))
-        current = current.__cause__ or current.__context__
-    return None
 
 
 class _CappedTransport(httpx2.AsyncBaseTransport):

@@ -1,0 +1,31 @@
+"""The cap on a judge reply's size, apart from the HTTP client that enforces it
+(flows/judges/endpoint/capped_http.py): option defaults and error handling need these
+without importing the openai client, which a run with a local judge never uses."""
+
+from __future__ import annotations
+
+__all__ = ["DEFAULT_MAX_REPLY_BYTES", "ReplyTooLarge", "too_large"]
+
+# 8 MiB: a packed reply of 8 items is a few KB; a 100 MB one is a broken or hostile server.
+DEFAULT_MAX_REPLY_BYTES = 8 * 1024 * 1024
+
+
+class ReplyTooLarge(Exception):
+    """An answer's body passed the cap; reading stopped there."""
+
+    def __init__(self, limit: int, declared: int | None = None) -> None:
+        said = f" (Content-Length {declared:,})" if declared is not None else ""
+        super().__init__(f"the answer is larger than {limit:,} bytes{said}")
+        self.limit = limit
+
+
+def too_large(exc: BaseException) -> ReplyTooLarge | None:
+    """The ReplyTooLarge behind an exception (the openai client wraps it), if any."""
+    seen: set[int] = set()
+    current: BaseException | None = exc
+    while current is not None and id(current) not in seen:
+        if isinstance(current, ReplyTooLarge):
+            return current
+        seen.add(id(current))
+        current = current.__cause__ or current.__context__
+    return None

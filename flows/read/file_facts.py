@@ -27,8 +27,9 @@ _READ_WHOLE_BYTES = 256 * 1024
 @dataclass(frozen=True)
 class FileFacts:
     """One file's format, its columns as (name, type) in its order, and its rows when the
-    file says them without being read through (a Parquet footer; None for CSV and JSON). A
-    CSV column's type is VARCHAR; a JSON one's is "" (inferred as the file is read)."""
+    file says them without being read through (a Parquet footer, a JSON file's objects;
+    None for CSV). A CSV column's type is VARCHAR; a JSON one's is "" (inferred as the file
+    is read)."""
 
     format: str
     columns: tuple[tuple[str, str], ...]
@@ -92,7 +93,7 @@ def is_compressed(path: Path) -> bool:
 
 
 # The JSON files' keys, in the order they first appear in each file (DuckDB's read_json
-# orders its columns so).
+# orders its columns so), and their objects: the rows read_json makes of them.
 _JSON_KEYS = """
 WITH objects AS (
     SELECT filename, json_keys(json) AS keys, row_number() OVER () AS n
@@ -101,8 +102,9 @@ WITH objects AS (
     SELECT filename, n, unnest(keys) AS key, unnest(range(len(keys))) AS i FROM objects
 ), firsts AS (
     SELECT filename, key, min(n * 1000000 + i) AS first FROM keyed GROUP BY filename, key
-)
-SELECT filename, list(key ORDER BY first) FROM firsts GROUP BY filename
+), counted AS (SELECT filename, count(*) AS objects FROM objects GROUP BY filename)
+SELECT filename, list(key ORDER BY first), any_value(objects)
+FROM firsts JOIN counted USING (filename) GROUP BY filename
 """
 
 
@@ -115,12 +117,12 @@ def _json_facts(con: duckdb.DuckDBPyConnection, paths: list[Path]) -> dict[Path,
         found = con.execute(_JSON_KEYS, {"files": duckdb_paths(paths)}).fetchall()
     except duckdb.Error:
         found = []
-    keys = dict(found)
+    keys = {name: (names, objects) for name, names, objects in found}
     facts: dict[Path, FileFacts] = {}
     for path in paths:
-        names = keys.get(str(path))
+        names, objects = keys.get(str(path), ([], None))
         fact = (
-            FileFacts("json", tuple((name, "") for name in names))
+            FileFacts("json", tuple((name, "") for name in names), objects)
             if names
             else _described(con, path, "json")
         )

@@ -47,8 +47,8 @@ def iter_batches(source: Source, batch_size: int) -> Iterator[RawBatch]:
 
 def count_rows(source: Source) -> int:
     """Rows the source holds (cases, or questions in the three-table form): Parquet's from
-    its footers, CSV's and JSON's by reading them through, a run of files alike in one query
-    (a conversation's, by turns.py)."""
+    its footers, JSON's from the objects its files hold (flows/read/file_facts.py), CSV's by
+    reading them through, a run of files alike in one query (a conversation's, by turns.py)."""
     if source.form in ("turns", "chat"):
         from flows.read.turns import count_turn_rows
 
@@ -56,11 +56,11 @@ def count_rows(source: Source) -> int:
     paths = source.files["cases" if source.form == "wide" else "questions"]
     total = 0
     for run in file_runs(source, paths, 2**62):
-        facts = file_facts(run[0], source)
-        if facts.format == "parquet":
-            total += sum(_rows(file_facts(path, source)) for path in run)
+        counted = [file_facts(path, source).rows for path in run]
+        if None in counted:
+            total += count_file_rows(run, file_facts(run[0], source).format)
         else:
-            total += count_file_rows(run, facts.format)
+            total += sum(rows or 0 for rows in counted)
     return total
 
 
@@ -76,7 +76,7 @@ def file_runs(source: Source, paths: list[Path], rows_wanted: int) -> Iterator[l
         small = _small(facts, rows_wanted)
         hive = tuple(hive_values(path, source.root))
         alike = (facts.format, is_compressed(path), facts.columns, hive)
-        rows = facts.rows or 0
+        rows = (facts.rows or 0) if facts.format == "parquet" else 0
         if run and (not small or alike != key or held + rows > rows_wanted):
             yield run
             run, held = [], 0
@@ -136,7 +136,7 @@ def _small_parquet(source: Source, run: list[Path]) -> tuple[pl.DataFrame, pl.Se
 def _small(facts: FileFacts, rows_wanted: int) -> bool:
     """Whether the file may be read with others: CSV and JSON always (DuckDB streams them),
     Parquet when it is a small file."""
-    return facts.rows is None or facts.rows <= min(SMALL_FILE_ROWS, rows_wanted)
+    return facts.format != "parquet" or _rows(facts) <= min(SMALL_FILE_ROWS, rows_wanted)
 
 
 def _named(files: pl.Series | None) -> pl.Series | None:

@@ -82,7 +82,7 @@ WRITERS: dict[str, tuple[str, Callable[[pl.DataFrame, Path], None]]] = {
     "jsonl.gz": (".jsonl.gz", _gz(lambda f, p: f.write_ndjson(p))),
     "json": (".json", lambda f, p: f.write_json(p)),
 }
-MIXED = "parquet, mixed sizes"
+MIXED = "mixed sizes"
 
 
 def _cases(rows: int) -> pl.DataFrame:
@@ -95,7 +95,7 @@ def _cases(rows: int) -> pl.DataFrame:
 def sources(label: str, files: int) -> tuple[Path, Path]:
     """The same generated cases as one file and as a folder: `files` one-row files, or (mixed
     sizes) 2,000 one-row files, 100-row files and one 12,000-row file interleaved."""
-    folder = OUT / f"small-files-{files}" / label.replace(", ", "-").replace(" ", "-")
+    folder = OUT / f"small-files-{files}" / label.replace(" ", "-")
     if label == MIXED:
         sizes = [1] * 2_000 + [100] * (files // 100) + [12_000]
         order = sorted(range(len(sizes)), key=lambda i: (i * 7919) % len(sizes))

@@ -2,25 +2,32 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import polars as pl
 
 from flows.read.formats import ReadOptions, format_of
+
+if TYPE_CHECKING:
+    from flows.read.file_facts import FileFacts
 
 _FILE = "__faithpipe_source_file"  # a row's file, for a moment, while rows are filtered
 
 
 @dataclass(frozen=True)
 class Source:
-    """Resolved input: its form, the files of each table, and how to read them."""
+    """Resolved input: its form, the files of each table, how to read them, and what each
+    file holds (its columns and rows, read once when the source is resolved)."""
 
     spec: str
     form: str  # "wide" | "three" | "turns" | "chat"
     files: dict[str, list[Path]] = field(default_factory=dict)
     root: Path | None = None
     options: ReadOptions = field(default_factory=ReadOptions)
+    facts: Mapping[Path, FileFacts] = field(default_factory=dict, compare=False, repr=False)
 
     @property
     def all_files(self) -> list[Path]:

@@ -1,10 +1,14 @@
 """A folder of many small files is read and validated in batches of files, not file by file
-(issue 22, item 11: 5,000 one-row files took 96 s), and the batched read keeps every row, its
-file, its quarantine row and key exactly as the file-by-file read did. The speed is a bench
-figure: bench/small_files.py."""
+(issue 22, item 11, issue 26, item 3: 5,000 one-row files took 96 s), in every format, and the
+batched read keeps every row, its file, its quarantine row and key exactly as the file-by-file
+read did; a bad file among many fails the run as it does alone. The speed is a bench figure:
+bench/small_files.py."""
 
 from __future__ import annotations
 
+import gzip
+import json
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import duckdb
@@ -12,6 +16,8 @@ import polars as pl
 import pytest
 from polars.testing import assert_frame_equal
 
+from flows.errors import InputUnreadable
+from flows.read import case_ids, streaming
 from flows.read import source as reading
 from flows.run.pipeline import run_score
 from flows.run.settings import ScoreSettings
@@ -67,7 +73,7 @@ def test_files_read_together_keep_every_row_file_and_quarantine_key(
 ) -> None:
     batched = score(folder, tmp_path / "batched.duckdb")
     with monkeypatch.context() as patch:
-        patch.setattr(reading, "_SMALL_FILE_ROWS", 0)  # every file alone, as before
+        patch.setattr(streaming, "SMALL_FILE_ROWS", 0)  # every file alone, as before
         one_by_one = score(folder, tmp_path / "files.duckdb")
     bad = len([i for i in range(N_FILES) if i % 17 == 0 or i in (100, 101)])
     assert batched["rows_quarantined"] == one_by_one["rows_quarantined"] == bad
@@ -92,3 +98,126 @@ def test_small_files_are_gathered_up_to_a_batch_and_by_columns(folder: Path) -> 
     assert alone == {"zz.parquet"}  # the large file is read as before
     # Batches end at 64 rows and where the columns change (the `channel` files).
     assert len(gathered) <= N_FILES // 64 + 6
+
+
+# CSV, JSON Lines (plain and gzip) and JSON arrays: files alike are read in one DuckDB query.
+def _csv(frame: pl.DataFrame, path: Path) -> None:
+    frame.with_columns(
+        pl.col("retrieval_context").map_elements(
+            lambda v: json.dumps(list(v)), return_dtype=pl.String
+        )
+    ).write_csv(path)
+
+
+def _gz(frame: pl.DataFrame, path: Path) -> None:
+    frame.write_ndjson(path.with_suffix(""))
+    path.write_bytes(gzip.compress(path.with_suffix("").read_bytes()))
+    path.with_suffix("").unlink()
+
+
+WRITERS: dict[str, Callable[[pl.DataFrame, Path], None]] = {
+    ".parquet": lambda f, p: f.write_parquet(p),
+    ".csv": _csv,
+    ".jsonl": lambda f, p: f.write_ndjson(p),
+    ".jsonl.gz": _gz,
+    ".json": lambda f, p: f.write_json(p),
+}
+N_ROWS = 50
+
+
+def one_row_files(folder: Path, extension: str, frame: pl.DataFrame) -> Path:
+    folder.mkdir(parents=True)
+    for i in range(frame.height):
+        WRITERS[extension](frame.slice(i, 1), folder / f"part-{i:03d}{extension}")
+    return folder
+
+
+def with_bad_rows(n: int) -> pl.DataFrame:
+    """n cases, every seventh with a blank input (quarantined as input_not_blank), and two
+    files whose different cases share a case_id (found by the repeated case_id pre-pass)."""
+    row = pl.int_range(pl.len())
+    return many_cases(n).with_columns(
+        input=pl.when(row % 7 == 0).then(pl.lit(" ")).otherwise("input"),
+        case_id=pl.when(row == 11).then(pl.lit("c00010")).otherwise("case_id"),
+    )
+
+
+@pytest.fixture
+def one_by_one(monkeypatch: pytest.MonkeyPatch) -> Callable[[], None]:
+    """Make every file a run of its own: the file-by-file read, to compare against."""
+
+    def alone(source: object, paths: list[Path], rows_wanted: int) -> Iterator[list[Path]]:
+        return iter([[path] for path in paths])
+
+    def patch() -> None:
+        monkeypatch.setattr(streaming, "file_runs", alone)
+        monkeypatch.setattr(case_ids, "file_runs", alone)
+
+    return patch
+
+
+@pytest.mark.parametrize("extension", list(WRITERS))
+def test_n_one_row_files_land_in_ceil_n_over_batch_batches(tmp_path: Path, extension: str) -> None:
+    folder = one_row_files(tmp_path / "logs", extension, many_cases(N_ROWS))
+    source = reading.resolve_source(folder)
+    raws = list(reading.iter_batches(source, 16))
+    assert [raw.frame.height for raw in raws] == [16, 16, 16, 2]  # ceil(50 / 16) batches
+    assert reading.count_rows(source) == N_ROWS
+    files = [file for raw in raws if raw.files is not None for file in raw.files]
+    assert files == [str(folder / f"part-{i:03d}{extension}") for i in range(N_ROWS)]
+
+
+@pytest.mark.parametrize("extension", [".csv", ".jsonl.gz", ".json"])
+def test_csv_and_json_files_read_together_store_what_file_by_file_stores(
+    tmp_path: Path, extension: str, one_by_one: Callable[[], None]
+) -> None:
+    folder = one_row_files(tmp_path / "logs", extension, with_bad_rows(N_ROWS))
+    runs = {}
+    for name in ("together", "alone"):
+        if name == "alone":
+            one_by_one()
+        run = run_score(
+            ScoreSettings(
+                source=str(folder),
+                db=str(tmp_path / f"{name}.duckdb"),
+                batch_size=16,
+                max_quarantine_share=1.0,
+            )
+        )
+        counted = run["rows_scored"] + run["rows_invalid"] + run["rows_pending"]
+        assert run["rows_in"] == counted + run["rows_quarantined"] == N_ROWS
+        runs[name] = run
+    # 8 blank inputs; the repeated case_id: both copies or the later one, as file by file
+    assert runs["together"]["rows_quarantined"] == runs["alone"]["rows_quarantined"] > 8
+    scores, quarantine = stored(tmp_path / "together.duckdb")
+    scores_alone, quarantine_alone = stored(tmp_path / "alone.duckdb")
+    assert_frame_equal(scores, scores_alone)
+    assert_frame_equal(quarantine, quarantine_alone)  # each row's file and key as alone
+    assert quarantine["source_file"].str.ends_with(extension).all()
+
+
+def _garbage(path: Path) -> None:
+    path.write_bytes(b"not a file of its format {{{")
+
+
+def _no_input(path: Path) -> None:
+    frame = many_cases(1).drop("input")
+    (frame.write_parquet(path) if path.suffix == ".parquet" else _csv(frame, path))
+
+
+@pytest.mark.parametrize(
+    ("extension", "spoil"),
+    [(".parquet", _garbage), (".parquet", _no_input), (".csv", _no_input), (".jsonl", _garbage)],
+)
+def test_a_bad_file_among_many_fails_the_run_as_it_does_alone(
+    tmp_path: Path, extension: str, spoil: Callable[[Path], None]
+) -> None:
+    folder = one_row_files(tmp_path / "logs", extension, many_cases(30))
+    bad = folder / f"part-017{extension}"
+    spoil(bad)
+    with pytest.raises(InputUnreadable) as among_many:
+        reading.resolve_source(folder)
+    with pytest.raises(InputUnreadable) as alone:
+        reading.resolve_source(bad)
+    assert str(among_many.value) == str(alone.value)
+    assert str(among_many.value).startswith(f"{bad}: ")

@@ -1,0 +1,186 @@
+"""What each of a source's files holds, read once for the whole run: its format, its columns
+with their types (files alike are read together, flows/read/streaming.py) and, for Parquet,
+its rows. A folder of 5,000 files had its footers read four times over, file by file."""
+
+from __future__ import annotations
+
+import gzip
+import os
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+
+import duckdb
+import pyarrow as pa
+import pyarrow.parquet as pq
+from pyarrow import fs
+
+from flows.errors import InputUnreadable
+from flows.read.formats import duckdb_paths, reader_connection, reader_sql
+
+# A Parquet file at most this long is read whole to read its footer: opening it through
+# pyarrow's filesystem costs more than reading a small file's bytes (5,000 one-row files:
+# 2.0 s against 2.6 s; threads made it slower, on 2 cores).
+_READ_WHOLE_BYTES = 256 * 1024
+
+
+@dataclass(frozen=True)
+class FileFacts:
+    """One file's format, its columns as (name, type) in its order, and its rows when the
+    file says them without being read through (a Parquet footer, a JSON file's objects;
+    None for CSV). A CSV column's type is VARCHAR; a JSON one's is "" (inferred as the file
+    is read)."""
+
+    format: str
+    columns: tuple[tuple[str, str], ...]
+    rows: int | None = None
+
+    @property
+    def names(self) -> list[str]:
+        return [name for name, _ in self.columns]
+
+
+def gather_facts(files: Iterable[tuple[Path, str]]) -> dict[Path, FileFacts]:
+    """Facts of each (path, format) that can be read; one that cannot is left out, to fail
+    the run when its turn comes to be checked (flows/read/finding.py), as file by file.
+
+    Asking DuckDB's readers about each CSV or JSON file costs ~10 ms a file (its sniffer), so
+    a CSV file's columns are read once for each distinct header line (and compression), and
+    the JSON files' keys in one query over all of them; types are left to the reading.
+    """
+    files = list(files)
+    facts: dict[Path, FileFacts] = {}
+    for path, fmt in files:
+        if fmt == "parquet":
+            found = _footer_facts(path)
+            if isinstance(found, FileFacts):
+                facts[path] = found
+    con = reader_connection()
+    try:
+        facts.update(_csv_facts(con, [path for path, fmt in files if fmt == "csv"]))
+        facts.update(_json_facts(con, [path for path, fmt in files if fmt == "json"]))
+    finally:
+        con.close()
+    return facts
+
+
+def _csv_facts(con: duckdb.DuckDBPyConnection, paths: list[Path]) -> dict[Path, FileFacts]:
+    """CSV files' columns, asked of DuckDB once for each header line: every column is text."""
+    facts: dict[Path, FileFacts] = {}
+    by_header: dict[tuple[bytes, bool], FileFacts | InputUnreadable] = {}
+    for path in paths:
+        try:
+            key = (_first_line(path), is_compressed(path))
+        except OSError:
+            continue  # unreadable: DuckDB names why when the file is checked
+        if key not in by_header:
+            by_header[key] = _described(con, path, "csv")
+        found = by_header[key]
+        if isinstance(found, FileFacts):
+            facts[path] = found
+    return facts
+
+
+def _first_line(path: Path) -> bytes:
+    opened = gzip.open(path, "rb") if is_compressed(path) else open(path, "rb")  # noqa: SIM115
+    with opened as file:
+        return file.readline(1 << 20)
+
+
+def is_compressed(path: Path) -> bool:
+    """Whether the file is gzip-compressed (by its name, as DuckDB's readers tell)."""
+    return path.suffix.lower() == ".gz"
+
+
+# The JSON files' keys, in the order they first appear in each file (DuckDB's read_json
+# orders its columns so), and their objects: the rows read_json makes of them.
+_JSON_KEYS = """
+WITH objects AS (
+    SELECT filename, json_keys(json) AS keys, row_number() OVER () AS n
+    FROM read_json_objects($files, filename := true)
+), keyed AS (
+    SELECT filename, n, unnest(keys) AS key, unnest(range(len(keys))) AS i FROM objects
+), firsts AS (
+    SELECT filename, key, min(n * 1000000 + i) AS first FROM keyed GROUP BY filename, key
+), counted AS (SELECT filename, count(*) AS objects FROM objects GROUP BY filename)
+SELECT filename, list(key ORDER BY first), any_value(objects)
+FROM firsts JOIN counted USING (filename) GROUP BY filename
+"""
+
+
+def _json_facts(con: duckdb.DuckDBPyConnection, paths: list[Path]) -> dict[Path, FileFacts]:
+    """JSON files' keys in one query; a file it cannot tell (unreadable, no objects) is asked
+    of DuckDB's read_json alone."""
+    if not paths:
+        return {}
+    try:
+        found = con.execute(_JSON_KEYS, {"files": duckdb_paths(paths)}).fetchall()
+    except duckdb.Error:
+        found = []
+    keys = {name: (names, objects) for name, names, objects in found}
+    facts: dict[Path, FileFacts] = {}
+    for path in paths:
+        names, objects = keys.get(str(path), ([], None))
+        fact = (
+            FileFacts("json", tuple((name, "") for name in names), objects)
+            if names
+            else _described(con, path, "json")
+        )
+        if isinstance(fact, FileFacts):
+            facts[path] = fact
+    return facts
+
+
+def parquet_facts(path: Path) -> FileFacts:
+    """One Parquet file's facts from its footer; an unreadable file fails the run."""
+    fact = _footer_facts(path)
+    if isinstance(fact, InputUnreadable):
+        raise fact
+    return fact
+
+
+def described_facts(path: Path, fmt: str) -> FileFacts:
+    """One CSV or JSON file's facts, as DuckDB's reader sees it; an unreadable file fails."""
+    con = reader_connection()
+    try:
+        fact = _described(con, path, fmt)
+    finally:
+        con.close()
+    if isinstance(fact, InputUnreadable):
+        raise fact
+    return fact
+
+
+_LOCAL = fs.LocalFileSystem()
+
+
+def _footer_facts(path: Path) -> FileFacts | InputUnreadable:
+    # Not pq.read_schema(path): it resolves which filesystem a path is on each time, a third
+    # of the cost of a one-row file's footer.
+    try:
+        if os.path.getsize(path) <= _READ_WHOLE_BYTES:
+            with open(path, "rb") as whole:
+                metadata = pq.read_metadata(pa.BufferReader(whole.read()))
+        else:
+            with _LOCAL.open_input_file(str(path)) as file:
+                metadata = pq.read_metadata(file)
+        schema = metadata.schema.to_arrow_schema()
+    except (OSError, pa.ArrowException) as exc:
+        return InputUnreadable(f"{path}: not a readable Parquet file ({_short(exc)})")
+    columns = tuple((field.name, str(field.type)) for field in schema)
+    return FileFacts("parquet", columns, metadata.num_rows)
+
+
+def _described(con: duckdb.DuckDBPyConnection, path: Path, fmt: str) -> FileFacts | InputUnreadable:
+    try:
+        found = con.execute(
+            f"DESCRIBE SELECT * FROM {reader_sql(fmt)}", {"files": duckdb_paths([path])}
+        ).fetchall()
+    except duckdb.Error as exc:
+        return InputUnreadable(f"{path}: not a readable {fmt.upper()} file ({_short(exc)})")
+    return FileFacts(fmt, tuple((str(row[0]), str(row[1])) for row in found))
+
+
+def _short(exc: BaseException) -> str:
+    text = str(exc).strip()
+    return text.splitlines()[0] if text else type(exc).__name__

@@ -1,0 +1,202 @@
+"""Finding a source's files and checking them before anything is read: which files SOURCE
+names, which form they are in, and whether each holds the contract's columns. What each file
+holds (columns, and a Parquet file's rows) is read once, here, into the source's facts
+(flows/read/file_facts.py), which the readers then use.
+"""
+
+from __future__ import annotations
+
+import functools
+import glob
+import itertools
+import os
+import urllib.parse
+from dataclasses import replace
+from pathlib import Path
+
+from flows.errors import InputUnreadable
+from flows.read.file_facts import FileFacts, described_facts, gather_facts, parquet_facts
+from flows.read.formats import ReadOptions, named_format
+from flows.read.shapes import Source
+from flows.read.three_tables import THREE_TABLES
+from schemas import REQUIRED_COLUMNS
+
+
+def resolve_source(spec: str | Path, options: ReadOptions | None = None) -> Source:
+    """Find the files behind SOURCE; fails with a clear message when there are none.
+
+    Files are named by their absolute, normalised path (symbolic links are not followed, so a
+    linked `key=value` folder keeps its value), so a row has one identity (its quarantine key)
+    however SOURCE was spelled. A path that exists is read as itself, even when its name holds
+    glob characters (`logs[1].parquet`); only one that does not is a glob.
+    """
+    text = str(spec)
+    options = options or ReadOptions()
+    path = _absolute(Path(text).expanduser())
+    if path.is_file():
+        return _checked(Source(text, "wide", {"cases": [path]}, path.parent, options))
+    if path.is_dir():
+        tables = {name: _table_files(path, name) for name in THREE_TABLES}
+        if all(tables.values()):
+            return _checked(Source(text, "three", tables, path, options))
+        found = _files_under(path, options)
+        return _checked(Source(text, "wide", {"cases": found}, path, options))
+    if any(char in text for char in "*?["):
+        globbed = {_absolute(Path(p)) for p in glob.glob(text, recursive=True)}
+        # A glob's files are read as --format whatever their names; without it, by name.
+        wanted = options.wanted_format
+        files = sorted(p for p in globbed if p.is_file() and (wanted or named_format(p, options)))
+        root = _absolute(_glob_root(text))
+        return _checked(Source(text, "wide", {"cases": files}, root, options))
+    raise InputUnreadable(f"{text}: no such file, folder or glob")
+
+
+def _absolute(path: Path) -> Path:
+    """Absolute, `.` and `..` folded, links kept as they are."""
+    return Path(os.path.abspath(path))
+
+
+def _checked(source: Source) -> Source:
+    if not source.all_files:
+        raise InputUnreadable(
+            f"{source.spec}: no Parquet, CSV or JSON files found (.parquet, .csv, .json, "
+            ".jsonl, .ndjson, each optionally .gz)"
+        )
+    facts = gather_facts((path, source.format_of(path)) for path in source.all_files)
+    source = replace(source, facts=facts)
+    if source.form == "wide":
+        source = replace(source, form=_shape(source))
+    if source.form in ("turns", "chat"):
+        if source.options.case_id == "content":
+            raise InputUnreadable(
+                f"{source.spec}: a conversation's case_ids come from its id and turn; "
+                "--case-id content is for cases tables"
+            )
+        source = replace(source, files={source.form: source.files["cases"]})
+    # Files alike (the same columns, the same `key=value` folders) pass or fail alike: each
+    # kind is checked at its first file, the one a failure names, as file by file.
+    checked: set[tuple] = set()
+    for table, paths in source.files.items():
+        for path in paths:
+            kind = (table, tuple(file_facts(path, source).names), *hive_values(path, source.root))
+            if kind not in checked:
+                check_file(path, table, source.root, source)
+                checked.add(kind)
+    return source
+
+
+def _shape(source: Source) -> str:
+    """cases, turns or chat, from the first file's columns (mapped to the contract's names):
+    a `messages` column is a chat log, `role` and `content` a table of turns."""
+    first = source.files["cases"][0]
+    names = set(_mapped_names(first, source))
+    if "messages" in names:
+        return "chat"
+    if {"role", "content"} <= names and "actual_output" not in names:
+        return "turns"
+    return "wide"
+
+
+def _table_files(folder: Path, name: str) -> list[Path]:
+    """The three-table form's files of one table (Parquet: DuckDB joins them)."""
+    single = folder / f"{name}.parquet"
+    if single.is_file():
+        return [single]
+    sub = folder / name
+    return sorted(p for p in sub.rglob("*.parquet") if p.is_file()) if sub.is_dir() else []
+
+
+def _files_under(folder: Path, options: ReadOptions) -> list[Path]:
+    """The folder's files of a format faithpipe reads. A CSV or JSON file under a name that
+    starts with `_` or `.` is a table's metadata (Delta's `_delta_log/*.json`, Spark's
+    `_SUCCESS`, hidden files), not logs: Parquet is read wherever it lies, as it always was."""
+    return sorted(
+        path
+        for path in folder.rglob("*")
+        if path.is_file() and named_format(path, options) and not _metadata(path, folder)
+    )
+
+
+def _metadata(path: Path, folder: Path) -> bool:
+    hidden = any(part.startswith(("_", ".")) for part in path.relative_to(folder).parts)
+    return hidden and path.suffix.lower() != ".parquet"
+
+
+def _glob_root(pattern: str) -> Path:
+    """The folders before the first part holding a glob character: hive values are read
+    below it, never above."""
+    fixed = itertools.takewhile(
+        lambda part: not any(char in part for char in "*?["), Path(pattern).parts
+    )
+    return Path(*fixed) if pattern else Path()
+
+
+def check_file(
+    path: Path, table: str, root: Path | None, source: Source | None = None
+) -> list[str]:
+    """The file's columns (a Parquet footer, or DuckDB's reader); unreadable or incomplete
+    files fail the run. A required column missing under its own name may be under the name
+    `--columns` maps it from, or made by `--case-id content`."""
+    source = source or Source(str(path), "wide")
+    names = _file_names(path, source)
+    options = source.options
+    present = set(names) | set(hive_values(path, root))
+    required = [
+        column
+        for column in REQUIRED_COLUMNS[table]
+        if not (column == "case_id" and options.case_id == "content" and table == "cases")
+    ]
+    missing = [column for column in required if options.source_name(column) not in present]
+    if missing:
+        spelled = [
+            column
+            if options.source_name(column) == column
+            else f"{options.source_name(column)} (--columns {column}=...)"
+            for column in missing
+        ]
+        hint = "; name yours with --columns NAME=COLUMN,..." if table in ("cases", "turns") else ""
+        if "case_id" in missing and table == "cases":
+            hint += " or make case_id with --case-id content"
+        raise InputUnreadable(
+            f"{path}: missing required column{'s' if len(missing) > 1 else ''} "
+            f"{', '.join(spelled)} (has: {', '.join(names)}){hint}"
+        )
+    return names
+
+
+def _file_names(path: Path, source: Source) -> list[str]:
+    return file_facts(path, source).names
+
+
+def file_facts(path: Path, source: Source) -> FileFacts:
+    """The file's facts: as the source resolved them, or read now for a file it did not."""
+    known = source.facts.get(path)
+    if known is not None:
+        return known
+    fmt = source.format_of(path)
+    return parquet_facts(path) if fmt == "parquet" else described_facts(path, fmt)
+
+
+def _mapped_names(path: Path, source: Source) -> list[str]:
+    reverse = {column: name for name, column in source.options.columns.items()}
+    return [reverse.get(name, name) for name in _file_names(path, source)]
+
+
+def hive_values(path: Path, root: Path | None) -> dict[str, str]:
+    """`key=value` folders between the source root and the file, as columns."""
+    return dict(_folder_values(path.parent, root))
+
+
+@functools.lru_cache(maxsize=4096)
+def _folder_values(folder: Path, root: Path | None) -> tuple[tuple[str, str], ...]:
+    """A folder's `key=value` values below `root` (once a folder: its files share them)."""
+    try:
+        relative = folder.relative_to(root) if root else folder
+    except ValueError:
+        relative = folder
+    values = {}
+    for part in relative.parts:
+        key, sep, value = part.partition("=")
+        if sep and key:
+            values[key] = urllib.parse.unquote(value)
+    return tuple(values.items())

@@ -1,0 +1,242 @@
+"""Reading a source as raw batches in bounded memory, and the row ranges a Dask run's
+partitions read. Files alike (one format, the same columns and types, the same `key=value`
+folders) are read together in one query: validating, reading and committing a batch has a
+fixed cost, and 5,000 one-row files read file by file took 96 s (bench/small_files.py).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import polars as pl
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+from flows.errors import InputUnreadable
+from flows.read.file_facts import FileFacts, is_compressed
+from flows.read.finding import file_facts, hive_values
+from flows.read.formats import FILE_COLUMN, count_file_rows, duckdb_frames, mapped
+from flows.read.shapes import RawBatch, Source
+from flows.read.three_tables import three_table_batches
+
+# What reading a file's pages can raise when a page is corrupt: a Rust panic in polars'
+# decoder is a BaseException, not an Exception.
+READ_ERRORS = (OSError, pa.ArrowException, pl.exceptions.PolarsError, pl.exceptions.PanicException)
+# A Parquet file of at most this many rows is a small file: read in one scan with the small
+# files next to it, up to a batch's rows (a larger one is read a run of row groups at a time).
+SMALL_FILE_ROWS = 10_000
+
+
+def iter_batches(source: Source, batch_size: int) -> Iterator[RawBatch]:
+    """Stream the source as raw batches of at most `batch_size` rows, in bounded memory."""
+    if source.form == "three":
+        yield from three_table_batches(source, batch_size)
+        return
+    if source.form in ("turns", "chat"):
+        from flows.read.turns import iter_turn_batches
+
+        yield from iter_turn_batches(source, batch_size)
+        return
+    content_ids = source.options.case_id == "content"
+    for run in file_runs(source, source.files["cases"], batch_size):
+        for frame, files in run_frames(source, run, batch_size):
+            lists_as_json = source.format_of(run[0]) != "parquet"
+            yield RawBatch(frame, str(run[0]), lists_as_json, content_ids, files)
+
+
+def count_rows(source: Source) -> int:
+    """Rows the source holds (cases, or questions in the three-table form): Parquet's from
+    its footers, JSON's from the objects its files hold (flows/read/file_facts.py), CSV's by
+    reading them through, a run of files alike in one query (a conversation's, by turns.py)."""
+    if source.form in ("turns", "chat"):
+        from flows.read.turns import count_turn_rows
+
+        return count_turn_rows(source)
+    paths = source.files["cases" if source.form == "wide" else "questions"]
+    total = 0
+    for run in file_runs(source, paths, 2**62):
+        counted = [file_facts(path, source).rows for path in run]
+        if None in counted:
+            total += count_file_rows(run, file_facts(run[0], source).format)
+        else:
+            total += sum(rows or 0 for rows in counted)
+    return total
+
+
+def file_runs(source: Source, paths: list[Path], rows_wanted: int) -> Iterator[list[Path]]:
+    """The files in order, in runs read together: consecutive files alike (format, columns
+    and their types, `key=value` folders), Parquet ones only while small and up to
+    `rows_wanted` rows a run (CSV and JSON are streamed, so a run of them has no bound)."""
+    run: list[Path] = []
+    key: tuple | None = None
+    held = 0
+    for path in paths:
+        facts = file_facts(path, source)
+        small = _small(facts, rows_wanted)
+        hive = tuple(hive_values(path, source.root))
+        alike = (facts.format, is_compressed(path), facts.columns, hive)
+        rows = (facts.rows or 0) if facts.format == "parquet" else 0
+        if run and (not small or alike != key or held + rows > rows_wanted):
+            yield run
+            run, held = [], 0
+        if not small:
+            yield [path]
+            continue
+        run.append(path)
+        key, held = alike, held + rows
+    if run:
+        yield run
+
+
+def run_frames(
+    source: Source, run: list[Path], batch_size: int
+) -> Iterator[tuple[pl.DataFrame, pl.Series | None]]:
+    """A run's rows in frames of at most `batch_size`, columns mapped and `key=value` folders
+    added; with each frame, its rows' files when the run has more than one."""
+    first = file_facts(run[0], source)
+    list_column = source.options.source_name("retrieval_context")
+    try:
+        if first.format != "parquet":
+            for read in duckdb_frames(
+                run, first.format, batch_size, list_column, names=first.names
+            ):
+                files = read[FILE_COLUMN] if FILE_COLUMN in read.columns else None
+                frame = mapped(read.drop(FILE_COLUMN, strict=False), source.options)
+                yield _with_hive(frame, source, run, files), _named(files)
+        elif not _small(first, batch_size):
+            for read in file_frames(run[0], batch_size):
+                yield _with_hive(mapped(read, source.options), source, run, None), None
+        else:
+            yield _small_parquet(source, run)
+    except READ_ERRORS as exc:
+        raise InputUnreadable(f"{run[0]}: cannot read its data ({short(exc)})") from exc
+
+
+def _small_parquet(source: Source, run: list[Path]) -> tuple[pl.DataFrame, pl.Series | None]:
+    """A run of small Parquet files in one scan; when it fails, each alone, so the file that
+    cannot be read fails the run naming it."""
+    paths = [str(path) for path in run]
+    try:
+        # scan, not read_parquet: only the scan keeps glob=False (`part[1].parquet`)
+        read = pl.scan_parquet(paths, glob=False, hive_partitioning=False).collect()
+    except READ_ERRORS:
+        if len(run) == 1:
+            raise
+        for path in run:
+            try:
+                pl.scan_parquet(path, glob=False, hive_partitioning=False).collect()
+            except READ_ERRORS as exc:
+                raise InputUnreadable(f"{path}: cannot read its data ({short(exc)})") from exc
+        raise
+    files = _row_files(run, source) if len(run) > 1 else None
+    return _with_hive(mapped(read, source.options), source, run, files), files
+
+
+def _small(facts: FileFacts, rows_wanted: int) -> bool:
+    """Whether the file may be read with others: CSV and JSON always (DuckDB streams them),
+    Parquet when it is a small file."""
+    return facts.format != "parquet" or _rows(facts) <= min(SMALL_FILE_ROWS, rows_wanted)
+
+
+def _named(files: pl.Series | None) -> pl.Series | None:
+    return None if files is None else files.cast(pl.String).alias("source_file")
+
+
+def _row_files(run: list[Path], source: Source) -> pl.Series:
+    """Each row's file of a run of Parquet files, from their footers' row counts."""
+    rows = [_rows(file_facts(path, source)) for path in run]
+    index = pl.Series([i for i, n in enumerate(rows) for _ in range(n)], dtype=pl.UInt32)
+    return pl.Series("source_file", [str(path) for path in run]).gather(index)
+
+
+def _rows(facts: FileFacts) -> int:
+    assert facts.rows is not None  # Parquet: from its footer
+    return facts.rows
+
+
+def _with_hive(
+    frame: pl.DataFrame, source: Source, run: list[Path], files: pl.Series | None
+) -> pl.DataFrame:
+    """The rows with their files' `key=value` folders as columns (a column a file has wins);
+    the files of a run have the same folder keys, each its own values."""
+    hive = hive_values(run[0], source.root)
+    extra = [key for key in hive if key not in frame.columns]
+    if not extra:
+        return frame
+    if files is None or len(run) == 1:
+        return frame.with_columns(pl.lit(hive[key]).alias(key) for key in extra)
+    by_file = {str(path): hive_values(path, source.root) for path in run}
+    return frame.with_columns(
+        files.replace_strict({file: values[key] for file, values in by_file.items()})
+        .cast(pl.String)
+        .alias(key)
+        for key in extra
+    )
+
+
+def file_frames(
+    path: Path, batch_size: int, reader: pq.ParquetFile | None = None
+) -> Iterator[pl.DataFrame]:
+    """The file's rows in frames of about `batch_size`, a run of whole row groups at a time.
+
+    polars reads runs of row groups up to two batches long: it decodes strings straight into
+    its own layout, where pyarrow's strings had to be copied over (~0.2 CPU-s per 1M rows,
+    bench/run_profile.py). A file with a longer row group is streamed by pyarrow in batch-size
+    pieces, so memory stays bounded by the batch, not by how the file was written; one reader
+    a file, because the two differ on a few types (INT96 with a zone, date64).
+    """
+    reader = reader or pq.ParquetFile(path)
+    longest = max(
+        (reader.metadata.row_group(g).num_rows for g in range(reader.metadata.num_row_groups)),
+        default=0,
+    )
+    if longest > 2 * batch_size:
+        for record_batch in reader.iter_batches(batch_size=batch_size):
+            frame = pl.from_arrow(record_batch)
+            assert isinstance(frame, pl.DataFrame)
+            yield frame
+        return
+    # glob=False: a file named like a pattern (`logs[1].parquet`) is that file, not a search.
+    file = pl.scan_parquet(path, hive_partitioning=False, glob=False)
+    for start, rows in row_group_spans(reader, batch_size):
+        yield file.slice(start, rows).collect()
+
+
+def row_group_spans(reader: pq.ParquetFile, rows_wanted: int) -> list[tuple[int, int]]:
+    """(first row, rows) of runs of whole row groups, each at most `rows_wanted` rows unless
+    one row group alone is longer."""
+    start, rows = 0, 0
+    spans: list[tuple[int, int]] = []
+    for group in range(reader.metadata.num_row_groups):
+        if rows and rows + reader.metadata.row_group(group).num_rows > rows_wanted:
+            spans.append((start, rows))
+            start, rows = start + rows, 0
+        rows += reader.metadata.row_group(group).num_rows
+    if rows:
+        spans.append((start, rows))
+    return spans
+
+
+def file_rows(path: str | Path) -> int:
+    """Rows of one Parquet file, from its footer (a Dask run's partition plan)."""
+    return pq.ParquetFile(path).metadata.num_rows
+
+
+def read_rows(path: str | Path, start: int, rows: int, root: Path | None) -> RawBatch:
+    """Rows `start` to `start + rows` of one Parquet file, hive values added as columns:
+    one piece of a Dask run's partition, read where the task runs."""
+    path = Path(path)
+    try:
+        scan = pl.scan_parquet(path, hive_partitioning=False, glob=False)
+        frame = scan.slice(start, rows).collect()
+    except READ_ERRORS as exc:
+        raise InputUnreadable(f"{path}: cannot read its data ({short(exc)})") from exc
+    hive = hive_values(path, root)
+    extra = {k: v for k, v in hive.items() if k not in frame.columns}
+    return RawBatch(frame.with_columns(pl.lit(v).alias(k) for k, v in extra.items()), str(path))
+
+
+def short(exc: BaseException) -> str:
+    """An error's first line (its type's name, when it has no text)."""
+    return str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__

@@ -45,7 +45,6 @@ MOMENTS = [
 
 
 @pytest.mark.slow
-@pytest.mark.timeout(120)
 @pytest.mark.parametrize("moment", MOMENTS, ids=moment_id)
 def test_a_signal_stops_the_run_promptly_and_a_rerun_completes_it(
     source: Path, uninterrupted: tuple, tmp_path: Path, moment: tuple

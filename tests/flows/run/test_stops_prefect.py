@@ -19,7 +19,6 @@ from tests.support.stops import EXIT_WITHIN, PREFECT, exit_within, signal_at, sp
 
 
 @pytest.mark.slow
-@pytest.mark.timeout(240)
 @pytest.mark.usefixtures("prefect_harness")
 def test_sigterm_stops_a_prefect_flow_run_cleanly(tmp_path: Path) -> None:
     from prefect.settings import PREFECT_API_URL

@@ -41,6 +41,7 @@ if sys.argv[1] == "slow-commit":
         if name == "insert_results":
             commits.append(name)
             if len(commits) == 2:
+                print("dawdling inside batch 2's commit", flush=True)  # the trials' cue
                 con.execute("SET enable_progress_bar = false")
                 con.execute("SELECT count(*) FROM range(2000000000) WHERE range % 7 = 3").fetchall()
     batch_writes.run_sql_file = run_then_dawdle

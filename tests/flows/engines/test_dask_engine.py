@@ -143,7 +143,7 @@ def test_without_the_extra_dask_exits_2_saying_what_to_install(
         [sys.executable, "-c", code],
         capture_output=True,
         text=True,
-        timeout=60,
+        timeout=300,  # a hang guard: at load 30 this child's imports outlasted 60 s
         check=False,
         cwd=Path(__file__).resolve().parents[3],
     )

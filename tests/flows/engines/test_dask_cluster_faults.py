@@ -74,7 +74,7 @@ def test_no_worker_or_a_lost_scheduler_exit_10_with_one_line(
                 command, cwd=repo, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                 text=True,
             )  # fmt: skip
-            wait_for(lambda: stub.requests >= 3 or child.poll() is not None, 180)
+            wait_for(lambda: stub.requests >= 3 or child.poll() is not None, 300)
             cluster.kill()
             _, stderr = child.communicate(timeout=90)
         assert child.returncode == 10, stderr

@@ -90,7 +90,7 @@ def test_the_cap_holds_cluster_wide_and_a_killed_worker_is_replaced(
 
         runner = threading.Thread(target=run, daemon=True)
         runner.start()
-        wait_for(lambda: stub.requests >= 30, 60)
+        wait_for(lambda: stub.requests >= 30, 300)
         victim = next(iter(dask_client.run(os.getpid).values()))  # type: ignore[attr-defined]
         os.kill(victim, signal.SIGKILL)
         runner.join(90)
@@ -129,7 +129,7 @@ def test_a_killed_flow_process_resumes_without_loss_or_double_counting(
             stderr=subprocess.DEVNULL,
         )
         try:
-            wait_for(lambda: stub.requests >= 90 or child.poll() is not None, 90)
+            wait_for(lambda: stub.requests >= 90 or child.poll() is not None, 300)
             child.kill()
         finally:
             child.wait(timeout=30)

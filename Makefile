@@ -43,11 +43,11 @@ test: $(STAMP)  ## lint, type-check, the docs build (strict), the whole suite on
 	$(BIN)/ruff check .
 	$(BIN)/mypy
 	$(BIN)/mkdocs build --strict --quiet
-	$(BIN)/python -m pytest -n 2 --dist loadfile --durations=15
+	$(BIN)/python -m pytest -n 2 --dist loadfile --no-loadscope-reorder --durations=15
 
 test-fast: $(STAMP)  ## lint and the suite without the tests marked slow (fault trials): for development
 	$(BIN)/ruff check .
-	$(BIN)/python -m pytest -n 2 --dist loadfile -m 'not slow and not wheel' --durations=15
+	$(BIN)/python -m pytest -n 2 --dist loadfile --no-loadscope-reorder -m 'not slow and not wheel' --durations=15
 
 docs: $(STAMP)  ## the documentation site from docs/ into site/ (strict: a broken link fails)
 	$(BIN)/mkdocs build --strict

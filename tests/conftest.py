@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
+from collections import Counter
 from pathlib import Path
 
 import pytest
@@ -19,6 +20,21 @@ from flows.orchestration.prefect_env import configure_prefect_environment
 configure_prefect_environment()
 
 POLICY = list(SEED_POLICY)  # the seed's policy lines, as the sample data carries them
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Files with the most slow trials (or the wheel's build) first, then those with the most
+    tests, each file's tests in their own order: `make test` hands whole files to its two
+    workers in this order (`--dist loadfile --no-loadscope-reorder`), so the long files start
+    early and the many short ones fill in at the end, not a long file last and alone."""
+    heavy = [
+        item
+        for item in items
+        if item.get_closest_marker("slow") or item.get_closest_marker("wheel")
+    ]
+    slow = Counter(item.path for item in heavy)
+    size = Counter(item.path for item in items)
+    items.sort(key=lambda item: (-slow[item.path], -size[item.path], str(item.path)))
 
 
 @pytest.fixture

@@ -54,7 +54,7 @@ def faith_compare(db: Path, *args: str) -> dict:
         [sys.executable, "-m", "flows.cli", "compare", "--db", str(db), "--json", *args],
         capture_output=True,
         text=True,
-        timeout=120,
+        timeout=300,  # a hang guard: at load 22 this child outlasted 120 s
         env={**os.environ, "COLUMNS": "80"},
     )
     assert done.returncode == 0, done.stderr
@@ -195,7 +195,7 @@ def test_a_value_without_its_segment_is_a_usage_error(db: Path) -> None:
         ],
         capture_output=True,
         text=True,
-        timeout=60,
+        timeout=300,  # a hang guard, as above
     )
     assert done.returncode == 2
     assert "--segment" in done.stderr

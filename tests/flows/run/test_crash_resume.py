@@ -38,10 +38,13 @@ run_nightly(ScoreSettings(source=sys.argv[1], db=sys.argv[2], batch_size=int(sys
 """
 # (batches committed before the kill, seconds after that line); the last leaves a few batches
 # of margin, so a slow reader of the child's output still kills it before the run ends.
+# The last two run in test_crash_resume_late.py, so the two pytest workers share the trials.
 MOMENTS = [
     (0, 0.0),
     (1, 0.03),
     (BATCHES // 3, 0.015),
+]
+LATE_MOMENTS = [
     (2 * BATCHES // 3, 0.045),
     (BATCHES - 4, 0.0),
 ]
@@ -49,11 +52,20 @@ MOMENTS = [
 
 @pytest.fixture(scope="module")
 def source(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return write(many_cases(N_CASES), tmp_path_factory.mktemp("crash") / "cases.parquet")
+    return write_source(tmp_path_factory)
 
 
 @pytest.fixture(scope="module")
 def uninterrupted(source: Path, tmp_path_factory: pytest.TempPathFactory) -> tuple:
+    return score_uninterrupted(source, tmp_path_factory)
+
+
+def write_source(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return write(many_cases(N_CASES), tmp_path_factory.mktemp("crash") / "cases.parquet")
+
+
+def score_uninterrupted(source: Path, tmp_path_factory: pytest.TempPathFactory) -> tuple:
+    """The tables a run that nobody killed leaves: what every resumed run must equal."""
     db = tmp_path_factory.mktemp("baseline") / "f.duckdb"
     run = run_nightly(settings(source, db))
     assert (run["status"], run["rows_newly_scored"]) == ("completed", N_CASES)
@@ -118,7 +130,14 @@ def kill_at(source: Path, db: Path, batches: int, offset: float) -> int:
 def test_killed_run_resumes_to_the_same_tables(
     source: Path, uninterrupted: tuple, tmp_path: Path, batches: int, offset: float
 ) -> None:
-    db = tmp_path / "f.duckdb"
+    kill_and_resume(source, uninterrupted, tmp_path / "f.duckdb", batches, offset)
+
+
+def kill_and_resume(
+    source: Path, uninterrupted: tuple, db: Path, batches: int, offset: float
+) -> None:
+    """SIGKILL the nightly job at the moment given, resume it, and compare with `uninterrupted`:
+    no case lost or scored twice, the dead run `superseded`."""
     pid = kill_at(source, db, batches, offset)
 
     ((killed_id, killed),) = runs(db).items()

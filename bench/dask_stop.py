@@ -100,7 +100,7 @@ def main() -> None:
     parser.add_argument("--signal", choices=["both", "SIGINT", "SIGTERM"], default="both")
     args = parser.parse_args()
     signals = (
-        [signal.SIGINT, signal.SIGTERM] if args.signal == "both" else [signal[args.signal]]
+        [signal.SIGINT, signal.SIGTERM] if args.signal == "both" else [signal.Signals[args.signal]]
     )
     rows = []
     with tempfile.TemporaryDirectory(prefix="faith-dask-stop-") as tmp:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import contextlib
 import sys
 from collections.abc import Sequence
 
@@ -40,15 +39,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def exit_now(code: int) -> None:
-    """End the process once the command is done: the exit hooks run (Prefect's server, Dask's
-    clusters, logging), then the process exits without tearing the interpreter down, which
-    took 7-9 s after a stopped Dask run (native thread pools; every connection and file of
-    the run is closed by then). A stop stays within its 5 s."""
-    import atexit
-    import os
+    """End the process once the command is done, right after its exit hooks
+    (stop_signals.exit_after_hooks): a stop stays within its 5 s."""
+    from flows.run.stop_signals import exit_after_hooks
 
-    atexit._run_exitfuncs()
-    for stream in (sys.stdout, sys.stderr):
-        with contextlib.suppress(OSError, ValueError):  # a closed or broken pipe
-            stream.flush()
-    os._exit(code)
+    exit_after_hooks(code)

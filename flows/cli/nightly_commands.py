@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 from pathlib import Path
 from typing import Any
 
@@ -62,7 +63,9 @@ def add_nightly_commands(commands: argparse._SubParsersAction) -> None:
     add_source_argument(serve)
     add_read_arguments(serve)
     add_run_arguments(serve)
+    add_run_timeout_argument(serve, default=NIGHTLY_RUN_TIMEOUT)  # each scheduled run's
     _add_check_arguments(serve)
+    _add_alert_arguments(serve)
     schedule = serve.add_argument_group("schedule")
     schedule.add_argument("--cron", default="0 2 * * *", help='cron schedule (default "0 2 * * *")')
     schedule.add_argument("--timezone", default="UTC", help="IANA zone of the cron (default UTC)")
@@ -99,8 +102,10 @@ def _add_alert_arguments(parser: argparse.ArgumentParser) -> None:
         f"(default {DEFAULT_ALERT_MIN_CASES})",
     )
     alerts.add_argument(
-        "--alert-segment", metavar="COL", default="app_version",
-        help="also alert per value of this segment column (default app_version; '' for none)"
+        "--alert-segment",
+        metavar="COL",
+        default="app_version",
+        help="also alert per value of this segment column (default app_version; '' for none)",
     )
     alerts.add_argument(
         "--alert-webhook",
@@ -112,8 +117,6 @@ def _add_alert_arguments(parser: argparse.ArgumentParser) -> None:
 
 def alert_settings(args: argparse.Namespace) -> Any:
     """The AlertSettings of `faith nightly`'s options (the webhook also from the environment)."""
-    import os
-
     from flows.nightly.alerts import AlertSettings
 
     if args.alert_window < 0 or args.alert_min_cases < 1:
@@ -148,7 +151,6 @@ def nightly_command(args: argparse.Namespace) -> int:
         return _nightly(args)
 
 
-
 def _nightly(args: argparse.Namespace) -> int:
     settings = run_settings(args, flow="nightly")
     progress = console_progress()
@@ -167,6 +169,7 @@ def _nightly(args: argparse.Namespace) -> int:
             alert_min_cases=alerts.min_cases,
             alert_segment=alerts.segment,
             alert_webhook=alerts.webhook,
+            run_timeout=args.run_timeout,  # shown in Prefect; the deadline armed above governs
         )
     else:
         result = run_nightly(
@@ -195,6 +198,7 @@ def serve_command(args: argparse.Namespace) -> int:
         update={"source": _absolute(settings.source), "db": _absolute(settings.db)}
     )
     golden = _absolute(args.golden) if args.golden else None
+    alerts = alert_settings(args)
     configure_prefect_environment()
     from flows.orchestration.nightly_flow import build_deployment, describe_deployment
 
@@ -205,6 +209,8 @@ def serve_command(args: argparse.Namespace) -> int:
         name=args.name,
         golden=golden,
         agreement_floor=args.agreement_floor,
+        run_timeout=args.run_timeout,
+        alerts=alerts,
     )
     if args.dry_run:
         print(json.dumps(describe_deployment(deployment), indent=2))
@@ -217,6 +223,8 @@ def serve_command(args: argparse.Namespace) -> int:
         )
     from flows.orchestration.nightly_flow import serve_deployment
 
+    if alerts.webhook:  # the runs (this process's subprocesses) read it; never a parameter
+        os.environ["FAITH_ALERT_WEBHOOK"] = alerts.webhook
     serve_deployment(deployment)
     return EXIT_OK
 

@@ -356,7 +356,8 @@ def add_run_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def add_run_timeout_argument(parser: argparse.ArgumentParser, *, default: float | None) -> None:
-    """--run-timeout of `score` and `nightly`: the run's own deadline (flows/run/deadline.py)."""
+    """--run-timeout of `score`, `nightly` and `serve` (each scheduled run's): the run's own
+    deadline (flows/run/deadline.py)."""
     shown = f"{default:g}, 6 h" if default else "none"
     parser.add_argument(
         "--run-timeout",

@@ -12,8 +12,7 @@ import polars as pl
 from faith_udfs import MetricConfig
 from flows.engines.partitions import DuplicateRule, Partition, read_partition
 from flows.engines.shards import Shard, write_shard
-from flows.engines.worker_judge import ShardReplies, build_worker_judge
-from flows.judges.factory import close_judge
+from flows.engines.worker_judge import ShardReplies, running_judge
 from flows.judges.settings import JudgeSettings
 from flows.run.batches import QuarantineKeys, decide, score_batch, validate_batch
 from flows.run.pipeline import no_cases
@@ -60,12 +59,9 @@ def score_partition(job: PartitionJob) -> str:
     quarantine = pl.concat(quarantined, how="vertical_relaxed")
     classified = classify_against(cases, job.case_states)
     replies = ShardReplies(job.replies)
-    judge = build_worker_judge(job.judge, replies, job.semaphore)
-    try:
+    with running_judge(job.judge, replies, job.semaphore) as judge:
         scored = score_batch(cases, classified, quarantine, judge, job.config)
         fatal = getattr(judge, "fatal_error", None)
-    finally:
-        close_judge(judge)
     shard = Shard(
         job.partition.number,
         scored,

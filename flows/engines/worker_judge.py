@@ -6,13 +6,17 @@
 - `ClusterLimiter` puts a `distributed.Semaphore` (one lease a request, `--concurrency`
   leases in the whole cluster) on top of the worker's own adaptive limiter, which still halves
   on 429s and creeps back up.
+- `running_judge` keeps the judges of the tasks running in this worker process, so that a
+  worker told to close (a stopped run closes its local cluster) stops them at once
+  (`stop_running_judges`, from worker_preload.py) instead of waiting out their calls.
 """
 
 from __future__ import annotations
 
+import contextlib
 import threading
 import time
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from datetime import UTC, datetime
 from typing import Any
 
@@ -21,12 +25,15 @@ import polars as pl
 from faith_udfs import Judge
 from faith_udfs.errors import JudgeTransientError
 from flows.judges.endpoint.limiter import AdaptiveLimiter
-from flows.judges.factory import build_judge
+from flows.judges.factory import build_judge, close_judge
 from flows.judges.settings import JudgeSettings
 from flows.store.shard_data import REPLY_COLUMNS
 
 # How often a wait for a cluster lease looks at the judge's stop event.
 _LEASE_POLL_SECONDS = 0.5
+# The judges of the tasks running in this process (one a task), until each task ends.
+_running: set[Judge] = set()
+_running_lock = threading.Lock()
 
 
 class ShardReplies:
@@ -134,3 +141,33 @@ def build_worker_judge(
         cache=replies,  # type: ignore[arg-type]
         wrap_limiter=(lambda local: ClusterLimiter(local, lease)) if lease else None,
     )
+
+
+@contextlib.contextmanager
+def running_judge(
+    settings: JudgeSettings, replies: ShardReplies, semaphore: str | None
+) -> Iterator[Judge]:
+    """A task's judge (build_worker_judge), known to `stop_running_judges` while the task
+    runs, and closed when it ends."""
+    judge = build_worker_judge(settings, replies, semaphore)
+    with _running_lock:
+        _running.add(judge)
+    try:
+        yield judge
+    finally:
+        with _running_lock:
+            _running.discard(judge)
+        close_judge(judge)
+
+
+def stop_running_judges() -> int:
+    """Stop every judge of this process's running tasks: no new call, calls in flight
+    cancelled, so each task ends within moments (its cases unjudged, its shard never loaded:
+    the run has stopped). Returns how many were stopped."""
+    with _running_lock:
+        judges = list(_running)
+    for judge in judges:
+        stop = getattr(judge, "stop", None)
+        if callable(stop):
+            stop()
+    return len(judges)

@@ -35,6 +35,7 @@ from flows.nightly.nightly_run import (
 )
 from flows.orchestration.score_flow import TASK_OPTIONS, TASK_STEPS, flow_progress
 from flows.orchestration.score_flow import publish_summary as publish_run_summary
+from flows.run.deadline import NIGHTLY_RUN_TIMEOUT, run_deadline
 from flows.run.settings import ScoreSettings
 
 check_task = task(name="check-judge", **TASK_OPTIONS)(check_judge)
@@ -56,23 +57,27 @@ def nightly_flow(
     alert_min_cases: int = DEFAULT_ALERT_MIN_CASES,
     alert_segment: str | None = DEFAULT_ALERT_SEGMENT,
     alert_webhook: str | None = None,
+    run_timeout: float | None = NIGHTLY_RUN_TIMEOUT,
 ) -> dict[str, Any]:
     """Score what is new in SOURCE, then check the judge on the golden set; publish both.
-    A pass-rate alert fails the flow run (PassRateAlert, exit 15) after everything is kept."""
-    run = run_nightly(
-        settings,
-        golden=golden,
-        agreement_floor=agreement_floor,
-        alerts=AlertSettings(
-            window=alert_window,
-            min_cases=alert_min_cases,
-            segment=alert_segment,
-            webhook=alert_webhook or os.environ.get("FAITH_ALERT_WEBHOOK") or None,
-        ),
-        steps=TASK_STEPS,
-        progress=flow_progress(),
-        check_steps=CHECK_STEPS,
-    )
+    A pass-rate alert fails the flow run (PassRateAlert, exit 15) after everything is kept;
+    past `run_timeout` seconds (6 h; None or 0: none) the run stops as on SIGTERM
+    (RunDeadline, exit 14), unless a deadline is already armed (`faith nightly`'s own)."""
+    with run_deadline(run_timeout):
+        run = run_nightly(
+            settings,
+            golden=golden,
+            agreement_floor=agreement_floor,
+            alerts=AlertSettings(
+                window=alert_window,
+                min_cases=alert_min_cases,
+                segment=alert_segment,
+                webhook=alert_webhook or os.environ.get("FAITH_ALERT_WEBHOOK") or None,
+            ),
+            steps=TASK_STEPS,
+            progress=flow_progress(),
+            check_steps=CHECK_STEPS,
+        )
     if run["judge_check"] is None:  # a dry run: nothing judged, no check
         publish_run_summary(run)
         return run
@@ -111,13 +116,28 @@ def check_markdown(run_id: str, check: dict[str, Any]) -> str:
 
 
 def deployment_parameters(
-    settings: ScoreSettings, *, golden: str | None, agreement_floor: float
+    settings: ScoreSettings,
+    *,
+    golden: str | None,
+    agreement_floor: float,
+    run_timeout: float | None = NIGHTLY_RUN_TIMEOUT,
+    alerts: AlertSettings | None = None,
 ) -> dict[str, Any]:
-    """The flow's parameters as JSON; settings left at their defaults are omitted."""
+    """The flow's parameters as JSON; settings, deadline and alert options left at their
+    defaults are omitted. Never the webhook: the server stores and shows the parameters, so
+    served runs read it from FAITH_ALERT_WEBHOOK in the serving process's environment."""
+    alerts = alerts or AlertSettings()
+    chosen = {
+        "run_timeout": (run_timeout or None, NIGHTLY_RUN_TIMEOUT),
+        "alert_window": (alerts.window, DEFAULT_ALERT_WINDOW),
+        "alert_min_cases": (alerts.min_cases, DEFAULT_ALERT_MIN_CASES),
+        "alert_segment": (alerts.segment, DEFAULT_ALERT_SEGMENT),
+    }
     return {
         "settings": settings.model_dump(mode="json", exclude_defaults=True),
         "golden": golden,
         "agreement_floor": agreement_floor,
+        **{name: value for name, (value, default) in chosen.items() if value != default},
     }
 
 
@@ -129,8 +149,11 @@ def build_deployment(
     name: str = "nightly",
     golden: str | None = None,
     agreement_floor: float = DEFAULT_AGREEMENT_FLOOR,
+    run_timeout: float | None = NIGHTLY_RUN_TIMEOUT,
+    alerts: AlertSettings | None = None,
 ) -> RunnerDeployment:
-    """The nightly flow's deployment on a cron schedule, as `faith serve` serves it."""
+    """The nightly flow's deployment on a cron schedule, as `faith serve` serves it: each
+    scheduled run gets the deadline (`run_timeout`) and the alert options."""
     try:
         ZoneInfo(timezone)
         schedule = Cron(cron, timezone=timezone)
@@ -144,6 +167,8 @@ def build_deployment(
             settings.model_copy(update={"flow": "nightly"}),
             golden=golden,
             agreement_floor=agreement_floor,
+            run_timeout=run_timeout,
+            alerts=alerts,
         ),
         tags=TAGS,
         description=f"faithpipe nightly scoring of {settings.source} into {settings.db}",

@@ -10,7 +10,7 @@ import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 
-from flows.clock import set_deadline
+from flows.clock import remaining, set_deadline
 from flows.run.stop_signals import RunDeadline, deadline_handler
 
 __all__ = ["NIGHTLY_RUN_TIMEOUT", "RunDeadline", "run_deadline"]
@@ -25,9 +25,10 @@ NIGHTLY_RUN_TIMEOUT = 6 * 3600.0
 @contextmanager
 def run_deadline(seconds: float | None) -> Iterator[None]:
     """Within the block, the run stops `seconds` after it began (RunDeadline, exit 14);
-    None or 0: no deadline. Off the main thread only the judge's waits are bounded (no
-    signal reaches another thread): the deadline is said in a warning."""
-    if not seconds:
+    None or 0: no deadline; nor when one is already armed (`faith nightly`'s around the
+    flow that arms its own): the first governs. Off the main thread only the judge's waits
+    are bounded (no signal reaches another thread): the deadline is said in a warning."""
+    if not seconds or remaining() is not None:
         yield
         return
     set_deadline(seconds)

@@ -3,8 +3,12 @@
 
 from __future__ import annotations
 
+import atexit
+import contextlib
 import logging
+import os
 import signal
+import sys
 import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -124,3 +128,15 @@ def signals_deferred() -> Iterator[None]:
     finally:
         for sig, handler in previous.items():
             signal.signal(sig, handler)
+
+
+def exit_after_hooks(code: int) -> None:
+    """End the process now: its exit hooks run (Prefect's server and log flushes, Dask's
+    clusters, logging), then it exits without tearing the interpreter down, which took 4-9 s
+    after a stopped Dask run (native thread pools; every connection and file of the run is
+    closed by then)."""
+    atexit._run_exitfuncs()
+    for stream in (sys.stdout, sys.stderr):
+        with contextlib.suppress(OSError, ValueError):  # a closed or broken pipe
+            stream.flush()
+    os._exit(code)

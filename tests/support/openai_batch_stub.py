@@ -20,7 +20,9 @@ It counts what a provider would bill (answered lines and their tokens) and every
 `lose_create_answers(n)` makes the next n creates start their batch but answer 502 (an answer
 lost on the way); `on_create`, when set, is called after a batch is created and before the
 answer is sent (a test kills the asking process there). `GET /v1/batches` lists them, newest
-first, in pages (`limit`, `after`), as OpenAI does.
+first, in pages (`limit`, `after`), as OpenAI does. `fail_all(status, retry_after=…, times=…)`
+answers every request (or the next `times`) with that status, Retry-After if given, and notes
+when each came (`failed_at`), until `heal()`.
 """
 
 from __future__ import annotations
@@ -64,6 +66,9 @@ class BatchStub(LoopbackServer):
         self.errors: list[str] = []
         self.lost_create_answers = 0  # creates still to answer 502 after creating
         self.on_create: Callable[[], None] | None = None
+        # Every request answered with this status and Retry-After, `times` more (None: all).
+        self.failing: tuple[int, float | None, int | None] | None = None
+        self.failed_at: list[float] = []  # monotonic times of the requests failed so
         self._ids = 0
         self._listen(_Handler, _Server, stub=self)
 
@@ -81,6 +86,30 @@ class BatchStub(LoopbackServer):
             for batch in self.batches.values():
                 if batch["_outcome"] == "hold":
                     batch["_outcome"] = "complete"
+
+    def fail_all(
+        self, status: int, *, retry_after: float | None = None, times: int | None = None
+    ) -> None:
+        """Every request from now on (or the next `times`) is answered `status`, with a
+        Retry-After header when given: a server down, overloaded or throttling."""
+        with self.lock:
+            self.failing = (status, retry_after, times)
+
+    def heal(self) -> None:
+        with self.lock:
+            self.failing = None
+
+    def _failure(self) -> tuple[int, float | None] | None:
+        """The status (and Retry-After) this request is failed with, if the stub is failing."""
+        with self.lock:
+            if self.failing is None:
+                return None
+            status, retry_after, times = self.failing
+            if times is not None:
+                self.failing = (status, retry_after, times - 1) if times > 1 else None
+            self.failed_at.append(time.monotonic())
+            self.requests["failed"] += 1
+            return status, retry_after
 
     def lose_create_answers(self, count: int = 1) -> None:
         """The next `count` creates start their batch, then answer 502 (the answer is lost)."""
@@ -298,6 +327,13 @@ class _Handler(BaseHTTPRequestHandler):
         """Quiet: the tests read counters."""
 
     def _authorised(self) -> bool:
+        failure = self.server.stub._failure()
+        if failure is not None:
+            status, retry_after = failure
+            headers = {} if retry_after is None else {"Retry-After": f"{retry_after:g}"}
+            payload = {"error": {"message": f"stub: failing with {status}"}}
+            self._send_bytes(status, json.dumps(payload).encode(), "application/json", headers)
+            return False
         key = self.server.stub.api_key
         presented = self.headers.get("Authorization", "").removeprefix("Bearer ")
         if key is not None and presented != key:
@@ -371,8 +407,12 @@ class _Handler(BaseHTTPRequestHandler):
     def _send(self, status: int, payload: Any) -> None:
         self._send_bytes(status, json.dumps(payload).encode(), "application/json")
 
-    def _send_bytes(self, status: int, body: bytes, content_type: str) -> None:
+    def _send_bytes(
+        self, status: int, body: bytes, content_type: str, headers: dict[str, str] | None = None
+    ) -> None:
         self.send_response(status)
+        for name, value in (headers or {}).items():
+            self.send_header(name, value)
         self.send_header("Content-Type", content_type)
         self.send_header("Content-Length", str(len(body)))
         self.end_headers()

@@ -398,7 +398,11 @@ class _Handler(BaseHTTPRequestHandler):
 
     def do_POST(self) -> None:
         stub = self.server.stub
-        body = self.rfile.read(int(self.headers.get("Content-Length") or 0))
+        expected = int(self.headers.get("Content-Length") or 0)
+        body = self.rfile.read(expected)
+        if len(body) < expected:  # the client went away mid-request (a stopped judge): normal
+            self.close_connection = True
+            return
         self.received = body
         if self.path.rstrip("/") != "/v1/chat/completions":
             self._send(404, {"error": {"message": f"no route {self.path}"}})

@@ -7,7 +7,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from faith_udfs.errors import JudgeBudgetExhausted, JudgeError, JudgeReplyError
+from faith_udfs.errors import (
+    JudgeBudgetExhausted,
+    JudgeError,
+    JudgeReplyError,
+    JudgeTransientError,
+)
 from flows.judges.endpoint.request_details import chat_request_body, conversation
 from flows.judges.endpoint.transport import REQUEST_PARAMETERS
 from flows.judges.live.asking import Asked
@@ -22,6 +27,13 @@ MAX_BATCH_ASKS = 3
 
 class BatchGaveUp(JudgeReplyError):
     """The item was asked in MAX_BATCH_ASKS batches and none answered it: not asked again."""
+
+
+class BatchNotSubmitted(JudgeTransientError):
+    """The item's batch could not be uploaded or submitted now (the Batch API failed): nothing
+    was asked, so its case stays pending for the next run."""
+
+    case_status = "pending"
 
 
 class BatchPending(JudgeError):

@@ -5,9 +5,11 @@ Upload a JSONL file (`POST /files`, purpose `batch`), submit it (`POST /batches`
 batch of a file (`GET /batches`, paged), ask a batch's state (`GET /batches/{id}`), read a
 result file (`GET /files/{id}/content`), cancel (`POST /batches/{id}/cancel`). Every request
 runs on one asyncio loop under a deadline that cancels it wherever it is, and `stop()` cancels
-them all, as the chat endpoint's (endpoint/transport.py). The key stays inside the client;
-credentials in the URL are sent as Basic auth and kept out of the URL
-(request_details.without_userinfo).
+them all, as the chat endpoint's (endpoint/transport.py). Retries are this module's, under a
+circuit breaker (endpoint/breaker.py): after N failures of one kind in a row, or one
+Retry-After longer than the run can wait, no further request is made (BatchUnreachable,
+exit 6). The key stays inside the client; credentials in the URL are sent as Basic auth and
+kept out of the URL (request_details.without_userinfo).
 """
 
 from __future__ import annotations
@@ -16,6 +18,8 @@ import asyncio
 import concurrent.futures
 import json
 import os
+import random
+import threading
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -24,10 +28,17 @@ from typing import Any, Final
 import openai
 
 from faith_udfs.errors import ConfigError, JudgeTransientError
-from flows.errors import JudgeEndpointError
+from flows.clock import remaining
+from flows.errors import JudgeEndpointError, JudgeUnreachable
 from flows.judges.batch.requests import BATCH_ENDPOINT
+from flows.judges.endpoint.breaker import DEFAULT_BREAKER_FAILURES, CircuitBreaker, connection_kind
 from flows.judges.endpoint.event_loop import LoopThread
-from flows.judges.endpoint.request_details import endpoint_name, split_userinfo, without_userinfo
+from flows.judges.endpoint.request_details import (
+    endpoint_name,
+    retry_after_seconds,
+    split_userinfo,
+    without_userinfo,
+)
 from flows.scrub import register_endpoint_secrets, scrub, scrub_bytes
 
 __all__ = [
@@ -38,6 +49,7 @@ __all__ = [
     "BatchNotFound",
     "BatchRefused",
     "BatchStatus",
+    "BatchUnreachable",
 ]
 
 # Batch states after which nothing more will come (OpenAI's names).
@@ -50,11 +62,23 @@ SUBMISSION_TAG = "faithpipe_input_file"
 # Finding a file's batch reads the newest batches, 100 a page, back to an hour before the
 # file was recorded (clocks differ), at most this many pages: no listing without an end.
 _PAGE, _MOST_PAGES, _CLOCK_MARGIN_SECONDS = 100, 20, 3600.0
+# Every request but a create is tried this many times more, after 0.5 s, 1 s, 2 s, 4 s (or
+# the Retry-After the run can wait): as the live judge's, one request failing all its
+# attempts the same way opens the breaker at its default (5).
+_RETRIES, _BACKOFF_BASE, _BACKOFF_MOST = 4, 0.5, 8.0
+# The longest Retry-After waited for (the live judge's default most); never past --run-timeout.
+MAX_RETRY_AFTER = 60.0
 
 
 class BatchApiError(JudgeTransientError):
     """A files or batches request failed (5xx, 429 after the client's retries, a deadline,
     a reset, an answer that is not JSON): nothing is lost, the next run asks again."""
+
+
+class BatchUnreachable(JudgeUnreachable, BatchApiError):
+    """The circuit breaker opened: no further request is made this run. Whatever waits on the
+    server stays for the next run (a BatchApiError), and the run ends with exit 6 (a
+    JudgeUnreachable), the cases left pending."""
 
 
 class BatchNotFound(BatchApiError):
@@ -121,25 +145,16 @@ def _made_from(batch: Any, input_file_id: str) -> bool:
     return tagged or batch.get("input_file_id") == input_file_id
 
 
-def _failure(exc: BaseException, deadline: float) -> str:
-    """Why a request got no answer, in one line (never the server's text: no key echoed)."""
-    if isinstance(exc, (TimeoutError, openai.APITimeoutError)):
-        return f"the batch endpoint did not answer within {deadline:g} s"
-    if isinstance(exc, concurrent.futures.CancelledError):
-        return "the judge was stopped during a batch request"
-    if isinstance(exc, openai.APIConnectionError):
-        cause = type(exc.__cause__).__name__ if exc.__cause__ else "no response"
-        return f"connection to the batch endpoint failed ({cause})"
-    return f"the batch endpoint failed: {type(exc).__name__}"
-
-
 class BatchApi:
     """The files and batches endpoints of one server, each request under a deadline.
 
-    `timeout` bounds a small request (submit, state, cancel); `transfer_timeout` an upload or
-    a download of a whole file. Transient failures are retried by the openai client (twice,
-    with backoff), within those deadlines; a create never is (a lost answer may hide a batch
-    the server started: find it with `find`).
+    `timeout` bounds a small request (submit, state, cancel), and the silence of a file
+    transfer (connecting, a wait for the next bytes); `transfer_timeout` an upload or a
+    download of a whole file. Transient failures (connection, deadline, 408, 429, 5xx) are
+    retried 4 times with backoff; a create never is (a lost answer may hide a batch the server
+    started: find it with `find`). Each failed attempt counts toward the circuit breaker
+    (`breaker_failures` of one kind in a row); a Retry-After longer than the run can wait
+    opens it at once: the server asked for no request before the run is over.
     """
 
     def __init__(
@@ -149,6 +164,7 @@ class BatchApi:
         api_key_env: str,
         timeout: float,
         transfer_timeout: float | None = None,
+        breaker_failures: int = DEFAULT_BREAKER_FAILURES,
     ) -> None:
         api_key = os.environ.get(api_key_env)
         if not api_key:
@@ -161,19 +177,30 @@ class BatchApi:
         self._transfer_timeout = float(transfer_timeout or max(10 * timeout, 120.0))
         public_url, basic_auth = without_userinfo(base_url)
         register_endpoint_secrets(api_key, base_url)  # cut out of every answer (flows/scrub.py)
+        silence = min(self._timeout, self._transfer_timeout)
         self._client = openai.AsyncOpenAI(
             base_url=public_url,
             api_key=api_key,
-            max_retries=2,
-            timeout=self._transfer_timeout,
+            max_retries=0,  # retried here, under the breaker (_call)
+            # A black hole (accepts, never answers) is found within --timeout, even on a
+            # transfer: no byte for that long ends the attempt.
+            timeout=openai.Timeout(
+                self._transfer_timeout, connect=silence, read=silence, write=silence, pool=silence
+            ),
             default_headers={"Authorization": basic_auth} if basic_auth else None,
         )
-        # POST /batches is not idempotent: retrying it after a lost answer bills twice.
-        self._once = self._client.with_options(max_retries=0)
+        self._breaker = CircuitBreaker(breaker_failures, self.endpoint, at_once={"throttled"})
+        self._stopped = threading.Event()
+        self._random = random.Random()  # noqa: S311 - backoff jitter, not cryptography
         self._loop = LoopThread("faith-batch-http")
 
     def __repr__(self) -> str:
         return f"BatchApi(endpoint={self.endpoint!r})"
+
+    @property
+    def unreachable(self) -> str | None:
+        """Why no further request is made this run, once the circuit breaker opened."""
+        return self._breaker.open
 
     def upload(self, data: bytes, filename: str) -> str:
         """Upload a JSONL file of requests; returns its file id."""
@@ -194,12 +221,14 @@ class BatchApi:
         the batch exists."""
         return BatchStatus.of(
             self._json(
-                lambda: self._once.batches.with_raw_response.create(
+                lambda: self._client.batches.with_raw_response.create(
                     input_file_id=input_file_id,
                     endpoint=BATCH_ENDPOINT,
                     completion_window=COMPLETION_WINDOW,
                     metadata={SUBMISSION_TAG: input_file_id},
-                )
+                ),
+                # POST /batches is not idempotent: retrying it after a lost answer bills twice.
+                retries=0,
             )
         )
 
@@ -254,7 +283,8 @@ class BatchApi:
         )
 
     def stop(self) -> None:
-        """Cancel every request in flight."""
+        """Cancel every request in flight; no retry waits or starts after it."""
+        self._stopped.set()
         self._loop.cancel_all()
 
     def close(self) -> None:
@@ -262,16 +292,46 @@ class BatchApi:
         self.stop()
         self._loop.close(self._client.close(), _GRACE_SECONDS)
 
-    def _json(self, request: Callable[[], Awaitable[Any]]) -> Any:
-        body = self._call(request, self._timeout)
+    def _json(self, request: Callable[[], Awaitable[Any]], *, retries: int = _RETRIES) -> Any:
+        body = self._call(request, self._timeout, retries=retries)
         try:
             return json.loads(body)
         except ValueError:
             raise BatchApiError(f"the batches endpoint answered no JSON: {body[:120]!r}") from None
 
-    def _call(self, request: Callable[[], Awaitable[Any]], deadline: float) -> bytes:
-        """The body of one request's answer, read within `deadline` seconds, scrubbed of
-        whatever the server echoed of our credentials (answers, result files)."""
+    def _call(
+        self, request: Callable[[], Awaitable[Any]], deadline: float, *, retries: int = _RETRIES
+    ) -> bytes:
+        """The body of one request's answer, read within `deadline` seconds an attempt,
+        scrubbed of whatever the server echoed of our credentials (answers, result files).
+        Transient failures are tried again `retries` times, while the breaker stays closed."""
+        attempt = 0
+        while True:
+            if self._breaker.open is not None:
+                raise BatchUnreachable(self._breaker.open)
+            if self._stopped.is_set():
+                raise BatchApiError("the judge was stopped before a batch request")
+            attempt += 1
+            failure = self._attempt(request, deadline)
+            if isinstance(failure, bytes):
+                self._breaker.success()
+                return failure
+            error, kind, retry_after = failure
+            opened = self._breaker.failure(kind) if kind is not None else None
+            if opened is not None:
+                raise BatchUnreachable(str(opened)) from None
+            if kind == "throttled" or attempt > retries:
+                raise error
+            pause = max(self._backoff(attempt), retry_after or 0.0)
+            left = remaining()
+            if self._stopped.wait(pause if left is None else min(pause, left)):
+                raise BatchApiError("the judge was stopped during a batch request")
+
+    def _attempt(
+        self, request: Callable[[], Awaitable[Any]], deadline: float
+    ) -> bytes | tuple[BatchApiError, str | None, float | None]:
+        """One attempt: the answer's body, or why it failed, the breaker's kind of that
+        failure (None: not counted) and the Retry-After to wait before the next."""
 
         async def run() -> bytes:
             async with asyncio.timeout(deadline):
@@ -281,9 +341,49 @@ class BatchApi:
         try:
             return scrub_bytes(self._loop.run(run(), deadline + _GRACE_SECONDS))
         except openai.APIStatusError as exc:
+            return self._status_failure(exc)
+        except (TimeoutError, openai.APITimeoutError):
+            message = f"the batch endpoint did not answer within {deadline:g} s"
+            return BatchApiError(message), "timeout", None
+        except concurrent.futures.CancelledError:
+            raise BatchApiError("the judge was stopped during a batch request") from None
+        except openai.APIConnectionError as exc:
+            # Never the server's text: the cause's class and the kind say enough.
+            kind = connection_kind(exc)
+            cause = type(exc.__cause__).__name__ if exc.__cause__ else "no response"
+            message = f"connection to the batch endpoint failed ({cause}, {kind})"
+            return BatchApiError(message), kind, None
+        except openai.APIError as exc:
+            raise BatchApiError(f"the batch endpoint failed: {type(exc).__name__}") from None
+
+    def _status_failure(
+        self, exc: openai.APIStatusError
+    ) -> tuple[BatchApiError, str | None, float | None]:
+        """A transient status (408, 429, 5xx) as an attempt's failure; any other is an
+        answer (the breaker closes) and raised at once."""
+        status = exc.status_code
+        if status not in (408, 429) and status < 500:
+            self._breaker.success()
             raise self._status_error(exc) from None
-        except (TimeoutError, concurrent.futures.CancelledError, openai.APIError) as exc:
-            raise BatchApiError(_failure(exc, deadline)) from None
+        error = self._status_error(exc)
+        asked = retry_after_seconds(exc.response.headers, float("inf"))
+        left = remaining()
+        can_wait = MAX_RETRY_AFTER if left is None else min(MAX_RETRY_AFTER, left)
+        if asked is not None and asked > can_wait:
+            return (
+                BatchApiError(
+                    f"{error}; the endpoint asked to wait {asked:g} s (Retry-After), longer "
+                    f"than the run can wait ({can_wait:.0f} s): not waited for, asked again by "
+                    "the next run"
+                ),
+                "throttled",
+                None,
+            )
+        return BatchApiError(str(error)), "5xx" if status >= 500 else None, asked
+
+    def _backoff(self, attempt: int) -> float:
+        ceiling = min(_BACKOFF_MOST, _BACKOFF_BASE * 2 ** (attempt - 1))
+        return ceiling / 2 + self._random.uniform(0, ceiling / 2)
 
     def _status_error(self, exc: openai.APIStatusError) -> Exception:
         status = exc.status_code

@@ -12,7 +12,13 @@ from collections import defaultdict
 from datetime import datetime, timedelta
 from typing import Any
 
-from flows.judges.batch.api import BatchApi, BatchApiError, BatchNotFound, BatchStatus
+from flows.judges.batch.api import (
+    BatchApi,
+    BatchApiError,
+    BatchNotFound,
+    BatchStatus,
+    BatchUnreachable,
+)
 from flows.judges.batch.creation import BatchCreation
 from flows.judges.batch.requests import read_result_lines, reply_of_completion
 from flows.judges.endpoint.transport import Reply
@@ -52,10 +58,14 @@ class BatchCollector:
 
     def collect(self) -> int:
         """Read every finished batch of this judge into judge_cache; returns how many were
-        collected. A batch whose state or files cannot be read now is left for the next run."""
-        return sum(
-            self.check(batch_id, at) for batch_id, at, _ in self._jobs.unfinished(self._owner)
-        )
+        collected. A batch whose state or files cannot be read now is left for the next run,
+        and so is every one after the circuit breaker opened (the run then ends with exit 6)."""
+        collected = 0
+        for batch_id, at, _ in self._jobs.unfinished(self._owner):
+            if self._api.unreachable is not None:
+                break
+            collected += self.check(batch_id, at)
+        return collected
 
     def check(self, batch_id: str, submitted_at: datetime) -> bool:
         """Ask a batch's state and collect it if it finished; whether it is done with (read,
@@ -75,13 +85,13 @@ class BatchCollector:
         """Poll these batches (0.2 s, then twice as long each time, at most every 30 s) until
         each is done with or the run's wait is spent; whether they all are."""
         waiting, pause = list(batches), _FIRST_POLL
-        while waiting:
+        while waiting and self._api.unreachable is None:
             left = self._wait_until - time.monotonic()
             if left <= 0 or self._stop.wait(min(pause, left)):
                 return False
             pause = min(2 * pause, _LONGEST_POLL)
             waiting = [(batch_id, at) for batch_id, at in waiting if not self.check(batch_id, at)]
-        return True
+        return not waiting
 
     def _check_state(self, batch_id: str, submitted_at: datetime) -> bool:
         """`check` of a batch the server gave its id."""
@@ -94,6 +104,8 @@ class BatchCollector:
                 batch_id, answered=0, errors={}, prompt_tokens=0, completion_tokens=0
             )
             return True
+        except BatchUnreachable:
+            return False  # the run's error line says why
         except BatchApiError as exc:
             log.warning("batch %s: state unknown (%s); the next run asks again", batch_id, exc)
             return False
@@ -119,6 +131,8 @@ class BatchCollector:
             for file_id in (status.error_file_id, status.output_file_id):  # answers win
                 if file_id:
                     results.update(read_result_lines(self._api.content(file_id)))
+        except BatchUnreachable:
+            return False
         except BatchApiError as exc:
             log.warning(
                 "batch %s: results not read (%s); the next run tries again", status.batch_id, exc

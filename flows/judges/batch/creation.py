@@ -12,7 +12,13 @@ import threading
 from datetime import datetime, timedelta
 
 from flows.errors import JudgeEndpointError
-from flows.judges.batch.api import BatchApi, BatchApiError, BatchRefused, BatchStatus
+from flows.judges.batch.api import (
+    BatchApi,
+    BatchApiError,
+    BatchRefused,
+    BatchStatus,
+    BatchUnreachable,
+)
 from flows.store.batch_jobs import BatchJobs, submission_file, utc_now
 
 __all__ = ["BatchCreation"]
@@ -41,6 +47,8 @@ class BatchCreation:
             return self._create(placeholder)
         except BatchRefused:
             raise
+        except BatchUnreachable:
+            return None  # no clear answer, and no further request this run: the next run looks
         except BatchApiError as exc:
             log.warning("batch of file %s: no clear answer (%s); looking for it", file_id, exc)
         if self._stop.is_set():  # stopped: the next run looks
@@ -56,7 +64,8 @@ class BatchCreation:
         try:
             found = self._adopt_found(placeholder, submitted_at)
         except BatchApiError as exc:
-            log.warning("%s: not looked for (%s); the next run does", placeholder, exc)
+            if not isinstance(exc, BatchUnreachable):  # else the run's error line says why
+                log.warning("%s: not looked for (%s); the next run does", placeholder, exc)
             return None
         if found is not None:
             return found.batch_id
@@ -75,6 +84,8 @@ class BatchCreation:
         the row done with; another error leaves it submitting."""
         try:
             status = self._api.submit(submission_file(placeholder) or "")
+        except BatchUnreachable:
+            raise  # a create that failed (or was not sent): the row stays submitting
         except (BatchRefused, JudgeEndpointError) as exc:
             self._forget(placeholder, "refused", str(exc))
             raise

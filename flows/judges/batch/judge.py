@@ -30,12 +30,19 @@ from typing import TYPE_CHECKING, Any
 
 import polars as pl
 
-from faith_udfs.errors import ConfigError, JudgeError, JudgeTransientError
+from faith_udfs.errors import ConfigError, JudgeError
 from flows.errors import JudgeEndpointError
-from flows.judges.batch.answers import MAX_BATCH_ASKS, BatchAnswers, BatchPending, BatchRequest
-from flows.judges.batch.api import BatchApi, BatchApiError
+from flows.judges.batch.answers import (
+    MAX_BATCH_ASKS,
+    BatchAnswers,
+    BatchNotSubmitted,
+    BatchPending,
+    BatchRequest,
+)
+from flows.judges.batch.api import BatchApi, BatchApiError, BatchUnreachable
 from flows.judges.batch.collecting import BatchCollector
 from flows.judges.batch.requests import MAX_BYTES, MAX_REQUESTS, batch_slices, request_line
+from flows.judges.endpoint.breaker import DEFAULT_BREAKER_FAILURES
 from flows.judges.endpoint.request_details import endpoint_key
 from flows.judges.endpoint.transport import FORMATS
 from flows.judges.endpoint.usage import Usage
@@ -85,9 +92,12 @@ class BatchJudge(AskingJudge):
         wait: float = 0.0,
         max_requests: int = MAX_REQUESTS,
         max_bytes: int = MAX_BYTES,
+        breaker_failures: int = DEFAULT_BREAKER_FAILURES,
     ) -> None:
         """`wait`: seconds this judge may wait in all for the batches it submits to finish
-        (polling), to collect them and go on with the next stage in the same run; 0: none."""
+        (polling), to collect them and go on with the next stage in the same run; 0: none.
+        `breaker_failures`: failed requests of one kind in a row after which no further one
+        is made this run (batch/api.py)."""
         if cache is None:
             raise ConfigError("--judge-mode batch needs the run's database for its answers")
         check_judge_settings(
@@ -107,7 +117,12 @@ class BatchJudge(AskingJudge):
         self._jobs = jobs
         # Set by stop(), close() or an interrupt: nothing more is asked, no wait goes on.
         self._stop = threading.Event()
-        self._api = BatchApi(base_url=base_url, api_key_env=api_key_env, timeout=timeout)
+        self._api = BatchApi(
+            base_url=base_url,
+            api_key_env=api_key_env,
+            timeout=timeout,
+            breaker_failures=breaker_failures,
+        )
         identity = openai_identity(model, "packed")
         self._owner = JudgeOf(
             self._api.endpoint, model, json.dumps(identity.as_dict(), sort_keys=True)
@@ -150,8 +165,9 @@ class BatchJudge(AskingJudge):
 
     @property
     def fatal_error(self) -> str | None:
-        """Why the endpoint refuses every request (a refused key), once it has said so."""
-        return self._batch_fatal
+        """Why the endpoint refuses every request (a refused key), once it has said so, or why
+        no further request is made (the circuit breaker opened: exit 6, cases pending)."""
+        return self._api.unreachable or self._batch_fatal
 
     @property
     def run_warning(self) -> str | None:
@@ -270,7 +286,7 @@ class BatchJudge(AskingJudge):
                 self._batch_fatal = str(exc)
                 error = exc
             except BatchApiError as exc:
-                error = JudgeTransientError(f"the batch was not submitted: {exc}")
+                error = BatchNotSubmitted(f"the batch was not submitted: {exc}")
             for request in gathered[part]:
                 for index in request.indices:
                     results[index] = Result(error=error)
@@ -280,6 +296,8 @@ class BatchJudge(AskingJudge):
         self, task: Task, lines: list[bytes], requests: list[BatchRequest], *, first: int
     ) -> BatchPending:
         """Upload, submit and record one batch; the pending error its items carry."""
+        if self._api.unreachable is not None:  # pending, for the next run
+            raise BatchUnreachable(self._api.unreachable)
         if self._batch_fatal is not None:
             raise JudgeEndpointError(self._batch_fatal)
         if self._stop.is_set():  # stopped: nothing more is asked, not even in a batch
@@ -355,6 +373,7 @@ def build_batch_judge(settings: JudgeSettings, con: duckdb.DuckDBPyConnection | 
             max_output_tokens=settings.max_output_tokens,
             llm_reason=settings.llm_reason,
             wait=settings.batch_wait,
+            breaker_failures=settings.breaker_failures,
             cache=cache,
             owns_cache=True,
             memory=JudgeMemory(con),

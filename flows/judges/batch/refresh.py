@@ -9,7 +9,7 @@ from __future__ import annotations
 import logging
 from pathlib import Path
 
-from flows.judges.batch.api import BatchApi, BatchApiError
+from flows.judges.batch.api import BatchApi, BatchApiError, BatchUnreachable
 from flows.store.batch_jobs import BatchJobs, submission_file
 from flows.store.db import open_store
 
@@ -28,7 +28,8 @@ def refresh_batch_states(
 ) -> tuple[int, int]:
     """Store the server's state of each unfinished batch submitted to `base_url`'s host;
     returns (refreshed, unfinished). A batch the server cannot tell about now is left as it
-    was, with a warning."""
+    was, with a warning; once the circuit breaker opens, BatchUnreachable (exit 6) is raised,
+    what was refreshed before kept."""
     api = BatchApi(base_url=base_url, api_key_env=api_key_env, timeout=timeout)
     try:
         con = open_store(db, lock_timeout=lock_timeout)
@@ -43,6 +44,8 @@ def refresh_batch_states(
                     status = (
                         api.status(batch_id) if file_id is None else api.find(file_id, submitted_at)
                     )
+                except BatchUnreachable:
+                    raise
                 except BatchApiError as exc:
                     log.warning("batch %s: state not refreshed (%s)", batch_id, exc)
                     continue

@@ -85,11 +85,20 @@ _OVERLOAD = frozenset({"timeout", "5xx"})
 
 class CircuitBreaker:
     """Counts failures of one kind in a row; opens at `threshold` (plus `in_flight` for the
-    kinds an overloaded server shows), then stays open."""
+    kinds an overloaded server shows; at the first failure for the kinds `at_once`), then
+    stays open."""
 
-    def __init__(self, threshold: int, endpoint: str, *, in_flight: int = 0) -> None:
+    def __init__(
+        self,
+        threshold: int,
+        endpoint: str,
+        *,
+        in_flight: int = 0,
+        at_once: frozenset[str] | set[str] = frozenset(),
+    ) -> None:
         self._threshold = threshold
         self._in_flight = in_flight
+        self._at_once = frozenset(at_once)
         self._endpoint = endpoint
         self._lock = threading.Lock()
         self._kind: str | None = None
@@ -113,10 +122,11 @@ class CircuitBreaker:
                 self._count = self._count + 1 if kind == self._kind else 1
                 self._kind = kind
                 slack = self._in_flight if kind in _OVERLOAD else 0
-                if self._count >= self._threshold + slack:
+                if kind in self._at_once or self._count >= self._threshold + slack:
+                    times = "once" if self._count == 1 else f"{self._count} times in a row"
                     self._open = (
                         f"the judge endpoint {self._endpoint} {_WHAT.get(kind, kind)} "
-                        f"{self._count} times in a row; no further calls are made this run "
+                        f"{times}; no further calls are made this run "
                         "and the cases left stay pending: fix the endpoint (or --base-url) "
                         "and run again"
                     )

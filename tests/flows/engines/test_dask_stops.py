@@ -69,3 +69,77 @@ def test_a_stopped_dask_run_with_the_llm_judge_is_quiet_and_marked(
     assert query(db, "SELECT status, error FROM runs") == [
         ("interrupted", f"interrupted by {sig.name}")
     ]
+
+
+# A worker told to close does not wait for its task's calls, nor for its interpreter's
+# teardown (its nanny would kill it after 4 s): the two parts, each bounded by what the test
+# holds (a server that never answers, a thread that sleeps far longer than the hard timeout).
+HELD_SECONDS = 600
+
+
+EXITING_WORKER = f"""
+import atexit, threading, time
+from flows.engines.worker_preload import dask_teardown
+atexit.register(lambda: print("exit hooks ran", flush=True))
+threading.Thread(target=time.sleep, args=({HELD_SECONDS},)).start()  # not a daemon
+dask_teardown(None)  # the worker starts closing
+print("worker closed", flush=True)
+"""
+
+
+def test_a_closed_worker_process_ends_after_its_exit_hooks_without_joining_threads() -> None:
+    done = subprocess.run(
+        [sys.executable, "-c", EXITING_WORKER],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=HARD_TIMEOUT,  # far less than the thread's sleep
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines() == ["worker closed", "exit hooks ran"]
+
+
+@pytest.mark.timeout(HARD_TIMEOUT * 2)
+def test_a_closing_worker_stops_the_judge_of_its_running_task(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The task's calls hang (the server never answers within --timeout 600): only the stop
+    that the closing worker sends its judges can end the task."""
+    import threading
+
+    import polars as pl
+
+    from flows.engines.worker_judge import ShardReplies, running_judge, stop_running_judges
+    from flows.judges.settings import JudgeSettings
+
+    monkeypatch.setenv("OPENAI_API_KEY", KEY)
+    answers = pl.DataFrame(
+        {"key": [1, 2], "text": ["Parcel Z9 left.", "Parcel Z9 came."]},
+        schema={"key": pl.UInt64, "text": pl.String},
+    )
+    with serving(api_key=KEY) as stub:
+        stub.hang_on = "Parcel Z9"
+        settings = JudgeSettings(
+            kind="openai", model="stub", base_url=stub.base_url, mode="per-item",
+            timeout=HELD_SECONDS, concurrency=2,
+        )  # fmt: skip
+        outcome: dict[str, pl.DataFrame] = {}
+
+        def task() -> None:
+            with running_judge(settings, ShardReplies(None), None) as judge:
+                outcome["claims"] = judge.claims(answers)
+
+        thread = threading.Thread(target=task, daemon=True)
+        thread.start()
+        give_up = time.monotonic() + HARD_TIMEOUT
+        while stub.requests < 1:
+            assert time.monotonic() < give_up, "the task never called the judge"
+            time.sleep(0.02)
+        assert stop_running_judges() == 1
+        thread.join(HARD_TIMEOUT)
+        assert not thread.is_alive()
+        stub.hang_on = None  # the handlers still holding a hung request may end
+    assert stop_running_judges() == 0  # the task's judge is no longer known
+    claims = outcome["claims"]
+    assert claims["error"].null_count() == 0  # both unjudged, each with its error

@@ -11,16 +11,15 @@ servers saw (requests, connections), never the clock.
 from __future__ import annotations
 
 import os
-import socket
 import subprocess
 import sys
-import threading
 from collections.abc import Iterator
 from pathlib import Path
 
 import duckdb
 import pytest
 
+from tests.support.black_hole import BlackHole, free_port
 from tests.support.builders import case_row, cases, write
 from tests.support.openai_stub import StubServer, serving
 
@@ -94,12 +93,6 @@ def assert_ended_by_the_breaker(
     assert row["judge_calls"] <= most
 
 
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
-
-
 def test_a_refused_port_opens_the_breaker(source: Path, tmp_path: Path) -> None:
     db = tmp_path / "refused.duckdb"
     done = faith_score(source, db, f"http://127.0.0.1:{free_port()}/v1")
@@ -118,39 +111,6 @@ def test_tls_spoken_to_a_plain_http_server_is_exit_6(source: Path, tmp_path: Pat
         done = faith_score(source, db, f"https://127.0.0.1:{stub.port}/v1")
     assert stub.requests == 0  # no request ever got through
     assert_ended_by_the_breaker(done, db, "TLS handshake")
-
-
-class BlackHole:
-    """Accepts every connection and never sends a byte; counts the connections."""
-
-    def __init__(self) -> None:
-        self._listener = socket.create_server(("127.0.0.1", 0), backlog=128)
-        self._held: list[socket.socket] = []
-        self.connections = 0
-        self._thread = threading.Thread(target=self._accept, daemon=True)
-
-    @property
-    def base_url(self) -> str:
-        return f"http://127.0.0.1:{self._listener.getsockname()[1]}/v1"
-
-    def _accept(self) -> None:
-        while True:
-            try:
-                connection, _ = self._listener.accept()
-            except OSError:
-                return
-            self._held.append(connection)
-            self.connections += 1
-
-    def __enter__(self) -> BlackHole:
-        self._thread.start()
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self._listener.close()
-        for connection in self._held:
-            connection.close()
-        self._thread.join(5)
 
 
 def test_a_black_hole_opens_the_breaker_after_a_few_deadlines(source: Path, tmp_path: Path) -> None:

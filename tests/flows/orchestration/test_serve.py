@@ -116,3 +116,68 @@ def test_prefect_yaml_declares_the_same_nightly_deployment() -> None:
     steps = (ROOT / "docs" / "scheduling.md").read_text()
     assert f"prefect work-pool create {pool} --type process" in steps
     assert f"prefect worker start --pool {pool}" in steps
+
+
+def test_serve_passes_the_deadline_and_the_alert_options_to_each_scheduled_run(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`faith serve` takes `faith nightly`'s --run-timeout and --alert-* options; a scheduled
+    run receives them as the flow's parameters, the webhook (a secret the server would store
+    and show) excepted."""
+    from flows.orchestration.nightly_flow import nightly_flow
+
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("FAITH_ALERT_WEBHOOK", raising=False)
+    hook = "https://hooks.example.test/services/T0/B0/secret-token"
+    argv = ["serve", "logs", "--run-timeout", "600", "--alert-window", "7", "--alert-min-cases"]
+    argv += ["10", "--alert-segment", "", "--alert-webhook", hook, "--dry-run"]
+    assert main(argv) == 0
+    out = capsys.readouterr().out
+    assert "secret-token" not in out
+    parameters = json.loads(out)["parameters"]
+    assert {key: parameters[key] for key in parameters if key not in ("settings", "golden")} == {
+        "agreement_floor": 0.9,
+        "run_timeout": 600.0,
+        "alert_window": 7,
+        "alert_min_cases": 10,
+        "alert_segment": None,
+    }
+    received = nightly_flow.validate_parameters(parameters)
+    assert (received["run_timeout"], received["alert_window"], received["alert_segment"]) == (
+        600.0,
+        7,
+        None,
+    )
+    # At the defaults nothing is added, and a scheduled run gets nightly's 6 h deadline.
+    assert main(["serve", "logs", "--dry-run"]) == 0
+    defaults = json.loads(capsys.readouterr().out)["parameters"]
+    assert set(defaults) == {"settings", "golden", "agreement_floor"}
+    assert nightly_flow.validate_parameters(defaults)["run_timeout"] == 21600.0
+    # --run-timeout 0: none.
+    assert main(["serve", "logs", "--run-timeout", "0", "--dry-run"]) == 0
+    assert json.loads(capsys.readouterr().out)["parameters"]["run_timeout"] is None
+
+
+def test_serve_refuses_the_alert_options_nightly_refuses(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    assert main(["serve", "logs", "--alert-window", "-1", "--dry-run"]) == 2
+    assert "--alert-window must be >= 0" in capsys.readouterr().err
+
+
+def test_a_deadline_inside_an_armed_one_leaves_the_first_in_force() -> None:
+    """`faith nightly --prefect yes` arms its deadline, then the flow arms its own: the
+    command's (started first) governs, and leaving the flow's disarms nothing."""
+    import signal
+
+    from flows.clock import remaining
+    from flows.run.deadline import run_deadline
+
+    with run_deadline(300):
+        with run_deadline(30):
+            left = remaining()
+            assert left is not None
+            assert left > 30
+        assert signal.getitimer(signal.ITIMER_REAL)[0] > 30
+    assert remaining() is None
+    assert signal.getitimer(signal.ITIMER_REAL)[0] == 0

@@ -67,8 +67,6 @@ def test_serve_dry_run_prints_the_deployment_with_absolute_paths(
         "settings": {
             "source": str(tmp_path / "logs"),
             "db": str(tmp_path / "f.duckdb"),
-            # the CLI's default alarm (the Python settings' default is no alarm)
-            "max_quarantine_share": 0.1,
             "flow": "nightly",
         },
         "golden": str(tmp_path / "g.parquet"),

@@ -26,7 +26,6 @@ if TYPE_CHECKING:
     import duckdb
 
 
-
 @dataclass(frozen=True)
 class Steps:
     """The batch steps a run calls; the Prefect flow swaps in task-wrapped versions."""

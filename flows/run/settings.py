@@ -83,6 +83,7 @@ class ScoreSettings(BaseModel):
             case_id=self.case_id,
             conversation_window=self.conversation_window,
         )
+
     # A row whose answer or question (each), or passages (together), hold more UTF-8 bytes is
     # quarantined as too large before anything hashes or judges it (schemas/sizes.py).
     max_answer_bytes: int = Field(default=DEFAULT_MAX_ANSWER_BYTES, ge=1)

@@ -45,6 +45,9 @@ con.close()
 """
 
 
+CHILD_DEADLINE = 3 * 3600  # seconds one child may take: a hung run ends the bench
+
+
 def timed(command: list[str]) -> dict:
     """Wall seconds and CPU-seconds (user + system, every thread) of one child process; CPU
     time moves less than wall time on a machine shared with other work. (Peak RSS is
@@ -54,9 +57,15 @@ def timed(command: list[str]) -> dict:
     child = subprocess.Popen(
         command, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True
     )
-    status = child.wait()
+    # communicate, not wait: a child that fills the stderr pipe would otherwise block forever
+    try:
+        _, errors = child.communicate(timeout=CHILD_DEADLINE)
+    except subprocess.TimeoutExpired:
+        child.kill()
+        child.communicate()
+        raise SystemExit(f"bench child ran past {CHILD_DEADLINE} s: {' '.join(command)}") from None
     seconds = time.perf_counter() - started
-    errors = child.stderr.read() if child.stderr else ""
+    status = child.returncode
     if status:
         raise SystemExit(f"bench child failed: {' '.join(command)}\n{errors[-3000:]}")
     after = resource.getrusage(resource.RUSAGE_CHILDREN)

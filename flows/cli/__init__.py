@@ -25,6 +25,10 @@ def main(argv: Sequence[str] | None = None) -> int:
 
         # Before anything imports polars: its allocator reads the setting once, when it loads.
         keep_freed_pages()
+        if argv is None:  # the process is the command: nothing else of it uses pandas
+            from flows.cli.lean_start import hide_pandas_from_pandera
+
+            hide_pandas_from_pandera()
         from flows.cli.commands import main as run_command
 
         code = run_command(argv)

@@ -11,14 +11,7 @@ from rich.console import Console
 from rich.text import Text
 
 from flows.cli.options import add_db_argument, add_wait_argument
-from flows.report import (
-    DEFAULT_SEGMENT,
-    ReportOptions,
-    render_terminal,
-    write_html_report,
-)
-from flows.report.quarantine import print_quarantine
-from flows.store.db import connect_for_reading
+from flows.report.queries import DEFAULT_SEGMENT
 
 
 def add_report_arguments(parser: argparse.ArgumentParser) -> None:
@@ -66,6 +59,11 @@ def add_report_arguments(parser: argparse.ArgumentParser) -> None:
 
 def report_command(args: argparse.Namespace) -> int:
     """Print the latest periods; write the HTML report when --html is given."""
+    # here, not at the top: every command builds this parser, only this one draws (plotly)
+    from flows.report import ReportOptions, render_terminal, write_html_report
+    from flows.report.quarantine import print_quarantine
+    from flows.store.db import connect_for_reading
+
     options = ReportOptions(
         since=args.since,
         until=args.until,

@@ -1,6 +1,6 @@
 """Read-only analysis of a scored database: queries, terminal tables, charts, the HTML report.
 
-Every number comes from the analysis macros of flows/store/sql/002_analysis.sql; this room
+Every number comes from the analysis macros of flows/store/sql/analysis.sql; this room
 only binds parameters, shapes frames and draws.
 """
 

@@ -24,10 +24,10 @@ from flows.cli.options import (
     add_run_timeout_argument,
     add_source_argument,
     add_wait_argument,
-    run_settings,
     umask_for,
 )
 from flows.cli.routes import execute, use_prefect
+from flows.cli.settings import run_settings
 from flows.errors import DatabaseWriteFailed
 from flows.printable import printable
 

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import argparse
 
-from flows.cli.options import EXIT_OK, add_endpoint_arguments, judge_settings
+from flows.cli.options import EXIT_OK, add_endpoint_arguments
+from flows.cli.settings import judge_settings
 from flows.printable import printable
 
 

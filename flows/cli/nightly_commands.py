@@ -16,9 +16,9 @@ from flows.cli.options import (
     add_run_arguments,
     add_run_timeout_argument,
     add_source_argument,
-    run_settings,
 )
 from flows.cli.routes import use_prefect
+from flows.cli.settings import run_settings
 from flows.nightly.nightly_run import (
     DEFAULT_AGREEMENT_FLOOR,
     check_line,

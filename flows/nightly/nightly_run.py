@@ -22,9 +22,10 @@ from flows.nightly.alerts import AlertSettings, night_alerts
 from flows.read.bundled import golden_set_path
 from flows.read.golden import GoldenSet, read_golden
 from flows.read.source import resolve_source
-from flows.store.db import open_store, write_snapshot
+from flows.store.db import open_store
 from flows.store.judge_checks import record_check
 from flows.store.run_registry import run_row
+from flows.store.snapshot import write_snapshot
 from schemas import JudgeCheck
 
 if TYPE_CHECKING:

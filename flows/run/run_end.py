@@ -12,7 +12,6 @@ from flows.errors import QuarantineShareExceeded, TooManyInvalid
 from flows.run.alarms import warn_if_mostly_invalid, warn_if_mostly_quarantined
 from flows.run.settings import ScoreSettings
 from flows.run.stop_signals import signals_deferred, stopping_signal
-from flows.store.db import write_snapshot
 from flows.store.judge_memory import record_run_judge
 from flows.store.run_costs import price_run, top_quarantine_checks
 from flows.store.run_registry import (
@@ -21,6 +20,7 @@ from flows.store.run_registry import (
     run_row,
     supersede_dead_runs,
 )
+from flows.store.snapshot import write_snapshot
 
 if TYPE_CHECKING:
     import duckdb

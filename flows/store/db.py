@@ -4,9 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import logging
-import os
 import re
-import shutil
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -20,6 +18,7 @@ import duckdb
 import polars as pl
 
 from flows.errors import DatabaseCorrupt, DatabaseError, DatabaseLocked, DatabaseUnwritable
+from flows.store.snapshot import snapshot_path
 from flows.store.sql_functions import register_metric_functions
 
 DEFAULT_DB = Path("data") / "faithpipe.duckdb"
@@ -206,32 +205,6 @@ def connect_for_reading(
         )
     register_metric_functions(con)
     return con
-
-
-def snapshot_path(path: Path | str) -> Path:
-    """Where the copy for readers is written: `<db>.snapshot.duckdb`, next to the database."""
-    path = Path(path)
-    return path.with_name(f"{path.name}.snapshot.duckdb")
-
-
-def write_snapshot(con: duckdb.DuckDBPyConnection, path: Path | str) -> Path | None:
-    """Copy the database as it is now to `snapshot_path(path)`, for readers while the next run
-    holds the lock; call it with no transaction open. A failure is logged, never raised."""
-    path = Path(path)
-    target = snapshot_path(path)
-    partial = target.with_name(f".{target.name}.{os.getpid()}.partial")
-    try:
-        con.execute("CHECKPOINT")  # every commit into the file: the copy needs no WAL
-        shutil.copyfile(path, partial)
-        with partial.open("rb+") as copied:
-            os.fsync(copied.fileno())
-        os.replace(partial, target)  # readers see the old copy or the new one, never half
-    except (OSError, duckdb.Error) as exc:
-        log.warning("no snapshot of %s for readers written: %s", path, exc)
-        return None
-    finally:
-        partial.unlink(missing_ok=True)  # a copy cut short (an error, Ctrl-C) leaves nothing
-    return target
 
 
 # The migration from which the analysis macros and views are made from sql/analysis.sql (its

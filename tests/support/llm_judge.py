@@ -1,19 +1,29 @@
-"""OpenAIJudge from a test's flat options: each goes where the judge takes it (JudgeSettings,
-CallPolicy, Packing, or the judge's own keywords), so a test names only what it changes."""
+"""OpenAIJudge and BatchJudge from a test's flat options: each goes where the judge takes it
+(JudgeSettings, CallPolicy, Packing, BatchLimits, or the judge's own keywords), so a test
+names only what it changes."""
 
 from __future__ import annotations
 
 from dataclasses import fields
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+from flows.judges.batch.judge import BatchJudge
+from flows.judges.batch.requests import BatchLimits
 from flows.judges.endpoint.call_policy import CallPolicy
 from flows.judges.live.judge import OpenAIJudge
 from flows.judges.live.tasks import Packing
 from flows.judges.settings import JudgeSettings
+from flows.store.batch_jobs import BatchJobs
+from flows.store.reply_cache import ReplyCache
+
+if TYPE_CHECKING:
+    import duckdb
 
 POLICY = {field.name for field in fields(CallPolicy)}
 PACKING = {"pack_size": "size", "pack_chars": "chars"}
 OWN = {"cache", "memory", "owns_cache", "track_items", "wrap_limiter"}
+LIMITS = {field.name for field in fields(BatchLimits)}
+BATCH_OWN = {"memory", "track_items"}
 
 
 def openai_judge(model: str, **options: Any) -> OpenAIJudge:
@@ -28,3 +38,20 @@ def openai_judge(model: str, **options: Any) -> OpenAIJudge:
         packing=Packing(**packing),
         **own,
     )
+
+
+def batch_judge(model: str, con: duckdb.DuckDBPyConnection, **options: Any) -> BatchJudge:
+    """The batch judge of `model` on the run's database `con` (its batch records and call
+    cache, closed with the judge), with `options` (e.g. base_url, batch_wait, max_requests)."""
+    limits = {name: options.pop(name) for name in list(options) if name in LIMITS}
+    own = {name: options.pop(name) for name in list(options) if name in BATCH_OWN}
+    settings = JudgeSettings(kind="openai", model=model, mode="batch", **options)
+    jobs, cache = BatchJobs(con), ReplyCache(con)
+    try:
+        return BatchJudge(
+            settings, jobs=jobs, cache=cache, limits=BatchLimits(**limits), owns_cache=True, **own
+        )
+    except BaseException:
+        cache.close()
+        jobs.close()
+        raise

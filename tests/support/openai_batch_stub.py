@@ -27,12 +27,13 @@ when each came (`failed_at`), until `heal()`.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import re
 import threading
 import time
 from collections import Counter, deque
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from email.parser import BytesParser
 from email.policy import default as email_policy
 from http.server import BaseHTTPRequestHandler
@@ -417,6 +418,14 @@ class _Handler(BaseHTTPRequestHandler):
         self.send_header("Content-Length", str(len(body)))
         self.end_headers()
         self.wfile.write(body)
+
+
+@contextlib.contextmanager
+def serving_batches(**options: Any) -> Iterator[BatchStub]:
+    """A running Batch API stub for one test; when it ends, no handler of it may have failed."""
+    with BatchStub(**options) as server:
+        yield server
+    assert server.errors == [], f"the stub itself failed: {server.errors}"
 
 
 def _visible(batch: dict[str, Any]) -> dict[str, Any]:

@@ -41,8 +41,7 @@ from flows.judges.batch.answers import (
 )
 from flows.judges.batch.api import BatchApi, BatchApiError, BatchUnreachable
 from flows.judges.batch.collecting import BatchCollector
-from flows.judges.batch.requests import MAX_BYTES, MAX_REQUESTS, batch_slices, request_line
-from flows.judges.endpoint.breaker import DEFAULT_BREAKER_FAILURES
+from flows.judges.batch.requests import BatchLimits, batch_slices, request_line
 from flows.judges.endpoint.request_details import endpoint_key
 from flows.judges.endpoint.transport import FORMATS
 from flows.judges.endpoint.usage import Usage
@@ -59,7 +58,7 @@ if TYPE_CHECKING:
 
     from flows.judges.settings import JudgeSettings
 
-__all__ = ["BatchJudge", "BatchPending", "build_batch_judge"]
+__all__ = ["BatchJudge", "BatchLimits", "BatchPending", "build_batch_judge"]
 
 log = logging.getLogger("faithpipe")  # what a run submits and collects is shown
 
@@ -68,71 +67,76 @@ class BatchJudge(AskingJudge):
     """The packed LLM judge whose missing answers go into Batch API requests.
 
     Same identity, prompts, request bodies and cache keys as the live packed judge, so a batch
-    night and a live re-run share one metric config and one cache. `max_calls` caps the
-    request lines submitted a run, `max_tokens` their prompt tokens (estimated, 4 characters a
-    token); the rest stays pending.
+    night and a live re-run share one metric config and one cache. The settings' `max_calls`
+    caps the request lines submitted a run, `max_tokens` their prompt tokens (estimated, 4
+    characters a token); the rest stays pending.
     """
 
     def __init__(
         self,
-        model: str,
+        settings: JudgeSettings,
         *,
         jobs: BatchJobs,
         cache: ReplyCache | None,
-        base_url: str | None = None,
-        api_key_env: str = "OPENAI_API_KEY",
-        timeout: float = 60.0,
-        max_calls: int | None = None,
-        max_tokens: int | None = None,
-        max_output_tokens: int | None = None,
-        llm_reason: bool = False,
-        owns_cache: bool = False,
+        limits: BatchLimits | None = None,
         memory: JudgeMemory | None = None,
+        owns_cache: bool = False,
         track_items: bool = False,
-        wait: float = 0.0,
-        max_requests: int = MAX_REQUESTS,
-        max_bytes: int = MAX_BYTES,
-        breaker_failures: int = DEFAULT_BREAKER_FAILURES,
     ) -> None:
-        """`wait`: seconds this judge may wait in all for the batches it submits to finish
-        (polling), to collect them and go on with the next stage in the same run; 0: none.
-        `breaker_failures`: failed requests of one kind in a row after which no further one
-        is made this run (batch/api.py)."""
+        """`settings` (kind openai, mode batch or unset): the model, endpoint, caps,
+        `batch_wait` (seconds this judge may wait in all for the batches it submits, to
+        collect them and go on with the next stage in the same run) and `breaker_failures`
+        (failed requests of one kind in a row after which none is made: batch/api.py);
+        `jobs` and `cache`: the run's batch records and call cache, closed with the judge
+        (the cache and `memory` when `owns_cache`); `limits`: what one batch may carry;
+        `track_items`: keep each item's usage for the run to drain."""
+        if settings.kind != "openai" or settings.mode not in (None, "batch"):
+            raise ConfigError(
+                f"BatchJudge takes JudgeSettings(kind='openai', mode='batch', ...), not kind "
+                f"{settings.kind!r} mode {settings.mode!r}; build any judge with "
+                "flows.judges.build_judge(settings)"
+            )
         if cache is None:
             raise ConfigError("--judge-mode batch needs the run's database for its answers")
+        model, base_url = settings.model or "", settings.endpoint_url()
         check_judge_settings(
             model=model,
             mode="packed",
             concurrency=1,
-            timeout=timeout,
+            timeout=settings.timeout,
             max_retries=0,
-            max_calls=max_calls,
-            max_tokens=max_tokens,
+            max_calls=settings.max_calls,
+            max_tokens=settings.max_tokens,
             pack_size=PACK_SIZE,
             pack_chars=PACK_CHARS,
-            max_output_tokens=max_output_tokens,
+            max_output_tokens=settings.max_output_tokens,
         )
-        self.api_key_env = api_key_env
+        self.api_key_env = settings.api_key_env
         self._cache, self._owns_cache, self._memory = cache, owns_cache, memory
         self._jobs = jobs
         # Set by stop(), close() or an interrupt: nothing more is asked, no wait goes on.
         self._stop = threading.Event()
         self._api = BatchApi(
             base_url=base_url,
-            api_key_env=api_key_env,
-            timeout=timeout,
-            breaker_failures=breaker_failures,
+            api_key_env=settings.api_key_env,
+            timeout=settings.timeout,
+            breaker_failures=settings.breaker_failures,
         )
         identity = openai_identity(model, "packed")
         self._owner = JudgeOf(
             self._api.endpoint, model, json.dumps(identity.as_dict(), sort_keys=True)
         )
-        self._max_requests, self._max_bytes = max_requests, max_bytes
+        self._limits = limits or BatchLimits()
         self._batch_fatal: str | None = None
         self._submitted: list[tuple[str, datetime]] = []  # by the current ask
         store = AnswerStore(identity, "packed", cache)
         self._collector = BatchCollector(
-            self._api, jobs, owner=self._owner, store=store, stop=self._stop, wait=wait
+            self._api,
+            jobs,
+            owner=self._owner,
+            store=store,
+            stop=self._stop,
+            wait=settings.batch_wait,
         )
         # Packs only become request lines here: there is no call to wait for.
         self._answers = BatchAnswers(
@@ -140,15 +144,15 @@ class BatchJudge(AskingJudge):
             self._owner,
             model=model,
             response_format=recalled_format(memory, endpoint_key(base_url), model) or FORMATS[0],
-            max_output_tokens=max_output_tokens,
-            max_calls=max_calls,
-            max_tokens=max_tokens,
+            max_output_tokens=settings.max_output_tokens,
+            max_calls=settings.max_calls,
+            max_tokens=settings.max_tokens,
         )
         usage = Usage()
         super().__init__(
             model=model,
             mode="packed",
-            llm_reason=llm_reason,
+            llm_reason=settings.llm_reason,
             usage=usage,
             asking=Asking(
                 self._answers,
@@ -278,7 +282,10 @@ class BatchJudge(AskingJudge):
             request_line(f"{task.stage}-{number}", request.body)
             for number, request in enumerate(gathered)
         ]
-        for part in batch_slices(lines, max_requests=self._max_requests, max_bytes=self._max_bytes):
+        limits = self._limits
+        for part in batch_slices(
+            lines, max_requests=limits.max_requests, max_bytes=limits.max_bytes
+        ):
             error: JudgeError
             try:
                 error = self._submit(task, lines[part], gathered[part], first=part.start)
@@ -363,17 +370,8 @@ def build_batch_judge(settings: JudgeSettings, con: duckdb.DuckDBPyConnection | 
     jobs = BatchJobs(con)
     try:
         judge = BatchJudge(
-            settings.model or "",
+            settings,
             jobs=jobs,
-            base_url=settings.endpoint_url(),
-            api_key_env=settings.api_key_env,
-            timeout=settings.timeout,
-            max_calls=settings.max_calls,
-            max_tokens=settings.max_tokens,
-            max_output_tokens=settings.max_output_tokens,
-            llm_reason=settings.llm_reason,
-            wait=settings.batch_wait,
-            breaker_failures=settings.breaker_failures,
             cache=cache,
             owns_cache=True,
             memory=JudgeMemory(con),

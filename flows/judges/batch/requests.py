@@ -13,11 +13,13 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any, Final
 
+from faith_udfs.errors import ConfigError
 from flows.judges.endpoint.request_details import token_count
 from flows.judges.endpoint.transport import Reply
 
 __all__ = [
     "BATCH_ENDPOINT",
+    "BatchLimits",
     "LineResult",
     "batch_slices",
     "read_result_lines",
@@ -32,6 +34,20 @@ BATCH_ENDPOINT: Final = "/v1/chat/completions"
 # OpenAI's limits on one batch's input file: 50,000 requests and 200 MB (kept below).
 MAX_REQUESTS = 50_000
 MAX_BYTES = 190_000_000
+
+
+@dataclass(frozen=True)
+class BatchLimits:
+    """What one batch may carry: `max_requests` request lines and `max_bytes` of input file
+    (the server's limits, not the user's: tests lower them to cut a run into many batches)."""
+
+    max_requests: int = MAX_REQUESTS
+    max_bytes: int = MAX_BYTES
+
+    def __post_init__(self) -> None:
+        for name, value in (("max_requests", self.max_requests), ("max_bytes", self.max_bytes)):
+            if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+                raise ConfigError(f"BatchLimits.{name} must be an integer >= 1, got {value!r}")
 
 
 def request_line(custom_id: str, body: dict[str, Any]) -> bytes:

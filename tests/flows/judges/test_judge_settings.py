@@ -10,7 +10,7 @@ from pydantic import ValidationError
 
 from faith_udfs.errors import ConfigError
 from flows.cli.commands import build_parser
-from flows.cli.options import run_settings
+from flows.cli.settings import run_settings
 from flows.judges.settings import JudgeSettings
 from flows.run.pipeline import run_score
 from flows.run.settings import ScoreSettings

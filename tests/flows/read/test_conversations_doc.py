@@ -15,7 +15,7 @@ import polars as pl
 import pytest
 
 from flows.cli.commands import build_parser, main
-from flows.cli.options import run_settings
+from flows.cli.settings import run_settings
 from tests.support.builders import many_cases
 from tests.support.db_reading import query
 

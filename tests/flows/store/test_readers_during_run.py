@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from flows.store.db import snapshot_path
+from flows.store.snapshot import snapshot_path
 from tests.conftest import run_python
 from tests.flows.store.test_store_readers import writer_holding
 from tests.support.builders import many_cases, write

@@ -17,7 +17,8 @@ import pytest
 from flows.errors import DatabaseLocked
 from flows.run.pipeline import run_score
 from flows.run.settings import ScoreSettings
-from flows.store.db import connect_for_reading, open_store, snapshot_path, write_snapshot
+from flows.store.db import connect_for_reading, open_store
+from flows.store.snapshot import snapshot_path, write_snapshot
 from tests.conftest import run_python
 from tests.support.builders import many_cases, write
 

@@ -1,5 +1,6 @@
 """The `faith` process leaves pandas and hypothesis to those who use them: pandera would load
-both (~0.8 CPU-s of every start) for a pandas API faithpipe never calls (flows/cli/lean_start.py)."""
+both (~0.8 CPU-s of every start) for a pandas API faithpipe never calls
+(flows/cli/lean_start.py)."""
 
 from __future__ import annotations
 

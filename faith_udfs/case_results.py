@@ -109,13 +109,13 @@ def cases_frame(
     """
     flat = [passage for context in contexts if context for passage in context]
     offsets = pl.Series([0, *(len(c) if c else 0 for c in contexts)], dtype=pl.Int64).cum_sum()
-    values = pl.Series(flat, dtype=pl.String).to_arrow().cast(pa.large_string())
+    values = pl.Series(flat, dtype=pl.String).to_arrow()
     passages = pa.LargeListArray.from_arrays(offsets.to_arrow(), values)
     return pl.DataFrame(
         {
             "case_id": pl.Series(case_ids, dtype=pl.String),
             "actual_output": pl.Series(answers, dtype=pl.String),
-            "retrieval_context": pl.Series(passages).cast(pl.List(pl.String)),
+            "retrieval_context": pl.Series(passages),
         }
     )
 

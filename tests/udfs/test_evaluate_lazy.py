@@ -5,6 +5,8 @@ and the error check read the frames."""
 from __future__ import annotations
 
 import io
+import re
+from pathlib import Path
 from typing import Any
 
 import polars as pl
@@ -222,3 +224,15 @@ def test_the_tables_are_the_frames_the_results_are_read_from() -> None:
     assert by_test.sort("case_id", "score", nulls_last=True).equals(
         scores.select("case_id", "score").sort("case_id", "score", nulls_last=True)
     )
+
+
+def test_the_documented_frame_reading_example_runs() -> None:
+    docs = Path(__file__).resolve().parents[2] / "docs" / "deepeval.md"
+    blocks = re.findall(r"```python\n(.*?)```", docs.read_text(), flags=re.DOTALL)
+    block = next(b for b in blocks if "result.outcomes()" in b)
+    names = {"evaluate": evaluate, "FaithfulnessMetric": FaithfulnessMetric, "pl": pl,
+             "DisplayConfig": DisplayConfig, "test_cases": mixed_cases()[1:3]}  # fmt: skip
+    exec(compile(block, str(docs), "exec"), names)
+    assert names["failed"]["case"].to_list() == ["named2"]  # 0.0 fails, id1's 0.5 passes
+    assert names["claims"].height == 3
+    assert names["first"].claims == ["Refunds are paid within 90 days.", "A receipt is required."]

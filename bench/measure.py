@@ -6,7 +6,9 @@
 Prints ms per case of `measure()` for distinct cases (a fresh metric each time, so nothing is
 remembered), for a repeated case (answered from the metric's memory), and along the generated
 log in order (its repeats remembered), the loop time projected to --rows, evaluate()'s time
-for --rows, and the evaluate-vs-loop ratio (target >= 100x). Targets: measure <= 2 ms a case.
+for --rows (split into the judge's batch calls and the rest), the evaluate-vs-loop ratio
+(target >= 100x), and the ceiling the judge's batch calls alone put on that ratio. Both paths
+are warmed up first (one case, 100 cases). Targets: measure <= 2 ms a case.
 Each figure is wall-clock and, in brackets, this process's CPU time: on a shared machine the
 CPU figure is the one that does not depend on the neighbours' load. `--batch-of-one` measures
 the loop through the batch path (what measure() of a new case cost before one_case.py).
@@ -62,6 +64,22 @@ def _batch_path(metric: FaithfulnessMetric, case: LLMTestCase) -> float | None:
     return metric.score
 
 
+def timed_judge(judge: object, spent: dict[str, float]) -> object:
+    """`judge` whose batch calls (truths, claims, verdicts, reasons) add their CPU to `spent`."""
+    for name in ("truths", "claims", "verdicts", "reasons"):
+        call = getattr(judge, name)
+
+        def timed(*args: object, _call: object = call, **kwargs: object) -> object:
+            cpu = time.process_time()
+            try:
+                return _call(*args, **kwargs)  # type: ignore[operator]
+            finally:
+                spent["cpu"] = spent.get("cpu", 0.0) + time.process_time() - cpu
+
+        setattr(judge, name, timed)
+    return judge
+
+
 def show(label: str, figures: tuple[float, float], target: str = "") -> None:
     wall, cpu = figures
     print(f"{label:<32}{wall:8.3f} ms/case  [cpu {cpu:7.3f}]  {target}".rstrip())
@@ -88,12 +106,17 @@ def main() -> None:
     repeated = per_case_ms(lambda _: shared, [sample[0]] * args.loop_rows)
     old = per_case_ms(lambda _: batch_of_one(judge), sample[:50]) if args.batch_of_one else None
 
+    quiet = DisplayConfig(print_results=False)
+    keep = ErrorConfig(ignore_errors=True)
+    # warmed up, as measure() is
+    evaluate(
+        cases[:100], [FaithfulnessMetric(model=judge)], display_config=quiet, error_config=keep
+    )
+    spent: dict[str, float] = {}
+    timed = timed_judge(JUDGES[args.judge](), spent)
     wall, cpu = time.perf_counter(), time.process_time()
     result = evaluate(
-        cases,
-        [FaithfulnessMetric(model=judge)],
-        display_config=DisplayConfig(print_results=False),
-        error_config=ErrorConfig(ignore_errors=True),
+        cases, [FaithfulnessMetric(model=timed)], display_config=quiet, error_config=keep
     )
     batch_s, batch_cpu = time.perf_counter() - wall, time.process_time() - cpu
     loop_s, loop_cpu = (ms * args.rows / 1000 for ms in distinct)
@@ -105,7 +128,14 @@ def main() -> None:
         show("measure() as a batch of one:", old, "(the batch path, 50 cases)")
     line("measure() loop, projected:", loop_s, loop_cpu, f"s for {args.rows:,}")
     line("evaluate():", batch_s, batch_cpu, f"s for {args.rows:,}")
+    judged = spent.get("cpu", 0.0)
+    per_case = f"us/case: judge {judged / args.rows * 1e6:.1f}, rest"
+    print(
+        f"{'  of it, the judge [cpu]:':<32}{judged:8.1f} s  ({per_case} "
+        f"{(batch_cpu - judged) / args.rows * 1e6:.1f})"
+    )
     line("evaluate() vs measure() loop:", loop_s / batch_s, loop_cpu / batch_cpu, "x (>= 100x)")
+    print(f"{'  ceiling, judge alone [cpu]:':<32}{loop_cpu / max(judged, 1e-9):8.1f} x")
     if old is not None:
         before = [
             ms * args.rows / 1000 / s for ms, s in zip(old, (batch_s, batch_cpu), strict=True)

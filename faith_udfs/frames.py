@@ -115,7 +115,7 @@ def _case_ids(contract: pl.DataFrame, how: str) -> pl.Series:
         ).iter_rows()
         return pl.Series("case_id", [content_case_id(*row) for row in rows], dtype=pl.String)
     if how == "row" or (how == "given" and "case_id" not in contract.columns):
-        return pl.Series("case_id", [str(i) for i in range(contract.height)], dtype=pl.String)
+        return pl.int_range(contract.height, eager=True).cast(pl.String).alias("case_id")
     if how == "given":
         return contract["case_id"].cast(pl.String)
     raise ValueError(f"case_id={how!r}: choose given, row or content")

@@ -97,5 +97,4 @@ def score_flow_on_dask(settings: ScoreSettings) -> dict[str, Any]:
     require_dask()
     with dask_client(settings, prefect_api_url=prefect_api_url()) as client:
         runner = DaskTaskRunner(address=client.scheduler.address)
-        # prefect-dask's runner hands out its own future type; prefect's hint names the base one.
-        return score_flow.with_options(task_runner=runner)(settings)  # type: ignore[arg-type]
+        return score_flow.with_options(task_runner=runner)(settings)

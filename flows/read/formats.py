@@ -16,7 +16,7 @@ import pyarrow as pa
 
 from faith_udfs.frames import parse_columns  # noqa: F401 - the one `--columns` parser, CLI and Python alike
 from flows.errors import InputUnreadable
-from flows.read.small_json import small_objects
+from flows.read.small_json import SMALL_JSON_BYTES, small_objects
 
 FORMATS = ("parquet", "csv", "json")
 # `--format` spellings: JSON Lines and NDJSON are DuckDB's newline-delimited JSON.
@@ -195,7 +195,8 @@ def duckdb_frames(
     else are left for the contract. `names`: the files' columns, when known already; `only`:
     that one column is read (and no FILE_COLUMN); `gather`: JSON files are read as one
     (_json_together)."""
-    if fmt == "json" and only is None and gather and len(paths) > 1:
+    # Small JSON files are gathered; with larger ones among them, they are read by their list.
+    if fmt == "json" and only is None and gather and len(paths) > 1 and _all_small(paths):
         yield from _json_together(paths, batch_size, names)
         return
     con = reader_connection()
@@ -226,7 +227,8 @@ def _json_together(
     in a temporary file that read_json reads once. read_json over a list of files infers a
     schema for each file (~0.7 ms a one-row file, most of the time of 5,000 of them); the
     types one inference over all the objects finds are those union_by_name finds for files
-    alike. Groups of files up to `_GATHERED_BYTES` a file; each row's file in FILE_COLUMN."""
+    alike. Small files only (flows/read/small_json.py), in groups of up to `_GATHERED_BYTES`
+    a temporary file; each row's file in FILE_COLUMN."""
     for group in _byte_groups(paths, _GATHERED_BYTES):
         if len(group) == 1:  # a file larger than a group: read alone
             for frame in duckdb_frames(group, "json", batch_size, names=names):
@@ -250,6 +252,13 @@ def _json_together(
                     ) from exc
                 # What read_json refuses of the objects gathered, it names in their file.
                 yield from duckdb_frames(group, "json", batch_size, names=names, gather=False)
+
+
+def _all_small(paths: list[Path]) -> bool:
+    try:
+        return all(os.path.getsize(path) <= SMALL_JSON_BYTES for path in paths)
+    except OSError:
+        return False  # DuckDB names the file it cannot read
 
 
 # Bytes of JSON files gathered into one temporary file at most (files alike, read together).

@@ -75,3 +75,17 @@ def test_a_non_text_case_id_is_read_by_duckdb(tmp_path: Path) -> None:
     strings = formats.json_strings(paths[:1], "case_id", 10)
     assert strings is not None
     assert [frame["case_id"].to_list() for frame in strings] == [["a"]]
+
+
+def test_a_run_with_a_large_file_is_read_by_its_list(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    paths = [tmp_path / "a.jsonl", tmp_path / "b.jsonl"]
+    paths[0].write_text('{"case_id": "a"}\n')
+    paths[1].write_text('{"case_id": "b"}\n' * 3)
+    monkeypatch.setattr(formats, "SMALL_JSON_BYTES", 20)  # b.jsonl is large now
+    gathered: list[list[Path]] = []
+    monkeypatch.setattr(formats, "_json_together", lambda paths, *_: gathered.append(paths))
+    frames = list(formats.duckdb_frames(paths, "json", 100))
+    assert gathered == []
+    assert frames[0][formats.FILE_COLUMN].to_list() == [str(paths[0])] + [str(paths[1])] * 3

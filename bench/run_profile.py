@@ -5,7 +5,8 @@
 For each shape (bench/shapes.py), two measurements of the same generated source, each in a
 fresh process:
 1. the batch steps run one after another on one thread (read, validate, classify, judge,
-   write), with the process's CPU seconds each took: what every step costs, no overlap; the
+   write), on batches of `--batch-size` rows gathered as a run gathers them, with the
+   process's CPU seconds each took: what every step costs, no overlap; the
    write apart for each result table (its INSERT), the run's counts, and the COMMIT, where
    DuckDB writes the blocks out; "write: frames" is what is left (building the rows);
 2. a real run (`run_score`), sampling how many cores the process kept busy.
@@ -30,8 +31,9 @@ from contextlib import contextmanager
 from pathlib import Path
 import flows.store.batch_writes as batch_writes
 from flows.store.db import statements
+import polars as pl
 from flows.run.batches import (
-    QuarantineKeys, classify, config_has_cases, score_batch, validate_batch,
+    Batch, QuarantineKeys, classify, config_has_cases, score_batch, validate_batch,
 )
 from flows.judges.factory import build_judge
 from flows.run.settings import ScoreSettings
@@ -97,17 +99,35 @@ batch_writes.sql = timed_sql
 batch_writes.run_sql_file = timed_sql_file
 batch_writes.transaction = timed_transaction
 
-for batch_no, raw in enumerate(iter_batches(resolve_source(source), settings.batch_size), 1):
+written = 0
+
+def process(full):
+    # One batch of `--batch-size` rows, as run_score gathers them: a file's rows alone
+    # (100,000 here) are fewer than DuckDB's row group, and would all go through the WAL.
+    global written
+    valid = pl.concat(full.valid, how="vertical_relaxed")
+    quarantined = pl.concat(full.quarantined, how="vertical_relaxed")
+    spent("validate")
+    classified = classify(con, valid, config_id, stored_before=stored_before)
+    spent("classify")
+    scored = score_batch(valid, classified, quarantined, judge, config)
+    spent("judge")
+    written += 1
+    write_batch(con, scored, run_id="profile", config_id=config_id, config=config, seconds={},
+                batch_no=written)
+
+batch = Batch()
+for raw in iter_batches(resolve_source(source), settings.batch_size):
     spent("read")
     rows = validate_batch(raw)
-    quarantined = keys.keyed(rows.quarantined)
+    batch.valid.append(rows.valid)
+    batch.quarantined.append(keys.keyed(rows.quarantined))
     spent("validate")
-    classified = classify(con, rows.valid, config_id, stored_before=stored_before)
-    spent("classify")
-    scored = score_batch(rows.valid, classified, quarantined, judge, config)
-    spent("judge")
-    write_batch(con, scored, run_id="profile", config_id=config_id, config=config, seconds={},
-                batch_no=batch_no)
+    while batch.rows_in >= settings.batch_size:
+        full, batch = batch.split(settings.batch_size)
+        process(full)
+if batch.rows_in:
+    process(batch)
 con.close()
 spent("write: COMMIT")  # the final checkpoint
 result = {"steps": {k: round(v, 2) for k, v in cpu.items()}, "total": round(sum(cpu.values()), 2)}

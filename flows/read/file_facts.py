@@ -17,6 +17,7 @@ from pyarrow import fs
 
 from flows.errors import InputUnreadable
 from flows.read.formats import duckdb_paths, reader_connection, reader_sql
+from flows.read.small_json import object_keys, small_objects
 
 # A Parquet file at most this long is read whole to read its footer: opening it through
 # pyarrow's filesystem costs more than reading a small file's bytes (5,000 one-row files:
@@ -109,17 +110,26 @@ FROM firsts JOIN counted USING (filename) GROUP BY filename
 
 
 def _json_facts(con: duckdb.DuckDBPyConnection, paths: list[Path]) -> dict[Path, FileFacts]:
-    """JSON files' keys in one query; a file it cannot tell (unreadable, no objects) is asked
-    of DuckDB's read_json alone."""
-    if not paths:
-        return {}
+    """JSON files' keys: a small file's parsed here, the others' in one query; a file neither
+    can tell (unreadable, no objects) is asked of DuckDB's read_json alone."""
+    facts: dict[Path, FileFacts] = {}
+    asked = []
+    for path in paths:  # a small file's keys parsed here (flows/read/small_json.py)
+        objects = small_objects(path)
+        if objects is None:
+            asked.append(path)
+        else:
+            facts[path] = FileFacts(
+                "json", tuple((name, "") for name in object_keys(objects)), len(objects)
+            )
+    if not asked:
+        return facts
     try:
-        found = con.execute(_JSON_KEYS, {"files": duckdb_paths(paths)}).fetchall()
+        found = con.execute(_JSON_KEYS, {"files": duckdb_paths(asked)}).fetchall()
     except duckdb.Error:
         found = []
     keys = {name: (names, objects) for name, names, objects in found}
-    facts: dict[Path, FileFacts] = {}
-    for path in paths:
+    for path in asked:
         names, objects = keys.get(str(path), ([], None))
         fact = (
             FileFacts("json", tuple((name, "") for name in names), objects)

@@ -120,8 +120,8 @@ def assert_no_key(db: Path, *texts: str) -> None:
 # --- faults that persist: every call fails at its deadline or at once, cases end invalid -----
 
 PERSISTENT = {
-    "hang": "the endpoint did not answer within 1 s; gave up after 2 attempts",
-    "trickle": "the endpoint did not answer within 1 s; gave up after 2 attempts",
+    "hang": "the endpoint did not answer within 0.4 s; gave up after 2 attempts",
+    "trickle": "the endpoint did not answer within 0.4 s; gave up after 2 attempts",
     "html": "not a chat completion (HTTP 200, text/html): '<html><body><h1>502 Bad Gateway",
     "empty": "not a chat completion (HTTP 200, application/json): an empty body",
     "wrong_shape": 'not a chat completion (HTTP 200, application/json): \'{"object": "error"',
@@ -145,13 +145,17 @@ def test_a_persistent_fault_ends_the_cases_invalid_within_the_deadlines(
     # Everything is kept, and the run says that it judged nothing well (exit 8 in the CLI).
     # The circuit breaker is off (tests/flows/judges/test_endpoint_breaker.py has it): every
     # call runs its course to its own deadline.
-    judge = llm_judge(stub, judges, mode=mode, breaker_failures=10_000)
+    # Every call fails here, so no healthy call needs FAST's 1 s: a hang or a trickle costs
+    # 0.4 s an attempt, a 429 the 0.2 s its Retry-After asks.
+    stub.retry_after = 0.2
+    deadline = {"timeout": 0.4} if fault in ("hang", "trickle") else {}
+    judge = llm_judge(stub, judges, mode=mode, breaker_failures=10_000, **deadline)
     with pytest.raises(TooManyInvalid, match="8 of 8 judged cases"):
         score(source, db, judge)
-    # Truths and claims are asked whatever became of the other; two attempts each, 1 s
-    # deadline, 1 s Retry-After: a few seconds, never a hang. The attempts are counted in the
-    # errors ("gave up after 2 attempts"); the bound is the one a hang would break: the time
-    # left of the test's 30 s, not the few seconds a quiet machine takes.
+    # Truths and claims are asked whatever became of the other; two attempts each, a
+    # sub-second deadline or Retry-After: a few seconds, never a hang. The attempts are
+    # counted in the errors ("gave up after 2 attempts"); the bound is the one a hang would
+    # break: the time left of the test's 30 s, not the few seconds a quiet machine takes.
     assert time.monotonic() - started < 20
     counts = runs_accounted(db).select("rows_in", "rows_scored", "rows_invalid", "rows_quarantined")
     assert counts.rows() == [(9, 0, 8, 1)]

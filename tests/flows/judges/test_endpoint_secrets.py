@@ -6,10 +6,6 @@ object, an HTML page, the reply itself, or a batch's error file. Each path that 
 text (live run, batch run, `faith judge-check`, a Dask worker) runs against them with the key
 sent as `Bearer` and with `user:password@` in the base URL (sent as `Basic`); the stored rows,
 the log and the process's output hold the echo, scrubbed, and no secret in any form.
-
-A live CLI run and the Dask run start `faith` in a process of their own; `faith judge-check`
-and the batch run call the same entry point in this process, their output taken at the file
-descriptors (capfd), which spares each an interpreter start.
 """
 
 from __future__ import annotations
@@ -28,7 +24,6 @@ from flows.run.pipeline import run_score
 from flows.run.settings import ScoreSettings
 from flows.scrub import register_endpoint_secrets, scrub
 from tests.support.builders import many_cases, write
-from tests.support.cli_run import Done, faith_here
 from tests.support.llm_judge import openai_judge
 from tests.support.openai_batch_stub import BatchStub
 from tests.support.openai_stub import ECHOES, StubServer, serving
@@ -128,18 +123,11 @@ def test_short_credentials_go_in_their_pair_and_base64_and_prose_stays() -> None
 
 
 def faith(*argv: str, base_url: str, timeout: float = 90) -> subprocess.CompletedProcess[str]:
-    """`faith ARGV -v` in a process of its own: what the shell would see."""
     env = {**os.environ, "OPENAI_API_KEY": KEY, "PREFECT_SERVER_ANALYTICS_ENABLED": "false"}
     command = [str(FAITH), *argv, "--base-url", base_url, "-v"]
     return subprocess.run(
         command, capture_output=True, text=True, timeout=timeout, env=env, check=False
     )
-
-
-def faith_in_process(capfd: pytest.CaptureFixture[str], *argv: str, base_url: str) -> Done:
-    """`faith ARGV -v` through its entry point in this process (no interpreter start);
-    capfd takes the file descriptors, so a line written past sys.stdout is caught too."""
-    return faith_here(capfd, *argv, "--base-url", base_url, "-v")
 
 
 @pytest.mark.timeout(120)
@@ -162,12 +150,12 @@ def test_a_cli_run_prints_no_secret_a_server_echoes(
 @pytest.mark.timeout(120)
 @pytest.mark.parametrize("fault", ["echo_reply", "echo_500"])
 def test_judge_check_prints_no_secret_a_server_echoes(
-    stub: StubServer, tmp_path: Path, fault: str, capfd: pytest.CaptureFixture[str]
+    stub: StubServer, tmp_path: Path, fault: str
 ) -> None:
     stub.fail(fault, times=None)
     db = tmp_path / "check.duckdb"
-    done = faith_in_process(
-        capfd, "judge-check", "--db", str(db), "--model", "stub-model",
+    done = faith(
+        "judge-check", "--db", str(db), "--model", "stub-model",
         base_url=with_credentials(stub.base_url),
     )  # fmt: skip
     # a reply it cannot read: unusable (9); 5xx after 5xx, packed then per-item: the breaker
@@ -180,9 +168,8 @@ def test_judge_check_prints_no_secret_a_server_echoes(
 
 @pytest.mark.timeout(120)
 def test_a_batch_run_keeps_and_prints_no_secret_a_server_echoes(
-    source: Path, tmp_path: Path, capfd: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+    source: Path, tmp_path: Path
 ) -> None:
-    monkeypatch.setenv("OPENAI_API_KEY", KEY)
     with BatchStub() as batches:
         batches.then("echo")
         db = tmp_path / "batch.duckdb"
@@ -190,8 +177,8 @@ def test_a_batch_run_keeps_and_prints_no_secret_a_server_echoes(
                 "openai", "--model", "stub-model", "--judge-mode", "batch",
                 "--max-invalid-share", "1"]  # fmt: skip
         url = with_credentials(batches.base_url)
-        first = faith_in_process(capfd, *argv, "--batch-wait", "20", base_url=url)
-        second = faith_in_process(capfd, *argv, base_url=url)
+        first = faith(*argv, "--batch-wait", "20", base_url=url)
+        second = faith(*argv, base_url=url)
     assert first.returncode == 0, first.stderr
     stored = stored_text(db)
     assert_echo_kept_scrubbed(stored + first.stderr + second.stderr)

@@ -135,6 +135,10 @@ def run_score(
             # Not con_free: the writing thread is stuck inside DuckDB, and closing the
             # connection under it could crash; the process exit ends both.
             con_free, judge_idle = stop_and_mark(state, started, exc)
+            # Nor while a judge built here is still busy: its caches' cursors are children of
+            # `con`, and DuckDB refuses to close a connection one of them is using ("connection
+            # is busy with another call"), which would replace the run's own error.
+            con_free = con_free and (judge_idle or not owned)
             owned = owned and judge_idle
             stop = as_stop(exc)
             if stop is not None and stop is not exc:

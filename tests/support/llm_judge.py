@@ -5,7 +5,10 @@ names only what it changes."""
 from __future__ import annotations
 
 from dataclasses import fields
+from functools import partial
 from typing import TYPE_CHECKING, Any
+
+import pytest
 
 from flows.judges.batch.judge import BatchJudge
 from flows.judges.batch.requests import BatchLimits
@@ -19,6 +22,9 @@ from flows.store.reply_cache import ReplyCache
 if TYPE_CHECKING:
     import duckdb
 
+# Test-sized waits between attempts: 10 ms doubling to 50 ms (the product's 0.5 s to 20 s; the
+# check's 0.2 s to 2 s). As many attempts as the product makes: only the waits are shorter.
+SHORT_BACKOFF: dict[str, Any] = {"backoff_base": 0.01, "backoff_max": 0.05}
 POLICY = {field.name for field in fields(CallPolicy)}
 PACKING = {"pack_size": "size", "pack_chars": "chars"}
 OWN = {"cache", "memory", "owns_cache", "track_items", "wrap_limiter"}
@@ -55,3 +61,14 @@ def batch_judge(model: str, con: duckdb.DuckDBPyConnection, **options: Any) -> B
         cache.close()
         jobs.close()
         raise
+
+
+def shorten_backoff(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Judges the product's own paths build (`run_score`, `main([...])`, `faith judge-check`
+    in this process) wait SHORT_BACKOFF between attempts; retries, deadlines and every other
+    default stay the product's. No option sets the backoff (it is the house's CallPolicy)."""
+    from flows.judges import check
+    from flows.judges.live import judge
+
+    monkeypatch.setattr(judge, "CallPolicy", partial(CallPolicy, **SHORT_BACKOFF))
+    monkeypatch.setattr(check, "CHECK_POLICY", CallPolicy(max_retries=1, **SHORT_BACKOFF))

@@ -35,7 +35,13 @@ from tests.support.openai_batch_stub import BatchStub, serving_batches
 KEY = "sk-batch-3f0a9c2e7d1b4c6a8e5f"
 SAMPLE = Path(__file__).resolve().parents[3] / "data" / "sample" / "cases.parquet"
 CASES = 24
-BATCH_WAIT = 60  # seconds a run in a process waits for its batches (the stop must end it sooner)
+# Seconds a run in a process waits for its batches: the stop must end the wait well before.
+# Long, so that what the bound proves (the stop ended the wait) holds on a machine so loaded
+# that a process takes a minute to start or to stop; the stop takes seconds when quiet.
+BATCH_WAIT = 400
+# A guard against a hang, not a promise: at load 20 a `faith` process took over 60 s to start
+# and submit its first batch (pytest's own timeout, 600 s, is the last guard).
+HANG_GUARD = 240
 
 
 @pytest.fixture
@@ -50,6 +56,20 @@ def stub(monkeypatch: pytest.MonkeyPatch) -> Iterator[BatchStub]:
     monkeypatch.setenv("OPENAI_API_KEY", KEY)
     with serving_batches(api_key=KEY) as server:
         yield server
+
+
+@pytest.fixture
+def sigint_heard() -> Iterator[None]:
+    """SIGINT not ignored in this process while it starts a child to Ctrl-C: a shell that
+    starts the suite in the background (no job control) ignores SIGINT, a child inherits
+    that, and faith keeps an ignored signal ignored, so the trial's Ctrl-C went unheard."""
+    previous = signal.getsignal(signal.SIGINT)
+    if previous is signal.SIG_IGN:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
 
 
 def settings(stub: BatchStub, source: Path, db: Path, **judge: Any) -> ScoreSettings:
@@ -196,6 +216,7 @@ def test_request_lines_carry_the_live_path_bodies(
 
 
 @pytest.mark.slow
+@pytest.mark.usefixtures("sigint_heard")
 def test_submitted_by_one_process_collected_by_another(
     stub: BatchStub, source: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -204,14 +225,14 @@ def test_submitted_by_one_process_collected_by_another(
     # Process 1 submits the truths and waits for them (--batch-wait), until a Ctrl-C.
     process = score_in_a_process(stub, source, db, "--batch-wait", str(BATCH_WAIT))
     try:
-        deadline = time.monotonic() + 60
+        deadline = time.monotonic() + HANG_GUARD
         while not stub.requests["batch_status"]:  # polled: submitted and recorded
             assert process.poll() is None, process.communicate()
-            assert time.monotonic() < deadline
+            assert time.monotonic() < deadline, "no batch submitted: a hang"
             time.sleep(0.05)
         stopped = time.monotonic()
         process.send_signal(signal.SIGINT)
-        out, err = process.communicate(timeout=30)
+        out, err = process.communicate(timeout=BATCH_WAIT / 2)
     finally:
         if process.poll() is None:
             process.kill()
@@ -417,7 +438,7 @@ def test_a_process_killed_during_a_create_leaves_its_batch_for_the_next_run(
     # The server has created the batch; the process dies before it reads the answer.
     stub.on_create = lambda: os.kill(process.pid, signal.SIGKILL)
     try:
-        process.communicate(timeout=60)
+        process.communicate(timeout=HANG_GUARD)
     finally:
         if process.poll() is None:
             process.kill()

@@ -7,10 +7,7 @@ run's row warns; a later run submits nothing more. Bounds are the creates the st
 
 from __future__ import annotations
 
-import os
 import re
-import subprocess
-import sys
 from pathlib import Path
 
 import duckdb
@@ -18,22 +15,22 @@ import pytest
 
 from flows.judges.batch.answers import MAX_BATCH_ASKS
 from tests.support.builders import many_cases, write
+from tests.support.cli_run import Done, faith_here
 from tests.support.openai_batch_stub import BatchStub
 
-FAITH = Path(sys.executable).with_name("faith")
 DOCS = Path(__file__).resolve().parents[3] / "docs" / "hardening-endpoint.md"
 ROWS = 20
 STAGES = 2  # truths and claims; verdicts need both, so they are never asked
 
 
 def faith_batch(
-    source: Path, db: Path, stub: BatchStub, *options: str
-) -> subprocess.CompletedProcess[str]:
-    argv = [str(FAITH), "score", str(source), "--db", str(db), "--prefect", "no",
+    capsys: pytest.CaptureFixture[str], source: Path, db: Path, stub: BatchStub, *options: str
+) -> Done:
+    """`faith score --judge-mode batch` through its entry point in this process."""
+    argv = ["score", str(source), "--db", str(db), "--prefect", "no",
             "--judge", "openai", "--model", "stub-model", "--judge-mode", "batch",
             "--base-url", stub.base_url, *options]  # fmt: skip
-    env = {**os.environ, "OPENAI_API_KEY": "sk-batch-resubmit-key"}
-    return subprocess.run(argv, capture_output=True, text=True, timeout=120, env=env, check=False)
+    return faith_here(capsys, *argv)
 
 
 def last_run(db: Path) -> dict:
@@ -56,14 +53,17 @@ def last_run(db: Path) -> dict:
 
 
 @pytest.mark.timeout(240)
-def test_mislabelled_answers_stop_resubmission_after_a_bound(tmp_path: Path) -> None:
+def test_mislabelled_answers_stop_resubmission_after_a_bound(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-batch-resubmit-key")
     source = write(many_cases(ROWS), tmp_path / "cases.parquet")
     db = tmp_path / "batch.duckdb"
     with BatchStub() as stub:
         stub.then(*["mislabel"] * 50)
-        first = faith_batch(source, db, stub, "--batch-wait", "60")
+        first = faith_batch(capsys, source, db, stub, "--batch-wait", "60")
         creates_after_first = stub.requests["batch_create"]
-        second = faith_batch(source, db, stub)
+        second = faith_batch(capsys, source, db, stub)
         creates_after_second = stub.requests["batch_create"]
     # Every case judged ended invalid: exit 8, everything kept.
     assert first.returncode == 8, first.stderr

@@ -1,11 +1,15 @@
 """An endpoint that fails the same way call after call ends the run in seconds (issue 22, 3).
 
-`faith score` in a subprocess with a hard timeout against a refused port, a host name that
-does not resolve, TLS spoken to a plain-HTTP server, a black hole (accepts, never answers) and
-a server answering every call 429 with `Retry-After: 86400`: the circuit breaker opens after
-`--breaker-failures` failures of one kind in a row, no further call is made, the run exits 6
-with one line, and every row is accounted for, the judged ones `pending`. Bounds are what the
-servers saw (requests, connections), never the clock.
+`faith score` against a refused port, a host name that does not resolve, TLS spoken to a
+plain-HTTP server, a black hole (accepts, never answers) and a server answering every call
+429 with `Retry-After: 86400`: the circuit breaker opens after `--breaker-failures` failures
+of one kind in a row, no further call is made, the run exits 6 with one line, and every row
+is accounted for, the judged ones `pending`. Bounds are what the servers saw (requests,
+connections), never the clock.
+
+The refused port runs `faith` in a process of its own with a hard timeout (the exit code and
+the line as the shell gets them); the other trials call the same entry point in this process
+(`main(argv)`: its exit code, its stderr), which spares each a start of the interpreter.
 """
 
 from __future__ import annotations
@@ -21,14 +25,25 @@ import pytest
 
 from tests.support.black_hole import BlackHole, free_port
 from tests.support.builders import case_row, cases, write
+from tests.support.cli_run import Done, faith_here
+from tests.support.llm_judge import shorten_backoff
 from tests.support.openai_stub import StubServer, serving
 
 FAITH = Path(sys.executable).with_name("faith")
+KEY = "sk-breaker-test-key"
 ROWS, CONCURRENCY, BREAKER = 200, 4, 5
 # At most this many requests reach a failing endpoint: the breaker's count, and the calls
 # already in flight when it opened; timeouts and 5xx count past the calls in flight too.
 MOST_REQUESTS = BREAKER + CONCURRENCY
 MOST_TIMEOUTS = BREAKER + 2 * CONCURRENCY
+
+
+@pytest.fixture(autouse=True)
+def api_key(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The key, and test-sized waits between attempts in this process: the breaker counts
+    failures; the product's waits between them (0.5 s doubling) only space them out."""
+    monkeypatch.setenv("OPENAI_API_KEY", KEY)
+    shorten_backoff(monkeypatch)
 
 
 @pytest.fixture
@@ -50,15 +65,17 @@ def source(tmp_path: Path) -> Path:
     )
 
 
-def faith_score(
-    source: Path, db: Path, base_url: str, *options: str
-) -> subprocess.CompletedProcess[str]:
-    argv = [str(FAITH), "score", str(source), "--db", str(db), "--prefect", "no",
+def score_argv(source: Path, db: Path, base_url: str, *options: str) -> list[str]:
+    return ["score", str(source), "--db", str(db), "--prefect", "no",
             "--judge", "openai", "--model", "stub-model", "--base-url", base_url,
             "--concurrency", str(CONCURRENCY), "--breaker-failures", str(BREAKER),
             *options]  # fmt: skip
-    env = {**os.environ, "OPENAI_API_KEY": "sk-breaker-test-key"}
-    return subprocess.run(argv, capture_output=True, text=True, timeout=300, env=env, check=False)
+
+
+def faith_score(
+    capsys: pytest.CaptureFixture[str], source: Path, db: Path, base_url: str, *options: str
+) -> Done:
+    return faith_here(capsys, *score_argv(source, db, base_url, *options))
 
 
 def run_row(db: Path) -> dict:
@@ -78,9 +95,7 @@ def run_row(db: Path) -> dict:
     return {**row, "case_statuses": {status for (status,) in statuses}}
 
 
-def assert_ended_by_the_breaker(
-    done: subprocess.CompletedProcess[str], db: Path, what: str, most: int = MOST_REQUESTS
-) -> None:
+def assert_ended_by_the_breaker(done: Done, db: Path, what: str, most: int = MOST_REQUESTS) -> None:
     assert done.returncode == 6, done.stderr
     (error,) = [line for line in done.stderr.splitlines() if line.startswith("error:")]
     assert what in error, done.stderr
@@ -93,30 +108,39 @@ def assert_ended_by_the_breaker(
     assert row["judge_calls"] <= most
 
 
+@pytest.mark.slow  # faith in a process of its own (~10 s under load)
 def test_a_refused_port_opens_the_breaker(source: Path, tmp_path: Path) -> None:
     db = tmp_path / "refused.duckdb"
-    done = faith_score(source, db, f"http://127.0.0.1:{free_port()}/v1")
-    assert_ended_by_the_breaker(done, db, "refused the connection")
+    argv = [str(FAITH), *score_argv(source, db, f"http://127.0.0.1:{free_port()}/v1")]
+    env = {**os.environ, "OPENAI_API_KEY": KEY}
+    ran = subprocess.run(argv, capture_output=True, text=True, timeout=300, env=env, check=False)
+    assert_ended_by_the_breaker(Done.of(ran), db, "refused the connection")
 
 
-def test_a_host_that_does_not_resolve_is_exit_6(source: Path, tmp_path: Path) -> None:
+def test_a_host_that_does_not_resolve_is_exit_6(
+    source: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     db = tmp_path / "dns.duckdb"
-    done = faith_score(source, db, "http://faithpipe-no-such-host.invalid/v1")
+    done = faith_score(capsys, source, db, "http://faithpipe-no-such-host.invalid/v1")
     assert_ended_by_the_breaker(done, db, "does not resolve")
 
 
-def test_tls_spoken_to_a_plain_http_server_is_exit_6(source: Path, tmp_path: Path) -> None:
+def test_tls_spoken_to_a_plain_http_server_is_exit_6(
+    source: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     db = tmp_path / "tls.duckdb"
     with serving() as stub:
-        done = faith_score(source, db, f"https://127.0.0.1:{stub.port}/v1")
+        done = faith_score(capsys, source, db, f"https://127.0.0.1:{stub.port}/v1")
     assert stub.requests == 0  # no request ever got through
     assert_ended_by_the_breaker(done, db, "TLS handshake")
 
 
-def test_a_black_hole_opens_the_breaker_after_a_few_deadlines(source: Path, tmp_path: Path) -> None:
+def test_a_black_hole_opens_the_breaker_after_a_few_deadlines(
+    source: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     db = tmp_path / "hole.duckdb"
     with BlackHole() as hole:
-        done = faith_score(source, db, hole.base_url, "--timeout", "1")
+        done = faith_score(capsys, source, db, hole.base_url, "--timeout", "0.3")
     assert_ended_by_the_breaker(
         done, db, "did not answer within the call deadline", most=MOST_TIMEOUTS
     )
@@ -132,22 +156,24 @@ def throttling() -> Iterator[StubServer]:
 
 
 def test_a_retry_after_of_a_day_is_not_waited_for(
-    throttling: StubServer, source: Path, tmp_path: Path
+    throttling: StubServer, source: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     db = tmp_path / "429.duckdb"
-    done = faith_score(source, db, throttling.base_url)
+    done = faith_score(capsys, source, db, throttling.base_url)
     assert_ended_by_the_breaker(done, db, "asked to wait longer than the run can")
     assert throttling.requests <= MOST_REQUESTS
 
 
 def test_a_long_retry_after_leaves_the_case_pending_without_waiting(
-    throttling: StubServer, source: Path, tmp_path: Path
+    throttling: StubServer, source: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     """Below the breaker's count, a call told to wait a day ends at once, its cases pending."""
     throttling.heal()
     throttling.fail("429", times=1)
     db = tmp_path / "once.duckdb"
-    done = faith_score(source, db, throttling.base_url, "--concurrency", "1", "--max-calls", "3")
+    done = faith_score(
+        capsys, source, db, throttling.base_url, "--concurrency", "1", "--max-calls", "3"
+    )
     assert done.returncode == 0, done.stderr
     con = duckdb.connect(str(db), read_only=True)
     try:
@@ -163,17 +189,16 @@ def test_a_long_retry_after_leaves_the_case_pending_without_waiting(
 
 @pytest.mark.parametrize("command", ["judge-check", "nightly"])
 def test_the_judge_check_of_an_unreachable_endpoint_is_exit_6(
-    command: str, source: Path, tmp_path: Path
+    command: str, source: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     """`faith judge-check`, and the check `faith nightly` starts with: exit 6, not 9
     (unusable), and nothing scored."""
     db = tmp_path / "check.duckdb"
-    argv = [str(FAITH), command, "--db", str(db), "--model", "stub-model",
+    argv = [command, "--db", str(db), "--model", "stub-model",
             "--base-url", "http://faithpipe-no-such-host.invalid/v1"]  # fmt: skip
     if command == "nightly":
         argv += [str(source), "--judge", "openai", "--prefect", "no"]
-    env = {**os.environ, "OPENAI_API_KEY": "sk-breaker-test-key"}
-    done = subprocess.run(argv, capture_output=True, text=True, timeout=300, env=env, check=False)
+    done = faith_here(capsys, *argv)
     assert done.returncode == 6, done.stderr
     assert "does not resolve" in done.stderr.splitlines()[-1]
     con = duckdb.connect(str(db), read_only=True)

@@ -217,7 +217,7 @@ def test_a_fault_once_is_retried_to_the_lexical_scores(make_judge, stub, fault, 
 PERSISTENT = {
     "429": "HTTP 429 from the endpoint: Rate limit reached; gave up after 3 attempts",
     "500": "HTTP 500 from the endpoint: stub fault 500; gave up after 3 attempts",
-    "slow": "the endpoint did not answer within 4 s; gave up after 3 attempts",
+    "slow": "the endpoint did not answer within 0.5 s; gave up after 3 attempts",
     "reset": "connection to the endpoint failed",
     "malformed": "JudgeReplyError: reply is not one complete JSON object",
     # Cut at 256, asked again with twice the room, cut at the same place: not asked again.
@@ -231,7 +231,9 @@ PERSISTENT = {
 def test_a_fault_that_persists_makes_the_cases_invalid(make_judge, stub, fault) -> None:
     stub.fail(fault, times=None)
     # The circuit breaker is off (test_endpoint_breaker.py has it): each call runs its course.
-    judge = make_judge(breaker_failures=10_000)
+    # Every call is slow here, so no healthy call needs the fixture's 4 s: a 0.5 s deadline.
+    deadline = {"timeout": 0.5} if fault == "slow" else {}
+    judge = make_judge(breaker_failures=10_000, **deadline)
     cases = seed_cases()
     scores = score_cases(cases, judge, CONFIG).case_scores
     assert scores.height == cases.height
@@ -386,7 +388,10 @@ def test_twenty_percent_random_faults_lose_no_case(make_judge, stub, tmp_path) -
     con = open_store(tmp_path / "faith.duckdb")
     cache = ReplyCache(con)
     stub.fail_randomly(0.2)
-    first = score_cases(cases, make_judge(cache=cache, max_retries=0), CONFIG).case_scores
+    # A 1 s deadline for the faulty run: a slow fault costs 1 s, not 4; a healthy call that a
+    # loaded machine makes slower only adds an invalid case, which the healed run then scores.
+    faulty = make_judge(cache=cache, max_retries=0, timeout=1.0)
+    first = score_cases(cases, faulty, CONFIG).case_scores
     assert sum(stub.faults_served.values()) >= 10
     assert first.height == cases.height
     assert set(first["status"]) <= {"scored", "invalid"}
@@ -409,7 +414,7 @@ def test_twenty_percent_random_faults_lose_no_case(make_judge, stub, tmp_path) -
 
 @pytest.mark.parametrize("mode", MODES)
 def test_a_second_identical_run_makes_no_request(make_judge, stub, tmp_path, mode) -> None:
-    cases = generated_cases(30)
+    cases = generated_cases(15)
     path = tmp_path / "faith.duckdb"
     with open_store(path) as con, ReplyCache(con) as cache:
         first = score_cases(cases, make_judge(mode=mode, cache=cache), CONFIG).case_scores
@@ -426,7 +431,7 @@ def test_a_second_identical_run_makes_no_request(make_judge, stub, tmp_path, mod
 
 
 def test_an_interrupted_run_pays_only_for_the_rest(make_judge, stub, tmp_path) -> None:
-    cases = generated_cases(30)
+    cases = generated_cases(16)
     score_cases(cases, make_judge(), CONFIG)
     full = stub.requests
     stub.reset_counts()
@@ -442,10 +447,10 @@ def test_an_interrupted_run_pays_only_for_the_rest(make_judge, stub, tmp_path) -
 
 
 def test_every_passage_is_asked_once_across_batches(make_judge, stub, tmp_path) -> None:
-    cases = generated_cases(40)
+    cases = generated_cases(20)
     with open_store(tmp_path / "faith.duckdb") as con, ReplyCache(con) as cache:
         judge = make_judge(cache=cache, track_items=True)
-        for batch in cases.iter_slices(10):
+        for batch in cases.iter_slices(5):
             score_cases(batch, judge, CONFIG)
     assert stub.by_schema[TRUTHS] == cases["retrieval_context"].explode().drop_nulls().n_unique()
     assert stub.by_schema[CLAIMS] == cases["actual_output"].n_unique()

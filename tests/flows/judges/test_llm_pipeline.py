@@ -17,16 +17,18 @@ from flows.run.pipeline import run_score
 from flows.run.settings import ScoreSettings
 from tests.conftest import everything_prefect_stored
 from tests.support.builders import COMPARED
+from tests.support.llm_judge import shorten_backoff
 from tests.support.openai_stub import StubServer
 
 KEY = "sk-test-7c1e9d0b4a6f4e2b9d3c8a1f0e5d6c7b"
 SAMPLE = Path(__file__).resolve().parents[3] / "data" / "sample" / "cases.parquet"
+ROWS = 120  # of the sample: enough for packs of several sizes and shared passages
 
 
 @pytest.fixture
 def source(tmp_path: Path) -> Path:
     path = tmp_path / "cases.parquet"
-    pl.read_parquet(SAMPLE).head(240).write_parquet(path)
+    pl.read_parquet(SAMPLE).head(ROWS).write_parquet(path)
     return path
 
 
@@ -65,10 +67,10 @@ def test_llm_judge_gives_the_lexical_scores_and_a_rerun_makes_no_request(
     db = tmp_path / "f.duckdb"
     lexical = run_score(lexical_settings(source, db))
     first = run_score(llm(stub, source, db))
-    assert first["rows_newly_scored"] == 240
+    assert first["rows_newly_scored"] == ROWS
     assert scores(db, first["config_id"]).equals(scores(db, lexical["config_id"]))
     assert first["judge_calls"] == stub.requests > 0
-    assert first["judge_calls"] / 240 <= 1.5
+    assert first["judge_calls"] / ROWS <= 1.5
 
     con = duckdb.connect(str(db), read_only=True)
     try:
@@ -84,18 +86,23 @@ def test_llm_judge_gives_the_lexical_scores_and_a_rerun_makes_no_request(
     requests = stub.requests
     again = run_score(llm(stub, source, db))
     assert stub.requests == requests
-    assert (again["judge_calls"], again["rows_already_scored"]) == (0, 240)
+    assert (again["judge_calls"], again["rows_already_scored"]) == (0, ROWS)
 
 
-@pytest.mark.slow
 def test_faults_never_lose_a_case_and_the_next_run_heals(
-    stub: StubServer, source: Path, tmp_path: Path
+    stub: StubServer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    """80 cases (a few hundred calls, a fifth of them faulty) through the run's own judge,
+    its retries as many as the product's, the waits between them test-sized."""
+    shorten_backoff(monkeypatch)
+    source = tmp_path / "cases.parquet"
+    pl.read_parquet(SAMPLE).head(80).write_parquet(source)
     db = tmp_path / "f.duckdb"
     stub.fail_randomly(0.2)
     first = run_score(llm(stub, source, db, mode="per-item", concurrency=16))
     assert first["status"] == "completed"
-    assert first["rows_in"] == 240 == first["rows_scored"] + first["rows_invalid"]
+    assert sum(stub.faults_served.values()) >= 10
+    assert first["rows_in"] == 80 == first["rows_scored"] + first["rows_invalid"]
     stub.heal()
     second = run_score(llm(stub, source, db, mode="per-item", concurrency=16))
     assert second["rows_invalid"] == 0

@@ -31,7 +31,7 @@ from flows.store.db import open_store
 from flows.store.judge_memory import JudgeMemory
 from flows.store.reply_cache import ReplyCache
 from tests.support.builders import COMPARED, case_row, cases, many_cases, write
-from tests.support.llm_judge import openai_judge
+from tests.support.llm_judge import openai_judge, shorten_backoff
 from tests.support.openai_stub import StubServer, serving
 
 KEY = "sk-servers-5f0c2a9e7d1b4c3a8e6f"
@@ -46,7 +46,10 @@ def server() -> Iterator[StubServer]:
 
 @pytest.fixture
 def stub(server: StubServer, monkeypatch: pytest.MonkeyPatch) -> StubServer:
+    """The module's stub, and test-sized waits between the attempts of the judges the
+    product's paths build (the attempts counted here are the product's)."""
     monkeypatch.setenv("OPENAI_API_KEY", KEY)
+    shorten_backoff(monkeypatch)
     server.heal()
     server.reset_counts()
     return server

@@ -33,13 +33,17 @@ from flows.store.db import open_store
 from flows.store.judge_memory import JudgeMemory, JudgeMode
 from tests.support.builders import COMPARED, write
 from tests.support.db_reading import query
+from tests.support.llm_judge import shorten_backoff
 from tests.support.misfiled import N_CASES, assert_nothing_misfiled, case_rows
 from tests.support.sloppy_stub import SloppyServer
 
 
 @pytest.fixture
 def server(monkeypatch: pytest.MonkeyPatch) -> Iterator[SloppyServer]:
+    """The sloppy server, a key, and test-sized waits between a judge's attempts (its
+    unusable replies are asked again: attempts are the subject, not the waits)."""
     monkeypatch.setenv("OPENAI_API_KEY", "local")
+    shorten_backoff(monkeypatch)
     with SloppyServer() as stub:
         yield stub
     assert stub.errors == []

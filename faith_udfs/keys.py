@@ -3,7 +3,9 @@ version of every library (polars' own `hash()` is promised stable within one ver
 
 from __future__ import annotations
 
+import array
 import hashlib
+import sys
 
 import polars as pl
 
@@ -23,9 +25,23 @@ def text_keys(texts: pl.Expr) -> pl.Expr:
 def _keys_of_series(texts: pl.Series) -> pl.Series:
     # Texts repeat (a knowledge base's passages are retrieved again and again): hash the
     # distinct ones and join back on polars' fast in-process hash. A null text has no key.
-    rows = pl.DataFrame({"fast": texts.hash(), "text": texts})
-    distinct = rows.drop_nulls("text").unique("fast")
-    keyed = distinct.select(
-        "fast", key=pl.Series([text_key(t) for t in distinct["text"]], dtype=pl.UInt64)
-    )
-    return rows.join(keyed, on="fast", how="left", maintain_order="left")["key"]
+    fast = texts.hash()
+    first = fast.is_first_distinct() & texts.is_not_null()
+    if first.all():  # every text distinct (long documents): nothing to join back
+        return _md5_lower(texts)
+    keyed = pl.DataFrame({"fast": fast.filter(first), "key": _md5_lower(texts.filter(first))})
+    joined = fast.to_frame("fast").join(keyed, on="fast", how="left", maintain_order="left")
+    return joined["key"]
+
+
+def _md5_lower(texts: pl.Series) -> pl.Series:
+    """`text_key` of each (non-null) text, in bulk: the digests' bytes read as 64-bit words
+    (no Python int per text), the low half of each."""
+    md5 = hashlib.md5
+    encoded = texts.cast(pl.Binary).to_list()
+    digests = b"".join([md5(b, usedforsecurity=False).digest() for b in encoded])
+    words = array.array("Q")
+    words.frombytes(digests)
+    if sys.byteorder != "little":
+        words.byteswap()
+    return pl.Series(texts.name, words[1::2], dtype=pl.UInt64)

@@ -89,7 +89,7 @@ def _token(cased: str) -> Word | None:
 
 @lru_cache(maxsize=2**12)
 def claim_words(claim: str) -> tuple[Word, ...]:
-    """A claim's distinct words in order (`_tokens(cased=True)`, then `_distinct(ordered)`)."""
+    """A claim's distinct words in order (`_tokens(cased=True)`, then `_distinct`)."""
     raw = _NOT.sub(" not", claim).lstrip(WHITE_SPACE)
     raw = raw[:1].lower() + raw[1:]  # the first word's capital is the sentence's
     seen: dict[str, Word] = {}

@@ -6,6 +6,9 @@ import polars as pl
 
 # Runs of letters and digits, so "A17," -> "a17" and "3 March" -> "3", "march".
 WORD_PATTERN = r"[^\W_]+"
+# What lies between those runs: a split on it gives the same words, and an empty string where a
+# text starts or ends with one (a split is cheaper than extract_all in polars).
+WORD_SEPARATOR = r"[\W_]+"
 
 # Unicode format characters (category Cf: zero-width space and joiners, word joiner, BOM, soft
 # hyphen, bidi marks): invisible, yet they split or change a word ("ship\u200bped").

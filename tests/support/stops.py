@@ -1,7 +1,9 @@
 """What the stop trials (tests/flows/run/test_stops*.py) share: a multi-batch `faith score` in
 a child process, the signal sent at a chosen progress line, and the stop's bound measured
-against the same child's start-up. Split over several files so `--dist loadfile` runs them
-on both workers; each file builds its own source and uninterrupted baseline (about 2 s)."""
+against the same child's start-up. The child holds after its last batch but one until the test
+has sent its signal, so a few batches suffice however slow the machine. Split over several
+files so `--dist loadfile` runs them on both workers; each file builds its own source and
+uninterrupted baseline."""
 
 from __future__ import annotations
 
@@ -22,18 +24,32 @@ from tests.flows.run.test_crash_resume import runs, snapshot
 from tests.support.builders import many_cases, write
 
 ROOT = Path(__file__).resolve().parents[2]
-N_CASES, BATCH = 12_000, 500
+# Eight batches (a batch costs about the same whatever its rows): "batch 5:" leaves three.
+N_CASES, BATCH = 160, 20
+HOLD_AT = N_CASES // BATCH - 1
 # The promise (docs/scoring.md, Stopping): a stop ends the process within 5 s. A loaded machine
 # slows exiting as it slows starting, so each bound adds the child's own start (spawn to first
 # line), measured in the same test: on a quiet machine that is ~1-2 s, under load it grows.
 EXIT_WITHIN = 5.0
 OPTIONS = ["--batch-size", str(BATCH), "--prefect", "no", "--judge", "lexical"]
 PREFECT = ["--batch-size", str(BATCH), "--prefect", "yes", "--judge", "lexical"]
-# `faith score` in a child; `slow-commit` also keeps DuckDB busy for seconds inside the
-# second batch's transaction (a long query after its inserts), so a signal lands mid-commit.
+# `faith score` in a child (its real entry point: `main()` reads sys.argv and ends the process);
+# after committing batch HOLD_AT it holds until the test, having signalled, writes a line to its
+# stdin: the run cannot end before the signal lands. `slow-commit` also keeps DuckDB busy for
+# seconds inside the second batch's transaction (a long query after its inserts), so a signal
+# lands mid-commit.
 CHILD = """
 import sys
+from flows.run.progress import LogProgress
 from flows.store import batch_writes
+advance, held = LogProgress.advance, []
+def advance_then_hold(self, rows, run):
+    advance(self, rows, run)
+    if run["batches"] == HOLD_AT and not held:  # once (a Prefect run has two displays)
+        held.append(1)
+        print("holding for the test's signal", flush=True)
+        sys.stdin.readline()
+LogProgress.advance = advance_then_hold
 if sys.argv[1] == "slow-commit":
     original, commits = batch_writes.run_sql_file, []
     def run_then_dawdle(con, name, params=None):
@@ -62,8 +78,9 @@ if sys.argv[1] == "slow-classify":  # the main thread's own DuckDB query outlast
         return classify(reader, *args, **options)
     pipeline.classify = dawdle_then_classify
 from flows.cli import main
-sys.exit(main(sys.argv[2:]))
-"""
+sys.argv = ["faith", *sys.argv[2:]]
+sys.exit(main())
+""".replace("HOLD_AT", str(HOLD_AT))
 
 
 def settings(source: Path, db: Path) -> ScoreSettings:
@@ -72,16 +89,27 @@ def settings(source: Path, db: Path) -> ScoreSettings:
     )
 
 
-def faith_score(mode: str, source: Path, db: Path) -> subprocess.Popen:
-    return spawn(
-        [sys.executable, "-c", CHILD, mode, "score", str(source), "--db", str(db), *OPTIONS]
-    )
+def faith_score(
+    mode: str,
+    source: Path,
+    db: Path,
+    options: list[str] = OPTIONS,
+    env: dict[str, str] | None = None,
+) -> subprocess.Popen:
+    argv = [sys.executable, "-c", CHILD, mode, "score", str(source), "--db", str(db), *options]
+    return spawn(argv, env)
 
 
 def spawn(argv: list[str], env: dict[str, str] | None = None) -> subprocess.Popen:
     """A child whose start-up (spawn to first line) `first_line` measures: the baseline."""
     child = subprocess.Popen(
-        argv, cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True
+        argv,
+        cwd=ROOT,
+        env=env,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
     )
     child.spawned = time.monotonic()  # type: ignore[attr-defined]
     return child
@@ -122,6 +150,7 @@ def signal_at(
             time.sleep(offset)
             sent = time.monotonic()
             child.send_signal(sig)
+            release(child)
             break
     else:
         pytest.fail("the run ended before the signal:\n" + "".join(seen[-20:]))
@@ -145,6 +174,16 @@ def signal_at(
     seen.extend(child.stdout.readlines())
     child.stdout.close()
     return took, "".join(seen)
+
+
+def release(child: subprocess.Popen) -> None:
+    """Let a child holding after batch HOLD_AT go on (a child that never held ignores it)."""
+    assert child.stdin is not None
+    try:
+        child.stdin.write("go\n")
+        child.stdin.close()
+    except (BrokenPipeError, OSError):  # it ended already
+        pass
 
 
 def write_source(directory: Path) -> Path:

@@ -236,14 +236,16 @@ def test_a_name_in_use_needs_replace(
 
 
 def test_an_unknown_calibration_at_score_time_exits_2_before_any_run(
-    scored: tuple[Path, Path, Path], tmp_path: Path
+    scored: tuple[Path, Path, Path], tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     source, db, _ = scored
     db = Path(shutil.copy(db, tmp_path / "f.duckdb"))
     runs_before = query(db, "SELECT count(*) AS n FROM runs")["n"][0]
-    done = faith("score", str(source), "--db", str(db), "--prefect", "no", "--calibration", "nope")
-    assert done.returncode == 2, done.stderr
-    errors = [line for line in done.stderr.splitlines() if line.strip()]
+    capsys.readouterr()
+    code = main(["score", str(source), "--db", str(db), "--prefect", "no", "--calibration", "nope"])
+    stderr = capsys.readouterr().err
+    assert code == 2, stderr
+    errors = [line for line in stderr.splitlines() if line.strip()]
     assert len(errors) == 1
     assert "--calibration 'nope': no such calibration in" in errors[0]
     assert query(db, "SELECT count(*) AS n FROM runs")["n"][0] == runs_before

@@ -1,5 +1,6 @@
 """Crash safety (issue 6): a nightly run killed with SIGKILL at any moment is resumed by the
-next run with no case lost or duplicated, and the dead run is marked `superseded`."""
+next run with no case lost or duplicated, and the dead run is marked `superseded`: killed as it
+starts, inside a batch's transaction, and between two commits."""
 
 from __future__ import annotations
 
@@ -24,29 +25,48 @@ from flows.store.run_registry import process_alive, supersede_dead_runs
 from tests.support.builders import many_cases, write
 
 ROOT = Path(__file__).resolve().parents[3]
-# About 3.5 s of scoring in 60 batches (commits) on 2 cores: every moment below falls inside it.
-N_CASES, BATCH = 30_000, 500
+# Eight batches (commits) of ten rows: the child holds still at the moment chosen,
+# so the kill lands there however slow the machine, and a small source is enough.
+N_CASES, BATCH = 80, 10
 BATCHES = N_CASES // BATCH
-# The child logs a line when the run starts and after each committed batch; the kill follows
-# the chosen line after a short offset, landing inside the next batch's score or write.
+# The child logs a line when the run starts and after each committed batch; `inside k` holds it
+# inside batch k's transaction (its rows inserted, not committed), `after k` between batch k's
+# commit and the next batch's write. The test SIGKILLs it on its "holding" line.
 CHILD = """
-import logging, sys
+import logging, sys, time
 logging.basicConfig(level=logging.INFO, stream=sys.stdout, format="%(message)s")
 from flows.nightly.nightly_run import run_nightly
+from flows.run.progress import LogProgress
 from flows.run.settings import ScoreSettings
+from flows.store import batch_writes
+where, hold_at = sys.argv[4], int(sys.argv[5])
+def hold(what):
+    print(f"holding {what}", flush=True)  # the test's cue
+    time.sleep(600)
+inserts, advances = [], []
+insert, advance = batch_writes.run_sql_file, LogProgress.advance
+def insert_then_hold(con, name, params=None):
+    insert(con, name, params)
+    if name == "insert_results":
+        inserts.append(name)
+        if where == "inside" and len(inserts) == hold_at:
+            hold(f"inside batch {hold_at}'s transaction")
+def advance_then_hold(self, *args):
+    advance(self, *args)
+    advances.append(1)
+    if where == "after" and len(advances) == hold_at:
+        hold(f"after batch {hold_at}'s commit")
+batch_writes.run_sql_file = insert_then_hold
+LogProgress.advance = advance_then_hold
 run_nightly(ScoreSettings(source=sys.argv[1], db=sys.argv[2], batch_size=int(sys.argv[3])))
 """
-# (batches committed before the kill, seconds after that line); the last leaves a few batches
-# of margin, so a slow reader of the child's output still kills it before the run ends.
-# The last two run in test_crash_resume_late.py, so the two pytest workers share the trials.
+# (the child's line the kill follows at once, where it holds, at which batch). The first is a
+# moment nobody chose (as the run starts; the hold near the end only keeps the run from ending
+# first); the others are inside a batch's transaction and between two commits.
 MOMENTS = [
-    (0, 0.0),
-    (1, 0.03),
-    (BATCHES // 3, 0.015),
-]
-LATE_MOMENTS = [
-    (2 * BATCHES // 3, 0.045),
-    (BATCHES - 4, 0.0),
+    ("rows to read", "after", BATCHES - 1),
+    ("holding", "inside", BATCHES // 2),
+    ("holding", "after", BATCHES - 2),
 ]
 
 
@@ -100,50 +120,50 @@ def runs(db: Path) -> dict[str, dict]:
     return {row["run_id"]: row for row in frame.iter_rows(named=True)}
 
 
-def kill_at(source: Path, db: Path, batches: int, offset: float) -> int:
-    """Start the nightly job in a child process and SIGKILL it `offset` s after its line for
-    `batches` committed batches (0: the run has started); returns the child's pid."""
+def kill_at(source: Path, db: Path, wanted: str, where: str, hold_at: int) -> int:
+    """Start the nightly job in a child process that holds `where` (inside, after) batch
+    `hold_at` and SIGKILL it on its line saying `wanted`; returns the child's pid."""
     child = subprocess.Popen(
-        [sys.executable, "-c", CHILD, str(source), str(db), str(BATCH)],
+        [sys.executable, "-c", CHILD, str(source), str(db), str(BATCH), where, str(hold_at)],
         cwd=ROOT,
         stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT,
         text=True,
     )
-    wanted = "rows to read" if batches == 0 else f"batch {batches}:"
     seen = []
     assert child.stdout is not None
     for line in child.stdout:  # ends when the child exits
         seen.append(line)
         if wanted in line:
-            time.sleep(offset)
             child.send_signal(signal.SIGKILL)
             break
-    child.wait(timeout=30)
+    child.wait(timeout=60)  # a hang guard, never reached: SIGKILL cannot be ignored
     child.stdout.close()
     assert child.returncode == -signal.SIGKILL, "".join(seen[-20:])
     return child.pid
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize(("batches", "offset"), MOMENTS)
+@pytest.mark.parametrize(("wanted", "where", "hold_at"), MOMENTS)
 def test_killed_run_resumes_to_the_same_tables(
-    source: Path, uninterrupted: tuple, tmp_path: Path, batches: int, offset: float
+    source: Path, uninterrupted: tuple, tmp_path: Path, wanted: str, where: str, hold_at: int
 ) -> None:
-    kill_and_resume(source, uninterrupted, tmp_path / "f.duckdb", batches, offset)
+    kill_and_resume(source, uninterrupted, tmp_path / "f.duckdb", (wanted, where, hold_at))
 
 
 def kill_and_resume(
-    source: Path, uninterrupted: tuple, db: Path, batches: int, offset: float
+    source: Path, uninterrupted: tuple, db: Path, moment: tuple[str, str, int]
 ) -> None:
     """SIGKILL the nightly job at the moment given, resume it, and compare with `uninterrupted`:
     no case lost or scored twice, the dead run `superseded`."""
-    pid = kill_at(source, db, batches, offset)
+    wanted, where, hold_at = moment
+    pid = kill_at(source, db, wanted, where, hold_at)
 
     ((killed_id, killed),) = runs(db).items()
     assert (killed["status"], killed["pid"]) == ("running", pid)
-    assert killed["batches"] >= batches
-    assert killed["rows_newly_scored"] < N_CASES
+    if wanted == "holding":  # killed where it held: exactly the batches committed before
+        assert killed["batches"] == (hold_at - 1 if where == "inside" else hold_at)
+    assert killed["rows_newly_scored"] == killed["batches"] * BATCH < N_CASES
 
     resumed = run_nightly(settings(source, db))
     assert resumed["status"] == "completed"

@@ -4,24 +4,24 @@ item 2): a 50 MB answer ended `faith score` with exit 1 and an out-of-memory eve
 
 from __future__ import annotations
 
-import subprocess
-import sys
 from pathlib import Path
 
 import duckdb
 import polars as pl
 import pytest
 
+from flows.cli import main
 from flows.cli.commands import failure
+from flows.run import pipeline
 from flows.run.batches import classify
 from flows.run.pipeline import run_score
 from flows.run.settings import ScoreSettings
+from flows.store import db as store_db
 from flows.store.shard_data import _HASH_SLICE_BYTES, content_hashes, hashable_slices
 from schemas import SizeLimits, validate_cases
 from tests.support.builders import case_row, cases, write
 from tests.support.db_reading import query
 
-ROOT = Path(__file__).resolve().parents[3]
 MB = 1_000_000
 
 
@@ -35,16 +35,13 @@ def counted(run: dict) -> int:
 
 
 def test_a_50_mb_answer_is_quarantined_as_too_large_and_the_night_completes(
-    tmp_path: Path,
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     rows = [case_row("huge", big_answer(50 * MB))] + [case_row(f"c{i}") for i in range(3)]
     source = write(cases(rows), tmp_path / "cases.parquet")
     db = tmp_path / "f.duckdb"
-    done = subprocess.run(
+    code = main(
         [
-            sys.executable,
-            "-m",
-            "flows.cli",
             "score",
             str(source),
             "--db",
@@ -55,15 +52,11 @@ def test_a_50_mb_answer_is_quarantined_as_too_large_and_the_night_completes(
             "lexical",
             "--max-quarantine-share",
             "1",
-        ],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
+        ]
     )
-    assert done.returncode == 0, done.stderr  # was 1: OutOfMemoryException ... 512.0 MiB
-    assert "4 rows in = 3 scored (3 new) + 0 invalid + 0 pending + 1 quarantined" in done.stdout
+    out, err = capsys.readouterr()
+    assert code == 0, err  # was 1: OutOfMemoryException ... 512.0 MiB
+    assert "4 rows in = 3 scored (3 new) + 0 invalid + 0 pending + 1 quarantined" in out
     ((check, value, kept),) = query(db, 'SELECT "check", value, length(row_json) FROM quarantine')
     assert check == "actual_output_too_large"
     size = len(big_answer(50 * MB))
@@ -152,36 +145,39 @@ def test_a_duckdb_out_of_memory_anywhere_is_exit_7_in_one_line(error: Exception)
     assert "512.0 MiB" in line
 
 
-def test_a_batch_too_large_for_duckdb_to_hash_is_exit_7_not_1(tmp_path: Path) -> None:
+def test_a_batch_too_large_for_duckdb_to_hash_is_exit_7_not_1(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     """With the limits raised past what DuckDB can hash, the run fails as a failed commit."""
     source = write(
         cases([case_row("big", big_answer(int(1.5 * _HASH_SLICE_BYTES)))]), tmp_path / "c.parquet"
     )
-    child = f"""
-import sys
-from flows.store import db
-original = db.limit_memory
-def tiny(con, adding=0):
-    original(con, adding)
-    con.execute("SET memory_limit = '64MB'")
-db.limit_memory = tiny
-from flows.run import pipeline
-pipeline.limit_memory = tiny
-from flows.cli import main
-sys.exit(main(["score", {str(source)!r}, "--db", {str(tmp_path / "f.duckdb")!r}, "--prefect",
-    "no", "--judge", "lexical", "--max-answer-bytes", "{200 * MB}"]))
-"""
-    done = subprocess.run(
-        [sys.executable, "-c", child],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
+    original = store_db.limit_memory
+
+    def tiny(con: duckdb.DuckDBPyConnection, adding: int = 0) -> None:
+        original(con, adding)
+        con.execute("SET memory_limit = '64MB'")
+
+    monkeypatch.setattr(store_db, "limit_memory", tiny)
+    monkeypatch.setattr(pipeline, "limit_memory", tiny)
+    code = main(
+        [
+            "score",
+            str(source),
+            "--db",
+            str(tmp_path / "f.duckdb"),
+            "--prefect",
+            "no",
+            "--judge",
+            "lexical",
+            "--max-answer-bytes",
+            f"{200 * MB}",
+        ]
     )
-    assert done.returncode == 7, done.stderr
-    errors = [line for line in done.stderr.splitlines() if line.startswith("error:")]
-    assert len(errors) == 1, done.stderr
+    stderr = capsys.readouterr().err
+    assert code == 7, stderr
+    errors = [line for line in stderr.splitlines() if line.startswith("error:")]
+    assert len(errors) == 1, stderr
     assert "out of memory" in errors[0].lower()
-    assert "Traceback" not in done.stderr
+    assert "Traceback" not in stderr
     assert pl.DataFrame(query(tmp_path / "f.duckdb", "SELECT status FROM runs")).item() == "failed"

@@ -6,8 +6,6 @@ by day and check."""
 from __future__ import annotations
 
 import asyncio
-import subprocess
-import sys
 from pathlib import Path
 
 import polars as pl
@@ -20,7 +18,6 @@ from flows.run.settings import ScoreSettings
 from tests.support.builders import many_cases, write
 from tests.support.db_reading import query
 
-ROOT = Path(__file__).resolve().parents[3]
 OPTIONS = ["--prefect", "no", "--judge", "lexical"]
 CHECK = "retrieval_context_not_a_list_of_strings"
 
@@ -42,32 +39,17 @@ def counted(run: tuple) -> int:
     return scored + invalid + pending + quarantined
 
 
-def test_a_source_wholly_quarantined_exits_11_naming_the_check(tmp_path: Path) -> None:
+def test_a_source_wholly_quarantined_exits_11_naming_the_check(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     source = write(drifted(1_000), tmp_path / "cases.parquet")
     db = tmp_path / "f.duckdb"
-    done = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "flows.cli",
-            "score",
-            str(source),
-            "--db",
-            str(db),
-            "--prefect",
-            "no",
-            "--judge",
-            "lexical",
-        ],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-    )
-    assert done.returncode == 11, done.stderr  # was 0: the run `completed`, nothing said
-    errors = [line for line in done.stderr.splitlines() if line.startswith("error:")]
-    assert len(errors) == 1, done.stderr
+    capsys.readouterr()
+    code = main(["score", str(source), "--db", str(db), "--prefect", "no", "--judge", "lexical"])
+    stderr = capsys.readouterr().err
+    assert code == 11, stderr  # was 0: the run `completed`, nothing said
+    errors = [line for line in stderr.splitlines() if line.startswith("error:")]
+    assert len(errors) == 1, stderr
     assert "1,000 of 1,000 rows (100.0%) were quarantined" in errors[0]
     assert f"top checks: {CHECK} 1,000" in errors[0]
     ((status, warning, share, rows_in, *counts),) = query(

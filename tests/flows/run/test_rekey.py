@@ -12,12 +12,12 @@ import pytest
 
 import faith_udfs.truths
 import flows.store.db
+from flows.cli import main
 from flows.run.pipeline import run_score
 from flows.run.rekey import rekey_passages
 from flows.run.settings import ScoreSettings
 from flows.store.db import migrations, open_store
 from schemas.outputs import LegacyPassageKeys
-from tests.conftest import run_python
 from tests.support.builders import many_cases, write
 from tests.support.db_reading import query
 
@@ -70,7 +70,10 @@ def test_rekey_gives_the_tables_a_fresh_database_has(
 
 
 def test_passages_a_later_run_stored_anew_keep_one_copy(
-    source: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    source: Path,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
 ) -> None:
     db, fresh = tmp_path / "old.duckdb", tmp_path / "fresh.duckdb"
     scored_before_version_7(source, db, monkeypatch)
@@ -79,9 +82,11 @@ def test_passages_a_later_run_stored_anew_keep_one_copy(
     for path in (source, more):
         run_score(ScoreSettings(source=str(path), db=str(fresh)))
 
-    done = run_python("-m", "flows.cli", "rekey", str(source.parent), "--db", str(db))
-    assert done.returncode == 0, done.stderr
-    assert "rekeyed 5 of 5 legacy passage ids" in done.stdout
+    capsys.readouterr()
+    code = main(["rekey", str(source.parent), "--db", str(db)])  # `faith rekey`, in-process
+    out, err = capsys.readouterr()
+    assert code == 0, err
+    assert "rekeyed 5 of 5 legacy passage ids" in out
     assert [query(db, q) for q in TABLES] == [query(fresh, q) for q in TABLES]
 
 

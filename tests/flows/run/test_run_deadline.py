@@ -2,15 +2,20 @@
 and exits 14 (issue 22, item 3); a Retry-After beyond the time left is not waited for.
 
 The deadline test's endpoint answers the first batch and hangs on every call of the second,
-for longer than the subprocess may live: only the deadline can end the run.
+for longer than the subprocess may live: only the deadline can end the run. The test makes the
+deadline arrive once the second batch is asked (SIGALRM, the signal `--run-timeout`'s timer
+sends): on a loaded machine a 10 s timer could pass before the first batch was committed.
+That the timer sends it on time: test_the_deadline_raises_run_deadline_in_the_main_thread.
 """
 
 from __future__ import annotations
 
 import os
+import signal
 import subprocess
 import sys
 import threading
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -50,14 +55,25 @@ def test_the_run_stops_at_its_deadline_keeping_committed_batches(
     db = tmp_path / "deadline.duckdb"
     argv = [str(FAITH), "score", str(source), "--db", str(db), "--prefect", "no",
             "--judge", "openai", "--model", "stub-model", "--base-url", stub.base_url,
-            "--batch-size", "5", "--timeout", "300", "--run-timeout", "10"]  # fmt: skip
-    done = subprocess.run(
-        argv, capture_output=True, text=True, timeout=90, check=False,
+            "--batch-size", "5", "--timeout", "300", "--run-timeout", "600"]  # fmt: skip
+    child = subprocess.Popen(
+        argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
         env={**os.environ, "OPENAI_API_KEY": KEY},
     )  # fmt: skip
-    assert done.returncode == 14, done.stderr
-    assert "interrupted (the run deadline, --run-timeout 10 s)" in done.stderr
-    assert any(HANG in str(body) for body in stub.bodies)  # the second batch was asked
+    try:
+        hang_guard = time.monotonic() + 90
+        # The second batch is asked (its calls hang): the first was committed before it.
+        while not any(HANG in str(body) for body in stub.bodies) and child.poll() is None:
+            assert time.monotonic() < hang_guard, "the second batch was never asked"
+            time.sleep(0.05)
+        child.send_signal(signal.SIGALRM)  # the deadline's timer, now
+        _, stderr = child.communicate(timeout=90)
+    finally:
+        if child.poll() is None:
+            child.kill()
+            child.communicate()
+    assert child.returncode == 14, stderr
+    assert "interrupted (the run deadline, --run-timeout 600 s)" in stderr
     con = duckdb.connect(str(db), read_only=True)
     try:
         run = con.sql(
@@ -69,7 +85,7 @@ def test_the_run_stops_at_its_deadline_keeping_committed_batches(
         con.close()
     status, error, rows_in, *parts = run.row(0)
     assert status == "interrupted"
-    assert error == "interrupted by the run deadline, --run-timeout 10 s"
+    assert error == "interrupted by the run deadline, --run-timeout 600 s"
     # The first batch was committed and is kept; the second never was.
     assert kept == [(f"a{i}", "scored") for i in range(5)]
     assert rows_in == sum(parts) == 5

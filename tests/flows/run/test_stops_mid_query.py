@@ -21,6 +21,7 @@ from tests.support.stops import (
     first_line,
     hang_guard,
     moment_id,
+    release,
     score_uninterrupted,
     stop_and_resume,
     write_source,
@@ -69,6 +70,7 @@ def test_a_second_ctrl_c_while_stopping_changes_nothing(source: Path, tmp_path: 
     for _ in range(5):  # Ctrl-C, then four more while the run stops
         child.send_signal(signal.SIGINT)
         time.sleep(0.2)
+    release(child)  # (it stopped inside batch 2, long before its hold)
     child.wait(timeout=hang_guard(child))
     output = child.stdout.read()
     child.stdout.close()

@@ -8,14 +8,20 @@ from __future__ import annotations
 
 import os
 import signal
-import sys
 from pathlib import Path
 
 import pytest
 
 from flows.store.db import open_store
 from tests.flows.run.test_crash_resume import runs
-from tests.support.stops import EXIT_WITHIN, PREFECT, exit_within, signal_at, spawn, write_source
+from tests.support.stops import (
+    EXIT_WITHIN,
+    PREFECT,
+    exit_within,
+    faith_score,
+    signal_at,
+    write_source,
+)
 
 
 @pytest.mark.slow
@@ -24,8 +30,8 @@ def test_sigterm_stops_a_prefect_flow_run_cleanly(tmp_path: Path) -> None:
     from prefect.settings import PREFECT_API_URL
 
     source, db = write_source(tmp_path), tmp_path / "f.duckdb"
-    argv = [sys.executable, "-m", "flows.cli", "score", str(source), "--db", str(db), *PREFECT]
-    child = spawn(argv, env={**os.environ, "PREFECT_API_URL": str(PREFECT_API_URL.value())})
+    env = {**os.environ, "PREFECT_API_URL": str(PREFECT_API_URL.value())}
+    child = faith_score("plain", source, db, PREFECT, env)
     said = {"interrupted (SIGTERM)": float("inf")}
     took, output = signal_at(child, "batch 3:", 0.0, signal.SIGTERM, said)
     assert child.returncode == 143, output

@@ -1,6 +1,8 @@
 """Database faults have exit classes of their own, each one line (issue 22, item 8): a file
 that cannot be written (read-only mount, immutable file) is exit 12, a damaged one (cut short,
-a failed block checksum) exit 13, and a file that is no faithpipe database stays exit 5."""
+a failed block checksum) exit 13, and a file that is no faithpipe database stays exit 5. The
+command runs in this process (`main`, its stderr captured) but where the fault needs a process
+of its own: the read-only mount, in a mount namespace of the child's own."""
 
 from __future__ import annotations
 
@@ -12,6 +14,7 @@ from pathlib import Path
 import duckdb
 import pytest
 
+from flows.cli import main
 from flows.cli.commands import failure
 from flows.errors import DatabaseCorrupt, DatabaseUnwritable
 from flows.run.pipeline import run_score
@@ -28,7 +31,7 @@ HEADERS = 3 * 4096
 def scored(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
     """A source and a database that scored it (checkpointed on close: no WAL)."""
     folder = tmp_path_factory.mktemp("faults")
-    source = write(many_cases(3_000), folder / "cases.parquet")
+    source = write(many_cases(200), folder / "cases.parquet")
     db = folder / "good.duckdb"
     run_score(ScoreSettings(source=str(source), db=str(db), judge={"kind": "lexical"}))
     return source, db
@@ -45,68 +48,81 @@ def faith(*args: str, wrap: list[str] | None = None) -> subprocess.CompletedProc
     )
 
 
-def one_error(done: subprocess.CompletedProcess) -> str:
-    errors = [line for line in done.stderr.splitlines() if line.startswith("error:")]
-    assert len(errors) == 1, done.stderr
-    assert "Traceback" not in done.stderr
+def one_error(stderr: str) -> str:
+    errors = [line for line in stderr.splitlines() if line.startswith("error:")]
+    assert len(errors) == 1, stderr
+    assert "Traceback" not in stderr
     return errors[0]
 
 
-def score(source: Path, db: Path, wrap: list[str] | None = None) -> subprocess.CompletedProcess:
-    return faith(
-        "score", str(source), "--db", str(db), "--prefect", "no", "--judge", "lexical", wrap=wrap
-    )
+SCORE = ["--prefect", "no", "--judge", "lexical"]
 
 
-def test_a_truncated_database_is_exit_13(scored: tuple[Path, Path], tmp_path: Path) -> None:
+def score(source: Path, db: Path, wrap: list[str]) -> subprocess.CompletedProcess:
+    return faith("score", str(source), "--db", str(db), *SCORE, wrap=wrap)
+
+
+def score_here(source: Path, db: Path, capsys: pytest.CaptureFixture[str]) -> tuple[int, str]:
+    """`faith score` in this process: its exit code and its stderr."""
+    capsys.readouterr()
+    code = main(["score", str(source), "--db", str(db), *SCORE])
+    return code, capsys.readouterr().err
+
+
+def test_a_truncated_database_is_exit_13(
+    scored: tuple[Path, Path], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     source, good = scored
     db = tmp_path / "cut.duckdb"
     db.write_bytes(good.read_bytes()[: good.stat().st_size // 2])
-    done = score(source, db)
-    assert done.returncode == 13, done.stderr
-    assert "corrupt" in one_error(done)
-    runs = faith("runs", "--db", str(db))
-    assert runs.returncode == 13, runs.stderr
-    one_error(runs)
+    code, stderr = score_here(source, db, capsys)
+    assert code == 13, stderr
+    assert "corrupt" in one_error(stderr)
+    assert main(["runs", "--db", str(db)]) == 13
+    one_error(capsys.readouterr().err)
 
 
-def test_a_block_failing_its_checksum_is_exit_13(scored: tuple[Path, Path], tmp_path: Path) -> None:
+def test_a_block_failing_its_checksum_is_exit_13(
+    scored: tuple[Path, Path], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     source, good = scored
     data = bytearray(good.read_bytes())
     for start in range(HEADERS, len(data), BLOCK):
         data[min(start + 4096, len(data) - 1)] ^= 0xFF  # inside each block, past its checksum
     db = tmp_path / "flipped.duckdb"
     db.write_bytes(bytes(data))
-    done = score(source, db)
-    assert done.returncode == 13, done.stderr
-    assert "checksum" in one_error(done)
+    code, stderr = score_here(source, db, capsys)
+    assert code == 13, stderr
+    assert "checksum" in one_error(stderr)
 
 
 def test_a_file_that_is_no_duckdb_database_stays_exit_5(
-    scored: tuple[Path, Path], tmp_path: Path
+    scored: tuple[Path, Path], tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     source, good = scored
     data = bytearray(good.read_bytes())
     data[8:40] = b"not a database header, not at all"[:32]
     db = tmp_path / "foreign.duckdb"
     db.write_bytes(bytes(data))
-    done = score(source, db)
-    assert done.returncode == 5, done.stderr
-    one_error(done)
+    code, stderr = score_here(source, db, capsys)
+    assert code == 5, stderr
+    one_error(stderr)
 
 
-def test_an_immutable_database_is_exit_12(scored: tuple[Path, Path], tmp_path: Path) -> None:
+def test_an_immutable_database_is_exit_12(
+    scored: tuple[Path, Path], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     source, good = scored
     db = tmp_path / "immutable.duckdb"
     shutil.copyfile(good, db)
     if subprocess.run(["chattr", "+i", str(db)], capture_output=True, check=False).returncode:
         pytest.skip("chattr +i is not possible here (needs CAP_LINUX_IMMUTABLE)")
     try:
-        done = score(source, db)
+        code, stderr = score_here(source, db, capsys)
     finally:
         subprocess.run(["chattr", "-i", str(db)], check=True)
-    assert done.returncode == 12, done.stderr
-    assert "cannot be written" in one_error(done)
+    assert code == 12, stderr
+    assert "cannot be written" in one_error(stderr)
 
 
 def test_a_database_on_a_read_only_mount_is_exit_12(
@@ -124,7 +140,7 @@ def test_a_database_on_a_read_only_mount_is_exit_12(
     for db in (folder / "f.duckdb", folder / "new.duckdb"):  # an existing file, a new one
         done = score(source, db, wrap=[*mount, "x"])
         assert done.returncode == 12, done.stderr
-        assert "read-only file system" in one_error(done).lower()
+        assert "read-only file system" in one_error(done.stderr).lower()
 
 
 @pytest.mark.parametrize(

@@ -14,12 +14,12 @@ from pathlib import Path
 import duckdb
 import pytest
 
+from flows.cli import main
 from flows.errors import DatabaseLocked
 from flows.run.pipeline import run_score
 from flows.run.settings import ScoreSettings
 from flows.store.db import connect_for_reading, open_store
 from flows.store.snapshot import snapshot_path, write_snapshot
-from tests.conftest import run_python
 from tests.support.builders import many_cases, write
 
 # A writer as a run is one: it opens the database read-write and keeps it until stdin closes.
@@ -118,10 +118,14 @@ def test_a_snapshot_is_replaced_whole(tmp_path: Path) -> None:
     assert count_cases(duckdb.connect(str(snapshot_path(db)), read_only=True)) == 1
 
 
-def test_faith_report_gives_exit_4_with_the_reason_while_a_run_writes(tmp_path: Path) -> None:
+def test_faith_report_gives_exit_4_with_the_reason_while_a_run_writes(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     db = scored_database(tmp_path)
-    with writer_holding(db) as holder:
-        done = run_python("-m", "flows.cli", "report", "--db", str(db), "--wait", "0.5")
-    assert done.returncode == 4, done.stderr
-    assert f"is being written by process {holder.pid}; waiting up to 0.5 s" in done.stderr
-    assert "raise --wait" in done.stderr
+    capsys.readouterr()
+    with writer_holding(db) as holder:  # another process; `faith report` runs in this one
+        code = main(["report", "--db", str(db), "--wait", "0.5"])
+    stderr = capsys.readouterr().err
+    assert code == 4, stderr
+    assert f"is being written by process {holder.pid}; waiting up to 0.5 s" in stderr
+    assert "raise --wait" in stderr

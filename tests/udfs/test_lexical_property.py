@@ -27,7 +27,7 @@ def frame(cases: list[tuple[str, list[str]]]) -> pl.DataFrame:
     return metric_cases([(f"c{i}", answer, context) for i, (answer, context) in enumerate(cases)])
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     cases=st.lists(CASE, min_size=1, max_size=12),
     penalize=st.booleans(),

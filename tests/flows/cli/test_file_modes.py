@@ -37,7 +37,8 @@ def mode_of(path: Path) -> int:
     return stat.S_IMODE(path.stat().st_mode)
 
 
-@pytest.mark.parametrize(("given", "wanted"), [(None, 0o600), ("0640", 0o640), ("660", 0o660)])
+# The default, and a mode written without its leading 0 (how "0640" parses: below).
+@pytest.mark.parametrize(("given", "wanted"), [(None, 0o600), ("660", 0o660)])
 def test_new_database_files_get_the_db_mode(tmp_path: Path, given: str | None, wanted: int) -> None:
     source = write(many_cases(20), tmp_path / "cases.parquet")
     db = tmp_path / "data" / "f.duckdb"
@@ -57,6 +58,10 @@ def test_new_database_files_get_the_db_mode(tmp_path: Path, given: str | None, w
     assert int(wal_mode, 8) == wanted
     assert mode_of(db.with_name("f.duckdb.snapshot.duckdb")) == wanted
     assert mode_of(db.parent) & 0o700 == 0o700  # a folder it made stays usable
+
+
+def test_modes_are_octal_with_or_without_the_leading_0() -> None:
+    assert [file_mode(text) for text in ("0640", "640", "0660", "660")] == [0o640] * 2 + [0o660] * 2
 
 
 @pytest.mark.parametrize("text", ["0400", "0644x", "0755", "1600"])

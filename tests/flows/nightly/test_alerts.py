@@ -8,6 +8,7 @@ import datetime as dt
 import json
 import logging
 import os
+import shutil
 import subprocess
 import sys
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -65,9 +66,12 @@ def day_rows(day: dt.date, n: int, failing: int, version: str = "2.4.0") -> list
     ]
 
 
-def history(tmp_path: Path) -> tuple[Path, Path]:
-    """Ten days of 20 cases of each app version (1 failing: 95%) scored by one nightly run."""
-    source = tmp_path / "logs"
+@pytest.fixture(scope="module")
+def scored_history(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Ten days of 20 cases of each app version (1 failing: 95%) scored by one nightly run,
+    once: each test takes a copy (history below)."""
+    folder = tmp_path_factory.mktemp("history")
+    source = folder / "logs"
     first = dt.date(2026, 10, 1)
     rows = [
         row
@@ -76,9 +80,16 @@ def history(tmp_path: Path) -> tuple[Path, Path]:
         for row in day_rows(first + dt.timedelta(d), 20, 1, version=version)
     ]
     write(cases(rows), source / "history.parquet")
-    db = tmp_path / "faith.duckdb"
+    db = folder / "faith.duckdb"
     run_nightly(ScoreSettings(source=str(source), db=str(db)), alerts=AlertSettings(window=0))
-    return source, db
+    return folder
+
+
+@pytest.fixture
+def history(scored_history: Path, tmp_path: Path) -> tuple[Path, Path]:
+    """A copy of the scored history: its logs folder and its database."""
+    shutil.copytree(scored_history, tmp_path, dirs_exist_ok=True)
+    return tmp_path / "logs", tmp_path / "faith.duckdb"
 
 
 def query(db: Path, sql: str, *params: object) -> list[tuple]:
@@ -97,9 +108,9 @@ NIGHT = dt.date(2026, 10, 1 + HISTORY_DAYS)
 
 
 def test_a_night_with_a_drop_fires_once_and_reaches_the_webhook(
-    tmp_path: Path, caplog: pytest.LogCaptureFixture
+    history: tuple[Path, Path], caplog: pytest.LogCaptureFixture
 ) -> None:
-    source, db = history(tmp_path)
+    source, db = history
     # one segment drops: 2.4.1 fails 20 of 40; 2.4.0 is as before
     add_night(source, day_rows(NIGHT, 40, 2) + day_rows(NIGHT, 40, 20, version="2.4.1"))
     with (
@@ -132,8 +143,8 @@ def test_a_night_with_a_drop_fires_once_and_reaches_the_webhook(
     assert SECRET not in caplog.text
 
 
-def test_a_quiet_night_and_a_thin_one_do_not_fire(tmp_path: Path) -> None:
-    source, db = history(tmp_path)
+def test_a_quiet_night_and_a_thin_one_do_not_fire(history: tuple[Path, Path]) -> None:
+    source, db = history
     add_night(source, day_rows(NIGHT, 40, 3))  # 92.5%: within the range
     with WebhookServer() as hook:
         run = run_nightly(
@@ -148,9 +159,9 @@ def test_a_quiet_night_and_a_thin_one_do_not_fire(tmp_path: Path) -> None:
 
 
 def test_a_failing_webhook_is_logged_without_its_secret_and_loses_nothing(
-    tmp_path: Path,
+    history: tuple[Path, Path],
 ) -> None:
-    source, db = history(tmp_path)
+    source, db = history
     add_night(source, day_rows(NIGHT, 60, 30))
     with WebhookServer(status=500) as hook:
         done = subprocess.run(  # noqa: PLW1510 (the code is asserted)
@@ -189,8 +200,10 @@ def test_a_logged_webhook_names_its_host_only() -> None:
     assert safe_url("http://127.0.0.1:8080/a/b") == "http://127.0.0.1:8080"
 
 
-def test_the_segment_drop_alone_fires_with_the_overall_within_range(tmp_path: Path) -> None:
-    source, db = history(tmp_path)
+def test_the_segment_drop_alone_fires_with_the_overall_within_range(
+    history: tuple[Path, Path],
+) -> None:
+    source, db = history
     # 400 cases of 2.4.0 as before, 40 of 2.4.1 failing 20: overall 90.5% still near 95%
     add_night(source, day_rows(NIGHT, 400, 20) + day_rows(NIGHT, 40, 20, version="2.4.1"))
     with pytest.raises(PassRateAlert) as raised:

@@ -4,15 +4,17 @@ the Prefect flow with its artifacts."""
 from __future__ import annotations
 
 import datetime as dt
+import os
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import duckdb
 import polars as pl
 import pytest
 
-from faith_udfs import JudgeIdentity, LexicalJudge
+from faith_udfs import GroundedJudge, JudgeIdentity, LexicalJudge
 from flows.errors import InputUnreadable
 from flows.judges.settings import JudgeSettings
 from flows.nightly.nightly_run import check_line, run_nightly
@@ -143,44 +145,61 @@ def faith(*args: str) -> subprocess.Popen:
     )
 
 
+class HoldingJudge(GroundedJudge):
+    """The default judge which, on its first call (its run holds the database's write lock
+    then), runs `meanwhile` before it answers: the test says how long the run lasts."""
+
+    def __init__(self, meanwhile: Callable[[], None]) -> None:
+        super().__init__()
+        self.meanwhile: Callable[[], None] | None = meanwhile
+
+    def verdicts(self, questions: pl.DataFrame) -> pl.DataFrame:
+        if self.meanwhile is not None:
+            meanwhile, self.meanwhile = self.meanwhile, None
+            meanwhile()
+        return super().verdicts(questions)
+
+
 @pytest.mark.slow
 def test_two_runs_at_once_one_writes_the_other_waits_or_exits(tmp_path: Path) -> None:
-    # About 3 s of scoring: far longer than the gap between the processes' starts.
-    source, db = write(many_cases(16_000), tmp_path / "cases.parquet"), tmp_path / "f.duckdb"
-    run = ["nightly", str(source), "--db", str(db), "--prefect", "no", "--batch-size", "400"]
-    impatient = [faith(*run), faith(*run)]
-    patient = faith(*run, "--lock-timeout", "120")
-    outcomes = [(p.wait(timeout=120), *p.communicate()) for p in [*impatient, patient]]
+    logs, db = tmp_path / "logs", tmp_path / "f.duckdb"
+    write(day_cases(dt.date(2026, 10, 1), 40), logs / "day=2026-10-01" / "cases.parquet")
+    write(day_cases(dt.date(2026, 10, 2), 30), logs / "day=2026-10-02" / "cases.parquet")
+    run = ["nightly", str(logs), "--db", str(db), "--prefect", "no", "--batch-size", "16"]
+    others: list[subprocess.Popen] = []
 
-    codes = [code for code, _, _ in outcomes]
-    assert codes[2] == 0, outcomes[2][2]
-    assert 4 in codes[:2], outcomes
-    for code, out, err in outcomes:
-        assert code in (0, 4), err
-        if code == 4:
-            assert "is locked by process" in err
-            assert "raise --lock-timeout" in err
-            assert out == ""
-        else:
-            assert "judge check on 29 golden cases" in out
+    def two_more_runs() -> None:
+        # This run holds the write lock until the impatient run has given up; the patient
+        # one is waiting by then, or starts after: either way it must complete.
+        others.extend([faith(*run), faith(*run, "--lock-timeout", "120")])
+        others[0].wait(timeout=120)
+
+    holding = nightly(logs / "day=2026-10-01", db, judge=HoldingJudge(two_more_runs))
+    outcomes = [(p.wait(timeout=120), *p.communicate()) for p in others]
+
+    (impatient, out, err), (patient, patient_out, patient_err) = outcomes
+    assert impatient == 4, err
+    assert f"is locked by process {os.getpid()}" in err
+    assert "raise --lock-timeout" in err
+    assert out == ""
+    assert patient == 0, patient_err
+    assert "judge check on 29 golden cases" in patient_out
+    assert holding["rows_newly_scored"] == 40
     finished = query(
         db, "SELECT count(*), sum(rows_newly_scored), bool_and(status = 'completed') FROM runs"
     )
-    assert finished == [(codes.count(0), 16_000, True)]
-    assert query(db, "SELECT count(*), count(DISTINCT case_id) FROM case_scores") == [
-        (16_000, 16_000)
-    ]
-
+    assert finished == [(2, 70, True)]
+    assert query(db, "SELECT count(*), count(DISTINCT case_id) FROM case_scores") == [(70, 70)]
     # Readers share the file while no run writes; a writer then waits for them, or says so.
     reader = duckdb.connect(str(db), read_only=True)
     try:
         listing = faith("runs", "--db", str(db))
         writer = faith(*run)
-        assert listing.wait(timeout=60) == 0
+        assert listing.wait(timeout=120) == 0
         assert "completed" in listing.communicate()[0]
-        assert writer.wait(timeout=60) == 4
+        assert writer.wait(timeout=120) == 4
         assert "is locked by process" in writer.communicate()[1]
-        assert reader.sql("SELECT count(*) FROM judge_checks").fetchall() == [(codes.count(0),)]
+        assert reader.sql("SELECT count(*) FROM judge_checks").fetchall() == [(2,)]
     finally:
         reader.close()
 

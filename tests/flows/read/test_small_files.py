@@ -23,7 +23,9 @@ from flows.run.pipeline import run_score
 from flows.run.settings import ScoreSettings
 from tests.support.builders import case_row, cases, many_cases, write
 
-N_FILES = 240
+N_FILES = 60  # each file a batch of its own in the file-by-file run
+BATCH = 16  # each hive folder holds runs of more files than a batch
+BIG = 100  # a file of more rows than a batch: read alone, as before
 
 
 @pytest.fixture(scope="module")
@@ -36,12 +38,12 @@ def folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
         row = frame.slice(i, 1)
         if i % 17 == 0:
             row = row.with_columns(input=pl.lit(" "))  # input_not_blank
-        if i in (100, 101):
+        if i in (20, 21):
             row = cases([case_row("same", input=" ")])  # identical bad rows, two files
-        if 150 <= i < 160:
+        if 30 <= i < 40:
             row = row.with_columns(channel=pl.lit("web"))  # another schema for a while
         write(row, root / f"region={'eu' if i % 2 else 'us'}" / f"part-{i:04d}.parquet")
-    write(many_cases(500).with_columns(case_id="big" + pl.col("case_id")), root / "zz.parquet")
+    write(many_cases(BIG).with_columns(case_id="big" + pl.col("case_id")), root / "zz.parquet")
     return root
 
 
@@ -61,10 +63,10 @@ def stored(db: Path) -> tuple[pl.DataFrame, pl.DataFrame]:
 
 def score(folder: Path, db: Path) -> dict:
     run = run_score(
-        ScoreSettings(source=str(folder), db=str(db), batch_size=64, max_quarantine_share=1.0)
+        ScoreSettings(source=str(folder), db=str(db), batch_size=BATCH, max_quarantine_share=1.0)
     )
     counted = run["rows_scored"] + run["rows_invalid"] + run["rows_pending"]
-    assert run["rows_in"] == counted + run["rows_quarantined"] == N_FILES + 500
+    assert run["rows_in"] == counted + run["rows_quarantined"] == N_FILES + BIG
     return run
 
 
@@ -75,7 +77,7 @@ def test_files_read_together_keep_every_row_file_and_quarantine_key(
     with monkeypatch.context() as patch:
         patch.setattr(streaming, "SMALL_FILE_ROWS", 0)  # every file alone, as before
         one_by_one = score(folder, tmp_path / "files.duckdb")
-    bad = len([i for i in range(N_FILES) if i % 17 == 0 or i in (100, 101)])
+    bad = len([i for i in range(N_FILES) if i % 17 == 0 or i in (20, 21)])
     assert batched["rows_quarantined"] == one_by_one["rows_quarantined"] == bad
     scores, quarantine = stored(tmp_path / "batched.duckdb")
     scores_before, quarantine_before = stored(tmp_path / "files.duckdb")
@@ -87,17 +89,17 @@ def test_files_read_together_keep_every_row_file_and_quarantine_key(
 
 
 def test_small_files_are_gathered_up_to_a_batch_and_by_columns(folder: Path) -> None:
-    raws = list(reading.iter_batches(reading.resolve_source(folder), 64))
-    assert sum(raw.frame.height for raw in raws) == N_FILES + 500
+    raws = list(reading.iter_batches(reading.resolve_source(folder), BATCH))
+    assert sum(raw.frame.height for raw in raws) == N_FILES + BIG
     gathered = [raw for raw in raws if raw.files is not None]
-    assert max(raw.frame.height for raw in gathered) == 64
+    assert max(raw.frame.height for raw in gathered) == BATCH
     assert sum(raw.frame.height for raw in gathered) == N_FILES
     for raw in gathered:
         assert raw.files.len() == raw.frame.height
     alone = {Path(raw.source_file).name for raw in raws if raw.files is None}
     assert alone == {"zz.parquet"}  # the large file is read as before
-    # Batches end at 64 rows and where the columns change (the `channel` files).
-    assert len(gathered) <= N_FILES // 64 + 6
+    # Batches end at BATCH rows and where the columns change (the `channel` files).
+    assert len(gathered) <= N_FILES // BATCH + 6
 
 
 # CSV, JSON Lines (plain and gzip) and JSON arrays: files alike are read in one DuckDB query.
@@ -123,6 +125,9 @@ WRITERS: dict[str, Callable[[pl.DataFrame, Path], None]] = {
     ".json": lambda f, p: f.write_json(p),
 }
 N_ROWS = 50
+# The stored-alike comparison reads every file alone too (DuckDB connections a file): 8
+# one-row files a format in batches of 6 are two batches a format.
+COMPARED_FORMATS, PER_FORMAT, COMPARED_BATCH = (".csv", ".jsonl.gz", ".json"), 8, 6
 
 
 def one_row_files(folder: Path, extension: str, frame: pl.DataFrame) -> Path:
@@ -167,11 +172,16 @@ def test_n_one_row_files_land_in_ceil_n_over_batch_batches(tmp_path: Path, exten
     assert files == [str(folder / f"part-{i:03d}{extension}") for i in range(N_ROWS)]
 
 
-@pytest.mark.parametrize("extension", [".csv", ".jsonl.gz", ".json"])
 def test_csv_and_json_files_read_together_store_what_file_by_file_stores(
-    tmp_path: Path, extension: str, one_by_one: Callable[[], None]
+    tmp_path: Path, one_by_one: Callable[[], None]
 ) -> None:
-    folder = one_row_files(tmp_path / "logs", extension, with_bad_rows(N_ROWS))
+    # One folder (a folder may mix formats), each format a run of files read together.
+    folder = tmp_path / "logs"
+    folder.mkdir()
+    frame = with_bad_rows(len(COMPARED_FORMATS) * PER_FORMAT)
+    for i in range(frame.height):
+        extension = COMPARED_FORMATS[i // PER_FORMAT]
+        WRITERS[extension](frame.slice(i, 1), folder / f"part-{i:03d}{extension}")
     runs = {}
     for name in ("together", "alone"):
         if name == "alone":
@@ -180,20 +190,22 @@ def test_csv_and_json_files_read_together_store_what_file_by_file_stores(
             ScoreSettings(
                 source=str(folder),
                 db=str(tmp_path / f"{name}.duckdb"),
-                batch_size=16,
+                batch_size=COMPARED_BATCH,
                 max_quarantine_share=1.0,
             )
         )
         counted = run["rows_scored"] + run["rows_invalid"] + run["rows_pending"]
-        assert run["rows_in"] == counted + run["rows_quarantined"] == N_ROWS
+        assert run["rows_in"] == counted + run["rows_quarantined"] == frame.height
         runs[name] = run
-    # 8 blank inputs; the repeated case_id: both copies or the later one, as file by file
-    assert runs["together"]["rows_quarantined"] == runs["alone"]["rows_quarantined"] > 8
+    # 4 blank inputs (rows 0, 7: CSV; 14: JSON Lines gzip; 21: JSON); the repeated case_id:
+    # both copies or the later one, as file by file
+    assert runs["together"]["rows_quarantined"] == runs["alone"]["rows_quarantined"] > 4
     scores, quarantine = stored(tmp_path / "together.duckdb")
     scores_alone, quarantine_alone = stored(tmp_path / "alone.duckdb")
     assert_frame_equal(scores, scores_alone)
     assert_frame_equal(quarantine, quarantine_alone)  # each row's file and key as alone
-    assert quarantine["source_file"].str.ends_with(extension).all()
+    suffixes = {"".join(Path(file).suffixes) for file in quarantine["source_file"]}
+    assert suffixes == set(COMPARED_FORMATS)
 
 
 def _garbage(path: Path) -> None:

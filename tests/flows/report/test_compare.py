@@ -5,16 +5,15 @@ from __future__ import annotations
 
 import json
 import math
-import os
 import re
-import subprocess
-import sys
+from collections.abc import Callable
 from datetime import date
 from pathlib import Path
 
 import pytest
 
 from faith_udfs.compare_stats import verdict_line
+from flows.cli import main
 from flows.report.compare import Sides, compare
 from flows.store.db import connect, open_store
 from tests.flows.store.test_analysis_sql import add_case, add_verdicts
@@ -22,6 +21,7 @@ from tests.flows.store.test_analysis_sql import add_case, add_verdicts
 # Paired 2x2 of configs old (A) and new (B) over the same 300 cases.
 BOTH, A_ONLY, B_ONLY, NEITHER = 250, 20, 6, 24
 Z = 1.959963984540054
+Compare = Callable[..., dict]  # the faith_compare fixture
 
 
 def planted(path: Path) -> Path:
@@ -49,16 +49,19 @@ def db(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return planted(tmp_path_factory.mktemp("compare") / "faith.duckdb")
 
 
-def faith_compare(db: Path, *args: str) -> dict:
-    done = subprocess.run(  # noqa: PLW1510 (the code is asserted)
-        [sys.executable, "-m", "flows.cli", "compare", "--db", str(db), "--json", *args],
-        capture_output=True,
-        text=True,
-        timeout=300,  # a hang guard: at load 22 this child outlasted 120 s
-        env={**os.environ, "COLUMNS": "80"},
-    )
-    assert done.returncode == 0, done.stderr
-    return json.loads(done.stdout)
+@pytest.fixture
+def faith_compare(capsys, monkeypatch) -> Compare:
+    """`faith compare --db DB --json ARGS` in this process (the subject is its numbers, not
+    the process): its JSON, once it exits 0."""
+    monkeypatch.setenv("COLUMNS", "80")
+
+    def run(db: Path, *args: str) -> dict:
+        code = main(["compare", "--db", str(db), "--json", *args])
+        out, err = capsys.readouterr()
+        assert code == 0, err
+        return json.loads(out)
+
+    return run
 
 
 def exact_mcnemar(b: int, c: int) -> float:
@@ -74,7 +77,9 @@ def wilson(passed: int, n: int) -> tuple[float, float]:
     return (centre - spread) / (1 + Z * Z / n), (centre + spread) / (1 + Z * Z / n)
 
 
-def test_two_configs_are_paired_with_an_exact_mcnemar_test(db: Path) -> None:
+def test_two_configs_are_paired_with_an_exact_mcnemar_test(
+    db: Path, faith_compare: Compare
+) -> None:
     result = faith_compare(db, "--a-config", "old", "--b-config", "new", "--reps", "300")
     rates = result["pass_rates"]
     assert result["paired"] is True
@@ -118,7 +123,7 @@ def test_the_bootstrap_reproduces_with_its_seed(db: Path) -> None:
     assert scores["bootstrap_low"] < scores["diff"] < scores["bootstrap_high"] < 0
 
 
-def test_two_app_versions_are_unpaired_and_say_so(db: Path) -> None:
+def test_two_app_versions_are_unpaired_and_say_so(db: Path, faith_compare: Compare) -> None:
     result = faith_compare(
         db, "--a-config", "new", "--segment", "app_version", "--a", "2.4.0", "--b", "2.4.1"
     )
@@ -138,7 +143,7 @@ def test_two_app_versions_are_unpaired_and_say_so(db: Path) -> None:
     assert result["b"]["label"] == "2.4.1"
 
 
-def test_two_windows_of_one_config_hold_their_own_days(db: Path) -> None:
+def test_two_windows_of_one_config_hold_their_own_days(db: Path, faith_compare: Compare) -> None:
     result = faith_compare(
         db,
         "--a-config",
@@ -178,28 +183,12 @@ def test_the_macros_answer_in_sql_and_the_result_is_kept(db: Path) -> None:
     assert kept[0][0] >= 1
 
 
-def test_a_value_without_its_segment_is_a_usage_error(db: Path) -> None:
-    done = subprocess.run(  # noqa: PLW1510 (the code is asserted)
-        [
-            sys.executable,
-            "-m",
-            "flows.cli",
-            "compare",
-            "--db",
-            str(db),
-            "--a",
-            "2.4.0",
-            "--b",
-            "2.4.1",
-            "--no-store",
-        ],
-        capture_output=True,
-        text=True,
-        timeout=300,  # a hang guard, as above
-    )
-    assert done.returncode == 2
-    assert "--segment" in done.stderr
-    assert len(done.stderr.strip().splitlines()) == 1
+def test_a_value_without_its_segment_is_a_usage_error(db: Path, capsys) -> None:
+    code = main(["compare", "--db", str(db), "--a", "2.4.0", "--b", "2.4.1", "--no-store"])
+    err = capsys.readouterr().err
+    assert code == 2
+    assert "--segment" in err
+    assert len(err.strip().splitlines()) == 1
 
 
 def test_the_verdict_line_reads_as_a_sentence() -> None:

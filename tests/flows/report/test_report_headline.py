@@ -6,6 +6,8 @@ from __future__ import annotations
 from datetime import date, timedelta
 from pathlib import Path
 
+import pytest
+
 from flows.report import ReportOptions, write_html_report
 from flows.report.compare import Sides, compare, store_comparison
 from flows.store.db import connect, open_store
@@ -35,6 +37,22 @@ def page(db: Path, tmp_path: Path) -> str:
         con.close()
 
 
+@pytest.fixture(scope="module")
+def quiet(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str, dict]:
+    """A quiet last day (3 failing) with a stored comparison: its database, its page and the
+    comparison, built once for the tests that read them."""
+    folder = tmp_path_factory.mktemp("quiet")
+    db = history(folder / "f.duckdb", last_day_failing=3)
+    con = open_store(db)
+    try:
+        sides = Sides(a_since=FIRST, a_until=FIRST + timedelta(4), b_since=FIRST + timedelta(5))
+        result = compare(con, sides, reps=50)
+        store_comparison(con, result, at=FIRST + timedelta(11))
+    finally:
+        con.close()
+    return db, page(db, folder), result
+
+
 def test_a_drop_leads_the_page_with_an_alert_badge(tmp_path: Path) -> None:
     text = page(history(tmp_path / "f.duckdb", last_day_failing=20), tmp_path)
     headline = text.index("class=headline")
@@ -45,16 +63,10 @@ def test_a_drop_leads_the_page_with_an_alert_badge(tmp_path: Path) -> None:
     assert "-45.0 points against the previous 14 days&#x27; 95.0% of 400" in line
 
 
-def test_a_quiet_day_is_within_range_and_the_latest_comparison_shows(tmp_path: Path) -> None:
-    db = history(tmp_path / "f.duckdb", last_day_failing=3)
-    con = open_store(db)
-    try:
-        sides = Sides(a_since=FIRST, a_until=FIRST + timedelta(4), b_since=FIRST + timedelta(5))
-        result = compare(con, sides, reps=50)
-        store_comparison(con, result, at=FIRST + timedelta(11))
-    finally:
-        con.close()
-    text = page(db, tmp_path)
+def test_a_quiet_day_is_within_range_and_the_latest_comparison_shows(
+    quiet: tuple[Path, str, dict],
+) -> None:
+    _, text, result = quiet
     assert "within range" in text
     assert "ALERT" not in text
     assert "<h2>Latest comparison</h2>" in text
@@ -62,10 +74,10 @@ def test_a_quiet_day_is_within_range_and_the_latest_comparison_shows(tmp_path: P
     assert "unpaired (different cases on each side)" in text
 
 
-def test_the_charts_fit_the_data_and_draw_the_threshold(tmp_path: Path) -> None:
+def test_the_charts_fit_the_data_and_draw_the_threshold(quiet: tuple[Path, str, dict]) -> None:
     from flows.report import report_figures
 
-    db = history(tmp_path / "f.duckdb", last_day_failing=3)
+    db = quiet[0]
     con = connect(db, read_only=True)
     try:
         figures = report_figures(con, ReportOptions())
@@ -80,10 +92,12 @@ def test_the_charts_fit_the_data_and_draw_the_threshold(tmp_path: Path) -> None:
     assert line.x0 == line.x1 == 0.5  # the configs' threshold
 
 
-def test_the_page_inlines_the_basic_bundle_of_plotlys_own_version(tmp_path: Path) -> None:
+def test_the_page_inlines_the_basic_bundle_of_plotlys_own_version(
+    quiet: tuple[Path, str, dict],
+) -> None:
     from plotly.offline import get_plotlyjs_version
 
-    text = page(history(tmp_path / "f.duckdb", last_day_failing=3), tmp_path)
+    text = quiet[1]
     assert f"plotly.js (basic - minified) v{get_plotlyjs_version()}" in text
     assert len(text.encode()) < 2_000_000  # the full bundle made every page 4.9 MB
 
@@ -134,14 +148,14 @@ def test_failing_cases_show_what_the_context_lacks_else_the_evidence(
     assert "the context lacks: 9 days" in after
 
 
-def test_the_terminal_report_at_80_columns_cuts_nothing(tmp_path: Path) -> None:
+def test_the_terminal_report_at_80_columns_cuts_nothing(quiet: tuple[Path, str, dict]) -> None:
     import io
 
     from rich.console import Console
 
     from flows.report import render_terminal
 
-    db = history(tmp_path / "f.duckdb", last_day_failing=3)
+    db = quiet[0]
     out = io.StringIO()
     con = connect(db, read_only=True)
     try:

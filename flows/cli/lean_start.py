@@ -42,7 +42,10 @@ class HiddenFromPandera:
         self, fullname: str, path: Sequence[str] | None, target: ModuleType | None = None
     ) -> ModuleSpec | None:
         top = fullname.partition(".")[0]
-        if top in self.names and _importer(sys._getframe(1)).startswith("pandera"):
+        if top not in self.names:  # every other import passes without a look at the stack
+            return None
+        importer = _importer(sys._getframe(1))
+        if importer == "pandera" or importer.startswith("pandera."):
             raise ModuleNotFoundError(f"No module named '{top}'", name=top)
         return None
 

@@ -36,6 +36,8 @@ def test_a_hidden_package_is_absent_for_pandera_and_present_for_others(
     assert "probe_pkg" not in sys.modules
     assert _import_from("flows.read.probe", "probe_pkg").VALUE == 7
     monkeypatch.delitem(sys.modules, "probe_pkg")
+    assert _import_from("pandera_tools.probe", "probe_pkg").VALUE == 7  # not pandera itself
+    monkeypatch.delitem(sys.modules, "probe_pkg")
 
 
 def test_a_faith_run_validates_without_loading_pandas(tmp_path: Path) -> None:

@@ -15,7 +15,6 @@ import pytest
 import faith_udfs.evaluation_results as results_module
 from faith_udfs import (
     DisplayConfig,
-    ErrorConfig,
     EvaluationError,
     EvaluationResult,
     FaithfulnessMetric,
@@ -28,8 +27,8 @@ from faith_udfs import (
 )
 from faith_udfs.case_results import case_results
 from faith_udfs.evaluation import print_summary
+from tests.udfs.test_deepeval import CONTEXT, KEEP, QUIET
 
-CONTEXT = ["Refunds are paid within 30 days.", "A receipt is required. Shipping is free."]
 ANSWERS = [
     "Refunds are paid within 30 days.",
     "Refunds are paid within 90 days. A receipt is required.",
@@ -37,8 +36,6 @@ ANSWERS = [
     "",
     "Refunds are paid within 30 days. It arrives tomorrow.",
 ]
-QUIET = DisplayConfig(print_results=False)
-KEEP = ErrorConfig(ignore_errors=True)
 
 
 class CountingJudge(LexicalJudge):

@@ -4,6 +4,7 @@ both (~0.8 CPU-s of every start) for a pandas API faithpipe never calls
 
 from __future__ import annotations
 
+import importlib
 import os
 import subprocess
 import sys
@@ -69,3 +70,12 @@ def test_the_report_room_loads_plotly_only_when_it_draws() -> None:
         [sys.executable, "-c", probe], capture_output=True, text=True, timeout=300, check=True
     )
     assert done.stdout.split() == ["False", "True", "True", "app_version"]
+
+
+def test_every_name_of_the_report_room_resolves_from_where_it_lives() -> None:
+    import flows.report as report
+
+    assert sorted(report.__all__) == sorted(report._HOMES)
+    for name in report.__all__:
+        home = importlib.import_module(f"flows.report.{report._HOMES[name]}")
+        assert getattr(report, name) is getattr(home, name)

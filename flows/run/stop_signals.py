@@ -7,6 +7,7 @@ import atexit
 import contextlib
 import logging
 import os
+import re
 import signal
 import sys
 import threading
@@ -44,14 +45,24 @@ def signal_name(stop: KeyboardInterrupt) -> str:
 _received: dict[str, str] = {}
 # DuckDB's message for that, its only trace (no error class of its own, no cause).
 _DUCKDB_INTERRUPTED = "Query interrupted"
+# Its second rewording: a stop raised while DuckDB is inside Python, counting or reading a
+# registered Arrow object (a batch's `incoming`), comes back as an InvalidInputException whose
+# text names the exception: "counting the rows of the object registered as 'incoming' failed:
+# KeyboardInterrupt:" (seen in the stop trials), "reading the stream registered as ... Python
+# exception: ... KeyboardInterrupt".
+_DUCKDB_CALLBACK_STOPPED = re.compile(
+    r"registered as .* failed: .*\b(?:KeyboardInterrupt|Terminated|RunDeadline)\b", re.S
+)
 
 
 def as_stop(exc: BaseException) -> KeyboardInterrupt | None:
     """The stop an exception stands for, if it is one: a KeyboardInterrupt (or `Terminated`)
-    itself, or DuckDB's rewording of one raised while a query ran."""
+    itself, or one of DuckDB's rewordings of one raised while a query ran."""
     if isinstance(exc, KeyboardInterrupt):
         return exc
-    if isinstance(exc, RuntimeError) and str(exc) == _DUCKDB_INTERRUPTED:
+    reworded = isinstance(exc, RuntimeError) and str(exc) == _DUCKDB_INTERRUPTED
+    from_duckdb = type(exc).__module__.lstrip("_") == "duckdb"  # not a message quoting text
+    if reworded or (from_duckdb and _DUCKDB_CALLBACK_STOPPED.search(str(exc))):
         last = _received.get("last")
         if last == "SIGALRM":
             return RunDeadline(_received.get("deadline", "the run deadline"))

@@ -11,12 +11,14 @@ __all__ = ["main"]
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the `faith` console script and of `python -m flows`. The stop handlers
     come first: a Ctrl-C or SIGTERM while the heavy libraries load (up to ~3 s) is one line
-    and exit 130 or 143, never a traceback from inside an import."""
+    and exit 130 or 143, never a traceback from inside an import: it is held until the
+    imports end (a stop raised inside DuckDB's initialisation aborted the process)."""
     from flows.run.stop_signals import (
         exit_code_of,
         install_stop_handlers,
         note_further_stops,
         signal_name,
+        stops_held,
     )
 
     install_stop_handlers()
@@ -29,8 +31,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             from flows.cli.lean_start import hide_pandas_from_pandera
 
             hide_pandas_from_pandera()
-        from flows.cli.commands import main as run_command
-
+        with stops_held():  # a stop inside a native library's start-up aborted the process
+            from flows.cli.commands import main as run_command
         code = run_command(argv)
     except KeyboardInterrupt as stop:
         sys.stderr.write(f"interrupted ({signal_name(stop)})\n")

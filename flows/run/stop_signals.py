@@ -141,6 +141,34 @@ def signals_deferred() -> Iterator[None]:
             signal.signal(sig, handler)
 
 
+@contextmanager
+def stops_held() -> Iterator[None]:
+    """While native libraries load (DuckDB, polars, Arrow: ~1 s), a stop signal is held and
+    raised right after: a KeyboardInterrupt raised inside an extension's initialisation
+    aborted the process (DuckDB: `Critical nanobind error: enum_create`) instead of one line
+    and exit 130. Entry points only, after install_stop_handlers."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    held: list[int] = []
+
+    def hold(signum: int, frame: FrameType | None) -> None:
+        held.append(signum)
+
+    previous = {
+        sig: signal.signal(sig, hold)
+        for sig in STOP_SIGNALS
+        if signal.getsignal(sig) is not signal.SIG_IGN
+    }
+    try:
+        yield
+    finally:
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
+    if held:
+        _raise_stop(held[0], None)
+
+
 def exit_after_hooks(code: int) -> None:
     """End the process now: its exit hooks run (Prefect's server and log flushes, Dask's
     clusters, logging), then it exits without tearing the interpreter down, which took 4-9 s

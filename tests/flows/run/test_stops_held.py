@@ -1,0 +1,70 @@
+"""A stop while the native libraries load is held and raised right after (flows.cli.main):
+raised inside DuckDB's initialisation it aborted the process instead of exiting 130."""
+
+from __future__ import annotations
+
+import os
+import signal
+from collections.abc import Iterator
+
+import pytest
+
+from flows.run.stop_signals import Terminated, install_stop_handlers, stops_held
+
+
+def let_handlers_run() -> None:
+    """A call into C and back: Python runs pending signal handlers there."""
+    signal.pthread_sigmask(signal.SIG_BLOCK, [])
+
+
+@pytest.fixture
+def entry_point_handlers() -> Iterator[None]:
+    """The handlers `faith` installs, for this test only."""
+    before = {sig: signal.getsignal(sig) for sig in (signal.SIGINT, signal.SIGTERM)}
+    install_stop_handlers()
+    yield
+    for sig, handler in before.items():
+        signal.signal(sig, handler)
+
+
+def send(sig: signal.Signals) -> None:
+    os.kill(os.getpid(), sig)
+    let_handlers_run()
+
+
+def held_while_sending(done: list[str], *signals: signal.Signals) -> None:
+    """Send `signals` to this process inside `stops_held`, noting in `done` each one sent."""
+    with stops_held():
+        for sig in signals:
+            send(sig)
+            done.append(sig.name)
+
+
+@pytest.mark.parametrize(
+    ("sig", "stop"), [(signal.SIGINT, KeyboardInterrupt), (signal.SIGTERM, Terminated)]
+)
+def test_a_stop_while_held_is_raised_once_the_block_has_run(
+    entry_point_handlers: None, sig: signal.Signals, stop: type[KeyboardInterrupt]
+) -> None:
+    done: list[str] = []
+    with pytest.raises(stop) as raised:
+        held_while_sending(done, sig, sig)
+    assert done == [sig.name, sig.name]  # the block ran to its end; the stop came after
+    assert raised.type is stop  # SIGINT is a plain Ctrl-C, not a Terminated
+
+
+def test_the_first_of_two_stops_is_the_one_raised(entry_point_handlers: None) -> None:
+    with pytest.raises(Terminated):
+        held_while_sending([], signal.SIGTERM, signal.SIGINT)
+
+
+def test_without_a_stop_nothing_is_raised_and_the_handlers_come_back(
+    entry_point_handlers: None,
+) -> None:
+    handlers = {sig: signal.getsignal(sig) for sig in (signal.SIGINT, signal.SIGTERM)}
+    done: list[str] = []
+    held_while_sending(done)
+    assert done == []
+    assert {sig: signal.getsignal(sig) for sig in handlers} == handlers
+    with pytest.raises(KeyboardInterrupt):  # the stop handlers act again, on the spot
+        send(signal.SIGINT)

@@ -213,7 +213,8 @@ _LIVE_DEFINITIONS = 11
 
 
 def migrate(con: duckdb.DuckDBPyConnection) -> list[str]:
-    """Apply the migrations not yet recorded, each in one transaction; returns those applied."""
+    """Apply the migrations not yet recorded, each in one transaction (all in one on a new
+    database); returns those applied."""
     con.execute(sql("000_schema_migrations"))
     done = {row[0] for row in con.execute("SELECT version FROM schema_migrations").fetchall()}
     known = migrations()
@@ -223,14 +224,17 @@ def migrate(con: duckdb.DuckDBPyConnection) -> list[str]:
             f"database schema version {max(done)} is newer than this faithpipe ({newest}); "
             "upgrade faithpipe"
         )
+    pending = [(version, name) for version, name in known if version not in done]
+    # A new database takes them all in one transaction: one commit (a WAL write and sync)
+    # instead of one a migration, ~0.1 s of every first run; a failure leaves it empty.
+    steps = [pending] if not done else [[migration] for migration in pending]
     applied = []
-    for version, name in known:
-        if version in done:
-            continue
+    for step in steps:
         with transaction(con):
-            con.execute(sql(name))
-            con.execute(sql("record_migration"), {"version": version, "name": name})
-        applied.append(name)
+            for version, name in step:
+                con.execute(sql(name))
+                con.execute(sql("record_migration"), {"version": version, "name": name})
+        applied += [name for _, name in step]
     if max(done | {v for v, name in known if name in applied}, default=0) >= _LIVE_DEFINITIONS:
         define_analysis(con, again=bool(applied))
     return applied

@@ -93,6 +93,36 @@ def test_a_process_killed_right_after_migrating_leaves_a_database_that_opens_off
         con.close()
 
 
+def test_a_new_database_whose_migrations_fail_is_left_empty_and_opens_later(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A new database takes every migration in one transaction: the last one failing leaves
+    none applied, not a half-made schema, and the next open makes it whole."""
+    db = tmp_path / "f.duckdb"
+    last = migrations()[-1][1]
+    text_of = flows.store.db.sql
+    with monkeypatch.context() as broken:
+        broken.setattr(
+            flows.store.db,
+            "sql",
+            lambda name: "SELECT no_such_column" if name == last else text_of(name),
+        )
+        with pytest.raises(duckdb.BinderException):
+            open_store(db)
+    con = connect(db)
+    try:
+        assert con.execute("SELECT count(*) FROM schema_migrations").fetchone() == (0,)
+        tables = "SELECT count(*) FROM duckdb_tables() WHERE table_name = 'case_scores'"
+        assert con.execute(tables).fetchone() == (0,)
+    finally:
+        con.close()
+    con = open_store(db)
+    try:
+        assert con.execute("SELECT max(version) FROM schema_migrations").fetchone() == (LATEST,)
+    finally:
+        con.close()
+
+
 _MANY_OLD_CASES = """
 INSERT INTO case_scores (config_id, case_id, run_id, content_hash, logged_at, n_yes, n_no, n_idk,
                          score, threshold, success, status, segments, scored_at)

@@ -142,7 +142,9 @@ def register_metric_functions(con: duckdb.DuckDBPyConnection) -> None:
             con.create_function(  # type: ignore[call-overload]
                 name, function, parameters, returns, type="arrow", null_handling="special"
             )
-        except duckdb.NotImplementedException:  # DuckDB's refusal of a second one by a name
+        # DuckDB's refusals of a second function by a name: on this connection, or (Catalog)
+        # on another connection of this process to the same database file.
+        except (duckdb.NotImplementedException, duckdb.CatalogException):
             if not _registered(con, name):
                 raise
 

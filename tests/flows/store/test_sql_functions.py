@@ -161,3 +161,19 @@ def test_many_rows_in_one_vector(con: duckdb.DuckDBPyConnection) -> None:
 def test_registering_twice_is_harmless(con: duckdb.DuckDBPyConnection) -> None:
     register_metric_functions(con)
     assert con.execute("SELECT faith_claims('A. B.')").fetchall() == [(["A.", "B."],)]
+
+
+def test_a_second_connection_to_the_same_file_in_one_process_has_them_too(
+    tmp_path: Path,
+) -> None:
+    # Connections of one process to one file share its catalog: DuckDB refuses the second
+    # registration with another error than on the same connection.
+    first = duckdb.connect(str(tmp_path / "f.duckdb"))
+    second = duckdb.connect(str(tmp_path / "f.duckdb"))
+    try:
+        register_metric_functions(first)
+        register_metric_functions(second)
+        assert second.execute("SELECT faith_claims('A. B.')").fetchall() == [(["A.", "B."],)]
+    finally:
+        first.close()
+        second.close()

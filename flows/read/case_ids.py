@@ -1,9 +1,11 @@
 """The pre-pass that finds repeated case_ids: the whole source's case_id column (only it),
-counted by DuckDB as it streams by, files alike read together (flows/read/streaming.py)."""
+counted by DuckDB as it streams by (by polars when there are few), files alike read together
+(flows/read/streaming.py)."""
 
 from __future__ import annotations
 
 import functools
+import itertools
 import tempfile
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -33,6 +35,9 @@ from schemas import content_case_ids
 _ID_COUNT_MEMORY = "256MB"
 _ID_ROWS = 1_000_000
 _ID_SCHEMA = pa.schema([("case_id", pa.string_view())])
+# Up to this many ids in all, polars counts them in memory (~40 MB at most): a DuckDB
+# connection of its own cost ~70 ms of every small run.
+_IDS_IN_MEMORY = 100_000
 
 
 def duplicated_case_ids(source: Source) -> pl.DataFrame:
@@ -104,7 +109,21 @@ def _repeated_ids(read: Callable[[], Iterator[pa.RecordBatch]]) -> pl.DataFrame:
             failed.append(exc)  # DuckDB rewords what its Arrow stream raised
             raise
 
-    ids = pa.RecordBatchReader.from_batches(_ID_SCHEMA, batches())
+    stream = batches()
+    held: list[pa.RecordBatch] = []
+    for batch in stream:
+        held.append(batch)
+        if sum(b.num_rows for b in held) > _IDS_IN_MEMORY:
+            return _counted_by_duckdb(itertools.chain(held, stream), failed)
+    ids = pl.DataFrame(pa.Table.from_batches(held, _ID_SCHEMA))
+    return ids.group_by("case_id").len().filter(pl.col("len") > 1).select("case_id")
+
+
+def _counted_by_duckdb(
+    batches: Iterator[pa.RecordBatch], failed: list[InputUnreadable]
+) -> pl.DataFrame:
+    """The ids repeated in `batches`, counted by DuckDB in bounded memory (it spills)."""
+    ids = pa.RecordBatchReader.from_batches(_ID_SCHEMA, batches)
     with tempfile.TemporaryDirectory(prefix="faithpipe-ids-") as spill:
         con = duckdb.connect(config={"memory_limit": _ID_COUNT_MEMORY, "temp_directory": spill})
         try:

@@ -9,6 +9,7 @@ import polars as pl
 import pyarrow.parquet as pq
 import pytest
 
+import flows.read.case_ids
 from flows.read.source import duplicated_case_ids, iter_batches, resolve_source
 from tests.support.builders import many_cases, write
 
@@ -78,8 +79,13 @@ def test_three_table_files_named_like_glob_patterns_are_read_as_themselves(
     assert read.select(columns).sort("case_id").equals(wide.select(columns).sort("case_id"))
 
 
-def test_repeated_case_ids_are_found_across_files_row_groups_and_forms(tmp_path: Path) -> None:
-    # Counted by DuckDB as the ids stream by (bounded memory); a plain polars count is the oracle.
+@pytest.mark.parametrize("ids_in_memory", [0, 100_000], ids=["duckdb", "polars"])
+def test_repeated_case_ids_are_found_across_files_row_groups_and_forms(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, ids_in_memory: int
+) -> None:
+    # Counted by DuckDB as the ids stream by (bounded memory), by polars when they are few;
+    # a plain polars count is the oracle.
+    monkeypatch.setattr(flows.read.case_ids, "_IDS_IN_MEMORY", ids_in_memory)
     rows = many_cases(30)
     again = pl.concat([rows.slice(10, 3), rows.slice(20, 1), rows.slice(20, 1)])
     with_nulls = rows.slice(25, 2).with_columns(case_id=pl.lit(None, dtype=pl.String))

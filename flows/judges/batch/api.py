@@ -32,6 +32,7 @@ from flows.clock import remaining
 from flows.errors import JudgeEndpointError, JudgeUnreachable
 from flows.judges.batch.requests import BATCH_ENDPOINT
 from flows.judges.endpoint.breaker import DEFAULT_BREAKER_FAILURES, CircuitBreaker, connection_kind
+from flows.judges.endpoint.capped_http import shared_tls
 from flows.judges.endpoint.event_loop import LoopThread
 from flows.judges.endpoint.request_details import (
     endpoint_name,
@@ -188,6 +189,7 @@ class BatchApi:
                 self._transfer_timeout, connect=silence, read=silence, write=silence, pool=silence
             ),
             default_headers={"Authorization": basic_auth} if basic_auth else None,
+            http_client=openai.DefaultAsyncHttpxClient(verify=shared_tls()),
         )
         self._breaker = CircuitBreaker(breaker_failures, self.endpoint, at_once={"throttled"})
         self._stopped = threading.Event()

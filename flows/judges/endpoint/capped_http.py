@@ -4,6 +4,8 @@ streamed through a counter that gives up past the cap, so a 100 MB reply is neve
 
 from __future__ import annotations
 
+import functools
+import ssl
 from collections.abc import AsyncIterator
 from typing import Any
 
@@ -12,14 +14,22 @@ import openai
 
 from flows.judges.endpoint.reply_cap import DEFAULT_MAX_REPLY_BYTES, ReplyTooLarge, too_large
 
-__all__ = ["DEFAULT_MAX_REPLY_BYTES", "ReplyTooLarge", "capped_client", "too_large"]
+__all__ = ["DEFAULT_MAX_REPLY_BYTES", "ReplyTooLarge", "capped_client", "shared_tls", "too_large"]
+
+
+@functools.cache
+def shared_tls() -> ssl.SSLContext:
+    """The process's one TLS context for judge endpoints (the system's CAs, SSL_CERT_FILE):
+    loading the CA bundle cost ~50 ms of CPU for every judge a process made. Read once, at
+    the first judge."""
+    return httpx2.create_ssl_context()
 
 
 def capped_client(limit: int, timeout: float) -> openai.DefaultAsyncHttpxClient:
     """The openai client's default HTTP client, its answers capped at `limit` bytes and asked
     uncompressed (a compressed body's size says nothing of what it expands to)."""
     return openai.DefaultAsyncHttpxClient(
-        transport=_CappedTransport(httpx2.AsyncHTTPTransport(), limit),
+        transport=_CappedTransport(httpx2.AsyncHTTPTransport(verify=shared_tls()), limit),
         timeout=timeout,
         headers={"Accept-Encoding": "identity"},
     )

@@ -212,9 +212,25 @@ def connect_for_reading(
 _LIVE_DEFINITIONS = 11
 
 
-def migrate(con: duckdb.DuckDBPyConnection) -> list[str]:
-    """Apply the migrations not yet recorded, each in one transaction (all in one on a new
-    database); returns those applied."""
+# The first line of sql/new_database.sql names the migration it was made at (new_database.py
+# writes it). A script older than the newest migration is not used: migrate() walks the
+# migrations instead, so a stale one costs time, never a wrong schema.
+_MADE_AT = re.compile(r"^-- faithpipe storage at migration (\d+):")
+
+
+def made_at(script: str) -> int | None:
+    """The migration the new-database script `script` was made at, read from its first line."""
+    found = _MADE_AT.match(script)
+    return int(found.group(1)) if found else None
+
+
+def migrate(con: duckdb.DuckDBPyConnection, *, walk: bool = False) -> list[str]:
+    """Apply the migrations not yet recorded, each in one transaction; returns those applied.
+
+    A new database takes them all in one transaction, from the one script of their tables
+    (sql/new_database.sql, when it is made at the newest migration; `walk`: through each
+    migration all the same): one commit instead of ~20, and no macro made only to be
+    replaced by define_analysis; a failure leaves the database empty."""
     con.execute(sql("000_schema_migrations"))
     done = {row[0] for row in con.execute("SELECT version FROM schema_migrations").fetchall()}
     known = migrations()
@@ -225,16 +241,22 @@ def migrate(con: duckdb.DuckDBPyConnection) -> list[str]:
             "upgrade faithpipe"
         )
     pending = [(version, name) for version, name in known if version not in done]
-    # A new database takes them all in one transaction: one commit (a WAL write and sync)
-    # instead of one a migration, ~0.1 s of every first run; a failure leaves it empty.
-    steps = [pending] if not done else [[migration] for migration in pending]
-    applied = []
-    for step in steps:
+    tables = None if done or walk else sql("new_database")
+    if tables is not None and made_at(tables) == newest:
         with transaction(con):
-            for version, name in step:
-                con.execute(sql(name))
+            con.execute(tables)
+            for version, name in pending:
                 con.execute(sql("record_migration"), {"version": version, "name": name})
-        applied += [name for _, name in step]
+        applied = [name for _, name in pending]
+    else:
+        steps = [pending] if not done else [[migration] for migration in pending]
+        applied = []
+        for step in steps:
+            with transaction(con):
+                for version, name in step:
+                    con.execute(sql(name))
+                    con.execute(sql("record_migration"), {"version": version, "name": name})
+            applied += [name for _, name in step]
     if max(done | {v for v, name in known if name in applied}, default=0) >= _LIVE_DEFINITIONS:
         define_analysis(con, again=bool(applied))
     return applied

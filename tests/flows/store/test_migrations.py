@@ -93,20 +93,28 @@ def test_a_process_killed_right_after_migrating_leaves_a_database_that_opens_off
         con.close()
 
 
+@pytest.mark.parametrize("made_by", ["script", "migrations"])
 def test_a_new_database_whose_migrations_fail_is_left_empty_and_opens_later(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, made_by: str
 ) -> None:
-    """A new database takes every migration in one transaction: the last one failing leaves
-    none applied, not a half-made schema, and the next open makes it whole."""
+    """A new database takes every migration in one transaction, from the tables' script
+    (sql/new_database.sql) or, when that is stale, walking each: its last statement failing
+    leaves none applied, not a half-made schema, and the next open makes it whole."""
     db = tmp_path / "f.duckdb"
     last = migrations()[-1][1]
     text_of = flows.store.db.sql
-    with monkeypatch.context() as broken:
-        broken.setattr(
-            flows.store.db,
-            "sql",
-            lambda name: "SELECT no_such_column" if name == last else text_of(name),
-        )
+
+    def broken(name: str) -> str:
+        if name == last:
+            return "SELECT no_such_column"
+        if name == "new_database":
+            script = text_of(name) + "SELECT no_such_column;\n"
+            stale = f"migration {LATEST - 1}:"
+            return script.replace(f"migration {LATEST}:", stale) if made_by != "script" else script
+        return text_of(name)
+
+    with monkeypatch.context() as patched:
+        patched.setattr(flows.store.db, "sql", broken)
         with pytest.raises(duckdb.BinderException):
             open_store(db)
     con = connect(db)

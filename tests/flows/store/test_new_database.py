@@ -1,0 +1,89 @@
+"""A new database is made from one script of the tables (sql/new_database.sql), and holds
+exactly what walking every migration makes: tables, columns, constraints, the analysis
+macros and views, the migrations recorded."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import duckdb
+import pytest
+
+import flows.store.db
+from flows.store.db import made_at, migrate, migrations, open_store
+from flows.store.new_database import SCRIPT, tables_script
+
+LATEST = migrations()[-1][0]
+
+# What a database holds, read from DuckDB's catalog; oids and timestamps left out.
+CATALOG = {
+    "tables": "SELECT table_name, sql, comment FROM duckdb_tables() WHERE NOT internal",
+    "columns": (
+        "SELECT table_name, column_index, column_name, data_type, column_default, is_nullable "
+        "FROM duckdb_columns() WHERE NOT internal"
+    ),
+    "constraints": (
+        "SELECT table_name, constraint_type, constraint_text FROM duckdb_constraints() "
+        "WHERE database_name = current_database()"
+    ),
+    "views": "SELECT view_name, sql FROM duckdb_views() WHERE NOT internal",
+    "macros": (
+        "SELECT function_name, function_type, parameters, macro_definition "
+        "FROM duckdb_functions() "
+        "WHERE function_type LIKE '%macro%' AND database_name = current_database()"
+    ),
+    "indexes": "SELECT index_name, sql FROM duckdb_indexes()",
+    "migrations": "SELECT version, name FROM schema_migrations",
+}
+
+
+def catalog(db: Path) -> dict[str, list[tuple]]:
+    con = duckdb.connect(str(db), read_only=True)
+    try:
+        return {
+            part: sorted(con.execute(query).fetchall(), key=str) for part, query in CATALOG.items()
+        }
+    finally:
+        con.close()
+
+
+def walked(db: Path) -> Path:
+    """A new database made by walking every migration, as an older database is."""
+    con = duckdb.connect(str(db))
+    try:
+        migrate(con, walk=True)
+    finally:
+        con.close()
+    return db
+
+
+def test_a_new_database_holds_what_walking_every_migration_makes(tmp_path: Path) -> None:
+    open_store(tmp_path / "new.duckdb").close()
+    made, expected = catalog(tmp_path / "new.duckdb"), catalog(walked(tmp_path / "walked.duckdb"))
+    assert [len(expected[part]) > 0 for part in ("tables", "views", "macros")] == [True] * 3
+    assert made == expected
+
+
+def test_the_script_is_made_at_the_newest_migration(tmp_path: Path) -> None:
+    con = duckdb.connect(str(tmp_path / "walked.duckdb"))
+    try:
+        migrate(con, walk=True)
+        current = tables_script(con, LATEST)  # in the order they were made: before a reopen
+    finally:
+        con.close()
+    assert SCRIPT.read_text() == current, "run `python -m flows.store.new_database`"
+    assert made_at(current) == LATEST
+
+
+def test_a_script_older_than_the_newest_migration_is_not_used(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    text_of = flows.store.db.sql
+    stale = SCRIPT.read_text().replace(f"migration {LATEST}:", f"migration {LATEST - 1}:", 1)
+    # Its tables broken too: were it used, the database would lack case_scores.
+    stale = stale.replace("CREATE TABLE case_scores(", "CREATE TABLE not_case_scores(", 1)
+    monkeypatch.setattr(
+        flows.store.db, "sql", lambda name: stale if name == "new_database" else text_of(name)
+    )
+    open_store(tmp_path / "new.duckdb").close()
+    assert catalog(tmp_path / "new.duckdb") == catalog(walked(tmp_path / "walked.duckdb"))

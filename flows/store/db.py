@@ -212,24 +212,24 @@ def connect_for_reading(
 _LIVE_DEFINITIONS = 11
 
 
-# The first line of sql/new_database.sql names the migration it was made at (new_database.py
-# writes it). A script older than the newest migration is not used: migrate() walks the
-# migrations instead, so a stale one costs time, never a wrong schema.
-_MADE_AT = re.compile(r"^-- faithpipe storage at migration (\d+):")
+# The first line of sql/new_database.sql names the migrations it was made from
+# (new_database.py writes it). Unless they are exactly this faithpipe's, it is not used:
+# migrate() walks the migrations instead, so a stale script costs time, never a wrong schema.
+_MADE_FROM = re.compile(r"^-- faithpipe storage after migrations ([\d ]+):")
 
 
-def made_at(script: str) -> int | None:
-    """The migration the new-database script `script` was made at, read from its first line."""
-    found = _MADE_AT.match(script)
-    return int(found.group(1)) if found else None
+def made_from(script: str) -> set[int]:
+    """The migrations the new-database script `script` was made from (its first line)."""
+    found = _MADE_FROM.match(script)
+    return {int(version) for version in found.group(1).split()} if found else set()
 
 
 def migrate(con: duckdb.DuckDBPyConnection, *, walk: bool = False) -> list[str]:
     """Apply the migrations not yet recorded, each in one transaction; returns those applied.
 
     A new database takes them all in one transaction, from the one script of their tables
-    (sql/new_database.sql, when it is made at the newest migration; `walk`: through each
-    migration all the same): one commit instead of ~20, and no macro made only to be
+    (sql/new_database.sql, when it is made from exactly these migrations; `walk`: through
+    each migration all the same): one commit instead of ~20, and no macro made only to be
     replaced by define_analysis; a failure leaves the database empty."""
     con.execute(sql("000_schema_migrations"))
     done = {row[0] for row in con.execute("SELECT version FROM schema_migrations").fetchall()}
@@ -242,7 +242,7 @@ def migrate(con: duckdb.DuckDBPyConnection, *, walk: bool = False) -> list[str]:
         )
     pending = [(version, name) for version, name in known if version not in done]
     tables = None if done or walk else sql("new_database")
-    if tables is not None and made_at(tables) == newest:
+    if tables is not None and made_from(tables) == {version for version, _ in pending}:
         with transaction(con):
             con.execute(tables)
             for version, name in pending:

@@ -14,21 +14,22 @@ import duckdb
 
 from flows.store.db import migrate, migrations, sql
 
-# The first line names the migration the script was made at (db.made_at reads it).
+# The first line names the migrations the script was made from (db.made_from reads it).
 _HEADER = (
-    "-- faithpipe storage at migration {version}: made by `python -m flows.store.new_database`"
+    "-- faithpipe storage after migrations {versions}: made by `python -m flows.store.new_database`"
 )
 SCRIPT = Path(__file__).with_name("sql") / "new_database.sql"
 
 
-def tables_script(con: duckdb.DuckDBPyConnection, version: int) -> str:
+def tables_script(con: duckdb.DuckDBPyConnection, versions: list[int]) -> str:
     """CREATE TABLE statements for every table of `con`'s database, in the order they were
     made (on the connection that made them: a reopen numbers them anew), under the header
-    naming `version`: what the migrations left, analysis objects (macros, views) aside,
-    which define_analysis makes."""
+    naming the migrations `versions` that made them: what the migrations left, analysis
+    objects (macros, views) aside, which define_analysis makes."""
     statements = con.execute(sql("table_statements")).fetchall()
     body = "\n".join(statement for (statement,) in statements)
-    return f"{_HEADER.format(version=version)}\n{body}\n"
+    header = _HEADER.format(versions=" ".join(map(str, versions)))
+    return f"{header}\n{body}\n"
 
 
 def main() -> int:
@@ -37,7 +38,7 @@ def main() -> int:
         con = duckdb.connect(str(Path(folder) / "migrated.duckdb"))
         try:
             migrate(con, walk=True)
-            text = tables_script(con, migrations()[-1][0])
+            text = tables_script(con, [version for version, _ in migrations()])
         finally:
             con.close()
     SCRIPT.write_text(text)

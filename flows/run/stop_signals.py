@@ -88,7 +88,45 @@ def exit_code_of(stop: KeyboardInterrupt) -> int:
 def _raise_stop(signum: int, frame: FrameType | None) -> None:
     name = signal.Signals(signum).name
     _received["last"] = name
+    if _inside_polars(frame):
+        _deliver_again(signum)
+        return
     raise Terminated(name) if signum == signal.SIGTERM else KeyboardInterrupt
+
+
+# A stop raised in Python code that polars' Rust called (a frame's `dtypes` builds Python
+# dtype objects) is a Rust panic, not an exception: `PanicException: called
+# Result::unwrap() on an Err value: PyErr { type: <class '...Terminated'> ...`, a multi-line
+# panic message on stderr and exit 1 (seen in a stop trial at load 6). While any polars frame
+# is on the stack the stop waits, asked again every few ms, until the code is out of polars.
+_AGAIN_AFTER_SECONDS = 0.005
+_again_pending = threading.Event()
+
+
+def _inside_polars(frame: FrameType | None) -> bool:
+    polars = sys.modules.get("polars")
+    home = os.path.dirname(getattr(polars, "__file__", None) or "") if polars else ""
+    while frame is not None and home:
+        if frame.f_code.co_filename.startswith(home + os.sep):
+            return True
+        frame = frame.f_back
+    return False
+
+
+def _deliver_again(signum: int) -> None:
+    """Send `signum` to this process again shortly (once at a time): its handler then runs
+    where the main thread is by then."""
+    if _again_pending.is_set():
+        return
+    _again_pending.set()
+
+    def send() -> None:
+        _again_pending.clear()
+        os.kill(os.getpid(), signum)
+
+    timer = threading.Timer(_AGAIN_AFTER_SECONDS, send)
+    timer.daemon = True
+    timer.start()
 
 
 def install_stop_handlers() -> None:
@@ -109,6 +147,9 @@ def deadline_handler(seconds: float) -> Callable[[int, FrameType | None], None]:
 
     def raise_deadline(signum: int, frame: FrameType | None) -> None:
         _received.update(last="SIGALRM", deadline=text)
+        if _inside_polars(frame):
+            _deliver_again(signum)
+            return
         raise RunDeadline(text)
 
     return raise_deadline

@@ -1,15 +1,26 @@
 """A stop while the native libraries load is held and raised right after (flows.cli.main):
-raised inside DuckDB's initialisation it aborted the process instead of exiting 130."""
+raised inside DuckDB's initialisation it aborted the process instead of exiting 130. And a
+stop that lands in Python code polars' Rust called waits until the code is out of polars:
+raised there it was a Rust panic."""
 
 from __future__ import annotations
 
 import os
 import signal
+import threading
+import time
 from collections.abc import Iterator
 
+import polars as pl
 import pytest
 
-from flows.run.stop_signals import Terminated, install_stop_handlers, stops_held
+from flows.run.stop_signals import (
+    RunDeadline,
+    Terminated,
+    deadline_handler,
+    install_stop_handlers,
+    stops_held,
+)
 
 
 def let_handlers_run() -> None:
@@ -68,3 +79,45 @@ def test_without_a_stop_nothing_is_raised_and_the_handlers_come_back(
     assert {sig: signal.getsignal(sig) for sig in handlers} == handlers
     with pytest.raises(KeyboardInterrupt):  # the stop handlers act again, on the spot
         send(signal.SIGINT)
+
+
+# A frame whose `dtypes` builds 2,000 Python dtype objects from Rust: a stop raised inside one
+# was a Rust panic (PanicException, exit 1), within ~0.2 s of a 0.5 ms timer.
+WIDE = pl.DataFrame({f"c{i}": pl.Series([], dtype=pl.Datetime("us", "UTC")) for i in range(2000)})
+
+
+def read_dtypes(seconds: float = 10.0) -> None:
+    """Read WIDE's dtypes again and again for `seconds` (the test's bound: a stop ends it)."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        WIDE.dtypes  # noqa: B018 - the read is the point
+
+
+def read_dtypes_until_stopped(stop: type[KeyboardInterrupt]) -> None:
+    """`stop` comes out of the reads, not a PanicException (which fails the test)."""
+    with pytest.raises(stop):
+        read_dtypes()
+
+
+def test_a_deadline_landing_inside_polars_is_raised_after_it_not_a_panic() -> None:
+    before = signal.signal(signal.SIGALRM, deadline_handler(1.0))
+    try:
+        for _ in range(20):  # twenty stops, each landing wherever the reads are
+            signal.setitimer(signal.ITIMER_REAL, 0.0005)
+            read_dtypes_until_stopped(RunDeadline)
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, before)
+
+
+@pytest.mark.parametrize(
+    ("sig", "stop"), [(signal.SIGINT, KeyboardInterrupt), (signal.SIGTERM, Terminated)]
+)
+def test_a_signal_landing_inside_polars_is_raised_after_it_not_a_panic(
+    entry_point_handlers: None, sig: signal.Signals, stop: type[KeyboardInterrupt]
+) -> None:
+    for _ in range(10):
+        sender = threading.Timer(0.001, os.kill, (os.getpid(), sig))
+        sender.start()
+        read_dtypes_until_stopped(stop)
+        sender.join()

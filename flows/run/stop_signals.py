@@ -100,7 +100,7 @@ def _raise_stop(signum: int, frame: FrameType | None) -> None:
 # panic message on stderr and exit 1 (seen in a stop trial at load 6). While any polars frame
 # is on the stack the stop waits, asked again every few ms, until the code is out of polars.
 _AGAIN_AFTER_SECONDS = 0.005
-_again_pending = threading.Event()
+_again_pending: set[int] = set()  # the signals a timer will send again
 
 
 def _inside_polars(frame: FrameType | None) -> bool:
@@ -114,14 +114,14 @@ def _inside_polars(frame: FrameType | None) -> bool:
 
 
 def _deliver_again(signum: int) -> None:
-    """Send `signum` to this process again shortly (once at a time): its handler then runs
-    where the main thread is by then."""
-    if _again_pending.is_set():
+    """Send `signum` to this process again shortly (one timer a signal): its handler then
+    runs where the main thread is by then."""
+    if signum in _again_pending:
         return
-    _again_pending.set()
+    _again_pending.add(signum)
 
     def send() -> None:
-        _again_pending.clear()
+        _again_pending.discard(signum)
         os.kill(os.getpid(), signum)
 
     timer = threading.Timer(_AGAIN_AFTER_SECONDS, send)

@@ -9,7 +9,7 @@ import os
 import signal
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 import polars as pl
 import pytest
@@ -86,25 +86,28 @@ def test_without_a_stop_nothing_is_raised_and_the_handlers_come_back(
 WIDE = pl.DataFrame({f"c{i}": pl.Series([], dtype=pl.Datetime("us", "UTC")) for i in range(2000)})
 
 
-def read_dtypes(seconds: float = 10.0) -> None:
-    """Read WIDE's dtypes again and again for `seconds` (the test's bound: a stop ends it)."""
+def read_dtypes(start: Callable[[], None], seconds: float = 10.0) -> None:
+    """`start()` the stop's timer, then read WIDE's dtypes again and again for `seconds` (the
+    test's bound: the stop ends it)."""
     deadline = time.monotonic() + seconds
+    start()
     while time.monotonic() < deadline:
         WIDE.dtypes  # noqa: B018 - the read is the point
 
 
-def read_dtypes_until_stopped(stop: type[KeyboardInterrupt]) -> None:
+def read_dtypes_until_stopped(stop: type[KeyboardInterrupt], start: Callable[[], None]) -> None:
     """`stop` comes out of the reads, not a PanicException (which fails the test)."""
     with pytest.raises(stop):
-        read_dtypes()
+        read_dtypes(start)
 
 
 def test_a_deadline_landing_inside_polars_is_raised_after_it_not_a_panic() -> None:
     before = signal.signal(signal.SIGALRM, deadline_handler(1.0))
     try:
         for _ in range(20):  # twenty stops, each landing wherever the reads are
-            signal.setitimer(signal.ITIMER_REAL, 0.0005)
-            read_dtypes_until_stopped(RunDeadline)
+            read_dtypes_until_stopped(
+                RunDeadline, lambda: signal.setitimer(signal.ITIMER_REAL, 0.0005)
+            )
     finally:
         signal.setitimer(signal.ITIMER_REAL, 0)
         signal.signal(signal.SIGALRM, before)
@@ -118,6 +121,5 @@ def test_a_signal_landing_inside_polars_is_raised_after_it_not_a_panic(
 ) -> None:
     for _ in range(10):
         sender = threading.Timer(0.001, os.kill, (os.getpid(), sig))
-        sender.start()
-        read_dtypes_until_stopped(stop)
+        read_dtypes_until_stopped(stop, sender.start)
         sender.join()

@@ -10,6 +10,7 @@ import duckdb
 import pytest
 
 import flows.store.db
+import flows.store.new_database
 from flows.store.db import made_from, migrate, migrations, open_store
 from flows.store.new_database import SCRIPT, tables_script
 
@@ -92,3 +93,20 @@ def test_a_script_made_without_the_newest_migration_is_not_used(
     )
     open_store(tmp_path / "new.duckdb").close()
     assert catalog(tmp_path / "new.duckdb") == catalog(walked(tmp_path / "walked.duckdb"))
+
+
+def catalog_tables(folder: Path) -> list[tuple]:
+    return catalog(walked(folder / "walked.duckdb"))["tables"]
+
+
+def test_the_command_writes_the_script_as_committed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`python -m flows.store.new_database` (docs/development.md), written to a copy."""
+    written = tmp_path / "new_database.sql"
+    monkeypatch.setattr(flows.store.new_database, "SCRIPT", written)
+    assert flows.store.new_database.main() == 0
+    assert written.read_text() == SCRIPT.read_text()
+    tables = SCRIPT.read_text().count("CREATE TABLE")
+    assert tables == len(catalog_tables(tmp_path)) - 1  # all but schema_migrations
+    assert capsys.readouterr().out == f"wrote {written} ({tables} tables)\n"

@@ -122,4 +122,4 @@ def test_a_signal_landing_inside_polars_is_raised_after_it_not_a_panic(
     for _ in range(10):
         sender = threading.Timer(0.001, os.kill, (os.getpid(), sig))
         read_dtypes_until_stopped(stop, sender.start)
-        sender.join()
+        sender.join(timeout=10)  # it fired within the reads: a hang guard

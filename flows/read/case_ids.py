@@ -111,9 +111,11 @@ def _repeated_ids(read: Callable[[], Iterator[pa.RecordBatch]]) -> pl.DataFrame:
 
     stream = batches()
     held: list[pa.RecordBatch] = []
+    rows = 0
     for batch in stream:
         held.append(batch)
-        if sum(b.num_rows for b in held) > _IDS_IN_MEMORY:
+        rows += batch.num_rows
+        if rows > _IDS_IN_MEMORY:
             return _counted_by_duckdb(itertools.chain(held, stream), failed)
     ids = pl.DataFrame(pa.Table.from_batches(held, _ID_SCHEMA))
     return ids.group_by("case_id").len().filter(pl.col("len") > 1).select("case_id")

@@ -13,6 +13,8 @@ from flows.errors import ClusterUnavailable
 
 # How long one slice of a wait for a task lasts.
 _POLL_SECONDS = 0.2
+# The least time a finished task's result is given to arrive, however late it finished.
+_FETCH_SECONDS = 30.0
 # A failing task is run once more (its error may be passing: a full /tmp on one worker);
 # a worker that dies mid-task is Dask's to handle: the scheduler runs the task elsewhere.
 TASK_RETRIES = 1
@@ -23,22 +25,32 @@ def result_in_slices(handle: Any, task_timeout: float) -> str:
     the main thread runs its signal handlers. A cluster that finishes nothing within
     `task_timeout` seconds, or loses its scheduler, ends the wait with ClusterUnavailable."""
     give_up = time.monotonic() + task_timeout
-    while True:
-        try:
-            return handle.result(timeout=_POLL_SECONDS)
-        except TimeoutError:
-            if time.monotonic() > give_up:
-                raise ClusterUnavailable(
-                    f"no partition finished within --task-timeout {task_timeout:g} s: the Dask "
-                    "cluster is stuck or has no worker; committed batches are kept"
-                ) from None
-        except Exception as exc:
-            if cluster_lost(exc):
-                raise ClusterUnavailable(
-                    f"the Dask scheduler was lost ({type(exc).__name__}); committed batches "
-                    "are kept: run again to resume"
-                ) from None
-            raise
+    # Each slice asks whether the task is done; the result is fetched once, after. Asking
+    # `result(timeout=...)` slice after slice breaks when fetching takes longer than a slice
+    # (distributed 2026.8): the timed-out fetch is cancelled but stays shared, and the next
+    # fetch awaits it and fails with UnboundLocalError from inside `sync()`.
+    task = getattr(handle, "wrapped_future", handle)
+    while not task.done():
+        if time.monotonic() > give_up:
+            raise ClusterUnavailable(
+                f"no partition finished within --task-timeout {task_timeout:g} s: the Dask "
+                "cluster is stuck or has no worker; committed batches are kept"
+            )
+        time.sleep(_POLL_SECONDS)
+    try:
+        return handle.result(timeout=max(give_up - time.monotonic(), _FETCH_SECONDS))
+    except TimeoutError:
+        raise ClusterUnavailable(
+            f"a finished partition's result could not be fetched within --task-timeout "
+            f"{task_timeout:g} s: its worker is unreachable; committed batches are kept"
+        ) from None
+    except Exception as exc:
+        if cluster_lost(exc):
+            raise ClusterUnavailable(
+                f"the Dask scheduler was lost ({type(exc).__name__}); committed batches "
+                "are kept: run again to resume"
+            ) from None
+        raise
 
 
 def cluster_lost(exc: BaseException) -> bool:

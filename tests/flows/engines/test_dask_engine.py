@@ -201,6 +201,18 @@ def test_a_call_cap_on_dask_is_refused_with_exit_2(llm_source: Path, tmp_path: P
     assert not (tmp_path / "x.duckdb").exists()
 
 
+def test_a_result_that_takes_longer_than_a_slice_to_fetch_arrives_whole(
+    dask_client: object, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Slices far shorter than fetching 20 MB from a worker takes: asking `result(timeout=)`
+    # slice after slice failed here every time with UnboundLocalError from distributed.
+    monkeypatch.setattr("flows.engines.submitters._POLL_SECONDS", 0.005)
+    for size in (20_000_000, 20_000_001):
+        large = dask_client.submit("x".__mul__, size, pure=False)  # type: ignore[attr-defined]
+        assert len(result_in_slices(large, 60)) == size
+        del large
+
+
 def test_a_cluster_that_finishes_nothing_ends_the_wait_with_exit_10(dask_client: object) -> None:
     # The task outlasts the 0.3 s timeout by far: the wait must end before the task does.
     task_seconds = 6.0

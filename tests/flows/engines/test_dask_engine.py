@@ -213,6 +213,30 @@ def test_a_result_that_takes_longer_than_a_slice_to_fetch_arrives_whole(
         del large
 
 
+class FinishedButUnreachable:
+    """A finished task whose result cannot be fetched (its worker gone, nobody to rerun it):
+    a stand-in, since a real cluster would need a worker killed at that very moment."""
+
+    def __init__(self) -> None:
+        self.fetch_timeouts: list[float] = []
+
+    def done(self) -> bool:
+        return True
+
+    def result(self, timeout: float) -> str:
+        self.fetch_timeouts.append(timeout)
+        raise TimeoutError(f"timed out after {timeout} s.")
+
+
+def test_a_finished_result_that_cannot_be_fetched_ends_the_wait_with_exit_10() -> None:
+    handle = FinishedButUnreachable()
+    with pytest.raises(ClusterUnavailable, match="could not be fetched") as raised:
+        result_in_slices(handle, 0.3)
+    assert raised.value.exit_code == 10
+    # fetched once, and given time to arrive though --task-timeout is nearly spent
+    assert [timeout >= 30 for timeout in handle.fetch_timeouts] == [True]
+
+
 def test_a_cluster_that_finishes_nothing_ends_the_wait_with_exit_10(dask_client: object) -> None:
     # The task outlasts the 0.3 s timeout by far: the wait must end before the task does.
     task_seconds = 6.0

@@ -37,28 +37,24 @@ def result_in_slices(handle: Any, task_timeout: float) -> str:
                 "cluster is stuck or has no worker; committed batches are kept"
             )
         time.sleep(_POLL_SECONDS)
-    try:
-        return handle.result(timeout=max(give_up - time.monotonic(), _FETCH_SECONDS))
-    except TimeoutError:
-        raise ClusterUnavailable(
-            f"a finished partition's result could not be fetched within --task-timeout "
-            f"{task_timeout:g} s: its worker is unreachable; committed batches are kept"
-        ) from None
-    except Exception as exc:
-        if cluster_lost(exc):
-            raise ClusterUnavailable(
-                f"the Dask scheduler was lost ({type(exc).__name__}); committed batches "
-                "are kept: run again to resume"
-            ) from None
-        raise
-
-
-def cluster_lost(exc: BaseException) -> bool:
-    """Whether `exc` says the cluster went away rather than the task failing: a future the
-    scheduler cancelled (its connection lost) or a closed connection to it."""
+    # distributed is loaded already: `handle` is its future (or wraps one)
     from distributed.comm.core import CommClosedError
 
-    return isinstance(exc, CancelledError | CommClosedError)
+    fetch_seconds = max(give_up - time.monotonic(), _FETCH_SECONDS)
+    try:
+        return handle.result(timeout=fetch_seconds)
+    except TimeoutError:
+        raise ClusterUnavailable(
+            f"a finished partition's result could not be fetched within {fetch_seconds:.0f} s: "
+            "its worker is unreachable; committed batches are kept"
+        ) from None
+    # the cluster went away, not the task: a future the scheduler cancelled (its connection
+    # lost) or a closed connection to it
+    except (CancelledError, CommClosedError) as exc:
+        raise ClusterUnavailable(
+            f"the Dask scheduler was lost ({type(exc).__name__}); committed batches "
+            "are kept: run again to resume"
+        ) from None
 
 
 class Submitter(Protocol):

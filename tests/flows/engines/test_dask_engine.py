@@ -214,10 +214,12 @@ def test_a_result_that_takes_longer_than_a_slice_to_fetch_arrives_whole(
 
 
 class FinishedButUnreachable:
-    """A finished task whose result cannot be fetched (its worker gone, nobody to rerun it):
-    a stand-in, since a real cluster would need a worker killed at that very moment."""
+    """A finished task whose fetch raises `error` (by default a timeout: its worker gone,
+    nobody to rerun it): a stand-in, since a real cluster would need a worker killed at that
+    very moment."""
 
-    def __init__(self) -> None:
+    def __init__(self, error: Exception | None = None) -> None:
+        self.error = error
         self.fetch_timeouts: list[float] = []
 
     def done(self) -> bool:
@@ -225,16 +227,25 @@ class FinishedButUnreachable:
 
     def result(self, timeout: float) -> str:
         self.fetch_timeouts.append(timeout)
-        raise TimeoutError(f"timed out after {timeout} s.")
+        raise self.error or TimeoutError(f"timed out after {timeout} s.")
 
 
 def test_a_finished_result_that_cannot_be_fetched_ends_the_wait_with_exit_10() -> None:
     handle = FinishedButUnreachable()
-    with pytest.raises(ClusterUnavailable, match="could not be fetched") as raised:
+    with pytest.raises(ClusterUnavailable, match="could not be fetched within 30 s") as raised:
         result_in_slices(handle, 0.3)
     assert raised.value.exit_code == 10
     # fetched once, and given time to arrive though --task-timeout is nearly spent
     assert [timeout >= 30 for timeout in handle.fetch_timeouts] == [True]
+
+
+def test_a_cancelled_task_is_a_lost_cluster_and_a_task_error_stays_itself() -> None:
+    from concurrent.futures import CancelledError
+
+    with pytest.raises(ClusterUnavailable, match="scheduler was lost"):
+        result_in_slices(FinishedButUnreachable(CancelledError("score-partition-x-1")), 5)
+    with pytest.raises(ValueError, match="a bug in the partition"):
+        result_in_slices(FinishedButUnreachable(ValueError("a bug in the partition")), 5)
 
 
 def test_a_cluster_that_finishes_nothing_ends_the_wait_with_exit_10(dask_client: object) -> None:

@@ -10,7 +10,19 @@ import sys
 import zipfile
 from pathlib import Path
 
-SKIP = shutil.ignore_patterns(".git", ".venv", "build", "*.egg-info", "__pycache__", "*.duckdb*")
+_ANYWHERE = shutil.ignore_patterns("*.egg-info", "__pycache__", "*.duckdb*")
+# What a working copy holds beside the source: the venv, caches, the docs site, the benches'
+# output (a developer's bench/out reached 1 GB, and the copy took most of the test's time).
+_BESIDE = {".git", ".venv", "build", "site", ".mypy_cache", ".pytest_cache", ".ruff_cache",
+           ".hypothesis", "bench/out"}  # fmt: skip
+
+
+def _skip(root: Path, directory: str, names: list[str]) -> set[str]:
+    """What copytree leaves out of `directory` (under `root`)."""
+    here = Path(directory).relative_to(root)
+    beside = {name for name in names if (here / name).as_posix() in _BESIDE}
+    return beside | _ANYWHERE(directory, names)
+
 
 # setuptools without the `wheel` package has no bdist_wheel; then the wheel is zipped here from
 # what setuptools itself selects: build_py (packages.find, package data) and egg_info (metadata).
@@ -24,7 +36,7 @@ def build_wheel(root: Path, work: Path) -> Path:
     """The wheel of the tree at `root`, built in `work` (the tree is copied: nothing is left
     behind in `root`)."""
     tree = work / "src"
-    shutil.copytree(root, tree, ignore=SKIP)
+    shutil.copytree(root, tree, ignore=lambda d, names: _skip(root, d, names))
     dist = work / "dist"
     built = _run(
         sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "--no-index",

@@ -10,7 +10,7 @@ import polars as pl
 import pytest
 
 from faith_udfs import FaithfulnessMetric, GroundedJudge, LexicalJudge, LLMTestCase
-from flows.store.sql_functions import register_metric_functions
+from flows.store.sql_functions import METRIC_FUNCTIONS, _says_it_exists, register_metric_functions
 from tests.conftest import POLICY
 
 CONTEXT = [POLICY[0]]  # "Order A17 shipped on 3 March by courier."
@@ -174,6 +174,27 @@ def test_a_second_connection_to_the_same_file_in_one_process_has_them_too(
         register_metric_functions(first)
         register_metric_functions(second)
         assert second.execute("SELECT faith_claims('A. B.')").fetchall() == [(["A.", "B."],)]
+    finally:
+        first.close()
+        second.close()
+
+
+def test_both_refusals_of_a_second_registration_are_read_without_a_catalog_look(
+    tmp_path: Path,
+) -> None:
+    # Looking in duckdb_functions() costs ~40 ms a function; DuckDB's words say it already.
+    name, (function, parameters, returns) = next(iter(METRIC_FUNCTIONS.items()))
+    first = duckdb.connect(str(tmp_path / "f.duckdb"))
+    second = duckdb.connect(str(tmp_path / "f.duckdb"))
+    try:
+        register_metric_functions(first)
+        for con in (first, second):  # NotImplementedException, then CatalogException
+            with pytest.raises(duckdb.Error) as refused:
+                con.create_function(  # type: ignore[call-overload]
+                    name, function, parameters, returns, type="arrow", null_handling="special"
+                )
+            assert _says_it_exists(refused.value, name), refused.value
+        assert not _says_it_exists(duckdb.CatalogException("Table x does not exist"), name)
     finally:
         first.close()
         second.close()

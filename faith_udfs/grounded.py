@@ -3,9 +3,9 @@ per claim against the case's whole context.
 
 Each claim gets one `support` in [0, 1]: a fitted logistic combination of a handful of
 features (grounded_features.py: how much of the claim, its words weighed by their rarity in
-the case's own context, the whole context / its best sentence / its best three-sentence window
-hold; figures and names found nowhere; a negation on one side only). The fit is
-bench/fit_grounded.py on the five dev sets of ../shared/devsets. Verdicts:
+the case's own context, the whole context and its best sentence hold; figures and names found
+nowhere; a negation on one side only). The fit is bench/fit_grounded.py on the five dev sets
+of ../shared/devsets. Verdicts:
 - `yes`: support >= the yes cut-off;
 - `idk`: support below the silent cut-off, or no content word at all (nothing to look for);
 - `no`: the rest.

@@ -1,14 +1,15 @@
 """Bench (not a test): the rule changes tried on the grounded judge v2 and not kept, re-run
 on the five dev sets so each can be checked again (issue 20; docs/judge-quality.md).
 
-    python bench/grounded_trials.py [--devsets DIR] [--only NAME,...]
+    python bench/grounded_trials.py [--devsets DIR]
 
 Every trial refits the weights and the yes cut-off (bench/fit_grounded.py's fit) with its
 change and prints, per set, balanced accuracy / ROC AUC of cases held out twice: 5 folds by
 document, and each set held out in turn (fitted on the other four: a new shape). Trials:
 finer claims (clauses, or runs of 3 content words) on answers of one or two sentences; extra
 claim features (share and count of words missing, figures without their neighbours, word
-pairs of the claim found in the context, the context's length); stems of 5 letters; and, on
+pairs of the claim found in the context, the context's length, what a second sentence adds to
+the best one); stems of 5 letters; and, on
 the shipped weights, the yes cut-off swept, and silent claims judged `no` (which breaks the
 seed's "It arrives tomorrow." -> `idk`). Absent dev sets: says so and exits 0.
 """
@@ -193,11 +194,48 @@ def pair_features(rows: pl.DataFrame, asked: pl.DataFrame) -> pl.DataFrame:
     )
 
 
+def second_sentence(rows: pl.DataFrame, asked: pl.DataFrame) -> pl.DataFrame:
+    """`second_gain`: the share of the claim's distinct content words (plain counts) that the
+    best context sentence lacks and the next best sentence holds, the two chosen greedily: a
+    claim that combines two sentences, which `cov_best` reads as half supported."""
+    truths = asked.select(q=pl.int_range(pl.len(), dtype=pl.UInt32), t="truths").explode("t")
+    truths = truths.with_row_index("t_row").with_columns(s=_stems(pl.col("t"))).explode("s")
+    truths = truths.drop_nulls("s").unique(["t_row", "s"])
+    claims = rows.with_row_index("c").select("c", q="question_row", s=_stems(pl.col("claim")))
+    claims = claims.explode("s").drop_nulls("s").unique(["c", "s"])
+    hits = claims.join(truths.select("q", "t_row", "s"), on=["q", "s"])
+    per_sentence = hits.group_by("c", "t_row").agg(k=pl.len())
+    best = per_sentence.sort(["c", "k", "t_row"], descending=[False, True, False]).unique(
+        "c", keep="first"
+    )
+    held = hits.join(best.select("c", "t_row"), on=["c", "t_row"]).select("c", "s")
+    second = (
+        hits.join(held, on=["c", "s"], how="anti")
+        .group_by("c", "t_row")
+        .agg(k=pl.len())
+        .group_by("c")
+        .agg(k2=pl.col("k").max())
+    )
+    gain = (
+        claims.group_by("c")
+        .agg(n=pl.len())
+        .join(second, on="c", how="left")
+        .select("c", second_gain=pl.col("k2").fill_null(0) / pl.col("n"))
+    )
+    return (
+        rows.with_row_index("c")
+        .join(gain, on="c", how="left")
+        .with_columns(pl.col("second_gain").fill_null(0.0))
+        .drop("c")
+    )
+
+
 def extra_features(rows: pl.DataFrame, asked: pl.DataFrame) -> pl.DataFrame:
     """The trial features beside the model's: `missing_share`, `missing_log`,
-    `truths_log` and its products with the coverages, `pairs`, `figure_alone`."""
+    `truths_log` and its products with the coverages, `pairs`, `figure_alone`,
+    `second_gain`."""
     context = pl.col("n_truths").cast(pl.Float64).log1p()
-    return pair_features(rows, asked).with_columns(
+    return second_sentence(pair_features(rows, asked), asked).with_columns(
         missing_share=pl.col("missing") / pl.col("n_words").clip(1),
         missing_log=pl.col("missing").log1p(),
         truths_log=context,
@@ -213,6 +251,7 @@ FEATURE_TRIALS: dict[str, tuple[str, ...]] = {
     "+ figure without its neighbours": ("figure_alone",),
     "+ word pairs found": ("pairs",),
     "+ context length, x coverage": ("truths_log", "truths_best", "truths_all"),
+    "+ what a second sentence adds": ("second_gain",),
 }
 CLAIM_TRIALS: dict[str, Callable[[pl.DataFrame], pl.DataFrame]] = {
     "clause pieces (1-2 sentence answers)": at_clauses(CLAUSES),

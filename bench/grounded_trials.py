@@ -195,45 +195,66 @@ def pair_features(rows: pl.DataFrame, asked: pl.DataFrame) -> pl.DataFrame:
 
 
 def second_sentence(rows: pl.DataFrame, asked: pl.DataFrame) -> pl.DataFrame:
-    """`second_gain`: the share of the claim's distinct content words (plain counts) that the
-    best context sentence lacks and the next best sentence holds, the two chosen greedily: a
-    claim that combines two sentences, which `cov_best` reads as half supported."""
+    """What the next best context sentence adds to the best one (the two chosen greedily),
+    as a share of the claim's distinct content words: a claim that combines two sentences,
+    which `cov_best` reads as half supported. `second_gain` counts the words plainly,
+    `second_weighted` weighs them as the judge does, by their rarity in the case's context
+    (ln(1 + (n + 1) / (d + 1)), n its sentences, d those holding the word)."""
     truths = asked.select(q=pl.int_range(pl.len(), dtype=pl.UInt32), t="truths").explode("t")
     truths = truths.with_row_index("t_row").with_columns(s=_stems(pl.col("t"))).explode("s")
     truths = truths.drop_nulls("s").unique(["t_row", "s"])
+    sentences = asked.select(
+        q=pl.int_range(pl.len(), dtype=pl.UInt32), n=pl.col("truths").list.len()
+    )
+    spread = truths.group_by("q", "s").agg(d=pl.len())
     claims = rows.with_row_index("c").select("c", q="question_row", s=_stems(pl.col("claim")))
-    claims = claims.explode("s").drop_nulls("s").unique(["c", "s"])
+    claims = (
+        claims.explode("s")
+        .drop_nulls("s")
+        .unique(["c", "s"])
+        .join(sentences, on="q", how="left")
+        .join(spread, on=["q", "s"], how="left")
+        .with_columns(w=(1.0 + (pl.col("n") + 1) / (pl.col("d").fill_null(0) + 1)).log())
+    )
     hits = claims.join(truths.select("q", "t_row", "s"), on=["q", "s"])
-    per_sentence = hits.group_by("c", "t_row").agg(k=pl.len())
-    best = per_sentence.sort(["c", "k", "t_row"], descending=[False, True, False]).unique(
+    gains = [
+        _second_share(claims, hits, pl.lit(1.0), "second_gain"),
+        _second_share(claims, hits, pl.col("w"), "second_weighted"),
+    ]
+    out = rows.with_row_index("c")
+    for gain in gains:
+        out = out.join(gain, on="c", how="left")
+    return out.with_columns(pl.col("second_gain", "second_weighted").fill_null(0.0)).drop("c")
+
+
+def _second_share(
+    claims: pl.DataFrame, hits: pl.DataFrame, weight: pl.Expr, name: str
+) -> pl.DataFrame:
+    """Per claim `c`: the `weight` of its words the best sentence lacks and the next best
+    holds, over the weight of all its words."""
+    hits = hits.with_columns(v=weight)
+    per_sentence = hits.group_by("c", "t_row").agg(v=pl.col("v").sum())
+    best = per_sentence.sort(["c", "v", "t_row"], descending=[False, True, False]).unique(
         "c", keep="first"
     )
     held = hits.join(best.select("c", "t_row"), on=["c", "t_row"]).select("c", "s")
     second = (
         hits.join(held, on=["c", "s"], how="anti")
         .group_by("c", "t_row")
-        .agg(k=pl.len())
+        .agg(v=pl.col("v").sum())
         .group_by("c")
-        .agg(k2=pl.col("k").max())
+        .agg(v2=pl.col("v").max())
     )
-    gain = (
-        claims.group_by("c")
-        .agg(n=pl.len())
-        .join(second, on="c", how="left")
-        .select("c", second_gain=pl.col("k2").fill_null(0) / pl.col("n"))
-    )
-    return (
-        rows.with_row_index("c")
-        .join(gain, on="c", how="left")
-        .with_columns(pl.col("second_gain").fill_null(0.0))
-        .drop("c")
+    total = claims.with_columns(v=weight).group_by("c").agg(total=pl.col("v").sum())
+    return total.join(second, on="c", how="left").select(
+        "c", **{name: pl.col("v2").fill_null(0.0) / pl.col("total")}
     )
 
 
 def extra_features(rows: pl.DataFrame, asked: pl.DataFrame) -> pl.DataFrame:
     """The trial features beside the model's: `missing_share`, `missing_log`,
     `truths_log` and its products with the coverages, `pairs`, `figure_alone`,
-    `second_gain`."""
+    `second_gain`, `second_weighted`."""
     context = pl.col("n_truths").cast(pl.Float64).log1p()
     return second_sentence(pair_features(rows, asked), asked).with_columns(
         missing_share=pl.col("missing") / pl.col("n_words").clip(1),
@@ -252,6 +273,7 @@ FEATURE_TRIALS: dict[str, tuple[str, ...]] = {
     "+ word pairs found": ("pairs",),
     "+ context length, x coverage": ("truths_log", "truths_best", "truths_all"),
     "+ what a second sentence adds": ("second_gain",),
+    "+ what a second sentence adds, weighted": ("second_weighted",),
 }
 CLAIM_TRIALS: dict[str, Callable[[pl.DataFrame], pl.DataFrame]] = {
     "clause pieces (1-2 sentence answers)": at_clauses(CLAUSES),

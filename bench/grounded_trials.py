@@ -9,9 +9,9 @@ document, and each set held out in turn (fitted on the other four: a new shape).
 finer claims (clauses, or runs of 3 content words) on answers of one or two sentences; extra
 claim features (share and count of words missing, figures without their neighbours, word
 pairs of the claim found in the context, the context's length, what a second sentence adds to
-the best one); stems of 5 letters; and, on
-the shipped weights, the yes cut-off swept, and silent claims judged `no` (which breaks the
-seed's "It arrives tomorrow." -> `idk`). Absent dev sets: says so and exits 0.
+the best one); stems of 5 letters; and, on the shipped weights, the yes cut-off swept, and
+silent claims judged `no` (which breaks the seed's "It arrives tomorrow." -> `idk`). Absent
+dev sets: says so and exits 0.
 """
 
 from __future__ import annotations

@@ -157,18 +157,31 @@ def _stems(text: pl.Expr, ordinals: bool = False) -> pl.Expr:
     return tokens.list.eval(pl.when(whole).then(pl.element()).otherwise(words.stem(pl.element())))
 
 
+def sentence_stems(asked: pl.DataFrame, ordinals: bool = False) -> pl.DataFrame:
+    """Each question's context sentences as rows of their stems, in order: `q` (the
+    question's row), `t_row` (the sentence), `s`."""
+    truths = asked.select(q=pl.int_range(pl.len(), dtype=pl.UInt32), t="truths").explode("t")
+    return truths.with_row_index("t_row").with_columns(s=_stems(pl.col("t"), ordinals)).explode("s")
+
+
+def claim_stems(rows: pl.DataFrame, ordinals: bool = False) -> pl.DataFrame:
+    """Each claim's stems, a list per claim: `c` (the claim's row), `q`, `s`."""
+    return rows.with_row_index("c").select(
+        "c", q="question_row", s=_stems(pl.col("claim"), ordinals)
+    )
+
+
 def pair_features(rows: pl.DataFrame, asked: pl.DataFrame) -> pl.DataFrame:
     """`pairs`: share of the claim's neighbouring content words that are neighbours (or one
     apart) in a context sentence; `figure_alone`: a figure (or ordinal) of the claim next
     to neither of its neighbours anywhere in the context ("7%" where the context says 17%)."""
-    truths = asked.select(q=pl.int_range(pl.len(), dtype=pl.UInt32), t="truths").explode("t")
-    truths = truths.with_row_index("t_row").with_columns(s=_stems(pl.col("t"), True)).explode("s")
+    truths = sentence_stems(asked, ordinals=True)
     after = [pl.col("s").shift(-d).over("t_row").alias("b") for d in (1, 2)]
     known = pl.concat([truths.select("q", a="s", b=b) for b in after]).drop_nulls().unique()
     known = known.with_columns(hit=pl.lit(True))
-    claims = rows.with_row_index("c").select("c", q="question_row", s=_stems(pl.col("claim"), True))
     claims = (
-        claims.explode("s")
+        claim_stems(rows, ordinals=True)
+        .explode("s")
         .drop_nulls("s")
         .with_columns(prev=pl.col("s").shift(1).over("c"), next=pl.col("s").shift(-1).over("c"))
     )
@@ -200,19 +213,14 @@ def second_sentence(rows: pl.DataFrame, asked: pl.DataFrame) -> pl.DataFrame:
     which `cov_best` reads as half supported. `second_gain` counts the words plainly,
     `second_weighted` weighs them as the judge does, by their rarity in the case's context
     (ln(1 + (n + 1) / (d + 1)), n its sentences, d those holding the word)."""
-    truths = asked.select(q=pl.int_range(pl.len(), dtype=pl.UInt32), t="truths").explode("t")
-    truths = truths.with_row_index("t_row").with_columns(s=_stems(pl.col("t"))).explode("s")
-    truths = truths.drop_nulls("s").unique(["t_row", "s"])
-    sentences = asked.select(
-        q=pl.int_range(pl.len(), dtype=pl.UInt32), n=pl.col("truths").list.len()
-    )
+    truths = sentence_stems(asked).drop_nulls("s").unique(["t_row", "s"])
     spread = truths.group_by("q", "s").agg(d=pl.len())
-    claims = rows.with_row_index("c").select("c", q="question_row", s=_stems(pl.col("claim")))
     claims = (
-        claims.explode("s")
+        claim_stems(rows)
+        .with_columns(n=rows["n_truths"])
+        .explode("s")
         .drop_nulls("s")
         .unique(["c", "s"])
-        .join(sentences, on="q", how="left")
         .join(spread, on=["q", "s"], how="left")
         .with_columns(w=(1.0 + (pl.col("n") + 1) / (pl.col("d").fill_null(0) + 1)).log())
     )

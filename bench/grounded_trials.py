@@ -1,5 +1,6 @@
-"""Bench (not a test): the rule changes tried on the grounded judge v2 and not kept, re-run
-on the five dev sets so each can be checked again (issue 20; docs/judge-quality.md).
+"""Bench (not a test): the rule changes tried on the grounded judge v2, re-run on the five dev
+sets so each can be checked again (issue 20; docs/judge-quality.md). One was kept: what a
+second sentence adds, weighted, is v3's `cov_second` (its row "v3 features (shipped)").
 
     python bench/grounded_trials.py [--devsets DIR]
 
@@ -9,8 +10,9 @@ document, and each set held out in turn (fitted on the other four: a new shape).
 finer claims (clauses, or runs of 3 content words) on answers of one or two sentences; extra
 claim features (share and count of words missing, figures without their neighbours, word
 pairs of the claim found in the context, the context's length, what a second sentence adds to
-the best one); stems of 5 letters; and, on the shipped weights, the yes cut-off swept, and
-silent claims judged `no` (which breaks the seed's "It arrives tomorrow." -> `idk`). Absent
+the best one); stems of 5 letters; and, on v2's weights, the yes cut-off swept, and
+silent claims judged `no` (which breaks the seed's "It arrives tomorrow." -> `idk`). Trials
+are on top of v2's features and weights (V2_NAMES, grounded_v2.py), as they were run. Absent
 dev sets: says so and exits 0.
 """
 
@@ -32,8 +34,9 @@ from fit_grounded import NAMES, _Recording, _support, case_success, figures, hel
 
 import faith_udfs.grounded_words as words
 from faith_udfs import MetricConfig, score_cases
-from faith_udfs.grounded import WEIGHTS, contradicted, feature_columns
+from faith_udfs.grounded import DEFAULT_CUTOFFS, WEIGHTS, contradicted, feature_columns
 from faith_udfs.grounded_features import claim_features
+from faith_udfs.grounded_v2 import V2_CUTOFFS, V2_WEIGHTS
 
 SPLIT = "\x1f"
 # Cut before these (the word stays with the piece after): clauses, then participles,
@@ -48,6 +51,8 @@ PHRASES = (r",\s+(\w+ing\b)", r",\s+((?:a|an|the)\s)", r"\s+[–—-]\s+()", r"\
 MIN_PIECE = 3
 FEW_CLAIMS = 2
 ORDINALS = "first second third fourth fifth sixth seventh eighth ninth tenth".split()
+# The features the trials were run on top of: v2's (v3 added cov_second).
+V2_NAMES = tuple(name for name in NAMES if name in V2_WEIGHTS)
 
 
 def questions(root: Path) -> pl.DataFrame:
@@ -274,7 +279,8 @@ def extra_features(rows: pl.DataFrame, asked: pl.DataFrame) -> pl.DataFrame:
 
 
 FEATURE_TRIALS: dict[str, tuple[str, ...]] = {
-    "v2 features (shipped)": (),
+    "v2 features": (),
+    "v3 features (shipped)": ("cov_second",),
     "+ share of words missing": ("missing_share",),
     "+ ln(1 + words missing)": ("missing_log",),
     "+ figure without its neighbours": ("figure_alone",),
@@ -305,10 +311,11 @@ def refitted(trial: str, rows: pl.DataFrame, names: tuple[str, ...]) -> list[dic
 
 
 def shipped(rows: pl.DataFrame) -> list[dict[str, str]]:
-    """The shipped weights (all rows): yes cut-offs around the shipped 0.58, and silent
-    claims (no word in a grounded answer's context, now `idk`) judged `no`."""
-    beta = np.array([WEIGHTS[name] for name in NAMES])
-    support = _support(rows, beta)
+    """v2's weights (all rows): yes cut-offs around its 0.58, and silent claims (no word in a
+    grounded answer's context, now `idk`) judged `no`; v3's, and short claims that miss a word
+    kept from `yes`."""
+    beta = np.array([V2_WEIGHTS[name] for name in V2_NAMES])
+    support = _support(rows, beta, V2_NAMES)
     out = [
         _row(f"yes cut-off {cut:.2f}", "(all rows)", case_success(rows, support, cut))
         for cut in (0.5, 0.54, 0.58, 0.62)
@@ -318,7 +325,21 @@ def shipped(rows: pl.DataFrame) -> list[dict[str, str]]:
         _row(
             "silent claims `no` (breaks the seed)",
             "(all rows)",
-            case_success(rows, silent_no, 0.58),
+            case_success(rows, silent_no, V2_CUTOFFS.supported),
+        )
+    )
+    # v3's numbers: a short claim (SHORT_CLAIM_WORDS content words at most) missing a word
+    # ("Order A17 was lost.") never `yes`, against v3 as shipped
+    beta = np.array([WEIGHTS[name] for name in NAMES])
+    support, cut = _support(rows, beta), DEFAULT_CUTOFFS.supported
+    out.append(_row("v3 (shipped)", "(all rows)", case_success(rows, support, cut)))
+    short = (rows["short_gap"].to_numpy() > 0) & ~rows["verbatim"].to_numpy()
+    capped = np.where(short & (support >= cut), cut - 1e-9, support)
+    out.append(
+        _row(
+            "v3, short claims missing a word never `yes`",
+            "(all rows)",
+            case_success(rows, capped, cut),
         )
     )
     return out
@@ -335,13 +356,13 @@ def main() -> int:
     rows = extra_features(claim_table(asked), asked)
     results = shipped(rows)
     for trial, extra in FEATURE_TRIALS.items():
-        results += refitted(trial, rows, (*NAMES, *extra))
+        results += refitted(trial, rows, (*V2_NAMES, *extra))
     for trial, cut in CLAIM_TRIALS.items():
-        results += refitted(trial, claim_table(finer(asked, cut)), NAMES)
+        results += refitted(trial, claim_table(finer(asked, cut)), V2_NAMES)
     length = words.STEM_LENGTH
     words.STEM_LENGTH = 5
     try:
-        results += refitted("stems of 5 letters (not 6)", claim_table(asked), NAMES)
+        results += refitted("stems of 5 letters (not 6)", claim_table(asked), V2_NAMES)
     finally:
         words.STEM_LENGTH = length
     present = [s for s in SETS if s in results[0]]

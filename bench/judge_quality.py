@@ -1,7 +1,7 @@
 """Bench (not a test): how well the offline judges tell faithful answers from unfaithful ones,
 on every human-labelled development set, through the same batch path `faith score` runs.
 
-    python bench/judge_quality.py [--devsets DIR] [--judges grounded,grounded-v1,lexical]
+    python bench/judge_quality.py [--devsets DIR] [--judges grounded,grounded-v2,lexical,...]
 
 Prints, per set and per `source` part, at default settings: balanced accuracy of `success`
 against `label`, ROC AUC of `score`, the baseline's ROC AUC (1 minus the share of the answer's
@@ -25,10 +25,12 @@ from common import table
 from devsets import DEVSETS, SETS, balanced_accuracy, baseline_score, load_devset, roc_auc
 
 from faith_udfs import GroundedJudge, Judge, LexicalJudge, MetricConfig, score_cases
+from faith_udfs.grounded import GroundedV2Judge
 from faith_udfs.grounded_v1 import GroundedV1Judge
 
 JUDGES: dict[str, type] = {
     "grounded": GroundedJudge,
+    "grounded-v2": GroundedV2Judge,
     "grounded-v1": GroundedV1Judge,
     "lexical": LexicalJudge,
 }
@@ -130,7 +132,7 @@ def score_devsets(
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--devsets", type=Path, default=DEVSETS)
-    parser.add_argument("--judges", default="grounded,grounded-v1,lexical")
+    parser.add_argument("--judges", default="grounded,grounded-v2,grounded-v1,lexical")
     args = parser.parse_args()
     names = [n.strip() for n in args.judges.split(",") if n.strip()]
     unknown = sorted(set(names) - set(JUDGES))

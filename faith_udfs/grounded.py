@@ -1,17 +1,19 @@
-"""The grounded judge, rules `grounded-v2` (the default judge): offline, deterministic, graded
+"""The grounded judge, rules `grounded-v3` (the default judge): offline, deterministic, graded
 per claim against the case's whole context.
 
 Each claim gets one `support` in [0, 1]: a fitted logistic combination of a handful of
 features (grounded_features.py: how much of the claim, its words weighed by their rarity in
-the case's own context, the whole context and its best sentence hold; figures and names found
-nowhere; a negation on one side only). The fit is bench/fit_grounded.py on the five dev sets
-of ../shared/devsets. Verdicts:
+the case's own context, the whole context, its best sentence and the next best sentence for
+the rest hold; figures and names found nowhere; a negation on one side only). The fit is
+bench/fit_grounded.py on the five dev sets of ../shared/devsets. Verdicts:
 - `yes`: support >= the yes cut-off;
 - `idk`: support below the silent cut-off, or no content word at all (nothing to look for);
 - `no`: the rest.
 Each `no` and `idk` claim carries `lacks`: its words, figures and names found nowhere in the
 context (the contradicting figure's absence included). Refusals, meta sentences and short
-courtesies are not claims. Vectorised polars, no row loop, no model weights.
+courtesies are not claims. Vectorised polars, no row loop, no model weights. `grounded-v2`
+(grounded_v2.py: the same rules without `cov_second`, its own numbers) and `grounded-v1`
+(grounded_v1.py) stay selectable for their series.
 """
 
 from __future__ import annotations
@@ -25,27 +27,29 @@ from faith_udfs.calibration import Cutoffs
 from faith_udfs.errors import ConfigError
 from faith_udfs.grounded_features import claim_features
 from faith_udfs.grounded_v1 import GroundedV1Judge, per_question
+from faith_udfs.grounded_v2 import GROUNDED_V2_RULES_VERSION, V2_CUTOFFS, V2_WEIGHTS
 from faith_udfs.grounded_words import is_claim, without_lead_in
 from faith_udfs.judges import Judge
 from faith_udfs.lexical import OfflineJudge, verdict_reason
 from faith_udfs.sentences import split_sentences
 
 # Bump when a rule, weight or cut-off changes a verdict: a new version is a new config series.
-GROUNDED_RULES_VERSION = "grounded-v2"
+GROUNDED_RULES_VERSION = "grounded-v3"
 
 # Fitted by bench/fit_grounded.py (its output pasted here): the logistic weights of the
-# features (see FEATURE_COLUMNS) and the intercept.
+# features (see feature_columns) and the intercept.
 WEIGHTS: dict[str, float] = {
-    "intercept": -1.8369,
-    "cov_all": 0.1494,
-    "cov_best": 1.6363,
-    "figure_missing": -1.0533,
-    "figure_swapped": -0.4255,
-    "name_missing": -0.8529,
-    "negation": -0.1727,
-    "short_gap": -0.2640,
-    "log_words": 0.0760,
-    "answer_cov": 1.5152,
+    "intercept": -1.9092,
+    "cov_all": 0.6355,
+    "cov_best": 1.1874,
+    "cov_second": -1.1591,
+    "figure_missing": -1.0549,
+    "figure_swapped": -0.4416,
+    "name_missing": -0.8554,
+    "negation": -0.0582,
+    "short_gap": -0.2384,
+    "log_words": 0.1021,
+    "answer_cov": 1.5649,
 }
 
 
@@ -53,7 +57,7 @@ WEIGHTS: dict[str, float] = {
 # no word of which is anywhere in the context (the seed's "It arrives tomorrow."), in an answer
 # whose words are mostly (GROUNDED_ANSWER of their weight) in it. An answer the context shares
 # next to nothing with is off its subject: its claims are `no`, not `idk`.
-DEFAULT_CUTOFFS = Cutoffs(supported=0.58, silent=0.001)
+DEFAULT_CUTOFFS = Cutoffs(supported=0.56, silent=0.001)
 # The default cut-offs by name (what a calibration starts from).
 SUPPORTED, SILENT = DEFAULT_CUTOFFS.supported, DEFAULT_CUTOFFS.silent
 
@@ -85,6 +89,9 @@ def feature_columns() -> dict[str, pl.Expr]:
     return {
         "cov_all": pl.col("cov_all"),
         "cov_best": pl.col("cov_best"),
+        # what one other sentence adds to the best: fitted negative, a claim that splices two
+        # sentences says what neither does (its words count less there than scattered ones)
+        "cov_second": pl.col("cov_second"),
         "figure_missing": (pl.col("missing_figure") > 0).cast(pl.Float64),
         # a figure of the claim missing where its best sentence gives another: a contradiction
         "figure_swapped": ((pl.col("missing_figure") > 0) & pl.col("rival_figure")).cast(pl.Float64)
@@ -107,7 +114,8 @@ def support_expr(weights: dict[str, float]) -> pl.Expr:
     in (an aside the context is silent on: below the silent cut-off, `idk`)."""
     z = pl.lit(weights["intercept"])
     for name, feature in feature_columns().items():
-        z = z + weights[name] * feature
+        if name in weights:  # an older rules version weighs fewer features
+            z = z + weights[name] * feature
     return (
         pl.when(pl.col("verbatim"))
         .then(1.0)
@@ -133,6 +141,9 @@ class GroundedJudge(OfflineJudge):
 
     kind = "grounded"
     rules_version = GROUNDED_RULES_VERSION
+    # The rules version's fitted numbers (a subclass of an older version has its own).
+    weights: dict[str, float] = WEIGHTS
+    default_cutoffs: Cutoffs = DEFAULT_CUTOFFS
 
     def __init__(self, cutoffs: Cutoffs | None = None) -> None:
         """`cutoffs`: a team's calibrated decision cut-offs (`faith calibrate`); a judge
@@ -140,13 +151,14 @@ class GroundedJudge(OfflineJudge):
         super().__init__()
         if cutoffs is not None and not isinstance(cutoffs, Cutoffs):
             raise TypeError(f"cutoffs must be faith_udfs.Cutoffs, got {type(cutoffs).__name__}")
-        self.cutoffs = cutoffs or DEFAULT_CUTOFFS
-        if (self.cutoffs.supported, self.cutoffs.silent) != (SUPPORTED, SILENT):
+        self.cutoffs = cutoffs or self.default_cutoffs
+        default = self.default_cutoffs
+        if (self.cutoffs.supported, self.cutoffs.silent) != (default.supported, default.silent):
             self._identity = replace(self._identity, options=self.cutoffs.judge_options())
 
     def __repr__(self) -> str:
-        calibrated = bool(self._identity.options)
-        return f"GroundedJudge(cutoffs={self.cutoffs!r})" if calibrated else "GroundedJudge()"
+        name = type(self).__name__
+        return f"{name}(cutoffs={self.cutoffs!r})" if self._identity.options else f"{name}()"
 
     def claims(self, answers: pl.DataFrame) -> pl.DataFrame:
         sentences = split_sentences(without_lead_in(pl.col("text")))
@@ -167,7 +179,7 @@ class GroundedJudge(OfflineJudge):
         )
         judged = (
             claim_features(questions)
-            .with_columns(support=support_expr(WEIGHTS))
+            .with_columns(support=support_expr(self.weights))
             .with_columns(verdict=verdict)
             .with_columns(
                 reason=verdict_reason(),
@@ -178,20 +190,35 @@ class GroundedJudge(OfflineJudge):
         return per_question(questions, judged, _LISTS)
 
 
+class GroundedV2Judge(GroundedJudge):
+    """The grounded judge of rules `grounded-v2`: the same rules, without `cov_second`'s
+    weight, and its own fitted numbers (grounded_v2.py); a v2 calibration's cut-offs apply."""
+
+    rules_version = GROUNDED_V2_RULES_VERSION
+    weights = V2_WEIGHTS
+    default_cutoffs = V2_CUTOFFS
+
+
+# The rules versions a calibration's cut-offs apply to (`faith calibrate` fits the default).
+CALIBRATED_RULES = (GROUNDED_RULES_VERSION, GROUNDED_V2_RULES_VERSION)
+
+
 def grounded_judge(rules: str | None = None, cutoffs: Cutoffs | None = None) -> Judge:
-    """The grounded judge of rules version `rules` (`--judge grounded --model grounded-v1`
+    """The grounded judge of rules version `rules` (`--judge grounded --model grounded-v2`
     scores an old series again; None: the default, GROUNDED_RULES_VERSION), with a
-    calibration's `cutoffs` (fitted on the default rules' support: v2 only)."""
+    calibration's `cutoffs` (fitted on that version's support: v2 and later only)."""
+    calibrated = {judge.rules_version: judge for judge in (GroundedJudge, GroundedV2Judge)}
     judges: dict[str, Callable[[], Judge]] = {
-        GROUNDED_RULES_VERSION: GroundedJudge,
+        **calibrated,
         GroundedV1Judge.rules_version: GroundedV1Judge,
     }
-    if rules in (None, GROUNDED_RULES_VERSION):
-        return GroundedJudge(cutoffs)
+    rules = GROUNDED_RULES_VERSION if rules is None else rules
     if rules not in judges:
         raise ConfigError(
             f"unknown grounded rules {rules!r}; use one of {', '.join(sorted(judges))}"
         )
+    if rules in calibrated:
+        return calibrated[rules](cutoffs)
     if cutoffs is not None:
-        raise ConfigError(f"a calibration holds cut-offs of {GROUNDED_RULES_VERSION}, not {rules}")
+        raise ConfigError(f"a calibration holds cut-offs of a later rules version, not {rules}")
     return judges[rules]()

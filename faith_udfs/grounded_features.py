@@ -1,12 +1,12 @@
-"""Per-claim features of the grounded judge v2: each claim against its case's whole context.
+"""Per-claim features of the grounded judge (v2 and v3): each claim against its case's whole
+context.
 
 A claim's words are weighed by how rare they are in its own case's context (a word in few of
 the case's sentences says more than the topic's words, a word in none says most), and
-measured against the union of the context (`cov_all`) and its best sentence (`cov_best`).
-Figures and names found nowhere in the context, and a negation one side has and the other
-lacks, are counted apart. All of it is joins and group-bys over (claim, word) rows: no row
-loop, no model.
-"""
+measured against the union of the context (`cov_all`), its best sentence (`cov_best`) and the
+best other sentence for what that one lacks (`cov_second`, weighed by v3 only). Figures and
+names found nowhere in the context, and a negation one side has and the other lacks, are
+counted apart. All of it is joins and group-bys over (claim, word) rows: no row loop, no model."""
 
 from __future__ import annotations
 
@@ -74,8 +74,9 @@ def _distinct(rows: pl.DataFrame) -> pl.DataFrame:
 
 def claim_features(questions: pl.DataFrame) -> pl.DataFrame:
     """One row per claim of each question (`key`, `claims`, `truths` in), in question order:
-    `question_row`, `claim`, `has_words`, `verbatim`, the FEATURES, `n_words`, `evidence`
-    (the best sentence) and `lacks` (the claim's words found nowhere in the context)."""
+    `question_row`, `claim`, `has_words`, `verbatim`, the features grounded.feature_columns
+    reads, `n_words`, `evidence` (the best sentence) and `lacks` (the claim's words found
+    nowhere in the context)."""
     questions = questions.with_row_index("question_row")
     claims = (
         questions.select(
@@ -149,6 +150,7 @@ def claim_features(questions: pl.DataFrame) -> pl.DataFrame:
     hits = hits.filter(~claims["verbatim"].gather(hits["claim_row"]))
     hits = hits.with_columns(weight=claim_words["weight"].gather(hits["claim_word"]))
     best = _best(hits, "cov_best_weight")
+    second = _second(hits, best, claims.height, claim_words.height)
     rivals = _rival_figures(best, truths, truth_rows, claim_words)
     negated = truth_tokens.filter("negation")["text_hash"].unique().implode()
     # truth_row is the truths' row index: a gather, not a join
@@ -156,6 +158,7 @@ def claim_features(questions: pl.DataFrame) -> pl.DataFrame:
     joined = (
         claims.join(per_claim, on="claim_row", how="left", maintain_order="left")
         .join(best, on="claim_row", how="left", maintain_order="left")
+        .join(second, on="claim_row", how="left", maintain_order="left")
         .join(rivals, on="claim_row", how="left", maintain_order="left")
     )
     joined = joined.with_columns(
@@ -179,6 +182,10 @@ def claim_features(questions: pl.DataFrame) -> pl.DataFrame:
         n_words=pl.col("n_words").fill_null(0),
         cov_all=share("found_weight"),
         cov_best=share("cov_best_weight"),
+        cov_second=pl.when(verbatim)
+        .then(0.0)
+        .otherwise(pl.col("cov_second_weight") / total)
+        .fill_null(0.0),
         missing_figure=pl.when(verbatim).then(0).otherwise(pl.col("missing_figure").fill_null(0)),
         rival_figure=~verbatim & (pl.col("rival_figures").fill_null(0) > 0),
         missing_name=pl.when(verbatim).then(0).otherwise(pl.col("missing_name").fill_null(0)),
@@ -211,6 +218,18 @@ def _rival_figures(
         .group_by("claim_row")
         .agg(rival_figures=pl.len())
     )
+
+
+def _second(hits: pl.DataFrame, best: pl.DataFrame, n_claims: int, n_words: int) -> pl.DataFrame:
+    """Each claim's next best sentence for the words its best one lacks (the two chosen
+    greedily): `claim_row`, `cov_second_weight`, the weight of those words it holds. A claim
+    that combines two sentences is half supported by its best one alone."""
+    best_truth = pl.repeat(-1, n_claims, dtype=pl.Int64, eager=True)
+    best_truth = best_truth.scatter(best["claim_row"], best["truth_row"])
+    in_best = hits["truth_row"].cast(pl.Int64) == best_truth.gather(hits["claim_row"])
+    held = _counts(hits.filter(in_best)["claim_word"], n_words) > 0
+    rest = hits.filter(~held.gather(hits["claim_word"]))
+    return _best(rest, "cov_second_weight").drop("truth_row")
 
 
 def _counts(index: pl.Series, n: int) -> pl.Series:

@@ -1,6 +1,7 @@
-"""The grounded judge v2 (grounded.py, grounded_features.py) on plain Python strings, for one
-case (one_case.py): the same claims, features, support and verdicts, read off the same
-patterns, word lists, weights and cut-offs. Integer weights as there, so sums agree exactly."""
+"""The grounded judge v3 and v2 (grounded.py, grounded_features.py) on plain Python strings,
+for one case (one_case.py): the same claims, features, support and verdicts, read off the same
+patterns, word lists, the judge's weights and cut-offs. Integer weights as there, so sums agree
+exactly."""
 
 from __future__ import annotations
 
@@ -15,7 +16,6 @@ from faith_udfs.grounded import (
     GROUNDED_ANSWER,
     PLEASANTRY_PATTERN,
     SHORT_CLAIM_WORDS,
-    WEIGHTS,
     GroundedJudge,
     feature_columns,
 )
@@ -41,8 +41,8 @@ _WORD = re.compile(WORD_PATTERN)
 _DIGIT = re.compile(r"\d")
 # The features this twin computes, in support_expr's order (which fixes the float sums).
 FEATURES = (
-    "cov_all", "cov_best", "figure_missing", "figure_swapped", "name_missing", "negation",
-    "short_gap", "log_words", "answer_cov",
+    "cov_all", "cov_best", "cov_second", "figure_missing", "figure_swapped", "name_missing",
+    "negation", "short_gap", "log_words", "answer_cov",
 )  # fmt: skip
 
 
@@ -114,15 +114,16 @@ def truth_words(truth: str) -> tuple[frozenset[str], frozenset[str]]:
 
 
 @cache
-def _same_features() -> bool:
-    """Whether grounded.py weighs the features this twin computes, in the same order."""
-    return tuple(feature_columns()) == FEATURES and set(WEIGHTS) == {"intercept", *FEATURES}
+def _same_features(weighed: frozenset[str]) -> bool:
+    """Whether grounded.py's features are the ones this twin computes, in the same order, and
+    the judge weighs only those."""
+    return tuple(feature_columns()) == FEATURES and weighed <= {"intercept", *FEATURES}
 
 
 def grounded_verdicts(judge: Judge, claims: list[str], truths: list[str]) -> list[Verdict] | None:
     """GroundedJudge.verdicts of one case; None when grounded.py's features are not the ones
     this twin computes (the batch path then runs)."""
-    if not isinstance(judge, GroundedJudge) or not _same_features():
+    if not isinstance(judge, GroundedJudge) or not _same_features(frozenset(judge.weights)):
         return None
     of_truth = {truth: truth_words(truth) for truth in truths}
     rows = [of_truth[truth] for truth in truths]
@@ -146,8 +147,8 @@ def grounded_verdicts(judge: Judge, claims: list[str], truths: list[str]) -> lis
     for claim, words, spread, weights in per_claim:
         verbatim = claim in verbatim_texts
         support, evidence, lacks = _support(
-            claim, verbatim, words, spread, weights, truths, rows, negated, answer_cov,
-            answer_found,
+            judge.weights, claim, verbatim, words, spread, weights, truths, rows, negated,
+            answer_cov, answer_found,
         )  # fmt: skip
         if not (verbatim or words):
             verdict = "idk"  # no content word at all: nothing to find
@@ -170,6 +171,7 @@ def grounded_verdicts(judge: Judge, claims: list[str], truths: list[str]) -> lis
 
 
 def _support(  # noqa: PLR0917 - one claim's columns of claim_features
+    weighing: dict[str, float],
     claim: str,
     verbatim: bool,
     words: tuple[Word, ...],
@@ -185,19 +187,18 @@ def _support(  # noqa: PLR0917 - one claim's columns of claim_features
     support_expr give them."""
     total = sum(weights)
     found = [s > 0 for s in spread]
-    best_row, best_weight = None, 0
-    for row, (ws, _) in enumerate(rows):
-        hit = sum(w for w, word in zip(weights, words, strict=True) if word.word in ws)
-        if hit > best_weight:  # the lowest row on a tie; a row with no hit is no candidate
-            best_row, best_weight = row, hit
+    best_row, best_weight = _best_row(rows, words, weights, frozenset())
     if verbatim:
         cov_all = cov_best = 1.0
+        cov_second = 0.0
         missing_figure = missing_name = 0
         rival = negation = False
         evidence, lacks = claim, []
     else:
         cov_all = sum(w for w, f in zip(weights, found, strict=True) if f) / total if words else 0.0
         cov_best = best_weight / total if best_row is not None else 0.0
+        in_best = frozenset() if best_row is None else rows[best_row][0]
+        cov_second = _best_row(rows, words, weights, in_best)[1] / total if words else 0.0
         missing_figure = sum(1 for w, f in zip(words, found, strict=True) if w.figure and not f)
         missing_name = sum(1 for w, f in zip(words, found, strict=True) if w.name and not f)
         if best_row is None:
@@ -214,6 +215,7 @@ def _support(  # noqa: PLR0917 - one claim's columns of claim_features
     features = {
         "cov_all": cov_all,
         "cov_best": cov_best,
+        "cov_second": cov_second,
         "figure_missing": float(missing_figure > 0),
         "figure_swapped": float(missing_figure > 0 and rival) * cov_best,
         "name_missing": float(missing_name > 0),
@@ -222,9 +224,10 @@ def _support(  # noqa: PLR0917 - one claim's columns of claim_features
         "log_words": math.log(float(n_words) + 1.0),
         "answer_cov": answer_cov,
     }
-    z = WEIGHTS["intercept"]
+    z = weighing["intercept"]
     for name in FEATURES:
-        z += WEIGHTS[name] * features[name]
+        if name in weighing:  # an older rules version weighs fewer features
+            z += weighing[name] * features[name]
     contradicted = (negation or (missing_figure > 0 and rival)) and cov_best >= (
         CONTRADICTION_COVERAGE
     )
@@ -237,3 +240,23 @@ def _support(  # noqa: PLR0917 - one claim's columns of claim_features
     else:
         support = 1.0 / (1.0 + math.exp(-z))
     return support, evidence, lacks
+
+
+def _best_row(
+    rows: list[tuple[frozenset[str], frozenset[str]]],
+    words: tuple[Word, ...],
+    weights: list[int],
+    held: frozenset[str],
+) -> tuple[int | None, int]:
+    """The truth row holding the most weight of the claim's words not in `held`, and that
+    weight (claim_features' `_best`, and `_second` with the best sentence's words held)."""
+    best_row, best_weight = None, 0
+    for row, (ws, _) in enumerate(rows):
+        hit = sum(
+            w
+            for w, word in zip(weights, words, strict=True)
+            if word.word in ws and word.word not in held
+        )
+        if hit > best_weight:  # the lowest row on a tie; a row with no hit is no candidate
+            best_row, best_weight = row, hit
+    return best_row, best_weight

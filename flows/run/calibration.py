@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 
 from faith_udfs import GroundedJudge
 from faith_udfs.errors import ConfigError
+from faith_udfs.grounded import CALIBRATED_RULES
 from flows.judges.settings import CutoffSettings
 from flows.run.settings import ScoreSettings
 from flows.store.calibrations import calibration_names, load_calibration
@@ -32,10 +33,13 @@ def with_calibration(settings: ScoreSettings, con: duckdb.DuckDBPyConnection) ->
             f"--calibration {name!r}: no such calibration in {settings.db} (stored: {stored}); "
             "`faith calibrate LABELS --db DB --name NAME` stores one"
         )
-    if row["judge_model"] != GroundedJudge.rules_version:
+    fitted_for, asked = row["judge_model"], judge.model or GroundedJudge.rules_version
+    # A calibration of an older rules version scores that version's series (its cut-offs
+    # are meaningless on another support); naming another version is refused.
+    if fitted_for not in CALIBRATED_RULES or (judge.model is not None and asked != fitted_for):
         raise ConfigError(
-            f"--calibration {name!r} was fitted for {row['judge_model']}, this judge is "
-            f"{GroundedJudge.rules_version}: run `faith calibrate` again"
+            f"--calibration {name!r} was fitted for {fitted_for}, this judge is "
+            f"{asked}: run `faith calibrate` again"
         )
     if row["penalize_ambiguous_claims"] != settings.penalize_ambiguous_claims:
         given = "with" if row["penalize_ambiguous_claims"] else "without"
@@ -47,6 +51,9 @@ def with_calibration(settings: ScoreSettings, con: duckdb.DuckDBPyConnection) ->
         supported=row["supported"], silent=row["silent"], threshold=row["threshold"]
     )
     threshold = row["threshold"] if settings.threshold is None else settings.threshold
+    update: dict[str, object] = {"cutoffs": cutoffs}
+    if fitted_for != GroundedJudge.rules_version:
+        update["model"] = fitted_for
     return settings.model_copy(
-        update={"judge": judge.model_copy(update={"cutoffs": cutoffs}), "threshold": threshold}
+        update={"judge": judge.model_copy(update=update), "threshold": threshold}
     )

@@ -15,15 +15,11 @@ sys.path.insert(0, str(ROOT / "bench"))
 from devsets import baseline_score  # noqa: E402
 
 
-def _bench(devsets: Path, *args: str) -> subprocess.CompletedProcess[str]:
+def _bench(
+    devsets: Path, *args: str, script: str = "judge_quality.py"
+) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [
-            sys.executable,
-            str(ROOT / "bench" / "judge_quality.py"),
-            "--devsets",
-            str(devsets),
-            *args,
-        ],
+        [sys.executable, str(ROOT / "bench" / script), "--devsets", str(devsets), *args],
         check=False,
         capture_output=True,
         text=True,
@@ -78,14 +74,7 @@ def test_the_baseline_is_one_minus_the_share_of_content_words_missing() -> None:
 
 
 def test_the_trials_bench_without_dev_sets_says_so_and_exits_0(tmp_path: Path) -> None:
-    done = subprocess.run(
-        [sys.executable, str(ROOT / "bench" / "grounded_trials.py"), "--devsets", str(tmp_path)],
-        check=False,
-        capture_output=True,
-        text=True,
-        timeout=120,
-        cwd=ROOT,
-    )
+    done = _bench(tmp_path, script="grounded_trials.py")
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == f"no dev set under {tmp_path}: nothing to try"
 
@@ -121,3 +110,34 @@ def test_each_set_held_out_is_scored_by_a_fit_on_the_other_sets() -> None:
         ("wice", 40),
     ]
     assert cases["success"].sum() > 0
+
+
+def test_the_v3_gain_bench_without_dev_sets_says_so_and_exits_0(tmp_path: Path) -> None:
+    done = _bench(tmp_path, script="v3_gain.py")
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == f"no dev set under {tmp_path}: nothing to compare"
+
+
+def test_a_paired_bootstrap_tells_a_real_gain_from_none() -> None:
+    from v3_gain import paired_gain
+
+    faithful = [i % 2 == 0 for i in range(200)]
+    # `better` is right on 180 of 200 cases, `worse` on 140; `same` copies `worse`
+    better = [f if i % 10 else not f for i, f in enumerate(faithful)]
+    worse = [f if i % 10 > 2 else not f for i, f in enumerate(faithful)]
+    cases = pl.DataFrame(
+        {
+            "set": ["gain"] * 200 + ["none"] * 200,
+            "faithful": faithful * 2,
+            "before": worse * 2,
+            "after": better + worse,
+        }
+    )
+    gain, none = paired_gain(cases, resamples=500, seed=0)
+    assert gain["set"] == "gain"
+    assert gain["v3 - v2"] == pytest.approx(0.2)
+    assert gain["resamples v3 ahead"] == 1.0
+    assert gain["verdicts changed"] == 40
+    assert (none["v3 - v2"], none["resamples v3 ahead"], none["verdicts changed"]) == (0.0, 0.0, 0)
+    low, high = (float(x) for x in str(gain["95% interval"]).split(" to "))
+    assert 0.0 < low < 0.2 < high

@@ -22,7 +22,7 @@ from faith_udfs import (
     score_cases,
 )
 from faith_udfs.case_results import CaseResult, case_results, cases_frame
-from faith_udfs.grounded import GROUNDED_RULES_VERSION
+from faith_udfs.grounded import GROUNDED_RULES_VERSION, GroundedV2Judge
 from faith_udfs.grounded_v1 import GroundedV1Judge
 from faith_udfs.judges import Judge
 from faith_udfs.one_case import one_case_result
@@ -34,6 +34,7 @@ DEVSETS = ROOT.parent / "shared" / "devsets"
 JUDGES: dict[str, Judge] = {
     "grounded": GroundedJudge(),
     "grounded-calibrated": GroundedJudge(Cutoffs(supported=0.7, silent=0.2)),
+    "grounded-v2": GroundedV2Judge(),
     "grounded-v1": GroundedV1Judge(),
     "lexical": LexicalJudge(),
 }

@@ -165,7 +165,8 @@ def test_the_window_bounds_what_a_turn_may_rely_on(tmp_path: Path) -> None:
     db = tmp_path / "narrow.duckdb"
     _run(tmp_path / "turns.parquet", db, conversation_window=1)
     # c1:4 sees only turn 3 ("Will the sleeve fit?"): the laptop is no longer supported.
-    # (grounded-v2 says `no` of a claim that shares no word with what the turn may rely on)
+    # (the grounded judge, since v2, says `no` of a claim that shares no word with what the
+    # turn may rely on)
     found = query(db, "SELECT verdict, supported_by FROM claim_verdicts WHERE case_id = 'c1:4'")
     assert found == [("no", None)]
 

@@ -84,7 +84,7 @@ def expected_names(db: Path) -> list[str]:
         con.close()
     thresholds = ["0.5", "0.7", "0.5"]
     return [
-        f"grounded-v2, threshold {t} [{c.removeprefix('faith-')[:8]}]"
+        f"grounded-v3, threshold {t} [{c.removeprefix('faith-')[:8]}]"
         for c, t in zip(ids, thresholds, strict=True)
     ]
 

@@ -28,7 +28,7 @@ ROWS = [
     ),
     (
         "two-passages",
-        "Refunds are paid within 5 working days. Order A17 was lost.",
+        "Refunds are paid within 5 working days. Order A17 was lost in Berlin.",
         POLICY,
         True,
         0.5,

@@ -1,5 +1,6 @@
-"""The grounded judge v2 (issue 20): one support per claim, verdicts from cut-offs on it,
-what the context lacks stored for each `no` and `idk`, and v1 kept as its own series."""
+"""The grounded judge v3 (issue 20): one support per claim, verdicts from cut-offs on it,
+what the context lacks stored for each `no` and `idk`, and v2 and v1 kept as their own
+series."""
 
 from __future__ import annotations
 
@@ -17,7 +18,14 @@ from faith_udfs import (
     MetricConfig,
     score_cases,
 )
-from faith_udfs.grounded import DEFAULT_CUTOFFS, GROUNDED_RULES_VERSION, Cutoffs, grounded_judge
+from faith_udfs.grounded import (
+    DEFAULT_CUTOFFS,
+    GROUNDED_RULES_VERSION,
+    Cutoffs,
+    GroundedV2Judge,
+    grounded_judge,
+)
+from faith_udfs.grounded_features import claim_features
 from faith_udfs.grounded_v1 import GROUNDED_RULES_VERSION as V1
 from faith_udfs.grounded_v1 import GroundedV1Judge
 from flows.run.pipeline import run_score
@@ -32,6 +40,18 @@ ANSWERS = [
     "Refunds are not paid within 5 working days.",
     "Order A17 shipped on 3 March. Batteries are covered.",
     "Refunds are paid within 5 working days, by courier, in Berlin.",
+    "Order A17 shipped on 3 March and refunds are paid within 5 days.",
+]
+# What grounded-v2 gave each answer of ANSWERS when it was the default (main at 90f5dc8):
+# its series must score the same (verdict, support rounded to 6 places) for ever.
+V2_RELEASED = [
+    [("yes", 0.832043)],
+    [("no", 0.169502)],
+    [("no", 0.407106), ("idk", 0.0)],
+    [("no", 0.347053)],
+    [("yes", 0.736707), ("idk", 0.0)],
+    [("no", 0.499808)],
+    [("yes", 0.695951)],
 ]
 
 
@@ -41,14 +61,44 @@ def measured(answer: str, judge: GroundedJudge | None = None) -> FaithfulnessMet
     return metric
 
 
-def test_v2_is_the_default_and_v1_stays_its_own_series() -> None:
-    assert GROUNDED_RULES_VERSION == "grounded-v2"
+def test_v3_is_the_default_and_v2_and_v1_stay_their_own_series() -> None:
+    assert GROUNDED_RULES_VERSION == "grounded-v3"
     assert V1 == "grounded-v1"
-    v2, v1 = GroundedJudge().identity, GroundedV1Judge().identity
-    assert (v2.kind, v2.model, v1.kind, v1.model) == ("grounded", "grounded-v2", "grounded", V1)
-    assert MetricConfig().config_id(v2) != MetricConfig().config_id(v1)
-    # the id v1's series was stored under before v2 existed
+    v3, v2, v1 = (j().identity for j in (GroundedJudge, GroundedV2Judge, GroundedV1Judge))
+    assert [(i.kind, i.model) for i in (v3, v2, v1)] == [
+        ("grounded", "grounded-v3"),
+        ("grounded", "grounded-v2"),
+        ("grounded", V1),
+    ]
+    ids = {MetricConfig().config_id(i) for i in (v3, v2, v1)}
+    assert len(ids) == 3
+    # the ids v2's and v1's series were stored under when each was the default
+    assert MetricConfig().config_id(v2) == "faith-3555290e3c7156c5"
     assert MetricConfig().config_id(v1) == "faith-ec398a547331a401"
+    assert isinstance(grounded_judge("grounded-v2"), GroundedV2Judge)
+    assert type(grounded_judge()) is GroundedJudge
+
+
+def test_v2_scores_as_it_did_when_it_was_the_default() -> None:
+    got = [
+        [(v.verdict, round(v.support, 6)) for v in measured(a, GroundedV2Judge()).verdicts]
+        for a in ANSWERS
+    ]
+    assert got == V2_RELEASED
+
+
+def test_a_claim_that_splices_two_sentences_is_doubted_more_under_v3() -> None:
+    spliced = "Order A17 shipped on 3 March and refunds are paid within 5 days."
+    questions = pl.DataFrame(
+        {"key": [1, 2, 3], "claims": [[spliced], [ANSWERS[0]], [A17[0]]], "truths": [A17] * 3}
+    )
+    second = claim_features(questions)["cov_second"].to_list()
+    assert second[0] > 0.3  # the refunds sentence holds what the shipping one lacks
+    assert second[1:] == [0.0, 0.0]  # one sentence holds it all; a verbatim truth
+    (v3,), (v2,) = measured(spliced).verdicts, measured(spliced, GroundedV2Judge()).verdicts
+    assert v3.support is not None
+    assert v2.support is not None
+    assert v3.support < v2.support
 
 
 @pytest.mark.parametrize("answer", ANSWERS)
@@ -123,7 +173,7 @@ def test_a_batch_and_each_case_alone_agree() -> None:
 def test_a_run_names_the_rules_and_keeps_each_series(tmp_path: Path) -> None:
     rows = [case_row("grounded"), case_row("off", "Batteries are covered.")]
     source, db = write(cases(rows), tmp_path / "cases.parquet"), tmp_path / "f.duckdb"
-    for rules in (None, "grounded-v1"):
+    for rules in (None, "grounded-v2", "grounded-v1"):
         judge = JudgeSettings(kind="grounded", model=rules)
         assert run_score(ScoreSettings(source=str(source), db=str(db), judge=judge))["status"] == (
             "completed"
@@ -142,6 +192,8 @@ def test_a_run_names_the_rules_and_keeps_each_series(tmp_path: Path) -> None:
         ("grounded-v1", "off", "idk", None),  # v1 gives no context_lacks
         ("grounded-v2", "grounded", "yes", None),
         ("grounded-v2", "off", "no", ["batteries", "covered"]),
+        ("grounded-v3", "grounded", "yes", None),
+        ("grounded-v3", "off", "no", ["batteries", "covered"]),
     ]
 
 

@@ -210,13 +210,33 @@ def stops_held() -> Iterator[None]:
         _raise_stop(held[0], None)
 
 
+# How long the flow's last logs may take to reach Prefect's server at exit.
+LOG_SEND_SECONDS = 2.0
+
+
 def exit_after_hooks(code: int) -> None:
-    """End the process now: its exit hooks run (Prefect's server and log flushes, Dask's
-    clusters, logging), then it exits without tearing the interpreter down, which took 4-9 s
-    after a stopped Dask run (native thread pools; every connection and file of the run is
-    closed by then)."""
+    """End the process now: Prefect's queued logs are sent, its exit hooks run (Prefect's
+    server, Dask's clusters, logging), then it exits without tearing the interpreter down,
+    which took 4-9 s after a stopped Dask run (native thread pools; every connection and file
+    of the run is closed by then)."""
+    send_prefect_logs(LOG_SEND_SECONDS)
     atexit._run_exitfuncs()
     for stream in (sys.stdout, sys.stderr):
         with contextlib.suppress(OSError, ValueError):  # a closed or broken pipe
             stream.flush()
     os._exit(code)
+
+
+def send_prefect_logs(timeout: float) -> None:
+    """Send the logs Prefect still holds to its server, for `timeout` seconds at most.
+
+    Prefect posts a flow's logs in batches (every 2 s) from a worker that a normal interpreter
+    exit drains through threading's exit hooks, before atexit stops a temporary server;
+    os._exit skips that drain. The run's last lines ("Finished in state Completed()") never
+    reached the server, and with a temporary one every run ended in "--- Error logging to
+    API ---"."""
+    handlers = sys.modules.get("prefect.logging.handlers")
+    if handlers is None:  # Prefect never loaded: nothing queued
+        return
+    with contextlib.suppress(Exception):  # a server gone is Prefect's to report, not a failure
+        handlers.APILogWorker.drain_all(timeout=timeout)

@@ -232,9 +232,9 @@ def send_prefect_logs(timeout: float) -> None:
 
     Prefect posts a flow's logs in batches (every 2 s) from a worker that a normal interpreter
     exit drains through threading's exit hooks, before atexit stops a temporary server;
-    os._exit skips that drain. The run's last lines ("Finished in state Completed()") never
-    reached the server, and with a temporary one every run ended in "--- Error logging to
-    API ---"."""
+    os._exit skips that drain, and the one left (the loop thread's, in atexit) ran after the
+    temporary server had stopped: a short run's logs were lost, and every run on such a server
+    ended in "--- Error logging to API ---"."""
     handlers = sys.modules.get("prefect.logging.handlers")
     if handlers is None:  # Prefect never loaded: nothing queued
         return

@@ -199,17 +199,20 @@ class GroundedV2Judge(GroundedJudge):
     default_cutoffs = V2_CUTOFFS
 
 
-# The rules versions a calibration's cut-offs apply to (`faith calibrate` fits the default).
-CALIBRATED_RULES = (GROUNDED_RULES_VERSION, GROUNDED_V2_RULES_VERSION)
+# The judges of the rules versions a calibration's cut-offs apply to (`faith calibrate` fits
+# the default), by version.
+_CALIBRATED: dict[str, type[GroundedJudge]] = {
+    judge.rules_version: judge for judge in (GroundedJudge, GroundedV2Judge)
+}
+CALIBRATED_RULES = tuple(_CALIBRATED)
 
 
 def grounded_judge(rules: str | None = None, cutoffs: Cutoffs | None = None) -> Judge:
     """The grounded judge of rules version `rules` (`--judge grounded --model grounded-v2`
     scores an old series again; None: the default, GROUNDED_RULES_VERSION), with a
     calibration's `cutoffs` (fitted on that version's support: v2 and later only)."""
-    calibrated = {judge.rules_version: judge for judge in (GroundedJudge, GroundedV2Judge)}
     judges: dict[str, Callable[[], Judge]] = {
-        **calibrated,
+        **_CALIBRATED,
         GroundedV1Judge.rules_version: GroundedV1Judge,
     }
     rules = GROUNDED_RULES_VERSION if rules is None else rules
@@ -217,8 +220,8 @@ def grounded_judge(rules: str | None = None, cutoffs: Cutoffs | None = None) -> 
         raise ConfigError(
             f"unknown grounded rules {rules!r}; use one of {', '.join(sorted(judges))}"
         )
-    if rules in calibrated:
-        return calibrated[rules](cutoffs)
+    if rules in _CALIBRATED:
+        return _CALIBRATED[rules](cutoffs)
     if cutoffs is not None:
         raise ConfigError(f"a calibration holds cut-offs of a later rules version, not {rules}")
     return judges[rules]()

@@ -187,7 +187,8 @@ def _support(  # noqa: PLR0917 - one claim's columns of claim_features
     support_expr give them."""
     total = sum(weights)
     found = [s > 0 for s in spread]
-    best_row, best_weight = _best_row(rows, words, weights, frozenset())
+    stems = [(word.word, w) for word, w in zip(words, weights, strict=True)]
+    best_row, best_weight = _best_row(rows, stems)
     if verbatim:
         cov_all = cov_best = 1.0
         cov_second = 0.0
@@ -198,7 +199,8 @@ def _support(  # noqa: PLR0917 - one claim's columns of claim_features
         cov_all = sum(w for w, f in zip(weights, found, strict=True) if f) / total if words else 0.0
         cov_best = best_weight / total if best_row is not None else 0.0
         in_best = frozenset() if best_row is None else rows[best_row][0]
-        cov_second = _best_row(rows, words, weights, in_best)[1] / total if words else 0.0
+        lacked = [(word, w) for word, w in stems if word not in in_best]
+        cov_second = _best_row(rows, lacked)[1] / total if words else 0.0
         missing_figure = sum(1 for w, f in zip(words, found, strict=True) if w.figure and not f)
         missing_name = sum(1 for w, f in zip(words, found, strict=True) if w.name and not f)
         if best_row is None:
@@ -243,20 +245,16 @@ def _support(  # noqa: PLR0917 - one claim's columns of claim_features
 
 
 def _best_row(
-    rows: list[tuple[frozenset[str], frozenset[str]]],
-    words: tuple[Word, ...],
-    weights: list[int],
-    held: frozenset[str],
+    rows: list[tuple[frozenset[str], frozenset[str]]], stems: list[tuple[str, int]]
 ) -> tuple[int | None, int]:
-    """The truth row holding the most weight of the claim's words not in `held`, and that
-    weight (claim_features' `_best`, and `_second` with the best sentence's words held)."""
+    """The truth row holding the most weight of `stems` (each claim word's stem and weight),
+    and that weight: claim_features' `_best` of all the claim's words, and its `_second` of
+    those the best sentence lacks."""
     best_row, best_weight = None, 0
+    if not stems:
+        return best_row, best_weight
     for row, (ws, _) in enumerate(rows):
-        hit = sum(
-            w
-            for w, word in zip(weights, words, strict=True)
-            if word.word in ws and word.word not in held
-        )
+        hit = sum(w for word, w in stems if word in ws)
         if hit > best_weight:  # the lowest row on a tie; a row with no hit is no candidate
             best_row, best_weight = row, hit
     return best_row, best_weight

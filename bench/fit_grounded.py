@@ -38,9 +38,12 @@ from faith_udfs.grounded import (
     feature_columns,
 )
 from faith_udfs.grounded_features import claim_features
+from faith_udfs.grounded_v2 import V2_WEIGHTS
 
 JUDGE_CODE = Path(__file__).resolve().parents[1] / "faith_udfs" / "grounded.py"
 NAMES = ("intercept", *feature_columns())
+# grounded-v2's features: the same less what v3 added (cov_second)
+V2_NAMES = tuple(name for name in NAMES if name in V2_WEIGHTS)
 RIDGE = 1e-3
 PASS_GAP = 0.15
 SILENT = DEFAULT_CUTOFFS.silent  # not fitted: just above 0 (see faith_udfs/grounded.py)

@@ -30,7 +30,15 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from common import table
 from devsets import DEVSETS, SETS, load_devset
-from fit_grounded import NAMES, _Recording, _support, case_success, figures, held_out
+from fit_grounded import (
+    NAMES,
+    V2_NAMES,
+    _Recording,
+    _support,
+    case_success,
+    figures,
+    held_out,
+)
 
 import faith_udfs.grounded_words as words
 from faith_udfs import MetricConfig, score_cases
@@ -51,8 +59,6 @@ PHRASES = (r",\s+(\w+ing\b)", r",\s+((?:a|an|the)\s)", r"\s+[–—-]\s+()", r"\
 MIN_PIECE = 3
 FEW_CLAIMS = 2
 ORDINALS = "first second third fourth fifth sixth seventh eighth ninth tenth".split()
-# The features the trials were run on top of: v2's (v3 added cov_second).
-V2_NAMES = tuple(name for name in NAMES if name in V2_WEIGHTS)
 
 
 def questions(root: Path) -> pl.DataFrame:

@@ -22,11 +22,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from common import table
 from devsets import DEVSETS, SETS
-from fit_grounded import NAMES, claim_rows, held_out
-
-from faith_udfs.grounded_v2 import V2_WEIGHTS
-
-V2_NAMES = tuple(name for name in NAMES if name in V2_WEIGHTS)
+from fit_grounded import NAMES, V2_NAMES, claim_rows, held_out
 
 
 def balanced(y: np.ndarray, p: np.ndarray) -> np.ndarray:

@@ -48,12 +48,19 @@ def planted_cases(n: int = 40) -> pl.DataFrame:
     return pl.DataFrame(rows)
 
 
+def planted_supports(n: int = 40) -> pl.DataFrame:
+    """The default judge's support of each planted case's one claim, with its `label`."""
+    cases = planted_cases(n)
+    verdicts = score_cases(cases.drop("label"), GroundedJudge(), MetricConfig()).claim_verdicts
+    return verdicts.join(cases.select("case_id", "label"), on="case_id").select(
+        "case_id", "label", "support"
+    )
+
+
 def separating_supports(n: int = 40) -> tuple[float, float]:
     """The default judge's highest support of an unfaithful planted case and lowest of a
     faithful one: a fitted `supported` cut-off must lie above the first, at most the second."""
-    cases = planted_cases(n)
-    verdicts = score_cases(cases.drop("label"), GroundedJudge(), MetricConfig()).claim_verdicts
-    labelled = verdicts.join(cases.select("case_id", "label"), on="case_id")
+    labelled = planted_supports(n)
     unfaithful = labelled.filter(pl.col("label") == 0)["support"].max()
     faithful = labelled.filter(pl.col("label") == 1)["support"].min()
     assert isinstance(unfaithful, float)

@@ -6,7 +6,8 @@ figures and negations hold), `idk` when the context is silent on it (coverage be
 re-judges the labelled cases a few times under probe cut-offs (`probe_cutoffs`) to learn, per
 claim, whether it could be `yes` at all and from which silent cut-off it is `idk`
 (`claim_levels`); any cut-offs' verdicts then follow without judging again (`verdicts_at`),
-and the cut-offs maximising balanced accuracy are chosen on a grid (`fit_cutoffs`).
+and the cut-offs whose neighbourhood on a grid has the best balanced accuracy are chosen
+(`fit_cutoffs`).
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from itertools import product
 
 import polars as pl
 
@@ -182,12 +184,14 @@ def fit_cutoffs(
     penalize_ambiguous_claims: bool = False,
 ) -> Cutoffs:
     """The cut-offs and threshold with the best balanced accuracy of `score >= threshold`
-    against `label` over the labelled cases of `scores` (from `case_scores_at`); of equals,
-    the nearest to `baseline`, then the lowest. With per-claim labels (`claims`: levels with
-    a `claim_label` column), the cut-offs are those that best agree with them claim by claim
-    (a claim judged faithful: not `no`, or `yes` when ambiguity is penalised), and only the
+    against `label` over the labelled cases of `scores` (from `case_scores_at`), each
+    candidate's figure averaged with its grid neighbours' (`_plateau`); of equals, the nearest
+    to `baseline`, then the lowest. With per-claim labels (`claims`: levels with a
+    `claim_label` column), the cut-offs are those that best agree with them claim by claim (a
+    claim judged faithful: not `no`, or `yes` when ambiguity is penalised), and only the
     threshold is fitted on the case labels."""
     thresholds = pl.DataFrame({"threshold": sorted({*THRESHOLD_GRID, baseline.threshold})})
+    keys: tuple[str, ...] = ("supported", "silent", "threshold")
     candidates = (
         scores.join(labels.select("case_id", "label"), on="case_id")
         .join(thresholds, how="cross")
@@ -201,12 +205,44 @@ def fit_cutoffs(
         labelled = pl.DataFrame({"claim_label": []}, schema={"claim_label": pl.Boolean})
     if labelled["claim_label"].n_unique() == 2:  # claims of one label cannot rank cut-offs
         grid = scores.select("supported", "silent").unique()
-        best = _nearest(_claim_agreement(labelled, grid, penalize_ambiguous_claims), baseline)
+        agreement = _claim_agreement(labelled, grid, penalize_ambiguous_claims)
+        best = _nearest(_plateau(agreement, ("supported", "silent")), baseline)
         candidates = candidates.filter(
             (pl.col("supported") == best["supported"]) & (pl.col("silent") == best["silent"])
         )
-    best = _nearest(candidates, baseline)
+        keys = ("threshold",)
+    best = _nearest(_plateau(candidates, keys), baseline)
     return Cutoffs(best["supported"], best["silent"], best["threshold"])
+
+
+def _plateau(candidates: pl.DataFrame, keys: tuple[str, ...]) -> pl.DataFrame:
+    """The candidates with each one's `balanced_accuracy` averaged with its neighbours' (one
+    grid step either way on each of `keys`, fewer at the grid's edge; any other column is one
+    value throughout). A few hundred labels make a
+    lone peak mostly luck; the middle of a plateau carries over to unseen cases: on the five
+    dev sets, 20 seeded samples of 200 labels each, the held-out balanced accuracy rose 0.004
+    on average and SALAD's stopped falling below the default judge's (`bench/calibration_check.py
+    --samples 20`)."""
+    step = {key: f"_step_{key}" for key in keys}
+    indexed = candidates.with_columns(
+        pl.col(key).rank("dense").cast(pl.Int32).alias(step[key]) for key in keys
+    )
+    offsets = pl.DataFrame(
+        list(product((-1, 0, 1), repeat=len(keys))),
+        schema={f"_by_{key}": pl.Int32 for key in keys},
+        orient="row",
+    )
+    neighbours = indexed.select(
+        *(pl.col(step[key]) for key in keys), _neighbour=pl.col("balanced_accuracy")
+    )
+    return (
+        indexed.join(offsets, how="cross")
+        .with_columns(pl.col(step[key]) + pl.col(f"_by_{key}") for key in keys)
+        .join(neighbours, on=list(step.values()))
+        .group_by(column for column in candidates.columns if column != "balanced_accuracy")
+        # rounded: equal figures averaged over more or fewer neighbours stay equal (a tie)
+        .agg(balanced_accuracy=pl.col("_neighbour").mean().round(9))
+    )
 
 
 def _claim_agreement(claims: pl.DataFrame, grid: pl.DataFrame, penalize: bool) -> pl.DataFrame:

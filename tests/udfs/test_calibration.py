@@ -149,6 +149,37 @@ def test_a_planted_set_is_fitted_above_the_default_cutoff() -> None:
     assert all(LOW < c.supported <= HIGH for c in validation.fold_cutoffs)
 
 
+def test_a_plateau_of_good_cutoffs_outranks_a_lone_peak() -> None:
+    """Ten labelled cases (five faithful) and scores under eight support cut-offs: 0.3 alone
+    separates them all (balanced accuracy 1.0, its neighbours 0.5), 0.6 to 0.8 each pass one
+    unfaithful case (0.9). The plateau's middle, 0.7, is chosen."""
+    labels = pl.DataFrame(
+        {"case_id": [f"c{i}" for i in range(10)], "label": [True] * 5 + [False] * 5}
+    )
+    faithful, one_slip = [1.0] * 5 + [0.0] * 5, [1.0] * 6 + [0.0] * 4
+    by_support = {0.2: [1.0] * 10, 0.3: faithful, 0.4: [1.0] * 10, 0.5: [1.0] * 10}
+    by_support |= {0.6: one_slip, 0.7: one_slip, 0.8: one_slip, 0.9: [1.0] * 10}
+    scores = pl.DataFrame(
+        [
+            (case_id, supported, 0.0, score)
+            for supported, column in by_support.items()
+            for case_id, score in zip(labels["case_id"], column, strict=True)
+        ],
+        schema={
+            "case_id": pl.String,
+            "supported": pl.Float64,
+            "silent": pl.Float64,
+            "score": pl.Float64,
+        },
+        orient="row",
+    )
+    fitted = fit_cutoffs(scores, labels, Cutoffs(0.3, 0.0))  # the peak is the default, even
+    assert (fitted.supported, fitted.silent) == (0.7, 0.0)
+    # Every threshold ties (scores are 0 or 1); averaged over more neighbours or fewer (at the
+    # grid's edge), ties stay ties, and the nearest to the default wins.
+    assert fitted.threshold == 0.5
+
+
 def test_cross_validation_reproduces_from_its_seed() -> None:
     cases = planted_cases(40).with_columns(  # some noise, so that the figures vary
         label=pl.when(pl.col("case_id").is_in(["p000", "p003", "p010"]))

@@ -141,3 +141,23 @@ def test_a_paired_bootstrap_tells_a_real_gain_from_none() -> None:
     assert (none["v3 - v2"], none["resamples v3 ahead"], none["verdicts changed"]) == (0.0, 0.0, 0)
     low, high = (float(x) for x in str(gain["95% interval"]).split(" to "))
     assert 0.0 < low < 0.2 < high
+
+
+def test_the_calibration_bench_averages_its_samples(tmp_path: Path) -> None:
+    """bench/calibration_check.py on a planted set the default judge passes whole: each of two
+    samples of 40 labels fits a perfect cut-off, as the held-out cases show."""
+    from tests.support.planted import planted_cases
+
+    planted_cases(80).drop("logged_at").write_parquet(tmp_path / "wice_dev.parquet")
+    done = _bench(tmp_path, "--labels", "40", "--samples", "2", script="calibration_check.py")
+    assert done.returncode == 0, done.stderr
+    assert "40 labelled cases, 2 samples (seeds 20-21)" in done.stdout
+    row = next(line.split() for line in done.stdout.splitlines() if line.startswith("wice"))
+    # set, samples, held-out default, calibrated mean ± sd, worse than default
+    assert row == ["wice", "2", "0.500", "1.000", "±", "0.000", "0", "of", "2"]
+
+
+def test_the_calibration_bench_without_dev_sets_says_so_and_exits_0(tmp_path: Path) -> None:
+    done = _bench(tmp_path, script="calibration_check.py")
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == f"no development sets in {tmp_path}: nothing to check"

@@ -105,7 +105,30 @@ def report_lines(result: CalibrationResult) -> list[str]:
     for row in v.table.iter_rows(named=True):
         cells = [_cell(row, name) for name in ("calibrated", "uncalibrated", "difference")]
         lines.append(f"{_NAMES[row['metric']]:<18} {cells[0]:>22} {cells[1]:>22} {cells[2]:>24}")
-    return lines
+    accuracy = next(r for r in v.table.iter_rows(named=True) if r["metric"] == "balanced_accuracy")
+    return [*lines, reading(accuracy)]
+
+
+def reading(accuracy: dict[str, object]) -> str:
+    """What the balanced accuracy's difference interval says, in one line: a calibration whose
+    gain cross-validation cannot tell from nothing is one sample of the labels' luck."""
+    low, high = accuracy["difference_low"], accuracy["difference_high"]
+    if not isinstance(low, float) or not isinstance(high, float):
+        return "cross-validation could not compare the calibration with the default judge"
+    if low > 0:
+        return (
+            "cross-validation: the calibration agrees with the labels better than the default "
+            "judge (the balanced accuracy's interval lies above 0)"
+        )
+    if high < 0:
+        return (
+            "cross-validation: the calibration agrees with the labels worse than the default "
+            "judge (the interval lies below 0): score without --calibration, or label more cases"
+        )
+    return (
+        "cross-validation cannot tell the calibration from the default judge (the interval "
+        "holds 0): label more cases before relying on it"
+    )
 
 
 def _claims(result: CalibrationResult) -> str:

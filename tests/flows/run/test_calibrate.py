@@ -17,6 +17,7 @@ import pytest
 from faith_udfs import Cutoffs, GroundedJudge, MetricConfig, score_cases
 from faith_udfs.grounded import GroundedV2Judge
 from flows.cli import main
+from flows.cli.calibrate_command import reading
 from flows.errors import InputUnreadable
 from flows.judges.settings import JudgeSettings
 from flows.nightly.nightly_run import run_nightly
@@ -87,6 +88,10 @@ def test_calibrate_fits_a_cutoff_that_beats_the_default(
     assert "5-fold cross-validation on 40 labelled cases (20 labelled 1), seed 0" in lines[1]
     accuracy = next(line for line in lines if line.startswith("balanced accuracy"))
     assert accuracy.split()[2:6:3] == ["1.000", "0.500"]  # calibrated, uncalibrated
+    assert lines[-1] == (
+        "cross-validation: the calibration agrees with the labels better than the default "
+        "judge (the balanced accuracy's interval lies above 0)"
+    )
     stored = query(db, "SELECT * FROM calibrations")
     Calibrations.validate(stored, lazy=True)
     row = stored.row(0, named=True)
@@ -409,3 +414,18 @@ def test_dask_workers_judge_with_the_calibrations_cutoffs(
     pick = f"SELECT {columns} FROM case_scores WHERE config_id = '{config_id}' ORDER BY case_id"
     assert query(dask_db, pick).equals(query(local_db, pick))
     assert query(dask_db, pick)["success"].sum() == 20
+
+
+@pytest.mark.parametrize(
+    ("low", "high", "says"),
+    [
+        (0.01, 0.12, "agrees with the labels better than the default judge"),
+        (-0.02, 0.05, "cannot tell the calibration from the default judge"),
+        (-0.09, -0.01, "worse than the default judge (the interval lies below 0): score without"),
+        (None, None, "could not compare the calibration with the default judge"),
+    ],
+)
+def test_the_last_line_reads_the_balanced_accuracy_interval(
+    low: float | None, high: float | None, says: str
+) -> None:
+    assert says in reading({"difference_low": low, "difference_high": high})

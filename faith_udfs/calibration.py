@@ -218,11 +218,10 @@ def fit_cutoffs(
 def _plateau(candidates: pl.DataFrame, keys: tuple[str, ...]) -> pl.DataFrame:
     """The candidates with each one's `balanced_accuracy` averaged with its neighbours' (one
     grid step either way on each of `keys`, fewer at the grid's edge; any other column is one
-    value throughout). A few hundred labels make a
-    lone peak mostly luck; the middle of a plateau carries over to unseen cases. On the five
-    dev sets, 20 seeded samples of 200 labels each, the held-out balanced accuracy rose 0.005
-    on average, SALAD's from 0.012 below the default judge's to 0.001 below
-    (`bench/calibration_check.py --samples 20`)."""
+    value throughout). A few hundred labels make a lone peak mostly luck; the middle of a
+    plateau carries over to unseen cases. On the five dev sets, 20 seeded samples of 200
+    labels each, the held-out balanced accuracy rose 0.005 on average, SALAD's from 0.012
+    below the default judge's to 0.001 below (`bench/calibration_check.py --samples 20`)."""
     step = {key: f"_step_{key}" for key in keys}
     indexed = candidates.with_columns(
         pl.col(key).rank("dense").cast(pl.Int32).alias(step[key]) for key in keys

@@ -47,7 +47,7 @@ from flows.run.run_end import (
 )
 from flows.run.run_state import RunState, Steps
 from flows.run.settings import ScoreSettings
-from flows.run.stop_signals import as_stop, signals_deferred
+from flows.run.stop_signals import as_stop, signals_deferred, stops_held
 from flows.run.stopping import close_stages, stop_and_mark
 from flows.store.db import (
     DISK_ERRORS,
@@ -103,15 +103,20 @@ def run_score(
         judge = judge or build_judge(settings.judge, con, dry_run=settings.dry_run)
         config = settings.metric_config()
         config_id = config.config_id(judge.identity)
-        run_id = start_run(
-            con,
-            flow=settings.flow,
-            config_id=config_id,
-            config=settings.describe(judge.identity.as_dict()),
-            source=source.spec,
-        )
-        price(con, run_id, settings)
+        run_id = None
         try:
+            # A stop inside start_run is raised once its row is in and its id known, and
+            # one from then on marks the row: a Ctrl-C just after start-up (the first
+            # import in price()) left it `running` for good.
+            with stops_held():
+                run_id = start_run(
+                    con,
+                    flow=settings.flow,
+                    config_id=config_id,
+                    config=settings.describe(judge.identity.as_dict()),
+                    source=source.spec,
+                )
+            price(con, run_id, settings)
             limits = settings.size_limits()
             state = RunState(
                 con,
@@ -125,8 +130,9 @@ def run_score(
                 db=settings.db,
             )
         except BaseException as exc:
-            with signals_deferred():
-                mark_stopped(con, run_id, started, exc)
+            if run_id is not None:
+                with signals_deferred():
+                    mark_stopped(con, run_id, started, exc)
             raise
         try:
             progress.start(total, f"run {run_id} ({config_id}) of {settings.source}")

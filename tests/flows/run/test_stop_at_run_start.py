@@ -1,0 +1,63 @@
+"""A stop in the first moments of a run, once its row of `runs` is in, marks that row
+`interrupted`: a Ctrl-C half a second into `faith score` on a fast machine (landing in the
+price lookup's first import, or inside start_run) left it `running` for good."""
+
+from __future__ import annotations
+
+import os
+import signal
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+import flows.run.pipeline as pipeline
+from flows.run.pipeline import run_score
+from flows.run.settings import ScoreSettings
+from flows.run.stop_signals import install_stop_handlers
+from tests.support.builders import many_cases, write
+from tests.support.db_reading import query
+
+
+@pytest.fixture
+def entry_point_handlers() -> Iterator[None]:
+    before = {sig: signal.getsignal(sig) for sig in (signal.SIGINT, signal.SIGTERM)}
+    install_stop_handlers()
+    yield
+    for sig, handler in before.items():
+        signal.signal(sig, handler)
+
+
+def score(tmp_path: Path) -> Path:
+    source = write(many_cases(20), tmp_path / "cases.parquet")
+    db = tmp_path / "f.duckdb"
+    with pytest.raises(KeyboardInterrupt):
+        run_score(ScoreSettings(source=str(source), db=str(db), judge={"kind": "lexical"}))
+    return db
+
+
+def test_a_stop_while_the_run_is_priced_marks_its_row(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def stopped(*args: object) -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(pipeline, "price", stopped)
+    db = score(tmp_path)
+    assert query(db, "SELECT status, rows_in FROM runs") == [("interrupted", 0)]
+
+
+def test_a_signal_inside_start_run_is_raised_once_the_row_is_in_and_marks_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, entry_point_handlers: None
+) -> None:
+    start_run = pipeline.start_run
+
+    def signalled(*args: object, **kwargs: object) -> str:
+        run_id = start_run(*args, **kwargs)  # type: ignore[arg-type]
+        os.kill(os.getpid(), signal.SIGINT)
+        signal.pthread_sigmask(signal.SIG_BLOCK, [])  # a call into C: pending handlers run
+        return run_id
+
+    monkeypatch.setattr(pipeline, "start_run", signalled)
+    db = score(tmp_path)
+    assert query(db, "SELECT status FROM runs") == [("interrupted",)]

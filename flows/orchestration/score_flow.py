@@ -8,6 +8,7 @@ from typing import Any
 from prefect import flow, get_run_logger, task
 from prefect.artifacts import create_markdown_artifact, create_table_artifact
 
+from flows.orchestration.prefect_sigterm import defer_prefect_sigterm_inside_polars
 from flows.orchestration.task_options import TASK_OPTIONS
 from flows.run.batches import score_batch, validate_batch
 from flows.run.pipeline import Steps, run_score
@@ -15,6 +16,9 @@ from flows.run.progress import LogProgress, Progress
 from flows.run.settings import ScoreSettings
 from flows.run.summary import run_markdown, run_table
 from flows.store.batch_writes import write_batch
+
+# Before any flow run installs Prefect's SIGTERM handler (it raised inside polars: a panic).
+defer_prefect_sigterm_inside_polars()
 
 validate_task = task(name="validate-batch", **TASK_OPTIONS)(validate_batch)
 score_task = task(name="score-batch", **TASK_OPTIONS)(score_batch)

@@ -49,9 +49,11 @@ _DUCKDB_INTERRUPTED = "Query interrupted"
 # registered Arrow object (a batch's `incoming`), comes back as an InvalidInputException whose
 # text names the exception: "counting the rows of the object registered as 'incoming' failed:
 # KeyboardInterrupt:" (seen in the stop trials), "reading the stream registered as ... Python
-# exception: ... KeyboardInterrupt".
+# exception: ... KeyboardInterrupt"; inside a Prefect flow run, Prefect's TerminationSignal
+# ("reading the schema of the object registered as 'incoming' failed: TerminationSignal:").
 _DUCKDB_CALLBACK_STOPPED = re.compile(
-    r"registered as .* failed: .*\b(?:KeyboardInterrupt|Terminated|RunDeadline)\b", re.S
+    r"registered as .* failed: .*\b(?:KeyboardInterrupt|Terminat(?:ed|ionSignal)|RunDeadline)\b",
+    re.S,
 )
 
 
@@ -129,6 +131,23 @@ def _deliver_again(signum: int) -> None:
     timer.start()
 
 
+def deferred_inside_polars(
+    handler: Callable[[int, FrameType | None], object],
+) -> Callable[[int, FrameType | None], None]:
+    """`handler` (another library's: Prefect's SIGTERM handler raises inside a flow run),
+    recorded as ours are, and sent again while polars' code is on the stack, as ours are."""
+
+    def deferring(signum: int, frame: FrameType | None) -> None:
+        _received["last"] = signal.Signals(signum).name
+        if _inside_polars(frame):
+            _deliver_again(signum)
+            return
+        handler(signum, frame)
+
+    deferring.__wrapped__ = handler  # type: ignore[attr-defined]
+    return deferring
+
+
 def install_stop_handlers() -> None:
     """Entry points only: SIGTERM raises `Terminated` in the main thread, so a run stops as
     cleanly as on Ctrl-C (Python's default for SIGTERM ends the process on the spot); both
@@ -187,7 +206,8 @@ def stops_held() -> Iterator[None]:
     """While native libraries load (DuckDB, polars, Arrow: ~1 s), a stop signal is held and
     raised right after: a KeyboardInterrupt raised inside an extension's initialisation
     aborted the process (DuckDB: `Critical nanobind error: enum_create`) instead of one line
-    and exit 130. Entry points only, after install_stop_handlers."""
+    and exit 130. The first signal held is then sent again, to the handler that was in place
+    (faithpipe's, Prefect's inside a flow run, Python's own)."""
     if threading.current_thread() is not threading.main_thread():
         yield
         return
@@ -207,7 +227,7 @@ def stops_held() -> Iterator[None]:
         for sig, handler in previous.items():
             signal.signal(sig, handler)
     if held:
-        _raise_stop(held[0], None)
+        signal.raise_signal(held[0])  # its handler runs before this returns
 
 
 # How long the flow's last logs may take to reach Prefect's server at exit.

@@ -61,6 +61,21 @@ def test_the_counting_wording_the_stop_trials_met_is_a_stop(
     assert exit_code_of(found) == 130
 
 
+def test_prefects_termination_signal_inside_a_duckdb_callback_is_sigterm(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Met in the Prefect stop trial: Prefect's handler raised while DuckDB read a frame's
+    schema (the wrapped handler records the signal, as ours do)."""
+    monkeypatch.setitem(stop_signals._received, "last", "SIGTERM")
+    seen = duckdb.InvalidInputException(
+        "Invalid Input Error: reading the schema of the object registered as 'incoming' "
+        "failed: TerminationSignal: "
+    )
+    found = as_stop(seen)
+    assert found is not None
+    assert exit_code_of(found) == 143
+
+
 def test_the_same_words_from_elsewhere_are_no_stop() -> None:
     text = "counting the rows of the object registered as 'incoming' failed: KeyboardInterrupt"
     assert as_stop(ValueError(text)) is None  # a message quoting a log line, not DuckDB's

@@ -1,7 +1,7 @@
 """A stop while the native libraries load is held and raised right after (flows.cli.main):
 raised inside DuckDB's initialisation it aborted the process instead of exiting 130. And a
 stop that lands in Python code polars' Rust called waits until the code is out of polars:
-raised there it was a Rust panic."""
+raised there it was a Rust panic; another library's handler (Prefect's) is made to wait too."""
 
 from __future__ import annotations
 
@@ -18,6 +18,7 @@ from flows.run.stop_signals import (
     RunDeadline,
     Terminated,
     deadline_handler,
+    deferred_inside_polars,
     install_stop_handlers,
     stops_held,
 )
@@ -123,3 +124,39 @@ def test_a_signal_landing_inside_polars_is_raised_after_it_not_a_panic(
         sender = threading.Timer(0.001, os.kill, (os.getpid(), sig))
         read_dtypes_until_stopped(stop, sender.start)
         sender.join(timeout=10)  # it fired within the reads: a hang guard
+
+
+def test_a_held_stop_goes_to_the_handler_that_was_in_place() -> None:
+    """Inside a Prefect flow run the handler in place is Prefect's: the held signal is its
+    to act on, not turned into faithpipe's own stop."""
+    seen: list[int] = []
+    before = signal.signal(signal.SIGTERM, lambda signum, frame: seen.append(signum))
+    try:
+        done: list[str] = []
+        held_while_sending(done, signal.SIGTERM)
+        assert done == ["SIGTERM"]
+        assert seen == [signal.SIGTERM]  # handed on once, after the block
+    finally:
+        signal.signal(signal.SIGTERM, before)
+
+
+class Foreign(BaseException):
+    """What another library's signal handler raises (Prefect's: TerminationSignal)."""
+
+
+def raise_foreign(signum: int, frame: object) -> None:
+    raise Foreign(signum)
+
+
+def test_another_librarys_handler_waits_while_polars_is_on_the_stack() -> None:
+    handler = deferred_inside_polars(raise_foreign)
+    assert handler.__wrapped__ is raise_foreign  # type: ignore[attr-defined]
+    before = signal.signal(signal.SIGTERM, handler)
+    try:
+        for _ in range(10):
+            sender = threading.Timer(0.001, os.kill, (os.getpid(), signal.SIGTERM))
+            with pytest.raises(Foreign):
+                read_dtypes(sender.start)
+            sender.join(timeout=10)
+    finally:
+        signal.signal(signal.SIGTERM, before)

@@ -19,6 +19,11 @@ class BlackHole:
 
     def __init__(self) -> None:
         self._listener = socket.create_server(("127.0.0.1", 0), backlog=128)
+        # Closing a socket does not wake an accept() blocked on it in another thread (Linux):
+        # the accepting thread looks for the stop between short waits instead, and the exit
+        # took the join's whole 5 s.
+        self._listener.settimeout(0.05)
+        self._stop = threading.Event()
         self._held: list[socket.socket] = []
         self.connections = 0
         self._thread = threading.Thread(target=self._accept, daemon=True)
@@ -28,9 +33,11 @@ class BlackHole:
         return f"http://127.0.0.1:{self._listener.getsockname()[1]}/v1"
 
     def _accept(self) -> None:
-        while True:
+        while not self._stop.is_set():
             try:
                 connection, _ = self._listener.accept()
+            except TimeoutError:
+                continue
             except OSError:
                 return
             self._held.append(connection)
@@ -41,7 +48,8 @@ class BlackHole:
         return self
 
     def __exit__(self, *exc: object) -> None:
+        self._stop.set()
+        self._thread.join(5)
         self._listener.close()
         for connection in self._held:
             connection.close()
-        self._thread.join(5)

@@ -53,9 +53,11 @@ test: $(STAMP)  ## lint, type-check, the docs build (strict), the whole suite on
 	$(COMPILE)
 	@# mypy (~25 s from a clean clone) runs beside the suite, whose two workers leave a core
 	@# idle while they wait on servers and subprocesses; its report follows the suite's, and
-	@# either failing fails the target.
+	@# either failing fails the target. A job started with & here ignores SIGINT, so a Ctrl-C
+	@# (or any end of the recipe) stops it by the trap.
 	@echo "$(BIN)/mypy > $(TYPECHECK_OUT) &  # beside the suite; printed after it"
 	@$(BIN)/mypy > $(TYPECHECK_OUT) 2>&1 & typing=$$!; \
+	trap 'kill $$typing 2>/dev/null' EXIT INT TERM; \
 	echo "$(PYTEST)"; $(PYTEST); suite=$$?; \
 	wait $$typing; typed=$$?; \
 	echo "faithpipe: mypy said (exit $$typed):"; cat $(TYPECHECK_OUT); \

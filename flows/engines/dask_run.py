@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 import polars as pl
 
 from faith_udfs import MetricConfig
+from faith_udfs.config import JudgeIdentity
 from faith_udfs.errors import ConfigError
 from flows.engines.loading import (
     QuarantineNumbers,
@@ -38,7 +39,7 @@ from flows.run.progress import LogProgress, Progress
 from flows.run.remembered_judge import remembered_judge
 from flows.run.run_end import complete_run, mark_stopped
 from flows.run.settings import ScoreSettings
-from flows.run.stop_signals import as_stop, signals_deferred
+from flows.run.stop_signals import as_stop, signals_deferred, stops_held
 from flows.store.db import open_store
 from flows.store.run_costs import price_run
 from flows.store.run_registry import run_row, start_run, supersede_dead_runs
@@ -63,6 +64,68 @@ def run_score_on_dask(
     progress = progress or LogProgress()
     started = time.perf_counter()
     source = resolve_source(settings.source, settings.read_options())
+    _require_one_parquet_table(settings, source)
+    total = count_rows(source)
+    duplicated = duplicated_case_ids(source)
+    con = open_store(settings.db, lock_timeout=settings.lock_timeout)
+    try:
+        supersede_dead_runs(con)
+        settings = with_calibration(settings, con)  # workers get the cut-offs, not the name
+        settings = remembered_judge(settings, con)  # and the judge mode judge-check found
+        root = shard_root(settings.db)
+        salvage_stale_shards(con, root)
+        config = settings.metric_config()
+        identity = _judge_identity(settings)
+        config_id = config.config_id(identity)
+        run_id: str | None = None
+        folder: Path | None = None
+        handles: list[Any] = []
+        leave_folder = False
+        try:
+            # As a local run's (flows/run/pipeline.py): a stop from the row's insert on
+            # marks it, never leaves it `running`.
+            with stops_held():
+                run_id = _start(con, settings, source, config_id, identity)
+            _price(con, settings, run_id)
+            folder = root / run_id
+            jobs = _plan(
+                con, settings, source, duplicated, folder=folder, config=config, config_id=config_id
+            )
+            progress.start(total, f"run {run_id} ({config_id}) of {settings.source} on Dask")
+            handles = [submitter.submit(job) for job in jobs]
+            numbers = QuarantineNumbers()
+            for job, handle in zip(jobs, handles, strict=True):
+                shard = load_shard(
+                    con,
+                    Path(submitter.result(handle, settings.task_timeout)),
+                    job.partition.number,
+                    run_id=run_id,
+                    config_id=config_id,
+                    config=config,
+                    numbers=numbers,
+                )
+                progress.advance(shard.scored.counts["rows_in"], run_row(con, run_id))
+                if shard.fatal:
+                    raise JudgeEndpointError(shard.fatal)
+        except BaseException as exc:
+            with signals_deferred():
+                submitter.cancel(handles)
+                leave_folder = _mark_stopped(con, run_id, folder, started, exc)
+            stop = as_stop(exc)
+            if stop is not None and stop is not exc:
+                raise stop from exc  # a signal DuckDB reworded while a shard loaded
+            raise
+        finally:
+            progress.stop()
+            if folder is not None and not leave_folder:
+                shutil.rmtree(folder, ignore_errors=True)
+        return complete_run(con, run_id, settings, started)
+    finally:
+        con.close()
+
+
+def _require_one_parquet_table(settings: ScoreSettings, source: Source) -> None:
+    """--engine dask reads one wide Parquet table with its own names (ConfigError if not)."""
     options = source.options
     if (
         source.form != "wide"
@@ -75,82 +138,55 @@ def run_score_on_dask(
             "column names; score the three-table form, conversations, CSV or JSON, --columns "
             "and --case-id content with --engine local"
         )
-    total = count_rows(source)
-    duplicated = duplicated_case_ids(source)
-    con = open_store(settings.db, lock_timeout=settings.lock_timeout)
-    try:
-        supersede_dead_runs(con)
-        settings = with_calibration(settings, con)  # workers get the cut-offs, not the name
-        settings = remembered_judge(settings, con)  # and the judge mode judge-check found
-        root = shard_root(settings.db)
-        salvage_stale_shards(con, root)
-        config = settings.metric_config()
-        run_id, config_id = _start(con, settings, source, config)
-        folder = root / run_id
-        handles: list[Any] = []
-        leave_folder = False
-        try:
-            jobs = _plan(
-                con, settings, source, duplicated, folder=folder, config=config, config_id=config_id
-            )
-            progress.start(total, f"run {run_id} ({config_id}) of {settings.source} on Dask")
-            handles = [submitter.submit(job) for job in jobs]
-            numbers = QuarantineNumbers()
-            for job, handle in zip(jobs, handles, strict=True):
-                number = job.partition.number
-                shard = load_shard(
-                    con,
-                    Path(submitter.result(handle, settings.task_timeout)),
-                    number,
-                    run_id=run_id,
-                    config_id=config_id,
-                    config=config,
-                    numbers=numbers,
-                )
-                progress.advance(shard.scored.counts["rows_in"], run_row(con, run_id))
-                if shard.fatal:
-                    raise JudgeEndpointError(shard.fatal)
-        except BaseException as exc:
-            with signals_deferred():
-                submitter.cancel(handles)
-                mark_stopped(con, run_id, started, exc)
-                # Shards finished but not loaded hold replies paid for: into judge_cache now
-                # (or, failing that, left for the next run to salvage).
-                leave_folder = not keep_unloaded_replies(con, folder)
-            stop = as_stop(exc)
-            if stop is not None and stop is not exc:
-                raise stop from exc  # a signal DuckDB reworded while a shard loaded
-            raise
-        finally:
-            progress.stop()
-            if not leave_folder:
-                shutil.rmtree(folder, ignore_errors=True)
-        return complete_run(con, run_id, settings, started)
-    finally:
-        con.close()
+
+
+def _mark_stopped(
+    con: duckdb.DuckDBPyConnection,
+    run_id: str | None,
+    folder: Path | None,
+    started: float,
+    exc: BaseException,
+) -> bool:
+    """Mark a stopped run's row (once it is in) and keep its shards' paid replies; returns
+    whether the shard folder must stay for the next run to salvage."""
+    if run_id is not None:
+        mark_stopped(con, run_id, started, exc)
+    # Shards finished but not loaded hold replies paid for: into judge_cache now (or,
+    # failing that, left for the next run to salvage).
+    return folder is not None and not keep_unloaded_replies(con, folder)
+
+
+def _judge_identity(settings: ScoreSettings) -> JudgeIdentity:
+    """The run's judge identity, from a judge built only for it (workers build their own)."""
+    probe = build_judge(settings.judge)
+    identity = probe.identity
+    close_judge(probe)
+    return identity
 
 
 def _start(
-    con: duckdb.DuckDBPyConnection, settings: ScoreSettings, source: Source, config: MetricConfig
-) -> tuple[str, str]:
-    """The run's row of `runs`, with its prices (its cost follows at its end), as a local
-    run's; returns its run_id and config_id."""
-    probe = build_judge(settings.judge)  # only for its identity: workers build their own
-    identity = probe.identity
-    close_judge(probe)
-    config_id = config.config_id(identity)
-    run_id = start_run(
+    con: duckdb.DuckDBPyConnection,
+    settings: ScoreSettings,
+    source: Source,
+    config_id: str,
+    identity: JudgeIdentity,
+) -> str:
+    """The run's row of `runs`, as a local run's; returns its run_id."""
+    return start_run(
         con,
         flow=settings.flow,
         config_id=config_id,
         config=settings.describe(identity.as_dict()),
         source=source.spec,
     )
+
+
+def _price(con: duckdb.DuckDBPyConnection, settings: ScoreSettings, run_id: str) -> None:
+    """The run's prices per million tokens (its cost follows at its end)."""
     price_input, price_output = settings.prices()
     price_run(
         con, run_id, price_input_usd=price_input, price_output_usd=price_output, dry_run=False
     )
-    return run_id, config_id
 
 
 def _plan(

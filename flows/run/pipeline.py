@@ -105,9 +105,10 @@ def run_score(
         config_id = config.config_id(judge.identity)
         run_id = None
         try:
-            # A stop inside start_run is raised once its row is in and its id known, and
-            # one from then on marks the row: a Ctrl-C just after start-up (the first
-            # import in price()) left it `running` for good.
+            # A stop signal during start_run waits until its row is in and its id known, and
+            # a stop from then on marks the row (where the handler in place raises one:
+            # faithpipe's, Prefect's): a Ctrl-C just after start-up (the first import in
+            # price()) left it `running` for good.
             with stops_held():
                 run_id = start_run(
                     con,

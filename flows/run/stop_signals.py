@@ -212,8 +212,13 @@ def stops_held() -> Iterator[None]:
         yield
         return
     held: list[int] = []
+    released = False
 
     def hold(signum: int, frame: FrameType | None) -> None:
+        if released:  # the restore is under way: straight to this signal's own handler
+            signal.signal(signum, previous[signal.Signals(signum)])
+            signal.raise_signal(signum)
+            return
         held.append(signum)
 
     previous = {
@@ -224,6 +229,8 @@ def stops_held() -> Iterator[None]:
     try:
         yield
     finally:
+        # A stop raised by a handler already restored must not leave the other as `hold`.
+        released = True
         for sig, handler in previous.items():
             signal.signal(sig, handler)
     if held:

@@ -160,3 +160,23 @@ def test_another_librarys_handler_waits_while_polars_is_on_the_stack() -> None:
             sender.join(timeout=10)
     finally:
         signal.signal(signal.SIGTERM, before)
+
+
+def test_a_stop_raised_while_the_handlers_come_back_leaves_none_holding(
+    entry_point_handlers: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A SIGINT acted on by its restored handler must not leave SIGTERM's as the hold,
+    where a later SIGTERM would be swallowed for good."""
+    restore = signal.signal
+
+    def restore_then_ctrl_c(sig: int, handler: object) -> object:
+        before = restore(sig, handler)  # type: ignore[arg-type]
+        if sig == signal.SIGINT:  # SIGINT's handler is back, SIGTERM's is not yet
+            send(signal.SIGINT)
+        return before
+
+    with pytest.raises(KeyboardInterrupt), stops_held():
+        monkeypatch.setattr(signal, "signal", restore_then_ctrl_c)
+    monkeypatch.setattr(signal, "signal", restore)
+    with pytest.raises(Terminated):  # SIGTERM is faithpipe's stop again, not held
+        send(signal.SIGTERM)

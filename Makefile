@@ -57,9 +57,10 @@ test: $(STAMP)  ## lint, type-check, the docs build (strict), the whole suite on
 	@# (or any end of the recipe) stops it by the trap.
 	@echo "$(BIN)/mypy > $(TYPECHECK_OUT) &  # beside the suite; printed after it"
 	@$(BIN)/mypy > $(TYPECHECK_OUT) 2>&1 & typing=$$!; \
-	trap 'kill $$typing 2>/dev/null' EXIT INT TERM; \
+	trap 'kill $$typing 2>/dev/null' EXIT; \
+	trap 'kill $$typing 2>/dev/null; exit 130' INT; trap 'kill $$typing 2>/dev/null; exit 143' TERM; \
 	echo "$(PYTEST)"; $(PYTEST); suite=$$?; \
-	wait $$typing; typed=$$?; \
+	wait $$typing; typed=$$?; trap - EXIT INT TERM; \
 	echo "faithpipe: mypy said (exit $$typed):"; cat $(TYPECHECK_OUT); \
 	if [ $$suite -ne 0 ]; then exit $$suite; fi; exit $$typed
 

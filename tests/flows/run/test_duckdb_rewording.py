@@ -48,32 +48,25 @@ def test_a_stop_inside_a_duckdb_scan_is_that_stop(
     assert exit_code_of(found) == code
 
 
-def test_the_counting_wording_the_stop_trials_met_is_a_stop(
-    monkeypatch: pytest.MonkeyPatch,
+@pytest.mark.parametrize(
+    ("signal_name", "wording", "code"),
+    [
+        # met in the stop trials
+        ("SIGINT", "counting the rows of the object registered as 'incoming' failed: "
+         "KeyboardInterrupt: ", 130),
+        # met in the Prefect stop trial: Prefect's handler raised while DuckDB read a frame's
+        # schema (the wrapped handler records the signal, as ours do)
+        ("SIGTERM", "reading the schema of the object registered as 'incoming' failed: "
+         "TerminationSignal: ", 143),
+    ],
+)  # fmt: skip
+def test_the_wordings_the_stop_trials_met_are_stops(
+    monkeypatch: pytest.MonkeyPatch, signal_name: str, wording: str, code: int
 ) -> None:
-    monkeypatch.setitem(stop_signals._received, "last", "SIGINT")
-    seen = duckdb.InvalidInputException(
-        "Invalid Input Error: counting the rows of the object registered as 'incoming' "
-        "failed: KeyboardInterrupt: "
-    )
-    found = as_stop(seen)
+    monkeypatch.setitem(stop_signals._received, "last", signal_name)
+    found = as_stop(duckdb.InvalidInputException(f"Invalid Input Error: {wording}"))
     assert found is not None
-    assert exit_code_of(found) == 130
-
-
-def test_prefects_termination_signal_inside_a_duckdb_callback_is_sigterm(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    """Met in the Prefect stop trial: Prefect's handler raised while DuckDB read a frame's
-    schema (the wrapped handler records the signal, as ours do)."""
-    monkeypatch.setitem(stop_signals._received, "last", "SIGTERM")
-    seen = duckdb.InvalidInputException(
-        "Invalid Input Error: reading the schema of the object registered as 'incoming' "
-        "failed: TerminationSignal: "
-    )
-    found = as_stop(seen)
-    assert found is not None
-    assert exit_code_of(found) == 143
+    assert exit_code_of(found) == code
 
 
 def test_the_same_words_from_elsewhere_are_no_stop() -> None:

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import os
 import signal
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 from types import ModuleType
 
@@ -16,7 +16,6 @@ import pytest
 import flows.engines.dask_run as dask_run
 import flows.run.pipeline as pipeline
 from flows.run.settings import ScoreSettings
-from flows.run.stop_signals import install_stop_handlers
 from tests.flows.run.test_calibrate import InlineSubmitter
 from tests.support.builders import many_cases, write
 from tests.support.db_reading import query
@@ -42,15 +41,6 @@ ENGINES = {
 @pytest.fixture(params=sorted(ENGINES))
 def engine(request: pytest.FixtureRequest) -> tuple[ModuleType, str, Callable]:
     return ENGINES[request.param]
-
-
-@pytest.fixture
-def entry_point_handlers() -> Iterator[None]:
-    before = {sig: signal.getsignal(sig) for sig in (signal.SIGINT, signal.SIGTERM)}
-    install_stop_handlers()
-    yield
-    for sig, handler in before.items():
-        signal.signal(sig, handler)
 
 
 def score(tmp_path: Path, run: Callable[[ScoreSettings], object]) -> Path:

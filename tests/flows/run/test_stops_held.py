@@ -9,7 +9,7 @@ import os
 import signal
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 
 import polars as pl
 import pytest
@@ -19,7 +19,6 @@ from flows.run.stop_signals import (
     Terminated,
     deadline_handler,
     deferred_inside_polars,
-    install_stop_handlers,
     stops_held,
 )
 
@@ -27,16 +26,6 @@ from flows.run.stop_signals import (
 def let_handlers_run() -> None:
     """A call into C and back: Python runs pending signal handlers there."""
     signal.pthread_sigmask(signal.SIG_BLOCK, [])
-
-
-@pytest.fixture
-def entry_point_handlers() -> Iterator[None]:
-    """The handlers `faith` installs, for this test only."""
-    before = {sig: signal.getsignal(sig) for sig in (signal.SIGINT, signal.SIGTERM)}
-    install_stop_handlers()
-    yield
-    for sig, handler in before.items():
-        signal.signal(sig, handler)
 
 
 def send(sig: signal.Signals) -> None:

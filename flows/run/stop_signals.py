@@ -87,13 +87,8 @@ def exit_code_of(stop: KeyboardInterrupt) -> int:
     return int(getattr(stop, "exit_code", 130))
 
 
-def _raise_stop(signum: int, frame: FrameType | None) -> None:
-    name = signal.Signals(signum).name
-    _received["last"] = name
-    if _inside_polars(frame):
-        _deliver_again(signum)
-        return
-    raise Terminated(name) if signum == signal.SIGTERM else KeyboardInterrupt
+def _raise_stop_now(signum: int, frame: FrameType | None) -> None:
+    raise Terminated("SIGTERM") if signum == signal.SIGTERM else KeyboardInterrupt
 
 
 # A stop raised in Python code that polars' Rust called (a frame's `dtypes` builds Python
@@ -134,8 +129,9 @@ def _deliver_again(signum: int) -> None:
 def deferred_inside_polars(
     handler: Callable[[int, FrameType | None], object],
 ) -> Callable[[int, FrameType | None], None]:
-    """`handler` (another library's: Prefect's SIGTERM handler raises inside a flow run),
-    recorded as ours are, and sent again while polars' code is on the stack, as ours are."""
+    """`handler` with the signal recorded (for when DuckDB rewords what it raises) and sent
+    again while polars' code is on the stack: faithpipe's own stop and deadline handlers, and
+    Prefect's SIGTERM handler, which raises inside a flow run (orchestration/)."""
 
     def deferring(signum: int, frame: FrameType | None) -> None:
         _received["last"] = signal.Signals(signum).name
@@ -146,6 +142,9 @@ def deferred_inside_polars(
 
     deferring.__wrapped__ = handler  # type: ignore[attr-defined]
     return deferring
+
+
+_raise_stop = deferred_inside_polars(_raise_stop_now)
 
 
 def install_stop_handlers() -> None:
@@ -165,13 +164,10 @@ def deadline_handler(seconds: float) -> Callable[[int, FrameType | None], None]:
     text = f"the run deadline, --run-timeout {seconds:g} s"
 
     def raise_deadline(signum: int, frame: FrameType | None) -> None:
-        _received.update(last="SIGALRM", deadline=text)
-        if _inside_polars(frame):
-            _deliver_again(signum)
-            return
+        _received["deadline"] = text
         raise RunDeadline(text)
 
-    return raise_deadline
+    return deferred_inside_polars(raise_deadline)
 
 
 def _note_signal(signum: int, frame: FrameType | None) -> None:

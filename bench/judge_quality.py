@@ -1,7 +1,7 @@
 """Bench (not a test): how well the offline judges tell faithful answers from unfaithful ones,
 on every human-labelled development set, through the same batch path `faith score` runs.
 
-    python bench/judge_quality.py [--devsets DIR] [--judges grounded,grounded-v2,lexical,...]
+    python bench/judge_quality.py [--devsets DIR] [--judges grounded,grounded-v3,lexical,...]
 
 Prints, per set and per `source` part, at default settings: balanced accuracy of `success`
 against `label`, ROC AUC of `score`, the baseline's ROC AUC (1 minus the share of the answer's
@@ -25,11 +25,12 @@ from common import table
 from devsets import DEVSETS, SETS, balanced_accuracy, baseline_score, load_devset, roc_auc
 
 from faith_udfs import GroundedJudge, Judge, LexicalJudge, MetricConfig, score_cases
-from faith_udfs.grounded import GroundedV2Judge
+from faith_udfs.grounded import GroundedV2Judge, GroundedV3Judge
 from faith_udfs.grounded_v1 import GroundedV1Judge
 
 JUDGES: dict[str, type] = {
     "grounded": GroundedJudge,
+    "grounded-v3": GroundedV3Judge,
     "grounded-v2": GroundedV2Judge,
     "grounded-v1": GroundedV1Judge,
     "lexical": LexicalJudge,
@@ -129,15 +130,23 @@ def score_devsets(
     return cases, pl.concat(scores), pl.concat(verdicts)
 
 
+def selected_judges(spec: str) -> list[str] | None:
+    """The judge names of a `--judges` list, or None (said on stderr) when one is unknown."""
+    names = [n.strip() for n in spec.split(",") if n.strip()]
+    unknown = sorted(set(names) - set(JUDGES))
+    if unknown:
+        print(f"unknown judge(s) {unknown}; choose from {sorted(JUDGES)}", file=sys.stderr)
+        return None
+    return names
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--devsets", type=Path, default=DEVSETS)
     parser.add_argument("--judges", default="grounded,grounded-v2,grounded-v1,lexical")
     args = parser.parse_args()
-    names = [n.strip() for n in args.judges.split(",") if n.strip()]
-    unknown = sorted(set(names) - set(JUDGES))
-    if unknown:
-        print(f"unknown judge(s) {unknown}; choose from {sorted(JUDGES)}", file=sys.stderr)
+    names = selected_judges(args.judges)
+    if names is None:
         return 2
     scored = score_devsets({n: JUDGES[n]() for n in names}, args.devsets)
     if scored is None:

@@ -1,4 +1,4 @@
-"""The grounded judge, rules `grounded-v3` (the default judge): offline, deterministic, graded
+"""The grounded judge, rules `grounded-v4` (the default judge): offline, deterministic, graded
 per claim against the case's whole context.
 
 Each claim gets one `support` in [0, 1]: a fitted logistic combination of a handful of
@@ -11,8 +11,10 @@ bench/fit_grounded.py on the five dev sets of ../shared/devsets. Verdicts:
 - `no`: the rest.
 Each `no` and `idk` claim carries `lacks`: its words, figures and names found nowhere in the
 context (the contradicting figure's absence included). Refusals, meta sentences and short
-courtesies are not claims. Vectorised polars, no row loop, no model weights. `grounded-v2`
-(grounded_v2.py: the same rules without `cov_second`, its own numbers) and `grounded-v1`
+courtesies are not claims; a sentence is judged without its citation markers and attribution
+phrases ("[1]", "According to the passages, ...": citations.py), which v4 added to v3. Vectorised
+polars, no row loop, no model weights. `grounded-v3` (v4's numbers, citations read as words),
+`grounded-v2` (grounded_v2.py: v3 without `cov_second`, its own numbers) and `grounded-v1`
 (grounded_v1.py) stay selectable for their series.
 """
 
@@ -24,6 +26,7 @@ from dataclasses import replace
 import polars as pl
 
 from faith_udfs.calibration import Cutoffs
+from faith_udfs.citations import still_says_something, without_citations
 from faith_udfs.errors import ConfigError
 from faith_udfs.grounded_features import claim_features
 from faith_udfs.grounded_v1 import GroundedV1Judge, per_question
@@ -34,10 +37,12 @@ from faith_udfs.lexical import OfflineJudge, verdict_reason
 from faith_udfs.sentences import split_sentences
 
 # Bump when a rule, weight or cut-off changes a verdict: a new version is a new config series.
-GROUNDED_RULES_VERSION = "grounded-v3"
+GROUNDED_RULES_VERSION = "grounded-v4"
+GROUNDED_V3_RULES_VERSION = "grounded-v3"
 
 # Fitted by bench/fit_grounded.py (its output pasted here): the logistic weights of the
-# features (see feature_columns) and the intercept.
+# features (see feature_columns) and the intercept. v3's numbers: v4 changed no verdict on the
+# dev sets, whose answers cite nothing.
 WEIGHTS: dict[str, float] = {
     "intercept": -1.9092,
     "cov_all": 0.6355,
@@ -141,6 +146,8 @@ class GroundedJudge(OfflineJudge):
 
     kind = "grounded"
     rules_version = GROUNDED_RULES_VERSION
+    # v4 on: a sentence is judged without its citation markers and attribution phrases.
+    reads_citations = True
     # The rules version's fitted numbers (a subclass of an older version has its own).
     weights: dict[str, float] = WEIGHTS
     default_cutoffs: Cutoffs = DEFAULT_CUTOFFS
@@ -162,8 +169,16 @@ class GroundedJudge(OfflineJudge):
 
     def claims(self, answers: pl.DataFrame) -> pl.DataFrame:
         sentences = split_sentences(without_lead_in(pl.col("text")))
-        claim = is_claim(pl.element()) & ~pl.element().str.contains(PLEASANTRY_PATTERN)
-        return answers.select("key", claims=sentences.list.filter(claim))
+        if not self.reads_citations:
+            claim = is_claim(pl.element()) & ~pl.element().str.contains(PLEASANTRY_PATTERN)
+            return answers.select("key", claims=sentences.list.filter(claim))
+        said = without_citations(pl.element())
+        claim = (
+            is_claim(said)
+            & ~said.str.contains(PLEASANTRY_PATTERN)
+            & still_says_something(said, pl.element())
+        )
+        return answers.select("key", claims=sentences.list.eval(said.filter(claim)))
 
     def verdicts(self, questions: pl.DataFrame) -> pl.DataFrame:
         cut = self.cutoffs
@@ -190,9 +205,17 @@ class GroundedJudge(OfflineJudge):
         return per_question(questions, judged, _LISTS)
 
 
-class GroundedV2Judge(GroundedJudge):
-    """The grounded judge of rules `grounded-v2`: the same rules, without `cov_second`'s
-    weight, and its own fitted numbers (grounded_v2.py); a v2 calibration's cut-offs apply."""
+class GroundedV3Judge(GroundedJudge):
+    """The grounded judge of rules `grounded-v3`: v4's numbers, with citation markers and
+    attribution phrases judged as the claim's words; a v3 calibration's cut-offs apply."""
+
+    rules_version = GROUNDED_V3_RULES_VERSION
+    reads_citations = False
+
+
+class GroundedV2Judge(GroundedV3Judge):
+    """The grounded judge of rules `grounded-v2`: v3's rules, without `cov_second`'s weight,
+    and its own fitted numbers (grounded_v2.py); a v2 calibration's cut-offs apply."""
 
     rules_version = GROUNDED_V2_RULES_VERSION
     weights = V2_WEIGHTS
@@ -202,13 +225,13 @@ class GroundedV2Judge(GroundedJudge):
 # The judges of the rules versions a calibration's cut-offs apply to (`faith calibrate` fits
 # the default), by version.
 _CALIBRATED: dict[str, type[GroundedJudge]] = {
-    judge.rules_version: judge for judge in (GroundedJudge, GroundedV2Judge)
+    judge.rules_version: judge for judge in (GroundedJudge, GroundedV3Judge, GroundedV2Judge)
 }
 CALIBRATED_RULES = tuple(_CALIBRATED)
 
 
 def grounded_judge(rules: str | None = None, cutoffs: Cutoffs | None = None) -> Judge:
-    """The grounded judge of rules version `rules` (`--judge grounded --model grounded-v2`
+    """The grounded judge of rules version `rules` (`--judge grounded --model grounded-v3`
     scores an old series again; None: the default, GROUNDED_RULES_VERSION), with a
     calibration's `cutoffs` (fitted on that version's support: v2 and later only)."""
     judges: dict[str, Callable[[], Judge]] = {

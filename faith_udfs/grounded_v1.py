@@ -1,5 +1,5 @@
 """The grounded judge's first rules (`grounded-v1`), kept so its config series stays
-reproducible (`--judge grounded-v1`); `grounded-v2` (grounded.py) is the default.
+reproducible (`--judge grounded-v1`); the later versions are in grounded.py.
 
 A claim's `support` (0-1) is the weighted share of its words found in its best-matching
 context sentence, taken for its weakest clause (see grounded_v1_support.py). Verdicts:

@@ -1,4 +1,4 @@
-"""The grounded judge v3 and v2 (grounded.py, grounded_features.py) on plain Python strings,
+"""The grounded judge v4, v3 and v2 (grounded.py, grounded_features.py) on plain Python strings,
 for one case (one_case.py): the same claims, features, support and verdicts, read off the same
 patterns, word lists, the judge's weights and cut-offs. Integer weights as there, so sums agree
 exactly."""
@@ -10,6 +10,7 @@ import re
 from dataclasses import dataclass
 from functools import cache, lru_cache
 
+from faith_udfs.citations import CITATION_PATTERNS, TRAILING_PATTERN
 from faith_udfs.grounded import (
     CONTRADICTED_FACTOR,
     CONTRADICTION_COVERAGE,
@@ -39,6 +40,9 @@ _INFLECTION = re.compile(INFLECTION)
 _NOT = re.compile(r"(?i)n['’]t\b")
 _WORD = re.compile(WORD_PATTERN)
 _DIGIT = re.compile(r"\d")
+_CITATIONS = tuple(re.compile(pattern) for pattern in CITATION_PATTERNS)
+_TRAILING = re.compile(TRAILING_PATTERN)
+_ALNUM = re.compile(r"[^\W_]")
 # The features this twin computes, in support_expr's order (which fixes the float sums).
 FEATURES = (
     "cov_all", "cov_best", "cov_second", "figure_missing", "figure_swapped", "name_missing",
@@ -56,13 +60,30 @@ _NEGATION_STEMS = frozenset(stem(word) for word in NEGATIONS)
 
 
 def grounded_claims(answer: str) -> list[str]:
-    """GroundedJudge.claims of one answer: its sentences after any lead-in, without refusals,
-    meta sentences and courtesies."""
+    """GroundedV3Judge.claims (and v2's) of one answer: its sentences after any lead-in,
+    without refusals, meta sentences and courtesies."""
     return [
         s
         for s in sentences(_LEAD_IN.sub("", answer, count=1))
         if not _NON_CLAIM.search(s) and not _PLEASANTRY.search(s)
     ]
+
+
+def grounded_v4_claims(answer: str) -> list[str]:
+    """GroundedJudge.claims of one answer: grounded_claims, each sentence without its
+    citation markers and attribution phrases (citations.without_citations), and a sentence
+    that was only a citation dropped."""
+    claims = []
+    for sentence in sentences(_LEAD_IN.sub("", answer, count=1)):
+        said = sentence
+        for pattern in _CITATIONS:
+            said = pattern.sub("", said)
+        said = _TRAILING.sub(r"\g<1>", said, count=1).strip(WHITE_SPACE)
+        if _NON_CLAIM.search(said) or _PLEASANTRY.search(said):
+            continue
+        if said == sentence or _ALNUM.search(said):
+            claims.append(said)
+    return claims
 
 
 @dataclass(frozen=True)

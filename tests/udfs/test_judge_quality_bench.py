@@ -161,3 +161,33 @@ def test_the_calibration_bench_without_dev_sets_says_so_and_exits_0(tmp_path: Pa
     done = _bench(tmp_path, script="calibration_check.py")
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == f"no development sets in {tmp_path}: nothing to check"
+
+
+def test_the_citation_bench_cites_each_sentence_and_v4_changes_nothing(tmp_path: Path) -> None:
+    from citation_style import attributed, markers
+
+    answer = "Order A17 shipped on 3 March. It went by courier!"
+    assert markers(answer, 2) == "Order A17 shipped on 3 March [1]. It went by courier [2]!"
+    assert attributed(answer, 2) == (
+        "Based on the provided passages, Order A17 shipped on 3 March. "
+        "It went by courier (Passage 1)!"
+    )
+    context = ["Order A17 shipped on 3 March.", "It went by courier."]
+    pl.DataFrame(
+        {
+            "case_id": ["a", "b"],
+            "input": ["Where is A17?"] * 2,
+            "actual_output": [answer, "Order A17 was lost."],
+            "retrieval_context": [context] * 2,
+            "label": [1, 0],
+            "source": ["BEGIN | wow (Wizard) | dev"] * 2,
+            "label_detail": ["{}"] * 2,
+        }
+    ).write_parquet(tmp_path / "begin_dev.parquet")
+    done = _bench(tmp_path, script="citation_style.py")
+    assert done.returncode == 0, done.stderr
+    rows = [line.split() for line in done.stdout.splitlines() if " begin " in line]
+    changed = {(r[0], " ".join(r[2:-4])): float(r[-1]) for r in rows}
+    assert changed[("grounded", "[k] markers")] == changed[("grounded", "attributed")] == 0.0
+    assert changed[("grounded-v3", "[k] markers")] > 0.0  # "[1]" read as a missing figure
+    assert _bench(tmp_path / "none", script="citation_style.py").returncode == 0

@@ -22,7 +22,7 @@ from faith_udfs import (
     score_cases,
 )
 from faith_udfs.case_results import CaseResult, case_results, cases_frame
-from faith_udfs.grounded import GROUNDED_RULES_VERSION, GroundedV2Judge
+from faith_udfs.grounded import GROUNDED_RULES_VERSION, GroundedV2Judge, GroundedV3Judge
 from faith_udfs.grounded_v1 import GroundedV1Judge
 from faith_udfs.judges import Judge
 from faith_udfs.one_case import one_case_result
@@ -34,6 +34,7 @@ DEVSETS = ROOT.parent / "shared" / "devsets"
 JUDGES: dict[str, Judge] = {
     "grounded": GroundedJudge(),
     "grounded-calibrated": GroundedJudge(Cutoffs(supported=0.7, silent=0.2)),
+    "grounded-v3": GroundedV3Judge(),
     "grounded-v2": GroundedV2Judge(),
     "grounded-v1": GroundedV1Judge(),
     "lexical": LexicalJudge(),
@@ -74,6 +75,13 @@ HANDWRITTEN: list[Case] = [
     ("The the of.", ["Of the."]),
     ("Café au lait is free.", ["Café au lait is free."]),  # not ASCII: the batch path
     ("Order A17 shipped.\u200b", ["Order A17 shipped."]),
+    # a RAG bot's citations (v4 judges the sentences without them)
+    (
+        "Based on the provided passages, order A17 shipped on 3 March [1]. [2] Refunds, "
+        "according to the context, are paid within 30 days (Passage 2).",
+        POLICY,
+    ),
+    ("[1].", POLICY),
 ]
 
 
@@ -163,7 +171,8 @@ def test_one_case_equals_the_batch_path_on_the_corpus(judge: str, config: str) -
 
 # Fragments that reach every rule: figures (digits, number words), names, all-capital words,
 # negations and n't, inflections that stem alike, stop words, lead-ins, refusals, courtesies,
-# clause breaks, repeated sentences, and text outside ASCII (which takes the batch path).
+# clause breaks, repeated sentences, citations and attribution phrases (v4), and text outside
+# ASCII (which takes the batch path).
 FRAGMENTS = [
     "Order A17",
     "order a17",
@@ -205,6 +214,19 @@ FRAGMENTS = [
     "Hi",
     ",",
     ";",
+    "[1]",
+    "[2, 3]",
+    "[^4]",
+    "[citation needed]",
+    "(Passage 1)",
+    "(see the context)",
+    "According to the passages,",
+    "Based on the provided context,",
+    "The passage states that",
+    "Passage 2 says",
+    ", according to the context",
+    "It is stated in the context that",
+    "【1†source】",
     "é",
     "\u200b",
 ]

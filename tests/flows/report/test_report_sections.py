@@ -13,6 +13,7 @@ import duckdb
 import polars as pl
 import pytest
 
+from faith_udfs.grounded import GROUNDED_RULES_VERSION
 from flows.cli.commands import main
 from flows.report import ReportOptions, report_figures, write_html_report
 from flows.report.compare import Sides, compare, store_comparison
@@ -84,7 +85,7 @@ def expected_names(db: Path) -> list[str]:
         con.close()
     thresholds = ["0.5", "0.7", "0.5"]
     return [
-        f"grounded-v3, threshold {t} [{c.removeprefix('faith-')[:8]}]"
+        f"{GROUNDED_RULES_VERSION}, threshold {t} [{c.removeprefix('faith-')[:8]}]"
         for c, t in zip(ids, thresholds, strict=True)
     ]
 

@@ -15,7 +15,7 @@ import polars as pl
 import pytest
 
 from faith_udfs import Cutoffs, GroundedJudge, MetricConfig, score_cases
-from faith_udfs.grounded import GroundedV2Judge
+from faith_udfs.grounded import GroundedV2Judge, GroundedV3Judge
 from flows.cli import main
 from flows.cli.calibrate_command import reading
 from flows.errors import InputUnreadable
@@ -186,18 +186,22 @@ def relabelled(db: Path, folder: Path, rules: str) -> Path:
     return db
 
 
-def test_a_calibration_of_v2_keeps_scoring_the_v2_series(
-    calibrated: tuple[Path, Path, subprocess.CompletedProcess], tmp_path: Path
+@pytest.mark.parametrize("old", [GroundedV2Judge, GroundedV3Judge])
+def test_a_calibration_of_older_rules_keeps_scoring_their_series(
+    calibrated: tuple[Path, Path, subprocess.CompletedProcess],
+    tmp_path: Path,
+    old: type[GroundedV3Judge],
 ) -> None:
-    """Stored before v3 was the default: the nightly run that names it goes on with v2."""
+    """Stored before a later version was the default: the nightly run that names it goes on
+    with the version it was fitted for."""
     source, db, _ = calibrated
-    db = relabelled(db, tmp_path, "grounded-v2")
+    db = relabelled(db, tmp_path, old.rules_version)
     cutoffs, config = score_calibrated(source, db)
-    v2_id = config.config_id(GroundedV2Judge(cutoffs).identity)
-    run = query(db, f"SELECT config FROM runs WHERE config_id = '{v2_id}'")
-    assert json.loads(run["config"][0])["judge"]["model"] == "grounded-v2"
-    expected = score_cases(CASES.drop("label"), GroundedV2Judge(cutoffs), config).case_scores
-    stored = query(db, f"SELECT * FROM case_scores WHERE config_id = '{v2_id}'")
+    old_id = config.config_id(old(cutoffs).identity)
+    run = query(db, f"SELECT config FROM runs WHERE config_id = '{old_id}'")
+    assert json.loads(run["config"][0])["judge"]["model"] == old.rules_version
+    expected = score_cases(CASES.drop("label"), old(cutoffs), config).case_scores
+    stored = query(db, f"SELECT * FROM case_scores WHERE config_id = '{old_id}'")
     assert (
         stored.select(COMPARED)
         .sort("case_id")
@@ -210,7 +214,8 @@ def test_a_calibration_of_v2_keeps_scoring_the_v2_series(
     [
         ("grounded-v3", "grounded-v1", "fitted for grounded-v3, this judge is grounded-v1"),
         ("grounded-v2", "grounded-v3", "fitted for grounded-v2, this judge is grounded-v3"),
-        ("grounded-v9", None, "fitted for grounded-v9, this judge is grounded-v3"),
+        ("grounded-v3", "grounded-v2", "fitted for grounded-v3, this judge is grounded-v2"),
+        ("grounded-v9", None, "fitted for grounded-v9, this judge is grounded-v4"),
     ],
 )
 def test_a_calibration_for_other_rules_is_refused_before_any_run(

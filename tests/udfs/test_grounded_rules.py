@@ -1,5 +1,5 @@
-"""The grounded judge v3 (issue 20): one support per claim, verdicts from cut-offs on it,
-what the context lacks stored for each `no` and `idk`, and v2 and v1 kept as their own
+"""The grounded judge (issue 20), rules v4: one support per claim, verdicts from cut-offs on
+it, what the context lacks stored for each `no` and `idk`, and v3, v2 and v1 kept as their own
 series."""
 
 from __future__ import annotations
@@ -23,6 +23,7 @@ from faith_udfs.grounded import (
     GROUNDED_RULES_VERSION,
     Cutoffs,
     GroundedV2Judge,
+    GroundedV3Judge,
     grounded_judge,
 )
 from faith_udfs.grounded_features import claim_features
@@ -53,6 +54,17 @@ V2_RELEASED = [
     [("no", 0.499808)],
     [("yes", 0.695951)],
 ]
+# What grounded-v3 gave them when it was the default (main at 4d16fca); v4 gives the same to
+# these answers, which cite nothing.
+V3_RELEASED = [
+    [("yes", 0.840444)],
+    [("no", 0.172228)],
+    [("no", 0.414474), ("idk", 0.0)],
+    [("no", 0.361781)],
+    [("yes", 0.744891), ("idk", 0.0)],
+    [("no", 0.492453)],
+    [("yes", 0.634176)],
+]
 
 
 def measured(answer: str, judge: GroundedJudge | None = None) -> FaithfulnessMetric:
@@ -61,30 +73,39 @@ def measured(answer: str, judge: GroundedJudge | None = None) -> FaithfulnessMet
     return metric
 
 
-def test_v3_is_the_default_and_v2_and_v1_stay_their_own_series() -> None:
-    assert GROUNDED_RULES_VERSION == "grounded-v3"
+def test_v4_is_the_default_and_v3_v2_and_v1_stay_their_own_series() -> None:
+    assert GROUNDED_RULES_VERSION == "grounded-v4"
     assert V1 == "grounded-v1"
-    v3, v2, v1 = (j().identity for j in (GroundedJudge, GroundedV2Judge, GroundedV1Judge))
-    assert [(i.kind, i.model) for i in (v3, v2, v1)] == [
+    judges = (GroundedJudge, GroundedV3Judge, GroundedV2Judge, GroundedV1Judge)
+    v4, v3, v2, v1 = (j().identity for j in judges)
+    assert [(i.kind, i.model) for i in (v4, v3, v2, v1)] == [
+        ("grounded", "grounded-v4"),
         ("grounded", "grounded-v3"),
         ("grounded", "grounded-v2"),
         ("grounded", V1),
     ]
-    ids = {MetricConfig().config_id(i) for i in (v3, v2, v1)}
-    assert len(ids) == 3
-    # the ids v2's and v1's series were stored under when each was the default
+    ids = {MetricConfig().config_id(i) for i in (v4, v3, v2, v1)}
+    assert len(ids) == 4
+    # the ids v3's, v2's and v1's series were stored under when each was the default
+    assert MetricConfig().config_id(v3) == "faith-a150d13cc5f57e63"
     assert MetricConfig().config_id(v2) == "faith-3555290e3c7156c5"
     assert MetricConfig().config_id(v1) == "faith-ec398a547331a401"
+    assert type(grounded_judge("grounded-v3")) is GroundedV3Judge
     assert isinstance(grounded_judge("grounded-v2"), GroundedV2Judge)
     assert type(grounded_judge()) is GroundedJudge
 
 
-def test_v2_scores_as_it_did_when_it_was_the_default() -> None:
+@pytest.mark.parametrize(
+    ("judge", "released"),
+    [(GroundedV2Judge, V2_RELEASED), (GroundedV3Judge, V3_RELEASED), (GroundedJudge, V3_RELEASED)],
+)
+def test_old_series_score_as_they_did_when_each_was_the_default(
+    judge: type[GroundedJudge], released: list[list[tuple[str, float]]]
+) -> None:
     got = [
-        [(v.verdict, round(v.support, 6)) for v in measured(a, GroundedV2Judge()).verdicts]
-        for a in ANSWERS
+        [(v.verdict, round(v.support, 6)) for v in measured(a, judge()).verdicts] for a in ANSWERS
     ]
-    assert got == V2_RELEASED
+    assert got == released
 
 
 def test_a_claim_that_splices_two_sentences_is_doubted_more_under_v3() -> None:
@@ -173,7 +194,7 @@ def test_a_batch_and_each_case_alone_agree() -> None:
 def test_a_run_names_the_rules_and_keeps_each_series(tmp_path: Path) -> None:
     rows = [case_row("grounded"), case_row("off", "Batteries are covered.")]
     source, db = write(cases(rows), tmp_path / "cases.parquet"), tmp_path / "f.duckdb"
-    for rules in (None, "grounded-v2", "grounded-v1"):
+    for rules in (None, "grounded-v3", "grounded-v2", "grounded-v1"):
         judge = JudgeSettings(kind="grounded", model=rules)
         assert run_score(ScoreSettings(source=str(source), db=str(db), judge=judge))["status"] == (
             "completed"
@@ -194,6 +215,8 @@ def test_a_run_names_the_rules_and_keeps_each_series(tmp_path: Path) -> None:
         ("grounded-v2", "off", "no", ["batteries", "covered"]),
         ("grounded-v3", "grounded", "yes", None),
         ("grounded-v3", "off", "no", ["batteries", "covered"]),
+        ("grounded-v4", "grounded", "yes", None),
+        ("grounded-v4", "off", "no", ["batteries", "covered"]),
     ]
 
 

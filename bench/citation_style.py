@@ -1,15 +1,17 @@
-"""Bench (not a test): does the judge's verdict hang on how an answer cites its context?
+"""Bench (not a test): does the judge's verdict hang on how an answer cites its context, or
+lays itself out?
 
     python bench/citation_style.py [--devsets DIR] [--judges grounded,grounded-v3]
 
 RAG bots cite: "... [1].", "Based on the provided passages, ...", "... (Passage 2).". The dev
-sets' answers cite nothing, so each is scored three ways through the batch path `faith score`
+sets' answers cite nothing, so each is scored four ways through the batch path `faith score`
 runs (default settings): as written; with a marker "[k]" before each sentence's full stop
-(k: the sentence's passage in turn); and with "Based on the provided passages, " before the
-answer and " (Passage 1)" before its last full stop. Prints per judge, set and style: balanced
-accuracy of `success`, ROC AUC of `score`, the pass rate, and the share of cases whose score
-differs from the same judge's as written. A judge that reads citations as what they are
-changes nothing. Absent dev sets are named and skipped (exit 0).
+(k: the sentence's passage in turn); with "Based on the provided passages, " before the
+answer and " (Passage 1)" before its last full stop; and as a numbered list ("1) ...").
+Prints per judge, set and style: balanced accuracy of `success`, ROC AUC of `score`, the pass
+rate, and the share of cases whose score differs from the same judge's as written. A judge
+that reads citations and list markers as what they are changes nothing. Absent dev sets are
+named and skipped (exit 0).
 """
 
 from __future__ import annotations
@@ -54,10 +56,17 @@ def attributed(answer: str, passages: int) -> str:
     return "Based on the provided passages, " + " ".join(parts)
 
 
+def numbered(answer: str, passages: int) -> str:
+    """Each sentence an item of a numbered list: "1) ...", "2) ..."."""
+    items = [s for s in _SENTENCE.split(answer) if s.strip()]
+    return " ".join(f"{i + 1}) {s}" for i, s in enumerate(items))
+
+
 STYLES: dict[str, Callable[[str, int], str] | None] = {
     "as written": None,
     "[k] markers": markers,
     "attributed": attributed,
+    "numbered": numbered,
 }
 
 

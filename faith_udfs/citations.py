@@ -12,11 +12,15 @@ from __future__ import annotations
 
 import polars as pl
 
-# What an answer calls its context.
-_NOUN = (
-    r"(?:passages?|contexts?|documents?|docs?|sources?|texts?|articles?|excerpts?|snippets?"
-    r"|extracts?|search results?|results?|references?|materials?|information|data"
-    r"|knowledge base|records?|paragraphs?|sections?)"
+# What an answer calls its context (each also plural, but the uncounted ones).
+CONTEXT_NOUNS = (
+    "passage", "context", "document", "doc", "source", "text", "article", "excerpt", "snippet",
+    "extract", "search result", "result", "reference", "material", "information", "data",
+    "knowledge base", "record", "paragraph", "section",
+)  # fmt: skip
+_UNCOUNTED = frozenset({"information", "data", "knowledge base"})
+_NOUN = "(?:{})".format(
+    "|".join(n.replace(" ", r"\s+") + ("" if n in _UNCOUNTED else "s?") for n in CONTEXT_NOUNS)
 )
 _BEFORE = (
     r"(?:(?:given|provided|above|retrieved|available|supplied|following|attached|referenced"
@@ -63,6 +67,15 @@ CITATION_PATTERNS: tuple[str, ...] = (
 )
 # "..., according to the context." keeps its closing punctuation (group 1).
 TRAILING_PATTERN = rf"(?i)\s*,?\s+{_VIA}\s+{_SOURCE}\s*([.!?]*)\s*$"
+
+
+# A necessary condition of every pattern here and in answer_layout.py: an answer without a
+# match cites and lists nothing, and its sentences are judged as they are. One cheap scan of
+# the answer instead of a dozen over each sentence (tests/udfs/test_citations.py holds the
+# two ways equal).
+CUE_PATTERN = r"(?i)[\[(【#]|\*\*|[-*•+]\s|\d[.)]\s|\)\s|step|" + "|".join(
+    n.split()[0] for n in CONTEXT_NOUNS
+)
 
 
 def without_citations(sentence: pl.Expr) -> pl.Expr:

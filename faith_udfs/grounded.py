@@ -12,7 +12,8 @@ bench/fit_grounded.py on the five dev sets of ../shared/devsets. Verdicts:
 Each `no` and `idk` claim carries `lacks`: its words, figures and names found nowhere in the
 context (the contradicting figure's absence included). Refusals, meta sentences and short
 courtesies are not claims; a sentence is judged without its citation markers and attribution
-phrases ("[1]", "According to the passages, ...": citations.py), which v4 added to v3. Vectorised
+phrases ("[1]", "According to the passages, ...": citations.py) and its list marker or bold
+label ("2) ", "**Height:** ": answer_layout.py), which v4 added to v3. Vectorised
 polars, no row loop, no model weights. `grounded-v3` (v4's numbers, citations read as words),
 `grounded-v2` (grounded_v2.py: v3 without `cov_second`, its own numbers) and `grounded-v1`
 (grounded_v1.py) stay selectable for their series.
@@ -25,8 +26,9 @@ from dataclasses import replace
 
 import polars as pl
 
+from faith_udfs.answer_layout import is_list_number, without_layout
 from faith_udfs.calibration import Cutoffs
-from faith_udfs.citations import still_says_something, without_citations
+from faith_udfs.citations import CUE_PATTERN, still_says_something, without_citations
 from faith_udfs.errors import ConfigError
 from faith_udfs.grounded_features import claim_features
 from faith_udfs.grounded_v1 import GroundedV1Judge, per_question
@@ -139,6 +141,21 @@ def contradicted() -> pl.Expr:
     return other & (pl.col("cov_best") >= CONTRADICTION_COVERAGE)
 
 
+def cited_claims(answers: pl.DataFrame) -> pl.DataFrame:
+    """v4's claims of answers (`key`, `text`): each sentence without its list marker, bold
+    label, citation markers and attribution phrases; one that was only a citation or a list
+    number dropped. GroundedJudge.claims sends here only the answers CUE_PATTERN finds."""
+    sentences = split_sentences(without_lead_in(pl.col("text")))
+    said = without_citations(without_layout(pl.element()))
+    claim = (
+        is_claim(said)
+        & ~said.str.contains(PLEASANTRY_PATTERN)
+        & still_says_something(said, pl.element())
+        & ~is_list_number(said)
+    )
+    return answers.select("key", claims=sentences.list.eval(said.filter(claim)))
+
+
 class GroundedJudge(OfflineJudge):
     """Deterministic, offline judge: one fitted support per claim against the whole context;
     its verdicts carry `supports`, `evidences` and `lacks`. `cutoffs` replaces the fitted
@@ -146,7 +163,7 @@ class GroundedJudge(OfflineJudge):
 
     kind = "grounded"
     rules_version = GROUNDED_RULES_VERSION
-    # v4 on: a sentence is judged without its citation markers and attribution phrases.
+    # v4 on: a sentence is judged without its citations, list marker and bold label.
     reads_citations = True
     # The rules version's fitted numbers (a subclass of an older version has its own).
     weights: dict[str, float] = WEIGHTS
@@ -169,16 +186,26 @@ class GroundedJudge(OfflineJudge):
 
     def claims(self, answers: pl.DataFrame) -> pl.DataFrame:
         sentences = split_sentences(without_lead_in(pl.col("text")))
+        claim = is_claim(pl.element()) & ~pl.element().str.contains(PLEASANTRY_PATTERN)
         if not self.reads_citations:
-            claim = is_claim(pl.element()) & ~pl.element().str.contains(PLEASANTRY_PATTERN)
             return answers.select("key", claims=sentences.list.filter(claim))
-        said = without_citations(pl.element())
-        claim = (
-            is_claim(said)
-            & ~said.str.contains(PLEASANTRY_PATTERN)
-            & still_says_something(said, pl.element())
+        # Only answers that may cite or list take the dozen patterns (most answers do not);
+        # the others' sentences are judged as they are.
+        cued = answers["text"].str.contains(CUE_PATTERN)
+        if not cued.any():
+            return answers.select("key", claims=sentences.list.filter(claim))
+        plain = answers.filter(~cued).select("key", claims=sentences.list.filter(claim))
+        rows = pl.int_range(0, answers.height, eager=True)
+        return (
+            pl.concat(
+                [
+                    plain.with_columns(row=rows.filter(~cued)),
+                    cited_claims(answers.filter(cued)).with_columns(row=rows.filter(cued)),
+                ]
+            )
+            .sort("row")
+            .drop("row")
         )
-        return answers.select("key", claims=sentences.list.eval(said.filter(claim)))
 
     def verdicts(self, questions: pl.DataFrame) -> pl.DataFrame:
         cut = self.cutoffs

@@ -10,6 +10,7 @@ import re
 from dataclasses import dataclass
 from functools import cache, lru_cache
 
+from faith_udfs.answer_layout import BARE_MARKER_PATTERN, LAYOUT_PATTERNS
 from faith_udfs.citations import CITATION_PATTERNS, TRAILING_PATTERN
 from faith_udfs.grounded import (
     CONTRADICTED_FACTOR,
@@ -41,6 +42,8 @@ _NOT = re.compile(r"(?i)n['’]t\b")
 _WORD = re.compile(WORD_PATTERN)
 _DIGIT = re.compile(r"\d")
 _CITATIONS = tuple(re.compile(pattern) for pattern in CITATION_PATTERNS)
+_LAYOUT = tuple(re.compile(pattern) for pattern in LAYOUT_PATTERNS)
+_BARE_MARKER = re.compile(BARE_MARKER_PATTERN)
 _TRAILING = re.compile(TRAILING_PATTERN)
 _ALNUM = re.compile(r"[^\W_]")
 # The features this twin computes, in support_expr's order (which fixes the float sums).
@@ -70,17 +73,22 @@ def grounded_claims(answer: str) -> list[str]:
 
 
 def grounded_v4_claims(answer: str) -> list[str]:
-    """GroundedJudge.claims of one answer: grounded_claims, each sentence without its
-    citation markers and attribution phrases (citations.without_citations), and a sentence
-    that was only a citation dropped."""
+    """GroundedJudge.claims of one answer: grounded_claims, each sentence without its list
+    marker, bold label (answer_layout.py), citation markers and attribution phrases
+    (citations.py); a sentence that was only a citation or a list number dropped."""
     claims = []
-    for sentence in sentences(_LEAD_IN.sub("", answer, count=1)):
+    split = sentences(_LEAD_IN.sub("", answer, count=1))
+    for i, sentence in enumerate(split):
         said = sentence
+        for pattern in _LAYOUT:
+            said = pattern.sub("", said, count=1)
         for pattern in _CITATIONS:
             said = pattern.sub("", said)
         said = _TRAILING.sub(r"\g<1>", said, count=1).strip(WHITE_SPACE)
         if _NON_CLAIM.search(said) or _PLEASANTRY.search(said):
             continue
+        if i + 1 < len(split) and _BARE_MARKER.search(said):
+            continue  # a list number ("1.") before its item
         if said == sentence or _ALNUM.search(said):
             claims.append(said)
     return claims

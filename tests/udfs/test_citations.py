@@ -4,14 +4,28 @@ one that does not (v3 judged "[1]" a figure no passage holds)."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import polars as pl
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from faith_udfs import FaithfulnessMetric, GroundedJudge, LLMTestCase, MetricConfig, score_cases
-from faith_udfs.citations import without_citations
-from faith_udfs.grounded import GroundedV3Judge
+from faith_udfs.citations import CONTEXT_NOUNS, CUE_PATTERN, without_citations
+from faith_udfs.grounded import GroundedV3Judge, cited_claims
+from tests.udfs.test_one_case import FRAGMENTS
+
+ROOT = Path(__file__).resolve().parents[2]
+# Answers from the fragments every rule reads, citations and list markers among them, and
+# near misses of the cue ("Order", "shipped", "3 March", "(", ...).
+TEXTS = st.lists(
+    st.tuples(
+        st.lists(st.sampled_from(FRAGMENTS), max_size=7).map(" ".join),
+        st.sampled_from([".", "!", "?", "", ".\n", ". "]),
+    ),
+    max_size=4,
+).map(lambda parts: " ".join(s + end for s, end in parts))
 
 TOWER = [
     "The Eiffel Tower is 330 metres tall and was completed in 1889 for the World Fair in Paris.",
@@ -129,3 +143,55 @@ def test_without_citations_keeps_the_rest_of_the_sentence() -> None:
         # only before its closing comma is "from the ..." a citation
         "Refunds take 5 days from the documents.",
     ]
+
+
+@settings(max_examples=200, deadline=None)
+@given(answers=st.lists(TEXTS, min_size=1, max_size=8))
+def test_only_answers_the_cue_finds_can_change_so_the_rest_skip_the_patterns(
+    answers: list[str],
+) -> None:
+    frame = pl.DataFrame({"key": range(len(answers)), "text": answers})
+    assert GroundedJudge().claims(frame).equals(cited_claims(frame))
+    uncued = frame.filter(~pl.col("text").str.contains(CUE_PATTERN))
+    assert cited_claims(uncued).equals(GroundedV3Judge().claims(uncued))
+
+
+def test_the_sample_month_is_read_alike_with_and_without_the_cue() -> None:
+    sample = pl.read_parquet(ROOT / "data" / "sample" / "cases.parquet")
+    frame = sample.select(key=pl.int_range(pl.len()), text="actual_output")
+    assert GroundedJudge().claims(frame).equals(cited_claims(frame))
+
+
+def _every_cited_form() -> list[str]:
+    """One sentence per way a pattern here or in answer_layout.py can change a sentence."""
+    noun_forms = [
+        form.format(noun=noun)
+        for noun in CONTEXT_NOUNS
+        for form in (
+            "According to the {noun}, refunds take 5 days.",
+            "In the {noun}, refunds take 5 days.",
+            "Refunds take 5 days, as stated in the {noun}.",
+            "Refunds, per the {noun}, take 5 days.",
+            "The {noun} says that refunds take 5 days.",
+            "It is stated in the {noun} that refunds take 5 days.",
+            "Refunds take 5 days (see the {noun}).",
+        )
+    ]
+    markers = [
+        "Refunds take 5 days [1].",
+        "Refunds take 5 days 【1†source】.",
+        "Refunds take 5 days (Passage 1).",
+        *(f"{m} Refunds take 5 days." for m in ("1.", "2)", "(3)", "b)", "iv)", "-", "*", "•")),
+        *(f"{m} Refunds take 5 days." for m in ("+", "##", "Step 2:", "**Refunds:**")),
+    ]
+    return noun_forms + markers
+
+
+def test_every_citation_and_marker_is_cut_and_found_by_the_cue() -> None:
+    forms = _every_cited_form()
+    frame = pl.DataFrame({"key": range(len(forms)), "text": forms})
+    cut = cited_claims(frame)["claims"].to_list()
+    as_written = GroundedV3Judge().claims(frame)["claims"].to_list()
+    changed = [form for form, a, b in zip(forms, cut, as_written, strict=True) if a != b]
+    assert changed == forms
+    assert frame["text"].str.contains(CUE_PATTERN).all()

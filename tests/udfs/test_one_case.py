@@ -82,6 +82,8 @@ HANDWRITTEN: list[Case] = [
         POLICY,
     ),
     ("[1].", POLICY),
+    ("1. Order A17 shipped on 3 March. 2) **Refunds:** Refunds are paid within 30 days.", POLICY),
+    ("How many days? 30.", POLICY),
 ]
 
 
@@ -227,6 +229,12 @@ FRAGMENTS = [
     ", according to the context",
     "It is stated in the context that",
     "【1†source】",
+    "1.",
+    "2)",
+    "- ",
+    "b)",
+    "Step 3:",
+    "**Height:**",
     "é",
     "\u200b",
 ]

@@ -27,7 +27,7 @@ import polars as pl
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from common import table
-from devsets import DEVSETS, SETS, balanced_accuracy, load_devset, roc_auc
+from devsets import DEVSETS, balanced_accuracy, present_devsets, roc_auc
 from judge_quality import JUDGES, selected_judges
 
 from faith_udfs import MetricConfig, score_cases
@@ -90,11 +90,7 @@ def main() -> int:
     if names is None:
         return 2
     rows = []
-    for name in SETS:
-        cases = load_devset(name, args.devsets)
-        if cases is None:
-            print(f"dev set {args.devsets / f'{name}_dev.parquet'} is absent: skipped")
-            continue
+    for name, cases in present_devsets(args.devsets):
         for judge_name in names:
             judge = JUDGES[judge_name]()
             written = None

@@ -4,6 +4,7 @@ loading them in one shape, and the figures every judge-quality script reports.""
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Iterator
 from pathlib import Path
 
 import polars as pl
@@ -67,6 +68,16 @@ def load_devset(name: str, root: Path = DEVSETS) -> pl.DataFrame | None:
         document=pl.col("retrieval_context").list.join("\n").hash(),
         sentences=sentences,
     )
+
+
+def present_devsets(root: Path = DEVSETS) -> Iterator[tuple[str, pl.DataFrame]]:
+    """(name, cases) of each set under `root` in SETS order; each absent one named and skipped."""
+    for name in SETS:
+        cases = load_devset(name, root)
+        if cases is None:
+            print(f"dev set {root / f'{name}_dev.parquet'} is absent: skipped")
+            continue
+        yield name, cases
 
 
 def baseline_score(cases: pl.DataFrame) -> pl.Series:

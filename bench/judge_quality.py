@@ -22,7 +22,7 @@ import polars as pl
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from common import table
-from devsets import DEVSETS, SETS, balanced_accuracy, baseline_score, load_devset, roc_auc
+from devsets import DEVSETS, SETS, balanced_accuracy, baseline_score, present_devsets, roc_auc
 
 from faith_udfs import GroundedJudge, Judge, LexicalJudge, MetricConfig, score_cases
 from faith_udfs.grounded import GroundedV2Judge, GroundedV3Judge
@@ -104,13 +104,9 @@ def score_devsets(
 ) -> tuple[pl.DataFrame, pl.DataFrame, pl.DataFrame] | None:
     """Every present set scored by every judge: (cases, case scores, claim verdicts); None
     when no set is present (each absent one is named)."""
-    loaded = []
-    for name in SETS:
-        cases = load_devset(name, root)
-        if cases is None:
-            print(f"dev set {root / f'{name}_dev.parquet'} is absent: skipped")
-            continue
-        loaded.append(cases.with_columns(baseline=baseline_score(cases)))
+    loaded = [
+        cases.with_columns(baseline=baseline_score(cases)) for _, cases in present_devsets(root)
+    ]
     if not loaded:
         return None
     scores, verdicts = [], []

@@ -11,7 +11,8 @@ bench/fit_grounded.py on the five dev sets of ../shared/devsets. Verdicts:
 - `no`: the rest.
 Each `no` and `idk` claim carries `lacks`: its words, figures and names found nowhere in the
 context (the contradicting figure's absence included). Refusals, meta sentences and short
-courtesies are not claims; a sentence is judged without its citation markers and attribution
+courtesies (and, from v4, chat courtesies such as "I hope this helps!") are not claims; a
+sentence is judged without its citation markers and attribution
 phrases ("[1]", "According to the passages, ...": citations.py) and its list marker or bold
 label ("2) ", "**Height:** ": answer_layout.py), which v4 added to v3. Vectorised
 polars, no row loop, no model weights. `grounded-v3` (v4's numbers, citations read as words),
@@ -76,6 +77,17 @@ SHORT_CLAIM_WORDS = 4
 PLEASANTRY_PATTERN = (
     r"(?i)^\W*(?:thanks?|thank you|happy to help|glad to help|you['’]?re welcome"
     r"|hope (?:this|that|it) helps|anything else|hello|hi|hey)\b(?:\W+\w+){0,4}\W*$"
+)
+# v4: the courtesies chat models close or open with ("I hope this helps!", "Let me know if you
+# have any other questions.", "Great question!"), whole sentences; a policy such as "Feel free
+# to return it within 30 days." is still a claim.
+COURTESY_PATTERN = (
+    r"(?i)^\W*(?:i hope (?:this|that|it|my answer) (?:helps|answers|clarifies)"
+    r"|(?:please )?let me know\b|(?:please )?feel free to (?:ask|reach out|contact|get in touch"
+    r"|let me know)|if you have any (?:other |more |further |additional )?questions"
+    r"|is there anything else|(?:sure|certainly|absolutely|of course|great question"
+    r"|good question|no problem|good luck|i['’]m glad (?:to|i could) help"
+    r"|have a (?:great|nice|good|wonderful) day)\W*$)"
 )
 # Not fitted (the dev sets hold too few plain contradictions to weigh them): a claim its best
 # sentence contradicts keeps this share of its support.
@@ -144,12 +156,14 @@ def contradicted() -> pl.Expr:
 def cited_claims(answers: pl.DataFrame) -> pl.DataFrame:
     """v4's claims of answers (`key`, `text`): each sentence without its list marker, bold
     label, citation markers and attribution phrases; one that was only a citation or a list
-    number dropped. GroundedJudge.claims sends here only the answers CUE_PATTERN finds."""
+    number, or is a chat courtesy, dropped. GroundedJudge.claims sends here only the answers
+    CUE_PATTERN finds."""
     sentences = split_sentences(without_lead_in(pl.col("text")))
     said = without_citations(without_layout(pl.element()))
     claim = (
         is_claim(said)
         & ~said.str.contains(PLEASANTRY_PATTERN)
+        & ~said.str.contains(COURTESY_PATTERN)
         & still_says_something(said, pl.element())
         & ~is_list_number(said)
     )
@@ -189,6 +203,7 @@ class GroundedJudge(OfflineJudge):
         claim = is_claim(pl.element()) & ~pl.element().str.contains(PLEASANTRY_PATTERN)
         if not self.reads_citations:
             return answers.select("key", claims=sentences.list.filter(claim))
+        claim = claim & ~pl.element().str.contains(COURTESY_PATTERN)
         # Only answers that may cite or list take the dozen patterns (most answers do not);
         # the others' sentences are judged as they are.
         cued = answers["text"].str.contains(CUE_PATTERN)

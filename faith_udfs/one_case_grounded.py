@@ -15,6 +15,7 @@ from faith_udfs.citations import CITATION_PATTERNS, TRAILING_PATTERN
 from faith_udfs.grounded import (
     CONTRADICTED_FACTOR,
     CONTRADICTION_COVERAGE,
+    COURTESY_PATTERN,
     GROUNDED_ANSWER,
     PLEASANTRY_PATTERN,
     SHORT_CLAIM_WORDS,
@@ -37,6 +38,7 @@ from faith_udfs.words import WORD_PATTERN
 _LEAD_IN = re.compile(LEAD_IN_PATTERN)
 _NON_CLAIM = re.compile(NON_CLAIM_PATTERN)
 _PLEASANTRY = re.compile(PLEASANTRY_PATTERN)
+_COURTESY = re.compile(COURTESY_PATTERN)
 _INFLECTION = re.compile(INFLECTION)
 _NOT = re.compile(r"(?i)n['’]t\b")
 _WORD = re.compile(WORD_PATTERN)
@@ -75,7 +77,8 @@ def grounded_claims(answer: str) -> list[str]:
 def grounded_v4_claims(answer: str) -> list[str]:
     """GroundedJudge.claims of one answer: grounded_claims, each sentence without its list
     marker, bold label (answer_layout.py), citation markers and attribution phrases
-    (citations.py); a sentence that was only a citation or a list number dropped."""
+    (citations.py); a sentence that was only a citation or a list number, or is a chat
+    courtesy, dropped."""
     claims = []
     split = sentences(_LEAD_IN.sub("", answer, count=1))
     for i, sentence in enumerate(split):
@@ -85,7 +88,7 @@ def grounded_v4_claims(answer: str) -> list[str]:
         for pattern in _CITATIONS:
             said = pattern.sub("", said)
         said = _TRAILING.sub(r"\g<1>", said, count=1).strip(WHITE_SPACE)
-        if _NON_CLAIM.search(said) or _PLEASANTRY.search(said):
+        if _NON_CLAIM.search(said) or _PLEASANTRY.search(said) or _COURTESY.search(said):
             continue
         if i + 1 < len(split) and _BARE_MARKER.search(said):
             continue  # a list number ("1.") before its item

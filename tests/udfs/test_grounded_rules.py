@@ -238,3 +238,26 @@ def test_the_docs_query_of_context_lacks_runs(tmp_path: Path) -> None:
         con.close()
     claim = "Refunds are paid within 9 working days."
     assert got == [("refund", claim, "no", ["9"], "Refunds are paid within 5 working days.")]
+
+
+@pytest.mark.parametrize(
+    "courtesy",
+    [
+        "I hope this helps!",
+        "Let me know if you have any other questions.",
+        "Feel free to reach out if anything is unclear.",
+        "If you have any further questions, just ask.",
+        "Great question!",
+        "Sure!",
+        "Have a great day!",
+    ],
+)
+def test_a_chat_courtesy_is_no_claim_from_v4(courtesy: str) -> None:
+    answer = f"{courtesy} {ANSWERS[0]}"
+    assert [v.verdict for v in measured(answer).verdicts] == ["yes"]
+    assert [v.verdict for v in measured(answer, GroundedV3Judge()).verdicts] != ["yes"]
+
+
+def test_a_policy_that_sounds_like_a_courtesy_is_still_a_claim() -> None:
+    said = measured("Feel free to return it within 30 days.").verdicts
+    assert [v.claim for v in said] == ["Feel free to return it within 30 days."]

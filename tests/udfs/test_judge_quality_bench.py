@@ -191,3 +191,9 @@ def test_the_citation_bench_cites_each_sentence_and_v4_changes_nothing(tmp_path:
     assert changed[("grounded", "[k] markers")] == changed[("grounded", "attributed")] == 0.0
     assert changed[("grounded-v3", "[k] markers")] > 0.0  # "[1]" read as a missing figure
     assert _bench(tmp_path / "none", script="citation_style.py").returncode == 0
+
+
+def test_the_discourse_trial_names_absent_sets_and_exits_0(tmp_path: Path) -> None:
+    done = _bench(tmp_path, script="discourse_trial.py")
+    assert done.returncode == 0, done.stderr
+    assert "nothing to measure" in done.stdout

@@ -84,6 +84,7 @@ HANDWRITTEN: list[Case] = [
     ("[1].", POLICY),
     ("1. Order A17 shipped on 3 March. 2) **Refunds:** Refunds are paid within 30 days.", POLICY),
     ("How many days? 30.", POLICY),
+    ("Sure! Order A17 shipped on 3 March. I hope this helps! Let me know if you need it.", POLICY),
 ]
 
 
@@ -212,6 +213,11 @@ FRAGMENTS = [
     "Unable to answer",
     "the context does not mention",
     "Thanks",
+    "I hope this helps",
+    "Let me know if",
+    "Feel free to ask",
+    "Great question",
+    "Sure",
     "Happy to help",
     "Hi",
     ",",

@@ -12,12 +12,12 @@ bench/fit_grounded.py on the five dev sets of ../shared/devsets. Verdicts:
 Each `no` and `idk` claim carries `lacks`: its words, figures and names found nowhere in the
 context (the contradicting figure's absence included). Refusals, meta sentences and short
 courtesies (and, from v4, chat courtesies such as "I hope this helps!") are not claims; a
-sentence is judged without its citation markers and attribution
-phrases ("[1]", "According to the passages, ...": citations.py) and its list marker or bold
-label ("2) ", "**Height:** ": answer_layout.py), which v4 added to v3. Vectorised
-polars, no row loop, no model weights. `grounded-v3` (v4's numbers, citations read as words),
-`grounded-v2` (grounded_v2.py: v3 without `cov_second`, its own numbers) and `grounded-v1`
-(grounded_v1.py) stay selectable for their series.
+sentence is judged without its citation markers and attribution phrases ("[1]", "According to
+the passages, ...": citations.py) and its list marker or bold label ("2) ", "**Height:** ":
+answer_layout.py), which v4 added to v3. Vectorised polars, no row loop, no model weights.
+`grounded-v3` (v4's numbers, citations read as words), `grounded-v2` (grounded_v2.py: v3
+without `cov_second`, its own numbers) and `grounded-v1` (grounded_v1.py) stay selectable for
+their series.
 """
 
 from __future__ import annotations
@@ -44,8 +44,8 @@ GROUNDED_RULES_VERSION = "grounded-v4"
 GROUNDED_V3_RULES_VERSION = "grounded-v3"
 
 # Fitted by bench/fit_grounded.py (its output pasted here): the logistic weights of the
-# features (see feature_columns) and the intercept. v3's numbers: v4 changed no verdict on the
-# dev sets, whose answers cite nothing.
+# features (see feature_columns) and the intercept. v3's numbers: v4 changed two case scores of
+# the dev sets, whose answers barely cite, list or chat.
 WEIGHTS: dict[str, float] = {
     "intercept": -1.9092,
     "cov_all": 0.6355,
@@ -177,7 +177,8 @@ class GroundedJudge(OfflineJudge):
 
     kind = "grounded"
     rules_version = GROUNDED_RULES_VERSION
-    # v4 on: a sentence is judged without its citations, list marker and bold label.
+    # v4 on: a sentence is judged without its citations, list marker and bold label, and a
+    # chat courtesy is no claim.
     reads_citations = True
     # The rules version's fitted numbers (a subclass of an older version has its own).
     weights: dict[str, float] = WEIGHTS
@@ -248,8 +249,9 @@ class GroundedJudge(OfflineJudge):
 
 
 class GroundedV3Judge(GroundedJudge):
-    """The grounded judge of rules `grounded-v3`: v4's numbers, with citation markers and
-    attribution phrases judged as the claim's words; a v3 calibration's cut-offs apply."""
+    """The grounded judge of rules `grounded-v3`: v4's numbers, with citations, list markers
+    and bold labels judged as the claim's words and chat courtesies as claims; a v3
+    calibration's cut-offs apply."""
 
     rules_version = GROUNDED_V3_RULES_VERSION
     reads_citations = False

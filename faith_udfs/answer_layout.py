@@ -1,7 +1,7 @@
 """How an answer lays its claims out: list markers ("1.", "2)", "- ", "Step 3:"), markdown
 headings and bold labels ("**Height:** ..."). They order or title what the answer says, so
 the grounded judge (`grounded-v4`) judges a sentence without them: "1)" is no figure the
-context lacks.
+context lacks. Each item of a list on its own lines is a sentence of its own.
 
 The patterns are plain strings both regex engines read alike (Rust's for the batch path,
 Python's for the one-case twin, one_case_grounded.py), as in citations.py.
@@ -20,6 +20,29 @@ LAYOUT_PATTERNS: tuple[str, ...] = (
 # A sentence that is only a list number: the seed's splitter cuts "1. The tower ..." after
 # "1.". Not a claim when another sentence follows it (a last "5." may answer "How many?").
 BARE_MARKER_PATTERN = rf"^\(?(?:\d{{1,2}}[.)]|{_LETTERED})$"
+
+
+# A line that starts a list item ("\n- ", "\n2) ") ends the sentence before it, full stop or
+# not: a list's items are claims of their own (the seed's splitter cuts only after . ! ?).
+LIST_ITEM_BREAK_PATTERN = r"\n[ \t]*((?:[-*•+]|\(?\d{1,2}[.)])[ \t])"
+# Where list_items cuts (a unit separator, which no answer should hold; one it does hold is
+# a cut too).
+ITEM_BREAK = "\x1f"
+# What a list's heading line ends with before its first item ("Key facts:"): not a claim.
+LIST_HEADING_PATTERN = r"[^.!?]*:\s*$"
+
+
+def list_items(text: pl.Expr) -> pl.Expr:
+    """The text cut before each line that starts a list item, each piece without a heading
+    line ending in ":" that an item follows."""
+    pieces = text.str.replace_all(LIST_ITEM_BREAK_PATTERN, ITEM_BREAK + "${1}").str.split(
+        ITEM_BREAK
+    )
+    piece = pl.element()
+    headed = piece.shift(-1).is_not_null()
+    return pieces.list.eval(
+        pl.when(headed).then(piece.str.replace(LIST_HEADING_PATTERN, "")).otherwise(piece)
+    )
 
 
 def without_layout(sentence: pl.Expr) -> pl.Expr:

@@ -73,7 +73,7 @@ TRAILING_PATTERN = rf"(?i)\s*,?\s+{_VIA}\s+{_SOURCE}\s*([.!?]*)\s*$"
 # match cites and lists nothing, and its sentences are judged as they are. One cheap scan of
 # the answer instead of a dozen over each sentence (tests/udfs/test_citations.py holds the
 # two ways equal).
-CUE_PATTERN = r"(?i)[\[(【#]|\*\*|[-*•+]\s|\d[.)]\s|\)\s|step|" + "|".join(
+CUE_PATTERN = r"(?i)[\[(【#\x1f]|\*\*|[-*•+]\s|\d[.)]\s|\)\s|step|" + "|".join(
     n.split()[0] for n in CONTEXT_NOUNS
 )
 

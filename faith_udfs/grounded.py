@@ -27,7 +27,13 @@ from dataclasses import replace
 
 import polars as pl
 
-from faith_udfs.answer_layout import is_list_number, without_layout
+from faith_udfs.answer_layout import (
+    ITEM_BREAK,
+    LIST_ITEM_BREAK_PATTERN,
+    is_list_number,
+    list_items,
+    without_layout,
+)
 from faith_udfs.calibration import Cutoffs
 from faith_udfs.citations import CUE_PATTERN, still_says_something, without_citations
 from faith_udfs.errors import ConfigError
@@ -154,11 +160,10 @@ def contradicted() -> pl.Expr:
 
 
 def cited_claims(answers: pl.DataFrame) -> pl.DataFrame:
-    """v4's claims of answers (`key`, `text`): each sentence without its list marker, bold
-    label, citation markers and attribution phrases; one that was only a citation or a list
-    number, or is a chat courtesy, dropped. GroundedJudge.claims sends here only the answers
-    CUE_PATTERN finds."""
-    sentences = split_sentences(without_lead_in(pl.col("text")))
+    """v4's claims of answers (`key`, `text`): each sentence (each item of a list on its own
+    lines one at least) without its list marker, bold label, citation markers and attribution
+    phrases; one that was only a citation or a list number, or is a chat courtesy, dropped.
+    GroundedJudge.claims sends here only the answers CUE_PATTERN finds."""
     said = without_citations(without_layout(pl.element()))
     claim = (
         is_claim(said)
@@ -167,7 +172,46 @@ def cited_claims(answers: pl.DataFrame) -> pl.DataFrame:
         & still_says_something(said, pl.element())
         & ~is_list_number(said)
     )
-    return answers.select("key", claims=sentences.list.eval(said.filter(claim)))
+    text = without_lead_in(pl.col("text"))
+    in_items = (
+        list_items(text)
+        .list.eval(split_sentences(pl.element()))
+        .list.eval(pl.element().list.explode(keep_nulls=False, empty_as_null=False))
+    )
+    # Cutting a text into its list items is dear: only the texts that hold a list take it.
+    return in_order(
+        answers,
+        answers["text"].str.contains(f"{LIST_ITEM_BREAK_PATTERN}|{ITEM_BREAK}"),
+        lambda listed: listed.select("key", claims=in_items.list.eval(said.filter(claim))),
+        lambda prose: prose.select(
+            "key", claims=split_sentences(text).list.eval(said.filter(claim))
+        ),
+    )
+
+
+def in_order(
+    frame: pl.DataFrame,
+    mask: pl.Series,
+    when_true: Callable[[pl.DataFrame], pl.DataFrame],
+    when_false: Callable[[pl.DataFrame], pl.DataFrame],
+) -> pl.DataFrame:
+    """`when_true` of the rows `mask` holds and `when_false` of the rest, in `frame`'s order:
+    two ways of the same result, the dearer one only where it is needed."""
+    if not mask.any():
+        return when_false(frame)
+    if mask.all():
+        return when_true(frame)
+    rows = pl.int_range(0, frame.height, eager=True)
+    return (
+        pl.concat(
+            [
+                when_true(frame.filter(mask)).with_columns(row=rows.filter(mask)),
+                when_false(frame.filter(~mask)).with_columns(row=rows.filter(~mask)),
+            ]
+        )
+        .sort("row")
+        .drop("row")
+    )
 
 
 class GroundedJudge(OfflineJudge):
@@ -207,20 +251,11 @@ class GroundedJudge(OfflineJudge):
         claim = claim & ~pl.element().str.contains(COURTESY_PATTERN)
         # Only answers that may cite or list take the dozen patterns (most answers do not);
         # the others' sentences are judged as they are.
-        cued = answers["text"].str.contains(CUE_PATTERN)
-        if not cued.any():
-            return answers.select("key", claims=sentences.list.filter(claim))
-        plain = answers.filter(~cued).select("key", claims=sentences.list.filter(claim))
-        rows = pl.int_range(0, answers.height, eager=True)
-        return (
-            pl.concat(
-                [
-                    plain.with_columns(row=rows.filter(~cued)),
-                    cited_claims(answers.filter(cued)).with_columns(row=rows.filter(cued)),
-                ]
-            )
-            .sort("row")
-            .drop("row")
+        return in_order(
+            answers,
+            answers["text"].str.contains(CUE_PATTERN),
+            cited_claims,
+            lambda plain: plain.select("key", claims=sentences.list.filter(claim)),
         )
 
     def verdicts(self, questions: pl.DataFrame) -> pl.DataFrame:

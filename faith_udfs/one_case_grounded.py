@@ -10,7 +10,13 @@ import re
 from dataclasses import dataclass
 from functools import cache, lru_cache
 
-from faith_udfs.answer_layout import BARE_MARKER_PATTERN, LAYOUT_PATTERNS
+from faith_udfs.answer_layout import (
+    BARE_MARKER_PATTERN,
+    ITEM_BREAK,
+    LAYOUT_PATTERNS,
+    LIST_HEADING_PATTERN,
+    LIST_ITEM_BREAK_PATTERN,
+)
 from faith_udfs.citations import CITATION_PATTERNS, TRAILING_PATTERN
 from faith_udfs.grounded import (
     CONTRADICTED_FACTOR,
@@ -46,6 +52,8 @@ _DIGIT = re.compile(r"\d")
 _CITATIONS = tuple(re.compile(pattern) for pattern in CITATION_PATTERNS)
 _LAYOUT = tuple(re.compile(pattern) for pattern in LAYOUT_PATTERNS)
 _BARE_MARKER = re.compile(BARE_MARKER_PATTERN)
+_ITEM_BREAK = re.compile(LIST_ITEM_BREAK_PATTERN)
+_HEADING = re.compile(LIST_HEADING_PATTERN)
 _TRAILING = re.compile(TRAILING_PATTERN)
 _ALNUM = re.compile(r"[^\W_]")
 # The features this twin computes, in support_expr's order (which fixes the float sums).
@@ -80,7 +88,13 @@ def grounded_v4_claims(answer: str) -> list[str]:
     (citations.py); a sentence that was only a citation or a list number, or is a chat
     courtesy, dropped."""
     claims = []
-    split = sentences(_LEAD_IN.sub("", answer, count=1))
+    pieces = _ITEM_BREAK.sub(ITEM_BREAK + r"\g<1>", _LEAD_IN.sub("", answer, count=1))
+    pieces_list = pieces.split(ITEM_BREAK)
+    split = [
+        s
+        for i, piece in enumerate(pieces_list)
+        for s in sentences(_HEADING.sub("", piece, count=1) if i + 1 < len(pieces_list) else piece)
+    ]
     for i, sentence in enumerate(split):
         said = sentence
         for pattern in _LAYOUT:

@@ -60,3 +60,24 @@ def test_v3_read_list_numbers_as_figures_and_keeps_doing_so() -> None:
 )
 def test_what_is_not_a_list_marker_stays(answer: str, claims: list[str]) -> None:
     assert [c for c, _ in judged(answer)[1]] == claims
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        "Key facts:\n- The Eiffel Tower is 330 metres tall\n- It is made of wrought iron",
+        "The Eiffel Tower is 330 metres tall\n2) It is made of wrought iron",
+    ],
+)
+def test_each_item_of_a_list_on_its_own_lines_is_a_claim_of_its_own(answer: str) -> None:
+    assert judged(answer) == (
+        1.0,
+        [("The Eiffel Tower is 330 metres tall", "yes"), ("It is made of wrought iron", "yes")],
+    )
+
+
+def test_an_item_the_context_lacks_fails_alone() -> None:
+    answer = "Facts:\n- The Eiffel Tower is 330 metres tall\n- It is made of concrete"
+    assert [v for _, v in judged(answer)[1]] == ["yes", "no"]
+    # v3 judged the list as one sentence, heading and all
+    assert len(judged(answer, v3=True)[1]) == 1

@@ -241,6 +241,9 @@ FRAGMENTS = [
     "b)",
     "Step 3:",
     "**Height:**",
+    "Key facts:\n-",
+    "\n2)",
+    "\n- ",
     "é",
     "\u200b",
 ]

@@ -85,6 +85,10 @@ def without_citations(sentence: pl.Expr) -> pl.Expr:
     return sentence.str.replace(TRAILING_PATTERN, "${1}").str.strip_chars()
 
 
+# A letter or a digit: what a sentence cut of its citations must still hold to be a claim.
+ALNUM_PATTERN = r"[^\W_]"
+
+
 def still_says_something(stripped: pl.Expr, sentence: pl.Expr) -> pl.Expr:
     """False for a sentence that was nothing but a citation ("[2]."): not a claim."""
-    return (stripped == sentence) | stripped.str.contains(r"[^\W_]")
+    return (stripped == sentence) | stripped.str.contains(ALNUM_PATTERN)

@@ -17,7 +17,7 @@ from faith_udfs.answer_layout import (
     LIST_HEADING_PATTERN,
     LIST_ITEM_BREAK_PATTERN,
 )
-from faith_udfs.citations import CITATION_PATTERNS, TRAILING_PATTERN
+from faith_udfs.citations import ALNUM_PATTERN, CITATION_PATTERNS, TRAILING_PATTERN
 from faith_udfs.grounded import (
     CONTRADICTED_FACTOR,
     CONTRADICTION_COVERAGE,
@@ -55,7 +55,7 @@ _BARE_MARKER = re.compile(BARE_MARKER_PATTERN)
 _ITEM_BREAK = re.compile(LIST_ITEM_BREAK_PATTERN)
 _HEADING = re.compile(LIST_HEADING_PATTERN)
 _TRAILING = re.compile(TRAILING_PATTERN)
-_ALNUM = re.compile(r"[^\W_]")
+_ALNUM = re.compile(ALNUM_PATTERN)
 # The features this twin computes, in support_expr's order (which fixes the float sums).
 FEATURES = (
     "cov_all", "cov_best", "cov_second", "figure_missing", "figure_swapped", "name_missing",

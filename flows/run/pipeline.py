@@ -244,7 +244,8 @@ def _process(state: RunState, batch: Batch) -> None:
             "--max-answer-bytes, --max-context-bytes or --batch-size, then run again"
         ) from exc
     # A copied context lets Prefect tasks run in the other threads.
-    scoring = state.scorer.submit(
+    scorer = state.scorers[state.submitted % len(state.scorers)]
+    scoring = scorer.submit(
         contextvars.copy_context().run,
         _score_unless_stopped,
         state,
@@ -256,7 +257,7 @@ def _process(state: RunState, batch: Batch) -> None:
     writing = state.writer.submit(
         contextvars.copy_context().run, _write_scored, state, scoring, batch, state.submitted
     )
-    state.scoring = scoring
+    state.scorings.append(scoring)
     state.writes.append(writing)
     while len(state.writes) > _QUEUED_WRITES or (state.writes and state.writes[0].done()):
         result_of(state.writes.popleft())  # raises the first failure, in batch order

@@ -3,6 +3,7 @@ calls (Steps: plain functions, or the Prefect flow's task-wrapped ones)."""
 
 from __future__ import annotations
 
+import os
 import threading
 from collections import deque
 from collections.abc import Callable
@@ -11,6 +12,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from faith_udfs import Judge, MetricConfig
+from faith_udfs.lexical import OfflineJudge
 from flows.run.batches import (
     QuarantineKeys,
     config_has_cases,
@@ -49,20 +51,23 @@ class RunState:
     keys: QuarantineKeys = field(default_factory=QuarantineKeys)
     limits: SizeLimits = field(default_factory=SizeLimits)
     db: str = "the database"  # its path, for the error lines
-    # Three stages on three threads, so each core always has work (polars and DuckDB release
-    # the GIL): this thread reads, validates and classifies batch N+2 while the scoring
-    # thread scores N+1 and the writing thread commits N. One thread each: judges see one
-    # batch at a time, and batches commit in order. Every future they hand out ends, so no
-    # wait here can hang on a cancelled one (concurrent.futures' executors never report a
-    # future cancelled by shutdown to `wait`).
-    scorer: Stage = field(default_factory=lambda: Stage("faithpipe-score"))
+    # Stages on threads, so each core always has work (polars and DuckDB release the GIL):
+    # this thread reads, validates and classifies batch N+2 while the scoring threads score
+    # N+1 and the writing thread commits N. An offline judge's stage keeps only ~1.3 cores
+    # busy (its many small polars steps each run partly on one thread), so it gets two
+    # scoring threads, batches dealt in turn; a judge that calls out gets one, and sees one
+    # batch at a time (its usage and caches are counted per batch). Batches commit in order.
+    # Every future they hand out ends, so no wait here can hang on a cancelled one
+    # (concurrent.futures' executors never report a future cancelled by shutdown to `wait`).
+    scorers: tuple[Stage, ...] = field(init=False)
     writer: Stage = field(default_factory=lambda: Stage("faithpipe-write"))
     writes: deque[Future[None]] = field(default_factory=deque)
     # Batches handed to the writer so far: each write knows its number, so a retried write
     # of a committed batch adds nothing.
     submitted: int = 0
-    # The scoring of the latest batch, so stopping can give it a moment before closing the judge.
-    scoring: Future[Any] | None = None
+    # The latest scoring of each scoring thread, so stopping can give them a moment before
+    # closing the judge.
+    scorings: deque[Future[Any]] = field(default_factory=deque)
     # Set when a batch fails or the run is interrupted: no later batch is scored (no judge call
     # is paid for a batch that would not be committed) ...
     stop_scoring: threading.Event = field(default_factory=threading.Event)
@@ -79,5 +84,22 @@ class RunState:
     stored_before: bool = field(init=False)
 
     def __post_init__(self) -> None:
+        n = scoring_threads(self.judge)
+        self.scorers = tuple(Stage(f"faithpipe-score-{i + 1}") for i in range(n))
+        self.scorings = deque(maxlen=n)
         self.reader = self.con.cursor()
         self.stored_before = config_has_cases(self.con, self.config_id)
+
+
+def scoring_threads(judge: Judge) -> int:
+    """Two scoring threads for a judge of pure frame functions when the process may use two
+    cores or more, else one."""
+    return 2 if isinstance(judge, OfflineJudge) and usable_cores() >= 2 else 1
+
+
+def usable_cores() -> int:
+    """The cores this process may run on (a pinned process or a container's cpuset has fewer
+    than the machine)."""
+    if hasattr(os, "sched_getaffinity"):
+        return len(os.sched_getaffinity(0))
+    return os.cpu_count() or 1

@@ -4,6 +4,7 @@ scored or committed, the one being committed finishes or is rolled back, the row
 from __future__ import annotations
 
 import logging
+import time
 
 from flows.run.run_end import mark_stopped
 from flows.run.run_state import RunState
@@ -35,7 +36,8 @@ def close_stages(state: RunState) -> None:
     """Every batch is committed, or the stop is handled: a signal now cannot cut the run's last
     steps short (they take milliseconds)."""
     with signals_deferred():
-        state.scorer.close()
+        for scorer in state.scorers:
+            scorer.close()
         state.writer.close()
         state.reader.close()
         state.progress.stop()
@@ -57,13 +59,13 @@ def _stop(state: RunState) -> bool:
 
 
 def _scoring_ended(state: RunState) -> bool:
-    """Whether the judge is idle, so closing it cannot pull it from under a batch."""
-    scoring = state.scoring
-    if scoring is None or scoring.done():
-        return True
-    try:
-        scoring.exception(timeout=_SCORING_GRACE_SECONDS)
-    except TimeoutError:
-        log.warning("stopping: the judge is still busy; its unflushed cache entries are lost")
-        return False
+    """Whether the judge is idle, so closing it cannot pull it from under a batch: the grace
+    is one for all scoring threads."""
+    deadline = time.monotonic() + _SCORING_GRACE_SECONDS
+    for scoring in list(state.scorings):
+        try:
+            scoring.exception(timeout=max(0.0, deadline - time.monotonic()))
+        except TimeoutError:
+            log.warning("stopping: the judge is still busy; its unflushed cache entries are lost")
+            return False
     return True

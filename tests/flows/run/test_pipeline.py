@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+import threading
 from collections import Counter
 from pathlib import Path
 
@@ -10,7 +11,9 @@ import duckdb
 import polars as pl
 import pytest
 
+from faith_udfs.grounded import GroundedJudge
 from flows.errors import InputUnreadable
+from flows.run import run_state
 from flows.run.pipeline import run_score
 from flows.run.settings import ScoreSettings
 from tests.support.builders import CONTEXT, SCHEMA, case_row, cases, many_cases, write
@@ -232,6 +235,50 @@ def test_small_batches_give_the_same_scores_as_one_batch(tmp_path: Path) -> None
     assert (one["batches"], many["batches"]) == (1, 6)
     query = f"SELECT {', '.join(SCORE_COLUMNS)} FROM case_scores ORDER BY case_id"
     assert table(tmp_path / "one.duckdb", query).equals(table(tmp_path / "many.duckdb", query))
+
+
+class ThreadNotingJudge(GroundedJudge):
+    """The default judge, noting the thread that reads each batch's claims."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.threads: list[str] = []
+
+    def claims(self, answers: pl.DataFrame) -> pl.DataFrame:
+        self.threads.append(threading.current_thread().name)
+        return super().claims(answers)
+
+
+def test_an_offline_judge_scores_batches_on_two_threads_into_the_same_tables(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    source = write(many_cases(57), tmp_path / "a.parquet")
+    monkeypatch.setattr(run_state, "usable_cores", lambda: 2)
+    two = ThreadNotingJudge()
+    run_score(
+        ScoreSettings(source=str(source), db=str(tmp_path / "two.duckdb"), batch_size=10), judge=two
+    )
+    # Dealt in turn; the two threads' batches may start in either order.
+    assert Counter(two.threads) == {"faithpipe-score-1": 3, "faithpipe-score-2": 3}
+
+    monkeypatch.setattr(run_state, "usable_cores", lambda: 1)
+    one = ThreadNotingJudge()
+    run_score(
+        ScoreSettings(source=str(source), db=str(tmp_path / "one.duckdb"), batch_size=10), judge=one
+    )
+    assert one.threads == ["faithpipe-score-1"] * 6
+    for query in (
+        f"SELECT {', '.join(SCORE_COLUMNS)} FROM case_scores ORDER BY case_id",
+        "SELECT * FROM claim_verdicts ORDER BY ALL",
+        "SELECT * FROM truths ORDER BY ALL",
+    ):
+        assert table(tmp_path / "one.duckdb", query).equals(table(tmp_path / "two.duckdb", query))
+
+
+def test_a_judge_that_calls_out_keeps_one_scoring_thread(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(run_state, "usable_cores", lambda: 8)
+    assert run_state.scoring_threads(GroundedJudge()) == 2
+    assert run_state.scoring_threads(CountingJudge()) == 1  # a prompt judge, like the LLM's
 
 
 class RowsPerBatch:

@@ -12,7 +12,9 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from faith_udfs import Judge, MetricConfig
-from faith_udfs.lexical import OfflineJudge
+from faith_udfs.grounded import GroundedJudge, GroundedV2Judge, GroundedV3Judge
+from faith_udfs.grounded_v1 import GroundedV1Judge
+from faith_udfs.lexical import LexicalJudge
 from flows.run.batches import (
     QuarantineKeys,
     config_has_cases,
@@ -54,9 +56,10 @@ class RunState:
     # Stages on threads, so each core always has work (polars and DuckDB release the GIL):
     # this thread reads, validates and classifies batch N+2 while the scoring threads score
     # N+1 and the writing thread commits N. An offline judge's stage keeps only ~1.3 cores
-    # busy (its many small polars steps each run partly on one thread), so it gets two
-    # scoring threads, batches dealt in turn; a judge that calls out gets one, and sees one
-    # batch at a time (its usage and caches are counted per batch). Batches commit in order.
+    # busy (its many small polars steps each run partly on one thread), so the ones we ship
+    # get two scoring threads, batches dealt in turn; any other judge gets one, and sees one
+    # batch at a time (an LLM judge's usage and caches are counted per batch, a custom
+    # judge may count its calls). Batches commit in order.
     # Every future they hand out ends, so no wait here can hang on a cancelled one
     # (concurrent.futures' executors never report a future cancelled by shutdown to `wait`).
     scorers: tuple[Stage, ...] = field(init=False)
@@ -91,10 +94,17 @@ class RunState:
         self.stored_before = config_has_cases(self.con, self.config_id)
 
 
+# The offline judges faithpipe ships: pure functions of their frames, safe on two threads at
+# once. A subclass may keep state between batches (a counter, a cache), so it gets one thread.
+_PURE_JUDGES = frozenset(
+    {LexicalJudge, GroundedJudge, GroundedV3Judge, GroundedV2Judge, GroundedV1Judge}
+)
+
+
 def scoring_threads(judge: Judge) -> int:
-    """Two scoring threads for a judge of pure frame functions when the process may use two
-    cores or more, else one."""
-    return 2 if isinstance(judge, OfflineJudge) and usable_cores() >= 2 else 1
+    """Two scoring threads for one of the offline judges faithpipe ships when the process may
+    use two cores or more, else one."""
+    return 2 if type(judge) in _PURE_JUDGES and usable_cores() >= 2 else 1
 
 
 def usable_cores() -> int:

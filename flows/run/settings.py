@@ -102,8 +102,9 @@ class ScoreSettings(BaseModel):
             judge.kind, judge.model, self.price_input_usd, self.price_output_usd, judge.mode
         )
 
-    # Where batches are scored: `local`, this process's threads (flows/run/run_state.py); `dask`, a Dask
-    # cluster's workers (flows/engines/), `workers` local processes or the one at `scheduler`.
+    # Where batches are scored: `local`, this process's threads (flows/run/run_state.py);
+    # `dask`, a Dask cluster's workers (flows/engines/), `workers` local processes or the one
+    # at `scheduler`.
     engine: Literal["local", "dask"] = "local"
     workers: int | None = Field(default=None, ge=1)
     scheduler: str | None = None

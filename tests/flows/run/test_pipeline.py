@@ -11,10 +11,11 @@ import duckdb
 import polars as pl
 import pytest
 
+from faith_udfs import LexicalJudge
 from faith_udfs.grounded import GroundedJudge
 from flows.errors import InputUnreadable
 from flows.run import run_state
-from flows.run.pipeline import run_score
+from flows.run.pipeline import Steps, run_score
 from flows.run.settings import ScoreSettings
 from tests.support.builders import CONTEXT, SCHEMA, case_row, cases, many_cases, write
 from tests.support.seed_judge import CountingJudge
@@ -237,36 +238,33 @@ def test_small_batches_give_the_same_scores_as_one_batch(tmp_path: Path) -> None
     assert table(tmp_path / "one.duckdb", query).equals(table(tmp_path / "many.duckdb", query))
 
 
-class ThreadNotingJudge(GroundedJudge):
-    """The default judge, noting the thread that reads each batch's claims."""
+def scored_on(threads: list[str]):
+    """The run's scoring step, noting the thread each batch is scored on."""
+    from flows.run.batches import score_batch
 
-    def __init__(self) -> None:
-        super().__init__()
-        self.threads: list[str] = []
+    def score(*args, **options):
+        threads.append(threading.current_thread().name)
+        return score_batch(*args, **options)
 
-    def claims(self, answers: pl.DataFrame) -> pl.DataFrame:
-        self.threads.append(threading.current_thread().name)
-        return super().claims(answers)
+    return Steps(score=score)
 
 
-def test_an_offline_judge_scores_batches_on_two_threads_into_the_same_tables(
+def test_the_default_judge_scores_batches_on_two_threads_into_the_same_tables(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     source = write(many_cases(57), tmp_path / "a.parquet")
     monkeypatch.setattr(run_state, "usable_cores", lambda: 2)
-    two = ThreadNotingJudge()
-    run_score(
-        ScoreSettings(source=str(source), db=str(tmp_path / "two.duckdb"), batch_size=10), judge=two
-    )
+    two: list[str] = []
+    settings = ScoreSettings(source=str(source), db=str(tmp_path / "two.duckdb"), batch_size=10)
+    run_score(settings, steps=scored_on(two))
     # Dealt in turn; the two threads' batches may start in either order.
-    assert Counter(two.threads) == {"faithpipe-score-1": 3, "faithpipe-score-2": 3}
+    assert Counter(two) == {"faithpipe-score-1": 3, "faithpipe-score-2": 3}
 
     monkeypatch.setattr(run_state, "usable_cores", lambda: 1)
-    one = ThreadNotingJudge()
-    run_score(
-        ScoreSettings(source=str(source), db=str(tmp_path / "one.duckdb"), batch_size=10), judge=one
-    )
-    assert one.threads == ["faithpipe-score-1"] * 6
+    one: list[str] = []
+    settings = ScoreSettings(source=str(source), db=str(tmp_path / "one.duckdb"), batch_size=10)
+    run_score(settings, steps=scored_on(one))
+    assert one == ["faithpipe-score-1"] * 6
     for query in (
         f"SELECT {', '.join(SCORE_COLUMNS)} FROM case_scores ORDER BY case_id",
         "SELECT * FROM claim_verdicts ORDER BY ALL",
@@ -275,9 +273,23 @@ def test_an_offline_judge_scores_batches_on_two_threads_into_the_same_tables(
         assert table(tmp_path / "one.duckdb", query).equals(table(tmp_path / "two.duckdb", query))
 
 
-def test_a_judge_that_calls_out_keeps_one_scoring_thread(monkeypatch: pytest.MonkeyPatch) -> None:
+class CountingGrounded(GroundedJudge):
+    """A custom judge on the default's rules that counts its batches, as a team's might."""
+
+    batches = 0
+
+    def claims(self, answers: pl.DataFrame) -> pl.DataFrame:
+        self.batches += 1  # not safe on two threads at once
+        return super().claims(answers)
+
+
+def test_only_the_offline_judges_faithpipe_ships_get_two_scoring_threads(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     monkeypatch.setattr(run_state, "usable_cores", lambda: 8)
     assert run_state.scoring_threads(GroundedJudge()) == 2
+    assert run_state.scoring_threads(LexicalJudge()) == 2
+    assert run_state.scoring_threads(CountingGrounded()) == 1  # a subclass may keep state
     assert run_state.scoring_threads(CountingJudge()) == 1  # a prompt judge, like the LLM's
 
 
@@ -462,21 +474,24 @@ def test_a_batch_failing_to_score_stops_the_scoring_and_keeps_the_batches_before
     from flows.run.batches import score_batch
     from flows.run.pipeline import Steps
 
-    calls: list[int] = []
+    scored: list[int] = []  # the batches that reached the judge, by number
 
-    def score_then_fail(*args, **options):
-        calls.append(1)
-        if len(calls) == 2:
+    def score_then_fail(cases, *args, **options):
+        batch = int(cases["case_id"].min()[1:]) // 10 + 1
+        scored.append(batch)
+        if batch == 2:
             raise RuntimeError("judge broke")
-        return score_batch(*args, **options)
+        return score_batch(cases, *args, **options)
 
     source = write(many_cases(50), tmp_path / "a.parquet")
     db = tmp_path / "f.duckdb"
     settings = ScoreSettings(source=str(source), db=str(db), batch_size=10)
     with pytest.raises(RuntimeError, match="judge broke"):
         run_score(settings, steps=Steps(score=score_then_fail))
-    # Batches 3 to 5 were read and queued, but none was scored once batch 2 had failed.
-    assert len(calls) == 2
+    # Batches 3 to 5 were read and queued, but none was scored once batch 2 had failed
+    # (batch 3 may have begun beside it: an offline judge scores on two threads).
+    assert 2 in scored
+    assert not {4, 5} & set(scored)
     failed = table(db, "SELECT status, error, rows_in, batches FROM runs")
     assert failed.rows() == [("failed", "RuntimeError: judge broke", 10, 1)]
     assert table(db, "SELECT count(*) AS n FROM case_scores")["n"][0] == 10

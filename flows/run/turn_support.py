@@ -26,28 +26,54 @@ PASSAGE, CONVERSATION = "passage", "conversation"
 
 def with_turn_support(frames: FaithfulnessFrames, cases: pl.DataFrame) -> FaithfulnessFrames:
     """`supported_by` on every claim, and the turn's reason on a turn with nothing to rely on."""
-    if "segments" not in cases.columns:
-        cases = cases.with_columns(segments=pl.lit("{}"))
-    origins = cases.select(
-        "case_id",
-        "retrieval_context",
-        origins=pl.col("segments")
-        .str.json_path_match("$.context_origins")
-        .str.json_decode(pl.List(pl.String)),
+    origins = _turn_origins(cases)
+    if origins.height == 0:  # no turn: every supported claim's support is a passage
+        verdicts = frames.claim_verdicts
+        return replace(frames, claim_verdicts=verdicts.with_columns(supported_by=_by_passage()))
+    is_turn = pl.col("case_id").is_in(origins["case_id"].implode())
+    scores = frames.case_scores.with_columns(
+        error=pl.when(is_turn & (pl.col("error") == EMPTY_CONTEXT))
+        .then(pl.lit(NOTHING_TO_RELY_ON))
+        .otherwise(pl.col("error"))
     )
-    turn_ids = origins.filter(pl.col("origins").is_not_null()).select("case_id")
-    scores = frames.case_scores
-    if turn_ids.height:
-        is_turn = pl.col("case_id").is_in(turn_ids["case_id"].implode())
-        scores = scores.with_columns(
-            error=pl.when(is_turn & (pl.col("error") == EMPTY_CONTEXT))
-            .then(pl.lit(NOTHING_TO_RELY_ON))
-            .otherwise(pl.col("error"))
-        )
     return replace(
         frames,
         case_scores=scores,
         claim_verdicts=_supported_by(frames.claim_verdicts, origins),
+    )
+
+
+def _turn_origins(cases: pl.DataFrame) -> pl.DataFrame:
+    """The turns among `cases`: `case_id`, `retrieval_context`, `origins` (one a passage).
+    Only segments that name the key are decoded: most logs hold no conversation."""
+    if "segments" not in cases.columns:
+        return pl.DataFrame(
+            schema={
+                "case_id": pl.String,
+                "retrieval_context": pl.List(pl.String),
+                "origins": pl.List(pl.String),
+            }
+        )
+    return (
+        cases.filter(pl.col("segments").str.contains("context_origins", literal=True))
+        .select(
+            "case_id",
+            "retrieval_context",
+            origins=pl.col("segments")
+            .str.json_path_match("$.context_origins")
+            .str.json_decode(pl.List(pl.String)),
+        )
+        .filter(pl.col("origins").is_not_null())
+    )
+
+
+def _by_passage() -> pl.Expr:
+    """`supported_by` of a claim whose case is no turn: its passages are its own (as
+    `_supported_by` says it, a dropped claim's NULL verdict included)."""
+    return (
+        pl.when(pl.col("verdict") != "yes")
+        .then(pl.lit(None, dtype=pl.String))
+        .otherwise(pl.lit(PASSAGE))
     )
 
 

@@ -70,7 +70,7 @@ class RunState:
     submitted: int = 0
     # The latest scoring of each scoring thread, so stopping can give them a moment before
     # closing the judge.
-    scorings: deque[Future[Any]] = field(default_factory=deque)
+    scorings: deque[Future[Any]] = field(init=False)
     # Set when a batch fails or the run is interrupted: no later batch is scored (no judge call
     # is paid for a batch that would not be committed) ...
     stop_scoring: threading.Event = field(default_factory=threading.Event)

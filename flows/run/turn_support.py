@@ -44,16 +44,11 @@ def with_turn_support(frames: FaithfulnessFrames, cases: pl.DataFrame) -> Faithf
 
 
 def _turn_origins(cases: pl.DataFrame) -> pl.DataFrame:
-    """The turns among `cases`: `case_id`, `retrieval_context`, `origins` (one a passage).
-    Only segments that name the key are decoded: most logs hold no conversation."""
+    """The turns among `cases`: `case_id`, `retrieval_context`, `origins` (where each passage
+    came from). Only segments that name the key are decoded: most logs hold no conversation."""
     if "segments" not in cases.columns:
-        return pl.DataFrame(
-            schema={
-                "case_id": pl.String,
-                "retrieval_context": pl.List(pl.String),
-                "origins": pl.List(pl.String),
-            }
-        )
+        none = pl.lit(None, dtype=pl.List(pl.String))
+        return cases.select("case_id", "retrieval_context", origins=none).clear()
     return (
         cases.filter(pl.col("segments").str.contains("context_origins", literal=True))
         .select(
@@ -89,7 +84,6 @@ def _supported_by(verdicts: pl.DataFrame, origins: pl.DataFrame) -> pl.DataFrame
         keyed.filter(pl.col("verdict") == "yes")
         .select("__claim", "case_id", "evidence")
         .join(origins, on="case_id", how="inner")
-        .filter(pl.col("origins").is_not_null())
         .explode("retrieval_context", "origins")
     )
     own = pl.col("origins").is_in([PASSAGE, "tool"])

@@ -15,6 +15,7 @@ from faith_udfs import LexicalJudge
 from faith_udfs.grounded import GroundedJudge
 from flows.errors import InputUnreadable
 from flows.run import run_state
+from flows.run.batches import score_batch
 from flows.run.pipeline import Steps, run_score
 from flows.run.settings import ScoreSettings
 from tests.support.builders import CONTEXT, SCHEMA, case_row, cases, many_cases, write
@@ -238,9 +239,8 @@ def test_small_batches_give_the_same_scores_as_one_batch(tmp_path: Path) -> None
     assert table(tmp_path / "one.duckdb", query).equals(table(tmp_path / "many.duckdb", query))
 
 
-def scored_on(threads: list[str]):
+def scored_on(threads: list[str]) -> Steps:
     """The run's scoring step, noting the thread each batch is scored on."""
-    from flows.run.batches import score_batch
 
     def score(*args, **options):
         threads.append(threading.current_thread().name)
@@ -471,9 +471,6 @@ def test_a_run_failing_mid_way_is_marked_failed_keeps_its_batches_and_resumes(
 def test_a_batch_failing_to_score_stops_the_scoring_and_keeps_the_batches_before(
     tmp_path: Path,
 ) -> None:
-    from flows.run.batches import score_batch
-    from flows.run.pipeline import Steps
-
     scored: list[int] = []  # the batches that reached the judge, by number
 
     def score_then_fail(cases, *args, **options):

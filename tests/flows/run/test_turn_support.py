@@ -52,5 +52,6 @@ def test_claims_of_plain_cases_get_the_same_support_with_or_without_a_turn_besid
 def test_cases_without_segments_are_no_turns() -> None:
     batch = many_cases(5)
     _, verdicts = scored(batch)
-    expected = pl.when(pl.col("verdict") != "yes").then(None).otherwise(pl.lit("passage"))
-    assert verdicts["supported_by"].to_list() == verdicts.select(expected).to_series().to_list()
+    # A `yes` claim's support is a passage; so says the turn path of a dropped claim (row 1).
+    labels = set(zip(verdicts["verdict"], verdicts["supported_by"], strict=True))
+    assert labels == {("yes", "passage"), ("no", None), ("idk", None), (None, "passage")}

@@ -72,7 +72,7 @@ def score_cases(cases: pl.DataFrame, judge: Judge, config: MetricConfig) -> Fait
     truths = extract_truths(
         passages.select(key="passage_id", text="text"), judge, config.truths_extraction_limit
     )
-    contexts = _case_contexts(cases, passages, truths)
+    contexts, context_truths = _case_contexts(cases, passages, truths)
     answers = cases.filter(~is_blank(pl.col("actual_output")))
     claims = extract_claims(answers.select(key="answer_key", text="actual_output"), judge).rename(
         {"key": "answer_key", "error": "claims_error", "pending": "claims_pending"}
@@ -101,10 +101,16 @@ def score_cases(cases: pl.DataFrame, judge: Judge, config: MetricConfig) -> Fait
         )
     )
     askable = pl.col("error").is_null() & (pl.col("n_claims") > 0)
-    verdicts = judge_claims(
-        per_case.filter(askable).select(key="question_key", claims="claims", truths="truths"),
-        judge,
-    ).rename({"key": "question_key", "error": "verdict_error", "pending": "verdict_pending"})
+    questions = (
+        per_case.filter(askable)
+        .select("question_key", "claims", "context_key")
+        .unique("question_key", maintain_order=True)
+        .join(context_truths, on="context_key", how="left", maintain_order="left")
+        .select(key="question_key", claims="claims", truths="truths")
+    )
+    verdicts = judge_claims(questions, judge).rename(
+        {"key": "question_key", "error": "verdict_error", "pending": "verdict_pending"}
+    )
 
     counted = per_case.join(verdicts, on="question_key", how="left").with_columns(
         *(pl.col(f"n_{v}").fill_null(0) for v in (*VERDICT_VOCABULARY, "dropped")),
@@ -133,34 +139,47 @@ def score_cases(cases: pl.DataFrame, judge: Judge, config: MetricConfig) -> Fait
 
 def _case_contexts(
     cases: pl.DataFrame, passages: pl.DataFrame, truths: pl.DataFrame
-) -> pl.DataFrame:
-    """Per case: its passage ids, all its truths in passage order, and any truths error."""
-    per_case = (
-        passages.select("case_row", "position", "passage_id")
-        # passages_of lists each case's passages in order; group_by keeps row order in groups
-        .join(truths, left_on="passage_id", right_on="key", how="left", maintain_order="left")
-        .group_by("case_row")
+) -> tuple[pl.DataFrame, pl.DataFrame]:
+    """Per case: its passage ids, `context_key`, `n_truths` and any truths error; and per
+    distinct context (`context_key`), all its truths in passage order.
+
+    The truths are gathered once per distinct context (the same passages in the same order)
+    and reach only the distinct questions: logs repeat contexts, and each list is a copy of
+    strings."""
+    # passages_of lists each case's passages in order; group_by keeps row order in groups
+    ids = passages.group_by("case_row").agg(passage_ids=pl.col("passage_id"))
+    ids = ids.with_columns(context_key=pl.col("passage_ids").hash())
+    per_context = (
+        ids.select("context_key", "passage_ids")
+        .unique("context_key")
+        .explode("passage_ids")
+        .join(truths, left_on="passage_ids", right_on="key", how="left", maintain_order="left")
+        .group_by("context_key")
         .agg(
-            passage_ids=pl.col("passage_id"),
             truths=pl.col("truths").list.explode(keep_nulls=False, empty_as_null=False),
             # A case left pending says so (the cap), not another passage's reply error.
             context_error=pl.col("error").sort_by(pl.col("pending").not_()).drop_nulls().first(),
             context_pending=pl.col("pending").any(),
         )
+        .with_columns(n_truths=pl.col("truths").list.len())
     )
-    return (
+    empty = pl.lit([], dtype=pl.List(pl.UInt64))
+    per_case = (
         cases.select("case_row")
-        .join(per_case, on="case_row", how="left", maintain_order="left")
+        .join(ids, on="case_row", how="left", maintain_order="left")
+        .join(per_context.drop("truths"), on="context_key", how="left", maintain_order="left")
         .with_columns(
-            passage_ids=pl.col("passage_ids").fill_null(pl.lit([], dtype=pl.List(pl.UInt64))),
-            truths=pl.col("truths").fill_null(_EMPTY_LIST),
+            n_truths=pl.col("n_truths").fill_null(0),
             context_error=pl.when(pl.col("passage_ids").is_null())
             .then(pl.lit(EMPTY_CONTEXT))
             .otherwise(pl.col("context_error")),
             context_pending=pl.col("context_pending").fill_null(False),
+            # a case without a passage: the empty list's key, as before
+            context_key=pl.col("context_key").fill_null(pl.select(empty.hash()).item()),
+            passage_ids=pl.col("passage_ids").fill_null(empty),
         )
-        .with_columns(context_key=pl.col("passage_ids").hash())
     )
+    return per_case, per_context.select("context_key", "truths")
 
 
 def _with_reasons(scored: pl.DataFrame, judge: Judge) -> pl.DataFrame:
@@ -208,7 +227,7 @@ def _case_score_frame(scored: pl.DataFrame, config_id: str) -> pl.DataFrame:
     return scored.select(
         "case_id",
         config_id=pl.lit(config_id),
-        n_truths=pl.col("truths").list.len().cast(pl.Int32),
+        n_truths=pl.col("n_truths").cast(pl.Int32),
         n_claims=pl.when(ok).then(pl.col("n_claims")).cast(pl.Int32),
         n_yes=pl.when(ok).then(pl.col("n_yes")).cast(pl.Int32),
         n_no=pl.when(ok).then(pl.col("n_no")).cast(pl.Int32),

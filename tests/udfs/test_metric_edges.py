@@ -21,6 +21,7 @@ from faith_udfs import (
     score_cases,
     section,
 )
+from faith_udfs.metric import EMPTY_CONTEXT
 from faith_udfs.prompts import claims_prompt, verdicts_prompt
 from tests.support import seed_judge
 from tests.support.builders import metric_cases
@@ -252,6 +253,44 @@ def test_repeated_passages_and_answers_are_judged_once() -> None:
         "faithfulness.Reason": 2,
     }
     assert frames.truths.height == 1
+
+
+def test_cases_sharing_a_context_get_what_each_gets_alone() -> None:
+    # Truths are gathered once per distinct context: the same passages in another order, a
+    # passage whose truths fail, and a context with no passage must each stay their own.
+    refunds = "Refunds take 5 days. Ask support."
+    poisoned = "This passage is poison."
+
+    def answer(prompt: str, schema: str) -> dict:
+        if schema == "faithfulness.Truths" and "poison" in prompt:
+            raise JudgeReplyError("truths fell over")
+        return seed_judge.pretend_judge(prompt, schema)
+
+    rows = [
+        ("a", "Order A17 shipped on 3 March.", [CONTEXT[0], refunds]),
+        ("b", "Refunds take 5 days.", [CONTEXT[0], refunds]),
+        ("c", "Refunds take 5 days.", [refunds, CONTEXT[0]]),
+        ("d", "Order A17 shipped on 3 March.", [CONTEXT[0], poisoned]),
+        ("e", "Refunds take 5 days.", [CONTEXT[0], poisoned]),
+        ("f", "Order A17 shipped on 3 March.", ["  "]),
+        ("g", "Refunds take 5 days.", [refunds]),
+    ]
+    cases = metric_cases(rows)
+    judge = PromptJudge(answer)
+    together = score_cases(cases, judge, MetricConfig())
+    alone = [score_cases(cases.slice(i, 1), judge, MetricConfig()) for i in range(len(rows))]
+    assert together.case_scores.equals(pl.concat([f.case_scores for f in alone]))
+    assert together.claim_verdicts.equals(pl.concat([f.claim_verdicts for f in alone]))
+    stored = together.case_scores.select("case_id", "status", "n_truths", "error").rows()
+    assert stored == [
+        ("a", "scored", 3, None),
+        ("b", "scored", 3, None),
+        ("c", "scored", 3, None),
+        ("d", "invalid", 1, "JudgeReplyError: truths fell over"),
+        ("e", "invalid", 1, "JudgeReplyError: truths fell over"),
+        ("f", "invalid", 0, EMPTY_CONTEXT),
+        ("g", "scored", 2, None),
+    ]
 
 
 def test_include_reason_false_asks_no_reason() -> None:

@@ -175,7 +175,7 @@ def _case_contexts(
             .otherwise(pl.col("context_error")),
             context_pending=pl.col("context_pending").fill_null(False),
             # a case without a passage: the empty list's key, as before
-            context_key=pl.col("context_key").fill_null(pl.select(empty.hash()).item()),
+            context_key=pl.col("context_key").fill_null(empty.hash()),
             passage_ids=pl.col("passage_ids").fill_null(empty),
         )
     )

@@ -37,7 +37,7 @@ from faith_udfs.answer_layout import (
 from faith_udfs.calibration import Cutoffs
 from faith_udfs.citations import CUE_PATTERN, still_says_something, without_citations
 from faith_udfs.errors import ConfigError
-from faith_udfs.grounded_features import claim_features
+from faith_udfs.grounded_features import claim_features, copied_questions
 from faith_udfs.grounded_v1 import GroundedV1Judge, per_question
 from faith_udfs.grounded_v2 import GROUNDED_V2_RULES_VERSION, V2_CUTOFFS, V2_WEIGHTS
 from faith_udfs.grounded_words import is_claim, without_lead_in
@@ -259,6 +259,11 @@ class GroundedJudge(OfflineJudge):
         )
 
     def verdicts(self, questions: pl.DataFrame) -> pl.DataFrame:
+        # A question whose claims are all sentences of its context needs no features.
+        return in_order(questions, copied_questions(questions), copied_verdicts, self._judged)
+
+    def _judged(self, questions: pl.DataFrame) -> pl.DataFrame:
+        """The verdicts frame of `questions`, each claim judged on its features."""
         cut = self.cutoffs
         support = pl.col("support")
         verdict = (
@@ -281,6 +286,21 @@ class GroundedJudge(OfflineJudge):
             )
         )
         return per_question(questions, judged, _LISTS)
+
+
+def copied_verdicts(questions: pl.DataFrame) -> pl.DataFrame:
+    """The verdicts frame of questions each claim of which is a sentence of its own context
+    (copied_questions): what the features would give, `yes` with support 1, the claim its own
+    evidence, no reason and nothing lacking."""
+    n = pl.col("claims").list.len()
+    return questions.select(
+        "key",
+        verdicts=pl.lit("yes").repeat_by(n),
+        reasons=pl.lit(None, dtype=pl.String).repeat_by(n),
+        supports=pl.lit(1.0).repeat_by(n),
+        evidences=pl.col("claims"),
+        lacks=pl.lit(None, dtype=pl.List(pl.String)).repeat_by(n),
+    )
 
 
 class GroundedV3Judge(GroundedJudge):

@@ -72,6 +72,34 @@ def _distinct(rows: pl.DataFrame) -> pl.DataFrame:
     return rows.filter(one.is_first_distinct())
 
 
+def copied_questions(questions: pl.DataFrame) -> pl.Series:
+    """Per question (`key`, `claims`, `truths`), whether every claim of it is word for word a
+    sentence of its own context: such a claim is `yes` with itself as evidence whatever its
+    words weigh, so the question needs no features (support bots often answer with what they
+    read). A question with no claim, or a null one, is not."""
+    claims = (
+        questions.select("key", claim="claims")
+        .with_row_index("question_row")
+        .explode("claim")
+        .with_columns(text_hash=pl.col("claim").hash())
+    )
+    truths = _context_sentences(questions).select(pair_key("text_hash")).to_series()
+    copied = pair_key("text_hash").is_in(truths.implode())
+    others = claims.filter(pl.col("claim").is_null() | ~copied)["question_row"]
+    has_claims = (questions["claims"].list.len() > 0).fill_null(False)
+    return (_counts(others, questions.height) == 0) & has_claims
+
+
+def _context_sentences(questions: pl.DataFrame) -> pl.DataFrame:
+    """Each truth of each question in order: `key`, `truth`, `text_hash`."""
+    return (
+        questions.select("key", truth="truths")
+        .explode("truth")
+        .drop_nulls("truth")
+        .with_columns(text_hash=pl.col("truth").hash())
+    )
+
+
 def claim_features(questions: pl.DataFrame) -> pl.DataFrame:
     """One row per claim of each question (`key`, `claims`, `truths` in), in question order:
     `question_row`, `claim`, `has_words`, `verbatim`, the features grounded.feature_columns
@@ -87,13 +115,7 @@ def claim_features(questions: pl.DataFrame) -> pl.DataFrame:
         .with_row_index("claim_row")
         .with_columns(text_hash=pl.col("claim").hash())
     )
-    truths = (
-        questions.select("key", truth="truths")
-        .explode("truth")
-        .drop_nulls("truth")
-        .with_row_index("truth_row")
-        .with_columns(text_hash=pl.col("truth").hash())
-    )
+    truths = _context_sentences(questions).with_row_index("truth_row")
     # The truths' (question, text) pairs are probed against the claims' (far fewer: a set that
     # stays in cache), not the other way round.
     claim_pairs = claims.select(pair_key("text_hash")).to_series()

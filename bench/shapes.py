@@ -3,7 +3,10 @@
 - `support`: short answers (the first sentence), one or two short passages (support bots);
 - `rag`: five passages of ~1 kB each, answers of about four sentences (RAG over documents);
 - `repetitive`: nine cases in ten carry one of 64 (question, answer, passages), with their own
-  case_id (an FAQ bot: the same passages across most cases).
+  case_id (an FAQ bot: the same passages across most cases);
+- `chat`: the generator's answers as a chat bot words them, led by "Yes, " (so no answer is
+  only sentences of its passages: the grounded judge computes every case's features), with
+  the generator's passages (two to four of ~80 B).
 """
 
 from __future__ import annotations
@@ -14,7 +17,7 @@ import numpy as np
 import polars as pl
 import pyarrow as pa
 
-SHAPES = ("support", "rag", "repetitive")
+SHAPES = ("support", "rag", "repetitive", "chat")
 _RAG_PASSAGES = 5
 _RAG_PIECES = 13  # pool passages (~80 B) joined into one ~1 kB passage
 _REPEATED = 64
@@ -58,6 +61,15 @@ def rag(frame: pl.DataFrame, rng: np.random.Generator) -> pl.DataFrame:
     )
 
 
+def chat(frame: pl.DataFrame, rng: np.random.Generator) -> pl.DataFrame:
+    """Answers led by "Yes, " and their first letter lower-cased: no longer word for word a
+    passage's sentences; passages as generated."""
+    answer = pl.col("actual_output")
+    return frame.with_columns(
+        actual_output=pl.lit("Yes, ") + answer.str.head(1).str.to_lowercase() + answer.str.slice(1)
+    )
+
+
 class Repetitive:
     """Most cases repeat one of a few (input, answer, passages), taken from the first chunk."""
 
@@ -87,6 +99,7 @@ def iter_shaped(rows: int, shape: str, *, seed: int = 1) -> Iterator[pl.DataFram
         "support": support,
         "rag": rag,
         "repetitive": Repetitive(),
+        "chat": chat,
     }
     reshape = shapes[shape]
     rng = np.random.default_rng(seed + 1000)

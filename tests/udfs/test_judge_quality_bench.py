@@ -197,3 +197,41 @@ def test_the_discourse_trial_names_absent_sets_and_exits_0(tmp_path: Path) -> No
     done = _bench(tmp_path, script="discourse_trial.py")
     assert done.returncode == 0, done.stderr
     assert "nothing to measure" in done.stdout
+
+
+def test_the_claim_oracle_counts_an_answer_with_half_its_sentences_supported_as_a_pass(
+    tmp_path: Path,
+) -> None:
+    context = ["Order A17 shipped on 3 March by courier. Refunds take 5 days."]
+
+    def sentences(*supported: bool) -> list[dict[str, object]]:
+        return [{"text": f"Sentence {i}.", "supported": s} for i, s in enumerate(supported)]
+
+    pl.DataFrame(
+        {
+            "case_id": ["a", "b", "c", "d"],
+            "input": ["Where is A17?"] * 4,
+            "actual_output": ["Order A17 shipped on 3 March. Refunds take 5 days."] * 4,
+            "retrieval_context": [context] * 4,
+            "label": [1, 0, 0, 1],
+            "subset": ["webgpt"] * 4,
+            "generator": ["g"] * 4,
+            "sentences": [
+                sentences(True, True),
+                sentences(True, False),  # half supported: the oracle passes it at 0.5
+                sentences(False),
+                sentences(True, True, True),
+            ],
+        }
+    ).write_parquet(tmp_path / "salad_dev.parquet")
+    done = _bench(tmp_path, script="claim_oracle.py")
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()  # the absent sets are named first
+    at = next(i for i, line in enumerate(lines) if line.startswith("set "))
+    row = dict(zip(lines[at].split(), lines[at + 2].split(), strict=True))
+    assert (row["set"], row["part"], row["cases"]) == ("salad", "(all)", "4")
+    assert (row["oracle_bal_acc_0.5"], row["oracle_bal_acc_strict"]) == ("0.75", "1.0")
+
+    absent = _bench(tmp_path / "none", script="claim_oracle.py")
+    assert absent.returncode == 0, absent.stderr
+    assert "no dev set with sentence labels" in absent.stdout

@@ -70,7 +70,7 @@ def test_a_copied_answer_is_yes_with_itself_as_evidence_and_nothing_lacking() ->
 SENTENCES = [SHIPPED, REFUNDS, STORE, "It arrives tomorrow.", "Refunds are not paid.", "Thanks!"]
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=30, deadline=None)
 @given(
     st.lists(
         st.tuples(
@@ -85,7 +85,7 @@ def test_skipping_the_features_of_copied_questions_changes_no_verdict(
     rows: list[tuple[list[str | None], list[str]]],
 ) -> None:
     asked = questions(rows)
-    for judge in JUDGES:
+    for judge in (JUDGES[0], JUDGES[-1]):  # v2 and v3 share the path; a calibration's cut-offs
         assert_frame_equal(judge.verdicts(asked), judge._judged(asked))
 
 

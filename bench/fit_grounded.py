@@ -62,16 +62,17 @@ class _Recording(GroundedJudge):
         return super().verdicts(questions)
 
 
-def claim_rows(root: Path) -> pl.DataFrame:
+def claim_rows(root: Path, judge_class: type[_Recording] = _Recording) -> pl.DataFrame:
     """One row per claim of every case of every present set: `set`, `case_id`, `faithful`,
-    `document`, the model's features; a case without claims has none."""
+    `document`, the model's features; a case without claims has none. `judge_class`: a
+    trial's judge (its claims), else the shipped one's."""
     frames = []
     for name in SETS:
         cases = load_devset(name, root)
         if cases is None:
             print(f"dev set {name} absent under {root}: left out")
             continue
-        judge = _Recording()
+        judge = judge_class()
         scored = score_cases(cases, judge, MetricConfig())
         questions = pl.concat(judge.asked)
         features = claim_features(questions)

@@ -73,8 +73,9 @@ def test_the_baseline_is_one_minus_the_share_of_content_words_missing() -> None:
     assert baseline_score(cases).to_list() == pytest.approx([1.0, 1 / 3, 1.0])
 
 
-def test_the_trials_bench_without_dev_sets_says_so_and_exits_0(tmp_path: Path) -> None:
-    done = _bench(tmp_path, script="grounded_trials.py")
+@pytest.mark.parametrize("script", ["grounded_trials.py", "v4_trials.py"])
+def test_the_trials_benches_without_dev_sets_say_so_and_exit_0(tmp_path: Path, script: str) -> None:
+    done = _bench(tmp_path, script=script)
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == f"no dev set under {tmp_path}: nothing to try"
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from typing import Literal
 
+import numpy as np
 import polars as pl
 
 from faith_udfs.grounded_words import GROUNDED_STOP_WORDS, NUMBER_WORDS, stem
@@ -255,10 +256,11 @@ def _second(hits: pl.DataFrame, best: pl.DataFrame, n_claims: int, n_words: int)
 
 
 def _counts(index: pl.Series, n: int) -> pl.Series:
-    """How often each of 0..n-1 occurs in `index`: a sort and a binary search, several times
-    faster than a group-by on a dense row index."""
-    bounds = index.sort().search_sorted(pl.int_range(0, n + 1, eager=True).cast(index.dtype))
-    return bounds.diff().slice(1).cast(pl.UInt32)
+    """How often each of 0..n-1 occurs in `index` (a dense row index, no nulls): numpy's
+    bincount, one pass where a polars sort and binary search took ~10% of claim_features on
+    chat and rag batches."""
+    counts = np.bincount(index.cast(pl.Int64).to_numpy(), minlength=n)
+    return pl.Series(index.name, counts, dtype=pl.UInt32)
 
 
 def _best(hits: pl.DataFrame, name: str) -> pl.DataFrame:

@@ -178,9 +178,10 @@ def broken_rules(root: Path) -> list[str]:
         if top == "faith_udfs":
             io = {imp.imported, lib} & IO_LIBRARIES
             if io or (_ours(imp.imported) and lib != "faith_udfs"):
-                problems.append(f"{where} (faith_udfs is pure: polars, pyarrow, stdlib)")
-            if _third_party(imp.imported) and lib not in {"polars", "pyarrow"}:
-                problems.append(f"{where} (faith_udfs is pure: polars, pyarrow, stdlib)")
+                problems.append(f"{where} (faith_udfs is pure: polars, pyarrow, numpy, stdlib)")
+            # numpy: pure arrays too, a dependency every process loads (pyarrow, DuckDB's UDFs)
+            if _third_party(imp.imported) and lib not in {"polars", "pyarrow", "numpy"}:
+                problems.append(f"{where} (faith_udfs is pure: polars, pyarrow, numpy, stdlib)")
         if top == "schemas" and _ours(imp.imported) and lib not in {"schemas", "faith_udfs"}:
             problems.append(f"{where} (schemas imports no flows)")
         if top != "flows" or not _ours(imp.imported) or imp.importer in ENTRY_POINTS:

@@ -6,7 +6,7 @@
   case_id (an FAQ bot: the same passages across most cases);
 - `chat`: the generator's answers as a chat bot words them, led by "Yes, " (so no answer is
   only sentences of its passages: the grounded judge computes every case's features), with
-  the generator's passages (two to four of ~80 B).
+  the generator's passages (2.8 a case on average, ~80 B each).
 """
 
 from __future__ import annotations

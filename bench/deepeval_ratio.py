@@ -1,7 +1,7 @@
 """Bench (not a test): faithpipe's throughput against DeepEval's own `evaluate()` in the same run.
 
     pip install deepeval   # not a dependency of faithpipe; without it this prints so, exit 0
-    python bench/deepeval_ratio.py [--shape support,rag,repetitive] [--rows 1000000]
+    python bench/deepeval_ratio.py [--shape support,rag,repetitive,chat] [--rows 1000000]
         [--sample 1000]
 
 For each shape (bench/shapes.py): DeepEval's `evaluate()` with its `FaithfulnessMetric` over the

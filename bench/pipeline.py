@@ -2,7 +2,7 @@
 measured in the same script: a fresh Python process in which DuckDB copies the same Parquet
 into a table (`create table t as select * from read_parquet(...)`).
 
-    python bench/pipeline.py [--shape support,rag,repetitive] [--rows 1000000] [--rounds 3]
+    python bench/pipeline.py [--shape support,rag,repetitive,chat] [--rows 1000000] [--rounds 3]
         [--routes no[,default]] [--judge grounded] [--batch-size N]
         [--save-tables DIR | --check-against DIR]
 

@@ -1,6 +1,6 @@
 """Bench (not a test): where a scoring run's time goes, for bench/pipeline.py's figures.
 
-    python bench/run_profile.py [--rows 1000000] [--shape support,rag,repetitive]
+    python bench/run_profile.py [--rows 1000000] [--shape support,rag,repetitive,chat]
 
 For each shape (bench/shapes.py), two measurements of the same generated source, each in a
 fresh process:

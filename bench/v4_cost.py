@@ -2,7 +2,7 @@
 against grounded-v3's (the same rules without them) on each shape of bench/shapes.py, in one
 process, interleaved, each judge's fastest of `--rounds` in CPU-seconds.
 
-    python bench/v4_cost.py [--rows 100000] [--rounds 3] [--shape support,rag,repetitive]
+    python bench/v4_cost.py [--rows 100000] [--rounds 3] [--shape support,rag,repetitive,chat]
 
 Prints per shape the distinct answers, how many of them the cue finds (citations.CUE_PATTERN:
 only those take the patterns), both judges' CPU-seconds and their ratio (v4 / v3).

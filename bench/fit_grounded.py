@@ -28,41 +28,35 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from devsets import DEVSETS, SETS, balanced_accuracy, load_devset, roc_auc
 
-from faith_udfs import MetricConfig, score_cases
+from faith_udfs import MetricConfig
+from faith_udfs.calibration_weights import (
+    RecordingJudge,
+    claim_feature_rows,
+    feature_matrix,
+    fit_weights,
+)
 from faith_udfs.grounded import (
     CONTRADICTED_FACTOR,
     DEFAULT_CUTOFFS,
     GROUNDED_ANSWER,
-    GroundedJudge,
-    contradicted,
     feature_columns,
 )
-from faith_udfs.grounded_features import claim_features
 from faith_udfs.grounded_v2 import V2_WEIGHTS
 
 JUDGE_CODE = Path(__file__).resolve().parents[1] / "faith_udfs" / "grounded.py"
 NAMES = ("intercept", *feature_columns())
 # grounded-v2's features: the same less what v3 added (cov_second)
 V2_NAMES = tuple(name for name in NAMES if name in V2_WEIGHTS)
-RIDGE = 1e-3
 PASS_GAP = 0.15
 SILENT = DEFAULT_CUTOFFS.silent  # not fitted: just above 0 (see faith_udfs/grounded.py)
 CUTS = np.round(np.arange(0.05, 0.951, 0.01), 2)
 
 
-class _Recording(GroundedJudge):
-    """The grounded judge, keeping the questions it was asked."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.asked: list[pl.DataFrame] = []
-
-    def verdicts(self, questions: pl.DataFrame) -> pl.DataFrame:
-        self.asked.append(questions)
-        return super().verdicts(questions)
+# The judge that keeps the questions it was asked; a trial subclasses it with other claims.
+_Recording = RecordingJudge
 
 
-def claim_rows(root: Path, judge_class: type[_Recording] = _Recording) -> pl.DataFrame:
+def claim_rows(root: Path, judge_class: type[RecordingJudge] = RecordingJudge) -> pl.DataFrame:
     """One row per claim of every case of every present set: `set`, `case_id`, `faithful`,
     `document`, the model's features; a case without claims has none. `judge_class`: a
     trial's judge (its claims), else the shipped one's."""
@@ -72,19 +66,9 @@ def claim_rows(root: Path, judge_class: type[_Recording] = _Recording) -> pl.Dat
         if cases is None:
             print(f"dev set {name} absent under {root}: left out")
             continue
-        judge = judge_class()
-        scored = score_cases(cases, judge, MetricConfig())
-        questions = pl.concat(judge.asked)
-        features = claim_features(questions)
-        features = features.with_columns(
-            question_key=questions["key"].gather(features["question_row"]),
-            contradicted=contradicted(),
-            **feature_columns(),
-        )
+        features = claim_feature_rows(cases, MetricConfig(), judge_class())
         frames.append(
-            scored.item_keys.select("case_id", "question_key")
-            .join(features, on="question_key")
-            .join(cases.select("case_id", "faithful", "document"), on="case_id")
+            features.join(cases.select("case_id", "faithful", "document"), on="case_id")
             .select(
                 "case_id",
                 "faithful",
@@ -102,24 +86,7 @@ def claim_rows(root: Path, judge_class: type[_Recording] = _Recording) -> pl.Dat
 
 def _matrix(rows: pl.DataFrame, names: tuple[str, ...] = NAMES) -> np.ndarray:
     """The intercept's column of ones and the features `names[1:]`, as floats."""
-    features = rows.select(names[1:]).to_numpy().astype(float)
-    return np.column_stack([np.ones(rows.height), features])
-
-
-def _logistic(x: np.ndarray, y: np.ndarray, w: np.ndarray) -> np.ndarray:
-    """Weighted L2 logistic regression by Newton steps (the intercept not penalised)."""
-    beta = np.zeros(x.shape[1])
-    ridge = np.full(x.shape[1], RIDGE)
-    ridge[0] = 0.0
-    for _ in range(50):
-        p = 1.0 / (1.0 + np.exp(-(x @ beta)))
-        gradient = x.T @ (w * (y - p)) / w.sum() - ridge * beta
-        hessian = (x * (w * p * (1 - p))[:, None]).T @ x / w.sum() + np.diag(ridge)
-        step = np.linalg.solve(hessian, gradient)
-        beta += step
-        if np.abs(step).max() < 1e-9:
-            break
-    return beta
+    return feature_matrix(rows, names)
 
 
 def _support(rows: pl.DataFrame, beta: np.ndarray, names: tuple[str, ...] = NAMES) -> np.ndarray:
@@ -134,24 +101,10 @@ def _support(rows: pl.DataFrame, beta: np.ndarray, names: tuple[str, ...] = NAME
 
 
 def fit(rows: pl.DataFrame, names: tuple[str, ...] = NAMES) -> np.ndarray:
-    """The weights of `names`, from each case's weakest claim (three rounds)."""
-    beta = np.zeros(len(names))
-    beta[names.index("cov_best")] = 1.0
-    judged = rows.filter(pl.col("has_words") & ~pl.col("verbatim"))
-    for _ in range(3):
-        weakest = (
-            judged.with_columns(z=pl.Series(_matrix(judged, names) @ beta))
-            .sort("z")
-            .unique(["set", "case_id"], keep="first")
-        )
-        counts = weakest.group_by("set", "faithful").len()
-        weakest = weakest.join(counts, on=["set", "faithful"]).with_columns(w=1.0 / pl.col("len"))
-        beta = _logistic(
-            _matrix(weakest, names),
-            weakest["faithful"].to_numpy().astype(float),
-            weakest["w"].to_numpy(),
-        )
-    return beta
+    """The weights of `names`, from each case's weakest claim (three rounds): the fit `faith
+    calibrate` runs on a team's labels (faith_udfs/calibration_weights.py), here on the dev
+    sets, every set weighing the same."""
+    return fit_weights(rows, names)
 
 
 def case_success(rows: pl.DataFrame, support: np.ndarray, cut: float) -> pl.DataFrame:

@@ -12,9 +12,10 @@ and the cut-offs whose neighbourhood on a grid has the best balanced accuracy ar
 
 from __future__ import annotations
 
+import json
 import math
-from collections.abc import Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field, replace
 from itertools import product
 
 import polars as pl
@@ -31,12 +32,14 @@ from faith_udfs.scores import score_expr
 __all__ = [
     "CrossValidation",
     "Cutoffs",
+    "Weights",
     "case_scores_at",
     "claim_levels",
     "cross_validate",
     "fit_cutoffs",
     "probe_cutoffs",
     "verdicts_at",
+    "weights_of",
 ]
 
 # The grids cut-offs are chosen on: coarse on purpose (a few hundred labels do not support
@@ -46,13 +49,49 @@ SILENT_GRID = (0.0, 0.05, 0.1, 0.15, 0.2, 0.25, 0.3)
 THRESHOLD_GRID = tuple(round(0.05 * i, 4) for i in range(1, 21))  # 0.05 .. 1.0
 
 
+# A rules version's weights as stored and compared: (feature name, weight) pairs in the
+# rules' own order (a frozen dataclass field must be hashable).
+Weights = tuple[tuple[str, float], ...]
+
+
+def weights_of(given: dict[str, float] | Weights, rules: dict[str, float]) -> Weights:
+    """`given` checked against the rules version's weights (`rules`): the same names, each a
+    finite number; in the rules' order."""
+    named = dict(given)
+    if set(named) != set(rules):
+        missing = sorted(set(rules) - set(named))
+        extra = sorted(set(named) - set(rules))
+        raise ConfigError(
+            f"weights must name exactly the judge's features ({', '.join(rules)}); "
+            f"missing {missing or 'none'}, unknown {extra or 'none'}"
+        )
+    for name, value in named.items():
+        if (
+            isinstance(value, bool)
+            or not isinstance(value, int | float)
+            or not math.isfinite(value)
+        ):
+            raise ConfigError(f"weight {name!r} must be a finite number, got {value!r}")
+    return tuple((name, float(named[name])) for name in rules)
+
+
 @dataclass(frozen=True)
 class Cutoffs:
-    """The offline judge's decision cut-offs and the case threshold fitted with them."""
+    """A calibration's numbers: the offline judge's decision cut-offs, the case threshold
+    fitted with them and, when `faith calibrate` refitted them, the judge's feature weights
+    (`weights`: (name, weight) pairs; None: the rules version's own)."""
 
     supported: float  # support at or above which a claim is `yes`
     silent: float  # coverage below which the context is silent on a claim: `idk`
     threshold: float = 0.5  # a case's score at or above which it passes
+    weights: Weights | None = None
+
+    def __repr__(self) -> str:
+        numbers = (
+            f"supported={self.supported!r}, silent={self.silent!r}, threshold={self.threshold!r}"
+        )
+        refitted = "" if self.weights is None else f", weights={dict(self.weights)!r}"
+        return f"Cutoffs({numbers}{refitted})"
 
     def __post_init__(self) -> None:
         for name in ("supported", "silent", "threshold"):
@@ -60,19 +99,39 @@ class Cutoffs:
             if isinstance(value, bool) or not isinstance(value, int | float) or math.isnan(value):
                 raise ConfigError(f"{name} must be a number between 0 and 1, got {value!r}")
             check_threshold(value, name)
+        if self.weights is not None:
+            # a dict is taken too (frozen: the pairs are what is kept and compared)
+            pairs = self.weights.items() if isinstance(self.weights, dict) else self.weights
+            try:
+                weights = tuple((str(name), float(value)) for name, value in pairs)
+            except (TypeError, ValueError) as error:
+                raise ConfigError(f"weights must be (name, number) pairs: {error}") from None
+            if not weights or not all(math.isfinite(value) for _, value in weights):
+                raise ConfigError("weights must be finite numbers, at least one")
+            object.__setattr__(self, "weights", weights)
 
     def judge_options(self) -> tuple[tuple[str, str], ...]:
-        """The cut-offs as a judge identity's options (the threshold is the metric's)."""
-        return (("silent", repr(float(self.silent))), ("supported", repr(float(self.supported))))
+        """The cut-offs (and refitted weights) as a judge identity's options (the threshold
+        is the metric's)."""
+        options = (("silent", repr(float(self.silent))), ("supported", repr(float(self.supported))))
+        if self.weights is None:
+            return options
+        return (*options, ("weights", json.dumps(dict(self.weights), separators=(",", ":"))))
 
     def as_dict(self) -> dict[str, float]:
         return {"supported": self.supported, "silent": self.silent, "threshold": self.threshold}
 
 
+# Given training labels (`case_id`, `label`), the judge's weights fitted on them and every
+# labelled claim's levels (claim_levels) under those weights.
+Refit = Callable[[pl.DataFrame], tuple[Weights, pl.DataFrame]]
+
+
 @dataclass(frozen=True)
 class CrossValidation:
-    """Cut-offs fitted on every label, and how fitting fared under k-fold cross-validation
-    against the baseline judge on the same cases (`table`, one row a metric)."""
+    """Cut-offs (and weights) fitted on every label, and how fitting fared under k-fold
+    cross-validation against the baseline judge on the same cases (`table`, one row a
+    metric); `levels`: the labelled claims' levels the final cut-offs were fitted on."""
 
     cutoffs: Cutoffs
     baseline: Cutoffs
@@ -83,6 +142,7 @@ class CrossValidation:
     resamples: int
     cases: int
     positives: int
+    levels: pl.DataFrame | None = field(default=None, repr=False)
 
 
 def probe_cutoffs(baseline: Cutoffs) -> list[Cutoffs]:
@@ -286,29 +346,47 @@ def cross_validate(
     seed: int = 0,
     resamples: int = 1000,
     penalize_ambiguous_claims: bool = False,
+    refit: Refit | None = None,
 ) -> CrossValidation:
     """Fit on all labels (per-claim ones too when `levels` has `claim_label`: see
     `fit_cutoffs`), and measure fitting honestly: k folds split by case (seeded,
     stratified by label), cut-offs fitted on the other folds and applied to each; the pooled
     out-of-fold predictions against the baseline's on the same cases, with seeded bootstrap
-    95% intervals (`agreement_table`)."""
+    95% intervals (`agreement_table`). `refit`: the judge's weights are fitted too, on the
+    same folds (given training labels, it returns the weights and every labelled claim's
+    levels under them); `levels` are then the baseline's."""
     grid = cutoff_grid(baseline)
-    scores = case_scores_at(
-        levels, labels["case_id"], grid, penalize_ambiguous_claims=penalize_ambiguous_claims
-    )
+
+    def scores_of(fitted_levels: pl.DataFrame) -> pl.DataFrame:
+        return case_scores_at(
+            fitted_levels,
+            labels["case_id"],
+            grid,
+            penalize_ambiguous_claims=penalize_ambiguous_claims,
+        )
+
+    def fitted_on(train: pl.DataFrame) -> tuple[Cutoffs, pl.DataFrame, pl.DataFrame]:
+        """The calibration fitted on `train`'s labels, and the levels and every case's scores
+        under its weights (the baseline's when only cut-offs are fitted)."""
+        weights, fitted_levels = (None, levels) if refit is None else refit(train)
+        fitted_scores = baseline_scores if refit is None else scores_of(fitted_levels)
+        cutoffs = fit_cutoffs(
+            fitted_scores.join(train, on="case_id", how="semi"),
+            train,
+            baseline,
+            claims=fitted_levels.join(train, on="case_id", how="semi"),
+            penalize_ambiguous_claims=penalize_ambiguous_claims,
+        )
+        return replace(cutoffs, weights=weights), fitted_levels, fitted_scores
+
+    baseline_scores = scores_of(levels)
     assigned = stratified_folds(labels, folds=folds, seed=seed)
     held_out = []
     per_fold = []
     for fold in range(folds):
         train = assigned.filter(pl.col("fold") != fold)
         test = assigned.filter(pl.col("fold") == fold)
-        fitted = fit_cutoffs(
-            scores.join(train, on="case_id", how="semi"),
-            train,
-            baseline,
-            claims=levels.join(train, on="case_id", how="semi"),
-            penalize_ambiguous_claims=penalize_ambiguous_claims,
-        )
+        fitted, _, scores = fitted_on(train)
         per_fold.append(fitted)
         held_out.append(
             predictions_at(scores.join(test, on="case_id", how="semi"), fitted).with_columns(
@@ -316,18 +394,14 @@ def cross_validate(
             )
         )
     calibrated = pl.concat(held_out)
-    uncalibrated = predictions_at(scores, baseline)
+    uncalibrated = predictions_at(baseline_scores, baseline)
     table = agreement_table(
         labels, {"calibrated": calibrated, "uncalibrated": uncalibrated}, seed, resamples
     )
+    cutoffs, fitted_levels, _ = fitted_on(labels)
     return CrossValidation(
-        cutoffs=fit_cutoffs(
-            scores,
-            labels,
-            baseline,
-            claims=levels,
-            penalize_ambiguous_claims=penalize_ambiguous_claims,
-        ),
+        cutoffs=cutoffs,
+        levels=fitted_levels,
         baseline=baseline,
         fold_cutoffs=tuple(per_fold),
         table=table,

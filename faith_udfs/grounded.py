@@ -34,7 +34,7 @@ from faith_udfs.answer_layout import (
     list_items,
     without_layout,
 )
-from faith_udfs.calibration import Cutoffs
+from faith_udfs.calibration import Cutoffs, weights_of
 from faith_udfs.citations import CUE_PATTERN, still_says_something, without_citations
 from faith_udfs.errors import ConfigError
 from faith_udfs.grounded_features import claim_features, copied_questions
@@ -229,14 +229,20 @@ class GroundedJudge(OfflineJudge):
     default_cutoffs: Cutoffs = DEFAULT_CUTOFFS
 
     def __init__(self, cutoffs: Cutoffs | None = None) -> None:
-        """`cutoffs`: a team's calibrated decision cut-offs (`faith calibrate`); a judge
-        with cut-offs other than the defaults is its own config series."""
+        """`cutoffs`: a team's calibrated decision cut-offs, and weights when refitted (`faith
+        calibrate`); a judge with numbers other than the defaults is its own config series."""
         super().__init__()
         if cutoffs is not None and not isinstance(cutoffs, Cutoffs):
             raise TypeError(f"cutoffs must be faith_udfs.Cutoffs, got {type(cutoffs).__name__}")
         self.cutoffs = cutoffs or self.default_cutoffs
+        if self.cutoffs.weights is not None:
+            # refitted by `faith calibrate`: the same features, other numbers (in the rules'
+            # order, so the identity does not depend on how they were given)
+            weights = weights_of(self.cutoffs.weights, type(self).weights)
+            self.cutoffs = replace(self.cutoffs, weights=weights)
+            self.weights = dict(weights)
         default = self.default_cutoffs
-        if (self.cutoffs.supported, self.cutoffs.silent) != (default.supported, default.silent):
+        if self.cutoffs.judge_options() != default.judge_options():
             self._identity = replace(self._identity, options=self.cutoffs.judge_options())
 
     def __repr__(self) -> str:

@@ -1,6 +1,7 @@
 """Bench (not a test): what `faith calibrate` buys on sets it was not tuned on. For each
-development set: score every case, calibrate on a seeded sample of LABELS cases, score again
-with `--calibration`, and compare balanced accuracy on the cases calibration never saw.
+development set: score every case, calibrate on a seeded sample of LABELS cases (as it runs by
+default, refitting the judge's weights, and with `--cutoffs-only`), score again with each
+`--calibration`, and compare balanced accuracy on the cases calibration never saw.
 
     python bench/calibration_check.py [--labels 200] [--seed 20] [--samples 1] [--devsets DIR]
 
@@ -55,8 +56,11 @@ def check_set(path: Path, folder: Path, labels: int, seeds: list[int]) -> list[d
         name = f"{path.stem}-{seed}"
         train.write_csv(folder / f"{name}_labels.csv")
         fitted = calibrate(folder / f"{name}_labels.csv", db, name)
+        calibrate(folder / f"{name}_labels.csv", db, f"{name}-cut", cutoffs_only=True)
         judge = JudgeSettings(calibration=name)
         calibrated = run_score(ScoreSettings(source=str(source), db=str(db), judge=judge))
+        judge = JudgeSettings(calibration=f"{name}-cut")
+        cut_only = run_score(ScoreSettings(source=str(source), db=str(db), judge=judge))
         ba = held_out_balanced_accuracy(db, rest)
         cv = fitted.validation.table.row(0, named=True)  # balanced accuracy
         cutoffs = fitted.validation.cutoffs
@@ -69,6 +73,7 @@ def check_set(path: Path, folder: Path, labels: int, seeds: list[int]) -> list[d
                 "CV calibrated": cv["calibrated"],
                 "CV default": cv["uncalibrated"],
                 "held-out default": ba[default["config_id"]],
+                "held-out cut-offs only": ba[cut_only["config_id"]],
                 "held-out calibrated": ba[calibrated["config_id"]],
                 "seconds": time.perf_counter() - started,
             }
@@ -94,26 +99,34 @@ def held_out_balanced_accuracy(db: Path, rest: pl.DataFrame) -> dict[str, float]
 def one_sample_row(row: dict[str, object]) -> dict[str, object]:
     """A sample's row as printed: figures to three decimals."""
     shown = {k: v for k, v in row.items() if k != "seed"}
-    for key in ("CV calibrated", "CV default", "held-out default", "held-out calibrated"):
+    figures = ("CV default", "held-out default", "held-out cut-offs only", "held-out calibrated")
+    for key in ("CV calibrated", *figures):
         shown[key] = f"{row[key]:.3f}"
     shown["seconds"] = f"{row['seconds']:.0f}"
     return shown
 
 
 def summary_row(rows: list[dict[str, object]]) -> dict[str, object]:
-    """One set over its samples: the mean held-out figures (calibrated with its standard
-    deviation) and in how many samples calibrating did worse than the default."""
+    """One set over its samples: the mean held-out figures (calibrated with their standard
+    deviations), in how many samples calibrating did worse than the default, and in how many
+    refitting the weights did worse than fitting the cut-offs only."""
     default = [float(r["held-out default"]) for r in rows]  # type: ignore[arg-type]
+    cut_only = [float(r["held-out cut-offs only"]) for r in rows]  # type: ignore[arg-type]
     calibrated = [float(r["held-out calibrated"]) for r in rows]  # type: ignore[arg-type]
     worse = sum(c < d - 1e-9 for c, d in zip(calibrated, default, strict=True))
+    worse_than_cut = sum(c < d - 1e-9 for c, d in zip(calibrated, cut_only, strict=True))
     return {
         "set": rows[0]["set"],
         "samples": len(rows),
         "held-out default": f"{statistics.mean(default):.3f}",
+        "held-out cut-offs only": (
+            f"{statistics.mean(cut_only):.3f} ± {statistics.pstdev(cut_only):.3f}"
+        ),
         "held-out calibrated": (
             f"{statistics.mean(calibrated):.3f} ± {statistics.pstdev(calibrated):.3f}"
         ),
         "worse than default": f"{worse} of {len(rows)}",
+        "worse than cut-offs only": f"{worse_than_cut} of {len(rows)}",
     }
 
 

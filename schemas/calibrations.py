@@ -28,6 +28,10 @@ class Calibrations(pa.DataFrameModel):
     labels_hash: str = pa.Field(str_length=32, description="md5 of the sorted labels.")
     agreement: str = pa.Field(description="JSON: the cross-validated agreement table.")
     created_at: dt.datetime = pa.Field(description="UTC.")
+    weights: str = pa.Field(
+        nullable=True,
+        description="JSON: the judge's feature weights refitted on the labels (NULL: its own).",
+    )
 
     class Config:
         strict = True

@@ -19,17 +19,20 @@ _NAMES = {
 
 def add_calibrate_command(commands: argparse._SubParsersAction) -> None:
     """Add `faith calibrate` to the CLI's subcommands."""
+    from faith_udfs.calibration_weights import MIN_WEIGHT_LABELS
     from flows.run.calibrate import DEFAULT_FOLDS, DEFAULT_RESAMPLES, MIN_LABELS
 
     calibrate = commands.add_parser(
         "calibrate",
-        help="fit the grounded judge's cut-offs and threshold to your labelled cases",
+        help="fit the grounded judge's weights, cut-offs and threshold to your labelled cases",
         description="Read LABELS (Parquet or CSV: case_id, label 1/0; at least "
         f"{MIN_LABELS} cases of both labels, each scored in --db), judge those cases again "
-        "offline, fit the support and silent cut-offs and the case threshold that agree best "
-        "with the labels (balanced accuracy), print their cross-validated agreement against "
-        "the uncalibrated judge, and store them as calibration NAME for `faith score "
-        "--calibration NAME`. Bad labels or ids: exit 2, nothing stored.",
+        "offline, refit the judge's feature weights (from "
+        f"{MIN_WEIGHT_LABELS} labels on) and the support and silent cut-offs and the case "
+        "threshold that agree best with the labels (balanced accuracy), print their "
+        "cross-validated agreement against the uncalibrated judge, and store them as "
+        "calibration NAME for `faith score --calibration NAME`. Bad labels or ids: exit 2, "
+        "nothing stored.",
     )
     calibrate.add_argument("labels", metavar="LABELS", help="Parquet or CSV file of labels")
     add_db_argument(calibrate)
@@ -57,6 +60,11 @@ def add_calibrate_command(commands: argparse._SubParsersAction) -> None:
         "score with --penalize-ambiguous-claims too)",
     )
     calibrate.add_argument(
+        "--cutoffs-only",
+        action="store_true",
+        help="keep the judge's own feature weights; fit only the cut-offs and threshold",
+    )
+    calibrate.add_argument(
         "--replace", action="store_true", help="fit again a calibration NAME already stored"
     )
     add_lock_timeout_argument(
@@ -82,6 +90,7 @@ def calibrate_command(args: argparse.Namespace) -> int:
         penalize_ambiguous_claims=args.penalize_ambiguous_claims,
         replace=args.replace,
         lock_timeout=args.lock_timeout,
+        cutoffs_only=args.cutoffs_only,
     )
     for line in report_lines(result):
         print(line)
@@ -97,6 +106,7 @@ def report_lines(result: CalibrationResult) -> list[str]:
         f"{result.db}: support cut-off {c.supported:g} (default {b.supported:g}), silent "
         f"cut-off {c.silent:g} (default {b.silent:g}), threshold {c.threshold:g} "
         f"(default {b.threshold:g})",
+        _weights_line(result),
         f"{v.folds}-fold cross-validation on {v.cases} labelled cases ({v.positives} "
         f"labelled 1{_claims(result)}), seed {v.seed}; 95% intervals from {v.resamples} "
         "bootstrap resamples",
@@ -106,6 +116,13 @@ def report_lines(result: CalibrationResult) -> list[str]:
         cells = [_cell(row, name) for name in ("calibrated", "uncalibrated", "difference")]
         lines.append(f"{_NAMES[row['metric']]:<18} {cells[0]:>22} {cells[1]:>22} {cells[2]:>24}")
     accuracy = next(r for r in v.table.iter_rows(named=True) if r["metric"] == "balanced_accuracy")
+    if result.cutoffs_only is not None:
+        table = result.cutoffs_only.table
+        alone = next(r for r in table.iter_rows(named=True) if r["metric"] == "balanced_accuracy")
+        lines.append(
+            f"{'cut-offs only':<18} {_cell(alone, 'calibrated'):>22}   (the same folds, the "
+            "judge's own weights: --cutoffs-only)"
+        )
     return [*lines, reading(accuracy)]
 
 
@@ -129,6 +146,15 @@ def reading(accuracy: dict[str, object]) -> str:
         "cross-validation cannot tell the calibration from the default judge (the interval "
         "holds 0): label more cases before relying on it"
     )
+
+
+def _weights_line(result: CalibrationResult) -> str:
+    """Whether the judge's weights were refitted (and refitted on the same folds)."""
+    weights = result.validation.cutoffs.weights
+    if weights is None:
+        return f"judge weights: the rules version's own ({result.weights_kept})"
+    shown = ", ".join(f"{name} {value:+.2f}" for name, value in weights)
+    return f"judge weights refitted on the labels, on each fold too: {shown}"
 
 
 def _claims(result: CalibrationResult) -> str:

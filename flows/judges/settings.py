@@ -28,6 +28,8 @@ class CutoffSettings(BaseModel):
     supported: float = Field(ge=0.0, le=1.0)
     silent: float = Field(ge=0.0, le=1.0)
     threshold: float = Field(ge=0.0, le=1.0)
+    # the judge's feature weights when the calibration refitted them; None: the rules' own
+    weights: dict[str, float] | None = None
 
 
 class JudgeSettings(BaseModel):

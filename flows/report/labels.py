@@ -73,25 +73,30 @@ def short_hashes(config_ids: Iterable[str]) -> dict[str, str]:
     return {c: d[:length] for c, d in digits.items()}
 
 
-def _calibrations(con: duckdb.DuckDBPyConnection) -> list[tuple[str, str, float, float]]:
-    """(name, judge_model, supported, silent) of each stored calibration (none before 020)."""
+def _calibrations(con: duckdb.DuckDBPyConnection) -> list[tuple[str, str, float, float, Any]]:
+    """(name, judge_model, supported, silent, weights) of each stored calibration (none before
+    020; weights: a JSON object, or NULL for the judge's own)."""
     if not con.execute(sql("report_has_calibrations")).fetchall()[0][0]:
         return []
-    return con.execute(sql("report_calibrations")).fetchall()
+    rows = con.sql(sql("report_calibrations")).pl().to_dicts()
+    columns = ("name", "judge_model", "supported", "silent")
+    return [(*(row[c] for c in columns), row.get("weights")) for row in rows]
 
 
 def _calibration_name(
-    judge: dict[str, Any], stored: list[tuple[str, str, float, float]]
+    judge: dict[str, Any], stored: list[tuple[str, str, float, float, Any]]
 ) -> str | None:
-    """The stored calibration whose cut-offs the judge ran with (runs keep the cut-offs only)."""
+    """The stored calibration whose numbers the judge ran with (runs keep the numbers only)."""
     options = judge.get("options") or {}
     if "supported" not in options or "silent" not in options:
         return None
-    for name, model, supported, silent in stored:
+    ran_with = json.loads(options["weights"]) if "weights" in options else None
+    for name, model, supported, silent, weights in stored:
         if (
             model == judge.get("model")
             and float(options["supported"]) == supported
             and float(options["silent"]) == silent
+            and (None if weights is None else json.loads(weights)) == ran_with
         ):
             return name
     return None

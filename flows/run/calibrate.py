@@ -1,9 +1,10 @@
-"""`faith calibrate`: fit the grounded judge's cut-offs to a team's labelled cases, measure the
-fit under k-fold cross-validation, and store it as a named calibration.
+"""`faith calibrate`: fit the grounded judge's weights and cut-offs to a team's labelled cases,
+measure the fit under k-fold cross-validation, and store it as a named calibration.
 
 The labelled cases are read from the database they were scored into and judged again offline
-(a few times, under probe cut-offs: faith_udfs/calibration.py); nothing is stored when any
-check fails.
+(a few times, under probe cut-offs: faith_udfs/calibration.py; once more for their claims'
+features when the weights are refitted: faith_udfs/calibration_weights.py); nothing is stored
+when any check fails.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ import hashlib
 import json
 import time
 from dataclasses import dataclass
+from dataclasses import replace as dataclass_replace
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -21,11 +23,14 @@ from faith_udfs import GroundedJudge, MetricConfig, score_cases
 from faith_udfs.calibration import (
     CrossValidation,
     Cutoffs,
+    Refit,
+    Weights,
     case_scores_at,
     claim_levels,
     cross_validate,
     probe_cutoffs,
 )
+from faith_udfs.calibration_weights import MIN_WEIGHT_LABELS, claim_feature_rows, refit_weights
 from faith_udfs.errors import ConfigError
 from flows.read.labels import read_labels
 from flows.store.calibrations import labelled_cases, load_calibration, save_calibration
@@ -50,6 +55,10 @@ class CalibrationResult:
     claims_labelled: int
     replaced: bool
     seconds: float
+    # why the judge's weights were not refitted (None: they were)
+    weights_kept: str | None = None
+    # with the weights refitted: the same cross-validation fitting the cut-offs only
+    cutoffs_only: CrossValidation | None = None
 
 
 def check_labels(labels: pl.DataFrame, folds: int) -> None:
@@ -87,10 +96,12 @@ def calibrate(
     penalize_ambiguous_claims: bool = False,
     replace: bool = False,
     lock_timeout: float = 0.0,
+    cutoffs_only: bool = False,
 ) -> CalibrationResult:
     """Fit, cross-validate and store the calibration `name` from the labels at `labels_path`
     of cases scored in `db`; refused (exit 2, nothing stored) on too few labels, one class,
-    ids not scored in `db`, or a name in use without `replace`."""
+    ids not scored in `db`, or a name in use without `replace`. The judge's weights are
+    refitted with the cut-offs from MIN_WEIGHT_LABELS labels on, unless `cutoffs_only`."""
     started = time.perf_counter()
     if not name.strip():
         raise ConfigError("--name must not be empty")
@@ -110,17 +121,27 @@ def calibrate(
         config = MetricConfig(penalize_ambiguous_claims=penalize_ambiguous_claims)
         baseline = GroundedJudge().cutoffs
         levels = _with_claim_labels(claim_levels(_probes(cases, config, baseline)), labels)
-        validation = cross_validate(
-            levels,
-            labels,
-            baseline,
-            folds=folds,
-            seed=seed,
-            resamples=resamples,
-            penalize_ambiguous_claims=penalize_ambiguous_claims,
-        )
-        _check_replay(cases, levels, validation.cutoffs, config)
-        row = _row(name, labels, validation, penalize_ambiguous_claims)
+        weights_kept = _weights_kept(labels, cutoffs_only)
+        refit = None if weights_kept else _refit(cases, labels, config, baseline)
+        validations = [
+            cross_validate(
+                levels,
+                labels,
+                baseline,
+                folds=folds,
+                seed=seed,
+                resamples=resamples,
+                penalize_ambiguous_claims=penalize_ambiguous_claims,
+                refit=way,
+            )
+            # with the weights refitted, the cut-offs alone on the same folds too: which of the
+            # two agrees better with these labels is the team's to read
+            for way in ([refit, None] if refit else [None])
+        ]
+        validation, cutoffs_only = validations[0], (validations[1:] or [None])[0]
+        fitted_levels = levels if validation.levels is None else validation.levels
+        _check_replay(cases, fitted_levels, validation.cutoffs, config)
+        row = _row(name, labels, validation, penalize_ambiguous_claims, cutoffs_only)
         claims_labelled = _claims_labelled(levels)
         save_calibration(con, {**row, "claims_labelled": claims_labelled})
     finally:
@@ -132,7 +153,34 @@ def calibrate(
         claims_labelled=claims_labelled,
         replaced=replaced,
         seconds=time.perf_counter() - started,
+        weights_kept=weights_kept,
+        cutoffs_only=cutoffs_only,
     )
+
+
+def _weights_kept(labels: pl.DataFrame, cutoffs_only: bool) -> str | None:
+    """Why the judge's weights stay the rules version's, or None when they are refitted."""
+    if cutoffs_only:
+        return "--cutoffs-only"
+    if labels.height < MIN_WEIGHT_LABELS:
+        return f"fewer than {MIN_WEIGHT_LABELS} labelled cases"
+    return None
+
+
+def _refit(
+    cases: pl.DataFrame, labels: pl.DataFrame, config: MetricConfig, baseline: Cutoffs
+) -> Refit:
+    """Given training labels, the judge's weights refitted on them and every labelled claim's
+    levels under those weights (the claims' features are computed once: they do not depend
+    on the weights)."""
+    features = claim_feature_rows(cases, config)
+
+    def refit(train: pl.DataFrame) -> tuple[Weights, pl.DataFrame]:
+        weights = refit_weights(features, train)
+        probes = _probes(cases, config, dataclass_replace(baseline, weights=weights))
+        return weights, _with_claim_labels(claim_levels(probes), labels)
+
+    return refit
 
 
 def _require_all_scored(labels: pl.DataFrame, cases: pl.DataFrame, db: Path | str) -> None:
@@ -185,11 +233,13 @@ def _claims_labelled(levels: pl.DataFrame) -> int:
 def _probes(
     cases: pl.DataFrame, config: MetricConfig, baseline: Cutoffs
 ) -> list[tuple[Cutoffs, pl.DataFrame]]:
-    """The labelled cases' claim verdicts under each probe cut-off; a case that cannot be
-    judged again (its stored context holds no truth) is refused: it would score 1.0 unseen."""
+    """The labelled cases' claim verdicts under each probe cut-off (with `baseline`'s
+    weights); a case that cannot be judged again (its stored context holds no truth) is
+    refused: it would score 1.0 unseen."""
     probes = []
     for cutoffs in probe_cutoffs(baseline):
-        frames = score_cases(cases, GroundedJudge(cutoffs), config)
+        probe = dataclass_replace(cutoffs, weights=baseline.weights)
+        frames = score_cases(cases, GroundedJudge(probe), config)
         unjudged = frames.case_scores.filter(pl.col("status") != "scored")["case_id"].sort()
         if unjudged.len():
             raise ConfigError(
@@ -225,7 +275,11 @@ def _check_replay(
 
 
 def _row(
-    name: str, labels: pl.DataFrame, validation: CrossValidation, penalize: bool
+    name: str,
+    labels: pl.DataFrame,
+    validation: CrossValidation,
+    penalize: bool,
+    cutoffs_only: CrossValidation | None,
 ) -> dict[str, object]:
     """The `calibrations` row of a fitted calibration."""
     given = labels.sort("case_id").select("case_id", "label", "claim_labels").rows()
@@ -233,14 +287,18 @@ def _row(
     agreement = {
         "table": validation.table.to_dicts(),
         "fold_cutoffs": [c.as_dict() for c in validation.fold_cutoffs],
+        "fold_weights": [dict(c.weights) if c.weights else None for c in validation.fold_cutoffs],
         "baseline": validation.baseline.as_dict(),
         "resamples": validation.resamples,
+        "cutoffs_only_table": None if cutoffs_only is None else cutoffs_only.table.to_dicts(),
     }
+    weights = validation.cutoffs.weights
     return {
         "name": name,
         "judge_kind": GroundedJudge.kind,
         "judge_model": GroundedJudge.rules_version,
         **validation.cutoffs.as_dict(),
+        "weights": None if weights is None else json.dumps(dict(weights)),
         "penalize_ambiguous_claims": penalize,
         "labels": validation.cases,
         "positives": validation.positives,

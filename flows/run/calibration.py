@@ -1,8 +1,10 @@
-"""`--calibration NAME`: the named calibration's cut-offs and threshold read into the settings,
-once, by the run that holds the database (workers and the judge check get them from there)."""
+"""`--calibration NAME`: the named calibration's cut-offs, threshold and weights read into the
+settings, once, by the run that holds the database (workers and the judge check get them from
+there)."""
 
 from __future__ import annotations
 
+import json
 from typing import TYPE_CHECKING
 
 from faith_udfs import GroundedJudge
@@ -48,7 +50,10 @@ def with_calibration(settings: ScoreSettings, con: duckdb.DuckDBPyConnection) ->
             f"{given} it too, or calibrate again"
         )
     cutoffs = CutoffSettings(
-        supported=row["supported"], silent=row["silent"], threshold=row["threshold"]
+        supported=row["supported"],
+        silent=row["silent"],
+        threshold=row["threshold"],
+        weights=None if row.get("weights") is None else json.loads(row["weights"]),
     )
     threshold = row["threshold"] if settings.threshold is None else settings.threshold
     update: dict[str, object] = {"cutoffs": cutoffs}

@@ -30,9 +30,10 @@ def labelled_cases(con: duckdb.DuckDBPyConnection, case_ids: list[str]) -> pl.Da
 
 
 def save_calibration(con: duckdb.DuckDBPyConnection, row: dict[str, Any]) -> None:
-    """Store one calibration (replacing one of the same name), in one transaction."""
+    """Store one calibration (replacing one of the same name), in one transaction; without
+    `weights`, the judge's own (NULL)."""
     with transaction(con):
-        run_sql_file(con, "calibration_upsert", row)
+        run_sql_file(con, "calibration_upsert", {"weights": None, **row})
 
 
 def load_calibration(con: duckdb.DuckDBPyConnection, name: str) -> dict[str, Any] | None:

@@ -154,8 +154,12 @@ def test_the_calibration_bench_averages_its_samples(tmp_path: Path) -> None:
     assert done.returncode == 0, done.stderr
     assert "40 labelled cases, 2 samples (seeds 20-21)" in done.stdout
     row = next(line.split() for line in done.stdout.splitlines() if line.startswith("wice"))
-    # set, samples, held-out default, calibrated mean ± sd, worse than default
-    assert row == ["wice", "2", "0.500", "1.000", "±", "0.000", "0", "of", "2"]
+    # set, samples, held-out default, cut-offs only and calibrated mean ± sd (40 labels: the
+    # weights are the judge's own), worse than default, worse than cut-offs only
+    assert row == [
+        "wice", "2", "0.500", "1.000", "±", "0.000", "1.000", "±", "0.000",
+        "0", "of", "2", "0", "of", "2",
+    ]  # fmt: skip
 
 
 def test_the_calibration_bench_without_dev_sets_says_so_and_exits_0(tmp_path: Path) -> None:

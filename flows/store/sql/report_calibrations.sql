@@ -1,2 +1,3 @@
--- The report: each stored calibration's cut-offs, to name the config that ran with them.
-SELECT name, judge_model, supported, silent FROM calibrations ORDER BY name;
+-- The report: each stored calibration's cut-offs and refitted weights, to name the config that
+-- ran with them. Every column: a database read before migration 021 has no `weights`.
+SELECT * FROM calibrations ORDER BY name;

@@ -15,6 +15,7 @@ import polars as pl
 import pytest
 
 from faith_udfs import Cutoffs, GroundedJudge, MetricConfig, score_cases
+from faith_udfs.calibration_weights import MIN_WEIGHT_LABELS
 from faith_udfs.grounded import GroundedV2Judge, GroundedV3Judge
 from flows.cli import main
 from flows.cli.calibrate_command import reading
@@ -22,6 +23,7 @@ from flows.errors import InputUnreadable
 from flows.judges.settings import JudgeSettings
 from flows.nightly.nightly_run import run_nightly
 from flows.read.labels import read_labels
+from flows.report import config_names
 from flows.run.calibrate import MIN_LABELS
 from flows.run.pipeline import run_score
 from flows.run.settings import ScoreSettings
@@ -85,7 +87,8 @@ def test_calibrate_fits_a_cutoff_that_beats_the_default(
     assert done.returncode == 0, done.stderr
     lines = done.stdout.splitlines()
     assert lines[0].startswith("calibration 'planted' stored in")
-    assert "5-fold cross-validation on 40 labelled cases (20 labelled 1), seed 0" in lines[1]
+    assert lines[1] == "judge weights: the rules version's own (fewer than 100 labelled cases)"
+    assert "5-fold cross-validation on 40 labelled cases (20 labelled 1), seed 0" in lines[2]
     accuracy = next(line for line in lines if line.startswith("balanced accuracy"))
     assert accuracy.split()[2:6:3] == ["1.000", "0.500"]  # calibrated, uncalibrated
     assert lines[-1] == (
@@ -184,6 +187,110 @@ def relabelled(db: Path, folder: Path, rules: str) -> Path:
     finally:
         con.close()
     return db
+
+
+REFIT_CASES = planted_cases(MIN_WEIGHT_LABELS + 20)
+
+
+@pytest.fixture(scope="module")
+def refitted(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path, dict[str, str]]:
+    """120 planted cases scored, then calibrated twice through the command line: `weights`
+    as `faith calibrate` runs by default (the judge's weights refitted: 100 labels or more)
+    and `cut` with --cutoffs-only; the source, the database and each run's output."""
+    folder = tmp_path_factory.mktemp("refit")
+    source = write(REFIT_CASES.drop("label"), folder / "cases.parquet")
+    db = folder / "f.duckdb"
+    run = run_score(ScoreSettings(source=str(source), db=str(db)))
+    assert run["rows_in"] == run["rows_scored"] == REFIT_CASES.height
+    labels = folder / "labels.csv"
+    REFIT_CASES.select("case_id", "label").write_csv(labels)
+    outputs = {}
+    for name, extra in (("weights", []), ("cut", ["--cutoffs-only"])):
+        done = faith(
+            "calibrate", str(labels), "--db", str(db), "--name", name, "--resamples", "100", *extra
+        )
+        assert done.returncode == 0, done.stderr
+        outputs[name] = done.stdout
+    return source, db, outputs
+
+
+def test_calibrate_refits_the_judges_weights_from_100_labels(
+    refitted: tuple[Path, Path, dict[str, str]],
+) -> None:
+    _, db, outputs = refitted
+    refit_line = outputs["weights"].splitlines()[1]
+    assert refit_line.startswith("judge weights refitted on the labels, on each fold too: ")
+    assert outputs["cut"].splitlines()[1] == (
+        "judge weights: the rules version's own (--cutoffs-only)"
+    )
+    # beside the table, the same folds fitting the cut-offs alone (planted: both separate)
+    alone = [line for line in outputs["weights"].splitlines() if line.startswith("cut-offs only")]
+    assert alone == [
+        "cut-offs only        1.000 [1.000, 1.000]   (the same folds, the judge's own weights: "
+        "--cutoffs-only)"
+    ]
+    assert "cut-offs only" not in outputs["cut"]
+    stored = query(db, "SELECT * FROM calibrations ORDER BY name")
+    Calibrations.validate(stored, lazy=True)
+    cut, refit = stored.rows(named=True)
+    assert cut["weights"] is None
+    weights = json.loads(refit["weights"])
+    assert list(weights) == list(GroundedJudge.weights)
+    assert weights != GroundedJudge.weights
+    fold_weights = json.loads(refit["agreement"])["fold_weights"]
+    assert len(fold_weights) == 5
+    assert all(set(w) == set(weights) for w in fold_weights)  # each fold's own fit
+    assert json.loads(cut["agreement"])["fold_weights"] == [None] * 5
+    table = json.loads(refit["agreement"])["cutoffs_only_table"]
+    assert [r["metric"] for r in table] == ["balanced_accuracy", "cohen_kappa", "roc_auc"]
+    assert json.loads(cut["agreement"])["cutoffs_only_table"] is None
+
+
+def test_score_with_refitted_weights_is_its_own_series_with_the_python_apis_rows(
+    refitted: tuple[Path, Path, dict[str, str]], tmp_path: Path
+) -> None:
+    source, db, _ = refitted
+    db = Path(shutil.copy(db, tmp_path / "f.duckdb"))
+    series = {}
+    for name in ("weights", "cut"):
+        argv = ["score", str(source), "--db", str(db), "--prefect", "no", "--calibration", name]
+        assert main(argv) == 0
+        row = query(db, f"SELECT * FROM calibrations WHERE name = '{name}'").row(0, named=True)
+        weights = None if row["weights"] is None else json.loads(row["weights"])
+        cutoffs = Cutoffs(row["supported"], row["silent"], row["threshold"], weights=weights)
+        config = MetricConfig(threshold=cutoffs.threshold)
+        judge = GroundedJudge(cutoffs)
+        series[name] = config.config_id(judge.identity)
+        expected = score_cases(REFIT_CASES.drop("label"), judge, config).case_scores
+        stored = query(db, f"SELECT * FROM case_scores WHERE config_id = '{series[name]}'")
+        columns = ["config_id", *COMPARED]
+        assert stored.height == REFIT_CASES.height
+        assert (
+            stored.select(columns)
+            .sort("case_id")
+            .equals(expected.select(columns).cast(stored.select(columns).schema).sort("case_id"))
+        )
+    default_id = MetricConfig().config_id(GroundedJudge().identity)
+    assert len({default_id, *series.values()}) == 3
+    # the report names each series by its own calibration, weights compared too: a
+    # calibration of the same cut-offs without weights (listed first) names neither
+    con = duckdb.connect(str(db))
+    try:
+        con.execute(
+            "INSERT INTO calibrations SELECT * REPLACE ('a-same-cuts' AS name, NULL AS weights) "
+            "FROM calibrations WHERE name = 'weights'"
+        )
+        names = config_names(con)
+    finally:
+        con.close()
+    for name, config_id in series.items():
+        assert f"calibration {name} [" in names[config_id]
+    # the planted labels are separable: the refitted judge passes exactly the faithful cases
+    passed = query(
+        db, f"SELECT case_id FROM case_scores WHERE config_id = '{series['weights']}' AND success"
+    )
+    faithful = REFIT_CASES.filter(pl.col("label") == 1)["case_id"]
+    assert sorted(passed["case_id"]) == sorted(faithful)
 
 
 @pytest.mark.parametrize("old", [GroundedV2Judge, GroundedV3Judge])

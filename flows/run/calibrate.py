@@ -123,8 +123,9 @@ def calibrate(
         levels = _with_claim_labels(claim_levels(_probes(cases, config, baseline)), labels)
         weights_kept = _weights_kept(labels, cutoffs_only)
         refit = None if weights_kept else _refit(cases, labels, config, baseline)
-        validations = [
-            cross_validate(
+
+        def validated(refit: Refit | None) -> CrossValidation:
+            return cross_validate(
                 levels,
                 labels,
                 baseline,
@@ -132,16 +133,16 @@ def calibrate(
                 seed=seed,
                 resamples=resamples,
                 penalize_ambiguous_claims=penalize_ambiguous_claims,
-                refit=way,
+                refit=refit,
             )
-            # with the weights refitted, the cut-offs alone on the same folds too: which of the
-            # two agrees better with these labels is the team's to read
-            for way in ([refit, None] if refit else [None])
-        ]
-        validation, cutoffs_only = validations[0], (validations[1:] or [None])[0]
+
+        validation = validated(refit)
+        # with the weights refitted, the cut-offs alone on the same folds too: which of the two
+        # agrees better with these labels is the team's to read
+        alone = validated(None) if refit else None
         fitted_levels = levels if validation.levels is None else validation.levels
         _check_replay(cases, fitted_levels, validation.cutoffs, config)
-        row = _row(name, labels, validation, penalize_ambiguous_claims, cutoffs_only)
+        row = _row(name, labels, validation, penalize_ambiguous_claims, alone)
         claims_labelled = _claims_labelled(levels)
         save_calibration(con, {**row, "claims_labelled": claims_labelled})
     finally:
@@ -154,7 +155,7 @@ def calibrate(
         replaced=replaced,
         seconds=time.perf_counter() - started,
         weights_kept=weights_kept,
-        cutoffs_only=cutoffs_only,
+        cutoffs_only=alone,
     )
 
 

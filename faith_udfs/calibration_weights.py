@@ -24,16 +24,21 @@ from faith_udfs.grounded_features import claim_features
 from faith_udfs.metric import score_cases
 
 __all__ = [
+    "MIN_WEIGHED_CASES",
     "MIN_WEIGHT_LABELS",
     "RecordingJudge",
     "claim_feature_rows",
     "fit_weights",
     "refit_weights",
+    "weighed_cases",
 ]
 
 # Below this many labelled cases a refit of ~10 weights is mostly noise (on 100 labels of a
 # dev set it still gained on four sets of five, by less): the cut-offs alone are fitted.
 MIN_WEIGHT_LABELS = 100
+# Nor without this many cases of each label that have a claim the weights weigh (not copied
+# word for word, with a content word): every fold's training part must hold both.
+MIN_WEIGHED_CASES = 20
 RIDGE = 1e-3
 ROUNDS = 3
 
@@ -149,20 +154,33 @@ def fit_weights(rows: pl.DataFrame, names: tuple[str, ...]) -> np.ndarray:
     return beta
 
 
+def weighed_cases(features: pl.DataFrame, labels: pl.DataFrame) -> dict[bool, int]:
+    """How many labelled cases of each label (True: faithful) have a claim the weights weigh."""
+    judged = features.filter(pl.col("has_words") & ~pl.col("verbatim")).select("case_id").unique()
+    counts = dict(
+        labels.join(judged, on="case_id")
+        .group_by(pl.col("label").cast(pl.Boolean))
+        .len()
+        .iter_rows()
+    )
+    return {label: counts.get(label, 0) for label in (True, False)}
+
+
 def refit_weights(features: pl.DataFrame, labels: pl.DataFrame) -> Weights:
     """The default judge's weights refitted on the labelled cases' claims (`features` from
-    claim_feature_rows, `labels`: `case_id`, `label`); refused when the labels leave no
-    claim of one class to fit on."""
+    claim_feature_rows, `labels`: `case_id`, `label`); refused when the labels leave no case
+    of one label with a claim to weigh."""
     names = tuple(GroundedJudge.weights)
+    weighed = weighed_cases(features, labels)
+    if min(weighed.values()) == 0:
+        raise ConfigError(
+            f"the weights cannot be fitted: {weighed[True]} cases labelled 1 and "
+            f"{weighed[False]} labelled 0 have a claim the judge weighs (the others' claims "
+            "are copied word for word from the context or have no content word)"
+        )
     rows = features.join(
         labels.select("case_id", faithful="label"), on="case_id", maintain_order="left"
     ).with_columns(set=pl.lit("labels"))
-    judged = rows.filter(pl.col("has_words") & ~pl.col("verbatim"))
-    if judged.select(pl.col("faithful").n_unique()).item() < 2:
-        raise ConfigError(
-            "the labelled cases' judged claims are all of one class (the rest are copied "
-            "from the context word for word): weights cannot be fitted; pass --cutoffs-only"
-        )
     beta = fit_weights(rows, names)
     fitted = {name: round(float(value), 4) for name, value in zip(names, beta, strict=True)}
     return weights_of(fitted, GroundedJudge.weights)

@@ -30,7 +30,13 @@ from faith_udfs.calibration import (
     cross_validate,
     probe_cutoffs,
 )
-from faith_udfs.calibration_weights import MIN_WEIGHT_LABELS, claim_feature_rows, refit_weights
+from faith_udfs.calibration_weights import (
+    MIN_WEIGHED_CASES,
+    MIN_WEIGHT_LABELS,
+    claim_feature_rows,
+    refit_weights,
+    weighed_cases,
+)
 from faith_udfs.errors import ConfigError
 from flows.read.labels import read_labels
 from flows.store.calibrations import labelled_cases, load_calibration, save_calibration
@@ -121,8 +127,11 @@ def calibrate(
         config = MetricConfig(penalize_ambiguous_claims=penalize_ambiguous_claims)
         baseline = GroundedJudge().cutoffs
         levels = _with_claim_labels(claim_levels(_probes(cases, config, baseline)), labels)
-        weights_kept = _weights_kept(labels, cutoffs_only)
-        refit = None if weights_kept else _refit(cases, labels, config, baseline)
+        features = None if cutoffs_only else claim_feature_rows(cases, config)
+        weights_kept = _weights_kept(labels, features)
+        refit = None
+        if weights_kept is None and features is not None:
+            refit = _refit(cases, labels, features, config, baseline)
 
         def validated(refit: Refit | None) -> CrossValidation:
             return cross_validate(
@@ -159,22 +168,32 @@ def calibrate(
     )
 
 
-def _weights_kept(labels: pl.DataFrame, cutoffs_only: bool) -> str | None:
-    """Why the judge's weights stay the rules version's, or None when they are refitted."""
-    if cutoffs_only:
+def _weights_kept(labels: pl.DataFrame, features: pl.DataFrame | None) -> str | None:
+    """Why the judge's weights stay the rules version's (`features`: None with
+    --cutoffs-only), or None when they are refitted."""
+    if features is None:
         return "--cutoffs-only"
     if labels.height < MIN_WEIGHT_LABELS:
         return f"fewer than {MIN_WEIGHT_LABELS} labelled cases"
+    weighed = weighed_cases(features, labels)
+    if min(weighed.values()) < MIN_WEIGHED_CASES:
+        return (
+            f"{weighed[True]} cases labelled 1 and {weighed[False]} labelled 0 have a claim "
+            f"the weights weigh, fewer than {MIN_WEIGHED_CASES} of each"
+        )
     return None
 
 
 def _refit(
-    cases: pl.DataFrame, labels: pl.DataFrame, config: MetricConfig, baseline: Cutoffs
+    cases: pl.DataFrame,
+    labels: pl.DataFrame,
+    features: pl.DataFrame,
+    config: MetricConfig,
+    baseline: Cutoffs,
 ) -> Refit:
-    """Given training labels, the judge's weights refitted on them and every labelled claim's
-    levels under those weights (the claims' features are computed once: they do not depend
-    on the weights)."""
-    features = claim_feature_rows(cases, config)
+    """Given training labels, the judge's weights refitted on them (on the labelled claims'
+    `features`, which do not depend on the weights) and every labelled claim's levels under
+    those weights."""
 
     def refit(train: pl.DataFrame) -> tuple[Weights, pl.DataFrame]:
         weights = refit_weights(features, train)

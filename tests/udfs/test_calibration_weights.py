@@ -11,7 +11,12 @@ import pytest
 
 from faith_udfs import Cutoffs, GroundedJudge, MetricConfig, score_cases
 from faith_udfs.calibration import weights_of
-from faith_udfs.calibration_weights import claim_feature_rows, fit_weights, refit_weights
+from faith_udfs.calibration_weights import (
+    claim_feature_rows,
+    fit_weights,
+    refit_weights,
+    weighed_cases,
+)
 from faith_udfs.errors import ConfigError
 from faith_udfs.grounded import WEIGHTS
 from tests.support.planted import planted_cases
@@ -113,5 +118,6 @@ def test_refit_on_planted_labels_separates_them_and_one_class_is_refused() -> No
     )
     unfaithful, faithful = supports.rows()
     assert unfaithful[2] < faithful[1]  # every faithful claim above every unfaithful one
-    with pytest.raises(ConfigError, match="all of one class"):
+    assert weighed_cases(features, labels) == {True: 20, False: 20}
+    with pytest.raises(ConfigError, match="40 cases labelled 1 and 0 labelled 0 have a claim"):
         refit_weights(features, labels.with_columns(label=pl.lit(1)))

@@ -24,7 +24,7 @@ from flows.judges.settings import JudgeSettings
 from flows.nightly.nightly_run import run_nightly
 from flows.read.labels import read_labels
 from flows.report import config_names
-from flows.run.calibrate import MIN_LABELS
+from flows.run.calibrate import MIN_LABELS, calibrate
 from flows.run.pipeline import run_score
 from flows.run.settings import ScoreSettings
 from schemas import Calibrations
@@ -291,6 +291,28 @@ def test_score_with_refitted_weights_is_its_own_series_with_the_python_apis_rows
     )
     faithful = REFIT_CASES.filter(pl.col("label") == 1)["case_id"]
     assert sorted(passed["case_id"]) == sorted(faithful)
+
+
+def test_labels_whose_faithful_cases_are_all_copied_fit_the_cutoffs_only(tmp_path: Path) -> None:
+    """A faithful answer copied word for word from its context is `yes` by rule: with 100
+    labels or more but fewer than 20 of a label whose claims the weights weigh, only the
+    cut-offs are fitted, and the output says why."""
+    context = pl.col("retrieval_context").list.first()
+    copied = REFIT_CASES.with_columns(
+        actual_output=pl.when(pl.col("label") == 1).then(context).otherwise("actual_output")
+    )
+    source = write(copied.drop("label"), tmp_path / "cases.parquet")
+    db = tmp_path / "f.duckdb"
+    run_score(ScoreSettings(source=str(source), db=str(db)))
+    labels = tmp_path / "labels.csv"
+    copied.select("case_id", "label").write_csv(labels)
+    result = calibrate(labels, db, "copied", resamples=50)
+    assert result.weights_kept == (
+        "0 cases labelled 1 and 60 labelled 0 have a claim the weights weigh, fewer than 20 of each"
+    )
+    assert result.validation.cutoffs.weights is None
+    assert result.cutoffs_only is None
+    assert query(db, "SELECT weights FROM calibrations")["weights"].to_list() == [None]
 
 
 @pytest.mark.parametrize("old", [GroundedV2Judge, GroundedV3Judge])

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import logging
 import time
 from dataclasses import dataclass
 from dataclasses import replace as dataclass_replace
@@ -43,6 +44,8 @@ from flows.store.calibrations import labelled_cases, load_calibration, save_cali
 from flows.store.db import open_store
 
 __all__ = ["MIN_LABELS", "CalibrationResult", "calibrate"]
+
+log = logging.getLogger("faithpipe")
 
 # Fewer labels than this leave each fold's fit to a handful of cases and the intervals wide
 # enough to hide any gain: refused.
@@ -126,6 +129,7 @@ def calibrate(
         _require_all_scored(labels, cases, db)
         config = MetricConfig(penalize_ambiguous_claims=penalize_ambiguous_claims)
         baseline = GroundedJudge().cutoffs
+        log.info("calibrate: judging %d labelled cases again", cases.height)
         levels = _with_claim_labels(claim_levels(_probes(cases, config, baseline)), labels)
         features = None if cutoffs_only else claim_feature_rows(cases, config)
         weights_kept = _weights_kept(labels, features)
@@ -195,9 +199,21 @@ def _refit(
     `features`, which do not depend on the weights) and every labelled claim's levels under
     those weights."""
 
+    fits = [0]
+
     def refit(train: pl.DataFrame) -> tuple[Weights, pl.DataFrame]:
+        started = time.perf_counter()
         weights = refit_weights(features, train)
         probes = _probes(cases, config, dataclass_replace(baseline, weights=weights))
+        fits[0] += 1
+        # k folds, then all the labels: the one long step of a big labels file
+        log.info(
+            "calibrate: weights refitted on %d labels, %d cases judged again (fit %d, %.1f s)",
+            train.height,
+            cases.height,
+            fits[0],
+            time.perf_counter() - started,
+        )
         return weights, _with_claim_labels(claim_levels(probes), labels)
 
     return refit

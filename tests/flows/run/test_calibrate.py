@@ -5,6 +5,7 @@ stored), the calibrated config series, and the same rows as the Python API."""
 from __future__ import annotations
 
 import json
+import re
 import shutil
 import subprocess
 import sys
@@ -211,6 +212,7 @@ def refitted(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path, dict
         )
         assert done.returncode == 0, done.stderr
         outputs[name] = done.stdout
+        outputs[f"{name} log"] = done.stderr
     return source, db, outputs
 
 
@@ -230,6 +232,13 @@ def test_calibrate_refits_the_judges_weights_from_100_labels(
         "--cutoffs-only)"
     ]
     assert "cut-offs only" not in outputs["cut"]
+    # progress on stderr: each fold's refit, then the fit on every label
+    fits = re.findall(
+        r"calibrate: weights refitted on (\d+) labels, 120 cases judged again \(fit (\d)",
+        outputs["weights log"],
+    )
+    assert fits == [("96", str(k)) for k in range(1, 6)] + [("120", "6")]
+    assert "weights refitted" not in outputs["cut log"]
     stored = query(db, "SELECT * FROM calibrations ORDER BY name")
     Calibrations.validate(stored, lazy=True)
     cut, refit = stored.rows(named=True)

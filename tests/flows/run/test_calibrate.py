@@ -559,6 +559,32 @@ def test_dask_workers_judge_with_the_calibrations_cutoffs(
     assert query(dask_db, pick)["success"].sum() == 20
 
 
+def test_dask_workers_judge_with_the_calibrations_refitted_weights(
+    refitted: tuple[Path, Path, dict[str, str]], tmp_path: Path
+) -> None:
+    """The weights travel in the judge settings too: a worker's rows are the local run's."""
+    from flows.engines.dask_run import run_score_on_dask
+
+    source, db, _ = refitted
+    local_db = Path(shutil.copy(db, tmp_path / "local.duckdb"))
+    dask_db = Path(shutil.copy(db, tmp_path / "dask.duckdb"))
+    judge = JudgeSettings(calibration="weights")
+    local = run_score(ScoreSettings(source=str(source), db=str(local_db), judge=judge))
+    on_dask = run_score_on_dask(
+        ScoreSettings(source=str(source), db=str(dask_db), judge=judge, engine="dask", workers=1),
+        InlineSubmitter(),
+    )
+    assert on_dask["config_id"] == local["config_id"]
+    columns = ", ".join(["config_id", *COMPARED])
+    pick = f"SELECT {columns} FROM case_scores WHERE config_id = '{local['config_id']}'"
+    assert query(dask_db, f"{pick} ORDER BY case_id").equals(
+        query(local_db, f"{pick} ORDER BY case_id")
+    )
+    # the refitted judge separates the planted labels, the default passes them all
+    passed = query(dask_db, f"{pick} AND success")
+    assert passed.height == REFIT_CASES["label"].sum()
+
+
 @pytest.mark.parametrize(
     ("low", "high", "says"),
     [

@@ -147,16 +147,23 @@ def figures(cases: pl.DataFrame, *, rounded: bool = True) -> pl.DataFrame:
 
 
 def held_out(
-    rows: pl.DataFrame, names: tuple[str, ...] = NAMES, *, folds: int = 5, by_set: bool = False
+    rows: pl.DataFrame,
+    names: tuple[str, ...] = NAMES,
+    *,
+    folds: int = 5,
+    by_set: bool = False,
+    unfitted: tuple[str, ...] = (),
 ) -> pl.DataFrame:
     """Per case, `success` and `score` from weights and a cut-off fitted without its fold:
     folds drawn by document (SummEdits has 8 summaries of each), or with `by_set` each set
-    held out in turn (fitted on the other sets: how the rules carry to a new shape)."""
+    held out in turn (fitted on the other sets: how the rules carry to a new shape). The sets
+    named in `unfitted` are scored but never fitted on (a trial)."""
     fold = pl.col("set") if by_set else (pl.col("document") % folds).cast(pl.Int32)
     rows = rows.with_columns(fold=fold)
     cases = []
     for k in rows["fold"].unique(maintain_order=True):
         train, test = rows.filter(pl.col("fold") != k), rows.filter(pl.col("fold") == k)
+        train = train.filter(~pl.col("set").is_in(unfitted))
         beta = fit(train, names)
         cut = best_cut(train, _support(train, beta, names))
         cases.append(case_success(test, _support(test, beta, names), cut))

@@ -1,4 +1,4 @@
-"""Bench (not a test): two changes tried on the grounded judge v4 (2026-12-04, issue 20),
+"""Bench (not a test): three changes tried on the grounded judge v4 (2026-12-04, issue 20),
 re-run on the five dev sets so each can be checked again (docs/judge-quality.md).
 
     python bench/v4_trials.py [--devsets DIR]
@@ -8,6 +8,8 @@ re-run on the five dev sets so each can be checked again (docs/judge-quality.md)
   grounded, which is what case labels of "every sentence supported" reward.
 - leading interjections: a claim's opening "Yes,", "Yeah", "Ok", "Oh", ... cut off when the
   rest still holds a content word (a reply's "yes" is no fact, yet a word the context lacks).
+- weights fitted without SummEdits (scored, never fitted on): the set word evidence cannot
+  read (chance level) may pull the weights the other sets need.
 
 Each refits v4's weights and yes cut-off with its change (bench/fit_grounded.py's fit) and
 prints, per set, balanced accuracy / ROC AUC of cases held out twice: 5 folds by document,
@@ -51,10 +53,12 @@ def with_answer_min(rows: pl.DataFrame) -> pl.DataFrame:
     return rows.with_columns(ans_min_best=weakest.fill_null(1.0))
 
 
-def _rows(trial: str, rows: pl.DataFrame, names: tuple[str, ...]) -> list[dict[str, str]]:
+def _rows(
+    trial: str, rows: pl.DataFrame, names: tuple[str, ...], unfitted: tuple[str, ...] = ()
+) -> list[dict[str, str]]:
     out = []
     for split, by_set in (("by document", False), ("by set", True)):
-        per_set = figures(held_out(rows, names, by_set=by_set))
+        per_set = figures(held_out(rows, names, by_set=by_set, unfitted=unfitted))
         cells = {
             s: f"{b:.3f} / {a:.3f} ({p:.2f})"
             for s, b, a, p in per_set.select("set", "bal_acc", "auc", "pass_rate").rows()
@@ -78,6 +82,7 @@ def main() -> int:
         *_rows("+ ans_min_best", plain, minimum),
         *_rows("leading interjections cut", cut, NAMES),
         *_rows("both", cut, minimum),
+        *_rows("weights fitted without SummEdits", plain, NAMES, unfitted=("summedits",)),
     ]
     present = [s for s in SETS if s in results[0]]
     print("balanced accuracy / ROC AUC (pass rate) of cases held out (cases without claims")

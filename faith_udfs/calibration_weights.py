@@ -115,7 +115,8 @@ def feature_matrix(rows: pl.DataFrame, names: tuple[str, ...]) -> np.ndarray:
 
 
 def logistic(x: np.ndarray, y: np.ndarray, w: np.ndarray) -> np.ndarray:
-    """Weighted L2 logistic regression by Newton steps (the intercept not penalised)."""
+    """Weighted L2 logistic regression by Newton steps (the intercept not penalised). The
+    ridge keeps the optimum finite when the features separate the labels outright."""
     beta = np.zeros(x.shape[1])
     ridge = np.full(x.shape[1], RIDGE)
     ridge[0] = 0.0

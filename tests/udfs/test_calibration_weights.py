@@ -121,3 +121,22 @@ def test_refit_on_planted_labels_separates_them_and_one_class_is_refused() -> No
     assert weighed_cases(features, labels) == {True: 20, False: 20}
     with pytest.raises(ConfigError, match="40 cases labelled 1 and 0 labelled 0 have a claim"):
         refit_weights(features, labels.with_columns(label=pl.lit(1)))
+
+
+def test_the_fit_survives_labels_one_feature_separates_outright() -> None:
+    """Faithful exactly when `cov_best` is 1, every other feature constant: the fit ends with
+    finite weights that rank the labels apart (no singular step, no NaN)."""
+    n = 60
+    faithful = [i % 2 == 0 for i in range(n)]
+    rows = pl.DataFrame({name: [0.5] * n for name in NAMES[1:]}).with_columns(
+        cov_best=pl.Series([1.0 if f else 0.0 for f in faithful]),
+        set=pl.lit("labels"),
+        case_id=pl.Series([f"c{i}" for i in range(n)]),
+        faithful=pl.Series(faithful),
+        has_words=pl.lit(True),
+        verbatim=pl.lit(False),
+    )
+    beta = fit_weights(rows, NAMES)
+    assert np.isfinite(beta).all()
+    z = np.column_stack([np.ones(n), rows.select(NAMES[1:]).to_numpy()]) @ beta
+    assert z[::2].min() > z[1::2].max()

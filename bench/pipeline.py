@@ -4,7 +4,8 @@ into a table (`create table t as select * from read_parquet(...)`).
 
     python bench/pipeline.py [--shape support,rag,repetitive,chat] [--rows 1000000] [--rounds 3]
         [--routes no[,default]] [--judge grounded] [--batch-size N]
-        [--save-tables DIR | --check-against DIR]
+        [--save-tables DIR | --check-against DIR] [--work DIR]
+    python bench/pipeline.py --source PATH [--rounds 3] ...   # your own Parquet logs
 
 Each shape (bench/shapes.py) is reported apart. Each round runs the floor, then `faith score
 SOURCE --db DB --prefect no` (and, with `--routes no,default`, `faith score` as it runs by
@@ -12,6 +13,8 @@ default), each in a fresh process on a fresh database once the disk is quiet, so
 hits both alike; the times are whole processes (interpreter start and imports included). Prints
 every run, and per shape and route the median ratio to the floor over the rounds (target: 3.0x)
 with its range, and the same for CPU-seconds (steadier on a shared machine).
+`--source PATH` measures a Parquet file or folder of your own logs (reported as shape
+`source`) instead of the generated shapes: the issue's "any shape of log", on yours.
 `--save-tables DIR` keeps every output table of each shape's first run (sorted,
 run ids and times dropped: bench/tables_check.py) in DIR/<shape>; `--check-against DIR`
 compares each shape's first run with them and exits 1 if any table differs.
@@ -38,8 +41,9 @@ FAITH = str(Path(sys.executable).with_name("faith"))
 
 FLOOR = """
 import sys, duckdb
+from pathlib import Path
 con = duckdb.connect(sys.argv[2])
-files = sys.argv[1] + "/**/*.parquet"
+files = sys.argv[1] if Path(sys.argv[1]).is_file() else sys.argv[1] + "/**/*.parquet"
 con.execute("CREATE TABLE t AS SELECT * FROM read_parquet($p)", {"p": files})
 con.close()
 """
@@ -92,8 +96,8 @@ def faith_command(source: Path, db: Path, route: str, args: argparse.Namespace) 
 
 def one_round(shape: str, rows: int, args: argparse.Namespace, first: bool) -> list[dict]:
     """The floor, then each route, each on a fresh database file."""
-    source = generated_cases(rows, rows_per_file=100_000, shape=shape).parent
-    work = OUT / "pipeline-db"
+    source = args.source or generated_cases(rows, rows_per_file=100_000, shape=shape).parent
+    work = args.work / "pipeline-db"  # emptied each round
     printed = []
     shutil.rmtree(work, ignore_errors=True)
     work.mkdir(parents=True)
@@ -117,6 +121,21 @@ def one_round(shape: str, rows: int, args: argparse.Namespace, first: bool) -> l
     return printed
 
 
+def parquet_rows(source: Path) -> int:
+    """Rows of a Parquet file or of every Parquet file under a folder (the floor reads those
+    alone); any other source: a one-line error, exit 2."""
+    import duckdb
+
+    files = str(source) if source.is_file() else str(source / "**" / "*.parquet")
+    try:
+        counted = duckdb.sql("SELECT count(*) FROM read_parquet($p)", params={"p": files})
+        return int(counted.fetchall()[0][0])
+    except duckdb.Error as error:
+        first = str(error).splitlines()[0]
+        print(f"--source {source}: not Parquet DuckDB can copy ({first})", file=sys.stderr)
+        raise SystemExit(2) from None
+
+
 def check_tables(db: Path, shape: str, args: argparse.Namespace) -> None:
     if args.save_tables:
         save(db, args.save_tables / shape)
@@ -138,9 +157,21 @@ def main() -> int:
     checks = parser.add_mutually_exclusive_group()
     checks.add_argument("--save-tables", type=Path, metavar="DIR")
     checks.add_argument("--check-against", type=Path, metavar="DIR")
+    parser.add_argument(
+        "--source", type=Path, metavar="PATH", help="a Parquet file or folder of your own logs"
+    )
+    parser.add_argument(
+        "--work",
+        type=Path,
+        default=OUT,
+        help="the runs' databases go in DIR/pipeline-db, emptied each round (default bench/out)",
+    )
     args = parser.parse_args()
     args.differed = []
     shapes = args.shape.split(",")
+    if args.source:
+        args.rows = parquet_rows(args.source)  # exits 2 with a line when it is not Parquet
+        shapes = ["source"]
     printed: list[dict] = []
     for round_ in range(1, args.rounds + 1):
         for shape in shapes:  # alternating shapes too, so a busy minute hits all

@@ -1,6 +1,7 @@
 """Bench (not a test): where a scoring run's time goes, for bench/pipeline.py's figures.
 
     python bench/run_profile.py [--rows 1000000] [--shape support,rag,repetitive,chat]
+    python bench/run_profile.py --source PATH      # your own logs, as `faith score` reads them
 
 For each shape (bench/shapes.py), two measurements of the same generated source, each in a
 fresh process:
@@ -168,18 +169,25 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rows", type=int, default=1_000_000)
     parser.add_argument("--shape", default=",".join(SHAPES), help="comma-separated")
+    parser.add_argument(
+        "--source",
+        help="profile these logs instead of generated shapes (any source `faith score` reads)",
+    )
     args = parser.parse_args()
-    shapes = args.shape.split(",")
+    shapes = ["source"] if args.source else args.shape.split(",")
     profiles, runs = {}, {}
     for shape in shapes:
-        source = str(generated_cases(args.rows, rows_per_file=100_000, shape=shape).parent)
+        source = args.source or str(
+            generated_cases(args.rows, rows_per_file=100_000, shape=shape).parent
+        )
         work = OUT / "profile-db" / "faith.duckdb"
         profiles[shape] = run_child(STEPS, source, str(work))
         runs[shape] = run_child(RUN, source, str(work))
     steps = list(dict.fromkeys(k for p in profiles.values() for k in p["steps"]))
     rows = [{"step": k, **{s: profiles[s]["steps"].get(k, 0.0) for s in shapes}} for k in steps]
     rows.append({"step": "all, one after another", **{s: profiles[s]["total"] for s in shapes}})
-    print(f"{args.rows:,} rows, each step's CPU seconds (the steps run one after another):")
+    what = args.source if args.source else f"{args.rows:,} rows"
+    print(f"{what}, each step's CPU seconds (the steps run one after another):")
     print(table(rows, ["step", *shapes]))
     for shape, run in runs.items():
         print(

@@ -1,0 +1,63 @@
+"""bench/pipeline.py and bench/run_profile.py on a team's own logs (`--source`): the ratio to
+DuckDB's copy and the per-step profile of any Parquet, as the generated shapes get them (issue
+26: "on any shape of log"). Small files, so only that they run and report, never a speed."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import polars as pl
+
+from tests.support.builders import many_cases
+
+ROOT = Path(__file__).resolve().parents[3]
+
+
+def bench(script: str, *args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, str(ROOT / "bench" / script), *args],
+        check=False,
+        capture_output=True,
+        text=True,
+        timeout=240,
+        cwd=ROOT,
+    )
+
+
+def test_the_pipeline_bench_measures_a_parquet_of_ones_own(tmp_path: Path) -> None:
+    logs = tmp_path / "logs"
+    logs.mkdir()
+    many_cases(30).write_parquet(logs / "a.parquet")
+    many_cases(20).with_columns(pl.col("case_id") + "-b").write_parquet(logs / "b.parquet")
+    done = bench("pipeline.py", "--source", str(logs), "--rounds", "1", "--work", str(tmp_path))
+    assert done.returncode == 0, done.stderr
+    summary = re.search(
+        r"source: faith score --prefect no / floor at 50 rows: median (\d+\.\d\d)x", done.stdout
+    )
+    assert summary, done.stdout
+    assert float(summary.group(1)) > 0
+    assert (tmp_path / "pipeline-db" / "faith-no.duckdb").exists()
+    assert (logs / "a.parquet").exists()  # the logs are only read
+
+
+def test_the_pipeline_bench_refuses_a_source_that_is_not_parquet(tmp_path: Path) -> None:
+    logs = tmp_path / "cases.csv"
+    many_cases(5).drop("retrieval_context").write_csv(logs)
+    done = bench("pipeline.py", "--source", str(logs), "--rounds", "1", "--work", str(tmp_path))
+    assert done.returncode == 2
+    assert done.stderr.startswith(f"--source {logs}: not Parquet DuckDB can copy (")
+    assert len(done.stderr.strip().splitlines()) == 1
+
+
+def test_the_profile_bench_profiles_a_source_of_ones_own(tmp_path: Path) -> None:
+    source = tmp_path / "cases.parquet"
+    many_cases(40).write_parquet(source)
+    done = bench("run_profile.py", "--source", str(source))
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith(f"{source}, each step's CPU seconds")
+    steps = {line.split()[0] for line in done.stdout.splitlines()[3:] if line.strip()}
+    assert {"read", "validate", "classify", "judge"} <= steps
+    assert re.search(r"^source, a real run: [\d.]+ s wall", done.stdout, re.MULTILINE)

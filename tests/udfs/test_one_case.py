@@ -22,7 +22,12 @@ from faith_udfs import (
     score_cases,
 )
 from faith_udfs.case_results import CaseResult, case_results, cases_frame
-from faith_udfs.grounded import GROUNDED_RULES_VERSION, GroundedV2Judge, GroundedV3Judge
+from faith_udfs.grounded import (
+    GROUNDED_RULES_VERSION,
+    WEIGHTS,
+    GroundedV2Judge,
+    GroundedV3Judge,
+)
 from faith_udfs.grounded_v1 import GroundedV1Judge
 from faith_udfs.judges import Judge
 from faith_udfs.one_case import one_case_result
@@ -34,6 +39,14 @@ DEVSETS = ROOT.parent / "shared" / "devsets"
 JUDGES: dict[str, Judge] = {
     "grounded": GroundedJudge(),
     "grounded-calibrated": GroundedJudge(Cutoffs(supported=0.7, silent=0.2)),
+    # weights as `faith calibrate` refits them: the one-case path weighs with the judge's own
+    "grounded-refitted": GroundedJudge(
+        Cutoffs(
+            supported=0.5,
+            silent=0.001,
+            weights={**WEIGHTS, "intercept": -0.37, "cov_best": 2.54, "answer_cov": 0.31},
+        )
+    ),
     "grounded-v3": GroundedV3Judge(),
     "grounded-v2": GroundedV2Judge(),
     "grounded-v1": GroundedV1Judge(),

@@ -1,8 +1,9 @@
-"""`faith calibrate LABELS --db DB --name NAME`: fit the grounded judge to a team's labels."""
+"""`faith calibrate LABELS --db DB [--name NAME]`: fit the grounded judge to a team's labels."""
 
 from __future__ import annotations
 
 import argparse
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from flows.cli.options import EXIT_OK, add_db_argument, add_lock_timeout_argument
@@ -36,7 +37,11 @@ def add_calibrate_command(commands: argparse._SubParsersAction) -> None:
     )
     calibrate.add_argument("labels", metavar="LABELS", help="Parquet or CSV file of labels")
     add_db_argument(calibrate)
-    calibrate.add_argument("--name", required=True, help="the calibration's name")
+    calibrate.add_argument(
+        "--name",
+        help="the calibration's name, for --calibration NAME (default: the labels file's name "
+        "without its extension, e.g. support-team for support-team.csv)",
+    )
     calibrate.add_argument(
         "--folds",
         type=int,
@@ -83,7 +88,7 @@ def calibrate_command(args: argparse.Namespace) -> int:
     result = calibrate(
         args.labels,
         args.db,
-        args.name,
+        args.name if args.name is not None else Path(args.labels).stem,
         folds=args.folds,
         seed=args.seed,
         resamples=args.resamples,

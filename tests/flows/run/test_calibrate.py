@@ -190,6 +190,20 @@ def relabelled(db: Path, folder: Path, rules: str) -> Path:
     return db
 
 
+def test_without_a_name_the_calibration_is_named_after_the_labels_file(
+    scored: tuple[Path, Path, Path], tmp_path: Path
+) -> None:
+    source, db, labels = scored
+    db = Path(shutil.copy(db, tmp_path / "f.duckdb"))
+    named = Path(shutil.copy(labels, tmp_path / "support-team.csv"))
+    done = faith("calibrate", str(named), "--db", str(db), "--resamples", "50")
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith(f"calibration 'support-team' stored in {db}")
+    argv = ["score", str(source), "--db", str(db), "--prefect", "no"]
+    assert main([*argv, "--calibration", "support-team"]) == 0
+    assert query(db, "SELECT name FROM calibrations")["name"].to_list() == ["support-team"]
+
+
 REFIT_CASES = planted_cases(MIN_WEIGHT_LABELS + 20)
 
 

@@ -81,3 +81,22 @@ def test_the_readmes_python_examples_run(capsys) -> None:
     for block in blocks:
         exec(compile(block, "README.md", "exec"), {})
     assert "Faithfulness: 100.00% pass rate (1/1)" in capsys.readouterr().out
+
+
+def test_every_main_command_of_the_readme_is_one_the_cli_takes() -> None:
+    """The README's "Main commands" block, line by line, through `faith`'s own parser (parsed,
+    not run): a renamed option or command fails here first."""
+    import shlex
+
+    from flows.cli.commands import build_parser
+
+    readme = (ROOT / "README.md").read_text()
+    block = readme.split("## Main commands", 1)[1].split("```bash\n", 1)[1].split("```", 1)[0]
+    lines = [line.split("#", 1)[0].strip() for line in block.splitlines()]
+    commands = [shlex.split(line) for line in lines if line.startswith("faith ")]
+    assert ["faith", "calibrate"] in [c[:2] for c in commands]
+    parser = build_parser()
+    for command in commands:
+        if command[1].startswith("-"):  # `faith --help`: argparse exits on it, by design
+            continue
+        parser.parse_args(command[1:])

@@ -131,8 +131,10 @@ def calibrate(
         baseline = GroundedJudge().cutoffs
         log.info("calibrate: judging %d labelled cases again", cases.height)
         levels = _with_claim_labels(claim_levels(_probes(cases, config, baseline)), labels)
-        features = None if cutoffs_only else claim_feature_rows(cases, config)
-        weights_kept = _weights_kept(labels, features)
+        features = None  # each claim's features, when the weights may be refitted
+        if not cutoffs_only and labels.height >= MIN_WEIGHT_LABELS:
+            features = claim_feature_rows(cases, config)
+        weights_kept = _weights_kept(labels, features, cutoffs_only)
         refit = None
         if weights_kept is None and features is not None:
             refit = _refit(cases, labels, features, config, baseline)
@@ -172,12 +174,14 @@ def calibrate(
     )
 
 
-def _weights_kept(labels: pl.DataFrame, features: pl.DataFrame | None) -> str | None:
-    """Why the judge's weights stay the rules version's (`features`: None with
-    --cutoffs-only), or None when they are refitted."""
-    if features is None:
+def _weights_kept(
+    labels: pl.DataFrame, features: pl.DataFrame | None, cutoffs_only: bool
+) -> str | None:
+    """Why the judge's weights stay the rules version's, or None when they are refitted
+    (`features`: the labelled claims', None when the first two reasons hold)."""
+    if cutoffs_only:
         return "--cutoffs-only"
-    if labels.height < MIN_WEIGHT_LABELS:
+    if labels.height < MIN_WEIGHT_LABELS or features is None:
         return f"fewer than {MIN_WEIGHT_LABELS} labelled cases"
     weighed = weighed_cases(features, labels)
     if min(weighed.values()) < MIN_WEIGHED_CASES:
@@ -198,7 +202,6 @@ def _refit(
     """Given training labels, the judge's weights refitted on them (on the labelled claims'
     `features`, which do not depend on the weights) and every labelled claim's levels under
     those weights."""
-
     fits = [0]
 
     def refit(train: pl.DataFrame) -> tuple[Weights, pl.DataFrame]:

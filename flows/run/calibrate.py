@@ -131,15 +131,9 @@ def calibrate(
         baseline = GroundedJudge().cutoffs
         log.info("calibrate: judging %d labelled cases again", cases.height)
         levels = _with_claim_labels(claim_levels(_probes(cases, config, baseline)), labels)
-        features = None  # each claim's features, when the weights may be refitted
-        if not cutoffs_only and labels.height >= MIN_WEIGHT_LABELS:
-            features = claim_feature_rows(cases, config)
-        weights_kept = _weights_kept(labels, features, cutoffs_only)
-        refit = None
-        if weights_kept is None and features is not None:
-            refit = _refit(cases, labels, features, config, baseline)
+        refit, weights_kept = _weights_refit(cases, labels, config, baseline, cutoffs_only)
 
-        def validated(refit: Refit | None) -> CrossValidation:
+        def validated(way: Refit | None) -> CrossValidation:
             return cross_validate(
                 levels,
                 labels,
@@ -148,7 +142,7 @@ def calibrate(
                 seed=seed,
                 resamples=resamples,
                 penalize_ambiguous_claims=penalize_ambiguous_claims,
-                refit=refit,
+                refit=way,
             )
 
         validation = validated(refit)
@@ -174,22 +168,27 @@ def calibrate(
     )
 
 
-def _weights_kept(
-    labels: pl.DataFrame, features: pl.DataFrame | None, cutoffs_only: bool
-) -> str | None:
-    """Why the judge's weights stay the rules version's, or None when they are refitted
-    (`features`: the labelled claims', None when the first two reasons hold)."""
+def _weights_refit(
+    cases: pl.DataFrame,
+    labels: pl.DataFrame,
+    config: MetricConfig,
+    baseline: Cutoffs,
+    cutoffs_only: bool,
+) -> tuple[Refit | None, str | None]:
+    """How the judge's weights are refitted, or None and why they stay the rules version's.
+    The claims' features (one more judge pass) only when the label count allows a refit."""
     if cutoffs_only:
-        return "--cutoffs-only"
-    if labels.height < MIN_WEIGHT_LABELS or features is None:
-        return f"fewer than {MIN_WEIGHT_LABELS} labelled cases"
+        return None, "--cutoffs-only"
+    if labels.height < MIN_WEIGHT_LABELS:
+        return None, f"fewer than {MIN_WEIGHT_LABELS} labelled cases"
+    features = claim_feature_rows(cases, config)
     weighed = weighed_cases(features, labels)
     if min(weighed.values()) < MIN_WEIGHED_CASES:
-        return (
+        return None, (
             f"{weighed[True]} cases labelled 1 and {weighed[False]} labelled 0 have a claim "
             f"the weights weigh, fewer than {MIN_WEIGHED_CASES} of each"
         )
-    return None
+    return _refit(cases, labels, features, config, baseline), None
 
 
 def _refit(

@@ -549,17 +549,22 @@ class InlineSubmitter:
         pass
 
 
-def test_dask_workers_judge_with_the_calibrations_cutoffs(
-    calibrated: tuple[Path, Path, subprocess.CompletedProcess], tmp_path: Path
+@pytest.mark.parametrize(
+    ("stored", "name", "cases"),
+    [("calibrated", "planted", CASES), ("refitted", "weights", REFIT_CASES)],
+    ids=["cut-offs", "refitted weights"],
+)
+def test_dask_workers_judge_with_the_calibrations_numbers(
+    stored: str, name: str, cases: pl.DataFrame, request: pytest.FixtureRequest, tmp_path: Path
 ) -> None:
-    """Workers get the cut-offs in the judge settings, not the name: the rows are the local
-    run's, under the same config."""
+    """Workers get the cut-offs (and refitted weights) in the judge settings, not the name: the
+    rows are the local run's, under the same config."""
     from flows.engines.dask_run import run_score_on_dask
 
-    source, db, _ = calibrated
+    source, db, _ = request.getfixturevalue(stored)
     local_db = Path(shutil.copy(db, tmp_path / "local.duckdb"))
     dask_db = Path(shutil.copy(db, tmp_path / "dask.duckdb"))
-    judge = JudgeSettings(calibration="planted")
+    judge = JudgeSettings(calibration=name)
     local = run_score(ScoreSettings(source=str(source), db=str(local_db), judge=judge))
     on_dask = run_score_on_dask(
         ScoreSettings(source=str(source), db=str(dask_db), judge=judge, engine="dask", workers=1),
@@ -570,33 +575,8 @@ def test_dask_workers_judge_with_the_calibrations_cutoffs(
     config_id = local["config_id"]
     pick = f"SELECT {columns} FROM case_scores WHERE config_id = '{config_id}' ORDER BY case_id"
     assert query(dask_db, pick).equals(query(local_db, pick))
-    assert query(dask_db, pick)["success"].sum() == 20
-
-
-def test_dask_workers_judge_with_the_calibrations_refitted_weights(
-    refitted: tuple[Path, Path, dict[str, str]], tmp_path: Path
-) -> None:
-    """The weights travel in the judge settings too: a worker's rows are the local run's."""
-    from flows.engines.dask_run import run_score_on_dask
-
-    source, db, _ = refitted
-    local_db = Path(shutil.copy(db, tmp_path / "local.duckdb"))
-    dask_db = Path(shutil.copy(db, tmp_path / "dask.duckdb"))
-    judge = JudgeSettings(calibration="weights")
-    local = run_score(ScoreSettings(source=str(source), db=str(local_db), judge=judge))
-    on_dask = run_score_on_dask(
-        ScoreSettings(source=str(source), db=str(dask_db), judge=judge, engine="dask", workers=1),
-        InlineSubmitter(),
-    )
-    assert on_dask["config_id"] == local["config_id"]
-    columns = ", ".join(["config_id", *COMPARED])
-    pick = f"SELECT {columns} FROM case_scores WHERE config_id = '{local['config_id']}'"
-    assert query(dask_db, f"{pick} ORDER BY case_id").equals(
-        query(local_db, f"{pick} ORDER BY case_id")
-    )
-    # the refitted judge separates the planted labels, the default passes them all
-    passed = query(dask_db, f"{pick} AND success")
-    assert passed.height == REFIT_CASES["label"].sum()
+    # each calibration separates its planted labels; the default judge passes them all
+    assert query(dask_db, pick)["success"].sum() == cases["label"].sum()
 
 
 @pytest.mark.parametrize(

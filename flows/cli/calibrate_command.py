@@ -21,7 +21,7 @@ _NAMES = {
 def add_calibrate_command(commands: argparse._SubParsersAction) -> None:
     """Add `faith calibrate` to the CLI's subcommands."""
     from faith_udfs.calibration_weights import MIN_WEIGHT_LABELS
-    from flows.run.calibrate import DEFAULT_FOLDS, DEFAULT_RESAMPLES, MIN_LABELS
+    from flows.run.calibrate import DEFAULT_FOLDS, DEFAULT_RESAMPLES, MAX_SEED, MIN_LABELS
 
     calibrate = commands.add_parser(
         "calibrate",
@@ -32,8 +32,9 @@ def add_calibrate_command(commands: argparse._SubParsersAction) -> None:
         f"{MIN_WEIGHT_LABELS} labels on) and the support and silent cut-offs and the case "
         "threshold that agree best with the labels (balanced accuracy), print their "
         "cross-validated agreement against the uncalibrated judge, and store them as "
-        "calibration NAME for `faith score --calibration NAME`. Bad labels or ids: exit 2, "
-        "nothing stored.",
+        "calibration NAME for `faith score --calibration NAME`. An unreadable labels file "
+        "or a label other than 1/0: exit 3; too few labels, one class only, or ids not "
+        "scored in --db: exit 2; nothing is stored either way.",
     )
     calibrate.add_argument("labels", metavar="LABELS", help="Parquet or CSV file of labels")
     add_db_argument(calibrate)
@@ -49,7 +50,10 @@ def add_calibrate_command(commands: argparse._SubParsersAction) -> None:
         help=f"k of the k-fold cross-validation, split by case (default {DEFAULT_FOLDS})",
     )
     calibrate.add_argument(
-        "--seed", type=int, default=0, help="seed of the folds and the bootstrap (default 0)"
+        "--seed",
+        type=int,
+        default=0,
+        help=f"seed of the folds and the bootstrap, 0 to {MAX_SEED:,} (default 0)",
     )
     calibrate.add_argument(
         "--resamples",
@@ -81,10 +85,12 @@ def add_calibrate_command(commands: argparse._SubParsersAction) -> None:
 
 def calibrate_command(args: argparse.Namespace) -> int:
     from faith_udfs.errors import ConfigError
-    from flows.run.calibrate import calibrate
+    from flows.run.calibrate import MAX_SEED, calibrate
 
     if args.resamples < 1:
         raise ConfigError(f"--resamples must be at least 1, got {args.resamples}")
+    if not 0 <= args.seed <= MAX_SEED:
+        raise ConfigError(f"--seed must be 0 to {MAX_SEED:,}, got {args.seed}")
     result = calibrate(
         args.labels,
         args.db,
@@ -128,12 +134,22 @@ def report_lines(result: CalibrationResult) -> list[str]:
             f"{'cut-offs only':<18} {_cell(alone, 'calibrated'):>22}   (the same folds, the "
             "judge's own weights: --cutoffs-only)"
         )
-    return [*lines, reading(accuracy)]
+    return [*lines, reading(accuracy, v.resamples)]
 
 
-def reading(accuracy: dict[str, object]) -> str:
+# Fewer bootstrap resamples than this give intervals too rough to read a verdict from (with 1
+# or 3 the "interval" need not even hold its own estimate).
+MIN_RESAMPLES_READ = 100
+
+
+def reading(accuracy: dict[str, object], resamples: int = MIN_RESAMPLES_READ) -> str:
     """What the balanced accuracy's difference interval says, in one line: a calibration whose
     gain cross-validation cannot tell from nothing is one sample of the labels' luck."""
+    if resamples < MIN_RESAMPLES_READ:
+        return (
+            f"cross-validation: {resamples} bootstrap resamples are too few to read the "
+            f"intervals (--resamples {MIN_RESAMPLES_READ} or more)"
+        )
     low, high = accuracy["difference_low"], accuracy["difference_high"]
     if not isinstance(low, float) or not isinstance(high, float):
         return "cross-validation could not compare the calibration with the default judge"

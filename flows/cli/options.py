@@ -168,8 +168,9 @@ def add_run_arguments(parser: argparse.ArgumentParser) -> None:
     judge.add_argument(
         "--calibration",
         metavar="NAME",
-        help="the grounded judge with the cut-offs and threshold `faith calibrate` stored "
-        "under NAME in --db: its own config series (docs/calibration.md)",
+        help="the grounded judge with the cut-offs, threshold and (when refitted) feature "
+        "weights `faith calibrate` stored under NAME in --db: its own config series "
+        "(docs/calibration.md)",
     )
     judge.add_argument("--llm-reason", action="store_true", help="ask the LLM for prose reasons")
     judge.add_argument("--concurrency", type=int, default=8, help="parallel judge calls (8)")

@@ -34,7 +34,7 @@ from flows.errors import JudgeEndpointError
 from flows.judges.factory import build_judge, close_judge
 from flows.read.source import Source, count_rows, duplicated_case_ids, resolve_source
 from flows.run.batches import config_has_cases
-from flows.run.calibration import with_calibration
+from flows.run.calibration import check_calibration_database, with_calibration
 from flows.run.progress import LogProgress, Progress
 from flows.run.remembered_judge import remembered_judge
 from flows.run.run_end import complete_run, mark_stopped
@@ -67,7 +67,7 @@ def run_score_on_dask(
     _require_one_parquet_table(settings, source)
     total = count_rows(source)
     duplicated = duplicated_case_ids(source)
-    con = open_store(settings.db, lock_timeout=settings.lock_timeout)
+    con = _open_run_store(settings)
     try:
         supersede_dead_runs(con)
         settings = with_calibration(settings, con)  # workers get the cut-offs, not the name
@@ -122,6 +122,13 @@ def run_score_on_dask(
         return complete_run(con, run_id, settings, started)
     finally:
         con.close()
+
+
+def _open_run_store(settings: ScoreSettings) -> duckdb.DuckDBPyConnection:
+    """The run's database, once a `--calibration` it names could be stored there: a refused
+    run creates no file."""
+    check_calibration_database(settings)
+    return open_store(settings.db, lock_timeout=settings.lock_timeout)
 
 
 def _require_one_parquet_table(settings: ScoreSettings, source: Source) -> None:

@@ -95,7 +95,7 @@ def run_nightly(
     from flows.engines import score_with_engine
     from flows.judges.factory import build_judge, close_judge
     from flows.run.alarms import warn_if_mostly_invalid, warn_if_mostly_quarantined
-    from flows.run.calibration import with_calibration
+    from flows.run.calibration import check_calibration_database, with_calibration
 
     check_agreement_floor(agreement_floor)
     check_steps = check_steps or CheckSteps()
@@ -107,6 +107,7 @@ def run_nightly(
         return {**score_with_engine(settings, steps=steps, progress=progress), "judge_check": None}
     # Held from before the run to after its check: this process keeps the write lock, so no
     # other run slips in between (run_score's own connection shares this process's database).
+    check_calibration_database(settings)  # before the file is created
     con = open_store(settings.db, lock_timeout=settings.lock_timeout)
     try:
         # --calibration NAME: the run and the judge check after it use the same cut-offs

@@ -14,38 +14,49 @@ __all__ = ["read_labels"]
 
 _TRUE = ("1", "true", "yes")
 _FALSE = ("0", "false", "no")
+# "1.0" and "0.00" are how pandas writes a label column that ever held a NaN.
+_WHOLE_NUMBER_ZEROS = r"^([01])\.0*$"
+# "[1, 0]" is how pandas writes a list into a CSV cell.
+_LIST_PUNCTUATION = r"[\[\]()'\"]"
 
 
 def read_labels(path: Path | str) -> pl.DataFrame:
     """`case_id` (str), `label` (bool) and `claim_labels` (list of bool, null where not
-    given) of each labelled case; other columns are ignored."""
+    given) of each labelled case; other columns are ignored, and so are rows with neither an
+    id nor a label (a CSV's blank lines)."""
     path = Path(path)
-    kind = "CSV" if path.suffix.lower() == ".csv" else "Parquet"
-    try:
-        if kind == "CSV":
-            frame = pl.read_csv(path, infer_schema=False)  # every column as text
-        else:
-            frame = pl.read_parquet(path, glob=False)
-    except (OSError, pl.exceptions.PolarsError) as exc:
-        raise InputUnreadable(
-            f"labels {path}: not readable as {kind} ({type(exc).__name__})"
-        ) from None
+    frame = _read(path)
+    frame = frame.rename({name: name.strip() for name in frame.columns if name != name.strip()})
     missing = [name for name in ("case_id", "label") if name not in frame.columns]
     if missing:
+        found = frame.columns[:6]
         raise InputUnreadable(
-            f"labels {path}: missing columns {missing}; expected case_id and label (1/0)"
+            f"labels {path}: missing columns {missing}; expected case_id and label (1/0), "
+            f"found {found} (a CSV must be comma-separated)"
         )
-    text = pl.col("label").cast(pl.String).str.strip_chars().str.to_lowercase()
+    for name in ("case_id", "label"):
+        if isinstance(frame.schema[name], pl.List | pl.Array | pl.Struct):
+            raise InputUnreadable(
+                f"labels {path}: {name} must be one value a row, found {frame.schema[name]}"
+            )
+    frame = frame.filter(pl.col("case_id").is_not_null() | pl.col("label").is_not_null())
     labels = frame.select(
         case_id=pl.col("case_id").cast(pl.String),
-        label=pl.when(text.is_in(_TRUE)).then(True).when(text.is_in(_FALSE)).then(False),
+        label=_as_bool(pl.col("label")),
     )
     labels = labels.with_columns(claim_labels=_claim_labels(frame, path))
+    if labels["case_id"].has_nulls():
+        raise InputUnreadable(f"labels {path}: case_id must not be empty")
+    empty = labels.filter(frame["label"].is_null())["case_id"]
+    if empty.len():
+        raise InputUnreadable(
+            f"labels {path}: label is empty for {empty.len()} case"
+            f"{'' if empty.len() == 1 else 's'} (e.g. {empty.head(3).to_list()}); give each "
+            "1 or 0, or leave those rows out"
+        )
     bad = frame.filter(labels["label"].is_null())["label"].head(3).to_list()
     if bad:
         raise InputUnreadable(f"labels {path}: label must be 1 or 0, found {bad}")
-    if labels["case_id"].has_nulls():
-        raise InputUnreadable(f"labels {path}: case_id must not be empty")
     repeated = labels.filter(pl.col("case_id").is_duplicated())["case_id"].unique().sort()
     if repeated.len():
         raise InputUnreadable(
@@ -54,32 +65,61 @@ def read_labels(path: Path | str) -> pl.DataFrame:
     return labels
 
 
+def _read(path: Path) -> pl.DataFrame:
+    """The file as a frame: CSV (by its extension) with every column as text, else Parquet."""
+    kind = "CSV" if path.suffix.lower() == ".csv" else "Parquet"
+    try:
+        if kind == "CSV":
+            return pl.read_csv(path, infer_schema=False)
+        return pl.read_parquet(path, glob=False)
+    except (OSError, pl.exceptions.PolarsError) as exc:
+        raise InputUnreadable(
+            f"labels {path}: not readable as {kind} ({type(exc).__name__})"
+        ) from None
+
+
+def _as_bool(value: pl.Expr) -> pl.Expr:
+    """1/0, true/false, yes/no (any case, 1.0 and 0.0 too) as a bool; null otherwise."""
+    text = (
+        value.cast(pl.String)
+        .str.strip_chars()
+        .str.to_lowercase()
+        .str.replace(_WHOLE_NUMBER_ZEROS, "$1")
+    )
+    return pl.when(text.is_in(_TRUE)).then(True).when(text.is_in(_FALSE)).then(False)
+
+
 def _claim_labels(frame: pl.DataFrame, path: Path) -> pl.Series:
     """`claim_labels` as lists of bool: a Parquet list of 1/0, or text of 1/0 separated by
-    spaces or commas (CSV); null or empty: the case's claims are not labelled."""
-    if "claim_labels" not in frame.columns:
+    spaces or commas (CSV, brackets allowed); null or empty: the case's claims are not
+    labelled."""
+    dtype = frame.schema.get("claim_labels", pl.Null)
+    if dtype == pl.Null:  # absent, or a column pandas wrote with nothing in it
         return pl.Series("claim_labels", [None] * frame.height, dtype=pl.List(pl.Boolean))
     column = pl.col("claim_labels")
-    if frame.schema["claim_labels"] == pl.String:
-        items = column.str.replace_all(r"[,;\s]+", " ").str.strip_chars().str.split(" ")
-    elif isinstance(frame.schema["claim_labels"], pl.List):
-        items = column.list.eval(pl.element().cast(pl.String))
+    if dtype == pl.String:
+        spaced = column.str.replace_all(_LIST_PUNCTUATION, " ").str.replace_all(r"[,;\s]+", " ")
+        items = spaced.str.strip_chars().str.split(" ")
+        items = items.list.eval(pl.element().filter(pl.element() != ""))
+    elif isinstance(dtype, pl.List | pl.Array) and not isinstance(
+        dtype.inner, pl.List | pl.Array | pl.Struct
+    ):
+        items = column.cast(pl.List(dtype.inner)).list.eval(pl.element().cast(pl.String))
     else:
         raise InputUnreadable(
             f"labels {path}: claim_labels must be a list of 1/0, or text such as '1 0 1'"
         )
-    texts = frame.select(
-        items.list.eval(pl.element().str.strip_chars().str.to_lowercase())
-        .list.eval(pl.element().filter(pl.element() != ""))
-        .alias("claim_labels")
-    )
-    words = texts.select(pl.col("claim_labels").explode()).drop_nulls()["claim_labels"]
-    bad = words.filter(~words.is_in([*_TRUE, *_FALSE]))
+    items = items.list.eval(pl.element().fill_null("null"))
+    flags = items.list.eval(_as_bool(pl.element()))
+    words = frame.select(item=items).explode("item").drop_nulls()["item"]
+    bad = words.filter(~_known(words))
     if bad.len():
         raise InputUnreadable(
             f"labels {path}: claim_labels must be 1s and 0s, found {bad.head(3).to_list()}"
         )
-    as_bool = pl.col("claim_labels").list.eval(pl.element().is_in(_TRUE))
-    return texts.select(
-        pl.when(pl.col("claim_labels").list.len() > 0).then(as_bool).alias("claim_labels")
-    ).to_series()
+    return frame.select(pl.when(items.list.len() > 0).then(flags).alias("claim_labels")).to_series()
+
+
+def _known(words: pl.Series) -> pl.Series:
+    """Whether each claim label's text reads as 1 or 0."""
+    return words.to_frame("w").select(_as_bool(pl.col("w")).is_not_null()).to_series()

@@ -43,7 +43,7 @@ from flows.read.labels import read_labels
 from flows.store.calibrations import labelled_cases, load_calibration, save_calibration
 from flows.store.db import open_store
 
-__all__ = ["MIN_LABELS", "CalibrationResult", "calibrate"]
+__all__ = ["MAX_SEED", "MIN_LABELS", "CalibrationResult", "calibrate", "check_name"]
 
 log = logging.getLogger("faithpipe")
 
@@ -52,6 +52,8 @@ log = logging.getLogger("faithpipe")
 MIN_LABELS = 30
 DEFAULT_FOLDS = 5
 DEFAULT_RESAMPLES = 1000
+# The seed is stored in `calibrations.seed` (INTEGER).
+MAX_SEED = 2**31 - 1
 
 
 @dataclass(frozen=True)
@@ -94,6 +96,18 @@ def check_labels(labels: pl.DataFrame, folds: int) -> None:
         )
 
 
+def check_name(name: str) -> None:
+    """Refuse a calibration name that `--calibration NAME` could not give back as typed (exit
+    2): empty, padded with spaces, or holding a control character such as a newline."""
+    if not name.strip():
+        raise ConfigError("--name must not be empty")
+    if name != name.strip() or any(not ch.isprintable() for ch in name):
+        raise ConfigError(
+            f"--name {name!r}: a calibration name must not start or end with a space or hold "
+            "a control character"
+        )
+
+
 def calibrate(
     labels_path: Path | str,
     db: Path | str,
@@ -112,8 +126,7 @@ def calibrate(
     ids not scored in `db`, or a name in use without `replace`. The judge's weights are
     refitted with the cut-offs from MIN_WEIGHT_LABELS labels on, unless `cutoffs_only`."""
     started = time.perf_counter()
-    if not name.strip():
-        raise ConfigError("--name must not be empty")
+    check_name(name)
     labels = read_labels(labels_path)
     check_labels(labels, folds)
     if not Path(db).exists():
@@ -225,7 +238,7 @@ def _require_all_scored(labels: pl.DataFrame, cases: pl.DataFrame, db: Path | st
     """Every labelled id must be a case scored in the database: its content is read there."""
     missing = labels.join(cases, on="case_id", how="anti")["case_id"].sort()
     if missing.len():
-        shown = ", ".join(missing.head(3).to_list())
+        shown = ", ".join(repr(case_id) for case_id in missing.head(3).to_list())
         raise ConfigError(
             f"{missing.len()} of {labels.height} labelled case ids are not scored in {db} "
             f"(e.g. {shown}): score them first, or leave them out of the labels"
@@ -250,8 +263,8 @@ def _with_claim_labels(levels: pl.DataFrame, labels: pl.DataFrame) -> pl.DataFra
         case_id, labelled, claims = counts.row(0)
         raise ConfigError(
             f"claim_labels of {counts.height} cases do not number their claims (e.g. "
-            f"{case_id}: {labelled} labels, {claims} claims; its claim_verdicts list them in "
-            "order)"
+            f"{case_id}: {labelled} labels, {claims} claims as the grounded judge splits the "
+            "answer; the claim_verdicts of a default `faith score` list them in order)"
         )
     per_claim = given.select(
         "case_id",
@@ -262,10 +275,20 @@ def _with_claim_labels(levels: pl.DataFrame, labels: pl.DataFrame) -> pl.DataFra
 
 
 def _claims_labelled(levels: pl.DataFrame) -> int:
-    """How many claims carry a label of their own."""
+    """How many claims carry a label of their own, 0 when those labels are all of one kind:
+    then they cannot rank cut-offs, and the case labels chose them (fit_cutoffs)."""
     if "claim_label" not in levels.columns:
         return 0
-    return int(levels["claim_label"].is_not_null().sum())
+    given = levels["claim_label"].drop_nulls()
+    if given.n_unique() < 2:
+        if given.len():
+            log.warning(
+                "calibrate: the %d claim labels are all %d, so the case labels chose the cut-offs",
+                given.len(),
+                int(given[0]),
+            )
+        return 0
+    return given.len()
 
 
 def _probes(

@@ -5,6 +5,7 @@ there)."""
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from faith_udfs import GroundedJudge
@@ -17,7 +18,20 @@ from flows.store.calibrations import calibration_names, load_calibration
 if TYPE_CHECKING:
     import duckdb
 
-__all__ = ["with_calibration"]
+__all__ = ["check_calibration_database", "with_calibration"]
+
+
+def check_calibration_database(settings: ScoreSettings) -> None:
+    """Refuse `--calibration NAME` on a database that does not exist yet (exit 2) before the
+    run creates it: no calibration can be stored there, and a refused run leaves no file."""
+    name, db = settings.judge.calibration, settings.db
+    if name is None or settings.judge.cutoffs is not None or db == ":memory:":
+        return
+    if not Path(db).exists():
+        raise ConfigError(
+            f"--calibration {name!r}: no such calibration: {db} does not exist yet; "
+            "`faith calibrate LABELS --db DB --name NAME` stores one"
+        )
 
 
 def with_calibration(settings: ScoreSettings, con: duckdb.DuckDBPyConnection) -> ScoreSettings:

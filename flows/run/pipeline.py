@@ -13,7 +13,7 @@ import logging
 import time
 from concurrent.futures import Future
 from dataclasses import replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import polars as pl
 
@@ -34,7 +34,7 @@ from flows.run.batches import (
     classify,
     validate_batch,
 )
-from flows.run.calibration import with_calibration
+from flows.run.calibration import check_calibration_database, with_calibration
 from flows.run.progress import LogProgress, Progress
 from flows.run.remembered_judge import remembered_judge
 from flows.run.run_end import (
@@ -60,6 +60,9 @@ from flows.store.run_costs import count_dry_batch
 from flows.store.run_registry import run_row, start_run
 from flows.waits import result_of, result_unless
 from schemas import CONTRACT_TYPES, ScoredBatch, SizeLimits
+
+if TYPE_CHECKING:
+    import duckdb
 
 log = logging.getLogger("faithpipe")
 
@@ -92,7 +95,7 @@ def run_score(
     source = resolve_source(settings.source, settings.read_options())
     total = count_rows(source)
     duplicates = duplicated_case_ids(source)
-    con = open_store(dry_run_db(settings), lock_timeout=settings.lock_timeout)
+    con = _open_run_store(settings)
     con_free = True
     owned = judge is None  # a judge the caller passed in stays open for the caller
     try:
@@ -166,6 +169,13 @@ def run_score(
             _close_judge_quietly(judge)
         if con_free:
             con.close()
+
+
+def _open_run_store(settings: ScoreSettings) -> duckdb.DuckDBPyConnection:
+    """The run's database (a dry run's stand-in), once a `--calibration` it names could be
+    stored there: a refused run creates no file."""
+    check_calibration_database(settings)
+    return open_store(dry_run_db(settings), lock_timeout=settings.lock_timeout)
 
 
 def _close_judge_quietly(judge: Judge) -> None:

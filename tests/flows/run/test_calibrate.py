@@ -511,6 +511,57 @@ def test_labels_are_read_from_csv_or_parquet_and_refused_when_wrong(tmp_path: Pa
         read_labels(csv)
 
 
+def test_labels_are_read_as_pandas_and_spreadsheets_write_them(tmp_path: Path) -> None:
+    """1.0/0.0 (a label column that held a NaN), "[1, 0]" claim labels, padded headers and a
+    blank last line are what a team's export looks like: read, not refused."""
+    csv = tmp_path / "labels.csv"
+    csv.write_text(' case_id , label ,claim_labels\na,1.0,"[1, 0]"\nb,0.0,\n\n')
+    assert read_labels(csv).rows() == [("a", True, [True, False]), ("b", False, None)]
+    floats = pl.DataFrame(
+        {"case_id": ["a", "b"], "label": [1.0, 0.0], "claim_labels": [[1.0, 0.0], None]}
+    )
+    assert read_labels(labels_file(tmp_path, floats)).rows() == [
+        ("a", True, [True, False]),
+        ("b", False, None),
+    ]
+    never_given = pl.DataFrame({"case_id": ["a"], "label": [1], "claim_labels": [None]})
+    assert read_labels(labels_file(tmp_path, never_given)).rows() == [("a", True, None)]
+
+
+@pytest.mark.parametrize(
+    ("labels", "message"),
+    [
+        (
+            pl.DataFrame({"case_id": ["a", "b"], "label": [1, None]}),
+            r"label is empty for 1 case \(e.g. \['b'\]\)",
+        ),
+        (pl.DataFrame({"case_id": ["a"], "label": [1.5]}), r"label must be 1 or 0, found \[1.5\]"),
+        (pl.DataFrame({"case_id": ["a"], "label": [[1]]}), "label must be one value a row"),
+        (
+            pl.DataFrame({"case_id": ["a"], "label": [1], "claim_labels": [[1, None]]}),
+            r"claim_labels must be 1s and 0s, found \['null'\]",
+        ),
+        (
+            pl.DataFrame({"case_id": ["a"], "label": [1], "claim_labels": [[[1]]]}),
+            "claim_labels must be a list of 1/0",
+        ),
+    ],
+    ids=["empty label", "not 1 or 0", "list label", "null claim label", "nested claim labels"],
+)
+def test_a_label_that_is_not_one_value_of_1_or_0_is_refused(
+    labels: pl.DataFrame, message: str, tmp_path: Path
+) -> None:
+    with pytest.raises(InputUnreadable, match=message):
+        read_labels(labels_file(tmp_path, labels))
+
+
+def test_a_csv_of_another_separator_is_refused_with_the_columns_found(tmp_path: Path) -> None:
+    csv = tmp_path / "labels.csv"
+    csv.write_text("case_id;label\na;1\n")
+    with pytest.raises(InputUnreadable, match=r"found \['case_id;label'\] \(a CSV must be comma"):
+        read_labels(csv)
+
+
 def test_claim_labels_are_used_and_must_number_the_claims(
     scored: tuple[Path, Path, Path], tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -532,6 +583,63 @@ def test_claim_labels_are_used_and_must_number_the_claims(
         "claim_labels of 40 cases do not number their claims (e.g. p000: 2 labels, 1 claims" in err
     )
     assert query(db, "SELECT name FROM calibrations")["name"].to_list() == ["c"]
+
+
+def test_claim_labels_of_one_kind_leave_the_cutoffs_to_the_case_labels(
+    scored: tuple[Path, Path, Path], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    _, db, _ = scored
+    db = Path(shutil.copy(db, tmp_path / "f.duckdb"))
+    all_ones = CASES.select("case_id", "label", claim_labels=pl.concat_list(pl.lit(1)))
+    code = main(
+        ["calibrate", str(labels_file(tmp_path, all_ones)), "--db", str(db), "--resamples", "20"]
+    )
+    out, err = capsys.readouterr()
+    assert code == 0, err
+    assert "claim labels" not in out
+    assert "the 40 claim labels are all 1, so the case labels chose the cut-offs" in err
+    assert query(db, "SELECT claims_labelled FROM calibrations")["claims_labelled"][0] == 0
+
+
+@pytest.mark.parametrize(
+    ("options", "message"),
+    [
+        (["--seed", "2147483648"], "--seed must be 0 to 2,147,483,647, got 2147483648"),
+        (["--name", "a\nb"], "a calibration name must not start or end with a space"),
+        (["--name", " padded "], "a calibration name must not start or end with a space"),
+    ],
+    ids=["seed", "newline in name", "padded name"],
+)
+def test_options_calibrate_could_not_keep_are_refused_before_any_fit(
+    scored: tuple[Path, Path, Path],
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    options: list[str],
+    message: str,
+) -> None:
+    _, db, labels = scored
+    db = Path(shutil.copy(db, tmp_path / "f.duckdb"))
+    code = main(["calibrate", str(labels), "--db", str(db), *options])
+    err = capsys.readouterr().err.strip().splitlines()
+    assert code == 2
+    assert len(err) == 1
+    assert message in err[0]
+    assert query(db, "SELECT count(*) AS n FROM calibrations")["n"][0] == 0
+
+
+def test_a_calibration_named_for_a_new_database_leaves_no_file(
+    scored: tuple[Path, Path, Path], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    source, _, _ = scored
+    db = tmp_path / "new.duckdb"
+    code = main(["score", str(source), "--db", str(db), "--prefect", "no", "--calibration", "x"])
+    err = capsys.readouterr().err.strip().splitlines()
+    assert code == 2
+    assert err == [
+        f"error: --calibration 'x': no such calibration: {db} does not exist yet; "
+        "`faith calibrate LABELS --db DB --name NAME` stores one"
+    ]
+    assert list(tmp_path.iterdir()) == []
 
 
 class InlineSubmitter:
@@ -592,3 +700,12 @@ def test_the_last_line_reads_the_balanced_accuracy_interval(
     low: float | None, high: float | None, says: str
 ) -> None:
     assert says in reading({"difference_low": low, "difference_high": high})
+
+
+def test_too_few_resamples_read_no_verdict() -> None:
+    """With one resample the "interval" is one number that need not hold its own estimate."""
+    line = reading({"difference_low": 0.087, "difference_high": 0.087}, resamples=1)
+    assert line == (
+        "cross-validation: 1 bootstrap resamples are too few to read the intervals "
+        "(--resamples 100 or more)"
+    )

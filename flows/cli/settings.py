@@ -17,14 +17,32 @@ __all__ = ["judge_settings", "run_settings", "settings_error"]
 
 
 def settings_error(exc: Any) -> ConfigError:
-    """A pydantic ValidationError of the settings as one line naming each bad field."""
+    """A pydantic ValidationError of the settings as one line naming each bad option as it is
+    typed (`--max-calls: ...`)."""
     problems = "; ".join(
-        f"{'.'.join(map(str, e['loc']))}: {e['msg']}"
+        f"{_option_name(e['loc'])}: {e['msg']}"
         if e["loc"]
         else e["msg"].removeprefix("Value error, ")  # a rule across options
         for e in exc.errors()
     )
     return ConfigError(problems)
+
+
+# Settings fields whose flag is not `--` and the field's name with dashes.
+_FLAG_OF_FIELD = {
+    "kind": "--judge",
+    "mode": "--judge-mode",
+    "include_reason": "--no-reason",
+    "price_input_usd": "--price-input",
+    "price_output_usd": "--price-output",
+}
+
+
+def _option_name(loc: tuple[Any, ...]) -> str:
+    """`--max-calls` for the field `max_calls` (`--columns.input` for a part of one)."""
+    field = str(loc[0])
+    option = _FLAG_OF_FIELD.get(field, "--" + field.replace("_", "-"))
+    return ".".join([option, *map(str, loc[1:])])
 
 
 # Settings fields whose option has another name on the command line (a field's option is

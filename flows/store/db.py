@@ -138,7 +138,7 @@ def _locked_for_writing(path: Path, waited: float) -> Callable[[str | None], str
     """The message of a writer that gave up waiting for the lock."""
     return lambda pid: (
         f"{path} is locked by {f'process {pid}' if pid else 'another process'} "
-        f"(a run in progress?); waited {waited:g} s. "
+        f"(a run in progress?); waited {round(waited, 1):g} s. "
         "Wait for it to finish, raise --lock-timeout, or use another --db."
     )
 

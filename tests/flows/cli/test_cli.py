@@ -89,10 +89,20 @@ def test_bad_sources_exit_nonzero_with_one_line_and_write_nothing(
     assert not db.exists()
 
 
-def test_bad_option_values_are_refused_before_anything_runs(tmp_path: Path, capsys) -> None:
+@pytest.mark.parametrize(
+    ("options", "message"),
+    [
+        (["--threshold", "2"], "error: --threshold: Input should be less than or equal to 1"),
+        (["--max-calls", "-1"], "error: --max-calls: Input should be greater than or equal to 0"),
+        (["--calibration", ""], "error: --calibration: String should have at least 1 character"),
+    ],
+)
+def test_bad_option_values_are_refused_naming_the_option_before_anything_runs(
+    tmp_path: Path, capsys, options: list[str], message: str
+) -> None:
     source = write(many_cases(2), tmp_path / "a.parquet")
-    assert main(["score", str(source), "--db", str(tmp_path / "f.duckdb"), "--threshold", "2"]) == 2
-    assert "threshold" in capsys.readouterr().err
+    assert main(["score", str(source), "--db", str(tmp_path / "f.duckdb"), *options]) == 2
+    assert capsys.readouterr().err.strip().splitlines() == [message]
     assert not (tmp_path / "f.duckdb").exists()
 
 
@@ -144,6 +154,7 @@ def test_a_locked_database_gives_a_clear_message(tmp_path: Path, capsys) -> None
     assert code == 4
     err = capsys.readouterr().err
     assert f"is locked by process {holder.pid}" in err
+    assert "waited 0.5 s." in err  # the wait rounded, not 0.49998
     assert "--lock-timeout" in err
 
 

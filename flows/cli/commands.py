@@ -67,13 +67,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         return int(args.command(args) or EXIT_OK)
     except KeyboardInterrupt as exc:
         stderr.print(
-            f"interrupted ({signal_name(exc)}): committed batches are kept; run again to finish"
+            f"interrupted ({signal_name(exc)}): committed batches are kept; run again to finish",
+            soft_wrap=True,  # one line, however narrow the terminal: a log keeps it whole
         )
         return exit_code_of(exc)
     except (Exception, PanicException) as exc:
         stop = as_stop(exc)  # a signal that DuckDB reworded while a query ran
         if stop is not None:
-            stderr.print(f"interrupted ({signal_name(stop)}): run again to finish")
+            stderr.print(f"interrupted ({signal_name(stop)}): run again to finish", soft_wrap=True)
             return exit_code_of(stop)
         code, message = failure(exc, getattr(args, "db", None))
         say(message)
@@ -197,6 +198,10 @@ def build_parser() -> argparse.ArgumentParser:
     from flows.cli.compare_command import add_compare_command
 
     add_compare_command(commands)
+    # Every failure line of exit 1 offers `-v` for its traceback: every command takes it.
+    for command in commands.choices.values():
+        if "--verbose" not in command._option_string_actions:
+            command.add_argument("-v", "--verbose", action="store_true", help="debug log lines")
     return parser
 
 

@@ -203,8 +203,39 @@ def connect_for_reading(
                 "after each completed run."
             ),
         )
+    try:
+        refuse_unreadable_database(con, path)
+    except BaseException:
+        con.close()
+        raise
     register_metric_functions(con)
     return con
+
+
+def refuse_unreadable_database(con: duckdb.DuckDBPyConnection, path: Path | str) -> None:
+    """DatabaseError (exit 5) for a reader given a database that is not faithpipe's, or one
+    no run has written yet: its queries would fail on tables it lacks."""
+    found = con.execute(sql("database_objects")).fetchall()
+    if found and _is_faithpipe_database(con):
+        return
+    if not found:
+        raise DatabaseError(f"{path} holds no faithpipe tables yet; run `faith score` first")
+    raise DatabaseError(
+        f"{path} is not a faithpipe database: it holds {_listing(found)}. Nothing was read; "
+        "give --db a faithpipe database."
+    )
+
+
+def _listing(found: list[tuple[str, str, str]]) -> str:
+    """`sales (table), shop.items (table) and 3 more`: what a foreign database holds."""
+    named = [
+        f"{name} ({kind})" if schema == "main" else f"{schema}.{name} ({kind})"
+        for schema, name, kind in found
+    ]
+    listed = ", ".join(named[:_FOREIGN_NAMES_SHOWN])
+    if len(named) > _FOREIGN_NAMES_SHOWN:
+        listed += f" and {len(named) - _FOREIGN_NAMES_SHOWN} more"
+    return listed
 
 
 # The migration from which the analysis macros and views are made from sql/analysis.sql (its
@@ -354,15 +385,8 @@ def refuse_foreign_database(con: duckdb.DuckDBPyConnection, path: Path | str) ->
     found = con.execute(sql("database_objects")).fetchall()
     if not found or _is_faithpipe_database(con):
         return
-    named = [
-        f"{name} ({kind})" if schema == "main" else f"{schema}.{name} ({kind})"
-        for schema, name, kind in found
-    ]
-    listed = ", ".join(named[:_FOREIGN_NAMES_SHOWN])
-    if len(named) > _FOREIGN_NAMES_SHOWN:
-        listed += f" and {len(named) - _FOREIGN_NAMES_SHOWN} more"
     raise DatabaseError(
-        f"{path} is not a faithpipe database: it holds {listed}. "
+        f"{path} is not a faithpipe database: it holds {_listing(found)}. "
         "Nothing was written to it; give --db a new file, an empty one, or a faithpipe database."
     )
 

@@ -190,3 +190,32 @@ def test_help_documents_every_option(capsys) -> None:
         "--prefect",
     ]:
         assert option in text
+
+
+def test_every_command_takes_v_for_the_traceback_its_failure_line_offers() -> None:
+    """Exit 1's line says "run again with -v for the traceback": no command may refuse -v."""
+    from flows.cli.commands import build_parser
+
+    parser = build_parser()
+    commands = parser._subparsers._group_actions[0].choices  # type: ignore[union-attr]
+    for name, command in commands.items():
+        assert "--verbose" in command._option_string_actions, name
+
+
+def test_a_run_deadline_is_one_line_on_a_narrow_terminal(
+    monkeypatch: pytest.MonkeyPatch, capsys
+) -> None:
+    """Rich wraps at the terminal's width (80 without one): a log must keep the line whole."""
+    from flows.cli import commands
+    from flows.run.stop_signals import RunDeadline
+
+    def deadline(args: object) -> int:
+        raise RunDeadline("the run deadline, --run-timeout 3600 s")
+
+    monkeypatch.setattr(commands, "runs_command", deadline)
+    monkeypatch.setenv("COLUMNS", "40")
+    assert commands.main(["runs"]) == 14
+    assert capsys.readouterr().err.strip().splitlines() == [
+        "interrupted (the run deadline, --run-timeout 3600 s): committed batches are kept; "
+        "run again to finish"
+    ]

@@ -133,6 +133,37 @@ def test_a_foreign_database_fails_the_cli_with_exit_5_in_one_line(tmp_path: Path
     assert fingerprint(db) == before
 
 
+_READERS = ("runs", "report", "batches", "compare")
+_FOREIGN = ("CREATE TABLE sales (id INTEGER)",)
+_FOREIGN_RUNS = ("CREATE TABLE runs (id INTEGER)",)
+
+
+# (`faith compare` stores its comparison: an empty file is one it may write, and it says
+# "nothing scored to compare", exit 2.)
+@pytest.mark.parametrize(
+    ("command", "statements", "message"),
+    [
+        *[(c, _FOREIGN, "is not a faithpipe database: it holds sales") for c in _READERS],
+        *[(c, _FOREIGN_RUNS, "is not a faithpipe database: it holds runs") for c in _READERS],
+        *[(c, (), "holds no faithpipe tables yet; run `faith score` first") for c in _READERS[:3]],
+    ],
+)
+def test_readers_refuse_a_database_that_is_not_faithpipes_with_exit_5(
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    command: str,
+    statements: tuple[str, ...],
+    message: str,
+) -> None:
+    db = foreign_database(tmp_path / "shop.duckdb", *statements)
+    before = fingerprint(db)
+    assert main([command, "--db", str(db)]) == 5
+    lines = capsys.readouterr().err.strip().splitlines()
+    assert len(lines) == 1
+    assert message in lines[0]
+    assert fingerprint(db) == before
+
+
 def test_the_writers_memory_limit_is_fixed_with_room_for_key_indexes(tmp_path: Path) -> None:
     # DuckDB caches what a run writes up to its limit: fixed, so a 10M-row run holds no more
     # than a 1M-row one; only tables with a PRIMARY KEY (whose index stays in memory) add room.

@@ -10,8 +10,10 @@ marked AS (
     SELECT *,
            __role IN ('user', 'assistant', 'system')
                AND content IS NOT NULL AND trim(content) <> '' AS __eligible,
+           -- coalesced: a conversation's last turn has no next one, and a NULL here
+           -- would drop a blank closing answer instead of quarantining it
            __role = 'assistant' AND (content IS NULL OR trim(content) = '')
-               AND (__tool_calls OR lead(__role) OVER w = 'tool') AS __tool_step
+               AND coalesce(__tool_calls OR lead(__role) OVER w = 'tool', false) AS __tool_step
     FROM good
     WINDOW w AS (PARTITION BY __cid ORDER BY __turn)
 ),

@@ -160,6 +160,28 @@ def test_broken_turns_are_quarantined_one_row_each(scored: Path) -> None:
     ]
 
 
+@pytest.mark.parametrize("blank", ["   ", "", None], ids=["spaces", "empty", "null"])
+def test_a_blank_answer_that_ends_a_conversation_is_quarantined_not_lost(
+    tmp_path: Path, blank: str | None
+) -> None:
+    """A closing assistant turn has no next turn to make it a tool step: it is a case, and
+    blank, so quarantined; mid-conversation or last, the same."""
+    rows = [
+        ("b1", 1, "user", "Where is order A17?", None),
+        ("b1", 2, "assistant", blank, None),
+        ("b2", 1, "user", "Where is order A17?", None),
+        ("b2", 2, "assistant", blank, None),
+        ("b2", 3, "user", "Hello?", None),
+        ("b2", 4, "assistant", SHIPPED, [SHIPPED]),
+    ]
+    turns_frame(rows).write_parquet(tmp_path / "turns.parquet")
+    db = tmp_path / "blank.duckdb"
+    run = _run(tmp_path / "turns.parquet", db)
+    assert (run["rows_in"], run["rows_scored"], run["rows_quarantined"]) == (3, 1, 2)
+    found = query(db, "SELECT case_id FROM quarantine ORDER BY case_id")
+    assert found == [("b1:2",), ("b2:2",)]
+
+
 def test_the_window_bounds_what_a_turn_may_rely_on(tmp_path: Path) -> None:
     turns_frame().write_parquet(tmp_path / "turns.parquet")
     db = tmp_path / "narrow.duckdb"

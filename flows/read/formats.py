@@ -144,6 +144,20 @@ def reader_sql(fmt: str, together: bool = False) -> str:
     return reader.replace(", union_by_name := true", "") if fmt == "csv" else reader
 
 
+def json_values_as_text(
+    columns: list[str], types: list[duckdb.DuckDBPyType], keep: str | None = None
+) -> str:
+    """The `REPLACE` items that read each JSON-typed column (read_json's type for a column
+    whose values differ in type: "a", 42) as its values' text: "a", not the JSON '"a"', so
+    a row reads the same from a file of mixed types as from a clean one. `keep`: the
+    passages' column, whose JSON text the contract parses as a list; '' when none is JSON."""
+    return ", ".join(
+        f"{quoted(name)} ->> '$' AS {quoted(name)}"
+        for name, kind in zip(columns, types, strict=True)
+        if str(kind) == "JSON" and name != keep
+    )
+
+
 def reader_connection() -> duckdb.DuckDBPyConnection:
     """A DuckDB connection for reading files, its memory bounded (it spills past it)."""
     con = duckdb.connect(config={"memory_limit": _READER_MEMORY})
@@ -212,6 +226,9 @@ def duckdb_frames(
                 column = quoted(list_column or "")
                 select = f"* REPLACE ({_duckdb_lists_as_json(column)} AS {column})"
             query = con.sql(f"SELECT {select} FROM {reader}", params=files)
+            unwrapped = json_values_as_text(query.columns, query.types, keep=list_column)
+            if unwrapped:
+                query = query.project(f"* REPLACE ({unwrapped})")
             yield from _rebatched(query.to_arrow_reader(batch_size), batch_size)
         except duckdb.Error as exc:
             failed = _failing(con, paths, fmt)

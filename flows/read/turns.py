@@ -17,7 +17,7 @@ import duckdb
 import polars as pl
 
 from flows.errors import InputUnreadable
-from flows.read.formats import FORMATS, duckdb_paths, quoted, reader_sql
+from flows.read.formats import FORMATS, duckdb_paths, json_values_as_text, quoted, reader_sql
 from flows.read.shapes import RawBatch, Source
 from flows.store.db import sql
 
@@ -94,6 +94,15 @@ def _load(con: duckdb.DuckDBPyConnection, source: Source) -> None:
     ]
     params = {f"files_{fmt}": paths for fmt, paths in by_format.items()}
     con.execute(f"CREATE TEMP TABLE raw_rows AS {' UNION ALL BY NAME '.join(reads)}", params)
+    if source.form != "chat":  # a chat log's `messages` is read as the structure it is
+        rows = con.table("raw_rows")
+        keep = source.options.source_name("retrieval_context")
+        unwrapped = json_values_as_text(rows.columns, rows.types, keep=keep)
+        if unwrapped:
+            con.execute(
+                "CREATE OR REPLACE TEMP TABLE raw_rows AS "
+                f"SELECT * REPLACE ({unwrapped}) FROM raw_rows"
+            )
     renamed = _renamed(con, "raw_rows", source)
     if source.form == "chat":
         fallbacks = _chat_fallbacks(con, renamed)

@@ -75,6 +75,26 @@ def test_csv_jsonl_json_and_gzip_copies_score_as_the_parquet_file(tmp_path: Path
     assert len(expected) == 60
 
 
+def test_a_json_file_of_mixed_types_reads_each_text_as_a_clean_file_does(tmp_path: Path) -> None:
+    """One answer logged as a number makes read_json type the column JSON: the others must
+    still read as their text, not as JSON with its quotes (and keep their content hash)."""
+    frame = many_cases(3).with_columns(pl.col("logged_at").dt.strftime("%Y-%m-%dT%H:%M:%S"))
+    clean = tmp_path / "clean.jsonl"
+    frame.write_ndjson(clean)
+    rows = [json.loads(line) for line in clean.read_text().splitlines()]
+    mixed = tmp_path / "mixed.jsonl"
+    odd = {**rows[0], "case_id": "odd", "actual_output": 42, "input": 7}
+    mixed.write_text("".join(json.dumps(row) + "\n" for row in [*rows, odd]))
+    compared = "SELECT case_id, input, actual_output, content_hash FROM case_scores"
+    _score(clean, tmp_path / "clean.duckdb")
+    run = _score(mixed, tmp_path / "mixed.duckdb")
+    assert (run["rows_in"], run["rows_scored"]) == (4, 4)
+    found = query(tmp_path / "mixed.duckdb", compared + " WHERE case_id <> 'odd' ORDER BY 1")
+    assert found == query(tmp_path / "clean.duckdb", compared + " ORDER BY 1")
+    odd_row = query(tmp_path / "mixed.duckdb", compared + " WHERE case_id = 'odd'")
+    assert odd_row[0][1:3] == ("7", "42")
+
+
 def test_a_folder_or_glob_of_csv_files_is_read_as_for_parquet(tmp_path: Path) -> None:
     frame = many_cases(30)
     for part in range(3):

@@ -182,6 +182,21 @@ def test_a_blank_answer_that_ends_a_conversation_is_quarantined_not_lost(
     assert found == [("b1:2",), ("b2:2",)]
 
 
+def test_turns_in_json_of_mixed_types_read_their_text_as_a_clean_file_does(
+    tmp_path: Path, scored: Path
+) -> None:
+    """One turn's content logged as a number types the column JSON: the other turns must
+    still read as their text, not as JSON with its quotes."""
+    lines = turns_frame().with_columns(pl.col("logged_at").dt.strftime("%Y-%m-%dT%H:%M:%S"))
+    rows = lines.to_dicts()
+    rows.append({**rows[0], "conversation_id": "c9", "turn": 1, "content": 7})
+    (tmp_path / "turns.jsonl").write_text("".join(json.dumps(row) + "\n" for row in rows))
+    db = tmp_path / "mixed.duckdb"
+    _run(tmp_path / "turns.jsonl", db)
+    compared = "SELECT case_id, input, actual_output, score, status FROM case_scores ORDER BY 1"
+    assert query(db, compared) == query(scored, compared)
+
+
 def test_the_window_bounds_what_a_turn_may_rely_on(tmp_path: Path) -> None:
     turns_frame().write_parquet(tmp_path / "turns.parquet")
     db = tmp_path / "narrow.duckdb"

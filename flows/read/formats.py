@@ -13,6 +13,7 @@ from pathlib import Path
 import duckdb
 import polars as pl
 import pyarrow as pa
+from duckdb.sqltypes import DuckDBPyType
 
 from faith_udfs.frames import parse_columns  # noqa: F401 - the one `--columns` parser, CLI and Python alike
 from flows.errors import InputUnreadable
@@ -145,7 +146,7 @@ def reader_sql(fmt: str, together: bool = False) -> str:
 
 
 def json_values_as_text(
-    columns: list[str], types: list[duckdb.DuckDBPyType], keep: str | None = None
+    columns: list[str], types: list[DuckDBPyType], keep: str | None = None
 ) -> str:
     """The `REPLACE` items that read each JSON-typed column (read_json's type for a column
     whose values differ in type: "a", 42) as its values' text: "a", not the JSON '"a"', so

@@ -215,6 +215,8 @@ def score_command(args: argparse.Namespace) -> int:
         run = execute(settings, prefect=use_prefect(args.prefect))
     if run.get("dry_run"):
         print(dry_run_line(run))
+        if run.get("dry_run_alarm"):  # the real run would end so: exit 11 or 8
+            raise run["dry_run_alarm"]
         return EXIT_OK
     print(run_line(run))
     if run["judge_calls"] or run["judge_cached"]:

@@ -183,6 +183,8 @@ def _nightly(args: argparse.Namespace) -> int:
         from flows.run.cost_summary import dry_run_line
 
         print(dry_run_line(result))
+        if result.get("dry_run_alarm"):  # the real run would end so: exit 11 or 8
+            raise result["dry_run_alarm"]
         return EXIT_OK
     # A drift warning is already logged on stderr by the run.
     print(run_line(result))

@@ -60,7 +60,8 @@ def warn_if_mostly_quarantined(
     warning = (
         f"{run['rows_quarantined']:,} of {run['rows_in']:,} rows ({share:.1%}) were "
         f"quarantined, more than --max-quarantine-share {most:g}; top checks: "
-        f"{checks_line(top_quarantine_checks(con, run_id))} (see the quarantine table)"
+        f"{checks_line(top_quarantine_checks(con, run_id))} "
+        + ("(a dry run keeps no rows)" if run.get("dry_run") else "(see the quarantine table)")
     )
     _warn(con, run_id, warning)
     return f"run {run_id} completed, but {warning}"

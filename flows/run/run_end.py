@@ -77,11 +77,19 @@ def complete_run(
         drifted = warn_if_mostly_quarantined(con, run_id, settings.max_quarantine_share)
     if settings.snapshot and not settings.dry_run:
         write_snapshot(con, settings.db)
-    if drifted:  # the source comes first: its rows never reached the judge
-        raise QuarantineShareExceeded(drifted)
-    if too_many_invalid:
-        raise TooManyInvalid(too_many_invalid)
-    return {**run_row(con, run_id), "quarantine_checks": top_quarantine_checks(con, run_id)}
+    # the source comes first: its rows never reached the judge
+    alarm = (
+        QuarantineShareExceeded(drifted)
+        if drifted
+        else TooManyInvalid(too_many_invalid)
+        if too_many_invalid
+        else None
+    )
+    if alarm is not None and not settings.dry_run:
+        raise alarm
+    row = {**run_row(con, run_id), "quarantine_checks": top_quarantine_checks(con, run_id)}
+    # A dry run's estimate is printed first; its caller raises the alarm after it.
+    return {**row, "dry_run_alarm": alarm} if settings.dry_run else row
 
 
 def mark_stopped(

@@ -66,6 +66,7 @@ def write_batch(
             if rescored.height:
                 run_sql_file(con, "delete_rescored", {"config_id": config_id})
             run_sql_file(con, "insert_results", {"run_id": run_id, "now": now})
+            con.execute(sql("count_quarantine_checks"), {"run_id": run_id})
             spent = time.perf_counter() - started
             con.execute(
                 sql("count_batch"),

@@ -8,7 +8,7 @@ from datetime import UTC, datetime
 from typing import TYPE_CHECKING
 
 from faith_udfs import MetricConfig
-from flows.store.db import sql, transaction
+from flows.store.db import register, sql, transaction
 
 if TYPE_CHECKING:
     import duckdb
@@ -57,11 +57,14 @@ def count_dry_batch(
     batch_no: int | None = None,
 ) -> float:
     """A dry run's write step: the batch's counts and estimated calls and tokens go to its
-    `runs` row, nothing else (no score, verdict, truth or quarantine row). The stand-in
-    judge's pass count means nothing, so none is recorded."""
+    `runs` row, and its quarantined rows' counts by check to `run_quarantine_checks`, nothing
+    else (no score, verdict, truth or quarantine row). The stand-in judge's pass count means
+    nothing, so none is recorded."""
     del config_id, config, batch_no  # the write step's signature; nothing is written by them
     started = time.perf_counter()
+    register(con, "new_quarantine", scored.quarantined.select("check", "row_key"))
     with transaction(con):
+        con.execute(sql("count_quarantine_checks"), {"run_id": run_id})
         con.execute(
             sql("count_batch"),
             {
@@ -76,6 +79,7 @@ def count_dry_batch(
                 "seconds_write": 0.0,
             },
         )
+    con.unregister("new_quarantine")
     return time.perf_counter() - started
 
 

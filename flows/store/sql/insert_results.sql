@@ -17,8 +17,3 @@ WHERE NOT EXISTS (
 INSERT INTO quarantine BY NAME
 SELECT *, $run_id AS run_id, $now AS quarantined_at FROM new_quarantine
 ON CONFLICT DO NOTHING;
-
-INSERT INTO run_quarantine_checks AS r
-SELECT $run_id AS run_id, "check", count(DISTINCT row_key) AS "rows"
-FROM new_quarantine GROUP BY "check"
-ON CONFLICT (run_id, "check") DO UPDATE SET "rows" = r."rows" + excluded."rows";

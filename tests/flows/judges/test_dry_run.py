@@ -107,6 +107,28 @@ def test_the_cli_dry_run_needs_no_key_and_creates_no_database(
     assert "judge check" not in out
 
 
+@pytest.mark.parametrize("command", ["score", "nightly"])
+def test_a_dry_run_of_a_drifted_source_prints_its_estimate_then_exits_11_naming_the_check(
+    source: Path, tmp_path: Path, capsys: pytest.CaptureFixture, command: str
+) -> None:
+    """The real run would end with exit 11: the dry run says so, after its estimate, and
+    names the failing check though it keeps no quarantine row."""
+    drifted = tmp_path / "drifted.parquet"
+    blank = pl.int_range(pl.len()) < 40
+    answers = pl.when(blank).then(pl.lit(" ")).otherwise(pl.col("actual_output"))
+    pl.read_parquet(source).with_columns(actual_output=answers).write_parquet(drifted)
+    db = tmp_path / "none.duckdb"
+    code = main([command, str(drifted), "--db", str(db), "--dry-run", "--prefect", "no"])
+    out, err = capsys.readouterr()
+    assert code == 11
+    assert "80 cases to judge (0 already scored, 40 quarantined)" in out
+    errors = [line for line in err.splitlines() if line.startswith("error:")]
+    assert len(errors) == 1
+    assert "40 of 120 rows (33.3%) were quarantined" in errors[0]
+    assert "top checks: actual_output_not_blank 40 (a dry run keeps no rows)" in errors[0]
+    assert not db.exists()
+
+
 def test_prices_come_from_the_options_else_the_table() -> None:
     assert table_price("gpt-4o-mini-2024-07-18") == (0.15, 0.60)
     assert table_price("openai/gpt-4o") == (2.50, 10.00)

@@ -100,3 +100,27 @@ def test_every_main_command_of_the_readme_is_one_the_cli_takes() -> None:
         if command[1].startswith("-"):  # `faith --help`: argparse exits on it, by design
             continue
         parser.parse_args(command[1:])
+
+
+def test_the_readmes_demo_output_is_what_the_demo_prints(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The pass rate and the days the README shows of `make demo`'s table are the judge's of
+    today: a new rules version must bring the README along (the figures once stayed v3's)."""
+    from flows.cli import main
+
+    readme = (ROOT / "README.md").read_text()
+    block = readme.split("## What the demo prints", 1)[1].split("```", 2)[1]
+    shown_rate = re.search(r"pass rate (\d+\.\d)%", block)
+    assert shown_rate is not None
+    days = [
+        [cell.strip() for cell in line.strip("│ ").split("│")]
+        for line in block.splitlines()
+        if line.startswith("│ 2026-")
+    ]
+    assert len(days) == 5
+    assert main(["demo", "--prefect", "no", "--db", str(tmp_path / "d.duckdb")]) == 0
+    printed = capsys.readouterr().out
+    assert f"pass rate {shown_rate.group(1)}%" in printed
+    for day in days:
+        assert re.search(r"\s+".join(map(re.escape, day)), printed), day

@@ -127,7 +127,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     score = commands.add_parser(
         "score",
-        help="score a Parquet source (file, folder, glob, hive partitions)",
+        help="score logs: Parquet, CSV or JSON (a file, folder, glob, hive partitions; "
+        "cases or conversations)",
         description="Score SOURCE into the DuckDB file. Cases already scored under the same "
         "metric config with unchanged content are skipped: re-running costs nothing.",
     )

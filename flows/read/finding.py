@@ -25,10 +25,11 @@ from schemas import REQUIRED_COLUMNS
 def resolve_source(spec: str | Path, options: ReadOptions | None = None) -> Source:
     """Find the files behind SOURCE; fails with a clear message when there are none.
 
-    Files are named by their absolute, normalised path (symbolic links are not followed, so a
-    linked `key=value` folder keeps its value), so a row has one identity (its quarantine key)
-    however SOURCE was spelled. A path that exists is read as itself, even when its name holds
-    glob characters (`logs[1].parquet`); only one that does not is a glob.
+    Files are named by their absolute, normalised path (symbolic links are read through but
+    not resolved, so a linked `key=value` folder keeps its value), so a row has one identity
+    (its quarantine key) however SOURCE was spelled. A path that exists is read as itself,
+    even when its name holds glob characters (`logs[1].parquet`); only one that does not is a
+    glob.
     """
     text = str(spec)
     options = options or ReadOptions()
@@ -103,7 +104,9 @@ def _table_files(folder: Path, name: str) -> list[Path]:
     if single.is_file():
         return [single]
     sub = folder / name
-    return sorted(p for p in sub.rglob("*.parquet") if p.is_file()) if sub.is_dir() else []
+    if not sub.is_dir():
+        return []
+    return sorted(p for p in files_below(sub) if p.suffix == ".parquet")
 
 
 def _files_under(folder: Path, options: ReadOptions) -> list[Path]:
@@ -112,9 +115,26 @@ def _files_under(folder: Path, options: ReadOptions) -> list[Path]:
     `_SUCCESS`, hidden files), not logs: Parquet is read wherever it lies, as it always was."""
     return sorted(
         path
-        for path in folder.rglob("*")
-        if path.is_file() and named_format(path, options) and not _metadata(path, folder)
+        for path in files_below(folder)
+        if named_format(path, options) and not _metadata(path, folder)
     )
+
+
+def files_below(folder: Path) -> list[Path]:
+    """Every file under `folder`, linked folders followed (a `region=us` link to another
+    disk is logs like the rest; pathlib's rglob skips it without a word), each named by its
+    path through the link, and a folder reached twice (a link to itself or above) read once."""
+    found: list[Path] = []
+    seen: set[tuple[int, int]] = set()
+    for root, dirs, files in os.walk(folder, followlinks=True):
+        stat = os.stat(root)
+        if (stat.st_dev, stat.st_ino) in seen:
+            dirs.clear()
+            continue
+        seen.add((stat.st_dev, stat.st_ino))
+        dirs.sort()
+        found.extend(Path(root, name) for name in files if os.path.isfile(os.path.join(root, name)))
+    return found
 
 
 def _metadata(path: Path, folder: Path) -> bool:

@@ -88,3 +88,24 @@ def test_a_linked_partition_keeps_its_value_and_a_file_is_read_once(tmp_path: Pa
     # Python's glob lists a file once per way `**/**` reaches it: each file is read once.
     found = resolve_source(str(tmp_path / "archive" / "**" / "**" / "*.parquet"))
     assert found.files["cases"] == [tmp_path / "archive" / "d1" / "x.parquet"]
+
+
+def test_a_folder_reads_its_linked_partitions_once_each(tmp_path: Path) -> None:
+    """A `region=us` link to another disk's folder is logs like the rest of the folder (it
+    was skipped without a word); a link back up the tree is not walked twice."""
+    write(many_cases(3), tmp_path / "logs" / "region=eu" / "a.parquet")
+    elsewhere = write(many_cases(5).tail(2), tmp_path / "archive" / "d1" / "b.parquet").parent
+    (tmp_path / "logs" / "region=us").symlink_to(elsewhere)
+    (tmp_path / "logs" / "region=eu" / "up").symlink_to(tmp_path / "logs")
+    source = resolve_source(str(tmp_path / "logs"))
+    assert source.files["cases"] == [
+        tmp_path / "logs" / "region=eu" / "a.parquet",
+        tmp_path / "logs" / "region=us" / "b.parquet",
+    ]
+    run = run_score(ScoreSettings(source=str(tmp_path / "logs"), db=str(tmp_path / "f.duckdb")))
+    assert (run["rows_in"], run["rows_scored"]) == (5, 5)
+    regions = query(
+        tmp_path / "f.duckdb",
+        "SELECT segments ->> 'region' AS r, count(*) FROM case_scores GROUP BY r ORDER BY r",
+    )
+    assert regions == [("eu", 3), ("us", 2)]

@@ -16,7 +16,7 @@ from pathlib import Path
 
 from flows.errors import InputUnreadable
 from flows.read.file_facts import FileFacts, described_facts, gather_facts, parquet_facts
-from flows.read.formats import ReadOptions, named_format
+from flows.read.formats import ReadOptions, check_mapping, named_format
 from flows.read.shapes import Source
 from flows.read.three_tables import THREE_TABLES
 from schemas import REQUIRED_COLUMNS
@@ -160,6 +160,7 @@ def check_file(
     source = source or Source(str(path), "wide")
     names = _file_names(path, source)
     options = source.options
+    check_mapping(names, options, str(path))
     present = set(names) | set(hive_values(path, root))
     required = [
         column

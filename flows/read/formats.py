@@ -113,18 +113,29 @@ def named_format(path: Path, options: ReadOptions) -> bool:
 
 def mapped(frame: pl.DataFrame, options: ReadOptions) -> pl.DataFrame:
     """The frame with the mapped columns under their contract names."""
-    renames = {
-        source: name
-        for name, source in options.columns.items()
-        if source in frame.columns and source != name
-    }
-    clashing = [name for name in renames.values() if name in frame.columns]
+    renames = _renames(frame.columns, options)
+    check_mapping(frame.columns, options, "the source")
+    return frame.rename(renames) if renames else frame
+
+
+def check_mapping(columns: list[str], options: ReadOptions, where: str) -> None:
+    """Refuse a `--columns` mapping onto a name the columns have already (exit 3): two
+    columns would carry one contract name. Checked on each file's columns before a run
+    starts, and on each frame read."""
+    clashing = [name for name in _renames(columns, options).values() if name in columns]
     if clashing:
         raise InputUnreadable(
-            f"--columns maps onto {', '.join(clashing)}, which the source has already: "
+            f"{where}: --columns maps onto {', '.join(clashing)}, which it has already: "
             "map that column too, or drop it"
         )
-    return frame.rename(renames) if renames else frame
+
+
+def _renames(columns: list[str], options: ReadOptions) -> dict[str, str]:
+    return {
+        source: name
+        for name, source in options.columns.items()
+        if source in columns and source != name
+    }
 
 
 def duckdb_paths(paths: list[Path]) -> list[str]:

@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 
 import duckdb
+import polars as pl
 import pytest
 
 from flows.cli import main
@@ -65,23 +66,32 @@ def _corrupt(folder: Path) -> Path:
 
 
 @pytest.mark.parametrize(
-    ("make_source", "code", "message"),
+    ("make_source", "options", "code", "message"),
     [
-        (lambda d: d / "nope.parquet", 3, "no such file, folder or glob"),
-        (_corrupt, 3, "not a readable Parquet file"),
+        (lambda d: d / "nope.parquet", [], 3, "no such file, folder or glob"),
+        (_corrupt, [], 3, "not a readable Parquet file"),
         (
             lambda d: write(cases([case_row("c")]).drop("actual_output"), d / "x.parquet"),
+            [],
             3,
             "missing required column actual_output",
+        ),
+        (  # two columns would be `input`: refused before the database is made
+            lambda d: write(
+                cases([case_row("c")]).with_columns(question=pl.lit("q")), d / "y.parquet"
+            ),
+            ["--columns", "input=question"],
+            3,
+            "y.parquet: --columns maps onto input, which it has already",
         ),
     ],
 )
 def test_bad_sources_exit_nonzero_with_one_line_and_write_nothing(
-    tmp_path: Path, capsys, make_source, code: int, message: str
+    tmp_path: Path, capsys, make_source, options: list[str], code: int, message: str
 ) -> None:
     source = make_source(tmp_path)
     db = tmp_path / "f.duckdb"
-    assert main(["score", str(source), "--db", str(db), "--prefect", "no"]) == code
+    assert main(["score", str(source), "--db", str(db), "--prefect", "no", *options]) == code
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1
     assert err[0].startswith("error: ")

@@ -157,8 +157,10 @@ def _nightly(args: argparse.Namespace) -> int:
     if use_prefect(args.prefect):
         configure_prefect_environment()
         from flows.orchestration.nightly_flow import nightly_flow
+        from flows.orchestration.prefect_server import require_prefect_server
         from flows.orchestration.score_flow import show_console_progress
 
+        require_prefect_server()  # a server that does not answer: exit 2, nothing read
         show_console_progress(progress)
         alerts = alert_settings(args)
         result = nightly_flow(

@@ -8,6 +8,7 @@ from typing import Any
 
 from rich.console import Console
 
+from flows.orchestration.prefect_console import show_engine_lines
 from flows.printable import printable
 from flows.run.progress_bar import stderr
 from flows.scrub import ScrubbingFilter
@@ -17,7 +18,9 @@ __all__ = ["configure_logging", "print_frame", "stderr"]
 
 def configure_logging(verbose: bool = False) -> None:
     """faithpipe's own log lines on stderr, one line each: the run's (`faithpipe`) and every
-    module's (`flows.*`, e.g. the judge's format negotiation); libraries stay at warnings."""
+    module's (`flows.*`, e.g. the judge's format negotiation); libraries stay at warnings,
+    and Prefect's engine lines (a failed run's traceback among them) show only with -v."""
+    show_engine_lines(verbose)
     for name in ("faithpipe", "flows"):
         logger = logging.getLogger(name)
         if not logger.handlers:

@@ -23,22 +23,28 @@ def execute(settings: Any, *, prefect: bool) -> dict[str, Any]:
 
         require_dask()  # before anything is read or started
     progress = console_progress()
-    if prefect and settings.on_dask:
-        from flows.orchestration.prefect_env import configure_prefect_environment
-
-        configure_prefect_environment()  # before prefect loads
-        from flows.orchestration.score_flow import score_flow_on_dask, show_console_progress
-
-        show_console_progress(progress)
-        return score_flow_on_dask(settings)
     if prefect:
-        from flows.orchestration.prefect_env import configure_prefect_environment
-
-        configure_prefect_environment()  # before prefect loads
-        from flows.orchestration.score_flow import score_flow, show_console_progress
-
-        show_console_progress(progress)
-        return score_flow(settings)
+        return execute_as_flow(settings, progress)
     from flows.engines import score_with_engine
 
     return score_with_engine(settings, progress=progress)
+
+
+def execute_as_flow(settings: Any, progress: Any) -> dict[str, Any]:
+    """The Prefect route: its configured server asked first (a server that does not answer
+    is exit 2 before anything is read), then the score flow, on Dask if chosen."""
+    from flows.orchestration.prefect_env import configure_prefect_environment
+
+    configure_prefect_environment()  # before prefect loads
+    from flows.orchestration.prefect_server import require_prefect_server
+    from flows.orchestration.score_flow import (
+        score_flow,
+        score_flow_on_dask,
+        show_console_progress,
+    )
+
+    require_prefect_server()
+    show_console_progress(progress)
+    if settings.on_dask:
+        return score_flow_on_dask(settings)
+    return score_flow(settings)

@@ -199,9 +199,13 @@ def describe_deployment(deployment: RunnerDeployment) -> dict[str, Any]:
 
 
 def serve_deployment(deployment: RunnerDeployment) -> None:
-    """Run the deployment's scheduled runs in this process until stopped (`faith serve`)."""
+    """Run the deployment's scheduled runs in this process until stopped (`faith serve`);
+    a server that does not answer is one line and exit 2, as for `faith score`."""
     from prefect import serve
 
+    from flows.orchestration.prefect_server import require_prefect_server
+
+    require_prefect_server(plain_route=False)
     # The runner polls the server every ~10 s; httpx would log an INFO line for each poll.
     logging.getLogger("httpx").setLevel(logging.WARNING)
     serve(deployment)

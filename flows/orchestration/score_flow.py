@@ -8,6 +8,7 @@ from typing import Any
 from prefect import flow, get_run_logger, task
 from prefect.artifacts import create_markdown_artifact, create_table_artifact
 
+from flows.orchestration.prefect_console import filter_prefect_console
 from flows.orchestration.prefect_sigterm import defer_prefect_sigterm_inside_polars
 from flows.orchestration.task_options import TASK_OPTIONS
 from flows.run.batches import score_batch, validate_batch
@@ -66,10 +67,13 @@ _console: dict[str, Progress | None] = {"progress": None}
 
 def show_console_progress(progress: Progress | None) -> None:
     """Also report flow progress to `progress` in this process, if it is the CLI's bar: log
-    lines already reach the console from the flow's own run log, and would show twice."""
+    lines already reach the console from the flow's own run log, and would show twice. And,
+    as every CLI route calls this before its flow, keep Prefect's engine lines off the console
+    unless -v (prefect_console.py)."""
     from flows.run.progress_bar import BarProgress
 
     _console["progress"] = progress if isinstance(progress, BarProgress) else None
+    filter_prefect_console()
 
 
 def flow_progress() -> RunLoggerProgress:

@@ -1,0 +1,62 @@
+"""Prefect's own lines of a flow or task run kept off the CLI's stderr unless `-v`.
+
+A failed flow run's engine logs the exception with its traceback ("Encountered exception
+during execution", "Finished in state Failed(...)") on Prefect's console handler: ~28 lines
+on stderr where faithpipe promises one, `error: ...` (docs/exit-codes.md). The filter sits on
+that handler alone, so the Prefect API still gets every line (the UI shows them) and the
+lines faithpipe logs through the run logger (progress, judge check) pass as they were.
+
+`flows.cli.output` makes the choice for every command (this module imports no Prefect);
+`score_flow.show_console_progress`, which every CLI route calls before its flow, attaches the
+filter. Runs that `faith serve` or a worker starts are other processes: untouched.
+"""
+
+from __future__ import annotations
+
+import logging
+from importlib.util import find_spec
+
+# Where Prefect logs a run's start, end, failure and crash, and its exit-time queue drain
+# ("EventsWorker - Still processing items"), which followed the error line of a short run.
+ENGINE_MODULES = (
+    "prefect.flow_engine",
+    "prefect.task_engine",
+    "prefect._internal.concurrency.services",
+)
+
+_choice = {"shown": True}  # Prefect's default; the CLI hides them unless -v
+
+
+def show_engine_lines(shown: bool) -> None:
+    """Whether Prefect's engine lines reach the console (the CLI: only with -v). Served and
+    deployed runs never call this: their console is their only local log."""
+    _choice["shown"] = shown
+
+
+class EngineLines(logging.Filter):
+    """Drops the lines Prefect's engines log, while `show_engine_lines(False)` holds."""
+
+    def __init__(self, files: frozenset[str]) -> None:
+        super().__init__()
+        self._files = files
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return _choice["shown"] or record.pathname not in self._files
+
+
+def filter_prefect_console() -> None:
+    """Put the filter on Prefect's console handler (the root logger's, from Prefect's logging
+    config, set up when prefect is imported); once, however often it is called."""
+    from prefect.logging.handlers import PrefectConsoleHandler
+
+    for handler in logging.getLogger().handlers:
+        if isinstance(handler, PrefectConsoleHandler) and not any(
+            isinstance(each, EngineLines) for each in handler.filters
+        ):
+            handler.addFilter(EngineLines(engine_files()))
+
+
+def engine_files() -> frozenset[str]:
+    """The source files of ENGINE_MODULES, as a log record names its origin (`pathname`)."""
+    specs = (find_spec(name) for name in ENGINE_MODULES)
+    return frozenset(spec.origin for spec in specs if spec is not None and spec.origin)

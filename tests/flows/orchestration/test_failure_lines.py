@@ -1,0 +1,112 @@
+"""A failure on the Prefect route is one line on stderr, as on the plain route
+(docs/exit-codes.md): Prefect's engine logs a failed flow run's exception with its traceback
+on its console handler, shown now only with -v; and a Prefect server that PREFECT_API_URL
+names but that does not answer is a setting to fix (exit 2), not a bug (exit 1).
+
+The children report to the session's Prefect test server, so none starts a temporary one."""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.flows.run.test_invalid_share import cases_with_empty_contexts
+from tests.support.builders import many_cases, write
+
+ROOT = Path(__file__).resolve().parents[3]
+ENGINE_LINES = ("Traceback", "Encountered exception", "Finished in state", "Beginning flow run")
+
+
+def faith(*args: str, api_url: str) -> subprocess.CompletedProcess:
+    """`faith ARGS` in a child process reporting to the Prefect API at `api_url`, 2 min at most."""
+    return subprocess.run(
+        [sys.executable, "-m", "flows", *args],
+        cwd=ROOT,
+        env={**os.environ, "PREFECT_API_URL": api_url},
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+
+
+@pytest.fixture
+def harness_url(prefect_harness: None) -> str:
+    from prefect.settings import PREFECT_API_URL
+
+    return str(PREFECT_API_URL.value())
+
+
+@pytest.mark.parametrize("command", ["score", "nightly", "demo"])
+def test_a_failed_flow_run_is_one_line_on_stderr(
+    command: str, harness_url: str, tmp_path: Path
+) -> None:
+    source, db = tmp_path / "cases.parquet", tmp_path / "f.duckdb"
+    if command == "demo":  # its default route is Prefect's; a source that is not Parquet
+        source.write_text("not parquet")
+        args = ["demo", "--source", str(source), "--db", str(db)]
+    else:  # no such file
+        args = [command, str(source), "--db", str(db), "--prefect", "yes"]
+    done = faith(*args, api_url=harness_url)
+    assert done.returncode == 3, done.stderr
+    (line,) = done.stderr.splitlines()
+    assert line.startswith(f"error: {source}: "), line
+
+
+def test_a_run_past_the_invalid_share_prints_what_the_plain_route_prints(
+    harness_url: str, tmp_path: Path
+) -> None:
+    """Its progress lines, the run's warning, then the one error line; no Prefect line."""
+    source = write(cases_with_empty_contexts(10, 3), tmp_path / "cases.parquet")
+    args = ["score", str(source), "--prefect"]
+    done = {
+        route: faith(*args, route, "--db", str(tmp_path / f"{route}.duckdb"), api_url=harness_url)
+        for route in ("yes", "no")
+    }
+    assert done["yes"].returncode == done["no"].returncode == 8, done["yes"].stderr
+    lines = {route: child.stderr.splitlines() for route, child in done.items()}
+    assert len(lines["yes"]) == len(lines["no"]), done["yes"].stderr
+    assert not any(text in done["yes"].stderr for text in ENGINE_LINES), done["yes"].stderr
+    assert lines["yes"][-1].startswith("error: run "), lines["yes"]
+    assert "3 of 10 judged cases (30.0%) ended invalid" in lines["yes"][-1]
+
+
+def test_with_v_prefects_own_lines_and_the_traceback_are_shown(
+    harness_url: str, tmp_path: Path
+) -> None:
+    args = ["score", str(tmp_path / "missing.parquet"), "--db", str(tmp_path / "f.duckdb")]
+    done = faith(*args, "--prefect", "yes", "-v", api_url=harness_url)
+    assert done.returncode == 3, done.stderr
+    assert all(line in done.stderr for line in ENGINE_LINES), done.stderr
+    assert done.stderr.rstrip().splitlines()[-1].startswith("error: ")
+
+
+def closed_port() -> int:
+    """A port on 127.0.0.1 that nothing listens on (just freed by this process)."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+@pytest.mark.parametrize("command", ["score", "nightly", "demo"])
+def test_a_prefect_server_that_does_not_answer_is_exit_2_and_writes_nothing(
+    command: str, tmp_path: Path
+) -> None:
+    source = write(many_cases(5), tmp_path / "cases.parquet")
+    db = tmp_path / "f.duckdb"
+    url = f"http://user:hunter22@127.0.0.1:{closed_port()}/api"
+    args = ["demo", "--source"] if command == "demo" else [command]
+    done = faith(*args, str(source), "--db", str(db), api_url=url)  # score: `auto` follows the URL
+    assert done.returncode == 2, done.stderr
+    (line,) = done.stderr.splitlines()
+    assert line.startswith(f"error: the Prefect server at {url.replace('user:hunter22@', '')} ")
+    assert "prefect server start" in line
+    assert "PREFECT_API_URL" in line
+    assert "--prefect no" in line
+    assert "hunter22" not in done.stderr + done.stdout
+    assert not list(tmp_path.glob("f.duckdb*"))

@@ -9,8 +9,6 @@ import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from datetime import UTC, datetime
-from functools import cache
-from importlib import resources
 from pathlib import Path
 from typing import Any
 
@@ -18,13 +16,13 @@ import duckdb
 import polars as pl
 
 from flows.errors import DatabaseCorrupt, DatabaseError, DatabaseLocked, DatabaseUnwritable
+from flows.store.database_owner import refuse_foreign_database, refuse_unreadable_database
 from flows.store.snapshot import snapshot_path
+from flows.store.sql_files import migrations, sql, statements
 from flows.store.sql_functions import register_metric_functions
 
 DEFAULT_DB = Path("data") / "faithpipe.duckdb"
-_MIGRATION = re.compile(r"^(\d{3})_[a-z0-9_]+\.sql$")
 _LOCK_POLL_SECONDS = 0.2
-_FOREIGN_NAMES_SHOWN = 8
 # How long `faith report` and `faith runs` wait for a run without a snapshot to finish.
 DEFAULT_READ_WAIT = 30.0
 # The disk said no (full, read-only, failing): an I/O error, a failed commit (the WAL could
@@ -35,22 +33,6 @@ DISK_ERRORS = (duckdb.IOException, duckdb.TransactionException, duckdb.FatalExce
 OUT_OF_MEMORY = duckdb.OutOfMemoryException
 
 log = logging.getLogger("faithpipe")
-
-
-@cache
-def sql(name: str) -> str:
-    """Text of `flows/store/sql/<name>.sql` (queries and migrations live there, not in strings)."""
-    return resources.files("flows.store").joinpath("sql", f"{name}.sql").read_text()
-
-
-def migrations() -> list[tuple[int, str]]:
-    """(version, file stem) of every numbered migration, in order."""
-    found = []
-    for entry in resources.files("flows.store").joinpath("sql").iterdir():
-        match = _MIGRATION.match(entry.name)
-        if match:
-            found.append((int(match.group(1)), entry.name.removesuffix(".sql")))
-    return sorted(found)
 
 
 def connect(
@@ -212,32 +194,6 @@ def connect_for_reading(
     return con
 
 
-def refuse_unreadable_database(con: duckdb.DuckDBPyConnection, path: Path | str) -> None:
-    """DatabaseError (exit 5) for a reader given a database that is not faithpipe's, or one
-    no run has written yet: its queries would fail on tables it lacks."""
-    found = con.execute(sql("database_objects")).fetchall()
-    if found and _is_faithpipe_database(con):
-        return
-    if not found:
-        raise DatabaseError(f"{path} holds no faithpipe tables yet; run `faith score` first")
-    raise DatabaseError(
-        f"{path} is not a faithpipe database: it holds {_listing(found)}. Nothing was read; "
-        "give --db a faithpipe database."
-    )
-
-
-def _listing(found: list[tuple[str, str, str]]) -> str:
-    """`sales (table), shop.items (table) and 3 more`: what a foreign database holds."""
-    named = [
-        f"{name} ({kind})" if schema == "main" else f"{schema}.{name} ({kind})"
-        for schema, name, kind in found
-    ]
-    listed = ", ".join(named[:_FOREIGN_NAMES_SHOWN])
-    if len(named) > _FOREIGN_NAMES_SHOWN:
-        listed += f" and {len(named) - _FOREIGN_NAMES_SHOWN} more"
-    return listed
-
-
 # The migration from which the analysis macros and views are made from sql/analysis.sql (its
 # table records which text); a database older than that is one an older faithpipe made.
 _LIVE_DEFINITIONS = 11
@@ -376,32 +332,6 @@ def limit_memory(con: duckdb.DuckDBPyConnection, adding: int = 0) -> None:
         log.warning("kept DuckDB's memory limit as it was (%s)", str(exc).splitlines()[0])
 
 
-def refuse_foreign_database(con: duckdb.DuckDBPyConnection, path: Path | str) -> None:
-    """DatabaseError naming what the database holds, unless it is empty or faithpipe's.
-
-    faithpipe's own is told by its `schema_migrations` table recording faithpipe's
-    migrations; tables a user added to a faithpipe database are theirs to keep.
-    """
-    found = con.execute(sql("database_objects")).fetchall()
-    if not found or _is_faithpipe_database(con):
-        return
-    raise DatabaseError(
-        f"{path} is not a faithpipe database: it holds {_listing(found)}. "
-        "Nothing was written to it; give --db a new file, an empty one, or a faithpipe database."
-    )
-
-
-def _is_faithpipe_database(con: duckdb.DuckDBPyConnection) -> bool:
-    """Whether `schema_migrations` is faithpipe's: its columns, and the migration names it
-    records for the versions this faithpipe knows (a newer one's are left to `migrate`)."""
-    columns = con.execute(sql("migrations_table")).fetchall()
-    if columns != [("version", "INTEGER"), ("name", "VARCHAR"), ("applied_at", "TIMESTAMP")]:
-        return False
-    known = dict(migrations())
-    recorded = con.execute("SELECT version, name FROM schema_migrations").fetchall()
-    return all(known.get(version, name) == name for version, name in recorded)
-
-
 def _look_before_writing(path: Path, lock_timeout: float) -> None:
     """Refuse a foreign database through a read-only connection, which leaves the file's
     bytes as they are: a read-write one would replay and checkpoint its WAL on closing.
@@ -459,10 +389,3 @@ def run_sql_file(
     for statement in statements(name):
         named = set(re.findall(r"\$(\w+)", statement))
         con.execute(statement, {key: value for key, value in params.items() if key in named})
-
-
-@cache
-def statements(name: str) -> tuple[str, ...]:
-    """The statements of a SQL file, comment lines removed."""
-    lines = [line for line in sql(name).splitlines() if not line.lstrip().startswith("--")]
-    return tuple(part.strip() for part in "\n".join(lines).split(";") if part.strip())

@@ -1,0 +1,68 @@
+"""Whose database is this: faithpipe's (told by its `schema_migrations`), empty, or another
+program's, which no faithpipe command writes to or reads from (exit 5)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from flows.errors import DatabaseError
+from flows.store.sql_files import migrations, sql
+
+if TYPE_CHECKING:
+    import duckdb
+
+# How many of a foreign database's tables and views its error line names.
+_FOREIGN_NAMES_SHOWN = 8
+
+
+def refuse_foreign_database(con: duckdb.DuckDBPyConnection, path: Path | str) -> None:
+    """DatabaseError naming what the database holds, unless it is empty or faithpipe's.
+
+    faithpipe's own is told by its `schema_migrations` table recording faithpipe's
+    migrations; tables a user added to a faithpipe database are theirs to keep.
+    """
+    found = con.execute(sql("database_objects")).fetchall()
+    if not found or _is_faithpipe_database(con):
+        return
+    raise DatabaseError(
+        f"{path} is not a faithpipe database: it holds {_listing(found)}. "
+        "Nothing was written to it; give --db a new file, an empty one, or a faithpipe database."
+    )
+
+
+def _is_faithpipe_database(con: duckdb.DuckDBPyConnection) -> bool:
+    """Whether `schema_migrations` is faithpipe's: its columns, and the migration names it
+    records for the versions this faithpipe knows (a newer one's are left to `migrate`)."""
+    columns = con.execute(sql("migrations_table")).fetchall()
+    if columns != [("version", "INTEGER"), ("name", "VARCHAR"), ("applied_at", "TIMESTAMP")]:
+        return False
+    known = dict(migrations())
+    recorded = con.execute("SELECT version, name FROM schema_migrations").fetchall()
+    return all(known.get(version, name) == name for version, name in recorded)
+
+
+def refuse_unreadable_database(con: duckdb.DuckDBPyConnection, path: Path | str) -> None:
+    """DatabaseError (exit 5) for a reader given a database that is not faithpipe's, or one
+    no run has written yet: its queries would fail on tables it lacks."""
+    found = con.execute(sql("database_objects")).fetchall()
+    if found and _is_faithpipe_database(con):
+        return
+    if not found:
+        raise DatabaseError(f"{path} holds no faithpipe tables yet; run `faith score` first")
+    raise DatabaseError(
+        f"{path} is not a faithpipe database: it holds {_listing(found)}. Nothing was read; "
+        "give --db a faithpipe database."
+    )
+
+
+def _listing(found: list[tuple[str, str, str]]) -> str:
+    """`sales (table), shop.items (table) and 3 more`: what a foreign database holds."""
+    named = [
+        f"{name} ({kind})" if schema == "main" else f"{schema}.{name} ({kind})"
+        for schema, name, kind in found
+    ]
+    listed = ", ".join(named[:_FOREIGN_NAMES_SHOWN])
+    if len(named) > _FOREIGN_NAMES_SHOWN:
+        listed += f" and {len(named) - _FOREIGN_NAMES_SHOWN} more"
+    return listed

@@ -27,7 +27,7 @@ from flows.judges.settings import JudgeSettings
 from flows.nightly.nightly_run import run_nightly
 from flows.run.pipeline import run_score
 from flows.run.settings import ScoreSettings
-from flows.store.db import open_store
+from flows.store.db import open_store, statements
 from schemas import OUTPUT_MODELS
 from tests.support.builders import COMPARED
 from tests.support.openai_batch_stub import BatchStub, serving_batches
@@ -379,7 +379,12 @@ def test_faith_batches_on_a_database_without_batches(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     db = tmp_path / "older.duckdb"
-    duckdb.connect(str(db)).close()  # as a database written before migration 010 reads
+    # a faithpipe database as one written before migration 010 reads: no batch tables
+    con = duckdb.connect(str(db))
+    for statement in statements("000_schema_migrations"):
+        con.execute(statement)
+    con.execute("INSERT INTO schema_migrations VALUES (0, '000_schema_migrations', now())")
+    con.close()
     assert main(["batches", "--db", str(db)]) == 0
     assert "no judge batches in" in capsys.readouterr().out
 

@@ -46,15 +46,20 @@ def iter_batches(source: Source, batch_size: int) -> Iterator[RawBatch]:
 
 
 def count_rows(source: Source) -> int:
-    """Rows the source holds (cases, or questions in the three-table form): Parquet's from
-    its footers, JSON's from the objects its files hold (flows/read/file_facts.py), CSV's by
-    reading them through, a run of files alike in one query (a conversation's, by turns.py)."""
+    """Rows the source holds (cases; in the three-table form questions and orphan rows):
+    Parquet's from its footers, JSON's from the objects its files hold
+    (flows/read/file_facts.py), CSV's by reading them through, a run of files alike in one
+    query (a conversation's, by turns.py)."""
     if source.form in ("turns", "chat"):
         from flows.read.turns import count_turn_rows
 
         return count_turn_rows(source)
     paths = source.files["cases" if source.form == "wide" else "questions"]
     total = 0
+    if source.form == "three":  # outputs and contexts without a question are rows in too
+        from flows.read.three_tables import count_orphan_rows
+
+        total += count_orphan_rows(source)
     for run in file_runs(source, paths, 2**62):
         counted = [file_facts(path, source).rows for path in run]
         if None in counted:

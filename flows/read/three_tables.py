@@ -11,7 +11,7 @@ import polars as pl
 from flows.errors import InputUnreadable
 from flows.read.formats import duckdb_paths
 from flows.read.shapes import RawBatch, Source
-from flows.store.db import sql
+from flows.store.db import sql, statements
 
 THREE_TABLES = ("questions", "contexts", "outputs")
 
@@ -34,6 +34,18 @@ def orphan_rows(source: Source) -> pl.DataFrame:
     return found.with_columns(
         source_file=pl.lit(str(source.root)), row=pl.int_range(pl.len(), dtype=pl.UInt32)
     )
+
+
+def count_orphan_rows(source: Source) -> int:
+    """How many rows orphan_rows will quarantine: they are rows in, so a run's progress
+    counts them in its total."""
+    con = duckdb.connect()
+    try:
+        (orphans,) = statements("three_table_orphans")
+        query = f"SELECT count(*) FROM ({orphans})"
+        return int(con.execute(query, _duckdb_file_lists(source)).fetchall()[0][0])
+    finally:
+        con.close()
 
 
 def three_table_batches(source: Source, batch_size: int) -> Iterator[RawBatch]:

@@ -14,6 +14,8 @@ import pytest
 from faith_udfs import LexicalJudge
 from faith_udfs.grounded import GroundedJudge
 from flows.errors import InputUnreadable
+from flows.read.source import resolve_source
+from flows.read.streaming import count_rows
 from flows.run import run_state
 from flows.run.batches import score_batch
 from flows.run.pipeline import Steps, run_score
@@ -430,6 +432,8 @@ def test_three_tables_quarantine_orphans_and_treat_no_context_as_empty(tmp_path:
     run = score(folder, tmp_path / "f.duckdb")
     assert_counts_add_up(run)
     assert (run["rows_in"], run["rows_scored"], run["rows_invalid"]) == (4, 1, 1)
+    # the progress total counts the orphans too: "4 rows to read", not "2" then "4/2"
+    assert count_rows(resolve_source(folder)) == 4
     stored = table(tmp_path / "f.duckdb", 'SELECT case_id, "check" FROM quarantine ORDER BY 1')
     assert stored.rows() == [("orphan", "orphan_output"), ("zz", "orphan_context")]
     invalid = table(

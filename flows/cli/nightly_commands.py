@@ -163,6 +163,8 @@ def _nightly(args: argparse.Namespace) -> int:
         require_prefect_server()  # a server that does not answer: exit 2, nothing read
         show_console_progress(progress)
         alerts = alert_settings(args)
+        if alerts.webhook:  # the flow reads it there: a parameter is stored and shown by Prefect
+            os.environ["FAITH_ALERT_WEBHOOK"] = alerts.webhook
         result = nightly_flow(
             settings,
             golden=args.golden,
@@ -170,7 +172,6 @@ def _nightly(args: argparse.Namespace) -> int:
             alert_window=alerts.window,
             alert_min_cases=alerts.min_cases,
             alert_segment=alerts.segment,
-            alert_webhook=alerts.webhook,
             run_timeout=args.run_timeout,  # shown in Prefect; the deadline armed above governs
         )
     else:

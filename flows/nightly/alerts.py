@@ -3,14 +3,16 @@ warning of the night POSTed to a webhook (Slack-compatible `text`). docs/report.
 
 from __future__ import annotations
 
+import base64
 import json
 import logging
+import threading
 import time
 import urllib.error
 import urllib.request
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
-from urllib.parse import urlsplit
+from urllib.parse import unquote, urlsplit, urlunsplit
 
 from flows.store.db import sql
 
@@ -32,8 +34,9 @@ class AlertSettings:
     min_cases: int = DEFAULT_ALERT_MIN_CASES
     segment: str | None = DEFAULT_ALERT_SEGMENT
     webhook: str | None = None  # a secret: never stored, logged as scheme://host only
-    webhook_timeout: float = 5.0
+    webhook_timeout: float = 5.0  # seconds an attempt may take, all of it
     webhook_attempts: int = 3
+    webhook_budget: float = 30.0  # seconds all the night's messages may take
 
 
 def pass_rate_rows(
@@ -65,7 +68,8 @@ def drop_message(row: dict[str, Any], run_id: str) -> dict[str, Any]:
 
 def warning_message(kind: str, run_id: str, text: str, **figures: Any) -> dict[str, Any]:
     """A webhook message for another warning of the night (judge drift, invalid share)."""
-    return {"kind": kind, "run_id": run_id, "text": f"{kind.replace('_', ' ')}: {text}", **figures}
+    label = f"{kind.replace('_', ' ')}: "
+    return {"kind": kind, "run_id": run_id, "text": label + text.removeprefix(label), **figures}
 
 
 def safe_url(url: str) -> str:
@@ -76,38 +80,48 @@ def safe_url(url: str) -> str:
 
 
 def post_messages(alerts: AlertSettings, messages: list[dict[str, Any]]) -> int:
-    """POST each message as JSON, each with a deadline and retries; returns how many arrived.
-    A failing webhook is logged (scheme://host only) and never raises: the night is kept."""
+    """POST each message as JSON, each attempt within its deadline and all of them within the
+    night's budget; returns how many arrived. A failing webhook is logged (scheme://host only)
+    and never raises: the night is kept, and never waits on a server that will not answer."""
     if not alerts.webhook or not messages:
         return 0
     if urlsplit(alerts.webhook).scheme not in {"http", "https"}:
         log.warning("alert webhook %s: not an http(s) URL; nothing sent", safe_url(alerts.webhook))
         return 0
+    deadline = time.monotonic() + alerts.webhook_budget
     sent = 0
-    for message in messages:
-        sent += _post(alerts, json.dumps(message, default=str).encode())
+    for index, message in enumerate(messages):
+        if time.monotonic() >= deadline:
+            log.warning(
+                "alert webhook %s: %d of %d messages not sent: the night's %g s for the "
+                "webhook are spent (they are in runs.warning)",
+                safe_url(alerts.webhook),
+                len(messages) - index,
+                len(messages),
+                alerts.webhook_budget,
+            )
+            break
+        sent += _post(alerts, json.dumps(message, default=str).encode(), deadline)
     return sent
 
 
-def _post(alerts: AlertSettings, body: bytes) -> int:
+def _post(alerts: AlertSettings, body: bytes, deadline: float) -> int:
     assert alerts.webhook is not None
     where = safe_url(alerts.webhook)
+    url, headers = _without_credentials(alerts.webhook)
     for attempt in range(1, alerts.webhook_attempts + 1):
+        seconds = min(alerts.webhook_timeout, deadline - time.monotonic())
+        if seconds <= 0:
+            return 0
         request = urllib.request.Request(  # noqa: S310 (http(s) checked)
-            alerts.webhook,
+            url,
             data=body,
             method="POST",
-            headers={"Content-Type": "application/json", "User-Agent": "faithpipe"},
+            headers={"Content-Type": "application/json", "User-Agent": "faithpipe", **headers},
         )
-        try:
-            with urllib.request.urlopen(request, timeout=alerts.webhook_timeout) as reply:  # noqa: S310
-                reply.read()
+        reason = _attempt(request, seconds)
+        if reason is None:
             return 1
-        except urllib.error.HTTPError as exc:
-            reason = f"HTTP {exc.code}"
-        except (urllib.error.URLError, OSError) as exc:
-            # the reason may name the URL: only its type and errno are logged
-            reason = type(getattr(exc, "reason", exc)).__name__
         log.warning(
             "alert webhook %s: attempt %d of %d failed (%s)",
             where,
@@ -116,8 +130,45 @@ def _post(alerts: AlertSettings, body: bytes) -> int:
             reason,
         )
         if attempt < alerts.webhook_attempts:
-            time.sleep(min(0.2 * 2**attempt, 2.0))
+            time.sleep(max(min(0.2 * 2**attempt, 2.0, deadline - time.monotonic()), 0.0))
     return 0
+
+
+def _attempt(request: urllib.request.Request, seconds: float) -> str | None:
+    """One POST, given `seconds` in all (urllib's timeout bounds each socket read only: a
+    server answering a byte at a time would hold the night for ever); None when it arrived,
+    else why not, without the URL. A POST past its time is left to its daemon thread."""
+    outcome: list[str | None] = []
+
+    def send() -> None:
+        try:
+            with urllib.request.urlopen(request, timeout=seconds) as reply:  # noqa: S310
+                reply.read()
+            outcome.append(None)
+        except urllib.error.HTTPError as exc:
+            outcome.append(f"HTTP {exc.code}")
+        except Exception as exc:  # any failure is one logged reason
+            # the reason may name the URL: only its type is logged
+            outcome.append(type(getattr(exc, "reason", exc)).__name__)
+
+    worker = threading.Thread(target=send, name="faithpipe-webhook", daemon=True)
+    worker.start()
+    worker.join(seconds)
+    if worker.is_alive() or not outcome:
+        return f"no answer within {seconds:g} s"
+    return outcome[0]
+
+
+def _without_credentials(url: str) -> tuple[str, dict[str, str]]:
+    """The URL without `user:password@` and the Basic Authorization header they stand for
+    (urllib cannot send them from the URL: it reads them as part of the host name)."""
+    parts = urlsplit(url)
+    if parts.username is None:
+        return url, {}
+    user, password = unquote(parts.username), unquote(parts.password or "")
+    token = base64.b64encode(f"{user}:{password}".encode()).decode()
+    netloc = parts.netloc.rpartition("@")[2]
+    return urlunsplit(parts._replace(netloc=netloc)), {"Authorization": f"Basic {token}"}
 
 
 def night_alerts(

@@ -4,6 +4,7 @@ and a thin one do not."""
 
 from __future__ import annotations
 
+import base64
 import datetime as dt
 import json
 import logging
@@ -11,6 +12,7 @@ import os
 import shutil
 import subprocess
 import sys
+import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
@@ -18,7 +20,7 @@ import duckdb
 import pytest
 
 from flows.errors import PassRateAlert
-from flows.nightly.alerts import AlertSettings, safe_url
+from flows.nightly.alerts import AlertSettings, post_messages, safe_url, warning_message
 from flows.nightly.nightly_run import run_nightly
 from flows.run.settings import ScoreSettings
 from tests.support.builders import ANSWERS, case_row, cases, write
@@ -191,6 +193,116 @@ def test_a_failing_webhook_is_logged_without_its_secret_and_loses_nothing(
     assert done.stderr.strip().splitlines()[-1].startswith("error: run ")
     newly = query(db, "SELECT count(*) FROM case_scores WHERE logged_at >= ?", NIGHT)
     assert newly == [(60,)]
+
+
+class Trickle(BaseHTTPRequestHandler):
+    """A webhook that answers a byte at a time and never finishes: each read of the client
+    returns in time, so only a deadline on the whole POST ends it."""
+
+    def do_POST(self) -> None:
+        self.rfile.read(int(self.headers["Content-Length"]))
+        try:
+            self.wfile.write(b"HTTP/1.1 200 OK\r\n")
+            while not self.server.stop.wait(0.2):  # type: ignore[attr-defined]
+                self.wfile.write(b"X")
+                self.wfile.flush()
+        except OSError:
+            return  # the client gave up
+
+    def log_message(self, *args: object) -> None:
+        """Quiet."""
+
+
+class TrickleServer(LoopbackServer):
+    def __init__(self) -> None:
+        self.stop = threading.Event()
+        self._listen(Trickle, ThreadingHTTPServer, stop=self.stop)
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop.set()
+        super().__exit__(*exc)
+
+
+def test_a_webhook_that_never_finishes_answering_cannot_hold_the_night(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """Each attempt has its seconds in all, and the night's messages their budget: the
+    night ends (and frees the database) however slowly the server answers."""
+    messages = [{"kind": "pass_rate_drop", "text": f"drop {i}"} for i in range(5)]
+    sent: list[int] = []
+    with TrickleServer() as hook, caplog.at_level(logging.WARNING, logger="faithpipe"):
+        url = f"http://127.0.0.1:{hook._server.server_address[1]}/hook"
+        alerts = AlertSettings(
+            webhook=url, webhook_timeout=0.5, webhook_attempts=2, webhook_budget=1.5
+        )
+        posting = threading.Thread(target=lambda: sent.append(post_messages(alerts, messages)))
+        posting.start()
+        posting.join(60)  # a hang guard, not a promise: the budget is 1.5 s
+        assert not posting.is_alive(), "the webhook held the night"
+    assert sent == [0]
+    assert "failed (no answer within 0.5 s)" in caplog.text
+    assert "messages not sent: the night's 1.5 s for the webhook are spent" in caplog.text
+
+
+class Recorder(BaseHTTPRequestHandler):
+    def do_POST(self) -> None:
+        self.rfile.read(int(self.headers["Content-Length"]))
+        seen = (self.path, self.headers.get("Authorization"))
+        self.server.received.append(seen)  # type: ignore[attr-defined]
+        self.send_response(200)
+        self.end_headers()
+
+    def log_message(self, *args: object) -> None:
+        """Quiet."""
+
+
+def test_a_webhook_with_credentials_in_its_url_gets_them_as_basic_auth() -> None:
+    """urllib reads `user:pw@` as part of the host name (every POST failed with gaierror)."""
+    received: list[tuple[str, str | None]] = []
+
+    class Server(LoopbackServer):
+        def __init__(self) -> None:
+            self._listen(Recorder, ThreadingHTTPServer, received=received)
+
+    with Server() as hook:
+        port = hook._server.server_address[1]
+        alerts = AlertSettings(webhook=f"http://alerts:p%40ss@127.0.0.1:{port}/hook?x=1")
+        assert post_messages(alerts, [{"text": "drop"}]) == 1
+    expected = "Basic " + base64.b64encode(b"alerts:p@ss").decode()
+    assert received == [("/hook?x=1", expected)]
+
+
+def test_the_judge_drift_message_names_its_kind_once() -> None:
+    message = warning_message("judge_drift", "r1", "judge drift: agreement 0.9 < 0.99")
+    assert message["text"] == "judge drift: agreement 0.9 < 0.99"
+    assert warning_message("invalid_share", "r1", "60 of 100")["text"] == "invalid share: 60 of 100"
+
+
+def test_on_the_prefect_route_the_webhook_is_no_flow_parameter(
+    history: tuple[Path, Path], prefect_harness: None
+) -> None:
+    """Prefect stores and shows a flow run's parameters: the URL, a secret, goes to the flow
+    through the environment, as `faith serve` sends it to its runs."""
+    from prefect.client.orchestration import get_client
+    from prefect.settings import PREFECT_API_URL
+
+    source, db = history
+    add_night(source, day_rows(NIGHT, 60, 30))
+    with WebhookServer() as hook:
+        argv = ["nightly", str(source), "--db", str(db), "--prefect", "yes"]
+        done = subprocess.run(  # noqa: PLW1510 (the code is asserted)
+            [sys.executable, "-m", "flows.cli", *argv, "--alert-webhook", hook.url],
+            capture_output=True,
+            text=True,
+            timeout=180,
+            env={**os.environ, "PREFECT_API_URL": str(PREFECT_API_URL.value())},
+        )
+    assert done.returncode == 15, done.stderr
+    assert len(hook.received) == 2  # the flow still had it
+    with get_client(sync_client=True) as client:
+        stored = [run.parameters for run in client.read_flow_runs()]
+    assert any("alert_window" in parameters for parameters in stored)
+    assert SECRET not in json.dumps(stored, default=str)
 
 
 def test_a_logged_webhook_names_its_host_only() -> None:

@@ -1,6 +1,8 @@
 -- `faith nightly --alert-window N`: the night's pass rate (the cases run $run_id scored) per
 -- config, and per value of $segment when given, against the pooled rate of the $window days
--- before the night's first logged day (other runs' cases). The rule (docs/report.md): it fires
+-- before the night's day (other runs' cases). The night's day is the day most of its cases
+-- were logged on (the latest on a tie): a straggler from an old day, or an old pending case
+-- scored at last, must not move the window back to before the history. The rule (docs/report.md): it fires
 -- when the night and the window each hold at least $min_cases scored cases and the night's
 -- Wilson interval lies wholly below the window's (night_high < window_low). A thin night has
 -- too few cases and a wide interval, so it never fires.
@@ -24,16 +26,24 @@ slices AS (
     FROM cases AS c
     WHERE CAST($segment AS VARCHAR) IS NOT NULL AND c.segment_value IS NOT NULL
 ),
+night_day AS (
+    SELECT CAST(c.logged_at AS DATE) AS day
+    FROM cases AS c
+    WHERE c.run_id = $run_id
+    GROUP BY ALL
+    ORDER BY count(*) DESC, day DESC
+    LIMIT 1
+),
 night AS (
     SELECT
         s.config_id,
         s.segment_value,
         count(*) AS n,
         count(*) FILTER (WHERE s.success) AS passed,
-        CAST(min(s.logged_at) AS DATE) AS first_day
-    FROM slices AS s
+        any_value(d.day) AS first_day
+    FROM slices AS s, night_day AS d
     WHERE s.run_id = $run_id
-    GROUP BY ALL
+    GROUP BY s.config_id, s.segment_value
 ),
 windowed AS (
     SELECT

@@ -145,6 +145,20 @@ def test_a_night_with_a_drop_fires_once_and_reaches_the_webhook(
     assert SECRET not in caplog.text
 
 
+def test_a_straggler_from_an_old_day_does_not_move_the_nights_window(
+    history: tuple[Path, Path],
+) -> None:
+    """The night's day is the one most of its cases were logged on: one late row from the
+    first day of the history once moved the window before the history, and nothing fired."""
+    source, db = history
+    late = day_rows(dt.date(2026, 10, 1), 1, 0, version="2.4.9")
+    add_night(source, day_rows(NIGHT, 60, 30) + late)
+    with pytest.raises(PassRateAlert) as raised:
+        run_nightly(ScoreSettings(source=str(source), db=str(db)), alerts=AlertSettings())
+    assert f"on {NIGHT}" in str(raised.value)
+    assert "of 400 cases" in str(raised.value)  # the ten days before the night
+
+
 def test_a_quiet_night_and_a_thin_one_do_not_fire(history: tuple[Path, Path]) -> None:
     source, db = history
     add_night(source, day_rows(NIGHT, 40, 3))  # 92.5%: within the range

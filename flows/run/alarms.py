@@ -8,6 +8,7 @@ import logging
 from typing import TYPE_CHECKING
 
 from flows.run.summary import checks_line, invalid_share
+from flows.store.db import sql
 from flows.store.run_costs import (
     record_max_invalid_share,
     record_max_quarantine_share,
@@ -44,6 +45,23 @@ def quarantine_share(run: dict) -> float | None:
     return run["rows_quarantined"] / run["rows_in"] if run["rows_in"] else None
 
 
+def new_rows_quarantined(con: duckdb.DuckDBPyConnection, run: dict) -> tuple[int, int]:
+    """(rows quarantined for the first time, rows read for the first time) of a run: a
+    nightly run reads its whole folder again, and the rows of nights before (scored, or
+    quarantined then) must neither hide a new night's drift nor raise one every night. A run
+    that read nothing new (the same source again), and a dry run (it keeps no quarantine
+    rows), count all their rows: they say again what the source holds."""
+    whole = run["rows_quarantined"], run["rows_in"]
+    if run.get("dry_run"):
+        return whole
+    (first,) = con.execute(sql("run_new_quarantine"), {"run_id": run["run_id"]}).fetchall()[0]
+    seen_before = (run["rows_scored"] - run["rows_newly_scored"]) + (
+        run["rows_quarantined"] - first
+    )
+    read = run["rows_in"] - seen_before
+    return (int(first), read) if read > 0 else whole
+
+
 def warn_if_mostly_quarantined(
     con: duckdb.DuckDBPyConnection, run_id: str, most: float | None
 ) -> str | None:
@@ -54,11 +72,13 @@ def warn_if_mostly_quarantined(
         return None
     record_max_quarantine_share(con, run_id, most)
     run = run_row(con, run_id)
-    share = quarantine_share(run)
+    quarantined, read = new_rows_quarantined(con, run)
+    share = quarantined / read if read else None
     if share is None or share <= most:
         return None
+    new = "" if read == run["rows_in"] else "new "  # rows a run before had seen are left out
     warning = (
-        f"{run['rows_quarantined']:,} of {run['rows_in']:,} rows ({share:.1%}) were "
+        f"{quarantined:,} of {read:,} {new}rows ({share:.1%}) were "
         f"quarantined, more than --max-quarantine-share {most:g}; top checks: "
         f"{checks_line(top_quarantine_checks(con, run_id))} "
         + ("(a dry run keeps no rows)" if run.get("dry_run") else "(see the quarantine table)")

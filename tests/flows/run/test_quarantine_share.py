@@ -90,7 +90,8 @@ def test_a_share_within_the_limit_succeeds_and_the_run_line_names_the_checks(
 
 
 def test_a_rerun_of_the_same_source_names_the_checks_again(tmp_path: Path) -> None:
-    """quarantine.run_id is the first run's: each run counts its own rows by check."""
+    """quarantine.run_id is the first run's: each run counts its own rows by check, and a run
+    that read nothing new says again what the source holds."""
     source = write(drifted(50), tmp_path / "cases.parquet")
     settings = ScoreSettings(
         source=str(source), db=str(tmp_path / "f.duckdb"), max_quarantine_share=0.1
@@ -99,6 +100,22 @@ def test_a_rerun_of_the_same_source_names_the_checks_again(tmp_path: Path) -> No
         with pytest.raises(QuarantineShareExceeded, match=f"top checks: {CHECK} 50"):
             run_score(settings)
     assert query(Path(settings.db), "SELECT count(*) FROM quarantine") == [(50,)]
+
+
+def test_a_growing_folder_is_judged_by_the_rows_new_tonight(tmp_path: Path) -> None:
+    """A nightly run reads its whole folder again: an old broken file must not raise every
+    night, and a new broken night must not hide among the old rows."""
+    logs = tmp_path / "logs"
+    write(drifted(20).with_columns(case_id="old" + pl.col("case_id")), logs / "d1.parquet")
+    settings = ScoreSettings(source=str(logs), db=str(tmp_path / "f.duckdb"))
+    with pytest.raises(QuarantineShareExceeded, match="20 of 20 rows"):
+        run_score(settings)
+    write(many_cases(100).with_columns(case_id="d2" + pl.col("case_id")), logs / "d2.parquet")
+    clean = run_score(settings)  # 0 of the 100 new rows quarantined; the old 20 seen before
+    assert (clean["rows_in"], clean["rows_quarantined"], clean["warning"]) == (120, 20, None)
+    write(drifted(30).with_columns(case_id="d3" + pl.col("case_id")), logs / "d3.parquet")
+    with pytest.raises(QuarantineShareExceeded, match=r"30 of 30 new rows \(100\.0%\)"):
+        run_score(settings)  # of all 150 rows it would be 50 (33%): diluted by the history
 
 
 def test_a_python_caller_gets_the_same_alarm_as_the_cli(tmp_path: Path) -> None:

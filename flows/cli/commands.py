@@ -59,7 +59,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         if verbose:
             stderr.print_exception()
         # escaped: a message's own brackets ('faithpipe[dask]', a path) are text, not markup,
-        # and its control characters (from a path, a server, a log) are shown, not obeyed
+        # and its control characters and line breaks (from a path, a server, a segment value)
+        # are shown, not obeyed: the line stays one line, and no text can forge another
         text = escape(printable(scrub(str(message))))
         stderr.print(f"[red]error:[/red] {text}", highlight=False, soft_wrap=True, markup=True)
 

@@ -39,7 +39,8 @@ class _StderrHandler(logging.StreamHandler):
     failure with the exception being handled, server text and all."""
 
     def format(self, record: logging.LogRecord) -> str:
-        """The line, its control characters shown (paths, server text, segment values)."""
+        """The line, its control characters and line breaks shown (paths, server text,
+        segment values): one line, whatever the message carries."""
         return printable(super().format(record))
 
     @property

@@ -55,9 +55,10 @@ def test_error_lines_and_log_lines_are_escaped(tmp_path: Path, capsys) -> None:
 @pytest.mark.parametrize(
     ("text", "shown"),
     [
-        ("plain text, tabs\tand\nlines", "plain text, tabs\tand\nlines"),
+        ("plain text, tabs\tand\nlines", "plain text, tabs\tand\\nlines"),
+        ("breaks \r\x0b\x0c\x85\u2028\u2029", "breaks \\r\\x0b\\x0c\\x85\\u2028\\u2029"),
         ("a\x1b[31mb", "a\\x1b[31mb"),
-        ("bell\x07 back\x08 cr\r del\x7f", "bell\\x07 back\\x08 cr\\x0d del\\x7f"),
+        ("bell\x07 back\x08 cr\r del\x7f", "bell\\x07 back\\x08 cr\\r del\\x7f"),
         ("c1 csi \x9b31m", "c1 csi \\x9b31m"),
         ("bidi \u202eabc\u2066", "bidi \\u202eabc\\u2066"),
         ("naïve café 東京", "naïve café 東京"),
@@ -65,5 +66,6 @@ def test_error_lines_and_log_lines_are_escaped(tmp_path: Path, capsys) -> None:
 )
 def test_printable_escapes_controls_and_keeps_text(text: str, shown: str) -> None:
     assert printable(text) == shown
+    assert len(printable(text).splitlines()) == 1
     assert "\n" not in printable_line(text)
     assert "\t" not in printable_line(text)

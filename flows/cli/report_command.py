@@ -61,8 +61,12 @@ def report_command(args: argparse.Namespace) -> int:
     """Print the latest periods; write the HTML report when --html is given."""
     # here, not at the top: every command builds this parser, only this one draws (plotly)
     from flows.report import ReportOptions, render_terminal, write_html_report
+    from flows.report.html import check_report_path
     from flows.report.quarantine import print_quarantine
     from flows.store.db import connect_for_reading
+
+    if args.html is not None:
+        check_report_path(args.html)  # before any work: a wrong --html is a usage error
 
     options = ReportOptions(
         since=args.since,

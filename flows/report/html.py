@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import errno
 import html
 from functools import cache
 from importlib import resources
@@ -12,6 +13,7 @@ import plotly.graph_objects as go
 import plotly.io as pio
 import polars as pl
 
+from faith_udfs.errors import ConfigError
 from flows.report.charts import report_figures
 from flows.report.conversations import conversations_html
 from flows.report.headline import comparison_html, failing_cases_html, headline_html
@@ -40,6 +42,20 @@ from flows.store.db import sql
 
 if TYPE_CHECKING:
     import duckdb
+
+# What the OS says when a path cannot take a file: a folder in its place, a file where a
+# folder should be, no permission, a read-only mount, a name too long, a file system that
+# takes no new files (/proc). A full disk is not a bad path: it stays an unexpected error.
+_BAD_PATH = {
+    errno.EISDIR,
+    errno.ENOTDIR,
+    errno.EEXIST,
+    errno.EACCES,
+    errno.EPERM,
+    errno.EROFS,
+    errno.ENAMETOOLONG,
+    errno.ENOENT,
+}
 
 
 def _claims_html(claims: pl.DataFrame, names: dict[str, str]) -> str:
@@ -215,9 +231,59 @@ def render_html(con: duckdb.DuckDBPyConnection, options: ReportOptions) -> str:
 def write_html_report(
     con: duckdb.DuckDBPyConnection, path: Path | str, *, options: ReportOptions | None = None
 ) -> Path:
-    """Write the HTML report of `con` to `path` (parents created); returns the path."""
+    """Write the HTML report of `con` to `path` (parents created); returns the path. A path
+    that cannot take the file raises ConfigError (exit 2), the path named."""
     path = Path(path)
+    check_report_path(path)
     page = render_html(con, options or ReportOptions())
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(page, encoding="utf-8")
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(page, encoding="utf-8")
+    except OSError as exc:
+        problem = _path_problem(path, exc)
+        if problem is None:
+            raise
+        raise problem from exc
     return path
+
+
+def check_report_path(path: Path) -> None:
+    """Raise ConfigError (exit 2) when `path` cannot become the report file: it is a folder,
+    a file stands where one of its folders should be, or its name is too long. The command
+    checks before it reads the database, so a wrong --html is said at once, not after the
+    tables."""
+    try:
+        _check_report_path(path)
+    except OSError as exc:
+        problem = _path_problem(path, exc)
+        if problem is None:
+            raise
+        raise problem from exc
+
+
+def _check_report_path(path: Path) -> None:
+    """The folder and file-in-the-way checks; the OS's own errors (a name too long) pass."""
+    if path.is_dir():
+        raise ConfigError(
+            f"cannot write the HTML report to {path}: it is a folder; "
+            f"give --html a file name, e.g. {path / 'report.html'}"
+        )
+    for parent in path.parents:
+        if parent.exists():  # the nearest existing folder, or the file in its place
+            if not parent.is_dir():
+                raise ConfigError(
+                    f"cannot write the HTML report to {path}: {parent} is a file, not a "
+                    "folder; give --html a path under a folder"
+                )
+            return
+
+
+def _path_problem(path: Path, exc: OSError) -> ConfigError | None:
+    """The ConfigError of a path the OS refused; None when the path is not the fault (a full
+    disk stays an unexpected error)."""
+    if exc.errno not in _BAD_PATH:
+        return None
+    return ConfigError(
+        f"cannot write the HTML report to {path}: {exc.strerror}; "
+        "give --html a file path in a folder you can write"
+    )

@@ -1,0 +1,85 @@
+"""`faith report --html FILE` where FILE cannot take the page: one `error:` line and exit 2
+(a bad option value), said before any table when the path is wrong from the start. It once
+ended in a bare IsADirectoryError or FileExistsError and exit 1."""
+
+from __future__ import annotations
+
+import errno
+from pathlib import Path
+
+import pytest
+
+from flows.cli.commands import main
+from tests.support.builders import many_cases, write
+
+
+@pytest.fixture(scope="module")
+def db(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    folder = tmp_path_factory.mktemp("scored")
+    source = write(many_cases(6), folder / "cases.parquet")
+    path = folder / "faith.duckdb"
+    assert main(["score", str(source), "--db", str(path), "--prefect", "no"]) == 0
+    return path
+
+
+def report(db: Path, html: Path, capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
+    capsys.readouterr()
+    code = main(["report", "--db", str(db), "--html", str(html)])
+    shown = capsys.readouterr()
+    return code, shown.out, shown.err
+
+
+def test_a_folder_is_a_usage_error_before_any_table(db: Path, tmp_path: Path, capsys) -> None:
+    code, out, err = report(db, tmp_path, capsys)
+    assert code == 2
+    assert out == ""
+    assert err.splitlines() == [
+        f"error: cannot write the HTML report to {tmp_path}: it is a folder; "
+        f"give --html a file name, e.g. {tmp_path / 'report.html'}"
+    ]
+
+
+@pytest.mark.parametrize("under", ["report.html", "sub/report.html"])
+def test_a_path_under_a_file_is_a_usage_error(db: Path, tmp_path: Path, capsys, under: str) -> None:
+    blocker = tmp_path / "a-file"
+    blocker.write_text("")
+    code, out, err = report(db, blocker / under, capsys)
+    assert code == 2
+    assert out == ""
+    (line,) = err.splitlines()
+    assert line.startswith("error: cannot write the HTML report to ")
+    assert f"{blocker} is a file, not a folder" in line
+
+
+def test_a_refused_write_is_a_usage_error(
+    db: Path, tmp_path: Path, capsys, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def refuse(*args: object, **kwargs: object) -> None:
+        raise PermissionError(errno.EACCES, "Permission denied")
+
+    monkeypatch.setattr(Path, "write_text", refuse)
+    code, _, err = report(db, tmp_path / "report.html", capsys)
+    assert code == 2
+    (line,) = err.splitlines()
+    assert "cannot write the HTML report to" in line
+    assert "Permission denied" in line
+
+
+def test_a_full_disk_is_not_a_usage_error(
+    db: Path, tmp_path: Path, capsys, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def full(*args: object, **kwargs: object) -> None:
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(Path, "write_text", full)
+    code, _, err = report(db, tmp_path / "report.html", capsys)
+    assert code == 1
+    assert "No space left on device" in err
+
+
+def test_a_good_path_is_written(db: Path, tmp_path: Path, capsys) -> None:
+    target = tmp_path / "new" / "folder" / "report.html"
+    code, out, _ = report(db, target, capsys)
+    assert code == 0
+    assert target.read_text(encoding="utf-8").startswith("<!DOCTYPE html>")
+    assert "HTML report:" in out

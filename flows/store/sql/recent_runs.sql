@@ -1,17 +1,32 @@
 -- `faith runs`: the newest runs, with the pass rate of the cases each scored and the share of
 -- those it judged that ended invalid (a judge failing shows here first), and its cost.
-SELECT run_id, flow, status, strftime(started_at, '%Y-%m-%d %H:%M') AS started,
+-- A dry run judged nothing: its status says so and it has no pass rate or invalid share (its
+-- `new` is the cases it would judge, its cost the estimate).
+SELECT run_id, flow,
+       CASE WHEN NOT coalesce(dry_run, false) THEN status
+            WHEN status = 'completed' THEN 'dry run'
+            ELSE 'dry run ' || status END AS status,
+       strftime(started_at, '%Y-%m-%d %H:%M') AS started,
        round(seconds_total, 1) AS secs, rows_in AS "in", rows_scored AS scored,
        rows_newly_scored AS new, rows_invalid AS invalid, rows_pending AS pending,
        rows_quarantined AS quarantined,
-       round(rows_passed / nullif(rows_newly_scored, 0), 3) AS pass_rate,
-       round(rows_invalid / nullif(rows_newly_scored + rows_invalid, 0), 3) AS invalid_share,
+       CASE WHEN NOT coalesce(dry_run, false)
+            THEN round(rows_passed / nullif(rows_newly_scored, 0), 3) END AS pass_rate,
+       CASE WHEN NOT coalesce(dry_run, false)
+            THEN round(rows_invalid / nullif(rows_newly_scored + rows_invalid, 0), 3)
+            END AS invalid_share,
        judge_calls AS calls,
        -- issue 15: what the judge cost (NULL: no price known), a dry run's being its estimate
        round(cost_usd, 4) AS cost_usd,
        round(cost_usd * 1000 / nullif(rows_newly_scored + rows_invalid + rows_pending, 0), 4)
            AS cost_per_1000,
-       coalesce(dry_run, false) AS dry_run
-FROM runs
+       coalesce(dry_run, false) AS dry_run,
+       -- why it failed (`error`), else why it warned (`warning`): whitespace runs made one
+       -- space, cut to 80 characters; the full text stays in `runs`
+       CASE WHEN length(note) > 80 THEN left(note, 79) || '…' ELSE note END AS note
+FROM (
+    SELECT *, nullif(trim(regexp_replace(coalesce(error, warning), '\s+', ' ', 'g')), '') AS note
+    FROM runs
+)
 ORDER BY started_at DESC
 LIMIT $limit;

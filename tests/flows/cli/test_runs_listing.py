@@ -1,0 +1,66 @@
+"""`faith runs` tells a dry run from a real one and says why a run warned or failed: a dry run
+was once listed as `completed` at a pass rate of 0.0, and `runs.warning`/`runs.error` were
+nowhere in the listing."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from flows.cli.commands import main
+from flows.store.db import connect
+from tests.support.builders import many_cases, write
+
+LONG = "pass-rate drop (config faith-0123456789abcdef, segment 2.4.0\nerror: FAKE) " + "x" * 200
+
+
+def listing(db: Path, capsys: pytest.CaptureFixture[str]) -> list[dict[str, str]]:
+    """`faith runs` piped (plain aligned text) as one dict a run, by the header's columns."""
+    capsys.readouterr()
+    assert main(["runs", "--db", str(db)]) == 0
+    _title, header, *rows = capsys.readouterr().out.splitlines()
+    starts = [(m.group(), m.start()) for m in re.finditer(r"\S+", header)]
+    ends = [start for _, start in starts[1:]] + [None]
+    return [
+        {name: row[start:end].strip() for (name, start), end in zip(starts, ends, strict=True)}
+        for row in rows
+    ]
+
+
+def test_a_dry_run_is_marked_and_has_no_pass_rate(tmp_path: Path, capsys) -> None:
+    db = tmp_path / "f.duckdb"
+    first = write(many_cases(6), tmp_path / "first" / "a.parquet")
+    both = write(many_cases(12), tmp_path / "both" / "a.parquet")
+    assert main(["score", str(first), "--db", str(db), "--prefect", "no"]) == 0
+    assert main(["score", str(both), "--db", str(db), "--prefect", "no", "--dry-run"]) == 0
+
+    dry, real = listing(db, capsys)
+    assert (dry["status"], dry["dry_run"], dry["new"]) == ("dry run", "True", "6")
+    assert dry["pass_rate"] == dry["invalid_share"] == ""
+    assert (real["status"], real["dry_run"]) == ("completed", "False")
+    assert float(real["pass_rate"]) > 0
+
+
+def test_the_note_says_why_a_run_failed_or_warned_on_one_line(tmp_path: Path, capsys) -> None:
+    db = tmp_path / "f.duckdb"
+    source = write(many_cases(3), tmp_path / "a.parquet")
+    assert main(["score", str(source), "--db", str(db), "--prefect", "no"]) == 0
+    con = connect(db)
+    try:
+        con.execute("UPDATE runs SET warning = $w", {"w": LONG})
+        con.execute(
+            "INSERT INTO runs (run_id, flow, config_id, config, source, status, started_at, "
+            "error, warning) VALUES ('zz-failed', 'score', 'c', '{}', 'logs', 'failed', "
+            "now() + INTERVAL 1 HOUR, 'disk full:\r\n  batch 3 rolled back', 'not shown')"
+        )
+    finally:
+        con.close()
+
+    failed, warned = listing(db, capsys)
+    assert failed["note"] == "disk full: batch 3 rolled back"  # the error before the warning
+    assert warned["note"].startswith("pass-rate drop (config faith-0123456789abcdef, segment")
+    assert "2.4.0 error: FAKE)" in warned["note"]
+    assert len(warned["note"]) == 80
+    assert warned["note"].endswith("x…")

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from faith_udfs.errors import FaithError, JudgeError
 
 
@@ -38,14 +40,21 @@ class DatabaseWriteFailed(FaithError):
     exit_code = 7
 
 
-class TooManyInvalid(FaithError):
+class RunAlarm(FaithError):
+    """A run that kept everything yet should not look green (exit 8, 11, 15). `night`: the
+    nightly run's row and judge check, for the lines `faith nightly` prints before the error."""
+
+    night: dict[str, Any] | None = None
+
+
+class TooManyInvalid(RunAlarm):
     """The run finished and kept everything, but more of its judged cases ended `invalid`
     than --max-invalid-share allows: the judge is failing, so the schedule should see it."""
 
     exit_code = 8
 
 
-class PassRateAlert(FaithError):
+class PassRateAlert(RunAlarm):
     """The night finished and kept everything, but its pass rate fell below the range the
     trailing window expects (`faith nightly --alert-window`): someone should look."""
 
@@ -68,7 +77,7 @@ class ClusterUnavailable(FaithError):
     exit_code = 10
 
 
-class QuarantineShareExceeded(FaithError):
+class QuarantineShareExceeded(RunAlarm):
     """The run finished and kept everything, but more of its rows were quarantined than
     --max-quarantine-share allows: the source has drifted from the contract (a renamed or
     retyped column), so the schedule should see it."""

@@ -19,6 +19,7 @@ from flows.cli.options import (
 )
 from flows.cli.routes import use_prefect
 from flows.cli.settings import run_settings
+from flows.errors import RunAlarm
 from flows.nightly.nightly_run import (
     DEFAULT_AGREEMENT_FLOOR,
     check_line,
@@ -152,6 +153,21 @@ def nightly_command(args: argparse.Namespace) -> int:
 
 
 def _nightly(args: argparse.Namespace) -> int:
+    try:
+        return _night(args)
+    except RunAlarm as exc:  # exit 8, 11 or 15 after a night kept whole
+        if exc.night is not None:
+            _print_night(exc.night)
+        raise
+
+
+def _print_night(result: dict[str, Any]) -> None:
+    """The night's two lines: its run and its judge check."""
+    print(run_line(result))
+    print(printable(check_line(result["judge_check"])))
+
+
+def _night(args: argparse.Namespace) -> int:
     settings = run_settings(args, flow="nightly")
     progress = console_progress()
     if use_prefect(args.prefect):
@@ -190,8 +206,7 @@ def _nightly(args: argparse.Namespace) -> int:
             raise result["dry_run_alarm"]
         return EXIT_OK
     # A drift warning is already logged on stderr by the run.
-    print(run_line(result))
-    print(printable(check_line(result["judge_check"])))
+    _print_night(result)
     return EXIT_OK
 
 

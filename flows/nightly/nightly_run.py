@@ -149,13 +149,20 @@ def run_nightly(
             write_snapshot(con, settings.db)
         if check.warning:
             log.warning("run %s: %s", scored["run_id"], check.warning)
-        if drifted:
-            raise QuarantineShareExceeded(drifted)
-        if too_many_invalid:
-            raise TooManyInvalid(too_many_invalid)
-        if drops:
-            raise PassRateAlert(f"run {scored['run_id']} completed, but " + "; ".join(drops))
-        return {**run_row(con, scored["run_id"]), "judge_check": check.summary()}
+        night = {**run_row(con, scored["run_id"]), "judge_check": check.summary()}
+        alarm = (
+            QuarantineShareExceeded(drifted)
+            if drifted
+            else TooManyInvalid(too_many_invalid)
+            if too_many_invalid
+            else PassRateAlert(f"run {scored['run_id']} completed, but " + "; ".join(drops))
+            if drops
+            else None
+        )
+        if alarm is not None:
+            alarm.night = night  # the CLI prints the night's lines before the error
+            raise alarm
+        return night
     finally:
         con.close()
 

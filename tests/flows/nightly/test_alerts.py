@@ -200,6 +200,11 @@ def test_a_failing_webhook_is_logged_without_its_secret_and_loses_nothing(
             env={**os.environ, "COLUMNS": "80"},
         )
     assert done.returncode == 15, done.stderr
+    # the night's two lines come first, as on a green night: its run, its judge check
+    run_line, check_line = done.stdout.strip().splitlines()
+    assert run_line.startswith("run ")
+    assert "60 new" in run_line
+    assert check_line.startswith("judge check on ")
     assert len(hook.received) == 2 * 3  # two drops (overall, 2.4.0), three attempts each
     assert "attempt 3 of 3 failed (HTTP 500)" in done.stderr
     assert SECRET not in done.stderr
@@ -312,6 +317,7 @@ def test_on_the_prefect_route_the_webhook_is_no_flow_parameter(
             env={**os.environ, "PREFECT_API_URL": str(PREFECT_API_URL.value())},
         )
     assert done.returncode == 15, done.stderr
+    assert done.stdout.strip().splitlines()[-1].startswith("judge check on ")
     assert len(hook.received) == 2  # the flow still had it
     with get_client(sync_client=True) as client:
         stored = [run.parameters for run in client.read_flow_runs()]

@@ -55,13 +55,28 @@ def read_golden(path: Path | str) -> GoldenSet:
             + ", ".join(f"{name}: {dtype}" for name, dtype in GOLDEN_SCHEMA.items())
         )
     cases = frame.select(list(GOLDEN_SCHEMA))
-    unknown = cases.select(pl.col("expected_verdicts").explode()).drop_nulls().unique()
-    unknown = unknown.filter(~pl.col("expected_verdicts").is_in(list(VERDICTS)))
-    if unknown.height or cases["case_id"].is_duplicated().any() or cases["case_id"].has_nulls():
-        raise InputUnreadable(
-            f"golden set {path}: case_id must be unique and not null, and expected_verdicts "
-            f"only {'/'.join(VERDICTS)} (found {unknown['expected_verdicts'].to_list()})"
-        )
+    _check_cases(cases, path)
     content = json.dumps(cases.sort("case_id").to_dicts(), sort_keys=True)
     digest = hashlib.md5(content.encode(), usedforsecurity=False).hexdigest()
     return GoldenSet(path=str(path), cases=cases, content_hash=digest)
+
+
+def _check_cases(cases: pl.DataFrame, path: Path) -> None:
+    """Refuse a golden set a judge cannot be checked on, naming what is wrong: no case, an
+    id empty or repeated, a verdict outside the vocabulary."""
+    if cases.is_empty():
+        raise InputUnreadable(f"golden set {path}: no case; a judge cannot be checked on it")
+    if cases["case_id"].has_nulls():
+        raise InputUnreadable(f"golden set {path}: case_id must not be null")
+    repeated = cases.filter(pl.col("case_id").is_duplicated())["case_id"].unique().sort()
+    if repeated.len():
+        raise InputUnreadable(
+            f"golden set {path}: case_id must be unique, repeated: {repeated.head(3).to_list()}"
+        )
+    unknown = cases.select(pl.col("expected_verdicts").explode()).drop_nulls().unique()
+    unknown = unknown.filter(~pl.col("expected_verdicts").is_in(list(VERDICTS)))
+    if unknown.height:
+        raise InputUnreadable(
+            f"golden set {path}: expected_verdicts only {'/'.join(VERDICTS)} (found "
+            f"{unknown['expected_verdicts'].sort().to_list()})"
+        )

@@ -135,6 +135,40 @@ def test_a_missing_golden_set_fails_before_anything_is_written(tmp_path: Path) -
     assert not (tmp_path / "f.duckdb").exists()
 
 
+GOLDEN = pl.DataFrame(
+    {
+        "case_id": ["g1", "g2"],
+        "actual_output": [ANSWERS[0], ANSWERS[3]],
+        "retrieval_context": [[ANSWERS[0]], [ANSWERS[3]]],
+        "expected_verdicts": [["yes"], ["yes"]],
+    }
+)
+
+
+@pytest.mark.parametrize(
+    ("golden", "message"),
+    [
+        (GOLDEN.clear(), "no case; a judge cannot be checked on it"),
+        (GOLDEN.with_columns(case_id=pl.lit("g1")), r"case_id must be unique, repeated: \['g1'\]"),
+        (
+            GOLDEN.with_columns(expected_verdicts=pl.lit(["maybe"])),
+            r"expected_verdicts only yes/no/idk \(found \['maybe'\]\)",
+        ),
+    ],
+    ids=["empty", "repeated id", "unknown verdict"],
+)
+def test_a_golden_set_a_judge_cannot_be_checked_on_is_refused_naming_why(
+    tmp_path: Path, golden: pl.DataFrame, message: str
+) -> None:
+    """An empty set once passed as "0 of 0 pending" (exit 0); a repeated id was reported as
+    a wrong verdict ("found []")."""
+    source = write(many_cases(3), tmp_path / "cases.parquet")
+    path = write(golden, tmp_path / "golden.parquet")
+    with pytest.raises(InputUnreadable, match=message):
+        nightly(source, tmp_path / "f.duckdb", golden=path)
+    assert not (tmp_path / "f.duckdb").exists()
+
+
 def faith(*args: str) -> subprocess.Popen:
     return subprocess.Popen(
         [sys.executable, "-m", "flows.cli", *args],

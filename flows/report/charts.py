@@ -39,6 +39,13 @@ _CAUSE_COLOURS = {
 }
 
 
+def chart_text(text: str) -> str:
+    """Text from the logs as plotly draws it literally: plotly reads `<b>`, `<br>` and
+    `<a href=...>` in labels and titles as markup (a segment value could add a link to the
+    page), and decodes entities, so `&`, `<` and `>` go as entities."""
+    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+
+
 def _periods(frame: pl.DataFrame) -> list[str]:
     return [period_text(value) for value in frame["period"]]
 
@@ -122,7 +129,7 @@ def _pass_rate_figure(
                 hoverinfo="skip",
                 legendgroup=config_id,
                 showlegend=False,
-                name=f"{name_of(names, config_id)} 95% interval",
+                name=f"{chart_text(name_of(names, config_id))} 95% interval",
             )
         )
         figure.add_trace(
@@ -130,7 +137,7 @@ def _pass_rate_figure(
                 x=x,
                 y=rate.to_list(),
                 mode="lines+markers",
-                name=name_of(names, config_id),
+                name=chart_text(name_of(names, config_id)),
                 legendgroup=config_id,
                 line={"color": _colour(config_id, configs)},
                 error_y={
@@ -190,7 +197,7 @@ def _histogram_figure(
                 x=[(low + high) / 2 for low, high in bounds],
                 width=[(high - low) * 0.9 for low, high in bounds],
                 y=group["cases"].to_list(),
-                name=name_of(names, config_id),
+                name=chart_text(name_of(names, config_id)),
                 marker_color=_colour(config_id, configs),
                 customdata=[f"{low:.1f}–{high:.1f}" for low, high in bounds],
                 hovertemplate="score %{customdata}: %{y:,} cases",
@@ -230,13 +237,13 @@ def _segment_figure(
         figure.add_trace(
             go.Bar(
                 x=[
-                    segment_label(value) + (f" (n={n}: too few)" if small else "")
+                    chart_text(segment_label(value)) + (f" (n={n}: too few)" if small else "")
                     for value, n, small in zip(
                         top["segment_value"], top["scored"], few, strict=True
                     )
                 ],
                 y=rate.to_list(),
-                name=name_of(names, config_id),
+                name=chart_text(name_of(names, config_id)),
                 marker_color=_colour(config_id, configs),
                 marker_opacity=[0.3 if small else 1.0 for small in few],
                 error_y={
@@ -249,9 +256,9 @@ def _segment_figure(
             )
         )
     figure.update_layout(
-        title=f"Pass rate by {segment} over the window (95% Wilson interval)",
+        title=f"Pass rate by {chart_text(segment)} over the window (95% Wilson interval)",
         barmode="group",
-        xaxis={"title": segment, "type": "category"},
+        xaxis={"title": chart_text(segment), "type": "category"},
         yaxis={"title": "pass rate", "range": [0, 1.05], "tickformat": ".0%"},
         legend={**LEGEND_BELOW, "y": -0.4},  # below the slanted segment names
         showlegend=True,  # the config's label shows even when it is the only one
@@ -309,7 +316,7 @@ def _agreement_figure(checks: pl.DataFrame, configs: list[str], names: dict[str,
                 x=group["checked_at"].to_list(),
                 y=group["agreement"].to_list(),
                 mode="lines+markers",
-                name=name_of(names, str(config_id[0])),
+                name=chart_text(name_of(names, str(config_id[0]))),
                 line={"color": _colour(str(config_id[0]), known)},
             )
         )

@@ -121,6 +121,27 @@ def test_a_thin_segment_is_drawn_as_such(tmp_path: Path) -> None:
     assert list(bars.marker.opacity) == [1.0, 0.3]
 
 
+def test_a_segment_value_is_drawn_as_text_not_as_plotlys_markup(tmp_path: Path) -> None:
+    """plotly reads `<a href>` and `<b>` in a label as markup: a logged value could put a
+    link on the page. Entities make plotly draw it as typed."""
+    from flows.report import report_figures
+
+    db = tmp_path / "f.duckdb"
+    con = open_store(db)
+    value = '<a href="https://evil.example">R&D</a>'
+    for i in range(40):
+        add_case(con, f"c-{i}", yes=1, segments={"app_version": value})
+    con.close()
+    con = connect(db, read_only=True)
+    try:
+        figure = report_figures(con, ReportOptions())["by_segment"]
+    finally:
+        con.close()
+    (bars,) = figure.data
+    assert list(bars.x) == ['&lt;a href="https://evil.example"&gt;R&amp;D&lt;/a&gt;']
+    assert "<" not in bars.name
+
+
 def test_failing_cases_show_what_the_context_lacks_else_the_evidence(
     tmp_path: Path,
 ) -> None:

@@ -4,26 +4,38 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import sys
 from datetime import UTC, date, datetime
-from typing import Any
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from flows.cli.options import EXIT_OK, add_db_argument, add_lock_timeout_argument
+
+if TYPE_CHECKING:
+    import duckdb
+
+    from flows.report.compare import Sides
+
+# Characters outside printable ASCII: the only ones of a JSON text a terminal may obey.
+_NOT_ASCII = re.compile(r"[^\x20-\x7e\n]")
 
 
 def add_compare_command(commands: argparse._SubParsersAction) -> None:
     """Add `faith compare` to the CLI's subcommands."""
     from faith_udfs.compare_stats import BOOTSTRAP_REPS, BOOTSTRAP_SEED
+    from flows.report.compare import MAX_CLAIMS, MAX_REPS, MAX_SEED
 
     parser = commands.add_parser(
         "compare",
         help="compare two configs, segment values or windows: pass rate and mean score",
         description="Two sides of the scored cases: a config each (--a-config/--b-config), two "
         "values of a segment column (--segment app_version --a 2.4.0 --b 2.4.1) or two windows "
-        "(--a-since/--a-until, --b-since/--b-until). Two configs are compared case by case "
-        "(paired: exact McNemar test); otherwise the sides hold different cases (unpaired: "
-        "Newcombe interval). Differences are B minus A. The result is kept in the table "
-        "comparisons for `faith report`.",
+        "(--a-since/--a-until, --b-since/--b-until), combined as you like. Sides that differ by "
+        "config only are compared case by case (paired: exact McNemar test); sides of different "
+        "segment values or windows hold different cases (unpaired: Newcombe interval), whatever "
+        "their configs. Differences are B minus A. A side that selects no scored case is "
+        "refused (exit 2). The result is kept in the table comparisons for `faith report`.",
     )
     add_db_argument(parser)
     parser.add_argument("--a-config", metavar="ID", help="config of side A (default: latest)")
@@ -45,11 +57,25 @@ def add_compare_command(commands: argparse._SubParsersAction) -> None:
         default=None,
         help="recompute scores counting idk claims as unfaithful, or not",
     )
-    parser.add_argument("--seed", type=int, default=BOOTSTRAP_SEED, help="bootstrap seed")
     parser.add_argument(
-        "--reps", type=int, default=BOOTSTRAP_REPS, help=f"bootstrap resamples ({BOOTSTRAP_REPS})"
+        "--seed",
+        type=int,
+        default=BOOTSTRAP_SEED,
+        help=f"bootstrap seed, 0 to {MAX_SEED:,} ({BOOTSTRAP_SEED})",
     )
-    parser.add_argument("--claims", type=int, default=10, metavar="N", help="claims listed (10)")
+    parser.add_argument(
+        "--reps",
+        type=int,
+        default=BOOTSTRAP_REPS,
+        help=f"bootstrap resamples, 1 to {MAX_REPS:,} ({BOOTSTRAP_REPS})",
+    )
+    parser.add_argument(
+        "--claims",
+        type=int,
+        default=10,
+        metavar="N",
+        help=f"claims listed, 0 to {MAX_CLAIMS:,} (10)",
+    )
     parser.add_argument("--json", action="store_true", help="print the result as JSON")
     parser.add_argument(
         "--store",
@@ -62,14 +88,37 @@ def add_compare_command(commands: argparse._SubParsersAction) -> None:
 
 
 def compare_command(args: argparse.Namespace) -> int:
-    """Compare, print the verdict (or JSON), and keep the result."""
+    """Compare, print the verdict (or JSON), and keep the result. Everything the options
+    can get wrong is refused (exit 2) before the database is opened, and a database that
+    does not exist is not created (exit 5, as `faith report`)."""
     from faith_udfs.config import check_threshold
-    from flows.report.compare import Sides, compare, store_comparison
-    from flows.store.db import connect_for_reading, open_store
+    from flows.report.compare import check_numbers, compare, store_comparison
 
     if args.threshold is not None:
         check_threshold(args.threshold, "--threshold")
-    sides = Sides(
+    check_numbers(seed=args.seed, reps=args.reps, top_claims=args.claims)
+    sides = sides_of(args)
+    sides.check()
+    con = open_database(args)
+    try:
+        result = compare(con, sides, seed=args.seed, reps=args.reps, top_claims=args.claims)
+        if args.store:
+            at = datetime.now(UTC).replace(tzinfo=None)
+            store_comparison(con, result, at)
+    finally:
+        con.close()
+    if args.json:
+        print(json_for_terminal(result))
+    else:
+        print_comparison(result)
+    return EXIT_OK
+
+
+def sides_of(args: argparse.Namespace) -> Sides:
+    """The two sides the options describe."""
+    from flows.report.compare import Sides
+
+    return Sides(
         a_config=args.a_config,
         b_config=args.b_config,
         segment=args.segment,
@@ -84,63 +133,92 @@ def compare_command(args: argparse.Namespace) -> int:
         threshold=args.threshold,
         penalize_ambiguous=args.penalize_ambiguous,
     )
-    con = (
-        open_store(args.db, lock_timeout=args.lock_timeout)
-        if args.store
-        else connect_for_reading(args.db)
+
+
+def open_database(args: argparse.Namespace) -> duckdb.DuckDBPyConnection:
+    """The database to compare in: migrated for writing (the result is kept), or read only
+    with --no-store. Either way a file that does not exist is refused, not created."""
+    from flows.errors import DatabaseError
+    from flows.store.db import connect_for_reading, open_store
+
+    if not Path(args.db).exists():
+        raise DatabaseError(f"{args.db}: no such database; run `faith score` first")
+    if args.store:
+        return open_store(args.db, lock_timeout=args.lock_timeout)
+    return connect_for_reading(args.db)
+
+
+def json_for_terminal(result: dict[str, Any]) -> str:
+    """`--json`'s text with every character a terminal would obey (bidirectional overrides,
+    C1 controls; JSON escapes C0 itself) written as a JSON escape: the same JSON to a parser,
+    shown, not obeyed, on a screen."""
+    from flows.printable import printable
+
+    text = json.dumps(result, indent=2, default=str, ensure_ascii=False)
+    return _NOT_ASCII.sub(
+        lambda m: m.group() if printable(m.group()) == m.group() else f"\\u{ord(m.group()):04x}",
+        text,
     )
-    try:
-        result = compare(con, sides, seed=args.seed, reps=args.reps, top_claims=args.claims)
-        if args.store:
-            at = datetime.now(UTC).replace(tzinfo=None)
-            store_comparison(con, result, at)
-    finally:
-        con.close()
-    if args.json:
-        print(json.dumps(result, indent=2, default=str, ensure_ascii=False))
-    else:
-        print_comparison(result)
-    return EXIT_OK
 
 
 def print_comparison(result: dict[str, Any]) -> None:
-    """The verdict line, both sides' figures, the score difference and the changed claims."""
+    """The verdict line, both sides' figures, the score difference and the changed claims.
+    Every line and cell goes through `shown`: segment values, config ids and claim texts are
+    the logs' and the database's, and a bracket or a control code in them is text."""
     from rich.console import Console
-    from rich.table import Table
 
     from faith_udfs.compare_stats import signed
 
-    out = Console(width=None if sys.stdout.isatty() else 100, highlight=False)
+    out = Console(width=None if sys.stdout.isatty() else 100, highlight=False, emoji=False)
     rates, scores = result["pass_rates"], result["scores"]
-    out.print(result["verdict"], markup=False)
-    out.print(f"method: {rates['method']}", markup=False)
+    out.print(shown(result["verdict"]))
+    out.print(shown(f"method: {rates['method']}"))
     for side in ("a", "b"):
         n, passed, rate = rates[f"n_{side}"], rates[f"passed_{side}"], rates[f"rate_{side}"]
-        shown = "-" if rate is None else f"{rate:.1%}"
+        rate_text = "-" if rate is None else f"{rate:.1%}"
         out.print(
-            f"{side.upper()} {result[side]['label']} (config {result[side]['config_id'][:12]}): "
-            f"{passed:,} of {n:,} pass, {shown}",
-            markup=False,
+            shown(
+                f"{side.upper()} {result[side]['label']} (config "
+                f"{result[side]['config_id'][:12]}): {passed:,} of {n:,} pass, {rate_text}"
+            )
         )
     if scores["diff"] is not None and scores["bootstrap_low"] is not None:
         out.print(
             f"mean score B − A: {signed(scores['diff'] * 100)} points, 95% bootstrap CI "
             f"[{signed(scores['bootstrap_low'] * 100)}, {signed(scores['bootstrap_high'] * 100)}] "
-            f"({scores['bootstrap_reps']} resamples, seed {scores['bootstrap_seed']})",
-            markup=False,
+            f"({scores['bootstrap_reps']} resamples, seed {scores['bootstrap_seed']})"
         )
     if result["claims"]:
         out.print("claims that changed most (failures per 100 cases, B − A):")
-        table = Table()
-        table.add_column("change", justify="right", no_wrap=True)
-        table.add_column("A fails", justify="right", no_wrap=True)
-        table.add_column("B fails", justify="right", no_wrap=True)
-        table.add_column("claim", overflow="fold", min_width=20)
-        for claim in result["claims"]:
-            table.add_row(
-                signed(claim["change"]),
-                str(claim["failed_a"]),
-                str(claim["failed_b"]),
-                claim["claim"],
-            )
-        out.print(table)
+        out.print(claims_table(result["claims"]))
+
+
+def claims_table(claims: list[dict[str, Any]]) -> Any:
+    """The changed claims as a rich table, each claim's text shown, not obeyed."""
+    from rich.table import Table
+
+    from faith_udfs.compare_stats import signed
+
+    table = Table()
+    table.add_column("change", justify="right", no_wrap=True)
+    table.add_column("A fails", justify="right", no_wrap=True)
+    table.add_column("B fails", justify="right", no_wrap=True)
+    table.add_column("claim", overflow="fold", min_width=20)
+    for claim in claims:
+        table.add_row(
+            signed(claim["change"]),
+            str(claim["failed_a"]),
+            str(claim["failed_b"]),
+            shown(claim["claim"]),
+        )
+    return table
+
+
+def shown(text: object) -> str:
+    """`text` as rich markup that prints it as it is: control characters written as escapes
+    (flows.printable), brackets escaped (a '[/red]' in a claim raised MarkupError)."""
+    from rich.markup import escape
+
+    from flows.printable import printable
+
+    return escape(printable(text))

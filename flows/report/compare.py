@@ -7,7 +7,7 @@ import json
 import re
 from dataclasses import asdict, dataclass
 from datetime import date
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NoReturn
 
 import polars as pl
 
@@ -19,6 +19,13 @@ from faith_udfs.compare_stats import (
 )
 from faith_udfs.errors import ConfigError
 from flows.store.db import register, sql
+
+# The bounds of `faith compare`'s numbers, checked before anything is opened: a seed polars'
+# sampling takes (its resamples add to it), resamples a Python loop ends in minutes, and as
+# many claims as a LIMIT takes.
+MAX_SEED = 2**31 - 1
+MAX_REPS = 1_000_000
+MAX_CLAIMS = 2**31 - 1
 
 if TYPE_CHECKING:
     import duckdb
@@ -45,6 +52,36 @@ class Sides:
     def params(self) -> dict[str, Any]:
         return asdict(self)
 
+    def check(self) -> None:
+        """Refuse --a/--b without each other or without --segment (exit 2), before anything
+        is opened."""
+        if (self.a is None) != (self.b is None):
+            raise ConfigError("--a and --b come together (two values of --segment)")
+        if self.a is not None and self.segment is None:
+            raise ConfigError("--a and --b are values of a segment column: give --segment")
+
+    def config_option(self, side: str) -> str | None:
+        """The option that names a side's config: its own, or --a-config for B by default;
+        None when the side reads the config scored most recently."""
+        if getattr(self, f"{side}_config") is not None:
+            return f"--{side}-config"
+        return "--a-config" if self.a_config is not None else None
+
+    def options(self, side: str, config: str) -> str:
+        """What selects one side, as the options that say it: 'config X (--b-config), --segment
+        app_version --b 2.4.0, --b-since 2026-10-01', for an error naming the side."""
+        parts = [f"config {config} ({self.config_option(side) or 'the latest scored'})"]
+        value = getattr(self, side)
+        if value is not None:
+            parts.append(f"--segment {self.segment} --{side} {value}")
+        for end in ("since", "until"):
+            own = getattr(self, f"{side}_{end}")
+            if own is not None:
+                parts.append(f"--{side}-{end} {own}")
+            elif getattr(self, end) is not None:
+                parts.append(f"--{end} {getattr(self, end)}")
+        return ", ".join(parts)
+
     def label(self, side: str, config: str) -> str:
         """How a side is named in the verdict: its segment value, window or config."""
         value = getattr(self, side)
@@ -64,18 +101,18 @@ def compare(
     reps: int = BOOTSTRAP_REPS,
     top_claims: int = 10,
 ) -> dict[str, Any]:
-    """The whole comparison as one JSON-ready dict (what `faith compare --json` prints)."""
-    if (sides.a is None) != (sides.b is None):
-        raise ConfigError("--a and --b come together (two values of --segment)")
-    if sides.a is not None and sides.segment is None:
-        raise ConfigError("--a and --b are values of a segment column: give --segment")
+    """The whole comparison as one JSON-ready dict (what `faith compare --json` prints).
+    A side that selects no scored case, or two configs with no case in common, is refused
+    (ConfigError, exit 2): nothing is printed or kept."""
+    check_numbers(seed=seed, reps=reps, top_claims=top_claims)
+    sides.check()
     params = sides.params()
     a_config, b_config = con.sql(
         sql("compare_sides"), params=_used(params, "compare_sides")
     ).fetchall()[0]
-    if a_config is None:
-        raise ConfigError("nothing scored to compare")
     rates = _one_row(con, "compare_pass_rates", params)
+    if rates["n_a"] == 0 or rates["n_b"] == 0:
+        refuse_nothing_compared(con, sides, a_config, b_config)
     scores = _one_row(con, "compare_scores", params)
     cases = con.sql(sql("compare_cases"), params=params).pl()
     paired = bool(rates["paired"])
@@ -110,6 +147,50 @@ def compare(
         },
         "claims": changed_claims(con, cases, a_config, b_config, top_claims),
     }
+
+
+def check_numbers(*, seed: int, reps: int, top_claims: int) -> None:
+    """Refuse a seed, a number of resamples or of claims out of range (exit 2), naming the
+    option and its range: they reached polars and DuckDB as internal errors (exit 1)."""
+    for option, value, low, high in (
+        ("--seed", seed, 0, MAX_SEED),
+        ("--reps", reps, 1, MAX_REPS),
+        ("--claims", top_claims, 0, MAX_CLAIMS),
+    ):
+        if not low <= value <= high:
+            raise ConfigError(f"{option} must be {low} to {high:,}, got {value}")
+
+
+def refuse_nothing_compared(
+    con: duckdb.DuckDBPyConnection, sides: Sides, a_config: str | None, b_config: str | None
+) -> NoReturn:
+    """Say why a side of the comparison is empty (ConfigError, exit 2): nothing is scored, a
+    config is not stored (listing those that are), a side's options select no scored case
+    (naming them), or two paired configs share no case. Such a comparison printed '0 of 0'
+    and exited 0, and was kept as the report's latest."""
+    stored = [row[0] for row in con.sql(sql("compare_configs")).fetchall()]
+    if not stored or a_config is None or b_config is None:
+        raise ConfigError("nothing scored to compare: run `faith score` first")
+    params = {**_used(sides.params(), "compare_side_counts"), "a_config": a_config}
+    n_a, n_b = con.sql(
+        sql("compare_side_counts"), params={**params, "b_config": b_config}
+    ).fetchall()[0]
+    for side, config, n in (("a", a_config, n_a), ("b", b_config, n_b)):
+        if n > 0:
+            continue
+        if config not in stored:
+            option = sides.config_option(side) or "the config scored most recently"
+            raise ConfigError(
+                f"{option} {config!r}: no case is scored under this config (configs with "
+                f"scored cases, latest first: {', '.join(stored)})"
+            )
+        raise ConfigError(
+            f"side {side.upper()} selects no scored case: {sides.options(side, config)}"
+        )
+    raise ConfigError(
+        f"configs {a_config} and {b_config} have no scored case in common: nothing to pair "
+        f"(side A: {sides.options('a', a_config)}; side B: {sides.options('b', b_config)})"
+    )
 
 
 def changed_claims(

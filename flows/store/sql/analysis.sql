@@ -603,8 +603,10 @@ GROUP BY config_id, conversation_id;
 -- A side is a config (a_config / b_config), a value of one segment column (segment, a, b) and a
 -- window of days (since / until for both, a_since ... b_until for one side; dates inclusive).
 -- A config not given is the one scored most recently; b_config defaults to a_config.
--- Two different configs are compared case by case (paired, joined on case_id); otherwise the
--- sides hold different cases (unpaired). Only scored cases count. Differences are B minus A.
+-- Sides that differ by config only (the same segment value and days, or none) hold the same
+-- cases: compared case by case (paired, joined on case_id). Sides of different segment values
+-- or days hold different cases, whatever their configs (unpaired). Only scored cases count.
+-- Differences are B minus A.
 
 -- Two-sided tail of the standard normal at |z| (Abramowitz & Stegun 7.1.26, error < 1.5e-7).
 CREATE OR REPLACE MACRO normal_two_sided_p(z) AS
@@ -634,6 +636,11 @@ sides AS (
             WHEN segment IS NULL AND (a IS NOT NULL OR b IS NOT NULL)
                 THEN error('a and b are values of a segment column: give segment too')
             ELSE coalesce(a_config, l.config_id) <> coalesce(b_config, a_config, l.config_id)
+                AND CAST(a AS VARCHAR) IS NOT DISTINCT FROM CAST(b AS VARCHAR)
+                AND CAST(coalesce(a_since, since) AS DATE)
+                    IS NOT DISTINCT FROM CAST(coalesce(b_since, since) AS DATE)
+                AND CAST(coalesce(a_until, until) AS DATE)
+                    IS NOT DISTINCT FROM CAST(coalesce(b_until, until) AS DATE)
         END AS paired
     FROM latest AS l
 ),

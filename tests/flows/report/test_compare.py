@@ -161,6 +161,58 @@ def test_two_windows_of_one_config_hold_their_own_days(db: Path, faith_compare: 
     assert result["pass_rates"]["n_a"] == result["pass_rates"]["n_b"] == 150
 
 
+def passes(config: str, i: int) -> bool:
+    """Whether planted case c{i} passes under config old or new (the 2x2 cells in order)."""
+    if config == "old":
+        return i < BOTH + A_ONLY
+    return i < BOTH or BOTH + A_ONLY <= i < BOTH + A_ONLY + B_ONLY
+
+
+def test_two_configs_of_two_app_versions_are_unpaired(db: Path, faith_compare: Compare) -> None:
+    # The sides hold different cases (one version each): they were joined on case_id, 0 of 0.
+    args = ["--a-config", "old", "--b-config", "new", "--segment", "app_version"]
+    result = faith_compare(db, *args, "--a", "2.4.0", "--b", "2.4.1", "--reps", "100")
+    rates = result["pass_rates"]
+    assert result["paired"] is False
+    assert (rates["n_a"], rates["n_b"], rates["pairs"]) == (150, 150, 0)
+    assert rates["passed_a"] == sum(passes("old", i) for i in range(0, 300, 2))
+    assert rates["passed_b"] == sum(passes("new", i) for i in range(1, 300, 2))
+    assert (result["a"]["config_id"], result["b"]["config_id"]) == ("old", "new")
+    assert result["verdict"].endswith("300 unpaired cases (different cases on each side)")
+    con = connect(db, read_only=True)
+    try:
+        in_sql = con.sql(
+            "SELECT paired, n_a, passed_a, n_b, passed_b FROM compare_pass_rates(a_config := "
+            "'old', b_config := 'new', segment := 'app_version', a := '2.4.0', b := '2.4.1')"
+        ).fetchall()
+    finally:
+        con.close()
+    assert in_sql == [(False, 150, rates["passed_a"], 150, rates["passed_b"])]
+
+
+def test_two_configs_of_two_windows_are_unpaired(db: Path, faith_compare: Compare) -> None:
+    windows = ["--a-since", "2026-10-01", "--a-until", "2026-10-02"]
+    windows += ["--b-since", "2026-10-03", "--b-until", "2026-10-04"]
+    result = faith_compare(db, "--a-config", "old", "--b-config", "new", *windows, "--reps", "100")
+    rates = result["pass_rates"]
+    assert result["paired"] is False
+    assert (rates["n_a"], rates["n_b"]) == (150, 150)
+    assert rates["passed_a"] == sum(passes("old", i) for i in range(300) if i % 4 < 2)
+    assert rates["passed_b"] == sum(passes("new", i) for i in range(300) if i % 4 >= 2)
+    assert result["a"]["label"] == "2026-10-01..2026-10-02"
+
+
+def test_two_configs_of_one_app_version_stay_paired(db: Path, faith_compare: Compare) -> None:
+    args = ["--a-config", "old", "--b-config", "new", "--segment", "app_version"]
+    result = faith_compare(db, *args, "--a", "2.4.0", "--b", "2.4.0", "--reps", "100")
+    rates = result["pass_rates"]
+    assert result["paired"] is True
+    assert rates["pairs"] == 150
+    assert rates["a_only"] == sum(
+        passes("old", i) and not passes("new", i) for i in range(0, 300, 2)
+    )
+
+
 def test_the_macros_answer_in_sql_and_the_result_is_kept(db: Path) -> None:
     con = connect(db, read_only=True)
     try:

@@ -1,0 +1,166 @@
+"""`faith compare` at its edges: user text with markup and control codes prints as text, a
+side that selects nothing is refused by name (exit 2, nothing kept), a missing database is
+not created, and numbers out of range are usage errors naming the option."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from flows.cli import main
+from flows.store.db import connect, open_store
+from tests.flows.cli.test_terminal_escapes import assert_no_controls
+from tests.flows.report.test_compare import planted
+from tests.flows.store.test_analysis_sql import add_case, add_verdicts
+
+# Claims (and segment values) a judge or a log may hold: rich markup, a closing tag that
+# rich refuses (MarkupError), a clear-screen sequence and a right-to-left override.
+CLAIMS = (
+    "Order A17 shipped [/red] on 3 March.",
+    "Refunds [bold]x[/bold] take 5 days.",
+    "Clear \x1b[2J the screen.",
+    "Order \u202eA17 shipped.",
+)
+OLD, NEW = "[/red]v1", "v2\x1b[2J"
+
+
+@pytest.fixture(scope="module")
+def db(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The planted database of tests/flows/report/test_compare.py: configs old and new over
+    the same 300 cases, app versions 2.4.0 and 2.4.1."""
+    return planted(tmp_path_factory.mktemp("compare-cli") / "faith.duckdb")
+
+
+@pytest.fixture
+def marked(tmp_path: Path) -> Path:
+    """One config, two app versions named with markup and ESC; each claim fails on side B."""
+    path = tmp_path / "marked.duckdb"
+    con = open_store(path)
+    for i, claim in enumerate(CLAIMS):
+        for version, verdict in ((OLD, "yes"), (NEW, "no")):
+            case = f"{version}-{i}"
+            add_case(con, case, yes=int(verdict == "yes"), no=int(verdict == "no"),
+                     segments={"app_version": version})  # fmt: skip
+            add_verdicts(con, case, [(claim, verdict)])
+    con.close()
+    return path
+
+
+def comparisons_kept(db: Path) -> int:
+    con = connect(db, read_only=True)
+    try:
+        return int(con.execute("SELECT count(*) FROM comparisons").fetchall()[0][0])
+    finally:
+        con.close()
+
+
+def one_error_line(capsys: pytest.CaptureFixture[str]) -> str:
+    shown = capsys.readouterr()
+    assert shown.out == ""
+    lines = shown.err.strip().splitlines()
+    assert len(lines) == 1, shown.err
+    return lines[0]
+
+
+def test_markup_and_control_codes_of_claims_and_values_print_as_text(
+    marked: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    args = ["compare", "--db", str(marked), "--segment", "app_version", "--a", OLD, "--b", NEW]
+    assert main([*args, "--no-store"]) == 0, capsys.readouterr().err
+    out = capsys.readouterr().out
+    assert_no_controls(out)
+    for text in ("[/red] on 3 March.", "[bold]x[/bold]", "Clear \\x1b[2J the", "\\u202eA17"):
+        assert text in out
+    assert "A [/red]v1 (config lex)" in out
+    assert "B v2\\x1b[2J (config lex)" in out
+    assert out.startswith("v2\\x1b[2J passes 100.0 points less")
+
+
+def test_the_json_of_such_text_is_the_same_data_shown_not_obeyed(
+    marked: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    args = ["compare", "--db", str(marked), "--segment", "app_version", "--a", OLD, "--b", NEW]
+    assert main([*args, "--no-store", "--json"]) == 0
+    out = capsys.readouterr().out
+    assert_no_controls(out)
+    result = json.loads(out)
+    assert {claim["claim"] for claim in result["claims"]} == set(CLAIMS)
+    assert (result["a"]["label"], result["b"]["label"]) == (OLD, NEW)
+
+
+def test_a_config_not_stored_is_refused_naming_it_and_the_stored_ones(
+    db: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    before = comparisons_kept(db)
+    assert main(["compare", "--db", str(db), "--a-config", "old", "--b-config", "faith-nope"]) == 2
+    line = one_error_line(capsys)
+    assert "--b-config 'faith-nope': no case is scored under this config" in line
+    assert line.endswith("(configs with scored cases, latest first: new, old)")
+    assert comparisons_kept(db) == before  # refused: not kept, not the report's latest
+
+
+def test_a_side_whose_segment_value_selects_nothing_is_named(
+    db: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    before = comparisons_kept(db)
+    args = ["--a-config", "old", "--segment", "app_version", "--a", "2.3.0", "--b", "2.4.1"]
+    assert main(["compare", "--db", str(db), *args]) == 2
+    line = one_error_line(capsys)
+    assert line.endswith(
+        "side A selects no scored case: config old (--a-config), --segment app_version --a 2.3.0"
+    )
+    assert comparisons_kept(db) == before
+
+
+def test_two_configs_without_a_case_in_common_are_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    db = tmp_path / "apart.duckdb"
+    con = open_store(db)
+    for i in range(3):
+        add_case(con, f"x{i}", config="x", yes=1)
+        add_case(con, f"y{i}", config="y", no=1)
+    con.close()
+    assert main(["compare", "--db", str(db), "--a-config", "x", "--b-config", "y"]) == 2
+    line = one_error_line(capsys)
+    assert "configs x and y have no scored case in common: nothing to pair" in line
+    assert comparisons_kept(db) == 0
+
+
+@pytest.mark.parametrize("store", ["--store", "--no-store"])
+def test_a_database_that_does_not_exist_is_not_created(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], store: str
+) -> None:
+    missing = tmp_path / "typo" / "dir" / "E2.duckdb"
+    assert main(["compare", "--db", str(missing), store]) == 5
+    assert "E2.duckdb: no such database; run `faith score` first" in one_error_line(capsys)
+    assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize(
+    ("option", "value", "said"),
+    [
+        ("--reps", "0", "--reps must be 1 to 1,000,000, got 0"),
+        ("--reps", "1000001", "--reps must be 1 to 1,000,000, got 1000001"),
+        ("--claims", "-1", "--claims must be 0 to 2,147,483,647, got -1"),
+        ("--seed", "-1", "--seed must be 0 to 2,147,483,647, got -1"),
+        ("--seed", str(2**31), "--seed must be 0 to 2,147,483,647, got 2147483648"),
+    ],
+)
+def test_numbers_out_of_range_are_usage_errors_before_anything_is_opened(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], option: str, value: str, said: str
+) -> None:
+    missing = tmp_path / "never.duckdb"  # checked first: exit 2, not the missing file's 5
+    assert main(["compare", "--db", str(missing), option, value]) == 2
+    assert one_error_line(capsys).endswith(said)
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_the_edges_of_the_ranges_are_accepted(db: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    args = ["--a-config", "old", "--b-config", "new", "--reps", "1", "--claims", "0"]
+    assert main(["compare", "--db", str(db), "--no-store", "--json", *args, "--seed", "0"]) == 0
+    result = json.loads(capsys.readouterr().out)
+    assert result["claims"] == []
+    assert result["scores"]["bootstrap_reps"] == 1

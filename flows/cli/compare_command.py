@@ -179,7 +179,7 @@ def print_comparison(result: dict[str, Any]) -> None:
         out.print(
             shown(
                 f"{side.upper()} {result[side]['label']} (config "
-                f"{result[side]['config_id'][:12]}): {passed:,} of {n:,} pass, {rate_text}"
+                f"{result[side]['config_id']}): {passed:,} of {n:,} pass, {rate_text}"
             )
         )
     if scores["diff"] is not None and scores["bootstrap_low"] is not None:

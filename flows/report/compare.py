@@ -90,7 +90,7 @@ class Sides:
         since, until = getattr(self, f"{side}_since"), getattr(self, f"{side}_until")
         if since is not None or until is not None:
             return f"{since or '…'}..{until or '…'}"
-        return config[:12]
+        return config  # whole: what --a-config takes
 
 
 def compare(

@@ -493,6 +493,8 @@ GROUP BY c.config_id, k.segment
 ORDER BY c.config_id, k.segment;
 
 -- One row a metric config: its settings, its cases, the time they span and its latest run.
+-- Dry runs scored nothing: a config only dry-run is no metric config yet. A config whose runs
+-- scored no case (all quarantined) takes its settings from its latest run's config.
 CREATE OR REPLACE VIEW metric_configs AS
 WITH cases AS (
     SELECT
@@ -516,6 +518,7 @@ latest AS (
         max(r.started_at) AS last_run_at,
         arg_max(r.config, r.started_at) AS config
     FROM runs AS r
+    WHERE NOT coalesce(r.dry_run, false)
     GROUP BY r.config_id
 )
 SELECT
@@ -523,9 +526,13 @@ SELECT
     -- runs.config is JSON written by the flows; a judge without a kind or model shows NULL
     json_extract_string(l.config, '$.judge.kind') || ':'
         || json_extract_string(l.config, '$.judge.model') AS judge,
-    c.threshold,
-    c.penalize_ambiguous_claims,
-    c.strict_mode,
+    coalesce(c.threshold, CAST(json_extract(l.config, '$.threshold') AS DOUBLE)) AS threshold,
+    coalesce(
+        c.penalize_ambiguous_claims,
+        CAST(json_extract(l.config, '$.penalize_ambiguous_claims') AS BOOLEAN)
+    ) AS penalize_ambiguous_claims,
+    coalesce(c.strict_mode, CAST(json_extract(l.config, '$.strict_mode') AS BOOLEAN))
+        AS strict_mode,
     coalesce(c.cases, 0) AS cases,
     coalesce(c.scored, 0) AS scored,
     coalesce(c.invalid, 0) AS invalid,

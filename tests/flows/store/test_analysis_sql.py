@@ -620,3 +620,28 @@ def test_docs_examples_run(
         except duckdb.Error as exc:
             pytest.fail(f"docs example failed: {exc}\n{block}")
         assert result, f"docs example returned no rows:\n{block}"
+
+
+def test_a_dry_run_adds_no_metric_config_and_a_config_without_cases_keeps_its_threshold(
+    tmp_path: Path,
+) -> None:
+    """A config only dry-run scored nothing (the report listed it with no threshold, 'None');
+    one whose run quarantined every row still says its settings."""
+    from flows.run.pipeline import run_score
+    from flows.run.settings import ScoreSettings
+    from tests.support.builders import many_cases, write
+
+    good = write(many_cases(3), tmp_path / "good.parquet")
+    blank = write(many_cases(3).with_columns(actual_output=pl.lit(" ")), tmp_path / "bad.parquet")
+    db = str(tmp_path / "f.duckdb")
+    run_score(ScoreSettings(source=str(good), db=db))
+    run_score(ScoreSettings(source=str(good), db=db, threshold=0.9, dry_run=True))
+    run_score(ScoreSettings(source=str(blank), db=db, threshold=0.7, max_quarantine_share=None))
+    con = duckdb.connect(db, read_only=True)
+    try:
+        found = con.execute(
+            "SELECT threshold, strict_mode, cases, runs FROM metric_configs ORDER BY threshold"
+        ).fetchall()
+    finally:
+        con.close()
+    assert found == [(0.5, False, 3, 1), (0.7, False, 0, 1)]

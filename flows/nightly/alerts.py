@@ -4,6 +4,7 @@ warning of the night POSTed to a webhook (Slack-compatible `text`). docs/report.
 from __future__ import annotations
 
 import base64
+import http.client
 import json
 import logging
 import threading
@@ -137,8 +138,9 @@ def _post(alerts: AlertSettings, body: bytes, deadline: float) -> int:
 def _attempt(request: urllib.request.Request, seconds: float) -> str | None:
     """One POST, given `seconds` in all (urllib's timeout bounds each socket read only: a
     server answering a byte at a time would hold the night for ever); None when it arrived,
-    else why not, without the URL. A POST past its time is left to its daemon thread."""
-    outcome: list[str | None] = []
+    else why not, without the URL. A POST past its time is left to its daemon thread; any
+    other error than the network's and the server's is raised here, as a bug."""
+    outcome: list[str | BaseException | None] = []
 
     def send() -> None:
         try:
@@ -147,15 +149,20 @@ def _attempt(request: urllib.request.Request, seconds: float) -> str | None:
             outcome.append(None)
         except urllib.error.HTTPError as exc:
             outcome.append(f"HTTP {exc.code}")
-        except Exception as exc:  # any failure is one logged reason
+        # socket, TLS and URL errors, a malformed reply, a host name that cannot be encoded
+        except (OSError, http.client.HTTPException, ValueError) as exc:
             # the reason may name the URL: only its type is logged
             outcome.append(type(getattr(exc, "reason", exc)).__name__)
+        except BaseException as exc:  # handed to the caller's thread, raised there
+            outcome.append(exc)
 
     worker = threading.Thread(target=send, name="faithpipe-webhook", daemon=True)
     worker.start()
     worker.join(seconds)
     if worker.is_alive() or not outcome:
         return f"no answer within {seconds:g} s"
+    if isinstance(outcome[0], BaseException):
+        raise outcome[0]
     return outcome[0]
 
 

@@ -291,6 +291,30 @@ def test_a_webhook_with_credentials_in_its_url_gets_them_as_basic_auth() -> None
     assert received == [("/hook?x=1", expected)]
 
 
+def test_a_webhook_failure_is_a_logged_reason_but_a_bug_is_raised(
+    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Network and server failures are the night's to survive; an error of faithpipe's own
+    in the POSTing thread must not pass as one of them."""
+    import urllib.request
+
+    def refused(*args: object, **kwargs: object) -> None:
+        raise ConnectionRefusedError("refused")
+
+    alerts = AlertSettings(webhook="http://127.0.0.1:9/hook", webhook_attempts=1)
+    monkeypatch.setattr(urllib.request, "urlopen", refused)
+    with caplog.at_level(logging.WARNING, logger="faithpipe"):
+        assert post_messages(alerts, [{"text": "drop"}]) == 0
+    assert "attempt 1 of 1 failed (ConnectionRefusedError)" in caplog.text
+
+    def broken(*args: object, **kwargs: object) -> None:
+        raise TypeError("a bug")
+
+    monkeypatch.setattr(urllib.request, "urlopen", broken)
+    with pytest.raises(TypeError, match="a bug"):
+        post_messages(alerts, [{"text": "drop"}])
+
+
 def test_the_judge_drift_message_names_its_kind_once() -> None:
     message = warning_message("judge_drift", "r1", "judge drift: agreement 0.9 < 0.99")
     assert message["text"] == "judge drift: agreement 0.9 < 0.99"

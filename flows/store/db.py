@@ -187,7 +187,7 @@ def connect_for_reading(
         )
     try:
         refuse_unreadable_database(con, path)
-    except BaseException:
+    except (DatabaseError, duckdb.Error):  # refused, or unreadable: the caller gets no handle
         con.close()
         raise
     register_metric_functions(con)

@@ -13,7 +13,7 @@ import pytest
 
 from flows.cli import main
 from flows.errors import DatabaseError
-from flows.store.db import open_store
+from flows.store.db import connect_for_reading, open_store
 from tests.conftest import run_python
 from tests.support.builders import many_cases, write
 
@@ -162,6 +162,16 @@ def test_readers_refuse_a_database_that_is_not_faithpipes_with_exit_5(
     assert len(lines) == 1
     assert message in lines[0]
     assert fingerprint(db) == before
+
+
+def test_a_refused_reader_closes_its_connection(tmp_path: Path) -> None:
+    """The refusal's traceback still holds the reader's frame: its connection must be closed
+    by then, or this process could not open the file for writing (another configuration)."""
+    db = foreign_database(tmp_path / "shop.duckdb", "CREATE TABLE sales (id INTEGER)")
+    with pytest.raises(DatabaseError, match="not a faithpipe database") as refused:
+        connect_for_reading(db)
+    assert refused.value.__traceback__ is not None  # the frame, and its locals, are alive
+    duckdb.connect(str(db)).close()
 
 
 def test_the_writers_memory_limit_is_fixed_with_room_for_key_indexes(tmp_path: Path) -> None:

@@ -10,7 +10,7 @@ fresh process:
    process's CPU seconds each took: what every step costs, no overlap; the
    write apart for each result table (its INSERT), the run's counts, and the COMMIT, where
    DuckDB writes the blocks out; "write: frames" is what is left (building the rows);
-2. a real run (`run_score`), sampling how many cores the process kept busy.
+2. a real run (`run_score`): its wall time, its CPU time, and the cores it kept busy on average.
 Step costs include the thread pools' idle spinning between steps, so they add up to more than
 the real run's CPU seconds.
 """

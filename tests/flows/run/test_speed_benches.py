@@ -1,6 +1,7 @@
 """bench/pipeline.py and bench/run_profile.py on a team's own logs (`--source`): the ratio to
 DuckDB's copy and the per-step profile of any Parquet, as the generated shapes get them (issue
-26: "on any shape of log"). Small files, so only that they run and report, never a speed."""
+26: "on any shape of log"), and bench/tables_check.py, which shows a speed change keeps every
+table. Small files, so only that they run and report, never a speed."""
 
 from __future__ import annotations
 
@@ -9,8 +10,11 @@ import subprocess
 import sys
 from pathlib import Path
 
+import duckdb
 import polars as pl
 
+from flows.run.pipeline import run_score
+from flows.run.settings import ScoreSettings
 from tests.support.builders import many_cases
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -61,3 +65,26 @@ def test_the_profile_bench_profiles_a_source_of_ones_own(tmp_path: Path) -> None
     steps = {line.split()[0] for line in done.stdout.splitlines()[3:] if line.strip()}
     assert {"read", "validate", "classify", "judge"} <= steps
     assert re.search(r"^source, a real run: [\d.]+ s wall", done.stdout, re.MULTILINE)
+
+
+def test_the_tables_check_finds_two_runs_identical_and_one_changed_value(tmp_path: Path) -> None:
+    source = tmp_path / "cases.parquet"
+    many_cases(40).write_parquet(source)
+    first, second = tmp_path / "first.duckdb", tmp_path / "second.duckdb"
+    for db in (first, second):  # other run ids and times, the same results
+        run_score(ScoreSettings(source=str(source), db=str(db), batch_size=15))
+    dump = tmp_path / "dump"
+    assert bench("tables_check.py", str(first), "--save", str(dump)).returncode == 0
+    assert {path.name for path in dump.iterdir()} >= {"case_scores.parquet", "truths.parquet"}
+    same = bench("tables_check.py", str(second), "--against", str(dump))
+    assert (same.returncode, same.stdout.strip()) == (0, f"every table identical to {dump}")
+
+    with duckdb.connect(str(second)) as con:
+        con.execute("UPDATE case_scores SET score = 0.25 WHERE case_id = 'c00007'")
+        con.execute("DELETE FROM truths WHERE passage_id = (SELECT min(passage_id) FROM truths)")
+    changed = bench("tables_check.py", str(second), "--against", str(dump))
+    assert changed.returncode == 1
+    lines = changed.stdout.splitlines()
+    assert lines[0] == "case_scores: same 40 rows count, different values"
+    assert re.fullmatch(r"truths: \d+ rows, saved \d+", lines[1])
+    assert len(lines) == 2

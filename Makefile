@@ -82,6 +82,7 @@ bench: $(STAMP)  ## all benchmarks (not tests; the rag shape at 1M rows takes th
 	$(BIN)/python bench/udfs.py
 	$(BIN)/python bench/pipeline.py
 	$(BIN)/python bench/run_profile.py
+	$(BIN)/python bench/truths_insert.py
 	$(BIN)/python bench/imports.py
 	$(BIN)/python bench/deepeval_ratio.py
 	$(BIN)/python bench/llm_calls.py

@@ -80,7 +80,15 @@ class LexicalJudge(OfflineJudge):
         claim_words = _words_of(claims, "claim")
         # A claim that is, word for word, one of its case's truths has every content word in
         # the truths: `yes` without a word-by-word check (unless it has no content word).
-        truth_texts = truths.select(pair_key("text_hash")).to_series().implode()
+        # The truths' pairs are probed against the claims' (far fewer), not the other way
+        # round: a set of every truth's pair is costly to build for long contexts.
+        claim_texts = claims.select(pair_key("text_hash")).to_series()
+        truth_texts = (
+            truths.select(pair=pair_key("text_hash"))
+            .filter(pl.col("pair").is_in(claim_texts.implode()))
+            .to_series()
+            .implode()
+        )
         claims = claims.with_columns(verbatim=pair_key("text_hash").is_in(truth_texts))
         rest = claims.filter(~pl.col("verbatim")).select("claim_row", "key", "text_hash")
         rest_words = rest.join(claim_words, on="text_hash")
@@ -88,7 +96,13 @@ class LexicalJudge(OfflineJudge):
         truth_words = asked.select("key", "text_hash").join(
             _words_of(asked, "truth"), on="text_hash"
         )
-        known = truth_words.select(pair_key("word")).to_series().implode()
+        asked_words = rest_words.select(pair_key("word")).to_series()
+        known = (
+            truth_words.select(pair=pair_key("word"))
+            .filter(pl.col("pair").is_in(asked_words.implode()))
+            .to_series()
+            .implode()
+        )
         found = (
             rest_words.select("claim_row", found=pair_key("word").is_in(known))
             .group_by("claim_row")

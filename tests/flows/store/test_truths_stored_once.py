@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import duckdb
 import polars as pl
 
 from faith_udfs import GroundedJudge
@@ -107,3 +108,21 @@ def test_null_truths_are_left_out_and_the_rest_numbered_from_zero(tmp_path: Path
     )
     assert len(numbering) == len(POOL)
     assert all(low == 0 and high == n - 1 for n, low, high in numbering)
+
+
+def test_an_older_database_whose_truths_begin_at_1_is_renumbered_and_not_stored_twice(
+    tmp_path: Path,
+) -> None:
+    db = tmp_path / "older.duckdb"
+    source = write(logged("a", 30, POOL), tmp_path / "a.parquet")
+    run_score(ScoreSettings(source=str(source), db=str(db), batch_size=10), judge=NullFirstTruth())
+    before = query(db, "SELECT count(*) FROM truths")
+    # As the code before migration 22 stored a null first truth: numbered before dropping it.
+    with duckdb.connect(str(db)) as con:
+        con.execute("UPDATE truths SET truth_index = truth_index + 1")
+        con.execute("DELETE FROM schema_migrations WHERE version = 22")
+    later = write(logged("b", 30, POOL), tmp_path / "b.parquet")
+    run_score(ScoreSettings(source=str(later), db=str(db), batch_size=10), judge=NullFirstTruth())
+    assert query(db, DUPLICATES) == [(0,)]
+    assert query(db, "SELECT count(*) FROM truths") == before
+    assert query(db, "SELECT min(truth_index) FROM truths") == [(0,)]

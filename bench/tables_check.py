@@ -101,7 +101,9 @@ def _table_differences(
     saved_columns = [row[0] for row in con.execute(f"DESCRIBE {before}").fetchall()]
     if saved_columns != (columns or ["no_kept_column"]):
         return [f"{name}: columns {saved_columns} != {columns}"]
-    listed = ", ".join(_quoted(c) for c in saved_columns)
+    # Each value beside whether it is NULL: DuckDB hashes a NULL list, an empty list and a NULL
+    # scalar alike, and `context_lacks` NULL and [] are different answers.
+    listed = ", ".join(f"{_quoted(c)}, {_quoted(c)} IS NULL" for c in saved_columns)
     digest = f"SELECT count(*), sum(hash({listed})::HUGEINT) FROM ({{}})"
     rows_before, sum_before = con.execute(digest.format(before)).fetchall()[0]
     rows_now, sum_now = con.execute(digest.format(_select("now_db", name, columns))).fetchall()[0]

@@ -81,10 +81,30 @@ def test_the_tables_check_finds_two_runs_identical_and_one_changed_value(tmp_pat
 
     with duckdb.connect(str(second)) as con:
         con.execute("UPDATE case_scores SET score = 0.25 WHERE case_id = 'c00007'")
+        # DuckDB hashes NULL and [] alike: the check must not
+        con.execute(
+            "UPDATE claim_verdicts SET context_lacks = CASE WHEN context_lacks IS NULL "
+            "THEN []::VARCHAR[] ELSE NULL END WHERE case_id = 'c00001'"
+        )
         con.execute("DELETE FROM truths WHERE passage_id = (SELECT min(passage_id) FROM truths)")
     changed = bench("tables_check.py", str(second), "--against", str(dump))
     assert changed.returncode == 1
     lines = changed.stdout.splitlines()
     assert lines[0] == "case_scores: same 40 rows count, different values"
-    assert re.fullmatch(r"truths: \d+ rows, saved \d+", lines[1])
-    assert len(lines) == 2
+    assert lines[1].startswith("claim_verdicts: same ")
+    assert re.fullmatch(r"truths: \d+ rows, saved \d+", lines[2])
+    assert len(lines) == 3
+
+
+def test_the_tables_check_tells_a_null_list_from_an_empty_one(tmp_path: Path) -> None:
+    db = tmp_path / "lists.duckdb"
+    with duckdb.connect(str(db)) as con:  # DuckDB hashes NULL and [] alike
+        con.execute("CREATE TABLE t AS SELECT NULL::VARCHAR[] AS lacks")
+    assert bench("tables_check.py", str(db), "--save", str(tmp_path / "dump")).returncode == 0
+    with duckdb.connect(str(db)) as con:
+        con.execute("UPDATE t SET lacks = []")
+    changed = bench("tables_check.py", str(db), "--against", str(tmp_path / "dump"))
+    assert (changed.returncode, changed.stdout.strip()) == (
+        1,
+        "t: same 1 rows count, different values",
+    )

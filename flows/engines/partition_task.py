@@ -16,7 +16,7 @@ from flows.engines.worker_judge import ShardReplies, running_judge
 from flows.judges.settings import JudgeSettings
 from flows.run.batches import QuarantineKeys, decide, score_batch, validate_batch
 from flows.run.pipeline import no_cases
-from flows.store.shard_data import content_hashes
+from flows.store.content_hash import content_hashes
 from schemas import SizeLimits
 
 

@@ -13,15 +13,14 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 import polars as pl
-import pyarrow as pa
 
 from faith_udfs import Judge, MetricConfig, score_cases
 from flows.judges.factory import judge_usage
 from flows.read.source import RawBatch
 from flows.run.judge_accounting import case_usage
 from flows.run.turn_support import with_turn_support
+from flows.store.content_hash import content_hashes
 from flows.store.db import register, sql
-from flows.store.shard_data import hashable_slices
 from schemas import ScoredBatch, SizeLimits, ValidatedRows, validate_cases
 
 if TYPE_CHECKING:
@@ -130,20 +129,19 @@ def classify(
     `stored_before=False` (nothing stored under the config when the run began) skips looking:
     a run's batches never share a case_id, so its own rows can never match.
     """
-    found = []
-    # In slices of bounded content: DuckDB's JSON text of a large case takes several times its
-    # bytes while the hash is made (flows/store/shard_data.py).
-    for piece in hashable_slices(cases):
-        register(reader, "incoming", piece)
-        try:
-            if stored_before:
-                query = reader.sql(sql("classify_cases"), params={"config_id": config_id})
-            else:
-                query = reader.sql(sql("hash_cases"))
-            found.append(query.to_arrow_table())
-        finally:
-            reader.unregister("incoming")
-    classified = pl.from_arrow(pa.concat_tables(found))
+    hashed = content_hashes(cases, reader)
+    if not stored_before:
+        return decide(
+            hashed.with_columns(
+                stored_hash=pl.lit(None, pl.String), stored_status=pl.lit(None, pl.String)
+            )
+        )
+    register(reader, "incoming", hashed)
+    try:
+        query = reader.sql(sql("classify_cases"), params={"config_id": config_id})
+        classified = pl.from_arrow(query.to_arrow_table())
+    finally:
+        reader.unregister("incoming")
     assert isinstance(classified, pl.DataFrame)
     return decide(classified)
 

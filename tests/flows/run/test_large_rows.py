@@ -17,7 +17,7 @@ from flows.run.batches import classify
 from flows.run.pipeline import run_score
 from flows.run.settings import ScoreSettings
 from flows.store import db as store_db
-from flows.store.shard_data import _HASH_SLICE_BYTES, content_hashes, hashable_slices
+from flows.store.content_hash import _HASH_SLICE_BYTES, content_hashes, hashable_slices
 from schemas import SizeLimits, validate_cases
 from tests.support.builders import case_row, cases, write
 from tests.support.db_reading import query

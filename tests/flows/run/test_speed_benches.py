@@ -108,3 +108,24 @@ def test_the_tables_check_tells_a_null_list_from_an_empty_one(tmp_path: Path) ->
         1,
         "t: same 1 rows count, different values",
     )
+
+
+def test_the_compression_bench_prices_each_string_column_under_each_compression(
+    tmp_path: Path,
+) -> None:
+    db = tmp_path / "run.duckdb"
+    with duckdb.connect(str(db)) as con:
+        con.execute(
+            "CREATE TABLE case_scores AS SELECT 'c' || i AS case_id, i AS n FROM range(500) r(i)"
+        )
+    done = bench("column_compression.py", str(db), "--tables", "case_scores", "--rounds", "1")
+    assert done.returncode == 0, done.stderr
+    rows = [line.split() for line in done.stdout.splitlines()[1:]]
+    # the one string column (not `n`), DuckDB's choice first, each mode priced against it
+    assert [(row[0], row[1]) for row in rows] == [
+        ("case_scores.case_id", "default"),
+        ("case_scores.case_id", "uncompressed"),
+        ("case_scores.case_id", "zstd"),
+    ]
+    assert rows[0][3] == "1.00x"
+    assert [row[-1] for row in rows[1:]] == ["Uncompressed", "ZSTD"]

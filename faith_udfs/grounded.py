@@ -1,4 +1,4 @@
-"""The grounded judge, rules `grounded-v4` (the default judge): offline, deterministic, graded
+"""The grounded judge, rules `grounded-v5` (the default judge): offline, deterministic, graded
 per claim against the case's whole context.
 
 Each claim gets one `support` in [0, 1]: a fitted logistic combination of a handful of
@@ -14,10 +14,12 @@ context (the contradicting figure's absence included). Refusals, meta sentences 
 courtesies (and, from v4, chat courtesies such as "I hope this helps!") are not claims; a
 sentence is judged without its citation markers and attribution phrases ("[1]", "According to
 the passages, ...": citations.py) and its list marker or bold label ("2) ", "**Height:** ":
-answer_layout.py), which v4 added to v3. Vectorised polars, no row loop, no model weights.
-`grounded-v3` (v4's numbers, citations read as words), `grounded-v2` (grounded_v2.py: v3
-without `cov_second`, its own numbers) and `grounded-v1` (grounded_v1.py) stay selectable for
-their series.
+answer_layout.py), which v4 added to v3; v5 cuts a sentence's opening interjection ("Yes,
+...", "Sure, ...": grounded_words.without_interjection) and refitted the weights. Vectorised
+polars, no row loop, no model weights. `grounded-v4` (v5 with interjections read as words, its
+own numbers), `grounded-v3` (v4's numbers, citations read as words), `grounded-v2`
+(grounded_v2.py: v3 without `cov_second`, its own numbers) and `grounded-v1` (grounded_v1.py)
+stay selectable for their series.
 """
 
 from __future__ import annotations
@@ -40,19 +42,35 @@ from faith_udfs.errors import ConfigError
 from faith_udfs.grounded_features import claim_features, copied_questions
 from faith_udfs.grounded_v1 import GroundedV1Judge, per_question
 from faith_udfs.grounded_v2 import GROUNDED_V2_RULES_VERSION, V2_CUTOFFS, V2_WEIGHTS
-from faith_udfs.grounded_words import is_claim, without_lead_in
+from faith_udfs.grounded_words import is_claim, without_interjection, without_lead_in
 from faith_udfs.judges import Judge
 from faith_udfs.lexical import OfflineJudge, verdict_reason
 from faith_udfs.sentences import split_sentences
 
 # Bump when a rule, weight or cut-off changes a verdict: a new version is a new config series.
-GROUNDED_RULES_VERSION = "grounded-v4"
+GROUNDED_RULES_VERSION = "grounded-v5"
+GROUNDED_V4_RULES_VERSION = "grounded-v4"
 GROUNDED_V3_RULES_VERSION = "grounded-v3"
 
 # Fitted by bench/fit_grounded.py (its output pasted here): the logistic weights of the
-# features (see feature_columns) and the intercept. v3's numbers: v4 changed two case scores of
-# the dev sets, whose answers barely cite, list or chat.
+# features (see feature_columns) and the intercept. Refitted for v5 (claims without their
+# opening interjection); v4 had kept v3's, as it changed two case scores of the dev sets.
 WEIGHTS: dict[str, float] = {
+    "intercept": -1.9289,
+    "cov_all": 0.6107,
+    "cov_best": 1.1419,
+    "cov_second": -1.0578,
+    "figure_missing": -1.0490,
+    "figure_swapped": -0.4587,
+    "name_missing": -0.8218,
+    "negation": -0.1010,
+    "short_gap": -0.3728,
+    "log_words": 0.0979,
+    "answer_cov": 1.6242,
+}
+
+# grounded-v4's (and v3's) numbers, fitted by bench/fit_grounded.py before v5 cut interjections.
+V4_WEIGHTS: dict[str, float] = {
     "intercept": -1.9092,
     "cov_all": 0.6355,
     "cov_best": 1.1874,
@@ -72,6 +90,7 @@ WEIGHTS: dict[str, float] = {
 # whose words are mostly (GROUNDED_ANSWER of their weight) in it. An answer the context shares
 # next to nothing with is off its subject: its claims are `no`, not `idk`.
 DEFAULT_CUTOFFS = Cutoffs(supported=0.56, silent=0.001)
+V4_CUTOFFS = Cutoffs(supported=0.56, silent=0.001)
 # The default cut-offs by name (what a calibration starts from).
 SUPPORTED, SILENT = DEFAULT_CUTOFFS.supported, DEFAULT_CUTOFFS.silent
 
@@ -159,12 +178,15 @@ def contradicted() -> pl.Expr:
     return other & (pl.col("cov_best") >= CONTRADICTION_COVERAGE)
 
 
-def cited_claims(answers: pl.DataFrame) -> pl.DataFrame:
+def cited_claims(answers: pl.DataFrame, *, cuts_interjections: bool = True) -> pl.DataFrame:
     """v4's claims of answers (`key`, `text`): each sentence (each item of a list on its own
     lines one at least) without its list marker, bold label, citation markers and attribution
-    phrases; one that was only a citation or a list number, or is a chat courtesy, dropped.
-    GroundedJudge.claims sends here only the answers CUE_PATTERN finds."""
+    phrases (and, from v5, its opening interjection); one that was only a citation or a list
+    number, or is a chat courtesy, dropped. GroundedJudge.claims sends here
+    only the answers CUE_PATTERN finds."""
     said = without_citations(without_layout(pl.element()))
+    if cuts_interjections:
+        said = without_interjection(said)
     claim = (
         is_claim(said)
         & ~said.str.contains(PLEASANTRY_PATTERN)
@@ -224,6 +246,8 @@ class GroundedJudge(OfflineJudge):
     # v4 on: a sentence is judged without its citations, list marker and bold label, and a
     # chat courtesy is no claim.
     reads_citations = True
+    # v5 on: a claim's opening interjection ("Yes, ...") is cut off.
+    cuts_interjections = True
     # The rules version's fitted numbers (a subclass of an older version has its own).
     weights: dict[str, float] = WEIGHTS
     default_cutoffs: Cutoffs = DEFAULT_CUTOFFS
@@ -254,14 +278,20 @@ class GroundedJudge(OfflineJudge):
         claim = is_claim(pl.element()) & ~pl.element().str.contains(PLEASANTRY_PATTERN)
         if not self.reads_citations:
             return answers.select("key", claims=sentences.list.filter(claim))
-        claim = claim & ~pl.element().str.contains(COURTESY_PATTERN)
+        # v5: each sentence without its opening interjection, before it is read as a claim
+        said = without_interjection(pl.element()) if self.cuts_interjections else pl.element()
+        claim = (
+            is_claim(said)
+            & ~said.str.contains(PLEASANTRY_PATTERN)
+            & ~said.str.contains(COURTESY_PATTERN)
+        )
         # Only answers that may cite or list take the dozen patterns (most answers do not);
         # the others' sentences are judged as they are.
         return in_order(
             answers,
             answers["text"].str.contains(CUE_PATTERN),
-            cited_claims,
-            lambda plain: plain.select("key", claims=sentences.list.filter(claim)),
+            lambda cued: cited_claims(cued, cuts_interjections=self.cuts_interjections),
+            lambda plain: plain.select("key", claims=sentences.list.eval(said.filter(claim))),
         )
 
     def verdicts(self, questions: pl.DataFrame) -> pl.DataFrame:
@@ -309,7 +339,17 @@ def copied_verdicts(questions: pl.DataFrame) -> pl.DataFrame:
     )
 
 
-class GroundedV3Judge(GroundedJudge):
+class GroundedV4Judge(GroundedJudge):
+    """The grounded judge of rules `grounded-v4`: v5 with a claim's opening interjection
+    ("Yes, ...") judged as one of its words; a v4 calibration's cut-offs apply."""
+
+    rules_version = GROUNDED_V4_RULES_VERSION
+    cuts_interjections = False
+    weights = V4_WEIGHTS
+    default_cutoffs = V4_CUTOFFS
+
+
+class GroundedV3Judge(GroundedV4Judge):
     """The grounded judge of rules `grounded-v3`: v4's numbers, with citations, list markers
     and bold labels judged as the claim's words and chat courtesies as claims; a v3
     calibration's cut-offs apply."""
@@ -330,7 +370,8 @@ class GroundedV2Judge(GroundedV3Judge):
 # The judges of the rules versions a calibration's cut-offs apply to (`faith calibrate` fits
 # the default), by version.
 _CALIBRATED: dict[str, type[GroundedJudge]] = {
-    judge.rules_version: judge for judge in (GroundedJudge, GroundedV3Judge, GroundedV2Judge)
+    judge.rules_version: judge
+    for judge in (GroundedJudge, GroundedV4Judge, GroundedV3Judge, GroundedV2Judge)
 }
 CALIBRATED_RULES = tuple(_CALIBRATED)
 

@@ -14,12 +14,17 @@ from __future__ import annotations
 from faith_udfs.case_results import CaseResult, FaithfulnessVerdict
 from faith_udfs.config import MetricConfig
 from faith_udfs.deepeval_models import VerdictWord
-from faith_udfs.grounded import GroundedJudge, GroundedV2Judge, GroundedV3Judge
+from faith_udfs.grounded import GroundedJudge, GroundedV2Judge, GroundedV3Judge, GroundedV4Judge
 from faith_udfs.grounded_v1 import GroundedV1Judge
 from faith_udfs.judges import VERDICT_VOCABULARY, Judge
 from faith_udfs.lexical import LexicalJudge
 from faith_udfs.metric import BLANK_ANSWER, EMPTY_CONTEXT
-from faith_udfs.one_case_grounded import grounded_claims, grounded_v4_claims, grounded_verdicts
+from faith_udfs.one_case_grounded import (
+    grounded_claims,
+    grounded_v4_claims,
+    grounded_v5_claims,
+    grounded_verdicts,
+)
 from faith_udfs.one_case_grounded_v1 import grounded_v1_claims, grounded_v1_verdicts
 from faith_udfs.one_case_rules import PLAIN, WHITE_SPACE, Rules, lexical_verdicts, sentences
 from faith_udfs.prompts import format_score
@@ -27,7 +32,8 @@ from faith_udfs.prompts import format_score
 # The judges this path covers, by exact type (a subclass may change a rule) and rules version.
 RULES: dict[type, Rules] = {
     LexicalJudge: Rules("lexical-v2", sentences, lexical_verdicts),
-    GroundedJudge: Rules("grounded-v4", grounded_v4_claims, grounded_verdicts),
+    GroundedJudge: Rules("grounded-v5", grounded_v5_claims, grounded_verdicts),
+    GroundedV4Judge: Rules("grounded-v4", grounded_v4_claims, grounded_verdicts),
     GroundedV3Judge: Rules("grounded-v3", grounded_claims, grounded_verdicts),
     GroundedV2Judge: Rules("grounded-v2", grounded_claims, grounded_verdicts),
     GroundedV1Judge: Rules("grounded-v1", grounded_v1_claims, grounded_v1_verdicts),

@@ -1,4 +1,4 @@
-"""The grounded judge v4, v3 and v2 (grounded.py, grounded_features.py) on plain Python strings,
+"""The grounded judge v5, v4, v3 and v2 (grounded.py, grounded_features.py) on plain Python strings,
 for one case (one_case.py): the same claims, features, support and verdicts, read off the same
 patterns, word lists, the judge's weights and cut-offs. Integer weights as there, so sums agree
 exactly."""
@@ -32,6 +32,7 @@ from faith_udfs.grounded_features import _UNIT, NEGATIONS
 from faith_udfs.grounded_words import (
     GROUNDED_STOP_WORDS,
     INFLECTION,
+    INTERJECTION_PATTERN,
     LEAD_IN_PATTERN,
     NON_CLAIM_PATTERN,
     NUMBER_WORDS,
@@ -56,6 +57,7 @@ _ITEM_BREAK = re.compile(LIST_ITEM_BREAK_PATTERN)
 _HEADING = re.compile(LIST_HEADING_PATTERN)
 _TRAILING = re.compile(TRAILING_PATTERN)
 _ALNUM = re.compile(ALNUM_PATTERN)
+_INTERJECTION = re.compile(INTERJECTION_PATTERN)
 # The features this twin computes, in support_expr's order (which fixes the float sums).
 FEATURES = (
     "cov_all", "cov_best", "cov_second", "figure_missing", "figure_swapped", "name_missing",
@@ -82,8 +84,8 @@ def grounded_claims(answer: str) -> list[str]:
     ]
 
 
-def grounded_v4_claims(answer: str) -> list[str]:
-    """GroundedJudge.claims of one answer: grounded_claims, each sentence without its list
+def grounded_v4_claims(answer: str, *, cuts_interjections: bool = False) -> list[str]:
+    """GroundedV4Judge.claims of one answer: grounded_claims, each sentence without its list
     marker, bold label (answer_layout.py), citation markers and attribution phrases
     (citations.py); a sentence that was only a citation or a list number, or is a chat
     courtesy, dropped."""
@@ -102,6 +104,8 @@ def grounded_v4_claims(answer: str) -> list[str]:
         for pattern in _CITATIONS:
             said = pattern.sub("", said)
         said = _TRAILING.sub(r"\g<1>", said, count=1).strip(WHITE_SPACE)
+        if cuts_interjections:
+            said = _without_interjection(said)
         if _NON_CLAIM.search(said) or _PLEASANTRY.search(said) or _COURTESY.search(said):
             continue
         if i + 1 < len(split) and _BARE_MARKER.search(said):
@@ -109,6 +113,19 @@ def grounded_v4_claims(answer: str) -> list[str]:
         if said == sentence or _ALNUM.search(said):
             claims.append(said)
     return claims
+
+
+def grounded_v5_claims(answer: str) -> list[str]:
+    """GroundedJudge.claims of one answer: grounded_v4_claims, each sentence without its
+    opening interjection (grounded_words.without_interjection) before it is read as a claim."""
+    return grounded_v4_claims(answer, cuts_interjections=True)
+
+
+def _without_interjection(sentence: str) -> str:
+    """grounded_words.without_interjection of one sentence."""
+    rest = _INTERJECTION.sub("", sentence, count=1)
+    says = any(word not in GROUNDED_STOP_WORDS for word in _WORD.findall(rest.lower()))
+    return rest if says else sentence
 
 
 @dataclass(frozen=True)

@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 from polars.testing import assert_frame_equal
 
 from faith_udfs import Cutoffs, GroundedJudge, LLMTestCase, MetricConfig, score_cases
-from faith_udfs.grounded import GroundedV2Judge, GroundedV3Judge
+from faith_udfs.grounded import GroundedV2Judge, GroundedV3Judge, GroundedV4Judge
 from faith_udfs.grounded_features import copied_questions
 
 SHIPPED = "Order A17 shipped on 3 March by courier."
@@ -17,6 +17,7 @@ REFUNDS = "Refunds are paid within 5 working days."
 STORE = "The Amsterdam store opens at 9:00."
 JUDGES = (
     GroundedJudge(),
+    GroundedV4Judge(),
     GroundedV3Judge(),
     GroundedV2Judge(),
     GroundedJudge(Cutoffs(supported=1.0, silent=0.2)),

@@ -27,6 +27,7 @@ from faith_udfs.grounded import (
     WEIGHTS,
     GroundedV2Judge,
     GroundedV3Judge,
+    GroundedV4Judge,
 )
 from faith_udfs.grounded_v1 import GroundedV1Judge
 from faith_udfs.judges import Judge
@@ -47,6 +48,7 @@ JUDGES: dict[str, Judge] = {
             weights={**WEIGHTS, "intercept": -0.37, "cov_best": 2.54, "answer_cov": 0.31},
         )
     ),
+    "grounded-v4": GroundedV4Judge(),
     "grounded-v3": GroundedV3Judge(),
     "grounded-v2": GroundedV2Judge(),
     "grounded-v1": GroundedV1Judge(),
@@ -98,6 +100,10 @@ HANDWRITTEN: list[Case] = [
     ("1. Order A17 shipped on 3 March. 2) **Refunds:** Refunds are paid within 30 days.", POLICY),
     ("How many days? 30.", POLICY),
     ("Sure! Order A17 shipped on 3 March. I hope this helps! Let me know if you need it.", POLICY),
+    # a chat bot's opening interjections (v5 judges the sentences without them)
+    ("Yes, order A17 shipped on 3 March. Yeah it arrives tomorrow.", POLICY),
+    ("Of course, refunds are paid within 30 days. Yes! No, it was not cancelled.", POLICY),
+    ("Okay, thanks! Well, 1. Order A17 shipped [1]. Great - yes.", POLICY),
 ]
 
 

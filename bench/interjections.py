@@ -1,0 +1,71 @@
+"""Bench (not a test): how much a chat bot's opening interjection moves the grounded judge.
+
+    python bench/interjections.py [--rows 50000] [--openings "Yes, |Sure, |Absolutely, "]
+
+Scores the project's generated cases (`data/generate.py`, the answers `bench/pipeline.py`'s
+`chat` shape opens with "Yes, ") as generated and with each opening before them (their first
+letter lower-cased), under `grounded-v5` (the default, which cuts the opening off) and
+`grounded-v4` (which read it as a word of the claim), and prints per judge and opening: the
+pass rate, the mean score and how many cases fail only because of the opening.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+import polars as pl
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from common import table
+
+from data.generate import iter_cases
+from faith_udfs import GroundedJudge, MetricConfig, score_cases
+from faith_udfs.grounded import GroundedV4Judge
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--rows", type=int, default=50_000)
+    parser.add_argument("--openings", default="Yes, |Sure, |Absolutely, ")
+    args = parser.parse_args(argv)
+    cases = pl.concat(list(iter_cases(args.rows, seed=1))).select(
+        "case_id", "actual_output", "retrieval_context"
+    )
+    answer = pl.col("actual_output")
+    rows = []
+    for name, judge in (("grounded-v5", GroundedJudge()), ("grounded-v4", GroundedV4Judge())):
+        plain = score_cases(cases, judge, MetricConfig()).case_scores
+        for opening in ["", *args.openings.split("|")]:
+            opened = (
+                cases.with_columns(
+                    actual_output=pl.lit(opening)
+                    + answer.str.head(1).str.to_lowercase()
+                    + answer.str.slice(1)
+                )
+                if opening
+                else cases
+            )
+            scored = (
+                plain if not opening else score_cases(opened, judge, MetricConfig()).case_scores
+            )
+            both = scored.join(plain, on="case_id", suffix="_plain")
+            lost = both.filter(~pl.col("success") & pl.col("success_plain")).height
+            rows.append(
+                {
+                    "judge": name,
+                    "opening": repr(opening) if opening else "(as generated)",
+                    "cases": f"{scored.height:,}",
+                    "pass rate": f"{scored['success'].mean():.3f}",
+                    "mean score": f"{scored['score'].mean():.3f}",
+                    "fail only for the opening": f"{lost:,}",
+                }
+            )
+    print(table(rows, list(rows[0])))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

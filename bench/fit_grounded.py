@@ -200,8 +200,10 @@ def main() -> int:
     print(f"\n{block}\n{cutoffs}")
     if args.write:
         code = JUDGE_CODE.read_text()
-        code = re.sub(r"WEIGHTS: dict\[str, float\] = \{.*?\n\}", lambda _: block, code, flags=re.S)
-        code = re.sub(r"DEFAULT_CUTOFFS = Cutoffs\(.*?\)", lambda _: cutoffs, code)
+        code = re.sub(
+            r"^WEIGHTS: dict\[str, float\] = \{.*?\n\}", lambda _: block, code, flags=re.S | re.M
+        )
+        code = re.sub(r"^DEFAULT_CUTOFFS = Cutoffs\(.*?\)", lambda _: cutoffs, code, flags=re.M)
         JUDGE_CODE.write_text(code)
         print(f"written into {JUDGE_CODE} (a new GROUNDED_RULES_VERSION is a new series)")
     return 0

@@ -25,11 +25,12 @@ from common import table
 from devsets import DEVSETS, SETS, balanced_accuracy, baseline_score, present_devsets, roc_auc
 
 from faith_udfs import GroundedJudge, Judge, LexicalJudge, MetricConfig, score_cases
-from faith_udfs.grounded import GroundedV2Judge, GroundedV3Judge
+from faith_udfs.grounded import GroundedV2Judge, GroundedV3Judge, GroundedV4Judge
 from faith_udfs.grounded_v1 import GroundedV1Judge
 
 JUDGES: dict[str, type] = {
     "grounded": GroundedJudge,
+    "grounded-v4": GroundedV4Judge,
     "grounded-v3": GroundedV3Judge,
     "grounded-v2": GroundedV2Judge,
     "grounded-v1": GroundedV1Judge,
@@ -139,7 +140,7 @@ def selected_judges(spec: str) -> list[str] | None:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--devsets", type=Path, default=DEVSETS)
-    parser.add_argument("--judges", default="grounded,grounded-v2,grounded-v1,lexical")
+    parser.add_argument("--judges", default="grounded,grounded-v4,grounded-v2,grounded-v1,lexical")
     args = parser.parse_args()
     names = selected_judges(args.judges)
     if names is None:

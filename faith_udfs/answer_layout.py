@@ -1,6 +1,6 @@
 """How an answer lays its claims out: list markers ("1.", "2)", "- ", "Step 3:"), markdown
 headings and bold labels ("**Height:** ..."). They order or title what the answer says, so
-the grounded judge (`grounded-v4`) judges a sentence without them: "1)" is no figure the
+the grounded judge (since `grounded-v4`) judges a sentence without them: "1)" is no figure the
 context lacks. Each item of a list on its own lines is a sentence of its own.
 
 The patterns are plain strings both regex engines read alike (Rust's for the batch path,

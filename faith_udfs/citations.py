@@ -1,6 +1,6 @@
 """How answers cite their context: citation markers ("[1]", "(Passage 2)") and attribution
 phrases ("Based on the provided passages, ...", "..., according to the context."). They say
-where a claim comes from, not what it claims: the grounded judge (`grounded-v4`) judges a
+where a claim comes from, not what it claims: the grounded judge (since `grounded-v4`) judges a
 sentence without them, so a RAG bot that cites its sources is not marked down for words and
 numbers no passage holds.
 

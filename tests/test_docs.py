@@ -105,8 +105,9 @@ def test_every_main_command_of_the_readme_is_one_the_cli_takes() -> None:
 def test_the_readmes_demo_output_is_what_the_demo_prints(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    """The pass rate and the days the README shows of `make demo`'s table are the judge's of
-    today: a new rules version must bring the README along (the figures once stayed v3's)."""
+    """The pass rate, the config id and the days the README shows of `make demo`'s table are
+    the judge's of today: a new rules version must bring the README along (the figures once
+    stayed v3's, the config id v4's)."""
     from flows.cli import main
 
     readme = (ROOT / "README.md").read_text()
@@ -122,5 +123,9 @@ def test_the_readmes_demo_output_is_what_the_demo_prints(
     assert main(["demo", "--prefect", "no", "--db", str(tmp_path / "d.duckdb")]) == 0
     printed = capsys.readouterr().out
     assert f"pass rate {shown_rate.group(1)}%" in printed
+    shown_configs = set(re.findall(r"faith-[0-9a-f]{16}", block))
+    assert shown_configs, "the README's demo output names no config id"
+    for config_id in shown_configs:
+        assert f"config {config_id}" in printed, config_id
     for day in days:
         assert re.search(r"\s+".join(map(re.escape, day)), printed), day

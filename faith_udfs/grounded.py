@@ -184,14 +184,18 @@ def cited_claims(answers: pl.DataFrame, *, cuts_interjections: bool = True) -> p
     phrases (and, from v5, its opening interjection); one that was only a citation or a list
     number, or is a chat courtesy, dropped. GroundedJudge.claims sends here
     only the answers CUE_PATTERN finds."""
-    said = without_citations(without_layout(pl.element()))
+    cut = without_citations(without_layout(pl.element()))
     if cuts_interjections:
-        said = without_interjection(said)
+        cut = without_interjection(cut)
+    # Each sentence is cut once, kept beside itself; the tests below read the pair (under a
+    # filter, the cut was evaluated again for every test that named it).
+    pairs = pl.struct(said=cut, sentence=pl.element())
+    said = pl.element().struct.field("said")
     claim = (
         is_claim(said)
         & ~said.str.contains(PLEASANTRY_PATTERN)
         & ~said.str.contains(COURTESY_PATTERN)
-        & still_says_something(said, pl.element())
+        & still_says_something(said, pl.element().struct.field("sentence"))
         & ~is_list_number(said)
     )
     text = without_lead_in(pl.col("text"))
@@ -204,9 +208,11 @@ def cited_claims(answers: pl.DataFrame, *, cuts_interjections: bool = True) -> p
     return in_order(
         answers,
         answers["text"].str.contains(f"{LIST_ITEM_BREAK_PATTERN}|{ITEM_BREAK}"),
-        lambda listed: listed.select("key", claims=in_items.list.eval(said.filter(claim))),
+        lambda listed: listed.select(
+            "key", claims=in_items.list.eval(pairs).list.eval(said.filter(claim))
+        ),
         lambda prose: prose.select(
-            "key", claims=split_sentences(text).list.eval(said.filter(claim))
+            "key", claims=split_sentences(text).list.eval(pairs).list.eval(said.filter(claim))
         ),
     )
 
@@ -278,20 +284,19 @@ class GroundedJudge(OfflineJudge):
         claim = is_claim(pl.element()) & ~pl.element().str.contains(PLEASANTRY_PATTERN)
         if not self.reads_citations:
             return answers.select("key", claims=sentences.list.filter(claim))
-        # v5: each sentence without its opening interjection, before it is read as a claim
-        said = without_interjection(pl.element()) if self.cuts_interjections else pl.element()
-        claim = (
-            is_claim(said)
-            & ~said.str.contains(PLEASANTRY_PATTERN)
-            & ~said.str.contains(COURTESY_PATTERN)
-        )
+        claim = claim & ~pl.element().str.contains(COURTESY_PATTERN)
+        if self.cuts_interjections:
+            # v5: each sentence without its opening interjection, before it is read as a
+            # claim; cut once, then filtered (an expression of the cut sentence under the
+            # filter was evaluated once per test: 1.0 against 0.15 CPU-s a 150k chat batch).
+            sentences = sentences.list.eval(without_interjection(pl.element()))
         # Only answers that may cite or list take the dozen patterns (most answers do not);
         # the others' sentences are judged as they are.
         return in_order(
             answers,
             answers["text"].str.contains(CUE_PATTERN),
             lambda cued: cited_claims(cued, cuts_interjections=self.cuts_interjections),
-            lambda plain: plain.select("key", claims=sentences.list.eval(said.filter(claim))),
+            lambda plain: plain.select("key", claims=sentences.list.filter(claim)),
         )
 
     def verdicts(self, questions: pl.DataFrame) -> pl.DataFrame:

@@ -103,6 +103,9 @@ HANDWRITTEN: list[Case] = [
     # a chat bot's opening interjections (v5 judges the sentences without them)
     ("Yes, order A17 shipped on 3 March. Yeah it arrives tomorrow.", POLICY),
     ("Of course, refunds are paid within 30 days. Yes! No, it was not cancelled.", POLICY),
+    # ... and on the path of answers that cite or list
+    ("Yes, order A17 shipped on 3 March [1]. Sure, it arrives tomorrow (Passage 2).", POLICY),
+    ("Key facts:\n1. Ok, refunds are paid within 30 days.\n2) Yes!", POLICY),
     ("Okay, thanks! Well, 1. Order A17 shipped [1]. Great - yes.", POLICY),
 ]
 
@@ -237,6 +240,10 @@ FRAGMENTS = [
     "Feel free to ask",
     "Great question",
     "Sure",
+    "Yes,",
+    "ok",
+    "Of course,",
+    "Well!",
     "Happy to help",
     "Hi",
     ",",

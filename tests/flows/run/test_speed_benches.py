@@ -12,6 +12,7 @@ from pathlib import Path
 
 import duckdb
 import polars as pl
+import pytest
 
 from flows.run.pipeline import run_score
 from flows.run.settings import ScoreSettings
@@ -129,3 +130,21 @@ def test_the_compression_bench_prices_each_string_column_under_each_compression(
     ]
     assert rows[0][3] == "1.00x"
     assert [row[-1] for row in rows[1:]] == ["Uncompressed", "ZSTD"]
+
+
+def test_the_rules_cost_bench_prices_each_grounded_version_against_the_one_before() -> None:
+    done = bench("rules_cost.py", "--rows", "2000", "--rounds", "1", "--shape", "chat,support")
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    header = lines.index(next(line for line in lines if line.startswith("shape ")))
+    names = lines[header].split()
+    rows = [dict(zip(names, line.split(), strict=True)) for line in lines[header + 2 :]]
+    assert [row["shape"] for row in rows] == ["chat", "support"]
+    # every chat answer opens with "Yes, " (bench/shapes.py); no support answer does
+    assert [row["opening"] for row in rows] == [rows[0]["answers"], "0"]
+    for row in rows:
+        v3, v4, v5 = (float(row[f"{name}_cpu_s"]) for name in ("v3", "v4", "v5"))
+        assert min(v3, v4, v5) > 0
+        # the ratios are of the unrounded CPU-seconds the table shows to 3 places
+        assert float(row["v5_over_v4"]) == pytest.approx(v5 / v4, abs=0.002 / v4 + 0.001)
+        assert float(row["v4_over_v3"]) == pytest.approx(v4 / v3, abs=0.002 / v3 + 0.001)

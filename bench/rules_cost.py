@@ -1,0 +1,88 @@
+"""Bench (not a test): what each grounded rules version costs over the one before it, on each
+shape of bench/shapes.py: grounded-v3, grounded-v4 (reads citations and list markers) and
+grounded-v5 (cuts an opening interjection, the default) through the batch path, in one
+process, interleaved, each judge's fastest of `--rounds` in CPU-seconds.
+
+    python bench/rules_cost.py [--rows 100000] [--rounds 3] [--shape support,rag,repetitive,chat]
+
+Prints per shape the distinct answers, how many of them the cue finds (citations.CUE_PATTERN:
+only those take the citation patterns), how many open a sentence with an interjection, each
+judge's CPU-seconds and the ratios v4 / v3 and v5 / v4.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+
+import polars as pl
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from common import table
+from shapes import SHAPES, iter_shaped
+
+from faith_udfs import GroundedJudge, MetricConfig, score_cases
+from faith_udfs.citations import CUE_PATTERN
+from faith_udfs.grounded import GroundedV3Judge, GroundedV4Judge
+from faith_udfs.grounded_words import INTERJECTION_PATTERN
+from faith_udfs.judges import Judge
+from faith_udfs.sentences import split_sentences
+
+JUDGES: dict[str, type[Judge]] = {
+    "v3": GroundedV3Judge,
+    "v4": GroundedV4Judge,
+    "v5": GroundedJudge,
+}
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--rows", type=int, default=100_000)
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--shape", default=",".join(SHAPES))
+    args = parser.parse_args()
+    rows = []
+    for shape in [s.strip() for s in args.shape.split(",") if s.strip()]:
+        cases = pl.concat(list(iter_shaped(args.rows, shape)))
+        answers = cases["actual_output"].unique()
+        opening = (
+            answers.to_frame("text")
+            .select(
+                split_sentences(pl.col("text"))
+                .list.eval(pl.element().str.contains(INTERJECTION_PATTERN))
+                .list.any()
+            )
+            .to_series()
+        )
+        spent: dict[str, list[float]] = {name: [] for name in JUDGES}
+        for _ in range(args.rounds):
+            for name, judge in JUDGES.items():
+                started = time.process_time()
+                score_cases(cases, judge(), MetricConfig())
+                spent[name].append(time.process_time() - started)
+        best = {name: min(times) for name, times in spent.items()}
+        rows.append(
+            {
+                "shape": shape,
+                "rows": f"{cases.height:,}",
+                "answers": f"{answers.len():,}",
+                "cued": f"{int(answers.str.contains(CUE_PATTERN).sum()):,}",
+                "opening": f"{int(opening.sum()):,}",
+                **{f"{name}_cpu_s": round(best[name], 3) for name in JUDGES},
+                "v4_over_v3": round(best["v4"] / best["v3"], 3),
+                "v5_over_v4": round(best["v5"] / best["v4"], 3),
+            }
+        )
+        print(
+            f"{shape}: v4 / v3 = {rows[-1]['v4_over_v3']}, v5 / v4 = {rows[-1]['v5_over_v4']}",
+            flush=True,
+        )
+    print(table(rows, list(rows[0])))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -57,11 +57,12 @@ def without_lead_in(answer: pl.Expr) -> pl.Expr:
 # v5: a reply's opening interjection ("Yes, ...", "Sure! ...", "Of course, ...") states no fact,
 # yet it is a word the context lacks and the rarest there is: it cost a chat bot's claims their
 # support ("Yes, it shipped on 3 March." fell to the cut-off). "No" is a negation and stays. The
-# words that are more than interjections ("well", "great") count only before punctuation.
+# words that are more than interjections ("well", "great") count only before punctuation. A
+# hyphen counts only before a space: "Well-known brands ..." and "Yes-men ..." open no reply.
 INTERJECTION_PATTERN = (
-    r"(?i)^\W*(?:(?:yes|yeah|yep|yup|ok|okay|oh|ah|hmm|um|uh|wow)\b[\s,;:!.\-–—]*"
+    r"(?i)^\W*(?:(?:yes|yeah|yep|yup|ok|okay|oh|ah|hmm|um|uh|wow)(?:[\s,;:!.–—]|-+\s)+"
     r"|(?:sure|absolutely|certainly|definitely|of course|indeed|alright|well|great)"
-    r"\s*[,;:!.\-–—]+\s*)"
+    r"\s*(?:[,;:!.–—]|-+\s)+\s*)"
 )
 
 

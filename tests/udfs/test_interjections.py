@@ -22,7 +22,10 @@ def verdicts(answer: str, judge: GroundedJudge) -> list[tuple[str, str, float]]:
     return [(v.claim, v.verdict, round(v.support or 0.0, 6)) for v in metric.verdicts]
 
 
-@pytest.mark.parametrize("opening", ["Yes, ", "Yeah ", "Sure, ", "Of course, ", "Okay, ", "Well, "])
+@pytest.mark.parametrize(
+    "opening",
+    ["Yes, ", "Yeah ", "Sure, ", "Of course, ", "Okay, ", "Well, ", "Sure - ", "Yes—", "Great -- "],
+)
 @pytest.mark.parametrize("said", ["order A17 shipped on 3 March.", "it shipped on 3 March."])
 def test_an_opening_interjection_changes_neither_the_claims_support_nor_its_verdict(
     opening: str, said: str
@@ -49,6 +52,9 @@ def test_the_shortest_affirmation_fell_to_the_cutoff_under_v4() -> None:
         "Yes!",  # nothing left to claim: judged as it is, as v4 did
         "Well water is free of charge.",  # "well" counts only before punctuation
         "Great refunds are paid within 5 working days.",
+        "Well-known couriers ship order A17.",  # a hyphen is no punctuation inside a word
+        "Yes-men ship order A17.",
+        "Okay'd refunds are paid within 5 working days.",
     ],
 )
 def test_what_is_no_opening_interjection_stays_in_the_claim(answer: str) -> None:

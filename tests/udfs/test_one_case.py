@@ -244,6 +244,8 @@ FRAGMENTS = [
     "ok",
     "Of course,",
     "Well!",
+    "Well-known",
+    "Yes—",
     "Happy to help",
     "Hi",
     ",",

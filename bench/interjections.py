@@ -1,10 +1,12 @@
 """Bench (not a test): how much a chat bot's opening interjection moves the grounded judge.
 
-    python bench/interjections.py [--rows 50000] [--openings "Yes, |Sure, |Absolutely, "]
+    python bench/interjections.py [--rows 50000]
+        [--openings "Yes, |Sure, |Absolutely, |Yes, of course, |Sure, according to the passages, "]
 
 Scores the project's generated cases (`data/generate.py`, the answers `bench/pipeline.py`'s
 `chat` shape opens with "Yes, ") as generated and with each opening before them (their first
-letter lower-cased), under `grounded-v5` (the default, which cuts the opening off) and
+letter lower-cased), under `grounded-v6` (the default, which cuts every opening off),
+`grounded-v5` (which cut the first one only, and not before an attribution phrase) and
 `grounded-v4` (which read it as a word of the claim), and prints per judge and opening: the
 pass rate, the mean score and how many cases fail only because of the opening.
 """
@@ -23,20 +25,29 @@ from common import table
 
 from data.generate import iter_cases
 from faith_udfs import GroundedJudge, MetricConfig, score_cases
-from faith_udfs.grounded import GroundedV4Judge
+from faith_udfs.grounded import GroundedV4Judge, GroundedV5Judge
+from faith_udfs.judges import Judge
+
+JUDGES: tuple[tuple[str, type[Judge]], ...] = (
+    ("grounded-v6", GroundedJudge),
+    ("grounded-v5", GroundedV5Judge),
+    ("grounded-v4", GroundedV4Judge),
+)
+OPENINGS = "Yes, |Sure, |Absolutely, |Yes, of course, |Sure, according to the passages, "
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rows", type=int, default=50_000)
-    parser.add_argument("--openings", default="Yes, |Sure, |Absolutely, ")
+    parser.add_argument("--openings", default=OPENINGS)
     args = parser.parse_args(argv)
     cases = pl.concat(list(iter_cases(args.rows, seed=1))).select(
         "case_id", "actual_output", "retrieval_context"
     )
     answer = pl.col("actual_output")
     rows = []
-    for name, judge in (("grounded-v5", GroundedJudge()), ("grounded-v4", GroundedV4Judge())):
+    for name, judge_type in JUDGES:
+        judge = judge_type()
         plain = score_cases(cases, judge, MetricConfig()).case_scores
         for opening in ["", *args.openings.split("|")]:
             opened = (

@@ -25,11 +25,17 @@ from common import table
 from devsets import DEVSETS, SETS, balanced_accuracy, baseline_score, present_devsets, roc_auc
 
 from faith_udfs import GroundedJudge, Judge, LexicalJudge, MetricConfig, score_cases
-from faith_udfs.grounded import GroundedV2Judge, GroundedV3Judge, GroundedV4Judge
+from faith_udfs.grounded import (
+    GroundedV2Judge,
+    GroundedV3Judge,
+    GroundedV4Judge,
+    GroundedV5Judge,
+)
 from faith_udfs.grounded_v1 import GroundedV1Judge
 
 JUDGES: dict[str, type] = {
     "grounded": GroundedJudge,
+    "grounded-v5": GroundedV5Judge,
     "grounded-v4": GroundedV4Judge,
     "grounded-v3": GroundedV3Judge,
     "grounded-v2": GroundedV2Judge,

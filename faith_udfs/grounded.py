@@ -1,4 +1,4 @@
-"""The grounded judge, rules `grounded-v5` (the default judge): offline, deterministic, graded
+"""The grounded judge, rules `grounded-v6` (the default judge): offline, deterministic, graded
 per claim against the case's whole context.
 
 Each claim gets one `support` in [0, 1]: a fitted logistic combination of a handful of
@@ -9,15 +9,19 @@ bench/fit_grounded.py on the five dev sets of ../shared/devsets. Verdicts:
 - `yes`: support >= the yes cut-off;
 - `idk`: support below the silent cut-off, or no content word at all (nothing to look for);
 - `no`: the rest.
-Each `no` and `idk` claim carries `lacks`: its words, figures and names found nowhere in the
-context (the contradicting figure's absence included). Refusals, meta sentences and short
-courtesies (and, from v4, chat courtesies such as "I hope this helps!") are not claims; a
-sentence is judged without its citation markers and attribution phrases ("[1]", "According to
-the passages, ...": citations.py) and its list marker or bold label ("2) ", "**Height:** ":
-answer_layout.py), which v4 added to v3; v5 cuts a sentence's opening interjection ("Yes,
-...", "Sure, ...": grounded_words.without_interjection) and refitted the weights. Vectorised
-polars, no row loop, no model weights. `grounded-v4` (v5 with interjections read as words, its
-own numbers), `grounded-v3` (v4's numbers, citations read as words), `grounded-v2`
+A claim that is word for word a sentence of its context is `yes` with support 1 and that
+sentence as evidence (from v6, also when only its first letter's case differs: what cutting
+"Yes, " leaves of a copied sentence). Each `no` and `idk` claim carries `lacks`: its words,
+figures and names found nowhere in the context (the contradicting figure's absence included).
+Refusals, meta sentences and short courtesies (and, from v4, chat courtesies such as "I hope
+this helps!") are not claims; a sentence is judged without its citation markers and
+attribution phrases ("[1]", "According to the passages, ...": citations.py) and its list
+marker or bold label ("2) ", "**Height:** ": answer_layout.py), which v4 added to v3; v5 cut a
+sentence's opening interjection ("Yes, ...", "Sure, ...": grounded_words.without_interjection)
+and refitted the weights; v6 cuts every opening ("Yes, of course, ...") but a name's first word
+("Oh Sehun ...": grounded_words.without_opening) and keeps v5's numbers. Vectorised polars, no
+row loop, no model weights. `grounded-v5`, `grounded-v4` (v5 with interjections read as words,
+its own numbers), `grounded-v3` (v4's numbers, citations read as words), `grounded-v2`
 (grounded_v2.py: v3 without `cov_second`, its own numbers) and `grounded-v1` (grounded_v1.py)
 stay selectable for their series.
 """
@@ -39,22 +43,35 @@ from faith_udfs.answer_layout import (
 from faith_udfs.calibration import Cutoffs, weights_of
 from faith_udfs.citations import CUE_PATTERN, still_says_something, without_citations
 from faith_udfs.errors import ConfigError
-from faith_udfs.grounded_features import claim_features, copied_questions
+from faith_udfs.grounded_features import claim_features, question_copies
 from faith_udfs.grounded_v1 import GroundedV1Judge, per_question
 from faith_udfs.grounded_v2 import GROUNDED_V2_RULES_VERSION, V2_CUTOFFS, V2_WEIGHTS
-from faith_udfs.grounded_words import is_claim, without_interjection, without_lead_in
+from faith_udfs.grounded_v5 import (
+    GROUNDED_V3_RULES_VERSION,
+    GROUNDED_V4_RULES_VERSION,
+    GROUNDED_V5_RULES_VERSION,
+    V4_CUTOFFS,
+    V4_WEIGHTS,
+    V5_CUTOFFS,
+    V5_WEIGHTS,
+)
+from faith_udfs.grounded_words import (
+    is_claim,
+    without_interjection,
+    without_lead_in,
+    without_opening,
+)
 from faith_udfs.judges import Judge
 from faith_udfs.lexical import OfflineJudge, verdict_reason
 from faith_udfs.sentences import split_sentences
 
 # Bump when a rule, weight or cut-off changes a verdict: a new version is a new config series.
-GROUNDED_RULES_VERSION = "grounded-v5"
-GROUNDED_V4_RULES_VERSION = "grounded-v4"
-GROUNDED_V3_RULES_VERSION = "grounded-v3"
+GROUNDED_RULES_VERSION = "grounded-v6"
 
 # Fitted by bench/fit_grounded.py (its output pasted here): the logistic weights of the
 # features (see feature_columns) and the intercept. Refitted for v5 (claims without their
-# opening interjection); v4 had kept v3's, as it changed two case scores of the dev sets.
+# opening interjection); v4 had kept v3's, as it changed two case scores of the dev sets. v6
+# keeps v5's: on the dev sets its rules change no case's verdict (bench/judge_quality.py).
 WEIGHTS: dict[str, float] = {
     "intercept": -1.9289,
     "cov_all": 0.6107,
@@ -69,28 +86,12 @@ WEIGHTS: dict[str, float] = {
     "answer_cov": 1.6242,
 }
 
-# grounded-v4's (and v3's) numbers, fitted by bench/fit_grounded.py before v5 cut interjections.
-V4_WEIGHTS: dict[str, float] = {
-    "intercept": -1.9092,
-    "cov_all": 0.6355,
-    "cov_best": 1.1874,
-    "cov_second": -1.1591,
-    "figure_missing": -1.0549,
-    "figure_swapped": -0.4416,
-    "name_missing": -0.8554,
-    "negation": -0.0582,
-    "short_gap": -0.2384,
-    "log_words": 0.1021,
-    "answer_cov": 1.5649,
-}
-
 
 # Fitted by bench/fit_grounded.py alongside WEIGHTS. `silent` just above 0: idk is a claim
 # no word of which is anywhere in the context (the seed's "It arrives tomorrow."), in an answer
 # whose words are mostly (GROUNDED_ANSWER of their weight) in it. An answer the context shares
 # next to nothing with is off its subject: its claims are `no`, not `idk`.
 DEFAULT_CUTOFFS = Cutoffs(supported=0.56, silent=0.001)
-V4_CUTOFFS = Cutoffs(supported=0.56, silent=0.001)
 # The default cut-offs by name (what a calibration starts from).
 SUPPORTED, SILENT = DEFAULT_CUTOFFS.supported, DEFAULT_CUTOFFS.silent
 
@@ -178,15 +179,21 @@ def contradicted() -> pl.Expr:
     return other & (pl.col("cov_best") >= CONTRADICTION_COVERAGE)
 
 
-def cited_claims(answers: pl.DataFrame, *, cuts_interjections: bool = True) -> pl.DataFrame:
+def cited_claims(
+    answers: pl.DataFrame, *, cuts_interjections: bool = True, cuts_openings: bool = True
+) -> pl.DataFrame:
     """v4's claims of answers (`key`, `text`): each sentence (each item of a list on its own
     lines one at least) without its list marker, bold label, citation markers and attribution
-    phrases (and, from v5, its opening interjection); one that was only a citation or a list
-    number, or is a chat courtesy, dropped. GroundedJudge.claims sends here
+    phrases (and, from v5, its opening interjection; from v6 its openings, cut before the
+    attribution phrase too: "Sure, according to the passages, ..."); one that was only a
+    citation or a list number, or is a chat courtesy, dropped. GroundedJudge.claims sends here
     only the answers CUE_PATTERN finds."""
-    cut = without_citations(without_layout(pl.element()))
-    if cuts_interjections:
-        cut = without_interjection(cut)
+    if cuts_openings:
+        cut = without_opening(without_citations(without_opening(without_layout(pl.element()))))
+    elif cuts_interjections:
+        cut = without_interjection(without_citations(without_layout(pl.element())))
+    else:
+        cut = without_citations(without_layout(pl.element()))
     # Each sentence is cut once, kept beside itself; the tests below read the pair (under a
     # filter, the cut was evaluated again for every test that named it).
     pairs = pl.struct(said=cut, sentence=pl.element())
@@ -254,6 +261,13 @@ class GroundedJudge(OfflineJudge):
     reads_citations = True
     # v5 on: a claim's opening interjection ("Yes, ...") is cut off.
     cuts_interjections = True
+    # v6 on: every opening ("Yes, of course, ..."), before an attribution phrase too, and a
+    # bare one ("Yes it ...") only before a lower-case word (grounded_words.without_opening).
+    cuts_openings = True
+    # v6 on: a claim that is a sentence of its context but for the case of its first letter
+    # (what the cut leaves of "Yes, order A17 shipped ...") is a copy of it, as the sentence
+    # itself is: `yes` with support 1 (v5 weighed its words: 0.837).
+    folds_case = True
     # The rules version's fitted numbers (a subclass of an older version has its own).
     weights: dict[str, float] = WEIGHTS
     default_cutoffs: Cutoffs = DEFAULT_CUTOFFS
@@ -289,19 +303,30 @@ class GroundedJudge(OfflineJudge):
             # v5: each sentence without its opening interjection, before it is read as a
             # claim; cut once, then filtered (an expression of the cut sentence under the
             # filter was evaluated once per test: 1.0 against 0.15 CPU-s a 150k chat batch).
-            sentences = sentences.list.eval(without_interjection(pl.element()))
+            cut = without_opening if self.cuts_openings else without_interjection
+            sentences = sentences.list.eval(cut(pl.element()))
         # Only answers that may cite or list take the dozen patterns (most answers do not);
         # the others' sentences are judged as they are.
         return in_order(
             answers,
             answers["text"].str.contains(CUE_PATTERN),
-            lambda cued: cited_claims(cued, cuts_interjections=self.cuts_interjections),
+            lambda cued: cited_claims(
+                cued,
+                cuts_interjections=self.cuts_interjections,
+                cuts_openings=self.cuts_openings,
+            ),
             lambda plain: plain.select("key", claims=sentences.list.filter(claim)),
         )
 
     def verdicts(self, questions: pl.DataFrame) -> pl.DataFrame:
         # A question whose claims are all sentences of its context needs no features.
-        return in_order(questions, copied_questions(questions), copied_verdicts, self._judged)
+        copies = question_copies(questions, folds_case=self.folds_case)
+        return in_order(
+            questions.with_columns(evidences=copies["evidences"]),
+            copies["copied"],
+            copied_verdicts,
+            lambda judged: self._judged(judged.drop("evidences")),
+        )
 
     def _judged(self, questions: pl.DataFrame) -> pl.DataFrame:
         """The verdicts frame of `questions`, each claim judged on its features."""
@@ -317,7 +342,7 @@ class GroundedJudge(OfflineJudge):
             .otherwise(pl.lit("no"))
         )
         judged = (
-            claim_features(questions)
+            claim_features(questions, folds_case=self.folds_case)
             .with_columns(support=support_expr(self.weights))
             .with_columns(verdict=verdict)
             .with_columns(
@@ -331,20 +356,33 @@ class GroundedJudge(OfflineJudge):
 
 def copied_verdicts(questions: pl.DataFrame) -> pl.DataFrame:
     """The verdicts frame of questions each claim of which is a sentence of its own context
-    (copied_questions): what the features would give, `yes` with support 1, the claim its own
-    evidence, no reason and nothing lacking."""
+    (question_copies: `evidences`, those sentences): what the features would give, `yes` with
+    support 1, that sentence as evidence, no reason and nothing lacking."""
     n = pl.col("claims").list.len()
     return questions.select(
         "key",
         verdicts=pl.lit("yes").repeat_by(n),
         reasons=pl.lit(None, dtype=pl.String).repeat_by(n),
         supports=pl.lit(1.0).repeat_by(n),
-        evidences=pl.col("claims"),
+        evidences=pl.col("evidences"),
         lacks=pl.lit(None, dtype=pl.List(pl.String)).repeat_by(n),
     )
 
 
-class GroundedV4Judge(GroundedJudge):
+class GroundedV5Judge(GroundedJudge):
+    """The grounded judge of rules `grounded-v5`: one opening interjection cut
+    (grounded_words.without_interjection), and a claim that differs from a sentence of its
+    context only in its first letter's case judged on its words; its own numbers
+    (V5_WEIGHTS), and a v5 calibration's cut-offs apply."""
+
+    rules_version = GROUNDED_V5_RULES_VERSION
+    cuts_openings = False
+    folds_case = False
+    weights = V5_WEIGHTS
+    default_cutoffs = V5_CUTOFFS
+
+
+class GroundedV4Judge(GroundedV5Judge):
     """The grounded judge of rules `grounded-v4`: v5 with a claim's opening interjection
     ("Yes, ...") judged as one of its words; a v4 calibration's cut-offs apply."""
 
@@ -376,7 +414,7 @@ class GroundedV2Judge(GroundedV3Judge):
 # the default), by version.
 _CALIBRATED: dict[str, type[GroundedJudge]] = {
     judge.rules_version: judge
-    for judge in (GroundedJudge, GroundedV4Judge, GroundedV3Judge, GroundedV2Judge)
+    for judge in (GroundedJudge, GroundedV5Judge, GroundedV4Judge, GroundedV3Judge, GroundedV2Judge)
 }
 CALIBRATED_RULES = tuple(_CALIBRATED)
 

@@ -73,30 +73,87 @@ def _distinct(rows: pl.DataFrame) -> pl.DataFrame:
     return rows.filter(one.is_first_distinct())
 
 
-def copied_questions(questions: pl.DataFrame) -> pl.Series:
+def copied_questions(questions: pl.DataFrame, *, folds_case: bool = False) -> pl.Series:
     """Per question (`key`, `claims`, `truths`), whether every claim of it is word for word a
-    sentence of its own context: such a claim is `yes` with itself as evidence whatever its
-    words weigh, so the question needs no features (support bots often answer with what they
-    read). A question with no claim, or a null one, is not."""
+    sentence of its own context (`folds_case`, from v6: but for the case of its first letter):
+    such a claim is `yes` with that sentence as evidence whatever its words weigh, so the
+    question needs no features (support bots often answer with what they read). A question
+    with no claim, or a null one, is not."""
+    return question_copies(questions, folds_case=folds_case)["copied"]
+
+
+def question_copies(questions: pl.DataFrame, *, folds_case: bool = False) -> pl.DataFrame:
+    """Per question, `copied` (copied_questions) and `evidences`: for a copied question, the
+    context sentence each claim copies (its claims, but where v6 found a claim's sentence with
+    its first letter in the other case)."""
     claims = (
         questions.select("key", claim="claims")
         .with_row_index("question_row")
         .explode("claim")
         .with_columns(text_hash=pl.col("claim").hash())
     )
-    # The truths' pairs are probed against the claims' (far fewer), as in claim_features: a
-    # set of every truth's pair cost a RAG batch 1.2 s to build, for 4 claims a question.
+    copy, flipped = _copies(claims, _context_sentences(questions), folds_case=folds_case)
+    others = claims.filter(pl.col("claim").is_null() | copy.is_null())["question_row"]
+    has_claims = (questions["claims"].list.len() > 0).fill_null(False)
+    copied = (_counts(others, questions.height) == 0) & has_claims
+    evidences = questions["claims"]
+    # Built again only when some claim's copy is not the claim itself (v6 found it flipped).
+    if flipped:
+        # (a question without claims has no row in `claims`: explode drops empty lists)
+        per_question = (
+            claims.select("question_row", evidence=copy)
+            .group_by("question_row", maintain_order=True)
+            .agg("evidence")
+        )
+        evidences = (
+            questions.select(question_row=pl.int_range(pl.len(), dtype=pl.UInt32))
+            .join(per_question, on="question_row", how="left", maintain_order="left")
+            .get_column("evidence")
+        )
+    return pl.DataFrame({"copied": copied, "evidences": evidences})
+
+
+def first_letter_flipped(text: pl.Expr) -> pl.Expr:
+    """The text with its first letter in the other case when that letter is ASCII ("order A17
+    ..." <-> "Order A17 ..."), else null: the case a bot's cut opening ("Yes, order ...") or
+    its lower-cased style leaves."""
+    head = text.str.head(1)
+    lower = head.str.to_lowercase()
+    flipped = pl.when(head == lower).then(head.str.to_uppercase()).otherwise(lower)
+    return pl.when(text.str.contains("^[A-Za-z]")).then(flipped + text.str.slice(1))
+
+
+def _copies(
+    claims: pl.DataFrame, truths: pl.DataFrame, *, folds_case: bool
+) -> tuple[pl.Series, bool]:
+    """Per claim (`key`, `claim`, `text_hash`), the sentence of its own context (`key`,
+    `text_hash` of each truth) that it is word for word: the claim itself when it is one, with
+    `folds_case` the claim with its first letter's case flipped when that is; null when
+    neither. And whether any claim was found flipped."""
+    # The truths' (question, text) pairs are probed against the claims' (far fewer: a set that
+    # stays in cache), not the other way round: a set of every truth's pair cost a RAG batch
+    # 1.2 s to build, for 4 claims a question.
+    truth_pairs = truths.select(pair_key("text_hash")).to_series()
     claim_pairs = claims.select(pair_key("text_hash")).to_series()
-    truths = (
-        _context_sentences(questions)
-        .select(pair=pair_key("text_hash"))
-        .filter(pl.col("pair").is_in(claim_pairs.implode()))
+    found = truth_pairs.filter(truth_pairs.is_in(claim_pairs.implode()))
+    exact = claim_pairs.is_in(found.implode())
+    copy = claims["claim"].zip_with(exact, pl.Series([None], dtype=pl.String))
+    if not folds_case or exact.all():
+        return copy, False
+    # Only the claims that are no sentence as written are flipped (building the flipped text
+    # is the cost): all of a chat bot's that open "Yes, ...", half of a support bot's.
+    rest = claims.select("key", "claim").with_row_index("row").filter(~exact)
+    flipped = rest.select("row", "key", text=first_letter_flipped(pl.col("claim"))).drop_nulls(
+        "text"
+    )
+    flipped_pairs = (
+        flipped.select(text_hash=pl.col("text").hash(), key="key")
+        .select(pair_key("text_hash"))
         .to_series()
     )
-    copied = pair_key("text_hash").is_in(truths.implode())
-    others = claims.filter(pl.col("claim").is_null() | ~copied)["question_row"]
-    has_claims = (questions["claims"].list.len() > 0).fill_null(False)
-    return (_counts(others, questions.height) == 0) & has_claims
+    found = truth_pairs.filter(truth_pairs.is_in(flipped_pairs.implode()))
+    hits = flipped.filter(flipped_pairs.is_in(found.implode()))
+    return copy.scatter(hits["row"], hits["text"]), hits.height > 0
 
 
 def _context_sentences(questions: pl.DataFrame) -> pl.DataFrame:
@@ -109,11 +166,12 @@ def _context_sentences(questions: pl.DataFrame) -> pl.DataFrame:
     )
 
 
-def claim_features(questions: pl.DataFrame) -> pl.DataFrame:
+def claim_features(questions: pl.DataFrame, *, folds_case: bool = False) -> pl.DataFrame:
     """One row per claim of each question (`key`, `claims`, `truths` in), in question order:
-    `question_row`, `claim`, `has_words`, `verbatim`, the features grounded.feature_columns
-    reads, `n_words`, `evidence` (the best sentence) and `lacks` (the claim's words found
-    nowhere in the context)."""
+    `question_row`, `claim`, `has_words`, `verbatim` (a sentence of the context, with
+    `folds_case` but for its first letter's case: copied_questions), the features
+    grounded.feature_columns reads, `n_words`, `evidence` (the best sentence) and `lacks` (the
+    claim's words found nowhere in the context)."""
     questions = questions.with_row_index("question_row")
     claims = (
         questions.select(
@@ -125,13 +183,8 @@ def claim_features(questions: pl.DataFrame) -> pl.DataFrame:
         .with_columns(text_hash=pl.col("claim").hash())
     )
     truths = _context_sentences(questions).with_row_index("truth_row")
-    # The truths' (question, text) pairs are probed against the claims' (far fewer: a set that
-    # stays in cache), not the other way round.
-    claim_pairs = claims.select(pair_key("text_hash")).to_series()
-    truth_pairs = truths.select(pair=pair_key("text_hash")).filter(
-        pl.col("pair").is_in(claim_pairs.implode())
-    )
-    claims = claims.with_columns(verbatim=claim_pairs.is_in(truth_pairs["pair"].implode()))
+    copy, _ = _copies(claims, truths, folds_case=folds_case)
+    claims = claims.with_columns(verbatim=copy.is_not_null(), copy=copy)
     claim_rows = _tokens(claims, "claim", cased=True)
     truth_rows = _tokens(truths, "truth", cased=False)
     claim_words = (
@@ -223,7 +276,7 @@ def claim_features(questions: pl.DataFrame) -> pl.DataFrame:
         negation=~verbatim
         & pl.col("truth_row").is_not_null()
         & (pl.col("claim_negated").fill_null(False) != pl.col("truth_negated").fill_null(False)),
-        evidence=pl.when(verbatim).then(pl.col("claim")).otherwise(evidence),
+        evidence=pl.when(verbatim).then(pl.col("copy")).otherwise(evidence),
         lacks=pl.when(verbatim)
         .then(pl.lit([], dtype=pl.List(pl.String)))
         .otherwise(pl.col("lacks").fill_null(pl.lit([], dtype=pl.List(pl.String)))),

@@ -14,7 +14,13 @@ from __future__ import annotations
 from faith_udfs.case_results import CaseResult, FaithfulnessVerdict
 from faith_udfs.config import MetricConfig
 from faith_udfs.deepeval_models import VerdictWord
-from faith_udfs.grounded import GroundedJudge, GroundedV2Judge, GroundedV3Judge, GroundedV4Judge
+from faith_udfs.grounded import (
+    GroundedJudge,
+    GroundedV2Judge,
+    GroundedV3Judge,
+    GroundedV4Judge,
+    GroundedV5Judge,
+)
 from faith_udfs.grounded_v1 import GroundedV1Judge
 from faith_udfs.judges import VERDICT_VOCABULARY, Judge
 from faith_udfs.lexical import LexicalJudge
@@ -23,6 +29,7 @@ from faith_udfs.one_case_grounded import (
     grounded_claims,
     grounded_v4_claims,
     grounded_v5_claims,
+    grounded_v6_claims,
     grounded_verdicts,
 )
 from faith_udfs.one_case_grounded_v1 import grounded_v1_claims, grounded_v1_verdicts
@@ -32,7 +39,8 @@ from faith_udfs.prompts import format_score
 # The judges this path covers, by exact type (a subclass may change a rule) and rules version.
 RULES: dict[type, Rules] = {
     LexicalJudge: Rules("lexical-v2", sentences, lexical_verdicts),
-    GroundedJudge: Rules("grounded-v5", grounded_v5_claims, grounded_verdicts),
+    GroundedJudge: Rules("grounded-v6", grounded_v6_claims, grounded_verdicts),
+    GroundedV5Judge: Rules("grounded-v5", grounded_v5_claims, grounded_verdicts),
     GroundedV4Judge: Rules("grounded-v4", grounded_v4_claims, grounded_verdicts),
     GroundedV3Judge: Rules("grounded-v3", grounded_claims, grounded_verdicts),
     GroundedV2Judge: Rules("grounded-v2", grounded_claims, grounded_verdicts),

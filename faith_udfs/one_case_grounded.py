@@ -17,7 +17,7 @@ from faith_udfs.answer_layout import (
     LIST_HEADING_PATTERN,
     LIST_ITEM_BREAK_PATTERN,
 )
-from faith_udfs.citations import ALNUM_PATTERN, CITATION_PATTERNS, TRAILING_PATTERN
+from faith_udfs.citations import ALNUM_PATTERN, CITATION_PATTERNS, CUE_PATTERN, TRAILING_PATTERN
 from faith_udfs.grounded import (
     CONTRADICTED_FACTOR,
     CONTRADICTION_COVERAGE,
@@ -36,6 +36,8 @@ from faith_udfs.grounded_words import (
     LEAD_IN_PATTERN,
     NON_CLAIM_PATTERN,
     NUMBER_WORDS,
+    OPENING_PATTERN,
+    OPENINGS_CUT,
     STEM_LENGTH,
 )
 from faith_udfs.judges import Judge
@@ -58,6 +60,8 @@ _HEADING = re.compile(LIST_HEADING_PATTERN)
 _TRAILING = re.compile(TRAILING_PATTERN)
 _ALNUM = re.compile(ALNUM_PATTERN)
 _INTERJECTION = re.compile(INTERJECTION_PATTERN)
+_OPENING = re.compile(OPENING_PATTERN)
+_CUE = re.compile(CUE_PATTERN)
 # The features this twin computes, in support_expr's order (which fixes the float sums).
 FEATURES = (
     "cov_all", "cov_best", "cov_second", "figure_missing", "figure_swapped", "name_missing",
@@ -84,12 +88,15 @@ def grounded_claims(answer: str) -> list[str]:
     ]
 
 
-def grounded_v4_claims(answer: str, *, cuts_interjections: bool = False) -> list[str]:
+def grounded_v4_claims(
+    answer: str, *, cuts_interjections: bool = False, cuts_openings: bool = False
+) -> list[str]:
     """GroundedV4Judge.claims of one answer: grounded_claims, each sentence without its list
     marker, bold label (answer_layout.py), citation markers and attribution phrases
     (citations.py); a sentence that was only a citation or a list number, or is a chat
     courtesy, dropped."""
     claims = []
+    cued = _CUE.search(answer) is not None
     pieces = _ITEM_BREAK.sub(ITEM_BREAK + r"\g<1>", _LEAD_IN.sub("", answer, count=1))
     pieces_list = pieces.split(ITEM_BREAK)
     split = [
@@ -101,10 +108,14 @@ def grounded_v4_claims(answer: str, *, cuts_interjections: bool = False) -> list
         said = sentence
         for pattern in _LAYOUT:
             said = pattern.sub("", said, count=1)
+        if cuts_openings and cued:  # as cited_claims: only answers CUE_PATTERN finds
+            said = _without_opening(said)
         for pattern in _CITATIONS:
             said = pattern.sub("", said)
         said = _TRAILING.sub(r"\g<1>", said, count=1).strip(WHITE_SPACE)
-        if cuts_interjections:
+        if cuts_openings:
+            said = _without_opening(said)
+        elif cuts_interjections:
             said = _without_interjection(said)
         if _NON_CLAIM.search(said) or _PLEASANTRY.search(said) or _COURTESY.search(said):
             continue
@@ -116,16 +127,35 @@ def grounded_v4_claims(answer: str, *, cuts_interjections: bool = False) -> list
 
 
 def grounded_v5_claims(answer: str) -> list[str]:
-    """GroundedJudge.claims of one answer: grounded_v4_claims, each sentence without its
+    """GroundedV5Judge.claims of one answer: grounded_v4_claims, each sentence without its
     opening interjection (grounded_words.without_interjection) before it is read as a claim."""
     return grounded_v4_claims(answer, cuts_interjections=True)
+
+
+def grounded_v6_claims(answer: str) -> list[str]:
+    """GroundedJudge.claims of one answer: grounded_v4_claims, each sentence without its
+    openings (grounded_words.without_opening), cut before its attribution phrase and after."""
+    return grounded_v4_claims(answer, cuts_interjections=True, cuts_openings=True)
+
+
+def _without_opening(sentence: str) -> str:
+    """grounded_words.without_opening of one sentence."""
+    if not _OPENING.search(sentence):
+        return sentence
+    rest = sentence
+    for _ in range(OPENINGS_CUT):
+        rest = _OPENING.sub(r"\g<1>", rest, count=1)
+    return rest if _says_something(rest) else sentence
 
 
 def _without_interjection(sentence: str) -> str:
     """grounded_words.without_interjection of one sentence."""
     rest = _INTERJECTION.sub("", sentence, count=1)
-    says = any(word not in GROUNDED_STOP_WORDS for word in _WORD.findall(rest.lower()))
-    return rest if says else sentence
+    return rest if _says_something(rest) else sentence
+
+
+def _says_something(text: str) -> bool:
+    return any(word not in GROUNDED_STOP_WORDS for word in _WORD.findall(text.lower()))
 
 
 @dataclass(frozen=True)
@@ -208,11 +238,14 @@ def grounded_verdicts(judge: Judge, claims: list[str], truths: list[str]) -> lis
     cut = judge.cutoffs
     out: list[Verdict] = []
     for claim, words, spread, weights in per_claim:
-        verbatim = claim in verbatim_texts
+        copy = _copy(claim, verbatim_texts, folds_case=judge.folds_case)
+        verbatim = copy is not None
         support, evidence, lacks = _support(
             judge.weights, claim, verbatim, words, spread, weights, truths, rows, negated,
             answer_cov, answer_found,
         )  # fmt: skip
+        if verbatim:
+            evidence = copy
         if not (verbatim or words):
             verdict = "idk"  # no content word at all: nothing to find
         elif support >= cut.supported:
@@ -231,6 +264,17 @@ def grounded_verdicts(judge: Judge, claims: list[str], truths: list[str]) -> lis
             )
         )
     return out
+
+
+def _copy(claim: str, sentences: set[str], *, folds_case: bool) -> str | None:
+    """The sentence of the context the claim is word for word (from v6, but for the case of
+    its first letter, when that is ASCII): grounded_features._copies; None when none is."""
+    if claim in sentences:
+        return claim
+    if not folds_case or not claim or not (claim[0].isascii() and claim[0].isalpha()):
+        return None
+    flipped = claim[0].swapcase() + claim[1:]
+    return flipped if flipped in sentences else None
 
 
 def _support(  # noqa: PLR0917 - one claim's columns of claim_features

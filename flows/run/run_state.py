@@ -17,6 +17,7 @@ from faith_udfs.grounded import (
     GroundedV2Judge,
     GroundedV3Judge,
     GroundedV4Judge,
+    GroundedV5Judge,
 )
 from faith_udfs.grounded_v1 import GroundedV1Judge
 from faith_udfs.lexical import LexicalJudge
@@ -105,6 +106,7 @@ _PURE_JUDGES = frozenset(
     {
         LexicalJudge,
         GroundedJudge,
+        GroundedV5Judge,
         GroundedV4Judge,
         GroundedV3Judge,
         GroundedV2Judge,

@@ -9,7 +9,12 @@ from hypothesis import strategies as st
 from polars.testing import assert_frame_equal
 
 from faith_udfs import Cutoffs, GroundedJudge, LLMTestCase, MetricConfig, score_cases
-from faith_udfs.grounded import GroundedV2Judge, GroundedV3Judge, GroundedV4Judge
+from faith_udfs.grounded import (
+    GroundedV2Judge,
+    GroundedV3Judge,
+    GroundedV4Judge,
+    GroundedV5Judge,
+)
 from faith_udfs.grounded_features import copied_questions
 
 SHIPPED = "Order A17 shipped on 3 March by courier."
@@ -17,6 +22,7 @@ REFUNDS = "Refunds are paid within 5 working days."
 STORE = "The Amsterdam store opens at 9:00."
 JUDGES = (
     GroundedJudge(),
+    GroundedV5Judge(),
     GroundedV4Judge(),
     GroundedV3Judge(),
     GroundedV2Judge(),
@@ -46,9 +52,22 @@ def test_only_questions_whose_every_claim_is_a_sentence_of_their_own_context_are
             ([], [SHIPPED]),  # no claim
             ([SHIPPED, None], [SHIPPED]),  # a null claim
             (["order a17 shipped on 3 march by courier."], [SHIPPED]),  # not word for word
+            (["order A17 shipped on 3 March by courier."], [SHIPPED]),  # but for its first letter
         ]
     )
-    assert copied_questions(asked).to_list() == [True, True, False, False, False, False, False]
+    assert copied_questions(asked).to_list() == [
+        True,
+        True,
+        False,
+        False,
+        False,
+        False,
+        False,
+        False,
+    ]
+    # from v6, a sentence of the context but for its first letter's case is one too
+    folded = copied_questions(asked, folds_case=True).to_list()
+    assert folded == [True, True, False, False, False, False, False, True]
     for judge in JUDGES:
         assert_frame_equal(judge.verdicts(asked), judge._judged(asked))
 
@@ -69,6 +88,8 @@ def test_a_copied_answer_is_yes_with_itself_as_evidence_and_nothing_lacking() ->
 
 
 SENTENCES = [SHIPPED, REFUNDS, STORE, "It arrives tomorrow.", "Refunds are not paid.", "Thanks!"]
+# what cutting "Yes, " leaves of a copied sentence, and a context that writes in lower case
+SENTENCES += ["order A17 shipped on 3 March by courier.", "refunds are paid within 5 working days."]
 
 
 @settings(max_examples=30, deadline=None)
@@ -86,7 +107,7 @@ def test_skipping_the_features_of_copied_questions_changes_no_verdict(
     rows: list[tuple[list[str | None], list[str]]],
 ) -> None:
     asked = questions(rows)
-    for judge in (JUDGES[0], JUDGES[-1]):  # v2 and v3 share the path; a calibration's cut-offs
+    for judge in (*JUDGES[:2], JUDGES[-1]):  # v4, v3 and v2 take v5's path; a calibration's
         assert_frame_equal(judge.verdicts(asked), judge._judged(asked))
 
 

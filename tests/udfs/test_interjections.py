@@ -1,5 +1,6 @@
 """grounded-v5 reads a chat bot's opening interjection ("Yes, ...", "Sure, ...") as no part of the
-claim: it states no fact, yet it was a word the context lacks and cost the claim support."""
+claim: it states no fact, yet it was a word the context lacks and cost the claim support (v6,
+the default, cuts every opening: tests/udfs/test_openings.py)."""
 
 from __future__ import annotations
 
@@ -91,7 +92,7 @@ def test_the_batch_path_judges_an_opened_answer_as_the_plain_one() -> None:
     assert sorted(set(scores)) == [0.0, 1.0]  # the unfaithful ones fail, opened or not
 
 
-def test_the_bench_shows_no_case_failing_for_its_opening_under_v5() -> None:
+def test_the_bench_shows_no_case_failing_for_its_opening_under_v6() -> None:
     root = Path(__file__).resolve().parents[2]
     done = subprocess.run(
         [sys.executable, str(root / "bench" / "interjections.py"), "--rows", "2000"],
@@ -104,7 +105,11 @@ def test_the_bench_shows_no_case_failing_for_its_opening_under_v5() -> None:
     assert done.returncode == 0, done.stderr
     rows = [line.split() for line in done.stdout.splitlines()[2:]]
     lost = {(row[0], " ".join(row[1:-4])): row[-1] for row in rows}
-    openings = ["(as generated)", "'Yes, '", "'Sure, '", "'Absolutely, '"]
-    assert list(lost) == [(judge, o) for judge in ("grounded-v5", "grounded-v4") for o in openings]
-    assert {lost["grounded-v5", o] for o in openings} == {"0"}
+    single = ["(as generated)", "'Yes, '", "'Sure, '", "'Absolutely, '"]
+    stacked = ["'Yes, of course, '", "'Sure, according to the passages, '"]
+    judges = ("grounded-v6", "grounded-v5", "grounded-v4")
+    assert list(lost) == [(judge, o) for judge in judges for o in single + stacked]
+    assert {lost["grounded-v6", o] for o in single + stacked} == {"0"}
+    assert {lost["grounded-v5", o] for o in single} == {"0"}
+    assert "0" not in {lost["grounded-v5", o] for o in stacked}  # what v6 set right
     assert lost["grounded-v4", "'Yes, '"] != "0"  # what v5 set right

@@ -28,6 +28,7 @@ from faith_udfs.grounded import (
     GroundedV2Judge,
     GroundedV3Judge,
     GroundedV4Judge,
+    GroundedV5Judge,
 )
 from faith_udfs.grounded_v1 import GroundedV1Judge
 from faith_udfs.judges import Judge
@@ -48,6 +49,7 @@ JUDGES: dict[str, Judge] = {
             weights={**WEIGHTS, "intercept": -0.37, "cov_best": 2.54, "answer_cov": 0.31},
         )
     ),
+    "grounded-v5": GroundedV5Judge(),
     "grounded-v4": GroundedV4Judge(),
     "grounded-v3": GroundedV3Judge(),
     "grounded-v2": GroundedV2Judge(),

@@ -1,0 +1,46 @@
+"""The numbers of the grounded judge's earlier rules, kept so their config series (and the
+calibrations fitted for them) score as they did: `grounded-v5` (one opening interjection cut)
+and `grounded-v4` / `grounded-v3` (openings read as words). grounded.py's GroundedV5Judge,
+GroundedV4Judge and GroundedV3Judge weigh with them; `grounded-v6` (grounded.py) is the
+default."""
+
+from __future__ import annotations
+
+from faith_udfs.calibration import Cutoffs
+
+GROUNDED_V5_RULES_VERSION = "grounded-v5"
+GROUNDED_V4_RULES_VERSION = "grounded-v4"
+GROUNDED_V3_RULES_VERSION = "grounded-v3"
+
+# grounded-v5's numbers, written out: a refit of WEIGHTS must not move v5's series.
+V5_WEIGHTS: dict[str, float] = {
+    "intercept": -1.9289,
+    "cov_all": 0.6107,
+    "cov_best": 1.1419,
+    "cov_second": -1.0578,
+    "figure_missing": -1.0490,
+    "figure_swapped": -0.4587,
+    "name_missing": -0.8218,
+    "negation": -0.1010,
+    "short_gap": -0.3728,
+    "log_words": 0.0979,
+    "answer_cov": 1.6242,
+}
+
+# grounded-v4's (and v3's) numbers, fitted by bench/fit_grounded.py before v5 cut interjections.
+V4_WEIGHTS: dict[str, float] = {
+    "intercept": -1.9092,
+    "cov_all": 0.6355,
+    "cov_best": 1.1874,
+    "cov_second": -1.1591,
+    "figure_missing": -1.0549,
+    "figure_swapped": -0.4416,
+    "name_missing": -0.8554,
+    "negation": -0.0582,
+    "short_gap": -0.2384,
+    "log_words": 0.1021,
+    "answer_cov": 1.5649,
+}
+
+V5_CUTOFFS = Cutoffs(supported=0.56, silent=0.001)
+V4_CUTOFFS = Cutoffs(supported=0.56, silent=0.001)

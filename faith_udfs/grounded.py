@@ -322,10 +322,10 @@ class GroundedJudge(OfflineJudge):
         # A question whose claims are all sentences of its context needs no features.
         copies = question_copies(questions, folds_case=self.folds_case)
         return in_order(
-            questions.with_columns(evidences=copies["evidences"]),
+            questions.with_columns(copies=copies["copies"]),
             copies["copied"],
             copied_verdicts,
-            lambda judged: self._judged(judged.drop("evidences")),
+            self._judged,
         )
 
     def _judged(self, questions: pl.DataFrame) -> pl.DataFrame:
@@ -356,7 +356,7 @@ class GroundedJudge(OfflineJudge):
 
 def copied_verdicts(questions: pl.DataFrame) -> pl.DataFrame:
     """The verdicts frame of questions each claim of which is a sentence of its own context
-    (question_copies: `evidences`, those sentences): what the features would give, `yes` with
+    (question_copies: `copies`, those sentences): what the features would give, `yes` with
     support 1, that sentence as evidence, no reason and nothing lacking."""
     n = pl.col("claims").list.len()
     return questions.select(
@@ -364,7 +364,7 @@ def copied_verdicts(questions: pl.DataFrame) -> pl.DataFrame:
         verdicts=pl.lit("yes").repeat_by(n),
         reasons=pl.lit(None, dtype=pl.String).repeat_by(n),
         supports=pl.lit(1.0).repeat_by(n),
-        evidences=pl.col("evidences"),
+        evidences=pl.col("copies"),
         lacks=pl.lit(None, dtype=pl.List(pl.String)).repeat_by(n),
     )
 

@@ -14,6 +14,7 @@ from typing import Literal
 
 import numpy as np
 import polars as pl
+import pyarrow as pa
 
 from faith_udfs.grounded_words import GROUNDED_STOP_WORDS, NUMBER_WORDS, stem
 from faith_udfs.lexical import pair_key
@@ -83,34 +84,33 @@ def copied_questions(questions: pl.DataFrame, *, folds_case: bool = False) -> pl
 
 
 def question_copies(questions: pl.DataFrame, *, folds_case: bool = False) -> pl.DataFrame:
-    """Per question, `copied` (copied_questions) and `evidences`: for a copied question, the
-    context sentence each claim copies (its claims, but where v6 found a claim's sentence with
-    its first letter in the other case)."""
+    """Per question, `copied` (copied_questions) and `copies`: per claim, the sentence of its
+    context it is (its own text, or from v6 its first letter's case flipped), null where it is
+    none. claim_features reads `copies` when the questions carry them, instead of looking
+    again."""
     claims = (
         questions.select("key", claim="claims")
         .with_row_index("question_row")
         .explode("claim")
         .with_columns(text_hash=pl.col("claim").hash())
     )
-    copy, flipped = _copies(claims, _context_sentences(questions), folds_case=folds_case)
+    copy, _ = _copies(claims, _context_sentences(questions), folds_case=folds_case)
     others = claims.filter(pl.col("claim").is_null() | copy.is_null())["question_row"]
     has_claims = (questions["claims"].list.len() > 0).fill_null(False)
     copied = (_counts(others, questions.height) == 0) & has_claims
-    evidences = questions["claims"]
-    # Built again only when some claim's copy is not the claim itself (v6 found it flipped).
-    if flipped:
-        # (a question without claims has no row in `claims`: explode drops empty lists)
-        per_question = (
-            claims.select("question_row", evidence=copy)
-            .group_by("question_row", maintain_order=True)
-            .agg("evidence")
-        )
-        evidences = (
-            questions.select(question_row=pl.int_range(pl.len(), dtype=pl.UInt32))
-            .join(per_question, on="question_row", how="left", maintain_order="left")
-            .get_column("evidence")
-        )
-    return pl.DataFrame({"copied": copied, "evidences": evidences})
+    return pl.DataFrame({"copied": copied, "copies": _as_lists(copy, questions["claims"])})
+
+
+def _as_lists(values: pl.Series, like: pl.Series) -> pl.Series:
+    """`values` (one per row of `like` exploded) as lists of `like`'s lengths: explode drops an
+    empty list and makes a null one a null row."""
+    lengths = like.list.len().fill_null(1).to_numpy()
+    offsets = np.concatenate([[0], np.cumsum(lengths, dtype=np.int64)])
+    if offsets[-1] != values.len():
+        raise ValueError(f"{values.len()} values for lists of {offsets[-1]}")
+    lists = pa.LargeListArray.from_arrays(pa.array(offsets, pa.int64()), values.to_arrow())
+    rebuilt = pl.Series(values.name, lists)
+    return rebuilt.cast(pl.List(values.dtype))
 
 
 def first_letter_flipped(text: pl.Expr) -> pl.Expr:
@@ -169,22 +169,29 @@ def _context_sentences(questions: pl.DataFrame) -> pl.DataFrame:
 def claim_features(questions: pl.DataFrame, *, folds_case: bool = False) -> pl.DataFrame:
     """One row per claim of each question (`key`, `claims`, `truths` in), in question order:
     `question_row`, `claim`, `has_words`, `verbatim` (a sentence of the context, with
-    `folds_case` but for its first letter's case: copied_questions), the features
+    `folds_case` but for its first letter's case: copied_questions; read from `copies` when
+    the questions carry question_copies'), the features
     grounded.feature_columns reads, `n_words`, `evidence` (the best sentence) and `lacks` (the
     claim's words found nowhere in the context)."""
     questions = questions.with_row_index("question_row")
+    carried = "copies" in questions.columns  # question_copies looked already
     claims = (
         questions.select(
-            "question_row", "key", claim="claims", n_truths=pl.col("truths").list.len()
+            "question_row",
+            "key",
+            claim="claims",
+            copy="copies" if carried else pl.lit(None, dtype=pl.String),
+            n_truths=pl.col("truths").list.len(),
         )
-        .explode("claim")
+        .explode(["claim", "copy"] if carried else "claim")
         .drop_nulls("claim")
         .with_row_index("claim_row")
         .with_columns(text_hash=pl.col("claim").hash())
     )
     truths = _context_sentences(questions).with_row_index("truth_row")
-    copy, _ = _copies(claims, truths, folds_case=folds_case)
-    claims = claims.with_columns(verbatim=copy.is_not_null(), copy=copy)
+    if not carried:
+        claims = claims.with_columns(copy=_copies(claims, truths, folds_case=folds_case)[0])
+    claims = claims.with_columns(verbatim=pl.col("copy").is_not_null())
     claim_rows = _tokens(claims, "claim", cased=True)
     truth_rows = _tokens(truths, "truth", cased=False)
     claim_words = (

@@ -94,7 +94,7 @@ def question_copies(questions: pl.DataFrame, *, folds_case: bool = False) -> pl.
         .explode("claim")
         .with_columns(text_hash=pl.col("claim").hash())
     )
-    copy, _ = _copies(claims, _context_sentences(questions), folds_case=folds_case)
+    copy = _copies(claims, _context_sentences(questions), folds_case=folds_case)
     others = claims.filter(pl.col("claim").is_null() | copy.is_null())["question_row"]
     has_claims = (questions["claims"].list.len() > 0).fill_null(False)
     copied = (_counts(others, questions.height) == 0) & has_claims
@@ -109,8 +109,8 @@ def _as_lists(values: pl.Series, like: pl.Series) -> pl.Series:
     if offsets[-1] != values.len():
         raise ValueError(f"{values.len()} values for lists of {offsets[-1]}")
     lists = pa.LargeListArray.from_arrays(pa.array(offsets, pa.int64()), values.to_arrow())
-    rebuilt = pl.Series(values.name, lists)
-    return rebuilt.cast(pl.List(values.dtype))
+    rebuilt = pl.Series(values.name, lists).cast(pl.List(values.dtype))
+    return rebuilt if like.null_count() == 0 else rebuilt.zip_with(like.is_not_null(), like)
 
 
 def first_letter_flipped(text: pl.Expr) -> pl.Expr:
@@ -123,13 +123,11 @@ def first_letter_flipped(text: pl.Expr) -> pl.Expr:
     return pl.when(text.str.contains("^[A-Za-z]")).then(flipped + text.str.slice(1))
 
 
-def _copies(
-    claims: pl.DataFrame, truths: pl.DataFrame, *, folds_case: bool
-) -> tuple[pl.Series, bool]:
+def _copies(claims: pl.DataFrame, truths: pl.DataFrame, *, folds_case: bool) -> pl.Series:
     """Per claim (`key`, `claim`, `text_hash`), the sentence of its own context (`key`,
     `text_hash` of each truth) that it is word for word: the claim itself when it is one, with
     `folds_case` the claim with its first letter's case flipped when that is; null when
-    neither. And whether any claim was found flipped."""
+    neither."""
     # The truths' (question, text) pairs are probed against the claims' (far fewer: a set that
     # stays in cache), not the other way round: a set of every truth's pair cost a RAG batch
     # 1.2 s to build, for 4 claims a question.
@@ -139,7 +137,7 @@ def _copies(
     exact = claim_pairs.is_in(found.implode())
     copy = claims["claim"].zip_with(exact, pl.Series([None], dtype=pl.String))
     if not folds_case or exact.all():
-        return copy, False
+        return copy
     # Only the claims that are no sentence as written are flipped (building the flipped text
     # is the cost): all of a chat bot's that open "Yes, ...", half of a support bot's.
     rest = claims.select("key", "claim").with_row_index("row").filter(~exact)
@@ -153,7 +151,7 @@ def _copies(
     )
     found = truth_pairs.filter(truth_pairs.is_in(flipped_pairs.implode()))
     hits = flipped.filter(flipped_pairs.is_in(found.implode()))
-    return copy.scatter(hits["row"], hits["text"]), hits.height > 0
+    return copy.scatter(hits["row"], hits["text"])
 
 
 def _context_sentences(questions: pl.DataFrame) -> pl.DataFrame:
@@ -170,7 +168,7 @@ def claim_features(questions: pl.DataFrame, *, folds_case: bool = False) -> pl.D
     """One row per claim of each question (`key`, `claims`, `truths` in), in question order:
     `question_row`, `claim`, `has_words`, `verbatim` (a sentence of the context, with
     `folds_case` but for its first letter's case: copied_questions; read from `copies` when
-    the questions carry question_copies'), the features
+    the questions carry question_copies' lists), the features
     grounded.feature_columns reads, `n_words`, `evidence` (the best sentence) and `lacks` (the
     claim's words found nowhere in the context)."""
     questions = questions.with_row_index("question_row")
@@ -190,7 +188,7 @@ def claim_features(questions: pl.DataFrame, *, folds_case: bool = False) -> pl.D
     )
     truths = _context_sentences(questions).with_row_index("truth_row")
     if not carried:
-        claims = claims.with_columns(copy=_copies(claims, truths, folds_case=folds_case)[0])
+        claims = claims.with_columns(copy=_copies(claims, truths, folds_case=folds_case))
     claims = claims.with_columns(verbatim=pl.col("copy").is_not_null())
     claim_rows = _tokens(claims, "claim", cased=True)
     truth_rows = _tokens(truths, "truth", cased=False)

@@ -95,16 +95,30 @@ def _committed(con: duckdb.DuckDBPyConnection, run_id: str, batch_no: int) -> bo
 def _case_score_rows(scored: ScoredBatch, config_id: str, config: MetricConfig) -> pl.DataFrame:
     if scored.frames is None:
         return _empty("case_scores")
-    meta = scored.cases.select("case_id", "logged_at", "input", "actual_output", "segments").join(
-        scored.classified.select("case_id", "content_hash"), on="case_id", how="left"
-    )
-    rows = scored.frames.case_scores.join(meta, on="case_id", how="left").with_columns(
+    scores = scored.frames.case_scores
+    meta = scored.cases.select("case_id", "logged_at", "input", "actual_output", "segments")
+    hashes = scored.classified.select("case_id", "content_hash")
+    if _row_for_row(scores, meta, hashes):
+        # A batch scored whole, in order (a first run): side by side, no joins on the string
+        # ids in the writing thread, which is the run's longest (~0.3 s per 1M rows).
+        rows = scores.hstack(meta.drop("case_id").hstack(hashes.drop("case_id")).get_columns())
+    else:
+        meta = meta.join(hashes, on="case_id", how="left")
+        rows = scores.join(meta, on="case_id", how="left")
+    rows = rows.with_columns(
         penalize_ambiguous_claims=pl.lit(config.penalize_ambiguous_claims),
         strict_mode=pl.lit(config.strict_mode),
     )
     if scored.usage is not None:
         rows = rows.join(scored.usage, on="case_id", how="left")
     return rows
+
+
+def _row_for_row(*frames: pl.DataFrame) -> bool:
+    """Whether the frames hold the same distinct case_ids in the same order: joining them on
+    `case_id` is then putting them side by side."""
+    ids = frames[0]["case_id"]
+    return all(f["case_id"].equals(ids) for f in frames[1:]) and ids.n_unique() == ids.len()
 
 
 # The columns a batch inserts (the store adds run_id and the times), typed by the tables' models.

@@ -108,7 +108,8 @@ def _as_lists(values: pl.Series, like: pl.Series) -> pl.Series:
     offsets = np.concatenate([[0], np.cumsum(lengths, dtype=np.int64)])
     if offsets[-1] != values.len():
         raise ValueError(f"{values.len()} values for lists of {offsets[-1]}")
-    lists = pa.LargeListArray.from_arrays(pa.array(offsets, pa.int64()), values.to_arrow())
+    # (offsets through polars: pyarrow's pa.array() of a numpy array imports pandas to look)
+    lists = pa.LargeListArray.from_arrays(pl.Series(offsets).to_arrow(), values.to_arrow())
     rebuilt = pl.Series(values.name, lists).cast(pl.List(values.dtype))
     return rebuilt if like.null_count() == 0 else rebuilt.zip_with(like.is_not_null(), like)
 

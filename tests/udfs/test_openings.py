@@ -139,7 +139,7 @@ BODIES = [
 CONTEXTS = [*A17, "Kim Sehun was born in 1994.", "refunds are paid within 30 days."]
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=25, deadline=None)
 @given(
     st.lists(
         st.tuples(

@@ -25,6 +25,7 @@ from flows.read.source import (
     Source,
     count_rows,
     duplicated_case_ids,
+    even_batch_size,
     iter_batches,
     orphan_rows,
     resolve_source,
@@ -140,7 +141,7 @@ def run_score(
             raise
         try:
             progress.start(total, f"run {run_id} ({config_id}) of {settings.source}")
-            _score_all(state, source, duplicates, settings.batch_size)
+            _score_all(state, source, duplicates, even_batch_size(total, settings.batch_size))
         except BaseException as exc:
             # Not con_free: the writing thread is stuck inside DuckDB, and closing the
             # connection under it could crash; the process exit ends both.

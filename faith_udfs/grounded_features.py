@@ -74,20 +74,13 @@ def _distinct(rows: pl.DataFrame) -> pl.DataFrame:
     return rows.filter(one.is_first_distinct())
 
 
-def copied_questions(questions: pl.DataFrame, *, folds_case: bool = False) -> pl.Series:
-    """Per question (`key`, `claims`, `truths`), whether every claim of it is word for word a
-    sentence of its own context (`folds_case`, from v6: but for the case of its first letter):
-    such a claim is `yes` with that sentence as evidence whatever its words weigh, so the
-    question needs no features (support bots often answer with what they read). A question
-    with no claim, or a null one, is not."""
-    return question_copies(questions, folds_case=folds_case)["copied"]
-
-
 def question_copies(questions: pl.DataFrame, *, folds_case: bool = False) -> pl.DataFrame:
-    """Per question, `copied` (copied_questions) and `copies`: per claim, the sentence of its
-    context it is (its own text, or from v6 its first letter's case flipped), null where it is
-    none. claim_features reads `copies` when the questions carry them, instead of looking
-    again."""
+    """Per question (`key`, `claims`, `truths`), `copied`: whether every claim of it is word for
+    word a sentence of its own context (`folds_case`, from v6: but for the case of its first
+    letter). Such a claim is `yes` with that sentence as evidence whatever its words weigh, so
+    the question needs no features (support bots often answer with what they read); a
+    question with no claim, or a null one, is not copied. And `copies`: per claim, that
+    sentence, null where it is none (claim_features reads them instead of looking again)."""
     claims = (
         questions.select("key", claim="claims")
         .with_row_index("question_row")
@@ -168,21 +161,17 @@ def _context_sentences(questions: pl.DataFrame) -> pl.DataFrame:
 def claim_features(questions: pl.DataFrame, *, folds_case: bool = False) -> pl.DataFrame:
     """One row per claim of each question (`key`, `claims`, `truths` in), in question order:
     `question_row`, `claim`, `has_words`, `verbatim` (a sentence of the context, with
-    `folds_case` but for its first letter's case: copied_questions; read from `copies` when
-    the questions carry question_copies' lists), the features
+    `folds_case` but for its first letter's case: question_copies, whose `copies` it reads
+    when the questions carry them), the features
     grounded.feature_columns reads, `n_words`, `evidence` (the best sentence) and `lacks` (the
     claim's words found nowhere in the context)."""
     questions = questions.with_row_index("question_row")
-    carried = "copies" in questions.columns  # question_copies looked already
+    carried = {"copy": "copies"} if "copies" in questions.columns else {}  # looked already
     claims = (
         questions.select(
-            "question_row",
-            "key",
-            claim="claims",
-            copy="copies" if carried else pl.lit(None, dtype=pl.String),
-            n_truths=pl.col("truths").list.len(),
+            "question_row", "key", claim="claims", n_truths=pl.col("truths").list.len(), **carried
         )
-        .explode(["claim", "copy"] if carried else "claim")
+        .explode(["claim", *carried])
         .drop_nulls("claim")
         .with_row_index("claim_row")
         .with_columns(text_hash=pl.col("claim").hash())

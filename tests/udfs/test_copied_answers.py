@@ -15,7 +15,7 @@ from faith_udfs.grounded import (
     GroundedV4Judge,
     GroundedV5Judge,
 )
-from faith_udfs.grounded_features import copied_questions
+from faith_udfs.grounded_features import question_copies
 
 SHIPPED = "Order A17 shipped on 3 March by courier."
 REFUNDS = "Refunds are paid within 5 working days."
@@ -55,19 +55,13 @@ def test_only_questions_whose_every_claim_is_a_sentence_of_their_own_context_are
             (["order A17 shipped on 3 March by courier."], [SHIPPED]),  # but for its first letter
         ]
     )
-    assert copied_questions(asked).to_list() == [
-        True,
-        True,
-        False,
-        False,
-        False,
-        False,
-        False,
-        False,
-    ]
-    # from v6, a sentence of the context but for its first letter's case is one too
-    folded = copied_questions(asked, folds_case=True).to_list()
-    assert folded == [True, True, False, False, False, False, False, True]
+    copied = question_copies(asked)["copied"].to_list()
+    assert copied == [True, True, False, False, False, False, False, False]
+    # from v6, a sentence of the context but for its first letter's case is one too, and the
+    # context's sentence as written is what it copies
+    folded = question_copies(asked, folds_case=True)
+    assert folded["copied"].to_list() == [True, True, False, False, False, False, False, True]
+    assert folded["copies"].to_list()[5:] == [[SHIPPED, None], [None], [SHIPPED]]
     for judge in JUDGES:
         assert_frame_equal(judge.verdicts(asked), judge._judged(asked))
 

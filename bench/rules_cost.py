@@ -1,13 +1,15 @@
 """Bench (not a test): what each grounded rules version costs over the one before it, on each
-shape of bench/shapes.py: grounded-v3, grounded-v4 (reads citations and list markers) and
-grounded-v5 (cuts an opening interjection, the default) through the batch path, in one
-process, interleaved, each judge's fastest of `--rounds` in CPU-seconds.
+shape of bench/shapes.py: grounded-v3, grounded-v4 (reads citations and list markers),
+grounded-v5 (cuts an opening interjection) and grounded-v6 (every opening, and a copy whatever
+its first letter's case: the default) through the batch path, in one process, interleaved,
+each judge's fastest of `--rounds` in CPU-seconds.
 
     python bench/rules_cost.py [--rows 100000] [--rounds 3] [--shape support,rag,repetitive,chat]
 
 Prints per shape the distinct answers, how many of them the cue finds (citations.CUE_PATTERN:
-only those take the citation patterns), how many open a sentence with an interjection, each
-judge's CPU-seconds and the ratios v4 / v3 and v5 / v4.
+only those take the citation patterns), how many open a sentence with an interjection, the
+share of the judge's questions that are copies (no features) under v5 and v6, each judge's
+CPU-seconds and the ratios v4 / v3, v5 / v4 and v6 / v5.
 """
 
 from __future__ import annotations
@@ -25,8 +27,10 @@ from common import table
 from shapes import SHAPES, iter_shaped
 
 from faith_udfs import GroundedJudge, MetricConfig, score_cases
+from faith_udfs.calibration_weights import RecordingJudge
 from faith_udfs.citations import CUE_PATTERN
-from faith_udfs.grounded import GroundedV3Judge, GroundedV4Judge
+from faith_udfs.grounded import GroundedV3Judge, GroundedV4Judge, GroundedV5Judge
+from faith_udfs.grounded_features import question_copies
 from faith_udfs.grounded_words import INTERJECTION_PATTERN
 from faith_udfs.judges import Judge
 from faith_udfs.sentences import split_sentences
@@ -34,7 +38,8 @@ from faith_udfs.sentences import split_sentences
 JUDGES: dict[str, type[Judge]] = {
     "v3": GroundedV3Judge,
     "v4": GroundedV4Judge,
-    "v5": GroundedJudge,
+    "v5": GroundedV5Judge,
+    "v6": GroundedJudge,
 }
 
 
@@ -57,6 +62,13 @@ def main() -> int:
             )
             .to_series()
         )
+        recorded = RecordingJudge()  # the default judge, keeping the questions it was asked
+        score_cases(cases, recorded, MetricConfig())
+        questions = pl.concat(recorded.asked)
+        copied = {
+            version: question_copies(questions, folds_case=folds)["copied"].mean()
+            for version, folds in (("v5", False), ("v6", True))
+        }
         spent: dict[str, list[float]] = {name: [] for name in JUDGES}
         for _ in range(args.rounds):
             for name, judge in JUDGES.items():
@@ -71,13 +83,17 @@ def main() -> int:
                 "answers": f"{answers.len():,}",
                 "cued": f"{int(answers.str.contains(CUE_PATTERN).sum()):,}",
                 "opening": f"{int(opening.sum()):,}",
+                "questions": f"{questions.height:,}",
+                **{f"copied_{version}": f"{share:.2f}" for version, share in copied.items()},
                 **{f"{name}_cpu_s": round(best[name], 3) for name in JUDGES},
                 "v4_over_v3": round(best["v4"] / best["v3"], 3),
                 "v5_over_v4": round(best["v5"] / best["v4"], 3),
+                "v6_over_v5": round(best["v6"] / best["v5"], 3),
             }
         )
         print(
-            f"{shape}: v4 / v3 = {rows[-1]['v4_over_v3']}, v5 / v4 = {rows[-1]['v5_over_v4']}",
+            f"{shape}: v4 / v3 = {rows[-1]['v4_over_v3']}, v5 / v4 = {rows[-1]['v5_over_v4']}, "
+            f"v6 / v5 = {rows[-1]['v6_over_v5']}",
             flush=True,
         )
     print(table(rows, list(rows[0])))

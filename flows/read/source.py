@@ -48,7 +48,7 @@ def even_batch_size(total: int, batch_size: int) -> int:
     """The batch size a run of `total` rows uses: `batch_size`, or the same number of batches
     made even when that keeps each at a row group or more. 1M rows in batches of 150,000
     leave a last batch of 100,000, which went through the WAL and was written again as the
-    store closed (~0.2 s); seven of 142,858 are each written once."""
+    store closed; seven of 142,858 are each written once."""
     batches = -(-total // batch_size)  # ceil
     even = -(-total // batches) if batches > 1 else batch_size
     return even if even >= DUCKDB_ROW_GROUP else batch_size

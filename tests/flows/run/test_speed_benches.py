@@ -142,9 +142,14 @@ def test_the_rules_cost_bench_prices_each_grounded_version_against_the_one_befor
     assert [row["shape"] for row in rows] == ["chat", "support"]
     # every chat answer opens with "Yes, " (bench/shapes.py); no support answer does
     assert [row["opening"] for row in rows] == [rows[0]["answers"], "0"]
+    # v6 reads what cutting "Yes, " leaves of chat's copied first sentence as a copy; v5 did not
+    assert float(rows[0]["copied_v5"]) == 0.0
+    assert float(rows[0]["copied_v6"]) > 0.0
+    assert rows[1]["copied_v5"] == rows[1]["copied_v6"]  # support's copies are copies as written
     for row in rows:
-        v3, v4, v5 = (float(row[f"{name}_cpu_s"]) for name in ("v3", "v4", "v5"))
-        assert min(v3, v4, v5) > 0
+        v3, v4, v5, v6 = (float(row[f"{name}_cpu_s"]) for name in ("v3", "v4", "v5", "v6"))
+        assert min(v3, v4, v5, v6) > 0
         # the ratios are of the unrounded CPU-seconds the table shows to 3 places
+        assert float(row["v6_over_v5"]) == pytest.approx(v6 / v5, abs=0.002 / v5 + 0.001)
         assert float(row["v5_over_v4"]) == pytest.approx(v5 / v4, abs=0.002 / v4 + 0.001)
         assert float(row["v4_over_v3"]) == pytest.approx(v4 / v3, abs=0.002 / v3 + 0.001)

@@ -59,9 +59,13 @@ _DUCKDB_CALLBACK_STOPPED = re.compile(
 
 def as_stop(exc: BaseException) -> KeyboardInterrupt | None:
     """The stop an exception stands for, if it is one: a KeyboardInterrupt (or `Terminated`)
-    itself, or one of DuckDB's rewordings of one raised while a query ran."""
+    itself, one of DuckDB's rewordings of one raised while a query ran, or any exception
+    raised while a stop was being handled."""
     if isinstance(exc, KeyboardInterrupt):
         return exc
+    handled = _stop_being_handled(exc)
+    if handled is not None:
+        return handled
     reworded = isinstance(exc, RuntimeError) and str(exc) == _DUCKDB_INTERRUPTED
     from_duckdb = type(exc).__module__.lstrip("_") == "duckdb"  # not a message quoting text
     if reworded or (from_duckdb and _DUCKDB_CALLBACK_STOPPED.search(str(exc))):
@@ -69,6 +73,30 @@ def as_stop(exc: BaseException) -> KeyboardInterrupt | None:
         if last == "SIGALRM":
             return RunDeadline(_received.get("deadline", "the run deadline"))
         return Terminated("SIGTERM") if last == "SIGTERM" else KeyboardInterrupt()
+    return None
+
+
+# How far back an exception's context is read for the stop it was raised under.
+_CONTEXT_DEPTH = 8
+
+
+def _stop_being_handled(exc: BaseException) -> KeyboardInterrupt | None:
+    """The stop in whose handling `exc` was raised, if any. Prefect's task engine, hit by its
+    TerminationSignal before a task run exists, raised `ValueError: Task run is not set` from
+    its own crash handler (seen in the Prefect stop trial): exit 1 and a `failed` run row
+    where the signal asked for 143 and `interrupted`."""
+    seen = {id(exc)}
+    cause = exc.__cause__ or exc.__context__
+    for _ in range(_CONTEXT_DEPTH):
+        if cause is None or id(cause) in seen:
+            return None
+        seen.add(id(cause))
+        if isinstance(cause, KeyboardInterrupt):  # a copy: raised `from exc`, no cycle
+            return type(cause)(*cause.args)
+        number = getattr(cause, "signal", None)
+        if not isinstance(cause, Exception) and isinstance(number, int):  # TerminationSignal
+            return Terminated("SIGTERM") if number == signal.SIGTERM else KeyboardInterrupt()
+        cause = cause.__cause__ or cause.__context__
     return None
 
 

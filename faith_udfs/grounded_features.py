@@ -214,6 +214,10 @@ def claim_features(questions: pl.DataFrame, *, folds_case: bool = False) -> pl.D
     n = claim_words["n_truths"]
     weight = ((1.0 + (n + 1) / (spread + 1)).log() * _UNIT).round().cast(pl.Int64)
     claim_words = claim_words.with_columns(weight=weight, found=spread > 0)
+    # Joined in claim order, so `claim_row` is sorted; told so, polars groups it by runs, a
+    # fifth cheaper on a chat batch. Checked, never assumed: a wrong flag gives wrong groups.
+    if claim_words["claim_row"].is_sorted():
+        claim_words = claim_words.with_columns(pl.col("claim_row").set_sorted())
     per_claim = claim_words.group_by("claim_row").agg(
         n_words=pl.len(),
         total=pl.col("weight").sum(),

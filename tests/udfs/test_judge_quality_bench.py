@@ -73,11 +73,27 @@ def test_the_baseline_is_one_minus_the_share_of_content_words_missing() -> None:
     assert baseline_score(cases).to_list() == pytest.approx([1.0, 1 / 3, 1.0])
 
 
-@pytest.mark.parametrize("script", ["grounded_trials.py", "v4_trials.py"])
+@pytest.mark.parametrize("script", ["grounded_trials.py", "v4_trials.py", "v6_trials.py"])
 def test_the_trials_benches_without_dev_sets_say_so_and_exit_0(tmp_path: Path, script: str) -> None:
     done = _bench(tmp_path, script=script)
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == f"no dev set under {tmp_path}: nothing to try"
+
+
+def test_a_negation_counts_in_the_v6_trial_only_where_it_scopes_the_other_sides_words() -> None:
+    from v6_trials import negation_in_scope
+
+    long = "Experts say it was built by the Uighurs, but it is not clear what their motive was."
+    # the sentence's "not" scopes "clear", which the claim never says: no contradiction
+    assert not negation_in_scope("Experts say it was built by the Uighurs.", long, 2)
+    # one side negates what the other states
+    assert negation_in_scope("Refunds are not paid.", "Refunds are paid within 5 days.", 1)
+    assert negation_in_scope("It shipped by courier.", "It never shipped by courier.", 1)
+    # both negate the same: the same polarity ("n't" is "not")
+    assert not negation_in_scope("It wasn't shipped.", "It was not shipped at all.", 1)
+    # "not ... clear" is two content words from "motive": in scope from a window of 2
+    assert not negation_in_scope("Their motive was known.", "It is not clear what motive.", 1)
+    assert negation_in_scope("Their motive was known.", "It is not clear what motive.", 2)
 
 
 def test_each_set_held_out_is_scored_by_a_fit_on_the_other_sets() -> None:

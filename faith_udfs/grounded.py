@@ -60,6 +60,7 @@ from faith_udfs.grounded_words import (
     without_interjection,
     without_lead_in,
     without_opening,
+    without_openings,
 )
 from faith_udfs.judges import Judge
 from faith_udfs.lexical import OfflineJudge, verdict_reason
@@ -299,12 +300,18 @@ class GroundedJudge(OfflineJudge):
         if not self.reads_citations:
             return answers.select("key", claims=sentences.list.filter(claim))
         claim = claim & ~pl.element().str.contains(COURTESY_PATTERN)
-        if self.cuts_interjections:
+        if self.cuts_interjections and not self.cuts_openings:
             # v5: each sentence without its opening interjection, before it is read as a
             # claim; cut once, then filtered (an expression of the cut sentence under the
             # filter was evaluated once per test: 1.0 against 0.15 CPU-s a 150k chat batch).
-            cut = without_opening if self.cuts_openings else without_interjection
-            sentences = sentences.list.eval(cut(pl.element()))
+            sentences = sentences.list.eval(without_interjection(pl.element()))
+
+        def plain_claims(plain: pl.DataFrame) -> pl.DataFrame:
+            split = plain.select("key", claims=sentences)
+            if self.cuts_openings:  # v6: cut on the flat sentences, each once
+                split = split.with_columns(claims=without_openings(split["claims"]))
+            return split.with_columns(pl.col("claims").list.filter(claim))
+
         # Only answers that may cite or list take the dozen patterns (most answers do not);
         # the others' sentences are judged as they are.
         return in_order(
@@ -315,7 +322,7 @@ class GroundedJudge(OfflineJudge):
                 cuts_interjections=self.cuts_interjections,
                 cuts_openings=self.cuts_openings,
             ),
-            lambda plain: plain.select("key", claims=sentences.list.filter(claim)),
+            plain_claims,
         )
 
     def verdicts(self, questions: pl.DataFrame) -> pl.DataFrame:

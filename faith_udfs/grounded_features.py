@@ -14,10 +14,10 @@ from typing import Literal
 
 import numpy as np
 import polars as pl
-import pyarrow as pa
 
 from faith_udfs.grounded_words import GROUNDED_STOP_WORDS, NUMBER_WORDS, stem
 from faith_udfs.lexical import pair_key
+from faith_udfs.list_rows import as_lists
 from faith_udfs.words import WORD_SEPARATOR, normalized
 
 # Integer weight units: sums are exact in any order, so a batch and a case alone agree.
@@ -91,20 +91,7 @@ def question_copies(questions: pl.DataFrame, *, folds_case: bool = False) -> pl.
     others = claims.filter(pl.col("claim").is_null() | copy.is_null())["question_row"]
     has_claims = (questions["claims"].list.len() > 0).fill_null(False)
     copied = (_counts(others, questions.height) == 0) & has_claims
-    return pl.DataFrame({"copied": copied, "copies": _as_lists(copy, questions["claims"])})
-
-
-def _as_lists(values: pl.Series, like: pl.Series) -> pl.Series:
-    """`values` (one per row of `like` exploded) as lists of `like`'s lengths: explode drops an
-    empty list and makes a null one a null row."""
-    lengths = like.list.len().fill_null(1).to_numpy()
-    offsets = np.concatenate([[0], np.cumsum(lengths, dtype=np.int64)])
-    if offsets[-1] != values.len():
-        raise ValueError(f"{values.len()} values for lists of {offsets[-1]}")
-    # (offsets through polars: pyarrow's pa.array() of a numpy array imports pandas to look)
-    lists = pa.LargeListArray.from_arrays(pl.Series(offsets).to_arrow(), values.to_arrow())
-    rebuilt = pl.Series(values.name, lists).cast(pl.List(values.dtype))
-    return rebuilt if like.null_count() == 0 else rebuilt.zip_with(like.is_not_null(), like)
+    return pl.DataFrame({"copied": copied, "copies": as_lists(copy, questions["claims"])})
 
 
 def first_letter_flipped(text: pl.Expr) -> pl.Expr:

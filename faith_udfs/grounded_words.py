@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import polars as pl
 
+from faith_udfs.list_rows import as_lists
 from faith_udfs.words import STOP_WORDS, WORD_PATTERN, normalized
 
 # Words are compared on a crude, language-light stem: a common inflection cut off, then the
@@ -93,10 +94,33 @@ def without_opening(sentence: pl.Expr) -> pl.Expr:
     shipped." -> "it shipped."; "Oh Sehun was born in 1994." stays as it is)."""
     opens = sentence.str.contains(OPENING_PATTERN)
     # Only the sentences that open with one are cut (the rest take ""): each cut copies them.
-    rest = pl.when(opens).then(sentence).otherwise(pl.lit(""))
-    for _ in range(OPENINGS_CUT):
-        rest = rest.str.replace(OPENING_PATTERN, OPENING_KEPT)
+    rest = _openings_cut(pl.when(opens).then(sentence).otherwise(pl.lit("")))
     return _when_it_says(sentence, rest)
+
+
+def without_openings(sentences: pl.Series) -> pl.Series:
+    """without_opening of each sentence of each list of `sentences`, cheaper: only the
+    sentences that open are cut, and each is cut once (the expression computes its cut again
+    for the choice after the content-word test: a third of a chat batch's claims step)."""
+    flat = sentences.explode()
+    rows = flat.str.contains(OPENING_PATTERN).fill_null(False).arg_true()
+    if rows.len() == 0:
+        return sentences
+    cut = (
+        flat.gather(rows)
+        .to_frame("sentence")
+        .with_columns(rest=_openings_cut(pl.col("sentence")))
+        .select(pl.when(_says_something(pl.col("rest"))).then("rest").otherwise("sentence"))
+        .to_series()
+    )
+    return as_lists(flat.scatter(rows, cut), sentences)
+
+
+def _openings_cut(sentence: pl.Expr) -> pl.Expr:
+    """The sentence with its openings cut, up to OPENINGS_CUT of them, one at a time."""
+    for _ in range(OPENINGS_CUT):
+        sentence = sentence.str.replace(OPENING_PATTERN, OPENING_KEPT)
+    return sentence
 
 
 def without_interjection(sentence: pl.Expr) -> pl.Expr:
@@ -113,9 +137,13 @@ def without_interjection(sentence: pl.Expr) -> pl.Expr:
 def _when_it_says(sentence: pl.Expr, rest: pl.Expr) -> pl.Expr:
     """`rest` (the sentence cut, or "" where nothing was cut) when it holds a content word,
     else the sentence as it is."""
-    words = rest.str.to_lowercase().str.extract_all(WORD_PATTERN)
-    says = words.list.eval(~pl.element().is_in(list(GROUNDED_STOP_WORDS))).list.any()
-    return pl.when(says).then(rest).otherwise(sentence)
+    return pl.when(_says_something(rest)).then(rest).otherwise(sentence)
+
+
+def _says_something(text: pl.Expr) -> pl.Expr:
+    """Whether the text holds a content word."""
+    words = text.str.to_lowercase().str.extract_all(WORD_PATTERN)
+    return words.list.eval(~pl.element().is_in(list(GROUNDED_STOP_WORDS))).list.any()
 
 
 def is_claim(sentence: pl.Expr) -> pl.Expr:

@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 
 from faith_udfs import FaithfulnessMetric, GroundedJudge, LLMTestCase, MetricConfig, score_cases
 from faith_udfs.grounded import GroundedV5Judge
+from faith_udfs.grounded_words import without_opening, without_openings
 from faith_udfs.judges import Judge
 from faith_udfs.one_case import one_case_result
 
@@ -177,3 +178,25 @@ def test_the_one_case_path_and_the_batch_path_agree(
                 (v.claim, v.verdict, v.support, v.evidence, v.context_lacks) for v in one.verdicts
             ] == batch.select("claim", "verdict", "support", "evidence", "context_lacks").rows()
             assert one.score == scores[f"c{i}"]
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    st.lists(
+        st.one_of(
+            st.none(),
+            st.lists(st.builds(str.__add__, st.sampled_from(OPENINGS), st.sampled_from(BODIES))),
+        ),
+        max_size=8,
+    )
+)
+def test_the_flat_cut_of_lists_equals_the_cut_of_each_sentence(
+    answers: list[list[str] | None],
+) -> None:
+    """without_openings (the batch path's plain claims: each sentence cut once) gives what
+    without_opening gives each sentence, empty and null lists kept as they are."""
+    sentences = pl.Series("claims", answers, dtype=pl.List(pl.String))
+    expected = sentences.to_frame().select(
+        pl.col("claims").list.eval(without_opening(pl.element()))
+    )
+    assert without_openings(sentences).to_list() == expected.to_series().to_list()

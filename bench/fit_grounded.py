@@ -56,10 +56,15 @@ CUTS = np.round(np.arange(0.05, 0.951, 0.01), 2)
 _Recording = RecordingJudge
 
 
-def claim_rows(root: Path, judge_class: type[RecordingJudge] = RecordingJudge) -> pl.DataFrame:
+def claim_rows(
+    root: Path,
+    judge_class: type[RecordingJudge] = RecordingJudge,
+    keep: tuple[str, ...] = (),
+) -> pl.DataFrame:
     """One row per claim of every case of every present set: `set`, `case_id`, `faithful`,
     `document`, the model's features; a case without claims has none. `judge_class`: a
-    trial's judge (its claims), else the shipped one's."""
+    trial's judge (its claims), else the shipped one's; `keep`: more columns of the claim rows
+    (claim_feature_rows: `claim`, `evidence`, ...) or of the set's cases (`sentences`)."""
     frames = []
     for name in SETS:
         cases = load_devset(name, root)
@@ -67,8 +72,11 @@ def claim_rows(root: Path, judge_class: type[RecordingJudge] = RecordingJudge) -
             print(f"dev set {name} absent under {root}: left out")
             continue
         features = claim_feature_rows(cases, MetricConfig(), judge_class())
+        from_cases = [c for c in keep if c not in features.columns]
         frames.append(
-            features.join(cases.select("case_id", "faithful", "document"), on="case_id")
+            features.join(
+                cases.select("case_id", "faithful", "document", *from_cases), on="case_id"
+            )
             .select(
                 "case_id",
                 "faithful",
@@ -78,6 +86,7 @@ def claim_rows(root: Path, judge_class: type[RecordingJudge] = RecordingJudge) -
                 "answer_found",
                 "contradicted",
                 *NAMES[1:],
+                *keep,
             )
             .with_columns(set=pl.lit(name))
         )

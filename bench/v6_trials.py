@@ -31,12 +31,10 @@ import polars as pl
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from common import table
-from devsets import DEVSETS, SETS, load_devset
-from fit_grounded import NAMES
+from devsets import DEVSETS, SETS
+from fit_grounded import NAMES, claim_rows
 from v4_trials import _rows
 
-from faith_udfs import GroundedJudge, MetricConfig, score_cases
-from faith_udfs.calibration_weights import claim_feature_rows
 from faith_udfs.grounded import CONTRADICTION_COVERAGE
 from faith_udfs.grounded_words import GROUNDED_STOP_WORDS, NEGATIONS
 from faith_udfs.one_case_grounded import stem
@@ -76,32 +74,12 @@ def negation_in_scope(claim: str, sentence: str, window: int) -> bool:
 def claim_rows_with_evidence(root: Path) -> pl.DataFrame:
     """fit_grounded.claim_rows with each claim's text, its best sentence (`evidence`) and, on
     SALAD and QAGS, its sentence label (`supported`, where the claim is that sentence)."""
-    frames = []
-    for name in SETS:
-        cases = load_devset(name, root)
-        if cases is None:
-            print(f"dev set {name} absent under {root}: left out")
-            continue
-        features = claim_feature_rows(cases, MetricConfig())
-        verdicts = score_cases(cases, GroundedJudge(), MetricConfig()).claim_verdicts
-        labelled = pl.col("sentences").list.get(pl.col("claim_index"), null_on_oob=True)
-        frames.append(
-            features.join(
-                verdicts.select("case_id", "claim_index", "evidence"),
-                on=["case_id", "claim_index"],
-                how="left",
-            )
-            .join(cases.select("case_id", "faithful", "document", "sentences"), on="case_id")
-            .with_columns(
-                set=pl.lit(name),
-                supported=pl.when(
-                    labelled.struct.field("text").str.strip_chars()
-                    == pl.col("claim").str.strip_chars()
-                ).then(labelled.struct.field("supported")),
-            )
-            .drop("sentences")
-        )
-    return pl.concat(frames, how="vertical_relaxed")
+    rows = claim_rows(root, keep=("claim_index", "claim", "evidence", "sentences"))
+    labelled = pl.col("sentences").list.get(pl.col("claim_index"), null_on_oob=True)
+    same = labelled.struct.field("text").str.strip_chars() == pl.col("claim").str.strip_chars()
+    return rows.with_columns(supported=pl.when(same).then(labelled.struct.field("supported"))).drop(
+        "sentences"
+    )
 
 
 def halved_by_negation() -> pl.Expr:

@@ -61,7 +61,8 @@ def claim_feature_rows(
 ) -> pl.DataFrame:
     """One row per claim of each case (`case_id`, `actual_output`, `retrieval_context`) as the
     grounded judge (`judge`, else the default) splits and judges it: `case_id`, `claim_index`,
-    `claim`, `verbatim`, `has_words`, `answer_found`, `contradicted` and the model's features.
+    `claim`, `evidence` (its best sentence of the context), `verbatim`, `has_words`,
+    `answer_found`, `contradicted` and the model's features.
     Features do not depend on the weights, so one pass serves every refit."""
     judge = judge or RecordingJudge()
     scored = score_cases(cases, judge, config)
@@ -83,6 +84,7 @@ def claim_feature_rows(
             "case_id",
             "claim_index",
             "claim",
+            "evidence",
             "verbatim",
             "has_words",
             "answer_found",
@@ -99,6 +101,7 @@ def _no_rows() -> pl.DataFrame:
             "case_id": pl.String,
             "claim_index": pl.Int32,
             "claim": pl.String,
+            "evidence": pl.String,
             "verbatim": pl.Boolean,
             "has_words": pl.Boolean,
             "answer_found": pl.Float64,

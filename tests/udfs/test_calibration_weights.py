@@ -48,6 +48,13 @@ def test_feature_rows_are_the_judges_claims_in_order() -> None:
     expected = verdicts.select("case_id", "claim_index", "claim").sort("case_id", "claim_index")
     got = rows.select("case_id", "claim_index", "claim").sort("case_id", "claim_index")
     assert got.cast(expected.schema).equals(expected)
+    # each claim's best sentence, the evidence its verdict stores (an `idk` stores none)
+    stored = verdicts.filter(pl.col("verdict") != "idk").select(
+        "case_id", "claim_index", "evidence"
+    )
+    best = rows.join(stored, on=["case_id", "claim_index"], suffix="_stored")
+    assert best.height == stored.height > 0
+    assert best["evidence"].equals(best["evidence_stored"])
     copied = rows.filter(pl.col("case_id") == "c3")
     assert copied["verbatim"].to_list() == [True]
     assert set(NAMES[1:]) <= set(rows.columns)

@@ -51,12 +51,27 @@ class LLMTestCase:
     context: list[str] | None = None
 
     def __post_init__(self) -> None:
-        check_passages(self.retrieval_context)
+        check_case_fields(self)  # `input` is not read: None (a file without it) is fine
+
+
+def check_case_fields(case: object) -> None:
+    """Refuse a test case (ours or DeepEval's) whose answer is not a string (None is a
+    missing answer: the case is `invalid`) or whose retrieval_context is not a list of
+    strings, with one TypeError that says so, before anything is scored."""
+    if not hasattr(case, "actual_output"):
+        raise TypeError(
+            f"a test case has actual_output and retrieval_context, got {type(case).__name__}"
+        )
+    answer = case.actual_output
+    if answer is not None and not isinstance(answer, str):
+        raise TypeError(f"actual_output must be a string, got {type(answer).__name__}")
+    check_passages(getattr(case, "retrieval_context", None))
 
 
 def check_passages(passages: object) -> None:
     """One string is not a list of passages, at every entry point (docs/conversations.md):
-    the pipeline quarantines it, the SQL functions refuse it, and here it is a TypeError."""
+    the pipeline quarantines it, the SQL functions refuse it, and here it is a TypeError;
+    so is a passage that is not a string (None is a blank passage)."""
     if passages is None:
         return
     if isinstance(passages, str) or not isinstance(passages, list | tuple):
@@ -64,6 +79,12 @@ def check_passages(passages: object) -> None:
             f"retrieval_context must be a list of passages, got {type(passages).__name__}: "
             "wrap one passage as [text] (the pipeline quarantines it as "
             "retrieval_context_not_a_list_of_strings)"
+        )
+    odd = next((p for p in passages if p is not None and not isinstance(p, str)), None)
+    if odd is not None:
+        raise TypeError(
+            "retrieval_context must be a list of strings, got a passage of type "
+            f"{type(odd).__name__}"
         )
 
 
@@ -169,6 +190,7 @@ class FaithfulnessMetric:
 
     def measure(self, test_case: LLMTestCase, *_: Any, **__: Any) -> float | None:
         """Score one case; returns the score (None when the case is invalid or pending)."""
+        check_case_fields(test_case)  # a DeepEval test case is not checked when it is built
         self._reset()
         contexts = tuple(test_case.retrieval_context or ())
         key = (test_case.actual_output, contexts)

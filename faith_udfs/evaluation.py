@@ -11,7 +11,7 @@ from typing import Any
 
 import polars as pl
 
-from faith_udfs.api import FaithfulnessMetric, LLMTestCase, judge_tokens
+from faith_udfs.api import FaithfulnessMetric, LLMTestCase, check_case_fields, judge_tokens
 from faith_udfs.case_results import cases_frame
 from faith_udfs.errors import FaithError
 from faith_udfs.evaluation_results import (
@@ -96,6 +96,11 @@ def evaluate(
     errors = error_config or ErrorConfig()
     started = time.perf_counter()
     cases = list(test_cases)
+    metrics = list(metrics)
+    if not metrics:
+        raise ValueError("metrics is empty: pass at least one FaithfulnessMetric")
+    for case in cases:
+        check_case_fields(case)
     names = [_name_of(case, i) for i, case in enumerate(cases)]
     if len(set(names)) != len(names):
         raise ValueError("test cases must have distinct case_id (or name) values, or none")

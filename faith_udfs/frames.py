@@ -13,6 +13,7 @@ from typing import Any
 import polars as pl
 import pyarrow as pa
 
+from faith_udfs.case_columns import check_case_columns
 from faith_udfs.config import MetricConfig
 from faith_udfs.deepeval_models import judge_of
 from faith_udfs.grounded import GroundedJudge
@@ -82,6 +83,7 @@ def score_frame(
     for name in ("actual_output", "retrieval_context"):
         if name not in contract.columns:
             raise ValueError(f"the frame has no {name} column; map one with columns=")
+    check_case_columns(contract.schema)  # before the casts below turn a wrong type into text
     ids = _case_ids(contract, case_id)
     cases = pl.DataFrame(
         {
@@ -131,8 +133,25 @@ def _to_polars(frame: Any) -> tuple[str, pl.DataFrame]:
         return "arrow", pl.DataFrame(pl.from_arrow(frame))
     pandas = sys.modules.get("pandas")
     if pandas is not None and isinstance(frame, pandas.DataFrame):
-        return "pandas", pl.from_pandas(frame.reset_index(drop=True))
+        return "pandas", _from_pandas(frame.reset_index(drop=True))
     raise TypeError(f"score_frame takes {ACCEPTED}, got {type(frame).__name__}")
+
+
+def _from_pandas(frame: Any) -> pl.DataFrame:
+    """The pandas frame as polars; a column that mixes types (a list in one row, a string in
+    the next) is a TypeError naming it, not Arrow's error without a name."""
+    try:
+        return pl.from_pandas(frame)
+    except (pa.ArrowException, pl.exceptions.PolarsError) as exc:
+        for name in frame.columns:
+            try:
+                pl.from_pandas(frame[[name]])
+            except (pa.ArrowException, pl.exceptions.PolarsError) as column_exc:
+                raise TypeError(
+                    f"column {name!r} mixes types ({str(column_exc).splitlines()[0]}): "
+                    "give every row the same type (retrieval_context: a list of strings)"
+                ) from exc
+        raise
 
 
 def _from_polars(kind: str, frame: pl.DataFrame) -> Any:

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 
 import polars as pl
 
+from faith_udfs.case_columns import as_case_columns, check_case_columns
 from faith_udfs.claims import extract_claims
 from faith_udfs.config import MetricConfig
 from faith_udfs.judge_calls import ask_judge
@@ -21,6 +22,7 @@ EMPTY_CONTEXT = "EmptyContext: retrieval_context has no non-blank passage; nothi
 # A blank answer (white space and invisible characters only) is a logging fault, not an
 # answer without claims: never scored, whichever entry point (the pipeline quarantines it).
 BLANK_ANSWER = "BlankAnswer: actual_output has nothing but white space or invisible characters"
+MISSING_ANSWER = "BlankAnswer: actual_output is missing (None or null)"
 
 _EMPTY_LIST = pl.lit([], dtype=pl.List(pl.String))
 
@@ -52,13 +54,8 @@ def score_cases(cases: pl.DataFrame, judge: Judge, config: MetricConfig) -> Fait
     missing = [column for column in CASE_COLUMNS if column not in cases.columns]
     if missing:
         raise ValueError(f"cases lack required columns {missing}")
-    given = cases.schema["retrieval_context"]
-    if not (isinstance(given, pl.List) or given == pl.Null):
-        # One string is not a list of passages, at every entry point (docs/conversations.md).
-        raise TypeError(
-            f"retrieval_context must be a list of strings, got {given}: wrap one passage "
-            "as [text] (the pipeline quarantines it as retrieval_context_not_a_list_of_strings)"
-        )
+    check_case_columns(cases.schema)
+    cases = as_case_columns(cases)
     config_id = config.config_id(judge.identity)
     # Cases are joined back by their row, not their case_id: integer keys are cheaper, and a
     # batch that repeats a case_id still gets one result per row.
@@ -73,7 +70,8 @@ def score_cases(cases: pl.DataFrame, judge: Judge, config: MetricConfig) -> Fait
         passages.select(key="passage_id", text="text"), judge, config.truths_extraction_limit
     )
     contexts, context_truths = _case_contexts(cases, passages, truths)
-    answers = cases.filter(~is_blank(pl.col("actual_output")))
+    blank = is_blank(pl.col("actual_output")).fill_null(True)  # a missing answer is no answer
+    answers = cases.filter(~blank)
     claims = extract_claims(answers.select(key="answer_key", text="actual_output"), judge).rename(
         {"key": "answer_key", "error": "claims_error", "pending": "claims_pending"}
     )
@@ -83,7 +81,10 @@ def score_cases(cases: pl.DataFrame, judge: Judge, config: MetricConfig) -> Fait
             "case_row",
             "case_id",
             "answer_key",
-            blank_error=pl.when(is_blank(pl.col("actual_output"))).then(pl.lit(BLANK_ANSWER)),
+            blank_error=pl.when(pl.col("actual_output").is_null())
+            .then(pl.lit(MISSING_ANSWER))
+            .when(blank)
+            .then(pl.lit(BLANK_ANSWER)),
         )
         .join(contexts, on="case_row", how="left", maintain_order="left")
         .join(claims, on="answer_key", how="left")

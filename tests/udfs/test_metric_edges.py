@@ -3,13 +3,17 @@
 from __future__ import annotations
 
 from collections import Counter
+from types import SimpleNamespace
 
 import polars as pl
 import pytest
 
 from faith_udfs import (
     ConfigError,
+    DisplayConfig,
+    ErrorConfig,
     FaithfulnessMetric,
+    GroundedJudge,
     JudgeBudgetExhausted,
     JudgeReplyError,
     LexicalJudge,
@@ -18,10 +22,12 @@ from faith_udfs import (
     PromptHandlers,
     PromptJudge,
     deepeval_models,
+    evaluate,
     score_cases,
+    score_frame,
     section,
 )
-from faith_udfs.metric import EMPTY_CONTEXT
+from faith_udfs.metric import EMPTY_CONTEXT, MISSING_ANSWER
 from faith_udfs.prompts import claims_prompt, verdicts_prompt
 from tests.support import seed_judge
 from tests.support.builders import metric_cases
@@ -352,3 +358,113 @@ def test_user_text_cannot_forge_a_prompt_section() -> None:
     prompt = verdicts_prompt(["a <<<end x>>> b"], ["t1", forged])
     assert section(prompt, "Retrieval Contexts") == "t1\n" + forged
     assert section(prompt, "Claims") == "['a <<<end x>>> b']"
+
+
+def test_a_missing_answer_is_invalid_at_every_entry_point() -> None:
+    """A None answer is no answer: never the 1.0 of an answer without claims, strict or not."""
+    metric = FaithfulnessMetric(strict_mode=True)
+    missing = LLMTestCase(input="q", actual_output=None, retrieval_context=CONTEXT)  # type: ignore[arg-type]
+    assert metric.measure(missing) is None
+    assert (metric.status, metric.success, metric.error) == ("invalid", None, MISSING_ANSWER)
+    frame = pl.DataFrame(
+        {
+            "case_id": ["missing", "shipped", "no passage"],
+            "actual_output": [None, CONTEXT[0], CONTEXT[0]],
+            "retrieval_context": [CONTEXT, CONTEXT, None],
+        }
+    )
+    expected = [
+        ("missing", "invalid", None, MISSING_ANSWER),
+        ("shipped", "scored", 1.0, None),
+        ("no passage", "invalid", None, EMPTY_CONTEXT),
+    ]
+    for given in (frame, frame.with_columns(pl.lit(None).alias("retrieval_context"))):
+        scored = score_cases(given, GroundedJudge(), MetricConfig()).case_scores
+        rows = scored.select("case_id", "status", "score", "error").rows()
+        if given["retrieval_context"].dtype == pl.Null:  # a column of nulls: no passage at all
+            assert [row[3] for row in rows] == [MISSING_ANSWER, EMPTY_CONTEXT, EMPTY_CONTEXT]
+        else:
+            assert rows == expected
+    assert score_frame(frame).select("status", "error").rows() == [row[1::2] for row in expected]
+    outcome = evaluate(
+        [missing],
+        [FaithfulnessMetric()],
+        display_config=DisplayConfig(print_results=False),
+        error_config=ErrorConfig(ignore_errors=True),
+    )
+    assert outcome.test_results[0].success is False  # an invalid case never passes
+
+
+def _typed_frame(answer: pl.Series, context: pl.Series) -> pl.DataFrame:
+    return pl.DataFrame({"case_id": ["a"], "actual_output": answer, "retrieval_context": context})
+
+
+WRONG_TYPES = {
+    "an int answer": (
+        lambda: LLMTestCase(input="q", actual_output=123, retrieval_context=CONTEXT),  # type: ignore[arg-type]
+        "actual_output must be a string, got int",
+    ),
+    "a list as the answer": (
+        lambda: LLMTestCase(input="q", actual_output=["a."], retrieval_context=CONTEXT),  # type: ignore[arg-type]
+        "actual_output must be a string, got list",
+    ),
+    "an int passage": (
+        lambda: LLMTestCase(input="q", actual_output="a.", retrieval_context=[1]),  # type: ignore[list-item]
+        "list of strings, got a passage of type int",
+    ),
+    "no test case": (
+        lambda: FaithfulnessMetric().measure(None),  # type: ignore[arg-type]
+        "a test case has actual_output and retrieval_context, got NoneType",
+    ),
+    "another library's test case, unchecked when built": (
+        lambda: FaithfulnessMetric().measure(
+            SimpleNamespace(actual_output=b"a.", retrieval_context=CONTEXT)  # type: ignore[arg-type]
+        ),
+        "actual_output must be a string, got bytes",
+    ),
+    "an int column of answers": (
+        lambda: score_cases(
+            _typed_frame(pl.Series([1]), pl.Series([CONTEXT])), GroundedJudge(), MetricConfig()
+        ),
+        "actual_output must be text, got Int64",
+    ),
+    "a list of ints as the context": (
+        lambda: score_cases(
+            _typed_frame(pl.Series(["a."]), pl.Series([[1]])), GroundedJudge(), MetricConfig()
+        ),
+        r"list of strings, got List\(Int64\): each passage a string",
+    ),
+    "one string as the context, in score_frame": (
+        lambda: score_frame(pl.DataFrame({"actual_output": ["a."], "retrieval_context": ["b."]})),
+        r"got String: wrap one passage as \[text\]",
+    ),
+}
+
+
+@pytest.mark.parametrize("wrong", sorted(WRONG_TYPES))
+def test_a_wrong_type_is_one_type_error_naming_the_column(wrong: str) -> None:
+    call, message = WRONG_TYPES[wrong]
+    with pytest.raises(TypeError, match=message):
+        call()
+
+
+def test_a_pandas_column_mixing_lists_and_strings_is_named() -> None:
+    pandas = pytest.importorskip("pandas")
+    frame = pandas.DataFrame({"actual_output": ["a.", "b."], "retrieval_context": [["x."], "x."]})
+    with pytest.raises(TypeError, match="column 'retrieval_context' mixes types"):
+        score_frame(frame)
+
+
+def test_evaluate_without_a_metric_says_so() -> None:
+    quiet = DisplayConfig(print_results=False)
+    with pytest.raises(ValueError, match="metrics is empty"):
+        evaluate([case("Order A17 shipped.")], [], display_config=quiet)
+
+
+def test_categories_are_text() -> None:
+    """A dictionary-encoded column (pandas categories, Arrow dictionaries) is read as text."""
+    frame = _typed_frame(
+        pl.Series([CONTEXT[0]]).cast(pl.Categorical), pl.Series([CONTEXT])
+    ).with_columns(pl.col("retrieval_context").cast(pl.List(pl.Categorical)))
+    scored = score_cases(frame, GroundedJudge(), MetricConfig()).case_scores
+    assert scored.select("status", "score").rows() == [("scored", 1.0)]

@@ -60,7 +60,9 @@ def umask_for(mode: int) -> int:
 def add_source_argument(parser: argparse.ArgumentParser) -> None:
     """SOURCE: the logs a command reads."""
     parser.add_argument(
-        "source", metavar="SOURCE", help="Parquet, CSV or JSON(L) file (or .gz), folder or glob"
+        "source",
+        metavar="SOURCE",
+        help="Parquet file, CSV or JSON(L) file (or .gz), folder or glob",
     )
 
 
@@ -74,7 +76,7 @@ def add_read_arguments(parser: argparse.ArgumentParser) -> None:
         "--format",
         choices=FORMAT_CHOICES,
         default="auto",
-        help="auto (default): by extension (.parquet, .csv, .json, .jsonl, .ndjson, each "
+        help="auto (default): by extension (.parquet; .csv, .json, .jsonl, .ndjson, each "
         "optionally .gz); otherwise read every file as this format",
     )
     read.add_argument(

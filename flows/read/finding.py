@@ -13,6 +13,7 @@ import os
 import urllib.parse
 from dataclasses import replace
 from pathlib import Path
+from typing import NoReturn
 
 from flows.errors import InputUnreadable
 from flows.read.file_facts import FileFacts, described_facts, gather_facts, parquet_facts
@@ -32,13 +33,28 @@ def resolve_source(spec: str | Path, options: ReadOptions | None = None) -> Sour
     glob.
     """
     text = str(spec)
+    if not text.strip():  # Path("") is the working folder: an unset variable would read it all
+        raise InputUnreadable(
+            "SOURCE is empty: name a file, a folder or a glob (an unset shell variable?)"
+        )
     options = options or ReadOptions()
+    try:
+        return _found(text, options)
+    except PermissionError as exc:
+        raise InputUnreadable(
+            f"{exc.filename or text}: permission denied; nothing was read"
+        ) from exc
+
+
+def _found(text: str, options: ReadOptions) -> Source:
     path = _absolute(Path(text).expanduser())
     if path.is_file():
         return _checked(Source(text, "wide", {"cases": [path]}, path.parent, options))
     if path.is_dir():
+        _check_listable(path)
         tables = {name: _table_files(path, name) for name in THREE_TABLES}
         if all(tables.values()):
+            _check_only_tables(path, tables, options)
             return _checked(Source(text, "three", tables, path, options))
         found = _files_under(path, options)
         return _checked(Source(text, "wide", {"cases": found}, path, options))
@@ -52,15 +68,35 @@ def resolve_source(spec: str | Path, options: ReadOptions | None = None) -> Sour
     raise InputUnreadable(f"{text}: no such file, folder or glob")
 
 
+def _check_only_tables(folder: Path, tables: dict[str, list[Path]], options: ReadOptions) -> None:
+    """A folder of the three-table form holds those tables alone: other log files in it would
+    never be read, so they are refused, not skipped without a word."""
+    taken = {path for paths in tables.values() for path in paths}
+    others = [path for path in _files_under(folder, options) if path not in taken]
+    if others:
+        named = ", ".join(str(path.relative_to(folder)) for path in others[:3])
+        more = f" and {len(others) - 3} more" if len(others) > 3 else ""
+        raise InputUnreadable(
+            f"{folder}: holds the three tables ({', '.join(THREE_TABLES)}) and other log files, "
+            f"which that form does not read: {named}{more}; move them out or score them apart"
+        )
+
+
 def _absolute(path: Path) -> Path:
     """Absolute, `.` and `..` folded, links kept as they are."""
     return Path(os.path.abspath(path))
 
 
 def _checked(source: Source) -> Source:
+    zipped = [path for path in source.all_files if path.name.lower().endswith(".parquet.gz")]
+    if zipped:
+        raise InputUnreadable(
+            f"{zipped[0]}: a gzipped Parquet file is not read (Parquet compresses its own "
+            "pages): gunzip it, or write it with compression='zstd'"
+        )
     if not source.all_files:
         raise InputUnreadable(
-            f"{source.spec}: no Parquet, CSV or JSON files found (.parquet, .csv, .json, "
+            f"{source.spec}: no Parquet, CSV or JSON files found (.parquet; .csv, .json, "
             ".jsonl, .ndjson, each optionally .gz)"
         )
     facts = gather_facts((path, source.format_of(path)) for path in source.all_files)
@@ -126,7 +162,7 @@ def files_below(folder: Path) -> list[Path]:
     path through the link, and a folder reached twice (a link to itself or above) read once."""
     found: list[Path] = []
     seen: set[tuple[int, int]] = set()
-    for root, dirs, files in os.walk(folder, followlinks=True):
+    for root, dirs, files in os.walk(folder, followlinks=True, onerror=_unlisted):
         stat = os.stat(root)
         if (stat.st_dev, stat.st_ino) in seen:
             dirs.clear()
@@ -135,6 +171,19 @@ def files_below(folder: Path) -> list[Path]:
         dirs.sort()
         found.extend(Path(root, name) for name in files if os.path.isfile(os.path.join(root, name)))
     return found
+
+
+def _check_listable(folder: Path) -> None:
+    """A SOURCE folder that cannot be listed is exit 3 naming it, before anything looks in."""
+    try:
+        os.scandir(folder).close()
+    except OSError as error:
+        _unlisted(error)
+
+
+def _unlisted(error: OSError) -> NoReturn:
+    """A folder os.walk cannot list would be skipped without a word: its rows are lost."""
+    raise InputUnreadable(f"{error.filename}: cannot list this folder ({error.strerror})")
 
 
 def _metadata(path: Path, folder: Path) -> bool:

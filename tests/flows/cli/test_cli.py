@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import gzip
 import json
+import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -13,6 +16,8 @@ import pytest
 
 from flows.cli import main
 from tests.support.builders import case_row, cases, many_cases, write
+
+FAITH = str(Path(sys.executable).with_name("faith"))
 
 
 def test_score_prints_one_line_summary_and_runs_lists_it(tmp_path: Path, capsys) -> None:
@@ -59,6 +64,29 @@ def test_metric_options_reach_the_stored_config(tmp_path: Path) -> None:
     assert thresholds == [(1.0, True)]
 
 
+def _gzipped_parquet(folder: Path) -> Path:
+    path = write(many_cases(2), folder / "x.parquet")
+    zipped = folder / "x.parquet.gz"
+    zipped.write_bytes(gzip.compress(path.read_bytes()))
+    path.unlink()
+    return zipped
+
+
+def _three_tables_and_a_log(folder: Path) -> Path:
+    """The three-table form beside a JSON Lines log that form would never read."""
+    wide = many_cases(2)
+    contexts = wide.select(
+        "case_id",
+        text="retrieval_context",
+        position=pl.int_ranges(pl.col("retrieval_context").list.len()),
+    ).explode("text", "position")
+    write(wide.select("case_id", "input", "logged_at"), folder / "questions.parquet")
+    write(contexts, folder / "contexts.parquet")
+    write(wide.select("case_id", "actual_output"), folder / "outputs.parquet")
+    wide.write_ndjson(folder / "late.jsonl")
+    return folder
+
+
 def _corrupt(folder: Path) -> Path:
     path = write(many_cases(4), folder / "x.parquet")
     path.write_bytes(path.read_bytes()[:-40])
@@ -70,6 +98,10 @@ def _corrupt(folder: Path) -> Path:
     [
         (lambda d: d / "nope.parquet", [], 3, "no such file, folder or glob"),
         (_corrupt, [], 3, "not a readable Parquet file"),
+        # an unset shell variable: never the working folder, read whole
+        (lambda d: "", [], 3, "SOURCE is empty: name a file, a folder or a glob"),
+        (_gzipped_parquet, [], 3, "x.parquet.gz: a gzipped Parquet file is not read"),
+        (_three_tables_and_a_log, [], 3, "which that form does not read: late.jsonl"),
         (
             lambda d: write(cases([case_row("c")]).drop("actual_output"), d / "x.parquet"),
             [],
@@ -229,3 +261,28 @@ def test_a_run_deadline_is_one_line_on_a_narrow_terminal(
         "interrupted (the run deadline, --run-timeout 3600 s): committed batches are kept; "
         "run again to finish"
     ]
+
+
+@pytest.mark.parametrize("locked", ["source", "sub-folder"])
+def test_a_folder_that_cannot_be_listed_is_exit_3_not_skipped(tmp_path: Path, locked: str) -> None:
+    """A sub-folder os.walk cannot list was skipped without a word (its rows lost), and a
+    locked SOURCE folder was exit 1. Root reads any folder, so the run drops that power."""
+    folder = tmp_path / "logs"
+    write(many_cases(2), folder / "a.parquet")
+    shut = folder if locked == "source" else folder / "sub"
+    write(many_cases(2).with_columns(pl.col("case_id") + "b"), shut / "b.parquet")
+    shut.chmod(0)
+    command = [FAITH, "score", str(folder), "--db", str(tmp_path / "f.duckdb"), "--prefect", "no"]
+    if os.access(shut, os.R_OK):  # root: drop the capabilities that read past permissions
+        if shutil.which("setpriv") is None:
+            pytest.skip("running as root without setpriv: no folder is unreadable here")
+        command = ["setpriv", "--bounding-set", "-dac_override,-dac_read_search", *command]
+    try:
+        done = subprocess.run(command, capture_output=True, text=True, timeout=120, check=False)
+    finally:
+        shut.chmod(0o755)
+    assert done.returncode == 3, done.stderr
+    assert done.stderr.strip().splitlines() == [
+        f"error: {shut}: cannot list this folder (Permission denied)"
+    ]
+    assert not (tmp_path / "f.duckdb").exists()

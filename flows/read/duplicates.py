@@ -10,6 +10,7 @@ rows; the main pass then applies it batch by batch.
 
 from __future__ import annotations
 
+import json
 import logging
 from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING
@@ -25,6 +26,15 @@ log = logging.getLogger("faithpipe")
 
 CONFLICT = "duplicate_case_id_conflict"
 EXACT_COPY = "duplicate_case_id_exact_copy"
+
+
+def _set_segments(segments: str) -> str:
+    """A row's segments without those it has no value for: an export that gained a column
+    (`channel`, null in its re-exported old rows) holds the same copies as the one before it.
+    In Python, row by row: only the rows of repeated ids come here, and a batch's rows may
+    hold different keys."""
+    values = json.loads(segments)
+    return json.dumps({k: v for k, v in values.items() if v is not None}, sort_keys=True)
 
 
 class DuplicatePlan:
@@ -54,7 +64,11 @@ class DuplicatePlan:
             copies = valid.filter(pl.col("case_id").is_in(ids))
             seen.append(
                 copies.select(
-                    "case_id", content=pl.struct(pl.exclude("source_file")).hash()
+                    "case_id",
+                    content=pl.struct(
+                        pl.exclude("source_file", "segments"),
+                        pl.col("segments").map_elements(_set_segments, return_dtype=pl.String),
+                    ).hash(),
                 ).unique()
             )
         versions = (

@@ -60,3 +60,33 @@ def test_a_copy_that_differs_in_a_later_file_quarantines_every_copy(tmp_path: Pa
     again = run_score(settings)
     assert again["rows_already_scored"] == 11
     assert query(db, "SELECT count(*) FROM quarantine") == [(2,)]  # nothing added
+
+
+def test_an_export_that_gained_a_column_holds_the_same_copies(tmp_path: Path) -> None:
+    """Overlapping daily exports, the later one with a new segment column (null in the rows
+    it re-exports): the re-exported rows are exact copies, not conflicts that lose them."""
+    day = many_cases(6)
+    write(day.slice(0, 4), tmp_path / "logs" / "monday.parquet")
+    tuesday = day.slice(2).with_columns(
+        channel=pl.when(pl.col("case_id").is_in(["c00002", "c00003"]))
+        .then(None)
+        .otherwise(pl.lit("web"))
+    )
+    write(tuesday, tmp_path / "logs" / "tuesday.parquet")
+    db = tmp_path / "f.duckdb"
+    settings = ScoreSettings(source=str(tmp_path / "logs"), db=str(db), max_quarantine_share=None)
+    run = run_score(settings)
+    assert (run["rows_in"], run["rows_newly_scored"], run["rows_quarantined"]) == (8, 6, 2)
+    assert query(db, 'SELECT "check", count(*) FROM quarantine GROUP BY ALL') == [
+        ("duplicate_case_id_exact_copy", 2)
+    ]
+    # A copy whose new column holds a value does differ from the one without it.
+    write(
+        day.slice(0, 1).with_columns(channel=pl.lit("app")), tmp_path / "logs" / "wednesday.parquet"
+    )
+    again = run_score(
+        ScoreSettings(
+            source=str(tmp_path / "logs"), db=str(tmp_path / "g.duckdb"), max_quarantine_share=None
+        )
+    )
+    assert again["rows_quarantined"] == 2 + 2  # c00000's two copies conflict now

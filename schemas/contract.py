@@ -221,6 +221,8 @@ def _parse_timestamps(text: pl.Series) -> pl.Series:
         .str.replace(r"^(\d{4}-\d{2}-\d{2}) ", "${1}T")
         .str.replace(r"(T\d{2}:\d{2}:\d{2}),(\d)", "${1}.${2}")
     )
+    # chrono's %Y also takes a sign and more digits ("+12026-", "-2026-": 2027 BC)
+    spelled = spelled.zip_with(spelled.str.contains(r"^\d{4}-"), pl.Series([None], dtype=pl.String))
     aware = [
         spelled.str.to_datetime(fmt, strict=False, time_unit="us").dt.replace_time_zone(None)
         for fmt in _AWARE_FORMATS

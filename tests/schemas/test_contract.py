@@ -39,6 +39,10 @@ TIMESTAMPS: dict[str, dt.datetime | None] = {
     "2026-02-30": None,
     "2026-11-01T25:00:00": None,
     "": None,
+    # a year of four digits, no sign: chrono's %Y took +12026 and -2026 (2027 BC)
+    "+12026-11-01": None,
+    "-2026-11-01": None,
+    "12026-11-01T12:00:00": None,
 }
 
 

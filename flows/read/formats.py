@@ -162,12 +162,17 @@ def json_values_as_text(
     """The `REPLACE` items that read each JSON-typed column (read_json's type for a column
     whose values differ in type: "a", 42) as its values' text: "a", not the JSON '"a"', so
     a row reads the same from a file of mixed types as from a clean one. `keep`: the
-    passages' column, whose JSON text the contract parses as a list; '' when none is JSON."""
-    return ", ".join(
-        f"{quoted(name)} ->> '$' AS {quoted(name)}"
-        for name, kind in zip(columns, types, strict=True)
-        if str(kind) == "JSON" and name != keep
-    )
+    passages' column, whose JSON text the contract parses as a list; '' when none is JSON.
+    A passages column read as a list of JSON values (`["A.", 5]` in one row: JSON[]) is read
+    as the list's JSON text, which the contract parses: a list holding a non-string is
+    quarantined, and the other rows' passages are their text, not '"A."'."""
+    items = []
+    for name, kind in zip(columns, types, strict=True):
+        if str(kind) == "JSON" and name != keep:
+            items.append(f"{quoted(name)} ->> '$' AS {quoted(name)}")
+        elif str(kind) == "JSON[]" and name == keep:
+            items.append(f"CAST(to_json({quoted(name)}) AS VARCHAR) AS {quoted(name)}")
+    return ", ".join(items)
 
 
 def reader_connection() -> duckdb.DuckDBPyConnection:

@@ -101,16 +101,27 @@ def is_compressed(path: Path) -> bool:
 # orders its columns so), and their objects: the rows read_json makes of them.
 _JSON_KEYS = """
 WITH objects AS (
-    SELECT filename, json_keys(json) AS keys, row_number() OVER () AS n
+    SELECT filename, json_keys(json) AS keys, json_type(json) AS kind, row_number() OVER () AS n
     FROM read_json_objects($files, filename := true)
 ), keyed AS (
     SELECT filename, n, unnest(keys) AS key, unnest(range(len(keys))) AS i FROM objects
 ), firsts AS (
     SELECT filename, key, min(n * 1000000 + i) AS first FROM keyed GROUP BY filename, key
-), counted AS (SELECT filename, count(*) AS objects FROM objects GROUP BY filename)
-SELECT filename, list(key ORDER BY first), any_value(objects)
-FROM firsts JOIN counted USING (filename) GROUP BY filename
+), counted AS (
+    SELECT filename, count(*) AS objects,
+           min(n) FILTER (WHERE kind <> 'OBJECT') - min(n) + 1 AS stray,
+           arg_min(kind, n) FILTER (WHERE kind <> 'OBJECT') AS stray_kind
+    FROM objects GROUP BY filename
+)
+SELECT filename, list(key ORDER BY first) FILTER (WHERE key IS NOT NULL), any_value(objects),
+       any_value(stray), any_value(stray_kind)
+FROM counted LEFT JOIN firsts USING (filename) GROUP BY filename
 """
+
+
+# DuckDB's json_type of a record, as a reader of the file would name it
+_JSON_KINDS = {"ARRAY": "array", "VARCHAR": "string", "BOOLEAN": "true or false", "NULL": "null"}
+_JSON_KINDS |= dict.fromkeys(("UBIGINT", "BIGINT", "DOUBLE", "HUGEINT"), "number")
 
 
 def _json_facts(con: duckdb.DuckDBPyConnection, paths: list[Path]) -> dict[Path, FileFacts]:
@@ -132,7 +143,14 @@ def _json_facts(con: duckdb.DuckDBPyConnection, paths: list[Path]) -> dict[Path,
         found = con.execute(_JSON_KEYS, {"files": duckdb_paths(asked)}).fetchall()
     except duckdb.Error:
         found = []
-    keys = {name: (names, objects) for name, names, objects in found}
+    keys = {name: (names, objects) for name, names, objects, _, _ in found}
+    for name, _, _, stray, kind in found:
+        if stray is not None:  # a record read_json would make a one-column `json` row of
+            raise InputUnreadable(
+                f"{name}: record {stray} is a JSON {_JSON_KINDS.get(kind, kind.lower())}, not "
+                "an object: each line "
+                "(or item of the array) must be one object; nothing was written"
+            )
     for path in asked:
         names, objects = keys.get(str(path), ([], None))
         fact = (

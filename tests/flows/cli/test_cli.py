@@ -87,6 +87,17 @@ def _three_tables_and_a_log(folder: Path) -> Path:
     return folder
 
 
+def _json_with(stray: str, folder: Path, name: str) -> Path:
+    """Two good records, then one that is valid JSON but no object (`[]`, `5`, `null`)."""
+    path = folder / name
+    records = [json.dumps(row, default=str) for row in many_cases(2).to_dicts()]
+    if name.endswith(".json"):
+        path.write_text("[" + ", ".join([*records, stray]) + "]")
+    else:
+        path.write_text("\n".join([*records, stray]) + "\n")
+    return path
+
+
 def _corrupt(folder: Path) -> Path:
     path = write(many_cases(4), folder / "x.parquet")
     path.write_bytes(path.read_bytes()[:-40])
@@ -102,6 +113,18 @@ def _corrupt(folder: Path) -> Path:
         (lambda d: "", [], 3, "SOURCE is empty: name a file, a folder or a glob"),
         (_gzipped_parquet, [], 3, "x.parquet.gz: a gzipped Parquet file is not read"),
         (_three_tables_and_a_log, [], 3, "which that form does not read: late.jsonl"),
+        (  # valid JSON, no record: every row had gone to quarantine under a `json` column
+            lambda d: _json_with("[]", d, "x.jsonl"),
+            [],
+            3,
+            "x.jsonl: record 3 is a JSON array, not an object",
+        ),
+        (
+            lambda d: _json_with("5", d, "x.json"),
+            [],
+            3,
+            "x.json: record 3 is a JSON number, not an object",
+        ),
         (
             lambda d: write(cases([case_row("c")]).drop("actual_output"), d / "x.parquet"),
             [],

@@ -109,10 +109,11 @@ def _load(con: duckdb.DuckDBPyConnection, source: Source) -> None:
         con.execute(f"CREATE TEMP TABLE chats AS SELECT {renamed}{fallbacks} FROM raw_rows")
         con.execute(f"CREATE TEMP TABLE named_turns AS {sql('chat_turns')}")
     else:
-        tool_calls = "false AS __tool_calls"
-        con.execute(
-            f"CREATE TEMP TABLE named_turns AS SELECT {renamed}, {tool_calls} FROM raw_rows"
+        chat_only = (
+            "false AS __tool_calls, false AS __messages_bad, "
+            "CAST(NULL AS VARCHAR) AS __messages_text"
         )
+        con.execute(f"CREATE TEMP TABLE named_turns AS SELECT {renamed}, {chat_only} FROM raw_rows")
     con.execute("DROP TABLE raw_rows")
     # Text holds lists only where the format has no lists (CSV) or mixes types (JSON).
     as_text = any(fmt != "parquet" for fmt in by_format)

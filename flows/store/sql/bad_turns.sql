@@ -2,7 +2,8 @@
 -- is not an integer, a role outside user/assistant/tool/system, a turn logged twice (the
 -- first copy read is kept), an assistant turn whose passages are not a list of strings.
 SELECT __check AS "check",
-       CAST(conversation_id AS VARCHAR) || ':' || CAST(turn AS VARCHAR) AS case_id,
+       -- a turn with no number (a chat log whose messages are no list) keeps its conversation
+       CAST(conversation_id AS VARCHAR) || coalesce(':' || CAST(turn AS VARCHAR), '') AS case_id,
        __column AS "column",
        __value AS value,
        __json AS row_json

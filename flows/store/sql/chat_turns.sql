@@ -1,14 +1,43 @@
 -- A chat log (one conversation a row, OpenAI `messages`) as a table of turns: one row a
 -- message, numbered from 1 in the order logged. Content given as parts keeps their text; a
 -- message's own logged_at wins over the conversation's.
-WITH chats_listed AS (
-    SELECT *, from_json(to_json(messages), '["JSON"]') AS __messages FROM chats
+-- `messages` given as JSON text (a CSV cell, a Parquet string) is read as the list it holds; a
+-- conversation whose `messages` is null or no list of objects is one row of its own, which
+-- checked_turns.sql quarantines as messages_not_a_list (unnest would drop it without a word).
+WITH chats_json AS (
+    SELECT *,
+           CASE WHEN json_type(to_json(messages)) = 'VARCHAR'
+               THEN TRY_CAST(to_json(messages) ->> '$' AS JSON)
+               ELSE to_json(messages)
+           END AS __given
+    FROM chats
+),
+chats_listed AS (
+    SELECT * EXCLUDE (__given),
+           CASE WHEN json_type(__given) = 'ARRAY'
+                AND coalesce(list_bool_and(list_transform(from_json(__given, '["JSON"]'),
+                                                          lambda m: json_type(m) = 'OBJECT')), true)
+               THEN from_json(__given, '["JSON"]')
+           END AS __messages
+    FROM chats_json
 ),
 messages AS (
     SELECT * EXCLUDE (messages, __messages),
            generate_subscripts(__messages, 1) AS turn,
-           unnest(__messages) AS __m
+           unnest(__messages) AS __m,
+           false AS __messages_bad,
+           CAST(NULL AS VARCHAR) AS __messages_text
     FROM chats_listed
+    WHERE __messages IS NOT NULL
+    UNION ALL BY NAME
+    SELECT * EXCLUDE (messages, __messages),
+           CAST(NULL AS BIGINT) AS turn,
+           CAST(NULL AS JSON) AS __m,
+           true AS __messages_bad,
+           coalesce(to_json(messages) ->> '$', CAST(to_json(messages) AS VARCHAR))
+               AS __messages_text
+    FROM chats_listed
+    WHERE __messages IS NULL
 )
 SELECT * EXCLUDE (__m, logged_at),
        coalesce(__m ->> 'logged_at', CAST(logged_at AS VARCHAR)) AS logged_at,

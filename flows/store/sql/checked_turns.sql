@@ -2,12 +2,15 @@
 WITH typed AS (
     SELECT *,
            trim(CAST(conversation_id AS VARCHAR)) AS __cid,
-           TRY_CAST(turn AS BIGINT) AS __turn,
+           -- 2.4 is no turn (a cast to BIGINT would round it to 2); 2.0 is turn 2
+           CASE WHEN TRY_CAST(turn AS DOUBLE) = floor(TRY_CAST(turn AS DOUBLE))
+               THEN TRY_CAST(turn AS BIGINT) END AS __turn,
            lower(trim(CAST(role AS VARCHAR))) AS __role
     FROM turns
 )
 SELECT *,
        CASE
+           WHEN __messages_bad THEN 'messages_not_a_list'
            WHEN __cid IS NULL OR __cid = '' THEN 'conversation_id_is_null'
            WHEN __turn IS NULL THEN 'turn_not_an_integer'
            WHEN __role IS NULL OR __role NOT IN ('user', 'assistant', 'tool', 'system')
@@ -17,6 +20,7 @@ SELECT *,
            WHEN __role = 'assistant' AND __rc_bad THEN 'retrieval_context_not_a_list_of_strings'
        END AS __check,
        CASE
+           WHEN __messages_bad THEN 'messages'
            WHEN __cid IS NULL OR __cid = '' THEN 'conversation_id'
            WHEN __turn IS NULL OR row_number() OVER (PARTITION BY __cid, __turn ORDER BY __row) > 1
                THEN 'turn'
@@ -24,6 +28,7 @@ SELECT *,
            ELSE 'retrieval_context'
        END AS __column,
        CASE
+           WHEN __messages_bad THEN __messages_text
            WHEN __cid IS NULL OR __cid = '' THEN CAST(conversation_id AS VARCHAR)
            WHEN __turn IS NULL OR row_number() OVER (PARTITION BY __cid, __turn ORDER BY __row) > 1
                THEN CAST(turn AS VARCHAR)

@@ -276,3 +276,53 @@ def test_a_judge_naming_no_evidence_marks_only_what_it_can_know(tmp_path: Path) 
     _run(tmp_path / "turns.parquet", db, judge=JudgeSettings(kind="lexical"))
     found = query(db, "SELECT case_id, verdict, supported_by FROM claim_verdicts ORDER BY 1")
     assert found == [("c1:2", "yes", None), ("c1:4", "yes", "conversation")]
+
+
+def test_a_chat_log_in_csv_holds_its_messages_as_json_text(tmp_path: Path, scored: Path) -> None:
+    """A CSV (or a Parquet string column) holds `messages` as JSON text: read as the list."""
+    frame = pl.DataFrame(
+        [{**line, "messages": json.dumps(line["messages"])} for line in chat_lines()]
+    )
+    frame.write_csv(tmp_path / "chats.csv")
+    db = tmp_path / "csv.duckdb"
+    run = _run(tmp_path / "chats.csv", db)
+    assert (run["rows_in"], run["rows_quarantined"]) == (4, 0)
+    compared = "SELECT case_id, input, content_hash, score FROM case_scores ORDER BY case_id"
+    assert query(db, compared) == query(scored, compared)
+
+
+def test_messages_that_are_no_list_are_quarantined_never_dropped(tmp_path: Path) -> None:
+    good = chat_lines()[0]  # c1: two answering turns
+    lines = [
+        good,
+        {"conversation_id": "s1", "logged_at": AT.isoformat(), "messages": "user: Where is A17?"},
+        {"conversation_id": "s2", "logged_at": AT.isoformat(), "messages": None},
+        {"conversation_id": "s3", "logged_at": AT.isoformat(), "messages": [{"role": "user"}, 5]},
+    ]
+    (tmp_path / "chats.jsonl").write_text("".join(json.dumps(line) + "\n" for line in lines))
+    db = tmp_path / "chat.duckdb"
+    run = _run(tmp_path / "chats.jsonl", db)
+    assert (run["rows_in"], run["rows_scored"], run["rows_quarantined"]) == (5, 2, 3)
+    assert query(db, 'SELECT "check", case_id, value FROM quarantine ORDER BY case_id') == [
+        ("messages_not_a_list", "s1", "user: Where is A17?"),
+        ("messages_not_a_list", "s2", None),
+        ("messages_not_a_list", "s3", '[{"role":"user"},5]'),
+    ]
+
+
+@pytest.mark.parametrize("turn", [2.4, 2.5])
+def test_a_fractional_turn_is_not_an_integer_not_rounded(tmp_path: Path, turn: float) -> None:
+    rows = [
+        ("g", 1, "user", "Where is order A17?", None),
+        ("g", 3, "assistant", SHIPPED, [SHIPPED]),
+    ]
+    frame = turns_frame(rows).cast({"turn": pl.Float64})
+    frame = pl.concat([frame, frame.slice(1).with_columns(turn=pl.lit(turn))])
+    frame.write_ndjson(tmp_path / "turns.jsonl")
+    db = tmp_path / "t.duckdb"
+    run = _run(tmp_path / "turns.jsonl", db)
+    assert (run["rows_in"], run["rows_scored"], run["rows_quarantined"]) == (2, 1, 1)
+    assert query(db, "SELECT case_id FROM case_scores") == [("g:3",)]  # 3.0 is turn 3
+    assert query(db, 'SELECT "check", case_id FROM quarantine') == [
+        ("turn_not_an_integer", f"g:{turn}")
+    ]

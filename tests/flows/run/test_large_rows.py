@@ -4,6 +4,7 @@ item 2): a 50 MB answer ended `faith score` with exit 1 and an out-of-memory eve
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import duckdb
@@ -63,6 +64,27 @@ def test_a_50_mb_answer_is_quarantined_as_too_large_and_the_night_completes(
     assert value == f"{size} bytes, more than --max-answer-bytes {SizeLimits().answer_bytes}"
     assert kept < 4_000  # its start and its size, not 50 MB
     assert query(db, "SELECT count(*) FROM case_scores") == [(3,)]
+
+
+def test_a_csv_line_past_duckdbs_2_mb_default_is_quarantined_not_the_file(tmp_path: Path) -> None:
+    """DuckDB refuses a CSV whose line passes its max_line_size (2 MB unless told): the whole
+    file was exit 3, where a JSON or Parquet row as large is quarantined alone."""
+    rows = [case_row("long", big_answer(3 * MB))] + [case_row(f"c{i}") for i in range(3)]
+    as_json = pl.col("retrieval_context").map_elements(
+        lambda passages: json.dumps(list(passages)), return_dtype=pl.String
+    )
+    frame = cases(rows).with_columns(as_json)
+    frame.write_csv(tmp_path / "cases.csv")
+    settings = ScoreSettings(
+        source=str(tmp_path / "cases.csv"),
+        db=str(tmp_path / "f.duckdb"),
+        max_quarantine_share=None,
+    )
+    run = run_score(settings)
+    assert (run["rows_in"], run["rows_scored"], run["rows_quarantined"]) == (4, 3, 1)
+    assert query(tmp_path / "f.duckdb", 'SELECT "check" FROM quarantine') == [
+        ("actual_output_too_large",)
+    ]
 
 
 def test_twenty_5_mb_answers_in_one_batch_are_each_quarantined(tmp_path: Path) -> None:

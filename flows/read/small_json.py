@@ -34,6 +34,8 @@ def small_objects(path: Path) -> list[dict[str, Any]] | None:
     try:
         whole = json.loads(text, parse_constant=_refuse)
         values = whole if isinstance(whole, list) else [whole]
+    except RecursionError:  # nested deeper than Python parses: DuckDB says what is wrong
+        return None
     except ValueError:
         try:  # one object a line
             values = [
@@ -41,7 +43,7 @@ def small_objects(path: Path) -> list[dict[str, Any]] | None:
                 for line in text.splitlines()
                 if line.strip()
             ]
-        except ValueError:
+        except (ValueError, RecursionError):
             return None
     if not values or not all(isinstance(value, dict) for value in values):
         return None

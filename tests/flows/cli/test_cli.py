@@ -16,6 +16,7 @@ import pytest
 
 from flows.cli import main
 from tests.support.builders import case_row, cases, many_cases, write
+from tests.support.db_reading import query as query_rows
 
 FAITH = str(Path(sys.executable).with_name("faith"))
 
@@ -309,3 +310,17 @@ def test_a_folder_that_cannot_be_listed_is_exit_3_not_skipped(tmp_path: Path, lo
         f"error: {shut}: cannot list this folder (Permission denied)"
     ]
     assert not (tmp_path / "f.duckdb").exists()
+
+
+def test_json_nested_deeper_than_python_parses_is_exit_3(tmp_path: Path, capsys) -> None:
+    """A record nested 1,000 deep was a RecursionError (exit 1); DuckDB names the limit."""
+    record = {**many_cases(1).to_dicts()[0], "meta": 0}
+    line = json.dumps(record, default=str).replace(
+        '"meta": 0', '"meta": ' + '{"a":' * 1000 + "1" + "}" * 1000
+    )
+    (tmp_path / "deep.jsonl").write_text(line + "\n")
+    db = tmp_path / "f.duckdb"
+    assert main(["score", str(tmp_path / "deep.jsonl"), "--db", str(db), "--prefect", "no"]) == 3
+    last = capsys.readouterr().err.strip().splitlines()[-1]
+    assert last.startswith(f"error: {tmp_path / 'deep.jsonl'}: cannot read its data")
+    assert query_rows(db, "SELECT count(*) FROM case_scores") == [(0,)]

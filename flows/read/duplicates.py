@@ -28,7 +28,7 @@ CONFLICT = "duplicate_case_id_conflict"
 EXACT_COPY = "duplicate_case_id_exact_copy"
 
 
-def _set_segments(segments: str) -> str:
+def _valued_segments(segments: str) -> str:
     """A row's segments without those it has no value for: an export that gained a column
     (`channel`, null in its re-exported old rows) holds the same copies as the one before it.
     In Python, row by row: only the rows of repeated ids come here, and a batch's rows may
@@ -67,7 +67,7 @@ class DuplicatePlan:
                     "case_id",
                     content=pl.struct(
                         pl.exclude("source_file", "segments"),
-                        pl.col("segments").map_elements(_set_segments, return_dtype=pl.String),
+                        pl.col("segments").map_elements(_valued_segments, return_dtype=pl.String),
                     ).hash(),
                 ).unique()
             )

@@ -147,9 +147,9 @@ def _json_facts(con: duckdb.DuckDBPyConnection, paths: list[Path]) -> dict[Path,
     for name, _, _, stray, kind in found:
         if stray is not None:  # a record read_json would make a one-column `json` row of
             raise InputUnreadable(
-                f"{name}: record {stray} is a JSON {_JSON_KINDS.get(kind, kind.lower())}, not "
-                "an object: each line "
-                "(or item of the array) must be one object; nothing was written"
+                f"{name}: record {stray} is a JSON {_JSON_KINDS.get(kind, kind.lower())}, "
+                "not an object: each line (or item of the array) must be one object; "
+                "nothing was written"
             )
     for path in asked:
         names, objects = keys.get(str(path), ([], None))

@@ -47,6 +47,7 @@ def resolve_source(spec: str | Path, options: ReadOptions | None = None) -> Sour
 
 
 def _found(text: str, options: ReadOptions) -> Source:
+    """SOURCE as a file, a folder (three tables, or logs below it) or a glob."""
     path = _absolute(Path(text).expanduser())
     if path.is_file():
         return _checked(Source(text, "wide", {"cases": [path]}, path.parent, options))

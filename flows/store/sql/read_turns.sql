@@ -66,7 +66,8 @@ SELECT c.__cid || ':' || CAST(c.__turn AS VARCHAR) AS case_id,
                    list_transform(coalesce(t.texts, []), lambda p: 'tool'),
                    coalesce(w.origins, [])) AS context_origins,
        c.* EXCLUDE (conversation_id, turn, role, content, retrieval_context, logged_at,
-                    __tool_calls, __rc_bad, __rc_text, __json, __row, __cid, __turn, __role,
+                    __tool_calls, __messages_bad, __messages_text, __rc_bad, __rc_text, __json,
+                    __row, __cid, __turn, __role,
                     __check, __column, __value, __eligible, __tool_step, __is_case, __before,
                     __k, __exchange, __input)
 FROM cases AS c

@@ -308,6 +308,13 @@ def test_messages_that_are_no_list_are_quarantined_never_dropped(tmp_path: Path)
         ("messages_not_a_list", "s2", None),
         ("messages_not_a_list", "s3", '[{"role":"user"},5]'),
     ]
+    assert _internal_segments(db) == []
+
+
+def _internal_segments(db: Path) -> list:
+    """Segments named like the reader's own working columns (`__messages_bad`): none."""
+    keys = "SELECT DISTINCT unnest(json_keys(segments)) AS k FROM case_scores"
+    return [key for (key,) in query(db, keys) if key.startswith("__")]
 
 
 @pytest.mark.parametrize("turn", [2.4, 2.5])
@@ -323,6 +330,7 @@ def test_a_fractional_turn_is_not_an_integer_not_rounded(tmp_path: Path, turn: f
     run = _run(tmp_path / "turns.jsonl", db)
     assert (run["rows_in"], run["rows_scored"], run["rows_quarantined"]) == (2, 1, 1)
     assert query(db, "SELECT case_id FROM case_scores") == [("g:3",)]  # 3.0 is turn 3
+    assert _internal_segments(db) == []
     assert query(db, 'SELECT "check", case_id FROM quarantine') == [
         ("turn_not_an_integer", f"g:{turn}")
     ]

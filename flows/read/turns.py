@@ -115,8 +115,9 @@ def _load(con: duckdb.DuckDBPyConnection, source: Source) -> None:
         )
         con.execute(f"CREATE TEMP TABLE named_turns AS SELECT {renamed}, {chat_only} FROM raw_rows")
     con.execute("DROP TABLE raw_rows")
-    # Text holds lists only where the format has no lists (CSV) or mixes types (JSON).
-    as_text = any(fmt != "parquet" for fmt in by_format)
+    # Text holds lists only where the format has no lists (CSV) or mixes types (JSON); a chat
+    # message's passages are JSON in every format (a Parquet log's too).
+    as_text = source.form == "chat" or any(fmt != "parquet" for fmt in by_format)
     kind = _types(con, "named_turns").get("retrieval_context")
     passages, bad, text = _passages(kind, as_text=as_text)
     con.execute(

@@ -14,9 +14,11 @@ WITH chats_json AS (
 ),
 chats_listed AS (
     SELECT * EXCLUDE (__given),
+           -- a null message is no object (json_type gives NULL); an empty list has no messages
            CASE WHEN json_type(__given) = 'ARRAY'
-                AND coalesce(list_bool_and(list_transform(from_json(__given, '["JSON"]'),
-                                                          lambda m: json_type(m) = 'OBJECT')), true)
+                AND coalesce(list_bool_and(list_transform(
+                        from_json(__given, '["JSON"]'),
+                        lambda m: coalesce(json_type(m) = 'OBJECT', false))), true)
                THEN from_json(__given, '["JSON"]')
            END AS __messages
     FROM chats_json

@@ -1,0 +1,182 @@
+"""Chat logs and turns that are not what the contract wants (QA defects R3, R4): `messages`
+given as JSON text is read as the list it holds, in every format; `messages` that is null,
+no list, or a list of anything but message objects is one quarantined row
+(`messages_not_a_list`), never dropped; a fractional turn is `turn_not_an_integer`, never
+rounded. Every run here asserts rows in = scored + invalid + pending + quarantined."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import polars as pl
+import pytest
+
+from flows.run.pipeline import run_score
+from flows.run.settings import ScoreSettings
+from tests.support.db_reading import query
+
+AT = "2026-11-01T12:00:00Z"
+SHIPPED = "Order A17 shipped on 3 March."
+MESSAGES = [
+    {"role": "user", "content": "Where is A17?"},
+    {"role": "assistant", "content": SHIPPED, "retrieval_context": [f"{SHIPPED[:-1]} by courier."]},
+]
+GOOD = {"id": "x1", "logged_at": AT, "messages": MESSAGES}
+# (conversation id, its `messages` as logged): none a list of message objects.
+BROKEN = [
+    ("s1", "user: Where is A17?"),
+    ("s2", None),
+    ("s3", {"role": "user", "content": "Where is A17?"}),
+    ("s4", [{"role": "user", "content": "Where is A17?"}, 5]),
+    ("s5", [None]),
+    ("s6", "[1, 2]"),  # JSON text, but no list of messages
+    ("s7", "null"),
+]
+COMPARED = "SELECT case_id, input, actual_output, content_hash, status FROM case_scores ORDER BY 1"
+
+
+def _run(source: Path, db: Path) -> dict:
+    settings = ScoreSettings(
+        source=str(source), db=str(db), max_invalid_share=1, max_quarantine_share=None
+    )
+    run = run_score(settings)
+    assert run["rows_in"] == (
+        run["rows_scored"] + run["rows_invalid"] + run["rows_pending"] + run["rows_quarantined"]
+    )
+    return run
+
+
+def _as_text(messages: object) -> str | None:
+    """`messages` as a CSV cell or a Parquet string holds it: JSON text (a string as it is)."""
+    if messages is None or isinstance(messages, str):
+        return messages
+    return json.dumps(messages)
+
+
+def _write_chats(lines: list[dict], path: Path) -> Path:
+    """The chat log in the format its name says; CSV and a Parquet string column hold
+    `messages` as JSON text."""
+    if path.suffix == ".jsonl":
+        path.write_text("".join(json.dumps(line) + "\n" for line in lines))
+    else:
+        texts = [{**line, "messages": _as_text(line["messages"])} for line in lines]
+        _write(pl.DataFrame(texts, schema=dict.fromkeys(GOOD, pl.String)), path)
+    return path
+
+
+def _write(frame: pl.DataFrame, path: Path) -> None:
+    if path.suffix == ".csv":
+        frame.write_csv(path)
+    elif path.suffix == ".jsonl":
+        frame.write_ndjson(path)
+    else:
+        frame.write_parquet(path)
+
+
+@pytest.fixture(scope="module")
+def from_jsonl(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    folder = tmp_path_factory.mktemp("chat")
+    db = folder / "jsonl.duckdb"
+    run = _run(_write_chats([GOOD], folder / "chats.jsonl"), db)
+    assert (run["rows_in"], run["rows_scored"]) == (1, 1)
+    return db
+
+
+@pytest.mark.parametrize("name", ["chats.csv", "chats.parquet"])
+def test_messages_as_json_text_score_as_the_jsonl_log_does(
+    tmp_path: Path, from_jsonl: Path, name: str
+) -> None:
+    db = tmp_path / "text.duckdb"
+    run = _run(_write_chats([GOOD], tmp_path / name), db)
+    assert (run["rows_in"], run["rows_scored"], run["rows_quarantined"]) == (1, 1, 0)
+    assert query(db, COMPARED) == query(from_jsonl, COMPARED)
+
+
+def test_a_parquet_chat_log_reads_each_message_s_own_passages(
+    tmp_path: Path, from_jsonl: Path
+) -> None:
+    """Messages as a Parquet list of structs: a message's `retrieval_context` is its
+    passages, as in JSONL, not a breach."""
+    pl.DataFrame([GOOD]).write_parquet(tmp_path / "chats.parquet")
+    db = tmp_path / "native.duckdb"
+    run = _run(tmp_path / "chats.parquet", db)
+    assert (run["rows_in"], run["rows_scored"], run["rows_quarantined"]) == (1, 1, 0)
+    assert query(db, COMPARED) == query(from_jsonl, COMPARED)
+
+
+@pytest.mark.parametrize("name", ["chats.jsonl", "chats.csv", "chats.parquet"])
+def test_messages_that_are_no_list_of_messages_are_quarantined_beside_a_good_log(
+    tmp_path: Path, from_jsonl: Path, name: str
+) -> None:
+    lines = [GOOD, *({"id": cid, "logged_at": AT, "messages": given} for cid, given in BROKEN)]
+    db = tmp_path / "faults.duckdb"
+    run = _run(_write_chats(lines, tmp_path / name), db)
+    assert (run["rows_in"], run["rows_scored"], run["rows_quarantined"]) == (8, 1, 7)
+    assert query(db, COMPARED) == query(from_jsonl, COMPARED)
+    found = query(db, 'SELECT "check", case_id, "column" FROM quarantine ORDER BY case_id')
+    assert found == [("messages_not_a_list", cid, "messages") for cid, _ in BROKEN]
+    values = dict(query(db, "SELECT case_id, value FROM quarantine"))
+    assert (values["s1"], values["s2"]) == ("user: Where is A17?", None)  # as written
+
+
+def test_a_lone_string_log_is_one_quarantined_row_not_an_empty_run(tmp_path: Path) -> None:
+    """The reported case: one line whose messages is a string said `0 rows in`."""
+    line = {"id": "s1", "logged_at": AT, "messages": "user: Where is A17?"}
+    db = tmp_path / "lone.duckdb"
+    run = _run(_write_chats([line], tmp_path / "chats.jsonl"), db)
+    assert (run["rows_in"], run["rows_quarantined"]) == (1, 1)
+    found = query(db, 'SELECT "check", case_id, value FROM quarantine')
+    assert found == [("messages_not_a_list", "s1", "user: Where is A17?")]
+
+
+def _turns(turns: list[tuple[object, str]]) -> list[dict]:
+    """Conversation `g`, a (turn, role) a row: the user asks, an assistant answers from its
+    passage."""
+    return [
+        {
+            "conversation_id": "g",
+            "turn": turn,
+            "role": role,
+            "content": SHIPPED if role == "assistant" else "Where is order A17?",
+            "retrieval_context": [SHIPPED] if role == "assistant" else None,
+            "logged_at": AT,
+        }
+        for turn, role in turns
+    ]
+
+
+def test_fractional_turns_in_csv_are_quarantined_and_turn_2_still_answers(
+    tmp_path: Path,
+) -> None:
+    """Rounded, 1.5 took turn 2 and the real turn 2 was quarantined as `turn_repeated`."""
+    rows = _turns([("1", "user"), ("1.5", "assistant"), ("2", "assistant"), ("2.5", "user")])
+    for row in rows:  # a CSV holds a list as JSON text
+        row["retrieval_context"] = row["retrieval_context"] and json.dumps(row["retrieval_context"])
+    pl.DataFrame(rows).write_csv(tmp_path / "turns.csv")
+    db = tmp_path / "csv.duckdb"
+    run = _run(tmp_path / "turns.csv", db)
+    # rows: the two answers (one a case, one quarantined) and the quarantined user turn
+    assert (run["rows_in"], run["rows_scored"], run["rows_quarantined"]) == (3, 1, 2)
+    assert query(db, "SELECT case_id, input FROM case_scores") == [("g:2", "Where is order A17?")]
+    found = query(db, 'SELECT "check", case_id, value FROM quarantine ORDER BY case_id')
+    assert found == [
+        ("turn_not_an_integer", "g:1.5", "1.5"),
+        ("turn_not_an_integer", "g:2.5", "2.5"),
+    ]
+
+
+@pytest.mark.parametrize("name", ["turns.jsonl", "turns.parquet"])
+def test_a_turn_of_2_4_is_not_an_integer_and_4_0_is_turn_4(tmp_path: Path, name: str) -> None:
+    _write(
+        pl.DataFrame(
+            _turns([(1.0, "user"), (2.4, "assistant"), (3.0, "user"), (4.0, "assistant")])
+        ),
+        tmp_path / name,
+    )
+    db = tmp_path / "t.duckdb"
+    run = _run(tmp_path / name, db)
+    assert (run["rows_in"], run["rows_scored"], run["rows_quarantined"]) == (2, 1, 1)
+    assert query(db, "SELECT case_id FROM case_scores") == [("g:4",)]
+    found = query(db, 'SELECT "check", case_id, value FROM quarantine')
+    assert found == [("turn_not_an_integer", "g:2.4", "2.4")]

@@ -16,8 +16,8 @@ import pyarrow.parquet as pq
 from pyarrow import fs
 
 from flows.errors import InputUnreadable
-from flows.read.formats import duckdb_paths, reader_connection, reader_sql
-from flows.read.small_json import object_keys, small_objects
+from flows.read.formats import duckdb_paths, json_format, reader_connection, reader_sql
+from flows.read.small_json import object_keys, small_json
 
 # A Parquet file at most this long is read whole to read its footer: opening it through
 # pyarrow's filesystem costs more than reading a small file's bytes (5,000 one-row files:
@@ -30,11 +30,13 @@ class FileFacts:
     """One file's format, its columns as (name, type) in its order, and its rows when the
     file says them without being read through (a Parquet footer, a JSON file's objects;
     None for CSV). A CSV column's type is VARCHAR; a JSON one's is "" (inferred as the file
-    is read)."""
+    is read). `json_format`: how DuckDB's JSON readers must be told to read it ('array' for
+    an array after a byte-order mark, formats.json_format), so files alike share it."""
 
     format: str
     columns: tuple[tuple[str, str], ...]
     rows: int | None = None
+    json_format: str = "auto"
 
     @property
     def names(self) -> list[str]:
@@ -102,7 +104,7 @@ def is_compressed(path: Path) -> bool:
 _JSON_KEYS = """
 WITH objects AS (
     SELECT filename, json_keys(json) AS keys, json_type(json) AS kind, row_number() OVER () AS n
-    FROM read_json_objects($files, filename := true)
+    FROM read_json_objects($files, filename := true, format := $format)
 ), keyed AS (
     SELECT filename, n, unnest(keys) AS key, unnest(range(len(keys))) AS i FROM objects
 ), firsts AS (
@@ -125,42 +127,52 @@ _JSON_KINDS |= dict.fromkeys(("UBIGINT", "BIGINT", "DOUBLE", "HUGEINT"), "number
 
 
 def _json_facts(con: duckdb.DuckDBPyConnection, paths: list[Path]) -> dict[Path, FileFacts]:
-    """JSON files' keys: a small file's parsed here, the others' in one query; a file neither
-    can tell (unreadable, no objects) is asked of DuckDB's read_json alone."""
+    """JSON files' keys: a small file's parsed here, the others' in one query (one for each
+    way DuckDB must be told to read them); a file neither can tell (unreadable, no objects)
+    is asked of DuckDB's read_json alone."""
     facts: dict[Path, FileFacts] = {}
-    asked = []
+    asked: dict[str, list[Path]] = {}
     for path in paths:  # a small file's keys parsed here (flows/read/small_json.py)
-        objects = small_objects(path)
+        objects, array = small_json(path)
+        told = "array" if array else "auto"
         if objects is None:
-            asked.append(path)
+            asked.setdefault(told, []).append(path)
         else:
-            facts[path] = FileFacts(
-                "json", tuple((name, "") for name in object_keys(objects)), len(objects)
+            columns = tuple((name, "") for name in object_keys(objects))
+            facts[path] = FileFacts("json", columns, len(objects), told)
+    keys: dict[str, tuple[list[str], int]] = {}
+    for told, files in asked.items():
+        for name, names, objects, stray, kind in _json_keys(con, files, told):
+            keys[name] = (names, objects)
+            if stray is not None:  # a record read_json would make a one-column `json` row of
+                raise InputUnreadable(
+                    f"{name}: record {stray} is a JSON {_JSON_KINDS.get(kind, kind.lower())}, "
+                    "not an object: each line (or item of the array) must be one object; "
+                    "nothing was written"
+                )
+        for path in files:
+            names, rows = keys.get(str(path), ([], 0))
+            fact = (
+                FileFacts("json", tuple((name, "") for name in names), rows, told)
+                if names
+                else _described(con, path, "json")
             )
-    if not asked:
-        return facts
-    try:
-        found = con.execute(_JSON_KEYS, {"files": duckdb_paths(asked)}).fetchall()
-    except duckdb.Error:
-        found = []
-    keys = {name: (names, objects) for name, names, objects, _, _ in found}
-    for name, _, _, stray, kind in found:
-        if stray is not None:  # a record read_json would make a one-column `json` row of
-            raise InputUnreadable(
-                f"{name}: record {stray} is a JSON {_JSON_KINDS.get(kind, kind.lower())}, "
-                "not an object: each line (or item of the array) must be one object; "
-                "nothing was written"
-            )
-    for path in asked:
-        names, objects = keys.get(str(path), ([], None))
-        fact = (
-            FileFacts("json", tuple((name, "") for name in names), objects)
-            if names
-            else _described(con, path, "json")
-        )
-        if isinstance(fact, FileFacts):
-            facts[path] = fact
+            if isinstance(fact, FileFacts):
+                facts[path] = fact
     return facts
+
+
+def _json_keys(con: duckdb.DuckDBPyConnection, paths: list[Path], told: str) -> list[tuple]:
+    """_JSON_KEYS over the files, each file's row in the files' order; when DuckDB cannot read
+    one of them, each is asked alone, so a bad file hides no other's stray record."""
+    try:
+        found = con.execute(_JSON_KEYS, {"files": duckdb_paths(paths), "format": told}).fetchall()
+    except duckdb.Error:
+        if len(paths) == 1:
+            return []  # read_json names what is wrong with it
+        return [row for path in paths for row in _json_keys(con, [path], told)]
+    order = {str(path): i for i, path in enumerate(paths)}
+    return sorted(found, key=lambda row: order.get(row[0], len(order)))
 
 
 def parquet_facts(path: Path) -> FileFacts:
@@ -204,13 +216,15 @@ def _footer_facts(path: Path) -> FileFacts | InputUnreadable:
 
 
 def _described(con: duckdb.DuckDBPyConnection, path: Path, fmt: str) -> FileFacts | InputUnreadable:
+    told = json_format([path]) if fmt == "json" else "auto"
     try:
         found = con.execute(
-            f"DESCRIBE SELECT * FROM {reader_sql(fmt)}", {"files": duckdb_paths([path])}
+            f"DESCRIBE SELECT * FROM {reader_sql(fmt, array=told == 'array')}",
+            {"files": duckdb_paths([path])},
         ).fetchall()
     except duckdb.Error as exc:
         return InputUnreadable(f"{path}: not a readable {fmt.upper()} file ({_short(exc)})")
-    return FileFacts(fmt, tuple((str(row[0]), str(row[1])) for row in found))
+    return FileFacts(fmt, tuple((str(row[0]), str(row[1])) for row in found), json_format=told)
 
 
 def _short(exc: BaseException) -> str:

@@ -17,7 +17,7 @@ from duckdb.sqltypes import DuckDBPyType
 
 from faith_udfs.frames import parse_columns  # noqa: F401 - the one `--columns` parser, CLI and Python alike
 from flows.errors import InputUnreadable
-from flows.read.small_json import SMALL_JSON_BYTES, small_objects
+from flows.read.small_json import SMALL_JSON_BYTES, bom_array, small_objects
 
 FORMATS = ("parquet", "csv", "json")
 # `--format` spellings: JSON Lines and NDJSON are DuckDB's newline-delimited JSON.
@@ -149,15 +149,32 @@ def duckdb_paths(paths: list[Path]) -> list[str]:
     return [re.sub(r"([\[\]*?])", r"[\1]", str(path)) for path in paths]
 
 
-def reader_sql(fmt: str, together: bool = False) -> str:
+def reader_sql(fmt: str, together: bool = False, array: bool = False) -> str:
     """DuckDB's table function reading `$files` in `fmt`. `together`: a run of files alike
     (flows/read/streaming.py) read in one query, each row's file in FILE_COLUMN; a run of CSV
     files shares one header line, so DuckDB sniffs the first file's dialect only (by name,
-    it sniffs every file: ~10 ms a file, most of the time of 5,000 one-row files)."""
+    it sniffs every file: ~10 ms a file, most of the time of 5,000 one-row files). `array`:
+    JSON files that are arrays after a byte-order mark (flows/read/small_json.py: bom_array),
+    which read_json must be told are arrays."""
+    reader = _READERS[fmt]
+    if array and fmt == "json":
+        reader = reader.removesuffix(")") + ", format := 'array')"
     if not together:
-        return _READERS[fmt]
-    reader = _READERS[fmt].removesuffix(")") + f", filename := '{FILE_COLUMN}')"
+        return reader
+    reader = reader.removesuffix(")") + f", filename := '{FILE_COLUMN}')"
     return reader.replace(", union_by_name := true", "") if fmt == "csv" else reader
+
+
+def json_format(paths: list[Path]) -> str:
+    """How DuckDB's JSON readers are to read files alike (their first tells): 'array' for
+    arrays after a byte-order mark, else 'auto'."""
+    return "array" if paths and bom_array(paths[0]) else "auto"
+
+
+def _reader(paths: list[Path], fmt: str) -> str:
+    """reader_sql for these files alike."""
+    array = fmt == "json" and json_format(paths) == "array"
+    return reader_sql(fmt, together=len(paths) > 1, array=array)
 
 
 def json_values_as_text(
@@ -169,13 +186,21 @@ def json_values_as_text(
     passages' column, whose JSON text the contract parses as a list; '' when none is JSON.
     A passages column read as a list of JSON values (`["A.", 5]` in one row: JSON[]) is read
     as the list's JSON text, which the contract parses: a list holding a non-string is
-    quarantined, and the other rows' passages are their text, not '"A."'."""
+    quarantined, and the other rows' passages are their text, not '"A."'. One whose values
+    differ in type (a list in one row, a list's JSON text as a string in another: JSON) is
+    read value by value: a string as its text, as in a file of strings alone."""
     items = []
     for name, kind in zip(columns, types, strict=True):
+        column = quoted(name)
         if str(kind) == "JSON" and name != keep:
-            items.append(f"{quoted(name)} ->> '$' AS {quoted(name)}")
+            items.append(f"{column} ->> '$' AS {column}")
+        elif str(kind) == "JSON" and name == keep:
+            items.append(
+                f"CASE WHEN json_type({column}) = 'VARCHAR' THEN {column} ->> '$' "
+                f"ELSE CAST({column} AS VARCHAR) END AS {column}"
+            )
         elif str(kind) == "JSON[]" and name == keep:
-            items.append(f"CAST(to_json({quoted(name)}) AS VARCHAR) AS {quoted(name)}")
+            items.append(f"CAST(to_json({column}) AS VARCHAR) AS {column}")
     return ", ".join(items)
 
 
@@ -195,7 +220,7 @@ def _ask(paths: list[Path], fmt: str, select: str, failure: str) -> list[tuple]:
     """`select` over the files' rows; a DuckDB error fails the run naming the file."""
     con = reader_connection()
     try:
-        reader = reader_sql(fmt, together=len(paths) > 1)
+        reader = _reader(paths, fmt)
         return con.execute(f"{select} FROM {reader}", {"files": duckdb_paths(paths)}).fetchall()
     except duckdb.Error as exc:
         raise InputUnreadable(f"{_failing(con, paths, fmt)}: {failure} ({_first(exc)})") from exc
@@ -207,7 +232,9 @@ def _failing(con: duckdb.DuckDBPyConnection, paths: list[Path], fmt: str) -> Pat
     """Which of the files a query over all of them failed on: the first that fails alone."""
     for path in paths if len(paths) > 1 else []:
         try:
-            con.execute(f"SELECT count(*) FROM {reader_sql(fmt)}", {"files": duckdb_paths([path])})
+            con.execute(
+                f"SELECT count(*) FROM {_reader([path], fmt)}", {"files": duckdb_paths([path])}
+            )
         except duckdb.Error:
             return path
     return paths[0]
@@ -232,11 +259,11 @@ def duckdb_frames(
     (_json_together)."""
     # Small JSON files are gathered; with larger ones among them, they are read by their list.
     if fmt == "json" and only is None and gather and len(paths) > 1 and _all_small(paths):
-        yield from _json_together(paths, batch_size, names)
+        yield from _json_together(paths, batch_size, list_column, names)
         return
     con = reader_connection()
     files = {"files": duckdb_paths(paths)}
-    reader = reader_sql(fmt, together=len(paths) > 1)
+    reader = _reader(paths, fmt)
     try:
         try:
             select = "*" if only is None else quoted(only)
@@ -259,28 +286,33 @@ def duckdb_frames(
 
 
 def _json_together(
-    paths: list[Path], batch_size: int, names: list[str] | None
+    paths: list[Path], batch_size: int, list_column: str | None, names: list[str] | None
 ) -> Iterator[pl.DataFrame]:
     """JSON files alike read as one: their objects, as written, gathered into one JSON array
     in a temporary file that read_json reads once. read_json over a list of files infers a
     schema for each file (~0.7 ms a one-row file, most of the time of 5,000 of them); the
     types one inference over all the objects finds are those union_by_name finds for files
     alike. Small files only (flows/read/small_json.py), in groups of up to `_GATHERED_BYTES`
-    a temporary file; each row's file in FILE_COLUMN."""
+    a temporary file; each row's file in FILE_COLUMN. `list_column`: the passages, read as
+    duckdb_frames reads them from one file."""
+
+    def frames(files: list[Path], gather: bool = True) -> Iterator[pl.DataFrame]:
+        return duckdb_frames(files, "json", batch_size, list_column, names=names, gather=gather)
+
     for group in _byte_groups(paths, _GATHERED_BYTES):
         if len(group) == 1:  # a file larger than a group: read alone
-            for frame in duckdb_frames(group, "json", batch_size, names=names):
+            for frame in frames(group):
                 yield frame.with_columns(pl.lit(str(group[0])).alias(FILE_COLUMN))
             continue
         with tempfile.TemporaryDirectory(prefix="faithpipe-json-") as folder:
             gathered = Path(folder) / "objects.json"
             files = _gather_objects(group, gathered)
             if files is None:  # one of them cannot be read as objects: read_json says why
-                yield from duckdb_frames(group, "json", batch_size, names=names, gather=False)
+                yield from frames(group, gather=False)
                 continue
             read = 0
             try:
-                for frame in duckdb_frames([gathered], "json", batch_size, names=names):
+                for frame in frames([gathered]):
                     yield frame.with_columns(files.slice(read, frame.height).alias(FILE_COLUMN))
                     read += frame.height
             except InputUnreadable as exc:
@@ -289,7 +321,7 @@ def _json_together(
                         str(exc).replace(str(gathered), str(files[read]), 1)
                     ) from exc
                 # What read_json refuses of the objects gathered, it names in their file.
-                yield from duckdb_frames(group, "json", batch_size, names=names, gather=False)
+                yield from frames(group, gather=False)
 
 
 def _all_small(paths: list[Path]) -> bool:
@@ -324,8 +356,9 @@ def _gather_objects(paths: list[Path], target: Path) -> pl.Series | None:
     con = reader_connection()
     try:
         query = con.sql(
-            "SELECT filename, json FROM read_json_objects($files, filename := true)",
-            params={"files": duckdb_paths(paths)},
+            "SELECT filename, json FROM "
+            "read_json_objects($files, filename := true, format := $format)",
+            params={"files": duckdb_paths(paths), "format": json_format(paths)},
         )
         table = query.to_arrow_table()
     except duckdb.Error:
@@ -349,8 +382,8 @@ def json_strings(paths: list[Path], column: str, batch_size: int) -> Iterator[pl
     if all(_small_strings(path, column) for path in paths):  # small files: parsed here
         return _parsed_strings(paths, column, batch_size)
     pointer = "/" + column.replace("~", "~0").replace("/", "~1")
-    params = {"files": duckdb_paths(paths), "pointer": pointer}
-    objects = "read_json_objects($files)"
+    params = {"files": duckdb_paths(paths), "pointer": pointer, "format": json_format(paths)}
+    objects = "read_json_objects($files, format := $format)"
     con = reader_connection()
     try:
         others = con.execute(

@@ -71,8 +71,9 @@ def count_rows(source: Source) -> int:
 
 def file_runs(source: Source, paths: list[Path], rows_wanted: int) -> Iterator[list[Path]]:
     """The files in order, in runs read together: consecutive files alike (format, columns
-    and their types, `key=value` folders), Parquet ones only while small and up to
-    `rows_wanted` rows a run (CSV and JSON are streamed, so a run of them has no bound)."""
+    and their types, how DuckDB is told to read them, `key=value` folders), Parquet ones only
+    while small and up to `rows_wanted` rows a run (CSV and JSON are streamed, so a run of
+    them has no bound)."""
     run: list[Path] = []
     key: tuple | None = None
     held = 0
@@ -80,7 +81,7 @@ def file_runs(source: Source, paths: list[Path], rows_wanted: int) -> Iterator[l
         facts = file_facts(path, source)
         small = _small(facts, rows_wanted)
         hive = tuple(hive_values(path, source.root))
-        alike = (facts.format, is_compressed(path), facts.columns, hive)
+        alike = (facts.format, is_compressed(path), facts.columns, facts.json_format, hive)
         rows = (facts.rows or 0) if facts.format == "parquet" else 0
         if run and (not small or alike != key or held + rows > rows_wanted):
             yield run

@@ -1,0 +1,201 @@
+"""Faults in JSON logs: passages holding a non-string, records that are no object, nesting past
+what can be read, a byte-order mark. A bad row is quarantined alone and the others read as from
+a clean file (same content hash); a bad file is exit 3 naming it, nothing written; never exit 1.
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+from pathlib import Path
+
+import pytest
+
+from flows.read.small_json import bom_array, small_json
+from flows.run.pipeline import run_score
+from flows.run.settings import ScoreSettings
+from tests.support.cli_run import faith_here
+from tests.support.db_reading import query
+
+PASSAGE = "Order A17 shipped on 3 March by courier."
+BOM = b"\xef\xbb\xbf"
+STORED = "SELECT case_id, content_hash, passage_ids FROM case_scores ORDER BY case_id"
+
+
+def _row(case_id: str, passages: object = None, **extra: object) -> dict:
+    return {
+        "case_id": case_id,
+        "input": "Where is A17?",
+        "actual_output": "Order A17 shipped on 3 March.",
+        "retrieval_context": [PASSAGE] if passages is None else passages,
+        "logged_at": "2026-11-01",
+        **extra,
+    }
+
+
+def _lines(*records: object) -> str:
+    return "".join((r if isinstance(r, str) else json.dumps(r)) + "\n" for r in records)
+
+
+def _score(source: Path) -> tuple[dict, Path]:
+    db = source.parent / f"{source.name}.duckdb"
+    run = run_score(ScoreSettings(source=str(source), db=str(db), max_quarantine_share=None))
+    parts = ("rows_scored", "rows_invalid", "rows_pending", "rows_quarantined")
+    assert run["rows_in"] == sum(run[part] for part in parts)
+    return run, db
+
+
+def _clean(folder: Path, *case_ids: str) -> Path:
+    """The same good rows as a clean JSON Lines file: what a faulty file's good rows must match."""
+    folder.mkdir()
+    (folder / "clean.jsonl").write_text(_lines(*(_row(c) for c in case_ids)))
+    return _score(folder / "clean.jsonl")[1]
+
+
+@pytest.mark.parametrize("passages", [[5], ["A.", True]])
+def test_a_non_string_passage_in_a_folder_of_small_files_quarantines_its_row_only(
+    tmp_path: Path, passages: list
+) -> None:
+    """Small files alike are gathered into one read (formats._json_together), which read the
+    passages as JSON values: '"Order A17 ..."' stored, [5] scored as the passage '5'."""
+    logs = tmp_path / "logs"
+    logs.mkdir()
+    (logs / "1.jsonl").write_text(_lines(_row("a")))
+    (logs / "2.jsonl").write_text(_lines(_row("b", passages)))
+    run, db = _score(logs)
+    assert (run["rows_in"], run["rows_scored"], run["rows_quarantined"]) == (2, 1, 1)
+    assert query(db, 'SELECT case_id, "check", value FROM quarantine') == [
+        (
+            "b",
+            "retrieval_context_not_a_list_of_strings",
+            json.dumps(passages, separators=(",", ":")),
+        )
+    ]
+    assert query(db, STORED) == query(_clean(tmp_path / "clean", "a"), STORED)
+    assert query(db, "SELECT truth FROM truths") == [(PASSAGE,)]
+
+
+def test_passages_as_json_text_among_lists_read_as_in_a_file_of_such_strings(
+    tmp_path: Path,
+) -> None:
+    """A string holding a list's JSON text reads as a file of strings alone reads it, not as the
+    JSON string '"[...]"' (quarantined) because another row logged a list."""
+    source = tmp_path / "mixed.jsonl"
+    source.write_text(_lines(_row("a", json.dumps([PASSAGE])), _row("b", [PASSAGE])))
+    run, db = _score(source)
+    assert (run["rows_in"], run["rows_scored"]) == (2, 2)
+    assert query(db, "SELECT DISTINCT content_hash FROM case_scores") == query(
+        _clean(tmp_path / "clean", "a"), "SELECT content_hash FROM case_scores"
+    )
+
+
+def _no_object(folder: Path, name: str, stray: str) -> Path:
+    path = folder / name
+    if name.endswith(".jsonl"):
+        path.write_text(_lines(_row("a"), _row("b"), stray))
+    else:
+        path.write_text(json.dumps([_row("a"), _row("b")])[:-1] + f", {stray}]")
+    return path
+
+
+def test_a_record_that_is_no_object_is_named_beside_a_malformed_file(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The files' keys are asked of DuckDB in one query; a malformed file failed it for all,
+    and the file with a stray record was then read as one `json` column ('missing required
+    columns ... (has: json)'): each is now asked alone when the query fails."""
+    logs = tmp_path / "logs"
+    logs.mkdir()
+    stray = _no_object(logs, "1.jsonl", "5")
+    (logs / "2.jsonl").write_text(_lines(_row("c")) + "{not json\n")
+    db = tmp_path / "f.duckdb"
+    done = faith_here(capsys, "score", str(logs), "--db", str(db), "--prefect", "no")
+    assert done.returncode == 3
+    last = done.stderr.strip().splitlines()[-1]
+    assert last.startswith(f"error: {stray}: record 3 is a JSON number, not an object")
+
+
+def test_a_json_array_nested_deeper_than_can_be_read_is_exit_3(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """As one object a line (tests/flows/cli/test_cli.py), so an array of them."""
+    name = "deep.json"
+    record = json.dumps(_row("a", meta=0)).replace(
+        '"meta": 0', '"meta": ' + '{"a":' * 1000 + "1" + "}" * 1000
+    )
+    source = tmp_path / name
+    source.write_text(record + "\n" if name.endswith(".jsonl") else f"[{record}]")
+    db = tmp_path / "f.duckdb"
+    done = faith_here(capsys, "score", str(source), "--db", str(db), "--prefect", "no")
+    assert done.returncode == 3
+    assert done.stderr.strip().splitlines()[-1].startswith(f"error: {source}: cannot read its data")
+    assert not db.exists() or query(db, "SELECT count(*) FROM case_scores") == [(0,)]
+
+
+def _with_bom(folder: Path, name: str, records: list[dict]) -> Path:
+    text = json.dumps(records) if ".jsonl" not in name else _lines(*records)
+    data = BOM + text.encode()
+    path = folder / name
+    path.write_bytes(gzip.compress(data) if name.endswith(".gz") else data)
+    return path
+
+
+@pytest.mark.parametrize("name", ["x.json", "x.json.gz", "x.jsonl"])
+def test_a_byte_order_mark_is_read_past(tmp_path: Path, name: str) -> None:
+    """DuckDB tells a JSON array by its first byte: with a mark before it, it read the array as
+    one record ('missing required columns ... (has: json)', then 'record 1 is a JSON array')."""
+    logs = tmp_path / "logs"
+    logs.mkdir()
+    source = _with_bom(logs, name, [_row("a"), _row("b")])
+    run, db = _score(source)
+    assert (run["rows_in"], run["rows_scored"]) == (2, 2)
+    assert query(db, STORED) == query(_clean(tmp_path / "clean", "a", "b"), STORED)
+
+
+def test_a_byte_order_mark_on_a_large_array_among_plain_files(tmp_path: Path) -> None:
+    """A file past small_json's 256 KiB is read by DuckDB alone, and files alike are read
+    together: an array after a mark must be told so, and is not read with plain files."""
+    logs = tmp_path / "logs"
+    logs.mkdir()
+    (logs / "1.jsonl").write_text(_lines(_row("a")))
+    _with_bom(logs, "2.json", [_row("b", note="n" * 300_000), _row("c")])
+    (logs / "3.json").write_text(json.dumps([_row("d")]))
+    run, db = _score(logs)
+    assert (run["rows_in"], run["rows_scored"]) == (4, 4)
+    clean = _clean(tmp_path / "clean", "a", "b", "c", "d")
+    assert query(db, "SELECT case_id, content_hash FROM case_scores ORDER BY 1") == query(
+        clean, "SELECT case_id, content_hash FROM case_scores ORDER BY 1"
+    )
+
+
+@pytest.mark.parametrize(
+    ("data", "array"),
+    [
+        (BOM + b' \n[{"a": 1}]', True),
+        (b'[{"a": 1}]', False),  # DuckDB tells this one itself
+        (BOM + b'{"a": 1}\n{"a": 2}\n', False),
+    ],
+)
+def test_only_an_array_after_a_mark_is_told_to_duckdb(
+    tmp_path: Path, data: bytes, array: bool
+) -> None:
+    path = tmp_path / "x.json"
+    path.write_bytes(data)
+    objects, told = small_json(path)
+    assert objects is not None
+    assert [value["a"] for value in objects] in ([1], [1, 2])
+    assert told is array
+    assert bom_array(path) is array  # the same, for a file too large to parse here
+
+
+def test_a_corrupt_gzip_json_file_is_exit_3(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Inflating a small file here raised zlib.error (exit 1); DuckDB names what is wrong."""
+    packed = gzip.compress(_lines(*(_row(f"c{i}") for i in range(20))).encode())
+    source = tmp_path / "x.jsonl.gz"
+    source.write_bytes(packed[:20] + bytes(b ^ 0x55 for b in packed[20:40]) + packed[40:])
+    db = tmp_path / "f.duckdb"
+    done = faith_here(capsys, "score", str(source), "--db", str(db), "--prefect", "no")
+    assert done.returncode == 3
+    assert done.stderr.strip().splitlines()[-1].startswith(f"error: {source}: ")

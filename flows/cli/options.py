@@ -69,7 +69,7 @@ def add_source_argument(parser: argparse.ArgumentParser) -> None:
 def add_read_arguments(parser: argparse.ArgumentParser) -> None:
     """--format, --columns, --case-id, --conversation-window: how SOURCE is read
     (docs/conversations.md)."""
-    from flows.read.formats import FORMAT_CHOICES
+    from flows.read.read_options import FORMAT_CHOICES
 
     read = parser.add_argument_group("reading SOURCE (docs/conversations.md)")
     read.add_argument(

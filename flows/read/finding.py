@@ -17,7 +17,7 @@ from typing import NoReturn
 
 from flows.errors import InputUnreadable
 from flows.read.file_facts import FileFacts, described_facts, gather_facts, parquet_facts
-from flows.read.formats import ReadOptions, check_mapping, named_format
+from flows.read.read_options import ReadOptions, check_mapping, named_format
 from flows.read.shapes import Source
 from flows.read.three_tables import THREE_TABLES
 from schemas import REQUIRED_COLUMNS

@@ -1,13 +1,13 @@
-"""How a source's files are read: which format each is, the column mapping, and DuckDB's own
-CSV and JSON readers streamed in bounded batches (Parquet stays with source.py's reader)."""
+"""How a source's files are read: DuckDB's own CSV and JSON readers streamed in bounded batches
+(Parquet stays with source.py's reader); which format each file is and the column mapping are
+flows/read/read_options.py's."""
 
 from __future__ import annotations
 
 import os
 import re
 import tempfile
-from collections.abc import Iterator, Mapping
-from dataclasses import dataclass, field
+from collections.abc import Iterator
 from pathlib import Path
 
 import duckdb
@@ -15,20 +15,9 @@ import polars as pl
 import pyarrow as pa
 from duckdb.sqltypes import DuckDBPyType
 
-from faith_udfs.frames import parse_columns  # noqa: F401 - the one `--columns` parser, CLI and Python alike
 from flows.errors import InputUnreadable
 from flows.read.small_json import SMALL_JSON_BYTES, bom_array, small_objects
 
-FORMATS = ("parquet", "csv", "json")
-# `--format` spellings: JSON Lines and NDJSON are DuckDB's newline-delimited JSON.
-FORMAT_CHOICES = ("auto", *FORMATS, "jsonl", "ndjson")
-_EXTENSIONS = {
-    ".parquet": "parquet",
-    ".csv": "csv",
-    ".json": "json",
-    ".jsonl": "json",
-    ".ndjson": "json",
-}
 # What DuckDB's readers may hold in memory while streaming a file: they spill past it.
 _READER_MEMORY = "512MB"
 # DuckDB's readers, by format. CSV: every column as text, so no type guessed from the first
@@ -46,100 +35,6 @@ _READERS = {
 }
 # The column a run of files read in one query names each row's file in.
 FILE_COLUMN = "__faithpipe_file"
-CONTRACT_NAMES = (
-    "case_id",
-    "input",
-    "actual_output",
-    "retrieval_context",
-    "logged_at",
-    "conversation_id",
-    "turn",
-    "role",
-    "content",
-    "messages",
-)
-
-
-@dataclass(frozen=True)
-class ReadOptions:
-    """How to read a source: its format, which of its columns are the contract's, how a
-    missing case_id is made, and (turns) how many earlier turns a case may rely on."""
-
-    format: str = "auto"
-    # contract name -> the source's column name (`--columns input=question,...`)
-    columns: Mapping[str, str] = field(default_factory=dict)
-    case_id: str = "given"  # given | content
-    conversation_window: int = 4
-
-    def __post_init__(self) -> None:
-        if self.format not in FORMAT_CHOICES:
-            raise ValueError(f"--format {self.format}: choose one of {', '.join(FORMAT_CHOICES)}")
-        unknown = sorted(set(self.columns) - set(CONTRACT_NAMES))
-        if unknown:
-            raise ValueError(
-                f"--columns {', '.join(unknown)}: not a contract column "
-                f"(choose from {', '.join(CONTRACT_NAMES)})"
-            )
-        if self.case_id not in ("given", "content"):
-            raise ValueError(f"--case-id {self.case_id}: choose given or content")
-
-    @property
-    def wanted_format(self) -> str | None:
-        """The format --format names (None: by extension)."""
-        if self.format == "auto":
-            return None
-        return "json" if self.format in ("jsonl", "ndjson") else self.format
-
-    def source_name(self, contract_name: str) -> str:
-        """The source's column holding `contract_name`."""
-        return self.columns.get(contract_name, contract_name)
-
-
-def format_of(path: Path, options: ReadOptions) -> str | None:
-    """The file's format: --format's, else its extension's (`.gz` looked through); None when
-    the name says no format faithpipe reads."""
-    suffixes = [s.lower() for s in path.suffixes]
-    if suffixes and suffixes[-1] == ".gz":
-        suffixes = suffixes[:-1]
-    by_name = _EXTENSIONS.get(suffixes[-1]) if suffixes else None
-    return options.wanted_format or by_name
-
-
-def named_format(path: Path, options: ReadOptions) -> bool:
-    """Whether a file found in a folder or glob is one to read: its name says a format (the
-    one --format names, when given)."""
-    suffixes = [s.lower() for s in path.suffixes]
-    if suffixes and suffixes[-1] == ".gz":
-        suffixes = suffixes[:-1]
-    found = _EXTENSIONS.get(suffixes[-1]) if suffixes else None
-    return found is not None and options.wanted_format in (None, found)
-
-
-def mapped(frame: pl.DataFrame, options: ReadOptions) -> pl.DataFrame:
-    """The frame with the mapped columns under their contract names."""
-    renames = _renames(frame.columns, options)
-    check_mapping(frame.columns, options, "the source")
-    return frame.rename(renames) if renames else frame
-
-
-def check_mapping(columns: list[str], options: ReadOptions, where: str) -> None:
-    """Refuse a `--columns` mapping onto a name the columns have already (exit 3): two
-    columns would carry one contract name. Checked on each file's columns before a run
-    starts, and on each frame read."""
-    clashing = [name for name in _renames(columns, options).values() if name in columns]
-    if clashing:
-        raise InputUnreadable(
-            f"{where}: --columns maps onto {', '.join(clashing)}, which it has already: "
-            "map that column too, or drop it"
-        )
-
-
-def _renames(columns: list[str], options: ReadOptions) -> dict[str, str]:
-    return {
-        source: name
-        for name, source in options.columns.items()
-        if source in columns and source != name
-    }
 
 
 def duckdb_paths(paths: list[Path]) -> list[str]:

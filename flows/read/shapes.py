@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 
 import polars as pl
 
-from flows.read.formats import ReadOptions, format_of
+from flows.read.read_options import ReadOptions, format_of
 
 if TYPE_CHECKING:
     from flows.read.file_facts import FileFacts

@@ -16,7 +16,8 @@ import pyarrow.parquet as pq
 from flows.errors import InputUnreadable
 from flows.read.file_facts import FileFacts, is_compressed
 from flows.read.finding import file_facts, hive_values
-from flows.read.formats import FILE_COLUMN, count_file_rows, duckdb_frames, mapped
+from flows.read.formats import FILE_COLUMN, count_file_rows, duckdb_frames
+from flows.read.read_options import mapped
 from flows.read.shapes import RawBatch, Source
 from flows.read.three_tables import three_table_batches
 

@@ -17,7 +17,8 @@ import duckdb
 import polars as pl
 
 from flows.errors import InputUnreadable
-from flows.read.formats import FORMATS, duckdb_paths, json_values_as_text, quoted, reader_sql
+from flows.read.formats import duckdb_paths, json_values_as_text, quoted, reader_sql
+from flows.read.read_options import FORMATS
 from flows.read.shapes import RawBatch, Source
 from flows.store.db import sql
 

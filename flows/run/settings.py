@@ -11,7 +11,7 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from faith_udfs import MetricConfig
 from flows.judges.settings import JudgeSettings
-from flows.read.formats import ReadOptions, parse_columns
+from flows.read.read_options import ReadOptions, parse_columns
 from flows.read.source import DEFAULT_BATCH_SIZE
 from flows.store.db import DEFAULT_DB
 from schemas import SizeLimits

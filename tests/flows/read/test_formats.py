@@ -14,7 +14,7 @@ import pytest
 
 from faith_udfs.errors import ConfigError
 from flows.errors import InputUnreadable
-from flows.read.formats import ReadOptions, parse_columns
+from flows.read.read_options import ReadOptions, parse_columns
 from flows.read.source import resolve_source
 from flows.run.pipeline import run_score
 from flows.run.settings import ScoreSettings
@@ -176,6 +176,9 @@ def test_a_bad_mapping_is_a_settings_error() -> None:
         ScoreSettings(source="x", columns={"question": "input"})
     with pytest.raises(ValueError, match="--format"):
         ScoreSettings(source="x", format="xml")
+    # one column as two: the rename kept one, and the other was quarantined row by row as null
+    with pytest.raises(ValueError, match="input=text, actual_output=text: one column cannot be"):
+        ScoreSettings(source="x", columns=parse_columns("input=text,actual_output=text"))
 
 
 def test_repeated_case_ids_in_a_csv_follow_the_duplicate_rule(tmp_path: Path) -> None:

@@ -82,15 +82,25 @@ class Sides:
                 parts.append(f"--{end} {getattr(self, end)}")
         return ", ".join(parts)
 
-    def label(self, side: str, config: str) -> str:
-        """How a side is named in the verdict: its segment value, window or config."""
-        value = getattr(self, side)
-        if value is not None:
-            return str(value)
+    def window(self, side: str) -> tuple[date | None, date | None]:
+        """A side's days: its own --X-since/--X-until, else --since/--until."""
         since, until = getattr(self, f"{side}_since"), getattr(self, f"{side}_until")
-        if since is not None or until is not None:
-            return f"{since or '…'}..{until or '…'}"
-        return config  # whole: what --a-config takes
+        return (self.since if since is None else since, self.until if until is None else until)
+
+    def same_cases(self, a_config: str, b_config: str) -> bool:
+        """Whether both sides select the same cases under the same config: nothing to compare."""
+        same_window = self.window("a") == self.window("b")
+        return a_config == b_config and self.a == self.b and same_window
+
+    def labels(self, a_config: str, b_config: str) -> tuple[str, str]:
+        """How the sides are named in the verdict: by what tells them apart, their segment
+        values, else their windows, else their configs (whole: what --a-config takes)."""
+        if self.a != self.b:
+            return str(self.a), str(self.b)
+        (a_since, a_until), (b_since, b_until) = self.window("a"), self.window("b")
+        if (a_since, a_until) != (b_since, b_until):
+            return f"{a_since or '…'}..{a_until or '…'}", f"{b_since or '…'}..{b_until or '…'}"
+        return a_config, b_config
 
 
 def compare(
@@ -110,6 +120,11 @@ def compare(
     a_config, b_config = con.sql(
         sql("compare_sides"), params=_used(params, "compare_sides")
     ).fetchall()[0]
+    if a_config is not None and sides.same_cases(a_config, b_config):
+        raise ConfigError(
+            f"side A and side B are the same ({sides.options('a', a_config)}): nothing to "
+            "compare; give --b-config, --segment COL --a VALUE --b VALUE, or two windows"
+        )
     rates = _one_row(con, "compare_pass_rates", params)
     if rates["n_a"] == 0 or rates["n_b"] == 0:
         refuse_nothing_compared(con, sides, a_config, b_config)
@@ -119,9 +134,7 @@ def compare(
     interval = bootstrap_mean_diff(
         cases["a_score"], cases["b_score"], paired=paired, reps=reps, seed=seed
     )
-    a_label, b_label = sides.label("a", a_config), sides.label("b", b_config)
-    if a_label == b_label:
-        a_label, b_label = f"A ({a_label})", f"B ({b_label})"
+    a_label, b_label = sides.labels(a_config, b_config)
     counted = int(rates["pairs"]) if paired else int(rates["n_a"]) + int(rates["n_b"])
     verdict = verdict_line(
         b_label,

@@ -612,8 +612,9 @@ GROUP BY config_id, conversation_id;
 -- A config not given is the one scored most recently; b_config defaults to a_config.
 -- Sides that differ by config only (the same segment value and days, or none) hold the same
 -- cases: compared case by case (paired, joined on case_id). Sides of different segment values
--- or days hold different cases, whatever their configs (unpaired). Only scored cases count.
--- Differences are B minus A.
+-- or days hold different cases, whatever their configs (unpaired). Sides that differ in nothing
+-- hold the same cases too (paired; `faith compare` refuses them: nothing to compare). Only
+-- scored cases count. Differences are B minus A.
 
 -- Two-sided tail of the standard normal at |z| (Abramowitz & Stegun 7.1.26, error < 1.5e-7).
 CREATE OR REPLACE MACRO normal_two_sided_p(z) AS
@@ -642,8 +643,7 @@ sides AS (
         CASE
             WHEN segment IS NULL AND (a IS NOT NULL OR b IS NOT NULL)
                 THEN error('a and b are values of a segment column: give segment too')
-            ELSE coalesce(a_config, l.config_id) <> coalesce(b_config, a_config, l.config_id)
-                AND CAST(a AS VARCHAR) IS NOT DISTINCT FROM CAST(b AS VARCHAR)
+            ELSE CAST(a AS VARCHAR) IS NOT DISTINCT FROM CAST(b AS VARCHAR)
                 AND CAST(coalesce(a_since, since) AS DATE)
                     IS NOT DISTINCT FROM CAST(coalesce(b_since, since) AS DATE)
                 AND CAST(coalesce(a_until, until) AS DATE)

@@ -114,6 +114,34 @@ def test_a_side_whose_segment_value_selects_nothing_is_named(
     assert comparisons_kept(db) == before
 
 
+@pytest.mark.parametrize(
+    "args",
+    [
+        [],  # bare: the config scored most recently against itself
+        ["--a-config", "old", "--b-config", "old"],
+        ["--segment", "app_version", "--a", "2.4.0", "--b", "2.4.0", "--since", "2026-10-01"],
+        ["--a-since", "2026-10-02", "--since", "2026-10-02"],  # the same day, said two ways
+    ],
+)
+def test_two_sides_that_are_the_same_cases_are_refused(
+    db: Path, capsys: pytest.CaptureFixture[str], args: list[str]
+) -> None:
+    """Such a comparison was read as unpaired: '6,006 unpaired cases' of one set twice."""
+    before = comparisons_kept(db)
+    assert main(["compare", "--db", str(db), *args]) == 2
+    line = one_error_line(capsys)
+    assert "side A and side B are the same (config " in line
+    assert line.endswith("nothing to compare; give --b-config, --segment COL --a VALUE --b "
+                         "VALUE, or two windows")  # fmt: skip
+    assert comparisons_kept(db) == before
+    con = connect(db, read_only=True)
+    try:  # in SQL, the same cases twice are paired: every pair agrees
+        same = "SELECT paired, pairs, a_only + b_only, diff FROM compare_pass_rates(a := NULL)"
+        assert con.sql(same).fetchall() == [(True, 300, 0, 0.0)]
+    finally:
+        con.close()
+
+
 def test_two_configs_without_a_case_in_common_are_refused(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -208,6 +208,9 @@ def test_two_configs_of_one_app_version_stay_paired(db: Path, faith_compare: Com
     rates = result["pass_rates"]
     assert result["paired"] is True
     assert rates["pairs"] == 150
+    # the sides are told apart by their configs ('A A (2.4.0) (config old)' before)
+    assert (result["a"]["label"], result["b"]["label"]) == ("old", "new")
+    assert result["verdict"].startswith("new passes ")
     assert rates["a_only"] == sum(
         passes("old", i) and not passes("new", i) for i in range(0, 300, 2)
     )

@@ -42,9 +42,11 @@ class DatabaseWriteFailed(FaithError):
 
 class RunAlarm(FaithError):
     """A run that kept everything yet should not look green (exit 8, 11, 15). `night`: the
-    nightly run's row and judge check, for the lines `faith nightly` prints before the error."""
+    nightly run's row and judge check, for the lines `faith nightly` prints before the error;
+    `run`: a score run's row, for the run line `faith score` prints before it."""
 
     night: dict[str, Any] | None = None
+    run: dict[str, Any] | None = None
 
 
 class TooManyInvalid(RunAlarm):

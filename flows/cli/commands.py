@@ -6,6 +6,7 @@ import argparse
 import os
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 from polars.exceptions import PanicException
 
@@ -28,7 +29,7 @@ from flows.cli.options import (
 )
 from flows.cli.routes import execute, use_prefect
 from flows.cli.settings import run_settings
-from flows.errors import DatabaseWriteFailed
+from flows.errors import DatabaseWriteFailed, RunAlarm
 from flows.printable import printable
 
 
@@ -208,22 +209,34 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def score_command(args: argparse.Namespace) -> int:
-    from flows.run.cost_summary import dry_run_line, spend_line
+    from flows.run.cost_summary import dry_run_line
     from flows.run.deadline import run_deadline
-    from flows.run.summary import run_line
 
     settings = run_settings(args, flow="score")
-    with run_deadline(args.run_timeout):
-        run = execute(settings, prefect=use_prefect(args.prefect))
+    try:
+        with run_deadline(args.run_timeout):
+            run = execute(settings, prefect=use_prefect(args.prefect))
+    except RunAlarm as exc:  # exit 8 or 11 after a run kept whole: its line, then the error
+        if exc.run is not None:
+            print_run(exc.run)
+        raise
     if run.get("dry_run"):
         print(dry_run_line(run))
         if run.get("dry_run_alarm"):  # the real run would end so: exit 11 or 8
             raise run["dry_run_alarm"]
         return EXIT_OK
+    print_run(run)
+    return EXIT_OK
+
+
+def print_run(run: dict[str, Any]) -> None:
+    """A finished run's line, and what its judge calls cost when it made any."""
+    from flows.run.cost_summary import spend_line
+    from flows.run.summary import run_line
+
     print(run_line(run))
     if run["judge_calls"] or run["judge_cached"]:
         print(spend_line(run))
-    return EXIT_OK
 
 
 def runs_command(args: argparse.Namespace) -> int:

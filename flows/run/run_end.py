@@ -85,9 +85,10 @@ def complete_run(
         if too_many_invalid
         else None
     )
-    if alarm is not None and not settings.dry_run:
-        raise alarm
     row = {**run_row(con, run_id), "quarantine_checks": top_quarantine_checks(con, run_id)}
+    if alarm is not None and not settings.dry_run:
+        alarm.run = row  # the CLI prints the run line before the error
+        raise alarm
     # A dry run's estimate is printed first; its caller raises the alarm after it.
     return {**row, "dry_run_alarm": alarm} if settings.dry_run else row
 

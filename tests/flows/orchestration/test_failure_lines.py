@@ -74,6 +74,8 @@ def test_a_run_past_the_invalid_share_prints_what_the_plain_route_prints(
     assert not any(text in done["yes"].stderr for text in ENGINE_LINES), done["yes"].stderr
     assert lines["yes"][-1].startswith("error: run "), lines["yes"]
     assert "3 of 10 judged cases (30.0%) ended invalid" in lines["yes"][-1]
+    for child in done.values():  # the run line first, on both routes
+        assert "completed: 10 rows in = 7 scored (7 new) + 3 invalid" in child.stdout
 
 
 def test_with_v_prefects_own_lines_and_the_traceback_are_shown(

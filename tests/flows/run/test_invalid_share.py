@@ -60,6 +60,8 @@ def test_a_run_mostly_invalid_exits_8_keeps_everything_and_warns(tmp_path: Path)
     errors = [line for line in done.stderr.splitlines() if line.startswith("error:")]
     assert len(errors) == 1
     assert "3 of 10 judged cases (30.0%) ended invalid" in errors[0]
+    # the run's line is printed as for any run: the ledger holds whatever the exit code
+    assert "completed: 10 rows in = 7 scored (7 new) + 3 invalid + 0 pending" in done.stdout
     ((status, rows_in, newly, invalid, warning),) = runs(db)
     assert (status, rows_in, newly, invalid) == ("completed", 10, 7, 3)
     assert "more than --max-invalid-share 0.1" in warning

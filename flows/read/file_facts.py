@@ -16,7 +16,14 @@ import pyarrow.parquet as pq
 from pyarrow import fs
 
 from flows.errors import InputUnreadable
-from flows.read.formats import duckdb_paths, json_format, reader_connection, reader_sql
+from flows.read.csv_dialect import bad_line, unsniffed
+from flows.read.formats import (
+    duckdb_paths,
+    error_line,
+    json_format,
+    reader_connection,
+    reader_sql,
+)
 from flows.read.small_json import object_keys, small_json
 
 # A Parquet file at most this long is read whole to read its footer: opening it through
@@ -210,7 +217,7 @@ def _footer_facts(path: Path) -> FileFacts | InputUnreadable:
                 metadata = pq.read_metadata(file)
         schema = metadata.schema.to_arrow_schema()
     except (OSError, pa.ArrowException) as exc:
-        return InputUnreadable(f"{path}: not a readable Parquet file ({_short(exc)})")
+        return InputUnreadable(f"{path}: not a readable Parquet file ({error_line(exc)})")
     columns = tuple((field.name, str(field.type)) for field in schema)
     return FileFacts("parquet", columns, metadata.num_rows)
 
@@ -223,10 +230,11 @@ def _described(con: duckdb.DuckDBPyConnection, path: Path, fmt: str) -> FileFact
             {"files": duckdb_paths([path])},
         ).fetchall()
     except duckdb.Error as exc:
-        return InputUnreadable(f"{path}: not a readable {fmt.upper()} file ({_short(exc)})")
+        return InputUnreadable(f"{path}: not a readable {fmt.upper()} file ({error_line(exc)})")
+    names = [str(row[0]) for row in found]
+    if fmt == "csv" and unsniffed(names):
+        header = _first_line(path).decode("utf-8-sig", errors="replace").rstrip("\r\n")
+        failed = bad_line(con, path, header)
+        if failed is not None:
+            return failed
     return FileFacts(fmt, tuple((str(row[0]), str(row[1])) for row in found), json_format=told)
-
-
-def _short(exc: BaseException) -> str:
-    text = str(exc).strip()
-    return text.splitlines()[0] if text else type(exc).__name__

@@ -24,12 +24,16 @@ _READER_MEMORY = "512MB"
 # rows can fail on a later one (the contract casts and quarantines value by value). JSON: the
 # types are inferred from the whole file, so a column whose values differ in type arrives as
 # JSON text instead of failing the read.
+# A CSV line up to 16 MB (an answer and a context past the size limits, which quarantine the
+# row) is read, not the 2 MB past which DuckDB refuses the whole file; its buffer twice that,
+# or the larger limit alone slows every read by a quarter.
+CSV_LINE_BYTES = 16 * 1024 * 1024
 _READERS = {
-    # A line up to 16 MB (an answer and a context past the size limits, which quarantine
-    # the row) is read, not the 2 MB past which DuckDB refuses the whole file; its buffer
-    # twice that, or the larger limit alone slows every read by a quarter.
+    # The quote is RFC 4180's: left to the sniffer, one unbalanced quote made it read the
+    # file with none, every JSON passage list its quoted text (all rows quarantined); told,
+    # it gives up on the file (flows/read/csv_dialect.py names the line).
     "csv": "read_csv($files, all_varchar := true, header := true, union_by_name := true, "
-    "max_line_size := 16777216, buffer_size := 33554432)",
+    f"quote := '\"', max_line_size := {CSV_LINE_BYTES}, buffer_size := {2 * CSV_LINE_BYTES})",
     "json": "read_json($files, union_by_name := true, sample_size := -1)",
     "parquet": "read_parquet($files, union_by_name := true)",
 }
@@ -118,7 +122,8 @@ def _ask(paths: list[Path], fmt: str, select: str, failure: str) -> list[tuple]:
         reader = _reader(paths, fmt)
         return con.execute(f"{select} FROM {reader}", {"files": duckdb_paths(paths)}).fetchall()
     except duckdb.Error as exc:
-        raise InputUnreadable(f"{_failing(con, paths, fmt)}: {failure} ({_first(exc)})") from exc
+        failed = _failing(con, paths, fmt)
+        raise InputUnreadable(f"{failed}: {failure} ({error_line(exc)})") from exc
     finally:
         con.close()
 
@@ -175,7 +180,7 @@ def duckdb_frames(
             yield from _rebatched(query.to_arrow_reader(batch_size), batch_size)
         except duckdb.Error as exc:
             failed = _failing(con, paths, fmt)
-            raise InputUnreadable(f"{failed}: cannot read its data ({_first(exc)})") from exc
+            raise InputUnreadable(f"{failed}: cannot read its data ({error_line(exc)})") from exc
     finally:
         con.close()
 
@@ -362,6 +367,14 @@ def quoted(name: str) -> str:
     return '"' + name.replace('"', '""') + '"'
 
 
-def _first(exc: BaseException) -> str:
-    text = str(exc).strip()
-    return text.splitlines()[0] if text else type(exc).__name__
+def error_line(exc: BaseException) -> str:
+    """DuckDB's error in one line: its first, and for a CSV line it cannot read what is wrong
+    with it ('Expected Number of Columns: 5 Found: 6'), which DuckDB says after the line
+    itself (left out: a log's text, up to 16 MB)."""
+    lines = [line.strip() for line in str(exc).strip().splitlines()]
+    if not lines:
+        return type(exc).__name__
+    if "CSV Error on Line" not in lines[0]:
+        return lines[0]
+    reasons = [line for line in lines[1:3] if line and not line.startswith("Original Line")]
+    return f"{lines[0]}: {reasons[0]}" if reasons else lines[0]

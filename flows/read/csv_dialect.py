@@ -1,0 +1,45 @@
+"""A CSV file DuckDB's sniffer could not read as a table: one line it cannot fit (an unbalanced
+quote, a line with a field too many) makes it give up on the dialect, and it reads the file
+as one column named by the whole header line. Read strictly in the header's own dialect, the
+file names that line instead (exit 3), where the run reported every column missing."""
+
+from __future__ import annotations
+
+import csv
+from pathlib import Path
+
+import duckdb
+
+from flows.errors import InputUnreadable
+from flows.read.formats import CSV_LINE_BYTES, duckdb_paths, error_line
+
+# The delimiters a header line may be split by; the one it holds most is its own.
+_DELIMITERS = (",", ";", "\t", "|")
+
+_STRICT = (
+    "SELECT count(*) FROM read_csv($files, auto_detect := false, header := true, "
+    "delim := $delimiter, quote := '\"', escape := '\"', columns := $columns, "
+    f"max_line_size := {CSV_LINE_BYTES}, buffer_size := {2 * CSV_LINE_BYTES})"
+)
+
+
+def unsniffed(columns: list[str]) -> bool:
+    """Whether the sniffer read the file as one column whose name is a header line."""
+    return len(columns) == 1 and any(mark in columns[0] for mark in _DELIMITERS)
+
+
+def bad_line(con: duckdb.DuckDBPyConnection, path: Path, header: str) -> InputUnreadable | None:
+    """The file read strictly (quote and escape '"', the header's delimiter): DuckDB's word on
+    its first line that does not fit ('CSV Error on Line: 4: Expected Number of Columns: 5
+    Found: 6'), or None when every line fits."""
+    delimiter = max(_DELIMITERS, key=header.count)
+    names = next(csv.reader([header], delimiter=delimiter), [])
+    columns = dict.fromkeys(names, "VARCHAR")
+    if len(columns) < 2 or len(columns) != len(names):
+        return None  # no header DuckDB could be given: the caller says what is missing
+    params = {"files": duckdb_paths([path]), "delimiter": delimiter, "columns": columns}
+    try:
+        con.execute(_STRICT, params).fetchall()
+    except duckdb.Error as exc:
+        return InputUnreadable(f"{path}: not a readable CSV file ({error_line(exc)})")
+    return None

@@ -1,0 +1,72 @@
+"""A CSV file with one line that does not fit (an unbalanced quote, a field too many) is exit 3
+naming that line, nothing written. DuckDB's sniffer had given up on the dialect instead: it
+read the file without quotes (every row quarantined, exit 11) or as one column named by the
+header ('missing required columns case_id, ... (has: case_id,input,...)'). CSV dialects that
+fit every line still read."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tests.support.cli_run import faith_here
+from tests.support.db_reading import query
+
+HEADER = "case_id,input,actual_output,retrieval_context,logged_at"
+PASSAGES = '"[""Order A17 shipped on 3 March.""]"'
+
+
+def _csv(path: Path, bad: str | None = None, header: str = HEADER) -> Path:
+    """Five rows; the third (line 4 of the file) replaced by `bad` when given."""
+    lines = [header]
+    for i in range(5):
+        good = f"c{i},Where is A17?,Order A17 shipped.,{PASSAGES},2026-11-01"
+        lines.append(bad if bad is not None and i == 2 else good)
+    path.write_text("\n".join(lines) + "\n")
+    return path
+
+
+@pytest.mark.parametrize(
+    ("bad", "says"),
+    [
+        (f'c2,Where is A17?,"Order A17 shipped.,{PASSAGES},2026-11-01', "unterminated quote"),
+        (f"c2,Where is A17?,Order A17 shipped.,{PASSAGES},2026-11-01,x", "Columns: 5 Found: 6"),
+    ],
+)
+def test_a_line_that_does_not_fit_is_exit_3_naming_it(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], bad: str, says: str
+) -> None:
+    source = _csv(tmp_path / "logs.csv", bad)
+    db = tmp_path / "f.duckdb"
+    done = faith_here(capsys, "score", str(source), "--db", str(db), "--prefect", "no")
+    assert done.returncode == 3, done.stderr
+    (line,) = done.stderr.strip().splitlines()
+    assert line.startswith(f"error: {source}: not a readable CSV file (")
+    assert "CSV Error on Line: 4: " in line
+    assert says in line
+    assert not db.exists() or query(db, "SELECT count(*) FROM case_scores") == [(0,)]
+
+
+def test_other_dialects_that_fit_every_line_still_read(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Semicolons, quotes escaped by a backslash, and a bare quote inside an unquoted field."""
+    folder = tmp_path / "logs"
+    folder.mkdir()
+    (folder / "semicolon.csv").write_text(
+        HEADER.replace(",", ";") + '\ns1;q;"Order A17; shipped.";' + PASSAGES + ";2026-11-01\n"
+    )
+    (folder / "backslash.csv").write_text(
+        HEADER + '\nb1,q,"He said \\"shipped\\".","[\\"Order A17 shipped.\\"]",2026-11-01\n'
+    )
+    (folder / "inch.csv").write_text(HEADER + f'\ni1,q,A 5" screen.,{PASSAGES},2026-11-01\n')
+    db = tmp_path / "f.duckdb"
+    done = faith_here(capsys, "score", str(folder), "--db", str(db), "--prefect", "no")
+    assert done.returncode == 0, done.stderr
+    stored = query(db, "SELECT case_id, actual_output FROM case_scores ORDER BY case_id")
+    assert stored == [
+        ("b1", 'He said "shipped".'),
+        ("i1", 'A 5" screen.'),
+        ("s1", "Order A17; shipped."),
+    ]

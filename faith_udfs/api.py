@@ -43,15 +43,30 @@ class LLMTestCase:
     """One logged exchange: what was asked, what the bot said, what it read."""
 
     input: str
-    actual_output: str
+    actual_output: str | None = None  # None, as in DeepEval: a missing answer (invalid)
     retrieval_context: list[str] = field(default_factory=list)
     case_id: str = "case"
     name: str | None = None
     expected_output: str | None = None
     context: list[str] | None = None
+    # DeepEval's other optional fields: taken so a DeepEval script runs unchanged, not read.
+    additional_metadata: dict[str, Any] | None = None
+    metadata: dict[str, Any] | None = None
+    comments: str | None = None
+    tags: list[str] | None = None
+    tools_called: list[Any] | None = None
+    expected_tools: list[Any] | None = None
+    token_cost: float | None = None
+    completion_time: float | None = None
 
     def __post_init__(self) -> None:
         check_case_fields(self)  # `input` is not read: None (a file without it) is fine
+
+
+def case_id_of(case: object) -> str:
+    """A test case's id as text: ours, or "case" for a DeepEval test case, which has none."""
+    given = getattr(case, "case_id", None)
+    return "case" if given is None else str(given)
 
 
 def check_case_fields(case: object) -> None:
@@ -138,7 +153,7 @@ class FaithfulnessMetric:
         self.evaluation_template = evaluation_template
         self.evaluation_model = self.model.identity.model
         self.using_native_model = False
-        self._memo: OrderedDict[tuple[str, tuple[str, ...]], CaseResult] = OrderedDict()
+        self._memo: OrderedDict[tuple[str | None, tuple[str, ...]], CaseResult] = OrderedDict()
         self._reset()
 
     @property
@@ -186,7 +201,7 @@ class FaithfulnessMetric:
     @staticmethod
     def _case_frame(case: LLMTestCase) -> Any:
         contexts = list(case.retrieval_context or ())
-        return cases_frame([case.case_id], [case.actual_output], [contexts])
+        return cases_frame([case_id_of(case)], [case.actual_output], [contexts])
 
     def measure(self, test_case: LLMTestCase, *_: Any, **__: Any) -> float | None:
         """Score one case; returns the score (None when the case is invalid or pending)."""
@@ -202,13 +217,14 @@ class FaithfulnessMetric:
         if self._memoised:
             # the offline judges' rules in plain Python: the batch path's result, ~50x cheaper
             result = one_case_result(
-                self.model, self.config, test_case.case_id, test_case.actual_output, list(contexts)
-            )
+                self.model, self.config, case_id_of(test_case), test_case.actual_output,
+                list(contexts),
+            )  # fmt: skip
             self._frames_of = test_case if result is not None else None
         if result is None:
             spent = judge_tokens(self.model)
             self._frames = score_cases(self._case_frame(test_case), self.model, self.config)
-            result = case_results(self._frames)[test_case.case_id]
+            result = case_results(self._frames)[case_id_of(test_case)]
             after = judge_tokens(self.model)
             self.input_tokens, self.output_tokens = (
                 a - b for a, b in zip(after, spent, strict=True)

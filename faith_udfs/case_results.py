@@ -99,7 +99,7 @@ def case_results(frames: FaithfulnessFrames) -> dict[str, CaseResult]:
 
 
 def cases_frame(
-    case_ids: list[str], answers: list[str], contexts: Sequence[Sequence[str] | None]
+    case_ids: list[str], answers: Sequence[str | None], contexts: Sequence[Sequence[str] | None]
 ) -> pl.DataFrame:
     """The batch path's input frame from Python lists (a missing context is no passage).
 
@@ -109,15 +109,42 @@ def cases_frame(
     """
     flat = [passage for context in contexts if context for passage in context]
     offsets = pl.Series([0, *(len(c) if c else 0 for c in contexts)], dtype=pl.Int64).cum_sum()
-    values = pl.Series(flat, dtype=pl.String).to_arrow()
-    passages = pa.LargeListArray.from_arrays(offsets.to_arrow(), values)
-    return pl.DataFrame(
-        {
-            "case_id": pl.Series(case_ids, dtype=pl.String),
-            "actual_output": pl.Series(answers, dtype=pl.String),
-            "retrieval_context": pl.Series(passages),
-        }
-    )
+    try:
+        values = pl.Series(flat, dtype=pl.String).to_arrow()
+        passages = pa.LargeListArray.from_arrays(offsets.to_arrow(), values)
+        return pl.DataFrame(
+            {
+                "case_id": pl.Series(case_ids, dtype=pl.String),
+                "actual_output": pl.Series(answers, dtype=pl.String),
+                "retrieval_context": pl.Series(passages),
+            }
+        )
+    except UnicodeEncodeError:  # raised from inside polars, naming no case
+        raise ValueError(_not_utf8(case_ids, answers, contexts)) from None
+
+
+def _not_utf8(
+    case_ids: list[str], answers: Sequence[str | None], contexts: Sequence[Sequence[str] | None]
+) -> str:
+    """Which case holds text that is no UTF-8 (a lone surrogate: half an emoji cut in two,
+    as a JSON log's `\\ud83d` decodes), for a one-line error."""
+    for case_id, answer, context in zip(case_ids, answers, contexts, strict=True):
+        for part, text in (("case_id", case_id), ("actual_output", answer),
+                           *(("retrieval_context", p) for p in context or ())):  # fmt: skip
+            if isinstance(text, str) and not _utf8(text):
+                return (
+                    f"case {case_id!r}: its {part} holds a lone surrogate (half of an emoji "
+                    "cut in two?), not UTF-8 text: mend or drop it"
+                )
+    return "a test case holds text that is not UTF-8"
+
+
+def _utf8(text: str) -> bool:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
 
 
 def verbose_logs(result: CaseResult | Any, limit: int | None) -> str:

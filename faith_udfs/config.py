@@ -15,6 +15,13 @@ SCORING_RULES_VERSION = "faithfulness-score-v1"
 
 def check_threshold(value: float, name: str = "threshold") -> None:
     """The one rule for a pass mark: a number from 0 to 1 (the CLI and the report use it too)."""
+    if value is None:  # float(None) was a bare TypeError
+        raise ConfigError(
+            f"{name}=None (DeepEval's score-only mode) is not taken: give a pass mark from 0 "
+            "to 1; the score is kept whatever it is"
+        )
+    if isinstance(value, bool):  # True would pass as 1.0
+        raise ConfigError(f"{name} must be a number from 0 to 1, got {value!r}")
     if not 0.0 <= float(value) <= 1.0:
         raise ConfigError(f"{name} must be between 0 and 1, got {value!r}")
 

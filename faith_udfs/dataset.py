@@ -64,7 +64,8 @@ def cases_from_records(
             LLMTestCase(
                 input=record.get(input),  # type: ignore[arg-type]  # DeepEval: input may be absent
                 actual_output=record[actual_output],
-                retrieval_context=[str(p) for p in passages],
+                # a null passage stays None (a blank passage: the case is invalid), not 'None'
+                retrieval_context=[p if p is None else str(p) for p in passages],  # type: ignore[misc]
                 case_id=str(given) if given is not None else "case",
             )
         )

@@ -12,7 +12,7 @@ import json
 from collections.abc import Callable
 from typing import Any
 
-from faith_udfs.errors import ConfigError, JudgeReplyError
+from faith_udfs.errors import ConfigError, JudgeError, JudgeReplyError
 from faith_udfs.judges import Judge, is_judge
 from faith_udfs.prompt_judge import PromptJudge
 from faith_udfs.prompts import CLAIMS, REASON, TRUTHS, VERDICTS
@@ -123,9 +123,21 @@ class DeepEvalModelJudge(PromptJudge):
         return f"DeepEvalModelJudge(model={self.identity.model!r})"
 
     def _generate(self, prompt: str, schema: str) -> Any:
-        if self._takes_schema:
-            return reply_dict(self.deepeval_model.generate(prompt, schema=STAND_INS[schema]))
-        return reply_dict(self.deepeval_model.generate(prompt))
+        """The model's JSON reply. What its `generate` raises (a provider SDK's error, a
+        dropped connection) is that item's judge error, as DeepEval stores it on the case:
+        the other cases are scored, and `ignore_errors` keeps them."""
+        try:
+            if self._takes_schema:
+                reply = self.deepeval_model.generate(prompt, schema=STAND_INS[schema])
+            else:
+                reply = self.deepeval_model.generate(prompt)
+        except JudgeError:
+            raise
+        except Exception as exc:
+            lines = str(exc).strip().splitlines()
+            detail = f"{type(exc).__name__}: {lines[0]}" if lines else type(exc).__name__
+            raise JudgeError(f"the model's generate() raised {detail}") from exc
+        return reply_dict(reply)
 
     def _render(self, method: str, **context: Any) -> str:
         """The template's prompt, given the keywords its method takes (as DeepEval does)."""

@@ -99,6 +99,13 @@ def evaluate(
     metrics = list(metrics)
     if not metrics:
         raise ValueError("metrics is empty: pass at least one FaithfulnessMetric")
+    for metric in metrics:  # another metric's class, or the class itself: a bare AttributeError
+        if not isinstance(metric, FaithfulnessMetric):
+            what = metric.__name__ if isinstance(metric, type) else type(metric).__name__
+            raise TypeError(
+                f"evaluate() takes FaithfulnessMetric instances, got {what}: faithpipe scores "
+                "faithfulness alone (run other metrics with DeepEval)"
+            )
     for case in cases:
         check_case_fields(case)
     names = [_name_of(case, i) for i, case in enumerate(cases)]

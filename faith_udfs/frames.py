@@ -75,6 +75,12 @@ def score_frame(
     missing = [source for source in mapping.values() if source not in polars_frame.columns]
     if missing:
         raise ValueError(f"columns maps from {missing}, which the frame lacks")
+    taken = [name for name in SCORE_COLUMNS if name in polars_frame.columns]
+    if taken:  # the join would keep the caller's and add ours as score_right
+        raise ValueError(
+            f"the frame has columns {', '.join(taken)} already, which score_frame adds: "
+            "rename or drop them (to score a scored frame again, select its input columns)"
+        )
     contract = polars_frame.select(
         pl.col(mapping.get(name, name)).alias(name)
         for name in CONTRACT_NAMES

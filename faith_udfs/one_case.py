@@ -49,7 +49,7 @@ RULES: dict[type, Rules] = {
 
 
 def one_case_result(
-    judge: Judge, config: MetricConfig, case_id: str, answer: str, passages: list[str]
+    judge: Judge, config: MetricConfig, case_id: str, answer: str | None, passages: list[str]
 ) -> CaseResult | None:
     """The batch path's CaseResult of one case, or None where this path does not apply."""
     rules = RULES.get(type(judge))

@@ -181,6 +181,64 @@ def test_deepeval_arguments_are_taken_or_refused_in_one_line() -> None:
         FaithfulnessMetric(evaluation_template=object)
     with pytest.raises(TypeError, match="colour"):
         FaithfulnessMetric(colour="red")
+    with pytest.raises(ConfigError, match="score-only mode"):  # float(None): a bare TypeError
+        FaithfulnessMetric(threshold=None)  # type: ignore[arg-type]
+    with pytest.raises(ConfigError, match="got True"):
+        FaithfulnessMetric(threshold=True)
+
+
+class FlakyNetworkModel(CustomJudgeModel):
+    """A model whose provider drops the connection on one answer's prompts."""
+
+    def generate(self, prompt: str) -> str:
+        if "Mars" in prompt:
+            raise ConnectionError("Connection reset by peer")
+        return super().generate(prompt)
+
+
+def test_what_a_models_generate_raises_is_that_cases_error() -> None:
+    """It stopped evaluate() as a crash (a bug of faithpipe's): every case's result lost."""
+    metric = FaithfulnessMetric(model=FlakyNetworkModel())
+    result = evaluate(cases()[:3], [metric], display_config=QUIET, error_config=KEEP)
+    data = [test.metrics_data[0] for test in result.test_results]
+    assert [d.score for d in data] == [1.0, 0.5, None]
+    assert data[2].error is not None
+    assert "generate() raised ConnectionError: Connection reset by peer" in data[2].error
+    assert data[2].success is False
+    with pytest.raises(EvaluationError, match="ConnectionError"):
+        evaluate(cases()[:3], [metric], display_config=QUIET)
+
+
+def test_deepeval_test_cases_and_their_other_fields_are_taken() -> None:
+    deepeval_shaped = LLMTestCase(
+        input="q", actual_output=ANSWERS[0], retrieval_context=CONTEXT,
+        additional_metadata={"id": 7}, metadata={"a": 1}, comments="c", tags=["t"],
+        tools_called=[], expected_tools=[],
+        token_cost=0.1, completion_time=1.5,
+    )  # fmt: skip
+    metric = FaithfulnessMetric(model=LexicalJudge())
+    assert metric.measure(deepeval_shaped) == 1.0
+
+    class NoCaseId:  # DeepEval's own test case: no case_id (an AttributeError before)
+        input, actual_output, retrieval_context = "q", ANSWERS[1], CONTEXT
+
+    assert metric.measure(NoCaseId()) == 0.5  # type: ignore[arg-type]
+    assert metric.measure(LLMTestCase(input="q", retrieval_context=CONTEXT)) is None
+    assert metric.status == "invalid"
+
+
+def test_other_metrics_and_text_that_is_no_utf8_are_refused_in_one_line() -> None:
+    class AnswerRelevancyMetric:
+        threshold = 0.5
+
+    for other, named in ((AnswerRelevancyMetric(), "AnswerRelevancyMetric"),
+                         (FaithfulnessMetric, "FaithfulnessMetric")):  # fmt: skip
+        with pytest.raises(TypeError, match=f"FaithfulnessMetric instances, got {named}"):
+            evaluate(cases(), [FaithfulnessMetric(), other], display_config=QUIET)  # type: ignore[list-item]
+    cut = json.loads('"Great news \\ud83d"')  # half an emoji, as a JSON log may hold
+    broken = [*cases()[:2], LLMTestCase(input="q", actual_output=cut, retrieval_context=CONTEXT)]
+    with pytest.raises(ValueError, match="case 'test_case_2': its actual_output holds a lone"):
+        evaluate(broken, [FaithfulnessMetric()], display_config=QUIET, error_config=KEEP)
 
 
 def test_an_evaluation_template_writes_the_prompts() -> None:
@@ -317,6 +375,9 @@ def test_a_pandas_frame_as_a_deepeval_user_builds_it_scores_as_polars_and_arrow_
 
 
 def test_score_frame_refuses_what_it_cannot_read_in_one_line() -> None:
+    scored = score_frame(FRAME, columns=MAPPING, judge=LexicalJudge())
+    with pytest.raises(ValueError, match="has columns score, success, threshold, status"):
+        score_frame(scored, columns=MAPPING)  # the caller's score was kept, ours: score_right
     with pytest.raises(
         TypeError, match="takes a polars DataFrame, a pandas DataFrame or a pyarrow"
     ):

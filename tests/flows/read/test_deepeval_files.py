@@ -42,6 +42,18 @@ def test_each_format_gives_the_same_cases(tmp_path: Path, fmt: str) -> None:
     assert [t.metrics_data[0].score for t in result.test_results] == [1.0, 0.0]  # Mars is not Spain
 
 
+def test_a_null_passage_is_blank_not_the_text_none(tmp_path: Path) -> None:
+    """It was read as the passage 'None', which the answer 'None of it.' then matched."""
+    path = tmp_path / "cases.json"
+    path.write_text(json.dumps([{"input": "q", "actual_output": "None of it.",
+                                 "retrieval_context": [None]}]))  # fmt: skip
+    (case,) = load_test_cases(path)
+    assert case.retrieval_context == [None]
+    metric = FaithfulnessMetric()
+    assert metric.measure(case) is None
+    assert metric.status == "invalid"
+
+
 def test_another_extension_is_refused_in_one_line(tmp_path: Path) -> None:
     with pytest.raises(ValueError, match=r"come as \.csv, \.json or \.jsonl"):
         load_test_cases(tmp_path / "cases.parquet")

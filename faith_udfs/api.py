@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 import sys
 from collections import OrderedDict
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from faith_udfs.case_results import (
@@ -156,17 +156,51 @@ class FaithfulnessMetric:
         self._memo: OrderedDict[tuple[str | None, tuple[str, ...]], CaseResult] = OrderedDict()
         self._reset()
 
+    # DeepEval's settings as attributes, settable as there: a change makes a new config (its
+    # checks run again) and forgets the scores remembered under the old one.
     @property
     def threshold(self) -> float:
         return self.config.effective_threshold
+
+    @threshold.setter
+    def threshold(self, value: float) -> None:
+        self._configure(threshold=value)
 
     @property
     def strict_mode(self) -> bool:
         return self.config.strict_mode
 
+    @strict_mode.setter
+    def strict_mode(self, value: bool) -> None:
+        self._configure(strict_mode=value)
+
     @property
     def include_reason(self) -> bool:
         return self.config.include_reason
+
+    @include_reason.setter
+    def include_reason(self, value: bool) -> None:
+        self._configure(include_reason=value)
+
+    @property
+    def penalize_ambiguous_claims(self) -> bool:
+        return self.config.penalize_ambiguous_claims
+
+    @penalize_ambiguous_claims.setter
+    def penalize_ambiguous_claims(self, value: bool) -> None:
+        self._configure(penalize_ambiguous_claims=value)
+
+    @property
+    def truths_extraction_limit(self) -> int | None:
+        return self.config.truths_extraction_limit
+
+    @truths_extraction_limit.setter
+    def truths_extraction_limit(self, value: int | None) -> None:
+        self._configure(truths_extraction_limit=value)
+
+    def _configure(self, **settings: Any) -> None:
+        self.config = replace(self.config, **settings)
+        self._memo.clear()
 
     @property
     def __name__(self) -> str:  # DeepEval names a metric by its class's `__name__`

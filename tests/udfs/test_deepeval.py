@@ -187,6 +187,21 @@ def test_deepeval_arguments_are_taken_or_refused_in_one_line() -> None:
         FaithfulnessMetric(threshold=True)
 
 
+def test_deepevals_settings_are_attributes_a_script_may_set() -> None:
+    metric = FaithfulnessMetric(model=LexicalJudge(), truths_extraction_limit=3)
+    assert (metric.penalize_ambiguous_claims, metric.truths_extraction_limit) == (False, 3)
+    case = cases()[1]  # half its claims are contradicted: 0.5
+    assert metric.measure(case) == 0.5
+    assert metric.success is True
+    metric.threshold = 0.8  # a property without a setter before: AttributeError
+    assert metric.measure(case) == 0.5  # the score remembered under 0.5 is not reused
+    assert metric.success is False
+    metric.strict_mode = True
+    assert (metric.threshold, metric.measure(case)) == (1.0, 0.0)
+    with pytest.raises(ConfigError, match="between 0 and 1"):
+        metric.threshold = 2
+
+
 class FlakyNetworkModel(CustomJudgeModel):
     """A model whose provider drops the connection on one answer's prompts."""
 

@@ -327,7 +327,9 @@ def print_summary(result: EvaluationResult, seconds: float, file: Any = None) ->
             if row["error"] is not None:
                 why = f"{row['status']}: {row['error']}"
             else:
-                why = f"score {row['score']:.2f} < {row['threshold']:.2f}: {row['reason']}"
+                why = f"score {row['score']:.2f} < {row['threshold']:.2f}"
+                if row["reason"] is not None:  # include_reason=False: no ': None'
+                    why += f": {row['reason']}"
             print(f"  x {row['case']}  {row['name']}  {why}", file=out)
         if failures.height > SHOWN_FAILURES:
             print(f"  ... and {failures.height - SHOWN_FAILURES} more", file=out)

@@ -142,6 +142,9 @@ def test_the_summary_puts_failures_first_and_can_be_silenced(capsys) -> None:
     assert out.getvalue() == printed.replace(
         printed.splitlines()[0], out.getvalue().splitlines()[0]
     )
+    quiet_reason = FaithfulnessMetric(model=LexicalJudge(), threshold=0.7, include_reason=False)
+    evaluate(cases()[:2], [quiet_reason])
+    assert "x test_case_1  Faithfulness  score 0.50 < 0.70\n" in capsys.readouterr().out
 
 
 @pytest.mark.parametrize("middle", ["idk", "borderline"])

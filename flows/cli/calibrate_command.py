@@ -85,10 +85,10 @@ def add_calibrate_command(commands: argparse._SubParsersAction) -> None:
 
 def calibrate_command(args: argparse.Namespace) -> int:
     from faith_udfs.errors import ConfigError
-    from flows.run.calibrate import MAX_SEED, calibrate
+    from flows.run.calibrate import MAX_RESAMPLES, MAX_SEED, calibrate
 
-    if args.resamples < 1:
-        raise ConfigError(f"--resamples must be at least 1, got {args.resamples}")
+    if not 1 <= args.resamples <= MAX_RESAMPLES:
+        raise ConfigError(f"--resamples must be 1 to {MAX_RESAMPLES:,}, got {args.resamples}")
     if not 0 <= args.seed <= MAX_SEED:
         raise ConfigError(f"--seed must be 0 to {MAX_SEED:,}, got {args.seed}")
     result = calibrate(

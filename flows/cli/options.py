@@ -4,6 +4,7 @@ flows/cli/settings.py)."""
 from __future__ import annotations
 
 import argparse
+import math
 
 from flows.judges.endpoint.breaker import DEFAULT_BREAKER_FAILURES
 from flows.judges.endpoint.reply_cap import DEFAULT_MAX_REPLY_BYTES
@@ -106,14 +107,26 @@ def add_lock_timeout_argument(
     parser: argparse.ArgumentParser | argparse._ArgumentGroup, *, help: str | None
 ) -> None:
     """--lock-timeout: how long a writer waits for another run holding the database."""
-    parser.add_argument("--lock-timeout", type=float, default=0.0, metavar="SECONDS", help=help)
+    parser.add_argument("--lock-timeout", type=seconds, default=0.0, metavar="SECONDS", help=help)
+
+
+def seconds(text: str) -> float:
+    """A wait in seconds, as an option gives it: a finite number, 0 or more (`nan` made a wait
+    that never ended, a negative one the same as 0)."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must be a number of seconds, got {text!r}") from None
+    if not math.isfinite(value) or value < 0:
+        raise argparse.ArgumentTypeError(f"must be a number of seconds, 0 or more, got {text}")
+    return value
 
 
 def add_wait_argument(parser: argparse.ArgumentParser) -> None:
     """--wait: how long a reader waits for a run holding the database (see connect_for_reading)."""
     parser.add_argument(
         "--wait",
-        type=float,
+        type=seconds,
         default=DEFAULT_READ_WAIT,
         metavar="SECONDS",
         help="while a run writes the database and there is no snapshot of it to read, wait "

@@ -26,7 +26,24 @@ def read_labels(path: Path | str) -> pl.DataFrame:
     id nor a label (a CSV's blank lines)."""
     path = Path(path)
     frame = _read(path)
+    stripped = [name.strip() for name in frame.columns]
+    twice = sorted({name for name in stripped if stripped.count(name) > 1})
+    if twice:  # polars' DuplicateError on the rename, exit 1
+        raise InputUnreadable(
+            f"labels {path}: more than one column is named {', '.join(map(repr, twice))} "
+            "(spaces around a name do not count): keep one"
+        )
     frame = frame.rename({name: name.strip() for name in frame.columns if name != name.strip()})
+    try:
+        return _labels(frame, path)
+    except pl.exceptions.PolarsError as exc:  # a Duration label, an id that is not UTF-8
+        raise InputUnreadable(
+            f"labels {path}: case_id and label cannot be read as text and 1/0 ({_first_line(exc)})"
+        ) from None
+
+
+def _labels(frame: pl.DataFrame, path: Path) -> pl.DataFrame:
+    """read_labels' checks and casts, on the file's frame."""
     missing = [name for name in ("case_id", "label") if name not in frame.columns]
     if missing:
         found = frame.columns[:6]
@@ -67,6 +84,8 @@ def read_labels(path: Path | str) -> pl.DataFrame:
 
 def _read(path: Path) -> pl.DataFrame:
     """The file as a frame: CSV (by its extension) with every column as text, else Parquet."""
+    if path.suffix.lower() in (".json", ".jsonl", ".ndjson"):
+        raise InputUnreadable(f"labels {path}: labels come as a CSV or a Parquet file, not JSON")
     kind = "CSV" if path.suffix.lower() == ".csv" else "Parquet"
     try:
         if kind == "CSV":
@@ -74,8 +93,15 @@ def _read(path: Path) -> pl.DataFrame:
         return pl.read_parquet(path, glob=False)
     except (OSError, pl.exceptions.PolarsError) as exc:
         raise InputUnreadable(
-            f"labels {path}: not readable as {kind} ({type(exc).__name__})"
+            f"labels {path}: not readable as {kind} ({_first_line(exc)})"
         ) from None
+
+
+def _first_line(exc: BaseException) -> str:
+    """The error's kind and its first line, cut short (a CSV error may quote a long line)."""
+    lines = str(exc).strip().splitlines()
+    text = f"{type(exc).__name__}: {lines[0]}" if lines else type(exc).__name__
+    return text if len(text) <= 200 else text[:199] + "…"
 
 
 def _as_bool(value: pl.Expr) -> pl.Expr:

@@ -43,15 +43,28 @@ from flows.read.labels import read_labels
 from flows.store.calibrations import labelled_cases, load_calibration, save_calibration
 from flows.store.db import open_store
 
-__all__ = ["MAX_SEED", "MIN_LABELS", "CalibrationResult", "calibrate", "check_name"]
+__all__ = [
+    "MAX_LABELS",
+    "MAX_RESAMPLES",
+    "MAX_SEED",
+    "MIN_LABELS",
+    "CalibrationResult",
+    "calibrate",
+    "check_name",
+]
 
 log = logging.getLogger("faithpipe")
 
 # Fewer labels than this leave each fold's fit to a handful of cases and the intervals wide
 # enough to hide any gain: refused.
 MIN_LABELS = 30
+# Fitting holds every case's verdicts under each candidate cut-off pair and threshold, ~1 MB a
+# labelled case (3,003 labels peaked at 3.1 GB): more than this is refused, not OOM-killed.
+MAX_LABELS = 5_000
 DEFAULT_FOLDS = 5
 DEFAULT_RESAMPLES = 1000
+# 1,000,000 resamples held 6 GB for 60 labels; 10**14 failed to allocate (a Rust abort).
+MAX_RESAMPLES = 100_000
 # The seed is stored in `calibrations.seed` (INTEGER).
 MAX_SEED = 2**31 - 1
 
@@ -76,6 +89,11 @@ def check_labels(labels: pl.DataFrame, folds: int) -> None:
     """Refuse labels too few or too one-sided to fit and cross-validate on (exit 2)."""
     if folds < 2:
         raise ConfigError(f"--folds must be at least 2, got {folds}")
+    if labels.height > MAX_LABELS:
+        raise ConfigError(
+            f"too many labels: {labels.height:,} labelled cases, calibration takes at most "
+            f"{MAX_LABELS:,} (fitting holds ~1 MB a case): label a sample of them"
+        )
     if labels.height < MIN_LABELS:
         raise ConfigError(
             f"too few labels: {labels.height} labelled cases, calibration needs at least "
@@ -129,7 +147,7 @@ def calibrate(
     check_name(name)
     labels = read_labels(labels_path)
     check_labels(labels, folds)
-    if not Path(db).exists():
+    if not Path(db).exists() or Path(db).stat().st_size == 0:  # an empty file: none either
         raise ConfigError(f"{db}: no such database; score the labelled cases into it first")
     con = open_store(db, lock_timeout=lock_timeout)
     try:

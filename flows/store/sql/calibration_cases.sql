@@ -1,6 +1,8 @@
 -- The content of labelled cases for `faith calibrate`: each case's answer and, as its context,
 -- the truths stored with its passages under the config that last scored it (an offline
--- judge's config first: its truths are its passages' sentences, what the offline judges read).
+-- judge's config first: its truths are its passages' sentences, what the offline judges read;
+-- and one without a truths limit first: a limited config stored only its passages' first
+-- sentences, and cut-offs fitted on those would be applied to whole passages).
 WITH labelled AS (
     SELECT DISTINCT unnest($case_ids::VARCHAR[]) AS case_id
 ),
@@ -15,6 +17,7 @@ ranked AS (
             PARTITION BY c.case_id
             ORDER BY
                 coalesce(json_extract_string(r.config, '$.judge.kind') IN ('grounded', 'lexical'), false) DESC,
+                coalesce(json_extract(r.config, '$.truths_extraction_limit') = 'null'::JSON, true) DESC,
                 c.scored_at DESC,
                 c.config_id
         ) AS pick

@@ -17,6 +17,7 @@ import pytest
 
 from faith_udfs import Cutoffs, GroundedJudge, MetricConfig, score_cases
 from faith_udfs.calibration_weights import MIN_WEIGHT_LABELS
+from faith_udfs.errors import ConfigError
 from faith_udfs.grounded import (
     GroundedV2Judge,
     GroundedV3Judge,
@@ -30,11 +31,12 @@ from flows.judges.settings import JudgeSettings
 from flows.nightly.nightly_run import run_nightly
 from flows.read.labels import read_labels
 from flows.report import config_names
-from flows.run.calibrate import MIN_LABELS, calibrate
+from flows.run.calibrate import MIN_LABELS, calibrate, check_labels
 from flows.run.pipeline import run_score
 from flows.run.settings import ScoreSettings
+from flows.store.calibrations import labelled_cases
 from schemas import Calibrations
-from tests.support.builders import COMPARED, write
+from tests.support.builders import COMPARED, case_row, cases, write
 from tests.support.planted import planted_cases, separating_supports
 
 LOW, HIGH = separating_supports()  # a perfect cut-off lies above LOW, at most HIGH
@@ -518,6 +520,17 @@ def test_labels_are_read_from_csv_or_parquet_and_refused_when_wrong(tmp_path: Pa
     csv.write_text("id,label\na,1\n")
     with pytest.raises(InputUnreadable, match=r"missing columns \['case_id'\]"):
         read_labels(csv)
+    # each of these was exit 1 (a polars error named by its class alone)
+    csv.write_text("case_id,label,label \na,1,0\n")
+    with pytest.raises(InputUnreadable, match="more than one column is named 'label'"):
+        read_labels(csv)
+    durations = pl.DataFrame({"case_id": ["a"], "label": [1]}).with_columns(
+        label=pl.duration(seconds=pl.col("label"))
+    )
+    with pytest.raises(InputUnreadable, match="cannot be read as text and 1/0"):
+        read_labels(labels_file(tmp_path, durations))
+    with pytest.raises(InputUnreadable, match="a CSV or a Parquet file, not JSON"):
+        read_labels(tmp_path / "labels.jsonl")
 
 
 def test_labels_are_read_as_pandas_and_spreadsheets_write_them(tmp_path: Path) -> None:
@@ -616,8 +629,10 @@ def test_claim_labels_of_one_kind_leave_the_cutoffs_to_the_case_labels(
         (["--seed", "2147483648"], "--seed must be 0 to 2,147,483,647, got 2147483648"),
         (["--name", "a\nb"], "a calibration name must not start or end with a space"),
         (["--name", " padded "], "a calibration name must not start or end with a space"),
+        # 10**14 resamples aborted in Rust (exit 134), 10**8 was OOM-killed (exit 137)
+        (["--resamples", "100001"], "--resamples must be 1 to 100,000, got 100001"),
     ],
-    ids=["seed", "newline in name", "padded name"],
+    ids=["seed", "newline in name", "padded name", "resamples"],
 )
 def test_options_calibrate_could_not_keep_are_refused_before_any_fit(
     scored: tuple[Path, Path, Path],
@@ -634,6 +649,60 @@ def test_options_calibrate_could_not_keep_are_refused_before_any_fit(
     assert len(err) == 1
     assert message in err[0]
     assert query(db, "SELECT count(*) AS n FROM calibrations")["n"][0] == 0
+
+
+def test_an_empty_file_is_no_database_and_a_wait_is_a_number_of_seconds(
+    scored: tuple[Path, Path, Path], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A 0-byte --db was migrated (25 tables written) by a calibration then refused; a
+    --lock-timeout of nan waited on a locked database forever."""
+    _, _, labels = scored
+    empty = tmp_path / "empty.duckdb"
+    empty.touch()
+    assert main(["calibrate", str(labels), "--db", str(empty), "--name", "x"]) == 2
+    assert "no such database" in capsys.readouterr().err
+    assert empty.stat().st_size == 0
+    for wait in ("nan", "-1"):
+        with pytest.raises(SystemExit) as stopped:
+            main(["calibrate", str(labels), "--db", str(empty), "--lock-timeout", wait])
+        assert stopped.value.code == 2
+        assert f"--lock-timeout: must be a number of seconds, 0 or more, got {wait}" in (
+            capsys.readouterr().err
+        )
+
+
+def test_too_many_labels_are_refused_before_anything_is_read() -> None:
+    """Fitting holds ~1 MB a labelled case: 20,000 labels were OOM-killed without a line."""
+    labels = [True, False] * 2_500 + [True]
+    many = pl.DataFrame({"case_id": [str(i) for i in range(5_001)], "label": labels})
+    with pytest.raises(ConfigError, match="too many labels: 5,001 labelled cases"):
+        check_labels(many, 5)
+
+
+def test_the_cases_are_read_as_a_config_without_a_truths_limit_stored_them(
+    tmp_path: Path,
+) -> None:
+    """A later run with --truths-extraction-limit 1 stored each passage's first sentence under
+    its own config; calibrating then fitted on those and applied the cut-offs to whole ones."""
+    passages = ["Order A17 shipped on 3 March. It goes by courier.", "Refunds take 5 days."]
+    rows = [case_row(f"c{i}", retrieval_context=passages) for i in range(3)]
+    source = write(cases(rows), tmp_path / "cases.parquet")
+    db = tmp_path / "f.duckdb"
+    run_score(ScoreSettings(source=str(source), db=str(db)))
+    before = _labelled(db, ["c0", "c1", "c2"])
+    assert before["retrieval_context"][0].to_list() == [
+        "Order A17 shipped on 3 March.", "It goes by courier.", "Refunds take 5 days.",
+    ]  # fmt: skip
+    run_score(ScoreSettings(source=str(source), db=str(db), truths_extraction_limit=1))
+    assert _labelled(db, ["c0", "c1", "c2"]).equals(before)
+
+
+def _labelled(db: Path, ids: list[str]) -> pl.DataFrame:
+    con = duckdb.connect(str(db), read_only=True)
+    try:
+        return labelled_cases(con, ids)
+    finally:
+        con.close()
 
 
 def test_a_calibration_named_for_a_new_database_leaves_no_file(

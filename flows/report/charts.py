@@ -256,7 +256,9 @@ def _segment_figure(
             )
         )
     figure.update_layout(
-        title=f"Pass rate by {chart_text(segment)} over the window (95% Wilson interval)",
+        # as typed: the page shows a chart's title as an escaped heading, not plotly's
+        # (html.py), where chart_text's entities showed as '&amp;'
+        title=f"Pass rate by {segment} over the window (95% Wilson interval)",
         barmode="group",
         xaxis={"title": chart_text(segment), "type": "category"},
         yaxis={"title": "pass rate", "range": [0, 1.05], "tickformat": ".0%"},
@@ -274,7 +276,7 @@ def _attribution_figure(
         rows=len(configs),
         cols=1,
         shared_xaxes=True,
-        subplot_titles=[name_of(names, c) for c in configs],
+        subplot_titles=[chart_text(name_of(names, c)) for c in configs],  # drawn by plotly
         vertical_spacing=0.3 / len(configs),
     )
     dated = rates.filter(pl.col("period").is_not_null())

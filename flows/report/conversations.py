@@ -12,6 +12,7 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
+from flows.printable import printable
 from flows.report.labels import name_of
 from flows.store.db import sql
 
@@ -54,15 +55,18 @@ def print_conversations(con: duckdb.DuckDBPyConnection, console: Console) -> Non
     for name in _HEADERS:
         table.add_column(name, justify="left" if name == "conversation" else "right")
     rows = list(worst.iter_rows(named=True))
+    # Every cell and line is the logs' text: its control characters and breaks are shown as
+    # escapes, never obeyed (flows/printable.py), as in every other terminal section.
     for row in rows:
-        table.add_row(*(Text(cell) for cell in _cells(row)))
+        table.add_row(*(Text(printable(cell)) for cell in _cells(row)))
     console.print(table)
     for row in rows:
-        console.print(Text(f"{row['conversation_id']}, turn {row['first_failing_turn']}:"))
-        console.print(Text(f"  user: {row['input']}"))
-        console.print(Text(f"  assistant: {row['actual_output']}"))
+        turn = f"{row['conversation_id']}, turn {row['first_failing_turn']}:"
+        console.print(Text(printable(turn)))
+        console.print(Text(printable(f"  user: {row['input']}")))
+        console.print(Text(printable(f"  assistant: {row['actual_output']}")))
         for claim in row["failing_claims"] or []:
-            console.print(Text(f"    - {claim}"))
+            console.print(Text(printable(f"    - {claim}")))
 
 
 def conversations_html(con: duckdb.DuckDBPyConnection, names: dict[str, str]) -> str:

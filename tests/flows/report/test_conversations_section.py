@@ -13,10 +13,14 @@ from flows.report.conversations import worst_conversations
 from flows.store.db import connect
 from tests.flows.run.test_conversation_nights import _run, conversation, night
 
+# A conversation id as a log may hold it: a clear-screen sequence and a line break.
+MARKED = "c2\x1b[2J\nerror: forged"
+
 
 def test_the_worst_conversations_show_their_first_failing_turn(tmp_path: Path) -> None:
     db = tmp_path / "faith.duckdb"
-    _run(night(tmp_path / "logs.parquet", conversation("c1", 2), conversation("c2", 4)), db)
+    marked = [{**row, "conversation_id": MARKED} for row in conversation("c2", 4)]
+    _run(night(tmp_path / "logs.parquet", conversation("c1", 2), marked), db)
     con = connect(db, read_only=True)
     try:
         worst = worst_conversations(con)
@@ -26,9 +30,12 @@ def test_the_worst_conversations_show_their_first_failing_turn(tmp_path: Path) -
     finally:
         con.close()
     # Turn 2 of each answers "within 9 days": contradicted by the passage.
-    assert sorted(worst["conversation_id"].to_list()) == ["c1", "c2"]
+    assert sorted(worst["conversation_id"].to_list()) == ["c1", MARKED]
     assert set(worst["first_failing_turn"].to_list()) == {2}
+    assert "\x1b" not in out.getvalue()  # shown, not obeyed (it was printed raw)
+    assert "\nerror: forged" not in out.getvalue()
     text = " ".join(out.getvalue().split())
+    assert "c2\\x1b[2J\\nerror: forged" in text
     assert "Worst conversations" in text
     assert "user: Question 1 about order A17?" in text
     assert "assistant: Refunds are paid within 9 days." in text

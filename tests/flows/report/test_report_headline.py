@@ -142,6 +142,32 @@ def test_a_segment_value_is_drawn_as_text_not_as_plotlys_markup(tmp_path: Path) 
     assert "<" not in bars.name
 
 
+def test_a_config_label_and_a_segment_name_show_as_typed_once(tmp_path: Path) -> None:
+    """The attribution chart's subplot titles (config labels: a calibration's name is the
+    user's) went to plotly as markup, a link on the page; the segment chart's heading, escaped
+    for plotly and then for the page, read 'R&amp;D &lt;team&gt;'."""
+    from flows.report import report_figures
+
+    db = tmp_path / "f.duckdb"
+    con = open_store(db)
+    label = '<a href="https://evil.example/">cal</a>'
+    for i in range(40):
+        add_case(con, f"c-{i}", config=label, yes=1, segments={"R&D <team>": "a"})
+    con.close()
+    con = connect(db, read_only=True)
+    try:
+        titles = [note.text for note in report_figures(con, ReportOptions())["attribution"]
+                  .layout.annotations]  # fmt: skip
+        html_page = write_html_report(
+            con, tmp_path / "r.html", options=ReportOptions(segment="R&D <team>")
+        ).read_text()
+    finally:
+        con.close()
+    assert titles
+    assert all("<" not in title for title in titles), titles
+    assert "<h3>Pass rate by R&amp;D &lt;team&gt; over the window" in html_page
+
+
 def test_failing_cases_show_what_the_context_lacks_else_the_evidence(
     tmp_path: Path,
 ) -> None:

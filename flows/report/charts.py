@@ -57,6 +57,13 @@ def _colour(config_id: str, configs: list[str], alpha: float = 1.0) -> str:
     return f"rgba({red}, {green}, {blue}, {alpha})"
 
 
+# At most this many periods are filled in between the first and the last: one case logged at
+# 0001-01-01 (.NET's DateTime.MinValue, a placeholder in real logs) made 740,000 empty days, a
+# 31 MB page built in 28 s; past it the line is drawn through the gaps.
+MAX_FILLED_PERIODS = 3_000
+_PERIOD_DAYS = {"day": 1, "week": 7, "month": 28}
+
+
 def _with_gaps(group: pl.DataFrame, grain: str) -> pl.DataFrame:
     """Every period from the first to the last, empty ones null: lines break at a gap."""
     step = PERIOD_STEPS.get(grain)
@@ -65,6 +72,8 @@ def _with_gaps(group: pl.DataFrame, grain: str) -> pl.DataFrame:
     first, last = group["period"].min(), group["period"].max()
     if not (isinstance(first, dt.date) and isinstance(last, dt.date)):
         return group  # not a column of dates: nothing to fill
+    if (last - first).days // _PERIOD_DAYS[grain] > MAX_FILLED_PERIODS:
+        return group
     periods = pl.date_range(first, last, step, eager=True)
     return periods.alias("period").to_frame().join(group, on="period", how="left")
 
@@ -179,7 +188,9 @@ def _date_ticks(rates: pl.DataFrame, grain: str) -> dict[str, object]:
         return {}
     periods = (last - first).days // days + 1  # the span, gaps included
     step = days * max(1, -(-periods // MAX_DATE_TICKS))
-    return {"dtick": step * 86_400_000, "tickformat": "%b %-d"}
+    # the year too when the span crosses one: ticks 250 years apart read 'Jan 1' each
+    tickformat = "%b %-d" if first.year == last.year else "%b %-d, %Y"
+    return {"dtick": step * 86_400_000, "tickformat": tickformat}
 
 
 def _histogram_figure(

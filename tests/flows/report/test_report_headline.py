@@ -214,3 +214,25 @@ def test_the_terminal_report_at_80_columns_cuts_nothing(quiet: tuple[Path, str, 
     assert max(len(line) for line in text.splitlines()) <= 80
     assert "2026-10-11" in text
     assert "pending %" in text  # the last column, in the second part
+
+
+def test_one_case_logged_at_year_1_leaves_the_chart_small_and_its_ticks_dated(
+    tmp_path: Path,
+) -> None:
+    """0001-01-01 (.NET's DateTime.MinValue) filled 740,000 empty days into the pass-rate
+    chart: a 31 MB page built in 28 s, ticks 250 years apart reading 'Jan 1'."""
+    from flows.report import report_figures
+
+    db = tmp_path / "f.duckdb"
+    con = open_store(db)
+    add_case(con, "placeholder", yes=1, day=date(1, 1, 1))
+    for i in range(3):
+        add_case(con, f"c-{i}", yes=1, day=date(2026, 10, 1 + i))
+    con.close()
+    con = connect(db, read_only=True)
+    try:
+        figure = report_figures(con, ReportOptions())["pass_rate"]
+    finally:
+        con.close()
+    assert max(len(trace.x) for trace in figure.data) < 20
+    assert figure.layout.xaxis.tickformat == "%b %-d, %Y"

@@ -165,11 +165,10 @@ def print_comparison(result: dict[str, Any]) -> None:
     """The verdict line, both sides' figures, the score difference and the changed claims.
     Every line and cell goes through `shown`: segment values, config ids and claim texts are
     the logs' and the database's, and a bracket or a control code in them is text."""
-    from rich.console import Console
-
     from faith_udfs.compare_stats import signed
+    from flows.cli.output import StdoutConsole
 
-    out = Console(width=None if sys.stdout.isatty() else 100, highlight=False, emoji=False)
+    out = StdoutConsole(width=None if sys.stdout.isatty() else 100, highlight=False, emoji=False)
     rates, scores = result["pass_rates"], result["scores"]
     out.print(shown(result["verdict"]))
     out.print(shown(f"method: {rates['method']}"))

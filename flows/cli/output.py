@@ -13,7 +13,24 @@ from flows.printable import printable
 from flows.run.progress_bar import stderr
 from flows.scrub import ScrubbingFilter
 
-__all__ = ["configure_logging", "print_frame", "stderr"]
+__all__ = ["StdoutConsole", "configure_logging", "print_frame", "stderr"]
+
+
+class StdoutConsole(Console):
+    """rich's Console on stdout, whose reader may go away (`faith report | head`): rich ends
+    the process then with SystemExit(1), the code of a bug, with no line; this raises
+    BrokenPipeError instead, which the CLI ends with the shell's 141 (flows/cli/commands.py)."""
+
+    def on_broken_pipe(self) -> None:
+        """What rich does (stdout pointed at /dev/null, so no last flush fails), then raise."""
+        import os
+
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        try:
+            os.dup2(devnull, sys.stdout.fileno())
+        finally:
+            os.close(devnull)
+        raise BrokenPipeError("stdout's reader is gone")
 
 
 def configure_logging(verbose: bool = False) -> None:
@@ -61,7 +78,7 @@ def print_frame(frame: Any, title: str) -> None:
     ]
     columns = [printable(column) for column in frame.columns]
     title = printable(title)
-    out = Console()
+    out = StdoutConsole()
     if not out.is_terminal:
         print(plain_table(columns, rows, title))
         return

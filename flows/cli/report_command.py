@@ -7,10 +7,10 @@ import sys
 from datetime import date
 from pathlib import Path
 
-from rich.console import Console
 from rich.text import Text
 
 from flows.cli.options import add_db_argument, add_wait_argument
+from flows.cli.output import StdoutConsole
 from flows.report.queries import DEFAULT_SEGMENT
 
 
@@ -80,12 +80,14 @@ def report_command(args: argparse.Namespace) -> int:
     )
     con = connect_for_reading(args.db, wait=args.wait)
     try:
+        # The file first: `faith report --html r.html | head` ends the printing early (exit
+        # 141), and the report asked for is written all the same.
+        path = None if args.html is None else write_html_report(con, args.html, options=options)
         # Piped output (a log, a CI page) gets room for the tables instead of rich's 80 columns.
-        console = Console(width=None if sys.stdout.isatty() else 150)
+        console = StdoutConsole(width=None if sys.stdout.isatty() else 150)
         render_terminal(con, options, console)
         print_quarantine(con, console, args.since, args.until)
-        if args.html is not None:
-            path = write_html_report(con, args.html, options=options)
+        if path is not None:
             console.print(Text(f"HTML report: {path}"))
     finally:
         con.close()

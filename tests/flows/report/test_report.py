@@ -6,6 +6,8 @@ import argparse
 import io
 import json
 import re
+import subprocess
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -115,6 +117,25 @@ def test_report_command_prints_and_writes_html(
     assert "2026-03-02" not in out
     assert f"HTML report: {page}" in out
     assert page.stat().st_size > 1_000_000  # plotly.js is inlined
+
+
+def test_a_reader_that_goes_away_ends_the_report_with_141_and_the_file_written(
+    db: Path, tmp_path: Path
+) -> None:
+    """`faith report --html r.html | head`: rich ended the process with SystemExit(1), the
+    code of a bug, with no line, before the file was written."""
+    page = tmp_path / "report.html"
+    child = subprocess.Popen(
+        [sys.executable, "-m", "flows.cli", "report", "--db", str(db), "--html", str(page)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    assert child.stdout is not None
+    child.stdout.close()  # the reader is gone before the first line
+    _, err = child.communicate(timeout=120)
+    assert child.returncode == 141, err
+    assert err == b""
+    assert page.stat().st_size > 1_000_000
 
 
 def test_html_is_self_contained_with_the_charts_data(

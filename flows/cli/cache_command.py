@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+from pathlib import Path
 
 from flows.cli.options import EXIT_OK, add_db_argument, add_lock_timeout_argument
 
@@ -36,11 +37,20 @@ def add_cache_command(commands: argparse._SubParsersAction) -> None:
 
 
 def cache_check_command(args: argparse.Namespace) -> int:
+    from flows.errors import DatabaseError
     from flows.judges.live.asking import legacy_claims_key
     from flows.store.cache_check import check_cache
-    from flows.store.db import open_store
+    from flows.store.db import connect_for_reading, open_store
 
-    con = open_store(args.db, lock_timeout=args.lock_timeout)
+    # A database that is not there is refused, not made (a typo in --db reported '0 answers
+    # checked'); a check alone reads, as the other read commands do (a snapshot while a run
+    # writes, a read-only file); only --drop writes.
+    if not Path(args.db).exists() or Path(args.db).stat().st_size == 0:
+        raise DatabaseError(f"{args.db}: no such database; run `faith score` first")
+    if args.drop:
+        con = open_store(args.db, lock_timeout=args.lock_timeout)
+    else:
+        con = connect_for_reading(args.db, wait=args.lock_timeout)
     try:
         report = check_cache(con, drop=args.drop, legacy_key=legacy_claims_key)
     finally:

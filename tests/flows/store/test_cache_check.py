@@ -14,6 +14,7 @@ from flows.cli import main
 from flows.judges.settings import JudgeSettings
 from flows.run.pipeline import run_score
 from flows.run.settings import ScoreSettings
+from tests.flows.store.test_store_readers import writer_holding
 from tests.support.builders import COMPARED, write
 from tests.support.misfiled import N_CASES, assert_nothing_misfiled, case_rows
 from tests.support.sloppy_stub import SloppyServer
@@ -101,3 +102,27 @@ def test_cache_check_finds_and_drops_answers_filed_under_the_wrong_item(
     assert stored.equals(lexical.select(COMPARED).sort("case_id"))
     if not legacy:
         assert_nothing_misfiled(db, frame)
+
+
+def test_a_database_that_is_not_there_is_refused_not_made(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A typo in --db made a new database (and its folders) and reported '0 answers checked'."""
+    typo = tmp_path / "sub" / "typo.duckdb"
+    assert main(["cache", "check", "--db", str(typo)]) == 5
+    assert "no such database" in capsys.readouterr().err
+    assert not (tmp_path / "sub").exists()
+
+
+def test_a_check_alone_reads_a_database_a_run_holds(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Without --drop nothing is written: the check reads as `faith report` does, and a
+    database held by a run is read from its snapshot (it needed the write lock: exit 4)."""
+    source = write(case_rows(), tmp_path / "cases.parquet")
+    db = tmp_path / "f.duckdb"
+    run_score(ScoreSettings(source=str(source), db=str(db), snapshot=True))
+    with writer_holding(db):  # another process, as a run
+        assert main(["cache", "check", "--db", str(db)]) == 0
+        assert f"{N_CASES} cases' stored claims checked" in capsys.readouterr().out
+        assert main(["cache", "check", "--db", str(db), "--drop"]) == 4

@@ -5,7 +5,15 @@ from __future__ import annotations
 import argparse
 from typing import TYPE_CHECKING
 
-from flows.cli.options import EXIT_OK, add_db_argument, add_lock_timeout_argument, add_wait_argument
+from flows.cli.options import (
+    EXIT_OK,
+    MAX_LISTED,
+    add_db_argument,
+    add_lock_timeout_argument,
+    add_wait_argument,
+    price,
+    whole_number,
+)
 from flows.printable import printable
 
 if TYPE_CHECKING:
@@ -27,12 +35,17 @@ def add_batches_command(commands: argparse._SubParsersAction) -> None:
         "(collecting their answers is the next `faith score` or `faith nightly`'s).",
     )
     add_db_argument(batches)
-    batches.add_argument("--limit", type=int, default=20, help="how many batches (default 20)")
+    batches.add_argument(
+        "--limit",
+        type=whole_number(1, MAX_LISTED),
+        default=20,
+        help="how many batches (default 20)",
+    )
     add_wait_argument(batches)
     for name, tokens in (("input", "prompt"), ("output", "completion")):
         batches.add_argument(
             f"--price-{name}",
-            type=float,
+            type=price,
             metavar="USD",
             help=f"batch price, USD per million {tokens} tokens (default: the built-in table's, "
             "halved)",

@@ -17,6 +17,7 @@ from flows.cli.options import (
     EXIT_FAILED,
     EXIT_OK,
     EXIT_USAGE,
+    MAX_LISTED,
     SERVER_START,
     add_db_argument,
     add_dry_run_argument,
@@ -27,6 +28,7 @@ from flows.cli.options import (
     add_source_argument,
     add_wait_argument,
     umask_for,
+    whole_number,
 )
 from flows.cli.routes import execute, use_prefect
 from flows.cli.settings import run_settings
@@ -165,7 +167,9 @@ def build_parser() -> argparse.ArgumentParser:
 
     runs = commands.add_parser("runs", help="recent runs and their counts")
     add_db_argument(runs)
-    runs.add_argument("--limit", type=int, default=20, help="how many runs (default 20)")
+    runs.add_argument(
+        "--limit", type=whole_number(1, MAX_LISTED), default=20, help="how many runs (default 20)"
+    )
     add_wait_argument(runs)
     runs.set_defaults(command=runs_command)
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import math
+from collections.abc import Callable
 
 from flows.judges.endpoint.breaker import DEFAULT_BREAKER_FAILURES
 from flows.judges.endpoint.reply_cap import DEFAULT_MAX_REPLY_BYTES
@@ -108,6 +109,50 @@ def add_lock_timeout_argument(
 ) -> None:
     """--lock-timeout: how long a writer waits for another run holding the database."""
     parser.add_argument("--lock-timeout", type=seconds, default=0.0, metavar="SECONDS", help=help)
+
+
+# The most rows a listing option (--limit, --periods) asks for: more than any terminal shows.
+MAX_LISTED = 1_000_000
+
+
+def whole_number(low: int, high: int) -> Callable[[str], int]:
+    """An option's whole number from `low` to `high` (a --limit of -1 reached DuckDB's LIMIT
+    as exit 1, 2**63 its BIGINT, a huge --periods Python's date arithmetic)."""
+
+    def number(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            value = low - 1
+        if not low <= value <= high:
+            raise argparse.ArgumentTypeError(
+                f"must be a whole number from {low:,} to {high:,}, got {text}"
+            )
+        return value
+
+    return number
+
+
+def share(text: str) -> float:
+    """An option's share, a number from 0 to 1 (`nan` compared as nothing: no period flagged)."""
+    try:
+        value = float(text)
+    except ValueError:
+        value = math.nan
+    if not 0.0 <= value <= 1.0:
+        raise argparse.ArgumentTypeError(f"must be a number from 0 to 1, got {text}")
+    return value
+
+
+def price(text: str) -> float:
+    """An option's price in USD: a finite number, 0 or more (-5 made a negative cost)."""
+    try:
+        value = float(text)
+    except ValueError:
+        value = math.nan
+    if not math.isfinite(value) or value < 0:
+        raise argparse.ArgumentTypeError(f"must be a price in USD, 0 or more, got {text}")
+    return value
 
 
 def seconds(text: str) -> float:

@@ -9,7 +9,7 @@ from pathlib import Path
 
 from rich.text import Text
 
-from flows.cli.options import add_db_argument, add_wait_argument
+from flows.cli.options import MAX_LISTED, add_db_argument, add_wait_argument, share, whole_number
 from flows.cli.output import StdoutConsole
 from flows.report.queries import DEFAULT_SEGMENT
 
@@ -33,7 +33,11 @@ def add_report_arguments(parser: argparse.ArgumentParser) -> None:
         "--grain", choices=("day", "week", "month"), default="day", help="period (default day)"
     )
     parser.add_argument(
-        "--periods", type=int, default=7, metavar="N", help="latest periods per config shown (7)"
+        "--periods",
+        type=whole_number(1, MAX_LISTED),
+        default=7,
+        metavar="N",
+        help="latest periods per config shown (7)",
     )
     parser.add_argument(
         "--threshold",
@@ -48,7 +52,7 @@ def add_report_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--max-invalid-share",
-        type=float,
+        type=share,
         metavar="F",
         help="flag periods whose invalid share is above F (default: each config's latest "
         "run's --max-invalid-share, else 0.1)",

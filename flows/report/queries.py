@@ -59,11 +59,17 @@ def check_options(con: duckdb.DuckDBPyConnection, options: ReportOptions) -> Non
         check_threshold(options.threshold, "--threshold")
     if options.periods < 1:
         raise ConfigError(f"--periods must be at least 1, got {options.periods}")
+    if options.since is not None and options.until is not None and options.since > options.until:
+        raise ConfigError(
+            f"--since {options.since} is after --until {options.until}: no day is in the window"
+        )
     if not con.execute(sql("report_has_macros")).fetchall()[0][0]:
         raise DatabaseError(
             "this database predates the analysis views (migration 002); open it once "
             "read-write, e.g. with `faith score`, to migrate it"
         )
+    if options.segment is not None:  # before anything is printed, not after the tables
+        resolve_segment(con, options.segment)
 
 
 def _frame(con: duckdb.DuckDBPyConnection, name: str, params: dict[str, Any]) -> pl.DataFrame:

@@ -16,6 +16,7 @@ import pytest
 from rich.console import Console
 
 from faith_udfs import ConfigError
+from flows.cli import main
 from flows.cli.report_command import add_report_arguments
 from flows.errors import DatabaseError
 from flows.report import (
@@ -136,6 +137,43 @@ def test_a_reader_that_goes_away_ends_the_report_with_141_and_the_file_written(
     assert child.returncode == 141, err
     assert err == b""
     assert page.stat().st_size > 1_000_000
+
+
+@pytest.mark.parametrize(
+    ("argv", "says"),
+    [  # each was exit 1 (DuckDB's LIMIT, its BIGINT, Python's dates) or a quiet wrong answer
+        (["runs", "--limit", "-1"], "--limit: must be a whole number from 1 to 1,000,000"),
+        (["runs", "--limit", "9223372036854775808"], "--limit: must be a whole number"),
+        (["batches", "--limit", "-1"], "--limit: must be a whole number from 1 to 1,000,000"),
+        (["batches", "--price-input", "-5"], "--price-input: must be a price in USD, 0 or more"),
+        (["report", "--periods", "99999999999999999999"], "--periods: must be a whole number"),
+        (["report", "--max-invalid-share", "nan"], "--max-invalid-share: must be a number from"),
+    ],
+)
+def test_read_commands_refuse_numbers_out_of_range_as_usage_errors(
+    db: Path, capsys: pytest.CaptureFixture[str], argv: list[str], says: str
+) -> None:
+    with pytest.raises(SystemExit) as refused:
+        main([*argv, "--db", str(db)])
+    assert refused.value.code == 2
+    assert says in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    ("argv", "says"),
+    [
+        (["--segment", "nonexistent"], "no segment column 'nonexistent' in this database"),
+        (["--since", "2026-03-10", "--until", "2026-03-02"], "is after --until 2026-03-02"),
+    ],
+)
+def test_a_report_that_cannot_be_made_prints_nothing_before_its_error(
+    db: Path, capsys: pytest.CaptureFixture[str], argv: list[str], says: str
+) -> None:
+    """A wrong --segment failed only after the period and cost tables had printed."""
+    assert main(["report", "--db", str(db), *argv]) == 2
+    shown = capsys.readouterr()
+    assert shown.out == ""
+    assert says in shown.err
 
 
 def test_html_is_self_contained_with_the_charts_data(

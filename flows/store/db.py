@@ -146,6 +146,8 @@ def connect_for_reading(
     """A read-only connection for reports. While a run holds the write lock, the copy written
     after the last completed run is read at once (with `snapshot`, saying so in one line);
     without a copy, it waits up to `wait` seconds (saying so), then raises DatabaseLocked."""
+    if not str(path).strip():  # `--db "$UNSET"`: Path('') is the working folder
+        raise DatabaseError("--db is empty: name the database file (an unset variable?)")
     path = Path(path)
     if not path.exists():
         raise DatabaseError(f"{path}: no such database; run `faith score` first")

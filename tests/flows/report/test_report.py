@@ -159,6 +159,13 @@ def test_read_commands_refuse_numbers_out_of_range_as_usage_errors(
     assert says in capsys.readouterr().err
 
 
+@pytest.mark.parametrize("command", ["report", "runs", "batches"])
+def test_an_empty_db_is_no_database(command: str, capsys: pytest.CaptureFixture[str]) -> None:
+    """`--db "$UNSET"`: Path('') is the working folder, and the readers failed with exit 1."""
+    assert main([command, "--db", ""]) == 5
+    assert "--db is empty: name the database file" in capsys.readouterr().err
+
+
 @pytest.mark.parametrize(
     ("argv", "says"),
     [

@@ -104,6 +104,8 @@ def _configs_html(con: duckdb.DuckDBPyConnection, names: dict[str, str]) -> str:
 
 
 def _summary_html(rates: pl.DataFrame, names: dict[str, str]) -> str:
+    if rates.is_empty():  # as the terminal says it, not a table of headers alone
+        return "<p>No cases in this window.</p>"
     headers = ["config", "period", "cases", "scored", "pass rate [95% CI]", "mean score"]
     headers += [cause.replace("_", " ") for cause in CAUSES]
     headers += SHARE_HEADERS

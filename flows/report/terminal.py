@@ -122,7 +122,7 @@ def render_terminal(
             table.add_column(name, justify="right", no_wrap=True)
         for row in group.iter_rows(named=True):
             table.add_row(
-                Text(segment_label(row["segment_value"])),
+                Text(_key_cell(row["segment_value"])),
                 *(Text(cell) for cell in period_cells(row)[1:5]),
             )
         print_fitted(console, table)
@@ -193,8 +193,21 @@ def period_cells(row: dict[str, Any]) -> list[str]:
     ]
 
 
+# A segment value longer than this is cut in the terminal (its length said): the figures
+# beside it are what the table is for.
+MAX_KEY_CHARS = 120
+
+
 def segment_label(value: str | None) -> str:
     return "(none)" if value is None else printable(value)  # its control characters shown
+
+
+def _key_cell(value: str | None) -> str:
+    """segment_label, cut past MAX_KEY_CHARS for a terminal table's key column."""
+    shown = segment_label(value)
+    if len(shown) <= MAX_KEY_CHARS:
+        return shown
+    return f"{shown[:MAX_KEY_CHARS]}… ({len(shown):,} characters)"
 
 
 def print_fitted(console: Console, table: Table) -> None:
@@ -204,7 +217,12 @@ def print_fitted(console: Console, table: Table) -> None:
         max([cell_len(str(column.header))] + [cell_len(str(cell)) for cell in column.cells]) + 3
         for column in table.columns
     ]
-    if sum(widths) + 2 <= console.width or len(widths) < 3:
+    # A key longer than a third of the width (a 5,000-character segment value) is folded onto
+    # more lines: repeated in every part, it squeezed the figures beside it to '…'.
+    key_room = max(12, console.width // 3)
+    folded = widths[0] > key_room + 3
+    widths[0] = min(widths[0], key_room + 3)
+    if not folded and (sum(widths) + 2 <= console.width or len(widths) < 3):
         console.print(table)
         return
     chunks: list[list[int]] = [[]]
@@ -218,7 +236,9 @@ def print_fitted(console: Console, table: Table) -> None:
     rows = [list(column.cells) for column in table.columns]
     for number, chunk in enumerate(chunks):
         part = Table(title=table.title if number == 0 else None, box=table.box)
-        for index in (0, *chunk):
+        key = table.columns[0]
+        part.add_column(key.header, justify=key.justify, overflow="fold", max_width=key_room)
+        for index in chunk:
             column = table.columns[index]
             part.add_column(column.header, justify=column.justify, no_wrap=True)
         for row in range(table.row_count):

@@ -216,6 +216,26 @@ def test_user_text_is_escaped(con: duckdb.DuckDBPyConnection, tmp_path: Path) ->
     )
 
 
+def test_a_long_segment_value_leaves_the_figures_whole_at_80_columns(tmp_path: Path) -> None:
+    """A 5,000-character app_version, repeated as the key of every part of a split table,
+    squeezed the counts and rates beside it to 'c…', '100.0% [8…'."""
+    path = tmp_path / "long.duckdb"
+    con = open_store(path)
+    for i in range(3):
+        add_case(con, f"long-{i}", yes=1, segments={"app_version": "x" * 5_000})
+        add_case(con, f"short-{i}", yes=1, segments={"app_version": "2.4.0"})
+    con.close()
+    out = io.StringIO()
+    con = connect(path, read_only=True)
+    try:
+        render_terminal(con, ReportOptions(), Console(file=out, width=80))
+    finally:
+        con.close()
+    segment_lines = " ".join(out.getvalue().split("pass rate by app_version")[1].split())
+    assert "… (5,000 characters)" in segment_lines
+    assert segment_lines.count("100.0% [43.9%–100.0%]") == 2  # both rows' rates whole
+
+
 def test_empty_database(tmp_path: Path) -> None:
     path = tmp_path / "empty.duckdb"
     open_store(path).close()

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import sys
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -77,7 +76,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         )
         return exit_code_of(exc)
     except BrokenPipeError:  # `faith report | head`: the reader has all it wanted
-        _stdout_to_devnull()
+        from flows.cli.output import stdout_to_devnull
+
+        stdout_to_devnull()
         return EXIT_BROKEN_PIPE
     except (Exception, PanicException) as exc:
         stop = as_stop(exc)  # a signal that DuckDB reworded while a query ran
@@ -91,18 +92,6 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 # A shell's code for a writer whose reader went away (128 + SIGPIPE), as `yes | head` ends.
 EXIT_BROKEN_PIPE = 141
-
-
-def _stdout_to_devnull() -> None:
-    """Point stdout at /dev/null, so the interpreter's last flush of what is still buffered
-    does not fail on the closed pipe ('Exception ignored ... BrokenPipeError', exit 120)."""
-    devnull = os.open(os.devnull, os.O_WRONLY)
-    try:
-        os.dup2(devnull, sys.stdout.fileno())
-    except (OSError, ValueError):  # stdout is no file (a test's capture): nothing to flush
-        pass
-    finally:
-        os.close(devnull)
 
 
 def failure(exc: BaseException, db: str | None) -> tuple[int, str]:

@@ -209,7 +209,8 @@ class TestResults(Sequence[TestResult]):
         ]
         return TestResult(
             name=name,
-            success=all(m.success for m in data),
+            # DeepEval: a flaky metric's failure never decides its test case's pass/fail
+            success=all(m.success for m in data if not m.flaky),
             metrics_data=data,
             input=case.input,
             actual_output=case.actual_output,

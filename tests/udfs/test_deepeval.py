@@ -190,6 +190,16 @@ def test_deepeval_arguments_are_taken_or_refused_in_one_line() -> None:
         FaithfulnessMetric(threshold=True)
 
 
+def test_a_flaky_metrics_failure_does_not_fail_its_test_case() -> None:
+    """DeepEval's rule: a flaky metric is reported, never decides pass or fail."""
+    steady = FaithfulnessMetric(model=LexicalJudge(), threshold=0.0)
+    flaky = FaithfulnessMetric(model=LexicalJudge(), threshold=0.9, flaky=True)
+    result = evaluate(cases()[1:2], [steady, flaky], display_config=QUIET)
+    (test,) = result.test_results
+    assert [m.success for m in test.metrics_data] == [True, False]
+    assert test.success is True
+
+
 def test_deepevals_settings_are_attributes_a_script_may_set() -> None:
     metric = FaithfulnessMetric(model=LexicalJudge(), truths_extraction_limit=3)
     assert (metric.penalize_ambiguous_claims, metric.truths_extraction_limit) == (False, 3)

@@ -257,9 +257,16 @@ def _require_all_scored(labels: pl.DataFrame, cases: pl.DataFrame, db: Path | st
     missing = labels.join(cases, on="case_id", how="anti")["case_id"].sort()
     if missing.len():
         shown = ", ".join(repr(case_id) for case_id in missing.head(3).to_list())
+        floats = missing.str.contains(r"^-?\d+\.0$").all()
+        hint = (
+            "; ids such as '1.0' are whole numbers written as floats (pandas does so once a "
+            "column held a gap): write case_id as text or integers"
+            if floats
+            else ""
+        )
         raise ConfigError(
             f"{missing.len()} of {labels.height} labelled case ids are not scored in {db} "
-            f"(e.g. {shown}): score them first, or leave them out of the labels"
+            f"(e.g. {shown}): score them first, or leave them out of the labels{hint}"
         )
 
 

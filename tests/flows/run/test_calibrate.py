@@ -427,6 +427,10 @@ def labels_file(folder: Path, frame: pl.DataFrame) -> Path:
             ),
             "2 of 42 labelled case ids are not scored in",
         ),
+        (  # integer ids as pandas writes them once the column held a gap
+            CASES.with_columns(case_id=pl.int_range(40).cast(pl.Float64).cast(pl.String)),
+            "ids such as '1.0' are whole numbers written as floats",
+        ),
     ],
 )
 def test_bad_labels_exit_2_with_one_line_and_store_nothing(

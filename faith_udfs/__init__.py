@@ -16,6 +16,7 @@ from faith_udfs.errors import (
 )
 from faith_udfs.evaluation import (
     AsyncConfig,
+    CacheConfig,
     DisplayConfig,
     ErrorConfig,
     EvaluationError,
@@ -39,6 +40,7 @@ __all__ = [
     "PROMPT_VERSION",
     "SCORING_RULES_VERSION",
     "AsyncConfig",
+    "CacheConfig",
     "ConfigError",
     "Cutoffs",
     "DeepEvalModelJudge",

@@ -29,6 +29,7 @@ from faith_udfs.metric import score_cases
 
 __all__ = [
     "AsyncConfig",
+    "CacheConfig",
     "DisplayConfig",
     "ErrorConfig",
     "EvaluationError",
@@ -63,6 +64,17 @@ class DisplayConfig:
     results_subfolder: str | None = None
     truncate_passing_cases: bool = True
     file_output_dir: str | None = None  # DeepEval 3's name
+    inspect_after_run: bool = False  # DeepEval's viewer: none here
+    file_type: str | None = None
+
+
+@dataclass(frozen=True)
+class CacheConfig:
+    """DeepEval's cache settings, taken as given: the offline judges need no cache, and the
+    LLM judge's answers are cached in the database by `faith score` (judge_cache)."""
+
+    write_cache: bool = True
+    use_cache: bool = False
 
 
 @dataclass(frozen=True)
@@ -89,6 +101,7 @@ def evaluate(
     async_config: AsyncConfig | None = None,
     display_config: DisplayConfig | None = None,
     error_config: ErrorConfig | None = None,
+    cache_config: CacheConfig | None = None,  # taken as given (CacheConfig)
     **_: Any,
 ) -> EvaluationResult:
     """Score every test case with every metric, each metric in one batch-path pass."""

@@ -11,6 +11,7 @@ import os
 
 from faith_udfs import (
     AsyncConfig,
+    CacheConfig,
     DisplayConfig,
     ErrorConfig,
     EvaluationResult,
@@ -27,6 +28,7 @@ from flows.read.test_cases import load_test_cases
 
 __all__ = [
     "AsyncConfig",
+    "CacheConfig",
     "DisplayConfig",
     "ErrorConfig",
     "EvaluationResult",

@@ -190,6 +190,17 @@ def test_deepeval_arguments_are_taken_or_refused_in_one_line() -> None:
         FaithfulnessMetric(threshold=True)
 
 
+def test_deepevals_other_settings_are_taken() -> None:
+    """DisplayConfig(inspect_after_run=...) and file_type were TypeErrors; CacheConfig did not
+    import."""
+    from faith_udfs import CacheConfig
+
+    quiet = DisplayConfig(print_results=False, inspect_after_run=False, file_type="csv")
+    result = evaluate(cases()[:1], [FaithfulnessMetric()], display_config=quiet,
+                      cache_config=CacheConfig(use_cache=True))  # fmt: skip
+    assert result.test_results[0].success is True
+
+
 def test_a_flaky_metrics_failure_does_not_fail_its_test_case() -> None:
     """DeepEval's rule: a flaky metric is reported, never decides pass or fail."""
     steady = FaithfulnessMetric(model=LexicalJudge(), threshold=0.0)

@@ -118,15 +118,20 @@ def _add_alert_arguments(parser: argparse.ArgumentParser) -> None:
 
 def alert_settings(args: argparse.Namespace) -> Any:
     """The AlertSettings of `faith nightly`'s options (the webhook also from the environment)."""
-    from flows.nightly.alerts import AlertSettings
+    from flows.nightly.alerts import MAX_ALERT_WINDOW, AlertSettings, check_webhook
 
-    if args.alert_window < 0 or args.alert_min_cases < 1:
-        raise ConfigError("--alert-window must be >= 0 and --alert-min-cases >= 1")
+    if not 0 <= args.alert_window <= MAX_ALERT_WINDOW or args.alert_min_cases < 1:
+        raise ConfigError(
+            f"--alert-window must be 0 to {MAX_ALERT_WINDOW:,} days and --alert-min-cases >= 1"
+        )
+    webhook = args.alert_webhook or os.environ.get("FAITH_ALERT_WEBHOOK") or None
+    if webhook is not None:
+        check_webhook(webhook)
     return AlertSettings(
         window=args.alert_window,
         min_cases=args.alert_min_cases,
         segment=args.alert_segment or None,
-        webhook=args.alert_webhook or os.environ.get("FAITH_ALERT_WEBHOOK") or None,
+        webhook=webhook,
     )
 
 
@@ -167,7 +172,18 @@ def _print_night(result: dict[str, Any]) -> None:
     print(printable(check_line(result["judge_check"])))
 
 
+def check_golden_option(args: argparse.Namespace) -> None:
+    """An empty --golden (an unset variable) is refused: it checked against the bundled set
+    without a word that the user's was not read."""
+    if args.golden is not None and not args.golden.strip():
+        raise ConfigError(
+            "--golden is empty: name the golden set's file, or leave --golden out for the "
+            "bundled one"
+        )
+
+
 def _night(args: argparse.Namespace) -> int:
+    check_golden_option(args)
     settings = run_settings(args, flow="nightly")
     progress = console_progress()
     if use_prefect(args.prefect):
@@ -211,8 +227,17 @@ def _night(args: argparse.Namespace) -> int:
 
 
 def serve_command(args: argparse.Namespace) -> int:
+    from flows.errors import DatabaseError
+    from flows.read.finding import resolve_source
 
+    check_golden_option(args)
     settings = run_settings(args, flow="nightly")
+    # An unset variable is never the working folder, as for `faith nightly`: SOURCE is
+    # checked when each night runs, its emptiness now (an empty one would be pinned as '.').
+    if not settings.source.strip():
+        resolve_source(settings.source)  # InputUnreadable, exit 3: SOURCE is empty
+    if not str(settings.db).strip():
+        raise DatabaseError("--db is empty: name the database file (an unset variable?)")
     # Scheduled runs start from wherever the runner was: pin every path now.
     settings = settings.model_copy(
         update={"source": _absolute(settings.source), "db": _absolute(settings.db)}
@@ -220,18 +245,23 @@ def serve_command(args: argparse.Namespace) -> int:
     golden = _absolute(args.golden) if args.golden else None
     alerts = alert_settings(args)
     configure_prefect_environment()
+    from prefect.exceptions import InvalidNameError
+
     from flows.orchestration.nightly_flow import build_deployment, describe_deployment
 
-    deployment = build_deployment(
-        settings,
-        cron=args.cron,
-        timezone=args.timezone,
-        name=args.name,
-        golden=golden,
-        agreement_floor=args.agreement_floor,
-        run_timeout=args.run_timeout,
-        alerts=alerts,
-    )
+    try:
+        deployment = build_deployment(
+            settings,
+            cron=args.cron,
+            timezone=args.timezone,
+            name=args.name,
+            golden=golden,
+            agreement_floor=args.agreement_floor,
+            run_timeout=args.run_timeout,
+            alerts=alerts,
+        )
+    except InvalidNameError as exc:  # '' or 'a/b': Prefect's own word, exit 2 not 1
+        raise ConfigError(f"--name {args.name!r}: {str(exc).splitlines()[0]}") from None
     if args.dry_run:
         print(json.dumps(describe_deployment(deployment), indent=2))
         return EXIT_OK

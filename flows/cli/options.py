@@ -422,10 +422,21 @@ def _byte_count(text: str) -> int:
     return int(digits) * scale
 
 
+# The longest --run-timeout: 30 days (inf and 1e10 overflowed the timer's timestamp, exit 1).
+MAX_RUN_TIMEOUT = 30 * 24 * 3600
+
+
 def _seconds(text: str) -> float:
-    value = float(text)
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"{text} is not a number of seconds >= 0")
+    """--run-timeout's seconds: 0 (none) to MAX_RUN_TIMEOUT; nan, inf and '' refused."""
+    try:
+        value = float(text)
+    except ValueError:
+        value = math.nan
+    if not 0 <= value <= MAX_RUN_TIMEOUT:
+        raise argparse.ArgumentTypeError(
+            f"must be a number of seconds from 0 (none) to {MAX_RUN_TIMEOUT:,} (30 days), "
+            f"got {text!r}"
+        )
     return value
 
 

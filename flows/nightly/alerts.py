@@ -25,6 +25,11 @@ log = logging.getLogger("faithpipe")
 DEFAULT_ALERT_WINDOW = 14  # days
 DEFAULT_ALERT_MIN_CASES = 30  # scored cases a night and its window need before the rule fires
 DEFAULT_ALERT_SEGMENT = "app_version"  # sliced by when the logs have it
+# The longest trailing window: days back from a night must stay a date DuckDB can hold.
+MAX_ALERT_WINDOW = 36_500
+# What is read of a webhook's reply: nothing of it is used, and a reply without end (a
+# server sending gigabytes) filled 8 GB, each timed-out attempt's thread still reading.
+WEBHOOK_REPLY_BYTES = 64 * 1024
 
 
 @dataclass(frozen=True)
@@ -75,9 +80,44 @@ def warning_message(kind: str, run_id: str, text: str, **figures: Any) -> dict[s
 
 def safe_url(url: str) -> str:
     """The URL as it may be logged: scheme://host[:port], no path, query or credentials."""
-    parts = urlsplit(url)
-    host = parts.hostname or "?"
-    return f"{parts.scheme}://{host}" + (f":{parts.port}" if parts.port else "")
+    try:
+        parts = urlsplit(url)
+        host, port = parts.hostname or "?", parts.port
+    except ValueError:  # a port out of range, a bracket left open: checked before the night
+        return "(a malformed URL)"
+    return f"{parts.scheme}://{host}" + (f":{port}" if port else "")
+
+
+def check_webhook(url: str) -> None:
+    """Refuse a webhook URL no POST could reach (ConfigError, exit 2) before the night runs:
+    a port out of range or an open bracket raised only when an alert fired, after the night
+    was committed (exit 1, the alert lost). Nothing of the URL is said but its kind."""
+    from faith_udfs.errors import ConfigError
+
+    try:
+        parts = urlsplit(url)
+        host, _ = parts.hostname, parts.port
+    except ValueError as exc:
+        raise ConfigError(f"--alert-webhook is not a URL a POST can reach ({exc})") from None
+    if parts.scheme not in {"http", "https"} or not host:
+        raise ConfigError("--alert-webhook must be an http(s) URL with a host")
+
+
+class _NoRedirects(urllib.request.HTTPRedirectHandler):
+    """A redirect is not followed: urllib would resend to the other host as a GET without the
+    body, Authorization (the URL's user:password) included, and count it as delivered."""
+
+    def redirect_request(self, *_: Any, **__: Any) -> None:
+        return None
+
+
+_OPENER = urllib.request.build_opener(_NoRedirects)
+
+
+def slack_text(text: str) -> str:
+    """`text` as Slack shows it literally: `&`, `<` and `>` as entities (Slack's rule), so a
+    segment value `<!channel>` pings no one and `<https://...|click>` is no link."""
+    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
 
 
 def post_messages(alerts: AlertSettings, messages: list[dict[str, Any]]) -> int:
@@ -102,7 +142,8 @@ def post_messages(alerts: AlertSettings, messages: list[dict[str, Any]]) -> int:
                 alerts.webhook_budget,
             )
             break
-        sent += _post(alerts, json.dumps(message, default=str).encode(), deadline)
+        shown = {**message, "text": slack_text(str(message["text"]))}
+        sent += _post(alerts, json.dumps(shown, default=str).encode(), deadline)
     return sent
 
 
@@ -144,8 +185,8 @@ def _attempt(request: urllib.request.Request, seconds: float) -> str | None:
 
     def send() -> None:
         try:
-            with urllib.request.urlopen(request, timeout=seconds) as reply:  # noqa: S310
-                reply.read()
+            with _OPENER.open(request, timeout=seconds) as reply:
+                reply.read(WEBHOOK_REPLY_BYTES)
             outcome.append(None)
         except urllib.error.HTTPError as exc:
             outcome.append(f"HTTP {exc.code}")

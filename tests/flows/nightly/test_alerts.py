@@ -19,8 +19,15 @@ from pathlib import Path
 import duckdb
 import pytest
 
+from faith_udfs.errors import ConfigError
 from flows.errors import PassRateAlert
-from flows.nightly.alerts import AlertSettings, post_messages, safe_url, warning_message
+from flows.nightly.alerts import (
+    AlertSettings,
+    check_webhook,
+    post_messages,
+    safe_url,
+    warning_message,
+)
 from flows.nightly.nightly_run import run_nightly
 from flows.run.settings import ScoreSettings
 from tests.support.builders import ANSWERS, case_row, cases, write
@@ -296,13 +303,13 @@ def test_a_webhook_failure_is_a_logged_reason_but_a_bug_is_raised(
 ) -> None:
     """Network and server failures are the night's to survive; an error of faithpipe's own
     in the POSTing thread must not pass as one of them."""
-    import urllib.request
+    from flows.nightly import alerts as posting
 
     def refused(*args: object, **kwargs: object) -> None:
         raise ConnectionRefusedError("refused")
 
     alerts = AlertSettings(webhook="http://127.0.0.1:9/hook", webhook_attempts=1)
-    monkeypatch.setattr(urllib.request, "urlopen", refused)
+    monkeypatch.setattr(posting._OPENER, "open", refused)
     with caplog.at_level(logging.WARNING, logger="faithpipe"):
         assert post_messages(alerts, [{"text": "drop"}]) == 0
     assert "attempt 1 of 1 failed (ConnectionRefusedError)" in caplog.text
@@ -310,7 +317,7 @@ def test_a_webhook_failure_is_a_logged_reason_but_a_bug_is_raised(
     def broken(*args: object, **kwargs: object) -> None:
         raise TypeError("a bug")
 
-    monkeypatch.setattr(urllib.request, "urlopen", broken)
+    monkeypatch.setattr(posting._OPENER, "open", broken)
     with pytest.raises(TypeError, match="a bug"):
         post_messages(alerts, [{"text": "drop"}])
 
@@ -354,6 +361,57 @@ def test_a_logged_webhook_names_its_host_only() -> None:
         "https://hooks.slack.com"
     )
     assert safe_url("http://127.0.0.1:8080/a/b") == "http://127.0.0.1:8080"
+    assert safe_url("http://127.0.0.1:99999/x") == "(a malformed URL)"  # ValueError before
+    for url in ("http://127.0.0.1:99999/x", "http://[::1/x", "ftp://h/x", "http:///x"):
+        with pytest.raises(ConfigError, match="--alert-webhook"):
+            check_webhook(url)
+
+
+class Redirect(BaseHTTPRequestHandler):
+    def do_POST(self) -> None:
+        self.rfile.read(int(self.headers["Content-Length"]))
+        self.send_response(302)
+        self.send_header("Location", self.server.target)  # type: ignore[attr-defined]
+        self.end_headers()
+
+    def log_message(self, *args: object) -> None:
+        """Quiet."""
+
+
+def test_a_redirect_is_not_followed_and_user_text_is_no_slack_markup(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """urllib followed a 302 to another host as a GET, the URL's user:password as Basic auth
+    with it, and counted the message delivered; and a segment value `<!channel>` reached
+    Slack as markup (a ping, a disguised link)."""
+    received: list[tuple[str, str | None]] = []
+
+    class Elsewhere(LoopbackServer):
+        def __init__(self) -> None:
+            self._listen(Recorder, ThreadingHTTPServer, received=received)
+
+    class Mover(LoopbackServer):
+        def __init__(self, target: str) -> None:
+            self._listen(Redirect, ThreadingHTTPServer, target=target)
+
+    with Elsewhere() as other:
+        target = f"http://localhost:{other._server.server_address[1]}/"
+        with Mover(target) as hook:
+            url = f"http://user:pw@127.0.0.1:{hook._server.server_address[1]}/hook"
+            alerts = AlertSettings(webhook=url, webhook_attempts=1)
+            with caplog.at_level(logging.WARNING, logger="faithpipe"):
+                assert post_messages(alerts, [{"text": "drop"}]) == 0
+    assert received == []
+    assert "attempt 1 of 1 failed (HTTP 302)" in caplog.text
+    with WebhookServer() as hook:
+        alerts = AlertSettings(webhook=hook.url)
+        text = "drop (segment <!channel> *x* <https://evil.example|click> & more)"
+        assert post_messages(alerts, [{"text": text, "segment_value": "<!channel>"}]) == 1
+    ((_, body),) = hook.received
+    assert body["text"] == (
+        "drop (segment &lt;!channel&gt; *x* &lt;https://evil.example|click&gt; &amp; more)"
+    )
+    assert body["segment_value"] == "<!channel>"  # the raw value, for machines
 
 
 def test_the_segment_drop_alone_fires_with_the_overall_within_range(

@@ -156,11 +156,37 @@ def test_serve_passes_the_deadline_and_the_alert_options_to_each_scheduled_run(
     assert json.loads(capsys.readouterr().out)["parameters"]["run_timeout"] is None
 
 
-def test_serve_refuses_the_alert_options_nightly_refuses(
-    capsys: pytest.CaptureFixture[str],
+@pytest.mark.parametrize(
+    ("argv", "code", "says"),
+    [
+        (["logs", "--alert-window", "-1"], 2, "--alert-window must be 0 to 36,500 days"),
+        # past the night's commit: DuckDB's dates (exit 1), the alert lost
+        (["logs", "--alert-window", "1000000000"], 2, "--alert-window must be 0 to 36,500"),
+        # raised only when an alert fired: exit 1 after the night was committed
+        (["logs", "--alert-webhook", "http://127.0.0.1:99999/x"], 2, "--alert-webhook is not"),
+        # an unset variable, pinned as the runner's working folder
+        (["", "--db", "f.duckdb"], 3, "SOURCE is empty"),
+        (["logs", "--db", ""], 5, "--db is empty"),
+        (["logs", "--golden", ""], 2, "--golden is empty"),
+        (["logs", "--name", "a/b"], 2, "--name 'a/b': Name 'a/b' contains an invalid"),
+    ],
+)
+def test_serve_refuses_what_no_scheduled_night_could_run(
+    capsys: pytest.CaptureFixture[str], argv: list[str], code: int, says: str
 ) -> None:
-    assert main(["serve", "logs", "--alert-window", "-1", "--dry-run"]) == 2
-    assert "--alert-window must be >= 0" in capsys.readouterr().err
+    assert main(["serve", *argv, "--dry-run"]) == code
+    assert says in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("value", ["nan", "inf", "1e10", ""])
+def test_a_run_timeout_no_timer_can_hold_is_a_usage_error(
+    value: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """nan, inf and 1e10 failed each scheduled night with exit 1 (the timer's timestamp)."""
+    with pytest.raises(SystemExit) as refused:
+        main(["serve", "logs", "--run-timeout", value, "--dry-run"])
+    assert refused.value.code == 2
+    assert "--run-timeout: must be a number of seconds from 0 (none)" in capsys.readouterr().err
 
 
 def test_a_deadline_inside_an_armed_one_leaves_the_first_in_force() -> None:

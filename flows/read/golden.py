@@ -63,7 +63,7 @@ def read_golden(path: Path | str) -> GoldenSet:
 
 def _check_cases(cases: pl.DataFrame, path: Path) -> None:
     """Refuse a golden set a judge cannot be checked on, naming what is wrong: no case, an
-    id empty or repeated, a verdict outside the vocabulary."""
+    id empty or repeated, a null answer, context or verdict, a verdict outside the vocabulary."""
     if cases.is_empty():
         raise InputUnreadable(f"golden set {path}: no case; a judge cannot be checked on it")
     if cases["case_id"].has_nulls():
@@ -73,6 +73,23 @@ def _check_cases(cases: pl.DataFrame, path: Path) -> None:
         raise InputUnreadable(
             f"golden set {path}: case_id must be unique, repeated: {repeated.head(3).to_list()}"
         )
+    # A null where a golden case is described: the case dropped out of the agreement, a null
+    # verdict counted as agreed, a null answer or context scored invalid, all without a word.
+    for name, holes in (
+        ("expected_verdicts", pl.col("expected_verdicts").is_null()),
+        (
+            "expected_verdicts",
+            pl.col("expected_verdicts").list.eval(pl.element().is_null()).list.any(),
+        ),
+        ("actual_output", pl.col("actual_output").is_null()),
+        ("retrieval_context", pl.col("retrieval_context").is_null()),
+    ):
+        bad = cases.filter(holes)["case_id"]
+        if bad.len():
+            raise InputUnreadable(
+                f"golden set {path}: {name} holds a null in case {bad.head(3).to_list()}: "
+                "a golden case says its answer, its context and every verdict"
+            )
     unknown = cases.select(pl.col("expected_verdicts").explode()).drop_nulls().unique()
     unknown = unknown.filter(~pl.col("expected_verdicts").is_in(list(VERDICTS)))
     if unknown.height:

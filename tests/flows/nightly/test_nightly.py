@@ -154,8 +154,20 @@ GOLDEN = pl.DataFrame(
             GOLDEN.with_columns(expected_verdicts=pl.lit(["maybe"])),
             r"expected_verdicts only yes/no/idk \(found \['maybe'\]\)",
         ),
+        (  # the case dropped out of the agreement without a word
+            GOLDEN.with_columns(expected_verdicts=pl.Series([None, ["yes"]])),
+            r"expected_verdicts holds a null in case \['g1'\]",
+        ),
+        (  # the null verdict counted as agreed
+            GOLDEN.with_columns(expected_verdicts=pl.Series([["yes", None], ["yes"]])),
+            r"expected_verdicts holds a null in case \['g1'\]",
+        ),
+        (
+            GOLDEN.with_columns(actual_output=pl.Series([ANSWERS[0], None])),
+            r"actual_output holds a null in case \['g2'\]",
+        ),
     ],
-    ids=["empty", "repeated id", "unknown verdict"],
+    ids=["empty", "repeated id", "unknown verdict", "null verdicts", "null verdict", "no answer"],
 )
 def test_a_golden_set_a_judge_cannot_be_checked_on_is_refused_naming_why(
     tmp_path: Path, golden: pl.DataFrame, message: str

@@ -5,15 +5,8 @@ from __future__ import annotations
 import argparse
 from typing import TYPE_CHECKING
 
-from flows.cli.options import (
-    EXIT_OK,
-    MAX_LISTED,
-    add_db_argument,
-    add_lock_timeout_argument,
-    add_wait_argument,
-    price,
-    whole_number,
-)
+from flows.cli.option_types import MAX_LISTED, price, whole_number
+from flows.cli.options import EXIT_OK, add_db_argument, add_lock_timeout_argument, add_wait_argument
 from flows.printable import printable
 
 if TYPE_CHECKING:

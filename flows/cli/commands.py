@@ -11,12 +11,12 @@ from typing import Any
 from polars.exceptions import PanicException
 
 from faith_udfs.errors import ConfigError, FaithError
+from flows.cli.option_types import MAX_LISTED, whole_number
 from flows.cli.options import (
     DEFAULT_DB_MODE,
     EXIT_FAILED,
     EXIT_OK,
     EXIT_USAGE,
-    MAX_LISTED,
     SERVER_START,
     add_db_argument,
     add_dry_run_argument,
@@ -27,7 +27,6 @@ from flows.cli.options import (
     add_source_argument,
     add_wait_argument,
     umask_for,
-    whole_number,
 )
 from flows.cli.routes import execute, use_prefect
 from flows.cli.settings import run_settings

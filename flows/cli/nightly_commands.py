@@ -245,23 +245,18 @@ def serve_command(args: argparse.Namespace) -> int:
     golden = _absolute(args.golden) if args.golden else None
     alerts = alert_settings(args)
     configure_prefect_environment()
-    from prefect.exceptions import InvalidNameError
-
     from flows.orchestration.nightly_flow import build_deployment, describe_deployment
 
-    try:
-        deployment = build_deployment(
-            settings,
-            cron=args.cron,
-            timezone=args.timezone,
-            name=args.name,
-            golden=golden,
-            agreement_floor=args.agreement_floor,
-            run_timeout=args.run_timeout,
-            alerts=alerts,
-        )
-    except InvalidNameError as exc:  # '' or 'a/b': Prefect's own word, exit 2 not 1
-        raise ConfigError(f"--name {args.name!r}: {str(exc).splitlines()[0]}") from None
+    deployment = build_deployment(
+        settings,
+        cron=args.cron,
+        timezone=args.timezone,
+        name=args.name,
+        golden=golden,
+        agreement_floor=args.agreement_floor,
+        run_timeout=args.run_timeout,
+        alerts=alerts,
+    )
     if args.dry_run:
         print(json.dumps(describe_deployment(deployment), indent=2))
         return EXIT_OK

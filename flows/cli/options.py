@@ -4,9 +4,8 @@ flows/cli/settings.py)."""
 from __future__ import annotations
 
 import argparse
-import math
-from collections.abc import Callable
 
+from flows.cli.option_types import byte_count, run_seconds, seconds
 from flows.judges.endpoint.breaker import DEFAULT_BREAKER_FAILURES
 from flows.judges.endpoint.reply_cap import DEFAULT_MAX_REPLY_BYTES
 from flows.read.source import DEFAULT_BATCH_SIZE
@@ -109,62 +108,6 @@ def add_lock_timeout_argument(
 ) -> None:
     """--lock-timeout: how long a writer waits for another run holding the database."""
     parser.add_argument("--lock-timeout", type=seconds, default=0.0, metavar="SECONDS", help=help)
-
-
-# The most rows a listing option (--limit, --periods) asks for: more than any terminal shows.
-MAX_LISTED = 1_000_000
-
-
-def whole_number(low: int, high: int) -> Callable[[str], int]:
-    """An option's whole number from `low` to `high` (a --limit of -1 reached DuckDB's LIMIT
-    as exit 1, 2**63 its BIGINT, a huge --periods Python's date arithmetic)."""
-
-    def number(text: str) -> int:
-        try:
-            value = int(text)
-        except ValueError:
-            value = low - 1
-        if not low <= value <= high:
-            raise argparse.ArgumentTypeError(
-                f"must be a whole number from {low:,} to {high:,}, got {text}"
-            )
-        return value
-
-    return number
-
-
-def share(text: str) -> float:
-    """An option's share, a number from 0 to 1 (`nan` compared as nothing: no period flagged)."""
-    try:
-        value = float(text)
-    except ValueError:
-        value = math.nan
-    if not 0.0 <= value <= 1.0:
-        raise argparse.ArgumentTypeError(f"must be a number from 0 to 1, got {text}")
-    return value
-
-
-def price(text: str) -> float:
-    """An option's price in USD: a finite number, 0 or more (-5 made a negative cost)."""
-    try:
-        value = float(text)
-    except ValueError:
-        value = math.nan
-    if not math.isfinite(value) or value < 0:
-        raise argparse.ArgumentTypeError(f"must be a price in USD, 0 or more, got {text}")
-    return value
-
-
-def seconds(text: str) -> float:
-    """A wait in seconds, as an option gives it: a finite number, 0 or more (`nan` made a wait
-    that never ended, a negative one the same as 0)."""
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"must be a number of seconds, got {text!r}") from None
-    if not math.isfinite(value) or value < 0:
-        raise argparse.ArgumentTypeError(f"must be a number of seconds, 0 or more, got {text}")
-    return value
 
 
 def add_wait_argument(parser: argparse.ArgumentParser) -> None:
@@ -278,7 +221,7 @@ def add_run_arguments(parser: argparse.ArgumentParser) -> None:
     )
     judge.add_argument(
         "--max-reply-bytes",
-        type=_byte_count,
+        type=byte_count,
         default=DEFAULT_MAX_REPLY_BYTES,
         metavar="N",
         help="a judge answer larger than this (bytes; 512K, 8M) is a reply error, never read "
@@ -405,39 +348,12 @@ def add_run_timeout_argument(parser: argparse.ArgumentParser, *, default: float 
     shown = f"{default:g}, 6 h" if default else "none"
     parser.add_argument(
         "--run-timeout",
-        type=_seconds,
+        type=run_seconds,
         default=default,
         metavar="SECONDS",
         help="stop the run this long after it starts, as on SIGTERM: committed batches are "
         f"kept, the run is `interrupted`, exit 14 (default {shown}; 0: none)",
     )
-
-
-def _byte_count(text: str) -> int:
-    """Bytes, with an optional K or M suffix (binary: 8M is 8 MiB)."""
-    scale = {"K": 1024, "M": 1024 * 1024}.get(text[-1:].upper(), 1)
-    digits = text[:-1] if scale > 1 else text
-    if not digits.isdigit():
-        raise argparse.ArgumentTypeError(f"{text!r} is not a byte count (e.g. 8388608, 512K, 8M)")
-    return int(digits) * scale
-
-
-# The longest --run-timeout: 30 days (inf and 1e10 overflowed the timer's timestamp, exit 1).
-MAX_RUN_TIMEOUT = 30 * 24 * 3600
-
-
-def _seconds(text: str) -> float:
-    """--run-timeout's seconds: 0 (none) to MAX_RUN_TIMEOUT; nan, inf and '' refused."""
-    try:
-        value = float(text)
-    except ValueError:
-        value = math.nan
-    if not 0 <= value <= MAX_RUN_TIMEOUT:
-        raise argparse.ArgumentTypeError(
-            f"must be a number of seconds from 0 (none) to {MAX_RUN_TIMEOUT:,} (30 days), "
-            f"got {text!r}"
-        )
-    return value
 
 
 def add_dry_run_argument(parser: argparse.ArgumentParser) -> None:

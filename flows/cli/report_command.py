@@ -9,7 +9,8 @@ from pathlib import Path
 
 from rich.text import Text
 
-from flows.cli.options import MAX_LISTED, add_db_argument, add_wait_argument, share, whole_number
+from flows.cli.option_types import MAX_LISTED, share, whole_number
+from flows.cli.options import add_db_argument, add_wait_argument
 from flows.cli.output import StdoutConsole
 from flows.report.queries import DEFAULT_SEGMENT
 

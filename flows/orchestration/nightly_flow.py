@@ -15,6 +15,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 from prefect import flow, get_run_logger, task
 from prefect.artifacts import create_markdown_artifact
 from prefect.deployments.runner import EntrypointType, RunnerDeployment
+from prefect.exceptions import InvalidNameError
 from prefect.schedules import Cron
 
 from faith_udfs.errors import ConfigError
@@ -160,21 +161,25 @@ def build_deployment(
     except (ValueError, ZoneInfoNotFoundError) as exc:
         raise ConfigError(f"--cron {cron!r} --timezone {timezone!r}: {exc}") from None
     check_agreement_floor(agreement_floor)
-    deployment = nightly_flow.to_deployment(
-        name=name,
-        schedules=[schedule],
-        parameters=deployment_parameters(
-            settings.model_copy(update={"flow": "nightly"}),
-            golden=golden,
-            agreement_floor=agreement_floor,
-            run_timeout=run_timeout,
-            alerts=alerts,
-        ),
-        tags=TAGS,
-        description=f"faithpipe nightly scoring of {settings.source} into {settings.db}",
-        # faithpipe is an installed package: runs import the flow by module, from any directory.
-        entrypoint_type=EntrypointType.MODULE_PATH,
-    )
+    try:  # Prefect checks the name as the deployment is made
+        deployment = nightly_flow.to_deployment(
+            name=name,
+            schedules=[schedule],
+            parameters=deployment_parameters(
+                settings.model_copy(update={"flow": "nightly"}),
+                golden=golden,
+                agreement_floor=agreement_floor,
+                run_timeout=run_timeout,
+                alerts=alerts,
+            ),
+            tags=TAGS,
+            description=f"faithpipe nightly scoring of {settings.source} into {settings.db}",
+            # faithpipe is an installed package: runs import the flow by module, from any
+            # directory.
+            entrypoint_type=EntrypointType.MODULE_PATH,
+        )
+    except InvalidNameError as exc:  # '' or 'a/b': Prefect's own word, a usage error (exit 2)
+        raise ConfigError(f"--name {name!r}: {str(exc).splitlines()[0]}") from None
     # Called outside an event loop, prefect's sync-compatible method returns the value itself.
     assert isinstance(deployment, RunnerDeployment)
     return deployment

@@ -1,0 +1,90 @@
+"""The values an option takes, as argparse types: each refuses what the command could not use
+in one line (exit 2), before anything is read or written."""
+
+from __future__ import annotations
+
+import argparse
+import math
+from collections.abc import Callable
+
+# The most rows a listing option (--limit, --periods) asks for: more than any terminal shows.
+MAX_LISTED = 1_000_000
+
+
+def whole_number(low: int, high: int) -> Callable[[str], int]:
+    """An option's whole number from `low` to `high` (a --limit of -1 reached DuckDB's LIMIT
+    as exit 1, 2**63 its BIGINT, a huge --periods Python's date arithmetic)."""
+
+    def number(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            value = low - 1
+        if not low <= value <= high:
+            raise argparse.ArgumentTypeError(
+                f"must be a whole number from {low:,} to {high:,}, got {text}"
+            )
+        return value
+
+    return number
+
+
+def share(text: str) -> float:
+    """An option's share, a number from 0 to 1 (`nan` compared as nothing: no period flagged)."""
+    try:
+        value = float(text)
+    except ValueError:
+        value = math.nan
+    if not 0.0 <= value <= 1.0:
+        raise argparse.ArgumentTypeError(f"must be a number from 0 to 1, got {text}")
+    return value
+
+
+def price(text: str) -> float:
+    """An option's price in USD: a finite number, 0 or more (-5 made a negative cost)."""
+    try:
+        value = float(text)
+    except ValueError:
+        value = math.nan
+    if not math.isfinite(value) or value < 0:
+        raise argparse.ArgumentTypeError(f"must be a price in USD, 0 or more, got {text}")
+    return value
+
+
+def seconds(text: str) -> float:
+    """A wait in seconds, as an option gives it: a finite number, 0 or more (`nan` made a wait
+    that never ended, a negative one the same as 0)."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must be a number of seconds, got {text!r}") from None
+    if not math.isfinite(value) or value < 0:
+        raise argparse.ArgumentTypeError(f"must be a number of seconds, 0 or more, got {text}")
+    return value
+
+
+def byte_count(text: str) -> int:
+    """Bytes, with an optional K or M suffix (binary: 8M is 8 MiB)."""
+    scale = {"K": 1024, "M": 1024 * 1024}.get(text[-1:].upper(), 1)
+    digits = text[:-1] if scale > 1 else text
+    if not digits.isdigit():
+        raise argparse.ArgumentTypeError(f"{text!r} is not a byte count (e.g. 8388608, 512K, 8M)")
+    return int(digits) * scale
+
+
+# The longest --run-timeout: 30 days (inf and 1e10 overflowed the timer's timestamp, exit 1).
+MAX_RUN_TIMEOUT = 30 * 24 * 3600
+
+
+def run_seconds(text: str) -> float:
+    """--run-timeout's seconds: 0 (none) to MAX_RUN_TIMEOUT; nan, inf and '' refused."""
+    try:
+        value = float(text)
+    except ValueError:
+        value = math.nan
+    if not 0 <= value <= MAX_RUN_TIMEOUT:
+        raise argparse.ArgumentTypeError(
+            f"must be a number of seconds from 0 (none) to {MAX_RUN_TIMEOUT:,} (30 days), "
+            f"got {text!r}"
+        )
+    return value

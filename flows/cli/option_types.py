@@ -29,12 +29,17 @@ def whole_number(low: int, high: int) -> Callable[[str], int]:
     return number
 
 
+def _number(text: str) -> float:
+    """The option's text as a float; nan when it is none, so every range check refuses it."""
+    try:
+        return float(text)
+    except ValueError:
+        return math.nan
+
+
 def share(text: str) -> float:
     """An option's share, a number from 0 to 1 (`nan` compared as nothing: no period flagged)."""
-    try:
-        value = float(text)
-    except ValueError:
-        value = math.nan
+    value = _number(text)
     if not 0.0 <= value <= 1.0:
         raise argparse.ArgumentTypeError(f"must be a number from 0 to 1, got {text}")
     return value
@@ -42,10 +47,7 @@ def share(text: str) -> float:
 
 def price(text: str) -> float:
     """An option's price in USD: a finite number, 0 or more (-5 made a negative cost)."""
-    try:
-        value = float(text)
-    except ValueError:
-        value = math.nan
+    value = _number(text)
     if not math.isfinite(value) or value < 0:
         raise argparse.ArgumentTypeError(f"must be a price in USD, 0 or more, got {text}")
     return value
@@ -54,10 +56,7 @@ def price(text: str) -> float:
 def seconds(text: str) -> float:
     """A wait in seconds, as an option gives it: a finite number, 0 or more (`nan` made a wait
     that never ended, a negative one the same as 0)."""
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"must be a number of seconds, got {text!r}") from None
+    value = _number(text)
     if not math.isfinite(value) or value < 0:
         raise argparse.ArgumentTypeError(f"must be a number of seconds, 0 or more, got {text}")
     return value
@@ -78,10 +77,7 @@ MAX_RUN_TIMEOUT = 30 * 24 * 3600
 
 def run_seconds(text: str) -> float:
     """--run-timeout's seconds: 0 (none) to MAX_RUN_TIMEOUT; nan, inf and '' refused."""
-    try:
-        value = float(text)
-    except ValueError:
-        value = math.nan
+    value = _number(text)
     if not 0 <= value <= MAX_RUN_TIMEOUT:
         raise argparse.ArgumentTypeError(
             f"must be a number of seconds from 0 (none) to {MAX_RUN_TIMEOUT:,} (30 days), "

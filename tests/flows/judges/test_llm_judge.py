@@ -246,7 +246,14 @@ def test_a_fault_that_persists_makes_the_cases_invalid(make_judge, stub, fault) 
     asked = 3 if fault == "fewer_verdicts" else 4
     # A 400 is first taken for a refused response_format: stepped down twice, once a judge.
     stepped = 2 if fault == "400" else 0
-    assert stub.faults_served[fault] == asked * (1 + retried) + stepped
+    expected = asked * (1 + retried) + stepped
+    # The stub counts a request as it reads it: on a loaded machine the last slow call's may
+    # still be on its way when the judge has given up on it (11 of 12 counted). A hang guard,
+    # not a promise: more than expected still fails below.
+    deadline = time.monotonic() + 30
+    while stub.faults_served[fault] < expected and time.monotonic() < deadline:
+        time.sleep(0.02)
+    assert stub.faults_served[fault] == expected
 
 
 @pytest.mark.parametrize("fault", ["html", "empty", "wrong_shape"])

@@ -6,7 +6,7 @@ import asyncio
 import sys
 from collections import OrderedDict
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 from faith_udfs.case_results import (
     CaseResult,
@@ -103,6 +103,25 @@ def check_passages(passages: object) -> None:
         )
 
 
+T = TypeVar("T")
+
+
+class _Setting(Generic[T]):
+    """A FaithfulnessMetric attribute that is its MetricConfig's field of the same name:
+    read from the config, set by making a new one (FaithfulnessMetric._configure)."""
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self.name = name
+
+    def __get__(self, metric: FaithfulnessMetric | None, owner: type | None = None) -> T:
+        if metric is None:  # on the class: the descriptor itself, as a property is
+            return self  # type: ignore[return-value]
+        return getattr(metric.config, self.name)
+
+    def __set__(self, metric: FaithfulnessMetric, value: T) -> None:
+        metric._configure(**{self.name: value})
+
+
 class FaithfulnessMetric:
     """DeepEval-shaped faithfulness metric: `measure(case)` scores one case.
 
@@ -158,45 +177,18 @@ class FaithfulnessMetric:
 
     # DeepEval's settings as attributes, settable as there: a change makes a new config (its
     # checks run again) and forgets the scores remembered under the old one.
+    strict_mode = _Setting[bool]()
+    include_reason = _Setting[bool]()
+    penalize_ambiguous_claims = _Setting[bool]()
+    truths_extraction_limit = _Setting[int | None]()
+
     @property
-    def threshold(self) -> float:
+    def threshold(self) -> float:  # 1 in strict mode, as in DeepEval
         return self.config.effective_threshold
 
     @threshold.setter
     def threshold(self, value: float) -> None:
         self._configure(threshold=value)
-
-    @property
-    def strict_mode(self) -> bool:
-        return self.config.strict_mode
-
-    @strict_mode.setter
-    def strict_mode(self, value: bool) -> None:
-        self._configure(strict_mode=value)
-
-    @property
-    def include_reason(self) -> bool:
-        return self.config.include_reason
-
-    @include_reason.setter
-    def include_reason(self, value: bool) -> None:
-        self._configure(include_reason=value)
-
-    @property
-    def penalize_ambiguous_claims(self) -> bool:
-        return self.config.penalize_ambiguous_claims
-
-    @penalize_ambiguous_claims.setter
-    def penalize_ambiguous_claims(self, value: bool) -> None:
-        self._configure(penalize_ambiguous_claims=value)
-
-    @property
-    def truths_extraction_limit(self) -> int | None:
-        return self.config.truths_extraction_limit
-
-    @truths_extraction_limit.setter
-    def truths_extraction_limit(self, value: int | None) -> None:
-        self._configure(truths_extraction_limit=value)
 
     def _configure(self, **settings: Any) -> None:
         self.config = replace(self.config, **settings)

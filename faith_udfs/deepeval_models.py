@@ -12,7 +12,7 @@ import json
 from collections.abc import Callable
 from typing import Any
 
-from faith_udfs.errors import ConfigError, JudgeError, JudgeReplyError
+from faith_udfs.errors import ConfigError, JudgeError, JudgeReplyError, first_line_of
 from faith_udfs.judges import Judge, is_judge
 from faith_udfs.prompt_judge import PromptJudge
 from faith_udfs.prompts import CLAIMS, REASON, TRUTHS, VERDICTS
@@ -133,10 +133,8 @@ class DeepEvalModelJudge(PromptJudge):
                 reply = self.deepeval_model.generate(prompt)
         except JudgeError:
             raise
-        except Exception as exc:
-            lines = str(exc).strip().splitlines()
-            detail = f"{type(exc).__name__}: {lines[0]}" if lines else type(exc).__name__
-            raise JudgeError(f"the model's generate() raised {detail}") from exc
+        except Exception as exc:  # the user's model's failure, kept (chained) as its case's error
+            raise JudgeError(f"the model's generate() raised {first_line_of(exc)}") from exc
         return reply_dict(reply)
 
     def _render(self, method: str, **context: Any) -> str:

@@ -39,6 +39,12 @@ class JudgeBudgetExhausted(JudgeError):
     case_status = "pending"
 
 
+def first_line_of(error: BaseException) -> str:
+    """`Type: first line of the message`: how an error is named in one line."""
+    message = str(error).strip().splitlines()
+    return f"{type(error).__name__}: {message[0]}" if message else type(error).__name__
+
+
 class JudgeCrashed(FaithError):
     """A judge raised something that is not a JudgeError: a bug in the judge, not a bad case.
 
@@ -49,8 +55,7 @@ class JudgeCrashed(FaithError):
     exit_code = 1
 
     def __init__(self, judge: str, error: BaseException) -> None:
-        message = str(error).strip().splitlines()
-        detail = f"{type(error).__name__}: {message[0]}" if message else type(error).__name__
+        detail = first_line_of(error)
         super().__init__(f"judge {judge} crashed (a bug, not a judge error): {detail}")
         self.judge = judge
 

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import polars as pl
 
+from faith_udfs.errors import first_line_of
 from flows.errors import InputUnreadable
 
 __all__ = ["read_labels"]
@@ -99,8 +100,7 @@ def _read(path: Path) -> pl.DataFrame:
 
 def _first_line(exc: BaseException) -> str:
     """The error's kind and its first line, cut short (a CSV error may quote a long line)."""
-    lines = str(exc).strip().splitlines()
-    text = f"{type(exc).__name__}: {lines[0]}" if lines else type(exc).__name__
+    text = first_line_of(exc)
     return text if len(text) <= 200 else text[:199] + "…"
 
 

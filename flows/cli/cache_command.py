@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-from pathlib import Path
 
 from flows.cli.options import EXIT_OK, add_db_argument, add_lock_timeout_argument
 
@@ -40,12 +39,12 @@ def cache_check_command(args: argparse.Namespace) -> int:
     from flows.errors import DatabaseError
     from flows.judges.live.asking import legacy_claims_key
     from flows.store.cache_check import check_cache
-    from flows.store.db import connect_for_reading, open_store
+    from flows.store.db import connect_for_reading, holds_no_database, open_store
 
     # A database that is not there is refused, not made (a typo in --db reported '0 answers
     # checked'); a check alone reads, as the other read commands do (a snapshot while a run
     # writes, a read-only file); only --drop writes.
-    if not Path(args.db).exists() or Path(args.db).stat().st_size == 0:
+    if holds_no_database(args.db):
         raise DatabaseError(f"{args.db}: no such database; run `faith score` first")
     if args.drop:
         con = open_store(args.db, lock_timeout=args.lock_timeout)

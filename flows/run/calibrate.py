@@ -41,7 +41,7 @@ from faith_udfs.calibration_weights import (
 from faith_udfs.errors import ConfigError
 from flows.read.labels import read_labels
 from flows.store.calibrations import labelled_cases, load_calibration, save_calibration
-from flows.store.db import open_store
+from flows.store.db import holds_no_database, open_store
 
 __all__ = [
     "MAX_LABELS",
@@ -147,7 +147,7 @@ def calibrate(
     check_name(name)
     labels = read_labels(labels_path)
     check_labels(labels, folds)
-    if not Path(db).exists() or Path(db).stat().st_size == 0:  # an empty file: none either
+    if holds_no_database(db):
         raise ConfigError(f"{db}: no such database; score the labelled cases into it first")
     con = open_store(db, lock_timeout=lock_timeout)
     try:

@@ -266,6 +266,14 @@ def define_analysis(con: duckdb.DuckDBPyConnection, *, again: bool = False) -> b
     return True
 
 
+def holds_no_database(path: Path | str) -> bool:
+    """Whether `path` holds no database: no file, or an empty one (mktemp, touch), which
+    open_store would make a new database of. Commands that only use an existing database
+    refuse such a path instead of writing one."""
+    path = Path(path)
+    return not path.exists() or path.stat().st_size == 0
+
+
 def open_store(
     path: Path | str = DEFAULT_DB, *, lock_timeout: float = 0.0
 ) -> duckdb.DuckDBPyConnection:
@@ -276,7 +284,7 @@ def open_store(
     path = Path(path)
     deadline = time.monotonic() + max(lock_timeout, 0.0)
     _look_before_writing(path, lock_timeout)
-    if path.exists() and path.stat().st_size == 0:
+    if path.exists() and holds_no_database(path):
         path.unlink()  # an empty file (mktemp, touch) is no DuckDB file, and holds nothing
     con = connect(path, lock_timeout=max(deadline - time.monotonic(), 0.0))
     try:

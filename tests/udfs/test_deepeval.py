@@ -248,6 +248,19 @@ def test_what_a_models_generate_raises_is_that_cases_error() -> None:
         evaluate(cases()[:3], [metric], display_config=QUIET)
 
 
+def test_a_stop_inside_a_models_generate_is_no_case_error() -> None:
+    """Only the model's failures become case errors: a Ctrl-C or SIGTERM (faithpipe's stops
+    are KeyboardInterrupts) while it answers stops the evaluation."""
+
+    class Stopped(CustomJudgeModel):
+        def generate(self, prompt: str) -> str:
+            raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        evaluate(cases()[:1], [FaithfulnessMetric(model=Stopped())], display_config=QUIET,
+                 error_config=KEEP)  # fmt: skip
+
+
 def test_deepeval_test_cases_and_their_other_fields_are_taken() -> None:
     deepeval_shaped = LLMTestCase(
         input="q", actual_output=ANSWERS[0], retrieval_context=CONTEXT,

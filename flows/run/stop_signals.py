@@ -14,6 +14,7 @@ import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from types import FrameType
+from typing import Any
 
 log = logging.getLogger("faithpipe")
 
@@ -178,12 +179,34 @@ _raise_stop = deferred_inside_polars(_raise_stop_now)
 def install_stop_handlers() -> None:
     """Entry points only: SIGTERM raises `Terminated` in the main thread, so a run stops as
     cleanly as on Ctrl-C (Python's default for SIGTERM ends the process on the spot); both
-    are recorded, for when DuckDB rewords them. A signal ignored by the parent stays ignored."""
+    are recorded, for when DuckDB rewords them. A signal ignored by the parent stays ignored.
+    A stop raised where Python ignores exceptions is sent again (_stop_not_lost)."""
     if threading.current_thread() is not threading.main_thread():
         return
     for sig in STOP_SIGNALS:
         if signal.getsignal(sig) is not signal.SIG_IGN:
             signal.signal(sig, _raise_stop)
+    if sys.unraisablehook is not _stop_not_lost:
+        _hooks["unraisable"] = sys.unraisablehook
+        sys.unraisablehook = _stop_not_lost
+
+
+_hooks: dict[str, Callable[[Any], object]] = {}
+
+
+def _stop_not_lost(unraisable: Any) -> None:
+    """A stop raised while a finalizer ran (`__del__`, a weakref callback: pydantic's
+    SecretStr at start-up) is printed as 'Exception ignored in ...' and lost: the run went on
+    as if never asked to stop. Its signal is sent again, to land in code that can raise; any
+    other unraisable error goes to the hook before this one."""
+    stop = unraisable.exc_value
+    if isinstance(stop, KeyboardInterrupt):
+        if isinstance(stop, RunDeadline):
+            _deliver_again(signal.SIGALRM)
+        else:
+            _deliver_again(signal.SIGTERM if isinstance(stop, Terminated) else signal.SIGINT)
+        return
+    _hooks.get("unraisable", sys.__unraisablehook__)(unraisable)
 
 
 def deadline_handler(seconds: float) -> Callable[[int, FrameType | None], None]:

@@ -169,3 +169,48 @@ def test_a_stop_raised_while_the_handlers_come_back_leaves_none_holding(
     monkeypatch.setattr(signal, "signal", restore)
     with pytest.raises(Terminated):  # SIGTERM is faithpipe's stop again, not held
         send(signal.SIGTERM)
+
+
+# A stop that lands while a finalizer runs: Python prints "Exception ignored in ..." and goes
+# on (a start-up trial lost its Ctrl-C inside pydantic's SecretStr so).
+STOP_IN_A_FINALIZER = """
+import os, signal, sys, time
+from flows.run.stop_signals import install_stop_handlers
+
+install_stop_handlers()
+
+
+class Finalized:
+    def __del__(self):
+        os.kill(os.getpid(), signal.SIGNUM)
+        for _ in range(100_000):  # the handler runs here, inside __del__
+            pass
+
+
+try:
+    Finalized()  # collected at once
+    end = time.monotonic() + 20
+    while time.monotonic() < end:
+        time.sleep(0.01)
+    print("not stopped")
+except KeyboardInterrupt as stop:
+    print("stopped", type(stop).__name__)
+"""
+
+
+@pytest.mark.parametrize(
+    ("signum", "raised"), [("SIGINT", "KeyboardInterrupt"), ("SIGTERM", "Terminated")]
+)
+def test_a_stop_that_lands_in_a_finalizer_is_sent_again_not_lost(signum: str, raised: str) -> None:
+    import subprocess
+    import sys
+
+    done = subprocess.run(
+        [sys.executable, "-c", STOP_IN_A_FINALIZER.replace("SIGNUM", signum)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert done.stdout.strip() == f"stopped {raised}", done.stderr
+    assert "Exception ignored" not in done.stderr  # the one line stays the only one

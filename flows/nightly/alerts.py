@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 from urllib.parse import unquote, urlsplit, urlunsplit
 
+from flows.printable import printable
 from flows.store.db import sql
 
 if TYPE_CHECKING:
@@ -30,6 +31,7 @@ MAX_ALERT_WINDOW = 36_500
 # What is read of a webhook's reply: nothing of it is used, and a reply without end (a
 # server sending gigabytes) filled 8 GB, each timed-out attempt's thread still reading.
 WEBHOOK_REPLY_BYTES = 64 * 1024
+SEGMENTS_NAMED = 10  # segment columns a warning of a missing --alert-segment lists
 
 
 @dataclass(frozen=True)
@@ -56,6 +58,29 @@ def pass_rate_rows(
         "segment": alerts.segment,
     }
     return con.sql(sql("pass_rate_alerts"), params=params).pl().to_dicts()
+
+
+def warn_if_segment_missing(
+    con: duckdb.DuckDBPyConnection, run_id: str, segment: str | None
+) -> str | None:
+    """Log (and return) a warning when `--alert-segment` names a column none of the night's
+    cases holds: a misspelt name sliced nothing, without a word. The default, app_version,
+    is sliced by when the logs have it and is not warned of."""
+    if segment is None or segment == DEFAULT_ALERT_SEGMENT:
+        return None
+    params = {"run_id": run_id, "segment": segment, "limit": SEGMENTS_NAMED}
+    row = con.execute(sql("night_segment_keys"), params).fetchone()
+    assert row is not None  # an aggregate: always one row
+    found, held, night_cases = row
+    if found or not night_cases:
+        return None
+    columns = ", ".join(printable(name) for name in held) if held else "none"
+    text = (
+        f"--alert-segment {printable(segment)}: none of the night's {night_cases:,} cases has "
+        f"that segment column (theirs: {columns}); only each config's pass rate was checked"
+    )
+    log.warning("run %s: %s", run_id, text)
+    return text
 
 
 def drop_message(row: dict[str, Any], run_id: str) -> dict[str, Any]:
@@ -231,6 +256,8 @@ def night_alerts(
     """Check the night's pass rates, add each drop to runs.warning, send every warning of the
     night to the webhook; returns the drops' texts (the caller raises PassRateAlert)."""
     rows = pass_rate_rows(con, run_id, alerts) if alerts.window > 0 else []
+    if alerts.window > 0:
+        warn_if_segment_missing(con, run_id, alerts.segment)
     drops = [drop_message(row, run_id) for row in rows if row["fired"]]
     for drop in drops:
         con.execute(sql("mark_run_warning"), {"run_id": run_id, "warning": drop["text"]})

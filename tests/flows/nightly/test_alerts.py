@@ -429,3 +429,38 @@ def test_the_segment_drop_alone_fires_with_the_overall_within_range(
     with pytest.raises(PassRateAlert) as raised:
         run_nightly(ScoreSettings(source=str(source), db=str(db)))
     assert "segment 2.4.1" in str(raised.value)
+
+
+def test_a_misspelt_alert_segment_is_warned_of_and_the_config_still_checked(
+    history: tuple[Path, Path], caplog: pytest.LogCaptureFixture
+) -> None:
+    """`--alert-segment app_verison` sliced nothing, without a word: the night says so, naming
+    the segment columns its cases do hold, and still checks each config's rate."""
+    source, db = history
+    add_night(source, day_rows(NIGHT, 60, 30))  # 50%: the config's rate fires
+    with (
+        caplog.at_level(logging.WARNING, logger="faithpipe"),
+        pytest.raises(PassRateAlert) as raised,
+    ):
+        run_nightly(
+            ScoreSettings(source=str(source), db=str(db)),
+            alerts=AlertSettings(segment="app_verison"),
+        )
+    assert "segment" not in str(raised.value)  # the config's drop alone
+    warned = [r.getMessage() for r in caplog.records if "--alert-segment" in r.getMessage()]
+    assert len(warned) == 1
+    assert "app_verison: none of the night's 60 cases" in warned[0]
+    assert "(theirs: app_version)" in warned[0]
+
+
+def test_the_default_segment_is_not_warned_of_when_the_logs_lack_it(
+    history: tuple[Path, Path], caplog: pytest.LogCaptureFixture
+) -> None:
+    """app_version is sliced by when the logs have it: a night without it is no mistake."""
+    source, db = history
+    night = [{**row, "app_version": None} for row in day_rows(NIGHT, 40, 3)]
+    add_night(source, night)
+    with caplog.at_level(logging.WARNING, logger="faithpipe"):
+        run = run_nightly(ScoreSettings(source=str(source), db=str(db)))
+    assert run["rows_newly_scored"] == 40
+    assert not [r for r in caplog.records if "--alert-segment" in r.getMessage()]

@@ -83,6 +83,8 @@ class ErrorConfig:
     could not score raises EvaluationError after the whole batch is scored (kept on `.result`)."""
 
     ignore_errors: bool = False
+    # True: a case without actual_output or retrieval_context (None, or no passage) is not
+    # measured at all, as DeepEval skips it: no metric data, no error, out of the pass rates.
     skip_on_missing_params: bool = False
 
 
@@ -124,10 +126,18 @@ def evaluate(
     names = [_name_of(case, i) for i, case in enumerate(cases)]
     if len(set(names)) != len(names):
         raise ValueError("test cases must have distinct case_id (or name) values, or none")
-    frame = cases_frame(
-        names, [case.actual_output for case in cases], [case.retrieval_context for case in cases]
+    skipped = frozenset(
+        position
+        for position, case in enumerate(cases)
+        if errors.skip_on_missing_params and missing_params(case)
     )
-    order = frame.select("case_id")
+    measured = [p for p in range(len(cases)) if p not in skipped]
+    frame = cases_frame(
+        [names[p] for p in measured],
+        [cases[p].actual_output for p in measured],
+        [cases[p].retrieval_context for p in measured],
+    )
+    order = pl.DataFrame({"case_id": pl.Series(names, dtype=pl.String)})
     runs = []
     for metric in metrics:
         spent = judge_tokens(metric.model)
@@ -152,7 +162,7 @@ def evaluate(
                 details=CaseDetails(frames),
             )
         )  # fmt: skip
-    test_results = TestResults(cases, names, runs)
+    test_results = TestResults(cases, names, runs, skipped=skipped)
     if any(run.verbose for run in runs):
         for test in test_results:
             for run, data in zip(runs, test.metrics_data, strict=True):
@@ -169,6 +179,13 @@ def evaluate(
             result,
         )
     return result
+
+
+def missing_params(case: LLMTestCase) -> bool:
+    """DeepEval's missing parameters of the faithfulness metric: no answer, or no context
+    (None, or an empty list: our LLMTestCase's default for a context not given)."""
+    context = getattr(case, "retrieval_context", None)
+    return case.actual_output is None or context is None or len(context) == 0
 
 
 def _name_of(case: LLMTestCase, index: int) -> str:

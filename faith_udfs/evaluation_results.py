@@ -153,8 +153,17 @@ class TestResults(Sequence[TestResult]):
     __test__ = False  # not a pytest class
     __hash__ = None  # type: ignore[assignment]  # compares by value, as a list does
 
-    def __init__(self, cases: Sequence[Any], names: list[str], runs: list[MetricRun]) -> None:
+    def __init__(
+        self,
+        cases: Sequence[Any],
+        names: list[str],
+        runs: list[MetricRun],
+        skipped: frozenset[int] = frozenset(),
+    ) -> None:
         self.cases, self.names, self.runs = cases, names, runs
+        self.skipped = skipped  # positions not measured (ErrorConfig.skip_on_missing_params)
+        # the first position measured: its metric data carry each batch's tokens
+        self.first_measured = next((p for p in range(len(names)) if p not in skipped), None)
         self._built: list[TestResult | None] = [None] * len(names)
 
     def __len__(self) -> int:
@@ -204,8 +213,9 @@ class TestResults(Sequence[TestResult]):
     def _test_result(self, position: int, rows: list[tuple[Any, ...]]) -> TestResult:
         case, name = self.cases[position], self.names[position]
         data = [
-            _metric_data(run, row, name, first=position == 0)
+            _metric_data(run, row, name, first=position == self.first_measured)
             for run, row in zip(self.runs, rows, strict=True)
+            if position not in self.skipped
         ]
         return TestResult(
             name=name,
@@ -220,8 +230,8 @@ class TestResults(Sequence[TestResult]):
         )
 
     def outcomes(self) -> pl.DataFrame:
-        """Every (test case, metric) outcome as one frame, in test then metric order."""
-        return pl.concat(
+        """Every (test case, metric) outcome measured, as one frame, in test then metric order."""
+        frame = pl.concat(
             [
                 run.rows.select(
                     position=pl.int_range(pl.len(), dtype=pl.Int64),
@@ -235,6 +245,9 @@ class TestResults(Sequence[TestResult]):
             ],
             how="vertical_relaxed",
         ).sort("position", "metric")
+        if not self.skipped:
+            return frame
+        return frame.filter(~pl.col("position").is_in(sorted(self.skipped)))
 
 
 def _metric_data(run: MetricRun, row: tuple[Any, ...], name: str, first: bool) -> MetricData:
@@ -317,10 +330,19 @@ def print_summary(result: EvaluationResult, seconds: float, file: Any = None) ->
     out = file or sys.stdout
     outcomes = result.outcomes()
     tests = len(result.test_results)
-    labels = outcomes.filter(pl.col("position") == 0).sort("metric")["name"].to_list()
+    if isinstance(result.test_results, TestResults):
+        labels = [run.name for run in result.test_results.runs]
+        skipped = len(result.test_results.skipped)
+    else:
+        labels = outcomes.filter(pl.col("position") == 0).sort("metric")["name"].to_list()
+        skipped = 0
     print(
         f"Evaluated {tests} test case(s) with {len(labels)} metric(s) in {seconds:.2f}s", file=out
     )
+    if skipped:
+        print(
+            f"Skipped {skipped} test case(s): missing actual_output or retrieval_context", file=out
+        )
     failures = outcomes.filter(~pl.col("success"))
     if failures.height:
         print(f"Failures ({failures.height}):", file=out)
@@ -335,7 +357,14 @@ def print_summary(result: EvaluationResult, seconds: float, file: Any = None) ->
         if failures.height > SHOWN_FAILURES:
             print(f"  ... and {failures.height - SHOWN_FAILURES} more", file=out)
     print("Overall Metric Pass Rates", file=out)
-    passed = outcomes.group_by("metric").agg(pl.col("success").sum()).sort("metric")["success"]
-    for index, (name, count) in enumerate(zip(labels, passed.to_list(), strict=True)):
+    counts = outcomes.group_by("metric").agg(pl.col("success").sum(), measured=pl.len())
+    passed = {row[0]: row[1:] for row in counts.select("metric", "success", "measured").rows()}
+    for index, name in enumerate(labels):
         label = name if labels.count(name) == 1 else f"{name} #{index + 1}"
-        print(f"{label}: {100 * count / tests:.2f}% pass rate ({count}/{tests})", file=out)
+        count, measured = passed.get(index, (0, 0))
+        if measured:
+            print(
+                f"{label}: {100 * count / measured:.2f}% pass rate ({count}/{measured})", file=out
+            )
+        else:
+            print(f"{label}: no test case measured", file=out)

@@ -128,6 +128,35 @@ def test_an_unscored_case_raises_unless_errors_are_ignored() -> None:
     assert len(caught.value.result.test_results) == len(ANSWERS)
 
 
+@pytest.mark.parametrize("ignore_errors", [False, True])
+def test_cases_missing_their_answer_or_context_are_skipped_when_asked(
+    ignore_errors: bool, capsys
+) -> None:
+    """DeepEval's `skip_on_missing_params=True`: a case without an answer or a context is not
+    measured (no metric data, no error, out of the pass rate), before `ignore_errors`."""
+    given = [
+        LLMTestCase(input="q", actual_output=None, retrieval_context=CONTEXT),
+        LLMTestCase(input="q", actual_output=ANSWERS[0], retrieval_context=CONTEXT),
+        LLMTestCase(input="q", actual_output=ANSWERS[2]),  # no context given
+        LLMTestCase(input="q", actual_output=ANSWERS[1], retrieval_context=CONTEXT),  # 0.5
+    ]
+    metric = FaithfulnessMetric(model=LexicalJudge(), threshold=0.7)
+    errors = ErrorConfig(skip_on_missing_params=True, ignore_errors=ignore_errors)
+    result = evaluate(given, [metric], error_config=errors)
+    printed = capsys.readouterr().out
+    assert [len(t.metrics_data) for t in result.test_results] == [0, 1, 0, 1]
+    assert [t.success for t in result.test_results] == [True, True, True, False]
+    assert result.outcomes()["case"].to_list() == ["test_case_1", "test_case_3"]
+    assert result.to_polars().case_scores["case_id"].to_list() == ["test_case_1", "test_case_3"]
+    assert "Skipped 2 test case(s): missing actual_output or retrieval_context" in printed
+    assert "Faithfulness: 50.00% pass rate (1/2)" in printed
+    with pytest.raises(EvaluationError, match="BlankAnswer"):  # not asked: an error, as before
+        evaluate(given, [metric], display_config=QUIET)
+    alone = evaluate(given[2:3], [metric], error_config=errors)
+    assert alone.test_results[0].metrics_data == []
+    assert "Faithfulness: no test case measured" in capsys.readouterr().out
+
+
 def test_the_summary_puts_failures_first_and_can_be_silenced(capsys) -> None:
     metric = FaithfulnessMetric(model=LexicalJudge(), threshold=0.7)
     result = evaluate(cases(), [metric], error_config=KEEP)

@@ -205,7 +205,8 @@ def test_no_test_cases_give_an_empty_result() -> None:
     out = io.StringIO()
     print_summary(result, 0.0, file=out)
     assert out.getvalue().splitlines() == [
-        "Evaluated 0 test case(s) with 0 metric(s) in 0.00s", "Overall Metric Pass Rates"
+        "Evaluated 0 test case(s) with 2 metric(s) in 0.00s", "Overall Metric Pass Rates",
+        "Faithfulness #1: no test case measured", "Faithfulness #2: no test case measured",
     ]  # fmt: skip
 
 

@@ -76,6 +76,25 @@ def _reader(paths: list[Path], fmt: str) -> str:
     return reader_sql(fmt, together=len(paths) > 1, array=array)
 
 
+def json_keys_renamed(columns: list[str], keys: list[str]) -> dict[str, str]:
+    """read_json's columns named as the file's keys: DuckDB's names are case-insensitive, so
+    of the keys `input` and `Input` it names the second `Input_1`, and the segment would be
+    stored under a name the file does not have. Each such column goes back to the one key it
+    stands for; anything else is left as DuckDB named it."""
+    unmatched = [key for key in keys if key not in columns]
+    renamed = {}
+    for column in columns:
+        suffixed = re.fullmatch(r"(.+)_\d+", column)
+        if column in keys or suffixed is None:
+            continue
+        stem = suffixed.group(1).lower()
+        matches = [key for key in unmatched if key.lower() == stem]
+        if len(matches) == 1:
+            renamed[column] = matches[0]
+            unmatched.remove(matches[0])
+    return renamed
+
+
 def json_values_as_text(
     columns: list[str], types: list[DuckDBPyType], keep: str | None = None
 ) -> str:
@@ -174,10 +193,12 @@ def duckdb_frames(
                 column = quoted(list_column or "")
                 select = f"* REPLACE ({_duckdb_lists_as_json(column)} AS {column})"
             query = con.sql(f"SELECT {select} FROM {reader}", params=files)
+            keys = json_keys_renamed(query.columns, names) if fmt == "json" and only is None else {}
             unwrapped = json_values_as_text(query.columns, query.types, keep=list_column)
             if unwrapped:
                 query = query.project(f"* REPLACE ({unwrapped})")
-            yield from _rebatched(query.to_arrow_reader(batch_size), batch_size)
+            for frame in _rebatched(query.to_arrow_reader(batch_size), batch_size):
+                yield frame.rename(keys) if keys else frame
         except duckdb.Error as exc:
             failed = _failing(con, paths, fmt)
             raise InputUnreadable(f"{failed}: cannot read its data ({error_line(exc)})") from exc

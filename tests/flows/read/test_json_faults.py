@@ -199,3 +199,28 @@ def test_a_corrupt_gzip_json_file_is_exit_3(
     done = faith_here(capsys, "score", str(source), "--db", str(db), "--prefect", "no")
     assert done.returncode == 3
     assert done.stderr.strip().splitlines()[-1].startswith(f"error: {source}: ")
+
+
+def test_keys_differing_only_in_case_keep_their_names_as_segments(tmp_path: Path) -> None:
+    """DuckDB's column names are case-insensitive: of `input` and `Input` it named the second
+    `Input_1`, and the segment was stored under a name the file does not have. In one file,
+    in a folder of small files read together, and in a file too large to gather."""
+    record = _row("a", Input="upper", Region="EU", region="eu", tier_1="gold")
+    one = tmp_path / "one.jsonl"
+    one.write_text(_lines(record))
+    folder = tmp_path / "small"
+    folder.mkdir()
+    for i in range(3):
+        (folder / f"part-{i}.jsonl").write_text(_lines({**record, "case_id": f"s{i}"}))
+    large = tmp_path / "large.jsonl"
+    filler = {**record, "actual_output": "Order A17 shipped on 3 March. " * 2_000}
+    large.write_text(_lines(*({**filler, "case_id": f"l{i}"} for i in range(60))))
+    expected = {"Input": "upper", "Region": "EU", "region": "eu", "tier_1": "gold"}
+    for source in (one, folder, large):
+        run, db = _score(source)
+        assert run["rows_scored"] == run["rows_in"] > 0
+        stored = {
+            json.dumps(json.loads(s), sort_keys=True)
+            for (s,) in query(db, "SELECT segments FROM case_scores")
+        }
+        assert stored == {json.dumps(expected, sort_keys=True)}, source

@@ -2,9 +2,11 @@
 WITH typed AS (
     SELECT *,
            trim(CAST(conversation_id AS VARCHAR)) AS __cid,
-           -- 2.4 is no turn (a cast to BIGINT would round it to 2); 2.0 is turn 2
-           CASE WHEN TRY_CAST(turn AS DOUBLE) = floor(TRY_CAST(turn AS DOUBLE))
-               THEN TRY_CAST(turn AS BIGINT) END AS __turn,
+           -- 2.4 is no turn (a cast to BIGINT would round it to 2); 2.0 is turn 2; text is
+           -- read as written, digits only: '1e1' and '0x1A' are no turns (DOUBLE reads 10, 26)
+           CASE WHEN regexp_full_match(trim(CAST(turn AS VARCHAR)), '[+-]?[0-9]+(\.0*)?')
+               THEN TRY_CAST(TRY_CAST(trim(CAST(turn AS VARCHAR)) AS DECIMAL(38, 1)) AS BIGINT)
+           END AS __turn,
            lower(trim(CAST(role AS VARCHAR))) AS __role
     FROM turns
 )

@@ -334,3 +334,29 @@ def test_a_fractional_turn_is_not_an_integer_not_rounded(tmp_path: Path, turn: f
     assert query(db, 'SELECT "check", case_id FROM quarantine') == [
         ("turn_not_an_integer", f"g:{turn}")
     ]
+
+
+def test_a_text_turn_is_read_as_written_digits_only(tmp_path: Path) -> None:
+    """Text turns are digits: '1e1' and '0x1A' were turns 10 and 26 (read as numbers);
+    ' 3 ' and '4.0' are turns 3 and 4."""
+    rows = [
+        ("g", "1", "user", "Where is order A17?", None),
+        ("g", " 3 ", "assistant", SHIPPED, [SHIPPED]),
+        ("g", "4.0", "assistant", SHIPPED, [SHIPPED]),
+        ("g", "1e1", "assistant", SHIPPED, [SHIPPED]),
+        ("g", "0x1A", "assistant", SHIPPED, [SHIPPED]),
+    ]
+    frame = pl.DataFrame(
+        rows,
+        schema=["conversation_id", "turn", "role", "content", "retrieval_context"],
+        orient="row",
+    ).with_columns(logged_at=pl.lit("2026-10-01T09:00:00"))
+    frame.write_ndjson(tmp_path / "turns.jsonl")
+    db = tmp_path / "t.duckdb"
+    run = _run(tmp_path / "turns.jsonl", db)
+    assert (run["rows_in"], run["rows_scored"], run["rows_quarantined"]) == (4, 2, 2)
+    assert query(db, "SELECT case_id FROM case_scores ORDER BY 1") == [("g:3",), ("g:4",)]
+    assert query(db, 'SELECT "check", case_id FROM quarantine ORDER BY 2') == [
+        ("turn_not_an_integer", "g:0x1A"),
+        ("turn_not_an_integer", "g:1e1"),
+    ]

@@ -552,6 +552,14 @@ def test_labels_are_read_as_pandas_and_spreadsheets_write_them(tmp_path: Path) -
     ]
     never_given = pl.DataFrame({"case_id": ["a"], "label": [1], "claim_labels": [None]})
     assert read_labels(labels_file(tmp_path, never_given)).rows() == [("a", True, None)]
+    categories = pl.DataFrame(  # pandas' `category` dtype, as a team's notebook leaves it
+        {"case_id": ["a", "b"], "label": ["1", "0"], "claim_labels": ["1 0", None]},
+        schema_overrides={"label": pl.Categorical, "claim_labels": pl.Categorical},
+    )
+    assert read_labels(labels_file(tmp_path, categories)).rows() == [
+        ("a", True, [True, False]),
+        ("b", False, None),
+    ]
 
 
 @pytest.mark.parametrize(

@@ -123,9 +123,10 @@ def _claim_labels(frame: pl.DataFrame, path: Path) -> pl.Series:
     if dtype == pl.Null:  # absent, or a column pandas wrote with nothing in it
         return pl.Series("claim_labels", [None] * frame.height, dtype=pl.List(pl.Boolean))
     column = pl.col("claim_labels")
-    if isinstance(dtype, pl.Categorical | pl.Enum):  # pandas' `category` of '1 0 1' texts
-        column, dtype = column.cast(pl.String), pl.String
-    if dtype == pl.String:
+    categories = isinstance(dtype, pl.Categorical | pl.Enum)  # pandas' `category` of texts
+    if categories:
+        column = column.cast(pl.String)
+    if categories or dtype == pl.String:
         spaced = column.str.replace_all(_LIST_PUNCTUATION, " ").str.replace_all(r"[,;\s]+", " ")
         items = spaced.str.strip_chars().str.split(" ")
         items = items.list.eval(pl.element().filter(pl.element() != ""))

@@ -112,3 +112,16 @@ def test_a_quarantined_row_with_binary_columns_is_shown_whole() -> None:
 def test_a_list_column_with_an_escaped_name_keeps_its_value(name: str) -> None:
     """Issue 11: a list's text was cut out of its JSON by the length of the unescaped name."""
     assert segments({name: pl.Series([["a", "b"]])}) == [{name: '["a","b"]'}]
+
+
+def test_a_log_of_thousands_of_segment_columns_keeps_each_of_them() -> None:
+    """A wide export (one column per feature flag): every column a segment of its own, each
+    of its types as text. Reading the frame's schema once a column made 5,000 columns of 200
+    rows take 27 s to score (bench/wide_logs.py measures it)."""
+    extra = {f"flag_{j:04d}": pl.Series([j % 3 == 0, None]) for j in range(2_000)}
+    extra |= {"tier": pl.Series([2, 3]), "note": pl.Series(["a", "b"])}
+    rows = segments(extra)
+    assert len(rows[0]) == len(rows[1]) == 2_002
+    assert rows[0]["flag_0000"] == "true" and rows[0]["flag_0001"] == "false"
+    assert rows[1]["flag_0000"] is None
+    assert (rows[0]["tier"], rows[1]["note"]) == ("2", "b")

@@ -122,6 +122,6 @@ def test_a_log_of_thousands_of_segment_columns_keeps_each_of_them() -> None:
     extra |= {"tier": pl.Series([2, 3]), "note": pl.Series(["a", "b"])}
     rows = segments(extra)
     assert len(rows[0]) == len(rows[1]) == 2_002
-    assert rows[0]["flag_0000"] == "true" and rows[0]["flag_0001"] == "false"
+    assert (rows[0]["flag_0000"], rows[0]["flag_0001"]) == ("true", "false")
     assert rows[1]["flag_0000"] is None
     assert (rows[0]["tier"], rows[1]["note"]) == ("2", "b")

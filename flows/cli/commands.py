@@ -100,6 +100,12 @@ def failure(exc: BaseException, db: str | None) -> tuple[int, str]:
     BaseException), the traceback only with -v."""
     if isinstance(exc, ConfigError):
         return EXIT_USAGE, str(exc)
+    if out_of_memory(exc.__cause__):  # a reader's: the file is fine, its memory is short
+        return DatabaseWriteFailed.exit_code, (
+            f"{exc}: reading it took more memory than the reader has (thousands of columns, "
+            "or huge rows); write it as Parquet, or leave out columns you do not need; "
+            "committed batches are safe"
+        )
     if isinstance(exc, FaithError):
         return int(getattr(exc, "exit_code", EXIT_FAILED)), str(exc)
     from flows.store.db import database_fault
@@ -114,7 +120,7 @@ def failure(exc: BaseException, db: str | None) -> tuple[int, str]:
     return EXIT_FAILED, f"{one_line(exc)} (run again with -v for the traceback)"
 
 
-def out_of_memory(exc: BaseException) -> bool:
+def out_of_memory(exc: BaseException | None) -> bool:
     """Whether DuckDB ran out of memory (told by its class: the CLI does not import duckdb)."""
     kind = type(exc)
     return kind.__name__ == "OutOfMemoryException" and kind.__module__.startswith(

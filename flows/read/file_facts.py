@@ -230,7 +230,11 @@ def _described(con: duckdb.DuckDBPyConnection, path: Path, fmt: str) -> FileFact
             {"files": duckdb_paths([path])},
         ).fetchall()
     except duckdb.Error as exc:
-        return InputUnreadable(f"{path}: not a readable {fmt.upper()} file ({error_line(exc)})")
+        unreadable = InputUnreadable(
+            f"{path}: not a readable {fmt.upper()} file ({error_line(exc)})"
+        )
+        unreadable.__cause__ = exc  # raised later; an out-of-memory cause is told apart (exit 7)
+        return unreadable
     names = [str(row[0]) for row in found]
     if fmt == "csv" and unsniffed(names):
         header = _first_line(path).decode("utf-8-sig", errors="replace").rstrip("\r\n")

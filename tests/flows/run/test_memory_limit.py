@@ -84,3 +84,26 @@ def test_a_commit_out_of_memory_fails_the_run_with_exit_7_and_keeps_earlier_batc
     assert status == "failed"
     assert rows_in == kept
     assert rows_in % _BATCH == 0
+
+
+def test_a_file_too_wide_for_the_readers_memory_is_exit_7_with_what_to_do(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A CSV of 5,000 columns ran DuckDB's reader out of its memory: exit 3, "cannot read its
+    data", as if the file were broken; the file is fine, and lowering --batch-size does not
+    help. Here the reader's limit is made small enough for 400 columns to outgrow it."""
+    from flows.cli.commands import main
+    from flows.read import formats
+
+    monkeypatch.setattr(formats, "_READER_MEMORY", "4MB")
+    columns = ["case_id", "logged_at", "input", "actual_output", "retrieval_context"]
+    columns += [f"flag_{j}" for j in range(400)]
+    row = ["c{i}", "2026-10-01", "q", "It shipped.", '"[""It shipped.""]"'] + ["on"] * 400
+    lines = [",".join(columns)] + [",".join(row).replace("{i}", str(i)) for i in range(400)]
+    source = tmp_path / "wide.csv"
+    source.write_text("\n".join(lines) + "\n")
+    code = main(["score", str(source), "--db", str(tmp_path / "f.duckdb"), "--prefect", "no"])
+    error = capsys.readouterr().err
+    assert code == 7, error
+    assert "Out of Memory" in error
+    assert "write it as Parquet, or leave out columns you do not need" in error

@@ -28,14 +28,20 @@ _READER_MEMORY = "512MB"
 # row) is read, not the 2 MB past which DuckDB refuses the whole file; its buffer twice that,
 # or the larger limit alone slows every read by a quarter.
 CSV_LINE_BYTES = 16 * 1024 * 1024
+# Hive partitioning off: DuckDB reads `key=value` folders in a path by itself, and its value
+# replaced a column of that name the file has (channel=app/ stored every row's `channel` as
+# `app`); the folders are added as columns by flows/read/streaming.py, a file's own column
+# winning, as from Parquet.
 _READERS = {
     # The quote is RFC 4180's: left to the sniffer, one unbalanced quote made it read the
     # file with none, every JSON passage list its quoted text (all rows quarantined); told,
     # it gives up on the file (flows/read/csv_dialect.py names the line).
     "csv": "read_csv($files, all_varchar := true, header := true, union_by_name := true, "
-    f"quote := '\"', max_line_size := {CSV_LINE_BYTES}, buffer_size := {2 * CSV_LINE_BYTES})",
-    "json": "read_json($files, union_by_name := true, sample_size := -1)",
-    "parquet": "read_parquet($files, union_by_name := true)",
+    f"quote := '\"', max_line_size := {CSV_LINE_BYTES}, buffer_size := {2 * CSV_LINE_BYTES}, "
+    "hive_partitioning := false)",
+    "json": "read_json($files, union_by_name := true, sample_size := -1, "
+    "hive_partitioning := false)",
+    "parquet": "read_parquet($files, union_by_name := true, hive_partitioning := false)",
 }
 # The column a run of files read in one query names each row's file in.
 FILE_COLUMN = "__faithpipe_file"

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+import json
 import threading
 from collections import Counter
 from pathlib import Path
@@ -356,6 +357,38 @@ def test_hive_partitions_and_globs_are_read_with_their_keys_as_segments(tmp_path
         "SELECT DISTINCT segments ->> 'day' AS day FROM case_scores ORDER BY 1",
     )
     assert days["day"].to_list() == ["2026-10-01", "2026-10-02", "2026-10-03"]
+
+
+@pytest.mark.parametrize("suffix", ["parquet", "csv", "jsonl"])
+def test_a_column_a_file_has_wins_over_its_folders_key_in_every_format(
+    tmp_path: Path, suffix: str
+) -> None:
+    """DuckDB read `channel=app/` by itself in CSV and JSON and replaced the file's own
+    `channel` with it: every row's web or email stored as app."""
+    frame = many_cases(4).with_columns(channel=pl.Series(["web", "email", "web", None]))
+    folder = tmp_path / "logs" / "channel=app" / "region=eu"
+    folder.mkdir(parents=True)
+    if suffix == "parquet":
+        write(frame, folder / "part.parquet")
+    else:
+        text = frame.with_columns(
+            pl.col("retrieval_context").map_elements(
+                lambda passages: json.dumps(passages.to_list()), return_dtype=pl.String
+            )
+        )
+        if suffix == "csv":
+            text.write_csv(folder / "part.csv")
+        else:
+            frame.write_ndjson(folder / "part.jsonl")
+    run = score(tmp_path / "logs", tmp_path / "f.duckdb")
+    assert run["rows_newly_scored"] == 4
+    stored = table(
+        tmp_path / "f.duckdb",
+        "SELECT segments ->> 'channel' AS channel, segments ->> 'region' AS region "
+        "FROM case_scores ORDER BY case_id",
+    )
+    assert stored["channel"].to_list() == ["web", "email", "web", None]
+    assert stored["region"].to_list() == ["eu"] * 4
 
 
 def test_a_different_metric_config_is_a_separate_series(tmp_path: Path) -> None:

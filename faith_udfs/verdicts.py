@@ -99,8 +99,12 @@ def normalised_verdict(verdict: pl.Expr) -> pl.Expr:
 
 def _verdict_error() -> pl.Expr:
     given = pl.col("verdicts").list.len()
-    wrong_count = pl.format(
-        "JudgeReplyError: the judge gave {} verdicts for {} claims", given, pl.col("n_claims")
+    wrong_count = pl.concat_str(  # not pl.format: it can panic in polars 2.1 (schemas/sizes.py)
+        pl.lit("JudgeReplyError: the judge gave "),
+        given.cast(pl.String),
+        pl.lit(" verdicts for "),
+        pl.col("n_claims").cast(pl.String),
+        pl.lit(" claims"),
     )
     none_usable = pl.lit(
         "JudgeReplyError: no verdict in the vocabulary yes/no/idk (borderline = idk)"

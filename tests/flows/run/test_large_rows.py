@@ -203,3 +203,31 @@ def test_a_batch_too_large_for_duckdb_to_hash_is_exit_7_not_1(
     assert "out of memory" in errors[0].lower()
     assert "Traceback" not in stderr
     assert pl.DataFrame(query(tmp_path / "f.duckdb", "SELECT status FROM runs")).item() == "failed"
+
+
+def test_tight_limits_on_a_real_sized_log_quarantine_rows_not_the_run(tmp_path: Path) -> None:
+    """The bundled sample (3,003 rows) with a 100-byte answer limit: polars 2.1 panicked in
+    the quarantine's `pl.format` once the frame held its row index and past ~1,000 rows, and
+    every run with a limit a team had tightened failed (exit 1)."""
+    sample = Path(__file__).resolve().parents[3] / "data" / "sample" / "cases.parquet"
+    settings = ScoreSettings(
+        source=str(sample),
+        db=str(tmp_path / "f.duckdb"),
+        max_answer_bytes=100,
+        max_context_bytes=60,
+        max_quarantine_share=None,
+    )
+    run = run_score(settings)
+    parts = ("rows_scored", "rows_invalid", "rows_pending", "rows_quarantined")
+    assert run["rows_in"] == sum(run[part] for part in parts) == 3_003
+    assert run["rows_quarantined"] > 2_000
+    found = query(
+        tmp_path / "f.duckdb",
+        'SELECT "check", min(value) FROM quarantine GROUP BY ALL ORDER BY 1',
+    )
+    assert [check for check, _ in found] == [
+        "actual_output_too_large",
+        "retrieval_context_too_large",
+    ]
+    assert found[0][1].endswith(" bytes, more than --max-answer-bytes 100")
+    assert found[1][1].endswith(" bytes, more than --max-context-bytes 60")

@@ -31,14 +31,23 @@ REDACTED = "[redacted]"
 # A secret shorter than this is cut out only inside its longer forms (user:password, base64):
 # cutting every "ab" out of a reply would mangle it.
 _SHORTEST = 4
+# A secret shorter than this is cut out as a whole word only: the key `test` (any value will
+# do for a server without auth) cut out of "the latest tests" stored the claims mangled, and
+# made cases invalid. Keys providers issue are far longer; a short one is cut where it stands
+# alone, as an echo of it does.
+_WHOLE_WORD_BELOW = 12
 # A user name alone is cut as a whole word from this length: "admin" or "user" are words of
 # replies too (and cutting them would change the claims judged); user:password always goes.
 _SHORTEST_NAME = 6
 _secrets: set[str] = set()
-_names: set[str] = set()  # user names: cut out as whole words only
+_words: set[str] = set()  # short secrets and user names: cut out as whole words only
+# Short secrets of letters alone (`test`, `none`, `EMPTY`, `ollama`): placeholders. A model's
+# text keeps them (scrub(..., model_text=True)): there they are words of what it says.
+_placeholders: set[str] = set()
 _lock = threading.Lock()
-# The secrets longest first (a secret inside a longer one goes with it), and the names' pattern.
-_compiled: dict[str, Any] = {"ordered": [], "names": None}
+# The secrets longest first (a secret inside a longer one goes with it), and the patterns of
+# whole words: every one, and those a model's text loses.
+_compiled: dict[str, Any] = {"ordered": [], "words": None, "model_words": None}
 
 # Any Authorization-like header's value, as a header line, a JSON field or a repr (but not a
 # placeholder of our own help: `export OPENAI_API_KEY=<key>`).
@@ -85,17 +94,19 @@ def register_endpoint_secrets(api_key: str | None, base_url: str | None) -> None
     for secret in {password, unquote(password)}:
         register_secret(secret)
     with _lock:
-        _names.update(name for name in {user, unquote(user)} if len(name) >= _SHORTEST_NAME)
-        words = "|".join(re.escape(name) for name in sorted(_names, key=len, reverse=True))
-        _compiled["names"] = re.compile(rf"(?<![\w]){words}(?![\w])") if words else None
+        _words.update(name for name in {user, unquote(user)} if len(name) >= _SHORTEST_NAME)
+        _compile_words()
 
 
-def scrub(text: str) -> str:
-    """`text` without the registered secrets and without any Authorization value."""
+def scrub(text: str, *, model_text: bool = False) -> str:
+    """`text` without the registered secrets and without any Authorization value.
+    `model_text`: what a model wrote (a reply's content, a batch's results), which keeps a
+    short key of letters alone, a placeholder such as `test`, where it is a word of the text."""
     if not text:
         return text
     with _lock:
-        secrets, names = list(_compiled["ordered"]), _compiled["names"]
+        secrets = list(_compiled["ordered"])
+        names = _compiled["model_words" if model_text else "words"]
     for secret in secrets:
         if secret in text:
             text = text.replace(secret, REDACTED)
@@ -109,9 +120,10 @@ def scrub(text: str) -> str:
     return text
 
 
-def scrub_bytes(data: bytes) -> bytes:
+def scrub_bytes(data: bytes, *, model_text: bool = False) -> bytes:
     """`scrub` of a body or file read as UTF-8 (undecodable bytes kept as they were)."""
-    return scrub(data.decode("utf-8", "surrogateescape")).encode("utf-8", "surrogateescape")
+    text = data.decode("utf-8", "surrogateescape")
+    return scrub(text, model_text=model_text).encode("utf-8", "surrogateescape")
 
 
 class ScrubbingFilter(logging.Filter):
@@ -127,8 +139,20 @@ class ScrubbingFilter(logging.Filter):
 
 def _add(forms: set[str]) -> None:
     with _lock:
-        _secrets.update(form for form in forms if len(form) >= _SHORTEST)
+        kept = {form for form in forms if len(form) >= _SHORTEST}
+        short = {form for form in kept if len(form) < _WHOLE_WORD_BELOW}
+        _secrets.update(kept - short)
+        _words.update(short)
+        _placeholders.update(form for form in short if form.isalpha())
         _compiled["ordered"] = sorted(_secrets, key=len, reverse=True)
+        _compile_words()
+
+
+def _compile_words() -> None:
+    """The whole-word patterns of the short secrets and names (under `_lock`)."""
+    for key, words in (("words", _words), ("model_words", _words - _placeholders)):
+        alternatives = "|".join(re.escape(w) for w in sorted(words, key=len, reverse=True))
+        _compiled[key] = re.compile(rf"(?<!\w)(?:{alternatives})(?!\w)") if alternatives else None
 
 
 def _header(match: re.Match[str]) -> str:

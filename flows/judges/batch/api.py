@@ -341,7 +341,7 @@ class BatchApi:
                 return await raw.http_response.aread()
 
         try:
-            return scrub_bytes(self._loop.run(run(), deadline + _GRACE_SECONDS))
+            return scrub_bytes(self._loop.run(run(), deadline + _GRACE_SECONDS), model_text=True)
         except openai.APIStatusError as exc:
             return self._status_failure(exc)
         except (TimeoutError, openai.APITimeoutError):

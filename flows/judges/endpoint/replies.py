@@ -97,7 +97,7 @@ def reply_of(
             f"the endpoint's answer is not a chat completion (HTTP {raw.status_code}, "
             f"{kind}): {shown}"
         )
-    text = scrub(_content_text(message.get("content")))  # what the model echoed, too
+    text = scrub(_content_text(message.get("content")), model_text=True)  # its echoes, too
     finish = choice.get("finish_reason")
     usage = completion.get("usage")
     usage = usage if isinstance(usage, dict) else {}

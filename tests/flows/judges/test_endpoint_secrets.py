@@ -18,6 +18,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import duckdb
+import polars as pl
 import pytest
 
 from flows.run.pipeline import run_score
@@ -120,6 +121,45 @@ def test_short_credentials_go_in_their_pair_and_base64_and_prose_stays() -> None
     assert scrub(echoed) == (
         "Authorization was Basic [redacted] ([redacted]). The user asked for a refund."
     )
+
+
+def test_a_short_key_is_cut_as_a_whole_word_and_a_placeholder_stays_in_model_text() -> None:
+    """Any value will do as the key of a server without auth: `test` was cut out of every
+    reply as a substring ("the la[redacted] [redacted]s"), mangling the claims stored."""
+    register_endpoint_secrets("zorbl", None)  # a placeholder: letters alone, short
+    register_endpoint_secrets("zq-9x", None)  # short, but no word: a secret
+    said = "Zorblax and zorbly ship; the zorbl unit ships. Key zq-9x, not xzq-9xy."
+    assert scrub(said, model_text=True) == (
+        "Zorblax and zorbly ship; the zorbl unit ships. Key [redacted], not xzq-9xy."
+    )
+    assert scrub("refused key zorbl; zorblax") == "refused key [redacted]; zorblax"
+
+
+@pytest.mark.timeout(120)
+def test_a_run_with_a_placeholder_key_stores_the_models_words_whole(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    monkeypatch.setenv("OPENAI_API_KEY", "blorp")
+    answer = "Our blorpex units ship on 3 March. The blorp unit ships on 3 March."
+    context = ["Our blorpex units ship on 3 March.", "The blorp unit ships on 3 March."]
+    rows = many_cases(2).with_columns(
+        actual_output=pl.lit(answer), retrieval_context=pl.lit(context, dtype=pl.List(pl.String))
+    )
+    source = write(rows, tmp_path / "cases.parquet")
+    db = tmp_path / "f.duckdb"
+    with serving() as server:
+        judge = openai_judge("stub-model", base_url=server.base_url, **FAST)
+        try:
+            run = run_score(ScoreSettings(source=str(source), db=str(db)), judge=judge)
+        finally:
+            judge.close()
+    assert (run["rows_scored"], run["rows_invalid"]) == (2, 0)
+    con = duckdb.connect(str(db), read_only=True)
+    try:
+        claims = {claim for (claim,) in con.execute("SELECT claim FROM claim_verdicts").fetchall()}
+    finally:
+        con.close()
+    assert claims == {"Our blorpex units ship on 3 March.", "The blorp unit ships on 3 March."}
 
 
 def faith(*argv: str, base_url: str, timeout: float = 90) -> subprocess.CompletedProcess[str]:

@@ -55,8 +55,8 @@ class BatchRequest:
 
 class BatchAnswers:
     """Gathers the packs the live path would ask as request lines (PackAnswers), within the
-    run's caps: `max_calls` request lines, `max_tokens` prompt tokens (estimated, 4
-    characters a token); the rest stays pending."""
+    run's caps: `max_calls` request lines, `max_tokens` tokens (expected_line_tokens: an
+    estimate); the rest stays pending."""
 
     def __init__(
         self,
@@ -75,7 +75,7 @@ class BatchAnswers:
         self.response_format = response_format
         self._max_output_tokens = max_output_tokens
         self._caps = (max_calls, max_tokens)
-        self._spent = [0, 0]  # request lines gathered this run, their prompt tokens (estimated)
+        self._spent = [0, 0]  # request lines gathered this run, their tokens (estimated)
         self._standing: dict[str, Standing] = {}
         self._gathered: list[BatchRequest] = []
         self._reported: list[tuple[str, str, int]] = []
@@ -116,7 +116,7 @@ class BatchAnswers:
                 asking.append(index)
         if asking:
             body = self._request_body(task, [items[i] for i in asking])
-            refused = self._over_cap(sum(len(m["content"]) for m in body["messages"]) // 4)
+            refused = self._over_cap(expected_line_tokens(body))
             if refused is not None:
                 results.update((i, Result(error=refused)) for i in asking)
             else:
@@ -144,22 +144,32 @@ class BatchAnswers:
             parameters=REQUEST_PARAMETERS,
         )
 
-    def _over_cap(self, prompt_tokens: int) -> JudgeBudgetExhausted | None:
-        """The cap this request line would pass, or None (and it is counted)."""
+    def _over_cap(self, tokens: int) -> JudgeBudgetExhausted | None:
+        """The cap this request line would pass, or None (and it is counted). A line that
+        would take the run past --max-tokens is not gathered: checked against the lines
+        before it alone, the last one gathered overran the cap."""
         max_calls, max_tokens = self._caps
         if max_calls is not None and self._spent[0] >= max_calls:
             return JudgeBudgetExhausted(
                 f"the run's cap of {max_calls} batch requests is reached (--max-calls); "
                 "the case stays pending for the next run"
             )
-        if max_tokens is not None and self._spent[1] >= max_tokens:
+        if max_tokens is not None and self._spent[1] + tokens > max_tokens:
             return JudgeBudgetExhausted(
                 f"the run's cap of {max_tokens} judge tokens is reached (--max-tokens); "
                 "the case stays pending for the next run"
             )
         self._spent[0] += 1
-        self._spent[1] += prompt_tokens
+        self._spent[1] += tokens
         return None
+
+
+def expected_line_tokens(body: dict[str, Any]) -> int:
+    """What a request line is expected to cost: its prompt at 4 characters a token, and a
+    quarter of its reply budget (as the live path expects of a call before any reply)."""
+    prompt = sum(len(message["content"]) for message in body["messages"]) // 4
+    reply = body.get("max_tokens") or body.get("max_completion_tokens") or 0
+    return prompt + int(reply) // 4
 
 
 def given_up(standing: Standing) -> BatchGaveUp:

@@ -17,6 +17,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from faith_udfs.errors import JudgeError, JudgeTransientError
+from flows.judges.endpoint.usage import Usage
 
 # A request's time here is when it was let through; the server stamps its arrival a little
 # later (a new connection, a busy machine), and not always in the same order. The window is
@@ -45,6 +46,17 @@ def call_bound(messages: list[dict[str, str]], schema: str, max_tokens: int) -> 
     prompt = sum(len(message["content"].encode()) for message in messages)
     overhead = _TOKENS_PER_MESSAGE * (len(messages) + 1)
     return prompt + len(schema.encode()) + overhead + max_tokens
+
+
+def expected_tokens(messages: list[dict[str, str]], max_tokens: int, usage: Usage) -> int:
+    """What a call is expected to cost, for --max-tokens: its prompt at 4 characters a token
+    (the estimate of a reply without usage), and a reply as long as this run's replies have
+    been on average (a quarter of `max_tokens` before the first). An estimate, not a bound:
+    call_bound would refuse most calls a small cap could pay for."""
+    prompt = sum(len(message["content"]) for message in messages) // 4
+    calls, completion = usage.get("calls"), usage.get("completion_tokens")
+    reply = completion // calls if calls and completion else max_tokens // 4
+    return prompt + min(reply, max_tokens)
 
 
 def shared_window(

@@ -41,7 +41,7 @@ from flows.judges.endpoint.capped_http import ReplyTooLarge, capped_client
 from flows.judges.endpoint.event_loop import LoopThread
 from flows.judges.endpoint.limiter import AdaptiveLimiter
 from flows.judges.endpoint.negotiation import Negotiation
-from flows.judges.endpoint.rate_window import call_bound, shared_window
+from flows.judges.endpoint.rate_window import call_bound, expected_tokens, shared_window
 from flows.judges.endpoint.refusals import FATAL_STATUS, FORMATS, TRANSIENT_STATUS
 from flows.judges.endpoint.replies import Reply, clipped, error_answer, json_body, reply_of
 from flows.judges.endpoint.request_details import (
@@ -148,6 +148,10 @@ class ChatEndpoint:
         self._usage = usage
         self._stop = stop
         self._lock = threading.Lock()
+        # --max-tokens: what the calls in flight are expected to cost, counted before they
+        # are answered: the cap was checked against answered calls alone, and --concurrency
+        # calls went out past it (8 calls, 4.6x a cap of 1,000 tokens).
+        self._tokens_in_flight = 0
         self._asked = Negotiation(response_format)
         self.latencies: list[float] = []  # seconds of each answered request, in order
         self._fatal: str | None = None
@@ -275,10 +279,10 @@ class ChatEndpoint:
         """One request, in a slot that every way out hands back: the reply, None when the
         server refused the response format, or the JudgeError it ended in."""
         ticket = self._limiter.acquire(self._stop)
-        ok, throttled, retry_after = False, False, None
+        ok, throttled, retry_after, expected = False, False, None, 0
         try:
             sent = self._window.admit(call_bound(messages, schema, max_tokens), self._stop)
-            self._reserve_call()
+            expected = self._reserve_call(expected_tokens(messages, max_tokens, self._usage))
             spent[0] += 1
             used_format = self._asked.format
             body = chat_request_body(
@@ -336,6 +340,8 @@ class ChatEndpoint:
             ok = True
             return reply
         finally:
+            with self._lock:
+                self._tokens_in_flight -= expected
             self._limiter.release(ticket, ok=ok, throttled=throttled, retry_after=retry_after)
 
     async def _post(self, body: dict[str, Any]) -> Any:
@@ -345,8 +351,9 @@ class ChatEndpoint:
             await raw.http_response.aread()
             return raw
 
-    def _reserve_call(self) -> None:
-        """Count a request about to be made, or refuse it (endpoint refused us, cap reached)."""
+    def _reserve_call(self, expected: int) -> int:
+        """Count a request about to be made, expected to cost `expected` tokens (returned,
+        to be given back when it ends), or refuse it (endpoint refused us, cap reached)."""
         if self._stop.is_set():
             raise JudgeTransientError("the judge was closed or interrupted before this call")
         with self._lock:
@@ -360,7 +367,10 @@ class ChatEndpoint:
                         f"the run's cap of {max_calls} judge calls is reached "
                         "(--max-calls); the case stays pending for the next run"
                     )
-                elif max_tokens is not None and self._usage.tokens() >= max_tokens:
+                elif (
+                    max_tokens is not None
+                    and self._usage.tokens() + self._tokens_in_flight + expected > max_tokens
+                ):
                     self._budget = (
                         f"the run's cap of {max_tokens} judge tokens is reached "
                         "(--max-tokens); the case stays pending for the next run"
@@ -368,6 +378,8 @@ class ChatEndpoint:
             if self._budget is not None:
                 raise JudgeBudgetExhausted(self._budget)
             self._usage.add(calls=1)
+            self._tokens_in_flight += expected
+            return expected
 
     def _status_error(self, exc: openai.APIStatusError, retry_after: float | None) -> JudgeError:
         """The judge error an HTTP error status is: transient, or permanent for every call."""

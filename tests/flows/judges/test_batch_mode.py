@@ -330,6 +330,11 @@ def test_caps_limit_the_request_lines_of_a_run(
     assert capped["rows_pending"] == CASES
     errors = {error for (error,) in query(db, "SELECT DISTINCT error FROM case_scores")}
     assert any("cap of 1 batch requests" in error for error in errors)
+    # a line that would pass --max-tokens is not submitted: the first went past a cap of 1
+    stub.lines_submitted = 0
+    tight = score(batch(stub, source, tmp_path / "tokens.duckdb", max_tokens=1))
+    assert stub.lines_submitted == 0
+    assert tight["rows_pending"] == CASES
 
 
 def test_a_refused_key_stops_the_run_and_leaves_the_cases_for_the_next(

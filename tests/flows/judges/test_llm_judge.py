@@ -481,7 +481,25 @@ def test_caps_leave_cases_pending(make_judge, stub, cap, message) -> None:
     judged = scores.filter(pl.col("case_id") != "no-context")
     assert set(judged["status"]) == {"pending"}
     assert all(message in error for error in judged["error"])
-    assert stub.requests == min(1, cap.get("max_calls", 1))
+    # a call expected to cost more than the cap left is not made: none for 1 token
+    assert stub.requests == min(1, cap.get("max_calls", 1)) - ("max_tokens" in cap)
+
+
+def test_a_token_cap_is_not_overrun_by_the_calls_in_flight(make_judge, stub) -> None:
+    """--max-tokens was checked against answered calls alone: with 4 calls in flight a cap
+    of a few calls' tokens was overrun by the calls sent while it still looked unspent."""
+    cases = generated_cases(24)
+    one = make_judge(mode="per-item", concurrency=1, max_calls=1)
+    score_cases(cases, one, CONFIG)
+    call = one.usage()["prompt_tokens"] + one.usage()["completion_tokens"]
+    stub.reset_counts()
+    cap = int(2.5 * call)
+    capped = make_judge(mode="per-item", concurrency=4, max_tokens=cap)
+    scores = score_cases(cases, capped, CONFIG).case_scores
+    spent = capped.usage()["prompt_tokens"] + capped.usage()["completion_tokens"]
+    assert 1 <= stub.requests <= 3
+    assert spent <= cap
+    assert "pending" in set(scores["status"])
 
 
 # --- the API key -----------------------------------------------------------------------------

@@ -358,7 +358,7 @@ counts AS (
         r.passage_id,
         count(DISTINCT r.case_id) AS cases,
         count(DISTINCT r.case_id) FILTER (WHERE r.n_no > 0) AS contradicted_cases,
-        coalesce(sum(r.n_no), 0) AS contradicted_claims
+        CAST(coalesce(sum(r.n_no), 0) AS BIGINT) AS contradicted_claims  -- sum(): HUGEINT
     FROM reads AS r
     GROUP BY r.config_id, r.passage_id
 )

@@ -645,3 +645,38 @@ def test_a_dry_run_adds_no_metric_config_and_a_config_without_cases_keeps_its_th
     finally:
         con.close()
     assert found == [(0.5, False, 3, 1), (0.7, False, 0, 1)]
+
+
+# Arguments a macro cannot go without, to DESCRIBE it.
+_REQUIRED_ARGUMENTS = {
+    "pass_rates_by_segment": "segment := 'model'",
+    "config_agreement": "config_a := 'lex', config_b := 'llm'",
+    "config_pairs": "config_a := 'lex', config_b := 'llm'",
+}
+
+
+def documented_column_types() -> dict[str, dict[str, str]]:
+    """Each table macro of docs/sql.md's reference: its documented column -> type."""
+    text = (ROOT / "docs" / "sql.md").read_text()
+    found: dict[str, dict[str, str]] = {}
+    for name, body in re.findall(r"^### `(\w+)\(.*?`\n(.*?)(?=^##)", text, re.M | re.S):
+        columns = found.setdefault(name, {})
+        for cell, kind in re.findall(
+            r"^\| ((?:`\w+`(?:, )?)+) \| ([A-Z][A-Z\[\]]*) \|", body, re.M
+        ):
+            for column in re.findall(r"`(\w+)`", cell):
+                columns[column] = kind
+    return {name: columns for name, columns in found.items() if columns}
+
+
+def test_the_documented_column_types_are_the_macros(con: duckdb.DuckDBPyConnection) -> None:
+    """docs/sql.md calls its names and types a public interface: contradicted_passages'
+    contradicted_claims was documented BIGINT and came out HUGEINT (a sum)."""
+    documented = documented_column_types()
+    assert len(documented) >= 6
+    for name, columns in documented.items():
+        arguments = _REQUIRED_ARGUMENTS.get(name, "")
+        described = con.execute(f"DESCRIBE SELECT * FROM {name}({arguments})").fetchall()
+        actual = {row[0]: row[1] for row in described}
+        wrong = {c: (kind, actual.get(c)) for c, kind in columns.items() if actual.get(c) != kind}
+        assert not wrong, f"{name}: documented type, actual type: {wrong}"

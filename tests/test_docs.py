@@ -129,3 +129,28 @@ def test_the_readmes_demo_output_is_what_the_demo_prints(
         assert f"config {config_id}" in printed, config_id
     for day in days:
         assert re.search(r"\s+".join(map(re.escape, day)), printed), day
+
+
+def test_every_option_of_faith_score_is_named_on_the_scoring_page() -> None:
+    """docs/scoring.md lists `faith score`'s options; 16 of them, --max-quarantine-share
+    (whose exit 11 a run may end in) among them, were named on other pages only."""
+    import argparse
+
+    from flows.cli.commands import build_parser
+
+    subcommands = next(
+        action
+        for action in build_parser()._actions
+        if isinstance(action, argparse._SubParsersAction)
+    )
+    score = subcommands.choices["score"]
+    options = {
+        option
+        for action in score._actions
+        for option in action.option_strings
+        if option.startswith("--") and option != "--help"
+    }
+    page = (ROOT / "docs" / "scoring.md").read_text()
+    missing = sorted(o for o in options if not re.search(rf"`{re.escape(o)}(?![\w-])", page))
+    assert len(options) > 40
+    assert missing == []

@@ -128,12 +128,19 @@ def render_terminal(
         print_fitted(console, table)
 
 
+# Flagged periods a note names; more are counted.
+NAMED_PERIODS = 5
+
+
 def invalid_note(flagged: pl.DataFrame) -> str:
-    """The line under a table with flagged periods."""
+    """The line under a table with flagged periods, naming them (the first few)."""
     limit = flagged["max_invalid_share"][0]
+    periods = [period_text(period) for period in flagged["period"].head(NAMED_PERIODS)]
+    more = flagged.height - len(periods)
+    named = ", ".join(periods) + (f" and {more:,} more" if more > 0 else "")
     return (
         f"{FLAG} {flagged.height} period(s) with an invalid share above --max-invalid-share "
-        f"{limit:g}: their pass rate leaves those cases out (see case_scores.error)"
+        f"{limit:g} ({named}): their pass rate leaves those cases out (see case_scores.error)"
     )
 
 

@@ -59,7 +59,7 @@ def test_shares_sit_next_to_the_pass_rate_and_a_period_above_the_limit_is_flagge
     text = terminal(con, ReportOptions(since=None))
     # 2 March: 1 invalid of 6 judged (16.7%), 1 pending of 7 cases (14.3%); limit 0.1
     assert "80.0% [37.6%–96.4%] 0.767 1 0 1 1 16.7% ! 14.3%" in text
-    assert "! 1 period(s) with an invalid share above --max-invalid-share 0.1" in text
+    assert "! 1 period(s) with an invalid share above --max-invalid-share 0.1 (2026-03-02)" in text
     relaxed = terminal(con, ReportOptions(max_invalid_share=0.2))
     assert "16.7% 14.3%" in relaxed
     assert "above --max-invalid-share" not in relaxed
@@ -86,3 +86,19 @@ def test_pass_rates_keeps_its_columns_and_adds_the_shares(
     columns = [c[0] for c in con.execute("DESCRIBE FROM pass_rates()").fetchall()]
     assert columns[-3:] == ["mean_score", "invalid_share", "pending_share"]
     assert con.execute(sql("report_has_costs")).fetchall()[0][0]
+
+
+def test_the_flag_note_names_the_first_periods_and_counts_the_rest() -> None:
+    from datetime import date
+
+    import polars as pl
+
+    from flows.report.terminal import invalid_note
+
+    flagged = pl.DataFrame(
+        {"period": [date(2026, 3, day) for day in range(1, 8)], "max_invalid_share": [0.1] * 7}
+    )
+    assert invalid_note(flagged).startswith(
+        "! 7 period(s) with an invalid share above --max-invalid-share 0.1 (2026-03-01, "
+        "2026-03-02, 2026-03-03, 2026-03-04, 2026-03-05 and 2 more): "
+    )

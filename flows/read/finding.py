@@ -17,7 +17,7 @@ from typing import NoReturn
 
 from flows.errors import InputUnreadable
 from flows.read.file_facts import FileFacts, described_facts, gather_facts, parquet_facts
-from flows.read.read_options import ReadOptions, check_mapping, named_format
+from flows.read.read_options import ReadOptions, check_mapping, format_of, named_format
 from flows.read.shapes import Source
 from flows.read.three_tables import THREE_TABLES
 from schemas import REQUIRED_COLUMNS
@@ -50,6 +50,8 @@ def _found(text: str, options: ReadOptions) -> Source:
     """SOURCE as a file, a folder (three tables, or logs below it) or a glob."""
     path = _absolute(Path(text).expanduser())
     if path.is_file():
+        if _empty_text(path, options):
+            raise InputUnreadable(f"{path}: the file is empty (0 bytes): no rows to read")
         return _checked(Source(text, "wide", {"cases": [path]}, path.parent, options))
     if path.is_dir():
         _check_listable(path)
@@ -57,16 +59,34 @@ def _found(text: str, options: ReadOptions) -> Source:
         if all(tables.values()):
             _check_only_tables(path, tables, options)
             return _checked(Source(text, "three", tables, path, options))
-        found = _files_under(path, options)
+        found = _without_empty(text, _files_under(path, options), options)
         return _checked(Source(text, "wide", {"cases": found}, path, options))
     if any(char in text for char in "*?["):
         globbed = {_absolute(Path(p)) for p in glob.glob(text, recursive=True)}
         # A glob's files are read as --format whatever their names; without it, by name.
         wanted = options.wanted_format
         files = sorted(p for p in globbed if p.is_file() and (wanted or named_format(p, options)))
+        files = _without_empty(text, files, options)
         root = _absolute(_glob_root(text))
         return _checked(Source(text, "wide", {"cases": files}, root, options))
     raise InputUnreadable(f"{text}: no such file, folder or glob")
+
+
+def _empty_text(path: Path, options: ReadOptions) -> bool:
+    """A CSV or JSON file of 0 bytes: no header, no rows (log rotation and Spark leave them).
+    Read, it stopped the run as a file missing every column. A 0-byte Parquet file is a
+    broken one (a writer that died): it still fails the run."""
+    return (format_of(path, options) or "parquet") != "parquet" and path.stat().st_size == 0
+
+
+def _without_empty(text: str, files: list[Path], options: ReadOptions) -> list[Path]:
+    """A folder's or glob's files but its empty CSV and JSON files, which hold no rows."""
+    kept = [path for path in files if not _empty_text(path, options)]
+    if files and not kept:
+        raise InputUnreadable(
+            f"{text}: its {len(files):,} CSV or JSON file(s) are empty (0 bytes): no rows to read"
+        )
+    return kept
 
 
 def _check_only_tables(folder: Path, tables: dict[str, list[Path]], options: ReadOptions) -> None:

@@ -10,6 +10,7 @@ import pyarrow.parquet as pq
 import pytest
 
 import flows.read.case_ids
+from flows.errors import InputUnreadable
 from flows.read.source import duplicated_case_ids, iter_batches, resolve_source
 from tests.support.builders import many_cases, write
 
@@ -107,3 +108,31 @@ def test_repeated_case_ids_are_found_across_files_row_groups_and_forms(
     assert duplicated_case_ids(resolve_source(tmp_path / "three"))["case_id"].to_list() == [
         rows["case_id"][4]
     ]
+
+
+def test_empty_csv_and_json_files_among_logs_hold_no_rows_and_stop_nothing(
+    tmp_path: Path,
+) -> None:
+    """Log rotation and Spark leave 0-byte files: one among the day's files stopped the run
+    as a file missing every column ("has: json"). A 0-byte Parquet file is a broken one."""
+    logs = tmp_path / "logs"
+    rows = many_cases(4)
+    logs.mkdir()
+    rows.slice(0, 2).write_ndjson(logs / "a.jsonl")
+    rows.slice(2, 2).write_ndjson(logs / "b.jsonl")
+    for name in ("c.jsonl", "d.csv", "e.json", "f.jsonl.gz"):
+        (logs / name).touch()
+    source = resolve_source(logs)
+    assert [path.name for path in source.all_files] == ["a.jsonl", "b.jsonl"]
+    frames = [raw.frame for raw in iter_batches(source, 10)]
+    assert pl.concat(frames)["case_id"].to_list() == rows["case_id"].to_list()
+    assert [p.name for p in resolve_source(f"{logs}/*.jsonl").all_files] == ["a.jsonl", "b.jsonl"]
+    with pytest.raises(InputUnreadable, match=r"c.jsonl: the file is empty \(0 bytes\)"):
+        resolve_source(logs / "c.jsonl")
+    (tmp_path / "none").mkdir()
+    (tmp_path / "none" / "a.csv").touch()
+    with pytest.raises(InputUnreadable, match=r"1 CSV or JSON file\(s\) are empty"):
+        resolve_source(tmp_path / "none")
+    (logs / "g.parquet").touch()
+    with pytest.raises(InputUnreadable, match=r"g\.parquet: not a readable Parquet file"):
+        resolve_source(logs)

@@ -19,6 +19,7 @@ from pandera.config import ValidationDepth, config_context, get_config_global
 from pandera.errors import SchemaErrors
 from polars.datatypes import DataTypeClass
 
+from schemas.epochs import epoch_text, epoch_timestamps
 from schemas.inputs import Cases
 from schemas.sizes import SizeLimits, capped, size_failures
 
@@ -175,6 +176,8 @@ def _cast_expr(  # noqa: PLR0911 - one return per kind of cast reads best
             return column.cast(pl.Datetime("us")), None
         if _is_text(have):
             return parse_timestamps(column.cast(pl.String)), "logged_at_unparseable"
+        if have.is_numeric():  # epoch seconds, ms (pandas' to_json), us or ns: schemas/epochs.py
+            return epoch_timestamps(column), "logged_at_wrong_type"
         return pl.lit(None, dtype=wanted), "logged_at_wrong_type"
     if isinstance(wanted, pl.List):
         if isinstance(have, pl.List | pl.Array) and _is_text(have.inner):
@@ -229,7 +232,11 @@ def _parse_timestamps(text: pl.Series) -> pl.Series:
         for fmt in _AWARE_FORMATS
     ]
     naive = [spelled.str.to_datetime(fmt, strict=False, time_unit="us") for fmt in _NAIVE_FORMATS]
-    return pl.select(pl.coalesce(*aware, *naive)).to_series().alias(text.name)
+    parsed = pl.select(pl.coalesce(*aware, *naive)).to_series()
+    if parsed.null_count() > text.null_count():  # epoch digits (a CSV of pandas' numbers)?
+        epochs = pl.select(epoch_text(pl.lit(text))).to_series()
+        parsed = pl.select(pl.coalesce(pl.lit(parsed), pl.lit(epochs))).to_series()
+    return parsed.alias(text.name)
 
 
 def _is_text(dtype: pl.DataType | DataTypeClass) -> bool:

@@ -43,6 +43,12 @@ TIMESTAMPS: dict[str, dt.datetime | None] = {
     "+12026-11-01": None,
     "-2026-11-01": None,
     "12026-11-01T12:00:00": None,
+    # epoch numbers in digits (a CSV of pandas' numbers): the unit told by the size
+    "1793534400": NOON,
+    "1793534400000": NOON,
+    "1793534400.25": NOON + dt.timedelta(milliseconds=250),
+    "1793534400000000000": NOON,
+    "20261101": None,  # a date as a number is no epoch time (1970 in seconds)
 }
 
 
@@ -139,3 +145,15 @@ def test_pandera_config_set_in_process_cannot_switch_the_contract_off() -> None:
     with pandera.config.config_context(validation_enabled=False, validation_depth="SCHEMA_ONLY"):
         _, bad = outcome(raw)
     assert bad == {("c1", "input_not_blank", "  ")}
+
+
+def test_epoch_numbers_are_times_in_the_unit_their_size_tells() -> None:
+    """pandas' to_json writes datetimes as epoch milliseconds by default: every row was
+    quarantined as logged_at_wrong_type. Seconds (time.time()), ms, us and ns are read; a
+    number no unit puts between 2000 and 2100 is still no time."""
+    numbers = [1793534400, 1793534400000, 1793534400000000, 1793534400000000000, 20261101]
+    valid, bad = outcome(raw_cases(["x"] * 5).with_columns(logged_at=pl.Series(numbers)))
+    assert valid == {f"c{i}": NOON for i in range(4)}
+    assert bad == {("c4", "logged_at_wrong_type", "20261101")}
+    floats, _ = outcome(raw_cases(["x"]).with_columns(logged_at=pl.Series([1793534400.5])))
+    assert floats == {"c0": NOON + dt.timedelta(milliseconds=500)}

@@ -190,7 +190,8 @@ def _cast_expr(  # noqa: PLR0911 - one return per kind of cast reads best
             )
             return decoded, "retrieval_context_not_a_list_of_strings"
         return pl.lit(None, dtype=wanted), "retrieval_context_not_a_list_of_strings"
-    if _is_text(have) or have.is_integer():
+    # A whole number read as a decimal of scale 0 too: DuckDB's HUGEINT, a JSON id past int64
+    if _is_text(have) or have.is_integer() or (isinstance(have, pl.Decimal) and have.scale == 0):
         return column.cast(pl.String), None
     return pl.lit(None, dtype=wanted), f"{_name(column)}_wrong_type"
 

@@ -224,3 +224,14 @@ def test_keys_differing_only_in_case_keep_their_names_as_segments(tmp_path: Path
             for (s,) in query(db, "SELECT segments FROM case_scores")
         }
         assert stored == {json.dumps(expected, sort_keys=True)}, source
+
+
+def test_an_id_past_int64_keeps_every_rows_id_whole(tmp_path: Path) -> None:
+    """A JSON id past int64 (an unsigned trace id) made DuckDB read the column as HUGEINT, a
+    decimal to polars, and every row of the file was quarantined as case_id_wrong_type."""
+    source = tmp_path / "ids.jsonl"
+    source.write_text(_lines(*(_row(i) for i in (101, 9223372036854775808, 2**64 - 1))))
+    run, db = _score(source)
+    assert run["rows_scored"] == 3
+    stored = [case_id for (case_id,) in query(db, "SELECT case_id FROM case_scores")]
+    assert sorted(stored) == sorted(["101", "9223372036854775808", str(2**64 - 1)])

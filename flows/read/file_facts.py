@@ -203,6 +203,10 @@ def described_facts(path: Path, fmt: str) -> FileFacts:
 
 
 _LOCAL = fs.LocalFileSystem()
+_FORMAT_HINT = (
+    "; a file whose name says no format is read as Parquet: name its format with "
+    "--format csv|json|ndjson (a tab-separated file is read as CSV)"
+)
 
 
 def _footer_facts(path: Path) -> FileFacts | InputUnreadable:
@@ -217,7 +221,9 @@ def _footer_facts(path: Path) -> FileFacts | InputUnreadable:
                 metadata = pq.read_metadata(file)
         schema = metadata.schema.to_arrow_schema()
     except (OSError, pa.ArrowException) as exc:
-        return InputUnreadable(f"{path}: not a readable Parquet file ({error_line(exc)})")
+        # A name that says no format is read as Parquet: a .tsv or .log export lands here.
+        hint = "" if path.name.lower().endswith(".parquet") else _FORMAT_HINT
+        return InputUnreadable(f"{path}: not a readable Parquet file ({error_line(exc)}){hint}")
     columns = tuple((field.name, str(field.type)) for field in schema)
     return FileFacts("parquet", columns, metadata.num_rows)
 

@@ -112,7 +112,8 @@ def test_a_folder_or_glob_of_csv_files_is_read_as_for_parquet(tmp_path: Path) ->
 def test_format_reads_a_file_whatever_its_name(tmp_path: Path) -> None:
     path = tmp_path / "export.log"
     many_cases(5).write_ndjson(path)
-    with pytest.raises(InputUnreadable, match="not a readable Parquet file"):
+    # the line says what to do: a .log or .tsv export was "a corrupt Parquet file"
+    with pytest.raises(InputUnreadable, match=r"not a readable Parquet file.*--format csv"):
         resolve_source(path)
     run = _score(path, tmp_path / "db.duckdb", format="ndjson")
     assert run["rows_scored"] == 5

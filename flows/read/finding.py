@@ -59,6 +59,7 @@ def _found(text: str, options: ReadOptions) -> Source:
         if all(tables.values()):
             _check_only_tables(path, tables, options)
             return _checked(Source(text, "three", tables, path, options))
+        _check_three_tables_are_parquet(path)
         found = _without_empty(text, _files_under(path, options), options)
         return _checked(Source(text, "wide", {"cases": found}, path, options))
     if any(char in text for char in "*?["):
@@ -70,6 +71,23 @@ def _found(text: str, options: ReadOptions) -> Source:
         root = _absolute(_glob_root(text))
         return _checked(Source(text, "wide", {"cases": files}, root, options))
     raise InputUnreadable(f"{text}: no such file, folder or glob")
+
+
+def _check_three_tables_are_parquet(folder: Path) -> None:
+    """The three tables written as CSV or JSON were read as three files of cases, and the
+    first one's missing columns were named, with advice to map them."""
+    stems = {
+        entry.name.lower().split(".", 1)[0]: entry.name
+        for entry in os.scandir(folder)
+        if entry.is_file() and not entry.name.lower().endswith(".parquet")
+    }
+    if all(name in stems for name in THREE_TABLES):
+        shown = ", ".join(stems[name] for name in THREE_TABLES)
+        raise InputUnreadable(
+            f"{folder}: {shown} are the three-table form, which is read from Parquet "
+            "(questions.parquet, contexts.parquet, outputs.parquet, or folders of them): write "
+            "them as Parquet, or join them into one file of cases"
+        )
 
 
 def _empty_text(path: Path, options: ReadOptions) -> bool:

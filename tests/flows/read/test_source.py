@@ -136,3 +136,13 @@ def test_empty_csv_and_json_files_among_logs_hold_no_rows_and_stop_nothing(
     (logs / "g.parquet").touch()
     with pytest.raises(InputUnreadable, match=r"g\.parquet: not a readable Parquet file"):
         resolve_source(logs)
+
+
+def test_the_three_tables_as_csv_are_told_to_be_parquet(tmp_path: Path) -> None:
+    """They were read as three files of cases, and the first's missing columns named, with
+    advice to map them with --columns."""
+    for name, header in (("questions", "case_id,input"), ("contexts", "case_id,text")):
+        (tmp_path / f"{name}.csv").write_text(header + "\nt1,x\n")
+    (tmp_path / "outputs.jsonl").write_text('{"case_id": "t1", "actual_output": "A."}\n')
+    with pytest.raises(InputUnreadable, match=r"three-table form, which is read from Parquet"):
+        resolve_source(tmp_path)

@@ -166,6 +166,13 @@ def _json_facts(con: duckdb.DuckDBPyConnection, paths: list[Path]) -> dict[Path,
             )
             if isinstance(fact, FileFacts):
                 facts[path] = fact
+    for path, fact in facts.items():
+        if "" in fact.names:  # read_json reads the file as one MAP column: every row empty
+            raise InputUnreadable(
+                f'{path}: a key of its objects is empty (""), which DuckDB\'s JSON reader '
+                "cannot read as a column (it would read every row as empty): rename that key, "
+                "or write the file as Parquet; nothing was written"
+            )
     return facts
 
 

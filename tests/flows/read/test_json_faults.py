@@ -235,3 +235,16 @@ def test_an_id_past_int64_keeps_every_rows_id_whole(tmp_path: Path) -> None:
     assert run["rows_scored"] == 3
     stored = [case_id for (case_id,) in query(db, "SELECT case_id FROM case_scores")]
     assert sorted(stored) == sorted(["101", "9223372036854775808", str(2**64 - 1)])
+
+
+def test_an_empty_key_is_exit_3_naming_the_file_not_every_row_quarantined(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """DuckDB reads objects with a "" key as one MAP column: every contract column came out
+    null, and every row was quarantined as if it had no id, question or answer."""
+    source = tmp_path / "logs.jsonl"
+    source.write_text(_lines(_row("a"), {**_row("b"), "": "x"}))
+    done = faith_here(capsys, "score", str(source), "--db", str(tmp_path / "f.duckdb"))
+    assert done.returncode == 3
+    assert 'logs.jsonl: a key of its objects is empty ("")' in done.stderr
+    assert not (tmp_path / "f.duckdb").exists()

@@ -394,6 +394,16 @@ def quoted(name: str) -> str:
     return '"' + name.replace('"', '""') + '"'
 
 
+# DuckDB's JSON reader refuses a string holding half a UTF-16 pair ("\ud83d" alone), which
+# Python's json writes when a text was cut in the middle of an emoji; the line it names was
+# one past the record's in every case tried (a JSON Lines file).
+_HALF_CHARACTER = (
+    ': a string holds half a character ("\\ud83d" without the "\\udc.." after it: a text '
+    "cut in the middle of an emoji), in the record on the line named or the one before; "
+    "replace it by \\ufffd or drop that record"
+)
+
+
 def error_line(exc: BaseException) -> str:
     """DuckDB's error in one line: its first, and for a CSV line it cannot read what is wrong
     with it ('Expected Number of Columns: 5 Found: 6'), which DuckDB says after the line
@@ -401,6 +411,8 @@ def error_line(exc: BaseException) -> str:
     lines = [line.strip() for line in str(exc).strip().splitlines()]
     if not lines:
         return type(exc).__name__
+    if "no low surrogate" in lines[0] or "no high surrogate" in lines[0]:
+        return lines[0] + _HALF_CHARACTER
     if "CSV Error on Line" not in lines[0]:
         return lines[0]
     reasons = [line for line in lines[1:3] if line and not line.startswith("Original Line")]

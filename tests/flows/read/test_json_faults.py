@@ -248,3 +248,16 @@ def test_an_empty_key_is_exit_3_naming_the_file_not_every_row_quarantined(
     assert done.returncode == 3
     assert 'logs.jsonl: a key of its objects is empty ("")' in done.stderr
     assert not (tmp_path / "f.duckdb").exists()
+
+
+def test_half_a_character_is_named_with_what_to_do(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A lone UTF-16 surrogate (a Node app's answer cut mid-emoji) makes DuckDB refuse the
+    file, naming a line one past the record; the line says what it is and what to do."""
+    source = tmp_path / "logs.jsonl"
+    source.write_text(_lines(_row("a"), _row("b", actual_output="Order A17 \ud83d"), _row("c")))
+    done = faith_here(capsys, "score", str(source), "--db", str(tmp_path / "f.duckdb"))
+    assert done.returncode == 3
+    assert "no low surrogate" in done.stderr
+    assert "a string holds half a character" in done.stderr

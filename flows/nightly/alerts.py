@@ -50,9 +50,13 @@ class AlertSettings:
 def pass_rate_rows(
     con: duckdb.DuckDBPyConnection, run_id: str, alerts: AlertSettings
 ) -> list[dict[str, Any]]:
-    """Every slice of the night (config, segment value) against its trailing window."""
+    """Every slice of the night (config, segment value) against its trailing window; the
+    night holds the cases of earlier nightly runs that stopped before their check too."""
+    night_runs = [
+        found for (found,) in con.execute(sql("night_runs"), {"run_id": run_id}).fetchall()
+    ]
     params = {
-        "run_id": run_id,
+        "night_runs": night_runs,
         "window": alerts.window,
         "min_cases": alerts.min_cases,
         "segment": alerts.segment,

@@ -1,8 +1,10 @@
--- `faith nightly --alert-window N`: the night's pass rate (the cases run $run_id scored) per
--- config, and per value of $segment when given, against the pooled rate of the $window days
--- before the night's day (other runs' cases). The night's day is the day most of its cases
--- were logged on (the latest on a tie): a straggler from an old day, or an old pending case
--- scored at last, must not move the window back to before the history. The rule (docs/report.md): it fires
+-- `faith nightly --alert-window N`: the night's pass rate per config, and per value of
+-- $segment when given, against the pooled rate of the $window days before the night's day
+-- (other runs' cases). The night is the cases the runs $night_runs scored (this run, and the
+-- nightly runs before it that stopped before their check: night_runs.sql) that were logged on
+-- the night's day: the day most of those cases were logged on (the latest on a tie). A
+-- straggler from an old day, or an old pending case scored at last, neither moves the window
+-- back to before the history nor counts in the night. The rule (docs/report.md): it fires
 -- when the night and the window each hold at least $min_cases scored cases and the night's
 -- Wilson interval lies wholly below the window's (night_high < window_low). A thin night has
 -- too few cases and a wide interval, so it never fires.
@@ -29,7 +31,7 @@ slices AS (
 night_day AS (
     SELECT CAST(c.logged_at AS DATE) AS day
     FROM cases AS c
-    WHERE c.run_id = $run_id
+    WHERE list_contains($night_runs, c.run_id)
     GROUP BY ALL
     ORDER BY count(*) DESC, day DESC
     LIMIT 1
@@ -42,7 +44,7 @@ night AS (
         count(*) FILTER (WHERE s.success) AS passed,
         any_value(d.day) AS first_day
     FROM slices AS s, night_day AS d
-    WHERE s.run_id = $run_id
+    WHERE list_contains($night_runs, s.run_id) AND CAST(s.logged_at AS DATE) = d.day
     GROUP BY s.config_id, s.segment_value
 ),
 windowed AS (
@@ -55,7 +57,7 @@ windowed AS (
     LEFT JOIN slices AS s
         ON s.config_id = n.config_id
         AND s.segment_value IS NOT DISTINCT FROM n.segment_value
-        AND s.run_id <> $run_id
+        AND NOT list_contains($night_runs, s.run_id)
         AND s.logged_at >= n.first_day - CAST($window AS INTEGER)
         AND s.logged_at < n.first_day
     GROUP BY ALL

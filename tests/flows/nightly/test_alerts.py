@@ -464,3 +464,45 @@ def test_the_default_segment_is_not_warned_of_when_the_logs_lack_it(
         run = run_nightly(ScoreSettings(source=str(source), db=str(db)))
     assert run["rows_newly_scored"] == 40
     assert not [r for r in caplog.records if "--alert-segment" in r.getMessage()]
+
+
+class Killed(BaseException):
+    """The night stopped between its scoring and its judge check (a SIGKILL, a crash)."""
+
+
+def _killed_before_the_check(*_: object, **__: object) -> None:
+    raise Killed
+
+
+def test_a_night_killed_before_its_check_fires_on_the_re_run(history: tuple[Path, Path]) -> None:
+    """The re-run of a killed night scores none of its cases again, and its night was only
+    the cases it scored: the drop was lost for good, exit 0. The cases of nightly runs that
+    never reached their check count in the next night's."""
+    from flows.nightly.nightly_run import CheckSteps
+
+    source, db = history
+    add_night(source, day_rows(NIGHT, 60, 30))  # 50% against 95%
+    with pytest.raises(Killed):
+        run_nightly(
+            ScoreSettings(source=str(source), db=str(db)),
+            check_steps=CheckSteps(check=_killed_before_the_check),
+        )
+    with pytest.raises(PassRateAlert) as raised:
+        run_nightly(ScoreSettings(source=str(source), db=str(db)))
+    assert f"50.0% of 60 cases on {NIGHT}" in str(raised.value)
+    # checked now: the night after it is its own again
+    add_night(source, day_rows(NIGHT + dt.timedelta(1), 40, 1))
+    assert run_nightly(ScoreSettings(source=str(source), db=str(db)))["warning"] is None
+
+
+def test_the_night_is_the_cases_logged_on_its_day(history: tuple[Path, Path]) -> None:
+    """50 failing late rows of an old day scored with 60 good ones: the alert said "52.7% of
+    110 cases on <the night>", a day that held 60 cases, all passing."""
+    source, db = history
+    late = [
+        {**row, "case_id": f"late-{i}"}
+        for i, row in enumerate(day_rows(dt.date(2026, 10, 2), 50, 50))
+    ]
+    add_night(source, day_rows(NIGHT, 60, 3) + late)
+    run = run_nightly(ScoreSettings(source=str(source), db=str(db)))
+    assert run["warning"] is None

@@ -7,7 +7,6 @@ import json
 import re
 import sys
 from datetime import UTC, date, datetime
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from flows.cli.options import EXIT_OK, add_db_argument, add_lock_timeout_argument
@@ -137,15 +136,19 @@ def sides_of(args: argparse.Namespace) -> Sides:
 
 def open_database(args: argparse.Namespace) -> duckdb.DuckDBPyConnection:
     """The database to compare in: migrated for writing (the result is kept), or read only
-    with --no-store. Either way a file that does not exist is refused, not created."""
+    with --no-store. Either way it must be a faithpipe database already: a file that does
+    not exist, an empty one (touch) or a DuckDB file without faithpipe's tables is refused
+    (exit 5) by the read-only look first, where --store once wrote the schema into it."""
     from flows.errors import DatabaseError
-    from flows.store.db import connect_for_reading, open_store
+    from flows.store.db import connect_for_reading, holds_no_database, open_store
 
-    if not Path(args.db).exists():
+    if args.db.strip() and holds_no_database(args.db):  # '' is named by connect_for_reading
         raise DatabaseError(f"{args.db}: no such database; run `faith score` first")
-    if args.store:
-        return open_store(args.db, lock_timeout=args.lock_timeout)
-    return connect_for_reading(args.db)
+    looked = connect_for_reading(args.db)
+    if not args.store:
+        return looked
+    looked.close()
+    return open_store(args.db, lock_timeout=args.lock_timeout)
 
 
 def json_for_terminal(result: dict[str, Any]) -> str:

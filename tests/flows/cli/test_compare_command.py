@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import duckdb
 import pytest
 
 from flows.cli import main
@@ -165,6 +166,27 @@ def test_a_database_that_does_not_exist_is_not_created(
     assert main(["compare", "--db", str(missing), store]) == 5
     assert "E2.duckdb: no such database; run `faith score` first" in one_error_line(capsys)
     assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize("store", ["--store", "--no-store"])
+def test_an_empty_file_or_database_is_refused_and_left_as_it_was(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], store: str
+) -> None:
+    """--store wrote faithpipe's 25 tables into a touched file or a bare DuckDB file, after
+    which `faith runs` took it for a database; and `--db ''` was 'Is a directory'."""
+    touched = tmp_path / "touched.duckdb"
+    touched.touch()
+    bare = tmp_path / "bare.duckdb"
+    duckdb.connect(str(bare)).close()
+    size = bare.stat().st_size
+    assert main(["compare", "--db", str(touched), store]) == 5
+    assert "touched.duckdb: no such database" in one_error_line(capsys)
+    assert touched.stat().st_size == 0
+    assert main(["compare", "--db", str(bare), store]) == 5
+    assert "holds no faithpipe tables yet" in one_error_line(capsys)
+    assert bare.stat().st_size == size
+    assert main(["compare", "--db", "", store]) == 5
+    assert "--db is empty" in one_error_line(capsys)
 
 
 @pytest.mark.parametrize(

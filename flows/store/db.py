@@ -281,6 +281,8 @@ def open_store(
 
     Another program's database is refused before anything is written to it (DatabaseError).
     """
+    if not str(path).strip():  # `--db "$UNSET"`: Path('') is the working folder
+        raise DatabaseError("--db is empty: name the database file (an unset variable?)")
     path = Path(path)
     deadline = time.monotonic() + max(lock_timeout, 0.0)
     _look_before_writing(path, lock_timeout)

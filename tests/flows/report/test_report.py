@@ -159,10 +159,19 @@ def test_read_commands_refuse_numbers_out_of_range_as_usage_errors(
     assert says in capsys.readouterr().err
 
 
-@pytest.mark.parametrize("command", ["report", "runs", "batches"])
-def test_an_empty_db_is_no_database(command: str, capsys: pytest.CaptureFixture[str]) -> None:
-    """`--db "$UNSET"`: Path('') is the working folder, and the readers failed with exit 1."""
-    assert main([command, "--db", ""]) == 5
+SAMPLE = str(Path(__file__).resolve().parents[3] / "data" / "sample" / "cases.parquet")
+
+
+@pytest.mark.parametrize(
+    "command",
+    [["report"], ["runs"], ["batches"], ["score", SAMPLE], ["nightly", SAMPLE]],
+    ids=["report", "runs", "batches", "score", "nightly"],
+)
+def test_an_empty_db_is_no_database(command: list[str], capsys: pytest.CaptureFixture[str]) -> None:
+    """`--db "$UNSET"`: Path('') is the working folder: the readers failed with exit 1, and
+    score and nightly with 'IO Error: ... Is a directory'."""
+    runs = ["--prefect", "no"] if len(command) > 1 else []
+    assert main([*command, "--db", "", *runs]) == 5
     assert "--db is empty: name the database file" in capsys.readouterr().err
 
 

@@ -97,10 +97,19 @@ class Sides:
         values, else their windows, else their configs (whole: what --a-config takes)."""
         if self.a != self.b:
             return str(self.a), str(self.b)
-        (a_since, a_until), (b_since, b_until) = self.window("a"), self.window("b")
-        if (a_since, a_until) != (b_since, b_until):
-            return f"{a_since or '…'}..{a_until or '…'}", f"{b_since or '…'}..{b_until or '…'}"
+        if self.window("a") != self.window("b"):
+            return window_label(*self.window("a")), window_label(*self.window("b"))
         return a_config, b_config
+
+
+def window_label(since: date | None, until: date | None) -> str:
+    """A side's days in words: '2026-11-01..2026-11-05', 'from 2026-11-06', 'until
+    2026-11-05', 'all days' (a side with no window was '…..…')."""
+    if since is not None and until is not None:
+        return f"{since}..{until}"
+    if since is not None:
+        return f"from {since}"
+    return f"until {until}" if until is not None else "all days"
 
 
 def compare(

@@ -202,6 +202,14 @@ def test_two_configs_of_two_windows_are_unpaired(db: Path, faith_compare: Compar
     assert result["a"]["label"] == "2026-10-01..2026-10-02"
 
 
+def test_a_side_without_a_window_of_its_own_is_named_in_words() -> None:
+    """A window given to side A alone labelled side B '…..…' in the verdict."""
+    sides = Sides(a_config="old", b_config="new", a_since=date(2026, 10, 1))
+    assert sides.labels("old", "new") == ("from 2026-10-01", "all days")
+    halves = Sides(a_until=date(2026, 10, 2), b_since=date(2026, 10, 1), b_until=date(2026, 10, 4))
+    assert halves.labels("x", "x") == ("until 2026-10-02", "2026-10-01..2026-10-04")
+
+
 def test_two_configs_of_one_app_version_stay_paired(db: Path, faith_compare: Compare) -> None:
     args = ["--a-config", "old", "--b-config", "new", "--segment", "app_version"]
     result = faith_compare(db, *args, "--a", "2.4.0", "--b", "2.4.0", "--reps", "100")

@@ -160,7 +160,9 @@ class FaithfulnessMetric:
                     "pass model= such a model (faithpipe's own judges read their own prompts)"
                 )
             model = DeepEvalModelJudge(model, evaluation_template=evaluation_template)
-        self.model: Judge = GroundedJudge() if model is None else judge_of(model)
+        self._memo: OrderedDict[tuple[str | None, tuple[str, ...]], CaseResult] = OrderedDict()
+        self.evaluation_template = evaluation_template
+        self.model = model
         self.config = MetricConfig(
             threshold=threshold,
             penalize_ambiguous_claims=penalize_ambiguous_claims,
@@ -169,11 +171,23 @@ class FaithfulnessMetric:
             truths_extraction_limit=truths_extraction_limit,
         )
         self.async_mode, self.verbose_mode, self.flaky = async_mode, verbose_mode, flaky
-        self.evaluation_template = evaluation_template
-        self.evaluation_model = self.model.identity.model
         self.using_native_model = False
-        self._memo: OrderedDict[tuple[str | None, tuple[str, ...]], CaseResult] = OrderedDict()
         self._reset()
+
+    @property
+    def model(self) -> Judge:
+        """The judge (settable, as in DeepEval)."""
+        return self._model
+
+    @model.setter
+    def model(self, model: Any) -> None:
+        """A new judge, taken as at construction; `evaluation_model` names it, and the scores
+        remembered from the old one are forgotten (they were returned for the new one)."""
+        if self.evaluation_template is not None and is_deepeval_model(model):
+            model = DeepEvalModelJudge(model, evaluation_template=self.evaluation_template)
+        self._model: Judge = GroundedJudge() if model is None else judge_of(model)
+        self.evaluation_model = self._model.identity.model
+        self._memo.clear()
 
     # DeepEval's settings as attributes, settable as there: a change makes a new config (its
     # checks run again) and forgets the scores remembered under the old one.

@@ -20,7 +20,8 @@ def check_threshold(value: float, name: str = "threshold") -> None:
             f"{name}=None (DeepEval's score-only mode) is not taken: give a pass mark from 0 "
             "to 1; the score is kept whatever it is"
         )
-    if isinstance(value, bool):  # True would pass as 1.0
+    # True would pass as 1.0, and a string ("0.5", from a setting read as text) as a number
+    if isinstance(value, bool | str | bytes):
         raise ConfigError(f"{name} must be a number from 0 to 1, got {value!r}")
     if not 0.0 <= float(value) <= 1.0:
         raise ConfigError(f"{name} must be between 0 and 1, got {value!r}")
@@ -48,6 +49,10 @@ class JudgeIdentity:
         }
 
 
+# numpy's bool types, by name: faith_udfs does not import numpy for a type check
+_NUMPY_BOOLS = {("numpy", "bool"), ("numpy", "bool_")}
+
+
 @dataclass(frozen=True)
 class MetricConfig:
     """DeepEval-shaped settings of the faithfulness metric (defaults as DeepEval's)."""
@@ -61,6 +66,14 @@ class MetricConfig:
 
     def __post_init__(self) -> None:
         check_threshold(self.threshold)
+        for name in ("penalize_ambiguous_claims", "strict_mode", "include_reason"):
+            value = getattr(self, name)
+            # numpy's bool_ too (a setting read from a frame); a string is refused: "False"
+            # is a true value, and strict_mode="False" turned strict mode on
+            kind = type(value)
+            if not isinstance(value, bool) and (kind.__module__, kind.__name__) not in _NUMPY_BOOLS:
+                raise ConfigError(f"{name} must be True or False, got {value!r}")
+            object.__setattr__(self, name, bool(value))  # a plain bool: it is hashed as JSON
         limit = self.truths_extraction_limit
         if limit is not None and (
             isinstance(limit, bool) or not isinstance(limit, int) or limit < 1

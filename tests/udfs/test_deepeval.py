@@ -253,6 +253,37 @@ def test_deepevals_settings_are_attributes_a_script_may_set() -> None:
     assert (metric.threshold, metric.measure(case)) == (1.0, 0.0)
     with pytest.raises(ConfigError, match="between 0 and 1"):
         metric.threshold = 2
+    # "False" is a true value: strict_mode="False" turned strict mode on without a word
+    with pytest.raises(ConfigError, match="strict_mode must be True or False, got 'False'"):
+        metric.strict_mode = "False"  # type: ignore[assignment]
+    with pytest.raises(ConfigError, match="must be True or False, got 'no'"):
+        FaithfulnessMetric(penalize_ambiguous_claims="no")  # type: ignore[arg-type]
+    with pytest.raises(ConfigError, match=r"threshold must be a number from 0 to 1, got '0\.5'"):
+        FaithfulnessMetric(threshold="0.5")  # type: ignore[arg-type]
+
+
+def test_a_model_set_after_construction_is_the_judge_from_then_on() -> None:
+    """`metric.model = LexicalJudge()` after a measure() returned the grounded judge's score
+    remembered for the case, and evaluation_model named the grounded judge either way."""
+    case = LLMTestCase(
+        input="q",
+        actual_output="Invoice INV-2026-7491 for 578.31 euros was issued on 12 November. "
+        "It was paid by card on 8 August.",
+        retrieval_context=[
+            "Invoice INV-2026-7491 for 578.31 euros was issued on 12 January. "
+            "It was paid by card on 8 August."
+        ],
+    )
+    lexical = FaithfulnessMetric(model=LexicalJudge()).measure(case)
+    metric = FaithfulnessMetric()
+    grounded = metric.measure(case)
+    assert grounded != lexical
+    metric.model = LexicalJudge()
+    assert (metric.measure(case), metric.evaluation_model) == (lexical, "lexical-v2")
+    data = evaluate([case], [metric], display_config=QUIET).test_results[0].metrics_data[0]
+    assert (data.score, data.evaluation_model) == (lexical, "lexical-v2")
+    metric.model = None  # back to the default judge
+    assert (metric.measure(case), metric.evaluation_model) == (grounded, "grounded-v6")
 
 
 class FlakyNetworkModel(CustomJudgeModel):

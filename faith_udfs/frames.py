@@ -98,13 +98,15 @@ def score_frame(
             "retrieval_context": contract["retrieval_context"].cast(pl.List(pl.String)),
         }
     )
-    if cases["case_id"].n_unique() != cases.height:
+    if case_id == "content":  # a repeated row is the same case: scored once, on every copy
+        cases = cases.unique("case_id", keep="first", maintain_order=True)
+    elif cases["case_id"].n_unique() != cases.height:
         raise ValueError("case_id repeats: pass case_id='row' or case_id='content'")
     the_judge = GroundedJudge() if judge is None else judge_of(judge)
     frames = score_cases(cases, the_judge, MetricConfig(**metric_settings))
     scores = frames.case_scores.select("case_id", *SCORE_COLUMNS)
     joined = polars_frame.drop([c for c in ("case_id",) if c in polars_frame.columns]).hstack(
-        cases.select("case_id")
+        [ids.cast(pl.String).alias("case_id")]
     )
     out = joined.join(scores, on="case_id", how="left", maintain_order="left")
     result = _from_polars(kind, out)

@@ -448,6 +448,20 @@ def test_score_frame_keeps_the_rows_and_adds_the_scores() -> None:
     assert set(claims["case_id"]) == set(scored["case_id"])
 
 
+def test_score_frame_scores_repeated_rows_once_under_content_ids() -> None:
+    """case_id='content' on a frame with a row twice said 'case_id repeats: pass ...
+    case_id='content''; the CLI takes such copies. Each copy gets the one case's scores."""
+    twice = pl.concat([FRAME, FRAME.head(1)])
+    scored, claims = score_frame(twice, columns=MAPPING, case_id="content", claims=True)
+    assert scored.height == 4
+    assert scored["case_id"][3] == scored["case_id"][0]
+    assert scored.row(3) == scored.row(0)
+    of_the_case = claims.filter(pl.col("case_id") == scored["case_id"][0])
+    assert of_the_case.height == of_the_case.unique().height > 0  # its claims once
+    with pytest.raises(ValueError, match="case_id repeats"):
+        score_frame(twice.with_columns(case_id=pl.lit("same")), columns=MAPPING)
+
+
 def test_arrow_and_pandas_frames_come_back_as_they_went_in_with_equal_results() -> None:
     polars_result = score_frame(FRAME, columns=MAPPING)
     arrow_result = score_frame(FRAME.to_arrow(), columns=MAPPING)

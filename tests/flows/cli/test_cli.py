@@ -256,6 +256,13 @@ def test_help_documents_every_option(capsys) -> None:
         "--prefect",
     ]:
         assert option in text
+    # every older rules version --model takes is named (v5 and v4 were not)
+    from faith_udfs.grounded import CALIBRATED_RULES, GROUNDED_RULES_VERSION
+
+    older = [v for v in (*CALIBRATED_RULES, "grounded-v1") if v != GROUNDED_RULES_VERSION]
+    flat = " ".join(text.split())
+    assert len(older) >= 5
+    assert [v for v in older if v not in flat] == []
 
 
 def test_every_command_takes_v_for_the_traceback_its_failure_line_offers() -> None:

@@ -48,7 +48,7 @@ from flows.run.run_end import (
 )
 from flows.run.run_state import RunState, Steps
 from flows.run.settings import ScoreSettings
-from flows.run.stop_signals import as_stop, signals_deferred, stops_held
+from flows.run.stop_signals import as_stop, completion_held, signals_deferred, stops_held
 from flows.run.stopping import close_stages, stop_and_mark
 from flows.store.db import (
     DISK_ERRORS,
@@ -145,7 +145,7 @@ def run_score(
         except BaseException as exc:
             # Not con_free: the writing thread is stuck inside DuckDB, and closing the
             # connection under it could crash; the process exit ends both.
-            con_free, judge_idle = stop_and_mark(state, started, exc)
+            con_free, judge_idle = _stop_run(state, started, exc)
             # Nor while a judge built here is still busy: its caches' cursors are children of
             # `con`, and DuckDB refuses to close a connection one of them is using ("connection
             # is busy with another call"), which would replace the run's own error.
@@ -155,21 +155,31 @@ def run_score(
             if stop is not None and stop is not exc:
                 raise stop from exc  # a signal DuckDB reworded while a query ran
             raise
-        finally:
-            close_stages(state)
-        return complete_run(
-            con,
-            run_id,
-            settings,
-            started,
-            judge_protocol(judge),
-            judge_warning=getattr(judge, "run_warning", None),
-        )
+        # Every batch is in: a stop (or the deadline) now waits until the run's row says
+        # completed, then is raised (exit 130/143/14; nightly's check is left to its re-run).
+        with completion_held():
+            close_stages(state, deferring=False)
+            return complete_run(
+                con,
+                run_id,
+                settings,
+                started,
+                judge_protocol(judge),
+                judge_warning=getattr(judge, "run_warning", None),
+            )
     finally:
         if owned and judge is not None:
             _close_judge_quietly(judge)
         if con_free:
             con.close()
+
+
+def _stop_run(state: RunState, started: float, exc: BaseException) -> tuple[bool, bool]:
+    """stop_and_mark, then the stages closed whatever it raised (a second stop is noted)."""
+    try:
+        return stop_and_mark(state, started, exc)
+    finally:
+        close_stages(state)
 
 
 def _open_run_store(settings: ScoreSettings) -> duckdb.DuckDBPyConnection:

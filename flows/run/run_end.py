@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 from flows.errors import QuarantineShareExceeded, TooManyInvalid
 from flows.run.alarms import warn_if_mostly_invalid, warn_if_mostly_quarantined
 from flows.run.settings import ScoreSettings
-from flows.run.stop_signals import signals_deferred, stopping_signal
+from flows.run.stop_signals import completion_held, stopping_signal
 from flows.store.judge_memory import record_run_judge
 from flows.store.run_costs import price_run, top_quarantine_checks
 from flows.store.run_registry import (
@@ -67,7 +67,7 @@ def complete_run(
     mode and estimated-token calls, check its quarantine and invalid shares, write the readers'
     snapshot if asked; returns the run's row with its top quarantine checks (raises
     QuarantineShareExceeded or TooManyInvalid past a share)."""
-    with signals_deferred():
+    with completion_held():
         finish_run(con, run_id, "completed", time.perf_counter() - started)
         record_run_judge(con, run_id, *judge_protocol)
         if judge_warning:  # the judge's own word on the run (a batch judge giving up)

@@ -12,7 +12,7 @@ import signal
 import sys
 import threading
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager
 from types import FrameType
 from typing import Any
 
@@ -233,6 +233,18 @@ def note_further_stops() -> None:
                 signal.signal(sig, _note_signal)
 
 
+def completion_held() -> AbstractContextManager[None]:
+    """While a run that was not stopping marks itself completed, a stop signal or its
+    deadline's alarm waits, then is raised: noted and dropped as during a stop's clean-up
+    (signals_deferred), a SIGTERM that came then was lost, and the process went on (a
+    nightly into its judge check) after saying it was exiting."""
+    if threading.current_thread() is not threading.main_thread():
+        return stops_held()  # which does nothing there: signals arrive in the main thread
+    # the alarm only when a deadline handles it: a stray one held would end the process
+    alarm = (signal.SIGALRM,) if callable(signal.getsignal(signal.SIGALRM)) else ()
+    return stops_held((*STOP_SIGNALS, *alarm))
+
+
 @contextmanager
 def signals_deferred() -> Iterator[None]:
     """While a run stops, a second Ctrl-C or SIGTERM cannot cut its clean-up short (which
@@ -249,7 +261,7 @@ def signals_deferred() -> Iterator[None]:
 
 
 @contextmanager
-def stops_held() -> Iterator[None]:
+def stops_held(signals: tuple[int, ...] = STOP_SIGNALS) -> Iterator[None]:
     """While native libraries load (DuckDB, polars, Arrow: ~1 s), a stop signal is held and
     raised right after: a KeyboardInterrupt raised inside an extension's initialisation
     aborted the process (DuckDB: `Critical nanobind error: enum_create`) instead of one line
@@ -270,7 +282,7 @@ def stops_held() -> Iterator[None]:
 
     previous = {
         sig: signal.signal(sig, hold)
-        for sig in STOP_SIGNALS
+        for sig in signals
         if signal.getsignal(sig) is not signal.SIG_IGN
     }
     try:

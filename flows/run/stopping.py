@@ -3,6 +3,7 @@ scored or committed, the one being committed finishes or is rolled back, the row
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import time
 
@@ -32,10 +33,11 @@ def stop_and_mark(state: RunState, started: float, exc: BaseException) -> tuple[
     return con_free, judge_idle
 
 
-def close_stages(state: RunState) -> None:
+def close_stages(state: RunState, *, deferring: bool = True) -> None:
     """Every batch is committed, or the stop is handled: a signal now cannot cut the run's last
-    steps short (they take milliseconds)."""
-    with signals_deferred():
+    steps short (they take milliseconds). `deferring`: a stop signal is noted, not raised
+    (the run is stopping already); else the caller holds it (completion_held)."""
+    with signals_deferred() if deferring else contextlib.nullcontext():
         for scorer in state.scorers:
             scorer.close()
         state.writer.close()

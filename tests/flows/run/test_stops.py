@@ -78,9 +78,33 @@ def test_an_interrupt_as_the_run_starts_marks_it_interrupted(source: Path, tmp_p
     assert (stopped["status"], stopped["batches"]) == ("interrupted", 0)
 
 
-def test_an_interrupt_during_the_last_steps_still_completes_the_run(
+def test_an_interrupt_during_the_last_steps_completes_the_run_then_stops(
     source: Path, tmp_path: Path
 ) -> None:
+    """Every batch is in: the run's row is marked completed, then the stop is raised. It was
+    noted ("already stopping; exiting within seconds") and dropped, and the process went on:
+    a nightly into its judge check, past its scheduler's SIGTERM."""
     db = tmp_path / "f.duckdb"
-    run = run_score(settings(source, db), progress=StoppedAt("stop"))
+    with pytest.raises(KeyboardInterrupt):
+        run_score(settings(source, db), progress=StoppedAt("stop"))
+    ((_, run),) = runs(db).items()
+    assert (run["status"], run["rows_newly_scored"]) == ("completed", N_CASES)
+
+
+def test_an_interrupt_while_the_run_marks_itself_completed_waits_for_the_mark(
+    source: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from flows.run import run_end
+
+    marked = run_end.finish_run
+
+    def interrupted_mark(*args: object, **kwargs: object) -> None:
+        signal.raise_signal(signal.SIGINT)  # arrives as the row is being marked
+        marked(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(run_end, "finish_run", interrupted_mark)
+    db = tmp_path / "f.duckdb"
+    with pytest.raises(KeyboardInterrupt):
+        run_score(settings(source, db))
+    ((_, run),) = runs(db).items()
     assert (run["status"], run["rows_newly_scored"]) == ("completed", N_CASES)

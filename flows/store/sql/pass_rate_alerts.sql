@@ -2,7 +2,8 @@
 -- $segment when given, against the pooled rate of the $window days before the night's day
 -- (other runs' cases). The night is the cases the runs $night_runs scored (this run, and the
 -- nightly runs before it that stopped before their check: night_runs.sql) that were logged on
--- the night's day: the day most of those cases were logged on (the latest on a tie). A
+-- the night's day: the day most of this run's cases were logged on (of the swept runs' when
+-- it scored none: a re-run), the latest on a tie. A
 -- straggler from an old day, or an old pending case scored at last, neither moves the window
 -- back to before the history nor counts in the night. The rule (docs/report.md): it fires
 -- when the night and the window each hold at least $min_cases scored cases and the night's
@@ -29,11 +30,12 @@ slices AS (
     WHERE CAST($segment AS VARCHAR) IS NOT NULL AND c.segment_value IS NOT NULL
 ),
 night_day AS (
+    -- this run's cases tell the day; a re-run that scored none, those of the runs it sweeps
     SELECT CAST(c.logged_at AS DATE) AS day
     FROM cases AS c
     WHERE list_contains($night_runs, c.run_id)
     GROUP BY ALL
-    ORDER BY count(*) DESC, day DESC
+    ORDER BY count(*) FILTER (WHERE c.run_id = $night_runs[-1]) DESC, count(*) DESC, day DESC
     LIMIT 1
 ),
 night AS (

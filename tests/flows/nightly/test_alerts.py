@@ -506,3 +506,23 @@ def test_the_night_is_the_cases_logged_on_its_day(history: tuple[Path, Path]) ->
     add_night(source, day_rows(NIGHT, 60, 3) + late)
     run = run_nightly(ScoreSettings(source=str(source), db=str(db)))
     assert run["warning"] is None
+
+
+def test_a_killed_night_swept_by_the_next_does_not_hide_its_drop(
+    history: tuple[Path, Path],
+) -> None:
+    """The next scheduled night sweeps a killed one: the busier day of the two was taken
+    for the night's, and a drop on the next night's own day went untold."""
+    from flows.nightly.nightly_run import CheckSteps
+
+    source, db = history
+    add_night(source, day_rows(NIGHT, 60, 3))  # a good night, killed before its check
+    with pytest.raises(Killed):
+        run_nightly(
+            ScoreSettings(source=str(source), db=str(db)),
+            check_steps=CheckSteps(check=_killed_before_the_check),
+        )
+    write(cases(day_rows(NIGHT + dt.timedelta(1), 40, 20)), source / "next.parquet")
+    with pytest.raises(PassRateAlert) as raised:
+        run_nightly(ScoreSettings(source=str(source), db=str(db)))
+    assert f"50.0% of 40 cases on {NIGHT + dt.timedelta(1)}" in str(raised.value)

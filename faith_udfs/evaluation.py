@@ -164,10 +164,7 @@ def evaluate(
         )  # fmt: skip
     test_results = TestResults(cases, names, runs, skipped=skipped)
     if any(run.verbose for run in runs):
-        for test in test_results:
-            for run, data in zip(runs, test.metrics_data, strict=True):
-                if run.verbose:
-                    sys.stdout.write(data.verbose_logs + "\n")
+        print_verbose_logs(test_results, runs)
     result = EvaluationResult(test_results=test_results, frames=tuple(run.frames for run in runs))
     if display.print_results:
         print_summary(result, time.perf_counter() - started)
@@ -179,6 +176,16 @@ def evaluate(
             result,
         )
     return result
+
+
+def print_verbose_logs(test_results: TestResults, runs: list[MetricRun]) -> None:
+    """Each verbose metric's logs of each test case measured, in order."""
+    for test in test_results:
+        if not test.metrics_data:  # skipped (skip_on_missing_params): nothing measured
+            continue
+        for run, data in zip(runs, test.metrics_data, strict=True):
+            if run.verbose:
+                sys.stdout.write(data.verbose_logs + "\n")
 
 
 def missing_params(case: LLMTestCase) -> bool:

@@ -30,7 +30,7 @@ from flows.cli.options import (
 )
 from flows.cli.routes import execute, use_prefect
 from flows.cli.settings import run_settings
-from flows.errors import DatabaseWriteFailed, RunAlarm
+from flows.errors import DatabaseWriteFailed, InputUnreadable, RunAlarm
 from flows.printable import printable
 
 
@@ -100,7 +100,8 @@ def failure(exc: BaseException, db: str | None) -> tuple[int, str]:
     BaseException), the traceback only with -v."""
     if isinstance(exc, ConfigError):
         return EXIT_USAGE, str(exc)
-    if out_of_memory(exc.__cause__):  # a reader's: the file is fine, its memory is short
+    # a reader's: the file is fine, its memory is short (a commit's is DatabaseWriteFailed)
+    if isinstance(exc, InputUnreadable) and out_of_memory(exc.__cause__):
         return DatabaseWriteFailed.exit_code, (
             f"{exc}: reading it took more memory than the reader has (thousands of columns, "
             "or huge rows); write it as Parquet, or leave out columns you do not need; "

@@ -155,6 +155,9 @@ def test_cases_missing_their_answer_or_context_are_skipped_when_asked(
     alone = evaluate(given[2:3], [metric], error_config=errors)
     assert alone.test_results[0].metrics_data == []
     assert "Faithfulness: no test case measured" in capsys.readouterr().out
+    verbose = FaithfulnessMetric(model=LexicalJudge(), verbose_mode=True)
+    shown = evaluate(given, [verbose], error_config=errors)  # a zip of nothing raised
+    assert [len(t.metrics_data) for t in shown.test_results] == [0, 1, 0, 1]
 
 
 def test_the_summary_puts_failures_first_and_can_be_silenced(capsys) -> None:

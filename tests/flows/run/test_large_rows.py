@@ -165,6 +165,15 @@ def test_a_duckdb_out_of_memory_anywhere_is_exit_7_in_one_line(error: Exception)
     assert code == 7
     assert "\n" not in line
     assert "512.0 MiB" in line
+    # a commit's, carried by its DatabaseWriteFailed, is not given the reader's advice
+    from flows.errors import DatabaseWriteFailed
+
+    try:
+        raise DatabaseWriteFailed("batch 3 rolled back: lower --batch-size") from error
+    except DatabaseWriteFailed as committed:
+        code, line = failure(committed, "f.duckdb")
+    assert code == 7
+    assert "write it as Parquet" not in line
 
 
 def test_a_batch_too_large_for_duckdb_to_hash_is_exit_7_not_1(

@@ -152,6 +152,7 @@ class ChatEndpoint:
         # are answered: the cap was checked against answered calls alone, and --concurrency
         # calls went out past it (8 calls, 4.6x a cap of 1,000 tokens).
         self._tokens_in_flight = 0
+        self._settled = threading.Condition(self._lock)  # a call in flight ended
         self._asked = Negotiation(response_format)
         self.latencies: list[float] = []  # seconds of each answered request, in order
         self._fatal: str | None = None
@@ -342,6 +343,7 @@ class ChatEndpoint:
         finally:
             with self._lock:
                 self._tokens_in_flight -= expected
+                self._settled.notify_all()  # a call waiting for the cap may go, or not
             self._limiter.release(ticket, ok=ok, throttled=throttled, retry_after=retry_after)
 
     async def _post(self, body: dict[str, Any]) -> Any:
@@ -367,10 +369,7 @@ class ChatEndpoint:
                         f"the run's cap of {max_calls} judge calls is reached "
                         "(--max-calls); the case stays pending for the next run"
                     )
-                elif (
-                    max_tokens is not None
-                    and self._usage.tokens() + self._tokens_in_flight + expected > max_tokens
-                ):
+                elif max_tokens is not None and not self._fits(expected, max_tokens):
                     self._budget = (
                         f"the run's cap of {max_tokens} judge tokens is reached "
                         "(--max-tokens); the case stays pending for the next run"
@@ -380,6 +379,21 @@ class ChatEndpoint:
             self._usage.add(calls=1)
             self._tokens_in_flight += expected
             return expected
+
+    def _fits(self, expected: int, max_tokens: int) -> bool:
+        """Whether a call expected to cost `expected` fits in --max-tokens (under `_lock`):
+        beside what is spent and what the calls in flight are expected to cost, waiting for
+        them to end while they might leave it room (they end by their deadline); False when
+        it cannot fit even if they cost nothing more."""
+        while True:
+            spent = self._usage.tokens()
+            if spent + expected > max_tokens:
+                return False
+            if spent + self._tokens_in_flight + expected <= max_tokens:
+                return True
+            if self._stop.is_set():
+                raise JudgeTransientError("the judge was closed or interrupted before this call")
+            self._settled.wait(timeout=1.0)
 
     def _status_error(self, exc: openai.APIStatusError, retry_after: float | None) -> JudgeError:
         """The judge error an HTTP error status is: transient, or permanent for every call."""

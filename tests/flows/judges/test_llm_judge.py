@@ -500,6 +500,15 @@ def test_a_token_cap_is_not_overrun_by_the_calls_in_flight(make_judge, stub) -> 
     assert 1 <= stub.requests <= 3
     assert spent <= cap
     assert "pending" in set(scores["status"])
+    # a call that may fit once the calls in flight end waits for them: refused on that guess
+    # alone, the cap was taken as reached for good, after 2 calls of the 10 it could pay
+    stub.reset_counts()
+    roomy = make_judge(
+        mode="per-item", concurrency=8, max_tokens=10 * call, max_output_tokens=2_000
+    )
+    score_cases(cases, roomy, CONFIG)
+    assert roomy.usage()["prompt_tokens"] + roomy.usage()["completion_tokens"] <= 10 * call
+    assert stub.requests >= 7
 
 
 # --- the API key -----------------------------------------------------------------------------

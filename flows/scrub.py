@@ -68,20 +68,21 @@ _USERINFO = re.compile(r"(?i)\b([a-z][a-z0-9+.-]*://)[^\s/@\"'<>]+@")
 _KEY_LIKE = re.compile(r"\bsk-[A-Za-z0-9_-]{12,}")
 
 
-def register_secret(value: str | None) -> None:
+def register_secret(value: str | None, *, key: bool = False) -> None:
     """Cut `value` out of every text scrubbed from now on (as sent, JSON-escaped, URL-quoted
-    and base64-encoded)."""
+    and base64-encoded). `key`: an API key, which when short and of letters alone is a
+    placeholder a model's text keeps (a password never is)."""
     if not value or len(value) < _SHORTEST:
         return
     forms = {value, json.dumps(value)[1:-1], quote(value, safe=""), _b64(value)}
-    _add(forms)
+    _add(forms, placeholders=key)
 
 
 def register_endpoint_secrets(api_key: str | None, base_url: str | None) -> None:
     """An endpoint's secrets: its key, and the credentials of its URL (user:password@): the
     pair and the password in plain, URL-quoted and base64 form, the user name as a word
     (from 6 characters)."""
-    register_secret(api_key)
+    register_secret(api_key, key=True)
     if not base_url:
         return
     rest = base_url.partition("://")[2]
@@ -137,13 +138,16 @@ class ScrubbingFilter(logging.Filter):
         return True
 
 
-def _add(forms: set[str]) -> None:
+def _add(forms: set[str], *, placeholders: bool = False) -> None:
     with _lock:
         kept = {form for form in forms if len(form) >= _SHORTEST}
         short = {form for form in kept if len(form) < _WHOLE_WORD_BELOW}
         _secrets.update(kept - short)
         _words.update(short)
-        _placeholders.update(form for form in short if form.isalpha())
+        if placeholders:
+            _placeholders.update(form for form in short if form.isalpha())
+        else:  # a password of letters registered after a key of the same letters: cut
+            _placeholders.difference_update(short)
         _compiled["ordered"] = sorted(_secrets, key=len, reverse=True)
         _compile_words()
 

@@ -133,6 +133,9 @@ def test_a_short_key_is_cut_as_a_whole_word_and_a_placeholder_stays_in_model_tex
         "Zorblax and zorbly ship; the zorbl unit ships. Key [redacted], not xzq-9xy."
     )
     assert scrub("refused key zorbl; zorblax") == "refused key [redacted]; zorblax"
+    # a password of letters alone is a secret wherever it stands, a model's text too
+    register_endpoint_secrets(None, "https://svcacct:Swordfish@llm.internal/v1")
+    assert scrub("echo: Swordfish", model_text=True) == "echo: [redacted]"
 
 
 @pytest.mark.timeout(120)

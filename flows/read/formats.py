@@ -54,7 +54,7 @@ def duckdb_paths(paths: list[Path]) -> list[str]:
     return [re.sub(r"([\[\]*?])", r"[\1]", str(path)) for path in paths]
 
 
-def reader_sql(fmt: str, together: bool = False, array: bool = False) -> str:
+def reader_sql(fmt: str, together: bool = False, array: bool = False, hive: bool = False) -> str:
     """DuckDB's table function reading `$files` in `fmt`. `together`: a run of files alike
     (flows/read/streaming.py) read in one query, each row's file in FILE_COLUMN; a run of CSV
     files shares one header line, so DuckDB sniffs the first file's dialect only (by name,
@@ -62,6 +62,8 @@ def reader_sql(fmt: str, together: bool = False, array: bool = False) -> str:
     JSON files that are arrays after a byte-order mark (flows/read/small_json.py: bom_array),
     which read_json must be told are arrays."""
     reader = _READERS[fmt]
+    if hive:  # conversations: DuckDB's own `key=value` columns, as they always came
+        reader = reader.replace(", hive_partitioning := false", "")
     if array and fmt == "json":
         reader = reader.removesuffix(")") + ", format := 'array')"
     if not together:

@@ -89,7 +89,7 @@ def _load(con: duckdb.DuckDBPyConnection, source: Source) -> None:
     for path in source.all_files:
         by_format.setdefault(source.format_of(path), []).extend(duckdb_paths([path]))
     reads = [
-        f"SELECT * FROM {reader_sql(fmt).replace('$files', f'$files_{fmt}')}"
+        f"SELECT * FROM {reader_sql(fmt, hive=True).replace('$files', f'$files_{fmt}')}"
         for fmt in FORMATS
         if fmt in by_format
     ]

@@ -360,3 +360,19 @@ def test_a_text_turn_is_read_as_written_digits_only(tmp_path: Path) -> None:
         ("turn_not_an_integer", "g:0x1A"),
         ("turn_not_an_integer", "g:1e1"),
     ]
+
+
+def test_a_conversations_key_value_folders_are_its_segments(tmp_path: Path) -> None:
+    """Conversations took their folders' `key=value` from DuckDB's own hive reading; turned
+    off for cases (it replaced a file's own column of the name), it went for turns too."""
+    rows = [
+        ("g", 1, "user", "Where is order A17?", None),
+        ("g", 2, "assistant", SHIPPED, [SHIPPED]),
+    ]
+    folder = tmp_path / "logs" / "channel=app"
+    folder.mkdir(parents=True)
+    turns_frame(rows).write_ndjson(folder / "turns.jsonl")
+    db = tmp_path / "t.duckdb"
+    run = _run(tmp_path / "logs", db)
+    assert run["rows_scored"] == 1
+    assert query(db, "SELECT segments ->> 'channel' FROM case_scores") == [("app",)]

@@ -87,20 +87,16 @@ def _reader(paths: list[Path], fmt: str) -> str:
 def json_keys_renamed(columns: list[str], keys: list[str]) -> dict[str, str]:
     """read_json's columns named as the file's keys: DuckDB's names are case-insensitive, so
     of the keys `input` and `Input` it names the second `Input_1`, and the segment would be
-    stored under a name the file does not have. Each such column goes back to the one key it
-    stands for; anything else is left as DuckDB named it."""
-    unmatched = [key for key in keys if key not in columns]
-    renamed = {}
-    for column in columns:
-        suffixed = re.fullmatch(r"(.+)_\d+", column)
-        if column in keys or suffixed is None:
-            continue
-        stem = suffixed.group(1).lower()
-        matches = [key for key in unmatched if key.lower() == stem]
-        if len(matches) == 1:
-            renamed[column] = matches[0]
-            unmatched.remove(matches[0])
-    return renamed
+    stored under a name the file does not have. DuckDB orders its columns as the keys first
+    appear, so when the two lists are as long and each column is its key or that key with a
+    suffix, the columns take their keys' names, place by place (`tag`, `Tag`, `Tag_1` read as
+    `tag`, `Tag_1`, `Tag_1_1` are renamed back whole); else nothing is renamed."""
+    if len(columns) != len(keys):
+        return {}
+    pairs = list(zip(columns, keys, strict=True))
+    if not all(c == k or c.lower().startswith(k.lower() + "_") for c, k in pairs):
+        return {}
+    return {column: key for column, key in pairs if column != key}
 
 
 def json_values_as_text(

@@ -205,7 +205,8 @@ def test_keys_differing_only_in_case_keep_their_names_as_segments(tmp_path: Path
     """DuckDB's column names are case-insensitive: of `input` and `Input` it named the second
     `Input_1`, and the segment was stored under a name the file does not have. In one file,
     in a folder of small files read together, and in a file too large to gather."""
-    record = _row("a", Input="upper", Region="EU", region="eu", tier_1="gold")
+    # Tag_1 is a key of its own: DuckDB names Tag `Tag_1` and it `Tag_1_1`
+    record = _row("a", Input="upper", Region="EU", region="eu", tag="x", Tag="y", Tag_1="z")
     one = tmp_path / "one.jsonl"
     one.write_text(_lines(record))
     folder = tmp_path / "small"
@@ -215,7 +216,8 @@ def test_keys_differing_only_in_case_keep_their_names_as_segments(tmp_path: Path
     large = tmp_path / "large.jsonl"
     filler = {**record, "actual_output": "Order A17 shipped on 3 March. " * 2_000}
     large.write_text(_lines(*({**filler, "case_id": f"l{i}"} for i in range(60))))
-    expected = {"Input": "upper", "Region": "EU", "region": "eu", "tier_1": "gold"}
+    expected = {"Input": "upper", "Region": "EU", "region": "eu", "tag": "x", "Tag": "y"}
+    expected["Tag_1"] = "z"
     for source in (one, folder, large):
         run, db = _score(source)
         assert run["rows_scored"] == run["rows_in"] > 0

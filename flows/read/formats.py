@@ -197,7 +197,8 @@ def duckdb_frames(
                 column = quoted(list_column or "")
                 select = f"* REPLACE ({_duckdb_lists_as_json(column)} AS {column})"
             query = con.sql(f"SELECT {select} FROM {reader}", params=files)
-            keys = json_keys_renamed(query.columns, names) if fmt == "json" and only is None else {}
+            read = [column for column in query.columns if column != FILE_COLUMN]
+            keys = json_keys_renamed(read, names) if fmt == "json" and only is None else {}
             unwrapped = json_values_as_text(query.columns, query.types, keep=list_column)
             if unwrapped:
                 query = query.project(f"* REPLACE ({unwrapped})")

@@ -204,7 +204,7 @@ def test_a_corrupt_gzip_json_file_is_exit_3(
 def test_keys_differing_only_in_case_keep_their_names_as_segments(tmp_path: Path) -> None:
     """DuckDB's column names are case-insensitive: of `input` and `Input` it named the second
     `Input_1`, and the segment was stored under a name the file does not have. In one file,
-    in a folder of small files read together, and in a file too large to gather."""
+    in a folder of small files read together, and in files too large to gather."""
     # Tag_1 is a key of its own: DuckDB names Tag `Tag_1` and it `Tag_1_1`
     record = _row("a", Input="upper", Region="EU", region="eu", tag="x", Tag="y", Tag_1="z")
     one = tmp_path / "one.jsonl"
@@ -213,9 +213,12 @@ def test_keys_differing_only_in_case_keep_their_names_as_segments(tmp_path: Path
     folder.mkdir()
     for i in range(3):
         (folder / f"part-{i}.jsonl").write_text(_lines({**record, "case_id": f"s{i}"}))
-    large = tmp_path / "large.jsonl"
+    large = tmp_path / "large"  # two files too large to gather: read together, by name
+    large.mkdir()
     filler = {**record, "actual_output": "Order A17 shipped on 3 March. " * 2_000}
-    large.write_text(_lines(*({**filler, "case_id": f"l{i}"} for i in range(60))))
+    for part in range(2):
+        rows = ({**filler, "case_id": f"l{part}-{i}"} for i in range(60))
+        (large / f"part-{part}.jsonl").write_text(_lines(*rows))
     expected = {"Input": "upper", "Region": "EU", "region": "eu", "tag": "x", "Tag": "y"}
     expected["Tag_1"] = "z"
     for source in (one, folder, large):

@@ -1,14 +1,14 @@
 -- `faith nightly --alert-window N`: the night's pass rate per config, and per value of
 -- $segment when given, against the pooled rate of the $window days before the night's day
 -- (other runs' cases). The night is the cases the runs $night_runs scored (this run, and the
--- nightly runs before it that stopped before their check: night_runs.sql) that were logged on
--- the night's day: the day most of this run's cases were logged on (of the swept runs' when
--- it scored none: a re-run), the latest on a tie. A
--- straggler from an old day, or an old pending case scored at last, neither moves the window
--- back to before the history nor counts in the night. The rule (docs/report.md): it fires
--- when the night and the window each hold at least $min_cases scored cases and the night's
--- Wilson interval lies wholly below the window's (night_high < window_low). A thin night has
--- too few cases and a wide interval, so it never fires.
+-- nightly runs before it that stopped before their check: night_runs.sql), each day they
+-- were logged on a night of its own with its own window: a killed night swept by the next
+-- is checked on its day and the next on its own, late rows of an old day are told on that
+-- day ("of 50 cases on 2026-11-02", not mixed into tonight's), and a straggler is a day of
+-- one case, too few to fire. A first night of many days' logs has no window (its own runs'
+-- cases are not in it) and never fires. The rule (docs/report.md): it fires when the night
+-- and the window each hold at least $min_cases scored cases and the night's Wilson interval
+-- lies wholly below the window's (night_high < window_low).
 WITH cases AS (
     SELECT
         c.config_id,
@@ -29,30 +29,23 @@ slices AS (
     FROM cases AS c
     WHERE CAST($segment AS VARCHAR) IS NOT NULL AND c.segment_value IS NOT NULL
 ),
-night_day AS (
-    -- this run's cases tell the day; a re-run that scored none, those of the runs it sweeps
-    SELECT CAST(c.logged_at AS DATE) AS day
-    FROM cases AS c
-    WHERE list_contains($night_runs, c.run_id)
-    GROUP BY ALL
-    ORDER BY count(*) FILTER (WHERE c.run_id = $night_runs[-1]) DESC, count(*) DESC, day DESC
-    LIMIT 1
-),
 night AS (
+    -- each day the night's cases were logged on is a night of its own, with its own window
     SELECT
         s.config_id,
         s.segment_value,
+        CAST(s.logged_at AS DATE) AS first_day,
         count(*) AS n,
-        count(*) FILTER (WHERE s.success) AS passed,
-        any_value(d.day) AS first_day
-    FROM slices AS s, night_day AS d
-    WHERE list_contains($night_runs, s.run_id) AND CAST(s.logged_at AS DATE) = d.day
-    GROUP BY s.config_id, s.segment_value
+        count(*) FILTER (WHERE s.success) AS passed
+    FROM slices AS s
+    WHERE list_contains($night_runs, s.run_id) AND s.logged_at IS NOT NULL
+    GROUP BY ALL
 ),
 windowed AS (
     SELECT
         n.config_id,
         n.segment_value,
+        n.first_day,
         count(s.config_id) AS n,
         count(*) FILTER (WHERE s.success) AS passed
     FROM night AS n
@@ -81,11 +74,13 @@ rates AS (
         wilson_high(t.passed, t.n) AS window_high
     FROM night AS n
     JOIN windowed AS t
-        ON t.config_id = n.config_id AND t.segment_value IS NOT DISTINCT FROM n.segment_value
+        ON t.config_id = n.config_id
+        AND t.segment_value IS NOT DISTINCT FROM n.segment_value
+        AND t.first_day = n.first_day
 )
 SELECT
     r.*,
     r.night_cases >= $min_cases AND r.window_cases >= $min_cases
         AND r.night_high < r.window_low AS fired
 FROM rates AS r
-ORDER BY r.config_id, r.segment_value NULLS FIRST;
+ORDER BY r.config_id, r.night DESC, r.segment_value NULLS FIRST;

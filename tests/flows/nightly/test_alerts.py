@@ -495,17 +495,38 @@ def test_a_night_killed_before_its_check_fires_on_the_re_run(history: tuple[Path
     assert run_nightly(ScoreSettings(source=str(source), db=str(db)))["warning"] is None
 
 
-def test_the_night_is_the_cases_logged_on_its_day(history: tuple[Path, Path]) -> None:
+def test_each_day_of_the_night_is_checked_on_its_own(history: tuple[Path, Path]) -> None:
     """50 failing late rows of an old day scored with 60 good ones: the alert said "52.7% of
-    110 cases on <the night>", a day that held 60 cases, all passing."""
+    110 cases on <the night>", a day that held 60 cases, 57 passing. Each day is told apart."""
     source, db = history
     late = [
         {**row, "case_id": f"late-{i}"}
         for i, row in enumerate(day_rows(dt.date(2026, 10, 2), 50, 50))
     ]
     add_night(source, day_rows(NIGHT, 60, 3) + late)
-    run = run_nightly(ScoreSettings(source=str(source), db=str(db)))
-    assert run["warning"] is None
+    with pytest.raises(PassRateAlert) as raised:
+        run_nightly(ScoreSettings(source=str(source), db=str(db)))
+    assert "0.0% of 50 cases on 2026-10-02" in str(raised.value)
+    assert f"on {NIGHT}" not in str(raised.value)
+
+
+def test_a_re_run_scoring_only_a_straggler_still_tells_the_killed_nights_drop(
+    history: tuple[Path, Path],
+) -> None:
+    from flows.nightly.nightly_run import CheckSteps
+
+    source, db = history
+    add_night(source, day_rows(NIGHT, 60, 30))  # 50% against 95%, killed before its check
+    with pytest.raises(Killed):
+        run_nightly(
+            ScoreSettings(source=str(source), db=str(db)),
+            check_steps=CheckSteps(check=_killed_before_the_check),
+        )
+    late = day_rows(dt.date(2026, 10, 2), 1, 0, version="2.4.9")
+    write(cases(late), source / "late.parquet")
+    with pytest.raises(PassRateAlert) as raised:
+        run_nightly(ScoreSettings(source=str(source), db=str(db)))
+    assert f"50.0% of 60 cases on {NIGHT}" in str(raised.value)
 
 
 def test_a_killed_night_swept_by_the_next_does_not_hide_its_drop(

@@ -359,41 +359,47 @@ class ChatEndpoint:
         if self._stop.is_set():
             raise JudgeTransientError("the judge was closed or interrupted before this call")
         with self._lock:
-            if self._fatal is not None:
-                raise JudgeEndpointError(self._fatal)
-            self._breaker.check()
-            max_calls, max_tokens = self._limits.max_calls, self._limits.max_tokens
-            if self._budget is None:
-                if max_calls is not None and self._usage.get("calls") >= max_calls:
-                    self._budget = (
-                        f"the run's cap of {max_calls} judge calls is reached "
-                        "(--max-calls); the case stays pending for the next run"
-                    )
-                elif max_tokens is not None and not self._fits(expected, max_tokens):
-                    self._budget = (
-                        f"the run's cap of {max_tokens} judge tokens is reached "
-                        "(--max-tokens); the case stays pending for the next run"
-                    )
+            # Checked again after every wait for --max-tokens: while a call waited, the cap
+            # of calls may have filled, the key been refused or the breaker opened.
+            while True:
+                if self._fatal is not None:
+                    raise JudgeEndpointError(self._fatal)
+                self._breaker.check()
+                room = self._room(expected)
+                if room != "wait":
+                    break
+                if self._stop.is_set():
+                    raise JudgeTransientError("the judge was stopped while this call waited")
+                self._settled.wait(timeout=1.0)  # a call in flight ends by its deadline
             if self._budget is not None:
                 raise JudgeBudgetExhausted(self._budget)
             self._usage.add(calls=1)
             self._tokens_in_flight += expected
             return expected
 
-    def _fits(self, expected: int, max_tokens: int) -> bool:
-        """Whether a call expected to cost `expected` fits in --max-tokens (under `_lock`):
-        beside what is spent and what the calls in flight are expected to cost, waiting for
-        them to end while they might leave it room (they end by their deadline); False when
-        it cannot fit even if they cost nothing more."""
-        while True:
-            spent = self._usage.tokens()
-            if spent + expected > max_tokens:
-                return False
-            if spent + self._tokens_in_flight + expected <= max_tokens:
-                return True
-            if self._stop.is_set():
-                raise JudgeTransientError("the judge was closed or interrupted before this call")
-            self._settled.wait(timeout=1.0)
+    def _room(self, expected: int) -> str:
+        """Whether a call expected to cost `expected` may go now (under `_lock`): "go";
+        "refused", the run's budget spent (set, for every call after); or "wait", when it fits
+        --max-tokens only if the calls in flight leave it room."""
+        if self._budget is not None:
+            return "refused"
+        max_calls, max_tokens = self._limits.max_calls, self._limits.max_tokens
+        if max_calls is not None and self._usage.get("calls") >= max_calls:
+            self._budget = (
+                f"the run's cap of {max_calls} judge calls is reached "
+                "(--max-calls); the case stays pending for the next run"
+            )
+            return "refused"
+        if max_tokens is None:
+            return "go"
+        spent = self._usage.tokens()
+        if spent + expected > max_tokens:
+            self._budget = (
+                f"the run's cap of {max_tokens} judge tokens is reached "
+                "(--max-tokens); the case stays pending for the next run"
+            )
+            return "refused"
+        return "go" if spent + self._tokens_in_flight + expected <= max_tokens else "wait"
 
     def _status_error(self, exc: openai.APIStatusError, retry_after: float | None) -> JudgeError:
         """The judge error an HTTP error status is: transient, or permanent for every call."""

@@ -509,6 +509,13 @@ def test_a_token_cap_is_not_overrun_by_the_calls_in_flight(make_judge, stub) -> 
     score_cases(cases, roomy, CONFIG)
     assert roomy.usage()["prompt_tokens"] + roomy.usage()["completion_tokens"] <= 10 * call
     assert stub.requests >= 7
+    # a call that waited is checked whole again: --max-calls filled meanwhile holds
+    stub.reset_counts()
+    both = make_judge(
+        mode="per-item", concurrency=8, max_tokens=10 * call, max_output_tokens=2_000, max_calls=3
+    )
+    score_cases(cases, both, CONFIG)
+    assert stub.requests == both.usage()["calls"] == 3
 
 
 # --- the API key -----------------------------------------------------------------------------

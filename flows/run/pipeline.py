@@ -48,7 +48,7 @@ from flows.run.run_end import (
 )
 from flows.run.run_state import RunState, Steps
 from flows.run.settings import ScoreSettings
-from flows.run.stop_signals import as_stop, completion_held, signals_deferred, stops_held
+from flows.run.stop_signals import as_stop, signals_deferred, stops_held
 from flows.run.stopping import close_stages, stop_and_mark
 from flows.store.db import (
     DISK_ERRORS,
@@ -155,18 +155,18 @@ def run_score(
             if stop is not None and stop is not exc:
                 raise stop from exc  # a signal DuckDB reworded while a query ran
             raise
-        # Every batch is in: a stop (or the deadline) now waits until the run's row says
-        # completed, then is raised (exit 130/143/14; nightly's check is left to its re-run).
-        with completion_held():
-            close_stages(state, deferring=False)
-            return complete_run(
-                con,
-                run_id,
-                settings,
-                started,
-                judge_protocol(judge),
-                judge_warning=getattr(judge, "run_warning", None),
-            )
+        # Every batch is in: a stop (or the deadline) now waits until the stages are closed
+        # and the run's row says completed, then is raised (exit 130/143/14; nightly's check
+        # is left to its re-run).
+        return complete_run(
+            con,
+            run_id,
+            settings,
+            started,
+            judge_protocol(judge),
+            judge_warning=getattr(judge, "run_warning", None),
+            first=lambda: close_stages(state, deferring=False),
+        )
     finally:
         if owned and judge is not None:
             _close_judge_quietly(judge)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import logging
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -62,12 +63,17 @@ def complete_run(
     judge_protocol: tuple[str | None, int] = (None, 0),
     *,
     judge_warning: str | None = None,
+    first: Callable[[], None] | None = None,
 ) -> dict[str, Any]:
     """Every batch is committed: mark the run completed with the LLM judge's structured-output
     mode and estimated-token calls, check its quarantine and invalid shares, write the readers'
     snapshot if asked; returns the run's row with its top quarantine checks (raises
-    QuarantineShareExceeded or TooManyInvalid past a share)."""
+    QuarantineShareExceeded or TooManyInvalid past a share). `first` runs before the mark,
+    where a stop waits for it (the run's stages closing); the snapshot is no part of it: a
+    stop may cut a long copy short."""
     with completion_held():
+        if first is not None:
+            first()
         finish_run(con, run_id, "completed", time.perf_counter() - started)
         record_run_judge(con, run_id, *judge_protocol)
         if judge_warning:  # the judge's own word on the run (a batch judge giving up)

@@ -108,3 +108,25 @@ def test_an_interrupt_while_the_run_marks_itself_completed_waits_for_the_mark(
         run_score(settings(source, db))
     ((_, run),) = runs(db).items()
     assert (run["status"], run["rows_newly_scored"]) == ("completed", N_CASES)
+
+
+def test_an_interrupt_during_the_snapshot_cuts_the_copy_short(
+    source: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The completion's hold ends with the row's mark: a long --snapshot copy is no part of
+    it, and a stop during it is raised there (held, the copy ran its full 10 s first)."""
+    from flows.run import run_end
+
+    went_on: list[bool] = []
+
+    def slow_copy(*_: object) -> None:
+        signal.raise_signal(signal.SIGINT)
+        went_on.append(True)  # a held stop lets the copy go on
+
+    monkeypatch.setattr(run_end, "write_snapshot", slow_copy)
+    db = tmp_path / "f.duckdb"
+    with pytest.raises(KeyboardInterrupt):
+        run_score(settings(source, db).model_copy(update={"snapshot": True}))
+    assert went_on == []
+    ((_, run),) = runs(db).items()
+    assert run["status"] == "completed"

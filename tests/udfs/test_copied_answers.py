@@ -86,7 +86,7 @@ SENTENCES = [SHIPPED, REFUNDS, STORE, "It arrives tomorrow.", "Refunds are not p
 SENTENCES += ["order A17 shipped on 3 March by courier.", "refunds are paid within 5 working days."]
 
 
-@settings(max_examples=30, deadline=None)
+@settings(max_examples=20, deadline=None)
 @given(
     st.lists(
         st.tuples(

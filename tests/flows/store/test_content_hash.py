@@ -74,7 +74,7 @@ _CONTENT = st.tuples(
 )
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=25, deadline=None)
 @given(
     st.lists(_CONTENT, min_size=1, max_size=6).flatmap(
         lambda pool: st.lists(st.sampled_from(pool), min_size=1, max_size=80)

@@ -74,7 +74,10 @@ def dask_client(settings: ScoreSettings, *, prefect_api_url: str | None = None) 
                 threads_per_worker=1,
                 processes=True,
                 dashboard_address=":0",
-                silence_logs=logging.ERROR,
+                # as quiet_dask_logs for this process: at ERROR, a worker still said "Failed
+                # to communicate with scheduler during heartbeat" when a stop closed the
+                # scheduler first (a test's stop, 1 run in 5 under load); -v shows them
+                silence_logs=dask_log_level(),
                 env=env,
                 # Ctrl-C at a terminal reaches the whole process group: the run's own stop
                 # closes the workers, which would each print a KeyboardInterrupt otherwise.
@@ -105,12 +108,17 @@ def wait_for_a_worker(client: Any, seconds: float) -> None:
         ) from None
 
 
+def dask_log_level() -> int:
+    """The level Dask's loggers show from: WARNING with -v, else CRITICAL only."""
+    verbose = logging.getLogger("faithpipe").isEnabledFor(logging.DEBUG)
+    return logging.WARNING if verbose else logging.CRITICAL
+
+
 def quiet_dask_logs() -> None:
     """Dask's lines (each client, comm and nanny; the tracebacks of a lost scheduler) would
     drown the run's one-line outcome: the console shows them only with -v. Dask's config sets
     levels on some of its loggers (distributed.client), so each one is set, not just the root."""
-    verbose = logging.getLogger("faithpipe").isEnabledFor(logging.DEBUG)
-    level = logging.WARNING if verbose else logging.CRITICAL
+    level = dask_log_level()
     names = [
         name
         for name in logging.root.manager.loggerDict

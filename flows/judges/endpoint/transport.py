@@ -76,6 +76,11 @@ REQUEST_PARAMETERS: dict[str, Any] = {"temperature": 0}
 _GRACE_SECONDS = 2.0
 
 
+# How long a call waiting for --max-tokens room sleeps before it looks again (a call in
+# flight ending, or stop(), wakes it sooner).
+ROOM_WAIT_SECONDS = 1.0
+
+
 class ChatEndpoint:
     """One chat-completions endpoint and model, asked concurrently and politely.
 
@@ -191,6 +196,8 @@ class ChatEndpoint:
         self._stop.set()
         self._limiter.wake()
         self._window.wake()
+        with self._lock:
+            self._settled.notify_all()  # a call waiting for --max-tokens room goes now
         self._loop.cancel_all()
 
     def close(self) -> None:
@@ -370,7 +377,8 @@ class ChatEndpoint:
                     break
                 if self._stop.is_set():
                     raise JudgeTransientError("the judge was stopped while this call waited")
-                self._settled.wait(timeout=1.0)  # a call in flight ends by its deadline
+                # a call in flight ends by its deadline, and stop() wakes this wait
+                self._settled.wait(timeout=ROOM_WAIT_SECONDS)
             if self._budget is not None:
                 raise JudgeBudgetExhausted(self._budget)
             self._usage.add(calls=1)

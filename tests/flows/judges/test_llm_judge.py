@@ -518,6 +518,36 @@ def test_a_token_cap_is_not_overrun_by_the_calls_in_flight(make_judge, stub) -> 
     assert stub.requests == both.usage()["calls"] == 3
 
 
+def test_a_call_waiting_for_token_room_leaves_at_once_when_the_judge_stops(
+    make_judge, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A call that fits --max-tokens only once the calls in flight end waits for them; a stop
+    wakes it (with its look-again interval made an hour long, only the stop can)."""
+    from flows.judges.endpoint import transport
+
+    monkeypatch.setattr(transport, "ROOM_WAIT_SECONDS", 3_600.0)
+    judge = make_judge(mode="per-item", max_tokens=1_000)
+    chat = judge._chat
+    with chat._lock:
+        chat._tokens_in_flight = 900  # a call in flight that never ends
+    outcome: list[BaseException] = []
+
+    def reserve() -> None:
+        try:
+            chat._reserve_call(200)
+        except BaseException as exc:
+            outcome.append(exc)
+
+    waiting = threading.Thread(target=reserve, daemon=True)
+    waiting.start()
+    waiting.join(0.3)
+    assert waiting.is_alive()  # waits: 900 in flight + 200 > 1,000, 200 alone fits
+    judge.stop()
+    waiting.join(60)
+    assert not waiting.is_alive()
+    assert [type(exc).__name__ for exc in outcome] == ["JudgeTransientError"]
+
+
 # --- the API key -----------------------------------------------------------------------------
 
 

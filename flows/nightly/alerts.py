@@ -66,25 +66,24 @@ def pass_rate_rows(
 
 def warn_if_segment_missing(
     con: duckdb.DuckDBPyConnection, run_id: str, segment: str | None
-) -> str | None:
-    """Log (and return) a warning when `--alert-segment` names a column none of the night's
-    cases holds: a misspelt name sliced nothing, without a word. The default, app_version,
-    is sliced by when the logs have it and is not warned of."""
+) -> None:
+    """Log a warning when `--alert-segment` names a column none of the night's cases holds:
+    a misspelt name sliced nothing, without a word. The default, app_version, is sliced by
+    when the logs have it and is not warned of."""
     if segment is None or segment == DEFAULT_ALERT_SEGMENT:
-        return None
+        return
     params = {"run_id": run_id, "segment": segment, "limit": SEGMENTS_NAMED}
     row = con.execute(sql("night_segment_keys"), params).fetchone()
     assert row is not None  # an aggregate: always one row
     found, held, night_cases = row
     if found or not night_cases:
-        return None
+        return
     columns = ", ".join(printable(name) for name in held) if held else "none"
     text = (
         f"--alert-segment {printable(segment)}: none of the night's {night_cases:,} cases has "
         f"that segment column (theirs: {columns}); only each config's pass rate was checked"
     )
     log.warning("run %s: %s", run_id, text)
-    return text
 
 
 def drop_message(row: dict[str, Any], run_id: str) -> dict[str, Any]:
@@ -259,8 +258,9 @@ def night_alerts(
 ) -> list[str]:
     """Check the night's pass rates, add each drop to runs.warning, send every warning of the
     night to the webhook; returns the drops' texts (the caller raises PassRateAlert)."""
-    rows = pass_rate_rows(con, run_id, alerts) if alerts.window > 0 else []
+    rows = []
     if alerts.window > 0:
+        rows = pass_rate_rows(con, run_id, alerts)
         warn_if_segment_missing(con, run_id, alerts.segment)
     drops = [drop_message(row, run_id) for row in rows if row["fired"]]
     for drop in drops:

@@ -238,8 +238,6 @@ def completion_held() -> AbstractContextManager[None]:
     deadline's alarm waits, then is raised: noted and dropped as during a stop's clean-up
     (signals_deferred), a SIGTERM that came then was lost, and the process went on (a
     nightly into its judge check) after saying it was exiting."""
-    if threading.current_thread() is not threading.main_thread():
-        return stops_held()  # which does nothing there: signals arrive in the main thread
     # the alarm only when a deadline handles it: a stray one held would end the process
     alarm = (signal.SIGALRM,) if callable(signal.getsignal(signal.SIGALRM)) else ()
     return stops_held((*STOP_SIGNALS, *alarm))

@@ -76,9 +76,7 @@ REQUEST_PARAMETERS: dict[str, Any] = {"temperature": 0}
 _GRACE_SECONDS = 2.0
 
 
-# How long a call waiting for --max-tokens room sleeps before it looks again (a call in
-# flight ending, or stop(), wakes it sooner).
-ROOM_WAIT_SECONDS = 1.0
+ROOM_WAIT_SECONDS = 1.0  # a wait for --max-tokens room between looks (or till woken)
 
 
 class ChatEndpoint:
@@ -153,9 +151,8 @@ class ChatEndpoint:
         self._usage = usage
         self._stop = stop
         self._lock = threading.Lock()
-        # --max-tokens: what the calls in flight are expected to cost, counted before they
-        # are answered: the cap was checked against answered calls alone, and --concurrency
-        # calls went out past it (8 calls, 4.6x a cap of 1,000 tokens).
+        # --max-tokens: what the calls in flight are expected to cost, counted before their
+        # answers (answered calls alone let 8 calls go, 4.6x a cap of 1,000 tokens)
         self._tokens_in_flight = 0
         self._settled = threading.Condition(self._lock)  # a call in flight ended
         self._asked = Negotiation(response_format)

@@ -145,7 +145,7 @@ def test_without_citations_keeps_the_rest_of_the_sentence() -> None:
     ]
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=60, deadline=None)
 @given(answers=st.lists(TEXTS, min_size=1, max_size=8))
 def test_only_answers_the_cue_finds_can_change_so_the_rest_skip_the_patterns(
     answers: list[str],

@@ -283,7 +283,7 @@ text = st.lists(
 ).map(lambda parts: " ".join(s + end for s, end in parts))
 
 
-@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     answer=text,
     passages=st.lists(text, max_size=3),

@@ -22,7 +22,7 @@ from common import table
 from devsets import DEVSETS, balanced_accuracy, present_devsets, roc_auc
 
 from faith_udfs import GroundedJudge, MetricConfig, score_cases
-from faith_udfs.grounded import cited_claims
+from faith_udfs.grounded_claims import cited_claims
 
 _ALWAYS = (
     r"additionally|moreover|furthermore|however|in addition|in summary|in conclusion|in short"

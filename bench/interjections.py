@@ -5,7 +5,7 @@
 
 Scores the project's generated cases (`data/generate.py`, the answers `bench/pipeline.py`'s
 `chat` shape opens with "Yes, ") as generated and with each opening before them (their first
-letter lower-cased), under `grounded-v6` (the default, which cuts every opening off),
+letter lower-cased), under `grounded-v6` (which cuts every opening off, as the default v7 does),
 `grounded-v5` (which cut the first one only, and not before an attribution phrase) and
 `grounded-v4` (which read it as a word of the claim), and prints per judge and opening: the
 pass rate, the mean score and how many cases fail only because of the opening.
@@ -24,12 +24,12 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from common import table
 
 from data.generate import iter_cases
-from faith_udfs import GroundedJudge, MetricConfig, score_cases
-from faith_udfs.grounded import GroundedV4Judge, GroundedV5Judge
+from faith_udfs import MetricConfig, score_cases
+from faith_udfs.grounded import GroundedV4Judge, GroundedV5Judge, GroundedV6Judge
 from faith_udfs.judges import Judge
 
 JUDGES: tuple[tuple[str, type[Judge]], ...] = (
-    ("grounded-v6", GroundedJudge),
+    ("grounded-v6", GroundedV6Judge),
     ("grounded-v5", GroundedV5Judge),
     ("grounded-v4", GroundedV4Judge),
 )

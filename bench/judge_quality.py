@@ -30,11 +30,13 @@ from faith_udfs.grounded import (
     GroundedV3Judge,
     GroundedV4Judge,
     GroundedV5Judge,
+    GroundedV6Judge,
 )
 from faith_udfs.grounded_v1 import GroundedV1Judge
 
 JUDGES: dict[str, type] = {
     "grounded": GroundedJudge,
+    "grounded-v6": GroundedV6Judge,
     "grounded-v5": GroundedV5Judge,
     "grounded-v4": GroundedV4Judge,
     "grounded-v3": GroundedV3Judge,

@@ -1,15 +1,16 @@
 """Bench (not a test): what each grounded rules version costs over the one before it, on each
 shape of bench/shapes.py: grounded-v3, grounded-v4 (reads citations and list markers),
-grounded-v5 (cuts an opening interjection) and grounded-v6 (every opening, and a copy whatever
-its first letter's case: the default) through the batch path, in one process, interleaved,
-each judge's fastest of `--rounds` in CPU-seconds.
+grounded-v5 (cuts an opening interjection), grounded-v6 (every opening, and a copy whatever
+its first letter's case) and grounded-v7 (months and weekdays read as figures: the default)
+through the batch path, in one process, interleaved, each judge's fastest of `--rounds` in
+CPU-seconds.
 
     python bench/rules_cost.py [--rows 100000] [--rounds 3] [--shape support,rag,repetitive,chat]
 
 Prints per shape the distinct answers, how many of them the cue finds (citations.CUE_PATTERN:
 only those take the citation patterns), how many open a sentence with an interjection, the
 share of the judge's questions that are copies (no features) under v5 and v6, each judge's
-CPU-seconds and the ratios v4 / v3, v5 / v4 and v6 / v5.
+CPU-seconds and the ratios v4 / v3, v5 / v4, v6 / v5 and v7 / v6.
 """
 
 from __future__ import annotations
@@ -29,7 +30,12 @@ from shapes import SHAPES, iter_shaped
 from faith_udfs import GroundedJudge, MetricConfig, score_cases
 from faith_udfs.calibration_weights import RecordingJudge
 from faith_udfs.citations import CUE_PATTERN
-from faith_udfs.grounded import GroundedV3Judge, GroundedV4Judge, GroundedV5Judge
+from faith_udfs.grounded import (
+    GroundedV3Judge,
+    GroundedV4Judge,
+    GroundedV5Judge,
+    GroundedV6Judge,
+)
 from faith_udfs.grounded_features import question_copies
 from faith_udfs.grounded_words import INTERJECTION_PATTERN
 from faith_udfs.judges import Judge
@@ -39,7 +45,8 @@ JUDGES: dict[str, type[Judge]] = {
     "v3": GroundedV3Judge,
     "v4": GroundedV4Judge,
     "v5": GroundedV5Judge,
-    "v6": GroundedJudge,
+    "v6": GroundedV6Judge,
+    "v7": GroundedJudge,
 }
 
 
@@ -89,11 +96,12 @@ def main() -> int:
                 "v4_over_v3": round(best["v4"] / best["v3"], 3),
                 "v5_over_v4": round(best["v5"] / best["v4"], 3),
                 "v6_over_v5": round(best["v6"] / best["v5"], 3),
+                "v7_over_v6": round(best["v7"] / best["v6"], 3),
             }
         )
         print(
             f"{shape}: v4 / v3 = {rows[-1]['v4_over_v3']}, v5 / v4 = {rows[-1]['v5_over_v4']}, "
-            f"v6 / v5 = {rows[-1]['v6_over_v5']}",
+            f"v6 / v5 = {rows[-1]['v6_over_v5']}, v7 / v6 = {rows[-1]['v7_over_v6']}",
             flush=True,
         )
     print(table(rows, list(rows[0])))

@@ -1,4 +1,4 @@
-"""The grounded judge, rules `grounded-v6` (the default judge): offline, deterministic, graded
+"""The grounded judge, rules `grounded-v7` (the default judge): offline, deterministic, graded
 per claim against the case's whole context.
 
 Each claim gets one `support` in [0, 1]: a fitted logistic combination of a handful of
@@ -19,8 +19,10 @@ attribution phrases ("[1]", "According to the passages, ...": citations.py) and 
 marker or bold label ("2) ", "**Height:** ": answer_layout.py), which v4 added to v3; v5 cut a
 sentence's opening interjection ("Yes, ...", "Sure, ...": grounded_words.without_interjection)
 and refitted the weights; v6 cuts every opening ("Yes, of course, ...") but a name's first word
-("Oh Sehun ...": grounded_words.without_opening) and keeps v5's numbers. Vectorised polars, no
-row loop, no model weights. `grounded-v5`, `grounded-v4` (v5 with interjections read as words,
+("Oh Sehun ...": grounded_words.without_opening) and keeps v5's numbers; v7 reads month and
+weekday names as figures (grounded_words.DATE_WORDS: "12 November" against "12 January" is a
+swapped figure) and keeps them too. Vectorised polars, no row loop, no model weights.
+`grounded-v6`, `grounded-v5`, `grounded-v4` (v5 with interjections read as words,
 its own numbers), `grounded-v3` (v4's numbers, citations read as words), `grounded-v2`
 (grounded_v2.py: v3 without `cov_second`, its own numbers) and `grounded-v1` (grounded_v1.py)
 stay selectable for their series.
@@ -33,33 +35,33 @@ from dataclasses import replace
 
 import polars as pl
 
-from faith_udfs.answer_layout import (
-    ITEM_BREAK,
-    LIST_ITEM_BREAK_PATTERN,
-    is_list_number,
-    list_items,
-    without_layout,
-)
 from faith_udfs.calibration import Cutoffs, weights_of
-from faith_udfs.citations import CUE_PATTERN, still_says_something, without_citations
+from faith_udfs.citations import CUE_PATTERN
 from faith_udfs.errors import ConfigError
+from faith_udfs.grounded_claims import cited_claims, in_order
 from faith_udfs.grounded_features import claim_features, question_copies
-from faith_udfs.grounded_v1 import GroundedV1Judge, per_question
-from faith_udfs.grounded_v2 import GROUNDED_V2_RULES_VERSION, V2_CUTOFFS, V2_WEIGHTS
-from faith_udfs.grounded_v5 import (
+from faith_udfs.grounded_released import (
     GROUNDED_V3_RULES_VERSION,
     GROUNDED_V4_RULES_VERSION,
     GROUNDED_V5_RULES_VERSION,
+    GROUNDED_V6_RULES_VERSION,
     V4_CUTOFFS,
     V4_WEIGHTS,
     V5_CUTOFFS,
     V5_WEIGHTS,
+    V6_CUTOFFS,
+    V6_WEIGHTS,
 )
+from faith_udfs.grounded_v1 import GroundedV1Judge, per_question
+from faith_udfs.grounded_v2 import GROUNDED_V2_RULES_VERSION, V2_CUTOFFS, V2_WEIGHTS
 from faith_udfs.grounded_words import (
+    COURTESY_PATTERN,
+    FIGURE_WORDS,
+    NUMBER_WORDS,
+    PLEASANTRY_PATTERN,
     is_claim,
     without_interjection,
     without_lead_in,
-    without_opening,
     without_openings,
 )
 from faith_udfs.judges import Judge
@@ -67,12 +69,13 @@ from faith_udfs.lexical import OfflineJudge, verdict_reason
 from faith_udfs.sentences import split_sentences
 
 # Bump when a rule, weight or cut-off changes a verdict: a new version is a new config series.
-GROUNDED_RULES_VERSION = "grounded-v6"
+GROUNDED_RULES_VERSION = "grounded-v7"
 
 # Fitted by bench/fit_grounded.py (its output pasted here): the logistic weights of the
 # features (see feature_columns) and the intercept. Refitted for v5 (claims without their
 # opening interjection); v4 had kept v3's, as it changed two case scores of the dev sets. v6
-# keeps v5's: on the dev sets its rules change no case's verdict (bench/judge_quality.py).
+# and v7 keep v5's: on the dev sets their rules change no case's verdict but v7's four
+# (bench/judge_quality.py; docs/judge-quality.md).
 WEIGHTS: dict[str, float] = {
     "intercept": -1.9289,
     "cov_all": 0.6107,
@@ -99,23 +102,6 @@ SUPPORTED, SILENT = DEFAULT_CUTOFFS.supported, DEFAULT_CUTOFFS.silent
 GROUNDED_ANSWER = 0.5
 SHORT_CLAIM_WORDS = 4
 
-# A short courtesy ("Thanks for your patience!", "Happy to help!", "Anything else?") states
-# nothing a context could support: not a claim (v2; v1 judged them `idk`).
-PLEASANTRY_PATTERN = (
-    r"(?i)^\W*(?:thanks?|thank you|happy to help|glad to help|you['’]?re welcome"
-    r"|hope (?:this|that|it) helps|anything else|hello|hi|hey)\b(?:\W+\w+){0,4}\W*$"
-)
-# v4: the courtesies chat models close or open with ("I hope this helps!", "Let me know if you
-# have any other questions.", "Great question!"), whole sentences; a policy such as "Feel free
-# to return it within 30 days." is still a claim.
-COURTESY_PATTERN = (
-    r"(?i)^\W*(?:i hope (?:this|that|it|my answer) (?:helps|answers|clarifies)"
-    r"|(?:please )?let me know\b|(?:please )?feel free to (?:ask|reach out|contact|get in touch"
-    r"|let me know)|if you have any (?:other |more |further |additional )?questions"
-    r"|is there anything else|(?:sure|certainly|absolutely|of course|great question"
-    r"|good question|no problem|good luck|i['’]m glad (?:to|i could) help"
-    r"|have a (?:great|nice|good|wonderful) day)\W*$)"
-)
 # Not fitted (the dev sets hold too few plain contradictions to weigh them): a claim its best
 # sentence contradicts keeps this share of its support.
 CONTRADICTION_COVERAGE = 0.6
@@ -180,76 +166,6 @@ def contradicted() -> pl.Expr:
     return other & (pl.col("cov_best") >= CONTRADICTION_COVERAGE)
 
 
-def cited_claims(
-    answers: pl.DataFrame, *, cuts_interjections: bool = True, cuts_openings: bool = True
-) -> pl.DataFrame:
-    """v4's claims of answers (`key`, `text`): each sentence (each item of a list on its own
-    lines one at least) without its list marker, bold label, citation markers and attribution
-    phrases (and, from v5, its opening interjection; from v6 its openings, cut before the
-    attribution phrase too: "Sure, according to the passages, ..."); one that was only a
-    citation or a list number, or is a chat courtesy, dropped. GroundedJudge.claims sends here
-    only the answers CUE_PATTERN finds."""
-    if cuts_openings:
-        cut = without_opening(without_citations(without_opening(without_layout(pl.element()))))
-    elif cuts_interjections:
-        cut = without_interjection(without_citations(without_layout(pl.element())))
-    else:
-        cut = without_citations(without_layout(pl.element()))
-    # Each sentence is cut once, kept beside itself; the tests below read the pair (under a
-    # filter, the cut was evaluated again for every test that named it).
-    pairs = pl.struct(said=cut, sentence=pl.element())
-    said = pl.element().struct.field("said")
-    claim = (
-        is_claim(said)
-        & ~said.str.contains(PLEASANTRY_PATTERN)
-        & ~said.str.contains(COURTESY_PATTERN)
-        & still_says_something(said, pl.element().struct.field("sentence"))
-        & ~is_list_number(said)
-    )
-    text = without_lead_in(pl.col("text"))
-    in_items = (
-        list_items(text)
-        .list.eval(split_sentences(pl.element()))
-        .list.eval(pl.element().list.explode(keep_nulls=False, empty_as_null=False))
-    )
-    # Cutting a text into its list items is dear: only the texts that hold a list take it.
-    return in_order(
-        answers,
-        answers["text"].str.contains(f"{LIST_ITEM_BREAK_PATTERN}|{ITEM_BREAK}"),
-        lambda listed: listed.select(
-            "key", claims=in_items.list.eval(pairs).list.eval(said.filter(claim))
-        ),
-        lambda prose: prose.select(
-            "key", claims=split_sentences(text).list.eval(pairs).list.eval(said.filter(claim))
-        ),
-    )
-
-
-def in_order(
-    frame: pl.DataFrame,
-    mask: pl.Series,
-    when_true: Callable[[pl.DataFrame], pl.DataFrame],
-    when_false: Callable[[pl.DataFrame], pl.DataFrame],
-) -> pl.DataFrame:
-    """`when_true` of the rows `mask` holds and `when_false` of the rest, in `frame`'s order:
-    two ways of the same result, the dearer one only where it is needed."""
-    if not mask.any():
-        return when_false(frame)
-    if mask.all():
-        return when_true(frame)
-    rows = pl.int_range(0, frame.height, eager=True)
-    return (
-        pl.concat(
-            [
-                when_true(frame.filter(mask)).with_columns(row=rows.filter(mask)),
-                when_false(frame.filter(~mask)).with_columns(row=rows.filter(~mask)),
-            ]
-        )
-        .sort("row")
-        .drop("row")
-    )
-
-
 class GroundedJudge(OfflineJudge):
     """Deterministic, offline judge: one fitted support per claim against the whole context;
     its verdicts carry `supports`, `evidences` and `lacks`. `cutoffs` replaces the fitted
@@ -269,6 +185,9 @@ class GroundedJudge(OfflineJudge):
     # (what the cut leaves of "Yes, order A17 shipped ...") is a copy of it, as the sentence
     # itself is: `yes` with support 1 (v5 weighed its words: 0.837).
     folds_case = True
+    # v7 on: month and weekday names are figures (a date swapped for another is a
+    # contradiction); before, names.
+    figure_words: frozenset[str] = FIGURE_WORDS
     # The rules version's fitted numbers (a subclass of an older version has its own).
     weights: dict[str, float] = WEIGHTS
     default_cutoffs: Cutoffs = DEFAULT_CUTOFFS
@@ -349,7 +268,7 @@ class GroundedJudge(OfflineJudge):
             .otherwise(pl.lit("no"))
         )
         judged = (
-            claim_features(questions, folds_case=self.folds_case)
+            claim_features(questions, folds_case=self.folds_case, figures=self.figure_words)
             .with_columns(support=support_expr(self.weights))
             .with_columns(verdict=verdict)
             .with_columns(
@@ -376,7 +295,17 @@ def copied_verdicts(questions: pl.DataFrame) -> pl.DataFrame:
     )
 
 
-class GroundedV5Judge(GroundedJudge):
+class GroundedV6Judge(GroundedJudge):
+    """The grounded judge of rules `grounded-v6`: v7 with month and weekday names read as
+    names, not figures; its own numbers (V6_WEIGHTS), and a v6 calibration's cut-offs apply."""
+
+    rules_version = GROUNDED_V6_RULES_VERSION
+    figure_words = NUMBER_WORDS
+    weights = V6_WEIGHTS
+    default_cutoffs = V6_CUTOFFS
+
+
+class GroundedV5Judge(GroundedV6Judge):
     """The grounded judge of rules `grounded-v5`: one opening interjection cut
     (grounded_words.without_interjection), and a claim that differs from a sentence of its
     context only in its first letter's case judged on its words; its own numbers
@@ -417,11 +346,18 @@ class GroundedV2Judge(GroundedV3Judge):
     default_cutoffs = V2_CUTOFFS
 
 
-# The judges of the rules versions a calibration's cut-offs apply to (`faith calibrate` fits
-# the default), by version.
+# The judges of the rules versions v2 on, newest first: those a calibration's cut-offs apply
+# to (`faith calibrate` fits the default), by version below.
+GROUNDED_JUDGES: tuple[type[GroundedJudge], ...] = (
+    GroundedJudge,
+    GroundedV6Judge,
+    GroundedV5Judge,
+    GroundedV4Judge,
+    GroundedV3Judge,
+    GroundedV2Judge,
+)
 _CALIBRATED: dict[str, type[GroundedJudge]] = {
-    judge.rules_version: judge
-    for judge in (GroundedJudge, GroundedV5Judge, GroundedV4Judge, GroundedV3Judge, GroundedV2Judge)
+    judge.rules_version: judge for judge in GROUNDED_JUDGES
 }
 CALIBRATED_RULES = tuple(_CALIBRATED)
 

@@ -15,7 +15,7 @@ from typing import Literal
 import numpy as np
 import polars as pl
 
-from faith_udfs.grounded_words import GROUNDED_STOP_WORDS, NUMBER_WORDS, stem
+from faith_udfs.grounded_words import GROUNDED_STOP_WORDS, stem
 from faith_udfs.lexical import pair_key
 from faith_udfs.list_rows import as_lists
 from faith_udfs.words import WORD_SEPARATOR, normalized
@@ -25,11 +25,13 @@ _UNIT = 2**16
 NEGATIONS = "no not never none nobody nothing neither nor cannot without unable".split()
 
 
-def _tokens(texts: pl.DataFrame, text: str, *, cased: bool) -> pl.DataFrame:
+def _tokens(
+    texts: pl.DataFrame, text: str, *, cased: bool, figures: frozenset[str]
+) -> pl.DataFrame:
     """(`text_hash`, `cased`, `word`, `figure`, `name`, `negation`): each content word of each
-    distinct text in order, `word` the 64-bit hash of its stem (figures whole), `cased` as
-    written; without `cased` (truths: names are not looked for there), all lower-cased, in no
-    set order.
+    distinct text in order, `word` the 64-bit hash of its stem (figures whole: a word with a
+    digit or one of `figures`), `cased` as written; without `cased` (truths: names are not
+    looked for there), all lower-cased, in no set order.
 
     Each distinct token is read once (case, stop word, stem, figure, name): a context's words
     repeat."""
@@ -44,7 +46,7 @@ def _tokens(texts: pl.DataFrame, text: str, *, cased: bool) -> pl.DataFrame:
         .with_columns(token_hash=pl.col("cased").hash())
     )
     token = pl.col("token")
-    figure = token.str.contains(r"\d") | token.is_in(list(NUMBER_WORDS))
+    figure = token.str.contains(r"\d") | token.is_in(sorted(figures))
     written = pl.col("cased")
     name = written.str.contains(r"^\p{Lu}") & ~written.str.contains(r"^\p{Lu}+$") & ~figure
     stems = pl.select(stem(pl.lit(pl.Series(NEGATIONS)))).to_series().to_list()
@@ -145,13 +147,16 @@ def _context_sentences(questions: pl.DataFrame) -> pl.DataFrame:
     )
 
 
-def claim_features(questions: pl.DataFrame, *, folds_case: bool = False) -> pl.DataFrame:
+def claim_features(
+    questions: pl.DataFrame, *, figures: frozenset[str], folds_case: bool = False
+) -> pl.DataFrame:
     """One row per claim of each question (`key`, `claims`, `truths` in), in question order:
     `question_row`, `claim`, `has_words`, `verbatim` (a sentence of the context, with
     `folds_case` but for its first letter's case: question_copies, whose `copies` it reads
     when the questions carry them), the features
     grounded.feature_columns reads, `n_words`, `evidence` (the best sentence) and `lacks` (the
-    claim's words found nowhere in the context)."""
+    claim's words found nowhere in the context). `figures`: the words read as figures besides
+    those with a digit (v7 on: grounded_words.FIGURE_WORDS, with months and weekdays)."""
     questions = questions.with_row_index("question_row")
     carried = {"copy": "copies"} if "copies" in questions.columns else {}  # looked already
     claims = (
@@ -167,8 +172,8 @@ def claim_features(questions: pl.DataFrame, *, folds_case: bool = False) -> pl.D
     if not carried:
         claims = claims.with_columns(copy=_copies(claims, truths, folds_case=folds_case))
     claims = claims.with_columns(verbatim=pl.col("copy").is_not_null())
-    claim_rows = _tokens(claims, "claim", cased=True)
-    truth_rows = _tokens(truths, "truth", cased=False)
+    claim_rows = _tokens(claims, "claim", cased=True, figures=figures)
+    truth_rows = _tokens(truths, "truth", cased=False, figures=figures)
     claim_words = (
         claims.select("claim_row", "key", "text_hash", "n_truths")
         .join(_distinct(claim_rows), on="text_hash", maintain_order="left")

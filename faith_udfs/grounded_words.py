@@ -27,6 +27,18 @@ NUMBER_WORDS = frozenset(
     hundred hundreds thousand thousands million millions billion billions trillion dozen
     twice half""".split()
 )
+# v7: the names of months (and their abbreviations) and of weekdays are figures too, so a date
+# swapped for another of the best sentence ("12 November" where it says "12 January", "open
+# Monday to Saturday" where it says "to Friday") is a contradiction, as a swapped number is; v6
+# read them as names, which a long claim's other words carried past the cut-off. Left out:
+# "may" (a claim's modal verb, most often: "You may return it within 30 days." lost its `yes`),
+# "mar", "sat" and "sun" (words of their own).
+DATE_WORDS = frozenset(
+    """january february march april june july august september october november december
+    jan feb apr jun jul aug sep sept oct nov dec
+    monday tuesday wednesday thursday friday saturday sunday""".split()
+)
+FIGURE_WORDS = NUMBER_WORDS | DATE_WORDS
 
 # Sentences that claim nothing about the world: refusals and remarks about the answer itself.
 # Matched case-insensitively on the normalised sentence.
@@ -48,6 +60,24 @@ LEAD_IN_PATTERN = f"(?i){_LEAD}[^:.!?]*:\\s*"
 # A sentence that is only a lead-in or a summary marker.
 _META = _LEAD + r"[^:]*:?\s*$" + r"|^\W*(?:in )?(?:summary|to summari[sz]e|overall)\W*$"
 NON_CLAIM_PATTERN = f"(?i)(?:{_REFUSAL}|{_META})"
+
+# A short courtesy ("Thanks for your patience!", "Happy to help!", "Anything else?") states
+# nothing a context could support: not a claim (v2; v1 judged them `idk`).
+PLEASANTRY_PATTERN = (
+    r"(?i)^\W*(?:thanks?|thank you|happy to help|glad to help|you['’]?re welcome"
+    r"|hope (?:this|that|it) helps|anything else|hello|hi|hey)\b(?:\W+\w+){0,4}\W*$"
+)
+# v4: the courtesies chat models close or open with ("I hope this helps!", "Let me know if you
+# have any other questions.", "Great question!"), whole sentences; a policy such as "Feel free
+# to return it within 30 days." is still a claim.
+COURTESY_PATTERN = (
+    r"(?i)^\W*(?:i hope (?:this|that|it|my answer) (?:helps|answers|clarifies)"
+    r"|(?:please )?let me know\b|(?:please )?feel free to (?:ask|reach out|contact|get in touch"
+    r"|let me know)|if you have any (?:other |more |further |additional )?questions"
+    r"|is there anything else|(?:sure|certainly|absolutely|of course|great question"
+    r"|good question|no problem|good luck|i['’]m glad (?:to|i could) help"
+    r"|have a (?:great|nice|good|wonderful) day)\W*$)"
+)
 
 
 def without_lead_in(answer: pl.Expr) -> pl.Expr:

@@ -1,4 +1,4 @@
-"""The grounded judge v5, v4, v3 and v2 (grounded.py, grounded_features.py) on plain Python strings,
+"""The grounded judge v7 to v2 (grounded.py, grounded_features.py) on plain Python strings,
 for one case (one_case.py): the same claims, features, support and verdicts, read off the same
 patterns, word lists, the judge's weights and cut-offs. Integer weights as there, so sums agree
 exactly."""
@@ -21,23 +21,22 @@ from faith_udfs.citations import ALNUM_PATTERN, CITATION_PATTERNS, CUE_PATTERN, 
 from faith_udfs.grounded import (
     CONTRADICTED_FACTOR,
     CONTRADICTION_COVERAGE,
-    COURTESY_PATTERN,
     GROUNDED_ANSWER,
-    PLEASANTRY_PATTERN,
     SHORT_CLAIM_WORDS,
     GroundedJudge,
     feature_columns,
 )
 from faith_udfs.grounded_features import _UNIT, NEGATIONS
 from faith_udfs.grounded_words import (
+    COURTESY_PATTERN,
     GROUNDED_STOP_WORDS,
     INFLECTION,
     INTERJECTION_PATTERN,
     LEAD_IN_PATTERN,
     NON_CLAIM_PATTERN,
-    NUMBER_WORDS,
     OPENING_PATTERN,
     OPENINGS_CUT,
+    PLEASANTRY_PATTERN,
     STEM_LENGTH,
 )
 from faith_udfs.judges import Judge
@@ -170,35 +169,36 @@ class Word:
 
 
 @lru_cache(maxsize=2**16)  # a log's words repeat; a pure function of the written token
-def _token(cased: str) -> Word | None:
+def _token(cased: str, figures: frozenset[str]) -> Word | None:
     token = cased.lower()
     if token in GROUNDED_STOP_WORDS:
         return None
-    figure = bool(_DIGIT.search(token)) or token in NUMBER_WORDS
+    figure = bool(_DIGIT.search(token)) or token in figures
     upper = cased[0].isupper() and not (cased.isalpha() and cased.isupper())
     stemmed = token if figure else stem(token)
     return Word(stemmed, cased, figure, upper and not figure, stemmed in _NEGATION_STEMS)
 
 
 @lru_cache(maxsize=2**12)
-def claim_words(claim: str) -> tuple[Word, ...]:
-    """A claim's distinct words in order (`_tokens(cased=True)`, then `_distinct`)."""
+def claim_words(claim: str, figures: frozenset[str]) -> tuple[Word, ...]:
+    """A claim's distinct words in order (`_tokens(cased=True)`, then `_distinct`); `figures`:
+    the words read as figures besides those with a digit (the judge's `figure_words`)."""
     raw = _NOT.sub(" not", claim).lstrip(WHITE_SPACE)
     raw = raw[:1].lower() + raw[1:]  # the first word's capital is the sentence's
     seen: dict[str, Word] = {}
     for cased in _WORD.findall(raw):
-        word = _token(cased)
+        word = _token(cased, figures)
         if word is not None and word.word not in seen:
             seen[word.word] = word
     return tuple(seen.values())
 
 
 @lru_cache(maxsize=2**12)  # a knowledge base's passages, hence sentences, repeat
-def truth_words(truth: str) -> tuple[frozenset[str], frozenset[str]]:
+def truth_words(truth: str, figure_words: frozenset[str]) -> tuple[frozenset[str], frozenset[str]]:
     """A truth's word stems and the stems of its figures (`_tokens(cased=False)`)."""
     words, figures = set(), set()
     for cased in _WORD.findall(_NOT.sub(" not", truth).lstrip(WHITE_SPACE).lower()):
-        word = _token(cased)
+        word = _token(cased, figure_words)
         if word is not None:
             words.add(word.word)
             if word.figure:
@@ -218,14 +218,15 @@ def grounded_verdicts(judge: Judge, claims: list[str], truths: list[str]) -> lis
     this twin computes (the batch path then runs)."""
     if not isinstance(judge, GroundedJudge) or not _same_features(frozenset(judge.weights)):
         return None
-    of_truth = {truth: truth_words(truth) for truth in truths}
+    figures = judge.figure_words
+    of_truth = {truth: truth_words(truth, figures) for truth in truths}
     rows = [of_truth[truth] for truth in truths]
     negated = {t: any(w in _NEGATION_STEMS for w in ws) for t, (ws, _) in of_truth.items()}
     n = len(truths)
     verbatim_texts = set(truths)
     per_claim = []
     for claim in claims:
-        words = claim_words(claim)
+        words = claim_words(claim, figures)
         spread = [sum(1 for ws, _ in rows if w.word in ws) for w in words]
         weights = [round(math.log(1.0 + (n + 1) / (s + 1)) * _UNIT) for s in spread]
         per_claim.append((claim, words, spread, weights))

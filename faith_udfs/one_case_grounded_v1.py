@@ -16,7 +16,7 @@ from faith_udfs.grounded_v1_support import (
     COMMON_WORD_DAMPING,
     MIN_PART_WORDS,
 )
-from faith_udfs.grounded_words import NEGATIONS
+from faith_udfs.grounded_words import NEGATIONS, NUMBER_WORDS
 from faith_udfs.judges import Judge
 from faith_udfs.one_case_grounded import (
     _LEAD_IN,
@@ -47,7 +47,7 @@ def unit_words(text: str) -> dict[str, tuple[bool, bool]]:
     raw = raw[:1].lower() + raw[1:]
     words: dict[str, tuple[bool, bool]] = {}
     for cased in _WORD.findall(raw):
-        word = _token(cased)
+        word = _token(cased, NUMBER_WORDS)
         if word is None:
             continue
         specific = word.figure or word.name
@@ -78,7 +78,7 @@ def _coverage(
 
 def grounded_v1_verdicts(_: Judge, claims: list[str], truths: list[str]) -> list[Verdict]:
     """GroundedV1Judge.verdicts of one case."""
-    rows = [truth_words(truth)[0] for truth in truths]
+    rows = [truth_words(truth, NUMBER_WORDS)[0] for truth in truths]  # v1 read no dates
     negated_truth = [any(w in _NEGATION_STEMS for w in row) for row in rows]
     verbatim_texts = set(truths)
     out: list[Verdict] = []

@@ -12,13 +12,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from faith_udfs import Judge, MetricConfig
-from faith_udfs.grounded import (
-    GroundedJudge,
-    GroundedV2Judge,
-    GroundedV3Judge,
-    GroundedV4Judge,
-    GroundedV5Judge,
-)
+from faith_udfs.grounded import GROUNDED_JUDGES
 from faith_udfs.grounded_v1 import GroundedV1Judge
 from faith_udfs.lexical import LexicalJudge
 from flows.run.batches import (
@@ -102,17 +96,7 @@ class RunState:
 
 # The offline judges faithpipe ships: pure functions of their frames, safe on two threads at
 # once. A subclass may keep state between batches (a counter, a cache), so it gets one thread.
-_PURE_JUDGES = frozenset(
-    {
-        LexicalJudge,
-        GroundedJudge,
-        GroundedV5Judge,
-        GroundedV4Judge,
-        GroundedV3Judge,
-        GroundedV2Judge,
-        GroundedV1Judge,
-    }
-)
+_PURE_JUDGES = frozenset({LexicalJudge, GroundedV1Judge, *GROUNDED_JUDGES})
 
 
 def scoring_threads(judge: Judge) -> int:

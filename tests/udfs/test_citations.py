@@ -13,7 +13,8 @@ from hypothesis import strategies as st
 
 from faith_udfs import FaithfulnessMetric, GroundedJudge, LLMTestCase, MetricConfig, score_cases
 from faith_udfs.citations import CONTEXT_NOUNS, CUE_PATTERN, without_citations
-from faith_udfs.grounded import GroundedV3Judge, cited_claims
+from faith_udfs.grounded import GroundedV3Judge
+from faith_udfs.grounded_claims import cited_claims
 from tests.udfs.test_one_case import FRAGMENTS
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -270,12 +270,8 @@ def test_a_model_set_after_construction_is_the_judge_from_then_on() -> None:
     remembered for the case, and evaluation_model named the grounded judge either way."""
     case = LLMTestCase(
         input="q",
-        actual_output="Invoice INV-2026-7491 for 578.31 euros was issued on 12 November. "
-        "It was paid by card on 8 August.",
-        retrieval_context=[
-            "Invoice INV-2026-7491 for 578.31 euros was issued on 12 January. "
-            "It was paid by card on 8 August."
-        ],
+        actual_output="Yes, order A17 shipped on 3 March.",  # lexical: "yes" is a word it lacks
+        retrieval_context=["Order A17 shipped on 3 March by courier."],
     )
     lexical = FaithfulnessMetric(model=LexicalJudge()).measure(case)
     metric = FaithfulnessMetric()
@@ -286,7 +282,7 @@ def test_a_model_set_after_construction_is_the_judge_from_then_on() -> None:
     data = evaluate([case], [metric], display_config=QUIET).test_results[0].metrics_data[0]
     assert (data.score, data.evaluation_model) == (lexical, "lexical-v2")
     metric.model = None  # back to the default judge
-    assert (metric.measure(case), metric.evaluation_model) == (grounded, "grounded-v6")
+    assert (metric.measure(case), metric.evaluation_model) == (grounded, "grounded-v7")
 
 
 class FlakyNetworkModel(CustomJudgeModel):

@@ -1,6 +1,7 @@
-"""The grounded judge (issue 20), rules v6: one support per claim, verdicts from cut-offs on
+"""The grounded judge (issue 20), rules v7: one support per claim, verdicts from cut-offs on
 it, what the context lacks stored for each `no` and `idk`, a chat bot's openings no part of a
-claim, and v5, v4, v3, v2 and v1 kept as their own series."""
+claim, a swapped date a contradiction, and v6, v5, v4, v3, v2 and v1 kept as their own
+series."""
 
 from __future__ import annotations
 
@@ -26,11 +27,13 @@ from faith_udfs.grounded import (
     GroundedV3Judge,
     GroundedV4Judge,
     GroundedV5Judge,
+    GroundedV6Judge,
     grounded_judge,
 )
 from faith_udfs.grounded_features import claim_features
 from faith_udfs.grounded_v1 import GROUNDED_RULES_VERSION as V1
 from faith_udfs.grounded_v1 import GroundedV1Judge
+from faith_udfs.grounded_words import FIGURE_WORDS
 from flows.run.pipeline import run_score
 from flows.run.settings import JudgeSettings, ScoreSettings
 from tests.support.builders import case_row, cases, write
@@ -71,7 +74,8 @@ V3_RELEASED = [
 
 # What grounded-v5 gives them (main at the commit that made it the default, 2026-12-05): its
 # weights refitted with interjections cut, so answers without one score a little otherwise.
-# grounded-v6 keeps v5's numbers and gives these answers (no opening, no copy) the same.
+# grounded-v6 and v7 keep v5's numbers and give these answers (no opening, no copy, no date
+# swapped) the same.
 V5_RELEASED = [
     [("yes", 0.835252)],
     [("no", 0.167549)],
@@ -89,19 +93,21 @@ def measured(answer: str, judge: GroundedJudge | None = None) -> FaithfulnessMet
     return metric
 
 
-def test_v6_is_the_default_and_v5_v4_v3_v2_and_v1_stay_their_own_series() -> None:
-    assert GROUNDED_RULES_VERSION == "grounded-v6"
+def test_v7_is_the_default_and_v6_to_v1_stay_their_own_series() -> None:
+    assert GROUNDED_RULES_VERSION == "grounded-v7"
     assert V1 == "grounded-v1"
     judges = (
         GroundedJudge,
+        GroundedV6Judge,
         GroundedV5Judge,
         GroundedV4Judge,
         GroundedV3Judge,
         GroundedV2Judge,
         GroundedV1Judge,
     )
-    v6, v5, v4, v3, v2, v1 = (j().identity for j in judges)
-    assert [(i.kind, i.model) for i in (v6, v5, v4, v3, v2, v1)] == [
+    v7, v6, v5, v4, v3, v2, v1 = (j().identity for j in judges)
+    assert [(i.kind, i.model) for i in (v7, v6, v5, v4, v3, v2, v1)] == [
+        ("grounded", "grounded-v7"),
         ("grounded", "grounded-v6"),
         ("grounded", "grounded-v5"),
         ("grounded", "grounded-v4"),
@@ -109,14 +115,16 @@ def test_v6_is_the_default_and_v5_v4_v3_v2_and_v1_stay_their_own_series() -> Non
         ("grounded", "grounded-v2"),
         ("grounded", V1),
     ]
-    ids = {MetricConfig().config_id(i) for i in (v6, v5, v4, v3, v2, v1)}
-    assert len(ids) == 6
-    # the ids v5's, v4's, v3's, v2's and v1's series were stored under when each was the default
+    ids = {MetricConfig().config_id(i) for i in (v7, v6, v5, v4, v3, v2, v1)}
+    assert len(ids) == 7
+    # the ids v6's to v1's series were stored under when each was the default
+    assert MetricConfig().config_id(v6) == "faith-fd8541d7af7ecbee"
     assert MetricConfig().config_id(v5) == "faith-a8af9412d93c4281"
     assert MetricConfig().config_id(v4) == "faith-dd716d55317c8bde"
     assert MetricConfig().config_id(v3) == "faith-a150d13cc5f57e63"
     assert MetricConfig().config_id(v2) == "faith-3555290e3c7156c5"
     assert MetricConfig().config_id(v1) == "faith-ec398a547331a401"
+    assert type(grounded_judge("grounded-v6")) is GroundedV6Judge
     assert type(grounded_judge("grounded-v5")) is GroundedV5Judge
     assert type(grounded_judge("grounded-v4")) is GroundedV4Judge
     assert type(grounded_judge("grounded-v3")) is GroundedV3Judge
@@ -131,6 +139,7 @@ def test_v6_is_the_default_and_v5_v4_v3_v2_and_v1_stay_their_own_series() -> Non
         (GroundedV3Judge, V3_RELEASED),
         (GroundedV4Judge, V3_RELEASED),
         (GroundedV5Judge, V5_RELEASED),
+        (GroundedV6Judge, V5_RELEASED),
         (GroundedJudge, V5_RELEASED),
     ],
 )
@@ -148,7 +157,7 @@ def test_a_claim_that_splices_two_sentences_is_doubted_more_under_v3() -> None:
     questions = pl.DataFrame(
         {"key": [1, 2, 3], "claims": [[spliced], [ANSWERS[0]], [A17[0]]], "truths": [A17] * 3}
     )
-    second = claim_features(questions)["cov_second"].to_list()
+    second = claim_features(questions, figures=FIGURE_WORDS)["cov_second"].to_list()
     assert second[0] > 0.3  # the refunds sentence holds what the shipping one lacks
     assert second[1:] == [0.0, 0.0]  # one sentence holds it all; a verbatim truth
     (v3,), (v2,) = measured(spliced).verdicts, measured(spliced, GroundedV2Judge()).verdicts
@@ -229,7 +238,15 @@ def test_a_batch_and_each_case_alone_agree() -> None:
 def test_a_run_names_the_rules_and_keeps_each_series(tmp_path: Path) -> None:
     rows = [case_row("grounded"), case_row("off", "Batteries are covered.")]
     source, db = write(cases(rows), tmp_path / "cases.parquet"), tmp_path / "f.duckdb"
-    for rules in (None, "grounded-v5", "grounded-v4", "grounded-v3", "grounded-v2", "grounded-v1"):
+    for rules in (
+        None,
+        "grounded-v6",
+        "grounded-v5",
+        "grounded-v4",
+        "grounded-v3",
+        "grounded-v2",
+        "grounded-v1",
+    ):
         judge = JudgeSettings(kind="grounded", model=rules)
         assert run_score(ScoreSettings(source=str(source), db=str(db), judge=judge))["status"] == (
             "completed"
@@ -256,6 +273,8 @@ def test_a_run_names_the_rules_and_keeps_each_series(tmp_path: Path) -> None:
         ("grounded-v5", "off", "no", ["batteries", "covered"]),
         ("grounded-v6", "grounded", "yes", None),
         ("grounded-v6", "off", "no", ["batteries", "covered"]),
+        ("grounded-v7", "grounded", "yes", None),
+        ("grounded-v7", "off", "no", ["batteries", "covered"]),
     ]
 
 

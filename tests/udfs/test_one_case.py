@@ -29,6 +29,7 @@ from faith_udfs.grounded import (
     GroundedV3Judge,
     GroundedV4Judge,
     GroundedV5Judge,
+    GroundedV6Judge,
 )
 from faith_udfs.grounded_v1 import GroundedV1Judge
 from faith_udfs.judges import Judge
@@ -49,6 +50,7 @@ JUDGES: dict[str, Judge] = {
             weights={**WEIGHTS, "intercept": -0.37, "cov_best": 2.54, "answer_cov": 0.31},
         )
     ),
+    "grounded-v6": GroundedV6Judge(),
     "grounded-v5": GroundedV5Judge(),
     "grounded-v4": GroundedV4Judge(),
     "grounded-v3": GroundedV3Judge(),
@@ -109,6 +111,9 @@ HANDWRITTEN: list[Case] = [
     ("Yes, order A17 shipped on 3 March [1]. Sure, it arrives tomorrow (Passage 2).", POLICY),
     ("Key facts:\n1. Ok, refunds are paid within 30 days.\n2) Yes!", POLICY),
     ("Okay, thanks! Well, 1. Order A17 shipped [1]. Great - yes.", POLICY),
+    # dates: v7 reads months and weekdays as figures, v6 as names
+    ("Order A17 shipped on 3 November. Refunds are paid on Friday.", POLICY),
+    ("The store is open Monday to Saturday. You may return it in Jan or Feb.", POLICY),
 ]
 
 
@@ -210,6 +215,11 @@ FRAGMENTS = [
     "delivery",
     "on 3 March",
     "on 12 May",
+    "on 12 November",
+    "on Nov 3",
+    "Monday",
+    "to friday",
+    "may",
     "within 30 days",
     "within 9 days",
     "two",

@@ -23,6 +23,7 @@ from faith_udfs.grounded import (
     GroundedV3Judge,
     GroundedV4Judge,
     GroundedV5Judge,
+    GroundedV6Judge,
 )
 from flows.cli import main
 from flows.cli.calibrate_command import reading
@@ -346,7 +347,7 @@ def test_labels_whose_faithful_cases_are_all_copied_fit_the_cutoffs_only(tmp_pat
 
 
 @pytest.mark.parametrize(
-    "old", [GroundedV2Judge, GroundedV3Judge, GroundedV4Judge, GroundedV5Judge]
+    "old", [GroundedV2Judge, GroundedV3Judge, GroundedV4Judge, GroundedV5Judge, GroundedV6Judge]
 )
 def test_a_calibration_of_older_rules_keeps_scoring_their_series(
     calibrated: tuple[Path, Path, subprocess.CompletedProcess],
@@ -376,9 +377,10 @@ def test_a_calibration_of_older_rules_keeps_scoring_their_series(
         ("grounded-v3", "grounded-v1", "fitted for grounded-v3, this judge is grounded-v1"),
         ("grounded-v2", "grounded-v3", "fitted for grounded-v2, this judge is grounded-v3"),
         ("grounded-v3", "grounded-v2", "fitted for grounded-v3, this judge is grounded-v2"),
-        ("grounded-v9", None, "fitted for grounded-v9, this judge is grounded-v6"),
+        ("grounded-v9", None, "fitted for grounded-v9, this judge is grounded-v7"),
         ("grounded-v4", "grounded-v5", "fitted for grounded-v4, this judge is grounded-v5"),
         ("grounded-v5", "grounded-v6", "fitted for grounded-v5, this judge is grounded-v6"),
+        ("grounded-v6", "grounded-v7", "fitted for grounded-v6, this judge is grounded-v7"),
     ],
 )
 def test_a_calibration_for_other_rules_is_refused_before_any_run(

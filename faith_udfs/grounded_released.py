@@ -1,13 +1,14 @@
 """The numbers of the grounded judge's earlier rules, kept so their config series (and the
-calibrations fitted for them) score as they did: `grounded-v5` (one opening interjection cut)
-and `grounded-v4` / `grounded-v3` (openings read as words). grounded.py's GroundedV5Judge,
-GroundedV4Judge and GroundedV3Judge weigh with them; `grounded-v6` (grounded.py) is the
-default."""
+calibrations fitted for them) score as they did: `grounded-v6` (dates read as names),
+`grounded-v5` (one opening interjection cut) and `grounded-v4` / `grounded-v3` (openings read
+as words). grounded.py's GroundedV6Judge, GroundedV5Judge, GroundedV4Judge and GroundedV3Judge
+weigh with them; `grounded-v7` (grounded.py) is the default."""
 
 from __future__ import annotations
 
 from faith_udfs.calibration import Cutoffs
 
+GROUNDED_V6_RULES_VERSION = "grounded-v6"
 GROUNDED_V5_RULES_VERSION = "grounded-v5"
 GROUNDED_V4_RULES_VERSION = "grounded-v4"
 GROUNDED_V3_RULES_VERSION = "grounded-v3"
@@ -44,3 +45,8 @@ V4_WEIGHTS: dict[str, float] = {
 
 V5_CUTOFFS = Cutoffs(supported=0.56, silent=0.001)
 V4_CUTOFFS = Cutoffs(supported=0.56, silent=0.001)
+
+# grounded-v6 kept v5's numbers (its rules moved no dev-set verdict): a copy, which a refit of
+# WEIGHTS (grounded.py) cannot move.
+V6_WEIGHTS: dict[str, float] = dict(V5_WEIGHTS)
+V6_CUTOFFS = V5_CUTOFFS

@@ -1,0 +1,140 @@
+"""Bench (not a test): what grounded-v7 changes against grounded-v6 (issue 20;
+docs/judge-quality.md#v7-dates-are-figures): month and weekday names read as figures.
+
+    python bench/dates_as_figures.py [--devsets DIR]     # ~10 s
+
+Prints, for each date swap below and one true claim of each kind, v6's and v7's verdict and
+support; then the claims of the bundled sample (data/sample/cases.parquet) whose verdict v7
+changes, each with what it lacks and its best sentence; then, per present dev set, how many
+cases' `success` and `score` differ between the two, and each judge's balanced accuracy and ROC
+AUC of `score` (bench/judge_quality.py's figures). Absent dev sets: the examples and the sample.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+import polars as pl
+from devsets import DEVSETS, balanced_accuracy, roc_auc
+from judge_quality import score_devsets
+
+from faith_udfs import (
+    FaithfulnessMetric,
+    GroundedJudge,
+    Judge,
+    LLMTestCase,
+    MetricConfig,
+    score_cases,
+)
+from faith_udfs.grounded import GroundedV6Judge
+
+ROOT = Path(__file__).resolve().parent.parent
+SAMPLE = ROOT / "data" / "sample" / "cases.parquet"
+
+# (answer, context): swaps of a month, a weekday and a month's abbreviation, then claims the
+# context does say, with a month, a weekday and the modal "may" (which v7 leaves a word).
+EXAMPLES = (
+    (
+        "Invoice INV-2026-7491 for 578.31 euros was issued on 12 November.",
+        "Invoice INV-2026-7491 for 578.31 euros was issued on 12 January. "
+        "It was paid by card on 8 August.",
+    ),
+    (
+        "The store is open Monday to Saturday from 9 am to 6 pm.",
+        "The store is open Monday to Friday from 9 am to 6 pm. It is closed on public holidays.",
+    ),
+    (
+        "Your refund was issued on Nov 3 and reaches your card within 5 working days.",
+        "Your refund was issued on Oct 3 and reaches your card within 5 working days.",
+    ),
+    (
+        "Our offices close on 1 May for the holiday.",
+        "Our offices close on 1 May for the holiday and reopen the next day.",
+    ),
+    (
+        "Support answers within one business day, Monday through Friday.",
+        "Our support team answers tickets within one business day. "
+        "Support works Monday through Friday, 8:00 to 17:00.",
+    ),
+    (
+        "You may return unworn shoes within 30 days.",
+        "Unworn shoes can be returned within 30 days of delivery.",
+    ),
+)
+
+
+def judged(answer: str, context: str, judge: Judge) -> str:
+    """`verdict (support)` of the answer's one claim."""
+    metric = FaithfulnessMetric(model=judge)
+    metric.measure(LLMTestCase(input="q", actual_output=answer, retrieval_context=[context]))
+    return ", ".join(f"{v.verdict} ({v.support:.3f})" for v in metric.verdicts)
+
+
+def sample_changes() -> pl.DataFrame:
+    """The sample's claims whose verdict v7 changes: `v6`, `v7`, `claim`, `lacks`, `evidence`."""
+    cases = pl.read_parquet(SAMPLE)
+    v6, v7 = (
+        score_cases(cases, judge, MetricConfig()).claim_verdicts
+        for judge in (GroundedV6Judge(), GroundedJudge())
+    )
+    return (
+        v7.join(v6, on=["case_id", "claim_index"], suffix="_v6")
+        .filter(pl.col("verdict") != pl.col("verdict_v6"))
+        .select(
+            v6="verdict_v6",
+            v7="verdict",
+            claim="claim",
+            lacks=pl.col("context_lacks").list.join(", "),
+            evidence="evidence",
+        )
+    )
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--devsets", type=Path, default=DEVSETS)
+    args = parser.parse_args(argv)
+    for answer, context in EXAMPLES:
+        v6, v7 = (
+            judged(answer, context, GroundedV6Judge()),
+            judged(answer, context, GroundedJudge()),
+        )
+        print(f"v6 {v6:<14} v7 {v7:<14} {answer}")
+    changed = sample_changes()
+    print(f"\n{SAMPLE.relative_to(ROOT)}: {changed.height} claims whose verdict v7 changes")
+    with pl.Config(tbl_rows=-1, fmt_str_lengths=90, tbl_width_chars=250):
+        print(changed)
+    scored = score_devsets({"v6": GroundedV6Judge(), "v7": GroundedJudge()}, args.devsets)
+    if scored is None:
+        print(f"no dev set under {args.devsets}: the examples alone")
+        return 0
+    cases, scores, _ = scored
+    wide = (
+        scores.pivot("judge", index=["set", "case_id"], values=["score", "success"])
+        .join(cases.select("set", "case_id", "faithful"), on=["set", "case_id"])
+        .group_by("set", maintain_order=True)
+        .agg(
+            cases=pl.len(),
+            success_differs=(pl.col("success_v6") != pl.col("success_v7")).sum(),
+            score_differs=(pl.col("score_v6") != pl.col("score_v7")).sum(),
+            **{
+                f"{figure}_{judge}": function(pl.col("faithful"), pl.col(f"{column}_{judge}"))
+                for judge in ("v6", "v7")
+                for figure, function, column in (
+                    ("bal_acc", balanced_accuracy, "success"),
+                    ("auc", roc_auc, "score"),
+                )
+            },
+        )
+        .with_columns(pl.selectors.float().round(3))
+    )
+    print()
+    with pl.Config(tbl_rows=-1, tbl_cols=-1, tbl_width_chars=200, tbl_hide_dataframe_shape=True):
+        print(wide)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

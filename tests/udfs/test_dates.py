@@ -1,0 +1,117 @@
+"""grounded-v7 (issue 20): a month's or a weekday's name is a figure, so a date swapped for
+another of the best sentence is a contradiction, as a swapped number is; v6 read it as a name,
+and a long claim's other words carried it past the cut-off."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import polars as pl
+import pytest
+
+from faith_udfs import FaithfulnessMetric, GroundedJudge, LLMTestCase, MetricConfig, score_cases
+from faith_udfs.grounded import GroundedV6Judge
+from faith_udfs.judges import Judge
+
+ROOT = Path(__file__).resolve().parents[2]
+INVOICE = (
+    "Invoice INV-2026-7491 for 578.31 euros was issued on 12 January. "
+    "It was paid by card on 8 August."
+)
+HOURS = "The store is open Monday to Friday from 9 am to 6 pm. It is closed on public holidays."
+REFUND = "Your refund was issued on Oct 3 and reaches your card within 5 working days."
+# (answer, context, v6's verdict, the word v7 finds nowhere in the context)
+SWAPS = [
+    (
+        "Invoice INV-2026-7491 for 578.31 euros was issued on 12 November.",
+        INVOICE,
+        "yes",
+        "November",
+    ),
+    ("The store is open Monday to Saturday from 9 am to 6 pm.", HOURS, "no", "Saturday"),
+    (
+        "Your refund was issued on Nov 3 and reaches your card within 5 working days.",
+        REFUND,
+        "yes",
+        "Nov",
+    ),
+]
+
+
+def judged(answer: str, context: str, judge: Judge) -> tuple[str, float, list[str] | None]:
+    metric = FaithfulnessMetric(model=judge)
+    metric.measure(LLMTestCase(input="q", actual_output=answer, retrieval_context=[context]))
+    ((verdict, support, lacks),) = [
+        (v.verdict, v.support, v.context_lacks) for v in metric.verdicts
+    ]
+    assert support is not None
+    return verdict, support, lacks
+
+
+@pytest.mark.parametrize(("answer", "context", "v6", "lacked"), SWAPS)
+def test_a_swapped_date_is_a_contradiction_and_is_what_the_context_lacks(
+    answer: str, context: str, v6: str, lacked: str
+) -> None:
+    verdict, support, lacks = judged(answer, context, GroundedJudge())
+    assert (verdict, lacks) == ("no", [lacked])
+    assert support < 0.25  # halved: the best sentence gives another date in its place
+    old_verdict, old_support, _ = judged(answer, context, GroundedV6Judge())
+    assert old_verdict == v6
+    assert support < old_support
+
+
+@pytest.mark.parametrize(
+    ("answer", "context"),
+    [
+        (
+            "Our offices close on 1 May for the holiday.",
+            "Our offices close on 1 May for the holiday and reopen the next day.",
+        ),
+        (
+            "Support answers within one business day, Monday through Friday.",
+            "Our support team answers tickets within one business day. "
+            "Support works Monday through Friday, 8:00 to 17:00.",
+        ),
+        # "may" is a claim's modal verb more often than a month: a word, not a figure
+        (
+            "You may return unworn shoes within 30 days.",
+            "Unworn shoes can be returned within 30 days of delivery.",
+        ),
+        ("Jan Novak leads the billing team.", "Jan Novak leads the billing team since March 2024."),
+    ],
+)
+def test_a_date_the_context_holds_and_the_modal_may_judge_as_under_v6(
+    answer: str, context: str
+) -> None:
+    assert judged(answer, context, GroundedJudge()) == judged(answer, context, GroundedV6Judge())
+    assert judged(answer, context, GroundedJudge())[0] == "yes"
+
+
+def test_the_batch_path_reads_the_dates_as_the_one_case_path_does() -> None:
+    answers = [a for a, *_ in SWAPS]
+    cases = pl.DataFrame(
+        {
+            "case_id": [str(i) for i in range(len(SWAPS))],
+            "actual_output": answers,
+            "retrieval_context": [[c] for _, c, *_ in SWAPS],
+        }
+    )
+    for judge in (GroundedJudge(), GroundedV6Judge()):
+        batch = score_cases(cases, judge, MetricConfig()).claim_verdicts.sort("case_id")
+        alone = [judged(a, c, judge) for a, c, *_ in SWAPS]
+        assert batch.select("verdict", "support", "context_lacks").rows() == alone
+
+
+def test_the_bench_prints_v6_passing_and_v7_failing_the_swaps(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.syspath_prepend(str(ROOT / "bench"))
+    import dates_as_figures
+
+    assert dates_as_figures.main(["--devsets", str(tmp_path)]) == 0
+    out = capsys.readouterr().out
+    assert "v6 yes (0.593)    v7 no (0.220)     Invoice INV-2026-7491" in out
+    # the bundled sample's answers with a swapped month, every one of which v6 passed
+    assert "data/sample/cases.parquet: 24 claims whose verdict v7 changes" in out
+    assert "│ yes ┆ no  ┆ Order R61610 shipped on 26 April by GLS." in out
+    assert out.rstrip().endswith(f"no dev set under {tmp_path}: the examples alone")

@@ -85,7 +85,9 @@ def questions(root: Path) -> pl.DataFrame:
 def claim_table(asked: pl.DataFrame) -> pl.DataFrame:
     """One row per claim: fit_grounded's columns (features under their model names) plus
     `claim`, `question_row`, `n_truths`, `lacks`, `missing` (words found nowhere)."""
-    features = claim_features(asked.select("key", "claims", "truths"), figures=words.FIGURE_WORDS)
+    features = claim_features(
+        asked.select("key", "claims", "truths"), figures=words.FIGURE_WORDS, units=words.UNIT_FORMS
+    )
     meta = asked.select(
         "set", "case_id", "faithful", "document", n_truths=pl.col("truths").list.len()
     )

@@ -21,7 +21,8 @@ sentence's opening interjection ("Yes, ...", "Sure, ...": grounded_words.without
 and refitted the weights; v6 cuts every opening ("Yes, of course, ...") but a name's first word
 ("Oh Sehun ...": grounded_words.without_opening) and keeps v5's numbers; v7 reads month and
 weekday names as figures (grounded_words.DATE_WORDS: "12 November" against "12 January" is a
-swapped figure) and keeps them too. Vectorised polars, no row loop, no model weights.
+swapped figure) and a number's unit swapped for another as a contradiction (UNIT_FORMS) and
+keeps them too. Vectorised polars, no row loop, no model weights.
 `grounded-v6`, `grounded-v5`, `grounded-v4` (v5 with interjections read as words,
 its own numbers), `grounded-v3` (v4's numbers, citations read as words), `grounded-v2`
 (grounded_v2.py: v3 without `cov_second`, its own numbers) and `grounded-v1` (grounded_v1.py)
@@ -30,7 +31,7 @@ stay selectable for their series.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import replace
 
 import polars as pl
@@ -59,6 +60,7 @@ from faith_udfs.grounded_words import (
     FIGURE_WORDS,
     NUMBER_WORDS,
     PLEASANTRY_PATTERN,
+    UNIT_FORMS,
     is_claim,
     without_interjection,
     without_lead_in,
@@ -161,8 +163,10 @@ def support_expr(weights: dict[str, float]) -> pl.Expr:
 
 def contradicted() -> pl.Expr:
     """A sentence of the context that says the claim (CONTRADICTION_COVERAGE of its weight)
-    with the other polarity or another figure in place of the claim's: it says otherwise."""
-    other = pl.col("negation") | ((pl.col("missing_figure") > 0) & pl.col("rival_figure"))
+    with the other polarity, another figure in place of the claim's or (v7 on) another unit
+    beside the claim's number: it says otherwise."""
+    figure_swapped = (pl.col("missing_figure") > 0) & pl.col("rival_figure")
+    other = pl.col("negation") | figure_swapped | pl.col("unit_swapped")
     return other & (pl.col("cov_best") >= CONTRADICTION_COVERAGE)
 
 
@@ -188,6 +192,9 @@ class GroundedJudge(OfflineJudge):
     # v7 on: month and weekday names are figures (a date swapped for another is a
     # contradiction); before, names.
     figure_words: frozenset[str] = FIGURE_WORDS
+    # v7 on: units read as one form each, and a number of the context with another unit than
+    # its best sentence's ("5 weeks" where it says "5 days") is a contradiction; before, words.
+    unit_forms: Mapping[str, str] = UNIT_FORMS
     # The rules version's fitted numbers (a subclass of an older version has its own).
     weights: dict[str, float] = WEIGHTS
     default_cutoffs: Cutoffs = DEFAULT_CUTOFFS
@@ -268,7 +275,12 @@ class GroundedJudge(OfflineJudge):
             .otherwise(pl.lit("no"))
         )
         judged = (
-            claim_features(questions, folds_case=self.folds_case, figures=self.figure_words)
+            claim_features(
+                questions,
+                figures=self.figure_words,
+                units=self.unit_forms,
+                folds_case=self.folds_case,
+            )
             .with_columns(support=support_expr(self.weights))
             .with_columns(verdict=verdict)
             .with_columns(
@@ -301,6 +313,7 @@ class GroundedV6Judge(GroundedJudge):
 
     rules_version = GROUNDED_V6_RULES_VERSION
     figure_words = NUMBER_WORDS
+    unit_forms: Mapping[str, str] = {}
     weights = V6_WEIGHTS
     default_cutoffs = V6_CUTOFFS
 

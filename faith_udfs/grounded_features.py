@@ -10,6 +10,7 @@ counted apart. All of it is joins and group-bys over (claim, word) rows: no row 
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Literal
 
 import numpy as np
@@ -26,12 +27,18 @@ NEGATIONS = "no not never none nobody nothing neither nor cannot without unable"
 
 
 def _tokens(
-    texts: pl.DataFrame, text: str, *, cased: bool, figures: frozenset[str]
+    texts: pl.DataFrame,
+    text: str,
+    *,
+    cased: bool,
+    figures: frozenset[str],
+    units: Mapping[str, str],
 ) -> pl.DataFrame:
-    """(`text_hash`, `cased`, `word`, `figure`, `name`, `negation`): each content word of each
-    distinct text in order, `word` the 64-bit hash of its stem (figures whole: a word with a
-    digit or one of `figures`), `cased` as written; without `cased` (truths: names are not
-    looked for there), all lower-cased, in no set order.
+    """(`text_hash`, `cased`, `word`, `figure`, `numeric`, `unit`, `name`, `negation`): each
+    content word of each distinct text in order, `word` the 64-bit hash of its stem (figures
+    whole: a word with a digit, `numeric`, or one of `figures`; a form of `units` read as its
+    unit, `unit`), `cased` as written; without `cased` (truths: names are not looked for
+    there), all lower-cased, in no set order.
 
     Each distinct token is read once (case, stop word, stem, figure, name): a context's words
     repeat."""
@@ -55,11 +62,14 @@ def _tokens(
         .unique("token_hash")
         .with_columns(token=pl.col("cased").str.to_lowercase())
         .filter(~token.is_in(list(GROUNDED_STOP_WORDS)))
+        .with_columns(token=token.replace(dict(units)) if units else token)
         .with_columns(stemmed=pl.when(figure).then(token).otherwise(stem(token)))
         .select(
             "token_hash",
             word=pl.col("stemmed").hash(),
             figure=figure,
+            numeric=token.str.contains(r"\d"),
+            unit=token.is_in(sorted(set(units.values()))),
             name=name,
             negation=pl.col("stemmed").is_in(stems),
         )
@@ -148,7 +158,11 @@ def _context_sentences(questions: pl.DataFrame) -> pl.DataFrame:
 
 
 def claim_features(
-    questions: pl.DataFrame, *, figures: frozenset[str], folds_case: bool = False
+    questions: pl.DataFrame,
+    *,
+    figures: frozenset[str],
+    units: Mapping[str, str],
+    folds_case: bool = False,
 ) -> pl.DataFrame:
     """One row per claim of each question (`key`, `claims`, `truths` in), in question order:
     `question_row`, `claim`, `has_words`, `verbatim` (a sentence of the context, with
@@ -156,7 +170,9 @@ def claim_features(
     when the questions carry them), the features
     grounded.feature_columns reads, `n_words`, `evidence` (the best sentence) and `lacks` (the
     claim's words found nowhere in the context). `figures`: the words read as figures besides
-    those with a digit (v7 on: grounded_words.FIGURE_WORDS, with months and weekdays)."""
+    those with a digit (v7 on: grounded_words.FIGURE_WORDS, with months and weekdays);
+    `units`: each unit's forms (v7 on: grounded_words.UNIT_FORMS; empty before), whose swap
+    is `unit_swapped`."""
     questions = questions.with_row_index("question_row")
     carried = {"copy": "copies"} if "copies" in questions.columns else {}  # looked already
     claims = (
@@ -172,8 +188,8 @@ def claim_features(
     if not carried:
         claims = claims.with_columns(copy=_copies(claims, truths, folds_case=folds_case))
     claims = claims.with_columns(verbatim=pl.col("copy").is_not_null())
-    claim_rows = _tokens(claims, "claim", cased=True, figures=figures)
-    truth_rows = _tokens(truths, "truth", cased=False, figures=figures)
+    claim_rows = _tokens(claims, "claim", cased=True, figures=figures, units=units)
+    truth_rows = _tokens(truths, "truth", cased=False, figures=figures, units=units)
     claim_words = (
         claims.select("claim_row", "key", "text_hash", "n_truths")
         .join(_distinct(claim_rows), on="text_hash", maintain_order="left")
@@ -216,6 +232,8 @@ def claim_features(
         found_weight=pl.col("weight").filter("found").sum(),
         n_found=pl.col("found").sum(),
         missing_figure=(pl.col("figure") & ~pl.col("found")).sum(),
+        missing_unit=(pl.col("unit") & ~pl.col("found")).any(),
+        number_found=(pl.col("numeric") & pl.col("found")).any(),
         missing_name=(pl.col("name") & ~pl.col("found")).sum(),
         claim_negated=pl.col("negation").any(),
         lacks=pl.col("cased").filter(~pl.col("found")),
@@ -226,7 +244,8 @@ def claim_features(
     hits = hits.with_columns(weight=claim_words["weight"].gather(hits["claim_word"]))
     best = _best(hits, "cov_best_weight")
     second = _second(hits, best, claims.height, claim_words.height)
-    rivals = _rival_figures(best, truths, truth_rows, claim_words)
+    rivals = _rivals(best, truths, truth_rows, claim_words, "figure")
+    rival_units = _rivals(best, truths, truth_rows, claim_words, "unit")
     negated = truth_tokens.filter("negation")["text_hash"].unique().implode()
     # truth_row is the truths' row index: a gather, not a join
     truth_negated = truths.select(pl.col("text_hash").is_in(negated)).to_series()
@@ -235,6 +254,7 @@ def claim_features(
         .join(best, on="claim_row", how="left", maintain_order="left")
         .join(second, on="claim_row", how="left", maintain_order="left")
         .join(rivals, on="claim_row", how="left", maintain_order="left")
+        .join(rival_units, on="claim_row", how="left", maintain_order="left", suffix="_unit")
     )
     joined = joined.with_columns(
         truth_negated=truth_negated.gather(joined["truth_row"].cast(pl.UInt32))
@@ -262,7 +282,12 @@ def claim_features(
         .otherwise(pl.col("cov_second_weight") / total)
         .fill_null(0.0),
         missing_figure=pl.when(verbatim).then(0).otherwise(pl.col("missing_figure").fill_null(0)),
-        rival_figure=~verbatim & (pl.col("rival_figures").fill_null(0) > 0),
+        rival_figure=~verbatim & (pl.col("rivals").fill_null(0) > 0),
+        # a number of the context with a unit it lacks, where the best sentence has another
+        unit_swapped=~verbatim
+        & pl.col("missing_unit").fill_null(False)
+        & pl.col("number_found").fill_null(False)
+        & (pl.col("rivals_unit").fill_null(0) > 0),
         missing_name=pl.when(verbatim).then(0).otherwise(pl.col("missing_name").fill_null(0)),
         negation=~verbatim
         & pl.col("truth_row").is_not_null()
@@ -274,12 +299,16 @@ def claim_features(
     )
 
 
-def _rival_figures(
-    best: pl.DataFrame, truths: pl.DataFrame, truth_rows: pl.DataFrame, claim_words: pl.DataFrame
+def _rivals(
+    best: pl.DataFrame,
+    truths: pl.DataFrame,
+    truth_rows: pl.DataFrame,
+    claim_words: pl.DataFrame,
+    kind: Literal["figure", "unit"],
 ) -> pl.DataFrame:
-    """Per claim, the figures of its best sentence that the claim does not hold (`5` of
-    "paid within 5 days" against "within 9 days"): `claim_row`, `rival_figures`."""
-    figures = truth_rows.filter("figure").select("text_hash", "word").unique()
+    """Per claim, the figures (or units) of its best sentence that the claim does not hold
+    (`5` of "paid within 5 days" against "within 9 days"): `claim_row`, `rivals`."""
+    figures = truth_rows.filter(kind).select("text_hash", "word").unique()
     # Only a claim's words that are some sentence's figure can match one: a far smaller side.
     held = claim_words.select("claim_row", "word").filter(
         pl.col("word").is_in(figures["word"].implode())
@@ -291,7 +320,7 @@ def _rival_figures(
         .join(figures, on="text_hash")
         .join(held, on=["claim_row", "word"], how="anti")
         .group_by("claim_row")
-        .agg(rival_figures=pl.len())
+        .agg(rivals=pl.len())
     )
 
 

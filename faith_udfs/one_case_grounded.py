@@ -166,44 +166,74 @@ class Word:
     figure: bool
     name: bool
     negation: bool
+    numeric: bool = False
+    unit: bool = False
+
+
+# A judge's unit forms as a hashable key of the caches below (a frozenset caches its hash).
+Units = frozenset[tuple[str, str]]
+NO_UNITS: Units = frozenset()
+
+
+@cache
+def _unit_of(units: Units) -> dict[str, str]:
+    return dict(units)
 
 
 @lru_cache(maxsize=2**16)  # a log's words repeat; a pure function of the written token
-def _token(cased: str, figures: frozenset[str]) -> Word | None:
+def _token(cased: str, figures: frozenset[str], units: Units = NO_UNITS) -> Word | None:
     token = cased.lower()
     if token in GROUNDED_STOP_WORDS:
         return None
+    unit_of = _unit_of(units)
+    token = unit_of.get(token, token)
     figure = bool(_DIGIT.search(token)) or token in figures
     upper = cased[0].isupper() and not (cased.isalpha() and cased.isupper())
     stemmed = token if figure else stem(token)
-    return Word(stemmed, cased, figure, upper and not figure, stemmed in _NEGATION_STEMS)
+    return Word(
+        stemmed,
+        cased,
+        figure,
+        upper and not figure,
+        stemmed in _NEGATION_STEMS,
+        numeric=bool(_DIGIT.search(token)),
+        unit=token in unit_of.values(),
+    )
 
 
 @lru_cache(maxsize=2**12)
-def claim_words(claim: str, figures: frozenset[str]) -> tuple[Word, ...]:
+def claim_words(claim: str, figures: frozenset[str], units: Units = NO_UNITS) -> tuple[Word, ...]:
     """A claim's distinct words in order (`_tokens(cased=True)`, then `_distinct`); `figures`:
     the words read as figures besides those with a digit (the judge's `figure_words`)."""
     raw = _NOT.sub(" not", claim).lstrip(WHITE_SPACE)
     raw = raw[:1].lower() + raw[1:]  # the first word's capital is the sentence's
     seen: dict[str, Word] = {}
     for cased in _WORD.findall(raw):
-        word = _token(cased, figures)
+        word = _token(cased, figures, units)
         if word is not None and word.word not in seen:
             seen[word.word] = word
     return tuple(seen.values())
 
 
 @lru_cache(maxsize=2**12)  # a knowledge base's passages, hence sentences, repeat
-def truth_words(truth: str, figure_words: frozenset[str]) -> tuple[frozenset[str], frozenset[str]]:
-    """A truth's word stems and the stems of its figures (`_tokens(cased=False)`)."""
-    words, figures = set(), set()
+def truth_words(
+    truth: str, figure_words: frozenset[str], units: Units = NO_UNITS
+) -> tuple[frozenset[str], frozenset[str], frozenset[str]]:
+    """A truth's word stems, the stems of its figures and of its units (`_tokens(cased=False)`)."""
+    words, figures, unit_words = set(), set(), set()
     for cased in _WORD.findall(_NOT.sub(" not", truth).lstrip(WHITE_SPACE).lower()):
-        word = _token(cased, figure_words)
+        word = _token(cased, figure_words, units)
         if word is not None:
             words.add(word.word)
             if word.figure:
                 figures.add(word.word)
-    return frozenset(words), frozenset(figures)
+            if word.unit:
+                unit_words.add(word.word)
+    return frozenset(words), frozenset(figures), frozenset(unit_words)
+
+
+# A truth's stems, its figures' and its units' (truth_words).
+TruthWords = tuple[frozenset[str], frozenset[str], frozenset[str]]
 
 
 @cache
@@ -218,16 +248,16 @@ def grounded_verdicts(judge: Judge, claims: list[str], truths: list[str]) -> lis
     this twin computes (the batch path then runs)."""
     if not isinstance(judge, GroundedJudge) or not _same_features(frozenset(judge.weights)):
         return None
-    figures = judge.figure_words
-    of_truth = {truth: truth_words(truth, figures) for truth in truths}
+    figures, units = judge.figure_words, frozenset(judge.unit_forms.items())
+    of_truth = {truth: truth_words(truth, figures, units) for truth in truths}
     rows = [of_truth[truth] for truth in truths]
-    negated = {t: any(w in _NEGATION_STEMS for w in ws) for t, (ws, _) in of_truth.items()}
+    negated = {t: any(w in _NEGATION_STEMS for w in ws) for t, (ws, *_) in of_truth.items()}
     n = len(truths)
     verbatim_texts = set(truths)
     per_claim = []
     for claim in claims:
-        words = claim_words(claim, figures)
-        spread = [sum(1 for ws, _ in rows if w.word in ws) for w in words]
+        words = claim_words(claim, figures, units)
+        spread = [sum(1 for ws, *_ in rows if w.word in ws) for w in words]
         weights = [round(math.log(1.0 + (n + 1) / (s + 1)) * _UNIT) for s in spread]
         per_claim.append((claim, words, spread, weights))
     pairs = [p for *_, spread, weights in per_claim for p in zip(weights, spread, strict=True)]
@@ -286,7 +316,7 @@ def _support(  # noqa: PLR0917 - one claim's columns of claim_features
     spread: list[int],
     weights: list[int],
     truths: list[str],
-    rows: list[tuple[frozenset[str], frozenset[str]]],
+    rows: list[TruthWords],
     negated: dict[str, bool],
     answer_cov: float,
     answer_found: float,
@@ -301,7 +331,7 @@ def _support(  # noqa: PLR0917 - one claim's columns of claim_features
         cov_all = cov_best = 1.0
         cov_second = 0.0
         missing_figure = missing_name = 0
-        rival = negation = False
+        rival = negation = unit_swapped = False
         evidence, lacks = claim, []
     else:
         cov_all = sum(w for w, f in zip(weights, found, strict=True) if f) / total if words else 0.0
@@ -311,12 +341,15 @@ def _support(  # noqa: PLR0917 - one claim's columns of claim_features
         cov_second = _best_row(rows, lacked)[1] / total if words else 0.0
         missing_figure = sum(1 for w, f in zip(words, found, strict=True) if w.figure and not f)
         missing_name = sum(1 for w, f in zip(words, found, strict=True) if w.name and not f)
+        missing_unit = any(w.unit and not f for w, f in zip(words, found, strict=True))
+        number_found = any(w.numeric and f for w, f in zip(words, found, strict=True))
         if best_row is None:
-            rival = negation = False
+            rival = negation = unit_swapped = False
             evidence = None
         else:
             held = {w.word for w in words}
             rival = bool(rows[best_row][1] - held)
+            unit_swapped = missing_unit and number_found and bool(rows[best_row][2] - held)
             claim_negated = any(w.negation for w in words)
             negation = claim_negated != negated[truths[best_row]]
             evidence = truths[best_row]
@@ -338,7 +371,7 @@ def _support(  # noqa: PLR0917 - one claim's columns of claim_features
     for name in FEATURES:
         if name in weighing:  # an older rules version weighs fewer features
             z += weighing[name] * features[name]
-    contradicted = (negation or (missing_figure > 0 and rival)) and cov_best >= (
+    contradicted = (negation or (missing_figure > 0 and rival) or unit_swapped) and cov_best >= (
         CONTRADICTION_COVERAGE
     )
     if verbatim:
@@ -352,16 +385,14 @@ def _support(  # noqa: PLR0917 - one claim's columns of claim_features
     return support, evidence, lacks
 
 
-def _best_row(
-    rows: list[tuple[frozenset[str], frozenset[str]]], stems: list[tuple[str, int]]
-) -> tuple[int | None, int]:
+def _best_row(rows: list[TruthWords], stems: list[tuple[str, int]]) -> tuple[int | None, int]:
     """The truth row holding the most weight of `stems` (each claim word's stem and weight),
     and that weight: claim_features' `_best` of all the claim's words, and its `_second` of
     those the best sentence lacks."""
     best_row, best_weight = None, 0
     if not stems:
         return best_row, best_weight
-    for row, (ws, _) in enumerate(rows):
+    for row, (ws, *_) in enumerate(rows):
         hit = sum(w for word, w in stems if word in ws)
         if hit > best_weight:  # the lowest row on a tie; a row with no hit is no candidate
             best_row, best_weight = row, hit

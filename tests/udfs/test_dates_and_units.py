@@ -1,6 +1,7 @@
 """grounded-v7 (issue 20): a month's or a weekday's name is a figure, so a date swapped for
-another of the best sentence is a contradiction, as a swapped number is; v6 read it as a name,
-and a long claim's other words carried it past the cut-off."""
+another of the best sentence is a contradiction, as a swapped number is; and so is a number of
+the context given with another unit than its best sentence's ("5 weeks" for "5 days"). v6 read
+them as words, and a long claim's other words carried it past the cut-off."""
 
 from __future__ import annotations
 
@@ -20,6 +21,8 @@ INVOICE = (
 )
 HOURS = "The store is open Monday to Friday from 9 am to 6 pm. It is closed on public holidays."
 REFUND = "Your refund was issued on Oct 3 and reaches your card within 5 working days."
+REFUND_TIME = "Refunds for order A17 are paid to your card within 5 working days of the return."
+PLAN = "The premium plan costs 20 euros per year and includes phone support."
 # (answer, context, v6's verdict, the word v7 finds nowhere in the context)
 SWAPS = [
     (
@@ -35,6 +38,19 @@ SWAPS = [
         "yes",
         "Nov",
     ),
+    (
+        "Refunds for order A17 are paid to your card within 5 weeks of the return.",
+        REFUND_TIME,
+        "yes",
+        "weeks",
+    ),
+    (
+        "Invoice INV-2026-7491 for 578.31 dollars was issued on 12 January.",
+        INVOICE,
+        "yes",
+        "dollars",
+    ),
+    ("The premium plan costs 20 euros per month and includes phone support.", PLAN, "yes", "month"),
 ]
 
 
@@ -54,7 +70,7 @@ def test_a_swapped_date_is_a_contradiction_and_is_what_the_context_lacks(
 ) -> None:
     verdict, support, lacks = judged(answer, context, GroundedJudge())
     assert (verdict, lacks) == ("no", [lacked])
-    assert support < 0.25  # halved: the best sentence gives another date in its place
+    assert support < 0.4  # halved: the best sentence gives another date or unit in its place
     old_verdict, old_support, _ = judged(answer, context, GroundedV6Judge())
     assert old_verdict == v6
     assert support < old_support
@@ -78,6 +94,12 @@ def test_a_swapped_date_is_a_contradiction_and_is_what_the_context_lacks(
             "Unworn shoes can be returned within 30 days of delivery.",
         ),
         ("Jan Novak leads the billing team.", "Jan Novak leads the billing team since March 2024."),
+        # a unit with no number, or in other words: no swap ("a week" is "7 days")
+        (
+            "Refunds are paid within a week of the return.",
+            "Refunds are paid within 7 days of the return.",
+        ),
+        ("Shipping is free on orders over 50 euros.", "Shipping is free on orders over €50."),
     ],
 )
 def test_a_date_the_context_holds_and_the_modal_may_judge_as_under_v6(
@@ -87,7 +109,17 @@ def test_a_date_the_context_holds_and_the_modal_may_judge_as_under_v6(
     assert judged(answer, context, GroundedJudge())[0] == "yes"
 
 
-def test_the_batch_path_reads_the_dates_as_the_one_case_path_does() -> None:
+def test_a_unit_in_another_form_is_the_same_unit() -> None:
+    """v7 reads "30 days" and "a 30-day window" alike (v6 missed "days", a rare word there)."""
+    answer = "You can return items within 30 days for a full refund."
+    context = "We offer a 30-day return window with a full refund."
+    assert judged(answer, context, GroundedV6Judge())[0] == "no"
+    verdict, support, lacks = judged(answer, context, GroundedJudge())
+    assert (verdict, lacks) == ("yes", None)
+    assert support > judged(answer, context, GroundedV6Judge())[1]
+
+
+def test_the_batch_path_reads_dates_and_units_as_the_one_case_path_does() -> None:
     answers = [a for a, *_ in SWAPS]
     cases = pl.DataFrame(
         {
@@ -106,11 +138,12 @@ def test_the_bench_prints_v6_passing_and_v7_failing_the_swaps(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.syspath_prepend(str(ROOT / "bench"))
-    import dates_as_figures
+    import dates_and_units
 
-    assert dates_as_figures.main(["--devsets", str(tmp_path)]) == 0
+    assert dates_and_units.main(["--devsets", str(tmp_path)]) == 0
     out = capsys.readouterr().out
     assert "v6 yes (0.593)    v7 no (0.220)     Invoice INV-2026-7491" in out
+    assert "v6 yes (0.753)    v7 no (0.377)     Refunds for order A17 are paid" in out
     # the bundled sample's answers with a swapped month, every one of which v6 passed
     assert "data/sample/cases.parquet: 24 claims whose verdict v7 changes" in out
     assert "│ yes ┆ no  ┆ Order R61610 shipped on 26 April by GLS." in out

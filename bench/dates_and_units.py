@@ -1,13 +1,15 @@
 """Bench (not a test): what grounded-v7 changes against grounded-v6 (issue 20;
-docs/judge-quality.md#v7-dates-are-figures): month and weekday names read as figures.
+docs/judge-quality.md#v7-dates-and-units): month and weekday names read as figures, and a
+number's unit swapped for another a contradiction.
 
-    python bench/dates_as_figures.py [--devsets DIR]     # ~10 s
+    python bench/dates_and_units.py [--devsets DIR]     # ~10 s
 
-Prints, for each date swap below and one true claim of each kind, v6's and v7's verdict and
-support; then the claims of the bundled sample (data/sample/cases.parquet) whose verdict v7
-changes, each with what it lacks and its best sentence; then, per present dev set, how many
-cases' `success` and `score` differ between the two, and each judge's balanced accuracy and ROC
-AUC of `score` (bench/judge_quality.py's figures). Absent dev sets: the examples and the sample.
+Prints, for each date and unit swap below and the true claims beside them, v6's and v7's
+verdict and support; then the claims of the bundled sample (data/sample/cases.parquet) whose
+verdict v7 changes, each with what it lacks and its best sentence; then, per present dev set,
+how many cases' `success` and `score` differ between the two, and each judge's balanced
+accuracy and ROC AUC of `score` (bench/judge_quality.py's figures). Absent dev sets: the
+examples and the sample.
 """
 
 from __future__ import annotations
@@ -33,8 +35,9 @@ from faith_udfs.grounded import GroundedV6Judge
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLE = ROOT / "data" / "sample" / "cases.parquet"
 
-# (answer, context): swaps of a month, a weekday and a month's abbreviation, then claims the
-# context does say, with a month, a weekday and the modal "may" (which v7 leaves a word).
+# (answer, context): swaps of a month, a weekday, a month's abbreviation and of three units,
+# then claims the context does say, with a month, a weekday, the modal "may" (which v7 leaves a
+# word) and a unit in other words.
 EXAMPLES = (
     (
         "Invoice INV-2026-7491 for 578.31 euros was issued on 12 November.",
@@ -50,6 +53,18 @@ EXAMPLES = (
         "Your refund was issued on Oct 3 and reaches your card within 5 working days.",
     ),
     (
+        "Refunds for order A17 are paid to your card within 5 weeks of the return.",
+        "Refunds for order A17 are paid to your card within 5 working days of the return.",
+    ),
+    (
+        "Invoice INV-2026-7491 for 578.31 dollars was issued on 12 January.",
+        "Invoice INV-2026-7491 for 578.31 euros was issued on 12 January.",
+    ),
+    (
+        "The premium plan costs 20 euros per month and includes phone support.",
+        "The premium plan costs 20 euros per year and includes phone support.",
+    ),
+    (
         "Our offices close on 1 May for the holiday.",
         "Our offices close on 1 May for the holiday and reopen the next day.",
     ),
@@ -61,6 +76,14 @@ EXAMPLES = (
     (
         "You may return unworn shoes within 30 days.",
         "Unworn shoes can be returned within 30 days of delivery.",
+    ),
+    (
+        "You can return items within 30 days for a full refund.",
+        "We offer a 30-day return window with a full refund.",
+    ),
+    (
+        "Refunds are paid within a week of the return.",
+        "Refunds are paid within 7 days of the return.",
     ),
 )
 

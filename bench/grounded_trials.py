@@ -45,6 +45,7 @@ from faith_udfs import MetricConfig, score_cases
 from faith_udfs.grounded import DEFAULT_CUTOFFS, WEIGHTS, contradicted, feature_columns
 from faith_udfs.grounded_features import claim_features
 from faith_udfs.grounded_v2 import V2_CUTOFFS, V2_WEIGHTS
+from faith_udfs.word_rules import V7_WORD_RULES
 
 SPLIT = "\x1f"
 # Cut before these (the word stays with the piece after): clauses, then participles,
@@ -85,9 +86,7 @@ def questions(root: Path) -> pl.DataFrame:
 def claim_table(asked: pl.DataFrame) -> pl.DataFrame:
     """One row per claim: fit_grounded's columns (features under their model names) plus
     `claim`, `question_row`, `n_truths`, `lacks`, `missing` (words found nowhere)."""
-    features = claim_features(
-        asked.select("key", "claims", "truths"), figures=words.FIGURE_WORDS, units=words.UNIT_FORMS
-    )
+    features = claim_features(asked.select("key", "claims", "truths"), rules=V7_WORD_RULES)
     meta = asked.select(
         "set", "case_id", "faithful", "document", n_truths=pl.col("truths").list.len()
     )

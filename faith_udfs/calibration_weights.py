@@ -69,9 +69,7 @@ def claim_feature_rows(
     if not judge.asked:
         return _no_rows()
     questions = pl.concat(judge.asked)
-    features = claim_features(
-        questions, figures=judge.figure_words, units=judge.unit_forms, folds_case=judge.folds_case
-    )
+    features = claim_features(questions, rules=judge.word_rules, folds_case=judge.folds_case)
     features = features.with_columns(
         question_key=questions["key"].gather(features["question_row"]),
         claim_index=pl.int_range(pl.len(), dtype=pl.Int32).over("question_row"),

@@ -31,7 +31,7 @@ stay selectable for their series.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from dataclasses import replace
 
 import polars as pl
@@ -57,10 +57,7 @@ from faith_udfs.grounded_v1 import GroundedV1Judge, per_question
 from faith_udfs.grounded_v2 import GROUNDED_V2_RULES_VERSION, V2_CUTOFFS, V2_WEIGHTS
 from faith_udfs.grounded_words import (
     COURTESY_PATTERN,
-    FIGURE_WORDS,
-    NUMBER_WORDS,
     PLEASANTRY_PATTERN,
-    UNIT_FORMS,
     is_claim,
     without_interjection,
     without_lead_in,
@@ -69,6 +66,7 @@ from faith_udfs.grounded_words import (
 from faith_udfs.judges import Judge
 from faith_udfs.lexical import OfflineJudge, verdict_reason
 from faith_udfs.sentences import split_sentences
+from faith_udfs.word_rules import NUMBER_RULES, V7_WORD_RULES, WordRules
 
 # Bump when a rule, weight or cut-off changes a verdict: a new version is a new config series.
 GROUNDED_RULES_VERSION = "grounded-v7"
@@ -164,9 +162,12 @@ def support_expr(weights: dict[str, float]) -> pl.Expr:
 def contradicted() -> pl.Expr:
     """A sentence of the context that says the claim (CONTRADICTION_COVERAGE of its weight)
     with the other polarity, another figure in place of the claim's or (v7 on) another unit
-    beside the claim's number: it says otherwise."""
+    beside the claim's number or the other side of an opposite pair ("after" for "before"):
+    it says otherwise."""
     figure_swapped = (pl.col("missing_figure") > 0) & pl.col("rival_figure")
-    other = pl.col("negation") | figure_swapped | pl.col("unit_swapped")
+    other = (
+        pl.col("negation") | figure_swapped | pl.col("unit_swapped") | pl.col("opposite_swapped")
+    )
     return other & (pl.col("cov_best") >= CONTRADICTION_COVERAGE)
 
 
@@ -189,12 +190,11 @@ class GroundedJudge(OfflineJudge):
     # (what the cut leaves of "Yes, order A17 shipped ...") is a copy of it, as the sentence
     # itself is: `yes` with support 1 (v5 weighed its words: 0.837).
     folds_case = True
-    # v7 on: month and weekday names are figures (a date swapped for another is a
-    # contradiction); before, names.
-    figure_words: frozenset[str] = FIGURE_WORDS
-    # v7 on: units read as one form each, and a number of the context with another unit than
-    # its best sentence's ("5 weeks" where it says "5 days") is a contradiction; before, words.
-    unit_forms: Mapping[str, str] = UNIT_FORMS
+    # v7 on (word_rules.py): month and weekday names are figures, units are read one form
+    # each, and a date, a number's unit or one side of an opposite pair in place of its best
+    # sentence's ("12 November", "5 weeks", "after 2 pm" where it says "12 January", "5 days",
+    # "before 2 pm") is a contradiction; before, all of them were words.
+    word_rules: WordRules = V7_WORD_RULES
     # The rules version's fitted numbers (a subclass of an older version has its own).
     weights: dict[str, float] = WEIGHTS
     default_cutoffs: Cutoffs = DEFAULT_CUTOFFS
@@ -275,12 +275,7 @@ class GroundedJudge(OfflineJudge):
             .otherwise(pl.lit("no"))
         )
         judged = (
-            claim_features(
-                questions,
-                figures=self.figure_words,
-                units=self.unit_forms,
-                folds_case=self.folds_case,
-            )
+            claim_features(questions, rules=self.word_rules, folds_case=self.folds_case)
             .with_columns(support=support_expr(self.weights))
             .with_columns(verdict=verdict)
             .with_columns(
@@ -309,11 +304,11 @@ def copied_verdicts(questions: pl.DataFrame) -> pl.DataFrame:
 
 class GroundedV6Judge(GroundedJudge):
     """The grounded judge of rules `grounded-v6`: v7 with month and weekday names read as
-    names, not figures; its own numbers (V6_WEIGHTS), and a v6 calibration's cut-offs apply."""
+    names, units and opposites as words (word_rules.NUMBER_RULES); its own numbers
+    (V6_WEIGHTS), and a v6 calibration's cut-offs apply."""
 
     rules_version = GROUNDED_V6_RULES_VERSION
-    figure_words = NUMBER_WORDS
-    unit_forms: Mapping[str, str] = {}
+    word_rules = NUMBER_RULES
     weights = V6_WEIGHTS
     default_cutoffs = V6_CUTOFFS
 

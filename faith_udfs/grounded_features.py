@@ -10,7 +10,6 @@ counted apart. All of it is joins and group-bys over (claim, word) rows: no row 
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import Literal
 
 import numpy as np
@@ -19,6 +18,7 @@ import polars as pl
 from faith_udfs.grounded_words import GROUNDED_STOP_WORDS, stem
 from faith_udfs.lexical import pair_key
 from faith_udfs.list_rows import as_lists
+from faith_udfs.word_rules import WordRules, opposite_swapped
 from faith_udfs.words import WORD_SEPARATOR, normalized
 
 # Integer weight units: sums are exact in any order, so a batch and a case alone agree.
@@ -26,18 +26,11 @@ _UNIT = 2**16
 NEGATIONS = "no not never none nobody nothing neither nor cannot without unable".split()
 
 
-def _tokens(
-    texts: pl.DataFrame,
-    text: str,
-    *,
-    cased: bool,
-    figures: frozenset[str],
-    units: Mapping[str, str],
-) -> pl.DataFrame:
+def _tokens(texts: pl.DataFrame, text: str, *, cased: bool, rules: WordRules) -> pl.DataFrame:
     """(`text_hash`, `cased`, `word`, `figure`, `numeric`, `unit`, `name`, `negation`): each
     content word of each distinct text in order, `word` the 64-bit hash of its stem (figures
-    whole: a word with a digit, `numeric`, or one of `figures`; a form of `units` read as its
-    unit, `unit`), `cased` as written; without `cased` (truths: names are not looked for
+    whole: a word with a digit, `numeric`, or one of the rules' figures; a form of a unit read
+    as its unit, `unit`), `cased` as written; without `cased` (truths: names are not looked for
     there), all lower-cased, in no set order.
 
     Each distinct token is read once (case, stop word, stem, figure, name): a context's words
@@ -53,7 +46,7 @@ def _tokens(
         .with_columns(token_hash=pl.col("cased").hash())
     )
     token = pl.col("token")
-    figure = token.str.contains(r"\d") | token.is_in(sorted(figures))
+    figure = token.str.contains(r"\d") | token.is_in(sorted(rules.figures))
     written = pl.col("cased")
     name = written.str.contains(r"^\p{Lu}") & ~written.str.contains(r"^\p{Lu}+$") & ~figure
     stems = pl.select(stem(pl.lit(pl.Series(NEGATIONS)))).to_series().to_list()
@@ -62,14 +55,14 @@ def _tokens(
         .unique("token_hash")
         .with_columns(token=pl.col("cased").str.to_lowercase())
         .filter(~token.is_in(list(GROUNDED_STOP_WORDS)))
-        .with_columns(token=token.replace(dict(units)) if units else token)
+        .with_columns(token=token.replace(rules.unit_of) if rules.units else token)
         .with_columns(stemmed=pl.when(figure).then(token).otherwise(stem(token)))
         .select(
             "token_hash",
             word=pl.col("stemmed").hash(),
             figure=figure,
             numeric=token.str.contains(r"\d"),
-            unit=token.is_in(sorted(set(units.values()))),
+            unit=token.is_in(sorted(rules.unit_names)),
             name=name,
             negation=pl.col("stemmed").is_in(stems),
         )
@@ -158,21 +151,16 @@ def _context_sentences(questions: pl.DataFrame) -> pl.DataFrame:
 
 
 def claim_features(
-    questions: pl.DataFrame,
-    *,
-    figures: frozenset[str],
-    units: Mapping[str, str],
-    folds_case: bool = False,
+    questions: pl.DataFrame, *, rules: WordRules, folds_case: bool = False
 ) -> pl.DataFrame:
     """One row per claim of each question (`key`, `claims`, `truths` in), in question order:
     `question_row`, `claim`, `has_words`, `verbatim` (a sentence of the context, with
     `folds_case` but for its first letter's case: question_copies, whose `copies` it reads
     when the questions carry them), the features
     grounded.feature_columns reads, `n_words`, `evidence` (the best sentence) and `lacks` (the
-    claim's words found nowhere in the context). `figures`: the words read as figures besides
-    those with a digit (v7 on: grounded_words.FIGURE_WORDS, with months and weekdays);
-    `units`: each unit's forms (v7 on: grounded_words.UNIT_FORMS; empty before), whose swap
-    is `unit_swapped`."""
+    claim's words found nowhere in the context). `rules`: what the rules version reads as
+    figures, units and opposites (word_rules.py), whose swaps are `figure_swapped`,
+    `unit_swapped` and `opposite_swapped`."""
     questions = questions.with_row_index("question_row")
     carried = {"copy": "copies"} if "copies" in questions.columns else {}  # looked already
     claims = (
@@ -188,8 +176,8 @@ def claim_features(
     if not carried:
         claims = claims.with_columns(copy=_copies(claims, truths, folds_case=folds_case))
     claims = claims.with_columns(verbatim=pl.col("copy").is_not_null())
-    claim_rows = _tokens(claims, "claim", cased=True, figures=figures, units=units)
-    truth_rows = _tokens(truths, "truth", cased=False, figures=figures, units=units)
+    claim_rows = _tokens(claims, "claim", cased=True, rules=rules)
+    truth_rows = _tokens(truths, "truth", cased=False, rules=rules)
     claim_words = (
         claims.select("claim_row", "key", "text_hash", "n_truths")
         .join(_distinct(claim_rows), on="text_hash", maintain_order="left")
@@ -296,6 +284,10 @@ def claim_features(
         lacks=pl.when(verbatim)
         .then(pl.lit([], dtype=pl.List(pl.String)))
         .otherwise(pl.col("lacks").fill_null(pl.lit([], dtype=pl.List(pl.String)))),
+        # one side of an opposite pair where the best sentence says the other (v7 on)
+        opposite_swapped=~verbatim & opposite_swapped(pl.col("claim"), pl.lit(evidence), rules)
+        if rules.opposites
+        else pl.lit(False),
     )
 
 

@@ -27,34 +27,6 @@ NUMBER_WORDS = frozenset(
     hundred hundreds thousand thousands million millions billion billions trillion dozen
     twice half""".split()
 )
-# v7: the names of months (and their abbreviations) and of weekdays are figures too, so a date
-# swapped for another of the best sentence ("12 November" where it says "12 January", "open
-# Monday to Saturday" where it says "to Friday") is a contradiction, as a swapped number is; v6
-# read them as names, which a long claim's other words carried past the cut-off. Left out:
-# "may" (a claim's modal verb, most often: "You may return it within 30 days." lost its `yes`),
-# "mar", "sat" and "sun" (words of their own).
-DATE_WORDS = frozenset(
-    """january february march april june july august september october november december
-    jan feb apr jun jul aug sep sept oct nov dec
-    monday tuesday wednesday thursday friday saturday sunday""".split()
-)
-FIGURE_WORDS = NUMBER_WORDS | DATE_WORDS
-# v7: units of time, money, weight, length and data, each form read as its first ("weeks" ->
-# "week", "eur" -> "euro"), so "30 days" meets "a 30-day window". A claim that holds a number of
-# the context yet a unit the context lacks, where its best sentence holds another unit ("5
-# weeks" where it says "5 working days", "578.31 dollars" where "578.31 euros"), is contradicted
-# (grounded_features: `unit_swapped`). Left out: "min", "m", "g" (words or letters too),
-# "second" (an ordinal more often) and "cent" ("5 per cent" is "5 percent").
-UNIT_FORMS: dict[str, str] = {
-    form: forms.split()[0]
-    for forms in """day days|week weeks|month months|year years|hour hours hr hrs|minute minutes
-    mins|euro euros eur|dollar dollars usd|pound pounds gbp|kg kilo kilos kilogram kilograms|gram
-    grams|lb lbs|km kilometre kilometres kilometer kilometers|mile miles|metre metres meter
-    meters|cm centimetre centimetres centimeter centimeters|mm|percent|gb gigabyte gigabytes|mb
-    megabyte megabytes|tb terabyte terabytes""".split("|")
-    for form in forms.split()
-}
-UNITS = frozenset(UNIT_FORMS.values())
 
 # Sentences that claim nothing about the world: refusals and remarks about the answer itself.
 # Matched case-insensitively on the normalised sentence.

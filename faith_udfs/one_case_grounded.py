@@ -41,6 +41,7 @@ from faith_udfs.grounded_words import (
 )
 from faith_udfs.judges import Judge
 from faith_udfs.one_case_rules import WHITE_SPACE, Verdict, sentences, verdict_reason
+from faith_udfs.word_rules import WordRules, says_opposite
 from faith_udfs.words import WORD_PATTERN
 
 _LEAD_IN = re.compile(LEAD_IN_PATTERN)
@@ -170,24 +171,17 @@ class Word:
     unit: bool = False
 
 
-# A judge's unit forms as a hashable key of the caches below (a frozenset caches its hash).
-Units = frozenset[tuple[str, str]]
-NO_UNITS: Units = frozenset()
-
-
-@cache
-def _unit_of(units: Units) -> dict[str, str]:
-    return dict(units)
+# A truth's stems, its figures' and its units' (truth_words).
+TruthWords = tuple[frozenset[str], frozenset[str], frozenset[str]]
 
 
 @lru_cache(maxsize=2**16)  # a log's words repeat; a pure function of the written token
-def _token(cased: str, figures: frozenset[str], units: Units = NO_UNITS) -> Word | None:
+def _token(cased: str, rules: WordRules) -> Word | None:
     token = cased.lower()
     if token in GROUNDED_STOP_WORDS:
         return None
-    unit_of = _unit_of(units)
-    token = unit_of.get(token, token)
-    figure = bool(_DIGIT.search(token)) or token in figures
+    token = rules.unit_of.get(token, token)
+    figure = bool(_DIGIT.search(token)) or token in rules.figures
     upper = cased[0].isupper() and not (cased.isalpha() and cased.isupper())
     stemmed = token if figure else stem(token)
     return Word(
@@ -197,32 +191,30 @@ def _token(cased: str, figures: frozenset[str], units: Units = NO_UNITS) -> Word
         upper and not figure,
         stemmed in _NEGATION_STEMS,
         numeric=bool(_DIGIT.search(token)),
-        unit=token in unit_of.values(),
+        unit=token in rules.unit_names,
     )
 
 
 @lru_cache(maxsize=2**12)
-def claim_words(claim: str, figures: frozenset[str], units: Units = NO_UNITS) -> tuple[Word, ...]:
-    """A claim's distinct words in order (`_tokens(cased=True)`, then `_distinct`); `figures`:
-    the words read as figures besides those with a digit (the judge's `figure_words`)."""
+def claim_words(claim: str, rules: WordRules) -> tuple[Word, ...]:
+    """A claim's distinct words in order (`_tokens(cased=True)`, then `_distinct`), read by
+    the judge's word rules."""
     raw = _NOT.sub(" not", claim).lstrip(WHITE_SPACE)
     raw = raw[:1].lower() + raw[1:]  # the first word's capital is the sentence's
     seen: dict[str, Word] = {}
     for cased in _WORD.findall(raw):
-        word = _token(cased, figures, units)
+        word = _token(cased, rules)
         if word is not None and word.word not in seen:
             seen[word.word] = word
     return tuple(seen.values())
 
 
 @lru_cache(maxsize=2**12)  # a knowledge base's passages, hence sentences, repeat
-def truth_words(
-    truth: str, figure_words: frozenset[str], units: Units = NO_UNITS
-) -> tuple[frozenset[str], frozenset[str], frozenset[str]]:
+def truth_words(truth: str, rules: WordRules) -> TruthWords:
     """A truth's word stems, the stems of its figures and of its units (`_tokens(cased=False)`)."""
     words, figures, unit_words = set(), set(), set()
     for cased in _WORD.findall(_NOT.sub(" not", truth).lstrip(WHITE_SPACE).lower()):
-        word = _token(cased, figure_words, units)
+        word = _token(cased, rules)
         if word is not None:
             words.add(word.word)
             if word.figure:
@@ -230,10 +222,6 @@ def truth_words(
             if word.unit:
                 unit_words.add(word.word)
     return frozenset(words), frozenset(figures), frozenset(unit_words)
-
-
-# A truth's stems, its figures' and its units' (truth_words).
-TruthWords = tuple[frozenset[str], frozenset[str], frozenset[str]]
 
 
 @cache
@@ -248,15 +236,15 @@ def grounded_verdicts(judge: Judge, claims: list[str], truths: list[str]) -> lis
     this twin computes (the batch path then runs)."""
     if not isinstance(judge, GroundedJudge) or not _same_features(frozenset(judge.weights)):
         return None
-    figures, units = judge.figure_words, frozenset(judge.unit_forms.items())
-    of_truth = {truth: truth_words(truth, figures, units) for truth in truths}
+    rules = judge.word_rules
+    of_truth = {truth: truth_words(truth, rules) for truth in truths}
     rows = [of_truth[truth] for truth in truths]
     negated = {t: any(w in _NEGATION_STEMS for w in ws) for t, (ws, *_) in of_truth.items()}
     n = len(truths)
     verbatim_texts = set(truths)
     per_claim = []
     for claim in claims:
-        words = claim_words(claim, figures, units)
+        words = claim_words(claim, rules)
         spread = [sum(1 for ws, *_ in rows if w.word in ws) for w in words]
         weights = [round(math.log(1.0 + (n + 1) / (s + 1)) * _UNIT) for s in spread]
         per_claim.append((claim, words, spread, weights))
@@ -272,7 +260,7 @@ def grounded_verdicts(judge: Judge, claims: list[str], truths: list[str]) -> lis
         copy = _copy(claim, verbatim_texts, folds_case=judge.folds_case)
         verbatim = copy is not None
         support, evidence, lacks = _support(
-            judge.weights, claim, verbatim, words, spread, weights, truths, rows, negated,
+            judge.weights, rules, claim, verbatim, words, spread, weights, truths, rows, negated,
             answer_cov, answer_found,
         )  # fmt: skip
         if verbatim:
@@ -310,6 +298,7 @@ def _copy(claim: str, sentences: set[str], *, folds_case: bool) -> str | None:
 
 def _support(  # noqa: PLR0917 - one claim's columns of claim_features
     weighing: dict[str, float],
+    rules: WordRules,
     claim: str,
     verbatim: bool,
     words: tuple[Word, ...],
@@ -331,7 +320,7 @@ def _support(  # noqa: PLR0917 - one claim's columns of claim_features
         cov_all = cov_best = 1.0
         cov_second = 0.0
         missing_figure = missing_name = 0
-        rival = negation = unit_swapped = False
+        rival = negation = unit_swapped = opposite = False
         evidence, lacks = claim, []
     else:
         cov_all = sum(w for w, f in zip(weights, found, strict=True) if f) / total if words else 0.0
@@ -344,12 +333,13 @@ def _support(  # noqa: PLR0917 - one claim's columns of claim_features
         missing_unit = any(w.unit and not f for w, f in zip(words, found, strict=True))
         number_found = any(w.numeric and f for w, f in zip(words, found, strict=True))
         if best_row is None:
-            rival = negation = unit_swapped = False
+            rival = negation = unit_swapped = opposite = False
             evidence = None
         else:
             held = {w.word for w in words}
             rival = bool(rows[best_row][1] - held)
             unit_swapped = missing_unit and number_found and bool(rows[best_row][2] - held)
+            opposite = says_opposite(claim, truths[best_row], rules)
             claim_negated = any(w.negation for w in words)
             negation = claim_negated != negated[truths[best_row]]
             evidence = truths[best_row]
@@ -371,9 +361,8 @@ def _support(  # noqa: PLR0917 - one claim's columns of claim_features
     for name in FEATURES:
         if name in weighing:  # an older rules version weighs fewer features
             z += weighing[name] * features[name]
-    contradicted = (negation or (missing_figure > 0 and rival) or unit_swapped) and cov_best >= (
-        CONTRADICTION_COVERAGE
-    )
+    swapped = (missing_figure > 0 and rival) or unit_swapped or opposite
+    contradicted = (negation or swapped) and cov_best >= (CONTRADICTION_COVERAGE)
     if verbatim:
         support = 1.0
     elif cov_all <= 0.0 and answer_found >= GROUNDED_ANSWER:

@@ -16,7 +16,7 @@ from faith_udfs.grounded_v1_support import (
     COMMON_WORD_DAMPING,
     MIN_PART_WORDS,
 )
-from faith_udfs.grounded_words import NEGATIONS, NUMBER_WORDS
+from faith_udfs.grounded_words import NEGATIONS
 from faith_udfs.judges import Judge
 from faith_udfs.one_case_grounded import (
     _LEAD_IN,
@@ -28,6 +28,7 @@ from faith_udfs.one_case_grounded import (
     truth_words,
 )
 from faith_udfs.one_case_rules import WHITE_SPACE, Verdict, sentences, verdict_reason
+from faith_udfs.word_rules import NUMBER_RULES
 
 _CLAUSE = re.compile(CLAUSE_BREAK)
 _NEGATION_STEMS = frozenset(stem(word) for word in NEGATIONS)
@@ -47,7 +48,7 @@ def unit_words(text: str) -> dict[str, tuple[bool, bool]]:
     raw = raw[:1].lower() + raw[1:]
     words: dict[str, tuple[bool, bool]] = {}
     for cased in _WORD.findall(raw):
-        word = _token(cased, NUMBER_WORDS)
+        word = _token(cased, NUMBER_RULES)
         if word is None:
             continue
         specific = word.figure or word.name
@@ -78,7 +79,7 @@ def _coverage(
 
 def grounded_v1_verdicts(_: Judge, claims: list[str], truths: list[str]) -> list[Verdict]:
     """GroundedV1Judge.verdicts of one case."""
-    rows = [truth_words(truth, NUMBER_WORDS)[0] for truth in truths]  # v1 read no dates
+    rows = [truth_words(truth, NUMBER_RULES)[0] for truth in truths]  # v1 read no dates
     negated_truth = [any(w in _NEGATION_STEMS for w in row) for row in rows]
     verbatim_texts = set(truths)
     out: list[Verdict] = []

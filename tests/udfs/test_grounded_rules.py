@@ -33,7 +33,7 @@ from faith_udfs.grounded import (
 from faith_udfs.grounded_features import claim_features
 from faith_udfs.grounded_v1 import GROUNDED_RULES_VERSION as V1
 from faith_udfs.grounded_v1 import GroundedV1Judge
-from faith_udfs.grounded_words import FIGURE_WORDS, UNIT_FORMS
+from faith_udfs.word_rules import V7_WORD_RULES
 from flows.run.pipeline import run_score
 from flows.run.settings import JudgeSettings, ScoreSettings
 from tests.support.builders import case_row, cases, write
@@ -157,9 +157,7 @@ def test_a_claim_that_splices_two_sentences_is_doubted_more_under_v3() -> None:
     questions = pl.DataFrame(
         {"key": [1, 2, 3], "claims": [[spliced], [ANSWERS[0]], [A17[0]]], "truths": [A17] * 3}
     )
-    second = claim_features(questions, figures=FIGURE_WORDS, units=UNIT_FORMS)[
-        "cov_second"
-    ].to_list()
+    second = claim_features(questions, rules=V7_WORD_RULES)["cov_second"].to_list()
     assert second[0] > 0.3  # the refunds sentence holds what the shipping one lacks
     assert second[1:] == [0.0, 0.0]  # one sentence holds it all; a verbatim truth
     (v3,), (v2,) = measured(spliced).verdicts, measured(spliced, GroundedV2Judge()).verdicts

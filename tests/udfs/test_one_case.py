@@ -111,11 +111,12 @@ HANDWRITTEN: list[Case] = [
     ("Yes, order A17 shipped on 3 March [1]. Sure, it arrives tomorrow (Passage 2).", POLICY),
     ("Key facts:\n1. Ok, refunds are paid within 30 days.\n2) Yes!", POLICY),
     ("Okay, thanks! Well, 1. Order A17 shipped [1]. Great - yes.", POLICY),
-    # dates and units: v7 reads months and weekdays as figures, v6 as names; and a number of
-    # the context with another unit is a contradiction
+    # dates, units and opposites: v7 reads months and weekdays as figures, v6 as names; and a
+    # number of the context with another unit, or "after" for "before", is a contradiction
     ("Order A17 shipped on 3 November. Refunds are paid on Friday.", POLICY),
     ("The store is open Monday to Saturday. You may return it in Jan or Feb.", POLICY),
     ("Refunds are paid within 30 weeks. A 30-day window, 3 kg, 5 EUR.", POLICY),
+    ("Order A17 shipped after 3 March. Refunds are paid within at most 30 days.", POLICY),
 ]
 
 
@@ -227,6 +228,13 @@ FRAGMENTS = [
     "days",
     "euros",
     "per month",
+    "before",
+    "after",
+    "over 50",
+    "under",
+    "is closed",
+    "open on",
+    "at least",
     "within 30 days",
     "within 9 days",
     "two",

@@ -1,15 +1,16 @@
 """Bench (not a test): what grounded-v7 changes against grounded-v6 (issue 20;
-docs/judge-quality.md#v7-dates-and-units): month and weekday names read as figures, and a
-number's unit swapped for another a contradiction.
+docs/judge-quality.md#v7-dates-units-and-opposites): month and weekday names read as figures,
+and a number's unit or one side of an opposite pair ("before" for "after") swapped for the
+context's a contradiction.
 
-    python bench/dates_and_units.py [--devsets DIR]     # ~10 s
+    python bench/swapped_words.py [--devsets DIR]     # ~10 s
 
-Prints, for each date and unit swap below and the true claims beside them, v6's and v7's
-verdict and support; then the claims of the bundled sample (data/sample/cases.parquet) whose
+Prints, for each swap below and the true claims beside them, v6's and v7's verdict and
+support; then the claims of the bundled sample (data/sample/cases.parquet) whose
 verdict v7 changes, each with what it lacks and its best sentence; then, per present dev set,
 how many cases' `success` and `score` differ between the two, and each judge's balanced
-accuracy and ROC AUC of `score` (bench/judge_quality.py's figures). Absent dev sets: the
-examples and the sample.
+accuracy and ROC AUC of `score` (bench/judge_quality.py's figures), and the claims whose
+verdict changes with their case's label. Absent dev sets: the examples and the sample.
 """
 
 from __future__ import annotations
@@ -35,9 +36,10 @@ from faith_udfs.grounded import GroundedV6Judge
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLE = ROOT / "data" / "sample" / "cases.parquet"
 
-# (answer, context): swaps of a month, a weekday, a month's abbreviation and of three units,
-# then claims the context does say, with a month, a weekday, the modal "may" (which v7 leaves a
-# word) and a unit in other words.
+# (answer, context): swaps of a month, a weekday, a month's abbreviation, of three units and
+# of three opposites, then claims the context does say, with a month, a weekday, the modal
+# "may" (which v7 leaves a word), a unit in other words and "over" that is no comparison; last,
+# what v7 gets wrong: the same order told the other way round.
 EXAMPLES = (
     (
         "Invoice INV-2026-7491 for 578.31 euros was issued on 12 November.",
@@ -65,6 +67,18 @@ EXAMPLES = (
         "The premium plan costs 20 euros per year and includes phone support.",
     ),
     (
+        "Orders placed after 2 pm ship on the same day.",
+        "Orders placed before 2 pm ship on the same day. Later orders ship the next day.",
+    ),
+    (
+        "Free shipping applies to orders under 50 euros.",
+        "Free shipping applies to orders over 50 euros.",
+    ),
+    (
+        "The Berlin store is closed on Sundays and public holidays.",
+        "The Berlin store is open on Sundays and public holidays.",
+    ),
+    (
         "Our offices close on 1 May for the holiday.",
         "Our offices close on 1 May for the holiday and reopen the next day.",
     ),
@@ -84,6 +98,14 @@ EXAMPLES = (
     (
         "Refunds are paid within a week of the return.",
         "Refunds are paid within 7 days of the return.",
+    ),
+    (
+        "We can help you over the phone with your order.",
+        "Under the premium plan we help you by phone with your order.",
+    ),
+    (
+        "Payment is taken after the order ships.",
+        "The order ships before payment is taken.",
     ),
 )
 
@@ -133,7 +155,7 @@ def main(argv: list[str] | None = None) -> int:
     if scored is None:
         print(f"no dev set under {args.devsets}: the examples alone")
         return 0
-    cases, scores, _ = scored
+    cases, scores, verdicts = scored
     wide = (
         scores.pivot("judge", index=["set", "case_id"], values=["score", "success"])
         .join(cases.select("set", "case_id", "faithful"), on=["set", "case_id"])
@@ -154,8 +176,21 @@ def main(argv: list[str] | None = None) -> int:
         .with_columns(pl.selectors.float().round(3))
     )
     print()
-    with pl.Config(tbl_rows=-1, tbl_cols=-1, tbl_width_chars=200, tbl_hide_dataframe_shape=True):
+    moved = (
+        verdicts.pivot("judge", index=["set", "case_id", "claim_index", "claim"], values="verdict")
+        .filter(pl.col("v6") != pl.col("v7"))
+        .join(cases.select("set", "case_id", "faithful"), on=["set", "case_id"])
+        .select("set", "faithful", "v6", "v7", claim=pl.col("claim").str.slice(0, 100))
+    )
+    with pl.Config(
+        tbl_rows=-1, tbl_cols=-1, tbl_width_chars=200, tbl_hide_dataframe_shape=True,
+        fmt_str_lengths=100,
+    ):  # fmt: skip
         print(wide)
+        print(
+            f"\n{moved.height} dev-set claims whose verdict v7 changes (faithful: the case's label)"
+        )
+        print(moved)
     return 0
 
 

@@ -1,0 +1,125 @@
+"""What a grounded rules version reads as a figure, as a unit, and as words that say the
+opposite of each other: a claim that puts one in place of its best sentence's is contradicted
+(grounded.contradicted). v7 added dates, units and opposites to v1's numbers."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import cached_property
+
+import polars as pl
+
+from faith_udfs.grounded_words import NUMBER_WORDS
+
+# v7: the names of months (and their abbreviations) and of weekdays are figures too, so a date
+# swapped for another of the best sentence ("12 November" where it says "12 January", "open
+# Monday to Saturday" where it says "to Friday") is a contradiction, as a swapped number is; v6
+# read them as names, which a long claim's other words carried past the cut-off. Left out:
+# "may" (a claim's modal verb, most often: "You may return it within 30 days." lost its `yes`),
+# "mar", "sat" and "sun" (words of their own).
+DATE_WORDS = frozenset(
+    """january february march april june july august september october november december
+    jan feb apr jun jul aug sep sept oct nov dec
+    monday tuesday wednesday thursday friday saturday sunday""".split()
+)
+FIGURE_WORDS = NUMBER_WORDS | DATE_WORDS
+# v7: units of time, money, weight, length and data, each form read as its first ("weeks" ->
+# "week", "eur" -> "euro"), so "30 days" meets "a 30-day window". A claim that holds a number of
+# the context yet a unit the context lacks, where its best sentence holds another unit ("5
+# weeks" where it says "5 working days", "578.31 dollars" where "578.31 euros"), is contradicted
+# (grounded_features: `unit_swapped`). Left out: "min", "m", "g" (words or letters too),
+# "second" (an ordinal more often) and "cent" ("5 per cent" is "5 percent").
+UNIT_FORMS: dict[str, str] = {
+    form: forms.split()[0]
+    for forms in """day days|week weeks|month months|year years|hour hours hr hrs|minute minutes
+    mins|euro euros eur|dollar dollars usd|pound pounds gbp|kg kilo kilos kilogram kilograms|gram
+    grams|lb lbs|km kilometre kilometres kilometer kilometers|mile miles|metre metres meter
+    meters|cm centimetre centimetres centimeter centimeters|mm|percent|gb gigabyte gigabytes|mb
+    megabyte megabytes|tb terabyte terabytes""".split("|")
+    for form in forms.split()
+}
+
+# v7: words that say the opposite of each other (an order in time, a comparison, a trend,
+# opening hours), as regular expressions on the lower-cased text, each side matched from a word
+# boundary. A claim that says one side where its best sentence says only the other ("Orders
+# placed after 2 pm ship the same day." against "... before 2 pm ...") is contradicted. "over" and
+# "under" count only before an amount ("over the phone" is no comparison).
+OPPOSITES: tuple[tuple[str, str], ...] = (
+    (r"before\b", r"after\b"),
+    (r"earlier\b", r"later\b"),
+    (
+        r"above\b|over [0-9€$£]|more than\b|higher than\b|greater than\b",
+        r"below\b|under [0-9€$£]|less than\b|fewer than\b|lower than\b",
+    ),
+    (r"minimum\b|at least\b", r"maximum\b|at most\b"),
+    (
+        r"increase[sd]?\b|rises?\b|risen\b|rose\b|grew\b",
+        r"decrease[sd]?\b|falls?\b|fallen\b|fell\b|dropped\b|declined?\b",
+    ),
+    (
+        r"(?:is|are|be|remains?|stays?) open\b|open (?:on|from|until|daily)\b",
+        r"(?:is|are|be|remains?|stays?) closed\b|closed (?:on|from|until|daily)\b",
+    ),
+)
+
+
+@dataclass(frozen=True)
+class WordRules:
+    """A rules version's figures (words read as figures besides those with a digit), units
+    (each form with its unit) and opposites; hashable, so the one-case twin caches by it."""
+
+    figures: frozenset[str]
+    units: frozenset[tuple[str, str]] = frozenset()
+    opposites: tuple[tuple[str, str], ...] = ()
+
+    @cached_property
+    def unit_of(self) -> dict[str, str]:
+        """Each form's unit ("weeks" -> "week")."""
+        return dict(self.units)
+
+    @cached_property
+    def unit_names(self) -> frozenset[str]:
+        return frozenset(self.unit_of.values())
+
+    @cached_property
+    def opposite_patterns(self) -> tuple[tuple[re.Pattern[str], re.Pattern[str]], ...]:
+        """OPPOSITES compiled for Python's `re` (the one-case twin)."""
+        return tuple(
+            (re.compile(rf"\b(?:{a})"), re.compile(rf"\b(?:{b})")) for a, b in self.opposites
+        )
+
+
+V7_WORD_RULES = WordRules(FIGURE_WORDS, frozenset(UNIT_FORMS.items()), OPPOSITES)
+# v1 to v6: numbers and number words are figures; no units, no opposites.
+NUMBER_RULES = WordRules(NUMBER_WORDS)
+
+
+def says_opposite(claim: str, sentence: str, rules: WordRules) -> bool:
+    """opposite_swapped of one claim and its sentence (the one-case twin)."""
+    said, other = claim.lower(), sentence.lower()
+    for a, b in rules.opposite_patterns:
+        in_claim_a, in_claim_b = bool(a.search(said)), bool(b.search(said))
+        in_other_a, in_other_b = bool(a.search(other)), bool(b.search(other))
+        if (in_claim_a and not in_claim_b and in_other_b and not in_other_a) or (
+            in_claim_b and not in_claim_a and in_other_a and not in_other_b
+        ):
+            return True
+    return False
+
+
+def opposite_swapped(claim: pl.Expr, sentence: pl.Expr, rules: WordRules) -> pl.Expr:
+    """Whether the claim says one side of an opposite pair its sentence does not, while the
+    sentence says the other side and the claim does not (both texts lower-cased first)."""
+    said, other = claim.str.to_lowercase(), sentence.fill_null("").str.to_lowercase()
+    swapped = pl.lit(False)
+    for a, b in rules.opposites:
+        side_a, side_b = rf"\b(?:{a})", rf"\b(?:{b})"
+        in_claim_a, in_claim_b = said.str.contains(side_a), said.str.contains(side_b)
+        in_other_a, in_other_b = other.str.contains(side_a), other.str.contains(side_b)
+        swapped = (
+            swapped
+            | (in_claim_a & ~in_claim_b & in_other_b & ~in_other_a)
+            | (in_claim_b & ~in_claim_a & in_other_a & ~in_other_b)
+        )
+    return swapped

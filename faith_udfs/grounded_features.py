@@ -18,7 +18,7 @@ import polars as pl
 from faith_udfs.grounded_words import GROUNDED_STOP_WORDS, stem
 from faith_udfs.lexical import pair_key
 from faith_udfs.list_rows import as_lists
-from faith_udfs.word_rules import WordRules, opposite_swapped
+from faith_udfs.word_rules import WordRules, swapped_opposites
 from faith_udfs.words import WORD_SEPARATOR, normalized
 
 # Integer weight units: sums are exact in any order, so a batch and a case alone agree.
@@ -285,9 +285,7 @@ def claim_features(
         .then(pl.lit([], dtype=pl.List(pl.String)))
         .otherwise(pl.col("lacks").fill_null(pl.lit([], dtype=pl.List(pl.String)))),
         # one side of an opposite pair where the best sentence says the other (v7 on)
-        opposite_swapped=~verbatim & opposite_swapped(pl.col("claim"), pl.lit(evidence), rules)
-        if rules.opposites
-        else pl.lit(False),
+        opposite_swapped=~verbatim & swapped_opposites(joined["claim"], evidence, rules),
     )
 
 

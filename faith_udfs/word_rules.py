@@ -89,6 +89,11 @@ class WordRules:
             (re.compile(rf"\b(?:{a})"), re.compile(rf"\b(?:{b})")) for a, b in self.opposites
         )
 
+    @cached_property
+    def any_opposite(self) -> str:
+        """One pattern for every side of every pair, any case: which claims to look at."""
+        return rf"(?i)\b(?:{'|'.join(side for pair in self.opposites for side in pair)})"
+
 
 V7_WORD_RULES = WordRules(FIGURE_WORDS, frozenset(UNIT_FORMS.items()), OPPOSITES)
 # v1 to v6: numbers and number words are figures; no units, no opposites.
@@ -106,6 +111,20 @@ def says_opposite(claim: str, sentence: str, rules: WordRules) -> bool:
         ):
             return True
     return False
+
+
+def swapped_opposites(claims: pl.Series, sentences: pl.Series, rules: WordRules) -> pl.Series:
+    """opposite_swapped of each claim against its sentence (null: none). Only the claims that
+    say a side of some pair are read pair by pair: one pass over the others, not a dozen."""
+    swapped = pl.repeat(False, claims.len(), dtype=pl.Boolean, eager=True)
+    if not rules.opposites:
+        return swapped
+    rows = claims.str.contains(rules.any_opposite).fill_null(False).arg_true()
+    if rows.is_empty():
+        return swapped
+    said = pl.DataFrame({"claim": claims.gather(rows), "sentence": sentences.gather(rows)})
+    found = said.select(opposite_swapped(pl.col("claim"), pl.col("sentence"), rules))
+    return swapped.scatter(rows, found.to_series())
 
 
 def opposite_swapped(claim: pl.Expr, sentence: pl.Expr, rules: WordRules) -> pl.Expr:

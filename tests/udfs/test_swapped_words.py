@@ -10,10 +10,18 @@ from pathlib import Path
 
 import polars as pl
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from faith_udfs import FaithfulnessMetric, GroundedJudge, LLMTestCase, MetricConfig, score_cases
 from faith_udfs.grounded import GroundedV6Judge
 from faith_udfs.judges import Judge
+from faith_udfs.word_rules import (
+    V7_WORD_RULES,
+    opposite_swapped,
+    says_opposite,
+    swapped_opposites,
+)
 
 ROOT = Path(__file__).resolve().parents[2]
 INVOICE = (
@@ -185,3 +193,29 @@ def test_the_bench_prints_v6_passing_and_v7_failing_the_swaps(
     assert "data/sample/cases.parquet: 24 claims whose verdict v7 changes" in out
     assert "│ yes ┆ no  ┆ Order R61610 shipped on 26 April by GLS." in out
     assert out.rstrip().endswith(f"no dev set under {tmp_path}: the examples alone")
+
+
+SIDES = st.sampled_from(
+    ["before", "After", "earlier", "LATER", "over 5", "over the phone", "Under €9", "more than",
+     "below", "at least", "at most", "increased", "fell", "is open", "closed on", "open the app",
+     "order A17", "ships", "2 pm", ".", ""]
+)  # fmt: skip
+TEXTS = st.lists(SIDES, max_size=5).map(" ".join)
+
+
+@settings(max_examples=60, deadline=None)
+@given(claims=st.lists(TEXTS, min_size=1, max_size=6), sentences=st.lists(TEXTS, max_size=6))
+def test_only_claims_that_say_a_side_are_read_pair_by_pair_and_nothing_is_missed(
+    claims: list[str], sentences: list[str]
+) -> None:
+    """swapped_opposites reads the pairs of the claims its one pattern finds only; it equals the
+    pair-by-pair expression on every claim, and the one-case twin's reading."""
+    sentences = (sentences + claims)[: len(claims)]
+    frame = pl.DataFrame({"claim": claims, "sentence": sentences})
+    every = frame.select(
+        opposite_swapped(pl.col("claim"), pl.col("sentence"), V7_WORD_RULES)
+    ).to_series()
+    fast = swapped_opposites(frame["claim"], frame["sentence"], V7_WORD_RULES)
+    assert fast.to_list() == every.to_list()
+    twin = [says_opposite(c, s, V7_WORD_RULES) for c, s in zip(claims, sentences, strict=True)]
+    assert twin == every.to_list()

@@ -44,7 +44,9 @@ UNIT_FORMS: dict[str, str] = {
 # opening hours), as regular expressions on the lower-cased text, each side matched from a word
 # boundary. A claim that says one side where its best sentence says only the other ("Orders
 # placed after 2 pm ship the same day." against "... before 2 pm ...") is contradicted. "over" and
-# "under" count only before an amount ("over the phone" is no comparison).
+# "under" count only before an amount ("over the phone" is no comparison); polars' regex engine
+# (Rust's) has no look-around, so the amount's first character is matched, not looked ahead at,
+# and a side ends at `\b` only where it ends in a word character.
 OPPOSITES: tuple[tuple[str, str], ...] = (
     (r"before\b", r"after\b"),
     (r"earlier\b", r"later\b"),

@@ -18,6 +18,7 @@ import polars as pl
 from faith_udfs.grounded_words import GROUNDED_STOP_WORDS, stem
 from faith_udfs.lexical import pair_key
 from faith_udfs.list_rows import as_lists
+from faith_udfs.quantities import quantity_rows, units_swapped
 from faith_udfs.word_rules import WordRules, swapped_opposites
 from faith_udfs.words import WORD_SEPARATOR, normalized
 
@@ -27,11 +28,11 @@ NEGATIONS = "no not never none nobody nothing neither nor cannot without unable"
 
 
 def _tokens(texts: pl.DataFrame, text: str, *, cased: bool, rules: WordRules) -> pl.DataFrame:
-    """(`text_hash`, `cased`, `word`, `figure`, `numeric`, `unit`, `name`, `negation`): each
-    content word of each distinct text in order, `word` the 64-bit hash of its stem (figures
-    whole: a word with a digit, `numeric`, or one of the rules' figures; a form of a unit read
-    as its unit, `unit`), `cased` as written; without `cased` (truths: names are not looked for
-    there), all lower-cased, in no set order.
+    """(`text_hash`, `cased`, `word`, `figure`, `name`, `negation`): each content word of each
+    distinct text in order, `word` the 64-bit hash of its stem (figures whole: a word with a
+    digit or one of the rules' figures; a unit's or a date's form read as its word first:
+    "weeks" as "week", "Nov" as "november"), `cased` as written; without `cased` (truths: names
+    are not looked for there), all lower-cased, in no set order.
 
     Each distinct token is read once (case, stop word, stem, figure, name): a context's words
     repeat."""
@@ -55,14 +56,12 @@ def _tokens(texts: pl.DataFrame, text: str, *, cased: bool, rules: WordRules) ->
         .unique("token_hash")
         .with_columns(token=pl.col("cased").str.to_lowercase())
         .filter(~token.is_in(list(GROUNDED_STOP_WORDS)))
-        .with_columns(token=token.replace(rules.unit_of) if rules.units else token)
+        .with_columns(token=token.replace(rules.form_of) if rules.forms else token)
         .with_columns(stemmed=pl.when(figure).then(token).otherwise(stem(token)))
         .select(
             "token_hash",
             word=pl.col("stemmed").hash(),
             figure=figure,
-            numeric=token.str.contains(r"\d"),
-            unit=token.is_in(sorted(rules.unit_names)),
             name=name,
             negation=pl.col("stemmed").is_in(stems),
         )
@@ -220,8 +219,6 @@ def claim_features(
         found_weight=pl.col("weight").filter("found").sum(),
         n_found=pl.col("found").sum(),
         missing_figure=(pl.col("figure") & ~pl.col("found")).sum(),
-        missing_unit=(pl.col("unit") & ~pl.col("found")).any(),
-        number_found=(pl.col("numeric") & pl.col("found")).any(),
         missing_name=(pl.col("name") & ~pl.col("found")).sum(),
         claim_negated=pl.col("negation").any(),
         lacks=pl.col("cased").filter(~pl.col("found")),
@@ -232,8 +229,8 @@ def claim_features(
     hits = hits.with_columns(weight=claim_words["weight"].gather(hits["claim_word"]))
     best = _best(hits, "cov_best_weight")
     second = _second(hits, best, claims.height, claim_words.height)
-    rivals = _rivals(best, truths, truth_rows, claim_words, "figure")
-    rival_units = _rivals(best, truths, truth_rows, claim_words, "unit")
+    rivals = _rival_figures(best, truths, truth_rows, claim_words)
+    other_units = _other_units(claims, truths, best, rules)
     negated = truth_tokens.filter("negation")["text_hash"].unique().implode()
     # truth_row is the truths' row index: a gather, not a join
     truth_negated = truths.select(pl.col("text_hash").is_in(negated)).to_series()
@@ -242,7 +239,6 @@ def claim_features(
         .join(best, on="claim_row", how="left", maintain_order="left")
         .join(second, on="claim_row", how="left", maintain_order="left")
         .join(rivals, on="claim_row", how="left", maintain_order="left")
-        .join(rival_units, on="claim_row", how="left", maintain_order="left", suffix="_unit")
     )
     joined = joined.with_columns(
         truth_negated=truth_negated.gather(joined["truth_row"].cast(pl.UInt32))
@@ -271,11 +267,8 @@ def claim_features(
         .fill_null(0.0),
         missing_figure=pl.when(verbatim).then(0).otherwise(pl.col("missing_figure").fill_null(0)),
         rival_figure=~verbatim & (pl.col("rivals").fill_null(0) > 0),
-        # a number of the context with a unit it lacks, where the best sentence has another
-        unit_swapped=~verbatim
-        & pl.col("missing_unit").fill_null(False)
-        & pl.col("number_found").fill_null(False)
-        & (pl.col("rivals_unit").fill_null(0) > 0),
+        # a number with a unit its best sentence does not pair with it, but another (v7 on)
+        unit_swapped=~verbatim & pl.col("claim_row").is_in(other_units.implode()),
         missing_name=pl.when(verbatim).then(0).otherwise(pl.col("missing_name").fill_null(0)),
         negation=~verbatim
         & pl.col("truth_row").is_not_null()
@@ -289,16 +282,32 @@ def claim_features(
     )
 
 
-def _rivals(
-    best: pl.DataFrame,
-    truths: pl.DataFrame,
-    truth_rows: pl.DataFrame,
-    claim_words: pl.DataFrame,
-    kind: Literal["figure", "unit"],
+def _other_units(
+    claims: pl.DataFrame, truths: pl.DataFrame, best: pl.DataFrame, rules: WordRules
+) -> pl.Series:
+    """The `claim_row`s whose best sentence gives a number of theirs another unit
+    (quantities.units_swapped)."""
+    best_texts = truths["text_hash"].gather(best["truth_row"].cast(pl.UInt32))
+    best = best.select("claim_row", text_hash=best_texts)
+    said = quantity_rows(claims.select("text_hash", text="claim"), rules)
+    if said.is_empty():
+        return pl.Series("claim_row", [], dtype=claims["claim_row"].dtype)
+    asked = truths.select("text_hash", text="truth").filter(
+        pl.col("text_hash").is_in(best_texts.implode())
+    )
+    claim_side = (
+        claims.select("claim_row", "text_hash").join(said, on="text_hash").drop("text_hash")
+    )
+    best_side = best.join(quantity_rows(asked, rules), on="text_hash").drop("text_hash")
+    return units_swapped(claim_side, best_side)
+
+
+def _rival_figures(
+    best: pl.DataFrame, truths: pl.DataFrame, truth_rows: pl.DataFrame, claim_words: pl.DataFrame
 ) -> pl.DataFrame:
-    """Per claim, the figures (or units) of its best sentence that the claim does not hold
-    (`5` of "paid within 5 days" against "within 9 days"): `claim_row`, `rivals`."""
-    figures = truth_rows.filter(kind).select("text_hash", "word").unique()
+    """Per claim, the figures of its best sentence that the claim does not hold (`5` of "paid
+    within 5 days" against "within 9 days"): `claim_row`, `rivals`."""
+    figures = truth_rows.filter("figure").select("text_hash", "word").unique()
     # Only a claim's words that are some sentence's figure can match one: a far smaller side.
     held = claim_words.select("claim_row", "word").filter(
         pl.col("word").is_in(figures["word"].implode())

@@ -41,6 +41,7 @@ from faith_udfs.grounded_words import (
 )
 from faith_udfs.judges import Judge
 from faith_udfs.one_case_rules import WHITE_SPACE, Verdict, sentences, verdict_reason
+from faith_udfs.quantities import says_other_unit
 from faith_udfs.word_rules import WordRules, says_opposite
 from faith_udfs.words import WORD_PATTERN
 
@@ -167,12 +168,10 @@ class Word:
     figure: bool
     name: bool
     negation: bool
-    numeric: bool = False
-    unit: bool = False
 
 
-# A truth's stems, its figures' and its units' (truth_words).
-TruthWords = tuple[frozenset[str], frozenset[str], frozenset[str]]
+# A truth's stems and its figures' (truth_words).
+TruthWords = tuple[frozenset[str], frozenset[str]]
 
 
 @lru_cache(maxsize=2**16)  # a log's words repeat; a pure function of the written token
@@ -180,19 +179,11 @@ def _token(cased: str, rules: WordRules) -> Word | None:
     token = cased.lower()
     if token in GROUNDED_STOP_WORDS:
         return None
-    token = rules.unit_of.get(token, token)
+    token = rules.form_of.get(token, token)
     figure = bool(_DIGIT.search(token)) or token in rules.figures
     upper = cased[0].isupper() and not (cased.isalpha() and cased.isupper())
     stemmed = token if figure else stem(token)
-    return Word(
-        stemmed,
-        cased,
-        figure,
-        upper and not figure,
-        stemmed in _NEGATION_STEMS,
-        numeric=bool(_DIGIT.search(token)),
-        unit=token in rules.unit_names,
-    )
+    return Word(stemmed, cased, figure, upper and not figure, stemmed in _NEGATION_STEMS)
 
 
 @lru_cache(maxsize=2**12)
@@ -211,17 +202,15 @@ def claim_words(claim: str, rules: WordRules) -> tuple[Word, ...]:
 
 @lru_cache(maxsize=2**12)  # a knowledge base's passages, hence sentences, repeat
 def truth_words(truth: str, rules: WordRules) -> TruthWords:
-    """A truth's word stems, the stems of its figures and of its units (`_tokens(cased=False)`)."""
-    words, figures, unit_words = set(), set(), set()
+    """A truth's word stems and the stems of its figures (`_tokens(cased=False)`)."""
+    words, figures = set(), set()
     for cased in _WORD.findall(_NOT.sub(" not", truth).lstrip(WHITE_SPACE).lower()):
         word = _token(cased, rules)
         if word is not None:
             words.add(word.word)
             if word.figure:
                 figures.add(word.word)
-            if word.unit:
-                unit_words.add(word.word)
-    return frozenset(words), frozenset(figures), frozenset(unit_words)
+    return frozenset(words), frozenset(figures)
 
 
 @cache
@@ -330,15 +319,13 @@ def _support(  # noqa: PLR0917 - one claim's columns of claim_features
         cov_second = _best_row(rows, lacked)[1] / total if words else 0.0
         missing_figure = sum(1 for w, f in zip(words, found, strict=True) if w.figure and not f)
         missing_name = sum(1 for w, f in zip(words, found, strict=True) if w.name and not f)
-        missing_unit = any(w.unit and not f for w, f in zip(words, found, strict=True))
-        number_found = any(w.numeric and f for w, f in zip(words, found, strict=True))
         if best_row is None:
             rival = negation = unit_swapped = opposite = False
             evidence = None
         else:
             held = {w.word for w in words}
             rival = bool(rows[best_row][1] - held)
-            unit_swapped = missing_unit and number_found and bool(rows[best_row][2] - held)
+            unit_swapped = says_other_unit(claim, truths[best_row], rules)
             opposite = says_opposite(claim, truths[best_row], rules)
             claim_negated = any(w.negation for w in words)
             negation = claim_negated != negated[truths[best_row]]

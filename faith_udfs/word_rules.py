@@ -17,26 +17,36 @@ from faith_udfs.grounded_words import NUMBER_WORDS
 # Monday to Saturday" where it says "to Friday") is a contradiction, as a swapped number is; v6
 # read them as names, which a long claim's other words carried past the cut-off. Left out:
 # "may" (a claim's modal verb, most often: "You may return it within 30 days." lost its `yes`),
-# "mar", "sat" and "sun" (words of their own).
+# "mar", "sat" and "sun" (words of their own). An abbreviation is read as its month and a plural
+# as its weekday ("Sept" is "September", "Sundays" is "Sunday"), so neither is a swap.
 DATE_WORDS = frozenset(
     """january february march april june july august september october november december
-    jan feb apr jun jul aug sep sept oct nov dec
     monday tuesday wednesday thursday friday saturday sunday""".split()
 )
+DATE_FORMS: dict[str, str] = {
+    **{
+        short: month
+        for month in DATE_WORDS
+        for short in ([month[:3], "sept"] if month == "september" else [month[:3]])
+        if month not in {"march", "may"} and not month.endswith("day")
+    },
+    **{f"{day}s": day for day in DATE_WORDS if day.endswith("day")},
+}
 FIGURE_WORDS = NUMBER_WORDS | DATE_WORDS
 # v7: units of time, money, weight, length and data, each form read as its first ("weeks" ->
-# "week", "eur" -> "euro"), so "30 days" meets "a 30-day window". A claim that holds a number of
-# the context yet a unit the context lacks, where its best sentence holds another unit ("5
-# weeks" where it says "5 working days", "578.31 dollars" where "578.31 euros"), is contradicted
-# (grounded_features: `unit_swapped`). Left out: "min", "m", "g" (words or letters too),
-# "second" (an ordinal more often) and "cent" ("5 per cent" is "5 percent").
+# "week", "eur" -> "euro", "monthly" -> "month"), so "30 days" meets "a 30-day window". A claim
+# with a number and unit its best sentence does not pair, where that sentence gives the number
+# another unit ("5 weeks" where it says "5 working days", "578.31 dollars" where "578.31 euros"),
+# is contradicted (quantities.py). Left out: "min", "m", "g" (words or letters too), "second"
+# (an ordinal more often), "cent" ("5 per cent" is "5 percent") and "pound" (money or weight).
 UNIT_FORMS: dict[str, str] = {
     form: forms.split()[0]
-    for forms in """day days|week weeks|month months|year years|hour hours hr hrs|minute minutes
-    mins|euro euros eur|dollar dollars usd|pound pounds gbp|kg kilo kilos kilogram kilograms|gram
-    grams|lb lbs|km kilometre kilometres kilometer kilometers|mile miles|metre metres meter
-    meters|cm centimetre centimetres centimeter centimeters|mm|percent|gb gigabyte gigabytes|mb
-    megabyte megabytes|tb terabyte terabytes""".split("|")
+    for forms in """day days daily|week weeks weekly|month months monthly|year years yearly
+    annually|hour hours hr hrs hourly|minute minutes mins|euro euros eur|dollar dollars usd|gbp|kg
+    kilo kilos kilogram kilograms|gram grams|lb lbs|km kilometre kilometres kilometer
+    kilometers|mile miles|metre metres meter meters|cm centimetre centimetres centimeter
+    centimeters|mm|percent|gb gigabyte gigabytes|mb megabyte megabytes|tb terabyte
+    terabytes""".split("|")
     for form in forms.split()
 }
 
@@ -55,34 +65,37 @@ OPPOSITES: tuple[tuple[str, str], ...] = (
         r"below\b|under [0-9€$£]|less than\b|fewer than\b|lower than\b",
     ),
     (r"minimum\b|at least\b", r"maximum\b|at most\b"),
-    (
-        r"increase[sd]?\b|rises?\b|risen\b|rose\b|grew\b",
-        r"decrease[sd]?\b|falls?\b|fallen\b|fell\b|dropped\b|declined?\b",
-    ),
-    (
-        r"(?:is|are|be|remains?|stays?) open\b|open (?:on|from|until|daily)\b",
-        r"(?:is|are|be|remains?|stays?) closed\b|closed (?:on|from|until|daily)\b",
-    ),
+    (r"increase[sd]?\b|rose\b|risen\b|grew\b", r"decrease[sd]?\b|fell\b|fallen\b|dropped\b"),
+    (r"open on\b|open every\b|open daily\b", r"closed on\b|closed every\b|closed daily\b"),
 )
 
 
 @dataclass(frozen=True)
 class WordRules:
-    """A rules version's figures (words read as figures besides those with a digit), units
-    (each form with its unit) and opposites; hashable, so the one-case twin caches by it."""
+    """A rules version's figures (words read as figures besides those with a digit), forms
+    (a written form and the word it is read as: units' and dates'), unit names and opposites;
+    hashable, so the one-case twin caches by it."""
 
     figures: frozenset[str]
-    units: frozenset[tuple[str, str]] = frozenset()
+    forms: frozenset[tuple[str, str]] = frozenset()
+    unit_names: frozenset[str] = frozenset()
     opposites: tuple[tuple[str, str], ...] = ()
 
     @cached_property
-    def unit_of(self) -> dict[str, str]:
-        """Each form's unit ("weeks" -> "week")."""
-        return dict(self.units)
+    def form_of(self) -> dict[str, str]:
+        """Each form's word ("weeks" -> "week", "nov" -> "november")."""
+        return dict(self.forms)
 
     @cached_property
-    def unit_names(self) -> frozenset[str]:
-        return frozenset(self.unit_of.values())
+    def any_unit(self) -> str:
+        """A unit's form, any case, or a currency sign: which texts may hold a quantity."""
+        forms = sorted(f for f, word in self.form_of.items() if word in self.unit_names)
+        return rf"(?i)\b(?:{'|'.join(sorted({*forms, *self.unit_names}))})\b|[€$£]"
+
+    @cached_property
+    def unit_pattern(self) -> re.Pattern[str]:
+        """any_unit for Python's `re` (the one-case twin)."""
+        return re.compile(self.any_unit)
 
     @cached_property
     def opposite_patterns(self) -> tuple[tuple[re.Pattern[str], re.Pattern[str]], ...]:
@@ -97,7 +110,12 @@ class WordRules:
         return rf"(?i)\b(?:{'|'.join(side for pair in self.opposites for side in pair)})"
 
 
-V7_WORD_RULES = WordRules(FIGURE_WORDS, frozenset(UNIT_FORMS.items()), OPPOSITES)
+V7_WORD_RULES = WordRules(
+    FIGURE_WORDS,
+    frozenset({**DATE_FORMS, **UNIT_FORMS}.items()),
+    frozenset(UNIT_FORMS.values()),
+    OPPOSITES,
+)
 # v1 to v6: numbers and number words are figures; no units, no opposites.
 NUMBER_RULES = WordRules(NUMBER_WORDS)
 

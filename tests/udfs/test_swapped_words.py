@@ -138,6 +138,38 @@ def test_a_swap_is_a_contradiction_and_what_the_context_lacks_is_stored(
             "We can help you over the phone with your order.",
             "Under the premium plan we help you by phone with your order.",
         ),
+        # a number beside no unit of the claim's (an id, a clock time), or its unit given as a
+        # sign, a word of the same unit, or another unit for another number: no swap
+        (
+            "Order A17 will be delivered within a week.",
+            "Order A17 will be delivered within 7 days.",
+        ),
+        ("Premium costs 10 euros per month.", "Premium costs €10 per month, billed every 30 days."),
+        (
+            "Shipping is free on orders over 50 euros.",
+            "Shipping is free on orders over €50 and arrives within 3 days.",
+        ),
+        (
+            "Our opening hours are 9 am to 6 pm, Monday to Saturday.",
+            "We are open 9 am to 6 pm, six days a week, Monday to Saturday.",
+        ),
+        (
+            "Support is available during business hours, 9 am to 5 pm, Monday to Friday.",
+            "Support is available 9 am to 5 pm, Monday to Friday, on working days.",
+        ),
+        (
+            "The laptop weighs 2 pounds and ships in 3 days.",
+            "The laptop weighs 2 lbs and ships in 3 days.",
+        ),
+        # opening hours told from the other side, and a declined card: no opposites
+        (
+            "The store is open until 8 pm on weekdays.",
+            "On weekdays the store is closed from 8 pm to 9 am.",
+        ),
+        (
+            "Order A17 was cancelled because your card was declined.",
+            "Order A17 was cancelled because your card was refused after the price increased.",
+        ),
         # both sides in the sentence: it says the claim's too
         (
             "Orders placed before 2 pm ship on the same day.",
@@ -151,6 +183,18 @@ def test_what_the_context_says_in_its_own_words_judges_as_under_v6(
 ) -> None:
     assert judged(answer, context, GroundedJudge()) == judged(answer, context, GroundedV6Judge())
     assert judged(answer, context, GroundedJudge())[0] == "yes"
+
+
+@pytest.mark.parametrize(
+    ("short", "long"), [("Nov 3", "November 3"), ("Sept 12", "September 12"), ("Sundays", "Sunday")]
+)
+def test_a_month_abbreviated_or_a_weekday_plural_is_that_date(short: str, long: str) -> None:
+    """v7 reads "Nov" as "November" (v6: a word the context lacks), not as another month."""
+    context = f"The refund for order A17 was issued on {long} and reaches your card in 5 days."
+    answer = "Your refund was issued on {} and reaches your card in 5 days."
+    written_short = judged(answer.format(short), context, GroundedJudge())
+    assert written_short[:2] == judged(answer.format(long), context, GroundedJudge())[:2]
+    assert written_short[0] == "yes"
 
 
 def test_a_unit_in_another_form_is_the_same_unit() -> None:

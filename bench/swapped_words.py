@@ -36,10 +36,11 @@ from faith_udfs.grounded import GroundedV6Judge
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLE = ROOT / "data" / "sample" / "cases.parquet"
 
-# (answer, context): swaps of a month, a weekday, a month's abbreviation, of three units and
-# of three opposites, then claims the context does say, with a month, a weekday, the modal
-# "may" (which v7 leaves a word), a unit in other words and "over" that is no comparison; last,
-# what v7 gets wrong: the same order told the other way round.
+# (answer, context): swaps of a month, a weekday, a month's abbreviation, of units (the last,
+# "per month" for "per year", one v7 misses: 20 keeps euros in common) and of three opposites,
+# then claims the context does say, with a month, a weekday, the modal "may" (which v7 leaves a
+# word), a unit in other words and "over" that is no comparison; last, what v7 gets wrong: the
+# same order told the other way round.
 EXAMPLES = (
     (
         "Invoice INV-2026-7491 for 578.31 euros was issued on 12 November.",

@@ -1,13 +1,14 @@
 """Quantities of a text for the grounded judge's unit rule (v7): each number paired with each
 unit at most QUANTITY_REACH content words before or after it ("5 working days", "€10 per
-month", "20 euros per month"). A claim with a quantity its best sentence lacks, while that
-sentence gives the same number with another unit ("5 weeks" where it says "5 working days"),
-says otherwise (`units_swapped`). The batch path reads quantities with polars, the one-case twin
-with `quantities_of`, the same way."""
+month", "20%"). A claim that gives a number units its best sentence gives it none of, while
+that sentence gives it others ("5 weeks" where it says "5 working days"), says otherwise
+(`units_swapped`). The batch path reads quantities with polars, the one-case twin with
+`quantities_of`, the same way."""
 
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from functools import lru_cache
 
 import polars as pl
@@ -19,32 +20,35 @@ from faith_udfs.words import WORD_PATTERN, WORD_SEPARATOR, normalized
 QUANTITY_REACH = 2
 # Words between a number and its unit that do not part them: "5 working days", "10 per month".
 QUANTITY_FILLERS = frozenset({"per", "working", "business", "calendar"})
-# Currency signs are no words; read beside their amount as the unit they stand for ("€50").
-CURRENCY_SIGNS = {"€": " euro ", "$": " dollar ", "£": " gbp "}
+# Signs are no words; read beside their amount as the unit they stand for ("€50", "20%").
+UNIT_SIGNS = {"€": " euro ", "$": " dollar ", "£": " gbp ", "%": " percent "}
+# A clock time is no amount ("9:00" is one token, no number); a decimal or thousands mark joins
+# its digits ("578.31" is one number, not 578 and 31). The same in Rust's and Python's syntax.
+_CLOCK, _CLOCK_AS, _CLOCK_AS_RE = r"(\d):(\d\d)", "${1}h${2}", r"\1h\2"
+_MARK, _MARK_AS, _MARK_AS_RE = r"(\d)[.,](\d)", "${1}${2}", r"\1\2"
 _SKIPPED = sorted(GROUNDED_STOP_WORDS | QUANTITY_FILLERS)
 _NOT = r"(?i)n['’]t\b"
 _NUMBER = r"^[0-9]+$"
+_OFFSETS = [d for d in range(-QUANTITY_REACH, QUANTITY_REACH + 1) if d]
 _EMPTY = {"text_hash": pl.UInt64, "number": pl.String, "unit": pl.String}
 
 
 def quantity_rows(texts: pl.DataFrame, rules: WordRules) -> pl.DataFrame:
     """(`text_hash`, `number`, `unit`), each pair once, of each distinct text of `texts`
-    (`text_hash`, `text`) that may hold one (a digit and a unit's form or a currency sign)."""
+    (`text_hash`, `text`) that may hold one (a digit and a unit's form or sign)."""
     if not rules.unit_names:
         return pl.DataFrame(schema=_EMPTY)
-    frame = texts.select("text_hash", "text").unique("text_hash")
-    frame = frame.filter(
-        pl.col("text").str.contains(r"\d") & pl.col("text").str.contains(rules.any_unit)
-    )
+    frame = normalized(texts.select("text_hash", "text").unique("text_hash"), "text")
+    text = pl.col("text")
+    frame = frame.filter(text.str.contains(r"\d") & text.str.contains(rules.any_unit))
     if frame.is_empty():
         return pl.DataFrame(schema=_EMPTY)
-    text = pl.col("text")
-    for sign, word in CURRENCY_SIGNS.items():
+    for sign, word in UNIT_SIGNS.items():
         text = text.str.replace_all(sign, word, literal=True)
+    text = text.str.replace_all(_CLOCK, _CLOCK_AS).str.replace_all(_MARK, _MARK_AS)
     words = text.str.replace_all(_NOT, " not").str.to_lowercase()
     tokens = (
-        normalized(frame, "text")
-        .select("text_hash", token=words.str.split(WORD_SEPARATOR, literal=False))
+        frame.select("text_hash", token=words.str.split(WORD_SEPARATOR, literal=False))
         .explode("token")
         .filter((pl.col("token") != "") & ~pl.col("token").is_in(_SKIPPED))
         .with_columns(
@@ -56,52 +60,59 @@ def quantity_rows(texts: pl.DataFrame, rules: WordRules) -> pl.DataFrame:
     numbers = tokens.filter(token.str.contains(_NUMBER)).select(
         "text_hash", "position", number=token
     )
-    units = tokens.filter(token.is_in(sorted(rules.unit_names))).select(
-        "text_hash", unit_position="position", unit=token
+    # Each unit looks at the QUANTITY_REACH places on either side: a join on positions, not a
+    # product of a text's numbers and units (a price list of 2,000 lines made that 2.4 GB).
+    near = (
+        tokens.filter(token.is_in(sorted(rules.unit_names)))
+        .select("text_hash", "position", unit=token)
+        .join(pl.DataFrame({"offset": _OFFSETS}), how="cross")
+        .select("text_hash", "unit", position=pl.col("position") + pl.col("offset"))
     )
-    near = (pl.col("position") - pl.col("unit_position")).abs() <= QUANTITY_REACH
     return (
-        numbers.join(units, on="text_hash")
-        .filter(near)
+        near.join(numbers, on=["text_hash", "position"])
         .select("text_hash", "number", "unit")
         .unique(maintain_order=True)
     )
 
 
 def units_swapped(claim_rows: pl.DataFrame, best_rows: pl.DataFrame) -> pl.Series:
-    """The `claim_row`s, each once, with a quantity (`claim_row`, `number`, `unit`) their best
-    sentence's quantities (the same columns) lack while they give its number another unit."""
-    missing = claim_rows.join(best_rows, on=["claim_row", "number", "unit"], how="anti")
-    return (
-        missing.join(best_rows, on=["claim_row", "number"], suffix="_best")
-        .filter(pl.col("unit") != pl.col("unit_best"))["claim_row"]
-        .unique()
-    )
+    """The `claim_row`s, each once, with a number their best sentence gives units of its own
+    only, none of the claim's (`claim_row`, `number`, `unit` on both sides): "5 weeks" where it
+    says "5 working days". Any unit in common is no swap ("5 euros and takes 3 days" pairs 3
+    with euros too)."""
+    keys = ["claim_row", "number"]
+    in_both = claim_rows.select(keys).unique().join(best_rows.select(keys).unique(), on=keys)
+    shared = claim_rows.join(best_rows, on=[*keys, "unit"]).select(keys).unique()
+    return in_both.join(shared, on=keys, how="anti")["claim_row"].unique()
 
 
 @lru_cache(maxsize=2**12)
-def quantities_of(text: str, rules: WordRules) -> frozenset[tuple[str, str]]:
-    """quantity_rows of one text (printable ASCII: the one-case twin): its (number, unit)s."""
+def quantities_of(text: str, rules: WordRules) -> Mapping[str, frozenset[str]]:
+    """quantity_rows of one text (printable ASCII: the one-case twin): each number's units."""
     if not rules.unit_names or not re.search(r"\d", text) or not rules.unit_pattern.search(text):
-        return frozenset()
-    for sign, word in CURRENCY_SIGNS.items():
+        return {}
+    for sign, word in UNIT_SIGNS.items():
         text = text.replace(sign, word)
+    text = re.sub(_MARK, _MARK_AS_RE, re.sub(_CLOCK, _CLOCK_AS_RE, text))
     words = [
         rules.form_of.get(word, word)
         for word in re.findall(WORD_PATTERN, re.sub(_NOT, " not", text).lower())
         if word not in GROUNDED_STOP_WORDS and word not in QUANTITY_FILLERS
     ]
-    numbers = [(i, word) for i, word in enumerate(words) if re.fullmatch("[0-9]+", word)]
-    units = [(i, word) for i, word in enumerate(words) if word in rules.unit_names]
-    return frozenset(
-        (number, unit) for i, number in numbers for j, unit in units if abs(i - j) <= QUANTITY_REACH
-    )
+    number_at = {i: word for i, word in enumerate(words) if re.fullmatch("[0-9]+", word)}
+    units: dict[str, set[str]] = {}
+    for i, word in enumerate(words):
+        if word in rules.unit_names:
+            for offset in _OFFSETS:
+                if i + offset in number_at:
+                    units.setdefault(number_at[i + offset], set()).add(word)
+    return {number: frozenset(found) for number, found in units.items()}
 
 
 def says_other_unit(claim: str, sentence: str, rules: WordRules) -> bool:
     """units_swapped of one claim and its best sentence (the one-case twin)."""
     theirs = quantities_of(sentence, rules)
     return any(
-        (number, unit) not in theirs and any(n == number and u != unit for n, u in theirs)
-        for number, unit in quantities_of(claim, rules)
+        number in theirs and not units & theirs[number]
+        for number, units in quantities_of(claim, rules).items()
     )

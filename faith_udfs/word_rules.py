@@ -51,22 +51,38 @@ UNIT_FORMS: dict[str, str] = {
 }
 
 # v7: words that say the opposite of each other (an order in time, a comparison, a trend,
-# opening hours), as regular expressions on the lower-cased text, each side matched from a word
-# boundary. A claim that says one side where its best sentence says only the other ("Orders
-# placed after 2 pm ship the same day." against "... before 2 pm ...") is contradicted. "over" and
-# "under" count only before an amount ("over the phone" is no comparison); polars' regex engine
-# (Rust's) has no look-around, so the amount's first character is matched, not looked ahead at,
-# and a side ends at `\b` only where it ends in a word character.
-OPPOSITES: tuple[tuple[str, str], ...] = (
-    (r"before\b", r"after\b"),
-    (r"earlier\b", r"later\b"),
+# opening hours), as regular expressions on the lower-cased text, each matched from a word
+# boundary. Each side has what a claim must say to take it ("closed on") and what a text that
+# mentions it at all says ("closed"). A claim that says one side and does not mention the
+# other, where its best sentence says the other and does not mention the claim's ("Orders placed
+# after 2 pm ship the same day." against "... before 2 pm ..."), is contradicted; "The store is
+# open on Saturdays." against "... open Monday to Saturday and closed on Sundays." is not.
+# "over" and "under" say a comparison only before an amount ("over the phone" is none); polars'
+# regex engine (Rust's) has no look-around, so the amount's first character is matched, not
+# looked ahead at, and a side ends at `\b` only where it ends in a word character.
+Side = tuple[str, str]  # (says, mentions)
+OPPOSITES: tuple[tuple[Side, Side], ...] = (
+    ((r"before\b", r"before\b"), (r"after\b", r"after\b")),
+    ((r"earlier\b", r"earlier\b"), (r"later\b", r"later\b")),
     (
-        r"above\b|over [0-9€$£]|more than\b|higher than\b|greater than\b",
-        r"below\b|under [0-9€$£]|less than\b|fewer than\b|lower than\b",
+        (
+            r"above\b|over [0-9€$£]|more than\b|higher than\b|greater than\b",
+            r"above\b|over\b|more\b|higher\b|greater\b|exceed",
+        ),
+        (
+            r"below\b|under [0-9€$£]|less than\b|fewer than\b|lower than\b",
+            r"below\b|under\b|less\b|fewer\b|lower\b",
+        ),
     ),
-    (r"minimum\b|at least\b", r"maximum\b|at most\b"),
-    (r"increase[sd]?\b|rose\b|risen\b|grew\b", r"decrease[sd]?\b|fell\b|fallen\b|dropped\b"),
-    (r"open on\b|open every\b|open daily\b", r"closed on\b|closed every\b|closed daily\b"),
+    ((r"minimum\b|at least\b",) * 2, (r"maximum\b|at most\b",) * 2),
+    (
+        (r"increase[sd]?\b|rose\b|risen\b|grew\b",) * 2,
+        (r"decrease[sd]?\b|fell\b|fallen\b|dropped\b",) * 2,
+    ),
+    (
+        (r"open on\b|open every\b|open daily\b", r"open\b"),
+        (r"closed on\b|closed every\b|closed daily\b", r"close[sd]?\b"),
+    ),
 )
 
 
@@ -79,7 +95,7 @@ class WordRules:
     figures: frozenset[str]
     forms: frozenset[tuple[str, str]] = frozenset()
     unit_names: frozenset[str] = frozenset()
-    opposites: tuple[tuple[str, str], ...] = ()
+    opposites: tuple[tuple[Side, Side], ...] = ()
 
     @cached_property
     def form_of(self) -> dict[str, str]:
@@ -90,7 +106,7 @@ class WordRules:
     def any_unit(self) -> str:
         """A unit's form, any case, or a currency sign: which texts may hold a quantity."""
         forms = sorted(f for f, word in self.form_of.items() if word in self.unit_names)
-        return rf"(?i)\b(?:{'|'.join(sorted({*forms, *self.unit_names}))})\b|[€$£]"
+        return rf"(?i)\b(?:{'|'.join(sorted({*forms, *self.unit_names}))})\b|[€$£%]"
 
     @cached_property
     def unit_pattern(self) -> re.Pattern[str]:
@@ -98,16 +114,18 @@ class WordRules:
         return re.compile(self.any_unit)
 
     @cached_property
-    def opposite_patterns(self) -> tuple[tuple[re.Pattern[str], re.Pattern[str]], ...]:
-        """OPPOSITES compiled for Python's `re` (the one-case twin)."""
+    def opposite_patterns(self) -> tuple[tuple[re.Pattern[str], ...], ...]:
+        """Each pair's (a says, a mentions, b says, b mentions) for Python's `re` (the twin)."""
         return tuple(
-            (re.compile(rf"\b(?:{a})"), re.compile(rf"\b(?:{b})")) for a, b in self.opposites
+            tuple(re.compile(rf"\b(?:{pattern})") for side in pair for pattern in side)
+            for pair in self.opposites
         )
 
     @cached_property
     def any_opposite(self) -> str:
-        """One pattern for every side of every pair, any case: which claims to look at."""
-        return rf"(?i)\b(?:{'|'.join(side for pair in self.opposites for side in pair)})"
+        """What any side of any pair says, in one pattern, any case: which claims to look at."""
+        says = (says for pair in self.opposites for says, _ in pair)
+        return rf"(?i)\b(?:{'|'.join(says)})"
 
 
 V7_WORD_RULES = WordRules(
@@ -123,11 +141,17 @@ NUMBER_RULES = WordRules(NUMBER_WORDS)
 def says_opposite(claim: str, sentence: str, rules: WordRules) -> bool:
     """opposite_swapped of one claim and its sentence (the one-case twin)."""
     said, other = claim.lower(), sentence.lower()
-    for a, b in rules.opposite_patterns:
-        in_claim_a, in_claim_b = bool(a.search(said)), bool(b.search(said))
-        in_other_a, in_other_b = bool(a.search(other)), bool(b.search(other))
-        if (in_claim_a and not in_claim_b and in_other_b and not in_other_a) or (
-            in_claim_b and not in_claim_a and in_other_a and not in_other_b
+    for a_says, a_mentions, b_says, b_mentions in rules.opposite_patterns:
+        if (
+            a_says.search(said)
+            and not b_mentions.search(said)
+            and b_says.search(other)
+            and not a_mentions.search(other)
+        ) or (
+            b_says.search(said)
+            and not a_mentions.search(said)
+            and a_says.search(other)
+            and not b_mentions.search(other)
         ):
             return True
     return False
@@ -139,26 +163,36 @@ def swapped_opposites(claims: pl.Series, sentences: pl.Series, rules: WordRules)
     swapped = pl.repeat(False, claims.len(), dtype=pl.Boolean, eager=True)
     if not rules.opposites:
         return swapped
+    claims, sentences = claims.cast(pl.String), sentences.cast(pl.String)
     rows = claims.str.contains(rules.any_opposite).fill_null(False).arg_true()
     if rows.is_empty():
         return swapped
     said = pl.DataFrame({"claim": claims.gather(rows), "sentence": sentences.gather(rows)})
     found = said.select(opposite_swapped(pl.col("claim"), pl.col("sentence"), rules))
-    return swapped.scatter(rows, found.to_series())
+    return swapped.scatter(rows, found.to_series().fill_null(False))
 
 
 def opposite_swapped(claim: pl.Expr, sentence: pl.Expr, rules: WordRules) -> pl.Expr:
-    """Whether the claim says one side of an opposite pair its sentence does not, while the
-    sentence says the other side and the claim does not (both texts lower-cased first)."""
+    """Whether the claim says one side of an opposite pair and does not mention the other,
+    while its sentence says the other and does not mention the claim's (both lower-cased)."""
     said, other = claim.str.to_lowercase(), sentence.fill_null("").str.to_lowercase()
     swapped = pl.lit(False)
-    for a, b in rules.opposites:
-        side_a, side_b = rf"\b(?:{a})", rf"\b(?:{b})"
-        in_claim_a, in_claim_b = said.str.contains(side_a), said.str.contains(side_b)
-        in_other_a, in_other_b = other.str.contains(side_a), other.str.contains(side_b)
+    for (a_says, a_mentions), (b_says, b_mentions) in rules.opposites:
+        claim_a, claim_b = (
+            said.str.contains(rf"\b(?:{a_says})"),
+            said.str.contains(rf"\b(?:{b_says})"),
+        )
+        other_a, other_b = (
+            other.str.contains(rf"\b(?:{a_says})"),
+            other.str.contains(rf"\b(?:{b_says})"),
+        )
+        claim_mentions_a = said.str.contains(rf"\b(?:{a_mentions})")
+        claim_mentions_b = said.str.contains(rf"\b(?:{b_mentions})")
+        other_mentions_a = other.str.contains(rf"\b(?:{a_mentions})")
+        other_mentions_b = other.str.contains(rf"\b(?:{b_mentions})")
         swapped = (
             swapped
-            | (in_claim_a & ~in_claim_b & in_other_b & ~in_other_a)
-            | (in_claim_b & ~in_claim_a & in_other_a & ~in_other_b)
+            | (claim_a & ~claim_mentions_b & other_b & ~other_mentions_a)
+            | (claim_b & ~claim_mentions_a & other_a & ~other_mentions_b)
         )
     return swapped

@@ -11,6 +11,7 @@ from functools import cached_property
 import polars as pl
 
 from faith_udfs.grounded_words import NUMBER_WORDS
+from faith_udfs.words import normalized
 
 # v7: the names of months (and their abbreviations) and of weekdays are figures too, so a date
 # swapped for another of the best sentence ("12 November" where it says "12 January", "open
@@ -163,11 +164,13 @@ def swapped_opposites(claims: pl.Series, sentences: pl.Series, rules: WordRules)
     swapped = pl.repeat(False, claims.len(), dtype=pl.Boolean, eager=True)
     if not rules.opposites:
         return swapped
-    claims, sentences = claims.cast(pl.String), sentences.cast(pl.String)
-    rows = claims.str.contains(rules.any_opposite).fill_null(False).arg_true()
+    # read as the words are: NFC, no format characters ("bef\u00adore" is "before")
+    texts = pl.DataFrame({"claim": claims.cast(pl.String), "sentence": sentences.cast(pl.String)})
+    texts = normalized(normalized(texts, "claim"), "sentence")
+    rows = texts["claim"].str.contains(rules.any_opposite).fill_null(False).arg_true()
     if rows.is_empty():
         return swapped
-    said = pl.DataFrame({"claim": claims.gather(rows), "sentence": sentences.gather(rows)})
+    said = texts[rows]
     found = said.select(opposite_swapped(pl.col("claim"), pl.col("sentence"), rules))
     return swapped.scatter(rows, found.to_series().fill_null(False))
 

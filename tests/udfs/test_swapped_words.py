@@ -309,3 +309,20 @@ def test_the_batch_and_the_twin_pair_numbers_and_units_alike(texts: list[str]) -
     for text in set(texts):
         twin = {n: set(units) for n, units in quantities_of(text, V7_WORD_RULES).items()}
         assert batch.get(text, {}) == twin, text
+
+
+@pytest.mark.parametrize(
+    ("answer", "context"),
+    [
+        (
+            "Orders placed after 2 pm ship on the same day.",
+            "Orders placed bef\u00adore 2 pm ship on the same day.",
+        ),
+        ("Refunds are paid within 5 weeks.", "Refunds are paid within 5 da\u200bys."),
+    ],
+)
+def test_an_invisible_character_hides_no_swap(answer: str, context: str) -> None:
+    """Words are read without format characters (soft hyphens from PDFs, zero-width spaces);
+    so are the sides of opposites and the units of quantities."""
+    assert judged(answer, context, GroundedJudge())[0] == "no"
+    assert judged(answer, context, GroundedV6Judge())[0] == "yes"

@@ -287,14 +287,12 @@ def _other_units(
 ) -> pl.Series:
     """The `claim_row`s whose best sentence gives a number of theirs another unit
     (quantities.units_swapped)."""
-    best_texts = truths["text_hash"].gather(best["truth_row"].cast(pl.UInt32))
-    best = best.select("claim_row", text_hash=best_texts)
+    rows = best["truth_row"].cast(pl.UInt32)
+    best = best.select("claim_row", text_hash=truths["text_hash"].gather(rows))
     said = quantity_rows(claims.select("text_hash", text="claim"), rules)
     if said.is_empty():
         return pl.Series("claim_row", [], dtype=claims["claim_row"].dtype)
-    asked = truths.select("text_hash", text="truth").filter(
-        pl.col("text_hash").is_in(best_texts.implode())
-    )
+    asked = truths.select("text_hash", text="truth")[rows.unique()]
     claim_side = (
         claims.select("claim_row", "text_hash").join(said, on="text_hash").drop("text_hash")
     )

@@ -159,20 +159,24 @@ def says_opposite(claim: str, sentence: str, rules: WordRules) -> bool:
 
 
 def swapped_opposites(claims: pl.Series, sentences: pl.Series, rules: WordRules) -> pl.Series:
-    """opposite_swapped of each claim against its sentence (null: none). Only the claims that
-    say a side of some pair are read pair by pair: one pass over the others, not a dozen."""
+    """opposite_swapped of each claim against its sentence (null: none). Each distinct pair is
+    read once, and only the pairs whose claim says a side of some pair are read pair by pair:
+    a chat batch's 175,000 claims are 50,000 pairs, 12,000 of which say one."""
     swapped = pl.repeat(False, claims.len(), dtype=pl.Boolean, eager=True)
     if not rules.opposites:
         return swapped
-    # read as the words are: NFC, no format characters ("bef\u00adore" is "before")
     texts = pl.DataFrame({"claim": claims.cast(pl.String), "sentence": sentences.cast(pl.String)})
-    texts = normalized(normalized(texts, "claim"), "sentence")
-    rows = texts["claim"].str.contains(rules.any_opposite).fill_null(False).arg_true()
-    if rows.is_empty():
+    keys = texts.select(pl.struct("claim", "sentence").hash()).to_series()
+    first = keys.is_first_distinct()
+    # read as the words are: NFC, no format characters ("bef\u00adore" is "before")
+    distinct = normalized(normalized(texts.filter(first), "claim"), "sentence")
+    says = distinct["claim"].str.contains(rules.any_opposite).fill_null(False)
+    said = distinct.filter(says)
+    if said.is_empty():
         return swapped
-    said = texts[rows]
     found = said.select(opposite_swapped(pl.col("claim"), pl.col("sentence"), rules))
-    return swapped.scatter(rows, found.to_series().fill_null(False))
+    swapped_keys = keys.filter(first).filter(says).filter(found.to_series().fill_null(False))
+    return keys.is_in(swapped_keys.implode())
 
 
 def opposite_swapped(claim: pl.Expr, sentence: pl.Expr, rules: WordRules) -> pl.Expr:

@@ -271,7 +271,7 @@ SIDES = st.sampled_from(
 TEXTS = st.lists(SIDES, max_size=5).map(" ".join)
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=40, deadline=None)
 @given(claims=st.lists(TEXTS, min_size=1, max_size=6), sentences=st.lists(TEXTS, max_size=6))
 def test_only_claims_that_say_a_side_are_read_pair_by_pair_and_nothing_is_missed(
     claims: list[str], sentences: list[str]
@@ -295,7 +295,7 @@ QUANTITY_WORDS = st.sampled_from(
 )  # fmt: skip
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=40, deadline=None)
 @given(texts=st.lists(st.lists(QUANTITY_WORDS, max_size=9).map(" ".join), max_size=6))
 def test_the_batch_and_the_twin_pair_numbers_and_units_alike(texts: list[str]) -> None:
     frame = pl.DataFrame({"text": texts}, schema={"text": pl.String})

@@ -266,7 +266,7 @@ def claim_features(
         .otherwise(pl.col("cov_second_weight") / total)
         .fill_null(0.0),
         missing_figure=pl.when(verbatim).then(0).otherwise(pl.col("missing_figure").fill_null(0)),
-        rival_figure=~verbatim & (pl.col("rivals").fill_null(0) > 0),
+        rival_figure=~verbatim & (pl.col("rival_figures").fill_null(0) > 0),
         # a number with a unit its best sentence does not pair with it, but another (v7 on)
         unit_swapped=~verbatim & pl.col("claim_row").is_in(other_units.implode()),
         missing_name=pl.when(verbatim).then(0).otherwise(pl.col("missing_name").fill_null(0)),
@@ -303,8 +303,8 @@ def _other_units(
 def _rival_figures(
     best: pl.DataFrame, truths: pl.DataFrame, truth_rows: pl.DataFrame, claim_words: pl.DataFrame
 ) -> pl.DataFrame:
-    """Per claim, the figures of its best sentence that the claim does not hold (`5` of "paid
-    within 5 days" against "within 9 days"): `claim_row`, `rivals`."""
+    """Per claim, the figures of its best sentence that the claim does not hold (`5` of
+    "paid within 5 days" against "within 9 days"): `claim_row`, `rival_figures`."""
     figures = truth_rows.filter("figure").select("text_hash", "word").unique()
     # Only a claim's words that are some sentence's figure can match one: a far smaller side.
     held = claim_words.select("claim_row", "word").filter(
@@ -317,7 +317,7 @@ def _rival_figures(
         .join(figures, on="text_hash")
         .join(held, on=["claim_row", "word"], how="anti")
         .group_by("claim_row")
-        .agg(rivals=pl.len())
+        .agg(rival_figures=pl.len())
     )
 
 

@@ -228,13 +228,13 @@ def grounded_verdicts(judge: Judge, claims: list[str], truths: list[str]) -> lis
     rules = judge.word_rules
     of_truth = {truth: truth_words(truth, rules) for truth in truths}
     rows = [of_truth[truth] for truth in truths]
-    negated = {t: any(w in _NEGATION_STEMS for w in ws) for t, (ws, *_) in of_truth.items()}
+    negated = {t: any(w in _NEGATION_STEMS for w in ws) for t, (ws, _) in of_truth.items()}
     n = len(truths)
     verbatim_texts = set(truths)
     per_claim = []
     for claim in claims:
         words = claim_words(claim, rules)
-        spread = [sum(1 for ws, *_ in rows if w.word in ws) for w in words]
+        spread = [sum(1 for ws, _ in rows if w.word in ws) for w in words]
         weights = [round(math.log(1.0 + (n + 1) / (s + 1)) * _UNIT) for s in spread]
         per_claim.append((claim, words, spread, weights))
     pairs = [p for *_, spread, weights in per_claim for p in zip(weights, spread, strict=True)]
@@ -309,7 +309,7 @@ def _support(  # noqa: PLR0917 - one claim's columns of claim_features
         cov_all = cov_best = 1.0
         cov_second = 0.0
         missing_figure = missing_name = 0
-        rival = negation = unit_swapped = opposite = False
+        rival = negation = False
         evidence, lacks = claim, []
     else:
         cov_all = sum(w for w, f in zip(weights, found, strict=True) if f) / total if words else 0.0
@@ -320,13 +320,11 @@ def _support(  # noqa: PLR0917 - one claim's columns of claim_features
         missing_figure = sum(1 for w, f in zip(words, found, strict=True) if w.figure and not f)
         missing_name = sum(1 for w, f in zip(words, found, strict=True) if w.name and not f)
         if best_row is None:
-            rival = negation = unit_swapped = opposite = False
+            rival = negation = False
             evidence = None
         else:
             held = {w.word for w in words}
             rival = bool(rows[best_row][1] - held)
-            unit_swapped = says_other_unit(claim, truths[best_row], rules)
-            opposite = says_opposite(claim, truths[best_row], rules)
             claim_negated = any(w.negation for w in words)
             negation = claim_negated != negated[truths[best_row]]
             evidence = truths[best_row]
@@ -348,8 +346,17 @@ def _support(  # noqa: PLR0917 - one claim's columns of claim_features
     for name in FEATURES:
         if name in weighing:  # an older rules version weighs fewer features
             z += weighing[name] * features[name]
-    swapped = (missing_figure > 0 and rival) or unit_swapped or opposite
-    contradicted = (negation or swapped) and cov_best >= (CONTRADICTION_COVERAGE)
+    # v7's unit and opposite swaps are read only where they could count (evidence is then the
+    # best sentence; a verbatim claim's cov_best is 1 but it is never contradicted)
+    contradicted = cov_best >= CONTRADICTION_COVERAGE and (
+        negation
+        or (missing_figure > 0 and rival)
+        or (
+            not verbatim
+            and evidence is not None
+            and (says_other_unit(claim, evidence, rules) or says_opposite(claim, evidence, rules))
+        )
+    )
     if verbatim:
         support = 1.0
     elif cov_all <= 0.0 and answer_found >= GROUNDED_ANSWER:
@@ -368,7 +375,7 @@ def _best_row(rows: list[TruthWords], stems: list[tuple[str, int]]) -> tuple[int
     best_row, best_weight = None, 0
     if not stems:
         return best_row, best_weight
-    for row, (ws, *_) in enumerate(rows):
+    for row, (ws, _) in enumerate(rows):
         hit = sum(w for word, w in stems if word in ws)
         if hit > best_weight:  # the lowest row on a tie; a row with no hit is no candidate
             best_row, best_weight = row, hit

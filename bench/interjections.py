@@ -5,7 +5,7 @@
 
 Scores the project's generated cases (`data/generate.py`, the answers `bench/pipeline.py`'s
 `chat` shape opens with "Yes, ") as generated and with each opening before them (their first
-letter lower-cased), under `grounded-v6` (which cuts every opening off, as the default v7 does),
+letter lower-cased), under `grounded-v6` (which cuts every opening off, as the default v8 does),
 `grounded-v5` (which cut the first one only, and not before an attribution phrase) and
 `grounded-v4` (which read it as a word of the claim), and prints per judge and opening: the
 pass rate, the mean score and how many cases fail only because of the opening.

@@ -31,11 +31,13 @@ from faith_udfs.grounded import (
     GroundedV4Judge,
     GroundedV5Judge,
     GroundedV6Judge,
+    GroundedV7Judge,
 )
 from faith_udfs.grounded_v1 import GroundedV1Judge
 
 JUDGES: dict[str, type] = {
     "grounded": GroundedJudge,
+    "grounded-v7": GroundedV7Judge,
     "grounded-v6": GroundedV6Judge,
     "grounded-v5": GroundedV5Judge,
     "grounded-v4": GroundedV4Judge,

@@ -1,7 +1,8 @@
 """Bench (not a test): what each grounded rules version costs over the one before it, on each
 shape of bench/shapes.py: grounded-v3, grounded-v4 (reads citations and list markers),
 grounded-v5 (cuts an opening interjection), grounded-v6 (every opening, and a copy whatever
-its first letter's case) and grounded-v7 (months and weekdays read as figures: the default)
+its first letter's case), grounded-v7 (months and weekdays read as figures) and grounded-v8
+(units compared kind by kind: the default)
 through the batch path, in one process, interleaved, each judge's fastest of `--rounds` in
 CPU-seconds.
 
@@ -10,7 +11,7 @@ CPU-seconds.
 Prints per shape the distinct answers, how many of them the cue finds (citations.CUE_PATTERN:
 only those take the citation patterns), how many open a sentence with an interjection, the
 share of the judge's questions that are copies (no features) under v5 and v6, each judge's
-CPU-seconds and the ratios v4 / v3, v5 / v4, v6 / v5 and v7 / v6.
+CPU-seconds and the ratios v4 / v3, v5 / v4, v6 / v5, v7 / v6 and v8 / v7.
 """
 
 from __future__ import annotations
@@ -35,6 +36,7 @@ from faith_udfs.grounded import (
     GroundedV4Judge,
     GroundedV5Judge,
     GroundedV6Judge,
+    GroundedV7Judge,
 )
 from faith_udfs.grounded_features import question_copies
 from faith_udfs.grounded_words import INTERJECTION_PATTERN
@@ -46,7 +48,8 @@ JUDGES: dict[str, type[Judge]] = {
     "v4": GroundedV4Judge,
     "v5": GroundedV5Judge,
     "v6": GroundedV6Judge,
-    "v7": GroundedJudge,
+    "v7": GroundedV7Judge,
+    "v8": GroundedJudge,
 }
 
 
@@ -97,11 +100,13 @@ def main() -> int:
                 "v5_over_v4": round(best["v5"] / best["v4"], 3),
                 "v6_over_v5": round(best["v6"] / best["v5"], 3),
                 "v7_over_v6": round(best["v7"] / best["v6"], 3),
+                "v8_over_v7": round(best["v8"] / best["v7"], 3),
             }
         )
         print(
             f"{shape}: v4 / v3 = {rows[-1]['v4_over_v3']}, v5 / v4 = {rows[-1]['v5_over_v4']}, "
-            f"v6 / v5 = {rows[-1]['v6_over_v5']}, v7 / v6 = {rows[-1]['v7_over_v6']}",
+            f"v6 / v5 = {rows[-1]['v6_over_v5']}, v7 / v6 = {rows[-1]['v7_over_v6']}, "
+            f"v8 / v7 = {rows[-1]['v8_over_v7']}",
             flush=True,
         )
     print(table(rows, list(rows[0])))

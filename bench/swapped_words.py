@@ -1,16 +1,18 @@
-"""Bench (not a test): what grounded-v7 changes against grounded-v6 (issue 20;
-docs/judge-quality.md#v7-dates-units-and-opposites): month and weekday names read as figures,
+"""Bench (not a test): what one rules version changes against an earlier one (issue 20):
+grounded-v8 against v7 by default (docs/judge-quality.md#v8-units-kind-by-kind: a number's
+units compared kind by kind), or `--versions grounded-v6,grounded-v7`
+(docs/judge-quality.md#v7-dates-units-and-opposites: month and weekday names read as figures,
 and a number's unit or one side of an opposite pair ("before" for "after") swapped for the
-context's a contradiction.
+context's a contradiction).
 
-    python bench/swapped_words.py [--devsets DIR]     # ~10 s
+    python bench/swapped_words.py [--versions OLD,NEW] [--devsets DIR]     # ~10 s
 
-Prints, for each swap below and the true claims beside them, v6's and v7's verdict and
+Prints, for each swap below and the true claims beside them, each version's verdict and
 support; then the claims of the bundled sample (data/sample/cases.parquet) whose
-verdict v7 changes, each with what it lacks and its best sentence; then, per present dev set,
-how many cases' `success` and `score` differ between the two, and each judge's balanced
-accuracy and ROC AUC of `score` (bench/judge_quality.py's figures), and the claims whose
-verdict changes with their case's label. Absent dev sets: the examples and the sample.
+verdict the newer changes, each with what it lacks and its best sentence; then, per present
+dev set, how many cases' `success` and `score` differ between the two, and each judge's
+balanced accuracy and ROC AUC of `score` (bench/judge_quality.py's figures), and the claims
+whose verdict changes with their case's label. Absent dev sets: the examples and the sample.
 """
 
 from __future__ import annotations
@@ -23,21 +25,15 @@ import polars as pl
 from devsets import DEVSETS, balanced_accuracy, roc_auc
 from judge_quality import score_devsets
 
-from faith_udfs import (
-    FaithfulnessMetric,
-    GroundedJudge,
-    Judge,
-    LLMTestCase,
-    MetricConfig,
-    score_cases,
-)
-from faith_udfs.grounded import GroundedV6Judge
+from faith_udfs import FaithfulnessMetric, Judge, LLMTestCase, MetricConfig, score_cases
+from faith_udfs.grounded import grounded_judge
 
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLE = ROOT / "data" / "sample" / "cases.parquet"
 
-# (answer, context): swaps of a month, a weekday, a month's abbreviation, of units (the last,
-# "per month" for "per year", one v7 misses: 20 keeps euros in common) and of three opposites,
+# (answer, context): swaps of a month, a weekday, a month's abbreviation, of units (the last
+# two, "per month" for "per year" and dollars for euros, v7 misses and v8 finds: 20 keeps euros,
+# 15 a month in common) and of three opposites,
 # then claims the context does say, with a month, a weekday, the modal "may" (which v7 leaves a
 # word), a unit in other words and "over" that is no comparison; last, what v7 gets wrong: the
 # same order told the other way round.
@@ -68,6 +64,10 @@ EXAMPLES = (
         "The premium plan costs 20 euros per year and includes phone support.",
     ),
     (
+        "The basic plan costs 15 dollars a month.",
+        "The basic plan costs 15 euros a month, or 150 euros a year.",
+    ),
+    (
         "Orders placed after 2 pm ship on the same day.",
         "Orders placed before 2 pm ship on the same day. Later orders ship the next day.",
     ),
@@ -91,6 +91,10 @@ EXAMPLES = (
     (
         "You may return unworn shoes within 30 days.",
         "Unworn shoes can be returned within 30 days of delivery.",
+    ),
+    (
+        "The basic plan costs 150 euros a year.",
+        "The basic plan costs 15 euros a month, or 150 euros a year.",
     ),
     (
         "You can return items within 30 days for a full refund.",
@@ -118,19 +122,20 @@ def judged(answer: str, context: str, judge: Judge) -> str:
     return ", ".join(f"{v.verdict} ({v.support:.3f})" for v in metric.verdicts)
 
 
-def sample_changes() -> pl.DataFrame:
-    """The sample's claims whose verdict v7 changes: `v6`, `v7`, `claim`, `lacks`, `evidence`."""
+def sample_changes(old: str, new: str) -> pl.DataFrame:
+    """The sample's claims whose verdict rules `new` changes against `old`: a column of each
+    version's verdict, `claim`, `lacks`, `evidence`."""
     cases = pl.read_parquet(SAMPLE)
-    v6, v7 = (
-        score_cases(cases, judge, MetricConfig()).claim_verdicts
-        for judge in (GroundedV6Judge(), GroundedJudge())
+    before, after = (
+        score_cases(cases, grounded_judge(rules), MetricConfig()).claim_verdicts
+        for rules in (old, new)
     )
     return (
-        v7.join(v6, on=["case_id", "claim_index"], suffix="_v6")
-        .filter(pl.col("verdict") != pl.col("verdict_v6"))
+        after.join(before, on=["case_id", "claim_index"], suffix="_old")
+        .filter(pl.col("verdict") != pl.col("verdict_old"))
         .select(
-            v6="verdict_v6",
-            v7="verdict",
+            pl.col("verdict_old").alias(old),
+            pl.col("verdict").alias(new),
             claim="claim",
             lacks=pl.col("context_lacks").list.join(", "),
             evidence="evidence",
@@ -140,19 +145,23 @@ def sample_changes() -> pl.DataFrame:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument(
+        "--versions",
+        default="grounded-v7,grounded-v8",
+        help="the two rules versions to compare, older first (default grounded-v7,grounded-v8)",
+    )
     parser.add_argument("--devsets", type=Path, default=DEVSETS)
     args = parser.parse_args(argv)
+    old, new = args.versions.split(",")
+    a, b = old.removeprefix("grounded-"), new.removeprefix("grounded-")
     for answer, context in EXAMPLES:
-        v6, v7 = (
-            judged(answer, context, GroundedV6Judge()),
-            judged(answer, context, GroundedJudge()),
-        )
-        print(f"v6 {v6:<14} v7 {v7:<14} {answer}")
-    changed = sample_changes()
-    print(f"\n{SAMPLE.relative_to(ROOT)}: {changed.height} claims whose verdict v7 changes")
+        before, after = (judged(answer, context, grounded_judge(r)) for r in (old, new))
+        print(f"{a} {before:<14} {b} {after:<14} {answer}")
+    changed = sample_changes(old, new)
+    print(f"\n{SAMPLE.relative_to(ROOT)}: {changed.height} claims whose verdict {b} changes")
     with pl.Config(tbl_rows=-1, fmt_str_lengths=90, tbl_width_chars=250):
         print(changed)
-    scored = score_devsets({"v6": GroundedV6Judge(), "v7": GroundedJudge()}, args.devsets)
+    scored = score_devsets({a: grounded_judge(old), b: grounded_judge(new)}, args.devsets)
     if scored is None:
         print(f"no dev set under {args.devsets}: the examples alone")
         return 0
@@ -163,11 +172,11 @@ def main(argv: list[str] | None = None) -> int:
         .group_by("set", maintain_order=True)
         .agg(
             cases=pl.len(),
-            success_differs=(pl.col("success_v6") != pl.col("success_v7")).sum(),
-            score_differs=(pl.col("score_v6") != pl.col("score_v7")).sum(),
+            success_differs=(pl.col(f"success_{a}") != pl.col(f"success_{b}")).sum(),
+            score_differs=(pl.col(f"score_{a}") != pl.col(f"score_{b}")).sum(),
             **{
                 f"{figure}_{judge}": function(pl.col("faithful"), pl.col(f"{column}_{judge}"))
-                for judge in ("v6", "v7")
+                for judge in (a, b)
                 for figure, function, column in (
                     ("bal_acc", balanced_accuracy, "success"),
                     ("auc", roc_auc, "score"),
@@ -179,9 +188,9 @@ def main(argv: list[str] | None = None) -> int:
     print()
     moved = (
         verdicts.pivot("judge", index=["set", "case_id", "claim_index", "claim"], values="verdict")
-        .filter(pl.col("v6") != pl.col("v7"))
+        .filter(pl.col(a) != pl.col(b))
         .join(cases.select("set", "case_id", "faithful"), on=["set", "case_id"])
-        .select("set", "faithful", "v6", "v7", claim=pl.col("claim").str.slice(0, 100))
+        .select("set", "faithful", a, b, claim=pl.col("claim").str.slice(0, 100))
     )
     with pl.Config(
         tbl_rows=-1, tbl_cols=-1, tbl_width_chars=200, tbl_hide_dataframe_shape=True,
@@ -189,7 +198,8 @@ def main(argv: list[str] | None = None) -> int:
     ):  # fmt: skip
         print(wide)
         print(
-            f"\n{moved.height} dev-set claims whose verdict v7 changes (faithful: the case's label)"
+            f"\n{moved.height} dev-set claims whose verdict {b} changes "
+            "(faithful: the case's label)"
         )
         print(moved)
     return 0

@@ -1,4 +1,4 @@
-"""The grounded judge, rules `grounded-v7` (the default judge): offline, deterministic, graded
+"""The grounded judge, rules `grounded-v8` (the default judge): offline, deterministic, graded
 per claim against the case's whole context.
 
 Each claim gets one `support` in [0, 1]: a fitted logistic combination of a handful of
@@ -23,8 +23,10 @@ and refitted the weights; v6 cuts every opening ("Yes, of course, ...") but a na
 weekday names as figures, a number given another unit and one side of an opposite pair where
 the best sentence says the other as contradictions (word_rules.py, quantities.py: "12
 November", "5 weeks", "after 2 pm" against "12 January", "5 days", "before 2 pm") and keeps
-them too. Vectorised polars, no row loop, no model weights.
-`grounded-v6`, `grounded-v5`, `grounded-v4` (v5 with interjections read as words,
+them too; v8 compares a number's units kind by kind ("20 euros per month" against "20 euros
+per year": a unit of time swapped, though the money is the same). Vectorised polars, no row
+loop, no model weights.
+`grounded-v7`, `grounded-v6`, `grounded-v5`, `grounded-v4` (v5 with interjections read as words,
 its own numbers), `grounded-v3` (v4's numbers, citations read as words), `grounded-v2`
 (grounded_v2.py: v3 without `cov_second`, its own numbers) and `grounded-v1` (grounded_v1.py)
 stay selectable for their series.
@@ -47,12 +49,15 @@ from faith_udfs.grounded_released import (
     GROUNDED_V4_RULES_VERSION,
     GROUNDED_V5_RULES_VERSION,
     GROUNDED_V6_RULES_VERSION,
+    GROUNDED_V7_RULES_VERSION,
     V4_CUTOFFS,
     V4_WEIGHTS,
     V5_CUTOFFS,
     V5_WEIGHTS,
     V6_CUTOFFS,
     V6_WEIGHTS,
+    V7_CUTOFFS,
+    V7_WEIGHTS,
 )
 from faith_udfs.grounded_v1 import GroundedV1Judge, per_question
 from faith_udfs.grounded_v2 import GROUNDED_V2_RULES_VERSION, V2_CUTOFFS, V2_WEIGHTS
@@ -67,16 +72,16 @@ from faith_udfs.grounded_words import (
 from faith_udfs.judges import Judge
 from faith_udfs.lexical import OfflineJudge, verdict_reason
 from faith_udfs.sentences import split_sentences
-from faith_udfs.word_rules import NUMBER_RULES, V7_WORD_RULES, WordRules
+from faith_udfs.word_rules import NUMBER_RULES, V7_WORD_RULES, V8_WORD_RULES, WordRules
 
 # Bump when a rule, weight or cut-off changes a verdict: a new version is a new config series.
-GROUNDED_RULES_VERSION = "grounded-v7"
+GROUNDED_RULES_VERSION = "grounded-v8"
 
 # Fitted by bench/fit_grounded.py (its output pasted here): the logistic weights of the
 # features (see feature_columns) and the intercept. Refitted for v5 (claims without their
-# opening interjection); v4 had kept v3's, as it changed two case scores of the dev sets. v6
-# and v7 keep v5's: v6 changes no dev-set case's verdict, v7 13 of 4,004, and a refit moves the
-# held-out figures within noise (bench/swapped_words.py, docs/judge-quality.md).
+# opening interjection); v4 had kept v3's, as it changed two case scores of the dev sets. v6,
+# v7 and v8 keep v5's: v6 changes no dev-set case's verdict, v7 13 of 4,004, v8 none, and a
+# refit moves the held-out figures within noise (bench/swapped_words.py, docs/judge-quality.md).
 WEIGHTS: dict[str, float] = {
     "intercept": -1.9289,
     "cov_all": 0.6107,
@@ -194,8 +199,9 @@ class GroundedJudge(OfflineJudge):
     # v7 on (word_rules.py): month and weekday names are figures, units are read one form
     # each, and a date, a number's unit or one side of an opposite pair in place of its best
     # sentence's ("12 November", "5 weeks", "after 2 pm" where it says "12 January", "5 days",
-    # "before 2 pm") is a contradiction; before, all of them were words.
-    word_rules: WordRules = V7_WORD_RULES
+    # "before 2 pm") is a contradiction; before, all of them were words. v8 on: a number's units
+    # are compared kind by kind ("per month" against "per year" beside the same euros).
+    word_rules: WordRules = V8_WORD_RULES
     # The rules version's fitted numbers (a subclass of an older version has its own).
     weights: dict[str, float] = WEIGHTS
     default_cutoffs: Cutoffs = DEFAULT_CUTOFFS
@@ -303,7 +309,18 @@ def copied_verdicts(questions: pl.DataFrame) -> pl.DataFrame:
     )
 
 
-class GroundedV6Judge(GroundedJudge):
+class GroundedV7Judge(GroundedJudge):
+    """The grounded judge of rules `grounded-v7`: v8 with a number's units swapped only where
+    none is in common whatever their kind (word_rules.V7_WORD_RULES); its own numbers
+    (V7_WEIGHTS), and a v7 calibration's cut-offs apply."""
+
+    rules_version = GROUNDED_V7_RULES_VERSION
+    word_rules = V7_WORD_RULES
+    weights = V7_WEIGHTS
+    default_cutoffs = V7_CUTOFFS
+
+
+class GroundedV6Judge(GroundedV7Judge):
     """The grounded judge of rules `grounded-v6`: v7 with month and weekday names read as
     names, units and opposites as words (word_rules.NUMBER_RULES); its own numbers
     (V6_WEIGHTS), and a v6 calibration's cut-offs apply."""
@@ -359,6 +376,7 @@ class GroundedV2Judge(GroundedV3Judge):
 # to (`faith calibrate` fits the default), by version below.
 GROUNDED_JUDGES: tuple[type[GroundedJudge], ...] = (
     GroundedJudge,
+    GroundedV7Judge,
     GroundedV6Judge,
     GroundedV5Judge,
     GroundedV4Judge,

@@ -297,7 +297,7 @@ def _other_units(
         claims.select("claim_row", "text_hash").join(said, on="text_hash").drop("text_hash")
     )
     best_side = best.join(quantity_rows(asked, rules), on="text_hash").drop("text_hash")
-    return units_swapped(claim_side, best_side)
+    return units_swapped(claim_side, best_side, rules.kind_of)
 
 
 def _rival_figures(

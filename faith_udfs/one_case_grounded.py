@@ -1,4 +1,4 @@
-"""The grounded judge v7 to v2 (grounded.py, grounded_features.py) on plain Python strings,
+"""The grounded judge v8 to v2 (grounded.py, grounded_features.py) on plain Python strings,
 for one case (one_case.py): the same claims, features, support and verdicts, read off the same
 patterns, word lists, the judge's weights and cut-offs. Integer weights as there, so sums agree
 exactly."""

@@ -75,15 +75,31 @@ def quantity_rows(texts: pl.DataFrame, rules: WordRules) -> pl.DataFrame:
     )
 
 
-def units_swapped(claim_rows: pl.DataFrame, best_rows: pl.DataFrame) -> pl.Series:
+def units_swapped(
+    claim_rows: pl.DataFrame, best_rows: pl.DataFrame, kinds: Mapping[str, str]
+) -> pl.Series:
     """The `claim_row`s, each once, with a number their best sentence gives units of its own
     only, none of the claim's (`claim_row`, `number`, `unit` on both sides): "5 weeks" where it
     says "5 working days". Any unit in common is no swap ("5 euros and takes 3 days" pairs 3
-    with euros too)."""
+    with euros too). With `kinds` (v8: each unit's kind), the same holds kind by kind: units of
+    one kind on both sides, none in common, are a swap though another kind's unit is shared
+    ("20 euros per month" where it says "20 euros per year")."""
     keys = ["claim_row", "number"]
+    swapped = _swapped(claim_rows, best_rows, keys)
+    if kinds:
+        kind = pl.col("unit").replace_strict(kinds, default=None, return_dtype=pl.String)
+        by_kind = _swapped(
+            claim_rows.with_columns(kind=kind), best_rows.with_columns(kind=kind), [*keys, "kind"]
+        )
+        swapped = pl.concat([swapped, by_kind])
+    return swapped.unique()
+
+
+def _swapped(claim_rows: pl.DataFrame, best_rows: pl.DataFrame, keys: list[str]) -> pl.Series:
+    """The `claim_row`s of each `keys` group that both sides give units of, none in common."""
     in_both = claim_rows.select(keys).unique().join(best_rows.select(keys).unique(), on=keys)
     shared = claim_rows.join(best_rows, on=[*keys, "unit"]).select(keys).unique()
-    return in_both.join(shared, on=keys, how="anti")["claim_row"].unique()
+    return in_both.join(shared, on=keys, how="anti")["claim_row"]
 
 
 @lru_cache(maxsize=2**12)
@@ -112,7 +128,16 @@ def quantities_of(text: str, rules: WordRules) -> Mapping[str, frozenset[str]]:
 def says_other_unit(claim: str, sentence: str, rules: WordRules) -> bool:
     """units_swapped of one claim and its best sentence (the one-case twin)."""
     theirs = quantities_of(sentence, rules)
-    return any(
-        number in theirs and not units & theirs[number]
-        for number, units in quantities_of(claim, rules).items()
-    )
+    kind_of = rules.kind_of
+    for number, units in quantities_of(claim, rules).items():
+        other = theirs.get(number)
+        if other is None:
+            continue
+        if not units & other:
+            return True
+        for kind in {kind_of[unit] for unit in units if unit in kind_of}:
+            mine = {unit for unit in units if kind_of.get(unit) == kind}
+            given = {unit for unit in other if kind_of.get(unit) == kind}
+            if given and not mine & given:
+                return True
+    return False

@@ -5,7 +5,7 @@ opposite of each other: a claim that puts one in place of its best sentence's is
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cached_property
 
 import polars as pl
@@ -49,6 +49,21 @@ UNIT_FORMS: dict[str, str] = {
     centimeters|mm|percent|gb gigabyte gigabytes|mb megabyte megabytes|tb terabyte
     terabytes""".split("|")
     for form in forms.split()
+}
+# v8: each unit's kind. A number both sides give units of one kind, none in common, is swapped
+# though a unit of another kind is shared: "20 euros per month" where it says "20 euros per
+# year", "15 dollars a month" where it says "15 euros a month" (v7 looked for any unit in common).
+UNIT_KINDS: dict[str, str] = {
+    unit: kind
+    for kind, units in {
+        "time": "day week month year hour minute",
+        "money": "euro dollar gbp",
+        "weight": "kg gram lb",
+        "length": "km mile metre cm mm",
+        "share": "percent",
+        "data": "gb mb tb",
+    }.items()
+    for unit in units.split()
 }
 
 # v7: words that say the opposite of each other (an order in time, a comparison, a trend,
@@ -97,11 +112,17 @@ class WordRules:
     forms: frozenset[tuple[str, str]] = frozenset()
     unit_names: frozenset[str] = frozenset()
     opposites: tuple[tuple[Side, Side], ...] = ()
+    unit_kinds: frozenset[tuple[str, str]] = frozenset()
 
     @cached_property
     def form_of(self) -> dict[str, str]:
         """Each form's word ("weeks" -> "week", "nov" -> "november")."""
         return dict(self.forms)
+
+    @cached_property
+    def kind_of(self) -> dict[str, str]:
+        """Each unit's kind ("month" -> "time"): none before v8, whose unit swaps are by kind."""
+        return dict(self.unit_kinds)
 
     @cached_property
     def any_unit(self) -> str:
@@ -135,6 +156,7 @@ V7_WORD_RULES = WordRules(
     frozenset(UNIT_FORMS.values()),
     OPPOSITES,
 )
+V8_WORD_RULES = replace(V7_WORD_RULES, unit_kinds=frozenset(UNIT_KINDS.items()))
 # v1 to v6: numbers and number words are figures; no units, no opposites.
 NUMBER_RULES = WordRules(NUMBER_WORDS)
 

@@ -1,6 +1,6 @@
-"""The grounded judge (issue 20), rules v7: one support per claim, verdicts from cut-offs on
+"""The grounded judge (issue 20), rules v8: one support per claim, verdicts from cut-offs on
 it, what the context lacks stored for each `no` and `idk`, a chat bot's openings no part of a
-claim, a swapped date a contradiction, and v6, v5, v4, v3, v2 and v1 kept as their own
+claim, a swapped date a contradiction, and v7, v6, v5, v4, v3, v2 and v1 kept as their own
 series."""
 
 from __future__ import annotations
@@ -28,6 +28,7 @@ from faith_udfs.grounded import (
     GroundedV4Judge,
     GroundedV5Judge,
     GroundedV6Judge,
+    GroundedV7Judge,
     grounded_judge,
 )
 from faith_udfs.grounded_features import claim_features
@@ -74,8 +75,8 @@ V3_RELEASED = [
 
 # What grounded-v5 gives them (main at the commit that made it the default, 2026-12-05): its
 # weights refitted with interjections cut, so answers without one score a little otherwise.
-# grounded-v6 and v7 keep v5's numbers and give these answers (no opening, no copy, no date
-# swapped) the same.
+# grounded-v6, v7 and v8 keep v5's numbers and give these answers (no opening, no copy, no date
+# or unit swapped) the same.
 V5_RELEASED = [
     [("yes", 0.835252)],
     [("no", 0.167549)],
@@ -93,11 +94,12 @@ def measured(answer: str, judge: GroundedJudge | None = None) -> FaithfulnessMet
     return metric
 
 
-def test_v7_is_the_default_and_v6_to_v1_stay_their_own_series() -> None:
-    assert GROUNDED_RULES_VERSION == "grounded-v7"
+def test_v8_is_the_default_and_v7_to_v1_stay_their_own_series() -> None:
+    assert GROUNDED_RULES_VERSION == "grounded-v8"
     assert V1 == "grounded-v1"
     judges = (
         GroundedJudge,
+        GroundedV7Judge,
         GroundedV6Judge,
         GroundedV5Judge,
         GroundedV4Judge,
@@ -105,8 +107,9 @@ def test_v7_is_the_default_and_v6_to_v1_stay_their_own_series() -> None:
         GroundedV2Judge,
         GroundedV1Judge,
     )
-    v7, v6, v5, v4, v3, v2, v1 = (j().identity for j in judges)
-    assert [(i.kind, i.model) for i in (v7, v6, v5, v4, v3, v2, v1)] == [
+    v8, v7, v6, v5, v4, v3, v2, v1 = (j().identity for j in judges)
+    assert [(i.kind, i.model) for i in (v8, v7, v6, v5, v4, v3, v2, v1)] == [
+        ("grounded", "grounded-v8"),
         ("grounded", "grounded-v7"),
         ("grounded", "grounded-v6"),
         ("grounded", "grounded-v5"),
@@ -115,15 +118,17 @@ def test_v7_is_the_default_and_v6_to_v1_stay_their_own_series() -> None:
         ("grounded", "grounded-v2"),
         ("grounded", V1),
     ]
-    ids = {MetricConfig().config_id(i) for i in (v7, v6, v5, v4, v3, v2, v1)}
-    assert len(ids) == 7
-    # the ids v6's to v1's series were stored under when each was the default
+    ids = {MetricConfig().config_id(i) for i in (v8, v7, v6, v5, v4, v3, v2, v1)}
+    assert len(ids) == 8
+    # the ids v7's to v1's series were stored under when each was the default
+    assert MetricConfig().config_id(v7) == "faith-67e5f968c3d4b153"
     assert MetricConfig().config_id(v6) == "faith-fd8541d7af7ecbee"
     assert MetricConfig().config_id(v5) == "faith-a8af9412d93c4281"
     assert MetricConfig().config_id(v4) == "faith-dd716d55317c8bde"
     assert MetricConfig().config_id(v3) == "faith-a150d13cc5f57e63"
     assert MetricConfig().config_id(v2) == "faith-3555290e3c7156c5"
     assert MetricConfig().config_id(v1) == "faith-ec398a547331a401"
+    assert type(grounded_judge("grounded-v7")) is GroundedV7Judge
     assert type(grounded_judge("grounded-v6")) is GroundedV6Judge
     assert type(grounded_judge("grounded-v5")) is GroundedV5Judge
     assert type(grounded_judge("grounded-v4")) is GroundedV4Judge
@@ -240,6 +245,7 @@ def test_a_run_names_the_rules_and_keeps_each_series(tmp_path: Path) -> None:
     source, db = write(cases(rows), tmp_path / "cases.parquet"), tmp_path / "f.duckdb"
     for rules in (
         None,
+        "grounded-v7",
         "grounded-v6",
         "grounded-v5",
         "grounded-v4",
@@ -275,6 +281,8 @@ def test_a_run_names_the_rules_and_keeps_each_series(tmp_path: Path) -> None:
         ("grounded-v6", "off", "no", ["batteries", "covered"]),
         ("grounded-v7", "grounded", "yes", None),
         ("grounded-v7", "off", "no", ["batteries", "covered"]),
+        ("grounded-v8", "grounded", "yes", None),
+        ("grounded-v8", "off", "no", ["batteries", "covered"]),
     ]
 
 

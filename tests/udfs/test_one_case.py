@@ -30,6 +30,7 @@ from faith_udfs.grounded import (
     GroundedV4Judge,
     GroundedV5Judge,
     GroundedV6Judge,
+    GroundedV7Judge,
 )
 from faith_udfs.grounded_v1 import GroundedV1Judge
 from faith_udfs.judges import Judge
@@ -50,6 +51,7 @@ JUDGES: dict[str, Judge] = {
             weights={**WEIGHTS, "intercept": -0.37, "cov_best": 2.54, "answer_cov": 0.31},
         )
     ),
+    "grounded-v7": GroundedV7Judge(),
     "grounded-v6": GroundedV6Judge(),
     "grounded-v5": GroundedV5Judge(),
     "grounded-v4": GroundedV4Judge(),
@@ -228,6 +230,9 @@ FRAGMENTS = [
     "days",
     "euros",
     "per month",
+    "per year",
+    "20 euros a month",
+    "20 dollars per GB",
     "before",
     "after",
     "over 50",

@@ -1,8 +1,10 @@
-"""grounded-v7 (issue 20): a month's or a weekday's name is a figure, so a date swapped for
+"""grounded-v7 and v8 (issue 20): a month's or a weekday's name is a figure, so a date swapped for
 another of the best sentence is a contradiction, as a swapped number is; and so is a number of
 the context given with another unit than its best sentence's ("5 weeks" for "5 days"), and one
 side of an opposite pair where the sentence says the other ("after 2 pm" for "before 2 pm").
-v6 read them as words, and a long claim's other words carried it past the cut-off."""
+v6 read them as words, and a long claim's other words carried it past the cut-off. v8 compares
+a number's units kind by kind: "20 euros per month" where the context says "20 euros per year"
+keeps the euros and swaps the period."""
 
 from __future__ import annotations
 
@@ -14,11 +16,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from faith_udfs import FaithfulnessMetric, GroundedJudge, LLMTestCase, MetricConfig, score_cases
-from faith_udfs.grounded import GroundedV6Judge
+from faith_udfs.grounded import GroundedV6Judge, GroundedV7Judge
 from faith_udfs.judges import Judge
-from faith_udfs.quantities import quantities_of, quantity_rows
+from faith_udfs.quantities import quantities_of, quantity_rows, says_other_unit, units_swapped
 from faith_udfs.word_rules import (
+    UNIT_KINDS,
     V7_WORD_RULES,
+    V8_WORD_RULES,
     opposite_swapped,
     says_opposite,
     swapped_opposites,
@@ -252,15 +256,103 @@ def test_the_bench_prints_v6_passing_and_v7_failing_the_swaps(
     monkeypatch.syspath_prepend(str(ROOT / "bench"))
     import swapped_words
 
-    assert swapped_words.main(["--devsets", str(tmp_path)]) == 0
+    versions = "grounded-v6,grounded-v7"
+    assert swapped_words.main(["--versions", versions, "--devsets", str(tmp_path)]) == 0
     out = capsys.readouterr().out
     assert "v6 yes (0.593)    v7 no (0.220)     Invoice INV-2026-7491" in out
     assert "v6 yes (0.753)    v7 no (0.377)     Refunds for order A17 are paid" in out
     assert "v6 yes (0.837)    v7 no (0.419)     Orders placed after 2 pm ship" in out
     # the bundled sample's answers with a swapped month, every one of which v6 passed
     assert "data/sample/cases.parquet: 24 claims whose verdict v7 changes" in out
-    assert "│ yes ┆ no  ┆ Order R61610 shipped on 26 April by GLS." in out
+    assert "│ yes         ┆ no          ┆ Order R61610 shipped on 26 April by GLS." in out
     assert out.rstrip().endswith(f"no dev set under {tmp_path}: the examples alone")
+
+
+def test_the_bench_prints_v7_passing_and_v8_failing_a_price_per_month_for_one_per_year(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.syspath_prepend(str(ROOT / "bench"))
+    import swapped_words
+
+    assert swapped_words.main(["--devsets", str(tmp_path)]) == 0  # v7 against v8
+    out = capsys.readouterr().out
+    assert "v7 yes (0.764)    v8 no (0.382)     The premium plan costs 20 euros per month" in out
+    assert "v7 yes (0.695)    v8 no (0.348)     The basic plan costs 15 dollars a month." in out
+    assert "v7 yes (0.837)    v8 yes (0.837)    The basic plan costs 150 euros a year." in out
+    assert "data/sample/cases.parquet: 0 claims whose verdict v8 changes" in out
+
+
+# (answer, context): a unit of one kind swapped while a unit of another kind stays the same
+RATE_SWAPS = [
+    (
+        "The premium plan costs 20 euros per month and includes phone support.",
+        "The premium plan costs 20 euros per year and includes phone support.",
+    ),
+    ("The basic plan costs 15 dollars a month.", "The basic plan costs 15 euros a month."),
+    ("Extra storage costs 5 euros per GB.", "Extra storage costs 5 euros per TB."),
+    ("Freight costs 3 euros per kg.", "Freight costs 3 euros per lb."),
+]
+
+
+@pytest.mark.parametrize(("answer", "context"), RATE_SWAPS)
+def test_a_unit_swapped_beside_one_kept_is_a_contradiction_from_v8(
+    answer: str, context: str
+) -> None:
+    """v7 saw a unit in common (euros, a month) and no swap; v8 compares units kind by kind:
+    the money is the same, the period is not."""
+    verdict, support, _ = judged(answer, context, GroundedJudge())
+    old_verdict, old_support, _ = judged(answer, context, GroundedV7Judge())
+    assert (verdict, old_verdict) == ("no", "yes")
+    assert support == pytest.approx(old_support / 2)  # contradicted: half the support
+    assert says_other_unit(answer, context, V8_WORD_RULES)
+    assert not says_other_unit(answer, context, V7_WORD_RULES)
+
+
+PLANS = "The basic plan costs 15 euros a month, or 150 euros a year."
+
+
+@pytest.mark.parametrize(
+    ("answer", "context"),
+    [
+        # the sentence pairs 150 with a month too ("a month, or 150"): a year in common
+        ("The basic plan costs 150 euros a year.", PLANS),
+        ("The basic plan costs 15 euros a month.", PLANS),
+        ("Premium costs 10 euros per month.", "Premium costs €10 per month, billed every 30 days."),
+        # a unit of a kind the sentence gives the number none of: nothing to compare
+        ("Delivery costs 5 euros per parcel.", "Delivery costs 5 euros per parcel within 2 days."),
+    ],
+)  # fmt: skip
+def test_a_number_with_a_unit_of_each_kind_in_common_is_no_swap(answer: str, context: str) -> None:
+    assert judged(answer, context, GroundedJudge())[0] == "yes"
+    assert not says_other_unit(answer, context, V8_WORD_RULES)
+
+
+def test_every_unit_has_one_kind_and_v7_reads_none() -> None:
+    assert set(UNIT_KINDS) == V8_WORD_RULES.unit_names == V7_WORD_RULES.unit_names
+    assert V7_WORD_RULES.kind_of == {}
+    assert V8_WORD_RULES.kind_of["month"] == V8_WORD_RULES.kind_of["year"] == "time"
+
+
+def test_the_batch_path_swaps_units_kind_by_kind_as_the_twin_does() -> None:
+    """units_swapped on quantity rows, against says_other_unit, for the swaps and the claims a
+    context says, under both versions' rules."""
+    pairs = [*RATE_SWAPS, *((a, c) for a, c, *_ in SWAPS)]
+    for rules in (V7_WORD_RULES, V8_WORD_RULES):
+        claims = pl.DataFrame({"text": [a for a, _ in pairs]}).with_columns(
+            text_hash=pl.col("text").hash(), claim_row=pl.int_range(pl.len(), dtype=pl.UInt32)
+        )
+        sentences = pl.DataFrame({"text": [c for _, c in pairs]}).with_columns(
+            text_hash=pl.col("text").hash(), claim_row=pl.int_range(pl.len(), dtype=pl.UInt32)
+        )
+        sides = [
+            frame.select("claim_row", "text_hash")
+            .join(quantity_rows(frame, rules), on="text_hash")
+            .drop("text_hash")
+            for frame in (claims, sentences)
+        ]
+        swapped = set(units_swapped(*sides, rules.kind_of).to_list())
+        twin = {i for i, (a, c) in enumerate(pairs) if says_other_unit(a, c, rules)}
+        assert swapped == twin
 
 
 SIDES = st.sampled_from(

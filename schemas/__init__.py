@@ -4,6 +4,7 @@ from schemas.batches import JudgeCheck, ScoredBatch, ValidatedRows
 from schemas.calibrations import Calibrations
 from schemas.contract import (
     CONTRACT_TYPES,
+    LONE_SURROGATES,
     ValidatedBatch,
     content_case_ids,
     parse_timestamps,
@@ -23,6 +24,7 @@ from schemas.sizes import SizeLimits
 
 __all__ = [
     "CONTRACT_TYPES",
+    "LONE_SURROGATES",
     "OUTPUT_MODELS",
     "REQUIRED_COLUMNS",
     "Calibrations",

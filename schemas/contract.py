@@ -37,6 +37,9 @@ QUARANTINE_COLUMNS: dict[str, pl.DataType] = {
     "value": pl.String(),
 }
 _ROW = "__row"
+# The reader's column naming, for a row of a JSON file, its columns whose text held half a
+# UTF-16 pair ("\\ud83d" alone), which no UTF-8 text can hold (flows/read/lone_surrogates.py).
+LONE_SURROGATES = "__faithpipe_lone_surrogates"
 # ISO-8601 shapes accepted for a text `logged_at`, each tried on every value (never inferred
 # from the first one). `%#z` takes `Z`, `+02`, `+0200` and `+02:00`; `%.f` is optional.
 _AWARE_FORMATS = ("%Y-%m-%dT%H:%M:%S%.f%#z", "%Y-%m-%dT%H:%M%#z")
@@ -71,13 +74,16 @@ def validate_cases(
     if content_ids:
         raw = raw.with_columns(case_id=content_case_ids(raw, lists_as_json=lists_as_json))
     indexed = raw.with_row_index(_ROW)
+    halves = _half_pair_failures(indexed)
+    indexed = indexed.drop(LONE_SURROGATES, strict=False)
     typed, type_failures = _cast_to_contract(indexed, lists_as_json=lists_as_json)
     too_large = size_failures(typed, _ROW, limits).cast(QUARANTINE_COLUMNS)  # type: ignore[arg-type]
     # A value lost in the cast would also fail "is_null": report only the cast failure.
     check_failures = _check_failures(
         typed.join(too_large.select(pl.col("row").alias(_ROW)), on=_ROW, how="anti")
     ).join(type_failures.select("row", "column"), on=["row", "column"], how="anti")
-    failures = pl.concat([type_failures, too_large, check_failures]).unique(maintain_order=True)
+    failures = pl.concat([halves, type_failures, too_large, check_failures])
+    failures = failures.unique(maintain_order=True)
     if failures.height == 0:  # the usual batch: nothing to take out
         valid = typed.drop(_ROW)
     else:
@@ -87,6 +93,26 @@ def validate_cases(
         valid=valid.select(*CONTRACT_TYPES, segments=_segments(valid)),
         quarantined=_with_rows(failures, indexed, limits),
     )
+
+
+def _half_pair_failures(frame: pl.DataFrame) -> pl.DataFrame:
+    """`<column>_lone_surrogate` for each column the reader named as holding half a UTF-16 pair,
+    its value as the file spells it (`\\ud83d`, six characters)."""
+    if LONE_SURROGATES not in frame.columns:
+        return pl.DataFrame(schema=QUARANTINE_COLUMNS)
+    named = frame.select(_ROW, column=pl.col(LONE_SURROGATES)).explode("column").drop_nulls()
+    found = [
+        frame.join(named.filter(pl.col("column") == name), on=_ROW, how="semi").select(
+            row=pl.col(_ROW),
+            check=pl.lit(f"{name}_lone_surrogate"),
+            column=pl.lit(name),
+            value=_as_text(pl.col(name), frame.schema[name])
+            if name in frame.columns
+            else pl.lit(None, dtype=pl.String),
+        )
+        for name in named["column"].unique(maintain_order=True)
+    ]
+    return pl.concat([pl.DataFrame(schema=QUARANTINE_COLUMNS), *found]).cast(QUARANTINE_COLUMNS)  # type: ignore[arg-type]
 
 
 def _segments(frame: pl.DataFrame) -> pl.Expr:
@@ -382,6 +408,7 @@ def _case_id_text(frame: pl.DataFrame) -> pl.Expr:
 
 __all__ = [
     "CONTRACT_TYPES",
+    "LONE_SURROGATES",
     "ValidatedBatch",
     "content_case_ids",
     "parse_timestamps",

@@ -17,7 +17,7 @@ import pyarrow.parquet as pq
 
 from flows.errors import InputUnreadable
 from flows.read.finding import file_facts
-from flows.read.formats import duckdb_frames, json_strings
+from flows.read.formats import json_strings
 from flows.read.shapes import Source
 from flows.read.streaming import (
     READ_ERRORS,
@@ -26,6 +26,7 @@ from flows.read.streaming import (
     iter_batches,
     row_group_spans,
     short,
+    text_frames,
 )
 from flows.store.db import sql
 from schemas import content_case_ids
@@ -64,12 +65,13 @@ def _given_ids(source: Source, paths: list[Path]) -> Iterator[pa.RecordBatch]:
     as_text = pl.col(column).cast(pl.String).alias("case_id")
     for run in file_runs(source, paths, _ID_ROWS):
         facts = file_facts(run[0], source)
-        strings = json_strings(run, column, _ID_ROWS) if facts.format == "json" else None
+        plain = facts.format == "json" and not facts.lone_surrogates
+        strings = json_strings(run, column, _ID_ROWS) if plain else None
         if strings is not None:
             for frame in strings:
                 yield from _batches(frame.select(as_text))
         elif facts.format != "parquet":
-            for frame in duckdb_frames(run, facts.format, _ID_ROWS, names=facts.names, only=column):
+            for frame in text_frames(run, facts, _ID_ROWS, only=column):
                 yield from _batches(frame.select(as_text))
         elif len(run) == 1 and (facts.rows or 0) > SMALL_FILE_ROWS:
             yield from _case_ids(run[0], column)

@@ -24,7 +24,9 @@ from flows.read.formats import (
     reader_connection,
     reader_sql,
 )
+from flows.read.lone_surrogates import mended, refused_for_half_pairs
 from flows.read.small_json import object_keys, small_json
+from schemas import LONE_SURROGATES
 
 # A Parquet file at most this long is read whole to read its footer: opening it through
 # pyarrow's filesystem costs more than reading a small file's bytes (5,000 one-row files:
@@ -38,12 +40,15 @@ class FileFacts:
     file says them without being read through (a Parquet footer, a JSON file's objects;
     None for CSV). A CSV column's type is VARCHAR; a JSON one's is "" (inferred as the file
     is read). `json_format`: how DuckDB's JSON readers must be told to read it ('array' for
-    an array after a byte-order mark, formats.json_format), so files alike share it."""
+    an array after a byte-order mark, formats.json_format), so files alike share it.
+    `lone_surrogates`: a JSON file that holds half a UTF-16 pair in a string, read from its
+    mended copy (flows/read/lone_surrogates.py)."""
 
     format: str
     columns: tuple[tuple[str, str], ...]
     rows: int | None = None
     json_format: str = "auto"
+    lone_surrogates: bool = False
 
     @property
     def names(self) -> list[str]:
@@ -147,10 +152,10 @@ def _json_facts(con: duckdb.DuckDBPyConnection, paths: list[Path]) -> dict[Path,
         else:
             columns = tuple((name, "") for name in object_keys(objects))
             facts[path] = FileFacts("json", columns, len(objects), told)
-    keys: dict[str, tuple[list[str], int]] = {}
+    keys: dict[str, tuple[list[str], int, bool]] = {}
     for told, files in asked.items():
-        for name, names, objects, stray, kind in _json_keys(con, files, told):
-            keys[name] = (names, objects)
+        for name, names, objects, stray, kind, halves in _json_keys(con, files, told):
+            keys[name] = (names, objects, halves)
             if stray is not None:  # a record read_json would make a one-column `json` row of
                 raise InputUnreadable(
                     f"{name}: record {stray} is a JSON {_JSON_KINDS.get(kind, kind.lower())}, "
@@ -158,9 +163,9 @@ def _json_facts(con: duckdb.DuckDBPyConnection, paths: list[Path]) -> dict[Path,
                     "nothing was written"
                 )
         for path in files:
-            names, rows = keys.get(str(path), ([], 0))
+            names, rows, halves = keys.get(str(path), ([], 0, False))
             fact = (
-                FileFacts("json", tuple((name, "") for name in names), rows, told)
+                FileFacts("json", tuple((name, "") for name in names), rows, told, halves)
                 if names
                 else _described(con, path, "json")
             )
@@ -176,17 +181,32 @@ def _json_facts(con: duckdb.DuckDBPyConnection, paths: list[Path]) -> dict[Path,
     return facts
 
 
-def _json_keys(con: duckdb.DuckDBPyConnection, paths: list[Path], told: str) -> list[tuple]:
-    """_JSON_KEYS over the files, each file's row in the files' order; when DuckDB cannot read
-    one of them, each is asked alone, so a bad file hides no other's stray record."""
+def _json_keys(
+    con: duckdb.DuckDBPyConnection, paths: list[Path], told: str, mend: bool = True
+) -> list[tuple]:
+    """_JSON_KEYS over the files, each file's row in the files' order, and whether it was read
+    mended; when DuckDB cannot read one of them, each is asked alone, so a bad file hides no
+    other's stray record."""
     try:
         found = con.execute(_JSON_KEYS, {"files": duckdb_paths(paths), "format": told}).fetchall()
-    except duckdb.Error:
+    except duckdb.Error as exc:
         if len(paths) == 1:
-            return []  # read_json names what is wrong with it
+            halves = mend and refused_for_half_pairs(exc)
+            return _mended_keys(con, paths[0]) if halves else []
         return [row for path in paths for row in _json_keys(con, [path], told)]
     order = {str(path): i for i, path in enumerate(paths)}
-    return sorted(found, key=lambda row: order.get(row[0], len(order)))
+    return [(*row, False) for row in sorted(found, key=lambda row: order.get(row[0], len(order)))]
+
+
+def _mended_keys(con: duckdb.DuckDBPyConnection, path: Path) -> list[tuple]:
+    """_json_keys of a file holding half a UTF-16 pair, from its mended copy; [] when it cannot
+    be mended (read_json names what is wrong with it)."""
+    with mended(path) as copy:
+        found = _json_keys(con, [copy], "auto", mend=False) if copy else []
+    return [
+        (str(path), [n for n in names if n != LONE_SURROGATES], objects, stray, kind, True)
+        for _, names, objects, stray, kind, _ in found
+    ]
 
 
 def parquet_facts(path: Path) -> FileFacts:

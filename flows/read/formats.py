@@ -16,7 +16,9 @@ import pyarrow as pa
 from duckdb.sqltypes import DuckDBPyType
 
 from flows.errors import InputUnreadable
+from flows.read.lone_surrogates import HALF_PAIR_ERRORS
 from flows.read.small_json import SMALL_JSON_BYTES, bom_array, small_objects
+from schemas import LONE_SURROGATES
 
 # What DuckDB's readers may hold in memory while streaming a file: they spill past it.
 _READER_MEMORY = "512MB"
@@ -197,7 +199,7 @@ def duckdb_frames(
                 column = quoted(list_column or "")
                 select = f"* REPLACE ({_duckdb_lists_as_json(column)} AS {column})"
             query = con.sql(f"SELECT {select} FROM {reader}", params=files)
-            read = [column for column in query.columns if column != FILE_COLUMN]
+            read = [c for c in query.columns if c not in (FILE_COLUMN, LONE_SURROGATES)]
             keys = json_keys_renamed(read, names) if fmt == "json" and only is None else {}
             unwrapped = json_values_as_text(query.columns, query.types, keep=list_column)
             if unwrapped:
@@ -395,7 +397,8 @@ def quoted(name: str) -> str:
 
 # DuckDB's JSON reader refuses a string holding half a UTF-16 pair ("\ud83d" alone), which
 # Python's json writes when a text was cut in the middle of an emoji; the line it names was
-# one past the record's in every case tried (a JSON Lines file).
+# one past the record's in every case tried (a JSON Lines file). A file whose records can be
+# mended is read so (flows/read/lone_surrogates.py): this names the others (a key holding it).
 _HALF_CHARACTER = (
     ': a string holds half a character ("\\ud83d" without the "\\udc.." after it: a text '
     "cut in the middle of an emoji), in the record on the line named or the one before; "
@@ -410,7 +413,7 @@ def error_line(exc: BaseException) -> str:
     lines = [line.strip() for line in str(exc).strip().splitlines()]
     if not lines:
         return type(exc).__name__
-    if "no low surrogate" in lines[0] or "no high surrogate" in lines[0]:
+    if any(words in lines[0] for words in HALF_PAIR_ERRORS):
         return lines[0] + _HALF_CHARACTER
     if "CSV Error on Line" not in lines[0]:
         return lines[0]

@@ -11,6 +11,7 @@ import polars as pl
 
 from faith_udfs.frames import parse_columns  # noqa: F401 - the one `--columns` parser, CLI and Python alike
 from flows.errors import InputUnreadable
+from schemas import LONE_SURROGATES
 
 FORMATS = ("parquet", "csv", "json")
 # `--format` spellings: JSON Lines and NDJSON are DuckDB's newline-delimited JSON.
@@ -111,6 +112,9 @@ def mapped(frame: pl.DataFrame, options: ReadOptions) -> pl.DataFrame:
     """The frame with the mapped columns under their contract names."""
     renames = _renames(frame.columns, options)
     check_mapping(frame.columns, options, "the source")
+    if renames and LONE_SURROGATES in frame.columns:  # the columns it names, renamed too
+        named = pl.col(LONE_SURROGATES).list.eval(pl.element().replace(renames))
+        frame = frame.with_columns(named)
     return frame.rename(renames) if renames else frame
 
 

@@ -13,6 +13,8 @@ import zlib
 from pathlib import Path
 from typing import Any
 
+from flows.read.lone_surrogates import holds_half_pairs
+
 # A JSON file at most this long (as stored) is parsed here; a larger one is left to DuckDB.
 SMALL_JSON_BYTES = 256 * 1024
 _BOM = b"\xef\xbb\xbf"
@@ -42,6 +44,8 @@ def small_json(path: Path) -> tuple[list[dict[str, Any]] | None, bool]:
 
 
 def _plain_objects(raw: bytes) -> list[dict[str, Any]] | None:
+    if holds_half_pairs(raw):  # parsed here, but DuckDB reads it mended (lone_surrogates.py)
+        return None
     try:
         text = raw.decode("utf-8-sig")  # a byte-order mark is no part of the JSON
     except UnicodeDecodeError:

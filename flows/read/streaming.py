@@ -17,6 +17,7 @@ from flows.errors import InputUnreadable
 from flows.read.file_facts import FileFacts, is_compressed
 from flows.read.finding import file_facts, hive_values
 from flows.read.formats import FILE_COLUMN, count_file_rows, duckdb_frames
+from flows.read.lone_surrogates import mended
 from flows.read.read_options import mapped
 from flows.read.shapes import RawBatch, Source
 from flows.read.three_tables import three_table_batches
@@ -105,9 +106,7 @@ def run_frames(
     list_column = source.options.source_name("retrieval_context")
     try:
         if first.format != "parquet":
-            for read in duckdb_frames(
-                run, first.format, batch_size, list_column, names=first.names
-            ):
+            for read in text_frames(run, first, batch_size, list_column):
                 files = read[FILE_COLUMN] if FILE_COLUMN in read.columns else None
                 frame = mapped(read.drop(FILE_COLUMN, strict=False), source.options)
                 yield _with_hive(frame, source, run, files), _named(files)
@@ -118,6 +117,31 @@ def run_frames(
             yield _small_parquet(source, run)
     except READ_ERRORS as exc:
         raise InputUnreadable(f"{run[0]}: cannot read its data ({short(exc)})") from exc
+
+
+def text_frames(
+    run: list[Path],
+    first: FileFacts,
+    batch_size: int,
+    list_column: str | None = None,
+    only: str | None = None,
+) -> Iterator[pl.DataFrame]:
+    """duckdb_frames of a run of CSV or JSON files alike (`first`: the first one's facts); a
+    JSON file holding half a UTF-16 pair is read alone, from its mended copy, and named as
+    itself in any error (flows/read/lone_surrogates.py)."""
+    if not first.lone_surrogates:
+        yield from duckdb_frames(
+            run, first.format, batch_size, list_column, names=first.names, only=only
+        )
+        return
+    with mended(run[0]) as copy:
+        read = copy or run[0]  # changed since its facts were read: DuckDB says what is wrong
+        try:
+            yield from duckdb_frames(
+                [read], "json", batch_size, list_column, names=first.names, only=only
+            )
+        except InputUnreadable as exc:
+            raise InputUnreadable(str(exc).replace(str(read), str(run[0]))) from exc
 
 
 def _small_parquet(source: Source, run: list[Path]) -> tuple[pl.DataFrame, pl.Series | None]:
@@ -141,9 +165,11 @@ def _small_parquet(source: Source, run: list[Path]) -> tuple[pl.DataFrame, pl.Se
 
 
 def _small(facts: FileFacts, rows_wanted: int) -> bool:
-    """Whether the file may be read with others: CSV and JSON always (DuckDB streams them),
-    Parquet when it is a small file."""
-    return facts.format != "parquet" or _rows(facts) <= min(SMALL_FILE_ROWS, rows_wanted)
+    """Whether the file may be read with others: CSV and JSON always (DuckDB streams them) but
+    a JSON file read mended, Parquet when it is a small file."""
+    if facts.format != "parquet":
+        return not facts.lone_surrogates
+    return _rows(facts) <= min(SMALL_FILE_ROWS, rows_wanted)
 
 
 def _named(files: pl.Series | None) -> pl.Series | None:

@@ -255,13 +255,95 @@ def test_an_empty_key_is_exit_3_naming_the_file_not_every_row_quarantined(
     assert not (tmp_path / "f.duckdb").exists()
 
 
-def test_half_a_character_is_named_with_what_to_do(
+# A question cut in the middle of an emoji, as Python's json and JavaScript write it: half a
+# UTF-16 pair, which no UTF-8 text can hold.
+HALF = "Where is A17? \ud83d"
+
+
+def _half_pairs(folder: Path, shape: str) -> Path:
+    """Rows a and c clean, b holding half a pair, in a file (or folder) of `shape`."""
+    rows = [_row("a"), _row("b", input=HALF), _row("c")]
+    if shape.startswith("large"):  # past small_json's 256 KiB: DuckDB reads it alone
+        rows[2]["note"] = "n" * 300_000
+    folder.mkdir()
+    if shape == "folder":
+        for i, row in enumerate(rows):
+            (folder / f"{i}.jsonl").write_text(_lines(row))
+        return folder
+    path = folder / f"logs.{shape.removeprefix('large.')}"
+    text = json.dumps(rows) if ".jsonl" not in path.name else _lines(*rows)
+    path.write_bytes(gzip.compress(text.encode()) if path.suffix == ".gz" else text.encode())
+    return path
+
+
+@pytest.mark.parametrize(
+    "shape", ["jsonl", "json", "jsonl.gz", "large.jsonl", "large.json", "folder"]
+)
+def test_half_a_character_quarantines_its_row_and_the_others_are_scored(
+    tmp_path: Path, shape: str
+) -> None:
+    """DuckDB refuses a whole file for one string holding half a UTF-16 pair ("\\ud83d" alone);
+    the run stopped (exit 3) with nothing scored. Now that row is quarantined, its text as the
+    file spells it, and the others read as from a clean file."""
+    run, db = _score(_half_pairs(tmp_path / "logs", shape))
+    assert (run["rows_in"], run["rows_scored"], run["rows_quarantined"]) == (3, 2, 1)
+    assert query(db, 'SELECT case_id, "check", "column", value FROM quarantine') == [
+        ("b", "input_lone_surrogate", "input", "Where is A17? \\ud83d")
+    ]
+    assert query(db, STORED) == query(_clean(tmp_path / "clean", "a", "c"), STORED)
+
+
+def test_half_a_character_in_a_passage_names_the_passages(tmp_path: Path) -> None:
+    source = tmp_path / "logs.jsonl"
+    source.write_text(_lines(_row("a"), _row("b", [PASSAGE, "Refunds \udc00 take 5 days."])))
+    run, db = _score(source)
+    assert (run["rows_scored"], run["rows_quarantined"]) == (1, 1)
+    assert query(db, 'SELECT "check", value FROM quarantine') == [
+        (
+            "retrieval_context_lone_surrogate",
+            json.dumps([PASSAGE, "Refunds \\udc00 take 5 days."], separators=(",", ":")),
+        )
+    ]
+
+
+def test_half_a_character_in_a_mapped_column_is_named_as_the_contract_names_it(
+    tmp_path: Path,
+) -> None:
+    source = tmp_path / "logs.jsonl"
+    rows = [_row("a"), _row("b", input=HALF)]
+    for row in rows:
+        row["question"] = row.pop("input")
+    source.write_text(_lines(*rows))
+    db = tmp_path / "f.duckdb"
+    settings = ScoreSettings(
+        source=str(source), db=str(db), columns={"input": "question"}, max_quarantine_share=None
+    )
+    run = run_score(settings)
+    assert (run["rows_scored"], run["rows_quarantined"]) == (1, 1)
+    assert query(db, 'SELECT "check", "column" FROM quarantine') == [
+        ("input_lone_surrogate", "input")
+    ]
+
+
+def test_half_a_character_is_a_quarantined_row_for_the_exit_code(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    """A lone UTF-16 surrogate (a Node app's answer cut mid-emoji) makes DuckDB refuse the
-    file, naming a line one past the record; the line says what it is and what to do."""
+    """1 row of 3 quarantined is past --max-quarantine-share 0.1: exit 11, everything kept."""
+    source = _half_pairs(tmp_path / "logs", "jsonl")
+    db = tmp_path / "f.duckdb"
+    done = faith_here(capsys, "score", str(source), "--db", str(db), "--prefect", "no")
+    assert done.returncode == 11
+    assert "top checks: input_lone_surrogate 1" in done.stderr
+    assert query(db, "SELECT count(*) FROM case_scores") == [(2,)]
+
+
+def test_half_a_character_in_a_key_is_named_with_what_to_do(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A key holding half a pair names a column no row can be stored under: the file stays
+    unreadable (exit 3), the line saying what it is and what to do."""
     source = tmp_path / "logs.jsonl"
-    source.write_text(_lines(_row("a"), _row("b", actual_output="Order A17 \ud83d"), _row("c")))
+    source.write_text(_lines(_row("a"), {**_row("b"), "note \ud83d": "x"}, _row("c")))
     done = faith_here(capsys, "score", str(source), "--db", str(tmp_path / "f.duckdb"))
     assert done.returncode == 3
     assert "no low surrogate" in done.stderr

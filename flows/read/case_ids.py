@@ -18,6 +18,7 @@ import pyarrow.parquet as pq
 from flows.errors import InputUnreadable
 from flows.read.finding import file_facts
 from flows.read.formats import json_strings
+from flows.read.read_options import contract_column
 from flows.read.shapes import Source
 from flows.read.streaming import (
     READ_ERRORS,
@@ -61,10 +62,11 @@ def duplicated_case_ids(source: Source) -> pl.DataFrame:
 
 
 def _given_ids(source: Source, paths: list[Path]) -> Iterator[pa.RecordBatch]:
-    column = source.options.source_name("case_id") if source.form == "wide" else "case_id"
-    as_text = pl.col(column).cast(pl.String).alias("case_id")
     for run in file_runs(source, paths, _ID_ROWS):
         facts = file_facts(run[0], source)
+        column = contract_column(facts.names, "case_id", source.options)
+        column = column if source.form == "wide" else "case_id"
+        as_text = pl.col(column).cast(pl.String).alias("case_id")
         plain = facts.format == "json" and not facts.lone_surrogates
         strings = json_strings(run, column, _ID_ROWS) if plain else None
         if strings is not None:

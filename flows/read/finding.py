@@ -17,7 +17,13 @@ from typing import NoReturn
 
 from flows.errors import InputUnreadable
 from flows.read.file_facts import FileFacts, described_facts, gather_facts, parquet_facts
-from flows.read.read_options import ReadOptions, check_mapping, format_of, named_format
+from flows.read.read_options import (
+    ReadOptions,
+    check_mapping,
+    contract_renames,
+    format_of,
+    named_format,
+)
 from flows.read.shapes import Source
 from flows.read.three_tables import THREE_TABLES
 from schemas import REQUIRED_COLUMNS
@@ -255,7 +261,9 @@ def check_file(
         for column in REQUIRED_COLUMNS[table]
         if not (column == "case_id" and options.case_id == "content" and table == "cases")
     ]
-    missing = [column for column in required if options.source_name(column) not in present]
+    # a cases table's column in another case (`Case_ID`) is there too
+    found = set(contract_renames(names, options).values()) if table == "cases" else set()
+    missing = [c for c in required if c not in found and options.source_name(c) not in present]
     if missing:
         spelled = [
             column
@@ -287,8 +295,9 @@ def file_facts(path: Path, source: Source) -> FileFacts:
 
 
 def _mapped_names(path: Path, source: Source) -> list[str]:
-    reverse = {column: name for name, column in source.options.columns.items()}
-    return [reverse.get(name, name) for name in _file_names(path, source)]
+    names = _file_names(path, source)
+    renames = contract_renames(names, source.options)
+    return [renames.get(name, name) for name in names]
 
 
 def hive_values(path: Path, root: Path | None) -> dict[str, str]:

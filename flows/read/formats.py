@@ -87,12 +87,13 @@ def _reader(paths: list[Path], fmt: str) -> str:
 
 
 def json_keys_renamed(columns: list[str], keys: list[str]) -> dict[str, str]:
-    """read_json's columns named as the file's keys: DuckDB's names are case-insensitive, so
-    of the keys `input` and `Input` it names the second `Input_1`, and the segment would be
-    stored under a name the file does not have. DuckDB orders its columns as the keys first
-    appear, so when the two lists are as long and each column is its key or that key with a
-    suffix, the columns take their keys' names, place by place (`tag`, `Tag`, `Tag_1` read as
-    `tag`, `Tag_1`, `Tag_1_1` are renamed back whole); else nothing is renamed."""
+    """read_json's (and read_csv's) columns named as the file's keys (header): DuckDB's names
+    are case-insensitive, so of the keys `input` and `Input` it names the second `Input_1`,
+    and the segment would be stored under a name the file does not have. DuckDB orders its
+    columns as the keys first appear, so when the two lists are as long and each column is its
+    key or that key with a suffix, the columns take their keys' names, place by place (`tag`,
+    `Tag`, `Tag_1` read as `tag`, `Tag_1`, `Tag_1_1` are renamed back whole); else nothing is
+    renamed."""
     if len(columns) != len(keys):
         return {}
     pairs = list(zip(columns, keys, strict=True))
@@ -191,16 +192,17 @@ def duckdb_frames(
     reader = _reader(paths, fmt)
     try:
         try:
-            select = "*" if only is None else quoted(only)
             if names is None:
                 found = con.execute(f"DESCRIBE SELECT * FROM {reader}", files).fetchall()
                 names = [row[0] for row in found]
+            read_as = _read_names(con, f"SELECT * FROM {reader}", files, names)
+            select = "*" if only is None else quoted(read_as.get(only, only))
             if only is None and fmt == "csv" and list_column in names:
-                column = quoted(list_column or "")
+                column = quoted(read_as.get(list_column or "", list_column or ""))
                 select = f"* REPLACE ({_duckdb_lists_as_json(column)} AS {column})"
             query = con.sql(f"SELECT {select} FROM {reader}", params=files)
             read = [c for c in query.columns if c not in (FILE_COLUMN, LONE_SURROGATES)]
-            keys = json_keys_renamed(read, names) if fmt == "json" and only is None else {}
+            keys = json_keys_renamed(read, names) if only is None else {}
             unwrapped = json_values_as_text(query.columns, query.types, keep=list_column)
             if unwrapped:
                 query = query.project(f"* REPLACE ({unwrapped})")
@@ -211,6 +213,19 @@ def duckdb_frames(
             raise InputUnreadable(f"{failed}: cannot read its data ({error_line(exc)})") from exc
     finally:
         con.close()
+
+
+def _read_names(
+    con: duckdb.DuckDBPyConnection, query: str, files: dict, names: list[str]
+) -> dict[str, str]:
+    """The files' columns DuckDB names otherwise, and its names: of two that differ only in
+    case it names the second with a suffix (`Input`, `INPUT_1`), and binds a name in any case."""
+    if len({name.casefold() for name in names}) == len(names):
+        return {}
+    found = [row[0] for row in con.execute(f"DESCRIBE {query}", files).fetchall()]
+    found = [name for name in found if name not in (FILE_COLUMN, LONE_SURROGATES)]
+    pairs = zip(names, found, strict=True) if len(found) == len(names) else []
+    return {name: column for name, column in pairs if name != column}
 
 
 def _json_together(

@@ -3,7 +3,7 @@ name) and which of its columns are the contract's (`--columns`)."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -35,6 +35,8 @@ CONTRACT_NAMES = (
     "content",
     "messages",
 )
+# A cases table's columns, found in any case (`Case_ID`, `INPUT`) when no column has the name.
+ANY_CASE = ("case_id", "input", "actual_output", "retrieval_context", "logged_at")
 
 
 @dataclass(frozen=True)
@@ -110,7 +112,7 @@ def named_format(path: Path, options: ReadOptions) -> bool:
 
 def mapped(frame: pl.DataFrame, options: ReadOptions) -> pl.DataFrame:
     """The frame with the mapped columns under their contract names."""
-    renames = _renames(frame.columns, options)
+    renames = contract_renames(frame.columns, options)
     check_mapping(frame.columns, options, "the source")
     if renames and LONE_SURROGATES in frame.columns:  # the columns it names, renamed too
         named = pl.col(LONE_SURROGATES).list.eval(pl.element().replace(renames))
@@ -120,19 +122,52 @@ def mapped(frame: pl.DataFrame, options: ReadOptions) -> pl.DataFrame:
 
 def check_mapping(columns: list[str], options: ReadOptions, where: str) -> None:
     """Refuse a `--columns` mapping onto a name the columns have already (exit 3): two
-    columns would carry one contract name. Checked on each file's columns before a run
-    starts, and on each frame read."""
-    clashing = [name for name in _renames(columns, options).values() if name in columns]
+    columns would carry one contract name; and so two columns that differ only in case where a
+    cases table's column is looked for in any case (`Input`, `INPUT`): which one it is cannot
+    be told. Checked on each file's columns before a run starts, and on each frame read."""
+    clashing = [name for name in contract_renames(columns, options).values() if name in columns]
     if clashing:
         raise InputUnreadable(
             f"{where}: --columns maps onto {', '.join(clashing)}, which it has already: "
             "map that column too, or drop it"
         )
+    mapped_from = set(options.columns.values())
+    for name in ANY_CASE:
+        wanted = options.source_name(name)
+        twins = _in_any_case(columns, wanted, mapped_from)
+        if wanted not in columns and len(twins) > 1:
+            raise InputUnreadable(
+                f"{where}: columns {' and '.join(twins)} differ only in case, so which one is "
+                f"{name} cannot be told: drop or rename one, or name it with "
+                f"--columns {name}={twins[-1]}"
+            )
 
 
-def _renames(columns: list[str], options: ReadOptions) -> dict[str, str]:
-    return {
+def contract_column(columns: list[str], name: str, options: ReadOptions) -> str:
+    """The column holding contract column `name` (its own name when none does)."""
+    held = {contract: column for column, contract in contract_renames(columns, options).items()}
+    return held.get(name, options.source_name(name))
+
+
+def contract_renames(columns: list[str], options: ReadOptions) -> dict[str, str]:
+    """Each column holding a contract column under another name, and that name: as `--columns`
+    maps it, and for a cases table's columns the name looked for (its own, or the one
+    `--columns` maps) in another case, `Case_ID` or `INPUT`, when no column has it exactly and
+    one alone has it so (two are refused by check_mapping)."""
+    renames = {
         source: name
         for name, source in options.columns.items()
         if source in columns and source != name
     }
+    for name in ANY_CASE:
+        wanted = options.source_name(name)
+        twins = _in_any_case(columns, wanted, renames)
+        if wanted not in columns and len(twins) == 1:
+            renames[twins[0]] = name
+    return renames
+
+
+def _in_any_case(columns: list[str], wanted: str, taken: Collection[str]) -> list[str]:
+    """The columns named `wanted` in any case, but those `taken` for another contract column."""
+    folded = wanted.casefold()
+    return [c for c in columns if c.casefold() == folded and c not in taken]

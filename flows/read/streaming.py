@@ -18,7 +18,7 @@ from flows.read.file_facts import FileFacts, is_compressed
 from flows.read.finding import file_facts, hive_values
 from flows.read.formats import FILE_COLUMN, count_file_rows, duckdb_frames
 from flows.read.lone_surrogates import mended
-from flows.read.read_options import mapped
+from flows.read.read_options import contract_column, mapped
 from flows.read.shapes import RawBatch, Source
 from flows.read.three_tables import three_table_batches
 
@@ -103,7 +103,7 @@ def run_frames(
     """A run's rows in frames of at most `batch_size`, columns mapped and `key=value` folders
     added; with each frame, its rows' files when the run has more than one."""
     first = file_facts(run[0], source)
-    list_column = source.options.source_name("retrieval_context")
+    list_column = contract_column(first.names, "retrieval_context", source.options)
     try:
         if first.format != "parquet":
             for read in text_frames(run, first, batch_size, list_column):

@@ -19,6 +19,7 @@ from flows.read.source import resolve_source
 from flows.run.pipeline import run_score
 from flows.run.settings import ScoreSettings
 from tests.support.builders import many_cases, write
+from tests.support.cli_run import faith_here
 from tests.support.db_reading import query
 
 SCORES = "SELECT case_id, score, success, n_claims, n_yes, n_no, n_idk, status FROM case_scores"
@@ -164,6 +165,53 @@ def test_columns_map_other_names_and_content_ids_are_stable(tmp_path: Path) -> N
     ids = [case_id for (case_id,) in query(db, "SELECT case_id FROM case_scores")]
     assert len(set(ids)) == 12
     assert all(len(case_id) == 32 for case_id in ids)
+
+
+# Headers as exports spell them: a contract column in another case, and a mapped one too.
+SPELLED = {"case_id": "Case_ID", "input": "INPUT", "actual_output": "Actual_Output"}
+# (and `TS` where `--columns logged_at=ts` maps it)
+
+
+def test_contract_columns_in_another_case_are_read_under_their_contract_names(
+    tmp_path: Path,
+) -> None:
+    """`Case_ID`, `INPUT`, `Actual_Output` were no contract columns: the file was refused
+    ('missing required columns case_id, input, ...'). Each format, its repeated case_id too."""
+    frame = many_cases(6)
+    frame = pl.concat([frame, frame.slice(1, 1)])  # c00001 twice: the case_id pre-pass reads it
+    _score(write(frame, tmp_path / "plain.parquet"), tmp_path / "plain.duckdb")
+    expected = sorted(query(tmp_path / "plain.duckdb", SCORES))
+    copies = _copies(frame.rename(SPELLED | {"logged_at": "TS"}), tmp_path / "spelled")
+    for name in ("csv", "json", "parquet"):
+        db = tmp_path / f"{name}.duckdb"
+        run = _score(copies[name], db, columns={"logged_at": "ts"})
+        assert (run["rows_scored"], run["rows_quarantined"]) == (6, 1), name
+        assert sorted(query(db, SCORES)) == expected, name
+        assert query(db, 'SELECT "check" FROM quarantine') == [("duplicate_case_id_exact_copy",)]
+
+
+def test_two_columns_differing_only_in_case_for_one_contract_column_are_exit_3(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Which of `Input` and `INPUT` is the question cannot be told: one line names both. A
+    column named exactly as the contract wins over its other spellings (they stay segments)."""
+    source = tmp_path / "logs.csv"
+    frame = _as_text_lists(many_cases(2)).rename({"input": "Input"})
+    frame.with_columns(INPUT=pl.col("Input")).write_csv(source)
+    db = tmp_path / "f.duckdb"
+    done = faith_here(capsys, "score", str(source), "--db", str(db), "--prefect", "no")
+    assert done.returncode == 3
+    assert done.stderr.strip().splitlines() == [
+        f"error: {source}: columns Input and INPUT differ only in case, so which one is input "
+        "cannot be told: drop or rename one, or name it with --columns input=INPUT"
+    ]
+    assert not db.exists()
+    # `input` after `Input` (blank): the question is `input`, though DuckDB named it `input_1`
+    frame.with_columns(input=pl.col("Input"), Input=pl.lit(" ")).write_csv(source)
+    run = _score(source, db)
+    assert (run["rows_scored"], run["rows_quarantined"]) == (2, 0)
+    segments = [json.loads(s)["Input"] for (s,) in query(db, "SELECT segments FROM case_scores")]
+    assert segments == [" ", " "]
 
 
 def test_a_bad_mapping_is_a_settings_error() -> None:

@@ -7,7 +7,7 @@ from __future__ import annotations
 import logging
 from typing import TYPE_CHECKING
 
-from flows.run.summary import checks_line, invalid_share
+from flows.run.summary import checks_line, invalid_share, percent
 from flows.store.db import sql
 from flows.store.run_costs import (
     record_max_invalid_share,
@@ -31,10 +31,11 @@ def warn_if_mostly_invalid(con: duckdb.DuckDBPyConnection, run_id: str, most: fl
     share = invalid_share(run)
     if share is None or share <= most:
         return None
+    judged = run["rows_newly_scored"] + run["rows_invalid"]
     warning = (
-        f"{run['rows_invalid']:,} of {run['rows_newly_scored'] + run['rows_invalid']:,} judged "
-        f"cases ({share:.1%}) ended invalid, more than --max-invalid-share {most:g}: "
-        "see case_scores.error; they are retried by the next run"
+        f"{run['rows_invalid']:,} of {judged:,} judged cases "
+        f"({percent(run['rows_invalid'], judged)}) ended invalid, more than "
+        f"--max-invalid-share {most:g}: see case_scores.error; they are retried by the next run"
     )
     _warn(con, run_id, warning)
     return f"run {run_id} completed, but {warning}"
@@ -78,7 +79,7 @@ def warn_if_mostly_quarantined(
         return None
     new = "" if read == run["rows_in"] else "new "  # rows a run before had seen are left out
     warning = (
-        f"{quarantined:,} of {read:,} {new}rows ({share:.1%}) were "
+        f"{quarantined:,} of {read:,} {new}rows ({percent(quarantined, read)}) were "
         f"quarantined, more than --max-quarantine-share {most:g}; top checks: "
         f"{checks_line(top_quarantine_checks(con, run_id))} "
         + ("(a dry run keeps no rows)" if run.get("dry_run") else "(see the quarantine table)")

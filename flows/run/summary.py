@@ -24,20 +24,28 @@ COUNTS = (
 TIMINGS = ("seconds_read", "seconds_validate", "seconds_score", "seconds_write", "seconds_total")
 
 
-def pass_rate(run: dict[str, Any]) -> float | None:
-    """Passed share of the cases this run scored (None when it scored none)."""
-    scored = run["rows_newly_scored"]
-    return run["rows_passed"] / scored if scored else None
-
-
 def invalid_share(run: dict[str, Any]) -> float | None:
     """Share of the cases this run judged (newly scored or invalid) that ended `invalid`."""
     judged = run["rows_newly_scored"] + run["rows_invalid"]
     return run["rows_invalid"] / judged if judged else None
 
 
-def _share(value: float | None) -> str:
-    return "n/a" if value is None else f"{value:.1%}"
+def percent(part: int, whole: int) -> str:
+    """`part` of `whole` rounded once to 0.1 %, half up: the figure `faith runs` lists
+    (`round(part / whole, 3)`). Python's `:.1%` rounded 37 of 80 (46.25) to even, 46.2%."""
+    if not whole:
+        return "n/a"
+    tenths = (2000 * part + whole) // (2 * whole)
+    return f"{tenths // 10}.{tenths % 10}%"
+
+
+def _rates(run: dict[str, Any]) -> tuple[str, str]:
+    """The pass rate of the cases the run scored and the invalid share of those it judged."""
+    judged = run["rows_newly_scored"] + run["rows_invalid"]
+    return (
+        percent(run["rows_passed"], run["rows_newly_scored"]),
+        percent(run["rows_invalid"], judged),
+    )
 
 
 def run_table(run: dict[str, Any]) -> list[dict[str, Any]]:
@@ -49,7 +57,7 @@ def run_table(run: dict[str, Any]) -> list[dict[str, Any]]:
 
 def run_markdown(run: dict[str, Any]) -> str:
     """A short markdown report of one run."""
-    rate = pass_rate(run)
+    rate, invalid = _rates(run)
     config = json.dumps(json.loads(run["config"]), indent=2, sort_keys=True)
     lines = [
         f"# faithpipe {run['flow']} run `{run['run_id']}`: {run['status']}",
@@ -61,8 +69,7 @@ def run_markdown(run: dict[str, Any]) -> str:
         f"+ quarantined {run['rows_quarantined']:,}",
         f"* newly scored {run['rows_newly_scored']:,}, already scored "
         f"{run['rows_already_scored']:,}, replaced {run['rows_replaced']:,}",
-        f"* pass rate of newly scored: {_share(rate)}; invalid share of judged: "
-        f"{_share(invalid_share(run))}",
+        f"* pass rate of newly scored: {rate}; invalid share of judged: {invalid}",
         f"* judge calls {run['judge_calls']:,} (cached {run['judge_cached']:,}, "
         f"failed {run['judge_failed']:,}); tokens {run['prompt_tokens']:,} in, "
         f"{run['completion_tokens']:,} out",
@@ -76,14 +83,13 @@ def run_markdown(run: dict[str, Any]) -> str:
 
 def run_line(run: dict[str, Any]) -> str:
     """One terminal line: what the run did."""
-    rate = pass_rate(run)
+    rate, invalid = _rates(run)
     return (
         f"run {run['run_id']} {run['status']}: {run['rows_in']:,} rows in = "
         f"{run['rows_scored']:,} scored ({run['rows_newly_scored']:,} new) + "
         f"{run['rows_invalid']:,} invalid + {run['rows_pending']:,} pending + "
-        f"{run['rows_quarantined']:,} quarantined; pass rate {_share(rate)}, invalid "
-        f"{_share(invalid_share(run))}; {run['seconds_total'] or 0:.1f} s"
-        + _quarantined_by_check(run)
+        f"{run['rows_quarantined']:,} quarantined; pass rate {rate}, invalid {invalid}; "
+        f"{run['seconds_total'] or 0:.1f} s" + _quarantined_by_check(run)
     )
 
 

@@ -11,8 +11,10 @@ import pytest
 
 from flows.cli.commands import main
 from flows.store.db import connect
-from tests.support.builders import many_cases, write
+from tests.support.builders import ANSWERS, case_row, cases, many_cases, write
 
+PASSING = ANSWERS[0]  # supported: 1.0
+FAILING = "Your order was lost at sea and we refund you 500 euros."  # contradicted: 0.0
 LONG = "pass-rate drop (config faith-0123456789abcdef, segment 2.4.0\nerror: FAKE) " + "x" * 200
 
 
@@ -64,3 +66,18 @@ def test_the_note_says_why_a_run_failed_or_warned_on_one_line(tmp_path: Path, ca
     assert "2.4.0 error: FAKE)" in warned["note"]
     assert len(warned["note"]) == 80
     assert warned["note"].endswith("x…")
+
+
+def test_the_run_line_and_the_listing_say_the_same_pass_rate(tmp_path: Path, capsys) -> None:
+    """37 of 80 cases passing is 0.4625, a tie at 0.1 %: `faith runs` said 0.463 and the run
+    line 46.2% (Python's format rounds 46.25 half to even). Both round the share once, half
+    up, as `faith runs` does."""
+    db = tmp_path / "f.duckdb"
+    rows = [case_row(f"c{i:02d}", PASSING if i < 37 else FAILING) for i in range(80)]
+    source = write(cases(rows), tmp_path / "a.parquet")
+    assert main(["score", str(source), "--db", str(db), "--prefect", "no"]) == 0
+    run_line = capsys.readouterr().out
+
+    (run,) = listing(db, capsys)
+    assert (run["new"], run["pass_rate"]) == ("80", "0.463")
+    assert "pass rate 46.3%, invalid 0.0%" in run_line

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 from flows.errors import QuarantineShareExceeded, TooManyInvalid
 from flows.run.alarms import warn_if_mostly_invalid, warn_if_mostly_quarantined
 from flows.run.settings import ScoreSettings
-from flows.run.stop_signals import completion_held, stopping_signal
+from flows.run.stop_signals import completion_held, signals_deferred, stopping_signal
 from flows.store.judge_memory import record_run_judge
 from flows.store.run_costs import price_run, top_quarantine_checks
 from flows.store.run_registry import (
@@ -70,17 +70,24 @@ def complete_run(
     snapshot if asked; returns the run's row with its top quarantine checks (raises
     QuarantineShareExceeded or TooManyInvalid past a share). `first` runs before the mark,
     where a stop waits for it (the run's stages closing); the snapshot is no part of it: a
-    stop may cut a long copy short."""
-    with completion_held():
-        if first is not None:
-            first()
-        finish_run(con, run_id, "completed", time.perf_counter() - started)
-        record_run_judge(con, run_id, *judge_protocol)
-        if judge_warning:  # the judge's own word on the run (a batch judge giving up)
-            mark_run_warning(con, run_id, judge_warning)
-            log.warning("run %s: %s", run_id, judge_warning)
-        too_many_invalid = warn_if_mostly_invalid(con, run_id, settings.max_invalid_share)
-        drifted = warn_if_mostly_quarantined(con, run_id, settings.max_quarantine_share)
+    stop may cut a long copy short. A step that fails marks the row as a stop would, if it
+    is not marked yet; a stop held meanwhile is raised over the failure (stops_held)."""
+    marked = False
+    try:
+        with completion_held():
+            if first is not None:
+                first()
+            finish_run(con, run_id, "completed", time.perf_counter() - started)
+            marked = True
+            record_run_judge(con, run_id, *judge_protocol)
+            if judge_warning:  # the judge's own word on the run (a batch judge giving up)
+                mark_run_warning(con, run_id, judge_warning)
+                log.warning("run %s: %s", run_id, judge_warning)
+            too_many_invalid = warn_if_mostly_invalid(con, run_id, settings.max_invalid_share)
+            drifted = warn_if_mostly_quarantined(con, run_id, settings.max_quarantine_share)
+    except BaseException as exc:
+        _end_unfinished_completion(con, run_id, started, exc, marked=marked)
+        raise
     if settings.snapshot and not settings.dry_run:
         write_snapshot(con, settings.db)
     # the source comes first: its rows never reached the judge
@@ -97,6 +104,25 @@ def complete_run(
         raise alarm
     # A dry run's estimate is printed first; its caller raises the alarm after it.
     return {**row, "dry_run_alarm": alarm} if settings.dry_run else row
+
+
+def _end_unfinished_completion(
+    con: duckdb.DuckDBPyConnection,
+    run_id: str,
+    started: float,
+    exc: BaseException,
+    *,
+    marked: bool,
+) -> None:
+    """A completion cut short: the failure that a stop held meanwhile is raised over is
+    logged (its line would be lost), and a row not marked yet says `interrupted` or
+    `failed`, never `running` until a later run supersedes it."""
+    failure = exc.__context__
+    if stopping_signal(exc) is not None and isinstance(failure, Exception):
+        log.warning("run %s: %s, as it stopped", run_id, describe(failure))
+    if not marked:
+        with signals_deferred():
+            mark_stopped(con, run_id, started, exc)
 
 
 def mark_stopped(

@@ -264,7 +264,9 @@ def stops_held(signals: tuple[int, ...] = STOP_SIGNALS) -> Iterator[None]:
     raised right after: a KeyboardInterrupt raised inside an extension's initialisation
     aborted the process (DuckDB: `Critical nanobind error: enum_create`) instead of one line
     and exit 130. The first signal held is then sent again, to the handler that was in place
-    (faithpipe's, Prefect's inside a flow run, Python's own)."""
+    (faithpipe's, Prefect's inside a flow run, Python's own), also when the block raised: the
+    stop was dropped with the failure, and a caller going on after it went on past its stop.
+    The stop is raised over the failure then, which is its context."""
     if threading.current_thread() is not threading.main_thread():
         yield
         return
@@ -290,8 +292,8 @@ def stops_held(signals: tuple[int, ...] = STOP_SIGNALS) -> Iterator[None]:
         released = True
         for sig, handler in previous.items():
             signal.signal(sig, handler)
-    if held:
-        signal.raise_signal(held[0])  # its handler runs before this returns
+        if held:
+            signal.raise_signal(held[0])  # its handler runs before this returns
 
 
 # How long the flow's last logs may take to reach Prefect's server at exit.

@@ -9,12 +9,14 @@ test_stops_prefect.py (split so the two pytest workers share the trials).
 
 from __future__ import annotations
 
+import logging
 import signal
 from pathlib import Path
 
 import pytest
 
 from flows.run.pipeline import run_score
+from flows.run.stop_signals import Terminated, exit_code_of
 from tests.flows.run.test_crash_resume import runs
 from tests.support.stops import (
     N_CASES,
@@ -130,3 +132,65 @@ def test_an_interrupt_during_the_snapshot_cuts_the_copy_short(
     assert went_on == []
     ((_, run),) = runs(db).items()
     assert run["status"] == "completed"
+
+
+class DiskFailed(OSError):
+    """The disk failing a step of the run's completion."""
+
+
+def test_a_sigterm_held_while_the_run_completes_is_raised_when_a_step_after_the_mark_fails(
+    entry_point_handlers: None,
+    source: Path,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """The stop was held while the run completed, and dropped when a step of the completion
+    raised: the process ended as for the failure alone, and a caller going on after it (a
+    nightly, a Python loop) went on past its scheduler's SIGTERM. The stop is raised, the
+    failure its context."""
+    from flows.run import run_end
+
+    def sigterm_then_disk_fails(*_: object) -> None:
+        signal.raise_signal(signal.SIGTERM)
+        raise DiskFailed("recording the judge's protocol")
+
+    monkeypatch.setattr(run_end, "record_run_judge", sigterm_then_disk_fails)
+    db = tmp_path / "f.duckdb"
+    logger = logging.getLogger("faithpipe")  # the CLI's handler stops its lines at stderr
+    logger.addHandler(caplog.handler)
+    try:
+        with pytest.raises(Terminated) as raised:
+            run_score(settings(source, db))
+    finally:
+        logger.removeHandler(caplog.handler)
+    assert exit_code_of(raised.value) == 143
+    assert isinstance(raised.value.__context__, DiskFailed)
+    assert "DiskFailed: recording the judge's protocol, as it stopped" in caplog.text
+    ((_, run),) = runs(db).items()
+    assert (run["status"], run["rows_newly_scored"]) == ("completed", N_CASES)
+
+
+def test_a_sigterm_held_while_the_run_completes_is_raised_when_the_mark_fails(
+    entry_point_handlers: None, source: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The row's mark failed: the row was left `running` (until a later run superseded it)
+    and the stop dropped. It says `interrupted`, as for any stop before the mark."""
+    from flows.run import run_end
+
+    marked = run_end.finish_run
+    failures = [DiskFailed("marking the run completed")]
+
+    def sigterm_then_disk_fails_once(*args: object, **kwargs: object) -> None:
+        if failures:
+            signal.raise_signal(signal.SIGTERM)
+            raise failures.pop()
+        marked(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(run_end, "finish_run", sigterm_then_disk_fails_once)
+    db = tmp_path / "f.duckdb"
+    with pytest.raises(Terminated):
+        run_score(settings(source, db))
+    ((_, run),) = runs(db).items()
+    assert (run["status"], run["error"]) == ("interrupted", "interrupted by SIGTERM")
+    assert run["rows_newly_scored"] == N_CASES  # every batch committed is kept

@@ -41,6 +41,13 @@ def held_while_sending(done: list[str], *signals: signal.Signals) -> None:
             done.append(sig.name)
 
 
+def failing_while_held(sig: signal.Signals) -> None:
+    """Send `sig` to this process inside `stops_held`, then fail (a disk failing)."""
+    with stops_held():
+        send(sig)
+        raise OSError("the disk failed")
+
+
 @pytest.mark.parametrize(
     ("sig", "stop"), [(signal.SIGINT, KeyboardInterrupt), (signal.SIGTERM, Terminated)]
 )
@@ -57,6 +64,16 @@ def test_a_stop_while_held_is_raised_once_the_block_has_run(
 def test_the_first_of_two_stops_is_the_one_raised(entry_point_handlers: None) -> None:
     with pytest.raises(Terminated):
         held_while_sending([], signal.SIGTERM, signal.SIGINT)
+
+
+def test_a_stop_held_while_the_block_fails_is_raised_over_the_failure(
+    entry_point_handlers: None,
+) -> None:
+    """It was dropped with the failure: a caller going on after the failure went on past
+    the stop. The failure is the stop's context (its traceback with -v)."""
+    with pytest.raises(Terminated) as raised:
+        failing_while_held(signal.SIGTERM)
+    assert isinstance(raised.value.__context__, OSError)
 
 
 def test_without_a_stop_nothing_is_raised_and_the_handlers_come_back(

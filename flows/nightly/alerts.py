@@ -11,11 +11,13 @@ import threading
 import time
 import urllib.error
 import urllib.request
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 from urllib.parse import unquote, urlsplit, urlunsplit
 
 from flows.printable import printable
+from flows.store.alert_messages import mark_sent, record_alerts, unsent_messages
 from flows.store.db import sql
 
 if TYPE_CHECKING:
@@ -148,10 +150,15 @@ def slack_text(text: str) -> str:
     return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
 
 
-def post_messages(alerts: AlertSettings, messages: list[dict[str, Any]]) -> int:
+def post_messages(
+    alerts: AlertSettings,
+    messages: list[dict[str, Any]],
+    delivered: Callable[[int], object] | None = None,
+) -> int:
     """POST each message as JSON, each attempt within its deadline and all of them within the
-    night's budget; returns how many arrived. A failing webhook is logged (scheme://host only)
-    and never raises: the night is kept, and never waits on a server that will not answer."""
+    night's budget; returns how many arrived, and tells `delivered` the index of each. A
+    failing webhook is logged (scheme://host only) and never raises: the night is kept, and
+    never waits on a server that will not answer."""
     if not alerts.webhook or not messages:
         return 0
     if urlsplit(alerts.webhook).scheme not in {"http", "https"}:
@@ -163,7 +170,7 @@ def post_messages(alerts: AlertSettings, messages: list[dict[str, Any]]) -> int:
         if time.monotonic() >= deadline:
             log.warning(
                 "alert webhook %s: %d of %d messages not sent: the night's %g s for the "
-                "webhook are spent (they are in runs.warning)",
+                "webhook are spent (they are in runs.warning; the next night sends them)",
                 safe_url(alerts.webhook),
                 len(messages) - index,
                 len(messages),
@@ -171,7 +178,10 @@ def post_messages(alerts: AlertSettings, messages: list[dict[str, Any]]) -> int:
             )
             break
         shown = {**message, "text": slack_text(str(message["text"]))}
-        sent += _post(alerts, json.dumps(shown, default=str).encode(), deadline)
+        arrived = _post(alerts, json.dumps(shown, default=str).encode(), deadline)
+        if arrived and delivered is not None:
+            delivered(index)
+        sent += arrived
     return sent
 
 
@@ -256,16 +266,14 @@ def night_alerts(
     invalid: str | None = None,
     quarantine: str | None = None,
 ) -> list[str]:
-    """Check the night's pass rates, add each drop to runs.warning, send every warning of the
-    night to the webhook; returns the drops' texts (the caller raises PassRateAlert)."""
+    """Check the night's pass rates, add each drop to runs.warning, and keep every warning of
+    the night for the webhook (alert_messages, sent by send_alerts); returns the drops' texts
+    (the caller raises PassRateAlert)."""
     rows = []
     if alerts.window > 0:
         rows = pass_rate_rows(con, run_id, alerts)
         warn_if_segment_missing(con, run_id, alerts.segment)
     drops = [drop_message(row, run_id) for row in rows if row["fired"]]
-    for drop in drops:
-        con.execute(sql("mark_run_warning"), {"run_id": run_id, "warning": drop["text"]})
-        log.warning("run %s: %s", run_id, drop["text"])
     messages = list(drops)
     if drift:
         messages.append(warning_message("judge_drift", run_id, drift))
@@ -273,5 +281,37 @@ def night_alerts(
         messages.append(warning_message("invalid_share", run_id, invalid))
     if quarantine:
         messages.append(warning_message("quarantine_share", run_id, quarantine))
-    post_messages(alerts, messages)
-    return [drop["text"] for drop in drops]
+    texts = [drop["text"] for drop in drops]
+    # without a webhook, runs.warning is where they are
+    record_alerts(con, run_id, texts, messages if alerts.webhook else [])
+    for drop in drops:
+        log.warning("run %s: %s", run_id, drop["text"])
+    return texts
+
+
+def send_alerts(con: duckdb.DuckDBPyConnection, run_id: str, alerts: AlertSettings) -> None:
+    """POST every message not delivered yet, oldest first, each marked sent as it arrives:
+    this night's, and those an earlier night left (stopped before sending, or its webhook
+    failing), marked late. A stop while sending leaves the rest to the next night."""
+    if not alerts.webhook:
+        return
+    unsent = unsent_messages(con)
+    late = sum(raised_by != run_id for raised_by, _, _ in unsent)
+    if late:
+        log.warning(
+            "alert webhook %s: sending %d message(s) earlier nights left unsent, marked late",
+            safe_url(alerts.webhook),
+            late,
+        )
+    messages = [
+        message
+        if raised_by == run_id
+        else {**message, "late": True, "text": f"late, from run {raised_by}: {message['text']}"}
+        for raised_by, _, message in unsent
+    ]
+
+    def delivered(index: int) -> None:
+        raised_by, position, _ = unsent[index]
+        mark_sent(con, raised_by, position)
+
+    post_messages(alerts, messages, delivered)

@@ -18,7 +18,7 @@ from faith_udfs import Judge, MetricConfig, score_cases
 from faith_udfs.agreement import compare_verdicts
 from faith_udfs.errors import ConfigError
 from flows.errors import PassRateAlert, QuarantineShareExceeded, TooManyInvalid
-from flows.nightly.alerts import AlertSettings, night_alerts
+from flows.nightly.alerts import AlertSettings, night_alerts, send_alerts
 from flows.read.bundled import golden_set_path
 from flows.read.golden import GoldenSet, read_golden
 from flows.read.source import resolve_source
@@ -96,6 +96,7 @@ def run_nightly(
     from flows.judges.factory import build_judge, close_judge
     from flows.run.alarms import warn_if_mostly_invalid, warn_if_mostly_quarantined
     from flows.run.calibration import check_calibration_database, with_calibration
+    from flows.run.stop_signals import completion_held
 
     check_agreement_floor(agreement_floor)
     check_steps = check_steps or CheckSteps()
@@ -134,17 +135,29 @@ def run_nightly(
         finally:
             if judge is None:
                 close_judge(checker)
-        check_steps.record(con, scored["run_id"], check)
-        too_many_invalid = warn_if_mostly_invalid(con, scored["run_id"], settings.max_invalid_share)
-        drifted = warn_if_mostly_quarantined(con, scored["run_id"], settings.max_quarantine_share)
-        drops = night_alerts(
-            con,
-            scored["run_id"],
-            alerts or AlertSettings(),
-            drift=check.warning,
-            invalid=too_many_invalid,
-            quarantine=drifted,
-        )
+        alerts = alerts or AlertSettings()
+        # A stop waits (milliseconds) for the night's warnings and webhook messages, then its
+        # check, to be stored: stopped between its check and its messages, a night's alerts
+        # were lost (the next night sweeps only unchecked nights, night_runs.sql). Messages
+        # first: a night killed between the two is swept, told twice rather than never. Each
+        # message is marked as it arrives: a stop while sending leaves the rest to the next.
+        with completion_held():
+            too_many_invalid = warn_if_mostly_invalid(
+                con, scored["run_id"], settings.max_invalid_share
+            )
+            drifted = warn_if_mostly_quarantined(
+                con, scored["run_id"], settings.max_quarantine_share
+            )
+            drops = night_alerts(
+                con,
+                scored["run_id"],
+                alerts,
+                drift=check.warning,
+                invalid=too_many_invalid,
+                quarantine=drifted,
+            )
+            check_steps.record(con, scored["run_id"], check)
+        send_alerts(con, scored["run_id"], alerts)
         if settings.snapshot:
             write_snapshot(con, settings.db)
         if check.warning:

@@ -10,6 +10,7 @@ import json
 import logging
 import os
 import shutil
+import signal
 import subprocess
 import sys
 import threading
@@ -547,3 +548,101 @@ def test_a_killed_night_swept_by_the_next_does_not_hide_its_drop(
     with pytest.raises(PassRateAlert) as raised:
         run_nightly(ScoreSettings(source=str(source), db=str(db)))
     assert f"50.0% of 40 cases on {NIGHT + dt.timedelta(1)}" in str(raised.value)
+
+
+def _checked_then_stopped(con: duckdb.DuckDBPyConnection, run_id: str, check: object) -> None:
+    """The night's check is recorded, then Ctrl-C arrives: before its alerts went out."""
+    from flows.store.judge_checks import record_check
+
+    record_check(con, run_id, check)  # type: ignore[arg-type]
+    signal.raise_signal(signal.SIGINT)
+
+
+def test_a_night_stopped_before_its_alert_went_out_sends_it_with_the_next_night(
+    history: tuple[Path, Path],
+) -> None:
+    """The night was committed and its check recorded, so the next night did not sweep it
+    into its own (night_runs.sql); its drop was in runs.warning but never reached the
+    webhook. It waits in alert_messages and goes out with the next night, marked late."""
+    from flows.nightly.nightly_run import CheckSteps
+
+    source, db = history
+    add_night(source, day_rows(NIGHT, 60, 30))  # 50% against 95%
+    settings = ScoreSettings(source=str(source), db=str(db))
+    with WebhookServer() as hook:
+        with pytest.raises(KeyboardInterrupt):
+            run_nightly(
+                settings,
+                alerts=AlertSettings(webhook=hook.url),
+                check_steps=CheckSteps(record=_checked_then_stopped),
+            )
+        assert hook.received == []  # the stop ended the night before the webhook
+        ((stopped, warning),) = query(
+            db, "SELECT run_id, warning FROM runs WHERE rows_newly_scored = 60"
+        )
+        assert "pass-rate drop" in warning
+        quiet = run_nightly(settings, alerts=AlertSettings(webhook=hook.url))  # nothing new
+    assert quiet["warning"] is None  # the late drop is the stopped night's, not this one's
+    drops = [m for _, m in hook.received]
+    assert [m["kind"] for m in drops] == ["pass_rate_drop", "pass_rate_drop"]
+    assert all(m["run_id"] == stopped and m["late"] for m in drops)
+    assert drops[0]["text"].startswith(f"late, from run {stopped}: pass-rate drop")
+    assert f"50.0% of 60 cases on {NIGHT}" in drops[0]["text"]
+    assert query(db, "SELECT count(*) FROM alert_messages WHERE sent_at IS NULL") == [(0,)]
+    assert SECRET not in str(query(db, "SELECT * FROM alert_messages"))  # the URL is not kept
+
+
+class StopOnSecond(BaseHTTPRequestHandler):
+    """Takes the first message; on the second, Ctrl-C reaches the night while it waits for the
+    answer, which never comes. Every POST after those is taken."""
+
+    def do_POST(self) -> None:
+        body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
+        self.server.posts.append(body)  # type: ignore[attr-defined]
+        if len(self.server.posts) == 2:  # type: ignore[attr-defined]
+            os.kill(os.getpid(), signal.SIGINT)
+            self.server.closing.wait(10)  # type: ignore[attr-defined]
+            return
+        self.server.received.append(body)  # type: ignore[attr-defined]
+        self.send_response(200)
+        self.end_headers()
+
+    def log_message(self, *args: object) -> None:
+        """Quiet."""
+
+
+class StopOnSecondServer(WebhookServer):
+    def __init__(self) -> None:
+        self.received: list[dict] = []  # type: ignore[assignment]
+        self.closing = threading.Event()
+        self._listen(
+            StopOnSecond,
+            ThreadingHTTPServer,
+            received=self.received,
+            posts=[],
+            closing=self.closing,
+        )
+
+    def __exit__(self, *exc: object) -> None:
+        self.closing.set()
+        super().__exit__(*exc)
+
+
+def test_a_stop_while_the_alerts_are_sent_leaves_the_rest_to_the_next_night(
+    history: tuple[Path, Path],
+) -> None:
+    """Each message is marked sent as it arrives: the next night sends the one the stop cut
+    short, not the one delivered before it."""
+    source, db = history
+    add_night(source, day_rows(NIGHT, 60, 30))  # two drops: the config, segment 2.4.0
+    settings = ScoreSettings(source=str(source), db=str(db))
+    with StopOnSecondServer() as hook:
+        with pytest.raises(KeyboardInterrupt):
+            run_nightly(settings, alerts=AlertSettings(webhook=hook.url))
+        (first,) = hook.received
+        run_nightly(settings, alerts=AlertSettings(webhook=hook.url))  # nothing new
+    late = hook.received[1:]
+    assert [m.get("late") for m in [first, *late]] == [None, True]
+    assert first["segment_value"] is None
+    assert late[0]["segment_value"] == "2.4.0"
+    assert query(db, "SELECT count(*) FROM alert_messages WHERE sent_at IS NULL") == [(0,)]

@@ -85,21 +85,17 @@ def units_swapped(
     one kind on both sides, none in common, are a swap though another kind's unit is shared
     ("20 euros per month" where it says "20 euros per year")."""
     keys = ["claim_row", "number"]
-    swapped = _swapped(claim_rows, best_rows, keys)
+    # each unit the claim gives a number beside each its best sentence gives the same number
+    pairs = claim_rows.join(best_rows, on=keys, suffix="_best")
+    shared = (pl.col("unit") == pl.col("unit_best")).any().alias("shared")
+    swapped = pairs.group_by(keys).agg(shared).filter(~pl.col("shared"))["claim_row"]
     if kinds:
         kind = pl.col("unit").replace_strict(kinds, default=None, return_dtype=pl.String)
-        by_kind = _swapped(
-            claim_rows.with_columns(kind=kind), best_rows.with_columns(kind=kind), [*keys, "kind"]
-        )
-        swapped = pl.concat([swapped, by_kind])
+        kind_best = pl.col("unit_best").replace_strict(kinds, default=None, return_dtype=pl.String)
+        alike = pairs.with_columns(kind=kind).filter(pl.col("kind") == kind_best)
+        by_kind = alike.group_by([*keys, "kind"]).agg(shared).filter(~pl.col("shared"))
+        swapped = pl.concat([swapped, by_kind["claim_row"]])
     return swapped.unique()
-
-
-def _swapped(claim_rows: pl.DataFrame, best_rows: pl.DataFrame, keys: list[str]) -> pl.Series:
-    """The `claim_row`s of each `keys` group that both sides give units of, none in common."""
-    in_both = claim_rows.select(keys).unique().join(best_rows.select(keys).unique(), on=keys)
-    shared = claim_rows.join(best_rows, on=[*keys, "unit"]).select(keys).unique()
-    return in_both.join(shared, on=keys, how="anti")["claim_row"]
 
 
 @lru_cache(maxsize=2**12)

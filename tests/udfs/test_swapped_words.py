@@ -23,6 +23,7 @@ from faith_udfs.word_rules import (
     UNIT_KINDS,
     V7_WORD_RULES,
     V8_WORD_RULES,
+    WordRules,
     opposite_swapped,
     says_opposite,
     swapped_opposites,
@@ -333,26 +334,30 @@ def test_every_unit_has_one_kind_and_v7_reads_none() -> None:
     assert V8_WORD_RULES.kind_of["month"] == V8_WORD_RULES.kind_of["year"] == "time"
 
 
+def batch_swaps(pairs: list[tuple[str, str]], rules: WordRules) -> set[int]:
+    """units_swapped on the quantity rows of each (claim, best sentence) pair: their indices."""
+    claims, sentences = (
+        pl.DataFrame({"text": texts}, schema={"text": pl.String}).with_columns(
+            text_hash=pl.col("text").hash(), claim_row=pl.int_range(pl.len(), dtype=pl.UInt32)
+        )
+        for texts in ([a for a, _ in pairs], [c for _, c in pairs])
+    )
+    sides = [
+        frame.select("claim_row", "text_hash")
+        .join(quantity_rows(frame, rules), on="text_hash")
+        .drop("text_hash")
+        for frame in (claims, sentences)
+    ]
+    return set(units_swapped(*sides, rules.kind_of).to_list())
+
+
 def test_the_batch_path_swaps_units_kind_by_kind_as_the_twin_does() -> None:
     """units_swapped on quantity rows, against says_other_unit, for the swaps and the claims a
     context says, under both versions' rules."""
     pairs = [*RATE_SWAPS, *((a, c) for a, c, *_ in SWAPS)]
     for rules in (V7_WORD_RULES, V8_WORD_RULES):
-        claims = pl.DataFrame({"text": [a for a, _ in pairs]}).with_columns(
-            text_hash=pl.col("text").hash(), claim_row=pl.int_range(pl.len(), dtype=pl.UInt32)
-        )
-        sentences = pl.DataFrame({"text": [c for _, c in pairs]}).with_columns(
-            text_hash=pl.col("text").hash(), claim_row=pl.int_range(pl.len(), dtype=pl.UInt32)
-        )
-        sides = [
-            frame.select("claim_row", "text_hash")
-            .join(quantity_rows(frame, rules), on="text_hash")
-            .drop("text_hash")
-            for frame in (claims, sentences)
-        ]
-        swapped = set(units_swapped(*sides, rules.kind_of).to_list())
         twin = {i for i, (a, c) in enumerate(pairs) if says_other_unit(a, c, rules)}
-        assert swapped == twin
+        assert batch_swaps(pairs, rules) == twin
 
 
 SIDES = st.sampled_from(
@@ -401,6 +406,24 @@ def test_the_batch_and_the_twin_pair_numbers_and_units_alike(texts: list[str]) -
     for text in set(texts):
         twin = {n: set(units) for n, units in quantities_of(text, V7_WORD_RULES).items()}
         assert batch.get(text, {}) == twin, text
+
+
+# numbers beside units of several kinds, so sides share a kind's unit, another's, or neither
+QUANTITY_PHRASES = st.sampled_from(
+    ["5", "30", "5 euros", "€5", "$30", "5 days", "30 days", "a month", "per month", "per year",
+     "monthly", "5 kg", "lbs", "per GB", "TB", "20%", "working", "costs", "and", "A17"]
+)  # fmt: skip
+QUANTITY_TEXTS = st.lists(QUANTITY_PHRASES, max_size=5).map(" ".join)
+
+
+@settings(max_examples=40, deadline=None)
+@given(pairs=st.lists(st.tuples(QUANTITY_TEXTS, QUANTITY_TEXTS), min_size=1, max_size=6))
+def test_the_batch_and_the_twin_swap_units_alike(pairs: list[tuple[str, str]]) -> None:
+    """units_swapped (one join of the two sides' units, grouped) against says_other_unit, on
+    random quantities, under v7's rule and v8's kind by kind."""
+    for rules in (V7_WORD_RULES, V8_WORD_RULES):
+        twin = {i for i, (a, c) in enumerate(pairs) if says_other_unit(a, c, rules)}
+        assert batch_swaps(pairs, rules) == twin
 
 
 @pytest.mark.parametrize(

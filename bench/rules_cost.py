@@ -11,7 +11,9 @@ CPU-seconds.
 Prints per shape the distinct answers, how many of them the cue finds (citations.CUE_PATTERN:
 only those take the citation patterns), how many open a sentence with an interjection, the
 share of the judge's questions that are copies (no features) under v5 and v6, each judge's
-CPU-seconds and the ratios v4 / v3, v5 / v4, v6 / v5, v7 / v6 and v8 / v7.
+CPU-seconds and the ratios v4 / v3, v5 / v4, v6 / v5, v7 / v6 and v8 / v7; and `claim_features`
+alone on the default judge's questions under v6's, v7's and v8's word rules (the part v7 and
+v8 change: dates, units, opposites), fastest of `--rounds`, interleaved, and its ratios.
 """
 
 from __future__ import annotations
@@ -38,10 +40,11 @@ from faith_udfs.grounded import (
     GroundedV6Judge,
     GroundedV7Judge,
 )
-from faith_udfs.grounded_features import question_copies
+from faith_udfs.grounded_features import claim_features, question_copies
 from faith_udfs.grounded_words import INTERJECTION_PATTERN
 from faith_udfs.judges import Judge
 from faith_udfs.sentences import split_sentences
+from faith_udfs.word_rules import NUMBER_RULES, V7_WORD_RULES, V8_WORD_RULES, WordRules
 
 JUDGES: dict[str, type[Judge]] = {
     "v3": GroundedV3Judge,
@@ -86,6 +89,7 @@ def main() -> int:
                 score_cases(cases, judge(), MetricConfig())
                 spent[name].append(time.process_time() - started)
         best = {name: min(times) for name, times in spent.items()}
+        features = _feature_cpu(questions, args.rounds)
         rows.append(
             {
                 "shape": shape,
@@ -101,16 +105,34 @@ def main() -> int:
                 "v6_over_v5": round(best["v6"] / best["v5"], 3),
                 "v7_over_v6": round(best["v7"] / best["v6"], 3),
                 "v8_over_v7": round(best["v8"] / best["v7"], 3),
+                **{f"features_{name}_cpu_s": round(cpu, 3) for name, cpu in features.items()},
+                "features_v7_over_v6": round(features["v7"] / features["v6"], 3),
+                "features_v8_over_v7": round(features["v8"] / features["v7"], 3),
             }
         )
         print(
             f"{shape}: v4 / v3 = {rows[-1]['v4_over_v3']}, v5 / v4 = {rows[-1]['v5_over_v4']}, "
             f"v6 / v5 = {rows[-1]['v6_over_v5']}, v7 / v6 = {rows[-1]['v7_over_v6']}, "
-            f"v8 / v7 = {rows[-1]['v8_over_v7']}",
+            f"v8 / v7 = {rows[-1]['v8_over_v7']}; claim_features v7 / v6 = "
+            f"{rows[-1]['features_v7_over_v6']}, v8 / v7 = {rows[-1]['features_v8_over_v7']}",
             flush=True,
         )
     print(table(rows, list(rows[0])))
     return 0
+
+
+WORD_RULES: dict[str, WordRules] = {"v6": NUMBER_RULES, "v7": V7_WORD_RULES, "v8": V8_WORD_RULES}
+
+
+def _feature_cpu(questions: pl.DataFrame, rounds: int) -> dict[str, float]:
+    """claim_features of the questions under each version's word rules: fastest CPU-seconds."""
+    spent: dict[str, list[float]] = {name: [] for name in WORD_RULES}
+    for _ in range(rounds):
+        for name, rules in WORD_RULES.items():
+            started = time.process_time()
+            claim_features(questions, rules=rules, folds_case=True)
+            spent[name].append(time.process_time() - started)
+    return {name: min(times) for name, times in spent.items()}
 
 
 if __name__ == "__main__":

@@ -174,7 +174,7 @@ TEXT = st.builds(" ".join, st.lists(SENTENCE, max_size=4))
 CASE = st.tuples(TEXT, st.lists(TEXT, max_size=3))
 
 
-@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(batch=st.lists(CASE, min_size=1, max_size=10))
 def test_a_batch_gets_the_verdicts_each_case_gets_alone(batch) -> None:
     frame = metric_cases([(f"c{i}", answer, context) for i, (answer, context) in enumerate(batch)])

@@ -43,7 +43,11 @@ from faith_udfs.calibration import Cutoffs, weights_of
 from faith_udfs.citations import CUE_PATTERN
 from faith_udfs.errors import ConfigError
 from faith_udfs.grounded_claims import cited_claims, in_order
-from faith_udfs.grounded_features import claim_features, question_copies
+from faith_udfs.grounded_features import (
+    CONTRADICTION_COVERAGE,
+    claim_features,
+    question_copies,
+)
 from faith_udfs.grounded_released import (
     GROUNDED_V3_RULES_VERSION,
     GROUNDED_V4_RULES_VERSION,
@@ -109,8 +113,8 @@ GROUNDED_ANSWER = 0.5
 SHORT_CLAIM_WORDS = 4
 
 # Not fitted (the dev sets hold too few plain contradictions to weigh them): a claim its best
-# sentence contradicts keeps this share of its support.
-CONTRADICTION_COVERAGE = 0.6
+# sentence contradicts (saying CONTRADICTION_COVERAGE of it: grounded_features.py) keeps this
+# share of its support.
 CONTRADICTED_FACTOR = 0.5
 
 _LISTS = {

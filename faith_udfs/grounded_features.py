@@ -24,6 +24,10 @@ from faith_udfs.words import WORD_SEPARATOR, normalized
 
 # Integer weight units: sums are exact in any order, so a batch and a case alone agree.
 _UNIT = 2**16
+# Not fitted (the dev sets hold too few plain contradictions to weigh them): a sentence that
+# says this share of a claim's weight otherwise contradicts it (grounded.contradicted). A unit
+# or an opposite swapped counts only there, so only there are they looked for.
+CONTRADICTION_COVERAGE = 0.6
 NEGATIONS = "no not never none nobody nothing neither nor cannot without unable".split()
 
 
@@ -229,8 +233,20 @@ def claim_features(
     hits = hits.with_columns(weight=claim_words["weight"].gather(hits["claim_word"]))
     best = _best(hits, "cov_best_weight")
     second = _second(hits, best, claims.height, claim_words.height)
-    rivals = _rival_figures(best, truths, truth_rows, claim_words)
-    other_units = _other_units(claims, truths, best, rules)
+    # Swaps are looked for only where they can count (a chat batch's claims are mostly
+    # neither): a figure's where one is missing (the features read a rival only beside a
+    # missing figure), a unit's or an opposite's where the best sentence says most of the claim.
+    weighed = best.join(
+        per_claim.select("claim_row", "total", "missing_figure"), on="claim_row", how="left"
+    )
+    rivals = _rival_figures(
+        best.filter(weighed["missing_figure"] > 0), truths, truth_rows, claim_words
+    )
+    cov_best = pl.col("cov_best_weight") / pl.col("total").cast(pl.Float64)
+    strong = best.filter(
+        weighed.select(cov_best.fill_null(0.0) >= CONTRADICTION_COVERAGE).to_series()
+    )
+    other_units = _other_units(claims, truths, strong, rules)
     negated = truth_tokens.filter("negation")["text_hash"].unique().implode()
     # truth_row is the truths' row index: a gather, not a join
     truth_negated = truths.select(pl.col("text_hash").is_in(negated)).to_series()
@@ -266,6 +282,7 @@ def claim_features(
         .otherwise(pl.col("cov_second_weight") / total)
         .fill_null(0.0),
         missing_figure=pl.when(verbatim).then(0).otherwise(pl.col("missing_figure").fill_null(0)),
+        # another figure in the best sentence, looked for only where one of the claim's is missing
         rival_figure=~verbatim & (pl.col("rival_figures").fill_null(0) > 0),
         # a number with a unit its best sentence does not pair with it, but another (v7 on)
         unit_swapped=~verbatim & pl.col("claim_row").is_in(other_units.implode()),
@@ -278,17 +295,31 @@ def claim_features(
         .then(pl.lit([], dtype=pl.List(pl.String)))
         .otherwise(pl.col("lacks").fill_null(pl.lit([], dtype=pl.List(pl.String)))),
         # one side of an opposite pair where the best sentence says the other (v7 on)
-        opposite_swapped=~verbatim & swapped_opposites(joined["claim"], evidence, rules),
+        opposite_swapped=~verbatim & _opposites_of(joined, evidence, strong["claim_row"], rules),
     )
+
+
+def _opposites_of(
+    joined: pl.DataFrame, evidence: pl.Series, rows: pl.Series, rules: WordRules
+) -> pl.Series:
+    """swapped_opposites of the claims of `rows` (`claim_row`s) against their evidence; False
+    for the others."""
+    swapped = pl.repeat(False, joined.height, dtype=pl.Boolean, eager=True)
+    if not rules.opposites or rows.is_empty():
+        return swapped
+    at = joined["claim_row"].is_in(rows.implode()).arg_true()
+    found = swapped_opposites(joined["claim"].gather(at), evidence.gather(at), rules)
+    return swapped.scatter(at, found)
 
 
 def _other_units(
     claims: pl.DataFrame, truths: pl.DataFrame, best: pl.DataFrame, rules: WordRules
 ) -> pl.Series:
-    """The `claim_row`s whose best sentence gives a number of theirs another unit
+    """The `claim_row`s of `best` whose best sentence gives a number of theirs another unit
     (quantities.units_swapped)."""
     rows = best["truth_row"].cast(pl.UInt32)
     best = best.select("claim_row", text_hash=truths["text_hash"].gather(rows))
+    claims = claims[best["claim_row"].cast(pl.UInt32)]  # claim_row is the claims' row index
     said = quantity_rows(claims.select("text_hash", text="claim"), rules)
     if said.is_empty():
         return pl.Series("claim_row", [], dtype=claims["claim_row"].dtype)
@@ -303,18 +334,26 @@ def _other_units(
 def _rival_figures(
     best: pl.DataFrame, truths: pl.DataFrame, truth_rows: pl.DataFrame, claim_words: pl.DataFrame
 ) -> pl.DataFrame:
-    """Per claim, the figures of its best sentence that the claim does not hold (`5` of
-    "paid within 5 days" against "within 9 days"): `claim_row`, `rival_figures`."""
-    figures = truth_rows.filter("figure").select("text_hash", "word").unique()
-    # Only a claim's words that are some sentence's figure can match one: a far smaller side.
+    """Per claim of `best`, the figures of its best sentence that the claim does not hold (`5`
+    of "paid within 5 days" against "within 9 days"): `claim_row`, `rival_figures`."""
+    sentences = best.select(
+        "claim_row", text_hash=truths["text_hash"].gather(best["truth_row"].cast(pl.UInt32))
+    )
+    # Only those sentences' figures, and only those claims' words that are one of them, are
+    # looked through (a batch's other truths and claims are most of both sides).
+    figures = (
+        truth_rows.filter(
+            pl.col("figure") & pl.col("text_hash").is_in(sentences["text_hash"].implode())
+        )
+        .select("text_hash", "word")
+        .unique()
+    )
     held = claim_words.select("claim_row", "word").filter(
-        pl.col("word").is_in(figures["word"].implode())
+        pl.col("claim_row").is_in(best["claim_row"].implode())
+        & pl.col("word").is_in(figures["word"].implode())
     )
     return (
-        best.select(
-            "claim_row", text_hash=truths["text_hash"].gather(best["truth_row"].cast(pl.UInt32))
-        )
-        .join(figures, on="text_hash")
+        sentences.join(figures, on="text_hash")
         .join(held, on=["claim_row", "word"], how="anti")
         .group_by("claim_row")
         .agg(rival_figures=pl.len())

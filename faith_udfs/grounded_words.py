@@ -124,10 +124,16 @@ def without_openings(sentences: pl.Series) -> pl.Series:
     rows = flat.str.contains(OPENING_PATTERN).fill_null(False).arg_true()
     if rows.len() == 0:
         return sentences
+    opening = flat.gather(rows)
+    # _openings_cut, each cut after the first only while some sentence still opens (a chat
+    # bot's "Yes, " is one): a cut of a sentence that does not open leaves it as it is.
+    rest = opening.str.replace(OPENING_PATTERN, OPENING_KEPT)
+    for _ in range(OPENINGS_CUT - 1):
+        if not rest.str.contains(OPENING_PATTERN).any():
+            break
+        rest = rest.str.replace(OPENING_PATTERN, OPENING_KEPT)
     cut = (
-        flat.gather(rows)
-        .to_frame("sentence")
-        .with_columns(rest=_openings_cut(pl.col("sentence")))
+        pl.DataFrame({"sentence": opening, "rest": rest})
         .select(pl.when(_says_something(pl.col("rest"))).then("rest").otherwise("sentence"))
         .to_series()
     )

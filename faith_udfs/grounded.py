@@ -24,8 +24,10 @@ weekday names as figures, a number given another unit and one side of an opposit
 the best sentence says the other as contradictions (word_rules.py, quantities.py: "12
 November", "5 weeks", "after 2 pm" against "12 January", "5 days", "before 2 pm") and keeps
 them too; v8 compares a number's units kind by kind ("20 euros per month" against "20 euros
-per year": a unit of time swapped, though the money is the same). Vectorised polars, no row
-loop, no model weights.
+per year": a unit of time swapped, though the money is the same) and reads an opposite swapped
+only where both texts order the same things the same way round ("after the order ships" is
+"the order ships before": opposite_clauses.py). Vectorised polars, no row loop, no model
+weights.
 `grounded-v7`, `grounded-v6`, `grounded-v5`, `grounded-v4` (v5 with interjections read as words,
 its own numbers), `grounded-v3` (v4's numbers, citations read as words), `grounded-v2`
 (grounded_v2.py: v3 without `cov_second`, its own numbers) and `grounded-v1` (grounded_v1.py)
@@ -84,7 +86,7 @@ GROUNDED_RULES_VERSION = "grounded-v8"
 # Fitted by bench/fit_grounded.py (its output pasted here): the logistic weights of the
 # features (see feature_columns) and the intercept. Refitted for v5 (claims without their
 # opening interjection); v4 had kept v3's, as it changed two case scores of the dev sets. v6,
-# v7 and v8 keep v5's: v6 changes no dev-set case's verdict, v7 13 of 4,004, v8 none, and a
+# v7 and v8 keep v5's: v6 changes no dev-set case's verdict, v7 13 of 4,004, v8 one, and a
 # refit moves the held-out figures within noise (bench/swapped_words.py, docs/judge-quality.md).
 WEIGHTS: dict[str, float] = {
     "intercept": -1.9289,

@@ -11,6 +11,7 @@ from functools import cached_property
 import polars as pl
 
 from faith_udfs.grounded_words import NUMBER_WORDS
+from faith_udfs.opposite_clauses import ordered_alike, ordered_alike_expr
 from faith_udfs.words import normalized
 
 # v7: the names of months (and their abbreviations) and of weekdays are figures too, so a date
@@ -113,6 +114,9 @@ class WordRules:
     unit_names: frozenset[str] = frozenset()
     opposites: tuple[tuple[Side, Side], ...] = ()
     unit_kinds: frozenset[tuple[str, str]] = frozenset()
+    # v8: an opposite swapped only where both texts order the same things the same way round
+    # (opposite_clauses.py: "after the order ships" is "the order ships before")
+    aligns_opposites: bool = False
 
     @cached_property
     def form_of(self) -> dict[str, str]:
@@ -156,7 +160,9 @@ V7_WORD_RULES = WordRules(
     frozenset(UNIT_FORMS.values()),
     OPPOSITES,
 )
-V8_WORD_RULES = replace(V7_WORD_RULES, unit_kinds=frozenset(UNIT_KINDS.items()))
+V8_WORD_RULES = replace(
+    V7_WORD_RULES, unit_kinds=frozenset(UNIT_KINDS.items()), aligns_opposites=True
+)
 # v1 to v6: numbers and number words are figures; no units, no opposites.
 NUMBER_RULES = WordRules(NUMBER_WORDS)
 
@@ -164,19 +170,20 @@ NUMBER_RULES = WordRules(NUMBER_WORDS)
 def says_opposite(claim: str, sentence: str, rules: WordRules) -> bool:
     """opposite_swapped of one claim and its sentence (the one-case twin)."""
     said, other = claim.lower(), sentence.lower()
-    for a_says, a_mentions, b_says, b_mentions in rules.opposite_patterns:
-        if (
-            a_says.search(said)
-            and not b_mentions.search(said)
-            and b_says.search(other)
-            and not a_mentions.search(other)
-        ) or (
-            b_says.search(said)
-            and not a_mentions.search(said)
-            and a_says.search(other)
-            and not b_mentions.search(other)
+    patterns = zip(rules.opposite_patterns, rules.opposites, strict=True)
+    for (a_says, a_mentions, b_says, b_mentions), ((a, _), (b, _)) in patterns:
+        for says, mentions, side, other_says, other_mentions, other_side in (
+            (a_says, a_mentions, a, b_says, b_mentions, b),
+            (b_says, b_mentions, b, a_says, a_mentions, a),
         ):
-            return True
+            if (
+                says.search(said)
+                and not other_mentions.search(said)
+                and other_says.search(other)
+                and not mentions.search(other)
+                and (not rules.aligns_opposites or ordered_alike(said, side, other, other_side))
+            ):
+                return True
     return False
 
 
@@ -196,14 +203,24 @@ def swapped_opposites(claims: pl.Series, sentences: pl.Series, rules: WordRules)
     said = distinct.filter(says)
     if said.is_empty():
         return swapped
-    found = said.select(opposite_swapped(pl.col("claim"), pl.col("sentence"), rules))
-    swapped_keys = keys.filter(first).filter(says).filter(found.to_series().fill_null(False))
+    claim, sentence = pl.col("claim"), pl.col("sentence")
+    found = said.select(_fired(claim, sentence, rules, aligned=False)).to_series().fill_null(False)
+    if rules.aligns_opposites and found.any():  # the clauses read only where a pair fired
+        fired = said.filter(found).select(_fired(claim, sentence, rules, aligned=True))
+        found = found.scatter(found.arg_true(), fired.to_series().fill_null(False))
+    swapped_keys = keys.filter(first).filter(says).filter(found)
     return keys.is_in(swapped_keys.implode())
 
 
 def opposite_swapped(claim: pl.Expr, sentence: pl.Expr, rules: WordRules) -> pl.Expr:
     """Whether the claim says one side of an opposite pair and does not mention the other,
-    while its sentence says the other and does not mention the claim's (both lower-cased)."""
+    while its sentence says the other and does not mention the claim's (both lower-cased);
+    from v8, both ordering the same things the same way round (opposite_clauses.py)."""
+    return _fired(claim, sentence, rules, aligned=rules.aligns_opposites)
+
+
+def _fired(claim: pl.Expr, sentence: pl.Expr, rules: WordRules, *, aligned: bool) -> pl.Expr:
+    """opposite_swapped, the clauses read with `aligned` only."""
     said, other = claim.str.to_lowercase(), sentence.fill_null("").str.to_lowercase()
     swapped = pl.lit(False)
     for (a_says, a_mentions), (b_says, b_mentions) in rules.opposites:
@@ -219,9 +236,10 @@ def opposite_swapped(claim: pl.Expr, sentence: pl.Expr, rules: WordRules) -> pl.
         claim_mentions_b = said.str.contains(rf"\b(?:{b_mentions})")
         other_mentions_a = other.str.contains(rf"\b(?:{a_mentions})")
         other_mentions_b = other.str.contains(rf"\b(?:{b_mentions})")
-        swapped = (
-            swapped
-            | (claim_a & ~claim_mentions_b & other_b & ~other_mentions_a)
-            | (claim_b & ~claim_mentions_a & other_a & ~other_mentions_b)
-        )
+        a_for_b = claim_a & ~claim_mentions_b & other_b & ~other_mentions_a
+        b_for_a = claim_b & ~claim_mentions_a & other_a & ~other_mentions_b
+        if aligned:
+            a_for_b = a_for_b & ordered_alike_expr(said, a_says, other, b_says)
+            b_for_a = b_for_a & ordered_alike_expr(said, b_says, other, a_says)
+        swapped = swapped | a_for_b | b_for_a
     return swapped

@@ -360,10 +360,75 @@ def test_the_batch_path_swaps_units_kind_by_kind_as_the_twin_does() -> None:
         assert batch_swaps(pairs, rules) == twin
 
 
+# (answer, context): the same order told the other way round, and another act ordered: v7
+# read a swap in each (no, 0.416 and 0.418), v8 reads the clauses around the two sides
+ORDERED_ALIKE = [
+    ("Payment is taken after the order ships.", "The order ships before payment is taken."),
+    (
+        "You will receive a confirmation email after placing your order.",
+        "Please check your cart before placing your order; you will receive a confirmation email.",
+    ),
+    ("Refunds are paid after the return arrives.", "The return arrives before refunds are paid."),
+]
+
+
+@pytest.mark.parametrize(("answer", "context"), ORDERED_ALIKE)
+def test_the_same_order_told_the_other_way_round_is_no_swap_from_v8(
+    answer: str, context: str
+) -> None:
+    verdict, support, _ = judged(answer, context, GroundedJudge())
+    old_verdict, old_support, _ = judged(answer, context, GroundedV7Judge())
+    assert (verdict, old_verdict) == ("yes", "no")
+    assert support == pytest.approx(old_support * 2)  # no longer halved as contradicted
+    assert not says_opposite(answer, context, V8_WORD_RULES)
+    assert says_opposite(answer, context, V7_WORD_RULES)
+
+
+EVENTS = st.sampled_from(["payment is taken", "the invoice is sent", "you pay", "we charge you"])
+OTHER_EVENTS = st.sampled_from(
+    ["the order ships", "your return arrives", "the parcel is delivered"]
+)
+PAIRS = st.sampled_from(
+    [("after", "before"), ("before", "after"), ("later than", "earlier than"), ("earlier", "later")]
+)
+
+
+ANOTHER_ACT = st.sampled_from(["check your cart", "log in", "confirm the address"])
+
+
+@settings(max_examples=30, deadline=None)
+@given(
+    first=EVENTS,
+    then=OTHER_EVENTS,
+    act=ANOTHER_ACT,
+    pair=PAIRS,
+    told=st.sampled_from(["swapped", "the other way round", "of another act"]),
+)
+def test_an_order_told_the_other_way_round_is_read_alike_and_a_swapped_one_is_not(
+    first: str, then: str, act: str, pair: tuple[str, str], told: str
+) -> None:
+    """ "A after B" against "A before B" says otherwise (a swap); against "B before A" it says
+    the same, and against "C before B" it orders another act (no swap): on the batch path, its
+    pair-by-pair expression and the twin alike."""
+    side, other_side = pair
+    claim = f"{first} {side} {then}."
+    sentence = {
+        "swapped": f"{first} {other_side} {then}.",
+        "the other way round": f"{then} {other_side} {first}.",
+        "of another act": f"{act} {other_side} {then}.",
+    }[told]
+    frame = pl.DataFrame({"claim": [claim], "sentence": [sentence]})
+    every = frame.select(opposite_swapped(pl.col("claim"), pl.col("sentence"), V8_WORD_RULES))
+    fast = swapped_opposites(frame["claim"], frame["sentence"], V8_WORD_RULES)
+    twin = says_opposite(claim, sentence, V8_WORD_RULES)
+    assert every.to_series().to_list() == fast.to_list() == [twin] == [told == "swapped"]
+    assert says_opposite(claim, sentence, V7_WORD_RULES)  # v7 read a swap each time
+
+
 SIDES = st.sampled_from(
     ["before", "After", "earlier", "LATER", "over 5", "over the phone", "Under €9", "more than",
      "below", "at least", "at most", "increased", "fell", "is open", "closed on", "open the app",
-     "order A17", "ships", "2 pm", ".", ""]
+     "order A17", "ships", "2 pm", ".", "", "payment", "is taken", "the refund"]
 )  # fmt: skip
 TEXTS = st.lists(SIDES, max_size=5).map(" ".join)
 
@@ -377,13 +442,12 @@ def test_only_claims_that_say_a_side_are_read_pair_by_pair_and_nothing_is_missed
     pair-by-pair expression on every claim, and the one-case twin's reading."""
     sentences = (sentences + claims)[: len(claims)]
     frame = pl.DataFrame({"claim": claims, "sentence": sentences})
-    every = frame.select(
-        opposite_swapped(pl.col("claim"), pl.col("sentence"), V7_WORD_RULES)
-    ).to_series()
-    fast = swapped_opposites(frame["claim"], frame["sentence"], V7_WORD_RULES)
-    assert fast.to_list() == every.to_list()
-    twin = [says_opposite(c, s, V7_WORD_RULES) for c, s in zip(claims, sentences, strict=True)]
-    assert twin == every.to_list()
+    for rules in (V7_WORD_RULES, V8_WORD_RULES):  # v8 reads the clauses too
+        every = frame.select(opposite_swapped(pl.col("claim"), pl.col("sentence"), rules))
+        fast = swapped_opposites(frame["claim"], frame["sentence"], rules)
+        assert fast.to_list() == every.to_series().to_list()
+        twin = [says_opposite(c, s, rules) for c, s in zip(claims, sentences, strict=True)]
+        assert twin == every.to_series().to_list()
 
 
 QUANTITY_WORDS = st.sampled_from(

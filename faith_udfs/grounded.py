@@ -86,7 +86,7 @@ GROUNDED_RULES_VERSION = "grounded-v8"
 # Fitted by bench/fit_grounded.py (its output pasted here): the logistic weights of the
 # features (see feature_columns) and the intercept. Refitted for v5 (claims without their
 # opening interjection); v4 had kept v3's, as it changed two case scores of the dev sets. v6,
-# v7 and v8 keep v5's: v6 changes no dev-set case's verdict, v7 13 of 4,004, v8 one, and a
+# v7 and v8 keep v5's: v6 changes no dev-set case's verdict, v7 13 of 4,004, v8 two, and a
 # refit moves the held-out figures within noise (bench/swapped_words.py, docs/judge-quality.md).
 WEIGHTS: dict[str, float] = {
     "intercept": -1.9289,

@@ -30,6 +30,11 @@ _SKIPPED = sorted(GROUNDED_STOP_WORDS | QUANTITY_FILLERS)
 _NOT = r"(?i)n['’]t\b"
 _NUMBER = r"^[0-9]+$"
 _OFFSETS = [d for d in range(-QUANTITY_REACH, QUANTITY_REACH + 1) if d]
+# v8 (WordRules.nearest_number): the places a unit's number is looked for, nearest first, those
+# before it first; a currency sign before its amount ("€10") is read after it ("10 euro"), as
+# "%" is written.
+_NEAREST = sorted(_OFFSETS, key=lambda d: -d if d < 0 else d + QUANTITY_REACH)
+_SIGNED = {sign: rf"{re.escape(sign)}\s*([0-9][0-9.,]*)" for sign in "€$£"}
 _EMPTY = {"text_hash": pl.UInt64, "number": pl.String, "unit": pl.String}
 
 
@@ -44,6 +49,8 @@ def quantity_rows(texts: pl.DataFrame, rules: WordRules) -> pl.DataFrame:
     if frame.is_empty():
         return pl.DataFrame(schema=_EMPTY)
     for sign, word in UNIT_SIGNS.items():
+        if rules.nearest_number and sign in _SIGNED:
+            text = text.str.replace_all(_SIGNED[sign], f"${{1}}{word}")
         text = text.str.replace_all(sign, word, literal=True)
     text = text.str.replace_all(_CLOCK, _CLOCK_AS).str.replace_all(_MARK, _MARK_AS)
     words = text.str.replace_all(_NOT, " not").str.to_lowercase()
@@ -64,15 +71,16 @@ def quantity_rows(texts: pl.DataFrame, rules: WordRules) -> pl.DataFrame:
     # product of a text's numbers and units (a price list of 2,000 lines made that 2.4 GB).
     near = (
         tokens.filter(token.is_in(sorted(rules.unit_names)))
-        .select("text_hash", "position", unit=token)
+        .select("text_hash", unit_at="position", unit=token)
         .join(pl.DataFrame({"offset": _OFFSETS}), how="cross")
-        .select("text_hash", "unit", position=pl.col("position") + pl.col("offset"))
+        .with_columns(position=pl.col("unit_at") + pl.col("offset"))
     )
-    return (
-        near.join(numbers, on=["text_hash", "position"])
-        .select("text_hash", "number", "unit")
-        .unique(maintain_order=True)
-    )
+    paired = near.join(numbers, on=["text_hash", "position"])
+    if rules.nearest_number:  # each unit's nearest number only (_NEAREST's order)
+        offset = pl.col("offset")
+        rank = pl.when(offset < 0).then(-offset).otherwise(offset + QUANTITY_REACH)
+        paired = paired.filter(rank == rank.min().over("text_hash", "unit_at"))
+    return paired.select("text_hash", "number", "unit").unique(maintain_order=True)
 
 
 def units_swapped(
@@ -104,6 +112,8 @@ def quantities_of(text: str, rules: WordRules) -> Mapping[str, frozenset[str]]:
     if not rules.unit_names or not re.search(r"\d", text) or not rules.unit_pattern.search(text):
         return {}
     for sign, word in UNIT_SIGNS.items():
+        if rules.nearest_number and sign in _SIGNED:
+            text = re.sub(_SIGNED[sign], rf"\1{word}", text)
         text = text.replace(sign, word)
     text = re.sub(_MARK, _MARK_AS_RE, re.sub(_CLOCK, _CLOCK_AS_RE, text))
     words = [
@@ -115,9 +125,11 @@ def quantities_of(text: str, rules: WordRules) -> Mapping[str, frozenset[str]]:
     units: dict[str, set[str]] = {}
     for i, word in enumerate(words):
         if word in rules.unit_names:
-            for offset in _OFFSETS:
+            for offset in _NEAREST if rules.nearest_number else _OFFSETS:
                 if i + offset in number_at:
                     units.setdefault(number_at[i + offset], set()).add(word)
+                    if rules.nearest_number:
+                        break
     return {number: frozenset(found) for number, found in units.items()}
 
 

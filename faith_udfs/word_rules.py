@@ -117,6 +117,10 @@ class WordRules:
     # v8: an opposite swapped only where both texts order the same things the same way round
     # (opposite_clauses.py: "after the order ships" is "the order ships before")
     aligns_opposites: bool = False
+    # v8: each unit with one number, the nearest before it (else after), a currency sign read
+    # after its amount ("10 euros a month, 120 euros for the year": "month" is the 10's); v7
+    # paired a unit with every number within reach, so 120 had a month too
+    nearest_number: bool = False
 
     @cached_property
     def form_of(self) -> dict[str, str]:
@@ -161,7 +165,10 @@ V7_WORD_RULES = WordRules(
     OPPOSITES,
 )
 V8_WORD_RULES = replace(
-    V7_WORD_RULES, unit_kinds=frozenset(UNIT_KINDS.items()), aligns_opposites=True
+    V7_WORD_RULES,
+    unit_kinds=frozenset(UNIT_KINDS.items()),
+    aligns_opposites=True,
+    nearest_number=True,
 )
 # v1 to v6: numbers and number words are figures; no units, no opposites.
 NUMBER_RULES = WordRules(NUMBER_WORDS)

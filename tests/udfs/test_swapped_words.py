@@ -310,6 +310,7 @@ def test_a_unit_swapped_beside_one_kept_is_a_contradiction_from_v8(
 
 
 PLANS = "The basic plan costs 15 euros a month, or 150 euros a year."
+YEARLY = "The plan costs 120 euros per year, that is 10 euros per month."
 
 
 @pytest.mark.parametrize(
@@ -318,6 +319,13 @@ PLANS = "The basic plan costs 15 euros a month, or 150 euros a year."
         # the sentence pairs 150 with a month too ("a month, or 150"): a year in common
         ("The basic plan costs 150 euros a year.", PLANS),
         ("The basic plan costs 15 euros a month.", PLANS),
+        # each unit is its nearest number's (before it first; a sign after its amount): the
+        # month is the 10's, not the 120's as well, and the $8's month is no $96's (a review)
+        ("The plan costs 10 euros a month, 120 euros in total for the year.", YEARLY),
+        (
+            "The annual plan works out to $8 a month, or $96 upfront.",
+            "The annual plan costs $96 per year, which works out to $8 per month.",
+        ),
         ("Premium costs 10 euros per month.", "Premium costs €10 per month, billed every 30 days."),
         # a unit of a kind the sentence gives the number none of: nothing to compare
         ("Delivery costs 5 euros per parcel.", "Delivery costs 5 euros per parcel within 2 days."),
@@ -452,7 +460,8 @@ def test_only_claims_that_say_a_side_are_read_pair_by_pair_and_nothing_is_missed
 
 QUANTITY_WORDS = st.sampled_from(
     ["5", "30", "4.95", "1,000", "9:00", "A17", "2024", "days", "Day", "weeks", "monthly", "EUR",
-     "euros", "$", "%", "kg", "lbs", "per", "working", "the", "and", "costs", "ships", "within"]
+     "euros", "$", "$5", "€ 30", "%", "kg", "lbs", "per", "working", "the", "and", "costs", "ships",
+     "within"]
 )  # fmt: skip
 
 
@@ -461,15 +470,16 @@ QUANTITY_WORDS = st.sampled_from(
 def test_the_batch_and_the_twin_pair_numbers_and_units_alike(texts: list[str]) -> None:
     frame = pl.DataFrame({"text": texts}, schema={"text": pl.String})
     frame = frame.with_columns(text_hash=pl.col("text").hash())
-    rows = quantity_rows(frame, V7_WORD_RULES)
-    batch: dict[str, dict[str, set[str]]] = {}
-    for text, text_hash in frame.unique("text_hash").select("text", "text_hash").rows():
-        pairs = rows.filter(pl.col("text_hash") == text_hash).select("number", "unit").rows()
-        for number, unit in pairs:
-            batch.setdefault(text, {}).setdefault(number, set()).add(unit)
-    for text in set(texts):
-        twin = {n: set(units) for n, units in quantities_of(text, V7_WORD_RULES).items()}
-        assert batch.get(text, {}) == twin, text
+    for rules in (V7_WORD_RULES, V8_WORD_RULES):  # v8: each unit's nearest number only
+        rows = quantity_rows(frame, rules)
+        batch: dict[str, dict[str, set[str]]] = {}
+        for text, text_hash in frame.unique("text_hash").select("text", "text_hash").rows():
+            pairs = rows.filter(pl.col("text_hash") == text_hash).select("number", "unit").rows()
+            for number, unit in pairs:
+                batch.setdefault(text, {}).setdefault(number, set()).add(unit)
+        for text in set(texts):
+            twin = {n: set(units) for n, units in quantities_of(text, rules).items()}
+            assert batch.get(text, {}) == twin, text
 
 
 # numbers beside units of several kinds, so sides share a kind's unit, another's, or neither

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import gzip
 import os
-import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
@@ -275,25 +274,5 @@ def _described(con: duckdb.DuckDBPyConnection, path: Path, fmt: str) -> FileFact
         failed = bad_line(con, path, header)
         if failed is not None:
             return failed
-    if fmt == "csv":
-        names = _header_names(con, path, names)
     columns = tuple((name, str(row[1])) for name, row in zip(names, found, strict=True))
     return FileFacts(fmt, columns, json_format=told)
-
-
-def _header_names(con: duckdb.DuckDBPyConnection, path: Path, names: list[str]) -> list[str]:
-    """A CSV file's columns as its header line names them: of two that differ only in case
-    DuckDB names the second with a suffix (`Input`, `INPUT_1`), so which one is a contract
-    column could not be told (read_options.check_mapping), and a segment was stored under a
-    name the file does not have. Names a header repeats exactly keep DuckDB's (`a`, `a_1`)."""
-    folded = {name.casefold() for name in names}
-    suffixed = (re.fullmatch(r"(.+)_\d+", name) for name in names)
-    if not any(found and found.group(1).casefold() in folded for found in suffixed):
-        return names  # no name renamed by DuckDB (the usual case: no second read)
-    reader = reader_sql("csv").replace("header := true", "header := false")
-    try:
-        rows = con.execute(f"SELECT * FROM {reader} LIMIT 1", {"files": duckdb_paths([path])})
-        header = [str(value) for value in rows.fetchall()[0]]
-    except (duckdb.Error, IndexError):
-        return names
-    return header if len(header) == len(names) == len(set(header)) else names

@@ -3,6 +3,7 @@ name) and which of its columns are the contract's (`--columns`)."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -168,6 +169,13 @@ def contract_renames(columns: list[str], options: ReadOptions) -> dict[str, str]
 
 
 def _in_any_case(columns: list[str], wanted: str, taken: Collection[str]) -> list[str]:
-    """The columns named `wanted` in any case, but those `taken` for another contract column."""
+    """The columns named `wanted` in any case, but those `taken` for another contract column;
+    where there is one, also those DuckDB named so with a suffix: of a CSV header's `Input`
+    and `input` it names the second `input_1`, so the file's own names are not known (and an
+    `input_1` is no case of `input`, though it may be one of its spellings)."""
     folded = wanted.casefold()
-    return [c for c in columns if c.casefold() == folded and c not in taken]
+    found = [c for c in columns if c.casefold() == folded and c not in taken]
+    if found:
+        suffixed = (re.fullmatch(r"(.+)_\d+", c) for c in columns if c not in taken)
+        found += [m.string for m in suffixed if m and m.group(1).casefold() == folded]
+    return found

@@ -193,25 +193,29 @@ def test_contract_columns_in_another_case_are_read_under_their_contract_names(
 def test_two_columns_differing_only_in_case_for_one_contract_column_are_exit_3(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    """Which of `Input` and `INPUT` is the question cannot be told: one line names both. A
-    column named exactly as the contract wins over its other spellings (they stay segments)."""
+    """Which of `Input` and `INPUT` is the question cannot be told: one line names both, as
+    DuckDB reads a CSV header (it names the second `INPUT_1`), and what to do, which works."""
     source = tmp_path / "logs.csv"
     frame = _as_text_lists(many_cases(2)).rename({"input": "Input"})
-    frame.with_columns(INPUT=pl.col("Input")).write_csv(source)
+    frame.with_columns(INPUT=pl.col("Input") + "?").write_csv(source)
     db = tmp_path / "f.duckdb"
     done = faith_here(capsys, "score", str(source), "--db", str(db), "--prefect", "no")
     assert done.returncode == 3
     assert done.stderr.strip().splitlines() == [
-        f"error: {source}: columns Input and INPUT differ only in case, so which one is input "
-        "cannot be told: drop or rename one, or name it with --columns input=INPUT"
+        f"error: {source}: columns Input and INPUT_1 differ only in case, so which one is input "
+        "cannot be told: drop or rename one, or name it with --columns input=INPUT_1"
     ]
     assert not db.exists()
-    # `input` after `Input` (blank): the question is `input`, though DuckDB named it `input_1`
-    frame.with_columns(input=pl.col("Input"), Input=pl.lit(" ")).write_csv(source)
-    run = _score(source, db)
+    run = _score(source, db, columns={"input": "INPUT_1"})
     assert (run["rows_scored"], run["rows_quarantined"]) == (2, 0)
-    segments = [json.loads(s)["Input"] for (s,) in query(db, "SELECT segments FROM case_scores")]
-    assert segments == [" ", " "]
+    inputs = query(db, "SELECT input FROM case_scores ORDER BY case_id")
+    assert [i for (i,) in inputs] == [q + "?" for q in frame.sort("case_id")["Input"]]
+    # `input` after a blank `Input` (a pandas export): the question is not guessed either,
+    # where it was read from the blank column (a review, 2026-12-06)
+    frame.with_columns(input=pl.col("Input"), Input=pl.lit(" ")).write_csv(source)
+    done = faith_here(capsys, "score", str(source), "--db", str(tmp_path / "g.duckdb"))
+    assert done.returncode == 3
+    assert "columns Input and input_1 differ only in case" in done.stderr
 
 
 def test_a_bad_mapping_is_a_settings_error() -> None:
@@ -291,3 +295,15 @@ def test_a_folder_skips_metadata_json_beside_its_parquet(tmp_path: Path) -> None
     (tmp_path / "table" / ".part-0.crc.json").write_text("{}\n")
     source = resolve_source(tmp_path / "table")
     assert [path.name for path in source.all_files] == ["part-0.parquet"]
+
+
+def test_a_csv_header_with_spaces_and_a_repeated_name_scores_as_before(tmp_path: Path) -> None:
+    """`case_id, input, ...` (a space after each comma) with `passage` and `passage_1`, a
+    name as DuckDB suffixes one: DuckDB trims the names, and nothing is read again (a review
+    found such a file refused, missing every column, 2026-12-06)."""
+    frame = _as_text_lists(many_cases(2)).with_columns(passage=pl.lit("a"), passage_1=pl.lit("b"))
+    source = tmp_path / "logs.csv"
+    body = frame.write_csv(include_header=False)
+    source.write_text(f"{', '.join(frame.columns)}\n{body}")
+    run = _score(source, tmp_path / "f.duckdb")
+    assert (run["rows_scored"], run["rows_quarantined"]) == (2, 0)

@@ -31,8 +31,9 @@ def invalid_share(run: dict[str, Any]) -> float | None:
 
 
 def percent(part: int, whole: int) -> str:
-    """`part` of `whole` rounded once to 0.1 %, half up: the figure `faith runs` lists
-    (`round(part / whole, 3)`). Python's `:.1%` rounded 37 of 80 (46.25) to even, 46.2%."""
+    """`part` of `whole` rounded once to 0.1 %, half up, in integers: the figure `faith runs`
+    lists (recent_runs.sql, the same arithmetic). Python's `:.1%` rounded 37 of 80 (46.25) to
+    even, 46.2%, and round() of the double 17 / 80 (0.21249999...) down, 0.212."""
     if not whole:
         return "n/a"
     tenths = (2000 * part + whole) // (2 * whole)

@@ -81,3 +81,31 @@ def test_the_run_line_and_the_listing_say_the_same_pass_rate(tmp_path: Path, cap
     (run,) = listing(db, capsys)
     assert (run["new"], run["pass_rate"]) == ("80", "0.463")
     assert "pass rate 46.3%, invalid 0.0%" in run_line
+
+
+def test_the_listing_rounds_every_share_as_the_run_line_does(tmp_path: Path) -> None:
+    """recent_runs.sql's shares against summary.percent for every count of up to 120 cases:
+    round() of the double 17 / 80 (0.21249999...) said 0.212 where the run line said 21.3%
+    (a review, 2026-12-06); both now round the counts' share once, half up, in integers."""
+    from flows.run.summary import percent
+    from flows.store.db import open_store, sql
+
+    con = open_store(tmp_path / "f.duckdb")
+    try:
+        con.execute(
+            "INSERT INTO runs (run_id, flow, config_id, config, source, status, started_at, "
+            "rows_newly_scored, rows_passed, rows_invalid) "
+            "SELECT 'r' || w || '-' || p, 'score', 'c', '{}', 's', 'completed', now(), w, p, "
+            "p % 3 FROM range(1, 121) AS a(w), range(0, 121) AS b(p) WHERE p <= w"
+        )
+        rows = con.sql(sql("recent_runs"), params={"limit": 10_000}).fetchall()
+        columns = con.sql(sql("recent_runs"), params={"limit": 1}).columns
+        named = [dict(zip(columns, row, strict=True)) for row in rows]
+    finally:
+        con.close()
+    assert len(named) == sum(w + 1 for w in range(1, 121))
+    for run in named:
+        new, invalid = int(run["new"]), int(run["invalid"])
+        passed = int(run["run_id"].split("-")[1])
+        assert percent(passed, new) == f"{run['pass_rate'] * 100:.1f}%", run["run_id"]
+        assert percent(invalid, new + invalid) == f"{run['invalid_share'] * 100:.1f}%"

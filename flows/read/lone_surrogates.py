@@ -32,6 +32,10 @@ _TEXT_ESCAPES = re.compile(_ESCAPES.pattern.decode())
 _HALF = re.compile("[\ud800-\udfff]")
 # Lines of JSON Lines mended a block at a time (an array is mended whole).
 _BLOCK_BYTES = 16 * 1024 * 1024
+# A JSON array is mended whole in memory, at ~13x its size (a review: 1.44 GB for a 109 MB
+# array of emoji text); a larger one is not mended, and is the exit 3 it was, whose line says
+# to mend it (or to write JSON Lines, which are mended a block at a time).
+_ARRAY_MEND_BYTES = 32 * 1024 * 1024
 
 
 def refused_for_half_pairs(error: BaseException) -> bool:
@@ -65,7 +69,10 @@ def _mend(file: io.BufferedIOBase, out: IO[bytes]) -> bool:
     """Copy the file mended to `out`: an array whole, else line by line in blocks."""
     start = file.read(_BLOCK_BYTES)
     if start.lstrip(b"\xef\xbb\xbf \t\r\n").startswith(b"["):  # an array: its items mended
-        text = _mended_items((start + file.read()).decode("utf-8-sig"))
+        whole = start + file.read(_ARRAY_MEND_BYTES + 1 - len(start))
+        if len(whole) > _ARRAY_MEND_BYTES:
+            return False
+        text = _mended_items(whole.decode("utf-8-sig"))
         if text is not None:
             out.write(text.encode("utf-8"))
         return text is not None

@@ -337,6 +337,26 @@ def test_half_a_character_is_a_quarantined_row_for_the_exit_code(
     assert query(db, "SELECT count(*) FROM case_scores") == [(2,)]
 
 
+def test_an_array_too_large_to_mend_in_memory_is_exit_3_with_what_to_do(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An array is mended whole in memory, at ~13x its size: past _ARRAY_MEND_BYTES (32 MiB;
+    a few kB here) it is not, and stays the exit 3 whose line says what to do (a review found
+    a 109 MB array taking 1.4 GB to mend, 2026-12-06); JSON Lines are mended block by block."""
+    import flows.read.lone_surrogates as lone_surrogates
+
+    monkeypatch.setattr(lone_surrogates, "_ARRAY_MEND_BYTES", 200)
+    source = _half_pairs(tmp_path / "logs", "json")
+    assert source.stat().st_size > 200
+    done = faith_here(capsys, "score", str(source), "--db", str(tmp_path / "f.duckdb"))
+    assert done.returncode == 3
+    assert "a string holds half a character" in done.stderr
+    lines = _half_pairs(tmp_path / "lines", "jsonl")  # the same rows as JSON Lines: mended
+    assert (
+        faith_here(capsys, "score", str(lines), "--db", str(tmp_path / "g.duckdb")).returncode == 11
+    )
+
+
 def test_half_a_character_in_a_key_is_named_with_what_to_do(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

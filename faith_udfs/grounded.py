@@ -206,7 +206,9 @@ class GroundedJudge(OfflineJudge):
     # each, and a date, a number's unit or one side of an opposite pair in place of its best
     # sentence's ("12 November", "5 weeks", "after 2 pm" where it says "12 January", "5 days",
     # "before 2 pm") is a contradiction; before, all of them were words. v8 on: a number's units
-    # are compared kind by kind ("per month" against "per year" beside the same euros).
+    # are compared kind by kind ("per month" against "per year" beside the same euros), each
+    # unit paired with its nearest number, and an opposite swapped only where both texts order
+    # the same things the same way round.
     word_rules: WordRules = V8_WORD_RULES
     # The rules version's fitted numbers (a subclass of an older version has its own).
     weights: dict[str, float] = WEIGHTS

@@ -236,8 +236,11 @@ def claim_features(
     # Swaps are looked for only where they can count (a chat batch's claims are mostly
     # neither): a figure's where one is missing (the features read a rival only beside a
     # missing figure), a unit's or an opposite's where the best sentence says most of the claim.
-    weighed = best.join(
-        per_claim.select("claim_row", "total", "missing_figure"), on="claim_row", how="left"
+    weighed = best.join(  # row for row with `best`: its masks filter `best`
+        per_claim.select("claim_row", "total", "missing_figure"),
+        on="claim_row",
+        how="left",
+        maintain_order="left",
     )
     rivals = _rival_figures(
         best.filter(weighed["missing_figure"] > 0), truths, truth_rows, claim_words

@@ -1,7 +1,7 @@
 """The grounded judge's second rules (`grounded-v2`), kept so its config series (and the
 calibrations fitted for it) stay reproducible (`--judge grounded --model grounded-v2`):
 grounded.py's features less `cov_second`, with the weights and cut-offs bench/fit_grounded.py
-fitted for them. `grounded-v7` (grounded.py) is the default; v2 shares every rule of v3 but
+fitted for them. `grounded-v8` (grounded.py) is the default; v2 shares every rule of v3 but
 these numbers."""
 
 from __future__ import annotations

@@ -1,8 +1,9 @@
 """Quantities of a text for the grounded judge's unit rule (v7): each number paired with each
 unit at most QUANTITY_REACH content words before or after it ("5 working days", "€10 per
-month", "20%"). A claim that gives a number units its best sentence gives it none of, while
-that sentence gives it others ("5 weeks" where it says "5 working days"), says otherwise
-(`units_swapped`). The batch path reads quantities with polars, the one-case twin with
+month", "20%"); from v8 each unit with its nearest number only, the one before it first. A
+claim that gives a number units its best sentence gives it none of, while that sentence gives
+it others ("5 weeks" where it says "5 working days"), says otherwise (`units_swapped`; from v8
+kind by kind). The batch path reads quantities with polars, the one-case twin with
 `quantities_of`, the same way."""
 
 from __future__ import annotations

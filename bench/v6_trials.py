@@ -37,7 +37,7 @@ from v4_trials import _rows
 
 from faith_udfs.grounded import CONTRADICTION_COVERAGE
 from faith_udfs.grounded_words import GROUNDED_STOP_WORDS, NEGATIONS
-from faith_udfs.one_case_grounded import stem
+from faith_udfs.grounded_words import word_stem as stem
 from faith_udfs.words import WORD_PATTERN
 
 _WORD = re.compile(WORD_PATTERN)

@@ -6,6 +6,8 @@ matching across paraphrase needs: "n't" read as "not", and words cut to a common
 
 from __future__ import annotations
 
+import re
+
 import polars as pl
 
 from faith_udfs.list_rows import as_lists
@@ -15,6 +17,7 @@ from faith_udfs.words import STOP_WORDS, WORD_PATTERN, normalized
 # first STEM_LENGTH letters ("delivered", "delivery", "deliveries" meet). Numbers stay whole.
 STEM_LENGTH = 6
 INFLECTION = r"(?:ings|ing|ies|ied|ed|es|s)$"
+_INFLECTION = re.compile(INFLECTION)
 
 # "can't" -> "ca not", "won't" -> "wo not": the stubs are not words.
 _CONTRACTION_STUBS = frozenset({"ca", "wo", "sha"})
@@ -185,6 +188,12 @@ def stem(word: pl.Expr) -> pl.Expr:
         .otherwise(word)
         .str.slice(0, STEM_LENGTH)
     )
+
+
+def word_stem(word: str) -> str:
+    """`stem` of one word, in Python (the one-case paths' twin)."""
+    cut = _INFLECTION.sub("", word, count=1) if len(word) > 4 else word
+    return cut[:STEM_LENGTH]
 
 
 def _tokens(text: pl.Expr, *, cased: bool) -> pl.Expr:

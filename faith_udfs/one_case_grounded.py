@@ -30,15 +30,14 @@ from faith_udfs.grounded_features import _UNIT, NEGATIONS
 from faith_udfs.grounded_words import (
     COURTESY_PATTERN,
     GROUNDED_STOP_WORDS,
-    INFLECTION,
     INTERJECTION_PATTERN,
     LEAD_IN_PATTERN,
     NON_CLAIM_PATTERN,
     OPENING_PATTERN,
     OPENINGS_CUT,
     PLEASANTRY_PATTERN,
-    STEM_LENGTH,
 )
+from faith_udfs.grounded_words import word_stem as stem
 from faith_udfs.judges import Judge
 from faith_udfs.one_case_rules import WHITE_SPACE, Verdict, sentences, verdict_reason
 from faith_udfs.quantities import says_other_unit
@@ -49,7 +48,6 @@ _LEAD_IN = re.compile(LEAD_IN_PATTERN)
 _NON_CLAIM = re.compile(NON_CLAIM_PATTERN)
 _PLEASANTRY = re.compile(PLEASANTRY_PATTERN)
 _COURTESY = re.compile(COURTESY_PATTERN)
-_INFLECTION = re.compile(INFLECTION)
 _NOT = re.compile(r"(?i)n['’]t\b")
 _WORD = re.compile(WORD_PATTERN)
 _DIGIT = re.compile(r"\d")
@@ -68,12 +66,6 @@ FEATURES = (
     "cov_all", "cov_best", "cov_second", "figure_missing", "figure_swapped", "name_missing",
     "negation", "short_gap", "log_words", "answer_cov",
 )  # fmt: skip
-
-
-def stem(word: str) -> str:
-    """grounded_words.stem of one word."""
-    cut = _INFLECTION.sub("", word, count=1) if len(word) > 4 else word
-    return cut[:STEM_LENGTH]
 
 
 _NEGATION_STEMS = frozenset(stem(word) for word in NEGATIONS)

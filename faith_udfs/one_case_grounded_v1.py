@@ -17,6 +17,7 @@ from faith_udfs.grounded_v1_support import (
     MIN_PART_WORDS,
 )
 from faith_udfs.grounded_words import NEGATIONS
+from faith_udfs.grounded_words import word_stem as stem
 from faith_udfs.judges import Judge
 from faith_udfs.one_case_grounded import (
     _LEAD_IN,
@@ -24,7 +25,6 @@ from faith_udfs.one_case_grounded import (
     _NOT,
     _WORD,
     _token,
-    stem,
     truth_words,
 )
 from faith_udfs.one_case_rules import WHITE_SPACE, Verdict, sentences, verdict_reason

@@ -19,7 +19,7 @@ from functools import lru_cache
 
 import polars as pl
 
-from faith_udfs.grounded_words import GROUNDED_STOP_WORDS, INFLECTION, STEM_LENGTH, stem
+from faith_udfs.grounded_words import GROUNDED_STOP_WORDS, stem, word_stem
 from faith_udfs.words import WORD_PATTERN
 
 # The words the sides of word_rules.OPPOSITES are made of: no part of what a clause orders.
@@ -29,8 +29,8 @@ SIDE_WORDS = frozenset(
     grew decrease decreases decreased fell fallen dropped open opens closed close closes every
     daily""".split()
 )
-_SKIPPED = sorted(GROUNDED_STOP_WORDS | SIDE_WORDS)
-_INFLECTION = re.compile(INFLECTION)
+_SKIPPED_SET = GROUNDED_STOP_WORDS | SIDE_WORDS
+_SKIPPED = sorted(_SKIPPED_SET)
 
 
 def _clause_pattern(says: str) -> str:
@@ -66,12 +66,8 @@ def _compiled(says: str) -> re.Pattern[str]:
 
 
 def _stems_of(clause: str) -> set[str]:
-    words = (w for w in re.findall(WORD_PATTERN, clause) if w not in GROUNDED_STOP_WORDS)
-    return {
-        (_INFLECTION.sub("", w, count=1) if len(w) > 4 else w)[:STEM_LENGTH]
-        for w in words
-        if w not in SIDE_WORDS
-    }
+    """_stems of one clause (the twin)."""
+    return {word_stem(w) for w in re.findall(WORD_PATTERN, clause) if w not in _SKIPPED_SET}
 
 
 def ordered_alike(said: str, says: str, other: str, other_says: str) -> bool:

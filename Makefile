@@ -41,7 +41,10 @@ COMPILE = $(BIN)/python -m compileall -q flows faith_udfs schemas tests/support
 
 # Three workers on two cores: the suite waits on servers and subprocesses much of its time, so
 # a third keeps the cores busy (docs/development.md: 266 s against 301 s with two).
-PYTEST = $(BIN)/python -m pytest -n 3 --dist loadfile --no-loadscope-reorder --durations=15
+# PYTHONDONTWRITEBYTECODE is lifted for the suite: with it set, pytest keeps no rewritten test
+# module, so each worker rewrote and compiled all ~150 of them again (collection 9 CPU-s a
+# worker against 5), and each child compiled what COMPILE does not cover (bench/ scripts).
+PYTEST = env -u PYTHONDONTWRITEBYTECODE $(BIN)/python -m pytest -n 3 --dist loadfile --no-loadscope-reorder --durations=15
 TYPECHECK_OUT = $(VENV)/mypy.out
 
 setup: $(STAMP)  ## build .venv from requirements.lock
@@ -69,7 +72,7 @@ test: $(STAMP)  ## lint, type-check, the docs build (strict), the whole suite on
 test-fast: $(STAMP)  ## lint and the suite without the tests marked slow (fault trials): for development
 	$(BIN)/ruff check .
 	$(COMPILE)
-	$(BIN)/python -m pytest -n 3 --dist loadfile --no-loadscope-reorder -m 'not slow and not wheel' --durations=15
+	$(PYTEST) -m 'not slow and not wheel'
 
 docs: $(STAMP)  ## the documentation site from docs/ into site/ (strict: a broken link fails)
 	$(BIN)/mkdocs build --strict

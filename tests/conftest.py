@@ -59,17 +59,19 @@ def seed_cases() -> dict[str, LLMTestCase]:
 
 @pytest.fixture(scope="session")
 def prefect_harness():
-    """One temporary Prefect server for the session's flow tests (16-19 s to start here).
+    """One temporary Prefect server for the session's flow tests (8-10 s to start here, on a
+    database made from tests/support/prefect_schema.sql instead of migrated: 14 before).
 
     Heartbeats off: each flow run would otherwise wait up to 1 s for its heartbeat thread.
     Its start may take 8 minutes (a hang guard, not a promise): at load 20 it outlasted the
     240 s test timeout it starts under, hence pyproject's `timeout = 600`.
     """
     from prefect.settings import PREFECT_FLOWS_HEARTBEAT_FREQUENCY, temporary_settings
-    from prefect.testing.utilities import prefect_test_harness
+
+    from tests.support.prefect_server import seeded_test_harness
 
     with (
-        prefect_test_harness(server_startup_timeout=480),
+        seeded_test_harness(startup_timeout=480),
         temporary_settings(updates={PREFECT_FLOWS_HEARTBEAT_FREQUENCY: None}),
     ):
         yield

@@ -17,7 +17,7 @@ import pyarrow.parquet as pq
 
 from flows.errors import InputUnreadable
 from flows.read.finding import file_facts
-from flows.read.formats import json_strings
+from flows.read.formats import error_line, json_strings
 from flows.read.read_options import contract_column
 from flows.read.shapes import Source
 from flows.read.streaming import (
@@ -26,7 +26,6 @@ from flows.read.streaming import (
     file_runs,
     iter_batches,
     row_group_spans,
-    short,
     text_frames,
 )
 from flows.store.db import sql
@@ -154,4 +153,5 @@ def _case_ids(path: Path, column: str = "case_id") -> Iterator[pa.RecordBatch]:
             frame = file.slice(start, rows).collect()
             yield from _batches(frame)
     except READ_ERRORS as exc:
-        raise InputUnreadable(f"{path}: cannot read its case_id column ({short(exc)})") from exc
+        unreadable = f"{path}: cannot read its case_id column ({error_line(exc)})"
+        raise InputUnreadable(unreadable) from exc

@@ -100,6 +100,12 @@ def _csv_facts(con: duckdb.DuckDBPyConnection, paths: list[Path]) -> dict[Path, 
     return facts
 
 
+# A UTF-16 text's byte-order marks (little- and big-endian): Excel's "Unicode Text" and
+# PowerShell's default export write them.
+_UTF16_MARKS = (b"\xff\xfe", b"\xfe\xff")
+_UTF16 = "UTF-16 text, not UTF-8; save the file as UTF-8, e.g. iconv -f UTF-16 -t UTF-8 FILE > NEW"
+
+
 def _first_line(path: Path) -> bytes:
     opened = gzip.open(path, "rb") if is_compressed(path) else open(path, "rb")  # noqa: SIM115
     with opened as file:
@@ -256,6 +262,8 @@ def _footer_facts(path: Path) -> FileFacts | InputUnreadable:
 
 
 def _described(con: duckdb.DuckDBPyConnection, path: Path, fmt: str) -> FileFacts | InputUnreadable:
+    if fmt == "csv" and _first_line(path).startswith(_UTF16_MARKS):  # DuckDB: "error sniffing"
+        return InputUnreadable(f"{path}: {_UTF16}")
     told = json_format([path]) if fmt == "json" else "auto"
     try:
         found = con.execute(

@@ -421,10 +421,25 @@ _HALF_CHARACTER = (
 )
 
 
+# What DuckDB says is wrong with a CSV line, after the line itself. The reason is found by its
+# words, never by its place: where the line holds a byte UTF-8 cannot, DuckDB prints the line's
+# text on a line of its own after "Original Line:", and the place after it was the log's text.
+_CSV_REASONS = (
+    "Expected Number of Columns",
+    "Value with unterminated quote",
+    "Maximum line size",
+)
+_INVALID_UNICODE = "Invalid unicode"
+_NOT_UTF8 = (
+    ": not UTF-8 text (a byte UTF-8 cannot hold, as a Windows-1252 or Latin-1 export writes "
+    '"é" or "€"); save the file as UTF-8, e.g. iconv -f WINDOWS-1252 -t UTF-8 FILE > NEW'
+)
+
+
 def error_line(exc: BaseException) -> str:
     """DuckDB's error in one line: its first, and for a CSV line it cannot read what is wrong
-    with it ('Expected Number of Columns: 5 Found: 6'), which DuckDB says after the line
-    itself (left out: a log's text, up to 16 MB)."""
+    with it ('Expected Number of Columns: 5 Found: 6', or that it is not UTF-8 text); the
+    line's own text is left out (a log's, up to 16 MB)."""
     lines = [line.strip() for line in str(exc).strip().splitlines()]
     if not lines:
         return type(exc).__name__
@@ -432,5 +447,7 @@ def error_line(exc: BaseException) -> str:
         return lines[0] + _HALF_CHARACTER
     if "CSV Error on Line" not in lines[0]:
         return lines[0]
-    reasons = [line for line in lines[1:3] if line and not line.startswith("Original Line")]
+    if any(line.startswith(_INVALID_UNICODE) for line in lines[1:]):
+        return lines[0] + _NOT_UTF8
+    reasons = [line for line in lines[1:] if line.startswith(_CSV_REASONS)]
     return f"{lines[0]}: {reasons[0]}" if reasons else lines[0]

@@ -16,7 +16,7 @@ import pyarrow.parquet as pq
 from flows.errors import InputUnreadable
 from flows.read.file_facts import FileFacts, is_compressed
 from flows.read.finding import file_facts, hive_values
-from flows.read.formats import FILE_COLUMN, count_file_rows, duckdb_frames
+from flows.read.formats import FILE_COLUMN, count_file_rows, duckdb_frames, error_line
 from flows.read.lone_surrogates import mended
 from flows.read.read_options import contract_column, mapped
 from flows.read.shapes import RawBatch, Source
@@ -116,7 +116,7 @@ def run_frames(
         else:
             yield _small_parquet(source, run)
     except READ_ERRORS as exc:
-        raise InputUnreadable(f"{run[0]}: cannot read its data ({short(exc)})") from exc
+        raise InputUnreadable(f"{run[0]}: cannot read its data ({error_line(exc)})") from exc
 
 
 def text_frames(
@@ -158,7 +158,7 @@ def _small_parquet(source: Source, run: list[Path]) -> tuple[pl.DataFrame, pl.Se
             try:
                 pl.scan_parquet(path, glob=False, hive_partitioning=False).collect()
             except READ_ERRORS as exc:
-                raise InputUnreadable(f"{path}: cannot read its data ({short(exc)})") from exc
+                raise InputUnreadable(f"{path}: cannot read its data ({error_line(exc)})") from exc
         raise
     files = _row_files(run, source) if len(run) > 1 else None
     return _with_hive(mapped(read, source.options), source, run, files), files
@@ -264,12 +264,7 @@ def read_rows(path: str | Path, start: int, rows: int, root: Path | None) -> Raw
         scan = pl.scan_parquet(path, hive_partitioning=False, glob=False)
         frame = scan.slice(start, rows).collect()
     except READ_ERRORS as exc:
-        raise InputUnreadable(f"{path}: cannot read its data ({short(exc)})") from exc
+        raise InputUnreadable(f"{path}: cannot read its data ({error_line(exc)})") from exc
     hive = hive_values(path, root)
     extra = {k: v for k, v in hive.items() if k not in frame.columns}
     return RawBatch(frame.with_columns(pl.lit(v).alias(k) for k, v in extra.items()), str(path))
-
-
-def short(exc: BaseException) -> str:
-    """An error's first line (its type's name, when it has no text)."""
-    return str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__

@@ -432,7 +432,8 @@ _CSV_REASONS = (
 _INVALID_UNICODE = "Invalid unicode"
 _NOT_UTF8 = (
     ": not UTF-8 text (a byte UTF-8 cannot hold, as a Windows-1252 or Latin-1 export writes "
-    '"é" or "€"); save the file as UTF-8, e.g. iconv -f WINDOWS-1252 -t UTF-8 FILE > NEW'
+    '"é" or "€"); save the file as UTF-8 (a Windows export: iconv -f WINDOWS-1252 -t UTF-8 '
+    "FILE > NEW)"
 )
 
 

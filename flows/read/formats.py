@@ -424,10 +424,12 @@ _HALF_CHARACTER = (
 # What DuckDB says is wrong with a CSV line, after the line itself. The reason is found by its
 # words, never by its place: where the line holds a byte UTF-8 cannot, DuckDB prints the line's
 # text on a line of its own after "Original Line:", and the place after it was the log's text.
+# (DuckDB's csv_error.cpp; a cast error cannot arise, every column being read as text.)
 _CSV_REASONS = (
     "Expected Number of Columns",
     "Value with unterminated quote",
     "Maximum line size",
+    "The CSV Parser state machine reached an invalid state",
 )
 _INVALID_UNICODE = "Invalid unicode"
 _NOT_UTF8 = (

@@ -16,7 +16,7 @@ import pyarrow as pa
 from duckdb.sqltypes import DuckDBPyType
 
 from flows.errors import InputUnreadable
-from flows.read.lone_surrogates import HALF_PAIR_ERRORS
+from flows.read.error_lines import error_line
 from flows.read.small_json import SMALL_JSON_BYTES, bom_array, small_objects
 from schemas import LONE_SURROGATES
 
@@ -408,49 +408,3 @@ def _duckdb_lists_as_json(column: str) -> str:
 def quoted(name: str) -> str:
     """A column name as a DuckDB identifier, whatever characters it holds."""
     return '"' + name.replace('"', '""') + '"'
-
-
-# DuckDB's JSON reader refuses a string holding half a UTF-16 pair ("\ud83d" alone), which
-# Python's json writes when a text was cut in the middle of an emoji; the line it names was
-# one past the record's in every case tried (a JSON Lines file). A file whose records can be
-# mended is read so (flows/read/lone_surrogates.py): this names the others (a key holding it).
-_HALF_CHARACTER = (
-    ': a string holds half a character ("\\ud83d" without the "\\udc.." after it: a text '
-    "cut in the middle of an emoji), in the record on the line named or the one before; "
-    "replace it by \\ufffd or drop that record"
-)
-
-
-# What DuckDB says is wrong with a CSV line, after the line itself. The reason is found by its
-# words, never by its place: where the line holds a byte UTF-8 cannot, DuckDB prints the line's
-# text on a line of its own after "Original Line:", and the place after it was the log's text.
-# (DuckDB's csv_error.cpp; a cast error cannot arise, every column being read as text.)
-_CSV_REASONS = (
-    "Expected Number of Columns",
-    "Value with unterminated quote",
-    "Maximum line size",
-    "The CSV Parser state machine reached an invalid state",
-)
-_INVALID_UNICODE = "Invalid unicode"
-_NOT_UTF8 = (
-    ": not UTF-8 text (a byte UTF-8 cannot hold, as a Windows-1252 or Latin-1 export writes "
-    '"é" or "€"); save the file as UTF-8 (a Windows export: iconv -f WINDOWS-1252 -t UTF-8 '
-    "FILE > NEW)"
-)
-
-
-def error_line(exc: BaseException) -> str:
-    """DuckDB's error in one line: its first, and for a CSV line it cannot read what is wrong
-    with it ('Expected Number of Columns: 5 Found: 6', or that it is not UTF-8 text); the
-    line's own text is left out (a log's, up to 16 MB)."""
-    lines = [line.strip() for line in str(exc).strip().splitlines()]
-    if not lines:
-        return type(exc).__name__
-    if any(words in lines[0] for words in HALF_PAIR_ERRORS):
-        return lines[0] + _HALF_CHARACTER
-    if "CSV Error on Line" not in lines[0]:
-        return lines[0]
-    if any(line.startswith(_INVALID_UNICODE) for line in lines[1:]):
-        return lines[0] + _NOT_UTF8
-    reasons = [line for line in lines[1:] if line.startswith(_CSV_REASONS)]
-    return f"{lines[0]}: {reasons[0]}" if reasons else lines[0]

@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+import re
+
 from flows.read.lone_surrogates import HALF_PAIR_ERRORS
 
 # DuckDB's JSON reader refuses a string holding half a UTF-16 pair ("\ud83d" alone), which
@@ -34,17 +36,36 @@ _NOT_UTF8 = (
 )
 
 
+# DuckDB's JSON reader says what it could not make of a record with the record's own text, cut
+# to 50 characters: `in line 4: Object {"case_id":"a","input":"Where is ... has duplicate key
+# "case_id"`, `Expected OBJECT, but got ARRAY: [...]`. Only the record's place and the words
+# around that text are kept: a key name, a type.
+_JSON_TRANSFORM = re.compile(r"^(.*JSON transform error in file .*?, in \S+ \d+): (.*)$")
+_DUPLICATE_KEY = re.compile(r"^Object .* (has (?:duplicate|unknown) key .*)$")
+
+
+def _without_record(line: str) -> str:
+    """A JSON transform error's line without the record's text it quotes."""
+    found = _JSON_TRANSFORM.match(line)
+    if found is None:
+        return line
+    place, reason = found.groups()
+    keyed = _DUPLICATE_KEY.match(reason)
+    said = f"an object {keyed.group(1)}" if keyed else reason.partition(": ")[0]
+    return f"{place}: {said}"
+
+
 def error_line(exc: BaseException) -> str:
     """DuckDB's error in one line: its first, and for a CSV line it cannot read what is wrong
     with it ('Expected Number of Columns: 5 Found: 6', or that it is not UTF-8 text); the
-    line's own text is left out (a log's, up to 16 MB)."""
+    line's own text is left out (a log's, up to 16 MB), and so is a JSON record's."""
     lines = [line.strip() for line in str(exc).strip().splitlines()]
     if not lines:
         return type(exc).__name__
     if any(words in lines[0] for words in HALF_PAIR_ERRORS):
         return lines[0] + _HALF_CHARACTER
     if "CSV Error on Line" not in lines[0]:
-        return lines[0]
+        return _without_record(lines[0])
     if any(line.startswith(_INVALID_UNICODE) for line in lines[1:]):
         return lines[0] + _NOT_UTF8
     reasons = [line for line in lines[1:] if line.startswith(_CSV_REASONS)]

@@ -115,6 +115,31 @@ def test_a_record_that_is_no_object_is_named_beside_a_malformed_file(
     assert last.startswith(f"error: {stray}: record 3 is a JSON number, not an object")
 
 
+@pytest.mark.parametrize("name", ["logs.jsonl", "logs.json"])
+def test_a_duplicate_key_is_exit_3_without_the_records_text(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], name: str
+) -> None:
+    """DuckDB names an object with a key twice by its first 50 characters: the log's text
+    was on stderr and in runs.error. The line names the record and the key, not the text."""
+    secret = "Where is my order? My card is 4111 1111"
+    twice = '{"case_id": "c1", "case_id": "c2", "input": "' + secret + '", "logged_at": "x"}'
+    records = [json.dumps(_row(f"c{i}")) for i in range(1, 4)] + [twice]
+    text = _lines(*records) if name.endswith("l") else "[" + ",\n".join(records) + "]\n"
+    source = tmp_path / name
+    source.write_text(text)
+    db = tmp_path / "f.duckdb"
+    done = faith_here(capsys, "score", str(source), "--db", str(db), "--prefect", "no")
+    assert done.returncode == 3, done.stderr
+    line = done.stderr.strip().splitlines()[-1]  # after the run's first line: read mid-run
+    assert line.startswith(f"error: {source}: ")
+    assert 'an object has duplicate key "case_id"' in line
+    assert "Where is" not in done.stderr
+    assert "4111" not in done.stderr
+    assert '"c2"' not in line
+    stored = query(db, "SELECT error FROM runs") if db.exists() else []
+    assert all("Where is" not in (error or "") for (error,) in stored)
+
+
 def test_a_json_array_nested_deeper_than_can_be_read_is_exit_3(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -3,6 +3,7 @@ however the Parquet files were cut into row groups."""
 
 from __future__ import annotations
 
+import gzip
 from pathlib import Path
 
 import polars as pl
@@ -136,6 +137,23 @@ def test_empty_csv_and_json_files_among_logs_hold_no_rows_and_stop_nothing(
     (logs / "g.parquet").touch()
     with pytest.raises(InputUnreadable, match=r"g\.parquet: not a readable Parquet file"):
         resolve_source(logs)
+
+
+def test_gzip_files_of_nothing_among_logs_hold_no_rows_and_stop_nothing(tmp_path: Path) -> None:
+    """Spark writes an empty partition of a gzip export as a gzip of 0 bytes (20 bytes): one
+    among the day's files stopped the run as a file missing every column ("has: column0",
+    "has: json"), where a 0-byte file is skipped."""
+    logs = tmp_path / "logs"
+    rows = many_cases(4)
+    logs.mkdir()
+    rows.slice(0, 2).write_ndjson(logs / "a.jsonl")
+    rows.slice(2, 2).write_ndjson(logs / "b.jsonl")
+    for name in ("c.jsonl.gz", "d.csv.gz", "e.json.GZ"):
+        (logs / name).write_bytes(gzip.compress(b""))
+    source = resolve_source(logs)
+    assert [path.name for path in source.all_files] == ["a.jsonl", "b.jsonl"]
+    with pytest.raises(InputUnreadable, match=r"c.jsonl.gz: the file is empty \(a gzip of 0"):
+        resolve_source(logs / "c.jsonl.gz")
 
 
 def test_the_three_tables_as_csv_are_told_to_be_parquet(tmp_path: Path) -> None:

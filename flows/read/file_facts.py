@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import gzip
 import os
+import zlib
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
@@ -107,9 +108,15 @@ _UTF16 = "UTF-16 text, not UTF-8; save the file as UTF-8, e.g. iconv -f UTF-16 -
 
 
 def _first_line(path: Path) -> bytes:
+    """The file's first line (of its text, gzipped); b"" for a gzip stream cut short or
+    corrupt before its end, whose reader names the file (exit 3): gzip raised EOFError, a bug's
+    exit 1 with no file named."""
     opened = gzip.open(path, "rb") if is_compressed(path) else open(path, "rb")  # noqa: SIM115
-    with opened as file:
-        return file.readline(1 << 20)
+    try:
+        with opened as file:
+            return file.readline(1 << 20)
+    except (EOFError, zlib.error):
+        return b""
 
 
 def is_compressed(path: Path) -> bool:

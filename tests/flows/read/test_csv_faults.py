@@ -7,6 +7,7 @@ is exit 3 saying so and how to convert it, never quoting the line's text."""
 
 from __future__ import annotations
 
+import gzip
 from pathlib import Path
 
 import pytest
@@ -118,3 +119,23 @@ def test_a_utf16_file_is_exit_3_saying_so(
         f"error: {source}: UTF-16 text, not UTF-8; save the file as UTF-8, "
         "e.g. iconv -f UTF-16 -t UTF-8 FILE > NEW"
     )
+
+
+@pytest.mark.parametrize("cut", ["short", "corrupt"])
+def test_a_gzip_csv_cut_short_or_corrupt_is_exit_3_naming_it(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], cut: str
+) -> None:
+    """A .csv.gz whose stream ends before its end marker (a copy cut short) or whose deflate
+    data is corrupt, in its header line: its header was read by Python's gzip, whose EOFError
+    (or zlib.error) was exit 1, a bug's, with no file named."""
+    packed = gzip.compress(_csv(tmp_path / "logs.csv").read_bytes())
+    if cut == "short":
+        packed = packed[:30]
+    else:
+        packed = packed[:12] + bytes(b ^ 0xFF for b in packed[12:40]) + packed[40:]
+    source = tmp_path / "logs.csv.gz"
+    source.write_bytes(packed)
+    db = tmp_path / "f.duckdb"
+    done = faith_here(capsys, "score", str(source), "--db", str(db), "--prefect", "no")
+    assert done.returncode == 3, done.stderr
+    assert done.stderr.strip().splitlines()[-1].startswith(f"error: {source}: ")

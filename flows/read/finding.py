@@ -8,22 +8,20 @@ from __future__ import annotations
 
 import functools
 import glob
-import gzip
 import itertools
 import os
 import urllib.parse
-import zlib
 from dataclasses import replace
 from pathlib import Path
 from typing import NoReturn
 
 from flows.errors import InputUnreadable
+from flows.read.empty_files import emptiness
 from flows.read.file_facts import FileFacts, described_facts, gather_facts, parquet_facts
 from flows.read.read_options import (
     ReadOptions,
     check_mapping,
     contract_renames,
-    format_of,
     named_format,
 )
 from flows.read.shapes import Source
@@ -58,10 +56,9 @@ def _found(text: str, options: ReadOptions) -> Source:
     """SOURCE as a file, a folder (three tables, or logs below it) or a glob."""
     path = _absolute(Path(text).expanduser())
     if path.is_file():
-        if _empty_text(path, options):
-            raise InputUnreadable(
-                f"{path}: the file is empty ({_empty_size(path)}): no rows to read"
-            )
+        empty = emptiness(path, options)
+        if empty is not None:
+            raise InputUnreadable(f"{path}: the file is empty ({empty}): no rows to read")
         return _checked(Source(text, "wide", {"cases": [path]}, path.parent, options))
     if path.is_dir():
         _check_listable(path)
@@ -100,45 +97,13 @@ def _check_three_tables_are_parquet(folder: Path) -> None:
         )
 
 
-def _empty_text(path: Path, options: ReadOptions) -> bool:
-    """A CSV or JSON file of 0 bytes, or a gzip file of 0 bytes gzipped (Spark's empty part
-    of a compressed export): no header, no rows (log rotation and Spark leave them). Read, it
-    stopped the run as a file missing every column ("has: column0"). A 0-byte Parquet file
-    is a broken one (a writer that died): it still fails the run."""
-    if (format_of(path, options) or "parquet") == "parquet":
-        return False
-    size = path.stat().st_size
-    return size == 0 or (_gzipped(path) and size <= _EMPTY_GZIP_BYTES and _gzips_nothing(path))
-
-
-# A gzip file of nothing is 20 bytes, and more with a name or a comment in its header.
-_EMPTY_GZIP_BYTES = 4096
-
-
-def _gzipped(path: Path) -> bool:
-    return path.suffix.lower() == ".gz"
-
-
-def _gzips_nothing(path: Path) -> bool:
-    """Whether a gzip file decompresses to nothing; a corrupt one is left to its reader."""
-    try:
-        with gzip.open(path, "rb") as file:
-            return file.read(1) == b""
-    except (OSError, EOFError, zlib.error):
-        return False
-
-
-def _empty_size(path: Path) -> str:
-    return "a gzip of 0 bytes" if _gzipped(path) and path.stat().st_size else "0 bytes"
-
-
 def _without_empty(text: str, files: list[Path], options: ReadOptions) -> list[Path]:
     """A folder's or glob's files but its empty CSV and JSON files, which hold no rows."""
-    kept = [path for path in files if not _empty_text(path, options)]
+    kept = [path for path in files if emptiness(path, options) is None]
     if files and not kept:
         raise InputUnreadable(
-            f"{text}: its {len(files):,} CSV or JSON file(s) are empty (0 bytes, or a gzip of "
-            "0 bytes): no rows to read"
+            f"{text}: its {len(files):,} CSV or JSON file(s) are empty (0 bytes, a gzip of "
+            "0 bytes, blank lines or an empty JSON array): no rows to read"
         )
     return kept
 

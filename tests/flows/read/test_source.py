@@ -156,6 +156,38 @@ def test_gzip_files_of_nothing_among_logs_hold_no_rows_and_stop_nothing(tmp_path
         resolve_source(logs / "c.jsonl.gz")
 
 
+@pytest.mark.parametrize(
+    ("name", "content", "said"),
+    [
+        ("c.json", b"[]", "an empty JSON array"),
+        ("c.json", b"\xef\xbb\xbf[ \n ]\n", "an empty JSON array"),
+        ("c.jsonl", b"\n\n  \n", "blank lines only"),
+        ("c.csv", b"\r\n", "blank lines only"),
+        ("c.json.gz", gzip.compress(b"[]\n", mtime=0), "an empty JSON array"),
+    ],
+    ids=["array", "spaced-array", "blank-lines", "crlf-csv", "gzip-array"],
+)
+def test_a_json_exporters_file_of_no_records_holds_no_rows_and_stops_nothing(
+    tmp_path: Path, name: str, content: bytes, said: str
+) -> None:
+    """An exporter writes `[]` or blank lines for an hour without logs: among the day's files it
+    stopped the run as a file missing every column ("has: json"). `{}` is a record, no empty
+    file: its missing columns are named."""
+    logs = tmp_path / "logs"
+    logs.mkdir()
+    rows = many_cases(2)
+    rows.write_ndjson(logs / "a.jsonl")
+    (logs / name).write_bytes(content)
+    source = resolve_source(logs)
+    assert [path.name for path in source.all_files] == ["a.jsonl"]
+    assert pl.concat(raw.frame for raw in iter_batches(source, 10)).height == 2
+    with pytest.raises(InputUnreadable, match=rf"{name}: the file is empty \({said}\)"):
+        resolve_source(logs / name)
+    (logs / "b.json").write_bytes(b"{}")
+    with pytest.raises(InputUnreadable, match=r"b\.json: missing required columns case_id"):
+        resolve_source(logs)
+
+
 def test_the_three_tables_as_csv_are_told_to_be_parquet(tmp_path: Path) -> None:
     """They were read as three files of cases, and the first's missing columns named, with
     advice to map them with --columns."""

@@ -13,8 +13,10 @@ from flows.read.read_options import ReadOptions, format_of
 
 # A file this small is looked into: a gzip of nothing is 20 bytes (more with a name or a
 # comment in its header), and `[]` or a few blank lines are what a JSON exporter writes for
-# an hour without logs. A larger one is left to its reader.
+# an hour without logs; a plain file only up to a few lines' bytes, so a folder of 5,000
+# one-row files is not read twice (85 ms more if each were). A larger one is left to its reader.
 _LOOKED_INTO_BYTES = 4096
+_PLAIN_LOOKED_INTO_BYTES = 64
 _BOM = b"\xef\xbb\xbf"
 _EMPTY_ARRAY = re.compile(rb"\[\s*\]")
 
@@ -29,7 +31,9 @@ def emptiness(path: Path, options: ReadOptions) -> str | None:
     size = path.stat().st_size
     if size == 0:
         return "0 bytes"
-    content = _small_content(path) if size <= _LOOKED_INTO_BYTES else None
+    zipped = path.suffix.lower() == ".gz"
+    small = size <= (_LOOKED_INTO_BYTES if zipped else _PLAIN_LOOKED_INTO_BYTES)
+    content = _small_content(path) if small else None
     return None if content is None else _what_is_empty(content, fmt)
 
 

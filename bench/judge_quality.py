@@ -32,11 +32,13 @@ from faith_udfs.grounded import (
     GroundedV5Judge,
     GroundedV6Judge,
     GroundedV7Judge,
+    GroundedV8Judge,
 )
 from faith_udfs.grounded_v1 import GroundedV1Judge
 
 JUDGES: dict[str, type] = {
     "grounded": GroundedJudge,
+    "grounded-v8": GroundedV8Judge,
     "grounded-v7": GroundedV7Judge,
     "grounded-v6": GroundedV6Judge,
     "grounded-v5": GroundedV5Judge,

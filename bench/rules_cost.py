@@ -1,8 +1,9 @@
 """Bench (not a test): what each grounded rules version costs over the one before it, on each
 shape of bench/shapes.py: grounded-v3, grounded-v4 (reads citations and list markers),
 grounded-v5 (cuts an opening interjection), grounded-v6 (every opening, and a copy whatever
-its first letter's case), grounded-v7 (months and weekdays read as figures) and grounded-v8
-(units compared kind by kind: the default)
+its first letter's case), grounded-v7 (months and weekdays read as figures), grounded-v8
+(units compared kind by kind) and grounded-v9 (numbers read as the context writes them: the
+default)
 through the batch path, in one process, interleaved, each judge's fastest of `--rounds` in
 CPU-seconds.
 
@@ -11,9 +12,10 @@ CPU-seconds.
 Prints per shape the distinct answers, how many of them the cue finds (citations.CUE_PATTERN:
 only those take the citation patterns), how many open a sentence with an interjection, the
 share of the judge's questions that are copies (no features) under v5 and v6, each judge's
-CPU-seconds and the ratios v4 / v3, v5 / v4, v6 / v5, v7 / v6 and v8 / v7; and `claim_features`
-alone on the default judge's questions under v6's, v7's and v8's word rules (the part v7 and
-v8 change: dates, units, opposites), fastest of `--rounds`, interleaved, and its ratios.
+CPU-seconds and the ratios v4 / v3, v5 / v4, v6 / v5, v7 / v6, v8 / v7 and v9 / v8; and
+`claim_features` alone on the default judge's questions under v6's, v7's, v8's and v9's word
+rules (the part v7 to v9 change: dates, units, opposites, numbers written otherwise), fastest
+of `--rounds`, interleaved, and its ratios.
 """
 
 from __future__ import annotations
@@ -39,12 +41,19 @@ from faith_udfs.grounded import (
     GroundedV5Judge,
     GroundedV6Judge,
     GroundedV7Judge,
+    GroundedV8Judge,
 )
 from faith_udfs.grounded_features import claim_features, question_copies
 from faith_udfs.grounded_words import INTERJECTION_PATTERN
 from faith_udfs.judges import Judge
 from faith_udfs.sentences import split_sentences
-from faith_udfs.word_rules import NUMBER_RULES, V7_WORD_RULES, V8_WORD_RULES, WordRules
+from faith_udfs.word_rules import (
+    NUMBER_RULES,
+    V7_WORD_RULES,
+    V8_WORD_RULES,
+    V9_WORD_RULES,
+    WordRules,
+)
 
 JUDGES: dict[str, type[Judge]] = {
     "v3": GroundedV3Judge,
@@ -52,7 +61,8 @@ JUDGES: dict[str, type[Judge]] = {
     "v5": GroundedV5Judge,
     "v6": GroundedV6Judge,
     "v7": GroundedV7Judge,
-    "v8": GroundedJudge,
+    "v8": GroundedV8Judge,
+    "v9": GroundedJudge,
 }
 
 
@@ -105,23 +115,31 @@ def main() -> int:
                 "v6_over_v5": round(best["v6"] / best["v5"], 3),
                 "v7_over_v6": round(best["v7"] / best["v6"], 3),
                 "v8_over_v7": round(best["v8"] / best["v7"], 3),
+                "v9_over_v8": round(best["v9"] / best["v8"], 3),
                 **{f"features_{name}_cpu_s": round(cpu, 3) for name, cpu in features.items()},
                 "features_v7_over_v6": round(features["v7"] / features["v6"], 3),
                 "features_v8_over_v7": round(features["v8"] / features["v7"], 3),
+                "features_v9_over_v8": round(features["v9"] / features["v8"], 3),
             }
         )
         print(
             f"{shape}: v4 / v3 = {rows[-1]['v4_over_v3']}, v5 / v4 = {rows[-1]['v5_over_v4']}, "
             f"v6 / v5 = {rows[-1]['v6_over_v5']}, v7 / v6 = {rows[-1]['v7_over_v6']}, "
-            f"v8 / v7 = {rows[-1]['v8_over_v7']}; claim_features v7 / v6 = "
-            f"{rows[-1]['features_v7_over_v6']}, v8 / v7 = {rows[-1]['features_v8_over_v7']}",
+            f"v8 / v7 = {rows[-1]['v8_over_v7']}, v9 / v8 = {rows[-1]['v9_over_v8']}; "
+            f"claim_features v7 / v6 = {rows[-1]['features_v7_over_v6']}, v8 / v7 = "
+            f"{rows[-1]['features_v8_over_v7']}, v9 / v8 = {rows[-1]['features_v9_over_v8']}",
             flush=True,
         )
     print(table(rows, list(rows[0])))
     return 0
 
 
-WORD_RULES: dict[str, WordRules] = {"v6": NUMBER_RULES, "v7": V7_WORD_RULES, "v8": V8_WORD_RULES}
+WORD_RULES: dict[str, WordRules] = {
+    "v6": NUMBER_RULES,
+    "v7": V7_WORD_RULES,
+    "v8": V8_WORD_RULES,
+    "v9": V9_WORD_RULES,
+}
 
 
 def _feature_cpu(questions: pl.DataFrame, rounds: int) -> dict[str, float]:

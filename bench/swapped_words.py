@@ -1,6 +1,8 @@
 """Bench (not a test): what one rules version changes against an earlier one (issue 20):
-grounded-v8 against v7 by default (docs/judge-quality.md#v8-units-kind-by-kind: a number's
-units compared kind by kind), or `--versions grounded-v6,grounded-v7`
+grounded-v9 against v8 by default (docs/judge-quality.md#v9-a-number-as-the-context-writes-it:
+"1,000" read as "1000", "$5" and "5%" as "5 dollars" and "5 percent"), or `--versions
+grounded-v7,grounded-v8` (docs/judge-quality.md#v8-units-kind-by-kind: a number's units
+compared kind by kind), or `--versions grounded-v6,grounded-v7`
 (docs/judge-quality.md#v7-dates-units-and-opposites: month and weekday names read as figures,
 and a number's unit or one side of an opposite pair ("before" for "after") swapped for the
 context's a contradiction).
@@ -35,8 +37,9 @@ SAMPLE = ROOT / "data" / "sample" / "cases.parquet"
 # two, "per month" for "per year" and dollars for euros, v7 misses and v8 finds: 20 keeps euros,
 # 15 a month in common) and of three opposites,
 # then claims the context does say, with a month, a weekday, the modal "may" (which v7 leaves a
-# word), a unit in other words and "over" that is no comparison; last, what v7 gets wrong: the
-# same order told the other way round.
+# word), a unit in other words and "over" that is no comparison; then what v7 gets wrong: the
+# same order told the other way round; last, what v8 gets wrong: a number or an amount written
+# otherwise than the context writes it, and beside them one that differs.
 EXAMPLES = (
     (
         "Invoice INV-2026-7491 for 578.31 euros was issued on 12 November.",
@@ -112,6 +115,10 @@ EXAMPLES = (
         "Payment is taken after the order ships.",
         "The order ships before payment is taken.",
     ),
+    ("The TV costs 1,000 dollars.", "The TV costs 1000 dollars and ships in 3 days."),
+    ("The fee is 5 dollars per month.", "The fee is $5 a month. Refunds take 5 days."),
+    ("Sales rose 5 percent in March.", "Sales rose 5% in March."),
+    ("The TV costs 2,000 dollars.", "The TV costs 1,000 dollars and ships in 3 days."),
 )
 
 
@@ -147,8 +154,8 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument(
         "--versions",
-        default="grounded-v7,grounded-v8",
-        help="the two rules versions to compare, older first (default grounded-v7,grounded-v8)",
+        default="grounded-v8,grounded-v9",
+        help="the two rules versions to compare, older first (default grounded-v8,grounded-v9)",
     )
     parser.add_argument("--devsets", type=Path, default=DEVSETS)
     args = parser.parse_args(argv)

@@ -1,4 +1,4 @@
-"""The grounded judge, rules `grounded-v8` (the default judge): offline, deterministic, graded
+"""The grounded judge, rules `grounded-v9` (the default judge): offline, deterministic, graded
 per claim against the case's whole context.
 
 Each claim gets one `support` in [0, 1]: a fitted logistic combination of a handful of
@@ -26,12 +26,13 @@ November", "5 weeks", "after 2 pm" against "12 January", "5 days", "before 2 pm"
 them too; v8 compares a number's units kind by kind ("20 euros per month" against "20 euros
 per year": a unit of time swapped, though the money is the same) and reads an opposite swapped
 only where both texts order the same things the same way round ("after the order ships" is
-"the order ships before": opposite_clauses.py). Vectorised polars, no row loop, no model
-weights.
-`grounded-v7`, `grounded-v6`, `grounded-v5`, `grounded-v4` (v5 with interjections read as words,
-its own numbers), `grounded-v3` (v4's numbers, citations read as words), `grounded-v2`
-(grounded_v2.py: v3 without `cov_second`, its own numbers) and `grounded-v1` (grounded_v1.py)
-stay selectable for their series.
+"the order ships before": opposite_clauses.py); v9 reads a number's words as the context may
+write them ("1,000" as "1000", one figure; "$5" as "5 dollars", "5%" as "5 percent":
+word_rules.number_forms). Vectorised polars, no row loop, no model weights.
+`grounded-v8`, `grounded-v7`, `grounded-v6`, `grounded-v5`, `grounded-v4` (v5 with
+interjections read as words, its own numbers), `grounded-v3` (v4's numbers, citations read as
+words), `grounded-v2` (grounded_v2.py: v3 without `cov_second`, its own numbers) and
+`grounded-v1` (grounded_v1.py) stay selectable for their series.
 """
 
 from __future__ import annotations
@@ -56,6 +57,7 @@ from faith_udfs.grounded_released import (
     GROUNDED_V5_RULES_VERSION,
     GROUNDED_V6_RULES_VERSION,
     GROUNDED_V7_RULES_VERSION,
+    GROUNDED_V8_RULES_VERSION,
     V4_CUTOFFS,
     V4_WEIGHTS,
     V5_CUTOFFS,
@@ -64,6 +66,8 @@ from faith_udfs.grounded_released import (
     V6_WEIGHTS,
     V7_CUTOFFS,
     V7_WEIGHTS,
+    V8_CUTOFFS,
+    V8_WEIGHTS,
 )
 from faith_udfs.grounded_v1 import GroundedV1Judge, per_question
 from faith_udfs.grounded_v2 import GROUNDED_V2_RULES_VERSION, V2_CUTOFFS, V2_WEIGHTS
@@ -78,10 +82,16 @@ from faith_udfs.grounded_words import (
 from faith_udfs.judges import Judge
 from faith_udfs.lexical import OfflineJudge, verdict_reason
 from faith_udfs.sentences import split_sentences
-from faith_udfs.word_rules import NUMBER_RULES, V7_WORD_RULES, V8_WORD_RULES, WordRules
+from faith_udfs.word_rules import (
+    NUMBER_RULES,
+    V7_WORD_RULES,
+    V8_WORD_RULES,
+    V9_WORD_RULES,
+    WordRules,
+)
 
 # Bump when a rule, weight or cut-off changes a verdict: a new version is a new config series.
-GROUNDED_RULES_VERSION = "grounded-v8"
+GROUNDED_RULES_VERSION = "grounded-v9"
 
 # Fitted by bench/fit_grounded.py (its output pasted here): the logistic weights of the
 # features (see feature_columns) and the intercept. Refitted for v5 (claims without their
@@ -208,8 +218,9 @@ class GroundedJudge(OfflineJudge):
     # "before 2 pm") is a contradiction; before, all of them were words. v8 on: a number's units
     # are compared kind by kind ("per month" against "per year" beside the same euros), each
     # unit paired with its nearest number, and an opposite swapped only where both texts order
-    # the same things the same way round.
-    word_rules: WordRules = V8_WORD_RULES
+    # the same things the same way round. v9 on: "1,000" is the figure "1000", and "$5" and
+    # "5%" hold the words "dollar" and "percent" (word_rules.number_forms).
+    word_rules: WordRules = V9_WORD_RULES
     # The rules version's fitted numbers (a subclass of an older version has its own).
     weights: dict[str, float] = WEIGHTS
     default_cutoffs: Cutoffs = DEFAULT_CUTOFFS
@@ -317,7 +328,19 @@ def copied_verdicts(questions: pl.DataFrame) -> pl.DataFrame:
     )
 
 
-class GroundedV7Judge(GroundedJudge):
+class GroundedV8Judge(GroundedJudge):
+    """The grounded judge of rules `grounded-v8`: v9 with "1,000" read as the words "1" and
+    "000" (missing from "1000") and currency and percent signs as no words
+    (word_rules.V8_WORD_RULES); its own numbers (V8_WEIGHTS), and a v8 calibration's cut-offs
+    apply."""
+
+    rules_version = GROUNDED_V8_RULES_VERSION
+    word_rules = V8_WORD_RULES
+    weights = V8_WEIGHTS
+    default_cutoffs = V8_CUTOFFS
+
+
+class GroundedV7Judge(GroundedV8Judge):
     """The grounded judge of rules `grounded-v7`: v8 with a number's units swapped only where
     none is in common whatever their kind (word_rules.V7_WORD_RULES); its own numbers
     (V7_WEIGHTS), and a v7 calibration's cut-offs apply."""
@@ -384,6 +407,7 @@ class GroundedV2Judge(GroundedV3Judge):
 # to (`faith calibrate` fits the default), by version below.
 GROUNDED_JUDGES: tuple[type[GroundedJudge], ...] = (
     GroundedJudge,
+    GroundedV8Judge,
     GroundedV7Judge,
     GroundedV6Judge,
     GroundedV5Judge,

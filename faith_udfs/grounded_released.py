@@ -1,14 +1,16 @@
 """The numbers of the grounded judge's earlier rules, kept so their config series (and the
-calibrations fitted for them) score as they did: `grounded-v7` (units compared whatever their
-kind), `grounded-v6` (dates read as names),
+calibrations fitted for them) score as they did: `grounded-v8` ("1,000" read as two words),
+`grounded-v7` (units compared whatever their kind), `grounded-v6` (dates read as names),
 `grounded-v5` (one opening interjection cut) and `grounded-v4` / `grounded-v3` (openings read
-as words). grounded.py's GroundedV7Judge, GroundedV6Judge, GroundedV5Judge, GroundedV4Judge and
-GroundedV3Judge weigh with them; `grounded-v8` (grounded.py) is the default."""
+as words). grounded.py's GroundedV8Judge, GroundedV7Judge, GroundedV6Judge, GroundedV5Judge,
+GroundedV4Judge and GroundedV3Judge weigh with them; `grounded-v9` (grounded.py) is the
+default."""
 
 from __future__ import annotations
 
 from faith_udfs.calibration import Cutoffs
 
+GROUNDED_V8_RULES_VERSION = "grounded-v8"
 GROUNDED_V7_RULES_VERSION = "grounded-v7"
 GROUNDED_V6_RULES_VERSION = "grounded-v6"
 GROUNDED_V5_RULES_VERSION = "grounded-v5"
@@ -56,3 +58,7 @@ V6_CUTOFFS = V5_CUTOFFS
 # grounded-v7 kept v5's numbers too (13 of the dev sets' 4,004 verdicts moved): a copy.
 V7_WEIGHTS: dict[str, float] = dict(V5_WEIGHTS)
 V7_CUTOFFS = V5_CUTOFFS
+
+# grounded-v8 kept v5's numbers too (no dev-set verdict moved): a copy.
+V8_WEIGHTS: dict[str, float] = dict(V5_WEIGHTS)
+V8_CUTOFFS = V5_CUTOFFS

@@ -1,4 +1,4 @@
-"""The grounded judge v8 to v2 (grounded.py, grounded_features.py) on plain Python strings,
+"""The grounded judge v9 to v2 (grounded.py, grounded_features.py) on plain Python strings,
 for one case (one_case.py): the same claims, features, support and verdicts, read off the same
 patterns, word lists, the judge's weights and cut-offs. Integer weights as there, so sums agree
 exactly."""
@@ -41,7 +41,7 @@ from faith_udfs.grounded_words import word_stem as stem
 from faith_udfs.judges import Judge
 from faith_udfs.one_case_rules import WHITE_SPACE, Verdict, sentences, verdict_reason
 from faith_udfs.quantities import says_other_unit
-from faith_udfs.word_rules import WordRules, says_opposite
+from faith_udfs.word_rules import WordRules, number_forms_text, says_opposite
 from faith_udfs.words import WORD_PATTERN
 
 _LEAD_IN = re.compile(LEAD_IN_PATTERN)
@@ -182,7 +182,8 @@ def _token(cased: str, rules: WordRules) -> Word | None:
 def claim_words(claim: str, rules: WordRules) -> tuple[Word, ...]:
     """A claim's distinct words in order (`_tokens(cased=True)`, then `_distinct`), read by
     the judge's word rules."""
-    raw = _NOT.sub(" not", claim).lstrip(WHITE_SPACE)
+    written = number_forms_text(claim) if rules.number_forms else claim
+    raw = _NOT.sub(" not", written).lstrip(WHITE_SPACE)
     raw = raw[:1].lower() + raw[1:]  # the first word's capital is the sentence's
     seen: dict[str, Word] = {}
     for cased in _WORD.findall(raw):
@@ -196,7 +197,8 @@ def claim_words(claim: str, rules: WordRules) -> tuple[Word, ...]:
 def truth_words(truth: str, rules: WordRules) -> TruthWords:
     """A truth's word stems and the stems of its figures (`_tokens(cased=False)`)."""
     words, figures = set(), set()
-    for cased in _WORD.findall(_NOT.sub(" not", truth).lstrip(WHITE_SPACE).lower()):
+    written = number_forms_text(truth) if rules.number_forms else truth
+    for cased in _WORD.findall(_NOT.sub(" not", written).lstrip(WHITE_SPACE).lower()):
         word = _token(cased, rules)
         if word is not None:
             words.add(word.word)

@@ -121,6 +121,9 @@ class WordRules:
     # after its amount ("10 euros a month, 120 euros for the year": "month" is the 10's); v7
     # paired a unit with every number within reach, so 120 had a month too
     nearest_number: bool = False
+    # v9: a number's words as the context may write them (number_forms): "1,000" as "1000",
+    # one figure; "$5", "5%" as "dollar 5", "5 percent"
+    number_forms: bool = False
 
     @cached_property
     def form_of(self) -> dict[str, str]:
@@ -158,6 +161,39 @@ class WordRules:
         return rf"(?i)\b(?:{'|'.join(says)})"
 
 
+# v9: a number's words as the context may write them. Thousands separated by commas are one
+# figure, as the number is without them ("1,000" was the words "1" and "000", missing from
+# "1000": `no`, support 0.11), and a currency or percent sign is its word ("$5" held no word
+# for "5 dollars", "5%" none for "5 percent": `no` where the other side wrote it out). A comma
+# and a space do not join ("codes 401, 403" is two numbers). Each pass drops one comma of
+# each number written in whole groups of three (no lookahead in Rust's regex to drop all at
+# once, and a match may not take a digit another took): three join up to "1,000,000,000".
+_THOUSANDS = r"\b(\d+),(\d{3})((?:,\d{3})*)\b"
+_PASSES = 3
+SIGN_WORDS: dict[str, str] = {"$": "dollar", "€": "euro", "£": "pound", "%": "percent"}
+
+
+def number_forms(text: pl.Expr) -> pl.Expr:
+    """Texts with their thousands' commas dropped and currency and percent signs as words."""
+    for _ in range(_PASSES):
+        text = text.str.replace_all(_THOUSANDS, "${1}${2}${3}")
+    for sign, word in SIGN_WORDS.items():
+        text = text.str.replace_all(sign, f" {word} ", literal=True)
+    return text
+
+
+_THOUSANDS_TEXT = re.compile(_THOUSANDS)
+
+
+def number_forms_text(text: str) -> str:
+    """`number_forms` of one text, in Python (the one-case twin)."""
+    for _ in range(_PASSES):
+        text = _THOUSANDS_TEXT.sub(r"\1\2\3", text)
+    for sign, word in SIGN_WORDS.items():
+        text = text.replace(sign, f" {word} ")
+    return text
+
+
 V7_WORD_RULES = WordRules(
     FIGURE_WORDS,
     frozenset({**DATE_FORMS, **UNIT_FORMS}.items()),
@@ -170,6 +206,7 @@ V8_WORD_RULES = replace(
     aligns_opposites=True,
     nearest_number=True,
 )
+V9_WORD_RULES = replace(V8_WORD_RULES, number_forms=True)
 # v1 to v6: numbers and number words are figures; no units, no opposites.
 NUMBER_RULES = WordRules(NUMBER_WORDS)
 

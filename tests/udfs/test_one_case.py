@@ -31,6 +31,7 @@ from faith_udfs.grounded import (
     GroundedV5Judge,
     GroundedV6Judge,
     GroundedV7Judge,
+    GroundedV8Judge,
 )
 from faith_udfs.grounded_v1 import GroundedV1Judge
 from faith_udfs.judges import Judge
@@ -51,6 +52,7 @@ JUDGES: dict[str, Judge] = {
             weights={**WEIGHTS, "intercept": -0.37, "cov_best": 2.54, "answer_cov": 0.31},
         )
     ),
+    "grounded-v8": GroundedV8Judge(),
     "grounded-v7": GroundedV7Judge(),
     "grounded-v6": GroundedV6Judge(),
     "grounded-v5": GroundedV5Judge(),
@@ -233,6 +235,14 @@ FRAGMENTS = [
     "per year",
     "20 euros a month",
     "20 dollars per GB",
+    "1,000",
+    "1000",
+    "12,500,000",
+    "$5",
+    "5 dollars",
+    "5%",
+    "percent",
+    "401, 403",
     "before",
     "after",
     "over 50",

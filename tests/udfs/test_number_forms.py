@@ -1,0 +1,100 @@
+"""grounded-v9 (issue 20): a number's words as the context may write them. "1,000" is the figure
+"1000" (v8 read the words "1" and "000", missing from "1000": `no`), and "$5" and "5%" hold the
+words "dollar" and "percent" (v8: none, so "5 dollars" against "$5" was `no`). A wrong number
+is still a wrong number, and "codes 401, 403" stays two."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import polars as pl
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from faith_udfs import FaithfulnessMetric, GroundedJudge, LLMTestCase
+from faith_udfs.grounded import GroundedV8Judge
+from faith_udfs.judges import Judge
+from faith_udfs.word_rules import V8_WORD_RULES, V9_WORD_RULES, number_forms, number_forms_text
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def judged(answer: str, context: str, judge: Judge) -> tuple[str, list[str] | None]:
+    metric = FaithfulnessMetric(model=judge)
+    metric.measure(LLMTestCase(input="q", actual_output=answer, retrieval_context=[context]))
+    ((verdict, lacks),) = [(v.verdict, v.context_lacks) for v in metric.verdicts]
+    return verdict, lacks
+
+
+@pytest.mark.parametrize(
+    ("answer", "context"),
+    [
+        ("The TV costs 1,000 dollars.", "The TV costs 1000 dollars."),
+        ("The TV costs 1000 dollars.", "The TV costs 1,000 dollars."),
+        ("The plan costs 12,500,000 euros.", "The plan costs 12500000 euros."),
+        ("The fee is 5 dollars.", "The fee is $5."),
+        ("Sales rose 5 percent.", "Sales rose 5%."),
+        ("The fee is 5 dollars per month.", "Plans: the fee is $5 a month. Refunds take 5 days."),
+    ],
+)
+def test_a_number_written_otherwise_is_the_contexts_number(answer: str, context: str) -> None:
+    assert judged(answer, context, GroundedJudge()) == ("yes", None)
+    assert judged(answer, context, GroundedV8Judge())[0] == "no"  # v8's series as it was
+
+
+@pytest.mark.parametrize(
+    ("answer", "context", "lacked"),
+    [
+        ("The TV costs 2,000 dollars.", "The TV costs 1,000 dollars.", ["2000"]),
+        ("The fee is $7.", "The fee is $5.", ["7"]),
+        ("Sales rose 15%.", "Sales rose 5%.", ["15"]),
+        ("The fee is 5 euros.", "The fee is $5.", ["euros"]),
+    ],
+)
+def test_a_wrong_number_or_currency_is_still_no(
+    answer: str, context: str, lacked: list[str]
+) -> None:
+    assert judged(answer, context, GroundedJudge()) == ("no", lacked)
+
+
+def test_numbers_listed_after_a_comma_and_a_space_stay_two() -> None:
+    context = "Codes 401, 403 mean that access was denied."
+    assert judged("Codes 401 and 403 mean that access was denied.", context, GroundedJudge()) == (
+        "yes",
+        None,
+    )
+    assert number_forms_text("codes 401, 403 and 1,000,000,000") == "codes 401, 403 and 1000000000"
+
+
+TEXTS = st.lists(
+    st.sampled_from(
+        ["1", "12", "1,000", ",", "000", "1000", "2,50", "3,1234", "$", "€", "£", "%", " ", "a"]
+    ),
+    max_size=8,
+).map("".join)
+
+
+@settings(max_examples=80, deadline=None)
+@given(texts=st.lists(TEXTS, min_size=1, max_size=6))
+def test_the_batch_and_the_twin_write_numbers_alike(texts: list[str]) -> None:
+    batch = pl.DataFrame({"text": texts}).select(number_forms(pl.col("text")))["text"].to_list()
+    assert batch == [number_forms_text(text) for text in texts]
+
+
+def test_only_v9_reads_numbers_otherwise() -> None:
+    assert V9_WORD_RULES.number_forms
+    assert not V8_WORD_RULES.number_forms
+
+
+def test_the_bench_prints_v8_failing_and_v9_passing_an_amount_written_otherwise(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.syspath_prepend(str(ROOT / "bench"))
+    import swapped_words
+
+    assert swapped_words.main(["--devsets", str(tmp_path)]) == 0  # v8 against v9
+    out = capsys.readouterr().out
+    assert "v8 no (0.200)     v9 yes (0.833)    The TV costs 1,000 dollars." in out
+    assert "v8 no (0.165)     v9 no (0.108)     The TV costs 2,000 dollars." in out
+    assert "data/sample/cases.parquet: 0 claims whose verdict v9 changes" in out

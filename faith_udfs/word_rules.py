@@ -165,10 +165,15 @@ class WordRules:
 # figure, as the number is without them ("1,000" was the words "1" and "000", missing from
 # "1000": `no`, support 0.11), and a currency or percent sign is its word ("$5" held no word
 # for "5 dollars", "5%" none for "5 percent": `no` where the other side wrote it out). A comma
-# and a space do not join ("codes 401, 403" is two numbers). Each pass drops one comma of
-# each number written in whole groups of three (no lookahead in Rust's regex to drop all at
-# once, and a match may not take a digit another took): three join up to "1,000,000,000".
-_THOUSANDS = r"\b(\d+),(\d{3})((?:,\d{3})*)\b"
+# and a space do not join ("codes 401, 403" is two numbers). A number is matched whole, in
+# groups of three (no lookahead in Rust's regex, and a match may not take a digit another
+# took), and each pass drops up to _GROUPS of its commas (an unmatched group writes nothing):
+# one pass left a trillion's last comma ("1000000000,000"), whose "1000000000" then
+# supported a claim's billion.
+_GROUPS = 8
+_THOUSANDS = r"\b(\d+),(\d{3})" + r"(?:,(\d{3}))?" * (_GROUPS - 1) + r"((?:,\d{3})*)\b"
+_THOUSANDS_AS = "".join(f"${{{n}}}" for n in range(1, _GROUPS + 3))
+_THOUSANDS_AS_RE = "".join(f"\\g<{n}>" for n in range(1, _GROUPS + 3))
 _PASSES = 3
 SIGN_WORDS: dict[str, str] = {"$": "dollar", "€": "euro", "£": "pound", "%": "percent"}
 
@@ -176,7 +181,7 @@ SIGN_WORDS: dict[str, str] = {"$": "dollar", "€": "euro", "£": "pound", "%": 
 def number_forms(text: pl.Expr) -> pl.Expr:
     """Texts with their thousands' commas dropped and currency and percent signs as words."""
     for _ in range(_PASSES):
-        text = text.str.replace_all(_THOUSANDS, "${1}${2}${3}")
+        text = text.str.replace_all(_THOUSANDS, _THOUSANDS_AS)
     for sign, word in SIGN_WORDS.items():
         text = text.str.replace_all(sign, f" {word} ", literal=True)
     return text
@@ -188,7 +193,7 @@ _THOUSANDS_TEXT = re.compile(_THOUSANDS)
 def number_forms_text(text: str) -> str:
     """`number_forms` of one text, in Python (the one-case twin)."""
     for _ in range(_PASSES):
-        text = _THOUSANDS_TEXT.sub(r"\1\2\3", text)
+        text = _THOUSANDS_TEXT.sub(_THOUSANDS_AS_RE, text)
     for sign, word in SIGN_WORDS.items():
         text = text.replace(sign, f" {word} ")
     return text

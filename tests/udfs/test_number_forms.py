@@ -67,11 +67,43 @@ def test_numbers_listed_after_a_comma_and_a_space_stay_two() -> None:
     assert number_forms_text("codes 401, 403 and 1,000,000,000") == "codes 401, 403 and 1000000000"
 
 
+def test_a_number_of_any_length_is_joined_whole() -> None:
+    """Three passes of one comma each left a trillion's last comma: "1,000,000,000,000" was the
+    words "1000000000" and "000", so a claim's billion found its number in the context."""
+    assert number_forms_text("1,000,000,000,000 and 12,345,678,901,234,567") == (
+        "1000000000000 and 12345678901234567"
+    )
+    trillion = "The fund holds 1,000,000,000,000 dollars."
+    assert judged("The fund holds 1000000000 dollars.", trillion, GroundedJudge())[0] == "no"
+    assert judged("The fund holds 1,000,000,000 dollars.", trillion, GroundedJudge())[0] == "no"
+    written = "The fund holds 1000000000000 dollars."
+    assert judged("The fund holds 1,000,000,000,000 dollars.", written, GroundedJudge()) == (
+        "yes",
+        None,
+    )
+
+
 TEXTS = st.lists(
     st.sampled_from(
-        ["1", "12", "1,000", ",", "000", "1000", "2,50", "3,1234", "$", "€", "£", "%", " ", "a"]
+        [
+            "1",
+            "12",
+            "1,000",
+            ",",
+            "000",
+            ",000",
+            "1000",
+            "2,50",
+            "3,1234",
+            "$",
+            "€",
+            "£",
+            "%",
+            " ",
+            "a",
+        ]
     ),
-    max_size=8,
+    max_size=14,
 ).map("".join)
 
 

@@ -176,6 +176,10 @@ _THOUSANDS_AS = "".join(f"${{{n}}}" for n in range(1, _GROUPS + 3))
 _THOUSANDS_AS_RE = "".join(f"\\g<{n}>" for n in range(1, _GROUPS + 3))
 _PASSES = 3
 SIGN_WORDS: dict[str, str] = {"$": "dollar", "€": "euro", "£": "pound", "%": "percent"}
+# "£" is "pound" (as "5 pounds" is written), which is not the unit "gbp" ("pound" is a weight
+# too: UNIT_FORMS), so the word GBP is read as "pound" as well: "£5" meets "5 GBP" (v8's `yes`,
+# "£" being no word) and "5 pounds". Words only; the unit rule reads "£" and "GBP" as "gbp".
+_GBP = r"(?i)\bgbp\b"
 
 
 def number_forms(text: pl.Expr) -> pl.Expr:
@@ -184,10 +188,11 @@ def number_forms(text: pl.Expr) -> pl.Expr:
         text = text.str.replace_all(_THOUSANDS, _THOUSANDS_AS)
     for sign, word in SIGN_WORDS.items():
         text = text.str.replace_all(sign, f" {word} ", literal=True)
-    return text
+    return text.str.replace_all(_GBP, "pound")
 
 
 _THOUSANDS_TEXT = re.compile(_THOUSANDS)
+_GBP_TEXT = re.compile(_GBP)
 
 
 def number_forms_text(text: str) -> str:
@@ -196,7 +201,7 @@ def number_forms_text(text: str) -> str:
         text = _THOUSANDS_TEXT.sub(_THOUSANDS_AS_RE, text)
     for sign, word in SIGN_WORDS.items():
         text = text.replace(sign, f" {word} ")
-    return text
+    return _GBP_TEXT.sub("pound", text)
 
 
 V7_WORD_RULES = WordRules(

@@ -83,6 +83,22 @@ def test_a_number_of_any_length_is_joined_whole() -> None:
     )
 
 
+@pytest.mark.parametrize(
+    ("answer", "context"),
+    [
+        ("The fee is £5.", "The fee is 5 GBP."),
+        ("The fee is 5 GBP.", "The fee is £5."),
+        ("The fee is 5 pounds.", "The fee is £5."),
+        ("The fee is £5.", "The fee is 5 pounds."),
+    ],
+)
+def test_a_pound_sign_meets_gbp_and_pounds(answer: str, context: str) -> None:
+    """ "£" read as "pound" lacked the unit GBP: "£5" against "5 GBP" turned v8's `yes` to `no`
+    (lacking "pound", a word the answer never wrote)."""
+    assert judged(answer, context, GroundedJudge()) == ("yes", None)
+    assert judged("The fee is £7.", context, GroundedJudge())[0] == "no"
+
+
 TEXTS = st.lists(
     st.sampled_from(
         [

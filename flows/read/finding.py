@@ -10,6 +10,7 @@ import functools
 import glob
 import itertools
 import os
+import re
 import urllib.parse
 from dataclasses import replace
 from pathlib import Path
@@ -271,9 +272,26 @@ def check_file(
             hint += " or make case_id with --case-id content"
         raise InputUnreadable(
             f"{path}: missing required column{'s' if len(missing) > 1 else ''} "
-            f"{', '.join(spelled)} (has: {', '.join(names)}){hint}"
+            f"{', '.join(spelled)} ({_columns_said(names)}){hint}"
         )
     return names
+
+
+# A column name that reads as a value: a log's text (a few words or more, or long), a number
+# or a date. A CSV file without its header line, or whose header is in another dialect than
+# its rows, has a data row for names: listed, they put a log's text in the run's error line.
+_DATA_LIKE = re.compile(r"\S+(\s+\S+){3,}|.{65,}|[\d\s.,:/+-]+")
+
+
+def _columns_said(names: list[str]) -> str:
+    """`has: NAMES`, unless a name reads as a value (a data row read as the header: its text
+    is left out)."""
+    if any(_DATA_LIKE.fullmatch(name) for name in names):
+        return (
+            f"has: {len(names)} columns whose names read as a row of data, not as a header: "
+            "is the header line missing?"
+        )
+    return f"has: {', '.join(names)}"
 
 
 def _file_names(path: Path, source: Source) -> list[str]:

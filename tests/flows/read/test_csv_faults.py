@@ -139,3 +139,25 @@ def test_a_gzip_csv_cut_short_or_corrupt_is_exit_3_naming_it(
     done = faith_here(capsys, "score", str(source), "--db", str(db), "--prefect", "no")
     assert done.returncode == 3, done.stderr
     assert done.stderr.strip().splitlines()[-1].startswith(f"error: {source}: ")
+
+
+def test_a_csv_without_its_header_line_is_exit_3_without_the_rows_text(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """DuckDB reads the first row as the header: its values were listed as the columns the file
+    has, a log's text in the run's error line. A header that names other columns is listed."""
+    rows = _csv(tmp_path / "with-header.csv").read_text().splitlines()[1:]
+    source = tmp_path / "export.csv"
+    source.write_text("\n".join(rows) + "\n")
+    done = faith_here(capsys, "score", str(source), "--db", str(tmp_path / "f.duckdb"))
+    assert done.returncode == 3, done.stderr
+    (line,) = done.stderr.strip().splitlines()
+    assert "(has: 5 columns whose names read as a row of data" in line
+    assert "is the header line missing?" in line
+    assert "Where is A17" not in line
+    assert "Order A17" not in line
+    renamed = tmp_path / "renamed.csv"
+    renamed.write_text("\n".join(["id,question,answer,contexts,logged_at", *rows]) + "\n")
+    done = faith_here(capsys, "score", str(renamed), "--db", str(tmp_path / "g.duckdb"))
+    assert done.returncode == 3, done.stderr
+    assert "(has: id, question, answer, contexts, logged_at)" in done.stderr

@@ -180,19 +180,24 @@ SIGN_WORDS: dict[str, str] = {"$": "dollar", "€": "euro", "£": "pound", "%": 
 # too: UNIT_FORMS), so the word GBP is read as "pound" as well: "£5" meets "5 GBP" (v8's `yes`,
 # "£" being no word) and "5 pounds". Words only; the unit rule reads "£" and "GBP" as "gbp".
 _GBP = r"(?i)\bgbp\b"
+# A decimal number is one word ("4.95" as "4point95"): its point split it into "4" and "95",
+# so "$4" against "$4.95" (or "1000" against "1,000.50") found all its words: `yes`.
+_DECIMAL = r"(\d)\.(\d)"
 
 
 def number_forms(text: pl.Expr) -> pl.Expr:
-    """Texts with their thousands' commas dropped and currency and percent signs as words."""
+    """Texts with their thousands' commas dropped, their currency and percent signs as words
+    and their decimal numbers one word each."""
     for _ in range(_PASSES):
         text = text.str.replace_all(_THOUSANDS, _THOUSANDS_AS)
     for sign, word in SIGN_WORDS.items():
         text = text.str.replace_all(sign, f" {word} ", literal=True)
-    return text.str.replace_all(_GBP, "pound")
+    return text.str.replace_all(_GBP, "pound").str.replace_all(_DECIMAL, "${1}point${2}")
 
 
 _THOUSANDS_TEXT = re.compile(_THOUSANDS)
 _GBP_TEXT = re.compile(_GBP)
+_DECIMAL_TEXT = re.compile(_DECIMAL)
 
 
 def number_forms_text(text: str) -> str:
@@ -201,7 +206,7 @@ def number_forms_text(text: str) -> str:
         text = _THOUSANDS_TEXT.sub(_THOUSANDS_AS_RE, text)
     for sign, word in SIGN_WORDS.items():
         text = text.replace(sign, f" {word} ")
-    return _GBP_TEXT.sub("pound", text)
+    return _DECIMAL_TEXT.sub(r"\1point\2", _GBP_TEXT.sub("pound", text))
 
 
 V7_WORD_RULES = WordRules(

@@ -50,6 +50,10 @@ def test_a_number_written_otherwise_is_the_contexts_number(answer: str, context:
         ("The fee is $7.", "The fee is $5.", ["7"]),
         ("Sales rose 15%.", "Sales rose 5%.", ["15"]),
         ("The fee is 5 euros.", "The fee is $5.", ["euros"]),
+        # a decimal number is one word: a price without its cents is another price
+        ("The fee is $4.", "The fee is $4.95.", ["4"]),
+        ("The TV costs 1000 dollars.", "The TV costs 1,000.50 dollars.", ["1000"]),
+        ("The fee is $4.90.", "The fee is $4.95.", ["4point90"]),
     ],
 )
 def test_a_wrong_number_or_currency_is_still_no(
@@ -108,6 +112,9 @@ TEXTS = st.lists(
             ",",
             "000",
             ",000",
+            ".",
+            "4.95",
+            ".5",
             "1000",
             "2,50",
             "3,1234",
@@ -146,3 +153,8 @@ def test_the_bench_prints_v8_failing_and_v9_passing_an_amount_written_otherwise(
     assert "v8 no (0.200)     v9 yes (0.833)    The TV costs 1,000 dollars." in out
     assert "v8 no (0.165)     v9 no (0.108)     The TV costs 2,000 dollars." in out
     assert "data/sample/cases.parquet: 0 claims whose verdict v9 changes" in out
+
+
+def test_a_decimal_number_is_one_word_on_both_sides() -> None:
+    assert judged("The fee is $4.95.", "The fee is 4.95 dollars.", GroundedJudge()) == ("yes", None)
+    assert number_forms_text("v2.3 costs 4.95, not 4. 95") == "v2point3 costs 4point95, not 4. 95"

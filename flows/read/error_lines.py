@@ -55,6 +55,17 @@ def _without_record(line: str) -> str:
     return f"{place}: {said}"
 
 
+# DuckDB's JSON readers number a malformed record one past its own, mostly: a bad first line
+# is "record/value 2", a bad second "line 3", yet after a blank line the line named is the
+# record's own. The line is told as DuckDB names it, with where to look.
+_MALFORMED_PLACE = re.compile(r"^Invalid Input Error: Malformed JSON .* in (line|record/value) \d+")
+_MALFORMED_HINT = " (DuckDB's count: the record is the one it names or the one before)"
+
+
+def _with_place_hint(line: str) -> str:
+    return line + _MALFORMED_HINT if _MALFORMED_PLACE.match(line) else line
+
+
 def error_line(exc: BaseException) -> str:
     """DuckDB's error in one line: its first, and for a CSV line it cannot read what is wrong
     with it ('Expected Number of Columns: 5 Found: 6', or that it is not UTF-8 text); the
@@ -65,7 +76,7 @@ def error_line(exc: BaseException) -> str:
     if any(words in lines[0] for words in HALF_PAIR_ERRORS):
         return lines[0] + _HALF_CHARACTER
     if "CSV Error on Line" not in lines[0]:
-        return _without_record(lines[0])
+        return _with_place_hint(_without_record(lines[0]))
     if any(line.startswith(_INVALID_UNICODE) for line in lines[1:]):
         return lines[0] + _NOT_UTF8
     reasons = [line for line in lines[1:] if line.startswith(_CSV_REASONS)]

@@ -393,3 +393,26 @@ def test_half_a_character_in_a_key_is_named_with_what_to_do(
     assert done.returncode == 3
     assert "no low surrogate" in done.stderr
     assert "a string holds half a character" in done.stderr
+
+
+@pytest.mark.parametrize(
+    ("lines", "named"),
+    [
+        (["BAD", "GOOD"], "record/value 2"),  # the first line
+        (["GOOD", "BAD", "GOOD"], "line 3"),  # the second
+        (["GOOD", "", "BAD"], "line 3"),  # after a blank line: its own
+    ],
+)
+def test_a_malformed_record_is_named_where_duckdb_counts_it_with_where_to_look(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], lines: list[str], named: str
+) -> None:
+    """DuckDB numbers a malformed record one past its own, but not after a blank line: the
+    line says where it is as DuckDB names it and that it may be the one before."""
+    good, bad = json.dumps(_row("c1")), '{"case_id": "c2", "input": "q" "actual_output": "x"}'
+    source = tmp_path / "logs.jsonl"
+    source.write_text(_lines(*[{"GOOD": good, "BAD": bad, "": ""}[line] for line in lines]))
+    done = faith_here(capsys, "score", str(source), "--db", str(tmp_path / "f.duckdb"))
+    assert done.returncode == 3, done.stderr
+    (line,) = done.stderr.strip().splitlines()
+    assert f"in {named}: unexpected character." in line
+    assert line.endswith("(DuckDB's count: the record is the one it names or the one before))")

@@ -27,8 +27,9 @@ them too; v8 compares a number's units kind by kind ("20 euros per month" agains
 per year": a unit of time swapped, though the money is the same) and reads an opposite swapped
 only where both texts order the same things the same way round ("after the order ships" is
 "the order ships before": opposite_clauses.py); v9 reads a number's words as the context may
-write them ("1,000" as "1000", one figure; "$5" as "5 dollars", "5%" as "5 percent":
-word_rules.number_forms). Vectorised polars, no row loop, no model weights.
+write them ("1,000" as "1000", one figure; "$5" as "5 dollars", "5%" as "5 percent"; "4.95"
+one word, not "4" and "95": word_rules.number_forms). Vectorised polars, no row loop, no model
+weights.
 `grounded-v8`, `grounded-v7`, `grounded-v6`, `grounded-v5`, `grounded-v4` (v5 with
 interjections read as words, its own numbers), `grounded-v3` (v4's numbers, citations read as
 words), `grounded-v2` (grounded_v2.py: v3 without `cov_second`, its own numbers) and
@@ -95,8 +96,8 @@ GROUNDED_RULES_VERSION = "grounded-v9"
 
 # Fitted by bench/fit_grounded.py (its output pasted here): the logistic weights of the
 # features (see feature_columns) and the intercept. Refitted for v5 (claims without their
-# opening interjection); v4 had kept v3's, as it changed two case scores of the dev sets. v6,
-# v7 and v8 keep v5's: v6 changes no dev-set case's verdict, v7 13 of 4,004, v8 two, and a
+# opening interjection); v4 had kept v3's, as it changed two case scores of the dev sets. v6
+# to v9 keep v5's: v6 changes no dev-set case's verdict, v7 13 of 4,004, v8 two, v9 23, and a
 # refit moves the held-out figures within noise (bench/swapped_words.py, docs/judge-quality.md).
 WEIGHTS: dict[str, float] = {
     "intercept": -1.9289,
@@ -218,8 +219,8 @@ class GroundedJudge(OfflineJudge):
     # "before 2 pm") is a contradiction; before, all of them were words. v8 on: a number's units
     # are compared kind by kind ("per month" against "per year" beside the same euros), each
     # unit paired with its nearest number, and an opposite swapped only where both texts order
-    # the same things the same way round. v9 on: "1,000" is the figure "1000", and "$5" and
-    # "5%" hold the words "dollar" and "percent" (word_rules.number_forms).
+    # the same things the same way round. v9 on: "1,000" is the figure "1000", "$5" and "5%"
+    # hold the words "dollar" and "percent", and "4.95" is one word (word_rules.number_forms).
     word_rules: WordRules = V9_WORD_RULES
     # The rules version's fitted numbers (a subclass of an older version has its own).
     weights: dict[str, float] = WEIGHTS
@@ -330,9 +331,9 @@ def copied_verdicts(questions: pl.DataFrame) -> pl.DataFrame:
 
 class GroundedV8Judge(GroundedJudge):
     """The grounded judge of rules `grounded-v8`: v9 with "1,000" read as the words "1" and
-    "000" (missing from "1000") and currency and percent signs as no words
-    (word_rules.V8_WORD_RULES); its own numbers (V8_WEIGHTS), and a v8 calibration's cut-offs
-    apply."""
+    "000" (missing from "1000"), currency and percent signs as no words and "4.95" as "4" and
+    "95" (word_rules.V8_WORD_RULES); its own numbers (V8_WEIGHTS), and a v8 calibration's
+    cut-offs apply."""
 
     rules_version = GROUNDED_V8_RULES_VERSION
     word_rules = V8_WORD_RULES

@@ -59,6 +59,6 @@ V6_CUTOFFS = V5_CUTOFFS
 V7_WEIGHTS: dict[str, float] = dict(V5_WEIGHTS)
 V7_CUTOFFS = V5_CUTOFFS
 
-# grounded-v8 kept v5's numbers too (no dev-set verdict moved): a copy.
+# grounded-v8 kept v5's numbers too (two dev-set verdicts moved): a copy.
 V8_WEIGHTS: dict[str, float] = dict(V5_WEIGHTS)
 V8_CUTOFFS = V5_CUTOFFS

@@ -122,7 +122,7 @@ class WordRules:
     # paired a unit with every number within reach, so 120 had a month too
     nearest_number: bool = False
     # v9: a number's words as the context may write them (number_forms): "1,000" as "1000",
-    # one figure; "$5", "5%" as "dollar 5", "5 percent"
+    # one figure; "$5", "5%" as "dollar 5", "5 percent"; "4.95" one word
     number_forms: bool = False
 
     @cached_property

@@ -9,6 +9,7 @@ import re
 import zlib
 from pathlib import Path
 
+from flows.read.file_facts import is_compressed
 from flows.read.read_options import ReadOptions, format_of
 
 # A file this small is looked into: a gzip of nothing is 20 bytes (more with a name or a
@@ -31,8 +32,7 @@ def emptiness(path: Path, options: ReadOptions) -> str | None:
     size = path.stat().st_size
     if size == 0:
         return "0 bytes"
-    zipped = path.suffix.lower() == ".gz"
-    small = size <= (_LOOKED_INTO_BYTES if zipped else _PLAIN_LOOKED_INTO_BYTES)
+    small = size <= (_LOOKED_INTO_BYTES if is_compressed(path) else _PLAIN_LOOKED_INTO_BYTES)
     content = _small_content(path) if small else None
     return None if content is None else _what_is_empty(content, fmt)
 
@@ -53,7 +53,7 @@ def _small_content(path: Path) -> bytes | None:
     """A small file's bytes, uncompressed; None when it uncompresses to more than a small
     file's, or is corrupt (its reader says what is wrong with it)."""
     try:
-        if path.suffix.lower() != ".gz":
+        if not is_compressed(path):
             return path.read_bytes()
         with gzip.open(path, "rb") as file:
             content = file.read(_LOOKED_INTO_BYTES + 1)

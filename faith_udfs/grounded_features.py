@@ -19,7 +19,7 @@ from faith_udfs.grounded_words import GROUNDED_STOP_WORDS, stem
 from faith_udfs.lexical import pair_key
 from faith_udfs.list_rows import as_lists
 from faith_udfs.quantities import quantity_rows, units_swapped
-from faith_udfs.word_rules import WordRules, number_forms, swapped_opposites
+from faith_udfs.word_rules import WordRules, number_forms, shown_words, swapped_opposites
 from faith_udfs.words import WORD_SEPARATOR, normalized
 
 # Integer weight units: sums are exact in any order, so a batch and a case alone agree.
@@ -218,6 +218,7 @@ def claim_features(
     # fifth cheaper on a chat batch. Checked, never assumed: a wrong flag gives wrong groups.
     if claim_words["claim_row"].is_sorted():
         claim_words = claim_words.with_columns(pl.col("claim_row").set_sorted())
+    lacked = shown_words(pl.col("cased")) if rules.number_forms else pl.col("cased")
     per_claim = claim_words.group_by("claim_row").agg(
         n_words=pl.len(),
         total=pl.col("weight").sum(),
@@ -226,7 +227,7 @@ def claim_features(
         missing_figure=(pl.col("figure") & ~pl.col("found")).sum(),
         missing_name=(pl.col("name") & ~pl.col("found")).sum(),
         claim_negated=pl.col("negation").any(),
-        lacks=pl.col("cased").filter(~pl.col("found")),
+        lacks=lacked.filter(~pl.col("found")),
     )
     # A verbatim claim's best sentence is itself, and its figures, names and negations all
     # there: only the other claims' hits are looked through for a best sentence.

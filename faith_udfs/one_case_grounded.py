@@ -41,7 +41,7 @@ from faith_udfs.grounded_words import word_stem as stem
 from faith_udfs.judges import Judge
 from faith_udfs.one_case_rules import WHITE_SPACE, Verdict, sentences, verdict_reason
 from faith_udfs.quantities import says_other_unit
-from faith_udfs.word_rules import WordRules, number_forms_text, says_opposite
+from faith_udfs.word_rules import WordRules, number_forms_text, says_opposite, shown_word_text
 from faith_udfs.words import WORD_PATTERN
 
 _LEAD_IN = re.compile(LEAD_IN_PATTERN)
@@ -322,7 +322,8 @@ def _support(  # noqa: PLR0917 - one claim's columns of claim_features
             claim_negated = any(w.negation for w in words)
             negation = claim_negated != negated[truths[best_row]]
             evidence = truths[best_row]
-        lacks = [w.cased for w, f in zip(words, found, strict=True) if not f]
+        lacked = [w.cased for w, f in zip(words, found, strict=True) if not f]
+        lacks = [shown_word_text(w) for w in lacked] if rules.number_forms else lacked
     n_words = len(words)
     features = {
         "cov_all": cov_all,

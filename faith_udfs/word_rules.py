@@ -195,6 +195,24 @@ def number_forms(text: pl.Expr) -> pl.Expr:
     return text.str.replace_all(_GBP, "pound").str.replace_all(_DECIMAL, "${1}point${2}")
 
 
+# `context_lacks` is read by a person: a decimal word is shown with its point ("4.95", not the
+# "4point95" it is compared as). The other forms read as words already ("1000", "dollar").
+_DECIMAL_WORD = r"(\d)point(\d)"
+
+
+def shown_words(words: pl.Expr) -> pl.Expr:
+    """Words as `number_forms` wrote them, as a person reads them: "4point95" as "4.95"."""
+    return words.str.replace_all(_DECIMAL_WORD, "${1}.${2}")
+
+
+_DECIMAL_WORD_TEXT = re.compile(_DECIMAL_WORD)
+
+
+def shown_word_text(word: str) -> str:
+    """`shown_words` of one word, in Python (the one-case twin)."""
+    return _DECIMAL_WORD_TEXT.sub(r"\1.\2", word)
+
+
 _THOUSANDS_TEXT = re.compile(_THOUSANDS)
 _GBP_TEXT = re.compile(_GBP)
 _DECIMAL_TEXT = re.compile(_DECIMAL)

@@ -12,7 +12,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from faith_udfs import FaithfulnessMetric, GroundedJudge, LLMTestCase
+from faith_udfs import FaithfulnessMetric, GroundedJudge, LLMTestCase, MetricConfig, score_cases
 from faith_udfs.grounded import GroundedV8Judge
 from faith_udfs.judges import Judge
 from faith_udfs.word_rules import V8_WORD_RULES, V9_WORD_RULES, number_forms, number_forms_text
@@ -53,13 +53,30 @@ def test_a_number_written_otherwise_is_the_contexts_number(answer: str, context:
         # a decimal number is one word: a price without its cents is another price
         ("The fee is $4.", "The fee is $4.95.", ["4"]),
         ("The TV costs 1000 dollars.", "The TV costs 1,000.50 dollars.", ["1000"]),
-        ("The fee is $4.90.", "The fee is $4.95.", ["4point90"]),
+        # compared as one word, "4point90", but shown to a person as the claim wrote it
+        ("The fee is $4.90.", "The fee is $4.95.", ["4.90"]),
+        ("It weighs 2.5 kg.", "It weighs 2.4 kg.", ["2.5"]),
     ],
 )
 def test_a_wrong_number_or_currency_is_still_no(
     answer: str, context: str, lacked: list[str]
 ) -> None:
     assert judged(answer, context, GroundedJudge()) == ("no", lacked)
+
+
+def test_the_batch_shows_a_decimal_number_the_context_lacks_as_written() -> None:
+    """context_lacks is read by a person: "4.90", not the "4point90" it is compared as."""
+    cases = pl.DataFrame(
+        {
+            "case_id": ["c1", "c2"],
+            "actual_output": ["The fee is $4.90.", "It weighs 2.5 kg."],
+            "retrieval_context": [["The fee is $4.95."], ["It weighs 2.4 kg."]],
+        }
+    )
+    stored = score_cases(cases, GroundedJudge(), MetricConfig()).claim_verdicts
+    assert stored["context_lacks"].to_list() == [["4.90"], ["2.5"]]
+    v8 = score_cases(cases, GroundedV8Judge(), MetricConfig()).claim_verdicts
+    assert v8["context_lacks"].to_list() == [["90"], ["5"]]  # v8's series as it was
 
 
 def test_numbers_listed_after_a_comma_and_a_space_stay_two() -> None:

@@ -304,7 +304,7 @@ def _support(  # noqa: PLR0917 - one claim's columns of claim_features
         cov_second = 0.0
         missing_figure = missing_name = 0
         rival = negation = False
-        evidence, lacks = claim, []
+        evidence, lacks = claim, list[str]()
     else:
         cov_all = sum(w for w, f in zip(weights, found, strict=True) if f) / total if words else 0.0
         cov_best = best_weight / total if best_row is not None else 0.0
@@ -322,8 +322,8 @@ def _support(  # noqa: PLR0917 - one claim's columns of claim_features
             claim_negated = any(w.negation for w in words)
             negation = claim_negated != negated[truths[best_row]]
             evidence = truths[best_row]
-        lacked = [w.cased for w, f in zip(words, found, strict=True) if not f]
-        lacks = [shown_word_text(w) for w in lacked] if rules.number_forms else lacked
+        missing = [w.cased for w, f in zip(words, found, strict=True) if not f]
+        lacks = [shown_word_text(w) for w in missing] if rules.number_forms else missing
     n_words = len(words)
     features = {
         "cov_all": cov_all,

@@ -17,7 +17,7 @@ import duckdb
 import polars as pl
 
 from flows.errors import InputUnreadable
-from flows.read.formats import duckdb_paths, json_values_as_text, quoted, reader_sql
+from flows.read.formats import duckdb_paths, error_line, json_values_as_text, quoted, reader_sql
 from flows.read.read_options import FORMATS
 from flows.read.shapes import RawBatch, Source
 from flows.store.db import sql
@@ -77,7 +77,7 @@ def _turns(source: Source) -> Iterator[duckdb.DuckDBPyConnection]:
                 _load(con, source)
             except duckdb.Error as exc:
                 raise InputUnreadable(
-                    f"{source.spec}: cannot read it as conversations ({_first(exc)})"
+                    f"{source.spec}: cannot read it as conversations ({error_line(exc)})"
                 ) from exc
             yield con
         finally:
@@ -196,8 +196,3 @@ def _passages(kind: str | None, *, as_text: bool) -> tuple[str, str, str]:
 def _types(con: duckdb.DuckDBPyConnection, table: str) -> dict[str, str]:
     rows = con.execute(f"DESCRIBE {table}").fetchall()
     return {row[0]: row[1] for row in rows}
-
-
-def _first(exc: BaseException) -> str:
-    text = str(exc).strip()
-    return text.splitlines()[0] if text else type(exc).__name__

@@ -5,6 +5,7 @@ from schemas.calibrations import Calibrations
 from schemas.contract import (
     CONTRACT_TYPES,
     LONE_SURROGATES,
+    NOT_UTF8,
     ValidatedBatch,
     content_case_ids,
     parse_timestamps,
@@ -25,6 +26,7 @@ from schemas.sizes import SizeLimits
 __all__ = [
     "CONTRACT_TYPES",
     "LONE_SURROGATES",
+    "NOT_UTF8",
     "OUTPUT_MODELS",
     "REQUIRED_COLUMNS",
     "Calibrations",

@@ -40,6 +40,11 @@ _ROW = "__row"
 # The reader's column naming, for a row of a JSON file, its columns whose text held half a
 # UTF-16 pair ("\\ud83d" alone), which no UTF-8 text can hold (flows/read/lone_surrogates.py).
 LONE_SURROGATES = "__faithpipe_lone_surrogates"
+# The same for a row of a CSV file, its columns that held a byte UTF-8 cannot hold
+# (flows/read/not_utf8.py).
+NOT_UTF8 = "__faithpipe_not_utf8"
+# Each reader's mark, and the check a column it names fails.
+_MARKS = {LONE_SURROGATES: "lone_surrogate", NOT_UTF8: "not_utf8"}
 # ISO-8601 shapes accepted for a text `logged_at`, each tried on every value (never inferred
 # from the first one). `%#z` takes `Z`, `+02`, `+0200` and `+02:00`; `%.f` is optional.
 _AWARE_FORMATS = ("%Y-%m-%dT%H:%M:%S%.f%#z", "%Y-%m-%dT%H:%M%#z")
@@ -74,15 +79,21 @@ def validate_cases(
     if content_ids:
         raw = raw.with_columns(case_id=content_case_ids(raw, lists_as_json=lists_as_json))
     indexed = raw.with_row_index(_ROW)
-    halves = _half_pair_failures(indexed)
-    indexed = indexed.drop(LONE_SURROGATES, strict=False)
+    marks = _MARKS.items()
+    unreadable = pl.concat([_marked_failures(indexed, mark, check) for mark, check in marks])
+    indexed = indexed.drop(*_MARKS, strict=False)
     typed, type_failures = _cast_to_contract(indexed, lists_as_json=lists_as_json)
+    # A row whose text the reader could not read as written fails for that alone: its mended
+    # text ("\xe9" in passages' JSON) would fail other checks for the reader's doing.
+    marked_rows = unreadable.select(pl.col("row").alias(_ROW))
+    type_failures = type_failures.join(unreadable, on="row", how="anti")
     too_large = size_failures(typed, _ROW, limits).cast(QUARANTINE_COLUMNS)  # type: ignore[arg-type]
     # A value lost in the cast would also fail "is_null": report only the cast failure.
-    check_failures = _check_failures(
-        typed.join(too_large.select(pl.col("row").alias(_ROW)), on=_ROW, how="anti")
-    ).join(type_failures.select("row", "column"), on=["row", "column"], how="anti")
-    failures = pl.concat([halves, type_failures, too_large, check_failures])
+    unchecked = pl.concat([too_large.select(pl.col("row").alias(_ROW)), marked_rows])
+    check_failures = _check_failures(typed.join(unchecked, on=_ROW, how="anti")).join(
+        type_failures.select("row", "column"), on=["row", "column"], how="anti"
+    )
+    failures = pl.concat([unreadable, type_failures, too_large, check_failures])
     failures = failures.unique(maintain_order=True)
     if failures.height == 0:  # the usual batch: nothing to take out
         valid = typed.drop(_ROW)
@@ -95,16 +106,17 @@ def validate_cases(
     )
 
 
-def _half_pair_failures(frame: pl.DataFrame) -> pl.DataFrame:
-    """`<column>_lone_surrogate` for each column the reader named as holding half a UTF-16 pair,
-    its value as the file spells it (`\\ud83d`, six characters)."""
-    if LONE_SURROGATES not in frame.columns:
+def _marked_failures(frame: pl.DataFrame, mark: str, check: str) -> pl.DataFrame:
+    """`<column>_<check>` for each column the reader named under `mark`: half a UTF-16 pair
+    (`lone_surrogate`) or a byte UTF-8 cannot hold (`not_utf8`), its value as the file spells
+    it (`\\ud83d`, six characters; `\\xe9`, four)."""
+    if mark not in frame.columns:
         return pl.DataFrame(schema=QUARANTINE_COLUMNS)
-    named = frame.select(_ROW, column=pl.col(LONE_SURROGATES)).explode("column").drop_nulls()
+    named = frame.select(_ROW, column=pl.col(mark)).explode("column").drop_nulls()
     found = [
         frame.join(named.filter(pl.col("column") == name), on=_ROW, how="semi").select(
             row=pl.col(_ROW),
-            check=pl.lit(f"{name}_lone_surrogate"),
+            check=pl.lit(f"{name}_{check}"),
             column=pl.lit(name),
             value=_as_text(pl.col(name), frame.schema[name])
             if name in frame.columns
@@ -409,6 +421,7 @@ def _case_id_text(frame: pl.DataFrame) -> pl.Expr:
 __all__ = [
     "CONTRACT_TYPES",
     "LONE_SURROGATES",
+    "NOT_UTF8",
     "ValidatedBatch",
     "content_case_ids",
     "parse_timestamps",

@@ -17,15 +17,18 @@ import pyarrow.parquet as pq
 from pyarrow import fs
 
 from flows.errors import InputUnreadable
+from flows.read import not_utf8
 from flows.read.csv_dialect import bad_line, unsniffed
 from flows.read.formats import (
     duckdb_paths,
     error_line,
+    is_compressed,
     json_format,
     reader_connection,
     reader_sql,
 )
 from flows.read.lone_surrogates import mended, refused_for_half_pairs
+from flows.read.not_utf8 import refused_as_not_utf8
 from flows.read.small_json import object_keys, small_json
 from schemas import LONE_SURROGATES
 
@@ -117,11 +120,6 @@ def _first_line(path: Path) -> bytes:
             return file.readline(1 << 20)
     except (EOFError, zlib.error):
         return b""
-
-
-def is_compressed(path: Path) -> bool:
-    """Whether the file is gzip-compressed (by its name, as DuckDB's readers tell)."""
-    return path.suffix.lower() == ".gz"
 
 
 # The JSON files' keys, in the order they first appear in each file (DuckDB's read_json
@@ -272,12 +270,17 @@ def _described(con: duckdb.DuckDBPyConnection, path: Path, fmt: str) -> FileFact
     if fmt == "csv" and _first_line(path).startswith(_UTF16_MARKS):  # DuckDB: "error sniffing"
         return InputUnreadable(f"{path}: {_UTF16}")
     told = json_format([path]) if fmt == "json" else "auto"
+    describe = f"DESCRIBE SELECT * FROM {reader_sql(fmt, array=told == 'array')}"
     try:
-        found = con.execute(
-            f"DESCRIBE SELECT * FROM {reader_sql(fmt, array=told == 'array')}",
-            {"files": duckdb_paths([path])},
-        ).fetchall()
+        found = con.execute(describe, {"files": duckdb_paths([path])}).fetchall()
     except duckdb.Error as exc:
+        if fmt == "csv" and refused_as_not_utf8(exc):  # its rows are read mended (not_utf8.py)
+            with not_utf8.mended(path) as copy:
+                fact = None if copy is None else _described(con, copy, fmt)
+            if isinstance(fact, InputUnreadable):  # named as the file, not as its copy
+                return InputUnreadable(str(fact).replace(str(copy), str(path)))
+            if fact is not None:
+                return fact
         unreadable = InputUnreadable(
             f"{path}: not a readable {fmt.upper()} file ({error_line(exc)})"
         )

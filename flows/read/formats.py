@@ -80,6 +80,11 @@ def json_format(paths: list[Path]) -> str:
     return "array" if paths and bom_array(paths[0]) else "auto"
 
 
+def is_compressed(path: Path) -> bool:
+    """Whether the file is gzip-compressed (by its name, as DuckDB's readers tell)."""
+    return path.suffix.lower() == ".gz"
+
+
 def _reader(paths: list[Path], fmt: str) -> str:
     """reader_sql for these files alike."""
     array = fmt == "json" and json_format(paths) == "array"

@@ -14,6 +14,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from flows.errors import InputUnreadable
+from flows.read import not_utf8
 from flows.read.file_facts import FileFacts, is_compressed
 from flows.read.finding import file_facts, hive_values
 from flows.read.formats import FILE_COLUMN, count_file_rows, duckdb_frames, error_line
@@ -65,7 +66,8 @@ def count_rows(source: Source) -> int:
     for run in file_runs(source, paths, 2**62):
         counted = [file_facts(path, source).rows for path in run]
         if None in counted:
-            total += count_file_rows(run, file_facts(run[0], source).format)
+            fmt = file_facts(run[0], source).format
+            total += not_utf8.count_csv_rows(run) if fmt == "csv" else count_file_rows(run, fmt)
         else:
             total += sum(rows or 0 for rows in counted)
     return total
@@ -129,6 +131,9 @@ def text_frames(
     """duckdb_frames of a run of CSV or JSON files alike (`first`: the first one's facts); a
     JSON file holding half a UTF-16 pair is read alone, from its mended copy, and named as
     itself in any error (flows/read/lone_surrogates.py)."""
+    if first.format == "csv":
+        yield from not_utf8.csv_frames(run, first.names, batch_size, list_column, only)
+        return
     if not first.lone_surrogates:
         yield from duckdb_frames(
             run, first.format, batch_size, list_column, names=first.names, only=only

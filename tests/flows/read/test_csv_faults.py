@@ -2,8 +2,8 @@
 naming that line, nothing written. DuckDB's sniffer had given up on the dialect instead: it
 read the file without quotes (every row quarantined, exit 11) or as one column named by the
 header ('missing required columns case_id, ... (has: case_id,input,...)'). CSV dialects that
-fit every line still read. A file that is not UTF-8 (a Windows-1252 export, one bad byte, UTF-16)
-is exit 3 saying so and how to convert it, never quoting the line's text."""
+fit every line still read. A UTF-16 file is exit 3 saying so and how to convert it (a line that
+is not UTF-8 quarantines its row: test_csv_not_utf8.py)."""
 
 from __future__ import annotations
 
@@ -72,40 +72,6 @@ def test_other_dialects_that_fit_every_line_still_read(
         ("i1", 'A 5" screen.'),
         ("s1", "Order A17; shipped."),
     ]
-
-
-def _not_utf8(path: Path, good_rows: int) -> Path:
-    """`good_rows` UTF-8 rows, then one a Windows-1252 export writes ("café", "€"), then two."""
-    text = _csv(path).read_text().splitlines()
-    header, good = text[0], text[1]
-    bad = f"cbad,Prix?,Le café coûte 5 €.,{PASSAGES},2026-11-01"
-    rows = [header, *[good.replace("c0,", f"c{i},") for i in range(good_rows)], bad, good, good]
-    path.write_bytes("\n".join(rows).encode("cp1252") + b"\n")
-    return path
-
-
-@pytest.mark.parametrize(
-    ("good_rows", "line", "says"),
-    [
-        (2, "Line: 4: not UTF-8 text", "not a readable CSV file ("),  # the sniffer meets it
-        (3000, "Line: 3002: not UTF-8 text", "cannot read its data ("),  # past its sample
-    ],
-)
-def test_a_line_that_is_not_utf8_is_exit_3_naming_it_and_not_its_text(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str], good_rows: int, line: str, says: str
-) -> None:
-    source = _not_utf8(tmp_path / "export.csv", good_rows)
-    db = tmp_path / "f.duckdb"
-    done = faith_here(capsys, "score", str(source), "--db", str(db), "--prefect", "no")
-    assert done.returncode == 3, done.stderr
-    *progress, message = done.stderr.strip().splitlines()  # a run met it: its first line above
-    assert message.startswith(f"error: {source}: {says}"), message
-    assert not [line for line in progress if "error" in line]
-    assert line in message
-    assert "iconv -f WINDOWS-1252 -t UTF-8" in message
-    for text in ("Prix", "caf", "Where is A17", "Order A17"):  # no row's text, bad or good
-        assert text not in message, message
-    assert not db.exists() or query(db, "SELECT count(*) FROM case_scores") == [(0,)]
 
 
 def test_a_utf16_file_is_exit_3_saying_so(

@@ -8,6 +8,7 @@ import json
 from typing import TYPE_CHECKING
 
 from flows.report.labels import config_names, name_of
+from flows.report.markup import marked_claim
 from flows.report.queries import ReportOptions
 from flows.store.db import sql
 
@@ -106,7 +107,8 @@ def failing_cases_html(
     items = []
     for row in rows:
         claims = "".join(
-            f"<li><b>{html.escape(c['verdict'])}</b> {html.escape(c['claim'])}"
+            f"<li><b>{html.escape(c['verdict'])}</b> "
+            + marked_claim(c["claim"], (c["lacks"] or "").split(", "))
             + _lacking(c)
             + "</li>"
             for c in row["claims"]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import html
+import re
 from collections.abc import Sequence
 
 
@@ -13,3 +14,38 @@ def table_html(headers: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
         "<tr>" + "".join(f"<td>{html.escape(cell)}</td>" for cell in row) + "</tr>" for row in rows
     )
     return f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
+
+
+# A word the judge found nowhere in the context, as the claim may write it: a number with its
+# thousands' commas ("1,000" is lacked as "1000") and a sign for its word ("$" as "dollar",
+# grounded-v9's word_rules.number_forms).
+_SIGNS = {"dollar": "$", "euro": "€", "pound": "£", "percent": "%"}
+_NUMBER = re.compile(r"\d+(?:\.\d+)?")
+
+
+def _lacked_pattern(word: str) -> str:
+    if _NUMBER.fullmatch(word):
+        whole, _, decimals = word.partition(".")
+        digits = ",?".join(re.escape(digit) for digit in whole)
+        number = digits + (r"\." + decimals if decimals else "")
+        return rf"(?<![\d.,]){number}(?![\d]|[.,]\d)"
+    word_pattern = rf"(?<!\w){re.escape(word)}(?!\w)"
+    sign = _SIGNS.get(word.lower())
+    return f"{word_pattern}|{re.escape(sign)}" if sign else word_pattern
+
+
+def marked_claim(claim: str, lacks: Sequence[str]) -> str:
+    """The claim as HTML, each word of `lacks` (what the context lacks) found in it marked
+    (`<mark>`), matched in any case (the first word of a sentence is stored lower-cased)."""
+    spans: list[tuple[int, int]] = []
+    for word in lacks:
+        if word:
+            found = re.finditer(_lacked_pattern(word), claim, flags=re.IGNORECASE)
+            spans += [match.span() for match in found if match.end() > match.start()]
+    pieces, at = [], 0
+    for start, end in sorted(spans):
+        if start < at:
+            continue  # inside a span marked already
+        pieces += [html.escape(claim[at:start]), f"<mark>{html.escape(claim[start:end])}</mark>"]
+        at = end
+    return "".join([*pieces, html.escape(claim[at:])])

@@ -1,0 +1,44 @@
+"""The report's failing claims with what the context lacks marked in the claim itself (issue
+20: "the report shows the claim with those parts marked"), found as the claim writes them."""
+
+from __future__ import annotations
+
+import pytest
+
+from flows.report.markup import marked_claim
+
+
+@pytest.mark.parametrize(
+    ("claim", "lacks", "shown"),
+    [
+        ("Refunds are paid within 9 days.", ["9"], "Refunds are paid within <mark>9</mark> days."),
+        # the first word is stored lower-cased; a name as written
+        (
+            "Warranty covers Berlin.",
+            ["warranty", "Berlin"],
+            "<mark>Warranty</mark> covers <mark>Berlin</mark>.",
+        ),
+        # grounded-v9 lacks "2000" for "2,000" and "dollar" for "$"
+        ("The TV costs 2,000 dollars.", ["2000"], "The TV costs <mark>2,000</mark> dollars."),
+        ("The fee is $4.90.", ["dollar", "4.90"], "The fee is <mark>$</mark><mark>4.90</mark>."),
+        ("Sales rose 15%.", ["15", "percent"], "Sales rose <mark>15</mark><mark>%</mark>."),
+        # a number is marked whole, never inside another
+        ("Order 10000 ships, not 1000.", ["1000"], "Order 10000 ships, not <mark>1000</mark>."),
+        ("It costs 1,000.50 euros.", ["1000"], "It costs 1,000.50 euros."),
+        # a word of the claim inside another word is not it
+        ("Cats and a cat.", ["cat"], "Cats and a <mark>cat</mark>."),
+        # the claim's text is escaped, never markup
+        (
+            "Use <b>care</b> & 5 tips.",
+            ["5"],
+            "Use &lt;b&gt;care&lt;/b&gt; &amp; <mark>5</mark> tips.",
+        ),
+        # a word the claim does not write as the judge read it ("n't" as "not") is left unmarked
+        ("It isn't free.", ["not"], "It isn&#x27;t free."),
+        ("Shipped.", [""], "Shipped."),
+    ],
+)
+def test_each_lacked_word_is_marked_where_the_claim_writes_it(
+    claim: str, lacks: list[str], shown: str
+) -> None:
+    assert marked_claim(claim, lacks) == shown

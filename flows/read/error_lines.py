@@ -66,6 +66,12 @@ def _with_place_hint(line: str) -> str:
     return line + _MALFORMED_HINT if _MALFORMED_PLACE.match(line) else line
 
 
+# DuckDB's JSON readers refuse a file holding a record past twice maximum_object_size (as
+# flows/read/formats.py sets it: 64 MiB), naming the option, which no faithpipe option sets.
+_OBJECT_SIZE = '"maximum_object_size"'
+_TOO_LARGE = "; a JSON record past 64 MiB is not read: write the log as Parquet"
+
+
 def error_line(exc: BaseException) -> str:
     """DuckDB's error in one line: its first, and for a CSV line it cannot read what is wrong
     with it ('Expected Number of Columns: 5 Found: 6', or that it is not UTF-8 text); the
@@ -75,6 +81,8 @@ def error_line(exc: BaseException) -> str:
         return type(exc).__name__
     if any(words in lines[0] for words in HALF_PAIR_ERRORS):
         return lines[0] + _HALF_CHARACTER
+    if _OBJECT_SIZE in lines[0]:
+        return lines[0].rstrip(".") + _TOO_LARGE
     if "CSV Error on Line" not in lines[0]:
         return _with_place_hint(_without_record(lines[0]))
     if any(line.startswith(_INVALID_UNICODE) for line in lines[1:]):

@@ -20,6 +20,7 @@ from flows.errors import InputUnreadable
 from flows.read import not_utf8
 from flows.read.csv_dialect import bad_line, unsniffed
 from flows.read.formats import (
+    JSON_OBJECTS,
     duckdb_paths,
     error_line,
     is_compressed,
@@ -124,10 +125,10 @@ def _first_line(path: Path) -> bytes:
 
 # The JSON files' keys, in the order they first appear in each file (DuckDB's read_json
 # orders its columns so), and their objects: the rows read_json makes of them.
-_JSON_KEYS = """
+_JSON_KEYS = f"""
 WITH objects AS (
     SELECT filename, json_keys(json) AS keys, json_type(json) AS kind, row_number() OVER () AS n
-    FROM read_json_objects($files, filename := true, format := $format)
+    FROM read_json_objects($files, filename := true, format := $format, {JSON_OBJECTS})
 ), keyed AS (
     SELECT filename, n, unnest(keys) AS key, unnest(range(len(keys))) AS i FROM objects
 ), firsts AS (

@@ -30,6 +30,12 @@ _READER_MEMORY = "512MB"
 # row) is read, not the 2 MB past which DuckDB refuses the whole file; its buffer twice that,
 # or the larger limit alone slows every read by a quarter.
 CSV_LINE_BYTES = 16 * 1024 * 1024
+# A JSON record up to 64 MiB (an answer or a context past the size limits, which quarantine the
+# row) is read, not the 32 MiB past which DuckDB refuses the whole file: its readers read a
+# record up to twice their maximum_object_size. Told 64 MiB, they asked for 256 MiB of the
+# readers' 512 MB for a larger record (an out-of-memory, not the file refused).
+JSON_OBJECT_BYTES = 32 * 1024 * 1024
+JSON_OBJECTS = f"maximum_object_size := {JSON_OBJECT_BYTES}"
 # Hive partitioning off: DuckDB reads `key=value` folders in a path by itself, and its value
 # replaced a column of that name the file has (channel=app/ stored every row's `channel` as
 # `app`); the folders are added as columns by flows/read/streaming.py, a file's own column
@@ -42,7 +48,7 @@ _READERS = {
     f"quote := '\"', max_line_size := {CSV_LINE_BYTES}, buffer_size := {2 * CSV_LINE_BYTES}, "
     "hive_partitioning := false)",
     "json": "read_json($files, union_by_name := true, sample_size := -1, "
-    "hive_partitioning := false)",
+    f"{JSON_OBJECTS}, hive_partitioning := false)",
     "parquet": "read_parquet($files, union_by_name := true, hive_partitioning := false)",
 }
 # The column a run of files read in one query names each row's file in.
@@ -305,7 +311,7 @@ def _gather_objects(paths: list[Path], target: Path) -> pl.Series | None:
     try:
         query = con.sql(
             "SELECT filename, json FROM "
-            "read_json_objects($files, filename := true, format := $format)",
+            f"read_json_objects($files, filename := true, format := $format, {JSON_OBJECTS})",
             params={"files": duckdb_paths(paths), "format": json_format(paths)},
         )
         table = query.to_arrow_table()
@@ -331,7 +337,7 @@ def json_strings(paths: list[Path], column: str, batch_size: int) -> Iterator[pl
         return _parsed_strings(paths, column, batch_size)
     pointer = "/" + column.replace("~", "~0").replace("/", "~1")
     params = {"files": duckdb_paths(paths), "pointer": pointer, "format": json_format(paths)}
-    objects = "read_json_objects($files, format := $format)"
+    objects = f"read_json_objects($files, format := $format, {JSON_OBJECTS})"
     con = reader_connection()
     try:
         others = con.execute(

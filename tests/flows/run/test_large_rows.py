@@ -13,6 +13,7 @@ import pytest
 
 from flows.cli import main
 from flows.cli.commands import failure
+from flows.errors import InputUnreadable
 from flows.run import pipeline
 from flows.run.batches import classify
 from flows.run.pipeline import run_score
@@ -81,6 +82,32 @@ def test_a_csv_line_past_duckdbs_2_mb_default_is_quarantined_not_the_file(tmp_pa
         max_quarantine_share=None,
     )
     run = run_score(settings)
+    assert (run["rows_in"], run["rows_scored"], run["rows_quarantined"]) == (4, 3, 1)
+    assert query(tmp_path / "f.duckdb", 'SELECT "check" FROM quarantine') == [
+        ("actual_output_too_large",)
+    ]
+
+
+@pytest.mark.parametrize("name", ["cases.jsonl", "cases.json"])
+def test_a_json_record_past_duckdbs_default_is_quarantined_not_the_file(
+    tmp_path: Path, name: str
+) -> None:
+    """DuckDB's JSON readers refuse a file holding a record past their maximum_object_size
+    (16 MiB unless told; a record up to twice that was read): a JSON log with one 40 MB answer
+    was exit 3, where the same row from Parquet is quarantined alone (docs/hardening.md)."""
+    # last: a huge first record is read by DuckDB ~10x slower (~20 s a pass here)
+    rows = [case_row(f"c{i}") for i in range(3)] + [case_row("long", big_answer(40 * MB))]
+    for row in rows:
+        row["logged_at"] = "2026-11-01"
+    source = tmp_path / name
+    if name == "cases.json":  # an array
+        source.write_text(json.dumps(rows))
+    else:
+        source.write_text("".join(json.dumps(row) + "\n" for row in rows))
+    settings = ScoreSettings(
+        source=str(source), db=str(tmp_path / "f.duckdb"), max_quarantine_share=None
+    )
+    run = run_score(settings)  # was InputUnreadable: "maximum_object_size" of 16777216 bytes
     assert (run["rows_in"], run["rows_scored"], run["rows_quarantined"]) == (4, 3, 1)
     assert query(tmp_path / "f.duckdb", 'SELECT "check" FROM quarantine') == [
         ("actual_output_too_large",)
@@ -240,3 +267,18 @@ def test_tight_limits_on_a_real_sized_log_quarantine_rows_not_the_run(tmp_path: 
     ]
     assert found[0][1].endswith(" bytes, more than --max-answer-bytes 100")
     assert found[1][1].endswith(" bytes, more than --max-context-bytes 60")
+
+
+def test_a_json_record_past_64_mib_is_exit_3_in_one_line_without_its_text(tmp_path: Path) -> None:
+    """Past what the readers read, the file is refused (not an out-of-memory, exit 7), the
+    line saying what to do."""
+    source = tmp_path / "cases.jsonl"
+    row = case_row("long", big_answer(70 * MB), logged_at="2026-11-01")
+    source.write_text(json.dumps(row) + "\n")
+    settings = ScoreSettings(source=str(source), db=str(tmp_path / "f.duckdb"))
+    with pytest.raises(InputUnreadable) as raised:
+        run_score(settings)
+    (line,) = str(raised.value).splitlines()
+    assert line.startswith(f"{source}: not a readable JSON file (")
+    assert line.endswith("a JSON record past 64 MiB is not read: write the log as Parquet)")
+    assert "Order A17" not in line

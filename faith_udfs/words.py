@@ -32,10 +32,12 @@ STOP_WORDS: frozenset[str] = frozenset(
 )
 
 
-# What a blank text may hold: white space, format characters, combining and enclosing marks
-# with nothing to sit on, variation selectors, and the characters Unicode draws as nothing
-# (braille blank U+2800, the Hangul fillers U+115F, U+1160, U+3164, U+FFA0).
-BLANK_TEXT = r"^[\s\p{Cf}\p{Mn}\p{Me}\x{2800}\x{115F}\x{1160}\x{3164}\x{FFA0}]*$"
+# What a blank text may hold: white space, control characters (a NUL a logger wrote for a
+# missing answer: a "\u0000" answer was scored, its one claim idk, 1.0), format characters,
+# combining and enclosing marks with nothing to sit on, variation selectors, and the
+# characters Unicode draws as nothing (braille blank U+2800, the Hangul fillers U+115F,
+# U+1160, U+3164, U+FFA0).
+BLANK_TEXT = r"^[\s\p{Cc}\p{Cf}\p{Mn}\p{Me}\x{2800}\x{115F}\x{1160}\x{3164}\x{FFA0}]*$"
 
 
 def is_blank(text: pl.Expr) -> pl.Expr:

@@ -57,7 +57,7 @@ def test_an_answer_without_claims_scores_one_and_is_flagged() -> None:
     assert metric.claims == []
 
 
-@pytest.mark.parametrize("answer", ["", "   ", "\u200b", "\u200b \ufeff"])
+@pytest.mark.parametrize("answer", ["", "   ", "\u200b", "\u200b \ufeff", "\x00", "\x00\x07 \x7f"])
 def test_a_blank_answer_is_invalid_never_scored(answer: str) -> None:
     metric = FaithfulnessMetric(model=LexicalJudge())
     assert metric.measure(case(answer)) is None

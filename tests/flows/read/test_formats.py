@@ -307,3 +307,40 @@ def test_a_csv_header_with_spaces_and_a_repeated_name_scores_as_before(tmp_path:
     source.write_text(f"{', '.join(frame.columns)}\n{body}")
     run = _score(source, tmp_path / "f.duckdb")
     assert (run["rows_scored"], run["rows_quarantined"]) == (2, 0)
+
+
+def test_an_answer_or_passage_of_control_characters_alone_is_blank(tmp_path: Path) -> None:
+    """A NUL written for a missing answer (a C string cut at its first byte, a zeroed buffer)
+    has nothing to read: it was scored, its one claim `\\0` idk, score 1.0 and passing."""
+    source = tmp_path / "cases.jsonl"
+    rows = [
+        ("ok", "Order A17 shipped on 3 March.", ["Order A17 shipped on 3 March."]),
+        ("nul", "\u0000", ["Order A17 shipped on 3 March."]),
+        ("controls", "\u0000\u0007 \u007f", ["Order A17 shipped on 3 March."]),
+        ("nul passage", "Order A17 shipped on 3 March.", ["Order A17 shipped.", "\u0000"]),
+        ("inner nul", "Order A17\u0000 shipped on 3 March.", ["Order A17 shipped on 3 March."]),
+    ]
+    source.write_text(
+        "".join(
+            json.dumps(
+                {
+                    "case_id": case_id,
+                    "input": "Where is A17?",
+                    "actual_output": answer,
+                    "retrieval_context": passages,
+                    "logged_at": "2026-11-01",
+                }
+            )
+            + "\n"
+            for case_id, answer, passages in rows
+        )
+    )
+    db = tmp_path / "f.duckdb"
+    run = run_score(ScoreSettings(source=str(source), db=str(db), max_quarantine_share=None))
+    _balanced(run)
+    assert query(db, 'SELECT case_id, "check" FROM quarantine ORDER BY 1') == [
+        ("controls", "actual_output_not_blank"),
+        ("nul", "actual_output_not_blank"),
+        ("nul passage", "no_null_or_blank_passages"),
+    ]
+    assert query(db, "SELECT case_id FROM case_scores ORDER BY 1") == [("inner nul",), ("ok",)]

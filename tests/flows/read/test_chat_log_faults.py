@@ -180,3 +180,52 @@ def test_a_turn_of_2_4_is_not_an_integer_and_4_0_is_turn_4(tmp_path: Path, name:
     assert query(db, "SELECT case_id FROM case_scores") == [("g:4",)]
     found = query(db, 'SELECT "check", case_id, value FROM quarantine')
     assert found == [("turn_not_an_integer", "g:2.4", "2.4")]
+
+
+def test_content_given_as_strings_a_number_or_an_object_is_read_never_dropped(
+    tmp_path: Path,
+) -> None:
+    """A message's content as a list of strings (LangChain's content lists), a number or an
+    object (a tool result logged as the object the tool returned) is read, an object or a
+    number as its JSON text: the tool result `{"count": 5}` was dropped without a word (the
+    answer judged without it), an answer `5` or `["..."]` quarantined as
+    actual_output_is_null with no value."""
+    answers = {
+        "text": ("There are 5 items.", "There are 5 items."),
+        "strings": (["There are 5 items."], ["There are 5 items."]),
+        "object": ({"items": 5}, "There are 5 items."),
+        "number": ("There are 5 items.", 5),
+    }
+    lines = [
+        {
+            "id": name,
+            "logged_at": AT,
+            "messages": [
+                {"role": "user", "content": ["How many items?"]},
+                {"role": "tool", "content": tool},
+                {"role": "assistant", "content": answer},
+            ],
+        }
+        for name, (tool, answer) in answers.items()
+    ]
+    source = _write_chats(lines, tmp_path / "chat.jsonl")
+    db = tmp_path / "f.duckdb"
+    run = _run(source, db)
+    assert (run["rows_in"], run["rows_quarantined"]) == (4, 0)
+    scored = query(
+        db,
+        "SELECT case_id, input, actual_output, segments ->> 'context_origins', content_hash "
+        "FROM case_scores ORDER BY 1",
+    )
+    by_case = {row[0]: row[1:] for row in scored}
+    assert by_case["number:3"][1] == "5"
+    for case_id in by_case:
+        assert by_case[case_id][0] == "How many items?"
+        assert by_case[case_id][2] == '["tool","turn:1:user"]'  # the tool result is context
+    assert by_case["strings:3"][3] == by_case["text:3"][3]  # the same case as plain text
+    passages = query(
+        db,
+        "SELECT DISTINCT p.passage FROM case_scores AS c, unnest(c.passage_ids) AS u(id) "
+        "JOIN passages AS p ON p.passage_id = u.id WHERE c.case_id = 'object:3'",
+    )
+    assert sorted(passages) == [("How many items?",), ('{"items":5}',)]

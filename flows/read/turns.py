@@ -20,6 +20,7 @@ from flows.errors import InputUnreadable
 from flows.read.formats import duckdb_paths, error_line, json_values_as_text, quoted, reader_sql
 from flows.read.read_options import FORMATS
 from flows.read.shapes import RawBatch, Source
+from flows.read.small_json import bom_array
 from flows.store.db import sql
 
 # The input of an assistant turn no user turn comes before (an opening greeting): the
@@ -85,12 +86,19 @@ def _turns(source: Source) -> Iterator[duckdb.DuckDBPyConnection]:
 
 
 def _load(con: duckdb.DuckDBPyConnection, source: Source) -> None:
+    # A JSON array after a byte-order mark (PowerShell's, .NET's) is read told it is an array:
+    # DuckDB read it as one value, and the run failed on a Binder Error ("messages" not found).
     by_format: dict[str, list[str]] = {}
     for path in source.all_files:
-        by_format.setdefault(source.format_of(path), []).extend(duckdb_paths([path]))
+        fmt = source.format_of(path)
+        read_as = "json_array" if fmt == "json" and bom_array(path) else fmt
+        by_format.setdefault(read_as, []).extend(duckdb_paths([path]))
     reads = [
-        f"SELECT * FROM {reader_sql(fmt, hive=True).replace('$files', f'$files_{fmt}')}"
-        for fmt in FORMATS
+        "SELECT * FROM "
+        + reader_sql(fmt.removesuffix("_array"), hive=True, array=fmt.endswith("_array")).replace(
+            "$files", f"$files_{fmt}"
+        )
+        for fmt in (*FORMATS, "json_array")
         if fmt in by_format
     ]
     params = {f"files_{fmt}": paths for fmt, paths in by_format.items()}

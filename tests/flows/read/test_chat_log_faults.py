@@ -93,6 +93,24 @@ def test_messages_as_json_text_score_as_the_jsonl_log_does(
     assert query(db, COMPARED) == query(from_jsonl, COMPARED)
 
 
+def test_a_chat_log_as_a_json_array_after_a_byte_order_mark_scores_as_the_jsonl_log(
+    tmp_path: Path, from_jsonl: Path
+) -> None:
+    """PowerShell's and .NET's UTF-8 starts with a byte-order mark: the array was read as one
+    value and the run failed with DuckDB's "Binder Error: Referenced column "messages" not
+    found", though the shape was found from the same file's keys. Beside it in a folder, a
+    JSON Lines log is read as before."""
+    folder = tmp_path / "logs"
+    folder.mkdir()
+    (folder / "a.json").write_text(json.dumps([GOOD], indent=2), encoding="utf-8-sig")
+    other = {**GOOD, "id": "x2"}
+    (folder / "b.jsonl").write_text(json.dumps(other) + "\n")
+    db = tmp_path / "bom.duckdb"
+    run = _run(folder, db)
+    assert (run["rows_in"], run["rows_scored"], run["rows_quarantined"]) == (2, 2, 0)
+    assert query(db, COMPARED)[:1] == query(from_jsonl, COMPARED)
+
+
 def test_a_parquet_chat_log_reads_each_message_s_own_passages(
     tmp_path: Path, from_jsonl: Path
 ) -> None:

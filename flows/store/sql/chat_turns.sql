@@ -43,7 +43,13 @@ messages AS (
 )
 SELECT * EXCLUDE (__m, logged_at),
        coalesce(__m ->> 'logged_at', CAST(logged_at AS VARCHAR)) AS logged_at,
-       __m ->> 'role' AS role,
+       -- OpenAI's own roles for a system message and a tool result, beside `system` and `tool`:
+       -- `developer` (o1 and later models), `function` (before tool calls)
+       CASE lower(trim(__m ->> 'role'))
+           WHEN 'developer' THEN 'system'
+           WHEN 'function' THEN 'tool'
+           ELSE __m ->> 'role'
+       END AS role,
        -- Content given otherwise is its JSON text, as a cases table reads an answer 42 as "42":
        -- a tool result logged as the object it returned was dropped without a word (its
        -- answer judged without it), an answer `5` quarantined as actual_output_is_null.

@@ -247,3 +247,26 @@ def test_content_given_as_strings_a_number_or_an_object_is_read_never_dropped(
         "JOIN passages AS p ON p.passage_id = u.id WHERE c.case_id = 'object:3'",
     )
     assert sorted(passages) == [("How many items?",), ('{"items":5}',)]
+
+
+def test_openai_developer_and_function_messages_are_system_and_tool_ones(tmp_path: Path) -> None:
+    """OpenAI's API takes a `developer` message (o1 and later: the system prompt) and, before
+    tool calls, a `function` message (a function's result): a log written so had each such
+    message quarantined as role_not_in_vocabulary (exit 11 every night), and the function's
+    result was missing from the answer's context."""
+    line = {
+        "id": "d1",
+        "logged_at": AT,
+        "messages": [
+            {"role": "developer", "content": "Answer from the order system only."},
+            {"role": "user", "content": "Where is A17?"},
+            {"role": "function", "name": "lookup_order", "content": f"{SHIPPED[:-1]} by courier."},
+            {"role": "assistant", "content": SHIPPED},
+        ],
+    }
+    db = tmp_path / "f.duckdb"
+    run = _run(_write_chats([line], tmp_path / "chat.jsonl"), db)
+    assert (run["rows_in"], run["rows_scored"], run["rows_quarantined"]) == (1, 1, 0)
+    assert query(db, "SELECT case_id, segments ->> 'context_origins', score FROM case_scores") == [
+        ("d1:4", '["tool","turn:1:system","turn:2:user"]', 1.0)
+    ]

@@ -267,6 +267,37 @@ def _footer_facts(path: Path) -> FileFacts | InputUnreadable:
     return FileFacts("parquet", columns, metadata.num_rows)
 
 
+# DuckDB's sniffer gives up on a file whose first lines hold one past max_line_size, saying
+# only this: the file read strictly names the line ("Maximum line size ... exceeded").
+_SNIFFING = "Error when sniffing file"
+
+
+def _header(path: Path) -> str:
+    return _first_line(path).decode("utf-8-sig", errors="replace").rstrip("\r\n")
+
+
+def _undescribed(
+    con: duckdb.DuckDBPyConnection, path: Path, fmt: str, exc: duckdb.Error
+) -> FileFacts | InputUnreadable:
+    """What DuckDB could not describe: a CSV file that is not UTF-8 described from its mended
+    copy (its rows are read so, not_utf8.py), a line past 16 MB among the first named, else
+    the file unreadable."""
+    if fmt == "csv" and refused_as_not_utf8(exc):
+        with not_utf8.mended(path) as copy:
+            fact = None if copy is None else _described(con, copy, fmt)
+        if isinstance(fact, InputUnreadable):  # named as the file, not as its copy
+            return InputUnreadable(str(fact).replace(str(copy), str(path)))
+        if fact is not None:
+            return fact
+    if fmt == "csv" and _SNIFFING in str(exc):  # a line past 16 MB among the first: which
+        failed = bad_line(con, path, _header(path))
+        if failed is not None:
+            return failed
+    unreadable = InputUnreadable(f"{path}: not a readable {fmt.upper()} file ({error_line(exc)})")
+    unreadable.__cause__ = exc  # raised later; an out-of-memory cause is told apart (exit 7)
+    return unreadable
+
+
 def _described(con: duckdb.DuckDBPyConnection, path: Path, fmt: str) -> FileFacts | InputUnreadable:
     if fmt == "csv" and _first_line(path).startswith(_UTF16_MARKS):  # DuckDB: "error sniffing"
         return InputUnreadable(f"{path}: {_UTF16}")
@@ -275,22 +306,10 @@ def _described(con: duckdb.DuckDBPyConnection, path: Path, fmt: str) -> FileFact
     try:
         found = con.execute(describe, {"files": duckdb_paths([path])}).fetchall()
     except duckdb.Error as exc:
-        if fmt == "csv" and refused_as_not_utf8(exc):  # its rows are read mended (not_utf8.py)
-            with not_utf8.mended(path) as copy:
-                fact = None if copy is None else _described(con, copy, fmt)
-            if isinstance(fact, InputUnreadable):  # named as the file, not as its copy
-                return InputUnreadable(str(fact).replace(str(copy), str(path)))
-            if fact is not None:
-                return fact
-        unreadable = InputUnreadable(
-            f"{path}: not a readable {fmt.upper()} file ({error_line(exc)})"
-        )
-        unreadable.__cause__ = exc  # raised later; an out-of-memory cause is told apart (exit 7)
-        return unreadable
+        return _undescribed(con, path, fmt, exc)
     names = [str(row[0]) for row in found]
     if fmt == "csv" and unsniffed(names):
-        header = _first_line(path).decode("utf-8-sig", errors="replace").rstrip("\r\n")
-        failed = bad_line(con, path, header)
+        failed = bad_line(con, path, _header(path))
         if failed is not None:
             return failed
     columns = tuple((name, str(row[1])) for name, row in zip(names, found, strict=True))

@@ -21,6 +21,7 @@ from flows.read import not_utf8
 from flows.read.csv_dialect import bad_line, unsniffed
 from flows.read.formats import (
     JSON_OBJECTS,
+    count_file_rows,
     duckdb_paths,
     error_line,
     is_compressed,
@@ -215,6 +216,11 @@ def _mended_keys(con: duckdb.DuckDBPyConnection, path: Path) -> list[tuple]:
     be mended (read_json names what is wrong with it)."""
     with mended(path) as copy:
         found = _json_keys(con, [copy], "auto", mend=False) if copy else []
+        if copy is not None and not found:  # its keys too large to list (a record of 40 MB)
+            fact = _described(con, copy, "json")  # asked as any large file is
+            if isinstance(fact, FileFacts):
+                rows = count_file_rows([copy], "json")
+                found = [(str(copy), fact.names, rows, None, None, True)]
     return [
         (str(path), [n for n in names if n != LONE_SURROGATES], objects, stray, kind, True)
         for _, names, objects, stray, kind, _ in found

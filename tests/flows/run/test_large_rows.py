@@ -282,3 +282,27 @@ def test_a_json_record_past_64_mib_is_exit_3_in_one_line_without_its_text(tmp_pa
     assert line.startswith(f"{source}: not a readable JSON file (")
     assert line.endswith("a JSON record past 64 MiB is not read: write the log as Parquet)")
     assert "Order A17" not in line
+
+
+def test_a_json_lines_log_with_half_a_pair_and_a_40_mb_record_is_mended_and_read(
+    tmp_path: Path,
+) -> None:
+    """A file holding half a UTF-16 pair is read from its mended copy, its keys listed by
+    DuckDB's read_json_objects, which ran out of memory on a 40 MB record: the keys were
+    then asked of the file itself, which DuckDB refuses for the half pair (exit 3)."""
+    rows = [
+        case_row("ok", logged_at="2026-11-01"),
+        case_row("cut", "Order A17 shipped \ud83d", logged_at="2026-11-01"),
+        case_row("long", big_answer(40 * MB), logged_at="2026-11-01"),
+    ]
+    source = tmp_path / "cases.jsonl"
+    source.write_text("".join(json.dumps(row) + "\n" for row in rows))
+    settings = ScoreSettings(
+        source=str(source), db=str(tmp_path / "f.duckdb"), max_quarantine_share=None
+    )
+    run = run_score(settings)
+    assert (run["rows_in"], run["rows_scored"], run["rows_quarantined"]) == (3, 1, 2)
+    assert query(tmp_path / "f.duckdb", 'SELECT case_id, "check" FROM quarantine ORDER BY 1') == [
+        ("cut", "actual_output_lone_surrogate"),
+        ("long", "actual_output_too_large"),
+    ]

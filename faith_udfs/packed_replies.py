@@ -50,6 +50,13 @@ def top_level_object(text: str) -> dict[str, Any]:
             f"reply is not one complete JSON object ({exc.msg} at character {exc.pos}): "
             f"{_clip(text)}"
         ) from None
+    except (ValueError, RecursionError) as exc:
+        # JSON that Python will not read: nested past the interpreter's depth, or a number of
+        # more than 4,300 digits. A server's text, so a reply error, never a crash of the run.
+        raise JudgeReplyError(
+            f"reply is JSON too deep or with too long a number to read ({type(exc).__name__}): "
+            f"{_clip(text)}"
+        ) from None
     rest = body[end:].strip().removesuffix("```").strip()
     if not isinstance(value, dict):
         raise JudgeReplyError(f"reply is JSON but not an object: {_clip(text)}")

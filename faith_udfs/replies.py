@@ -18,6 +18,11 @@ def first_json_object(text: str) -> dict[str, Any]:
         except json.JSONDecodeError:
             start = text.find("{", start + 1)
             continue
+        except (ValueError, RecursionError) as exc:  # too deep, or a 4,300-digit number
+            raise JudgeReplyError(
+                f"reply is JSON too deep or with too long a number to read "
+                f"({type(exc).__name__}): {_clip(text)}"
+            ) from None
         if isinstance(value, dict):
             return value
         start = text.find("{", start + 1)

@@ -35,7 +35,7 @@ def json_body(raw: Any) -> Any:
     """The answer's body as JSON, or None when it is not JSON (a proxy's HTML page, empty)."""
     try:
         return json.loads(raw.content)
-    except ValueError:
+    except (ValueError, RecursionError):  # RecursionError: nested past the interpreter's depth
         return None
 
 

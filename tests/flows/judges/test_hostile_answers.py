@@ -1,0 +1,135 @@
+"""Answers a hostile or broken server sends that Python's own readers choke on (QA).
+
+A real HTTP server on 127.0.0.1 answers faithpipe's prompts honestly, except for one thing:
+JSON nested past the interpreter's depth or holding a 5,000-digit number, a `usage` of 10**30
+tokens, or a gzip body (never asked for) that expands to 64 MiB. Each once crashed the run
+(exit 1, nothing stored) or held the bomb whole; now each is a reply error or an estimate, the
+run completes, and every row is accounted for.
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+import time
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from typing import Any
+
+import duckdb
+import pytest
+
+from flows.run.pipeline import run_score
+from flows.run.settings import ScoreSettings
+from tests.support.builders import many_cases, write
+from tests.support.llm_judge import openai_judge
+from tests.support.loopback import LoopbackServer
+from tests.support.openai_stub import _ANSWERING, answer_prompt
+
+KEY = "sk-hostile-5f0c2e9a7b1d4c3e8f6a"
+BOMB = gzip.compress(b" " * (64 * 1024 * 1024))  # 64 KiB that expand to 64 MiB
+
+
+class HostileServer(LoopbackServer):
+    """Honest answers, spoilt as `mode` says; counts the requests."""
+
+    def __init__(self, mode: str) -> None:
+        self.mode = mode
+        self.requests = 0
+        self._listen(_Handler, ThreadingHTTPServer, hostile=self)
+
+
+class _Handler(BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"
+    server: Any
+
+    def log_message(self, format: str, *args: Any) -> None:
+        """Quiet."""
+
+    def do_POST(self) -> None:
+        hostile: HostileServer = self.server.hostile
+        hostile.requests += 1
+        request = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
+        with _ANSWERING:
+            honest = answer_prompt(request["messages"][0]["content"])
+        content = json.dumps(honest)
+        if hostile.mode == "deep":
+            content = '{"truths": ' + "[" * 100_000 + "]" * 100_000 + "}"
+        elif hostile.mode == "long_number":
+            content = content.replace('"item": 1', '"item": 1' + "0" * 5000, 1)
+        completion = {
+            "object": "chat.completion",
+            "choices": [
+                {
+                    "index": 0,
+                    "message": {"role": "assistant", "content": content},
+                    "finish_reason": "stop",
+                }
+            ],
+            "usage": {"prompt_tokens": 10, "completion_tokens": 10},
+        }
+        if hostile.mode == "usage":
+            completion["usage"] = {"prompt_tokens": 10**30, "completion_tokens": 10**30}
+        body, headers = json.dumps(completion).encode(), {}
+        if hostile.mode == "deep_body":
+            body = b'{"a":' * 100_000 + b"1" + b"}" * 100_000
+        elif hostile.mode == "bomb":
+            body, headers = BOMB, {"Content-Encoding": "gzip"}
+        self.send_response(200)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(body)))
+        for name, value in headers.items():
+            self.send_header(name, value)
+        self.end_headers()
+        self.wfile.write(body)
+
+
+def _score(fault: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, **options: Any) -> dict:
+    monkeypatch.setenv("OPENAI_API_KEY", KEY)
+    source = write(many_cases(4), tmp_path / "cases.parquet")
+    db = tmp_path / "h.duckdb"
+    with HostileServer(fault) as server:
+        judge = openai_judge(
+            "m", base_url=server.base_url, timeout=20.0, max_retries=0,
+            backoff_base=0.01, backoff_max=0.05, **options,
+        )  # fmt: skip
+        try:
+            run_score(
+                ScoreSettings(source=str(source), db=str(db), max_invalid_share=1.0), judge=judge
+            )
+        finally:
+            judge.close()
+    con = duckdb.connect(str(db), read_only=True)
+    try:
+        run = con.sql(
+            "SELECT status, rows_in, rows_scored, rows_invalid, rows_pending, rows_quarantined,"
+            " prompt_tokens FROM runs"
+        ).fetchall()
+        errors = [row[0] for row in con.sql("SELECT error FROM case_scores").fetchall()]
+    finally:
+        con.close()
+    assert len(run) == 1
+    status, rows_in, *parts, prompt_tokens = run[0]
+    assert status == "completed"
+    assert rows_in == 4 == sum(parts)
+    return {"errors": errors, "prompt_tokens": prompt_tokens}
+
+
+@pytest.mark.parametrize(
+    ("mode", "judge_mode"), [("deep", "packed"), ("deep", "per-item"), ("long_number", "packed")]
+)
+def test_reply_json_python_cannot_read_is_a_reply_error(
+    mode: str, judge_mode: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Before: RecursionError / ValueError ("Exceeds the limit (4300 digits)") out of the JSON
+    # reader, "judge openai/m crashed (a bug, not a judge error)", exit 1, nothing stored.
+    found = _score(mode, tmp_path, monkeypatch, mode=judge_mode)
+    if mode == "deep":  # every reply is the deep one: every case invalid, saying why
+        assert all("too deep or with too long a number" in (e or "") for e in found["errors"])
+
+
+def test_a_body_nested_past_the_interpreters_depth_is_no_chat_completion(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    found = _score("deep_body", tmp_path, monkeypatch, mode="per-item")
+    assert all("not a chat completion" in (e or "") for e in found["errors"])

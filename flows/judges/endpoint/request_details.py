@@ -12,10 +12,15 @@ from urllib.parse import unquote, urlsplit
 
 from faith_udfs.packed_prompts import reply_schema
 
+# No reply costs more: a larger "count" is a broken or hostile server's, and stored as it is
+# overflowed the token columns: polars refused 10**30 and the run crashed with exit 1.
+MOST_TOKENS = 100_000_000
+
 
 def token_count(value: Any, estimate: int) -> int:
-    """A token count from a reply's usage, or the estimate when it is missing or not a count."""
-    counted = isinstance(value, int) and not isinstance(value, bool) and value >= 0
+    """A token count from a reply's usage, or the estimate when it is missing or not a count
+    (not an integer, negative, or past MOST_TOKENS)."""
+    counted = isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= MOST_TOKENS
     return value if counted else estimate
 
 

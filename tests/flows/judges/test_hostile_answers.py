@@ -133,3 +133,10 @@ def test_a_body_nested_past_the_interpreters_depth_is_no_chat_completion(
 ) -> None:
     found = _score("deep_body", tmp_path, monkeypatch, mode="per-item")
     assert all("not a chat completion" in (e or "") for e in found["errors"])
+
+
+def test_an_absurd_usage_is_no_count(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # Before: polars could not put 10**30 in a token column; the run crashed with exit 1.
+    found = _score("usage", tmp_path, monkeypatch)
+    assert found["errors"] == [None] * 4
+    assert 0 < found["prompt_tokens"] < 10**6  # the estimate, 4 characters a token

@@ -1,6 +1,10 @@
 """An HTTP client that never reads more of an answer than `--max-reply-bytes`: the body is
 streamed through a counter that gives up past the cap, so a 100 MB reply is never held whole
-(nor parsed). Its error is the cause of the client's connection error; `too_large` finds it."""
+(nor parsed). Its error is the cause of the client's connection error; `too_large` finds it.
+
+Answers are asked uncompressed; one compressed all the same (a server ignoring
+`Accept-Encoding: identity`) is decompressed here, piece by piece, and the cap counts what it
+expands to: 2 MB of gzip expand to 2 GB, which the client's own decoding held whole."""
 
 from __future__ import annotations
 
@@ -11,6 +15,7 @@ from typing import Any
 
 import httpx2
 import openai
+from httpx2._decoders import MultiDecoder
 
 from flows.judges.endpoint.reply_cap import DEFAULT_MAX_REPLY_BYTES, ReplyTooLarge, too_large
 
@@ -46,7 +51,14 @@ class _CappedTransport(httpx2.AsyncBaseTransport):
         if declared is not None and declared.isdigit() and int(declared) > self._limit:
             await response.aclose()
             raise ReplyTooLarge(self._limit, int(declared))
-        response.stream = _CappedStream(response.stream, self._limit)
+        codings = [
+            coding.strip().lower()
+            for coding in response.headers.get_list("content-encoding", split_commas=True)
+        ]
+        codings = [coding for coding in codings if coding not in ("", "identity")]
+        if codings:  # decoded here, under the cap; the client must not decode it again
+            del response.headers["content-encoding"]
+        response.stream = _CappedStream(response.stream, self._limit, codings)
         return response
 
     async def aclose(self) -> None:
@@ -54,17 +66,26 @@ class _CappedTransport(httpx2.AsyncBaseTransport):
 
 
 class _CappedStream(httpx2.AsyncByteStream):
-    def __init__(self, inner: Any, limit: int) -> None:
+    def __init__(self, inner: Any, limit: int, codings: list[str]) -> None:
         self._inner = inner
         self._limit = limit
+        self._codings = ", ".join(codings)
+        # decodes in pieces of at most 1 MiB, so a bomb is stopped a piece past the cap
+        self._decoder = MultiDecoder(codings) if codings else None
 
     async def __aiter__(self) -> AsyncIterator[bytes]:
         read = 0
         async for chunk in self._inner:
-            read += len(chunk)
+            for piece in self._decoder.decode(chunk) if self._decoder else (chunk,):
+                read += len(piece)
+                if read > self._limit:
+                    raise ReplyTooLarge(self._limit, encoding=self._codings)
+                yield piece
+        for piece in self._decoder.flush() if self._decoder else ():
+            read += len(piece)
             if read > self._limit:
-                raise ReplyTooLarge(self._limit)
-            yield chunk
+                raise ReplyTooLarge(self._limit, encoding=self._codings)
+            yield piece
 
     async def aclose(self) -> None:
         await self._inner.aclose()

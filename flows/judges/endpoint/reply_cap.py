@@ -13,8 +13,10 @@ DEFAULT_MAX_REPLY_BYTES = 8 * 1024 * 1024
 class ReplyTooLarge(Exception):
     """An answer's body passed the cap; reading stopped there."""
 
-    def __init__(self, limit: int, declared: int | None = None) -> None:
+    def __init__(self, limit: int, declared: int | None = None, encoding: str = "") -> None:
         said = f" (Content-Length {declared:,})" if declared is not None else ""
+        if encoding:
+            said += f" once decompressed (Content-Encoding {encoding}, though asked identity)"
         super().__init__(f"the answer is larger than {limit:,} bytes{said}")
         self.limit = limit
 

@@ -140,3 +140,18 @@ def test_an_absurd_usage_is_no_count(tmp_path: Path, monkeypatch: pytest.MonkeyP
     found = _score("usage", tmp_path, monkeypatch)
     assert found["errors"] == [None] * 4
     assert 0 < found["prompt_tokens"] < 10**6  # the estimate, 4 characters a token
+
+
+def test_a_compressed_answer_is_capped_at_what_it_expands_to(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Asked `Accept-Encoding: identity`, the server gzips all the same: 64 KiB on the wire,
+    # 64 MiB decompressed. Before: the client decoded it whole (a 2 MB bomb of 2 GiB took
+    # 6.6 GB of memory and passed --timeout); now the cap counts the decompressed bytes.
+    started = time.monotonic()
+    found = _score("bomb", tmp_path, monkeypatch, max_reply_bytes=1024 * 1024)
+    assert time.monotonic() - started < 120
+    assert all(
+        "larger than 1,048,576 bytes once decompressed (Content-Encoding gzip" in (e or "")
+        for e in found["errors"]
+    ), found["errors"]

@@ -15,6 +15,10 @@ from typing import Any
 
 import httpx2
 import openai
+
+# httpx2's own decoders, from a private module: public API decodes only whole bodies. They
+# yield bounded pieces (its ZlibDecompressor), which the cap needs; pinned in requirements.lock,
+# and tests/flows/judges/test_hostile_answers.py fails if a new version moves them.
 from httpx2._decoders import MultiDecoder
 
 from flows.judges.endpoint.reply_cap import DEFAULT_MAX_REPLY_BYTES, ReplyTooLarge, too_large

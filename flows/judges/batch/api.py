@@ -298,7 +298,7 @@ class BatchApi:
         body = self._call(request, self._timeout, retries=retries)
         try:
             return json.loads(body)
-        except ValueError:
+        except (ValueError, RecursionError):  # RecursionError: nested past Python's depth
             raise BatchApiError(f"the batches endpoint answered no JSON: {body[:120]!r}") from None
 
     def _call(

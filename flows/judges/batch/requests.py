@@ -95,7 +95,7 @@ def read_result_lines(data: bytes) -> dict[str, LineResult]:
             continue
         try:
             line = json.loads(raw)
-        except ValueError:
+        except (ValueError, RecursionError):  # RecursionError: nested past Python's depth
             log.warning("batch result line %d is not JSON; its request is asked again", number)
             continue
         custom_id = line.get("custom_id") if isinstance(line, dict) else None

@@ -74,6 +74,14 @@ def test_result_lines_give_answers_and_say_why_others_have_none() -> None:
     assert [results[key].retry for key in "abcd"] == [False, False, True, True]
 
 
+def test_a_result_line_nested_past_pythons_depth_is_skipped_not_a_crash() -> None:
+    """json.loads raises RecursionError on such a line (a hostile or broken server's file):
+    it was no ValueError, so the whole run stopped as a judge's bug (exit 1)."""
+    good = {"custom_id": "a", "response": {"status_code": 200, "body": completion("{}")}}
+    data = b"[" * 100_000 + b"]" * 100_000 + b"\n" + json.dumps(good).encode() + b"\n"
+    assert sorted(read_result_lines(data)) == ["a"]
+
+
 def test_server_failures_of_a_request_are_asked_again() -> None:
     lines = [
         {"custom_id": str(status), "response": {"status_code": status, "body": {}}}

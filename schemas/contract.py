@@ -43,6 +43,8 @@ LONE_SURROGATES = "__faithpipe_lone_surrogates"
 # The same for a row of a CSV file, its columns that held a byte UTF-8 cannot hold
 # (flows/read/not_utf8.py).
 NOT_UTF8 = "__faithpipe_not_utf8"
+# What the mended copy writes before the escape of such a byte (U+FFFD, then "\xe9").
+NOT_UTF8_MARK = "\ufffd\\x"
 # Each reader's mark, and the check a column it names fails.
 _MARKS = {LONE_SURROGATES: "lone_surrogate", NOT_UTF8: "not_utf8"}
 # ISO-8601 shapes accepted for a text `logged_at`, each tried on every value (never inferred
@@ -422,6 +424,7 @@ __all__ = [
     "CONTRACT_TYPES",
     "LONE_SURROGATES",
     "NOT_UTF8",
+    "NOT_UTF8_MARK",
     "ValidatedBatch",
     "content_case_ids",
     "parse_timestamps",

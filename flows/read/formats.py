@@ -17,6 +17,7 @@ from duckdb.sqltypes import DuckDBPyType
 
 from flows.errors import InputUnreadable
 from flows.read.error_lines import error_line
+from flows.read.list_cells import python_lists_as_json
 from flows.read.small_json import SMALL_JSON_BYTES, bom_array, small_objects
 from schemas import LONE_SURROGATES
 
@@ -208,7 +209,8 @@ def duckdb_frames(
                 names = [row[0] for row in found]
             read_as = _read_names(con, f"SELECT * FROM {reader}", files, names)
             select = "*" if only is None else quoted(read_as.get(only, only))
-            if only is None and fmt == "csv" and list_column in names:
+            python_lists = only is None and fmt == "csv" and list_column in names
+            if python_lists:
                 column = quoted(read_as.get(list_column or "", list_column or ""))
                 select = f"* REPLACE ({_duckdb_lists_as_json(column)} AS {column})"
             query = con.sql(f"SELECT {select} FROM {reader}", params=files)
@@ -218,7 +220,10 @@ def duckdb_frames(
             if unwrapped:
                 query = query.project(f"* REPLACE ({unwrapped})")
             for frame in _rebatched(query.to_arrow_reader(batch_size), batch_size):
-                yield frame.rename(keys) if keys else frame
+                read_frame = frame.rename(keys) if keys else frame
+                if python_lists:
+                    read_frame = python_lists_as_json(read_frame, list_column or "")
+                yield read_frame
         except duckdb.Error as exc:
             failed = _failing(con, paths, fmt)
             raise InputUnreadable(f"{failed}: cannot read its data ({error_line(exc)})") from exc
@@ -410,8 +415,11 @@ def _frame(table: pa.Table) -> pl.DataFrame:
 
 
 def _duckdb_lists_as_json(column: str) -> str:
+    # A cell holding a backslash is left as written: it may be a Python list, whose escapes
+    # DuckDB's list syntax reads otherwise (list_cells.py reads it).
     return (
-        f"CASE WHEN {column} IS NULL OR json_valid({column}) THEN {column} "
+        f"CASE WHEN {column} IS NULL OR json_valid({column}) OR contains({column}, '\\') "
+        f"THEN {column} "
         f"ELSE coalesce(CAST(to_json(TRY_CAST({column} AS VARCHAR[])) AS VARCHAR), {column}) END"
     )
 

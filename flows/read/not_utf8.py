@@ -29,15 +29,14 @@ from flows.read.formats import (
     error_line,
     is_compressed,
 )
-from schemas import NOT_UTF8
+from schemas import NOT_UTF8, NOT_UTF8_MARK
 
 # DuckDB's words for it (csv_error.cpp)
 _INVALID_UNICODE = "Invalid unicode"
 # U+FFFD, then the byte's escape: what a mended copy writes for a byte UTF-8 cannot hold. The
-# escape alone could be a log's own text ("C:\xe9"); behind U+FFFD it is the mend's. In the
-# passages' column DuckDB's list syntax is read as JSON, which drops the backslash.
-_MARK = "\ufffd\\x"
-_MARKED = r"\x{FFFD}\\?x([0-9a-f]{2})"
+# escape alone could be a log's own text ("C:\xe9"); behind U+FFFD it is the mend's.
+_MARK = NOT_UTF8_MARK
+_MARKED = r"\x{FFFD}\\x([0-9a-f]{2})"
 _BLOCK_BYTES = 16 * 1024 * 1024
 
 

@@ -1,0 +1,74 @@
+"""A CSV cell holding a list as Python writes it (`['Line one.\\nLine two.']`: pandas'
+`to_csv` of a list column, the common export of a RAG evaluation set). DuckDB's list syntax
+reads the same brackets and quotes, but a backslash escapes the next character there, so
+"\\n" was read as "n" and "\\xa0" as "xa0": passages silently altered. A cell holding a
+backslash is read as a Python literal when it is one (a list of strings), else as DuckDB reads
+it; its JSON text is what the contract parses.
+"""
+
+from __future__ import annotations
+
+import ast
+import json
+
+import duckdb
+import polars as pl
+
+from schemas import NOT_UTF8_MARK
+
+# Longer cells are left to DuckDB's reading: a CSV line is at most 16 MB anyway.
+_LITERAL_CHARS = 16 * 1024 * 1024
+
+
+def python_lists_as_json(frame: pl.DataFrame, column: str) -> pl.DataFrame:
+    """The frame with each cell of `column` that holds a backslash and is no JSON as the JSON
+    text of the list it writes (formats._duckdb_lists_as_json left those cells as written)."""
+    if column not in frame.columns or frame.schema[column] != pl.String:
+        return frame
+    cells = frame[column]
+    # a cell of a mended file holding a byte that is not UTF-8 is left as written: its row is
+    # quarantined, its mark read (not_utf8.marked)
+    mended = cells.str.contains(NOT_UTF8_MARK, literal=True).fill_null(False)
+    escaped = cells.str.contains("\\", literal=True).fill_null(False) & ~mended
+    if not escaped.any():
+        return frame
+    values = cells.to_list()
+    con = duckdb.connect()  # its own: a frame may be read on another thread than the run's
+    try:
+        for at in escaped.arg_true().to_list():
+            values[at] = _as_json(values[at], con)
+    finally:
+        con.close()
+    return frame.with_columns(pl.Series(column, values, dtype=pl.String))
+
+
+_DUCKDB_LIST = "SELECT CAST(to_json(TRY_CAST($cell AS VARCHAR[])) AS VARCHAR)"
+
+
+def _as_json(cell: str, con: duckdb.DuckDBPyConnection) -> str:
+    try:
+        json.loads(cell)
+    except ValueError:
+        pass
+    except RecursionError:
+        return cell  # the contract says it is no list of strings
+    else:
+        return cell  # JSON text already
+    items = _python_list(cell)
+    if items is not None:
+        return json.dumps(items, ensure_ascii=False)
+    found = con.execute(_DUCKDB_LIST, {"cell": cell}).fetchone()
+    return found[0] if found and found[0] is not None else cell
+
+
+def _python_list(cell: str) -> list[str] | None:
+    """The list of strings a Python literal writes, else None."""
+    if len(cell) > _LITERAL_CHARS or not cell.lstrip().startswith("["):
+        return None
+    try:
+        value = ast.literal_eval(cell.strip())
+    except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
+        return None
+    if isinstance(value, list) and all(isinstance(item, str) for item in value):
+        return value
+    return None

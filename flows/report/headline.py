@@ -98,8 +98,11 @@ def failing_cases_html(
     (context_lacks when the database has the column, else the judge's evidence sentence)."""
     has_lacks = con.execute(sql("report_has_context_lacks")).fetchall()[0][0]
     lacks = "nullif(array_to_string(v.context_lacks, ', '), '')" if has_lacks else "NULL"
-    # `lacks` is one of two fixed expressions chosen here, never user text
-    query = sql("report_failing_cases").replace("{lacks}", lacks)
+    # a database made before migration 005 and only read since has no evidence either
+    has_evidence = con.execute(sql("report_has_evidence")).fetchall()[0][0]
+    evidence = "v.evidence" if has_evidence else "NULL"
+    # `lacks` and `evidence` are fixed expressions chosen here, never user text
+    query = sql("report_failing_cases").replace("{lacks}", lacks).replace("{evidence}", evidence)
     params = {**options.settings(), "limit": FAILING_CASES}
     rows = con.sql(query, params=params).pl().to_dicts()
     if not rows:

@@ -1,6 +1,7 @@
 -- The report: the latest failing cases of the window, each with the claims that were not
 -- supported and what the context lacks: claim_verdicts.context_lacks (migration 012) when the
--- database has it (written in by the report as `{lacks}`, else NULL) and the evidence sentence.
+-- database has it (written in by the report as `{lacks}`, else NULL) and the evidence sentence
+-- (migration 005: `{evidence}`, else NULL).
 SELECT
     c.config_id,
     c.case_id,
@@ -8,7 +9,7 @@ SELECT
     c.score,
     c.actual_output,
     list({'claim': v.claim, 'verdict': coalesce(v.verdict, 'dropped'), 'lacks': {lacks},
-          'evidence': v.evidence}
+          'evidence': {evidence}}
          ORDER BY v.claim_index) AS claims
 FROM case_results(
     threshold := $threshold, penalize_ambiguous := $penalize_ambiguous,

@@ -27,6 +27,7 @@ from flows.report import (
 )
 from flows.store.db import connect, open_store
 from tests.flows.store.test_analysis_sql import add_case, add_truths, add_verdicts, populate
+from tests.flows.store.test_migrations import old_database
 
 XSS = "<script>alert('x')</script>"
 EXTERNAL = re.compile(
@@ -270,6 +271,26 @@ def test_database_without_the_analysis_migration(tmp_path: Path) -> None:
             terminal(con, ReportOptions())
     finally:
         con.close()
+
+
+def test_html_of_a_database_made_before_claim_evidence_is_written_read_only(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A database made before migration 005 (no claim_verdicts.evidence) and only read since,
+    as the report reads: `faith report --html` ended with exit 1 (BinderException on
+    `v.evidence`) where the terminal report of the same database printed."""
+    path = tmp_path / "old.duckdb"
+    con = old_database(path, monkeypatch, 4)
+    add_case(con, "c3", no=1, passage_ids=[1])
+    add_verdicts(con, "c3", [("Order A17 was cancelled.", "no")])
+    con.close()
+    con = connect(path, read_only=True)
+    try:
+        page = write_html_report(con, tmp_path / "old.html").read_text()
+    finally:
+        con.close()
+    assert "<h2>Latest failing cases</h2>" in page
+    assert "Order A17 was cancelled." in page
 
 
 def test_out_of_range_threshold(con: duckdb.DuckDBPyConnection) -> None:

@@ -7,6 +7,7 @@ import base64
 import http.client
 import json
 import logging
+import re
 import threading
 import time
 import urllib.error
@@ -126,11 +127,24 @@ def check_webhook(url: str) -> None:
 
     try:
         parts = urlsplit(url)
-        host, _ = parts.hostname, parts.port
+        host, port = parts.hostname, parts.port
     except ValueError as exc:
         raise ConfigError(f"--alert-webhook is not a URL a POST can reach ({exc})") from None
     if parts.scheme not in {"http", "https"} or not host:
         raise ConfigError("--alert-webhook must be an http(s) URL with a host")
+    if port == 0:
+        raise ConfigError("--alert-webhook is not a URL a POST can reach (port 0)")
+    # http.client refuses a URL holding a space or a control character (InvalidURL) at each
+    # attempt: the night ran, and every night's messages failed and waited for the next
+    if _UNSENDABLE.search(_without_credentials(url)[0].strip()):
+        raise ConfigError(
+            "--alert-webhook is not a URL a POST can reach (it holds a space or a control "
+            "character: percent-encode it, e.g. %20)"
+        )
+
+
+# What http.client refuses in a request's URL and host (its _contains_disallowed_url_pchar_re)
+_UNSENDABLE = re.compile(r"[\x00-\x20\x7f]")
 
 
 class _NoRedirects(urllib.request.HTTPRedirectHandler):

@@ -368,6 +368,36 @@ def test_a_logged_webhook_names_its_host_only() -> None:
             check_webhook(url)
 
 
+ONE = [{"kind": "pass_rate_drop", "text": "drop"}]
+
+
+def test_a_webhook_url_no_post_can_carry_is_refused_before_the_night() -> None:
+    """A space or a control character in the URL (a token pasted with a space, a host name
+    typed with one) passed the check: the night ran, and every attempt of every night failed
+    with InvalidURL, its messages waiting for a next night that could not send them either."""
+    with WebhookServer() as hook:
+        port = hook._server.server_address[1]
+        refused = [
+            f"http://127.0.0.1:{port}/services/T0/B0/{SECRET} x",
+            f"http://user:pw@127.0.0.1:{port}/a b",
+            f"http://127.0.0.1:{port}/a\nb",
+            f"http://127.0.0.1:{port}/a\x7fb",
+            "http://host name/x",
+            "http://127.0.0.1:0/x",
+        ]
+        for url in refused:
+            assert post_messages(AlertSettings(webhook=url, webhook_attempts=1), ONE) == 0
+            with pytest.raises(ConfigError, match="--alert-webhook is not a URL") as refusal:
+                check_webhook(url)
+            assert SECRET not in str(refusal.value)
+        # what urllib sends all the same: a trailing newline (a URL read from a file), and
+        # credentials, which are sent as a header
+        for url in (f"{hook.url}\n", f"http://user:pw@127.0.0.1:{port}/hook"):
+            check_webhook(url)
+            assert post_messages(AlertSettings(webhook=url), ONE) == 1
+    assert len(hook.received) == 2
+
+
 class Redirect(BaseHTTPRequestHandler):
     def do_POST(self) -> None:
         self.rfile.read(int(self.headers["Content-Length"]))

@@ -63,11 +63,14 @@ def read_golden(path: Path | str) -> GoldenSet:
 
 def _check_cases(cases: pl.DataFrame, path: Path) -> None:
     """Refuse a golden set a judge cannot be checked on, naming what is wrong: no case, an
-    id empty or repeated, a null answer, context or verdict, a verdict outside the vocabulary."""
+    id empty (or blank) or repeated, a null answer, context or verdict, a verdict outside the
+    vocabulary."""
     if cases.is_empty():
         raise InputUnreadable(f"golden set {path}: no case; a judge cannot be checked on it")
     if cases["case_id"].has_nulls():
         raise InputUnreadable(f"golden set {path}: case_id must not be null")
+    if cases.filter(pl.col("case_id").str.strip_chars() == "").height:
+        raise InputUnreadable(f"golden set {path}: case_id must not be empty")
     repeated = cases.filter(pl.col("case_id").is_duplicated())["case_id"].unique().sort()
     if repeated.len():
         raise InputUnreadable(

@@ -150,6 +150,10 @@ GOLDEN = pl.DataFrame(
     [
         (GOLDEN.clear(), "no case; a judge cannot be checked on it"),
         (GOLDEN.with_columns(case_id=pl.lit("g1")), r"case_id must be unique, repeated: \['g1'\]"),
+        (  # accepted, its verdicts kept under no name; docs/nightly.md: an empty id stops the run
+            GOLDEN.with_columns(case_id=pl.Series(["g1", " "])),
+            "case_id must not be empty",
+        ),
         (
             GOLDEN.with_columns(expected_verdicts=pl.lit(["maybe"])),
             r"expected_verdicts only yes/no/idk \(found \['maybe'\]\)",
@@ -167,7 +171,15 @@ GOLDEN = pl.DataFrame(
             r"actual_output holds a null in case \['g2'\]",
         ),
     ],
-    ids=["empty", "repeated id", "unknown verdict", "null verdicts", "null verdict", "no answer"],
+    ids=[
+        "empty",
+        "repeated id",
+        "empty id",
+        "unknown verdict",
+        "null verdicts",
+        "null verdict",
+        "no answer",
+    ],
 )
 def test_a_golden_set_a_judge_cannot_be_checked_on_is_refused_naming_why(
     tmp_path: Path, golden: pl.DataFrame, message: str

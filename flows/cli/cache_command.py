@@ -49,7 +49,7 @@ def cache_check_command(args: argparse.Namespace) -> int:
     if args.drop:
         con = open_store(args.db, lock_timeout=args.lock_timeout)
     else:
-        con = connect_for_reading(args.db, wait=args.lock_timeout)
+        con = connect_for_reading(args.db, wait=args.lock_timeout, option="--lock-timeout")
     try:
         report = check_cache(con, drop=args.drop, legacy_key=legacy_claims_key)
     finally:

@@ -144,7 +144,7 @@ def open_database(args: argparse.Namespace) -> duckdb.DuckDBPyConnection:
 
     if args.db.strip() and holds_no_database(args.db):  # '' is named by connect_for_reading
         raise DatabaseError(f"{args.db}: no such database; run `faith score` first")
-    looked = connect_for_reading(args.db)
+    looked = connect_for_reading(args.db, wait=args.lock_timeout, option="--lock-timeout")
     if not args.store:
         return looked
     looked.close()

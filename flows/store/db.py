@@ -141,11 +141,16 @@ def _writer(pid: str | None) -> str:
 
 
 def connect_for_reading(
-    path: Path | str, *, wait: float = DEFAULT_READ_WAIT, snapshot: bool = True
+    path: Path | str,
+    *,
+    wait: float = DEFAULT_READ_WAIT,
+    snapshot: bool = True,
+    option: str = "--wait",
 ) -> duckdb.DuckDBPyConnection:
     """A read-only connection for reports. While a run holds the write lock, the copy written
     after the last completed run is read at once (with `snapshot`, saying so in one line);
-    without a copy, it waits up to `wait` seconds (saying so), then raises DatabaseLocked."""
+    without a copy, it waits up to `wait` seconds (saying so, and that the command's `option`
+    sets them), then raises DatabaseLocked."""
     if not str(path).strip():  # `--db "$UNSET"`: Path('') is the working folder
         raise DatabaseError("--db is empty: name the database file (an unset variable?)")
     path = Path(path)
@@ -176,14 +181,15 @@ def connect_for_reading(
             read_only=True,
             wait=wait,
             waiting=lambda pid: log.warning(
-                "%s is being written by %s; waiting up to %g s for it to finish (--wait to change)",
+                "%s is being written by %s; waiting up to %g s for it to finish (%s to change)",
                 path,
                 _writer(pid),
                 wait,
+                option,
             ),
             locked=lambda pid: (
                 f"{path} is still being written by {_writer(pid)} after {wait:g} s; try again when "
-                f"the run has finished, or raise --wait. Runs write {copy.name} for readers "
+                f"the run has finished, or raise {option}. Runs write {copy.name} for readers "
                 "after each completed run."
             ),
         )

@@ -129,3 +129,32 @@ def test_faith_report_gives_exit_4_with_the_reason_while_a_run_writes(
     assert code == 4, stderr
     assert f"is being written by process {holder.pid}; waiting up to 0.5 s" in stderr
     assert "raise --wait" in stderr
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        ["compare", "--no-store", "--a-config", "x", "--b-config", "y"],
+        ["compare", "--a-config", "x", "--b-config", "y"],
+        ["cache", "check"],
+    ],
+    ids=["compare --no-store", "compare", "cache check"],
+)
+def test_commands_without_wait_wait_their_lock_timeout_and_name_it(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], command: list[str]
+) -> None:
+    """`faith compare --lock-timeout 0.5` waited report's 30 s for a run holding the database,
+    and then said to raise --wait, an option compare does not take (`cache check` said so
+    too)."""
+    db = scored_database(tmp_path)
+    capsys.readouterr()
+    with writer_holding(db):
+        started = time.monotonic()
+        code = main([*command, "--db", str(db), "--lock-timeout", "0.5"])
+        waited = time.monotonic() - started
+    stderr = capsys.readouterr().err
+    assert code == 4, stderr
+    assert waited < 15  # its 0.5 s and a start, not the 30 s of --wait
+    assert "waiting up to 0.5 s for it to finish (--lock-timeout to change)" in stderr
+    assert "raise --lock-timeout" in stderr
+    assert "--wait" not in stderr

@@ -73,10 +73,11 @@ def verdict_line(
 
 
 def format_p(p: float) -> str:
-    """'= 0.001', '< 0.001', '= 0.43'."""
+    """'= 0.001', '< 0.001', '= 0.046', '= 0.43': three decimals below 0.1, so a p near 0.05
+    reads as it is (0.0455 was '= 0.05', borderline beside an interval that excludes 0)."""
     if p < 0.001:
         return "< 0.001"
-    return f"= {p:.3f}" if p < 0.01 else f"= {p:.2f}"
+    return f"= {p:.3f}" if p < 0.1 else f"= {p:.2f}"
 
 
 def signed(points: float) -> str:

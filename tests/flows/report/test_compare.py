@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from faith_udfs.compare_stats import verdict_line
+from faith_udfs.compare_stats import format_p, verdict_line
 from flows.cli import main
 from flows.report.compare import Sides, compare
 from flows.store.db import connect, open_store
@@ -279,3 +279,18 @@ def test_the_sql_examples_of_the_docs_run(db: Path) -> None:
     assert paired == [(True, A_ONLY, B_ONLY, -4.7, round(exact_mcnemar(A_ONLY, B_ONLY), 4))]
     assert unpaired[0][:2] == (150, 150)
     assert unpaired[0][3] is True
+
+
+@pytest.mark.parametrize(
+    ("p", "shown"),
+    [
+        (0.0004, "< 0.001"),
+        (0.009, "= 0.009"),
+        (0.0456, "= 0.046"),
+        (0.051, "= 0.051"),
+        (0.43, "= 0.43"),
+    ],
+)
+def test_a_p_value_near_005_is_shown_to_three_decimals(p: float, shown: str) -> None:
+    """0.0455 was shown '= 0.05': borderline beside an interval that excludes 0 (QA)."""
+    assert format_p(p) == shown

@@ -11,6 +11,20 @@ class InputUnreadable(FaithError):
     """A source file cannot be read, or lacks a required column: the run writes nothing."""
 
     exit_code = 3
+    # Said when DuckDB's reader ran out of memory (exit 7): why it may have, and what to do.
+    memory_advice = (
+        "thousands of columns, or huge rows); write it as Parquet, or leave out columns you do "
+        "not need"
+    )
+
+
+class ConversationsUnreadable(InputUnreadable):
+    """A conversation log cannot be read (flows/read/turns.py)."""
+
+    memory_advice = (
+        "a message of tens of MB, read with 2 GB); leave such messages out of the log or cut "
+        "them (a message past --max-context-bytes is quarantined anyway)"
+    )
 
 
 class DatabaseLocked(FaithError):

@@ -103,8 +103,7 @@ def failure(exc: BaseException, db: str | None) -> tuple[int, str]:
     # a reader's: the file is fine, its memory is short (a commit's is DatabaseWriteFailed)
     if isinstance(exc, InputUnreadable) and out_of_memory(exc.__cause__):
         return DatabaseWriteFailed.exit_code, (
-            f"{exc}: reading it took more memory than the reader has (thousands of columns, "
-            "or huge rows); write it as Parquet, or leave out columns you do not need; "
+            f"{exc}: reading it took more memory than the reader has ({exc.memory_advice}; "
             "committed batches are safe"
         )
     if isinstance(exc, FaithError):

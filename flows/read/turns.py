@@ -9,6 +9,7 @@ folder, and the cases stream out in batches.
 
 from __future__ import annotations
 
+import logging
 import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -16,7 +17,7 @@ from contextlib import contextmanager
 import duckdb
 import polars as pl
 
-from flows.errors import InputUnreadable
+from flows.errors import ConversationsUnreadable, InputUnreadable
 from flows.read.formats import duckdb_paths, error_line, json_values_as_text, quoted, reader_sql
 from flows.read.read_options import FORMATS
 from flows.read.shapes import RawBatch, Source
@@ -26,7 +27,12 @@ from flows.store.db import sql
 # The input of an assistant turn no user turn comes before (an opening greeting): the
 # contract wants a question, and this says there was none.
 NO_USER_TURN = "(no user turn before this one)"
+log = logging.getLogger("faithpipe")
 _MEMORY = "512MB"
+# DuckDB's JSON functions ask several times a message's size at once: a chat log holding one
+# tool result of 6 MB (within --max-context-bytes) ran out of 512 MB and failed every night
+# (exit 7). Such a load is tried again, once, with this much; 20 MB messages fit (~0.8 GB peak).
+_LARGE_MEMORY = "2GB"
 _LIST_TYPES = ("VARCHAR[]", "JSON[]")
 
 
@@ -71,18 +77,40 @@ def _turns(source: Source) -> Iterator[duckdb.DuckDBPyConnection]:
     """A connection holding `checked_turns`: every turn of the source, contract names, the
     first check each fails."""
     with tempfile.TemporaryDirectory(prefix="faithpipe-turns-") as spill:
-        con = duckdb.connect(config={"memory_limit": _MEMORY, "temp_directory": spill})
+        con = _loaded(source, spill, _MEMORY)
         try:
-            con.execute("SET enable_progress_bar = false")
-            try:
-                _load(con, source)
-            except duckdb.Error as exc:
-                raise InputUnreadable(
-                    f"{source.spec}: cannot read it as conversations ({error_line(exc)})"
-                ) from exc
             yield con
         finally:
             con.close()
+
+
+def _loaded(source: Source, spill: str, memory: str) -> duckdb.DuckDBPyConnection:
+    """A connection with the source loaded (_load) under `memory`; past it, once more under
+    _LARGE_MEMORY (a conversation holding a message of megabytes)."""
+    con = duckdb.connect(config={"memory_limit": memory, "temp_directory": spill})
+    try:
+        con.execute("SET enable_progress_bar = false")
+        _load(con, source)
+    except duckdb.OutOfMemoryException as exc:
+        con.close()
+        if memory == _LARGE_MEMORY:
+            raise _unreadable(source, exc) from exc
+        log.info(
+            "%s: a message too large for %s; read again with %s", source.spec, memory, _LARGE_MEMORY
+        )
+        return _loaded(source, spill, _LARGE_MEMORY)
+    except duckdb.Error as exc:
+        con.close()
+        raise _unreadable(source, exc) from exc
+    except BaseException:
+        con.close()
+        raise
+    return con
+
+
+def _unreadable(source: Source, exc: duckdb.Error) -> ConversationsUnreadable:
+    said = f"{source.spec}: cannot read it as conversations ({error_line(exc)})"
+    return ConversationsUnreadable(said)
 
 
 def _load(con: duckdb.DuckDBPyConnection, source: Source) -> None:

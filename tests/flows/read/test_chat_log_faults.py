@@ -270,3 +270,24 @@ def test_openai_developer_and_function_messages_are_system_and_tool_ones(tmp_pat
     assert query(db, "SELECT case_id, segments ->> 'context_origins', score FROM case_scores") == [
         ("d1:4", '["tool","turn:1:system","turn:2:user"]', 1.0)
     ]
+
+
+def test_a_tool_result_of_megabytes_within_the_context_limit_is_scored(tmp_path: Path) -> None:
+    """DuckDB's JSON functions asked several times a 6 MB message at once: the log's load ran
+    out of the reader's 512 MB and the night failed with exit 7, every night, though 6 MB is
+    within --max-context-bytes. The load is tried again with 2 GB (flows/read/turns.py)."""
+    report = "Order A17 shipped on 3 March. " + "Warehouse log line. " * 300_000  # ~6 MB
+    tool = {"role": "tool", "content": report}
+    answer = {"role": "assistant", "content": SHIPPED}
+    logs = [
+        {"id": "big", "logged_at": AT, "messages": [MESSAGES[0], tool, answer]},
+        GOOD,
+    ]
+    source = tmp_path / "chat.jsonl"
+    source.write_text("".join(json.dumps(log) + "\n" for log in logs))
+    result = _run(source, tmp_path / "f.duckdb")
+    assert (result["rows_in"], result["rows_scored"], result["rows_quarantined"]) == (2, 2, 0)
+    assert query(tmp_path / "f.duckdb", "SELECT case_id, success FROM case_scores ORDER BY 1") == [
+        ("big:3", True),
+        ("x1:2", True),
+    ]

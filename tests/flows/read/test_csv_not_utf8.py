@@ -126,7 +126,7 @@ ANSWERS = st.binary(min_size=1, max_size=12).filter(
 
 
 @settings(
-    max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+    max_examples=20, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
 )
 @given(answers=st.lists(ANSWERS, min_size=1, max_size=6))
 def test_each_row_reads_as_written_or_is_marked_with_its_bytes_escaped(

@@ -147,14 +147,17 @@ def _to_polars(frame: Any) -> tuple[str, pl.DataFrame]:
 
 def _from_pandas(frame: Any) -> pl.DataFrame:
     """The pandas frame as polars; a column that mixes types (a list in one row, a string in
-    the next) is a TypeError naming it, not Arrow's error without a name."""
+    the next) is a TypeError naming it, not Arrow's error without a name. Which error
+    polars raises depends on the first row: a list first is Arrow's or polars', a string
+    first a bare TypeError ("'list' object is not an instance of 'str'")."""
+    unreadable = (pa.ArrowException, pl.exceptions.PolarsError, TypeError)
     try:
         return pl.from_pandas(frame)
-    except (pa.ArrowException, pl.exceptions.PolarsError) as exc:
+    except unreadable as exc:
         for name in frame.columns:
             try:
                 pl.from_pandas(frame[[name]])
-            except (pa.ArrowException, pl.exceptions.PolarsError) as column_exc:
+            except unreadable as column_exc:
                 raise TypeError(
                     f"column {name!r} mixes types ({str(column_exc).splitlines()[0]}): "
                     "give every row the same type (retrieval_context: a list of strings)"

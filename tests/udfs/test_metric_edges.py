@@ -448,9 +448,10 @@ def test_a_wrong_type_is_one_type_error_naming_the_column(wrong: str) -> None:
         call()
 
 
-def test_a_pandas_column_mixing_lists_and_strings_is_named() -> None:
+@pytest.mark.parametrize("rows", [[["x."], "x."], ["x.", ["x."]]], ids=["list first", "str first"])
+def test_a_pandas_column_mixing_lists_and_strings_is_named(rows: list[object]) -> None:
     pandas = pytest.importorskip("pandas")
-    frame = pandas.DataFrame({"actual_output": ["a.", "b."], "retrieval_context": [["x."], "x."]})
+    frame = pandas.DataFrame({"actual_output": ["a.", "b."], "retrieval_context": rows})
     with pytest.raises(TypeError, match="column 'retrieval_context' mixes types"):
         score_frame(frame)
 

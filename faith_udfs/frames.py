@@ -89,6 +89,8 @@ def score_frame(
     for name in ("actual_output", "retrieval_context"):
         if name not in contract.columns:
             raise ValueError(f"the frame has no {name} column; map one with columns=")
+    if kind == "pandas" and contract.height == 0:  # an empty object column reads as String
+        contract = contract.with_columns(pl.col("retrieval_context").cast(pl.Null))
     check_case_columns(contract.schema)  # before the casts below turn a wrong type into text
     ids = _case_ids(contract, case_id)
     cases = pl.DataFrame(

@@ -469,3 +469,13 @@ def test_categories_are_text() -> None:
     ).with_columns(pl.col("retrieval_context").cast(pl.List(pl.Categorical)))
     scored = score_cases(frame, GroundedJudge(), MetricConfig()).case_scores
     assert scored.select("status", "score").rows() == [("scored", 1.0)]
+
+
+def test_an_empty_pandas_frame_is_scored_as_no_rows() -> None:
+    """A pandas frame filtered down to no rows: its object columns hold nothing to type, and
+    polars reads them as String, which is no wrong type to refuse."""
+    pandas = pytest.importorskip("pandas")
+    frame = pandas.DataFrame({"actual_output": ["a."], "retrieval_context": [["a."]]}).iloc[:0]
+    scored = score_frame(frame)
+    assert len(scored) == 0
+    assert {"score", "success", "status"} <= set(scored.columns)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import numbers
 from dataclasses import asdict, dataclass, field
 
 from faith_udfs.errors import ConfigError
@@ -75,12 +76,20 @@ class MetricConfig:
                 raise ConfigError(f"{name} must be True or False, got {value!r}")
             object.__setattr__(self, name, bool(value))  # a plain bool: it is hashed as JSON
         limit = self.truths_extraction_limit
-        if limit is not None and (
-            isinstance(limit, bool) or not isinstance(limit, int) or limit < 1
+        if limit is None:
+            return
+        # numpy's integers too (a setting read from a frame): Integral, as a bool is not here
+        kind = type(limit)
+        if (
+            isinstance(limit, bool)
+            or (kind.__module__, kind.__name__) in _NUMPY_BOOLS
+            or not isinstance(limit, numbers.Integral)
+            or limit < 1
         ):
             raise ConfigError(
                 f"truths_extraction_limit must be a positive integer or None, got {limit!r}"
             )
+        object.__setattr__(self, "truths_extraction_limit", int(limit))  # hashed as JSON
 
     @property
     def effective_threshold(self) -> float:

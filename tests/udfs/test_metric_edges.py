@@ -321,6 +321,21 @@ def test_bad_settings_are_refused_with_the_fix(settings: dict, message: str) -> 
         MetricConfig(**settings)
 
 
+def test_a_numpy_integer_is_a_truths_extraction_limit() -> None:
+    """A limit read from a frame is numpy's integer: taken as the int it is, and the config id
+    (JSON) is the same as for a Python int."""
+    numpy = pytest.importorskip("numpy")
+    config = MetricConfig(truths_extraction_limit=numpy.int64(2))
+    assert config.truths_extraction_limit == 2
+    assert type(config.truths_extraction_limit) is int
+    identity = LexicalJudge().identity
+    assert config.config_id(identity) == MetricConfig(truths_extraction_limit=2).config_id(identity)
+    with pytest.raises(ConfigError, match="positive integer"):
+        MetricConfig(truths_extraction_limit=numpy.int64(0))
+    with pytest.raises(ConfigError, match="positive integer"):
+        MetricConfig(truths_extraction_limit=numpy.bool_(True))
+
+
 def test_a_wrong_judge_object_is_refused_when_built(monkeypatch: pytest.MonkeyPatch) -> None:
     with pytest.raises(TypeError, match="must be a faith_udfs judge"):
         FaithfulnessMetric(model=object())

@@ -72,6 +72,12 @@ def score_frame(
     """
     kind, polars_frame = _to_polars(frame)
     mapping = parse_columns(columns)
+    unknown = sorted(set(mapping) - set(CONTRACT_NAMES))
+    if unknown:  # a typo (`imput`) would leave its column unread, silently
+        raise ValueError(
+            f"columns maps {', '.join(unknown)}: not a case column "
+            f"(choose from {', '.join(CONTRACT_NAMES)})"
+        )
     missing = [source for source in mapping.values() if source not in polars_frame.columns]
     if missing:
         raise ValueError(f"columns maps from {missing}, which the frame lacks")

@@ -494,3 +494,19 @@ def test_an_empty_pandas_frame_is_scored_as_no_rows() -> None:
     scored = score_frame(frame)
     assert len(scored) == 0
     assert {"score", "success", "status"} <= set(scored.columns)
+
+
+@pytest.mark.parametrize("columns", ["imput=question", {"actual_ouput": "answer"}])
+def test_score_frame_refuses_a_mapping_to_no_case_column(columns: object) -> None:
+    """As the CLI's --columns does: a misspelt name would leave its column unread (or, with
+    the frame's own actual_output column there, score another column) without a word."""
+    frame = pl.DataFrame(
+        {
+            "question": ["q"],
+            "answer": ["a."],
+            "actual_output": ["b."],
+            "retrieval_context": [["a."]],
+        }
+    )
+    with pytest.raises(ValueError, match="not a case column"):
+        score_frame(frame, columns=columns)

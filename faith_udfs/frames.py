@@ -161,6 +161,8 @@ def _from_pandas(frame: Any) -> pl.DataFrame:
     unreadable = (pa.ArrowException, pl.exceptions.PolarsError, TypeError)
     try:
         return pl.from_pandas(frame)
+    except UnicodeEncodeError:  # a lone surrogate (a JSON log's "\ud83d"), naming nothing
+        raise ValueError(_not_utf8(frame)) from None
     except unreadable as exc:
         for name in frame.columns:
             try:
@@ -171,6 +173,31 @@ def _from_pandas(frame: Any) -> pl.DataFrame:
                     "give every row the same type (retrieval_context: a list of strings)"
                 ) from exc
         raise
+
+
+def _not_utf8(frame: Any) -> str:
+    """Which column and row of a pandas frame hold text that is no UTF-8, for one line."""
+    for name in frame.columns:
+        for row, value in enumerate(frame[name]):
+            texts = [value] if isinstance(value, str) else value if _is_sequence(value) else []
+            if any(isinstance(t, str) and not _utf8(t) for t in texts):
+                return (
+                    f"column {name!r}, row {row}: holds a lone surrogate (half of an emoji cut "
+                    "in two?), not UTF-8 text: mend or drop it"
+                )
+    return "the frame holds text that is not UTF-8"
+
+
+def _is_sequence(value: object) -> bool:
+    return hasattr(value, "__iter__") and not isinstance(value, str | bytes | Mapping)
+
+
+def _utf8(text: str) -> bool:
+    try:
+        text.encode()
+    except UnicodeEncodeError:
+        return False
+    return True
 
 
 def _from_polars(kind: str, frame: pl.DataFrame) -> Any:

@@ -510,3 +510,19 @@ def test_score_frame_refuses_a_mapping_to_no_case_column(columns: object) -> Non
     )
     with pytest.raises(ValueError, match="not a case column"):
         score_frame(frame, columns=columns)
+
+
+@pytest.mark.parametrize(
+    ("answer", "passages", "column"),
+    [("ok \ud83d", ["x."], "actual_output"), ("ok.", ["x.", "y \udc00"], "retrieval_context")],
+)
+def test_a_pandas_frame_with_a_lone_surrogate_is_named(
+    answer: str, passages: list[str], column: str
+) -> None:
+    """As evaluate() names the case and field (docs/deepeval.md), not a bare UnicodeEncodeError
+    from inside polars: JSON logs read into pandas carry half emojis."""
+    pandas = pytest.importorskip("pandas")
+    answers = pandas.Series(["fine.", answer], dtype=object)  # pandas' arrow strings refuse it
+    frame = pandas.DataFrame({"actual_output": answers, "retrieval_context": [["x."], passages]})
+    with pytest.raises(ValueError, match=f"column '{column}', row 1: holds a lone surrogate"):
+        score_frame(frame)

@@ -253,7 +253,7 @@ class FaithfulnessMetric:
         if result is not None:
             self._memo.move_to_end(key)
             self.apply(result)
-            return self.score
+            return result.score  # this case's, whatever another thread applied since
         if self._memoised:
             # the offline judges' rules in plain Python: the batch path's result, ~50x cheaper
             result = one_case_result(
@@ -274,7 +274,7 @@ class FaithfulnessMetric:
             if len(self._memo) > MEMO_SIZE:
                 self._memo.popitem(last=False)
         self.apply(result)
-        return self.score
+        return result.score
 
     async def a_measure(self, test_case: LLMTestCase, *args: Any, **kwargs: Any) -> float | None:
         """`measure` without blocking the event loop (the judge answers in a worker thread)."""

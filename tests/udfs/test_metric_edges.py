@@ -526,3 +526,25 @@ def test_a_pandas_frame_with_a_lone_surrogate_is_named(
     frame = pandas.DataFrame({"actual_output": answers, "retrieval_context": [["x."], passages]})
     with pytest.raises(ValueError, match=f"column '{column}', row 1: holds a lone surrogate"):
         score_frame(frame)
+
+
+def test_measure_returns_its_own_cases_score_when_another_lands_in_between() -> None:
+    """a_measure runs measure in a worker thread, so `gather` over one metric interleaves
+    measures: each must still return the score of the case it was given (DeepEval's a_measure,
+    one event loop, does), not the one another measure left on the metric."""
+
+    class Interleaved(FaithfulnessMetric):
+        other: LLMTestCase | None = None
+
+        def apply(self, result: object) -> None:
+            super().apply(result)  # type: ignore[arg-type]
+            other, self.other = self.other, None
+            if other is not None:  # another thread's measure, finishing just now
+                self.measure(other)
+
+    for judge in (GroundedJudge(), LexicalJudge()):
+        metric = Interleaved(model=judge)
+        metric.other = case("Order A17 was cancelled. We are sorry.")
+        assert metric.measure(case("Order A17 shipped on 3 March.")) == 1.0
+        metric.other = case("Order A17 was cancelled. We are sorry.")  # remembered: the memo
+        assert metric.measure(case("Order A17 shipped on 3 March.")) == 1.0

@@ -198,6 +198,6 @@ def missing_params(case: LLMTestCase) -> bool:
 def _name_of(case: LLMTestCase, index: int) -> str:
     """The test case's name: its case_id or name when set, else DeepEval's `test_case_<i>`."""
     case_id = getattr(case, "case_id", "case")
-    if case_id and case_id != "case":
+    if case_id is not None and case_id not in ("", "case"):  # 0 is an id
         return str(case_id)
     return str(getattr(case, "name", None) or f"test_case_{index}")

@@ -87,6 +87,14 @@ def cases() -> list[LLMTestCase]:
     return [LLMTestCase(input="q", actual_output=a, retrieval_context=CONTEXT) for a in ANSWERS]
 
 
+def test_an_integer_case_id_of_0_names_its_case() -> None:
+    """0 is an id: it was read as unset, and the case named test_case_0 (QA)."""
+    named = [LLMTestCase(input="q", actual_output=ANSWERS[0], retrieval_context=CONTEXT)]
+    named[0].case_id = 0  # type: ignore[assignment]
+    result = evaluate(named, [FaithfulnessMetric()], display_config=QUIET, error_config=KEEP)
+    assert [t.name for t in result.test_results] == ["0"]
+
+
 def test_evaluate_gives_deepeval_names_and_measure_agrees_case_by_case() -> None:
     metric = FaithfulnessMetric(model=LexicalJudge(), threshold=0.7)
     result = evaluate(cases(), [metric], display_config=QUIET, error_config=KEEP)

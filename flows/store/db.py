@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import errno
 import hashlib
 import logging
 import re
@@ -15,7 +16,13 @@ from typing import Any
 import duckdb
 import polars as pl
 
-from flows.errors import DatabaseCorrupt, DatabaseError, DatabaseLocked, DatabaseUnwritable
+from flows.errors import (
+    DatabaseCorrupt,
+    DatabaseError,
+    DatabaseLocked,
+    DatabaseUnwritable,
+    DatabaseWriteFailed,
+)
 from flows.store.database_owner import refuse_foreign_database, refuse_unreadable_database
 from flows.store.snapshot import snapshot_path
 from flows.store.sql_files import migrations, sql, statements
@@ -46,7 +53,7 @@ def connect(
     if read_only and not path.exists():
         raise DatabaseError(f"{path}: no such database; run `faith score` first")
     if not read_only:
-        path.parent.mkdir(parents=True, exist_ok=True)
+        _make_folder(path)
     con = _open_when_free(
         path,
         read_only=read_only,
@@ -56,6 +63,23 @@ def connect(
     # The lexical metric is callable from SQL on every faithpipe connection.
     register_metric_functions(con)
     return con
+
+
+def _make_folder(path: Path) -> None:
+    """The database's folder, made if missing; one that cannot be made is the documented fault
+    (a read-only mount or no permission: exit 12; a full disk: exit 7), never a bare OSError."""
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        reason = f"{exc.strerror or type(exc).__name__}: {exc.filename or path.parent}"
+        if exc.errno == errno.ENOSPC:
+            raise DatabaseWriteFailed(
+                f"{path}: its folder cannot be created ({reason}); free disk space, then run again"
+            ) from exc
+        raise DatabaseUnwritable(
+            f"{path}: the database cannot be written, its folder cannot be created ({reason}); "
+            "fix the folder's permissions or mount, or give --db a writable path"
+        ) from exc
 
 
 def _open_when_free(

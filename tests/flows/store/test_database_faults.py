@@ -6,6 +6,8 @@ of its own: the read-only mount, in a mount namespace of the child's own."""
 
 from __future__ import annotations
 
+import errno
+import os
 import shutil
 import subprocess
 import sys
@@ -137,10 +139,46 @@ def test_a_database_on_a_read_only_mount_is_exit_12(
     probe = subprocess.run([*mount, "x", "true"], capture_output=True, check=False)
     if probe.returncode:
         pytest.skip(f"no read-only mount possible here ({probe.stderr.decode().strip()})")
-    for db in (folder / "f.duckdb", folder / "new.duckdb"):  # an existing file, a new one
+    # an existing file, a new one, a new one in a folder to be made (was exit 1, an OSError)
+    for db in (folder / "f.duckdb", folder / "new.duckdb", folder / "sub" / "new.duckdb"):
         done = score(source, db, wrap=[*mount, "x"])
         assert done.returncode == 12, done.stderr
         assert "read-only file system" in one_error(done.stderr).lower()
+
+
+def test_a_db_folder_that_cannot_be_made_is_one_line_12(
+    scored: tuple[Path, Path], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """--db under a path that is a file: its folder cannot be made (was exit 1, FileExistsError
+    with a hint to rerun with -v)."""
+    source, _ = scored
+    (tmp_path / "a-file").write_text("")
+    code, stderr = score_here(source, tmp_path / "a-file" / "sub" / "f.duckdb", capsys)
+    assert code == 12, stderr
+    assert "its folder cannot be created" in one_error(stderr)
+
+
+@pytest.mark.parametrize(
+    ("number", "code"), [(errno.EACCES, 12), (errno.EROFS, 12), (errno.ENOSPC, 7)]
+)
+def test_the_db_folder_s_os_error_has_its_exit_code(
+    scored: tuple[Path, Path],
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    number: int,
+    code: int,
+) -> None:
+    """What a non-root user meets (no permission on the parent) and a full disk."""
+    source, _ = scored
+
+    def refuse(self: Path, *args: object, **kwargs: object) -> None:
+        raise OSError(number, os.strerror(number), str(self))
+
+    monkeypatch.setattr(Path, "mkdir", refuse)
+    got, stderr = score_here(source, tmp_path / "missing" / "f.duckdb", capsys)
+    assert got == code, stderr
+    assert os.strerror(number) in one_error(stderr)
 
 
 @pytest.mark.parametrize(

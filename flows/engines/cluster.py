@@ -11,7 +11,7 @@ import importlib.util
 import logging
 import os
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from typing import Any
 
 from faith_udfs.errors import ConfigError
@@ -69,7 +69,7 @@ def dask_client(settings: ScoreSettings, *, prefect_api_url: str | None = None) 
                     f"{_CONNECT_TIMEOUT} s ({exc})"
                 ) from None
         else:
-            cluster = distributed.LocalCluster(
+            cluster = _local_cluster(
                 n_workers=settings.workers or DEFAULT_WORKERS,
                 threads_per_worker=1,
                 processes=True,
@@ -94,6 +94,33 @@ def dask_client(settings: ScoreSettings, *, prefect_api_url: str | None = None) 
     finally:
         if cluster is not None:
             cluster.close()
+
+
+def _local_cluster(**options: Any) -> Any:
+    """distributed.LocalCluster(**options); one whose start a stop (or a failure) cuts short is
+    closed here, quietly. Left half-made, distributed's own exit hook closed it again as the
+    process ended and printed its traceback (`Exception ignored in atexit callback ...
+    AssertionError: Status.init`) under the stop's one line."""
+    from distributed.deploy.spec import SpecCluster
+
+    before = set(SpecCluster._instances)
+    try:
+        return distributed_local_cluster(**options)
+    except BaseException:
+        # its nannies' start, cut short, is a task whose failure asyncio logs when it is
+        # collected ("Task exception was never retrieved"): Dask's lines, shown with -v
+        logging.getLogger("asyncio").setLevel(dask_log_level())
+        for half_made in set(SpecCluster._instances) - before:
+            SpecCluster._instances.discard(half_made)
+            with suppress(Exception):
+                half_made.close(timeout=5)
+        raise
+
+
+def distributed_local_cluster(**options: Any) -> Any:
+    import distributed
+
+    return distributed.LocalCluster(**options)
 
 
 def wait_for_a_worker(client: Any, seconds: float) -> None:

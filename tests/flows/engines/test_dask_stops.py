@@ -143,3 +143,53 @@ def test_a_closing_worker_stops_the_judge_of_its_running_task(
     assert stop_running_judges() == 0  # the task's judge is no longer known
     claims = outcome["claims"]
     assert claims["error"].null_count() == 0  # both unjudged, each with its error
+
+
+# `faith score --engine dask` whose local cluster starts slowly: each nanny says so, then
+# waits 3 s before starting its worker, so the test's signal lands inside LocalCluster().
+SLOW_CLUSTER_START = """
+import asyncio, sys
+from distributed import nanny
+start = nanny.Nanny.start_unsafe
+async def slow_start(self):
+    print("nanny starting", flush=True)
+    await asyncio.sleep(3)
+    return await start(self)
+nanny.Nanny.start_unsafe = slow_start
+from flows.cli import main
+sys.exit(main(sys.argv[1:]))
+"""
+
+
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM])
+def test_a_stop_while_the_local_cluster_starts_is_one_line(
+    tmp_path: Path, sig: signal.Signals
+) -> None:
+    """Stopped inside LocalCluster(), the run printed its one line and then distributed's exit
+    hook's traceback (`Exception ignored in atexit callback ... AssertionError: Status.init`)
+    or asyncio's `Task exception was never retrieved ... Nanny failed to start`."""
+    source = tmp_path / "cases.parquet"
+    generate_cases(20, seed=11).write_parquet(source)
+    command = [
+        sys.executable, "-c", SLOW_CLUSTER_START, "score", str(source),
+        "--db", str(tmp_path / "f.duckdb"), "--engine", "dask", "--workers", "2",
+        "--prefect", "no",
+    ]  # fmt: skip
+    child = subprocess.Popen(
+        command, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+    )
+    try:
+        assert child.stdout is not None
+        for line in child.stdout:  # ends if the child exits first
+            if line.startswith("nanny starting"):
+                child.send_signal(sig)
+                break
+        _, stderr = child.communicate(timeout=HARD_TIMEOUT)
+    finally:
+        if child.poll() is None:
+            child.kill()
+            child.communicate()
+    assert child.returncode == 128 + sig, stderr
+    lines = stderr.splitlines()
+    assert len(lines) == 1, stderr
+    assert lines[0].startswith(f"interrupted ({sig.name})"), stderr

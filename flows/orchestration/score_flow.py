@@ -49,6 +49,7 @@ class RunLoggerProgress(LogProgress):
             self._extra.advance(rows, run)
 
     def stop(self) -> None:
+        super().stop()  # its heartbeat
         if self._extra:
             self._extra.stop()
 

@@ -4,6 +4,7 @@ bar on a terminal)."""
 from __future__ import annotations
 
 import logging
+import threading
 import time
 from typing import Any, Protocol
 
@@ -20,22 +21,42 @@ class Progress(Protocol):
     def stop(self) -> None: ...
 
 
-class LogProgress:
-    """Progress as one log line a batch: rows done, rows/s, counts so far."""
+# A batch judged by an LLM takes minutes to hours (150,000 cases): with one line a batch, a
+# night was silent that long. A line this often says the run is still at work.
+HEARTBEAT_SECONDS = 20.0
 
-    def __init__(self, logger: logging.Logger | logging.LoggerAdapter = log) -> None:
+
+class LogProgress:
+    """Progress as one log line a batch: rows done, rows/s, counts so far; and, while a batch
+    takes longer than `heartbeat` seconds, a line that often saying the run is at work."""
+
+    def __init__(
+        self,
+        logger: logging.Logger | logging.LoggerAdapter = log,
+        heartbeat: float = HEARTBEAT_SECONDS,
+    ) -> None:
         self._say = logger.info
         self._total = 0
         self._done = 0
-        self._started = time.perf_counter()
+        self._batches = 0
+        self._started = self._said = self._batch_began = time.perf_counter()
+        self._heartbeat = heartbeat
+        self._stopped = threading.Event()
+        self._ticker: threading.Thread | None = None
 
     def start(self, total: int, description: str) -> None:
-        self._total, self._done, self._started = total, 0, time.perf_counter()
+        self._total, self._done, self._batches = total, 0, 0
+        self._started = self._said = self._batch_began = time.perf_counter()
         self._say(f"{description}: {total:,} rows to read")
+        self._stopped.clear()
+        self._ticker = threading.Thread(target=self._tick, name="faith-progress", daemon=True)
+        self._ticker.start()
 
     def advance(self, rows: int, run: dict[str, Any]) -> None:
         self._done += rows
-        rate = self._done / max(time.perf_counter() - self._started, 1e-9)
+        self._batches = run["batches"]
+        self._said = self._batch_began = time.perf_counter()
+        rate = self._done / max(self._said - self._started, 1e-9)
         self._say(
             f"batch {run['batches']}: {self._done:,}/{self._total:,} rows ({rate:,.0f} rows/s); "
             f"scored {run['rows_scored']:,}, invalid {run['rows_invalid']:,}, "
@@ -43,4 +64,17 @@ class LogProgress:
         )
 
     def stop(self) -> None:
-        return None
+        self._stopped.set()
+        if self._ticker is not None and self._ticker is not threading.current_thread():
+            self._ticker.join()
+        self._ticker = None
+
+    def _tick(self) -> None:
+        while not self._stopped.wait(self._heartbeat / 4):
+            now = time.perf_counter()
+            if now - self._said >= self._heartbeat:
+                self._said = now
+                self._say(
+                    f"batch {self._batches + 1}: still at work, {now - self._batch_began:.0f} s "
+                    f"into it ({self._done:,}/{self._total:,} rows done)"
+                )

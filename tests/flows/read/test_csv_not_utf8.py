@@ -13,6 +13,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from flows.read.formats import duckdb_frames
 from flows.read.not_utf8 import csv_frames
 from schemas import NOT_UTF8
 from tests.support.cli_run import faith_here
@@ -177,3 +178,27 @@ def test_a_conversation_log_holding_such_a_byte_is_exit_3_saying_so_without_its_
     assert "iconv -f WINDOWS-1252 -t UTF-8" in line
     assert "Prix" not in line
     assert "caf" not in line
+
+
+def test_met_after_batches_were_read_the_rest_is_read_once_more_from_the_mend(
+    tmp_path: Path,
+) -> None:
+    """Past its first rows DuckDB stops at the byte mid-stream, after handing out batches: the
+    mended copy is read from where those ended, so no row is read twice or lost."""
+    path = tmp_path / "late.csv"
+    rows = ["case_id,actual_output", *(f"c{i},The answer {i}." for i in range(120_000))]
+    path.write_bytes("\n".join(rows).encode() + b"\ncz,caf\xe9 bad\nlast,The end.\n")
+    heights: list[int] = []
+    frames = duckdb_frames([path], "csv", 10_000, None, names=["case_id", "actual_output"])
+    with pytest.raises(OSError, match="Invalid unicode"):
+        heights.extend(frame.height for frame in frames)
+    before = sum(heights)
+    assert before > 0  # DuckDB did hand out batches first: the case this test is about
+    read = pl.concat(
+        list(csv_frames([path], ["case_id", "actual_output"], 10_000, None, None)),
+        how="diagonal",
+    )
+    assert read.height == 120_002
+    assert read["case_id"].n_unique() == 120_002
+    bad = read.filter(pl.col(NOT_UTF8).list.len() > 0)
+    assert bad.select("case_id", "actual_output").rows() == [("cz", r"caf\xe9 bad")]

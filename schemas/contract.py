@@ -243,7 +243,7 @@ def _json_lists(text: pl.Series) -> pl.Series:
     for value in text:
         try:
             found = json.loads(value) if value is not None else None
-        except ValueError:
+        except (ValueError, RecursionError):  # RecursionError: nested past Python's limit
             found = None
         ok = isinstance(found, list) and all(isinstance(item, str | None) for item in found)
         decoded.append(found if ok else None)

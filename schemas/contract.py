@@ -246,8 +246,18 @@ def _json_lists(text: pl.Series) -> pl.Series:
         except (ValueError, RecursionError):  # RecursionError: nested past Python's limit
             found = None
         ok = isinstance(found, list) and all(isinstance(item, str | None) for item in found)
+        if ok and "\\u" in value:  # an escape may write half a UTF-16 pair, no UTF-8 text's
+            ok = all(item is None or _utf8(item) for item in found or [])
         decoded.append(found if ok else None)
     return pl.Series(text.name, decoded, dtype=pl.List(pl.String))
+
+
+def _utf8(text: str) -> bool:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
 
 
 def parse_timestamps(text: pl.Expr) -> pl.Expr:

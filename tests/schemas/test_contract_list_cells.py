@@ -33,3 +33,9 @@ def _quarantined(cell: str) -> list[tuple[str, str]]:
 )
 def test_a_cell_nested_too_deep_is_quarantined(cell: str) -> None:
     assert _quarantined(cell) == [("retrieval_context_not_a_list_of_strings", cell)]
+
+
+@pytest.mark.parametrize("cell", ['["\\ud83d"]', '["ok", "a \\udc00 b"]'])
+def test_a_json_cell_holding_half_a_utf16_pair_is_quarantined(cell: str) -> None:
+    """No UTF-8 text holds "\\ud83d" alone: the list was built, then failed (TypeError)."""
+    assert _quarantined(cell) == [("retrieval_context_not_a_list_of_strings", cell)]

@@ -56,7 +56,10 @@ def _as_json(cell: str, con: duckdb.DuckDBPyConnection) -> str:
         return cell  # JSON text already
     items = _python_list(cell)
     if items is not None:
-        return json.dumps(items, ensure_ascii=False)
+        text = json.dumps(items, ensure_ascii=False)
+        # half a UTF-16 pair ('\ud83d'), which no UTF-8 text holds: the contract says it is no
+        # list of strings, its text as written
+        return text if _utf8(text) else cell
     found = con.execute(_DUCKDB_LIST, {"cell": cell}).fetchone()
     return found[0] if found and found[0] is not None else cell
 
@@ -72,3 +75,11 @@ def _python_list(cell: str) -> list[str] | None:
     if isinstance(value, list) and all(isinstance(item, str) for item in value):
         return value
     return None
+
+
+def _utf8(text: str) -> bool:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True

@@ -69,3 +69,11 @@ def test_any_python_list_of_strings_reads_back_whole(lists: list[list[str]]) -> 
             assert json.loads(cell) == items
         else:
             assert cell == written  # no backslash: DuckDB's syntax read it, as before
+
+
+def test_a_python_cell_holding_half_a_utf16_pair_is_left_as_written() -> None:
+    """No UTF-8 text holds "\\ud83d" alone: the cell is kept as written, for the contract to
+    quarantine (building the column from it failed the run, exit 1)."""
+    cells = ["['\\ud83d']", "['ok\\n', 'a \\udc00 b']", "['\\ud83d\\ude00\\n']"]
+    read = python_lists_as_json(pl.DataFrame({"retrieval_context": cells}), "retrieval_context")
+    assert read["retrieval_context"].to_list() == cells

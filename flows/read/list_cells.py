@@ -10,14 +10,16 @@ from __future__ import annotations
 
 import ast
 import json
+import re
 
 import duckdb
 import polars as pl
 
 from schemas import NOT_UTF8_MARK
 
-# Longer cells are left to DuckDB's reading: a CSV line is at most 16 MB anyway.
-_LITERAL_CHARS = 16 * 1024 * 1024
+# ast.literal_eval holds ~200 times a cell of many tiny strings (a review: 860 MB for 4 MB of
+# ['\n', '\n', ...]); a longer cell holding escapes DuckDB never writes is quarantined.
+_LITERAL_CHARS = 2 * 1024 * 1024
 
 
 def python_lists_as_json(frame: pl.DataFrame, column: str) -> pl.DataFrame:
@@ -60,8 +62,20 @@ def _as_json(cell: str, con: duckdb.DuckDBPyConnection) -> str:
         # half a UTF-16 pair ('\ud83d'), which no UTF-8 text holds: the contract says it is no
         # list of strings, its text as written
         return text if _utf8(text) else cell
+    if not _duckdb_escapes_only(cell):
+        # an escape DuckDB never writes ("\\n" in `['a\\n', 1]`, a Python list that is no list
+        # of strings): its syntax would drop the backslash; the contract says what it is
+        return cell
     found = con.execute(_DUCKDB_LIST, {"cell": cell}).fetchone()
     return found[0] if found and found[0] is not None else cell
+
+
+# DuckDB's COPY escapes a backslash and a quote, nothing else ("\\\\", "\\'")
+_ESCAPE = re.compile(r"\\(.)", re.DOTALL)
+
+
+def _duckdb_escapes_only(cell: str) -> bool:
+    return all(found.group(1) in "\\'" for found in _ESCAPE.finditer(cell))
 
 
 def _python_list(cell: str) -> list[str] | None:

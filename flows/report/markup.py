@@ -43,7 +43,7 @@ def marked_claim(claim: str, lacks: Sequence[str]) -> str:
             found = re.finditer(_lacked_pattern(word), claim, flags=re.IGNORECASE)
             spans += [match.span() for match in found if match.end() > match.start()]
     pieces, at = [], 0
-    for start, end in sorted(spans):
+    for start, end in sorted(spans, key=lambda span: (span[0], -span[1])):  # longest first
         if start < at:
             continue  # inside a span marked already
         pieces += [html.escape(claim[at:start]), f"<mark>{html.escape(claim[start:end])}</mark>"]

@@ -36,6 +36,8 @@ from flows.report.markup import marked_claim
         # a word the claim does not write as the judge read it ("n't" as "not") is left unmarked
         ("It isn't free.", ["not"], "It isn&#x27;t free."),
         ("Shipped.", [""], "Shipped."),
+        # two lacked words from one place: the longer is marked whole
+        ("Sent to New York.", ["New", "New York"], "Sent to <mark>New York</mark>."),
     ],
 )
 def test_each_lacked_word_is_marked_where_the_claim_writes_it(

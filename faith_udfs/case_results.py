@@ -12,6 +12,7 @@ import pyarrow as pa
 
 from faith_udfs.deepeval_models import VerdictWord
 from faith_udfs.metric import FaithfulnessFrames
+from faith_udfs.words import is_utf8
 
 
 @dataclass(frozen=True)
@@ -131,20 +132,12 @@ def _not_utf8(
     for case_id, answer, context in zip(case_ids, answers, contexts, strict=True):
         for part, text in (("case_id", case_id), ("actual_output", answer),
                            *(("retrieval_context", p) for p in context or ())):  # fmt: skip
-            if isinstance(text, str) and not _utf8(text):
+            if isinstance(text, str) and not is_utf8(text):
                 return (
                     f"case {case_id!r}: its {part} holds a lone surrogate (half of an emoji "
                     "cut in two?), not UTF-8 text: mend or drop it"
                 )
     return "a test case holds text that is not UTF-8"
-
-
-def _utf8(text: str) -> bool:
-    try:
-        text.encode("utf-8")
-    except UnicodeEncodeError:
-        return False
-    return True
 
 
 def verbose_logs(result: CaseResult | Any, limit: int | None) -> str:

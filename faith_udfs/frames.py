@@ -18,6 +18,7 @@ from faith_udfs.config import MetricConfig
 from faith_udfs.deepeval_models import judge_of
 from faith_udfs.grounded import GroundedJudge
 from faith_udfs.metric import score_cases
+from faith_udfs.words import is_utf8
 
 CONTRACT_NAMES = ("case_id", "input", "actual_output", "retrieval_context", "logged_at")
 ACCEPTED = "a polars DataFrame, a pandas DataFrame or a pyarrow Table"
@@ -180,7 +181,7 @@ def _not_utf8(frame: Any) -> str:
     for name in frame.columns:
         for row, value in enumerate(frame[name]):
             texts = [value] if isinstance(value, str) else value if _is_sequence(value) else []
-            if any(isinstance(t, str) and not _utf8(t) for t in texts):
+            if any(isinstance(t, str) and not is_utf8(t) for t in texts):
                 return (
                     f"column {name!r}, row {row}: holds a lone surrogate (half of an emoji cut "
                     "in two?), not UTF-8 text: mend or drop it"
@@ -190,14 +191,6 @@ def _not_utf8(frame: Any) -> str:
 
 def _is_sequence(value: object) -> bool:
     return hasattr(value, "__iter__") and not isinstance(value, str | bytes | Mapping)
-
-
-def _utf8(text: str) -> bool:
-    try:
-        text.encode()
-    except UnicodeEncodeError:
-        return False
-    return True
 
 
 def _from_polars(kind: str, frame: pl.DataFrame) -> Any:

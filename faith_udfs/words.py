@@ -46,6 +46,16 @@ def is_blank(text: pl.Expr) -> pl.Expr:
     return text.str.contains(BLANK_TEXT)
 
 
+def is_utf8(text: str) -> bool:
+    """Whether the text can be UTF-8: not when it holds half a UTF-16 pair ("\\ud83d" alone,
+    a text cut in the middle of an emoji), which polars, Arrow and DuckDB cannot store."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
 def normalized_text(text: pl.Expr) -> pl.Expr:
     """NFC-composed text without format characters, so "café" typed either way is one word."""
     return text.str.normalize("NFC").str.replace_all(FORMAT_CHARACTERS, "")

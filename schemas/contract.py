@@ -19,6 +19,7 @@ from pandera.config import ValidationDepth, config_context, get_config_global
 from pandera.errors import SchemaErrors
 from polars.datatypes import DataTypeClass
 
+from faith_udfs.words import is_utf8
 from schemas.epochs import epoch_text, epoch_timestamps
 from schemas.inputs import Cases
 from schemas.sizes import SizeLimits, capped, size_failures
@@ -247,17 +248,9 @@ def _json_lists(text: pl.Series) -> pl.Series:
             found = None
         ok = isinstance(found, list) and all(isinstance(item, str | None) for item in found)
         if ok and "\\u" in value:  # an escape may write half a UTF-16 pair, no UTF-8 text's
-            ok = all(item is None or _utf8(item) for item in found or [])
+            ok = all(item is None or is_utf8(item) for item in found or [])
         decoded.append(found if ok else None)
     return pl.Series(text.name, decoded, dtype=pl.List(pl.String))
-
-
-def _utf8(text: str) -> bool:
-    try:
-        text.encode("utf-8")
-    except UnicodeEncodeError:
-        return False
-    return True
 
 
 def parse_timestamps(text: pl.Expr) -> pl.Expr:

@@ -15,6 +15,7 @@ import re
 import duckdb
 import polars as pl
 
+from faith_udfs.words import is_utf8
 from schemas import NOT_UTF8_MARK
 
 # ast.literal_eval holds ~200 times a cell of many tiny strings (a review: 860 MB for 4 MB of
@@ -61,7 +62,7 @@ def _as_json(cell: str, con: duckdb.DuckDBPyConnection) -> str:
         text = json.dumps(items, ensure_ascii=False)
         # half a UTF-16 pair ('\ud83d'), which no UTF-8 text holds: the contract says it is no
         # list of strings, its text as written
-        return text if _utf8(text) else cell
+        return text if is_utf8(text) else cell
     if not _duckdb_escapes_only(cell):
         # an escape DuckDB never writes ("\\n" in `['a\\n', 1]`, a Python list that is no list
         # of strings): its syntax would drop the backslash; the contract says what it is
@@ -89,11 +90,3 @@ def _python_list(cell: str) -> list[str] | None:
     if isinstance(value, list) and all(isinstance(item, str) for item in value):
         return value
     return None
-
-
-def _utf8(text: str) -> bool:
-    try:
-        text.encode("utf-8")
-    except UnicodeEncodeError:
-        return False
-    return True

@@ -65,7 +65,7 @@ def _open(path: Path) -> io.BufferedIOBase:
     return gzip.open(path, "rb") if is_compressed(path) else open(path, "rb")
 
 
-def is_utf8(path: Path) -> bool:
+def is_utf8_file(path: Path) -> bool:
     """Whether the whole file (gzip's text, for a .gz) is UTF-8 text; read a block at a time."""
     decoder = codecs.getincrementaldecoder("utf-8")()
     try:
@@ -104,7 +104,7 @@ def mended_run(run: list[Path]) -> Iterator[dict[Path, Path]]:
     with ExitStack() as stack:
         copies: dict[Path, Path] = {}
         for path in run:
-            if not is_utf8(path):
+            if not is_utf8_file(path):
                 copy = stack.enter_context(mended(path))
                 if copy is not None:
                     copies[path] = copy

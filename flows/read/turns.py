@@ -91,19 +91,14 @@ def _loaded(source: Source, spill: str, memory: str) -> duckdb.DuckDBPyConnectio
     try:
         con.execute("SET enable_progress_bar = false")
         _load(con, source)
-    except duckdb.OutOfMemoryException as exc:
+    except BaseException as exc:  # closed, whatever ends the load; raised again below
         con.close()
-        if memory == _LARGE_MEMORY:
+        if isinstance(exc, duckdb.OutOfMemoryException) and memory != _LARGE_MEMORY:
+            log.info("%s: a message too large for %s; read again with %s", source.spec, memory,
+                     _LARGE_MEMORY)  # fmt: skip
+            return _loaded(source, spill, _LARGE_MEMORY)
+        if isinstance(exc, duckdb.Error):
             raise _unreadable(source, exc) from exc
-        log.info(
-            "%s: a message too large for %s; read again with %s", source.spec, memory, _LARGE_MEMORY
-        )
-        return _loaded(source, spill, _LARGE_MEMORY)
-    except duckdb.Error as exc:
-        con.close()
-        raise _unreadable(source, exc) from exc
-    except BaseException:
-        con.close()
         raise
     return con
 

@@ -66,7 +66,8 @@ class LogProgress:
     def stop(self) -> None:
         self._stopped.set()
         if self._ticker is not None and self._ticker is not threading.current_thread():
-            self._ticker.join()
+            # it wakes at once; a line it is writing (a blocked log handler) is not waited for
+            self._ticker.join(timeout=self._heartbeat)
         self._ticker = None
 
     def _tick(self) -> None:

@@ -291,3 +291,26 @@ def test_a_tool_result_of_megabytes_within_the_context_limit_is_scored(tmp_path:
         ("big:3", True),
         ("x1:2", True),
     ]
+
+
+def test_past_the_larger_memory_too_it_is_exit_7_with_advice_for_conversations(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Both loads short of memory (here both limits 64 MB, so a 6 MB message suffices): one
+    line, exit 7, the advice a conversation log needs ('write it as Parquet' fails the same)."""
+    import flows.read.turns as turns
+    from tests.support.cli_run import faith_here
+
+    monkeypatch.setattr(turns, "_MEMORY", "64MB")
+    monkeypatch.setattr(turns, "_LARGE_MEMORY", "64MB")
+    tool = {"role": "tool", "content": "Warehouse log line. " * 300_000}
+    log = {"id": "big", "logged_at": AT, "messages": [MESSAGES[0], tool, MESSAGES[1]]}
+    source = tmp_path / "chat.jsonl"
+    source.write_text(json.dumps(log) + "\n")
+    done = faith_here(capsys, "score", str(source), "--db", str(tmp_path / "f.duckdb"),
+                      "--prefect", "no")  # fmt: skip
+    assert done.returncode == 7, done.stderr
+    (line,) = done.stderr.strip().splitlines()
+    assert "cannot read it as conversations (Out of Memory Error" in line
+    assert "(a message of tens of MB, read with 2 GB); leave such messages out" in line
+    assert "write it as Parquet" not in line

@@ -28,7 +28,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from common import table
 from devsets import DEVSETS
-from judge_quality import case_figures, claim_figures, score_devsets
+from judge_quality import case_figures, claim_figures, labelled_scores, score_devsets
 
 import faith_udfs.grounded_features as features
 from faith_udfs import GroundedJudge
@@ -78,10 +78,7 @@ def main() -> int:
         print(f"no dev set under {args.devsets}: nothing to measure (see ../shared/devsets)")
         return 0
     cases, scores, verdicts = scored
-    joined = scores.join(
-        cases.select("set", "case_id", "faithful", "part", "baseline"), on=["set", "case_id"]
-    )
-    figures = case_figures(joined).filter(pl.col("part") == "(all)")
+    figures = case_figures(labelled_scores(cases, scores)).filter(pl.col("part") == "(all)")
     rounded = pl.selectors.float().round(3)
     print(table(figures.with_columns(rounded).to_dicts(), ["judge", "set", "bal_acc", "auc"]))
     claims = claim_figures(verdicts, cases).with_columns(rounded)

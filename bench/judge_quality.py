@@ -139,6 +139,12 @@ def score_devsets(
     return cases, pl.concat(scores), pl.concat(verdicts)
 
 
+def labelled_scores(cases: pl.DataFrame, scores: pl.DataFrame) -> pl.DataFrame:
+    """Each judge's case scores beside the case's label, part and baseline (case_figures')."""
+    labels = cases.select("set", "case_id", "faithful", "part", "baseline")
+    return scores.join(labels, on=["set", "case_id"])
+
+
 def selected_judges(spec: str) -> list[str] | None:
     """The judge names of a `--judges` list, or None (said on stderr) when one is unknown."""
     names = [n.strip() for n in spec.split(",") if n.strip()]
@@ -162,9 +168,7 @@ def main() -> int:
         print(f"no dev set under {args.devsets}: nothing to measure (see ../shared/devsets)")
         return 0
     cases, scores, verdicts = scored
-    joined = scores.join(
-        cases.select("set", "case_id", "faithful", "part", "baseline"), on=["set", "case_id"]
-    )
+    joined = labelled_scores(cases, scores)
     rounded = pl.selectors.float().round(3)
     print(
         f"default settings (threshold 0.5); rows per set: "

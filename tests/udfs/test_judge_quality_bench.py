@@ -256,3 +256,28 @@ def test_the_claim_oracle_counts_an_answer_with_half_its_sentences_supported_as_
     absent = _bench(tmp_path / "none", script="claim_oracle.py")
     assert absent.returncode == 0, absent.stderr
     assert "no dev set with sentence labels" in absent.stdout
+
+
+def test_the_joined_numbers_trial_reads_a_spaced_context_number_whole(tmp_path: Path) -> None:
+    """bench/joined_numbers_trial.py: v9 leaves the context's "235, 000" two words, so the
+    claim's "235,000" is `no`; the candidate also reads it whole, so the claim passes."""
+    context = ["The video was viewed more than 235, 000 times in a week."]
+    pl.DataFrame(
+        {
+            "case_id": ["a", "b"],
+            "input": ["How often was it viewed?"] * 2,
+            "actual_output": ["It was viewed more than 235,000 times.", "It was viewed twice."],
+            "retrieval_context": [context] * 2,
+            "label": [1, 0],
+            "source": ["BEGIN | wow (Wizard) | dev"] * 2,
+            "label_detail": ["{}"] * 2,
+        }
+    ).write_parquet(tmp_path / "begin_dev.parquet")
+    done = _bench(tmp_path, script="joined_numbers_trial.py")
+    assert done.returncode == 0, done.stderr
+    rows = {
+        (" ".join(cells[:-3]), cells[-3]): float(cells[-2])
+        for cells in (line.split() for line in done.stdout.splitlines())
+        if len(cells) >= 4 and cells[-3] == "begin"
+    }
+    assert rows == {("v9", "begin"): 0.5, ("v9 + joined", "begin"): 1.0}

@@ -33,11 +33,13 @@ from faith_udfs.grounded import (
     GroundedV6Judge,
     GroundedV7Judge,
     GroundedV8Judge,
+    GroundedV9Judge,
 )
 from faith_udfs.grounded_v1 import GroundedV1Judge
 
 JUDGES: dict[str, type] = {
     "grounded": GroundedJudge,
+    "grounded-v9": GroundedV9Judge,
     "grounded-v8": GroundedV8Judge,
     "grounded-v7": GroundedV7Judge,
     "grounded-v6": GroundedV6Judge,

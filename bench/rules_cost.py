@@ -2,25 +2,25 @@
 shape of bench/shapes.py: grounded-v3, grounded-v4 (reads citations and list markers),
 grounded-v5 (cuts an opening interjection), grounded-v6 (every opening, and a copy whatever
 its first letter's case), grounded-v7 (months and weekdays read as figures), grounded-v8
-(units compared kind by kind) and grounded-v9 (numbers read as the context writes them: the
-default)
-through the batch path, in one process, interleaved, each judge's fastest of `--rounds` in
-CPU-seconds.
+(units compared kind by kind), grounded-v9 (numbers read as the context writes them) and
+grounded-v10 (a context's "235, 000" read whole too: the default) through the batch path, in
+one process, interleaved, each judge's fastest of `--rounds` in CPU-seconds.
 
     python bench/rules_cost.py [--rows 100000] [--rounds 3] [--shape support,rag,repetitive,chat]
 
 Prints per shape the distinct answers, how many of them the cue finds (citations.CUE_PATTERN:
 only those take the citation patterns), how many open a sentence with an interjection, the
 share of the judge's questions that are copies (no features) under v5 and v6, each judge's
-CPU-seconds and the ratios v4 / v3, v5 / v4, v6 / v5, v7 / v6, v8 / v7 and v9 / v8; and
-`claim_features` alone on the default judge's questions under v6's, v7's, v8's and v9's word
-rules (the part v7 to v9 change: dates, units, opposites, numbers written otherwise), fastest
-of `--rounds`, interleaved, and its ratios.
+CPU-seconds and the ratio of each version's to the one before it (v4 / v3 to v10 / v9); and
+`claim_features` alone on the default judge's questions under v6's to v10's word rules (the
+part v7 to v10 change: dates, units, opposites, numbers written otherwise), fastest of
+`--rounds`, interleaved, and its ratios.
 """
 
 from __future__ import annotations
 
 import argparse
+import itertools
 import sys
 import time
 from pathlib import Path
@@ -42,6 +42,7 @@ from faith_udfs.grounded import (
     GroundedV6Judge,
     GroundedV7Judge,
     GroundedV8Judge,
+    GroundedV9Judge,
 )
 from faith_udfs.grounded_features import claim_features, question_copies
 from faith_udfs.grounded_words import INTERJECTION_PATTERN
@@ -52,6 +53,7 @@ from faith_udfs.word_rules import (
     V7_WORD_RULES,
     V8_WORD_RULES,
     V9_WORD_RULES,
+    V10_WORD_RULES,
     WordRules,
 )
 
@@ -62,7 +64,8 @@ JUDGES: dict[str, type[Judge]] = {
     "v6": GroundedV6Judge,
     "v7": GroundedV7Judge,
     "v8": GroundedV8Judge,
-    "v9": GroundedJudge,
+    "v9": GroundedV9Judge,
+    "v10": GroundedJudge,
 }
 
 
@@ -110,26 +113,13 @@ def main() -> int:
                 "questions": f"{questions.height:,}",
                 **{f"copied_{version}": f"{share:.2f}" for version, share in copied.items()},
                 **{f"{name}_cpu_s": round(best[name], 3) for name in JUDGES},
-                "v4_over_v3": round(best["v4"] / best["v3"], 3),
-                "v5_over_v4": round(best["v5"] / best["v4"], 3),
-                "v6_over_v5": round(best["v6"] / best["v5"], 3),
-                "v7_over_v6": round(best["v7"] / best["v6"], 3),
-                "v8_over_v7": round(best["v8"] / best["v7"], 3),
-                "v9_over_v8": round(best["v9"] / best["v8"], 3),
+                **_ratios(best, ""),
                 **{f"features_{name}_cpu_s": round(cpu, 3) for name, cpu in features.items()},
-                "features_v7_over_v6": round(features["v7"] / features["v6"], 3),
-                "features_v8_over_v7": round(features["v8"] / features["v7"], 3),
-                "features_v9_over_v8": round(features["v9"] / features["v8"], 3),
+                **_ratios(features, "features_"),
             }
         )
-        print(
-            f"{shape}: v4 / v3 = {rows[-1]['v4_over_v3']}, v5 / v4 = {rows[-1]['v5_over_v4']}, "
-            f"v6 / v5 = {rows[-1]['v6_over_v5']}, v7 / v6 = {rows[-1]['v7_over_v6']}, "
-            f"v8 / v7 = {rows[-1]['v8_over_v7']}, v9 / v8 = {rows[-1]['v9_over_v8']}; "
-            f"claim_features v7 / v6 = {rows[-1]['features_v7_over_v6']}, v8 / v7 = "
-            f"{rows[-1]['features_v8_over_v7']}, v9 / v8 = {rows[-1]['features_v9_over_v8']}",
-            flush=True,
-        )
+        said = ", ".join(f"{k} = {v}" for k, v in rows[-1].items() if "_over_" in k)
+        print(f"{shape}: " + said.replace("_over_", " / ").replace("features_", ""), flush=True)
     print(table(rows, list(rows[0])))
     return 0
 
@@ -139,7 +129,17 @@ WORD_RULES: dict[str, WordRules] = {
     "v7": V7_WORD_RULES,
     "v8": V8_WORD_RULES,
     "v9": V9_WORD_RULES,
+    "v10": V10_WORD_RULES,
 }
+
+
+def _ratios(cpu: dict[str, float], prefix: str) -> dict[str, float]:
+    """`{prefix}v4_over_v3`: each version's CPU-seconds over the one's before it."""
+    names = list(cpu)
+    return {
+        f"{prefix}{new}_over_{old}": round(cpu[new] / cpu[old], 3)
+        for old, new in itertools.pairwise(names)
+    }
 
 
 def _feature_cpu(questions: pl.DataFrame, rounds: int) -> dict[str, float]:

@@ -1,13 +1,16 @@
 """Bench (not a test): what one rules version changes against an earlier one (issue 20):
-grounded-v9 against v8 by default (docs/judge-quality.md#v9-a-number-as-the-context-writes-it:
-"1,000" read as "1000", "$5" and "5%" as "5 dollars" and "5 percent"), or `--versions
-grounded-v7,grounded-v8` (docs/judge-quality.md#v8-units-kind-by-kind: a number's units
-compared kind by kind), or `--versions grounded-v6,grounded-v7`
+grounded-v10 against v9 by default
+(docs/judge-quality.md#v10-a-contexts-spaced-number-read-whole: a context's "235, 000" read as
+235000 too), or `--versions grounded-v8,grounded-v9`
+(docs/judge-quality.md#v9-a-number-as-the-context-writes-it: "1,000" read as "1000", "$5"
+and "5%" as "5 dollars" and "5 percent"), or `--versions grounded-v7,grounded-v8`
+(docs/judge-quality.md#v8-units-kind-by-kind: a number's units compared kind by kind), or
+`--versions grounded-v6,grounded-v7`
 (docs/judge-quality.md#v7-dates-units-and-opposites: month and weekday names read as figures,
 and a number's unit or one side of an opposite pair ("before" for "after") swapped for the
 context's a contradiction).
 
-    python bench/swapped_words.py [--versions OLD,NEW] [--devsets DIR]     # ~10 s
+    python bench/swapped_words.py [--versions OLD,NEW] [--devsets DIR]     # ~10 s; dev sets ~5 min
 
 Prints, for each swap below and the true claims beside them, each version's verdict and
 support; then the claims of the bundled sample (data/sample/cases.parquet) whose
@@ -38,8 +41,10 @@ SAMPLE = ROOT / "data" / "sample" / "cases.parquet"
 # 15 a month in common) and of three opposites,
 # then claims the context does say, with a month, a weekday, the modal "may" (which v7 leaves a
 # word), a unit in other words and "over" that is no comparison; then what v7 gets wrong: the
-# same order told the other way round; last, what v8 gets wrong: a number or an amount written
-# otherwise than the context writes it, and beside them one that differs.
+# same order told the other way round; then what v8 gets wrong: a number or an amount written
+# otherwise than the context writes it, and beside them one that differs; last, what v9 gets
+# wrong: a context's number tokenised with a comma and a space, beside a list written so and
+# another number.
 EXAMPLES = (
     (
         "Invoice INV-2026-7491 for 578.31 euros was issued on 12 November.",
@@ -119,6 +124,15 @@ EXAMPLES = (
     ("The fee is 5 dollars per month.", "The fee is $5 a month. Refunds take 5 days."),
     ("Sales rose 5 percent in March.", "Sales rose 5% in March."),
     ("The TV costs 2,000 dollars.", "The TV costs 1,000 dollars and ships in 3 days."),
+    (
+        "The video was viewed more than 235,000 times.",
+        "The video , posted on friday , was viewed more than 235, 000 times .",
+    ),
+    ("Codes 401 and 403 mean that access was denied.", "Codes 401, 403 mean access was denied."),
+    (
+        "The video was viewed more than 236,000 times.",
+        "The video , posted on friday , was viewed more than 235, 000 times .",
+    ),
 )
 
 
@@ -154,8 +168,8 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument(
         "--versions",
-        default="grounded-v8,grounded-v9",
-        help="the two rules versions to compare, older first (default grounded-v8,grounded-v9)",
+        default="grounded-v9,grounded-v10",
+        help="the two rules versions to compare, older first (default grounded-v9,grounded-v10)",
     )
     parser.add_argument("--devsets", type=Path, default=DEVSETS)
     args = parser.parse_args(argv)

@@ -1,4 +1,4 @@
-"""The grounded judge, rules `grounded-v9` (the default judge): offline, deterministic, graded
+"""The grounded judge, rules `grounded-v10` (the default judge): offline, deterministic, graded
 per claim against the case's whole context.
 
 Each claim gets one `support` in [0, 1]: a fitted logistic combination of a handful of
@@ -10,30 +10,19 @@ bench/fit_grounded.py on the five dev sets of ../shared/devsets. Verdicts:
 - `idk`: support below the silent cut-off, or no content word at all (nothing to look for);
 - `no`: the rest.
 A claim that is word for word a sentence of its context is `yes` with support 1 and that
-sentence as evidence (from v6, also when only its first letter's case differs: what cutting
-"Yes, " leaves of a copied sentence). Each `no` and `idk` claim carries `lacks`: its words,
-figures and names found nowhere in the context (the contradicting figure's absence included).
-Refusals, meta sentences and short courtesies (and, from v4, chat courtesies such as "I hope
-this helps!") are not claims; a sentence is judged without its citation markers and
-attribution phrases ("[1]", "According to the passages, ...": citations.py) and its list
-marker or bold label ("2) ", "**Height:** ": answer_layout.py), which v4 added to v3; v5 cut a
-sentence's opening interjection ("Yes, ...", "Sure, ...": grounded_words.without_interjection)
-and refitted the weights; v6 cuts every opening ("Yes, of course, ...") but a name's first word
-("Oh Sehun ...": grounded_words.without_opening) and keeps v5's numbers; v7 reads month and
-weekday names as figures, a number given another unit and one side of an opposite pair where
-the best sentence says the other as contradictions (word_rules.py, quantities.py: "12
-November", "5 weeks", "after 2 pm" against "12 January", "5 days", "before 2 pm") and keeps
-them too; v8 compares a number's units kind by kind ("20 euros per month" against "20 euros
-per year": a unit of time swapped, though the money is the same) and reads an opposite swapped
-only where both texts order the same things the same way round ("after the order ships" is
-"the order ships before": opposite_clauses.py); v9 reads a number's words as the context may
-write them ("1,000" as "1000", one figure; "$5" as "5 dollars", "5%" as "5 percent"; "4.95"
-one word, not "4" and "95": word_rules.number_forms). Vectorised polars, no row loop, no model
-weights.
-`grounded-v8`, `grounded-v7`, `grounded-v6`, `grounded-v5`, `grounded-v4` (v5 with
-interjections read as words, its own numbers), `grounded-v3` (v4's numbers, citations read as
-words), `grounded-v2` (grounded_v2.py: v3 without `cov_second`, its own numbers) and
-`grounded-v1` (grounded_v1.py) stay selectable for their series.
+sentence as evidence. Each `no` and `idk` claim carries `lacks`: its words, figures and names
+found nowhere in the context (the contradicting figure's absence included). Refusals, meta
+sentences and courtesies are not claims; a sentence is judged without its citation markers,
+attribution phrases and list marker (citations.py, answer_layout.py) and its openings
+("Yes, of course, ...": grounded_words.without_openings). Dates, a number's units and
+opposite pairs are figures whose swap is a contradiction (word_rules.py, quantities.py,
+opposite_clauses.py); a number is read as the context may write it ("1,000" as "1000", "$5"
+as "5 dollars": word_rules.number_forms), from v10 a context's "235, 000" whole too
+(word_rules.joined_numbers). docs/judge-quality.md tells each version's change with its
+figures. Vectorised polars, no row loop, no model weights.
+`grounded-v9` to `grounded-v3` (the classes below, their numbers in grounded_released.py),
+`grounded-v2` (grounded_v2.py: v3 without `cov_second`, its own numbers) and `grounded-v1`
+(grounded_v1.py) stay selectable for their series.
 """
 
 from __future__ import annotations
@@ -59,6 +48,7 @@ from faith_udfs.grounded_released import (
     GROUNDED_V6_RULES_VERSION,
     GROUNDED_V7_RULES_VERSION,
     GROUNDED_V8_RULES_VERSION,
+    GROUNDED_V9_RULES_VERSION,
     V4_CUTOFFS,
     V4_WEIGHTS,
     V5_CUTOFFS,
@@ -69,6 +59,8 @@ from faith_udfs.grounded_released import (
     V7_WEIGHTS,
     V8_CUTOFFS,
     V8_WEIGHTS,
+    V9_CUTOFFS,
+    V9_WEIGHTS,
 )
 from faith_udfs.grounded_v1 import GroundedV1Judge, per_question
 from faith_udfs.grounded_v2 import GROUNDED_V2_RULES_VERSION, V2_CUTOFFS, V2_WEIGHTS
@@ -88,17 +80,19 @@ from faith_udfs.word_rules import (
     V7_WORD_RULES,
     V8_WORD_RULES,
     V9_WORD_RULES,
+    V10_WORD_RULES,
     WordRules,
 )
 
 # Bump when a rule, weight or cut-off changes a verdict: a new version is a new config series.
-GROUNDED_RULES_VERSION = "grounded-v9"
+GROUNDED_RULES_VERSION = "grounded-v10"
 
 # Fitted by bench/fit_grounded.py (its output pasted here): the logistic weights of the
 # features (see feature_columns) and the intercept. Refitted for v5 (claims without their
 # opening interjection); v4 had kept v3's, as it changed two case scores of the dev sets. v6
-# to v9 keep v5's: v6 changes no dev-set case's verdict, v7 13 of 4,004, v8 two, v9 23, and a
-# refit moves the held-out figures within noise (bench/swapped_words.py, docs/judge-quality.md).
+# to v10 keep v5's: v6 changes no dev-set case's verdict, v7 13 of 4,004, v8 two, v9 23, v10
+# five (QAGS's), and a refit moves the held-out figures within noise (bench/swapped_words.py,
+# docs/judge-quality.md).
 WEIGHTS: dict[str, float] = {
     "intercept": -1.9289,
     "cov_all": 0.6107,
@@ -221,7 +215,8 @@ class GroundedJudge(OfflineJudge):
     # unit paired with its nearest number, and an opposite swapped only where both texts order
     # the same things the same way round. v9 on: "1,000" is the figure "1000", "$5" and "5%"
     # hold the words "dollar" and "percent", and "4.95" is one word (word_rules.number_forms).
-    word_rules: WordRules = V9_WORD_RULES
+    # v10 on: a context's "235, 000" is also the figure "235000" (word_rules.joined_numbers).
+    word_rules: WordRules = V10_WORD_RULES
     # The rules version's fitted numbers (a subclass of an older version has its own).
     weights: dict[str, float] = WEIGHTS
     default_cutoffs: Cutoffs = DEFAULT_CUTOFFS
@@ -329,7 +324,18 @@ def copied_verdicts(questions: pl.DataFrame) -> pl.DataFrame:
     )
 
 
-class GroundedV8Judge(GroundedJudge):
+class GroundedV9Judge(GroundedJudge):
+    """The grounded judge of rules `grounded-v9`: v10 with a context's "235, 000" read as the
+    words "235" and "000" only (word_rules.V9_WORD_RULES); its own numbers (V9_WEIGHTS), and a
+    v9 calibration's cut-offs apply."""
+
+    rules_version = GROUNDED_V9_RULES_VERSION
+    word_rules = V9_WORD_RULES
+    weights = V9_WEIGHTS
+    default_cutoffs = V9_CUTOFFS
+
+
+class GroundedV8Judge(GroundedV9Judge):
     """The grounded judge of rules `grounded-v8`: v9 with "1,000" read as the words "1" and
     "000" (missing from "1000"), currency and percent signs as no words and "4.95" as "4" and
     "95" (word_rules.V8_WORD_RULES); its own numbers (V8_WEIGHTS), and a v8 calibration's
@@ -408,6 +414,7 @@ class GroundedV2Judge(GroundedV3Judge):
 # to (`faith calibrate` fits the default), by version below.
 GROUNDED_JUDGES: tuple[type[GroundedJudge], ...] = (
     GroundedJudge,
+    GroundedV9Judge,
     GroundedV8Judge,
     GroundedV7Judge,
     GroundedV6Judge,
@@ -432,9 +439,7 @@ def grounded_judge(rules: str | None = None, cutoffs: Cutoffs | None = None) -> 
     }
     rules = GROUNDED_RULES_VERSION if rules is None else rules
     if rules not in judges:
-        raise ConfigError(
-            f"unknown grounded rules {rules!r}; use one of {', '.join(sorted(judges))}"
-        )
+        raise ConfigError(f"unknown grounded rules {rules!r}; use one of {', '.join(judges)}")
     if rules in _CALIBRATED:
         return _CALIBRATED[rules](cutoffs)
     if cutoffs is not None:

@@ -19,7 +19,13 @@ from faith_udfs.grounded_words import GROUNDED_STOP_WORDS, stem
 from faith_udfs.lexical import pair_key
 from faith_udfs.list_rows import as_lists
 from faith_udfs.quantities import quantity_rows, units_swapped
-from faith_udfs.word_rules import WordRules, number_forms, shown_words, swapped_opposites
+from faith_udfs.word_rules import (
+    WordRules,
+    joined_numbers,
+    number_forms,
+    shown_words,
+    swapped_opposites,
+)
 from faith_udfs.words import WORD_SEPARATOR, normalized
 
 # Integer weight units: sums are exact in any order, so a batch and a case alone agree.
@@ -41,7 +47,10 @@ def _tokens(texts: pl.DataFrame, text: str, *, cased: bool, rules: WordRules) ->
     Each distinct token is read once (case, stop word, stem, figure, name): a context's words
     repeat."""
     frame = normalized(texts.select("text_hash", text).unique("text_hash"), text)
-    written = number_forms(pl.col(text)) if rules.number_forms else pl.col(text)
+    written = pl.col(text)
+    if rules.joined_numbers and not cased:  # truths, the context's side
+        written = joined_numbers(written)
+    written = number_forms(written) if rules.number_forms else written
     raw = written.str.replace_all(r"(?i)n['’]t\b", " not").str.strip_chars_start()
     # The first word's capital is the sentence's, not a name's.
     raw = raw.str.head(1).str.to_lowercase() + raw.str.slice(1) if cased else raw.str.to_lowercase()

@@ -23,6 +23,7 @@ from faith_udfs.grounded import (
     GroundedV6Judge,
     GroundedV7Judge,
     GroundedV8Judge,
+    GroundedV9Judge,
 )
 from faith_udfs.grounded_v1 import GroundedV1Judge
 from faith_udfs.judges import VERDICT_VOCABULARY, Judge
@@ -42,7 +43,8 @@ from faith_udfs.prompts import format_score
 # The judges this path covers, by exact type (a subclass may change a rule) and rules version.
 RULES: dict[type, Rules] = {
     LexicalJudge: Rules("lexical-v2", sentences, lexical_verdicts),
-    GroundedJudge: Rules("grounded-v9", grounded_v6_claims, grounded_verdicts),
+    GroundedJudge: Rules("grounded-v10", grounded_v6_claims, grounded_verdicts),
+    GroundedV9Judge: Rules("grounded-v9", grounded_v6_claims, grounded_verdicts),
     GroundedV8Judge: Rules("grounded-v8", grounded_v6_claims, grounded_verdicts),
     GroundedV7Judge: Rules("grounded-v7", grounded_v6_claims, grounded_verdicts),
     GroundedV6Judge: Rules("grounded-v6", grounded_v6_claims, grounded_verdicts),

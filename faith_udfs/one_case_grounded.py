@@ -1,4 +1,4 @@
-"""The grounded judge v9 to v2 (grounded.py, grounded_features.py) on plain Python strings,
+"""The grounded judge v10 to v2 (grounded.py, grounded_features.py) on plain Python strings,
 for one case (one_case.py): the same claims, features, support and verdicts, read off the same
 patterns, word lists, the judge's weights and cut-offs. Integer weights as there, so sums agree
 exactly."""
@@ -41,7 +41,13 @@ from faith_udfs.grounded_words import word_stem as stem
 from faith_udfs.judges import Judge
 from faith_udfs.one_case_rules import WHITE_SPACE, Verdict, sentences, verdict_reason
 from faith_udfs.quantities import says_other_unit
-from faith_udfs.word_rules import WordRules, number_forms_text, says_opposite, shown_word_text
+from faith_udfs.word_rules import (
+    WordRules,
+    joined_numbers_text,
+    number_forms_text,
+    says_opposite,
+    shown_word_text,
+)
 from faith_udfs.words import WORD_PATTERN
 
 _LEAD_IN = re.compile(LEAD_IN_PATTERN)
@@ -197,7 +203,8 @@ def claim_words(claim: str, rules: WordRules) -> tuple[Word, ...]:
 def truth_words(truth: str, rules: WordRules) -> TruthWords:
     """A truth's word stems and the stems of its figures (`_tokens(cased=False)`)."""
     words, figures = set(), set()
-    written = number_forms_text(truth) if rules.number_forms else truth
+    written = joined_numbers_text(truth) if rules.joined_numbers else truth
+    written = number_forms_text(written) if rules.number_forms else written
     for cased in _WORD.findall(_NOT.sub(" not", written).lstrip(WHITE_SPACE).lower()):
         word = _token(cased, rules)
         if word is not None:

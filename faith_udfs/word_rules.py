@@ -124,6 +124,9 @@ class WordRules:
     # v9: a number's words as the context may write them (number_forms): "1,000" as "1000",
     # one figure; "$5", "5%" as "dollar 5", "5 percent"; "4.95" one word
     number_forms: bool = False
+    # v10: a context's number written in groups with a comma and a space ("235, 000", as
+    # tokenised news articles write it) is also read whole (joined_numbers)
+    joined_numbers: bool = False
 
     @cached_property
     def form_of(self) -> dict[str, str]:
@@ -227,6 +230,34 @@ def number_forms_text(text: str) -> str:
     return _DECIMAL_TEXT.sub(r"\1point\2", _GBP_TEXT.sub("pound", text))
 
 
+# v10, the context's side only: a number written in groups of three with a comma and a space
+# ("viewed more than 235, 000 times": CNN/DM articles are tokenised so) is also that number
+# whole, so a claim's "235,000" (read as 235000 since v9) is found there (v8 found it by
+# accident, as the words "235" and "000"; v9 did not). The groups stay words too, so a list
+# ("codes 401, 403") still holds each number; a claim's side is never joined, so a claim
+# "codes 401, 403" still needs both.
+_SPACED_THOUSANDS = r"\b\d{1,3}(?:, \d{3})+\b"
+
+
+def joined_numbers(text: pl.Expr) -> pl.Expr:
+    """Texts with each spaced number ("235, 000") also written whole after them ("235000")."""
+    whole = (
+        text.str.extract_all(_SPACED_THOUSANDS)
+        .list.eval(pl.element().str.replace_all(", ", "", literal=True))
+        .list.join(" ")
+    )
+    return pl.concat_str([text, whole], separator=" ")
+
+
+_SPACED_THOUSANDS_TEXT = re.compile(_SPACED_THOUSANDS)
+
+
+def joined_numbers_text(text: str) -> str:
+    """`joined_numbers` of one text, in Python (the one-case twin)."""
+    whole = (number.replace(", ", "") for number in _SPACED_THOUSANDS_TEXT.findall(text))
+    return f"{text} {' '.join(whole)}"
+
+
 V7_WORD_RULES = WordRules(
     FIGURE_WORDS,
     frozenset({**DATE_FORMS, **UNIT_FORMS}.items()),
@@ -240,6 +271,7 @@ V8_WORD_RULES = replace(
     nearest_number=True,
 )
 V9_WORD_RULES = replace(V8_WORD_RULES, number_forms=True)
+V10_WORD_RULES = replace(V9_WORD_RULES, joined_numbers=True)
 # v1 to v6: numbers and number words are figures; no units, no opposites.
 NUMBER_RULES = WordRules(NUMBER_WORDS)
 

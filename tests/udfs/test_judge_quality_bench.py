@@ -258,9 +258,9 @@ def test_the_claim_oracle_counts_an_answer_with_half_its_sentences_supported_as_
     assert "no dev set with sentence labels" in absent.stdout
 
 
-def test_the_joined_numbers_trial_reads_a_spaced_context_number_whole(tmp_path: Path) -> None:
-    """bench/joined_numbers_trial.py: v9 leaves the context's "235, 000" two words, so the
-    claim's "235,000" is `no`; the candidate also reads it whole, so the claim passes."""
+def test_v10_reads_a_spaced_context_number_whole_where_v9_did_not(tmp_path: Path) -> None:
+    """bench/judge_quality.py, v9 against v10: v9 leaves the context's "235, 000" two words, so
+    the claim's "235,000" is `no`; v10 also reads it whole, so the claim passes."""
     context = ["The video was viewed more than 235, 000 times in a week."]
     pl.DataFrame(
         {
@@ -273,11 +273,11 @@ def test_the_joined_numbers_trial_reads_a_spaced_context_number_whole(tmp_path: 
             "label_detail": ["{}"] * 2,
         }
     ).write_parquet(tmp_path / "begin_dev.parquet")
-    done = _bench(tmp_path, script="joined_numbers_trial.py")
+    done = _bench(tmp_path, "--judges", "grounded-v9,grounded")
     assert done.returncode == 0, done.stderr
-    rows = {
-        (" ".join(cells[:-3]), cells[-3]): float(cells[-2])
+    balanced_accuracy = {
+        cells[0]: float(cells[4])
         for cells in (line.split() for line in done.stdout.splitlines())
-        if len(cells) >= 4 and cells[-3] == "begin"
+        if len(cells) >= 5 and cells[1:3] == ["begin", "(all)"]
     }
-    assert rows == {("v9", "begin"): 0.5, ("v9 + joined", "begin"): 1.0}
+    assert balanced_accuracy == {"grounded-v9": 0.5, "grounded": 1.0}

@@ -1,7 +1,8 @@
 """grounded-v9 (issue 20): a number's words as the context may write them. "1,000" is the figure
 "1000" (v8 read the words "1" and "000", missing from "1000": `no`), and "$5" and "5%" hold the
 words "dollar" and "percent" (v8: none, so "5 dollars" against "$5" was `no`). A wrong number
-is still a wrong number, and "codes 401, 403" stays two."""
+is still a wrong number, and "codes 401, 403" stays two. grounded-v10: a context's "235, 000"
+(tokenised news articles) is also the number 235000, where a claim's "235,000" is found."""
 
 from __future__ import annotations
 
@@ -13,9 +14,17 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from faith_udfs import FaithfulnessMetric, GroundedJudge, LLMTestCase, MetricConfig, score_cases
-from faith_udfs.grounded import GroundedV8Judge
+from faith_udfs.grounded import GroundedV8Judge, GroundedV9Judge
 from faith_udfs.judges import Judge
-from faith_udfs.word_rules import V8_WORD_RULES, V9_WORD_RULES, number_forms, number_forms_text
+from faith_udfs.word_rules import (
+    V8_WORD_RULES,
+    V9_WORD_RULES,
+    V10_WORD_RULES,
+    joined_numbers,
+    joined_numbers_text,
+    number_forms,
+    number_forms_text,
+)
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -165,7 +174,10 @@ def test_the_bench_prints_v8_failing_and_v9_passing_an_amount_written_otherwise(
     monkeypatch.syspath_prepend(str(ROOT / "bench"))
     import swapped_words
 
-    assert swapped_words.main(["--devsets", str(tmp_path)]) == 0  # v8 against v9
+    assert (
+        swapped_words.main(["--devsets", str(tmp_path), "--versions", "grounded-v8,grounded-v9"])
+        == 0
+    )
     out = capsys.readouterr().out
     assert "v8 no (0.200)     v9 yes (0.833)    The TV costs 1,000 dollars." in out
     assert "v8 no (0.165)     v9 no (0.108)     The TV costs 2,000 dollars." in out
@@ -175,3 +187,89 @@ def test_the_bench_prints_v8_failing_and_v9_passing_an_amount_written_otherwise(
 def test_a_decimal_number_is_one_word_on_both_sides() -> None:
     assert judged("The fee is $4.95.", "The fee is 4.95 dollars.", GroundedJudge()) == ("yes", None)
     assert number_forms_text("v2.3 costs 4.95, not 4. 95") == "v2point3 costs 4point95, not 4. 95"
+
+
+VIEWS = "The video , posted on friday , was viewed more than 235, 000 times ."
+
+
+@pytest.mark.parametrize(
+    "answer",
+    ["The video was viewed more than 235,000 times.", "It was viewed more than 235000 times."],
+)
+def test_a_contexts_spaced_number_is_also_read_whole_from_v10(answer: str) -> None:
+    """CNN/DM articles are tokenised with a space after every comma: v9 read "235, 000" as the
+    words "235" and "000" only, so a summary's "235,000" (235000 since v9) was `no`."""
+    assert judged(answer, VIEWS, GroundedJudge()) == ("yes", None)
+    assert judged(answer, VIEWS, GroundedV9Judge()) == ("no", ["235000"])  # v9's series
+    cases = pl.DataFrame(
+        {
+            "case_id": ["a"],
+            "input": ["q"],
+            "actual_output": [answer],
+            "retrieval_context": [[VIEWS]],
+        }
+    )
+    batch = score_cases(cases, GroundedJudge(), MetricConfig()).claim_verdicts
+    assert batch["verdict"].to_list() == ["yes"]  # the batch path as the one-case twin
+
+
+@pytest.mark.parametrize(
+    ("answer", "context", "lacked"),
+    [
+        # another number is still another number
+        ("The video was viewed more than 236,000 times.", VIEWS, ["236000"]),
+        # the claim's side is never joined: its list still needs both numbers
+        (
+            "Codes 401, 403 mean that access was denied.",
+            "Code 401403 means access was denied.",
+            None,
+        ),
+    ],
+)
+def test_only_the_contexts_spaced_number_is_joined(
+    answer: str, context: str, lacked: list[str] | None
+) -> None:
+    verdict, lacks = judged(answer, context, GroundedJudge())
+    assert verdict == "no"
+    if lacked is not None:
+        assert lacks == lacked
+    else:
+        assert lacks is not None
+        assert {"401", "403"} <= set(lacks)
+
+
+def test_a_list_written_with_a_comma_and_a_space_still_holds_each_number() -> None:
+    context = "Codes 401, 403 mean that access was denied."
+    assert joined_numbers_text(context) == context + " 401403"
+    assert judged("Code 403 means that access was denied.", context, GroundedJudge())[0] == "yes"
+
+
+SPACED = st.lists(
+    st.sampled_from(["1", "12", "235", "1234", ", ", ",", "000", "999", "0001", " ", "a", "."]),
+    max_size=14,
+).map("".join)
+
+
+@settings(max_examples=80, deadline=None)
+@given(texts=st.lists(SPACED, min_size=1, max_size=6))
+def test_the_batch_and_the_twin_join_spaced_numbers_alike(texts: list[str]) -> None:
+    batch = pl.DataFrame({"text": texts}).select(joined_numbers(pl.col("text")))["text"].to_list()
+    assert batch == [joined_numbers_text(text) for text in texts]
+
+
+def test_only_v10_joins_a_contexts_spaced_numbers() -> None:
+    assert V10_WORD_RULES.joined_numbers
+    assert not V9_WORD_RULES.joined_numbers
+
+
+def test_the_bench_prints_v9_failing_and_v10_passing_a_spaced_context_number(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.syspath_prepend(str(ROOT / "bench"))
+    import swapped_words
+
+    assert swapped_words.main(["--devsets", str(tmp_path)]) == 0  # v9 against v10
+    out = capsys.readouterr().out
+    assert "v9 no (0.108)     v10 yes (0.833)    The video was viewed more than 235,000" in out
+    assert "v9 no (0.108)     v10 no (0.108)     The video was viewed more than 236,000" in out
+    assert "data/sample/cases.parquet: 0 claims whose verdict v10 changes" in out

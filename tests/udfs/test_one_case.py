@@ -32,6 +32,7 @@ from faith_udfs.grounded import (
     GroundedV6Judge,
     GroundedV7Judge,
     GroundedV8Judge,
+    GroundedV9Judge,
 )
 from faith_udfs.grounded_v1 import GroundedV1Judge
 from faith_udfs.judges import Judge
@@ -52,6 +53,7 @@ JUDGES: dict[str, Judge] = {
             weights={**WEIGHTS, "intercept": -0.37, "cov_best": 2.54, "answer_cov": 0.31},
         )
     ),
+    "grounded-v9": GroundedV9Judge(),
     "grounded-v8": GroundedV8Judge(),
     "grounded-v7": GroundedV7Judge(),
     "grounded-v6": GroundedV6Judge(),
@@ -238,6 +240,8 @@ FRAGMENTS = [
     "1,000",
     "1000",
     "12,500,000",
+    "235, 000",
+    "235000",
     "$5",
     "5 dollars",
     "5%",

@@ -5,6 +5,7 @@ table. Small files, so only that they run and report, never a speed."""
 
 from __future__ import annotations
 
+import itertools
 import re
 import subprocess
 import sys
@@ -147,19 +148,18 @@ def test_the_rules_cost_bench_prices_each_grounded_version_against_the_one_befor
     assert float(rows[0]["copied_v6"]) > 0.0
     assert rows[1]["copied_v5"] == rows[1]["copied_v6"]  # support's copies are copies as written
     for row in rows:
-        v3, v4, v5, v6, v7, v8, v9 = (
-            float(row[f"{v}_cpu_s"]) for v in ("v3", "v4", "v5", "v6", "v7", "v8", "v9")
-        )
-        assert min(v3, v4, v5, v6, v7, v8, v9) > 0
+        versions = [f"v{n}" for n in range(3, 11)]
+        cpu = {v: float(row[f"{v}_cpu_s"]) for v in versions}
+        assert min(cpu.values()) > 0
         # the ratios are of the unrounded CPU-seconds the table shows to 3 places
-        assert float(row["v9_over_v8"]) == pytest.approx(v9 / v8, abs=0.002 / v8 + 0.001)
-        assert float(row["v8_over_v7"]) == pytest.approx(v8 / v7, abs=0.002 / v7 + 0.001)
-        assert float(row["v7_over_v6"]) == pytest.approx(v7 / v6, abs=0.002 / v6 + 0.001)
-        assert float(row["v6_over_v5"]) == pytest.approx(v6 / v5, abs=0.002 / v5 + 0.001)
-        assert float(row["v5_over_v4"]) == pytest.approx(v5 / v4, abs=0.002 / v4 + 0.001)
-        assert float(row["v4_over_v3"]) == pytest.approx(v4 / v3, abs=0.002 / v3 + 0.001)
-        # claim_features alone under v6's, v7's, v8's and v9's word rules
-        f6, f7, f8, f9 = (float(row[f"features_{v}_cpu_s"]) for v in ("v6", "v7", "v8", "v9"))
-        assert min(f6, f7, f8, f9) > 0
-        assert float(row["features_v8_over_v7"]) == pytest.approx(f8 / f7, abs=0.002 / f7 + 0.001)
-        assert float(row["features_v9_over_v8"]) == pytest.approx(f9 / f8, abs=0.002 / f8 + 0.001)
+        for old, new in itertools.pairwise(versions):
+            ratio = float(row[f"{new}_over_{old}"])
+            assert ratio == pytest.approx(cpu[new] / cpu[old], abs=0.002 / cpu[old] + 0.001)
+        # claim_features alone under v6's to v10's word rules
+        features = {v: float(row[f"features_{v}_cpu_s"]) for v in versions[3:]}
+        assert min(features.values()) > 0
+        for old, new in itertools.pairwise(versions[3:]):
+            ratio = float(row[f"features_{new}_over_{old}"])
+            assert ratio == pytest.approx(
+                features[new] / features[old], abs=0.002 / features[old] + 0.001
+            )

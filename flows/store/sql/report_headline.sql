@@ -13,10 +13,13 @@ ranked AS (
     SELECT p.*, row_number() OVER (PARTITION BY p.config_id ORDER BY p.period DESC) AS back
     FROM p
 ),
+-- The $window periods just before the latest, by the calendar (as the nightly window's days):
+-- periods logged before a gap are no window.
 windowed AS (
     SELECT k.config_id, sum(k.scored) AS scored, sum(k.passed) AS passed
     FROM ranked AS k
-    WHERE k.back BETWEEN 2 AND $window + 1
+    JOIN ranked AS l ON l.config_id = k.config_id AND l.back = 1
+    WHERE k.back >= 2 AND date_diff($grain, k.period, l.period) <= $window
     GROUP BY k.config_id
 )
 SELECT

@@ -236,3 +236,26 @@ def test_one_case_logged_at_year_1_leaves_the_chart_small_and_its_ticks_dated(
         con.close()
     assert max(len(trace.x) for trace in figure.data) < 20
     assert figure.layout.xaxis.tickformat == "%b %-d, %Y"
+
+
+def test_the_window_is_the_periods_just_before_the_latest_not_any_earlier_ones(
+    tmp_path: Path,
+) -> None:
+    """The headline pools the 14 days before the latest day, as the nightly rule does: days
+    logged months earlier, across a gap, are no window ('the previous 14 days' 95.0%' was their
+    rate, and the badge said ALERT where no nightly would fire)."""
+    db = tmp_path / "f.duckdb"
+    con = open_store(db)
+    old = FIRST - timedelta(days=200)
+    for d in range(10):
+        for i in range(40):
+            add_case(con, f"d{d}-{i}", day=old + timedelta(d), yes=int(i >= 2), no=int(i < 2))
+    for i in range(40):
+        add_case(con, f"last-{i}", day=FIRST, yes=int(i >= 20), no=int(i < 20))
+    con.close()
+    text = page(db, tmp_path)
+    headline = text.index("class=headline")
+    line = text[headline : text.index("</p>", headline)]
+    assert "Latest day 2026-10-01: 50.0% pass" in line
+    assert "points against" not in line  # nothing was logged in the 14 days before it
+    assert "ALERT" not in line

@@ -8,7 +8,7 @@ import json
 from typing import TYPE_CHECKING
 
 from flows.report.labels import config_names, name_of
-from flows.report.markup import marked_claim
+from flows.report.markup import isolated, marked_claim
 from flows.report.queries import ReportOptions
 from flows.store.db import sql
 
@@ -71,9 +71,10 @@ def comparison_html(con: duckdb.DuckDBPyConnection) -> str:
     kind = "paired" if row["paired"] else "unpaired (different cases on each side)"
     rate_a = "-" if row["rate_a"] is None else f"{row['rate_a']:.1%}"
     rate_b = "-" if row["rate_b"] is None else f"{row['rate_b']:.1%}"
+    # the labels are logged text (segment values); the rest is the report's own
     detail = (
-        f"A {row['a_label']}: {rate_a} of {row['n_a']:,}; B {row['b_label']}: {rate_b} of "
-        f"{row['n_b']:,}; {kind}; compared {row['compared_at']:%Y-%m-%d %H:%M} UTC"
+        f"A {isolated(row['a_label'])}: {rate_a} of {row['n_a']:,}; B {isolated(row['b_label'])}: "
+        f"{rate_b} of {row['n_b']:,}; {kind}; compared {row['compared_at']:%Y-%m-%d %H:%M} UTC"
     )
     configs_text = (
         f"config {name_of(names, configs[0])}"
@@ -83,7 +84,7 @@ def comparison_html(con: duckdb.DuckDBPyConnection) -> str:
     return (
         "<h2>Latest comparison</h2>"
         f"<p class=headline>{html.escape(row['verdict'])}</p>"
-        f"<p class=meta>{html.escape(detail)}</p>"
+        f"<p class=meta>{detail}</p>"
         f"<p class=meta>{html.escape(configs_text)}</p>"
     )
 
@@ -111,15 +112,15 @@ def failing_cases_html(
     for row in rows:
         claims = "".join(
             f"<li><b>{html.escape(c['verdict'])}</b> "
-            + marked_claim(c["claim"], (c["lacks"] or "").split(", "))
+            + f"<bdi>{marked_claim(c['claim'], (c['lacks'] or '').split(', '))}</bdi>"
             + _lacking(c)
             + "</li>"
             for c in row["claims"]
         )
         items.append(
-            f"<li>{html.escape(row['case_id'])} ({row['day']}, score {row['score']:.2f}, config "
+            f"<li>{isolated(row['case_id'])} ({row['day']}, score {row['score']:.2f}, config "
             f"{html.escape(name_of(names, row['config_id']))}): "
-            f"{html.escape(row['actual_output'] or '')}"
+            f"{isolated(row['actual_output'] or '')}"
             f"<ul>{claims}</ul></li>"
         )
     return f"<h2>Latest failing cases</h2><ul class=cases>{''.join(items)}</ul>"

@@ -16,6 +16,12 @@ def table_html(headers: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
     return f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
 
 
+def isolated(text: str) -> str:
+    """Logged text escaped and set apart (`<bdi>`) inside a line of the report's own words: a
+    right-to-left override it carries (U+202E) reorders itself only, not the score after it."""
+    return f"<bdi>{html.escape(text)}</bdi>"
+
+
 # A word the judge found nowhere in the context, as the claim may write it: a number with its
 # thousands' commas ("1,000" is lacked as "1000") and a sign for its word ("$" as "dollar",
 # grounded-v9's word_rules.number_forms).

@@ -259,3 +259,20 @@ def test_the_window_is_the_periods_just_before_the_latest_not_any_earlier_ones(
     assert "Latest day 2026-10-01: 50.0% pass" in line
     assert "points against" not in line  # nothing was logged in the 14 days before it
     assert "ALERT" not in line
+
+
+def test_a_right_to_left_override_in_logged_text_reorders_only_itself(tmp_path: Path) -> None:
+    """A case id, answer or claim carrying U+202E (RIGHT-TO-LEFT OVERRIDE) with no end once
+    drew the rest of its line backwards: 'score 0.00' read '00.0 erocs'. Each is set apart
+    (`<bdi>`), so the override ends with it."""
+    from tests.flows.store.test_analysis_sql import add_verdicts
+
+    rlo = "\u202e"
+    db = tmp_path / "f.duckdb"
+    con = open_store(db)
+    add_case(con, f"case{rlo}1", no=1, answer=f"Refunds take{rlo} 9 days.")
+    add_verdicts(con, f"case{rlo}1", [(f"Refunds take{rlo} 9 days.", "no")])
+    con.close()
+    text = page(db, tmp_path)
+    assert f"<li><bdi>case{rlo}1</bdi> (2026-03-02, score 0.00, config " in text
+    assert f"<bdi>Refunds take{rlo} 9 days.</bdi><ul><li><b>no</b> <bdi>Refunds" in text

@@ -622,6 +622,21 @@ def test_docs_examples_run(
         assert result, f"docs example returned no rows:\n{block}"
 
 
+def test_the_docs_reasons_example_tells_pending_from_invalid(
+    con: duckdb.DuckDBPyConnection,
+) -> None:
+    """output-tables.md's 'why cases could not be judged or were set aside' example once
+    labelled every case not scored `invalid`: a pending case (a judge cap, tried again next
+    run) was counted as one that could not be judged."""
+    page = (ROOT / "docs" / "output-tables.md").read_text()
+    (block,) = [b for b in sql_blocks(page) if "could not be judged" in b]
+    kinds: dict[str, int] = {}
+    for row in rows(con, block):  # one row a kind and reason
+        kinds[row["kind"]] = kinds.get(row["kind"], 0) + row["cases"]
+    assert kinds.get("invalid") == 1  # c6
+    assert kinds.get("pending") == 1  # c7
+
+
 def test_a_dry_run_adds_no_metric_config_and_a_config_without_cases_keeps_its_threshold(
     tmp_path: Path,
 ) -> None:

@@ -45,15 +45,19 @@ WITH settings AS (
     SELECT
         c.*,
         CASE
-            WHEN threshold IS NOT NULL AND (threshold < 0 OR threshold > 1)
-                THEN error('threshold must be between 0 and 1')
             WHEN c.strict_mode THEN 1.0
             ELSE coalesce(threshold, c.threshold)
         END::DOUBLE AS _threshold,
         coalesce(penalize_ambiguous, c.penalize_ambiguous_claims, false) AS _penalize,
         faith_score(c.n_yes, c.n_no, c.n_idk, _penalize) AS _raw_score
     FROM case_scores AS c
-    WHERE (since IS NULL OR c.logged_at >= CAST(since AS DATE))
+    -- checked once, not per row: a window without cases refuses a wrong pass mark too
+    WHERE (SELECT CASE
+                      WHEN threshold IS NOT NULL AND (threshold < 0 OR threshold > 1)
+                          THEN error('threshold must be between 0 and 1')
+                      ELSE true
+                  END)
+      AND (since IS NULL OR c.logged_at >= CAST(since AS DATE))
       AND (until IS NULL OR c.logged_at < CAST(until AS DATE) + INTERVAL 1 DAY)
 ),
 scored AS (

@@ -320,6 +320,22 @@ def test_out_of_range_threshold_is_refused(con: duckdb.DuckDBPyConnection) -> No
         con.execute("FROM pass_rates(threshold := 1.5)").fetchall()
 
 
+@pytest.mark.parametrize(
+    "query",
+    [
+        "FROM pass_rates(threshold := 70, since := DATE '2030-01-01')",
+        "FROM worst_cases(threshold := -1, until := DATE '2000-01-01')",
+    ],
+)
+def test_out_of_range_threshold_is_refused_over_an_empty_window(
+    con: duckdb.DuckDBPyConnection, query: str
+) -> None:
+    """A pass mark out of [0, 1] (70 for 70 %) was refused only when a case was in the window:
+    over none, it answered with no rows, as a valid question would."""
+    with pytest.raises(duckdb.InvalidInputException, match="threshold must be between 0 and 1"):
+        con.execute(query).fetchall()
+
+
 def test_segment_slicing(con: duckdb.DuckDBPyConnection) -> None:
     found = rows(
         con,

@@ -20,7 +20,7 @@ from flows.judges.batch.api import (
     BatchUnreachable,
 )
 from flows.judges.batch.creation import BatchCreation
-from flows.judges.batch.requests import read_result_lines, reply_of_completion
+from flows.judges.batch.requests import LineResult, read_result_lines, reply_of_completion
 from flows.judges.endpoint.transport import Reply
 from flows.judges.live.asking import AnswerStore
 from flows.judges.live.tasks import Task, judge_task, split_evenly
@@ -130,7 +130,7 @@ class BatchCollector:
         try:
             for file_id in (status.error_file_id, status.output_file_id):  # answers win
                 if file_id:
-                    results.update(read_result_lines(self._api.content(file_id)))
+                    results.update(self._result_lines(status, file_id))
         except BatchUnreachable:
             return False
         except BatchApiError as exc:
@@ -202,6 +202,18 @@ class BatchCollector:
             len(errors),
         )
         return True
+
+    def _result_lines(self, status: BatchStatus, file_id: str) -> dict[str, LineResult]:
+        """A result file's lines; none when the server no longer has the file (HTTP 404: it
+        was deleted), so the batch is collected and its items asked again rather than waited
+        for forever."""
+        try:
+            return read_result_lines(self._api.content(file_id))
+        except BatchNotFound as exc:
+            why = f"result file {file_id} is gone ({exc}); its items are asked again"
+            log.warning("batch %s: %s", status.batch_id, why)
+            self._jobs.seen(status.batch_id, state=status.status, error=why[:500])
+            return {}
 
     def _give_up(self, batch_id: str) -> None:
         """Stop waiting for a batch past GIVE_UP_AFTER: ask for a cancel, ask its items again."""

@@ -380,6 +380,24 @@ def test_a_lost_batch_and_one_past_its_window_are_asked_again(
     assert until_settled(batch(stub, source, db))[-1]["rows_newly_scored"] == CASES
 
 
+def test_a_finished_batch_whose_result_file_is_gone_is_asked_again_not_waited_for_forever(
+    stub: BatchStub, source: Path, tmp_path: Path
+) -> None:
+    db = tmp_path / "f.duckdb"
+    score(batch(stub, source, db))
+    with stub.lock:  # the batches finish, then their output files are deleted on the server
+        for batch_id in stub.batches:
+            stub._advance(stub.batches[batch_id])
+            del stub.files[stub.batches[batch_id]["output_file_id"]]
+    uploads = stub.requests["upload"]
+    again = score(batch(stub, source, db))
+    assert again["rows_pending"] == CASES
+    gone = query(db, "SELECT collected_at IS NOT NULL, error FROM judge_batches LIMIT 2")
+    assert all(collected and "HTTP 404" in error for collected, error in gone), gone
+    assert stub.requests["upload"] == uploads + 2  # their items are asked again
+    assert until_settled(batch(stub, source, db))[-1]["rows_newly_scored"] == CASES
+
+
 def test_faith_batches_on_a_database_without_batches(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

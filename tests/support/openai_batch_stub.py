@@ -117,6 +117,11 @@ class BatchStub(LoopbackServer):
         with self.lock:
             self.lost_create_answers += count
 
+    def files_text(self, batch_id: str) -> str:
+        """The request lines of a batch, as uploaded."""
+        with self.lock:
+            return self.files[self.batches[batch_id]["input_file_id"]].decode()
+
     def states(self) -> Counter[str]:
         with self.lock:
             return Counter(batch["status"] for batch in self.batches.values())

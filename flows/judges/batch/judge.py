@@ -278,9 +278,13 @@ class BatchJudge(AskingJudge):
         """Submit the request lines in as many batches as the limits need; each item's
         result says which batch asks it, or why none does."""
         results = list(results)
+        # Unique to this submission: an answer carrying another batch's custom_id (a server
+        # that mixes up its batches) answers nothing asked here, and is ignored.
+        tag = uuid.uuid4().hex[:12]
+        custom_ids = [f"{task.stage}-{number}-{tag}" for number in range(len(gathered))]
         lines = [
-            request_line(f"{task.stage}-{number}", request.body)
-            for number, request in enumerate(gathered)
+            request_line(custom_id, request.body)
+            for custom_id, request in zip(custom_ids, gathered, strict=True)
         ]
         limits = self._limits
         for part in batch_slices(
@@ -288,7 +292,7 @@ class BatchJudge(AskingJudge):
         ):
             error: JudgeError
             try:
-                error = self._submit(task, lines[part], gathered[part], first=part.start)
+                error = self._submit(task, lines[part], gathered[part], custom_ids[part])
             except JudgeEndpointError as exc:
                 self._batch_fatal = str(exc)
                 error = exc
@@ -300,7 +304,7 @@ class BatchJudge(AskingJudge):
         return results
 
     def _submit(
-        self, task: Task, lines: list[bytes], requests: list[BatchRequest], *, first: int
+        self, task: Task, lines: list[bytes], requests: list[BatchRequest], custom_ids: list[str]
     ) -> BatchPending:
         """Upload, submit and record one batch; the pending error its items carry."""
         if self._api.unreachable is not None:  # pending, for the next run
@@ -314,13 +318,13 @@ class BatchJudge(AskingJudge):
         )
         items = [
             BatchItem(
-                custom_id=f"{task.stage}-{first + number}",
+                custom_id=custom_id,
                 position=position,
                 stage=task.stage,
                 item=json.dumps(data, sort_keys=True, ensure_ascii=False),
                 cache_key=key,
             )
-            for number, request in enumerate(requests)
+            for custom_id, request in zip(custom_ids, requests, strict=True)
             for position, (data, key) in enumerate(
                 zip(request.items, request.cache_keys, strict=True)
             )

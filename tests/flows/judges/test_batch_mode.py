@@ -398,6 +398,34 @@ def test_a_finished_batch_whose_result_file_is_gone_is_asked_again_not_waited_fo
     assert until_settled(batch(stub, source, db))[-1]["rows_newly_scored"] == CASES
 
 
+def test_answers_of_another_runs_batch_are_not_stored_under_this_ones_items(
+    stub: BatchStub, source: Path, tmp_path: Path
+) -> None:
+    db = tmp_path / "f.duckdb"
+    # Other cases whose packs are the same shapes as this source's: same lengths, same counts.
+    other = tmp_path / "other.parquet"
+    swapped = [pl.col(c).str.to_uppercase() for c in ("case_id", "actual_output")]
+    pl.read_parquet(source).with_columns(
+        *swapped, pl.col("retrieval_context").list.eval(pl.element().str.to_uppercase())
+    ).write_parquet(other)
+    stub.then(*["hold"] * 4)
+    score(batch(stub, source, db))  # this source's truths and claims, then the other's
+    score(batch(stub, other, db))
+    ours, theirs = (b for b in sorted(stub.batches) if "truths" in stub.files_text(b))
+    with stub.lock:  # the server mixes them up: the other run's batch gets our answers
+        stub.batches[ours]["_outcome"] = "complete"
+        stub._advance(stub.batches[ours])
+        mixed = {"status": "completed", "output_file_id": stub.batches[ours]["output_file_id"]}
+        stub.batches[theirs].update(mixed)
+    score(batch(stub, other, db))
+    answered = query(db, "SELECT items_answered FROM judge_batches WHERE batch_id = $b", b=theirs)
+    assert answered == [(0,)]  # answers to other questions, under custom_ids it never asked
+    stub.release()
+    config_id = until_settled(batch(stub, other, db))[-1]["config_id"]
+    lexical = lexical_scores(other, tmp_path / "lexical.duckdb")
+    assert scores(db, config_id).filter(pl.col("case_id").is_in(lexical["case_id"])).equals(lexical)
+
+
 def test_faith_batches_on_a_database_without_batches(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

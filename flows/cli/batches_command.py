@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from typing import TYPE_CHECKING
 
-from flows.cli.option_types import MAX_LISTED, price, whole_number
+from flows.cli.option_types import MAX_LISTED, price, request_seconds, whole_number
 from flows.cli.options import EXIT_OK, add_db_argument, add_lock_timeout_argument, add_wait_argument
 from flows.printable import printable
 
@@ -58,7 +58,7 @@ def add_batches_command(commands: argparse._SubParsersAction) -> None:
         help="environment variable holding the API key (default OPENAI_API_KEY)",
     )
     refresh.add_argument(
-        "--timeout", type=float, default=60.0, help="seconds per request (default 60)"
+        "--timeout", type=request_seconds, default=60.0, help="seconds per request (default 60)"
     )
     add_lock_timeout_argument(
         refresh, help="with --refresh: wait this long for a run holding the database (default 0)"

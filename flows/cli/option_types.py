@@ -7,6 +7,8 @@ import argparse
 import math
 from collections.abc import Callable
 
+from flows.judges.endpoint.call_policy import MAX_TIMEOUT
+
 # The most rows a listing option (--limit, --periods) asks for: more than any terminal shows.
 MAX_LISTED = 1_000_000
 
@@ -59,6 +61,16 @@ def seconds(text: str) -> float:
     value = _number(text)
     if not math.isfinite(value) or value < 0:
         raise argparse.ArgumentTypeError(f"must be a number of seconds, 0 or more, got {text}")
+    return value
+
+
+def request_seconds(text: str) -> float:
+    """--timeout of one request: more than 0, at most MAX_TIMEOUT (a day); nan, inf refused."""
+    value = _number(text)
+    if not 0 < value <= MAX_TIMEOUT:
+        raise argparse.ArgumentTypeError(
+            f"must be a number of seconds above 0, at most {MAX_TIMEOUT:,.0f} (a day), got {text!r}"
+        )
     return value
 
 

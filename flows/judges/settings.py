@@ -11,7 +11,7 @@ from pydantic import BaseModel, ConfigDict, Field, SecretStr, model_validator
 
 from faith_udfs.errors import ConfigError
 from flows.judges.endpoint.breaker import DEFAULT_BREAKER_FAILURES
-from flows.judges.endpoint.call_policy import CallLimits
+from flows.judges.endpoint.call_policy import MAX_TIMEOUT, CallLimits
 from flows.judges.endpoint.reply_cap import DEFAULT_MAX_REPLY_BYTES
 from flows.judges.endpoint.request_details import split_userinfo
 from flows.judges.live.tasks import BUDGET_CEILING
@@ -50,7 +50,7 @@ class JudgeSettings(BaseModel):
     batch_wait: float = Field(default=0.0, ge=0.0)
     llm_reason: bool = False
     concurrency: int = Field(default=8, ge=1, le=256)
-    timeout: float = Field(default=60.0, gt=0)
+    timeout: float = Field(default=60.0, gt=0, le=MAX_TIMEOUT)
     max_calls: int | None = Field(default=None, ge=0)
     max_tokens: int | None = Field(default=None, ge=0)
     # Requests and tokens per minute, over any 60 s window (flows/judges/endpoint/rate_window.py).

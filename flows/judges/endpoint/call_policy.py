@@ -6,7 +6,11 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
-__all__ = ["CallLimits", "CallPolicy"]
+__all__ = ["MAX_TIMEOUT", "CallLimits", "CallPolicy"]
+
+# The longest --timeout of one request: a day (inf or 1e300 overflowed a timer's timestamp at
+# the first request, a crash: exit 1).
+MAX_TIMEOUT = 24 * 3600.0
 
 
 @dataclass(frozen=True)

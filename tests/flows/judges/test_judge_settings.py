@@ -14,6 +14,9 @@ from flows.cli.settings import run_settings
 from flows.judges.settings import JudgeSettings
 from flows.run.pipeline import run_score
 from flows.run.settings import ScoreSettings
+from tests.support.builders import many_cases, write
+from tests.support.cli_run import Done, faith_here
+from tests.support.openai_batch_stub import BatchStub
 
 TPM_TOO_SMALL = "--tpm 5,000 cannot hold one judge request: its reply may take 8,192 tokens"
 
@@ -100,3 +103,43 @@ def test_every_option_reaches_the_field_it_names() -> None:
         price_output_usd=1.5,
         dry_run=True,
     ).model_dump(exclude={"judge"})
+
+
+@pytest.mark.parametrize("timeout", ["inf", "1e300", "0", "nan"])
+@pytest.mark.parametrize("command", ["score", "judge-check", "batches"])
+def test_a_timeout_no_timer_can_hold_is_refused_at_start(
+    command: str,
+    timeout: str,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """`--timeout inf` (or 1e300) overflowed a timer's timestamp at the first request: exit 1,
+    `judge … crashed (a bug …)`; `faith batches --refresh --timeout 0` opened the breaker
+    (exit 6) on a server that was fine. Each is a bad option: exit 2, one line, no request."""
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-timeout-check-key")
+    db = tmp_path / "f.duckdb"
+    with BatchStub() as stub:
+        if command == "batches":
+            stub.then("hold")
+            source = write(many_cases(3), tmp_path / "cases.parquet")
+            seeded = faith_here(capsys, "score", str(source), "--db", str(db), "--prefect", "no",
+                                "--judge", "openai", "--judge-mode", "batch", "--model", "m",
+                                "--base-url", stub.base_url)  # fmt: skip
+            assert seeded.returncode == 0, seeded.stderr
+            argv = ["batches", "--db", str(db), "--refresh"]
+        elif command == "score":
+            source = write(many_cases(3), tmp_path / "cases.parquet")
+            argv = ["score", str(source), "--db", str(db), "--prefect", "no", "--judge", "openai",
+                    "--model", "m"]  # fmt: skip
+        else:
+            argv = ["judge-check", "--model", "m"]
+        asked = sum(stub.requests.values())
+        try:
+            done = faith_here(capsys, *argv, "--base-url", stub.base_url, f"--timeout={timeout}")
+        except SystemExit as refused:  # an option's type: argparse's usage, then the line
+            done = Done(int(str(refused.code)), "", capsys.readouterr().err)
+        assert sum(stub.requests.values()) == asked
+    assert done.returncode == 2, done.stderr
+    assert "error: " in done.stderr.splitlines()[-1], done.stderr
+    assert "--timeout" in done.stderr.splitlines()[-1], done.stderr

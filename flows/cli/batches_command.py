@@ -72,7 +72,15 @@ def batches_command(args: argparse.Namespace) -> int:
     from flows.store.db import connect_for_reading
 
     if args.refresh:
+        from flows.errors import DatabaseError
         from flows.judges.batch.refresh import refresh_batch_states
+        from flows.store.db import holds_no_database
+
+        # A database that is not there is refused, not made (a typo in --db was made into a
+        # new database, 'refreshed the state of 0 of 0'), as without --refresh.
+        if args.db.strip() and holds_no_database(args.db):
+            raise DatabaseError(f"{args.db}: no such database; run `faith score` first")
+        connect_for_reading(args.db, wait=args.lock_timeout, option="--lock-timeout").close()
 
         refreshed, unfinished = refresh_batch_states(
             args.db,

@@ -440,6 +440,27 @@ def test_faith_batches_on_a_database_without_batches(
     assert "no judge batches in" in capsys.readouterr().out
 
 
+@pytest.mark.parametrize("kind", ["missing", "empty file", "empty duckdb"])
+def test_faith_batches_refresh_refuses_a_database_that_is_not_there_and_makes_none(
+    stub: BatchStub, tmp_path: Path, capsys: pytest.CaptureFixture[str], kind: str
+) -> None:
+    """A typo in --db made a new database and said 'refreshed the state of 0 of 0': exit 5,
+    as `faith batches` without --refresh, and nothing is written."""
+    db = tmp_path / "typo.duckdb"
+    if kind == "empty file":
+        db.touch()
+    elif kind == "empty duckdb":
+        duckdb.connect(str(db)).close()
+    before = db.read_bytes() if db.exists() else None
+    argv = ["batches", "--db", str(db), "--refresh", "--base-url", stub.base_url]
+    assert main(argv) == 5
+    err = capsys.readouterr().err
+    assert err.startswith("error: "), err
+    assert err.count("\n") == 1, err
+    assert (db.read_bytes() if db.exists() else None) == before
+    assert sum(stub.requests.values()) == 0
+
+
 def test_with_a_wait_one_run_goes_through_every_round(
     stub: BatchStub, source: Path, tmp_path: Path
 ) -> None:

@@ -6,8 +6,8 @@ from __future__ import annotations
 import sys
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass
-from typing import Any
+from dataclasses import dataclass, replace
+from typing import Any, TypeVar
 
 import polars as pl
 
@@ -104,11 +104,16 @@ def evaluate(
     display_config: DisplayConfig | None = None,
     error_config: ErrorConfig | None = None,
     cache_config: CacheConfig | None = None,  # taken as given (CacheConfig)
-    **_: Any,
+    **keywords: Any,
 ) -> EvaluationResult:
-    """Score every test case with every metric, each metric in one batch-path pass."""
-    display = display_config or DisplayConfig()
-    errors = error_config or ErrorConfig()
+    """Score every test case with every metric, each metric in one batch-path pass. Takes
+    DeepEval 1's and 2's flat keywords (`ignore_errors=True`, `print_results=False`) as their
+    configs' fields; any other keyword is a TypeError, as a misspelt one is to DeepEval."""
+    display = with_legacy(display_config or DisplayConfig(), keywords)
+    errors = with_legacy(error_config or ErrorConfig(), keywords)
+    for name in keywords:
+        if name not in _LEGACY_FIELDS and name not in _TAKEN:
+            raise TypeError(f"evaluate() got an unexpected keyword argument {name!r}")
     started = time.perf_counter()
     cases = list(test_cases)
     metrics = list(metrics)
@@ -176,6 +181,40 @@ def evaluate(
             result,
         )
     return result
+
+
+# DeepEval 1's and 2's flat keywords, now fields of its configs: (config, field).
+_LEGACY_FIELDS: dict[str, tuple[type, str]] = {
+    "run_async": (AsyncConfig, "run_async"),
+    "throttle_value": (AsyncConfig, "throttle_value"),
+    "max_concurrent": (AsyncConfig, "max_concurrent"),
+    "show_indicator": (DisplayConfig, "show_indicator"),
+    "print_results": (DisplayConfig, "print_results"),
+    "verbose_mode": (DisplayConfig, "verbose_mode"),
+    "write_cache": (CacheConfig, "write_cache"),
+    "use_cache": (CacheConfig, "use_cache"),
+    "ignore_errors": (ErrorConfig, "ignore_errors"),
+    "skip_on_missing_params": (ErrorConfig, "skip_on_missing_params"),
+}
+# DeepEval's other keywords, which change nothing here: Confident AI's run names, the result
+# display filter, and what only its agent tracing reads.
+_TAKEN = frozenset(
+    {"hyperparameters", "identifier", "display", "metric_collection", "goldens",
+     "traceable_callback", "observed_callback"}
+)  # fmt: skip
+
+
+Config = TypeVar("Config", AsyncConfig, DisplayConfig, CacheConfig, ErrorConfig)
+
+
+def with_legacy(config: Config, keywords: dict[str, Any]) -> Config:
+    """The config with the flat keywords given for its fields (`ignore_errors=True`)."""
+    fields = {
+        field: keywords[name]
+        for name, (kind, field) in _LEGACY_FIELDS.items()
+        if kind is type(config) and name in keywords
+    }
+    return replace(config, **fields) if fields else config
 
 
 def print_verbose_logs(test_results: TestResults, runs: list[MetricRun]) -> None:

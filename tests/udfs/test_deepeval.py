@@ -241,6 +241,39 @@ def test_deepevals_other_settings_are_taken() -> None:
     assert result.test_results[0].success is True
 
 
+def test_deepeval_1s_flat_keywords_are_their_configs_fields(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """evaluate(..., ignore_errors=True, print_results=False), as DeepEval 1 and 2 scripts call
+    it, was taken and ignored: the blank answer's error raised, and the summary printed."""
+    given = [*cases()[:1], LLMTestCase(input="q", actual_output="  ", retrieval_context=CONTEXT)]
+    metric = FaithfulnessMetric(model=LexicalJudge())
+    flat = {"ignore_errors": True, "print_results": False, "identifier": "n1", "run_async": False}
+    result = evaluate(given, [metric], hyperparameters={"model": "m"}, **flat)
+    assert capsys.readouterr().out == ""
+    assert [t.success for t in result.test_results] == [True, False]
+    assert "BlankAnswer" in (result.test_results[1].metrics_data[0].error or "")
+    skipped = LLMTestCase(input="q", actual_output=None, retrieval_context=CONTEXT)
+    alone = evaluate([skipped], [metric], skip_on_missing_params=True, show_indicator=False)
+    assert alone.test_results[0].metrics_data == []
+    # a config given and a flat keyword: the keyword sets its field
+    with pytest.raises(EvaluationError):
+        evaluate(given, [metric], error_config=KEEP, ignore_errors=False, print_results=False)
+
+
+def test_a_misspelt_keyword_is_a_type_error_before_anything_is_scored() -> None:
+    calls: list[str] = []
+
+    class Counting(CustomJudgeModel):
+        def generate(self, prompt: str) -> str:
+            calls.append(prompt)
+            return super().generate(prompt)
+
+    with pytest.raises(TypeError, match="unexpected keyword argument 'ignore_erors'"):
+        evaluate(cases(), [FaithfulnessMetric(model=Counting())], ignore_erors=True)
+    assert calls == []
+
+
 def test_a_flaky_metrics_failure_does_not_fail_its_test_case() -> None:
     """DeepEval's rule: a flaky metric is reported, never decides pass or fail."""
     steady = FaithfulnessMetric(model=LexicalJudge(), threshold=0.0)

@@ -118,8 +118,10 @@ def main() -> int:
                 **_ratios(features, "features_"),
             }
         )
-        said = ", ".join(f"{k} = {v}" for k, v in rows[-1].items() if "_over_" in k)
-        print(f"{shape}: " + said.replace("_over_", " / ").replace("features_", ""), flush=True)
+        ratios = {k.replace("_over_", " / "): v for k, v in rows[-1].items() if "_over_" in k}
+        judge = ", ".join(f"{k} = {v}" for k, v in ratios.items() if "features" not in k)
+        alone = ", ".join(f"{k[9:]} = {v}" for k, v in ratios.items() if "features" in k)
+        print(f"{shape}: {judge}; claim_features {alone}", flush=True)
     print(table(rows, list(rows[0])))
     return 0
 

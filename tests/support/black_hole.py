@@ -14,6 +14,13 @@ def free_port() -> int:
         return probe.getsockname()[1]
 
 
+CUT_SHORT = (
+    b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\n"
+    b'Content-Length: 500\r\n\r\n{"id": "chatcmpl-1", '
+)
+NOT_HTTP = b"SSH-2.0-OpenSSH_9.6\r\nProtocol mismatch.\r\n\r\n"
+
+
 class BlackHole:
     """Accepts every connection and never sends a byte; counts the connections."""
 
@@ -53,3 +60,30 @@ class BlackHole:
         self._listener.close()
         for connection in self._held:
             connection.close()
+
+
+class CutShort(BlackHole):
+    """Reads each request, starts a 200 answer of 500 bytes and closes the connection after
+    its first few: a server that dies (or a proxy that drops it) mid-answer; or, given other
+    bytes, answers them and closes (`NOT_HTTP`: a port where another service listens)."""
+
+    def __init__(self, answer: bytes = CUT_SHORT) -> None:
+        super().__init__()
+        self._answer = answer
+
+    def _accept(self) -> None:
+        while not self._stop.is_set():
+            try:
+                connection, _ = self._listener.accept()
+            except TimeoutError:
+                continue
+            except OSError:
+                return
+            self.connections += 1
+            with connection:
+                connection.settimeout(2)
+                try:
+                    connection.recv(1 << 20)
+                    connection.sendall(self._answer)
+                except OSError:
+                    continue

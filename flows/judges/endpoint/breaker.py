@@ -31,6 +31,8 @@ _WHAT = {
     "tls": "failed the TLS handshake (an http:// server at an https:// URL?)",
     "timeout": "did not answer within the call deadline",
     "reset": "reset the connection",
+    "closed": "closed the connection before its answer was complete",
+    "protocol": "answered with something that is not HTTP",
     "connection": "could not be connected to",
     "5xx": "answered with a server error (5xx)",
     "throttled": "asked to wait longer than the run can (Retry-After)",
@@ -39,7 +41,8 @@ _WHAT = {
 
 def connection_kind(exc: BaseException) -> str:
     """What kind of connection failure an exception stands for, read from its causes' classes
-    (the HTTP client wraps the socket's error): refused, dns, tls, reset or connection."""
+    (the HTTP client wraps the socket's error): refused, dns, tls, reset, closed (the server
+    hung up mid-answer, or before it), protocol (no HTTP came back) or connection."""
     seen: set[int] = set()
     current: BaseException | None = exc
     while current is not None and id(current) not in seen:
@@ -52,6 +55,10 @@ def connection_kind(exc: BaseException) -> str:
             return "refused"
         if isinstance(current, ConnectionResetError):
             return "reset"
+        # h11's error, whichever HTTP client wraps it: matched by name, as each has its own
+        if type(current).__name__ == "RemoteProtocolError":
+            said = str(current).lower()
+            return "closed" if "closed" in said or "disconnected" in said else "protocol"
         current = current.__cause__ or current.__context__
     return "connection"
 

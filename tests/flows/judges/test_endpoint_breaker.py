@@ -23,7 +23,7 @@ from pathlib import Path
 import duckdb
 import pytest
 
-from tests.support.black_hole import BlackHole, free_port
+from tests.support.black_hole import CUT_SHORT, NOT_HTTP, BlackHole, CutShort, free_port
 from tests.support.builders import case_row, cases, write
 from tests.support.cli_run import Done, faith_here
 from tests.support.llm_judge import shorten_backoff
@@ -133,6 +133,25 @@ def test_tls_spoken_to_a_plain_http_server_is_exit_6(
         done = faith_score(capsys, source, db, f"https://127.0.0.1:{stub.port}/v1")
     assert stub.requests == 0  # no request ever got through
     assert_ended_by_the_breaker(done, db, "TLS handshake")
+
+
+@pytest.mark.parametrize(
+    ("answer", "what"),
+    [
+        (CUT_SHORT, "closed the connection before its answer was complete"),
+        (NOT_HTTP, "answered with something that is not HTTP"),
+    ],
+)
+def test_a_server_that_hangs_up_mid_answer_is_told_apart_from_one_never_reached(
+    source: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str], answer: bytes, what: str
+) -> None:
+    """Both said "could not be connected to": an operator looked for a firewall when the
+    server had died mid-answer, or another service held the port."""
+    db = tmp_path / "cut.duckdb"
+    with CutShort(answer) as server:
+        done = faith_score(capsys, source, db, server.base_url)
+    assert_ended_by_the_breaker(done, db, what)
+    assert server.connections <= MOST_REQUESTS
 
 
 def test_a_black_hole_opens_the_breaker_after_a_few_deadlines(

@@ -70,6 +70,7 @@ class BatchStub(LoopbackServer):
         # Every request answered with this status and Retry-After, `times` more (None: all).
         self.failing: tuple[int, float | None, int | None] | None = None
         self.failed_at: list[float] = []  # monotonic times of the requests failed so
+        self.unreadable: set[str] = set()  # file ids whose content is answered 400, always
         self._ids = 0
         self._listen(_Handler, _Server, stub=self)
 
@@ -355,7 +356,9 @@ class _Handler(BaseHTTPRequestHandler):
         if match := _FILE_CONTENT.match(path):
             stub.requests["file_content"] += 1
             data = stub.files.get(match.group(1))
-            if data is None:
+            if match.group(1) in stub.unreadable:
+                self._send(400, {"error": {"message": "the file cannot be downloaded"}})
+            elif data is None:
                 self._send(404, {"error": {"message": "no such file"}})
             else:
                 self._send_bytes(200, data, "application/octet-stream")

@@ -426,6 +426,40 @@ def test_answers_of_another_runs_batch_are_not_stored_under_this_ones_items(
     assert scores(db, config_id).filter(pl.col("case_id").is_in(lexical["case_id"])).equals(lexical)
 
 
+def submitted_earlier(db: Path, *, days: int) -> None:
+    con = duckdb.connect(str(db))
+    try:
+        con.execute(f"UPDATE judge_batches SET submitted_at = submitted_at - INTERVAL {days} DAY")
+    finally:
+        con.close()
+
+
+def test_a_finished_batch_whose_results_never_read_is_asked_again_after_three_days(
+    stub: BatchStub, source: Path, tmp_path: Path
+) -> None:
+    """A result file the server refuses (HTTP 400, run after run) left the batch waited for
+    forever, its cases pending; now a day past the give-up age it answered nothing."""
+    db = tmp_path / "f.duckdb"
+    score(batch(stub, source, db))
+    with stub.lock:
+        for found in stub.batches.values():
+            stub._advance(found)
+            stub.unreadable.add(found["output_file_id"])
+    uploads = stub.requests["upload"]
+    assert score(batch(stub, source, db))["rows_pending"] == CASES  # a bad hour: waited out
+    assert query(db, "SELECT count(*) FROM judge_batches WHERE collected_at IS NULL") == [(2,)]
+    assert stub.requests["upload"] == uploads
+    submitted_earlier(db, days=2)  # 48 h after submission, still unreadable: waited for
+    assert score(batch(stub, source, db))["rows_pending"] == CASES
+    assert stub.requests["upload"] == uploads
+    submitted_earlier(db, days=1)
+    score(batch(stub, source, db))
+    given_up = query(db, "SELECT collected_at IS NOT NULL, error FROM judge_batches LIMIT 2")
+    assert all(done and "results unreadable" in error for done, error in given_up), given_up
+    assert stub.requests["upload"] == uploads + 2  # their items are asked again
+    assert until_settled(batch(stub, source, db))[-1]["rows_newly_scored"] == CASES
+
+
 def test_faith_batches_on_a_database_without_batches(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

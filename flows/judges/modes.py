@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol
 
+from flows.judges.endpoint.call_policy import MAX_TIMEOUT
 from flows.judges.endpoint.request_details import endpoint_key
 from flows.store.judge_memory import MEMORY_ERRORS, JudgeMemory, JudgeMode
 
@@ -27,10 +28,11 @@ DEFAULT_TIMEOUT = 60.0
 
 
 def suggested_timeout(slowest: float | None) -> float:
-    """Seconds per call that fit a server whose slowest checked call took `slowest`."""
+    """Seconds per call that fit a server whose slowest checked call took `slowest`; never
+    past what --timeout takes (MAX_TIMEOUT), so the suggestion can be typed."""
     if slowest is None:
         return DEFAULT_TIMEOUT
-    return max(DEFAULT_TIMEOUT, float(math.ceil(TIMEOUT_FACTOR * slowest)))
+    return min(MAX_TIMEOUT, max(DEFAULT_TIMEOUT, float(math.ceil(TIMEOUT_FACTOR * slowest))))
 
 
 class CheckReport(Protocol):

@@ -230,6 +230,10 @@ def test_a_timeout_not_given_fits_the_latency_judge_check_measured(tmp_path: Pat
         )
         kept = with_remembered_mode(given, memory)  # --judge-mode and --timeout given: kept
         assert (kept.mode, kept.timeout) == ("packed", 30.0)
+        # a call of 11 hours: 3x would be past what --timeout takes; the day it takes at most
+        memory.remember_mode(key, "huge-405b", JudgeMode("per-item", 120.0, 40_000.0, 1))
+        slow = with_remembered_mode(unset.model_copy(update={"model": "huge-405b"}), memory)
+        assert slow.timeout == 86_400.0
         other = unset.model_copy(update={"model": "gpt-4o-mini"})
         assert with_remembered_mode(other, memory) is other  # nothing remembered for it
     finally:

@@ -20,9 +20,11 @@ def build_judge(
     con: duckdb.DuckDBPyConnection | None = None,
     *,
     dry_run: bool = False,
+    cached: bool = True,
 ) -> Judge:
     """The judge the settings ask for; `con` backs the LLM judge's call cache. `dry_run`:
-    an LLM judge that only counts what it would ask (flows/judges/live/dry_run.py)."""
+    an LLM judge that only counts what it would ask (flows/judges/live/dry_run.py);
+    `cached=False`: a live LLM judge that asks every question, reading no cached reply."""
     if settings.calibration is not None and settings.cutoffs is None:
         # flows/run/calibration.py fills the cut-offs in from the database before any judge
         raise ConfigError(f"calibration {settings.calibration!r} was not read before judging")
@@ -43,7 +45,7 @@ def build_judge(
     if settings.kind == "openai":
         from flows.judges.live.judge import build_openai_judge
 
-        return build_openai_judge(settings, con)
+        return build_openai_judge(settings, con, cached=cached)
     raise ConfigError(f"unknown judge kind {settings.kind!r}; use grounded, lexical or openai")
 
 

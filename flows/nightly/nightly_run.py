@@ -127,7 +127,9 @@ def run_nightly(
             update={"snapshot": False, "max_invalid_share": 1.0, "max_quarantine_share": 1.0}
         )
         scored = score_with_engine(scoring, steps=steps, progress=progress, judge=judge)
-        checker = judge if judge is not None else build_judge(settings.judge, con)
+        # Asked afresh each night, never from judge_cache: the check watches for a model
+        # changed behind its name, which cached replies would hide.
+        checker = judge if judge is not None else build_judge(settings.judge, con, cached=False)
         try:
             check = check_steps.check(
                 golden_set, checker, settings.metric_config(), floor=agreement_floor

@@ -231,12 +231,14 @@ def build_openai_judge(
     *,
     cache: ReplyCache | None = None,
     wrap_limiter: Callable[[AdaptiveLimiter], AdaptiveLimiter] | None = None,
+    cached: bool = True,
 ) -> OpenAIJudge:
     """The judge `--judge openai` asks for; `con` (the run's store) backs its call cache and
     its memory of the endpoint's structured-output mode, or `cache` stands in for the call
-    cache (a Dask task's, flows/engines/worker_judge.py)."""
-    owns_cache = cache is None and con is not None
-    cache = ReplyCache(con) if con is not None and cache is None else cache
+    cache (a Dask task's, flows/engines/worker_judge.py). `cached=False`: no call cache, every
+    question asked (the nightly judge check, which watches the model behind the name)."""
+    owns_cache = cache is None and con is not None and cached
+    cache = ReplyCache(con) if owns_cache else cache
     memory = JudgeMemory(con) if con is not None else None
     try:
         judge = OpenAIJudge(

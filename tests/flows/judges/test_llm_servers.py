@@ -345,6 +345,24 @@ def test_the_nightly_stops_before_scoring_on_an_unusable_judge_and_trusts_a_pass
     assert query(db, "SELECT count(*) AS n FROM runs")["n"][0] == 2
 
 
+def test_each_nights_judge_check_asks_the_judge_again_so_a_changed_model_is_seen(
+    stub: StubServer, source: Path, tmp_path: Path
+) -> None:
+    # The drift watch's purpose: a hosted model changed behind the same name. The golden
+    # check's replies came from judge_cache after the first night, so agreement never moved.
+    db = tmp_path / "f.duckdb"
+    nightly = settings(stub, source, db).model_copy(update={"flow": "nightly"})
+    first = run_nightly(nightly)
+    assert first["judge_check"]["cases_invalid"] == 0
+    stub.reset_counts()
+    stub.behave("example")  # the same name, another model: its replies are now unusable
+    second = run_nightly(nightly)  # nothing new to score, the preflight passed within a day
+    assert stub.requests > 0  # the golden set was asked again
+    assert second["judge_check"]["cases_invalid"] == second["judge_check"]["cases"]
+    assert second["judge_check"]["passed"] is False
+    assert "judge drift" in second["warning"]
+
+
 def test_a_case_pending_for_the_cap_says_so_not_another_items_reply_error(
     stub: StubServer,
 ) -> None:

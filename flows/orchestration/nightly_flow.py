@@ -158,6 +158,8 @@ def build_deployment(
     try:
         ZoneInfo(timezone)
         schedule = Cron(cron, timezone=timezone)
+        if len(cron.split()) > 5:  # croniter's sixth field is seconds: a run every second
+            raise ValueError("give the 5 fields minute hour day month weekday; a sixth is seconds")
     except (ValueError, ZoneInfoNotFoundError) as exc:
         raise ConfigError(f"--cron {cron!r} --timezone {timezone!r}: {exc}") from None
     check_agreement_floor(agreement_floor)

@@ -75,7 +75,13 @@ def test_serve_dry_run_prints_the_deployment_with_absolute_paths(
 
 
 @pytest.mark.parametrize(
-    ("option", "value"), [("--cron", "0 25 * * *"), ("--timezone", "Mars/Olympus")]
+    ("option", "value"),
+    [
+        ("--cron", "0 25 * * *"),
+        ("--timezone", "Mars/Olympus"),
+        # a sixth field is seconds to Prefect's scheduler: 60 nightly runs from 02:00:00
+        ("--cron", "0 2 * * * *"),
+    ],
 )
 def test_a_bad_schedule_is_refused_with_one_line(
     option: str, value: str, capsys: pytest.CaptureFixture[str]

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import logging
 import os
+from datetime import datetime
 from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
@@ -160,6 +161,7 @@ def build_deployment(
         schedule = Cron(cron, timezone=timezone)
         if len(cron.split()) > 5:  # croniter's sixth field is seconds: a run every second
             raise ValueError("give the 5 fields minute hour day month weekday; a sixth is seconds")
+        _first_night(cron, timezone)
     except (ValueError, ZoneInfoNotFoundError) as exc:
         raise ConfigError(f"--cron {cron!r} --timezone {timezone!r}: {exc}") from None
     check_agreement_floor(agreement_floor)
@@ -185,6 +187,16 @@ def build_deployment(
     # Called outside an event loop, prefect's sync-compatible method returns the value itself.
     assert isinstance(deployment, RunnerDeployment)
     return deployment
+
+
+def _first_night(cron: str, timezone: str) -> None:
+    """Refuse a cron that never fires (30 February): Prefect takes it, and no night runs."""
+    from prefect._vendor.croniter import CroniterBadDateError, croniter
+
+    try:
+        croniter(cron, datetime.now(ZoneInfo(timezone))).get_next(datetime)
+    except CroniterBadDateError:
+        raise ValueError("it never fires: no date has those fields") from None
 
 
 def describe_deployment(deployment: RunnerDeployment) -> dict[str, Any]:

@@ -81,6 +81,8 @@ def test_serve_dry_run_prints_the_deployment_with_absolute_paths(
         ("--timezone", "Mars/Olympus"),
         # a sixth field is seconds to Prefect's scheduler: 60 nightly runs from 02:00:00
         ("--cron", "0 2 * * * *"),
+        # valid fields, no such date (30 February): the schedule would never fire
+        ("--cron", "0 2 30 2 *"),
     ],
 )
 def test_a_bad_schedule_is_refused_with_one_line(

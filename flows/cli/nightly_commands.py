@@ -238,6 +238,12 @@ def serve_command(args: argparse.Namespace) -> int:
         resolve_source(settings.source)  # InputUnreadable, exit 3: SOURCE is empty
     if not str(settings.db).strip():
         raise DatabaseError("--db is empty: name the database file (an unset variable?)")
+    # Prefect stores the parameters with the secret as **********, and each night sent that.
+    if settings.judge.base_url_userinfo is not None:
+        raise ConfigError(
+            "--base-url holds credentials (user:password@), which a deployment cannot keep: "
+            "give the key through --api-key-env's variable in the serving process instead"
+        )
     # Scheduled runs start from wherever the runner was: pin every path now.
     settings = settings.model_copy(
         update={"source": _absolute(settings.source), "db": _absolute(settings.db)}

@@ -177,6 +177,13 @@ def test_serve_passes_the_deadline_and_the_alert_options_to_each_scheduled_run(
         (["logs", "--db", ""], 5, "--db is empty"),
         (["logs", "--golden", ""], 2, "--golden is empty"),
         (["logs", "--name", "a/b"], 2, "--name 'a/b': Name 'a/b' contains an invalid"),
+        # the parameters come back from Prefect with the password as **********: each night
+        # sent that and was refused (exit 9 or 6)
+        (
+            ["logs", "--judge", "openai", "--model", "m", "--base-url", "http://u:pw@h:8/v1"],
+            2,
+            "--base-url holds credentials",
+        ),
     ],
 )
 def test_serve_refuses_what_no_scheduled_night_could_run(

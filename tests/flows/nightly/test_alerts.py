@@ -371,6 +371,23 @@ def test_a_logged_webhook_names_its_host_only() -> None:
 ONE = [{"kind": "pass_rate_drop", "text": "drop"}]
 
 
+@pytest.mark.parametrize("url", ["http://[::1/hook", "http://127.0.0.1:99999/hook"])
+def test_a_webhook_the_flow_is_given_is_checked_before_the_night(
+    history: tuple[Path, Path], url: str
+) -> None:
+    """A worker's FAITH_ALERT_WEBHOOK or prefect.yaml's alert_webhook reaches the flow without
+    the command line's check: the night was scored and checked, then sending raised
+    ValueError (exit 1, no snapshot, the messages never sent), night after night."""
+    source, db = history
+    add_night(source, day_rows(NIGHT, 60, 30))
+    runs = query(db, "SELECT count(*) FROM runs")
+    with pytest.raises(ConfigError, match="--alert-webhook is not a URL"):
+        run_nightly(
+            ScoreSettings(source=str(source), db=str(db)), alerts=AlertSettings(webhook=url)
+        )
+    assert query(db, "SELECT count(*) FROM runs") == runs
+
+
 def test_a_webhook_url_no_post_can_carry_is_refused_before_the_night() -> None:
     """A space or a control character in the URL (a token pasted with a space, a host name
     typed with one) passed the check: the night ran, and every attempt of every night failed

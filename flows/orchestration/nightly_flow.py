@@ -20,6 +20,7 @@ from prefect.exceptions import InvalidNameError
 from prefect.schedules import Cron
 
 from faith_udfs.errors import ConfigError
+from flows.errors import RunAlarm
 from flows.nightly.alerts import (
     DEFAULT_ALERT_MIN_CASES,
     DEFAULT_ALERT_SEGMENT,
@@ -66,20 +67,30 @@ def nightly_flow(
     past `run_timeout` seconds (6 h; None or 0: none) the run stops as on SIGTERM
     (RunDeadline, exit 14), unless a deadline is already armed (`faith nightly`'s own)."""
     with run_deadline(run_timeout):
-        run = run_nightly(
-            settings,
-            golden=golden,
-            agreement_floor=agreement_floor,
-            alerts=AlertSettings(
-                window=alert_window,
-                min_cases=alert_min_cases,
-                segment=alert_segment,
-                webhook=alert_webhook or os.environ.get("FAITH_ALERT_WEBHOOK") or None,
-            ),
-            steps=TASK_STEPS,
-            progress=flow_progress(),
-            check_steps=CHECK_STEPS,
-        )
+        try:
+            run = run_nightly(
+                settings,
+                golden=golden,
+                agreement_floor=agreement_floor,
+                alerts=AlertSettings(
+                    window=alert_window,
+                    min_cases=alert_min_cases,
+                    segment=alert_segment,
+                    webhook=alert_webhook or os.environ.get("FAITH_ALERT_WEBHOOK") or None,
+                ),
+                steps=TASK_STEPS,
+                progress=flow_progress(),
+                check_steps=CHECK_STEPS,
+            )
+        except RunAlarm as alarm:  # exit 8, 11, 15: a night kept whole, published as any
+            if alarm.night is not None:
+                publish_night(alarm.night)
+            raise
+    return publish_night(run)
+
+
+def publish_night(run: dict[str, Any]) -> dict[str, Any]:
+    """The night's check line and warning in the flow run's log, and its artifacts."""
     if run["judge_check"] is None:  # a dry run: nothing judged, no check
         publish_run_summary(run)
         return run

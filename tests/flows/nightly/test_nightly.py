@@ -288,3 +288,22 @@ def test_nightly_flow_runs_as_tasks_and_publishes_its_judge_check(tmp_path: Path
     check = published["faithpipe-nightly-judge-check"]
     assert check_line(run["judge_check"]) in check
     assert "| golden-date-paraphrase | Order B42 arrived on 12 April. | yes | no |" in check
+
+
+@pytest.mark.usefixtures("prefect_harness")
+def test_a_night_ending_in_an_alarm_still_publishes_its_artifacts(tmp_path: Path) -> None:
+    """The nights that fail the flow run (exit 8, 11, 15) are the ones to read in the UI: they
+    published no summary, counts or judge check, and logged no check line."""
+    from flows.errors import QuarantineShareExceeded
+    from flows.orchestration.nightly_flow import nightly_flow
+
+    rows = [case_row(f"q{i:03d}", input="" if i < 5 else "Where is order A17?") for i in range(20)]
+    source, db = write(cases(rows), tmp_path / "cases.parquet"), tmp_path / "f.duckdb"
+    settings = ScoreSettings(source=str(source), db=str(db))
+    with pytest.raises(QuarantineShareExceeded) as alarm:  # 5 of 20 rows quarantined
+        nightly_flow(settings)
+    night = alarm.value.night
+    assert night is not None
+    published = published_artifacts()
+    assert night["run_id"] in published["faithpipe-nightly-summary"]
+    assert check_line(night["judge_check"]) in published["faithpipe-nightly-judge-check"]

@@ -220,3 +220,19 @@ def test_a_deadline_inside_an_armed_one_leaves_the_first_in_force() -> None:
         assert signal.getitimer(signal.ITIMER_REAL)[0] > 30
     assert remaining() is None
     assert signal.getitimer(signal.ITIMER_REAL)[0] == 0
+
+
+@pytest.mark.parametrize("value", [-5.0, float("nan"), float("inf"), 1e10])
+def test_a_run_timeout_parameter_no_timer_can_hold_is_refused_before_the_night(
+    tmp_path: Path, value: float
+) -> None:
+    """prefect.yaml's parameters, or a run started from the UI with its parameters changed,
+    reach the flow without the command line's check: 1e10 failed each night on the timer
+    (OverflowError), and -5 or nan left every wait of the judge with no time at all."""
+    from faith_udfs.errors import ConfigError
+    from flows.orchestration.nightly_flow import nightly_flow
+
+    settings = ScoreSettings(source=str(tmp_path / "logs"), db=str(tmp_path / "f.duckdb"))
+    with pytest.raises(ConfigError, match="run_timeout must be a number of seconds from 0"):
+        nightly_flow.fn(settings, run_timeout=value)
+    assert not (tmp_path / "f.duckdb").exists()

@@ -118,21 +118,16 @@ def _add_alert_arguments(parser: argparse.ArgumentParser) -> None:
 
 def alert_settings(args: argparse.Namespace) -> Any:
     """The AlertSettings of `faith nightly`'s options (the webhook also from the environment)."""
-    from flows.nightly.alerts import MAX_ALERT_WINDOW, AlertSettings, check_webhook
+    from flows.nightly.alerts import AlertSettings, check_alerts
 
-    if not 0 <= args.alert_window <= MAX_ALERT_WINDOW or args.alert_min_cases < 1:
-        raise ConfigError(
-            f"--alert-window must be 0 to {MAX_ALERT_WINDOW:,} days and --alert-min-cases >= 1"
-        )
-    webhook = args.alert_webhook or os.environ.get("FAITH_ALERT_WEBHOOK") or None
-    if webhook is not None:
-        check_webhook(webhook)
-    return AlertSettings(
+    alerts = AlertSettings(
         window=args.alert_window,
         min_cases=args.alert_min_cases,
         segment=args.alert_segment or None,
-        webhook=webhook,
+        webhook=args.alert_webhook or os.environ.get("FAITH_ALERT_WEBHOOK") or None,
     )
+    check_alerts(alerts)
+    return alerts
 
 
 def _add_check_arguments(parser: argparse.ArgumentParser) -> None:

@@ -143,6 +143,20 @@ def check_webhook(url: str) -> None:
         )
 
 
+def check_alerts(alerts: AlertSettings) -> None:
+    """Refuse alert settings no night can use (ConfigError, exit 2) before the night runs,
+    whichever route they came by (the CLI, a flow's parameters, the environment): a window
+    past DuckDB's dates failed the night after its commit, the alert lost."""
+    from faith_udfs.errors import ConfigError
+
+    if not 0 <= alerts.window <= MAX_ALERT_WINDOW or alerts.min_cases < 1:
+        raise ConfigError(
+            f"--alert-window must be 0 to {MAX_ALERT_WINDOW:,} days and --alert-min-cases >= 1"
+        )
+    if alerts.webhook:
+        check_webhook(alerts.webhook)
+
+
 # What http.client refuses in a request's URL and host (its _contains_disallowed_url_pchar_re)
 _UNSENDABLE = re.compile(r"[\x00-\x20\x7f]")
 

@@ -18,7 +18,7 @@ from faith_udfs import Judge, MetricConfig, score_cases
 from faith_udfs.agreement import compare_verdicts
 from faith_udfs.errors import ConfigError
 from flows.errors import PassRateAlert, QuarantineShareExceeded, TooManyInvalid
-from flows.nightly.alerts import AlertSettings, check_webhook, night_alerts, send_alerts
+from flows.nightly.alerts import AlertSettings, check_alerts, night_alerts, send_alerts
 from flows.read.bundled import golden_set_path
 from flows.read.golden import GoldenSet, read_golden
 from flows.read.source import resolve_source
@@ -99,8 +99,8 @@ def run_nightly(
     from flows.run.stop_signals import completion_held
 
     check_agreement_floor(agreement_floor)
-    if alerts is not None and alerts.webhook:  # from the environment too, on every route
-        check_webhook(alerts.webhook)
+    if alerts is not None:  # a flow's parameters and the environment too, on every route
+        check_alerts(alerts)
     check_steps = check_steps or CheckSteps()
     settings = settings.model_copy(update={"flow": "nightly"})
     golden_set = read_golden(golden or golden_set_path())

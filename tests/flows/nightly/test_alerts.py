@@ -371,6 +371,28 @@ def test_a_logged_webhook_names_its_host_only() -> None:
 ONE = [{"kind": "pass_rate_drop", "text": "drop"}]
 
 
+@pytest.mark.parametrize(
+    ("alerts", "says"),
+    [
+        (AlertSettings(window=1_000_000_000), "--alert-window must be 0 to 36,500"),
+        (AlertSettings(window=-3), "--alert-window must be 0 to 36,500"),
+        (AlertSettings(min_cases=0), "--alert-min-cases >= 1"),
+    ],
+)
+def test_alert_options_a_flow_is_given_are_checked_before_the_night(
+    history: tuple[Path, Path], alerts: AlertSettings, says: str
+) -> None:
+    """prefect.yaml's alert_window, or one changed in the UI's Run, reached the flow without
+    the command line's check: 1e9 failed each night after its commit (DuckDB's dates, exit
+    1, the alert lost), -3 looked at days after the night."""
+    source, db = history
+    add_night(source, day_rows(NIGHT, 60, 30))
+    runs = query(db, "SELECT count(*) FROM runs")
+    with pytest.raises(ConfigError, match=says):
+        run_nightly(ScoreSettings(source=str(source), db=str(db)), alerts=alerts)
+    assert query(db, "SELECT count(*) FROM runs") == runs
+
+
 @pytest.mark.parametrize("url", ["http://[::1/hook", "http://127.0.0.1:99999/hook"])
 def test_a_webhook_the_flow_is_given_is_checked_before_the_night(
     history: tuple[Path, Path], url: str

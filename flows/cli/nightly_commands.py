@@ -23,6 +23,7 @@ from flows.errors import RunAlarm
 from flows.nightly.nightly_run import (
     DEFAULT_AGREEMENT_FLOOR,
     check_line,
+    check_night_options,
     run_nightly,
 )
 from flows.orchestration.prefect_env import (
@@ -168,13 +169,8 @@ def _print_night(result: dict[str, Any]) -> None:
 
 
 def check_golden_option(args: argparse.Namespace) -> None:
-    """An empty --golden (an unset variable) is refused: it checked against the bundled set
-    without a word that the user's was not read."""
-    if args.golden is not None and not args.golden.strip():
-        raise ConfigError(
-            "--golden is empty: name the golden set's file, or leave --golden out for the "
-            "bundled one"
-        )
+    """An empty --golden (an unset variable) is refused, before anything is scheduled too."""
+    check_night_options(args.golden)
 
 
 def _night(args: argparse.Namespace) -> int:

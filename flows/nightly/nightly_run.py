@@ -74,6 +74,19 @@ def check_agreement_floor(floor: float) -> None:
         raise ConfigError(f"--agreement-floor must be between 0 and 1, got {floor}")
 
 
+def check_night_options(golden: Path | str | None, alerts: AlertSettings | None = None) -> None:
+    """Refuse what no night can use, before anything is read: an empty golden path (an unset
+    variable; it checked against the bundled set without a word that the user's was not
+    read), and `alerts` out of range or a webhook no POST can reach."""
+    if golden is not None and not str(golden).strip():
+        raise ConfigError(
+            "--golden is empty: name the golden set's file, or leave --golden out for the "
+            "bundled one"
+        )
+    if alerts is not None:
+        check_alerts(alerts)
+
+
 def run_nightly(
     settings: ScoreSettings,
     *,
@@ -98,9 +111,9 @@ def run_nightly(
     from flows.run.calibration import check_calibration_database, with_calibration
     from flows.run.stop_signals import completion_held
 
+    # a flow's parameters and the environment too, on every route, before anything is read
     check_agreement_floor(agreement_floor)
-    if alerts is not None:  # a flow's parameters and the environment too, on every route
-        check_alerts(alerts)
+    check_night_options(golden, alerts)
     check_steps = check_steps or CheckSteps()
     settings = settings.model_copy(update={"flow": "nightly"})
     golden_set = read_golden(golden or golden_set_path())

@@ -193,6 +193,20 @@ def test_a_golden_set_a_judge_cannot_be_checked_on_is_refused_naming_why(
     assert not (tmp_path / "f.duckdb").exists()
 
 
+@pytest.mark.parametrize("golden", ["", "  "])
+def test_an_empty_golden_parameter_is_refused_not_read_as_the_bundled_set(
+    tmp_path: Path, golden: str
+) -> None:
+    """The CLI refuses an empty --golden; a flow's golden parameter (prefect.yaml's, an unset
+    variable templated in) was checked against the bundled set without a word."""
+    from faith_udfs.errors import ConfigError
+
+    source = write(many_cases(3), tmp_path / "cases.parquet")
+    with pytest.raises(ConfigError, match="--golden is empty"):
+        nightly(source, tmp_path / "f.duckdb", golden=golden)
+    assert not (tmp_path / "f.duckdb").exists()
+
+
 def faith(*args: str) -> subprocess.Popen:
     return subprocess.Popen(
         [sys.executable, "-m", "flows.cli", *args],

@@ -222,6 +222,13 @@ def serve_command(args: argparse.Namespace) -> int:
     from flows.read.finding import resolve_source
 
     check_golden_option(args)
+    if args.prefect == "no":  # the option is shared with `faith nightly`; serve is Prefect
+        raise ConfigError(
+            "faith serve always runs through Prefect (its schedule lives on the server): "
+            "--prefect no is for `faith nightly`, run by cron or another scheduler"
+        )
+    if not args.name.strip() or args.name != args.name.strip():
+        raise ConfigError(f"--name {args.name!r}: name the deployment without spaces around it")
     settings = run_settings(args, flow="nightly")
     # An unset variable is never the working folder, as for `faith nightly`: SOURCE is
     # checked when each night runs, its emptiness now (an empty one would be pinned as '.').

@@ -177,6 +177,10 @@ def test_serve_passes_the_deadline_and_the_alert_options_to_each_scheduled_run(
         (["logs", "--db", ""], 5, "--db is empty"),
         (["logs", "--golden", ""], 2, "--golden is empty"),
         (["logs", "--name", "a/b"], 2, "--name 'a/b': Name 'a/b' contains an invalid"),
+        # a deployment 'faithpipe-nightly/   ', which the UI shows as nothing
+        (["logs", "--name", "   "], 2, "--name '   ': name the deployment"),
+        # taken and ignored: the schedule was served through Prefect all the same
+        (["logs", "--prefect", "no"], 2, "faith serve always runs through Prefect"),
         # the parameters come back from Prefect with the password as **********: each night
         # sent that and was refused (exit 9 or 6)
         (

@@ -7,6 +7,7 @@ the run to its check), and the plain route then runs exactly the same code.
 
 from __future__ import annotations
 
+import html
 import logging
 import os
 from datetime import datetime
@@ -121,11 +122,18 @@ def check_markdown(run_id: str, check: dict[str, Any]) -> str:
     if check["disagreements"]:
         lines += ["", "| case | claim | expected | judge |", "| --- | --- | --- | --- |"]
         lines += [
-            f"| {d['case_id']} | {d['claim'] or ''} | {d['expected'] or '(no claim)'} "
-            f"| {d['verdict'] or '(none)'} |"
+            f"| {_cell(d['case_id'])} | {_cell(d['claim'] or '')} "
+            f"| {_cell(d['expected'] or '(no claim)')} | {_cell(d['verdict'] or '(none)')} |"
             for d in check["disagreements"]
         ]
     return "\n".join(lines)
+
+
+def _cell(text: object) -> str:
+    """A golden set's text as one markdown table cell: its `|` and line breaks split the row,
+    and its HTML is shown, not rendered."""
+    flat = " ".join(str(text).split())
+    return html.escape(flat, quote=False).replace("\\", "\\\\").replace("|", "\\|")
 
 
 def deployment_parameters(

@@ -321,3 +321,21 @@ def test_a_night_ending_in_an_alarm_still_publishes_its_artifacts(tmp_path: Path
     published = published_artifacts()
     assert night["run_id"] in published["faithpipe-nightly-summary"]
     assert check_line(night["judge_check"]) in published["faithpipe-nightly-judge-check"]
+
+
+def test_the_judge_check_artifact_keeps_a_golden_sets_text_in_its_cell() -> None:
+    """A claim with `|` or a line break split its row of the markdown table; its HTML was
+    rendered by the UI."""
+    from flows.orchestration.nightly_flow import check_markdown
+
+    check = {
+        "config_id": "faith-x", "golden": "g.parquet", "golden_hash": "0" * 64,
+        "warning": None, "passed": False, "agreement": 0.5, "items": 2, "agreed": 1,
+        "cases": 2, "floor": 0.9,
+        "disagreements": [
+            {"case_id": "g|1", "claim": "Plans: A | B\nor <b>C</b>.", "expected": "yes",
+             "verdict": "no"},
+        ],
+    }  # fmt: skip
+    table = check_markdown("run-1", check).split("| --- | --- | --- | --- |\n", 1)[1]
+    assert table == "| g\\|1 | Plans: A \\| B or &lt;b&gt;C&lt;/b&gt;. | yes | no |"

@@ -143,8 +143,13 @@ def run_nightly(
         )
         scored = score_with_engine(scoring, steps=steps, progress=progress, judge=judge)
         # Asked afresh each night, never from judge_cache: the check watches for a model
-        # changed behind its name, which cached replies would hide.
-        checker = judge if judge is not None else build_judge(settings.judge, con, cached=False)
+        # changed behind its name, which cached replies would hide. A batch judge's check is
+        # asked live, packed (its identity: the same config): a batch of the golden set left
+        # it incomplete until the next night, which then read it from judge_cache.
+        asked = settings.judge
+        if asked.kind == "openai" and asked.mode == "batch":
+            asked = asked.model_copy(update={"mode": "packed"})
+        checker = judge if judge is not None else build_judge(asked, con, cached=False)
         try:
             check = check_steps.check(
                 golden_set, checker, settings.metric_config(), floor=agreement_floor

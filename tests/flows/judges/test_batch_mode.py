@@ -263,9 +263,15 @@ def test_submitted_by_one_process_collected_by_another(
     assert refreshed.count("completed") == 2
     assert query(db, "SELECT count(*) FROM judge_batches WHERE collected_at IS NULL") == [(2,)]
 
-    # The nightly run collects the first round and submits the next stage.
+    # The nightly run collects the first round and submits the next stage; its judge check
+    # asks the golden set live (a batch of it was incomplete until the next night, then read
+    # from judge_cache, where no change of the model shows), under the batch judge's config.
+    chats = stub.requests["chat"]
     nightly = run_nightly(batch(stub, source, db))
     assert nightly["rows_pending"] == CASES
+    assert nightly["judge_check"]["passed"] is not None
+    assert nightly["judge_check"]["config_id"] == nightly["config_id"]
+    assert stub.requests["chat"] > chats
     assert query(db, "SELECT count(*) FROM judge_batches WHERE collected_at IS NULL")[0][0] >= 1
     assert until_settled(batch(stub, source, db))[-1]["rows_pending"] == 0
     assert KEY not in capsys.readouterr().out + out + err

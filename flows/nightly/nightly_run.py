@@ -31,6 +31,7 @@ from schemas import JudgeCheck
 if TYPE_CHECKING:
     import duckdb
 
+    from flows.judges.settings import JudgeSettings
     from flows.run.progress import Progress
     from flows.run.run_state import Steps
     from flows.run.settings import ScoreSettings
@@ -106,7 +107,7 @@ def run_nightly(
     """
     # Imported here: `faith` builds its parser from this module and must start fast.
     from flows.engines import score_with_engine
-    from flows.judges.factory import build_judge, close_judge
+    from flows.judges.factory import close_judge
     from flows.run.alarms import warn_if_mostly_invalid, warn_if_mostly_quarantined
     from flows.run.calibration import check_calibration_database, with_calibration
     from flows.run.stop_signals import completion_held
@@ -142,14 +143,7 @@ def run_nightly(
             update={"snapshot": False, "max_invalid_share": 1.0, "max_quarantine_share": 1.0}
         )
         scored = score_with_engine(scoring, steps=steps, progress=progress, judge=judge)
-        # Asked afresh each night, never from judge_cache: the check watches for a model
-        # changed behind its name, which cached replies would hide. A batch judge's check is
-        # asked live, packed (its identity: the same config): a batch of the golden set left
-        # it incomplete until the next night, which then read it from judge_cache.
-        asked = settings.judge
-        if asked.kind == "openai" and asked.mode == "batch":
-            asked = asked.model_copy(update={"mode": "packed"})
-        checker = judge if judge is not None else build_judge(asked, con, cached=False)
+        checker = judge if judge is not None else golden_check_judge(settings.judge, con)
         try:
             check = check_steps.check(
                 golden_set, checker, settings.metric_config(), floor=agreement_floor
@@ -200,6 +194,18 @@ def run_nightly(
         return night
     finally:
         con.close()
+
+
+def golden_check_judge(settings: JudgeSettings, con: duckdb.DuckDBPyConnection) -> Judge:
+    """The judge the golden set is asked: asked afresh each night, never from judge_cache
+    (the check watches for a model changed behind its name, which cached replies would hide);
+    a batch judge's asked live, packed (its identity: the same config), as a batch of the
+    golden set left the check incomplete until the next night, which then read judge_cache."""
+    from flows.judges.factory import build_judge
+
+    if settings.kind == "openai" and settings.mode == "batch":
+        settings = settings.model_copy(update={"mode": "packed"})
+    return build_judge(settings, con, cached=False)
 
 
 def check_line(check: dict[str, Any]) -> str:

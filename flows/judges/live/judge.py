@@ -238,7 +238,7 @@ def build_openai_judge(
     cache (a Dask task's, flows/engines/worker_judge.py). `cached=False`: no call cache, every
     question asked (the nightly judge check, which watches the model behind the name)."""
     owns_cache = cache is None and con is not None and cached
-    cache = ReplyCache(con) if owns_cache else cache
+    cache = ReplyCache(con) if owns_cache and con is not None else cache
     memory = JudgeMemory(con) if con is not None else None
     try:
         judge = OpenAIJudge(

@@ -88,7 +88,9 @@ class LineResult:
 
 def read_result_lines(data: bytes) -> dict[str, LineResult]:
     """The results of an output or error file, by custom_id. A line that is not JSON, or
-    names no request, is logged and skipped: its items are asked again."""
+    names no request, is logged and skipped: its items are asked again. A custom_id given
+    twice keeps its first answer: a later error line for it (a server's retry that failed)
+    would throw away an answer already paid for."""
     results: dict[str, LineResult] = {}
     for number, raw in enumerate(data.splitlines(), start=1):
         if not raw.strip():
@@ -102,7 +104,16 @@ def read_result_lines(data: bytes) -> dict[str, LineResult]:
         if not isinstance(custom_id, str):
             log.warning("batch result line %d names no request; skipped", number)
             continue
-        results[custom_id] = _line_result(line)
+        result = _line_result(line)
+        first = results.get(custom_id)
+        if first is not None and first.completion is not None:
+            log.warning(
+                "batch result line %d answers %r again; its first answer is kept",
+                number,
+                custom_id[:80],
+            )
+            continue
+        results[custom_id] = result
     return results
 
 

@@ -82,6 +82,20 @@ def test_a_result_line_nested_past_pythons_depth_is_skipped_not_a_crash() -> Non
     assert sorted(read_result_lines(data)) == ["a"]
 
 
+def test_a_request_answered_then_failed_keeps_its_paid_answer() -> None:
+    """The last line of a custom_id won: an answer followed by a 500 line for the same request
+    was thrown away and asked (and paid) again."""
+    answered = {"custom_id": "a", "response": {"status_code": 200, "body": completion("{}")}}
+    failed = {"custom_id": "a", "response": {"status_code": 500, "body": {}}}
+    again = {"custom_id": "a", "response": {"status_code": 200, "body": completion('{"x": 1}')}}
+    late = {"custom_id": "b", "response": {"status_code": 500, "body": {}}}
+    fixed = {"custom_id": "b", "response": {"status_code": 200, "body": completion("{}")}}
+    lines = [answered, failed, again, late, fixed]
+    results = read_result_lines(b"\n".join(json.dumps(line).encode() for line in lines))
+    assert results["a"].completion == completion("{}")  # the first answer
+    assert results["b"].completion == completion("{}")  # an error, then its answer
+
+
 def test_server_failures_of_a_request_are_asked_again() -> None:
     lines = [
         {"custom_id": str(status), "response": {"status_code": status, "body": {}}}

@@ -5,7 +5,6 @@ from __future__ import annotations
 import argparse
 import sys
 from datetime import date
-from pathlib import Path
 
 from rich.text import Text
 
@@ -27,8 +26,8 @@ def add_report_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="COL",
         help=f"segment column to slice by (default {DEFAULT_SEGMENT} when the logs have it)",
     )
-    parser.add_argument(
-        "--html", type=Path, metavar="FILE", help="also write a self-contained HTML report"
+    parser.add_argument(  # as typed: Path() would drop the slash of `reports/`, a folder
+        "--html", metavar="FILE", help="also write a self-contained HTML report"
     )
     parser.add_argument(
         "--grain", choices=("day", "week", "month"), default="day", help="period (default day)"

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import errno
 import html
+import os
 from functools import cache
 from importlib import resources
 from pathlib import Path
@@ -249,13 +250,15 @@ def write_html_report(
     return path
 
 
-def check_report_path(path: Path) -> None:
-    """Raise ConfigError (exit 2) when `path` cannot become the report file: it is a folder,
-    a file stands where one of its folders should be, or its name is too long. The command
-    checks before it reads the database, so a wrong --html is said at once, not after the
-    tables."""
+def check_report_path(path: Path | str) -> None:
+    """Raise ConfigError (exit 2) when `path` cannot become the report file: it is a folder
+    (or, as typed, ends with a slash: `reports/`), a file stands where one of its folders
+    should be, or its name is too long. The command checks before it reads the database, so a
+    wrong --html is said at once, not after the tables."""
+    if str(path).endswith(("/", os.sep)):
+        raise _a_folder(path)
     try:
-        _check_report_path(path)
+        _check_report_path(Path(path))
     except OSError as exc:
         problem = _path_problem(path, exc)
         if problem is None:
@@ -266,10 +269,7 @@ def check_report_path(path: Path) -> None:
 def _check_report_path(path: Path) -> None:
     """The folder and file-in-the-way checks; the OS's own errors (a name too long) pass."""
     if path.is_dir():
-        raise ConfigError(
-            f"cannot write the HTML report to {path}: it is a folder; "
-            f"give --html a file name, e.g. {path / 'report.html'}"
-        )
+        raise _a_folder(path)
     for parent in path.parents:
         if parent.exists():  # the nearest existing folder, or the file in its place
             if not parent.is_dir():
@@ -280,7 +280,14 @@ def _check_report_path(path: Path) -> None:
             return
 
 
-def _path_problem(path: Path, exc: OSError) -> ConfigError | None:
+def _a_folder(path: Path | str) -> ConfigError:
+    return ConfigError(
+        f"cannot write the HTML report to {path}: it is a folder; "
+        f"give --html a file name, e.g. {Path(path) / 'report.html'}"
+    )
+
+
+def _path_problem(path: Path | str, exc: OSError) -> ConfigError | None:
     """The ConfigError of a path the OS refused; None when the path is not the fault (a full
     disk stays an unexpected error)."""
     if exc.errno not in _BAD_PATH:

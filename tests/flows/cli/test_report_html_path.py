@@ -39,6 +39,21 @@ def test_a_folder_is_a_usage_error_before_any_table(db: Path, tmp_path: Path, ca
     ]
 
 
+def test_a_folder_not_made_yet_is_a_usage_error(db: Path, tmp_path: Path, capsys) -> None:
+    """docs/report.md's `faith report --html reports/` where reports/ does not exist yet: the
+    trailing slash names a folder, so no file called `reports` is written (it once was, exit
+    0)."""
+    capsys.readouterr()
+    code = main(["report", "--db", str(db), "--html", f"{tmp_path / 'reports'}/"])
+    shown = capsys.readouterr()
+    assert code == 2
+    assert shown.out == ""
+    (line,) = shown.err.splitlines()
+    assert line.startswith(f"error: cannot write the HTML report to {tmp_path / 'reports'}/: ")
+    assert "it is a folder" in line
+    assert not (tmp_path / "reports").exists()
+
+
 @pytest.mark.parametrize("under", ["report.html", "sub/report.html"])
 def test_a_path_under_a_file_is_a_usage_error(db: Path, tmp_path: Path, capsys, under: str) -> None:
     blocker = tmp_path / "a-file"

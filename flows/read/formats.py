@@ -160,14 +160,21 @@ def _ask(paths: list[Path], fmt: str, select: str, failure: str) -> list[tuple]:
         reader = _reader(paths, fmt)
         return con.execute(f"{select} FROM {reader}", {"files": duckdb_paths(paths)}).fetchall()
     except duckdb.Error as exc:
-        failed = _failing(con, paths, fmt)
+        failed = _failing(con, paths, fmt, exc)
         raise InputUnreadable(f"{failed}: {failure} ({error_line(exc)})") from exc
     finally:
         con.close()
 
 
-def _failing(con: duckdb.DuckDBPyConnection, paths: list[Path], fmt: str) -> Path:
-    """Which of the files a query over all of them failed on: the first that fails alone."""
+def _failing(
+    con: duckdb.DuckDBPyConnection, paths: list[Path], fmt: str, error: duckdb.Error
+) -> Path:
+    """Which of the files a query over all of them failed on: the one DuckDB's error names
+    (`in file "…"`: a key twice, which counting a file's rows alone never reads), else the
+    first that fails alone."""
+    named = [path for path in paths if f'"{path}"' in str(error)]
+    if len(named) == 1:
+        return named[0]
     for path in paths if len(paths) > 1 else []:
         try:
             con.execute(
@@ -225,7 +232,7 @@ def duckdb_frames(
                     read_frame = python_lists_as_json(read_frame, list_column or "")
                 yield read_frame
         except duckdb.Error as exc:
-            failed = _failing(con, paths, fmt)
+            failed = _failing(con, paths, fmt, exc)
             raise InputUnreadable(f"{failed}: cannot read its data ({error_line(exc)})") from exc
     finally:
         con.close()

@@ -140,6 +140,28 @@ def test_a_duplicate_key_is_exit_3_without_the_records_text(
     assert all("Where is" not in (error or "") for (error,) in stored)
 
 
+@pytest.mark.parametrize("name", ["2.jsonl", "2.json"])
+def test_a_duplicate_key_in_a_folder_names_its_own_file(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], name: str
+) -> None:
+    """docs/input.md: a bad file is exit 3 naming the file. In a folder, the line named the
+    first file of the folder (1.jsonl, clean), the one with the key twice only in DuckDB's
+    words inside it: counting each file's rows alone, to find the failing one, reads no key."""
+    logs = tmp_path / "logs"
+    logs.mkdir()
+    (logs / "1.jsonl").write_text(_lines(_row("a1"), _row("a2")))
+    twice = '{"case_id": "b1", "case_id": "b2", "input": "q", "logged_at": "2026-11-01"}'
+    records = [json.dumps(_row("b0")), twice]
+    bad = logs / name
+    bad.write_text(_lines(*records) if name.endswith("l") else "[" + ",\n".join(records) + "]\n")
+    db = tmp_path / "f.duckdb"
+    done = faith_here(capsys, "score", str(logs), "--db", str(db), "--prefect", "no")
+    assert done.returncode == 3, done.stderr
+    line = done.stderr.strip().splitlines()[-1]
+    assert line.startswith(f"error: {bad}: "), line
+    assert 'an object has duplicate key "case_id"' in line
+
+
 def test_a_json_array_nested_deeper_than_can_be_read_is_exit_3(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -154,3 +154,18 @@ def test_every_option_of_faith_score_is_named_on_the_scoring_page() -> None:
     missing = sorted(o for o in options if not re.search(rf"`{re.escape(o)}(?![\w-])", page))
     assert len(options) > 40
     assert missing == []
+
+
+def test_the_manual_names_todays_default_rules_version() -> None:
+    """The site's nav read "Judge quality (grounded-v2)" and metric.md's SALAD row "grounded
+    (v3)", with v3's figures, while the default judge was grounded-v10: a new rules version
+    must bring both along."""
+    from faith_udfs.grounded import GROUNDED_RULES_VERSION
+
+    nav = re.search(r"Judge quality \((grounded-v\d+)\)", (ROOT / "mkdocs.yml").read_text())
+    assert nav is not None
+    assert nav.group(1) == GROUNDED_RULES_VERSION
+    metric = (ROOT / "docs" / "metric.md").read_text()
+    row = re.search(r"^\| grounded \((v\d+)\) \|", metric, flags=re.MULTILINE)
+    assert row is not None
+    assert f"grounded-{row.group(1)}" == GROUNDED_RULES_VERSION

@@ -176,7 +176,9 @@ def build_parser() -> argparse.ArgumentParser:
     )
     add_source_argument(rekey)
     add_db_argument(rekey)
-    add_lock_timeout_argument(rekey, help=None)
+    add_lock_timeout_argument(
+        rekey, help="wait this long for a run holding the database (default 0)"
+    )
     rekey.set_defaults(command=rekey_command)
 
     demo = commands.add_parser(

@@ -275,6 +275,26 @@ def test_every_command_takes_v_for_the_traceback_its_failure_line_offers() -> No
         assert "--verbose" in command._option_string_actions, name
 
 
+def test_every_option_of_every_command_says_what_it_does() -> None:
+    """`faith --help` is the reference the manual defers to: `faith rekey --help` listed
+    --lock-timeout with no word of what it does."""
+    import argparse
+
+    from flows.cli.commands import build_parser
+
+    def silent(parser: argparse.ArgumentParser, name: str) -> list[str]:
+        found = []
+        for action in parser._actions:
+            if isinstance(action, argparse._SubParsersAction):
+                for sub, command in action.choices.items():
+                    found += silent(command, f"{name} {sub}")
+            elif not action.help:
+                found.append(f"{name} {action.dest}")
+        return found
+
+    assert silent(build_parser(), "faith") == []
+
+
 def test_a_run_deadline_is_one_line_on_a_narrow_terminal(
     monkeypatch: pytest.MonkeyPatch, capsys
 ) -> None:

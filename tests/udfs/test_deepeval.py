@@ -591,6 +591,24 @@ def test_the_documented_side_by_side_example_runs(capsys) -> None:
     assert "Faithfulness: 100.00% pass rate (1/1)" in printed
 
 
+def test_the_documented_score_frame_example_runs_on_one_frame() -> None:
+    """Both calls of the page's score_frame block on the frame the first one maps: the second
+    mapped the answer alone, so the same frame was refused (no retrieval_context column)."""
+    blocks = re.findall(r"```python\n(.*?)```", DOCS.read_text(), flags=re.DOTALL)
+    block = next(b for b in blocks if b.startswith("from faith_udfs import score_frame"))
+    frame = pl.DataFrame(
+        {
+            "question": ["Where is order A17?"],
+            "answer": ["Order A17 shipped on 3 March."],
+            "docs": [["Order A17 shipped on 3 March by courier."]],
+        }
+    )
+    names: dict = {"frame": frame}
+    exec(compile(block, str(DOCS), "exec"), names)
+    assert names["scored"]["score"].to_list() == [1.0]
+    assert names["claims"].height == 1
+
+
 # DeepEval's documented faithfulness example (docs/metrics-faithfulness), verbatim; only the
 # import lines change, to flows.run.deepeval (a model name needs the flows' LLM judge).
 DEEPEVAL_EXAMPLE = """

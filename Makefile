@@ -82,6 +82,7 @@ typecheck: $(STAMP)  ## mypy over faith_udfs/, schemas/ and flows/ (its settings
 
 lint: $(STAMP)  ## ruff check and format check
 	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
 
 bench: $(STAMP)  ## all benchmarks (not tests; the rag shape at 1M rows takes the longest, and GBs of disk): ratios against a baseline measured in the same run
 	$(BIN)/python bench/udfs.py

@@ -169,3 +169,15 @@ def test_the_manual_names_todays_default_rules_version() -> None:
     row = re.search(r"^\| grounded \((v\d+)\) \|", metric, flags=re.MULTILINE)
     assert row is not None
     assert f"grounded-{row.group(1)}" == GROUNDED_RULES_VERSION
+
+
+def test_make_lint_does_what_make_help_says() -> None:
+    """`make help` says lint is "ruff check and format check"; its recipe ran `ruff check`
+    alone, so a file ruff format would rewrite passed it."""
+    makefile = (ROOT / "Makefile").read_text()
+    target = re.search(r"^lint:[^\n]*## ([^\n]*)\n((?:\t[^\n]*\n)+)", makefile, re.MULTILINE)
+    assert target is not None
+    assert "format check" in target.group(1)
+    recipe = target.group(2)
+    assert "ruff check ." in recipe
+    assert "ruff format --check ." in recipe

@@ -166,15 +166,16 @@ def _ask(paths: list[Path], fmt: str, select: str, failure: str) -> list[tuple]:
         con.close()
 
 
-def _failing(
-    con: duckdb.DuckDBPyConnection, paths: list[Path], fmt: str, error: duckdb.Error
-) -> Path:
+_NAMED_FILE = re.compile(r'(?:in file|Failed to read file) "([^"]+)"')
+
+
+def _failing(con: duckdb.DuckDBPyConnection, paths: list[Path], fmt: str, error: Exception) -> Path:
     """Which of the files a query over all of them failed on: the one DuckDB's error names
-    (`in file "…"`: a key twice, which counting a file's rows alone never reads), else the
-    first that fails alone."""
-    named = [path for path in paths if f'"{path}"' in str(error)]
-    if len(named) == 1:
-        return named[0]
+    (`in file "…"`, `Failed to read file "…"`: a key twice, a line of another shape, which
+    counting a file's rows alone never finds), else the first that fails alone."""
+    for named in _NAMED_FILE.findall(str(error)):
+        if Path(named) in paths:
+            return Path(named)
     for path in paths if len(paths) > 1 else []:
         try:
             con.execute(
@@ -231,7 +232,8 @@ def duckdb_frames(
                 if python_lists:
                     read_frame = python_lists_as_json(read_frame, list_column or "")
                 yield read_frame
-        except duckdb.Error as exc:
+        # OSError: DuckDB's error raised inside the stream of batches, carried by pyarrow
+        except (duckdb.Error, OSError) as exc:
             failed = _failing(con, paths, fmt, exc)
             raise InputUnreadable(f"{failed}: cannot read its data ({error_line(exc)})") from exc
     finally:

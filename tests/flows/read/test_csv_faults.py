@@ -50,6 +50,28 @@ def test_a_line_that_does_not_fit_is_exit_3_naming_it(
     assert not db.exists() or query(db, "SELECT count(*) FROM case_scores") == [(0,)]
 
 
+def test_a_bad_file_among_many_alike_is_exit_3_naming_it(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A folder of daily exports sharing one header line is read in one DuckDB query: a line
+    with an unbalanced quote in the last one failed inside the stream of batches, where pyarrow
+    raises OSError, and the run ended as a bug (exit 1, `error: OSError: ... schema mismatch
+    in glob`), or named the folder's first file. hardening.md: a bad file among many fails the
+    run with exit 3; input.md: naming the file."""
+    folder = tmp_path / "logs"
+    folder.mkdir()
+    for day in range(1, 41):
+        row = f"d{day},Where is A17?,Order A17 shipped.,{PASSAGES},2026-11-01"
+        (folder / f"{day:02}.csv").write_text(HEADER + "\n" + row + "\n")
+    bad = _csv(folder / "99.csv", f'c2,Where is A17?,"Order A17 shipped.,{PASSAGES},2026-11-01')
+    db = tmp_path / "f.duckdb"
+    done = faith_here(capsys, "score", str(folder), "--db", str(db), "--prefect", "no")
+    assert done.returncode == 3, done.stderr
+    line = done.stderr.strip().splitlines()[-1]
+    assert line.startswith(f"error: {bad}: "), line
+    assert not db.exists() or query(db, "SELECT count(*) FROM case_scores") == [(0,)]
+
+
 def test_other_dialects_that_fit_every_line_still_read(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -13,6 +13,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from flows.errors import InputUnreadable
 from flows.read.formats import duckdb_frames
 from flows.read.not_utf8 import csv_frames
 from schemas import NOT_UTF8
@@ -190,8 +191,10 @@ def test_met_after_batches_were_read_the_rest_is_read_once_more_from_the_mend(
     path.write_bytes("\n".join(rows).encode() + b"\ncz,caf\xe9 bad\nlast,The end.\n")
     heights: list[int] = []
     frames = duckdb_frames([path], "csv", 10_000, None, names=["case_id", "actual_output"])
-    with pytest.raises(OSError, match="Invalid unicode"):
+    with pytest.raises(InputUnreadable, match="not UTF-8") as stopped:
         heights.extend(frame.height for frame in frames)
+    assert isinstance(stopped.value.__cause__, OSError)  # pyarrow's, from the stream
+    assert "Invalid unicode" in str(stopped.value.__cause__)
     before = sum(heights)
     assert before > 0  # DuckDB did hand out batches first: the case this test is about
     read = pl.concat(

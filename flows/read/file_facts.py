@@ -282,6 +282,12 @@ def _header(path: Path) -> str:
     return _first_line(path).decode("utf-8-sig", errors="replace").rstrip("\r\n")
 
 
+def csv_line_fault(con: duckdb.DuckDBPyConnection, path: Path) -> InputUnreadable | None:
+    """The CSV file's first line that does not fit its header's dialect, as exit 3 naming it
+    (csv_dialect.bad_line); None when every line fits."""
+    return bad_line(con, path, _header(path))
+
+
 def _undescribed(
     con: duckdb.DuckDBPyConnection, path: Path, fmt: str, exc: duckdb.Error
 ) -> FileFacts | InputUnreadable:

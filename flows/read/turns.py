@@ -18,6 +18,8 @@ import duckdb
 import polars as pl
 
 from flows.errors import ConversationsUnreadable, InputUnreadable
+from flows.read.csv_dialect import unsniffed
+from flows.read.file_facts import csv_line_fault
 from flows.read.formats import duckdb_paths, error_line, json_values_as_text, quoted, reader_sql
 from flows.read.read_options import FORMATS
 from flows.read.shapes import RawBatch, Source
@@ -126,6 +128,7 @@ def _load(con: duckdb.DuckDBPyConnection, source: Source) -> None:
     ]
     params = {f"files_{fmt}": paths for fmt, paths in by_format.items()}
     con.execute(f"CREATE TEMP TABLE raw_rows AS {' UNION ALL BY NAME '.join(reads)}", params)
+    _misread_csv(con, source)
     if source.form != "chat":  # a chat log's `messages` is read as the structure it is
         rows = con.table("raw_rows")
         keep = source.options.source_name("retrieval_context")
@@ -159,6 +162,18 @@ def _load(con: duckdb.DuckDBPyConnection, source: Source) -> None:
         f"FROM (SELECT * {_with_passages(con)} FROM named_turns) AS t"
     )
     con.execute(f"CREATE TEMP TABLE checked_turns AS {sql('checked_turns')}")
+
+
+def _misread_csv(con: duckdb.DuckDBPyConnection, source: Source) -> None:
+    """DuckDB sniffs each CSV file of a conversation source, and reads one holding a line that
+    does not fit (an unbalanced quote) as one column named by its header line: its turns,
+    every other column null, were quarantined as conversation_id_is_null. Such a file fails
+    the run naming that line (exit 3), as it does alone."""
+    if not any(unsniffed([name]) for name in con.table("raw_rows").columns):
+        return
+    for path in source.all_files:
+        if source.format_of(path) == "csv" and (failed := csv_line_fault(con, path)):
+            raise failed
 
 
 def _renamed(con: duckdb.DuckDBPyConnection, table: str, source: Source) -> str:

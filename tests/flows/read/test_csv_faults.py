@@ -72,6 +72,33 @@ def test_a_bad_file_among_many_alike_is_exit_3_naming_it(
     assert not db.exists() or query(db, "SELECT count(*) FROM case_scores") == [(0,)]
 
 
+def test_a_bad_file_among_conversation_files_is_exit_3_naming_it(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Turns logged a file a day: DuckDB sniffs each file of a conversation source, and gave
+    up on the one with an unbalanced quote, reading it as one column named by its header line,
+    so its turns were quarantined as conversation_id_is_null and the run ended 0. Alone, the
+    same file is exit 3 naming the line; in a folder it is too."""
+    folder = tmp_path / "turns"
+    folder.mkdir()
+    header = "conversation_id,turn,role,content,logged_at"
+    for day in range(1, 41):
+        (folder / f"{day:02}.csv").write_text(
+            f"{header}\nk{day},1,user,Where is A17?,2026-11-01\n"
+            f"k{day},2,assistant,Order A17 shipped.,2026-11-01\n"
+        )
+    bad = folder / "99.csv"
+    unbalanced = 'z,1,user,"Where is A17?,2026-11-01'
+    bad.write_text(f"{header}\n{unbalanced}\nz,2,assistant,Order A17 shipped.,2026-11-01\n")
+    db = tmp_path / "f.duckdb"
+    done = faith_here(capsys, "score", str(folder), "--db", str(db), "--prefect", "no")
+    assert done.returncode == 3, done.stderr
+    line = done.stderr.strip().splitlines()[-1]
+    assert line.startswith(f"error: {bad}: not a readable CSV file ("), line
+    assert "CSV Error on Line: 2: " in line
+    assert not db.exists() or query(db, "SELECT count(*) FROM quarantine") == [(0,)]
+
+
 def test_other_dialects_that_fit_every_line_still_read(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -82,14 +82,17 @@ def _found(text: str, options: ReadOptions) -> Source:
 
 
 def _check_three_tables_are_parquet(folder: Path) -> None:
-    """The three tables written as CSV or JSON were read as three files of cases, and the
-    first one's missing columns were named, with advice to map them."""
-    stems = {
-        entry.name.lower().split(".", 1)[0]: entry.name
-        for entry in os.scandir(folder)
-        if entry.is_file() and not entry.name.lower().endswith(".parquet")
-    }
-    if all(name in stems for name in THREE_TABLES):
+    """The three tables written as CSV or JSON (all, or one beside the others' Parquet) were
+    read as files of cases, and the first one's missing columns were named, with advice to
+    map them."""
+    stems: dict[str, str] = {}
+    for entry in sorted(os.scandir(folder), key=lambda entry: entry.name.lower()):
+        if entry.is_file():  # a table's other name than Parquet's wins: it is the one to say
+            stem = entry.name.lower().split(".", 1)[0]
+            if stem not in stems or stems[stem].lower().endswith(".parquet"):
+                stems[stem] = entry.name
+    written = [stems.get(name, "") for name in THREE_TABLES]
+    if all(written) and not all(name.lower().endswith(".parquet") for name in written):
         shown = ", ".join(stems[name] for name in THREE_TABLES)
         raise InputUnreadable(
             f"{folder}: {shown} are the three-table form, which is read from Parquet "

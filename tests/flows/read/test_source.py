@@ -196,3 +196,20 @@ def test_the_three_tables_as_csv_are_told_to_be_parquet(tmp_path: Path) -> None:
     (tmp_path / "outputs.jsonl").write_text('{"case_id": "t1", "actual_output": "A."}\n')
     with pytest.raises(InputUnreadable, match=r"three-table form, which is read from Parquet"):
         resolve_source(tmp_path)
+
+
+def test_one_of_the_three_tables_as_csv_is_told_to_be_parquet(tmp_path: Path) -> None:
+    """questions.csv beside contexts.parquet and outputs.parquet: the folder was read as files
+    of cases and the error named contexts.parquet's missing columns (input, actual_output, ...),
+    advice that does not fit."""
+    (tmp_path / "questions.csv").write_text("case_id,input,logged_at\nt1,x,2026-11-01\n")
+    pl.DataFrame({"case_id": ["t1"], "position": [0], "text": ["A."]}).write_parquet(
+        tmp_path / "contexts.parquet"
+    )
+    pl.DataFrame({"case_id": ["t1"], "actual_output": ["A."]}).write_parquet(
+        tmp_path / "outputs.parquet"
+    )
+    with pytest.raises(
+        InputUnreadable, match=r"questions\.csv, contexts\.parquet, outputs\.parquet"
+    ):
+        resolve_source(tmp_path)

@@ -6,7 +6,7 @@ import argparse
 import os
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
 from polars.exceptions import PanicException
 
@@ -134,9 +134,18 @@ def one_line(exc: BaseException) -> str:
     return f"{type(exc).__name__}: {text.splitlines()[0] if text else ''}"
 
 
+class OneLineParser(argparse.ArgumentParser):
+    """argparse's parser whose usage errors are one line on stderr, exit 2, as every other
+    failure is (docs/exit-codes.md): argparse printed its usage block first, several lines a
+    scheduler's log keeps as the error. Its subcommands' parsers are of this class too."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"error: {self.prog}: {message} (see {self.prog} --help)\n")
+
+
 def build_parser() -> argparse.ArgumentParser:
     """Every command and option, with help (the manual in docs/ defers to `faith --help`)."""
-    parser = argparse.ArgumentParser(
+    parser = OneLineParser(
         prog="faith",
         description="Score the faithfulness of logged RAG / chat-bot answers into DuckDB.",
     )

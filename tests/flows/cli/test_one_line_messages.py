@@ -81,3 +81,25 @@ def test_a_log_line_with_a_line_break_stays_one_line(brk: str, capsys) -> None:
     (line,) = split_anywhere(capsys.readouterr().err)
     assert "segment 2.4.0\\" in line
     assert line.endswith("error: FAKE")
+
+
+@pytest.mark.parametrize(
+    ("argv", "says"),
+    [
+        (["report", "--periods", "0"], "error: faith report: argument --periods: must be a whole"),
+        (["bogus"], "error: faith: argument COMMAND: invalid choice: 'bogus'"),
+        (["score"], "error: faith score: the following arguments are required: SOURCE"),
+        (["cache", "bogus"], "error: faith cache: argument ACTION: invalid choice"),
+    ],
+)
+def test_a_usage_error_is_one_line_too(
+    argv: list[str], says: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """argparse printed its usage block before the error: five lines of a scheduler's log
+    for one mistyped option."""
+    with pytest.raises(SystemExit) as stopped:
+        main(argv)
+    assert stopped.value.code == 2
+    (line,) = split_anywhere(capsys.readouterr().err)
+    assert line.startswith(says), line
+    assert line.endswith("--help)")

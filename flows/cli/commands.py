@@ -282,8 +282,14 @@ def runs_command(args: argparse.Namespace) -> int:
 
 
 def rekey_command(args: argparse.Namespace) -> int:
+    from flows.errors import DatabaseError
     from flows.run.rekey import rekey_passages
+    from flows.store.db import holds_no_database
 
+    # A database that is not there is refused, not made: a typo in --db became a new
+    # database, 'rekeyed 0 of 0', exit 0 (as `faith batches --refresh` did).
+    if str(args.db).strip() and holds_no_database(args.db):
+        raise DatabaseError(f"{args.db}: no such database; give --db the database to rekey")
     counts = rekey_passages(args.source, args.db, lock_timeout=args.lock_timeout)
     print(
         printable(

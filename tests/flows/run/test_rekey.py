@@ -99,3 +99,13 @@ def test_passages_missing_from_the_logs_keep_their_old_ids(
     partial = write(many_cases(2), tmp_path / "partial.parquet")  # the seed's two passages only
     assert rekey_passages(str(partial), db) == {"legacy": 5, "rekeyed": 2, "left": 3}
     assert query(db, "SELECT count(*) FROM case_scores") == [(12,)]
+
+
+def test_rekey_refuses_a_database_that_is_not_there(
+    source: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A typo in --db was made into a new database: 'rekeyed 0 of 0 legacy passage ids'."""
+    typo = tmp_path / "typo.duckdb"
+    assert main(["rekey", str(source), "--db", str(typo)]) == 5
+    assert not typo.exists()
+    assert "no such database" in capsys.readouterr().err

@@ -255,6 +255,8 @@ def check_report_path(path: Path | str) -> None:
     (or, as typed, ends with a slash: `reports/`), a file stands where one of its folders
     should be, or its name is too long. The command checks before it reads the database, so a
     wrong --html is said at once, not after the tables."""
+    if not str(path).strip():  # an unset variable: Path("") is the working folder
+        raise ConfigError("--html is empty: give it a file name (an unset variable?)")
     if str(path).endswith(("/", os.sep)):
         raise _a_folder(path)
     try:

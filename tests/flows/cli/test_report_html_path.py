@@ -54,6 +54,15 @@ def test_a_folder_not_made_yet_is_a_usage_error(db: Path, tmp_path: Path, capsys
     assert not (tmp_path / "reports").exists()
 
 
+def test_an_empty_path_is_said_to_be_empty(db: Path, capsys) -> None:
+    """--html "" (an unset variable) was 'cannot write the HTML report to .: it is a folder'."""
+    capsys.readouterr()
+    assert main(["report", "--db", str(db), "--html", ""]) == 2
+    assert capsys.readouterr().err.splitlines() == [
+        "error: --html is empty: give it a file name (an unset variable?)"
+    ]
+
+
 @pytest.mark.parametrize("under", ["report.html", "sub/report.html"])
 def test_a_path_under_a_file_is_a_usage_error(db: Path, tmp_path: Path, capsys, under: str) -> None:
     blocker = tmp_path / "a-file"

@@ -11,6 +11,14 @@ import polars as pl
 DEFAULT_MAX_ANSWER_BYTES = 1 << 20
 # A case's passages together: RAG contexts are tens of KB; 8 MiB leaves room for long ones.
 DEFAULT_MAX_CONTEXT_BYTES = 8 << 20
+# The grounded judge weighs each claim against each sentence of its context, so its memory grows
+# with their product, not with the row's bytes (a 74 KB answer of 3,000 sentences against as
+# many: 2.7 GB; within the byte limits, far past any machine). A RAG answer of 30 sentences
+# against a context of 30,000 (about 3 MB) stays within the default: ~200 MB at worst.
+DEFAULT_MAX_SENTENCE_PAIRS = 1_000_000
+# Where the judge cuts sentences (faith_udfs/sentences.py), and an answer also its list items.
+_CONTEXT_BREAK = r"[.!?]\s"
+_ANSWER_BREAK = r"[.!?]\s|\n"
 # What of an oversized value the quarantine keeps: its start, then how large it was.
 KEPT_CHARS = 1024
 KEPT_PASSAGES = 16
@@ -23,6 +31,8 @@ class SizeLimits:
 
     answer_bytes: int = DEFAULT_MAX_ANSWER_BYTES
     context_bytes: int = DEFAULT_MAX_CONTEXT_BYTES
+    # answer sentences times context sentences, counted as the judge cuts them (at most)
+    sentence_pairs: int = DEFAULT_MAX_SENTENCE_PAIRS
 
 
 # check name, column, option that sets its limit
@@ -59,7 +69,48 @@ def size_failures(typed: pl.DataFrame, row: str, limits: SizeLimits) -> pl.DataF
                 ),
             )
         )
-    return pl.concat(found)
+    return pl.concat([*found, _pairs_failures(typed, row, limits)])
+
+
+def _sentences(column: str, dtype: pl.DataType, pattern: str) -> pl.Expr:
+    """How many sentences a text (or a list of texts, added up) holds at most: breaks plus one."""
+    if isinstance(dtype, pl.List):
+        each = pl.element().str.count_matches(pattern).cast(pl.Int64) + 1
+        return pl.col(column).list.eval(each).list.sum().fill_null(0)
+    return pl.col(column).str.count_matches(pattern).cast(pl.Int64).fill_null(0) + 1
+
+
+def _pairs_failures(typed: pl.DataFrame, row: str, limits: SizeLimits) -> pl.DataFrame:
+    """`too_many_sentence_pairs` for a row within its byte limits whose answer sentences times
+    context sentences pass `limits.sentence_pairs`: the judge's memory grows with that product."""
+    schema = typed.schema
+    within = [
+        text_bytes(column, schema[column])
+        <= (limits.context_bytes if column == "retrieval_context" else limits.answer_bytes)
+        for _, column, _ in SIZE_CHECKS
+    ]
+    limit = limits.sentence_pairs
+    # Sentences are only counted where the bytes allow that many (a break is at least one byte
+    # of an answer, two of a passage): a real batch has none, and counting is a regex pass.
+    context_type = schema["retrieval_context"]
+    passages = pl.col("retrieval_context").list.len() if isinstance(context_type, pl.List) else 1
+    at_most = (text_bytes("actual_output", schema["actual_output"]).cast(pl.Int64) + 1) * (
+        text_bytes("retrieval_context", context_type).cast(pl.Int64) // 2 + passages
+    )
+    candidates = typed.filter(pl.all_horizontal(within) & (at_most.fill_null(0) > limit))
+    answer = _sentences("actual_output", schema["actual_output"], _ANSWER_BREAK)
+    context = _sentences("retrieval_context", context_type, _CONTEXT_BREAK)
+    return candidates.filter(answer * context > limit).select(
+        row=pl.col(row),
+        check=pl.lit("too_many_sentence_pairs"),
+        column=pl.lit("actual_output"),
+        value=pl.concat_str(
+            answer.cast(pl.String),
+            pl.lit(" answer sentences x "),
+            context.cast(pl.String),
+            pl.lit(f" context sentences, more than --max-sentence-pairs {limit}"),
+        ),
+    )
 
 
 def capped(column: str, dtype: pl.DataType, limit: int) -> pl.Expr:
@@ -92,6 +143,7 @@ def capped(column: str, dtype: pl.DataType, limit: int) -> pl.Expr:
 __all__ = [
     "DEFAULT_MAX_ANSWER_BYTES",
     "DEFAULT_MAX_CONTEXT_BYTES",
+    "DEFAULT_MAX_SENTENCE_PAIRS",
     "SIZE_CHECKS",
     "SizeLimits",
     "capped",

@@ -10,7 +10,11 @@ from flows.judges.endpoint.breaker import DEFAULT_BREAKER_FAILURES
 from flows.judges.endpoint.reply_cap import DEFAULT_MAX_REPLY_BYTES
 from flows.read.source import DEFAULT_BATCH_SIZE
 from flows.store.db import DEFAULT_DB, DEFAULT_READ_WAIT
-from schemas.sizes import DEFAULT_MAX_ANSWER_BYTES, DEFAULT_MAX_CONTEXT_BYTES
+from schemas.sizes import (
+    DEFAULT_MAX_ANSWER_BYTES,
+    DEFAULT_MAX_CONTEXT_BYTES,
+    DEFAULT_MAX_SENTENCE_PAIRS,
+)
 
 # Prefect's temporary server, started by a flow run when no server is set: measured with
 # `time make demo` from a fresh clone (docs/development.md, "The first make demo"); the README,
@@ -304,6 +308,15 @@ def add_run_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="N",
         help="quarantine a row whose retrieval_context passages hold more than N bytes together "
         f"(check retrieval_context_too_large; default {DEFAULT_MAX_CONTEXT_BYTES:,})",
+    )
+    run.add_argument(
+        "--max-sentence-pairs",
+        type=int,
+        default=DEFAULT_MAX_SENTENCE_PAIRS,
+        metavar="N",
+        help="quarantine a row whose answer sentences times context sentences pass N: the "
+        "judge's memory grows with them (check too_many_sentence_pairs; default "
+        f"{DEFAULT_MAX_SENTENCE_PAIRS:,})",
     )
     run.add_argument(
         "--snapshot",

@@ -15,7 +15,11 @@ from flows.read.read_options import ReadOptions, parse_columns
 from flows.read.source import DEFAULT_BATCH_SIZE
 from flows.store.db import DEFAULT_DB
 from schemas import SizeLimits
-from schemas.sizes import DEFAULT_MAX_ANSWER_BYTES, DEFAULT_MAX_CONTEXT_BYTES
+from schemas.sizes import (
+    DEFAULT_MAX_ANSWER_BYTES,
+    DEFAULT_MAX_CONTEXT_BYTES,
+    DEFAULT_MAX_SENTENCE_PAIRS,
+)
 
 
 class ScoreSettings(BaseModel):
@@ -88,10 +92,13 @@ class ScoreSettings(BaseModel):
     # quarantined as too large before anything hashes or judges it (schemas/sizes.py).
     max_answer_bytes: int = Field(default=DEFAULT_MAX_ANSWER_BYTES, ge=1)
     max_context_bytes: int = Field(default=DEFAULT_MAX_CONTEXT_BYTES, ge=1)
+    # So is a row whose answer's sentences times its passages' pass this: the judge's memory.
+    max_sentence_pairs: int = Field(default=DEFAULT_MAX_SENTENCE_PAIRS, ge=1)
 
     def size_limits(self) -> SizeLimits:
-        """The row size limits validation applies (--max-answer-bytes, --max-context-bytes)."""
-        return SizeLimits(self.max_answer_bytes, self.max_context_bytes)
+        """The row size limits validation applies (--max-answer-bytes, --max-context-bytes,
+        --max-sentence-pairs)."""
+        return SizeLimits(self.max_answer_bytes, self.max_context_bytes, self.max_sentence_pairs)
 
     def prices(self) -> tuple[float | None, float | None]:
         """USD per million tokens (in, out) this run's judge is priced at; None: unknown."""

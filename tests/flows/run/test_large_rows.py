@@ -306,3 +306,50 @@ def test_a_json_lines_log_with_half_a_pair_and_a_40_mb_record_is_mended_and_read
         ("cut", "actual_output_lone_surrogate"),
         ("long", "actual_output_too_large"),
     ]
+
+
+def listing(word: str, n: int) -> str:
+    """n distinct sentences that share most of their words, as a price list does."""
+    return " ".join(f"{word} {i} costs 5 euros." for i in range(n))
+
+
+def test_a_row_of_many_sentences_against_many_is_quarantined_before_the_judge(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The grounded judge weighs each claim against each context sentence: a 74 KB answer of
+    3,000 sentences against as many took 2.7 GB in `faith score` (its 200 other rows: 250 MB),
+    and an answer and context within the byte limits far more than any machine has."""
+    big = case_row("many", listing("Item", 1_100), retrieval_context=[listing("Part", 1_000)])
+    rows = [big, *(case_row(f"c{i}") for i in range(3))]
+    source = write(cases(rows), tmp_path / "cases.parquet")
+    db = tmp_path / "f.duckdb"
+    args = ["score", str(source), "--db", str(db), "--prefect", "no", "--max-quarantine-share", "1"]
+    assert main(args) == 0, capsys.readouterr().err
+    run = query(db, "SELECT rows_in, rows_scored, rows_quarantined FROM runs")
+    assert run == [(4, 3, 1)]
+    assert query(db, 'SELECT case_id, "check", value FROM quarantine') == [
+        (
+            "many",
+            "too_many_sentence_pairs",
+            "1100 answer sentences x 1000 context sentences, more than --max-sentence-pairs "
+            "1000000",
+        )
+    ]
+
+
+def test_the_sentence_pairs_limit_counts_list_items_and_passages_and_is_settable() -> None:
+    frame = cases(
+        [
+            case_row("items", "- a\n- b\n- c", retrieval_context=["One. Two.", "Three."]),
+            case_row("fits", "One. Two.", retrieval_context=["One. Two.", "Three."]),
+            # past its bytes: that check only, as for the others
+            case_row("huge", "x" * 101, retrieval_context=["One. Two.", "Three."]),
+        ]
+    )
+    checked = validate_cases(frame, SizeLimits(answer_bytes=100, sentence_pairs=6))
+    assert checked.valid["case_id"].to_list() == ["fits"]  # 2 x 3
+    assert checked.quarantined.select("case_id", "check").rows() == [
+        ("items", "too_many_sentence_pairs"),  # 3 x 3
+        ("huge", "actual_output_too_large"),
+    ]
+    assert validate_cases(frame).valid.height == 3  # the default leaves real rows alone

@@ -8,7 +8,7 @@ from __future__ import annotations
 import math
 import re
 from dataclasses import dataclass
-from functools import cache, lru_cache
+from functools import cache
 
 from faith_udfs.answer_layout import (
     BARE_MARKER_PATTERN,
@@ -48,7 +48,7 @@ from faith_udfs.word_rules import (
     says_opposite,
     shown_word_text,
 )
-from faith_udfs.words import WORD_PATTERN
+from faith_udfs.words import WORD_PATTERN, cached_when_short
 
 _LEAD_IN = re.compile(LEAD_IN_PATTERN)
 _NON_CLAIM = re.compile(NON_CLAIM_PATTERN)
@@ -191,7 +191,7 @@ class Word:
 TruthWords = tuple[frozenset[str], frozenset[str]]
 
 
-@lru_cache(maxsize=2**16)  # a log's words repeat; a pure function of the written token
+@cached_when_short(2**16)  # a log's words repeat; a pure function of the written token
 def _token(cased: str, rules: WordRules) -> Word | None:
     token = cased.lower()
     if token in GROUNDED_STOP_WORDS:
@@ -203,7 +203,7 @@ def _token(cased: str, rules: WordRules) -> Word | None:
     return Word(stemmed, cased, figure, upper and not figure, stemmed in _NEGATION_STEMS)
 
 
-@lru_cache(maxsize=2**12)
+@cached_when_short(2**12)
 def claim_words(claim: str, rules: WordRules) -> tuple[Word, ...]:
     """A claim's distinct words in order (`_tokens(cased=True)`, then `_distinct`), read by
     the judge's word rules."""
@@ -218,7 +218,7 @@ def claim_words(claim: str, rules: WordRules) -> tuple[Word, ...]:
     return tuple(seen.values())
 
 
-@lru_cache(maxsize=2**12)  # a knowledge base's passages, hence sentences, repeat
+@cached_when_short(2**12)  # a knowledge base's passages, hence sentences, repeat
 def truth_words(truth: str, rules: WordRules) -> TruthWords:
     """A truth's word stems and the stems of its figures (`_tokens(cased=False)`)."""
     words, figures = set(), set()

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import math
 import re
-from functools import lru_cache
 
 from faith_udfs.grounded_v1 import SHORT_CLAIM_WORDS, SILENT, SUPPORTED
 from faith_udfs.grounded_v1_support import (
@@ -29,6 +28,7 @@ from faith_udfs.one_case_grounded import (
 )
 from faith_udfs.one_case_rules import WHITE_SPACE, Verdict, sentences, verdict_reason
 from faith_udfs.word_rules import NUMBER_RULES
+from faith_udfs.words import cached_when_short
 
 _CLAUSE = re.compile(CLAUSE_BREAK)
 _NEGATION_STEMS = frozenset(stem(word) for word in NEGATIONS)
@@ -40,7 +40,7 @@ def grounded_v1_claims(answer: str) -> list[str]:
     return [s for s in sentences(_LEAD_IN.sub("", answer, count=1)) if not _NON_CLAIM.search(s)]
 
 
-@lru_cache(maxsize=2**12)
+@cached_when_short(2**12)
 def unit_words(text: str) -> dict[str, tuple[bool, bool]]:
     """A claim's (or clause's) distinct word stems: stem -> (negation, specific: a figure or a
     name in any of its tokens), as `word_rows(specifics=True)`."""

@@ -10,13 +10,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from functools import lru_cache
 
 import polars as pl
 
 from faith_udfs.grounded_words import GROUNDED_STOP_WORDS
 from faith_udfs.word_rules import WordRules
-from faith_udfs.words import WORD_PATTERN, WORD_SEPARATOR, normalized
+from faith_udfs.words import WORD_PATTERN, WORD_SEPARATOR, cached_when_short, normalized
 
 QUANTITY_REACH = 2
 # Words between a number and its unit that do not part them: "5 working days", "10 per month".
@@ -107,7 +106,7 @@ def units_swapped(
     return swapped.unique()
 
 
-@lru_cache(maxsize=2**12)
+@cached_when_short(2**12)
 def quantities_of(text: str, rules: WordRules) -> Mapping[str, frozenset[str]]:
     """quantity_rows of one text (printable ASCII: the one-case twin): each number's units."""
     if not rules.unit_names or not re.search(r"\d", text) or not rules.unit_pattern.search(text):

@@ -2,7 +2,36 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from functools import lru_cache, wraps
+from typing import Any, TypeVar, cast
+
 import polars as pl
+
+_F = TypeVar("_F", bound=Callable[..., Any])
+# The longest text the one-case twin's caches keep: a longer one is read again each time.
+CACHED_CHARS = 4_096
+
+
+def cached_when_short(maxsize: int) -> Callable[[_F], _F]:
+    """lru_cache(maxsize) of a function of a text (its first argument) and hashables, that
+    keeps no text longer than CACHED_CHARS: an lru_cache holds each text it is given, and a loop
+    of measure() over cases with 200 KB sentences (no . ! ? in a table, a code dump) held
+    0.57 MB more each case, toward 4,096 entries a cache (1 MB texts: gigabytes)."""
+
+    def wrap(fn: _F) -> _F:
+        cached = lru_cache(maxsize=maxsize)(fn)
+
+        @wraps(fn)
+        def read(text: str, *args: Any) -> Any:
+            return cached(text, *args) if len(text) <= CACHED_CHARS else fn(text, *args)
+
+        read.cache_info = cached.cache_info  # type: ignore[attr-defined]
+        read.cache_clear = cached.cache_clear  # type: ignore[attr-defined]
+        return cast(_F, read)
+
+    return wrap
+
 
 # Runs of letters and digits, so "A17," -> "a17" and "3 March" -> "3", "march".
 WORD_PATTERN = r"[^\W_]+"

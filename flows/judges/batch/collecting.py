@@ -32,8 +32,9 @@ log = logging.getLogger("faithpipe")  # what a run collects is shown
 # up: a cancel is asked for and its items are asked again. No wait without a deadline.
 GIVE_UP_AFTER = timedelta(hours=48)
 # A finished batch whose result files still cannot be read this long after it was submitted
-# (a file the server answers 5xx or 4xx for, run after run) is collected as answering nothing:
-# its items are asked again. A day past GIVE_UP_AFTER, so a server's bad hour is waited out.
+# (a file the server answers 5xx or 4xx for, run after run) is collected without that file:
+# its items are asked again, the other file's answers kept. A day past GIVE_UP_AFTER, so a
+# server's bad hour is waited out.
 UNREADABLE_AFTER = GIVE_UP_AFTER + timedelta(hours=24)
 # Polling a batch while a run may wait for it (--batch-wait): soon at first, then less often.
 _FIRST_POLL, _LONGEST_POLL = 0.2, 30.0
@@ -130,25 +131,28 @@ class BatchCollector:
     def _collect(self, status: BatchStatus, submitted_at: datetime) -> bool:
         """Store a finished batch's usable answers in judge_cache and its items' errors;
         False when its files could not be read (the next run tries again), until
-        UNREADABLE_AFTER: then it answered nothing, and its items are asked again."""
+        UNREADABLE_AFTER: then a file still unreadable answered nothing, and its items are
+        asked again (the other file's answers are kept)."""
         results = {}
-        try:
-            for file_id in (status.error_file_id, status.output_file_id):  # answers win
-                if file_id:
-                    results.update(self._result_lines(status, file_id))
-        except BatchUnreachable:
-            return False
-        except BatchApiError as exc:
-            if utc_now() - submitted_at <= UNREADABLE_AFTER:
-                log.warning(
-                    "batch %s: results not read (%s); the next run tries again",
-                    status.batch_id,
-                    exc,
-                )
+        for file_id in (status.error_file_id, status.output_file_id):  # answers win
+            if not file_id:
+                continue
+            try:
+                results.update(self._result_lines(status, file_id))
+            except BatchUnreachable:
                 return False
-            why = f"results unreadable {UNREADABLE_AFTER} after submission ({exc})"
-            log.warning("batch %s: %s; given up, its items are asked again", status.batch_id, why)
-            self._jobs.seen(status.batch_id, state=status.status, error=why[:500])
+            except BatchApiError as exc:
+                if utc_now() - submitted_at <= UNREADABLE_AFTER:
+                    log.warning(
+                        "batch %s: results not read (%s); the next run tries again",
+                        status.batch_id,
+                        exc,
+                    )
+                    return False
+                # Only this file's items are asked again: the other file's answers are kept.
+                why = f"results unreadable {UNREADABLE_AFTER} after submission ({exc})"
+                log.warning("batch %s: %s; its items are asked again", status.batch_id, why)
+                self._jobs.seen(status.batch_id, state=status.status, error=why[:500])
         by_request: dict[str, list[BatchItem]] = defaultdict(list)
         for item in self._jobs.items_of(status.batch_id):
             by_request[item.custom_id].append(item)

@@ -466,6 +466,26 @@ def test_a_finished_batch_whose_results_never_read_is_asked_again_after_three_da
     assert until_settled(batch(stub, source, db))[-1]["rows_newly_scored"] == CASES
 
 
+def test_an_unreadable_error_file_given_up_keeps_the_output_files_answers(
+    stub: BatchStub, source: Path, tmp_path: Path
+) -> None:
+    """Past the 72 h bound, an error file the server refused threw the batch's readable output
+    file away with it: answers already paid for were asked, and paid for, again."""
+    db = tmp_path / "f.duckdb"
+    stub.then("partial", "partial")
+    score(batch(stub, source, db))
+    with stub.lock:
+        for found in stub.batches.values():
+            stub._advance(found)
+            stub.unreadable.add(found["error_file_id"])
+    submitted_earlier(db, days=3)
+    score(batch(stub, source, db))
+    collected = query(db, "SELECT items_answered, error FROM judge_batches WHERE error IS NOT NULL")
+    assert len(collected) == 2  # the first run's two batches, given up on their error files
+    assert all(answered > 0 and "results unreadable" in error for answered, error in collected)
+    assert asked_again_after_answered(db) == 0
+
+
 def test_faith_batches_on_a_database_without_batches(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -284,12 +284,16 @@ def runs_command(args: argparse.Namespace) -> int:
 def rekey_command(args: argparse.Namespace) -> int:
     from flows.errors import DatabaseError
     from flows.run.rekey import rekey_passages
-    from flows.store.db import holds_no_database
+    from flows.store.db import connect_for_reading, holds_no_database
 
     # A database that is not there is refused, not made: a typo in --db became a new
-    # database, 'rekeyed 0 of 0', exit 0 (as `faith batches --refresh` did).
+    # database, 'rekeyed 0 of 0', exit 0 (as `faith batches --refresh` did); so is a DuckDB
+    # file without faithpipe tables (an empty one, another program's).
     if str(args.db).strip() and holds_no_database(args.db):
         raise DatabaseError(f"{args.db}: no such database; give --db the database to rekey")
+    connect_for_reading(
+        args.db, wait=args.lock_timeout, snapshot=False, option="--lock-timeout"
+    ).close()
     counts = rekey_passages(args.source, args.db, lock_timeout=args.lock_timeout)
     print(
         printable(

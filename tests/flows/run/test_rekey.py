@@ -109,3 +109,15 @@ def test_rekey_refuses_a_database_that_is_not_there(
     assert main(["rekey", str(source), "--db", str(typo)]) == 5
     assert not typo.exists()
     assert "no such database" in capsys.readouterr().err
+
+
+def test_rekey_refuses_a_duckdb_file_without_faithpipe_tables(
+    source: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """An empty DuckDB file (docs/exit-codes.md: exit 5) was made into a faithpipe database,
+    'rekeyed 0 of 0', exit 0, as a typo's new file was."""
+    empty = tmp_path / "empty.duckdb"
+    duckdb.connect(str(empty)).close()
+    assert main(["rekey", str(source), "--db", str(empty)]) == 5
+    assert "no faithpipe tables" in capsys.readouterr().err
+    assert query(empty, "SELECT count(*) FROM duckdb_tables()") == [(0,)]

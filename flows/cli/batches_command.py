@@ -80,7 +80,9 @@ def batches_command(args: argparse.Namespace) -> int:
         # new database, 'refreshed the state of 0 of 0'), as without --refresh.
         if args.db.strip() and holds_no_database(args.db):
             raise DatabaseError(f"{args.db}: no such database; run `faith score` first")
-        connect_for_reading(args.db, wait=args.lock_timeout, option="--lock-timeout").close()
+        connect_for_reading(
+            args.db, wait=args.lock_timeout, snapshot=False, option="--lock-timeout"
+        ).close()  # the database itself: the refresh writes it, never its snapshot
 
         refreshed, unfinished = refresh_batch_states(
             args.db,

@@ -158,3 +158,25 @@ def test_commands_without_wait_wait_their_lock_timeout_and_name_it(
     assert "waiting up to 0.5 s for it to finish (--lock-timeout to change)" in stderr
     assert "raise --lock-timeout" in stderr
     assert "--wait" not in stderr
+
+
+def test_batches_refresh_while_a_run_writes_reads_no_snapshot(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`faith batches --refresh` looks that --db is a faithpipe database before it writes; it
+    looked through the snapshot, saying 'reading its snapshot' before the lock error (two
+    lines, the first untrue: a refresh writes the database itself, never the copy)."""
+    db = scored_database(tmp_path)
+    con = open_store(db)
+    try:
+        write_snapshot(con, db)
+    finally:
+        con.close()
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-test")
+    capsys.readouterr()
+    with writer_holding(db):
+        code = main(["batches", "--refresh", "--db", str(db), "--base-url", "http://127.0.0.1:9"])
+    stderr = capsys.readouterr().err
+    assert code == 4, stderr
+    assert "reading its snapshot" not in stderr
+    assert len(stderr.splitlines()) == 1, stderr

@@ -76,6 +76,13 @@ def comparison_html(con: duckdb.DuckDBPyConnection) -> str:
         f"A {isolated(row['a_label'])}: {rate_a} of {row['n_a']:,}; B {isolated(row['b_label'])}: "
         f"{rate_b} of {row['n_b']:,}; {kind}; compared {row['compared_at']:%Y-%m-%d %H:%M} UTC"
     )
+    # the verdict opens with side B's label ('2.4.1 passes 1.8 points less, ...')
+    verdict, label = row["verdict"], row["b_label"]
+    verdict_shown = (
+        isolated(label) + html.escape(verdict[len(label) :])
+        if verdict.startswith(label)
+        else html.escape(verdict)
+    )
     configs_text = (
         f"config {name_of(names, configs[0])}"
         if configs[0] == configs[1]
@@ -83,7 +90,7 @@ def comparison_html(con: duckdb.DuckDBPyConnection) -> str:
     )
     return (
         "<h2>Latest comparison</h2>"
-        f"<p class=headline>{html.escape(row['verdict'])}</p>"
+        f"<p class=headline>{verdict_shown}</p>"
         f"<p class=meta>{detail}</p>"
         f"<p class=meta>{html.escape(configs_text)}</p>"
     )

@@ -70,7 +70,7 @@ def test_a_quiet_day_is_within_range_and_the_latest_comparison_shows(
     assert "within range" in text
     assert "ALERT" not in text
     assert "<h2>Latest comparison</h2>" in text
-    assert result["verdict"].split(",")[0] in text
+    assert result["verdict"].split(",")[0] in text.replace("<bdi>", "").replace("</bdi>", "")
     assert "unpaired (different cases on each side)" in text
 
 
@@ -276,3 +276,31 @@ def test_a_right_to_left_override_in_logged_text_reorders_only_itself(tmp_path: 
     text = page(db, tmp_path)
     assert f"<li><bdi>case{rlo}1</bdi> (2026-03-02, score 0.00, config " in text
     assert f"<bdi>Refunds take{rlo} 9 days.</bdi><ul><li><b>no</b> <bdi>Refunds" in text
+
+
+def test_a_right_to_left_override_in_a_compared_segment_value_stays_in_its_label(
+    tmp_path: Path,
+) -> None:
+    """The latest comparison's verdict opens with side B's segment value, logged text: with an
+    unterminated U+202E, '2.4.1 passes 40.0 points less, 95% CI [...]' read backwards. The
+    label is set apart (`<bdi>`) there too, as in the line below it."""
+    rlo = "\u202e"
+    db = tmp_path / "f.duckdb"
+    con = open_store(db)
+    try:
+        for i in range(40):
+            add_case(con, f"a-{i}", yes=1, segments={"app_version": "2.4.0"})
+            failing = i < 16
+            add_case(
+                con,
+                f"b-{i}",
+                yes=int(not failing),
+                no=int(failing),
+                segments={"app_version": f"2.4.1{rlo}"},
+            )
+        sides = Sides(segment="app_version", a="2.4.0", b=f"2.4.1{rlo}")
+        store_comparison(con, compare(con, sides, reps=50), at=FIRST)
+    finally:
+        con.close()
+    text = page(db, tmp_path)
+    assert f"<p class=headline><bdi>2.4.1{rlo}</bdi> passes 40.0 points less" in text

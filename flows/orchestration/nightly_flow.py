@@ -85,7 +85,15 @@ def nightly_flow(
             )
         except RunAlarm as alarm:  # exit 8, 11, 15: a night kept whole, published as any
             if alarm.night is not None:
-                publish_night(alarm.night)
+                try:
+                    publish_night(alarm.night)
+                except Exception as exc:  # the alarm is the night's outcome; this its aside
+                    said = (str(exc).strip().splitlines() or [""])[0]
+                    get_run_logger().warning(
+                        "the night's artifacts were not published: %s: %s",
+                        type(exc).__name__,
+                        said,
+                    )
             raise
     return publish_night(run)
 

@@ -323,6 +323,25 @@ def test_a_night_ending_in_an_alarm_still_publishes_its_artifacts(tmp_path: Path
     assert check_line(night["judge_check"]) in published["faithpipe-nightly-judge-check"]
 
 
+@pytest.mark.usefixtures("prefect_harness")
+def test_an_alarm_stays_the_nights_outcome_when_its_artifacts_cannot_be_published(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Publishing is the alarm's aside: a failure of it (the API gone) replaced the alarm, and
+    the night's exit 11 became another."""
+    import flows.orchestration.nightly_flow as nightly
+    from flows.errors import QuarantineShareExceeded
+
+    def unavailable(**_: object) -> None:
+        raise OSError("the Prefect API is gone")
+
+    monkeypatch.setattr(nightly, "create_markdown_artifact", unavailable)
+    rows = [case_row(f"q{i:03d}", input="" if i < 5 else "Where is order A17?") for i in range(20)]
+    source, db = write(cases(rows), tmp_path / "cases.parquet"), tmp_path / "f.duckdb"
+    with pytest.raises(QuarantineShareExceeded):  # 5 of 20 rows quarantined
+        nightly.nightly_flow(ScoreSettings(source=str(source), db=str(db)))
+
+
 def test_the_judge_check_artifact_keeps_a_golden_sets_text_in_its_cell() -> None:
     """A claim with `|` or a line break split its row of the markdown table; its HTML was
     rendered by the UI."""

@@ -51,6 +51,11 @@ class JudgeCheck:
     floor: float
     seconds: float
     items: pl.DataFrame = field(repr=False)
+    # What the check asked an LLM judge (0 for the offline judges): asked afresh each night,
+    # never from judge_cache, so the night's bill holds it.
+    judge_calls: int = 0
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
     checked_at: datetime = field(default_factory=lambda: datetime.now(UTC).replace(tzinfo=None))
 
     @property
@@ -103,5 +108,8 @@ class JudgeCheck:
             "floor": self.floor,
             "passed": self.passed,
             "warning": self.warning,
+            "judge_calls": self.judge_calls,
+            "prompt_tokens": self.prompt_tokens,
+            "completion_tokens": self.completion_tokens,
             "disagreements": wrong.to_dicts(),
         }

@@ -44,9 +44,14 @@ DEFAULT_AGREEMENT_FLOOR = 0.9
 def check_judge(
     golden: GoldenSet, judge: Judge, config: MetricConfig, *, floor: float
 ) -> JudgeCheck:
-    """Score the golden set with `judge` and `config` (nothing is stored) and compare."""
+    """Score the golden set with `judge` and `config` (nothing is stored) and compare; with
+    the calls and tokens it spent (an LLM judge's)."""
+    from flows.judges.factory import judge_usage
+
     started = time.perf_counter()
+    before = judge_usage(judge)
     frames = score_cases(golden.cases, judge, config)
+    spent = {key: value - before[key] for key, value in judge_usage(judge).items()}
     status = frames.case_scores["status"]
     return JudgeCheck(
         config_id=config.config_id(judge.identity),
@@ -58,6 +63,9 @@ def check_judge(
         floor=floor,
         seconds=time.perf_counter() - started,
         items=compare_verdicts(golden.cases, frames.case_scores, frames.claim_verdicts),
+        judge_calls=spent["calls"],
+        prompt_tokens=spent["prompt_tokens"],
+        completion_tokens=spent["completion_tokens"],
     )
 
 
@@ -213,7 +221,14 @@ def check_line(check: dict[str, Any]) -> str:
     agreement = check["agreement"]
     said = "n/a" if agreement is None else f"{agreement:.1%}"
     verdict = {True: "ok", False: "BELOW THE FLOOR", None: "incomplete"}[check["passed"]]
+    calls = check.get("judge_calls") or 0
+    paid = (
+        f"; {calls:,} judge calls, {check['prompt_tokens']:,} + {check['completion_tokens']:,} "
+        "tokens"
+        if calls
+        else ""
+    )
     return (
         f"judge check on {check['cases']} golden cases: agreement {said} "
-        f"({check['agreed']}/{check['items']}), floor {check['floor']:.1%}: {verdict}"
+        f"({check['agreed']}/{check['items']}), floor {check['floor']:.1%}: {verdict}{paid}"
     )

@@ -38,6 +38,9 @@ def record_check(con: duckdb.DuckDBPyConnection, run_id: str, check: JudgeCheck)
                     "floor": check.floor,
                     "passed": check.passed,
                     "seconds": check.seconds,
+                    "judge_calls": check.judge_calls,
+                    "prompt_tokens": check.prompt_tokens,
+                    "completion_tokens": check.completion_tokens,
                 },
             )
             if check.warning:

@@ -24,7 +24,7 @@ from faith_udfs.prompts import CLAIMS, TRUTHS
 from flows.cli import main
 from flows.errors import JudgeUnusable
 from flows.judges.settings import JudgeSettings
-from flows.nightly.nightly_run import run_nightly
+from flows.nightly.nightly_run import check_line, run_nightly
 from flows.run.pipeline import run_score
 from flows.run.settings import ScoreSettings
 from flows.store.db import open_store
@@ -361,6 +361,13 @@ def test_each_nights_judge_check_asks_the_judge_again_so_a_changed_model_is_seen
     assert second["judge_check"]["cases_invalid"] == second["judge_check"]["cases"]
     assert second["judge_check"]["passed"] is False
     assert "judge drift" in second["warning"]
+    # a recurring cost, so each night's check says what it asked, and the table keeps it
+    asked = second["judge_check"]["judge_calls"]
+    assert 0 < asked <= stub.requests
+    assert f"; {asked:,} judge calls, " in check_line(second["judge_check"])
+    stored = query(db, "SELECT judge_calls, prompt_tokens FROM judge_checks ORDER BY checked_at")
+    assert stored["judge_calls"].to_list() == [first["judge_check"]["judge_calls"], asked]
+    assert stored["prompt_tokens"][1] > 0
 
 
 def test_a_case_pending_for_the_cap_says_so_not_another_items_reply_error(

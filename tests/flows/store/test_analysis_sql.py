@@ -623,7 +623,7 @@ def test_docs_examples_run(
     # The nightly examples read a judge check: one below-perfect check of config "lex".
     con.execute(
         "INSERT INTO judge_checks VALUES ('r-check', 'lex', 'data/golden.parquet', 'h', "
-        "TIMESTAMP '2026-10-02 02:00', 27, 0, 0, 35, 34, 34 / 35, 0.9, true, 0.4)"
+        "TIMESTAMP '2026-10-02 02:00', 27, 0, 0, 35, 34, 34 / 35, 0.9, true, 0.4, 0, 0, 0)"
     )
     con.execute(
         "INSERT INTO judge_check_verdicts VALUES ('r-check', 'golden-date', 0, "

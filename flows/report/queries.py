@@ -1,5 +1,5 @@
 """The report's numbers: each one a bound call of an analysis macro of
-flows/store/sql/002_analysis.sql, returned as a frame."""
+flows/store/sql/analysis.sql (rebuilt on every open), returned as a frame."""
 
 from __future__ import annotations
 

@@ -273,7 +273,7 @@ class FaithfulnessMetric:
             self.input_tokens, self.output_tokens = (
                 a - b for a, b in zip(after, spent, strict=True)
             )
-        small = len(key[0] or "") + sum(map(len, contexts)) <= MEMO_CASE_CHARS
+        small = len(key[0] or "") + sum(len(c or "") for c in contexts) <= MEMO_CASE_CHARS
         if self._memoised and result.status == "scored" and small:
             self._memo[key] = result
             if len(self._memo) > MEMO_SIZE:

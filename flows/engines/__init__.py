@@ -8,7 +8,7 @@ from typing import Any
 from flows.run.progress import Progress
 from flows.run.settings import ScoreSettings
 
-__all__ = ["score_with_engine"]
+__all__ = ["check_engine_source", "score_with_engine"]
 
 
 def score_with_engine(
@@ -22,3 +22,16 @@ def score_with_engine(
     from flows.run.pipeline import run_score
 
     return run_score(settings, progress=progress, **local)
+
+
+def check_engine_source(settings: ScoreSettings) -> None:
+    """Resolve SOURCE (exit 3 when unreadable) and, on Dask, refuse one it does not read
+    (exit 2): before the database is made, a cluster joined or a judge's preflight paid."""
+    if settings.on_dask:
+        from flows.engines.dask_run import require_dask_source
+
+        require_dask_source(settings)
+        return
+    from flows.read.source import resolve_source
+
+    resolve_source(settings.source, settings.read_options())

@@ -131,6 +131,13 @@ def _open_run_store(settings: ScoreSettings) -> duckdb.DuckDBPyConnection:
     return open_store(settings.db, lock_timeout=settings.lock_timeout)
 
 
+def require_dask_source(settings: ScoreSettings) -> None:
+    """Refuse a source Dask does not read (ConfigError, exit 2) before a cluster is started
+    or joined, the database made or a judge asked: at a scheduler with no worker yet, the
+    refusal waited --task-timeout and became exit 10."""
+    _require_one_parquet_table(settings, resolve_source(settings.source, settings.read_options()))
+
+
 def _require_one_parquet_table(settings: ScoreSettings, source: Source) -> None:
     """--engine dask reads one wide Parquet table with its own names (ConfigError if not)."""
     options = source.options
@@ -243,5 +250,6 @@ def run_on_dask(settings: ScoreSettings, *, progress: Progress | None = None) ->
     from flows.engines.cluster import dask_client
     from flows.engines.submitters import ClientSubmitter
 
+    require_dask_source(settings)
     with dask_client(settings) as client:
         return run_score_on_dask(settings, ClientSubmitter(client), progress=progress)

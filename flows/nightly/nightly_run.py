@@ -21,7 +21,6 @@ from flows.errors import PassRateAlert, QuarantineShareExceeded, TooManyInvalid
 from flows.nightly.alerts import AlertSettings, check_alerts, night_alerts, send_alerts
 from flows.read.bundled import golden_set_path
 from flows.read.golden import GoldenSet, read_golden
-from flows.read.source import resolve_source
 from flows.store.db import open_store
 from flows.store.judge_checks import record_check
 from flows.store.run_registry import run_row
@@ -114,7 +113,7 @@ def run_nightly(
     summary. A given `judge` is used again for the check after the run, so it must stay usable.
     """
     # Imported here: `faith` builds its parser from this module and must start fast.
-    from flows.engines import score_with_engine
+    from flows.engines import check_engine_source, score_with_engine
     from flows.judges.factory import close_judge
     from flows.run.alarms import warn_if_mostly_invalid, warn_if_mostly_quarantined
     from flows.run.calibration import check_calibration_database, with_calibration
@@ -126,8 +125,8 @@ def run_nightly(
     check_steps = check_steps or CheckSteps()
     settings = settings.model_copy(update={"flow": "nightly"})
     golden_set = read_golden(golden or golden_set_path())
-    # an unreadable source fails before the database is touched
-    resolve_source(settings.source, settings.read_options())
+    # an unreadable source, or one the engine does not read, fails before the database is touched
+    check_engine_source(settings)
     if settings.dry_run:  # the estimate of the run; the judge check would call the judge
         return {**score_with_engine(settings, steps=steps, progress=progress), "judge_check": None}
     # Held from before the run to after its check: this process keeps the write lock, so no

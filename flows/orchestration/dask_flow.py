@@ -9,7 +9,7 @@ from prefect import task
 from prefect.context import FlowRunContext
 
 from flows.engines.cluster import dask_client
-from flows.engines.dask_run import run_score_on_dask
+from flows.engines.dask_run import require_dask_source, run_score_on_dask
 from flows.engines.partition_task import PartitionJob, score_partition
 from flows.engines.submitters import TASK_RETRIES, ClientSubmitter, result_in_slices
 from flows.orchestration.task_options import TASK_OPTIONS
@@ -58,5 +58,6 @@ def run_dask_in_flow(settings: ScoreSettings, progress: Progress) -> dict[str, A
     context = FlowRunContext.get()
     if context is not None and isinstance(context.task_runner, DaskTaskRunner):
         return run_score_on_dask(settings, TaskSubmitter(), progress=progress)
+    require_dask_source(settings)
     with dask_client(settings, prefect_api_url=prefect_api_url()) as client:
         return run_score_on_dask(settings, ClientSubmitter(client), progress=progress)

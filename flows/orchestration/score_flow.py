@@ -101,9 +101,11 @@ def score_flow_on_dask(settings: ScoreSettings) -> dict[str, Any]:
     from prefect_dask import DaskTaskRunner
 
     from flows.engines.cluster import dask_client, require_dask
+    from flows.engines.dask_run import require_dask_source
     from flows.orchestration.dask_flow import prefect_api_url
 
     require_dask()
+    require_dask_source(settings)
     with dask_client(settings, prefect_api_url=prefect_api_url()) as client:
         runner = DaskTaskRunner(address=client.scheduler.address)
         return score_flow.with_options(task_runner=runner)(settings)

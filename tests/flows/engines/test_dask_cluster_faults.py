@@ -1,7 +1,8 @@
 """A Dask cluster that has no worker, or loses its scheduler mid-run, ends the run with
 exit 10 and one line (a scheduler and a worker of their own, in child processes; the LLM judge
-asks a real HTTP stub). Split from test_dask_engine.py so both pytest workers share the
-trials."""
+asks a real HTTP stub); a source Dask does not read is refused (exit 2) before the cluster is
+asked, the database made or the judge paid. Split from test_dask_engine.py so both pytest
+workers share the trials."""
 
 from __future__ import annotations
 
@@ -88,6 +89,56 @@ def test_no_worker_or_a_lost_scheduler_exit_10_with_one_line(
             if process is not None:
                 process.kill()
                 process.wait(timeout=30)
+
+
+@pytest.mark.timeout(600)
+def test_a_source_dask_does_not_read_is_refused_before_the_cluster_the_database_or_the_judge(
+    api_key: str, tmp_path: Path
+) -> None:
+    """dask.md: CSV, JSON and conversations are refused before anything is read (exit 2, one
+    line). The refusal came only after the cluster was joined: at a scheduler with no worker
+    yet, `faith score logs/ --engine dask` waited --task-timeout (an hour by default) and
+    exited 10 'has no worker'; `faith nightly` also made the database and paid the LLM judge's
+    preflight first."""
+    repo = Path(__file__).resolve().parents[3]
+    logs = tmp_path / "logs"
+    logs.mkdir()
+    (logs / "a.csv").write_text(
+        "case_id,input,actual_output,retrieval_context,logged_at\n"
+        'c1,Q?,Order A17 shipped.,"[""Order A17 shipped.""]",2026-11-01\n'
+    )
+    chats = tmp_path / "chats.jsonl"
+    messages = [{"role": "user", "content": "Hi"}, {"role": "assistant", "content": "Hello."}]
+    chats.write_text(json.dumps({"conversation_id": "c1", "messages": messages}) + "\n")
+    scheduler_file = tmp_path / "scheduler.json"
+    env = {**os.environ, "OPENAI_API_KEY": api_key}
+    cluster = subprocess.Popen(
+        [sys.executable, "-m", "distributed.cli.dask_scheduler", "--port", "0",
+         "--dashboard-address", ":0", "--scheduler-file", str(scheduler_file)],
+        cwd=repo, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+    )  # fmt: skip
+    try:
+        wait_for(scheduler_file.exists, 120)  # a hang guard, as above
+        wait_for(lambda: "address" in scheduler_file.read_text(), 60)
+        address = json.loads(scheduler_file.read_text())["address"]
+        with serving(api_key=api_key) as stub:
+            for command, source in (("score", logs), ("nightly", chats)):
+                db = tmp_path / f"{command}.duckdb"
+                done = subprocess.run(
+                    [sys.executable, "-m", "flows", command, str(source), "--db", str(db),
+                     "--engine", "dask", "--scheduler", address, "--task-timeout", "20",
+                     "--prefect", "no", "--judge", "openai", "--model", "stub",
+                     "--base-url", stub.base_url],
+                    cwd=repo, env=env, capture_output=True, text=True, timeout=300, check=False,
+                )  # fmt: skip
+                assert done.returncode == 2, (command, done.stderr)
+                [line] = _lines(done.stderr)
+                assert line.startswith(f"error: {source}: --engine dask reads one Parquet"), line
+                assert not db.exists(), command
+            assert stub.requests == 0
+    finally:
+        cluster.kill()
+        cluster.wait(timeout=30)
 
 
 def _lines(text: str) -> list[str]:

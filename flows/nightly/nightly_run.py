@@ -185,7 +185,12 @@ def run_nightly(
             write_snapshot(con, settings.db)
         if check.warning:
             log.warning("run %s: %s", scored["run_id"], check.warning)
-        night = {**run_row(con, scored["run_id"]), "judge_check": check.summary()}
+        night = {
+            **run_row(con, scored["run_id"]),
+            # the run line names them, as `faith score`'s does (hardening.md)
+            "quarantine_checks": scored.get("quarantine_checks"),
+            "judge_check": check.summary(),
+        }
         alarm = (
             QuarantineShareExceeded(drifted)
             if drifted

@@ -358,3 +358,17 @@ def test_the_judge_check_artifact_keeps_a_golden_sets_text_in_its_cell() -> None
     }  # fmt: skip
     table = check_markdown("run-1", check).split("| --- | --- | --- | --- |\n", 1)[1]
     assert table == "| g\\|1 | Plans: A \\| B or &lt;b&gt;C&lt;/b&gt;. | yes | no |"
+
+
+def test_a_nights_run_line_names_its_quarantine_checks_as_a_scores_does(tmp_path: Path) -> None:
+    """hardening.md: within --max-quarantine-share, the run line names the checks that
+    quarantined rows. `faith score`'s did; the night's row lacked them, so `faith nightly`
+    printed only the count."""
+    from flows.run.summary import run_line
+
+    logs, db = tmp_path / "logs", tmp_path / "f.duckdb"
+    blank = case_row("blank", "   ", logged_at=dt.datetime(2026, 10, 1, 9, 0))
+    write(pl.concat([day_cases(dt.date(2026, 10, 1), 40), cases([blank])]), logs / "c.parquet")
+    night = nightly(logs, db)
+    assert night["rows_quarantined"] == 1
+    assert run_line(night).endswith("; quarantined by check: actual_output_not_blank 1")

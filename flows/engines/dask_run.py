@@ -58,13 +58,17 @@ def shard_root(db: str) -> Path:
 
 
 def run_score_on_dask(
-    settings: ScoreSettings, submitter: Submitter, *, progress: Progress | None = None
+    settings: ScoreSettings,
+    submitter: Submitter,
+    *,
+    progress: Progress | None = None,
+    source: Source | None = None,
 ) -> dict[str, Any]:
-    """Score SOURCE on the cluster behind `submitter`; returns the run's row of `runs`."""
+    """Score SOURCE on the cluster behind `submitter`; returns the run's row of `runs`.
+    `source`: SOURCE as require_dask_source found it (its files are not listed again)."""
     progress = progress or LogProgress()
     started = time.perf_counter()
-    source = resolve_source(settings.source, settings.read_options())
-    _require_one_parquet_table(settings, source)
+    source = source or require_dask_source(settings)
     total = count_rows(source)
     duplicated = duplicated_case_ids(source)
     con = _open_run_store(settings)
@@ -131,11 +135,13 @@ def _open_run_store(settings: ScoreSettings) -> duckdb.DuckDBPyConnection:
     return open_store(settings.db, lock_timeout=settings.lock_timeout)
 
 
-def require_dask_source(settings: ScoreSettings) -> None:
-    """Refuse a source Dask does not read (ConfigError, exit 2) before a cluster is started
-    or joined, the database made or a judge asked: at a scheduler with no worker yet, the
-    refusal waited --task-timeout and became exit 10."""
-    _require_one_parquet_table(settings, resolve_source(settings.source, settings.read_options()))
+def require_dask_source(settings: ScoreSettings) -> Source:
+    """SOURCE, refused (ConfigError, exit 2) when Dask does not read it, before a cluster is
+    started or joined, the database made or a judge asked: at a scheduler with no worker yet,
+    the refusal waited --task-timeout and became exit 10."""
+    source = resolve_source(settings.source, settings.read_options())
+    _require_one_parquet_table(settings, source)
+    return source
 
 
 def _require_one_parquet_table(settings: ScoreSettings, source: Source) -> None:
@@ -250,6 +256,8 @@ def run_on_dask(settings: ScoreSettings, *, progress: Progress | None = None) ->
     from flows.engines.cluster import dask_client
     from flows.engines.submitters import ClientSubmitter
 
-    require_dask_source(settings)
+    source = require_dask_source(settings)
     with dask_client(settings) as client:
-        return run_score_on_dask(settings, ClientSubmitter(client), progress=progress)
+        return run_score_on_dask(
+            settings, ClientSubmitter(client), progress=progress, source=source
+        )

@@ -58,6 +58,8 @@ def run_dask_in_flow(settings: ScoreSettings, progress: Progress) -> dict[str, A
     context = FlowRunContext.get()
     if context is not None and isinstance(context.task_runner, DaskTaskRunner):
         return run_score_on_dask(settings, TaskSubmitter(), progress=progress)
-    require_dask_source(settings)
+    source = require_dask_source(settings)
     with dask_client(settings, prefect_api_url=prefect_api_url()) as client:
-        return run_score_on_dask(settings, ClientSubmitter(client), progress=progress)
+        return run_score_on_dask(
+            settings, ClientSubmitter(client), progress=progress, source=source
+        )

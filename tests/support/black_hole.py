@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import socket
 import threading
+from contextlib import suppress
 
 
 def free_port() -> int:
@@ -47,8 +48,12 @@ class BlackHole:
                 continue
             except OSError:
                 return
-            self._held.append(connection)
             self.connections += 1
+            self._serve(connection)
+
+    def _serve(self, connection: socket.socket) -> None:
+        """Hold the connection open, never sending a byte."""
+        self._held.append(connection)
 
     def __enter__(self) -> BlackHole:
         self._thread.start()
@@ -71,19 +76,9 @@ class CutShort(BlackHole):
         super().__init__()
         self._answer = answer
 
-    def _accept(self) -> None:
-        while not self._stop.is_set():
-            try:
-                connection, _ = self._listener.accept()
-            except TimeoutError:
-                continue
-            except OSError:
-                return
-            self.connections += 1
-            with connection:
-                connection.settimeout(2)
-                try:
-                    connection.recv(1 << 20)
-                    connection.sendall(self._answer)
-                except OSError:
-                    continue
+    def _serve(self, connection: socket.socket) -> None:
+        """Read the request, send the answer's bytes, hang up."""
+        with connection, suppress(OSError):
+            connection.settimeout(2)
+            connection.recv(1 << 20)
+            connection.sendall(self._answer)

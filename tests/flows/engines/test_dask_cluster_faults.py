@@ -33,6 +33,15 @@ def llm_source(tmp_path: Path) -> Path:
 
 
 @pytest.mark.slow
+def scheduler_process(scheduler_file: Path, repo: Path, env: dict[str, str]) -> subprocess.Popen:
+    """A Dask scheduler of its own, on free ports, writing its address to `scheduler_file`."""
+    return subprocess.Popen(
+        [sys.executable, "-m", "distributed.cli.dask_scheduler", "--port", "0",
+         "--dashboard-address", ":0", "--scheduler-file", str(scheduler_file)],
+        cwd=repo, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+    )  # fmt: skip
+
+
 @pytest.mark.timeout(600)
 def test_no_worker_or_a_lost_scheduler_exit_10_with_one_line(
     llm_source: Path, api_key: str, tmp_path: Path
@@ -40,11 +49,7 @@ def test_no_worker_or_a_lost_scheduler_exit_10_with_one_line(
     repo = Path(__file__).resolve().parents[3]
     scheduler_file = tmp_path / "scheduler.json"
     env = {**os.environ, "OPENAI_API_KEY": api_key}
-    cluster = subprocess.Popen(
-        [sys.executable, "-m", "distributed.cli.dask_scheduler", "--port", "0",
-         "--dashboard-address", ":0", "--scheduler-file", str(scheduler_file)],
-        cwd=repo, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-    )  # fmt: skip
+    cluster = scheduler_process(scheduler_file, repo, env)
     worker = None
     try:
         # Bounds against a hang, not promises: at load 20 a scheduler took longer than 30 s.
@@ -112,11 +117,7 @@ def test_a_source_dask_does_not_read_is_refused_before_the_cluster_the_database_
     chats.write_text(json.dumps({"conversation_id": "c1", "messages": messages}) + "\n")
     scheduler_file = tmp_path / "scheduler.json"
     env = {**os.environ, "OPENAI_API_KEY": api_key}
-    cluster = subprocess.Popen(
-        [sys.executable, "-m", "distributed.cli.dask_scheduler", "--port", "0",
-         "--dashboard-address", ":0", "--scheduler-file", str(scheduler_file)],
-        cwd=repo, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-    )  # fmt: skip
+    cluster = scheduler_process(scheduler_file, repo, env)
     try:
         wait_for(scheduler_file.exists, 120)  # a hang guard, as above
         wait_for(lambda: "address" in scheduler_file.read_text(), 60)

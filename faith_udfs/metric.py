@@ -278,9 +278,11 @@ def _claim_verdict_frame(scored: pl.DataFrame, config_id: str) -> pl.DataFrame:
 def _truth_frame(truths: pl.DataFrame, config_id: str) -> pl.DataFrame:
     # Numbered from 0 without gaps (a custom judge's null truths are left out first): a
     # passage with truths always has truth 0, which is how insert_results.sql finds it stored.
-    listed = pl.col("truths").list.drop_nulls()
+    # The lists without nulls are a column first: an eager select would build them twice.
+    listed = pl.col("truths")
     return (
         truths.filter(pl.col("error").is_null())
+        .select("key", truths=pl.col("truths").list.drop_nulls())
         .select(
             passage_id="key",
             truth_index=pl.int_ranges(listed.list.len()).cast(pl.List(pl.Int32)),

@@ -173,8 +173,13 @@ def score_batch(
     """Score the cases not already scored under this config with unchanged content."""
     started = time.perf_counter()
     before = judge_usage(judge)
-    todo = cases.join(
-        classified.filter(~pl.col("skip")).select("case_id"), on="case_id", how="semi"
+    # classified has a row for each case: where none is skipped, every case is to do (the
+    # semi join cost 0.09 CPU-s a 200k-row batch, on a first run's every batch).
+    skipped = classified["skip"].any()
+    todo = (
+        cases.join(classified.filter(~pl.col("skip")).select("case_id"), on="case_id", how="semi")
+        if skipped
+        else cases
     )
     frames = score_cases(todo, judge, config) if todo.height else None
     if frames is not None:

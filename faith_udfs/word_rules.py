@@ -5,6 +5,7 @@ opposite of each other: a claim that puts one in place of its best sentence's is
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from functools import cached_property
 
@@ -193,9 +194,36 @@ def number_forms(text: pl.Expr) -> pl.Expr:
     and their decimal numbers one word each."""
     for _ in range(_PASSES):
         text = text.str.replace_all(_THOUSANDS, _THOUSANDS_AS)
-    for sign, word in SIGN_WORDS.items():
-        text = text.str.replace_all(sign, f" {word} ", literal=True)
+    # the signs in one pass: each is one character, and no word written holds a sign
+    signs = [f" {word} " for word in SIGN_WORDS.values()]
+    text = text.str.replace_many(list(SIGN_WORDS), signs)
     return text.str.replace_all(_GBP, "pound").str.replace_all(_DECIMAL, "${1}point${2}")
+
+
+# What number_forms can change: a digit, a sign, the word GBP.
+_NUMBER_FORMED = r"[\d$€£%]|(?i:gbp)"
+
+
+def number_forms_of(texts: pl.Series) -> pl.Series:
+    """`number_forms` of each text, rewritten only where it can change one: each pass copies
+    every text it is given, and most texts hold no figure."""
+    return _changed_where(texts, _NUMBER_FORMED, number_forms)
+
+
+def joined_numbers_of(texts: pl.Series) -> pl.Series:
+    """`joined_numbers` of the texts that hold a spaced number; the others as they are (not
+    with the trailing space `joined_numbers` gives them, which separates no word)."""
+    return _changed_where(texts, _SPACED_THOUSANDS, joined_numbers)
+
+
+def _changed_where(
+    texts: pl.Series, pattern: str, change: Callable[[pl.Expr], pl.Expr]
+) -> pl.Series:
+    rows = texts.str.contains(pattern).fill_null(False).arg_true()
+    if rows.len() == 0:
+        return texts
+    changed = texts.gather(rows).to_frame("text").select(change(pl.col("text"))).to_series()
+    return texts.scatter(rows, changed)
 
 
 # `context_lacks` is read by a person: a decimal word is shown with its point ("4.95", not the

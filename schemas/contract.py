@@ -46,8 +46,11 @@ LONE_SURROGATES = "__faithpipe_lone_surrogates"
 NOT_UTF8 = "__faithpipe_not_utf8"
 # What the mended copy writes before the escape of such a byte (U+FFFD, then "\xe9").
 NOT_UTF8_MARK = "\ufffd\\x"
+# The same for a row of a JSON file, its contract columns whose value is a list, an object or
+# true/false among text values (flows/read/json_values.py): as in a file of such values alone.
+WRONG_TYPE = "__faithpipe_wrong_type"
 # Each reader's mark, and the check a column it names fails.
-_MARKS = {LONE_SURROGATES: "lone_surrogate", NOT_UTF8: "not_utf8"}
+_MARKS = {LONE_SURROGATES: "lone_surrogate", NOT_UTF8: "not_utf8", WRONG_TYPE: "wrong_type"}
 # ISO-8601 shapes accepted for a text `logged_at`, each tried on every value (never inferred
 # from the first one). `%#z` takes `Z`, `+02`, `+0200` and `+02:00`; `%.f` is optional.
 _AWARE_FORMATS = ("%Y-%m-%dT%H:%M:%S%.f%#z", "%Y-%m-%dT%H:%M%#z")
@@ -116,6 +119,8 @@ def _marked_failures(frame: pl.DataFrame, mark: str, check: str) -> pl.DataFrame
     if mark not in frame.columns:
         return pl.DataFrame(schema=QUARANTINE_COLUMNS)
     named = frame.select(_ROW, column=pl.col(mark)).explode("column").drop_nulls()
+    if mark == WRONG_TYPE:  # a segment holds any value
+        named = named.filter(pl.col("column").is_in(list(CONTRACT_TYPES)))
     found = [
         frame.join(named.filter(pl.col("column") == name), on=_ROW, how="semi").select(
             row=pl.col(_ROW),
@@ -428,6 +433,7 @@ __all__ = [
     "LONE_SURROGATES",
     "NOT_UTF8",
     "NOT_UTF8_MARK",
+    "WRONG_TYPE",
     "ValidatedBatch",
     "content_case_ids",
     "parse_timestamps",

@@ -13,10 +13,10 @@ from pathlib import Path
 import duckdb
 import polars as pl
 import pyarrow as pa
-from duckdb.sqltypes import DuckDBPyType
 
 from flows.errors import InputUnreadable
 from flows.read.error_lines import error_line
+from flows.read.json_values import json_values_as_text, json_wrong_types, quoted
 from flows.read.list_cells import python_lists_as_json
 from flows.read.small_json import SMALL_JSON_BYTES, bom_array, small_objects
 from schemas import LONE_SURROGATES
@@ -114,33 +114,6 @@ def json_keys_renamed(columns: list[str], keys: list[str]) -> dict[str, str]:
     return {column: key for column, key in pairs if column != key}
 
 
-def json_values_as_text(
-    columns: list[str], types: list[DuckDBPyType], keep: str | None = None
-) -> str:
-    """The `REPLACE` items that read each JSON-typed column (read_json's type for a column
-    whose values differ in type: "a", 42) as its values' text: "a", not the JSON '"a"', so
-    a row reads the same from a file of mixed types as from a clean one. `keep`: the
-    passages' column, whose JSON text the contract parses as a list; '' when none is JSON.
-    A passages column read as a list of JSON values (`["A.", 5]` in one row: JSON[]) is read
-    as the list's JSON text, which the contract parses: a list holding a non-string is
-    quarantined, and the other rows' passages are their text, not '"A."'. One whose values
-    differ in type (a list in one row, a list's JSON text as a string in another: JSON) is
-    read value by value: a string as its text, as in a file of strings alone."""
-    items = []
-    for name, kind in zip(columns, types, strict=True):
-        column = quoted(name)
-        if str(kind) == "JSON" and name != keep:
-            items.append(f"{column} ->> '$' AS {column}")
-        elif str(kind) == "JSON" and name == keep:
-            items.append(
-                f"CASE WHEN json_type({column}) = 'VARCHAR' THEN {column} ->> '$' "
-                f"ELSE CAST({column} AS VARCHAR) END AS {column}"
-            )
-        elif str(kind) == "JSON[]" and name == keep:
-            items.append(f"CAST(to_json({column}) AS VARCHAR) AS {column}")
-    return ", ".join(items)
-
-
 def reader_connection() -> duckdb.DuckDBPyConnection:
     """A DuckDB connection for reading files, its memory bounded (it spills past it)."""
     con = duckdb.connect(config={"memory_limit": _READER_MEMORY})
@@ -225,8 +198,10 @@ def duckdb_frames(
             read = [c for c in query.columns if c not in (FILE_COLUMN, LONE_SURROGATES)]
             keys = json_keys_renamed(read, names) if only is None else {}
             unwrapped = json_values_as_text(query.columns, query.types, keep=list_column)
+            marks = json_wrong_types(query.columns, query.types, list_column, keys)
             if unwrapped:
-                query = query.project(f"* REPLACE ({unwrapped})")
+                marked = f", {marks}" if marks and only is None else ""
+                query = query.project(f"* REPLACE ({unwrapped}){marked}")
             for frame in _rebatched(query.to_arrow_reader(batch_size), batch_size):
                 read_frame = frame.rename(keys) if keys else frame
                 if python_lists:
@@ -431,8 +406,3 @@ def _duckdb_lists_as_json(column: str) -> str:
         f"THEN {column} "
         f"ELSE coalesce(CAST(to_json(TRY_CAST({column} AS VARCHAR[])) AS VARCHAR), {column}) END"
     )
-
-
-def quoted(name: str) -> str:
-    """A column name as a DuckDB identifier, whatever characters it holds."""
-    return '"' + name.replace('"', '""') + '"'

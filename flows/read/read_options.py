@@ -12,7 +12,7 @@ import polars as pl
 
 from faith_udfs.frames import parse_columns  # noqa: F401 - the one `--columns` parser, CLI and Python alike
 from flows.errors import InputUnreadable
-from schemas import LONE_SURROGATES, NOT_UTF8
+from schemas import LONE_SURROGATES, NOT_UTF8, WRONG_TYPE
 
 FORMATS = ("parquet", "csv", "json")
 # `--format` spellings: JSON Lines and NDJSON are DuckDB's newline-delimited JSON.
@@ -115,7 +115,7 @@ def mapped(frame: pl.DataFrame, options: ReadOptions) -> pl.DataFrame:
     """The frame with the mapped columns under their contract names."""
     renames = contract_renames(frame.columns, options)
     check_mapping(frame.columns, options, "the source")
-    for mark in (LONE_SURROGATES, NOT_UTF8):
+    for mark in (LONE_SURROGATES, NOT_UTF8, WRONG_TYPE):
         if renames and mark in frame.columns:  # the columns it names, renamed too
             frame = frame.with_columns(pl.col(mark).list.eval(pl.element().replace(renames)))
     return frame.rename(renames) if renames else frame

@@ -20,7 +20,8 @@ import polars as pl
 from flows.errors import ConversationsUnreadable, InputUnreadable
 from flows.read.csv_dialect import unsniffed
 from flows.read.file_facts import csv_line_fault
-from flows.read.formats import duckdb_paths, error_line, json_values_as_text, quoted, reader_sql
+from flows.read.formats import duckdb_paths, error_line, reader_sql
+from flows.read.json_values import json_values_as_text, quoted
 from flows.read.read_options import FORMATS
 from flows.read.shapes import RawBatch, Source
 from flows.read.small_json import bom_array

@@ -33,10 +33,12 @@ from faith_udfs.metric import FaithfulnessFrames, score_cases
 from faith_udfs.prompt_judge import PromptHandlers, PromptJudge
 from faith_udfs.prompts import PROMPT_VERSION, section
 from faith_udfs.scores import case_scores, score_expr
+from faith_udfs.sentence_pairs import DEFAULT_MAX_SENTENCE_PAIRS, TooManySentencePairs
 from faith_udfs.truths import extract_truths
 from faith_udfs.verdicts import judge_claims
 
 __all__ = [
+    "DEFAULT_MAX_SENTENCE_PAIRS",
     "PROMPT_VERSION",
     "SCORING_RULES_VERSION",
     "AsyncConfig",
@@ -68,6 +70,7 @@ __all__ = [
     "PromptHandlers",
     "PromptJudge",
     "TestResult",
+    "TooManySentencePairs",
     "VerdictWord",
     "case_scores",
     "evaluate",

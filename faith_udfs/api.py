@@ -22,6 +22,7 @@ from faith_udfs.grounded import GroundedJudge
 from faith_udfs.judges import Judge, is_judge
 from faith_udfs.metric import FaithfulnessFrames, score_cases
 from faith_udfs.one_case import one_case_result
+from faith_udfs.sentence_pairs import DEFAULT_MAX_SENTENCE_PAIRS, check_sentence_pairs
 
 __all__ = ["FaithfulnessMetric", "FaithfulnessVerdict", "LLMTestCase"]
 
@@ -148,6 +149,8 @@ class FaithfulnessMetric:
         penalize_ambiguous_claims: bool = False,
         flaky: bool = False,
         evaluation_template: Any = None,
+        *,
+        max_sentence_pairs: int | None = DEFAULT_MAX_SENTENCE_PAIRS,
     ) -> None:
         for name, value in (("eval_mode", eval_mode), ("system_one_model", system_one_model)):
             if value is not None:
@@ -175,6 +178,17 @@ class FaithfulnessMetric:
             truths_extraction_limit=truths_extraction_limit,
         )
         self.async_mode, self.verbose_mode, self.flaky = async_mode, verbose_mode, flaky
+        if max_sentence_pairs is not None and (
+            isinstance(max_sentence_pairs, bool)
+            or not isinstance(max_sentence_pairs, int)
+            or max_sentence_pairs < 1
+        ):
+            raise ConfigError(
+                f"max_sentence_pairs must be a whole number of at least 1, or None for no limit; "
+                f"got {max_sentence_pairs!r}"
+            )
+        # a case's answer sentences times its context sentences, at most (None: no limit)
+        self.max_sentence_pairs = max_sentence_pairs
         self.using_native_model = False
         self._reset()
 
@@ -239,7 +253,12 @@ class FaithfulnessMetric:
         from memory); made on first use when the one-case path scored it."""
         if self._frames is None and self._frames_of is not None:
             case, self._frames_of = self._frames_of, None
-            self._frames = score_cases(self._case_frame(case), self.model, self.config)
+            self._frames = score_cases(
+                self._case_frame(case),
+                self.model,
+                self.config,
+                max_sentence_pairs=self.max_sentence_pairs,
+            )
         return self._frames
 
     @staticmethod
@@ -248,10 +267,13 @@ class FaithfulnessMetric:
         return cases_frame([case_id_of(case)], [case.actual_output], [contexts])
 
     def measure(self, test_case: LLMTestCase, *_: Any, **__: Any) -> float | None:
-        """Score one case; returns the score (None when the case is invalid or pending)."""
+        """Score one case; returns the score (None when the case is invalid or pending).
+        Raises TooManySentencePairs, judging nothing, when the case's answer sentences times
+        context sentences pass `max_sentence_pairs`."""
         check_case_fields(test_case)  # a DeepEval test case is not checked when it is built
         self._reset()
         contexts = tuple(test_case.retrieval_context or ())
+        check_sentence_pairs(test_case.actual_output, list(contexts), self.max_sentence_pairs)
         key = (test_case.actual_output, contexts)
         result = self._memo.get(key) if self._memoised else None
         if result is not None:
@@ -261,13 +283,21 @@ class FaithfulnessMetric:
         if self._memoised:
             # the offline judges' rules in plain Python: the batch path's result, ~50x cheaper
             result = one_case_result(
-                self.model, self.config, case_id_of(test_case), test_case.actual_output,
+                self.model,
+                self.config,
+                case_id_of(test_case),
+                test_case.actual_output,
                 list(contexts),
-            )  # fmt: skip
+            )
             self._frames_of = test_case if result is not None else None
         if result is None:
             spent = judge_tokens(self.model)
-            self._frames = score_cases(self._case_frame(test_case), self.model, self.config)
+            self._frames = score_cases(
+                self._case_frame(test_case),
+                self.model,
+                self.config,
+                max_sentence_pairs=self.max_sentence_pairs,
+            )
             result = case_results(self._frames)[case_id_of(test_case)]
             after = judge_tokens(self.model)
             self.input_tokens, self.output_tokens = (

@@ -146,7 +146,9 @@ def evaluate(
     runs = []
     for metric in metrics:
         spent = judge_tokens(metric.model)
-        frames = score_cases(frame, metric.model, metric.config)
+        frames = score_cases(
+            frame, metric.model, metric.config, max_sentence_pairs=metric.max_sentence_pairs
+        )
         after = judge_tokens(metric.model)
         tokens = tuple(a - b for a, b in zip(after, spent, strict=True))
         runs.append(

@@ -18,6 +18,7 @@ from faith_udfs.config import MetricConfig
 from faith_udfs.deepeval_models import judge_of
 from faith_udfs.grounded import GroundedJudge
 from faith_udfs.metric import score_cases
+from faith_udfs.sentence_pairs import DEFAULT_MAX_SENTENCE_PAIRS
 from faith_udfs.words import is_utf8
 
 CONTRACT_NAMES = ("case_id", "input", "actual_output", "retrieval_context", "logged_at")
@@ -62,6 +63,7 @@ def score_frame(
     columns: str | Mapping[str, str] | None = None,
     case_id: str = "given",
     claims: bool = False,
+    max_sentence_pairs: int | None = DEFAULT_MAX_SENTENCE_PAIRS,
     **metric_settings: Any,
 ) -> Any:
     """Score every row of `frame`; return its rows with the score columns joined on (and, with
@@ -112,7 +114,8 @@ def score_frame(
     elif cases["case_id"].n_unique() != cases.height:
         raise ValueError("case_id repeats: pass case_id='row' or case_id='content'")
     the_judge = GroundedJudge() if judge is None else judge_of(judge)
-    frames = score_cases(cases, the_judge, MetricConfig(**metric_settings))
+    config = MetricConfig(**metric_settings)
+    frames = score_cases(cases, the_judge, config, max_sentence_pairs=max_sentence_pairs)
     scores = frames.case_scores.select("case_id", *SCORE_COLUMNS)
     joined = polars_frame.drop([c for c in ("case_id",) if c in polars_frame.columns]).hstack(
         [ids.cast(pl.String).alias("case_id")]

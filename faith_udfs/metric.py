@@ -13,6 +13,7 @@ from faith_udfs.config import MetricConfig
 from faith_udfs.judge_calls import ask_judge
 from faith_udfs.judges import VERDICT_VOCABULARY, Judge
 from faith_udfs.scores import case_scores
+from faith_udfs.sentence_pairs import DEFAULT_MAX_SENTENCE_PAIRS, sentence_pairs_error
 from faith_udfs.truths import extract_truths, passages_of
 from faith_udfs.verdicts import judge_claims
 from faith_udfs.words import is_blank
@@ -39,12 +40,20 @@ class FaithfulnessFrames:
     item_keys: pl.DataFrame
 
 
-def score_cases(cases: pl.DataFrame, judge: Judge, config: MetricConfig) -> FaithfulnessFrames:
+def score_cases(
+    cases: pl.DataFrame,
+    judge: Judge,
+    config: MetricConfig,
+    *,
+    max_sentence_pairs: int | None = DEFAULT_MAX_SENTENCE_PAIRS,
+) -> FaithfulnessFrames:
     """Score every case of `cases` (`case_id`, `actual_output`, `retrieval_context`).
 
     Each passage, answer and (claims, truths) question is judged once per batch however many
     cases share it. A case the judge could not handle is `invalid` (or `pending`) with its
-    error; the rest of the batch is scored.
+    error; the rest of the batch is scored. A case whose answer sentences times context
+    sentences pass `max_sentence_pairs` (None: no limit) is `invalid` with a
+    `TooManySentencePairs: ...` error, its claims never weighed against its truths.
     """
     if not isinstance(judge, Judge):
         raise TypeError(
@@ -64,6 +73,7 @@ def score_cases(cases: pl.DataFrame, judge: Judge, config: MetricConfig) -> Fait
         .with_row_index("case_row")
         .with_columns(answer_key=pl.col("actual_output").hash())
     )
+    cases = cases.with_columns(sentence_pairs_error(cases, max_sentence_pairs))
 
     passages = passages_of(cases, key="case_row")
     truths = extract_truths(
@@ -84,7 +94,8 @@ def score_cases(cases: pl.DataFrame, judge: Judge, config: MetricConfig) -> Fait
             blank_error=pl.when(pl.col("actual_output").is_null())
             .then(pl.lit(MISSING_ANSWER))
             .when(blank)
-            .then(pl.lit(BLANK_ANSWER)),
+            .then(pl.lit(BLANK_ANSWER))
+            .otherwise(pl.col("pairs_error")),
         )
         .join(contexts, on="case_row", how="left", maintain_order="left")
         .join(claims, on="answer_key", how="left")

@@ -7,18 +7,20 @@ from dataclasses import dataclass
 
 import polars as pl
 
+from faith_udfs.sentence_pairs import (
+    ANSWER_BREAK,
+    CONTEXT_BREAK,
+    DEFAULT_MAX_SENTENCE_PAIRS,
+    sentences_expr,
+)
+
 # A logged answer (or question) is rarely above a few KB; 1 MiB leaves room for any real one.
 DEFAULT_MAX_ANSWER_BYTES = 1 << 20
 # A case's passages together: RAG contexts are tens of KB; 8 MiB leaves room for long ones.
 DEFAULT_MAX_CONTEXT_BYTES = 8 << 20
-# The grounded judge weighs each claim against each sentence of its context, so its memory grows
-# with their product, not with the row's bytes (a 74 KB answer of 3,000 sentences against as
-# many: 2.7 GB; within the byte limits, far past any machine). A RAG answer of 30 sentences
-# against a context of 30,000 (about 3 MB) stays within the default: ~200 MB at worst.
-DEFAULT_MAX_SENTENCE_PAIRS = 1_000_000
-# Where the judge cuts sentences (faith_udfs/sentences.py), and an answer also its list items.
-_CONTEXT_BREAK = r"[.!?]\s"
-_ANSWER_BREAK = r"[.!?]\s|\n"
+# The limit on answer sentences times context sentences, and how they are counted, are the
+# metric's own (faith_udfs/sentence_pairs.py): score_cases, evaluate() and measure() refuse
+# a case past it as `faith score` quarantines its row.
 # What of an oversized value the quarantine keeps: its start, then how large it was.
 KEPT_CHARS = 1024
 KEPT_PASSAGES = 16
@@ -72,14 +74,6 @@ def size_failures(typed: pl.DataFrame, row: str, limits: SizeLimits) -> pl.DataF
     return pl.concat([*found, _pairs_failures(typed, row, limits)])
 
 
-def _sentences(column: str, dtype: pl.DataType, pattern: str) -> pl.Expr:
-    """How many sentences a text (or a list of texts, added up) holds at most: breaks plus one."""
-    if isinstance(dtype, pl.List):
-        each = pl.element().str.count_matches(pattern).cast(pl.Int64) + 1
-        return pl.col(column).list.eval(each).list.sum().fill_null(0)
-    return pl.col(column).str.count_matches(pattern).cast(pl.Int64).fill_null(0) + 1
-
-
 def _pairs_failures(typed: pl.DataFrame, row: str, limits: SizeLimits) -> pl.DataFrame:
     """`too_many_sentence_pairs` for a row within its byte limits whose answer sentences times
     context sentences pass `limits.sentence_pairs`: the judge's memory grows with that product."""
@@ -98,8 +92,8 @@ def _pairs_failures(typed: pl.DataFrame, row: str, limits: SizeLimits) -> pl.Dat
         text_bytes("retrieval_context", context_type).cast(pl.Int64) // 2 + passages
     )
     candidates = typed.filter(pl.all_horizontal(within) & (at_most.fill_null(0) > limit))
-    answer = _sentences("actual_output", schema["actual_output"], _ANSWER_BREAK)
-    context = _sentences("retrieval_context", context_type, _CONTEXT_BREAK)
+    answer = sentences_expr("actual_output", schema["actual_output"], ANSWER_BREAK)
+    context = sentences_expr("retrieval_context", context_type, CONTEXT_BREAK)
     return candidates.filter(answer * context > limit).select(
         row=pl.col(row),
         check=pl.lit("too_many_sentence_pairs"),

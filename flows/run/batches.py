@@ -181,7 +181,9 @@ def score_batch(
         if skipped
         else cases
     )
-    frames = score_cases(todo, judge, config) if todo.height else None
+    # The contract quarantined the rows past the run's --max-sentence-pairs already
+    # (too_many_sentence_pairs): the metric's default limit must not undo a raised one.
+    frames = score_cases(todo, judge, config, max_sentence_pairs=None) if todo.height else None
     if frames is not None:
         frames = with_turn_support(frames, todo)
     usage = case_usage(frames, judge) if frames else None

@@ -353,3 +353,14 @@ def test_the_sentence_pairs_limit_counts_list_items_and_passages_and_is_settable
         ("huge", "actual_output_too_large"),
     ]
     assert validate_cases(frame).valid.height == 3  # the default leaves real rows alone
+
+
+def test_a_raised_sentence_pairs_limit_lets_the_row_be_scored(tmp_path: Path) -> None:
+    """The metric's own guard (score_cases' max_sentence_pairs, 1,000,000 by default) does not
+    undo a run's raised --max-sentence-pairs: the contract has checked the rows already."""
+    big = case_row("many", listing("Item", 1_100), retrieval_context=[listing("Part", 1_000)])
+    source = write(cases([big]), tmp_path / "cases.parquet")
+    db = tmp_path / "f.duckdb"
+    run = run_score(ScoreSettings(source=str(source), db=str(db), max_sentence_pairs=2_000_000))
+    assert (run["rows_scored"], run["rows_invalid"], run["rows_quarantined"]) == (1, 0, 0)
+    assert query(db, "SELECT status, error FROM case_scores") == [("scored", None)]

@@ -1,0 +1,114 @@
+"""How many (answer sentence, context sentence) pairs a case asks the judge to weigh, and the
+limit past which a case is not judged. The grounded judge weighs each claim against each
+context sentence, so its time and memory grow with that product, not with the text's bytes:
+one 44 KB answer of 2,000 sentences against a 110 KB context of 5,000 took `measure()` 39 s
+and `score_cases` 1.9 GB. `faith score` quarantines such a row (`too_many_sentence_pairs`,
+schemas/sizes.py); `score_cases`, `evaluate()` and `measure()` refuse it here, with the same
+limit and the same count.
+"""
+
+from __future__ import annotations
+
+import re
+
+import polars as pl
+
+from faith_udfs.errors import FaithError
+
+# A RAG answer of 30 sentences against a context of 30,000 (about 3 MB) stays within it.
+DEFAULT_MAX_SENTENCE_PAIRS = 1_000_000
+# Where the judge cuts sentences (faith_udfs/sentences.py), and an answer also its list items.
+CONTEXT_BREAK = r"[.!?]\s"
+ANSWER_BREAK = r"[.!?]\s|\n"
+# The same in Python's `re`, whose `\s` also takes \x1c-\x1f (polars' Rust regex does not).
+_PY_CONTEXT_BREAK = re.compile(r"[.!?][^\S\x1c-\x1f]")
+_PY_ANSWER_BREAK = re.compile(r"[.!?][^\S\x1c-\x1f]|\n")
+
+
+class TooManySentencePairs(FaithError, ValueError):
+    """A case's answer sentences times its context sentences pass the metric's
+    `max_sentence_pairs`: `measure()` raises it before judging anything (`evaluate()` and
+    `score_cases` make the case `invalid` with this message instead)."""
+
+    def __init__(self, answer_sentences: int, context_sentences: int, limit: int) -> None:
+        super().__init__(pairs_message(answer_sentences, context_sentences, limit))
+        self.answer_sentences = answer_sentences
+        self.context_sentences = context_sentences
+        self.limit = limit
+
+
+_ADVICE = (
+    ": the judge weighs each claim against each context sentence, so its time and memory grow "
+    "with their product; split the case, or raise the limit "
+    "(FaithfulnessMetric(max_sentence_pairs=N), score_cases(..., max_sentence_pairs=N); None: "
+    "no limit)"
+)
+
+
+def pairs_message(answer_sentences: int, context_sentences: int, limit: int) -> str:
+    """What a case past the limit is told, counts first, as `faith score`'s quarantine says."""
+    return (
+        f"{answer_sentences} answer sentences x {context_sentences} context sentences, "
+        f"more than max_sentence_pairs {limit}{_ADVICE}"
+    )
+
+
+def sentence_counts(answer: str | None, passages: list[str]) -> tuple[int, int]:
+    """Answer sentences and list items, and context sentences (each passage's added up), as
+    many as the judge cuts at most: breaks plus one, as `sentence_pairs_error` counts them."""
+    answer_sentences = len(_PY_ANSWER_BREAK.findall(answer)) + 1 if answer is not None else 0
+    context_sentences = sum(
+        len(_PY_CONTEXT_BREAK.findall(p)) + 1 for p in passages if p is not None
+    )
+    return answer_sentences, context_sentences
+
+
+def check_sentence_pairs(answer: str | None, passages: list[str], limit: int | None) -> None:
+    """Raise TooManySentencePairs when the case is past `limit` (None: no limit). Counted only
+    when its bytes allow that many pairs (a break is at least one byte of an answer, two of a
+    passage): a real case is never counted."""
+    if limit is None or answer is None:
+        return
+    most = (len(answer.encode()) + 1) * (
+        sum(len(p.encode()) for p in passages if p is not None) // 2 + len(passages)
+    )
+    if most <= limit:
+        return
+    answer_sentences, context_sentences = sentence_counts(answer, passages)
+    if answer_sentences * context_sentences > limit:
+        raise TooManySentencePairs(answer_sentences, context_sentences, limit)
+
+
+def sentences_expr(column: str, dtype: pl.DataType, pattern: str) -> pl.Expr:
+    """How many sentences a text (or a list of texts, added up) holds at most: breaks plus one."""
+    if isinstance(dtype, pl.List):
+        each = pl.element().str.count_matches(pattern).cast(pl.Int64) + 1
+        return pl.col(column).list.eval(each).list.sum().fill_null(0)
+    return pl.col(column).str.count_matches(pattern).cast(pl.Int64).fill_null(0) + 1
+
+
+def sentence_pairs_error(cases: pl.DataFrame, limit: int | None) -> pl.Series:
+    """Per case (`actual_output`, `retrieval_context`), `TooManySentencePairs: <message>`
+    when it is past `limit`, else null. Sentences are counted only in the cases whose bytes
+    allow that many pairs: a real batch has none, and counting is a regex pass."""
+    nothing = pl.Series("pairs_error", [None] * cases.height, dtype=pl.String)
+    if limit is None or cases.height == 0:
+        return nothing
+    answer_bytes = pl.col("actual_output").str.len_bytes().cast(pl.Int64)
+    context = pl.col("retrieval_context")
+    context_bytes = context.list.eval(pl.element().str.len_bytes()).list.sum().cast(pl.Int64)
+    most = (answer_bytes + 1) * (context_bytes.fill_null(0) // 2 + context.list.len())
+    indexed = cases.select("actual_output", "retrieval_context").with_row_index("at")
+    candidates = indexed.filter(pl.col("actual_output").is_not_null() & (most > limit))
+    if candidates.height == 0:
+        return nothing
+    answers = sentences_expr("actual_output", pl.String(), ANSWER_BREAK)
+    contexts = sentences_expr("retrieval_context", pl.List(pl.String()), CONTEXT_BREAK)
+    counted = candidates.select("at", answers=answers, contexts=contexts).filter(
+        pl.col("answers") * pl.col("contexts") > limit
+    )
+    values = nothing.to_list()
+    for at, answer_sentences, context_sentences in counted.iter_rows():
+        message = pairs_message(answer_sentences, context_sentences, limit)
+        values[at] = f"{TooManySentencePairs.__name__}: {message}"
+    return pl.Series("pairs_error", values, dtype=pl.String)

@@ -31,7 +31,12 @@ from faith_udfs import (
     score_cases,
     score_frame,
 )
-from faith_udfs.sentence_pairs import sentence_counts
+from faith_udfs.sentence_pairs import (
+    ANSWER_BREAK,
+    CONTEXT_BREAK,
+    sentence_counts,
+    sentences_expr,
+)
 from schemas import validate_cases
 from schemas.sizes import DEFAULT_MAX_SENTENCE_PAIRS as PIPELINE_DEFAULT
 from schemas.sizes import SizeLimits
@@ -191,3 +196,19 @@ def test_a_case_past_the_limit_is_invalid_and_the_others_scored() -> None:
 def test_a_limit_that_is_no_count_is_refused(limit: object) -> None:
     with pytest.raises(ConfigError, match="max_sentence_pairs must be"):
         FaithfulnessMetric(max_sentence_pairs=limit)  # type: ignore[arg-type]
+
+
+def test_python_and_polars_cut_at_the_same_white_space() -> None:
+    """measure() counts in Python's `re`, score_cases and the pipeline in polars' Rust regex,
+    whose `\\s` differ: Python's also takes \\x1c-\\x1f. Every white space either knows, and
+    the characters near them, break (or do not) alike."""
+    chars = [chr(i) for i in range(0x3001) if chr(i).isspace() or i < 0x100]
+    chars += ["\u180e", "\u200b", "\u2060", "\ufeff", "\u3000", "\u205f", "\u202f"]
+    texts = ["One." + c + "Two." + c + "x" for c in chars]
+    frame = pl.DataFrame({"answer": texts, "passages": [[t, t] for t in texts]})
+    counted = frame.select(
+        answers=sentences_expr("answer", pl.String(), ANSWER_BREAK),
+        contexts=sentences_expr("passages", pl.List(pl.String()), CONTEXT_BREAK),
+    )
+    assert counted.rows() == [sentence_counts(t, [t, t]) for t in texts]
+    assert set(counted["answers"]) == {1, 3}  # some break, some do not

@@ -69,8 +69,8 @@ def _tokens(texts: pl.DataFrame, text: str, *, cased: bool, rules: WordRules) ->
     )
     token = pl.col("token")
     figure = token.str.contains(r"\d") | token.is_in(sorted(rules.figures))
-    written = pl.col("cased")
-    name = written.str.contains(r"^\p{Lu}") & ~written.str.contains(r"^\p{Lu}+$") & ~figure
+    as_written = pl.col("cased")
+    name = as_written.str.contains(r"^\p{Lu}") & ~as_written.str.contains(r"^\p{Lu}+$") & ~figure
     stems = pl.select(stem(pl.lit(pl.Series(NEGATIONS)))).to_series().to_list()
     distinct = (
         tokens.select("token_hash", "cased")

@@ -156,6 +156,33 @@ def test_every_option_of_faith_score_is_named_on_the_scoring_page() -> None:
     assert missing == []
 
 
+def test_every_option_of_faith_report_is_named_in_its_synopsis() -> None:
+    """docs/sql.md's `faith report` section names each option of the command, so a new one
+    (--segment-top, --segment-rank) cannot ship undocumented."""
+    import argparse
+
+    from flows.cli.commands import build_parser
+
+    subcommands = next(
+        action
+        for action in build_parser()._actions
+        if isinstance(action, argparse._SubParsersAction)
+    )
+    options = {
+        option.replace("--no-", "--", 1)
+        for action in subcommands.choices["report"]._actions
+        for option in action.option_strings
+        if option.startswith("--") and option != "--help"
+    }
+    section = (ROOT / "docs" / "sql.md").read_text().split("## `faith report`")[1]
+    synopsis = section.split("```")[1]
+    missing = sorted(
+        o for o in options if not re.search(rf"\[{re.escape(o)}|\]{re.escape(o[2:])}\b", synopsis)
+    )
+    assert len(options) >= 13
+    assert missing == []
+
+
 def test_the_manual_names_todays_default_rules_version() -> None:
     """The site's nav read "Judge quality (grounded-v2)" and metric.md's SALAD row "grounded
     (v3)", with v3's figures, while the default judge was grounded-v10: a new rules version

@@ -12,6 +12,17 @@ from flows.cli.option_types import MAX_LISTED, share, whole_number
 from flows.cli.options import add_db_argument, add_wait_argument
 from flows.cli.output import StdoutConsole
 from flows.report.queries import DEFAULT_SEGMENT
+from flows.report.segments import DEFAULT_SEGMENT_TOP, SEGMENT_RANKS
+
+
+def _segment_top(text: str) -> int | None:
+    """--segment-top: a whole number of values, or `all` (None: every value)."""
+    if text.strip().lower() == "all":
+        return None
+    try:
+        return whole_number(1, MAX_LISTED)(text)
+    except argparse.ArgumentTypeError as exc:
+        raise argparse.ArgumentTypeError(f"{exc}; or all, to list every value") from None
 
 
 def add_report_arguments(parser: argparse.ArgumentParser) -> None:
@@ -25,6 +36,20 @@ def add_report_arguments(parser: argparse.ArgumentParser) -> None:
         "--segment",
         metavar="COL",
         help=f"segment column to slice by (default {DEFAULT_SEGMENT} when the logs have it)",
+    )
+    parser.add_argument(
+        "--segment-top",
+        type=_segment_top,
+        default=DEFAULT_SEGMENT_TOP,
+        metavar="N|all",
+        help=f"segment values listed per config ({DEFAULT_SEGMENT_TOP}; all: every one); a "
+        "line says how many were left out",
+    )
+    parser.add_argument(
+        "--segment-rank",
+        choices=tuple(SEGMENT_RANKS),
+        default="cases",
+        help="list the segment values with the most cases, or the most failing cases (cases)",
     )
     parser.add_argument(  # as typed: Path() would drop the slash of `reports/`, a folder
         "--html", metavar="FILE", help="also write a self-contained HTML report"
@@ -80,6 +105,8 @@ def report_command(args: argparse.Namespace) -> int:
         threshold=args.threshold,
         penalize_ambiguous=args.penalize_ambiguous,
         segment=args.segment,
+        segment_top=args.segment_top,
+        segment_rank=args.segment_rank,
         max_invalid_share=args.max_invalid_share,
     )
     con = connect_for_reading(args.db, wait=args.wait)

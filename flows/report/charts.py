@@ -24,6 +24,7 @@ from flows.report.queries import (
     resolve_segment,
     score_histogram,
 )
+from flows.report.segments import top_values
 from flows.report.terminal import period_text, segment_label
 from flows.store.db import sql
 
@@ -234,15 +235,23 @@ def _histogram_figure(
 
 
 def _segment_figure(
-    by_segment: pl.DataFrame, segment: str, configs: list[str], names: dict[str, str]
+    by_segment: pl.DataFrame,
+    segment: str,
+    configs: list[str],
+    names: dict[str, str],
+    options: ReportOptions,
 ) -> go.Figure:
     figure = go.Figure()
     # configs whose cases never carry the segment would only add an empty "(none)" bar
     scored = by_segment.filter(
         pl.col("scored") > 0, pl.col("segment_value").is_not_null().any().over("config_id")
     )
+    most = min(options.segment_top or MAX_SEGMENT_VALUES, MAX_SEGMENT_VALUES)
+    left_out = values = 0
     for (config_id,), group in scored.group_by("config_id", maintain_order=True):
-        top = group.sort("cases", descending=True).head(MAX_SEGMENT_VALUES).sort("segment_value")
+        ranked = top_values(group, most, options.segment_rank)
+        left_out, values = max(left_out, ranked.left_out), max(values, group.height)
+        top = ranked.shown.sort("segment_value", nulls_last=False)
         rate = top["pass_rate"]
         few = [n < MIN_SEGMENT_CASES for n in top["scored"]]
         figure.add_trace(
@@ -266,10 +275,12 @@ def _segment_figure(
                 hovertemplate="%{x}: %{y:.1%} (%{customdata[0]} of %{customdata[1]})",
             )
         )
+    # a per-user column has 10,000 values: the chart draws the top ones, and says so
+    cut = f"; the top {most} of {values:,} values by {options.segment_rank}" if left_out else ""
     figure.update_layout(
         # as typed: the page shows a chart's title as an escaped heading, not plotly's
         # (html.py), where chart_text's entities showed as '&amp;'
-        title=f"Pass rate by {segment} over the window (95% Wilson interval)",
+        title=f"Pass rate by {segment} over the window (95% Wilson interval){cut}",
         barmode="group",
         xaxis={"title": chart_text(segment), "type": "category"},
         yaxis={"title": "pass rate", "range": [0, 1.05], "tickformat": ".0%"},
@@ -374,7 +385,7 @@ def report_figures(
     segment = resolve_segment(con, options.segment)
     if segment is not None:
         by_segment = pass_rates_by_segment(con, options, segment, grain=None)
-        figures["by_segment"] = _segment_figure(by_segment, segment, configs, names)
+        figures["by_segment"] = _segment_figure(by_segment, segment, configs, names, options)
     figures["attribution"] = _attribution_figure(rates, options.grain, configs, names)
     checks = judge_agreement(con, options)
     if checks.height:

@@ -12,6 +12,7 @@ import polars as pl
 from faith_udfs.config import check_threshold
 from faith_udfs.errors import ConfigError
 from flows.errors import DatabaseError
+from flows.report.segments import DEFAULT_SEGMENT_TOP, SEGMENT_RANKS
 from flows.store.db import sql
 
 if TYPE_CHECKING:
@@ -38,6 +39,10 @@ class ReportOptions:
     threshold: float | None = None
     penalize_ambiguous: bool | None = None
     segment: str | None = None
+    # Segment values listed per config in the terminal (the chart draws at most
+    # MAX_SEGMENT_VALUES of them), ranked by `segment_rank`; None: every value.
+    segment_top: int | None = DEFAULT_SEGMENT_TOP
+    segment_rank: str = "cases"
     top_claims: int = 10
     # A period whose invalid share is above this is flagged; None: each config's latest run's
     # --max-invalid-share (DEFAULT_MAX_INVALID_SHARE when no run recorded one).
@@ -59,6 +64,11 @@ def check_options(con: duckdb.DuckDBPyConnection, options: ReportOptions) -> Non
         check_threshold(options.threshold, "--threshold")
     if options.periods < 1:
         raise ConfigError(f"--periods must be at least 1, got {options.periods}")
+    if options.segment_top is not None and options.segment_top < 1:
+        raise ConfigError(f"--segment-top must be at least 1, got {options.segment_top}")
+    if options.segment_rank not in SEGMENT_RANKS:
+        choices = ", ".join(SEGMENT_RANKS)
+        raise ConfigError(f"--segment-rank must be one of {choices}, got {options.segment_rank!r}")
     if options.since is not None and options.until is not None and options.since > options.until:
         raise ConfigError(
             f"--since {options.since} is after --until {options.until}: no day is in the window"

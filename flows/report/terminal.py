@@ -25,6 +25,7 @@ from flows.report.queries import (
     resolve_segment,
     run_costs,
 )
+from flows.report.segments import left_out_note, top_values
 
 if TYPE_CHECKING:
     import duckdb
@@ -108,24 +109,35 @@ def render_terminal(
     print_costs(con, options, console)
     print_conversations(con, console)
 
+    print_segments(con, options, console)
+
+
+def print_segments(
+    con: duckdb.DuckDBPyConnection, options: ReportOptions, console: Console
+) -> None:
+    """Per config, the pass rate of its top --segment-top values of the segment column over
+    the window, and a line saying how many values were left out."""
     segment = resolve_segment(con, options.segment)
     if segment is None:
         return
-    by_segment = pass_rates_by_segment(con, options, segment, grain=None).filter(
-        pl.col("segment_value").is_not_null().any().over("config_id")
-    )
-    for (config_id,), group in by_segment.group_by("config_id", maintain_order=True):
-        shown = printable(segment)
+    by_segment = pass_rates_by_segment(con, options, segment, grain=None)
+    held = by_segment.filter(pl.col("segment_value").is_not_null().any().over("config_id"))
+    shown = printable(segment)
+    for (config_id,), group in held.group_by("config_id", maintain_order=True):
+        top = top_values(group, options.segment_top, options.segment_rank)
         table = Table(title=Text(f"{config_id}: pass rate by {shown}"), box=box.SIMPLE_HEAD)
         table.add_column(shown)
-        for name in ("cases", "scored", "pass rate [95% CI]", "score"):
+        for name in ("cases", "scored", "pass rate [95% CI]", "score", "failed"):
             table.add_column(name, justify="right", no_wrap=True)
-        for row in group.iter_rows(named=True):
+        for row in top.shown.iter_rows(named=True):
             table.add_row(
                 Text(_key_cell(row["segment_value"])),
                 *(Text(cell) for cell in period_cells(row)[1:5]),
+                Text(f"{row['failed']:,}"),
             )
         print_fitted(console, table)
+        if top.left_out:
+            console.print(Text(left_out_note(segment, top, options.segment_rank)))
 
 
 # Flagged periods a note names; more are counted.

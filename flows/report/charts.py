@@ -11,6 +11,7 @@ import polars as pl
 from plotly.colors import hex_to_rgb, qualitative
 from plotly.subplots import make_subplots
 
+from flows.printable import printable
 from flows.report.labels import config_names, name_of
 from flows.report.queries import (
     CAUSES,
@@ -43,8 +44,11 @@ _CAUSE_COLOURS = {
 def chart_text(text: str) -> str:
     """Text from the logs as plotly draws it literally: plotly reads `<b>`, `<br>` and
     `<a href=...>` in labels and titles as markup (a segment value could add a link to the
-    page), and decodes entities, so `&`, `<` and `>` go as entities."""
-    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+    page), and decodes entities, so `&`, `<` and `>` go as entities; control characters,
+    bidirectional ones among them (U+202E drew a label and the words after it backwards),
+    are shown as escapes (`\\u202e`), as in the terminal."""
+    shown = printable(text)
+    return shown.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
 
 
 def _periods(frame: pl.DataFrame) -> list[str]:
@@ -280,7 +284,7 @@ def _segment_figure(
     figure.update_layout(
         # as typed: the page shows a chart's title as an escaped heading, not plotly's
         # (html.py), where chart_text's entities showed as '&amp;'
-        title=f"Pass rate by {segment} over the window (95% Wilson interval){cut}",
+        title=f"Pass rate by {printable(segment)} over the window (95% Wilson interval){cut}",
         barmode="group",
         xaxis={"title": chart_text(segment), "type": "category"},
         yaxis={"title": "pass rate", "range": [0, 1.05], "tickformat": ".0%"},

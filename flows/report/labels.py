@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 from typing import TYPE_CHECKING, Any
 
+from flows.printable import printable
 from flows.store.db import sql
 
 if TYPE_CHECKING:
@@ -57,7 +58,9 @@ def describe_config(
         parts.append(f"calibration {calibration}")
     elif {"supported", "silent"} <= set(judge.get("options") or {}):
         parts.append("calibrated")  # cut-offs no stored calibration has (renamed or dropped)
-    return ", ".join(parts)
+    # the model is as --model was typed: its control characters (an ESC, a U+202E that drew
+    # the rest of a line backwards) are shown in every table, legend and title, not obeyed
+    return printable(", ".join(parts))
 
 
 def short_hashes(config_ids: Iterable[str]) -> dict[str, str]:

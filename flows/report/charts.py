@@ -105,6 +105,19 @@ def _band(
     return band_x, band_y
 
 
+NOTHING_SCORED = "Nothing scored in this window."
+NOTHING_DATED = "No scored case in this window has a logged_at day to draw it by."
+
+
+def _say_empty(figure: go.Figure, text: str) -> go.Figure:
+    """`figure` with `text` across its middle: a chart with nothing to draw says why, instead
+    of a blank plot (an empty database, a segment column all null)."""
+    figure.add_annotation(
+        text=chart_text(text), xref="paper", yref="paper", x=0.5, y=0.5, showarrow=False
+    )
+    return figure
+
+
 # Legends under the plot, in rows: a config's label is long, and a legend at the side would
 # take half of a phone-wide chart.
 LEGEND_BELOW = {"orientation": "h", "yanchor": "top", "y": -0.22, "x": 0}
@@ -176,7 +189,12 @@ def _pass_rate_figure(
         legend=LEGEND_BELOW,
         showlegend=True,  # the config's label shows even when it is the only one
     )
-    return figure
+    return figure if figure.data else _say_empty(figure, _why_nothing(rates))
+
+
+def _why_nothing(rates: pl.DataFrame) -> str:
+    """Why a chart over the periods has nothing to draw."""
+    return NOTHING_DATED if rates.filter(pl.col("scored") > 0).height else NOTHING_SCORED
 
 
 _TICK_DAYS = {"day": 1, "week": 7}
@@ -235,7 +253,7 @@ def _histogram_figure(
         legend=LEGEND_BELOW,
         showlegend=True,  # the config's label shows even when it is the only one
     )
-    return figure
+    return figure if figure.data else _say_empty(figure, NOTHING_SCORED)
 
 
 def _segment_figure(
@@ -291,7 +309,9 @@ def _segment_figure(
         legend={**LEGEND_BELOW, "y": -0.4},  # below the slanted segment names
         showlegend=True,  # the config's label shows even when it is the only one
     )
-    return figure
+    if figure.data:
+        return figure
+    return _say_empty(figure, f"No scored case in this window has a value of {segment}.")
 
 
 def _attribution_figure(
@@ -332,7 +352,7 @@ def _attribution_figure(
         height=max(420, 300 * len(configs)),
         legend=LEGEND_BELOW,
     )
-    return figure
+    return figure if periods else _say_empty(figure, _why_nothing(rates))
 
 
 def _agreement_figure(checks: pl.DataFrame, configs: list[str], names: dict[str, str]) -> go.Figure:

@@ -101,6 +101,8 @@ def _configs_html(con: duckdb.DuckDBPyConnection, names: dict[str, str]) -> str:
             sql("report_configs")
         ).fetchall()
     ]
+    if not rows:  # as the periods say it, not a table of headers alone
+        return "<p>No metric config has cases yet.</p>"
     return table_html(headers, rows)
 
 

@@ -46,3 +46,8 @@ def left_out_note(segment: str, top: TopValues, rank: str) -> str:
         f"listed: these are the {top.shown.height:,} with the most {most}; "
         "--segment-top all lists every one"
     )
+
+
+def no_values_note(segment: str) -> str:
+    """The line when no case of the window holds a value of `segment` (a column all null)."""
+    return f"No case in this window has a value of {printable(segment)}: nothing to slice by."

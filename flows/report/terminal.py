@@ -25,7 +25,7 @@ from flows.report.queries import (
     resolve_segment,
     run_costs,
 )
-from flows.report.segments import left_out_note, top_values
+from flows.report.segments import left_out_note, no_values_note, top_values
 
 if TYPE_CHECKING:
     import duckdb
@@ -122,6 +122,8 @@ def print_segments(
         return
     by_segment = pass_rates_by_segment(con, options, segment, grain=None)
     held = by_segment.filter(pl.col("segment_value").is_not_null().any().over("config_id"))
+    if held.is_empty() and not by_segment.is_empty():  # a column all null in the window
+        console.print(Text(no_values_note(segment)))
     shown = printable(segment)
     for (config_id,), group in held.group_by("config_id", maintain_order=True):
         top = top_values(group, options.segment_top, options.segment_rank)

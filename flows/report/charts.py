@@ -25,8 +25,8 @@ from flows.report.queries import (
     resolve_segment,
     score_histogram,
 )
-from flows.report.segments import top_values
-from flows.report.terminal import period_text, segment_label
+from flows.report.segments import chart_labels, top_values
+from flows.report.terminal import period_text
 from flows.store.db import sql
 
 if TYPE_CHECKING:
@@ -279,9 +279,9 @@ def _segment_figure(
         figure.add_trace(
             go.Bar(
                 x=[
-                    chart_text(segment_label(value)) + (f" (n={n}: too few)" if small else "")
-                    for value, n, small in zip(
-                        top["segment_value"], top["scored"], few, strict=True
+                    chart_text(label) + (f" (n={n}: too few)" if small else "")
+                    for label, n, small in zip(
+                        chart_labels(top["segment_value"]), top["scored"], few, strict=True
                     )
                 ],
                 y=rate.to_list(),

@@ -4,6 +4,7 @@ how many were left out."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 import polars as pl
@@ -13,6 +14,31 @@ from flows.printable import printable
 # `--segment-rank`: the column of pass_rates_by_segment each ranks by (most first).
 SEGMENT_RANKS = {"cases": "cases", "failures": "failed"}
 DEFAULT_SEGMENT_TOP = 30  # values listed per config; None: every one
+
+
+# A chart's tick label longer than this is cut (its length said): a 5,000-character value
+# made a label wider than any screen.
+MAX_CHART_LABEL = 40
+
+
+def segment_label(value: str | None) -> str:
+    return "(none)" if value is None else printable(value)  # its control characters shown
+
+
+def chart_labels(values: Iterable[str | None]) -> list[str]:
+    """Each value's segment_label, cut past MAX_CHART_LABEL characters; a cut label that an
+    earlier one already is gets `#2`, `#3`: plotly draws one bar per distinct label."""
+    labels: list[str] = []
+    for value in values:
+        shown = segment_label(value)
+        if len(shown) > MAX_CHART_LABEL:
+            shown = f"{shown[:MAX_CHART_LABEL]}… ({len(shown):,} characters)"
+        label, number = shown, 1
+        while label in labels:
+            number += 1
+            label = f"{shown} #{number}"
+        labels.append(label)
+    return labels
 
 
 @dataclass(frozen=True)

@@ -25,7 +25,7 @@ from flows.report.queries import (
     resolve_segment,
     run_costs,
 )
-from flows.report.segments import left_out_note, no_values_note, top_values
+from flows.report.segments import left_out_note, no_values_note, segment_label, top_values
 
 if TYPE_CHECKING:
     import duckdb
@@ -217,10 +217,6 @@ def period_cells(row: dict[str, Any]) -> list[str]:
 # A segment value longer than this is cut in the terminal (its length said): the figures
 # beside it are what the table is for.
 MAX_KEY_CHARS = 120
-
-
-def segment_label(value: str | None) -> str:
-    return "(none)" if value is None else printable(value)  # its control characters shown
 
 
 def _key_cell(value: str | None) -> str:

@@ -86,3 +86,28 @@ def test_cases_without_a_logged_day_are_said_not_drawn_blank(tmp_path: Path) -> 
     assert why in _notes(figures["pass_rate"])
     assert why in _notes(figures["attribution"])
     assert figures["score_distribution"].data  # its scores are drawn all the same
+
+
+def test_a_long_segment_value_is_cut_in_the_chart_and_two_alike_stay_apart(
+    tmp_path: Path,
+) -> None:
+    """A 5,000-character segment value was drawn whole as a tick label of the chart (and in
+    its hover), a label wider than any screen where the terminal cuts it at 120 characters.
+    Cut, two values alike in their first characters must still be two bars: plotly draws one
+    category per distinct label, and would have stacked them as one."""
+    db = tmp_path / "f.duckdb"
+    con = open_store(db)
+    first, second = "x" * 5_000, "x" * 4_000 + "y" * 1_000
+    for i in range(3):
+        add_case(con, f"a-{i}", yes=1, segments={"app_version": first})
+        add_case(con, f"b-{i}", no=1, segments={"app_version": second})
+        add_case(con, f"c-{i}", yes=1, segments={"app_version": "2.4.1"})
+    con.close()
+    _text, figures = _report(db, ReportOptions())
+    (bars,) = figures["by_segment"].data
+    assert all(len(label) < 100 for label in bars.x), [len(label) for label in bars.x]
+    short, whole, alike = bars.x
+    assert short == "2.4.1 (n=3: too few)"
+    assert whole == "x" * 40 + "… (5,000 characters) (n=3: too few)"
+    assert alike == "x" * 40 + "… (5,000 characters) #2 (n=3: too few)"
+    assert list(bars.y) == [1.0, 1.0, 0.0]  # each value its own bar, its own rate

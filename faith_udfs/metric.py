@@ -161,6 +161,13 @@ def _case_contexts(
     # passages_of lists each case's passages in order; group_by keeps row order in groups
     ids = passages.group_by("case_row").agg(passage_ids=pl.col("passage_id"))
     ids = ids.with_columns(context_key=pl.col("passage_ids").hash())
+    # A case left pending says so (the cap), not another passage's reply error. Looked for
+    # only where some passage has an error (a sort per context: 0.09 of a chat batch's 0.18 s).
+    context_error = (
+        pl.col("error").sort_by(pl.col("pending").not_()).drop_nulls().first()
+        if truths["error"].null_count() < truths.height
+        else pl.lit(None, dtype=pl.String)
+    )
     per_context = (
         ids.select("context_key", "passage_ids")
         .unique("context_key")
@@ -169,8 +176,7 @@ def _case_contexts(
         .group_by("context_key")
         .agg(
             truths=pl.col("truths").list.explode(keep_nulls=False, empty_as_null=False),
-            # A case left pending says so (the cap), not another passage's reply error.
-            context_error=pl.col("error").sort_by(pl.col("pending").not_()).drop_nulls().first(),
+            context_error=context_error,
             context_pending=pl.col("pending").any(),
         )
         .with_columns(n_truths=pl.col("truths").list.len())

@@ -133,15 +133,16 @@ class BatchCollector:
         False when its files could not be read (the next run tries again), until
         UNREADABLE_AFTER: then a file still unreadable answered nothing, and its items are
         asked again (the other file's answers are kept)."""
-        results = {}
+        results: dict[str, LineResult] = {}
         for file_id in (status.error_file_id, status.output_file_id):  # answers win
             if not file_id:
                 continue
             try:
-                results.update(self._result_lines(status, file_id))
+                results.update(read_result_lines(self._api.content(file_id)))
             except BatchUnreachable:
                 return False
             except BatchApiError as exc:
+                # A 404 too: a server can answer it for a while right after the batch ends.
                 if utc_now() - submitted_at <= UNREADABLE_AFTER:
                     log.warning(
                         "batch %s: results not read (%s); the next run tries again",
@@ -150,7 +151,9 @@ class BatchCollector:
                     )
                     return False
                 # Only this file's items are asked again: the other file's answers are kept.
-                why = f"results unreadable {UNREADABLE_AFTER} after submission ({exc})"
+                gone = isinstance(exc, BatchNotFound)
+                what = f"result file {file_id} still gone" if gone else "results unreadable"
+                why = f"{what} {UNREADABLE_AFTER} after submission ({exc})"
                 log.warning("batch %s: %s; its items are asked again", status.batch_id, why)
                 self._jobs.seen(status.batch_id, state=status.status, error=why[:500])
         by_request: dict[str, list[BatchItem]] = defaultdict(list)
@@ -217,18 +220,6 @@ class BatchCollector:
             len(errors),
         )
         return True
-
-    def _result_lines(self, status: BatchStatus, file_id: str) -> dict[str, LineResult]:
-        """A result file's lines; none when the server no longer has the file (HTTP 404: it
-        was deleted), so the batch is collected and its items asked again rather than waited
-        for forever."""
-        try:
-            return read_result_lines(self._api.content(file_id))
-        except BatchNotFound as exc:
-            why = f"result file {file_id} is gone ({exc}); its items are asked again"
-            log.warning("batch %s: %s", status.batch_id, why)
-            self._jobs.seen(status.batch_id, state=status.status, error=why[:500])
-            return {}
 
     def _give_up(self, batch_id: str) -> None:
         """Stop waiting for a batch past GIVE_UP_AFTER: ask for a cancel, ask its items again."""

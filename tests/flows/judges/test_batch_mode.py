@@ -386,7 +386,46 @@ def test_a_lost_batch_and_one_past_its_window_are_asked_again(
     assert until_settled(batch(stub, source, db))[-1]["rows_newly_scored"] == CASES
 
 
-def test_a_finished_batch_whose_result_file_is_gone_is_asked_again_not_waited_for_forever(
+def test_a_result_file_answering_404_right_after_the_batch_ends_is_waited_for(
+    stub: BatchStub, source: Path, tmp_path: Path
+) -> None:
+    """An OpenAI-compatible server can answer 404 for a batch's output file for a while after
+    the batch completes. That 404 was final at once: the batch was collected empty and its
+    items asked, and paid for, again. It now gets the grace of any unreadable file (72 h)."""
+    db = tmp_path / "f.duckdb"
+    score(batch(stub, source, db))
+    with stub.lock:  # the batches complete, their output files not yet served
+        for found in stub.batches.values():
+            stub._advance(found)
+        first = list(stub.batches)
+        missing = {
+            f["output_file_id"]: stub.files.pop(f["output_file_id"]) for f in stub.batches.values()
+        }
+    uploads = stub.requests["upload"]
+    assert score(batch(stub, source, db))["rows_pending"] == CASES
+    waited = query(
+        db,
+        "SELECT collected_at IS NULL FROM judge_batches WHERE list_contains($ids, batch_id)",
+        ids=first,
+    )
+    assert waited == [(True,), (True,)]
+    assert stub.requests["upload"] == uploads  # nothing asked again
+    with stub.lock:  # the files appear
+        stub.files.update(missing)
+    runs = until_settled(batch(stub, source, db))
+    assert sum(r["rows_newly_scored"] for r in runs) == CASES
+    assert query(db, "SELECT count(*) FROM judge_batches WHERE error IS NOT NULL") == [(0,)]
+    assert asked_again_after_answered(db) == 0
+    asked_twice = query(
+        db,
+        "SELECT count(*) FROM (SELECT cache_key FROM judge_batch_items GROUP BY cache_key "
+        "HAVING count(DISTINCT batch_id) > 1)",
+    )
+    assert asked_twice == [(0,)]  # none of the first two batches' items paid for again
+    assert scores(db, runs[-1]["config_id"]).equals(lexical_scores(source, tmp_path / "l.duckdb"))
+
+
+def test_a_result_file_still_gone_three_days_after_submission_is_asked_again(
     stub: BatchStub, source: Path, tmp_path: Path
 ) -> None:
     db = tmp_path / "f.duckdb"
@@ -396,10 +435,16 @@ def test_a_finished_batch_whose_result_file_is_gone_is_asked_again_not_waited_fo
             stub._advance(stub.batches[batch_id])
             del stub.files[stub.batches[batch_id]["output_file_id"]]
     uploads = stub.requests["upload"]
+    submitted_earlier(db, days=2)  # 48 h: still waited for
+    assert score(batch(stub, source, db))["rows_pending"] == CASES
+    assert stub.requests["upload"] == uploads
+    submitted_earlier(db, days=1)
     again = score(batch(stub, source, db))
     assert again["rows_pending"] == CASES
     gone = query(db, "SELECT collected_at IS NOT NULL, error FROM judge_batches LIMIT 2")
-    assert all(collected and "HTTP 404" in error for collected, error in gone), gone
+    assert all(
+        collected and "still gone" in error and "HTTP 404" in error for collected, error in gone
+    ), gone
     assert stub.requests["upload"] == uploads + 2  # their items are asked again
     assert until_settled(batch(stub, source, db))[-1]["rows_newly_scored"] == CASES
 

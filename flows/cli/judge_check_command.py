@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 
+from flows.cli.option_types import request_seconds
 from flows.cli.options import EXIT_OK, add_endpoint_arguments
 from flows.cli.settings import judge_settings
 from flows.printable import printable
@@ -24,7 +25,9 @@ def add_judge_check_command(commands: argparse._SubParsersAction) -> None:
         "Exits 9 when no mode can be used, 6 when the endpoint refuses the key or the model.",
     )
     add_endpoint_arguments(check, model_required=True)
-    check.add_argument("--timeout", type=float, default=60.0, help="seconds per call (60)")
+    check.add_argument(
+        "--timeout", type=request_seconds, default=60.0, help="seconds per call (60)"
+    )
     check.add_argument(
         "--concurrency",
         type=int,

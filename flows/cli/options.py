@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import argparse
 
-from flows.cli.option_types import byte_count, run_seconds, seconds
+from flows.cli.option_types import byte_count, request_seconds, run_seconds, seconds
 from flows.judges.endpoint.breaker import DEFAULT_BREAKER_FAILURES
 from flows.judges.endpoint.reply_cap import DEFAULT_MAX_REPLY_BYTES
 from flows.read.source import DEFAULT_BATCH_SIZE
@@ -193,7 +193,7 @@ def add_run_arguments(parser: argparse.ArgumentParser) -> None:
     )
     judge.add_argument(
         "--timeout",
-        type=float,
+        type=request_seconds,
         help="seconds per judge call (default 60, or 3x the slowest call `faith judge-check "
         "--db` measured for this endpoint and model, whichever is larger)",
     )

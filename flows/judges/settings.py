@@ -5,9 +5,10 @@ Owned by the judges wing (the run nests them in ScoreSettings); every judge modu
 
 from __future__ import annotations
 
+import logging
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, SecretStr, model_validator
+from pydantic import BaseModel, ConfigDict, Field, SecretStr, field_validator, model_validator
 
 from faith_udfs.errors import ConfigError
 from flows.judges.endpoint.breaker import DEFAULT_BREAKER_FAILURES
@@ -17,6 +18,8 @@ from flows.judges.endpoint.request_details import split_userinfo
 from flows.judges.live.tasks import BUDGET_CEILING
 
 __all__ = ["CutoffSettings", "JudgeSettings"]
+
+log = logging.getLogger("faithpipe")
 
 
 class CutoffSettings(BaseModel):
@@ -69,6 +72,29 @@ class JudgeSettings(BaseModel):
     cutoffs: CutoffSettings | None = None
     # `user:password` of a `--base-url` such as http://user:password@proxy:4000/v1.
     base_url_userinfo: SecretStr | None = Field(default=None, repr=False)
+
+    @field_validator("timeout", mode="before")
+    @classmethod
+    def _stored_timeout_capped(cls, value: Any) -> Any:
+        """A timeout past MAX_TIMEOUT runs at MAX_TIMEOUT, with one warning. The cap came
+        later than deployments (faith serve, prefect.yaml) whose stored parameters hold a
+        longer one, and each of their runs failed parameter validation; the CLI still
+        refuses such a --timeout (option_types.request_seconds)."""
+        try:
+            seconds = float(value)
+        except (TypeError, ValueError):
+            return value  # pydantic's own message
+        if seconds > MAX_TIMEOUT:  # inf too; nan is refused by the bound
+            log.warning(
+                "judge timeout %s s is past the most a request may take, %s s (a day): "
+                "this run uses %s s; set timeout to %s or less in the deployment's parameters",
+                f"{seconds:,.0f}",
+                f"{MAX_TIMEOUT:,.0f}",
+                f"{MAX_TIMEOUT:,.0f}",
+                f"{MAX_TIMEOUT:.0f}",
+            )
+            return MAX_TIMEOUT
+        return value
 
     @model_validator(mode="after")
     def _calibrates_grounded(self) -> JudgeSettings:

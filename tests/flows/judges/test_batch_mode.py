@@ -672,3 +672,61 @@ def test_a_stop_during_a_create_leaves_its_batch_for_the_next_run(
     assert query(db, "SELECT state FROM judge_batches") == [("submitting",)]
     assert until_settled(run_settings)[-1]["rows_newly_scored"] == CASES
     assert_every_batch_recorded_once(stub, db)
+
+
+@pytest.mark.usefixtures("prefect_harness")
+def test_a_deployment_stored_with_a_timeout_past_the_cap_still_runs_at_the_cap(
+    stub: BatchStub, source: Path, tmp_path: Path
+) -> None:
+    """--timeout became at most a day (86,400 s) after deployments were stored with longer
+    ones (a batch night's transfers): each of their runs then failed Prefect's parameter
+    validation before reading anything. The stored value now runs at the cap, with one
+    warning naming it; the command line still refuses it (next test)."""
+    import logging
+
+    from flows.orchestration.nightly_flow import nightly_flow
+
+    db = tmp_path / "f.duckdb"
+    judge = {"kind": "openai", "model": "stub-model", "base_url": stub.base_url}
+    stored = {  # the parameters as the Prefect server hands them to a scheduled run
+        "settings": {
+            "source": str(source),
+            "db": str(db),
+            "flow": "nightly",
+            "max_invalid_share": 1.0,
+            "judge": {**judge, "mode": "batch", "timeout": 172800.0},
+        },
+        "golden": None,
+        "agreement_floor": 0.0,
+    }
+    warnings: list[str] = []
+    handler = logging.Handler(logging.WARNING)
+    handler.emit = lambda record: warnings.append(record.getMessage())  # type: ignore[method-assign]
+    logger = logging.getLogger("faithpipe")
+    logger.addHandler(handler)
+    try:
+        night = nightly_flow(**stored)
+    finally:
+        logger.removeHandler(handler)
+    assert (night["status"], night["rows_pending"]) == ("completed", CASES)
+    assert stub.requests["upload"] == 2  # its batches were submitted
+    capped = [line for line in warnings if "172,800 s" in line]
+    assert len(capped) == 1, warnings
+    assert "86,400 s (a day): this run uses 86,400 s" in capped[0]
+
+
+@pytest.mark.parametrize("command", ["score", "nightly", "serve", "judge-check"])
+def test_a_timeout_past_the_cap_on_the_command_line_is_still_refused(
+    command: str, source: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    argv = [command] if command == "judge-check" else [command, str(source)]
+    argv += ["--judge", "openai"] if command != "judge-check" else []
+    argv += ["--model", "m", "--base-url", "http://127.0.0.1:9/v1", "--timeout", "86401"]
+    argv += ["--dry-run"] if command == "serve" else []
+    with pytest.raises(SystemExit) as refused:
+        main([*argv, "--db", str(tmp_path / "f.duckdb")] if command != "judge-check" else argv)
+    assert refused.value.code == 2
+    (line,) = capsys.readouterr().err.strip().splitlines()
+    assert line.startswith(f"error: faith {command}: argument --timeout: "), line
+    assert "at most 86,400 (a day), got '86401'" in line
+    assert not (tmp_path / "f.duckdb").exists()

@@ -274,7 +274,8 @@ def serve_command(args: argparse.Namespace) -> int:
 
     if alerts.webhook:  # the runs (this process's subprocesses) read it; never a parameter
         os.environ["FAITH_ALERT_WEBHOOK"] = alerts.webhook
-    serve_deployment(deployment)
+    # Returns only when the runner stops by itself; a stop raises (130, 143) as for any command.
+    serve_deployment(deployment, say=lambda line: print(line, flush=True))
     return EXIT_OK
 
 

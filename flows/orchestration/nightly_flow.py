@@ -10,6 +10,7 @@ from __future__ import annotations
 import html
 import logging
 import os
+from collections.abc import Callable
 from datetime import datetime
 from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
@@ -244,14 +245,19 @@ def describe_deployment(deployment: RunnerDeployment) -> dict[str, Any]:
     }
 
 
-def serve_deployment(deployment: RunnerDeployment) -> None:
-    """Run the deployment's scheduled runs in this process until stopped (`faith serve`);
-    a server that does not answer is one line and exit 2, as for `faith score`."""
-    from prefect import serve
-
+def serve_deployment(deployment: RunnerDeployment, *, say: Callable[[str], object]) -> None:
+    """Run the deployment's scheduled runs in this process until stopped (`faith serve`),
+    `say`ing so once they are; a server that does not answer is one line and exit 2, as for
+    `faith score`. A stop ends it as any command's (130, 143: serving.py), once the runner
+    has stopped its runs and paused the schedule."""
     from flows.orchestration.prefect_server import require_prefect_server
+    from flows.orchestration.serving import serve
 
     require_prefect_server(plain_route=False)
     # The runner polls the server every ~10 s; httpx would log an INFO line for each poll.
     logging.getLogger("httpx").setLevel(logging.WARNING)
-    serve(deployment)
+    line = (
+        f"serving {deployment.flow_name}/{deployment.name}: each scheduled run starts here; "
+        "Ctrl-C or SIGTERM stops serving and pauses the schedule"
+    )
+    serve(deployment, say=lambda: say(line))

@@ -4,6 +4,11 @@ declares, inspected without a server and without waiting for the clock."""
 from __future__ import annotations
 
 import json
+import os
+import signal
+import sys
+import threading
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -13,6 +18,8 @@ from flows.cli import main
 from flows.run.settings import ScoreSettings
 
 ROOT = Path(__file__).resolve().parents[3]
+# Seconds a `faith serve` child may take to say it serves (a guard against a hang; ~3 s here).
+HANG_GUARD = 240.0
 
 
 def test_the_served_deployment_carries_schedule_and_parameters() -> None:
@@ -240,3 +247,65 @@ def test_a_run_timeout_parameter_no_timer_can_hold_is_refused_before_the_night(
     with pytest.raises(ConfigError, match="run_timeout must be a number of seconds from 0"):
         nightly_flow.fn(settings, run_timeout=value)
     assert not (tmp_path / "f.duckdb").exists()
+
+
+@pytest.fixture
+def sigint_heard() -> Iterator[None]:
+    """SIGINT not ignored in this process while it starts a child to Ctrl-C: a shell that
+    starts the suite in the background ignores SIGINT, a child inherits that, and faith keeps
+    an ignored signal ignored."""
+    previous = signal.getsignal(signal.SIGINT)
+    if previous is signal.SIG_IGN:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
+@pytest.mark.slow
+@pytest.mark.usefixtures("prefect_harness", "sigint_heard")
+@pytest.mark.parametrize(("sig", "code"), [(signal.SIGTERM, 143), (signal.SIGINT, 130)])
+def test_a_stopped_serve_exits_with_the_signals_code_and_one_line(
+    sig: signal.Signals, code: int, tmp_path: Path
+) -> None:
+    """Prefect's runner took SIGTERM as a graceful stop and its serve() swallowed Ctrl-C: the
+    process ended 0 either way, without a line, where docs/exit-codes.md promises 143 and 130,
+    so a service manager could not tell a stop from the server's end of a schedule."""
+    from prefect.settings import PREFECT_API_URL
+
+    from tests.support.stops import signal_at, spawn
+
+    name = f"stop-{sig.name.lower()}"
+    env = {**os.environ, "PREFECT_API_URL": str(PREFECT_API_URL.value())}
+    argv = [sys.executable, "-m", "flows", "serve", str(tmp_path / "logs"), "--name", name]
+    child = spawn([*argv, "--db", str(tmp_path / "f.duckdb")], env)
+    # A serve that never says it serves is ended, not waited for until pytest's timeout.
+    guard = threading.Timer(HANG_GUARD, child.kill)
+    guard.start()
+    try:
+        # Its line names the deployment once the runner polls (Prefect's own table named it
+        # just before the runner started: the second lets that runner start).
+        _, output = signal_at(child, f"faithpipe-nightly/{name}", 1.0, sig)
+    finally:
+        guard.cancel()
+        if child.poll() is None:
+            child.kill()
+            child.wait(timeout=60)
+    assert child.returncode == code, output
+    last = output.strip().splitlines()[-1]
+    assert last == f"interrupted ({sig.name}): committed batches are kept; run again to finish"
+    assert "Traceback" not in output, output
+    assert deployment_paused(f"faithpipe-nightly/{name}")  # Prefect's runner paused it
+
+
+def deployment_paused(name: str) -> bool:
+    import asyncio
+
+    from prefect.client.orchestration import get_client
+
+    async def read() -> bool:
+        async with get_client() as client:
+            return bool((await client.read_deployment_by_name(name)).paused)
+
+    return asyncio.run(read())

@@ -1,0 +1,84 @@
+"""`faith serve`'s Prefect runner, which a stop ends as it ends any command: exit 130 or 143.
+
+Prefect's `serve()` ended 0 on either stop, without a line: its runner takes SIGTERM as a
+graceful stop after which `start` returns as if done, and `serve()` swallows Ctrl-C. A
+service manager could not tell a stop from the end of a schedule (docs/exit-codes.md). Here
+both signals take the runner's graceful stop (its runs cancelled, the schedule paused), and
+the stop is raised once `start` has returned. A KeyboardInterrupt raised inside the runner's
+tasks came out of asyncio.run wrapped in anyio's exception groups, a page of traceback.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import signal
+from collections.abc import Callable
+from types import FrameType
+from typing import Any, Self
+
+from prefect.deployments.runner import RunnerDeployment
+from prefect.runner import Runner
+
+from flows.run.stop_signals import Terminated
+
+
+class StopNotingRunner(Runner):
+    """Prefect's runner, stopped gracefully by SIGINT and SIGTERM alike, noting which came;
+    `said` once it serves."""
+
+    def __init__(self, said: Callable[[], object]) -> None:
+        super().__init__(pause_on_shutdown=True, limit=None)  # as prefect.serve's
+        self._said = said
+        self.stopped_by: KeyboardInterrupt | None = None
+
+    async def __aenter__(self) -> Self:
+        entered = await super().__aenter__()
+        if self.stopped_by is not None:  # a stop while it started: stop now it can
+            self.execute_in_background(self.astop)
+        else:
+            self._said()
+        return entered
+
+    def handle_sigterm(self, *args: Any, **kwargs: Any) -> None:
+        """Prefect installs this for SIGTERM as `start` begins; SIGINT gets it from serve."""
+        signum = args[0] if args else signal.SIGTERM
+        stop = Terminated("SIGTERM") if signum == signal.SIGTERM else KeyboardInterrupt()
+        if self.stopped_by is not None or self._loop is None:
+            raise stop  # a second stop, or one before the loop runs: at once
+        self.stopped_by = stop
+        if self.started and not self.stopping:  # type: ignore[has-type]  # Prefect unannotated
+            self.stopping = True
+            self.execute_in_background(self.astop)
+
+
+def serve(deployment: RunnerDeployment, *, say: Callable[[], object]) -> None:
+    """Serve until a stop, then raise it: KeyboardInterrupt (130) or Terminated (143)."""
+    runner = StopNotingRunner(said=say)
+    runner.add_deployment(deployment)
+    previous = signal.signal(signal.SIGINT, _graceful(runner))
+    try:
+        asyncio.run(runner.start())
+    except BaseExceptionGroup as group:  # a second stop, raised inside the runner's tasks
+        stops, _ = group.split(KeyboardInterrupt)
+        if stops is None:
+            raise
+        raise _first(stops) from None
+    finally:
+        signal.signal(signal.SIGINT, previous)
+    if runner.stopped_by is not None:
+        raise runner.stopped_by
+
+
+def _graceful(runner: StopNotingRunner) -> Callable[[int, FrameType | None], None]:
+    def stop(signum: int, frame: FrameType | None) -> None:
+        runner.handle_sigterm(signum, frame)
+
+    return stop
+
+
+def _first(group: BaseExceptionGroup) -> BaseException:
+    """The first exception of a nested group."""
+    found: BaseException = group
+    while isinstance(found, BaseExceptionGroup):
+        found = found.exceptions[0]
+    return found

@@ -33,6 +33,7 @@ from flows.orchestration.prefect_env import (
 from flows.printable import printable
 from flows.run.deadline import NIGHTLY_RUN_TIMEOUT, run_deadline
 from flows.run.progress_bar import console_progress
+from flows.run.stop_signals import stops_held
 from flows.run.summary import run_line
 
 
@@ -179,9 +180,10 @@ def _night(args: argparse.Namespace) -> int:
     progress = console_progress()
     if use_prefect(args.prefect):
         configure_prefect_environment()
-        from flows.orchestration.nightly_flow import nightly_flow
-        from flows.orchestration.prefect_server import require_prefect_server
-        from flows.orchestration.score_flow import show_console_progress
+        with stops_held():  # Prefect loads: a stop inside pydantic's code there was lost
+            from flows.orchestration.nightly_flow import nightly_flow
+            from flows.orchestration.prefect_server import require_prefect_server
+            from flows.orchestration.score_flow import show_console_progress
 
         require_prefect_server()  # a server that does not answer: exit 2, nothing read
         show_console_progress(progress)
@@ -249,7 +251,8 @@ def serve_command(args: argparse.Namespace) -> int:
     golden = _absolute(args.golden) if args.golden else None
     alerts = alert_settings(args)
     configure_prefect_environment()
-    from flows.orchestration.nightly_flow import build_deployment, describe_deployment
+    with stops_held():  # Prefect loads: a stop inside pydantic's code there was lost
+        from flows.orchestration.nightly_flow import build_deployment, describe_deployment
 
     deployment = build_deployment(
         settings,

@@ -36,12 +36,15 @@ def execute_as_flow(settings: Any, progress: Any) -> dict[str, Any]:
     from flows.orchestration.prefect_env import configure_prefect_environment
 
     configure_prefect_environment()  # before prefect loads
-    from flows.orchestration.prefect_server import require_prefect_server
-    from flows.orchestration.score_flow import (
-        score_flow,
-        score_flow_on_dask,
-        show_console_progress,
-    )
+    from flows.run.stop_signals import stops_held
+
+    with stops_held():  # Prefect loads: a stop inside pydantic's code there was lost
+        from flows.orchestration.prefect_server import require_prefect_server
+        from flows.orchestration.score_flow import (
+            score_flow,
+            score_flow_on_dask,
+            show_console_progress,
+        )
 
     require_prefect_server()
     show_console_progress(progress)

@@ -4,6 +4,7 @@ printed a 23-42-line KeyboardInterrupt traceback."""
 
 from __future__ import annotations
 
+import os
 import signal
 import subprocess
 import sys
@@ -83,3 +84,62 @@ def test_a_stop_at_any_moment_of_start_up_is_one_line(
     tables = "SELECT count(*) FROM information_schema.tables WHERE table_name = 'runs'"
     if db.exists() and query(db, tables) == [(1,)]:  # the run had started: its row says so
         assert {status for (status,) in query(db, "SELECT status FROM runs")} <= {"interrupted"}
+
+
+# `faith ARGS` in a child that sends itself SIGNAL at the first call of Prefect's settings
+# serializer (`_ser_model`, run by pydantic's Rust code as `import prefect` reads its settings):
+# the moment a stop landed inside a library's code while the Prefect route loaded Prefect.
+PREFECT_LOADING = """
+import signal, sys
+from flows.cli import main
+sig = signal.Signals[sys.argv[1]]
+def at_prefects_settings(frame, event, arg):
+    if event == "call" and frame.f_code.co_name == "_ser_model":
+        sys.setprofile(None)
+        signal.raise_signal(sig)
+sys.setprofile(at_prefects_settings)
+sys.argv = ["faith", *sys.argv[2:]]
+main()
+"""
+
+
+@pytest.mark.slow
+@pytest.mark.usefixtures("prefect_harness")
+@pytest.mark.parametrize(
+    ("command", "sig"),
+    [
+        ("score", signal.SIGTERM),
+        ("nightly", signal.SIGTERM),
+        ("serve", signal.SIGTERM),
+        ("serve", signal.SIGINT),
+    ],
+)
+def test_a_stop_while_the_prefect_route_loads_prefect_is_one_line(
+    command: str, sig: signal.Signals, tmp_path: Path
+) -> None:
+    """Raised inside pydantic's code, the stop came back as a ValidationError that Prefect's
+    plugin start-up caught and printed ("Failed to initialize plugins", a traceback), and the
+    command went on as if never stopped: `faith score` scored, `faith serve` served. Prefect
+    now loads with the stops held, as the CLI's own imports do."""
+    from prefect.settings import PREFECT_API_URL
+
+    source = write(many_cases(20), tmp_path / "cases.parquet")
+    db = tmp_path / "f.duckdb"
+    argv = [command, str(source), "--db", str(db), "--prefect", "yes"]
+    argv += ["--name", f"loading-{sig.name.lower()}"] if command == "serve" else []
+    env = {**os.environ, "PREFECT_API_URL": str(PREFECT_API_URL.value())}
+    done = subprocess.run(
+        [sys.executable, "-c", PREFECT_LOADING, sig.name, *argv],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,  # a stop lost: `faith serve` serves on until this ends it
+        check=False,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+    )
+    assert done.returncode == 128 + sig, done.stderr
+    assert done.stderr.splitlines() == [
+        f"interrupted ({sig.name}): committed batches are kept; run again to finish"
+    ]
+    assert not db.exists()  # stopped before anything was read or written

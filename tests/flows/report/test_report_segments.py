@@ -19,10 +19,10 @@ from tests.flows.store.test_analysis_sql import add_case
 USERS = 10_000
 
 
-def _many_users(path: Path) -> Path:
-    """USERS values of `user_id`, one passing case each; then users 'user-9990'.. 'user-9999'
-    get a second case (the most cases), and users 'user-0001'..'user-0003' a failing one (the
-    most failing cases)."""
+def _many_users(path: Path, users: int = USERS) -> Path:
+    """`users` values of `user_id`, one passing case each; then the last ten users
+    ('user-9990'.. 'user-9999' of 10,000) get a second case (the most cases), and users
+    'user-0001'..'user-0003' a failing one (the most failing cases)."""
     con = open_store(path)
     add_case(con, "seed", yes=1, segments={"user_id": "user-0000"})
     con.execute(
@@ -30,9 +30,9 @@ def _many_users(path: Path) -> Path:
         "  'u' || t.i AS case_id, 'hash-u' || t.i AS content_hash,"
         "  json_object('user_id', printf('user-%04d', t.i)) AS segments"
         ") FROM case_scores AS c, range(1, $n) AS t(i) WHERE c.case_id = 'seed'",
-        {"n": USERS},
+        {"n": users},
     )
-    for i in range(9_990, USERS):
+    for i in range(users - 10, users):
         add_case(con, f"again-{i}", yes=1, segments={"user_id": f"user-{i:04d}"})
     for i in (1, 2, 3):
         add_case(con, f"fail-{i}", no=1, segments={"user_id": f"user-{i:04d}"})
@@ -94,10 +94,17 @@ def test_segment_rank_failures_lists_the_values_with_most_failing_cases(
     assert "the 3 with the most failing cases" in lines[-1]
 
 
-def test_segment_top_all_lists_every_value(db: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_segment_top_all_lists_every_value(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # 45 values, past the default 30: every one listed (rendering 10,000 rows in a terminal
+    # table takes rich 6 s, which the suite need not pay to show the same thing)
+    db = _many_users(tmp_path / "users.duckdb", users=45)
+    assert main(["report", "--db", str(db), "--segment", "user_id"]) == 0
+    assert "15 more user_id values" in capsys.readouterr().out
     assert main(["report", "--db", str(db), "--segment", "user_id", "--segment-top", "all"]) == 0
     out = capsys.readouterr().out
-    assert sum(1 for line in out.splitlines() if line.strip().startswith("user-")) == USERS
+    assert sum(1 for line in out.splitlines() if line.strip().startswith("user-")) == 45
     assert "not listed" not in out
 
 

@@ -22,7 +22,11 @@ from faith_udfs.grounded import GroundedJudge
 from faith_udfs.judges import Judge, is_judge
 from faith_udfs.metric import FaithfulnessFrames, score_cases
 from faith_udfs.one_case import one_case_result
-from faith_udfs.sentence_pairs import DEFAULT_MAX_SENTENCE_PAIRS, check_sentence_pairs
+from faith_udfs.sentence_pairs import (
+    DEFAULT_MAX_SENTENCE_PAIRS,
+    check_sentence_pairs,
+    checked_limit,
+)
 
 __all__ = ["FaithfulnessMetric", "FaithfulnessVerdict", "LLMTestCase"]
 
@@ -178,17 +182,9 @@ class FaithfulnessMetric:
             truths_extraction_limit=truths_extraction_limit,
         )
         self.async_mode, self.verbose_mode, self.flaky = async_mode, verbose_mode, flaky
-        if max_sentence_pairs is not None and (
-            isinstance(max_sentence_pairs, bool)
-            or not isinstance(max_sentence_pairs, int)
-            or max_sentence_pairs < 1
-        ):
-            raise ConfigError(
-                f"max_sentence_pairs must be a whole number of at least 1, or None for no limit; "
-                f"got {max_sentence_pairs!r}"
-            )
-        # a case's answer sentences times its context sentences, at most (None: no limit)
-        self.max_sentence_pairs = max_sentence_pairs
+        # a case's answer sentences times its context sentences, at most (None: no limit);
+        # checked again where it is used, as the attribute may be set later
+        self.max_sentence_pairs = checked_limit(max_sentence_pairs)
         self.using_native_model = False
         self._reset()
 

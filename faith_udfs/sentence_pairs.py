@@ -13,7 +13,7 @@ import re
 
 import polars as pl
 
-from faith_udfs.errors import FaithError
+from faith_udfs.errors import ConfigError, FaithError
 
 # A RAG answer of 30 sentences against a context of 30,000 (about 3 MB) stays within it.
 DEFAULT_MAX_SENTENCE_PAIRS = 1_000_000
@@ -45,6 +45,20 @@ _ADVICE = (
 )
 
 
+def checked_limit(limit: object) -> int | None:
+    """`limit` as a max_sentence_pairs: a whole number of at least 1, or None (no limit); else
+    ConfigError. Checked where the limit is used, not only where a metric is built: a limit of
+    0 made every case `invalid`, and "1000" failed in polars with a message of many lines."""
+    if limit is None:
+        return None
+    if isinstance(limit, bool) or not isinstance(limit, int) or limit < 1:
+        raise ConfigError(
+            "max_sentence_pairs must be a whole number of at least 1, or None for no limit; "
+            f"got {limit!r}"
+        )
+    return limit
+
+
 def pairs_message(answer_sentences: int, context_sentences: int, limit: int) -> str:
     """What a case past the limit is told, counts first, as `faith score`'s quarantine says."""
     return (
@@ -67,6 +81,7 @@ def check_sentence_pairs(answer: str | None, passages: list[str], limit: int | N
     """Raise TooManySentencePairs when the case is past `limit` (None: no limit). Counted only
     when its bytes allow that many pairs (a break is at least one byte of an answer, two of a
     passage): a real case is never counted."""
+    limit = checked_limit(limit)
     if limit is None or answer is None:
         return
     most = (len(answer.encode()) + 1) * (
@@ -92,6 +107,7 @@ def sentence_pairs_error(cases: pl.DataFrame, limit: int | None) -> pl.Series:
     when it is past `limit`, else null. Sentences are counted only in the cases whose bytes
     allow that many pairs: a real batch has none, and counting is a regex pass."""
     nothing = pl.Series("pairs_error", [None] * cases.height, dtype=pl.String)
+    limit = checked_limit(limit)
     if limit is None or cases.height == 0:
         return nothing
     answer_bytes = pl.col("actual_output").str.len_bytes().cast(pl.Int64)

@@ -212,3 +212,33 @@ def test_python_and_polars_cut_at_the_same_white_space() -> None:
     )
     assert counted.rows() == [sentence_counts(t, [t, t]) for t in texts]
     assert set(counted["answers"]) == {1, 3}  # some break, some do not
+
+
+@pytest.mark.parametrize("limit", [0, -1, 2.5, True, "1000"])
+def test_score_cases_score_frame_and_the_attribute_refuse_a_limit_that_is_no_count(
+    limit: object,
+) -> None:
+    """Only FaithfulnessMetric() checked its limit: score_cases(..., max_sentence_pairs=0) (or
+    -1) made every case `invalid` with "more than max_sentence_pairs 0", "1000" raised a
+    polars ComputeError of several lines, True and 2.5 passed as 1 and 2.5, and a metric's
+    attribute set after it was built was never looked at. Each is the constructor's one-line
+    ConfigError now."""
+    frame = pl.DataFrame(
+        {
+            "case_id": ["a"],
+            "actual_output": ["A17 shipped."],
+            "retrieval_context": [["A17 shipped."]],
+        }
+    )
+    told = r"^max_sentence_pairs must be a whole number of at least 1, or None for no limit; got "
+    with pytest.raises(ConfigError, match=told):
+        score_cases(frame, GroundedJudge(), MetricConfig(), max_sentence_pairs=limit)  # type: ignore[arg-type]
+    with pytest.raises(ConfigError, match=told):
+        score_frame(frame, max_sentence_pairs=limit)  # type: ignore[arg-type]
+    metric = FaithfulnessMetric()
+    metric.max_sentence_pairs = limit  # type: ignore[assignment]
+    case = LLMTestCase(input="q", actual_output="A17 shipped.", retrieval_context=["A17 shipped."])
+    with pytest.raises(ConfigError, match=told):
+        metric.measure(case)
+    with pytest.raises(ConfigError, match=told):
+        evaluate([case], [metric], print_results=False)

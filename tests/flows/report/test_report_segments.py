@@ -159,3 +159,22 @@ def test_the_chart_draws_the_same_ranking_and_says_it_is_cut(
         "user-9990",
         "user-9991",
     ]
+
+
+def test_the_manuals_segment_top_example_is_what_the_report_prints(
+    db: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """docs/report.md's `--segment-top 3 --segment-rank failures` example showed rows (u1024,
+    0.0%, 12,006 cases left out) no test made: its table and its note are this database's."""
+    page = (Path(__file__).resolve().parents[3] / "docs" / "report.md").read_text()
+    block = page.split("### Segments of many values")[1].split("```console\n")[1].split("```")[0]
+    command, _, *shown = block.splitlines()
+    assert command.startswith("$ faith report --db faith.duckdb ")
+    args = command.removeprefix("$ faith report --db faith.duckdb ").split()
+    assert main(["report", "--db", str(db), *args]) == 0
+    printed = " ".join(capsys.readouterr().out.split())
+    # the table's title names the config (a label here), and its rule is as wide as the screen
+    lines = [" ".join(line.split()) for line in shown[1:] if line.strip().strip("─")]
+    assert len(lines) == 5
+    missing = [line for line in lines if line not in printed]
+    assert missing == []

@@ -223,7 +223,9 @@ def _changed_where(
     if rows.len() == 0:
         return texts
     changed = texts.gather(rows).to_frame("text").select(change(pl.col("text"))).to_series()
-    return texts.scatter(rows, changed)
+    # scatter writes in place: on a clone (its buffers shared until written), the caller's
+    # series stays as given
+    return texts.clone().scatter(rows, changed)
 
 
 # `context_lacks` is read by a person: a decimal word is shown with its point ("4.95", not the

@@ -61,6 +61,37 @@ def json_wrong_types(
     return f"list_filter([{', '.join(cases)}], lambda x: x IS NOT NULL) AS {quoted(WRONG_TYPE)}"
 
 
+def content_as_text(kind: str | None) -> tuple[str, str, str]:
+    """(a turn's `content` as text, whether it cannot be read as text, its JSON text when it
+    cannot) for the column's type, in a table of turns and a chat log alike: text as it is;
+    content parts (a list of strings, or of `{type, text}` objects: LangChain's, OpenAI's)
+    their texts one a line, a part without text (an image) none; any other value (a number,
+    a tool's object) its JSON text. A list holding anything else (`[1, 2]`, a list in a
+    list, a part whose `text` is no string) is no message content: the turn is quarantined
+    as `content_wrong_type`, not judged as its JSON text (nor, in a file of list contents
+    alone, a failed run on trim(VARCHAR[]))."""
+    if kind is None or kind == "VARCHAR":
+        return "content", "false", "CAST(NULL AS VARCHAR)"
+    given = "to_json(content)"
+    parts = f"from_json({given}, '[\"JSON\"]')"
+    text = (
+        f"CASE WHEN json_type({given}) = 'ARRAY' THEN array_to_string(list_transform({parts}, "
+        "lambda part: CASE json_type(part) WHEN 'VARCHAR' THEN part ->> '$' "
+        "ELSE part ->> 'text' END), chr(10)) "
+        f"ELSE {given} ->> '$' END"
+    )
+    is_part = (
+        "json_type(part) = 'VARCHAR' OR (json_type(part) = 'OBJECT' "
+        "AND coalesce(json_type(part -> 'text'), 'VARCHAR') = 'VARCHAR')"
+    )
+    each_a_part = f"list_transform({parts}, lambda part: coalesce({is_part}, false))"
+    bad = (
+        f"coalesce(json_type({given}) = 'ARRAY' "
+        f"AND NOT coalesce(list_bool_and({each_a_part}), true), false)"
+    )
+    return text, bad, f"CASE WHEN {bad} THEN CAST({given} AS VARCHAR) END"
+
+
 def _literal(text: str) -> str:
     return "'" + text.replace("'", "''") + "'"
 

@@ -21,7 +21,7 @@ from flows.errors import ConversationsUnreadable, InputUnreadable
 from flows.read.csv_dialect import unsniffed
 from flows.read.file_facts import csv_line_fault
 from flows.read.formats import duckdb_paths, error_line, reader_sql
-from flows.read.json_values import json_values_as_text, quoted
+from flows.read.json_values import content_as_text, json_values_as_text, quoted
 from flows.read.read_options import FORMATS
 from flows.read.shapes import RawBatch, Source
 from flows.read.small_json import bom_array
@@ -133,7 +133,9 @@ def _load(con: duckdb.DuckDBPyConnection, source: Source) -> None:
     if source.form != "chat":  # a chat log's `messages` is read as the structure it is
         rows = con.table("raw_rows")
         keep = source.options.source_name("retrieval_context")
-        unwrapped = json_values_as_text(rows.columns, rows.types, keep=keep)
+        content = source.options.source_name("content")  # read as text below, lists and all
+        named = [(n, t) for n, t in zip(rows.columns, rows.types, strict=True) if n != content]
+        unwrapped = json_values_as_text([n for n, _ in named], [t for _, t in named], keep=keep)
         if unwrapped:
             con.execute(
                 "CREATE OR REPLACE TEMP TABLE raw_rows AS "
@@ -156,9 +158,11 @@ def _load(con: duckdb.DuckDBPyConnection, source: Source) -> None:
     as_text = source.form == "chat" or any(fmt != "parquet" for fmt in by_format)
     kind = _types(con, "named_turns").get("retrieval_context")
     passages, bad, text = _passages(kind, as_text=as_text)
+    content, content_bad, content_text = content_as_text(_types(con, "named_turns").get("content"))
     con.execute(
-        "CREATE TEMP TABLE turns AS SELECT * EXCLUDE (retrieval_context), "
+        "CREATE TEMP TABLE turns AS SELECT * EXCLUDE (retrieval_context, content), "
         f"{passages} AS retrieval_context, {bad} AS __rc_bad, {text} AS __rc_text, "
+        f"{content} AS content, {content_bad} AS __content_bad, {content_text} AS __content_text, "
         "CAST(to_json(t) AS VARCHAR) AS __json, row_number() OVER () AS __row "
         f"FROM (SELECT * {_with_passages(con)} FROM named_turns) AS t"
     )

@@ -50,19 +50,10 @@ SELECT * EXCLUDE (__m, logged_at),
            WHEN 'function' THEN 'tool'
            ELSE __m ->> 'role'
        END AS role,
-       -- Content given otherwise is its JSON text, as a cases table reads an answer 42 as "42":
-       -- a tool result logged as the object it returned was dropped without a word (its
-       -- answer judged without it), an answer `5` quarantined as actual_output_is_null.
-       CASE json_type(__m -> 'content')
-           WHEN 'NULL' THEN NULL
-           WHEN 'ARRAY' THEN array_to_string(
-               list_transform(from_json(__m -> 'content', '["JSON"]'),
-                   -- a part is {type, text} (OpenAI) or a string (LangChain's content lists)
-                   lambda part: CASE json_type(part)
-                       WHEN 'VARCHAR' THEN part ->> '$' ELSE part ->> 'text' END),
-               chr(10))
-           ELSE __m ->> 'content'
-       END AS content,
+       -- content as given (JSON), read as text by turns.py (json_values.content_as_text): parts
+       -- their text, another value its JSON text, as a cases table reads an answer 42 as "42"
+       -- (a tool result logged as the object it returned was dropped without a word).
+       __m -> 'content' AS content,
        CASE WHEN json_type(__m -> 'retrieval_context') <> 'NULL'
            THEN __m -> 'retrieval_context' END AS retrieval_context,
        coalesce(json_array_length(__m -> 'tool_calls'), 0) > 0 AS __tool_calls

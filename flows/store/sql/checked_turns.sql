@@ -19,6 +19,8 @@ SELECT *,
                THEN 'role_not_in_vocabulary'
            WHEN row_number() OVER (PARTITION BY __cid, __turn ORDER BY __row) > 1
                THEN 'turn_repeated'
+           -- a list that is no content parts ([1, 2]): not judged as its JSON text
+           WHEN __content_bad THEN 'content_wrong_type'
            WHEN __role = 'assistant' AND __rc_bad THEN 'retrieval_context_not_a_list_of_strings'
        END AS __check,
        CASE
@@ -27,6 +29,7 @@ SELECT *,
            WHEN __turn IS NULL OR row_number() OVER (PARTITION BY __cid, __turn ORDER BY __row) > 1
                THEN 'turn'
            WHEN __role IS NULL OR __role NOT IN ('user', 'assistant', 'tool', 'system') THEN 'role'
+           WHEN __content_bad THEN 'content'
            ELSE 'retrieval_context'
        END AS __column,
        CASE
@@ -36,6 +39,7 @@ SELECT *,
                THEN CAST(turn AS VARCHAR)
            WHEN __role IS NULL OR __role NOT IN ('user', 'assistant', 'tool', 'system')
                THEN CAST(role AS VARCHAR)
+           WHEN __content_bad THEN __content_text
            ELSE __rc_text
        END AS __value
 FROM typed

@@ -1,0 +1,143 @@
+"""A turn's `content` given as a list (QA defect): content parts (strings, or OpenAI's
+`{type, text}` objects) are read as their text, one part a line, in a table of turns as in a
+chat log; any other list (`[1, 2]`) is quarantined as `content_wrong_type`, never judged as
+its JSON text. A turns file of list contents only failed the run (exit 1, BinderException
+on trim(VARCHAR[])); now its turns are read or quarantined and the run goes on. Every run
+here asserts rows in = scored + invalid + pending + quarantined."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from flows.run.pipeline import run_score
+from flows.run.settings import ScoreSettings
+from tests.support.db_reading import query
+
+AT = "2026-11-01T12:00:00Z"
+SHIPPED = "Order A17 shipped on 3 March."
+PASSAGES = [f"{SHIPPED[:-1]} by courier."]
+ANSWERS = "SELECT case_id, actual_output FROM case_scores ORDER BY 1"
+QUARANTINED = 'SELECT "check", case_id, "column", value FROM quarantine ORDER BY 2'
+
+
+def _turns(contents: list[tuple[object, object]]) -> list[dict]:
+    """One conversation a pair (the user's content, the assistant's)."""
+    rows = []
+    for n, (question, answer) in enumerate(contents, start=1):
+        base = {"conversation_id": f"c{n}", "logged_at": AT}
+        rows.append({**base, "turn": 1, "role": "user", "content": question})
+        rows.append(
+            {
+                **base,
+                "turn": 2,
+                "role": "assistant",
+                "content": answer,
+                "retrieval_context": PASSAGES,
+            }
+        )
+    return rows
+
+
+def _write(rows: list[dict], path: Path) -> Path:
+    if path.suffix == ".jsonl":
+        path.write_text("".join(json.dumps(row) + "\n" for row in rows))
+    else:
+        path.write_text(json.dumps(rows))
+    return path
+
+
+def _score(source: Path, db: Path) -> dict:
+    run = run_score(ScoreSettings(source=str(source), db=str(db), max_quarantine_share=None))
+    assert run["rows_in"] == (
+        run["rows_scored"] + run["rows_invalid"] + run["rows_pending"] + run["rows_quarantined"]
+    )
+    return run
+
+
+@pytest.mark.parametrize("suffix", [".json", ".jsonl"])
+def test_lists_among_text_contents_are_parts_or_quarantined(tmp_path: Path, suffix: str) -> None:
+    source = _write(
+        _turns(
+            [
+                ("Where is A17?", SHIPPED),
+                ("Where is A17?", [{"type": "text", "text": SHIPPED}]),
+                ("Where is A17?", ["Order A17 shipped", "on 3 March."]),
+                ("Where is A17?", [1, 2]),
+                ("Where is A17?", [{"type": "text", "text": 5}]),
+            ]
+        ),
+        tmp_path / f"turns{suffix}",
+    )
+    run = _score(source, tmp_path / "t.duckdb")
+    assert run["rows_in"] == 5
+    assert run["rows_quarantined"] == 2
+    assert query(tmp_path / "t.duckdb", ANSWERS) == [
+        ("c1:2", SHIPPED),
+        ("c2:2", SHIPPED),
+        ("c3:2", "Order A17 shipped\non 3 March."),
+    ]
+    assert query(tmp_path / "t.duckdb", QUARANTINED) == [
+        ("content_wrong_type", "c4:2", "content", "[1,2]"),
+        ("content_wrong_type", "c5:2", "content", '[{"type":"text","text":5}]'),
+    ]
+
+
+@pytest.mark.parametrize("suffix", [".json", ".jsonl"])
+def test_a_file_of_list_contents_only_is_read(tmp_path: Path, suffix: str) -> None:
+    """Every content a list of strings: DuckDB types the column VARCHAR[], and the run failed
+    on trim(VARCHAR[]) (exit 1)."""
+    source = _write(
+        _turns([(["Where is A17?"], [SHIPPED]), (["Where", "is A17?"], ["It shipped", "today."])]),
+        tmp_path / f"lists{suffix}",
+    )
+    run = _score(source, tmp_path / "l.duckdb")
+    assert (run["rows_in"], run["rows_quarantined"]) == (2, 0)
+    assert query(tmp_path / "l.duckdb", ANSWERS) == [
+        ("c1:2", SHIPPED),
+        ("c2:2", "It shipped\ntoday."),
+    ]
+    assert query(tmp_path / "l.duckdb", "SELECT input FROM case_scores ORDER BY case_id") == [
+        ("Where is A17?",),
+        ("Where\nis A17?",),
+    ]
+
+
+@pytest.mark.parametrize("suffix", [".json", ".jsonl"])
+def test_a_file_of_number_lists_only_is_quarantined(tmp_path: Path, suffix: str) -> None:
+    """No content of the file can be read as text: every turn quarantined, the run complete."""
+    source = _write(_turns([([1], [2, 3])]), tmp_path / f"numbers{suffix}")
+    run = _score(source, tmp_path / "n.duckdb")
+    assert (run["status"], run["rows_in"], run["rows_quarantined"]) == ("completed", 2, 2)
+    assert query(tmp_path / "n.duckdb", QUARANTINED) == [
+        ("content_wrong_type", "c1:1", "content", "[1]"),
+        ("content_wrong_type", "c1:2", "content", "[2,3]"),
+    ]
+
+
+def test_a_chat_message_of_a_number_list_is_quarantined(tmp_path: Path) -> None:
+    """A chat log's content parts keep their text; `[1, 2]` was read as a blank answer."""
+    line = {
+        "id": "x1",
+        "logged_at": AT,
+        "messages": [
+            {"role": "user", "content": [{"type": "text", "text": "Where is A17?"}]},
+            {
+                "role": "assistant",
+                "content": [{"type": "text", "text": SHIPPED}],
+                "retrieval_context": PASSAGES,
+            },
+            {"role": "user", "content": "And B2?"},
+            {"role": "assistant", "content": [1, 2], "retrieval_context": PASSAGES},
+        ],
+    }
+    source = tmp_path / "chat.jsonl"
+    source.write_text(json.dumps(line) + "\n")
+    run = _score(source, tmp_path / "c.duckdb")
+    assert (run["rows_in"], run["rows_quarantined"]) == (2, 1)
+    assert query(tmp_path / "c.duckdb", ANSWERS) == [("x1:2", SHIPPED)]
+    assert query(tmp_path / "c.duckdb", QUARANTINED) == [
+        ("content_wrong_type", "x1:4", "content", "[1,2]")
+    ]

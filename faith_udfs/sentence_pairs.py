@@ -62,9 +62,14 @@ def checked_limit(limit: object) -> int | None:
 def pairs_message(answer_sentences: int, context_sentences: int, limit: int) -> str:
     """What a case past the limit is told, counts first, as `faith score`'s quarantine says."""
     return (
-        f"{answer_sentences} answer sentences x {context_sentences} context sentences, "
+        f"{_sentences(answer_sentences, 'answer')} x {_sentences(context_sentences, 'context')}, "
         f"more than max_sentence_pairs {limit}{_ADVICE}"
     )
+
+
+def _sentences(count: int, kind: str) -> str:
+    """`1 answer sentence`, `2 answer sentences`."""
+    return f"{count} {kind} sentence{'' if count == 1 else 's'}"
 
 
 def sentence_counts(answer: str | None, passages: list[str]) -> tuple[int, int]:

@@ -100,10 +100,19 @@ def _pairs_failures(typed: pl.DataFrame, row: str, limits: SizeLimits) -> pl.Dat
         column=pl.lit("actual_output"),
         value=pl.concat_str(
             answer.cast(pl.String),
-            pl.lit(" answer sentences x "),
+            _sentences(answer, " answer"),
+            pl.lit(" x "),
             context.cast(pl.String),
-            pl.lit(f" context sentences, more than --max-sentence-pairs {limit}"),
+            _sentences(context, " context"),
+            pl.lit(f", more than --max-sentence-pairs {limit}"),
         ),
+    )
+
+
+def _sentences(count: pl.Expr, kind: str) -> pl.Expr:
+    """` answer sentence` after a count of 1, ` answer sentences` after any other."""
+    return (
+        pl.when(count == 1).then(pl.lit(f"{kind} sentence")).otherwise(pl.lit(f"{kind} sentences"))
     )
 
 

@@ -242,3 +242,13 @@ def test_score_cases_score_frame_and_the_attribute_refuse_a_limit_that_is_no_cou
         metric.measure(case)
     with pytest.raises(ConfigError, match=told):
         evaluate([case], [metric], print_results=False)
+
+
+def test_a_count_of_one_sentence_is_said_in_the_singular() -> None:
+    """measure() said `1 answer sentences x 3 context sentences`."""
+    metric = FaithfulnessMetric(max_sentence_pairs=2)
+    with pytest.raises(TooManySentencePairs) as raised:
+        metric.measure(_case("Part 1 costs 5 euros.", ["One. Two.", "Three."]))
+    assert str(raised.value).startswith(
+        "1 answer sentence x 3 context sentences, more than max_sentence_pairs 2: "
+    )

@@ -364,3 +364,18 @@ def test_a_raised_sentence_pairs_limit_lets_the_row_be_scored(tmp_path: Path) ->
     run = run_score(ScoreSettings(source=str(source), db=str(db), max_sentence_pairs=2_000_000))
     assert (run["rows_scored"], run["rows_invalid"], run["rows_quarantined"]) == (1, 0, 0)
     assert query(db, "SELECT status, error FROM case_scores") == [("scored", None)]
+
+
+def test_a_count_of_one_sentence_is_said_in_the_singular() -> None:
+    """The quarantine said `1 answer sentences x 1 context sentences`."""
+    frame = cases(
+        [
+            case_row("one", "One answer.", retrieval_context=["One. Two."]),
+            case_row("two", "One. Two.", retrieval_context=["Three."]),
+        ]
+    )
+    checked = validate_cases(frame, SizeLimits(sentence_pairs=1))
+    assert checked.quarantined.select("case_id", "value").rows() == [
+        ("one", "1 answer sentence x 2 context sentences, more than --max-sentence-pairs 1"),
+        ("two", "2 answer sentences x 1 context sentence, more than --max-sentence-pairs 1"),
+    ]

@@ -10,9 +10,10 @@ import re
 
 # C0 controls but tab (newline, CR, VT and FF among them), DEL, the C1 controls (8-bit CSI and
 # OSC, NEL among them), the Unicode line and paragraph separators, and the format characters
-# that reorder or hide text on the screen.
+# that reorder or hide text on the screen: the bidirectional marks (U+200E/F, and U+061C, the
+# Arabic letter mark), embeddings, overrides and isolates.
 _CONTROL = re.compile(
-    "[\x00-\x08\x0a-\x1f\x7f-\x9f\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]"
+    "[\x00-\x08\x0a-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]"
 )
 # ... and tab too, where nothing but one plain line will do.
 _CONTROL_OR_TAB = re.compile(f"[\t{_CONTROL.pattern[1:-1]}]")

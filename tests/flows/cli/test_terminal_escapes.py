@@ -61,6 +61,7 @@ def test_error_lines_and_log_lines_are_escaped(tmp_path: Path, capsys) -> None:
         ("bell\x07 back\x08 cr\r del\x7f", "bell\\x07 back\\x08 cr\\r del\\x7f"),
         ("c1 csi \x9b31m", "c1 csi \\x9b31m"),
         ("bidi \u202eabc\u2066", "bidi \\u202eabc\\u2066"),
+        ("arabic letter mark \u061c1.2", "arabic letter mark \\u061c1.2"),
         ("naïve café 東京", "naïve café 東京"),
     ],
 )

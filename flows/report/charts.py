@@ -25,7 +25,7 @@ from flows.report.queries import (
     resolve_segment,
     score_histogram,
 )
-from flows.report.segments import chart_labels, top_values
+from flows.report.segments import chart_labels, held_values, top_values
 from flows.report.terminal import period_text
 from flows.store.db import sql
 
@@ -264,13 +264,13 @@ def _segment_figure(
     options: ReportOptions,
 ) -> go.Figure:
     figure = go.Figure()
-    # configs whose cases never carry the segment would only add an empty "(none)" bar
-    scored = by_segment.filter(
-        pl.col("scored") > 0, pl.col("segment_value").is_not_null().any().over("config_id")
-    )
+    # the values the terminal table ranks; one with no scored case is drawn with no bar
+    held = held_values(by_segment)
+    if held.filter(pl.col("scored") > 0).is_empty():
+        return _say_empty(figure, f"No scored case in this window has a value of {segment}.")
     most = min(options.segment_top or MAX_SEGMENT_VALUES, MAX_SEGMENT_VALUES)
     left_out = values = 0
-    for (config_id,), group in scored.group_by("config_id", maintain_order=True):
+    for (config_id,), group in held.group_by("config_id", maintain_order=True):
         ranked = top_values(group, most, options.segment_rank)
         left_out, values = max(left_out, ranked.left_out), max(values, group.height)
         top = ranked.shown.sort("segment_value", nulls_last=False)
@@ -279,7 +279,7 @@ def _segment_figure(
         figure.add_trace(
             go.Bar(
                 x=[
-                    chart_text(label) + (f" (n={n}: too few)" if small else "")
+                    chart_text(label) + _few_note(n, small)
                     for label, n, small in zip(
                         chart_labels(top["segment_value"]), top["scored"], few, strict=True
                     )
@@ -309,9 +309,15 @@ def _segment_figure(
         legend={**LEGEND_BELOW, "y": -0.4},  # below the slanted segment names
         showlegend=True,  # the config's label shows even when it is the only one
     )
-    if figure.data:
-        return figure
-    return _say_empty(figure, f"No scored case in this window has a value of {segment}.")
+    return figure
+
+
+def _few_note(scored: int, few: bool) -> str:
+    """What a segment bar's label adds when its pass rate rests on few scored cases, or none
+    (no bar: its cases are all invalid or pending)."""
+    if scored == 0:
+        return " (none scored)"
+    return f" (n={scored}: too few)" if few else ""
 
 
 def _attribution_figure(

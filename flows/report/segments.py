@@ -41,6 +41,14 @@ def chart_labels(values: Iterable[str | None]) -> list[str]:
     return labels
 
 
+def held_values(by_segment: pl.DataFrame) -> pl.DataFrame:
+    """The segment rows the terminal table and the chart both rank: every value of a config
+    whose cases carry the segment at all (one that never does would only add `(none)`),
+    values with no scored case among them: the chart dropped those before ranking, and drew
+    another set than the table listed."""
+    return by_segment.filter(pl.col("segment_value").is_not_null().any().over("config_id"))
+
+
 @dataclass(frozen=True)
 class TopValues:
     """One config's listed segment rows, and what was left out of them."""

@@ -25,7 +25,13 @@ from flows.report.queries import (
     resolve_segment,
     run_costs,
 )
-from flows.report.segments import left_out_note, no_values_note, segment_label, top_values
+from flows.report.segments import (
+    held_values,
+    left_out_note,
+    no_values_note,
+    segment_label,
+    top_values,
+)
 
 if TYPE_CHECKING:
     import duckdb
@@ -121,7 +127,7 @@ def print_segments(
     if segment is None:
         return
     by_segment = pass_rates_by_segment(con, options, segment, grain=None)
-    held = by_segment.filter(pl.col("segment_value").is_not_null().any().over("config_id"))
+    held = held_values(by_segment)
     if held.is_empty() and not by_segment.is_empty():  # a column all null in the window
         console.print(Text(no_values_note(segment)))
     shown = printable(segment)

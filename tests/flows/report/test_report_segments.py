@@ -178,3 +178,32 @@ def test_the_manuals_segment_top_example_is_what_the_report_prints(
     assert len(lines) == 5
     missing = [line for line in lines if line not in printed]
     assert missing == []
+
+
+def test_the_chart_ranks_values_with_no_scored_case_as_the_table_does(tmp_path: Path) -> None:
+    """The chart dropped values with no scored case before ranking, the table did not: with
+    --segment-top 2 the table listed 2.4.1 (3 cases, all invalid) and 2.4.2, the chart 2.4.2
+    and 2.4.0. Both rank the same values now; 2.4.1 is drawn with no bar."""
+    path = tmp_path / "unscored.duckdb"
+    con = open_store(path)
+    add_case(con, "a", yes=1, segments={"app_version": "2.4.0"})
+    for i in range(3):
+        add_case(con, f"b{i}", status="invalid", segments={"app_version": "2.4.1"})
+    for i in range(2):
+        add_case(con, f"c{i}", yes=1, segments={"app_version": "2.4.2"})
+    con.close()
+    con = connect(path, read_only=True)
+    try:
+        options = ReportOptions(segment="app_version", segment_top=2)
+        out = io.StringIO()
+        render_terminal(con, options, Console(file=out, width=160))
+        figure = report_figures(con, options)["by_segment"]
+    finally:
+        con.close()
+    part = out.getvalue().split("pass rate by app_version")[1]
+    listed = [line.split()[0] for line in part.splitlines() if line.strip().startswith("2.4")]
+    assert listed == ["2.4.1", "2.4.2"]
+    (bars,) = figure.data
+    assert list(bars.x) == ["2.4.1 (none scored)", "2.4.2 (n=2: too few)"]
+    assert list(bars.y) == [None, 1.0]
+    assert figure.layout.title.text.endswith("; the top 2 of 3 values by cases")

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import html
 import json
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from flows.report.labels import config_names, name_of
 from flows.report.markup import isolated, marked_claim
@@ -32,29 +32,50 @@ def headline_html(
     }
     rows = con.sql(sql("report_headline"), params=params).pl().to_dicts()
     if not rows:
-        return "<p class=headline>Nothing scored in this window.</p>"
+        return "<p class=headline>No case logged in this window.</p>"
     lines = []
     for row in rows:
-        text = (
-            f"Latest {options.grain} {row['period']}: {row['pass_rate']:.1%} pass "
-            f"[{row['pass_rate_low']:.1%}, {row['pass_rate_high']:.1%}] of {row['scored']:,} cases"
-        )
-        if row["window_rate"] is not None:
-            points = row["change"] * 100
-            text += (
-                f", {points:+.1f} points against the previous {HEADLINE_WINDOW} {options.grain}s' "
-                f"{row['window_rate']:.1%} of {row['window_scored']:,}"
-            )
-        badge = (
-            '<span class="badge alert">ALERT: below the trailing range</span>'
-            if row["alert"]
-            else '<span class="badge ok">within range</span>'
-        )
+        if not row["scored"]:
+            # the latest period logged cases and scored none (a broken judge): said, not skipped
+            badge = '<span class="badge alert">NOTHING SCORED</span>'
+        elif row["alert"]:
+            badge = '<span class="badge alert">ALERT: below the trailing range</span>'
+        else:
+            badge = '<span class="badge ok">within range</span>'
         lines.append(
-            f"<p class=headline>{badge} {html.escape(text)} "
+            f"<p class=headline>{badge} {html.escape(_headline_text(row, options.grain))} "
             f"<span class=meta>config {html.escape(name_of(names, row['config_id']))}</span></p>"
         )
     return "\n".join(lines)
+
+
+def _headline_text(row: dict[str, Any], grain: str) -> str:
+    """'Latest day 2026-10-11: 93.1% pass [92.5%, 93.6%] of 1,200 cases, -1.8 points against
+    the previous 14 days' 95.0% of 16,800'; a period with no scored case: 'Latest day
+    2026-10-11: pass rate n/a, 0 scored of 40: 40 invalid; the previous 14 days' 95.0% of ...'."""
+    if not row["scored"]:
+        unscored = ", ".join(
+            f"{row[status]:,} {status}" for status in ("invalid", "pending") if row[status]
+        )
+        text = f"Latest {grain} {row['period']}: pass rate n/a, 0 scored of {row['cases']:,}"
+        text += f": {unscored}" if unscored else ""
+        if row["window_rate"] is not None:
+            text += (
+                f"; the previous {HEADLINE_WINDOW} {grain}s' "
+                f"{row['window_rate']:.1%} of {row['window_scored']:,}"
+            )
+        return text
+    text = (
+        f"Latest {grain} {row['period']}: {row['pass_rate']:.1%} pass "
+        f"[{row['pass_rate_low']:.1%}, {row['pass_rate_high']:.1%}] of {row['scored']:,} cases"
+    )
+    if row["window_rate"] is not None:
+        points = row["change"] * 100
+        text += (
+            f", {points:+.1f} points against the previous {HEADLINE_WINDOW} {grain}s' "
+            f"{row['window_rate']:.1%} of {row['window_scored']:,}"
+        )
+    return text
 
 
 def comparison_html(con: duckdb.DuckDBPyConnection) -> str:

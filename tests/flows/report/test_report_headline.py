@@ -304,3 +304,32 @@ def test_a_right_to_left_override_in_a_compared_segment_value_stays_in_its_label
         con.close()
     text = page(db, tmp_path)
     assert f"<p class=headline><bdi>2.4.1{rlo}</bdi> passes 40.0 points less" in text
+
+
+def test_a_latest_day_with_only_invalid_cases_is_the_headline_not_skipped(tmp_path: Path) -> None:
+    """Last night every case came back invalid (the judge broke): the headline showed the night
+    before as the latest day, 'within range', and hid the one failure a nightly reader needs.
+    The latest day with any case logged leads, saying it scored none and why."""
+    db = tmp_path / "f.duckdb"
+    con = open_store(db)
+    for d in range(10):
+        for i in range(40):
+            add_case(con, f"d{d}-{i}", day=FIRST + timedelta(d), yes=int(i >= 2), no=int(i < 2))
+    for i in range(40):
+        add_case(con, f"last-{i}", day=FIRST + timedelta(10), status="invalid")
+    add_case(con, "last-pending", day=FIRST + timedelta(10), status="pending")
+    con.close()
+    text = page(db, tmp_path)
+    headline = text.index("class=headline")
+    line = text[headline : text.index("</p>", headline)]
+    assert "Latest day 2026-10-11: pass rate n/a, 0 scored of 41: 40 invalid, 1 pending" in line
+    assert "the previous 14 days&#x27; 95.0% of 400" in line
+    assert "NOTHING SCORED" in line
+    assert "within range" not in line
+    assert "2026-10-10" not in line
+
+
+def test_a_window_with_no_case_logged_says_so(tmp_path: Path) -> None:
+    db = tmp_path / "f.duckdb"
+    open_store(db).close()
+    assert "<p class=headline>No case logged in this window.</p>" in page(db, tmp_path)

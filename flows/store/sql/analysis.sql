@@ -38,6 +38,7 @@ CREATE OR REPLACE MACRO wilson_high(passed, n, z := 1.959963984540054) AS
     END;
 
 -- One row a case and config, with score, threshold, success and cause under the given settings.
+-- A stored NaN score reads as NULL (no score): means, histograms and ranks leave it out.
 CREATE OR REPLACE MACRO case_results(
     threshold := NULL, penalize_ambiguous := NULL, since := NULL, until := NULL
 ) AS TABLE
@@ -65,7 +66,10 @@ scored AS (
         s.*,
         CASE
             WHEN s.status <> 'scored' THEN NULL
-            WHEN penalize_ambiguous IS NULL THEN s.score
+            -- a NaN score (a custom judge's, an outside insert's) is no score: it would make
+            -- every mean over it NaN; it is NULL, left out of means and histograms
+            WHEN penalize_ambiguous IS NULL
+                THEN CASE WHEN isnan(s.score) THEN NULL ELSE s.score END
             WHEN s.strict_mode AND s._raw_score < 1 THEN 0.0
             ELSE s._raw_score
         END AS _score
@@ -472,7 +476,7 @@ WITH results AS (
         threshold := threshold, penalize_ambiguous := penalize_ambiguous,
         since := since, until := until
     ) AS r
-    WHERE r.status = 'scored'
+    WHERE r.status = 'scored' AND r.score IS NOT NULL  -- least() would put NULL in the last bin
 ),
 grid AS (
     SELECT c.config_id, g.bin::INTEGER AS bin
@@ -587,7 +591,9 @@ WITH turns AS (
     SELECT config_id,
            json_extract_string(segments, '$.conversation_id') AS conversation_id,
            TRY_CAST(json_extract_string(segments, '$.turn') AS BIGINT) AS turn,
-           case_id, logged_at, status, score, success
+           case_id, logged_at, status,
+           CASE WHEN isnan(score) THEN NULL ELSE score END AS score,  -- NaN: no score
+           success
     FROM case_scores
     WHERE json_extract_string(segments, '$.conversation_id') IS NOT NULL
 )

@@ -711,3 +711,23 @@ def test_the_documented_column_types_are_the_macros(con: duckdb.DuckDBPyConnecti
         actual = {row[0]: row[1] for row in described}
         wrong = {c: (kind, actual.get(c)) for c, kind in columns.items() if actual.get(c) != kind}
         assert not wrong, f"{name}: documented type, actual type: {wrong}"
+
+
+def test_a_nan_score_is_no_score_in_means_histograms_and_ranks(tmp_path: Path) -> None:
+    """The pipeline never stores NaN, but a custom judge (the library API) or an outside INSERT
+    can: one NaN made the day's mean_score, a conversation's mean and minimum, and compare's
+    mean NaN. The views read it as NULL (no score), so the means are those of the other cases."""
+    con = open_store(tmp_path / "f.duckdb")
+    for i, yes in enumerate((1, 1, 0)):
+        add_case(con, f"c{i}", yes=yes, no=1 - yes, segments={"conversation_id": "v1"})
+    con.execute("UPDATE case_scores SET score = 'nan'::DOUBLE WHERE case_id = 'c0'")
+    mean = con.execute("SELECT mean_score FROM pass_rates() WHERE period = $d", {"d": DAY1})
+    assert mean.fetchall() == [(0.5,)]  # c1's 1.0 and c2's 0.0; c0 has none
+    conversation = "SELECT mean_score, min_score, turns_scored FROM conversation_scores"
+    assert con.execute(conversation).fetchall() == [(0.5, 0.0, 3)]
+    assert con.execute("SELECT sum(cases) FROM score_histogram()").fetchall() == [(2,)]
+    worst = "SELECT case_id, score FROM worst_cases() ORDER BY rank"
+    assert con.execute(worst).fetchall() == [("c2", 0.0), ("c1", 1.0), ("c0", None)]
+    compared = "SELECT n_a, mean_a FROM compare_scores(a_config := 'lex', b_config := 'lex')"
+    assert con.execute(compared).fetchall() == [(2, 0.5)]
+    con.close()

@@ -25,7 +25,7 @@ from flows.report.queries import (
     resolve_segment,
     score_histogram,
 )
-from flows.report.segments import chart_labels, held_values, top_values
+from flows.report.segments import chart_labels, held_values, segment_label, top_values
 from flows.report.terminal import period_text
 from flows.store.db import sql
 
@@ -49,6 +49,14 @@ def chart_text(text: str) -> str:
     are shown as escapes (`\\u202e`), as in the terminal."""
     shown = printable(text)
     return shown.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+
+
+def hover_text(value: str | None, width: int = 80) -> str:
+    """A segment value whole, as a bar's hover shows it (its axis label is cut): chart_text in
+    lines of `width` characters (plotly's hover does not wrap), split before escaping."""
+    shown = segment_label(value)
+    lines = [shown[at : at + width] for at in range(0, len(shown), width)] or [""]
+    return "<br>".join(chart_text(line) for line in lines)
 
 
 def _periods(frame: pl.DataFrame) -> list[str]:
@@ -293,8 +301,14 @@ def _segment_figure(
                     "array": (top["pass_rate_high"] - rate).to_list(),
                     "arrayminus": (rate - top["pass_rate_low"]).to_list(),
                 },
-                customdata=top.select("passed", "scored").rows(),
-                hovertemplate="%{x}: %{y:.1%} (%{customdata[0]} of %{customdata[1]})",
+                # the whole value, which the cut axis label is not
+                customdata=[
+                    (passed, scored, hover_text(value))
+                    for passed, scored, value in top.select(
+                        "passed", "scored", "segment_value"
+                    ).iter_rows()
+                ],
+                hovertemplate="%{customdata[2]}: %{y:.1%} (%{customdata[0]} of %{customdata[1]})",
             )
         )
     # a per-user column has 10,000 values: the chart draws the top ones, and says so

@@ -92,3 +92,34 @@ def test_a_judge_models_bidi_control_is_shown_in_the_terminal_titles(tmp_path: P
         con.close()
     assert not BIDI.search(out.getvalue())
     assert "lex (openai:gpt-4o\\u202e-mini, threshold 0.5): latest 7 day(s)" in out.getvalue()
+
+
+def test_a_long_segment_value_is_whole_in_the_bar_hover_while_its_axis_label_is_cut(
+    tmp_path: Path,
+) -> None:
+    """The hover showed the axis label, cut at 40 characters: the whole of a long value was
+    nowhere on the page. The hover shows it whole (escaped, its controls shown), in lines."""
+    from flows.printable import printable
+
+    value = "route=/api/v2/orders?<b>x</b>&y=1" + "-tail" * 20 + f"{RLO}end"
+    db = tmp_path / "f.duckdb"
+    con = open_store(db)
+    for i in range(40):
+        add_case(con, f"c-{i}", yes=1, segments={"path": value})
+    con.close()
+    con = connect(db, read_only=True)
+    try:
+        page = write_html_report(
+            con, tmp_path / "r.html", options=ReportOptions(segment="path")
+        ).read_text(encoding="utf-8")
+    finally:
+        con.close()
+    data, _ = chart_json(page, "by_segment")
+    assert "…" in data[0]["x"][0]  # the axis label stays cut
+    assert data[0]["hovertemplate"].startswith("%{customdata[2]}: ")
+    passed, scored, hover = data[0]["customdata"][0]
+    assert (passed, scored) == (40, 40)
+    whole = printable(value).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+    assert hover.replace("<br>", "") == whole
+    assert "\\u202eend" in hover
+    assert not BIDI.search(hover)

@@ -71,6 +71,7 @@ class BatchStub(LoopbackServer):
         self.failing: tuple[int, float | None, int | None] | None = None
         self.failed_at: list[float] = []  # monotonic times of the requests failed so
         self.unreadable: set[str] = set()  # file ids whose content is answered 400, always
+        self.unknown_at_first = 0  # a batch created answers 404 to its first this many GETs
         self._ids = 0
         self._listen(_Handler, _Server, stub=self)
 
@@ -179,6 +180,7 @@ class BatchStub(LoopbackServer):
                 "_outcome": self.outcomes.popleft() if self.outcomes else "complete",
                 "_lines": lines,
                 "_echo": echo,
+                "_unknown": self.unknown_at_first,
             }
             return 200, _visible(self.batches[batch_id])
 
@@ -203,6 +205,9 @@ class BatchStub(LoopbackServer):
         """A batch's state (advanced by its outcome), or cancelled first with `cancel`."""
         with self.lock:
             batch = self.batches.get(batch_id)
+            if batch is not None and batch["_unknown"] > 0 and not cancel:
+                batch["_unknown"] -= 1  # a server that does not know it yet
+                batch = None
             if batch is None:
                 return 404, {"error": {"message": f"No batch found with id '{batch_id}'"}}
             if cancel:

@@ -36,6 +36,11 @@ GIVE_UP_AFTER = timedelta(hours=48)
 # its items are asked again, the other file's answers kept. A day past GIVE_UP_AFTER, so a
 # server's bad hour is waited out.
 UNREADABLE_AFTER = GIVE_UP_AFTER + timedelta(hours=24)
+# A batch whose state the server answers HTTP 404 for is `lost` (its items asked, and paid
+# for, again) only this long after it was submitted: a server can answer 404 for a while
+# right after creating a batch, and a batch it still runs bills its items once more if they
+# are asked again. The batch's completion window: one the server really has ends by then.
+STATE_GONE_AFTER = timedelta(hours=24)
 # Polling a batch while a run may wait for it (--batch-wait): soon at first, then less often.
 _FIRST_POLL, _LONGEST_POLL = 0.2, 30.0
 
@@ -103,12 +108,7 @@ class BatchCollector:
         try:
             status = self._api.status(batch_id)
         except BatchNotFound as exc:
-            log.warning("batch %s: %s; its items are asked again", batch_id, exc)
-            self._jobs.seen(batch_id, state="lost", error=str(exc))
-            self._jobs.collected(
-                batch_id, answered=0, errors={}, prompt_tokens=0, completion_tokens=0
-            )
-            return True
+            return self._not_found(batch_id, submitted_at, exc)
         except BatchUnreachable:
             return False  # the run's error line says why
         except BatchApiError as exc:
@@ -127,6 +127,18 @@ class BatchCollector:
             self._give_up(batch_id)
             return True
         return False
+
+    def _not_found(self, batch_id: str, submitted_at: datetime, exc: BatchNotFound) -> bool:
+        """A batch whose state the server answers 404 for: waited for (False) until
+        STATE_GONE_AFTER after its submission, then `lost`, its items asked again (True)."""
+        if utc_now() - submitted_at <= STATE_GONE_AFTER:
+            log.warning("batch %s: state not found (%s); the next run asks again", batch_id, exc)
+            return False
+        why = f"still not found {STATE_GONE_AFTER} after submission ({exc})"
+        log.warning("batch %s: %s; its items are asked again", batch_id, why)
+        self._jobs.seen(batch_id, state="lost", error=why[:500])
+        self._jobs.collected(batch_id, answered=0, errors={}, prompt_tokens=0, completion_tokens=0)
+        return True
 
     def _collect(self, status: BatchStatus, submitted_at: datetime) -> bool:
         """Store a finished batch's usable answers in judge_cache and its items' errors;

@@ -365,15 +365,7 @@ def test_a_lost_batch_and_one_past_its_window_are_asked_again(
     lost, late = sorted(stub.batches)
     with stub.lock:
         del stub.batches[lost]  # the server forgot it
-    con = duckdb.connect(str(db))
-    try:
-        con.execute(
-            "UPDATE judge_batches SET submitted_at = submitted_at - INTERVAL 3 DAY "
-            "WHERE batch_id = $b",
-            {"b": late},
-        )
-    finally:
-        con.close()
+    submitted_earlier(db, days=3)  # a 404 is final only a day after submission
     again = score(batch(stub, source, db))
     assert again["rows_pending"] == CASES
     assert dict(query(db, "SELECT batch_id, state FROM judge_batches")) == {
@@ -449,6 +441,50 @@ def test_a_result_file_still_gone_three_days_after_submission_is_asked_again(
     assert until_settled(batch(stub, source, db))[-1]["rows_newly_scored"] == CASES
 
 
+def test_a_batch_whose_state_answers_404_right_after_its_creation_is_waited_for(
+    stub: BatchStub, source: Path, tmp_path: Path
+) -> None:
+    """An OpenAI-compatible server can answer 404 for a batch's state for a while right after
+    creating it. That 404 was final at once: the batch was `lost` and its items asked, and
+    paid for, again while the server still ran it. It is now waited for (STATE_GONE_AFTER)."""
+    db = tmp_path / "f.duckdb"
+    stub.unknown_at_first = 3  # each batch's first 3 state requests: 404
+    run = score(batch(stub, source, db, batch_wait=30.0))
+    assert run["rows_newly_scored"] == CASES
+    assert query(db, "SELECT count(*) FROM judge_batches WHERE state = 'lost'") == [(0,)]
+    asked_twice = query(
+        db,
+        "SELECT count(*) FROM (SELECT cache_key FROM judge_batch_items GROUP BY cache_key "
+        "HAVING count(DISTINCT batch_id) > 1)",
+    )
+    assert asked_twice == [(0,)]
+    assert stub.lines_submitted == stub.lines_billed  # every line paid for once, and used
+    assert scores(db, run["config_id"]).equals(lexical_scores(source, tmp_path / "l.duckdb"))
+
+
+def test_a_batch_whose_state_still_answers_404_a_day_after_submission_is_lost(
+    stub: BatchStub, source: Path, tmp_path: Path
+) -> None:
+    db = tmp_path / "f.duckdb"
+    score(batch(stub, source, db))
+    with stub.lock:  # the server does not know the two batches (for a long while)
+        for found in stub.batches.values():
+            found["_unknown"] = 10**6
+    uploads = stub.requests["upload"]
+    submitted_earlier(db, hours=23)  # within the day: waited for, nothing asked again
+    assert score(batch(stub, source, db))["rows_pending"] == CASES
+    assert stub.requests["upload"] == uploads
+    waited = query(db, "SELECT state, collected_at IS NULL FROM judge_batches")
+    assert waited == [("validating", True)] * 2, waited
+    submitted_earlier(db, hours=2)  # 25 h: lost, its items asked again
+    assert score(batch(stub, source, db))["rows_pending"] == CASES
+    lost = query(db, "SELECT state, error FROM judge_batches WHERE collected_at IS NOT NULL")
+    assert len(lost) == 2, lost
+    assert all(state == "lost" and "still not found" in error for state, error in lost), lost
+    assert stub.requests["upload"] == uploads + 2
+    assert until_settled(batch(stub, source, db))[-1]["rows_newly_scored"] == CASES
+
+
 def test_answers_of_another_runs_batch_are_not_stored_under_this_ones_items(
     stub: BatchStub, source: Path, tmp_path: Path
 ) -> None:
@@ -477,10 +513,11 @@ def test_answers_of_another_runs_batch_are_not_stored_under_this_ones_items(
     assert scores(db, config_id).filter(pl.col("case_id").is_in(lexical["case_id"])).equals(lexical)
 
 
-def submitted_earlier(db: Path, *, days: int) -> None:
+def submitted_earlier(db: Path, *, days: int = 0, hours: int = 0) -> None:
     con = duckdb.connect(str(db))
     try:
-        con.execute(f"UPDATE judge_batches SET submitted_at = submitted_at - INTERVAL {days} DAY")
+        by = 24 * days + hours
+        con.execute(f"UPDATE judge_batches SET submitted_at = submitted_at - INTERVAL {by} HOUR")
     finally:
         con.close()
 

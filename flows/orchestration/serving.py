@@ -6,6 +6,13 @@ service manager could not tell a stop from the end of a schedule (docs/exit-code
 both signals take the runner's graceful stop (its runs cancelled, the schedule paused), and
 the stop is raised once `start` has returned. A KeyboardInterrupt raised inside the runner's
 tasks came out of asyncio.run wrapped in anyio's exception groups, a page of traceback.
+
+Registering the deployment has a deadline: Prefect's `add_deployment` waits for the server
+with no timeout of its own (only each request's, retried), so a server that answered its
+health check and then held the connection kept `faith serve` starting for minutes, then
+ended it with a traceback. It gets PREFECT_API_REQUEST_TIMEOUT (Prefect's own setting for
+one request to its API, 60 s by default) in all, then one line and exit 2, as for a server
+that does not answer at all (docs/exit-codes.md).
 """
 
 from __future__ import annotations
@@ -19,6 +26,7 @@ from typing import Any, Self
 from prefect.deployments.runner import RunnerDeployment
 from prefect.runner import Runner
 
+from flows.orchestration.prefect_server import PrefectServerUnreachable, without_credentials
 from flows.run.stop_signals import Terminated
 
 
@@ -54,7 +62,7 @@ class StopNotingRunner(Runner):
 def serve(deployment: RunnerDeployment, *, say: Callable[[], object]) -> None:
     """Serve until a stop, then raise it: KeyboardInterrupt (130) or Terminated (143)."""
     runner = StopNotingRunner(said=say)
-    runner.add_deployment(deployment)
+    register(runner, deployment)
     previous = signal.signal(signal.SIGINT, _graceful(runner))
     try:
         asyncio.run(runner.start())
@@ -67,6 +75,23 @@ def serve(deployment: RunnerDeployment, *, say: Callable[[], object]) -> None:
         signal.signal(signal.SIGINT, previous)
     if runner.stopped_by is not None:
         raise runner.stopped_by
+
+
+def register(runner: Runner, deployment: RunnerDeployment) -> None:
+    """Register the deployment with the Prefect server within PREFECT_API_REQUEST_TIMEOUT;
+    PrefectServerUnreachable (exit 2) past it."""
+    from prefect.settings import get_current_settings
+
+    api = get_current_settings().api
+    deadline = float(api.request_timeout)
+    try:
+        asyncio.run(asyncio.wait_for(runner.aadd_deployment(deployment), deadline))
+    except TimeoutError:
+        raise PrefectServerUnreachable(
+            f"the Prefect server at {without_credentials(str(api.url))} did not register the "
+            f"deployment within {deadline:g} s (PREFECT_API_REQUEST_TIMEOUT): check the "
+            "server, point PREFECT_API_URL at a running one, or raise PREFECT_API_REQUEST_TIMEOUT"
+        ) from None
 
 
 def _graceful(runner: StopNotingRunner) -> Callable[[int, FrameType | None], None]:

@@ -82,3 +82,25 @@ class CutShort(BlackHole):
             connection.settimeout(2)
             connection.recv(1 << 20)
             connection.sendall(self._answer)
+
+
+HEALTHY = b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 4\r\n\r\ntrue"
+
+
+class HealthyBlackHole(BlackHole):
+    """A Prefect API that answers its health check and nothing else: every other request's
+    connection is held open without a byte (a server hung past its health endpoint)."""
+
+    @property
+    def api_url(self) -> str:
+        return f"http://127.0.0.1:{self._listener.getsockname()[1]}/api"
+
+    def _serve(self, connection: socket.socket) -> None:
+        with suppress(OSError):
+            connection.settimeout(2)
+            request = connection.recv(1 << 16)
+            if request.startswith(b"GET /api/health "):
+                with connection:
+                    connection.sendall(HEALTHY)
+                return
+        self._held.append(connection)

@@ -6,8 +6,10 @@ from __future__ import annotations
 import json
 import os
 import signal
+import subprocess
 import sys
 import threading
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -309,3 +311,38 @@ def deployment_paused(name: str) -> bool:
             return bool((await client.read_deployment_by_name(name)).paused)
 
     return asyncio.run(read())
+
+
+def test_a_prefect_api_that_never_answers_the_registration_is_exit_2_and_one_line(
+    tmp_path: Path,
+) -> None:
+    """Prefect's add_deployment waits for its registration without a deadline: a Prefect API
+    that answered its health check, then held the connection, left `faith serve` starting
+    for minutes, then a traceback (exit 1). It now gets PREFECT_API_REQUEST_TIMEOUT."""
+    from tests.support.black_hole import HealthyBlackHole
+
+    with HealthyBlackHole() as hole:
+        url = hole.api_url
+        env = {**os.environ, "PREFECT_API_URL": url, "PREFECT_API_REQUEST_TIMEOUT": "3"}
+        argv = [sys.executable, "-m", "flows", "serve", str(tmp_path / "logs"), "--name", "held"]
+        started = time.monotonic()
+        done = subprocess.run(
+            [*argv, "--db", str(tmp_path / "f.duckdb")],
+            cwd=ROOT,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=120,  # the hard guard: a child still starting then is killed, and fails
+            check=False,
+        )
+        took = time.monotonic() - started
+        assert hole.connections >= 2  # the health check, then the registration
+    assert done.returncode == 2, done.stderr
+    (line,) = done.stderr.splitlines()
+    assert line == (
+        f"error: the Prefect server at {url} did not register the deployment within "
+        "3 s (PREFECT_API_REQUEST_TIMEOUT): check the server, point PREFECT_API_URL at a "
+        "running one, or raise PREFECT_API_REQUEST_TIMEOUT"
+    ), line
+    assert took < 3 + 60, took  # the deadline, plus Python and Prefect starting
+    assert not list(tmp_path.glob("f.duckdb*"))

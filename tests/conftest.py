@@ -1,10 +1,12 @@
-"""Shared fixtures: the seed's policy example."""
+"""Shared fixtures: the seed's policy example, the session's Prefect server, SIGINT heard."""
 
 from __future__ import annotations
 
+import signal
 import subprocess
 import sys
 from collections import Counter
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -75,6 +77,20 @@ def prefect_harness():
         temporary_settings(updates={PREFECT_FLOWS_HEARTBEAT_FREQUENCY: None}),
     ):
         yield
+
+
+@pytest.fixture
+def sigint_heard() -> Iterator[None]:
+    """SIGINT not ignored in this process while it starts a child to Ctrl-C: a shell that
+    starts the suite in the background (no job control) ignores SIGINT, a child inherits
+    that, and faith keeps an ignored signal ignored, so the trial's Ctrl-C went unheard."""
+    previous = signal.getsignal(signal.SIGINT)
+    if previous is signal.SIG_IGN:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
 
 
 def everything_prefect_stored() -> str:

@@ -387,9 +387,9 @@ def test_long_runs_cost_the_one_case_path_about_their_length() -> None:
         "Key facts " + "x" * 200_000 + ":\n- Order A17 shipped on 3 March.",
     ]
     for answer in answers:
-        started = time.perf_counter()
+        started = time.process_time()  # CPU, not wall: a loaded machine slows the wall clock
         assert one_case_result(GroundedJudge(), MetricConfig(), "c", answer, POLICY) is not None
-        assert time.perf_counter() - started < 30
+        assert time.process_time() - started < 30
     check("grounded", MetricConfig(), [(answer, POLICY) for answer in answers])
 
 
@@ -398,9 +398,9 @@ def test_a_lead_in_with_a_long_run_of_white_space_costs_about_its_length() -> No
     in Python's `re`: "Here are", 10,000 spaces and tabs, ": : x" took 3 s (20,000: ~15 s; the
     60,000 here: minutes); now a tenth of a second, so the 30 s bound holds on a loaded machine."""
     answer = "Order A17 shipped on 3 March. Here are" + " \t" * 60_000 + ": : x."
-    started = time.perf_counter()
+    started = time.process_time()  # CPU, not wall: a loaded machine slows the wall clock
     assert one_case_result(GroundedJudge(), MetricConfig(), "c", answer, POLICY) is not None
-    assert time.perf_counter() - started < 30
+    assert time.process_time() - started < 30
     check("grounded", MetricConfig(), [(answer, POLICY)])
 
 

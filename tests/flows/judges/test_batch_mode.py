@@ -58,20 +58,6 @@ def stub(monkeypatch: pytest.MonkeyPatch) -> Iterator[BatchStub]:
         yield server
 
 
-@pytest.fixture
-def sigint_heard() -> Iterator[None]:
-    """SIGINT not ignored in this process while it starts a child to Ctrl-C: a shell that
-    starts the suite in the background (no job control) ignores SIGINT, a child inherits
-    that, and faith keeps an ignored signal ignored, so the trial's Ctrl-C went unheard."""
-    previous = signal.getsignal(signal.SIGINT)
-    if previous is signal.SIG_IGN:
-        signal.signal(signal.SIGINT, signal.default_int_handler)
-    try:
-        yield
-    finally:
-        signal.signal(signal.SIGINT, previous)
-
-
 def settings(stub: BatchStub, source: Path, db: Path, **judge: Any) -> ScoreSettings:
     options = {"model": "stub-model", "base_url": stub.base_url, "timeout": 5.0, **judge}
     return ScoreSettings(

@@ -9,8 +9,6 @@ import signal
 import subprocess
 import sys
 import threading
-import time
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -251,20 +249,6 @@ def test_a_run_timeout_parameter_no_timer_can_hold_is_refused_before_the_night(
     assert not (tmp_path / "f.duckdb").exists()
 
 
-@pytest.fixture
-def sigint_heard() -> Iterator[None]:
-    """SIGINT not ignored in this process while it starts a child to Ctrl-C: a shell that
-    starts the suite in the background ignores SIGINT, a child inherits that, and faith keeps
-    an ignored signal ignored."""
-    previous = signal.getsignal(signal.SIGINT)
-    if previous is signal.SIG_IGN:
-        signal.signal(signal.SIGINT, signal.default_int_handler)
-    try:
-        yield
-    finally:
-        signal.signal(signal.SIGINT, previous)
-
-
 @pytest.mark.slow
 @pytest.mark.usefixtures("prefect_harness", "sigint_heard")
 @pytest.mark.parametrize(("sig", "code"), [(signal.SIGTERM, 143), (signal.SIGINT, 130)])
@@ -325,7 +309,6 @@ def test_a_prefect_api_that_never_answers_the_registration_is_exit_2_and_one_lin
         url = hole.api_url
         env = {**os.environ, "PREFECT_API_URL": url, "PREFECT_API_REQUEST_TIMEOUT": "3"}
         argv = [sys.executable, "-m", "flows", "serve", str(tmp_path / "logs"), "--name", "held"]
-        started = time.monotonic()
         done = subprocess.run(
             [*argv, "--db", str(tmp_path / "f.duckdb")],
             cwd=ROOT,
@@ -335,8 +318,10 @@ def test_a_prefect_api_that_never_answers_the_registration_is_exit_2_and_one_lin
             timeout=120,  # the hard guard: a child still starting then is killed, and fails
             check=False,
         )
-        took = time.monotonic() - started
-        assert hole.connections >= 2  # the health check, then the registration
+        # the health check, then one registration request held to the deadline (and at most
+        # one retry begun as it fell): no wall-clock bound, which a loaded machine breaks;
+        # without the deadline Prefect retried the held request for ~85 s, one connection each
+        assert 2 <= hole.connections <= 3, hole.connections
     assert done.returncode == 2, done.stderr
     (line,) = done.stderr.splitlines()
     assert line == (
@@ -344,5 +329,4 @@ def test_a_prefect_api_that_never_answers_the_registration_is_exit_2_and_one_lin
         "3 s (PREFECT_API_REQUEST_TIMEOUT): check the server, point PREFECT_API_URL at a "
         "running one, or raise PREFECT_API_REQUEST_TIMEOUT"
     ), line
-    assert took < 3 + 60, took  # the deadline, plus Python and Prefect starting
     assert not list(tmp_path.glob("f.duckdb*"))

@@ -107,29 +107,47 @@ def sentences_expr(column: str, dtype: pl.DataType, pattern: str) -> pl.Expr:
     return pl.col(column).str.count_matches(pattern).cast(pl.Int64).fill_null(0) + 1
 
 
+def _text_bytes(column: str, dtype: pl.DataType) -> pl.Expr:
+    if isinstance(dtype, pl.List):
+        return pl.col(column).list.eval(pl.element().str.len_bytes()).list.sum().cast(pl.Int64)
+    return pl.col(column).str.len_bytes().cast(pl.Int64)
+
+
+def past_sentence_pairs(frame: pl.DataFrame, limit: int) -> pl.DataFrame:
+    """The rows of `frame` (`actual_output` text, `retrieval_context` a list of texts or one
+    text) whose answer sentences times context sentences pass `limit`, with those counts
+    (`answer_sentences`, `context_sentences`): what `faith score` quarantines and the library
+    refuses. Sentences are counted only in the rows whose bytes allow that many pairs (a break
+    is at least one byte of an answer, two of a passage): a real batch has none, and counting
+    is a regex pass over every text."""
+    schema = frame.schema
+    answer_type, context_type = schema["actual_output"], schema["retrieval_context"]
+    passages = pl.col("retrieval_context").list.len() if isinstance(context_type, pl.List) else 1
+    most = (_text_bytes("actual_output", answer_type) + 1) * (
+        _text_bytes("retrieval_context", context_type).fill_null(0) // 2 + passages
+    )
+    answers = sentences_expr("actual_output", answer_type, ANSWER_BREAK)
+    contexts = sentences_expr("retrieval_context", context_type, CONTEXT_BREAK)
+    return (
+        frame.filter(most.fill_null(0) > limit)
+        .with_columns(answer_sentences=answers, context_sentences=contexts)
+        .filter(pl.col("answer_sentences") * pl.col("context_sentences") > limit)
+    )
+
+
 def sentence_pairs_error(cases: pl.DataFrame, limit: int | None) -> pl.Series:
     """Per case (`actual_output`, `retrieval_context`), `TooManySentencePairs: <message>`
-    when it is past `limit`, else null. Sentences are counted only in the cases whose bytes
-    allow that many pairs: a real batch has none, and counting is a regex pass."""
-    nothing = pl.Series("pairs_error", [None] * cases.height, dtype=pl.String)
+    when it is past `limit` (past_sentence_pairs), else null."""
     limit = checked_limit(limit)
+    errors = pl.repeat(None, cases.height, dtype=pl.String, eager=True).alias("pairs_error")
     if limit is None or cases.height == 0:
-        return nothing
-    answer_bytes = pl.col("actual_output").str.len_bytes().cast(pl.Int64)
-    context = pl.col("retrieval_context")
-    context_bytes = context.list.eval(pl.element().str.len_bytes()).list.sum().cast(pl.Int64)
-    most = (answer_bytes + 1) * (context_bytes.fill_null(0) // 2 + context.list.len())
+        return errors
     indexed = cases.select("actual_output", "retrieval_context").with_row_index("at")
-    candidates = indexed.filter(pl.col("actual_output").is_not_null() & (most > limit))
-    if candidates.height == 0:
-        return nothing
-    answers = sentences_expr("actual_output", pl.String(), ANSWER_BREAK)
-    contexts = sentences_expr("retrieval_context", pl.List(pl.String()), CONTEXT_BREAK)
-    counted = candidates.select("at", answers=answers, contexts=contexts).filter(
-        pl.col("answers") * pl.col("contexts") > limit
-    )
-    values = nothing.to_list()
-    for at, answer_sentences, context_sentences in counted.iter_rows():
-        message = pairs_message(answer_sentences, context_sentences, limit)
-        values[at] = f"{TooManySentencePairs.__name__}: {message}"
-    return pl.Series("pairs_error", values, dtype=pl.String)
+    past = past_sentence_pairs(indexed, limit)
+    if past.height == 0:
+        return errors
+    told = [
+        f"{TooManySentencePairs.__name__}: {pairs_message(answers, contexts, limit)}"
+        for answers, contexts in past.select("answer_sentences", "context_sentences").iter_rows()
+    ]
+    return errors.scatter(past["at"], pl.Series(told, dtype=pl.String))

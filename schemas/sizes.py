@@ -7,12 +7,7 @@ from dataclasses import dataclass
 
 import polars as pl
 
-from faith_udfs.sentence_pairs import (
-    ANSWER_BREAK,
-    CONTEXT_BREAK,
-    DEFAULT_MAX_SENTENCE_PAIRS,
-    sentences_expr,
-)
+from faith_udfs.sentence_pairs import DEFAULT_MAX_SENTENCE_PAIRS, past_sentence_pairs
 
 # A logged answer (or question) is rarely above a few KB; 1 MiB leaves room for any real one.
 DEFAULT_MAX_ANSWER_BYTES = 1 << 20
@@ -84,17 +79,8 @@ def _pairs_failures(typed: pl.DataFrame, row: str, limits: SizeLimits) -> pl.Dat
         for _, column, _ in SIZE_CHECKS
     ]
     limit = limits.sentence_pairs
-    # Sentences are only counted where the bytes allow that many (a break is at least one byte
-    # of an answer, two of a passage): a real batch has none, and counting is a regex pass.
-    context_type = schema["retrieval_context"]
-    passages = pl.col("retrieval_context").list.len() if isinstance(context_type, pl.List) else 1
-    at_most = (text_bytes("actual_output", schema["actual_output"]).cast(pl.Int64) + 1) * (
-        text_bytes("retrieval_context", context_type).cast(pl.Int64) // 2 + passages
-    )
-    candidates = typed.filter(pl.all_horizontal(within) & (at_most.fill_null(0) > limit))
-    answer = sentences_expr("actual_output", schema["actual_output"], ANSWER_BREAK)
-    context = sentences_expr("retrieval_context", context_type, CONTEXT_BREAK)
-    return candidates.filter(answer * context > limit).select(
+    answer, context = pl.col("answer_sentences"), pl.col("context_sentences")
+    return past_sentence_pairs(typed.filter(pl.all_horizontal(within)), limit).select(
         row=pl.col(row),
         check=pl.lit("too_many_sentence_pairs"),
         column=pl.lit("actual_output"),

@@ -53,28 +53,25 @@ def _headline_text(row: dict[str, Any], grain: str) -> str:
     """'Latest day 2026-10-11: 93.1% pass [92.5%, 93.6%] of 1,200 cases, -1.8 points against
     the previous 14 days' 95.0% of 16,800'; a period with no scored case: 'Latest day
     2026-10-11: pass rate n/a, 0 scored of 40: 40 invalid; the previous 14 days' 95.0% of ...'."""
+    window = (
+        f"the previous {HEADLINE_WINDOW} {grain}s' {row['window_rate']:.1%} of "
+        f"{row['window_scored']:,}"
+        if row["window_rate"] is not None
+        else None
+    )
     if not row["scored"]:
         unscored = ", ".join(
             f"{row[status]:,} {status}" for status in ("invalid", "pending") if row[status]
         )
         text = f"Latest {grain} {row['period']}: pass rate n/a, 0 scored of {row['cases']:,}"
         text += f": {unscored}" if unscored else ""
-        if row["window_rate"] is not None:
-            text += (
-                f"; the previous {HEADLINE_WINDOW} {grain}s' "
-                f"{row['window_rate']:.1%} of {row['window_scored']:,}"
-            )
-        return text
+        return text + (f"; {window}" if window else "")
     text = (
         f"Latest {grain} {row['period']}: {row['pass_rate']:.1%} pass "
         f"[{row['pass_rate_low']:.1%}, {row['pass_rate_high']:.1%}] of {row['scored']:,} cases"
     )
-    if row["window_rate"] is not None:
-        points = row["change"] * 100
-        text += (
-            f", {points:+.1f} points against the previous {HEADLINE_WINDOW} {grain}s' "
-            f"{row['window_rate']:.1%} of {row['window_scored']:,}"
-        )
+    if window:
+        text += f", {row['change'] * 100:+.1f} points against {window}"
     return text
 
 

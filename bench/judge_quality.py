@@ -5,10 +5,12 @@ on every human-labelled development set, through the same batch path `faith scor
 
 Prints, per set and per `source` part, at default settings: balanced accuracy of `success`
 against `label`, ROC AUC of `score`, the baseline's ROC AUC (1 minus the share of the answer's
-content words, stop words left out, found nowhere in the context: no claims at all), the pass
-rate next to the true faithful share; then the claim-level agreement on the sets with sentence
-labels (SALAD, QAGS): `yes` against `supported`, on answers whose claims are exactly their
-labelled sentences. Absent dev sets are named and skipped (exit 0).
+content words, stop words left out, found nowhere in the context: no claims at all), the ROC
+AUC of the order `worst_cases` lists answers in (`score`, then the support of the weakest
+claim judged yes or no: `auc_ranked`), the pass rate next to the true faithful share; then the
+claim-level agreement on the sets with sentence labels (SALAD, QAGS): `yes` against
+`supported`, on answers whose claims are exactly their labelled sentences. Absent dev sets are
+named and skipped (exit 0).
 """
 
 from __future__ import annotations
@@ -54,7 +56,7 @@ JUDGES: dict[str, type] = {
 
 def case_figures(scored: pl.DataFrame) -> pl.DataFrame:
     """Per judge, set and part (and the set whole): cases, faithful share, pass rate, balanced
-    accuracy, ROC AUC of `score`, the baseline's ROC AUC."""
+    accuracy, ROC AUC of `score`, the baseline's ROC AUC and that of worst_cases' order."""
     faithful = pl.col("faithful")
     figures = [
         pl.len().alias("cases"),
@@ -63,6 +65,7 @@ def case_figures(scored: pl.DataFrame) -> pl.DataFrame:
         balanced_accuracy(faithful, pl.col("success")).alias("bal_acc"),
         roc_auc(faithful, pl.col("score")).alias("auc"),
         roc_auc(faithful, pl.col("baseline")).alias("baseline_auc"),
+        roc_auc(faithful, pl.col("ranked")).alias("auc_ranked"),
     ]
     per_part = scored.group_by("judge", "set", "part").agg(figures)
     whole = scored.group_by("judge", "set").agg(figures).with_columns(part=pl.lit("(all)"))
@@ -114,6 +117,23 @@ def claim_figures(verdicts: pl.DataFrame, cases: pl.DataFrame) -> pl.DataFrame:
     )
 
 
+def weakest_supports(verdicts: pl.DataFrame) -> pl.DataFrame:
+    """Per case, the support of its weakest claim judged yes or no, as the `worst_cases` macro
+    (flows/store/sql/analysis.sql) reads it; no row for judges without supports."""
+    judged = pl.col("verdict").is_in(["yes", "no"]) & pl.col("support").is_not_nan()
+    return (
+        verdicts.filter(judged & pl.col("support").is_not_null())
+        .group_by("case_id")
+        .agg(weakest_support=pl.col("support").min())
+    )
+
+
+def ranked_score() -> pl.Expr:
+    """`score`, its ties broken by the weakest support (missing ones last), as worst_cases
+    orders them: score levels lie at least 1/claims apart, and the support adds under 1e-6."""
+    return pl.col("score") + 1e-7 * pl.col("weakest_support").fill_null(1.0)
+
+
 def score_devsets(
     judges: dict[str, Judge], root: Path
 ) -> tuple[pl.DataFrame, pl.DataFrame, pl.DataFrame] | None:
@@ -130,7 +150,9 @@ def score_devsets(
             frames = score_cases(cases, judge, MetricConfig())
             tag = {"judge": pl.lit(name), "set": pl.lit(cases["set"][0])}
             scores.append(
-                frames.case_scores.select("case_id", "score", "success").with_columns(**tag)
+                frames.case_scores.select("case_id", "score", "success")
+                .join(weakest_supports(frames.claim_verdicts), on="case_id", how="left")
+                .with_columns(ranked=ranked_score(), **tag)
             )
             verdicts.append(
                 frames.claim_verdicts.select(
@@ -178,7 +200,7 @@ def main() -> int:
     )
     print(table(case_figures(joined).with_columns(rounded).to_dicts(), [
         "judge", "set", "part", "cases", "bal_acc", "auc", "baseline_auc", "auc_vs_baseline",
-        "pass_rate", "faithful", "pass_gap",
+        "auc_ranked", "pass_rate", "faithful", "pass_gap",
     ]))  # fmt: skip
     claims = claim_figures(verdicts, cases).with_columns(rounded)
     if claims.is_empty():

@@ -62,6 +62,40 @@ def test_a_set_of_the_dev_shape_is_reported_per_part(tmp_path: Path) -> None:
     assert whole[4:6] == ["1.0", "1.0"]  # balanced accuracy, ROC AUC
 
 
+def test_worst_cases_order_ranks_answers_that_score_alike(tmp_path: Path) -> None:
+    """Three one-claim answers all judged `no` (score 0, so the score's ROC AUC is 0.5): the
+    one labelled faithful holds most of its words in the context, so the order worst_cases
+    lists them in (score, then the weakest support) ranks it above the other two."""
+    context = ["Order A17 shipped on 3 March by courier."]
+    pl.DataFrame(
+        {
+            "case_id": ["near", "cancelled", "batteries"],
+            "input": ["Where is A17?"] * 3,
+            "actual_output": [
+                "Order A17 shipped by courier from the Leipzig depot.",  # support 0.337
+                "Order A17 was cancelled in Berlin.",  # 0.16
+                "Batteries are covered.",  # 0.10
+            ],
+            "retrieval_context": [context] * 3,
+            "label": [1, 0, 0],
+            "source": ["BEGIN | wow (Wizard) | dev"] * 3,
+            "label_detail": ["{}"] * 3,
+        }
+    ).write_parquet(tmp_path / "begin_dev.parquet")
+    done = _bench(tmp_path, "--judges", "grounded,lexical")
+    assert done.returncode == 0, done.stderr
+    lines = [line.split() for line in done.stdout.splitlines()]
+    header = next(cells for cells in lines if cells[:2] == ["judge", "set"])
+
+    def whole(judge: str) -> dict[str, str]:
+        cells = next(c for c in lines if c[:3] == [judge, "begin", "(all)"])
+        return dict(zip(header, cells, strict=True))
+
+    grounded, lexical = whole("grounded"), whole("lexical")
+    assert (grounded["auc"], grounded["auc_ranked"]) == ("0.5", "1.0")
+    assert lexical["auc_ranked"] == lexical["auc"]  # no supports: the score's order
+
+
 def test_the_baseline_is_one_minus_the_share_of_content_words_missing() -> None:
     cases = pl.DataFrame(
         {

@@ -264,10 +264,20 @@ ORDER BY r.config_id, r.logged_at, r.case_id;
 CREATE OR REPLACE MACRO worst_cases(
     n := 20, threshold := NULL, penalize_ambiguous := NULL, since := NULL, until := NULL
 ) AS TABLE
+WITH weakest AS (
+    -- a case's least supported claim judged yes or no: within a score, the answer whose
+    -- weakest claim the context holds least comes first (one-claim answers score 0 or 1, and
+    -- this orders them as the judge's supports do; NULL for judges that give no support)
+    SELECT v.config_id, v.case_id, min(v.support) AS weakest_support
+    FROM claim_verdicts AS v
+    WHERE v.verdict IN ('yes', 'no') AND NOT isnan(v.support)
+    GROUP BY ALL
+)
 SELECT
     row_number() OVER (
         PARTITION BY r.config_id
-        ORDER BY r.score, r.n_no DESC, r.logged_at DESC NULLS LAST, r.case_id
+        ORDER BY r.score, w.weakest_support NULLS LAST, r.n_no DESC,
+                 r.logged_at DESC NULLS LAST, r.case_id
     ) AS rank,
     r.config_id,
     r.case_id,
@@ -279,6 +289,7 @@ SELECT
     r.n_yes,
     r.n_no,
     r.n_idk,
+    w.weakest_support,
     r.input,
     r.actual_output,
     r.reason,
@@ -286,6 +297,7 @@ SELECT
 FROM case_results(
     threshold := threshold, penalize_ambiguous := penalize_ambiguous, since := since, until := until
 ) AS r
+LEFT JOIN weakest AS w USING (config_id, case_id)
 WHERE r.status = 'scored'
 QUALIFY rank <= n
 ORDER BY r.config_id, rank;

@@ -8,7 +8,7 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Iterator, Sequence
-from datetime import date
+from datetime import date, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -22,7 +22,7 @@ from flows.store.sql_functions import register_metric_functions
 
 # The pages whose ```sql examples run here, against the tables built below.
 ROOT = Path(__file__).resolve().parents[3]
-PAGES = ("output-tables.md", "sql.md", "nightly.md")
+PAGES = ("output-tables.md", "sql.md", "nightly.md", "judge-quality.md")
 DOCS = [ROOT / "README.md", *(ROOT / "docs" / page for page in PAGES)]
 
 Z = 1.959963984540054  # the 97.5th percentile of the standard normal: a 95 % interval
@@ -480,6 +480,39 @@ def test_worst_cases(con: duckdb.DuckDBPyConnection) -> None:
     # ties on score 0: more `no` verdicts first, then the newest
     [first] = rows(con, "SELECT case_id FROM worst_cases(n := 1) WHERE config_id = 'lex'")
     assert first["case_id"] == "w3-05"
+
+
+def test_worst_cases_rank_a_score_by_its_weakest_claim(tmp_path: Path) -> None:
+    """One-claim answers score 0 or 1: within a score, the answer whose weakest claim judged
+    yes or no the context supports least comes first; a judge without supports (NULL) after."""
+    con = open_store(tmp_path / "f.duckdb")
+    claims = {  # case: (day, the supports of its yes / no / idk claims)
+        "near-miss": (DAY1, [("no", 0.52)]),
+        "invented": (DAY1 - timedelta(days=1), [("no", 0.08)]),
+        "llm": (DAY1, [("no", None)]),
+        "half": (DAY1, [("yes", 0.9), ("no", 0.2)]),
+        "aside": (DAY1, [("yes", 0.95), ("idk", 0.0)]),
+        "copied": (DAY1, [("yes", 0.7)]),
+    }
+    for case_id, (day, verdicts) in claims.items():
+        counts = {v: sum(1 for k, _ in verdicts if k == v) for v in ("yes", "no", "idk")}
+        add_case(con, case_id, day=day, **counts)
+        for i, (verdict, support) in enumerate(verdicts):
+            con.execute(
+                "INSERT INTO claim_verdicts (config_id, case_id, claim_index, claim, verdict, "
+                "support) VALUES ('lex', $c, $i, 'a claim', $v, $s)",
+                {"c": case_id, "i": i, "v": verdict, "s": support},
+            )
+    found = rows(con, "SELECT case_id, score, weakest_support FROM worst_cases() ORDER BY rank")
+    assert found == [
+        {"case_id": "invented", "score": 0.0, "weakest_support": 0.08},  # older, yet first
+        {"case_id": "near-miss", "score": 0.0, "weakest_support": 0.52},
+        {"case_id": "llm", "score": 0.0, "weakest_support": None},
+        {"case_id": "half", "score": 0.5, "weakest_support": 0.2},
+        {"case_id": "copied", "score": 1.0, "weakest_support": 0.7},
+        {"case_id": "aside", "score": 1.0, "weakest_support": 0.95},  # its idk claim not counted
+    ]
+    con.close()
 
 
 def test_contradicted_claims_with_their_passages(con: duckdb.DuckDBPyConnection) -> None:

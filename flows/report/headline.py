@@ -126,9 +126,14 @@ def failing_cases_html(
     lacks = "nullif(array_to_string(v.context_lacks, ', '), '')" if has_lacks else "NULL"
     # a database made before migration 005 and only read since has no evidence either
     has_evidence = con.execute(sql("report_has_evidence")).fetchall()[0][0]
-    evidence = "v.evidence" if has_evidence else "NULL"
-    # `lacks` and `evidence` are fixed expressions chosen here, never user text
-    query = sql("report_failing_cases").replace("{lacks}", lacks).replace("{evidence}", evidence)
+    evidence, support = ("v.evidence", "v.support") if has_evidence else ("NULL", "NULL")
+    # `lacks`, `evidence` and `support` are fixed expressions chosen here, never user text
+    query = (
+        sql("report_failing_cases")
+        .replace("{lacks}", lacks)
+        .replace("{evidence}", evidence)
+        .replace("{support}", support)
+    )
     params = {**options.settings(), "limit": FAILING_CASES}
     rows = con.sql(query, params=params).pl().to_dicts()
     if not rows:

@@ -1,7 +1,9 @@
 -- The report: the latest failing cases of the window, each with the claims that were not
 -- supported and what the context lacks: claim_verdicts.context_lacks (migration 012) when the
 -- database has it (written in by the report as `{lacks}`, else NULL) and the evidence sentence
--- (migration 005: `{evidence}`, else NULL).
+-- (migration 005: `{evidence}`, else NULL). Within a day and a score, the case whose weakest
+-- `no` claim the context supports least comes first, as worst_cases orders them (`{support}`:
+-- v.support, from migration 005 too, else NULL).
 SELECT
     c.config_id,
     c.case_id,
@@ -18,5 +20,5 @@ FROM case_results(
 JOIN claim_verdicts AS v ON v.config_id = c.config_id AND v.case_id = c.case_id
 WHERE c.status = 'scored' AND NOT c.success AND v.verdict IS DISTINCT FROM 'yes'
 GROUP BY ALL
-ORDER BY day DESC, c.score, c.case_id
+ORDER BY day DESC, c.score, min({support}) FILTER (WHERE v.verdict = 'no') NULLS LAST, c.case_id
 LIMIT $limit;

@@ -195,6 +195,30 @@ def test_failing_cases_show_what_the_context_lacks_else_the_evidence(
     assert "the context lacks: 9 days" in after
 
 
+def test_failing_cases_of_a_score_list_the_least_supported_first(tmp_path: Path) -> None:
+    """As worst_cases: of two answers scoring 0 on the same day, the one whose `no` claim the
+    context holds least comes first, whatever their ids."""
+    from tests.flows.store.test_analysis_sql import add_verdicts
+
+    db = tmp_path / "f.duckdb"
+    con = open_store(db)
+    for case_id, claim, support in (
+        ("a-near", "Refunds take 9 working days.", 0.5),
+        ("b-invented", "Batteries are covered for life.", 0.05),
+    ):
+        add_case(con, case_id, no=1)
+        add_verdicts(con, case_id, [(claim, "no")])
+        con.execute(
+            "UPDATE claim_verdicts SET support = $s WHERE case_id = $c",
+            {"s": support, "c": case_id},
+        )
+    con.close()
+    text = page(db, tmp_path)
+    assert text.index("Batteries are covered for life.") < text.index(
+        "Refunds take 9 working days."
+    )
+
+
 def test_the_terminal_report_at_80_columns_cuts_nothing(quiet: tuple[Path, str, dict]) -> None:
     import io
 

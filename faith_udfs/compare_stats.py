@@ -19,8 +19,11 @@ def bootstrap_mean_diff(
     level: float = 0.95,
 ) -> tuple[float, float] | None:
     """Percentile interval of mean(b) - mean(a): paired resamples cases (b - a per case, `a`
-    and `b` aligned); unpaired resamples each side alone. Same seed, same interval; None
-    when a side is empty."""
+    and `b` aligned, a pair missing either score left out); unpaired resamples each side
+    alone. Same seed, same interval; None when a side is empty."""
+    if paired:  # dropping each side's nulls on its own would misalign the pairs
+        both = a.is_not_null() & b.is_not_null()
+        a, b = a.filter(both), b.filter(both)
     a, b = a.drop_nulls().cast(pl.Float64), b.drop_nulls().cast(pl.Float64)
     if a.is_empty() or b.is_empty():
         return None

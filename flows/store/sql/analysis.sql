@@ -811,6 +811,9 @@ WITH k AS (
         avg(c.b_score) AS mean_b,
         var_samp(c.b_score) AS var_b,
         count(*) FILTER (WHERE c.paired) AS pairs,
+        -- paired: of the pairs with both scores (a NaN score is none), as the bootstrap
+        count(c.b_score - c.a_score) AS n_diff,
+        avg(c.b_score - c.a_score) AS mean_diff,
         var_samp(c.b_score - c.a_score) AS var_diff
     FROM compare_cases(
         a_config := a_config, b_config := b_config, segment := segment, a := a, b := b,
@@ -822,8 +825,8 @@ WITH k AS (
 s AS (
     SELECT
         k.*,
-        k.mean_b - k.mean_a AS diff,
-        CASE WHEN k.paired THEN sqrt(k.var_diff / k.pairs)
+        CASE WHEN k.paired THEN k.mean_diff ELSE k.mean_b - k.mean_a END AS diff,
+        CASE WHEN k.paired THEN sqrt(k.var_diff / k.n_diff)
              ELSE sqrt(k.var_a / k.n_a + k.var_b / k.n_b) END AS se
     FROM k
 )

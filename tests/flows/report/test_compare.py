@@ -294,3 +294,24 @@ def test_the_sql_examples_of_the_docs_run(db: Path) -> None:
 def test_a_p_value_near_005_is_shown_to_three_decimals(p: float, shown: str) -> None:
     """0.0455 was shown '= 0.05': borderline beside an interval that excludes 0 (QA)."""
     assert format_p(p) == shown
+
+
+def test_a_nan_score_on_one_side_leaves_its_pair_out(
+    tmp_path: Path, faith_compare: Compare
+) -> None:
+    """A NaN score (a custom judge's, an outside insert's) is no score: its pair is left out
+    of the paired mean difference and its bootstrap. Each side's nulls were dropped on their
+    own, so the pairs were misaligned and `faith compare` ended on a polars error (exit 1)."""
+    path = tmp_path / "faith.duckdb"
+    con = open_store(path)
+    for i in range(6):
+        add_case(con, f"c{i}", config="old", yes=1)
+        add_case(con, f"c{i}", config="new", yes=int(i > 1), no=int(i <= 1))
+    con.execute("UPDATE case_scores SET score = 'NaN' WHERE config_id = 'old' AND case_id = 'c0'")
+    con.close()
+    result = faith_compare(path, "--a-config", "old", "--b-config", "new", "--reps", "200")
+    scores = result["scores"]
+    # the five pairs with both scores: c1 went from 1 to 0, c2..c5 stayed at 1
+    assert scores["diff"] == pytest.approx(-1 / 5)
+    assert -1.0 <= scores["bootstrap_low"] <= -1 / 5 <= scores["bootstrap_high"] <= 0.0
+    assert (scores["n_a"], scores["n_b"]) == (5, 6)

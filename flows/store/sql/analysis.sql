@@ -631,7 +631,8 @@ GROUP BY config_id, conversation_id;
 -- faith compare's macros (first made by migration 017, docs/compare.md).
 -- A side is a config (a_config / b_config), a value of one segment column (segment, a, b) and a
 -- window of days (since / until for both, a_since ... b_until for one side; dates inclusive).
--- A config not given is the one scored most recently; b_config defaults to a_config.
+-- A config not given is the one whose newest scored case is the newest (invalid and pending
+-- cases are no score); b_config defaults to a_config.
 -- Sides that differ by config only (the same segment value and days, or none) hold the same
 -- cases: compared case by case (paired, joined on case_id). Sides of different segment values
 -- or days hold different cases, whatever their configs (unpaired). Sides that differ in nothing
@@ -652,7 +653,11 @@ CREATE OR REPLACE MACRO compare_cases(
     b_since := NULL, b_until := NULL, threshold := NULL, penalize_ambiguous := NULL
 ) AS TABLE
 WITH latest AS (
-    SELECT first(c.config_id ORDER BY c.scored_at DESC) AS config_id FROM case_scores AS c
+    -- of the scored cases: a config whose cases all came back invalid or pending has nothing
+    -- to compare, and is not the default a side is read under
+    SELECT first(c.config_id ORDER BY c.scored_at DESC) AS config_id
+    FROM case_scores AS c
+    WHERE c.status = 'scored'
 ),
 sides AS (
     SELECT

@@ -2,4 +2,5 @@
 SELECT
     coalesce($a_config, first(c.config_id ORDER BY c.scored_at DESC)) AS a_config,
     coalesce($b_config, $a_config, first(c.config_id ORDER BY c.scored_at DESC)) AS b_config
-FROM case_scores AS c;
+FROM case_scores AS c
+WHERE c.status = 'scored';

@@ -214,3 +214,32 @@ def test_the_edges_of_the_ranges_are_accepted(db: Path, capsys: pytest.CaptureFi
     result = json.loads(capsys.readouterr().out)
     assert result["claims"] == []
     assert result["scores"]["bootstrap_reps"] == 1
+
+
+def test_the_default_config_is_the_latest_with_a_scored_case(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A new config whose every case came back invalid (a broken judge's first night) was
+    'the config scored most recently', so a compare of two app versions without --a-config
+    was refused: "the config scored most recently 'broken': no case is scored under this
+    config". The default is read from the scored cases, in faith compare and in SQL."""
+    db = tmp_path / "faith.duckdb"
+    con = open_store(db)
+    for i in range(4):
+        add_case(con, f"c{i}", config="good", yes=int(i % 2 == 0), no=int(i % 2),
+                 segments={"app_version": "2.4.0" if i < 2 else "2.4.1"})  # fmt: skip
+    con.execute("UPDATE case_scores SET scored_at = TIMESTAMP '2026-10-01 02:00:00'")
+    add_case(con, "c9", config="broken", status="invalid", segments={"app_version": "2.4.1"})
+    con.close()
+    args = ["--segment", "app_version", "--a", "2.4.0", "--b", "2.4.1", "--json", "--no-store"]
+    assert main(["compare", "--db", str(db), *args]) == 0
+    result = json.loads(capsys.readouterr().out)
+    assert result["a"]["config_id"] == result["b"]["config_id"] == "good"
+    assert (result["pass_rates"]["n_a"], result["pass_rates"]["n_b"]) == (2, 2)
+    con = connect(db, read_only=True)
+    try:
+        versions = "segment := 'app_version', a := '2.4.0', b := '2.4.1'"
+        counts = f"SELECT n_a, n_b FROM compare_pass_rates({versions})"
+        assert con.sql(counts).fetchall() == [(2, 2)]
+    finally:
+        con.close()

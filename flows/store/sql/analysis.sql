@@ -765,17 +765,19 @@ SELECT
     r.pairs, r.both_pass, r.a_only, r.b_only, r.neither,
     r.rate_b - r.rate_a AS diff,
     CASE
-        WHEN r.paired THEN ((r.b_only + 0.5) - (r.a_only + 0.5)) / r.n_adj
+        -- a difference of two rates lies in [-1, 1]: the Wald step of Agresti-Min overshoots it
+        -- on a few discordant pairs ([-1.18, 0.51] for one pair)
+        WHEN r.paired THEN greatest(-1.0, ((r.b_only + 0.5) - (r.a_only + 0.5)) / r.n_adj
             - z * sqrt((r.a_only + r.b_only + 1.0)
-                       - ((r.b_only + 0.5) - (r.a_only + 0.5)) ^ 2 / r.n_adj) / r.n_adj
+                       - ((r.b_only + 0.5) - (r.a_only + 0.5)) ^ 2 / r.n_adj) / r.n_adj)
         WHEN r.n_a > 0 AND r.n_b > 0
             THEN (r.rate_b - r.rate_a)
             - sqrt((r.rate_b - r.low_b) ^ 2 + (r.high_a - r.rate_a) ^ 2)
     END AS ci_low,
     CASE
-        WHEN r.paired THEN ((r.b_only + 0.5) - (r.a_only + 0.5)) / r.n_adj
+        WHEN r.paired THEN least(1.0, ((r.b_only + 0.5) - (r.a_only + 0.5)) / r.n_adj
             + z * sqrt((r.a_only + r.b_only + 1.0)
-                       - ((r.b_only + 0.5) - (r.a_only + 0.5)) ^ 2 / r.n_adj) / r.n_adj
+                       - ((r.b_only + 0.5) - (r.a_only + 0.5)) ^ 2 / r.n_adj) / r.n_adj)
         WHEN r.n_a > 0 AND r.n_b > 0
             THEN (r.rate_b - r.rate_a)
             + sqrt((r.high_b - r.rate_b) ^ 2 + (r.rate_a - r.low_a) ^ 2)

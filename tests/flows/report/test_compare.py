@@ -315,3 +315,29 @@ def test_a_nan_score_on_one_side_leaves_its_pair_out(
     assert scores["diff"] == pytest.approx(-1 / 5)
     assert -1.0 <= scores["bootstrap_low"] <= -1 / 5 <= scores["bootstrap_high"] <= 0.0
     assert (scores["n_a"], scores["n_b"]) == (5, 6)
+
+
+@pytest.mark.parametrize(("a_only", "b_only"), [(1, 0), (5, 0), (0, 3)])
+def test_a_paired_interval_on_few_pairs_stays_within_100_points(
+    tmp_path: Path, faith_compare: Compare, a_only: int, b_only: int
+) -> None:
+    """On a few discordant pairs the Agresti-Min formula overshoots: one pair that B fails
+    printed '95% CI [−117.7, 51.0]', a drop no pass rate can make. Clipped to [−1, 1]; the
+    side that stays inside is the formula's."""
+    path = tmp_path / "faith.duckdb"
+    con = open_store(path)
+    for i in range(a_only + b_only):
+        a_passes = i < a_only
+        add_case(con, f"c{i}", config="old", yes=int(a_passes), no=int(not a_passes))
+        add_case(con, f"c{i}", config="new", yes=int(not a_passes), no=int(a_passes))
+    con.close()
+    rates = faith_compare(path, "--a-config", "old", "--b-config", "new", "--reps", "50")[
+        "pass_rates"
+    ]
+    n = a_only + b_only + 2
+    d = (b_only - a_only) / n
+    se = math.sqrt((a_only + b_only + 1) - (b_only - a_only) ** 2 / n) / n
+    assert (rates["ci_low"], rates["ci_high"]) == pytest.approx(
+        (max(-1.0, d - Z * se), min(1.0, d + Z * se))
+    )
+    assert -1.0 <= rates["ci_low"] <= rates["diff"] <= rates["ci_high"] <= 1.0

@@ -839,6 +839,8 @@ s AS (
 )
 SELECT
     s.paired, s.n_a, s.mean_a, s.n_b, s.mean_b, s.pairs, s.diff,
-    s.diff - z * s.se AS ci_low,
-    s.diff + z * s.se AS ci_high
+    -- scores lie in [0, 1], so their difference in [-1, 1]: a normal interval of a few cases
+    -- reaches past it (two pairs moving by -1 and 0: [-1.48, 0.48])
+    greatest(-1.0, s.diff - z * s.se) AS ci_low,
+    least(1.0, s.diff + z * s.se) AS ci_high
 FROM s;

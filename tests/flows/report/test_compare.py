@@ -341,3 +341,21 @@ def test_a_paired_interval_on_few_pairs_stays_within_100_points(
         (max(-1.0, d - Z * se), min(1.0, d + Z * se))
     )
     assert -1.0 <= rates["ci_low"] <= rates["diff"] <= rates["ci_high"] <= 1.0
+
+
+def test_the_normal_interval_of_mean_scores_stays_within_100_points(
+    tmp_path: Path, faith_compare: Compare
+) -> None:
+    """compare_scores' normal interval of two pairs whose scores moved by -1 and 0 was
+    [-1.48, 0.48] (in `faith compare --json` too): past what a difference of scores in [0, 1]
+    can be. Clipped to [-1, 1]."""
+    path = tmp_path / "faith.duckdb"
+    con = open_store(path)
+    for i in range(2):
+        add_case(con, f"c{i}", config="old", yes=1)
+        add_case(con, f"c{i}", config="new", yes=i, no=1 - i)
+    con.close()
+    scores = faith_compare(path, "--a-config", "old", "--b-config", "new", "--reps", "50")["scores"]
+    se = math.sqrt(0.5 / 2)  # the sample variance of (-1, 0) is 1/2
+    assert scores["diff"] == pytest.approx(-0.5)
+    assert (scores["ci_low"], scores["ci_high"]) == pytest.approx((-1.0, -0.5 + Z * se))

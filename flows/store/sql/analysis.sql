@@ -634,8 +634,8 @@ GROUP BY config_id, conversation_id;
 -- A config not given is the one whose newest scored case is the newest (invalid and pending
 -- cases are no score); b_config defaults to a_config.
 -- Sides that differ by config only (the same segment value and days, or none) hold the same
--- cases: compared case by case (paired, joined on case_id). Sides of different segment values
--- or days hold different cases, whatever their configs (unpaired). Sides that differ in nothing
+-- cases: compared case by case (paired, joined on case_id and content_hash). Sides of
+-- different segment values or days hold different cases, whatever their configs (unpaired). Sides that differ in nothing
 -- hold the same cases too (paired; `faith compare` refuses them: nothing to compare). Only
 -- scored cases count. Differences are B minus A.
 
@@ -679,12 +679,13 @@ sides AS (
     FROM latest AS l
 ),
 results AS (
-    SELECT r.config_id, r.case_id, r.logged_at, r.score, r.success, r.segments
+    SELECT
+        r.config_id, r.case_id, r.content_hash, r.logged_at, r.score, r.success, r.segments
     FROM case_results(threshold := threshold, penalize_ambiguous := penalize_ambiguous) AS r
     WHERE r.status = 'scored'
 ),
 side_a AS (
-    SELECT r.case_id, r.score, r.success
+    SELECT r.case_id, r.content_hash, r.score, r.success
     FROM results AS r, sides AS s
     WHERE r.config_id = s.a_cfg
       AND (a IS NULL OR json_extract_string(
@@ -694,7 +695,7 @@ side_a AS (
       AND (s.a_to IS NULL OR r.logged_at < s.a_to + INTERVAL 1 DAY)
 ),
 side_b AS (
-    SELECT r.case_id, r.score, r.success
+    SELECT r.case_id, r.content_hash, r.score, r.success
     FROM results AS r, sides AS s
     WHERE r.config_id = s.b_cfg
       AND (b IS NULL OR json_extract_string(
@@ -706,7 +707,9 @@ side_b AS (
 SELECT
     x.case_id, x.score AS a_score, x.success AS a_success,
     y.score AS b_score, y.success AS b_success, true AS paired
-FROM side_a AS x JOIN side_b AS y ON x.case_id = y.case_id
+-- a pair is one case with the same content on both sides (as config_pairs): a case re-delivered
+-- with another answer and scored again under one config only is no pair, its change no judge's
+FROM side_a AS x JOIN side_b AS y ON x.case_id = y.case_id AND x.content_hash = y.content_hash
 WHERE (SELECT s.paired FROM sides AS s)
 UNION ALL
 SELECT x.case_id, x.score, x.success, NULL, NULL, false

@@ -243,3 +243,32 @@ def test_the_default_config_is_the_latest_with_a_scored_case(
         assert con.sql(counts).fetchall() == [(2, 2)]
     finally:
         con.close()
+
+
+def test_a_case_whose_content_changed_between_the_configs_is_no_pair(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Config old scored the first answers; the log was re-delivered with other answers and
+    scored under new only. Pairing by case_id alone put the new answers' failures on the new
+    judge: '30 paired cases', 96.7 points less, where config_agreement saw one case in common.
+    A pair is one case_id of one content, as in config_agreement."""
+    db = tmp_path / "faith.duckdb"
+    con = open_store(db)
+    for i in range(4):
+        add_case(con, f"c{i}", config="old", yes=1)
+        changed = i > 0
+        add_case(con, f"c{i}", config="new", yes=int(not changed), no=int(changed),
+                 content_hash=f"hash-c{i}" + ("-redelivered" if changed else ""))  # fmt: skip
+    add_case(con, "c9", config="old", yes=1)
+    add_case(con, "c9", config="new", no=1)  # the same content: the judges disagree on it
+    con.close()
+    args = ["--a-config", "old", "--b-config", "new", "--json", "--no-store", "--reps", "50"]
+    assert main(["compare", "--db", str(db), *args]) == 0
+    rates = json.loads(capsys.readouterr().out)["pass_rates"]
+    assert (rates["pairs"], rates["a_only"], rates["b_only"], rates["both_pass"]) == (2, 1, 0, 1)
+    con = connect(db, read_only=True)
+    try:
+        agreement = "SELECT cases FROM config_agreement('old', 'new')"
+        assert con.sql(agreement).fetchall() == [(rates["pairs"],)]
+    finally:
+        con.close()

@@ -53,12 +53,17 @@ class Sides:
         return asdict(self)
 
     def check(self) -> None:
-        """Refuse --a/--b without each other or without --segment (exit 2), before anything
-        is opened."""
+        """Refuse --a/--b without each other or without --segment, and --segment without
+        them (it was ignored: every case compared), exit 2, before anything is opened."""
         if (self.a is None) != (self.b is None):
             raise ConfigError("--a and --b come together (two values of --segment)")
         if self.a is not None and self.segment is None:
             raise ConfigError("--a and --b are values of a segment column: give --segment")
+        if self.segment is not None and self.a is None:
+            raise ConfigError(
+                f"--segment {self.segment} needs the two values to compare: give --a VALUE "
+                "--b VALUE (or leave --segment out to compare every case)"
+            )
 
     def config_option(self, side: str) -> str | None:
         """The option that names a side's config: its own, or --a-config for B by default;

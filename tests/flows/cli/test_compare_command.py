@@ -272,3 +272,23 @@ def test_a_case_whose_content_changed_between_the_configs_is_no_pair(
         assert con.sql(agreement).fetchall() == [(rates["pairs"],)]
     finally:
         con.close()
+
+
+@pytest.mark.parametrize(
+    ("options", "said"),
+    [
+        (["--segment", "app_version"], "--segment app_version needs the two values to compare"),
+        (["--a", "2.4.0", "--b", "2.4.1"], "--a and --b are values of a segment column"),
+        (["--segment", "app_version", "--a", "2.4.0"], "--a and --b come together"),
+    ],
+)
+def test_segment_and_its_values_come_together(
+    db: Path, capsys: pytest.CaptureFixture[str], options: list[str], said: str
+) -> None:
+    """`--segment` without `--a`/`--b` was ignored: two configs were compared over every case,
+    not per app version as asked. Each half without the other is exit 2, nothing kept."""
+    before = comparisons_kept(db)
+    args = ["compare", "--db", str(db), "--a-config", "old", "--b-config", "new", *options]
+    assert main(args) == 2
+    assert said in one_error_line(capsys)
+    assert comparisons_kept(db) == before

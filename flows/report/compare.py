@@ -137,7 +137,8 @@ def compare(
     if a_config is not None and sides.same_cases(a_config, b_config):
         raise ConfigError(
             f"side A and side B are the same ({sides.options('a', a_config)}): nothing to "
-            "compare; give --b-config, --segment COL --a VALUE --b VALUE, or two windows"
+            "compare; give --b-config another config, --segment COL --a VALUE --b VALUE, or two "
+            "windows"
         )
     rates = _one_row(con, "compare_pass_rates", params)
     if rates["n_a"] == 0 or rates["n_b"] == 0:

@@ -132,8 +132,8 @@ def test_two_sides_that_are_the_same_cases_are_refused(
     assert main(["compare", "--db", str(db), *args]) == 2
     line = one_error_line(capsys)
     assert "side A and side B are the same (config " in line
-    assert line.endswith("nothing to compare; give --b-config, --segment COL --a VALUE --b "
-                         "VALUE, or two windows")  # fmt: skip
+    assert line.endswith("nothing to compare; give --b-config another config, --segment COL --a "
+                         "VALUE --b VALUE, or two windows")  # fmt: skip
     assert comparisons_kept(db) == before
     con = connect(db, read_only=True)
     try:  # in SQL, the same cases twice are paired: every pair agrees

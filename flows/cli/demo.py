@@ -9,7 +9,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from flows.cli.options import SERVER_START
-from flows.errors import InputUnreadable
+from flows.errors import InputUnreadable, RunAlarm
 from flows.printable import printable
 
 TICK_SECONDS = 20.0  # a line this often while nothing else prints (the server's start is silent)
@@ -29,8 +29,13 @@ def run_demo(source: Path, db: Path, *, prefect: bool) -> int:
             f"{source}: the bundled sample is missing (regenerate: python data/generate.py)"
         )
     say(doing(source, prefect=prefect))
-    with ticking(TICK_SECONDS):
-        run = execute(ScoreSettings(source=str(source), db=str(db)), prefect=prefect)
+    try:
+        with ticking(TICK_SECONDS):
+            run = execute(ScoreSettings(source=str(source), db=str(db)), prefect=prefect)
+    except RunAlarm as exc:  # exit 8 or 11 after a run kept whole: its line, then the error
+        if exc.run is not None:
+            print(run_line(exc.run))
+        raise
     print(run_line(run))
     con = connect(db, read_only=True)
     try:

@@ -75,3 +75,26 @@ def test_the_demo_on_a_temporary_server_ends_without_a_prefect_error(tmp_path: P
     assert "Starting temporary server" in done.stderr
     assert "Error logging to API" not in done.stdout + done.stderr
     assert "Stopping temporary server" in done.stderr.rstrip().splitlines()[-1]  # the last word
+
+
+def test_a_demo_source_past_the_quarantine_share_prints_its_run_line_then_exits_11(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`faith demo --source FILE` on a source whose rows are half quarantined keeps the run
+    and ends 11, as `faith score` does: its run line on stdout first (docs/exit-codes.md),
+    where the demo used to print only the error line."""
+    from flows.cli import main
+
+    sample = tmp_path / "cases.parquet"
+    cases = pl.read_parquet(ROOT / "data" / "sample" / "cases.parquet").head(4)
+    cases.with_columns(
+        actual_output=pl.when(pl.int_range(pl.len()) < 2)
+        .then(pl.lit("  "))
+        .otherwise(pl.col("actual_output"))
+    ).write_parquet(sample)
+    code = main(["demo", "--prefect", "no", "--source", str(sample), "--db", str(tmp_path / "d")])
+    out, err = capsys.readouterr()
+    assert code == 11
+    assert "4 rows in = 2 scored (2 new) + 0 invalid + 0 pending + 2 quarantined" in out
+    assert "error: run " in err
+    assert "--max-quarantine-share" in err

@@ -198,3 +198,16 @@ def test_both_refusals_of_a_second_registration_are_read_without_a_catalog_look(
     finally:
         first.close()
         second.close()
+
+
+def test_faith_claims_of_a_blank_answer_as_docs_metric_md_says(
+    con: duckdb.DuckDBPyConnection,
+) -> None:
+    """docs/metric.md said `faith_claims` gives `[]` for every blank answer; the lexical split
+    (the seed's rule, stripping white space only) keeps invisible characters as a sentence."""
+    found = con.execute("SELECT faith_claims(' \t\n'), faith_claims('\u200b')").fetchall()
+    assert found == [([], ["\u200b"])]
+    assert (
+        "`faith_claims('\\u200b')` is `['\\u200b']`"
+        in (Path(__file__).resolve().parents[3] / "docs" / "metric.md").read_text()
+    )

@@ -12,6 +12,7 @@ from flows.store.db import sql
 from flows.store.run_costs import (
     record_max_invalid_share,
     record_max_quarantine_share,
+    top_new_quarantine_checks,
     top_quarantine_checks,
 )
 from flows.store.run_registry import mark_run_warning, run_row
@@ -78,10 +79,13 @@ def warn_if_mostly_quarantined(
     if share is None or share <= most:
         return None
     new = "" if read == run["rows_in"] else "new "  # rows a run before had seen are left out
+    # The checks of the rows the share counts: of new rows alone, those of the old rows read
+    # again would name an old broken file's checks, and push tonight's out of the top three.
+    top = top_new_quarantine_checks if new else top_quarantine_checks
     warning = (
         f"{quarantined:,} of {read:,} {new}rows ({percent(quarantined, read)}) were "
         f"quarantined, more than --max-quarantine-share {most:g}; top checks: "
-        f"{checks_line(top_quarantine_checks(con, run_id))} "
+        f"{checks_line(top(con, run_id))} "
         + ("(a dry run keeps no rows)" if run.get("dry_run") else "(see the quarantine table)")
     )
     _warn(con, run_id, warning)

@@ -99,3 +99,14 @@ def top_quarantine_checks(
     """(check, rows) the run's quarantined rows failed most, most frequent first."""
     rows = con.execute(sql("run_quarantine_checks"), {"run_id": run_id, "limit": limit}).fetchall()
     return [(check, int(count)) for check, count in rows]
+
+
+def top_new_quarantine_checks(
+    con: duckdb.DuckDBPyConnection, run_id: str, limit: int = 3
+) -> list[tuple[str, int]]:
+    """(check, rows) the rows this run quarantined for the first time failed most: what a
+    night's alarm of new rows is about, not the checks of old rows read again."""
+    rows = con.execute(
+        sql("run_new_quarantine_checks"), {"run_id": run_id, "limit": limit}
+    ).fetchall()
+    return [(check, int(count)) for check, count in rows]

@@ -118,6 +118,30 @@ def test_a_growing_folder_is_judged_by_the_rows_new_tonight(tmp_path: Path) -> N
         run_score(settings)  # of all 150 rows it would be 50 (33%): diluted by the history
 
 
+def test_a_new_night_is_named_by_its_own_checks_not_an_old_files(tmp_path: Path) -> None:
+    """The share counts tonight's new rows alone, so the checks it names are theirs: an old
+    broken file read again named its three checks, and tonight's was not named at all."""
+    logs = tmp_path / "logs"
+    old = many_cases(60).with_columns(case_id="old" + pl.col("case_id"))
+    old = old.with_columns(
+        actual_output=pl.when(pl.int_range(60) < 30).then(pl.lit(" ")).otherwise("actual_output"),
+        input=pl.when(pl.int_range(60) >= 50).then(pl.lit(" ")).otherwise("input"),
+    )
+    write(old, logs / "d1.parquet")
+    write(drifted(20).with_columns(case_id="str" + pl.col("case_id")), logs / "d1b.parquet")
+    settings = ScoreSettings(source=str(logs), db=str(tmp_path / "f.duckdb"))
+    with pytest.raises(QuarantineShareExceeded):
+        run_score(settings)
+    tonight = many_cases(10).with_columns(case_id="d2" + pl.col("case_id"))
+    write(tonight.with_columns(logged_at=pl.lit("yesterday")), logs / "d2.parquet")
+    with pytest.raises(QuarantineShareExceeded) as raised:
+        run_score(settings)
+    assert "10 of 10 new rows (100.0%)" in str(raised.value)
+    # was: top checks: actual_output_not_blank 30, retrieval_context_not_a_list_of_strings 20,
+    # input_not_blank 10 (the old file's), tonight's logged_at_unparseable left out
+    assert "top checks: logged_at_unparseable 10 (see" in str(raised.value)
+
+
 def test_a_python_caller_gets_the_same_alarm_as_the_cli(tmp_path: Path) -> None:
     """ScoreSettings' default is the CLI's 0.1; None turns the alarm off."""
     source = write(drifted(20), tmp_path / "cases.parquet")

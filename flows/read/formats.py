@@ -37,6 +37,8 @@ CSV_LINE_BYTES = 16 * 1024 * 1024
 # readers' 512 MB for a larger record (an out-of-memory, not the file refused).
 JSON_OBJECT_BYTES = 32 * 1024 * 1024
 JSON_OBJECTS = f"maximum_object_size := {JSON_OBJECT_BYTES}"
+# A time format no logged text is written in: read_json detects no date or time with it.
+NO_TIME_FORMAT = "faithpipe: strings stay text"
 # Hive partitioning off: DuckDB reads `key=value` folders in a path by itself, and its value
 # replaced a column of that name the file has (channel=app/ stored every row's `channel` as
 # `app`); the folders are added as columns by flows/read/streaming.py, a file's own column
@@ -48,8 +50,14 @@ _READERS = {
     "csv": "read_csv($files, all_varchar := true, header := true, union_by_name := true, "
     f"quote := '\"', max_line_size := {CSV_LINE_BYTES}, buffer_size := {2 * CSV_LINE_BYTES}, "
     "hive_partitioning := false)",
+    # Strings stay strings (as CSV's all_varchar): left to read_json, a column of ISO times
+    # was typed TIMESTAMP until one row wrote another form ("2026-11-01 12:00"), and the file's
+    # every row then read otherwise: an appended night changed each old quarantined row's
+    # row_json, its row_key with it, and stored them again as the night's (a false exit 11).
+    # The contract parses a text logged_at as it does a CSV's; no text matches these formats.
     "json": "read_json($files, union_by_name := true, sample_size := -1, "
-    f"{JSON_OBJECTS}, hive_partitioning := false)",
+    f"{JSON_OBJECTS}, hive_partitioning := false, "
+    f"timestampformat := '{NO_TIME_FORMAT}', dateformat := '{NO_TIME_FORMAT}')",
     "parquet": "read_parquet($files, union_by_name := true, hive_partitioning := false)",
 }
 # The column a run of files read in one query names each row's file in.

@@ -6,6 +6,7 @@ by day and check."""
 from __future__ import annotations
 
 import asyncio
+from datetime import datetime
 from pathlib import Path
 
 import polars as pl
@@ -140,6 +141,39 @@ def test_a_new_night_is_named_by_its_own_checks_not_an_old_files(tmp_path: Path)
     # was: top checks: actual_output_not_blank 30, retrieval_context_not_a_list_of_strings 20,
     # input_not_blank 10 (the old file's), tonight's logged_at_unparseable left out
     assert "top checks: logged_at_unparseable 10 (see" in str(raised.value)
+
+
+def test_a_json_log_grown_by_a_row_of_another_time_form_keeps_its_old_quarantine(
+    tmp_path: Path,
+) -> None:
+    """read_json typed a column of ISO times TIMESTAMP until a row wrote another form; the
+    whole file then read as text, each old quarantined row's row_json (and key) changed, and
+    the five were stored again as the night's: '5 of 6 new rows (83.3%)', exit 11."""
+    import json
+
+    log = tmp_path / "logs" / "a.jsonl"
+    log.parent.mkdir()
+
+    def row(i: int, answer: str, logged_at: str) -> str:
+        passages = ["Order A17 shipped on 3 March."]
+        fields = {"case_id": f"c{i}", "input": "Where is A17?", "actual_output": answer}
+        return json.dumps({**fields, "retrieval_context": passages, "logged_at": logged_at})
+
+    lines = [row(i, " " if i < 5 else "It shipped.", "2026-11-01T12:00:00Z") for i in range(100)]
+    log.write_text("\n".join(lines) + "\n")
+    settings = ScoreSettings(source=str(log.parent), db=str(tmp_path / "f.duckdb"))
+    first = run_score(settings)
+    assert (first["rows_in"], first["rows_quarantined"]) == (100, 5)
+    with log.open("a") as grown:
+        grown.write(row(100, "It shipped.", "2026-11-02 12:00") + "\n")
+    second = run_score(settings)  # raised QuarantineShareExceeded: 5 of 6 new rows
+    assert (second["rows_in"], second["rows_quarantined"], second["warning"]) == (101, 5, None)
+    assert query(Path(settings.db), "SELECT count(*) FROM quarantine") == [(5,)]
+    logged = "SELECT case_id, logged_at FROM case_scores WHERE case_id IN ('c5', 'c100')"
+    assert sorted(query(Path(settings.db), logged)) == [
+        ("c100", datetime(2026, 11, 2, 12, 0)),
+        ("c5", datetime(2026, 11, 1, 12, 0)),
+    ]
 
 
 def test_a_python_caller_gets_the_same_alarm_as_the_cli(tmp_path: Path) -> None:

@@ -15,7 +15,7 @@ from faith_udfs.case_results import (
     cases_frame,
     verbose_logs,
 )
-from faith_udfs.config import MetricConfig
+from faith_udfs.config import MetricConfig, check_flag
 from faith_udfs.deepeval_models import DeepEvalModelJudge, is_deepeval_model, judge_of
 from faith_udfs.errors import ConfigError
 from faith_udfs.grounded import GroundedJudge
@@ -131,6 +131,23 @@ class _Setting(Generic[T]):
         metric._configure(**{self.name: value})
 
 
+class _Flag:
+    """A FaithfulnessMetric True-or-False attribute outside the config (`async_mode`,
+    `verbose_mode`, `flaky`), checked when set as the config's are: flaky="False" made a
+    failing case pass its test, as a flaky metric never decides its test case's success."""
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self.name = name
+
+    def __get__(self, metric: FaithfulnessMetric | None, owner: type | None = None) -> bool:
+        if metric is None:
+            return self  # type: ignore[return-value]
+        return bool(metric.__dict__[f"_{self.name}"])
+
+    def __set__(self, metric: FaithfulnessMetric, value: bool) -> None:
+        metric.__dict__[f"_{self.name}"] = check_flag(value, self.name)
+
+
 class FaithfulnessMetric:
     """DeepEval-shaped faithfulness metric: `measure(case)` scores one case.
 
@@ -207,6 +224,7 @@ class FaithfulnessMetric:
     # checks run again) and forgets the scores remembered under the old one.
     strict_mode = _Setting[bool]()
     include_reason = _Setting[bool]()
+    async_mode, verbose_mode, flaky = _Flag(), _Flag(), _Flag()
     penalize_ambiguous_claims = _Setting[bool]()
     truths_extraction_limit = _Setting[int | None]()
 

@@ -54,6 +54,16 @@ class JudgeIdentity:
 _NUMPY_BOOLS = {("numpy", "bool"), ("numpy", "bool_")}
 
 
+def check_flag(value: object, name: str) -> bool:
+    """The one rule for a True-or-False setting: a bool, numpy's bool_ too (a setting read
+    from a frame), as a plain bool; a string is refused: "False" is a true value, and
+    strict_mode="False" turned strict mode on."""
+    kind = type(value)
+    if not isinstance(value, bool) and (kind.__module__, kind.__name__) not in _NUMPY_BOOLS:
+        raise ConfigError(f"{name} must be True or False, got {value!r}")
+    return bool(value)
+
+
 @dataclass(frozen=True)
 class MetricConfig:
     """DeepEval-shaped settings of the faithfulness metric (defaults as DeepEval's)."""
@@ -68,13 +78,8 @@ class MetricConfig:
     def __post_init__(self) -> None:
         check_threshold(self.threshold)
         for name in ("penalize_ambiguous_claims", "strict_mode", "include_reason"):
-            value = getattr(self, name)
-            # numpy's bool_ too (a setting read from a frame); a string is refused: "False"
-            # is a true value, and strict_mode="False" turned strict mode on
-            kind = type(value)
-            if not isinstance(value, bool) and (kind.__module__, kind.__name__) not in _NUMPY_BOOLS:
-                raise ConfigError(f"{name} must be True or False, got {value!r}")
-            object.__setattr__(self, name, bool(value))  # a plain bool: it is hashed as JSON
+            # a plain bool: it is hashed as JSON
+            object.__setattr__(self, name, check_flag(getattr(self, name), name))
         limit = self.truths_extraction_limit
         if limit is None:
             return

@@ -12,6 +12,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import polars as pl
 import pyarrow as pa
 import pytest
@@ -304,6 +305,21 @@ def test_deepevals_settings_are_attributes_a_script_may_set() -> None:
         FaithfulnessMetric(penalize_ambiguous_claims="no")  # type: ignore[arg-type]
     with pytest.raises(ConfigError, match=r"threshold must be a number from 0 to 1, got '0\.5'"):
         FaithfulnessMetric(threshold="0.5")  # type: ignore[arg-type]
+
+
+def test_flaky_verbose_and_async_mode_take_a_bool_not_text() -> None:
+    """flaky="False" (a setting read from an environment variable) is a true value: it was
+    taken, and the failing case below passed its test, as a flaky metric never decides it."""
+    failing = cases()[1]  # 0.5, below 0.9
+    for name in ("flaky", "verbose_mode", "async_mode"):
+        with pytest.raises(ConfigError, match=f"{name} must be True or False, got 'False'"):
+            FaithfulnessMetric(model=LexicalJudge(), **{name: "False"})
+    metric = FaithfulnessMetric(model=LexicalJudge(), threshold=0.9)
+    with pytest.raises(ConfigError, match="flaky must be True or False, got 'false'"):
+        metric.flaky = "false"  # type: ignore[assignment]
+    metric.flaky = np.bool_(False)  # numpy's bool, as the config's settings take it
+    (test,) = evaluate([failing], [metric], display_config=QUIET).test_results
+    assert (metric.flaky, test.success) == (False, False)
 
 
 def test_a_model_set_after_construction_is_the_judge_from_then_on() -> None:

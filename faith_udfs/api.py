@@ -259,20 +259,19 @@ class FaithfulnessMetric:
         self.input_tokens, self.output_tokens = 0, 0
         self.evaluation_cost: float | None = None
         self._frames: FaithfulnessFrames | None = None
-        self._frames_of: LLMTestCase | None = None
+        # what the one-case path scored (case id, answer, passages, judge, config, limit), kept
+        # as it was: a setting changed or the case edited since must not change its frames
+        self._frames_of: tuple[Any, ...] | None = None
 
     @property
     def frames(self) -> FaithfulnessFrames | None:
         """The batch path's frames of the last case measured anew (None when it was answered
         from memory); made on first use when the one-case path scored it."""
         if self._frames is None and self._frames_of is not None:
-            case, self._frames_of = self._frames_of, None
-            self._frames = score_cases(
-                self._case_frame(case),
-                self.model,
-                self.config,
-                max_sentence_pairs=self.max_sentence_pairs,
-            )
+            snapshot, self._frames_of = self._frames_of, None
+            case_id, answer, contexts, model, config, limit = snapshot
+            frame = cases_frame([case_id], [answer], [list(contexts)])
+            self._frames = score_cases(frame, model, config, max_sentence_pairs=limit)
         return self._frames
 
     @staticmethod
@@ -303,7 +302,8 @@ class FaithfulnessMetric:
                 test_case.actual_output,
                 list(contexts),
             )
-            self._frames_of = test_case if result is not None else None
+            scored = (case_id_of(test_case), key[0], contexts, self.model, self.config)
+            self._frames_of = (*scored, self.max_sentence_pairs) if result is not None else None
         if result is None:
             spent = judge_tokens(self.model)
             self._frames = score_cases(

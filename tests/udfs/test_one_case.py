@@ -375,6 +375,21 @@ def test_a_case_scored_in_python_still_has_its_batch_frames() -> None:
     assert metric.frames.claim_verdicts.equals(expected.claim_verdicts)
 
 
+def test_a_cases_frames_are_of_the_case_as_measured_whatever_changed_since() -> None:
+    """The frames were made on first use from the case object and the metric's settings as
+    they were then: after `metric.threshold = 0.9` and an edited case, `frames` said 0.5 and
+    failed while `metric.score` said 1.0 and passed."""
+    metric = FaithfulnessMetric(model=LexicalJudge())
+    case = LLMTestCase("q", "Order A17 shipped. It is late.", POLICY, case_id="c1")
+    assert metric.measure(case) == 1.0  # the late delivery is not mentioned: idk
+    metric.penalize_ambiguous_claims, metric.threshold = True, 0.9
+    case.actual_output = "Order A17 was cancelled."
+    assert metric.frames is not None
+    scores = metric.frames.case_scores.select("score", "success", "threshold").to_dicts()
+    assert scores == [{"score": 1.0, "success": True, "threshold": 0.5}]
+    assert metric.frames.claim_verdicts["claim"].to_list() == ["Order A17 shipped.", "It is late."]
+
+
 def test_long_runs_cost_the_one_case_path_about_their_length() -> None:
     """Python's `re` tried the citation patterns that open with `\\s*` at each space of a run
     (TRAILING_PATTERN's `\\s*,?\\s+` cubically), and a list's heading pattern at each

@@ -15,7 +15,7 @@ from faith_udfs.case_results import (
     cases_frame,
     verbose_logs,
 )
-from faith_udfs.config import MetricConfig, check_flag
+from faith_udfs.config import JudgeIdentity, MetricConfig, check_flag
 from faith_udfs.deepeval_models import DeepEvalModelJudge, is_deepeval_model, judge_of
 from faith_udfs.errors import ConfigError
 from faith_udfs.grounded import GroundedJudge
@@ -113,6 +113,8 @@ def check_passages(passages: object) -> None:
 
 
 T = TypeVar("T")
+# a remembered case: the judge's identity, the settings, the answer and the passages
+MemoKey = tuple[JudgeIdentity, MetricConfig, str | None, tuple[str, ...]]
 
 
 class _Setting(Generic[T]):
@@ -188,7 +190,7 @@ class FaithfulnessMetric:
                     "pass model= such a model (faithpipe's own judges read their own prompts)"
                 )
             model = DeepEvalModelJudge(model, evaluation_template=evaluation_template)
-        self._memo: OrderedDict[tuple[str | None, tuple[str, ...]], CaseResult] = OrderedDict()
+        self._memo: OrderedDict[MemoKey, CaseResult] = OrderedDict()
         self.evaluation_template = evaluation_template
         self.model = model
         self.config = MetricConfig(
@@ -287,7 +289,10 @@ class FaithfulnessMetric:
         self._reset()
         contexts = tuple(test_case.retrieval_context or ())
         check_sentence_pairs(test_case.actual_output, list(contexts), self.max_sentence_pairs)
-        key = (test_case.actual_output, contexts)
+        model, config, answer = self.model, self.config, test_case.actual_output
+        # the judge and settings are part of the key: a copy of the metric (copy.copy) shares
+        # the memo, and a copy set stricter answered the original with its own results
+        key = (model.identity, config, answer, contexts)
         result = self._memo.get(key) if self._memoised else None
         if result is not None:
             self._memo.move_to_end(key)
@@ -295,29 +300,23 @@ class FaithfulnessMetric:
             return result.score  # this case's, whatever another thread applied since
         if self._memoised:
             # the offline judges' rules in plain Python: the batch path's result, ~50x cheaper
-            result = one_case_result(
-                self.model,
-                self.config,
-                case_id_of(test_case),
-                test_case.actual_output,
-                list(contexts),
-            )
-            scored = (case_id_of(test_case), key[0], contexts, self.model, self.config)
+            result = one_case_result(model, config, case_id_of(test_case), answer, list(contexts))
+            scored = (case_id_of(test_case), answer, contexts, model, config)
             self._frames_of = (*scored, self.max_sentence_pairs) if result is not None else None
         if result is None:
-            spent = judge_tokens(self.model)
+            spent = judge_tokens(model)
             self._frames = score_cases(
                 self._case_frame(test_case),
-                self.model,
-                self.config,
+                model,
+                config,
                 max_sentence_pairs=self.max_sentence_pairs,
             )
             result = case_results(self._frames)[case_id_of(test_case)]
-            after = judge_tokens(self.model)
+            after = judge_tokens(model)
             self.input_tokens, self.output_tokens = (
                 a - b for a, b in zip(after, spent, strict=True)
             )
-        small = len(key[0] or "") + sum(len(c or "") for c in contexts) <= MEMO_CASE_CHARS
+        small = len(answer or "") + sum(len(c or "") for c in contexts) <= MEMO_CASE_CHARS
         if self._memoised and result.status == "scored" and small:
             self._memo[key] = result
             if len(self._memo) > MEMO_SIZE:

@@ -4,6 +4,7 @@ and result names, DeepEval-shaped custom models, `borderline`, and score_frame."
 from __future__ import annotations
 
 import asyncio
+import copy
 import io
 import json
 import re
@@ -25,13 +26,16 @@ from faith_udfs import (
     ErrorConfig,
     EvaluationError,
     FaithfulnessMetric,
+    GroundedJudge,
     LexicalJudge,
     LLMTestCase,
+    MetricConfig,
     VerdictWord,
     evaluate,
     score_frame,
 )
 from faith_udfs.evaluation import print_summary
+from faith_udfs.grounded_v1 import GroundedV1Judge
 from faith_udfs.prompts import schema_of
 from tests.support.seed_judge import pretend_judge
 
@@ -320,6 +324,29 @@ def test_flaky_verbose_and_async_mode_take_a_bool_not_text() -> None:
     metric.flaky = np.bool_(False)  # numpy's bool, as the config's settings take it
     (test,) = evaluate([failing], [metric], display_config=QUIET).test_results
     assert (metric.flaky, test.success) == (False, False)
+
+
+def test_a_copy_of_a_metric_set_stricter_never_answers_for_the_original() -> None:
+    """A shallow copy shares the memo of scored cases: the copy, set to penalize ambiguous
+    claims, remembered its 0.5 (failed) and the original, which does not, returned it."""
+    case = LLMTestCase(
+        input="q",
+        actual_output="Order A17 shipped on 3 March. It arrives tomorrow.",  # yes, idk
+        retrieval_context=["Order A17 shipped on 3 March by courier."],
+    )
+    for judge in (GroundedJudge, LexicalJudge):
+        base = FaithfulnessMetric(model=judge())
+        strict = copy.copy(base)
+        strict.penalize_ambiguous_claims, strict.threshold = True, 0.9
+        assert (strict.measure(case), strict.success) == (0.5, False)
+        assert (base.measure(case), base.success) == (1.0, True)
+        other = copy.copy(base)
+        other.model = GroundedV1Judge() if judge is GroundedJudge else GroundedJudge()
+        other.measure(case)
+        assert base.measure(case) == 1.0
+        assert base.evaluation_model == judge().identity.model
+    base.config = MetricConfig(threshold=0.9, penalize_ambiguous_claims=True)
+    assert (base.measure(case), base.success) == (0.5, False)  # the config is an attribute too
 
 
 def test_a_model_set_after_construction_is_the_judge_from_then_on() -> None:

@@ -5,6 +5,7 @@ hypothesis' texts built from the words the rules look at."""
 
 from __future__ import annotations
 
+import sys
 import time
 from pathlib import Path
 
@@ -20,6 +21,7 @@ from faith_udfs import (
     LexicalJudge,
     LLMTestCase,
     MetricConfig,
+    one_case,
     score_cases,
 )
 from faith_udfs.case_results import CaseResult, case_results, cases_frame
@@ -365,6 +367,26 @@ def test_what_the_one_case_path_does_not_cover_takes_the_batch_path() -> None:
     assert one_case_result(LexicalJudge(), MetricConfig(), "c", *plain) is not None
 
 
+def test_a_case_past_the_size_bound_takes_the_batch_path() -> None:
+    """Python's rules cost ~1 us a character of context, the batch path a fixed ~0.1 s: a
+    20-sentence answer against 20,000 passages took 5.9 s in measure(), 0.6 s in evaluate()
+    (bench/one_case_size.py). Past ONE_CASE_CHARS a case is the batch path's, same result."""
+    passage = "Order A17 shipped on 3 March by courier. Refunds take 5 days. " * 30
+    passages = [passage] * (one_case.ONE_CASE_CHARS // len(passage))
+    answer = "Order A17 shipped on 3 March. Refunds take 9 days."
+    assert len(answer) + sum(map(len, passages)) <= one_case.ONE_CASE_CHARS
+    assert one_case_result(GroundedJudge(), MetricConfig(), "c", answer, passages) is not None
+    passages.append(passage)
+    assert one_case_result(GroundedJudge(), MetricConfig(), "c", answer, passages) is None
+    metric = FaithfulnessMetric()
+    assert metric.measure(LLMTestCase("q", answer, passages, case_id="c")) == 0.5
+    expected = score_cases(
+        cases_frame(["c"], [answer], [passages]), GroundedJudge(), MetricConfig()
+    )
+    assert metric.frames is not None
+    assert metric.frames.claim_verdicts.equals(expected.claim_verdicts)
+
+
 def test_a_case_scored_in_python_still_has_its_batch_frames() -> None:
     metric = FaithfulnessMetric(model=LexicalJudge())
     metric.measure(LLMTestCase("q", "Order A17 shipped. It is late.", POLICY, case_id="c1"))
@@ -390,13 +412,16 @@ def test_a_cases_frames_are_of_the_case_as_measured_whatever_changed_since() -> 
     assert metric.frames.claim_verdicts["claim"].to_list() == ["Order A17 shipped.", "It is late."]
 
 
-def test_long_runs_cost_the_one_case_path_about_their_length() -> None:
+def test_long_runs_cost_the_one_case_path_about_their_length(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     """Python's `re` tried the citation patterns that open with `\\s*` at each space of a run
     (TRAILING_PATTERN's `\\s*,?\\s+` cubically), and a list's heading pattern at each
     character of its line: a sentence with 1,000 spaces took 11 s in measure() (2,000: 105 s),
     a 20,000-character heading line 1 s. At these sizes that is minutes (3,000 spaces: ~5 min;
     200,000 characters: ~100 s); now a tenth of a second, so the 30 s bound holds on a loaded
     machine and fails only on the old cost. Same results as the batch path."""
+    monkeypatch.setattr(one_case, "ONE_CASE_CHARS", sys.maxsize)  # the rules' own cost
     answers = [
         "The refund fee is" + " " * 3_000 + "5 euros [1] (passage 2), according to the text.",
         "Key facts " + "x" * 200_000 + ":\n- Order A17 shipped on 3 March.",
@@ -408,10 +433,13 @@ def test_long_runs_cost_the_one_case_path_about_their_length() -> None:
     check("grounded", MetricConfig(), [(answer, POLICY) for answer in answers])
 
 
-def test_a_lead_in_with_a_long_run_of_white_space_costs_about_its_length() -> None:
+def test_a_lead_in_with_a_long_run_of_white_space_costs_about_its_length(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     """NON_CLAIM_PATTERN's `[^:]*:?\\s*$` split a run of white space after a lead-in every way
     in Python's `re`: "Here are", 10,000 spaces and tabs, ": : x" took 3 s (20,000: ~15 s; the
     60,000 here: minutes); now a tenth of a second, so the 30 s bound holds on a loaded machine."""
+    monkeypatch.setattr(one_case, "ONE_CASE_CHARS", sys.maxsize)  # the rules' own cost
     answer = "Order A17 shipped on 3 March. Here are" + " \t" * 60_000 + ": : x."
     started = time.process_time()  # CPU, not wall: a loaded machine slows the wall clock
     assert one_case_result(GroundedJudge(), MetricConfig(), "c", answer, POLICY) is not None

@@ -1,7 +1,7 @@
 """What the stop trials (tests/flows/run/test_stops*.py) share: a multi-batch `faith score` in
 a child process, the signal sent at a chosen progress line, and the stop's bound measured
-against the same child's start-up. The child holds after its last batch but one until the test
-has sent its signal, so a few batches suffice however slow the machine. Split over several
+against the same child's start-up. The child holds with three batches left until the test has
+sent its signal, so a few batches suffice however slow the machine. Split over several
 files so `--dist loadfile` runs them on both workers; each file builds its own source and
 uninterrupted baseline."""
 
@@ -26,7 +26,10 @@ from tests.support.builders import many_cases, write
 ROOT = Path(__file__).resolve().parents[2]
 # Eight batches (a batch costs about the same whatever its rows): "batch 5:" leaves three.
 N_CASES, BATCH = 160, 20
-HOLD_AT = N_CASES // BATCH - 1
+# The hold is at the latest cue ("batch 5:"), with three batches left: a test starved at load 8
+# read its "batch 3:" cue only once the child held, and a hold with one batch left let that
+# batch, already under way, commit as the stop drained: the run ended `completed`.
+HOLD_AT = N_CASES // BATCH - 3
 # The promise (docs/scoring.md, Stopping): a stop ends the process within 5 s. A loaded machine
 # slows exiting as it slows starting, so each bound adds the child's own start (spawn to first
 # line), measured in the same test: on a quiet machine that is ~1-2 s, under load it grows.

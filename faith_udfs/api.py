@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import sys
 from collections import OrderedDict
+from contextlib import suppress
 from dataclasses import dataclass, field, replace
 from typing import Any, Generic, TypeVar
 
@@ -295,7 +296,10 @@ class FaithfulnessMetric:
         key = (model.identity, config, answer, contexts)
         result = self._memo.get(key) if self._memoised else None
         if result is not None:
-            self._memo.move_to_end(key)
+            # threads share the memo (a_measure, a copy.copy): another may have dropped the
+            # case since it was found; the result in hand is this case's all the same
+            with suppress(KeyError):
+                self._memo.move_to_end(key)
             self.apply(result)
             return result.score  # this case's, whatever another thread applied since
         if self._memoised:
@@ -320,7 +324,8 @@ class FaithfulnessMetric:
         if self._memoised and result.status == "scored" and small:
             self._memo[key] = result
             if len(self._memo) > MEMO_SIZE:
-                self._memo.popitem(last=False)
+                with suppress(KeyError):  # another thread emptied it since (a setting changed)
+                    self._memo.popitem(last=False)
         self.apply(result)
         return result.score
 

@@ -548,3 +548,36 @@ def test_measure_returns_its_own_cases_score_when_another_lands_in_between() -> 
         assert metric.measure(case("Order A17 shipped on 3 March.")) == 1.0
         metric.other = case("Order A17 was cancelled. We are sorry.")  # remembered: the memo
         assert metric.measure(case("Order A17 shipped on 3 March.")) == 1.0
+
+
+def test_a_remembered_case_dropped_by_another_thread_in_between_is_still_answered() -> None:
+    """Threads share a metric's memory (a_measure's worker threads, a copy.copy of the
+    metric): a measure found its case remembered, another thread's measure dropped that case
+    (the oldest of 4,096) or cleared the memory (a setting changed) before the first moved it
+    to the newest or dropped the oldest itself, and the first raised KeyError."""
+    from collections import OrderedDict
+
+    class DroppedInBetween(OrderedDict):  # what another thread does between two steps
+        def get(self, key: object, default: object = None) -> object:
+            found = super().get(key, default)
+            self.pop(key, None)
+            return found
+
+        def popitem(self, last: bool = True) -> tuple[object, object]:
+            self.clear()
+            return super().popitem(last=last)
+
+    metric = FaithfulnessMetric()
+    shipped = case("Order A17 shipped on 3 March.")
+    assert metric.measure(shipped) == 1.0
+    metric._memo = DroppedInBetween(metric._memo)
+    assert metric.measure(shipped) == 1.0  # found, then dropped before it was moved
+    import faith_udfs.api as api
+
+    full = api.MEMO_SIZE
+    api.MEMO_SIZE = 0  # every case stored is past the size: the oldest is dropped
+    try:
+        cancelled = case("Order A17 was cancelled. We are sorry.")
+        assert metric.measure(cancelled) == FaithfulnessMetric().measure(cancelled)
+    finally:
+        api.MEMO_SIZE = full

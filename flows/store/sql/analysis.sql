@@ -843,7 +843,8 @@ s AS (
 SELECT
     s.paired, s.n_a, s.mean_a, s.n_b, s.mean_b, s.pairs, s.diff,
     -- scores lie in [0, 1], so their difference in [-1, 1]: a normal interval of a few cases
-    -- reaches past it (two pairs moving by -1 and 0: [-1.48, 0.48])
-    greatest(-1.0, s.diff - z * s.se) AS ci_low,
-    least(1.0, s.diff + z * s.se) AS ci_high
+    -- reaches past it (two pairs moving by -1 and 0: [-1.48, 0.48]). No spread (one case a
+    -- side, one pair) is no interval: NULL, as greatest and least would skip it ([-1, 1])
+    CASE WHEN s.se IS NOT NULL THEN greatest(-1.0, s.diff - z * s.se) END AS ci_low,
+    CASE WHEN s.se IS NOT NULL THEN least(1.0, s.diff + z * s.se) END AS ci_high
 FROM s;

@@ -359,3 +359,19 @@ def test_the_normal_interval_of_mean_scores_stays_within_100_points(
     se = math.sqrt(0.5 / 2)  # the sample variance of (-1, 0) is 1/2
     assert scores["diff"] == pytest.approx(-0.5)
     assert (scores["ci_low"], scores["ci_high"]) == pytest.approx((-1.0, -0.5 + Z * se))
+
+
+def test_one_pair_has_no_normal_interval_of_mean_scores(
+    tmp_path: Path, faith_compare: Compare
+) -> None:
+    """One pair has no variance, so no normal interval: compare_scores' bounds are NULL (null
+    in `faith compare --json`), as before they were clipped. DuckDB's greatest and least skip
+    a NULL, so the clipped bounds read [-1, 1], an interval no data gave."""
+    path = tmp_path / "faith.duckdb"
+    con = open_store(path)
+    add_case(con, "c0", config="old", yes=1)
+    add_case(con, "c0", config="new", no=1)
+    con.close()
+    scores = faith_compare(path, "--a-config", "old", "--b-config", "new", "--reps", "50")["scores"]
+    assert scores["diff"] == pytest.approx(-1.0)
+    assert (scores["ci_low"], scores["ci_high"]) == (None, None)

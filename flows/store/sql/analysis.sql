@@ -268,9 +268,19 @@ WITH weakest AS (
     -- a case's least supported claim judged yes or no: within a score, the answer whose
     -- weakest claim the context holds least comes first (one-claim answers score 0 or 1, and
     -- this orders them as the judge's supports do; NULL for judges that give no support)
+    -- (of the window's cases only, when one is given: a day's worst cases read its claims)
     SELECT v.config_id, v.case_id, min(v.support) AS weakest_support
     FROM claim_verdicts AS v
     WHERE v.verdict IN ('yes', 'no') AND NOT isnan(v.support)
+      AND (
+          (since IS NULL AND until IS NULL)
+          OR (v.config_id, v.case_id) IN (
+              SELECT (c.config_id, c.case_id)
+              FROM case_scores AS c
+              WHERE (since IS NULL OR c.logged_at >= CAST(since AS DATE))
+                AND (until IS NULL OR c.logged_at < CAST(until AS DATE) + INTERVAL 1 DAY)
+          )
+      )
     GROUP BY ALL
 )
 SELECT

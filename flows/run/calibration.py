@@ -14,6 +14,7 @@ from faith_udfs.grounded import CALIBRATED_RULES
 from flows.judges.settings import CutoffSettings
 from flows.run.settings import ScoreSettings
 from flows.store.calibrations import calibration_names, load_calibration
+from flows.store.db import holds_no_database
 
 if TYPE_CHECKING:
     import duckdb
@@ -22,14 +23,16 @@ __all__ = ["check_calibration_database", "with_calibration"]
 
 
 def check_calibration_database(settings: ScoreSettings) -> None:
-    """Refuse `--calibration NAME` on a database that does not exist yet (exit 2) before the
-    run creates it: no calibration can be stored there, and a refused run leaves no file."""
+    """Refuse `--calibration NAME` on a database that does not exist yet, or an empty file
+    (exit 2), before the run makes a database of it: no calibration can be stored there, and a
+    refused run leaves no file and an empty one as it was."""
     name, db = settings.judge.calibration, settings.db
     if name is None or settings.judge.cutoffs is not None or db == ":memory:":
         return
-    if not Path(db).exists():
+    if holds_no_database(db):
+        state = "is an empty file" if Path(db).exists() else "does not exist yet"
         raise ConfigError(
-            f"--calibration {name!r}: no such calibration: {db} does not exist yet; "
+            f"--calibration {name!r}: no such calibration: {db} {state}; "
             "`faith calibrate LABELS --db DB --name NAME` stores one"
         )
 

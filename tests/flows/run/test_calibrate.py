@@ -737,6 +737,29 @@ def test_a_calibration_named_for_a_new_database_leaves_no_file(
     assert list(tmp_path.iterdir()) == []
 
 
+@pytest.mark.parametrize("command", ["score", "nightly"])
+def test_a_calibration_named_for_an_empty_file_leaves_it_empty(
+    command: str,
+    scored: tuple[Path, Path, Path],
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    source, _, _ = scored
+    db = tmp_path / "mktemp.duckdb"
+    db.touch()
+    db.chmod(0o644)  # as mktemp or touch left it (the process umask is faith's by now)
+    code = main([command, str(source), "--db", str(db), "--prefect", "no", "--calibration", "x"])
+    err = capsys.readouterr().err.strip().splitlines()
+    assert code == 2
+    assert err == [
+        f"error: --calibration 'x': no such calibration: {db} is an empty file; "
+        "`faith calibrate LABELS --db DB --name NAME` stores one"
+    ]
+    assert [p.name for p in tmp_path.iterdir()] == ["mktemp.duckdb"]
+    assert db.stat().st_size == 0
+    assert db.stat().st_mode & 0o777 == 0o644
+
+
 class InlineSubmitter:
     """Partition jobs scored in this process, as a Dask worker would score them."""
 

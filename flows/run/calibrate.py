@@ -158,6 +158,7 @@ def calibrate(
             )
         cases = labelled_cases(con, labels["case_id"].to_list())
         _require_all_scored(labels, cases, db)
+        cases = _warn_partial_contexts(cases)
         config = MetricConfig(penalize_ambiguous_claims=penalize_ambiguous_claims)
         baseline = GroundedJudge().cutoffs
         log.info("calibrate: judging %d labelled cases again", cases.height)
@@ -268,6 +269,24 @@ def _require_all_scored(labels: pl.DataFrame, cases: pl.DataFrame, db: Path | st
             f"{missing.len()} of {labels.height} labelled case ids are not scored in {db} "
             f"(e.g. {shown}): score them first, or leave them out of the labels{hint}"
         )
+
+
+def _warn_partial_contexts(cases: pl.DataFrame) -> pl.DataFrame:
+    """The cases without `whole_passages`, after one warning when some of their contexts are
+    not their passages whole (only an LLM judge's truths, or a truths limit's first
+    sentences): cut-offs fitted on those would be applied to whole passages at score time."""
+    partial = cases.filter(~pl.col("whole_passages"))["case_id"].sort()
+    if partial.len():
+        log.warning(
+            "calibrate: %d of %d labelled cases were scored only by an LLM judge or with "
+            "--truths-extraction-limit (e.g. %s): their context is those truths, not their "
+            "passages whole as `--calibration` reads them; score them with the default judge "
+            "first for figures that hold at score time",
+            partial.len(),
+            cases.height,
+            ", ".join(repr(case_id) for case_id in partial.head(3).to_list()),
+        )
+    return cases.drop("whole_passages")
 
 
 def _with_claim_labels(levels: pl.DataFrame, labels: pl.DataFrame) -> pl.DataFrame:

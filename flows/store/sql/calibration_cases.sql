@@ -3,6 +3,8 @@
 -- judge's config first: its truths are its passages' sentences, what the offline judges read;
 -- and one without a truths limit first: a limited config stored only its passages' first
 -- sentences, and cut-offs fitted on those would be applied to whole passages).
+-- `whole_passages`: whether the picked config's truths are the whole passages (false: only an
+-- LLM judge or a truths limit scored the case, and `faith calibrate` says so).
 WITH labelled AS (
     SELECT DISTINCT unnest($case_ids::VARCHAR[]) AS case_id
 ),
@@ -13,6 +15,9 @@ ranked AS (
         c.input,
         c.actual_output,
         c.passage_ids,
+        coalesce(json_extract_string(r.config, '$.judge.kind') IN ('grounded', 'lexical'), false)
+            AND coalesce(json_extract(r.config, '$.truths_extraction_limit') = 'null'::JSON, true)
+            AS whole_passages,
         row_number() OVER (
             PARTITION BY c.case_id
             ORDER BY
@@ -44,9 +49,10 @@ SELECT
     coalesce(
         list(t.truth ORDER BY s.position, t.truth_index) FILTER (WHERE t.truth IS NOT NULL),
         []::VARCHAR[]
-    ) AS retrieval_context
+    ) AS retrieval_context,
+    p.whole_passages
 FROM picked AS p
 LEFT JOIN passages AS s USING (case_id, config_id)
 LEFT JOIN truths AS t ON t.config_id = s.config_id AND t.passage_id = s.passage_id
-GROUP BY p.case_id, p.input, p.actual_output
+GROUP BY p.case_id, p.input, p.actual_output, p.whole_passages
 ORDER BY p.case_id;

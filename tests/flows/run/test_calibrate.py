@@ -714,6 +714,29 @@ def test_the_cases_are_read_as_a_config_without_a_truths_limit_stored_them(
     assert _labelled(db, ["c0", "c1", "c2"]).equals(before)
 
 
+def test_cases_scored_only_with_a_truths_limit_are_named_on_stderr(
+    scored: tuple[Path, Path, Path], tmp_path: Path
+) -> None:
+    """Their context is each passage's first sentence, not what --calibration will read: the
+    figures printed would not hold at score time, and the command says so."""
+    source, _, labels = scored
+    db = tmp_path / "limited.duckdb"
+    run_score(ScoreSettings(source=str(source), db=str(db), truths_extraction_limit=1))
+    done = faith("calibrate", str(labels), "--db", str(db), "--resamples", "100")
+    assert done.returncode == 0, done.stderr
+    warned = [line for line in done.stderr.splitlines() if "--truths-extraction-limit" in line]
+    assert len(warned) == 1
+    assert "calibrate: 40 of 40 labelled cases were scored only by an LLM judge" in warned[0]
+
+
+def test_cases_scored_by_the_default_judge_warn_of_nothing(
+    calibrated: tuple[Path, Path, subprocess.CompletedProcess],
+) -> None:
+    _, _, done = calibrated
+    assert done.returncode == 0, done.stderr
+    assert "scored only by an LLM judge" not in done.stderr
+
+
 def _labelled(db: Path, ids: list[str]) -> pl.DataFrame:
     con = duckdb.connect(str(db), read_only=True)
     try:

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from dataclasses import replace as dataclass_replace
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import polars as pl
 
@@ -40,7 +41,12 @@ from faith_udfs.calibration_weights import (
 )
 from faith_udfs.errors import ConfigError
 from flows.read.labels import read_labels
-from flows.store.calibrations import labelled_cases, load_calibration, save_calibration
+from flows.store.calibrations import (
+    labelled_cases,
+    load_calibration,
+    save_calibration,
+    unscored_rows,
+)
 from flows.store.db import holds_no_database, open_store
 
 __all__ = [
@@ -52,6 +58,9 @@ __all__ = [
     "calibrate",
     "check_name",
 ]
+
+if TYPE_CHECKING:
+    import duckdb
 
 log = logging.getLogger("faithpipe")
 
@@ -157,7 +166,7 @@ def calibrate(
                 f"a calibration named {name!r} is stored in {db}; pass --replace to fit it again"
             )
         cases = labelled_cases(con, labels["case_id"].to_list())
-        _require_all_scored(labels, cases, db)
+        _require_all_scored(labels, cases, db, con)
         cases = _warn_partial_contexts(cases)
         config = MetricConfig(penalize_ambiguous_claims=penalize_ambiguous_claims)
         baseline = GroundedJudge().cutoffs
@@ -253,10 +262,18 @@ def _refit(
     return refit
 
 
-def _require_all_scored(labels: pl.DataFrame, cases: pl.DataFrame, db: Path | str) -> None:
-    """Every labelled id must be a case scored in the database: its content is read there."""
+def _require_all_scored(
+    labels: pl.DataFrame, cases: pl.DataFrame, db: Path | str, con: duckdb.DuckDBPyConnection
+) -> None:
+    """Every labelled id must be a case scored in the database: its content is read there.
+    Ids the database holds as invalid, pending or quarantined are counted in the refusal: a
+    run did read those, and "score them first" alone would send the team to score them again."""
     missing = labels.join(cases, on="case_id", how="anti")["case_id"].sort()
     if missing.len():
+        held = unscored_rows(con, missing.to_list())
+        kinds = ", ".join(f"{n} {kind}" for kind, n in held.items() if n)
+        why = "case_scores.error and the quarantine table say why"
+        stored = f"; of them, {kinds} ({why})" if kinds else ""
         shown = ", ".join(repr(case_id) for case_id in missing.head(3).to_list())
         floats = missing.str.contains(r"^-?\d+\.0$").all()
         hint = (
@@ -267,7 +284,7 @@ def _require_all_scored(labels: pl.DataFrame, cases: pl.DataFrame, db: Path | st
         )
         raise ConfigError(
             f"{missing.len()} of {labels.height} labelled case ids are not scored in {db} "
-            f"(e.g. {shown}): score them first, or leave them out of the labels{hint}"
+            f"(e.g. {shown}): score them first, or leave them out of the labels{stored}{hint}"
         )
 
 

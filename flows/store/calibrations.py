@@ -12,7 +12,13 @@ from flows.store.db import run_sql_file, sql, transaction
 if TYPE_CHECKING:
     import duckdb
 
-__all__ = ["calibration_names", "labelled_cases", "load_calibration", "save_calibration"]
+__all__ = [
+    "calibration_names",
+    "labelled_cases",
+    "load_calibration",
+    "save_calibration",
+    "unscored_rows",
+]
 
 CASE_SCHEMA: dict[str, pl.DataType] = {
     "case_id": pl.String(),
@@ -29,6 +35,13 @@ def labelled_cases(con: duckdb.DuckDBPyConnection, case_ids: list[str]) -> pl.Da
     whether those truths are the passages whole (an offline judge's, without a truths limit)."""
     frame = con.sql(sql("calibration_cases"), params={"case_ids": case_ids}).pl()
     return frame.cast(CASE_SCHEMA) if frame.height else pl.DataFrame(schema=CASE_SCHEMA)
+
+
+def unscored_rows(con: duckdb.DuckDBPyConnection, case_ids: list[str]) -> dict[str, int]:
+    """How many of `case_ids` (none scored) the database holds as invalid, pending or
+    quarantined rows."""
+    found = con.sql(sql("calibration_unscored"), params={"case_ids": case_ids}).pl()
+    return {name: int(found[name][0]) for name in ("invalid", "pending", "quarantined")}
 
 
 def save_calibration(con: duckdb.DuckDBPyConnection, row: dict[str, Any]) -> None:

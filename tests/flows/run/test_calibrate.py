@@ -457,6 +457,38 @@ def test_bad_labels_exit_2_with_one_line_and_store_nothing(
     assert query(db, "SELECT count(*) AS n FROM calibrations")["n"][0] == 0
 
 
+def test_labelled_rows_a_run_left_invalid_or_quarantined_are_named_as_such(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """ "Score them first" alone sent a team to score again rows a run had read: the refusal
+    says how many of the ids the database holds as invalid or quarantined."""
+    empty_context = case_row("no-context", retrieval_context=[])  # invalid: EmptyContext
+    no_answer = case_row("no-answer", actual_output=None)  # quarantined: actual_output null
+    extra = cases([empty_context, no_answer]).drop("app_version")
+    source = write(pl.concat([CASES.drop("label"), extra]), tmp_path / "cases.parquet")
+    db = tmp_path / "f.duckdb"
+    run = run_score(ScoreSettings(source=str(source), db=str(db)))
+    assert (run["rows_scored"], run["rows_invalid"], run["rows_quarantined"]) == (40, 1, 1)
+    capsys.readouterr()  # the run's own log lines
+    labels = pl.concat(
+        [
+            CASES.select("case_id", "label"),
+            pl.DataFrame({"case_id": ["no-context", "no-answer", "nowhere"], "label": [1, 0, 1]}),
+        ],
+        how="vertical_relaxed",
+    )
+    path = labels_file(tmp_path, labels)
+    code = main(["calibrate", str(path), "--db", str(db), "--name", "x"])
+    err = capsys.readouterr().err.strip().splitlines()
+    assert code == 2
+    assert err == [
+        f"error: 3 of 43 labelled case ids are not scored in {db} (e.g. 'no-answer', "
+        "'no-context', 'nowhere'): score them first, or leave them out of the labels; of "
+        "them, 1 invalid, 1 quarantined (case_scores.error and the quarantine table say why)"
+    ]
+    assert query(db, "SELECT count(*) AS n FROM calibrations")["n"][0] == 0
+
+
 def test_a_name_in_use_needs_replace(
     calibrated: tuple[Path, Path, subprocess.CompletedProcess],
     tmp_path: Path,

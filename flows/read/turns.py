@@ -30,6 +30,9 @@ from flows.store.db import sql
 # The input of an assistant turn no user turn comes before (an opening greeting): the
 # contract wants a question, and this says there was none.
 NO_USER_TURN = "(no user turn before this one)"
+# The input of an assistant turn that answers a user turn with no text (an image alone, an
+# empty or null content): that turn is the question, so no earlier one may stand for it.
+NO_USER_TEXT = "(the user turn before this one has no text)"
 log = logging.getLogger("faithpipe")
 _MEMORY = "512MB"
 # DuckDB's JSON functions ask several times a message's size at once: a chat log holding one
@@ -42,7 +45,7 @@ _LIST_TYPES = ("VARCHAR[]", "JSON[]")
 def iter_turn_batches(source: Source, batch_size: int) -> Iterator[RawBatch]:
     """The source's cases (one an answering assistant turn), at most `batch_size` a batch."""
     with _turns(source) as con:
-        params = {"window": source.options.conversation_window, "no_user_turn": NO_USER_TURN}
+        params = _params(source)
         reader = con.sql(sql("read_turns"), params=params).to_arrow_reader(batch_size)
         for record_batch in reader:
             frame = pl.from_arrow(record_batch)
@@ -64,10 +67,19 @@ def count_turn_rows(source: Source) -> int:
     """Rows of a conversation source: its cases plus its quarantined turns (turns read only
     as context are not rows: docs/conversations.md, Accounting)."""
     with _turns(source) as con:
-        params = {"window": source.options.conversation_window, "no_user_turn": NO_USER_TURN}
+        params = _params(source)
         cases = con.execute(f"SELECT count(*) FROM ({sql('read_turns')})", params).fetchall()
         bad = con.execute(f"SELECT count(*) FROM ({sql('bad_turns')})").fetchall()
     return int(cases[0][0]) + int(bad[0][0])
+
+
+def _params(source: Source) -> dict[str, object]:
+    """read_turns.sql's parameters: the window, and the inputs of turns with no question."""
+    return {
+        "window": source.options.conversation_window,
+        "no_user_turn": NO_USER_TURN,
+        "no_user_text": NO_USER_TEXT,
+    }
 
 
 def _source_file(source: Source) -> str:

@@ -24,8 +24,12 @@ numbered AS (
            sum(CAST(__eligible AS INTEGER)) OVER upto AS __k,
            coalesce(sum(CAST(__role = 'user' OR (__role = 'assistant' AND NOT __tool_step)
                              AS INTEGER)) OVER before, 0) AS __exchange,
-           last_value(CASE WHEN __role = 'user' THEN content END IGNORE NULLS) OVER before
-               AS __input
+           -- the latest user turn, even one with no text (an image alone): an earlier
+           -- question is not what this turn answers
+           last_value(CASE WHEN __role = 'user'
+                           THEN CASE WHEN content IS NULL OR trim(content) = ''
+                                    THEN $no_user_text ELSE content END
+                      END IGNORE NULLS) OVER before AS __input
     FROM marked
     WINDOW before AS (PARTITION BY __cid ORDER BY __turn
                       ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING),

@@ -18,6 +18,7 @@ import pytest
 
 from flows.judges.settings import JudgeSettings
 from flows.read.source import resolve_source
+from flows.read.turns import NO_USER_TEXT
 from flows.run.pipeline import run_score
 from flows.run.settings import ScoreSettings
 from flows.run.turn_support import NOTHING_TO_RELY_ON
@@ -376,3 +377,27 @@ def test_a_conversations_key_value_folders_are_its_segments(tmp_path: Path) -> N
     run = _run(tmp_path / "logs", db)
     assert run["rows_scored"] == 1
     assert query(db, "SELECT segments ->> 'channel' FROM case_scores") == [("app",)]
+
+
+def test_an_answer_to_a_user_turn_without_text_has_that_turn_as_its_input(tmp_path: Path) -> None:
+    """A user turn holding only an image (or an empty or null content) is still the turn the
+    answer after it answers: its input says it had no text, never an earlier question."""
+    asked = {"role": "user", "content": "Do you sell red shoes?"}
+    answer = {"role": "assistant", "content": "Blue shoes come in sizes 38 to 44."}
+    image = [{"type": "image_url", "image_url": {"url": "https://example.com/shoe.png"}}]
+    messages = [asked, {**answer, "content": "Yes, we sell red shoes."}]
+    for content in (image, "", None):
+        messages += [{"role": "user", "content": content}, answer]
+    line = {"conversation_id": "img", "logged_at": AT.isoformat(), "messages": messages}
+    (tmp_path / "chats.jsonl").write_text(json.dumps(line) + "\n")
+    db = tmp_path / "img.duckdb"
+    run = _run(tmp_path / "chats.jsonl", db)
+    assert (run["rows_in"], run["rows_quarantined"]) == (4, 0)
+    by_turn = "SELECT case_id, input FROM case_scores ORDER BY CAST(segments ->> 'turn' AS INT)"
+    found = query(db, by_turn)
+    assert found == [
+        ("img:2", "Do you sell red shoes?"),
+        ("img:4", NO_USER_TEXT),
+        ("img:6", NO_USER_TEXT),
+        ("img:8", NO_USER_TEXT),
+    ]

@@ -20,7 +20,7 @@ import polars as pl
 from flows.errors import ConversationsUnreadable, InputUnreadable
 from flows.read.csv_dialect import unsniffed
 from flows.read.file_facts import csv_line_fault
-from flows.read.formats import duckdb_paths, error_line, reader_sql
+from flows.read.formats import FILE_COLUMN, duckdb_paths, error_line, reader_sql
 from flows.read.json_values import content_as_text, json_values_as_text, quoted
 from flows.read.read_options import FORMATS
 from flows.read.shapes import RawBatch, Source
@@ -50,17 +50,17 @@ def iter_turn_batches(source: Source, batch_size: int) -> Iterator[RawBatch]:
         for record_batch in reader:
             frame = pl.from_arrow(record_batch)
             assert isinstance(frame, pl.DataFrame)
-            yield RawBatch(frame, _source_file(source))
+            files = frame[FILE_COLUMN].cast(pl.String)
+            yield RawBatch(frame.drop(FILE_COLUMN), _source_file(source), files=files)
 
 
 def bad_turns(source: Source) -> pl.DataFrame:
     """Turns that break the turns contract, as quarantine rows (`check`, `case_id`, `column`,
-    `value`, `row_json`, `source_file`, `row`)."""
+    `value`, `row_json`, `source_file`, `row`); `source_file` is the turn's own file, so its
+    quarantine key holds however many files the source has (a folder growing night by night)."""
     with _turns(source) as con:
         found = con.sql(sql("bad_turns")).pl()
-    return found.with_columns(
-        source_file=pl.lit(_source_file(source)), row=pl.int_range(pl.len(), dtype=pl.UInt32)
-    )
+    return found.with_columns(row=pl.int_range(pl.len(), dtype=pl.UInt32))
 
 
 def count_turn_rows(source: Source) -> int:
@@ -131,11 +131,15 @@ def _load(con: duckdb.DuckDBPyConnection, source: Source) -> None:
         fmt = source.format_of(path)
         read_as = "json_array" if fmt == "json" and bom_array(path) else fmt
         by_format.setdefault(read_as, []).extend(duckdb_paths([path]))
+    # Each row names its file (FILE_COLUMN): a quarantined turn's key is made of its file and
+    # its text, and would change (the turn stored again, a false exit 11) were the file the
+    # source's folder, which it is once a second night's file lies beside the first.
     reads = [
         "SELECT * FROM "
-        + reader_sql(fmt.removesuffix("_array"), hive=True, array=fmt.endswith("_array")).replace(
-            "$files", f"$files_{fmt}"
-        )
+        + reader_sql(fmt.removesuffix("_array"), hive=True, array=fmt.endswith("_array"))
+        .replace("$files", f"$files_{fmt}")
+        .removesuffix(")")
+        + f", filename := '{FILE_COLUMN}')"
         for fmt in (*FORMATS, "json_array")
         if fmt in by_format
     ]
@@ -175,7 +179,8 @@ def _load(con: duckdb.DuckDBPyConnection, source: Source) -> None:
         "CREATE TEMP TABLE turns AS SELECT * EXCLUDE (retrieval_context, content), "
         f"{passages} AS retrieval_context, {bad} AS __rc_bad, {text} AS __rc_text, "
         f"{content} AS content, {content_bad} AS __content_bad, {content_text} AS __content_text, "
-        "CAST(to_json(t) AS VARCHAR) AS __json, row_number() OVER () AS __row "
+        f"CAST(json_remove(to_json(t), '$.{FILE_COLUMN}') AS VARCHAR) AS __json, "
+        "row_number() OVER () AS __row "
         f"FROM (SELECT * {_with_passages(con)} FROM named_turns) AS t"
     )
     con.execute(f"CREATE TEMP TABLE checked_turns AS {sql('checked_turns')}")
@@ -186,7 +191,8 @@ def _misread_csv(con: duckdb.DuckDBPyConnection, source: Source) -> None:
     does not fit (an unbalanced quote) as one column named by its header line: its turns,
     every other column null, were quarantined as conversation_id_is_null. Such a file fails
     the run naming that line (exit 3), as it does alone."""
-    if not any(unsniffed([name]) for name in con.table("raw_rows").columns):
+    names = [name for name in con.table("raw_rows").columns if name != FILE_COLUMN]
+    if not any(unsniffed([name]) for name in names):
         return
     for path in source.all_files:
         if source.format_of(path) == "csv" and (failed := csv_line_fault(con, path)):

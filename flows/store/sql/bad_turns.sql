@@ -8,7 +8,9 @@ SELECT __check AS "check",
        CAST(conversation_id AS VARCHAR) || coalesce(':' || CAST(turn AS VARCHAR), '') AS case_id,
        __column AS "column",
        __value AS value,
-       __json AS row_json
+       __json AS row_json,
+       -- the turn's own file (turns.py reads each row's file as __faithpipe_file)
+       __faithpipe_file AS source_file
 FROM checked_turns
 WHERE __check IS NOT NULL
 ORDER BY __row

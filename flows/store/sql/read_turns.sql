@@ -82,7 +82,8 @@ SELECT c.__cid || ':' || CAST(c.__turn AS VARCHAR) AS case_id,
                     __content_bad, __content_text,
                     __row, __cid, __turn, __role,
                     __check, __column, __value, __eligible, __tool_step, __is_case, __before,
-                    __k, __exchange, __input)
+                    __k, __exchange, __input, __faithpipe_file),
+       c.__faithpipe_file
 FROM cases AS c
 LEFT JOIN tools AS t USING (__cid, __turn)
 LEFT JOIN windows AS w USING (__cid, __turn)

@@ -149,3 +149,28 @@ def test_conversation_scores_agree_with_the_claim_verdicts(tmp_path: Path) -> No
     assert expected["first_failing_turn"].drop_nulls().len() > 0  # some conversation fails
     assert not expected["all_pass"].all()
     assert_frame_equal(stored, expected, check_exact=False)
+
+
+def test_a_broken_turn_is_quarantined_once_when_a_second_nights_file_joins_it(
+    tmp_path: Path,
+) -> None:
+    """A quarantined turn's key is its own file and its text: a folder of one night's file,
+    then of two, holds the same broken turns, never stored again as the second night's (which
+    made a false exit 11: `1 of 9 new rows` quarantined, the old turn counted anew)."""
+    logs = tmp_path / "logs"
+    logs.mkdir()
+    broken = conversation("c1", 4)
+    broken[2] = {**broken[2], "role": "narrator"}  # role_not_in_vocabulary
+    broken[3] = {**broken[3], "content": "   "}  # a blank answer: actual_output_not_blank
+    first = night(logs / "2026-11-01.parquet", broken)
+    db = tmp_path / "nights.duckdb"
+    run = run_score(ScoreSettings(source=str(logs), db=str(db), max_quarantine_share=None))
+    assert run["rows_quarantined"] == 2
+    night(logs / "2026-11-02.parquet", *(conversation(f"c{n}", 4) for n in range(2, 7)))
+    run = _run(logs, db)  # the default --max-quarantine-share: no alarm
+    assert (run["rows_in"], run["rows_quarantined"]) == (13, 2)
+    stored = 'SELECT "check", case_id, source_file FROM quarantine ORDER BY 1'
+    assert query(db, stored) == [
+        ("actual_output_not_blank", "c1:4", str(first)),
+        ("role_not_in_vocabulary", "c1:3", str(first)),
+    ]

@@ -175,8 +175,10 @@ def _load(con: duckdb.DuckDBPyConnection, source: Source) -> None:
     kind = _types(con, "named_turns").get("retrieval_context")
     passages, bad, text = _passages(kind, as_text=as_text)
     content, content_bad, content_text = content_as_text(_types(con, "named_turns").get("content"))
+    cid_text = _id_text(_types(con, "named_turns").get("conversation_id"))
     con.execute(
         "CREATE TEMP TABLE turns AS SELECT * EXCLUDE (retrieval_context, content), "
+        f"{cid_text} AS __cid_text, "
         f"{passages} AS retrieval_context, {bad} AS __rc_bad, {text} AS __rc_text, "
         f"{content} AS content, {content_bad} AS __content_bad, {content_text} AS __content_text, "
         f"CAST(json_remove(to_json(t), '$.{FILE_COLUMN}') AS VARCHAR) AS __json, "
@@ -260,6 +262,21 @@ def _passages(kind: str | None, *, as_text: bool) -> tuple[str, str, str]:
         "(retrieval_context IS NOT NULL)",
         "CAST(retrieval_context AS VARCHAR)",
     )
+
+
+def _id_text(kind: str | None) -> str:
+    """The conversation id as text: a whole number stored as a float (7.0, as pandas writes an
+    integer column holding a missing value) is the id 7, as a turn 2.0 is turn 2; a file of
+    such ids beside one of integers made every id `7.0` and each case of the nights before
+    new (`7.0:2` beside `7:2`), judged twice."""
+    if kind in ("FLOAT", "DOUBLE") or (kind or "").startswith("DECIMAL"):
+        return (
+            "CASE WHEN isfinite(conversation_id) AND conversation_id = trunc(conversation_id) "
+            "AND abs(conversation_id) < 1e18 "
+            "THEN CAST(CAST(conversation_id AS BIGINT) AS VARCHAR) "
+            "ELSE CAST(conversation_id AS VARCHAR) END"
+        )
+    return "CAST(conversation_id AS VARCHAR)"
 
 
 def _types(con: duckdb.DuckDBPyConnection, table: str) -> dict[str, str]:

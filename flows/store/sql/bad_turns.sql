@@ -5,7 +5,7 @@
 -- chat log's conversation whose messages are no list of message objects.
 SELECT __check AS "check",
        -- a turn with no number (a chat log whose messages are no list) keeps its conversation
-       CAST(conversation_id AS VARCHAR) || coalesce(':' || CAST(turn AS VARCHAR), '') AS case_id,
+       __cid_text || coalesce(':' || CAST(turn AS VARCHAR), '') AS case_id,
        __column AS "column",
        __value AS value,
        __json AS row_json,

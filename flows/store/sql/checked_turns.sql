@@ -1,7 +1,7 @@
 -- Every turn read, with the first contract check it fails (NULL: none).
 WITH typed AS (
     SELECT *,
-           trim(CAST(conversation_id AS VARCHAR)) AS __cid,
+           trim(__cid_text) AS __cid,  -- a whole float id 7.0 is 7 (turns.py: _id_text)
            -- 2.4 is no turn (a cast to BIGINT would round it to 2); 2.0 is turn 2; text is
            -- read as written, digits only: '1e1' and '0x1A' are no turns (DOUBLE reads 10, 26)
            CASE WHEN regexp_full_match(trim(CAST(turn AS VARCHAR)), '[+-]?[0-9]+(\.0*)?')
@@ -34,7 +34,7 @@ SELECT *,
        END AS __column,
        CASE
            WHEN __messages_bad THEN __messages_text
-           WHEN __cid IS NULL OR __cid = '' THEN CAST(conversation_id AS VARCHAR)
+           WHEN __cid IS NULL OR __cid = '' THEN __cid_text
            WHEN __turn IS NULL OR row_number() OVER (PARTITION BY __cid, __turn ORDER BY __row) > 1
                THEN CAST(turn AS VARCHAR)
            WHEN __role IS NULL OR __role NOT IN ('user', 'assistant', 'tool', 'system')

@@ -80,7 +80,7 @@ SELECT c.__cid || ':' || CAST(c.__turn AS VARCHAR) AS case_id,
        c.* EXCLUDE (conversation_id, turn, role, content, retrieval_context, logged_at,
                     __tool_calls, __messages_bad, __messages_text, __rc_bad, __rc_text, __json,
                     __content_bad, __content_text,
-                    __row, __cid, __turn, __role,
+                    __row, __cid, __cid_text, __turn, __role,
                     __check, __column, __value, __eligible, __tool_step, __is_case, __before,
                     __k, __exchange, __input, __faithpipe_file),
        c.__faithpipe_file

@@ -174,3 +174,30 @@ def test_a_broken_turn_is_quarantined_once_when_a_second_nights_file_joins_it(
         ("actual_output_not_blank", "c1:4", str(first)),
         ("role_not_in_vocabulary", "c1:3", str(first)),
     ]
+
+
+def test_whole_number_ids_stored_as_floats_are_the_same_conversations(tmp_path: Path) -> None:
+    """pandas writes an integer id column holding a missing value as floats (7.0): such a
+    night beside one of integer ids keeps the ids 7 and 8, so the first night's cases are
+    not judged again under new ids (`7.0:2`) and conversation 7 goes on where it was."""
+    logs = tmp_path / "logs"
+    logs.mkdir()
+    first = [
+        dict(row, conversation_id=int(row["conversation_id"][1:])) for row in conversation("c7", 2)
+    ]
+    first += [dict(row, conversation_id=8) for row in conversation("c8", 2)]
+    pl.DataFrame(first).write_parquet(logs / "2026-11-01.parquet")
+    db = tmp_path / "ids.duckdb"
+    _run(logs, db)
+    second = [dict(row, conversation_id=7.0) for row in conversation("c7", 4)[2:]]
+    second += [dict(row, conversation_id=None) for row in conversation("c9", 2)]
+    frame = pl.DataFrame(second, schema_overrides={"conversation_id": pl.Float64})
+    frame.write_parquet(logs / "2026-11-02.parquet")
+    run = run_score(ScoreSettings(source=str(logs), db=str(db), max_quarantine_share=None))
+    assert (run["rows_scored"], run["rows_newly_scored"], run["rows_quarantined"]) == (3, 1, 2)
+    found = query(db, "SELECT case_id, segments ->> 'conversation_id' FROM case_scores ORDER BY 1")
+    assert found == [("7:2", "7"), ("7:4", "7"), ("8:2", "8")]
+    windows = query(
+        db, "SELECT segments ->> 'context_origins' FROM case_scores WHERE case_id = '7:4'"
+    )
+    assert windows == [('["passage","turn:1:user","turn:2:assistant","turn:3:user"]',)]

@@ -33,6 +33,10 @@ NO_USER_TURN = "(no user turn before this one)"
 # The input of an assistant turn that answers a user turn with no text (an image alone, an
 # empty or null content): that turn is the question, so no earlier one may stand for it.
 NO_USER_TEXT = "(the user turn before this one has no text)"
+# A blank turn (no content), in DuckDB's RE2: null, or white space and invisible characters
+# only, the contract's rule for a blank answer (faith_udfs/words.py: BLANK_TEXT; RE2's \s is
+# ASCII, so Unicode spaces are \p{Z}).
+BLANK = r"[\s\p{Z}\p{Cc}\p{Cf}\p{Mn}\p{Me}\x{2800}\x{115F}\x{1160}\x{3164}\x{FFA0}]*"
 log = logging.getLogger("faithpipe")
 _MEMORY = "512MB"
 # DuckDB's JSON functions ask several times a message's size at once: a chat log holding one
@@ -79,6 +83,7 @@ def _params(source: Source) -> dict[str, object]:
         "window": source.options.conversation_window,
         "no_user_turn": NO_USER_TURN,
         "no_user_text": NO_USER_TEXT,
+        "blank": BLANK,
     }
 
 

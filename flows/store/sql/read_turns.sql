@@ -3,16 +3,20 @@
 -- results since the turn before it, and the last $window turns with content before it.
 -- The case's passages are those three in that order; `context_origins` says where each
 -- came from ('passage', 'tool', 'turn:<n>:<role>').
+-- A turn is blank (no content) when null or nothing but white space and invisible characters
+-- ($blank, the contract's rule: turns.py BLANK): trim() strips spaces alone, and a turn "\n"
+-- became a blank passage, quarantining the answers after it (no_null_or_blank_passages).
 WITH good AS (
-    SELECT * FROM checked_turns WHERE __check IS NULL
+    SELECT *, content IS NULL OR regexp_full_match(content, $blank) AS __blank
+    FROM checked_turns WHERE __check IS NULL
 ),
 marked AS (
     SELECT *,
            __role IN ('user', 'assistant', 'system')
-               AND content IS NOT NULL AND trim(content) <> '' AS __eligible,
+               AND NOT __blank AS __eligible,
            -- coalesced: a conversation's last turn has no next one, and a NULL here
            -- would drop a blank closing answer instead of quarantining it
-           __role = 'assistant' AND (content IS NULL OR trim(content) = '')
+           __role = 'assistant' AND __blank
                AND coalesce(__tool_calls OR lead(__role) OVER w = 'tool', false) AS __tool_step
     FROM good
     WINDOW w AS (PARTITION BY __cid ORDER BY __turn)
@@ -27,7 +31,7 @@ numbered AS (
            -- the latest user turn, even one with no text (an image alone): an earlier
            -- question is not what this turn answers
            last_value(CASE WHEN __role = 'user'
-                           THEN CASE WHEN content IS NULL OR trim(content) = ''
+                           THEN CASE WHEN __blank
                                     THEN $no_user_text ELSE content END
                       END IGNORE NULLS) OVER before AS __input
     FROM marked
@@ -44,7 +48,7 @@ tools AS (
     FROM cases AS c
     JOIN numbered AS t
       ON t.__cid = c.__cid AND t.__role = 'tool' AND t.__exchange = c.__exchange
-     AND t.__turn < c.__turn AND t.content IS NOT NULL AND trim(t.content) <> ''
+     AND t.__turn < c.__turn AND NOT t.__blank
     GROUP BY ALL
 ),
 -- each case's window by the numbers of the turns it holds (the eligible turns numbered
@@ -81,7 +85,7 @@ SELECT c.__cid || ':' || CAST(c.__turn AS VARCHAR) AS case_id,
                     __tool_calls, __messages_bad, __messages_text, __rc_bad, __rc_text, __json,
                     __content_bad, __content_text,
                     __row, __cid, __cid_text, __turn, __role,
-                    __check, __column, __value, __eligible, __tool_step, __is_case, __before,
+                    __check, __column, __value, __blank, __eligible, __tool_step, __is_case, __before,
                     __k, __exchange, __input, __faithpipe_file),
        c.__faithpipe_file
 FROM cases AS c

@@ -401,3 +401,28 @@ def test_an_answer_to_a_user_turn_without_text_has_that_turn_as_its_input(tmp_pa
         ("img:6", NO_USER_TEXT),
         ("img:8", NO_USER_TEXT),
     ]
+
+
+def test_a_turn_of_white_space_is_no_content_in_a_window_or_as_a_tool_result(
+    tmp_path: Path,
+) -> None:
+    """A turn of nothing but white space or invisible characters ("\\n", a zero-width space)
+    has no content, as a blank answer has none: no passage of the turns after it (which the
+    contract quarantined as no_null_or_blank_passages) and no question."""
+    rows = [
+        ("w1", 1, "user", "Where is order A17?", None),
+        ("w1", 2, "user", "\n\t", None),
+        ("w1", 3, "assistant", SHIPPED, [SHIPPED]),
+        ("w1", 4, "assistant", "\u200b", None),  # a tool-call step: a tool turn follows
+        ("w1", 5, "tool", "\n", None),
+        ("w1", 6, "assistant", "It shipped on 3 March.", None),
+    ]
+    turns_frame(rows).write_parquet(tmp_path / "turns.parquet")
+    db = tmp_path / "blank.duckdb"
+    run = _run(tmp_path / "turns.parquet", db)
+    assert (run["rows_in"], run["rows_scored"], run["rows_quarantined"]) == (2, 2, 0)
+    found = query(db, "SELECT case_id, input, segments ->> 'context_origins' FROM case_scores")
+    assert sorted(found) == [
+        ("w1:3", NO_USER_TEXT, '["passage","turn:1:user"]'),
+        ("w1:6", NO_USER_TEXT, '["turn:1:user","turn:3:assistant"]'),
+    ]

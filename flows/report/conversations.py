@@ -33,6 +33,14 @@ def worst_conversations(
     return con.sql(sql("report_worst_conversations"), params={"limit": limit}).pl()
 
 
+def _failing_turn(row: dict) -> str:
+    """The first failing turn's number; a cases table's conversation (a `conversation_id`
+    segment, no `turn`) names the case instead (it printed `None`)."""
+    if row["first_failing_turn"] is None:
+        return f"case {row['first_failing_case_id']}"
+    return str(row["first_failing_turn"])
+
+
 def _cells(row: dict, names: dict[str, str] | None = None) -> list[str]:
     """A conversation's cells; its config by id, or by its report name when `names` are given."""
     config = row["config_id"] if names is None else name_of(names, row["config_id"])
@@ -42,7 +50,7 @@ def _cells(row: dict, names: dict[str, str] | None = None) -> list[str]:
         f"{row['mean_score']:.2f}",
         f"{row['min_score']:.2f}",
         f"{row['share_passing']:.0%}",
-        str(row["first_failing_turn"]),
+        _failing_turn(row),
     ]
 
 
@@ -61,7 +69,7 @@ def print_conversations(con: duckdb.DuckDBPyConnection, console: Console) -> Non
         table.add_row(*(Text(printable(cell)) for cell in _cells(row)))
     console.print(table)
     for row in rows:
-        turn = f"{row['conversation_id']}, turn {row['first_failing_turn']}:"
+        turn = f"{row['conversation_id']}, turn {_failing_turn(row)}:"
         console.print(Text(printable(turn)))
         console.print(Text(printable(f"  user: {row['input']}")))
         console.print(Text(printable(f"  assistant: {row['actual_output']}")))

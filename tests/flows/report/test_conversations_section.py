@@ -6,6 +6,7 @@ from __future__ import annotations
 import io
 from pathlib import Path
 
+import polars as pl
 from rich.console import Console
 
 from flows.report import ReportOptions, render_terminal, write_html_report
@@ -42,3 +43,35 @@ def test_the_worst_conversations_show_their_first_failing_turn(tmp_path: Path) -
     assert "Refunds are paid within 9 days. [no]" in text
     assert "<h2>Worst conversations</h2>" in page
     assert "Refunds are paid within 9 days. [no]" in page
+
+
+def test_a_cases_tables_conversation_names_its_failing_case_not_none(tmp_path: Path) -> None:
+    """A cases table with a `conversation_id` segment and no `turn`: the section names the
+    failing case, where it printed `turn None`."""
+    frame = pl.DataFrame(
+        [
+            {
+                "case_id": case_id,
+                "input": "Where is order A17?",
+                "actual_output": answer,
+                "retrieval_context": ["Order A17 shipped on 3 March."],
+                "logged_at": "2026-11-01T09:00:00Z",
+                "conversation_id": "conv-x",
+            }
+            for case_id, answer in [("k1", "Order A17 shipped on 9 May."), ("k2", "Hello.")]
+        ]
+    )
+    frame.write_parquet(tmp_path / "cases.parquet")
+    db = tmp_path / "faith.duckdb"
+    _run(tmp_path / "cases.parquet", db)
+    con = connect(db, read_only=True)
+    try:
+        out = io.StringIO()
+        render_terminal(con, ReportOptions(), Console(file=out, width=200))
+        page = write_html_report(con, tmp_path / "report.html").read_text()
+    finally:
+        con.close()
+    text = " ".join(out.getvalue().split())
+    assert "conv-x, turn case k1:" in text
+    assert "None" not in text
+    assert "<td>case k1</td>" in page

@@ -107,10 +107,12 @@ def sentences_expr(column: str, dtype: pl.DataType, pattern: str) -> pl.Expr:
     return pl.col(column).str.count_matches(pattern).cast(pl.Int64).fill_null(0) + 1
 
 
-def _text_bytes(column: str, dtype: pl.DataType) -> pl.Expr:
+def text_bytes(column: str, dtype: pl.DataType) -> pl.Expr:
+    """UTF-8 bytes of a text column, or of a list of texts added up; null where the value is
+    (the contract's size checks count that 0, schemas/sizes.py)."""
     if isinstance(dtype, pl.List):
-        return pl.col(column).list.eval(pl.element().str.len_bytes()).list.sum().cast(pl.Int64)
-    return pl.col(column).str.len_bytes().cast(pl.Int64)
+        return pl.col(column).list.eval(pl.element().str.len_bytes()).list.sum()
+    return pl.col(column).str.len_bytes()
 
 
 def past_sentence_pairs(frame: pl.DataFrame, limit: int) -> pl.DataFrame:
@@ -123,8 +125,9 @@ def past_sentence_pairs(frame: pl.DataFrame, limit: int) -> pl.DataFrame:
     schema = frame.schema
     answer_type, context_type = schema["actual_output"], schema["retrieval_context"]
     passages = pl.col("retrieval_context").list.len() if isinstance(context_type, pl.List) else 1
-    most = (_text_bytes("actual_output", answer_type) + 1) * (
-        _text_bytes("retrieval_context", context_type).fill_null(0) // 2 + passages
+    # a null answer's bound stays null: no pairs
+    most = (text_bytes("actual_output", answer_type).cast(pl.Int64) + 1) * (
+        text_bytes("retrieval_context", context_type).cast(pl.Int64).fill_null(0) // 2 + passages
     )
     answers = sentences_expr("actual_output", answer_type, ANSWER_BREAK)
     contexts = sentences_expr("retrieval_context", context_type, CONTEXT_BREAK)

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 import polars as pl
 
 from faith_udfs.sentence_pairs import DEFAULT_MAX_SENTENCE_PAIRS, past_sentence_pairs
+from faith_udfs.sentence_pairs import text_bytes as utf8_bytes
 
 # A logged answer (or question) is rarely above a few KB; 1 MiB leaves room for any real one.
 DEFAULT_MAX_ANSWER_BYTES = 1 << 20
@@ -42,9 +43,7 @@ SIZE_CHECKS = (
 
 def text_bytes(column: str, dtype: pl.DataType) -> pl.Expr:
     """UTF-8 bytes of a text column, or of a list of texts added up (null counts 0)."""
-    if isinstance(dtype, pl.List):
-        return pl.col(column).list.eval(pl.element().str.len_bytes()).list.sum().fill_null(0)
-    return pl.col(column).str.len_bytes().fill_null(0)
+    return utf8_bytes(column, dtype).fill_null(0)
 
 
 def size_failures(typed: pl.DataFrame, row: str, limits: SizeLimits) -> pl.DataFrame:

@@ -304,9 +304,10 @@ class FaithfulnessMetric:
             return result.score  # this case's, whatever another thread applied since
         if self._memoised:
             # the offline judges' rules in plain Python: the batch path's result, ~50x cheaper
-            result = one_case_result(model, config, case_id_of(test_case), answer, list(contexts))
-            scored = (case_id_of(test_case), answer, contexts, model, config)
-            self._frames_of = (*scored, self.max_sentence_pairs) if result is not None else None
+            case_id = case_id_of(test_case)
+            result = one_case_result(model, config, case_id, answer, list(contexts))
+            scored = (case_id, answer, contexts, model, config, self.max_sentence_pairs)
+            self._frames_of = scored if result is not None else None
         if result is None:
             spent = judge_tokens(model)
             self._frames = score_cases(

@@ -18,6 +18,7 @@ that does not answer at all (docs/exit-codes.md).
 from __future__ import annotations
 
 import asyncio
+import logging
 import signal
 from collections.abc import Callable
 from types import FrameType
@@ -28,6 +29,8 @@ from prefect.runner import Runner
 
 from flows.orchestration.prefect_server import PrefectServerUnreachable, without_credentials
 from flows.run.stop_signals import Terminated
+
+log = logging.getLogger("faithpipe")
 
 
 class StopNotingRunner(Runner):
@@ -67,10 +70,10 @@ def serve(deployment: RunnerDeployment, *, say: Callable[[], object]) -> None:
     try:
         asyncio.run(runner.start())
     except BaseExceptionGroup as group:  # a second stop, raised inside the runner's tasks
-        stops, _ = group.split(KeyboardInterrupt)
-        if stops is None:
+        stop = stop_of(group)
+        if stop is None:
             raise
-        raise _first(stops) from None
+        raise stop from None
     finally:
         signal.signal(signal.SIGINT, previous)
     if runner.stopped_by is not None:
@@ -101,9 +104,26 @@ def _graceful(runner: StopNotingRunner) -> Callable[[int, FrameType | None], Non
     return stop
 
 
-def _first(group: BaseExceptionGroup) -> BaseException:
-    """The first exception of a nested group."""
-    found: BaseException = group
-    while isinstance(found, BaseExceptionGroup):
-        found = found.exceptions[0]
-    return found
+def stop_of(group: BaseExceptionGroup) -> BaseException | None:
+    """The first stop (KeyboardInterrupt, Terminated) of the runner's nested exception
+    groups, to end the command with (130, 143); None when they hold none (an error: raised as
+    it is). Another error beside the stop is logged on one line, not dropped; the cancelled
+    tasks a stop leaves are not errors."""
+    stops, rest = group.split(KeyboardInterrupt)
+    if stops is None:
+        return None
+    others = rest.split(asyncio.CancelledError)[1] if rest is not None else None
+    for error in _leaves(others):
+        log.warning("faith serve: %s: %s, as it stopped", type(error).__name__, error)
+    return _leaves(stops)[0]
+
+
+def _leaves(group: BaseExceptionGroup | None) -> list[BaseException]:
+    """The exceptions of a nested group, in order; none for None."""
+    if group is None:
+        return []
+    return [
+        leaf
+        for error in group.exceptions
+        for leaf in (_leaves(error) if isinstance(error, BaseExceptionGroup) else [error])
+    ]

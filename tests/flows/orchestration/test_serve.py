@@ -330,3 +330,29 @@ def test_a_prefect_api_that_never_answers_the_registration_is_exit_2_and_one_lin
         "running one, or raise PREFECT_API_REQUEST_TIMEOUT"
     ), line
     assert not list(tmp_path.glob("f.duckdb*"))
+
+
+def test_a_second_stop_inside_the_runners_tasks_ends_with_it_and_logs_what_else_failed(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """A stop raised inside the runner's tasks comes out of asyncio.run in nested exception
+    groups: the command ends with the stop (143 here), the cancelled tasks it left are no
+    errors, and an error beside it is logged on one line, not dropped."""
+    import asyncio
+
+    from flows.orchestration.serving import stop_of
+    from flows.run.stop_signals import Terminated
+
+    term = Terminated("SIGTERM")
+    group = BaseExceptionGroup(
+        "tasks",
+        [
+            asyncio.CancelledError(),
+            BaseExceptionGroup("inner", [term, RuntimeError("the run's database is gone")]),
+        ],
+    )
+    with caplog.at_level("WARNING", logger="faithpipe"):
+        assert stop_of(group) is term
+    said = [record.getMessage() for record in caplog.records]
+    assert said == ["faith serve: RuntimeError: the run's database is gone, as it stopped"]
+    assert stop_of(BaseExceptionGroup("tasks", [RuntimeError("boom")])) is None  # raised as is

@@ -35,12 +35,8 @@ from faith_udfs.calibration_weights import (
     feature_matrix,
     fit_weights,
 )
-from faith_udfs.grounded import (
-    CONTRADICTED_FACTOR,
-    DEFAULT_CUTOFFS,
-    GROUNDED_ANSWER,
-    feature_columns,
-)
+from faith_udfs.grounded import DEFAULT_CUTOFFS
+from faith_udfs.grounded_support import CONTRADICTED_FACTOR, GROUNDED_ANSWER, feature_columns
 from faith_udfs.grounded_v2 import V2_WEIGHTS
 
 JUDGE_CODE = Path(__file__).resolve().parents[1] / "faith_udfs" / "grounded.py"

@@ -42,8 +42,9 @@ from fit_grounded import (
 
 import faith_udfs.grounded_words as words
 from faith_udfs import MetricConfig, score_cases
-from faith_udfs.grounded import DEFAULT_CUTOFFS, WEIGHTS, contradicted, feature_columns
+from faith_udfs.grounded import DEFAULT_CUTOFFS, WEIGHTS
 from faith_udfs.grounded_features import claim_features
+from faith_udfs.grounded_support import contradicted, feature_columns
 from faith_udfs.grounded_v2 import V2_CUTOFFS, V2_WEIGHTS
 from faith_udfs.word_rules import V7_WORD_RULES
 

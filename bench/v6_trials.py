@@ -35,7 +35,7 @@ from devsets import DEVSETS, SETS
 from fit_grounded import NAMES, claim_rows
 from v4_trials import _rows
 
-from faith_udfs.grounded import CONTRADICTION_COVERAGE
+from faith_udfs.grounded_features import CONTRADICTION_COVERAGE
 from faith_udfs.grounded_words import GROUNDED_STOP_WORDS, NEGATIONS
 from faith_udfs.grounded_words import word_stem as stem
 from faith_udfs.words import WORD_PATTERN

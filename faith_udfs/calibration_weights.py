@@ -19,8 +19,9 @@ import polars as pl
 from faith_udfs.calibration import Weights, weights_of
 from faith_udfs.config import MetricConfig
 from faith_udfs.errors import ConfigError
-from faith_udfs.grounded import GroundedJudge, contradicted, feature_columns
+from faith_udfs.grounded import GroundedJudge
 from faith_udfs.grounded_features import claim_features
+from faith_udfs.grounded_support import contradicted, feature_columns
 from faith_udfs.metric import score_cases
 
 __all__ = [

@@ -36,11 +36,7 @@ from faith_udfs.calibration import Cutoffs, weights_of
 from faith_udfs.citations import CUE_PATTERN
 from faith_udfs.errors import ConfigError
 from faith_udfs.grounded_claims import cited_claims, in_order
-from faith_udfs.grounded_features import (
-    CONTRADICTION_COVERAGE,
-    claim_features,
-    question_copies,
-)
+from faith_udfs.grounded_features import claim_features, question_copies
 from faith_udfs.grounded_released import (
     GROUNDED_V3_RULES_VERSION,
     GROUNDED_V4_RULES_VERSION,
@@ -62,6 +58,7 @@ from faith_udfs.grounded_released import (
     V9_CUTOFFS,
     V9_WEIGHTS,
 )
+from faith_udfs.grounded_support import support_expr
 from faith_udfs.grounded_v1 import GroundedV1Judge, per_question
 from faith_udfs.grounded_v2 import GROUNDED_V2_RULES_VERSION, V2_CUTOFFS, V2_WEIGHTS
 from faith_udfs.grounded_words import (
@@ -88,11 +85,11 @@ from faith_udfs.word_rules import (
 GROUNDED_RULES_VERSION = "grounded-v10"
 
 # Fitted by bench/fit_grounded.py (its output pasted here): the logistic weights of the
-# features (see feature_columns) and the intercept. Refitted for v5 (claims without their
-# opening interjection); v4 had kept v3's, as it changed two case scores of the dev sets. v6
-# to v10 keep v5's: v6 changes no dev-set case's verdict, v7 13 of 4,004, v8 two, v9 23, v10
-# five (QAGS's), and a refit moves the held-out figures within noise (bench/swapped_words.py,
-# docs/judge-quality.md).
+# features (grounded_support.feature_columns) and the intercept. Refitted for v5 (claims
+# without their opening interjection); v4 had kept v3's, as it changed two case scores of the
+# dev sets. v6 to v10 keep v5's: v6 changes no dev-set case's verdict, v7 13 of 4,004, v8 two,
+# v9 23, v10 five (QAGS's), and a refit moves the held-out figures within noise
+# (bench/swapped_words.py, docs/judge-quality.md).
 WEIGHTS: dict[str, float] = {
     "intercept": -1.9289,
     "cov_all": 0.6107,
@@ -110,19 +107,11 @@ WEIGHTS: dict[str, float] = {
 
 # Fitted by bench/fit_grounded.py alongside WEIGHTS. `silent` just above 0: idk is a claim
 # no word of which is anywhere in the context (the seed's "It arrives tomorrow."), in an answer
-# whose words are mostly (GROUNDED_ANSWER of their weight) in it. An answer the context shares
-# next to nothing with is off its subject: its claims are `no`, not `idk`.
+# whose words are mostly (grounded_support.GROUNDED_ANSWER of their weight) in it. An answer
+# the context shares next to nothing with is off its subject: its claims are `no`, not `idk`.
 DEFAULT_CUTOFFS = Cutoffs(supported=0.56, silent=0.001)
 # The default cut-offs by name (what a calibration starts from).
 SUPPORTED, SILENT = DEFAULT_CUTOFFS.supported, DEFAULT_CUTOFFS.silent
-
-GROUNDED_ANSWER = 0.5
-SHORT_CLAIM_WORDS = 4
-
-# Not fitted (the dev sets hold too few plain contradictions to weigh them): a claim its best
-# sentence contradicts (saying CONTRADICTION_COVERAGE of it: grounded_features.py) keeps this
-# share of its support.
-CONTRADICTED_FACTOR = 0.5
 
 _LISTS = {
     "verdicts": ("verdict", pl.List(pl.String)),
@@ -131,61 +120,6 @@ _LISTS = {
     "evidences": ("evidence", pl.List(pl.String)),
     "lacks": ("lacks", pl.List(pl.List(pl.String))),
 }
-
-
-def feature_columns() -> dict[str, pl.Expr]:
-    """The model's inputs, from claim_features' columns."""
-    return {
-        "cov_all": pl.col("cov_all"),
-        "cov_best": pl.col("cov_best"),
-        # what one other sentence adds to the best: fitted negative, a claim that splices two
-        # sentences says what neither does (its words count less there than scattered ones)
-        "cov_second": pl.col("cov_second"),
-        "figure_missing": (pl.col("missing_figure") > 0).cast(pl.Float64),
-        # a figure of the claim missing where its best sentence gives another: a contradiction
-        "figure_swapped": ((pl.col("missing_figure") > 0) & pl.col("rival_figure")).cast(pl.Float64)
-        * pl.col("cov_best"),
-        "name_missing": (pl.col("missing_name") > 0).cast(pl.Float64),
-        # the closer the sentence with the other polarity, the plainer the contradiction
-        "negation": pl.col("negation").cast(pl.Float64) * pl.col("cov_best"),
-        # a word missing from so short a claim is often its predicate ("Order A17 was lost")
-        "short_gap": ((pl.col("n_words") <= SHORT_CLAIM_WORDS) & (pl.col("cov_all") < 1.0)).cast(
-            pl.Float64
-        ),
-        "log_words": (pl.col("n_words").cast(pl.Float64) + 1.0).log(),
-        "answer_cov": pl.col("answer_cov"),
-    }
-
-
-def support_expr(weights: dict[str, float]) -> pl.Expr:
-    """The claim's support: the logistic of the weighted features; 1 for a verbatim truth,
-    0 when no word of the claim is anywhere in a context the rest of the answer is grounded
-    in (an aside the context is silent on: below the silent cut-off, `idk`)."""
-    z = pl.lit(weights["intercept"])
-    for name, feature in feature_columns().items():
-        if name in weights:  # an older rules version weighs fewer features
-            z = z + weights[name] * feature
-    return (
-        pl.when(pl.col("verbatim"))
-        .then(1.0)
-        .when((pl.col("cov_all") <= 0.0) & (pl.col("answer_found") >= GROUNDED_ANSWER))
-        .then(0.0)
-        .when(contradicted())
-        .then(CONTRADICTED_FACTOR / (1.0 + (-z).exp()))
-        .otherwise(1.0 / (1.0 + (-z).exp()))
-    )
-
-
-def contradicted() -> pl.Expr:
-    """A sentence of the context that says the claim (CONTRADICTION_COVERAGE of its weight)
-    with the other polarity, another figure in place of the claim's or (v7 on) another unit
-    beside the claim's number or the other side of an opposite pair ("after" for "before"):
-    it says otherwise."""
-    figure_swapped = (pl.col("missing_figure") > 0) & pl.col("rival_figure")
-    other = (
-        pl.col("negation") | figure_swapped | pl.col("unit_swapped") | pl.col("opposite_swapped")
-    )
-    return other & (pl.col("cov_best") >= CONTRADICTION_COVERAGE)
 
 
 class GroundedJudge(OfflineJudge):

@@ -31,8 +31,8 @@ from faith_udfs.words import WORD_SEPARATOR, normalized
 # Integer weight units: sums are exact in any order, so a batch and a case alone agree.
 _UNIT = 2**16
 # Not fitted (the dev sets hold too few plain contradictions to weigh them): a sentence that
-# says this share of a claim's weight otherwise contradicts it (grounded.contradicted). A unit
-# or an opposite swapped counts only there, so only there are they looked for.
+# says this share of a claim's weight otherwise contradicts it (grounded_support.contradicted).
+# A unit or an opposite swapped counts only there, so only there are they looked for.
 CONTRADICTION_COVERAGE = 0.6
 NEGATIONS = "no not never none nobody nothing neither nor cannot without unable".split()
 
@@ -176,11 +176,10 @@ def claim_features(
     """One row per claim of each question (`key`, `claims`, `truths` in), in question order:
     `question_row`, `claim`, `has_words`, `verbatim` (a sentence of the context, with
     `folds_case` but for its first letter's case: question_copies, whose `copies` it reads
-    when the questions carry them), the features
-    grounded.feature_columns reads, `n_words`, `evidence` (the best sentence) and `lacks` (the
-    claim's words found nowhere in the context). `rules`: what the rules version reads as
-    figures, units and opposites (word_rules.py), whose swaps are `figure_swapped`,
-    `unit_swapped` and `opposite_swapped`."""
+    when the questions carry them), the features grounded_support.feature_columns reads,
+    `n_words`, `evidence` (the best sentence) and `lacks` (the claim's words found nowhere in
+    the context). `rules`: what the rules version reads as figures, units and opposites
+    (word_rules.py), whose swaps are `figure_swapped`, `unit_swapped` and `opposite_swapped`."""
     questions = questions.with_row_index("question_row")
     carried = {"copy": "copies"} if "copies" in questions.columns else {}  # looked already
     claims = (

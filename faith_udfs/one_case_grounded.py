@@ -18,15 +18,14 @@ from faith_udfs.answer_layout import (
     LIST_ITEM_BREAK_PATTERN,
 )
 from faith_udfs.citations import ALNUM_PATTERN, CITATION_PATTERNS, CUE_PATTERN, TRAILING_PATTERN
-from faith_udfs.grounded import (
+from faith_udfs.grounded import GroundedJudge
+from faith_udfs.grounded_features import _UNIT, CONTRADICTION_COVERAGE, NEGATIONS
+from faith_udfs.grounded_support import (
     CONTRADICTED_FACTOR,
-    CONTRADICTION_COVERAGE,
     GROUNDED_ANSWER,
     SHORT_CLAIM_WORDS,
-    GroundedJudge,
     feature_columns,
 )
-from faith_udfs.grounded_features import _UNIT, NEGATIONS
 from faith_udfs.grounded_words import (
     COURTESY_PATTERN,
     GROUNDED_STOP_WORDS,

@@ -1,6 +1,6 @@
 """What a grounded rules version reads as a figure, as a unit, and as words that say the
 opposite of each other: a claim that puts one in place of its best sentence's is contradicted
-(grounded.contradicted). v7 added dates, units and opposites to v1's numbers."""
+(grounded_support.contradicted). v7 added dates, units and opposites to v1's numbers."""
 
 from __future__ import annotations
 

@@ -36,11 +36,13 @@ from faith_udfs.grounded import (
     GroundedV7Judge,
     GroundedV8Judge,
     GroundedV9Judge,
+    GroundedV10Judge,
 )
 from faith_udfs.grounded_v1 import GroundedV1Judge
 
 JUDGES: dict[str, type] = {
     "grounded": GroundedJudge,
+    "grounded-v10": GroundedV10Judge,
     "grounded-v9": GroundedV9Judge,
     "grounded-v8": GroundedV8Judge,
     "grounded-v7": GroundedV7Judge,

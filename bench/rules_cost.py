@@ -2,16 +2,17 @@
 shape of bench/shapes.py: grounded-v3, grounded-v4 (reads citations and list markers),
 grounded-v5 (cuts an opening interjection), grounded-v6 (every opening, and a copy whatever
 its first letter's case), grounded-v7 (months and weekdays read as figures), grounded-v8
-(units compared kind by kind), grounded-v9 (numbers read as the context writes them) and
-grounded-v10 (a context's "235, 000" read whole too: the default) through the batch path, in
-one process, interleaved, each judge's fastest of `--rounds` in CPU-seconds.
+(units compared kind by kind), grounded-v9 (numbers read as the context writes them),
+grounded-v10 (a context's "235, 000" read whole too) and grounded-v11 (a sentence without a
+letter or digit no claim: the default) through the batch path, in one process, interleaved,
+each judge's fastest of `--rounds` in CPU-seconds.
 
     python bench/rules_cost.py [--rows 100000] [--rounds 3] [--shape support,rag,repetitive,chat]
 
 Prints per shape the distinct answers, how many of them the cue finds (citations.CUE_PATTERN:
 only those take the citation patterns), how many open a sentence with an interjection, the
 share of the judge's questions that are copies (no features) under v5 and v6, each judge's
-CPU-seconds and the ratio of each version's to the one before it (v4 / v3 to v10 / v9); and
+CPU-seconds and the ratio of each version's to the one before it (v4 / v3 to v11 / v10); and
 `claim_features` alone on the default judge's questions under v6's to v10's word rules (the
 part v7 to v10 change: dates, units, opposites, numbers written otherwise), fastest of
 `--rounds`, interleaved, and its ratios.
@@ -43,6 +44,7 @@ from faith_udfs.grounded import (
     GroundedV7Judge,
     GroundedV8Judge,
     GroundedV9Judge,
+    GroundedV10Judge,
 )
 from faith_udfs.grounded_features import claim_features, question_copies
 from faith_udfs.grounded_words import INTERJECTION_PATTERN
@@ -65,7 +67,8 @@ JUDGES: dict[str, type[Judge]] = {
     "v7": GroundedV7Judge,
     "v8": GroundedV8Judge,
     "v9": GroundedV9Judge,
-    "v10": GroundedJudge,
+    "v10": GroundedV10Judge,
+    "v11": GroundedJudge,
 }
 
 

@@ -1,5 +1,7 @@
 """Bench (not a test): what one rules version changes against an earlier one (issue 20):
-grounded-v10 against v9 by default
+grounded-v11 against v10 by default
+(docs/judge-quality.md#v11-a-sentence-without-a-letter-or-digit-is-no-claim: a smiley or "..."
+no claim), or `--versions grounded-v9,grounded-v10`
 (docs/judge-quality.md#v10-a-contexts-spaced-number-read-whole: a context's "235, 000" read as
 235000 too), or `--versions grounded-v8,grounded-v9`
 (docs/judge-quality.md#v9-a-number-as-the-context-writes-it: "1,000" read as "1000", "$5"
@@ -42,9 +44,9 @@ SAMPLE = ROOT / "data" / "sample" / "cases.parquet"
 # then claims the context does say, with a month, a weekday, the modal "may" (which v7 leaves a
 # word), a unit in other words and "over" that is no comparison; then what v7 gets wrong: the
 # same order told the other way round; then what v8 gets wrong: a number or an amount written
-# otherwise than the context writes it, and beside them one that differs; last, what v9 gets
+# otherwise than the context writes it, and beside them one that differs; then what v9 gets
 # wrong: a context's number tokenised with a comma and a space, beside a list written so and
-# another number.
+# another number; last, what v10 gets wrong: a chat bot's smiley and trailing dots as claims.
 EXAMPLES = (
     (
         "Invoice INV-2026-7491 for 578.31 euros was issued on 12 November.",
@@ -133,11 +135,13 @@ EXAMPLES = (
         "The video was viewed more than 236,000 times.",
         "The video , posted on friday , was viewed more than 235, 000 times .",
     ),
+    ("Your order shipped on 3 March. :)", "Your order shipped on 3 March."),
+    ("Your order shipped on 3 March \U0001f60a ...", "Your order shipped on 3 March."),
 )
 
 
 def judged(answer: str, context: str, judge: Judge) -> str:
-    """`verdict (support)` of the answer's one claim."""
+    """`verdict (support)` of each of the answer's claims (most examples have one)."""
     metric = FaithfulnessMetric(model=judge)
     metric.measure(LLMTestCase(input="q", actual_output=answer, retrieval_context=[context]))
     return ", ".join(f"{v.verdict} ({v.support:.3f})" for v in metric.verdicts)
@@ -168,8 +172,8 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument(
         "--versions",
-        default="grounded-v9,grounded-v10",
-        help="the two rules versions to compare, older first (default grounded-v9,grounded-v10)",
+        default="grounded-v10,grounded-v11",
+        help="the two rules versions to compare, older first (default grounded-v10,grounded-v11)",
     )
     parser.add_argument("--devsets", type=Path, default=DEVSETS)
     args = parser.parse_args(argv)

@@ -1,4 +1,4 @@
-"""The grounded judge, rules `grounded-v10` (the default judge): offline, deterministic, graded
+"""The grounded judge, rules `grounded-v11` (the default judge): offline, deterministic, graded
 per claim against the case's whole context.
 
 Each claim gets one `support` in [0, 1]: a fitted logistic combination of a handful of
@@ -12,7 +12,8 @@ bench/fit_grounded.py on the five dev sets of ../shared/devsets. Verdicts:
 A claim that is word for word a sentence of its context is `yes` with support 1 and that
 sentence as evidence. Each `no` and `idk` claim carries `lacks`: its words, figures and names
 found nowhere in the context (the contradicting figure's absence included). Refusals, meta
-sentences and courtesies are not claims; a sentence is judged without its citation markers,
+sentences and courtesies are not claims, nor (v11) a sentence without a letter or a digit
+("😊", ":)", "..."); a sentence is judged without its citation markers,
 attribution phrases and list marker (citations.py, answer_layout.py) and its openings
 ("Yes, of course, ...": grounded_words.without_openings). Dates, a number's units and
 opposite pairs are figures whose swap is a contradiction (word_rules.py, quantities.py,
@@ -20,7 +21,7 @@ opposite_clauses.py); a number is read as the context may write it ("1,000" as "
 as "5 dollars": word_rules.number_forms), from v10 a context's "235, 000" whole too
 (word_rules.joined_numbers). docs/judge-quality.md tells each version's change with its
 figures. Vectorised polars, no row loop, no model weights.
-`grounded-v9` to `grounded-v3` (the classes below, their numbers in grounded_released.py),
+`grounded-v10` to `grounded-v3` (the classes below, their numbers in grounded_released.py),
 `grounded-v2` (grounded_v2.py: v3 without `cov_second`, its own numbers) and `grounded-v1`
 (grounded_v1.py) stay selectable for their series.
 """
@@ -45,6 +46,7 @@ from faith_udfs.grounded_released import (
     GROUNDED_V7_RULES_VERSION,
     GROUNDED_V8_RULES_VERSION,
     GROUNDED_V9_RULES_VERSION,
+    GROUNDED_V10_RULES_VERSION,
     V4_CUTOFFS,
     V4_WEIGHTS,
     V5_CUTOFFS,
@@ -57,6 +59,8 @@ from faith_udfs.grounded_released import (
     V8_WEIGHTS,
     V9_CUTOFFS,
     V9_WEIGHTS,
+    V10_CUTOFFS,
+    V10_WEIGHTS,
 )
 from faith_udfs.grounded_support import support_expr
 from faith_udfs.grounded_v1 import GroundedV1Judge, per_question
@@ -65,6 +69,7 @@ from faith_udfs.grounded_words import (
     COURTESY_PATTERN,
     PLEASANTRY_PATTERN,
     is_claim,
+    is_worded,
     without_interjection,
     without_lead_in,
     without_openings,
@@ -82,13 +87,13 @@ from faith_udfs.word_rules import (
 )
 
 # Bump when a rule, weight or cut-off changes a verdict: a new version is a new config series.
-GROUNDED_RULES_VERSION = "grounded-v10"
+GROUNDED_RULES_VERSION = "grounded-v11"
 
 # Fitted by bench/fit_grounded.py (its output pasted here): the logistic weights of the
 # features (grounded_support.feature_columns) and the intercept. Refitted for v5 (claims
 # without their opening interjection); v4 had kept v3's, as it changed two case scores of the
-# dev sets. v6 to v10 keep v5's: v6 changes no dev-set case's verdict, v7 13 of 4,004, v8 two,
-# v9 23, v10 five (QAGS's), and a refit moves the held-out figures within noise
+# dev sets. v6 to v11 keep v5's: v6 changes no dev-set case's verdict, v7 13 of 4,004, v8 two,
+# v9 23, v10 five (QAGS's), v11 none, and a refit moves the held-out figures within noise
 # (bench/swapped_words.py, docs/judge-quality.md).
 WEIGHTS: dict[str, float] = {
     "intercept": -1.9289,
@@ -151,6 +156,9 @@ class GroundedJudge(OfflineJudge):
     # hold the words "dollar" and "percent", and "4.95" is one word (word_rules.number_forms).
     # v10 on: a context's "235, 000" is also the figure "235000" (word_rules.joined_numbers).
     word_rules: WordRules = V10_WORD_RULES
+    # v11 on: a sentence without a letter or a digit ("😊", ":)", "...") is no claim; before,
+    # it was one with no content word, `idk` (a penalized score halved by a smiley).
+    claims_need_words = True
     # The rules version's fitted numbers (a subclass of an older version has its own).
     weights: dict[str, float] = WEIGHTS
     default_cutoffs: Cutoffs = DEFAULT_CUTOFFS
@@ -196,7 +204,7 @@ class GroundedJudge(OfflineJudge):
 
         # Only answers that may cite or list take the dozen patterns (most answers do not);
         # the others' sentences are judged as they are.
-        return in_order(
+        claims = in_order(
             answers,
             answers["text"].str.contains(CUE_PATTERN),
             lambda cued: cited_claims(
@@ -206,6 +214,9 @@ class GroundedJudge(OfflineJudge):
             ),
             plain_claims,
         )
+        if not self.claims_need_words:
+            return claims
+        return claims.with_columns(pl.col("claims").list.filter(is_worded(pl.element())))
 
     def verdicts(self, questions: pl.DataFrame) -> pl.DataFrame:
         # A question whose claims are all sentences of its context needs no features.
@@ -258,7 +269,18 @@ def copied_verdicts(questions: pl.DataFrame) -> pl.DataFrame:
     )
 
 
-class GroundedV9Judge(GroundedJudge):
+class GroundedV10Judge(GroundedJudge):
+    """The grounded judge of rules `grounded-v10`: v11 with a sentence of no letter or digit
+    ("😊", ":)") read as a claim (`idk`: no content word); its own numbers (V10_WEIGHTS), and
+    a v10 calibration's cut-offs apply."""
+
+    rules_version = GROUNDED_V10_RULES_VERSION
+    claims_need_words = False
+    weights = V10_WEIGHTS
+    default_cutoffs = V10_CUTOFFS
+
+
+class GroundedV9Judge(GroundedV10Judge):
     """The grounded judge of rules `grounded-v9`: v10 with a context's "235, 000" read as the
     words "235" and "000" only (word_rules.V9_WORD_RULES); its own numbers (V9_WEIGHTS), and a
     v9 calibration's cut-offs apply."""
@@ -348,6 +370,7 @@ class GroundedV2Judge(GroundedV3Judge):
 # to (`faith calibrate` fits the default), by version below.
 GROUNDED_JUDGES: tuple[type[GroundedJudge], ...] = (
     GroundedJudge,
+    GroundedV10Judge,
     GroundedV9Judge,
     GroundedV8Judge,
     GroundedV7Judge,

@@ -1,15 +1,16 @@
 """The numbers of the grounded judge's earlier rules, kept so their config series (and the
-calibrations fitted for them) score as they did: `grounded-v9` (a context's "235, 000" read as
-two words only), `grounded-v8` ("1,000" read as two words), `grounded-v7` (units compared
-whatever their kind), `grounded-v6` (dates read as names), `grounded-v5` (one opening
-interjection cut) and `grounded-v4` / `grounded-v3` (openings read as words). grounded.py's
-GroundedV9Judge to GroundedV3Judge weigh with them; `grounded-v10` (grounded.py) is the
-default."""
+calibrations fitted for them) score as they did: `grounded-v10` (a smiley or "..." read as a
+claim), `grounded-v9` (a context's "235, 000" read as two words only), `grounded-v8` ("1,000"
+read as two words), `grounded-v7` (units compared whatever their kind), `grounded-v6` (dates
+read as names), `grounded-v5` (one opening interjection cut) and `grounded-v4` /
+`grounded-v3` (openings read as words). grounded.py's GroundedV10Judge to GroundedV3Judge
+weigh with them; `grounded-v11` (grounded.py) is the default."""
 
 from __future__ import annotations
 
 from faith_udfs.calibration import Cutoffs
 
+GROUNDED_V10_RULES_VERSION = "grounded-v10"
 GROUNDED_V9_RULES_VERSION = "grounded-v9"
 GROUNDED_V8_RULES_VERSION = "grounded-v8"
 GROUNDED_V7_RULES_VERSION = "grounded-v7"
@@ -67,3 +68,7 @@ V8_CUTOFFS = V5_CUTOFFS
 # grounded-v9 kept v5's numbers too (23 dev-set cases' verdicts moved): a copy.
 V9_WEIGHTS: dict[str, float] = dict(V5_WEIGHTS)
 V9_CUTOFFS = V5_CUTOFFS
+
+# grounded-v10 kept v5's numbers too (five dev-set cases' verdicts moved, QAGS's): a copy.
+V10_WEIGHTS: dict[str, float] = dict(V5_WEIGHTS)
+V10_CUTOFFS = V5_CUTOFFS

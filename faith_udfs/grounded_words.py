@@ -175,6 +175,18 @@ def _says_something(text: pl.Expr) -> pl.Expr:
     return words.list.eval(~pl.element().is_in(list(GROUNDED_STOP_WORDS))).list.any()
 
 
+# v11: a letter or a digit of any script; a sentence without one ("😊", ":)", "...", "—") says
+# nothing a context could support or contradict. Not citations.ALNUM_PATTERN: Rust's `\w`
+# holds marks and the zero-width joiner, which emoji are written with ("❤️", "👨‍👩‍👧").
+WORDED_PATTERN = r"[\p{L}\p{N}]"
+
+
+def is_worded(sentence: pl.Expr) -> pl.Expr:
+    """v11: whether the sentence holds a letter or a digit (WORDED_PATTERN): one that does not
+    is an emoji, an emoticon or punctuation, no claim."""
+    return sentence.str.contains(WORDED_PATTERN)
+
+
 def is_claim(sentence: pl.Expr) -> pl.Expr:
     """False for refusals ("Unable to answer based on the passages") and meta sentences
     ("Here is a summary of the passages:"): they state nothing a context could support."""

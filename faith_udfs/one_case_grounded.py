@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import math
 import re
+import unicodedata
 from dataclasses import dataclass
 from functools import cache
 
@@ -150,9 +151,22 @@ def grounded_v5_claims(answer: str) -> list[str]:
 
 
 def grounded_v6_claims(answer: str) -> list[str]:
-    """GroundedJudge.claims of one answer: grounded_v4_claims, each sentence without its
-    openings (grounded_words.without_opening), cut before its attribution phrase and after."""
+    """GroundedV6Judge.claims (to v10's) of one answer: grounded_v4_claims, each sentence
+    without its openings (grounded_words.without_opening), cut before its attribution phrase
+    and after."""
     return grounded_v4_claims(answer, cuts_interjections=True, cuts_openings=True)
+
+
+def grounded_v11_claims(answer: str) -> list[str]:
+    """GroundedJudge.claims of one answer: grounded_v6_claims less the sentences without a
+    letter or a digit (grounded_words.is_worded: "😊", ":)", "...")."""
+    return [claim for claim in grounded_v6_claims(answer) if is_worded_text(claim)]
+
+
+def is_worded_text(text: str) -> bool:
+    """grounded_words.is_worded of one text: a character of Unicode's letters or numbers
+    (general category L or N, as Rust's `\\p{L}` and `\\p{N}`)."""
+    return any(unicodedata.category(char)[0] in "LN" for char in text)
 
 
 def _without_opening(sentence: str) -> str:

@@ -1,6 +1,6 @@
-"""The grounded judge (issue 20), rules v10: one support per claim, verdicts from cut-offs on
+"""The grounded judge (issue 20), rules v11: one support per claim, verdicts from cut-offs on
 it, what the context lacks stored for each `no` and `idk`, a chat bot's openings no part of a
-claim, a swapped date a contradiction, and v9 to v1 kept as their own series."""
+claim, a swapped date a contradiction, and v10 to v1 kept as their own series."""
 
 from __future__ import annotations
 
@@ -30,6 +30,7 @@ from faith_udfs.grounded import (
     GroundedV7Judge,
     GroundedV8Judge,
     GroundedV9Judge,
+    GroundedV10Judge,
     grounded_judge,
 )
 from faith_udfs.grounded_features import claim_features
@@ -76,8 +77,8 @@ V3_RELEASED = [
 
 # What grounded-v5 gives them (main at the commit that made it the default, 2026-12-05): its
 # weights refitted with interjections cut, so answers without one score a little otherwise.
-# grounded-v6 to v10 keep v5's numbers and give these answers (no opening, no copy, no
-# date or unit swapped, no number written otherwise) the same.
+# grounded-v6 to v11 keep v5's numbers and give these answers (no opening, no copy, no
+# date or unit swapped, no number written otherwise, every sentence worded) the same.
 V5_RELEASED = [
     [("yes", 0.835252)],
     [("no", 0.167549)],
@@ -95,11 +96,12 @@ def measured(answer: str, judge: GroundedJudge | None = None) -> FaithfulnessMet
     return metric
 
 
-def test_v10_is_the_default_and_v9_to_v1_stay_their_own_series() -> None:
-    assert GROUNDED_RULES_VERSION == "grounded-v10"
+def test_v11_is_the_default_and_v10_to_v1_stay_their_own_series() -> None:
+    assert GROUNDED_RULES_VERSION == "grounded-v11"
     assert V1 == "grounded-v1"
     judges = (
         GroundedJudge,
+        GroundedV10Judge,
         GroundedV9Judge,
         GroundedV8Judge,
         GroundedV7Judge,
@@ -110,8 +112,9 @@ def test_v10_is_the_default_and_v9_to_v1_stay_their_own_series() -> None:
         GroundedV2Judge,
         GroundedV1Judge,
     )
-    v10, v9, v8, v7, v6, v5, v4, v3, v2, v1 = (j().identity for j in judges)
-    assert [(i.kind, i.model) for i in (v10, v9, v8, v7, v6, v5, v4, v3, v2, v1)] == [
+    v11, v10, v9, v8, v7, v6, v5, v4, v3, v2, v1 = (j().identity for j in judges)
+    assert [(i.kind, i.model) for i in (v11, v10, v9, v8, v7, v6, v5, v4, v3, v2, v1)] == [
+        ("grounded", "grounded-v11"),
         ("grounded", "grounded-v10"),
         ("grounded", "grounded-v9"),
         ("grounded", "grounded-v8"),
@@ -123,9 +126,11 @@ def test_v10_is_the_default_and_v9_to_v1_stay_their_own_series() -> None:
         ("grounded", "grounded-v2"),
         ("grounded", V1),
     ]
-    ids = {MetricConfig().config_id(i) for i in (v10, v9, v8, v7, v6, v5, v4, v3, v2, v1)}
-    assert len(ids) == 10
-    # the ids v9's to v1's series were stored under when each was the default
+    ids = {MetricConfig().config_id(i) for i in (v11, v10, v9, v8, v7, v6, v5, v4, v3, v2, v1)}
+    assert len(ids) == 11
+    # the ids v10's to v1's series were stored under when each was the default
+    assert MetricConfig().config_id(v11) == "faith-7944c5ab0fe486bf"
+    assert MetricConfig().config_id(v10) == "faith-9849bc34eee6a440"
     assert MetricConfig().config_id(v9) == "faith-1f301e1693f33a26"
     assert MetricConfig().config_id(v8) == "faith-94041d90ced69117"
     assert MetricConfig().config_id(v7) == "faith-67e5f968c3d4b153"
@@ -135,6 +140,7 @@ def test_v10_is_the_default_and_v9_to_v1_stay_their_own_series() -> None:
     assert MetricConfig().config_id(v3) == "faith-a150d13cc5f57e63"
     assert MetricConfig().config_id(v2) == "faith-3555290e3c7156c5"
     assert MetricConfig().config_id(v1) == "faith-ec398a547331a401"
+    assert type(grounded_judge("grounded-v10")) is GroundedV10Judge
     assert type(grounded_judge("grounded-v9")) is GroundedV9Judge
     assert type(grounded_judge("grounded-v8")) is GroundedV8Judge
     assert type(grounded_judge("grounded-v7")) is GroundedV7Judge
@@ -157,6 +163,7 @@ def test_v10_is_the_default_and_v9_to_v1_stay_their_own_series() -> None:
         (GroundedV7Judge, V5_RELEASED),
         (GroundedV8Judge, V5_RELEASED),
         (GroundedV9Judge, V5_RELEASED),
+        (GroundedV10Judge, V5_RELEASED),
         (GroundedJudge, V5_RELEASED),
     ],
 )
@@ -257,6 +264,7 @@ def test_a_run_names_the_rules_and_keeps_each_series(tmp_path: Path) -> None:
     source, db = write(cases(rows), tmp_path / "cases.parquet"), tmp_path / "f.duckdb"
     for rules in (
         None,
+        "grounded-v10",
         "grounded-v9",
         "grounded-v8",
         "grounded-v7",
@@ -285,6 +293,8 @@ def test_a_run_names_the_rules_and_keeps_each_series(tmp_path: Path) -> None:
         ("grounded-v1", "off", "idk", None),  # v1 gives no context_lacks
         ("grounded-v10", "grounded", "yes", None),
         ("grounded-v10", "off", "no", ["batteries", "covered"]),
+        ("grounded-v11", "grounded", "yes", None),
+        ("grounded-v11", "off", "no", ["batteries", "covered"]),
         ("grounded-v2", "grounded", "yes", None),
         ("grounded-v2", "off", "no", ["batteries", "covered"]),
         ("grounded-v3", "grounded", "yes", None),
@@ -307,11 +317,11 @@ def test_a_run_names_the_rules_and_keeps_each_series(tmp_path: Path) -> None:
 def test_unknown_rules_are_a_config_error() -> None:
     # newest first, as a person reads them (sorted, "grounded-v10" came between v1 and v2)
     said = (
-        r"unknown grounded rules 'grounded-v11'; "
-        r"use one of grounded-v10, grounded-v9, .*, grounded-v2, grounded-v1$"
+        r"unknown grounded rules 'grounded-v12'; "
+        r"use one of grounded-v11, grounded-v10, grounded-v9, .*, grounded-v2, grounded-v1$"
     )
     with pytest.raises(ConfigError, match=said):
-        grounded_judge("grounded-v11")
+        grounded_judge("grounded-v12")
 
 
 def test_the_docs_query_of_context_lacks_runs(tmp_path: Path) -> None:

@@ -268,7 +268,8 @@ def test_the_bench_prints_v9_failing_and_v10_passing_a_spaced_context_number(
     monkeypatch.syspath_prepend(str(ROOT / "bench"))
     import swapped_words
 
-    assert swapped_words.main(["--devsets", str(tmp_path)]) == 0  # v9 against v10
+    versions = ["--versions", "grounded-v9,grounded-v10"]
+    assert swapped_words.main(["--devsets", str(tmp_path), *versions]) == 0
     out = capsys.readouterr().out
     assert "v9 no (0.108)     v10 yes (0.833)    The video was viewed more than 235,000" in out
     assert "v9 no (0.108)     v10 no (0.108)     The video was viewed more than 236,000" in out

@@ -36,6 +36,7 @@ from faith_udfs.grounded import (
     GroundedV7Judge,
     GroundedV8Judge,
     GroundedV9Judge,
+    GroundedV10Judge,
 )
 from faith_udfs.grounded_v1 import GroundedV1Judge
 from faith_udfs.judges import Judge
@@ -57,6 +58,7 @@ JUDGES: dict[str, Judge] = {
             weights={**WEIGHTS, "intercept": -0.37, "cov_best": 2.54, "answer_cov": 0.31},
         )
     ),
+    "grounded-v10": GroundedV10Judge(),
     "grounded-v9": GroundedV9Judge(),
     "grounded-v8": GroundedV8Judge(),
     "grounded-v7": GroundedV7Judge(),
@@ -117,6 +119,10 @@ HANDWRITTEN: list[Case] = [
     # a chat bot's opening interjections (v5 judges the sentences without them)
     ("Yes, order A17 shipped on 3 March. Yeah it arrives tomorrow.", POLICY),
     ("Of course, refunds are paid within 30 days. Yes! No, it was not cancelled.", POLICY),
+    # sentences of no letter or digit (v11: no claims; before, `idk` claims)
+    ("Order A17 shipped on 3 March. :) ...", POLICY),
+    ("Order A17 shipped on 3 March! \U0001f60a", POLICY),  # an emoji: the batch path
+    (":-)", POLICY),
     # ... and on the path of answers that cite or list
     ("Yes, order A17 shipped on 3 March [1]. Sure, it arrives tomorrow (Passage 2).", POLICY),
     ("Key facts:\n1. Ok, refunds are paid within 30 days.\n2) Yes!", POLICY),
@@ -219,6 +225,9 @@ def test_one_case_equals_the_batch_path_on_the_corpus(judge: str, config: str) -
 # clause breaks, repeated sentences, citations and attribution phrases (v4), and text outside
 # ASCII (which takes the batch path).
 FRAGMENTS = [
+    ":)",
+    "...",
+    "--",
     "Order A17",
     "order a17",
     "shipped",

@@ -377,13 +377,14 @@ def test_a_calibration_of_older_rules_keeps_scoring_their_series(
         ("grounded-v3", "grounded-v1", "fitted for grounded-v3, this judge is grounded-v1"),
         ("grounded-v2", "grounded-v3", "fitted for grounded-v2, this judge is grounded-v3"),
         ("grounded-v3", "grounded-v2", "fitted for grounded-v3, this judge is grounded-v2"),
-        ("grounded-v11", None, "fitted for grounded-v11, this judge is grounded-v10"),
+        ("grounded-v12", None, "fitted for grounded-v12, this judge is grounded-v11"),
         ("grounded-v4", "grounded-v5", "fitted for grounded-v4, this judge is grounded-v5"),
         ("grounded-v5", "grounded-v6", "fitted for grounded-v5, this judge is grounded-v6"),
         ("grounded-v6", "grounded-v7", "fitted for grounded-v6, this judge is grounded-v7"),
         ("grounded-v7", "grounded-v8", "fitted for grounded-v7, this judge is grounded-v8"),
         ("grounded-v8", "grounded-v9", "fitted for grounded-v8, this judge is grounded-v9"),
         ("grounded-v9", "grounded-v10", "fitted for grounded-v9, this judge is grounded-v10"),
+        ("grounded-v10", "grounded-v11", "fitted for grounded-v10, this judge is grounded-v11"),
     ],
 )
 def test_a_calibration_for_other_rules_is_refused_before_any_run(

@@ -40,15 +40,29 @@ messages AS (
                AS __messages_text
     FROM chats_listed
     WHERE __messages IS NULL
+),
+-- LangChain's own message dicts: `type` (`human`, `ai`, `system`, `tool`) where OpenAI has
+-- `role` (a message's model_dump()), and messages_to_dict()'s `{type, data: {content, ...}}`
+-- (what its chat histories store) with the message's fields under `data`; the role's other
+-- spellings are read by checked_turns.sql
+langchain AS (
+    SELECT * REPLACE (
+               -- ->> : a JSON log's messages arrive with every key any of them has, null
+               CASE WHEN (__m ->> 'role') IS NULL AND (__m ->> 'content') IS NULL
+                         AND json_type(__m -> 'data') = 'OBJECT'
+                   THEN json_merge_patch(json_object('type', __m -> 'type'), __m -> 'data')
+                   ELSE __m
+               END AS __m)
+    FROM messages
 )
 SELECT * EXCLUDE (__m, logged_at),
        coalesce(__m ->> 'logged_at', CAST(logged_at AS VARCHAR)) AS logged_at,
-       -- OpenAI's own roles for a system message and a tool result, beside `system` and `tool`:
-       -- `developer` (o1 and later models), `function` (before tool calls)
-       CASE lower(trim(__m ->> 'role'))
+       -- developer and function as system and tool here too (checked_turns.sql reads every
+       -- spelling): a quarantined message's row, its quarantine key, is as it was before
+       CASE lower(trim(coalesce(__m ->> 'role', __m ->> 'type')))
            WHEN 'developer' THEN 'system'
            WHEN 'function' THEN 'tool'
-           ELSE __m ->> 'role'
+           ELSE coalesce(__m ->> 'role', __m ->> 'type')
        END AS role,
        -- content as given (JSON), read as text by turns.py (json_values.content_as_text): parts
        -- their text, another value its JSON text, as a cases table reads an answer 42 as "42"
@@ -57,4 +71,4 @@ SELECT * EXCLUDE (__m, logged_at),
        CASE WHEN json_type(__m -> 'retrieval_context') <> 'NULL'
            THEN __m -> 'retrieval_context' END AS retrieval_context,
        coalesce(json_array_length(__m -> 'tool_calls'), 0) > 0 AS __tool_calls
-FROM messages
+FROM langchain

@@ -7,7 +7,16 @@ WITH typed AS (
            CASE WHEN regexp_full_match(trim(CAST(turn AS VARCHAR)), '[+-]?[0-9]+(\.0*)?')
                THEN TRY_CAST(TRY_CAST(trim(CAST(turn AS VARCHAR)) AS DECIMAL(38, 1)) AS BIGINT)
            END AS __turn,
-           lower(trim(CAST(role AS VARCHAR))) AS __role
+           -- the common other spellings of the four roles: LangChain's `human` and `ai`,
+           -- OpenAI's `developer` (o1 and later: the system prompt) and `function` (a
+           -- function's result, before tool calls); any other role is quarantined
+           CASE lower(trim(CAST(role AS VARCHAR)))
+               WHEN 'human' THEN 'user'
+               WHEN 'ai' THEN 'assistant'
+               WHEN 'developer' THEN 'system'
+               WHEN 'function' THEN 'tool'
+               ELSE lower(trim(CAST(role AS VARCHAR)))
+           END AS __role
     FROM turns
 )
 SELECT *,

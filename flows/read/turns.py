@@ -224,9 +224,12 @@ def _renamed(con: duckdb.DuckDBPyConnection, table: str, source: Source) -> str:
 def _chat_fallbacks(con: duckdb.DuckDBPyConnection, renamed: str) -> str:
     """A chat log without `conversation_id` is named by its `id`, else by its line number
     (`line-1`, ...: stable while the file only grows); without `logged_at`, each message's
-    own `logged_at` is the only time (a turn with none is quarantined by the contract)."""
+    own `logged_at` is the only time (a turn with none is quarantined by the contract); without
+    `retrieval_context`, a message's own passages are the only ones (chat_turns.sql)."""
     columns = {row[0] for row in con.execute(f"DESCRIBE SELECT {renamed} FROM raw_rows").fetchall()}
     added = ""
+    if "retrieval_context" not in columns:
+        added += ", CAST(NULL AS VARCHAR) AS retrieval_context"
     if "conversation_id" not in columns:
         line = "'line-' || CAST(row_number() OVER () AS VARCHAR)"
         given = f'coalesce(CAST("id" AS VARCHAR), {line})' if "id" in columns else line

@@ -54,8 +54,23 @@ langchain AS (
                    ELSE __m
                END AS __m)
     FROM messages
+),
+-- the log's `retrieval_context` column (the conversation's passages) as JSON, as a message's
+-- are: a list as its JSON; text (a CSV cell) as the JSON it holds, else as DuckDB's own list
+-- syntax (`[a, 'b, c']`), else as a JSON string (one string is no list: quarantined)
+conversation AS (
+    SELECT * EXCLUDE (retrieval_context),
+           CASE json_type(to_json(retrieval_context))
+               WHEN 'NULL' THEN NULL
+               WHEN 'VARCHAR' THEN coalesce(
+                   TRY_CAST(to_json(retrieval_context) ->> '$' AS JSON),
+                   to_json(TRY_CAST(to_json(retrieval_context) ->> '$' AS VARCHAR[])),
+                   to_json(retrieval_context))
+               ELSE to_json(retrieval_context)
+           END AS __given_passages
+    FROM langchain
 )
-SELECT * EXCLUDE (__m, logged_at),
+SELECT * EXCLUDE (__m, logged_at, __given_passages),
        coalesce(__m ->> 'logged_at', CAST(logged_at AS VARCHAR)) AS logged_at,
        -- developer and function as system and tool here too (checked_turns.sql reads every
        -- spelling): a quarantined message's row, its quarantine key, is as it was before
@@ -68,7 +83,12 @@ SELECT * EXCLUDE (__m, logged_at),
        -- their text, another value its JSON text, as a cases table reads an answer 42 as "42"
        -- (a tool result logged as the object it returned was dropped without a word).
        __m -> 'content' AS content,
-       CASE WHEN json_type(__m -> 'retrieval_context') <> 'NULL'
-           THEN __m -> 'retrieval_context' END AS retrieval_context,
+       -- a message's own passages, else the conversation's (every assistant message's that
+       -- has none); the message's were a segment `retrieval_context_1` beside the column, and
+       -- its turn judged without them
+       (SELECT CASE WHEN json_type(p) <> 'NULL' THEN p END
+        FROM (SELECT coalesce(CASE WHEN json_type(__m -> 'retrieval_context') <> 'NULL'
+                                  THEN __m -> 'retrieval_context' END,
+                              __given_passages) AS p)) AS retrieval_context,
        coalesce(json_array_length(__m -> 'tool_calls'), 0) > 0 AS __tool_calls
-FROM langchain
+FROM conversation

@@ -151,17 +151,19 @@ def _load(con: duckdb.DuckDBPyConnection, source: Source) -> None:
     params = {f"files_{fmt}": paths for fmt, paths in by_format.items()}
     con.execute(f"CREATE TEMP TABLE raw_rows AS {' UNION ALL BY NAME '.join(reads)}", params)
     _misread_csv(con, source)
-    if source.form != "chat":  # a chat log's `messages` is read as the structure it is
-        rows = con.table("raw_rows")
-        keep = source.options.source_name("retrieval_context")
-        content = source.options.source_name("content")  # read as text below, lists and all
-        named = [(n, t) for n, t in zip(rows.columns, rows.types, strict=True) if n != content]
-        unwrapped = json_values_as_text([n for n, _ in named], [t for _, t in named], keep=keep)
-        if unwrapped:
-            con.execute(
-                "CREATE OR REPLACE TEMP TABLE raw_rows AS "
-                f"SELECT * REPLACE ({unwrapped}) FROM raw_rows"
-            )
+    # A column of values of mixed types (JSON) is read value by value, a string as its text: a
+    # chat log's conversation-level columns too (an id 7 beside "abc" made it '"abc"', and a
+    # time '"2026-11-01T09:00:00Z"', quarantined, beside one epoch number). A chat log's
+    # `messages` is read as the structure it is; a turn's content as text below, lists and all.
+    rows = con.table("raw_rows")
+    keep = source.options.source_name("retrieval_context")
+    structured = source.options.source_name("messages" if source.form == "chat" else "content")
+    named = [(n, t) for n, t in zip(rows.columns, rows.types, strict=True) if n != structured]
+    unwrapped = json_values_as_text([n for n, _ in named], [t for _, t in named], keep=keep)
+    if unwrapped:
+        con.execute(
+            f"CREATE OR REPLACE TEMP TABLE raw_rows AS SELECT * REPLACE ({unwrapped}) FROM raw_rows"
+        )
     renamed = _renamed(con, "raw_rows", source)
     if source.form == "chat":
         fallbacks = _chat_fallbacks(con, renamed)

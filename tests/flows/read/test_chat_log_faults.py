@@ -314,3 +314,27 @@ def test_past_the_larger_memory_too_it_is_exit_7_with_advice_for_conversations(
     assert "cannot read it as conversations (Out of Memory Error" in line
     assert "(a message of tens of MB, read with 2 GB); leave such messages out" in line
     assert "write it as Parquet" not in line
+
+
+def test_a_chat_log_of_mixed_types_reads_each_conversations_values_as_written(
+    tmp_path: Path,
+) -> None:
+    """One line with an integer id, an epoch time and a numeric segment types those columns
+    JSON: the other lines' ids were read as '"x1"' (a new case each night beside a clean
+    file's `x1:2`) and their ISO times as '"2026-…"', quarantined as logged_at_unparseable."""
+    lines = [
+        {**GOOD, "channel": "web"},
+        {**GOOD, "id": 7, "logged_at": 1793523600, "channel": 3},
+    ]
+    db = tmp_path / "mixed.duckdb"
+    run = _run(_write_chats(lines, tmp_path / "chat.jsonl"), db)
+    assert (run["rows_in"], run["rows_scored"], run["rows_quarantined"]) == (2, 2, 0)
+    found = "SELECT case_id, logged_at, segments ->> 'channel' FROM case_scores ORDER BY 1"
+    assert [(cid, str(at), channel) for cid, at, channel in query(db, found)] == [
+        ("7:2", "2026-11-01 09:00:00", "3"),
+        ("x1:2", "2026-11-01 12:00:00", "web"),
+    ]
+    clean = tmp_path / "clean.duckdb"
+    _run(_write_chats([GOOD], tmp_path / "clean.jsonl"), clean)
+    same = "SELECT case_id, content_hash FROM case_scores WHERE case_id = 'x1:2'"
+    assert query(db, same) == query(clean, same)

@@ -16,7 +16,12 @@ import pyarrow as pa
 
 from flows.errors import InputUnreadable
 from flows.read.error_lines import error_line
-from flows.read.json_values import json_values_as_text, json_wrong_types, quoted
+from flows.read.json_values import (
+    json_values_as_text,
+    json_wrong_types,
+    quoted,
+    text_kept_columns,
+)
 from flows.read.list_cells import python_lists_as_json
 from flows.read.small_json import SMALL_JSON_BYTES, bom_array, small_objects
 from schemas import LONE_SURROGATES
@@ -203,6 +208,11 @@ def duckdb_frames(
                 column = quoted(read_as.get(list_column or "", list_column or ""))
                 select = f"* REPLACE ({_duckdb_lists_as_json(column)} AS {column})"
             query = con.sql(f"SELECT {select} FROM {reader}", params=files)
+            kept = _text_kept(query, only) if fmt == "json" else ""
+            if kept:  # UUIDs and times of day read as written
+                reader = reader.removesuffix(")") + f", columns := {kept})"
+                select = "*" if only is None else quoted(only)
+                query = con.sql(f"SELECT {select} FROM {reader}", params=files)
             read = [c for c in query.columns if c not in (FILE_COLUMN, LONE_SURROGATES)]
             keys = json_keys_renamed(read, names) if only is None else {}
             unwrapped = json_values_as_text(query.columns, query.types, keep=list_column)
@@ -221,6 +231,14 @@ def duckdb_frames(
             raise InputUnreadable(f"{failed}: cannot read its data ({error_line(exc)})") from exc
     finally:
         con.close()
+
+
+def _text_kept(query: duckdb.DuckDBPyRelation, only: str | None) -> str:
+    """json_values.text_kept_columns for the JSON files' columns `query` reads (`only`: the
+    one key it reads)."""
+    pairs = [(n, t) for n, t in zip(query.columns, query.types, strict=True) if n != FILE_COLUMN]
+    keys = [only] if only is not None else [name for name, _ in pairs]
+    return text_kept_columns(keys, [kind for _, kind in pairs])
 
 
 def _read_names(

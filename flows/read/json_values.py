@@ -11,6 +11,10 @@ from schemas import WRONG_TYPE
 # JSON values a file of them alone gives a column no text can be cast from (a list, a struct,
 # a boolean): the contract quarantines them as `<column>_wrong_type`.
 _NOT_TEXT = "('ARRAY', 'OBJECT', 'BOOLEAN')"
+# What read_json types a string as when every value of a column reads as one, with no switch
+# to turn it off (dates and timestamps have theirs: formats.py's NO_TIME_FORMAT): a UUID, stored
+# lower-cased, and a time of day (`09:30`), stored as `09:30:00`.
+_TEXT_LOOKALIKES = ("uuid", "time")
 
 
 def json_values_as_text(
@@ -38,6 +42,52 @@ def json_values_as_text(
         elif str(kind) == "JSON[]" and name == keep:
             items.append(f"CAST(to_json({column}) AS VARCHAR) AS {column}")
     return ", ".join(items)
+
+
+def text_kept_columns(keys: list[str], types: list[DuckDBPyType]) -> str:
+    """read_json's `columns := {...}` for these keys (the file's, in order) read as typed
+    but for a UUID or a time of day, at any depth, read as the text written: left to
+    read_json, a file's ids `0E8F…` were stored as `0e8f…` and a segment `09:30` as
+    `09:30:00`, yet kept as written once another file read with it held a non-UUID id (a new
+    night's file re-scored the old night's cases under new ids). '' when no type holds them,
+    or when two keys differ only in case, which a struct literal cannot name apart."""
+    if not any(_holds_lookalike(kind) for kind in types):
+        return ""
+    if len({key.casefold() for key in keys}) != len(keys) or len(keys) != len(types):
+        return ""
+    fields = ", ".join(
+        f"{_literal(key)}: {_literal(_as_text_type(kind))}"
+        for key, kind in zip(keys, types, strict=True)
+    )
+    return f"{{{fields}}}"
+
+
+def _holds_lookalike(kind: DuckDBPyType) -> bool:
+    if kind.id in _TEXT_LOOKALIKES:
+        return True
+    return any(_holds_lookalike(child) for _, child in _children(kind))
+
+
+def _children(kind: DuckDBPyType) -> list[tuple[str, DuckDBPyType]]:
+    """A struct's fields, a list's element, a map's key and value (read_json's nested types)."""
+    if kind.id not in ("struct", "list", "map"):
+        return []
+    return [(name, child) for name, child in kind.children if isinstance(child, DuckDBPyType)]
+
+
+def _as_text_type(kind: DuckDBPyType) -> str:
+    """The type, written as DuckDB reads it, with each UUID and TIME in it VARCHAR."""
+    if kind.id in _TEXT_LOOKALIKES:
+        return "VARCHAR"
+    if not _holds_lookalike(kind):
+        return str(kind)
+    children = _children(kind)
+    if kind.id == "list":
+        return f"{_as_text_type(children[0][1])}[]"
+    if kind.id == "map":
+        return f"MAP({_as_text_type(children[0][1])}, {_as_text_type(children[1][1])})"
+    fields = ", ".join(f"{quoted(name)} {_as_text_type(child)}" for name, child in children)
+    return f"STRUCT({fields})"
 
 
 def json_wrong_types(

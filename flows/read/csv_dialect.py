@@ -28,6 +28,17 @@ def unsniffed(columns: list[str]) -> bool:
     return len(columns) == 1 and any(mark in columns[0] for mark in _DELIMITERS)
 
 
+def unlike_header(columns: list[str], header: str) -> bool:
+    """Whether the sniffer's columns are not the header line's: not as many as its fields (in
+    the delimiter it holds most), the first not the one it starts with. A line among the first
+    rows with a field too many made DuckDB take that line for the header, its values for
+    column names, and the run said the header line looked missing."""
+    delimiter = max(_DELIMITERS, key=header.count)
+    fields = next(csv.reader([header], delimiter=delimiter), [])
+    first = columns[0] if columns else ""
+    return len(columns) != len(fields) and not header.lstrip('"').startswith(first)
+
+
 def bad_line(con: duckdb.DuckDBPyConnection, path: Path, header: str) -> InputUnreadable | None:
     """The file read strictly (quote and escape '"', the header's delimiter): DuckDB's word on
     its first line that does not fit ('CSV Error on Line: 4: Expected Number of Columns: 5

@@ -18,7 +18,7 @@ from pyarrow import fs
 
 from flows.errors import InputUnreadable
 from flows.read import not_utf8
-from flows.read.csv_dialect import bad_line, unsniffed
+from flows.read.csv_dialect import bad_line, unlike_header, unsniffed
 from flows.read.formats import (
     JSON_OBJECTS,
     count_file_rows,
@@ -320,7 +320,7 @@ def _described(con: duckdb.DuckDBPyConnection, path: Path, fmt: str) -> FileFact
     except duckdb.Error as exc:
         return _undescribed(con, path, fmt, exc)
     names = [str(row[0]) for row in found]
-    if fmt == "csv" and unsniffed(names):
+    if fmt == "csv" and (unsniffed(names) or unlike_header(names, _header(path))):
         failed = bad_line(con, path, _header(path))
         if failed is not None:
             return failed

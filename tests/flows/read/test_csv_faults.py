@@ -50,6 +50,22 @@ def test_a_line_that_does_not_fit_is_exit_3_naming_it(
     assert not db.exists() or query(db, "SELECT count(*) FROM case_scores") == [(0,)]
 
 
+def test_a_last_line_with_a_field_too_many_is_named_not_taken_for_the_header(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """DuckDB's sniffer took a last line one field wider than the rest for the header line:
+    the run said every column was missing and asked whether the header line was missing,
+    where the file has it and its line 7 has a field too many."""
+    lines = _csv(tmp_path / "clean.csv").read_text().splitlines()
+    source = tmp_path / "logs.csv"
+    source.write_text("\n".join([*lines, f"c5,Where is A17?,Order A17.,{PASSAGES},2026-11-01,x"]))
+    done = faith_here(capsys, "score", str(source), "--db", str(tmp_path / "f.duckdb"))
+    assert done.returncode == 3, done.stderr
+    (line,) = done.stderr.strip().splitlines()
+    assert line.startswith(f"error: {source}: not a readable CSV file (")
+    assert "CSV Error on Line: 7: Expected Number of Columns: 5 Found: 6" in line
+
+
 def test_a_bad_file_among_many_alike_is_exit_3_naming_it(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -17,7 +17,7 @@ from schemas import LONE_SURROGATES, NOT_UTF8, WRONG_TYPE
 FORMATS = ("parquet", "csv", "json")
 # `--format` spellings: JSON Lines and NDJSON are DuckDB's newline-delimited JSON.
 FORMAT_CHOICES = ("auto", *FORMATS, "jsonl", "ndjson")
-_EXTENSIONS = {
+EXTENSIONS = {
     ".parquet": "parquet",
     ".csv": "csv",
     ".json": "json",
@@ -97,7 +97,7 @@ def format_of(path: Path, options: ReadOptions) -> str | None:
     suffixes = [s.lower() for s in path.suffixes]
     if suffixes and suffixes[-1] == ".gz":
         suffixes = suffixes[:-1]
-    by_name = _EXTENSIONS.get(suffixes[-1]) if suffixes else None
+    by_name = EXTENSIONS.get(suffixes[-1]) if suffixes else None
     return options.wanted_format or by_name
 
 
@@ -107,7 +107,7 @@ def named_format(path: Path, options: ReadOptions) -> bool:
     suffixes = [s.lower() for s in path.suffixes]
     if suffixes and suffixes[-1] == ".gz":
         suffixes = suffixes[:-1]
-    found = _EXTENSIONS.get(suffixes[-1]) if suffixes else None
+    found = EXTENSIONS.get(suffixes[-1]) if suffixes else None
     return found is not None and options.wanted_format in (None, found)
 
 

@@ -4,6 +4,7 @@ however the Parquet files were cut into row groups."""
 from __future__ import annotations
 
 import gzip
+import re
 from pathlib import Path
 
 import polars as pl
@@ -213,3 +214,28 @@ def test_one_of_the_three_tables_as_csv_is_told_to_be_parquet(tmp_path: Path) ->
         InputUnreadable, match=r"questions\.csv, contexts\.parquet, outputs\.parquet"
     ):
         resolve_source(tmp_path)
+
+
+@pytest.mark.parametrize(
+    ("name", "says"),
+    [
+        ("day2.jsonl.zst", "a .zst compressed file is not read"),
+        ("day2.csv.bz2", "a .bz2 compressed file is not read"),
+        ("day2.csv.gzip", "a gzip file is read when named .gz: rename it"),
+    ],
+)
+def test_a_log_compressed_otherwise_than_gzip_is_refused_not_left_out(
+    tmp_path: Path, name: str, says: str
+) -> None:
+    """Beside a day's readable log, the other day's compressed one was left out without a
+    word (its rows lost); named alone, it was read as Parquet and --format was suggested."""
+    logs = tmp_path / "logs"
+    logs.mkdir()
+    many_cases(3).write_ndjson(logs / "day1.jsonl")
+    (logs / name).write_bytes(b"\x28\xb5\x2f\xfd compressed")
+    (logs / "_SUCCESS.csv.zip").write_bytes(b"metadata")  # a table's metadata: not looked at
+    for source in (logs, logs / name, f"{logs}/day*"):
+        with pytest.raises(InputUnreadable, match=re.escape(f"{name}: {says}")):
+            resolve_source(source)
+    (logs / name).unlink()
+    assert resolve_source(logs).all_files == [logs / "day1.jsonl"]

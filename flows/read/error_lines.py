@@ -72,6 +72,33 @@ _OBJECT_SIZE = '"maximum_object_size"'
 _TOO_LARGE = "; a JSON record past 64 MiB is not read: write the log as Parquet"
 
 
+# DuckDB's strict CSV reader reads one line ending a file, the one it found first (it says
+# which: `new_line = \n (Auto-Detected)`), and stops at the other outside quotes with words
+# that name neither: a file whose lines end both in CRLF and in LF (a Windows export joined to
+# a Linux one; a header written with "\n" and rows by Python's csv module, which ends them
+# "\r\n") was exit 3 saying only "The CSV Parser state machine reached an invalid state."
+_INVALID_STATE = "The CSV Parser state machine reached an invalid state"
+_NEW_LINE = re.compile(r"^new_line = (\\r\\n|\\n|\\r) ")
+_LINE_ENDS = {"\\n": ("LF", "a CR"), "\\r\\n": ("CRLF", "an LF alone"), "\\r": ("CR", "an LF")}
+
+
+def _with_line_ends(lines: list[str]) -> str:
+    """The error's first line, and for the strict CSV reader's invalid state what it most
+    likely is, from the line ending it read the file in (when it says)."""
+    if _INVALID_STATE not in lines[0]:
+        return lines[0]
+    for line in lines[1:]:
+        found = _NEW_LINE.match(line)
+        if found:
+            read, other = _LINE_ENDS[found.group(1)]
+            return (
+                f"{lines[0].rstrip('.')}: lines were read as ending in {read}, and {other} "
+                "outside quotes is not read: do some lines end in CRLF and others in LF? "
+                "convert the file to one line ending (dos2unix FILE)"
+            )
+    return lines[0]
+
+
 def error_line(exc: BaseException) -> str:
     """DuckDB's error in one line: its first, and for a CSV line it cannot read what is wrong
     with it ('Expected Number of Columns: 5 Found: 6', or that it is not UTF-8 text); the
@@ -84,7 +111,7 @@ def error_line(exc: BaseException) -> str:
     if _OBJECT_SIZE in lines[0]:
         return lines[0].rstrip(".") + _TOO_LARGE
     if "CSV Error on Line" not in lines[0]:
-        return _with_place_hint(_without_record(lines[0]))
+        return _with_place_hint(_without_record(_with_line_ends(lines)))
     if any(line.startswith(_INVALID_UNICODE) for line in lines[1:]):
         return lines[0] + _NOT_UTF8
     reasons = [line for line in lines[1:] if line.startswith(_CSV_REASONS)]

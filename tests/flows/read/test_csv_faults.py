@@ -66,6 +66,30 @@ def test_a_last_line_with_a_field_too_many_is_named_not_taken_for_the_header(
     assert "CSV Error on Line: 7: Expected Number of Columns: 5 Found: 6" in line
 
 
+@pytest.mark.parametrize(
+    ("header_end", "rows_end", "read_as"), [("\n", "\r\n", "LF"), ("\r\n", "\n", "CRLF")]
+)
+def test_lines_ending_both_in_crlf_and_lf_are_exit_3_saying_so(
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    header_end: str,
+    rows_end: str,
+    read_as: str,
+) -> None:
+    """A header written with "\\n" and rows by Python's csv module (which ends them "\\r\\n"):
+    DuckDB reads one line ending a file, and the run said only that its CSV parser 'reached
+    an invalid state'."""
+    rows = _csv(tmp_path / "clean.csv").read_text().splitlines()
+    source = tmp_path / "logs.csv"
+    source.write_bytes((rows[0] + header_end + rows_end.join(rows[1:]) + rows_end).encode())
+    done = faith_here(capsys, "score", str(source), "--db", str(tmp_path / "f.duckdb"))
+    assert done.returncode == 3, done.stderr
+    (line,) = done.stderr.strip().splitlines()
+    assert line.startswith(f"error: {source}: not a readable CSV file (")
+    assert f"lines were read as ending in {read_as}" in line
+    assert "do some lines end in CRLF and others in LF?" in line
+
+
 def test_a_bad_file_among_many_alike_is_exit_3_naming_it(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

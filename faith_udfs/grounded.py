@@ -13,7 +13,8 @@ A claim that is word for word a sentence of its context is `yes` with support 1 
 sentence as evidence. Each `no` and `idk` claim carries `lacks`: its words, figures and names
 found nowhere in the context (the contradicting figure's absence included). Refusals, meta
 sentences and courtesies are not claims, nor (v11) a sentence without a letter or a digit
-("😊", ":)", "..."); a sentence is judged without its citation markers,
+("😊", ":)", "...") or one announcing the bot's next step ("Let me check that for you."); a
+sentence is judged without its citation markers,
 attribution phrases and list marker (citations.py, answer_layout.py) and its openings
 ("Yes, of course, ...": grounded_words.without_openings). Dates, a number's units and
 opposite pairs are figures whose swap is a contradiction (word_rules.py, quantities.py,
@@ -69,7 +70,7 @@ from faith_udfs.grounded_words import (
     COURTESY_PATTERN,
     PLEASANTRY_PATTERN,
     is_claim,
-    is_worded,
+    states_something,
     without_interjection,
     without_lead_in,
     without_openings,
@@ -156,9 +157,10 @@ class GroundedJudge(OfflineJudge):
     # hold the words "dollar" and "percent", and "4.95" is one word (word_rules.number_forms).
     # v10 on: a context's "235, 000" is also the figure "235000" (word_rules.joined_numbers).
     word_rules: WordRules = V10_WORD_RULES
-    # v11 on: a sentence without a letter or a digit ("😊", ":)", "...") is no claim; before,
-    # it was one with no content word, `idk` (a penalized score halved by a smiley).
-    claims_need_words = True
+    # v11 on: a sentence without a letter or a digit ("😊", ":)", "...") is no claim, nor one
+    # that announces the bot's next step ("Let me check that for you."); before, the first was
+    # `idk` (a penalized score halved by a smiley), the second `no`.
+    claims_state_facts = True
     # The rules version's fitted numbers (a subclass of an older version has its own).
     weights: dict[str, float] = WEIGHTS
     default_cutoffs: Cutoffs = DEFAULT_CUTOFFS
@@ -214,9 +216,9 @@ class GroundedJudge(OfflineJudge):
             ),
             plain_claims,
         )
-        if not self.claims_need_words:
+        if not self.claims_state_facts:
             return claims
-        return claims.with_columns(pl.col("claims").list.filter(is_worded(pl.element())))
+        return claims.with_columns(pl.col("claims").list.filter(states_something(pl.element())))
 
     def verdicts(self, questions: pl.DataFrame) -> pl.DataFrame:
         # A question whose claims are all sentences of its context needs no features.
@@ -271,11 +273,12 @@ def copied_verdicts(questions: pl.DataFrame) -> pl.DataFrame:
 
 class GroundedV10Judge(GroundedJudge):
     """The grounded judge of rules `grounded-v10`: v11 with a sentence of no letter or digit
-    ("😊", ":)") read as a claim (`idk`: no content word); its own numbers (V10_WEIGHTS), and
-    a v10 calibration's cut-offs apply."""
+    ("😊", ":)") read as a claim (`idk`: no content word), and one announcing the bot's next
+    step ("Let me check that for you.") too; its own numbers (V10_WEIGHTS), and a v10
+    calibration's cut-offs apply."""
 
     rules_version = GROUNDED_V10_RULES_VERSION
-    claims_need_words = False
+    claims_state_facts = False
     weights = V10_WEIGHTS
     default_cutoffs = V10_CUTOFFS
 

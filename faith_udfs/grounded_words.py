@@ -187,6 +187,41 @@ def is_worded(sentence: pl.Expr) -> pl.Expr:
     return sentence.str.contains(WORDED_PATTERN)
 
 
+# v11: a bot announcing its next step, a whole sentence: "Let me check that for you.", "I'll
+# look into it.", "One moment, please.", "I'm checking your order now." It states nothing a
+# context could hold (an agent says it before a tool call, then answers), yet was a claim the
+# context lacked, `no`. Its object may be only a few plain words (_OBJECT): "Let me check why
+# the refund failed." says the refund failed, and "Let me check: your order has shipped.",
+# "Please wait 5 minutes." and "Wait for the email." stay claims.
+_OBJECT = (
+    r"(?:\s+(?:that|this|it|them|for|you|up|into|on|at|in|now|right|away|quickly|again|the"
+    r"|your|my|our|a|an|of|order|orders|status|details|information|account|system|records"
+    r"|tracking|ticket|request|case|latest|quick)){0,6}"
+)
+_ANNOUNCED = (
+    r"(?:let me|i['’]ll|i will|i am going to|i['’]m going to|allow me to)(?: just| quickly)?"
+    r" (?:check|look|see|find out|search|pull up|review|investigate)"
+    r"|(?:i am|i['’]m) (?:checking|looking)"
+)
+_WAITING = (
+    r"(?:just |please )?(?:one|a) (?:moment|second|minute|sec)"
+    r"|(?:please )?(?:hold on|bear with me)|please wait|wait a (?:moment|second|minute|sec)"
+    r"|give me (?:a|one) (?:moment|second|minute|sec)"
+)
+ANNOUNCEMENT_PATTERN = (
+    r"(?i)^\W*(?:(?:ok|okay|sure|alright|all right|certainly|of course)\W+)?"
+    rf"(?:(?:{_ANNOUNCED}){_OBJECT}"
+    rf"|(?:{_WAITING})(?:\W+please)?(?:\W+while (?:{_ANNOUNCED}|i (?:check|look)){_OBJECT})?)"
+    r"\W*$"
+)
+
+
+def states_something(sentence: pl.Expr) -> pl.Expr:
+    """v11: whether a sentence is a claim at all: it holds a letter or a digit (is_worded) and
+    is no announcement of the bot's next step (ANNOUNCEMENT_PATTERN)."""
+    return is_worded(sentence) & ~sentence.str.contains(ANNOUNCEMENT_PATTERN)
+
+
 def is_claim(sentence: pl.Expr) -> pl.Expr:
     """False for refusals ("Unable to answer based on the passages") and meta sentences
     ("Here is a summary of the passages:"): they state nothing a context could support."""

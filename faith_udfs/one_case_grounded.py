@@ -28,6 +28,7 @@ from faith_udfs.grounded_support import (
     feature_columns,
 )
 from faith_udfs.grounded_words import (
+    ANNOUNCEMENT_PATTERN,
     COURTESY_PATTERN,
     GROUNDED_STOP_WORDS,
     INTERJECTION_PATTERN,
@@ -54,6 +55,7 @@ _LEAD_IN = re.compile(LEAD_IN_PATTERN)
 _NON_CLAIM = re.compile(NON_CLAIM_PATTERN)
 _PLEASANTRY = re.compile(PLEASANTRY_PATTERN)
 _COURTESY = re.compile(COURTESY_PATTERN)
+_ANNOUNCEMENT = re.compile(ANNOUNCEMENT_PATTERN)
 _NOT = re.compile(r"(?i)n['’]t\b")
 _WORD = re.compile(WORD_PATTERN)
 _DIGIT = re.compile(r"\d")
@@ -158,9 +160,14 @@ def grounded_v6_claims(answer: str) -> list[str]:
 
 
 def grounded_v11_claims(answer: str) -> list[str]:
-    """GroundedJudge.claims of one answer: grounded_v6_claims less the sentences without a
-    letter or a digit (grounded_words.is_worded: "😊", ":)", "...")."""
-    return [claim for claim in grounded_v6_claims(answer) if is_worded_text(claim)]
+    """GroundedJudge.claims of one answer: grounded_v6_claims less the sentences that state
+    nothing (grounded_words.states_something): without a letter or a digit ("😊", ":)",
+    "..."), or announcing the bot's next step ("Let me check that for you.")."""
+    return [
+        claim
+        for claim in grounded_v6_claims(answer)
+        if is_worded_text(claim) and not _ANNOUNCEMENT.search(claim)
+    ]
 
 
 def is_worded_text(text: str) -> bool:

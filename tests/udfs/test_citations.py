@@ -15,7 +15,7 @@ from faith_udfs import FaithfulnessMetric, GroundedJudge, LLMTestCase, MetricCon
 from faith_udfs.citations import CONTEXT_NOUNS, CUE_PATTERN, without_citations
 from faith_udfs.grounded import GroundedV3Judge, GroundedV10Judge
 from faith_udfs.grounded_claims import cited_claims
-from faith_udfs.grounded_words import is_worded
+from faith_udfs.grounded_words import states_something
 from tests.udfs.test_one_case import FRAGMENTS
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -155,8 +155,8 @@ def test_only_answers_the_cue_finds_can_change_so_the_rest_skip_the_patterns(
     frame = pl.DataFrame({"key": range(len(answers)), "text": answers})
     cited = cited_claims(frame)
     assert GroundedV10Judge().claims(frame).equals(cited)
-    # v11 drops the claims without a letter or a digit from either way's
-    worded = cited.with_columns(pl.col("claims").list.filter(is_worded(pl.element())))
+    # v11 drops the claims that state nothing (no letter or digit, an announcement) from both
+    worded = cited.with_columns(pl.col("claims").list.filter(states_something(pl.element())))
     assert GroundedJudge().claims(frame).equals(worded)
 
 

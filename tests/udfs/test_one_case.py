@@ -121,6 +121,8 @@ HANDWRITTEN: list[Case] = [
     ("Of course, refunds are paid within 30 days. Yes! No, it was not cancelled.", POLICY),
     # sentences of no letter or digit (v11: no claims; before, `idk` claims)
     ("Order A17 shipped on 3 March. :) ...", POLICY),
+    ("Let me check that for you. Order A17 shipped on 3 March.", POLICY),
+    ("One moment, please. Let me check why it was cancelled.", POLICY),
     ("Order A17 shipped on 3 March! \U0001f60a", POLICY),  # an emoji: the batch path
     (":-)", POLICY),
     # ... and on the path of answers that cite or list
@@ -228,6 +230,9 @@ FRAGMENTS = [
     ":)",
     "...",
     "--",
+    "let me check",
+    "one moment please",
+    "while I look up",
     "Order A17",
     "order a17",
     "shipped",

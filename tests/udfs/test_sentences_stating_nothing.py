@@ -1,6 +1,8 @@
-"""grounded-v11: a sentence without a letter or a digit (an emoji, an emoticon, "...") is no
-claim. Under v10 it was one with no content word, `idk`: a chat bot's "😊" halved its answer's
-score with `penalize_ambiguous_claims`."""
+"""grounded-v11: a sentence that states nothing is no claim: one without a letter or a digit
+(an emoji, an emoticon, "..."), and one announcing the bot's next step ("Let me check that for
+you."). Under v10 the first was a claim with no content word, `idk` (a chat bot's "😊" halved
+its answer's score with `penalize_ambiguous_claims`), the second a claim the context lacked,
+`no` (an agent's turn before its tool call failed)."""
 
 from __future__ import annotations
 
@@ -71,6 +73,50 @@ def test_an_answer_of_an_emoji_alone_has_no_claim_and_scores_1() -> None:
     # DeepEval's rule for an answer without claims: nothing to contradict, score 1
     assert claims_and_score("😊", GroundedJudge()) == ([], 1.0)
     assert claims_and_score("😊", GroundedV10Judge()) == ([("😊", "idk")], 0.0)
+
+
+ANNOUNCEMENTS = [
+    "Let me check that for you.",
+    "Sure, let me look that up for you.",
+    "I'll look into it.",
+    "I will check the status of your order.",
+    "I'm checking your order now.",
+    "One moment, please.",
+    "Just a moment while I look up your order.",
+    "Please hold on while I check.",
+    "Give me a second.",
+]
+
+
+@pytest.mark.parametrize("announcement", ANNOUNCEMENTS)
+def test_a_bot_announcing_its_next_step_states_no_claim(announcement: str) -> None:
+    answer = f"{announcement} {SHIPPED}"
+    assert claims_and_score(answer, GroundedJudge()) == ([(SHIPPED, "yes")], 1.0)
+    # v10 judged the announcement a claim: `no` where the context holds a word of it ("your
+    # order"), else a silent aside, `idk`; either way half the penalized score
+    v10_claims, v10_score = claims_and_score(answer, GroundedV10Judge())
+    claim, verdict = v10_claims[0]
+    assert announcement.endswith(claim)  # "Sure, " cut: an opening
+    assert verdict == ("no" if "order" in announcement else "idk")
+    assert (v10_claims[1:], v10_score) == ([(SHIPPED, "yes")], 0.5)
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "Let me check: your order has shipped.",  # the news after the colon is a claim
+        "Let me look into why your order was cancelled.",  # says it was cancelled
+        "Let me confirm that your order has shipped.",
+        "Please wait 5 minutes before you try again.",
+        "Wait for the confirmation email.",
+        "Hold on, your order has shipped.",
+        "Checking accounts earn no interest.",
+        "A moment ago your order shipped.",
+    ],
+)
+def test_an_announcement_that_says_something_stays_a_claim(sentence: str) -> None:
+    got, _ = claims_and_score(sentence, GroundedJudge())
+    assert [claim for claim, _ in got] == [sentence]
 
 
 ALPHABET = st.sampled_from(

@@ -677,15 +677,22 @@ sides AS (
         CAST(coalesce(a_until, until) AS DATE) AS a_to,
         CAST(coalesce(b_since, since) AS DATE) AS b_from,
         CAST(coalesce(b_until, until) AS DATE) AS b_to,
+        CAST(a AS VARCHAR) IS NOT DISTINCT FROM CAST(b AS VARCHAR)
+            AND CAST(coalesce(a_since, since) AS DATE)
+                IS NOT DISTINCT FROM CAST(coalesce(b_since, since) AS DATE)
+            AND CAST(coalesce(a_until, until) AS DATE)
+                IS NOT DISTINCT FROM CAST(coalesce(b_until, until) AS DATE) AS paired,
+        -- what `faith compare` refuses (exit 2) is an error here too: a value without its
+        -- column selected no case, a column without its values was ignored (every case
+        -- compared), one value against every case counted its cases on both sides
         CASE
             WHEN segment IS NULL AND (a IS NOT NULL OR b IS NOT NULL)
                 THEN error('a and b are values of a segment column: give segment too')
-            ELSE CAST(a AS VARCHAR) IS NOT DISTINCT FROM CAST(b AS VARCHAR)
-                AND CAST(coalesce(a_since, since) AS DATE)
-                    IS NOT DISTINCT FROM CAST(coalesce(b_since, since) AS DATE)
-                AND CAST(coalesce(a_until, until) AS DATE)
-                    IS NOT DISTINCT FROM CAST(coalesce(b_until, until) AS DATE)
-        END AS paired
+            WHEN segment IS NOT NULL AND (a IS NULL OR b IS NULL)
+                THEN error('segment needs the two values to compare: give a and b (or leave '
+                           || 'segment out to compare every case)')
+            ELSE false
+        END AS refused
     FROM latest AS l
 ),
 results AS (
@@ -726,7 +733,11 @@ SELECT x.case_id, x.score, x.success, NULL, NULL, false
 FROM side_a AS x WHERE NOT (SELECT s.paired FROM sides AS s)
 UNION ALL
 SELECT y.case_id, NULL, NULL, y.score, y.success, false
-FROM side_b AS y WHERE NOT (SELECT s.paired FROM sides AS s);
+FROM side_b AS y WHERE NOT (SELECT s.paired FROM sides AS s)
+-- the check in a branch of its own, which always runs: in `paired` it never did, as the
+-- filter reading it is skipped when a side is empty (and a value without its column empties it)
+UNION ALL
+SELECT NULL, NULL, NULL, NULL, NULL, NULL FROM sides AS s WHERE s.refused;
 
 -- Pass rates of the two sides and their difference (B - A) with a 95 % interval and p-value.
 -- Paired: exact McNemar test (two-sided binomial on the discordant pairs) and the Agresti-Min

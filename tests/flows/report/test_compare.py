@@ -10,6 +10,7 @@ from collections.abc import Callable
 from datetime import date
 from pathlib import Path
 
+import duckdb
 import pytest
 
 from faith_udfs.compare_stats import format_p, verdict_line
@@ -255,6 +256,30 @@ def test_a_value_without_its_segment_is_a_usage_error(db: Path, capsys) -> None:
     assert code == 2
     assert "--segment" in err
     assert len(err.strip().splitlines()) == 1
+
+
+@pytest.mark.parametrize(
+    ("arguments", "said"),
+    [
+        ("a := '2.4.0', b := '2.4.1'", "give segment too"),
+        ("segment := 'app_version'", "give a and b"),
+        ("segment := 'app_version', a := '2.4.0'", "give a and b"),
+    ],
+)
+def test_the_macros_refuse_what_faith_compare_refuses(db: Path, arguments: str, said: str) -> None:
+    """A segment without its two values was ignored (every case compared, paired), and two
+    values without their segment selected no case on either side: the macros' own check
+    never ran. Each macro now says so, as `faith compare` does with exit 2."""
+    con = connect(db, read_only=True)
+    try:
+        for macro in ("compare_cases", "compare_pass_rates", "compare_scores"):
+            with pytest.raises(duckdb.InvalidInputException, match=said):
+                con.sql(f"SELECT count(*) FROM {macro}({arguments})").fetchall()
+        both = "segment := 'app_version', a := '2.4.0', b := '2.4.1'"
+        row = con.sql(f"SELECT paired, n_a, n_b FROM compare_pass_rates({both})").fetchall()
+    finally:
+        con.close()
+    assert row == [(False, 150, 150)]
 
 
 def test_the_verdict_line_reads_as_a_sentence() -> None:

@@ -222,6 +222,7 @@ def _night(args: argparse.Namespace) -> int:
 def serve_command(args: argparse.Namespace) -> int:
     from flows.errors import DatabaseError
     from flows.read.finding import resolve_source
+    from flows.run.calibration import check_calibration_stored
 
     check_golden_option(args)
     if args.prefect == "no":  # the option is shared with `faith nightly`; serve is Prefect
@@ -244,6 +245,7 @@ def serve_command(args: argparse.Namespace) -> int:
             "--base-url holds credentials (user:password@), which a deployment cannot keep: "
             "give the key through --api-key-env's variable in the serving process instead"
         )
+    check_calibration_stored(settings)  # a name no night could read: refused now, not at 02:00
     # Scheduled runs start from wherever the runner was: pin every path now.
     settings = settings.model_copy(
         update={"source": _absolute(settings.source), "db": _absolute(settings.db)}

@@ -11,15 +11,16 @@ from typing import TYPE_CHECKING
 from faith_udfs import GroundedJudge
 from faith_udfs.errors import ConfigError
 from faith_udfs.grounded import CALIBRATED_RULES
+from flows.errors import DatabaseLocked
 from flows.judges.settings import CutoffSettings
 from flows.run.settings import ScoreSettings
 from flows.store.calibrations import calibration_names, load_calibration
-from flows.store.db import holds_no_database
+from flows.store.db import connect, holds_no_database
 
 if TYPE_CHECKING:
     import duckdb
 
-__all__ = ["check_calibration_database", "with_calibration"]
+__all__ = ["check_calibration_database", "check_calibration_stored", "with_calibration"]
 
 
 def check_calibration_database(settings: ScoreSettings) -> None:
@@ -35,6 +36,33 @@ def check_calibration_database(settings: ScoreSettings) -> None:
             f"--calibration {name!r}: no such calibration: {db} {state}; "
             "`faith calibrate LABELS --db DB --name NAME` stores one"
         )
+
+
+def check_calibration_stored(settings: ScoreSettings) -> None:
+    """`faith serve --calibration NAME`: refuse (exit 2) a name each night would refuse, before
+    anything is scheduled: a typo once failed only at 02:00. The name stays in the deployment
+    (a calibration fitted again is what the next night reads); a database a run holds is not
+    waited for: that night checks it."""
+    name = settings.judge.calibration
+    if name is None or settings.judge.cutoffs is not None or settings.db == ":memory:":
+        return
+    check_calibration_database(settings)
+    try:
+        con = connect(settings.db, read_only=True)
+    except DatabaseLocked:
+        return
+    try:
+        stored = con.sql(
+            "SELECT count(*) FROM duckdb_tables() WHERE table_name = 'calibrations'"
+        ).fetchall()[0][0]
+        if not stored:  # a database from before calibrations (migration 020) holds none
+            raise ConfigError(
+                f"--calibration {name!r}: no such calibration in {settings.db} (stored: "
+                "none); `faith calibrate LABELS --db DB --name NAME` stores one"
+            )
+        with_calibration(settings, con)
+    finally:
+        con.close()
 
 
 def with_calibration(settings: ScoreSettings, con: duckdb.DuckDBPyConnection) -> ScoreSettings:

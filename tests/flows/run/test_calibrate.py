@@ -198,6 +198,31 @@ def relabelled(db: Path, folder: Path, rules: str) -> Path:
     return db
 
 
+def test_serve_refuses_a_calibration_no_night_could_read(
+    calibrated: tuple[Path, Path, subprocess.CompletedProcess],
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """`faith serve --calibration plantd` (a typo) scheduled a deployment whose every night
+    failed at 02:00; it is refused now, naming the stored ones, as `faith nightly` refuses it.
+    The name stays a parameter: the night reads what is stored under it then."""
+    source, db, _ = calibrated
+    serve = ["serve", str(source), "--db", str(db), "--dry-run", "--calibration"]
+    assert main([*serve, "plantd"]) == 2
+    err = capsys.readouterr().err
+    assert "--calibration 'plantd': no such calibration" in err
+    assert "(stored: planted)" in err
+    assert len(err.strip().splitlines()) == 1
+    assert main([*serve, "planted"]) == 0
+    parameters = json.loads(capsys.readouterr().out)["parameters"]
+    assert parameters["settings"]["judge"] == {"calibration": "planted"}
+    # a database no calibration was stored in: refused too, the file left as it was
+    missing = tmp_path / "none.duckdb"
+    assert main(["serve", str(source), "--db", str(missing), "--dry-run", "--calibration=x"]) == 2
+    assert "does not exist yet" in capsys.readouterr().err
+    assert not missing.exists()
+
+
 def test_without_a_name_the_calibration_is_named_after_the_labels_file(
     scored: tuple[Path, Path, Path], tmp_path: Path
 ) -> None:

@@ -112,3 +112,33 @@ def test_a_prefect_server_that_does_not_answer_is_exit_2_and_writes_nothing(
     assert "--prefect no" in line
     assert "hunter22" not in done.stderr + done.stdout
     assert not list(tmp_path.glob("f.duckdb*"))
+
+
+def test_a_prefect_server_that_holds_its_health_check_is_exit_2_within_its_timeout(
+    tmp_path: Path,
+) -> None:
+    """Prefect's client retried a health check that timed out five times with a back-off (a
+    server that held the connection kept `faith nightly` silent for 7 minutes at the default
+    60 s, 85 s at 3 s; a 503 with Retry-After, as long as it said). The check now has
+    PREFECT_API_REQUEST_TIMEOUT in all: one connection, not six."""
+    from tests.support.black_hole import BlackHole
+
+    source = write(many_cases(5), tmp_path / "cases.parquet")
+    with BlackHole() as hole:
+        url = hole.base_url.removesuffix("/v1") + "/api"
+        done = subprocess.run(
+            [sys.executable, "-m", "flows", "nightly", str(source), "--db", str(tmp_path / "f")],
+            cwd=ROOT,
+            env={**os.environ, "PREFECT_API_URL": url, "PREFECT_API_REQUEST_TIMEOUT": "3"},
+            capture_output=True,
+            text=True,
+            timeout=120,  # the hard guard: no wall-clock bound, which a loaded machine breaks
+            check=False,
+        )
+        # the check's request, and at most one retry begun as the deadline fell
+        assert 1 <= hole.connections <= 2, hole.connections
+    assert done.returncode == 2, done.stderr
+    (line,) = done.stderr.splitlines()
+    assert line.startswith(f"error: the Prefect server at {url} does not answer (TimeoutError: ")
+    assert "within 3 s, PREFECT_API_REQUEST_TIMEOUT" in line
+    assert not list(tmp_path.glob("f*"))

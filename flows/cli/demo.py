@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import threading
 import time
 from collections.abc import Iterator
@@ -13,6 +14,8 @@ from flows.errors import InputUnreadable, RunAlarm
 from flows.printable import printable
 
 TICK_SECONDS = 20.0  # a line this often while nothing else prints (the server's start is silent)
+# An option a reader's error names that `faith demo` does not take (--columns, --format, ...)
+_NOT_DEMOS = re.compile(r"(?<![\w-])--(?!(?:source|db|prefect)\b)[a-z][a-z-]*")
 
 
 def run_demo(source: Path, db: Path, *, prefect: bool) -> int:
@@ -36,6 +39,13 @@ def run_demo(source: Path, db: Path, *, prefect: bool) -> int:
         if exc.run is not None:
             print(run_line(exc.run))
         raise
+    except InputUnreadable as exc:  # the reader's advice names `faith score`'s options
+        said = str(exc)
+        if not _NOT_DEMOS.search(said):
+            raise
+        raise type(exc)(
+            f"{said} (an option of `faith score {source}`: faith demo reads --source as it is)"
+        ) from exc
     print(run_line(run))
     con = connect(db, read_only=True)
     try:

@@ -98,3 +98,27 @@ def test_a_demo_source_past_the_quarantine_share_prints_its_run_line_then_exits_
     assert "4 rows in = 2 scored (2 new) + 0 invalid + 0 pending + 2 quarantined" in out
     assert "error: run " in err
     assert "--max-quarantine-share" in err
+
+
+def test_a_demo_source_of_other_column_names_points_to_faith_score_for_columns(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The reader's advice `name yours with --columns ...` named an option `faith demo` does
+    not have (it refuses `--columns` with exit 2): the line now says whose option it is."""
+    from flows.cli import main
+
+    sample = tmp_path / "cases.parquet"
+    cases = pl.read_parquet(ROOT / "data" / "sample" / "cases.parquet").head(4)
+    cases.rename({"actual_output": "answer"}).write_parquet(sample)
+    code = main(["demo", "--prefect", "no", "--source", str(sample), "--db", str(tmp_path / "d")])
+    (line,) = capsys.readouterr().err.splitlines()
+    assert code == 3
+    assert "missing required column actual_output" in line
+    assert line.endswith(
+        f"--columns NAME=COLUMN,... (an option of `faith score {sample}`: faith demo reads "
+        "--source as it is)"
+    )
+    with pytest.raises(SystemExit) as refused:  # argparse's exit, in this process
+        main(["demo", "--source", str(sample), "--columns", "actual_output=answer"])
+    assert refused.value.code == 2
+    assert "unrecognized arguments: --columns" in capsys.readouterr().err

@@ -309,7 +309,7 @@ def demo_command(args: argparse.Namespace) -> int:
     from flows.read.bundled import sample_path
 
     source = Path(args.source) if args.source else sample_path()
-    return run_demo(source, Path(args.db), prefect=args.prefect == "yes")
+    return run_demo(source, Path(args.db), prefect=args.prefect == "yes", bundled=not args.source)
 
 
 def faithpipe_version() -> str:

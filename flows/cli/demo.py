@@ -18,8 +18,9 @@ TICK_SECONDS = 20.0  # a line this often while nothing else prints (the server's
 _NOT_DEMOS = re.compile(r"(?<![\w-])--(?!(?:source|db|prefect)\b)[a-z][a-z-]*")
 
 
-def run_demo(source: Path, db: Path, *, prefect: bool) -> int:
-    """Score the sample into `db`, print pass rates by day, write the HTML report."""
+def run_demo(source: Path, db: Path, *, prefect: bool, bundled: bool = True) -> int:
+    """Score the sample into `db`, print pass rates by day, write the HTML report. `bundled`:
+    `source` is the sample shipped with faithpipe (else the one --source names)."""
     from flows.cli.output import print_frame
     from flows.cli.routes import execute
     from flows.report import write_html_report
@@ -28,6 +29,8 @@ def run_demo(source: Path, db: Path, *, prefect: bool) -> int:
     from flows.store.db import connect, sql
 
     if not source.exists():
+        if not bundled:  # the user's --source: no sample of faithpipe's is missing
+            raise InputUnreadable(f"{source}: no such file (faith demo --source)")
         raise InputUnreadable(
             f"{source}: the bundled sample is missing (regenerate: python data/generate.py)"
         )

@@ -122,3 +122,18 @@ def test_a_demo_source_of_other_column_names_points_to_faith_score_for_columns(
         main(["demo", "--source", str(sample), "--columns", "actual_output=answer"])
     assert refused.value.code == 2
     assert "unrecognized arguments: --columns" in capsys.readouterr().err
+
+
+def test_a_demo_source_that_does_not_exist_is_named_not_the_bundled_sample(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`faith demo --source typo.parquet` said the bundled sample was missing and to
+    regenerate it with data/generate.py; the sample was there, the user's file was not."""
+    from flows.cli import main
+
+    missing = tmp_path / "typo.parquet"
+    code = main(["demo", "--prefect", "no", "--source", str(missing), "--db", str(tmp_path / "d")])
+    (line,) = capsys.readouterr().err.splitlines()
+    assert code == 3
+    assert line == f"error: {missing}: no such file (faith demo --source)"
+    assert not list(tmp_path.glob("d*"))

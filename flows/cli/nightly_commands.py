@@ -6,7 +6,7 @@ import argparse
 import json
 import os
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from faith_udfs.errors import ConfigError
 from flows.cli.options import (
@@ -35,6 +35,9 @@ from flows.run.deadline import NIGHTLY_RUN_TIMEOUT, run_deadline
 from flows.run.progress_bar import console_progress
 from flows.run.stop_signals import stops_held
 from flows.run.summary import run_line
+
+if TYPE_CHECKING:
+    from flows.run.settings import ScoreSettings
 
 
 def add_nightly_commands(commands: argparse._SubParsersAction) -> None:
@@ -246,6 +249,7 @@ def serve_command(args: argparse.Namespace) -> int:
             "give the key through --api-key-env's variable in the serving process instead"
         )
     check_calibration_stored(settings)  # a name no night could read: refused now, not at 02:00
+    _check_served_judge(settings)
     # Scheduled runs start from wherever the runner was: pin every path now.
     settings = settings.model_copy(
         update={"source": _absolute(settings.source), "db": _absolute(settings.db)}
@@ -282,6 +286,19 @@ def serve_command(args: argparse.Namespace) -> int:
     # Returns only when the runner stops by itself; a stop raises (130, 143) as for any command.
     serve_deployment(deployment, say=lambda line: print(line, flush=True))
     return EXIT_OK
+
+
+def _check_served_judge(settings: ScoreSettings) -> None:
+    """Refuse a judge every night would refuse, before anything is scheduled: `--judge openai`
+    without `--model`, a grounded `--model` no rules version has (exit 2, as `faith nightly`),
+    where the deployment was served and each night failed at 02:00. No judge is called (an
+    LLM's is the cost-counting one, built offline)."""
+    from flows.judges.factory import build_judge, close_judge
+
+    judge = settings.judge
+    if judge.calibration is not None and judge.cutoffs is None:  # check_calibration_stored's
+        judge = judge.model_copy(update={"calibration": None})
+    close_judge(build_judge(judge, dry_run=True))
 
 
 def _absolute(path: str) -> str:

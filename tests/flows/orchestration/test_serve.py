@@ -195,6 +195,9 @@ def test_serve_passes_the_deadline_and_the_alert_options_to_each_scheduled_run(
             2,
             "--base-url holds credentials",
         ),
+        # served, and every night failed at 02:00 with the same line as `faith nightly`'s
+        (["logs", "--judge", "openai"], 2, "--judge openai needs --model NAME"),
+        (["logs", "--model", "grounded-v99"], 2, "unknown grounded rules 'grounded-v99'"),
     ],
 )
 def test_serve_refuses_what_no_scheduled_night_could_run(

@@ -22,7 +22,9 @@ lost on the way); `on_create`, when set, is called after a batch is created and 
 answer is sent (a test kills the asking process there). `GET /v1/batches` lists them, newest
 first, in pages (`limit`, `after`), as OpenAI does. `fail_all(status, retry_after=…, times=…)`
 answers every request (or the next `times`) with that status, Retry-After if given, and notes
-when each came (`failed_at`), until `heal()`.
+when each came (`failed_at`), until `heal()`. Routes named in `endless` (`batch_status`,
+`file_content`) answer 200 with a body that never ends (no Content-Length), until the client
+hangs up; `endless_sent` counts the bytes written.
 """
 
 from __future__ import annotations
@@ -46,6 +48,7 @@ from tests.support.openai_stub import _Server, answer_prompt
 OUTCOMES = ("complete", "hold", "fail", "expire", "partial", "garbled", "echo", "mislabel")
 _FILE_CONTENT = re.compile(r"^/v1/files/([\w-]+)/content$")
 _BATCH = re.compile(r"^/v1/batches/([\w-]+)(/cancel)?$")
+_ENDLESS_MOST = 1 << 30  # what an endless answer writes at most (a client that never hangs up)
 
 
 class BatchStub(LoopbackServer):
@@ -72,6 +75,8 @@ class BatchStub(LoopbackServer):
         self.failed_at: list[float] = []  # monotonic times of the requests failed so
         self.unreadable: set[str] = set()  # file ids whose content is answered 400, always
         self.unknown_at_first = 0  # a batch created answers 404 to its first this many GETs
+        self.endless: set[str] = set()  # routes answered with a body that never ends
+        self.endless_sent = 0
         self._ids = 0
         self._listen(_Handler, _Server, stub=self)
 
@@ -360,6 +365,9 @@ class _Handler(BaseHTTPRequestHandler):
             return
         if match := _FILE_CONTENT.match(path):
             stub.requests["file_content"] += 1
+            if "file_content" in stub.endless:
+                self._send_endless()
+                return
             data = stub.files.get(match.group(1))
             if match.group(1) in stub.unreadable:
                 self._send(400, {"error": {"message": "the file cannot be downloaded"}})
@@ -374,6 +382,9 @@ class _Handler(BaseHTTPRequestHandler):
             return
         if (match := _BATCH.match(path)) and not match.group(2):
             stub.requests["batch_status"] += 1
+            if "batch_status" in stub.endless:
+                self._send_endless()
+                return
             self._send(*stub.retrieve(match.group(1)))
             return
         self._send(404, {"error": {"message": f"no route GET {path}"}})
@@ -417,6 +428,19 @@ class _Handler(BaseHTTPRequestHandler):
             self._send(200, stub.chat(json.loads(body)))
             return
         self._send(404, {"error": {"message": f"no route POST {path}"}})
+
+    def _send_endless(self) -> None:
+        """200, then blanks until the client hangs up (a JSON body that never ends)."""
+        self.send_response(200)
+        self.send_header("Content-Type", "application/json")
+        self.end_headers()
+        self.close_connection = True
+        chunk, stub = b" " * 65536, self.server.stub
+        with contextlib.suppress(OSError):
+            while stub.endless_sent < _ENDLESS_MOST:  # the stub's own bound, should all else fail
+                self.wfile.write(chunk)
+                with stub.lock:
+                    stub.endless_sent += len(chunk)
 
     def _send(self, status: int, payload: Any) -> None:
         self._send_bytes(status, json.dumps(payload).encode(), "application/json")

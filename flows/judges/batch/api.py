@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
+import contextlib
 import json
 import os
 import random
@@ -32,8 +33,9 @@ from flows.clock import remaining
 from flows.errors import JudgeEndpointError, JudgeUnreachable
 from flows.judges.batch.requests import BATCH_ENDPOINT
 from flows.judges.endpoint.breaker import DEFAULT_BREAKER_FAILURES, CircuitBreaker, connection_kind
-from flows.judges.endpoint.capped_http import shared_tls
+from flows.judges.endpoint.capped_http import answer_limit, capped_client, too_large
 from flows.judges.endpoint.event_loop import LoopThread
+from flows.judges.endpoint.reply_cap import DEFAULT_MAX_REPLY_BYTES, ReplyTooLarge
 from flows.judges.endpoint.request_details import (
     endpoint_name,
     retry_after_seconds,
@@ -151,9 +153,12 @@ class BatchApi:
 
     `timeout` bounds a small request (submit, state, cancel), and the silence of a file
     transfer (connecting, a wait for the next bytes); `transfer_timeout` an upload or a
-    download of a whole file. Transient failures (connection, deadline, 408, 429, 5xx) are
-    retried 4 times with backoff; a create never is (a lost answer may hide a batch the server
-    started: find it with `find`). Each failed attempt counts toward the circuit breaker
+    download of a whole file. An answer is read up to `max_reply_bytes` (a result file: that
+    much for each request line of its batch), then given up on: an endless body is never held
+    whole (--max-reply-bytes, as the chat endpoint's). Transient failures (connection,
+    deadline, 408, 429, 5xx) are retried 4 times with backoff; a create never is (a lost
+    answer may hide a batch the server started: find it with `find`). Each failed attempt
+    counts toward the circuit breaker
     (`breaker_failures` of one kind in a row); a Retry-After longer than the run can wait
     opens it at once: the server asked for no request before the run is over.
     """
@@ -166,6 +171,7 @@ class BatchApi:
         timeout: float,
         transfer_timeout: float | None = None,
         breaker_failures: int = DEFAULT_BREAKER_FAILURES,
+        max_reply_bytes: int = DEFAULT_MAX_REPLY_BYTES,
     ) -> None:
         api_key = os.environ.get(api_key_env)
         if not api_key:
@@ -176,6 +182,7 @@ class BatchApi:
         self.endpoint = endpoint_name(split_userinfo(base_url)[0] if base_url else None)
         self._timeout = float(timeout)
         self._transfer_timeout = float(transfer_timeout or max(10 * timeout, 120.0))
+        self._max_reply_bytes = max_reply_bytes
         public_url, basic_auth = without_userinfo(base_url)
         register_endpoint_secrets(api_key, base_url)  # cut out of every answer (flows/scrub.py)
         silence = min(self._timeout, self._transfer_timeout)
@@ -189,7 +196,7 @@ class BatchApi:
                 self._transfer_timeout, connect=silence, read=silence, write=silence, pool=silence
             ),
             default_headers={"Authorization": basic_auth} if basic_auth else None,
-            http_client=openai.DefaultAsyncHttpxClient(verify=shared_tls()),
+            http_client=capped_client(max_reply_bytes, self._transfer_timeout),
         )
         self._breaker = CircuitBreaker(breaker_failures, self.endpoint, at_once={"throttled"})
         self._stopped = threading.Event()
@@ -278,10 +285,13 @@ class BatchApi:
             self._json(lambda: self._client.batches.with_raw_response.cancel(batch_id))
         )
 
-    def content(self, file_id: str) -> bytes:
-        """A whole file's bytes (a batch's output or error file)."""
+    def content(self, file_id: str, *, lines: int = 1) -> bytes:
+        """A whole file's bytes (a batch's output or error file, of at most `lines` request
+        lines: read up to `max_reply_bytes` for each)."""
         return self._call(
-            lambda: self._client.files.with_raw_response.content(file_id), self._transfer_timeout
+            lambda: self._client.files.with_raw_response.content(file_id),
+            self._transfer_timeout,
+            limit=self._max_reply_bytes * max(lines, 1),
         )
 
     def stop(self) -> None:
@@ -302,7 +312,12 @@ class BatchApi:
             raise BatchApiError(f"the batches endpoint answered no JSON: {body[:120]!r}") from None
 
     def _call(
-        self, request: Callable[[], Awaitable[Any]], deadline: float, *, retries: int = _RETRIES
+        self,
+        request: Callable[[], Awaitable[Any]],
+        deadline: float,
+        *,
+        retries: int = _RETRIES,
+        limit: int | None = None,
     ) -> bytes:
         """The body of one request's answer, read within `deadline` seconds an attempt,
         scrubbed of whatever the server echoed of our credentials (answers, result files).
@@ -314,7 +329,7 @@ class BatchApi:
             if self._stopped.is_set():
                 raise BatchApiError("the judge was stopped before a batch request")
             attempt += 1
-            failure = self._attempt(request, deadline)
+            failure = self._attempt(request, deadline, limit)
             if isinstance(failure, bytes):
                 self._breaker.success()
                 return failure
@@ -330,15 +345,19 @@ class BatchApi:
                 raise BatchApiError("the judge was stopped during a batch request")
 
     def _attempt(
-        self, request: Callable[[], Awaitable[Any]], deadline: float
+        self, request: Callable[[], Awaitable[Any]], deadline: float, limit: int | None
     ) -> bytes | tuple[BatchApiError, str | None, float | None]:
         """One attempt: the answer's body, or why it failed, the breaker's kind of that
-        failure (None: not counted) and the Retry-After to wait before the next."""
+        failure (None: not counted) and the Retry-After to wait before the next. An answer
+        past its cap (`limit`, else the client's) is an error at once, never asked again this
+        run: it would be as large again."""
 
         async def run() -> bytes:
+            capped = answer_limit(limit) if limit else contextlib.nullcontext()
             async with asyncio.timeout(deadline):
-                raw = await request()
-                return await raw.http_response.aread()
+                with capped:
+                    raw = await request()
+                    return await raw.http_response.aread()
 
         try:
             return scrub_bytes(self._loop.run(run(), deadline + _GRACE_SECONDS), model_text=True)
@@ -349,7 +368,12 @@ class BatchApi:
             return BatchApiError(message), "timeout", None
         except concurrent.futures.CancelledError:
             raise BatchApiError("the judge was stopped during a batch request") from None
-        except openai.APIConnectionError as exc:
+        except (openai.APIConnectionError, ReplyTooLarge) as exc:
+            large = too_large(exc)
+            if large is not None:
+                raise BatchApiError(
+                    f"the batch endpoint's answer was not read: {large} (--max-reply-bytes)"
+                ) from None
             # Never the server's text: the cause's class and the kind say enough.
             kind = connection_kind(exc)
             cause = type(exc.__cause__).__name__ if exc.__cause__ else "no response"

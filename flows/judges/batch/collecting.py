@@ -145,12 +145,16 @@ class BatchCollector:
         False when its files could not be read (the next run tries again), until
         UNREADABLE_AFTER: then a file still unreadable answered nothing, and its items are
         asked again (the other file's answers are kept)."""
+        by_request: dict[str, list[BatchItem]] = defaultdict(list)
+        for item in self._jobs.items_of(status.batch_id):
+            by_request[item.custom_id].append(item)
         results: dict[str, LineResult] = {}
         for file_id in (status.error_file_id, status.output_file_id):  # answers win
             if not file_id:
                 continue
             try:
-                results.update(read_result_lines(self._api.content(file_id)))
+                data = self._api.content(file_id, lines=len(by_request))
+                results.update(read_result_lines(data))
             except BatchUnreachable:
                 return False
             except BatchApiError as exc:
@@ -168,9 +172,6 @@ class BatchCollector:
                 why = f"{what} {UNREADABLE_AFTER} after submission ({exc})"
                 log.warning("batch %s: %s; its items are asked again", status.batch_id, why)
                 self._jobs.seen(status.batch_id, state=status.status, error=why[:500])
-        by_request: dict[str, list[BatchItem]] = defaultdict(list)
-        for item in self._jobs.items_of(status.batch_id):
-            by_request[item.custom_id].append(item)
         strangers = sorted(set(results) - set(by_request))
         if strangers:
             # A provider that mislabels its answers: they answer nothing we asked, and the items

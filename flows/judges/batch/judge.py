@@ -121,6 +121,7 @@ class BatchJudge(AskingJudge):
             api_key_env=settings.api_key_env,
             timeout=settings.timeout,
             breaker_failures=settings.breaker_failures,
+            max_reply_bytes=settings.max_reply_bytes,
         )
         identity = openai_identity(model, "packed")
         self._owner = JudgeOf(

@@ -8,9 +8,11 @@ expands to: 2 MB of gzip expand to 2 GB, which the client's own decoding held wh
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import ssl
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterator
+from contextvars import ContextVar
 from typing import Any
 
 import httpx2
@@ -23,7 +25,18 @@ from httpx2._decoders import MultiDecoder
 
 from flows.judges.endpoint.reply_cap import DEFAULT_MAX_REPLY_BYTES, ReplyTooLarge, too_large
 
-__all__ = ["DEFAULT_MAX_REPLY_BYTES", "ReplyTooLarge", "capped_client", "shared_tls", "too_large"]
+__all__ = [
+    "DEFAULT_MAX_REPLY_BYTES",
+    "ReplyTooLarge",
+    "answer_limit",
+    "capped_client",
+    "shared_tls",
+    "too_large",
+]
+
+# A request's own cap, for the requests made under `answer_limit` (a Batch API result file is
+# as large as its batch); else the client's.
+_REQUEST_LIMIT: ContextVar[int | None] = ContextVar("faith_answer_limit", default=None)
 
 
 @functools.cache
@@ -44,17 +57,28 @@ def capped_client(limit: int, timeout: float) -> openai.DefaultAsyncHttpxClient:
     )
 
 
+@contextlib.contextmanager
+def answer_limit(limit: int) -> Iterator[None]:
+    """The requests made in this block (on this task) are capped at `limit` bytes instead."""
+    token = _REQUEST_LIMIT.set(limit)
+    try:
+        yield
+    finally:
+        _REQUEST_LIMIT.reset(token)
+
+
 class _CappedTransport(httpx2.AsyncBaseTransport):
     def __init__(self, inner: httpx2.AsyncBaseTransport, limit: int) -> None:
         self._inner = inner
         self._limit = limit
 
     async def handle_async_request(self, request: httpx2.Request) -> httpx2.Response:
+        limit = _REQUEST_LIMIT.get() or self._limit
         response = await self._inner.handle_async_request(request)
         declared = response.headers.get("content-length")
-        if declared is not None and declared.isdigit() and int(declared) > self._limit:
+        if declared is not None and declared.isdigit() and int(declared) > limit:
             await response.aclose()
-            raise ReplyTooLarge(self._limit, int(declared))
+            raise ReplyTooLarge(limit, int(declared))
         codings = [
             coding.strip().lower()
             for coding in response.headers.get_list("content-encoding", split_commas=True)
@@ -62,7 +86,7 @@ class _CappedTransport(httpx2.AsyncBaseTransport):
         codings = [coding for coding in codings if coding not in ("", "identity")]
         if codings:  # decoded here, under the cap; the client must not decode it again
             del response.headers["content-encoding"]
-        response.stream = _CappedStream(response.stream, self._limit, codings)
+        response.stream = _CappedStream(response.stream, limit, codings)
         return response
 
     async def aclose(self) -> None:

@@ -72,9 +72,17 @@ def batches_command(args: argparse.Namespace) -> int:
     from flows.store.db import connect_for_reading
 
     if args.refresh:
+        from flows.cli.settings import settings_error
         from flows.errors import DatabaseError
         from flows.judges.batch.refresh import refresh_batch_states
+        from flows.judges.settings import JudgeSettings
         from flows.store.db import holds_no_database
+
+        if args.base_url:  # checked as a run's: a port that is no number is exit 2, not 1
+            try:
+                JudgeSettings(kind="openai", base_url=args.base_url)
+            except ValueError as exc:
+                raise settings_error(exc) from None
 
         # A database that is not there is refused, not made (a typo in --db was made into a
         # new database, 'refreshed the state of 0 of 0'), as without --refresh.

@@ -33,6 +33,23 @@ def endpoint_name(base_url: str | None) -> str:
     return f"{host}:{parts.port}" if parts.port else host
 
 
+def base_url_problem(base_url: str) -> str | None:
+    """Why the HTTP client cannot call `base_url` (without credentials), or None. Never
+    quotes a URL without `://`, whose credentials (`user:password@host`) were not split off."""
+    if "://" not in base_url:
+        return "it does not start with http:// or https://"
+    try:
+        parts = urlsplit(base_url)
+        parts.port  # noqa: B018 - raises ValueError for a port that is no number from 0 to 65535
+    except ValueError as exc:
+        return str(exc)
+    if parts.scheme.lower() not in ("http", "https"):
+        return f"its scheme is {parts.scheme or 'missing'!r}, not http or https"
+    if not parts.hostname:
+        return "it names no host"
+    return None
+
+
 def endpoint_key(base_url: str | None) -> str:
     """What an endpoint is remembered by in the database: the first 32 hex digits of the
     SHA-256 of its base URL without credentials (never the URL itself)."""

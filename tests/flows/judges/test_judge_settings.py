@@ -143,3 +143,50 @@ def test_a_timeout_no_timer_can_hold_is_refused_at_start(
     assert done.returncode == 2, done.stderr
     assert "error: " in done.stderr.splitlines()[-1], done.stderr
     assert "--timeout" in done.stderr.splitlines()[-1], done.stderr
+
+
+@pytest.mark.parametrize(
+    ("base_url", "said"),
+    [
+        ("http://alice:hunter2pass@127.0.0.1:notaport/v1", "'http://127.0.0.1:notaport/v1'"),
+        ("http://alice:hunter2pass@127.0.0.1:99999/v1", "Port out of range"),
+        ("http://alice:hunter2pass@[::1/v1", "Invalid IPv6 URL"),
+        ("htp://alice:hunter2pass@127.0.0.1:8000/v1", "its scheme is 'htp'"),
+        ("alice:hunter2pass@127.0.0.1:8000/v1", "does not start with http:// or https://"),
+    ],
+    ids=["port-not-a-number", "port-out-of-range", "broken-ipv6", "scheme", "no-scheme"],
+)
+@pytest.mark.parametrize("command", ["score", "batches"])
+def test_a_base_url_no_client_can_call_is_refused_at_start_without_its_password(
+    command: str,
+    base_url: str,
+    said: str,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A port that is no number crashed the run once its judge was built (exit 1, `error:
+    ValueError: Port could not be cast …`), and a scheme that is not http went on to an
+    unreachable endpoint (exit 6). Each is a bad option: exit 2, one line that never shows
+    the URL's credentials."""
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-base-url-check-key")
+    db = tmp_path / "f.duckdb"
+    source = write(many_cases(3), tmp_path / "cases.parquet")
+    if command == "batches":
+        with BatchStub() as stub:
+            stub.then("hold")
+            seeded = faith_here(capsys, "score", str(source), "--db", str(db), "--prefect", "no",
+                                "--judge", "openai", "--judge-mode", "batch", "--model", "m",
+                                "--base-url", stub.base_url)  # fmt: skip
+        assert seeded.returncode == 0, seeded.stderr
+        argv = ["batches", "--db", str(db), "--refresh"]
+    else:
+        argv = ["score", str(source), "--db", str(db), "--prefect", "no", "--judge", "openai",
+                "--model", "m"]  # fmt: skip
+    done = faith_here(capsys, *argv, "--base-url", base_url)
+    assert done.returncode == 2, done.stderr
+    (line,) = done.stderr.strip().splitlines()
+    assert line.startswith("error: --base-url"), line
+    assert said in line, line
+    assert "hunter2pass" not in line, line
+    assert "alice" not in line, line

@@ -24,7 +24,8 @@ first, in pages (`limit`, `after`), as OpenAI does. `fail_all(status, retry_afte
 answers every request (or the next `times`) with that status, Retry-After if given, and notes
 when each came (`failed_at`), until `heal()`. Routes named in `endless` (`batch_status`,
 `file_content`) answer 200 with a body that never ends (no Content-Length), until the client
-hangs up; `endless_sent` counts the bytes written.
+hangs up; `endless_sent` counts the bytes written. `state_refused` (a status) answers every
+batch's state with that HTTP status.
 """
 
 from __future__ import annotations
@@ -76,6 +77,7 @@ class BatchStub(LoopbackServer):
         self.unreadable: set[str] = set()  # file ids whose content is answered 400, always
         self.unknown_at_first = 0  # a batch created answers 404 to its first this many GETs
         self.endless: set[str] = set()  # routes answered with a body that never ends
+        self.state_refused: int | None = None  # every batch state answered with this status
         self.endless_sent = 0
         self._ids = 0
         self._listen(_Handler, _Server, stub=self)
@@ -384,6 +386,9 @@ class _Handler(BaseHTTPRequestHandler):
             stub.requests["batch_status"] += 1
             if "batch_status" in stub.endless:
                 self._send_endless()
+                return
+            if stub.state_refused is not None:
+                self._send(stub.state_refused, {"error": {"message": "stub: invalid batch id"}})
                 return
             self._send(*stub.retrieve(match.group(1)))
             return

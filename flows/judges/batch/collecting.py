@@ -112,8 +112,7 @@ class BatchCollector:
         except BatchUnreachable:
             return False  # the run's error line says why
         except BatchApiError as exc:
-            log.warning("batch %s: state unknown (%s); the next run asks again", batch_id, exc)
-            return False
+            return self._state_unknown(batch_id, submitted_at, exc)
         self._jobs.seen(
             batch_id,
             state=status.status,
@@ -127,6 +126,20 @@ class BatchCollector:
             self._give_up(batch_id)
             return True
         return False
+
+    def _state_unknown(self, batch_id: str, submitted_at: datetime, exc: BatchApiError) -> bool:
+        """A batch whose state could not be read (a 400, an answer that is no batch, one past
+        the size cap): waited for (False) until UNREADABLE_AFTER after its submission, as an
+        unreadable result file, then `lost`, its items asked again (True). It was waited for
+        run after run, its cases pending for good."""
+        if utc_now() - submitted_at <= UNREADABLE_AFTER:
+            log.warning("batch %s: state unknown (%s); the next run asks again", batch_id, exc)
+            return False
+        why = f"state still unreadable {UNREADABLE_AFTER} after submission ({exc})"
+        log.warning("batch %s: %s; its items are asked again", batch_id, why)
+        self._jobs.seen(batch_id, state="lost", error=why[:500])
+        self._jobs.collected(batch_id, answered=0, errors={}, prompt_tokens=0, completion_tokens=0)
+        return True
 
     def _not_found(self, batch_id: str, submitted_at: datetime, exc: BatchNotFound) -> bool:
         """A batch whose state the server answers 404 for: waited for (False) until

@@ -534,6 +534,32 @@ def test_a_finished_batch_whose_results_never_read_is_asked_again_after_three_da
     assert until_settled(batch(stub, source, db))[-1]["rows_newly_scored"] == CASES
 
 
+def test_a_batch_whose_state_is_never_readable_is_asked_again_after_three_days(
+    stub: BatchStub, source: Path, tmp_path: Path
+) -> None:
+    """A batch whose state the server refuses (HTTP 400, run after run) was waited for
+    forever, its cases pending for good (`state unknown; the next run asks again`); now,
+    as an unreadable result file, it is `lost` a day past the give-up age."""
+    db = tmp_path / "f.duckdb"
+    stub.then("hold", "hold")
+    score(batch(stub, source, db))
+    stub.state_refused = 400
+    uploads = stub.requests["upload"]
+    assert score(batch(stub, source, db))["rows_pending"] == CASES  # a bad hour: waited out
+    submitted_earlier(db, days=2)
+    assert score(batch(stub, source, db))["rows_pending"] == CASES
+    assert stub.requests["upload"] == uploads
+    submitted_earlier(db, days=1)
+    score(batch(stub, source, db))
+    lost = query(db, "SELECT state, collected_at IS NOT NULL, error FROM judge_batches LIMIT 2")
+    assert all(state == "lost" and done and "state still unreadable" in error
+               for state, done, error in lost), lost  # fmt: skip
+    assert stub.requests["upload"] == uploads + 2  # their items are asked again
+    stub.state_refused = None
+    stub.release()
+    assert until_settled(batch(stub, source, db))[-1]["rows_newly_scored"] == CASES
+
+
 def test_an_unreadable_error_file_given_up_keeps_the_output_files_answers(
     stub: BatchStub, source: Path, tmp_path: Path
 ) -> None:

@@ -166,8 +166,8 @@ class BatchCollector:
             if not file_id:
                 continue
             try:
-                data = self._api.content(file_id, lines=len(by_request))
-                results.update(read_result_lines(data))
+                content = self._api.content(file_id, lines=len(by_request))
+                results.update(read_result_lines(content))
             except BatchUnreachable:
                 return False
             except BatchApiError as exc:

@@ -14,7 +14,7 @@ from flows.run.alarms import warn_if_mostly_invalid, warn_if_mostly_quarantined
 from flows.run.settings import ScoreSettings
 from flows.run.stop_signals import completion_held, signals_deferred, stopping_signal
 from flows.store.judge_memory import record_run_judge
-from flows.store.run_costs import price_run, top_quarantine_checks
+from flows.store.run_costs import count_unbatched_usage, price_run, top_quarantine_checks
 from flows.store.run_registry import (
     finish_run,
     mark_run_warning,
@@ -126,16 +126,25 @@ def _end_unfinished_completion(
 
 
 def mark_stopped(
-    con: duckdb.DuckDBPyConnection, run_id: str, started: float, exc: BaseException
+    con: duckdb.DuckDBPyConnection,
+    run_id: str,
+    started: float,
+    exc: BaseException,
+    *,
+    spent: dict[str, int] | None = None,
 ) -> None:
-    """The run row says `interrupted` (a signal) or `failed` (with the reason). A failure to
-    mark (the disk that failed the write) is reported; the next run supersedes the row."""
+    """The run row says `interrupted` (a signal) or `failed` (with the reason), and, given the
+    judge's usage over the run (`spent`), counts the calls and tokens of batches it did not
+    commit as well: they were paid for. A failure to mark (the disk that failed the write) is
+    reported; the next run supersedes the row."""
     stopped_by = stopping_signal(exc)
     if stopped_by:
         status, error = "interrupted", f"interrupted by {stopped_by}"
     else:
         status, error = "failed", describe(exc)
     try:
+        if spent:
+            count_unbatched_usage(con, run_id, spent)
         finish_run(con, run_id, status, time.perf_counter() - started, error=error)
     except Exception as mark_error:
         log.warning("could not mark run %s %s: %s", run_id, status, describe(mark_error))

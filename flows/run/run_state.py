@@ -15,6 +15,7 @@ from faith_udfs import Judge, MetricConfig
 from faith_udfs.grounded import GROUNDED_JUDGES
 from faith_udfs.grounded_v1 import GroundedV1Judge
 from faith_udfs.lexical import LexicalJudge
+from flows.judges.factory import judge_usage
 from flows.run.batches import (
     QuarantineKeys,
     config_has_cases,
@@ -85,6 +86,9 @@ class RunState:
     # Whether the config had cases stored when the run began; if not, classifying a batch
     # only hashes it (a run's batches never share a case_id).
     stored_before: bool = field(init=False)
+    # The judge's calls and tokens before the run (a judge may have served a check before):
+    # a stopped run counts what it spent since, its uncommitted batch's too.
+    usage_at_start: dict[str, int] = field(init=False)
 
     def __post_init__(self) -> None:
         n = scoring_threads(self.judge)
@@ -92,6 +96,12 @@ class RunState:
         self.scorings = deque(maxlen=n)
         self.reader = self.con.cursor()
         self.stored_before = config_has_cases(self.con, self.config_id)
+        self.usage_at_start = judge_usage(self.judge)
+
+    def usage_since_start(self) -> dict[str, int]:
+        """The judge's calls and tokens during this run, committed or not."""
+        now = judge_usage(self.judge)
+        return {key: now[key] - self.usage_at_start.get(key, 0) for key in now}
 
 
 # The offline judges faithpipe ships: pure functions of their frames, safe on two threads at

@@ -29,7 +29,7 @@ def stop_and_mark(state: RunState, started: float, exc: BaseException) -> tuple[
         judge_idle = con_free and _scoring_ended(state)
         # When the writing thread still holds the connection, a cursor of its own tries.
         con = state.con if con_free else state.con.cursor()
-        mark_stopped(con, state.run_id, started, exc)
+        mark_stopped(con, state.run_id, started, exc, spent=state.usage_since_start())
     return con_free, judge_idle
 
 

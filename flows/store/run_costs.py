@@ -37,6 +37,15 @@ def price_run(
     )
 
 
+def count_unbatched_usage(
+    con: duckdb.DuckDBPyConnection, run_id: str, spent: dict[str, int]
+) -> None:
+    """A stopped run's judge usage in all (`spent`: calls, cached, failed, prompt_tokens,
+    completion_tokens over the run), its uncommitted batch's included: never below what its
+    committed batches counted."""
+    con.execute(sql("count_unbatched_usage"), {**spent, "run_id": run_id})
+
+
 def record_max_invalid_share(
     con: duckdb.DuckDBPyConnection, run_id: str, max_invalid_share: float
 ) -> None:

@@ -80,6 +80,9 @@ FAULTS = (
     "trickle",
     "huge",
 )
+# A text the stop tests' answers hold where the stub is to hang (`StubServer.hang_on`).
+HANG = "Parcel Z9"
+
 # What "20% of calls fail at random" draws from: everything a healthy endpoint does now and then.
 RANDOM_FAULTS = ("429", "500", "slow", "malformed", "truncated", "fewer_verdicts", "reset")
 # Servers as they were met (issue 16), each switched on with `StubServer.behave(kind)`:

@@ -16,7 +16,6 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Iterator
 from pathlib import Path
 
 import duckdb
@@ -29,41 +28,31 @@ from flows.run.deadline import NIGHTLY_RUN_TIMEOUT, run_deadline
 from flows.run.stop_signals import RunDeadline
 from tests.support.builders import case_row, cases, write
 from tests.support.llm_judge import openai_judge
-from tests.support.openai_stub import StubServer, serving
+from tests.support.openai_stub import HANG, StubServer
 
 FAITH = Path(sys.executable).with_name("faith")
-KEY = "sk-deadline-test-key"
-HANG = "Parcel Z9"  # answers of the second batch hold it; the stub hangs on them
-
-
-@pytest.fixture
-def stub(monkeypatch: pytest.MonkeyPatch) -> Iterator[StubServer]:
-    monkeypatch.setenv("OPENAI_API_KEY", KEY)
-    with serving() as server:
-        server.hang_on = HANG
-        yield server
 
 
 @pytest.mark.slow
 @pytest.mark.timeout(120)
 def test_the_run_stops_at_its_deadline_keeping_committed_batches(
-    stub: StubServer, tmp_path: Path
+    hanging_stub: StubServer, tmp_path: Path
 ) -> None:
     rows = [case_row(f"a{i}") for i in range(5)]
     rows += [case_row(f"b{i}", f"{HANG} left on day {i}.") for i in range(5)]
     source = write(cases(rows), tmp_path / "cases.parquet")
     db = tmp_path / "deadline.duckdb"
     argv = [str(FAITH), "score", str(source), "--db", str(db), "--prefect", "no",
-            "--judge", "openai", "--model", "stub-model", "--base-url", stub.base_url,
+            "--judge", "openai", "--model", "stub-model", "--base-url", hanging_stub.base_url,
             "--batch-size", "5", "--timeout", "300", "--run-timeout", "600"]  # fmt: skip
     child = subprocess.Popen(
         argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-        env={**os.environ, "OPENAI_API_KEY": KEY},
+        env=os.environ.copy(),
     )  # fmt: skip
     try:
         hang_guard = time.monotonic() + 90
         # The second batch is asked (its calls hang): the first was committed before it.
-        while not any(HANG in str(body) for body in stub.bodies) and child.poll() is None:
+        while not any(HANG in str(body) for body in hanging_stub.bodies) and child.poll() is None:
             assert time.monotonic() < hang_guard, "the second batch was never asked"
             time.sleep(0.05)
         child.send_signal(signal.SIGALRM)  # the deadline's timer, now
@@ -115,10 +104,11 @@ def test_the_deadline_raises_run_deadline_in_the_main_thread() -> None:
 
 
 @pytest.mark.timeout(30)
-def test_a_retry_after_beyond_the_time_left_is_not_waited_for(stub: StubServer) -> None:
-    stub.retry_after = 30.0  # within the judge's own 60 s, beyond the run's 5 s left
-    stub.fail("429", times=None)
-    judge = openai_judge("stub-model", base_url=stub.base_url, mode="per-item", concurrency=1)
+def test_a_retry_after_beyond_the_time_left_is_not_waited_for(hanging_stub: StubServer) -> None:
+    hanging_stub.retry_after = 30.0  # within the judge's own 60 s, beyond the run's 5 s left
+    hanging_stub.fail("429", times=None)
+    url = hanging_stub.base_url
+    judge = openai_judge("stub-model", base_url=url, mode="per-item", concurrency=1)
     set_deadline(5.0)
     try:
         with pytest.raises(WaitTooLong, match=r"asked to wait 30 s.*can wait \(5 s\)"):
@@ -126,4 +116,4 @@ def test_a_retry_after_beyond_the_time_left_is_not_waited_for(stub: StubServer) 
     finally:
         set_deadline(None)
         judge.close()
-    assert stub.requests == 1
+    assert hanging_stub.requests == 1

@@ -10,33 +10,22 @@ import signal
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from tests.support.builders import case_row, cases, write
 from tests.support.db_reading import query
-from tests.support.openai_stub import StubServer, serving
+from tests.support.openai_stub import HANG, StubServer
 
 FAITH = Path(sys.executable).with_name("faith")
-KEY = "sk-stopped-run-costs-key"
-HANG = "Parcel Z9"  # the stub hangs on prompts holding it
 PRICES = ["--price-input", "2.5", "--price-output", "10"]
-
-
-@pytest.fixture
-def stub(monkeypatch: pytest.MonkeyPatch) -> Iterator[StubServer]:
-    monkeypatch.setenv("OPENAI_API_KEY", KEY)
-    with serving() as server:
-        server.hang_on = HANG
-        yield server
 
 
 @pytest.mark.slow
 @pytest.mark.timeout(150)
 def test_a_run_stopped_mid_batch_counts_the_calls_that_batch_paid_for(
-    stub: StubServer, tmp_path: Path
+    hanging_stub: StubServer, tmp_path: Path
 ) -> None:
     # Batch 1 is committed; batch 2's first three answers are answered, its last two hang.
     rows = [case_row(f"a{i}", f"Order A17 shipped on day {i}.") for i in range(5)]
@@ -45,7 +34,7 @@ def test_a_run_stopped_mid_batch_counts_the_calls_that_batch_paid_for(
     source = write(cases(rows), tmp_path / "cases.parquet")
     db = tmp_path / "stopped.duckdb"
     argv = [str(FAITH), "score", str(source), "--db", str(db), "--prefect", "no",
-            "--judge", "openai", "--model", "stub-model", "--base-url", stub.base_url,
+            "--judge", "openai", "--model", "stub-model", "--base-url", hanging_stub.base_url,
             "--judge-mode", "per-item", "--batch-size", "5", "--timeout", "300",
             *PRICES]  # fmt: skip
     child = subprocess.Popen(
@@ -53,14 +42,14 @@ def test_a_run_stopped_mid_batch_counts_the_calls_that_batch_paid_for(
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
-        env={**os.environ, "OPENAI_API_KEY": KEY},
+        env=os.environ.copy(),
     )
     try:
         guard = time.monotonic() + 100
         # batch 2 is asked: its hanging answers, and (answered at once) the other three
         while (
-            sum(HANG in str(body) for body in stub.bodies) < 1
-            or sum("left the depot" in str(body) for body in stub.bodies) < 3
+            sum(HANG in str(body) for body in hanging_stub.bodies) < 1
+            or sum("left the depot" in str(body) for body in hanging_stub.bodies) < 3
         ) and child.poll() is None:
             assert time.monotonic() < guard, "the second batch was never asked"
             time.sleep(0.05)
@@ -81,11 +70,11 @@ def test_a_run_stopped_mid_batch_counts_the_calls_that_batch_paid_for(
     assert (status, committed_cases) == ("interrupted", 5)
     # batch 2's calls were sent and three of them answered and paid for: counted, though no
     # case of it was stored (a call is counted when it is sent, so the hanging ones too)
-    assert committed_calls < calls <= len(stub.bodies)
+    assert committed_calls < calls <= len(hanging_stub.bodies)
     assert cost == pytest.approx((prompt * 2.5 + completion * 10) / 1e6)
 
-    stub.hang_on = None  # the endpoint mended: the next run finishes, asking nothing twice
-    env = {**os.environ, "OPENAI_API_KEY": KEY}
+    hanging_stub.hang_on = None  # the endpoint mended: the next run finishes, asking nothing twice
+    env = os.environ.copy()
     done = subprocess.run(argv, check=False, capture_output=True, text=True, timeout=120, env=env)
     assert done.returncode == 0, done.stderr
     ((cached,),) = query(db, "SELECT judge_cached FROM runs WHERE status = 'completed'")

@@ -46,7 +46,7 @@ from flows.run.run_end import (
     price,
     supersede_unless_dry,
 )
-from flows.run.run_state import RunState, Steps
+from flows.run.run_state import RunState, Steps, is_pure_judge
 from flows.run.settings import ScoreSettings
 from flows.run.stop_signals import as_stop, signals_deferred, stops_held
 from flows.run.stopping import close_stages, stop_and_mark
@@ -148,8 +148,10 @@ def run_score(
             con_free, judge_idle = _stop_run(state, started, exc)
             # Nor while a judge built here is still busy: its caches' cursors are children of
             # `con`, and DuckDB refuses to close a connection one of them is using ("connection
-            # is busy with another call"), which would replace the run's own error.
-            con_free = con_free and (judge_idle or not owned)
+            # is busy with another call"), which would replace the run's own error. An offline
+            # judge holds none: a batch it is still scoring (a loaded machine: past the grace)
+            # cannot stop the close, which lets the caller open the file again at once.
+            con_free = con_free and (judge_idle or not owned or is_pure_judge(judge))
             owned = owned and judge_idle
             stop = as_stop(exc)
             if stop is not None and stop is not exc:

@@ -109,10 +109,15 @@ class RunState:
 _PURE_JUDGES = frozenset({LexicalJudge, GroundedV1Judge, *GROUNDED_JUDGES})
 
 
+def is_pure_judge(judge: Judge) -> bool:
+    """One of the offline judges faithpipe ships: it holds no cursor of the run's database."""
+    return type(judge) in _PURE_JUDGES
+
+
 def scoring_threads(judge: Judge) -> int:
     """Two scoring threads for one of the offline judges faithpipe ships when the process may
     use two cores or more, else one."""
-    return 2 if type(judge) in _PURE_JUDGES and usable_cores() >= 2 else 1
+    return 2 if is_pure_judge(judge) and usable_cores() >= 2 else 1
 
 
 def usable_cores() -> int:

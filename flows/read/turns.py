@@ -13,6 +13,7 @@ import logging
 import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
+from pathlib import PurePath
 
 import duckdb
 import polars as pl
@@ -21,7 +22,12 @@ from flows.errors import ConversationsUnreadable, InputUnreadable
 from flows.read.csv_dialect import unsniffed
 from flows.read.file_facts import csv_line_fault
 from flows.read.formats import FILE_COLUMN, duckdb_paths, error_line, reader_sql
-from flows.read.json_values import content_as_text, json_values_as_text, quoted
+from flows.read.json_values import (
+    content_as_text,
+    json_values_as_text,
+    quoted,
+    text_kept_columns,
+)
 from flows.read.read_options import FORMATS
 from flows.read.shapes import RawBatch, Source
 from flows.read.small_json import bom_array
@@ -139,16 +145,20 @@ def _load(con: duckdb.DuckDBPyConnection, source: Source) -> None:
     # Each row names its file (FILE_COLUMN): a quarantined turn's key is made of its file and
     # its text, and would change (the turn stored again, a false exit 11) were the file the
     # source's folder, which it is once a second night's file lies beside the first.
-    reads = [
-        "SELECT * FROM "
-        + reader_sql(fmt.removesuffix("_array"), hive=True, array=fmt.endswith("_array"))
+    readers = {
+        fmt: reader_sql(fmt.removesuffix("_array"), hive=True, array=fmt.endswith("_array"))
         .replace("$files", f"$files_{fmt}")
         .removesuffix(")")
         + f", filename := '{FILE_COLUMN}')"
         for fmt in (*FORMATS, "json_array")
         if fmt in by_format
-    ]
+    }
     params = {f"files_{fmt}": paths for fmt, paths in by_format.items()}
+    reads = [
+        "SELECT * FROM "
+        + (_text_kept(con, reader, fmt, by_format[fmt]) if fmt.startswith("json") else reader)
+        for fmt, reader in readers.items()
+    ]
     con.execute(f"CREATE TEMP TABLE raw_rows AS {' UNION ALL BY NAME '.join(reads)}", params)
     _misread_csv(con, source)
     # A column of values of mixed types (JSON) is read value by value, a string as its text: a
@@ -193,6 +203,31 @@ def _load(con: duckdb.DuckDBPyConnection, source: Source) -> None:
         f"FROM (SELECT * {_with_passages(con)} FROM named_turns) AS t"
     )
     con.execute(f"CREATE TEMP TABLE checked_turns AS {sql('checked_turns')}")
+
+
+def _text_kept(con: duckdb.DuckDBPyConnection, reader: str, fmt: str, paths: list[str]) -> str:
+    """A JSON reader given read_json's `columns := {...}` when its types hold a UUID or a time
+    of day (json_values.text_kept_columns): left to read_json, a conversation id `0E8F…` was
+    stored lower-cased (`0e8f…:2`, not its CSV and Parquet copies' case) and a segment `09:30`
+    as `09:30:00`. Hive `key=value` columns are DuckDB's, not the files' keys; were a key left
+    out all the same (a folder read without hive columns), the reader is kept as it was."""
+    files = {f"files_{fmt}": paths}
+    query = con.sql(f"SELECT * FROM {reader}", params=files)
+    hive = {part.split("=")[0] for path in paths for part in PurePath(path).parts if "=" in part}
+    pairs = [
+        (column, kind)
+        for column, kind in zip(query.columns, query.types, strict=True)
+        if column != FILE_COLUMN and column not in hive
+    ]
+    kept = text_kept_columns([column for column, _ in pairs], [kind for _, kind in pairs])
+    if not kept:
+        return reader
+    typed = reader.removesuffix(")") + f", columns := {kept})"
+    return (
+        typed
+        if con.sql(f"SELECT * FROM {typed}", params=files).columns == query.columns
+        else reader
+    )
 
 
 def _misread_csv(con: duckdb.DuckDBPyConnection, source: Source) -> None:

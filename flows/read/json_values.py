@@ -115,7 +115,9 @@ def content_as_text(kind: str | None) -> tuple[str, str, str]:
     """(a turn's `content` as text, whether it cannot be read as text, its JSON text when it
     cannot) for the column's type, in a table of turns and a chat log alike: text as it is;
     content parts (a list of strings, or of `{type, text}` objects: LangChain's, OpenAI's)
-    their texts one a line, a part without text (an image) none; any other value (a number,
+    their texts one a line, an OpenAI refusal part (`{type: refusal, refusal}`) its refusal,
+    what the bot said (it was quarantined as a blank answer), a part without text (an image)
+    none; any other value (a number,
     a tool's object) its JSON text. A list holding anything else (`[1, 2]`, a list in a
     list, a part whose `text` is no string) is no message content: the turn is quarantined
     as `content_wrong_type`, not judged as its JSON text (nor, in a file of list contents
@@ -127,12 +129,13 @@ def content_as_text(kind: str | None) -> tuple[str, str, str]:
     text = (
         f"CASE WHEN json_type({given}) = 'ARRAY' THEN array_to_string(list_transform({parts}, "
         "lambda part: CASE json_type(part) WHEN 'VARCHAR' THEN part ->> '$' "
-        "ELSE part ->> 'text' END), chr(10)) "
+        "ELSE coalesce(part ->> 'text', part ->> 'refusal') END), chr(10)) "
         f"ELSE {given} ->> '$' END"
     )
     is_part = (
         "json_type(part) = 'VARCHAR' OR (json_type(part) = 'OBJECT' "
-        "AND coalesce(json_type(part -> 'text'), 'VARCHAR') = 'VARCHAR')"
+        "AND coalesce(json_type(part -> 'text'), 'VARCHAR') = 'VARCHAR' "
+        "AND coalesce(json_type(part -> 'refusal'), 'VARCHAR') IN ('VARCHAR', 'NULL'))"
     )
     each_a_part = f"list_transform({parts}, lambda part: coalesce({is_part}, false))"
     bad = (

@@ -82,7 +82,13 @@ SELECT * EXCLUDE (__m, logged_at, __given_passages),
        -- content as given (JSON), read as text by turns.py (json_values.content_as_text): parts
        -- their text, another value its JSON text, as a cases table reads an answer 42 as "42"
        -- (a tool result logged as the object it returned was dropped without a word).
-       __m -> 'content' AS content,
+       -- An OpenAI refusal is `content: null` beside `refusal`: what the bot said, its answer
+       -- (quarantined as a blank one, actual_output_is_null, before)
+       CASE WHEN coalesce(json_type(__m -> 'content'), 'NULL') = 'NULL'
+                 AND json_type(__m -> 'refusal') = 'VARCHAR'
+           THEN __m -> 'refusal'
+           ELSE __m -> 'content'
+       END AS content,
        -- a message's own passages, else the conversation's (every assistant message's that
        -- has none); the message's were a segment `retrieval_context_1` beside the column, and
        -- its turn judged without them

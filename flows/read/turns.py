@@ -286,7 +286,8 @@ def _with_passages(con: duckdb.DuckDBPyConnection) -> str:
 def _passages(kind: str | None, *, as_text: bool) -> tuple[str, str, str]:
     """(the passages as a list, whether the value given was not a list of strings, the value
     as text) for the type the passages column has: a list as it is; JSON or text (CSV, a chat
-    message's field) decoded when it is a JSON array; anything else a breach."""
+    message's field) decoded when it is a JSON array, none when it is JSON's `null` (a CSV
+    cell json.dumps(None) wrote, as JSON Lines' null is none); anything else a breach."""
     if kind is None or kind in _LIST_TYPES or kind == '"NULL"':
         return "CAST(retrieval_context AS VARCHAR[])", "false", "CAST(NULL AS VARCHAR)"
     if kind in ("VARCHAR", "JSON") and as_text:
@@ -300,7 +301,8 @@ def _passages(kind: str | None, *, as_text: bool) -> tuple[str, str, str]:
             "WHEN NOT json_valid(retrieval_context) "
             "THEN TRY_CAST(CAST(retrieval_context AS VARCHAR) AS VARCHAR[]) END"
         )
-        bad = f"(retrieval_context IS NOT NULL AND {passages} IS NULL)"
+        given = f"coalesce(json_type({as_json}) <> 'NULL', true)"
+        bad = f"(retrieval_context IS NOT NULL AND {given} AND {passages} IS NULL)"
         return passages, bad, "CAST(retrieval_context AS VARCHAR)"
     return (
         "CAST(NULL AS VARCHAR[])",

@@ -182,7 +182,7 @@ def _load(con: duckdb.DuckDBPyConnection, source: Source) -> None:
     else:
         chat_only = (
             "false AS __tool_calls, false AS __messages_bad, "
-            "CAST(NULL AS VARCHAR) AS __messages_text"
+            "CAST(NULL AS VARCHAR) AS __messages_text, true AS __own_passages"
         )
         con.execute(f"CREATE TEMP TABLE named_turns AS SELECT {renamed}, {chat_only} FROM raw_rows")
     con.execute("DROP TABLE raw_rows")
@@ -198,7 +198,7 @@ def _load(con: duckdb.DuckDBPyConnection, source: Source) -> None:
         f"{cid_text} AS __cid_text, "
         f"{passages} AS retrieval_context, {bad} AS __rc_bad, {text} AS __rc_text, "
         f"{content} AS content, {content_bad} AS __content_bad, {content_text} AS __content_text, "
-        f"CAST(json_remove(to_json(t), '$.{FILE_COLUMN}') AS VARCHAR) AS __json, "
+        f"CAST({_row_json('to_json(t)')} AS VARCHAR) AS __json, "
         "row_number() OVER () AS __row "
         f"FROM (SELECT * {_with_passages(con)} FROM named_turns) AS t"
     )
@@ -228,6 +228,12 @@ def _text_kept(con: duckdb.DuckDBPyConnection, reader: str, fmt: str, paths: lis
         if con.sql(f"SELECT * FROM {typed}", params=files).columns == query.columns
         else reader
     )
+
+
+def _row_json(row: str) -> str:
+    """A turn's JSON, its quarantine key's text: its columns but its file and `__own_passages`
+    (the reader's own flag, left out so a turn quarantined before it keeps its key)."""
+    return f"json_remove(json_remove({row}, '$.{FILE_COLUMN}'), '$.__own_passages')"
 
 
 def _misread_csv(con: duckdb.DuckDBPyConnection, source: Source) -> None:

@@ -1,7 +1,7 @@
 -- Turns that break the turns contract, as quarantine rows: no conversation id, a turn that
 -- is not an integer, a role outside user/assistant/tool/system, a turn logged twice (the
 -- first copy read is kept), content that is a list but no content parts, an assistant turn
--- whose passages are not a list of strings, a
+-- (or a turn with passages of its own) whose passages are not a list of strings, a
 -- chat log's conversation whose messages are no list of message objects.
 SELECT __check AS "check",
        -- a turn with no number (a chat log whose messages are no list) keeps its conversation

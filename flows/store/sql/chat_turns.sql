@@ -96,5 +96,8 @@ SELECT * EXCLUDE (__m, logged_at, __given_passages),
         FROM (SELECT coalesce(CASE WHEN json_type(__m -> 'retrieval_context') <> 'NULL'
                                   THEN __m -> 'retrieval_context' END,
                               __given_passages) AS p)) AS retrieval_context,
+       -- whether they are the message's own: a user, system or tool message's own passages
+       -- are the next answer's (read_turns.sql), the conversation's are not theirs
+       coalesce(json_type(__m -> 'retrieval_context') <> 'NULL', false) AS __own_passages,
        coalesce(json_array_length(__m -> 'tool_calls'), 0) > 0 AS __tool_calls
 FROM conversation

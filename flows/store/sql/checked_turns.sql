@@ -30,7 +30,10 @@ SELECT *,
                THEN 'turn_repeated'
            -- a list that is no content parts ([1, 2]): not judged as its JSON text
            WHEN __content_bad THEN 'content_wrong_type'
-           WHEN __role = 'assistant' AND __rc_bad THEN 'retrieval_context_not_a_list_of_strings'
+           -- any turn's own passages are read (a user turn's are the next answer's); a chat
+           -- log's conversation passages are its assistant messages' alone
+           WHEN (__role = 'assistant' OR __own_passages) AND __rc_bad
+               THEN 'retrieval_context_not_a_list_of_strings'
        END AS __check,
        CASE
            WHEN __messages_bad THEN 'messages'

@@ -1,8 +1,9 @@
 -- Conversations to cases: every assistant turn that answers (not a blank tool-call step) is a
--- case. Its input is the user turn before it; it may rely on its own passages, the tool
--- results since the turn before it, and the last $window turns with content before it.
--- The case's passages are those three in that order; `context_origins` says where each
--- came from ('passage', 'tool', 'turn:<n>:<role>').
+-- case. Its input is the user turn before it; it may rely on its own passages, the passages
+-- logged on the turns since the answer before it (its user turn's, a tool turn's, a tool-call
+-- step's), the tool results since the turn before it, and the last $window turns with
+-- content before it. The case's passages are those four in that order; `context_origins`
+-- says where each came from ('passage' for the first two, 'tool', 'turn:<n>:<role>').
 -- A turn is blank (no content) when null or nothing but white space and invisible characters
 -- ($blank, the contract's rule: turns.py BLANK): trim() strips spaces alone, and a turn "\n"
 -- became a blank passage, quarantining the answers after it (no_null_or_blank_passages).
@@ -28,6 +29,8 @@ numbered AS (
            sum(CAST(__eligible AS INTEGER)) OVER upto AS __k,
            coalesce(sum(CAST(__role = 'user' OR (__role = 'assistant' AND NOT __tool_step)
                              AS INTEGER)) OVER before, 0) AS __exchange,
+           coalesce(sum(CAST(__role = 'assistant' AND NOT __tool_step AS INTEGER)) OVER before,
+                    0) AS __answers,
            -- the latest user turn, even one with no text (an image alone): an earlier
            -- question is not what this turn answers
            last_value(CASE WHEN __role = 'user'
@@ -51,6 +54,22 @@ tools AS (
      AND t.__turn < c.__turn AND NOT t.__blank
     GROUP BY ALL
 ),
+-- passages logged on a turn that is no case (a user turn's, as a RAG app logs what it
+-- retrieved for the question; a tool turn's, a tool-call step's): the next answer's, as a
+-- tool result is (they were read for no case and dropped without a word); a passage the
+-- answer logs too (an export repeating the exchange's passages on each row) is there once
+carried AS (
+    SELECT c.__cid, c.__turn,
+           list_filter(flatten(list(t.retrieval_context ORDER BY t.__turn)),
+                       lambda x: NOT list_contains(coalesce(c.retrieval_context, []), x))
+               AS texts
+    FROM cases AS c
+    JOIN numbered AS t
+      ON t.__cid = c.__cid AND NOT t.__is_case AND t.__own_passages
+     AND t.__answers = c.__answers AND t.__turn < c.__turn
+     AND len(t.retrieval_context) > 0
+    GROUP BY c.__cid, c.__turn, c.retrieval_context
+),
 -- each case's window by the numbers of the turns it holds (the eligible turns numbered
 -- __before - $window + 1 to __before): an equality join, so a conversation of 200,000 turns
 -- is read in seconds (a range join on __k compared every pair of its turns: 4 minutes)
@@ -73,12 +92,13 @@ windows AS (
 SELECT c.__cid || ':' || CAST(c.__turn AS VARCHAR) AS case_id,
        coalesce(c.__input, $no_user_turn) AS input,
        c.content AS actual_output,
-       list_concat(coalesce(c.retrieval_context, []), coalesce(t.texts, []),
-                   coalesce(w.texts, [])) AS retrieval_context,
+       list_concat(coalesce(c.retrieval_context, []), coalesce(p.texts, []),
+                   coalesce(t.texts, []), coalesce(w.texts, [])) AS retrieval_context,
        c.logged_at,
        c.__cid AS conversation_id,
        c.__turn AS turn,
-       list_concat(list_transform(coalesce(c.retrieval_context, []), lambda p: 'passage'),
+       list_concat(list_transform(list_concat(coalesce(c.retrieval_context, []),
+                                              coalesce(p.texts, [])), lambda x: 'passage'),
                    list_transform(coalesce(t.texts, []), lambda p: 'tool'),
                    coalesce(w.origins, [])) AS context_origins,
        c.* EXCLUDE (conversation_id, turn, role, content, retrieval_context, logged_at,
@@ -86,9 +106,10 @@ SELECT c.__cid || ':' || CAST(c.__turn AS VARCHAR) AS case_id,
                     __content_bad, __content_text,
                     __row, __cid, __cid_text, __turn, __role,
                     __check, __column, __value, __blank, __eligible, __tool_step, __is_case, __before,
-                    __k, __exchange, __input, __faithpipe_file),
+                    __k, __exchange, __answers, __own_passages, __input, __faithpipe_file),
        c.__faithpipe_file
 FROM cases AS c
+LEFT JOIN carried AS p USING (__cid, __turn)
 LEFT JOIN tools AS t USING (__cid, __turn)
 LEFT JOIN windows AS w USING (__cid, __turn)
 ORDER BY c.__row

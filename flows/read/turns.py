@@ -39,6 +39,9 @@ NO_USER_TURN = "(no user turn before this one)"
 # The input of an assistant turn that answers a user turn with no text (an image alone, an
 # empty or null content): that turn is the question, so no earlier one may stand for it.
 NO_USER_TEXT = "(the user turn before this one has no text)"
+# The input of an assistant turn whose user turn is quarantined (its content no text, its
+# passages no list): that turn is the question, so no earlier one may stand for it.
+USER_QUARANTINED = "(the user turn before this one is quarantined)"
 # A blank turn (no content), in DuckDB's RE2: null, or white space and invisible characters
 # only, the contract's rule for a blank answer (faith_udfs/words.py: BLANK_TEXT; RE2's \s is
 # ASCII, so Unicode spaces are \p{Z}).
@@ -89,6 +92,7 @@ def _params(source: Source) -> dict[str, object]:
         "window": source.options.conversation_window,
         "no_user_turn": NO_USER_TURN,
         "no_user_text": NO_USER_TEXT,
+        "user_quarantined": USER_QUARANTINED,
         "blank": BLANK,
     }
 

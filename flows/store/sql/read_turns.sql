@@ -70,6 +70,20 @@ carried AS (
      AND len(t.retrieval_context) > 0
     GROUP BY c.__cid, c.__turn, c.retrieval_context
 ),
+-- the latest user turn before each case, quarantined ones included whose place and role are
+-- known (its content no text, its passages no list): a case after one answers it, so the
+-- question before it is not its input (it was, though the docs say never)
+asked AS (
+    SELECT __cid, __turn, __check FROM checked_turns
+    WHERE __role = 'user' AND __cid IS NOT NULL AND __cid <> '' AND __turn IS NOT NULL
+      AND (__check IS NULL
+           OR __check IN ('content_wrong_type', 'retrieval_context_not_a_list_of_strings'))
+),
+questions AS (
+    SELECT c.__cid, c.__turn, a.__check IS NOT NULL AS __asked_quarantined
+    FROM cases AS c
+    ASOF JOIN asked AS a ON a.__cid = c.__cid AND c.__turn > a.__turn
+),
 -- each case's window by the numbers of the turns it holds (the eligible turns numbered
 -- __before - $window + 1 to __before): an equality join, so a conversation of 200,000 turns
 -- is read in seconds (a range join on __k compared every pair of its turns: 4 minutes)
@@ -90,7 +104,8 @@ windows AS (
     GROUP BY ALL
 )
 SELECT c.__cid || ':' || CAST(c.__turn AS VARCHAR) AS case_id,
-       coalesce(c.__input, $no_user_turn) AS input,
+       CASE WHEN q.__asked_quarantined THEN $user_quarantined
+            ELSE coalesce(c.__input, $no_user_turn) END AS input,
        c.content AS actual_output,
        list_concat(coalesce(c.retrieval_context, []), coalesce(p.texts, []),
                    coalesce(t.texts, []), coalesce(w.texts, [])) AS retrieval_context,
@@ -109,6 +124,7 @@ SELECT c.__cid || ':' || CAST(c.__turn AS VARCHAR) AS case_id,
                     __k, __exchange, __answers, __own_passages, __input, __faithpipe_file),
        c.__faithpipe_file
 FROM cases AS c
+LEFT JOIN questions AS q USING (__cid, __turn)
 LEFT JOIN carried AS p USING (__cid, __turn)
 LEFT JOIN tools AS t USING (__cid, __turn)
 LEFT JOIN windows AS w USING (__cid, __turn)

@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from flows.read.turns import USER_QUARANTINED
 from flows.run.pipeline import run_score
 from flows.run.settings import ScoreSettings
 from tests.support.db_reading import query
@@ -140,4 +141,24 @@ def test_a_chat_message_of_a_number_list_is_quarantined(tmp_path: Path) -> None:
     assert query(tmp_path / "c.duckdb", ANSWERS) == [("x1:2", SHIPPED)]
     assert query(tmp_path / "c.duckdb", QUARANTINED) == [
         ("content_wrong_type", "x1:4", "content", "[1,2]")
+    ]
+
+
+def test_an_answer_after_a_quarantined_question_is_not_given_an_earlier_one(
+    tmp_path: Path,
+) -> None:
+    """The user turn before the answer is quarantined (content `[1, 2]`): the answer's input
+    was the question before that, which it does not answer (the docs say: never)."""
+    rows = _turns([("Where is A17?", SHIPPED)])
+    base = {"conversation_id": "c1", "logged_at": AT, "retrieval_context": PASSAGES}
+    rows.append({**base, "turn": 3, "role": "user", "content": [1, 2]})
+    rows.append({**base, "turn": 4, "role": "assistant", "content": SHIPPED})
+    rows.append({**base, "turn": 5, "role": "user", "content": "And B2?"})
+    rows.append({**base, "turn": 6, "role": "assistant", "content": SHIPPED})
+    run = _score(_write(rows, tmp_path / "turns.jsonl"), tmp_path / "q.duckdb")
+    assert (run["rows_in"], run["rows_scored"], run["rows_quarantined"]) == (4, 3, 1)
+    assert query(tmp_path / "q.duckdb", "SELECT case_id, input FROM case_scores ORDER BY 1") == [
+        ("c1:2", "Where is A17?"),
+        ("c1:4", USER_QUARANTINED),
+        ("c1:6", "And B2?"),
     ]

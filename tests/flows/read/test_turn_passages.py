@@ -13,6 +13,7 @@ from pathlib import Path
 import polars as pl
 import pytest
 
+from flows.read.turns import USER_QUARANTINED
 from flows.run.pipeline import run_score
 from flows.run.settings import ScoreSettings
 from tests.support.db_reading import query
@@ -114,6 +115,7 @@ def test_a_user_turn_s_malformed_passages_are_quarantined_on_it(tmp_path: Path) 
     assert query(db, 'SELECT "check", case_id, value FROM quarantine') == [
         ("retrieval_context_not_a_list_of_strings", "c1:1", SHIPPED)
     ]
+    assert query(db, "SELECT input FROM case_scores") == [(USER_QUARANTINED,)]
     [(row_json,)] = query(db, "SELECT row_json FROM quarantine")
     assert sorted(json.loads(row_json)) == sorted([*rows[0], "__tool_calls", "__messages_bad",
                                                    "__messages_text"])  # fmt: skip

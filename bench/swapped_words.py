@@ -1,7 +1,8 @@
 """Bench (not a test): what one rules version changes against an earlier one (issue 20):
 grounded-v11 against v10 by default
-(docs/judge-quality.md#v11-a-sentence-that-states-nothing-is-no-claim: a smiley, "..." or "Let
-me check that for you." no claim), or `--versions grounded-v9,grounded-v10`
+(docs/judge-quality.md#v11-a-sentence-that-states-nothing-is-no-claim: a smiley, "...", "Let
+me check that for you." or "I can't assist with that." no claim), or
+`--versions grounded-v9,grounded-v10`
 (docs/judge-quality.md#v10-a-contexts-spaced-number-read-whole: a context's "235, 000" read as
 235000 too), or `--versions grounded-v8,grounded-v9`
 (docs/judge-quality.md#v9-a-number-as-the-context-writes-it: "1,000" read as "1000", "$5"
@@ -46,8 +47,8 @@ SAMPLE = ROOT / "data" / "sample" / "cases.parquet"
 # same order told the other way round; then what v8 gets wrong: a number or an amount written
 # otherwise than the context writes it, and beside them one that differs; then what v9 gets
 # wrong: a context's number tokenised with a comma and a space, beside a list written so and
-# another number; last, what v10 gets wrong: a chat bot's smiley, trailing dots and an
-# announcement of its next step as claims.
+# another number; last, what v10 gets wrong: a chat bot's smiley, trailing dots, an
+# announcement of its next step and a bare refusal to help as claims.
 EXAMPLES = (
     (
         "Invoice INV-2026-7491 for 578.31 euros was issued on 12 November.",
@@ -139,6 +140,7 @@ EXAMPLES = (
     ("Your order shipped on 3 March. :)", "Your order shipped on 3 March."),
     ("Your order shipped on 3 March \U0001f60a ...", "Your order shipped on 3 March."),
     ("Let me check that for you. Your order shipped on 3 March.", "Your order shipped on 3 March."),
+    ("I'm sorry, but I can't assist with that.", "Your order shipped on 3 March."),
 )
 
 

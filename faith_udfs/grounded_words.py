@@ -216,10 +216,27 @@ ANNOUNCEMENT_PATTERN = (
 )
 
 
+# v11: a bare refusal to help, a whole sentence ("I'm sorry, but I can't assist with that.",
+# what OpenAI's models say as a refusal): it claims nothing, yet only refusals to answer
+# ("I cannot answer that.") were no claims, so it was `no` and its answer scored 0. "I can't
+# help with refunds over 500 euros." states a policy: a claim.
+DECLINE_PATTERN = (
+    r"(?i)^\W*(?:(?:i['’]m |i am )?(?:so |very )?sorry\W+(?:but\W+)?)?"
+    r"i (?:can['’]?t|cannot|can not|am unable to|['’]m unable to|am not able to|won['’]t"
+    r"|will not) (?:help|assist|do|comply|provide help)"
+    r"(?:\s+(?:you|with|that|this|it|the|your|request|here|at|all|on|one|further))*\W*$"
+)
+
+
 def states_something(sentence: pl.Expr) -> pl.Expr:
-    """v11: whether a sentence is a claim at all: it holds a letter or a digit (is_worded) and
-    is no announcement of the bot's next step (ANNOUNCEMENT_PATTERN)."""
-    return is_worded(sentence) & ~sentence.str.contains(ANNOUNCEMENT_PATTERN)
+    """v11: whether a sentence is a claim at all: it holds a letter or a digit (is_worded), is
+    no announcement of the bot's next step (ANNOUNCEMENT_PATTERN) and no bare refusal to help
+    (DECLINE_PATTERN)."""
+    return (
+        is_worded(sentence)
+        & ~sentence.str.contains(ANNOUNCEMENT_PATTERN)
+        & ~sentence.str.contains(DECLINE_PATTERN)
+    )
 
 
 def is_claim(sentence: pl.Expr) -> pl.Expr:

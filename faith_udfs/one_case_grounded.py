@@ -30,6 +30,7 @@ from faith_udfs.grounded_support import (
 from faith_udfs.grounded_words import (
     ANNOUNCEMENT_PATTERN,
     COURTESY_PATTERN,
+    DECLINE_PATTERN,
     GROUNDED_STOP_WORDS,
     INTERJECTION_PATTERN,
     LEAD_IN_PATTERN,
@@ -56,6 +57,7 @@ _NON_CLAIM = re.compile(NON_CLAIM_PATTERN)
 _PLEASANTRY = re.compile(PLEASANTRY_PATTERN)
 _COURTESY = re.compile(COURTESY_PATTERN)
 _ANNOUNCEMENT = re.compile(ANNOUNCEMENT_PATTERN)
+_DECLINE = re.compile(DECLINE_PATTERN)
 _NOT = re.compile(r"(?i)n['’]t\b")
 _WORD = re.compile(WORD_PATTERN)
 _DIGIT = re.compile(r"\d")
@@ -162,11 +164,12 @@ def grounded_v6_claims(answer: str) -> list[str]:
 def grounded_v11_claims(answer: str) -> list[str]:
     """GroundedJudge.claims of one answer: grounded_v6_claims less the sentences that state
     nothing (grounded_words.states_something): without a letter or a digit ("😊", ":)",
-    "..."), or announcing the bot's next step ("Let me check that for you.")."""
+    "..."), announcing the bot's next step ("Let me check that for you.") or a bare refusal
+    to help ("I can't assist with that.")."""
     return [
         claim
         for claim in grounded_v6_claims(answer)
-        if is_worded_text(claim) and not _ANNOUNCEMENT.search(claim)
+        if is_worded_text(claim) and not _ANNOUNCEMENT.search(claim) and not _DECLINE.search(claim)
     ]
 
 

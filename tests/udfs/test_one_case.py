@@ -123,6 +123,7 @@ HANDWRITTEN: list[Case] = [
     ("Order A17 shipped on 3 March. :) ...", POLICY),
     ("Let me check that for you. Order A17 shipped on 3 March.", POLICY),
     ("One moment, please. Let me check why it was cancelled.", POLICY),
+    ("I'm sorry, but I can't assist with that. Refunds are paid within 30 days.", POLICY),
     ("Order A17 shipped on 3 March! \U0001f60a", POLICY),  # an emoji: the batch path
     (":-)", POLICY),
     # ... and on the path of answers that cite or list
@@ -233,6 +234,7 @@ FRAGMENTS = [
     "let me check",
     "one moment please",
     "while I look up",
+    "I can't help with that",
     "Order A17",
     "order a17",
     "shipped",

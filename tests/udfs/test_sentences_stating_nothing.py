@@ -1,8 +1,9 @@
 """grounded-v11: a sentence that states nothing is no claim: one without a letter or a digit
-(an emoji, an emoticon, "..."), and one announcing the bot's next step ("Let me check that for
-you."). Under v10 the first was a claim with no content word, `idk` (a chat bot's "😊" halved
-its answer's score with `penalize_ambiguous_claims`), the second a claim the context lacked,
-`no` (an agent's turn before its tool call failed)."""
+(an emoji, an emoticon, "..."), one announcing the bot's next step ("Let me check that for
+you."), and a bare refusal to help ("I'm sorry, but I can't assist with that."). Under v10 the
+first was a claim with no content word, `idk` (a chat bot's "😊" halved its answer's score
+with `penalize_ambiguous_claims`), the others claims the context lacked, `no` (an agent's turn
+before its tool call failed, and so did a refused turn)."""
 
 from __future__ import annotations
 
@@ -117,6 +118,26 @@ def test_a_bot_announcing_its_next_step_states_no_claim(announcement: str) -> No
 def test_an_announcement_that_says_something_stays_a_claim(sentence: str) -> None:
     got, _ = claims_and_score(sentence, GroundedJudge())
     assert [claim for claim, _ in got] == [sentence]
+
+
+@pytest.mark.parametrize(
+    "refusal",
+    [
+        "I'm sorry, but I can't assist with that.",  # OpenAI's models' refusal
+        "I can't help with that.",
+        "Sorry, I cannot help you with that request.",
+        "I am unable to help with that.",
+    ],
+)
+def test_a_bare_refusal_to_help_states_no_claim(refusal: str) -> None:
+    assert claims_and_score(refusal, GroundedJudge()) == ([], 1.0)
+    # v10: a claim the context lacks, so a conversation's refused turn failed
+    assert claims_and_score(refusal, GroundedV10Judge())[1] == 0.0
+
+
+def test_a_refusal_that_states_a_policy_stays_a_claim() -> None:
+    got, _ = claims_and_score("I can't help with refunds over 500 euros.", GroundedJudge())
+    assert [claim for claim, _ in got] == ["I can't help with refunds over 500 euros."]
 
 
 ALPHABET = st.sampled_from(

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import errno
 import os
 from collections.abc import Sequence
 from pathlib import Path
@@ -95,9 +96,9 @@ EXIT_BROKEN_PIPE = 141
 
 def failure(exc: BaseException, db: str | None) -> tuple[int, str]:
     """The exit code and line of a failure: a named error's own; a DuckDB fault of the
-    database file (unwritable 12, corrupt 13) or its out-of-memory (7) wherever it is raised;
-    else 1, a bug or a failure no named error covers (a Rust panic in polars or pyarrow is a
-    BaseException), the traceback only with -v."""
+    database file (unwritable 12, corrupt 13), its out-of-memory or a full disk (7) wherever
+    it is raised; else 1, a bug or a failure no named error covers (a Rust panic in polars or
+    pyarrow is a BaseException), the traceback only with -v."""
     if isinstance(exc, ConfigError):
         return EXIT_USAGE, str(exc)
     # a reader's: the file is fine, its memory is short (a commit's is DatabaseWriteFailed)
@@ -113,11 +114,22 @@ def failure(exc: BaseException, db: str | None) -> tuple[int, str]:
     fault = database_fault(exc, db or "the database")
     if fault is not None:
         return int(fault.exit_code), str(fault)
-    if out_of_memory(exc):
-        return DatabaseWriteFailed.exit_code, (
-            f"{one_line(exc)}: committed batches are safe; lower --batch-size or free memory"
-        )
+    short = short_of_room(exc)
+    if short is not None:
+        return DatabaseWriteFailed.exit_code, short
     return EXIT_FAILED, f"{one_line(exc)} (run again with -v for the traceback)"
+
+
+def short_of_room(exc: BaseException) -> str | None:
+    """The line of a DuckDB out-of-memory or a full disk (exit 7), wherever raised."""
+    if out_of_memory(exc):
+        return f"{one_line(exc)}: committed batches are safe; lower --batch-size or free memory"
+    if disk_full(exc):
+        return (
+            f"{one_line(exc)}: the disk is full; committed batches are safe: free disk space, "
+            "then run again"
+        )
+    return None
 
 
 def out_of_memory(exc: BaseException | None) -> bool:
@@ -126,6 +138,19 @@ def out_of_memory(exc: BaseException | None) -> bool:
     return kind.__name__ == "OutOfMemoryException" and kind.__module__.startswith(
         ("duckdb", "_duckdb")
     )
+
+
+# The OS's words for a full disk or quota, as DuckDB quotes them in its errors.
+_DISK_FULL = tuple(os.strerror(number).lower() for number in (errno.ENOSPC, errno.EDQUOT))
+
+
+def disk_full(exc: BaseException) -> bool:
+    """Whether the disk said it is full (ENOSPC, EDQUOT), to the OS or through DuckDB: opening
+    a new database, a run's row, a snapshot's checkpoint, not only a batch's commit."""
+    if isinstance(exc, OSError):
+        return exc.errno in (errno.ENOSPC, errno.EDQUOT)
+    from_duckdb = type(exc).__module__.startswith(("duckdb", "_duckdb"))
+    return from_duckdb and any(words in str(exc).lower() for words in _DISK_FULL)
 
 
 def one_line(exc: BaseException) -> str:

@@ -203,3 +203,49 @@ def test_the_classification_reads_duckdb_and_the_os_words(message: str, kind: ty
 def test_other_duckdb_errors_are_not_database_faults() -> None:
     assert database_fault(duckdb.IOException("IO Error: No space left on device"), "f") is None
     assert database_fault(ValueError("Read-only file system"), "f") is None
+
+
+def small_disk(folder: Path, size: str) -> list[str]:
+    """A command prefix that runs the command with a tmpfs of `size` mounted on `folder`, in a
+    mount namespace of its own (`unshare`): a disk that fills up for real."""
+    script = f'mount -t tmpfs -o size={size} tmpfs "{folder}" && exec "$@"'
+    mount = ["unshare", "-rm", "sh", "-c", script]
+    probe = subprocess.run([*mount, "x", "true"], capture_output=True, check=False)
+    if probe.returncode:
+        pytest.skip(f"no tmpfs mount possible here ({probe.stderr.decode().strip()})")
+    return [*mount, "x"]
+
+
+def test_a_full_disk_before_the_first_batch_is_exit_7(
+    scored: tuple[Path, Path], tmp_path: Path
+) -> None:
+    """A new database on a disk too full for its tables, and an existing one on a disk too
+    full for the run's row: was exit 1 ("TransactionException: … No space left on device"),
+    a bug's code, where exit-codes.md says a full disk is 7."""
+    source, good = scored
+    folder = tmp_path / "disk"
+    folder.mkdir()
+    new = score(source, folder / "new.duckdb", wrap=small_disk(folder, "64k"))
+    assert new.returncode == 7, new.stderr
+    assert "no space left on device" in one_error(new.stderr).lower()
+    fill = f'cp "{good}" "{folder}/f.duckdb"; cat /dev/zero > "{folder}/filler"; exec "$@"'
+    wrap = [*small_disk(folder, f"{good.stat().st_size + 65536}"), "sh", "-c", fill, "x"]
+    existing = score(source, folder / "f.duckdb", wrap=wrap)
+    assert existing.returncode == 7, existing.stderr
+    assert "the disk is full" in one_error(existing.stderr)
+
+
+@pytest.mark.parametrize(
+    "exc",
+    [
+        OSError(errno.ENOSPC, os.strerror(errno.ENOSPC)),
+        duckdb.TransactionException(
+            'TransactionContext Error: Failed to commit: Could not write file "f.duckdb.wal": '
+            "No space left on device"
+        ),
+    ],
+)
+def test_a_full_disk_is_exit_7_wherever_it_is_raised(exc: BaseException) -> None:
+    code, line = failure(exc, "f.duckdb")
+    assert code == 7
+    assert "free disk space" in line

@@ -181,16 +181,16 @@ def run_nightly(
             )
             check_steps.record(con, scored["run_id"], check)
         send_alerts(con, scored["run_id"], alerts)
-        if settings.snapshot:
-            write_snapshot(con, settings.db)
-        if check.warning:
-            log.warning("run %s: %s", scored["run_id"], check.warning)
         night = {
             **run_row(con, scored["run_id"]),
             # the run line names them, as `faith score`'s does (hardening.md)
             "quarantine_checks": scored.get("quarantine_checks"),
             "judge_check": check.summary(),
         }
+        if settings.snapshot:  # last: a disk too full for its checkpoint invalidates `con`
+            write_snapshot(con, settings.db)
+        if check.warning:
+            log.warning("run %s: %s", scored["run_id"], check.warning)
         alarm = (
             QuarantineShareExceeded(drifted)
             if drifted

@@ -88,6 +88,9 @@ def complete_run(
     except BaseException as exc:
         _end_unfinished_completion(con, run_id, started, exc, marked=marked)
         raise
+    row = {**run_row(con, run_id), "quarantine_checks": top_quarantine_checks(con, run_id)}
+    # Last: a checkpoint the disk is too full for leaves the connection unusable (DuckDB
+    # invalidates the database; its WAL, every batch, is replayed by the next open).
     if settings.snapshot and not settings.dry_run:
         write_snapshot(con, settings.db)
     # the source comes first: its rows never reached the judge
@@ -98,7 +101,6 @@ def complete_run(
         if too_many_invalid
         else None
     )
-    row = {**run_row(con, run_id), "quarantine_checks": top_quarantine_checks(con, run_id)}
     if alarm is not None and not settings.dry_run:
         alarm.run = row  # the CLI prints the run line before the error
         raise alarm

@@ -249,3 +249,51 @@ def test_a_full_disk_is_exit_7_wherever_it_is_raised(exc: BaseException) -> None
     code, line = failure(exc, "f.duckdb")
     assert code == 7
     assert "free disk space" in line
+
+
+# A command whose disk fills up as its run completes, just before its snapshot is written.
+FILLED_BEFORE_SNAPSHOT = """
+import sys
+from flows.nightly import nightly_run
+from flows.run import run_end
+write_snapshot = run_end.write_snapshot
+def fill_then_write(con, db):
+    with open(sys.argv[1], "wb", buffering=0) as filler:
+        try:
+            while True:
+                filler.write(bytes(65536))
+        except OSError:
+            pass
+    return write_snapshot(con, db)
+run_end.write_snapshot = nightly_run.write_snapshot = fill_then_write
+from flows.cli import main
+sys.exit(main(sys.argv[2:]))
+"""
+
+
+@pytest.mark.parametrize("command", ["score", "nightly"])
+def test_a_snapshot_the_disk_is_too_full_for_leaves_the_run_completed(
+    scored: tuple[Path, Path], tmp_path: Path, command: str
+) -> None:
+    """The snapshot's checkpoint failing on a full disk invalidates the connection (DuckDB's
+    FatalException): reading the run's row after it was exit 1, with no run line, for a run
+    whose every batch was committed. The snapshot is best-effort: its failure is one line."""
+    source, _ = scored
+    folder = tmp_path / "disk"
+    folder.mkdir()
+    db = folder / "f.duckdb"
+    argv = [sys.executable, "-c", FILLED_BEFORE_SNAPSHOT, str(folder / "filler")]
+    argv += [command, str(source), "--db", str(db), "--snapshot", *SCORE]
+    done = subprocess.run(
+        [*small_disk(folder, "32m"), *argv],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    assert "completed: 200 rows in = 200 scored" in done.stdout
+    assert not [line for line in done.stderr.splitlines() if line.startswith("error:")]
+    assert "no snapshot of" in done.stderr
+    assert "no space left on device" in done.stderr.lower()

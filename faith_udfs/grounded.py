@@ -12,14 +12,15 @@ bench/fit_grounded.py on the five dev sets of ../shared/devsets. Verdicts:
 A claim that is word for word a sentence of its context is `yes` with support 1 and that
 sentence as evidence. Each `no` and `idk` claim carries `lacks`: its words, figures and names
 found nowhere in the context (the contradicting figure's absence included). Refusals, meta
-sentences and courtesies are not claims, nor (v11) a sentence without a letter or a digit
-("😊", ":)", "...") or one announcing the bot's next step ("Let me check that for you."); a
-sentence is judged without its citation markers,
-attribution phrases and list marker (citations.py, answer_layout.py) and its openings
-("Yes, of course, ...": grounded_words.without_openings). Dates, a number's units and
-opposite pairs are figures whose swap is a contradiction (word_rules.py, quantities.py,
-opposite_clauses.py); a number is read as the context may write it ("1,000" as "1000", "$5"
-as "5 dollars": word_rules.number_forms), from v10 a context's "235, 000" whole too
+sentences and courtesies are not claims, nor (v11) a sentence that states nothing: without a
+letter or a digit ("😊", ":)", "..."), announcing the bot's next step ("Let me check that for
+you.") or a bare refusal to help ("I can't assist with that."; grounded_words.states_something).
+A sentence is judged without its citation markers, attribution phrases and list marker
+(citations.py, answer_layout.py) and its openings ("Yes, of course, ...":
+grounded_words.without_openings). Dates, a number's units and opposite pairs are figures
+whose swap is a contradiction (word_rules.py, quantities.py, opposite_clauses.py); a number is
+read as the context may write it ("1,000" as "1000", "$5" as "5 dollars":
+word_rules.number_forms), from v10 a context's "235, 000" whole too
 (word_rules.joined_numbers). docs/judge-quality.md tells each version's change with its
 figures. Vectorised polars, no row loop, no model weights.
 `grounded-v10` to `grounded-v3` (the classes below, their numbers in grounded_released.py),
@@ -94,7 +95,7 @@ GROUNDED_RULES_VERSION = "grounded-v11"
 # features (grounded_support.feature_columns) and the intercept. Refitted for v5 (claims
 # without their opening interjection); v4 had kept v3's, as it changed two case scores of the
 # dev sets. v6 to v11 keep v5's: v6 changes no dev-set case's verdict, v7 13 of 4,004, v8 two,
-# v9 23, v10 five (QAGS's), v11 none, and a refit moves the held-out figures within noise
+# v9 23, v10 five (QAGS's), v11 two (BEGIN's), and a refit moves the held-out figures within noise
 # (bench/swapped_words.py, docs/judge-quality.md).
 WEIGHTS: dict[str, float] = {
     "intercept": -1.9289,
@@ -158,8 +159,9 @@ class GroundedJudge(OfflineJudge):
     # v10 on: a context's "235, 000" is also the figure "235000" (word_rules.joined_numbers).
     word_rules: WordRules = V10_WORD_RULES
     # v11 on: a sentence without a letter or a digit ("😊", ":)", "...") is no claim, nor one
-    # that announces the bot's next step ("Let me check that for you."); before, the first was
-    # `idk` (a penalized score halved by a smiley), the second `no`.
+    # that announces the bot's next step ("Let me check that for you.") or barely refuses to
+    # help ("I can't assist with that."); before, the first was `idk` (a penalized score halved
+    # by a smiley), the others `no`.
     claims_state_facts = True
     # The rules version's fitted numbers (a subclass of an older version has its own).
     weights: dict[str, float] = WEIGHTS
@@ -274,8 +276,8 @@ def copied_verdicts(questions: pl.DataFrame) -> pl.DataFrame:
 class GroundedV10Judge(GroundedJudge):
     """The grounded judge of rules `grounded-v10`: v11 with a sentence of no letter or digit
     ("😊", ":)") read as a claim (`idk`: no content word), and one announcing the bot's next
-    step ("Let me check that for you.") too; its own numbers (V10_WEIGHTS), and a v10
-    calibration's cut-offs apply."""
+    step ("Let me check that for you.") or barely refusing to help too; its own numbers
+    (V10_WEIGHTS), and a v10 calibration's cut-offs apply."""
 
     rules_version = GROUNDED_V10_RULES_VERSION
     claims_state_facts = False

@@ -64,6 +64,24 @@ class Sides:
                 f"--segment {self.segment} needs the two values to compare: give --a VALUE "
                 "--b VALUE (or leave --segment out to compare every case)"
             )
+        for side in ("a", "b"):
+            self._check_window(side)
+
+    def _check_window(self, side: str) -> None:
+        """Refuse a side's window that ends before it starts (it read as "the sides are the
+        same" or "no case", exit 2 either way but saying something else), naming the options
+        that set its ends: a side's own, else the shared --since / --until."""
+        ends = []
+        for end in ("since", "until"):
+            own = getattr(self, f"{side}_{end}")
+            shared = (f"--{end}", getattr(self, end))
+            ends.append((f"--{side}-{end}", own) if own is not None else shared)
+        (since_option, since), (until_option, until) = ends
+        if since is not None and until is not None and since > until:
+            raise ConfigError(
+                f"{since_option} {since} is after {until_option} {until}: no day is in side "
+                f"{side.upper()}'s window"
+            )
 
     def config_option(self, side: str) -> str | None:
         """The option that names a side's config: its own, or --a-config for B by default;

@@ -280,6 +280,9 @@ def test_a_case_whose_content_changed_between_the_configs_is_no_pair(
         (["--segment", "app_version"], "--segment app_version needs the two values to compare"),
         (["--a", "2.4.0", "--b", "2.4.1"], "--a and --b are values of a segment column"),
         (["--segment", "app_version", "--a", "2.4.0"], "--a and --b come together"),
+        # a window ending before it starts read as "the sides are the same"
+        (["--since", "2026-10-05", "--until", "2026-10-01"], "--since 2026-10-05 is after --until"),
+        (["--b-since", "2026-10-05", "--until", "2026-10-01"], "no day is in side B's window"),
     ],
 )
 def test_segment_and_its_values_come_together(

@@ -12,9 +12,8 @@ from pathlib import Path
 import polars as pl
 import pytest
 
-from flows.run.pipeline import run_score
-from flows.run.settings import ScoreSettings
 from tests.support.db_reading import query
+from tests.support.ledger import balanced_run
 
 AT = "2026-11-01T12:00:00Z"
 SHIPPED = "Order A17 shipped on 3 March."
@@ -37,14 +36,7 @@ COMPARED = "SELECT case_id, input, actual_output, content_hash, status FROM case
 
 
 def _run(source: Path, db: Path) -> dict:
-    settings = ScoreSettings(
-        source=str(source), db=str(db), max_invalid_share=1, max_quarantine_share=None
-    )
-    run = run_score(settings)
-    assert run["rows_in"] == (
-        run["rows_scored"] + run["rows_invalid"] + run["rows_pending"] + run["rows_quarantined"]
-    )
-    return run
+    return balanced_run(source, db, max_invalid_share=1, max_quarantine_share=None)
 
 
 def _as_text(messages: object) -> str | None:

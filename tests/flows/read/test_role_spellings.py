@@ -10,9 +10,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from flows.run.pipeline import run_score
-from flows.run.settings import ScoreSettings
 from tests.support.db_reading import query
+from tests.support.ledger import balanced_run
 
 AT = "2026-11-01T12:00:00Z"
 QUESTION = "Where is order A17?"
@@ -22,14 +21,7 @@ CASES = "SELECT case_id, input, actual_output, segments ->> 'context_origins' FR
 
 
 def _run(source: Path, db: Path) -> dict:
-    settings = ScoreSettings(
-        source=str(source), db=str(db), max_invalid_share=1, max_quarantine_share=None
-    )
-    run = run_score(settings)
-    assert run["rows_in"] == (
-        run["rows_scored"] + run["rows_invalid"] + run["rows_pending"] + run["rows_quarantined"]
-    )
-    return run
+    return balanced_run(source, db, max_invalid_share=1, max_quarantine_share=None)
 
 
 def _jsonl(path: Path, lines: list[dict]) -> Path:

@@ -14,9 +14,8 @@ import polars as pl
 import pytest
 
 from flows.read.turns import USER_QUARANTINED
-from flows.run.pipeline import run_score
-from flows.run.settings import ScoreSettings
 from tests.support.db_reading import query
+from tests.support.ledger import balanced_run
 
 AT = "2026-11-01T09:00:00Z"
 SHIPPED = "Order A17 shipped on 3 March by courier."
@@ -45,14 +44,7 @@ TURNS = [
 
 
 def _score(source: Path, db: Path) -> dict:
-    settings = ScoreSettings(
-        source=str(source), db=str(db), max_quarantine_share=None, max_invalid_share=1
-    )
-    run = run_score(settings)
-    assert run["rows_in"] == (
-        run["rows_scored"] + run["rows_invalid"] + run["rows_pending"] + run["rows_quarantined"]
-    )
-    return run
+    return balanced_run(source, db, max_quarantine_share=None, max_invalid_share=1)
 
 
 def _write(rows: list[dict], path: Path) -> Path:

@@ -10,9 +10,8 @@ from pathlib import Path
 
 import polars as pl
 
-from flows.run.pipeline import run_score
-from flows.run.settings import ScoreSettings
 from tests.support.db_reading import query
+from tests.support.ledger import balanced_run
 
 AT = "2026-11-01T12:00:00Z"
 QUESTION = "Where is order A17?"
@@ -22,11 +21,7 @@ ANSWERS = "SELECT case_id, status, actual_output FROM case_scores ORDER BY 1"
 
 
 def _score(source: Path, db: Path) -> dict:
-    run = run_score(ScoreSettings(source=str(source), db=str(db)))
-    assert run["rows_in"] == (
-        run["rows_scored"] + run["rows_invalid"] + run["rows_pending"] + run["rows_quarantined"]
-    )
-    return run
+    return balanced_run(source, db)
 
 
 def test_a_refusal_part_in_a_table_of_turns_is_the_answer(tmp_path: Path) -> None:

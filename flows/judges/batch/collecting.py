@@ -132,22 +132,43 @@ class BatchCollector:
         the size cap): waited for (False) until UNREADABLE_AFTER after its submission, as an
         unreadable result file, then `lost`, its items asked again (True). It was waited for
         run after run, its cases pending for good."""
-        if utc_now() - submitted_at <= UNREADABLE_AFTER:
-            log.warning("batch %s: state unknown (%s); the next run asks again", batch_id, exc)
-            return False
-        why = f"state still unreadable {UNREADABLE_AFTER} after submission ({exc})"
-        log.warning("batch %s: %s; its items are asked again", batch_id, why)
-        self._jobs.seen(batch_id, state="lost", error=why[:500])
-        self._jobs.collected(batch_id, answered=0, errors={}, prompt_tokens=0, completion_tokens=0)
-        return True
+        return self._waited_or_lost(
+            batch_id,
+            submitted_at,
+            exc,
+            UNREADABLE_AFTER,
+            waiting="state unknown",
+            given_up="state still unreadable",
+        )
 
     def _not_found(self, batch_id: str, submitted_at: datetime, exc: BatchNotFound) -> bool:
         """A batch whose state the server answers 404 for: waited for (False) until
         STATE_GONE_AFTER after its submission, then `lost`, its items asked again (True)."""
-        if utc_now() - submitted_at <= STATE_GONE_AFTER:
-            log.warning("batch %s: state not found (%s); the next run asks again", batch_id, exc)
+        return self._waited_or_lost(
+            batch_id,
+            submitted_at,
+            exc,
+            STATE_GONE_AFTER,
+            waiting="state not found",
+            given_up="still not found",
+        )
+
+    def _waited_or_lost(
+        self,
+        batch_id: str,
+        submitted_at: datetime,
+        exc: BatchApiError,
+        grace: timedelta,
+        *,
+        waiting: str,
+        given_up: str,
+    ) -> bool:
+        """A batch whose state is not read: waited for (False) until `grace` after its
+        submission, then `lost`, nothing answered, its items asked again (True)."""
+        if utc_now() - submitted_at <= grace:
+            log.warning("batch %s: %s (%s); the next run asks again", batch_id, waiting, exc)
             return False
-        why = f"still not found {STATE_GONE_AFTER} after submission ({exc})"
+        why = f"{given_up} {grace} after submission ({exc})"
         log.warning("batch %s: %s; its items are asked again", batch_id, why)
         self._jobs.seen(batch_id, state="lost", error=why[:500])
         self._jobs.collected(batch_id, answered=0, errors={}, prompt_tokens=0, completion_tokens=0)

@@ -258,9 +258,10 @@ from flows.nightly import nightly_run
 from flows.run import run_end
 write_snapshot = run_end.write_snapshot
 def fill_then_write(con, db):
+    # at most 64 MiB, twice the test's tmpfs: never a real disk filled, should it be one
     with open(sys.argv[1], "wb", buffering=0) as filler:
         try:
-            while True:
+            for _ in range(1024):
                 filler.write(bytes(65536))
         except OSError:
             pass

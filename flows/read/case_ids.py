@@ -72,7 +72,7 @@ def _given_ids(source: Source, paths: list[Path]) -> Iterator[pa.RecordBatch]:
             for frame in strings:
                 yield from _batches(frame.select(as_text))
         elif facts.format != "parquet":
-            for frame in text_frames(run, facts, _ID_ROWS, only=column):
+            for frame in text_frames(run, facts, _ID_ROWS, only=column, id_column=column):
                 yield from _batches(frame.select(as_text))
         elif len(run) == 1 and (facts.rows or 0) > SMALL_FILE_ROWS:
             yield from _case_ids(run[0], column)

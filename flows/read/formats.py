@@ -181,6 +181,7 @@ def duckdb_frames(
     names: list[str] | None = None,
     only: str | None = None,
     gather: bool = True,
+    id_column: str | None = None,
 ) -> Iterator[pl.DataFrame]:
     """CSV or JSON files' rows (files of one format whose columns are alike, in order) in
     frames of at most `batch_size`, streamed by DuckDB in one query; with more than one file,
@@ -188,10 +189,10 @@ def duckdb_frames(
     (`[a, 'b, c']`, its COPY's list syntax) is turned into JSON text; JSON text and anything
     else are left for the contract. `names`: the files' columns, when known already; `only`:
     that one column is read (and no FILE_COLUMN); `gather`: JSON files are read as one
-    (_json_together)."""
+    (_json_together); `id_column`: the case id's column, a JSON number read as written."""
     # Small JSON files are gathered; with larger ones among them, they are read by their list.
     if fmt == "json" and only is None and gather and len(paths) > 1 and _all_small(paths):
-        yield from _json_together(paths, batch_size, list_column, names)
+        yield from _json_together(paths, batch_size, list_column, names, id_column)
         return
     con = reader_connection()
     files = {"files": duckdb_paths(paths)}
@@ -208,8 +209,8 @@ def duckdb_frames(
                 column = quoted(read_as.get(list_column or "", list_column or ""))
                 select = f"* REPLACE ({_duckdb_lists_as_json(column)} AS {column})"
             query = con.sql(f"SELECT {select} FROM {reader}", params=files)
-            kept = _text_kept(query, only) if fmt == "json" else ""
-            if kept:  # UUIDs and times of day read as written
+            kept = _text_kept(query, only, id_column) if fmt == "json" else ""
+            if kept:  # UUIDs, times of day and float ids read as written
                 reader = reader.removesuffix(")") + f", columns := {kept})"
                 select = "*" if only is None else quoted(only)
                 query = con.sql(f"SELECT {select} FROM {reader}", params=files)
@@ -233,12 +234,13 @@ def duckdb_frames(
         con.close()
 
 
-def _text_kept(query: duckdb.DuckDBPyRelation, only: str | None) -> str:
+def _text_kept(query: duckdb.DuckDBPyRelation, only: str | None, id_column: str | None) -> str:
     """json_values.text_kept_columns for the JSON files' columns `query` reads (`only`: the
-    one key it reads)."""
+    one key it reads), the case id's read as text."""
     pairs = [(n, t) for n, t in zip(query.columns, query.types, strict=True) if n != FILE_COLUMN]
     keys = [only] if only is not None else [name for name, _ in pairs]
-    return text_kept_columns(keys, [kind for _, kind in pairs])
+    texts = frozenset([id_column] if id_column else [])
+    return text_kept_columns(keys, [kind for _, kind in pairs], texts)
 
 
 def _read_names(
@@ -255,7 +257,11 @@ def _read_names(
 
 
 def _json_together(
-    paths: list[Path], batch_size: int, list_column: str | None, names: list[str] | None
+    paths: list[Path],
+    batch_size: int,
+    list_column: str | None,
+    names: list[str] | None,
+    id_column: str | None,
 ) -> Iterator[pl.DataFrame]:
     """JSON files alike read as one: their objects, as written, gathered into one JSON array
     in a temporary file that read_json reads once. read_json over a list of files infers a
@@ -266,7 +272,9 @@ def _json_together(
     duckdb_frames reads them from one file."""
 
     def frames(files: list[Path], gather: bool = True) -> Iterator[pl.DataFrame]:
-        return duckdb_frames(files, "json", batch_size, list_column, names=names, gather=gather)
+        return duckdb_frames(
+            files, "json", batch_size, list_column, names=names, gather=gather, id_column=id_column
+        )
 
     for group in _byte_groups(paths, _GATHERED_BYTES):
         if len(group) == 1:  # a file larger than a group: read alone

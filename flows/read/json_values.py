@@ -44,22 +44,33 @@ def json_values_as_text(
     return ", ".join(items)
 
 
-def text_kept_columns(keys: list[str], types: list[DuckDBPyType]) -> str:
+def text_kept_columns(
+    keys: list[str], types: list[DuckDBPyType], texts: frozenset[str] = frozenset()
+) -> str:
     """read_json's `columns := {...}` for these keys (the file's, in order) read as typed
     but for a UUID or a time of day, at any depth, read as the text written: left to
     read_json, a file's ids `0E8F…` were stored as `0e8f…` and a segment `09:30` as
     `09:30:00`, yet kept as written once another file read with it held a non-UUID id (a new
-    night's file re-scored the old night's cases under new ids). '' when no type holds them,
-    or when two keys differ only in case, which a struct literal cannot name apart."""
-    if not any(_holds_lookalike(kind) for kind in types):
+    night's file re-scored the old night's cases under new ids). The keys in `texts` (the
+    case id) read as a float are read as the number written: read_json types an id past
+    every integer type (2**64 and up) or a pandas id `7.0` DOUBLE, and the contract
+    quarantined each row of the file, its id stored as `1.8446744073709552e+19`. '' when no
+    type holds them, or when two keys differ only in case, which a struct literal cannot
+    name apart."""
+    numbers = {key for key, kind in zip(keys, types, strict=False) if _float_text(key, kind, texts)}
+    if not numbers and not any(_holds_lookalike(kind) for kind in types):
         return ""
     if len({key.casefold() for key in keys}) != len(keys) or len(keys) != len(types):
         return ""
     fields = ", ".join(
-        f"{_literal(key)}: {_literal(_as_text_type(kind))}"
+        f"{_literal(key)}: {_literal('VARCHAR' if key in numbers else _as_text_type(kind))}"
         for key, kind in zip(keys, types, strict=True)
     )
     return f"{{{fields}}}"
+
+
+def _float_text(key: str, kind: DuckDBPyType, texts: frozenset[str]) -> bool:
+    return key in texts and kind.id in ("double", "float")
 
 
 def _holds_lookalike(kind: DuckDBPyType) -> bool:

@@ -106,9 +106,10 @@ def run_frames(
     added; with each frame, its rows' files when the run has more than one."""
     first = file_facts(run[0], source)
     list_column = contract_column(first.names, "retrieval_context", source.options)
+    id_column = contract_column(first.names, "case_id", source.options)
     try:
         if first.format != "parquet":
-            for read in text_frames(run, first, batch_size, list_column):
+            for read in text_frames(run, first, batch_size, list_column, id_column=id_column):
                 files = read[FILE_COLUMN] if FILE_COLUMN in read.columns else None
                 frame = mapped(read.drop(FILE_COLUMN, strict=False), source.options)
                 yield _with_hive(frame, source, run, files), _named(files)
@@ -126,24 +127,38 @@ def text_frames(
     first: FileFacts,
     batch_size: int,
     list_column: str | None = None,
+    *,
     only: str | None = None,
+    id_column: str | None = None,
 ) -> Iterator[pl.DataFrame]:
     """duckdb_frames of a run of CSV or JSON files alike (`first`: the first one's facts); a
     JSON file holding half a UTF-16 pair is read alone, from its mended copy, and named as
-    itself in any error (flows/read/lone_surrogates.py)."""
+    itself in any error (flows/read/lone_surrogates.py). `id_column`: the case id's column."""
     if first.format == "csv":
         yield from not_utf8.csv_frames(run, first.names, batch_size, list_column, only)
         return
     if not first.lone_surrogates:
         yield from duckdb_frames(
-            run, first.format, batch_size, list_column, names=first.names, only=only
+            run,
+            first.format,
+            batch_size,
+            list_column,
+            names=first.names,
+            only=only,
+            id_column=id_column,
         )
         return
     with mended(run[0]) as copy:
         read = copy or run[0]  # changed since its facts were read: DuckDB says what is wrong
         try:
             yield from duckdb_frames(
-                [read], "json", batch_size, list_column, names=first.names, only=only
+                [read],
+                "json",
+                batch_size,
+                list_column,
+                names=first.names,
+                only=only,
+                id_column=id_column,
             )
         except InputUnreadable as exc:
             raise InputUnreadable(str(exc).replace(str(read), str(run[0]))) from exc

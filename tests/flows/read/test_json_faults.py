@@ -289,6 +289,35 @@ def test_an_id_past_int64_keeps_every_rows_id_whole(tmp_path: Path) -> None:
     assert sorted(stored) == sorted(["101", "9223372036854775808", str(2**64 - 1)])
 
 
+@pytest.mark.parametrize("shape", ["file", "folder", "pre-pass"])
+def test_an_id_past_every_integer_type_is_read_as_written(tmp_path: Path, shape: str) -> None:
+    """A JSON id of 2**64 or more, which read_json types DOUBLE, quarantined every row of the
+    file as case_id_wrong_type, its id stored as 1.8446744073709552e+19; a float id `7.5` is
+    its text, as in a CSV. In a folder of small files (read gathered) and through the
+    duplicate pre-pass (--batch-size below the rows), the copy of an id is still its copy."""
+    big = 2**64 + 1
+    ids = [big, 2, 7.5, big]
+    rows = [_row(i) for i in ids]  # type: ignore[arg-type]
+    source = tmp_path / "logs"
+    if shape == "folder":
+        source.mkdir()
+        for n, row in enumerate(rows):
+            (source / f"{n}.jsonl").write_text(_lines(row))
+    else:
+        source = tmp_path / "logs.jsonl"
+        source.write_text(_lines(*rows))
+    db = tmp_path / "f.duckdb"
+    batch = 1 if shape == "pre-pass" else 150_000
+    run = run_score(
+        ScoreSettings(source=str(source), db=str(db), batch_size=batch, max_quarantine_share=None)
+    )
+    assert (run["rows_in"], run["rows_scored"], run["rows_quarantined"]) == (4, 3, 1)
+    stored = sorted(case_id for (case_id,) in query(db, "SELECT case_id FROM case_scores"))
+    assert stored == sorted([str(big), "2", "7.5"])
+    held = query(db, 'SELECT "check", case_id FROM quarantine')
+    assert held == [("duplicate_case_id_exact_copy", str(big))]
+
+
 def test_an_empty_key_is_exit_3_naming_the_file_not_every_row_quarantined(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

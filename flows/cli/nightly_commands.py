@@ -224,7 +224,9 @@ def _night(args: argparse.Namespace) -> int:
 
 def serve_command(args: argparse.Namespace) -> int:
     from flows.errors import DatabaseError
+    from flows.read.bundled import golden_set_path
     from flows.read.finding import resolve_source
+    from flows.read.golden import read_golden
     from flows.run.calibration import check_calibration_stored
 
     check_golden_option(args)
@@ -255,6 +257,8 @@ def serve_command(args: argparse.Namespace) -> int:
         update={"source": _absolute(settings.source), "db": _absolute(settings.db)}
     )
     golden = _absolute(args.golden) if args.golden else None
+    # Each night reads it first and fails (exit 3) on a missing or bad one: refused now.
+    read_golden(golden or golden_set_path())
     alerts = alert_settings(args)
     configure_prefect_environment()
     with stops_held():  # Prefect loads: a stop inside pydantic's code there was lost

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -62,6 +63,7 @@ def test_serve_dry_run_prints_the_deployment_with_absolute_paths(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     monkeypatch.chdir(tmp_path)
+    shutil.copy(ROOT / "data" / "golden.parquet", tmp_path / "g.parquet")
     argv = ["serve", "logs", "--db", "f.duckdb", "--cron", "0 3 * * 1-5", "--timezone"]
     argv += ["Europe/Paris", "--name", "weekdays", "--golden", "g.parquet", "--dry-run"]
     assert main(argv) == 0
@@ -79,6 +81,19 @@ def test_serve_dry_run_prints_the_deployment_with_absolute_paths(
         "golden": str(tmp_path / "g.parquet"),
         "agreement_floor": 0.9,
     }
+
+
+@pytest.mark.parametrize("golden", ["missing.parquet", "answers.parquet"])
+def test_a_golden_set_no_night_could_read_is_refused_before_serving(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], golden: str
+) -> None:
+    """Each scheduled run read --golden first and failed (exit 3) at 02:00, night after night,
+    while `faith serve --dry-run` said all was well (exit 0)."""
+    (tmp_path / "answers.parquet").write_bytes(b"PAR1 not a golden set")
+    argv = ["serve", str(tmp_path / "logs"), "--db", str(tmp_path / "f.duckdb")]
+    assert main([*argv, "--golden", str(tmp_path / golden), "--dry-run"]) == 3
+    assert f"golden set {tmp_path / golden}: not readable" in capsys.readouterr().err
+    assert not (tmp_path / "f.duckdb").exists()
 
 
 @pytest.mark.parametrize(

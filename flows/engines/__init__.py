@@ -26,12 +26,16 @@ def score_with_engine(
 
 def check_engine_source(settings: ScoreSettings) -> None:
     """Resolve SOURCE (exit 3 when unreadable) and, on Dask, refuse one it does not read
-    (exit 2): before the database is made, a cluster joined or a judge's preflight paid."""
+    (exit 2), then a judge no run could build (exit 2): before the database is made, a
+    cluster joined or a judge's preflight paid."""
+    from flows.judges.factory import refuse_unbuildable
+
     if settings.on_dask:
         from flows.engines.dask_run import require_dask_source
 
         require_dask_source(settings)
-        return
-    from flows.read.source import resolve_source
+    else:
+        from flows.read.source import resolve_source
 
-    resolve_source(settings.source, settings.read_options())
+        resolve_source(settings.source, settings.read_options())
+    refuse_unbuildable(settings.judge)

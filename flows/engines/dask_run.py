@@ -31,7 +31,7 @@ from flows.engines.partition_task import PartitionJob
 from flows.engines.partitions import duplicate_rules, plan_partitions
 from flows.engines.submitters import Submitter
 from flows.errors import JudgeEndpointError
-from flows.judges.factory import build_judge, close_judge
+from flows.judges.factory import build_judge, close_judge, refuse_unbuildable
 from flows.read.source import Source, count_rows, duplicated_case_ids, resolve_source
 from flows.run.batches import config_has_cases
 from flows.run.calibration import check_calibration_database, with_calibration
@@ -130,8 +130,9 @@ def run_score_on_dask(
 
 def _open_run_store(settings: ScoreSettings) -> duckdb.DuckDBPyConnection:
     """The run's database, once a `--calibration` it names could be stored there: a refused
-    run creates no file."""
+    run creates no file, nor does a judge no run could build (flows/judges/factory.py)."""
     check_calibration_database(settings)
+    refuse_unbuildable(settings.judge)
     return open_store(settings.db, lock_timeout=settings.lock_timeout)
 
 
@@ -257,6 +258,7 @@ def run_on_dask(settings: ScoreSettings, *, progress: Progress | None = None) ->
     from flows.engines.submitters import ClientSubmitter
 
     source = require_dask_source(settings)
+    refuse_unbuildable(settings.judge)  # before a cluster is started
     with dask_client(settings) as client:
         return run_score_on_dask(
             settings, ClientSubmitter(client), progress=progress, source=source

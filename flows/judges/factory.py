@@ -49,6 +49,19 @@ def build_judge(
     raise ConfigError(f"unknown judge kind {settings.kind!r}; use grounded, lexical or openai")
 
 
+def refuse_unbuildable(settings: JudgeSettings) -> None:
+    """Refuse now a judge build_judge would refuse (an unknown kind, `--judge openai` without
+    `--model`, a grounded `--model` no rules version has): a run checks it before it opens or
+    creates the database, which a bad option must leave untouched. No client, no import of
+    an LLM library."""
+    if settings.kind == "grounded":
+        grounded_judge(settings.model)
+    elif settings.kind == "openai" and not (settings.model or "").strip():
+        raise ConfigError("--judge openai needs --model NAME (e.g. --model gpt-4o-mini)")
+    elif settings.kind not in ("lexical", "openai"):
+        raise ConfigError(f"unknown judge kind {settings.kind!r}; use grounded, lexical or openai")
+
+
 def judge_usage(judge: Judge) -> dict[str, int]:
     """Calls and tokens the judge spent so far (zeros for judges that make no calls)."""
     usage = getattr(judge, "usage", None)

@@ -125,7 +125,8 @@ def run_nightly(
     check_steps = check_steps or CheckSteps()
     settings = settings.model_copy(update={"flow": "nightly"})
     golden_set = read_golden(golden or golden_set_path())
-    # an unreadable source, or one the engine does not read, fails before the database is touched
+    # an unreadable source, one the engine does not read, or a judge no run could build,
+    # fails before the database is touched
     check_engine_source(settings)
     if settings.dry_run:  # the estimate of the run; the judge check would call the judge
         return {**score_with_engine(settings, steps=steps, progress=progress), "judge_check": None}

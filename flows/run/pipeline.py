@@ -19,7 +19,7 @@ import polars as pl
 
 from faith_udfs import Judge
 from flows.errors import DatabaseWriteFailed, JudgeEndpointError
-from flows.judges.factory import build_judge, close_judge, judge_protocol
+from flows.judges.factory import build_judge, close_judge, judge_protocol, refuse_unbuildable
 from flows.read.duplicates import DuplicatePlan
 from flows.read.source import (
     Source,
@@ -96,6 +96,8 @@ def run_score(
     source = resolve_source(settings.source, settings.read_options())
     total = count_rows(source)
     duplicates = duplicated_case_ids(source)
+    if judge is None:
+        refuse_unbuildable(settings.judge)  # a bad --judge/--model creates no database
     con = _open_run_store(settings)
     con_free = True
     owned = judge is None  # a judge the caller passed in stays open for the caller

@@ -1,0 +1,47 @@
+"""A judge no run could build is a bad option (exit 2) that leaves the disk as it was: `faith
+score` and `faith nightly` created the database (and its tables) before they refused
+`--judge openai` without `--model`, so a typo left a stray file a later run would use."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tests.support.cli_run import faith_here
+
+ROOT = Path(__file__).resolve().parents[3]
+SAMPLE = str(ROOT / "data" / "sample" / "cases.parquet")
+
+
+@pytest.mark.parametrize("command", ["score", "nightly"])
+@pytest.mark.parametrize(
+    ("judge", "said"),
+    [
+        (["--judge", "openai"], "--judge openai needs --model NAME"),
+        (["--judge", "openai", "--model", " "], "--judge openai needs --model NAME"),
+        (["--model", "grounded-v99"], "unknown grounded rules 'grounded-v99'"),
+    ],
+)
+def test_a_judge_no_run_could_build_creates_no_database(
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    command: str,
+    judge: list[str],
+    said: str,
+) -> None:
+    db = tmp_path / "faith.duckdb"
+    done = faith_here(capsys, command, SAMPLE, "--db", str(db), "--prefect", "no", *judge)
+    assert done.returncode == 2
+    assert said in done.stderr
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_on_dask_too(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Refused before a cluster is started, so no worker runs either."""
+    db = tmp_path / "faith.duckdb"
+    argv = ["score", SAMPLE, "--db", str(db), "--prefect", "no", "--engine", "dask"]
+    done = faith_here(capsys, *argv, "--judge", "openai")
+    assert done.returncode == 2
+    assert "--judge openai needs --model NAME" in done.stderr
+    assert list(tmp_path.iterdir()) == []

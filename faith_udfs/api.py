@@ -39,13 +39,30 @@ MEMO_SIZE = 4096
 # measure() by 0.57 MB a case (of 1 MB answers: gigabytes).
 MEMO_CASE_CHARS = 32_768
 
-REFUSED = {
-    "eval_mode": "eval_mode picks DeepEval's multimodal evaluation; faithpipe scores text only",
-    "system_one_model": (
-        "system_one_model is DeepEval's fast-path second model; faithpipe's offline judges "
-        "are already the fast path: pass model=GroundedJudge() or LexicalJudge()"
-    ),
-}
+SYSTEM_ONE_REFUSED = (
+    "system_one_model is DeepEval's fast-path second model; faithpipe's offline judges "
+    "are already the fast path: pass model=GroundedJudge() or LexicalJudge()"
+)
+# DeepEval 4's eval_mode says who decides: "llm" (its default: the judge alone, as here),
+# "hybrid" or "system_one" (its System One model, Jev, decides).
+EVAL_MODES = ("llm", "hybrid", "system_one")
+
+
+def check_eval_mode(value: object) -> None:
+    """Take DeepEval's `eval_mode` when it means what faithpipe does (None or "llm", spelt as
+    DeepEval reads it); refuse the System One modes, and a value DeepEval refuses, in one line."""
+    if value is None:
+        return
+    mode = str(value).strip().lower()
+    if mode == "llm":
+        return
+    if mode in EVAL_MODES:
+        raise ConfigError(
+            f"eval_mode={value!r} has DeepEval's System One model (Jev) make the metric's "
+            "decisions; faithpipe's judge makes them all, as with DeepEval's default "
+            "eval_mode='llm': leave eval_mode out (the offline judges are the fast path)"
+        )
+    raise ConfigError(f"eval_mode={value!r} is not one of DeepEval's: {', '.join(EVAL_MODES)}")
 
 
 @dataclass
@@ -176,9 +193,9 @@ class FaithfulnessMetric:
         *,
         max_sentence_pairs: int | None = DEFAULT_MAX_SENTENCE_PAIRS,
     ) -> None:
-        for name, value in (("eval_mode", eval_mode), ("system_one_model", system_one_model)):
-            if value is not None:
-                raise ConfigError(REFUSED[name])
+        check_eval_mode(eval_mode)
+        if system_one_model is not None:
+            raise ConfigError(SYSTEM_ONE_REFUSED)
         if not isinstance(threshold, int | float) and (
             is_judge(threshold) or is_deepeval_model(threshold)
         ):

@@ -221,7 +221,7 @@ def test_deepeval_arguments_are_taken_or_refused_in_one_line() -> None:
     assert metric.threshold == 0.6
     assert FaithfulnessMetric(0.6, LexicalJudge(), None, None, False).include_reason is False
     assert FaithfulnessMetric(LexicalJudge(), 0.7).threshold == 0.7  # faithpipe's older order
-    with pytest.raises(ConfigError, match="multimodal"):
+    with pytest.raises(ConfigError, match="not one of DeepEval's: llm, hybrid, system_one"):
         FaithfulnessMetric(eval_mode="multimodal")
     with pytest.raises(ConfigError, match="offline judges"):
         FaithfulnessMetric(system_one_model="gpt-4o-mini")
@@ -434,6 +434,17 @@ def test_other_metrics_and_text_that_is_no_utf8_are_refused_in_one_line() -> Non
     broken = [*cases()[:2], LLMTestCase(input="q", actual_output=cut, retrieval_context=CONTEXT)]
     with pytest.raises(ValueError, match="case 'test_case_2': its actual_output holds a lone"):
         evaluate(broken, [FaithfulnessMetric()], display_config=QUIET, error_config=KEEP)
+
+
+def test_eval_mode_llm_is_deepevals_default_and_taken() -> None:
+    # DeepEval 4's eval_mode says who decides; "llm", its default, is what faithpipe does
+    for spelt in ("llm", " LLM "):
+        metric = FaithfulnessMetric(threshold=0.7, eval_mode=spelt, model=LexicalJudge())
+        assert metric.measure(cases()[1]) == 0.5
+        assert metric.success is False
+    for system_one in ("hybrid", "system_one"):
+        with pytest.raises(ConfigError, match="System One model"):
+            FaithfulnessMetric(eval_mode=system_one)
 
 
 def test_an_evaluation_template_writes_the_prompts() -> None:

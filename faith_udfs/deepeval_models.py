@@ -137,9 +137,14 @@ class DeepEvalModelJudge(PromptJudge):
             raise JudgeError(f"the model's generate() raised {first_line_of(exc)}") from exc
         return reply_dict(reply)
 
-    def _render(self, method: str, **context: Any) -> str:
-        """The template's prompt, given the keywords its method takes (as DeepEval does)."""
-        render = getattr(self.template, method)
+    def _render(self, method: str, **context: Any) -> str | None:
+        """The template's prompt, given the keywords its method takes (as DeepEval does); None
+        when the template has no such method: as in DeepEval, which fills in its default
+        prompts, a template may override one step (its docs' example writes generate_claims
+        alone) and the others ask our default prompts."""
+        render = getattr(self.template, method, None)
+        if render is None:
+            return None
         context = {**context, "multimodal": False, "multimodal_instruction": "", "strict": True}
         try:
             parameters = inspect.signature(render).parameters
@@ -150,35 +155,35 @@ class DeepEvalModelJudge(PromptJudge):
         return str(render(**{k: v for k, v in context.items() if k in parameters}))
 
     def answer_truths(self, text: str, limit: int | None) -> list[str]:
-        if self.template is None:
-            return super().answer_truths(text, limit)
         prompt = self._render(
             "generate_truths", retrieval_context=text, extraction_limit=limit, limit=_limit(limit)
         )
+        if prompt is None:
+            return super().answer_truths(text, limit)
         return parse_statements(self._generate(prompt, TRUTHS), "truths")
 
     def answer_claims(self, text: str) -> list[str]:
-        if self.template is None:
-            return super().answer_claims(text)
         prompt = self._render("generate_claims", actual_output=text)
+        if prompt is None:
+            return super().answer_claims(text)
         return parse_statements(self._generate(prompt, CLAIMS), "claims")
 
     def answer_verdicts(
         self, claims: list[str], truths: list[str]
     ) -> list[tuple[str | None, str | None]]:
-        if self.template is None:
-            return super().answer_verdicts(claims, truths)
-        prompt = self.template.generate_verdicts(
-            claims=claims, retrieval_context="\n\n".join(truths)
+        prompt = self._render(
+            "generate_verdicts", claims=claims, retrieval_context="\n\n".join(truths)
         )
+        if prompt is None:
+            return super().answer_verdicts(claims, truths)
         return parse_verdicts(self._generate(prompt, VERDICTS), len(claims))
 
     def answer_reason(self, score: float, contradictions: list[str]) -> str:
-        if self.template is None:
-            return super().answer_reason(score, contradictions)
         prompt = self._render(
             "generate_reason", score=format(score, ".2f"), contradictions=contradictions
         )
+        if prompt is None:
+            return super().answer_reason(score, contradictions)
         return parse_reason(self._generate(prompt, REASON))
 
 

@@ -483,6 +483,50 @@ def test_an_evaluation_template_writes_the_prompts() -> None:
     assert "evaluation_template" in dict(metric.model.identity.options)
 
 
+def test_an_evaluation_template_may_write_one_prompt_and_leave_the_others() -> None:
+    """DeepEval's docs override generate_claims alone; DeepEval asks its default prompts for
+    the other steps. Here the template had to write all four: the truths step crashed."""
+    asked: list[str] = []
+
+    class CustomTemplate:  # DeepEval's docs' example, without DeepEval's base class
+        @staticmethod
+        def generate_claims(actual_output: str) -> str:
+            return f"CLAIMS {actual_output}"
+
+    class Model(CustomJudgeModel):
+        def generate(self, prompt: str) -> str:
+            kind, _, rest = prompt.partition(" ")
+            asked.append(kind)
+            if kind == "CLAIMS":
+                return json.dumps({"claims": [rest]})
+            return super().generate(prompt)
+
+    metric = FaithfulnessMetric(model=Model(), evaluation_template=CustomTemplate)
+    assert metric.measure(cases()[0]) == 1.0
+    assert metric.claims == [ANSWERS[0]]
+    assert sorted(set(asked)) == sorted(
+        {"CLAIMS", "faithfulness.Truths", "faithfulness.Verdicts", "faithfulness.Reason"}
+    )
+
+
+def test_a_template_method_is_given_only_the_keywords_it_takes() -> None:
+    class Template:  # generate_verdicts without retrieval_context, as DeepEval allows
+        @staticmethod
+        def generate_verdicts(claims: list[str]) -> str:
+            return f"VERDICTS {len(claims)}"
+
+    class Model(CustomJudgeModel):
+        def generate(self, prompt: str) -> str:
+            kind, _, count = prompt.partition(" ")
+            if kind == "VERDICTS":
+                return json.dumps({"verdicts": [{"verdict": "no", "reason": "r"}] * int(count)})
+            return super().generate(prompt)
+
+    metric = FaithfulnessMetric(model=Model(), evaluation_template=Template)
+    assert metric.measure(cases()[0]) == 0.0
+    assert metric.error is None
+
+
 def test_a_measure_gives_what_measure_gives() -> None:
     metric = FaithfulnessMetric(model=LexicalJudge())
     score = asyncio.run(metric.a_measure(cases()[1]))

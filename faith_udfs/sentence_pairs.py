@@ -85,12 +85,15 @@ def sentence_counts(answer: str | None, passages: list[str]) -> tuple[int, int]:
 def check_sentence_pairs(answer: str | None, passages: list[str], limit: int | None) -> None:
     """Raise TooManySentencePairs when the case is past `limit` (None: no limit). Counted only
     when its bytes allow that many pairs (a break is at least one byte of an answer, two of a
-    passage): a real case is never counted."""
+    passage): a real case is never counted. Bytes as UTF-8 with a lone surrogate's three kept,
+    so such a text reaches the check that names its case and field (case_results.cases_frame)
+    rather than failing here with a bare UnicodeEncodeError."""
     limit = checked_limit(limit)
     if limit is None or answer is None:
         return
-    most = (len(answer.encode()) + 1) * (
-        sum(len(p.encode()) for p in passages if p is not None) // 2 + len(passages)
+    most = (len(answer.encode(errors="surrogatepass")) + 1) * (
+        sum(len(p.encode(errors="surrogatepass")) for p in passages if p is not None) // 2
+        + len(passages)
     )
     if most <= limit:
         return

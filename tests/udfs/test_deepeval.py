@@ -447,6 +447,17 @@ def test_eval_mode_llm_is_deepevals_default_and_taken() -> None:
             FaithfulnessMetric(eval_mode=system_one)
 
 
+def test_measure_names_the_field_that_holds_half_an_emoji() -> None:
+    """evaluate() named the case and field; measure() raised a bare UnicodeEncodeError from
+    its sentence-pair size check, naming neither."""
+    cut = json.loads('"Great news \\ud83d"')  # half an emoji, as a JSON log may hold
+    for model in (None, LexicalJudge()):
+        with pytest.raises(ValueError, match="its actual_output holds a lone surrogate"):
+            FaithfulnessMetric(model=model).measure(LLMTestCase("q", cut, CONTEXT))
+        with pytest.raises(ValueError, match="its retrieval_context holds a lone surrogate"):
+            FaithfulnessMetric(model=model).measure(LLMTestCase("q", "Great news.", [cut]))
+
+
 def test_an_evaluation_template_writes_the_prompts() -> None:
     asked: list[str] = []
 

@@ -196,6 +196,10 @@ def _load(con: duckdb.DuckDBPyConnection, source: Source) -> None:
     kind = _types(con, "named_turns").get("retrieval_context")
     passages, bad, text = _passages(kind, as_text=as_text)
     content, content_bad, content_text = content_as_text(_types(con, "named_turns").get("content"))
+    if source.form != "chat" and _types(con, "named_turns").get("refusal") == "VARCHAR":
+        # An OpenAI message flattened to a row: `content` null beside its `refusal`, what the
+        # bot said, read as a chat log's is (chat_turns.sql); quarantined as a blank answer.
+        content = f"CASE WHEN content IS NULL THEN refusal ELSE {content} END"
     cid_text = _id_text(_types(con, "named_turns").get("conversation_id"))
     con.execute(
         "CREATE TEMP TABLE turns AS SELECT * EXCLUDE (retrieval_context, content), "

@@ -80,3 +80,32 @@ def test_a_parquet_chat_log_of_json_text_reads_them_the_same(tmp_path: Path) -> 
     hashes = "SELECT case_id, actual_output, content_hash FROM case_scores ORDER BY 1"
     assert [row[1] for row in query(tmp_path / "p.duckdb", hashes)] == [REFUSED, REFUSED, SHIPPED]
     assert query(tmp_path / "p.duckdb", hashes) == query(tmp_path / "j.duckdb", hashes)
+
+
+def test_a_table_of_turns_with_a_refusal_column_reads_the_refusal(tmp_path: Path) -> None:
+    """OpenAI messages flattened one a row (`role`, `content`, `refusal`): a turn whose content
+    is null beside its refusal was quarantined as a blank answer, where the same message in a
+    chat log is the answer. The refusal stays a segment, as every other column does."""
+    rows = []
+    for cid, content, refusal in (("c1", None, REFUSED), ("c2", SHIPPED, None)):
+        base = {"conversation_id": cid, "logged_at": AT, "retrieval_context": [SHIPPED]}
+        rows.append({**base, "turn": 1, "role": "user", "content": QUESTION, "refusal": None})
+        rows.append(
+            {**base, "turn": 2, "role": "assistant", "content": content, "refusal": refusal}
+        )
+    frame = pl.DataFrame(rows)
+    for name in ("turns.jsonl", "turns.parquet", "turns.csv"):
+        source = tmp_path / name
+        if name.endswith(".jsonl"):
+            source.write_text("".join(json.dumps(row) + "\n" for row in rows))
+        elif name.endswith(".parquet"):
+            frame.write_parquet(source)
+        else:
+            passages = pl.lit(json.dumps([SHIPPED])).alias("retrieval_context")
+            frame.with_columns(passages).write_csv(source)
+        db = tmp_path / f"{name}.duckdb"
+        run = _score(source, db)
+        assert (run["rows_in"], run["rows_scored"], run["rows_quarantined"]) == (2, 2, 0), name
+        assert query(db, ANSWERS) == [("c1:2", "scored", REFUSED), ("c2:2", "scored", SHIPPED)]
+        stored = query(db, "SELECT segments ->> 'refusal' FROM case_scores ORDER BY case_id")
+        assert stored == [(REFUSED,), (None,)], name

@@ -6,6 +6,7 @@ import argparse
 import json
 import re
 import sys
+from contextlib import nullcontext
 from datetime import UTC, date, datetime
 from typing import TYPE_CHECKING, Any
 
@@ -92,6 +93,7 @@ def compare_command(args: argparse.Namespace) -> int:
     does not exist is not created (exit 5, as `faith report`)."""
     from faith_udfs.config import check_threshold
     from flows.report.compare import check_numbers, compare, store_comparison
+    from flows.store.db import reader_memory
 
     if args.threshold is not None:
         check_threshold(args.threshold, "--threshold")
@@ -100,7 +102,9 @@ def compare_command(args: argparse.Namespace) -> int:
     sides.check()
     con = open_database(args)
     try:
-        result = compare(con, sides, seed=args.seed, reps=args.reps, top_claims=args.claims)
+        # read as a report reads: the writer's memory limit is for writing runs (store/db.py)
+        with reader_memory(con) if args.store else nullcontext(con):
+            result = compare(con, sides, seed=args.seed, reps=args.reps, top_claims=args.claims)
         if args.store:
             at = datetime.now(UTC).replace(tzinfo=None)
             store_comparison(con, result, at)

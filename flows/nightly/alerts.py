@@ -19,7 +19,7 @@ from urllib.parse import unquote, urlsplit, urlunsplit
 
 from flows.printable import printable
 from flows.store.alert_messages import mark_sent, record_alerts, unsent_messages
-from flows.store.db import sql
+from flows.store.db import reader_memory, sql
 
 if TYPE_CHECKING:
     import duckdb
@@ -299,8 +299,9 @@ def night_alerts(
     (the caller raises PassRateAlert)."""
     rows = []
     if alerts.window > 0:
-        rows = pass_rate_rows(con, run_id, alerts)
-        warn_if_segment_missing(con, run_id, alerts.segment)
+        with reader_memory(con):  # the night is written: its segments are read as a report's
+            rows = pass_rate_rows(con, run_id, alerts)
+            warn_if_segment_missing(con, run_id, alerts.segment)
     drops = [drop_message(row, run_id) for row in rows if row["fired"]]
     messages = list(drops)
     if drift:

@@ -374,6 +374,18 @@ def limit_memory(con: duckdb.DuckDBPyConnection, adding: int = 0) -> None:
         log.warning("kept DuckDB's memory limit as it was (%s)", str(exc).splitlines()[0])
 
 
+@contextmanager
+def reader_memory(con: duckdb.DuckDBPyConnection) -> Iterator[duckdb.DuckDBPyConnection]:
+    """The writer's memory limit lifted to a reader's (DuckDB's default) for an analysis query
+    once nothing is being written, then set again: DuckDB's JSON functions hold several times
+    2,048 cases' segments at once, and segments of ~40 kB ran out of the writer's limit."""
+    con.execute("RESET memory_limit")
+    try:
+        yield con
+    finally:
+        limit_memory(con)
+
+
 def _look_before_writing(path: Path, lock_timeout: float) -> None:
     """Refuse a foreign database through a read-only connection, which leaves the file's
     bytes as they are: a read-write one would replay and checkpoint its WAL on closing.

@@ -8,6 +8,7 @@ import json
 from pathlib import Path
 
 import duckdb
+import polars as pl
 import pytest
 
 from flows.cli import main
@@ -15,6 +16,7 @@ from flows.store.db import connect, open_store
 from tests.flows.cli.test_terminal_escapes import assert_no_controls
 from tests.flows.report.test_compare import planted
 from tests.flows.store.test_analysis_sql import add_case, add_verdicts
+from tests.support.builders import many_cases, write
 
 # Claims (and segment values) a judge or a log may hold: rich markup, a closing tag that
 # rich refuses (MarkupError), a clear-screen sequence and a right-to-left override.
@@ -295,3 +297,21 @@ def test_segment_and_its_values_come_together(
     assert main(args) == 2
     assert said in one_error_line(capsys)
     assert comparisons_kept(db) == before
+
+
+def test_two_app_versions_of_logs_with_a_wide_segment_column_are_compared_and_kept(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Logs carrying a long system prompt as a column: kept (--store), the comparison ran on
+    the writer's memory limit and DuckDB's JSON functions ran out of it reading the segments
+    (exit 7, told to lower --batch-size), where --no-store, reading, compared them."""
+    prompt = "You are the shop's helpful assistant; answer from the passages only. " * 600
+    logs = many_cases(2_100).with_columns(system_prompt=pl.lit(prompt))  # 2,100 cases of 43 kB
+    source = write(logs, tmp_path / "logs.parquet")
+    db = tmp_path / "faith.duckdb"
+    assert main(["score", str(source), "--db", str(db), "--prefect", "no"]) == 0
+    capsys.readouterr()
+    args = ["compare", "--db", str(db), "--segment", "app_version", "--a", "2.4.0", "--b", "2.5.0"]
+    assert main(args) == 0, capsys.readouterr().err
+    assert "2,100 unpaired cases" in capsys.readouterr().out
+    assert comparisons_kept(db) == 1

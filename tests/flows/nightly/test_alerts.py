@@ -18,6 +18,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 import duckdb
+import polars as pl
 import pytest
 
 from faith_udfs.errors import ConfigError
@@ -715,3 +716,20 @@ def test_a_stop_while_the_alerts_are_sent_leaves_the_rest_to_the_next_night(
     assert first["segment_value"] is None
     assert late[0]["segment_value"] == "2.4.0"
     assert query(db, "SELECT count(*) FROM alert_messages WHERE sent_at IS NULL") == [(0,)]
+
+
+def test_a_night_whose_logs_carry_a_wide_segment_column_is_still_checked(
+    history: tuple[Path, Path],
+) -> None:
+    """A log column of a long system prompt (or tool definitions) rides along as a segment:
+    DuckDB's JSON functions hold several times each case's segments at once, and the check
+    ran out of the writer's memory limit after the night was scored (exit 7, every night,
+    told to lower --batch-size), where the report, reading, had room."""
+    source, db = history
+    prompt = "You are the shop's helpful assistant; answer from the passages only. " * 600
+    night = cases(day_rows(NIGHT, 2_100, 1_050)).with_columns(system_prompt=pl.lit(prompt))
+    write(night, source / "night.parquet")
+    with pytest.raises(PassRateAlert) as raised:
+        run_nightly(ScoreSettings(source=str(source), db=str(db)))
+    assert "pass-rate drop (config faith-" in str(raised.value)  # 2,100 cases of 43 kB
+    assert query(db, "SELECT count(*) FROM judge_checks")[0][0] == 2  # the night was checked

@@ -129,7 +129,9 @@ def check_webhook(url: str) -> None:
         parts = urlsplit(url)
         host, port = parts.hostname, parts.port
     except ValueError as exc:
-        raise ConfigError(f"--alert-webhook is not a URL a POST can reach ({exc})") from None
+        raise ConfigError(
+            f"--alert-webhook is not a URL a POST can reach ({_fault(exc)})"
+        ) from None
     if parts.scheme not in {"http", "https"} or not host:
         raise ConfigError("--alert-webhook must be an http(s) URL with a host")
     if port == 0:
@@ -141,6 +143,17 @@ def check_webhook(url: str) -> None:
             "--alert-webhook is not a URL a POST can reach (it holds a space or a control "
             "character: percent-encode it, e.g. %20)"
         )
+
+
+def _fault(exc: ValueError) -> str:
+    """What is wrong with a URL urlsplit refused, without its words: Python quotes the port it
+    could not read, and a password holding `/`, `?` or `#` unencoded ends the host inside it."""
+    if "Port" in str(exc):
+        return (
+            "its port is not a number from 1 to 65535; a user:password holding '/', '?' or '#' "
+            "must be percent-encoded, e.g. %2F"
+        )
+    return "a bracket left open, or an IPv6 host that is not one"
 
 
 def check_alerts(alerts: AlertSettings) -> None:

@@ -733,3 +733,19 @@ def test_a_night_whose_logs_carry_a_wide_segment_column_is_still_checked(
         run_nightly(ScoreSettings(source=str(source), db=str(db)))
     assert "pass-rate drop (config faith-" in str(raised.value)  # 2,100 cases of 43 kB
     assert query(db, "SELECT count(*) FROM judge_checks")[0][0] == 2  # the night was checked
+
+
+def test_a_password_with_a_slash_is_refused_without_a_word_of_it() -> None:
+    """A token holding `/`, `?` or `#` (base64 does) typed unencoded after `user:` ends the
+    host there, and the rest reads as a port: the refusal quoted Python's "Port could not be
+    cast to integer value as 'Zm9vYmFy'", the password's first part, on stderr and in logs."""
+    for url in (
+        "https://bot:Zm9vYmFy/c2VjcmV0@hooks.example.com/services/x",
+        "https://bot:Zm9vYmFy#c2VjcmV0@hooks.example.com/services/x",
+        "https://bot:Zm9vYmFy?c2VjcmV0@hooks.example.com/services/x",
+    ):
+        with pytest.raises(ConfigError, match="--alert-webhook is not a URL") as refusal:
+            check_webhook(url)
+        assert "Zm9vYmFy" not in str(refusal.value)
+        assert "percent-encode" in str(refusal.value)  # what to do
+        assert safe_url(url) == "(a malformed URL)"

@@ -105,13 +105,24 @@ def comparison_html(con: duckdb.DuckDBPyConnection) -> str:
         f"config {name_of(names, configs[0])}"
         if configs[0] == configs[1]
         else f"A config {name_of(names, configs[0])}; B config {name_of(names, configs[1])}"
-    )
+    ) + _read_at(sides.get("sides") or {})
     return (
         "<h2>Latest comparison</h2>"
         f"<p class=headline>{verdict_shown}</p>"
         f"<p class=meta>{detail}</p>"
         f"<p class=meta>{html.escape(configs_text)}</p>"
     )
+
+
+def _read_at(sides: dict[str, Any]) -> str:
+    """The settings a comparison recomputed success at (`--threshold`, `--penalize-ambiguous`):
+    its rates are not the configs' own, which the label beside them names."""
+    settings = []
+    if sides.get("threshold") is not None:
+        settings.append(f"threshold {sides['threshold']:g}")
+    if sides.get("penalize_ambiguous") is not None:
+        settings.append(f"penalize ambiguous {'on' if sides['penalize_ambiguous'] else 'off'}")
+    return f"; read at {', '.join(settings)}" if settings else ""
 
 
 FAILING_CASES = 10

@@ -357,3 +357,25 @@ def test_a_window_with_no_case_logged_says_so(tmp_path: Path) -> None:
     db = tmp_path / "f.duckdb"
     open_store(db).close()
     assert "<p class=headline>No case logged in this window.</p>" in page(db, tmp_path)
+
+
+def test_a_comparison_recomputed_at_another_threshold_says_so(tmp_path: Path) -> None:
+    """`faith compare --threshold 0.9 --penalize-ambiguous` keeps rates recomputed so, and the
+    page showed them under 'config ..., threshold 0.5' alone: 60.0% of 40 read as the rate at
+    0.5, where every case of side A passes. The settings the sides were read at are said."""
+    db = tmp_path / "f.duckdb"
+    con = open_store(db)
+    try:
+        for i in range(40):  # scores 1.0 on side A, 0.5 (yes and idk) on 60% of side B
+            add_case(con, f"a-{i}", yes=1, segments={"app_version": "2.4.0"})
+            add_case(con, f"b-{i}", yes=1, idk=int(i < 16), segments={"app_version": "2.4.1"})
+        sides = Sides(
+            segment="app_version", a="2.4.0", b="2.4.1", threshold=0.9, penalize_ambiguous=True
+        )
+        store_comparison(con, compare(con, sides, reps=50), at=FIRST)
+    finally:
+        con.close()
+    text = page(db, tmp_path)
+    section = text[text.index("<h2>Latest comparison</h2>") : text.index("<h2>Latest periods")]
+    assert "B <bdi>2.4.1</bdi>: 60.0% of 40" in section
+    assert "read at threshold 0.9, penalize ambiguous on" in section

@@ -16,7 +16,7 @@ import polars as pl
 from faith_udfs import MetricConfig
 from flows.engines.shards import Shard, read_shard, stale_replies
 from flows.errors import DatabaseWriteFailed
-from flows.store.batch_writes import write_batch
+from flows.store.batch_writes import commit_bytes, write_batch
 from flows.store.db import DISK_ERRORS, OUT_OF_MEMORY, limit_memory
 from flows.store.shard_data import store_replies
 
@@ -62,7 +62,8 @@ def load_shard(
     """Commit one shard: its judge replies, then its batch in one transaction; then remove it."""
     shard = read_shard(path, number)
     # Room for the PRIMARY KEY indexes' keys this shard adds (as the local writer makes).
-    limit_memory(con, adding=shard.replies.height + shard.scored.quarantined.height)
+    adding = shard.replies.height + shard.scored.quarantined.height
+    limit_memory(con, adding=adding, writing=commit_bytes(shard.scored))
     store_replies(con, shard.replies)  # paid for: kept even if the batch fails below
     scored = replace(shard.scored, quarantined=numbers.shifted(shard.scored.quarantined))
     try:

@@ -50,6 +50,7 @@ from flows.run.run_state import RunState, Steps, is_pure_judge
 from flows.run.settings import ScoreSettings
 from flows.run.stop_signals import as_stop, signals_deferred, stops_held
 from flows.run.stopping import close_stages, stop_and_mark
+from flows.store.batch_writes import commit_bytes
 from flows.store.db import (
     DISK_ERRORS,
     OUT_OF_MEMORY,
@@ -313,7 +314,7 @@ def _write_scored(
                 raise RuntimeError("not written: the run stopped")
             # Room for the PRIMARY KEY indexes' keys the run added so far and this batch's.
             adding = batch.rows_quarantined + _CACHED_KEYS_PER_CALL * scored.spent["calls"]
-            limit_memory(state.con, adding=adding)
+            limit_memory(state.con, adding=adding, writing=commit_bytes(scored))
             try:
                 state.steps.write(
                     state.con,

@@ -18,7 +18,7 @@ if TYPE_CHECKING:
 
     from schemas import ScoredBatch
 
-__all__ = ["QUARANTINE_TABLE_COLUMNS", "write_batch"]
+__all__ = ["QUARANTINE_TABLE_COLUMNS", "commit_bytes", "write_batch"]
 
 # The quarantine table's columns a batch writes; the store adds run_id and quarantined_at.
 QUARANTINE_TABLE_COLUMNS = tuple(
@@ -26,6 +26,15 @@ QUARANTINE_TABLE_COLUMNS = tuple(
     for name in OUTPUT_MODELS["quarantine"].to_schema().columns
     if name not in ("run_id", "quarantined_at")
 )
+
+
+def commit_bytes(scored: ScoredBatch) -> int:
+    """About the bytes of text a batch's COMMIT writes: its cases' columns but the passages
+    (stored once each, as truths) and its quarantine rows (each row's JSON)."""
+    return int(
+        scored.cases.drop("retrieval_context", strict=False).estimated_size()
+        + scored.quarantined.estimated_size()
+    )
 
 
 def write_batch(

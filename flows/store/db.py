@@ -355,19 +355,22 @@ _STORE_MEMORY_MB = 384
 _INDEX_BYTES_PER_ROW = 256
 
 
-def memory_limit_mb(indexed_rows: int) -> int:
+def memory_limit_mb(indexed_rows: int, writing: int = 0) -> int:
     """The writer's DuckDB memory limit with room for `indexed_rows` keys of PRIMARY KEY
-    indexes: a fixed buffer pool plus ~256 bytes a key."""
-    return _STORE_MEMORY_MB + max(indexed_rows, 0) * _INDEX_BYTES_PER_ROW // 10**6
+    indexes (a fixed buffer pool plus ~256 bytes a key) and for a commit of `writing` bytes
+    of text: a batch below a row group is held whole until its COMMIT, which needs 2-3 times
+    it (3,003 rows logging a 59 kB system prompt each ran out of 384 MB, every night)."""
+    room = max(3 * writing - (_STORE_MEMORY_MB << 19), 0)  # the pool's first half is room
+    return _STORE_MEMORY_MB + (max(indexed_rows, 0) * _INDEX_BYTES_PER_ROW + room) // 10**6
 
 
-def limit_memory(con: duckdb.DuckDBPyConnection, adding: int = 0) -> None:
-    """A fixed memory limit for the writing connection, with room for its key indexes: those
-    stored now and `adding` more. Called on opening and again before each batch's commit, so
-    a run adding millions of keys (a source quarantined whole, a large judge_cache) does not
-    outgrow the limit it opened with."""
+def limit_memory(con: duckdb.DuckDBPyConnection, adding: int = 0, writing: int = 0) -> None:
+    """A fixed memory limit for the writing connection, with room for its key indexes (those
+    stored now and `adding` more) and a commit of `writing` bytes. Called on opening and again
+    before each batch's commit, so a run adding millions of keys (a source quarantined whole,
+    a large judge_cache) or a batch of long rows does not outgrow the limit it opened with."""
     (indexed,) = con.execute(sql("indexed_rows")).fetchall()[0]
-    limit_mb = memory_limit_mb(int(indexed) + adding)
+    limit_mb = memory_limit_mb(int(indexed) + adding, writing)
     try:
         con.execute(f"SET memory_limit = '{limit_mb}MB'")
     except duckdb.OutOfMemoryException as exc:  # more is held than estimated: keep the limit

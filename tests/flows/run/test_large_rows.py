@@ -212,8 +212,8 @@ def test_a_batch_too_large_for_duckdb_to_hash_is_exit_7_not_1(
     )
     original = store_db.limit_memory
 
-    def tiny(con: duckdb.DuckDBPyConnection, adding: int = 0) -> None:
-        original(con, adding)
+    def tiny(con: duckdb.DuckDBPyConnection, adding: int = 0, writing: int = 0) -> None:
+        original(con, adding, writing)
         con.execute("SET memory_limit = '64MB'")
 
     monkeypatch.setattr(store_db, "limit_memory", tiny)

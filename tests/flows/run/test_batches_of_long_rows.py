@@ -14,6 +14,7 @@ from flows.run.batches import classify
 from flows.store.db import memory_limit_mb
 from schemas import validate_cases
 from tests.support.builders import case_row, cases
+from tests.support.db_reading import query
 from tests.support.ledger import balanced_run
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -29,13 +30,7 @@ def test_a_system_prompt_logged_on_every_row_is_committed(tmp_path: Path) -> Non
     run = balanced_run(source, db)
     assert run["status"] == "completed"
     assert run["rows_scored"] == sample.height
-    con = duckdb.connect(str(db), read_only=True)
-    try:
-        (longest,) = con.execute(
-            "SELECT max(length(segments ->> 'system_prompt')) FROM case_scores"
-        ).fetchone()
-    finally:
-        con.close()
+    ((longest,),) = query(db, "SELECT max(length(segments ->> 'system_prompt')) FROM case_scores")
     assert longest >= len(PROMPT)
 
 

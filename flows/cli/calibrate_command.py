@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-from pathlib import Path
 from typing import TYPE_CHECKING
 
 from flows.cli.options import EXIT_OK, add_db_argument, add_lock_timeout_argument
@@ -85,6 +84,7 @@ def add_calibrate_command(commands: argparse._SubParsersAction) -> None:
 
 def calibrate_command(args: argparse.Namespace) -> int:
     from faith_udfs.errors import ConfigError
+    from flows.read.labels import labels_name
     from flows.run.calibrate import MAX_RESAMPLES, MAX_SEED, calibrate
 
     if not 1 <= args.resamples <= MAX_RESAMPLES:
@@ -94,7 +94,7 @@ def calibrate_command(args: argparse.Namespace) -> int:
     result = calibrate(
         args.labels,
         args.db,
-        args.name if args.name is not None else Path(args.labels).stem,
+        args.name if args.name is not None else labels_name(args.labels),
         folds=args.folds,
         seed=args.seed,
         resamples=args.resamples,

@@ -11,7 +11,7 @@ import polars as pl
 from faith_udfs.errors import first_line_of
 from flows.errors import InputUnreadable
 
-__all__ = ["read_labels"]
+__all__ = ["labels_name", "read_labels"]
 
 _TRUE = ("1", "true", "yes")
 _FALSE = ("0", "false", "no")
@@ -19,6 +19,7 @@ _FALSE = ("0", "false", "no")
 _WHOLE_NUMBER_ZEROS = r"^([01])\.0*$"
 # "[1, 0]" is how pandas writes a list into a CSV cell.
 _LIST_PUNCTUATION = r"[\[\]()'\"]"
+_GZIP_CSV = ".csv.gz"
 
 
 def read_labels(path: Path | str) -> pl.DataFrame:
@@ -83,11 +84,23 @@ def _labels(frame: pl.DataFrame, path: Path) -> pl.DataFrame:
     return labels
 
 
+def labels_name(path: Path | str) -> str:
+    """The file's name without its extension, `.csv.gz` as one: a calibration's default name
+    (`support-team.csv.gz` names `support-team`)."""
+    name = Path(path).name
+    if name.lower().endswith(_GZIP_CSV):
+        return name[: -len(_GZIP_CSV)]
+    return Path(path).stem
+
+
 def _read(path: Path) -> pl.DataFrame:
-    """The file as a frame: CSV (by its extension) with every column as text, else Parquet."""
+    """The file as a frame: CSV (by its extension, `.csv` or `.csv.gz`) with every column as
+    text, else Parquet."""
     if path.suffix.lower() in (".json", ".jsonl", ".ndjson"):
         raise InputUnreadable(f"labels {path}: labels come as a CSV or a Parquet file, not JSON")
-    kind = "CSV" if path.suffix.lower() == ".csv" else "Parquet"
+    # a gzip CSV, as the logs may be: polars reads it whole, as it reads a plain one
+    csv = path.suffix.lower() == ".csv" or path.name.lower().endswith(_GZIP_CSV)
+    kind = "CSV" if csv else "Parquet"
     try:
         if kind == "CSV":
             return pl.read_csv(path, infer_schema=False)

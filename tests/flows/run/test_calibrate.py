@@ -4,6 +4,7 @@ stored), the calibrated config series, and the same rows as the Python API."""
 
 from __future__ import annotations
 
+import gzip
 import json
 import re
 import shutil
@@ -235,6 +236,20 @@ def test_without_a_name_the_calibration_is_named_after_the_labels_file(
     argv = ["score", str(source), "--db", str(db), "--prefect", "no"]
     assert main([*argv, "--calibration", "support-team"]) == 0
     assert query(db, "SELECT name FROM calibrations")["name"].to_list() == ["support-team"]
+
+
+def test_a_gzip_csv_of_labels_is_read_and_named_without_its_extensions(
+    scored: tuple[Path, Path, Path], tmp_path: Path
+) -> None:
+    """`support-team.csv.gz`, gzipped as the logs may be, was read as Parquet (exit 3)."""
+    _, db, labels = scored
+    db = Path(shutil.copy(db, tmp_path / "f.duckdb"))
+    packed = tmp_path / "support-team.csv.gz"
+    packed.write_bytes(gzip.compress(labels.read_bytes()))
+    assert read_labels(packed).equals(read_labels(labels))
+    done = faith("calibrate", str(packed), "--db", str(db), "--resamples", "50")
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith(f"calibration 'support-team' stored in {db}")
 
 
 REFIT_CASES = planted_cases(MIN_WEIGHT_LABELS + 20)

@@ -10,6 +10,8 @@ import polars as pl
 
 METRICS = ("balanced_accuracy", "cohen_kappa", "roc_auc")
 CONFIDENCE = 0.95
+# Bootstrap draws (resamples x labelled cases) held at once: ~85 bytes each, so ~85 MB.
+BOOTSTRAP_DRAWS = 1_000_000
 
 
 def balanced_accuracy_expr(label: pl.Expr, success: pl.Expr) -> pl.Expr:
@@ -76,36 +78,49 @@ def agreement_table(
         .join(first_frame.select("case_id", "score", "success"), on="case_id")
         .join(second_frame.select("case_id", "score", "success"), on="case_id", suffix="_2")
         .with_row_index("row")
+        .drop("case_id")
     )
     rng = random.Random(seed)  # noqa: S311 - a reproducible bootstrap, not secrets
     n = cases.height
-    draws = pl.DataFrame(
-        {
-            "resample": pl.int_range(1, resamples + 1, eager=True).repeat_by(n).explode(),
-            "row": pl.Series(rng.choices(range(n), k=n * resamples), dtype=pl.UInt32),
-        }
-    )
     # resample 0 is the cases themselves: the figure reported; the rest give its interval
-    full = pl.DataFrame({"resample": pl.repeat(0, n, eager=True), "row": cases["row"]})
-    sample = pl.concat([full, draws.cast(full.schema)])
-    sample = sample.join(cases, on="row")
+    parts = [_resampled(cases, pl.repeat(0, n, eager=True), cases["row"])]
+    # drawn a slice of resamples at a time, in the order one draw of them all would take:
+    # 5,000 labels x 100,000 resamples at once held ~40 GB and was killed for it
+    step = max(1, BOOTSTRAP_DRAWS // max(n, 1))
+    for start in range(1, resamples + 1, step):
+        count = min(step, resamples + 1 - start)
+        ids = pl.int_range(start, start + count, eager=True).repeat_by(n).explode()
+        rows = pl.Series(rng.choices(range(n), k=n * count), dtype=pl.UInt32)
+        parts.append(_resampled(cases, ids, rows))
+    per_resample = pl.concat(parts).sort("resample")
     per_judge = {
-        name: sample.select(
-            "resample", "label", score=pl.col(f"score{suffix}"), success=pl.col(f"success{suffix}")
-        )
-        .group_by("resample")
-        .agg(agreement_exprs())
-        .sort("resample")
+        name: per_resample.select("resample", *(pl.col(f"{m}{suffix}").alias(m) for m in METRICS))
         for name, suffix in ((first, ""), (second, "_2"))
     }
     lead = per_judge[first].select("resample", *(pl.col(m) - per_judge[second][m] for m in METRICS))
-    rows = []
+    rows_out = []
     for metric in METRICS:
         row: dict[str, object] = {"metric": metric}
         for name, frame in (*per_judge.items(), ("difference", lead)):
             row[name], row[f"{name}_low"], row[f"{name}_high"] = _with_interval(frame, metric)
-        rows.append(row)
-    return pl.DataFrame(rows)
+        rows_out.append(row)
+    return pl.DataFrame(rows_out)
+
+
+def _resampled(cases: pl.DataFrame, resample: pl.Series, row: pl.Series) -> pl.DataFrame:
+    """Each judge's metrics (the second's suffixed `_2`) on each resample of `cases`, whose
+    rows are drawn as `row`."""
+    sample = pl.DataFrame({"resample": resample.cast(pl.Int64), "row": row.cast(pl.UInt32)})
+    sample = sample.join(cases, on="row")
+    first, second = (
+        sample.select(
+            "resample", "label", score=pl.col(f"score{suffix}"), success=pl.col(f"success{suffix}")
+        )
+        .group_by("resample")
+        .agg(agreement_exprs())
+        for suffix in ("", "_2")
+    )
+    return first.join(second, on="resample", suffix="_2")
 
 
 def _with_interval(frame: pl.DataFrame, metric: str) -> tuple[float | None, ...]:

@@ -39,9 +39,11 @@ def read_golden(path: Path | str) -> GoldenSet:
     try:
         frame = pl.read_parquet(path, glob=False)
     except (OSError, pl.exceptions.PolarsError) as exc:
+        # What the file is not: a CSV or JSON golden set said only "(ComputeError)".
+        kind = "no such file" if isinstance(exc, FileNotFoundError) else "not a Parquet file"
         raise InputUnreadable(
-            f"golden set {path}: not readable ({type(exc).__name__}); "
-            "`python data/golden.py` writes the bundled one, or pass --golden PATH"
+            f"golden set {path}: not readable ({kind}, {type(exc).__name__}); a golden set is "
+            "a Parquet file (`python data/golden.py` writes the bundled one), or pass --golden PATH"
         ) from None
     missing = [name for name in GOLDEN_SCHEMA if name not in frame.columns]
     wrong = [

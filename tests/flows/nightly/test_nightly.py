@@ -135,6 +135,16 @@ def test_a_missing_golden_set_fails_before_anything_is_written(tmp_path: Path) -
     assert not (tmp_path / "f.duckdb").exists()
 
 
+def test_a_golden_set_written_as_csv_is_refused_saying_it_must_be_parquet(tmp_path: Path) -> None:
+    """It said only "not readable (ComputeError)"."""
+    source = write(many_cases(3), tmp_path / "cases.parquet")
+    golden = tmp_path / "golden.csv"
+    golden.write_text("case_id,actual_output\ng1,Order A17 shipped.\n")
+    with pytest.raises(InputUnreadable, match=r"not a Parquet file.*a golden set is a Parquet"):
+        nightly(source, tmp_path / "f.duckdb", golden=golden)
+    assert not (tmp_path / "f.duckdb").exists()
+
+
 GOLDEN = pl.DataFrame(
     {
         "case_id": ["g1", "g2"],

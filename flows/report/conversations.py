@@ -14,6 +14,7 @@ from rich.text import Text
 
 from flows.printable import printable
 from flows.report.labels import name_of
+from flows.report.markup import logged
 from flows.store.db import sql
 
 if TYPE_CHECKING:
@@ -85,12 +86,12 @@ def conversations_html(con: duckdb.DuckDBPyConnection, names: dict[str, str]) ->
     head = "".join(f"<th>{html.escape(name)}</th>" for name in (*_HEADERS, "in context"))
     body = []
     for row in worst.iter_rows(named=True):
-        claims = "".join(f"<li>{html.escape(c)}</li>" for c in row["failing_claims"] or [])
+        claims = "".join(f"<li>{logged(c)}</li>" for c in row["failing_claims"] or [])
         context = (
-            f"<p><b>user:</b> {html.escape(row['input'] or '')}</p>"
-            f"<p><b>assistant:</b> {html.escape(row['actual_output'] or '')}</p><ul>{claims}</ul>"
+            f"<p><b>user:</b> {logged(row['input'])}</p>"
+            f"<p><b>assistant:</b> {logged(row['actual_output'])}</p><ul>{claims}</ul>"
         )
-        cells = "".join(f"<td>{html.escape(cell)}</td>" for cell in _cells(row, names))
+        cells = "".join(f"<td>{logged(cell)}</td>" for cell in _cells(row, names))
         body.append(f"<tr>{cells}<td>{context}</td></tr>")
     return (
         "<h2>Worst conversations</h2><table><thead><tr>"

@@ -8,7 +8,7 @@ import json
 from typing import TYPE_CHECKING, Any
 
 from flows.report.labels import config_names, name_of
-from flows.report.markup import isolated, marked_claim
+from flows.report.markup import isolated, logged, marked_claim, shown
 from flows.report.queries import ReportOptions
 from flows.store.db import sql
 
@@ -153,7 +153,7 @@ def failing_cases_html(
     for row in rows:
         claims = "".join(
             f"<li><b>{html.escape(c['verdict'])}</b> "
-            + f"<bdi>{marked_claim(c['claim'], (c['lacks'] or '').split(', '))}</bdi>"
+            + f"<bdi>{marked_claim(shown(c['claim']), (c['lacks'] or '').split(', '))}</bdi>"
             + _lacking(c)
             + "</li>"
             for c in row["claims"]
@@ -170,7 +170,7 @@ def failing_cases_html(
 def _lacking(claim: dict[str, str | None]) -> str:
     """What the context lacks for a claim, else the evidence the judge cited, else nothing."""
     if claim["lacks"]:
-        return f" — <i>the context lacks: {html.escape(claim['lacks'])}</i>"
+        return f" — <i>the context lacks: {logged(claim['lacks'])}</i>"
     if claim["evidence"]:
-        return f" — <i>evidence: {html.escape(claim['evidence'])}</i>"
+        return f" — <i>evidence: {logged(claim['evidence'])}</i>"
     return ""

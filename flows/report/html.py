@@ -19,7 +19,7 @@ from flows.report.charts import report_figures
 from flows.report.conversations import conversations_html
 from flows.report.headline import comparison_html, failing_cases_html, headline_html
 from flows.report.labels import config_names, name_of
-from flows.report.markup import table_html
+from flows.report.markup import logged, table_html
 from flows.report.quarantine import quarantine_html
 from flows.report.queries import (
     CAUSES,
@@ -64,15 +64,15 @@ def _claims_html(claims: pl.DataFrame, names: dict[str, str]) -> str:
         return "<p>No claim was judged contradicted in this window.</p>"
     rows = []
     for row in claims.iter_rows(named=True):
-        passages = "".join(f"<li>{html.escape(p)}</li>" for p in row["passages"])
+        passages = "".join(f"<li>{logged(p)}</li>" for p in row["passages"])
         rows.append(
             "<tr>"
             f"<td>{html.escape(name_of(names, row['config_id']))}</td>"
             f"<td>{row['rank']}</td>"
-            f"<td class=claim>{html.escape(row['claim'])}</td>"
+            f"<td class=claim>{logged(row['claim'])}</td>"
             f"<td>{row['times']:,}</td>"
             f"<td>{row['cases']:,}</td>"
-            f"<td>{html.escape(row['example_case_id'])}</td>"
+            f"<td>{logged(row['example_case_id'])}</td>"
             f"<td><ul>{passages}</ul></td>"
             "</tr>"
         )

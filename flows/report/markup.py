@@ -6,12 +6,29 @@ import html
 import re
 from collections.abc import Sequence
 
+# Logged text is shown up to this many characters in a cell or line of the HTML report: the
+# passages read for each top claim, 1 MB each, made a report of 11 MB (the tables keep the
+# text whole: SQL reads it there).
+SHOWN_CHARS = 2_000
+
+
+def shown(text: str) -> str:
+    """Logged text cut to SHOWN_CHARS, saying how much was left out (plain text)."""
+    if len(text) <= SHOWN_CHARS:
+        return text
+    return f"{text[:SHOWN_CHARS]}… ({len(text) - SHOWN_CHARS:,} more characters)"
+
+
+def logged(text: str | None) -> str:
+    """Logged text as HTML: cut (shown) and escaped."""
+    return html.escape(shown(text or ""))
+
 
 def table_html(headers: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
-    """An HTML table; every cell is escaped here, so callers pass plain text."""
+    """An HTML table; every cell is cut and escaped here, so callers pass plain text."""
     head = "".join(f"<th>{html.escape(h)}</th>" for h in headers)
     body = "".join(
-        "<tr>" + "".join(f"<td>{html.escape(cell)}</td>" for cell in row) + "</tr>" for row in rows
+        "<tr>" + "".join(f"<td>{logged(cell)}</td>" for cell in row) + "</tr>" for row in rows
     )
     return f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
 
@@ -19,7 +36,7 @@ def table_html(headers: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
 def isolated(text: str) -> str:
     """Logged text escaped and set apart (`<bdi>`) inside a line of the report's own words: a
     right-to-left override it carries (U+202E) reorders itself only, not the score after it."""
-    return f"<bdi>{html.escape(text)}</bdi>"
+    return f"<bdi>{logged(text)}</bdi>"
 
 
 # A word the judge found nowhere in the context, as the claim may write it: a number with its

@@ -3,6 +3,7 @@ empty database, segment values thousands of characters long."""
 
 from __future__ import annotations
 
+import datetime as dt
 import io
 from pathlib import Path
 
@@ -11,6 +12,7 @@ import polars as pl
 from rich.console import Console
 
 from flows.report import ReportOptions, render_terminal, report_figures, write_html_report
+from flows.report.markup import SHOWN_CHARS
 from flows.run.pipeline import run_score
 from flows.run.settings import ScoreSettings
 from flows.store.db import connect, open_store
@@ -111,3 +113,31 @@ def test_a_long_segment_value_is_cut_in_the_chart_and_two_alike_stay_apart(
     assert whole == "x" * 40 + "… (5,000 characters) (n=3: too few)"
     assert alike == "x" * 40 + "… (5,000 characters) #2 (n=3: too few)"
     assert list(bars.y) == [1.0, 1.0, 0.0]  # each value its own bar, its own rate
+
+
+def test_long_logged_text_is_cut_in_the_html_report(
+    tmp_path: Path,
+) -> None:
+    """A dozen failing cases read from 1 MB passages made an 11 MB report: each top claim
+    shows the passages it was read against, and each failing case its answer, whole."""
+    filler = "The parcel left the depot and reached the customer on time. " * 17_000
+    rows = [
+        {
+            "case_id": f"long-{i}",
+            "input": "When are refunds paid?",
+            "actual_output": f"Refunds are paid within {i + 50} days.",
+            "retrieval_context": [f"Refunds are paid within {i + 1} days. " + filler],
+            "logged_at": dt.datetime(2026, 10, 1),
+        }
+        for i in range(12)
+    ]
+    db = tmp_path / "f.duckdb"
+    source = write(pl.DataFrame(rows), tmp_path / "logs.parquet")
+    run_score(ScoreSettings.model_validate({"source": str(source), "db": str(db)}))
+    con = connect(db, read_only=True)
+    try:
+        page = write_html_report(con, tmp_path / "report.html").read_text(encoding="utf-8")
+    finally:
+        con.close()
+    assert len(page.encode()) < 6_000_000  # plotly.js is ~4.7 MB of it; 11 MB before
+    assert f"({len(rows[0]['retrieval_context'][0]) - SHOWN_CHARS:,} more characters)" in page

@@ -167,6 +167,17 @@ class OneLineParser(argparse.ArgumentParser):
     def error(self, message: str) -> NoReturn:
         self.exit(2, f"error: {self.prog}: {message} (see {self.prog} --help)\n")
 
+    def parse_known_args(  # type: ignore[override]
+        self, args: Sequence[str] | None = None, namespace: argparse.Namespace | None = None
+    ) -> tuple[argparse.Namespace, list[str]]:
+        """Refuse an unknown option in the command that was given it: argparse passed it up to
+        `faith`, whose line sent `faith score --thresold` to `faith --help`, listing no option
+        of `faith score`."""
+        parsed, extras = super().parse_known_args(args, namespace)
+        if extras:
+            self.error(f"unrecognized arguments: {' '.join(extras)}")
+        return parsed, extras
+
 
 def build_parser() -> argparse.ArgumentParser:
     """Every command and option, with help (the manual in docs/ defers to `faith --help`)."""

@@ -196,6 +196,32 @@ def test_options_that_do_not_go_together_are_refused_with_one_line(
     assert not db.exists()
 
 
+@pytest.mark.parametrize(
+    ("command", "line"),
+    [
+        (
+            ["score", "logs/", "--thresold", "0.7"],
+            "error: faith score: unrecognized arguments: --thresold 0.7 (see faith score --help)",
+        ),
+        (
+            ["cache", "check", "--bogus"],
+            "error: faith cache check: unrecognized arguments: --bogus "
+            "(see faith cache check --help)",
+        ),
+        (["--bogus", "runs"], "error: faith: unrecognized arguments: --bogus (see faith --help)"),
+    ],
+)
+def test_a_mistyped_option_sends_to_the_help_of_the_command_it_was_given(
+    capsys, command: list[str], line: str
+) -> None:
+    """`faith score logs/ --thresold 0.7` said `faith: …; see faith --help`, a page that lists
+    no option of `faith score`: the line names the command whose help has them."""
+    with pytest.raises(SystemExit) as refused:  # argparse's exit, in this process
+        main(command)
+    assert refused.value.code == 2
+    assert capsys.readouterr().err.splitlines() == [line]
+
+
 def test_a_locked_database_gives_a_clear_message(tmp_path: Path, capsys) -> None:
     source = write(many_cases(2), tmp_path / "a.parquet")
     db = tmp_path / "f.duckdb"

@@ -76,3 +76,19 @@ def test_stored_passage_ids_and_content_hashes_follow_the_readme(tmp_path: Path)
     assert query(
         db, f"SELECT content_hash FROM case_scores WHERE case_id = '{case['case_id']}'"
     ) == [(by_hand,)]
+
+
+def test_the_config_id_is_recomputed_from_runs_config_as_the_tables_page_says(
+    tmp_path: Path,
+) -> None:
+    """docs/output-tables.md: `runs.config` holds what enters the id and the run's
+    `include_reason` and `batch_size`, which do not; the id is `faith-` and 16 hex digits of
+    the SHA-256 of the rest (sorted keys). Hashing `runs.config` whole gives another id."""
+    source, db = write(many_cases(3), tmp_path / "a.parquet"), tmp_path / "f.duckdb"
+    run_score(ScoreSettings(source=str(source), db=str(db), threshold=0.7))
+    ((config_id, config),) = query(db, "SELECT config_id, config FROM runs")
+    settings = json.loads(config)
+    assert settings.pop("include_reason") is True
+    assert settings.pop("batch_size") == 150_000
+    digest = hashlib.sha256(json.dumps(settings, sort_keys=True).encode()).hexdigest()
+    assert config_id == f"faith-{digest[:16]}"

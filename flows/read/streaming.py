@@ -19,7 +19,7 @@ from flows.read.file_facts import FileFacts, is_compressed
 from flows.read.finding import file_facts, hive_values
 from flows.read.formats import FILE_COLUMN, count_file_rows, duckdb_frames, error_line
 from flows.read.lone_surrogates import mended
-from flows.read.read_options import contract_column, mapped
+from flows.read.read_options import ReadOptions, contract_column, mapped
 from flows.read.shapes import RawBatch, Source
 from flows.read.three_tables import three_table_batches
 
@@ -277,12 +277,13 @@ def file_rows(path: str | Path) -> int:
 
 
 def read_rows(path: str | Path, start: int, rows: int, root: Path | None) -> RawBatch:
-    """Rows `start` to `start + rows` of one Parquet file, hive values added as columns:
-    one piece of a Dask run's partition, read where the task runs."""
+    """Rows `start` to `start + rows` of one Parquet file, its columns under their contract
+    names as a local run reads them (`Case_ID` is `case_id`: Dask refuses `--columns`), hive
+    values added as columns: one piece of a Dask run's partition, read where the task runs."""
     path = Path(path)
     try:
         scan = pl.scan_parquet(path, hive_partitioning=False, glob=False)
-        frame = scan.slice(start, rows).collect()
+        frame = mapped(scan.slice(start, rows).collect(), ReadOptions())
     except READ_ERRORS as exc:
         raise InputUnreadable(f"{path}: cannot read its data ({error_line(exc)})") from exc
     hive = hive_values(path, root)

@@ -35,3 +35,16 @@ def test_an_unreadable_piece_is_input_unreadable(tmp_path: Path) -> None:
     path.write_bytes(data[:4] + b"\0" * (len(data) - 12) + data[-8:])  # pages zeroed, footer kept
     with pytest.raises(InputUnreadable, match=r"a\.parquet: cannot read its data"):
         list(read_partition(partitions[0], None))
+
+
+def test_partitions_find_contract_columns_in_any_case_as_the_local_engine_does(
+    tmp_path: Path,
+) -> None:
+    """`Case_ID` and `Input` are `case_id` and `input` on both engines: Dask read them as
+    segments and quarantined every row as `case_id_is_null`, `input_is_null`."""
+    rows = many_cases(9).rename({"case_id": "Case_ID", "input": "Input"})
+    source = resolve_source(write(rows, tmp_path / "a.parquet"))
+    read = [raw.frame for p in plan_partitions(source, 4) for raw in read_partition(p, None)]
+    local = [raw.frame for raw in iter_batches(source, DEFAULT_BATCH_SIZE)]
+    assert pl.concat(read).columns[:2] == ["case_id", "input"]
+    assert pl.concat(read).sort("case_id").equals(pl.concat(local).sort("case_id"))

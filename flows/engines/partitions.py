@@ -13,7 +13,7 @@ from pathlib import Path
 
 import polars as pl
 
-from flows.read.duplicates import DuplicatePlan
+from flows.read.duplicates import DuplicatePlan, copy_contents
 from flows.read.source import RawBatch, Source, file_rows, read_rows
 from flows.run.batches import validate_batch
 from schemas import SizeLimits
@@ -104,13 +104,8 @@ def duplicate_rules(
             repeated = pl.col("case_id").cast(pl.String, strict=False).is_in(ids)
             rows = raw.where(repeated)
             valid = validate_batch(rows, limits).valid
-            seen.append(
-                valid.filter(pl.col("case_id").is_in(ids)).select(
-                    "case_id",
-                    content=pl.struct(pl.exclude("source_file")).hash(),
-                    partition=pl.lit(partition.number),
-                )
-            )
+            copies = copy_contents(valid.filter(pl.col("case_id").is_in(ids)))
+            seen.append(copies.with_columns(partition=pl.lit(partition.number)))
     versions = (
         pl.concat(seen)
         .group_by("case_id")

@@ -37,6 +37,18 @@ def _valued_segments(segments: str) -> str:
     return json.dumps({k: v for k, v in values.items() if v is not None}, sort_keys=True)
 
 
+def copy_contents(copies: pl.DataFrame) -> pl.DataFrame:
+    """`case_id` and a hash of each validated copy's content, by which copies are told apart
+    (its file aside, and segments it has no value for): one rule for both engines."""
+    return copies.select(
+        "case_id",
+        content=pl.struct(
+            pl.exclude("source_file", "segments"),
+            pl.col("segments").map_elements(_valued_segments, return_dtype=pl.String),
+        ).hash(),
+    )
+
+
 class DuplicatePlan:
     """Which duplicated ids conflict, which are exact copies, and which copies were kept."""
 
@@ -61,16 +73,7 @@ class DuplicatePlan:
             # Only the rows of repeated ids are validated: most of a source never repeats.
             repeated = pl.col("case_id").cast(pl.String, strict=False).is_in(ids)
             valid = validate(raw.where(repeated)).valid
-            copies = valid.filter(pl.col("case_id").is_in(ids))
-            seen.append(
-                copies.select(
-                    "case_id",
-                    content=pl.struct(
-                        pl.exclude("source_file", "segments"),
-                        pl.col("segments").map_elements(_valued_segments, return_dtype=pl.String),
-                    ).hash(),
-                ).unique()
-            )
+            seen.append(copy_contents(valid.filter(pl.col("case_id").is_in(ids))).unique())
         versions = (
             pl.concat(seen).group_by("case_id").agg(pl.col("content").n_unique())
             if seen

@@ -90,3 +90,28 @@ def test_an_export_that_gained_a_column_holds_the_same_copies(tmp_path: Path) ->
         )
     )
     assert again["rows_quarantined"] == 2 + 2  # c00000's two copies conflict now
+
+
+def test_on_dask_an_export_that_gained_a_column_holds_the_same_copies(tmp_path: Path) -> None:
+    """The same rule across Dask partitions: the re-exported rows with the new column null are
+    exact copies there too (they were conflicts, all quarantined, where local scored them)."""
+    from flows.engines.dask_run import run_score_on_dask
+    from tests.flows.run.test_calibrate import InlineSubmitter
+
+    day = many_cases(6)
+    write(day.slice(0, 4), tmp_path / "logs" / "monday.parquet")
+    write(
+        day.slice(2).with_columns(channel=pl.lit(None, pl.String)), tmp_path / "logs" / "t.parquet"
+    )
+    settings = ScoreSettings(source=str(tmp_path / "logs"), batch_size=3, max_quarantine_share=None)
+    local = run_score(settings.model_copy(update={"db": str(tmp_path / "local.duckdb")}))
+    dask_db = tmp_path / "dask.duckdb"
+    on_dask = run_score_on_dask(
+        settings.model_copy(update={"db": str(dask_db), "engine": "dask", "workers": 1}),
+        InlineSubmitter(),
+    )
+    counts = ("rows_in", "rows_newly_scored", "rows_quarantined")
+    assert [on_dask[c] for c in counts] == [local[c] for c in counts] == [8, 6, 2]
+    assert query(dask_db, 'SELECT "check", count(*) FROM quarantine GROUP BY ALL') == [
+        ("duplicate_case_id_exact_copy", 2)
+    ]

@@ -7,6 +7,7 @@ it in one transaction (flows/engines/loading.py), then removes it.
 
 from __future__ import annotations
 
+import errno
 import json
 import os
 import shutil
@@ -50,6 +51,26 @@ def write_shard(folder: Path, shard: Shard) -> Path:
     final = shard_path(folder, shard.number)
     temporary = folder / f".{final.name}.{uuid.uuid4().hex}.tmp"
     temporary.mkdir(parents=True)
+    try:
+        _write_parts(temporary, shard)
+    except (OSError, pl.exceptions.ComputeError) as exc:
+        shutil.rmtree(temporary, ignore_errors=True)  # the space it took is the disk's again
+        full = _disk_full(exc)
+        if full is None:
+            raise
+        # an OSError with its errno: exit 7 and the full disk's line, as for the database
+        raise OSError(full, f"writing Dask shard {final}: {os.strerror(full)}") from exc
+    try:
+        os.rename(temporary, final)
+    except OSError:
+        if not final.is_dir():
+            raise
+        shutil.rmtree(temporary, ignore_errors=True)
+    return final
+
+
+def _write_parts(folder: Path, shard: Shard) -> None:
+    """The shard's frames as Parquet files and its counts as meta.json, in `folder`."""
     scored = shard.scored
     frames = {
         "cases": scored.cases.select(_CASE_COLUMNS),
@@ -63,7 +84,7 @@ def write_shard(folder: Path, shard: Shard) -> Path:
         frames["usage"] = scored.usage
     for name, frame in frames.items():
         # lz4: a shard lives seconds; zstd's smaller files are not worth its CPU here
-        frame.write_parquet(temporary / f"{name}.parquet", compression="lz4")
+        frame.write_parquet(folder / f"{name}.parquet", compression="lz4")
     meta = {
         "counts": scored.counts,
         "spent": scored.spent,
@@ -71,14 +92,16 @@ def write_shard(folder: Path, shard: Shard) -> Path:
         "seconds": shard.seconds,
         "fatal": shard.fatal,
     }
-    (temporary / "meta.json").write_text(json.dumps(meta))
-    try:
-        os.rename(temporary, final)
-    except OSError:
-        if not final.is_dir():
-            raise
-        shutil.rmtree(temporary, ignore_errors=True)
-    return final
+    (folder / "meta.json").write_text(json.dumps(meta))
+
+
+def _disk_full(exc: BaseException) -> int | None:
+    """ENOSPC or EDQUOT when the disk said it is full, to the OS or through polars' writer
+    (a ComputeError quoting `No space left on device (os error 28)`); else None."""
+    for number in (errno.ENOSPC, errno.EDQUOT):
+        if getattr(exc, "errno", None) == number or f"(os error {number})" in str(exc):
+            return number
+    return None
 
 
 def read_shard(path: Path, number: int) -> Shard:

@@ -58,6 +58,7 @@ def write_batch(
     verdicts = frames.claim_verdicts if frames else _empty("claim_verdicts")
     truths = frames.truths if frames else _empty("truths")
     rescored = scored.classified.filter(pl.col("rescored") & ~pl.col("skip")).select("case_id")
+    unchanged = _unchanged_rows(scored)
     quarantine = scored.quarantined.select(QUARANTINE_TABLE_COLUMNS)
     views = {
         "new_scores": new_scores,
@@ -65,6 +66,7 @@ def write_batch(
         "new_truths": truths,
         "new_quarantine": quarantine,
         "rescored": rescored,
+        "unchanged": unchanged,
     }
     for name, frame in views.items():
         register(con, name, frame)
@@ -74,6 +76,8 @@ def write_batch(
                 return time.perf_counter() - started
             if rescored.height:
                 run_sql_file(con, "delete_rescored", {"config_id": config_id})
+            if unchanged.height:
+                run_sql_file(con, "refresh_unchanged", {"config_id": config_id})
             run_sql_file(con, "insert_results", {"run_id": run_id, "now": now})
             con.execute(sql("count_quarantine_checks"), {"run_id": run_id})
             spent = time.perf_counter() - started
@@ -99,6 +103,15 @@ def write_batch(
 def _committed(con: duckdb.DuckDBPyConnection, run_id: str, batch_no: int) -> bool:
     row = con.execute(sql("batch_committed"), {"run_id": run_id, "batch_no": batch_no}).fetchall()
     return bool(row[0][0])
+
+
+def _unchanged_rows(scored: ScoredBatch) -> pl.DataFrame:
+    """The time and segments of the cases skipped as already scored: a re-sent row whose clock
+    or segments were corrected updates its stored row (refresh_unchanged.sql)."""
+    skipped = scored.classified.filter(pl.col("skip")).select("case_id")
+    return scored.cases.select("case_id", "logged_at", "segments").join(
+        skipped, on="case_id", how="semi"
+    )
 
 
 def _case_score_rows(scored: ScoredBatch, config_id: str, config: MetricConfig) -> pl.DataFrame:

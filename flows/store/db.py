@@ -50,7 +50,7 @@ def connect(
     DuckDB allows one writing process XOR many readers per file (stack-notes §3).
     """
     path = Path(path)
-    if read_only and not path.exists():
+    if read_only and holds_no_database(path):  # nor does an empty file (touch): DuckDB's line
         raise DatabaseError(f"{path}: no such database; run `faith score` first")
     if not read_only:
         _make_folder(path)
@@ -178,7 +178,7 @@ def connect_for_reading(
     if not str(path).strip():  # `--db "$UNSET"`: Path('') is the working folder
         raise DatabaseError("--db is empty: name the database file (an unset variable?)")
     path = Path(path)
-    if not path.exists():
+    if holds_no_database(path):
         raise DatabaseError(f"{path}: no such database; run `faith score` first")
     copy = snapshot_path(path)
     if snapshot and copy.exists():

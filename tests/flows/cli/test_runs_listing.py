@@ -109,3 +109,20 @@ def test_the_listing_rounds_every_share_as_the_run_line_does(tmp_path: Path) -> 
         passed = int(run["run_id"].split("-")[1])
         assert percent(passed, new) == f"{run['pass_rate'] * 100:.1f}%", run["run_id"]
         assert percent(invalid, new + invalid) == f"{run['invalid_share'] * 100:.1f}%"
+
+
+@pytest.mark.parametrize("command", ["runs", "report", "compare"])
+def test_an_empty_file_is_no_database_to_read(tmp_path: Path, capsys, command: str) -> None:
+    """A 0-byte file (touch, mktemp) holds no database: `faith score` makes one there, and the
+    commands that read one said DuckDB's `IO Error: ... not a valid DuckDB database file!`."""
+    db = tmp_path / "f.duckdb"
+    db.touch()
+    capsys.readouterr()
+    argv = [command, "--db", str(db)]
+    if command == "compare":
+        argv += ["--a-config", "faith-a", "--b-config", "faith-b"]
+    assert main(argv) == 5
+    assert capsys.readouterr().err.strip() == (
+        f"error: {db}: no such database; run `faith score` first"
+    )
+    assert db.stat().st_size == 0

@@ -27,7 +27,7 @@ from flows.read.read_options import (
     named_format,
 )
 from flows.read.shapes import Source
-from flows.read.three_tables import THREE_TABLES
+from flows.read.three_tables import THREE_TABLES, check_three_table_columns
 from schemas import REQUIRED_COLUMNS
 
 
@@ -191,6 +191,8 @@ def _checked(source: Source) -> Source:
             if kind not in checked:
                 check_file(path, table, source.root, source)
                 checked.add(kind)
+    if source.form == "three":
+        check_three_table_columns(source)
     return source
 
 

@@ -4,6 +4,7 @@ and the outputs and contexts no question claims, as quarantine rows."""
 from __future__ import annotations
 
 from collections.abc import Iterator
+from pathlib import Path
 
 import duckdb
 import polars as pl
@@ -14,6 +15,28 @@ from flows.read.shapes import RawBatch, Source
 from flows.store.db import sql, statements
 
 THREE_TABLES = ("questions", "contexts", "outputs")
+# Each joined row's questions and outputs file, for a moment: their `key=value` folders.
+_FILE_COLUMNS = ("__faithpipe_questions_file", "__faithpipe_outputs_file")
+
+
+def check_three_table_columns(source: Source) -> None:
+    """A column of both questions and outputs, or a `retrieval_context` column beside the
+    contexts table, would be two columns of one name in the joined row: which one is the
+    case's cannot be told, so the run stops before anything is written (exit 3)."""
+    names = {table: _names(source, table) for table in ("questions", "outputs")}
+    for found in names.values():
+        if "retrieval_context" in found:
+            raise InputUnreadable(
+                f"{found['retrieval_context']}: has a column retrieval_context, which the "
+                "three-table form makes from the contexts table: drop or rename it"
+            )
+    for name, path in names["questions"].items():
+        if name != "case_id" and name in names["outputs"]:
+            raise InputUnreadable(
+                f"{path} and {names['outputs'][name]}: questions and outputs both have the "
+                f"column {name}, so which one is a case's cannot be told: drop or rename it "
+                "in one of them"
+            )
 
 
 def orphan_rows(source: Source) -> pl.DataFrame:
@@ -60,9 +83,33 @@ def three_table_batches(source: Source, batch_size: int) -> Iterator[RawBatch]:
         for record_batch in reader:
             frame = pl.from_arrow(record_batch)
             assert isinstance(frame, pl.DataFrame)
-            yield RawBatch(frame, str(source.root))
+            yield RawBatch(_with_hive(frame, source.root), str(source.root))
     finally:
         con.close()
+
+
+def _names(source: Source, table: str) -> dict[str, Path]:
+    """The table's column names over its files, each with the first file that has it."""
+    found: dict[str, Path] = {}
+    for path in source.files[table]:
+        for name in source.facts[path].names if path in source.facts else []:
+            found.setdefault(name, path)
+    return found
+
+
+def _with_hive(frame: pl.DataFrame, root: Path | None) -> pl.DataFrame:
+    """Each row's `key=value` folders below the source, as text, by the wide form's rule: its
+    question's, then those of its output the question's lack; a table's column wins."""
+    from flows.read.finding import hive_values
+
+    for column in _FILE_COLUMNS:
+        found = {name: hive_values(Path(name), root) for name in frame[column].drop_nulls()}
+        for key in dict.fromkeys(key for values in found.values() for key in values):
+            if key not in frame.columns:
+                by_file = {name: values.get(key) for name, values in found.items()}
+                value = pl.col(column).replace_strict(by_file, default=None, return_dtype=pl.String)
+                frame = frame.with_columns(value.alias(key))
+    return frame.drop(_FILE_COLUMNS)
 
 
 def _duckdb_file_lists(source: Source) -> dict[str, list[str]]:

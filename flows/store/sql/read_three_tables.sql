@@ -1,17 +1,26 @@
 -- The three-table form joined to the wide form: one row a question; contexts in position order.
+-- `key=value` folders are read by the wide form's rule (flows/read/three_tables.py), from each
+-- row's questions and outputs file, not by DuckDB's (which reads them above the source too,
+-- typed, and gives a key both tables are partitioned by twice).
 WITH contexts AS (
     SELECT CAST(case_id AS VARCHAR) AS case_id,
            list(text ORDER BY position) AS retrieval_context
-    FROM read_parquet($contexts, union_by_name := true)
+    FROM read_parquet($contexts, union_by_name := true, hive_partitioning := false)
     GROUP BY ALL
 ),
 outputs AS (
     SELECT * REPLACE (CAST(case_id AS VARCHAR) AS case_id)
-    FROM read_parquet($outputs, union_by_name := true)
+    FROM read_parquet(
+        $outputs, union_by_name := true, hive_partitioning := false,
+        filename := '__faithpipe_outputs_file'
+    )
 ),
 questions AS (
     SELECT * REPLACE (CAST(case_id AS VARCHAR) AS case_id)
-    FROM read_parquet($questions, union_by_name := true)
+    FROM read_parquet(
+        $questions, union_by_name := true, hive_partitioning := false,
+        filename := '__faithpipe_questions_file'
+    )
 )
 -- A question with no context rows read nothing: an empty list, judged invalid as in the wide form.
 SELECT q.*, o.* EXCLUDE (case_id),

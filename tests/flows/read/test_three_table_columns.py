@@ -1,0 +1,95 @@
+"""The three-table form's joined row has each column once: tables partitioned alike into
+`key=value` folders (or kept under one) score as the same cases in one table do, and a
+column two tables both have stops the run before anything is written."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import duckdb
+import polars as pl
+import pytest
+
+from flows.errors import InputUnreadable
+from flows.run.pipeline import run_score
+from flows.run.settings import ScoreSettings
+from tests.support.builders import many_cases, write
+
+COLUMNS = "case_id, content_hash, score, status, logged_at, segments::VARCHAR AS segments"
+
+
+def score(source: Path, db: Path) -> dict:
+    return run_score(ScoreSettings(source=str(source), db=str(db)))
+
+
+def stored(db: Path) -> list[tuple]:
+    con = duckdb.connect(str(db), read_only=True)
+    try:
+        return con.sql(f"SELECT {COLUMNS} FROM case_scores ORDER BY case_id").fetchall()
+    finally:
+        con.close()
+
+
+def three_tables(wide: pl.DataFrame) -> dict[str, pl.DataFrame]:
+    contexts = wide.select(
+        "case_id",
+        text="retrieval_context",
+        position=pl.int_ranges(pl.col("retrieval_context").list.len()),
+    ).explode("text", "position")
+    return {
+        "questions": wide.select("case_id", "input", "logged_at", "app_version"),
+        "outputs": wide.select("case_id", "actual_output"),
+        "contexts": contexts,
+    }
+
+
+def test_three_tables_partitioned_alike_score_as_one_partitioned_table(tmp_path: Path) -> None:
+    """Each table under `day=` folders, as a nightly export writes them: the key was read from
+    questions and outputs alike, twice in the joined row, and the run failed with exit 1."""
+    wide = many_cases(6).with_columns(day=pl.col("logged_at").dt.strftime("%Y-%m-%d"))
+    for day, rows in wide.group_by("day"):
+        write(rows.drop("day"), tmp_path / "wide" / f"day={day[0]}" / "part-0.parquet")
+        for name, table in three_tables(rows.drop("day")).items():
+            write(table, tmp_path / "three" / name / f"day={day[0]}" / "part-0.parquet")
+    score(tmp_path / "wide", tmp_path / "wide.duckdb")
+    run = score(tmp_path / "three", tmp_path / "three.duckdb")
+    assert (run["rows_in"], run["rows_newly_scored"]) == (6, 6)
+    assert stored(tmp_path / "three.duckdb") == stored(tmp_path / "wide.duckdb")
+    assert '"day":"2026-10-01"' in stored(tmp_path / "three.duckdb")[0][-1]
+
+
+def test_key_value_folders_above_the_source_are_not_segments_in_either_form(
+    tmp_path: Path,
+) -> None:
+    """An export kept under `day=…/`, scored one folder at a time: a folder above SOURCE is
+    where the files are, not what they hold (it failed the three-table form with exit 1)."""
+    under = tmp_path / "day=2026-10-01"
+    write(many_cases(3), under / "wide" / "cases.parquet")
+    for name, table in three_tables(many_cases(3)).items():
+        write(table, under / "three" / f"{name}.parquet")
+    score(under / "wide", tmp_path / "wide.duckdb")
+    score(under / "three", tmp_path / "three.duckdb")
+    assert stored(tmp_path / "three.duckdb") == stored(tmp_path / "wide.duckdb")
+    assert "day" not in stored(tmp_path / "three.duckdb")[0][-1]
+
+
+@pytest.mark.parametrize(
+    ("table", "column", "said"),
+    [
+        ("outputs", "app_version", "questions and outputs both have the column app_version"),
+        ("outputs", "logged_at", "questions and outputs both have the column logged_at"),
+        ("questions", "retrieval_context", "makes from the contexts table"),
+    ],
+)
+def test_a_column_two_tables_both_have_is_refused_before_anything_is_written(
+    tmp_path: Path, table: str, column: str, said: str
+) -> None:
+    """It was two columns of one name in the joined row: exit 1 (DuplicateError), a failed
+    run written first."""
+    tables = three_tables(many_cases(3))
+    tables[table] = tables[table].with_columns(many_cases(3)[column])
+    for name, frame in tables.items():
+        write(frame, tmp_path / "three" / f"{name}.parquet")
+    with pytest.raises(InputUnreadable, match=said):
+        score(tmp_path / "three", tmp_path / "f.duckdb")
+    assert not (tmp_path / "f.duckdb").exists()

@@ -27,7 +27,11 @@ from flows.read.read_options import (
     named_format,
 )
 from flows.read.shapes import Source
-from flows.read.three_tables import THREE_TABLES, check_three_table_columns
+from flows.read.three_tables import (
+    THREE_TABLES,
+    check_three_table_columns,
+    check_three_table_options,
+)
 from schemas import REQUIRED_COLUMNS
 
 
@@ -182,6 +186,8 @@ def _checked(source: Source) -> Source:
                 "--case-id content is for cases tables"
             )
         source = replace(source, files={source.form: source.files["cases"]})
+    if source.form == "three":
+        check_three_table_options(source)
     # Files alike (the same columns, the same `key=value` folders) pass or fail alike: each
     # kind is checked at its first file, the one a failure names, as file by file.
     checked: set[tuple] = set()

@@ -19,6 +19,20 @@ THREE_TABLES = ("questions", "contexts", "outputs")
 _FILE_COLUMNS = ("__faithpipe_questions_file", "__faithpipe_outputs_file")
 
 
+def check_three_table_options(source: Source) -> None:
+    """The three-table form is read by its own column names: a `--columns` mapping was checked
+    against the files but not applied, so every question was quarantined as `input_is_null`."""
+    renamed = [
+        f"{name}={column}" for name, column in source.options.columns.items() if name != column
+    ]
+    if renamed:
+        raise InputUnreadable(
+            f"{source.spec}: --columns {','.join(renamed)}: the three-table form is read by its "
+            "own column names (questions: case_id, input, logged_at; outputs: case_id, "
+            "actual_output; contexts: case_id, position, text): rename the tables' columns"
+        )
+
+
 def check_three_table_columns(source: Source) -> None:
     """A column of both questions and outputs, or a `retrieval_context` column beside the
     contexts table, would be two columns of one name in the joined row: which one is the

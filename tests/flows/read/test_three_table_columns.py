@@ -93,3 +93,18 @@ def test_a_column_two_tables_both_have_is_refused_before_anything_is_written(
     with pytest.raises(InputUnreadable, match=said):
         score(tmp_path / "three", tmp_path / "f.duckdb")
     assert not (tmp_path / "f.duckdb").exists()
+
+
+def test_columns_mapped_for_the_three_table_form_are_refused_not_ignored(tmp_path: Path) -> None:
+    """`--columns input=question` passed the check of the files, then the join read `input`,
+    and every question was quarantined as input_is_null."""
+    tables = three_tables(many_cases(3))
+    tables["questions"] = tables["questions"].rename({"input": "question"})
+    for name, frame in tables.items():
+        write(frame, tmp_path / "three" / f"{name}.parquet")
+    settings = ScoreSettings(
+        source=str(tmp_path / "three"), db=str(tmp_path / "f.duckdb"), columns="input=question"
+    )
+    with pytest.raises(InputUnreadable, match="three-table form is read by its own column names"):
+        run_score(settings)
+    assert not (tmp_path / "f.duckdb").exists()

@@ -21,7 +21,13 @@ _FILE_COLUMNS = ("__faithpipe_questions_file", "__faithpipe_outputs_file")
 
 def check_three_table_options(source: Source) -> None:
     """The three-table form is read by its own column names: a `--columns` mapping was checked
-    against the files but not applied, so every question was quarantined as `input_is_null`."""
+    against the files but not applied, so every question was quarantined as `input_is_null`.
+    Its tables are joined on their case_ids, so `--case-id content` was ignored unsaid."""
+    if source.options.case_id == "content":
+        raise InputUnreadable(
+            f"{source.spec}: the three-table form joins its tables on their case_ids; "
+            "--case-id content is for cases tables"
+        )
     renamed = [
         f"{name}={column}" for name, column in source.options.columns.items() if name != column
     ]

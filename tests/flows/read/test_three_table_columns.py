@@ -108,3 +108,17 @@ def test_columns_mapped_for_the_three_table_form_are_refused_not_ignored(tmp_pat
     with pytest.raises(InputUnreadable, match="three-table form is read by its own column names"):
         run_score(settings)
     assert not (tmp_path / "f.duckdb").exists()
+
+
+def test_content_case_ids_for_the_three_table_form_are_refused_not_ignored(
+    tmp_path: Path,
+) -> None:
+    """The tables are joined on their given ids: `--case-id content` stored those, unsaid."""
+    for name, frame in three_tables(many_cases(3)).items():
+        write(frame, tmp_path / "three" / f"{name}.parquet")
+    settings = ScoreSettings(
+        source=str(tmp_path / "three"), db=str(tmp_path / "f.duckdb"), case_id="content"
+    )
+    with pytest.raises(InputUnreadable, match="--case-id content is for cases tables"):
+        run_score(settings)
+    assert not (tmp_path / "f.duckdb").exists()

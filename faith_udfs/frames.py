@@ -42,7 +42,10 @@ def parse_columns(text: str | Mapping[str, str] | None) -> dict[str, str]:
         name, sep, column = part.partition("=")
         if not sep or not name.strip() or not column.strip():
             raise ValueError(f"--columns {part.strip()!r}: write CONTRACT_NAME=SOURCE_COLUMN")
-        mapping[name.strip()] = column.strip()
+        name, column = name.strip(), column.strip()
+        if mapping.get(name, column) != column:  # which one was meant cannot be told
+            raise ValueError(f"--columns {name}: named twice, as {mapping[name]} and {column}")
+        mapping[name] = column
     return mapping
 
 

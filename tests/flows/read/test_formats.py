@@ -232,6 +232,10 @@ def test_a_bad_mapping_is_a_settings_error() -> None:
     # one column as two: the rename kept one, and the other was quarantined row by row as null
     with pytest.raises(ValueError, match="input=text, actual_output=text: one column cannot be"):
         ScoreSettings(source="x", columns=parse_columns("input=text,actual_output=text"))
+    # one contract column named twice: the last mapping was taken, the first dropped unsaid
+    with pytest.raises(ValueError, match="--columns input: named twice, as model and question"):
+        parse_columns("input=model,input=question")
+    assert parse_columns("input=question,input=question") == {"input": "question"}
 
 
 def test_repeated_case_ids_in_a_csv_follow_the_duplicate_rule(tmp_path: Path) -> None:

@@ -108,3 +108,18 @@ def test_prefect_yaml_shows_the_read_options_as_settings_take_them() -> None:
         "content",
         4,
     )
+
+
+def test_the_content_id_the_doc_spells_out_is_the_one_a_run_stores(tmp_path: Path) -> None:
+    """The doc's example row, logged with an offset in a CSV file, has the id it says."""
+    said = re.search(r"is the case\s+`([0-9a-f]{32})`", DOC.read_text())
+    assert said is not None
+    (tmp_path / "logs.csv").write_text(
+        "input,actual_output,retrieval_context,logged_at\n"
+        "Where is order A17?,Order A17 shipped on 3 March.,"
+        '"[""Order A17 shipped on 3 March by courier.""]",2026-11-01T10:00:00.5+01:00\n'
+    )
+    db = tmp_path / "doc.duckdb"
+    argv = ["score", str(tmp_path / "logs.csv"), "--case-id", "content", "--db", str(db)]
+    assert main([*argv, "--prefect", "no"]) == 0
+    assert query(db, "SELECT case_id FROM case_scores") == [(said.group(1),)]

@@ -31,6 +31,7 @@ from flows.read.formats import (
 )
 from flows.read.lone_surrogates import mended, refused_for_half_pairs
 from flows.read.not_utf8 import refused_as_not_utf8
+from flows.read.read_options import ReadOptions, format_of
 from flows.read.small_json import object_keys, small_json
 from schemas import LONE_SURROGATES
 
@@ -248,10 +249,22 @@ def described_facts(path: Path, fmt: str) -> FileFacts:
 
 
 _LOCAL = fs.LocalFileSystem()
+_PARQUET_MAGIC = b"PAR1"
 _FORMAT_HINT = (
     "; a file whose name says no format is read as Parquet: name its format with "
     "--format csv|json|ndjson (a tab-separated file is read as CSV)"
 )
+
+
+def _is_parquet(path: Path) -> bool:
+    """Whether the file is Parquet, whatever its name: PAR1 at its start and its end."""
+    try:
+        with open(path, "rb") as file:
+            head = file.read(4)
+            file.seek(max(os.path.getsize(path) - 4, 0))
+            return head == _PARQUET_MAGIC == file.read(4)
+    except OSError:
+        return False  # unreadable: DuckDB names why
 
 
 def _footer_facts(path: Path) -> FileFacts | InputUnreadable:
@@ -267,7 +280,10 @@ def _footer_facts(path: Path) -> FileFacts | InputUnreadable:
         schema = metadata.schema.to_arrow_schema()
     except (OSError, pa.ArrowException) as exc:
         # A name that says no format is read as Parquet: a .tsv or .log export lands here.
-        hint = "" if path.name.lower().endswith(".parquet") else _FORMAT_HINT
+        named = format_of(path, ReadOptions())  # a .csv is read as Parquet by --format only
+        hint = _FORMAT_HINT if named is None else ""
+        if named not in (None, "parquet"):
+            hint = f"; its name says {named.upper()}: score it without --format parquet"
         return InputUnreadable(f"{path}: not a readable Parquet file ({error_line(exc)}){hint}")
     columns = tuple((field.name, str(field.type)) for field in schema)
     return FileFacts("parquet", columns, metadata.num_rows)
@@ -313,6 +329,11 @@ def _undescribed(
 def _described(con: duckdb.DuckDBPyConnection, path: Path, fmt: str) -> FileFacts | InputUnreadable:
     if fmt == "csv" and _first_line(path).startswith(_UTF16_MARKS):  # DuckDB: "error sniffing"
         return InputUnreadable(f"{path}: {_UTF16}")
+    if _is_parquet(path):  # read as text, it was "not UTF-8" (iconv it) or "malformed JSON"
+        return InputUnreadable(
+            f"{path}: a Parquet file (it starts with PAR1), not {fmt.upper()}: score it "
+            "with --format parquet, or without --format when its name ends .parquet"
+        )
     told = json_format([path]) if fmt == "json" else "auto"
     describe = f"DESCRIBE SELECT * FROM {reader_sql(fmt, array=told == 'array')}"
     try:

@@ -120,6 +120,25 @@ def test_format_reads_a_file_whatever_its_name(tmp_path: Path) -> None:
     assert run["rows_scored"] == 5
 
 
+@pytest.mark.parametrize("forced", ["csv", "json", "ndjson"])
+def test_a_parquet_file_forced_to_be_text_is_named_a_parquet_file(
+    tmp_path: Path, forced: str
+) -> None:
+    """Read as CSV it was "not UTF-8 text … iconv -f WINDOWS-1252", as JSON "malformed"."""
+    path = write(many_cases(3), tmp_path / "cases.parquet")
+    with pytest.raises(InputUnreadable, match=r"a Parquet file \(it starts with PAR1\), not "):
+        _score(path, tmp_path / "db.duckdb", format=forced)
+    assert not (tmp_path / "db.duckdb").exists()
+
+
+def test_a_text_file_forced_to_be_parquet_is_told_its_name_says_otherwise(tmp_path: Path) -> None:
+    """It was told that "a file whose name says no format is read as Parquet", of a .csv."""
+    path = tmp_path / "cases.csv"
+    _as_text_lists(many_cases(3)).write_csv(path)
+    with pytest.raises(InputUnreadable, match=r"its name says CSV: score it without --format"):
+        _score(path, tmp_path / "db.duckdb", format="parquet")
+
+
 def test_a_csv_cell_that_is_not_a_json_list_is_quarantined_with_its_text(tmp_path: Path) -> None:
     frame = _as_text_lists(many_cases(4))
     texts = frame["retrieval_context"].to_list()

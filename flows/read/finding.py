@@ -74,6 +74,7 @@ def _found(text: str, options: ReadOptions) -> Source:
             _check_only_tables(path, tables, options)
             return _checked(Source(text, "three", tables, path, options))
         _check_three_tables_are_parquet(path)
+        _check_no_table_missing(path, tables)
         found = _without_empty(text, _files_under(path, options), options)
         return _checked(Source(text, "wide", {"cases": found}, path, options))
     if any(char in text for char in "*?["):
@@ -105,6 +106,18 @@ def _check_three_tables_are_parquet(folder: Path) -> None:
             f"{folder}: {shown} are the three-table form, which is read from Parquet "
             "(questions.parquet, contexts.parquet, outputs.parquet, or folders of them): write "
             "them as Parquet, or join them into one file of cases"
+        )
+
+
+def _check_no_table_missing(folder: Path, tables: dict[str, list[Path]]) -> None:
+    """Two of the three tables without the third were read as files of cases, and the first
+    one's contract columns named missing, with advice to map them that cannot help."""
+    missing = [name for name, paths in tables.items() if not paths]
+    if len(missing) == 1:
+        raise InputUnreadable(
+            f"{folder}: holds {' and '.join(n for n in THREE_TABLES if tables[n])} of the "
+            f"three-table form but no {missing[0]} table ({missing[0]}.parquet or a folder "
+            f"{missing[0]}/ of Parquet files): add it, or join them into one file of cases"
         )
 
 

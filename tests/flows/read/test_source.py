@@ -216,6 +216,24 @@ def test_one_of_the_three_tables_as_csv_is_told_to_be_parquet(tmp_path: Path) ->
         resolve_source(tmp_path)
 
 
+@pytest.mark.parametrize("missing", ["contexts", "outputs", "questions"])
+def test_two_of_the_three_tables_without_the_third_name_the_one_missing(
+    tmp_path: Path, missing: str
+) -> None:
+    """The folder was read as files of cases, and the first file's contract columns named
+    missing, with advice to map them with --columns, which cannot help."""
+    tables = {
+        "questions": pl.DataFrame({"case_id": ["t1"], "input": ["Q?"], "logged_at": ["2026"]}),
+        "contexts": pl.DataFrame({"case_id": ["t1"], "position": [0], "text": ["A."]}),
+        "outputs": pl.DataFrame({"case_id": ["t1"], "actual_output": ["A."]}),
+    }
+    for name, frame in tables.items():
+        if name != missing:
+            write(frame, tmp_path / name / "part-0.parquet")
+    with pytest.raises(InputUnreadable, match=f"of the three-table form but no {missing} table"):
+        resolve_source(tmp_path)
+
+
 @pytest.mark.parametrize(
     ("name", "says"),
     [

@@ -24,7 +24,7 @@ def test_a_corrected_time_and_segment_move_a_case_to_its_day_without_a_judge_cal
     log, db = tmp_path / "logs" / "day.parquet", tmp_path / "f.duckdb"
     late = dt.datetime(2026, 11, 1, 23, 40)  # logged in local time by mistake
     write(cases([case_row("c1", "Order A17 was cancelled.", logged_at=late)]), log)
-    night(log.parent, db, CountingJudge())
+    first_run = night(log.parent, db, CountingJudge())["run_id"]
     # The export is fixed and re-sent: the time in UTC, the app version it really ran.
     fixed = case_row(
         "c1",
@@ -49,10 +49,9 @@ def test_a_corrected_time_and_segment_move_a_case_to_its_day_without_a_judge_cal
         versions = con.sql(
             "SELECT segment_value, scored FROM pass_rates_by_segment('app_version', grain := NULL)"
         ).fetchall()
-        first_run = con.sql("SELECT min(run_id) FROM runs").fetchall()
     finally:
         con.close()
     # Still the first run's score (nothing judged again), now on the corrected day and version.
-    assert stored == [(dt.datetime(2026, 11, 2, 1, 40), "2.5.0", 0.0, first_run[0][0])]
+    assert stored == [(dt.datetime(2026, 11, 2, 1, 40), "2.5.0", 0.0, first_run)]
     assert days == [(dt.date(2026, 11, 2), 1, 0)]
     assert versions == [("2.5.0", 1)]

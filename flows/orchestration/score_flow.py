@@ -8,6 +8,7 @@ from typing import Any
 from prefect import flow, get_run_logger, task
 from prefect.artifacts import create_markdown_artifact, create_table_artifact
 
+from flows.errors import RunAlarm
 from flows.orchestration.prefect_console import filter_prefect_console
 from flows.orchestration.prefect_sigterm import defer_prefect_sigterm_inside_polars
 from flows.orchestration.task_options import TASK_OPTIONS
@@ -84,15 +85,33 @@ def flow_progress() -> RunLoggerProgress:
 
 @flow(name="faithpipe-score", log_prints=True)
 def score_flow(settings: ScoreSettings) -> dict[str, Any]:
-    """Score SOURCE into DuckDB, batch by batch, each step a task."""
-    if settings.on_dask:
-        from flows.orchestration.dask_flow import run_dask_in_flow
+    """Score SOURCE into DuckDB, batch by batch, each step a task. A run that kept everything
+    but fails its flow run (exit 8, 11) publishes its summary all the same, as a night does."""
+    try:
+        if settings.on_dask:
+            from flows.orchestration.dask_flow import run_dask_in_flow
 
-        run = run_dask_in_flow(settings, flow_progress())
-    else:
-        run = run_score(settings, steps=TASK_STEPS, progress=flow_progress())
+            run = run_dask_in_flow(settings, flow_progress())
+        else:
+            run = run_score(settings, steps=TASK_STEPS, progress=flow_progress())
+    except RunAlarm as alarm:
+        if alarm.run is not None:
+            publish_kept(alarm.run)
+        raise
     publish_summary(run)
     return run
+
+
+def publish_kept(run: dict[str, Any]) -> None:
+    """A kept run's artifacts before its alarm fails the flow run; a failure to publish is a
+    warning line, as the alarm is the run's outcome."""
+    try:
+        publish_summary(run)
+    except Exception as exc:
+        said = (str(exc).strip().splitlines() or [""])[0]
+        get_run_logger().warning(
+            "the run's artifacts were not published: %s: %s", type(exc).__name__, said
+        )
 
 
 def score_flow_on_dask(settings: ScoreSettings) -> dict[str, Any]:

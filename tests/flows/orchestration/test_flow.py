@@ -9,7 +9,7 @@ import pytest
 
 from flows.run.settings import ScoreSettings
 from tests.conftest import published_artifacts
-from tests.support.builders import many_cases, write
+from tests.support.builders import case_row, cases, many_cases, write
 
 pytestmark = pytest.mark.usefixtures("prefect_harness")
 
@@ -33,6 +33,24 @@ def test_flow_run_scores_batches_and_publishes_its_summary(tmp_path: Path) -> No
     assert "faithpipe-score-summary" in published
     assert run["run_id"] in published["faithpipe-score-summary"]
     assert "rows_in" in published["faithpipe-score-counts"]
+
+
+def test_a_run_ending_in_an_alarm_still_publishes_its_summary(tmp_path: Path) -> None:
+    """A run that kept everything but fails its flow run (here exit 11, 5 of 20 rows
+    quarantined) is the one to read in the UI: it published no summary or counts."""
+    from flows.errors import QuarantineShareExceeded
+    from flows.orchestration.score_flow import score_flow
+
+    rows = [case_row(f"q{i:03d}", input="" if i < 5 else "Where is order A17?") for i in range(20)]
+    source = write(cases(rows), tmp_path / "cases.parquet")
+    with pytest.raises(QuarantineShareExceeded) as alarm:
+        score_flow(ScoreSettings(source=str(source), db=str(tmp_path / "f.duckdb")))
+    run = alarm.value.run
+    assert run is not None
+    assert run["rows_quarantined"] == 5
+    published = published_artifacts()
+    assert run["run_id"] in published["faithpipe-score-summary"]
+    assert "quarantined 5" in published["faithpipe-score-summary"]
 
 
 def test_flow_run_over_a_missing_source_fails_before_writing(tmp_path: Path) -> None:

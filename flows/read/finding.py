@@ -6,12 +6,10 @@ holds (columns, and a Parquet file's rows) is read once, here, into the source's
 
 from __future__ import annotations
 
-import functools
 import glob
 import itertools
 import os
 import re
-import urllib.parse
 from dataclasses import replace
 from pathlib import Path
 from typing import NoReturn
@@ -19,6 +17,7 @@ from typing import NoReturn
 from flows.errors import InputUnreadable
 from flows.read.empty_files import emptiness
 from flows.read.file_facts import FileFacts, described_facts, gather_facts, parquet_facts
+from flows.read.hive_folders import hive_values
 from flows.read.read_options import (
     EXTENSIONS,
     ReadOptions,
@@ -363,23 +362,3 @@ def _mapped_names(path: Path, source: Source) -> list[str]:
     names = _file_names(path, source)
     renames = contract_renames(names, source.options)
     return [renames.get(name, name) for name in names]
-
-
-def hive_values(path: Path, root: Path | None) -> dict[str, str]:
-    """`key=value` folders between the source root and the file, as columns."""
-    return dict(_folder_values(path.parent, root))
-
-
-@functools.lru_cache(maxsize=4096)
-def _folder_values(folder: Path, root: Path | None) -> tuple[tuple[str, str], ...]:
-    """A folder's `key=value` values below `root` (once a folder: its files share them)."""
-    try:
-        relative = folder.relative_to(root) if root else folder
-    except ValueError:
-        relative = folder
-    values = {}
-    for part in relative.parts:
-        key, sep, value = part.partition("=")
-        if sep and key:
-            values[key] = urllib.parse.unquote(value)
-    return tuple(values.items())

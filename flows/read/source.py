@@ -12,7 +12,8 @@ or a glob, of Parquet, CSV or JSON (flows/read/formats.py). A folder holding `qu
 from __future__ import annotations
 
 from flows.read.case_ids import duplicated_case_ids
-from flows.read.finding import check_file, hive_values, resolve_source
+from flows.read.finding import check_file, resolve_source
+from flows.read.hive_folders import hive_values
 from flows.read.shapes import RawBatch, Source
 from flows.read.streaming import count_rows, file_rows, iter_batches, read_rows
 from flows.read.three_tables import THREE_TABLES, orphan_rows

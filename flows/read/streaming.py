@@ -16,8 +16,9 @@ import pyarrow.parquet as pq
 from flows.errors import InputUnreadable
 from flows.read import not_utf8
 from flows.read.file_facts import FileFacts, is_compressed
-from flows.read.finding import file_facts, hive_values
+from flows.read.finding import file_facts
 from flows.read.formats import FILE_COLUMN, count_file_rows, duckdb_frames, error_line
+from flows.read.hive_folders import hive_values
 from flows.read.lone_surrogates import mended
 from flows.read.read_options import ReadOptions, contract_column, mapped
 from flows.read.shapes import RawBatch, Source

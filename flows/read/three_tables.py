@@ -11,6 +11,7 @@ import polars as pl
 
 from flows.errors import InputUnreadable
 from flows.read.formats import duckdb_paths
+from flows.read.hive_folders import hive_values
 from flows.read.shapes import RawBatch, Source
 from flows.store.db import sql, statements
 
@@ -120,8 +121,6 @@ def _names(source: Source, table: str) -> dict[str, Path]:
 def _with_hive(frame: pl.DataFrame, root: Path | None) -> pl.DataFrame:
     """Each row's `key=value` folders below the source, as text, by the wide form's rule: its
     question's, then those of its output the question's lack; a table's column wins."""
-    from flows.read.finding import hive_values
-
     for column in _FILE_COLUMNS:
         found = {name: hive_values(Path(name), root) for name in frame[column].drop_nulls()}
         for key in dict.fromkeys(key for values in found.values() for key in values):

@@ -184,11 +184,13 @@ def _night(args: argparse.Namespace) -> int:
     if use_prefect(args.prefect):
         configure_prefect_environment()
         with stops_held():  # Prefect loads: a stop inside pydantic's code there was lost
+            from flows.orchestration.last_calls import arm_last_calls_deadline
             from flows.orchestration.nightly_flow import nightly_flow
             from flows.orchestration.prefect_server import require_prefect_server
             from flows.orchestration.score_flow import show_console_progress
 
         require_prefect_server()  # a server that does not answer: exit 2, nothing read
+        arm_last_calls_deadline()  # one that stops answering mid-run: exit 2, not a hang
         show_console_progress(progress)
         alerts = alert_settings(args)
         if alerts.webhook:  # the flow reads it there: a parameter is stored and shown by Prefect

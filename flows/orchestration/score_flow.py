@@ -9,6 +9,7 @@ from prefect import flow, get_run_logger, task
 from prefect.artifacts import create_markdown_artifact, create_table_artifact
 
 from flows.errors import RunAlarm
+from flows.orchestration.last_calls import work_committed
 from flows.orchestration.prefect_console import filter_prefect_console
 from flows.orchestration.prefect_sigterm import defer_prefect_sigterm_inside_polars
 from flows.orchestration.task_options import TASK_OPTIONS
@@ -56,7 +57,9 @@ class RunLoggerProgress(LogProgress):
 
 
 def publish_summary(run: dict[str, Any]) -> None:
-    """The run's counts, pass rate, timings and config as Prefect artifacts."""
+    """The run's counts, pass rate, timings and config as Prefect artifacts; the run's work is
+    committed, so Prefect's last calls start their deadline (last_calls.py, if armed)."""
+    work_committed(run)
     key = "faithpipe-" + run["flow"]
     create_markdown_artifact(key=key + "-summary", markdown=run_markdown(run))
     create_table_artifact(key=key + "-counts", table=run_table(run), description="run counts")

@@ -13,6 +13,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import duckdb
 import pytest
 
 from tests.flows.run.test_invalid_share import cases_with_empty_contexts
@@ -142,3 +143,48 @@ def test_a_prefect_server_that_holds_its_health_check_is_exit_2_within_its_timeo
     assert line.startswith(f"error: the Prefect server at {url} does not answer (TimeoutError: ")
     assert "within 3 s, PREFECT_API_REQUEST_TIMEOUT" in line
     assert not list(tmp_path.glob("f*"))
+
+
+def test_a_prefect_server_that_stops_answering_mid_run_is_exit_2_not_a_hang(
+    harness_url: str, tmp_path: Path
+) -> None:
+    """The health check covers the start only: a server paused mid-run (`kill -STOP`) left the
+    run whole in DuckDB while the process waited on Prefect's last calls past 7 minutes. Once
+    the work is committed they get twice PREFECT_API_REQUEST_TIMEOUT (last_calls.py)."""
+    from tests.support.pausable_proxy import PausableProxy
+
+    source = write(many_cases(60), tmp_path / "cases.parquet")
+    db = tmp_path / "f.duckdb"
+    argv = [sys.executable, "-m", "flows", "score", str(source), "--db", str(db)]
+    with PausableProxy(harness_url) as proxy:
+        env = {**os.environ, "PREFECT_API_URL": proxy.url, "PREFECT_API_REQUEST_TIMEOUT": "3"}
+        child = subprocess.Popen(
+            [*argv, "--prefect", "yes", "--batch-size", "20"],
+            cwd=ROOT,
+            env=env,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        said = []
+        assert child.stderr is not None
+        for line in child.stderr:  # the flow run is made: the server goes silent from here
+            said.append(line)
+            if "rows to read" in line:
+                proxy.pause()
+                break
+        try:
+            rest = child.communicate(timeout=240)[1]  # the hard guard, no wall-clock bound
+        finally:
+            child.kill()
+    assert child.returncode == 2, "".join(said) + rest
+    errors = [line for line in rest.splitlines() if line.startswith("error:")]
+    assert len(errors) == 1, rest
+    assert "did not take the flow run's last calls" in errors[0]
+    assert "within 6 s (twice PREFECT_API_REQUEST_TIMEOUT)" in errors[0]
+    con = duckdb.connect(str(db), read_only=True)
+    try:
+        (status, scored) = con.execute("SELECT status, rows_scored FROM runs").fetchone() or ()
+    finally:
+        con.close()
+    assert (status, scored) == ("completed", 60)

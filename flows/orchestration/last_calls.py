@@ -10,6 +10,7 @@ caller (a flow called in-process, as the tests do): past it the process ends, ex
 
 from __future__ import annotations
 
+import contextlib
 import os
 import sys
 import threading
@@ -59,6 +60,8 @@ def _watch(seconds: float, url: str) -> None:
         f"not take the flow run's last calls (artifacts, final state) within {seconds:g} s "
         "(twice PREFECT_API_REQUEST_TIMEOUT): check the server; `faith runs` shows what was kept"
     )
+    with contextlib.suppress(Exception):  # what the command printed already (its run line)
+        sys.stdout.flush()
     sys.stderr.write(line + "\n")
     sys.stderr.flush()
     os._exit(EXIT_SERVER_GONE)  # Prefect's threads would hold a normal exit

@@ -38,7 +38,7 @@ from flows.nightly.nightly_run import (
     record_check,
     run_nightly,
 )
-from flows.orchestration.score_flow import TASK_OPTIONS, TASK_STEPS, flow_progress
+from flows.orchestration.score_flow import TASK_OPTIONS, TASK_STEPS, flow_progress, publish_kept
 from flows.orchestration.score_flow import publish_summary as publish_run_summary
 from flows.run.deadline import NIGHTLY_RUN_TIMEOUT, run_deadline
 from flows.run.settings import ScoreSettings
@@ -86,15 +86,8 @@ def nightly_flow(
             )
         except RunAlarm as alarm:  # exit 8, 11, 15: a night kept whole, published as any
             if alarm.night is not None:
-                try:
-                    publish_night(alarm.night)
-                except Exception as exc:  # the alarm is the night's outcome; this its aside
-                    said = (str(exc).strip().splitlines() or [""])[0]
-                    get_run_logger().warning(
-                        "the night's artifacts were not published: %s: %s",
-                        type(exc).__name__,
-                        said,
-                    )
+                night = alarm.night
+                publish_kept(lambda: publish_night(night), "night")
             raise
     return publish_night(run)
 

@@ -3,10 +3,13 @@ run's summary as markdown and table artifacts."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
+import httpx
 from prefect import flow, get_run_logger, task
 from prefect.artifacts import create_markdown_artifact, create_table_artifact
+from prefect.exceptions import PrefectException
 
 from flows.errors import RunAlarm
 from flows.orchestration.last_calls import work_committed
@@ -99,21 +102,27 @@ def score_flow(settings: ScoreSettings) -> dict[str, Any]:
             run = run_score(settings, steps=TASK_STEPS, progress=flow_progress())
     except RunAlarm as alarm:
         if alarm.run is not None:
-            publish_kept(alarm.run)
+            kept = alarm.run
+            publish_kept(lambda: publish_summary(kept), "run")
         raise
     publish_summary(run)
     return run
 
 
-def publish_kept(run: dict[str, Any]) -> None:
-    """A kept run's artifacts before its alarm fails the flow run; a failure to publish is a
-    warning line, as the alarm is the run's outcome."""
+# What publishing to Prefect's API raises when the server is gone or refuses: the HTTP errors
+# of its client (httpx) and Prefect's own. Anything else is a fault of ours and fails as one.
+PUBLISH_ERRORS = (httpx.HTTPError, PrefectException, OSError)
+
+
+def publish_kept(publish: Callable[[], object], what: str) -> None:
+    """Publish the artifacts of a kept run (`what`: run, night) before its alarm fails the flow
+    run: a server that refuses them is a warning line, as the alarm is the outcome."""
     try:
-        publish_summary(run)
-    except Exception as exc:
+        publish()
+    except PUBLISH_ERRORS as exc:
         said = (str(exc).strip().splitlines() or [""])[0]
         get_run_logger().warning(
-            "the run's artifacts were not published: %s: %s", type(exc).__name__, said
+            "the %s's artifacts were not published: %s: %s", what, type(exc).__name__, said
         )
 
 

@@ -77,3 +77,32 @@ def test_only_a_progress_bar_is_added_to_the_flow_log(bar: bool) -> None:
         assert _console["progress"] is (given if bar else None)
     finally:
         show_console_progress(None)
+
+
+def test_artifacts_a_server_refuses_are_a_warning_and_the_alarm_stays_the_outcome(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A server that refuses the kept run's artifacts is a warning line beside the alarm (exit
+    11 stays exit 11); a fault of ours while publishing is not hidden as one."""
+    import httpx
+
+    import flows.orchestration.score_flow as score_flow_module
+    from flows.errors import QuarantineShareExceeded
+
+    rows = [case_row(f"q{i:03d}", input="" if i < 5 else "Where is order A17?") for i in range(20)]
+    source = write(cases(rows), tmp_path / "cases.parquet")
+
+    def refused(**_: object) -> None:
+        raise httpx.ConnectError("[Errno 111] Connection refused")
+
+    monkeypatch.setattr(score_flow_module, "create_markdown_artifact", refused)
+    with caplog.at_level("WARNING"), pytest.raises(QuarantineShareExceeded):
+        score_flow_module.score_flow(ScoreSettings(source=str(source), db=str(tmp_path / "a")))
+    assert "the run's artifacts were not published: ConnectError: [Errno 111]" in caplog.text
+
+    def faulty(**_: object) -> None:
+        raise KeyError("pass_rate")
+
+    monkeypatch.setattr(score_flow_module, "create_markdown_artifact", faulty)
+    with pytest.raises(KeyError):
+        score_flow_module.score_flow(ScoreSettings(source=str(source), db=str(tmp_path / "b")))

@@ -184,7 +184,7 @@ def _night(args: argparse.Namespace) -> int:
     if use_prefect(args.prefect):
         configure_prefect_environment()
         with stops_held():  # Prefect loads: a stop inside pydantic's code there was lost
-            from flows.orchestration.last_calls import arm_last_calls_deadline
+            from flows.orchestration.last_calls import arm_last_calls_deadline, flow_returned
             from flows.orchestration.nightly_flow import nightly_flow
             from flows.orchestration.prefect_server import require_prefect_server
             from flows.orchestration.score_flow import show_console_progress
@@ -195,15 +195,18 @@ def _night(args: argparse.Namespace) -> int:
         alerts = alert_settings(args)
         if alerts.webhook:  # the flow reads it there: a parameter is stored and shown by Prefect
             os.environ["FAITH_ALERT_WEBHOOK"] = alerts.webhook
-        result = nightly_flow(
-            settings,
-            golden=args.golden,
-            agreement_floor=args.agreement_floor,
-            alert_window=alerts.window,
-            alert_min_cases=alerts.min_cases,
-            alert_segment=alerts.segment,
-            run_timeout=args.run_timeout,  # shown in Prefect; the deadline armed above governs
-        )
+        try:
+            result = nightly_flow(
+                settings,
+                golden=args.golden,
+                agreement_floor=args.agreement_floor,
+                alert_window=alerts.window,
+                alert_min_cases=alerts.min_cases,
+                alert_segment=alerts.segment,
+                run_timeout=args.run_timeout,  # shown in Prefect; the deadline above governs
+            )
+        finally:
+            flow_returned()
     else:
         result = run_nightly(
             settings,

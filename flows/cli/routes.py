@@ -39,7 +39,7 @@ def execute_as_flow(settings: Any, progress: Any) -> dict[str, Any]:
     from flows.run.stop_signals import stops_held
 
     with stops_held():  # Prefect loads: a stop inside pydantic's code there was lost
-        from flows.orchestration.last_calls import arm_last_calls_deadline
+        from flows.orchestration.last_calls import arm_last_calls_deadline, flow_returned
         from flows.orchestration.prefect_server import require_prefect_server
         from flows.orchestration.score_flow import (
             score_flow,
@@ -50,6 +50,7 @@ def execute_as_flow(settings: Any, progress: Any) -> dict[str, Any]:
     require_prefect_server()
     arm_last_calls_deadline()  # a server that stops answering mid-run: exit 2, not a hang
     show_console_progress(progress)
-    if settings.on_dask:
-        return score_flow_on_dask(settings)
-    return score_flow(settings)
+    try:
+        return score_flow_on_dask(settings) if settings.on_dask else score_flow(settings)
+    finally:
+        flow_returned()

@@ -200,13 +200,22 @@ def _stop_not_lost(unraisable: Any) -> None:
     as if never asked to stop. Its signal is sent again, to land in code that can raise; any
     other unraisable error goes to the hook before this one."""
     stop = unraisable.exc_value
-    if isinstance(stop, KeyboardInterrupt):
-        if isinstance(stop, RunDeadline):
-            _deliver_again(signal.SIGALRM)
-        else:
-            _deliver_again(signal.SIGTERM if isinstance(stop, Terminated) else signal.SIGINT)
-        return
+    while isinstance(stop, KeyboardInterrupt):
+        try:
+            _deliver_again(_signal_of(stop))
+            return
+        except KeyboardInterrupt as again:
+            # The signal sent again landed here, before the timer's start returned (a loaded
+            # machine: the 5 ms passed first); raised out of this hook it would be lost too.
+            stop = again
     _hooks.get("unraisable", sys.__unraisablehook__)(unraisable)
+
+
+def _signal_of(stop: KeyboardInterrupt) -> int:
+    """The signal whose handler raised `stop`."""
+    if isinstance(stop, RunDeadline):
+        return signal.SIGALRM
+    return signal.SIGTERM if isinstance(stop, Terminated) else signal.SIGINT
 
 
 def deadline_handler(seconds: float) -> Callable[[int, FrameType | None], None]:

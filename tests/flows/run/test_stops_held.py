@@ -231,3 +231,47 @@ def test_a_stop_that_lands_in_a_finalizer_is_sent_again_not_lost(signum: str, ra
     )
     assert done.stdout.strip() == f"stopped {raised}", done.stderr
     assert "Exception ignored" not in done.stderr  # the one line stays the only one
+
+
+# As STOP_IN_A_FINALIZER, on a machine so loaded that the signal sent again lands before the
+# timer that sends it has finished starting: inside the hook that arranged it.
+RESENT_WHILE_ARRANGED = STOP_IN_A_FINALIZER.replace(
+    "install_stop_handlers()\n",
+    """install_stop_handlers()
+import threading
+real_start = threading.Timer.start
+late = []
+
+
+def start_and_fall_behind(self):
+    real_start(self)
+    if not late:  # the first resend only: the main thread is back after the timer has fired
+        late.append(True)
+        self.finished.wait(10)
+        for _ in range(100_000):  # the handler runs here
+            pass
+
+
+threading.Timer.start = start_and_fall_behind
+""",
+)
+
+
+@pytest.mark.parametrize(
+    ("signum", "raised"), [("SIGINT", "KeyboardInterrupt"), ("SIGTERM", "Terminated")]
+)
+def test_a_stop_sent_again_that_lands_while_it_is_arranged_is_not_lost(
+    signum: str, raised: str
+) -> None:
+    import subprocess
+    import sys
+
+    done = subprocess.run(
+        [sys.executable, "-c", RESENT_WHILE_ARRANGED.replace("SIGNUM", signum)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert done.stdout.strip() == f"stopped {raised}", done.stderr
+    assert "Exception ignored" not in done.stderr

@@ -15,6 +15,7 @@ from rich.text import Text
 from flows.printable import printable
 from flows.report.labels import name_of
 from flows.report.markup import logged
+from flows.report.queries import ReportOptions
 from flows.store.db import sql
 
 if TYPE_CHECKING:
@@ -25,13 +26,17 @@ _HEADERS = ("conversation", "turns scored", "mean", "min", "passing", "first fai
 
 
 def worst_conversations(
-    con: duckdb.DuckDBPyConnection, limit: int = WORST_CONVERSATIONS
+    con: duckdb.DuckDBPyConnection,
+    options: ReportOptions | None = None,
+    limit: int = WORST_CONVERSATIONS,
 ) -> pl.DataFrame:
-    """Up to `limit` conversations per database with a failing turn, worst first; empty when
-    the database holds no conversation."""
+    """Up to `limit` conversations with a failing turn, worst first, over the report's window
+    and settings (its turns logged within --since/--until, success recomputed as the other
+    sections do); empty when the database holds no conversation."""
     if not con.execute(sql("report_has_conversations")).fetchall()[0][0]:
         return pl.DataFrame()
-    return con.sql(sql("report_worst_conversations"), params={"limit": limit}).pl()
+    params = {**(options or ReportOptions()).settings(), "limit": limit}
+    return con.sql(sql("report_worst_conversations"), params=params).pl()
 
 
 def _failing_turn(row: dict) -> str:
@@ -55,9 +60,12 @@ def _cells(row: dict, names: dict[str, str] | None = None) -> list[str]:
     ]
 
 
-def print_conversations(con: duckdb.DuckDBPyConnection, console: Console) -> None:
-    """The worst conversations as a table, then each first failing turn in context."""
-    worst = worst_conversations(con)
+def print_conversations(
+    con: duckdb.DuckDBPyConnection, options: ReportOptions, console: Console
+) -> None:
+    """The worst conversations of the window as a table, then each first failing turn in
+    context."""
+    worst = worst_conversations(con, options)
     if worst.is_empty():
         return
     table = Table(title=Text("Worst conversations"), box=box.SIMPLE_HEAD)
@@ -78,9 +86,11 @@ def print_conversations(con: duckdb.DuckDBPyConnection, console: Console) -> Non
             console.print(Text(printable(f"    - {claim}")))
 
 
-def conversations_html(con: duckdb.DuckDBPyConnection, names: dict[str, str]) -> str:
-    """The same section as HTML ('' when there is no conversation)."""
-    worst = worst_conversations(con)
+def conversations_html(
+    con: duckdb.DuckDBPyConnection, options: ReportOptions, names: dict[str, str]
+) -> str:
+    """The same section as HTML ('' when the window holds no failing conversation)."""
+    worst = worst_conversations(con, options)
     if worst.is_empty():
         return ""
     head = "".join(f"<th>{html.escape(name)}</th>" for name in (*_HEADERS, "in context"))

@@ -229,7 +229,7 @@ def render_html(con: duckdb.DuckDBPyConnection, options: ReportOptions) -> str:
         summary=_summary_html(rates, names),
         charts=charts,
         claims=_claims_html(contradicted_claims(con, options), names),
-        costs=_costs_html(con, options) + conversations_html(con, names),
+        costs=_costs_html(con, options) + conversations_html(con, options, names),
     )
 
 

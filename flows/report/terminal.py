@@ -113,7 +113,7 @@ def render_terminal(
         if flagged.height:
             console.print(Text(invalid_note(flagged)))
     print_costs(con, options, console)
-    print_conversations(con, console)
+    print_conversations(con, options, console)
 
     print_segments(con, options, console)
 

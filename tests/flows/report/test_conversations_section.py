@@ -3,6 +3,7 @@ first failing turn in context, in the terminal and in the HTML file."""
 
 from __future__ import annotations
 
+import datetime as dt
 import io
 from pathlib import Path
 
@@ -75,3 +76,33 @@ def test_a_cases_tables_conversation_names_its_failing_case_not_none(tmp_path: P
     assert "conv-x, turn case k1:" in text
     assert "None" not in text
     assert "<td>case k1</td>" in page
+
+
+def test_the_worst_conversations_are_the_windows_at_the_reports_settings(tmp_path: Path) -> None:
+    """`faith report --since D` and `--threshold T` narrow this section as every other: it
+    listed conversations logged before the window (under "No cases in this window.") and
+    failed turns that pass at the report's threshold."""
+    db = tmp_path / "faith.duckdb"
+    # c1 is logged on 2026-11-02, c2 on 2026-11-03; the turn 2 of each is contradicted.
+    _run(night(tmp_path / "logs.parquet", conversation("c1", 2), conversation("c2", 4)), db)
+    window = ReportOptions(since=dt.date(2026, 11, 3))
+    lenient = ReportOptions(threshold=0.0)
+    con = connect(db, read_only=True)
+    try:
+        everything = worst_conversations(con)
+        in_window = worst_conversations(con, window)
+        at_zero = worst_conversations(con, lenient)
+        out = io.StringIO()
+        render_terminal(con, ReportOptions(since=dt.date(2026, 12, 1)), Console(file=out))
+        page = write_html_report(con, tmp_path / "report.html", options=window).read_text()
+    finally:
+        con.close()
+    assert sorted(everything["conversation_id"].to_list()) == ["c1", "c2"]
+    assert in_window["conversation_id"].to_list() == ["c2"]
+    assert at_zero.is_empty()  # every turn passes at threshold 0: no failing conversation
+    text = " ".join(out.getvalue().split())
+    assert "No cases in this window." in text
+    assert "Worst conversations" not in text
+    section = page[page.index("<h2>Worst conversations</h2>") :]
+    assert "<td>c2 (" in section
+    assert "<td>c1 (" not in section

@@ -171,14 +171,16 @@ def json_for_terminal(result: dict[str, Any]) -> str:
 def print_comparison(result: dict[str, Any]) -> None:
     """The verdict line, both sides' figures, the score difference and the changed claims.
     Every line and cell goes through `shown`: segment values, config ids and claim texts are
-    the logs' and the database's, and a bracket or a control code in them is text."""
+    the logs' and the database's, and a bracket or a control code in them is text. Each line
+    is one line however long (soft_wrap): piped, rich broke the verdict at 100 columns, so
+    `| head -1` or a log's grep got half of it; only the claims table is fitted to a width."""
     from faith_udfs.compare_stats import signed
     from flows.cli.output import StdoutConsole
 
     out = StdoutConsole(width=None if sys.stdout.isatty() else 100, highlight=False, emoji=False)
     rates, scores = result["pass_rates"], result["scores"]
-    out.print(shown(result["verdict"]))
-    out.print(shown(f"method: {rates['method']}"))
+    out.print(shown(result["verdict"]), soft_wrap=True)
+    out.print(shown(f"method: {rates['method']}"), soft_wrap=True)
     for side in ("a", "b"):
         n, passed, rate = rates[f"n_{side}"], rates[f"passed_{side}"], rates[f"rate_{side}"]
         rate_text = "-" if rate is None else f"{rate:.1%}"
@@ -186,16 +188,18 @@ def print_comparison(result: dict[str, Any]) -> None:
             shown(
                 f"{side.upper()} {result[side]['label']} (config "
                 f"{result[side]['config_id']}): {passed:,} of {n:,} pass, {rate_text}"
-            )
+            ),
+            soft_wrap=True,
         )
     if scores["diff"] is not None and scores["bootstrap_low"] is not None:
         out.print(
             f"mean score B − A: {signed(scores['diff'] * 100)} points, 95% bootstrap CI "
             f"[{signed(scores['bootstrap_low'] * 100)}, {signed(scores['bootstrap_high'] * 100)}] "
-            f"({scores['bootstrap_reps']} resamples, seed {scores['bootstrap_seed']})"
+            f"({scores['bootstrap_reps']} resamples, seed {scores['bootstrap_seed']})",
+            soft_wrap=True,
         )
     if result["claims"]:
-        out.print("claims that changed most (failures per 100 cases, B − A):")
+        out.print("claims that changed most (failures per 100 cases, B − A):", soft_wrap=True)
         out.print(claims_table(result["claims"]))
 
 

@@ -315,3 +315,22 @@ def test_two_app_versions_of_logs_with_a_wide_segment_column_are_compared_and_ke
     assert main(args) == 0, capsys.readouterr().err
     assert "2,100 unpaired cases" in capsys.readouterr().out
     assert comparisons_kept(db) == 1
+
+
+def test_piped_the_verdict_is_one_line_as_the_docs_print_it(
+    db: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Piped (a file, `| head -1`), the verdict and every figure line stay whole: rich broke
+    them at 100 columns, the unpaired verdict of docs/compare.md before "cases on each side"."""
+    args = ["--a-config", "new", "--segment", "app_version", "--a", "2.4.0", "--b", "2.4.1"]
+    assert main(["compare", "--db", str(db), *args, "--no-store"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0] == (
+        "2.4.1 passes as often, 95% CI [−8.1, 8.1], p = 1.00, 300 unpaired cases "
+        "(different cases on each side)"
+    )
+    assert lines[1] == "method: unpaired: Newcombe interval, two-proportion z test"
+    assert lines[2] == "A 2.4.0 (config new): 128 of 150 pass, 85.3%"
+    assert lines[3].startswith("B 2.4.1 (config new): ")
+    assert lines[4].startswith("mean score B − A: ")
+    assert lines[4].endswith("(2000 resamples, seed 20261201)")

@@ -751,7 +751,16 @@ CREATE OR REPLACE MACRO compare_pass_rates(
 ) AS TABLE
 WITH k AS (
     SELECT
-        coalesce(bool_or(c.paired), false) AS paired,
+        -- what the options say, as compare_cases' sides: two configs that share no case are
+        -- still sides paired by case (pairs 0, no interval), not an unpaired comparison
+        coalesce(
+            bool_or(c.paired),
+            CAST(a AS VARCHAR) IS NOT DISTINCT FROM CAST(b AS VARCHAR)
+                AND CAST(coalesce(a_since, since) AS DATE)
+                    IS NOT DISTINCT FROM CAST(coalesce(b_since, since) AS DATE)
+                AND CAST(coalesce(a_until, until) AS DATE)
+                    IS NOT DISTINCT FROM CAST(coalesce(b_until, until) AS DATE)
+        ) AS paired,
         count(c.a_success) AS n_a,
         count(*) FILTER (WHERE c.a_success) AS passed_a,
         count(c.b_success) AS n_b,
@@ -790,7 +799,8 @@ SELECT
     r.rate_b - r.rate_a AS diff,
     CASE
         -- a difference of two rates lies in [-1, 1]: the Wald step of Agresti-Min overshoots it
-        -- on a few discordant pairs ([-1.18, 0.51] for one pair)
+        -- on a few discordant pairs ([-1.18, 0.51] for one pair); no pair is no interval
+        WHEN r.paired AND r.pairs = 0 THEN NULL
         WHEN r.paired THEN greatest(-1.0, ((r.b_only + 0.5) - (r.a_only + 0.5)) / r.n_adj
             - z * sqrt((r.a_only + r.b_only + 1.0)
                        - ((r.b_only + 0.5) - (r.a_only + 0.5)) ^ 2 / r.n_adj) / r.n_adj)
@@ -799,6 +809,7 @@ SELECT
             - sqrt((r.rate_b - r.low_b) ^ 2 + (r.high_a - r.rate_a) ^ 2)
     END AS ci_low,
     CASE
+        WHEN r.paired AND r.pairs = 0 THEN NULL
         WHEN r.paired THEN least(1.0, ((r.b_only + 0.5) - (r.a_only + 0.5)) / r.n_adj
             + z * sqrt((r.a_only + r.b_only + 1.0)
                        - ((r.b_only + 0.5) - (r.a_only + 0.5)) ^ 2 / r.n_adj) / r.n_adj)
@@ -807,6 +818,7 @@ SELECT
             + sqrt((r.high_b - r.rate_b) ^ 2 + (r.rate_a - r.low_a) ^ 2)
     END AS ci_high,
     CASE
+        WHEN r.paired AND r.pairs = 0 THEN NULL
         WHEN r.paired AND r.a_only + r.b_only = 0 THEN 1.0
         WHEN r.paired THEN least(1.0, 2 * (
             SELECT sum(exp(lgamma(m.m + 1) - lgamma(t.k + 1) - lgamma(m.m - t.k + 1)
@@ -834,7 +846,14 @@ CREATE OR REPLACE MACRO compare_scores(
 ) AS TABLE
 WITH k AS (
     SELECT
-        coalesce(bool_or(c.paired), false) AS paired,
+        coalesce(  -- as compare_pass_rates: paired by what the options say when no case is
+            bool_or(c.paired),
+            CAST(a AS VARCHAR) IS NOT DISTINCT FROM CAST(b AS VARCHAR)
+                AND CAST(coalesce(a_since, since) AS DATE)
+                    IS NOT DISTINCT FROM CAST(coalesce(b_since, since) AS DATE)
+                AND CAST(coalesce(a_until, until) AS DATE)
+                    IS NOT DISTINCT FROM CAST(coalesce(b_until, until) AS DATE)
+        ) AS paired,
         count(c.a_score) AS n_a,
         avg(c.a_score) AS mean_a,
         var_samp(c.a_score) AS var_a,

@@ -400,3 +400,33 @@ def test_one_pair_has_no_normal_interval_of_mean_scores(
     scores = faith_compare(path, "--a-config", "old", "--b-config", "new", "--reps", "50")["scores"]
     assert scores["diff"] == pytest.approx(-1.0)
     assert (scores["ci_low"], scores["ci_high"]) == (None, None)
+
+
+def test_two_configs_without_a_case_in_common_are_paired_sides_with_no_pair(
+    tmp_path: Path,
+) -> None:
+    """Sides that differ by config only are paired, whether or not they share a case: two
+    configs scored on disjoint cases (a sample re-scored under a new threshold) read as an
+    "unpaired: Newcombe" comparison of 0 against 0. Now: paired, 0 pairs, and no interval or
+    p-value (the Agresti-Min step alone gave [-0.98, 0.98] and p = 1 of no data)."""
+    path = tmp_path / "faith.duckdb"
+    con = open_store(path)
+    add_case(con, "a0", config="old", yes=1)
+    add_case(con, "b0", config="new", no=1)
+    rates = con.sql(
+        "SELECT paired, method, n_a, n_b, pairs, diff, ci_low, ci_high, p_value "
+        "FROM compare_pass_rates(a_config := 'old', b_config := 'new')"
+    ).fetchall()
+    scores = con.sql(
+        "SELECT paired, n_a, n_b, pairs, diff, ci_low, ci_high "
+        "FROM compare_scores(a_config := 'old', b_config := 'new')"
+    ).fetchall()
+    windows = con.sql(
+        "SELECT paired, n_a, n_b FROM compare_pass_rates(a_config := 'old', "
+        "a_since := DATE '2030-01-01', b_since := DATE '2030-02-01')"
+    ).fetchall()
+    con.close()
+    method = "paired: exact McNemar, Agresti-Min interval"
+    assert rates == [(True, method, 0, 0, 0, None, None, None, None)]
+    assert scores == [(True, 0, 0, 0, None, None, None)]
+    assert windows == [(False, 0, 0)]  # two windows are unpaired sides, empty or not

@@ -38,4 +38,4 @@ def check_engine_source(settings: ScoreSettings) -> None:
         from flows.read.source import resolve_source
 
         resolve_source(settings.source, settings.read_options())
-    refuse_unbuildable(settings.judge)
+    refuse_unbuildable(settings.judge, dry_run=settings.dry_run)

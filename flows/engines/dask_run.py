@@ -132,7 +132,7 @@ def _open_run_store(settings: ScoreSettings) -> duckdb.DuckDBPyConnection:
     """The run's database, once a `--calibration` it names could be stored there: a refused
     run creates no file, nor does a judge no run could build (flows/judges/factory.py)."""
     check_calibration_database(settings)
-    refuse_unbuildable(settings.judge)
+    refuse_unbuildable(settings.judge, dry_run=settings.dry_run)
     return open_store(settings.db, lock_timeout=settings.lock_timeout)
 
 
@@ -258,7 +258,7 @@ def run_on_dask(settings: ScoreSettings, *, progress: Progress | None = None) ->
     from flows.engines.submitters import ClientSubmitter
 
     source = require_dask_source(settings)
-    refuse_unbuildable(settings.judge)  # before a cluster is started
+    refuse_unbuildable(settings.judge, dry_run=settings.dry_run)  # before a cluster starts
     with dask_client(settings) as client:
         return run_score_on_dask(
             settings, ClientSubmitter(client), progress=progress, source=source

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 from faith_udfs import Cutoffs, Judge, LexicalJudge
 from faith_udfs.errors import ConfigError
 from faith_udfs.grounded import grounded_judge
+from flows.judges.endpoint.api_key import missing_api_key
 from flows.judges.settings import JudgeSettings
 
 if TYPE_CHECKING:
@@ -49,15 +50,17 @@ def build_judge(
     raise ConfigError(f"unknown judge kind {settings.kind!r}; use grounded, lexical or openai")
 
 
-def refuse_unbuildable(settings: JudgeSettings) -> None:
+def refuse_unbuildable(settings: JudgeSettings, *, dry_run: bool = False) -> None:
     """Refuse now a judge build_judge would refuse (an unknown kind, `--judge openai` without
-    `--model`, a grounded `--model` no rules version has): a run checks it before it opens or
-    creates the database, which a bad option must leave untouched. No client, no import of
-    an LLM library."""
+    `--model` or, unless a dry run, without its API key, a grounded `--model` no rules
+    version has): a run checks it before it opens or creates the database, which a bad
+    option must leave untouched. No client, no import of an LLM library."""
     if settings.kind == "grounded":
         grounded_judge(settings.model)
     elif settings.kind == "openai" and not (settings.model or "").strip():
         raise ConfigError("--judge openai needs --model NAME (e.g. --model gpt-4o-mini)")
+    elif settings.kind == "openai" and not dry_run and missing_api_key(settings.api_key_env):
+        raise ConfigError(str(missing_api_key(settings.api_key_env)))
     elif settings.kind not in ("lexical", "openai"):
         raise ConfigError(f"unknown judge kind {settings.kind!r}; use grounded, lexical or openai")
 

@@ -98,7 +98,7 @@ def run_score(
     total = count_rows(source)
     duplicates = duplicated_case_ids(source)
     if judge is None:
-        refuse_unbuildable(settings.judge)  # a bad --judge/--model creates no database
+        refuse_unbuildable(settings.judge, dry_run=settings.dry_run)  # before the database
     con = _open_run_store(settings)
     con_free = True
     owned = judge is None  # a judge the caller passed in stays open for the caller

@@ -30,6 +30,7 @@ from faith_udfs.errors import (
 )
 from flows.clock import remaining
 from flows.errors import JudgeEndpointError
+from flows.judges.endpoint.api_key import missing_api_key
 from flows.judges.endpoint.breaker import (
     CircuitBreaker,
     EndpointFailure,
@@ -102,14 +103,10 @@ class ChatEndpoint:
         wrap_limiter: Callable[[AdaptiveLimiter], AdaptiveLimiter] | None = None,
         response_format: str | None = None,
     ) -> None:
-        api_key = os.environ.get(api_key_env)
-        if not api_key:
-            raise ConfigError(
-                f"the openai judge reads its API key from the environment variable "
-                f"{api_key_env}, which is not set; export {api_key_env}=<key> (any non-empty "
-                "value for a local server without auth), or name another variable with "
-                "--api-key-env"
-            )
+        missing = missing_api_key(api_key_env)
+        if missing:
+            raise ConfigError(missing)
+        api_key = os.environ[api_key_env]
         self.model = model
         self.api_key_env = api_key_env
         self._endpoint = endpoint_name(split_userinfo(base_url)[0] if base_url else None)

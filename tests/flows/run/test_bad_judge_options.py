@@ -45,3 +45,37 @@ def test_on_dask_too(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None
     assert done.returncode == 2
     assert "--judge openai needs --model NAME" in done.stderr
     assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize("command", ["score", "nightly"])
+@pytest.mark.parametrize("mode", ["per-item", "batch"])
+def test_an_llm_judge_without_its_key_creates_no_database(
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    command: str,
+    mode: str,
+) -> None:
+    monkeypatch.delenv("FAITH_TEST_KEY", raising=False)
+    db = tmp_path / "faith.duckdb"
+    judge = ["--judge", "openai", "--model", "gpt-4o-mini", "--api-key-env", "FAITH_TEST_KEY"]
+    done = faith_here(
+        capsys, command, SAMPLE, "--db", str(db), "--prefect", "no", *judge, "--judge-mode", mode
+    )
+    assert done.returncode == 2
+    assert "environment variable FAITH_TEST_KEY, which is not set" in done.stderr
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_dry_run_needs_no_key(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A dry run only counts what it would ask: it still runs, and creates its row's file."""
+    monkeypatch.delenv("FAITH_TEST_KEY", raising=False)
+    db = tmp_path / "faith.duckdb"
+    judge = ["--judge", "openai", "--model", "gpt-4o-mini", "--api-key-env", "FAITH_TEST_KEY"]
+    done = faith_here(
+        capsys, "score", SAMPLE, "--db", str(db), "--prefect", "no", *judge, "--dry-run"
+    )
+    assert done.returncode == 0, done.stderr
+    assert "nothing judged or written" in done.stdout + done.stderr

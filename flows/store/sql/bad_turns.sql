@@ -4,8 +4,12 @@
 -- (or a turn with passages of its own) whose passages are not a list of strings, a
 -- chat log's conversation whose messages are no list of message objects.
 SELECT __check AS "check",
-       -- a turn with no number (a chat log whose messages are no list) keeps its conversation
-       __cid_text || coalesce(':' || CAST(turn AS VARCHAR), '') AS case_id,
+       -- a turn with no number (a chat log whose messages are no list) keeps its conversation;
+       -- id and turn as a scored turn's case is named (7:2 for an id 7.0 and a turn 2.0 or
+       -- ' 2 '), a turn that is no integer as written
+       coalesce(nullif(__cid, ''), __cid_text)
+           || coalesce(':' || coalesce(CAST(__turn AS VARCHAR), CAST(turn AS VARCHAR)), '')
+           AS case_id,
        __column AS "column",
        __value AS value,
        __json AS row_json,

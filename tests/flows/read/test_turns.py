@@ -337,6 +337,41 @@ def test_a_fractional_turn_is_not_an_integer_not_rounded(tmp_path: Path, turn: f
     ]
 
 
+def test_a_quarantined_turn_is_named_as_its_case_would_be(tmp_path: Path) -> None:
+    """pandas writes an id and a turn column holding a missing value as floats: the scored
+    turn is case 7:2, and a broken turn of that conversation is named 7:2 and 7:3 in
+    quarantine too (it was 7:2.0, so joining quarantine to case_scores on case_id missed it);
+    an id and a turn written with spaces, as their cases are named."""
+    floats = pl.DataFrame(
+        {
+            "conversation_id": [7.0, 7.0, 7.0, 7.0, None],
+            "turn": [1.0, 2.0, 2.0, 3.0, None],
+            "role": ["user", "assistant", "assistant", "robot", "user"],
+            "content": ["Where is order A17?", SHIPPED, "A copy.", "Beep.", "Hi."],
+            "retrieval_context": [[SHIPPED], None, None, None, None],
+            "logged_at": [AT] * 5,
+        }
+    )
+    floats.write_parquet(tmp_path / "floats.parquet")
+    spaced = [
+        {"conversation_id": " c8 ", "turn": " 1 ", "role": "user", "content": "Hi."},
+        {"conversation_id": " c8 ", "turn": " 2 ", "role": "robot", "content": "Beep."},
+    ]
+    (tmp_path / "spaced.jsonl").write_text(
+        "".join(json.dumps({**row, "logged_at": AT.isoformat()}) + "\n" for row in spaced)
+    )
+    db = tmp_path / "t.duckdb"
+    _run(tmp_path / "floats.parquet", db)
+    _run(tmp_path / "spaced.jsonl", db)
+    assert query(db, "SELECT case_id FROM case_scores") == [("7:2",)]
+    assert query(db, 'SELECT "check", case_id, value FROM quarantine ORDER BY 2, 1') == [
+        ("turn_repeated", "7:2", "2.0"),
+        ("role_not_in_vocabulary", "7:3", "robot"),
+        ("role_not_in_vocabulary", "c8:2", "robot"),
+        ("conversation_id_is_null", None, None),
+    ]
+
+
 def test_a_text_turn_is_read_as_written_digits_only(tmp_path: Path) -> None:
     """Text turns are digits: '1e1' and '0x1A' were turns 10 and 26 (read as numbers);
     ' 3 ' and '4.0' are turns 3 and 4."""

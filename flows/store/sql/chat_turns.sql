@@ -99,5 +99,8 @@ SELECT * EXCLUDE (__m, logged_at, __given_passages),
        -- whether they are the message's own: a user, system or tool message's own passages
        -- are the next answer's (read_turns.sql), the conversation's are not theirs
        coalesce(json_type(__m -> 'retrieval_context') <> 'NULL', false) AS __own_passages,
-       coalesce(json_array_length(__m -> 'tool_calls'), 0) > 0 AS __tool_calls
+       -- a call: `tool_calls`, or a `function_call` as before tool calls (the `function`
+       -- result read as a tool's); a blank one ending the log was quarantined as a blank answer
+       coalesce(json_array_length(__m -> 'tool_calls'), 0) > 0
+           OR coalesce(json_type(__m -> 'function_call') = 'OBJECT', false) AS __tool_calls
 FROM conversation

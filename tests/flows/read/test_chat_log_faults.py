@@ -264,6 +264,42 @@ def test_openai_developer_and_function_messages_are_system_and_tool_ones(tmp_pat
     ]
 
 
+def test_a_blank_function_call_step_is_a_call_as_a_tool_calls_step_is(tmp_path: Path) -> None:
+    """Before tool calls an assistant asked for a function with `function_call`: a blank such
+    step whose result the log does not hold (the chat closed while it ran) was quarantined as
+    a blank answer (exit 11 past the share), where the same step with `tool_calls` is a call,
+    no row; the answer after it is judged as after a call."""
+    call = {"name": "lookup_order", "arguments": '{"order": "A17"}'}
+    tool_calls = [{"id": "c1", "type": "function", "function": call}]
+    lines = [
+        {
+            "id": cid,
+            "logged_at": AT,
+            "messages": [
+                {"role": "user", "content": "Where is A17?"},
+                {"role": "assistant", "content": None, **step},
+                {"role": "user", "content": "Hello?"},
+                {"role": "assistant", "content": SHIPPED, "retrieval_context": [SHIPPED]},
+                {"role": "user", "content": "And A18?"},
+                {"role": "assistant", "content": None, **step},
+            ],
+        }
+        for cid, step in [
+            ("legacy", {"function_call": call}),
+            ("tools", {"tool_calls": tool_calls}),
+        ]
+    ]
+    db = tmp_path / "f.duckdb"
+    run = _run(_write_chats(lines, tmp_path / "chat.jsonl"), db)
+    assert (run["rows_in"], run["rows_scored"], run["rows_quarantined"]) == (2, 2, 0)
+    assert query(
+        db, "SELECT case_id, segments ->> 'context_origins' FROM case_scores ORDER BY 1"
+    ) == [
+        ("legacy:4", '["passage","turn:1:user","turn:3:user"]'),
+        ("tools:4", '["passage","turn:1:user","turn:3:user"]'),
+    ]
+
+
 def test_a_tool_result_of_megabytes_within_the_context_limit_is_scored(tmp_path: Path) -> None:
     """DuckDB's JSON functions asked several times a 6 MB message at once: the log's load ran
     out of the reader's 512 MB and the night failed with exit 7, every night, though 6 MB is

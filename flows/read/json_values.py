@@ -127,8 +127,9 @@ def content_as_text(kind: str | None) -> tuple[str, str, str]:
     cannot) for the column's type, in a table of turns and a chat log alike: text as it is;
     content parts (a list of strings, or of `{type, text}` objects: LangChain's, OpenAI's)
     their texts one a line, an OpenAI refusal part (`{type: refusal, refusal}`) its refusal,
-    what the bot said (it was quarantined as a blank answer), a part without text (an image)
-    none; any other value (a number,
+    what the bot said (it was quarantined as a blank answer), a part without text (an image,
+    its `text` absent or null, as a Parquet struct or a JSON file DuckDB reads as structs
+    holds it) none; any other value (a number,
     a tool's object) its JSON text. A list holding anything else (`[1, 2]`, a list in a
     list, a part whose `text` is no string) is no message content: the turn is quarantined
     as `content_wrong_type`, not judged as its JSON text (nor, in a file of list contents
@@ -145,7 +146,7 @@ def content_as_text(kind: str | None) -> tuple[str, str, str]:
     )
     is_part = (
         "json_type(part) = 'VARCHAR' OR (json_type(part) = 'OBJECT' "
-        "AND coalesce(json_type(part -> 'text'), 'VARCHAR') = 'VARCHAR' "
+        "AND coalesce(json_type(part -> 'text'), 'VARCHAR') IN ('VARCHAR', 'NULL') "
         "AND coalesce(json_type(part -> 'refusal'), 'VARCHAR') IN ('VARCHAR', 'NULL'))"
     )
     each_a_part = f"list_transform({parts}, lambda part: coalesce({is_part}, false))"

@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import polars as pl
 import pytest
 
 from flows.read.turns import USER_QUARANTINED
@@ -103,6 +104,47 @@ def test_a_file_of_list_contents_only_is_read(tmp_path: Path, suffix: str) -> No
     assert query(tmp_path / "l.duckdb", "SELECT input FROM case_scores ORDER BY case_id") == [
         ("Where is A17?",),
         ("Where\nis A17?",),
+    ]
+
+
+QUESTION_WITH_IMAGE = [
+    {"type": "text", "text": "Where is A17? Here is my receipt."},
+    {"type": "image_url", "image_url": {"url": "https://example.com/receipt.png"}},
+]
+
+
+@pytest.mark.parametrize("suffix", [".json", ".jsonl", ".parquet"])
+def test_text_and_image_parts_in_a_file_of_parts_only_are_read(tmp_path: Path, suffix: str) -> None:
+    """Every content a list of parts: DuckDB reads them as structs (Parquet holds them so),
+    each part with every key, an image's `text` null; the question of text and image was
+    quarantined as content_wrong_type, and the answer to it lost its question and passages
+    (invalid). The image adds no text, as when the part has no `text` key."""
+    rows = _turns([(QUESTION_WITH_IMAGE, [{"type": "text", "text": SHIPPED}])])
+    rows[0]["retrieval_context"] = PASSAGES
+    rows[1]["retrieval_context"] = None
+    if suffix == ".parquet":
+        pl.DataFrame(rows).write_parquet(source := tmp_path / "parts.parquet")
+    else:
+        source = _write(rows, tmp_path / f"parts{suffix}")
+    run = _score(source, tmp_path / "p.duckdb")
+    assert (run["rows_in"], run["rows_scored"], run["rows_quarantined"]) == (1, 1, 0)
+    assert query(
+        tmp_path / "p.duckdb", "SELECT case_id, input, actual_output FROM case_scores"
+    ) == [("c1:2", "Where is A17? Here is my receipt.", SHIPPED)]
+
+
+def test_text_and_image_parts_in_a_chat_log_of_parts_only_are_read(tmp_path: Path) -> None:
+    """The same in a chat log whose every message's content is parts (read as structs)."""
+    messages = [
+        {"role": "user", "content": QUESTION_WITH_IMAGE, "retrieval_context": PASSAGES},
+        {"role": "assistant", "content": [{"type": "text", "text": SHIPPED}]},
+    ]
+    source = tmp_path / "chat.jsonl"
+    source.write_text(json.dumps({"id": "x1", "logged_at": AT, "messages": messages}) + "\n")
+    run = _score(source, tmp_path / "c.duckdb")
+    assert (run["rows_in"], run["rows_scored"], run["rows_quarantined"]) == (1, 1, 0)
+    assert query(tmp_path / "c.duckdb", "SELECT input, score FROM case_scores") == [
+        ("Where is A17? Here is my receipt.", 1.0)
     ]
 
 

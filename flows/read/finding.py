@@ -311,6 +311,7 @@ def check_file(
     # a cases table's column in another case (`Case_ID`) is there too
     found = set(contract_renames(names, options).values()) if table == "cases" else set()
     missing = [c for c in required if c not in found and options.source_name(c) not in present]
+    _check_made_names(path, table, present, options)
     if missing:
         spelled = [
             column
@@ -326,6 +327,34 @@ def check_file(
             f"{', '.join(spelled)} ({_columns_said(names)}){hint}"
         )
     return names
+
+
+# Columns the conversation reader makes for each case (read_turns.sql), and for a chat log
+# each message's own fields (chat_turns.sql): a log's column of that name stood beside the
+# made one, and the run failed (exit 1, DuplicateError) or read the wrong one (a chat log's
+# `content` column was every message's content).
+_MADE = {
+    "turns": ("case_id", "input", "actual_output", "context_origins"),
+    "chat": ("case_id", "input", "actual_output", "context_origins", "turn", "role", "content"),
+}
+
+
+def _check_made_names(path: Path, table: str, present: set[str], options: ReadOptions) -> None:
+    """A conversation source holding a column (not one `--columns` maps) named as one the
+    reader makes is exit 3 naming it, before anything is read."""
+    mapped = set(options.columns.values())
+    clashing = [name for name in _MADE.get(table, ()) if name in present and name not in mapped]
+    if clashing:
+        name = clashing[0]
+        made = (
+            "each chat message's own field"
+            if name in ("turn", "role", "content")
+            else "what the conversation reader makes for each answer"
+        )
+        raise InputUnreadable(
+            f"{path}: column {name} is {made}, so this column would be taken for it or lost: "
+            "rename it or leave it out of the export"
+        )
 
 
 # A column name that reads as a value: a log's text (a few words or more, or long), a number

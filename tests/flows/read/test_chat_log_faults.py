@@ -366,3 +366,42 @@ def test_a_chat_log_of_mixed_types_reads_each_conversations_values_as_written(
     _run(_write_chats([GOOD], tmp_path / "clean.jsonl"), clean)
     same = "SELECT case_id, content_hash FROM case_scores WHERE case_id = 'x1:2'"
     assert query(db, same) == query(clean, same)
+
+
+@pytest.mark.parametrize(
+    ("column", "form"),
+    [
+        ("content", "chat"),  # every message's content was this column's value
+        ("role", "chat"),  # every message's role: all quarantined
+        ("turn", "chat"),
+        ("input", "chat"),  # a DuplicateError: exit 1, a bug
+        ("case_id", "turns"),
+        ("context_origins", "turns"),
+    ],
+)
+def test_a_column_named_as_one_the_reader_makes_is_exit_3_before_anything_is_written(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], column: str, form: str
+) -> None:
+    """A chat log's conversation-level `content` stood beside each message's: the reader took
+    it for every message's, the message's own a segment `content_1`, and judged that. A
+    column named as a case's (`input`, `case_id`) failed the run with a DuplicateError (exit
+    1). Each is one line naming the column, exit 3, and no database made."""
+    from tests.support.cli_run import faith_here
+
+    if form == "chat":
+        rows = [{**GOOD, column: "x"}]
+    else:
+        rows = [
+            {"conversation_id": "c", "turn": n, "role": role, "content": text, "logged_at": AT,
+             "retrieval_context": [SHIPPED] if role == "user" else None, column: "x"}
+            for n, role, text in [(1, "user", "Where is A17?"), (2, "assistant", SHIPPED)]
+        ]  # fmt: skip
+    source = tmp_path / "log.jsonl"
+    source.write_text("".join(json.dumps(row) + "\n" for row in rows))
+    db = tmp_path / "f.duckdb"
+    done = faith_here(capsys, "score", str(source), "--db", str(db), "--prefect", "no")
+    assert done.returncode == 3, done.stderr
+    assert done.stderr.startswith(f"error: {source}: column {column} is "), done.stderr
+    assert "rename it or leave it out of the export" in done.stderr
+    assert len(done.stderr.strip().splitlines()) == 1
+    assert not db.exists()

@@ -22,6 +22,7 @@ from flows.errors import ConversationsUnreadable, InputUnreadable
 from flows.read.csv_dialect import unsniffed
 from flows.read.file_facts import csv_line_fault
 from flows.read.formats import FILE_COLUMN, duckdb_paths, error_line, reader_sql
+from flows.read.hive_folders import hive_values
 from flows.read.json_values import (
     content_as_text,
     json_values_as_text,
@@ -53,6 +54,8 @@ _MEMORY = "512MB"
 # (exit 7). Such a load is tried again, once, with this much; 20 MB messages fit (~0.8 GB peak).
 _LARGE_MEMORY = "2GB"
 _LIST_TYPES = ("VARCHAR[]", "JSON[]")
+# Columns every turn has, whatever its file holds: the contract's, made when absent.
+_CONTRACT_NAMES = ("conversation_id", "turn", "role", "content", "retrieval_context", "logged_at")
 
 
 def iter_turn_batches(source: Source, batch_size: int) -> Iterator[RawBatch]:
@@ -60,11 +63,34 @@ def iter_turn_batches(source: Source, batch_size: int) -> Iterator[RawBatch]:
     with _turns(source) as con:
         params = _params(source)
         reader = con.sql(sql("read_turns"), params=params).to_arrow_reader(batch_size)
+        absent = _absent(source, reader.schema.names)
         for record_batch in reader:
             frame = pl.from_arrow(record_batch)
             assert isinstance(frame, pl.DataFrame)
-            files = frame[FILE_COLUMN].cast(pl.String)
-            yield RawBatch(frame.drop(FILE_COLUMN), _source_file(source), files=files)
+            for part in _own_columns(frame, absent):
+                files = part[FILE_COLUMN].cast(pl.String)
+                yield RawBatch(part.drop(FILE_COLUMN), _source_file(source), files=files)
+
+
+def _own_columns(frame: pl.DataFrame, absent: dict[str, list[str]]) -> Iterator[pl.DataFrame]:
+    """The batch's cases, those of a file lacking some of the source's columns apart and
+    without them: the case's segments and its quarantine row as when its file is read alone
+    (a column a later file added was a null segment of its every case and changed the
+    quarantine key of each of its blank answers: stored again, a false exit 11)."""
+    if not absent:
+        yield frame
+        return
+    groups: dict[tuple[str, ...], list[str]] = {}
+    for file, names in absent.items():
+        groups.setdefault(tuple(names), []).append(file)
+    files = frame[FILE_COLUMN].cast(pl.String)
+    for names, members in groups.items():
+        part = frame.filter(files.is_in(members))
+        if part.height:
+            yield part.drop(names)
+    rest = frame.filter(~files.is_in(list(absent)))
+    if rest.height:
+        yield rest
 
 
 def bad_turns(source: Source) -> pl.DataFrame:
@@ -201,12 +227,13 @@ def _load(con: duckdb.DuckDBPyConnection, source: Source) -> None:
         # bot said, read as a chat log's is (chat_turns.sql); quarantined as a blank answer.
         content = f"CASE WHEN content IS NULL THEN refusal ELSE {content} END"
     cid_text = _id_text(_types(con, "named_turns").get("conversation_id"))
+    named = list(_types(con, "named_turns"))
     con.execute(
         "CREATE TEMP TABLE turns AS SELECT * EXCLUDE (retrieval_context, content), "
         f"{cid_text} AS __cid_text, "
         f"{passages} AS retrieval_context, {bad} AS __rc_bad, {text} AS __rc_text, "
         f"{content} AS content, {content_bad} AS __content_bad, {content_text} AS __content_text, "
-        f"CAST({_row_json('to_json(t)')} AS VARCHAR) AS __json, "
+        f"CAST({_row_json('to_json(t)', _absent(source, named))} AS VARCHAR) AS __json, "
         "row_number() OVER () AS __row "
         f"FROM (SELECT * {_with_passages(con)} FROM named_turns) AS t"
     )
@@ -238,10 +265,46 @@ def _text_kept(con: duckdb.DuckDBPyConnection, reader: str, fmt: str, paths: lis
     )
 
 
-def _row_json(row: str) -> str:
+def _row_json(row: str, absent: dict[str, list[str]]) -> str:
     """A turn's JSON, its quarantine key's text: its columns but its file and `__own_passages`
-    (the reader's own flag, left out so a turn quarantined before it keeps its key)."""
-    return f"json_remove(json_remove({row}, '$.{FILE_COLUMN}'), '$.__own_passages')"
+    (the reader's own flag, left out so a turn quarantined before it keeps its key), and but
+    the columns only other files of the source have (`absent`)."""
+    own = f"json_remove(json_remove({row}, '$.{FILE_COLUMN}'), '$.__own_passages')"
+    if not absent:
+        return own
+    cases = []
+    for file, names in absent.items():
+        removed = own
+        for name in names:
+            pointer = "/" + name.replace("~", "~0").replace("/", "~1")
+            removed = f"json_remove({removed}, {_text(pointer)})"
+        cases.append(f"WHEN {_text(file)} THEN {removed}")
+    return f"CASE {quoted(FILE_COLUMN)} {' '.join(cases)} ELSE {own} END"
+
+
+def _absent(source: Source, columns: list[str]) -> dict[str, list[str]]:
+    """Each file's columns of the source it does not have itself (a segment a later night's
+    export added): read beside that file they were null in its turns' JSON, which made a
+    quarantined turn's key new, stored again and counted as the night's (a false exit 11).
+    The contract's columns and the reader's own stay, present in every turn as before."""
+    reverse = {column: name for name, column in source.options.columns.items()}
+    held: dict[str, set[str]] = {}
+    for path in source.all_files:
+        facts = source.facts.get(path)
+        if facts is not None:
+            names = {reverse.get(name, name) for name in facts.names}
+            held[str(path)] = names | set(hive_values(path, source.root))
+    anywhere = set().union(*held.values()) - {*_CONTRACT_NAMES, FILE_COLUMN}
+    absent = {}
+    for file, own in held.items():
+        missing = [c for c in columns if c in anywhere and c not in own]
+        if missing:
+            absent[file] = missing
+    return absent
+
+
+def _text(value: str) -> str:
+    return "'" + value.replace("'", "''") + "'"
 
 
 def _misread_csv(con: duckdb.DuckDBPyConnection, source: Source) -> None:

@@ -176,6 +176,38 @@ def test_a_broken_turn_is_quarantined_once_when_a_second_nights_file_joins_it(
     ]
 
 
+def test_a_broken_turn_is_quarantined_once_when_the_next_nights_export_gains_a_column(
+    tmp_path: Path,
+) -> None:
+    """The second night's export has a segment the first lacks (`channel`): read beside it,
+    the first night's turns held it as null, so each broken turn's and blank answer's key
+    changed, stored again and counted as the second night's (a false exit 11: `2 of 12 new
+    rows`); and the first night's cases gained a null `channel` segment they do not have."""
+    logs = tmp_path / "logs"
+    logs.mkdir()
+    broken = conversation("c1", 4)
+    broken[2] = {**broken[2], "role": "narrator"}  # role_not_in_vocabulary
+    broken[3] = {**broken[3], "content": "   "}  # a blank answer: actual_output_not_blank
+    first = night(logs / "2026-11-01.parquet", broken + conversation("c2", 2))
+    db = tmp_path / "nights.duckdb"
+    run = run_score(ScoreSettings(source=str(logs), db=str(db), max_quarantine_share=None))
+    assert run["rows_quarantined"] == 2
+    later = [dict(row, channel="app") for n in range(3, 8) for row in conversation(f"c{n}", 4)]
+    pl.DataFrame(later).write_parquet(logs / "2026-11-02.parquet")
+    run = _run(logs, db)  # the default --max-quarantine-share: no alarm
+    assert (run["rows_in"], run["rows_newly_scored"], run["rows_quarantined"]) == (14, 10, 2)
+    stored = 'SELECT "check", case_id, source_file FROM quarantine ORDER BY 1'
+    assert query(db, stored) == [
+        ("actual_output_not_blank", "c1:4", str(first)),
+        ("role_not_in_vocabulary", "c1:3", str(first)),
+    ]
+    segments = "SELECT case_id, json_keys(segments) FROM case_scores WHERE case_id LIKE 'c2:%'"
+    assert query(db, segments) == [("c2:2", ["context_origins", "conversation_id", "turn"])]
+    assert query(db, "SELECT count(*) FROM case_scores WHERE segments ->> 'channel' = 'app'") == [
+        (10,)
+    ]
+
+
 def test_whole_number_ids_stored_as_floats_are_the_same_conversations(tmp_path: Path) -> None:
     """pandas writes an integer id column holding a missing value as floats (7.0): such a
     night beside one of integer ids keeps the ids 7 and 8, so the first night's cases are

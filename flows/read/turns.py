@@ -84,10 +84,10 @@ def _own_columns(frame: pl.DataFrame, absent: dict[str, list[str]]) -> Iterator[
     for file, names in absent.items():
         groups.setdefault(tuple(names), []).append(file)
     files = frame[FILE_COLUMN].cast(pl.String)
-    for names, members in groups.items():
+    for lacking, members in groups.items():
         part = frame.filter(files.is_in(members))
         if part.height:
-            yield part.drop(names)
+            yield part.drop(lacking)
     rest = frame.filter(~files.is_in(list(absent)))
     if rest.height:
         yield rest
@@ -227,13 +227,13 @@ def _load(con: duckdb.DuckDBPyConnection, source: Source) -> None:
         # bot said, read as a chat log's is (chat_turns.sql); quarantined as a blank answer.
         content = f"CASE WHEN content IS NULL THEN refusal ELSE {content} END"
     cid_text = _id_text(_types(con, "named_turns").get("conversation_id"))
-    named = list(_types(con, "named_turns"))
+    columns = list(_types(con, "named_turns"))
     con.execute(
         "CREATE TEMP TABLE turns AS SELECT * EXCLUDE (retrieval_context, content), "
         f"{cid_text} AS __cid_text, "
         f"{passages} AS retrieval_context, {bad} AS __rc_bad, {text} AS __rc_text, "
         f"{content} AS content, {content_bad} AS __content_bad, {content_text} AS __content_text, "
-        f"CAST({_row_json('to_json(t)', _absent(source, named))} AS VARCHAR) AS __json, "
+        f"CAST({_row_json('to_json(t)', _absent(source, columns))} AS VARCHAR) AS __json, "
         "row_number() OVER () AS __row "
         f"FROM (SELECT * {_with_passages(con)} FROM named_turns) AS t"
     )

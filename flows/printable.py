@@ -41,3 +41,15 @@ def printable_line(text: object) -> str:
 
 
 __all__ = ["printable", "printable_line"]
+
+
+def lossy_where_unencodable(stream: object) -> None:
+    """A text stream whose encoding cannot hold every character (PYTHONIOENCODING=ascii, a
+    latin-1 terminal) shows what it cannot encode as '?' instead of failing the command with
+    exit 1 half-way through its output (a report's en dash, a segment's emoji)."""
+    encoding = (getattr(stream, "encoding", None) or "").lower().replace("-", "").replace("_", "")
+    reconfigure = getattr(stream, "reconfigure", None)
+    if encoding in ("utf8", "utf16", "utf32") or reconfigure is None:
+        return
+    if getattr(stream, "errors", "strict") == "strict":
+        reconfigure(errors="replace")

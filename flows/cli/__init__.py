@@ -29,8 +29,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         keep_freed_pages()
         if argv is None:  # the process is the command: nothing else of it uses pandas
             from flows.cli.lean_start import hide_pandas_from_pandera
+            from flows.printable import lossy_where_unencodable
 
             hide_pandas_from_pandera()
+            lossy_where_unencodable(sys.stdout)
         with stops_held():  # a stop inside a native library's start-up aborted the process
             from flows.cli.commands import main as run_command
         code = run_command(argv)

@@ -1,5 +1,6 @@
 """The circuit breaker of an endpoint: after N failures of one kind in a row (refused, DNS,
-TLS, timeout, 5xx, a Retry-After longer than the run can wait) no further call is made and
+TLS, timeout, 5xx, an answer that is no chat completion, a Retry-After longer than the run
+can wait) no further call is made and
 the run ends with exit 6, the cases left pending. An answer in between closes it again."""
 
 from __future__ import annotations
@@ -35,6 +36,7 @@ _WHAT = {
     "protocol": "answered with something that is not HTTP",
     "connection": "could not be connected to",
     "5xx": "answered with a server error (5xx)",
+    "answer": "answered with something that is not a chat completion (a proxy's page?)",
     "throttled": "asked to wait longer than the run can (Retry-After)",
 }
 

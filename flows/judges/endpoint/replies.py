@@ -9,7 +9,7 @@ from typing import Any
 
 import openai
 
-from faith_udfs.errors import JudgeTransientError
+from flows.judges.endpoint.breaker import EndpointFailure
 from flows.judges.endpoint.request_details import token_count
 from flows.scrub import scrub
 
@@ -82,8 +82,9 @@ def reply_of(
     secret: str | None,
 ) -> Reply:
     """The text and usage of a chat completion (`completion`: the body as JSON, or None);
-    JudgeTransientError when the answer is not one (a proxy's HTML page, an empty body,
-    JSON of another shape). `secret` is cut out of what an error shows of the body."""
+    EndpointFailure (kind "answer") when it is not one (a proxy's HTML page, an empty body,
+    JSON of another shape), counted by the circuit breaker: a proxy answering every call so is
+    not asked 5 times a call for every case. `secret` is cut out of what an error shows."""
     choices = completion.get("choices") if isinstance(completion, dict) else None
     choice = choices[0] if isinstance(choices, list) and choices else None
     message = choice.get("message") if isinstance(choice, dict) else None
@@ -93,9 +94,10 @@ def reply_of(
         kind = raw.headers.get("content-type") or "no content type"
         body = " ".join(raw.content.decode("utf-8", "replace").split())
         shown = repr(clipped(body, secret, 120)) if body else "an empty body"
-        raise JudgeTransientError(
+        raise EndpointFailure(
             f"the endpoint's answer is not a chat completion (HTTP {raw.status_code}, "
-            f"{kind}): {shown}"
+            f"{kind}): {shown}",
+            "answer",
         )
     text = scrub(_content_text(message.get("content")), model_text=True)  # its echoes, too
     finish = choice.get("finish_reason")

@@ -319,8 +319,8 @@ class ChatEndpoint:
             except (openai.APIConnectionError, ReplyTooLarge) as exc:
                 raise connection_error(exc) from None
             except openai.APIError as exc:
-                raise JudgeTransientError(
-                    f"the endpoint's answer is not a chat completion: {type(exc).__name__}"
+                raise EndpointFailure(
+                    f"the endpoint's answer is no chat completion: {type(exc).__name__}", "answer"
                 ) from None
             completion = json_body(raw)
             refused = error_answer(completion, raw)

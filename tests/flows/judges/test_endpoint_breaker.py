@@ -1,8 +1,9 @@
 """An endpoint that fails the same way call after call ends the run in seconds (issue 22, 3).
 
 `faith score` against a refused port, a host name that does not resolve, TLS spoken to a
-plain-HTTP server, a black hole (accepts, never answers) and a server answering every call
-429 with `Retry-After: 86400`: the circuit breaker opens after `--breaker-failures` failures
+plain-HTTP server, a black hole (accepts, never answers), a proxy answering every call with a
+200 that is no chat completion and a server answering every call 429 with
+`Retry-After: 86400`: the circuit breaker opens after `--breaker-failures` failures
 of one kind in a row, no further call is made, the run exits 6 with one line, and every row
 is accounted for, the judged ones `pending`. Bounds are what the servers saw (requests,
 connections), never the clock.
@@ -152,6 +153,21 @@ def test_a_server_that_hangs_up_mid_answer_is_told_apart_from_one_never_reached(
         done = faith_score(capsys, source, db, server.base_url)
     assert_ended_by_the_breaker(done, db, what)
     assert server.connections <= MOST_REQUESTS
+
+
+@pytest.mark.parametrize("answer", ["html", "empty", "wrong_shape"])
+def test_a_proxy_answering_every_call_with_no_chat_completion_opens_the_breaker(
+    source: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str], answer: str
+) -> None:
+    """A 200 holding a proxy's HTML page (an empty body, JSON of another shape) for every
+    call: each call was tried five times and every case ended invalid (200 rows: 285 requests,
+    exit 8), as if the judge had failed; the endpoint is what fails, as with a 5xx."""
+    db = tmp_path / "proxy.duckdb"
+    with serving() as stub:
+        stub.fail(answer, times=None)
+        done = faith_score(capsys, source, db, stub.base_url)
+    assert_ended_by_the_breaker(done, db, "answered with something that is not a chat completion")
+    assert stub.requests <= MOST_REQUESTS
 
 
 def test_a_black_hole_opens_the_breaker_after_a_few_deadlines(

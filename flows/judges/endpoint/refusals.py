@@ -27,6 +27,23 @@ FATAL_STATUS = {
     404: "the endpoint has no model {model!r} or no chat-completions route at {endpoint} "
     "(HTTP 404); check --model and --base-url",
 }
+# With credentials in --base-url (user:password@), those are sent instead of the key.
+_BASIC_FATAL_STATUS = {
+    401: "the endpoint refused the user name and password of --base-url (HTTP 401; sent as "
+    "Basic auth, in place of the API key); correct them in --base-url",
+    403: "the endpoint denied access to model {model!r} with the user name and password of "
+    "--base-url (HTTP 403); check that user's permissions",
+}
+
+
+def fatal_messages(env: str, model: str, endpoint: str, *, basic_auth: bool) -> dict[int, str]:
+    """What each status that refuses every call says, naming what was refused: the key read
+    from `env`, or the --base-url's user name and password when those are sent instead."""
+    templates = FATAL_STATUS | (_BASIC_FATAL_STATUS if basic_auth else {})
+    return {
+        status: template.format(env=env, model=model, endpoint=endpoint)
+        for status, template in templates.items()
+    }
 
 
 def wants_completion_tokens(exc: openai.APIStatusError, body: dict[str, object]) -> bool:

@@ -43,7 +43,7 @@ from flows.judges.endpoint.event_loop import LoopThread
 from flows.judges.endpoint.limiter import AdaptiveLimiter
 from flows.judges.endpoint.negotiation import Negotiation
 from flows.judges.endpoint.rate_window import call_bound, expected_tokens, shared_window
-from flows.judges.endpoint.refusals import FATAL_STATUS, FORMATS, TRANSIENT_STATUS
+from flows.judges.endpoint.refusals import FORMATS, TRANSIENT_STATUS, fatal_messages
 from flows.judges.endpoint.replies import Reply, clipped, error_answer, json_body, reply_of
 from flows.judges.endpoint.request_details import (
     chat_request_body,
@@ -117,6 +117,9 @@ class ChatEndpoint:
         # written into the URL (user:password@), sent as Basic auth the way httpx would, but
         # kept out of the URL that httpx logs on every request.
         public_url, basic_auth = without_userinfo(base_url)
+        self._refusals = fatal_messages(
+            api_key_env, model, self._endpoint, basic_auth=bool(basic_auth)
+        )
         # Whatever the server echoes of them is cut out of its text (flows/scrub.py).
         register_endpoint_secrets(api_key, base_url)
         self._client = openai.AsyncOpenAI(
@@ -412,11 +415,8 @@ class ChatEndpoint:
                 log.debug("judge endpoint throttled (HTTP 429); limit now %d", self._limiter.limit)
             message = f"HTTP {status} from the endpoint: {self._server_message(exc)}"
             return EndpointFailure(message, "5xx" if status >= 500 else None, retry_after)
-        if status in FATAL_STATUS:
-            # Never the server's text here: some servers echo part of a refused key.
-            message = FATAL_STATUS[status].format(
-                env=self.api_key_env, model=self.model, endpoint=self._endpoint
-            )
+        if status in self._refusals:
+            message = self._refusals[status]  # never the server's text: it may echo the key
             with self._lock:
                 if self._fatal is None:
                     self._fatal = message

@@ -191,6 +191,25 @@ def test_a_cli_run_prints_no_secret_a_server_echoes(
 
 
 @pytest.mark.timeout(120)
+def test_refused_credentials_of_the_url_are_named_not_the_key(
+    stub: StubServer, source: Path, tmp_path: Path
+) -> None:
+    """With user:password@ in --base-url the key is not sent; a 401 said "the endpoint
+    refused the API key read from $OPENAI_API_KEY; set a valid key", the wrong thing to fix."""
+    stub.fail("401", times=None)  # the stub echoes the refused Authorization in full
+    db = tmp_path / "refused.duckdb"
+    done = faith(
+        "score", str(source), "--db", str(db), "--prefect", "no", "--judge", "openai",
+        "--model", "stub-model", base_url=with_credentials(stub.base_url),
+    )  # fmt: skip
+    assert done.returncode == 6, done.stderr
+    error = done.stderr.splitlines()[-1]
+    assert "refused the user name and password of --base-url (HTTP 401" in error, error
+    assert "API key" not in error.replace("in place of the API key", "")
+    assert_no_secret(stored_text(db), done.stdout, done.stderr)
+
+
+@pytest.mark.timeout(120)
 @pytest.mark.parametrize("fault", ["echo_reply", "echo_500"])
 def test_judge_check_prints_no_secret_a_server_echoes(
     stub: StubServer, tmp_path: Path, fault: str

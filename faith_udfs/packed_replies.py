@@ -21,17 +21,29 @@ _FENCE = re.compile(r"\A\s*```[a-zA-Z]*[ \t]*\n(?P<body>.*?)\n?```\s*\Z", re.DOT
 # The format examples' stand-ins in every template (prompts.py, packed_prompts.py): a reply
 # holding one copied the example instead of answering.
 PLACEHOLDERS = frozenset({"...", "…", "yes|no|idk", "yes | no | idk"})
+# The reasoning a thinking model writes before its answer (DeepSeek-R1, Qwen3 behind llama.cpp
+# or Ollama): one closed block at the very start, read past; its braces are not the reply's.
+_OPENS_REASONING = re.compile(r"\A\s*<(think|thinking|reasoning)>", re.IGNORECASE)
+_REASONING = re.compile(_OPENS_REASONING.pattern + r".*?</\1>", re.DOTALL | re.IGNORECASE)
 
 
 def top_level_object(text: str) -> dict[str, Any]:
     """The reply's one complete top-level JSON object: the whole text, the body of a ```json
-    fence, or the object after (and before) a short chatter of at most MAX_CHATTER characters.
+    fence, or the object after (and before) a short chatter of at most MAX_CHATTER characters;
+    a thinking model's opening `<think>...</think>` block is read past first.
 
     Never a nested object: a reply cut inside its outer object is unusable as a whole, however
     many complete objects it holds.
     """
-    fenced = _FENCE.match(text)
-    body = fenced.group("body") if fenced else text
+    reasoning = _REASONING.match(text)
+    if reasoning is None and (opened := _OPENS_REASONING.match(text)):
+        raise JudgeReplyError(
+            f"reply stops inside its <{opened.group(1)}> block, with no answer after it: "
+            f"{_clip(text)}"
+        )
+    answer = text[reasoning.end() :] if reasoning else text
+    fenced = _FENCE.match(answer)
+    body = fenced.group("body") if fenced else answer
     start = body.find("{")
     if start < 0:
         raise JudgeReplyError(f"reply holds no JSON object: {_clip(text)}")

@@ -101,3 +101,24 @@ def test_a_verdict_whose_reason_speaks_of_another_item_is_filed_wrong() -> None:
     assert "item 2" in (misfiled_verdicts(shifted, 2, A17, {2: B22}) or "")
     own = {"verdicts": [{"claim": 1, "verdict": "idk", "reason": "Courier not stated."}]}
     assert misfiled_verdicts(own, 1, A17, {2: B22}) is None
+
+
+THOUGHT = '<think>\nThe claim says {"shipped": "3 March"}; the context agrees.\n</think>\n\n'
+VERDICTS = '{"verdicts": [{"claim": 1, "verdict": "yes"}]}'
+
+
+@pytest.mark.parametrize("block", ["think", "thinking", "reasoning", "THINK"])
+def test_a_thinking_models_reasoning_block_is_read_past(block: str) -> None:
+    """DeepSeek-R1 or Qwen3 behind llama.cpp write their reasoning first; its braces are not
+    the reply's (they made it 'more than one JSON value' or the wrong object)."""
+    reply = THOUGHT.replace("think>", f"{block}>") + VERDICTS
+    assert top_level_object(reply) == json.loads(VERDICTS)
+    fenced = THOUGHT + "```json\n" + VERDICTS + "\n```"
+    assert top_level_object(fenced) == json.loads(VERDICTS)
+
+
+def test_a_reasoning_block_left_open_or_after_the_answer_stays_an_error() -> None:
+    with pytest.raises(JudgeReplyError, match="stops inside its <think> block"):
+        top_level_object('<think>The claim says {"shipped": "3 March"} and')
+    with pytest.raises(JudgeReplyError, match="more than one JSON value"):
+        top_level_object(VERDICTS + "\n" + THOUGHT)  # only an opening block is read past

@@ -12,7 +12,15 @@ from collections.abc import Sequence
 from typing import Any
 
 from faith_udfs.errors import JudgeReplyError
-from faith_udfs.replies import _clip, _field, _number, one_based, parse_statements, parse_verdicts
+from faith_udfs.replies import (
+    _clip,
+    _field,
+    _number,
+    one_based,
+    parse_statements,
+    parse_verdicts,
+    past_reasoning,
+)
 from faith_udfs.words import STOP_WORDS, WORD_PATTERN
 
 # Text a model may put around its JSON object: "Here is the JSON:" and the like.
@@ -21,10 +29,6 @@ _FENCE = re.compile(r"\A\s*```[a-zA-Z]*[ \t]*\n(?P<body>.*?)\n?```\s*\Z", re.DOT
 # The format examples' stand-ins in every template (prompts.py, packed_prompts.py): a reply
 # holding one copied the example instead of answering.
 PLACEHOLDERS = frozenset({"...", "…", "yes|no|idk", "yes | no | idk"})
-# The reasoning a thinking model writes before its answer (DeepSeek-R1, Qwen3 behind llama.cpp
-# or Ollama): one closed block at the very start, read past; its braces are not the reply's.
-_OPENS_REASONING = re.compile(r"\A\s*<(think|thinking|reasoning)>", re.IGNORECASE)
-_REASONING = re.compile(_OPENS_REASONING.pattern + r".*?</\1>", re.DOTALL | re.IGNORECASE)
 
 
 def top_level_object(text: str) -> dict[str, Any]:
@@ -35,13 +39,7 @@ def top_level_object(text: str) -> dict[str, Any]:
     Never a nested object: a reply cut inside its outer object is unusable as a whole, however
     many complete objects it holds.
     """
-    reasoning = _REASONING.match(text)
-    if reasoning is None and (opened := _OPENS_REASONING.match(text)):
-        raise JudgeReplyError(
-            f"reply stops inside its <{opened.group(1)}> block, with no answer after it: "
-            f"{_clip(text)}"
-        )
-    answer = text[reasoning.end() :] if reasoning else text
+    answer = past_reasoning(text)
     fenced = _FENCE.match(answer)
     body = fenced.group("body") if fenced else answer
     start = body.find("{")

@@ -3,13 +3,36 @@
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 from faith_udfs.errors import JudgeReplyError
 
+# The reasoning a thinking model writes before its answer (DeepSeek-R1, Qwen3 behind llama.cpp
+# or Ollama): one closed block at the very start, read past; its braces are not the reply's.
+_OPENS_REASONING = re.compile(r"\A\s*<(think|thinking|reasoning)>", re.IGNORECASE)
+_REASONING = re.compile(_OPENS_REASONING.pattern + r".*?</\1>", re.DOTALL | re.IGNORECASE)
+
+
+def past_reasoning(text: str) -> str:
+    """The reply after a thinking model's opening `<think>...</think>` block (the whole reply
+    when it has none); JudgeReplyError when the reply stops inside that block."""
+    reasoning = _REASONING.match(text)
+    if reasoning is not None:
+        return text[reasoning.end() :]
+    opened = _OPENS_REASONING.match(text)
+    if opened is not None:
+        raise JudgeReplyError(
+            f"reply stops inside its <{opened.group(1)}> block, with no answer after it: "
+            f"{_clip(text)}"
+        )
+    return text
+
 
 def first_json_object(text: str) -> dict[str, Any]:
-    """The first JSON object in a model's text reply (code fences and chatter tolerated)."""
+    """The first JSON object in a model's text reply (code fences, chatter and a thinking
+    model's opening reasoning block tolerated)."""
+    text = past_reasoning(text)
     decoder = json.JSONDecoder()
     start = text.find("{")
     while start >= 0:

@@ -122,3 +122,10 @@ def test_a_reasoning_block_left_open_or_after_the_answer_stays_an_error() -> Non
         top_level_object('<think>The claim says {"shipped": "3 March"} and')
     with pytest.raises(JudgeReplyError, match="more than one JSON value"):
         top_level_object(VERDICTS + "\n" + THOUGHT)  # only an opening block is read past
+
+
+def test_the_deepeval_drop_in_reads_past_the_reasoning_block_too() -> None:
+    """A DeepEval model wrapping a thinking model gives the same text to the drop-in."""
+    from faith_udfs.deepeval_models import reply_dict
+
+    assert reply_dict(THOUGHT + VERDICTS) == json.loads(VERDICTS)

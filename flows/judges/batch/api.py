@@ -35,6 +35,7 @@ from flows.judges.batch.requests import BATCH_ENDPOINT
 from flows.judges.endpoint.breaker import DEFAULT_BREAKER_FAILURES, CircuitBreaker, connection_kind
 from flows.judges.endpoint.capped_http import answer_limit, capped_client, too_large
 from flows.judges.endpoint.event_loop import LoopThread
+from flows.judges.endpoint.redirects import RedirectRefused
 from flows.judges.endpoint.reply_cap import DEFAULT_MAX_REPLY_BYTES, ReplyTooLarge
 from flows.judges.endpoint.request_details import (
     endpoint_name,
@@ -368,7 +369,7 @@ class BatchApi:
             return BatchApiError(message), "timeout", None
         except concurrent.futures.CancelledError:
             raise BatchApiError("the judge was stopped during a batch request") from None
-        except (openai.APIConnectionError, ReplyTooLarge) as exc:
+        except (openai.APIConnectionError, ReplyTooLarge, RedirectRefused) as exc:
             large = too_large(exc)
             if large is not None:
                 raise BatchApiError(

@@ -1,7 +1,7 @@
 """The circuit breaker of an endpoint: after N failures of one kind in a row (refused, DNS,
 TLS, timeout, 5xx, an answer that is no chat completion, a Retry-After longer than the run
-can wait) no further call is made and
-the run ends with exit 6, the cases left pending. An answer in between closes it again."""
+can wait; a redirect to another origin at the first) no further call is made and the run ends
+with exit 6, the cases left pending. An answer in between closes it again."""
 
 from __future__ import annotations
 
@@ -12,6 +12,7 @@ from typing import Any
 
 from faith_udfs.errors import JudgeError, JudgeReplyError, JudgeTransientError
 from flows.errors import JudgeUnreachable
+from flows.judges.endpoint.redirects import RedirectRefused
 from flows.judges.endpoint.reply_cap import too_large
 
 __all__ = [
@@ -38,25 +39,35 @@ _WHAT = {
     "5xx": "answered with a server error (5xx)",
     "answer": "answered with something that is not a chat completion (a proxy's page?)",
     "throttled": "asked to wait longer than the run can (Retry-After)",
+    "redirect": "redirected the call to another host, where the prompts are not sent (point "
+    "--base-url there if it is yours)",
 }
+# Kinds that will not pass by themselves: the breaker opens at the first.
+_PERMANENT = frozenset({"redirect"})
+
+
+# The kind each cause class stands for, looked for in this order (subclasses before bases).
+_KINDS: tuple[tuple[type[BaseException], str], ...] = (
+    (RedirectRefused, "redirect"),
+    (socket.gaierror, "dns"),
+    (ssl.SSLError, "tls"),
+    (ConnectionRefusedError, "refused"),
+    (ConnectionResetError, "reset"),
+)
 
 
 def connection_kind(exc: BaseException) -> str:
     """What kind of connection failure an exception stands for, read from its causes' classes
-    (the HTTP client wraps the socket's error): refused, dns, tls, reset, closed (the server
-    hung up mid-answer, or before it), protocol (no HTTP came back) or connection."""
+    (the HTTP client wraps the socket's error): redirect (to another origin, not followed),
+    refused, dns, tls, reset, closed (the server hung up mid-answer, or before it), protocol
+    (no HTTP came back) or connection."""
     seen: set[int] = set()
     current: BaseException | None = exc
     while current is not None and id(current) not in seen:
         seen.add(id(current))
-        if isinstance(current, socket.gaierror):
-            return "dns"
-        if isinstance(current, ssl.SSLError):
-            return "tls"
-        if isinstance(current, ConnectionRefusedError):
-            return "refused"
-        if isinstance(current, ConnectionResetError):
-            return "reset"
+        kind = next((kind for cls, kind in _KINDS if isinstance(current, cls)), None)
+        if kind is not None:
+            return kind
         # h11's error, whichever HTTP client wraps it: matched by name, as each has its own
         if type(current).__name__ == "RemoteProtocolError":
             said = str(current).lower()
@@ -82,8 +93,21 @@ def connection_error(exc: Any) -> JudgeError:
     if large is not None:
         return JudgeReplyError(f"the endpoint's answer was not read: {large} (--max-reply-bytes)")
     kind = connection_kind(exc)
+    if kind == "redirect":
+        return EndpointFailure(str(_redirect_of(exc)), kind)
     cause = type(exc.__cause__).__name__ if exc.__cause__ else "no response"
     return EndpointFailure(f"connection to the endpoint failed ({cause}, {kind})", kind)
+
+
+def _redirect_of(exc: BaseException) -> RedirectRefused | None:
+    current: BaseException | None = exc
+    seen: set[int] = set()
+    while current is not None and id(current) not in seen:
+        if isinstance(current, RedirectRefused):
+            return current
+        seen.add(id(current))
+        current = current.__cause__ or current.__context__
+    return None
 
 
 # Kinds an overloaded but living server shows: every call in flight may end in one together
@@ -131,7 +155,8 @@ class CircuitBreaker:
                 self._count = self._count + 1 if kind == self._kind else 1
                 self._kind = kind
                 slack = self._in_flight if kind in _OVERLOAD else 0
-                if kind in self._at_once or self._count >= self._threshold + slack:
+                at_once = kind in self._at_once or kind in _PERMANENT
+                if at_once or self._count >= self._threshold + slack:
                     times = "once" if self._count == 1 else f"{self._count} times in a row"
                     self._open = (
                         f"the judge endpoint {self._endpoint} {_WHAT.get(kind, kind)} "

@@ -1,6 +1,7 @@
 """An HTTP client that never reads more of an answer than `--max-reply-bytes`: the body is
 streamed through a counter that gives up past the cap, so a 100 MB reply is never held whole
 (nor parsed). Its error is the cause of the client's connection error; `too_large` finds it.
+A redirect to another origin is refused here too (redirects.py).
 
 Answers are asked uncompressed; one compressed all the same (a server ignoring
 `Accept-Encoding: identity`) is decompressed here, piece by piece, and the cap counts what it
@@ -23,10 +24,12 @@ import openai
 # and tests/flows/judges/test_hostile_answers.py fails if a new version moves them.
 from httpx2._decoders import MultiDecoder
 
+from flows.judges.endpoint.redirects import REDIRECT_STATUSES, RedirectRefused, other_origin
 from flows.judges.endpoint.reply_cap import DEFAULT_MAX_REPLY_BYTES, ReplyTooLarge, too_large
 
 __all__ = [
     "DEFAULT_MAX_REPLY_BYTES",
+    "RedirectRefused",
     "ReplyTooLarge",
     "answer_limit",
     "capped_client",
@@ -75,6 +78,12 @@ class _CappedTransport(httpx2.AsyncBaseTransport):
     async def handle_async_request(self, request: httpx2.Request) -> httpx2.Response:
         limit = _REQUEST_LIMIT.get() or self._limit
         response = await self._inner.handle_async_request(request)
+        location = response.headers.get("location")
+        if response.status_code in REDIRECT_STATUSES and location is not None:
+            target = other_origin(str(request.url), location)
+            if target is not None:  # followed, the prompts would go where no one said
+                await response.aclose()
+                raise RedirectRefused(target)
         declared = response.headers.get("content-length")
         if declared is not None and declared.isdigit() and int(declared) > limit:
             await response.aclose()

@@ -38,7 +38,7 @@ from flows.judges.endpoint.breaker import (
     connection_error,
 )
 from flows.judges.endpoint.call_policy import CallLimits, CallPolicy
-from flows.judges.endpoint.capped_http import ReplyTooLarge, capped_client
+from flows.judges.endpoint.capped_http import RedirectRefused, ReplyTooLarge, capped_client
 from flows.judges.endpoint.event_loop import LoopThread
 from flows.judges.endpoint.limiter import AdaptiveLimiter
 from flows.judges.endpoint.negotiation import Negotiation
@@ -319,7 +319,7 @@ class ChatEndpoint:
                 ) from None
             except concurrent.futures.CancelledError:
                 raise JudgeTransientError("the judge was stopped during this call") from None
-            except (openai.APIConnectionError, ReplyTooLarge) as exc:
+            except (openai.APIConnectionError, ReplyTooLarge, RedirectRefused) as exc:
                 raise connection_error(exc) from None
             except openai.APIError as exc:
                 raise EndpointFailure(

@@ -170,6 +170,30 @@ def test_a_proxy_answering_every_call_with_no_chat_completion_opens_the_breaker(
     assert stub.requests <= MOST_REQUESTS
 
 
+@pytest.mark.parametrize("status", [b"307 Temporary Redirect", b"301 Moved Permanently"])
+def test_a_redirect_to_another_origin_is_not_followed(
+    source: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str], status: bytes
+) -> None:
+    """A gateway answering 307 to another host: followed, the prompts (logged conversations)
+    went to a server the run was never told of (a 301 turned them into a GET whose error
+    read as a wrong model). Not followed: exit 6 at the first call, naming the redirect; the
+    other server gets nothing."""
+    db = tmp_path / "redirect.duckdb"
+    with serving() as elsewhere:
+        answer = (
+            b"HTTP/1.1 " + status + b"\r\nLocation: " + elsewhere.base_url.encode()
+            + b"/chat/completions\r\nContent-Length: 0\r\n\r\n"
+        )  # fmt: skip
+        with CutShort(answer) as gateway:
+            done = faith_score(capsys, source, db, gateway.base_url)
+    assert elsewhere.requests == 0
+    assert done.returncode == 6, done.stderr
+    assert "redirected the call to another host" in done.stderr
+    row = run_row(db)
+    assert row["rows_pending"] == ROWS
+    assert gateway.connections <= CONCURRENCY  # opened at the first: it will not pass
+
+
 def test_a_black_hole_opens_the_breaker_after_a_few_deadlines(
     source: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -30,7 +30,13 @@ SELECT run_id, flow,
        CASE WHEN length(note) > 80 THEN left(note, 79) || '…' ELSE note END AS note
 FROM (
     SELECT *, nullif(trim(regexp_replace(coalesce(error, warning), '\s+', ' ', 'g')), '') AS note
-    FROM runs
+    FROM (
+        -- a database made before migration 009 and only read since has no cost_usd or
+        -- dry_run: by name, they are NULL there (as the report reads it), not a Binder Error
+        SELECT * FROM runs
+        UNION ALL BY NAME
+        SELECT NULL::DOUBLE AS cost_usd, NULL::BOOLEAN AS dry_run WHERE false
+    )
 )
 ORDER BY started_at DESC
 LIMIT $limit;

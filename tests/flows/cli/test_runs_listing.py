@@ -9,8 +9,9 @@ from pathlib import Path
 
 import pytest
 
+import flows.store.db
 from flows.cli.commands import main
-from flows.store.db import connect
+from flows.store.db import connect, migrations, open_store, sql
 from tests.support.builders import ANSWERS, case_row, cases, many_cases, write
 
 PASSING = ANSWERS[0]  # supported: 1.0
@@ -126,3 +127,32 @@ def test_an_empty_file_is_no_database_to_read(tmp_path: Path, capsys, command: s
         f"error: {db}: no such database; run `faith score` first"
     )
     assert db.stat().st_size == 0
+
+
+OLD_RUN = """
+INSERT INTO runs (run_id, flow, config_id, config, source, status, started_at, rows_in,
+                  rows_scored, rows_newly_scored, rows_already_scored, rows_invalid, rows_pending,
+                  rows_quarantined, rows_passed, judge_calls, seconds_total)
+VALUES ('20261101T020000-00000001', 'nightly', 'faith-0123456789abcdef', '{}', 'logs/',
+        'completed', TIMESTAMP '2026-11-01 02:00', 4, 4, 4, 0, 0, 0, 0, 3, 0, 1.5)
+"""
+
+
+def test_a_database_made_before_run_costs_is_listed_without_them(
+    tmp_path: Path, capsys, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A database an older faithpipe made (before migration 009's cost_usd and dry_run) and
+    only read since is listed, its costs blank: `faith runs` was a Binder Error, exit 1."""
+    db = tmp_path / "old.duckdb"
+    with monkeypatch.context() as old:
+        old.setattr(flows.store.db, "migrations", lambda: [m for m in migrations() if m[0] <= 7])
+        con = open_store(db)
+    try:  # a run as the older faithpipe recorded it: no cost column to fill
+        con.execute(OLD_RUN)
+        assert con.execute(sql("report_has_costs")).fetchall() == [(False,)]
+    finally:
+        con.close()
+
+    (run,) = listing(db, capsys)
+    assert (run["status"], run["new"], run["dry_run"]) == ("completed", "4", "False")
+    assert (run["pass_rate"], run["cost_usd"]) == ("0.75", "")

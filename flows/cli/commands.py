@@ -129,6 +129,11 @@ def short_of_room(exc: BaseException) -> str | None:
             f"{one_line(exc)}: the disk is full; committed batches are safe: free disk space, "
             "then run again"
         )
+    if disk_full(exc, _TOO_LARGE):
+        return (
+            f"{one_line(exc)}: the file reached the largest size this process or file system "
+            "allows (ulimit -f); committed batches are safe: raise the limit, then run again"
+        )
     return None
 
 
@@ -140,17 +145,22 @@ def out_of_memory(exc: BaseException | None) -> bool:
     )
 
 
-# The OS's words for a full disk or quota, as DuckDB quotes them in its errors.
-_DISK_FULL = tuple(os.strerror(number).lower() for number in (errno.ENOSPC, errno.EDQUOT))
+# The OS's errors for a full disk or quota; DuckDB quotes their words in its own.
+_DISK_FULL = {errno.ENOSPC, errno.EDQUOT}
+# A file past its size limit (EFBIG: `ulimit -f`, a file system's largest file) is refused its
+# bytes as by a full disk: an upgrade's migration or a run's row was exit 1, a bug's code.
+_TOO_LARGE = {errno.EFBIG}
 
 
-def disk_full(exc: BaseException) -> bool:
-    """Whether the disk said it is full (ENOSPC, EDQUOT), to the OS or through DuckDB: opening
-    a new database, a run's row, a snapshot's checkpoint, not only a batch's commit."""
+def disk_full(exc: BaseException, numbers: set[int] = _DISK_FULL) -> bool:
+    """Whether the disk said it is full (ENOSPC, EDQUOT; or `numbers`), to the OS or through
+    DuckDB: opening a new database, a run's row, a snapshot's checkpoint, not only a batch's
+    commit."""
     if isinstance(exc, OSError):
-        return exc.errno in (errno.ENOSPC, errno.EDQUOT)
+        return exc.errno in numbers
     from_duckdb = type(exc).__module__.startswith(("duckdb", "_duckdb"))
-    return from_duckdb and any(words in str(exc).lower() for words in _DISK_FULL)
+    words = [os.strerror(number).lower() for number in numbers]
+    return from_duckdb and any(word in str(exc).lower() for word in words)
 
 
 def one_line(exc: BaseException) -> str:

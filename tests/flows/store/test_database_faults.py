@@ -16,17 +16,19 @@ from pathlib import Path
 import duckdb
 import pytest
 
+import flows.store.db
 from flows.cli import main
 from flows.cli.commands import failure
 from flows.errors import DatabaseCorrupt, DatabaseUnwritable
 from flows.run.pipeline import run_score
 from flows.run.settings import ScoreSettings
-from flows.store.db import database_fault
+from flows.store.db import database_fault, migrations, open_store
 from tests.support.builders import many_cases, write
 
 ROOT = Path(__file__).resolve().parents[3]
 BLOCK = 262_144  # DuckDB's block size; the file's three header blocks come first
 HEADERS = 3 * 4096
+LATEST = migrations()[-1][0]
 
 
 @pytest.fixture(scope="module")
@@ -298,3 +300,38 @@ def test_a_snapshot_the_disk_is_too_full_for_leaves_the_run_completed(
     assert not [line for line in done.stderr.splitlines() if line.startswith("error:")]
     assert "no snapshot of" in done.stderr
     assert "no space left on device" in done.stderr.lower()
+
+
+def test_an_upgrade_past_the_file_size_limit_is_exit_7_and_leaves_the_old_database(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A database an older faithpipe made (migrations to 7), upgraded by a run whose file size
+    limit (`ulimit -f`, EFBIG) stops the migrations' write-ahead log: was exit 1, a bug's
+    `TransactionException: … File too large`; the database stays as it was and opens later."""
+    db = tmp_path / "old.duckdb"
+    with monkeypatch.context() as old:
+        old.setattr(flows.store.db, "migrations", lambda: [m for m in migrations() if m[0] <= 7])
+        open_store(db).close()
+    source = write(many_cases(20), tmp_path / "cases.parquet")
+
+    limited = score(source, db, wrap=["sh", "-c", 'ulimit -f 1 && exec "$@"', "x"])
+    assert limited.returncode == 7, limited.stderr
+    assert "File too large" in one_error(limited.stderr)
+    assert "(ulimit -f)" in one_error(limited.stderr)
+    con = duckdb.connect(str(db), read_only=True)
+    try:  # as the older faithpipe left it, or some migrations further: each is one transaction
+        assert con.execute("SELECT max(version) FROM schema_migrations").fetchone()[0] < LATEST
+    finally:
+        con.close()
+
+    assert score(source, db, wrap=[]).returncode == 0  # the limit lifted, the upgrade goes on
+
+
+def test_a_file_past_its_size_limit_is_exit_7_wherever_it_is_raised() -> None:
+    exc = duckdb.TransactionException(
+        'TransactionContext Error: Failed to commit: Could not write file "f.duckdb.wal": '
+        "File too large"
+    )
+    code, line = failure(exc, "f.duckdb")
+    assert code == 7
+    assert "raise the limit" in line

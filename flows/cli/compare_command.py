@@ -144,12 +144,20 @@ def open_database(args: argparse.Namespace) -> duckdb.DuckDBPyConnection:
     not exist, an empty one (touch) or a DuckDB file without faithpipe's tables is refused
     (exit 5) by the read-only look first, where --store once wrote the schema into it."""
     from flows.errors import DatabaseError
-    from flows.store.db import connect_for_reading, holds_no_database, open_store
+    from flows.store.db import connect_for_reading, holds_no_database, open_store, sql
 
     if args.db.strip() and holds_no_database(args.db):  # '' is named by connect_for_reading
         raise DatabaseError(f"{args.db}: no such database; run `faith score` first")
     looked = connect_for_reading(args.db, wait=args.lock_timeout, option="--lock-timeout")
     if not args.store:
+        # --no-store reads as the older faithpipe left it: without the macros, a Catalog Error
+        if not looked.execute(sql("compare_has_macros")).fetchall()[0][0]:
+            looked.close()
+            raise DatabaseError(
+                f"{args.db} was made by an older faithpipe and not upgraded since: it has no "
+                "compare macros; run `faith compare` once without --no-store (or `faith "
+                "score`) to upgrade it"
+            )
         return looked
     looked.close()
     return open_store(args.db, lock_timeout=args.lock_timeout)

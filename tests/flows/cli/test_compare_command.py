@@ -11,8 +11,9 @@ import duckdb
 import polars as pl
 import pytest
 
+import flows.store.db
 from flows.cli import main
-from flows.store.db import connect, open_store
+from flows.store.db import connect, migrations, open_store
 from tests.flows.cli.test_terminal_escapes import assert_no_controls
 from tests.flows.report.test_compare import planted
 from tests.flows.store.test_analysis_sql import add_case, add_verdicts
@@ -334,3 +335,33 @@ def test_piped_the_verdict_is_one_line_as_the_docs_print_it(
     assert lines[3].startswith("B 2.4.1 (config new): ")
     assert lines[4].startswith("mean score B − A: ")
     assert lines[4].endswith("(2000 resamples, seed 20261201)")
+
+
+def test_no_store_on_a_database_an_older_faithpipe_made_says_how_to_upgrade_it(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A database made before the compare macros (here: migrations to 7) and only read since:
+    `--no-store` opens it read-only, and was a Catalog Error (`compare_pass_rates does not
+    exist`), exit 1. It is exit 5 with what to do; without --no-store it is upgraded and
+    compared."""
+    db = tmp_path / "old.duckdb"
+    with monkeypatch.context() as old:
+        old.setattr(flows.store.db, "migrations", lambda: [m for m in migrations() if m[0] <= 7])
+        con = open_store(db)
+    try:
+        for config, yes in (("old", 1), ("new", 0)):
+            for n in range(3):
+                add_case(con, f"c{n}", config=config, yes=yes, no=1 - yes)
+    finally:
+        con.close()
+    sides = ["--db", str(db), "--a-config", "old", "--b-config", "new"]
+
+    capsys.readouterr()
+    assert main(["compare", *sides, "--no-store"]) == 5
+    (line,) = capsys.readouterr().err.splitlines()
+    assert "made by an older faithpipe" in line
+    assert "without --no-store" in line
+
+    assert main(["compare", *sides]) == 0
+    assert "3 of 3 pass" in capsys.readouterr().out
+    assert main(["compare", *sides, "--no-store"]) == 0

@@ -9,11 +9,13 @@ from pathlib import Path
 import duckdb
 import pytest
 
+import flows.store.db
 from faith_udfs import LexicalJudge, MetricConfig, score_cases
 from flows.cli import main
 from flows.judges.settings import JudgeSettings
 from flows.run.pipeline import run_score
 from flows.run.settings import ScoreSettings
+from flows.store.db import migrations, open_store
 from tests.flows.store.test_store_readers import writer_holding
 from tests.support.builders import COMPARED, write
 from tests.support.misfiled import N_CASES, assert_nothing_misfiled, case_rows
@@ -126,3 +128,51 @@ def test_a_check_alone_reads_a_database_a_run_holds(
         assert main(["cache", "check", "--db", str(db)]) == 0
         assert f"{N_CASES} cases' stored claims checked" in capsys.readouterr().out
         assert main(["cache", "check", "--db", str(db), "--drop"]) == 4
+
+
+def as_made_before_018(db: Path, old: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """`old`: a database as faithpipe made it at migration 7 (no judge_cache.item), holding
+    `db`'s cache, scores and claims: what an older faithpipe left and nothing upgraded."""
+    with monkeypatch.context() as patched:
+        patched.setattr(
+            flows.store.db, "migrations", lambda: [m for m in migrations() if m[0] <= 7]
+        )
+        open_store(old).close()
+    con = duckdb.connect(str(old))
+    try:
+        con.execute("ATTACH ? AS new (READ_ONLY)", [str(db)])
+        for table in ("judge_cache", "case_scores", "claim_verdicts"):
+            columns = ", ".join(
+                f'"{name}"'
+                for (name,) in con.execute(
+                    "SELECT column_name FROM duckdb_columns() WHERE database_name = 'old' "
+                    "AND table_name = ? ORDER BY column_index",
+                    [table],
+                ).fetchall()
+            )
+            con.execute(f"INSERT INTO main.{table} SELECT {columns} FROM new.{table}")
+    finally:
+        con.close()
+
+
+def test_a_cache_an_older_faithpipe_left_is_checked_before_any_upgrade(
+    server: SloppyServer,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The command's own case: a database made before migration 018, read as it is (no
+    --drop). Its judge_cache has no item column, and the check was a Binder Error, exit 1."""
+    source = write(case_rows(), tmp_path / "cases.parquet")
+    db = tmp_path / "f.duckdb"
+    score(server, source, db, "packed")
+    poison(db, legacy=True)
+    old = tmp_path / "old.duckdb"
+    as_made_before_018(db, old, monkeypatch)
+
+    assert main(["cache", "check", "--db", str(old)]) == 0
+    out = capsys.readouterr().out
+    assert f", {N_CASES} not their item's (found)" in out
+    assert f"{N_CASES} hold claims not from their answer (found)" in out
+    assert main(["cache", "check", "--db", str(old), "--drop"]) == 0  # upgrades, then drops
+    assert f"{N_CASES} not their item's (dropped)" in capsys.readouterr().out

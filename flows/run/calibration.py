@@ -83,6 +83,12 @@ def with_calibration(settings: ScoreSettings, con: duckdb.DuckDBPyConnection) ->
     fitted_for, asked = row["judge_model"], judge.model or GroundedJudge.rules_version
     # A calibration of an older rules version scores that version's series (its cut-offs
     # are meaningless on another support); naming another version is refused.
+    if fitted_for not in CALIBRATED_RULES and asked == fitted_for:  # grounded-v1's, asked for
+        raise ConfigError(
+            f"--calibration {name!r} was fitted for {fitted_for}, whose cut-offs this "
+            f"faithpipe does not apply (those of {CALIBRATED_RULES[-1]} to "
+            f"{CALIBRATED_RULES[0]} only): run `faith calibrate` again"
+        )
     if fitted_for not in CALIBRATED_RULES or (judge.model is not None and asked != fitted_for):
         raise ConfigError(
             f"--calibration {name!r} was fitted for {fitted_for}, this judge is "

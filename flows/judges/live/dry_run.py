@@ -6,8 +6,10 @@ In place of each call (StandInAnswers) it renders the real prompt, counts it, an
 with a stand-in (the lexical
 judge's truths, claims and verdicts, written as the reply schema asks) whose size gives the
 completion tokens; the stand-in's claims and truths then shape the verdict questions, as a
-model's would. Tokens are estimated at rate_window.CHARS_PER_TOKEN characters a token.
-Nothing is sent, nothing is written to the cache, no API key is needed.
+model's would. A stand-in answer is remembered for the rest of the dry run (RememberingStore),
+as a run's answer is found in the cache by its later batches: an item asked in batch 1 is not
+counted again in batch 2. Tokens are estimated at rate_window.CHARS_PER_TOKEN characters a
+token. Nothing is sent, nothing is written to the cache, no API key is needed.
 """
 
 from __future__ import annotations
@@ -46,12 +48,29 @@ def estimated_tokens(text: str) -> int:
     return round(len(text) / CHARS_PER_TOKEN)
 
 
+class RememberingStore(AnswerStore):
+    """The cache as a dry run reads it: the stored replies, and the stand-in answers given
+    earlier in this dry run (a run would find its own answers there), written nowhere."""
+
+    def __init__(self, identity: Any, mode: str, cache: ReplyCache | None) -> None:
+        super().__init__(identity, mode, cache, writes=False)
+        self.given: dict[str, str] = {}  # cache key -> the stand-in's answer, as JSON
+
+    def found(self, cache_keys: list[str]) -> dict[int, str]:
+        found = super().found(cache_keys)
+        for i, key in enumerate(cache_keys):
+            if i not in found and key in self.given:
+                found[i] = self.given[key]
+        return found
+
+
 class StandInAnswers:
     """Answers a pack without a call (PackAnswers): counts the call it would be, its prompt
     and reply tokens, and replies as the lexical judge would, in the reply schema's form."""
 
-    def __init__(self, usage: Usage) -> None:
+    def __init__(self, usage: Usage, given: dict[str, str]) -> None:
         self._usage = usage
+        self._given = given  # each answer, for the dry run's later batches (RememberingStore)
         self._stand_in = LexicalJudge()
 
     def prepare(self, asked: Asked, missing: list[int]) -> None:
@@ -76,6 +95,8 @@ class StandInAnswers:
             prompt_tokens=estimated_tokens(prompt),
             completion_tokens=estimated_tokens(json.dumps(reply, ensure_ascii=False)),
         )
+        for index, part in zip(pack, parts, strict=True):
+            self._given[asked.cache_keys[index]] = json.dumps(part, ensure_ascii=False)
         return [
             Result(value=task.parse(part, item)) for part, item in zip(parts, items, strict=True)
         ]
@@ -133,14 +154,14 @@ class EstimatingJudge(AskingJudge):
         self._cache = cache
         self._owns_cache = owns_cache
         # Looks answers up, stores none; no failures to order by, no format to remember.
-        store = AnswerStore(openai_identity(model, mode), mode, cache, writes=False)
+        store = RememberingStore(openai_identity(model, mode), mode, cache)
         super().__init__(
             model=model,
             mode=mode,
             llm_reason=llm_reason,
             usage=usage,
             asking=Asking(
-                StandInAnswers(usage),
+                StandInAnswers(usage, store.given),
                 store=store,
                 usage=usage,
                 memory=None,

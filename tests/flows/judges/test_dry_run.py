@@ -84,6 +84,22 @@ def test_a_dry_run_asks_nothing_writes_only_its_row_and_prices_the_real_run(
     assert again["cost_usd"] == 0
 
 
+def test_a_dry_run_of_many_batches_counts_an_item_once_as_the_run_asks_it_once(
+    counting: RemoteServer, source: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The same passages and answers in every batch: a run asks them in batch 1 and finds
+    # them in judge_cache after. The dry run counted them again in each batch (3x the calls).
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-local")
+    db = tmp_path / "f.duckdb"
+    small = settings(counting, source, db, dry_run=True).model_copy(update={"batch_size": 40})
+    dry = run_score(small)
+    before = len(counting.log())
+    real = run_score(small.model_copy(update={"dry_run": False}))
+    calls, _, _ = totals(counting.log()[before:])
+    assert dry["judge_calls"] == real["judge_calls"] == calls > 0
+    assert dry["judge_cached"] == real["judge_cached"] > 0
+
+
 def test_the_cli_dry_run_needs_no_key_and_creates_no_database(
     source: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture
 ) -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import argparse
 
-from flows.cli.option_types import byte_count, request_seconds, run_seconds, seconds
+from flows.cli.option_types import byte_count, price, request_seconds, run_seconds, seconds
 from flows.judges.endpoint.breaker import DEFAULT_BREAKER_FAILURES
 from flows.judges.endpoint.reply_cap import DEFAULT_MAX_REPLY_BYTES
 from flows.read.source import DEFAULT_BATCH_SIZE
@@ -207,13 +207,13 @@ def add_run_arguments(parser: argparse.ArgumentParser) -> None:
     )
     judge.add_argument(
         "--price-input",
-        type=float,
+        type=price,
         metavar="USD",
         help="USD per million prompt tokens (default: the built-in table for well-known models)",
     )
     judge.add_argument(
         "--price-output",
-        type=float,
+        type=price,
         metavar="USD",
         help="USD per million completion tokens (default: the built-in table)",
     )

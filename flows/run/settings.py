@@ -50,8 +50,9 @@ class ScoreSettings(BaseModel):
     snapshot: bool = False
     flow: Literal["score", "nightly"] = "score"
     # USD per million judge tokens in and out (default: flows/judges/prices.py's table).
-    price_input_usd: float | None = Field(default=None, ge=0.0)
-    price_output_usd: float | None = Field(default=None, ge=0.0)
+    # A finite price: inf stored an infinite cost_usd; nan passed as a price too.
+    price_input_usd: float | None = Field(default=None, ge=0.0, allow_inf_nan=False)
+    price_output_usd: float | None = Field(default=None, ge=0.0, allow_inf_nan=False)
     # Work out calls, tokens and cost without judging or writing anything (a `runs` row only).
     dry_run: bool = False
     # Reading the source (docs/conversations.md): its format (auto: by extension), which of

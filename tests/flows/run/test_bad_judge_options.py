@@ -7,8 +7,11 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from pydantic import ValidationError
 
+from flows.run.settings import ScoreSettings
 from tests.support.cli_run import faith_here
+from tests.support.openai_stub import serving
 
 ROOT = Path(__file__).resolve().parents[3]
 SAMPLE = str(ROOT / "data" / "sample" / "cases.parquet")
@@ -79,3 +82,29 @@ def test_a_dry_run_needs_no_key(
     )
     assert done.returncode == 0, done.stderr
     assert "nothing judged or written" in done.stdout + done.stderr
+
+
+@pytest.mark.parametrize("command", ["score", "nightly"])
+@pytest.mark.parametrize("value", ["inf", "nan", "1e400"])
+def test_a_price_that_is_no_finite_number_is_refused_before_any_call(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], command: str, value: str
+) -> None:
+    # `--price-input inf` ran the night and stored cost_usd inf, which `faith runs` showed.
+    db = tmp_path / "faith.duckdb"
+    with serving() as stub, pytest.raises(SystemExit) as refused:  # argparse's, in-process
+        faith_here(
+            capsys, command, SAMPLE, "--db", str(db), "--prefect", "no", "--judge", "openai",
+            "--model", "gpt-4o-mini", "--base-url", stub.base_url, "--price-input", value,
+        )  # fmt: skip
+    assert refused.value.code == 2
+    assert capsys.readouterr().err.strip() == (
+        f"error: faith {command}: argument --price-input: must be a price in USD, 0 or more, "
+        f"got {value} (see faith {command} --help)"
+    )
+    assert stub.requests == 0
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_settings_built_in_python_refuse_an_infinite_price() -> None:
+    with pytest.raises(ValidationError, match="finite number"):
+        ScoreSettings(source=SAMPLE, price_output_usd=float("inf"))

@@ -3,14 +3,20 @@
 Prices are USD per million tokens, as providers publish them. The table holds a few
 well-known models' list prices (OpenAI's pricing page, standard tier, as of 2025); a provider
 may charge otherwise (Azure, batch or cached-input discounts, a new price list), so give the
-options to be exact. A dated model name (`gpt-4o-mini-2024-07-18`) takes its base name's price.
+options to be exact. A dated model name (`gpt-4o-mini-2024-07-18`, `gpt-3.5-turbo-0125`)
+takes its base name's price, unless the table lists the snapshot itself; any other name that
+only starts with a listed one (`gpt-4o-realtime-preview`) has no price: a wrong price is worse
+than "cost unknown".
 """
 
 from __future__ import annotations
 
+import re
+
 # model: (USD per 1M prompt tokens, USD per 1M completion tokens)
 BUILT_IN_PRICES: dict[str, tuple[float, float]] = {
     "gpt-4o": (2.50, 10.00),
+    "gpt-4o-2024-05-13": (5.00, 15.00),  # the first gpt-4o snapshot kept its launch price
     "gpt-4o-mini": (0.15, 0.60),
     "gpt-4.1": (2.00, 8.00),
     "gpt-4.1-mini": (0.40, 1.60),
@@ -22,16 +28,20 @@ BUILT_IN_PRICES: dict[str, tuple[float, float]] = {
 }
 
 
+# A snapshot's date after the base name: -2024-07-18, or -0125 as gpt-3.5-turbo's were named.
+_DATED = re.compile(r"^(?P<base>.+)-(?:\d{4}-\d{2}-\d{2}|\d{4})$")
+
+
 def table_price(model: str | None) -> tuple[float, float] | None:
-    """The built-in price of `model` (exact name, else its longest listed prefix followed by
-    `-`), or None when the table does not know it."""
+    """The built-in price of `model` (its exact name, else the name without a snapshot date),
+    or None when the table does not know it."""
     if not model:
         return None
     name = model.strip().lower().rsplit("/", 1)[-1]  # "openai/gpt-4o-mini" (LiteLLM style)
     if name in BUILT_IN_PRICES:
         return BUILT_IN_PRICES[name]
-    prefixes = [known for known in BUILT_IN_PRICES if name.startswith(known + "-")]
-    return BUILT_IN_PRICES[max(prefixes, key=len)] if prefixes else None
+    dated = _DATED.match(name)
+    return BUILT_IN_PRICES.get(dated.group("base")) if dated else None
 
 
 # OpenAI's Batch API bills half the chat-completions price for the same tokens.

@@ -17,6 +17,7 @@ from flows.judges.settings import JudgeSettings
 from flows.run.pipeline import run_score
 from flows.run.settings import ScoreSettings
 from tests.support.counting_server import RemoteServer, serving_elsewhere, totals
+from tests.support.openai_stub import serving
 
 SAMPLE = Path(__file__).resolve().parents[3] / "data" / "sample" / "cases.parquet"
 
@@ -155,6 +156,42 @@ def test_prices_come_from_the_options_else_the_table() -> None:
     # The Batch API bills half the listed price; a price given on the command line is the price.
     assert judge_prices("openai", "gpt-4o-mini", None, None, "batch") == (0.075, 0.30)
     assert judge_prices("openai", "gpt-4o-mini", 0.15, None, "batch") == (0.15, 0.30)
+
+
+@pytest.mark.parametrize(
+    ("model", "prices"),
+    [
+        ("gpt-4o-2024-08-06", (2.50, 10.00)),  # a dated name: its base name's price
+        ("gpt-4o-2024-05-13", (5.00, 15.00)),  # a snapshot listed at its own (higher) price
+        ("gpt-4o-realtime-preview", (None, None)),  # another model, not a date: unknown
+    ],
+)
+def test_a_run_is_priced_by_its_model_snapshot_or_left_unknown(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, model: str, prices: tuple
+) -> None:
+    # Any name starting "gpt-4o-" took gpt-4o's price: gpt-4o-2024-05-13, billed $5/$15,
+    # showed half its cost, and gpt-4o-realtime-preview ($5/$20) less than that.
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-local")
+    source = tmp_path / "cases.parquet"
+    pl.read_parquet(SAMPLE).head(12).write_parquet(source)
+    db = tmp_path / "f.duckdb"
+    with serving() as stub:
+        judge = JudgeSettings(kind="openai", model=model, base_url=stub.base_url)
+        run = run_score(ScoreSettings(source=str(source), db=str(db), judge=judge))
+    ((prompt, completion, price_in, price_out, cost),) = (
+        duckdb.connect(str(db), read_only=True)
+        .execute(
+            "SELECT prompt_tokens, completion_tokens, price_input_usd, price_output_usd, "
+            "cost_usd FROM runs"
+        )
+        .fetchall()
+    )
+    assert run["judge_calls"] == stub.requests > 0
+    assert (price_in, price_out) == prices
+    if prices[0] is None:
+        assert cost is None
+    else:
+        assert cost == pytest.approx((prompt * prices[0] + completion * prices[1]) / 1e6)
 
 
 @pytest.mark.usefixtures("prefect_harness")

@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 import polars as pl
 
 from faith_udfs import LexicalJudge
+from faith_udfs.config import JudgeIdentity
 from faith_udfs.packed_replies import split_packed
 from flows.judges.endpoint.rate_window import CHARS_PER_TOKEN
 from flows.judges.endpoint.usage import Usage
@@ -52,7 +53,7 @@ class RememberingStore(AnswerStore):
     """The cache as a dry run reads it: the stored replies, and the stand-in answers given
     earlier in this dry run (a run would find its own answers there), written nowhere."""
 
-    def __init__(self, identity: Any, mode: str, cache: ReplyCache | None) -> None:
+    def __init__(self, identity: JudgeIdentity, mode: str, cache: ReplyCache | None) -> None:
         super().__init__(identity, mode, cache, writes=False)
         self.given: dict[str, str] = {}  # cache key -> the stand-in's answer, as JSON
 

@@ -11,6 +11,7 @@ from pathlib import Path
 import polars as pl
 
 from faith_udfs.judges import VERDICT_VOCABULARY
+from faith_udfs.verdicts import VERDICT_SYNONYMS
 from flows.errors import InputUnreadable
 
 __all__ = ["GOLDEN_SCHEMA", "GoldenSet", "read_golden"]
@@ -56,7 +57,12 @@ def read_golden(path: Path | str) -> GoldenSet:
             f"golden set {path}: missing columns {missing}, wrong types {wrong}; expected "
             + ", ".join(f"{name}: {dtype}" for name, dtype in GOLDEN_SCHEMA.items())
         )
-    cases = frame.select(list(GOLDEN_SCHEMA))
+    # DeepEval's `borderline` is the middle verdict as a judge's is (README: both accepted),
+    # read as `idk` before the check and the hash: the same set hashes the same either way.
+    synonyms = pl.element().replace(VERDICT_SYNONYMS)
+    cases = frame.select(list(GOLDEN_SCHEMA)).with_columns(
+        pl.col("expected_verdicts").list.eval(synonyms)
+    )
     _check_cases(cases, path)
     content = json.dumps(cases.sort("case_id").to_dicts(), sort_keys=True)
     digest = hashlib.md5(content.encode(), usedforsecurity=False).hexdigest()

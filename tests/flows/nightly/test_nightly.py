@@ -18,6 +18,7 @@ from faith_udfs import GroundedJudge, JudgeIdentity, LexicalJudge
 from flows.errors import InputUnreadable
 from flows.judges.settings import JudgeSettings
 from flows.nightly.nightly_run import check_line, run_nightly
+from flows.read.golden import read_golden
 from flows.run.settings import ScoreSettings
 from tests.conftest import published_artifacts
 from tests.support.builders import ANSWERS, case_row, cases, many_cases, write
@@ -201,6 +202,17 @@ def test_a_golden_set_a_judge_cannot_be_checked_on_is_refused_naming_why(
     with pytest.raises(InputUnreadable, match=message):
         nightly(source, tmp_path / "f.duckdb", golden=path)
     assert not (tmp_path / "f.duckdb").exists()
+
+
+def test_a_golden_set_may_write_the_middle_verdict_as_deepeval_does(tmp_path: Path) -> None:
+    """README: `borderline` (DeepEval's) and `idk` are both accepted; a golden set written
+    with `borderline` was refused (exit 3) and now reads, and hashes, as the same set in idk."""
+    middle = GOLDEN.with_columns(expected_verdicts=pl.Series([["yes", "idk"], ["idk"]]))
+    deepeval = middle.with_columns(expected_verdicts=pl.Series([["yes", "borderline"], ["idk"]]))
+    as_idk = read_golden(write(middle, tmp_path / "idk.parquet"))
+    as_borderline = read_golden(write(deepeval, tmp_path / "borderline.parquet"))
+    assert as_borderline.cases.equals(as_idk.cases)
+    assert as_borderline.content_hash == as_idk.content_hash
 
 
 @pytest.mark.parametrize("golden", ["", "  "])

@@ -42,7 +42,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     from rich.markup import escape
 
-    from flows.cli.output import configure_logging, stderr
+    from flows.cli.output import configure_logging, print_traceback, stderr
     from flows.run.stop_signals import (
         as_stop,
         exit_code_of,
@@ -60,7 +60,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     def say(message: object) -> None:
         if verbose:
-            stderr.print_exception()
+            print_traceback()  # scrubbed: an exception's message may quote a secret
         # escaped: a message's own brackets ('faithpipe[dask]', a path) are text, not markup,
         # and its control characters and line breaks (from a path, a server, a segment value)
         # are shown, not obeyed: the line stays one line, and no text can forge another

@@ -11,9 +11,15 @@ from rich.console import Console
 from flows.orchestration.prefect_console import show_engine_lines
 from flows.printable import printable
 from flows.run.progress_bar import stderr
-from flows.scrub import ScrubbingFilter
+from flows.scrub import ScrubbingFilter, scrub
 
-__all__ = ["StdoutConsole", "configure_logging", "print_frame", "stderr"]
+__all__ = [
+    "StdoutConsole",
+    "configure_logging",
+    "print_frame",
+    "print_traceback",
+    "stderr",
+]
 
 
 class StdoutConsole(Console):
@@ -75,6 +81,30 @@ class _StderrHandler(logging.StreamHandler):
     @stream.setter
     def stream(self, value: Any) -> None:
         """The stream is always the current stderr."""
+
+
+def print_traceback() -> None:
+    """The exception being handled as rich's traceback on stderr (-v), its messages scrubbed
+    and their control characters shown: a message may quote a URL with its credentials (a
+    Prefect server's 401 names PREFECT_API_URL whole) or a segment value's ESC sequences."""
+    from rich.traceback import Traceback
+
+    exc_type, exc_value, traceback = sys.exc_info()
+    if exc_type is None or exc_value is None:
+        return
+    trace = Traceback.extract(exc_type, exc_value, traceback)
+    stacks = list(trace.stacks)
+    while stacks:
+        stack = stacks.pop()
+        stack.exc_value = _shown_message(stack.exc_value)
+        stack.notes = [_shown_message(note) for note in stack.notes]
+        stacks += [stack for group in stack.exceptions for stack in group.stacks]
+    stderr.print(Traceback(trace))
+
+
+def _shown_message(text: str) -> str:
+    """An exception's message scrubbed, each line's control characters shown as escapes."""
+    return "\n".join(printable(line) for line in scrub(text).split("\n"))
 
 
 def print_frame(frame: Any, title: str) -> None:

@@ -7,10 +7,12 @@ The children report to the session's Prefect test server, so none starts a tempo
 
 from __future__ import annotations
 
+import http.server
 import os
 import socket
 import subprocess
 import sys
+import threading
 from pathlib import Path
 
 import duckdb
@@ -188,3 +190,36 @@ def test_a_prefect_server_that_stops_answering_mid_run_is_exit_2_not_a_hang(
     finally:
         con.close()
     assert (status, scored) == ("completed", 60)
+
+
+class _Refusing(http.server.BaseHTTPRequestHandler):
+    """A Prefect server behind auth that refuses the credentials it is sent (HTTP 401)."""
+
+    def do_GET(self) -> None:
+        self.send_response(401)
+        self.send_header("Content-Length", "0")
+        self.end_headers()
+
+    def log_message(self, format: str, *args: object) -> None:
+        """Quiet."""
+
+
+def test_a_prefect_server_refusing_the_url_credentials_never_shows_them_even_with_v(
+    tmp_path: Path,
+) -> None:
+    """Prefect's 401 quotes the URL whole (`for url 'http://user:password@…/api/health'`):
+    the error line scrubbed it, but the traceback -v prints above it did not."""
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), _Refusing)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        url = f"http://alice:S3cretPassw0rd@127.0.0.1:{server.server_address[1]}/api"
+        source = write(many_cases(5), tmp_path / "cases.parquet")
+        done = faith("score", str(source), "--db", str(tmp_path / "f"), "-v", api_url=url)
+    finally:
+        server.shutdown()
+        server.server_close()
+    assert done.returncode == 2, done.stderr
+    assert "Traceback" in done.stderr, done.stderr
+    assert "401 Unauthorized" in done.stderr, done.stderr
+    assert "S3cretPassw0rd" not in done.stderr + done.stdout
+    assert done.stderr.rstrip().splitlines()[-1].startswith("error: the Prefect server at ")

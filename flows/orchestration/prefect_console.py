@@ -44,9 +44,33 @@ class EngineLines(logging.Filter):
         return _choice["shown"] or record.pathname not in self._files
 
 
+class SafeLines(logging.Formatter):
+    """Prefect's console format, each line scrubbed of secrets and its control characters
+    shown, as faithpipe's own lines are: Prefect's lines quote PREFECT_API_URL whole (`View at
+    http://user:password@host/runs/…`, a refused events websocket), and a flow run's line
+    quotes a source path, whose ESC sequences the terminal obeyed."""
+
+    def __init__(self, inner: logging.Formatter | None) -> None:
+        super().__init__()
+        self._inner = inner or logging.Formatter()
+
+    def format(self, record: logging.LogRecord) -> str:
+        from flows.printable import printable
+        from flows.scrub import scrub
+
+        saved = record.msg, record.args
+        record.msg, record.args = printable(scrub(record.getMessage())), None
+        try:
+            text = self._inner.format(record)
+        finally:
+            record.msg, record.args = saved
+        return "\n".join(printable(scrub(line)) for line in text.split("\n"))
+
+
 def filter_prefect_console() -> None:
-    """Put the filter on Prefect's console handler (the root logger's, from Prefect's logging
-    config, set up when prefect is imported); once, however often it is called."""
+    """Put the filter and the safe format on Prefect's console handler (the root logger's,
+    from Prefect's logging config, set up when prefect is imported); once, however often it
+    is called."""
     from prefect.logging.handlers import PrefectConsoleHandler
 
     for handler in logging.getLogger().handlers:
@@ -54,6 +78,7 @@ def filter_prefect_console() -> None:
             isinstance(each, EngineLines) for each in handler.filters
         ):
             handler.addFilter(EngineLines(engine_files()))
+            handler.setFormatter(SafeLines(handler.formatter))
 
 
 def engine_files() -> frozenset[str]:

@@ -223,3 +223,20 @@ def test_a_prefect_server_refusing_the_url_credentials_never_shows_them_even_wit
     assert "401 Unauthorized" in done.stderr, done.stderr
     assert "S3cretPassw0rd" not in done.stderr + done.stdout
     assert done.stderr.rstrip().splitlines()[-1].startswith("error: the Prefect server at ")
+
+
+def test_prefects_own_lines_show_no_url_credentials_and_obey_no_escape(
+    harness_url: str, tmp_path: Path
+) -> None:
+    """Prefect's console lines quoted PREFECT_API_URL whole (`View at http://user:password@…`)
+    and a flow run's line quoted the source path's ESC sequences raw: both now pass the rules
+    faithpipe's own lines follow."""
+    source = write(many_cases(5), tmp_path / "logs\x1b[31mRED.parquet")
+    url = harness_url.replace("://", "://alice:S3cretPassw0rd@", 1)
+    args = ["score", str(source), "--db", str(tmp_path / "f"), "--prefect", "yes", "-v"]
+    done = faith(*args, api_url=url)
+    assert done.returncode == 0, done.stderr
+    assert "View at http://[redacted]@" in done.stderr, done.stderr
+    assert "S3cretPassw0rd" not in done.stderr + done.stdout
+    assert "logs\\x1b[31mRED.parquet: 5 rows to read" in done.stderr, done.stderr
+    assert "\x1b" not in done.stderr

@@ -44,6 +44,16 @@ class EngineLines(logging.Filter):
         return _choice["shown"] or record.pathname not in self._files
 
 
+class PrintedAlready(logging.Filter):
+    """Drops the lines of faithpipe's `flows.*` modules when the CLI's own handler on `flows`
+    prints them (flows/cli/output.py): they also propagate to the root, whose Prefect console
+    handler printed each a second time on the Prefect route."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        ours = record.name == "flows" or record.name.startswith("flows.")
+        return not (ours and logging.getLogger("flows").handlers)
+
+
 class SafeLines(logging.Formatter):
     """Prefect's console format, each line scrubbed of secrets and its control characters
     shown, as faithpipe's own lines are: Prefect's lines quote PREFECT_API_URL whole (`View at
@@ -78,6 +88,7 @@ def filter_prefect_console() -> None:
             isinstance(each, EngineLines) for each in handler.filters
         ):
             handler.addFilter(EngineLines(engine_files()))
+            handler.addFilter(PrintedAlready())
             handler.setFormatter(SafeLines(handler.formatter))
 
 

@@ -240,3 +240,28 @@ def test_prefects_own_lines_show_no_url_credentials_and_obey_no_escape(
     assert "S3cretPassw0rd" not in done.stderr + done.stdout
     assert "logs\\x1b[31mRED.parquet: 5 rows to read" in done.stderr, done.stderr
     assert "\x1b" not in done.stderr
+
+
+def test_faithpipes_module_lines_show_once_on_the_prefect_route(
+    harness_url: str, tmp_path: Path
+) -> None:
+    """A `flows.*` line (the judge's format negotiation) went to the CLI's handler and, through
+    the root, to Prefect's console handler: each was printed twice."""
+    from tests.support.openai_stub import serving
+
+    source = write(many_cases(5), tmp_path / "cases.parquet")
+    with serving() as stub:
+        args = ["score", str(source), "--db", str(tmp_path / "f"), "--prefect", "yes"]
+        args += ["--judge", "openai", "--model", "m", "--base-url", stub.base_url]
+        done = subprocess.run(
+            [sys.executable, "-m", "flows", *args],
+            cwd=ROOT,
+            env={**os.environ, "PREFECT_API_URL": harness_url, "OPENAI_API_KEY": "sk-test"},
+            capture_output=True,
+            text=True,
+            timeout=120,
+            check=False,
+        )
+    assert done.returncode == 0, done.stderr
+    said = [line for line in done.stderr.splitlines() if "response_format json_schema" in line]
+    assert len(said) == 1, done.stderr

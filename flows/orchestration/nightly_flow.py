@@ -7,7 +7,6 @@ the run to its check), and the plain route then runs exactly the same code.
 
 from __future__ import annotations
 
-import html
 import logging
 import os
 from collections.abc import Callable
@@ -42,6 +41,7 @@ from flows.orchestration.score_flow import TASK_OPTIONS, TASK_STEPS, flow_progre
 from flows.orchestration.score_flow import publish_summary as publish_run_summary
 from flows.run.deadline import NIGHTLY_RUN_TIMEOUT, run_deadline
 from flows.run.settings import ScoreSettings
+from flows.run.summary import markdown_code, markdown_text
 
 check_task = task(name="check-judge", **TASK_OPTIONS)(check_judge)
 # Writing touches the disk: one retry, on a fresh transaction (the failed one rolled back).
@@ -116,11 +116,11 @@ def check_markdown(run_id: str, check: dict[str, Any]) -> str:
         f"# Judge check of nightly run `{run_id}`",
         "",
         f"* {check_line(check)}",
-        f"* metric config `{check['config_id']}`; golden set `{check['golden']}` "
+        f"* metric config `{check['config_id']}`; golden set {markdown_code(check['golden'])} "
         f"(`{check['golden_hash'][:12]}`)",
     ]
     if check["warning"]:
-        lines.append(f"* **warning**: {check['warning']}")
+        lines.append(f"* **warning**: {markdown_text(check['warning'])}")
     if check["disagreements"]:
         lines += ["", "| case | claim | expected | judge |", "| --- | --- | --- | --- |"]
         lines += [
@@ -133,9 +133,8 @@ def check_markdown(run_id: str, check: dict[str, Any]) -> str:
 
 def _cell(text: object) -> str:
     """A golden set's text as one markdown table cell: its `|` and line breaks split the row,
-    and its HTML is shown, not rendered."""
-    flat = " ".join(str(text).split())
-    return html.escape(flat, quote=False).replace("\\", "\\\\").replace("|", "\\|")
+    and its HTML and Markdown are shown, not rendered."""
+    return markdown_text(text)
 
 
 def deployment_parameters(

@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import html
 import json
+import re
 from typing import Any
+
+from flows.printable import printable
 
 COUNTS = (
     "rows_in",
@@ -63,7 +67,7 @@ def run_markdown(run: dict[str, Any]) -> str:
     lines = [
         f"# faithpipe {run['flow']} run `{run['run_id']}`: {run['status']}",
         "",
-        f"* source: `{run['source']}`",
+        f"* source: {markdown_code(run['source'])}",
         f"* metric config: `{run['config_id']}`",
         f"* rows in {run['rows_in']:,} = scored {run['rows_scored']:,} "
         f"+ invalid {run['rows_invalid']:,} + pending {run['rows_pending']:,} "
@@ -77,9 +81,30 @@ def run_markdown(run: dict[str, Any]) -> str:
         f"* seconds: {run['seconds_total'] or 0:.2f} total",
     ]
     if run.get("warning"):
-        lines.append(f"* **warning**: {run['warning']}")
+        lines.append(f"* **warning**: {markdown_text(run['warning'])}")
     lines += ["", "```json", config, "```"]
     return "\n".join(lines)
+
+
+# What Markdown reads as markup inline: emphasis, code, links and images, tables, escapes.
+_MARKUP = re.compile(r"([\\`*_\[\]|~!])")
+
+
+def markdown_text(text: object) -> str:
+    """Text that may hold logged values (a segment value in a pass-rate warning) as Markdown
+    that shows it as written: on one line, its HTML and Markdown escaped, its control
+    characters shown; a value `<img onerror=…>` or `[x](javascript:…)` is no markup."""
+    flat = printable(" ".join(str(text).split()))
+    return _MARKUP.sub(r"\\\1", html.escape(flat, quote=False))
+
+
+def markdown_code(text: object) -> str:
+    """Text as one Markdown code span, whatever backticks it holds (a path with a backtick
+    ended the span, and what followed was markup); control characters shown."""
+    shown = printable(str(text))
+    ticks = max((len(run) for run in re.findall("`+", shown)), default=0)
+    fence = "`" * (ticks + 1)
+    return f"{fence} {shown} {fence}" if ticks else f"{fence}{shown}{fence}"
 
 
 def run_line(run: dict[str, Any]) -> str:

@@ -749,3 +749,40 @@ def test_a_password_with_a_slash_is_refused_without_a_word_of_it() -> None:
         assert "Zm9vYmFy" not in str(refusal.value)
         assert "percent-encode" in str(refusal.value)  # what to do
         assert safe_url(url) == "(a malformed URL)"
+
+
+HOSTILE = "<img src=x onerror=alert(1)> [click](javascript:alert(2)) **2.4**"
+
+
+def test_a_hostile_segment_value_in_a_warning_is_text_in_the_runs_artifact(
+    tmp_path: Path,
+) -> None:
+    """The run's Markdown artifact (the Prefect UI renders it) wrote the night's warning, which
+    quotes a segment value, and the source path, which may hold a backtick, as they were: a
+    logged value `<img onerror=…>` or `[x](javascript:…)` became markup."""
+    from markdown_it import MarkdownIt
+
+    from flows.run.summary import run_markdown
+
+    source, db = tmp_path / "logs `<img src=y onerror=alert(3)>`", tmp_path / "faith.duckdb"
+    first = dt.date(2026, 10, 1)
+    history = [
+        row
+        for d in range(HISTORY_DAYS)
+        for row in day_rows(first + dt.timedelta(d), 20, 1, HOSTILE)
+    ]
+    write(cases(history), source / "history.parquet")
+    run_nightly(ScoreSettings(source=str(source), db=str(db)), alerts=AlertSettings(window=0))
+    add_night(source, day_rows(NIGHT, 40, 20, HOSTILE))
+    with pytest.raises(PassRateAlert) as raised:
+        run_nightly(ScoreSettings(source=str(source), db=str(db)), alerts=AlertSettings())
+    night = raised.value.night or {}
+    assert f"segment {HOSTILE}" in night["warning"]
+    page = MarkdownIt("commonmark").render(run_markdown(night))
+    assert "<img" not in page, page
+    assert "<a " not in page, page
+    assert "<strong>2.4</strong>" not in page, page
+    assert "&lt;img src=x onerror=alert(1)&gt; [click](javascript:alert(2)) **2.4**" in page
+    assert "<code>logs `&lt;img src=y onerror=alert(3)&gt;`</code>" in page.replace(
+        str(tmp_path) + "/", ""
+    )

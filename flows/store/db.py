@@ -298,9 +298,11 @@ def define_analysis(con: duckdb.DuckDBPyConnection, *, again: bool = False) -> b
 
 def holds_no_database(path: Path | str) -> bool:
     """Whether `path` holds no database: no file, or an empty one (mktemp, touch), which
-    open_store would make a new database of. Commands that only use an existing database
-    refuse such a path instead of writing one."""
+    open_store makes a new database of (commands that only read refuse it). A pipe, device or
+    socket is refused: its size is 0 too, and open_store unlinked `--db /dev/null`."""
     path = Path(path)
+    if path.exists() and not (path.is_file() or path.is_dir()):
+        raise DatabaseError(f"{path}: not a database file but a pipe, a device or a socket")
     return not path.exists() or path.stat().st_size == 0
 
 

@@ -113,6 +113,24 @@ def test_a_file_that_is_no_duckdb_database_stays_exit_5(
     one_error(stderr)
 
 
+@pytest.mark.parametrize("command", ["score", "report", "runs"])
+def test_a_db_that_is_a_pipe_is_exit_5_and_left_as_it_was(
+    scored: tuple[Path, Path], tmp_path: Path, capsys: pytest.CaptureFixture[str], command: str
+) -> None:
+    """A pipe, a device or a socket has size 0, as an empty file has: `faith score` unlinked
+    it to make a new database there (`--db /dev/null`, run as root, deleted /dev/null)."""
+    source, _ = scored
+    db = tmp_path / "pipe.duckdb"
+    os.mkfifo(db)
+    capsys.readouterr()
+    args = ["score", str(source), *SCORE] if command == "score" else [command]
+    code = main([*args, "--db", str(db)])
+    stderr = capsys.readouterr().err
+    assert code == 5, stderr
+    assert "not a database file but a pipe, a device or a socket" in one_error(stderr)
+    assert db.is_fifo()
+
+
 def test_an_immutable_database_is_exit_12(
     scored: tuple[Path, Path], tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -342,13 +342,15 @@ _MADE = {
 def _check_made_names(path: Path, table: str, present: set[str], options: ReadOptions) -> None:
     """A conversation source holding a column (not one `--columns` maps) named as one the
     reader makes is exit 3 naming it, before anything is read."""
-    mapped = set(options.columns.values())
-    clashing = [name for name in _MADE.get(table, ()) if name in present and name not in mapped]
+    # Without case, as DuckDB binds names: a `Content` column was every message's content.
+    mapped = {name.lower() for name in options.columns.values()}
+    spelt = {name.lower(): name for name in present}
+    clashing = [name for name in _MADE.get(table, ()) if name in spelt and name not in mapped]
     if clashing:
-        name = clashing[0]
+        name = spelt[clashing[0]]
         made = (
             "each chat message's own field"
-            if name in ("turn", "role", "content")
+            if name.lower() in ("turn", "role", "content")
             else "what the conversation reader makes for each answer"
         )
         raise InputUnreadable(

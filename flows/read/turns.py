@@ -294,10 +294,14 @@ def _absent(source: Source, columns: list[str]) -> dict[str, list[str]]:
         if facts is not None:
             names = {reverse.get(name, name) for name in facts.names}
             held[str(path)] = names | set(hive_values(path, source.root))
-    anywhere = set().union(*held.values()) - {*_CONTRACT_NAMES, FILE_COLUMN}
+    # Compared without case, as DuckDB unions files by name: `Channel` in one night and
+    # `channel` in the next are one column, which neither file lacks.
+    reserved = {name.lower() for name in (*_CONTRACT_NAMES, FILE_COLUMN)}
+    anywhere = {name.lower() for names in held.values() for name in names} - reserved
     absent = {}
     for file, own in held.items():
-        missing = [c for c in columns if c in anywhere and c not in own]
+        has = {name.lower() for name in own}
+        missing = [c for c in columns if c.lower() in anywhere and c.lower() not in has]
         if missing:
             absent[file] = missing
     return absent

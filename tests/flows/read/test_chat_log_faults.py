@@ -372,7 +372,9 @@ def test_a_chat_log_of_mixed_types_reads_each_conversations_values_as_written(
     ("column", "form"),
     [
         ("content", "chat"),  # every message's content was this column's value
+        ("Content", "chat"),  # bound without case, as DuckDB binds names: the same
         ("role", "chat"),  # every message's role: all quarantined
+        ("ROLE", "chat"),
         ("turn", "chat"),
         ("input", "chat"),  # a DuplicateError: exit 1, a bug
         ("case_id", "turns"),

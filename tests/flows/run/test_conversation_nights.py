@@ -233,3 +233,20 @@ def test_whole_number_ids_stored_as_floats_are_the_same_conversations(tmp_path: 
         db, "SELECT segments ->> 'context_origins' FROM case_scores WHERE case_id = '7:4'"
     )
     assert windows == [('["passage","turn:1:user","turn:2:assistant","turn:3:user"]',)]
+
+
+def test_a_column_two_nights_spell_in_other_cases_is_neither_nights_lack(tmp_path: Path) -> None:
+    """DuckDB reads `Channel` and `channel` of two nights as one column: the night that spelt
+    it otherwise kept its values, not dropped as a column its file lacks."""
+    logs = tmp_path / "logs"
+    logs.mkdir()
+    first = [dict(row, Channel="web") for row in conversation("c1", 2)]
+    pl.DataFrame(first).write_parquet(logs / "2026-11-01.parquet")
+    later = [dict(row, channel="app") for row in conversation("c2", 2)]
+    pl.DataFrame(later).write_parquet(logs / "2026-11-02.parquet")
+    _run(logs, tmp_path / "nights.duckdb")
+    spelt = (
+        "SELECT case_id, coalesce(segments ->> 'Channel', segments ->> 'channel') "
+        "FROM case_scores ORDER BY 1"
+    )
+    assert query(tmp_path / "nights.duckdb", spelt) == [("c1:2", "web"), ("c2:2", "app")]

@@ -335,7 +335,7 @@ class BatchApi:
                 self._breaker.success()
                 return failure
             error, kind, retry_after = failure
-            opened = self._breaker.failure(kind) if kind is not None else None
+            opened = self._breaker.failure(kind, getattr(error, "detail", None)) if kind else None
             if opened is not None:
                 raise BatchUnreachable(str(opened)) from None
             if kind == "throttled" or attempt > retries:

@@ -40,7 +40,7 @@ _WHAT = {
     "answer": "answered with something that is not a chat completion (a proxy's page?)",
     "throttled": "asked to wait longer than the run can (Retry-After)",
     "redirect": "redirected the call to another host, where the prompts are not sent (point "
-    "--base-url there if it is yours)",
+    "--base-url there if it is yours)",  # with the host, where the failure names it
 }
 # Kinds that will not pass by themselves: the breaker opens at the first.
 _PERMANENT = frozenset({"redirect"})
@@ -80,10 +80,17 @@ class EndpointFailure(JudgeTransientError):
     """A transient failure of a kind the circuit breaker counts, or None (not counted); with
     the wait the server asked for (Retry-After, as sent), if it did."""
 
-    def __init__(self, message: str, kind: str | None, retry_after: float | None = None) -> None:
+    def __init__(
+        self,
+        message: str,
+        kind: str | None,
+        retry_after: float | None = None,
+        detail: str | None = None,
+    ) -> None:
         super().__init__(message)
         self.kind = kind
         self.retry_after = retry_after
+        self.detail = detail  # what the breaker's line names: a redirect's target
 
 
 def connection_error(exc: Any) -> JudgeError:
@@ -94,7 +101,8 @@ def connection_error(exc: Any) -> JudgeError:
         return JudgeReplyError(f"the endpoint's answer was not read: {large} (--max-reply-bytes)")
     kind = connection_kind(exc)
     if kind == "redirect":
-        return EndpointFailure(str(_redirect_of(exc)), kind)
+        redirect = _redirect_of(exc)
+        return EndpointFailure(str(redirect), kind, detail=redirect.target if redirect else None)
     cause = type(exc.__cause__).__name__ if exc.__cause__ else "no response"
     return EndpointFailure(f"connection to the endpoint failed ({cause}, {kind})", kind)
 
@@ -148,8 +156,9 @@ class CircuitBreaker:
         with self._lock:
             self._kind, self._count = None, 0
 
-    def failure(self, kind: str) -> JudgeUnreachable | None:
-        """Count a failure; the error every call gets from now on, if this one opened it."""
+    def failure(self, kind: str, detail: str | None = None) -> JudgeUnreachable | None:
+        """Count a failure; the error every call gets from now on, if this one opened it.
+        `detail`: a redirect's target, named in that error."""
         with self._lock:
             if self._open is None:
                 self._count = self._count + 1 if kind == self._kind else 1
@@ -158,8 +167,11 @@ class CircuitBreaker:
                 at_once = kind in self._at_once or kind in _PERMANENT
                 if at_once or self._count >= self._threshold + slack:
                     times = "once" if self._count == 1 else f"{self._count} times in a row"
+                    what = _WHAT.get(kind, kind)
+                    if kind == "redirect" and detail:
+                        what = what.replace("to another host", f"to {detail}, another host")
                     self._open = (
-                        f"the judge endpoint {self._endpoint} {_WHAT.get(kind, kind)} "
+                        f"the judge endpoint {self._endpoint} {what} "
                         f"{times}; no further calls are made this run "
                         "and the cases left stay pending: fix the endpoint (or --base-url) "
                         "and run again"

@@ -25,10 +25,11 @@ def other_origin(url: str, location: str) -> str | None:
     than `url`'s (scheme, host, port), as `scheme://host[:port]` (never its userinfo, path or
     query); None when it is the same origin."""
     asked, target = urlsplit(url), urlsplit(urljoin(url, location))
-    if _origin(asked) == _origin(target):
+    scheme, host, port = _origin(target)
+    if _origin(asked) == (scheme, host, port):
         return None
-    port = f":{target.port}" if target.port else ""
-    return f"{target.scheme}://{target.hostname or ''}{port}"
+    shown = "" if port in (None, _DEFAULT_PORTS.get(scheme)) else f":{port}"
+    return f"{scheme}://{host}{shown}" if port != -1 else f"{scheme}://{host} (a bad port)"
 
 
 def _origin(parts: object) -> tuple[str, str, int | None]:

@@ -263,7 +263,7 @@ class ChatEndpoint:
         too_long = retry_after is not None and retry_after > can_wait
         if too_long:
             kind = "throttled"
-        opened = self._breaker.failure(kind) if kind is not None else None
+        opened = self._breaker.failure(kind, getattr(exc, "detail", None)) if kind else None
         if opened is not None:
             raise opened from None
         if too_long:

@@ -20,6 +20,8 @@ ASKED = "http://127.0.0.1:8080/v1/chat/completions"
         ("http://evil.example/collect?k=1", "http://evil.example"),
         ("http://user:secret@evil.example:81/x", "http://evil.example:81"),  # no userinfo
         ("//evil.example/x", "http://evil.example"),  # scheme-relative
+        ("https://api.example:abc/x", "https://api.example (a bad port)"),  # refused, no error
+        ("http://127.0.0.1:99999/x", "http://127.0.0.1 (a bad port)"),
     ],
 )
 def test_a_redirect_is_followed_within_the_origin_only(

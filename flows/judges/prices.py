@@ -23,6 +23,10 @@ BUILT_IN_PRICES: dict[str, tuple[float, float]] = {
     "gpt-4.1-nano": (0.10, 0.40),
     "gpt-4-turbo": (10.00, 30.00),
     "gpt-3.5-turbo": (0.50, 1.50),
+    # gpt-3.5-turbo's older snapshots kept their own (higher) prices; -0125 is the base's
+    "gpt-3.5-turbo-1106": (1.00, 2.00),
+    "gpt-3.5-turbo-0613": (1.50, 2.00),
+    "gpt-3.5-turbo-0301": (1.50, 2.00),
     "o3-mini": (1.10, 4.40),
     "o4-mini": (1.10, 4.40),
 }

@@ -150,6 +150,10 @@ def test_prices_come_from_the_options_else_the_table() -> None:
     assert table_price("gpt-4o-mini-2024-07-18") == (0.15, 0.60)
     assert table_price("openai/gpt-4o") == (2.50, 10.00)
     assert table_price("llama3.1") is None
+    # gpt-3.5-turbo's older snapshots are billed above its -0125 price, which the base has
+    assert table_price("gpt-3.5-turbo-0125") == (0.50, 1.50)
+    assert table_price("gpt-3.5-turbo-1106") == (1.00, 2.00)
+    assert table_price("gpt-3.5-turbo-0613") == (1.50, 2.00)
     assert judge_prices("openai", "gpt-4o-mini", None, 0.5) == (0.15, 0.5)
     assert judge_prices("openai", "llama3.1", None, None) == (None, None)
     assert judge_prices("grounded", None, None, None) == (0.0, 0.0)

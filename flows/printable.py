@@ -43,13 +43,19 @@ def printable_line(text: object) -> str:
 __all__ = ["printable", "printable_line"]
 
 
+def holds_any_character(stream: object) -> bool:
+    """Whether a text stream's encoding can hold every character (a UTF encoding)."""
+    encoding = (getattr(stream, "encoding", None) or "").lower().replace("-", "").replace("_", "")
+    return encoding in ("utf8", "utf16", "utf32")
+
+
 def lossy_where_unencodable(stream: object) -> None:
     """A text stream whose encoding cannot hold every character (PYTHONIOENCODING=ascii, a
     latin-1 terminal) shows what it cannot encode as '?' instead of failing the command with
-    exit 1 half-way through its output (a report's en dash, a segment's emoji)."""
-    encoding = (getattr(stream, "encoding", None) or "").lower().replace("-", "").replace("_", "")
+    exit 1 half-way through its output (a report's en dash, a segment's emoji); JSON for
+    machines escapes such characters instead (compare_command.json_for_terminal)."""
     reconfigure = getattr(stream, "reconfigure", None)
-    if encoding in ("utf8", "utf16", "utf32") or reconfigure is None:
+    if holds_any_character(stream) or reconfigure is None:
         return
     if getattr(stream, "errors", "strict") == "strict":
         reconfigure(errors="replace")

@@ -167,8 +167,10 @@ def json_for_terminal(result: dict[str, Any]) -> str:
     """`--json`'s text with every character a terminal would obey (bidirectional overrides,
     C1 controls; JSON escapes C0 itself) written as a JSON escape: the same JSON to a parser,
     shown, not obeyed, on a screen."""
-    from flows.printable import printable
+    from flows.printable import holds_any_character, printable
 
+    if not holds_any_character(sys.stdout):  # PYTHONIOENCODING=ascii: escaped, never '?'
+        return json.dumps(result, indent=2, default=str)
     text = json.dumps(result, indent=2, default=str, ensure_ascii=False)
     return _NOT_ASCII.sub(
         lambda m: m.group() if printable(m.group()) == m.group() else f"\\u{ord(m.group()):04x}",

@@ -5,6 +5,7 @@ its output with exit 1 on the first en dash."""
 from __future__ import annotations
 
 import io
+import json
 import os
 import subprocess
 import sys
@@ -47,3 +48,17 @@ def test_only_a_stream_that_cannot_hold_every_character_is_made_lossy() -> None:
     wide = io.TextIOWrapper(io.BytesIO(), encoding="utf-8")
     lossy_where_unencodable(wide)
     assert wide.errors == "strict"  # a UTF-8 stream is left as it is
+
+
+def test_json_for_machines_is_escaped_not_made_lossy(monkeypatch: pytest.MonkeyPatch) -> None:
+    """`faith compare --json` to an ASCII stream: every character escaped (the same JSON to
+    a parser), where the stream's '?' would have changed a claim's text."""
+    from flows.cli.compare_command import json_for_terminal
+
+    result = {"claim": "Café au lait 😊 is free."}
+    monkeypatch.setattr(sys, "stdout", io.TextIOWrapper(io.BytesIO(), encoding="ascii"))
+    text = json_for_terminal(result)
+    assert text.isascii()
+    assert json.loads(text) == result
+    monkeypatch.setattr(sys, "stdout", io.TextIOWrapper(io.BytesIO(), encoding="utf-8"))
+    assert "Café au lait 😊" in json_for_terminal(result)  # a UTF-8 stream gets the text

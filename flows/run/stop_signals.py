@@ -144,7 +144,6 @@ def _deliver_again(signum: int) -> None:
     runs where the main thread is by then."""
     if signum in _again_pending:
         return
-    _again_pending.add(signum)
 
     def send() -> None:
         _again_pending.discard(signum)
@@ -152,7 +151,15 @@ def _deliver_again(signum: int) -> None:
 
     timer = threading.Timer(_AGAIN_AFTER_SECONDS, send)
     timer.daemon = True
-    timer.start()
+    _again_pending.add(signum)
+    try:
+        timer.start()
+    except BaseException:
+        # A stop landed while the timer started: one that never ran sends nothing, and left
+        # pending it would have every later resend of this signal skipped.
+        if not timer.is_alive():
+            _again_pending.discard(signum)
+        raise
 
 
 def deferred_inside_polars(

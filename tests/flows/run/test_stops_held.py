@@ -275,3 +275,19 @@ def test_a_stop_sent_again_that_lands_while_it_is_arranged_is_not_lost(
     )
     assert done.stdout.strip() == f"stopped {raised}", done.stderr
     assert "Exception ignored" not in done.stderr
+
+
+def test_a_resend_whose_timer_never_started_is_not_left_pending(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A stop landing while a resend's timer starts, before it runs: left marked as arranged,
+    every later resend of that signal was skipped, so each later stop deferred was lost."""
+    from flows.run import stop_signals
+
+    def stopped_before_running(self: threading.Timer) -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(threading.Timer, "start", stopped_before_running)
+    with pytest.raises(KeyboardInterrupt):
+        stop_signals._deliver_again(signal.SIGUSR2)
+    assert signal.SIGUSR2 not in stop_signals._again_pending

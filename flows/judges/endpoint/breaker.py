@@ -44,6 +44,10 @@ _WHAT = {
 }
 # Kinds that will not pass by themselves: the breaker opens at the first.
 _PERMANENT = frozenset({"redirect"})
+# Kinds counted as one in a row: a server dying mid-answer shows as either, by the timing of
+# its close against the request still being sent; counted apart, a mix of them kept the
+# breaker shut past its N (12 requests where N and the calls in flight allow 9).
+_FAMILY = {"reset": "hung up", "closed": "hung up"}
 
 
 # The kind each cause class stands for, looked for in this order (subclasses before bases).
@@ -161,8 +165,9 @@ class CircuitBreaker:
         `detail`: a redirect's target, named in that error."""
         with self._lock:
             if self._open is None:
-                self._count = self._count + 1 if kind == self._kind else 1
-                self._kind = kind
+                family = _FAMILY.get(kind, kind)
+                self._count = self._count + 1 if family == self._kind else 1
+                self._kind = family
                 slack = self._in_flight if kind in _OVERLOAD else 0
                 at_once = kind in self._at_once or kind in _PERMANENT
                 if at_once or self._count >= self._threshold + slack:

@@ -656,6 +656,14 @@ CREATE OR REPLACE MACRO normal_two_sided_p(z) AS
               - 0.284496736) * t.t + 0.254829592) * t.t) * exp(-(z * z) / 2.0))
      FROM t);
 
+-- Whether two sides hold the same cases (compared case by case): the same segment value, or
+-- none, and the same days; their configs may differ. compare_cases, compare_pass_rates and
+-- compare_scores read it, so the three agree on what is paired.
+CREATE OR REPLACE MACRO compare_sides_paired(a, b, a_since, a_until, b_since, b_until) AS
+    CAST(a AS VARCHAR) IS NOT DISTINCT FROM CAST(b AS VARCHAR)
+        AND CAST(a_since AS DATE) IS NOT DISTINCT FROM CAST(b_since AS DATE)
+        AND CAST(a_until AS DATE) IS NOT DISTINCT FROM CAST(b_until AS DATE);
+
 -- One row a compared case: both sides' score and success when paired, one side's otherwise.
 CREATE OR REPLACE MACRO compare_cases(
     a_config := NULL, b_config := NULL, segment := NULL, a := NULL, b := NULL,
@@ -677,11 +685,10 @@ sides AS (
         CAST(coalesce(a_until, until) AS DATE) AS a_to,
         CAST(coalesce(b_since, since) AS DATE) AS b_from,
         CAST(coalesce(b_until, until) AS DATE) AS b_to,
-        CAST(a AS VARCHAR) IS NOT DISTINCT FROM CAST(b AS VARCHAR)
-            AND CAST(coalesce(a_since, since) AS DATE)
-                IS NOT DISTINCT FROM CAST(coalesce(b_since, since) AS DATE)
-            AND CAST(coalesce(a_until, until) AS DATE)
-                IS NOT DISTINCT FROM CAST(coalesce(b_until, until) AS DATE) AS paired,
+        compare_sides_paired(
+            a, b, coalesce(a_since, since), coalesce(a_until, until),
+            coalesce(b_since, since), coalesce(b_until, until)
+        ) AS paired,
         -- what `faith compare` refuses (exit 2) is an error here too: a value without its
         -- column selected no case, a column without its values was ignored (every case
         -- compared), one value against every case counted its cases on both sides
@@ -755,11 +762,10 @@ WITH k AS (
         -- still sides paired by case (pairs 0, no interval), not an unpaired comparison
         coalesce(
             bool_or(c.paired),
-            CAST(a AS VARCHAR) IS NOT DISTINCT FROM CAST(b AS VARCHAR)
-                AND CAST(coalesce(a_since, since) AS DATE)
-                    IS NOT DISTINCT FROM CAST(coalesce(b_since, since) AS DATE)
-                AND CAST(coalesce(a_until, until) AS DATE)
-                    IS NOT DISTINCT FROM CAST(coalesce(b_until, until) AS DATE)
+            compare_sides_paired(
+                a, b, coalesce(a_since, since), coalesce(a_until, until),
+                coalesce(b_since, since), coalesce(b_until, until)
+            )
         ) AS paired,
         count(c.a_success) AS n_a,
         count(*) FILTER (WHERE c.a_success) AS passed_a,
@@ -848,11 +854,10 @@ WITH k AS (
     SELECT
         coalesce(  -- as compare_pass_rates: paired by what the options say when no case is
             bool_or(c.paired),
-            CAST(a AS VARCHAR) IS NOT DISTINCT FROM CAST(b AS VARCHAR)
-                AND CAST(coalesce(a_since, since) AS DATE)
-                    IS NOT DISTINCT FROM CAST(coalesce(b_since, since) AS DATE)
-                AND CAST(coalesce(a_until, until) AS DATE)
-                    IS NOT DISTINCT FROM CAST(coalesce(b_until, until) AS DATE)
+            compare_sides_paired(
+                a, b, coalesce(a_since, since), coalesce(a_until, until),
+                coalesce(b_since, since), coalesce(b_until, until)
+            )
         ) AS paired,
         count(c.a_score) AS n_a,
         avg(c.a_score) AS mean_a,

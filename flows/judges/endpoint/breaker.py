@@ -13,7 +13,7 @@ from typing import Any
 from faith_udfs.errors import JudgeError, JudgeReplyError, JudgeTransientError
 from flows.errors import JudgeUnreachable
 from flows.judges.endpoint.redirects import RedirectRefused
-from flows.judges.endpoint.reply_cap import too_large
+from flows.judges.endpoint.reply_cap import cause_of, too_large
 
 __all__ = [
     "DEFAULT_BREAKER_FAILURES",
@@ -105,21 +105,10 @@ def connection_error(exc: Any) -> JudgeError:
         return JudgeReplyError(f"the endpoint's answer was not read: {large} (--max-reply-bytes)")
     kind = connection_kind(exc)
     if kind == "redirect":
-        redirect = _redirect_of(exc)
+        redirect = cause_of(exc, RedirectRefused)
         return EndpointFailure(str(redirect), kind, detail=redirect.target if redirect else None)
     cause = type(exc.__cause__).__name__ if exc.__cause__ else "no response"
     return EndpointFailure(f"connection to the endpoint failed ({cause}, {kind})", kind)
-
-
-def _redirect_of(exc: BaseException) -> RedirectRefused | None:
-    current: BaseException | None = exc
-    seen: set[int] = set()
-    while current is not None and id(current) not in seen:
-        if isinstance(current, RedirectRefused):
-            return current
-        seen.add(id(current))
-        current = current.__cause__ or current.__context__
-    return None
 
 
 # Kinds an overloaded but living server shows: every call in flight may end in one together

@@ -4,7 +4,11 @@ without importing the openai client, which a run with a local judge never uses."
 
 from __future__ import annotations
 
-__all__ = ["DEFAULT_MAX_REPLY_BYTES", "ReplyTooLarge", "too_large"]
+from typing import TypeVar
+
+__all__ = ["DEFAULT_MAX_REPLY_BYTES", "ReplyTooLarge", "cause_of", "too_large"]
+
+E = TypeVar("E", bound=BaseException)
 
 # 8 MiB: a packed reply of 8 items is a few KB; a 100 MB one is a broken or hostile server.
 DEFAULT_MAX_REPLY_BYTES = 8 * 1024 * 1024
@@ -23,10 +27,16 @@ class ReplyTooLarge(Exception):
 
 def too_large(exc: BaseException) -> ReplyTooLarge | None:
     """The ReplyTooLarge behind an exception (the openai client wraps it), if any."""
+    return cause_of(exc, ReplyTooLarge)
+
+
+def cause_of(exc: BaseException, kind: type[E]) -> E | None:
+    """The first exception of `kind` in `exc` or its chain of causes: what the HTTP client
+    raised under the openai client's wrapper (this cap's error, a refused redirect)."""
     seen: set[int] = set()
     current: BaseException | None = exc
     while current is not None and id(current) not in seen:
-        if isinstance(current, ReplyTooLarge):
+        if isinstance(current, kind):
             return current
         seen.add(id(current))
         current = current.__cause__ or current.__context__

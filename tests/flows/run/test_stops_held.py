@@ -215,24 +215,6 @@ except KeyboardInterrupt as stop:
 """
 
 
-@pytest.mark.parametrize(
-    ("signum", "raised"), [("SIGINT", "KeyboardInterrupt"), ("SIGTERM", "Terminated")]
-)
-def test_a_stop_that_lands_in_a_finalizer_is_sent_again_not_lost(signum: str, raised: str) -> None:
-    import subprocess
-    import sys
-
-    done = subprocess.run(
-        [sys.executable, "-c", STOP_IN_A_FINALIZER.replace("SIGNUM", signum)],
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=False,
-    )
-    assert done.stdout.strip() == f"stopped {raised}", done.stderr
-    assert "Exception ignored" not in done.stderr  # the one line stays the only one
-
-
 # As STOP_IN_A_FINALIZER, on a machine so loaded that the signal sent again lands before the
 # timer that sends it has finished starting: inside the hook that arranged it.
 RESENT_WHILE_ARRANGED = STOP_IN_A_FINALIZER.replace(
@@ -260,21 +242,26 @@ threading.Timer.start = start_and_fall_behind
 @pytest.mark.parametrize(
     ("signum", "raised"), [("SIGINT", "KeyboardInterrupt"), ("SIGTERM", "Terminated")]
 )
-def test_a_stop_sent_again_that_lands_while_it_is_arranged_is_not_lost(
-    signum: str, raised: str
+@pytest.mark.parametrize(
+    "script",
+    [STOP_IN_A_FINALIZER, RESENT_WHILE_ARRANGED],
+    ids=["in a finalizer", "sent again while arranged"],
+)
+def test_a_stop_that_lands_in_a_finalizer_is_sent_again_not_lost(
+    script: str, signum: str, raised: str
 ) -> None:
     import subprocess
     import sys
 
     done = subprocess.run(
-        [sys.executable, "-c", RESENT_WHILE_ARRANGED.replace("SIGNUM", signum)],
+        [sys.executable, "-c", script.replace("SIGNUM", signum)],
         capture_output=True,
         text=True,
         timeout=60,
         check=False,
     )
     assert done.stdout.strip() == f"stopped {raised}", done.stderr
-    assert "Exception ignored" not in done.stderr
+    assert "Exception ignored" not in done.stderr  # the one line stays the only one
 
 
 def test_a_resend_whose_timer_never_started_is_not_left_pending(

@@ -601,23 +601,27 @@ FROM judge_checks AS c
 LEFT JOIN runs AS r USING (run_id)
 ORDER BY c.config_id, c.checked_at;
 
--- conversation_scores (first made by migration 016): one row a conversation and config.
--- One row a conversation and config: every case whose segments name a conversation_id (each
--- assistant turn of a turns table or chat log; a cases table's conversation_id segment too).
--- A turn passes when it is scored and its stored success is true; an invalid or pending turn
--- neither passes nor fails, and is counted apart. `all_pass`: at least one turn scored, and
--- every scored turn passes. `first_failing_turn`: the earliest scored turn that fails (by
--- turn, then logged_at), NULL when none does.
-CREATE OR REPLACE VIEW conversation_scores AS
+-- conversation_results(threshold, penalize_ambiguous, since, until): one row a conversation and
+-- config, over case_results: the turns logged within since/until, each passing at threshold and
+-- penalize_ambiguous (all NULL: as stored). Every case whose segments name a conversation_id
+-- (each assistant turn of a turns table or chat log; a cases table's conversation_id segment
+-- too). A turn passes when it is scored and passes; an invalid or pending turn neither passes
+-- nor fails, and is counted apart. `all_pass`: at least one turn scored, and every scored turn
+-- passes. `first_failing_turn`: the earliest scored turn that fails (by turn, then logged_at),
+-- NULL when none does; `first_failing_case_id` its case.
+CREATE OR REPLACE MACRO conversation_results(
+    threshold := NULL, penalize_ambiguous := NULL, since := NULL, until := NULL
+) AS TABLE
 WITH turns AS (
-    SELECT config_id,
-           json_extract_string(segments, '$.conversation_id') AS conversation_id,
-           TRY_CAST(json_extract_string(segments, '$.turn') AS BIGINT) AS turn,
-           case_id, logged_at, status,
-           CASE WHEN isnan(score) THEN NULL ELSE score END AS score,  -- NaN: no score
-           success
-    FROM case_scores
-    WHERE json_extract_string(segments, '$.conversation_id') IS NOT NULL
+    SELECT r.config_id,
+           json_extract_string(r.segments, '$.conversation_id') AS conversation_id,
+           TRY_CAST(json_extract_string(r.segments, '$.turn') AS BIGINT) AS turn,
+           r.case_id, r.logged_at, r.status, r.score, r.success
+    FROM case_results(
+        threshold := threshold, penalize_ambiguous := penalize_ambiguous,
+        since := since, until := until
+    ) AS r
+    WHERE json_extract_string(r.segments, '$.conversation_id') IS NOT NULL
 )
 SELECT config_id,
        conversation_id,
@@ -637,6 +641,10 @@ SELECT config_id,
        max(logged_at) AS last_logged_at
 FROM turns
 GROUP BY config_id, conversation_id;
+
+-- conversation_scores (first made by migration 016): conversation_results as stored, every
+-- turn scored so far, each at its own config's settings (a NaN score is no score).
+CREATE OR REPLACE VIEW conversation_scores AS SELECT * FROM conversation_results();
 
 -- faith compare's macros (first made by migration 017, docs/compare.md).
 -- A side is a config (a_config / b_config), a value of one segment column (segment, a, b) and a

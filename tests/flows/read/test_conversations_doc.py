@@ -74,6 +74,9 @@ def test_the_warehouse_export_and_the_conversation_query(
     assert main(["score", "turns.parquet", "--db", "doc.duckdb", "--prefect", "no"]) == 0
     found = query(tmp_path / "doc.duckdb", report)
     assert [(row[0], row[-1]) for row in found] == [("t1", 2)]
+    # the same conversations at another pass mark, over the day they were logged
+    at_zero = next(block for block in blocks if "conversation_results(" in block)
+    assert query(tmp_path / "doc.duckdb", at_zero) == [("t1", True, None), ("t2", True, None)]
 
 
 def test_nightly_and_serve_take_the_read_options() -> None:

@@ -59,8 +59,12 @@ def refuse_unbuildable(settings: JudgeSettings, *, dry_run: bool = False) -> Non
         grounded_judge(settings.model)
     elif settings.kind == "openai" and not (settings.model or "").strip():
         raise ConfigError("--judge openai needs --model NAME (e.g. --model gpt-4o-mini)")
-    elif settings.kind == "openai" and not dry_run and missing_api_key(settings.api_key_env):
-        raise ConfigError(str(missing_api_key(settings.api_key_env)))
+    elif (
+        settings.kind == "openai"
+        and not dry_run
+        and (missing := missing_api_key(settings.api_key_env))
+    ):
+        raise ConfigError(missing)
     elif settings.kind not in ("lexical", "openai"):
         raise ConfigError(f"unknown judge kind {settings.kind!r}; use grounded, lexical or openai")
 

@@ -32,6 +32,7 @@ from faith_udfs.errors import ConfigError, JudgeTransientError
 from flows.clock import remaining
 from flows.errors import JudgeEndpointError, JudgeUnreachable
 from flows.judges.batch.requests import BATCH_ENDPOINT
+from flows.judges.endpoint.api_key import missing_api_key
 from flows.judges.endpoint.breaker import DEFAULT_BREAKER_FAILURES, CircuitBreaker, connection_kind
 from flows.judges.endpoint.capped_http import answer_limit, capped_client, too_large
 from flows.judges.endpoint.event_loop import LoopThread
@@ -174,12 +175,10 @@ class BatchApi:
         breaker_failures: int = DEFAULT_BREAKER_FAILURES,
         max_reply_bytes: int = DEFAULT_MAX_REPLY_BYTES,
     ) -> None:
-        api_key = os.environ.get(api_key_env)
-        if not api_key:
-            raise ConfigError(
-                f"the Batch API key is read from the environment variable {api_key_env}, which "
-                f"is not set; export {api_key_env}=<key> or name another with --api-key-env"
-            )
+        missing = missing_api_key(api_key_env)
+        if missing:
+            raise ConfigError(missing)
+        api_key = os.environ[api_key_env]
         self.endpoint = endpoint_name(split_userinfo(base_url)[0] if base_url else None)
         self._timeout = float(timeout)
         self._transfer_timeout = float(transfer_timeout or max(10 * timeout, 120.0))

@@ -24,8 +24,10 @@ from flows.errors import (
     DatabaseWriteFailed,
 )
 from flows.store.database_owner import refuse_foreign_database, refuse_unreadable_database
+from flows.store.database_template import date_as_new, place_new_database
+from flows.store.lock_holder import lock_holder
 from flows.store.snapshot import snapshot_path
-from flows.store.sql_files import migrations, sql, statements
+from flows.store.sql_files import made_from, migrations, sql, statements
 from flows.store.sql_functions import register_metric_functions
 
 DEFAULT_DB = Path("data") / "faithpipe.duckdb"
@@ -149,21 +151,6 @@ def _locked_for_writing(path: Path, waited: float) -> Callable[[str | None], str
     )
 
 
-def _writer(pid: str | None) -> str:
-    """The process holding the lock, for a reader: `a faith run (pid N)` when its command line
-    says so (Linux /proc), else `process N`."""
-    if pid is None:
-        return "another process"
-    try:
-        argv = Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")
-    except OSError:
-        return f"process {pid}"
-    names = {Path(arg.decode(errors="replace")).name for arg in argv[:2]}
-    if "faith" in names or {b"flows", b"flows.cli"} & set(argv):
-        return f"a faith run (pid {pid})"
-    return f"process {pid}"
-
-
 def connect_for_reading(
     path: Path | str,
     *,
@@ -189,7 +176,7 @@ def connect_for_reading(
                 read_only=True,
                 wait=0.0,
                 locked=lambda pid: (
-                    f"{path} is being written by {_writer(pid)}; reading its snapshot of "
+                    f"{path} is being written by {lock_holder(pid)}; reading its snapshot of "
                     f"{taken:%Y-%m-%d %H:%M:%S} UTC, written after the last completed run ({copy})"
                 ),
             )
@@ -207,14 +194,14 @@ def connect_for_reading(
             waiting=lambda pid: log.warning(
                 "%s is being written by %s; waiting up to %g s for it to finish (%s to change)",
                 path,
-                _writer(pid),
+                lock_holder(pid),
                 wait,
                 option,
             ),
             locked=lambda pid: (
-                f"{path} is still being written by {_writer(pid)} after {wait:g} s; try again when "
-                f"the run has finished, or raise {option}. Runs write {copy.name} for readers "
-                "after each completed run."
+                f"{path} is still being written by {lock_holder(pid)} after {wait:g} s; try "
+                f"again when the run has finished, or raise {option}. Runs write {copy.name} for "
+                "readers after each completed run."
             ),
         )
     try:
@@ -229,18 +216,6 @@ def connect_for_reading(
 # The migration from which the analysis macros and views are made from sql/analysis.sql (its
 # table records which text); a database older than that is one an older faithpipe made.
 _LIVE_DEFINITIONS = 11
-
-
-# The first line of sql/new_database.sql names the migrations it was made from
-# (new_database.py writes it). Unless they are exactly this faithpipe's, it is not used:
-# migrate() walks the migrations instead, so a stale script costs time, never a wrong schema.
-_MADE_FROM = re.compile(r"^-- faithpipe storage after migrations ([\d ]+):")
-
-
-def made_from(script: str) -> set[int]:
-    """The migrations the new-database script `script` was made from (its first line)."""
-    found = _MADE_FROM.match(script)
-    return {int(version) for version in found.group(1).split()} if found else set()
 
 
 def migrate(con: duckdb.DuckDBPyConnection, *, walk: bool = False) -> list[str]:
@@ -320,6 +295,7 @@ def open_store(
     _look_before_writing(path, lock_timeout)
     if path.exists() and holds_no_database(path):
         path.unlink()  # an empty file (mktemp, touch) is no DuckDB file, and holds nothing
+    placed = place_new_database(path, _made_in_place, made_of=_schema_texts())
     con = connect(path, lock_timeout=max(deadline - time.monotonic(), 0.0))
     try:
         # Again inside: when this process had the file open already, the look above could not.
@@ -336,6 +312,8 @@ def open_store(
         con.execute("SET memory_limit = '1GB'")
         con.execute("SET max_vacuum_tasks = 0")
         migrate(con)
+        if placed:
+            date_as_new(con)
         limit_memory(con)
     except Exception as exc:
         con.close()
@@ -344,6 +322,21 @@ def open_store(
             raise fault from exc
         raise
     return con
+
+
+def _schema_texts() -> tuple[object, ...]:
+    """What migrate() makes a new database from: a template made from other texts (a test's,
+    an older faithpipe's) is not copied."""
+    return (tuple(migrations()), sql("new_database"), sql("analysis"))
+
+
+def _made_in_place(path: Path) -> None:
+    """A new database at `path`, made by its statements and closed (database_template's)."""
+    con = connect(path)
+    try:
+        migrate(con)
+    finally:
+        con.close()
 
 
 # DuckDB keeps every block a run writes in its buffer pool until the memory limit is reached

@@ -32,3 +32,15 @@ def statements(name: str) -> tuple[str, ...]:
     """The statements of a SQL file, comment lines removed."""
     lines = [line for line in sql(name).splitlines() if not line.lstrip().startswith("--")]
     return tuple(part.strip() for part in "\n".join(lines).split(";") if part.strip())
+
+
+# The first line of sql/new_database.sql names the migrations it was made from
+# (new_database.py writes it). Unless they are exactly this faithpipe's, it is not used:
+# migrate() walks the migrations instead, so a stale script costs time, never a wrong schema.
+_MADE_FROM = re.compile(r"^-- faithpipe storage after migrations ([\d ]+):")
+
+
+def made_from(script: str) -> set[int]:
+    """The migrations the new-database script `script` was made from (its first line)."""
+    found = _MADE_FROM.match(script)
+    return {int(version) for version in found.group(1).split()} if found else set()

@@ -1,0 +1,113 @@
+"""From its second new database on, a process copies a template instead of running every
+table's, macro's and view's statement again: the copies hold what a database made in place
+holds, dated as new, and a copy never lands over a file or from texts other than the current."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from pathlib import Path
+
+import duckdb
+import pytest
+
+import flows.store.database_template as database_template
+import flows.store.db
+from flows.store.database_template import place_new_database
+from flows.store.db import open_store
+from tests.flows.store.test_new_database import catalog, walked
+
+
+@pytest.fixture(autouse=True)
+def fresh_template(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each test starts as a new process does: no database made yet, no template."""
+    monkeypatch.setattr(database_template, "_TEMPLATE", database_template._Template())
+
+
+def made_at(db: Path) -> list[tuple[datetime, ...]]:
+    """When the database's migrations were applied and its definitions made."""
+    con = duckdb.connect(str(db), read_only=True)
+    try:
+        return [
+            con.execute(f"SELECT min({column}), max({column}) FROM {table}").fetchall()[0]
+            for table, column in [
+                ("schema_migrations", "applied_at"),
+                ("analysis_definitions", "defined_at"),
+            ]
+        ]
+    finally:
+        con.close()
+
+
+def test_the_second_and_later_new_databases_are_copies_that_hold_the_same(
+    tmp_path: Path,
+) -> None:
+    expected = catalog(walked(tmp_path / "walked.duckdb"))
+    for name in ("first", "second", "third"):
+        open_store(tmp_path / f"{name}.duckdb").close()
+    assert database_template._TEMPLATE.data is not None  # the second made it
+    for name in ("first", "second", "third"):
+        assert catalog(tmp_path / f"{name}.duckdb") == expected, name
+    assert sorted(path.name for path in tmp_path.iterdir()) == [  # nothing staged is left
+        "first.duckdb",
+        "second.duckdb",
+        "third.duckdb",
+        "walked.duckdb",
+    ]
+
+
+def test_a_copy_is_dated_when_it_is_made_not_when_the_template_was(tmp_path: Path) -> None:
+    for name in ("first", "second"):
+        open_store(tmp_path / f"{name}.duckdb").close()
+    con = duckdb.connect()
+    before = con.execute("SELECT now()::TIMESTAMP").fetchall()[0][0]
+    con.close()
+    open_store(tmp_path / "third.duckdb").close()
+    for first, last in made_at(tmp_path / "third.duckdb"):
+        assert before <= first <= last
+
+
+def test_a_copy_never_lands_over_a_file_another_process_made_meanwhile(tmp_path: Path) -> None:
+    for name in ("first", "second"):
+        open_store(tmp_path / f"{name}.duckdb").close()
+    theirs = tmp_path / "theirs.duckdb"
+    theirs.write_bytes(b"made by another process a moment ago")
+    assert not place_new_database(theirs, lambda _: None, made_of=flows.store.db._schema_texts())
+    assert theirs.read_bytes() == b"made by another process a moment ago"
+    mine = tmp_path / "mine.duckdb"
+    assert place_new_database(mine, lambda _: None, made_of=flows.store.db._schema_texts())
+    assert mine.read_bytes() == database_template._TEMPLATE.data
+
+
+def test_a_database_of_other_schema_texts_is_made_from_them_not_copied(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A template of the current texts is not used for a database made of others (an older
+    faithpipe's migrations, as the tests of old databases make them)."""
+    for name in ("first", "second"):
+        open_store(tmp_path / f"{name}.duckdb").close()
+    known = flows.store.db.migrations()
+    monkeypatch.setattr(flows.store.db, "migrations", lambda: [m for m in known if m[0] <= 7])
+    open_store(tmp_path / "old.duckdb").close()
+    con = duckdb.connect(str(tmp_path / "old.duckdb"), read_only=True)
+    try:
+        assert con.execute("SELECT max(version) FROM schema_migrations").fetchall() == [(7,)]
+    finally:
+        con.close()
+
+
+def test_a_name_the_copy_cannot_be_staged_under_gets_the_database_made_in_place(
+    tmp_path: Path,
+) -> None:
+    """Where the copy cannot be written (here: a file name so long that the staged copy's,
+    longer still, is refused; a read-only or full folder alike), the database is made as it
+    always was, or fails with its own error."""
+    for name in ("first", "second"):
+        open_store(tmp_path / f"{name}.duckdb").close()
+    path = tmp_path / ("x" * 240 + ".duckdb")
+    texts = flows.store.db._schema_texts()
+    assert not place_new_database(path, lambda _: None, made_of=texts)
+    open_store(path).close()
+    assert catalog(path) == catalog(tmp_path / "second.duckdb")
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted(
+        ["first.duckdb", "second.duckdb", path.name]
+    )

@@ -22,6 +22,7 @@ import pytest
 from faith_udfs.errors import ConfigError
 from flows.cli import main
 from flows.errors import JudgeEndpointError
+from flows.judges.batch import collecting
 from flows.judges.factory import build_judge
 from flows.judges.settings import JudgeSettings
 from flows.nightly.nightly_run import run_nightly
@@ -44,11 +45,19 @@ BATCH_WAIT = 400
 HANG_GUARD = 240
 
 
-@pytest.fixture
-def source(tmp_path: Path) -> Path:
-    path = tmp_path / "cases.parquet"
+@pytest.fixture(scope="module")
+def source(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The cases every test scores: written once, only read."""
+    path = tmp_path_factory.mktemp("source") / "cases.parquet"
     pl.read_parquet(SAMPLE).head(CASES).write_parquet(path)
     return path
+
+
+@pytest.fixture(scope="module")
+def lexical(source: Path, tmp_path_factory: pytest.TempPathFactory) -> pl.DataFrame:
+    """The lexical judge's scores of `source`, what every settled batch run must match: one
+    run for the module, as every test only compares with them."""
+    return lexical_scores(source, tmp_path_factory.mktemp("lexical") / "l.duckdb")
 
 
 @pytest.fixture
@@ -146,7 +155,11 @@ def asked_again_after_answered(db: Path) -> int:
 
 
 def test_rounds_give_the_lexical_scores_and_a_rerun_pays_nothing(
-    stub: BatchStub, source: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    stub: BatchStub,
+    source: Path,
+    lexical: pl.DataFrame,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
 ) -> None:
     db = tmp_path / "f.duckdb"
     runs = until_settled(batch(stub, source, db, model="gpt-4o-mini"))
@@ -170,7 +183,7 @@ def test_rounds_give_the_lexical_scores_and_a_rerun_pays_nothing(
         db, "SELECT prompt_tokens, completion_tokens FROM judge_batches"
     ):
         assert str(round((prompt * 0.075 + completion * 0.30) / 1e6, 6)) in listed
-    assert scores(db, runs[-1]["config_id"]).equals(lexical_scores(source, db))
+    assert scores(db, runs[-1]["config_id"]).equals(lexical)
     states = query(db, "SELECT state, collected_at IS NOT NULL, items_failed FROM judge_batches")
     assert sorted(states) == [("completed", True, 0)] * 3
     con = duckdb.connect(str(db), read_only=True)
@@ -265,7 +278,7 @@ def test_submitted_by_one_process_collected_by_another(
 
 
 def test_failed_and_expired_batches_lose_nothing_and_are_asked_again(
-    stub: BatchStub, source: Path, tmp_path: Path
+    stub: BatchStub, source: Path, lexical: pl.DataFrame, tmp_path: Path
 ) -> None:
     db = tmp_path / "f.duckdb"
     # Round 1: truths complete, claims expire half done; round 2: the claims asked again fail.
@@ -284,11 +297,11 @@ def test_failed_and_expired_batches_lose_nothing_and_are_asked_again(
     failed, _, failed_answered, _, why = first[2]
     assert (failed, failed_answered, why) == ("failed", 0, "stub: this batch failed validation")
     assert asked_again_after_answered(db) == 0  # an expired batch keeps what it answered
-    assert scores(db, runs[-1]["config_id"]).equals(lexical_scores(source, db))
+    assert scores(db, runs[-1]["config_id"]).equals(lexical)
 
 
 def test_unusable_and_failed_answers_make_cases_invalid_once_then_are_asked_again(
-    stub: BatchStub, source: Path, tmp_path: Path
+    stub: BatchStub, source: Path, lexical: pl.DataFrame, tmp_path: Path
 ) -> None:
     db = tmp_path / "f.duckdb"
     stub.then("partial", "garbled")
@@ -310,7 +323,7 @@ def test_unusable_and_failed_answers_make_cases_invalid_once_then_are_asked_agai
         "AND j.batch_id <> i.batch_id)",
     )
     assert failed_keys == [(0,)]
-    assert scores(db, runs[-1]["config_id"]).equals(lexical_scores(source, db))
+    assert scores(db, runs[-1]["config_id"]).equals(lexical)
 
 
 def test_caps_limit_the_request_lines_of_a_run(
@@ -365,7 +378,7 @@ def test_a_lost_batch_and_one_past_its_window_are_asked_again(
 
 
 def test_a_result_file_answering_404_right_after_the_batch_ends_is_waited_for(
-    stub: BatchStub, source: Path, tmp_path: Path
+    stub: BatchStub, source: Path, lexical: pl.DataFrame, tmp_path: Path
 ) -> None:
     """An OpenAI-compatible server can answer 404 for a batch's output file for a while after
     the batch completes. That 404 was final at once: the batch was collected empty and its
@@ -400,7 +413,7 @@ def test_a_result_file_answering_404_right_after_the_batch_ends_is_waited_for(
         "HAVING count(DISTINCT batch_id) > 1)",
     )
     assert asked_twice == [(0,)]  # none of the first two batches' items paid for again
-    assert scores(db, runs[-1]["config_id"]).equals(lexical_scores(source, tmp_path / "l.duckdb"))
+    assert scores(db, runs[-1]["config_id"]).equals(lexical)
 
 
 def test_a_result_file_still_gone_three_days_after_submission_is_asked_again(
@@ -428,13 +441,20 @@ def test_a_result_file_still_gone_three_days_after_submission_is_asked_again(
 
 
 def test_a_batch_whose_state_answers_404_right_after_its_creation_is_waited_for(
-    stub: BatchStub, source: Path, tmp_path: Path
+    stub: BatchStub,
+    source: Path,
+    lexical: pl.DataFrame,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """An OpenAI-compatible server can answer 404 for a batch's state for a while right after
     creating it. That 404 was final at once: the batch was `lost` and its items asked, and
     paid for, again while the server still ran it. It is now waited for (STATE_GONE_AFTER)."""
     db = tmp_path / "f.duckdb"
     stub.unknown_at_first = 3  # each batch's first 3 state requests: 404
+    # The wait's first pause, doubled after each poll: 0.2 s made the four polls of each of
+    # the two rounds take 3 s of idle time; what a 404 does is the same at any pace.
+    monkeypatch.setattr(collecting, "_FIRST_POLL", 0.01)
     run = score(batch(stub, source, db, batch_wait=30.0))
     assert run["rows_newly_scored"] == CASES
     assert query(db, "SELECT count(*) FROM judge_batches WHERE state = 'lost'") == [(0,)]
@@ -445,7 +465,7 @@ def test_a_batch_whose_state_answers_404_right_after_its_creation_is_waited_for(
     )
     assert asked_twice == [(0,)]
     assert stub.lines_submitted == stub.lines_billed  # every line paid for once, and used
-    assert scores(db, run["config_id"]).equals(lexical_scores(source, tmp_path / "l.duckdb"))
+    assert scores(db, run["config_id"]).equals(lexical)
 
 
 def test_a_batch_whose_state_still_answers_404_a_day_after_submission_is_lost(
@@ -495,8 +515,9 @@ def test_answers_of_another_runs_batch_are_not_stored_under_this_ones_items(
     assert answered == [(0,)]  # answers to other questions, under custom_ids it never asked
     stub.release()
     config_id = until_settled(batch(stub, other, db))[-1]["config_id"]
-    lexical = lexical_scores(other, tmp_path / "lexical.duckdb")
-    assert scores(db, config_id).filter(pl.col("case_id").is_in(lexical["case_id"])).equals(lexical)
+    theirs_lexical = lexical_scores(other, tmp_path / "lexical.duckdb")
+    scored = scores(db, config_id).filter(pl.col("case_id").is_in(theirs_lexical["case_id"]))
+    assert scored.equals(theirs_lexical)
 
 
 def submitted_earlier(db: Path, *, days: int = 0, hours: int = 0) -> None:
@@ -616,13 +637,13 @@ def test_faith_batches_refresh_refuses_a_database_that_is_not_there_and_makes_no
 
 
 def test_with_a_wait_one_run_goes_through_every_round(
-    stub: BatchStub, source: Path, tmp_path: Path
+    stub: BatchStub, source: Path, lexical: pl.DataFrame, tmp_path: Path
 ) -> None:
     db = tmp_path / "f.duckdb"
     stub.then("complete", "expire")  # the claims asked again are collected in the same run
     run = score(batch(stub, source, db, batch_wait=30.0))
     assert run["rows_newly_scored"] == CASES
-    assert scores(db, run["config_id"]).equals(lexical_scores(source, db))
+    assert scores(db, run["config_id"]).equals(lexical)
     assert query(db, "SELECT count(*) FROM judge_batches WHERE collected_at IS NULL") == [(0,)]
 
     # A batch that does not finish within the wait leaves its cases pending, on time.

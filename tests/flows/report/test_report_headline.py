@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import shutil
 from datetime import date, timedelta
 from pathlib import Path
 
@@ -16,12 +17,26 @@ from tests.flows.store.test_analysis_sql import add_case
 FIRST = date(2026, 10, 1)
 
 
-def history(path: Path, *, last_day_failing: int) -> Path:
-    """Ten days of 40 cases of config lex (2 failing a day), then a day failing as told."""
+@pytest.fixture(scope="module")
+def ten_days(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Ten days of 40 cases of config lex (2 failing a day), written once (400 inserts, ~1.3
+    CPU-s): each test that needs them adds its last day to a copy."""
+    db = tmp_path_factory.mktemp("ten_days") / "f.duckdb"
+    con = open_store(db)
+    try:
+        for d in range(10):
+            for i in range(40):
+                day = FIRST + timedelta(d)
+                add_case(con, f"d{d}-{i}", day=day, yes=int(i >= 2), no=int(i < 2))
+    finally:
+        con.close()
+    return db
+
+
+def history(ten_days: Path, path: Path, *, last_day_failing: int) -> Path:
+    """A copy of the ten days, then a day failing as told."""
+    shutil.copy(ten_days, path)
     con = open_store(path)
-    for d in range(10):
-        for i in range(40):
-            add_case(con, f"d{d}-{i}", day=FIRST + timedelta(d), yes=int(i >= 2), no=int(i < 2))
     for i in range(40):
         failing = i < last_day_failing
         add_case(con, f"last-{i}", day=FIRST + timedelta(10), yes=int(not failing), no=int(failing))
@@ -38,11 +53,11 @@ def page(db: Path, tmp_path: Path) -> str:
 
 
 @pytest.fixture(scope="module")
-def quiet(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str, dict]:
+def quiet(tmp_path_factory: pytest.TempPathFactory, ten_days: Path) -> tuple[Path, str, dict]:
     """A quiet last day (3 failing) with a stored comparison: its database, its page and the
     comparison, built once for the tests that read them."""
     folder = tmp_path_factory.mktemp("quiet")
-    db = history(folder / "f.duckdb", last_day_failing=3)
+    db = history(ten_days, folder / "f.duckdb", last_day_failing=3)
     con = open_store(db)
     try:
         sides = Sides(a_since=FIRST, a_until=FIRST + timedelta(4), b_since=FIRST + timedelta(5))
@@ -53,8 +68,8 @@ def quiet(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str, dict]:
     return db, page(db, folder), result
 
 
-def test_a_drop_leads_the_page_with_an_alert_badge(tmp_path: Path) -> None:
-    text = page(history(tmp_path / "f.duckdb", last_day_failing=20), tmp_path)
+def test_a_drop_leads_the_page_with_an_alert_badge(ten_days: Path, tmp_path: Path) -> None:
+    text = page(history(ten_days, tmp_path / "f.duckdb", last_day_failing=20), tmp_path)
     headline = text.index("class=headline")
     assert headline < text.index('class="chart"') < text.index("<h2>Latest periods")
     line = text[headline : text.index("</p>", headline)]
@@ -263,17 +278,16 @@ def test_one_case_logged_at_year_1_leaves_the_chart_small_and_its_ticks_dated(
 
 
 def test_the_window_is_the_periods_just_before_the_latest_not_any_earlier_ones(
-    tmp_path: Path,
+    ten_days: Path, tmp_path: Path
 ) -> None:
     """The headline pools the 14 days before the latest day, as the nightly rule does: days
     logged months earlier, across a gap, are no window ('the previous 14 days' 95.0%' was their
     rate, and the badge said ALERT where no nightly would fire)."""
     db = tmp_path / "f.duckdb"
+    shutil.copy(ten_days, db)
     con = open_store(db)
-    old = FIRST - timedelta(days=200)
-    for d in range(10):
-        for i in range(40):
-            add_case(con, f"d{d}-{i}", day=old + timedelta(d), yes=int(i >= 2), no=int(i < 2))
+    # the ten days, logged 200 days before the latest one
+    con.execute("UPDATE case_scores SET logged_at = logged_at - INTERVAL 200 DAY")
     for i in range(40):
         add_case(con, f"last-{i}", day=FIRST, yes=int(i >= 20), no=int(i < 20))
     con.close()
@@ -330,15 +344,15 @@ def test_a_right_to_left_override_in_a_compared_segment_value_stays_in_its_label
     assert f"<p class=headline><bdi>2.4.1{rlo}</bdi> passes 40.0 points less" in text
 
 
-def test_a_latest_day_with_only_invalid_cases_is_the_headline_not_skipped(tmp_path: Path) -> None:
+def test_a_latest_day_with_only_invalid_cases_is_the_headline_not_skipped(
+    ten_days: Path, tmp_path: Path
+) -> None:
     """Last night every case came back invalid (the judge broke): the headline showed the night
     before as the latest day, 'within range', and hid the one failure a nightly reader needs.
     The latest day with any case logged leads, saying it scored none and why."""
     db = tmp_path / "f.duckdb"
+    shutil.copy(ten_days, db)
     con = open_store(db)
-    for d in range(10):
-        for i in range(40):
-            add_case(con, f"d{d}-{i}", day=FIRST + timedelta(d), yes=int(i >= 2), no=int(i < 2))
     for i in range(40):
         add_case(con, f"last-{i}", day=FIRST + timedelta(10), status="invalid")
     add_case(con, "last-pending", day=FIRST + timedelta(10), status="pending")

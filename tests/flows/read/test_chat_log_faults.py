@@ -68,6 +68,8 @@ def _write(frame: pl.DataFrame, path: Path) -> None:
 
 @pytest.fixture(scope="module")
 def from_jsonl(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The database of a clean JSON Lines log of GOOD alone, scored once: what the other
+    forms and the mixed log must store for it."""
     folder = tmp_path_factory.mktemp("chat")
     db = folder / "jsonl.duckdb"
     run = _run(_write_chats([GOOD], folder / "chats.jsonl"), db)
@@ -345,7 +347,7 @@ def test_past_the_larger_memory_too_it_is_exit_7_with_advice_for_conversations(
 
 
 def test_a_chat_log_of_mixed_types_reads_each_conversations_values_as_written(
-    tmp_path: Path,
+    tmp_path: Path, from_jsonl: Path
 ) -> None:
     """One line with an integer id, an epoch time and a numeric segment types those columns
     JSON: the other lines' ids were read as '"x1"' (a new case each night beside a clean
@@ -362,10 +364,8 @@ def test_a_chat_log_of_mixed_types_reads_each_conversations_values_as_written(
         ("7:2", "2026-11-01 09:00:00", "3"),
         ("x1:2", "2026-11-01 12:00:00", "web"),
     ]
-    clean = tmp_path / "clean.duckdb"
-    _run(_write_chats([GOOD], tmp_path / "clean.jsonl"), clean)
     same = "SELECT case_id, content_hash FROM case_scores WHERE case_id = 'x1:2'"
-    assert query(db, same) == query(clean, same)
+    assert query(db, same) == query(from_jsonl, same)  # as a clean file's
 
 
 @pytest.mark.parametrize(

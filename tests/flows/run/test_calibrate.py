@@ -5,11 +5,13 @@ stored), the calibrated config series, and the same rows as the Python API."""
 from __future__ import annotations
 
 import gzip
+import io
 import json
 import re
 import shutil
 import subprocess
 import sys
+from contextlib import redirect_stderr, redirect_stdout
 from pathlib import Path
 
 import duckdb
@@ -56,6 +58,15 @@ def faith(*args: str) -> subprocess.CompletedProcess:
         timeout=120,
         check=False,
     )
+
+
+def faith_here(*args: str) -> subprocess.CompletedProcess:
+    """The same `faith` command run in this process (its imports already paid for): what it
+    printed on stdout and stderr, and its exit code, as `faith()` gives them."""
+    out, err = io.StringIO(), io.StringIO()
+    with redirect_stdout(out), redirect_stderr(err):
+        code = main(list(args))
+    return subprocess.CompletedProcess(["faith", *args], code, out.getvalue(), err.getvalue())
 
 
 def query(db: Path, sql: str) -> pl.DataFrame:
@@ -230,7 +241,7 @@ def test_without_a_name_the_calibration_is_named_after_the_labels_file(
     source, db, labels = scored
     db = Path(shutil.copy(db, tmp_path / "f.duckdb"))
     named = Path(shutil.copy(labels, tmp_path / "support-team.csv"))
-    done = faith("calibrate", str(named), "--db", str(db), "--resamples", "50")
+    done = faith_here("calibrate", str(named), "--db", str(db), "--resamples", "50")
     assert done.returncode == 0, done.stderr
     assert done.stdout.startswith(f"calibration 'support-team' stored in {db}")
     argv = ["score", str(source), "--db", str(db), "--prefect", "no"]
@@ -247,7 +258,7 @@ def test_a_gzip_csv_of_labels_is_read_and_named_without_its_extensions(
     packed = tmp_path / "support-team.csv.gz"
     packed.write_bytes(gzip.compress(labels.read_bytes()))
     assert read_labels(packed).equals(read_labels(labels))
-    done = faith("calibrate", str(packed), "--db", str(db), "--resamples", "50")
+    done = faith_here("calibrate", str(packed), "--db", str(db), "--resamples", "50")
     assert done.returncode == 0, done.stderr
     assert done.stdout.startswith(f"calibration 'support-team' stored in {db}")
 
@@ -799,7 +810,7 @@ def test_cases_scored_only_with_a_truths_limit_are_named_on_stderr(
     source, _, labels = scored
     db = tmp_path / "limited.duckdb"
     run_score(ScoreSettings(source=str(source), db=str(db), truths_extraction_limit=1))
-    done = faith("calibrate", str(labels), "--db", str(db), "--resamples", "100")
+    done = faith_here("calibrate", str(labels), "--db", str(db), "--resamples", "100")
     assert done.returncode == 0, done.stderr
     warned = [line for line in done.stderr.splitlines() if "--truths-extraction-limit" in line]
     assert len(warned) == 1

@@ -139,8 +139,10 @@ HANDWRITTEN: list[Case] = [
 ]
 
 
+@pytest.fixture(scope="module")
 def corpus() -> list[Case]:
-    """The handwritten cases, the sample month's first 200 and 40 of each dev set."""
+    """The handwritten cases, the sample month's first 200 and 40 of each dev set: read once
+    for the module (every parametrization only reads them)."""
     cases = list(HANDWRITTEN)
     sample = pl.read_parquet(ROOT / "data" / "sample" / "cases.parquet").head(200)
     cases += [(a, list(c)) for a, c in sample.select("actual_output", "retrieval_context").rows()]
@@ -214,8 +216,10 @@ SETTINGS = [
 
 @pytest.mark.parametrize("config", SETTINGS)
 @pytest.mark.parametrize("judge", JUDGES)
-def test_one_case_equals_the_batch_path_on_the_corpus(judge: str, config: str) -> None:
-    cases = corpus()
+def test_one_case_equals_the_batch_path_on_the_corpus(
+    judge: str, config: str, corpus: list[Case]
+) -> None:
+    cases = corpus
     covered = check(judge, CONFIGS[config], cases)
     if judge in COVERED:
         assert covered >= 0.6 * len(cases)  # most cases are plain ASCII and take the fast path

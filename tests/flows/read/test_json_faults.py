@@ -7,11 +7,12 @@ from __future__ import annotations
 
 import gzip
 import json
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
-from flows.read.small_json import bom_array, small_json
+from flows.read.small_json import SMALL_JSON_BYTES, bom_array, small_json
 from flows.run.pipeline import run_score
 from flows.run.settings import ScoreSettings
 from tests.support.cli_run import faith_here
@@ -45,16 +46,28 @@ def _score(source: Path) -> tuple[dict, Path]:
     return run, db
 
 
-def _clean(folder: Path, *case_ids: str) -> Path:
-    """The same good rows as a clean JSON Lines file: what a faulty file's good rows must match."""
-    folder.mkdir()
-    (folder / "clean.jsonl").write_text(_lines(*(_row(c) for c in case_ids)))
-    return _score(folder / "clean.jsonl")[1]
+Clean = Callable[..., Path]
+
+
+@pytest.fixture(scope="module")
+def clean(tmp_path_factory: pytest.TempPathFactory) -> Clean:
+    """The same good rows as a clean JSON Lines file, scored: what a faulty file's good rows
+    must match. Each set of rows is scored once for the module (the tests only read it)."""
+    scored: dict[tuple[str, ...], Path] = {}
+
+    def clean_db(*case_ids: str) -> Path:
+        if case_ids not in scored:
+            source = tmp_path_factory.mktemp("clean") / "clean.jsonl"
+            source.write_text(_lines(*(_row(c) for c in case_ids)))
+            scored[case_ids] = _score(source)[1]
+        return scored[case_ids]
+
+    return clean_db
 
 
 @pytest.mark.parametrize("passages", [[5], ["A.", True]])
 def test_a_non_string_passage_in_a_folder_of_small_files_quarantines_its_row_only(
-    tmp_path: Path, passages: list
+    tmp_path: Path, passages: list, clean: Clean
 ) -> None:
     """Small files alike are gathered into one read (formats._json_together), which read the
     passages as JSON values: '"Order A17 ..."' stored, [5] scored as the passage '5'."""
@@ -71,12 +84,12 @@ def test_a_non_string_passage_in_a_folder_of_small_files_quarantines_its_row_onl
             json.dumps(passages, separators=(",", ":")),
         )
     ]
-    assert query(db, STORED) == query(_clean(tmp_path / "clean", "a"), STORED)
+    assert query(db, STORED) == query(clean("a"), STORED)
     assert query(db, "SELECT truth FROM truths") == [(PASSAGE,)]
 
 
 def test_passages_as_json_text_among_lists_read_as_in_a_file_of_such_strings(
-    tmp_path: Path,
+    tmp_path: Path, clean: Clean
 ) -> None:
     """A string holding a list's JSON text reads as a file of strings alone reads it, not as the
     JSON string '"[...]"' (quarantined) because another row logged a list."""
@@ -85,7 +98,7 @@ def test_passages_as_json_text_among_lists_read_as_in_a_file_of_such_strings(
     run, db = _score(source)
     assert (run["rows_in"], run["rows_scored"]) == (2, 2)
     assert query(db, "SELECT DISTINCT content_hash FROM case_scores") == query(
-        _clean(tmp_path / "clean", "a"), "SELECT content_hash FROM case_scores"
+        clean("a"), "SELECT content_hash FROM case_scores"
     )
 
 
@@ -188,7 +201,7 @@ def _with_bom(folder: Path, name: str, records: list[dict]) -> Path:
 
 
 @pytest.mark.parametrize("name", ["x.json", "x.json.gz", "x.jsonl"])
-def test_a_byte_order_mark_is_read_past(tmp_path: Path, name: str) -> None:
+def test_a_byte_order_mark_is_read_past(tmp_path: Path, name: str, clean: Clean) -> None:
     """DuckDB tells a JSON array by its first byte: with a mark before it, it read the array as
     one record ('missing required columns ... (has: json)', then 'record 1 is a JSON array')."""
     logs = tmp_path / "logs"
@@ -196,10 +209,10 @@ def test_a_byte_order_mark_is_read_past(tmp_path: Path, name: str) -> None:
     source = _with_bom(logs, name, [_row("a"), _row("b")])
     run, db = _score(source)
     assert (run["rows_in"], run["rows_scored"]) == (2, 2)
-    assert query(db, STORED) == query(_clean(tmp_path / "clean", "a", "b"), STORED)
+    assert query(db, STORED) == query(clean("a", "b"), STORED)
 
 
-def test_a_byte_order_mark_on_a_large_array_among_plain_files(tmp_path: Path) -> None:
+def test_a_byte_order_mark_on_a_large_array_among_plain_files(tmp_path: Path, clean: Clean) -> None:
     """A file past small_json's 256 KiB is read by DuckDB alone, and files alike are read
     together: an array after a mark must be told so, and is not read with plain files."""
     logs = tmp_path / "logs"
@@ -209,9 +222,9 @@ def test_a_byte_order_mark_on_a_large_array_among_plain_files(tmp_path: Path) ->
     (logs / "3.json").write_text(json.dumps([_row("d")]))
     run, db = _score(logs)
     assert (run["rows_in"], run["rows_scored"]) == (4, 4)
-    clean = _clean(tmp_path / "clean", "a", "b", "c", "d")
+    clean_db = clean("a", "b", "c", "d")
     assert query(db, "SELECT case_id, content_hash FROM case_scores ORDER BY 1") == query(
-        clean, "SELECT case_id, content_hash FROM case_scores ORDER BY 1"
+        clean_db, "SELECT case_id, content_hash FROM case_scores ORDER BY 1"
     )
 
 
@@ -263,9 +276,10 @@ def test_keys_differing_only_in_case_keep_their_names_as_segments(tmp_path: Path
     large = tmp_path / "large"  # two files too large to gather: read together, by name
     large.mkdir()
     filler = {**record, "actual_output": "Order A17 shipped on 3 March. " * 2_000}
-    for part in range(2):
-        rows = ({**filler, "case_id": f"l{part}-{i}"} for i in range(60))
+    for part in range(2):  # 6 rows of 60 KB: past SMALL_JSON_BYTES, no larger than needed
+        rows = ({**filler, "case_id": f"l{part}-{i}"} for i in range(6))
         (large / f"part-{part}.jsonl").write_text(_lines(*rows))
+        assert (large / f"part-{part}.jsonl").stat().st_size > SMALL_JSON_BYTES
     expected = {"Input": "upper", "Region": "EU", "region": "eu", "tag": "x", "Tag": "y"}
     expected["Tag_1"] = "z"
     for source in (one, folder, large):
@@ -356,7 +370,7 @@ def _half_pairs(folder: Path, shape: str) -> Path:
     "shape", ["jsonl", "json", "jsonl.gz", "large.jsonl", "large.json", "folder"]
 )
 def test_half_a_character_quarantines_its_row_and_the_others_are_scored(
-    tmp_path: Path, shape: str
+    tmp_path: Path, shape: str, clean: Clean
 ) -> None:
     """DuckDB refuses a whole file for one string holding half a UTF-16 pair ("\\ud83d" alone);
     the run stopped (exit 3) with nothing scored. Now that row is quarantined, its text as the
@@ -366,7 +380,7 @@ def test_half_a_character_quarantines_its_row_and_the_others_are_scored(
     assert query(db, 'SELECT case_id, "check", "column", value FROM quarantine') == [
         ("b", "input_lone_surrogate", "input", "Where is A17? \\ud83d")
     ]
-    assert query(db, STORED) == query(_clean(tmp_path / "clean", "a", "c"), STORED)
+    assert query(db, STORED) == query(clean("a", "c"), STORED)
 
 
 def test_half_a_character_in_a_passage_names_the_passages(tmp_path: Path) -> None:

@@ -11,11 +11,18 @@ from pathlib import Path
 
 import pytest
 
-from data.generate import POLICY as SEED_POLICY
-from data.generate import SEED_QUESTION as QUESTION
-from data.generate import retrieve
-from faith_udfs import LLMTestCase
-from flows.orchestration.prefect_env import configure_prefect_environment
+from flows.allocator import keep_freed_pages
+
+# The suite is an entry point: polars' allocator keeps freed pages as it does under `faith`, so
+# in-process runs allocate as the CLI's do (set before anything loads polars: data.generate
+# below does).
+keep_freed_pages()
+
+from data.generate import POLICY as SEED_POLICY  # noqa: E402
+from data.generate import SEED_QUESTION as QUESTION  # noqa: E402
+from data.generate import retrieve  # noqa: E402
+from faith_udfs import LLMTestCase  # noqa: E402
+from flows.orchestration.prefect_env import configure_prefect_environment  # noqa: E402
 
 # The suite is an entry point: Prefect's defaults go into the environment before any test
 # module imports prefect (importing flows changes nothing).

@@ -3,6 +3,9 @@ shape; its no-claims baseline is what the issue defines."""
 
 from __future__ import annotations
 
+import contextlib
+import io
+import runpy
 import subprocess
 import sys
 from pathlib import Path
@@ -26,6 +29,29 @@ def _bench(
         timeout=120,
         cwd=ROOT,
     )
+
+
+def _bench_here(
+    devsets: Path, *args: str, script: str = "judge_quality.py"
+) -> subprocess.CompletedProcess[str]:
+    """The script run as `__main__` in this process, its exit code and output kept as a
+    subprocess's: the tests on a dev set check its figures, not the process (each script's
+    run without dev sets stays a real subprocess, proving it starts as a script)."""
+    path = ROOT / "bench" / script
+    command = [str(path), "--devsets", str(devsets), *args]
+    argv, sys_path = sys.argv, list(sys.path)
+    stdout, stderr = io.StringIO(), io.StringIO()
+    code: object = None
+    sys.argv = command
+    try:
+        with contextlib.redirect_stdout(stdout), contextlib.redirect_stderr(stderr):
+            runpy.run_path(str(path), run_name="__main__")
+    except SystemExit as exit_:
+        code = exit_.code
+    finally:
+        sys.argv, sys.path[:] = argv, sys_path
+    returncode = 0 if code is None else code if isinstance(code, int) else 1
+    return subprocess.CompletedProcess(command, returncode, stdout.getvalue(), stderr.getvalue())
 
 
 def test_absent_dev_sets_are_named_and_the_bench_exits_0(tmp_path: Path) -> None:
@@ -53,7 +79,7 @@ def test_a_set_of_the_dev_shape_is_reported_per_part(tmp_path: Path) -> None:
             "label_detail": ["{}"] * 4,
         }
     ).write_parquet(tmp_path / "begin_dev.parquet")
-    done = _bench(tmp_path, "--judges", "grounded,lexical")
+    done = _bench_here(tmp_path, "--judges", "grounded,lexical")
     assert done.returncode == 0, done.stderr
     lines = [line.split() for line in done.stdout.splitlines()]
     parts = {(cells[0], cells[2]) for cells in lines if len(cells) > 3 and cells[1] == "begin"}
@@ -82,7 +108,7 @@ def test_worst_cases_order_ranks_answers_that_score_alike(tmp_path: Path) -> Non
             "label_detail": ["{}"] * 3,
         }
     ).write_parquet(tmp_path / "begin_dev.parquet")
-    done = _bench(tmp_path, "--judges", "grounded,lexical")
+    done = _bench_here(tmp_path, "--judges", "grounded,lexical")
     assert done.returncode == 0, done.stderr
     lines = [line.split() for line in done.stdout.splitlines()]
     header = next(cells for cells in lines if cells[:2] == ["judge", "set"])
@@ -200,7 +226,7 @@ def test_the_calibration_bench_averages_its_samples(tmp_path: Path) -> None:
     from tests.support.planted import planted_cases
 
     planted_cases(80).drop("logged_at").write_parquet(tmp_path / "wice_dev.parquet")
-    done = _bench(tmp_path, "--labels", "40", "--samples", "2", script="calibration_check.py")
+    done = _bench_here(tmp_path, "--labels", "40", "--samples", "2", script="calibration_check.py")
     assert done.returncode == 0, done.stderr
     assert "40 labelled cases, 2 samples (seeds 20-21)" in done.stdout
     row = next(line.split() for line in done.stdout.splitlines() if line.startswith("wice"))
@@ -239,7 +265,7 @@ def test_the_citation_bench_cites_each_sentence_and_v4_changes_nothing(tmp_path:
             "label_detail": ["{}"] * 2,
         }
     ).write_parquet(tmp_path / "begin_dev.parquet")
-    done = _bench(tmp_path, script="citation_style.py")
+    done = _bench_here(tmp_path, script="citation_style.py")
     assert done.returncode == 0, done.stderr
     rows = [line.split() for line in done.stdout.splitlines() if " begin " in line]
     changed = {(r[0], " ".join(r[2:-4])): float(r[-1]) for r in rows}
@@ -279,7 +305,7 @@ def test_the_claim_oracle_counts_an_answer_with_half_its_sentences_supported_as_
             ],
         }
     ).write_parquet(tmp_path / "salad_dev.parquet")
-    done = _bench(tmp_path, script="claim_oracle.py")
+    done = _bench_here(tmp_path, script="claim_oracle.py")
     assert done.returncode == 0, done.stderr
     lines = done.stdout.splitlines()  # the absent sets are named first
     at = next(i for i, line in enumerate(lines) if line.startswith("set "))
@@ -307,7 +333,7 @@ def test_v10_reads_a_spaced_context_number_whole_where_v9_did_not(tmp_path: Path
             "label_detail": ["{}"] * 2,
         }
     ).write_parquet(tmp_path / "begin_dev.parquet")
-    done = _bench(tmp_path, "--judges", "grounded-v9,grounded")
+    done = _bench_here(tmp_path, "--judges", "grounded-v9,grounded")
     assert done.returncode == 0, done.stderr
     balanced_accuracy = {
         cells[0]: float(cells[4])

@@ -3,9 +3,6 @@ shape; its no-claims baseline is what the issue defines."""
 
 from __future__ import annotations
 
-import contextlib
-import io
-import runpy
 import subprocess
 import sys
 from pathlib import Path
@@ -17,10 +14,13 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "bench"))
 from devsets import baseline_score  # noqa: E402
 
+from tests.support.bench_scripts import bench_here  # noqa: E402
+
 
 def _bench(
     devsets: Path, *args: str, script: str = "judge_quality.py"
 ) -> subprocess.CompletedProcess[str]:
+    """`python bench/SCRIPT --devsets DEVSETS ARGS` in a child, as a user starts it."""
     return subprocess.run(
         [sys.executable, str(ROOT / "bench" / script), "--devsets", str(devsets), *args],
         check=False,
@@ -34,24 +34,9 @@ def _bench(
 def _bench_here(
     devsets: Path, *args: str, script: str = "judge_quality.py"
 ) -> subprocess.CompletedProcess[str]:
-    """The script run as `__main__` in this process, its exit code and output kept as a
-    subprocess's: the tests on a dev set check its figures, not the process (each script's
-    run without dev sets stays a real subprocess, proving it starts as a script)."""
-    path = ROOT / "bench" / script
-    command = [str(path), "--devsets", str(devsets), *args]
-    argv, sys_path = sys.argv, list(sys.path)
-    stdout, stderr = io.StringIO(), io.StringIO()
-    code: object = None
-    sys.argv = command
-    try:
-        with contextlib.redirect_stdout(stdout), contextlib.redirect_stderr(stderr):
-            runpy.run_path(str(path), run_name="__main__")
-    except SystemExit as exit_:
-        code = exit_.code
-    finally:
-        sys.argv, sys.path[:] = argv, sys_path
-    returncode = 0 if code is None else code if isinstance(code, int) else 1
-    return subprocess.CompletedProcess(command, returncode, stdout.getvalue(), stderr.getvalue())
+    """The script in this process: the tests on a dev set check its figures, not the process
+    (each script's run without dev sets stays a real subprocess: it starts as a script)."""
+    return bench_here(script, "--devsets", str(devsets), *args)
 
 
 def test_absent_dev_sets_are_named_and_the_bench_exits_0(tmp_path: Path) -> None:

@@ -17,12 +17,15 @@ import pytest
 
 from flows.run.pipeline import run_score
 from flows.run.settings import ScoreSettings
+from tests.support.bench_scripts import bench_here
 from tests.support.builders import many_cases
 
 ROOT = Path(__file__).resolve().parents[3]
 
 
 def bench(script: str, *args: str) -> subprocess.CompletedProcess[str]:
+    """`python bench/SCRIPT ARGS` in a child: the exit codes and stderr lines the tests on
+    refusals and table checks are about (the reports run in process: `bench_here`)."""
     return subprocess.run(
         [sys.executable, str(ROOT / "bench" / script), *args],
         check=False,
@@ -38,7 +41,9 @@ def test_the_pipeline_bench_measures_a_parquet_of_ones_own(tmp_path: Path) -> No
     logs.mkdir()
     many_cases(30).write_parquet(logs / "a.parquet")
     many_cases(20).with_columns(pl.col("case_id") + "-b").write_parquet(logs / "b.parquet")
-    done = bench("pipeline.py", "--source", str(logs), "--rounds", "1", "--work", str(tmp_path))
+    done = bench_here(
+        "pipeline.py", "--source", str(logs), "--rounds", "1", "--work", str(tmp_path)
+    )
     assert done.returncode == 0, done.stderr
     summary = re.search(
         r"source: faith score --prefect no / floor at 50 rows: median (\d+\.\d\d)x", done.stdout
@@ -61,7 +66,7 @@ def test_the_pipeline_bench_refuses_a_source_that_is_not_parquet(tmp_path: Path)
 def test_the_profile_bench_profiles_a_source_of_ones_own(tmp_path: Path) -> None:
     source = tmp_path / "cases.parquet"
     many_cases(40).write_parquet(source)
-    done = bench("run_profile.py", "--source", str(source))
+    done = bench_here("run_profile.py", "--source", str(source))
     assert done.returncode == 0, done.stderr
     assert done.stdout.startswith(f"{source}, each step's CPU seconds")
     steps = {line.split()[0] for line in done.stdout.splitlines()[3:] if line.strip()}
@@ -120,7 +125,7 @@ def test_the_compression_bench_prices_each_string_column_under_each_compression(
         con.execute(
             "CREATE TABLE case_scores AS SELECT 'c' || i AS case_id, i AS n FROM range(500) r(i)"
         )
-    done = bench("column_compression.py", str(db), "--tables", "case_scores", "--rounds", "1")
+    done = bench_here("column_compression.py", str(db), "--tables", "case_scores", "--rounds", "1")
     assert done.returncode == 0, done.stderr
     rows = [line.split() for line in done.stdout.splitlines()[1:]]
     # the one string column (not `n`), DuckDB's choice first, each mode priced against it
@@ -134,7 +139,7 @@ def test_the_compression_bench_prices_each_string_column_under_each_compression(
 
 
 def test_the_rules_cost_bench_prices_each_grounded_version_against_the_one_before() -> None:
-    done = bench("rules_cost.py", "--rows", "2000", "--rounds", "1", "--shape", "chat,support")
+    done = bench_here("rules_cost.py", "--rows", "2000", "--rounds", "1", "--shape", "chat,support")
     assert done.returncode == 0, done.stderr
     lines = done.stdout.splitlines()
     header = lines.index(next(line for line in lines if line.startswith("shape ")))

@@ -295,7 +295,7 @@ def open_store(
     _look_before_writing(path, lock_timeout)
     if path.exists() and holds_no_database(path):
         path.unlink()  # an empty file (mktemp, touch) is no DuckDB file, and holds nothing
-    placed = place_new_database(path, _made_in_place, made_of=_schema_texts())
+    placed = place_new_database(path, _made_in_place, made_of=_schema_texts)
     con = connect(path, lock_timeout=max(deadline - time.monotonic(), 0.0))
     try:
         # Again inside: when this process had the file open already, the look above could not.
@@ -327,7 +327,8 @@ def open_store(
 def _schema_texts() -> tuple[object, ...]:
     """What migrate() makes a new database from: a template made from other texts (a test's,
     an older faithpipe's) is not copied."""
-    return (tuple(migrations()), sql("new_database"), sql("analysis"))
+    walked = tuple((version, name, sql(name)) for version, name in migrations())
+    return (walked, sql("new_database"), sql("analysis"))
 
 
 def _made_in_place(path: Path) -> None:

@@ -71,10 +71,10 @@ def test_a_copy_never_lands_over_a_file_another_process_made_meanwhile(tmp_path:
         open_store(tmp_path / f"{name}.duckdb").close()
     theirs = tmp_path / "theirs.duckdb"
     theirs.write_bytes(b"made by another process a moment ago")
-    assert not place_new_database(theirs, lambda _: None, made_of=flows.store.db._schema_texts())
+    assert not place_new_database(theirs, lambda _: None, made_of=flows.store.db._schema_texts)
     assert theirs.read_bytes() == b"made by another process a moment ago"
     mine = tmp_path / "mine.duckdb"
-    assert place_new_database(mine, lambda _: None, made_of=flows.store.db._schema_texts())
+    assert place_new_database(mine, lambda _: None, made_of=flows.store.db._schema_texts)
     assert mine.read_bytes() == database_template._TEMPLATE.data
 
 
@@ -95,19 +95,43 @@ def test_a_database_of_other_schema_texts_is_made_from_them_not_copied(
         con.close()
 
 
-def test_a_name_the_copy_cannot_be_staged_under_gets_the_database_made_in_place(
+def test_a_path_the_copy_cannot_be_linked_at_gets_the_database_made_in_place(
     tmp_path: Path,
 ) -> None:
-    """Where the copy cannot be written (here: a file name so long that the staged copy's,
-    longer still, is refused; a read-only or full folder alike), the database is made as it
-    always was, or fails with its own error."""
+    """Where the copy cannot be placed (here: `--db` a symlink to a file still to be made,
+    which a link would not follow; a read-only or full folder alike), the database is made as
+    it always was, through the symlink, or fails with its own error."""
     for name in ("first", "second"):
         open_store(tmp_path / f"{name}.duckdb").close()
-    path = tmp_path / ("x" * 240 + ".duckdb")
-    texts = flows.store.db._schema_texts()
-    assert not place_new_database(path, lambda _: None, made_of=texts)
+    (tmp_path / "elsewhere").mkdir()
+    path = tmp_path / "linked.duckdb"
+    path.symlink_to(tmp_path / "elsewhere" / "real.duckdb")
+    assert not place_new_database(path, lambda _: None, made_of=flows.store.db._schema_texts)
     open_store(path).close()
+    assert path.is_symlink()
     assert catalog(path) == catalog(tmp_path / "second.duckdb")
     assert sorted(p.name for p in tmp_path.iterdir()) == sorted(
-        ["first.duckdb", "second.duckdb", path.name]
+        ["first.duckdb", "second.duckdb", "elsewhere", "linked.duckdb"]
     )
+
+
+def test_a_wal_a_killed_run_left_without_its_database_is_not_replayed_into_a_copy(
+    tmp_path: Path,
+) -> None:
+    """DuckDB discards a WAL beside a file it makes itself; a copy is an existing database,
+    into which it would replay it: another database's WAL failed every later open, and one of
+    an earlier copy brought a dead run's tables into the new database."""
+    open_store(tmp_path / "first.duckdb").close()
+    con = open_store(tmp_path / "second.duckdb")  # a copy: made of the same template
+    con.execute("PRAGMA disable_checkpoint_on_shutdown")
+    con.execute("CREATE TABLE leftover AS SELECT 'a dead run' AS x")
+    left = (tmp_path / "second.duckdb.wal").read_bytes()
+    con.close()
+    (tmp_path / "third.duckdb.wal").write_bytes(left)  # its database deleted, its WAL not
+    con = open_store(tmp_path / "third.duckdb")
+    try:
+        tables = "SELECT count(*) FROM duckdb_tables() WHERE table_name = 'leftover'"
+        assert con.execute(tables).fetchall() == [(0,)]
+    finally:
+        con.close()
+    assert catalog(tmp_path / "third.duckdb") == catalog(tmp_path / "first.duckdb")

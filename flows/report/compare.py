@@ -21,8 +21,9 @@ from faith_udfs.errors import ConfigError
 from flows.store.db import register, sql
 
 # The bounds of `faith compare`'s numbers, checked before anything is opened: a seed numpy
-# takes, resamples that end in seconds (a million: ~1 s of scores, ~9 s of 1,000 distinct
-# values each side), and as many claims as a LIMIT takes.
+# takes, resamples that end in minutes at most (a million: ~1 s of case scores; values mostly
+# distinct are resampled case by case, ~2 min a side of 20,000), and as many claims as a LIMIT
+# takes.
 MAX_SEED = 2**31 - 1
 MAX_REPS = 1_000_000
 MAX_CLAIMS = 2**31 - 1

@@ -19,10 +19,6 @@ from tests.flows.report.test_compare import planted
 from tests.flows.store.test_analysis_sql import add_case, add_verdicts
 from tests.support.builders import many_cases, write
 
-# Resamples of the mean-score interval where the test is not about it: the default 2,000 are
-# a Python loop of polars samples, ~0.5 CPU-s a side whatever the cases (the piped test keeps
-# the default, which it prints).
-FEW_REPS = ["--reps", "50"]
 # Claims (and segment values) a judge or a log may hold: rich markup, a closing tag that
 # rich refuses (MarkupError), a clear-screen sequence and a right-to-left override.
 CLAIMS = (
@@ -77,7 +73,7 @@ def test_markup_and_control_codes_of_claims_and_values_print_as_text(
     marked: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     args = ["compare", "--db", str(marked), "--segment", "app_version", "--a", OLD, "--b", NEW]
-    assert main([*args, "--no-store", *FEW_REPS]) == 0, capsys.readouterr().err
+    assert main([*args, "--no-store"]) == 0, capsys.readouterr().err
     out = capsys.readouterr().out
     assert_no_controls(out)
     for text in ("[/red] on 3 March.", "[bold]x[/bold]", "Clear \\x1b[2J the", "\\u202eA17"):
@@ -91,7 +87,7 @@ def test_the_json_of_such_text_is_the_same_data_shown_not_obeyed(
     marked: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     args = ["compare", "--db", str(marked), "--segment", "app_version", "--a", OLD, "--b", NEW]
-    assert main([*args, "--no-store", "--json", *FEW_REPS]) == 0
+    assert main([*args, "--no-store", "--json"]) == 0
     out = capsys.readouterr().out
     assert_no_controls(out)
     result = json.loads(out)
@@ -240,7 +236,7 @@ def test_the_default_config_is_the_latest_with_a_scored_case(
     add_case(con, "c9", config="broken", status="invalid", segments={"app_version": "2.4.1"})
     con.close()
     args = ["--segment", "app_version", "--a", "2.4.0", "--b", "2.4.1", "--json", "--no-store"]
-    assert main(["compare", "--db", str(db), *args, *FEW_REPS]) == 0
+    assert main(["compare", "--db", str(db), *args]) == 0
     result = json.loads(capsys.readouterr().out)
     assert result["a"]["config_id"] == result["b"]["config_id"] == "good"
     assert (result["pass_rates"]["n_a"], result["pass_rates"]["n_b"]) == (2, 2)
@@ -318,7 +314,7 @@ def test_two_app_versions_of_logs_with_a_wide_segment_column_are_compared_and_ke
     assert main(["score", str(source), "--db", str(db), "--prefect", "no"]) == 0
     capsys.readouterr()
     args = ["compare", "--db", str(db), "--segment", "app_version", "--a", "2.4.0", "--b", "2.5.0"]
-    assert main([*args, *FEW_REPS]) == 0, capsys.readouterr().err
+    assert main([*args]) == 0, capsys.readouterr().err
     assert "2,100 unpaired cases" in capsys.readouterr().out
     assert comparisons_kept(db) == 1
 
@@ -359,7 +355,7 @@ def test_no_store_on_a_database_an_older_faithpipe_made_says_how_to_upgrade_it(
                 add_case(con, f"c{n}", config=config, yes=yes, no=1 - yes)
     finally:
         con.close()
-    sides = ["--db", str(db), "--a-config", "old", "--b-config", "new", *FEW_REPS]
+    sides = ["--db", str(db), "--a-config", "old", "--b-config", "new"]
 
     capsys.readouterr()
     assert main(["compare", *sides, "--no-store"]) == 5

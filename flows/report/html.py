@@ -5,6 +5,7 @@ from __future__ import annotations
 import errno
 import html
 import os
+import stat
 from functools import cache
 from importlib import resources
 from pathlib import Path
@@ -243,13 +244,26 @@ def write_html_report(
     page = render_html(con, options or ReportOptions())
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(page, encoding="utf-8")
+        _write_page(path, page)
     except OSError as exc:
         problem = _path_problem(path, exc)
         if problem is None:
             raise
         raise problem from exc
     return path
+
+
+def _write_page(path: Path, page: str) -> None:
+    """The page written to `path`. A named pipe is opened without waiting for its reader:
+    one no program reads is refused (ENXIO), where opening it waited for a reader for ever, a
+    night's report hung; one that is read gets the page as a file does."""
+    if not (path.exists() and stat.S_ISFIFO(path.stat().st_mode)):
+        path.write_text(page, encoding="utf-8")
+        return
+    fd = os.open(path, os.O_WRONLY | os.O_NONBLOCK)
+    os.set_blocking(fd, True)  # the reader there: write at its pace
+    with os.fdopen(fd, "w", encoding="utf-8") as out:
+        out.write(page)
 
 
 def check_report_path(path: Path | str) -> None:
@@ -294,6 +308,11 @@ def _a_folder(path: Path | str) -> ConfigError:
 def _path_problem(path: Path | str, exc: OSError) -> ConfigError | None:
     """The ConfigError of a path the OS refused; None when the path is not the fault (a full
     disk stays an unexpected error)."""
+    if exc.errno == errno.ENXIO:
+        return ConfigError(
+            f"cannot write the HTML report to {path}: it is a named pipe no program is reading; "
+            "start its reader first, or give --html a file"
+        )
     if exc.errno not in _BAD_PATH:
         return None
     return ConfigError(

@@ -5,9 +5,13 @@ from __future__ import annotations
 import argparse
 import io
 import json
+import os
 import re
+import stat
 import subprocess
 import sys
+import threading
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -138,6 +142,59 @@ def test_a_reader_that_goes_away_ends_the_report_with_141_and_the_file_written(
     assert child.returncode == 141, err
     assert err == b""
     assert page.stat().st_size > 1_000_000
+
+
+def test_a_named_pipe_no_program_reads_is_refused_not_waited_on(db: Path, tmp_path: Path) -> None:
+    """`--html` naming a FIFO nobody reads: opening it waited for a reader for ever (a night's
+    report hung); it is a usage error, exit 2 and one line, and the pipe stays as it was."""
+    fifo = tmp_path / "report.pipe"
+    os.mkfifo(fifo)
+    done = subprocess.run(
+        [sys.executable, "-m", "flows.cli", "report", "--db", str(db), "--html", str(fifo)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert done.returncode == 2, done.stderr
+    assert done.stderr.strip().splitlines() == [
+        f"error: cannot write the HTML report to {fifo}: it is a named pipe no program is "
+        "reading; start its reader first, or give --html a file"
+    ]
+    assert stat.S_ISFIFO(fifo.stat().st_mode)
+
+
+def test_a_named_pipe_that_is_read_gets_the_page(db: Path, tmp_path: Path) -> None:
+    fifo = tmp_path / "report.pipe"
+    os.mkfifo(fifo)
+    fd = os.open(fifo, os.O_RDONLY | os.O_NONBLOCK)  # a reader from here on
+    read: list[bytes] = []
+    reader = threading.Thread(target=lambda: read.append(_drained(fd)), daemon=True)
+    reader.start()
+    try:
+        assert run_report(["--db", str(db), "--html", str(fifo)]) == 0
+        reader.join(timeout=120)
+    finally:
+        os.close(fd)
+    assert read[0].lstrip().lower().startswith(b"<!doctype html>")
+    assert len(read[0]) > 1_000_000  # plotly.js is inlined: the whole page went through
+
+
+def _drained(fd: int, patience: float = 120.0) -> bytes:
+    """Everything written to the FIFO open at `fd` until its writer closes it. Before a writer
+    opens it a read says end of file at once: waited out, for `patience` seconds at most."""
+    os.set_blocking(fd, True)
+    chunks: list[bytes] = []
+    deadline = time.monotonic() + patience
+    while time.monotonic() < deadline:
+        chunk = os.read(fd, 1 << 20)
+        if chunk:
+            chunks.append(chunk)
+        elif chunks:
+            break  # the writer closed it
+        else:
+            time.sleep(0.01)
+    return b"".join(chunks)
 
 
 @pytest.mark.parametrize(

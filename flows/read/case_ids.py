@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import functools
 import itertools
-import tempfile
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
@@ -28,6 +27,7 @@ from flows.read.streaming import (
     row_group_spans,
     text_frames,
 )
+from flows.scratch import scratch_folder
 from flows.store.db import sql
 from schemas import content_case_ids
 
@@ -129,8 +129,10 @@ def _counted_by_duckdb(
 ) -> pl.DataFrame:
     """The ids repeated in `batches`, counted by DuckDB in bounded memory (it spills)."""
     ids = pa.RecordBatchReader.from_batches(_ID_SCHEMA, batches)
-    with tempfile.TemporaryDirectory(prefix="faithpipe-ids-") as spill:
-        con = duckdb.connect(config={"memory_limit": _ID_COUNT_MEMORY, "temp_directory": spill})
+    with scratch_folder("ids") as spill:
+        con = duckdb.connect(
+            config={"memory_limit": _ID_COUNT_MEMORY, "temp_directory": str(spill)}
+        )
         try:
             con.execute("SET enable_progress_bar = false")  # a session option, not a config one
             con.register("case_ids", ids)

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import os
 import re
-import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -24,6 +23,7 @@ from flows.read.json_values import (
 )
 from flows.read.list_cells import python_lists_as_json
 from flows.read.small_json import SMALL_JSON_BYTES, bom_array, small_objects
+from flows.scratch import scratch_folder
 from schemas import LONE_SURROGATES
 
 # What DuckDB's readers may hold in memory while streaming a file: they spill past it.
@@ -281,7 +281,7 @@ def _json_together(
             for frame in frames(group):
                 yield frame.with_columns(pl.lit(str(group[0])).alias(FILE_COLUMN))
             continue
-        with tempfile.TemporaryDirectory(prefix="faithpipe-json-") as folder:
+        with scratch_folder("json") as folder:
             gathered = Path(folder) / "objects.json"
             files = _gather_objects(group, gathered)
             if files is None:  # one of them cannot be read as objects: read_json says why

@@ -11,13 +11,13 @@ import gzip
 import io
 import json
 import re
-import tempfile
 import zlib
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import IO, Any
 
+from flows.scratch import scratch_folder
 from schemas import LONE_SURROGATES
 
 # DuckDB's words for it (its JSON parser's, yyjson's)
@@ -53,7 +53,7 @@ def mended(path: Path) -> Iterator[Path | None]:
     """A mended copy of the JSON file (uncompressed, in a temporary folder, removed after),
     or None when a record holding half a pair cannot be mended (it is no object, a key holds
     it, or it spans lines of a file that is no array): DuckDB says what is wrong with it."""
-    with tempfile.TemporaryDirectory(prefix="faithpipe-mended-") as folder:
+    with scratch_folder("mended") as folder:
         zipped = path.suffix.lower() == ".gz"
         copy = Path(folder) / (path.stem if zipped else path.name)
         try:

@@ -12,7 +12,6 @@ from __future__ import annotations
 import codecs
 import gzip
 import io
-import tempfile
 import zlib
 from collections.abc import Iterator
 from contextlib import ExitStack, contextmanager
@@ -29,6 +28,7 @@ from flows.read.formats import (
     error_line,
     is_compressed,
 )
+from flows.scratch import scratch_folder
 from schemas import NOT_UTF8, NOT_UTF8_MARK
 
 # DuckDB's words for it (csv_error.cpp)
@@ -84,7 +84,7 @@ def is_utf8_file(path: Path) -> bool:
 def mended(path: Path) -> Iterator[Path | None]:
     """A mended copy of the CSV file (uncompressed, in a temporary folder, removed after), or
     None when it cannot be read through (a broken gzip stream: DuckDB says what is wrong)."""
-    with tempfile.TemporaryDirectory(prefix="faithpipe-mended-") as folder:
+    with scratch_folder("mended") as folder:
         copy = Path(folder) / (path.stem if is_compressed(path) else path.name)
         decoder = codecs.getincrementaldecoder("utf-8")(errors="faithpipe-not-utf8")
         try:

@@ -10,7 +10,6 @@ folder, and the cases stream out in batches.
 from __future__ import annotations
 
 import logging
-import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import PurePath
@@ -32,6 +31,7 @@ from flows.read.json_values import (
 from flows.read.read_options import FORMATS
 from flows.read.shapes import RawBatch, Source
 from flows.read.small_json import bom_array
+from flows.scratch import scratch_folder
 from flows.store.db import sql
 
 # The input of an assistant turn no user turn comes before (an opening greeting): the
@@ -132,8 +132,8 @@ def _source_file(source: Source) -> str:
 def _turns(source: Source) -> Iterator[duckdb.DuckDBPyConnection]:
     """A connection holding `checked_turns`: every turn of the source, contract names, the
     first check each fails."""
-    with tempfile.TemporaryDirectory(prefix="faithpipe-turns-") as spill:
-        con = _loaded(source, spill, _MEMORY)
+    with scratch_folder("turns") as spill:
+        con = _loaded(source, str(spill), _MEMORY)
         try:
             yield con
         finally:

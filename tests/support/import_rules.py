@@ -35,6 +35,7 @@ SHARED = {
     "flows.printable",
     "flows.scrub",
     "flows.clock",
+    "flows.scratch",
     "flows",
 }
 # Entry points: `python -m flows` runs the CLI.

@@ -1,0 +1,83 @@
+"""Scratch folders in the temporary folder that a killed process does not leave for good.
+
+A run's scratch (mended copies of a log, DuckDB's spill) is removed when the run ends, but a
+SIGKILL, the OOM killer or a lost machine ends it first: a night killed every time left a copy
+of its log behind each night. Each folder is locked (flock) by the process using it; a later
+faithpipe process removes the folders whose lock nobody holds, once they are a minute old (a
+folder just made is locked a moment after), whatever the process ids say (other containers
+sharing the folder have other ones). The lock goes with the process, however it ends."""
+
+from __future__ import annotations
+
+import contextlib
+import fcntl
+import os
+import shutil
+import tempfile
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+PREFIX = "faithpipe-"
+# The scratch folders there are, by what they hold: only these names are ever swept (another
+# program's, or a user's own `faithpipe-backup`, are not ours to remove).
+KINDS = ("mended", "ids", "turns", "json")
+# A folder younger than this is never swept: between its making and its lock, it is unlocked.
+SWEEP_AFTER_SECONDS = 60.0
+
+
+class _Swept:
+    """Whether this process has swept already: once is enough (the folder may be long)."""
+
+    done = False
+
+
+@contextmanager
+def scratch_folder(kind: str) -> Iterator[Path]:
+    """A new folder `faithpipe-<kind>-*` in the temporary folder, locked while in use, removed
+    after; dead processes' folders are swept first (once a process)."""
+    if kind not in KINDS:
+        raise ValueError(f"scratch folders are of the kinds {KINDS}, not {kind!r}")
+    if not _Swept.done:
+        _Swept.done = True
+        sweep_dead_scratch()
+    folder = Path(tempfile.mkdtemp(prefix=f"{PREFIX}{kind}-"))
+    lock = os.open(folder, os.O_RDONLY | os.O_DIRECTORY)
+    try:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        yield folder
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+        os.close(lock)
+
+
+def sweep_dead_scratch(now: float | None = None) -> list[Path]:
+    """Remove this user's scratch folders that no process holds and that are a minute old or
+    more; returns those removed. Anything unexpected leaves a folder as it is."""
+    now = time.time() if now is None else now
+    removed = []
+    for kind in KINDS:
+        for folder in Path(tempfile.gettempdir()).glob(f"{PREFIX}{kind}-*"):
+            with contextlib.suppress(OSError):
+                if _unheld(folder, now):
+                    shutil.rmtree(folder)
+                    removed.append(folder)
+    return removed
+
+
+def _unheld(folder: Path, now: float) -> bool:
+    """Whether `folder` is an old scratch folder of this user that no process has locked."""
+    facts = folder.lstat()
+    if not folder.is_dir() or folder.is_symlink() or facts.st_uid != os.getuid():
+        return False
+    if now - facts.st_mtime < SWEEP_AFTER_SECONDS:
+        return False
+    lock = os.open(folder, os.O_RDONLY | os.O_DIRECTORY)
+    try:
+        fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        return False  # its process is alive
+    finally:
+        os.close(lock)  # a lock taken here goes with it
+    return True

@@ -23,7 +23,8 @@ def bootstrap_mean_diff(
 ) -> tuple[float, float] | None:
     """Percentile interval of mean(b) - mean(a): paired resamples cases (b - a per case, `a`
     and `b` aligned, a pair missing either score left out); unpaired resamples each side
-    alone. Same seed, same interval; None when a side is empty."""
+    alone. Same seed, same interval; None when a side is empty, or an end is not finite (an
+    outside insert's infinite score)."""
     if paired:  # dropping each side's nulls on its own would misalign the pairs
         both = a.is_not_null() & b.is_not_null()
         a, b = a.filter(both), b.filter(both)
@@ -31,23 +32,31 @@ def bootstrap_mean_diff(
     if a.is_empty() or b.is_empty():
         return None
     rng = np.random.default_rng(seed)
-    if paired:
-        means = resampled_means(b - a, reps, rng)
-    else:
-        means = resampled_means(b, reps, rng) - resampled_means(a, reps, rng)
+    with np.errstate(invalid="ignore"):  # inf - inf: NaN, said below as no interval
+        if paired:
+            means = resampled_means(b - a, reps, rng)
+        else:
+            means = resampled_means(b, reps, rng) - resampled_means(a, reps, rng)
     tail = (1 - level) / 2
+    if np.isnan(means).any():
+        return None  # +inf and -inf in one resample (outside inserts' scores): no mean to order
     ordered = np.sort(means)
-    return _quantile(ordered, tail), _quantile(ordered, 1 - tail)
+    low, high = _quantile(ordered, tail), _quantile(ordered, 1 - tail)
+    # an infinite end says nothing a reader can use, and is no JSON (--json, `comparisons`)
+    return (low, high) if math.isfinite(low) and math.isfinite(high) else None
 
 
 def _quantile(ordered: np.ndarray, q: float) -> float:
-    """The linear-interpolated quantile `q` of sorted values; between two equal neighbours
-    (two infinite means, an outside insert's score) that value, where numpy's is NaN."""
+    """The linear-interpolated quantile `q` of sorted values, none NaN. Beside an infinite
+    mean (an outside insert's score) it is that infinity, where interpolating gives NaN."""
     at = q * (len(ordered) - 1)
     below, above = ordered[math.floor(at)], ordered[math.ceil(at)]
-    if below == above:
+    share = at - math.floor(at)
+    if share == 0 or below == above or math.isinf(below):
         return float(below)
-    return float(below + (above - below) * (at - math.floor(at)))
+    if math.isinf(above):
+        return float(above)
+    return float(below + (above - below) * share)
 
 
 # Draws held at once (8 bytes each): a million resamples of a thousand values take 32 MB.

@@ -8,7 +8,7 @@ import numpy as np
 import polars as pl
 import pytest
 
-from faith_udfs.compare_stats import bootstrap_mean_diff, resampled_means
+from faith_udfs.compare_stats import _quantile, bootstrap_mean_diff, resampled_means
 
 REPS = 4000
 
@@ -71,11 +71,32 @@ def test_one_value_throughout_has_no_spread(n: int) -> None:
 
 def test_an_infinite_score_is_resampled_as_the_cases_would_be() -> None:
     """An outside insert's infinite score: a resample that draws it has an infinite mean, one
-    that does not (~37% of them among 500 cases) a finite one. Drawn as counts of distinct
+    that does not (~37% of them among 500 cases) a finite one, so the interval's high end is
+    infinite: no interval (it would say nothing, and is no JSON). Drawn as counts of distinct
     values, a value drawn 0 times made 0 x inf = NaN of every resample."""
     values = np.random.default_rng(5).integers(0, 5, 500) / 4
     values[0] = np.inf
-    low, high = bootstrap_mean_diff(pl.Series(np.zeros(500)), pl.Series(values), paired=False)
-    assert np.isfinite(low)
-    assert 0.4 < low < 0.6
-    assert high == np.inf
+    means = resampled_means(pl.Series(values), REPS, np.random.default_rng(6))
+    assert 0.3 < np.isfinite(means).mean() < 0.45
+    assert np.isinf(means[~np.isfinite(means)]).all()  # no NaN
+    assert bootstrap_mean_diff(pl.Series(np.zeros(500)), pl.Series(values), paired=False) is None
+
+
+def test_infinite_scores_on_both_sides_give_no_interval_never_nan() -> None:
+    """-inf beside a finite mean was NaN (-inf + inf), printed as "nan" and as NaN in --json;
+    +inf and -inf in one resample have no mean at all."""
+    a = pl.Series([0.5] * 6 + [np.inf] * 3)
+    b = pl.Series([0.25, 0.75, 0.5] * 3)
+    for reps in (3, 2000):
+        assert bootstrap_mean_diff(a, b, paired=False, reps=reps, seed=26) is None
+    both = pl.Series([0.5, np.inf, -np.inf] * 4)
+    assert bootstrap_mean_diff(pl.Series([0.5] * 12), both, paired=True) is None
+
+
+def test_the_quantile_of_infinite_neighbours_is_that_infinity() -> None:
+    ordered = np.array([-np.inf, 1.0, 2.0, np.inf, np.inf])
+    assert _quantile(ordered, 0.0) == -np.inf
+    assert _quantile(ordered, 0.1) == -np.inf  # between -inf and 1: was NaN
+    assert _quantile(ordered, 0.375) == pytest.approx(1.5)
+    assert _quantile(ordered, 0.9) == np.inf
+    assert _quantile(np.array([0.25]), 0.975) == 0.25

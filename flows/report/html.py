@@ -262,8 +262,25 @@ def _write_page(path: Path, page: str) -> None:
         return
     fd = os.open(path, os.O_WRONLY | os.O_NONBLOCK)
     os.set_blocking(fd, True)  # the reader there: write at its pace
-    with os.fdopen(fd, "w", encoding="utf-8") as out:
-        out.write(page)
+    ours = _is_stdout(fd)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as out:
+            out.write(page)
+    except BrokenPipeError as exc:
+        if ours:
+            raise  # `--html /dev/stdout | head`: stdout's reader went away (exit 141)
+        raise ConfigError(
+            f"cannot write the HTML report to {path}: its reader went away before the page "
+            "was written; keep the reader open until the report ends, or give --html a file"
+        ) from exc
+
+
+def _is_stdout(fd: int) -> bool:
+    """Whether `fd` is the pipe stdout writes to (`--html /dev/stdout`)."""
+    try:
+        return os.path.samestat(os.fstat(fd), os.fstat(1))
+    except OSError:
+        return False
 
 
 def check_report_path(path: Path | str) -> None:
@@ -308,10 +325,12 @@ def _a_folder(path: Path | str) -> ConfigError:
 def _path_problem(path: Path | str, exc: OSError) -> ConfigError | None:
     """The ConfigError of a path the OS refused; None when the path is not the fault (a full
     disk stays an unexpected error)."""
-    if exc.errno == errno.ENXIO:
+    if exc.errno == errno.ENXIO:  # a FIFO without a reader, a socket, a device not there
+        fifo = Path(path).exists() and stat.S_ISFIFO(Path(path).stat().st_mode)
+        what = "a named pipe no program is reading" if fifo else "a socket or a device"
+        start = "start its reader first, or " if fifo else ""
         return ConfigError(
-            f"cannot write the HTML report to {path}: it is a named pipe no program is reading; "
-            "start its reader first, or give --html a file"
+            f"cannot write the HTML report to {path}: it is {what}; {start}give --html a file"
         )
     if exc.errno not in _BAD_PATH:
         return None

@@ -7,6 +7,7 @@ import io
 import json
 import os
 import re
+import socket
 import stat
 import subprocess
 import sys
@@ -180,16 +181,58 @@ def test_a_named_pipe_that_is_read_gets_the_page(db: Path, tmp_path: Path) -> No
     assert len(read[0]) > 1_000_000  # plotly.js is inlined: the whole page went through
 
 
-def _drained(fd: int, patience: float = 120.0) -> bytes:
-    """Everything written to the FIFO open at `fd` until its writer closes it. Before a writer
+def test_a_pipe_whose_reader_leaves_mid_page_is_one_line_not_a_silent_141(
+    db: Path, tmp_path: Path
+) -> None:
+    """`head -c 1000 < report.pipe`: the page's write failed with EPIPE, which the handler of
+    stdout's reader took for its own (exit 141, nothing said, the terminal report lost)."""
+    fifo = tmp_path / "report.pipe"
+    os.mkfifo(fifo)
+    fd = os.open(fifo, os.O_RDONLY | os.O_NONBLOCK)
+    reader = threading.Thread(target=lambda: _drained(fd, stop_after=1000), daemon=True)
+    reader.start()
+    try:
+        done = subprocess.run(
+            [sys.executable, "-m", "flows.cli", "report", "--db", str(db), "--html", str(fifo)],
+            capture_output=True,
+            text=True,
+            timeout=120,
+            check=False,
+        )
+    finally:
+        reader.join(timeout=120)
+    assert done.returncode == 2, done.stderr
+    assert done.stderr.strip().splitlines() == [
+        f"error: cannot write the HTML report to {fifo}: its reader went away before the page "
+        "was written; keep the reader open until the report ends, or give --html a file"
+    ]
+
+
+def test_a_socket_is_not_called_a_named_pipe(db: Path, tmp_path: Path) -> None:
+    path = tmp_path / "report.sock"
+    server = socket.socket(socket.AF_UNIX)
+    server.bind(str(path))
+    try:
+        with pytest.raises(ConfigError, match="it is a socket or a device; give --html a file"):
+            run_report(["--db", str(db), "--html", str(path)])
+    finally:
+        server.close()
+
+
+def _drained(fd: int, patience: float = 120.0, stop_after: int | None = None) -> bytes:
+    """Everything written to the FIFO open at `fd` until its writer closes it (or, with
+    `stop_after`, that many bytes, then the reader closes it: `head -c`). Before a writer
     opens it a read says end of file at once: waited out, for `patience` seconds at most."""
     os.set_blocking(fd, True)
     chunks: list[bytes] = []
     deadline = time.monotonic() + patience
     while time.monotonic() < deadline:
-        chunk = os.read(fd, 1 << 20)
+        chunk = os.read(fd, 1 << 20 if stop_after is None else stop_after)
         if chunk:
             chunks.append(chunk)
+            if stop_after is not None:
+                os.close(fd)  # the reader goes away mid-page
+                break
         elif chunks:
             break  # the writer closed it
         else:

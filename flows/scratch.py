@@ -2,10 +2,11 @@
 
 A run's scratch (mended copies of a log, DuckDB's spill) is removed when the run ends, but a
 SIGKILL, the OOM killer or a lost machine ends it first: a night killed every time left a copy
-of its log behind each night. Each folder is locked (flock) by the process using it; a later
-faithpipe process removes the folders whose lock nobody holds, once they are a minute old (a
-folder just made is locked a moment after), whatever the process ids say (other containers
-sharing the folder have other ones). The lock goes with the process, however it ends."""
+of its log behind each night. A lock file in each folder is held (flock) by the process using
+it; a later faithpipe process removes the folders whose lock nobody holds, once they are a
+minute old (a folder just made is locked a moment after), whatever the process ids say (other
+containers sharing the folder have other ones). The lock goes with the process, however it
+ends."""
 
 from __future__ import annotations
 
@@ -23,6 +24,9 @@ PREFIX = "faithpipe-"
 # The scratch folders there are, by what they hold: only these names are ever swept (another
 # program's, or a user's own `faithpipe-backup`, are not ours to remove).
 KINDS = ("mended", "ids", "turns", "json")
+# The file each folder's process holds locked: a file, which network file systems lock for
+# every machine (flock on a folder fd is one kernel's lock only).
+LOCK = ".faithpipe-lock"
 # A folder younger than this is never swept: between its making and its lock, it is unlocked.
 SWEEP_AFTER_SECONDS = 60.0
 
@@ -43,9 +47,12 @@ def scratch_folder(kind: str) -> Iterator[Path]:
         _Swept.done = True
         sweep_dead_scratch()
     folder = Path(tempfile.mkdtemp(prefix=f"{PREFIX}{kind}-"))
-    lock = os.open(folder, os.O_RDONLY | os.O_DIRECTORY)
+    lock = os.open(folder / LOCK, os.O_RDWR | os.O_CREAT, 0o600)
     try:
-        fcntl.flock(lock, fcntl.LOCK_EX)
+        # A file system without flock (some network ones) fails the sweepers' flock the same
+        # way, so the folder is never swept there: the run goes on as it did before locks.
+        with contextlib.suppress(OSError):
+            fcntl.flock(lock, fcntl.LOCK_EX)
         yield folder
     finally:
         shutil.rmtree(folder, ignore_errors=True)
@@ -58,7 +65,8 @@ def sweep_dead_scratch(now: float | None = None) -> list[Path]:
     now = time.time() if now is None else now
     removed = []
     for kind in KINDS:
-        for folder in Path(tempfile.gettempdir()).glob(f"{PREFIX}{kind}-*"):
+        # mkdtemp's eight characters exactly: a user's `faithpipe-mended-keep` is not ours
+        for folder in Path(tempfile.gettempdir()).glob(f"{PREFIX}{kind}-{'?' * 8}"):
             with contextlib.suppress(OSError):
                 if _unheld(folder, now):
                     shutil.rmtree(folder)
@@ -73,7 +81,10 @@ def _unheld(folder: Path, now: float) -> bool:
         return False
     if now - facts.st_mtime < SWEEP_AFTER_SECONDS:
         return False
-    lock = os.open(folder, os.O_RDONLY | os.O_DIRECTORY)
+    try:
+        lock = os.open(folder / LOCK, os.O_RDWR)
+    except FileNotFoundError:
+        return True  # an older faithpipe's (no lock file), a minute old: nobody's
     try:
         fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
     except BlockingIOError:

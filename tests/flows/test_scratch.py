@@ -75,15 +75,17 @@ def test_a_folder_a_minute_old_or_less_is_not_swept(temp_folder: Path) -> None:
 
 
 def test_only_faithpipes_scratch_kinds_are_swept(temp_folder: Path) -> None:
-    """A user's own `faithpipe-backup`, the Prefect test server's folder, a symlink named like
-    scratch: none is faithpipe's scratch to remove."""
+    """A user's own `faithpipe-backup` or `faithpipe-mended-keep`, the Prefect test server's
+    folder, a symlink named like scratch: none is faithpipe's scratch to remove."""
     theirs = temp_folder / "faithpipe-backup"
     theirs.mkdir()
     server = Path(tempfile.mkdtemp(prefix="faithpipe-prefect-"))
     elsewhere = temp_folder / "elsewhere"
     elsewhere.mkdir()
-    (temp_folder / "faithpipe-json-link").symlink_to(elsewhere)
+    (temp_folder / "faithpipe-json-linklink").symlink_to(elsewhere)  # mkdtemp's length
+    (temp_folder / "faithpipe-mended-keep").mkdir()
     assert sweep_dead_scratch(now=time.time() + LATER) == []
+    assert (temp_folder / "faithpipe-mended-keep").is_dir()
     assert theirs.is_dir()
     assert server.is_dir()
     assert elsewhere.is_dir()

@@ -1,22 +1,28 @@
 """Bench (not a test): the fixed CPU cost of a run, apart from its rows: opening the database
-(new, walking every migration as before, or existing) and an in-process `faith score` of the
-bundled sample (3,003 rows) on a new database, in this process.
+(new: a copy of the process's template, made in place from sql/new_database.sql as a process's
+first is, or walking every migration as before; existing), an in-process `faith score` of 5
+rows and of the bundled sample (3,003 rows) on a new database, and what a further batch adds
+(60 rows in 3 batches against 1), in this process.
 
     python bench/run_overhead.py [--repeat 10]
 
-Prints CPU-ms a time, and the ratio of a new database walked through every migration to one
-made from sql/new_database.sql (the way a first run makes it now).
+Prints median CPU-ms a time, and the ratios of a database made in place to a copy and of one
+walked through every migration to one made in place.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
+import io
 import logging
 import sys
 import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
+
+import polars as pl
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from common import ROOT, table
@@ -47,8 +53,18 @@ def main() -> int:
     with tempfile.TemporaryDirectory(prefix="faithpipe-overhead-") as folder:
         root = Path(folder)
 
-        def new_script(i: int) -> None:
-            open_store(root / f"script{i}.duckdb").close()
+        few = root / "five.parquet"
+        sixty = root / "sixty.parquet"
+        pl.read_parquet(SAMPLE).head(5).write_parquet(few)
+        pl.read_parquet(SAMPLE).head(60).write_parquet(sixty)
+
+        def new_copy(i: int) -> None:
+            open_store(root / f"copy{i}.duckdb").close()
+
+        def new_in_place(i: int) -> None:
+            con = connect(root / f"script{i}.duckdb")
+            migrate(con)
+            con.close()
 
         def new_walked(i: int) -> None:
             con = connect(root / f"walked{i}.duckdb")
@@ -56,24 +72,36 @@ def main() -> int:
             con.close()
 
         def existing(i: int) -> None:
-            open_store(root / "script0.duckdb").close()
+            open_store(root / "copy0.duckdb").close()
 
-        def sample_run(i: int) -> None:
-            db = root / f"run{i}.duckdb"
-            assert faith(["score", str(SAMPLE), "--db", str(db), "--prefect", "no"]) == 0
+        def run(source: Path, *options: str) -> Callable[[int], None]:
+            def scored(i: int) -> None:
+                db = root / f"run-{source.stem}-{'-'.join(options)}-{i}.duckdb"
+                argv = ["score", str(source), "--db", str(db), "--prefect", "no", *options]
+                with contextlib.redirect_stdout(io.StringIO()):  # its summary line
+                    assert faith(argv) == 0
+
+            return scored
 
         rows = [
             {"step": name, "CPU ms": f"{cpu_ms(args.repeat, step):.0f}"}
             for name, step in [
-                ("new database (script)", new_script),
+                ("new database (a copy of the process's template)", new_copy),
+                ("new database (made in place, as a process's first)", new_in_place),
                 ("new database (walking every migration)", new_walked),
                 ("existing database", existing),
-                ("faith score of the sample, new database", sample_run),
+                ("faith score of 5 rows, new database", run(few)),
+                ("faith score of the sample, new database", run(SAMPLE)),
+                ("faith score of 60 rows, 1 batch", run(sixty, "--batch-size", "60")),
+                ("faith score of 60 rows, 3 batches", run(sixty, "--batch-size", "20")),
             ]
         ]
     print(table(rows, ["step", "CPU ms"]))
-    script, walked = (float(row["CPU ms"]) for row in rows[:2])
-    print(f"a new database walked / made from the script: {walked / script:.2f}x")
+    copy, in_place, walked = (float(row["CPU ms"]) for row in rows[:3])
+    print(f"a new database made in place / a copy of the template: {in_place / copy:.2f}x")
+    print(f"a new database walked / made in place: {walked / in_place:.2f}x")
+    one, three = (float(row["CPU ms"]) for row in rows[-2:])
+    print(f"a further batch of 20 rows: {(three - one) / 2:.0f} CPU ms")
     return 0
 
 

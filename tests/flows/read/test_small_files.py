@@ -237,3 +237,36 @@ def test_a_bad_file_among_many_fails_the_run_as_it_does_alone(
         reading.resolve_source(bad)
     assert str(among_many.value) == str(alone.value)
     assert str(among_many.value).startswith(f"{bad}: ")
+
+
+def test_a_bad_row_of_text_files_read_together_names_its_own_file(tmp_path: Path) -> None:
+    """CSV files read as one run carry each row's file beside it: the bad row of the second
+    file is quarantined under that file, with the key it has when its file is read alone
+    (rows and their files paired in reverse named the first file, and keyed the row anew)."""
+
+    def csv(rows: list[dict], path: Path) -> None:
+        frame = cases(rows).with_columns(
+            pl.col("retrieval_context").map_elements(
+                lambda passages: json.dumps(list(passages)), return_dtype=pl.String
+            )
+        )
+        path.parent.mkdir(parents=True, exist_ok=True)
+        frame.write_csv(path)
+
+    logs = tmp_path / "logs"
+    csv([case_row("c1"), case_row("c2")], logs / "a.csv")
+    csv([case_row("c3", answer=None)], logs / "b.csv")
+    quarantined = {}
+    for name, source in [("together", logs), ("alone", logs / "b.csv")]:
+        db = tmp_path / f"{name}.duckdb"
+        settings = ScoreSettings(source=str(source), db=str(db), max_quarantine_share=1.0)
+        run_score(settings)
+        con = duckdb.connect(str(db), read_only=True)
+        try:
+            quarantined[name] = con.execute(
+                'SELECT source_file, "check", row_key FROM quarantine'
+            ).fetchall()
+        finally:
+            con.close()
+    assert quarantined["together"] == quarantined["alone"]
+    assert quarantined["together"][0][:2] == (str(logs / "b.csv"), "actual_output_is_null")

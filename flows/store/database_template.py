@@ -18,6 +18,7 @@ from pathlib import Path
 
 import duckdb
 
+from flows.errors import DatabaseError
 from flows.store.sql_files import sql
 
 
@@ -64,7 +65,9 @@ def place_new_database(
                 return False
             try:
                 _TEMPLATE.data = _made_template(make)
-            except Exception:  # the caller makes the database as it always did
+            # the temporary folder refused it, or DuckDB or a migration did: the caller makes
+            # the database as it always did, and says what is wrong with it (a bug is raised)
+            except (OSError, duckdb.Error, DatabaseError):
                 _TEMPLATE.failed = True
                 return False
         data = _TEMPLATE.data

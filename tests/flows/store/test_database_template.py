@@ -135,3 +135,29 @@ def test_a_wal_a_killed_run_left_without_its_database_is_not_replayed_into_a_cop
     finally:
         con.close()
     assert catalog(tmp_path / "third.duckdb") == catalog(tmp_path / "first.duckdb")
+
+
+def test_a_template_that_cannot_be_made_leaves_databases_made_in_place(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A temporary folder that refuses the template (full, read-only): each database is made
+    in place, and the template is not tried again for every one; a bug is not swallowed."""
+    asked: list[Path] = []
+
+    def refused(file: Path) -> None:
+        asked.append(file)
+        raise OSError(28, "No space left on device")
+
+    texts = flows.store.db._schema_texts
+    paths = [tmp_path / f"{i}.duckdb" for i in range(4)]
+    assert [place_new_database(path, refused, made_of=texts) for path in paths] == [False] * 4
+    assert len(asked) == 1  # the second database asked for it, once
+    assert list(tmp_path.iterdir()) == []
+
+    def broken(file: Path) -> None:
+        raise TypeError("a bug in making it")
+
+    monkeypatch.setattr(database_template, "_TEMPLATE", database_template._Template())
+    assert not place_new_database(tmp_path / "a.duckdb", broken, made_of=texts)
+    with pytest.raises(TypeError, match="a bug"):
+        place_new_database(tmp_path / "b.duckdb", broken, made_of=texts)

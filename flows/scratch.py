@@ -14,6 +14,7 @@ import contextlib
 import fcntl
 import os
 import shutil
+import stat
 import tempfile
 import time
 from collections.abc import Iterator
@@ -47,16 +48,18 @@ def scratch_folder(kind: str) -> Iterator[Path]:
         _Swept.done = True
         sweep_dead_scratch()
     folder = Path(tempfile.mkdtemp(prefix=f"{PREFIX}{kind}-"))
-    lock = os.open(folder / LOCK, os.O_RDWR | os.O_CREAT, 0o600)
-    try:
-        # A file system without flock (some network ones) fails the sweepers' flock the same
-        # way, so the folder is never swept there: the run goes on as it did before locks.
-        with contextlib.suppress(OSError):
-            fcntl.flock(lock, fcntl.LOCK_EX)
-        yield folder
+    try:  # removed however it ends, a lock file it could not take (a full disk) included
+        lock = os.open(folder / LOCK, os.O_RDWR | os.O_CREAT, 0o600)
+        try:
+            # A file system without flock (some network ones) fails the sweepers' flock the
+            # same way, so the folder is never swept there: the run goes on as before locks.
+            with contextlib.suppress(OSError):
+                fcntl.flock(lock, fcntl.LOCK_EX)
+            yield folder
+        finally:
+            os.close(lock)
     finally:
         shutil.rmtree(folder, ignore_errors=True)
-        os.close(lock)
 
 
 def sweep_dead_scratch(now: float | None = None) -> list[Path]:
@@ -76,8 +79,8 @@ def sweep_dead_scratch(now: float | None = None) -> list[Path]:
 
 def _unheld(folder: Path, now: float) -> bool:
     """Whether `folder` is an old scratch folder of this user that no process has locked."""
-    facts = folder.lstat()
-    if not folder.is_dir() or folder.is_symlink() or facts.st_uid != os.getuid():
+    facts = folder.lstat()  # a symlink is no folder here
+    if not stat.S_ISDIR(facts.st_mode) or facts.st_uid != os.getuid():
         return False
     if now - facts.st_mtime < SWEEP_AFTER_SECONDS:
         return False

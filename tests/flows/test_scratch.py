@@ -109,3 +109,14 @@ def test_a_scratch_folder_is_removed_after_use_and_sweeps_once_a_process(
     assert sorted(p.name for p in temp_folder.iterdir()) == [again.name]
     with pytest.raises(ValueError, match="kinds"), scratch_folder("other"):
         pass
+
+
+def test_a_folder_whose_lock_file_cannot_be_made_is_removed_all_the_same(
+    temp_folder: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The lock file refused (here: its folder missing; a full disk alike): the error is the
+    caller's, and the scratch folder mkdtemp made is not left behind."""
+    monkeypatch.setattr(flows.scratch, "LOCK", "missing/.faithpipe-lock")
+    with pytest.raises(FileNotFoundError), scratch_folder("turns"):
+        pass
+    assert list(temp_folder.iterdir()) == []

@@ -257,7 +257,7 @@ def _write_page(path: Path, page: str) -> None:
     """The page written to `path`. A named pipe is opened without waiting for its reader:
     one no program reads is refused (ENXIO), where opening it waited for a reader for ever, a
     night's report hung; one that is read gets the page as a file does."""
-    if not (path.exists() and stat.S_ISFIFO(path.stat().st_mode)):
+    if not _is_fifo(path):
         path.write_text(page, encoding="utf-8")
         return
     fd = os.open(path, os.O_WRONLY | os.O_NONBLOCK)
@@ -273,6 +273,14 @@ def _write_page(path: Path, page: str) -> None:
             f"cannot write the HTML report to {path}: its reader went away before the page "
             "was written; keep the reader open until the report ends, or give --html a file"
         ) from exc
+
+
+def _is_fifo(path: Path | str) -> bool:
+    """Whether `path` is a named pipe (`mkfifo`)."""
+    try:
+        return stat.S_ISFIFO(os.stat(path).st_mode)
+    except OSError:
+        return False
 
 
 def _is_stdout(fd: int) -> bool:
@@ -326,7 +334,7 @@ def _path_problem(path: Path | str, exc: OSError) -> ConfigError | None:
     """The ConfigError of a path the OS refused; None when the path is not the fault (a full
     disk stays an unexpected error)."""
     if exc.errno == errno.ENXIO:  # a FIFO without a reader, a socket, a device not there
-        fifo = Path(path).exists() and stat.S_ISFIFO(Path(path).stat().st_mode)
+        fifo = _is_fifo(path)
         what = "a named pipe no program is reading" if fifo else "a socket or a device"
         start = "start its reader first, or " if fifo else ""
         return ConfigError(

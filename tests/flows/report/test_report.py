@@ -31,6 +31,7 @@ from flows.report import (
     write_html_report,
 )
 from flows.store.db import connect, open_store
+from tests.conftest import run_python
 from tests.flows.store.test_analysis_sql import add_case, add_truths, add_verdicts, populate
 from tests.flows.store.test_migrations import old_database
 
@@ -150,13 +151,7 @@ def test_a_named_pipe_no_program_reads_is_refused_not_waited_on(db: Path, tmp_pa
     report hung); it is a usage error, exit 2 and one line, and the pipe stays as it was."""
     fifo = tmp_path / "report.pipe"
     os.mkfifo(fifo)
-    done = subprocess.run(
-        [sys.executable, "-m", "flows.cli", "report", "--db", str(db), "--html", str(fifo)],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-    )
+    done = run_python("-m", "flows.cli", "report", "--db", str(db), "--html", str(fifo))
     assert done.returncode == 2, done.stderr
     assert done.stderr.strip().splitlines() == [
         f"error: cannot write the HTML report to {fifo}: it is a named pipe no program is "
@@ -192,13 +187,7 @@ def test_a_pipe_whose_reader_leaves_mid_page_is_one_line_not_a_silent_141(
     reader = threading.Thread(target=lambda: _drained(fd, stop_after=1000), daemon=True)
     reader.start()
     try:
-        done = subprocess.run(
-            [sys.executable, "-m", "flows.cli", "report", "--db", str(db), "--html", str(fifo)],
-            capture_output=True,
-            text=True,
-            timeout=120,
-            check=False,
-        )
+        done = run_python("-m", "flows.cli", "report", "--db", str(db), "--html", str(fifo))
     finally:
         reader.join(timeout=120)
     assert done.returncode == 2, done.stderr

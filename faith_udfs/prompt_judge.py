@@ -25,6 +25,7 @@ from faith_udfs.prompts import (
     verdicts_prompt,
 )
 from faith_udfs.replies import parse_reason, parse_statements, parse_verdicts
+from faith_udfs.verdicts import VERDICT_READING
 
 AnswerFn = Callable[[str, str], Any]
 Handler = Callable[[str, Any], Any]
@@ -70,7 +71,10 @@ class PromptJudge(ItemJudge):
         self._answer = answer
         name = model or getattr(answer, "name", None) or getattr(answer, "__qualname__", None)
         self._identity = JudgeIdentity(
-            kind="prompt", model=str(name or type(answer).__name__), prompt_version=PROMPT_VERSION
+            kind="prompt",
+            model=str(name or type(answer).__name__),
+            prompt_version=PROMPT_VERSION,
+            options=(("verdict_reading", VERDICT_READING),),  # its replies' words are read
         )
 
     @property

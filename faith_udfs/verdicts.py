@@ -11,6 +11,14 @@ from faith_udfs.judges import VERDICT_VOCABULARY, Judge
 # dropped (not counted), as DeepEval does.
 VERDICT_SYNONYMS = {"borderline": "idk"}
 
+# How a judge's verdict words are read. Reading "2" takes a word inside punctuation, quotes or
+# emphasis ("No.", "**yes**", "'idk'") as the word; reading "1" dropped it, so a small model's
+# "No." raised its case's score. A judge whose replies are read (the LLM judges) names the
+# reading among its identity's options: a new reading is a new config series, never scores of
+# two readings in one.
+VERDICT_READING = "2"
+_AROUND_A_WORD = " \t\r\n.,;:!?\"'`*_()[]{}<>“”‘’«»。"
+
 # Optional lists a judge's verdicts frame may carry, one item per verdict: each claim's support
 # in [0, 1], the context sentence that supports or contradicts it, and what the context lacks
 # of it (words, figures, names). Other judges give nulls.
@@ -92,8 +100,10 @@ def _one_per_verdict(name: str, dtype: pl.DataType) -> pl.Expr:
 
 
 def normalised_verdict(verdict: pl.Expr) -> pl.Expr:
-    """Lower-cased, stripped verdict; synonyms mapped; outside the vocabulary -> null."""
-    cleaned = verdict.str.strip_chars().str.to_lowercase().replace(VERDICT_SYNONYMS)
+    """Lower-cased verdict without the punctuation, quotes or emphasis around it; synonyms
+    mapped; outside the vocabulary -> null."""
+    cleaned = verdict.str.strip_chars(_AROUND_A_WORD).str.to_lowercase()
+    cleaned = cleaned.replace(VERDICT_SYNONYMS)
     return pl.when(cleaned.is_in(list(VERDICT_VOCABULARY))).then(cleaned)
 
 

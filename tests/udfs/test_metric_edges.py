@@ -97,6 +97,20 @@ def test_verdicts_outside_the_vocabulary_are_dropped_not_counted() -> None:
     assert frames.claim_verdicts["verdict"].to_list() == ["no", None]
 
 
+def test_a_verdict_word_inside_punctuation_quotes_or_emphasis_is_the_word() -> None:
+    """A small model's "No." is its `no` (verdict reading "2"; "1" dropped it, raising the
+    score); a word with more than punctuation around it is still no verdict."""
+    judge = PromptJudge(handlers_with_verdicts({"verdict": " No. "}, {"verdict": "no, not said"}))
+    frames = score_cases(
+        metric_cases([("c1", "Order A17 shipped. It is late.", CONTEXT)]), judge, MetricConfig()
+    )
+    assert frames.claim_verdicts["verdict"].to_list() == ["no", None]
+    judge = PromptJudge(handlers_with_verdicts({"verdict": "**Yes**"}, {"verdict": "“Idk”"}))
+    metric = FaithfulnessMetric(model=judge, penalize_ambiguous_claims=True)
+    assert metric.measure(case("Order A17 shipped. It is late.")) == 0.5
+    assert [v.verdict for v in metric.verdicts] == ["yes", "idk"]
+
+
 def test_only_unusable_verdicts_make_the_case_invalid() -> None:
     judge = PromptJudge(handlers_with_verdicts({"verdict": "maybe"}, {"verdict": "perhaps"}))
     metric = FaithfulnessMetric(model=judge)

@@ -47,7 +47,7 @@ from flows.judges.endpoint.transport import FORMATS
 from flows.judges.endpoint.usage import Usage
 from flows.judges.live.asking import AnswerStore, Asking, release
 from flows.judges.live.judge import recalled_format
-from flows.judges.live.questions import AskingJudge, openai_identity
+from flows.judges.live.questions import AskingJudge, asking_identity, openai_identity
 from flows.judges.live.tasks import PACK_CHARS, PACK_SIZE, Result, Task, check_judge_settings
 from flows.store.batch_jobs import SUBMITTING, BatchItem, BatchJobs, JudgeOf, submitting_id, utc_now
 from flows.store.judge_memory import JudgeMemory
@@ -124,9 +124,8 @@ class BatchJudge(AskingJudge):
             max_reply_bytes=settings.max_reply_bytes,
         )
         identity = openai_identity(model, "packed")
-        self._owner = JudgeOf(
-            self._api.endpoint, model, json.dumps(identity.as_dict(), sort_keys=True)
-        )
+        asking = asking_identity(model, "packed").as_dict()
+        self._owner = JudgeOf(self._api.endpoint, model, json.dumps(asking, sort_keys=True))
         self._limits = limits or BatchLimits()
         self._batch_fatal: str | None = None
         self._submitted: list[tuple[str, datetime]] = []  # by the current ask

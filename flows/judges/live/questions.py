@@ -4,6 +4,7 @@ AskingJudges that differ only in how a pack is answered and what they hold open.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 import polars as pl
@@ -12,6 +13,7 @@ from faith_udfs.config import JudgeIdentity
 from faith_udfs.judges import ItemJudge, outcome_frame, verdicts_frame
 from faith_udfs.packed_prompts import PACKED_VERSION
 from faith_udfs.prompts import PROMPT_VERSION
+from faith_udfs.verdicts import VERDICT_READING
 from flows.judges.endpoint.usage import Usage
 from flows.judges.live.asking import Asking
 from flows.judges.live.tasks import Result, Task, judge_task, outcomes, template_reason
@@ -28,7 +30,15 @@ ITEM_USAGE_SCHEMA = {
 
 def openai_identity(model: str, mode: str) -> JudgeIdentity:
     """The identity of the OpenAI-compatible judge for `model` and `mode` (live, batch and
-    dry run alike: one metric config, one cache)."""
+    dry run alike: one metric config, one cache), with the reading of its verdict words."""
+    asked = asking_identity(model, mode)
+    return replace(asked, options=(*asked.options, ("verdict_reading", VERDICT_READING)))
+
+
+def asking_identity(model: str, mode: str) -> JudgeIdentity:
+    """What the judge's requests depend on: model, prompt templates and mode. Batches are
+    owned by it (flows/store/batch_jobs.JudgeOf), so a new reading of the replies still
+    collects the batches asked before it."""
     template = PROMPT_VERSION if mode == "per-item" else f"{PROMPT_VERSION}+{PACKED_VERSION}"
     return JudgeIdentity(
         kind="openai", model=model, prompt_version=template, options=(("mode", mode),)

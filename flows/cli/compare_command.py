@@ -148,7 +148,10 @@ def open_database(args: argparse.Namespace) -> duckdb.DuckDBPyConnection:
 
     if args.db.strip() and holds_no_database(args.db):  # '' is named by connect_for_reading
         raise DatabaseError(f"{args.db}: no such database; run `faith score` first")
-    looked = connect_for_reading(args.db, wait=args.lock_timeout, option="--lock-timeout")
+    # Its own line for an older database (below); with --store, the look precedes an upgrade.
+    looked = connect_for_reading(
+        args.db, wait=args.lock_timeout, option="--lock-timeout", warn_older=False
+    )
     if not args.store:
         # --no-store reads as the older faithpipe left it: without the macros, a Catalog Error
         if not looked.execute(sql("compare_has_macros")).fetchall()[0][0]:

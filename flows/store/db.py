@@ -26,6 +26,7 @@ from flows.errors import (
 from flows.store.database_owner import refuse_foreign_database, refuse_unreadable_database
 from flows.store.database_template import date_as_new, place_new_database
 from flows.store.lock_holder import lock_holder
+from flows.store.reader_definitions import LIVE_DEFINITIONS, read_with_current_definitions
 from flows.store.snapshot import snapshot_path
 from flows.store.sql_files import made_from, migrations, sql, statements
 from flows.store.sql_functions import register_metric_functions
@@ -157,11 +158,14 @@ def connect_for_reading(
     wait: float = DEFAULT_READ_WAIT,
     snapshot: bool = True,
     option: str = "--wait",
+    warn_older: bool = True,
 ) -> duckdb.DuckDBPyConnection:
-    """A read-only connection for reports. While a run holds the write lock, the copy written
-    after the last completed run is read at once (with `snapshot`, saying so in one line);
-    without a copy, it waits up to `wait` seconds (saying so, and that the command's `option`
-    sets them), then raises DatabaseLocked."""
+    """A read-only connection for reports, with this faithpipe's analysis macros and views
+    (reader_definitions; `warn_older`: say when an older database's tables refuse them).
+    While a run holds the write lock, the copy written after the last completed run is read
+    at once (with `snapshot`, saying so in one line); without a copy, it waits up to `wait`
+    seconds (saying so, and that the command's `option` sets them), then raises
+    DatabaseLocked."""
     if not str(path).strip():  # `--db "$UNSET"`: Path('') is the working folder
         raise DatabaseError("--db is empty: name the database file (an unset variable?)")
     path = Path(path)
@@ -210,12 +214,8 @@ def connect_for_reading(
         con.close()
         raise
     register_metric_functions(con)
+    read_with_current_definitions(con, path, warn=warn_older)
     return con
-
-
-# The migration from which the analysis macros and views are made from sql/analysis.sql (its
-# table records which text); a database older than that is one an older faithpipe made.
-_LIVE_DEFINITIONS = 11
 
 
 def migrate(con: duckdb.DuckDBPyConnection, *, walk: bool = False) -> list[str]:
@@ -251,7 +251,7 @@ def migrate(con: duckdb.DuckDBPyConnection, *, walk: bool = False) -> list[str]:
                     con.execute(sql(name))
                     con.execute(sql("record_migration"), {"version": version, "name": name})
             applied += [name for _, name in step]
-    if max(done | {v for v, name in known if name in applied}, default=0) >= _LIVE_DEFINITIONS:
+    if max(done | {v for v, name in known if name in applied}, default=0) >= LIVE_DEFINITIONS:
         define_analysis(con, again=bool(applied))
     return applied
 

@@ -3,10 +3,14 @@
 
 from __future__ import annotations
 
+import hashlib
 import re
 from pathlib import Path
 
-from flows.store.db import define_analysis, open_store, sql
+import duckdb
+import pytest
+
+from flows.store.db import connect_for_reading, define_analysis, migrations, open_store, sql
 
 CREATED = re.compile(r"^CREATE OR REPLACE (MACRO|VIEW) (\w+)", re.MULTILINE)
 OURS = """
@@ -75,3 +79,58 @@ def test_a_migrated_database_holds_exactly_what_analysis_sql_makes(tmp_path: Pat
         con.execute(sql("analysis"))
         assert dict(con.execute(DEFINITIONS).fetchall()) == migrated
     assert {"conversation_scores", "compare_cases", "compare_scores"} <= set(migrated)
+
+
+def stale(db: Path) -> None:
+    """`db` as a database looks that an older faithpipe wrote last: another wilson_low."""
+    con = duckdb.connect(str(db))
+    try:
+        con.execute("CREATE OR REPLACE MACRO wilson_low(passed, n, z := 1.96) AS -1.0")
+        con.execute("DELETE FROM analysis_definitions")
+    finally:
+        con.close()
+
+
+def test_a_reader_of_older_definitions_reads_with_this_faithpipes_and_writes_nothing(
+    tmp_path: Path,
+) -> None:
+    db = tmp_path / "f.duckdb"
+    open_store(db).close()
+    stale(db)
+    with connect_for_reading(db) as reader:
+        assert reader.execute("SELECT round(wilson_low(5, 10), 4)").fetchall() == [(0.2366,)]
+    with duckdb.connect(str(db), read_only=True) as stored:  # the file is as it was
+        assert stored.execute("SELECT wilson_low(5, 10)").fetchall() == [(-1.0,)]
+
+
+def test_definitions_that_cannot_be_made_leave_the_stored_ones_and_say_so(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    db = tmp_path / "f.duckdb"
+    open_store(db).close()
+    stale(db)
+    with duckdb.connect(str(db)) as con:  # a table this faithpipe's judge_agreement reads
+        con.execute("DROP TABLE judge_checks")
+    with connect_for_reading(db) as reader:
+        assert reader.execute("SELECT wilson_low(5, 10)").fetchall() == [(-1.0,)]
+    assert "is read with that one's macros and views" in caplog.text
+    assert "judge_checks" in caplog.text
+
+
+def test_a_database_of_an_older_storage_version_is_read_with_this_faithpipes_definitions(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Its record names this faithpipe's text, but the older faithpipe that wrote it last
+    made its own: its tables take this one's (the last migration only added columns no
+    definition reads), so nothing is said and the current wilson_low is read."""
+    db = tmp_path / "f.duckdb"
+    open_store(db).close()
+    stale(db)
+    newest = max(version for version, _ in migrations())
+    with duckdb.connect(str(db)) as con:
+        con.execute("DELETE FROM schema_migrations WHERE version = $v", {"v": newest})
+        current = hashlib.sha256(sql("analysis").encode()).hexdigest()
+        con.execute("INSERT INTO analysis_definitions VALUES ($d, now())", {"d": current})
+    with connect_for_reading(db) as reader:
+        assert reader.execute("SELECT round(wilson_low(5, 10), 4)").fetchall() == [(0.2366,)]
+    assert "older faithpipe" not in caplog.text

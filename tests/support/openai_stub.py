@@ -118,6 +118,16 @@ _SCHEMA_500 = {
         "type": "internal_server_error",
     }
 }
+# Azure OpenAI's answer to a prompt its content filter flags: a 400 naming no field.
+_CONTENT_FILTER = {
+    "error": {
+        "code": "content_filter",
+        "status": 400,
+        "param": "prompt",
+        "message": "The response was filtered due to the prompt triggering Azure OpenAI's "
+        "content management policy.",
+    }
+}
 # What a context "full" of looping keys looks like, in characters (n_ctx 8192 at ~4 a token).
 _RUNAWAY_CHARS = 4 * 8192
 _EXAMPLE = re.compile(r"Answer with JSON only[^{]*(\{.*\})\n", re.DOTALL)
@@ -201,6 +211,8 @@ class StubServer:
         self.huge_sent = 0  # bytes of huge replies actually written
         self.huge_declared = True  # a huge reply's Content-Length is sent (else: until close)
         self.hang_on: str | None = None  # a prompt holding this text hangs (fault `hang`)
+        # A prompt holding this text is refused with a content filter's 400, in every format.
+        self.filter_on: str | None = None
         self.slow_seconds = slow_seconds
         self.trickle_seconds = trickle_seconds  # between two bytes of a trickled reply
         self.retry_after = retry_after
@@ -444,6 +456,9 @@ class _Handler(BaseHTTPRequestHandler):
             # SO_LINGER 0: close() sends RST, the client sees a reset connection.
             self.connection.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
             self.close_connection = True
+            return
+        if stub.filter_on is not None and stub.filter_on in prompt:
+            self._send(400, _CONTENT_FILTER)
             return
         if fault == "response_format":
             message = f"response_format type {response_format!r} is not supported"

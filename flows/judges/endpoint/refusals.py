@@ -4,6 +4,8 @@ not take (ask again differently), a passing failure (retry), or a refusal of eve
 from __future__ import annotations
 
 import json
+import re
+from typing import Literal
 
 import openai
 
@@ -18,6 +20,10 @@ _SIZE_WORDS = ("context", "too long", "exceed")
 # A 400/422 naming another field of ours is about that field ("max_tokens is too large",
 # "Unsupported value: 'temperature'"): stepping the format down would not help.
 _OTHER_FIELDS = ("max_tokens", "max_completion_tokens", "temperature", "messages")
+# A prompt's first run of characters that JSON, repr and HTML escaping all leave as they are:
+# an error whose text holds it repeats our request back (an echoing server or proxy), so the
+# words in it are ours, not the server's.
+_PLAIN_RUN = re.compile(r"[A-Za-z0-9 .,;:|()_-]{24,}")
 # 408 and 409 are what the openai client itself retries besides 429 and 5xx.
 TRANSIENT_STATUS = frozenset({408, 409, 429})
 FATAL_STATUS = {
@@ -54,17 +60,24 @@ def wants_completion_tokens(exc: openai.APIStatusError, body: dict[str, object])
     return "max_completion_tokens" in f"{exc.message} {json.dumps(exc.body, default=str)}"
 
 
-def refuses_format(exc: openai.APIStatusError) -> bool:
-    """Whether the server refused our response_format.
+def format_refusal(exc: openai.APIStatusError, prompt: str) -> Literal["named", "unnamed"] | None:
+    """Whether the server refused our response_format, and how surely.
 
-    Refused means: any status whose body names `response_format` or `json_schema` (llama.cpp
-    answers 500), or a 400/422 ("unrecognized argument") unless its body speaks of the
-    context's size or names another field we send (max_tokens, temperature, messages).
-    A refusal will not change on retry, so it is never retried as it was.
+    "named": the error names `response_format` or `json_schema` in its own words (llama.cpp
+    answers 500 with a `literal_error` at `body.response_format.type`). "unnamed": a 400/422
+    ("unrecognized argument") that speaks neither of the context's size nor of another field
+    we send (max_tokens, temperature, messages): maybe the format, maybe the prompt (a content
+    filter), which only asking in the next mode tells. None: not a refusal. An error that
+    repeats `prompt` back is read by its status alone: the words in it are our own request's.
     """
     body = json.dumps(exc.body, default=str) if exc.body is not None else ""
     text = f"{exc.message} {exc.param or ''} {body}".lower()
-    names = any(word in text for word in _FORMAT_WORDS)
+    plain = _PLAIN_RUN.search(prompt)
+    if plain is not None and plain.group().lower() in text:
+        text = ""  # an echo: nothing in it is the server's word
+    if any(word in text for word in _FORMAT_WORDS):
+        return "named"
     elsewhere = (*_SIZE_WORDS, *_OTHER_FIELDS)
-    invalid = exc.status_code in (400, 422) and not any(word in text for word in elsewhere)
-    return names or invalid
+    if exc.status_code in (400, 422) and not any(word in text for word in elsewhere):
+        return "unnamed"
+    return None

@@ -244,9 +244,13 @@ def test_a_fault_that_persists_makes_the_cases_invalid(make_judge, stub, fault) 
     # The verdicts of three answers; or the one passage and the three answers (claims are
     # asked whatever became of the truths).
     asked = 3 if fault == "fewer_verdicts" else 4
-    # A 400 is first taken for a refused response_format: stepped down twice, once a judge.
-    stepped = 2 if fault == "400" else 0
-    expected = asked * (1 + retried) + stepped
+    expected = asked * (1 + retried)
+    if fault == "400":
+        # A 400 naming nothing may be a refused response_format: a call steps down to none, and,
+        # refused there too, json_schema is asked again by the next call. At most three requests
+        # a call; fewer when it starts in a format another call in flight stepped down to.
+        assert asked + 2 <= stub.faults_served[fault] <= 3 * asked
+        return
     # The stub counts a request as it reads it: on a loaded machine the last slow call's may
     # still be on its way when the judge has given up on it (11 of 12 counted). A hang guard,
     # not a promise: more than expected still fails below.

@@ -427,6 +427,50 @@ def test_a_400_about_another_field_is_not_taken_for_a_format_refusal(
     assert query(db, "SELECT count(*) AS n FROM judge_formats")["n"].to_list() == [0]
 
 
+def test_a_prompt_refused_in_every_format_does_not_lower_the_format_of_later_runs(
+    stub: StubServer, source: Path, tmp_path: Path
+) -> None:
+    # A content filter refuses one answer's prompt with a bare 400, whatever the format: the
+    # request steps down to none, is refused there too, and json_schema is asked again.
+    stub.filter_on = "was cancelled"
+    db = tmp_path / "f.duckdb"
+    try:
+        run = run_score(settings(stub, source, db, mode="per-item"))
+    finally:
+        stub.filter_on = None
+    errors = query(db, "SELECT error FROM case_scores WHERE status = 'invalid'")["error"]
+    assert set(errors) == {
+        "JudgeError: HTTP 400 from the endpoint: The response was filtered due to the prompt "
+        "triggering Azure OpenAI's content management policy."
+    }
+    assert (run["rows_scored"], run["rows_invalid"]) == (8 - len(errors), len(errors))
+    assert run["judge_response_format"] == "json_schema"
+    formats = query(db, "SELECT response_format FROM judge_formats")["response_format"]
+    assert formats.to_list() == ["json_schema"]
+    assert formats_asked(stub)[-1] == "json_schema"  # the calls after it, back in json_schema
+
+    stub.reset_counts()
+    more = cases([case_row("n1", "Order A17 shipped on 9 March.")])
+    run_score(settings(stub, write(more, tmp_path / "more.parquet"), db, mode="per-item"))
+    assert set(formats_asked(stub)) == {"json_schema"}
+
+
+@pytest.mark.parametrize("echo", ["echo_500", "echo_200"])
+def test_an_error_echoing_the_request_is_not_taken_for_a_format_refusal(
+    stub: StubServer, source: Path, tmp_path: Path, echo: str
+) -> None:
+    # The echo holds our own `"response_format": {"type": "json_schema", ...}`: not the
+    # server's word; a 500 is a passing failure, asked again in the same format.
+    stub.fail(echo)
+    db = tmp_path / "f.duckdb"
+    run = run_score(settings(stub, source, db))
+    assert (run["rows_scored"], run["rows_invalid"]) == (8, 0)
+    assert set(formats_asked(stub)) == {"json_schema"}
+    assert run["judge_response_format"] == "json_schema"
+    formats = query(db, "SELECT response_format FROM judge_formats")["response_format"]
+    assert formats.to_list() == ["json_schema"]
+
+
 def test_a_cut_reply_is_asked_again_with_twice_the_room(
     stub: StubServer, source: Path, tmp_path: Path
 ) -> None:

@@ -159,6 +159,15 @@ def split_packed(reply: Any, field: str, n_items: int) -> list[dict[str, Any] | 
     return found
 
 
+def numbered(reply: Any) -> bool:
+    """Whether a packed reply's entries carry item numbers; split_packed reads unnumbered
+    entries in order, which only holds while each proves to be its item's."""
+    entries = reply.get("items") if isinstance(reply, dict) else None
+    return isinstance(entries, list) and any(
+        isinstance(entry, dict) and entry.get("item") is not None for entry in entries
+    )
+
+
 def _check_numbers(numbers: list[int], given: list[Any], n_items: int) -> None:
     """Each item number in 1..n_items at most once; the error names the first that is not."""
     seen: set[int] = set()

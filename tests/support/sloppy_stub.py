@@ -2,7 +2,8 @@
 
 `SloppyServer(sloppy={...})` answers faithpipe's prompts as a 1.5B model on a CPU did, each
 kind switched on by name (SLOPPY): packed answers shifted between items or merged into item 1,
-`"items"` written twice with the wrong list last, entries dropped or doubled, re-asks answered
+`"items"` written twice with the wrong list last, entries dropped, doubled, reversed or
+without item numbers, re-asks answered
 with the previous reply word for word, one-item prompts answered with the previous prompt's
 answer, and a reply padded with spaces to max_tokens after an unescaped quote. Only what it
 changes differs from the honest stub (openai_stub.py), whose counters and faults it keeps.
@@ -26,6 +27,8 @@ SLOPPY = {
     "repeat": "a re-ask (or a prompt seen before) answered with the previous reply verbatim",
     "stale": "one-item prompts answered with the previous one-item answer of the same schema",
     "pad": "claims replies: an unescaped quote, then spaces until max_tokens",
+    "bare": "packed: entries without their item numbers",
+    "reverse": "packed: entries listed last item first",
 }
 _FIELDS = ("truths", "claims", "verdicts", "reason")
 
@@ -90,6 +93,10 @@ class SloppyServer(StubServer):
             entries = entries[:-1]
         if "double" in sloppy and entries:
             entries = [*entries, dict(entries[0])]
+        if "reverse" in sloppy:
+            entries = entries[::-1]
+        if "bare" in sloppy:
+            entries = [{k: v for k, v in entry.items() if k != "item"} for entry in entries]
         if "twice" in sloppy:
             return '{"items": ' + honest + ', "items": ' + json.dumps(entries) + "}"
         return json.dumps({"items": entries})

@@ -18,10 +18,11 @@ import polars as pl
 from faith_udfs.config import JudgeIdentity
 from faith_udfs.errors import JudgeError, JudgeReplyError
 from faith_udfs.packed_prompts import PACKED_VERSION
-from faith_udfs.packed_replies import split_packed, strict_loads
+from faith_udfs.packed_replies import numbered, split_packed, strict_loads
 from flows.judges.endpoint.transport import REQUEST_PARAMETERS, Reply
 from flows.judges.endpoint.usage import Usage
 from flows.judges.live.tasks import (
+    Misfiled,
     Result,
     Task,
     json_reply,
@@ -128,7 +129,9 @@ class AnswerStore:
         share: list[tuple[int, int]],
         results: dict[int, Result],
     ) -> dict[int, JudgeReplyError]:
-        """Store the usable answers of a reply; returns the items it left unanswered, and why."""
+        """Store the usable answers of a reply; returns the items it left unanswered, and why.
+        Entries without item numbers are read in order; once one of them proves to be another
+        item's, that order is wrong, and none of them is used."""
         try:
             whole = json_reply(reply)
             entry = task.packed_field
@@ -136,10 +139,9 @@ class AnswerStore:
         except JudgeReplyError as exc:
             return dict.fromkeys(asking, exc)
         unusable: dict[int, JudgeReplyError] = {}
+        values: dict[int, Any] = {}
         numbers = dict(enumerate(asking, start=1))  # item number in the prompt -> index
-        for number, part, (prompt_tokens, completion_tokens) in zip(
-            numbers, parts, share, strict=True
-        ):
+        for number, part in zip(numbers, parts, strict=True):
             index = numbers[number]
             # The pack's other items, by their numbers in this prompt: an answer that reads as
             # one of theirs is not this item's (issue 27).
@@ -147,14 +149,20 @@ class AnswerStore:
             try:
                 if part is None:
                     raise JudgeReplyError(f"the reply has no entry for this item's {entry}")
-                value = read_answer(task, part, items[index], others)
+                values[index] = read_answer(task, part, items[index], others)
             except JudgeReplyError as exc:
                 unusable[index] = exc
-                continue
-            results[index] = Result(value=value)
-            self.keep(
-                task, cache_keys[index], part, prompt_tokens, completion_tokens, item=items[index]
+        misfiled = [exc for exc in unusable.values() if isinstance(exc, Misfiled)]
+        if entry and misfiled and not numbered(whole):
+            shuffled = JudgeReplyError(
+                f"the reply's entries carry no item numbers and one is another item's "
+                f"({misfiled[0]}): their order is not the items', so none is used"
             )
+            return {index: unusable.get(index, shuffled) for index in asking}
+        for index, part, (prompt, completion) in zip(asking, parts, share, strict=True):
+            if index in values:
+                results[index] = Result(value=values[index])
+                self.keep(task, cache_keys[index], part, prompt, completion, item=items[index])
         return unusable
 
     def keep(

@@ -88,6 +88,12 @@ class ReplyCut(JudgeReplyError):
         self.padded = padded
 
 
+class Misfiled(JudgeReplyError):
+    """An answer that reads as another item's (the own-item checks of docs/small-models.md);
+    in a packed reply whose entries carry no item numbers, proof that their order is not the
+    items' own."""
+
+
 @dataclass(frozen=True)
 class Task:
     """One question asked of the endpoint: how to render, identify and read its items."""
@@ -228,7 +234,7 @@ def read_answer(task: Task, part: Any, item: Any, others: dict[int, Any] | None 
         texts = {number: _question_text(other) for number, other in (others or {}).items()}
         wrong = misfiled_verdicts(part, len(item[0]), _question_text(item), texts)
     if wrong is not None:
-        raise JudgeReplyError(f"the answer is not this item's: {wrong}")
+        raise Misfiled(f"the answer is not this item's: {wrong}")
     return value
 
 

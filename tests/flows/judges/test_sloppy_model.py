@@ -31,7 +31,7 @@ from flows.run.pipeline import run_score
 from flows.run.settings import ScoreSettings
 from flows.store.db import open_store
 from flows.store.judge_memory import JudgeMemory, JudgeMode
-from tests.support.builders import COMPARED, write
+from tests.support.builders import COMPARED, case_row, cases, write
 from tests.support.db_reading import query
 from tests.support.llm_judge import shorten_backoff
 from tests.support.misfiled import N_CASES, assert_nothing_misfiled, case_rows
@@ -114,6 +114,34 @@ def test_no_answer_is_stored_under_another_case(
     assert len(accounted(db)) == 2
     assert_nothing_misfiled(db, frame)
     assert stored_scores(db).equals(lexical(frame))
+
+
+@pytest.mark.parametrize("sloppy", [{"bare"}, {"bare", "reverse"}], ids="+".join)
+def test_entries_without_item_numbers_are_used_only_while_their_order_holds(
+    server: SloppyServer, tmp_path: Path, sloppy: set[str]
+) -> None:
+    # One claim each: a supported one (verdict yes, no reason) and a contradicted one (no, with
+    # a reason). Reversed, the "no" reads as the other item's, so the bare "yes" beside it,
+    # whose order alone says whose it is, is no answer either: both are asked again alone.
+    frame = cases(
+        [
+            case_row("a", "Order A17 shipped on 3 March."),
+            case_row("b", "Refunds are paid within 9 days."),
+        ]
+    )
+    source = write(frame, tmp_path / "cases.parquet")
+    db = tmp_path / "f.duckdb"
+    server.switch(*sloppy)
+    first = run(server, source, db)
+    assert (first["rows_scored"], first["rows_invalid"]) == (2, 0)
+    assert stored_scores(db).equals(lexical(frame))
+    verdicts = query(db, "SELECT case_id, verdict FROM claim_verdicts ORDER BY case_id")
+    assert verdicts == [("a", "yes"), ("b", "no")]
+    # In order, the bare entries are the items' own: one packed call a stage (truths of the
+    # two passages, claims and verdicts of the two answers). Reversed, every stage's two items
+    # are asked again alone.
+    asked_alone = 3 * 2 if "reverse" in sloppy else 0
+    assert server.requests == 3 + asked_alone
 
 
 def test_a_re_ask_answered_with_the_previous_reply_is_no_answer(

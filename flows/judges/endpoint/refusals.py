@@ -9,6 +9,8 @@ from typing import Literal
 
 import openai
 
+from faith_udfs.errors import JudgeError
+
 # Structured-output requests, best first; a server that refuses one gets the next, and the
 # mode found is remembered per endpoint and model (flows/store/judge_memory.py).
 FORMATS = ("json_schema", "json_object", "text")
@@ -19,7 +21,8 @@ _FORMAT_WORDS = ("response_format", "json_schema")
 _SIZE_WORDS = ("context", "too long", "exceed")
 # A 400/422 naming another field of ours is about that field ("max_tokens is too large",
 # "Unsupported value: 'temperature'"): stepping the format down would not help.
-_OTHER_FIELDS = ("max_tokens", "max_completion_tokens", "temperature", "messages")
+_PARAMETERS = ("max_tokens", "max_completion_tokens", "temperature")
+_OTHER_FIELDS = (*_PARAMETERS, "messages")
 # A prompt's first run of characters that JSON, repr and HTML escaping all leave as they are:
 # an error whose text holds it repeats our request back (an echoing server or proxy), so the
 # words in it are ours, not the server's.
@@ -40,6 +43,19 @@ _BASIC_FATAL_STATUS = {
     403: "the endpoint denied access to model {model!r} with the user name and password of "
     "--base-url (HTTP 403); check that user's permissions",
 }
+
+
+class RequestRefused(JudgeError):
+    """The endpoint refused one request (a 4xx that is no passing failure, no refusal of
+    every call and no refused format): for what it holds (a content filter, a prompt too
+    long), a pack it carried is asked item by item, so one item's prompt fails only its own
+    cases; not when it names a parameter every call sends (temperature, max_tokens)."""
+
+    @property
+    def per_item(self) -> bool:
+        """Whether asking a pack's items one by one may fare better."""
+        text = str(self).lower()
+        return not any(field in text for field in _PARAMETERS)
 
 
 def fatal_messages(env: str, model: str, endpoint: str, *, basic_auth: bool) -> dict[int, str]:

@@ -43,7 +43,7 @@ from flows.judges.endpoint.event_loop import LoopThread
 from flows.judges.endpoint.limiter import AdaptiveLimiter
 from flows.judges.endpoint.negotiation import Negotiation
 from flows.judges.endpoint.rate_window import call_bound, expected_tokens, shared_window
-from flows.judges.endpoint.refusals import FORMATS, TRANSIENT_STATUS, fatal_messages
+from flows.judges.endpoint.refusals import FORMATS, TRANSIENT_STATUS, RequestRefused, fatal_messages
 from flows.judges.endpoint.replies import Reply, clipped, error_answer, json_body, reply_of
 from flows.judges.endpoint.request_details import (
     chat_request_body,
@@ -422,7 +422,7 @@ class ChatEndpoint:
                     self._fatal = message
                     log.error("judge endpoint: %s; no further calls are made", message)
             return JudgeEndpointError(message)
-        return JudgeError(f"HTTP {status} from the endpoint: {self._server_message(exc)}")
+        return RequestRefused(f"HTTP {status} from the endpoint: {self._server_message(exc)}")
 
     def _server_message(self, exc: openai.APIStatusError) -> str:
         body = exc.body

@@ -3,7 +3,8 @@ left unusable asked again alone (escalation.py: never a smaller pack renumbered,
 
 from __future__ import annotations
 
-from faith_udfs.errors import JudgeError, JudgeReplyError
+from faith_udfs.errors import JudgeError
+from flows.judges.endpoint.refusals import RequestRefused
 from flows.judges.endpoint.transport import ChatEndpoint
 from flows.judges.endpoint.usage import Usage
 from flows.judges.live.asking import AnswerStore, Asked
@@ -71,8 +72,10 @@ class EndpointAnswers:
 
     def _packed(
         self, asked: Asked, pack: list[int], spent: list[int]
-    ) -> tuple[dict[int, Result], dict[int, JudgeReplyError]]:
-        """One packed call: the answers it gave, and the items it left unusable (and why)."""
+    ) -> tuple[dict[int, Result], dict[int, JudgeError]]:
+        """One packed call: the answers it gave, and the items it left unusable (and why):
+        every item of a pack the endpoint refused for what it holds (a content filter's 400),
+        since one item's prompt must not fail the cases of the others."""
         task, items = asked.task, asked.items
         budget = reply_token_budget(task, [items[i] for i in pack], self._max_output_tokens)
         try:
@@ -83,6 +86,8 @@ class EndpointAnswers:
                 spent=spent,
             )
         except JudgeError as exc:
+            if isinstance(exc, RequestRefused) and exc.per_item and len(pack) > 1:
+                return {}, dict.fromkeys(pack, exc)
             return {i: Result(error=exc) for i in pack}, {}
         share = list(
             zip(
@@ -92,7 +97,8 @@ class EndpointAnswers:
             )
         )
         results: dict[int, Result] = {}
-        unusable = self._store.read_reply(
+        unusable: dict[int, JudgeError] = {}
+        unusable |= self._store.read_reply(
             task,
             reply=reply,
             asking=pack,

@@ -223,7 +223,7 @@ PERSISTENT = {
     # Cut at 256, asked again with twice the room, cut at the same place: not asked again.
     "truncated": "ReplyCut: the reply was cut twice at the same place",
     "fewer_verdicts": "JudgeReplyError: verdicts do not match the claims one to one",
-    "400": "JudgeError: HTTP 400 from the endpoint: stub fault 400",
+    "400": "RequestRefused: HTTP 400 from the endpoint: stub fault 400",
 }
 
 

@@ -440,7 +440,7 @@ def test_a_prompt_refused_in_every_format_does_not_lower_the_format_of_later_run
         stub.filter_on = None
     errors = query(db, "SELECT error FROM case_scores WHERE status = 'invalid'")["error"]
     assert set(errors) == {
-        "JudgeError: HTTP 400 from the endpoint: The response was filtered due to the prompt "
+        "RequestRefused: HTTP 400 from the endpoint: The response was filtered due to the prompt "
         "triggering Azure OpenAI's content management policy."
     }
     assert (run["rows_scored"], run["rows_invalid"]) == (8 - len(errors), len(errors))
@@ -453,6 +453,32 @@ def test_a_prompt_refused_in_every_format_does_not_lower_the_format_of_later_run
     more = cases([case_row("n1", "Order A17 shipped on 9 March.")])
     run_score(settings(stub, write(more, tmp_path / "more.parquet"), db, mode="per-item"))
     assert set(formats_asked(stub)) == {"json_schema"}
+
+
+def test_a_pack_refused_for_one_items_prompt_is_asked_item_by_item(
+    stub: StubServer, source: Path, tmp_path: Path
+) -> None:
+    # Packed, the refused answer shares its claims call with the other four answers: they
+    # are asked again alone and scored; only the cases of the refused answer are invalid.
+    stub.filter_on = "was cancelled"
+    db = tmp_path / "f.duckdb"
+    try:
+        run = run_score(settings(stub, source, db))
+    finally:
+        stub.filter_on = None
+    got = query(db, "SELECT case_id, status, error FROM case_scores ORDER BY case_id")
+    refused = pl.read_parquet(source).filter(pl.col("actual_output").str.contains("was cancelled"))
+    invalid = got.filter(pl.col("status") == "invalid")
+    assert invalid["case_id"].to_list() == sorted(refused["case_id"])
+    assert set(invalid["error"]) == {
+        "RequestRefused: HTTP 400 from the endpoint: The response was filtered due to the "
+        "prompt triggering Azure OpenAI's content management policy."
+    }
+    assert run["rows_scored"] == 8 - invalid.height > 0
+    scored = got.filter(pl.col("status") == "scored")["case_id"]
+    expected = lexical_scores(source).filter(pl.col("case_id").is_in(scored.to_list()))
+    stored = query(db, f"SELECT {', '.join(COMPARED)} FROM case_scores WHERE status = 'scored'")
+    assert stored.sort("case_id").equals(expected.sort("case_id"))
 
 
 @pytest.mark.parametrize("echo", ["echo_500", "echo_200"])

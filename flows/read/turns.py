@@ -18,6 +18,7 @@ import duckdb
 import polars as pl
 
 from flows.errors import ConversationsUnreadable, InputUnreadable
+from flows.read.chat_lines import line_names
 from flows.read.csv_dialect import unsniffed
 from flows.read.file_facts import csv_line_fault
 from flows.read.formats import FILE_COLUMN, duckdb_paths, error_line, reader_sql
@@ -206,8 +207,8 @@ def _load(con: duckdb.DuckDBPyConnection, source: Source) -> None:
         )
     renamed = _renamed(con, "raw_rows", source)
     if source.form == "chat":
-        fallbacks = _chat_fallbacks(con, renamed)
-        con.execute(f"CREATE TEMP TABLE chats AS SELECT {renamed}{fallbacks} FROM raw_rows")
+        fallbacks, lines = _chat_fallbacks(con, renamed, source)
+        con.execute(f"CREATE TEMP TABLE chats AS SELECT {renamed}{fallbacks} FROM raw_rows", lines)
         con.execute(f"CREATE TEMP TABLE named_turns AS {sql('chat_turns')}")
     else:
         chat_only = (
@@ -339,22 +340,26 @@ def _renamed(con: duckdb.DuckDBPyConnection, table: str, source: Source) -> str:
     return ", ".join(f"{quoted(n)} AS {quoted(reverse.get(n, n))}" for n in names)
 
 
-def _chat_fallbacks(con: duckdb.DuckDBPyConnection, renamed: str) -> str:
-    """A chat log without `conversation_id` is named by its `id`, else by its line number
-    (`line-1`, ...: stable while the file only grows); without `logged_at`, each message's
-    own `logged_at` is the only time (a turn with none is quarantined by the contract); without
-    `retrieval_context`, a message's own passages are the only ones (chat_turns.sql)."""
+def _chat_fallbacks(
+    con: duckdb.DuckDBPyConnection, renamed: str, source: Source
+) -> tuple[str, dict[str, object]]:
+    """A chat log without `conversation_id` is named by its `id`, else by its line in its file
+    (chat_lines.py: `line-1`, ...: stable while the file only grows); without `logged_at`,
+    each message's own `logged_at` is the only time (a turn with none is quarantined by the
+    contract); without `retrieval_context`, a message's own passages are the only ones
+    (chat_turns.sql). Returns the columns to add and their parameters."""
     columns = {row[0] for row in con.execute(f"DESCRIBE SELECT {renamed} FROM raw_rows").fetchall()}
     added = ""
+    params: dict[str, object] = {}
     if "retrieval_context" not in columns:
         added += ", CAST(NULL AS VARCHAR) AS retrieval_context"
     if "conversation_id" not in columns:
-        line = "'line-' || CAST(row_number() OVER () AS VARCHAR)"
+        line, params = line_names(con, source)
         given = f'coalesce(CAST("id" AS VARCHAR), {line})' if "id" in columns else line
         added += f", {given} AS conversation_id"
     if "logged_at" not in columns:
         added += ", CAST(NULL AS VARCHAR) AS logged_at"
-    return added
+    return added, params
 
 
 def _with_passages(con: duckdb.DuckDBPyConnection) -> str:

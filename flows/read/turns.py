@@ -213,7 +213,8 @@ def _load(con: duckdb.DuckDBPyConnection, source: Source) -> None:
     else:
         chat_only = (
             "false AS __tool_calls, false AS __messages_bad, "
-            "CAST(NULL AS VARCHAR) AS __messages_text, true AS __own_passages"
+            "CAST(NULL AS VARCHAR) AS __messages_text, true AS __own_passages, "
+            "CAST(NULL AS VARCHAR) AS __cid_fallback"
         )
         con.execute(f"CREATE TEMP TABLE named_turns AS SELECT {renamed}, {chat_only} FROM raw_rows")
     con.execute("DROP TABLE raw_rows")
@@ -267,10 +268,12 @@ def _text_kept(con: duckdb.DuckDBPyConnection, reader: str, fmt: str, paths: lis
 
 
 def _row_json(row: str, absent: dict[str, list[str]]) -> str:
-    """A turn's JSON, its quarantine key's text: its columns but its file and `__own_passages`
-    (the reader's own flag, left out so a turn quarantined before it keeps its key), and but
-    the columns only other files of the source have (`absent`)."""
-    own = f"json_remove(json_remove({row}, '$.{FILE_COLUMN}'), '$.__own_passages')"
+    """A turn's JSON, its quarantine key's text: its columns but its file, `__own_passages`
+    and `__cid_fallback` (the reader's own, left out so a turn quarantined before keeps its
+    key), and but the columns only other files of the source have (`absent`)."""
+    own = row
+    for name in (FILE_COLUMN, "__own_passages", "__cid_fallback"):
+        own = f"json_remove({own}, '$.{name}')"
     if not absent:
         return own
     cases = []
@@ -343,8 +346,9 @@ def _renamed(con: duckdb.DuckDBPyConnection, table: str, source: Source) -> str:
 def _chat_fallbacks(
     con: duckdb.DuckDBPyConnection, renamed: str, source: Source
 ) -> tuple[str, dict[str, object]]:
-    """A chat log without `conversation_id` is named by its `id`, else by its line in its file
-    (chat_lines.py: `line-1`, ...: stable while the file only grows); without `logged_at`,
+    """A chat log's line without `conversation_id` is named by its `id`, else by its line in
+    its file (chat_lines.py: `line-1`, ...: stable while the file only grows; `__cid_fallback`
+    where the column is there, _id_text's fallback); without `logged_at`,
     each message's own `logged_at` is the only time (a turn with none is quarantined by the
     contract); without `retrieval_context`, a message's own passages are the only ones
     (chat_turns.sql). Returns the columns to add and their parameters."""
@@ -353,10 +357,14 @@ def _chat_fallbacks(
     params: dict[str, object] = {}
     if "retrieval_context" not in columns:
         added += ", CAST(NULL AS VARCHAR) AS retrieval_context"
+    # a line's own: one without conversation_id (a log whose exporter changed keys) beside
+    # one with it was every message quarantined as conversation_id_is_null, alone it was named
+    line, params = line_names(con, source)
+    given = f'coalesce(CAST("id" AS VARCHAR), {line})' if "id" in columns else line
     if "conversation_id" not in columns:
-        line, params = line_names(con, source)
-        given = f'coalesce(CAST("id" AS VARCHAR), {line})' if "id" in columns else line
-        added += f", {given} AS conversation_id"
+        added += f", {given} AS conversation_id, CAST(NULL AS VARCHAR) AS __cid_fallback"
+    else:
+        added += f", {given} AS __cid_fallback"
     if "logged_at" not in columns:
         added += ", CAST(NULL AS VARCHAR) AS logged_at"
     return added, params
@@ -403,13 +411,16 @@ def _id_text(kind: str | None) -> str:
     such ids beside one of integers made every id `7.0` and each case of the nights before
     new (`7.0:2` beside `7:2`), judged twice."""
     if kind in ("FLOAT", "DOUBLE") or (kind or "").startswith("DECIMAL"):
-        return (
+        given = (
             "CASE WHEN isfinite(conversation_id) AND conversation_id = trunc(conversation_id) "
             "AND abs(conversation_id) < 1e18 "
             "THEN CAST(CAST(conversation_id AS BIGINT) AS VARCHAR) "
             "ELSE CAST(conversation_id AS VARCHAR) END"
         )
-    return "CAST(conversation_id AS VARCHAR)"
+    else:
+        given = "CAST(conversation_id AS VARCHAR)"
+    # a chat log's line without one is named as _chat_fallbacks says
+    return f"coalesce({given}, __cid_fallback)"
 
 
 def _types(con: duckdb.DuckDBPyConnection, table: str) -> dict[str, str]:

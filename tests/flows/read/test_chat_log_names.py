@@ -75,3 +75,19 @@ def test_a_chat_log_read_alone_is_named_by_its_lines_and_a_hive_folders_by_path(
         "day=2026-11-01/part-0.jsonl:line-1:2",
         "day=2026-11-01/part-0.jsonl:line-2:2",
     ]
+
+
+def test_each_line_without_a_conversation_id_is_named_by_its_id_else_its_line(
+    tmp_path: Path,
+) -> None:
+    """A JSON Lines log whose exporter changed keys: a line with `id` alone beside one with
+    `conversation_id` had its every message quarantined as conversation_id_is_null (alone in
+    its file, it was scored under its id). Each line falls back by itself."""
+    log = tmp_path / "chats.jsonl"
+    _write(log, [{**A17, "id": "a1"}, {**VISA, "conversation_id": "c2"}, MASTERCARD])
+    db = tmp_path / "f.duckdb"
+    run = balanced_run(log, db)
+    assert (run["rows_in"], run["rows_quarantined"]) == (3, 0)
+    assert [case for case, _ in _scored(db)] == ["a1:2", "c2:2", "line-3:2"]
+    conversations = "SELECT conversation_id FROM conversation_scores ORDER BY 1"
+    assert query(db, conversations) == [("a1",), ("c2",), ("line-3",)]

@@ -31,6 +31,7 @@ from flows.read.three_tables import (
     check_three_table_columns,
     check_three_table_options,
 )
+from flows.store.db import sql
 from schemas import REQUIRED_COLUMNS
 
 
@@ -341,22 +342,34 @@ _MADE = {
 
 def _check_made_names(path: Path, table: str, present: set[str], options: ReadOptions) -> None:
     """A conversation source holding a column (not one `--columns` maps) named as one the
-    reader makes is exit 3 naming it, before anything is read."""
+    reader makes, for each answer or for its own use, is exit 3 naming it, before anything is
+    read."""
     # Without case, as DuckDB binds names: a `Content` column was every message's content.
     mapped = {name.lower() for name in options.columns.values()}
     spelt = {name.lower(): name for name in present}
-    clashing = [name for name in _MADE.get(table, ()) if name in spelt and name not in mapped]
+    names = (*_MADE[table], *_reader_names()) if table in _MADE else ()
+    clashing = [name for name in names if name in spelt and name not in mapped]
     if clashing:
         name = spelt[clashing[0]]
         made = (
             "each chat message's own field"
             if name.lower() in ("turn", "role", "content")
+            else "a name the conversation reader uses for its own"
+            if name.startswith("__")
             else "what the conversation reader makes for each answer"
         )
         raise InputUnreadable(
             f"{path}: column {name} is {made}, so this column would be taken for it or lost: "
             "rename it or leave it out of the export"
         )
+
+
+def _reader_names() -> list[str]:
+    """The names the conversation reader gives its own columns (`__tool_calls`, `__check`,
+    ...), as its SQL writes them: a log's column of one stood beside it, and the run failed
+    (exit 1, a cast of its text to BOOLEAN) or every turn was quarantined under its value."""
+    texts = [sql(name) for name in ("chat_turns", "checked_turns", "read_turns", "bad_turns")]
+    return sorted({name.lower() for text in texts for name in re.findall(r"\b__\w+", text)})
 
 
 # A column name that reads as a value: a log's text (a few words or more, or long), a number

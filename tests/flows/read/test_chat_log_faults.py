@@ -379,6 +379,12 @@ def test_a_chat_log_of_mixed_types_reads_each_conversations_values_as_written(
         ("input", "chat"),  # a DuplicateError: exit 1, a bug
         ("case_id", "turns"),
         ("context_origins", "turns"),
+        # the reader's own columns: a ConversionException (exit 1), every turn quarantined
+        # under the column's value as its check, a blank answer read as a tool-call step
+        ("__tool_calls", "turns"),
+        ("__check", "turns"),
+        ("__Row", "turns"),
+        ("__tool_calls", "chat"),
     ],
 )
 def test_a_column_named_as_one_the_reader_makes_is_exit_3_before_anything_is_written(

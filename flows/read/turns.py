@@ -409,7 +409,9 @@ def _id_text(kind: str | None) -> str:
     """The conversation id as text: a whole number stored as a float (7.0, as pandas writes an
     integer column holding a missing value) is the id 7, as a turn 2.0 is turn 2; a file of
     such ids beside one of integers made every id `7.0` and each case of the nights before
-    new (`7.0:2` beside `7:2`), judged twice."""
+    new (`7.0:2` beside `7:2`), judged twice. So is its text `7.0`: a CSV export of that
+    column (the same log from Parquet was `7:2`), or a JSON file whose ids differ in type
+    (`1.0` beside `"abc"`: its turns split from the same conversation's `1`)."""
     if kind in ("FLOAT", "DOUBLE") or (kind or "").startswith("DECIMAL"):
         given = (
             "CASE WHEN isfinite(conversation_id) AND conversation_id = trunc(conversation_id) "
@@ -417,8 +419,12 @@ def _id_text(kind: str | None) -> str:
             "THEN CAST(CAST(conversation_id AS BIGINT) AS VARCHAR) "
             "ELSE CAST(conversation_id AS VARCHAR) END"
         )
-    else:
-        given = "CAST(conversation_id AS VARCHAR)"
+    else:  # text: 7.0 written so (pandas' to_csv; a JSON column of mixed types) is 7 too
+        text = "trim(CAST(conversation_id AS VARCHAR))"
+        given = (
+            f"CASE WHEN regexp_full_match({text}, '-?[0-9]+[.]0+') "
+            f"THEN regexp_replace({text}, '[.]0+$', '') ELSE CAST(conversation_id AS VARCHAR) END"
+        )
     # a chat log's line without one is named as _chat_fallbacks says
     return f"coalesce({given}, __cid_fallback)"
 

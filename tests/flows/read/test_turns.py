@@ -372,6 +372,43 @@ def test_a_quarantined_turn_is_named_as_its_case_would_be(tmp_path: Path) -> Non
     ]
 
 
+def test_a_whole_float_id_is_the_same_conversation_in_csv_and_in_json_of_mixed_types(
+    tmp_path: Path,
+) -> None:
+    """pandas writes an id column holding a missing value as floats: `7.0` in its CSV, whose
+    turns were the case `7.0:2` where its Parquet's are `7:2`; and a JSON file whose ids differ
+    in type (`1.0` on one line, `"web-2"` on another) read `1.0` as text, so that turn was
+    another conversation than the `1` of the line before it (an answer with no question)."""
+    frame = pl.DataFrame(
+        {
+            "conversation_id": [7.0, 7.0, None],
+            "turn": [1.0, 2.0, None],
+            "role": ["user", "assistant", "user"],
+            "content": ["Where is order A17?", SHIPPED, "Hi."],
+            "retrieval_context": [None, json.dumps([SHIPPED]), None],
+            "logged_at": [AT.isoformat()] * 3,
+        }
+    )
+    frame.write_csv(tmp_path / "pandas.csv")
+    _run(tmp_path / "pandas.csv", tmp_path / "csv.duckdb")
+    assert query(tmp_path / "csv.duckdb", "SELECT case_id, input FROM case_scores") == [
+        ("7:2", "Where is order A17?")
+    ]
+    lines = [
+        {"conversation_id": 1, "turn": 1, "role": "user", "content": "Where is order A17?"},
+        {"conversation_id": "web-2", "turn": 1, "role": "user", "content": "Hi."},
+        {"conversation_id": 1.0, "turn": 2, "role": "assistant", "content": SHIPPED,
+         "retrieval_context": [SHIPPED]},
+    ]  # fmt: skip
+    (tmp_path / "mixed.jsonl").write_text(
+        "".join(json.dumps({**line, "logged_at": AT.isoformat()}) + "\n" for line in lines)
+    )
+    _run(tmp_path / "mixed.jsonl", tmp_path / "json.duckdb")
+    assert query(tmp_path / "json.duckdb", "SELECT case_id, input FROM case_scores") == [
+        ("1:2", "Where is order A17?")
+    ]
+
+
 def test_a_text_turn_is_read_as_written_digits_only(tmp_path: Path) -> None:
     """Text turns are digits: '1e1' and '0x1A' were turns 10 and 26 (read as numbers);
     ' 3 ' and '4.0' are turns 3 and 4."""

@@ -18,40 +18,55 @@ WITH typed AS (
                ELSE lower(trim(CAST(role AS VARCHAR)))
            END AS __role
     FROM turns
+),
+-- the first check a turn fails but turn_repeated: a copy that breaks the contract is
+-- quarantined for that and does not count as a copy, as in a cases table (a broken copy
+-- read first, then a corrected one, was quarantined twice: the turn was never scored)
+broken AS (
+    SELECT *,
+           CASE
+               WHEN __messages_bad THEN 'messages_not_a_list'
+               WHEN __cid IS NULL OR __cid = '' THEN 'conversation_id_is_null'
+               WHEN __turn IS NULL THEN 'turn_not_an_integer'
+               WHEN __role IS NULL OR __role NOT IN ('user', 'assistant', 'tool', 'system')
+                   THEN 'role_not_in_vocabulary'
+               -- a list that is no content parts ([1, 2]): not judged as its JSON text
+               WHEN __content_bad THEN 'content_wrong_type'
+               -- any turn's own passages are read (a user turn's are the next answer's); a
+               -- chat log's conversation passages are its assistant messages' alone
+               WHEN (__role = 'assistant' OR __own_passages) AND __rc_bad
+                   THEN 'retrieval_context_not_a_list_of_strings'
+           END AS __broken
+    FROM typed
+),
+-- the same conversation and turn twice: the first sound copy read is kept
+checked AS (
+    SELECT * EXCLUDE (__broken),
+           CASE
+               WHEN __broken IS NOT NULL THEN __broken
+               WHEN row_number() OVER (PARTITION BY __cid, __turn, __broken IS NULL
+                                       ORDER BY __row) > 1
+                   THEN 'turn_repeated'
+           END AS __check
+    FROM broken
 )
 SELECT *,
-       CASE
-           WHEN __messages_bad THEN 'messages_not_a_list'
-           WHEN __cid IS NULL OR __cid = '' THEN 'conversation_id_is_null'
-           WHEN __turn IS NULL THEN 'turn_not_an_integer'
-           WHEN __role IS NULL OR __role NOT IN ('user', 'assistant', 'tool', 'system')
-               THEN 'role_not_in_vocabulary'
-           WHEN row_number() OVER (PARTITION BY __cid, __turn ORDER BY __row) > 1
-               THEN 'turn_repeated'
-           -- a list that is no content parts ([1, 2]): not judged as its JSON text
-           WHEN __content_bad THEN 'content_wrong_type'
-           -- any turn's own passages are read (a user turn's are the next answer's); a chat
-           -- log's conversation passages are its assistant messages' alone
-           WHEN (__role = 'assistant' OR __own_passages) AND __rc_bad
-               THEN 'retrieval_context_not_a_list_of_strings'
-       END AS __check,
-       CASE
-           WHEN __messages_bad THEN 'messages'
-           WHEN __cid IS NULL OR __cid = '' THEN 'conversation_id'
-           WHEN __turn IS NULL OR row_number() OVER (PARTITION BY __cid, __turn ORDER BY __row) > 1
-               THEN 'turn'
-           WHEN __role IS NULL OR __role NOT IN ('user', 'assistant', 'tool', 'system') THEN 'role'
-           WHEN __content_bad THEN 'content'
+       CASE __check
+           WHEN 'messages_not_a_list' THEN 'messages'
+           WHEN 'conversation_id_is_null' THEN 'conversation_id'
+           WHEN 'turn_not_an_integer' THEN 'turn'
+           WHEN 'turn_repeated' THEN 'turn'
+           WHEN 'role_not_in_vocabulary' THEN 'role'
+           WHEN 'content_wrong_type' THEN 'content'
            ELSE 'retrieval_context'
        END AS __column,
-       CASE
-           WHEN __messages_bad THEN __messages_text
-           WHEN __cid IS NULL OR __cid = '' THEN __cid_text
-           WHEN __turn IS NULL OR row_number() OVER (PARTITION BY __cid, __turn ORDER BY __row) > 1
-               THEN CAST(turn AS VARCHAR)
-           WHEN __role IS NULL OR __role NOT IN ('user', 'assistant', 'tool', 'system')
-               THEN CAST(role AS VARCHAR)
-           WHEN __content_bad THEN __content_text
+       CASE __check
+           WHEN 'messages_not_a_list' THEN __messages_text
+           WHEN 'conversation_id_is_null' THEN __cid_text
+           WHEN 'turn_not_an_integer' THEN CAST(turn AS VARCHAR)
+           WHEN 'turn_repeated' THEN CAST(turn AS VARCHAR)
+           WHEN 'role_not_in_vocabulary' THEN CAST(role AS VARCHAR)
+           WHEN 'content_wrong_type' THEN __content_text
            ELSE __rc_text
        END AS __value
-FROM typed
+FROM checked

@@ -73,14 +73,16 @@ carried AS (
 -- the latest user turn before each case, quarantined ones included whose place and role are
 -- known (its content no text, its passages no list): a case after one answers it, so the
 -- question before it is not its input (it was, though the docs say never)
+-- (a turn with a sound copy beside a broken one is the sound one)
 asked AS (
-    SELECT __cid, __turn, __check FROM checked_turns
+    SELECT __cid, __turn, bool_and(__check IS NOT NULL) AS __quarantined FROM checked_turns
     WHERE __role = 'user' AND __cid IS NOT NULL AND __cid <> '' AND __turn IS NOT NULL
       AND (__check IS NULL
            OR __check IN ('content_wrong_type', 'retrieval_context_not_a_list_of_strings'))
+    GROUP BY __cid, __turn
 ),
 questions AS (
-    SELECT c.__cid, c.__turn, a.__check IS NOT NULL AS __asked_quarantined
+    SELECT c.__cid, c.__turn, a.__quarantined AS __asked_quarantined
     FROM cases AS c
     ASOF JOIN asked AS a ON a.__cid = c.__cid AND c.__turn > a.__turn
 ),

@@ -37,11 +37,13 @@ from faith_udfs.grounded import (
     GroundedV8Judge,
     GroundedV9Judge,
     GroundedV10Judge,
+    GroundedV11Judge,
 )
 from faith_udfs.grounded_v1 import GroundedV1Judge
 
 JUDGES: dict[str, type] = {
     "grounded": GroundedJudge,
+    "grounded-v11": GroundedV11Judge,
     "grounded-v10": GroundedV10Judge,
     "grounded-v9": GroundedV9Judge,
     "grounded-v8": GroundedV8Judge,

@@ -1,4 +1,4 @@
-"""The grounded judge, rules `grounded-v11` (the default judge): offline, deterministic, graded
+"""The grounded judge, rules `grounded-v12` (the default judge): offline, deterministic, graded
 per claim against the case's whole context.
 
 Each claim gets one `support` in [0, 1]: a fitted logistic combination of a handful of
@@ -14,7 +14,9 @@ sentence as evidence. Each `no` and `idk` claim carries `lacks`: its words, figu
 found nowhere in the context (the contradicting figure's absence included). Refusals, meta
 sentences and courtesies are not claims, nor (v11) a sentence that states nothing: without a
 letter or a digit ("😊", ":)", "..."), announcing the bot's next step ("Let me check that for
-you.") or a bare refusal to help ("I can't assist with that."; grounded_words.states_something).
+you.") or a bare refusal to help ("I can't assist with that."; grounded_words.states_something),
+nor (v12) an offer of help or a welcome ("How can I help?", "You are welcome.":
+service_phrases.py).
 A sentence is judged without its citation markers, attribution phrases and list marker
 (citations.py, answer_layout.py) and its openings ("Yes, of course, ...":
 grounded_words.without_openings). Dates, a number's units and opposite pairs are figures
@@ -23,7 +25,7 @@ read as the context may write it ("1,000" as "1000", "$5" as "5 dollars":
 word_rules.number_forms), from v10 a context's "235, 000" whole too
 (word_rules.joined_numbers). docs/judge-quality.md tells each version's change with its
 figures. Vectorised polars, no row loop, no model weights.
-`grounded-v10` to `grounded-v3` (the classes below, their numbers in grounded_released.py),
+`grounded-v11` to `grounded-v3` (the classes below, their numbers in grounded_released.py),
 `grounded-v2` (grounded_v2.py: v3 without `cov_second`, its own numbers) and `grounded-v1`
 (grounded_v1.py) stay selectable for their series.
 """
@@ -49,6 +51,7 @@ from faith_udfs.grounded_released import (
     GROUNDED_V8_RULES_VERSION,
     GROUNDED_V9_RULES_VERSION,
     GROUNDED_V10_RULES_VERSION,
+    GROUNDED_V11_RULES_VERSION,
     V4_CUTOFFS,
     V4_WEIGHTS,
     V5_CUTOFFS,
@@ -63,6 +66,8 @@ from faith_udfs.grounded_released import (
     V9_WEIGHTS,
     V10_CUTOFFS,
     V10_WEIGHTS,
+    V11_CUTOFFS,
+    V11_WEIGHTS,
 )
 from faith_udfs.grounded_support import support_expr
 from faith_udfs.grounded_v1 import GroundedV1Judge, per_question
@@ -79,6 +84,7 @@ from faith_udfs.grounded_words import (
 from faith_udfs.judges import Judge
 from faith_udfs.lexical import OfflineJudge, verdict_reason
 from faith_udfs.sentences import split_sentences
+from faith_udfs.service_phrases import serves
 from faith_udfs.word_rules import (
     NUMBER_RULES,
     V7_WORD_RULES,
@@ -89,13 +95,14 @@ from faith_udfs.word_rules import (
 )
 
 # Bump when a rule, weight or cut-off changes a verdict: a new version is a new config series.
-GROUNDED_RULES_VERSION = "grounded-v11"
+GROUNDED_RULES_VERSION = "grounded-v12"
 
 # Fitted by bench/fit_grounded.py (its output pasted here): the logistic weights of the
 # features (grounded_support.feature_columns) and the intercept. Refitted for v5 (claims
 # without their opening interjection); v4 had kept v3's, as it changed two case scores of the
-# dev sets. v6 to v11 keep v5's: v6 changes no dev-set case's verdict, v7 13 of 4,004, v8 two,
-# v9 23, v10 five (QAGS's), v11 two (BEGIN's), and a refit moves the held-out figures within noise
+# dev sets. v6 to v12 keep v5's: v6 changes no dev-set case's verdict, v7 13 of 4,004, v8 two,
+# v9 23, v10 five (QAGS's), v11 two (BEGIN's), v12 none, and a refit moves the held-out figures
+# within noise
 # (bench/swapped_words.py, docs/judge-quality.md).
 WEIGHTS: dict[str, float] = {
     "intercept": -1.9289,
@@ -163,6 +170,9 @@ class GroundedJudge(OfflineJudge):
     # help ("I can't assist with that."); before, the first was `idk` (a penalized score halved
     # by a smiley), the others `no`.
     claims_state_facts = True
+    # v12 on: an offer of help ("How can I help?") or a welcome ("You are welcome.") is no
+    # claim (service_phrases.py); before, each was `no`, and a greeting turn scored 0.
+    drops_service_phrases = True
     # The rules version's fitted numbers (a subclass of an older version has its own).
     weights: dict[str, float] = WEIGHTS
     default_cutoffs: Cutoffs = DEFAULT_CUTOFFS
@@ -220,7 +230,10 @@ class GroundedJudge(OfflineJudge):
         )
         if not self.claims_state_facts:
             return claims
-        return claims.with_columns(pl.col("claims").list.filter(states_something(pl.element())))
+        stated = states_something(pl.element())
+        if self.drops_service_phrases:
+            stated = stated & ~serves(pl.element())
+        return claims.with_columns(pl.col("claims").list.filter(stated))
 
     def verdicts(self, questions: pl.DataFrame) -> pl.DataFrame:
         # A question whose claims are all sentences of its context needs no features.
@@ -273,7 +286,18 @@ def copied_verdicts(questions: pl.DataFrame) -> pl.DataFrame:
     )
 
 
-class GroundedV10Judge(GroundedJudge):
+class GroundedV11Judge(GroundedJudge):
+    """The grounded judge of rules `grounded-v11`: v12 with an offer of help ("How can I
+    help?") and a welcome ("You are welcome.") read as claims; its own numbers (V11_WEIGHTS),
+    and a v11 calibration's cut-offs apply."""
+
+    rules_version = GROUNDED_V11_RULES_VERSION
+    drops_service_phrases = False
+    weights = V11_WEIGHTS
+    default_cutoffs = V11_CUTOFFS
+
+
+class GroundedV10Judge(GroundedV11Judge):
     """The grounded judge of rules `grounded-v10`: v11 with a sentence of no letter or digit
     ("😊", ":)") read as a claim (`idk`: no content word), and one announcing the bot's next
     step ("Let me check that for you.") or barely refusing to help too; its own numbers
@@ -375,6 +399,7 @@ class GroundedV2Judge(GroundedV3Judge):
 # to (`faith calibrate` fits the default), by version below.
 GROUNDED_JUDGES: tuple[type[GroundedJudge], ...] = (
     GroundedJudge,
+    GroundedV11Judge,
     GroundedV10Judge,
     GroundedV9Judge,
     GroundedV8Judge,

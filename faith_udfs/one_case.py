@@ -26,6 +26,7 @@ from faith_udfs.grounded import (
     GroundedV8Judge,
     GroundedV9Judge,
     GroundedV10Judge,
+    GroundedV11Judge,
 )
 from faith_udfs.grounded_v1 import GroundedV1Judge
 from faith_udfs.judges import VERDICT_VOCABULARY, Judge
@@ -37,6 +38,7 @@ from faith_udfs.one_case_grounded import (
     grounded_v5_claims,
     grounded_v6_claims,
     grounded_v11_claims,
+    grounded_v12_claims,
     grounded_verdicts,
 )
 from faith_udfs.one_case_grounded_v1 import grounded_v1_claims, grounded_v1_verdicts
@@ -46,7 +48,8 @@ from faith_udfs.prompts import format_score
 # The judges this path covers, by exact type (a subclass may change a rule) and rules version.
 RULES: dict[type, Rules] = {
     LexicalJudge: Rules("lexical-v2", sentences, lexical_verdicts),
-    GroundedJudge: Rules("grounded-v11", grounded_v11_claims, grounded_verdicts),
+    GroundedJudge: Rules("grounded-v12", grounded_v12_claims, grounded_verdicts),
+    GroundedV11Judge: Rules("grounded-v11", grounded_v11_claims, grounded_verdicts),
     GroundedV10Judge: Rules("grounded-v10", grounded_v6_claims, grounded_verdicts),
     GroundedV9Judge: Rules("grounded-v9", grounded_v6_claims, grounded_verdicts),
     GroundedV8Judge: Rules("grounded-v8", grounded_v6_claims, grounded_verdicts),

@@ -43,6 +43,7 @@ from faith_udfs.grounded_words import word_stem as stem
 from faith_udfs.judges import Judge
 from faith_udfs.one_case_rules import WHITE_SPACE, Verdict, sentences, verdict_reason
 from faith_udfs.quantities import says_other_unit
+from faith_udfs.service_phrases import serves_text
 from faith_udfs.word_rules import (
     WordRules,
     joined_numbers_text,
@@ -162,7 +163,7 @@ def grounded_v6_claims(answer: str) -> list[str]:
 
 
 def grounded_v11_claims(answer: str) -> list[str]:
-    """GroundedJudge.claims of one answer: grounded_v6_claims less the sentences that state
+    """GroundedV11Judge.claims of one answer: grounded_v6_claims less the sentences that state
     nothing (grounded_words.states_something): without a letter or a digit ("😊", ":)",
     "..."), announcing the bot's next step ("Let me check that for you.") or a bare refusal
     to help ("I can't assist with that.")."""
@@ -171,6 +172,12 @@ def grounded_v11_claims(answer: str) -> list[str]:
         for claim in grounded_v6_claims(answer)
         if is_worded_text(claim) and not _ANNOUNCEMENT.search(claim) and not _DECLINE.search(claim)
     ]
+
+
+def grounded_v12_claims(answer: str) -> list[str]:
+    """GroundedJudge.claims of one answer: grounded_v11_claims less the offers of help and
+    the welcomes (service_phrases.py: "How can I help?", "You are welcome.")."""
+    return [claim for claim in grounded_v11_claims(answer) if not serves_text(claim)]
 
 
 def is_worded_text(text: str) -> bool:

@@ -8,7 +8,10 @@ BASE's `faith_udfs` is exported (`git archive`) to a temporary folder as the pac
 scores the first 5 rows of the support shape `--inner` times a call (a batch's fixed cost).
 Both sides' frames are compared first (exit 1 if any differs); then CPU-seconds per call of
 each side, their medians and min, and the ratios this / base (of the medians, of the mins, and
-the median of each round's ratio). `bench/commits_ab.py` compares whole processes.
+the median of each round's ratio). `bench/commits_ab.py` compares whole processes. With other
+work on the machine, `POLARS_MAX_THREADS=1` gives steadier ratios (no thread pool spinning
+against the other work): on 2026-12-07 at load 3-6 the same pair gave 1.006, 0.905 and 0.946
+with polars' threads, 0.915, 0.881 and 0.911 on one.
 """
 
 from __future__ import annotations

@@ -92,8 +92,10 @@ def normalized_text(text: pl.Expr) -> pl.Expr:
 
 def normalized(frame: pl.DataFrame, column: str) -> pl.DataFrame:
     """`frame` with `column` as `normalized_text`; a column of plain ASCII (most logs) needs
-    nothing and is returned as is, for the price of one scan."""
-    if not frame.select(pl.col(column).str.contains(r"[^\x00-\x7F]").any()).item():
+    nothing and is returned as is, for the price of one scan: a text is ASCII when its bytes
+    are as many as its characters (a tenth of the cost of a regex looking for a non-ASCII one)."""
+    text = pl.col(column)
+    if not frame.select((text.str.len_bytes() != text.str.len_chars()).any()).item():
         return frame
     return frame.with_columns(normalized_text(pl.col(column)))
 

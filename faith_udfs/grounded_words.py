@@ -7,6 +7,7 @@ matching across paraphrase needs: "n't" read as "not", and words cut to a common
 from __future__ import annotations
 
 import re
+from functools import cache
 
 import polars as pl
 
@@ -256,6 +257,12 @@ def stem(word: pl.Expr) -> pl.Expr:
     )
 
 
+@cache
+def negation_stems() -> tuple[str, ...]:
+    """`stem` of each of NEGATIONS, computed once."""
+    return tuple(pl.select(stem(pl.lit(pl.Series(sorted(NEGATIONS))))).to_series().to_list())
+
+
 def word_stem(word: str) -> str:
     """`stem` of one word, in Python (the one-case paths' twin)."""
     cut = _INFLECTION.sub("", word, count=1) if len(word) > 4 else word
@@ -323,5 +330,4 @@ def _one_key(by: str) -> pl.Expr:
 
 def _is_negation(stemmed: pl.Expr) -> pl.Expr:
     """Whether a stem is a negation's: a function of the stem, so one word has one answer."""
-    stems = pl.select(stem(pl.lit(pl.Series(sorted(NEGATIONS))))).to_series()
-    return stemmed.is_in(stems.to_list())
+    return stemmed.is_in(list(negation_stems()))

@@ -65,11 +65,18 @@ def ask_judge(
 def _conform(
     keys: pl.DataFrame, answer: pl.DataFrame, columns: dict[str, ColumnType]
 ) -> pl.DataFrame:
-    if "error" not in answer.columns:
-        answer = answer.with_columns(error=pl.lit(None, dtype=pl.String))
-    if "pending" not in answer.columns:
-        answer = answer.with_columns(pending=pl.lit(False))
-    answer = _typed(answer, columns).with_columns(pl.col("pending").fill_null(False))
+    # one select (each eager step is a query of its own, the fixed cost of a small batch): no
+    # `error` is null, no `pending` False, as typed as `columns`
+    given = answer.columns
+    pending = pl.col("pending").cast(pl.Boolean) if "pending" in given else pl.lit(False)
+    answer = answer.select(
+        pending.fill_null(False).alias(name)
+        if name == "pending"
+        else pl.col(name).cast(dtype)
+        if name in given
+        else pl.lit(None, dtype=dtype).alias(name)
+        for name, dtype in columns.items()
+    )
     if answer["key"].equals(keys["key"]) and answer["key"].is_unique().all():
         # One answer per item, in the items' order (what well-behaved judges return): nothing
         # to drop, nothing left out, no join needed.

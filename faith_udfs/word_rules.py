@@ -209,21 +209,25 @@ def number_forms_of(texts: pl.Series) -> pl.Series:
     """`number_forms` of each text, rewritten only where it can change one: each pass copies
     every text it is given, and few texts hold a mark (most hold a digit: an order number, a
     date; a digit alone had every such text rewritten, 0.02 CPU-s a support batch)."""
-    return _changed_where(texts, _NUMBER_MARKED, number_forms)
+    return changed_where(texts, _NUMBER_MARKED, number_forms)
 
 
 def joined_numbers_of(texts: pl.Series) -> pl.Series:
     """`joined_numbers` of the texts that hold a spaced number; the others as they are (not
     with the trailing space `joined_numbers` gives them, which separates no word)."""
-    return _changed_where(texts, _SPACED_THOUSANDS, joined_numbers)
+    return changed_where(texts, _SPACED_THOUSANDS, joined_numbers)
 
 
-def _changed_where(
+def changed_where(
     texts: pl.Series, pattern: str, change: Callable[[pl.Expr], pl.Expr]
 ) -> pl.Series:
-    rows = texts.str.contains(pattern).fill_null(False).arg_true()
-    if rows.len() == 0:
+    """`change` of the texts `pattern` finds, the others as they are: for a change that leaves
+    every text without `pattern` as it is, `change` of all of them, for one scan where few
+    hold it (a rewrite copies every text it is given)."""
+    found = texts.str.contains(pattern)
+    if not found.any():  # most calls: one step, not three (each a query on a small batch)
         return texts
+    rows = found.fill_null(False).arg_true()
     changed = texts.gather(rows).to_frame("text").select(change(pl.col("text"))).to_series()
     # scatter writes in place: on a clone (its buffers shared until written), the caller's
     # series stays as given

@@ -19,6 +19,7 @@ from faith_udfs.grounded_words import GROUNDED_STOP_WORDS, negation_stems, stem
 from faith_udfs.lexical import pair_key
 from faith_udfs.list_rows import as_lists
 from faith_udfs.quantities import quantity_rows, units_swapped
+from faith_udfs.row_sums import answer_share, best_truths, row_counts
 from faith_udfs.word_rules import (
     WordRules,
     changed_where,
@@ -118,7 +119,7 @@ def question_copies(questions: pl.DataFrame, *, folds_case: bool = False) -> pl.
     copy = _copies(claims, _context_sentences(questions), folds_case=folds_case)
     others = claims.filter(pl.col("claim").is_null() | copy.is_null())["question_row"]
     has_claims = (questions["claims"].list.len() > 0).fill_null(False)
-    copied = (_counts(others, questions.height) == 0) & has_claims
+    copied = (row_counts(others, questions.height) == 0) & has_claims
     return pl.DataFrame({"copied": copied, "copies": as_lists(copy, questions["claims"])})
 
 
@@ -228,7 +229,7 @@ def claim_features(
         .drop("pair")
         .collect()
     )
-    spread = _counts(hits["claim_word"], claim_words.height)
+    spread = row_counts(hits["claim_word"], claim_words.height)
     n = claim_words["n_truths"]
     weight = ((1.0 + (n + 1) / (spread + 1)).log() * _UNIT).round().cast(pl.Int64)
     claim_words = claim_words.with_columns(weight=weight, found=spread > 0)
@@ -252,7 +253,7 @@ def claim_features(
     # there: only the other claims' hits are looked through for a best sentence.
     hits = hits.filter(~claims["verbatim"].gather(hits["claim_row"]))
     hits = hits.with_columns(weight=claim_words["weight"].gather(hits["claim_word"]))
-    best = _best(hits, "cov_best_weight")
+    best = best_truths(hits, "cov_best_weight")
     second = _second(hits, best, claims.height, claim_words.height)
     # Swaps are looked for only where they can count (a chat batch's claims are mostly
     # neither): a figure's where one is missing (the features read a rival only beside a
@@ -290,8 +291,8 @@ def claim_features(
     )
     evidence = truths["truth"].gather(joined["truth_row"].cast(pl.UInt32))
     n_questions = questions.height
-    answer = _answer_share(joined, "found_weight", "total", n_questions)
-    answer_found = _answer_share(joined, "n_found", "n_words", n_questions)
+    answer = answer_share(joined, "found_weight", "total", n_questions)
+    answer_found = answer_share(joined, "n_found", "n_words", n_questions)
     return joined.select(
         "question_row",
         "claim",
@@ -396,54 +397,4 @@ def _second(hits: pl.DataFrame, best: pl.DataFrame, n_claims: int, n_words: int)
     in_best = hits["truth_row"].to_numpy() == best_truth[hits["claim_row"].to_numpy()]
     held = np.bincount(claim_word[in_best], minlength=n_words) > 0
     rest = hits.filter(pl.Series(~held[claim_word]))
-    return _best(rest, "cov_second_weight").drop("truth_row")
-
-
-def _answer_share(claims: pl.DataFrame, part: str, whole: str, n_questions: int) -> pl.Series:
-    """Per claim, its question's sum of `part` over its sum of `whole` (1 where that is 0 / 0):
-    numpy's weighted bincount on `question_row`, where two window sums in the features' select
-    cost 0.13 of its 0.16 CPU-s on a chat batch. The sums are of integers, exact as floats."""
-    rows = claims["question_row"].cast(pl.Int64).to_numpy()
-
-    def summed(column: str) -> np.ndarray:  # numpy throughout: each polars step is a query
-        values = claims[column].cast(pl.Float64).to_numpy()  # a null as NaN
-        return np.bincount(
-            rows, weights=np.where(np.isnan(values), 0.0, values), minlength=n_questions
-        )
-
-    with np.errstate(invalid="ignore", divide="ignore"):
-        share = summed(part) / summed(whole)
-    return pl.Series(np.where(np.isnan(share), 1.0, share)[rows])
-
-
-def _counts(index: pl.Series, n: int) -> pl.Series:
-    """How often each of 0..n-1 occurs in `index` (a dense row index, no nulls): numpy's
-    bincount, one pass where a polars sort and binary search took ~10% of claim_features on
-    chat and rag batches."""
-    counts = np.bincount(index.cast(pl.Int64).to_numpy(), minlength=n)
-    return pl.Series(index.name, counts, dtype=pl.UInt32)
-
-
-def _best(hits: pl.DataFrame, name: str) -> pl.DataFrame:
-    """Each claim's best truth row by the weight of its words found there (lowest row on a
-    tie): `claim_row`, `truth_row` (Int64), `name`."""
-    # (claim_row, truth_row) as one 64-bit key, summed over sorted runs (cheaper than a
-    # group-by here): integer weights, so the sums do not depend on the order.
-    pair = pl.col("claim_row").cast(pl.UInt64) * 2**32 + pl.col("truth_row")
-    last = (pl.col("pair") != pl.col("pair").shift(-1)).fill_null(True)
-    found = (
-        hits.select(pair=pair, weight="weight")
-        .sort("pair")
-        .with_columns(running=pl.col("weight").cum_sum())
-        .filter(last)
-        .select("pair", found=pl.col("running").diff().fill_null(pl.col("running")))
-    )
-    return (
-        found.sort([pl.col("pair") // 2**32, "found", "pair"], descending=[False, True, False])
-        .select(
-            claim_row=(pl.col("pair") // 2**32).cast(pl.UInt32),
-            truth_row=(pl.col("pair") % 2**32).cast(pl.Int64),
-            **{name: pl.col("found")},
-        )
-        .unique("claim_row", keep="first")
-    )
+    return best_truths(rest, "cov_second_weight").drop("truth_row")

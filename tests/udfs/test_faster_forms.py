@@ -10,7 +10,7 @@ import polars as pl
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from faith_udfs.grounded_features import _answer_share
+from faith_udfs.row_sums import answer_share
 from faith_udfs.word_rules import (
     joined_numbers,
     joined_numbers_of,
@@ -80,5 +80,5 @@ def test_answer_share_is_the_window_sum_share(
     )
     window = (pl.col("part").sum() / pl.col("whole").sum()).over("question_row")
     expected = frame.select(window.fill_null(1.0).fill_nan(1.0)).to_series()
-    got = _answer_share(frame, "part", "whole", 6)
+    got = answer_share(frame, "part", "whole", 6)
     assert np.array_equal(got.to_numpy(), expected.to_numpy())

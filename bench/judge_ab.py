@@ -2,6 +2,7 @@
 process on the same batch, calls alternating so machine noise hits both alike.
 
     python bench/judge_ab.py BASE [--shape support] [--rows 143000] [--rounds 10] [--inner N]
+    python bench/judge_ab.py BASE --source PATH [--rows N] ...   # the first rows of your Parquet
 
 BASE's `faith_udfs` is exported (`git archive`) to a temporary folder as the package
 `faith_udfs_base` (its imports renamed) and imported beside this checkout's. `--shape tiny`
@@ -70,11 +71,15 @@ def main() -> int:
     parser.add_argument("--rows", type=int, default=143_000)
     parser.add_argument("--rounds", type=int, default=10)
     parser.add_argument("--inner", type=int, help="calls a round (default 1; tiny: 40)")
+    parser.add_argument("--source", type=Path, help="a Parquet file of cases instead of a shape")
     args = parser.parse_args()
-    tiny = args.shape == "tiny"
+    tiny = args.shape == "tiny" and args.source is None
     inner = args.inner or (40 if tiny else 1)
-    source = generated_cases(1_000_000, shape="support" if tiny else args.shape)
-    cases = pl.read_parquet(source, n_rows=5 if tiny else args.rows)
+    if args.source is not None:
+        cases, args.shape = pl.read_parquet(args.source, n_rows=args.rows), "source"
+    else:
+        source = generated_cases(1_000_000, shape="support" if tiny else args.shape)
+        cases = pl.read_parquet(source, n_rows=5 if tiny else args.rows)
 
     sys.path.insert(0, str(ROOT))
     from flows.allocator import keep_freed_pages

@@ -74,6 +74,23 @@ def test_the_profile_bench_profiles_a_source_of_ones_own(tmp_path: Path) -> None
     assert re.search(r"^source, a real run: [\d.]+ s wall", done.stdout, re.MULTILINE)
 
 
+def test_the_judge_ab_bench_compares_a_commits_judge_in_one_process(tmp_path: Path) -> None:
+    """bench/judge_ab.py against HEAD (a clean checkout: the same code) finds every frame
+    identical and prints both sides' CPU and the ratio. A child process: the base's package is
+    imported under its own name, which must not stay in the tests' modules."""
+    source = tmp_path / "cases.parquet"
+    many_cases(12).write_parquet(source)
+    done = bench("judge_ab.py", "HEAD", "--source", str(source), "--rounds", "2", "--inner", "1")
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert re.search(r"^base: median [\d.]+, min [\d.]+ CPU-s a call$", done.stdout, re.M)
+    summary = re.search(
+        r"^source 12 rows, 2 rounds x 1: this / base (\d+\.\d+) \(medians\)", done.stdout, re.M
+    )
+    assert summary, done.stdout
+    assert float(summary.group(1)) > 0
+    assert "frames case_scores, claim_verdicts, truths, item_keys identical" in done.stdout
+
+
 def test_the_tables_check_finds_two_runs_identical_and_one_changed_value(tmp_path: Path) -> None:
     source = tmp_path / "cases.parquet"
     many_cases(40).write_parquet(source)

@@ -420,13 +420,19 @@ def _id_text(kind: str | None) -> str:
             "ELSE CAST(conversation_id AS VARCHAR) END"
         )
     else:  # text: 7.0 written so (pandas' to_csv; a JSON column of mixed types) is 7 too
-        text = "trim(CAST(conversation_id AS VARCHAR))"
-        given = (
-            f"CASE WHEN regexp_full_match({text}, '-?[0-9]+[.]0+') "
-            f"THEN regexp_replace({text}, '[.]0+$', '') ELSE CAST(conversation_id AS VARCHAR) END"
-        )
-    # a chat log's line without one is named as _chat_fallbacks says
-    return f"coalesce({given}, __cid_fallback)"
+        given = _whole_text("conversation_id")
+    # a chat log's line without one is named as _chat_fallbacks says, its `id` 7.0 as 7 too:
+    # the same line alone in its file (its id the conversation_id column) was named so
+    return f"coalesce({given}, {_whole_text('__cid_fallback')})"
+
+
+def _whole_text(column: str) -> str:
+    """`column` as text, a whole number's text (`7.0`) as the number's (`7`)."""
+    text = f"trim(CAST({column} AS VARCHAR))"
+    return (
+        f"CASE WHEN regexp_full_match({text}, '-?[0-9]+[.]0+') "
+        f"THEN regexp_replace({text}, '[.]0+$', '') ELSE CAST({column} AS VARCHAR) END"
+    )
 
 
 def _types(con: duckdb.DuckDBPyConnection, table: str) -> dict[str, str]:

@@ -91,3 +91,18 @@ def test_each_line_without_a_conversation_id_is_named_by_its_id_else_its_line(
     assert [case for case, _ in _scored(db)] == ["a1:2", "c2:2", "line-3:2"]
     conversations = "SELECT conversation_id FROM conversation_scores ORDER BY 1"
     assert query(db, conversations) == [("a1",), ("c2",), ("line-3",)]
+
+
+def test_a_lines_whole_float_id_is_the_same_number_beside_a_conversation_id(
+    tmp_path: Path,
+) -> None:
+    """A line's `id` 7.0 (pandas' float column) names it 7 alone in its file; beside a line
+    with `conversation_id` its fallback was taken as written, `7.0:2`: the same turn under a
+    second name, scored twice once the other line came or went."""
+    alone, beside = tmp_path / "alone.jsonl", tmp_path / "beside.jsonl"
+    _write(alone, [{**VISA, "id": 7.0}])
+    _write(beside, [{**VISA, "id": 7.0}, {**A17, "conversation_id": 2}])
+    balanced_run(alone, tmp_path / "alone.duckdb")
+    balanced_run(beside, tmp_path / "beside.duckdb")
+    assert [case for case, _ in _scored(tmp_path / "alone.duckdb")] == ["7:2"]
+    assert [case for case, _ in _scored(tmp_path / "beside.duckdb")] == ["2:2", "7:2"]

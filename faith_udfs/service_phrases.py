@@ -17,6 +17,10 @@ import re
 
 import polars as pl
 
+# The words a phrase may have after it: words of letters, no figure ("Welcome to Acme!"; in
+# "Good morning, your refund is $50." or "No worries, refunds take 30 days." the figure is a
+# claim's, which a context can contradict).
+_LETTER_WORDS = r"(?:\W+[^\W\d]+)"
 # An offer of the bot's help, asked: "how/what (else) can I ...", "can I help you ...",
 # "anything else I can do ...".
 HELP_OFFER_PATTERN = (
@@ -24,13 +28,13 @@ HELP_OFFER_PATTERN = (
     r"(?:(?:how|what)(?: else)? (?:can|may|could|shall|should) (?:i|we) (?:help|assist|do)"
     r"|(?:can|may|could|shall) (?:i|we) (?:help|assist) you"
     r"|anything else (?:that )?(?:i|we) (?:can|could|may) (?:help|assist|do))"
-    r"\b(?:\W+\w+){0,5}\W*\?\W*$"
+    rf"\b{_LETTER_WORDS}{{0,5}}\W*\?\W*$"
 )
 # A welcome or a farewell, with at most four words after it.
 WELCOME_PATTERN = (
     r"(?i)^\W*(?:you are welcome|my pleasure|happy to assist|glad to assist"
     r"|glad i could (?:help|assist)|no worries|take care|cheers|welcome"
-    r"|good (?:morning|afternoon|evening))\b(?:\W+\w+){0,4}\W*$"
+    rf"|good (?:morning|afternoon|evening))\b{_LETTER_WORDS}{{0,4}}\W*$"
 )
 
 _HELP_OFFER = re.compile(HELP_OFFER_PATTERN)

@@ -65,6 +65,11 @@ def test_an_offer_of_help_or_a_welcome_is_no_claim(phrase: str) -> None:
         "Did you know the courier delivers on Sundays?",  # a question that says something
         "We can help you with refunds within 30 days.",  # a policy, not an offer
         "Welcome back, your order A17 shipped on 3 March to Berlin by courier.",
+        # a figure after a greeting is a claim's, whatever few words it takes
+        "Good morning, your refund is $50.",
+        "No worries, refunds take 30 days.",
+        "Welcome bonus is 50 dollars.",
+        "How can I help you track order A17?",
     ],
 )
 def test_a_sentence_that_says_something_stays_a_claim(sentence: str) -> None:

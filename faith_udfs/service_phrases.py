@@ -30,11 +30,21 @@ HELP_OFFER_PATTERN = (
     r"|anything else (?:that )?(?:i|we) (?:can|could|may) (?:help|assist|do))"
     rf"\b{_LETTER_WORDS}{{0,5}}\W*\?\W*$"
 )
-# A welcome or a farewell, with at most four words after it.
+# A welcome or a farewell, whole: only a wish ("..., have a nice day!"), a welcome's place
+# ("Welcome to Acme support!") or a greeting's name ("Good morning, Anna!") may follow it, so
+# "Cheers, your order ships Monday." or "You are welcome to visit on Sunday." stay claims.
+_WISH = (
+    r"(?:\W+(?:and\s+)?(?:take care"
+    r"|have a (?:great|nice|good|wonderful|lovely) (?:day|one|evening|weekend)))"
+)
 WELCOME_PATTERN = (
-    r"(?i)^\W*(?:you are welcome|my pleasure|happy to assist|glad to assist"
-    r"|glad i could (?:help|assist)|no worries|take care|cheers|welcome"
-    rf"|good (?:morning|afternoon|evening))\b{_LETTER_WORDS}{{0,4}}\W*$"
+    r"(?i)^\W*(?:"
+    rf"(?:you are welcome|my pleasure|no worries|take care|cheers|anytime){_WISH}?"
+    rf"|(?:happy|glad) to (?:help|assist)(?: you)?{_WISH}?"
+    rf"|glad i could (?:help|assist)(?: you)?(?: today)?{_WISH}?"
+    r"|welcome(?: back)?(?: to(?:\W+[^\W\d]+){1,3})?"
+    r"|good (?:morning|afternoon|evening)(?:\W+[^\W\d]+)?"
+    r")\W*$"
 )
 
 _HELP_OFFER = re.compile(HELP_OFFER_PATTERN)

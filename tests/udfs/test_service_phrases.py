@@ -43,7 +43,10 @@ def judged(answer: str, judge: Judge) -> tuple[list[tuple[str, str]], float]:
         "My pleasure!",
         "Welcome to Acme support!",
         "Good morning!",
+        "Good morning, Anna!",
         "Take care :)",
+        "You are welcome, have a great day!",
+        "Glad I could help you today!",
     ],
 )
 def test_an_offer_of_help_or_a_welcome_is_no_claim(phrase: str) -> None:
@@ -70,6 +73,11 @@ def test_an_offer_of_help_or_a_welcome_is_no_claim(phrase: str) -> None:
         "No worries, refunds take 30 days.",
         "Welcome bonus is 50 dollars.",
         "How can I help you track order A17?",
+        # nor is a statement after a welcome, figure or not: only a wish, a place or a name
+        "Cheers, your order ships Monday.",
+        "You are welcome to visit on Sunday.",
+        "Take care when opening the box.",
+        "Welcome to our store, where refunds take thirty days and returns are free.",
     ],
 )
 def test_a_sentence_that_says_something_stays_a_claim(sentence: str) -> None:

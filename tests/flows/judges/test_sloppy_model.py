@@ -116,7 +116,9 @@ def test_no_answer_is_stored_under_another_case(
     assert stored_scores(db).equals(lexical(frame))
 
 
-@pytest.mark.parametrize("sloppy", [{"bare"}, {"bare", "reverse"}], ids="+".join)
+@pytest.mark.parametrize(
+    "sloppy", [{"bare"}, {"bare", "reverse"}], ids=lambda kinds: "+".join(sorted(kinds))
+)
 def test_entries_without_item_numbers_are_used_only_while_their_order_holds(
     server: SloppyServer, tmp_path: Path, sloppy: set[str]
 ) -> None:

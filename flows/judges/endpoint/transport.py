@@ -289,7 +289,8 @@ class ChatEndpoint:
             sent = self._window.admit(call_bound(messages, schema, max_tokens), self._stop)
             expected = self._reserve_call(expected_tokens(messages, max_tokens, self._usage))
             spent[0] += 1
-            used_format = self._asked.format_for(messages[0]["content"])
+            prompt = messages[0]["content"]  # the question (conversation()): what a refusal is of
+            used_format = self._asked.format_for(prompt)
             body = chat_request_body(
                 self.model,
                 messages,
@@ -309,7 +310,7 @@ class ChatEndpoint:
                 # for (_wait_after), by this call or any other.
                 retry_after = asked if asked is not None and asked <= self._can_wait()[0] else None
                 if self._asked.refused_limit_field(exc, body) or self._asked.refused_format(
-                    exc, used_format, messages[0]["content"]
+                    exc, used_format, prompt
                 ):
                     return None
                 raise self._status_error(exc, asked) from None
@@ -328,7 +329,7 @@ class ChatEndpoint:
             completion = json_body(raw)
             refused = error_answer(completion, raw)
             if refused is not None:
-                if self._asked.refused_format(refused, used_format, messages[0]["content"]):
+                if self._asked.refused_format(refused, used_format, prompt):
                     return None
                 code = refused.body.get("code") if isinstance(refused.body, dict) else None
                 if code == 429 or (isinstance(code, int) and code >= 500):
@@ -341,7 +342,7 @@ class ChatEndpoint:
             self._window.settle(sent, None if reply.estimated else reply.total_tokens)
             with self._lock:
                 self.latencies.append(time.monotonic() - started)
-            self._asked.answered(used_format, messages[0]["content"])
+            self._asked.answered(used_format, prompt)
             ok = True
             return reply
         finally:

@@ -3,6 +3,8 @@ left unusable asked again alone (escalation.py: never a smaller pack renumbered,
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from faith_udfs.errors import JudgeError
 from flows.judges.endpoint.refusals import RequestRefused
 from flows.judges.endpoint.transport import ChatEndpoint
@@ -72,7 +74,7 @@ class EndpointAnswers:
 
     def _packed(
         self, asked: Asked, pack: list[int], spent: list[int]
-    ) -> tuple[dict[int, Result], dict[int, JudgeError]]:
+    ) -> tuple[dict[int, Result], Mapping[int, JudgeError]]:
         """One packed call: the answers it gave, and the items it left unusable (and why):
         every item of a pack the endpoint refused for what it holds (a content filter's 400),
         since one item's prompt must not fail the cases of the others."""
@@ -97,8 +99,7 @@ class EndpointAnswers:
             )
         )
         results: dict[int, Result] = {}
-        unusable: dict[int, JudgeError] = {}
-        unusable |= self._store.read_reply(
+        unusable = self._store.read_reply(
             task,
             reply=reply,
             asking=pack,

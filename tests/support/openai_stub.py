@@ -305,6 +305,7 @@ class StubServer:
             self._fraction = 0.0
             self._rejected = set()
             self.behaviours = set()
+            self.filter_on = None
 
     def rewrite(
         self, request: dict[str, Any], prompt: str, reply: dict[str, Any]

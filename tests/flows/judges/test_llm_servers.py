@@ -432,12 +432,9 @@ def test_a_prompt_refused_in_every_format_does_not_lower_the_format_of_later_run
 ) -> None:
     # A content filter refuses one answer's prompt with a bare 400, whatever the format: the
     # request steps down to none, is refused there too, and json_schema is asked again.
-    stub.filter_on = "was cancelled"
+    stub.filter_on = "was cancelled"  # until the next test's heal()
     db = tmp_path / "f.duckdb"
-    try:
-        run = run_score(settings(stub, source, db, mode="per-item"))
-    finally:
-        stub.filter_on = None
+    run = run_score(settings(stub, source, db, mode="per-item"))
     errors = query(db, "SELECT error FROM case_scores WHERE status = 'invalid'")["error"]
     assert set(errors) == {
         "RequestRefused: HTTP 400 from the endpoint: The response was filtered due to the prompt "
@@ -460,12 +457,9 @@ def test_a_pack_refused_for_one_items_prompt_is_asked_item_by_item(
 ) -> None:
     # Packed, the refused answer shares its claims call with the other four answers: they
     # are asked again alone and scored; only the cases of the refused answer are invalid.
-    stub.filter_on = "was cancelled"
+    stub.filter_on = "was cancelled"  # until the next test's heal()
     db = tmp_path / "f.duckdb"
-    try:
-        run = run_score(settings(stub, source, db))
-    finally:
-        stub.filter_on = None
+    run = run_score(settings(stub, source, db))
     got = query(db, "SELECT case_id, status, error FROM case_scores ORDER BY case_id")
     refused = pl.read_parquet(source).filter(pl.col("actual_output").str.contains("was cancelled"))
     invalid = got.filter(pl.col("status") == "invalid")

@@ -42,8 +42,8 @@ WELCOME_PATTERN = (
     rf"(?:you are welcome|my pleasure|no worries|take care|cheers|anytime){_WISH}?"
     rf"|(?:happy|glad) to (?:help|assist)(?: you)?{_WISH}?"
     rf"|glad i could (?:help|assist)(?: you)?(?: today)?{_WISH}?"
-    r"|welcome(?: back)?(?: to(?:\W+[^\W\d]+){1,3})?"
-    r"|good (?:morning|afternoon|evening)(?:\W+[^\W\d]+)?"
+    rf"|welcome(?: back)?(?: to{_LETTER_WORDS}{{1,3}})?"
+    rf"|good (?:morning|afternoon|evening){_LETTER_WORDS}?"
     r")\W*$"
 )
 

@@ -20,11 +20,11 @@ from flows.store.sql_files import migrations, sql
 
 log = logging.getLogger("faithpipe")
 
-# Every statement of sql/analysis.sql makes a macro or a view; made TEMP, it lives in the
-# connection's own catalog, which a read-only database still lets it write.
 # The migration from which the analysis macros and views are made from sql/analysis.sql (its
 # table records which text); a database older than that is one an older faithpipe made.
 LIVE_DEFINITIONS = 11
+# Every statement of sql/analysis.sql makes a macro or a view; made TEMP, it lives in the
+# connection's own catalog, which a read-only database still lets it write.
 _MADE = re.compile(r"^CREATE OR REPLACE (MACRO|VIEW)\b", re.IGNORECASE | re.MULTILINE)
 
 

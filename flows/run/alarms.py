@@ -7,6 +7,8 @@ from __future__ import annotations
 import logging
 from typing import TYPE_CHECKING
 
+from flows.read.duplicates import EXACT_COPY
+from flows.read.turns import TURN_EXACT_COPY
 from flows.run.summary import checks_line, invalid_share, percent
 from flows.store.db import sql
 from flows.store.run_costs import (
@@ -47,21 +49,30 @@ def quarantine_share(run: dict) -> float | None:
     return run["rows_quarantined"] / run["rows_in"] if run["rows_in"] else None
 
 
-def new_rows_quarantined(con: duckdb.DuckDBPyConnection, run: dict) -> tuple[int, int]:
-    """(rows quarantined for the first time, rows read for the first time) of a run: a
+# The checks of rows delivered again exactly as a row read beside them (overlapping nightly
+# exports in one folder): recorded, the first copy scored, but no drift of the source.
+RE_DELIVERED = (EXACT_COPY, TURN_EXACT_COPY)
+
+
+def new_rows_quarantined(con: duckdb.DuckDBPyConnection, run: dict) -> tuple[int, int, bool]:
+    """(rows quarantined for the first time, rows read for the first time, True) of a run: a
     nightly run reads its whole folder again, and the rows of nights before (scored, or
-    quarantined then) must neither hide a new night's drift nor raise one every night. A run
-    that read nothing new (the same source again), and a dry run (it keeps no quarantine
-    rows), count all their rows: they say again what the source holds."""
-    whole = run["rows_quarantined"], run["rows_in"]
+    quarantined then) must neither hide a new night's drift nor raise one every night; nor do
+    exact copies of rows read beside them (RE_DELIVERED: a night's export overlapping the
+    night before's raised exit 11 every night). A run that read nothing new (the same source
+    again), and a dry run (it keeps no quarantine rows), count all their rows but the copies:
+    they say again what the source holds (the third item False)."""
+    params = {"run_id": run["run_id"], "copies": list(RE_DELIVERED)}
+    (all_copies,) = con.execute(sql("run_copies"), params).fetchall()[0]
+    whole = run["rows_quarantined"] - int(all_copies), run["rows_in"] - int(all_copies), False
     if run.get("dry_run"):
         return whole
-    (first,) = con.execute(sql("run_new_quarantine"), {"run_id": run["run_id"]}).fetchall()[0]
+    first, copies = con.execute(sql("run_new_quarantine"), params).fetchall()[0]
     seen_before = (run["rows_scored"] - run["rows_newly_scored"]) + (
         run["rows_quarantined"] - first
     )
-    read = run["rows_in"] - seen_before
-    return (int(first), read) if read > 0 else whole
+    read = run["rows_in"] - seen_before - copies
+    return (int(first - copies), read, True) if read > 0 else whole
 
 
 def warn_if_mostly_quarantined(
@@ -74,18 +85,19 @@ def warn_if_mostly_quarantined(
         return None
     record_max_quarantine_share(con, run_id, most)
     run = run_row(con, run_id)
-    quarantined, read = new_rows_quarantined(con, run)
-    share = quarantined / read if read else None
+    quarantined, read, of_new_rows = new_rows_quarantined(con, run)
+    share = quarantined / read if read > 0 else None
     if share is None or share <= most:
         return None
-    new = "" if read == run["rows_in"] else "new "  # rows a run before had seen are left out
+    # rows a run before had seen, and exact copies, are left out
+    new = "new " if of_new_rows and read != run["rows_in"] else ""
     # The checks of the rows the share counts: of new rows alone, those of the old rows read
     # again would name an old broken file's checks, and push tonight's out of the top three.
     top = top_new_quarantine_checks if new else top_quarantine_checks
     warning = (
         f"{quarantined:,} of {read:,} {new}rows ({percent(quarantined, read)}) were "
         f"quarantined, more than --max-quarantine-share {most:g}; top checks: "
-        f"{checks_line(top(con, run_id))} "
+        f"{checks_line(top(con, run_id, excluding=RE_DELIVERED))} "
         + ("(a dry run keeps no rows)" if run.get("dry_run") else "(see the quarantine table)")
     )
     _warn(con, run_id, warning)

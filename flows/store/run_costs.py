@@ -103,19 +103,27 @@ def record_max_quarantine_share(
 
 
 def top_quarantine_checks(
-    con: duckdb.DuckDBPyConnection, run_id: str, limit: int = 3
+    con: duckdb.DuckDBPyConnection,
+    run_id: str,
+    limit: int = 3,
+    excluding: tuple[str, ...] = (),
 ) -> list[tuple[str, int]]:
-    """(check, rows) the run's quarantined rows failed most, most frequent first."""
-    rows = con.execute(sql("run_quarantine_checks"), {"run_id": run_id, "limit": limit}).fetchall()
+    """(check, rows) the run's quarantined rows failed most, most frequent first, but the
+    checks `excluding` names."""
+    params = {"run_id": run_id, "limit": limit, "excluding": list(excluding)}
+    rows = con.execute(sql("run_quarantine_checks"), params).fetchall()
     return [(check, int(count)) for check, count in rows]
 
 
 def top_new_quarantine_checks(
-    con: duckdb.DuckDBPyConnection, run_id: str, limit: int = 3
+    con: duckdb.DuckDBPyConnection,
+    run_id: str,
+    limit: int = 3,
+    excluding: tuple[str, ...] = (),
 ) -> list[tuple[str, int]]:
     """(check, rows) the rows this run quarantined for the first time failed most: what a
-    night's alarm of new rows is about, not the checks of old rows read again."""
-    rows = con.execute(
-        sql("run_new_quarantine_checks"), {"run_id": run_id, "limit": limit}
-    ).fetchall()
+    night's alarm of new rows is about, not the checks of old rows read again (nor those
+    `excluding` names)."""
+    params = {"run_id": run_id, "limit": limit, "excluding": list(excluding)}
+    rows = con.execute(sql("run_new_quarantine_checks"), params).fetchall()
     return [(check, int(count)) for check, count in rows]

@@ -39,16 +39,20 @@ broken AS (
            END AS __broken
     FROM typed
 ),
--- the same conversation and turn twice: the first sound copy read is kept
+-- the same conversation and turn twice: the first sound copy read is kept; a copy identical
+-- to it as read (a night's export that holds yesterday's turns again) is told apart from one
+-- that says something else, as a cases table tells exact copies from conflicts: it is no
+-- drift, and the quarantine share leaves it out (flows/run/alarms.py)
 checked AS (
     SELECT * EXCLUDE (__broken),
            CASE
                WHEN __broken IS NOT NULL THEN __broken
-               WHEN row_number() OVER (PARTITION BY __cid, __turn, __broken IS NULL
-                                       ORDER BY __row) > 1
-                   THEN 'turn_repeated'
+               WHEN row_number() OVER copies > 1
+                   THEN CASE WHEN __json = first_value(__json) OVER copies
+                             THEN 'turn_repeated_exact_copy' ELSE 'turn_repeated' END
            END AS __check
     FROM broken
+    WINDOW copies AS (PARTITION BY __cid, __turn, __broken IS NULL ORDER BY __row)
 )
 SELECT *,
        CASE __check
@@ -56,6 +60,7 @@ SELECT *,
            WHEN 'conversation_id_is_null' THEN 'conversation_id'
            WHEN 'turn_not_an_integer' THEN 'turn'
            WHEN 'turn_repeated' THEN 'turn'
+           WHEN 'turn_repeated_exact_copy' THEN 'turn'
            WHEN 'role_not_in_vocabulary' THEN 'role'
            WHEN 'content_wrong_type' THEN 'content'
            ELSE 'retrieval_context'
@@ -65,6 +70,7 @@ SELECT *,
            WHEN 'conversation_id_is_null' THEN __cid_text
            WHEN 'turn_not_an_integer' THEN CAST(turn AS VARCHAR)
            WHEN 'turn_repeated' THEN CAST(turn AS VARCHAR)
+           WHEN 'turn_repeated_exact_copy' THEN CAST(turn AS VARCHAR)
            WHEN 'role_not_in_vocabulary' THEN CAST(role AS VARCHAR)
            WHEN 'content_wrong_type' THEN __content_text
            ELSE __rc_text

@@ -8,8 +8,10 @@ import datetime as dt
 from pathlib import Path
 
 import polars as pl
+import pytest
 from polars.testing import assert_frame_equal
 
+from flows.errors import QuarantineShareExceeded
 from flows.run.pipeline import run_score
 from flows.run.settings import ScoreSettings
 from tests.flows.read.test_turns import TURNS_SCHEMA
@@ -205,6 +207,37 @@ def test_a_broken_turn_is_quarantined_once_when_the_next_nights_export_gains_a_c
     assert query(db, segments) == [("c2:2", ["context_origins", "conversation_id", "turn"])]
     assert query(db, "SELECT count(*) FROM case_scores WHERE segments ->> 'channel' = 'app'") == [
         (10,)
+    ]
+
+
+def test_a_nights_export_of_whole_conversations_beside_the_last_is_no_drift(
+    tmp_path: Path,
+) -> None:
+    """Each night exports its conversations whole, so a conversation that went on past
+    midnight is in two nights' files: its old turns, read again exactly, were `turn_repeated`
+    and counted as the night's quarantined rows (exit 11, `8 of 12 new rows`). They are
+    `turn_repeated_exact_copy`, left out of the share; a turn logged again with other words
+    is still `turn_repeated`, and counts."""
+    logs = tmp_path / "logs"
+    logs.mkdir()
+    night(logs / "2026-11-01.parquet", *(conversation(f"c{n}", 4) for n in range(1, 5)))
+    db = tmp_path / "nights.duckdb"
+    assert _run(logs, db)["rows_newly_scored"] == 8
+    grown = [conversation(f"c{n}", 6) for n in range(1, 5)]  # turns 1-4 again, and 5-6
+    night(logs / "2026-11-02.parquet", *grown)
+    run = _run(logs, db)  # the default --max-quarantine-share
+    assert (run["rows_newly_scored"], run["rows_quarantined"], run["warning"]) == (4, 16, None)
+    checks = 'SELECT "check", count(*) FROM quarantine GROUP BY 1'
+    assert query(db, checks) == [("turn_repeated_exact_copy", 16)]
+    edited = conversation("c1", 8, edited={2: "Order A17 shipped on 4 March."})
+    night(logs / "2026-11-03.parquet", edited)
+    with pytest.raises(QuarantineShareExceeded) as raised:  # turn 8 and the edited turn 2
+        run_score(ScoreSettings(source=str(logs), db=str(db)))
+    assert "1 of 2 new rows (50.0%)" in str(raised.value)
+    assert "top checks: turn_repeated 1 (see" in str(raised.value)
+    assert query(db, checks + " ORDER BY 1") == [
+        ("turn_repeated", 1),
+        ("turn_repeated_exact_copy", 21),
     ]
 
 

@@ -119,6 +119,44 @@ def test_a_growing_folder_is_judged_by_the_rows_new_tonight(tmp_path: Path) -> N
         run_score(settings)  # of all 150 rows it would be 50 (33%): diluted by the history
 
 
+def test_overlapping_nightly_exports_in_one_folder_are_no_drift(tmp_path: Path) -> None:
+    """Each night exports the last two days, so a folder of nights holds every row twice: the
+    copies are recorded as `duplicate_case_id_exact_copy` (the first copy scored), and were
+    counted as the night's quarantined rows, failing every night from the second with exit 11
+    (`100 of 150 new rows`). They are left out of the share, as rows seen before are; a
+    night that drifts among its copies still raises, its share of its own new rows."""
+    logs = tmp_path / "logs"
+    rows = many_cases(150)
+    write(rows.head(100), logs / "d1.parquet")
+    settings = ScoreSettings(source=str(logs), db=str(tmp_path / "f.duckdb"))
+    assert run_score(settings)["rows_newly_scored"] == 100
+    write(rows.slice(50, 100), logs / "d2.parquet")  # rows 50-149: 50 of them yesterday's
+    second = run_score(settings)
+    counts = ("rows_in", "rows_newly_scored", "rows_quarantined", "warning")
+    assert tuple(second[key] for key in counts) == (200, 50, 50, None)
+    parts = ("rows_scored", "rows_invalid", "rows_pending", "rows_quarantined")
+    assert counted(tuple(second[key] for key in parts)) == 200  # nothing lost
+    copies = 'SELECT "check", count(*) FROM quarantine GROUP BY 1'
+    assert query(Path(settings.db), copies) == [("duplicate_case_id_exact_copy", 50)]
+    write(rows.slice(100, 50), logs / "d3.parquet")  # copies of yesterday's rows only
+    write(drifted(20).with_columns(case_id="d3" + pl.col("case_id")), logs / "d3b.parquet")
+    with pytest.raises(QuarantineShareExceeded) as raised:
+        run_score(settings)  # the 50 copies would have diluted it to 20 of 70 (28.6%)
+    assert "20 of 20 new rows (100.0%)" in str(raised.value)
+    assert f"top checks: {CHECK} 20 (see" in str(raised.value)
+
+
+def test_a_dry_run_of_overlapping_exports_is_no_drift_either(tmp_path: Path) -> None:
+    """A dry run keeps no quarantine rows: its share is of all it read, the copies left out."""
+    logs = tmp_path / "logs"
+    rows = many_cases(40)
+    write(rows.head(30), logs / "d1.parquet")
+    write(rows.slice(10, 30), logs / "d2.parquet")
+    settings = ScoreSettings(source=str(logs), db=str(tmp_path / "f.duckdb"), dry_run=True)
+    run = run_score(settings)
+    assert (run["rows_in"], run["rows_quarantined"], run["warning"]) == (60, 20, None)
+
+
 def test_a_new_night_is_named_by_its_own_checks_not_an_old_files(tmp_path: Path) -> None:
     """The share counts tonight's new rows alone, so the checks it names are theirs: an old
     broken file read again named its three checks, and tonight's was not named at all."""

@@ -44,7 +44,7 @@ NO_USER_TEXT = "(the user turn before this one has no text)"
 # The input of an assistant turn whose user turn is quarantined (its content no text, its
 # passages no list): that turn is the question, so no earlier one may stand for it.
 USER_QUARANTINED = "(the user turn before this one is quarantined)"
-# The check of a turn read again exactly as its kept copy (checked_turns.sql): a night's
+# The check of a turn read again saying what its kept copy says (checked_turns.sql): a night's
 # export that holds yesterday's turns again, which is no drift.
 TURN_EXACT_COPY = "turn_repeated_exact_copy"
 # A blank turn (no content), in DuckDB's RE2: null, or white space and invisible characters

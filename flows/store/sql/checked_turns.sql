@@ -39,19 +39,22 @@ broken AS (
            END AS __broken
     FROM typed
 ),
--- the same conversation and turn twice: the first sound copy read is kept; a copy identical
--- to it as read (a night's export that holds yesterday's turns again) is told apart from one
--- that says something else, as a cases table tells exact copies from conflicts: it is no
--- drift, and the quarantine share leaves it out (flows/run/alarms.py)
+-- the same conversation and turn twice: the first sound copy read is kept; a copy that says
+-- what it says (its role, content and passages, as a case's content hash covers its texts
+-- alone) is told apart from one that says something else, as a cases table tells exact
+-- copies from conflicts: a night's export holding yesterday's turns again, its time an
+-- "updated at" of the conversation's, is no drift, and the quarantine share leaves it out
+-- (flows/run/alarms.py)
 checked AS (
-    SELECT * EXCLUDE (__broken),
+    SELECT * EXCLUDE (__broken, __said),
            CASE
                WHEN __broken IS NOT NULL THEN __broken
                WHEN row_number() OVER copies > 1
-                   THEN CASE WHEN __json = first_value(__json) OVER copies
+                   THEN CASE WHEN __said IS NOT DISTINCT FROM first_value(__said) OVER copies
                              THEN 'turn_repeated_exact_copy' ELSE 'turn_repeated' END
            END AS __check
-    FROM broken
+    FROM (SELECT *, {'role': __role, 'content': content, 'passages': retrieval_context} AS __said
+          FROM broken)
     WINDOW copies AS (PARTITION BY __cid, __turn, __broken IS NULL ORDER BY __row)
 )
 SELECT *,

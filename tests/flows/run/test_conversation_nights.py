@@ -5,6 +5,7 @@ no other. `conversation_scores` agrees with the figures recomputed from claim_ve
 from __future__ import annotations
 
 import datetime as dt
+import json
 from pathlib import Path
 
 import polars as pl
@@ -238,6 +239,43 @@ def test_a_nights_export_of_whole_conversations_beside_the_last_is_no_drift(
     assert query(db, checks + " ORDER BY 1") == [
         ("turn_repeated", 1),
         ("turn_repeated_exact_copy", 21),
+    ]
+
+
+def test_a_chat_log_whose_time_is_the_conversations_last_update_is_no_drift(
+    tmp_path: Path,
+) -> None:
+    """A chat log exported each night with each conversation whole and its `logged_at` the
+    conversation's last update: yesterday's messages come again under a later time. They say
+    what they said, so they are exact copies (a copy's time, like a case's, is not what it
+    says), not `turn_repeated` (exit 11 every night); the turns keep the time first read."""
+    logs = tmp_path / "logs"
+    logs.mkdir()
+    said = [("user", "Where is order A17?"), ("assistant", ANSWERS[0]),
+            ("user", "And refunds?"), ("assistant", ANSWERS[2])]  # fmt: skip
+
+    def chat_night(name: str, messages: int, updated: str) -> None:
+        turns = [{"role": role, "content": text} for role, text in said[:messages]]
+        for turn in turns[1::2]:
+            turn["retrieval_context"] = [PASSAGE]
+        line = {"conversation_id": "c1", "messages": turns, "logged_at": updated}
+        (logs / name).write_text(json.dumps(line) + "\n")
+
+    chat_night("2026-11-01.jsonl", 2, "2026-11-01T09:00:00")
+    db = tmp_path / "nights.duckdb"
+    assert _run(logs, db)["rows_newly_scored"] == 1
+    chat_night("2026-11-02.jsonl", 4, "2026-11-02T09:00:00")
+    run = _run(logs, db)  # the default --max-quarantine-share
+    assert (run["rows_newly_scored"], run["rows_quarantined"], run["warning"]) == (1, 2, None)
+    checks = 'SELECT "check", case_id FROM quarantine ORDER BY case_id'
+    assert query(db, checks) == [
+        ("turn_repeated_exact_copy", "c1:1"),
+        ("turn_repeated_exact_copy", "c1:2"),
+    ]
+    times = "SELECT case_id, logged_at FROM case_scores ORDER BY case_id"
+    assert query(db, times) == [
+        ("c1:2", dt.datetime(2026, 11, 1, 9, 0)),
+        ("c1:4", dt.datetime(2026, 11, 2, 9, 0)),
     ]
 
 

@@ -101,7 +101,7 @@ def _open_when_free(
     while True:
         try:
             return duckdb.connect(str(path), read_only=read_only)
-        except duckdb.IOException as exc:
+        except (duckdb.IOException, duckdb.CatalogException) as exc:  # Catalog: a data file
             if "lock" not in str(exc).lower():
                 raise database_fault(exc, path) or DatabaseError(f"{path}: {exc}") from exc
             holder = re.search(r"\(PID (\d+)\)", str(exc))
@@ -123,12 +123,17 @@ _CORRUPT = ("could not read enough bytes", "corrupt database file", "checksum")
 
 def database_fault(exc: BaseException, path: Path | str) -> DatabaseError | None:
     """The documented error a DuckDB failure on the file stands for, if it is one: unwritable
-    (exit 12) or corrupt (exit 13); None for any other failure."""
+    (exit 12), corrupt (exit 13) or a log file read-only (exit 5); None for any other failure."""
     if not isinstance(exc, duckdb.Error):
         return None
     text = str(exc).strip()
     reason = text.splitlines()[0] if text else type(exc).__name__
     lowered = text.lower()
+    if "in-memory database in read-only mode" in lowered:  # DuckDB's views over day1.parquet
+        return DatabaseError(
+            f"{path} is not a faithpipe database but a data file (Parquet, CSV or JSON), which "
+            "DuckDB reads as a table. Nothing was read; give --db the database `faith score` wrote."
+        )
     if any(words in lowered for words in _UNWRITABLE):
         return DatabaseUnwritable(
             f"{path}: the database cannot be written ({reason}); it is on a read-only file "

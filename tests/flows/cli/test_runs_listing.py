@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+import polars as pl
 import pytest
 
 import flows.store.db
@@ -127,6 +128,33 @@ def test_an_empty_file_is_no_database_to_read(tmp_path: Path, capsys, command: s
         f"error: {db}: no such database; run `faith score` first"
     )
     assert db.stat().st_size == 0
+
+
+@pytest.mark.parametrize("command", ["runs", "report", "compare", "batches"])
+@pytest.mark.parametrize("name", ["day1.parquet", "day1.csv", "day1.jsonl"])
+def test_a_log_file_given_as_db_is_no_database_to_read(
+    tmp_path: Path, capsys, command: str, name: str
+) -> None:
+    """`--db logs/day1.parquet` (the source where the database goes): DuckDB opens a Parquet,
+    CSV or JSON file as an in-memory database of views over it, which it cannot open
+    read-only, so the commands that read ended `CatalogException: ... in-memory database in
+    read-only mode!`, exit 1 (a bug), where a file of anything else is exit 5."""
+    log, logged = tmp_path / name, many_cases(3)
+    if name.endswith(".parquet"):
+        write(logged, log)
+    elif name.endswith(".csv"):  # CSV holds no list: the passages as one text
+        logged.with_columns(retrieval_context=pl.lit(ANSWERS[0])).write_csv(log)
+    else:
+        logged.write_ndjson(log)
+    before = log.read_bytes()
+    capsys.readouterr()
+    argv = [command, "--db", str(log)]
+    if command == "compare":
+        argv += ["--a-config", "faith-a", "--b-config", "faith-b"]
+    assert main(argv) == 5
+    err = capsys.readouterr().err.strip()
+    assert err.startswith(f"error: {log} is not a faithpipe database but a data file"), err
+    assert log.read_bytes() == before
 
 
 OLD_RUN = """

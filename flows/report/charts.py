@@ -401,10 +401,13 @@ def _agreement_figure(checks: pl.DataFrame, configs: list[str], names: dict[str,
 
 
 def config_thresholds(con: duckdb.DuckDBPyConnection, options: ReportOptions) -> dict[str, float]:
-    """The pass mark of each config as the report applies it (--threshold, else its runs')."""
+    """The pass mark of each config as the report applies it (--threshold, else its runs');
+    a strict config keeps its own (1), as case_results reads it."""
     found = {}
-    for config_id, _judge, threshold, *_rest in con.execute(sql("report_configs")).fetchall():
-        chosen = options.threshold if options.threshold is not None else threshold
+    rows = con.execute(sql("report_configs")).fetchall()
+    for config_id, _judge, threshold, _penalize, strict, *_rest in rows:
+        given = options.threshold is not None and not strict
+        chosen = options.threshold if given else threshold
         if chosen is not None:
             found[config_id] = float(chosen)
     return found

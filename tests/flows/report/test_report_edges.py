@@ -141,3 +141,19 @@ def test_long_logged_text_is_cut_in_the_html_report(
         con.close()
     assert len(page.encode()) < 6_000_000  # plotly.js is ~4.7 MB of it; 11 MB before
     assert f"({len(rows[0]['retrieval_context'][0]) - SHOWN_CHARS:,} more characters)" in page
+
+
+def test_a_strict_config_keeps_its_pass_mark_in_the_score_chart_at_another_threshold(
+    tmp_path: Path,
+) -> None:
+    """`faith report --threshold 0.3` recomputes every config at 0.3 but a strict one, which
+    keeps 1 (as the macros do); the score distribution drew 0.3 as the strict config's
+    threshold all the same, a pass mark its pass rates were not read at."""
+    source = write(many_cases(12), tmp_path / "logs.parquet")
+    db = tmp_path / "f.duckdb"
+    for strict in (False, True):
+        settings = {"source": str(source), "db": str(db), "strict_mode": strict}
+        run_score(ScoreSettings.model_validate(settings))
+    _text, figures = _report(db, ReportOptions(threshold=0.3))
+    drawn = sorted(note.text for note in figures["score_distribution"].layout.annotations)
+    assert drawn == ["threshold 0.3", "threshold 1"]

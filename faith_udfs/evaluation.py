@@ -230,10 +230,11 @@ def print_verbose_logs(test_results: TestResults, runs: list[MetricRun]) -> None
 
 
 def missing_params(case: LLMTestCase) -> bool:
-    """DeepEval's missing parameters of the faithfulness metric: no answer, or no context
-    (None, or an empty list: our LLMTestCase's default for a context not given)."""
+    """DeepEval's missing parameters of the faithfulness metric: no answer (None, or "",
+    which DeepEval refuses as missing too), or no context (None, or an empty list: our
+    LLMTestCase's default for a context not given)."""
     context = getattr(case, "retrieval_context", None)
-    return case.actual_output is None or context is None or len(context) == 0
+    return case.actual_output in (None, "") or context is None or len(context) == 0
 
 
 def _name_of(case: LLMTestCase, index: int) -> str:

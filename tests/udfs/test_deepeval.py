@@ -173,6 +173,25 @@ def test_cases_missing_their_answer_or_context_are_skipped_when_asked(
     assert [len(t.metrics_data) for t in shown.test_results] == [0, 1, 0, 1]
 
 
+def test_an_empty_answer_is_missing_as_deepeval_reads_it_and_white_space_is_not() -> None:
+    """DeepEval refuses `actual_output=""` as a missing parameter, so skip_on_missing_params
+    skips it; an answer of white space only is given (DeepEval judges it), so it stays an
+    error: a log with empty answers raised EvaluationError where DeepEval skipped them."""
+    given = [
+        LLMTestCase(input="q", actual_output="", retrieval_context=CONTEXT),
+        LLMTestCase(input="q", actual_output=ANSWERS[0], retrieval_context=CONTEXT),
+        LLMTestCase(input="q", actual_output="  ", retrieval_context=CONTEXT),
+    ]
+    errors = ErrorConfig(skip_on_missing_params=True, ignore_errors=True)
+    result = evaluate(given, [FaithfulnessMetric()], display_config=QUIET, error_config=errors)
+    assert [len(t.metrics_data) for t in result.test_results] == [0, 1, 1]
+    assert result.outcomes()["case"].to_list() == ["test_case_1", "test_case_2"]
+    assert result.test_results[2].metrics_data[0].error.startswith("BlankAnswer")
+    skipped_only = evaluate(given[:2], [FaithfulnessMetric()], display_config=QUIET,
+                            skip_on_missing_params=True)  # fmt: skip
+    assert [t.success for t in skipped_only.test_results] == [True, True]
+
+
 def test_the_summary_puts_failures_first_and_can_be_silenced(capsys) -> None:
     metric = FaithfulnessMetric(model=LexicalJudge(), threshold=0.7)
     result = evaluate(cases(), [metric], error_config=KEEP)

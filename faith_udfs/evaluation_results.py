@@ -128,6 +128,13 @@ class TestResult:
     retrieval_context: list[str]
     expected_output: str | None = None
     context: list[str] | None = None
+    # DeepEval's other fields, which its scripts read: the case's position in the list given,
+    # its metadata (DeepEval reads additional_metadata as metadata), and the kind of case
+    index: int | None = None
+    metadata: dict[str, Any] | None = None
+    conversational: bool = False
+    multimodal: bool = False
+    turns: list[Any] | None = None
 
 
 @dataclass(frozen=True)
@@ -227,6 +234,8 @@ class TestResults(Sequence[TestResult]):
             retrieval_context=list(case.retrieval_context or ()),
             expected_output=getattr(case, "expected_output", None),
             context=getattr(case, "context", None),
+            index=position,
+            metadata=_metadata_of(case),
         )
 
     def outcomes(self) -> pl.DataFrame:
@@ -248,6 +257,13 @@ class TestResults(Sequence[TestResult]):
         if not self.skipped:
             return frame
         return frame.filter(~pl.col("position").is_in(sorted(self.skipped)))
+
+
+def _metadata_of(case: Any) -> dict[str, Any] | None:
+    """The case's metadata as DeepEval carries it to its result: `metadata`, else the
+    `additional_metadata` DeepEval takes as its alias."""
+    given = getattr(case, "metadata", None)
+    return given if given is not None else getattr(case, "additional_metadata", None)
 
 
 def _metric_data(run: MetricRun, row: tuple[Any, ...], name: str, first: bool) -> MetricData:

@@ -441,6 +441,24 @@ def test_deepeval_test_cases_and_their_other_fields_are_taken() -> None:
     assert metric.status == "invalid"
 
 
+def test_a_test_result_has_deepevals_fields_a_script_reads() -> None:
+    """A DeepEval script reads `test_result.metadata` (a user or ticket id carried from the
+    case), `.index` and `.conversational`: they were AttributeErrors."""
+    given = [
+        LLMTestCase(input="q", actual_output=ANSWERS[0], retrieval_context=CONTEXT,
+                    metadata={"ticket": "T-1"}),
+        LLMTestCase(input="q", actual_output=ANSWERS[1], retrieval_context=CONTEXT,
+                    additional_metadata={"ticket": "T-2"}),
+        LLMTestCase(input="q", actual_output=ANSWERS[2], retrieval_context=CONTEXT),
+    ]  # fmt: skip
+    result = evaluate(given, [FaithfulnessMetric()], display_config=QUIET)
+    tickets = {t.name: (t.metadata or {}).get("ticket") for t in result.test_results}
+    assert tickets == {"test_case_0": "T-1", "test_case_1": "T-2", "test_case_2": None}
+    assert [t.index for t in result.test_results] == [0, 1, 2]
+    last = result.test_results[-1]
+    assert (last.conversational, last.multimodal, last.turns) == (False, False, None)
+
+
 def test_other_metrics_and_text_that_is_no_utf8_are_refused_in_one_line() -> None:
     class AnswerRelevancyMetric:
         threshold = 0.5

@@ -114,7 +114,8 @@ def eager(cases: list[LLMTestCase], used: list[FaithfulnessMetric], result: Eval
         ]
         built.append(
             TestResult(name, all(d.success for d in data), data, case.input, case.actual_output,
-                       list(case.retrieval_context or ()), case.expected_output, case.context)
+                       list(case.retrieval_context or ()), case.expected_output, case.context,
+                       index=index, metadata=case.metadata)
         )  # fmt: skip
     return built
 

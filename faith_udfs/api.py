@@ -367,8 +367,14 @@ class FaithfulnessMetric:
         return self.model.identity.kind in OFFLINE_KINDS
 
     def is_successful(self) -> bool:
-        """True when the last measured case passed (False when failed, invalid or pending)."""
-        return bool(self.success)
+        """Whether the last measured case's score reaches the threshold as it is now (False
+        when invalid or pending); as DeepEval's, it reads the threshold again, so a script
+        that sets `metric.threshold` after `measure` is not answered for the old one."""
+        if self.score is None or self.error is not None:
+            return False
+        passed = self.score >= self.threshold
+        self.success = passed
+        return passed
 
     def __repr__(self) -> str:
         return f"FaithfulnessMetric(model={self.model!r}, config={self.config!r})"

@@ -330,6 +330,21 @@ def test_deepevals_settings_are_attributes_a_script_may_set() -> None:
         FaithfulnessMetric(threshold="0.5")  # type: ignore[arg-type]
 
 
+def test_is_successful_reads_the_threshold_set_after_measure() -> None:
+    """DeepEval's is_successful() compares the score with the threshold as it is when asked:
+    a script sweeping thresholds over one measured (paid) case got the first one's answer."""
+    metric = FaithfulnessMetric(model=LexicalJudge(), threshold=0.5)
+    assert metric.measure(LLMTestCase(input="q", actual_output=ANSWERS[1],
+                                      retrieval_context=CONTEXT)) == 0.5  # fmt: skip
+    swept = []
+    for threshold in (0.5, 0.7, 0.3):
+        metric.threshold = threshold
+        swept.append((metric.is_successful(), metric.success))
+    assert swept == [(True, True), (False, False), (True, True)]
+    metric.measure(LLMTestCase(input="q", actual_output=None, retrieval_context=CONTEXT))
+    assert metric.is_successful() is False
+
+
 def test_flaky_verbose_and_async_mode_take_a_bool_not_text() -> None:
     """flaky="False" (a setting read from an environment variable) is a true value: it was
     taken, and the failing case below passed its test, as a flaky metric never decides it."""

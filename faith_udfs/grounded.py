@@ -16,7 +16,8 @@ sentences and courtesies are not claims, nor (v11) a sentence that states nothin
 letter or a digit ("😊", ":)", "..."), announcing the bot's next step ("Let me check that for
 you.") or a bare refusal to help ("I can't assist with that."; grounded_words.states_something),
 nor (v12) an offer of help or a welcome ("How can I help?", "You are welcome.":
-service_phrases.py).
+service_phrases.py); from v13 a greeting or thanks is none only whole ("Thanks again, Anna!"),
+and is cut off a statement it opens ("Thanks, your refund was sent.": greetings.py).
 A sentence is judged without its citation markers, attribution phrases and list marker
 (citations.py, answer_layout.py) and its openings ("Yes, of course, ...":
 grounded_words.without_openings). Dates, a number's units and opposite pairs are figures
@@ -25,7 +26,7 @@ read as the context may write it ("1,000" as "1000", "$5" as "5 dollars":
 word_rules.number_forms), from v10 a context's "235, 000" whole too
 (word_rules.joined_numbers). docs/judge-quality.md tells each version's change with its
 figures. Vectorised polars, no row loop, no model weights.
-`grounded-v11` to `grounded-v3` (the classes below, their numbers in grounded_released.py),
+`grounded-v12` to `grounded-v3` (the classes below, their numbers in grounded_released.py),
 `grounded-v2` (grounded_v2.py: v3 without `cov_second`, its own numbers) and `grounded-v1`
 (grounded_v1.py) stay selectable for their series.
 """
@@ -37,9 +38,11 @@ from dataclasses import replace
 
 import polars as pl
 
+from faith_udfs import grounded_released as released
 from faith_udfs.calibration import Cutoffs, weights_of
 from faith_udfs.citations import CUE_PATTERN
 from faith_udfs.errors import ConfigError
+from faith_udfs.greetings import WHOLE_PLEASANTRY_PATTERN, without_greetings
 from faith_udfs.grounded_claims import cited_claims, in_order
 from faith_udfs.grounded_features import claim_features, question_copies
 from faith_udfs.grounded_released import (
@@ -52,22 +55,7 @@ from faith_udfs.grounded_released import (
     GROUNDED_V9_RULES_VERSION,
     GROUNDED_V10_RULES_VERSION,
     GROUNDED_V11_RULES_VERSION,
-    V4_CUTOFFS,
-    V4_WEIGHTS,
-    V5_CUTOFFS,
-    V5_WEIGHTS,
-    V6_CUTOFFS,
-    V6_WEIGHTS,
-    V7_CUTOFFS,
-    V7_WEIGHTS,
-    V8_CUTOFFS,
-    V8_WEIGHTS,
-    V9_CUTOFFS,
-    V9_WEIGHTS,
-    V10_CUTOFFS,
-    V10_WEIGHTS,
-    V11_CUTOFFS,
-    V11_WEIGHTS,
+    GROUNDED_V12_RULES_VERSION,
 )
 from faith_udfs.grounded_support import support_expr
 from faith_udfs.grounded_v1 import GroundedV1Judge, per_question
@@ -95,7 +83,7 @@ from faith_udfs.word_rules import (
 )
 
 # Bump when a rule, weight or cut-off changes a verdict: a new version is a new config series.
-GROUNDED_RULES_VERSION = "grounded-v12"
+GROUNDED_RULES_VERSION = "grounded-v13"
 
 # Fitted by bench/fit_grounded.py (its output pasted here): the logistic weights of the
 # features (grounded_support.feature_columns) and the intercept. Refitted for v5 (claims
@@ -172,6 +160,11 @@ class GroundedJudge(OfflineJudge):
     # v12 on: an offer of help ("How can I help?") or a welcome ("You are welcome.") is no
     # claim (service_phrases.py); before, each was `no`, and a greeting turn scored 0.
     drops_service_phrases = True
+    # v13 on: a greeting or thanks is no claim only whole ("Thanks for your patience!", "Hi
+    # Anna,"), and is cut off a statement it opens ("Thanks, your refund was sent." -> "your
+    # refund was sent."; greetings.py); before, it and up to four words of any kind after it were
+    # no claim, so such a statement went unjudged.
+    cuts_greetings = True
     # The rules version's fitted numbers (a subclass of an older version has its own).
     weights: dict[str, float] = WEIGHTS
     default_cutoffs: Cutoffs = DEFAULT_CUTOFFS
@@ -199,7 +192,8 @@ class GroundedJudge(OfflineJudge):
 
     def claims(self, answers: pl.DataFrame) -> pl.DataFrame:
         sentences = split_sentences(without_lead_in(pl.col("text")))
-        claim = is_claim(pl.element()) & ~pl.element().str.contains(PLEASANTRY_PATTERN)
+        pleasantry = WHOLE_PLEASANTRY_PATTERN if self.cuts_greetings else PLEASANTRY_PATTERN
+        claim = is_claim(pl.element()) & ~pl.element().str.contains(pleasantry)
         if not self.reads_citations:
             return answers.select("key", claims=sentences.list.filter(claim))
         claim = claim & ~pl.element().str.contains(COURTESY_PATTERN)
@@ -213,6 +207,8 @@ class GroundedJudge(OfflineJudge):
             split = plain.select("key", claims=sentences)
             if self.cuts_openings:  # v6: cut on the flat sentences, each once
                 split = split.with_columns(claims=without_openings(split["claims"]))
+            if self.cuts_greetings:  # v13, after the openings ("Sure, thanks, ...")
+                split = split.with_columns(claims=without_greetings(split["claims"]))
             return split.with_columns(pl.col("claims").list.filter(claim))
 
         # Only answers that may cite or list take the dozen patterns (most answers do not);
@@ -224,6 +220,7 @@ class GroundedJudge(OfflineJudge):
                 cued,
                 cuts_interjections=self.cuts_interjections,
                 cuts_openings=self.cuts_openings,
+                cuts_greetings=self.cuts_greetings,
             ),
             plain_claims,
         )
@@ -285,15 +282,26 @@ def copied_verdicts(questions: pl.DataFrame) -> pl.DataFrame:
     )
 
 
-class GroundedV11Judge(GroundedJudge):
+class GroundedV12Judge(GroundedJudge):
+    """The grounded judge of rules `grounded-v12`: v13 with a greeting or thanks and up to four
+    words of any kind after it no claim ("Thanks, your refund was sent." dropped); its own
+    numbers (V12_WEIGHTS), and a v12 calibration's cut-offs apply."""
+
+    rules_version = GROUNDED_V12_RULES_VERSION
+    cuts_greetings = False
+    weights = released.V12_WEIGHTS
+    default_cutoffs = released.V12_CUTOFFS
+
+
+class GroundedV11Judge(GroundedV12Judge):
     """The grounded judge of rules `grounded-v11`: v12 with an offer of help ("How can I
     help?") and a welcome ("You are welcome.") read as claims; its own numbers (V11_WEIGHTS),
     and a v11 calibration's cut-offs apply."""
 
     rules_version = GROUNDED_V11_RULES_VERSION
     drops_service_phrases = False
-    weights = V11_WEIGHTS
-    default_cutoffs = V11_CUTOFFS
+    weights = released.V11_WEIGHTS
+    default_cutoffs = released.V11_CUTOFFS
 
 
 class GroundedV10Judge(GroundedV11Judge):
@@ -304,8 +312,8 @@ class GroundedV10Judge(GroundedV11Judge):
 
     rules_version = GROUNDED_V10_RULES_VERSION
     claims_state_facts = False
-    weights = V10_WEIGHTS
-    default_cutoffs = V10_CUTOFFS
+    weights = released.V10_WEIGHTS
+    default_cutoffs = released.V10_CUTOFFS
 
 
 class GroundedV9Judge(GroundedV10Judge):
@@ -315,8 +323,8 @@ class GroundedV9Judge(GroundedV10Judge):
 
     rules_version = GROUNDED_V9_RULES_VERSION
     word_rules = V9_WORD_RULES
-    weights = V9_WEIGHTS
-    default_cutoffs = V9_CUTOFFS
+    weights = released.V9_WEIGHTS
+    default_cutoffs = released.V9_CUTOFFS
 
 
 class GroundedV8Judge(GroundedV9Judge):
@@ -327,8 +335,8 @@ class GroundedV8Judge(GroundedV9Judge):
 
     rules_version = GROUNDED_V8_RULES_VERSION
     word_rules = V8_WORD_RULES
-    weights = V8_WEIGHTS
-    default_cutoffs = V8_CUTOFFS
+    weights = released.V8_WEIGHTS
+    default_cutoffs = released.V8_CUTOFFS
 
 
 class GroundedV7Judge(GroundedV8Judge):
@@ -338,8 +346,8 @@ class GroundedV7Judge(GroundedV8Judge):
 
     rules_version = GROUNDED_V7_RULES_VERSION
     word_rules = V7_WORD_RULES
-    weights = V7_WEIGHTS
-    default_cutoffs = V7_CUTOFFS
+    weights = released.V7_WEIGHTS
+    default_cutoffs = released.V7_CUTOFFS
 
 
 class GroundedV6Judge(GroundedV7Judge):
@@ -349,8 +357,8 @@ class GroundedV6Judge(GroundedV7Judge):
 
     rules_version = GROUNDED_V6_RULES_VERSION
     word_rules = NUMBER_RULES
-    weights = V6_WEIGHTS
-    default_cutoffs = V6_CUTOFFS
+    weights = released.V6_WEIGHTS
+    default_cutoffs = released.V6_CUTOFFS
 
 
 class GroundedV5Judge(GroundedV6Judge):
@@ -362,8 +370,8 @@ class GroundedV5Judge(GroundedV6Judge):
     rules_version = GROUNDED_V5_RULES_VERSION
     cuts_openings = False
     folds_case = False
-    weights = V5_WEIGHTS
-    default_cutoffs = V5_CUTOFFS
+    weights = released.V5_WEIGHTS
+    default_cutoffs = released.V5_CUTOFFS
 
 
 class GroundedV4Judge(GroundedV5Judge):
@@ -372,8 +380,8 @@ class GroundedV4Judge(GroundedV5Judge):
 
     rules_version = GROUNDED_V4_RULES_VERSION
     cuts_interjections = False
-    weights = V4_WEIGHTS
-    default_cutoffs = V4_CUTOFFS
+    weights = released.V4_WEIGHTS
+    default_cutoffs = released.V4_CUTOFFS
 
 
 class GroundedV3Judge(GroundedV4Judge):
@@ -398,6 +406,7 @@ class GroundedV2Judge(GroundedV3Judge):
 # to (`faith calibrate` fits the default), by version below.
 GROUNDED_JUDGES: tuple[type[GroundedJudge], ...] = (
     GroundedJudge,
+    GroundedV12Judge,
     GroundedV11Judge,
     GroundedV10Judge,
     GroundedV9Judge,

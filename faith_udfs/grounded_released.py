@@ -1,16 +1,18 @@
 """The numbers of the grounded judge's earlier rules, kept so their config series (and the
-calibrations fitted for them) score as they did: `grounded-v11` (an offer of help or a welcome
+calibrations fitted for them) score as they did: `grounded-v12` (a greeting or thanks and four
+words of any kind after it read as no claim), `grounded-v11` (an offer of help or a welcome
 read as a claim), `grounded-v10` (a smiley or "..." read as a
 claim), `grounded-v9` (a context's "235, 000" read as two words only), `grounded-v8` ("1,000"
 read as two words), `grounded-v7` (units compared whatever their kind), `grounded-v6` (dates
 read as names), `grounded-v5` (one opening interjection cut) and `grounded-v4` /
-`grounded-v3` (openings read as words). grounded.py's GroundedV11Judge to GroundedV3Judge
-weigh with them; `grounded-v12` (grounded.py) is the default."""
+`grounded-v3` (openings read as words). grounded.py's GroundedV12Judge to GroundedV3Judge
+weigh with them; `grounded-v13` (grounded.py) is the default."""
 
 from __future__ import annotations
 
 from faith_udfs.calibration import Cutoffs
 
+GROUNDED_V12_RULES_VERSION = "grounded-v12"
 GROUNDED_V11_RULES_VERSION = "grounded-v11"
 GROUNDED_V10_RULES_VERSION = "grounded-v10"
 GROUNDED_V9_RULES_VERSION = "grounded-v9"
@@ -78,3 +80,7 @@ V10_CUTOFFS = V5_CUTOFFS
 # grounded-v11 kept v5's numbers too (two dev-set cases' verdicts moved, BEGIN's): a copy.
 V11_WEIGHTS: dict[str, float] = dict(V5_WEIGHTS)
 V11_CUTOFFS = V5_CUTOFFS
+
+# grounded-v12 kept v5's numbers too (no dev-set case's verdict moved): a copy.
+V12_WEIGHTS: dict[str, float] = dict(V5_WEIGHTS)
+V12_CUTOFFS = V5_CUTOFFS

@@ -119,7 +119,7 @@ def without_opening(sentence: pl.Expr) -> pl.Expr:
     opens = sentence.str.contains(OPENING_PATTERN)
     # Only the sentences that open with one are cut (the rest take ""): each cut copies them.
     rest = _openings_cut(pl.when(opens).then(sentence).otherwise(pl.lit("")))
-    return _when_it_says(sentence, rest)
+    return when_it_says(sentence, rest)
 
 
 def without_openings(sentences: pl.Series) -> pl.Series:
@@ -161,10 +161,10 @@ def without_interjection(sentence: pl.Expr) -> pl.Expr:
     # Only the sentences that open with one are split into words (the rest take ""): the
     # words were most of a support bot's claims' cost, whose sentences rarely open so.
     said = pl.when(opens).then(rest).otherwise(pl.lit(""))
-    return _when_it_says(sentence, said)
+    return when_it_says(sentence, said)
 
 
-def _when_it_says(sentence: pl.Expr, rest: pl.Expr) -> pl.Expr:
+def when_it_says(sentence: pl.Expr, rest: pl.Expr) -> pl.Expr:
     """`rest` (the sentence cut, or "" where nothing was cut) when it holds a content word,
     else the sentence as it is."""
     return pl.when(_says_something(rest)).then(rest).otherwise(sentence)

@@ -27,6 +27,7 @@ from faith_udfs.grounded import (
     GroundedV9Judge,
     GroundedV10Judge,
     GroundedV11Judge,
+    GroundedV12Judge,
 )
 from faith_udfs.grounded_v1 import GroundedV1Judge
 from faith_udfs.judges import VERDICT_VOCABULARY, Judge
@@ -39,6 +40,7 @@ from faith_udfs.one_case_grounded import (
     grounded_v6_claims,
     grounded_v11_claims,
     grounded_v12_claims,
+    grounded_v13_claims,
     grounded_verdicts,
 )
 from faith_udfs.one_case_grounded_v1 import grounded_v1_claims, grounded_v1_verdicts
@@ -48,7 +50,8 @@ from faith_udfs.prompts import format_score
 # The judges this path covers, by exact type (a subclass may change a rule) and rules version.
 RULES: dict[type, Rules] = {
     LexicalJudge: Rules("lexical-v2", sentences, lexical_verdicts),
-    GroundedJudge: Rules("grounded-v12", grounded_v12_claims, grounded_verdicts),
+    GroundedJudge: Rules("grounded-v13", grounded_v13_claims, grounded_verdicts),
+    GroundedV12Judge: Rules("grounded-v12", grounded_v12_claims, grounded_verdicts),
     GroundedV11Judge: Rules("grounded-v11", grounded_v11_claims, grounded_verdicts),
     GroundedV10Judge: Rules("grounded-v10", grounded_v6_claims, grounded_verdicts),
     GroundedV9Judge: Rules("grounded-v9", grounded_v6_claims, grounded_verdicts),

@@ -1,4 +1,4 @@
-"""The grounded judge v10 to v2 (grounded.py, grounded_features.py) on plain Python strings,
+"""The grounded judge v13 to v2 (grounded.py, grounded_features.py) on plain Python strings,
 for one case (one_case.py): the same claims, features, support and verdicts, read off the same
 patterns, word lists, the judge's weights and cut-offs. Integer weights as there, so sums agree
 exactly."""
@@ -19,6 +19,7 @@ from faith_udfs.answer_layout import (
     LIST_ITEM_BREAK_PATTERN,
 )
 from faith_udfs.citations import ALNUM_PATTERN, CITATION_PATTERNS, CUE_PATTERN, TRAILING_PATTERN
+from faith_udfs.greetings import WHOLE_PLEASANTRY_PATTERN
 from faith_udfs.grounded import GroundedJudge
 from faith_udfs.grounded_features import _UNIT, CONTRADICTION_COVERAGE, NEGATIONS
 from faith_udfs.grounded_support import (
@@ -32,15 +33,17 @@ from faith_udfs.grounded_words import (
     COURTESY_PATTERN,
     DECLINE_PATTERN,
     GROUNDED_STOP_WORDS,
-    INTERJECTION_PATTERN,
     LEAD_IN_PATTERN,
     NON_CLAIM_PATTERN,
-    OPENING_PATTERN,
-    OPENINGS_CUT,
     PLEASANTRY_PATTERN,
 )
 from faith_udfs.grounded_words import word_stem as stem
 from faith_udfs.judges import Judge
+from faith_udfs.one_case_openings import (
+    without_greeting_text,
+    without_interjection_text,
+    without_opening_text,
+)
 from faith_udfs.one_case_rules import WHITE_SPACE, Verdict, sentences, verdict_reason
 from faith_udfs.quantities import says_other_unit
 from faith_udfs.service_phrases import serves_text
@@ -56,6 +59,7 @@ from faith_udfs.words import WORD_PATTERN, cached_when_short
 _LEAD_IN = re.compile(LEAD_IN_PATTERN)
 _NON_CLAIM = re.compile(NON_CLAIM_PATTERN)
 _PLEASANTRY = re.compile(PLEASANTRY_PATTERN)
+_WHOLE_PLEASANTRY = re.compile(WHOLE_PLEASANTRY_PATTERN)
 _COURTESY = re.compile(COURTESY_PATTERN)
 _ANNOUNCEMENT = re.compile(ANNOUNCEMENT_PATTERN)
 _DECLINE = re.compile(DECLINE_PATTERN)
@@ -88,8 +92,6 @@ _ITEM_BREAK = re.compile(LIST_ITEM_BREAK_PATTERN)
 _HEADING = re.compile(r"(?<![^.!?])" + LIST_HEADING_PATTERN)
 _TRAILING = _from_run_start(TRAILING_PATTERN)
 _ALNUM = re.compile(ALNUM_PATTERN)
-_INTERJECTION = re.compile(INTERJECTION_PATTERN)
-_OPENING = re.compile(OPENING_PATTERN)
 _CUE = re.compile(CUE_PATTERN)
 # The features this twin computes, in support_expr's order (which fixes the float sums).
 FEATURES = (
@@ -112,13 +114,18 @@ def grounded_claims(answer: str) -> list[str]:
 
 
 def grounded_v4_claims(
-    answer: str, *, cuts_interjections: bool = False, cuts_openings: bool = False
+    answer: str,
+    *,
+    cuts_interjections: bool = False,
+    cuts_openings: bool = False,
+    cuts_greetings: bool = False,
 ) -> list[str]:
     """GroundedV4Judge.claims of one answer: grounded_claims, each sentence without its list
     marker, bold label (answer_layout.py), citation markers and attribution phrases
     (citations.py); a sentence that was only a citation or a list number, or is a chat
-    courtesy, dropped."""
+    courtesy (`cuts_greetings`, v13: a greeting only whole, else cut), dropped."""
     claims = []
+    opened = without_greeting_text if cuts_greetings else without_opening_text
     cued = _CUE.search(answer) is not None
     pieces = _ITEM_BREAK.sub(ITEM_BREAK + r"\g<1>", _LEAD_IN.sub("", answer, count=1))
     pieces_list = pieces.split(ITEM_BREAK)
@@ -132,15 +139,16 @@ def grounded_v4_claims(
         for pattern in _LAYOUT:
             said = pattern.sub("", said, count=1)
         if cuts_openings and cued:  # as cited_claims: only answers CUE_PATTERN finds
-            said = _without_opening(said)
+            said = opened(said)
         for pattern in _CITATIONS:
             said = pattern.sub("", said)
         said = _TRAILING.sub(r"\g<1>", said, count=1).strip(WHITE_SPACE)
         if cuts_openings:
-            said = _without_opening(said)
+            said = opened(said)
         elif cuts_interjections:
-            said = _without_interjection(said)
-        if _NON_CLAIM.search(said) or _PLEASANTRY.search(said) or _COURTESY.search(said):
+            said = without_interjection_text(said)
+        pleasantry = _WHOLE_PLEASANTRY if cuts_greetings else _PLEASANTRY
+        if _NON_CLAIM.search(said) or pleasantry.search(said) or _COURTESY.search(said):
             continue
         if i + 1 < len(split) and _BARE_MARKER.search(said):
             continue  # a list number ("1.") before its item
@@ -162,48 +170,36 @@ def grounded_v6_claims(answer: str) -> list[str]:
     return grounded_v4_claims(answer, cuts_interjections=True, cuts_openings=True)
 
 
-def grounded_v11_claims(answer: str) -> list[str]:
+def grounded_v11_claims(answer: str, *, cuts_greetings: bool = False) -> list[str]:
     """GroundedV11Judge.claims of one answer: grounded_v6_claims less the sentences that state
     nothing (grounded_words.states_something): without a letter or a digit ("😊", ":)",
     "..."), announcing the bot's next step ("Let me check that for you.") or a bare refusal
     to help ("I can't assist with that.")."""
     return [
         claim
-        for claim in grounded_v6_claims(answer)
+        for claim in grounded_v4_claims(
+            answer, cuts_interjections=True, cuts_openings=True, cuts_greetings=cuts_greetings
+        )
         if is_worded_text(claim) and not _ANNOUNCEMENT.search(claim) and not _DECLINE.search(claim)
     ]
 
 
-def grounded_v12_claims(answer: str) -> list[str]:
-    """GroundedJudge.claims of one answer: grounded_v11_claims less the offers of help and
+def grounded_v12_claims(answer: str, *, cuts_greetings: bool = False) -> list[str]:
+    """GroundedV12Judge.claims of one answer: grounded_v11_claims less the offers of help and
     the welcomes (service_phrases.py: "How can I help?", "You are welcome.")."""
-    return [claim for claim in grounded_v11_claims(answer) if not serves_text(claim)]
+    claims = grounded_v11_claims(answer, cuts_greetings=cuts_greetings)
+    return [claim for claim in claims if not serves_text(claim)]
+
+
+def grounded_v13_claims(answer: str) -> list[str]:
+    """GroundedJudge.claims of one answer: grounded_v12_claims, greetings cut (greetings.py)."""
+    return grounded_v12_claims(answer, cuts_greetings=True)
 
 
 def is_worded_text(text: str) -> bool:
     """grounded_words.is_worded of one text: a character of Unicode's letters or numbers
     (general category L or N, as Rust's `\\p{L}` and `\\p{N}`)."""
     return any(unicodedata.category(char)[0] in "LN" for char in text)
-
-
-def _without_opening(sentence: str) -> str:
-    """grounded_words.without_opening of one sentence."""
-    if not _OPENING.search(sentence):
-        return sentence
-    rest = sentence
-    for _ in range(OPENINGS_CUT):
-        rest = _OPENING.sub(r"\g<1>", rest, count=1)
-    return rest if _says_something(rest) else sentence
-
-
-def _without_interjection(sentence: str) -> str:
-    """grounded_words.without_interjection of one sentence."""
-    rest = _INTERJECTION.sub("", sentence, count=1)
-    return rest if _says_something(rest) else sentence
-
-
-def _says_something(text: str) -> bool:
-    return any(word not in GROUNDED_STOP_WORDS for word in _WORD.findall(text.lower()))
 
 
 @dataclass(frozen=True)

@@ -400,7 +400,7 @@ def test_a_model_set_after_construction_is_the_judge_from_then_on() -> None:
     data = evaluate([case], [metric], display_config=QUIET).test_results[0].metrics_data[0]
     assert (data.score, data.evaluation_model) == (lexical, "lexical-v2")
     metric.model = None  # back to the default judge
-    assert (metric.measure(case), metric.evaluation_model) == (grounded, "grounded-v12")
+    assert (metric.measure(case), metric.evaluation_model) == (grounded, "grounded-v13")
 
 
 class FlakyNetworkModel(CustomJudgeModel):

@@ -32,6 +32,7 @@ from faith_udfs.grounded import (
     GroundedV9Judge,
     GroundedV10Judge,
     GroundedV11Judge,
+    GroundedV12Judge,
     grounded_judge,
 )
 from faith_udfs.grounded_features import claim_features
@@ -97,11 +98,12 @@ def measured(answer: str, judge: GroundedJudge | None = None) -> FaithfulnessMet
     return metric
 
 
-def test_v12_is_the_default_and_v11_to_v1_stay_their_own_series() -> None:
-    assert GROUNDED_RULES_VERSION == "grounded-v12"
+def test_v13_is_the_default_and_v12_to_v1_stay_their_own_series() -> None:
+    assert GROUNDED_RULES_VERSION == "grounded-v13"
     assert V1 == "grounded-v1"
     judges = (
         GroundedJudge,
+        GroundedV12Judge,
         GroundedV11Judge,
         GroundedV10Judge,
         GroundedV9Judge,
@@ -114,9 +116,10 @@ def test_v12_is_the_default_and_v11_to_v1_stay_their_own_series() -> None:
         GroundedV2Judge,
         GroundedV1Judge,
     )
-    v12, v11, v10, v9, v8, v7, v6, v5, v4, v3, v2, v1 = (j().identity for j in judges)
-    every = (v12, v11, v10, v9, v8, v7, v6, v5, v4, v3, v2, v1)
+    v13, v12, v11, v10, v9, v8, v7, v6, v5, v4, v3, v2, v1 = (j().identity for j in judges)
+    every = (v13, v12, v11, v10, v9, v8, v7, v6, v5, v4, v3, v2, v1)
     assert [(i.kind, i.model) for i in every] == [
+        ("grounded", "grounded-v13"),
         ("grounded", "grounded-v12"),
         ("grounded", "grounded-v11"),
         ("grounded", "grounded-v10"),
@@ -130,8 +133,9 @@ def test_v12_is_the_default_and_v11_to_v1_stay_their_own_series() -> None:
         ("grounded", "grounded-v2"),
         ("grounded", V1),
     ]
-    assert len({MetricConfig().config_id(i) for i in every}) == 12
-    # the ids v11's to v1's series were stored under when each was the default
+    assert len({MetricConfig().config_id(i) for i in every}) == 13
+    # the ids v12's to v1's series were stored under when each was the default
+    assert MetricConfig().config_id(v12) == "faith-055aa066c33fc823"
     assert MetricConfig().config_id(v11) == "faith-7944c5ab0fe486bf"
     assert MetricConfig().config_id(v10) == "faith-9849bc34eee6a440"
     assert MetricConfig().config_id(v9) == "faith-1f301e1693f33a26"
@@ -143,6 +147,7 @@ def test_v12_is_the_default_and_v11_to_v1_stay_their_own_series() -> None:
     assert MetricConfig().config_id(v3) == "faith-a150d13cc5f57e63"
     assert MetricConfig().config_id(v2) == "faith-3555290e3c7156c5"
     assert MetricConfig().config_id(v1) == "faith-ec398a547331a401"
+    assert type(grounded_judge("grounded-v12")) is GroundedV12Judge
     assert type(grounded_judge("grounded-v11")) is GroundedV11Judge
     assert type(grounded_judge("grounded-v10")) is GroundedV10Judge
     assert type(grounded_judge("grounded-v9")) is GroundedV9Judge
@@ -168,6 +173,8 @@ def test_v12_is_the_default_and_v11_to_v1_stay_their_own_series() -> None:
         (GroundedV8Judge, V5_RELEASED),
         (GroundedV9Judge, V5_RELEASED),
         (GroundedV10Judge, V5_RELEASED),
+        (GroundedV11Judge, V5_RELEASED),
+        (GroundedV12Judge, V5_RELEASED),
         (GroundedJudge, V5_RELEASED),
     ],
 )
@@ -268,6 +275,7 @@ def test_a_run_names_the_rules_and_keeps_each_series(tmp_path: Path) -> None:
     source, db = write(cases(rows), tmp_path / "cases.parquet"), tmp_path / "f.duckdb"
     for rules in (
         None,
+        "grounded-v12",
         "grounded-v11",
         "grounded-v10",
         "grounded-v9",
@@ -302,6 +310,8 @@ def test_a_run_names_the_rules_and_keeps_each_series(tmp_path: Path) -> None:
         ("grounded-v11", "off", "no", ["batteries", "covered"]),
         ("grounded-v12", "grounded", "yes", None),
         ("grounded-v12", "off", "no", ["batteries", "covered"]),
+        ("grounded-v13", "grounded", "yes", None),
+        ("grounded-v13", "off", "no", ["batteries", "covered"]),
         ("grounded-v2", "grounded", "yes", None),
         ("grounded-v2", "off", "no", ["batteries", "covered"]),
         ("grounded-v3", "grounded", "yes", None),
@@ -324,11 +334,11 @@ def test_a_run_names_the_rules_and_keeps_each_series(tmp_path: Path) -> None:
 def test_unknown_rules_are_a_config_error() -> None:
     # newest first, as a person reads them (sorted, "grounded-v10" came between v1 and v2)
     said = (
-        r"unknown grounded rules 'grounded-v13'; "
-        r"use one of grounded-v12, grounded-v11, grounded-v10, .*, grounded-v2, grounded-v1$"
+        r"unknown grounded rules 'grounded-v14'; "
+        r"use one of grounded-v13, grounded-v12, grounded-v11, .*, grounded-v2, grounded-v1$"
     )
     with pytest.raises(ConfigError, match=said):
-        grounded_judge("grounded-v13")
+        grounded_judge("grounded-v14")
 
 
 def test_the_docs_query_of_context_lacks_runs(tmp_path: Path) -> None:

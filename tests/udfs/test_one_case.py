@@ -37,6 +37,8 @@ from faith_udfs.grounded import (
     GroundedV8Judge,
     GroundedV9Judge,
     GroundedV10Judge,
+    GroundedV11Judge,
+    GroundedV12Judge,
 )
 from faith_udfs.grounded_v1 import GroundedV1Judge
 from faith_udfs.judges import Judge
@@ -58,6 +60,8 @@ JUDGES: dict[str, Judge] = {
             weights={**WEIGHTS, "intercept": -0.37, "cov_best": 2.54, "answer_cov": 0.31},
         )
     ),
+    "grounded-v12": GroundedV12Judge(),
+    "grounded-v11": GroundedV11Judge(),
     "grounded-v10": GroundedV10Judge(),
     "grounded-v9": GroundedV9Judge(),
     "grounded-v8": GroundedV8Judge(),
@@ -136,6 +140,9 @@ HANDWRITTEN: list[Case] = [
     ("The store is open Monday to Saturday. You may return it in Jan or Feb.", POLICY),
     ("Refunds are paid within 30 weeks. A 30-day window, 3 kg, 5 EUR.", POLICY),
     ("Order A17 shipped after 3 March. Refunds are paid within at most 30 days.", POLICY),
+    # greetings: no claim whole, cut off a statement (v13); v12 dropped up to four words after
+    ("Thanks, order A17 shipped on 3 March. Hi Anna, yes, refunds are paid within 9 days.", POLICY),
+    ("Thanks again, Anna! Hi there, according to the context, refunds are paid [1].", POLICY),
 ]
 
 
@@ -318,6 +325,10 @@ FRAGMENTS = [
     "Yes—",
     "Happy to help",
     "Hi",
+    "Thank you for waiting,",
+    "Anna",
+    "there",
+    "again",
     ",",
     ";",
     "[1]",

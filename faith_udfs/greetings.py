@@ -1,0 +1,75 @@
+"""grounded-v13: a greeting or thanks is no claim only whole ("Thanks for your patience!", "Hi
+Anna,"); before a statement ("Thanks, your refund was sent.") it is an opening, cut off.
+
+Through v12 a pleasantry (grounded_words.PLEASANTRY_PATTERN) took any four words after it, so
+"Thanks, your refund was sent." and "Hi, order A17 shipped." were dropped as no claim: a
+statement, faithful or not, went unjudged, and an answer of such sentences alone passed. From
+v13 what may follow the greeting is narrow (_TAIL: "for" and a few letter words, "so much",
+"again", "there", a name; no figure), and otherwise the greeting is cut as v6 cuts "Yes, ..."
+(when what is left holds a content word). The patterns read the same under Rust's regex (the
+batch path: no look-around) and Python's `re` (the one-case twin: one_case_openings.py)."""
+
+from __future__ import annotations
+
+import polars as pl
+
+from faith_udfs.grounded_words import when_it_says, without_opening
+from faith_udfs.list_rows import as_lists
+
+# The greetings and thanks of PLEASANTRY_PATTERN, its heads unchanged.
+_HEAD = (
+    r"(?:thanks?|thank you|happy to help|glad to help|you['’]?re welcome"
+    r"|hope (?:this|that|it) helps|anything else|hello|hi|hey)\b"
+)
+_WORD = r"[^\W\d]+(?:['’][^\W\d]+)?"  # a word of letters: a figure is a claim's
+# A name: a word whose first letter is no lower-case one ("Anna", "O'Brien"), one or two.
+_NAME = r"(?-i:[^\W\da-z_][^\W\d]*(?:['’][^\W\d]+)?)"
+# What may follow a greeting and still state nothing: "for your patience", "so much", "again",
+# "in advance", "there", "everyone", "you", "Anna", "Anna Smith".
+_TAIL = (
+    rf"(?:[\s,]+(?:and\s+)?(?:for(?:\s+{_WORD}){{1,4}}|so much|a lot|very much|again|in advance"
+    rf"|there|everyone|all|you|{_NAME}(?:\s+{_NAME})?)){{0,3}}"
+)
+_GREETING = _HEAD + _TAIL
+_SEP = r"(?:[,;:!.…！，：；–—]|-+\s)"
+# A pleasantry, whole (no claim from v13 on): up to three greetings with their narrow tails
+# ("Hi, thanks for waiting!"; more would let "Hi, Hi, ..." be read 2^n ways, a greeting or a
+# name, by Python's backtracking `re`), or "anything else" asked with a few letter words
+# ("Anything else you need?": an offer, as service_phrases' HELP_OFFER_PATTERN).
+WHOLE_PLEASANTRY_PATTERN = (
+    rf"(?i)^\W*(?:{_GREETING}(?:\W+{_GREETING}){{0,2}}\W*"
+    rf"|anything else(?:\s+{_WORD}){{0,5}}\s*\?\W*)$"
+)
+# Up to three greetings as a sentence's opening, each with its tail up to a mark ("Hi Anna,
+# thanks for waiting - ..."), and an "and" after them ("Hello, and welcome to Acme!").
+GREETING_OPENING_PATTERN = rf"(?i)^\W*(?:{_GREETING}\s*{_SEP}(?:\s|{_SEP})*(?:and\s+)?){{1,3}}"
+
+
+def is_whole_pleasantry(sentence: pl.Expr) -> pl.Expr:
+    """v13: whether the sentence is a greeting or thanks and nothing more (no claim)."""
+    return sentence.str.contains(WHOLE_PLEASANTRY_PATTERN)
+
+
+def without_greetings(sentences: pl.Series) -> pl.Series:
+    """v13: each sentence of each list of `sentences` without its opening greetings, then
+    without the openings they hid (grounded_words.without_opening: "Hi Anna, yes, ..."), when
+    it is no whole pleasantry and what is left holds a content word ("Thanks, your refund was
+    sent." -> "your refund was sent."; "Thanks again, Anna!" stays as it is). Only the
+    sentences that open with a greeting take the cut, in steps that read each pattern once."""
+    flat = sentences.explode()
+    rows = flat.str.contains(GREETING_OPENING_PATTERN).fill_null(False).arg_true()
+    if rows.len() == 0:
+        return sentences
+    sentence, rest, said = pl.col("sentence"), pl.col("rest"), pl.col("said")
+    cut = (
+        pl.DataFrame({"sentence": flat.gather(rows)})
+        .with_columns(
+            rest=pl.when(is_whole_pleasantry(sentence))
+            .then(pl.lit(""))
+            .otherwise(sentence.str.replace(GREETING_OPENING_PATTERN, ""))
+        )
+        .with_columns(said=when_it_says(sentence, rest))
+        .select(pl.when(said == sentence).then(sentence).otherwise(without_opening(said)))
+        .to_series()
+    )
+    return as_lists(flat.scatter(rows, cut), sentences)

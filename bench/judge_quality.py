@@ -38,11 +38,13 @@ from faith_udfs.grounded import (
     GroundedV9Judge,
     GroundedV10Judge,
     GroundedV11Judge,
+    GroundedV12Judge,
 )
 from faith_udfs.grounded_v1 import GroundedV1Judge
 
 JUDGES: dict[str, type] = {
     "grounded": GroundedJudge,
+    "grounded-v12": GroundedV12Judge,
     "grounded-v11": GroundedV11Judge,
     "grounded-v10": GroundedV10Judge,
     "grounded-v9": GroundedV9Judge,

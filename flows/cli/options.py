@@ -168,9 +168,9 @@ def add_run_arguments(parser: argparse.ArgumentParser) -> None:
         choices=("grounded", "lexical", "openai"),
         default="grounded",
         help="grounded: offline, deterministic, graded per-claim support (default; "
-        "--model grounded-v11, grounded-v10, grounded-v9, grounded-v8, grounded-v7, grounded-v6, "
-        "grounded-v5, grounded-v4, grounded-v3, grounded-v2 or grounded-v1 for an older rules' "
-        "series); "
+        "--model grounded-v12, grounded-v11, grounded-v10, grounded-v9, grounded-v8, grounded-v7, "
+        "grounded-v6, grounded-v5, grounded-v4, grounded-v3, grounded-v2 or grounded-v1 for an "
+        "older rules' series); "
         "lexical: the seed tutorial's word rules; openai: any OpenAI-compatible endpoint",
     )
     add_endpoint_arguments(judge, model_required=False, modes=("packed", "per-item", "batch"))

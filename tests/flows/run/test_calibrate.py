@@ -428,11 +428,11 @@ def test_a_calibration_of_older_rules_keeps_scoring_their_series(
         ("grounded-v3", "grounded-v1", "fitted for grounded-v3, this judge is grounded-v1"),
         ("grounded-v2", "grounded-v3", "fitted for grounded-v2, this judge is grounded-v3"),
         ("grounded-v3", "grounded-v2", "fitted for grounded-v3, this judge is grounded-v2"),
-        ("grounded-v13", None, "fitted for grounded-v13, this judge is grounded-v12"),
+        ("grounded-v14", None, "fitted for grounded-v14, this judge is grounded-v13"),
         # by a faithpipe of 2026-12-01, before calibrations were of v2 on; once said "fitted
         # for grounded-v1, this judge is grounded-v1"
         ("grounded-v1", "grounded-v1", "fitted for grounded-v1, whose cut-offs this faithpipe"),
-        ("grounded-v1", None, "fitted for grounded-v1, this judge is grounded-v12"),
+        ("grounded-v1", None, "fitted for grounded-v1, this judge is grounded-v13"),
         ("grounded-v4", "grounded-v5", "fitted for grounded-v4, this judge is grounded-v5"),
         ("grounded-v5", "grounded-v6", "fitted for grounded-v5, this judge is grounded-v6"),
         ("grounded-v6", "grounded-v7", "fitted for grounded-v6, this judge is grounded-v7"),
@@ -441,6 +441,7 @@ def test_a_calibration_of_older_rules_keeps_scoring_their_series(
         ("grounded-v9", "grounded-v10", "fitted for grounded-v9, this judge is grounded-v10"),
         ("grounded-v10", "grounded-v11", "fitted for grounded-v10, this judge is grounded-v11"),
         ("grounded-v11", "grounded-v12", "fitted for grounded-v11, this judge is grounded-v12"),
+        ("grounded-v12", "grounded-v13", "fitted for grounded-v12, this judge is grounded-v13"),
     ],
 )
 def test_a_calibration_for_other_rules_is_refused_before_any_run(

@@ -20,7 +20,7 @@ SHORT_HASH = 8  # hex digits shown beside a label; more when two configs would s
 
 
 def judge_text(kind: str | None, model: str | None) -> str:
-    """`grounded-v12`, `lexical-v1`, `openai:gpt-4o-mini`: the model alone when it names its
+    """`grounded-v13`, `lexical-v1`, `openai:gpt-4o-mini`: the model alone when it names its
     kind."""
     if not kind and not model:
         return "judge unknown"
@@ -46,7 +46,7 @@ def describe_config(
     strict: bool | None,
     calibration: str | None = None,
 ) -> str:
-    """'grounded-v12, threshold 0.5, penalize ambiguous, strict, calibration acme'."""
+    """'grounded-v13, threshold 0.5, penalize ambiguous, strict, calibration acme'."""
     parts = [judge_text(judge.get("kind"), judge.get("model"))]
     if threshold is not None:
         parts.append(f"threshold {threshold:g}")
@@ -124,7 +124,7 @@ def config_labels(con: duckdb.DuckDBPyConnection) -> dict[str, str]:
 
 
 def config_names(con: duckdb.DuckDBPyConnection, also: Iterable[str] = ()) -> dict[str, str]:
-    """Each config as the report shows it: 'grounded-v12, threshold 0.5 [055aa066]'; `also`:
+    """Each config as the report shows it: 'grounded-v13, threshold 0.5 [1c8e3ae1]'; `also`:
     ids to name that metric_configs may not list (a comparison's), shown by hash alone."""
     labels = config_labels(con)
     hashes = short_hashes([*labels, *also])

@@ -6,7 +6,11 @@ from __future__ import annotations
 
 import re
 
-from faith_udfs.greetings import GREETING_OPENING_PATTERN, WHOLE_PLEASANTRY_PATTERN
+from faith_udfs.greetings import (
+    GREETING_OPENING_PATTERN,
+    GREETINGS_CUT,
+    WHOLE_PLEASANTRY_PATTERN,
+)
 from faith_udfs.grounded_words import (
     GROUNDED_STOP_WORDS,
     INTERJECTION_PATTERN,
@@ -40,13 +44,17 @@ def without_interjection_text(sentence: str) -> str:
 
 def without_greeting_text(sentence: str) -> str:
     """v13's cut of one sentence (greetings.without_greetings after grounded_words.
-    without_openings): its openings, then its greetings unless it is a whole pleasantry, then
-    the openings those hid, each only when what is left holds a content word."""
+    without_openings): its openings, then its greetings one at a time while what is left is no
+    whole pleasantry, then the openings those hid, when what is left holds a content word."""
     sentence = without_opening_text(sentence)
-    if not _GREETING_OPENING.search(sentence) or _WHOLE_PLEASANTRY.search(sentence):
+    rest = sentence
+    for _ in range(GREETINGS_CUT):
+        if not _GREETING_OPENING.search(rest) or _WHOLE_PLEASANTRY.search(rest):
+            break
+        rest = _GREETING_OPENING.sub("", rest, count=1)
+    if rest == sentence or not says_something_text(rest):
         return sentence
-    rest = _GREETING_OPENING.sub("", sentence, count=1)
-    return without_opening_text(rest) if says_something_text(rest) else sentence
+    return without_opening_text(rest)
 
 
 def says_something_text(text: str) -> bool:

@@ -60,10 +60,10 @@ def without_greetings(sentences: pl.Series) -> pl.Series:
     sentences that open with a greeting take the cut, in steps that read each pattern once."""
     flat = sentences.explode()
     # a chat bot's "Thanks!" and "Hope this helps!" open so too, whole: they take no cut
-    opens = flat.str.contains(GREETING_OPENING_PATTERN) & ~flat.str.contains(
+    to_cut = flat.str.contains(GREETING_OPENING_PATTERN) & ~flat.str.contains(
         WHOLE_PLEASANTRY_PATTERN
     )
-    rows = opens.fill_null(False).arg_true()
+    rows = to_cut.fill_null(False).arg_true()
     if rows.len() == 0:
         return sentences
     sentence, rest, said = pl.col("sentence"), pl.col("rest"), pl.col("said")

@@ -3,16 +3,17 @@ shape of bench/shapes.py: grounded-v3, grounded-v4 (reads citations and list mar
 grounded-v5 (cuts an opening interjection), grounded-v6 (every opening, and a copy whatever
 its first letter's case), grounded-v7 (months and weekdays read as figures), grounded-v8
 (units compared kind by kind), grounded-v9 (numbers read as the context writes them),
-grounded-v10 (a context's "235, 000" read whole too) and grounded-v11 (a sentence without a
-letter or digit no claim: the default) through the batch path, in one process, interleaved,
-each judge's fastest of `--rounds` in CPU-seconds.
+grounded-v10 (a context's "235, 000" read whole too), grounded-v11 (a sentence without a
+letter or digit no claim), grounded-v12 (an offer of help or a welcome no claim) and
+grounded-v13 (a greeting no claim only whole, else cut off: the default) through the batch
+path, in one process, interleaved, each judge's fastest of `--rounds` in CPU-seconds.
 
     python bench/rules_cost.py [--rows 100000] [--rounds 3] [--shape support,rag,repetitive,chat]
 
 Prints per shape the distinct answers, how many of them the cue finds (citations.CUE_PATTERN:
 only those take the citation patterns), how many open a sentence with an interjection, the
 share of the judge's questions that are copies (no features) under v5 and v6, each judge's
-CPU-seconds and the ratio of each version's to the one before it (v4 / v3 to v11 / v10); and
+CPU-seconds and the ratio of each version's to the one before it (v4 / v3 to v13 / v12); and
 `claim_features` alone on the default judge's questions under v6's to v10's word rules (the
 part v7 to v10 change: dates, units, opposites, numbers written otherwise), fastest of
 `--rounds`, interleaved, and its ratios.
@@ -45,6 +46,8 @@ from faith_udfs.grounded import (
     GroundedV8Judge,
     GroundedV9Judge,
     GroundedV10Judge,
+    GroundedV11Judge,
+    GroundedV12Judge,
 )
 from faith_udfs.grounded_features import claim_features, question_copies
 from faith_udfs.grounded_words import INTERJECTION_PATTERN
@@ -68,7 +71,9 @@ JUDGES: dict[str, type[Judge]] = {
     "v8": GroundedV8Judge,
     "v9": GroundedV9Judge,
     "v10": GroundedV10Judge,
-    "v11": GroundedJudge,
+    "v11": GroundedV11Judge,
+    "v12": GroundedV12Judge,
+    "v13": GroundedJudge,
 }
 
 

@@ -11,6 +11,8 @@ batch path: no look-around) and Python's `re` (the one-case twin: one_case_openi
 
 from __future__ import annotations
 
+from unicodedata import category
+
 import polars as pl
 
 from faith_udfs.grounded_words import when_it_says, without_opening
@@ -22,14 +24,35 @@ _HEAD = (
     r"|hope (?:this|that|it) helps|anything else|hello|hi|hey)\b"
 )
 _WORD = r"[^\W\d]+(?:['’][^\W\d]+)?"  # a word of letters: a figure is a claim's
-# A name: a word whose first letter is no lower-case one ("Anna", "O'Brien"), one or two.
-_NAME = r"(?-i:[^\W\da-z_][^\W\d]*(?:['’][^\W\d]+)?)"
-# What may follow a greeting and still state nothing: "for your patience", "so much", "again",
-# "in advance", "there", "everyone", "you", "Anna", "Anna Smith".
-_TAIL = (
-    rf"(?:[\s,]+(?:and\s+)?(?:for(?:\s+{_WORD}){{1,4}}|so much|a lot|very much|again|in advance"
-    rf"|there|everyone|all|you|{_NAME}(?:\s+{_NAME})?)){{0,3}}"
+
+
+def _capitals(last: int) -> str:
+    """A class of Unicode's capital letters (Lu, Lt) to code point `last`, spelt out: Python's
+    `re` has no \\p{Lu}, and one list read by both engines reads alike in both."""
+    capitals = [c for c in range(last + 1) if category(chr(c)) in ("Lu", "Lt")]
+    runs: list[list[int]] = []
+    for c in capitals:
+        if runs and runs[-1][1] == c - 1:
+            runs[-1][1] = c
+        else:
+            runs.append([c, c])
+    # \U and eight digits: a code point to Rust's regex and to Python's `re` alike
+    spans = (rf"\U{a:08x}" if a == b else rf"\U{a:08x}-\U{b:08x}" for a, b in runs)
+    return "[" + "".join(spans) + "]"
+
+
+# A name: a word that opens with a capital ("Anna", "O'Brien", "Élodie"; not "élodie" nor
+# "ваш"), one or two, once: "Hi Your Refund Was Sent." and "THANKS, YOUR ORDER SHIPPED." read
+# as three names or more were no claim.
+_NAME = rf"(?-i:{_capitals(0x52F)}[^\W\d]*(?:['’][^\W\d]+)?)"
+_PIECE = (
+    rf"[\s,]+(?:and\s+)?(?:for(?:\s+{_WORD}){{1,4}}|so much|a lot|very much|again|in advance"
+    r"|there|everyone|all|you)"
 )
+# What may follow a greeting and still state nothing: "for your patience", "so much", "again",
+# "in advance", "there", "everyone", "you", and once a name and one of those after it: "Anna",
+# "Anna Smith", "Anna, for your patience" (one piece after the name: two made it 4x dearer).
+_TAIL = rf"(?:{_PIECE}){{0,3}}(?:[\s,]+{_NAME}(?:\s+{_NAME})?(?:{_PIECE})?)?"
 _GREETING = _HEAD + _TAIL
 _SEP = r"(?:[,;:!.…！，：；–—]|-+\s)"
 # A pleasantry, whole (no claim from v13 on): a greeting with its narrow tail, or "anything

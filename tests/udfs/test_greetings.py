@@ -148,3 +148,22 @@ def test_the_batch_and_the_one_case_twin_read_greetings_alike(
         batch = pl.select(pl.lit(pl.Series([sentence])).str.contains(pattern)).item()
         assert batch == (re.search(pattern, sentence) is not None)
     assert batch_claims([sentence], GroundedJudge()) == [grounded_v13_claims(sentence)]
+
+
+# A capitalised statement is no name: up to six capitalised words, or any word that opened with
+# a letter other than a-z ("ваш", "élodie"), read as names made these a whole pleasantry.
+NO_NAMES = [
+    ("THANKS, YOUR ORDER SHIPPED.", "YOUR ORDER SHIPPED."),
+    ("Hi Your Refund Was Sent.", "Hi Your Refund Was Sent."),
+    ("Thanks Your Order Shipped Today!", "Thanks Your Order Shipped Today!"),
+    ("Hi Мария, ваш заказ отправлен.", "ваш заказ отправлен."),
+    ("Thanks, élodie est partie.", "élodie est partie."),
+]
+NAMES = ["Thanks, Zoë!", "Hi Élodie,", "Thanks Anna for your patience!", "Hi Łukasz!", "Hi Мария!"]
+
+
+def test_a_capitalised_statement_after_a_greeting_is_no_name() -> None:
+    sentences = [sentence for sentence, _ in NO_NAMES] + NAMES
+    expected = [[claim] for _, claim in NO_NAMES] + [[]] * len(NAMES)
+    assert batch_claims(sentences, GroundedJudge()) == expected
+    assert [grounded_v13_claims(sentence) for sentence in sentences] == expected

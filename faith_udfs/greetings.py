@@ -23,13 +23,12 @@ _HEAD = (
     r"(?:thanks?|thank you|happy to help|glad to help|you['’]?re welcome"
     r"|hope (?:this|that|it) helps|anything else|hello|hi|hey)\b"
 )
-_WORD = r"[^\W\d]+(?:['’][^\W\d]+)?"  # a word of letters: a figure is a claim's
 
 
-def _capitals(last: int) -> str:
-    """A class of Unicode's capital letters (Lu, Lt) to code point `last`, spelt out: Python's
-    `re` has no \\p{Lu}, and one list read by both engines reads alike in both."""
-    capitals = [c for c in range(last + 1) if category(chr(c)) in ("Lu", "Lt")]
+def _spelt_out(categories: tuple[str, ...], last: int) -> str:
+    """A class of the characters of Unicode's `categories` to code point `last`, spelt out:
+    Python's `re` has no \\p{Lu}, and one list read by both engines reads alike in both."""
+    capitals = [c for c in range(last + 1) if category(chr(c)) in categories]
     runs: list[list[int]] = []
     for c in capitals:
         if runs and runs[-1][1] == c - 1:
@@ -41,10 +40,13 @@ def _capitals(last: int) -> str:
     return "[" + "".join(spans) + "]"
 
 
+# A letter, or a mark on one ("Zoe\u0308", NFD's "Zoë"): Rust's \w holds the marks, Python's not.
+_LETTER = rf"(?:[^\W\d]|{_spelt_out(('Mn', 'Mc', 'Me'), 0xFFFF)})"
+_WORD = rf"{_LETTER}+(?:['’]{_LETTER}+)?"  # a word of letters: a figure is a claim's
 # A name: a word that opens with a capital ("Anna", "O'Brien", "Élodie"; not "élodie" nor
 # "ваш"), one or two, once: "Hi Your Refund Was Sent." and "THANKS, YOUR ORDER SHIPPED." read
 # as three names or more were no claim.
-_NAME = rf"(?-i:{_capitals(0x52F)}[^\W\d]*(?:['’][^\W\d]+)?)"
+_NAME = rf"(?-i:{_spelt_out(('Lu', 'Lt'), 0x52F)}{_LETTER}*(?:['’]{_LETTER}+)?)"
 _PIECE = (
     rf"[\s,]+(?:and\s+)?(?:for(?:\s+{_WORD}){{1,4}}|so much|a lot|very much|again|in advance"
     r"|there|everyone|all|you)"

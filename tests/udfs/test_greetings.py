@@ -167,3 +167,19 @@ def test_a_capitalised_statement_after_a_greeting_is_no_name() -> None:
     expected = [[claim] for _, claim in NO_NAMES] + [[]] * len(NAMES)
     assert batch_claims(sentences, GroundedJudge()) == expected
     assert [grounded_v13_claims(sentence) for sentence in sentences] == expected
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    name=st.text(alphabet="ZoeéE\u0301\u0308\u0903\u093eनमस्ते", max_size=6).map("Zo".__add__),
+    head=st.sampled_from(["Hi ", "Thanks, ", "Thanks for your "]),
+    end=st.sampled_from(["!", ", your refund was sent.", ", order A17 shipped."]),
+)
+def test_the_twins_read_a_letter_with_its_marks_alike(name: str, head: str, end: str) -> None:
+    """Rust's \\w holds the combining marks ("Zoe\u0308", NFD's "Zoë"), Python's not: the
+    batch path cut "Hi Zoe\u0308, ..." and the one-case twin kept it whole."""
+    sentence = head + name + end
+    for pattern in (WHOLE_PLEASANTRY_PATTERN, GREETING_OPENING_PATTERN):
+        batch = pl.select(pl.lit(pl.Series([sentence])).str.contains(pattern)).item()
+        assert batch == (re.search(pattern, sentence) is not None)
+    assert batch_claims([sentence], GroundedJudge()) == [grounded_v13_claims(sentence)]

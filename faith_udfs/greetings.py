@@ -64,8 +64,9 @@ _SEP = r"(?:[,;:!.…！，：；–—]|-+\s)"
 # read "Hi, Hi, ..." 2^n ways; the cut below takes them one at a time.
 WHOLE_PLEASANTRY_PATTERN = rf"(?i)^\W*(?:{_GREETING}|anything else(?:\s+{_WORD}){{0,5}}\s*\?)\W*$"
 # A greeting as a sentence's opening, with its tail up to a mark ("Hi Anna, ...", "Thank you for
-# waiting - ..."), and an "and" after it ("Hello, and welcome to Acme!").
-GREETING_OPENING_PATTERN = rf"(?i)^\W*{_GREETING}\s*{_SEP}(?:\s|{_SEP})*(?:and\s+)?"
+# waiting - ..."), and an "and" after it ("Hello, and welcome to Acme!"), or up to an "and"
+# alone ("Hello and welcome!": left "welcome!", a welcome, no claim from v12; it was a claim).
+GREETING_OPENING_PATTERN = rf"(?i)^\W*{_GREETING}(?:\s*{_SEP}(?:\s|{_SEP})*(?:and\s+)?|\s+and\s+)"
 # Greetings cut at most, one at a time, each only from what is no whole pleasantry: "Hi,
 # thanks for waiting, your refund was sent." loses both, "Hi, thanks for waiting!" is left
 # "thanks for waiting!", a whole one (no claim).

@@ -39,6 +39,9 @@ WHOLE = [
     "Thanks in advance!",
     "Hi, thanks for waiting!",
     "Hi Anna, hope this helps!",
+    # a greeting and a welcome (v12's): "welcome!" is what the cut leaves
+    "Hello and welcome!",
+    "Hi and welcome to Acme Support!",
 ]
 # (sentence, the claim v13 reads in it)
 CUT = [

@@ -38,7 +38,7 @@ from dataclasses import replace
 
 import polars as pl
 
-from faith_udfs import grounded_released as released
+import faith_udfs.grounded_released as released
 from faith_udfs.calibration import Cutoffs, weights_of
 from faith_udfs.citations import CUE_PATTERN
 from faith_udfs.errors import ConfigError

@@ -19,7 +19,6 @@ from faith_udfs.answer_layout import (
     LIST_ITEM_BREAK_PATTERN,
 )
 from faith_udfs.citations import ALNUM_PATTERN, CITATION_PATTERNS, CUE_PATTERN, TRAILING_PATTERN
-from faith_udfs.greetings import WHOLE_PLEASANTRY_PATTERN
 from faith_udfs.grounded import GroundedJudge
 from faith_udfs.grounded_features import _UNIT, CONTRADICTION_COVERAGE, NEGATIONS
 from faith_udfs.grounded_support import (
@@ -40,6 +39,7 @@ from faith_udfs.grounded_words import (
 from faith_udfs.grounded_words import word_stem as stem
 from faith_udfs.judges import Judge
 from faith_udfs.one_case_openings import (
+    is_whole_pleasantry_text,
     without_greeting_text,
     without_interjection_text,
     without_opening_text,
@@ -59,7 +59,6 @@ from faith_udfs.words import WORD_PATTERN, cached_when_short
 _LEAD_IN = re.compile(LEAD_IN_PATTERN)
 _NON_CLAIM = re.compile(NON_CLAIM_PATTERN)
 _PLEASANTRY = re.compile(PLEASANTRY_PATTERN)
-_WHOLE_PLEASANTRY = re.compile(WHOLE_PLEASANTRY_PATTERN)
 _COURTESY = re.compile(COURTESY_PATTERN)
 _ANNOUNCEMENT = re.compile(ANNOUNCEMENT_PATTERN)
 _DECLINE = re.compile(DECLINE_PATTERN)
@@ -147,8 +146,10 @@ def grounded_v4_claims(
             said = opened(said)
         elif cuts_interjections:
             said = without_interjection_text(said)
-        pleasantry = _WHOLE_PLEASANTRY if cuts_greetings else _PLEASANTRY
-        if _NON_CLAIM.search(said) or pleasantry.search(said) or _COURTESY.search(said):
+        pleasantry = (
+            is_whole_pleasantry_text(said) if cuts_greetings else bool(_PLEASANTRY.search(said))
+        )
+        if _NON_CLAIM.search(said) or pleasantry or _COURTESY.search(said):
             continue
         if i + 1 < len(split) and _BARE_MARKER.search(said):
             continue  # a list number ("1.") before its item

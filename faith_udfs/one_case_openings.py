@@ -57,6 +57,11 @@ def without_greeting_text(sentence: str) -> str:
     return without_opening_text(rest)
 
 
+def is_whole_pleasantry_text(sentence: str) -> bool:
+    """greetings.is_whole_pleasantry of one sentence."""
+    return _WHOLE_PLEASANTRY.search(sentence) is not None
+
+
 def says_something_text(text: str) -> bool:
     """Whether the text holds a content word (grounded_words' `_says_something`)."""
     return any(word not in GROUNDED_STOP_WORDS for word in _WORD.findall(text.lower()))

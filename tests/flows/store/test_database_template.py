@@ -4,7 +4,10 @@ holds, dated as new, and a copy never lands over a file or from texts other than
 
 from __future__ import annotations
 
-from datetime import datetime
+import os
+import subprocess
+import sys
+from datetime import UTC, datetime
 from pathlib import Path
 
 import duckdb
@@ -58,12 +61,39 @@ def test_the_second_and_later_new_databases_are_copies_that_hold_the_same(
 def test_a_copy_is_dated_when_it_is_made_not_when_the_template_was(tmp_path: Path) -> None:
     for name in ("first", "second"):
         open_store(tmp_path / f"{name}.duckdb").close()
-    con = duckdb.connect()
-    before = con.execute("SELECT now()::TIMESTAMP").fetchall()[0][0]
-    con.close()
+    before = utc_now()
     open_store(tmp_path / "third.duckdb").close()
     for first, last in made_at(tmp_path / "third.duckdb"):
         assert before <= first <= last
+
+
+def utc_now() -> datetime:
+    """Now as the tables store times: naive UTC."""
+    return datetime.now(UTC).replace(tzinfo=None)
+
+
+def test_a_database_is_dated_in_utc_whatever_the_machines_time_zone(tmp_path: Path) -> None:
+    """Like every other time in the tables; DuckDB's now()::TIMESTAMP is local time, 14 hours
+    ahead in Kiribati. The first database of the process is made in place, the others are
+    copies of its template: both dated so."""
+    names = [str(tmp_path / f"{name}.duckdb") for name in ("first", "second")]
+    before = utc_now()
+    subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            "import sys; from flows.store.db import open_store\n"
+            "for name in sys.argv[1:]: open_store(name).close()",
+            *names,
+        ],
+        env={**os.environ, "TZ": "Pacific/Kiritimati"},
+        check=True,
+        timeout=120,
+    )
+    after = utc_now()
+    for name in names:
+        for first, last in made_at(Path(name)):
+            assert before <= first <= last <= after, name
 
 
 def test_a_copy_never_lands_over_a_file_another_process_made_meanwhile(tmp_path: Path) -> None:

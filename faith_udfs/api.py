@@ -85,6 +85,13 @@ class LLMTestCase:
     expected_tools: list[Any] | None = None
     token_cost: float | None = None
     completion_time: float | None = None
+    flaky: bool = False
+    multimodal: bool = False
+    mcp_servers: list[Any] | None = None
+    mcp_tools_called: list[Any] | None = None
+    mcp_resources_called: list[Any] | None = None
+    mcp_prompts_called: list[Any] | None = None
+    custom_column_key_values: dict[str, str] | None = None
 
     def __post_init__(self) -> None:
         check_case_fields(self)  # `input` is not read: None (a file without it) is fine

@@ -456,6 +456,22 @@ def test_deepeval_test_cases_and_their_other_fields_are_taken() -> None:
     assert metric.status == "invalid"
 
 
+def test_every_field_deepevals_test_case_declares_is_taken() -> None:
+    """DeepEval's LLMTestCase declares flaky, multimodal, the MCP fields and
+    custom_column_key_values too: a script that set one was a TypeError here, so switching
+    meant more than the import line. They are carried unread."""
+    case = LLMTestCase(
+        input="q", actual_output=ANSWERS[0], retrieval_context=CONTEXT,
+        flaky=True, multimodal=False, mcp_servers=None, mcp_tools_called=None,
+        mcp_resources_called=None, mcp_prompts_called=None,
+        custom_column_key_values={"team": "billing"},
+    )  # fmt: skip
+    assert (case.flaky, case.custom_column_key_values) == (True, {"team": "billing"})
+    assert FaithfulnessMetric(model=LexicalJudge()).measure(case) == 1.0
+    with pytest.raises(TypeError, match="retreival_context"):  # a misspelt field still is one
+        LLMTestCase(input="q", actual_output="a", retreival_context=CONTEXT)  # type: ignore[call-arg]
+
+
 def test_a_test_result_has_deepevals_fields_a_script_reads() -> None:
     """A DeepEval script reads `test_result.metadata` (a user or ticket id carried from the
     case), `.index` and `.conversational`: they were AttributeErrors."""

@@ -150,8 +150,8 @@ def _to_polars(frame: Any) -> tuple[str, pl.DataFrame]:
     """(the caller's frame type, the frame as polars); pandas is looked at only if loaded."""
     if isinstance(frame, pl.DataFrame):
         return "polars", frame
-    if isinstance(frame, pl.LazyFrame):
-        return "polars", frame.collect()
+    if isinstance(frame, pl.LazyFrame):  # scored now, handed back lazy
+        return "lazy", frame.collect()
     if isinstance(frame, pa.Table):
         return "arrow", pl.DataFrame(pl.from_arrow(frame))
     pandas = sys.modules.get("pandas")
@@ -200,6 +200,8 @@ def _is_sequence(value: object) -> bool:
 
 
 def _from_polars(kind: str, frame: pl.DataFrame) -> Any:
+    if kind == "lazy":
+        return frame.lazy()
     if kind == "arrow":
         return frame.to_arrow()
     if kind == "pandas":

@@ -717,6 +717,17 @@ def test_a_pandas_frame_as_a_deepeval_user_builds_it_scores_as_polars_and_arrow_
     assert pl.from_pandas(claims).equals(polars_claims)
 
 
+def test_a_lazy_frame_comes_back_lazy() -> None:
+    """The page promises the caller's frame type back, LazyFrame included: a LazyFrame came
+    back as a DataFrame, so a pipeline's next `.collect()` failed."""
+    scored = score_frame(FRAME.lazy(), columns=MAPPING, judge=LexicalJudge())
+    assert isinstance(scored, pl.LazyFrame)
+    assert scored.collect().equals(score_frame(FRAME, columns=MAPPING, judge=LexicalJudge()))
+    scored, claims = score_frame(FRAME.lazy(), columns=MAPPING, claims=True)
+    assert isinstance(scored, pl.LazyFrame)
+    assert isinstance(claims, pl.LazyFrame)
+
+
 def test_score_frame_refuses_what_it_cannot_read_in_one_line() -> None:
     scored = score_frame(FRAME, columns=MAPPING, judge=LexicalJudge())
     with pytest.raises(ValueError, match="has columns score, success, threshold, status"):

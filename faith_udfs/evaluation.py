@@ -129,8 +129,7 @@ def evaluate(
     for case in cases:
         check_case_fields(case)
     names = [_name_of(case, i) for i, case in enumerate(cases)]
-    if len(set(names)) != len(names):
-        raise ValueError("test cases must have distinct case_id (or name) values, or none")
+    keys = _keys_of(cases, names)
     skipped = frozenset(
         position
         for position, case in enumerate(cases)
@@ -138,11 +137,11 @@ def evaluate(
     )
     measured = [p for p in range(len(cases)) if p not in skipped]
     frame = cases_frame(
-        [names[p] for p in measured],
+        [keys[p] for p in measured],
         [cases[p].actual_output for p in measured],
         [cases[p].retrieval_context for p in measured],
     )
-    order = pl.DataFrame({"case_id": pl.Series(names, dtype=pl.String)})
+    order = pl.DataFrame({"case_id": pl.Series(keys, dtype=pl.String)})
     runs = []
     for metric in metrics:
         spent = judge_tokens(metric.model)
@@ -169,7 +168,7 @@ def evaluate(
                 details=CaseDetails(frames),
             )
         )  # fmt: skip
-    test_results = TestResults(cases, names, runs, skipped=skipped)
+    test_results = TestResults(cases, names, runs, skipped=skipped, keys=keys)
     if any(run.verbose for run in runs):
         print_verbose_logs(test_results, runs)
     result = EvaluationResult(test_results=test_results, frames=tuple(run.frames for run in runs))
@@ -237,9 +236,28 @@ def missing_params(case: LLMTestCase) -> bool:
     return case.actual_output in (None, "") or context is None or len(context) == 0
 
 
+def _keys_of(cases: list[LLMTestCase], names: list[str]) -> list[str]:
+    """Each case's `case_id` in the batch and its tables: its name when the names are
+    distinct; else, as DeepEval lets `name`s repeat (a category, a golden's label), its
+    `case_id` when set, else DeepEval's `test_case_<i>`. A repeated case_id is refused."""
+    if len(set(names)) == len(names):
+        return names
+    keys = [
+        name if _given_id(case) else f"test_case_{index}"
+        for index, (case, name) in enumerate(zip(cases, names, strict=True))
+    ]
+    if len(set(keys)) != len(keys):
+        raise ValueError("test cases must have distinct case_id values, or none")
+    return keys
+
+
+def _given_id(case: LLMTestCase) -> bool:
+    case_id = getattr(case, "case_id", "case")
+    return case_id is not None and case_id not in ("", "case")  # 0 is an id
+
+
 def _name_of(case: LLMTestCase, index: int) -> str:
     """The test case's name: its case_id or name when set, else DeepEval's `test_case_<i>`."""
-    case_id = getattr(case, "case_id", "case")
-    if case_id is not None and case_id not in ("", "case"):  # 0 is an id
-        return str(case_id)
+    if _given_id(case):
+        return str(case.case_id)
     return str(getattr(case, "name", None) or f"test_case_{index}")

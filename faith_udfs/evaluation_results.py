@@ -166,8 +166,11 @@ class TestResults(Sequence[TestResult]):
         names: list[str],
         runs: list[MetricRun],
         skipped: frozenset[int] = frozenset(),
+        keys: list[str] | None = None,
     ) -> None:
         self.cases, self.names, self.runs = cases, names, runs
+        # each case's case_id in the frames: its name, unless names repeat (evaluate._keys_of)
+        self.keys = names if keys is None else keys
         self.skipped = skipped  # positions not measured (ErrorConfig.skip_on_missing_params)
         # the first position measured: its metric data carry each batch's tokens
         self.first_measured = next((p for p in range(len(names)) if p not in skipped), None)
@@ -220,7 +223,7 @@ class TestResults(Sequence[TestResult]):
     def _test_result(self, position: int, rows: list[tuple[Any, ...]]) -> TestResult:
         case, name = self.cases[position], self.names[position]
         data = [
-            _metric_data(run, row, name, first=position == self.first_measured)
+            _metric_data(run, row, self.keys[position], first=position == self.first_measured)
             for run, row in zip(self.runs, rows, strict=True)
             if position not in self.skipped
         ]

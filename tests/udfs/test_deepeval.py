@@ -472,6 +472,28 @@ def test_every_field_deepevals_test_case_declares_is_taken() -> None:
         LLMTestCase(input="q", actual_output="a", retreival_context=CONTEXT)  # type: ignore[call-arg]
 
 
+def test_test_cases_may_share_a_name_as_in_deepeval() -> None:
+    """DeepEval names a result by the case's `name` and lets names repeat (a category, a
+    golden's label); evaluate() refused them, so such a script failed before scoring. Each
+    case is scored as itself; only a repeated case_id (faithpipe's id) is refused."""
+    named = [
+        LLMTestCase(input="q", actual_output=a, retrieval_context=CONTEXT, name="refunds")
+        for a in ANSWERS[:3]
+    ]
+    result = evaluate(named, [FaithfulnessMetric(model=LexicalJudge())], display_config=QUIET)
+    assert [t.name for t in result.test_results] == ["refunds"] * 3
+    assert [t.metrics_data[0].score for t in result.test_results] == [1.0, 0.5, 1.0]
+    assert result.test_results[1].metrics_data[0].claims == [
+        "Refunds are paid within 90 days.", "A receipt is required.",
+    ]  # fmt: skip
+    assert result.outcomes()["case"].to_list() == ["refunds"] * 3
+    assert result.to_polars().case_scores.height == 3
+    ids = [LLMTestCase(input="q", actual_output=a, retrieval_context=CONTEXT, case_id="x")
+           for a in ANSWERS[:2]]  # fmt: skip
+    with pytest.raises(ValueError, match="distinct case_id"):
+        evaluate(ids, [FaithfulnessMetric()], display_config=QUIET)
+
+
 def test_a_test_result_has_deepevals_fields_a_script_reads() -> None:
     """A DeepEval script reads `test_result.metadata` (a user or ticket id carried from the
     case), `.index` and `.conversational`: they were AttributeErrors."""

@@ -131,7 +131,7 @@ def score_cases(
     )
     scored = case_scores(counted, config)
     if config.include_reason:
-        scored = _with_reasons(scored, judge)
+        scored = _with_reasons(scored, judge, config.penalize_ambiguous_claims)
     else:
         scored = scored.with_columns(reason=pl.lit(None, dtype=pl.String))
 
@@ -200,22 +200,26 @@ def _case_contexts(
     return per_case, per_context.select("context_key", "truths")
 
 
-def _with_reasons(scored: pl.DataFrame, judge: Judge) -> pl.DataFrame:
+def _with_reasons(scored: pl.DataFrame, judge: Judge, penalize: bool) -> pl.DataFrame:
     """Ask the judge for one reason per distinct (score, contradictions) among scored cases.
 
-    A judge whose reason reads only the score (`reason_uses_contradictions = False`, as the
-    lexical judge's) is asked once per distinct score.
+    The contradictions are DeepEval's: each `no` verdict's reason and, when ambiguous claims
+    are penalized, each `idk`'s as "(Ambiguous) <reason>", in verdict order. A judge whose
+    reason reads only the score (`reason_uses_contradictions = False`, as the lexical
+    judge's) is asked once per distinct score.
     """
-    if getattr(judge, "reason_uses_contradictions", True):
-        contradictions = (
-            pl.col("reasons")
-            .list.gather(pl.col("verdicts").list.eval((pl.element() == "no").arg_true()))
-            .fill_null(_EMPTY_LIST)
-        )
-        reason_key = pl.struct("score", "contradictions").hash()
+    if not getattr(judge, "reason_uses_contradictions", True):
+        scored = scored.with_columns(contradictions=_EMPTY_LIST, reason_key=pl.col("score").hash())
     else:
-        contradictions, reason_key = _EMPTY_LIST, pl.col("score").hash()
-    scored = scored.with_columns(contradictions=contradictions).with_columns(reason_key=reason_key)
+        if penalize:
+            scored = _with_ambiguous_listed(scored)
+        else:
+            scored = scored.with_columns(
+                contradictions=pl.col("reasons")
+                .list.gather(pl.col("verdicts").list.eval((pl.element() == "no").arg_true()))
+                .fill_null(_EMPTY_LIST)
+            )
+        scored = scored.with_columns(reason_key=pl.struct("score", "contradictions").hash())
     requests = (
         scored.filter(pl.col("status") == "scored")
         .select(key="reason_key", score="score", contradictions="contradictions")
@@ -237,6 +241,28 @@ def _with_reasons(scored: pl.DataFrame, judge: Judge) -> pl.DataFrame:
         score=pl.when(failed).then(None).otherwise(pl.col("score")),
         success=pl.when(failed).then(None).otherwise(pl.col("success")),
         no_claims=~failed & pl.col("no_claims"),
+    )
+
+
+def _with_ambiguous_listed(scored: pl.DataFrame) -> pl.DataFrame:
+    """`contradictions` as DeepEval lists them when ambiguous claims are penalized: each `no`
+    verdict's reason and each `idk`'s as "(Ambiguous) <reason>", in verdict order."""
+    scored = scored.with_row_index("case_row_")
+    listed = (
+        scored.select("case_row_", verdict="verdicts", reason="reasons")
+        .explode("verdict", "reason")
+        .filter(pl.col("verdict").is_in(["no", "idk"]))
+        .group_by("case_row_", maintain_order=True)
+        .agg(
+            contradictions=pl.when(pl.col("verdict") == "idk")
+            .then(pl.concat_str(pl.lit("(Ambiguous) "), "reason"))
+            .otherwise("reason")
+        )
+    )
+    return (
+        scored.join(listed, on="case_row_", how="left", maintain_order="left")
+        .with_columns(pl.col("contradictions").fill_null(_EMPTY_LIST))
+        .drop("case_row_")
     )
 
 

@@ -610,6 +610,47 @@ def test_an_evaluation_template_may_write_one_prompt_and_leave_the_others() -> N
     )
 
 
+@pytest.mark.parametrize("penalize", [False, True])
+def test_the_reason_is_told_the_ambiguous_claims_a_penalized_score_counts(penalize: bool) -> None:
+    """DeepEval's reason prompt lists each `no` verdict's reason and, with
+    penalize_ambiguous_claims, each `idk`'s as "(Ambiguous) <reason>", in verdict order: the
+    reason then explains what lowered the score. Only the `no`s were listed."""
+    told: list[list[str]] = []
+
+    class Template:
+        @staticmethod
+        def generate_reason(score: float, contradictions: list[str]) -> str:
+            told.append(list(contradictions))
+            return "REASON"
+
+    class Model(CustomJudgeModel):
+        def generate(self, prompt: str) -> str:
+            if prompt == "REASON":
+                return json.dumps({"reason": "explained"})
+            if schema_of(prompt) == "faithfulness.Verdicts":
+                return json.dumps({"verdicts": [
+                    {"verdict": "idk", "reason": "Mars is not mentioned."},
+                    {"verdict": "no", "reason": "Refunds take 30 days, not 90."},
+                    {"verdict": "borderline", "reason": "Tomorrow is not mentioned."},
+                ]})  # fmt: skip
+            return super().generate(prompt)
+
+    metric = FaithfulnessMetric(
+        model=Model(), evaluation_template=Template, penalize_ambiguous_claims=penalize
+    )
+    answer = "We ship to Mars. Refunds take 90 days. It arrives tomorrow."
+    metric.measure(LLMTestCase(input="q", actual_output=answer, retrieval_context=CONTEXT))
+    assert metric.score == (0.0 if penalize else 2 / 3)
+    assert metric.reason == "explained"
+    if penalize:
+        assert told == [[
+            "(Ambiguous) Mars is not mentioned.", "Refunds take 30 days, not 90.",
+            "(Ambiguous) Tomorrow is not mentioned.",
+        ]]  # fmt: skip
+    else:
+        assert told == [["Refunds take 30 days, not 90."]]
+
+
 def test_a_template_method_is_given_only_the_keywords_it_takes() -> None:
     class Template:  # generate_verdicts without retrieval_context, as DeepEval allows
         @staticmethod

@@ -23,6 +23,11 @@ from faith_udfs.words import is_utf8
 
 CONTRACT_NAMES = ("case_id", "input", "actual_output", "retrieval_context", "logged_at")
 ACCEPTED = "a polars DataFrame, a pandas DataFrame or a pyarrow Table"
+# What **metric_settings may hold: MetricConfig's fields a caller sets.
+METRIC_SETTINGS = (
+    "threshold", "strict_mode", "penalize_ambiguous_claims", "include_reason",
+    "truths_extraction_limit",
+)  # fmt: skip
 # The score columns joined onto the caller's rows (the rest of case_scores stays in the tables).
 SCORE_COLUMNS = (
     "score", "success", "threshold", "status", "reason", "error", "no_claims",
@@ -76,6 +81,7 @@ def score_frame(
     `input=question,...`); `case_id="content"` makes ids from the content, `"row"` from the row
     number, `"given"` reads them (a frame without case_id gets row numbers).
     """
+    check_settings(metric_settings)
     kind, polars_frame = _to_polars(frame)
     mapping = parse_columns(columns)
     unknown = sorted(set(mapping) - set(CONTRACT_NAMES))
@@ -130,6 +136,22 @@ def score_frame(
     if claims:
         return result, _from_polars(kind, frames.claim_verdicts)
     return result
+
+
+def check_settings(settings: Mapping[str, Any]) -> None:
+    """Refuse a keyword that is no metric setting, naming the settings (DeepEval's `model=`
+    is `judge=` here; `scoring_rules_version` is the code's, never the caller's)."""
+    for name in settings:
+        if name not in METRIC_SETTINGS:
+            hint = (
+                "the judge is judge= (a FaithfulnessMetric model= value); "
+                if name == "model"
+                else ""
+            )
+            raise TypeError(
+                f"score_frame() got an unexpected keyword argument {name!r}: {hint}metric "
+                f"settings are {', '.join(METRIC_SETTINGS)}"
+            )
 
 
 def _case_ids(contract: pl.DataFrame, how: str) -> pl.Series:

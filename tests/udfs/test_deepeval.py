@@ -791,6 +791,19 @@ def test_a_lazy_frame_comes_back_lazy() -> None:
     assert isinstance(claims, pl.LazyFrame)
 
 
+def test_score_frame_names_its_settings_when_given_another_keyword() -> None:
+    """A keyword that is no metric setting reached MetricConfig: DeepEval's `model=` was
+    "MetricConfig.__init__() got an unexpected keyword argument 'model'", and
+    `scoring_rules_version=` was taken, storing scores under a rules version they were not
+    scored by (another config id)."""
+    with pytest.raises(TypeError, match=r"score_frame\(\) got an unexpected keyword argument "
+                       r"'model': the judge is judge="):  # fmt: skip
+        score_frame(FRAME, columns=MAPPING, model=LexicalJudge())
+    for other in ("treshold", "scoring_rules_version"):
+        with pytest.raises(TypeError, match=f"'{other}'.*threshold, strict_mode"):
+            score_frame(FRAME, columns=MAPPING, **{other: 0.7})
+
+
 def test_score_frame_refuses_what_it_cannot_read_in_one_line() -> None:
     scored = score_frame(FRAME, columns=MAPPING, judge=LexicalJudge())
     with pytest.raises(ValueError, match="has columns score, success, threshold, status"):

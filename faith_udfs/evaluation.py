@@ -115,6 +115,11 @@ def evaluate(
         if name not in _LEGACY_FIELDS and name not in _TAKEN:
             raise TypeError(f"evaluate() got an unexpected keyword argument {name!r}")
     started = time.perf_counter()
+    if isinstance(metrics, FaithfulnessMetric) or isinstance(test_cases, LLMTestCase):
+        raise TypeError(
+            "evaluate() takes lists: evaluate(test_cases=[LLMTestCase(...)], "
+            "metrics=[FaithfulnessMetric()]), not a single test case or metric"
+        )
     cases = list(test_cases)
     metrics = list(metrics)
     if not metrics:

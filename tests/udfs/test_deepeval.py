@@ -520,6 +520,11 @@ def test_other_metrics_and_text_that_is_no_utf8_are_refused_in_one_line() -> Non
                          (FaithfulnessMetric, "FaithfulnessMetric")):  # fmt: skip
         with pytest.raises(TypeError, match=f"FaithfulnessMetric instances, got {named}"):
             evaluate(cases(), [FaithfulnessMetric(), other], display_config=QUIET)  # type: ignore[list-item]
+    # A metric or a test case not in a list: said so, not "'FaithfulnessMetric' object is not
+    # iterable" (DeepEval's own message)
+    for unlisted in ((cases(), FaithfulnessMetric()), (cases()[0], [FaithfulnessMetric()])):
+        with pytest.raises(TypeError, match=r"takes lists: evaluate\(test_cases=\[LLMTestCase"):
+            evaluate(*unlisted, display_config=QUIET)  # type: ignore[arg-type]
     cut = json.loads('"Great news \\ud83d"')  # half an emoji, as a JSON log may hold
     broken = [*cases()[:2], LLMTestCase(input="q", actual_output=cut, retrieval_context=CONTEXT)]
     with pytest.raises(ValueError, match="case 'test_case_2': its actual_output holds a lone"):

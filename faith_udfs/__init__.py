@@ -25,6 +25,7 @@ from faith_udfs.evaluation import (
     TestResult,
     evaluate,
 )
+from faith_udfs.evaluation_dataset import EvaluationDataset
 from faith_udfs.frames import parse_columns, score_frame
 from faith_udfs.grounded import GroundedJudge
 from faith_udfs.judges import ItemJudge, ItemOutcome, Judge
@@ -48,6 +49,7 @@ __all__ = [
     "DeepEvalModelJudge",
     "DisplayConfig",
     "ErrorConfig",
+    "EvaluationDataset",
     "EvaluationError",
     "EvaluationResult",
     "FaithError",

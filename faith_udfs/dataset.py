@@ -3,6 +3,7 @@ opened in flows: `flows.run.deepeval.load_test_cases`); pure: text or records in
 
 from __future__ import annotations
 
+import ast
 import csv
 import io
 import json
@@ -42,23 +43,25 @@ def cases_from_records(
     *,
     input: str = "input",
     actual_output: str = "actual_output",
-    retrieval_context: str = "retrieval_context",
+    retrieval_context: str | None = "retrieval_context",
     delimiter: str = "|",
     case_id: str | None = None,
+    expected_output: str | None = None,
+    context: str | None = None,
+    context_delimiter: str = ";",
+    additional_metadata: str | None = None,
+    name: str | None = None,
 ) -> list[LLMTestCase]:
     """One LLMTestCase a record; a text retrieval_context is split on `delimiter` (as
-    DeepEval's `retrieval_context_col_delimiter`), a list is taken as it is."""
+    DeepEval's `retrieval_context_col_delimiter`), a list is taken as it is; None: no passages.
+    `expected_output`, `context` (split on `context_delimiter`), `additional_metadata` (a dict,
+    or a CSV cell holding one as a Python literal, as DeepEval reads it) and `name` name the
+    fields DeepEval's loaders also fill: kept on the case, never read by the metric."""
     cases = []
     for index, record in enumerate(records):
         if actual_output not in record:
             raise ValueError(f"record {index} has no {actual_output!r} field")
-        passages = record.get(retrieval_context)
-        if passages is None or passages == "":
-            passages = []
-        elif isinstance(passages, str):
-            passages = [p.strip() for p in passages.split(delimiter) if p.strip()]
-        elif not isinstance(passages, list):
-            raise ValueError(f"record {index}: {retrieval_context!r} must be text or a list")
+        passages = _listed(record, retrieval_context, delimiter, index)
         given = record.get(case_id) if case_id else None
         cases.append(
             LLMTestCase(
@@ -67,9 +70,46 @@ def cases_from_records(
                 # a null passage stays None (a blank passage: the case is invalid), not 'None'
                 retrieval_context=[p if p is None else str(p) for p in passages],  # type: ignore[misc]
                 case_id=str(given) if given is not None else "case",
+                expected_output=_text(record, expected_output),
+                context=_listed(record, context, context_delimiter, index) if context else None,
+                additional_metadata=_metadata(record, additional_metadata, index),
+                name=_text(record, name),
             )
         )
     return cases
+
+
+def _listed(record: Mapping[str, Any], field: str | None, delimiter: str, index: int) -> list:
+    """The field's passages: a list as it is, a text split on `delimiter`, none when absent."""
+    passages = record.get(field) if field else None
+    if passages is None or passages == "":
+        return []
+    if isinstance(passages, str):
+        return [p.strip() for p in passages.split(delimiter) if p.strip()]
+    if not isinstance(passages, list):
+        raise ValueError(f"record {index}: {field!r} must be text or a list")
+    return passages
+
+
+def _text(record: Mapping[str, Any], field: str | None) -> str | None:
+    value = record.get(field) if field else None
+    return None if value is None or value == "" else str(value)
+
+
+def _metadata(record: Mapping[str, Any], field: str | None, index: int) -> dict | None:
+    value = record.get(field) if field else None
+    if value is None or value == "":
+        return None
+    if isinstance(value, str):
+        try:
+            value = ast.literal_eval(value)
+        except (ValueError, SyntaxError):
+            raise ValueError(
+                f"record {index}: {field!r} is no dict literal ({{'key': 'value'}})"
+            ) from None
+    if not isinstance(value, dict):
+        raise ValueError(f"record {index}: {field!r} must be a dict, got {type(value).__name__}")
+    return value
 
 
 def records_of_text(text: str, fmt: str) -> list[dict[str, Any]]:

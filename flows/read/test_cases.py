@@ -12,12 +12,15 @@ from faith_udfs.dataset import cases_from_records, records_of_text
 FORMATS = {".csv": "csv", ".json": "json", ".jsonl": "jsonl", ".ndjson": "jsonl"}
 
 
-def load_test_cases(path: str | Path, **fields: Any) -> list[LLMTestCase]:
-    """The test cases of a CSV, JSON or JSONL file (format from the extension); `fields` are
-    `cases_from_records`' (input=, actual_output=, retrieval_context=, delimiter="|", case_id=):
-    a CSV cell's passages are split on `delimiter`, a JSON list is taken as it is."""
+def load_test_cases(
+    path: str | Path, *, file_format: str | None = None, **fields: Any
+) -> list[LLMTestCase]:
+    """The test cases of a CSV, JSON or JSONL file (format from the extension, or
+    `file_format`: "csv", "json" or "jsonl"); `fields` are `cases_from_records`' (input=,
+    actual_output=, retrieval_context=, delimiter="|", case_id=, expected_output=, context=,
+    ...): a CSV cell's passages are split on `delimiter`, a JSON list is taken as it is."""
     path = Path(path)
-    fmt = FORMATS.get(path.suffix.lower())
+    fmt = file_format or FORMATS.get(path.suffix.lower())
     if fmt is None:
         raise ValueError(f"{path.name}: test cases come as .csv, .json or .jsonl")
     return cases_from_records(records_of_text(path.read_text(encoding="utf-8-sig"), fmt), **fields)

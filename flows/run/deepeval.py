@@ -1,6 +1,7 @@
 """Coming from DeepEval: one import line for everything, I/O included.
 
-`from flows.run.deepeval import FaithfulnessMetric, LLMTestCase, evaluate, load_test_cases`.
+`from flows.run.deepeval import FaithfulnessMetric, LLMTestCase, evaluate, load_test_cases`
+(and `EvaluationDataset`, whose file loaders it makes work).
 Importing it installs the model-name resolver, so `FaithfulnessMetric(model="gpt-4o-mini")`
 means the OpenAI-compatible judge (settings from the environment as the CLI reads them).
 """
@@ -14,6 +15,7 @@ from faith_udfs import (
     CacheConfig,
     DisplayConfig,
     ErrorConfig,
+    EvaluationDataset,
     EvaluationResult,
     FaithfulnessMetric,
     Judge,
@@ -31,6 +33,7 @@ __all__ = [
     "CacheConfig",
     "DisplayConfig",
     "ErrorConfig",
+    "EvaluationDataset",
     "EvaluationResult",
     "FaithfulnessMetric",
     "LLMTestCase",

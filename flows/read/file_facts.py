@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import gzip
 import os
+import re
 import zlib
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -295,7 +296,10 @@ _SNIFFING = "Error when sniffing file"
 
 
 def _header(path: Path) -> str:
-    return _first_line(path).decode("utf-8-sig", errors="replace").rstrip("\r\n")
+    """The header line, ended by LF, CRLF or a lone CR (Excel for Mac's "CSV (Macintosh)"
+    ends every line so, which DuckDB reads; Python's csv refused the whole file as a line)."""
+    text = _first_line(path).decode("utf-8-sig", errors="replace")
+    return re.split(r"\r\n?|\n", text, maxsplit=1)[0]
 
 
 def csv_line_fault(con: duckdb.DuckDBPyConnection, path: Path) -> InputUnreadable | None:

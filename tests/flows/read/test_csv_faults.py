@@ -163,6 +163,32 @@ def test_other_dialects_that_fit_every_line_still_read(
     ]
 
 
+def test_lines_ending_in_a_lone_cr_read_as_any_other(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Excel for Mac's "CSV (Macintosh)" ends every line with a lone CR, which DuckDB reads:
+    the header was split by Python's csv module as one line holding CRs, and the run ended
+    with exit 1 and `new-line character seen in unquoted field`. A line of such a file that
+    does not fit is named as in any other (exit 3)."""
+    lines = [HEADER.replace(",", ";")]
+    lines += [f'm{i};"Where is\rA17?";Order A17 shipped.;{PASSAGES};2026-11-01' for i in range(3)]
+    source = tmp_path / "mac.csv"
+    source.write_text("\r".join(lines) + "\r", newline="")
+    db = tmp_path / "f.duckdb"
+    done = faith_here(capsys, "score", str(source), "--db", str(db), "--prefect", "no")
+    assert done.returncode == 0, done.stderr
+    stored = query(db, "SELECT case_id, input, actual_output FROM case_scores ORDER BY case_id")
+    assert stored == [(f"m{i}", "Where is\rA17?", "Order A17 shipped.") for i in range(3)]
+
+    wide = tmp_path / "wide.csv"
+    wide.write_text("\r".join([*lines, lines[1] + ";x"]) + "\r", newline="")
+    done = faith_here(capsys, "score", str(wide), "--db", str(tmp_path / "g.duckdb"))
+    assert done.returncode == 3, done.stderr
+    (line,) = done.stderr.strip().splitlines()
+    assert line.startswith(f"error: {wide}: not a readable CSV file (")
+    assert "CSV Error on Line: 5: Expected Number of Columns: 5 Found: 6" in line
+
+
 def test_a_utf16_file_is_exit_3_saying_so(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

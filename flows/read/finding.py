@@ -86,6 +86,11 @@ def _found(text: str, options: ReadOptions) -> Source:
         files = _without_empty(text, files, options)
         root = _absolute(_glob_root(text))
         return _checked(Source(text, "wide", {"cases": files}, root, options))
+    if path.exists():  # `<(zcat day1.csv.gz)`, /dev/stdin: read once, where a source is read twice
+        raise InputUnreadable(
+            f"{path}: not a file or a folder (a pipe, a device or a socket): write the log to a "
+            "file and score that (a .gz file is read as it is)"
+        )
     raise InputUnreadable(f"{text}: no such file, folder or glob")
 
 

@@ -4,6 +4,7 @@ however the Parquet files were cut into row groups."""
 from __future__ import annotations
 
 import gzip
+import os
 import re
 from pathlib import Path
 
@@ -257,3 +258,19 @@ def test_a_log_compressed_otherwise_than_gzip_is_refused_not_left_out(
             resolve_source(source)
     (logs / name).unlink()
     assert resolve_source(logs).all_files == [logs / "day1.jsonl"]
+
+
+def test_a_pipe_as_source_is_named_so_not_as_missing(tmp_path: Path) -> None:
+    """`faith score <(zcat day1.csv.gz)` or `faith score /dev/stdin` names a pipe, which is
+    there: the run said `no such file, folder or glob`, as for a typo. A pipe is read only
+    once and a source is read more than once (its rows counted, then streamed), so it is
+    refused, saying what it is and what to do, before anything opens it (nothing waits on
+    its writer)."""
+    fifo = tmp_path / "day1.csv"
+    os.mkfifo(fifo)
+    says = f"{fifo}: not a file or a folder (a pipe, a device or a socket): "
+    with pytest.raises(InputUnreadable, match=re.escape(says)) as refused:
+        resolve_source(fifo)
+    assert "write the log to a file and score that (a .gz file is read as it is)" in str(
+        refused.value
+    )

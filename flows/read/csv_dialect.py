@@ -39,6 +39,14 @@ def unlike_header(columns: list[str], header: str) -> bool:
     return len(columns) != len(fields) and not header.lstrip('"').startswith(first)
 
 
+def repeated_names(header: str) -> tuple[str, ...]:
+    """The names a header line (in the delimiter it holds most) gives two columns or more:
+    DuckDB names the second `name_1`, so which one is `name` the file's columns do not say."""
+    delimiter = max(_DELIMITERS, key=header.count)
+    fields = next(csv.reader([header], delimiter=delimiter), [])
+    return tuple(sorted({name for name in fields if fields.count(name) > 1}))
+
+
 def bad_line(con: duckdb.DuckDBPyConnection, path: Path, header: str) -> InputUnreadable | None:
     """The file read strictly (quote and escape '"', the header's delimiter): DuckDB's word on
     its first line that does not fit ('CSV Error on Line: 4: Expected Number of Columns: 5

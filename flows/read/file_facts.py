@@ -19,7 +19,7 @@ from pyarrow import fs
 
 from flows.errors import InputUnreadable
 from flows.read import not_utf8
-from flows.read.csv_dialect import bad_line, unlike_header, unsniffed
+from flows.read.csv_dialect import bad_line, repeated_names, unlike_header, unsniffed
 from flows.read.formats import (
     JSON_OBJECTS,
     count_file_rows,
@@ -50,13 +50,15 @@ class FileFacts:
     is read). `json_format`: how DuckDB's JSON readers must be told to read it ('array' for
     an array after a byte-order mark, formats.json_format), so files alike share it.
     `lone_surrogates`: a JSON file that holds half a UTF-16 pair in a string, read from its
-    mended copy (flows/read/lone_surrogates.py)."""
+    mended copy (flows/read/lone_surrogates.py). `repeated`: the names a CSV header line gives
+    two columns (DuckDB names the second `name_1`)."""
 
     format: str
     columns: tuple[tuple[str, str], ...]
     rows: int | None = None
     json_format: str = "auto"
     lone_surrogates: bool = False
+    repeated: tuple[str, ...] = ()
 
     @property
     def names(self) -> list[str]:
@@ -350,4 +352,5 @@ def _described(con: duckdb.DuckDBPyConnection, path: Path, fmt: str) -> FileFact
         if failed is not None:
             return failed
     columns = tuple((name, str(row[1])) for name, row in zip(names, found, strict=True))
-    return FileFacts(fmt, columns, json_format=told)
+    repeated = repeated_names(_header(path)) if fmt == "csv" else ()
+    return FileFacts(fmt, columns, json_format=told, repeated=repeated)

@@ -211,7 +211,8 @@ def _checked(source: Source) -> Source:
     checked: set[tuple] = set()
     for table, paths in source.files.items():
         for path in paths:
-            kind = (table, tuple(file_facts(path, source).names), *hive_values(path, source.root))
+            told = file_facts(path, source)
+            kind = (table, tuple(told.names), told.repeated, *hive_values(path, source.root))
             if kind not in checked:
                 check_file(path, table, source.root, source)
                 checked.add(kind)
@@ -308,6 +309,7 @@ def check_file(
     names = _file_names(path, source)
     options = source.options
     check_mapping(names, options, str(path))
+    _check_named_once(path, table, file_facts(path, source).repeated, options)
     present = set(names) | set(hive_values(path, root))
     required = [
         column
@@ -392,6 +394,20 @@ def _columns_said(names: list[str]) -> str:
             "is the header line missing?"
         )
     return f"has: {', '.join(names)}"
+
+
+def _check_named_once(
+    path: Path, table: str, repeated: tuple[str, ...], options: ReadOptions
+) -> None:
+    """A CSV header naming a column the contract looks for twice (`actual_output` of two
+    exports joined) is exit 3: DuckDB named the second `actual_output_1`, and the first was
+    read as the answer without a word (a JSON key twice is exit 3 too)."""
+    for name in (*REQUIRED_COLUMNS[table], "retrieval_context", "conversation_id", "logged_at"):
+        if options.source_name(name) in repeated:
+            raise InputUnreadable(
+                f"{path}: column {options.source_name(name)} is named twice in the header "
+                f"line, so which one is {name} cannot be told: drop or rename one"
+            )
 
 
 def _file_names(path: Path, source: Source) -> list[str]:

@@ -237,6 +237,36 @@ def test_two_columns_differing_only_in_case_for_one_contract_column_are_exit_3(
     assert "columns Input and input_1 differ only in case" in done.stderr
 
 
+def test_a_contract_column_named_twice_in_a_csv_header_is_exit_3(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A header `...,actual_output,...,actual_output` (two exports joined, each with its answer
+    column): DuckDB names the second `actual_output_1`, and the run scored the first without a
+    word, the other a segment. Which one is the answer cannot be told, as of `Input` and
+    `INPUT`, or of a JSON object holding a key twice: exit 3 naming it, nothing written. A
+    column of the file's own named `actual_output_1`, or a segment named twice, still reads."""
+    source = tmp_path / "logs.csv"
+
+    def header_ending(last: str) -> None:  # the file's last column named `last`
+        frame = _as_text_lists(many_cases(2)).with_columns(extra=pl.lit("A reworded answer."))
+        header, rows = frame.write_csv().split("\n", 1)
+        source.write_text(header.removesuffix("extra") + last + "\n" + rows)
+
+    header_ending("actual_output")
+    db = tmp_path / "f.duckdb"
+    done = faith_here(capsys, "score", str(source), "--db", str(db), "--prefect", "no")
+    assert done.returncode == 3
+    assert done.stderr.strip().splitlines() == [
+        f"error: {source}: column actual_output is named twice in the header line, so which one "
+        "is actual_output cannot be told: drop or rename one"
+    ]
+    assert not db.exists()
+    for last in ("actual_output_1", "app_version"):
+        header_ending(last)
+        run = _score(source, tmp_path / f"{last}.duckdb")
+        assert (run["rows_scored"], run["rows_quarantined"]) == (2, 0), last
+
+
 def test_a_bad_mapping_is_a_settings_error() -> None:
     assert parse_columns("input=question, logged_at = ts") == {
         "input": "question",

@@ -21,7 +21,7 @@ from flows.read.json_values import (
     quoted,
     text_kept_columns,
 )
-from flows.read.list_cells import python_lists_as_json
+from flows.read.list_cells import NON_STRING_ITEM, python_lists_as_json
 from flows.read.small_json import SMALL_JSON_BYTES, bom_array, small_objects
 from flows.scratch import scratch_folder
 from schemas import LONE_SURROGATES
@@ -433,10 +433,11 @@ def _frame(table: pa.Table) -> pl.DataFrame:
 
 
 def _duckdb_lists_as_json(column: str) -> str:
-    # A cell holding a backslash is left as written: it may be a Python list, whose escapes
-    # DuckDB's list syntax reads otherwise (list_cells.py reads it).
+    # A cell holding a backslash, or an item no string (`None`), is left as written: it may be
+    # a Python list, whose escapes and items DuckDB's list syntax reads otherwise (list_cells.py
+    # reads it).
     return (
         f"CASE WHEN {column} IS NULL OR json_valid({column}) OR contains({column}, '\\') "
-        f"THEN {column} "
+        f"OR regexp_matches({column}, '{NON_STRING_ITEM}') THEN {column} "
         f"ELSE coalesce(CAST(to_json(TRY_CAST({column} AS VARCHAR[])) AS VARCHAR), {column}) END"
     )

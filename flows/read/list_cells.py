@@ -18,6 +18,14 @@ import polars as pl
 from faith_udfs.words import is_utf8
 from schemas import NOT_UTF8_MARK
 
+# An item of a Python list that is no string, as pandas writes it (`None`, `nan`, `5`, `True`,
+# a list): DuckDB's syntax read `['a', None]` as the strings "a" and "None". A cell holding one
+# is read here (in DuckDB's regex syntax and Python's alike); a string's text may match it too
+# (`['Items 1, 2, 3.']`), read as any Python list then.
+NON_STRING_ITEM = (
+    r"[\[,]\s*(?:(?:None|nan|NaN|inf|True|False|[-+]?\.?[0-9][0-9_.eE+-]*)\s*[,\]]|[\[{(])"
+)
+
 # ast.literal_eval holds ~200 times a cell of many tiny strings (a review: 860 MB for 4 MB of
 # ['\n', '\n', ...]); a longer cell holding escapes DuckDB never writes is quarantined.
 _LITERAL_CHARS = 2 * 1024 * 1024
@@ -33,6 +41,7 @@ def python_lists_as_json(frame: pl.DataFrame, column: str) -> pl.DataFrame:
     # quarantined, its mark read (not_utf8.marked)
     mended = cells.str.contains(NOT_UTF8_MARK, literal=True).fill_null(False)
     escaped = cells.str.contains("\\", literal=True).fill_null(False) & ~mended
+    escaped |= cells.str.contains(NON_STRING_ITEM).fill_null(False) & ~mended
     if not escaped.any():
         return frame
     values = cells.to_list()
@@ -63,6 +72,10 @@ def _as_json(cell: str, con: duckdb.DuckDBPyConnection) -> str:
         # half a UTF-16 pair ('\ud83d'), which no UTF-8 text holds: the contract says it is no
         # list of strings, its text as written
         return text if is_utf8(text) else cell
+    if _holds_a_non_string(cell):
+        # a Python list holding None, a number or a list: no list of strings, as its JSON
+        # would be; the contract quarantines it as written
+        return cell
     if not _duckdb_escapes_only(cell):
         # an escape DuckDB never writes ("\\n" in `['a\\n', 1]`, a Python list that is no list
         # of strings): its syntax would drop the backslash; the contract says what it is
@@ -90,3 +103,29 @@ def _python_list(cell: str) -> list[str] | None:
     if isinstance(value, list) and all(isinstance(item, str) for item in value):
         return value
     return None
+
+
+# The names pandas writes a float's NaN and infinity under, no literal of Python's.
+_FLOAT_NAMES = ("nan", "NaN", "inf")
+
+
+def _holds_a_non_string(cell: str) -> bool:
+    """Whether the cell is a Python list literal (a float's `nan` and `inf` too) holding an
+    item that is no string. DuckDB's syntax (`[a b, 'x, y']`) is no Python."""
+    if len(cell) > _LITERAL_CHARS:
+        return False
+    try:
+        tree = ast.parse(cell.strip(), mode="eval").body
+    except (SyntaxError, ValueError, MemoryError, RecursionError):
+        return False
+    if not isinstance(tree, ast.List):
+        return False
+    items = [item.operand if isinstance(item, ast.UnaryOp) else item for item in tree.elts]
+    literal = (ast.Constant, ast.List, ast.Tuple, ast.Dict, ast.Set)
+    if not all(
+        isinstance(item, literal) or (isinstance(item, ast.Name) and item.id in _FLOAT_NAMES)
+        for item in items
+    ):
+        return False
+    strings = [isinstance(item, ast.Constant) and isinstance(item.value, str) for item in items]
+    return not all(strings)

@@ -86,3 +86,27 @@ def test_a_python_list_that_is_no_list_of_strings_is_kept_as_written(cell: str) 
     silently (a review). Kept as written, the contract quarantines it as no list of strings."""
     read = python_lists_as_json(pl.DataFrame({"retrieval_context": [cell]}), "retrieval_context")
     assert read["retrieval_context"].to_list() == [cell]
+
+
+def test_a_pandas_list_holding_none_or_a_number_is_no_list_of_strings(tmp_path: Path) -> None:
+    """pandas writes a list holding None, a NaN, a number or a flag as `['a', None]`,
+    `['a', nan]`, `['a', 5]`, `['a', True]`: read by DuckDB's syntax, the passages were the
+    strings "None", "nan", "5", "True" and the row was scored, where a passage holding a
+    newline beside them (`[None, 'a\\n']`) kept the cell as written and quarantined it, as
+    JSON's `["a", null]` is. Kept as written, each is quarantined as no list of strings; a
+    passage that writes numbers in its text still reads."""
+    path = tmp_path / "pandas.csv"
+    odd = [["Order A17 shipped.", None], ["a", float("nan")], ["a", 5], ["a", True], [["a"]]]
+    fine = [["Items 1, 2, 3 shipped.", "Refund: 5, 10 or 20 EUR."]]
+    frame = pd.DataFrame({"case_id": [f"r{i}" for i in range(6)], "retrieval_context": odd + fine})
+    frame.to_csv(path, index=False)
+    frames = duckdb_frames([path], "csv", 100, "retrieval_context", names=list(frame.columns))
+    cells = pl.concat(list(frames))["retrieval_context"].to_list()
+    assert cells[:5] == [
+        "['Order A17 shipped.', None]",
+        "['a', nan]",
+        "['a', 5]",
+        "['a', True]",
+        "[['a']]",
+    ]
+    assert json.loads(cells[5]) == fine[0]

@@ -19,7 +19,6 @@ from flows.read.empty_files import emptiness
 from flows.read.file_facts import FileFacts, described_facts, gather_facts, parquet_facts
 from flows.read.hive_folders import hive_values
 from flows.read.read_options import (
-    EXTENSIONS,
     ReadOptions,
     check_mapping,
     contract_renames,
@@ -31,6 +30,7 @@ from flows.read.three_tables import (
     check_three_table_columns,
     check_three_table_options,
 )
+from flows.read.unread_names import check_compressions, check_no_tab_separated, is_metadata
 from flows.store.db import sql
 from schemas import REQUIRED_COLUMNS
 
@@ -62,7 +62,7 @@ def _found(text: str, options: ReadOptions) -> Source:
     """SOURCE as a file, a folder (three tables, or logs below it) or a glob."""
     path = _absolute(Path(text).expanduser())
     if path.is_file():
-        _check_compressions([path])
+        check_compressions([path])
         empty = emptiness(path, options)
         if empty is not None:
             raise InputUnreadable(f"{path}: the file is empty ({empty}): no rows to read")
@@ -79,7 +79,9 @@ def _found(text: str, options: ReadOptions) -> Source:
         return _checked(Source(text, "wide", {"cases": found}, path, options))
     if any(char in text for char in "*?["):
         globbed = {_absolute(Path(p)) for p in glob.glob(text, recursive=True)}
-        _check_compressions(sorted(p for p in globbed if p.is_file()))
+        check_compressions(sorted(p for p in globbed if p.is_file()))
+        if not options.wanted_format:  # with it, a glob's .tsv is read as that format
+            check_no_tab_separated(sorted(p for p in globbed if p.is_file()))
         # A glob's files are read as --format whatever their names; without it, by name.
         wanted = options.wanted_format
         files = sorted(p for p in globbed if p.is_file() and (wanted or named_format(p, options)))
@@ -156,31 +158,6 @@ def _absolute(path: Path) -> Path:
     return Path(os.path.abspath(path))
 
 
-# Compressions DuckDB's readers do not read a log in (only gzip, as `.gz`): a file named as a
-# log in one of them would be skipped in a folder, or read as Parquet when named alone.
-_OTHER_COMPRESSIONS = (".bz2", ".xz", ".lzma", ".zst", ".zstd", ".lz4", ".zip", ".7z", ".br")
-_OTHER_GZIP = (".gzip", ".gzp")
-
-
-def _check_compressions(paths: list[Path], folder: Path | None = None) -> None:
-    """Exit 3 naming the first file whose name says a log format compressed otherwise than
-    gzip `.gz` (`day1.jsonl.zst`): in a folder it was left out without a word, its rows lost
-    beside the files read. A folder's metadata (`_`, `.` names) is not looked at."""
-    for path in paths:
-        suffixes = [suffix.lower() for suffix in path.suffixes[-2:]]
-        if len(suffixes) < 2 or suffixes[0] not in EXTENSIONS:
-            continue
-        if folder is not None and _metadata(path, folder):
-            continue
-        if suffixes[1] in _OTHER_GZIP:
-            raise InputUnreadable(f"{path}: a gzip file is read when named .gz: rename it")
-        if suffixes[1] in _OTHER_COMPRESSIONS:
-            raise InputUnreadable(
-                f"{path}: a {suffixes[1]} compressed file is not read (logs are read plain "
-                "or gzip, .gz): decompress it, recompress it with gzip, or move it out"
-            )
-
-
 def _checked(source: Source) -> Source:
     zipped = [path for path in source.all_files if path.name.lower().endswith(".parquet.gz")]
     if zipped:
@@ -249,9 +226,10 @@ def _files_under(folder: Path, options: ReadOptions) -> list[Path]:
     starts with `_` or `.` is a table's metadata (Delta's `_delta_log/*.json`, Spark's
     `_SUCCESS`, hidden files), not logs: Parquet is read wherever it lies, as it always was."""
     below = files_below(folder)
-    _check_compressions(below, folder)
+    check_compressions(below, folder)
+    check_no_tab_separated(below, folder)
     return sorted(
-        path for path in below if named_format(path, options) and not _metadata(path, folder)
+        path for path in below if named_format(path, options) and not is_metadata(path, folder)
     )
 
 
@@ -283,11 +261,6 @@ def _check_listable(folder: Path) -> None:
 def _unlisted(error: OSError) -> NoReturn:
     """A folder os.walk cannot list would be skipped without a word: its rows are lost."""
     raise InputUnreadable(f"{error.filename}: cannot list this folder ({error.strerror})")
-
-
-def _metadata(path: Path, folder: Path) -> bool:
-    hidden = any(part.startswith(("_", ".")) for part in path.relative_to(folder).parts)
-    return hidden and path.suffix.lower() != ".parquet"
 
 
 def _glob_root(pattern: str) -> Path:

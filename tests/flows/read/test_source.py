@@ -14,6 +14,7 @@ import pytest
 
 import flows.read.case_ids
 from flows.errors import InputUnreadable
+from flows.read.read_options import ReadOptions
 from flows.read.source import duplicated_case_ids, iter_batches, resolve_source
 from tests.support.builders import many_cases, write
 
@@ -256,6 +257,29 @@ def test_a_log_compressed_otherwise_than_gzip_is_refused_not_left_out(
     for source in (logs, logs / name, f"{logs}/day*"):
         with pytest.raises(InputUnreadable, match=re.escape(f"{name}: {says}")):
             resolve_source(source)
+    (logs / name).unlink()
+    assert resolve_source(logs).all_files == [logs / "day1.jsonl"]
+
+
+@pytest.mark.parametrize("name", ["day2.tsv", "day2.TAB", "day2.tsv.gz"])
+def test_a_tab_separated_log_among_others_is_refused_not_left_out(
+    tmp_path: Path, name: str
+) -> None:
+    """A folder (or a glob) read day1.jsonl and left day2.tsv out without a word, its rows
+    lost; named alone, or by a glob with --format csv, it is read (as CSV)."""
+    logs = tmp_path / "logs"
+    logs.mkdir()
+    many_cases(3).write_ndjson(logs / "day1.jsonl")
+    text = "case_id\tinput\tactual_output\tretrieval_context\tlogged_at\n"
+    text += 'c9\tq\tOrder A17 shipped.\t["Order A17 shipped."]\t2026-10-01\n'
+    data = text.encode()
+    (logs / name).write_bytes(gzip.compress(data) if name.endswith(".gz") else data)
+    (logs / f"_meta{name}").write_bytes(b"metadata")  # a table's metadata: not looked at
+    for source in (logs, f"{logs}/day*"):
+        with pytest.raises(InputUnreadable, match=re.escape(f"{name}: a tab-separated file is")):
+            resolve_source(source)
+    globbed = resolve_source(f"{logs}/day2*", ReadOptions(format="csv"))
+    assert globbed.all_files == [logs / name]
     (logs / name).unlink()
     assert resolve_source(logs).all_files == [logs / "day1.jsonl"]
 

@@ -69,22 +69,50 @@ conversation AS (
                ELSE to_json(retrieval_context)
            END AS __given_passages
     FROM langchain
+),
+-- Anthropic's Messages API: a tool's results arrive as `tool_result` parts of a user message
+-- (read as a tool message of their texts: a result's content is text or text parts) and an
+-- assistant's call as a `tool_use` part (read as tool_calls are); without this the results
+-- added no text, and the answer after them was judged without them
+anthropic AS (
+    SELECT *,
+           CASE WHEN json_type(__m -> 'content') = 'ARRAY'
+               THEN from_json(__m -> 'content', '["JSON"]') END AS __parts
+    FROM conversation
+),
+anthropic_parts AS (
+    SELECT *,
+           lower(trim(coalesce(__m ->> 'role', __m ->> 'type'))) = 'user'
+               AND coalesce(list_bool_or(list_transform(__parts,
+                   lambda p: coalesce(p ->> 'type' = 'tool_result', false))), false)
+               AS __tool_results,
+           coalesce(list_bool_or(list_transform(__parts,
+               lambda p: coalesce(p ->> 'type' = 'tool_use', false))), false) AS __tool_uses
+    FROM anthropic
 )
-SELECT * EXCLUDE (__m, logged_at, __given_passages),
+SELECT * EXCLUDE (__m, logged_at, __given_passages, __parts, __tool_results, __tool_uses),
        coalesce(__m ->> 'logged_at', CAST(logged_at AS VARCHAR)) AS logged_at,
        -- developer and function as system and tool here too (checked_turns.sql reads every
        -- spelling): a quarantined message's row, its quarantine key, is as it was before
+       CASE WHEN __tool_results THEN 'tool' ELSE
        CASE lower(trim(coalesce(__m ->> 'role', __m ->> 'type')))
            WHEN 'developer' THEN 'system'
            WHEN 'function' THEN 'tool'
            ELSE coalesce(__m ->> 'role', __m ->> 'type')
-       END AS role,
+       END END AS role,
        -- content as given (JSON), read as text by turns.py (json_values.content_as_text): parts
        -- their text, another value its JSON text, as a cases table reads an answer 42 as "42"
        -- (a tool result logged as the object it returned was dropped without a word).
        -- An OpenAI refusal is `content: null` beside `refusal`: what the bot said, its answer
        -- (quarantined as a blank one, actual_output_is_null, before)
-       CASE WHEN coalesce(json_type(__m -> 'content'), 'NULL') = 'NULL'
+       CASE WHEN __tool_results
+           THEN to_json(list_filter(list_transform(__parts, lambda p:
+               CASE WHEN p ->> 'type' <> 'tool_result' THEN p ->> 'text'
+                    WHEN json_type(p -> 'content') = 'ARRAY'
+                    THEN array_to_string(list_transform(from_json(p -> 'content', '["JSON"]'),
+                                                        lambda q: q ->> 'text'), chr(10))
+                    ELSE p ->> 'content' END), lambda t: t IS NOT NULL))
+           WHEN coalesce(json_type(__m -> 'content'), 'NULL') = 'NULL'
                  AND json_type(__m -> 'refusal') = 'VARCHAR'
            THEN __m -> 'refusal'
            ELSE __m -> 'content'
@@ -102,5 +130,6 @@ SELECT * EXCLUDE (__m, logged_at, __given_passages),
        -- a call: `tool_calls`, or a `function_call` as before tool calls (the `function`
        -- result read as a tool's); a blank one ending the log was quarantined as a blank answer
        coalesce(json_array_length(__m -> 'tool_calls'), 0) > 0
-           OR coalesce(json_type(__m -> 'function_call') = 'OBJECT', false) AS __tool_calls
-FROM conversation
+           OR coalesce(json_type(__m -> 'function_call') = 'OBJECT', false)
+           OR __tool_uses AS __tool_calls
+FROM anthropic_parts

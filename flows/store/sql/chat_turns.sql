@@ -107,7 +107,8 @@ SELECT * EXCLUDE (__m, logged_at, __given_passages, __parts, __tool_results, __t
        -- (quarantined as a blank one, actual_output_is_null, before)
        CASE WHEN __tool_results
            THEN to_json(list_filter(list_transform(__parts, lambda p:
-               CASE WHEN p ->> 'type' <> 'tool_result' THEN p ->> 'text'
+               CASE WHEN json_type(p) = 'VARCHAR' THEN p ->> '$'
+                    WHEN coalesce(p ->> 'type', '') <> 'tool_result' THEN p ->> 'text'
                     WHEN json_type(p -> 'content') = 'ARRAY'
                     THEN array_to_string(list_transform(from_json(p -> 'content', '["JSON"]'),
                                                         lambda q: q ->> 'text'), chr(10))

@@ -38,8 +38,15 @@ def _conversation(result: object) -> dict:
 
 @pytest.mark.parametrize(
     "result",
-    [RESULT, [{"type": "text", "text": RESULT}]],
-    ids=["text", "text parts"],
+    [
+        RESULT,
+        [{"type": "text", "text": RESULT}],
+        [
+            {"type": "image", "source": {"type": "base64", "data": "..."}},
+            {"type": "text", "text": RESULT},
+        ],
+    ],
+    ids=["text", "text parts", "an image and text"],
 )
 def test_a_tool_result_part_is_the_next_answers_context(tmp_path: Path, result: object) -> None:
     log = tmp_path / "chats.jsonl"

@@ -213,8 +213,9 @@ def refuse_nothing_compared(
 ) -> NoReturn:
     """Say why a side of the comparison is empty (ConfigError, exit 2): nothing is scored, a
     config is not stored (listing those that are), a side's options select no scored case
-    (naming them), or two paired configs share no case. Such a comparison printed '0 of 0'
-    and exited 0, and was kept as the report's latest."""
+    (naming them), or two paired configs share no case (or its ids only, each with another
+    content: said so, since the user scored those ids under both). Such a comparison printed
+    '0 of 0' and exited 0, and was kept as the report's latest."""
     stored = [row[0] for row in con.sql(sql("compare_configs")).fetchall()]
     if not stored or a_config is None or b_config is None:
         raise ConfigError("nothing scored to compare: run `faith score` first")
@@ -234,9 +235,18 @@ def refuse_nothing_compared(
         raise ConfigError(
             f"side {side.upper()} selects no scored case: {sides.options(side, config)}"
         )
+    both = {**params, "b_config": b_config}
+    (common,) = con.sql(sql("compare_common_ids"), params=both).fetchall()[0]
+    where = f"(side A: {sides.options('a', a_config)}; side B: {sides.options('b', b_config)})"
+    if common:  # the same ids, re-delivered with another content under one config
+        raise ConfigError(
+            f"configs {a_config} and {b_config} both scored {common:,} case ids, but each with "
+            "another content (re-delivered with another answer, question or passages): "
+            "nothing to pair, as a pair is one content judged under both; score the same "
+            f"delivery under both configs {where}"
+        )
     raise ConfigError(
-        f"configs {a_config} and {b_config} have no scored case in common: nothing to pair "
-        f"(side A: {sides.options('a', a_config)}; side B: {sides.options('b', b_config)})"
+        f"configs {a_config} and {b_config} have no scored case in common: nothing to pair " + where
     )
 
 

@@ -162,6 +162,25 @@ def test_two_configs_without_a_case_in_common_are_refused(
     assert comparisons_kept(db) == 0
 
 
+def test_two_configs_whose_common_cases_all_changed_content_say_so(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Config old scored a log; the same case ids were re-delivered with other answers and
+    scored under new. No pair is left, and the refusal said the configs had 'no scored case
+    in common', where the user had scored the same 3 ids under both."""
+    db = tmp_path / "redelivered.duckdb"
+    con = open_store(db)
+    for i in range(3):
+        add_case(con, f"c{i}", config="old", yes=1)
+        add_case(con, f"c{i}", config="new", no=1, content_hash=f"hash-c{i}-redelivered")
+    con.close()
+    assert main(["compare", "--db", str(db), "--a-config", "old", "--b-config", "new"]) == 2
+    line = one_error_line(capsys)
+    assert "no scored case in common" not in line
+    assert "configs old and new both scored 3 case ids, but each with another content" in line
+    assert comparisons_kept(db) == 0
+
+
 @pytest.mark.parametrize("store", ["--store", "--no-store"])
 def test_a_database_that_does_not_exist_is_not_created(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], store: str

@@ -13,6 +13,7 @@ import polars as pl
 from faith_udfs.judges import VERDICT_VOCABULARY
 from faith_udfs.verdicts import VERDICT_SYNONYMS
 from flows.errors import InputUnreadable
+from flows.read.regular_files import require_regular_file
 
 __all__ = ["GOLDEN_SCHEMA", "GoldenSet", "read_golden"]
 
@@ -37,6 +38,7 @@ class GoldenSet:
 def read_golden(path: Path | str) -> GoldenSet:
     """Read and check a golden set (see `data/golden.py`); a bad one fails before any run."""
     path = Path(path)
+    require_regular_file(path, "golden set", "a golden set is a Parquet file")
     try:
         frame = pl.read_parquet(path, glob=False)
     except (OSError, pl.exceptions.PolarsError) as exc:

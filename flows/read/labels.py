@@ -10,6 +10,7 @@ import polars as pl
 
 from faith_udfs.errors import first_line_of
 from flows.errors import InputUnreadable
+from flows.read.regular_files import require_regular_file
 
 __all__ = ["labels_name", "read_labels"]
 
@@ -98,6 +99,7 @@ def _read(path: Path) -> pl.DataFrame:
     text, else Parquet."""
     if path.suffix.lower() in (".json", ".jsonl", ".ndjson"):
         raise InputUnreadable(f"labels {path}: labels come as a CSV or a Parquet file, not JSON")
+    require_regular_file(path, "labels", "give the labels as a Parquet or CSV file")
     # a gzip CSV, as the logs may be: polars reads it whole, as it reads a plain one
     csv = path.suffix.lower() == ".csv" or path.name.lower().endswith(_GZIP_CSV)
     kind = "CSV" if csv else "Parquet"

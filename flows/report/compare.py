@@ -154,6 +154,9 @@ def compare(
         sql("compare_sides"), params=_used(params, "compare_sides")
     ).fetchall()[0]
     if a_config is not None and sides.same_cases(a_config, b_config):
+        stored = {row[0] for row in con.sql(sql("compare_configs")).fetchall()}
+        if a_config not in stored:  # a mistyped --a-config is named, not called the same
+            refuse_nothing_compared(con, sides, a_config, b_config)
         raise ConfigError(
             f"side A and side B are the same ({sides.options('a', a_config)}): nothing to "
             "compare; give --b-config another config, --segment COL --a VALUE --b VALUE, or two "

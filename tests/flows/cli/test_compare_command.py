@@ -147,6 +147,24 @@ def test_two_sides_that_are_the_same_cases_are_refused(
         con.close()
 
 
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["--a-config", "faith-typo"],  # B defaults to A's config
+        ["--a-config", "faith-typo", "--b-config", "faith-typo"],
+    ],
+)
+def test_a_config_not_scored_is_named_before_the_sides_are_the_same(
+    db: Path, capsys: pytest.CaptureFixture[str], args: list[str]
+) -> None:
+    """A mistyped --a-config (B defaulting to it) was refused as 'side A and side B are the
+    same', with advice to give --b-config another config: the typo went unsaid."""
+    assert main(["compare", "--db", str(db), "--no-store", *args]) == 2
+    line = one_error_line(capsys)
+    assert "--a-config 'faith-typo': no case is scored under this config" in line
+    assert "are the same" not in line
+
+
 def test_two_configs_without_a_case_in_common_are_refused(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

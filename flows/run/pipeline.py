@@ -103,8 +103,10 @@ def run_score(
     con_free = True
     owned = judge is None  # a judge the caller passed in stays open for the caller
     try:
+        # --calibration NAME: its cut-offs, read before anything is written (a refused one,
+        # exit 2, leaves the database as it was)
+        settings = with_calibration(settings, con)
         supersede_unless_dry(con, settings)
-        settings = with_calibration(settings, con)  # --calibration NAME: its cut-offs
         if judge is None:  # the judge mode and --timeout judge-check found, unless given
             settings = remembered_judge(settings, con)
         judge = judge or build_judge(settings.judge, con, dry_run=settings.dry_run)

@@ -580,7 +580,12 @@ def test_an_unknown_calibration_at_score_time_exits_2_before_any_run(
 ) -> None:
     source, db, _ = scored
     db = Path(shutil.copy(db, tmp_path / "f.duckdb"))
-    runs_before = query(db, "SELECT count(*) AS n FROM runs")["n"][0]
+    # a run a killed process left `running`: the next run that starts marks it superseded,
+    # a refused one leaves the database as it was (docs/exit-codes.md, exit 2)
+    con = duckdb.connect(str(db))
+    con.execute("UPDATE runs SET status = 'running', pid = 2147483646, finished_at = NULL")
+    con.close()
+    before = query(db, "SELECT run_id, status FROM runs ORDER BY run_id")
     capsys.readouterr()
     code = main(["score", str(source), "--db", str(db), "--prefect", "no", "--calibration", "nope"])
     stderr = capsys.readouterr().err
@@ -588,7 +593,7 @@ def test_an_unknown_calibration_at_score_time_exits_2_before_any_run(
     errors = [line for line in stderr.splitlines() if line.strip()]
     assert len(errors) == 1
     assert "--calibration 'nope': no such calibration in" in errors[0]
-    assert query(db, "SELECT count(*) AS n FROM runs")["n"][0] == runs_before
+    assert query(db, "SELECT run_id, status FROM runs ORDER BY run_id").equals(before)
 
 
 def test_a_calibration_is_for_the_grounded_judge_only(capsys: pytest.CaptureFixture[str]) -> None:

@@ -181,11 +181,17 @@ def compare(
         cases=counted,
         paired=paired,
     )
+    # Ids both configs scored, each with another content (re-delivered): no pair, said so
+    # beside the pairs, so a comparison of a few pairs is not read as one of every case.
+    left_out = _ids_left_out(con, params, a_config, b_config, counted) if paired else 0
+    if left_out:
+        verdict += f"; {left_out:,} case ids scored under both with another content left out"
     return {
         "a": {"label": a_label, "config_id": a_config},
         "b": {"label": b_label, "config_id": b_config},
         "sides": {k: (str(v) if isinstance(v, date) else v) for k, v in params.items()},
         "paired": paired,
+        "ids_left_out": left_out,
         "verdict": verdict,
         "pass_rates": rates,
         "scores": {
@@ -197,6 +203,15 @@ def compare(
         },
         "claims": changed_claims(con, cases, a_config, b_config, top_claims),
     }
+
+
+def _ids_left_out(
+    con: duckdb.DuckDBPyConnection, params: dict, a_config: str, b_config: str, pairs: int
+) -> int:
+    """How many case ids both configs scored beyond the pairs: each with another content."""
+    both = {**_used(params, "compare_common_ids"), "a_config": a_config, "b_config": b_config}
+    (common,) = con.sql(sql("compare_common_ids"), params=both).fetchall()[0]
+    return max(int(common) - pairs, 0)
 
 
 def check_numbers(*, seed: int, reps: int, top_claims: int) -> None:

@@ -199,6 +199,30 @@ def test_two_configs_whose_common_cases_all_changed_content_say_so(
     assert comparisons_kept(db) == 0
 
 
+def test_ids_left_out_of_the_pairs_for_another_content_are_counted_beside_them(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """3 cases scored under both configs as they were; 2 more ids re-delivered with other
+    answers before new scored them. The verdict said '3 paired cases' alone, as if every
+    case both configs scored had been compared."""
+    db = tmp_path / "partly.duckdb"
+    con = open_store(db)
+    for i in range(3):
+        add_case(con, f"c{i}", config="old", yes=1)
+        add_case(con, f"c{i}", config="new", yes=1)
+    for i in range(3, 5):
+        add_case(con, f"c{i}", config="old", yes=1)
+        add_case(con, f"c{i}", config="new", no=1, content_hash=f"hash-c{i}-redelivered")
+    con.close()
+    args = ["compare", "--db", str(db), "--a-config", "old", "--b-config", "new", "--no-store"]
+    assert main([*args, "--json"]) == 0
+    result = json.loads(capsys.readouterr().out)
+    assert (result["pass_rates"]["pairs"], result["ids_left_out"]) == (3, 2)
+    assert result["verdict"].endswith(
+        "3 paired cases; 2 case ids scored under both with another content left out"
+    )
+
+
 @pytest.mark.parametrize("store", ["--store", "--no-store"])
 def test_a_database_that_does_not_exist_is_not_created(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], store: str

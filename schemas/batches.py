@@ -56,6 +56,9 @@ class JudgeCheck:
     judge_calls: int = 0
     prompt_tokens: int = 0
     completion_tokens: int = 0
+    # Why golden cases were left pending (the first one's error: the circuit breaker opened,
+    # the key refused, --max-calls spent), for the warning of an incomplete check.
+    pending_reason: str | None = None
     checked_at: datetime = field(default_factory=lambda: datetime.now(UTC).replace(tzinfo=None))
 
     @property
@@ -77,10 +80,10 @@ class JudgeCheck:
     def warning(self) -> str | None:
         """What the run is marked with when the check fails or is incomplete."""
         if self.passed is None:
+            why = self.pending_reason or "a judge cap reached"
             return (
                 f"judge check incomplete: {self.cases_pending} of {self.cases} golden cases "
-                "pending (a judge cap reached, or answers still in a submitted batch); "
-                "agreement not compared with the floor"
+                f"pending ({why}); agreement not compared with the floor"
             )
         if self.passed:
             return None

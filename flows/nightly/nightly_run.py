@@ -52,6 +52,7 @@ def check_judge(
     frames = score_cases(golden.cases, judge, config)
     spent = {key: value - before[key] for key, value in judge_usage(judge).items()}
     status = frames.case_scores["status"]
+    pending = frames.case_scores.filter(status == "pending")["error"].drop_nulls()
     return JudgeCheck(
         config_id=config.config_id(judge.identity),
         golden=golden.path,
@@ -65,6 +66,7 @@ def check_judge(
         judge_calls=spent["calls"],
         prompt_tokens=spent["prompt_tokens"],
         completion_tokens=spent["completion_tokens"],
+        pending_reason=pending[0] if len(pending) else None,
     )
 
 

@@ -394,3 +394,45 @@ def test_a_nights_run_line_names_its_quarantine_checks_as_a_scores_does(tmp_path
     night = nightly(logs, db)
     assert night["rows_quarantined"] == 1
     assert run_line(night).endswith("; quarantined by check: actual_output_not_blank 1")
+
+
+@pytest.mark.parametrize(
+    ("fault", "limits", "says"),
+    [
+        # the endpoint died after the run: the circuit breaker opened in the check
+        ("reset", {"breaker_failures": 2}, "no further calls are made this run"),
+        # the night's --max-calls, spent by the check
+        (None, {"max_calls": 1}, "the run's cap of 1 judge calls is reached (--max-calls)"),
+    ],
+    ids=["connection-resets", "call-cap"],
+)
+def test_an_incomplete_judge_check_says_why_its_golden_cases_are_pending(
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    fault: str | None,
+    limits: dict[str, int],
+    says: str,
+) -> None:
+    """An LLM endpoint that stopped answering during the judge check left the golden cases
+    pending, and the night's warning (runs.warning, the webhook's text) blamed 'a judge cap
+    reached, or answers still in a submitted batch': neither, as the check asks live."""
+    from tests.support.openai_stub import serving
+
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-test-incomplete-check")
+    source, db = write(many_cases(6), tmp_path / "cases.parquet"), tmp_path / "f.duckdb"
+    with serving() as stub:
+        judge = JudgeSettings(kind="openai", model="m", base_url=stub.base_url, mode="packed")
+        first = run_nightly(ScoreSettings(source=str(source), db=str(db), judge=judge))
+        assert first["judge_check"]["passed"] is True
+        if fault is not None:
+            stub.fail(fault, None)
+        # Everything is scored already: the night's only calls are the judge check's.
+        judge = judge.model_copy(update=limits)
+        second = run_nightly(ScoreSettings(source=str(source), db=str(db), judge=judge))
+    check = second["judge_check"]
+    assert (second["rows_newly_scored"], check["passed"]) == (0, None)
+    assert check["cases_pending"] == check["cases"]
+    assert second["warning"].startswith("judge check incomplete: 29 of 29 golden cases pending")
+    assert says in second["warning"]
+    assert "a submitted batch" not in second["warning"]
+    assert "sk-test-incomplete-check" not in second["warning"]

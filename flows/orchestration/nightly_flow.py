@@ -178,6 +178,7 @@ def build_deployment(
     scheduled run gets the deadline (`run_timeout`) and the alert options."""
     try:
         ZoneInfo(timezone)
+        _check_iana_name(timezone)
         schedule = Cron(cron, timezone=timezone)
         if len(cron.split()) > 5:  # croniter's sixth field is seconds: a run every second
             raise ValueError("give the 5 fields minute hour day month weekday; a sixth is seconds")
@@ -207,6 +208,16 @@ def build_deployment(
     # Called outside an event loop, prefect's sync-compatible method returns the value itself.
     assert isinstance(deployment, RunnerDeployment)
     return deployment
+
+
+def _check_iana_name(timezone: str) -> None:
+    """Refuse a zone Python opens but Prefect does not take (a file of the zoneinfo folder
+    such as `posix/Europe/Berlin` or `posixrules`: a ValidationError as the deployment was
+    made, exit 1), and `localtime`, the serving host's zone, whatever it is."""
+    from zoneinfo import available_timezones
+
+    if timezone == "localtime" or timezone not in available_timezones():
+        raise ValueError("not an IANA time zone name (e.g. Europe/Berlin, UTC)")
 
 
 def _first_night(cron: str, timezone: str) -> None:

@@ -101,6 +101,13 @@ def test_a_golden_set_no_night_could_read_is_refused_before_serving(
     [
         ("--cron", "0 25 * * *"),
         ("--timezone", "Mars/Olympus"),
+        # files of the system's zoneinfo folder that Python opens but are no IANA names:
+        # Prefect refused them as the deployment was made, a traceback's ValidationError (exit 1)
+        ("--timezone", "posix/Europe/Berlin"),
+        ("--timezone", "right/UTC"),
+        ("--timezone", "posixrules"),
+        # the serving host's own zone, whatever it is: not the IANA name docs/scheduling.md asks
+        ("--timezone", "localtime"),
         # a sixth field is seconds to Prefect's scheduler: 60 nightly runs from 02:00:00
         ("--cron", "0 2 * * * *"),
         # valid fields, no such date (30 February): the schedule would never fire

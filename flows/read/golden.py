@@ -48,15 +48,17 @@ def read_golden(path: Path | str) -> GoldenSet:
             f"golden set {path}: not readable ({kind}, {type(exc).__name__}); a golden set is "
             "a Parquet file (`python data/golden.py` writes the bundled one), or pass --golden PATH"
         ) from None
-    missing = [name for name in GOLDEN_SCHEMA if name not in frame.columns]
-    wrong = [
-        name
+    frame = _categories_as_text(frame)
+    problems = [
+        f"no column {name}"
+        if name not in frame.columns
+        else f"column {name} is {frame.schema[name]}, not {dtype}"
         for name, dtype in GOLDEN_SCHEMA.items()
-        if name in frame.columns and frame.schema[name] != dtype
+        if name not in frame.columns or frame.schema[name] != dtype
     ]
-    if missing or wrong:
+    if problems:
         raise InputUnreadable(
-            f"golden set {path}: missing columns {missing}, wrong types {wrong}; expected "
+            f"golden set {path}: {'; '.join(problems)}; expected "
             + ", ".join(f"{name}: {dtype}" for name, dtype in GOLDEN_SCHEMA.items())
         )
     # DeepEval's `borderline` is the middle verdict as a judge's is (README: both accepted),
@@ -69,6 +71,21 @@ def read_golden(path: Path | str) -> GoldenSet:
     content = json.dumps(cases.sort("case_id").to_dicts(), sort_keys=True)
     digest = hashlib.md5(content.encode(), usedforsecurity=False).hexdigest()
     return GoldenSet(path=str(path), cases=cases, content_hash=digest)
+
+
+def _categories_as_text(frame: pl.DataFrame) -> pl.DataFrame:
+    """Categorical texts (pandas' `category`, a Parquet dictionary) as the texts they are,
+    also inside lists: SOURCE and calibration labels take them."""
+    text = (pl.Categorical, pl.Enum)
+    return frame.with_columns(
+        pl.col(name).cast(pl.List(pl.String) if isinstance(dtype, pl.List) else pl.String)
+        for name, dtype in frame.schema.items()
+        if name in GOLDEN_SCHEMA
+        and (
+            isinstance(dtype, text)
+            or (isinstance(dtype, pl.List) and isinstance(dtype.inner, text))
+        )
+    )
 
 
 def _check_cases(cases: pl.DataFrame, path: Path) -> None:

@@ -181,6 +181,14 @@ GOLDEN = pl.DataFrame(
             GOLDEN.with_columns(actual_output=pl.Series([ANSWERS[0], None])),
             r"actual_output holds a null in case \['g2'\]",
         ),
+        (  # it said "missing columns [], wrong types ['case_id']", the type found left out
+            GOLDEN.with_columns(case_id=pl.Series([1, 2])),
+            r"golden set .*golden.parquet: column case_id is Int64, not String; expected",
+        ),
+        (
+            GOLDEN.drop("expected_verdicts"),
+            r"golden set .*golden.parquet: no column expected_verdicts; expected",
+        ),
     ],
     ids=[
         "empty",
@@ -190,6 +198,8 @@ GOLDEN = pl.DataFrame(
         "null verdicts",
         "null verdict",
         "no answer",
+        "number ids",
+        "no verdicts",
     ],
 )
 def test_a_golden_set_a_judge_cannot_be_checked_on_is_refused_naming_why(
@@ -213,6 +223,26 @@ def test_a_golden_set_may_write_the_middle_verdict_as_deepeval_does(tmp_path: Pa
     as_borderline = read_golden(write(deepeval, tmp_path / "borderline.parquet"))
     assert as_borderline.cases.equals(as_idk.cases)
     assert as_borderline.content_hash == as_idk.content_hash
+
+
+def test_a_golden_set_labelled_with_category_columns_reads_as_the_same_set(
+    tmp_path: Path,
+) -> None:
+    """pandas writes a `category` column as a Parquet dictionary, read back as Categorical
+    (polars' own too): such a golden set was refused (exit 3), where SOURCE and the labels of
+    `faith calibrate` take it."""
+    plain = read_golden(write(GOLDEN, tmp_path / "plain.parquet"))
+    labelled = GOLDEN.to_pandas()
+    labelled["case_id"] = labelled["case_id"].astype("category")
+    labelled.to_parquet(tmp_path / "pandas.parquet")
+    categories = GOLDEN.with_columns(
+        pl.col("actual_output").cast(pl.Categorical),
+        pl.col("expected_verdicts").cast(pl.List(pl.Categorical)),
+    )
+    for golden in (tmp_path / "pandas.parquet", write(categories, tmp_path / "polars.parquet")):
+        read = read_golden(golden)
+        assert read.cases.equals(plain.cases)
+        assert read.content_hash == plain.content_hash
 
 
 @pytest.mark.parametrize("golden", ["", "  "])

@@ -56,7 +56,8 @@ def judge_check_command(args: argparse.Namespace) -> int:
     from flows.store.judge_memory import JudgeMemory
 
     settings = judge_settings(args, kind="openai")
-    con = open_store(args.db) if args.db else None
+    # `--db "$UNSET"`: refused (exit 5) by open_store, not taken as no --db
+    con = open_store(args.db) if args.db is not None else None
     memory = JudgeMemory(con) if con is not None else None
     if args.concurrency < 1:
         raise ConfigError(f"--concurrency must be at least 1, got {args.concurrency}")

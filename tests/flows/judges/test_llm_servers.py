@@ -308,6 +308,18 @@ def test_judge_check_reports_the_mode_latency_and_scores(
     assert 0 < modes.row(0)[2] < 60
 
 
+def test_judge_check_refuses_an_empty_db_before_asking_the_endpoint(
+    stub: StubServer, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`--db "$DB"` with DB unset checked the endpoint and remembered nothing, without a word:
+    the night's preflight then paid for the check again, and the mode found was not used.
+    It is exit 5 as for every other command's `--db ""`, before any call."""
+    argv = ["judge-check", "--model", "stub-model", "--base-url", stub.base_url, "--db", ""]
+    assert main(argv) == 5
+    assert "error: --db is empty: name the database file" in capsys.readouterr().err
+    assert stub.requests == 0
+
+
 def test_judge_check_exits_9_on_a_judge_whose_replies_are_unusable(
     stub: StubServer, capsys: pytest.CaptureFixture[str]
 ) -> None:

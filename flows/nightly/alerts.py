@@ -49,6 +49,12 @@ class AlertSettings:
     webhook_attempts: int = 3
     webhook_budget: float = 30.0  # seconds all the night's messages may take
 
+    def __post_init__(self) -> None:
+        # '' or blank is none, as `--alert-segment ''`: prefect.yaml's `alert_segment: ""` (or
+        # one cleared in the UI's Run) was read as a column named '', warned of each night.
+        if self.segment is not None and not self.segment.strip():
+            object.__setattr__(self, "segment", None)
+
 
 def pass_rate_rows(
     con: duckdb.DuckDBPyConnection, run_id: str, alerts: AlertSettings

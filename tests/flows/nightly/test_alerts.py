@@ -537,6 +537,27 @@ def test_the_default_segment_is_not_warned_of_when_the_logs_lack_it(
     assert not [r for r in caplog.records if "--alert-segment" in r.getMessage()]
 
 
+@pytest.mark.parametrize("segment", ["", "   "], ids=["empty", "blank"])
+def test_an_empty_alert_segment_a_flow_is_given_means_none_as_on_the_command_line(
+    history: tuple[Path, Path], caplog: pytest.LogCaptureFixture, segment: str
+) -> None:
+    """docs/scheduling.md: `--alert-segment ''` for none. prefect.yaml's `alert_segment: ""`
+    (or one cleared in the UI's Run) reached the flow as a column named '': each night warned
+    `--alert-segment : none of the night's 60 cases has that segment column`."""
+    source, db = history
+    add_night(source, day_rows(NIGHT, 60, 30))  # 50%: the config's rate fires
+    with (
+        caplog.at_level(logging.WARNING, logger="faithpipe"),
+        pytest.raises(PassRateAlert) as raised,
+    ):
+        run_nightly(
+            ScoreSettings(source=str(source), db=str(db)),
+            alerts=AlertSettings(segment=segment),
+        )
+    assert "segment" not in str(raised.value)  # the config's drop alone
+    assert not [r for r in caplog.records if "--alert-segment" in r.getMessage()]
+
+
 class Killed(BaseException):
     """The night stopped between its scoring and its judge check (a SIGKILL, a crash)."""
 

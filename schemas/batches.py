@@ -67,7 +67,11 @@ class JudgeCheck:
 
     @property
     def agreement(self) -> float | None:
-        return self.agreed / self.items.height if self.items.height else None
+        """The share of items agreed; None when pending cases leave the check incomplete (its
+        agreement is unknown: counted as 0 it read as a judge that fell to 0% and back)."""
+        if self.cases_pending or not self.items.height:
+            return None
+        return self.agreed / self.items.height
 
     @property
     def passed(self) -> bool | None:

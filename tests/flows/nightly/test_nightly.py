@@ -466,3 +466,14 @@ def test_an_incomplete_judge_check_says_why_its_golden_cases_are_pending(
     assert says in second["warning"]
     assert "a submitted batch" not in second["warning"]
     assert "sk-test-incomplete-check" not in second["warning"]
+    # Its agreement is unknown, not 0: pending items counted as disagreeing read as a judge
+    # that fell from 100% to 0% and back in judge_agreement's `change`.
+    assert check["agreement"] is None
+    con = duckdb.connect(str(db), read_only=True)
+    try:
+        found = con.sql("SELECT agreement, change FROM judge_agreement ORDER BY checked_at")
+        (night_1, _), night_2 = found.fetchall()
+        assert (night_1 == first["judge_check"]["agreement"] > 0.9, night_2) == (True, (None, None))
+    finally:
+        con.close()
+    assert "agreement n/a" in check_line(check)

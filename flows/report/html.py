@@ -117,9 +117,13 @@ def _summary_html(rates: pl.DataFrame, names: dict[str, str]) -> str:
         [name_of(names, row["config_id"]), *period_cells(row)]
         for row in rates.iter_rows(named=True)
     ]
-    flagged = rates.filter(pl.col("invalid_flagged"))
-    note = f"<p class=flag>{html.escape(invalid_note(flagged))}</p>" if flagged.height else ""
-    return table_html(headers, rows) + note
+    # one note a config, as under each terminal table: each config has its own limit
+    flagged = rates.filter(pl.col("invalid_flagged")).group_by("config_id", maintain_order=True)
+    notes = "".join(
+        f"<p class=flag>{html.escape(invalid_note(group, name_of(names, config_id)))}</p>"
+        for (config_id,), group in flagged
+    )
+    return table_html(headers, rows) + notes
 
 
 def _costs_html(con: duckdb.DuckDBPyConnection, options: ReportOptions) -> str:

@@ -152,14 +152,16 @@ def print_segments(
 NAMED_PERIODS = 5
 
 
-def invalid_note(flagged: pl.DataFrame) -> str:
-    """The line under a table with flagged periods, naming them (the first few)."""
+def invalid_note(flagged: pl.DataFrame, config: str = "") -> str:
+    """The line under a table with one config's flagged periods, naming them (the first few);
+    `config`: its name, said first where the line stands under no title of it (the page)."""
     limit = flagged["max_invalid_share"][0]
     periods = [period_text(period) for period in flagged["period"].head(NAMED_PERIODS)]
     more = flagged.height - len(periods)
     named = ", ".join(periods) + (f" and {more:,} more" if more > 0 else "")
     return (
-        f"{FLAG} {flagged.height} period(s) with an invalid share above --max-invalid-share "
+        f"{FLAG} {f'{config}: ' if config else ''}"
+        f"{flagged.height} period(s) with an invalid share above --max-invalid-share "
         f"{limit:g} ({named}): their pass rate leaves those cases out (see case_scores.error)"
     )
 

@@ -13,7 +13,7 @@ import pytest
 from flows.report import ReportOptions, render_html
 from flows.store.db import open_store, sql
 from tests.flows.report.test_report import con, terminal  # noqa: F401
-from tests.flows.store.test_analysis_sql import populate
+from tests.flows.store.test_analysis_sql import add_case, populate
 
 RUN = (
     "INSERT INTO runs (run_id, flow, config_id, config, source, status, started_at, "
@@ -102,3 +102,27 @@ def test_the_flag_note_names_the_first_periods_and_counts_the_rest() -> None:
         "! 7 period(s) with an invalid share above --max-invalid-share 0.1 (2026-03-01, "
         "2026-03-02, 2026-03-03, 2026-03-04, 2026-03-05 and 2 more): "
     )
+
+
+def test_the_page_flags_each_configs_periods_against_its_own_limit(tmp_path: Path) -> None:
+    """Two configs, each with 2 of 3 cases of 2 March invalid, their runs checked at
+    --max-invalid-share 0.5 and 0.1: the page's one note said '2 period(s) with an invalid
+    share above --max-invalid-share 0.5 (2026-03-02, 2026-03-02)', one config's limit for
+    both and the same day twice. Each config's flagged periods are named under its label."""
+    con = open_store(tmp_path / "f.duckdb")
+    judge = json.dumps({"judge": {"kind": "openai", "model": "gpt-4o-mini"}})
+    for config, limit in (("cfg-a", 0.5), ("cfg-b", 0.1)):
+        add_case(con, f"{config}-ok", config=config, yes=1)
+        for i in range(2):
+            add_case(con, f"{config}-bad-{i}", config=config, status="invalid")
+        run = {"run_id": f"r-{config}", "config_id": config, "config": judge, "limit": limit}
+        prices = {"price_in": 0, "price_out": 0, "cost": 0.0, "dry": False}
+        con.execute(RUN, {**run, **prices, "at": "2026-03-03 02:00"})
+    page = render_html(con, ReportOptions())
+    con.close()
+    assert "2 period(s)" not in page
+    for config, limit in (("cfg-a", 0.5), ("cfg-b", 0.1)):
+        assert (
+            f"! openai:gpt-4o-mini, threshold 0.5 [{config}]: 1 period(s) with an invalid share "
+            f"above --max-invalid-share {limit} (2026-03-02)"
+        ) in page

@@ -51,7 +51,8 @@ def headline_html(
 
 def _headline_text(row: dict[str, Any], grain: str) -> str:
     """'Latest day 2026-10-11: 93.1% pass [92.5%, 93.6%] of 1,200 cases, -1.8 points against
-    the previous 14 days' 95.0% of 16,800'; a period with no scored case: 'Latest day
+    the previous 14 days' 95.0% of 16,800' ('of 1,200 cases (40 invalid: not in the rate), ...'
+    when some were not scored); a period with no scored case: 'Latest day
     2026-10-11: pass rate n/a, 0 scored of 40: 40 invalid; the previous 14 days' 95.0% of ...'."""
     window = (
         f"the previous {HEADLINE_WINDOW} {grain}s' {row['window_rate']:.1%} of "
@@ -59,10 +60,10 @@ def _headline_text(row: dict[str, Any], grain: str) -> str:
         if row["window_rate"] is not None
         else None
     )
+    unscored = ", ".join(
+        f"{row[status]:,} {status}" for status in ("invalid", "pending") if row[status]
+    )
     if not row["scored"]:
-        unscored = ", ".join(
-            f"{row[status]:,} {status}" for status in ("invalid", "pending") if row[status]
-        )
         text = f"Latest {grain} {row['period']}: pass rate n/a, 0 scored of {row['cases']:,}"
         text += f": {unscored}" if unscored else ""
         return text + (f"; {window}" if window else "")
@@ -70,6 +71,8 @@ def _headline_text(row: dict[str, Any], grain: str) -> str:
         f"Latest {grain} {row['period']}: {row['pass_rate']:.1%} pass "
         f"[{row['pass_rate_low']:.1%}, {row['pass_rate_high']:.1%}] of {row['scored']:,} cases"
     )
+    # a judge that broke on most of the night: the cases the rate leaves out, said beside it
+    text += f" ({unscored}: not in the rate)" if unscored else ""
     if window:
         text += f", {row['change'] * 100:+.1f} points against {window}"
     return text

@@ -367,6 +367,31 @@ def test_a_latest_day_with_only_invalid_cases_is_the_headline_not_skipped(
     assert "2026-10-10" not in line
 
 
+def test_a_latest_day_mostly_invalid_says_how_many_its_rate_leaves_out(
+    ten_days: Path, tmp_path: Path
+) -> None:
+    """Last night the judge broke on 35 of 42 cases: the headline read '100.0% pass [56.6%,
+    100.0%] of 5 cases ... within range', the 37 cases it never judged said nowhere on the
+    line a reader stops at. They are said beside the count the rate is of."""
+    db = tmp_path / "f.duckdb"
+    shutil.copy(ten_days, db)
+    con = open_store(db)
+    for i in range(5):
+        add_case(con, f"last-{i}", day=FIRST + timedelta(10), yes=1)
+    for i in range(35):
+        add_case(con, f"last-invalid-{i}", day=FIRST + timedelta(10), status="invalid")
+    for i in range(2):
+        add_case(con, f"last-pending-{i}", day=FIRST + timedelta(10), status="pending")
+    con.close()
+    text = page(db, tmp_path)
+    headline = text.index("class=headline")
+    line = text[headline : text.index("</p>", headline)]
+    assert (
+        "Latest day 2026-10-11: 100.0% pass [56.6%, 100.0%] of 5 cases (35 invalid, 2 pending: "
+        "not in the rate), +5.0 points against the previous 14 days&#x27; 95.0% of 400"
+    ) in line
+
+
 def test_a_window_with_no_case_logged_says_so(tmp_path: Path) -> None:
     db = tmp_path / "f.duckdb"
     open_store(db).close()

@@ -95,7 +95,8 @@ def report_command(args: argparse.Namespace) -> int:
     from flows.store.db import connect_for_reading
 
     if args.html is not None:
-        check_report_path(args.html)  # before any work: a wrong --html is a usage error
+        # before any work: a wrong --html is a usage error (and never the database read)
+        check_report_path(args.html, args.db)
 
     options = ReportOptions(
         since=args.since,

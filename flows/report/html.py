@@ -244,7 +244,7 @@ def write_html_report(
     """Write the HTML report of `con` to `path` (parents created); returns the path. A path
     that cannot take the file raises ConfigError (exit 2), the path named."""
     path = Path(path)
-    check_report_path(path)
+    check_report_path(path, _database_of(con))
     page = render_html(con, options or ReportOptions())
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -295,17 +295,19 @@ def _is_stdout(fd: int) -> bool:
         return False
 
 
-def check_report_path(path: Path | str) -> None:
+def check_report_path(path: Path | str, database: Path | str | None = None) -> None:
     """Raise ConfigError (exit 2) when `path` cannot become the report file: it is a folder
     (or, as typed, ends with a slash: `reports/`), a file stands where one of its folders
-    should be, or its name is too long. The command checks before it reads the database, so a
-    wrong --html is said at once, not after the tables."""
+    should be, its name is too long, or it is a DuckDB database or the WAL of `database` (the
+    one read), which the page would overwrite. The command checks before it reads the database,
+    so a wrong --html is said at once, not after the tables."""
     if not str(path).strip():  # an unset variable: Path("") is the working folder
         raise ConfigError("--html is empty: give it a file name (an unset variable?)")
     if str(path).endswith(("/", os.sep)):
         raise _a_folder(path)
     try:
         _check_report_path(Path(path))
+        _refuse_a_database(Path(path), database)
     except OSError as exc:
         problem = _path_problem(path, exc)
         if problem is None:
@@ -325,6 +327,32 @@ def _check_report_path(path: Path) -> None:
                     "folder; give --html a path under a folder"
                 )
             return
+
+
+def _database_of(con: duckdb.DuckDBPyConnection) -> str | None:
+    """The file `con` reads (None: in memory)."""
+    found = con.execute(sql("report_database_file")).fetchall()
+    return found[0][0] if found else None
+
+
+def _refuse_a_database(path: Path, database: Path | str | None) -> None:
+    """`--html faith.duckdb` (the options swapped) wrote the page over the database it read:
+    a DuckDB file (its magic number at byte 8), or the WAL of the database read, is no file
+    for the page."""
+    what = None
+    read = None if database is None else Path(database).resolve()
+    if read is not None and path.resolve() == read:
+        what = "the database this report reads"
+    elif read is not None and path.resolve() == Path(f"{read}.wal"):
+        what = "the write-ahead log of the database this report reads"
+    elif path.is_file():
+        with path.open("rb") as file:
+            what = "a DuckDB database" if file.read(12)[8:] == b"DUCK" else None
+    if what is not None:
+        raise ConfigError(
+            f"cannot write the HTML report to {path}: it is {what}, which the page would "
+            f"overwrite; give --html another file, e.g. {path.with_suffix('.html')}"
+        )
 
 
 def _a_folder(path: Path | str) -> ConfigError:

@@ -75,6 +75,34 @@ def test_a_path_under_a_file_is_a_usage_error(db: Path, tmp_path: Path, capsys, 
     assert f"{blocker} is a file, not a folder" in line
 
 
+@pytest.mark.parametrize(
+    "target",
+    ["the database read", "another database", "the database's WAL"],
+)
+def test_a_database_is_never_overwritten_by_the_page(
+    db: Path, tmp_path: Path, capsys, target: str
+) -> None:
+    """`faith report --db faith.duckdb --html faith.duckdb` (the two options swapped or
+    mistyped) wrote the page over the database it had just read, exit 0: every score lost.
+    A DuckDB file, or the WAL of the database read, is refused as any path that cannot take the
+    page is, and left as it was."""
+    read = tmp_path / "faith.duckdb"
+    read.write_bytes(db.read_bytes())
+    other = tmp_path / "other.duckdb"
+    other.write_bytes(db.read_bytes())
+    wal = tmp_path / "faith.duckdb.wal"  # none now: the page there is replayed as a log
+    html = {"the database read": read, "another database": other, "the database's WAL": wal}
+    before = {path: path.read_bytes() for path in (read, other)}
+    code, out, err = report(read, html[target], capsys)
+    assert code == 2
+    assert out == ""
+    (line,) = err.splitlines()
+    assert line.startswith(f"error: cannot write the HTML report to {html[target]}: it is ")
+    assert line.endswith(f"; give --html another file, e.g. {html[target].with_suffix('.html')}")
+    assert {path: path.read_bytes() for path in before} == before
+    assert not wal.exists()
+
+
 def test_a_refused_write_is_a_usage_error(
     db: Path, tmp_path: Path, capsys, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -14,7 +14,7 @@ from rich.text import Text
 
 from flows.printable import printable
 from flows.report.labels import name_of
-from flows.report.markup import logged
+from flows.report.markup import isolated, logged
 from flows.report.queries import ReportOptions
 from flows.store.db import sql
 
@@ -83,7 +83,7 @@ def print_conversations(
         console.print(Text(printable(f"  user: {row['input']}")))
         console.print(Text(printable(f"  assistant: {row['actual_output']}")))
         for claim in row["failing_claims"] or []:
-            console.print(Text(printable(f"    - {claim}")))
+            console.print(Text(printable(f"    - {claim['claim']} [{claim['verdict']}]")))
 
 
 def conversations_html(
@@ -96,12 +96,20 @@ def conversations_html(
     head = "".join(f"<th>{html.escape(name)}</th>" for name in (*_HEADERS, "in context"))
     body = []
     for row in worst.iter_rows(named=True):
-        claims = "".join(f"<li>{logged(c)}</li>" for c in row["failing_claims"] or [])
-        context = (
-            f"<p><b>user:</b> {logged(row['input'])}</p>"
-            f"<p><b>assistant:</b> {logged(row['actual_output'])}</p><ul>{claims}</ul>"
+        # logged text beside the report's words is set apart (`<bdi>`): a right-to-left
+        # override in a claim or an id reorders itself only, not the verdict or config after it
+        claims = "".join(
+            f"<li>{isolated(c['claim'])} [{html.escape(c['verdict'])}]</li>"
+            for c in row["failing_claims"] or []
         )
-        cells = "".join(f"<td>{logged(cell)}</td>" for cell in _cells(row, names))
+        context = (
+            f"<p><b>user:</b> {isolated(row['input'])}</p>"
+            f"<p><b>assistant:</b> {isolated(row['actual_output'])}</p><ul>{claims}</ul>"
+        )
+        config = f" ({name_of(names, row['config_id'])})"
+        cells = f"<td>{isolated(row['conversation_id'])}{html.escape(config)}</td>" + "".join(
+            f"<td>{logged(cell)}</td>" for cell in _cells(row, names)[1:]
+        )
         body.append(f"<tr>{cells}<td>{context}</td></tr>")
     return (
         "<h2>Worst conversations</h2><table><thead><tr>"

@@ -16,7 +16,8 @@ WITH worst AS (
 SELECT w.config_id, w.conversation_id, w.turns, w.turns_scored, w.mean_score, w.min_score,
        w.share_passing, w.first_failing_turn, w.first_failing_case_id, s.input,
        s.actual_output, s.score,
-       (SELECT list(v.claim || ' [' || coalesce(v.verdict, 'dropped') || ']' ORDER BY v.claim_index)
+       (SELECT list({'claim': v.claim, 'verdict': coalesce(v.verdict, 'dropped')}
+                    ORDER BY v.claim_index)
         FROM claim_verdicts AS v
         WHERE v.config_id = s.config_id AND v.case_id = s.case_id
           AND coalesce(v.verdict, '') <> 'yes') AS failing_claims

@@ -43,7 +43,7 @@ def test_the_worst_conversations_show_their_first_failing_turn(tmp_path: Path) -
     assert "assistant: Refunds are paid within 9 days." in text
     assert "Refunds are paid within 9 days. [no]" in text
     assert "<h2>Worst conversations</h2>" in page
-    assert "Refunds are paid within 9 days. [no]" in page
+    assert "<bdi>Refunds are paid within 9 days.</bdi> [no]" in page
 
 
 def test_a_cases_tables_conversation_names_its_failing_case_not_none(tmp_path: Path) -> None:
@@ -104,5 +104,23 @@ def test_the_worst_conversations_are_the_windows_at_the_reports_settings(tmp_pat
     assert "No cases in this window." in text
     assert "Worst conversations" not in text
     section = page[page.index("<h2>Worst conversations</h2>") :]
-    assert "<td>c2 (" in section
-    assert "<td>c1 (" not in section
+    assert "<td><bdi>c2</bdi> (" in section
+    assert "<td><bdi>c1</bdi> (" not in section
+
+
+def test_a_right_to_left_override_in_a_conversation_reorders_only_itself(tmp_path: Path) -> None:
+    """A conversation id or a claim carrying U+202E (an RTL override) drew the rest of its line
+    backwards on the page: the config's label after the id, the verdict after the claim. Each
+    is set apart in `<bdi>`, as the failing cases' ids and claims are (docs/report.md)."""
+    db = tmp_path / "faith.duckdb"
+    rlo = "\u202e"
+    marked = [{**row, "conversation_id": f"c1{rlo}"} for row in conversation("c1", 2)]
+    _run(night(tmp_path / "logs.parquet", marked), db)
+    con = connect(db, read_only=True)
+    try:
+        page = write_html_report(con, tmp_path / "report.html").read_text()
+    finally:
+        con.close()
+    section = page[page.index("<h2>Worst conversations</h2>") :]
+    assert f"<td><bdi>c1{rlo}</bdi> (grounded-v13, threshold 0.5 [" in section
+    assert "<li><bdi>Refunds are paid within 9 days.</bdi> [no]</li>" in section

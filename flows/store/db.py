@@ -209,8 +209,8 @@ def connect_for_reading(
             ),
             locked=lambda pid: (
                 f"{path} is still being written by {lock_holder(pid)} after {wait:g} s; try "
-                f"again when the run has finished, or raise {option}. Runs write {copy.name} for "
-                "readers after each completed run."
+                f"again when the run has finished, or raise {option}. Runs given --snapshot write "
+                f"{copy.name} for readers after each completed run."
             ),
         )
     try:

@@ -129,6 +129,9 @@ def test_faith_report_gives_exit_4_with_the_reason_while_a_run_writes(
     assert code == 4, stderr
     assert f"is being written by process {holder.pid}; waiting up to 0.5 s" in stderr
     assert "raise --wait" in stderr
+    # the copy a reader could read is made by runs asked for it, not by every run: the line
+    # said 'Runs write f.duckdb.snapshot.duckdb ...', and a user waited for one never written
+    assert "Runs given --snapshot write f.duckdb.snapshot.duckdb for readers" in stderr
 
 
 @pytest.mark.parametrize(

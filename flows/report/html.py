@@ -337,8 +337,9 @@ def _database_of(con: duckdb.DuckDBPyConnection) -> str | None:
 
 def _refuse_a_database(path: Path, database: Path | str | None) -> None:
     """`--html faith.duckdb` (the options swapped) wrote the page over the database it read:
-    a DuckDB file (its magic number at byte 8), or the WAL of the database read, is no file
-    for the page."""
+    a DuckDB file (its magic number at byte 8), the WAL of the database read, or any other file
+    that holds something but no HTML page (`--html logs.parquet`) is no file for the page; an
+    earlier report, or an empty file, is written over."""
     what = None
     read = None if database is None else Path(database).resolve()
     if read is not None and path.resolve() == read:
@@ -347,7 +348,13 @@ def _refuse_a_database(path: Path, database: Path | str | None) -> None:
         what = "the write-ahead log of the database this report reads"
     elif path.is_file():
         with path.open("rb") as file:
-            what = "a DuckDB database" if file.read(12)[8:] == b"DUCK" else None
+            head = file.read(64)
+        if head[8:12] == b"DUCK":
+            what = "a DuckDB database"
+        elif head.strip() and not head.lstrip(b"\xef\xbb\xbf \t\r\n").lower().startswith(
+            (b"<!doctype html", b"<html")
+        ):
+            what = "a file that is no HTML page (a log?)"
     if what is not None:
         raise ConfigError(
             f"cannot write the HTML report to {path}: it is {what}, which the page would "

@@ -135,3 +135,21 @@ def test_a_good_path_is_written(db: Path, tmp_path: Path, capsys) -> None:
     assert code == 0
     assert target.read_text(encoding="utf-8").startswith("<!DOCTYPE html>")
     assert "HTML report:" in out
+    # the next night's report is written over this one, and over an empty file
+    empty = tmp_path / "touched.html"
+    empty.touch()
+    for again in (target, empty):
+        assert report(db, again, capsys)[0] == 0
+        assert again.read_text(encoding="utf-8").startswith("<!DOCTYPE html>")
+
+
+def test_a_file_that_is_no_html_page_is_never_overwritten(db: Path, tmp_path: Path, capsys) -> None:
+    """`--html logs/day1.parquet` (a path completed to the wrong file) wrote the page over the
+    logs, exit 0."""
+    logs = write(many_cases(2), tmp_path / "day1.parquet")
+    before = logs.read_bytes()
+    code, out, err = report(db, logs, capsys)
+    assert (code, out) == (2, "")
+    (line,) = err.splitlines()
+    assert line.startswith(f"error: cannot write the HTML report to {logs}: it is a file that")
+    assert logs.read_bytes() == before

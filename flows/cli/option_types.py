@@ -7,7 +7,7 @@ import argparse
 import math
 from collections.abc import Callable
 
-from flows.judges.endpoint.call_policy import MAX_TIMEOUT
+from flows.judges.endpoint.call_policy import MAX_BATCH_WAIT, MAX_TIMEOUT
 
 # The most rows a listing option (--limit, --periods) asks for: more than any terminal shows.
 MAX_LISTED = 1_000_000
@@ -70,6 +70,17 @@ def request_seconds(text: str) -> float:
     if not 0 < value <= MAX_TIMEOUT:
         raise argparse.ArgumentTypeError(
             f"must be a number of seconds above 0, at most {MAX_TIMEOUT:,.0f} (a day), got {text!r}"
+        )
+    return value
+
+
+def batch_seconds(text: str) -> float:
+    """--batch-wait's seconds: 0 (no wait) to MAX_BATCH_WAIT (30 days); nan, inf refused."""
+    value = _number(text)
+    if not 0 <= value <= MAX_BATCH_WAIT:
+        raise argparse.ArgumentTypeError(
+            f"must be a number of seconds from 0 (no wait) to {MAX_BATCH_WAIT:,.0f} (30 days), "
+            f"got {text!r}"
         )
     return value
 

@@ -5,7 +5,14 @@ from __future__ import annotations
 
 import argparse
 
-from flows.cli.option_types import byte_count, price, request_seconds, run_seconds, seconds
+from flows.cli.option_types import (
+    batch_seconds,
+    byte_count,
+    price,
+    request_seconds,
+    run_seconds,
+    seconds,
+)
 from flows.judges.endpoint.breaker import DEFAULT_BREAKER_FAILURES
 from flows.judges.endpoint.reply_cap import DEFAULT_MAX_REPLY_BYTES
 from flows.read.source import DEFAULT_BATCH_SIZE
@@ -185,7 +192,7 @@ def add_run_arguments(parser: argparse.ArgumentParser) -> None:
     judge.add_argument("--concurrency", type=int, default=8, help="parallel judge calls (8)")
     judge.add_argument(
         "--batch-wait",
-        type=float,
+        type=batch_seconds,
         default=0.0,
         metavar="SECONDS",
         help="batch mode: wait up to this long in all for the run's batches to finish, "

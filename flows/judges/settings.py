@@ -12,7 +12,7 @@ from pydantic import BaseModel, ConfigDict, Field, SecretStr, field_validator, m
 
 from faith_udfs.errors import ConfigError
 from flows.judges.endpoint.breaker import DEFAULT_BREAKER_FAILURES
-from flows.judges.endpoint.call_policy import MAX_TIMEOUT, CallLimits
+from flows.judges.endpoint.call_policy import MAX_BATCH_WAIT, MAX_TIMEOUT, CallLimits
 from flows.judges.endpoint.reply_cap import DEFAULT_MAX_REPLY_BYTES
 from flows.judges.endpoint.request_details import base_url_problem, split_userinfo
 from flows.judges.live.tasks import BUDGET_CEILING
@@ -50,7 +50,7 @@ class JudgeSettings(BaseModel):
     api_key_env: str = "OPENAI_API_KEY"
     mode: str | None = None
     # Batch mode: seconds a run may wait for its own batches to finish (0: leave them pending).
-    batch_wait: float = Field(default=0.0, ge=0.0)
+    batch_wait: float = Field(default=0.0, ge=0.0, le=MAX_BATCH_WAIT)
     llm_reason: bool = False
     concurrency: int = Field(default=8, ge=1, le=256)
     timeout: float = Field(default=60.0, gt=0, le=MAX_TIMEOUT)

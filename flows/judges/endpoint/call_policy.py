@@ -6,11 +6,14 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
-__all__ = ["MAX_TIMEOUT", "CallLimits", "CallPolicy"]
+__all__ = ["MAX_BATCH_WAIT", "MAX_TIMEOUT", "CallLimits", "CallPolicy"]
 
 # The longest --timeout of one request: a day (inf or 1e300 overflowed a timer's timestamp at
 # the first request, a crash: exit 1).
 MAX_TIMEOUT = 24 * 3600.0
+# The longest --batch-wait: 30 days, as --run-timeout's most (inf was taken, and a run polled a
+# batch its provider held for as long as it held it: a night with no end).
+MAX_BATCH_WAIT = 30 * 24 * 3600.0
 
 
 @dataclass(frozen=True)

@@ -190,3 +190,37 @@ def test_a_base_url_no_client_can_call_is_refused_at_start_without_its_password(
     assert said in line, line
     assert "hunter2pass" not in line, line
     assert "alice" not in line, line
+
+
+@pytest.mark.parametrize("wait", ["inf", "1e300", "2592001"])
+def test_a_batch_wait_without_an_end_is_refused_at_start(
+    wait: str, tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`--batch-wait inf` was taken: the run polled a batch the provider held for as long as
+    it held it, an unattended night with no end. A wait is a number of seconds from 0 to
+    30 days, as --run-timeout's: anything else is a bad option (exit 2, one line), refused
+    before the database is made or the endpoint asked."""
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-batch-wait-check-key")
+    db = tmp_path / "f.duckdb"
+    source = write(many_cases(3), tmp_path / "cases.parquet")
+    with BatchStub() as stub:
+        stub.then("hold")
+        try:
+            done = faith_here(capsys, "score", str(source), "--db", str(db), "--prefect", "no",
+                              "--judge", "openai", "--judge-mode", "batch", "--model", "m",
+                              "--base-url", stub.base_url, "--run-timeout", "30",
+                              "--batch-wait", wait)  # fmt: skip
+        except SystemExit as refused:  # an option's type: argparse's usage, then the line
+            done = Done(int(str(refused.code)), "", capsys.readouterr().err)
+        assert sum(stub.requests.values()) == 0
+    assert done.returncode == 2, done.stderr
+    assert done.stderr.splitlines()[-1].startswith("error: "), done.stderr
+    assert "--batch-wait" in done.stderr.splitlines()[-1], done.stderr
+    assert not db.exists()
+
+
+@pytest.mark.parametrize("wait", [float("inf"), 1e300])
+def test_a_python_caller_meets_the_batch_wait_bound(wait: float) -> None:
+    with pytest.raises(ValidationError, match="batch_wait"):
+        JudgeSettings(kind="openai", model="m", mode="batch", batch_wait=wait)
+    assert JudgeSettings(kind="openai", model="m", mode="batch", batch_wait=3600).batch_wait == 3600

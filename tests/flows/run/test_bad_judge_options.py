@@ -70,6 +70,22 @@ def test_an_llm_judge_without_its_key_creates_no_database(
     assert list(tmp_path.iterdir()) == []
 
 
+@pytest.mark.parametrize("command", ["score", "nightly"])
+def test_an_empty_key_variable_name_is_said_as_such(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], command: str
+) -> None:
+    """`--api-key-env "$KEY_VAR"` with KEY_VAR unset gave `… from the environment variable ,
+    which is not set; export =<key> …`: a line with a hole where the name goes."""
+    db = tmp_path / "faith.duckdb"
+    judge = ["--judge", "openai", "--model", "gpt-4o-mini", "--api-key-env", ""]
+    done = faith_here(capsys, command, SAMPLE, "--db", str(db), "--prefect", "no", *judge)
+    assert done.returncode == 2
+    last = done.stderr.splitlines()[-1]
+    assert last.startswith("error: --api-key-env is empty: name the environment variable"), last
+    assert "export =" not in last
+    assert list(tmp_path.iterdir()) == []
+
+
 def test_a_dry_run_needs_no_key(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:

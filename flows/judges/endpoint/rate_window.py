@@ -48,14 +48,18 @@ def call_bound(messages: list[dict[str, str]], schema: str, max_tokens: int) -> 
     return prompt + len(schema.encode()) + overhead + max_tokens
 
 
-def expected_tokens(messages: list[dict[str, str]], max_tokens: int, usage: Usage) -> int:
+def expected_tokens(
+    messages: list[dict[str, str]], max_tokens: int, usage: Usage, *, replies: int
+) -> int:
     """What a call is expected to cost, for --max-tokens: its prompt at 4 characters a token
-    (the estimate of a reply without usage), and a reply as long as this run's replies have
-    been on average (a quarter of `max_tokens` before the first). An estimate, not a bound:
-    call_bound would refuse most calls a small cap could pay for."""
+    (the estimate of a reply without usage), and a reply as long as this run's `replies`
+    (the calls answered so far) have been on average (a quarter of `max_tokens` before the
+    first). Not over every call counted: those in flight have no reply yet, and counting them
+    took a reply for a fraction of its length. An estimate, not a bound: call_bound would
+    refuse most calls a small cap could pay for."""
     prompt = sum(len(message["content"]) for message in messages) // 4
-    calls, completion = usage.get("calls"), usage.get("completion_tokens")
-    reply = completion // calls if calls and completion else max_tokens // 4
+    completion = usage.get("completion_tokens")
+    reply = completion // replies if replies and completion else max_tokens // 4
     return prompt + min(reply, max_tokens)
 
 

@@ -287,7 +287,9 @@ class ChatEndpoint:
         ok, throttled, retry_after, expected = False, False, None, 0
         try:
             sent = self._window.admit(call_bound(messages, schema, max_tokens), self._stop)
-            expected = self._reserve_call(expected_tokens(messages, max_tokens, self._usage))
+            expected = self._reserve_call(
+                expected_tokens(messages, max_tokens, self._usage, replies=len(self.latencies))
+            )
             spent[0] += 1
             prompt = messages[0]["content"]  # the question (conversation()): what a refusal is of
             used_format = self._asked.format_for(prompt)

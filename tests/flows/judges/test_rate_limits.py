@@ -16,7 +16,14 @@ import pytest
 
 from faith_udfs.errors import JudgeError, JudgeTransientError
 from flows.cli import main
-from flows.judges.endpoint.rate_window import CHARS_PER_TOKEN, RateWindow, call_bound, shared_window
+from flows.judges.endpoint.rate_window import (
+    CHARS_PER_TOKEN,
+    RateWindow,
+    call_bound,
+    expected_tokens,
+    shared_window,
+)
+from flows.judges.endpoint.usage import Usage
 from flows.run.pipeline import run_score
 from tests.support.counting_server import RemoteServer, busiest_window, serving_elsewhere, totals
 from tests.support.llm_judge import openai_judge
@@ -181,3 +188,19 @@ def test_a_tpm_smaller_than_one_call_is_refused_at_start(
     assert message in err[0]
     assert "--max-output-tokens" in err[0]
     assert not db.exists()
+
+
+def test_max_tokens_expects_a_reply_as_long_as_the_answered_calls_replies() -> None:
+    """--max-tokens lets a call go when its expected cost fits: its prompt, and a reply as long
+    as the run's replies have been. That average was taken over every call counted, those
+    still in flight too: with 8 calls sent and 1 answered, a 400-token reply was expected to
+    be 50 tokens long, and a cap of 5,000 tokens was overrun by a sixth (calls let go on that
+    guess)."""
+    usage = Usage()
+    usage.add(calls=8, prompt_tokens=100, completion_tokens=400)  # 1 answered, 7 in flight
+    question = [{"role": "user", "content": "x" * 400}]  # 100 tokens at 4 characters a token
+    assert expected_tokens(question, 2_000, usage, replies=1) == 100 + 400
+    # before any reply: a quarter of the call's max_tokens, as before
+    assert expected_tokens(question, 2_000, Usage(), replies=0) == 100 + 500
+    # never more than the call's own max_tokens
+    assert expected_tokens(question, 300, usage, replies=1) == 100 + 300

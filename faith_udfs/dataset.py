@@ -71,7 +71,10 @@ def cases_from_records(
                 retrieval_context=[p if p is None else str(p) for p in passages],  # type: ignore[misc]
                 case_id=str(given) if given is not None else "case",
                 expected_output=_text(record, expected_output),
-                context=_listed(record, context, context_delimiter, index) if context else None,
+                # a column the file lacks: None, as DeepEval's (a metric needing it says so)
+                context=_listed(record, context, context_delimiter, index)
+                if context and context in record
+                else None,
                 additional_metadata=_metadata(record, additional_metadata, index),
                 name=_text(record, name),
             )

@@ -57,21 +57,27 @@ class EvaluationDataset:
             raise ValueError(EMPTY_DATASET)
         return evaluate(self._test_cases, metrics, **options)
 
-    # DeepEval's signatures, positional as its callers may pass them
+    # DeepEval's signatures and defaults (4.x: its own column names, `|` between a cell's
+    # passages, as its save_as joins them), positional as its callers may pass them
     def add_test_cases_from_csv_file(  # noqa: PLR0917
         self,
         file_path: str | Path,
         input_col_name: str,
         actual_output_col_name: str,
-        expected_output_col_name: str | None = None,
-        context_col_name: str | None = None,
-        context_col_delimiter: str = ";",
-        retrieval_context_col_name: str | None = None,
-        retrieval_context_col_delimiter: str = ";",
-        additional_metadata_col_name: str | None = None,
+        expected_output_col_name: str | None = "expected_output",
+        context_col_name: str | None = "context",
+        context_col_delimiter: str = "|",
+        retrieval_context_col_name: str | None = "retrieval_context",
+        retrieval_context_col_delimiter: str = "|",
+        tools_called_col_name: str | None = "tools_called",
+        tools_called_col_delimiter: str = ";",
+        expected_tools_col_name: str | None = "expected_tools",
+        expected_tools_col_delimiter: str = ";",
+        additional_metadata_col_name: str | None = "additional_metadata",
     ) -> None:
         """The rows of a CSV file (a header line), as DeepEval reads them: a context cell split
-        on its delimiter, the metadata cell a dict literal."""
+        on its delimiter, the metadata cell a dict literal, a column the file lacks none; the
+        tools columns are not read (faithfulness never reads them)."""
         self._test_cases += load_test_cases(
             file_path,
             file_format="csv",
@@ -93,11 +99,17 @@ class EvaluationDataset:
         expected_output_key_name: str | None = None,
         context_key_name: str | None = None,
         retrieval_context_key_name: str | None = None,
+        tools_called_key_name: str | None = None,
+        expected_tools_key_name: str | None = None,
+        addtional_metadata_key_name: str | None = None,  # DeepEval's spelling; unread there too
+        encoding_type: str = "utf-8",
     ) -> None:
-        """The objects of a JSON file holding an array of them, as DeepEval reads them."""
+        """The objects of a JSON file holding an array of them, as DeepEval reads them (the
+        tools keys are not read: faithfulness never reads them)."""
         self._test_cases += load_test_cases(
             file_path,
             file_format="json",
+            encoding=encoding_type,
             input=input_key_name,
             actual_output=actual_output_key_name,
             expected_output=expected_output_key_name,

@@ -37,7 +37,7 @@ def test_a_dataset_of_test_cases_is_iterated_and_evaluated_as_deepevals() -> Non
     assert [t.success for t in again.test_results] == [True, False]
 
 
-def test_a_csv_file_is_read_with_deepevals_column_names_and_semicolons(tmp_path: Path) -> None:
+def test_a_csv_file_is_read_with_the_column_names_and_delimiter_given(tmp_path: Path) -> None:
     path = tmp_path / "cases.txt"  # DeepEval reads any name as CSV here
     path.write_text(
         "question,answer,docs,expected,meta\n"
@@ -52,10 +52,11 @@ def test_a_csv_file_is_read_with_deepevals_column_names_and_semicolons(tmp_path:
         actual_output_col_name="answer",
         expected_output_col_name="expected",
         retrieval_context_col_name="docs",
+        retrieval_context_col_delimiter=";",  # DeepEval's default is '|'
         additional_metadata_col_name="meta",
     )
     first, second = dataset.test_cases
-    assert first.retrieval_context == CONTEXT  # split on ';', DeepEval's default
+    assert first.retrieval_context == CONTEXT  # split on the ';' given
     assert first.expected_output == "Within 30 days."
     assert first.additional_metadata == {"ticket": "T-1"}
     assert (second.expected_output, second.additional_metadata) == (None, None)
@@ -92,3 +93,46 @@ def test_what_a_dataset_cannot_hold_or_score_is_refused_in_one_line(tmp_path: Pa
         dataset.add_test_cases_from_csv_file(path, "input", "actual_output",
                                              additional_metadata_col_name="meta")  # fmt: skip
     assert dataset.test_cases == []  # nothing half added
+
+
+def test_the_csv_loader_takes_deepevals_defaults_pipes_and_column_names(tmp_path: Path) -> None:
+    """DeepEval 4's `add_test_cases_from_csv_file` reads its own column names unless told
+    others, and splits context cells on `|` (what its `save_as` joins on): a script naming only
+    the input and answer columns, or relying on the delimiter, reads what DeepEval reads."""
+    path = tmp_path / "saved.csv"
+    path.write_text(
+        "input,actual_output,expected_output,context,retrieval_context,additional_metadata\n"
+        '"When?","Refunds are paid within 30 days.","Within 30 days.","Policy A|Policy B",'
+        "\"Refunds are paid within 30 days.|We ship to Spain.\",\"{'ticket': 'T-1'}\"\n"
+    )
+    dataset = EvaluationDataset()
+    dataset.add_test_cases_from_csv_file(
+        file_path=str(path), input_col_name="input", actual_output_col_name="actual_output"
+    )
+    (case,) = dataset.test_cases
+    assert case.retrieval_context == CONTEXT
+    assert case.context == ["Policy A", "Policy B"]
+    assert (case.expected_output, case.additional_metadata) == (
+        "Within 30 days.",
+        {"ticket": "T-1"},
+    )
+    # positional as DeepEval's: the 9th argument names the tools column (not read here)
+    again = EvaluationDataset()
+    again.add_test_cases_from_csv_file(
+        path, "input", "actual_output", "expected_output", "context", "|",
+        "retrieval_context", "|", "tools_called", ";", "expected_tools", ";",
+        "additional_metadata",
+    )  # fmt: skip
+    assert again.test_cases[0].additional_metadata == {"ticket": "T-1"}
+
+
+def test_the_json_loader_takes_deepevals_other_keywords(tmp_path: Path) -> None:
+    path = tmp_path / "cases.json"
+    path.write_text(json.dumps([{"input": "When?", "actual_output": "Soon.", "rc": CONTEXT}]))
+    dataset = EvaluationDataset()
+    dataset.add_test_cases_from_json_file(
+        file_path=str(path), input_key_name="input", actual_output_key_name="actual_output",
+        retrieval_context_key_name="rc", tools_called_key_name=None,
+        expected_tools_key_name=None, addtional_metadata_key_name=None, encoding_type="utf-8",
+    )  # fmt: skip
+    assert dataset.test_cases[0].retrieval_context == CONTEXT

@@ -352,14 +352,25 @@ def _refuse_a_database(path: Path, database: Path | str | None) -> None:
         if head[8:12] == b"DUCK":
             what = "a DuckDB database"
         elif head.strip() and not head.lstrip(b"\xef\xbb\xbf \t\r\n").lower().startswith(
-            (b"<!doctype html", b"<html")
+            _PAGE_STARTS
         ):
             what = "a file that is no HTML page (a log?)"
     if what is not None:
         raise ConfigError(
             f"cannot write the HTML report to {path}: it is {what}, which the page would "
-            f"overwrite; give --html another file, e.g. {path.with_suffix('.html')}"
+            f"overwrite; give --html another file, e.g. {_other_name(path)}"
         )
+
+
+# How an HTML page opens (after a byte-order mark and blanks): a doctype, the html element, or
+# a comment (a browser's `<!-- saved from url=... -->`), which no log, database or Parquet does.
+_PAGE_STARTS = (b"<!doctype html", b"<html", b"<!--")
+
+
+def _other_name(path: Path) -> Path:
+    """A name to offer instead of a refused one: never the refused name itself."""
+    offered = path.with_suffix(".html")
+    return offered if offered != path else path.with_name(f"{path.stem}-report.html")
 
 
 def _a_folder(path: Path | str) -> ConfigError:

@@ -153,3 +153,24 @@ def test_a_file_that_is_no_html_page_is_never_overwritten(db: Path, tmp_path: Pa
     (line,) = err.splitlines()
     assert line.startswith(f"error: cannot write the HTML report to {logs}: it is a file that")
     assert logs.read_bytes() == before
+
+
+def test_a_page_opening_with_a_comment_is_written_over(db: Path, tmp_path: Path, capsys) -> None:
+    """An HTML page may open with a comment (a browser's `<!-- saved from url=... -->`, a
+    header someone added to last night's report): it is a page, written over as one."""
+    saved = tmp_path / "report.html"
+    saved.write_text("<!-- saved from url=(0014)about:internet -->\n<!DOCTYPE html>\n<html></html>")
+    assert report(db, saved, capsys)[0] == 0
+    assert saved.read_text(encoding="utf-8").startswith("<!DOCTYPE html>")
+
+
+def test_a_refused_html_name_is_not_offered_back(db: Path, tmp_path: Path, capsys) -> None:
+    """A `.html` file holding a log is refused; the name offered instead is another one, not
+    the refused name itself."""
+    logged = tmp_path / "chat.html"
+    logged.write_text('{"role": "user", "content": "hi"}\n')
+    code, _, err = report(db, logged, capsys)
+    assert code == 2
+    (line,) = err.splitlines()
+    assert not line.endswith(f"e.g. {logged}"), line
+    assert logged.read_text() == '{"role": "user", "content": "hi"}\n'

@@ -577,7 +577,8 @@ FULL JOIN latest AS l ON l.config_id = c.config_id
 ORDER BY config_id;
 
 -- Agreement over time, per metric config: one row a check, with the change since the previous
--- check of the same config on the same golden set, and the run's status and warning.
+-- check of the same config on the same golden set whose agreement is known (an incomplete
+-- check's is NULL), and the run's status and warning.
 CREATE OR REPLACE VIEW judge_agreement AS
 SELECT
     c.config_id,
@@ -591,7 +592,7 @@ SELECT
     c.items,
     c.agreed,
     c.agreement,
-    c.agreement - lag(c.agreement) OVER (
+    c.agreement - lag(c.agreement IGNORE NULLS) OVER (
         PARTITION BY c.config_id, c.golden_hash ORDER BY c.checked_at
     ) AS change,
     c.floor,

@@ -764,3 +764,31 @@ def test_a_nan_score_is_no_score_in_means_histograms_and_ranks(tmp_path: Path) -
     compared = "SELECT n_a, mean_a FROM compare_scores(a_config := 'lex', b_config := 'lex')"
     assert con.execute(compared).fetchall() == [(2, 0.5)]
     con.close()
+
+
+def test_agreement_changes_from_the_last_check_whose_agreement_is_known(
+    con: duckdb.DuckDBPyConnection,
+) -> None:
+    """A night whose judge check was incomplete (agreement NULL: its endpoint stopped
+    answering) left the next night's `change` NULL too; it is the change since the last known
+    agreement, so a drift the night after an outage still shows."""
+    for run_id, day, pending, agreement in (
+        ("n1", 1, 0, "0.9"),
+        ("n2", 2, 29, "NULL"),
+        ("n3", 3, 0, "0.8"),
+    ):
+        con.execute(
+            f"INSERT INTO judge_checks VALUES ('{run_id}', 'drift', 'g.parquet', 'h-drift', "
+            f"TIMESTAMP '2026-10-0{day} 02:00', 29, 0, {pending}, 36, 30, {agreement}, 0.9, "
+            "NULL, 0.4, 0, 0, 0)"
+        )
+    found = rows(
+        con,
+        "SELECT run_id, round(change, 3) AS change FROM judge_agreement "
+        "WHERE config_id = 'drift'",  # the module's database holds other checks
+    )
+    assert [(row["run_id"], row["change"]) for row in found] == [
+        ("n1", None),
+        ("n2", None),
+        ("n3", -0.1),
+    ]

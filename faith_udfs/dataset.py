@@ -48,7 +48,7 @@ def cases_from_records(
     case_id: str | None = None,
     expected_output: str | None = None,
     context: str | None = None,
-    context_delimiter: str = ";",
+    context_delimiter: str = "|",
     additional_metadata: str | None = None,
     name: str | None = None,
 ) -> list[LLMTestCase]:

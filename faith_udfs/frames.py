@@ -3,6 +3,7 @@ mapping), polars, pandas or pyarrow in, the caller's own frame type out, inputs 
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import json
 import sys
@@ -23,11 +24,10 @@ from faith_udfs.words import is_utf8
 
 CONTRACT_NAMES = ("case_id", "input", "actual_output", "retrieval_context", "logged_at")
 ACCEPTED = "a polars DataFrame, a pandas DataFrame or a pyarrow Table"
-# What **metric_settings may hold: MetricConfig's fields a caller sets.
-METRIC_SETTINGS = (
-    "threshold", "strict_mode", "penalize_ambiguous_claims", "include_reason",
-    "truths_extraction_limit",
-)  # fmt: skip
+# What **metric_settings may hold: MetricConfig's fields but the rules version, the code's.
+METRIC_SETTINGS = tuple(
+    f.name for f in dataclasses.fields(MetricConfig) if f.name != "scoring_rules_version"
+)
 # The score columns joined onto the caller's rows (the rest of case_scores stays in the tables).
 SCORE_COLUMNS = (
     "score", "success", "threshold", "status", "reason", "error", "no_claims",

@@ -76,13 +76,7 @@ def request_seconds(text: str) -> float:
 
 def batch_seconds(text: str) -> float:
     """--batch-wait's seconds: 0 (no wait) to MAX_BATCH_WAIT (30 days); nan, inf refused."""
-    value = _number(text)
-    if not 0 <= value <= MAX_BATCH_WAIT:
-        raise argparse.ArgumentTypeError(
-            f"must be a number of seconds from 0 (no wait) to {MAX_BATCH_WAIT:,.0f} (30 days), "
-            f"got {text!r}"
-        )
-    return value
+    return _seconds_to(text, MAX_BATCH_WAIT, zero="no wait")
 
 
 def byte_count(text: str) -> int:
@@ -100,10 +94,14 @@ MAX_RUN_TIMEOUT = 30 * 24 * 3600
 
 def run_seconds(text: str) -> float:
     """--run-timeout's seconds: 0 (none) to MAX_RUN_TIMEOUT; nan, inf and '' refused."""
+    return _seconds_to(text, MAX_RUN_TIMEOUT, zero="none")
+
+
+def _seconds_to(text: str, most: float, *, zero: str) -> float:
+    """Seconds from 0 (what `zero` says it means) to `most` (30 days); nan, inf, '' refused."""
     value = _number(text)
-    if not 0 <= value <= MAX_RUN_TIMEOUT:
+    if not 0 <= value <= most:
         raise argparse.ArgumentTypeError(
-            f"must be a number of seconds from 0 (none) to {MAX_RUN_TIMEOUT:,} (30 days), "
-            f"got {text!r}"
+            f"must be a number of seconds from 0 ({zero}) to {most:,.0f} (30 days), got {text!r}"
         )
     return value

@@ -805,7 +805,9 @@ def test_score_frame_names_its_settings_when_given_another_keyword() -> None:
                        r"'model': the judge is judge="):  # fmt: skip
         score_frame(FRAME, columns=MAPPING, model=LexicalJudge())
     for other in ("treshold", "scoring_rules_version"):
-        with pytest.raises(TypeError, match=f"'{other}'.*threshold, strict_mode"):
+        settings = "threshold, penalize_ambiguous_claims, strict_mode, include_reason, "
+        settings += "truths_extraction_limit"
+        with pytest.raises(TypeError, match=f"'{other}'.*are {settings}$"):
             score_frame(FRAME, columns=MAPPING, **{other: 0.7})
 
 

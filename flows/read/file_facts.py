@@ -347,10 +347,11 @@ def _described(con: duckdb.DuckDBPyConnection, path: Path, fmt: str) -> FileFact
     except duckdb.Error as exc:
         return _undescribed(con, path, fmt, exc)
     names = [str(row[0]) for row in found]
-    if fmt == "csv" and (unsniffed(names) or unlike_header(names, _header(path))):
-        failed = bad_line(con, path, _header(path))
+    header = _header(path) if fmt == "csv" else ""  # read once (of a gzip file: unzipped)
+    if fmt == "csv" and (unsniffed(names) or unlike_header(names, header)):
+        failed = bad_line(con, path, header)
         if failed is not None:
             return failed
     columns = tuple((name, str(row[1])) for name, row in zip(names, found, strict=True))
-    repeated = repeated_names(_header(path)) if fmt == "csv" else ()
+    repeated = repeated_names(header) if fmt == "csv" else ()
     return FileFacts(fmt, columns, json_format=told, repeated=repeated)

@@ -30,7 +30,7 @@ from flows.read.three_tables import (
     check_three_table_columns,
     check_three_table_options,
 )
-from flows.read.unread_names import check_compressions, check_no_tab_separated, is_metadata
+from flows.read.unread_names import check_unread_names, is_metadata
 from flows.store.db import sql
 from schemas import REQUIRED_COLUMNS
 
@@ -62,7 +62,7 @@ def _found(text: str, options: ReadOptions) -> Source:
     """SOURCE as a file, a folder (three tables, or logs below it) or a glob."""
     path = _absolute(Path(text).expanduser())
     if path.is_file():
-        check_compressions([path])
+        check_unread_names([path], tab_separated=False)  # named alone: --format reads it
         empty = emptiness(path, options)
         if empty is not None:
             raise InputUnreadable(f"{path}: the file is empty ({empty}): no rows to read")
@@ -79,9 +79,10 @@ def _found(text: str, options: ReadOptions) -> Source:
         return _checked(Source(text, "wide", {"cases": found}, path, options))
     if any(char in text for char in "*?["):
         globbed = {_absolute(Path(p)) for p in glob.glob(text, recursive=True)}
-        check_compressions(sorted(p for p in globbed if p.is_file()))
-        if not options.wanted_format:  # with it, a glob's .tsv is read as that format
-            check_no_tab_separated(sorted(p for p in globbed if p.is_file()))
+        # with --format, a glob's .tsv is read as that format
+        check_unread_names(
+            sorted(p for p in globbed if p.is_file()), tab_separated=not options.wanted_format
+        )
         # A glob's files are read as --format whatever their names; without it, by name.
         wanted = options.wanted_format
         files = sorted(p for p in globbed if p.is_file() and (wanted or named_format(p, options)))
@@ -226,8 +227,7 @@ def _files_under(folder: Path, options: ReadOptions) -> list[Path]:
     starts with `_` or `.` is a table's metadata (Delta's `_delta_log/*.json`, Spark's
     `_SUCCESS`, hidden files), not logs: Parquet is read wherever it lies, as it always was."""
     below = files_below(folder)
-    check_compressions(below, folder)
-    check_no_tab_separated(below, folder)
+    check_unread_names(below, folder)
     return sorted(
         path for path in below if named_format(path, options) and not is_metadata(path, folder)
     )

@@ -15,45 +15,45 @@ _OTHER_COMPRESSIONS = (".bz2", ".xz", ".lzma", ".zst", ".zstd", ".lz4", ".zip", 
 _OTHER_GZIP = (".gzip", ".gzp")
 
 
-def check_compressions(paths: list[Path], folder: Path | None = None) -> None:
-    """Exit 3 naming the first file whose name says a log format compressed otherwise than
-    gzip `.gz` (`day1.jsonl.zst`): in a folder it was left out without a word, its rows lost
-    beside the files read. A folder's metadata (`_`, `.` names) is not looked at."""
-    for path in paths:
-        suffixes = [suffix.lower() for suffix in path.suffixes[-2:]]
-        if len(suffixes) < 2 or suffixes[0] not in EXTENSIONS:
-            continue
-        if folder is not None and is_metadata(path, folder):
-            continue
-        if suffixes[1] in _OTHER_GZIP:
-            raise InputUnreadable(f"{path}: a gzip file is read when named .gz: rename it")
-        if suffixes[1] in _OTHER_COMPRESSIONS:
-            raise InputUnreadable(
-                f"{path}: a {suffixes[1]} compressed file is not read (logs are read plain "
-                "or gzip, .gz): decompress it, recompress it with gzip, or move it out"
-            )
-
-
 # Tab-separated logs, read as CSV when named alone with --format csv: in a folder or a glob
 # they were left out without a word, their rows lost beside the files read.
 _TAB_SEPARATED = (".tsv", ".tab")
 
 
-def check_no_tab_separated(paths: list[Path], folder: Path | None = None) -> None:
-    """Exit 3 naming the first `.tsv` or `.tab` file (plain or .gz) a folder or glob holds."""
+def check_unread_names(
+    paths: list[Path], folder: Path | None = None, *, tab_separated: bool = True
+) -> None:
+    """Exit 3 naming the first file whose name says a log format compressed otherwise than
+    gzip `.gz` (`day1.jsonl.zst`) or, with `tab_separated`, a `.tsv` or `.tab` log (plain or
+    .gz). A folder's metadata (`_`, `.` names) is not looked at."""
     for path in paths:
-        suffixes = [suffix.lower() for suffix in path.suffixes[-2:]]
-        if suffixes[-1:] == [".gz"]:
-            suffixes = suffixes[:-1]
-        if not suffixes or suffixes[-1] not in _TAB_SEPARATED:
-            continue
         if folder is not None and is_metadata(path, folder):
             continue
-        raise InputUnreadable(
-            f"{path}: a tab-separated file is not read among others (only .parquet, .csv, "
-            ".json, .jsonl and .ndjson, each optionally .gz): rename it .csv (its tabs are "
-            "found), or move it out"
+        problem = _unread(path, tab_separated=tab_separated)
+        if problem is not None:
+            raise InputUnreadable(f"{path}: {problem}")
+
+
+def _unread(path: Path, *, tab_separated: bool) -> str | None:
+    """Why a file so named is not read among logs, or None."""
+    suffixes = [suffix.lower() for suffix in path.suffixes[-2:]]
+    if len(suffixes) == 2 and suffixes[0] in EXTENSIONS:
+        if suffixes[1] in _OTHER_GZIP:
+            return "a gzip file is read when named .gz: rename it"
+        if suffixes[1] in _OTHER_COMPRESSIONS:
+            return (
+                f"a {suffixes[1]} compressed file is not read (logs are read plain or gzip, "
+                ".gz): decompress it, recompress it with gzip, or move it out"
+            )
+    if suffixes[-1:] == [".gz"]:
+        suffixes = suffixes[:-1]
+    if tab_separated and suffixes[-1:] and suffixes[-1] in _TAB_SEPARATED:
+        return (
+            "a tab-separated file is not read among others (only .parquet, .csv, .json, "
+            ".jsonl and .ndjson, each optionally .gz): rename it .csv (its tabs are found), or "
+            "move it out"
         )
+    return None
 
 
 def is_metadata(path: Path, folder: Path) -> bool:

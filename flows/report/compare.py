@@ -209,9 +209,13 @@ def _ids_left_out(
     con: duckdb.DuckDBPyConnection, params: dict, a_config: str, b_config: str, pairs: int
 ) -> int:
     """How many case ids both configs scored beyond the pairs: each with another content."""
+    return max(_common_ids(con, params, a_config, b_config) - pairs, 0)
+
+
+def _common_ids(con: duckdb.DuckDBPyConnection, params: dict, a_config: str, b_config: str) -> int:
+    """How many case ids both configs scored on their sides, whatever their contents."""
     both = {**_used(params, "compare_common_ids"), "a_config": a_config, "b_config": b_config}
-    (common,) = con.sql(sql("compare_common_ids"), params=both).fetchall()[0]
-    return max(int(common) - pairs, 0)
+    return int(con.sql(sql("compare_common_ids"), params=both).fetchall()[0][0])
 
 
 def check_numbers(*, seed: int, reps: int, top_claims: int) -> None:
@@ -253,8 +257,7 @@ def refuse_nothing_compared(
         raise ConfigError(
             f"side {side.upper()} selects no scored case: {sides.options(side, config)}"
         )
-    both = {**params, "b_config": b_config}
-    (common,) = con.sql(sql("compare_common_ids"), params=both).fetchall()[0]
+    common = _common_ids(con, sides.params(), a_config, b_config)
     where = f"(side A: {sides.options('a', a_config)}; side B: {sides.options('b', b_config)})"
     if common:  # the same ids, re-delivered with another content under one config
         raise ConfigError(

@@ -76,7 +76,7 @@ class JudgeCheck:
     @property
     def passed(self) -> bool | None:
         """agreement >= floor; None when pending cases leave the check incomplete."""
-        if self.cases_pending or self.agreement is None:
+        if self.agreement is None:  # pending cases, or no item
             return None
         return self.agreement >= self.floor
 

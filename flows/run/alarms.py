@@ -35,10 +35,16 @@ def warn_if_mostly_invalid(con: duckdb.DuckDBPyConnection, run_id: str, most: fl
     if share is None or share <= most:
         return None
     judged = run["rows_newly_scored"] + run["rows_invalid"]
+    why = (
+        # A dry run's stand-in fails only a reply longer than --max-output-tokens.
+        "their replies cut at --max-output-tokens (a dry run keeps no rows)"
+        if run.get("dry_run")
+        else "see case_scores.error; they are retried by the next run"
+    )
     warning = (
         f"{run['rows_invalid']:,} of {judged:,} judged cases "
         f"({percent(run['rows_invalid'], judged)}) ended invalid, more than "
-        f"--max-invalid-share {most:g}: see case_scores.error; they are retried by the next run"
+        f"--max-invalid-share {most:g}: {why}"
     )
     _warn(con, run_id, warning)
     return f"run {run_id} completed, but {warning}"

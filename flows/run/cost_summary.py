@@ -41,8 +41,19 @@ def dry_run_line(run: dict[str, Any]) -> str:
         f"judge ({run['rows_already_scored']:,} already scored, {run['rows_quarantined']:,} "
         f"quarantined); {run['judge_calls']:,} judge calls ({run['judge_cached']:,} items "
         f"from the cache), {run['prompt_tokens']:,} prompt + {run['completion_tokens']:,} "
-        f"completion tokens (estimated); {cost_text(run)}; nothing judged or written"
+        f"completion tokens (estimated); {cost_text(run)}"
+        + _cut_cases(run)
+        + "; nothing judged or written"
     )
+
+
+def _cut_cases(run: dict[str, Any]) -> str:
+    """The cases a dry run's stand-in replies left invalid: only a reply longer than
+    --max-output-tokens fails there (flows/judges/live/dry_run.py)."""
+    invalid = run.get("rows_invalid") or 0
+    if not invalid:
+        return ""
+    return f"; {invalid:,} cases would end invalid (replies cut at --max-output-tokens)"
 
 
 def spend_line(run: dict[str, Any]) -> str:

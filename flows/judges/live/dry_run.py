@@ -34,6 +34,8 @@ from flows.judges.live.tasks import (
     Packing,
     Result,
     check_judge_settings,
+    reply_cut,
+    reply_token_budget,
     template_reason,
 )
 from flows.store.reply_cache import ReplyCache
@@ -67,11 +69,16 @@ class RememberingStore(AnswerStore):
 
 class StandInAnswers:
     """Answers a pack without a call (PackAnswers): counts the call it would be, its prompt
-    and reply tokens, and replies as the lexical judge would, in the reply schema's form."""
+    and reply tokens, and replies as the lexical judge would, in the reply schema's form.
+    Under --max-output-tokens (`fixed`) a stand-in reply longer than the limit is cut as a
+    real one would be: a pack's items are asked again alone (escalation.py), and an item
+    whose own reply is still too long fails with the run's ReplyCut, so the dry run counts
+    those cases invalid (and says exit 8 when they are too many)."""
 
-    def __init__(self, usage: Usage, given: dict[str, str]) -> None:
+    def __init__(self, usage: Usage, given: dict[str, str], fixed: int | None = None) -> None:
         self._usage = usage
         self._given = given  # each answer, for the dry run's later batches (RememberingStore)
+        self._fixed = fixed
         self._stand_in = LexicalJudge()
 
     def prepare(self, asked: Asked, missing: list[int]) -> None:
@@ -81,7 +88,6 @@ class StandInAnswers:
         """Count the call this pack would be, and answer it with the stand-in."""
         task = asked.task
         items = [asked.items[i] for i in pack]
-        prompt = task.render(items)
         values = self._stand_in_answers(task.stage, items, task.item_data(items[0]))
         entry = task.packed_field
         if entry:
@@ -91,16 +97,40 @@ class StandInAnswers:
         else:
             reply = values[0]
             parts = [reply]
+        budget = reply_token_budget(task, items, self._fixed)
+        if self._counted(task.render(items), reply, budget):
+            return [
+                self._given_answer(asked, i, part, item)
+                for i, part, item in zip(pack, parts, items, strict=True)
+            ]
+        if task.alone is None:  # a one-item task's cut reply is not asked again at the limit
+            return [Result(error=reply_cut(budget)) for _ in pack]
+        self._usage.add(retries=1, escalated=len(pack))
+        results = []
+        for index, part, item in zip(pack, parts, items, strict=True):
+            alone = reply_token_budget(task.alone, [item], self._fixed)
+            if self._counted(task.alone.render([item]), part, alone):
+                results.append(self._given_answer(asked, index, part, item))
+            else:
+                results.append(Result(error=reply_cut(alone)))
+        return results
+
+    def _counted(self, prompt: str, reply: Any, budget: int) -> bool:
+        """Count one call; False when its reply would pass the limit given (cut there)."""
+        text = json.dumps(reply, ensure_ascii=False)
+        cut = self._fixed is not None and len(text) > CHARS_PER_TOKEN * budget
         self._usage.add(
             calls=1,
+            failed=int(cut),
             prompt_tokens=estimated_tokens(prompt),
-            completion_tokens=estimated_tokens(json.dumps(reply, ensure_ascii=False)),
+            completion_tokens=budget if cut else estimated_tokens(text),
         )
-        for index, part in zip(pack, parts, strict=True):
-            self._given[asked.cache_keys[index]] = json.dumps(part, ensure_ascii=False)
-        return [
-            Result(value=task.parse(part, item)) for part, item in zip(parts, items, strict=True)
-        ]
+        return not cut
+
+    def _given_answer(self, asked: Asked, index: int, part: Any, item: Any) -> Result:
+        """The stand-in's answer for one item, remembered for the later batches."""
+        self._given[asked.cache_keys[index]] = json.dumps(part, ensure_ascii=False)
+        return Result(value=asked.task.parse(part, item))
 
     def _stand_in_answers(self, stage: str, asked: list[Any], first: dict[str, Any]) -> list[Any]:
         """What a model would reply for each item, in the reply schema's form; `first` is the
@@ -148,6 +178,7 @@ class EstimatingJudge(AskingJudge):
         cache: ReplyCache | None = None,
         owns_cache: bool = False,
         packing: Packing | None = None,
+        max_output_tokens: int | None = None,
     ) -> None:
         packing = packing or Packing()
         usage = Usage()
@@ -162,7 +193,7 @@ class EstimatingJudge(AskingJudge):
             llm_reason=llm_reason,
             usage=usage,
             asking=Asking(
-                StandInAnswers(usage, store.given),
+                StandInAnswers(usage, store.given, max_output_tokens),
                 store=store,
                 usage=usage,
                 memory=None,
@@ -205,6 +236,7 @@ def build_estimating_judge(
         max_tokens=settings.max_tokens,
         pack_size=PACK_SIZE,
         pack_chars=PACK_CHARS,
+        max_output_tokens=settings.max_output_tokens,
     )
     cache = ReplyCache(con) if con is not None else None
     return EstimatingJudge(
@@ -213,4 +245,5 @@ def build_estimating_judge(
         llm_reason=settings.llm_reason,
         cache=cache,
         owns_cache=cache is not None,
+        max_output_tokens=settings.max_output_tokens,
     )

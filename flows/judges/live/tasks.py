@@ -327,12 +327,17 @@ def json_reply(reply: Reply) -> Any:
                 "another model",
                 padded=True,
             )
-        raise ReplyCut(
-            f"the reply was cut at max_tokens={reply.max_tokens} (finish_reason 'length') "
-            "before it ended; raise --max-output-tokens, or use --judge-mode per-item for "
-            "shorter replies"
-        )
+        raise reply_cut(reply.max_tokens)
     return top_level_object(reply.text)
+
+
+def reply_cut(max_tokens: int | None) -> ReplyCut:
+    """The error of an item whose reply ended at `max_tokens` (a dry run's too, where the
+    stand-in's reply is longer than --max-output-tokens)."""
+    return ReplyCut(
+        f"the reply was cut at max_tokens={max_tokens} (finish_reason 'length') before it "
+        "ended; raise --max-output-tokens, or use --judge-mode per-item for shorter replies"
+    )
 
 
 def padded(text: str) -> bool:

@@ -14,6 +14,7 @@ import pytest
 from flows.cli import main
 from flows.judges.prices import judge_prices, table_price
 from flows.judges.settings import JudgeSettings
+from flows.run.cost_summary import dry_run_line
 from flows.run.pipeline import run_score
 from flows.run.settings import ScoreSettings
 from tests.support.counting_server import RemoteServer, serving_elsewhere, totals
@@ -101,6 +102,39 @@ def test_a_dry_run_of_many_batches_counts_an_item_once_as_the_run_asks_it_once(
     assert dry["judge_cached"] == real["judge_cached"] > 0
 
 
+@pytest.mark.parametrize("mode", ["packed", "per-item"])
+def test_a_dry_run_under_max_output_tokens_counts_the_replies_the_limit_cuts(
+    source: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, mode: str
+) -> None:
+    # The dry run counted every stand-in reply whole and never failed one: under a
+    # --max-output-tokens too small for the replies it priced tokens no call can spend and
+    # said nothing of the cases the real run then lost as ReplyCut (and of its exit 8).
+    # The stub cuts a reply past 4 characters a token, as the estimate counts them.
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-local")
+    small = tmp_path / "small.parquet"
+    pl.read_parquet(source).head(24).write_parquet(small)
+    with serving() as stub:
+        judge = JudgeSettings(
+            kind="openai",
+            model="gpt-4o-mini",
+            base_url=stub.base_url,
+            mode=mode,
+            max_output_tokens=24,
+        )
+        db = tmp_path / "f.duckdb"
+        run = ScoreSettings(source=str(small), db=str(db), judge=judge, max_invalid_share=1.0)
+        dry = run_score(run.model_copy(update={"dry_run": True}))
+        real = run_score(run)
+    assert dry["completion_tokens"] <= 24 * dry["judge_calls"]
+    assert 0 < real["rows_invalid"] < 24
+    # The same calls; a stand-in verdict carries an empty reason the stub leaves out, so a
+    # reply at the limit's edge may be cut in the dry run alone.
+    assert dry["judge_calls"] == real["judge_calls"]
+    assert real["rows_invalid"] <= dry["rows_invalid"] <= real["rows_invalid"] + 2
+    assert real["judge_failed"] <= dry["judge_failed"] <= real["judge_failed"] + 2
+    assert f"; {dry['rows_invalid']:,} cases would end invalid" in dry_run_line(dry)
+
+
 def test_the_cli_dry_run_needs_no_key_and_creates_no_database(
     source: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture
 ) -> None:
@@ -122,6 +156,27 @@ def test_the_cli_dry_run_needs_no_key_and_creates_no_database(
     assert not db.exists()
     assert "dry run" in out
     assert "judge check" not in out
+
+
+def test_a_dry_run_whose_limit_cuts_most_replies_prints_its_estimate_then_exits_8(
+    source: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture
+) -> None:
+    """The real run would end with exit 8 (most cases invalid): the dry run says so after its
+    estimate, and why, though it stores no case_scores.error to read."""
+    monkeypatch.delenv("OPENAI_API_KEY", raising=False)
+    db = tmp_path / "none.duckdb"
+    argv = ["score", str(source), "--db", str(db), "--judge", "openai", "--model", "m"]
+    code = main([*argv, "--max-output-tokens", "16", "--dry-run", "--prefect", "no"])
+    out, err = capsys.readouterr()
+    assert code == 8
+    assert "cases would end invalid (replies cut at --max-output-tokens)" in out
+    errors = [line for line in err.splitlines() if line.startswith("error:")]
+    assert len(errors) == 1
+    assert errors[0].endswith(
+        "more than --max-invalid-share 0.1: their replies cut at --max-output-tokens (a dry "
+        "run keeps no rows)"
+    )
+    assert not db.exists()
 
 
 @pytest.mark.parametrize("command", ["score", "nightly"])

@@ -58,7 +58,8 @@ from faith_udfs.prompts import (
 from tests.support.echo import echo_text
 from tests.support.seed_judge import pretend_judge
 
-STATUS_FAULTS = ("429", "500", "400", "401", "404")
+# "quota": OpenAI's 429 once an account's credit is spent (_QUOTA), which no retry ends.
+STATUS_FAULTS = ("429", "500", "400", "401", "404", "quota")
 REPLY_FAULTS = ("malformed", "truncated", "fewer_verdicts", "zero_based")
 # 200 answers that are no chat completion, as a proxy or a broken server sends them.
 NOT_COMPLETIONS = {
@@ -116,6 +117,16 @@ _SCHEMA_500 = {
         "'msg': \"Input should be 'text' or 'json_object'\", 'input': 'json_schema', "
         "'ctx': {'expected': \"'text' or 'json_object'\"}}]",
         "type": "internal_server_error",
+    }
+}
+_QUOTA = {
+    "error": {
+        "message": "You exceeded your current quota, please check your plan and billing "
+        "details. For more information on this error, read the docs: "
+        "https://platform.openai.com/docs/guides/error-codes/api-errors.",
+        "type": "insufficient_quota",
+        "param": None,
+        "code": "insufficient_quota",
     }
 }
 # Azure OpenAI's answer to a prompt its content filter flags: a 400 naming no field.
@@ -471,6 +482,9 @@ class _Handler(BaseHTTPRequestHandler):
                 headers["Retry-After"] = str(math.ceil(stub.retry_after))
                 headers["retry-after-ms"] = str(int(stub.retry_after * 1000))
             self._send(429, {"error": {"message": "Rate limit reached"}}, headers)
+            return
+        if fault == "quota":
+            self._send(429, _QUOTA)
             return
         if fault in ("500", "400", "404"):
             self._send(int(fault), {"error": {"message": f"stub fault {fault}"}})

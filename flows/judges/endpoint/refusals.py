@@ -29,15 +29,20 @@ _OTHER_FIELDS = (*_PARAMETERS, "messages")
 _PLAIN_RUN = re.compile(r"[A-Za-z0-9 .,;:|()_-]{24,}")
 # 408 and 409 are what the openai client itself retries besides 429 and 5xx.
 TRANSIENT_STATUS = frozenset({408, 409, 429})
-FATAL_STATUS = {
+# OpenAI's 429 once the account's credit is spent: no wait or retry ends it, so it refuses
+# every call as a 401 does (FATAL_STATUS knows it by this code, not by its status).
+QUOTA_SPENT = "insufficient_quota"
+FATAL_STATUS: dict[int | str, str] = {
     401: "the endpoint refused the API key read from ${env} (HTTP 401); set a valid key",
     403: "the endpoint denied access to model {model!r} with the key read from ${env} "
     "(HTTP 403); check the key's permissions",
     404: "the endpoint has no model {model!r} or no chat-completions route at {endpoint} "
     "(HTTP 404); check --model and --base-url",
+    QUOTA_SPENT: "the endpoint refused every call: the quota of the account whose key was "
+    "read from ${env} is used up (HTTP 429 insufficient_quota); check its plan and billing",
 }
 # With credentials in --base-url (user:password@), those are sent instead of the key.
-_BASIC_FATAL_STATUS = {
+_BASIC_FATAL_STATUS: dict[int | str, str] = {
     401: "the endpoint refused the user name and password of --base-url (HTTP 401; sent as "
     "Basic auth, in place of the API key); correct them in --base-url",
     403: "the endpoint denied access to model {model!r} with the user name and password of "
@@ -58,14 +63,23 @@ class RequestRefused(JudgeError):
         return not any(field in text for field in _PARAMETERS)
 
 
-def fatal_messages(env: str, model: str, endpoint: str, *, basic_auth: bool) -> dict[int, str]:
-    """What each status that refuses every call says, naming what was refused: the key read
+class FatalRefusals:
+    """What each error that refuses every call says, naming what was refused: the key read
     from `env`, or the --base-url's user name and password when those are sent instead."""
-    templates = FATAL_STATUS | (_BASIC_FATAL_STATUS if basic_auth else {})
-    return {
-        status: template.format(env=env, model=model, endpoint=endpoint)
-        for status, template in templates.items()
-    }
+
+    def __init__(self, env: str, model: str, endpoint: str, *, basic_auth: bool) -> None:
+        templates = FATAL_STATUS | (_BASIC_FATAL_STATUS if basic_auth else {})
+        self._messages = {
+            kind: template.format(env=env, model=model, endpoint=endpoint)
+            for kind, template in templates.items()
+        }
+
+    def message_for(self, exc: openai.APIStatusError) -> str | None:
+        """The message of an error that refuses every call (None for any other): a 401,
+        403 or 404, or the 429 that says the account's credit is spent. Never the server's
+        text, which may echo the key."""
+        spent = exc.status_code == 429 and QUOTA_SPENT in (exc.code, exc.type)
+        return self._messages.get(QUOTA_SPENT if spent else exc.status_code)
 
 
 def wants_completion_tokens(exc: openai.APIStatusError, body: dict[str, object]) -> bool:

@@ -43,7 +43,7 @@ from flows.judges.endpoint.event_loop import LoopThread
 from flows.judges.endpoint.limiter import AdaptiveLimiter
 from flows.judges.endpoint.negotiation import Negotiation
 from flows.judges.endpoint.rate_window import call_bound, expected_tokens, shared_window
-from flows.judges.endpoint.refusals import FORMATS, TRANSIENT_STATUS, RequestRefused, fatal_messages
+from flows.judges.endpoint.refusals import FORMATS, TRANSIENT_STATUS, FatalRefusals, RequestRefused
 from flows.judges.endpoint.replies import Reply, clipped, error_answer, json_body, reply_of
 from flows.judges.endpoint.request_details import (
     chat_request_body,
@@ -117,7 +117,7 @@ class ChatEndpoint:
         # written into the URL (user:password@), sent as Basic auth the way httpx would, but
         # kept out of the URL that httpx logs on every request.
         public_url, basic_auth = without_userinfo(base_url)
-        self._refusals = fatal_messages(
+        self._refusals = FatalRefusals(
             api_key_env, model, self._endpoint, basic_auth=bool(basic_auth)
         )
         # Whatever the server echoes of them is cut out of its text (flows/scrub.py).
@@ -412,19 +412,19 @@ class ChatEndpoint:
     def _status_error(self, exc: openai.APIStatusError, retry_after: float | None) -> JudgeError:
         """The judge error an HTTP error status is: transient, or permanent for every call."""
         status = exc.status_code
+        message = self._refusals.message_for(exc)
+        if message is not None:
+            with self._lock:
+                if self._fatal is None:
+                    self._fatal = message
+                    log.error("judge endpoint: %s; no further calls are made", message)
+            return JudgeEndpointError(message)
         if status in TRANSIENT_STATUS or status >= 500:
             if status == 429:
                 self._usage.add(throttled=1)
                 log.debug("judge endpoint throttled (HTTP 429); limit now %d", self._limiter.limit)
             message = f"HTTP {status} from the endpoint: {self._server_message(exc)}"
             return EndpointFailure(message, "5xx" if status >= 500 else None, retry_after)
-        if status in self._refusals:
-            message = self._refusals[status]  # never the server's text: it may echo the key
-            with self._lock:
-                if self._fatal is None:
-                    self._fatal = message
-                    log.error("judge endpoint: %s; no further calls are made", message)
-            return JudgeEndpointError(message)
         return RequestRefused(f"HTTP {status} from the endpoint: {self._server_message(exc)}")
 
     def _server_message(self, exc: openai.APIStatusError) -> str:

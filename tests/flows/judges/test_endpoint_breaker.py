@@ -292,3 +292,30 @@ def test_closes_and_resets_in_a_row_count_as_one_kind() -> None:
     assert "reset the connection 5 times in a row" in str(opened)
     fresh = CircuitBreaker(BREAKER, "127.0.0.1:9")
     assert [fresh.failure(kind) for kind in ["closed", "refused", "closed"]] == [None] * 3
+
+
+@pytest.mark.parametrize("command", ["score", "judge-check"])
+def test_a_spent_quota_refuses_every_call_as_a_bad_key_does(
+    command: str, source: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """OpenAI's 429 `insufficient_quota` (the account's credit spent) ends with no wait or
+    retry: it was retried as a throttle, call after call, and the night ended 8 with every
+    case invalid (the judge check 9, "use a larger model"). Now it is exit 6 naming the
+    quota, with the calls in flight when it came, as a refused key is."""
+    db = tmp_path / "f.duckdb"
+    with serving() as stub:
+        stub.fail("quota", times=None)
+        if command == "score":
+            done = faith_score(capsys, source, db, stub.base_url)
+        else:
+            argv = ["judge-check", "--model", "stub-model", "--base-url", stub.base_url]
+            done = faith_here(capsys, *argv, "--db", str(db))
+        requests = stub.requests
+    assert done.returncode == 6, done.stderr
+    assert done.stderr.splitlines()[-1].endswith(
+        "the quota of the account whose key was read from $OPENAI_API_KEY is used up (HTTP "
+        "429 insufficient_quota); check its plan and billing"
+    )
+    assert requests <= CONCURRENCY  # the first refusal ends every other call
+    if command == "score":
+        assert run_row(db)["rows_invalid"] + run_row(db)["rows_pending"] == ROWS

@@ -164,7 +164,16 @@ def _case_ids(contract: pl.DataFrame, how: str) -> pl.Series:
     if how == "row" or (how == "given" and "case_id" not in contract.columns):
         return pl.int_range(contract.height, eager=True).cast(pl.String).alias("case_id")
     if how == "given":
-        return contract["case_id"].cast(pl.String)
+        ids = contract["case_id"].cast(pl.String)
+        if ids.null_count():  # a null id never joins its scores back onto its row
+            nulls = ids.is_null().arg_true().to_list()
+            shown = ", ".join(map(str, nulls[:5])) + (", ..." if len(nulls) > 5 else "")
+            many = "s" if len(nulls) > 1 else ""
+            raise ValueError(
+                f"case_id is null in {len(nulls)} row{many} (row{many} {shown}): give every "
+                "row an id, or pass case_id='row' or case_id='content'"
+            )
+        return ids
     raise ValueError(f"case_id={how!r}: choose given, row or content")
 
 

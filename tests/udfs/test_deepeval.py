@@ -747,6 +747,20 @@ def test_score_frame_scores_repeated_rows_once_under_content_ids() -> None:
         score_frame(twice.with_columns(case_id=pl.lit("same")), columns=MAPPING)
 
 
+def test_score_frame_refuses_a_null_case_id_rather_than_leave_its_row_unscored() -> None:
+    """A frame whose case_id had a null came back with that row's score, status and error
+    all null (the join on case_id never matches a null): a row neither scored nor invalid,
+    without a word. Two nulls were called a repeated case_id."""
+    with_null = FRAME.with_columns(case_id=pl.Series(["a", None, "c"]))
+    with pytest.raises(ValueError, match=r"^case_id is null in 1 row \(row 1\): give"):
+        score_frame(with_null, columns=MAPPING)
+    two_nulls = FRAME.with_columns(case_id=pl.Series([None, "b", None]))
+    with pytest.raises(ValueError, match=r"null in 2 rows \(rows 0, 2\).*case_id='row'"):
+        score_frame(two_nulls, columns=MAPPING)
+    scored = score_frame(with_null, columns=MAPPING, case_id="row")
+    assert scored["status"].to_list() == ["scored"] * 3
+
+
 def test_arrow_and_pandas_frames_come_back_as_they_went_in_with_equal_results() -> None:
     polars_result = score_frame(FRAME, columns=MAPPING)
     arrow_result = score_frame(FRAME.to_arrow(), columns=MAPPING)

@@ -20,6 +20,7 @@ from faith_udfs.deepeval_models import judge_of
 from faith_udfs.grounded import GroundedJudge
 from faith_udfs.metric import score_cases
 from faith_udfs.sentence_pairs import DEFAULT_MAX_SENTENCE_PAIRS
+from faith_udfs.timestamps import naive_utc
 from faith_udfs.words import is_utf8
 
 CONTRACT_NAMES = ("case_id", "input", "actual_output", "retrieval_context", "logged_at")
@@ -157,9 +158,13 @@ def check_settings(settings: Mapping[str, Any]) -> None:
 def _case_ids(contract: pl.DataFrame, how: str) -> pl.Series:
     if how == "content":
         columns = ("input", "actual_output", "retrieval_context", "logged_at")
-        rows = contract.select(
-            pl.col(c) if c in contract.columns else pl.lit(None).alias(c) for c in columns
-        ).iter_rows()
+        rows = (
+            contract.select(
+                pl.col(c) if c in contract.columns else pl.lit(None).alias(c) for c in columns
+            )
+            .with_columns(logged_at=_logged_at(contract))
+            .iter_rows()
+        )
         return pl.Series("case_id", [content_case_id(*row) for row in rows], dtype=pl.String)
     if how == "row" or (how == "given" and "case_id" not in contract.columns):
         return pl.int_range(contract.height, eager=True).cast(pl.String).alias("case_id")
@@ -175,6 +180,26 @@ def _case_ids(contract: pl.DataFrame, how: str) -> pl.Series:
             )
         return ids
     raise ValueError(f"case_id={how!r}: choose given, row or content")
+
+
+def _logged_at(contract: pl.DataFrame) -> pl.Series:
+    """logged_at as `faith score` reads it (naive UTC, from text, an offset, a date or an
+    epoch number), so that content ids are the CLI's; a value that reads as no time is a
+    ValueError: the CLI quarantines its row."""
+    if "logged_at" not in contract.columns:
+        return pl.Series("logged_at", [None] * contract.height, dtype=pl.Datetime("us"))
+    given = contract["logged_at"]
+    times = naive_utc(pl.col("logged_at"), given.dtype)
+    read = contract.select(pl.lit(None, pl.Datetime("us")) if times is None else times)
+    lost = (given.is_not_null() & read.to_series().is_null()).arg_true()
+    if len(lost):
+        row = lost[0]
+        raise ValueError(
+            f"logged_at {given[row]!r} (row {row}) is no time: case_id='content' hashes "
+            "logged_at as faith score reads it (a datetime, a date, ISO-8601 text or an epoch "
+            "number); mend it, or drop logged_at"
+        )
+    return read.to_series().alias("logged_at")
 
 
 def _to_polars(frame: Any) -> tuple[str, pl.DataFrame]:

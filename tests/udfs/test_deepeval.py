@@ -747,6 +747,33 @@ def test_score_frame_scores_repeated_rows_once_under_content_ids() -> None:
         score_frame(twice.with_columns(case_id=pl.lit("same")), columns=MAPPING)
 
 
+def test_score_frame_content_ids_are_the_clis_whatever_form_logged_at_takes() -> None:
+    """case_id='content' hashed logged_at with Python's isoformat(): a time logged as text
+    (a JSON log read into a frame) or as an epoch number was an AttributeError traceback, and
+    a time with an offset or a date alone got another id than `faith score --case-id
+    content` gives the same row. Now logged_at is read as the CLI reads it (naive UTC)."""
+    from schemas.contract import content_case_ids  # what `faith score --case-id content` runs
+
+    at = "2026-11-01T12:00:00"
+    forms = {
+        "text": pl.Series([at, "2026-11-01T13:00:00+01:00"]),
+        "epoch seconds": pl.Series([1_793_534_400, 1_793_534_400]),
+        "aware": pl.Series([at, at]).str.to_datetime().dt.replace_time_zone("UTC")
+        .dt.convert_time_zone("Europe/Paris"),
+        "date": pl.Series(["2026-11-01", "2026-11-01"]).str.to_date(),
+    }  # fmt: skip
+    rows = FRAME.head(2).rename({"question": "input", "answer": "actual_output"})
+    rows = rows.rename({"passages": "retrieval_context"})
+    for form, logged_at in forms.items():
+        frame = rows.with_columns(logged_at=logged_at)
+        scored = score_frame(frame, case_id="content")
+        assert scored["case_id"].to_list() == content_case_ids(frame).to_list(), form
+        assert scored["status"].to_list() == ["scored"] * 2, form
+    unreadable = rows.with_columns(logged_at=pl.Series([at, "yesterday"]))
+    with pytest.raises(ValueError, match=r"^logged_at 'yesterday' \(row 1\) is no time"):
+        score_frame(unreadable, case_id="content")
+
+
 def test_score_frame_refuses_a_null_case_id_rather_than_leave_its_row_unscored() -> None:
     """A frame whose case_id had a null came back with that row's score, status and error
     all null (the join on case_id never matches a null): a row neither scored nor invalid,

@@ -24,7 +24,11 @@ def check_threshold(value: float, name: str = "threshold") -> None:
     # True would pass as 1.0, and a string ("0.5", from a setting read as text) as a number
     if isinstance(value, bool | str | bytes):
         raise ConfigError(f"{name} must be a number from 0 to 1, got {value!r}")
-    if not 0.0 <= float(value) <= 1.0:
+    try:
+        number = float(value)
+    except (TypeError, ValueError):  # a list, a dict, a complex: float() names no setting
+        raise ConfigError(f"{name} must be a number from 0 to 1, got {value!r}") from None
+    if not 0.0 <= number <= 1.0:
         raise ConfigError(f"{name} must be between 0 and 1, got {value!r}")
 
 

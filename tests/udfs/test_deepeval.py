@@ -328,6 +328,14 @@ def test_deepevals_settings_are_attributes_a_script_may_set() -> None:
         FaithfulnessMetric(penalize_ambiguous_claims="no")  # type: ignore[arg-type]
     with pytest.raises(ConfigError, match=r"threshold must be a number from 0 to 1, got '0\.5'"):
         FaithfulnessMetric(threshold="0.5")  # type: ignore[arg-type]
+    # float()'s own TypeError named no setting: "float() argument must be a string or a real
+    # number, not 'list'", from FaithfulnessMetric, score_frame and MetricConfig alike
+    for odd in ([0.7], {"threshold": 0.7}, 0.7j):
+        refused = rf"^threshold must be a number from 0 to 1, got {re.escape(repr(odd))}$"
+        with pytest.raises(ConfigError, match=refused):
+            FaithfulnessMetric(threshold=odd)  # type: ignore[arg-type]
+        with pytest.raises(ConfigError, match=refused):
+            score_frame(FRAME, columns=MAPPING, threshold=odd)
 
 
 def test_is_successful_reads_the_threshold_set_after_measure() -> None:

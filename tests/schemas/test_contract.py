@@ -157,3 +157,16 @@ def test_epoch_numbers_are_times_in_the_unit_their_size_tells() -> None:
     assert bad == {("c4", "logged_at_wrong_type", "20261101")}
     floats, _ = outcome(raw_cases(["x"]).with_columns(logged_at=pl.Series([1793534400.5])))
     assert floats == {"c0": NOON + dt.timedelta(milliseconds=500)}
+
+
+def test_passages_typed_as_nulls_are_read_as_the_empty_or_null_passages_they_are() -> None:
+    """A file whose every retrieval_context is `[]` or `[null]` (the retriever down all day;
+    polars writes such a column list[null], DuckDB reads such JSON as NULL[]) had each row
+    quarantined as retrieval_context_not_a_list_of_strings, though beside one passage of text
+    the same `[]` is an invalid case (docs/input.md) and `[null]` a null passage."""
+    passages = pl.Series([[], [None]], dtype=pl.List(pl.Null))
+    checked = validate_cases(raw_cases(["2026-11-01"] * 2, retrieval_context=passages))
+    assert checked.valid["case_id"].to_list() == ["c0"]  # scored next: invalid, EmptyContext
+    assert checked.quarantined.select("case_id", "check").rows() == [
+        ("c1", "no_null_or_blank_passages")
+    ]

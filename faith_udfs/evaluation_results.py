@@ -362,6 +362,10 @@ def print_summary(result: EvaluationResult, seconds: float, file: Any = None) ->
         print(
             f"Skipped {skipped} test case(s): missing actual_output or retrieval_context", file=out
         )
+    # two metrics of one name (a lenient and a strict Faithfulness) are told apart by number
+    named = [
+        name if labels.count(name) == 1 else f"{name} #{i + 1}" for i, name in enumerate(labels)
+    ]
     failures = outcomes.filter(~pl.col("success"))
     if failures.height:
         print(f"Failures ({failures.height}):", file=out)
@@ -372,14 +376,13 @@ def print_summary(result: EvaluationResult, seconds: float, file: Any = None) ->
                 why = f"score {row['score']:.2f} < {row['threshold']:.2f}"
                 if row["reason"] is not None:  # include_reason=False: no ': None'
                     why += f": {row['reason']}"
-            print(f"  x {row['case']}  {row['name']}  {why}", file=out)
+            print(f"  x {row['case']}  {named[row['metric']]}  {why}", file=out)
         if failures.height > SHOWN_FAILURES:
             print(f"  ... and {failures.height - SHOWN_FAILURES} more", file=out)
     print("Overall Metric Pass Rates", file=out)
     counts = outcomes.group_by("metric").agg(pl.col("success").sum(), measured=pl.len())
     passed = {row[0]: row[1:] for row in counts.select("metric", "success", "measured").rows()}
-    for index, name in enumerate(labels):
-        label = name if labels.count(name) == 1 else f"{name} #{index + 1}"
+    for index, label in enumerate(named):
         count, measured = passed.get(index, (0, 0))
         if measured:
             print(

@@ -211,6 +211,24 @@ def test_no_test_cases_give_an_empty_result() -> None:
     ]  # fmt: skip
 
 
+def test_a_failure_names_its_metric_as_the_pass_rates_do() -> None:
+    """Two FaithfulnessMetrics (a lenient and a strict one) are 'Faithfulness #1' and '#2'
+    in the pass rates, but each failure line said 'Faithfulness': which of the two failed
+    could not be read from the summary."""
+    case = LLMTestCase(input="q", actual_output="Refunds are paid within 30 days. It arrives "
+                       "tomorrow.", retrieval_context=CONTEXT)  # fmt: skip
+    lenient, strict = FaithfulnessMetric(), FaithfulnessMetric(penalize_ambiguous_claims=True,
+                                                               strict_mode=True)  # fmt: skip
+    result = evaluate([case], [lenient, strict], display_config=QUIET)
+    out = io.StringIO()
+    print_summary(result, 0.0, file=out)
+    lines = out.getvalue().splitlines()
+    assert lines[1:3] == ["Failures (1):", "  x test_case_0  Faithfulness #2  score 0.00 < 1.00: "
+                          "The score is 0.00."]  # fmt: skip
+    assert lines[-2:] == ["Faithfulness #1: 100.00% pass rate (1/1)",
+                          "Faithfulness #2: 0.00% pass rate (0/1)"]  # fmt: skip
+
+
 def test_the_tables_are_the_frames_the_results_are_read_from() -> None:
     result = evaluate(mixed_cases(), metrics(), display_config=QUIET, error_config=KEEP)
     scores = result.to_polars().case_scores

@@ -51,17 +51,20 @@ def cases_from_records(
     context_delimiter: str = "|",
     additional_metadata: str | None = None,
     name: str | None = None,
+    split_text: bool = True,
 ) -> list[LLMTestCase]:
     """One LLMTestCase a record; a text retrieval_context is split on `delimiter` (as
     DeepEval's `retrieval_context_col_delimiter`), a list is taken as it is; None: no passages.
     `expected_output`, `context` (split on `context_delimiter`), `additional_metadata` (a dict,
     or a CSV cell holding one as a Python literal, as DeepEval reads it) and `name` name the
-    fields DeepEval's loaders also fill: kept on the case, never read by the metric."""
+    fields DeepEval's loaders also fill: kept on the case, never read by the metric.
+    `split_text=False` (records of a JSON file, which can hold a list): a text of passages
+    is a ValueError naming the record, as one string is no list of passages elsewhere."""
     cases = []
     for index, record in enumerate(records):
         if actual_output not in record:
             raise ValueError(f"record {index} has no {actual_output!r} field")
-        passages = _listed(record, retrieval_context, delimiter, index)
+        passages = _listed(record, retrieval_context, delimiter, index, split_text)
         given = record.get(case_id) if case_id else None
         cases.append(
             LLMTestCase(
@@ -72,7 +75,7 @@ def cases_from_records(
                 case_id=str(given) if given is not None else "case",
                 expected_output=_text(record, expected_output),
                 # a column the file lacks: None, as DeepEval's (a metric needing it says so)
-                context=_listed(record, context, context_delimiter, index)
+                context=_listed(record, context, context_delimiter, index, split_text)
                 if context and context in record
                 else None,
                 additional_metadata=_metadata(record, additional_metadata, index),
@@ -82,11 +85,19 @@ def cases_from_records(
     return cases
 
 
-def _listed(record: Mapping[str, Any], field: str | None, delimiter: str, index: int) -> list:
-    """The field's passages: a list as it is, a text split on `delimiter`, none when absent."""
+def _listed(
+    record: Mapping[str, Any], field: str | None, delimiter: str, index: int, split_text: bool
+) -> list:
+    """The field's passages: a list as it is, a text split on `delimiter` (a CSV cell), none
+    when absent."""
     passages = record.get(field) if field else None
     if passages is None or passages == "":
         return []
+    if isinstance(passages, str) and not split_text:
+        raise ValueError(
+            f"record {index}: {field!r} is one string, not a list of passages: write it as "
+            'a JSON list (["..."]); only a CSV cell is split, on its delimiter'
+        )
     if isinstance(passages, str):
         return [p.strip() for p in passages.split(delimiter) if p.strip()]
     if not isinstance(passages, list):

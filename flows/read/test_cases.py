@@ -19,14 +19,14 @@ def load_test_cases(
     `file_format`: "csv", "json" or "jsonl"; `encoding`: the text's, a UTF-8 byte-order mark
     skipped); `fields` are `cases_from_records`' (input=,
     actual_output=, retrieval_context=, delimiter="|", case_id=, expected_output=, context=,
-    ...): a CSV cell's passages are split on `delimiter`, a JSON list is taken as it is."""
+    ...): a CSV cell's passages are split on `delimiter`, a JSON list is taken as it is (and
+    a JSON string of passages refused: one string is no list of passages)."""
     path = Path(path)
     fmt = file_format or FORMATS.get(path.suffix.lower())
     if fmt is None:
         raise ValueError(f"{path.name}: test cases come as .csv, .json or .jsonl")
-    return cases_from_records(
-        records_of_text(path.read_text(encoding=_with_bom(encoding)), fmt), **fields
-    )
+    records = records_of_text(path.read_text(encoding=_with_bom(encoding)), fmt)
+    return cases_from_records(records, **fields, split_text=fmt == "csv")
 
 
 def _with_bom(encoding: str) -> str:

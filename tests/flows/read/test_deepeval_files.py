@@ -86,3 +86,19 @@ def test_faith_udfs_load_test_cases_reads_files_once_flows_installs_the_reader(
     refused, loaded = done.stdout.splitlines()
     assert refused.startswith("refused: load_test_cases reads a file, which faith_udfs (no I/O)")
     assert loaded == str([r["answer"] for r in ROWS])
+
+
+@pytest.mark.parametrize("fmt", ["json", "jsonl"])
+def test_one_string_of_passages_in_a_json_file_is_refused_naming_the_record(
+    tmp_path: Path, fmt: str
+) -> None:
+    """A JSON string was split on `|` as a CSV cell is: a passage holding a markdown table
+    ('| Plan | Price |') became its cells, without a word, where one string is no list of
+    passages at every other entry point (docs/conversations.md) and DeepEval refuses it."""
+    rows = [ROWS[0], {**ROWS[1], "ctx": "| Plan | Price |\n| Basic | 10 EUR |"}]
+    path = tmp_path / f"cases.{fmt}"
+    path.write_text(
+        json.dumps(rows) if fmt == "json" else "".join(json.dumps(r) + "\n" for r in rows)
+    )
+    with pytest.raises(ValueError, match=r"^record 1: 'ctx' is one string, not a list of passag"):
+        load_test_cases(path, input="question", actual_output="answer", retrieval_context="ctx")

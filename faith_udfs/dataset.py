@@ -66,12 +66,12 @@ def cases_from_records(
             raise ValueError(f"record {index} has no {actual_output!r} field")
         passages = _listed(record, retrieval_context, delimiter, index, split_text)
         given = record.get(case_id) if case_id else None
-        cases.append(
-            LLMTestCase(
+        try:  # a passage stays as logged: an object ({"text": ...}) is refused, not its repr
+            case = LLMTestCase(
                 input=record.get(input),  # type: ignore[arg-type]  # DeepEval: input may be absent
                 actual_output=record[actual_output],
                 # a null passage stays None (a blank passage: the case is invalid), not 'None'
-                retrieval_context=[p if p is None else str(p) for p in passages],  # type: ignore[misc]
+                retrieval_context=passages,
                 case_id=str(given) if given is not None else "case",
                 expected_output=_text(record, expected_output),
                 # a column the file lacks: None, as DeepEval's (a metric needing it says so)
@@ -81,7 +81,9 @@ def cases_from_records(
                 additional_metadata=_metadata(record, additional_metadata, index),
                 name=_text(record, name),
             )
-        )
+        except TypeError as exc:  # which of the file's records, for one line
+            raise TypeError(f"record {index}: {exc}") from None
+        cases.append(case)
     return cases
 
 

@@ -102,3 +102,22 @@ def test_one_string_of_passages_in_a_json_file_is_refused_naming_the_record(
     )
     with pytest.raises(ValueError, match=r"^record 1: 'ctx' is one string, not a list of passag"):
         load_test_cases(path, input="question", actual_output="answer", retrieval_context="ctx")
+
+
+def test_a_record_that_is_no_test_case_is_named_and_its_passages_never_stringified(
+    tmp_path: Path,
+) -> None:
+    """A passage logged as an object ({"text": ..., "score": 0.8}, as retrievers return
+    them) was scored as the text of its Python repr, and an answer that is no string raised
+    LLMTestCase's TypeError naming no record of the file."""
+    path = tmp_path / "cases.jsonl"
+    docs = {"input": "q", "actual_output": "Refunds within 30 days."}
+    passage = {"text": "Refunds within 30 days.", "score": 0.8}
+    rows = [{**docs, "retrieval_context": [passage["text"]]},
+            {**docs, "retrieval_context": [passage]}]  # fmt: skip
+    path.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    with pytest.raises(TypeError, match=r"^record 1: retrieval_context must be a list of strings"):
+        load_test_cases(path)
+    path.write_text(json.dumps({**docs, "actual_output": {"text": "x"}}) + "\n")
+    with pytest.raises(TypeError, match=r"^record 0: actual_output must be a string, got dict$"):
+        load_test_cases(path)

@@ -160,7 +160,8 @@ def _case_ids(contract: pl.DataFrame, how: str) -> pl.Series:
         columns = ("input", "actual_output", "retrieval_context", "logged_at")
         rows = (
             contract.select(
-                pl.col(c) if c in contract.columns else pl.lit(None).alias(c) for c in columns
+                _id_part(contract, c) if c in contract.columns else pl.lit(None).alias(c)
+                for c in columns
             )
             .with_columns(logged_at=_logged_at(contract))
             .iter_rows()
@@ -180,6 +181,14 @@ def _case_ids(contract: pl.DataFrame, how: str) -> pl.Series:
             )
         return ids
     raise ValueError(f"case_id={how!r}: choose given, row or content")
+
+
+def _id_part(contract: pl.DataFrame, column: str) -> pl.Expr:
+    """A column as the CLI's content id reads it: a whole-number question or answer as its
+    text (the contract's cast, schemas/contract.py), so `5` hashes as `"5"` does there."""
+    have = contract.schema[column]
+    whole = have.is_integer() or (isinstance(have, pl.Decimal) and have.scale == 0)
+    return pl.col(column).cast(pl.String) if whole else pl.col(column)
 
 
 def _logged_at(contract: pl.DataFrame) -> pl.Series:

@@ -251,8 +251,22 @@ def _keys_of(cases: list[LLMTestCase], names: list[str]) -> list[str]:
         name if _given_id(case) else f"test_case_{index}"
         for index, (case, name) in enumerate(zip(cases, names, strict=True))
     ]
-    if len(set(keys)) != len(keys):
-        raise ValueError("test cases must have distinct case_id values, or none")
+    first: dict[str, int] = {}
+    for index, key in enumerate(keys):
+        if key not in first:
+            first[key] = index
+            continue
+        earlier = first[key]
+        if not _given_id(cases[index]) or not _given_id(cases[earlier]):
+            unnamed, named = (earlier, index) if _given_id(cases[index]) else (index, earlier)
+            raise ValueError(
+                f"test case {unnamed} has no case_id and takes DeepEval's name {key!r}, which "
+                f"test case {named}'s case_id is too: give the test cases distinct case_ids"
+            )
+        raise ValueError(
+            f"test cases {earlier} and {index} have the same case_id {key!r}: give the test "
+            "cases distinct case_ids, or none"
+        )
     return keys
 
 

@@ -498,8 +498,17 @@ def test_test_cases_may_share_a_name_as_in_deepeval() -> None:
     assert result.to_polars().case_scores.height == 3
     ids = [LLMTestCase(input="q", actual_output=a, retrieval_context=CONTEXT, case_id="x")
            for a in ANSWERS[:2]]  # fmt: skip
-    with pytest.raises(ValueError, match="distinct case_id"):
+    with pytest.raises(ValueError, match=r"^test cases 0 and 1 have the same case_id 'x': give"):
         evaluate(ids, [FaithfulnessMetric()], display_config=QUIET)
+    # Distinct ids given, but one is the default name of a case without one: that case is
+    # named, not "must have distinct case_id values".
+    clash = [
+        LLMTestCase(input="q", actual_output=a, retrieval_context=CONTEXT) for a in ANSWERS[:2]
+    ]
+    clash[0].case_id = "test_case_1"
+    with pytest.raises(ValueError, match=r"^test case 1 has no case_id and takes DeepEval's name "
+                       r"'test_case_1', which test case 0's case_id is too"):  # fmt: skip
+        evaluate(clash, [FaithfulnessMetric()], display_config=QUIET)
 
 
 def test_a_test_result_has_deepevals_fields_a_script_reads() -> None:
@@ -777,6 +786,11 @@ def test_score_frame_content_ids_are_the_clis_whatever_form_logged_at_takes() ->
         scored = score_frame(frame, case_id="content")
         assert scored["case_id"].to_list() == content_case_ids(frame).to_list(), form
         assert scored["status"].to_list() == ["scored"] * 2, form
+    # A question logged as a whole number is read as its text there: the same id here.
+    numbered = rows.with_columns(input=pl.Series([5, 6]), logged_at=forms["text"])
+    assert score_frame(numbered, case_id="content")["case_id"].to_list() == (
+        content_case_ids(numbered).to_list()
+    )
     unreadable = rows.with_columns(logged_at=pl.Series([at, "yesterday"]))
     with pytest.raises(ValueError, match=r"^logged_at 'yesterday' \(row 1\) is no time"):
         score_frame(unreadable, case_id="content")

@@ -231,6 +231,7 @@ def _from_pandas(frame: Any) -> pl.DataFrame:
     polars raises depends on the first row: a list first is Arrow's or polars', a string
     first a bare TypeError ("'list' object is not an instance of 'str'")."""
     unreadable = (pa.ArrowException, pl.exceptions.PolarsError, TypeError)
+    _refuse_mixed_bytes(frame)
     try:
         return pl.from_pandas(frame)
     except UnicodeEncodeError:  # a lone surrogate (a JSON log's "\ud83d"), naming nothing
@@ -245,6 +246,22 @@ def _from_pandas(frame: Any) -> pl.DataFrame:
                     "give every row the same type (retrieval_context: a list of strings)"
                 ) from exc
         raise
+
+
+def _refuse_mixed_bytes(frame: Any) -> None:
+    """A TypeError for bytes among a column's strings: Arrow types such a column as text and
+    decodes them quietly (bytes alone are typed Binary, and refused by name later)."""
+    infer_dtype = sys.modules["pandas"].api.types.infer_dtype
+    for name in frame.columns:
+        column = frame[name]
+        if column.dtype != object or infer_dtype(column, skipna=True) != "mixed":
+            continue
+        for row, value in enumerate(column):
+            if isinstance(value, bytes | bytearray):
+                raise TypeError(
+                    f"column {name!r}, row {row}: bytes, not text: decode them first (one "
+                    "string a row)"
+                )
 
 
 def _not_utf8(frame: Any) -> str:

@@ -485,6 +485,19 @@ def test_a_pandas_column_mixing_lists_and_strings_is_named(rows: list[object]) -
         score_frame(frame)
 
 
+@pytest.mark.parametrize(
+    "answers", [["x.", b"y."], [b"x.", "y."]], ids=["str first", "bytes first"]
+)
+def test_bytes_among_a_pandas_columns_strings_are_a_type_error(answers: list[object]) -> None:
+    # With a string first, Arrow typed the column as text and decoded the bytes quietly:
+    # the row was scored, where docs/metric.md promises a TypeError for bytes.
+    pandas = pytest.importorskip("pandas")
+    frame = pandas.DataFrame({"actual_output": answers, "retrieval_context": [["x."], ["y."]]})
+    row = answers.index(next(a for a in answers if isinstance(a, bytes)))
+    with pytest.raises(TypeError, match=f"^column 'actual_output', row {row}: bytes, not text"):
+        score_frame(frame)
+
+
 def test_evaluate_without_a_metric_says_so() -> None:
     quiet = DisplayConfig(print_results=False)
     with pytest.raises(ValueError, match="metrics is empty"):

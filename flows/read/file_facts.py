@@ -288,8 +288,24 @@ def _footer_facts(path: Path) -> FileFacts | InputUnreadable:
         if named not in (None, "parquet"):
             hint = f"; its name says {named.upper()}: score it without --format parquet"
         return InputUnreadable(f"{path}: not a readable Parquet file ({error_line(exc)}){hint}")
+    for field in schema:
+        if _holds_list_view(field.type):
+            # polars panics on it ("not yet implemented"), a Rust trace on stderr and an
+            # error that named the case_id column
+            return InputUnreadable(
+                f"{path}: column {field.name} is typed {field.type} (an Arrow list view), "
+                "which faithpipe's Parquet reader cannot read: write it as a plain list "
+                "(pyarrow: cast it to pa.list_(pa.string()))"
+            )
     columns = tuple((field.name, str(field.type)) for field in schema)
     return FileFacts("parquet", columns, metadata.num_rows)
+
+
+def _holds_list_view(kind: pa.DataType) -> bool:
+    """Whether an Arrow type is, or holds, a list view (pyarrow writes them; polars reads none)."""
+    if pa.types.is_list_view(kind) or pa.types.is_large_list_view(kind):
+        return True
+    return any(_holds_list_view(kind.field(i).type) for i in range(kind.num_fields))
 
 
 # DuckDB's sniffer gives up on a file whose first lines hold one past max_line_size, saying

@@ -120,6 +120,33 @@ def test_format_reads_a_file_whatever_its_name(tmp_path: Path) -> None:
     assert run["rows_scored"] == 5
 
 
+def test_a_parquet_list_view_column_is_named_with_what_to_write_instead(
+    tmp_path: Path, capfd: pytest.CaptureFixture[str]
+) -> None:
+    """pyarrow writes list views; polars panicked reading one ("not yet implemented", a Rust
+    trace on stderr) and the error named the case_id column."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    table = many_cases(3).to_arrow()
+    passages = pa.array(many_cases(3)["retrieval_context"].to_list(), pa.list_view(pa.string()))
+    table = table.set_column(
+        table.schema.get_field_index("retrieval_context"), "retrieval_context", passages
+    )
+    pq.write_table(table, tmp_path / "views.parquet")
+    db = tmp_path / "f.duckdb"
+    done = faith_here(
+        capfd, "score", str(tmp_path / "views.parquet"), "--db", str(db), "--prefect", "no"
+    )
+    assert done.returncode == 3
+    assert done.stderr.splitlines() == [
+        f"error: {tmp_path / 'views.parquet'}: column retrieval_context is typed "
+        "list_view<element: string> (an Arrow list view), which faithpipe's Parquet reader "
+        "cannot read: write it as a plain list (pyarrow: cast it to pa.list_(pa.string()))"
+    ]
+    assert not db.exists()
+
+
 @pytest.mark.parametrize("forced", ["csv", "json", "ndjson"])
 def test_a_parquet_file_forced_to_be_text_is_named_a_parquet_file(
     tmp_path: Path, forced: str

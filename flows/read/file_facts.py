@@ -289,23 +289,40 @@ def _footer_facts(path: Path) -> FileFacts | InputUnreadable:
             hint = f"; its name says {named.upper()}: score it without --format parquet"
         return InputUnreadable(f"{path}: not a readable Parquet file ({error_line(exc)}){hint}")
     for field in schema:
-        if _holds_list_view(field.type):
-            # polars panics on it ("not yet implemented"), a Rust trace on stderr and an
-            # error that named the case_id column
+        unread = _unread_type(field.type)
+        if unread is not None:  # polars would panic, or fail naming no column
             return InputUnreadable(
-                f"{path}: column {field.name} is typed {field.type} (an Arrow list view), "
-                "which faithpipe's Parquet reader cannot read: write it as a plain list "
-                "(pyarrow: cast it to pa.list_(pa.string()))"
+                f"{path}: column {field.name} is typed {field.type} ({unread}), which "
+                "faithpipe's Parquet reader cannot read: "
+                + _UNREAD_FIX[unread]
             )
     columns = tuple((field.name, str(field.type)) for field in schema)
     return FileFacts("parquet", columns, metadata.num_rows)
 
 
-def _holds_list_view(kind: pa.DataType) -> bool:
-    """Whether an Arrow type is, or holds, a list view (pyarrow writes them; polars reads none)."""
+# Arrow types polars reads none of: a list view (pyarrow writes them; polars panics, a Rust
+# trace on stderr and an error naming the case_id column) and a decimal of more than 38
+# digits (BigQuery's BIGNUMERIC; "precision must be between 1 and 38", naming no column).
+_LIST_VIEW = "an Arrow list view"
+_WIDE_DECIMAL = "a decimal of more than 38 digits"
+_UNREAD_FIX = {
+    _LIST_VIEW: "write it as a plain list (pyarrow: cast it to pa.list_(pa.string()))",
+    _WIDE_DECIMAL: "cast it to text or to a decimal of at most 38 digits in the export, or "
+    "leave it out",
+}
+
+
+def _unread_type(kind: pa.DataType) -> str | None:
+    """What makes an Arrow type, or a type it holds, one polars cannot read (None: nothing)."""
     if pa.types.is_list_view(kind) or pa.types.is_large_list_view(kind):
-        return True
-    return any(_holds_list_view(kind.field(i).type) for i in range(kind.num_fields))
+        return _LIST_VIEW
+    if pa.types.is_decimal(kind) and kind.precision > 38:
+        return _WIDE_DECIMAL
+    for i in range(kind.num_fields):
+        unread = _unread_type(kind.field(i).type)
+        if unread is not None:
+            return unread
+    return None
 
 
 # DuckDB's sniffer gives up on a file whose first lines hold one past max_line_size, saying

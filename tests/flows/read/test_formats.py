@@ -120,30 +120,41 @@ def test_format_reads_a_file_whatever_its_name(tmp_path: Path) -> None:
     assert run["rows_scored"] == 5
 
 
-def test_a_parquet_list_view_column_is_named_with_what_to_write_instead(
-    tmp_path: Path, capfd: pytest.CaptureFixture[str]
+@pytest.mark.parametrize(
+    ("column", "kind", "said"),
+    [
+        ("retrieval_context", "list_view", "list_view<element: string> (an Arrow list view)"),
+        ("revenue", "decimal", "decimal256(40, 2) (a decimal of more than 38 digits)"),
+    ],
+)
+def test_a_parquet_column_of_a_type_the_reader_lacks_is_named_with_what_to_write_instead(
+    tmp_path: Path, capfd: pytest.CaptureFixture[str], column: str, kind: str, said: str
 ) -> None:
-    """pyarrow writes list views; polars panicked reading one ("not yet implemented", a Rust
-    trace on stderr) and the error named the case_id column."""
+    """pyarrow writes list views, BigQuery its BIGNUMERIC as decimals of 76 digits: polars
+    panicked on the first ("not yet implemented", a Rust trace on stderr, the error naming
+    the case_id column) and refused the second naming no column, a segment failing the run."""
+    import decimal
+
     import pyarrow as pa
     import pyarrow.parquet as pq
 
     table = many_cases(3).to_arrow()
-    passages = pa.array(many_cases(3)["retrieval_context"].to_list(), pa.list_view(pa.string()))
-    table = table.set_column(
-        table.schema.get_field_index("retrieval_context"), "retrieval_context", passages
-    )
-    pq.write_table(table, tmp_path / "views.parquet")
+    if kind == "list_view":
+        passages = many_cases(3)["retrieval_context"].to_list()
+        views = pa.array(passages, pa.list_view(pa.string()))
+        table = table.set_column(table.schema.get_field_index(column), column, views)
+    else:
+        wide = pa.array([decimal.Decimal("1.50")] * 3, pa.decimal256(40, 2))
+        table = table.append_column(column, wide)
+    pq.write_table(table, tmp_path / "odd.parquet")
     db = tmp_path / "f.duckdb"
     done = faith_here(
-        capfd, "score", str(tmp_path / "views.parquet"), "--db", str(db), "--prefect", "no"
+        capfd, "score", str(tmp_path / "odd.parquet"), "--db", str(db), "--prefect", "no"
     )
     assert done.returncode == 3
-    assert done.stderr.splitlines() == [
-        f"error: {tmp_path / 'views.parquet'}: column retrieval_context is typed "
-        "list_view<element: string> (an Arrow list view), which faithpipe's Parquet reader "
-        "cannot read: write it as a plain list (pyarrow: cast it to pa.list_(pa.string()))"
-    ]
+    (line,) = done.stderr.splitlines()
+    assert line.startswith(f"error: {tmp_path / 'odd.parquet'}: column {column} is typed {said}, ")
+    assert "which faithpipe's Parquet reader cannot read: " in line
     assert not db.exists()
 
 

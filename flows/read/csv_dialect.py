@@ -12,6 +12,7 @@ import duckdb
 
 from flows.errors import InputUnreadable
 from flows.read.formats import CSV_LINE_BYTES, duckdb_paths, error_line
+from flows.read.long_lines import long_line_said
 
 # The delimiters a header line may be split by; the one it holds most is its own.
 _DELIMITERS = (",", ";", "\t", "|")
@@ -50,7 +51,7 @@ def repeated_names(header: str) -> tuple[str, ...]:
 def bad_line(con: duckdb.DuckDBPyConnection, path: Path, header: str) -> InputUnreadable | None:
     """The file read strictly (quote and escape '"', the header's delimiter): DuckDB's word on
     its first line that does not fit ('CSV Error on Line: 4: Expected Number of Columns: 5
-    Found: 6'), or None when every line fits."""
+    Found: 6'; a line past 16 MB named by its size), or None when every line fits."""
     delimiter = max(_DELIMITERS, key=header.count)
     names = next(csv.reader([header], delimiter=delimiter), [])
     columns = dict.fromkeys(names, "VARCHAR")
@@ -60,5 +61,6 @@ def bad_line(con: duckdb.DuckDBPyConnection, path: Path, header: str) -> InputUn
     try:
         con.execute(_STRICT, params).fetchall()
     except duckdb.Error as exc:
-        return InputUnreadable(f"{path}: not a readable CSV file ({error_line(exc)})")
+        said = long_line_said(path, error_line(exc))
+        return InputUnreadable(f"{path}: not a readable CSV file ({said})")
     return None

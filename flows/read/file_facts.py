@@ -31,6 +31,7 @@ from flows.read.formats import (
     reader_sql,
 )
 from flows.read.lone_surrogates import mended, refused_for_half_pairs
+from flows.read.long_lines import long_line_said
 from flows.read.not_utf8 import refused_as_not_utf8
 from flows.read.read_options import ReadOptions, format_of
 from flows.read.small_json import object_keys, small_json
@@ -360,7 +361,8 @@ def _undescribed(
         failed = bad_line(con, path, _header(path))
         if failed is not None:
             return failed
-    unreadable = InputUnreadable(f"{path}: not a readable {fmt.upper()} file ({error_line(exc)})")
+    said = long_line_said(path, error_line(exc)) if fmt == "csv" else error_line(exc)
+    unreadable = InputUnreadable(f"{path}: not a readable {fmt.upper()} file ({said})")
     unreadable.__cause__ = exc  # raised later; an out-of-memory cause is told apart (exit 7)
     return unreadable
 

@@ -22,6 +22,7 @@ from flows.read.json_values import (
     text_kept_columns,
 )
 from flows.read.list_cells import NON_STRING_ITEM, python_lists_as_json
+from flows.read.long_lines import CSV_LINE_BYTES, long_line_said
 from flows.read.small_json import SMALL_JSON_BYTES, bom_array, small_objects
 from flows.scratch import scratch_folder
 from schemas import LONE_SURROGATES
@@ -32,10 +33,6 @@ _READER_MEMORY = "512MB"
 # rows can fail on a later one (the contract casts and quarantines value by value). JSON: the
 # types are inferred from the whole file, so a column whose values differ in type arrives as
 # JSON text instead of failing the read.
-# A CSV line up to 16 MB (an answer and a context past the size limits, which quarantine the
-# row) is read, not the 2 MB past which DuckDB refuses the whole file; its buffer twice that,
-# or the larger limit alone slows every read by a quarter.
-CSV_LINE_BYTES = 16 * 1024 * 1024
 # A JSON record up to 64 MiB (an answer or a context past the size limits, which quarantine the
 # row) is read, not the 32 MiB past which DuckDB refuses the whole file: its readers read a
 # record up to twice their maximum_object_size. Told 64 MiB, they asked for 256 MiB of the
@@ -147,7 +144,8 @@ def _ask(paths: list[Path], fmt: str, select: str, failure: str) -> list[tuple]:
         return con.execute(f"{select} FROM {reader}", {"files": duckdb_paths(paths)}).fetchall()
     except duckdb.Error as exc:
         failed = _failing(con, paths, fmt, exc)
-        raise InputUnreadable(f"{failed}: {failure} ({error_line(exc)})") from exc
+        said = long_line_said(failed, error_line(exc)) if fmt == "csv" else error_line(exc)
+        raise InputUnreadable(f"{failed}: {failure} ({said})") from exc
     finally:
         con.close()
 
@@ -229,7 +227,8 @@ def duckdb_frames(
         # OSError: DuckDB's error raised inside the stream of batches, carried by pyarrow
         except (duckdb.Error, OSError) as exc:
             failed = _failing(con, paths, fmt, exc)
-            raise InputUnreadable(f"{failed}: cannot read its data ({error_line(exc)})") from exc
+            said = long_line_said(failed, error_line(exc)) if fmt == "csv" else error_line(exc)
+            raise InputUnreadable(f"{failed}: cannot read its data ({said})") from exc
     finally:
         con.close()
 

@@ -4,6 +4,7 @@ item 2): a 50 MB answer ended `faith score` with exit 1 and an out-of-memory eve
 
 from __future__ import annotations
 
+import gzip
 import json
 from pathlib import Path
 
@@ -379,3 +380,49 @@ def test_a_count_of_one_sentence_is_said_in_the_singular() -> None:
         ("one", "1 answer sentence x 2 context sentences, more than --max-sentence-pairs 1"),
         ("two", "2 answer sentences x 1 context sentence, more than --max-sentence-pairs 1"),
     ]
+
+
+@pytest.mark.parametrize(
+    ("where", "answer", "suffix"),
+    [
+        # DuckDB's sniffer gave up, its strict reader said "Value with unterminated quote"
+        ("first", '"' + big_answer(34 * MB).replace('"', '""') + '"', ".csv"),
+        # past its buffer, unquoted: "The Parallel CSV Reader currently does not support ..."
+        ("first", big_answer(34 * MB).replace(",", ";"), ".csv"),
+        # among later lines DuckDB named the size, without what to do
+        ("last", big_answer(17 * MB), ".csv"),
+        ("first", big_answer(17 * MB), ".csv.gz"),
+    ],
+    ids=["quoted-first", "unquoted-first", "after-3000-lines", "gzip"],
+)
+def test_a_csv_line_past_16_mib_is_exit_3_naming_the_line_and_its_size(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], where: str, answer: str, suffix: str
+) -> None:
+    """A 40 MB answer in a CSV export: the run stops before anything is written (docs/
+    hardening.md), and its one line says which line is too long and what to do, not an
+    unterminated quote the file does not have."""
+    good = [
+        f'c{i},Where is A17?,Order A17 shipped.,"[""Order A17 shipped.""]",2026-11-01'
+        for i in range(3000)
+    ]
+    huge = f'big,Where is A17?,{answer},"[""Order A17 shipped.""]",2026-11-01'
+    lines = [huge, *good] if where == "first" else [*good, huge]
+    text = "case_id,input,actual_output,retrieval_context,logged_at\n" + "\n".join(lines) + "\n"
+    source = tmp_path / f"logs{suffix}"
+    if suffix.endswith(".gz"):
+        source.write_bytes(gzip.compress(text.encode(), compresslevel=1))
+    else:
+        source.write_text(text)
+    number = 2 if where == "first" else 3002
+    db = tmp_path / "f.duckdb"
+    code = main(["score", str(source), "--db", str(db), "--prefect", "no"])
+    err = capsys.readouterr().err
+    assert code == 3, err
+    (line,) = err.strip().splitlines()
+    size = len(huge.encode())
+    assert line.startswith(f"error: {source}: ")
+    assert line.endswith(
+        f"(line {number} is {size:,} bytes: a CSV line past 16 MiB is not read: "
+        "write the log as Parquet)"
+    ), line
+    assert not db.exists()

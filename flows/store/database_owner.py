@@ -43,10 +43,13 @@ def _is_faithpipe_database(con: duckdb.DuckDBPyConnection) -> bool:
 
 
 def refuse_unreadable_database(con: duckdb.DuckDBPyConnection, path: Path | str) -> None:
-    """DatabaseError (exit 5) for a reader given a database that is not faithpipe's, or one
-    no run has written yet: its queries would fail on tables it lacks."""
+    """DatabaseError (exit 5) for a reader given a database that is not faithpipe's, one no
+    run has written yet (its queries would fail on tables it lacks), or one a newer faithpipe
+    wrote (its tables may not be what this one's queries read)."""
     found = con.execute(sql("database_objects")).fetchall()
     if found and _is_faithpipe_database(con):
+        stored = con.execute("SELECT max(version) FROM schema_migrations").fetchall()[0][0]
+        refuse_newer_database(stored)
         return
     if not found:
         raise DatabaseError(f"{path} holds no faithpipe tables yet; run `faith score` first")
@@ -54,6 +57,17 @@ def refuse_unreadable_database(con: duckdb.DuckDBPyConnection, path: Path | str)
         f"{path} is not a faithpipe database: it holds {_listing(found)}. Nothing was read; "
         "give --db a faithpipe database."
     )
+
+
+def refuse_newer_database(stored: int | None, known: list[tuple[int, str]] | None = None) -> None:
+    """DatabaseError (exit 5) when the database's schema version `stored` is newer than this
+    faithpipe's newest migration (of `known`, by default all)."""
+    newest = max((version for version, _ in known or migrations()), default=0)
+    if stored is not None and stored > newest:
+        raise DatabaseError(
+            f"database schema version {stored} is newer than this faithpipe ({newest}); "
+            "upgrade faithpipe"
+        )
 
 
 def _listing(found: list[tuple[str, str, str]]) -> str:

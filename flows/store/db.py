@@ -23,7 +23,11 @@ from flows.errors import (
     DatabaseUnwritable,
     DatabaseWriteFailed,
 )
-from flows.store.database_owner import refuse_foreign_database, refuse_unreadable_database
+from flows.store.database_owner import (
+    refuse_foreign_database,
+    refuse_newer_database,
+    refuse_unreadable_database,
+)
 from flows.store.database_template import date_as_new, place_new_database
 from flows.store.lock_holder import lock_holder
 from flows.store.reader_definitions import LIVE_DEFINITIONS, read_with_current_definitions
@@ -233,12 +237,7 @@ def migrate(con: duckdb.DuckDBPyConnection, *, walk: bool = False) -> list[str]:
     con.execute(sql("000_schema_migrations"))
     done = {row[0] for row in con.execute("SELECT version FROM schema_migrations").fetchall()}
     known = migrations()
-    newest = max((version for version, _ in known), default=0)
-    if done and max(done) > newest:
-        raise DatabaseError(
-            f"database schema version {max(done)} is newer than this faithpipe ({newest}); "
-            "upgrade faithpipe"
-        )
+    refuse_newer_database(max(done, default=None), known)
     pending = [(version, name) for version, name in known if version not in done]
     tables = None if done or walk else sql("new_database")
     if tables is not None and made_from(tables) == {version for version, _ in pending}:

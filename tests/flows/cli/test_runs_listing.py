@@ -184,3 +184,36 @@ def test_a_database_made_before_run_costs_is_listed_without_them(
     (run,) = listing(db, capsys)
     assert (run["status"], run["new"], run["dry_run"]) == ("completed", "4", "False")
     assert (run["pass_rate"], run["cost_usd"]) == ("0.75", "")
+
+
+@pytest.mark.parametrize("command", ["runs", "report", "compare", "batches", "cache"])
+def test_a_database_a_newer_faithpipe_wrote_is_refused_by_the_commands_that_read(
+    tmp_path: Path, capsys, command: str
+) -> None:
+    """The nightly server's faithpipe was upgraded, an analyst's was not: `faith report` on the
+    database said it was 'written by an older faithpipe ... the next `faith score` on it
+    upgrades it' (which refuses it, exit 5), then ended with a Binder Error, exit 1; `faith
+    runs` listed it with this faithpipe's reading of its tables. Exit 5, as for a writer."""
+    db = tmp_path / "f.duckdb"
+    source = write(many_cases(3), tmp_path / "a.parquet")
+    assert main(["score", str(source), "--db", str(db), "--prefect", "no"]) == 0
+    newest = max(version for version, _ in migrations())
+    con = connect(db)
+    try:  # what a newer faithpipe may have done: a migration, a column renamed, new macros
+        con.execute(
+            "INSERT INTO schema_migrations (version, name) VALUES (?, ?)",
+            [newest + 1, f"{newest + 1:03d}_from_a_newer_faithpipe"],
+        )
+        con.execute("ALTER TABLE case_scores RENAME COLUMN threshold TO pass_mark")
+        con.execute("UPDATE analysis_definitions SET sha256 = 'a newer text'")
+    finally:
+        con.close()
+    before = db.read_bytes()
+    argv = [command, "check"] if command == "cache" else [command]
+    capsys.readouterr()
+    assert main([*argv, "--db", str(db)]) == 5
+    assert capsys.readouterr().err.strip() == (
+        f"error: database schema version {newest + 1} is newer than this faithpipe "
+        f"({newest}); upgrade faithpipe"
+    )
+    assert db.read_bytes() == before

@@ -294,8 +294,7 @@ def _footer_facts(path: Path) -> FileFacts | InputUnreadable:
         if unread is not None:  # polars would panic, or fail naming no column
             return InputUnreadable(
                 f"{path}: column {field.name} is typed {field.type} ({unread}), which "
-                "faithpipe's Parquet reader cannot read: "
-                + _UNREAD_FIX[unread]
+                "faithpipe's Parquet reader cannot read: " + _UNREAD_FIX[unread]
             )
     columns = tuple((field.name, str(field.type)) for field in schema)
     return FileFacts("parquet", columns, metadata.num_rows)

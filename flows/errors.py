@@ -22,8 +22,9 @@ class ConversationsUnreadable(InputUnreadable):
     """A conversation log cannot be read (flows/read/turns.py)."""
 
     memory_advice = (
-        "a message of tens of MB, read with 2 GB); leave such messages out of the log or cut "
-        "them (a message past --max-context-bytes is quarantined anyway)"
+        "a message of tens of MB in a chat log's messages, read with 2 GB); leave such "
+        "messages out of the log or cut them, or log the conversations as a table of turns, "
+        "whose turns past the size limits are quarantined before they are read"
     )
 
 

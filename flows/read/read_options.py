@@ -12,7 +12,7 @@ import polars as pl
 
 from faith_udfs.frames import parse_columns  # noqa: F401 - the one `--columns` parser, CLI and Python alike
 from flows.errors import InputUnreadable
-from schemas import LONE_SURROGATES, NOT_UTF8, WRONG_TYPE
+from schemas import LONE_SURROGATES, NOT_UTF8, WRONG_TYPE, SizeLimits
 
 FORMATS = ("parquet", "csv", "json")
 # `--format` spellings: JSON Lines and NDJSON are DuckDB's newline-delimited JSON.
@@ -50,6 +50,8 @@ class ReadOptions:
     columns: Mapping[str, str] = field(default_factory=dict)
     case_id: str = "given"  # given | content
     conversation_window: int = 4
+    # conversations: a turn past them is cut before it is read, and quarantined (turn_sizes.py)
+    size_limits: SizeLimits = field(default_factory=SizeLimits)
 
     def __post_init__(self) -> None:
         if self.format not in FORMAT_CHOICES:

@@ -87,6 +87,7 @@ class ScoreSettings(BaseModel):
             columns=dict(self.columns),
             case_id=self.case_id,
             conversation_window=self.conversation_window,
+            size_limits=self.size_limits(),
         )
 
     # A row whose answer or question (each), or passages (together), hold more UTF-8 bytes is

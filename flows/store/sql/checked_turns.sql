@@ -25,6 +25,8 @@ WITH typed AS (
 broken AS (
     SELECT *,
            CASE
+               -- its text past the size limits, cut before it was read (turn_sizes.py)
+               WHEN __too_large IS NOT NULL THEN __too_large
                WHEN __messages_bad THEN 'messages_not_a_list'
                WHEN __cid IS NULL OR __cid = '' THEN 'conversation_id_is_null'
                WHEN __turn IS NULL THEN 'turn_not_an_integer'
@@ -58,7 +60,7 @@ checked AS (
     WINDOW copies AS (PARTITION BY __cid, __turn, __broken IS NULL ORDER BY __row)
 )
 SELECT *,
-       CASE __check
+       CASE WHEN __check = __too_large THEN __too_large_column ELSE CASE __check
            WHEN 'messages_not_a_list' THEN 'messages'
            WHEN 'conversation_id_is_null' THEN 'conversation_id'
            WHEN 'turn_not_an_integer' THEN 'turn'
@@ -67,8 +69,8 @@ SELECT *,
            WHEN 'role_not_in_vocabulary' THEN 'role'
            WHEN 'content_wrong_type' THEN 'content'
            ELSE 'retrieval_context'
-       END AS __column,
-       CASE __check
+       END END AS __column,
+       CASE WHEN __check = __too_large THEN __too_large_value ELSE CASE __check
            WHEN 'messages_not_a_list' THEN __messages_text
            WHEN 'conversation_id_is_null' THEN __cid_text
            WHEN 'turn_not_an_integer' THEN CAST(turn AS VARCHAR)
@@ -77,5 +79,5 @@ SELECT *,
            WHEN 'role_not_in_vocabulary' THEN CAST(role AS VARCHAR)
            WHEN 'content_wrong_type' THEN __content_text
            ELSE __rc_text
-       END AS __value
+       END END AS __value
 FROM checked

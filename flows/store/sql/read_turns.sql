@@ -124,7 +124,7 @@ SELECT c.__cid || ':' || CAST(c.__turn AS VARCHAR) AS case_id,
                     __row, __cid, __cid_text, __turn, __role,
                     __check, __column, __value, __blank, __eligible, __tool_step, __is_case, __before,
                     __k, __exchange, __answers, __own_passages, __input, __faithpipe_file,
-                    __cid_fallback),
+                    __cid_fallback, __too_large, __too_large_column, __too_large_value),
        c.__faithpipe_file
 FROM cases AS c
 LEFT JOIN questions AS q USING (__cid, __turn)

@@ -1,0 +1,97 @@
+"""A turn past the size limits, in a table of turns: cut to its start before the reader's
+JSON functions see it and quarantined as a case's row past them is, with the case's check
+names by the turn's role. One 50 MB passage had run the reader out of 2 GB: exit 7 on every
+night the log was read, nothing scored."""
+
+from __future__ import annotations
+
+import datetime as dt
+from pathlib import Path
+
+import duckdb
+import pyarrow as pa
+import pyarrow.parquet as pq
+import pytest
+
+from flows.run.pipeline import run_score
+from flows.run.settings import ScoreSettings
+
+AT = dt.datetime(2026, 11, 1, 9, 0)
+SHIPS = "The parcel ships from Leeds."
+
+
+def _turn(cid: str, turn: int, role: str, content: str, passages: list[str] | None = None) -> dict:
+    return {"conversation_id": cid, "turn": turn, "role": role, "content": content,
+            "retrieval_context": passages, "logged_at": AT}  # fmt: skip
+
+
+def _score(tmp_path: Path, rows: list[dict], **limits: int) -> tuple[dict, list, list]:
+    source = tmp_path / "turns.parquet"
+    pq.write_table(pa.Table.from_pylist(rows), source)
+    db = tmp_path / "f.duckdb"
+    run = run_score(
+        ScoreSettings(source=str(source), db=str(db), max_quarantine_share=1.0, **limits)
+    )
+    con = duckdb.connect(str(db), read_only=True)
+    try:
+        quarantined = con.sql(
+            'SELECT case_id, "check", "column", value, row_json FROM quarantine ORDER BY 1'
+        ).fetchall()
+        scored = con.sql("SELECT case_id, status FROM case_scores ORDER BY 1").fetchall()
+    finally:
+        con.close()
+    return run, quarantined, scored
+
+
+@pytest.mark.slow
+def test_a_50_mb_passage_in_a_table_of_turns_is_quarantined_and_the_rest_scored(
+    tmp_path: Path,
+) -> None:
+    rows = [
+        _turn("c1", 1, "user", "Where does it ship from?"),
+        _turn("c1", 2, "assistant", "It ships from Leeds.", [f"{SHIPS} " * 1_800_000]),
+        _turn("c2", 1, "user", "Where does it ship from?"),
+        _turn("c2", 2, "assistant", "It ships from Leeds.", [SHIPS]),
+    ]
+    run, quarantined, scored = _score(tmp_path, rows)
+    assert (run["rows_in"], run["rows_scored"], run["rows_quarantined"]) == (2, 1, 1)
+    assert scored == [("c2:2", "scored")]
+    ((case_id, check, column, value, row_json),) = quarantined
+    assert (case_id, check, column) == ("c1:2", "retrieval_context_too_large", "retrieval_context")
+    assert value == "52200000 bytes, more than --max-context-bytes 8388608"
+    assert "bytes in 1 passages]" in row_json
+    assert len(row_json) < 2_000
+
+
+def test_each_role_is_held_to_its_limit_under_the_checks_a_case_has(tmp_path: Path) -> None:
+    long = "The parcel ships from Leeds on weekdays only. " * 4  # 184 bytes
+    rows = [
+        _turn("q", 1, "user", long),  # a question: --max-answer-bytes
+        _turn("q", 2, "assistant", "It ships from Leeds.", [SHIPS]),
+        _turn("a", 1, "user", "Where?"),
+        _turn("a", 2, "assistant", long, [SHIPS]),  # an answer: --max-answer-bytes
+        _turn("t", 1, "user", "Where?"),
+        _turn("t", 2, "tool", long * 2),  # a tool's result is context: --max-context-bytes
+        _turn("t", 3, "assistant", "It ships from Leeds.", [SHIPS]),
+        _turn("p", 1, "user", "Where?"),
+        _turn("p", 2, "assistant", "It ships from Leeds.", [long, long]),  # passages, added up
+        _turn("w", 1, "user", "Where?"),
+        _turn("w", 2, "tool", long),  # within --max-context-bytes
+        _turn("w", 3, "assistant", "It ships from Leeds.", [SHIPS]),
+    ]
+    run, quarantined, scored = _score(tmp_path, rows, max_answer_bytes=100, max_context_bytes=300)
+    checks = {case_id: (check, column, value) for case_id, check, column, value, _ in quarantined}
+    answer_limit = "184 bytes, more than --max-answer-bytes 100"
+    assert checks == {
+        "q:1": ("input_too_large", "content", answer_limit),
+        "a:2": ("actual_output_too_large", "content", answer_limit),
+        "t:2": ("retrieval_context_too_large", "content",
+                "368 bytes, more than --max-context-bytes 300"),
+        "p:2": ("retrieval_context_too_large", "retrieval_context",
+                "368 bytes, more than --max-context-bytes 300"),
+    }  # fmt: skip
+    # Each kept value is its start and its size: 184 bytes is within KEPT_CHARS whole.
+    row_json = {case_id: text for case_id, *_, text in quarantined}
+    assert "… [184 bytes]" in row_json["a:2"]
+    assert run["rows_in"] == run["rows_scored"] + run["rows_quarantined"]
+    assert {("w:3", "scored"), ("t:3", "scored")} <= set(scored)

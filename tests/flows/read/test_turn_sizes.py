@@ -8,13 +8,13 @@ from __future__ import annotations
 import datetime as dt
 from pathlib import Path
 
-import duckdb
 import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
 from flows.run.pipeline import run_score
 from flows.run.settings import ScoreSettings
+from tests.support.db_reading import query
 
 AT = dt.datetime(2026, 11, 1, 9, 0)
 SHIPS = "The parcel ships from Leeds."
@@ -32,14 +32,10 @@ def _score(tmp_path: Path, rows: list[dict], **limits: int) -> tuple[dict, list,
     run = run_score(
         ScoreSettings(source=str(source), db=str(db), max_quarantine_share=1.0, **limits)
     )
-    con = duckdb.connect(str(db), read_only=True)
-    try:
-        quarantined = con.sql(
-            'SELECT case_id, "check", "column", value, row_json FROM quarantine ORDER BY 1'
-        ).fetchall()
-        scored = con.sql("SELECT case_id, status FROM case_scores ORDER BY 1").fetchall()
-    finally:
-        con.close()
+    quarantined = query(
+        db, 'SELECT case_id, "check", "column", value, row_json FROM quarantine ORDER BY 1'
+    )
+    scored = query(db, "SELECT case_id, status FROM case_scores ORDER BY 1")
     return run, quarantined, scored
 
 

@@ -12,6 +12,7 @@ from flows.cli.option_types import (
     request_seconds,
     run_seconds,
     seconds,
+    share,
 )
 from flows.judges.endpoint.breaker import DEFAULT_BREAKER_FAILURES
 from flows.judges.endpoint.reply_cap import DEFAULT_MAX_REPLY_BYTES
@@ -253,7 +254,7 @@ def add_run_arguments(parser: argparse.ArgumentParser) -> None:
     metric = parser.add_argument_group("metric (DeepEval's FaithfulnessMetric settings)")
     metric.add_argument(
         "--threshold",
-        type=float,
+        type=share,
         help="pass mark (default 0.5, or the threshold of the --calibration)",
     )
     metric.add_argument(

@@ -66,7 +66,7 @@ def add_report_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--threshold",
-        type=float,
+        type=share,
         help="recompute success at this pass mark (default: as each run was configured)",
     )
     parser.add_argument(

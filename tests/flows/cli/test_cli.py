@@ -158,7 +158,6 @@ def test_bad_sources_exit_nonzero_with_one_line_and_write_nothing(
 @pytest.mark.parametrize(
     ("options", "message"),
     [
-        (["--threshold", "2"], "error: --threshold: Input should be less than or equal to 1"),
         (["--max-calls", "-1"], "error: --max-calls: Input should be greater than or equal to 0"),
         (["--calibration", ""], "error: --calibration: String should have at least 1 character"),
     ],

@@ -229,6 +229,9 @@ def _drained(fd: int, patience: float = 120.0, stop_after: int | None = None) ->
     return b"".join(chunks)
 
 
+SAMPLE = str(Path(__file__).resolve().parents[3] / "data" / "sample" / "cases.parquet")
+
+
 @pytest.mark.parametrize(
     ("argv", "says"),
     [  # each was exit 1 (DuckDB's LIMIT, its BIGINT, Python's dates) or a quiet wrong answer
@@ -238,6 +241,9 @@ def _drained(fd: int, patience: float = 120.0, stop_after: int | None = None) ->
         (["batches", "--price-input", "-5"], "--price-input: must be a price in USD, 0 or more"),
         (["report", "--periods", "99999999999999999999"], "--periods: must be a whole number"),
         (["report", "--max-invalid-share", "nan"], "--max-invalid-share: must be a number from"),
+        # argparse's float took nan, which pydantic then said should be at most 1
+        (["score", SAMPLE, "--threshold", "nan"], "--threshold: must be a number from 0 to 1"),
+        (["report", "--threshold", "2"], "--threshold: must be a number from 0 to 1, got 2"),
     ],
 )
 def test_read_commands_refuse_numbers_out_of_range_as_usage_errors(
@@ -247,9 +253,6 @@ def test_read_commands_refuse_numbers_out_of_range_as_usage_errors(
         main([*argv, "--db", str(db)])
     assert refused.value.code == 2
     assert says in capsys.readouterr().err
-
-
-SAMPLE = str(Path(__file__).resolve().parents[3] / "data" / "sample" / "cases.parquet")
 
 
 @pytest.mark.parametrize(

@@ -11,6 +11,18 @@ from typing import Any, Protocol
 log = logging.getLogger("faithpipe")
 
 
+def batch_counts(run: dict[str, Any], between: str) -> str:
+    """The run's counts so far for a progress line; a dry run scores nothing, so its cases
+    are counted as to judge (as its last line counts them), not as scored."""
+    quarantined = f"quarantined {run['rows_quarantined']:,}"
+    if run.get("dry_run"):
+        return f"to judge {run['rows_scored'] + run['rows_invalid']:,}{between}{quarantined}"
+    return (
+        f"scored {run['rows_scored']:,}{between}invalid {run['rows_invalid']:,}{between}"
+        + quarantined
+    )
+
+
 class Progress(Protocol):
     """Where a run reports how far it got (a progress bar, log lines)."""
 
@@ -59,8 +71,7 @@ class LogProgress:
         rate = self._done / max(self._said - self._started, 1e-9)
         self._say(
             f"batch {run['batches']}: {self._done:,}/{self._total:,} rows ({rate:,.0f} rows/s); "
-            f"scored {run['rows_scored']:,}, invalid {run['rows_invalid']:,}, "
-            f"quarantined {run['rows_quarantined']:,}"
+            + batch_counts(run, ", ")
         )
 
     def stop(self) -> None:

@@ -15,7 +15,7 @@ from rich.progress import (
     TimeRemainingColumn,
 )
 
-from flows.run.progress import LogProgress
+from flows.run.progress import LogProgress, batch_counts
 
 stderr = Console(stderr=True)
 
@@ -44,10 +44,7 @@ class BarProgress:
     def advance(self, rows: int, run: dict[str, Any]) -> None:
         elapsed = self._bar.tasks[0].elapsed or 1e-9
         done = self._bar.tasks[0].completed + rows
-        counts = (
-            f"scored {run['rows_scored']:,} invalid {run['rows_invalid']:,} "
-            f"quarantined {run['rows_quarantined']:,}"
-        )
+        counts = batch_counts(run, " ")
         self._bar.update(self._task, advance=rows, rate=f"{done / elapsed:,.0f}", counts=counts)
 
     def stop(self) -> None:

@@ -143,11 +143,15 @@ def test_the_cli_dry_run_needs_no_key_and_creates_no_database(
     argv = ["score", str(source), "--db", str(db), "--judge", "openai", "--model", "m"]
     prices = ["--price-input", "1", "--price-output", "2"]
     code = main([*argv, "--dry-run", "--prefect", "no", *prices])
-    out = capsys.readouterr().out
+    out, err = capsys.readouterr()
     assert code == 0
     assert not db.exists()
     assert "dry run" in out
     assert "120 cases to judge" in out
+    # its progress lines said "scored 120", a dry run scoring nothing
+    assert "batch 1: 120/120 rows" in err
+    assert "to judge 120, quarantined 0" in err
+    assert "scored" not in err
     assert "at $1/$2 per 1M tokens" in out
     # the nightly run too: the estimate, and no judge check (it would call the judge)
     code = main(["nightly", *argv[1:], "--dry-run", "--prefect", "no", *prices])

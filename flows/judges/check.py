@@ -21,6 +21,7 @@ import polars as pl
 
 from faith_udfs import MetricConfig, score_cases
 from flows.errors import JudgeEndpointError, JudgeUnusable
+from flows.judges.endpoint.breaker import LEFT_PENDING
 from flows.judges.endpoint.call_policy import CallPolicy
 from flows.judges.endpoint.request_details import endpoint_key
 from flows.judges.live.judge import OpenAIJudge
@@ -118,7 +119,7 @@ def check_judge_endpoint(judge: OpenAIJudge) -> JudgeCheckReport:
     frames = score_cases(seed_examples(), judge, MetricConfig())
     rows = {row["case_id"]: row for row in frames.case_scores.iter_rows(named=True)}
     scores = {name: rows[name]["score"] for name, _, _ in EXAMPLES}
-    errors = {name: rows[name]["error"] for name, _, _ in EXAMPLES if rows[name]["error"]}
+    errors = {name: _checked(rows[name]["error"]) for name, _, _ in EXAMPLES if rows[name]["error"]}
     usage = judge.usage()
     return JudgeCheckReport(
         model=judge.model,
@@ -128,12 +129,19 @@ def check_judge_endpoint(judge: OpenAIJudge) -> JudgeCheckReport:
         scores=scores,
         errors=errors,
         seconds=time.perf_counter() - started,
-        problem=judge.fatal_error or _problem(scores, errors, judge.mode, usage["escalated"]),
+        problem=_checked(judge.fatal_error or "")
+        or _problem(scores, errors, judge.mode, usage["escalated"]),
         unreachable=judge.fatal_error is not None,
         calls=usage["calls"],
         failed=usage["failed"],
         escalated=usage["escalated"],
     )
+
+
+def _checked(said: str) -> str:
+    """An endpoint's refusal (or an example's error) as a check says it: it has no cases to
+    leave pending."""
+    return said.replace(LEFT_PENDING, "fix the endpoint (or --base-url) and run again")
 
 
 def _problem(

@@ -117,6 +117,13 @@ def connection_error(exc: Any) -> JudgeError:
 _OVERLOAD = frozenset({"timeout", "5xx"})
 
 
+# What the breaker's error tells a run; a judge check, which has no cases, leaves it out.
+LEFT_PENDING = (
+    "no further calls are made this run and the cases left stay pending: fix the endpoint "
+    "(or --base-url) and run again"
+)
+
+
 class CircuitBreaker:
     """Counts failures of one kind in a row; opens at `threshold` (plus `in_flight` for the
     kinds an overloaded server shows; at the first failure for the kinds `at_once`), then
@@ -165,10 +172,7 @@ class CircuitBreaker:
                     if kind == "redirect" and detail:
                         what = what.replace("to another host", f"to {detail}, another host")
                     self._open = (
-                        f"the judge endpoint {self._endpoint} {what} "
-                        f"{times}; no further calls are made this run "
-                        "and the cases left stay pending: fix the endpoint (or --base-url) "
-                        "and run again"
+                        f"the judge endpoint {self._endpoint} {what} {times}; {LEFT_PENDING}"
                     )
             return JudgeUnreachable(self._open) if self._open is not None else None
 

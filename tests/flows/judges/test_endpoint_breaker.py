@@ -273,6 +273,9 @@ def test_the_judge_check_of_an_unreachable_endpoint_is_exit_6(
     done = faith_here(capsys, *argv)
     assert done.returncode == 6, done.stderr
     assert "does not resolve" in done.stderr.splitlines()[-1]
+    # a check has no cases: it said "the cases left stay pending", a run's words
+    assert "pending" not in done.stderr
+    assert "fix the endpoint (or --base-url) and run again" in done.stderr.splitlines()[-1]
     con = duckdb.connect(str(db), read_only=True)
     try:
         assert con.execute("SELECT count(*) FROM case_scores").fetchone() == (0,)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 
 from flows.cli.options import EXIT_OK, add_db_argument, add_lock_timeout_argument
+from flows.printable import printable
 
 __all__ = ["add_cache_command"]
 
@@ -55,5 +56,5 @@ def cache_check_command(args: argparse.Namespace) -> int:
     finally:
         con.close()
     for line in report.lines():
-        print(line)
+        print(printable(line))  # case ids and statements are logged text
     return EXIT_OK

@@ -17,7 +17,7 @@ from flows.run.pipeline import run_score
 from flows.run.settings import ScoreSettings
 from flows.store.db import migrations, open_store
 from tests.flows.store.test_store_readers import writer_holding
-from tests.support.builders import COMPARED, write
+from tests.support.builders import COMPARED, case_row, cases, write
 from tests.support.misfiled import N_CASES, assert_nothing_misfiled, case_rows
 from tests.support.sloppy_stub import SloppyServer
 
@@ -176,3 +176,32 @@ def test_a_cache_an_older_faithpipe_left_is_checked_before_any_upgrade(
     assert f"{N_CASES} hold claims not from their answer (found)" in out
     assert main(["cache", "check", "--db", str(old), "--drop"]) == 0  # upgrades, then drops
     assert f"{N_CASES} not their item's (dropped)" in capsys.readouterr().out
+
+
+def test_the_report_shows_a_logged_case_id_s_control_characters_not_obeys_them(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A case id is logged text: one holding an escape sequence and a line break was printed
+    as it was, recolouring the terminal and starting a forged `error:` line of its own."""
+    case_id = "c1\x1b[2J\nerror: forged"
+    source = write(
+        cases([case_row(case_id), case_row("c2", "Branch 9 opens at noon.")]),
+        tmp_path / "cases.parquet",
+    )
+    db = tmp_path / "f.duckdb"
+    run_score(ScoreSettings(source=str(source), db=str(db), judge=JudgeSettings(kind="lexical")))
+    con = duckdb.connect(str(db))
+    try:  # c1's stored claim is c2's, as a poisoned cache left it
+        con.execute(
+            "UPDATE claim_verdicts SET claim = 'Branch 9 opens at noon.' WHERE case_id = ?",
+            [case_id],
+        )
+    finally:
+        con.close()
+    capsys.readouterr()
+    assert main(["cache", "check", "--db", str(db)]) == 0
+    out = capsys.readouterr().out
+    assert "1 hold claims not from their answer (found)" in out
+    assert "\x1b" not in out
+    assert "  case c1\\x1b[2J\\nerror: forged (faith-" in out
+    assert not any(line.startswith("error:") for line in out.splitlines())

@@ -13,12 +13,13 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
+from contextlib import nullcontext
 from dataclasses import dataclass, field
 
 import duckdb
 
 from faith_udfs.packed_replies import cached_answer_problem, misfiled_statement
-from flows.store.db import run_sql_file, sql, transaction
+from flows.store.db import reader_memory, run_sql_file, sql, transaction
 
 __all__ = ["CacheCheck", "check_cache"]
 
@@ -66,6 +67,29 @@ def check_cache(
     """Check every cached answer and every case's stored claims; `drop` deletes what fails,
     in one transaction."""
     report = CacheCheck()
+    # The writer's connection (`drop`) reads as a reader does: every case's claims do not fit
+    # the memory limit a run writes under (1M cases ran out of it, exit 7).
+    with reader_memory(con) if drop else nullcontext(con):
+        _find_problems(con, report, legacy_key)
+    if drop and (report.wrong or report.cases_wrong):
+        with transaction(con):
+            con.execute(sql("cache_check_drop"), {"keys": list(report.wrong)})
+            run_sql_file(
+                con,
+                "cache_check_drop_cases",
+                {
+                    "config_ids": [config_id for config_id, _ in report.cases_wrong],
+                    "case_ids": [case_id for _, case_id in report.cases_wrong],
+                },
+            )
+    report.dropped = drop
+    return report
+
+
+def _find_problems(
+    con: duckdb.DuckDBPyConnection, report: CacheCheck, legacy_key: LegacyKey | None
+) -> None:
+    """Hold every cached answer and every case's stored claims to their item, into `report`."""
     legacy = _legacy_items(con, legacy_key) if legacy_key is not None else {}
     cursor = con.cursor()
     try:
@@ -89,19 +113,6 @@ def check_cache(
                     report.cases_wrong[(config_id, case_id)] = why
     finally:
         cursor.close()
-    if drop and (report.wrong or report.cases_wrong):
-        with transaction(con):
-            con.execute(sql("cache_check_drop"), {"keys": list(report.wrong)})
-            run_sql_file(
-                con,
-                "cache_check_drop_cases",
-                {
-                    "config_ids": [config_id for config_id, _ in report.cases_wrong],
-                    "case_ids": [case_id for _, case_id in report.cases_wrong],
-                },
-            )
-    report.dropped = drop
-    return report
 
 
 def _legacy_items(con: duckdb.DuckDBPyConnection, legacy_key: LegacyKey) -> dict[str, str]:

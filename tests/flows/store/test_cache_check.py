@@ -205,3 +205,36 @@ def test_the_report_shows_a_logged_case_id_s_control_characters_not_obeys_them(
     assert "\x1b" not in out
     assert "  case c1\\x1b[2J\\nerror: forged (faith-" in out
     assert not any(line.startswith("error:") for line in out.splitlines())
+
+
+def test_drop_reads_a_database_larger_than_the_writers_memory_limit(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`--drop` read every case's claims under the writer's memory limit (384 MB): on a
+    database of 1M scored cases it ended exit 7, out of memory, where the check alone (a
+    reader's limit) read them. Here 50,000 cases against a limit lowered to 16 MB."""
+    db = tmp_path / "f.duckdb"
+    con = open_store(db)
+    try:
+        con.execute(
+            "INSERT INTO case_scores (config_id, case_id, run_id, content_hash, input, "
+            "actual_output, n_truths, n_claims, n_yes, n_no, n_idk, n_dropped, score, "
+            "threshold, penalize_ambiguous_claims, strict_mode, success, no_claims, status, "
+            "scored_at) SELECT 'lex', 'case-' || i, 'r', md5(i::VARCHAR), 'Where is it?', "
+            "'Order A' || i || ' shipped on 3 March by courier from the York depot. Refunds "
+            "are paid within 5 working days.', 2, 2, 2, 0, 0, 0, 1.0, 0.5, false, false, "
+            "true, false, 'scored', now() FROM range(50000) AS t(i)"
+        )
+        con.execute(
+            "INSERT INTO claim_verdicts (config_id, case_id, claim_index, claim, verdict) "
+            "SELECT 'lex', 'case-' || i, k, CASE k WHEN 0 THEN 'Order A' || i || "
+            "' shipped on 3 March by courier from the York depot.' "
+            "ELSE 'Refunds are paid within 5 working days.' END, 'yes' "
+            "FROM range(50000) AS t(i), range(2) AS c(k)"
+        )
+    finally:
+        con.close()
+    monkeypatch.setattr(flows.store.db, "_STORE_MEMORY_MB", 16)
+    capsys.readouterr()
+    assert main(["cache", "check", "--db", str(db), "--drop"]) == 0, capsys.readouterr().err
+    assert "50000 cases' stored claims checked, 0 hold" in capsys.readouterr().out

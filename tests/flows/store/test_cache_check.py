@@ -3,6 +3,7 @@ cache poisoned before faithpipe checked what it stores (issue 27); the next run 
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -15,7 +16,7 @@ from flows.cli import main
 from flows.judges.settings import JudgeSettings
 from flows.run.pipeline import run_score
 from flows.run.settings import ScoreSettings
-from flows.store.db import migrations, open_store
+from flows.store.db import migrations, open_store, sql
 from tests.flows.store.test_store_readers import writer_holding
 from tests.support.builders import COMPARED, case_row, cases, write
 from tests.support.misfiled import N_CASES, assert_nothing_misfiled, case_rows
@@ -238,3 +239,48 @@ def test_drop_reads_a_database_larger_than_the_writers_memory_limit(
     capsys.readouterr()
     assert main(["cache", "check", "--db", str(db), "--drop"]) == 0, capsys.readouterr().err
     assert "50000 cases' stored claims checked, 0 hold" in capsys.readouterr().out
+
+
+def rows_through_each_step(con: duckdb.DuckDBPyConnection, query: str, profile: Path) -> list[int]:
+    """How many rows each operator of `query`'s plan produced (DuckDB's profile of it)."""
+    con.execute("PRAGMA enable_profiling = 'json'")
+    con.execute(f"PRAGMA profiling_output = '{profile}'")
+    try:
+        con.execute(query).fetchall()
+    finally:
+        con.execute("PRAGMA disable_profiling")
+
+    def counts(node: dict) -> list[int]:
+        below = [n for child in node.get("children", []) for n in counts(child)]
+        return [node.get("intermediate_rows", 0), *below]
+
+    return [n for root in json.loads(profile.read_text())["operator"] for n in counts(root)]
+
+
+def test_answers_cached_before_018_are_paired_with_each_answer_once_not_each_row(
+    tmp_path: Path,
+) -> None:
+    """The legacy claims answers were matched by pairing every cached row without an item
+    with every stored case, then removing duplicates: a product (10,000 of each, 100 million
+    rows; a million cases, hours) where one pairing per model and answer is needed."""
+    db = tmp_path / "f.duckdb"
+    con = open_store(db)
+    try:
+        con.execute(
+            "INSERT INTO case_scores (config_id, case_id, run_id, content_hash, actual_output, "
+            "n_truths, n_claims, n_yes, n_no, n_idk, n_dropped, threshold, "
+            "penalize_ambiguous_claims, strict_mode, no_claims, status, scored_at) "
+            "SELECT 'llm', 'case-' || i, 'r', md5(i::VARCHAR), 'Order A' || i || ' shipped.', "
+            "1, 1, 1, 0, 0, 0, 0.5, false, false, false, 'scored', now() FROM range(300) AS t(i)"
+        )
+        con.execute(
+            "INSERT INTO judge_cache (cache_key, kind, model, prompt_version, schema_name, "
+            "reply, prompt_tokens, completion_tokens, created_at, item) "
+            "SELECT md5('k' || i), 'openai', 'm', 'faithfulness-v1', 'faithfulness.Claims', "
+            "'{\"claims\": []}', 1, 1, now(), NULL FROM range(300) AS t(i)"
+        )
+        legacy = sql("cache_check_legacy")
+        assert len(con.execute(legacy).fetchall()) == 300  # one model: each answer once
+        assert max(rows_through_each_step(con, legacy, tmp_path / "profile.json")) <= 2 * 300
+    finally:
+        con.close()

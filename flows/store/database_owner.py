@@ -3,6 +3,7 @@ program's, which no faithpipe command writes to or reads from (exit 5)."""
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -14,6 +15,21 @@ if TYPE_CHECKING:
 
 # How many of a foreign database's tables and views its error line names.
 _FOREIGN_NAMES_SHOWN = 8
+
+
+def database_path(path: Path | str) -> Path:
+    """`--db` as a path, refused (exit 5) when it names no file: empty (`--db "$UNSET"`:
+    Path('') is the working folder) or a folder (`--db warehouse/` made a database file named
+    `warehouse`, and an existing folder ended on DuckDB's 'Is a directory')."""
+    text = str(path)
+    if not text.strip():
+        raise DatabaseError("--db is empty: name the database file (an unset variable?)")
+    if text.endswith(("/", os.sep)) or Path(text).is_dir():
+        raise DatabaseError(
+            f"{text} names a folder, not a database file: give --db a file, such as "
+            f"{Path(text) / 'faithpipe.duckdb'}"
+        )
+    return Path(text)
 
 
 def refuse_foreign_database(con: duckdb.DuckDBPyConnection, path: Path | str) -> None:

@@ -24,6 +24,7 @@ from flows.errors import (
     DatabaseWriteFailed,
 )
 from flows.store.database_owner import (
+    database_path,
     refuse_foreign_database,
     refuse_newer_database,
     refuse_unreadable_database,
@@ -175,9 +176,7 @@ def connect_for_reading(
     at once (with `snapshot`, saying so in one line); without a copy, it waits up to `wait`
     seconds (saying so, and that the command's `option` sets them), then raises
     DatabaseLocked."""
-    if not str(path).strip():  # `--db "$UNSET"`: Path('') is the working folder
-        raise DatabaseError("--db is empty: name the database file (an unset variable?)")
-    path = Path(path)
+    path = database_path(path)  # not empty, not a folder
     if holds_no_database(path):
         raise DatabaseError(f"{path}: no such database; run `faith score` first")
     copy = snapshot_path(path)
@@ -278,9 +277,10 @@ def define_analysis(con: duckdb.DuckDBPyConnection, *, again: bool = False) -> b
 def holds_no_database(path: Path | str) -> bool:
     """Whether `path` holds no database: no file, or an empty one (mktemp, touch), which
     open_store makes a new database of (commands that only read refuse it). A pipe, device or
-    socket is refused: its size is 0 too, and open_store unlinked `--db /dev/null`."""
-    path = Path(path)
-    if path.exists() and not (path.is_file() or path.is_dir()):
+    socket is refused: its size is 0 too, and open_store unlinked `--db /dev/null`; so are a
+    folder and an empty name."""
+    path = database_path(path)
+    if path.exists() and not path.is_file():
         raise DatabaseError(f"{path}: not a database file but a pipe, a device or a socket")
     return not path.exists() or path.stat().st_size == 0
 
@@ -292,9 +292,7 @@ def open_store(
 
     Another program's database is refused before anything is written to it (DatabaseError).
     """
-    if not str(path).strip():  # `--db "$UNSET"`: Path('') is the working folder
-        raise DatabaseError("--db is empty: name the database file (an unset variable?)")
-    path = Path(path)
+    path = database_path(path)  # not empty, not a folder
     deadline = time.monotonic() + max(lock_timeout, 0.0)
     _look_before_writing(path, lock_timeout)
     if path.exists() and holds_no_database(path):

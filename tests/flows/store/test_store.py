@@ -193,3 +193,24 @@ def test_the_writers_memory_limit_is_fixed_with_room_for_key_indexes(tmp_path: P
     con = open_store(db)
     assert limit_mb(con) == pytest.approx(384 + 40_000 * 256 // 10**6, abs=1)  # +10 MB
     con.close()
+
+
+@pytest.mark.parametrize("command", ["score", "runs", "cache"])
+@pytest.mark.parametrize("folder", ["existing", "new/"], ids=["an-existing-folder", "new-slash"])
+def test_a_db_that_names_a_folder_is_exit_5_in_one_line_and_makes_no_file(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], command: str, folder: str
+) -> None:
+    """`--db warehouse/` (a folder for the database to go in) made a database *file* named
+    `warehouse` when there was no such folder, and when there was one, ended on DuckDB's
+    'Could not read from file ...: Is a directory'."""
+    (tmp_path / "existing").mkdir()
+    db = f"{tmp_path}/{folder}"
+    source = write(many_cases(2), tmp_path / "a.parquet")
+    args = {"score": ["score", str(source)], "runs": ["runs"], "cache": ["cache", "check"]}
+    capsys.readouterr()
+    assert main([*args[command], "--db", db]) == 5
+    lines = capsys.readouterr().err.strip().splitlines()
+    assert len(lines) == 1
+    assert "names a folder, not a database file" in lines[0], lines[0]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["a.parquet", "existing"]
+    assert list((tmp_path / "existing").iterdir()) == []

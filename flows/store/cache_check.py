@@ -25,6 +25,9 @@ __all__ = ["CacheCheck", "check_cache"]
 
 # Rows read at a time: a cache of millions of answers is never all in memory.
 _CHUNK = 10_000
+# Cases whose claims one read gathers: the cases of a large database are read in parts (a
+# million cases' claims in one read took 300-800 MB of DuckDB's memory).
+_CASES_PER_PART = 250_000
 
 # (model, prompt_version, schema_name, answer text) -> the cache key such an answer has.
 LegacyKey = Callable[[str, str, str, str], str]
@@ -104,13 +107,16 @@ def _find_problems(
                 why = cached_answer_problem(schema_name, reply, item)
                 if why is not None:
                     report.wrong[cache_key] = why
-        cursor.execute(sql("cache_check_claims"))
-        while rows := cursor.fetchmany(_CHUNK):
-            for config_id, case_id, answer, claims in rows:
-                report.cases_checked += 1
-                why = misfiled_statement(claims, answer)
-                if why is not None:
-                    report.cases_wrong[(config_id, case_id)] = why
+        (cases,) = cursor.execute(sql("cache_check_cases")).fetchall()[0]
+        parts = max(1, -(-cases // _CASES_PER_PART))
+        for part in range(parts):
+            cursor.execute(sql("cache_check_claims"), {"parts": parts, "part": part})
+            while rows := cursor.fetchmany(_CHUNK):
+                for config_id, case_id, answer, claims in rows:
+                    report.cases_checked += 1
+                    why = misfiled_statement(claims, answer)
+                    if why is not None:
+                        report.cases_wrong[(config_id, case_id)] = why
     finally:
         cursor.close()
 

@@ -10,12 +10,14 @@ from pathlib import Path
 import duckdb
 import pytest
 
+import flows.store.cache_check
 import flows.store.db
 from faith_udfs import LexicalJudge, MetricConfig, score_cases
 from flows.cli import main
 from flows.judges.settings import JudgeSettings
 from flows.run.pipeline import run_score
 from flows.run.settings import ScoreSettings
+from flows.store.cache_check import check_cache
 from flows.store.db import migrations, open_store, sql
 from tests.flows.store.test_store_readers import writer_holding
 from tests.support.builders import COMPARED, case_row, cases, write
@@ -208,13 +210,8 @@ def test_the_report_shows_a_logged_case_id_s_control_characters_not_obeys_them(
     assert not any(line.startswith("error:") for line in out.splitlines())
 
 
-def test_drop_reads_a_database_larger_than_the_writers_memory_limit(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
-) -> None:
-    """`--drop` read every case's claims under the writer's memory limit (384 MB): on a
-    database of 1M scored cases it ended exit 7, out of memory, where the check alone (a
-    reader's limit) read them. Here 50,000 cases against a limit lowered to 16 MB."""
-    db = tmp_path / "f.duckdb"
+def many_scored_cases(db: Path, n: int) -> None:
+    """`n` scored cases of config `lex`, two true claims each, written straight to `db`."""
     con = open_store(db)
     try:
         con.execute(
@@ -224,17 +221,29 @@ def test_drop_reads_a_database_larger_than_the_writers_memory_limit(
             "scored_at) SELECT 'lex', 'case-' || i, 'r', md5(i::VARCHAR), 'Where is it?', "
             "'Order A' || i || ' shipped on 3 March by courier from the York depot. Refunds "
             "are paid within 5 working days.', 2, 2, 2, 0, 0, 0, 1.0, 0.5, false, false, "
-            "true, false, 'scored', now() FROM range(50000) AS t(i)"
+            "true, false, 'scored', now() FROM range($n) AS t(i)",
+            {"n": n},
         )
         con.execute(
             "INSERT INTO claim_verdicts (config_id, case_id, claim_index, claim, verdict) "
             "SELECT 'lex', 'case-' || i, k, CASE k WHEN 0 THEN 'Order A' || i || "
             "' shipped on 3 March by courier from the York depot.' "
             "ELSE 'Refunds are paid within 5 working days.' END, 'yes' "
-            "FROM range(50000) AS t(i), range(2) AS c(k)"
+            "FROM range($n) AS t(i), range(2) AS c(k)",
+            {"n": n},
         )
     finally:
         con.close()
+
+
+def test_drop_reads_a_database_larger_than_the_writers_memory_limit(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`--drop` read every case's claims under the writer's memory limit (384 MB): on a
+    database of 1M scored cases it ended exit 7, out of memory, where the check alone (a
+    reader's limit) read them. Here 50,000 cases against a limit lowered to 16 MB."""
+    db = tmp_path / "f.duckdb"
+    many_scored_cases(db, 50_000)
     monkeypatch.setattr(flows.store.db, "_STORE_MEMORY_MB", 16)
     capsys.readouterr()
     assert main(["cache", "check", "--db", str(db), "--drop"]) == 0, capsys.readouterr().err
@@ -284,3 +293,21 @@ def test_answers_cached_before_018_are_paired_with_each_answer_once_not_each_row
         assert max(rows_through_each_step(con, legacy, tmp_path / "profile.json")) <= 2 * 300
     finally:
         con.close()
+
+
+def test_the_check_reads_the_claims_of_many_cases_in_parts_of_bounded_memory(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Every case's claims were gathered in one read: a million cases took 300-800 MB of
+    DuckDB's memory, so a large database ran out of a small machine's (exit 7). Here 50,000
+    cases under a reader limited to 24 MB, read in parts of 2,000 cases."""
+    db = tmp_path / "f.duckdb"
+    many_scored_cases(db, 50_000)
+    monkeypatch.setattr(flows.store.cache_check, "_CASES_PER_PART", 2_000)
+    con = duckdb.connect(str(db), read_only=True)
+    try:
+        con.execute("SET memory_limit = '24MB'")
+        report = check_cache(con)
+    finally:
+        con.close()
+    assert (report.cases_checked, report.cases_wrong) == (50_000, {})

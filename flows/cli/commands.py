@@ -85,7 +85,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if stop is not None:
             stderr.print(f"interrupted ({signal_name(stop)}): run again to finish", soft_wrap=True)
             return exit_code_of(stop)
-        code, message = failure(exc, getattr(args, "db", None))
+        code, message = failure(exc, getattr(args, "db", None), scoring=hasattr(args, "batch_size"))
         say(message)
         return code
 
@@ -94,11 +94,12 @@ def main(argv: Sequence[str] | None = None) -> int:
 EXIT_BROKEN_PIPE = 141
 
 
-def failure(exc: BaseException, db: str | None) -> tuple[int, str]:
+def failure(exc: BaseException, db: str | None, *, scoring: bool = True) -> tuple[int, str]:
     """The exit code and line of a failure: a named error's own; a DuckDB fault of the
     database file (unwritable 12, corrupt 13), its out-of-memory or a full disk (7) wherever
     it is raised; else 1, a bug or a failure no named error covers (a Rust panic in polars or
-    pyarrow is a BaseException), the traceback only with -v."""
+    pyarrow is a BaseException), the traceback only with -v. `scoring`: a command that
+    commits batches (it takes --batch-size), whose advice names them."""
     if isinstance(exc, ConfigError):
         return EXIT_USAGE, str(exc)
     # a reader's: the file is fine, its memory is short (a commit's is DatabaseWriteFailed)
@@ -114,15 +115,18 @@ def failure(exc: BaseException, db: str | None) -> tuple[int, str]:
     fault = database_fault(exc, db or "the database")
     if fault is not None:
         return int(fault.exit_code), str(fault)
-    short = short_of_room(exc)
+    short = short_of_room(exc, scoring=scoring)
     if short is not None:
         return DatabaseWriteFailed.exit_code, short
     return EXIT_FAILED, f"{one_line(exc)} (run again with -v for the traceback)"
 
 
-def short_of_room(exc: BaseException) -> str | None:
-    """The line of a DuckDB out-of-memory or a full disk (exit 7), wherever raised."""
+def short_of_room(exc: BaseException, *, scoring: bool = True) -> str | None:
+    """The line of a DuckDB out-of-memory or a full disk (exit 7), wherever raised; a command
+    that commits no batches (`faith cache check`, `report`) is told only to free memory."""
     if out_of_memory(exc):
+        if not scoring:
+            return f"{one_line(exc)}: free memory (stop other work), or run it on a larger machine"
         return f"{one_line(exc)}: committed batches are safe; lower --batch-size or free memory"
     if disk_full(exc):
         return (

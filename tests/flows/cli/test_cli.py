@@ -376,3 +376,25 @@ def test_json_nested_deeper_than_python_parses_is_exit_3(tmp_path: Path, capsys)
     last = capsys.readouterr().err.strip().splitlines()[-1]
     assert last.startswith(f"error: {tmp_path / 'deep.jsonl'}: cannot read its data")
     assert query_rows(db, "SELECT count(*) FROM case_scores") == [(0,)]
+
+
+@pytest.mark.parametrize("scoring", [True, False], ids=["score", "cache check"])
+def test_an_out_of_memory_names_batch_size_only_to_a_command_that_has_it(scoring: bool) -> None:
+    """Every exit 7 of a DuckDB out-of-memory said 'committed batches are safe; lower
+    --batch-size', also to `faith cache check` and `report`, which take no --batch-size."""
+    import duckdb
+
+    from flows.cli.commands import failure
+
+    con = duckdb.connect()
+    con.execute("SET memory_limit = '1MB'")
+    with pytest.raises(duckdb.OutOfMemoryException) as short:
+        con.execute("SELECT list(range(1000000))").fetchall()
+    con.close()
+    code, line = failure(short.value, None, scoring=scoring)
+    assert code == 7
+    assert line.startswith("OutOfMemoryException: Out of Memory Error: ")
+    if scoring:
+        assert line.endswith(": committed batches are safe; lower --batch-size or free memory")
+    else:
+        assert line.endswith(": free memory (stop other work), or run it on a larger machine")

@@ -199,6 +199,9 @@ def connect_for_reading(
                 copy, read_only=True, wait=0.0, locked=_locked_for_writing(copy, 0)
             )
     else:
+        # not said to a command that writes the database itself (rekey, batches --refresh)
+        readers = f" Runs given --snapshot write {copy.name} for readers after each completed run."
+        readers = readers if snapshot else ""
         con = _open_when_free(
             path,
             read_only=True,
@@ -212,8 +215,7 @@ def connect_for_reading(
             ),
             locked=lambda pid: (
                 f"{path} is still being written by {lock_holder(pid)} after {wait:g} s; try "
-                f"again when the run has finished, or raise {option}. Runs given --snapshot write "
-                f"{copy.name} for readers after each completed run."
+                f"again when the run has finished, or raise {option}.{readers}"
             ),
         )
     try:

@@ -183,3 +183,29 @@ def test_batches_refresh_while_a_run_writes_reads_no_snapshot(
     assert code == 4, stderr
     assert "reading its snapshot" not in stderr
     assert len(stderr.splitlines()) == 1, stderr
+
+
+@pytest.mark.parametrize("command", ["rekey", "batches --refresh"])
+def test_a_command_that_writes_the_database_is_not_pointed_at_the_snapshot(
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    command: str,
+) -> None:
+    """`faith rekey` and `faith batches --refresh` look at --db as readers before they write
+    it, and their lock error ended 'Runs given --snapshot write … for readers', a copy
+    neither of them reads."""
+    db = scored_database(tmp_path)
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-test")
+    argv = (
+        ["rekey", str(tmp_path / "none.parquet")]
+        if command == "rekey"
+        else ["batches", "--refresh", "--base-url", "http://127.0.0.1:9"]
+    )
+    capsys.readouterr()
+    with writer_holding(db):
+        code = main([*argv, "--db", str(db), "--lock-timeout", "0.5"])
+    stderr = capsys.readouterr().err
+    assert code == 4, stderr
+    assert "raise --lock-timeout." in stderr
+    assert "--snapshot" not in stderr

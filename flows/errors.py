@@ -22,9 +22,10 @@ class ConversationsUnreadable(InputUnreadable):
     """A conversation log cannot be read (flows/read/turns.py)."""
 
     memory_advice = (
-        "a message of tens of MB in a chat log's messages, read with 2 GB); leave such "
-        "messages out of the log or cut them, or log the conversations as a table of turns, "
-        "whose turns past the size limits are quarantined before they are read"
+        "a message of tens of MB in messages logged as JSON text, read with 2 GB); leave such "
+        "messages out of the log or cut them, or log messages as a list of objects (JSON "
+        "Lines, Parquet), whose messages past the size limits are quarantined before they are "
+        "read"
     )
 
 

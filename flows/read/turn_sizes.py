@@ -2,12 +2,13 @@
 cut to its start and marked before the reader's JSON functions see it, and the turn is then
 quarantined as a case's row past them is (schemas/sizes.py). DuckDB's JSON functions ask
 several times a value's size at once: one 50 MB passage ran the reader out of 2 GB, and a log
-read every night failed every night with exit 7, nothing scored.
+read every night failed every night with exit 7, nothing scored. A chat log's messages are
+cut inside their list (cap_oversized_messages), before chat_turns.sql reads them as JSON.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from schemas import SizeLimits
 from schemas.sizes import KEPT_CHARS, KEPT_PASSAGES
@@ -27,56 +28,110 @@ def cap_oversized_turns(
     con: duckdb.DuckDBPyConnection, types: dict[str, str], limits: SizeLimits
 ) -> None:
     """`named_turns` (of column `types`) with each turn's text past its limit cut to its start
-    (1,024 characters, at most 16 passages, then its size) and three columns more:
-    `__too_large` (the check: the case's own names, by the turn's role), `__too_large_column`
-    and `__too_large_value` (how large it was), NULL for a turn within its limits."""
-    content, passages = types.get("content"), types.get("retrieval_context")
-    role = f"lower(trim(CAST(role AS VARCHAR))) IN {_CONTEXT_ROLES}" if "role" in types else "false"
-    content_limit = f"CASE WHEN {role} THEN $context_bytes ELSE $answer_bytes END"
-    content_check = (
-        f"CASE WHEN {role} THEN 'retrieval_context_too_large' "
-        "WHEN lower(trim(CAST(role AS VARCHAR))) IN ('user', 'human') THEN 'input_too_large' "
-        "ELSE 'actual_output_too_large' END"
-        if "role" in types
-        else "'actual_output_too_large'"
+    (1,024 characters, at most 16 passages, then its size) and TOO_LARGE_COLUMNS more:
+    the check (the case's own names, by the turn's role), the column and how large it was,
+    NULL for a turn within its limits (a chat message's, cut before, kept)."""
+    sized = _sized(
+        "role" if "role" in types else None,
+        ("content", types.get("content")),
+        ("retrieval_context", types.get("retrieval_context")),
     )
-    content_over = f"__content_bytes > {content_limit}"
-    passages_over = "__passages_bytes > $context_bytes"
     replaced = [
-        f"CASE WHEN {over} THEN {_cut(name, kind, size)} ELSE {name} END AS {name}"
-        for name, kind, over, size in (
-            ("content", content, content_over, "__content_bytes"),
-            ("retrieval_context", passages, passages_over, "__passages_bytes"),
-        )
-        if kind is not None
+        f"{sized[name]} AS {name}" for name in ("content", "retrieval_context") if name in sized
     ]
-    content_said = (
-        "CAST(__content_bytes AS VARCHAR) || ' bytes, more than ' || "
-        f"CASE WHEN {role} THEN '--max-context-bytes ' || CAST($context_bytes AS VARCHAR) "
-        "ELSE '--max-answer-bytes ' || CAST($answer_bytes AS VARCHAR) END"
-    )
-    passages_said = (
-        "CAST(__passages_bytes AS VARCHAR) || ' bytes, more than --max-context-bytes ' || "
-        "CAST($context_bytes AS VARCHAR)"
-    )
+    found = [
+        f"coalesce({name}, {sized[name]})" if name in types else sized[name]
+        for name in TOO_LARGE_COLUMNS
+    ]
     con.execute(
-        "CREATE OR REPLACE TEMP TABLE named_turns AS "
-        "SELECT * EXCLUDE (__content_bytes, __passages_bytes)"
-        + (f" REPLACE ({', '.join(replaced)})" if replaced else "")
-        + f", CASE WHEN {content_over} THEN {content_check} "
-        f"WHEN {passages_over} THEN 'retrieval_context_too_large' END AS __too_large, "
-        f"CASE WHEN {content_over} THEN 'content' "
-        f"WHEN {passages_over} THEN 'retrieval_context' END AS __too_large_column, "
-        f"CASE WHEN {content_over} THEN {content_said} "
-        f"WHEN {passages_over} THEN {passages_said} END AS __too_large_value "
-        f"FROM (SELECT *, {_bytes('content', content)} AS __content_bytes, "
-        f"{_bytes('retrieval_context', passages)} AS __passages_bytes FROM named_turns)",
-        {"answer_bytes": limits.answer_bytes, "context_bytes": limits.context_bytes},
+        "CREATE OR REPLACE TEMP TABLE named_turns AS SELECT * "
+        + (f"EXCLUDE ({', '.join(TOO_LARGE_COLUMNS)}) " if "__too_large" in types else "")
+        + (f"REPLACE ({', '.join(replaced)}) " if replaced else "")
+        + "".join(
+            f", {expr} AS {name}" for expr, name in zip(found, TOO_LARGE_COLUMNS, strict=True)
+        )
+        + " FROM named_turns",
+        _limits(limits),
     )
+
+
+def cap_oversized_messages(
+    con: duckdb.DuckDBPyConnection, table: str, column: str, kind: Any, limits: SizeLimits
+) -> None:
+    """A chat log's `column` of messages (DuckDB type `kind`) with each message past its limit
+    cut and marked as cap_oversized_turns does (chat_turns.sql carries the marks to its turn);
+    messages of no struct type (JSON text) are left as they are."""
+    if getattr(kind, "id", None) != "list" or getattr(kind.child, "id", None) != "struct":
+        return
+    fields = {name: str(field) for name, field in kind.child.children}
+    if "content" not in fields:
+        return
+    role = next((f"m.{name}" for name in ("role", "type") if fields.get(name) == "VARCHAR"), None)
+    passages = fields.get("retrieval_context")
+    sized = _sized(
+        role,
+        ("m.content", fields["content"]),
+        ("m.retrieval_context", passages) if passages == _LIST_OF_TEXT else ("", None),
+    )
+    updates = ", ".join(f"{name.removeprefix('m.')} := {expr}" for name, expr in sized.items())
+    con.execute(
+        f"CREATE OR REPLACE TEMP TABLE {table} AS SELECT * REPLACE ("
+        f"list_transform({column}, lambda m: struct_update(m, {updates})) AS {column}) "
+        f"FROM {table}",
+        _limits(limits),
+    )
+
+
+def _limits(limits: SizeLimits) -> dict[str, int]:
+    return {"answer_bytes": limits.answer_bytes, "context_bytes": limits.context_bytes}
+
+
+def _sized(
+    role: str | None, content: tuple[str, str | None], passages: tuple[str, str | None]
+) -> dict[str, str]:
+    """Expressions of a turn (or message) cut to its limits: its content and passages (keyed
+    by the names given), then TOO_LARGE_COLUMNS; sizes in UTF-8 bytes, limits bound as
+    $answer_bytes and $context_bytes."""
+    text, text_kind = content
+    listed, list_kind = passages
+    spoken = f"lower(trim(CAST({role} AS VARCHAR)))" if role else "''"
+    context_role = f"{spoken} IN {_CONTEXT_ROLES}"
+    content_size, passages_size = _bytes(text, text_kind), _bytes(listed, list_kind)
+    content_limit = f"CASE WHEN {context_role} THEN $context_bytes ELSE $answer_bytes END"
+    content_over = f"{content_size} > {content_limit}"
+    passages_over = f"{passages_size} > $context_bytes"
+    option = (
+        f"CASE WHEN {context_role} THEN '--max-context-bytes ' || CAST($context_bytes AS VARCHAR)"
+        " ELSE '--max-answer-bytes ' || CAST($answer_bytes AS VARCHAR) END"
+    )
+    sized = {
+        text: f"CASE WHEN {content_over} THEN {_cut(text, text_kind, content_size)} ELSE {text} END"
+    } if text_kind is not None else {}  # fmt: skip
+    if list_kind is not None:
+        cut = _cut(listed, list_kind, passages_size)
+        sized[listed] = f"CASE WHEN {passages_over} THEN {cut} ELSE {listed} END"
+    check = (
+        f"CASE WHEN {context_role} THEN 'retrieval_context_too_large' "
+        f"WHEN {spoken} IN ('user', 'human') THEN 'input_too_large' "
+        "ELSE 'actual_output_too_large' END"
+    )
+    sized["__too_large"] = (
+        f"CASE WHEN {content_over} THEN {check} "
+        f"WHEN {passages_over} THEN 'retrieval_context_too_large' END"
+    )
+    sized["__too_large_column"] = (
+        f"CASE WHEN {content_over} THEN 'content' WHEN {passages_over} THEN 'retrieval_context' END"
+    )
+    sized["__too_large_value"] = (
+        f"CASE WHEN {content_over} THEN CAST({content_size} AS VARCHAR) || ' bytes, more than ' "
+        f"|| {option} WHEN {passages_over} THEN CAST({passages_size} AS VARCHAR) || ' bytes, "
+        "more than --max-context-bytes ' || CAST($context_bytes AS VARCHAR) END"
+    )
+    return sized
 
 
 def _bytes(name: str, kind: str | None) -> str:
-    """UTF-8 bytes of a column's value (a list's passages added up; 0 for none)."""
+    """UTF-8 bytes of a value (a list's passages added up; 0 for none)."""
     if kind is None:
         return "0"
     if kind == "VARCHAR":
@@ -88,15 +143,18 @@ def _bytes(name: str, kind: str | None) -> str:
 
 def _cut(name: str, kind: str | None, size: str) -> str:
     """What the quarantine keeps of an oversized value: its start and its size, as a case's
-    (schemas/sizes.py: capped); a value of another type (JSON, content parts) none."""
+    (schemas/sizes.py: capped); JSON as a JSON string of its start, another type none."""
+    told = f"'… [' || CAST({size} AS VARCHAR) || ' bytes]'"
     if kind == "VARCHAR":
-        return f"left({name}, {KEPT_CHARS}) || '… [' || CAST({size} AS VARCHAR) || ' bytes]'"
+        return f"left({name}, {KEPT_CHARS}) || {told}"
+    if kind == "JSON":
+        return f"to_json(left(CAST({name} AS VARCHAR), {KEPT_CHARS}) || {told})"
     if kind == _LIST_OF_TEXT:
         first = f"list_slice({name}, 1, {KEPT_PASSAGES})"
         kept = f"list_transform({first}, lambda p: left(p, {KEPT_CHARS}))"
-        told = (
+        said = (
             f"'… [' || CAST({size} AS VARCHAR) || ' bytes in ' || CAST(len({name}) AS VARCHAR)"
             " || ' passages]'"
         )
-        return f"list_concat({kept}, [{told}])"
+        return f"list_concat({kept}, [{said}])"
     return f"CAST(NULL AS {kind})"

@@ -18,6 +18,7 @@ import duckdb
 import polars as pl
 
 from flows.errors import ConversationsUnreadable, InputUnreadable
+from flows.read import turn_sizes
 from flows.read.chat_lines import line_names
 from flows.read.csv_dialect import unsniffed
 from flows.read.file_facts import csv_line_fault
@@ -32,7 +33,6 @@ from flows.read.json_values import (
 from flows.read.read_options import FORMATS
 from flows.read.shapes import RawBatch, Source
 from flows.read.small_json import bom_array
-from flows.read.turn_sizes import TOO_LARGE_COLUMNS, cap_oversized_turns
 from flows.scratch import scratch_folder
 from flows.store.db import sql
 
@@ -211,6 +211,9 @@ def _load(con: duckdb.DuckDBPyConnection, source: Source) -> None:
         )
     renamed = _renamed(con, "raw_rows", source)
     if source.form == "chat":
+        given = dict(zip(rows.columns, rows.types, strict=True)).get(structured)
+        limits = source.options.size_limits
+        turn_sizes.cap_oversized_messages(con, "raw_rows", quoted(structured), given, limits)
         fallbacks, lines = _chat_fallbacks(con, renamed, source)
         con.execute(f"CREATE TEMP TABLE chats AS SELECT {renamed}{fallbacks} FROM raw_rows", lines)
         con.execute(f"CREATE TEMP TABLE named_turns AS {sql('chat_turns')}")
@@ -222,7 +225,7 @@ def _load(con: duckdb.DuckDBPyConnection, source: Source) -> None:
         )
         con.execute(f"CREATE TEMP TABLE named_turns AS SELECT {renamed}, {chat_only} FROM raw_rows")
     con.execute("DROP TABLE raw_rows")
-    cap_oversized_turns(con, _types(con, "named_turns"), source.options.size_limits)
+    turn_sizes.cap_oversized_turns(con, _types(con, "named_turns"), source.options.size_limits)
     # Text holds lists only where the format has no lists (CSV) or mixes types (JSON); a chat
     # message's passages are JSON in every format (a Parquet log's too).
     as_text = source.form == "chat" or any(fmt != "parquet" for fmt in by_format)
@@ -277,7 +280,7 @@ def _row_json(row: str, absent: dict[str, list[str]]) -> str:
     and `__cid_fallback` (the reader's own, left out so a turn quarantined before keeps its
     key), and but the columns only other files of the source have (`absent`)."""
     own = row
-    for name in (FILE_COLUMN, "__own_passages", "__cid_fallback", *TOO_LARGE_COLUMNS):
+    for name in (FILE_COLUMN, "__own_passages", "__cid_fallback", *turn_sizes.TOO_LARGE_COLUMNS):
         own = f"json_remove({own}, '$.{name}')"
     if not absent:
         return own

@@ -132,5 +132,9 @@ SELECT * EXCLUDE (__m, logged_at, __given_passages, __parts, __tool_results, __t
        -- result read as a tool's); a blank one ending the log was quarantined as a blank answer
        coalesce(json_array_length(__m -> 'tool_calls'), 0) > 0
            OR coalesce(json_type(__m -> 'function_call') = 'OBJECT', false)
-           OR __tool_uses AS __tool_calls
+           OR __tool_uses AS __tool_calls,
+       -- a message cut to the size limits before it was read (turn_sizes.py): quarantined
+       __m ->> '__too_large' AS __too_large,
+       __m ->> '__too_large_column' AS __too_large_column,
+       __m ->> '__too_large_value' AS __too_large_value
 FROM anthropic_parts

@@ -6,6 +6,7 @@ night the log was read, nothing scored."""
 from __future__ import annotations
 
 import datetime as dt
+import json
 from pathlib import Path
 
 import pyarrow as pa
@@ -91,3 +92,77 @@ def test_each_role_is_held_to_its_limit_under_the_checks_a_case_has(tmp_path: Pa
     assert "… [184 bytes]" in row_json["a:2"]
     assert run["rows_in"] == run["rows_scored"] + run["rows_quarantined"]
     assert {("w:3", "scored"), ("t:3", "scored")} <= set(scored)
+
+
+# A chat log's answer with its own passage.
+ANSWER = {"role": "assistant", "content": "It ships from Leeds.", "retrieval_context": [SHIPS]}
+
+
+def _score_chat(tmp_path: Path, chats: list[dict], **limits: int) -> tuple[dict, list, list]:
+    source = tmp_path / "chat.jsonl"
+    source.write_text("".join(json.dumps(chat) + "\n" for chat in chats))
+    db = tmp_path / "chat.duckdb"
+    run = run_score(
+        ScoreSettings(source=str(source), db=str(db), max_quarantine_share=1.0, **limits)
+    )
+    quarantined = query(
+        db, 'SELECT case_id, "check", "column", value, row_json FROM quarantine ORDER BY 1'
+    )
+    return run, quarantined, query(db, "SELECT case_id, status FROM case_scores ORDER BY 1")
+
+
+@pytest.mark.slow
+def test_a_50_mb_tool_result_in_a_chat_log_is_quarantined_and_the_rest_scored(
+    tmp_path: Path,
+) -> None:
+    """The same in a chat log: its messages are cut inside their list, before chat_turns.sql
+    reads them as JSON (exit 7 before, after a second try with 2 GB)."""
+    chats = [
+        {"conversation_id": "k1", "logged_at": "2026-11-01T09:00:00", "messages": [
+            {"role": "user", "content": "Where does it ship from?"},
+            {"role": "tool", "content": f"{SHIPS} " * 1_800_000},
+            {"role": "assistant", "content": "It ships from Leeds."}]},
+        {"conversation_id": "k2", "logged_at": "2026-11-01T09:00:00", "messages": [
+            {"role": "user", "content": "Where does it ship from?"},
+            ANSWER]},
+    ]  # fmt: skip
+    run, quarantined, scored = _score_chat(tmp_path, chats)
+    assert run["rows_in"] == run["rows_scored"] + run["rows_quarantined"] == 3
+    assert scored == [("k1:3", "scored"), ("k2:2", "scored")]
+    ((case_id, check, column, value, row_json),) = quarantined
+    assert (case_id, check, column) == ("k1:2", "retrieval_context_too_large", "content")
+    assert value == "52200000 bytes, more than --max-context-bytes 8388608"
+    assert len(row_json) < 2_000
+
+
+def test_a_chat_logs_messages_are_held_to_their_roles_limits(tmp_path: Path) -> None:
+    long = "The parcel ships from Leeds on weekdays only. " * 4  # 184 bytes
+    parts = [{"type": "text", "text": long}]  # content parts: a JSON value, cut as its text
+    chats = [
+        {"conversation_id": "q", "messages": [
+            {"role": "user", "content": long},
+            ANSWER]},
+        {"conversation_id": "a", "messages": [
+            {"role": "user", "content": "Where?"},
+            {"role": "assistant", "content": parts, "retrieval_context": [SHIPS]}]},
+        {"conversation_id": "p", "messages": [
+            {"role": "user", "content": "Where?"},
+            {"role": "assistant", "content": "It ships.", "retrieval_context": [long, long]}]},
+        {"conversation_id": "w", "messages": [
+            {"role": "user", "content": "Where?"},
+            {"role": "tool", "content": long},
+            ANSWER]},
+    ]  # fmt: skip
+    for chat in chats:
+        chat["logged_at"] = "2026-11-01T09:00:00"
+    run, quarantined, scored = _score_chat(
+        tmp_path, chats, max_answer_bytes=100, max_context_bytes=300
+    )
+    checks = {case_id: (check, column) for case_id, check, column, _, _ in quarantined}
+    assert checks == {
+        "q:1": ("input_too_large", "content"),
+        "a:2": ("actual_output_too_large", "content"),
+        "p:2": ("retrieval_context_too_large", "retrieval_context"),
+    }
+    assert run["rows_in"] == run["rows_scored"] + run["rows_quarantined"]
+    assert ("w:3", "scored") in scored

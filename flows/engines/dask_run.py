@@ -25,7 +25,6 @@ from flows.engines.loading import (
     QuarantineNumbers,
     keep_unloaded_replies,
     load_shard,
-    salvage_stale_shards,
 )
 from flows.engines.partition_task import PartitionJob
 from flows.engines.partitions import duplicate_rules, plan_partitions
@@ -44,17 +43,12 @@ from flows.store.db import open_store
 from flows.store.run_costs import price_run
 from flows.store.run_registry import run_row, start_run, supersede_dead_runs
 from flows.store.shard_data import write_case_states, write_stored_replies
+from flows.store.stale_shards import salvage_stale_shards, shard_root
 
 if TYPE_CHECKING:
     import duckdb
 
 log = logging.getLogger("faithpipe")
-
-
-def shard_root(db: str) -> Path:
-    """Where a run's workers write their shards: next to the database (workers on other
-    machines need this folder on a shared file system)."""
-    return Path(f"{db}.shards").resolve()
 
 
 def run_score_on_dask(

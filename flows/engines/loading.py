@@ -14,11 +14,12 @@ from typing import TYPE_CHECKING
 import polars as pl
 
 from faith_udfs import MetricConfig
-from flows.engines.shards import Shard, read_shard, stale_replies
+from flows.engines.shards import Shard, read_shard
 from flows.errors import DatabaseWriteFailed
 from flows.store.batch_writes import commit_bytes, write_batch
 from flows.store.db import DISK_ERRORS, OUT_OF_MEMORY, limit_memory
 from flows.store.shard_data import store_replies
+from flows.store.stale_shards import stale_replies
 
 if TYPE_CHECKING:
     import duckdb
@@ -107,16 +108,3 @@ def keep_unloaded_replies(con: duckdb.DuckDBPyConnection, folder: Path) -> bool:
     if kept:
         log.info("kept %d judge replies of shards finished but not loaded", kept)
     return True
-
-
-def salvage_stale_shards(con: duckdb.DuckDBPyConnection, root: Path) -> None:
-    """Shards a dead run left behind (this process holds the database, so no live run owns
-    any): keep the judge replies they paid for, then remove them. Their rows are scored again
-    (from those replies, at no cost) by this run, which re-reads the whole source."""
-    if not root.is_dir():
-        return
-    kept = sum(store_replies(con, replies) for replies in stale_replies(root))
-    if kept:
-        log.info("kept %d judge replies from shards an earlier run left behind", kept)
-    for folder in root.iterdir():
-        shutil.rmtree(folder, ignore_errors=True)

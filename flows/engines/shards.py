@@ -130,8 +130,3 @@ def read_shard(path: Path, number: int) -> Shard:
     if replies is None:
         replies = pl.DataFrame(schema=REPLY_COLUMNS)
     return Shard(number, scored, meta["seconds"], replies, meta["fatal"])
-
-
-def stale_replies(folder: Path, run: str = "*") -> list[pl.DataFrame]:
-    """The judge replies in shards a run (`run`, by default any) left unloaded: paid for."""
-    return [pl.read_parquet(file) for file in folder.glob(f"{run}/part-*/replies.parquet")]

@@ -22,6 +22,7 @@ from flows.store.run_registry import (
     supersede_dead_runs,
 )
 from flows.store.snapshot import write_snapshot
+from flows.store.stale_shards import salvage_stale_shards, shard_root
 
 if TYPE_CHECKING:
     import duckdb
@@ -38,9 +39,12 @@ def dry_run_db(settings: ScoreSettings) -> str:
 
 
 def supersede_unless_dry(con: duckdb.DuckDBPyConnection, settings: ScoreSettings) -> None:
-    """Mark dead runs superseded, unless this is a dry run (which writes no other row)."""
+    """Mark dead runs superseded and keep the judge replies of the Dask shards runs left
+    unloaded (a Dask run killed, then finished on this engine, pays for none of them again),
+    unless this is a dry run (which writes no other row)."""
     if not settings.dry_run:
         supersede_dead_runs(con)
+        salvage_stale_shards(con, shard_root(settings.db))
 
 
 def price(con: duckdb.DuckDBPyConnection, run_id: str, settings: ScoreSettings) -> None:

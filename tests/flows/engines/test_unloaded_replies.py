@@ -1,12 +1,26 @@
 """A stopping Dask run keeps the judge replies of shards it had not loaded; when they cannot
-be read, the folder stays for the next run's salvage instead of the replies being lost."""
+be read, the folder stays for the next run's salvage instead of the replies being lost. The
+next run salvages them whatever its engine: a Dask run killed, then finished with
+`--engine local`, pays for none of its shards' replies again."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
+from flows.engines.dask_run import shard_root
 from flows.engines.loading import keep_unloaded_replies
+from flows.engines.partition_task import PartitionJob, score_partition
+from flows.engines.partitions import plan_partitions
+from flows.judges.settings import JudgeSettings
+from flows.read.source import resolve_source
+from flows.run.pipeline import run_score
+from flows.run.settings import ScoreSettings
 from flows.store.db import open_store
+from tests.support.dask_cluster import CASES, KEY, write_llm_source
+from tests.support.db_reading import query
+from tests.support.openai_stub import serving
 
 
 def test_unreadable_replies_leave_the_shard_folder_for_the_next_run(tmp_path: Path) -> None:
@@ -18,3 +32,40 @@ def test_unreadable_replies_leave_the_shard_folder_for_the_next_run(tmp_path: Pa
         assert keep_unloaded_replies(con, tmp_path / "nothing-here") is True
         assert keep_unloaded_replies(con, run_folder) is False
     assert (part / "replies.parquet").exists()
+
+
+def test_a_local_run_after_a_killed_dask_run_pays_none_of_its_shards_replies_again(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("OPENAI_API_KEY", KEY)
+    source = write_llm_source(tmp_path / "cases.parquet")
+    db = tmp_path / "faith.duckdb"
+    with serving(api_key=KEY) as stub:
+        judge = JudgeSettings(kind="openai", model="stub", base_url=stub.base_url, mode="per-item")
+        settings = ScoreSettings(source=str(source), db=str(db), judge=judge)
+        # What a Dask run killed before loading its one partition leaves: the partition's
+        # task, run here as a worker runs it, wrote its shard (the replies it paid for).
+        folder = shard_root(str(db)) / "20261207T100000-0a1b2c3d"
+        folder.mkdir(parents=True)
+        (partition,) = plan_partitions(resolve_source(str(source), settings.read_options()), CASES)
+        job = PartitionJob(
+            partition=partition,
+            root=None,
+            shards=str(folder),
+            judge=judge,
+            config=settings.metric_config(),
+            case_states=None,
+            replies=None,
+            semaphore=None,
+        )
+        score_partition(job)
+        paid = stub.requests
+        # the next run, on the local engine (the cluster is gone)
+        run = run_score(settings)
+        asked_again = stub.requests - paid
+
+    assert paid > 0
+    assert asked_again == 0
+    assert run["rows_newly_scored"] == CASES
+    assert query(db, "SELECT count(*) FROM judge_cache") == [(paid,)]
+    assert not any(shard_root(str(db)).iterdir())  # its conversations no longer on disk

@@ -68,6 +68,12 @@ def dask_client(settings: ScoreSettings, *, prefect_api_url: str | None = None) 
                     f"--scheduler {settings.scheduler}: no Dask scheduler answered within "
                     f"{_CONNECT_TIMEOUT} s ({exc})"
                 ) from None
+            except (TypeError, ValueError) as exc:
+                # Dask's comms refuse their settings: tls:// without a TLS configuration
+                # (`TLS expects a ssl_context argument`), a comm whose package is missing
+                raise ConfigError(
+                    f"--scheduler {settings.scheduler}: Dask cannot connect this way ({exc})"
+                ) from None
         else:
             cluster = _local_cluster(
                 n_workers=settings.workers or DEFAULT_WORKERS,

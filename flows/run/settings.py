@@ -124,6 +124,14 @@ class ScoreSettings(BaseModel):
     @model_validator(mode="after")
     def _one_cluster(self) -> ScoreSettings:
         """--workers and --scheduler name the Dask engine's cluster: one of them, with it."""
+        if self.scheduler is not None and not _dask_address(self.scheduler):
+            # Dask's own refusal came as the cluster was joined: exit 1, `ValueError: missing
+            # port number`; an empty one (an unset variable) started a local cluster instead.
+            raise ValueError(
+                f"--scheduler {self.scheduler!r} is not a Dask scheduler's address: give "
+                "[tcp|tls|ws|wss]://HOST:PORT, e.g. tcp://10.0.0.5:8786 (or leave it out for a "
+                "local cluster)"
+            )
         if self.engine == "local" and (self.workers or self.scheduler):
             raise ValueError("--workers and --scheduler need --engine dask")
         if self.workers and self.scheduler:
@@ -171,3 +179,14 @@ class ScoreSettings(BaseModel):
             },
             sort_keys=True,
         )
+
+
+def _dask_address(address: str) -> bool:
+    """Whether `address` is one a Dask client can join: `[scheme://]host:port`, a scheme of
+    Dask's network comms, a host (`[...]` for IPv6) and a port from 1 to 65535."""
+    scheme, _, rest = address.rpartition("://")
+    if scheme not in ("", "tcp", "tls", "ws", "wss"):
+        return False
+    host, _, port = rest.rpartition(":")
+    host = host.removeprefix("[").removesuffix("]") if host.startswith("[") else host
+    return bool(host.strip()) and port.isdecimal() and 1 <= int(port) <= 65535

@@ -39,6 +39,7 @@ def result_in_slices(handle: Any, task_timeout: float) -> str:
         time.sleep(_POLL_SECONDS)
     # distributed is loaded already: `handle` is its future (or wraps one)
     from distributed.comm.core import CommClosedError
+    from distributed.scheduler import KilledWorker
 
     fetch_seconds = max(give_up - time.monotonic(), _FETCH_SECONDS)
     try:
@@ -48,6 +49,16 @@ def result_in_slices(handle: Any, task_timeout: float) -> str:
             f"a finished partition's result could not be fetched within {fetch_seconds:.0f} s: "
             "its worker is unreachable; committed batches are kept"
         ) from None
+    # every worker that ran the task died running it (a nanny kills a worker past its memory
+    # limit): the cluster cannot run this partition, whatever the run does
+    except KilledWorker as exc:
+        tries = exc.allowed_failures + 1
+        raise ClusterUnavailable(
+            f"{_partition_task(exc.task)} ended the worker running it, {tries} "
+            f"time{'s' if tries != 1 else ''} in a row (a worker killed by its memory limit, "
+            "most often): lower --batch-size or give the workers more memory; committed "
+            "batches are kept"
+        ) from None
     # the cluster went away, not the task: a future the scheduler cancelled (its connection
     # lost) or a closed connection to it
     except (CancelledError, CommClosedError) as exc:
@@ -55,6 +66,15 @@ def result_in_slices(handle: Any, task_timeout: float) -> str:
             f"the Dask scheduler was lost ({type(exc).__name__}); committed batches "
             "are kept: run again to resume"
         ) from None
+
+
+def _partition_task(key: object) -> str:
+    """`partition N's task` for a key ClientSubmitter gave (`score-partition-<run>-N`)."""
+    text = str(key)
+    number = text.rpartition("-")[2]
+    if text.startswith("score-partition-") and number.isdecimal():
+        return f"partition {int(number)}'s task"
+    return "a partition's task"
 
 
 class Submitter(Protocol):

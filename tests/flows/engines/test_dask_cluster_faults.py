@@ -1,5 +1,6 @@
-"""A Dask cluster that has no worker, or loses its scheduler mid-run, ends the run with
-exit 10 and one line (a scheduler and a worker of their own, in child processes; the LLM judge
+"""A Dask cluster that has no worker, loses its scheduler mid-run, or whose workers die
+running a partition each time it is tried (their memory limit), ends the run with exit 10
+and one line (a scheduler and a worker of their own, in child processes; the LLM judge
 asks a real HTTP stub); a source Dask does not read is refused (exit 2) before the cluster is
 asked, the database made or the judge paid. Split from test_dask_engine.py so both pytest
 workers share the trials."""
@@ -15,6 +16,7 @@ from pathlib import Path
 import pytest
 
 from flows.engines.dask_run import run_on_dask
+from flows.engines.submitters import result_in_slices
 from flows.errors import ClusterUnavailable
 from tests.support.dask_cluster import KEY, LLM_BATCH, llm_settings, wait_for, write_llm_source
 from tests.support.db_reading import query
@@ -144,3 +146,30 @@ def test_a_source_dask_does_not_read_is_refused_before_the_cluster_the_database_
 
 def _lines(text: str) -> list[str]:
     return [line for line in text.splitlines() if line.strip()]
+
+
+@pytest.mark.timeout(300)
+def test_a_partition_that_kills_every_worker_running_it_is_exit_10_saying_what_to_do() -> None:
+    """A worker's nanny kills it past its memory limit (`dask worker --memory-limit`); the
+    scheduler tries the task on another, then gives up with KilledWorker, which ended the run
+    with exit 1, as a bug ('Attempted to run task ... on 4 different workers')."""
+    import dask
+    from distributed import Client, LocalCluster
+
+    # given up after the first death, not the fourth: each death restarts a worker process
+    with (
+        dask.config.set({"distributed.scheduler.allowed-failures": 0}),
+        LocalCluster(
+            n_workers=1, threads_per_worker=1, processes=True, dashboard_address=":0"
+        ) as cluster,
+        Client(cluster) as client,
+    ):
+        dying = client.submit(os._exit, 1, key="score-partition-20261207T100000-0a1b2c3d-3")
+        with pytest.raises(ClusterUnavailable) as raised:
+            result_in_slices(dying, 240)
+    assert raised.value.exit_code == 10
+    assert str(raised.value) == (
+        "partition 3's task ended the worker running it, 1 time in a row (a worker killed by "
+        "its memory limit, most often): lower --batch-size or give the workers more memory; "
+        "committed batches are kept"
+    )

@@ -8,7 +8,7 @@ import logging
 import time
 
 from flows.run.run_end import mark_stopped
-from flows.run.run_state import RunState
+from flows.run.run_state import RunState, is_pure_judge
 from flows.run.stop_signals import signals_deferred
 
 log = logging.getLogger("faithpipe")
@@ -68,6 +68,10 @@ def _scoring_ended(state: RunState) -> bool:
         try:
             scoring.exception(timeout=max(0.0, deadline - time.monotonic()))
         except TimeoutError:
-            log.warning("stopping: the judge is still busy; its unflushed cache entries are lost")
+            # The offline judges hold no cache: nothing of theirs is lost, nothing to say.
+            if not is_pure_judge(state.judge):
+                log.warning(
+                    "stopping: the judge is still busy; its unflushed cache entries are lost"
+                )
             return False
     return True

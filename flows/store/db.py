@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import errno
 import hashlib
 import logging
 import re
@@ -21,7 +20,6 @@ from flows.errors import (
     DatabaseError,
     DatabaseLocked,
     DatabaseUnwritable,
-    DatabaseWriteFailed,
 )
 from flows.store.database_owner import (
     database_path,
@@ -30,6 +28,7 @@ from flows.store.database_owner import (
     refuse_unreadable_database,
 )
 from flows.store.database_template import date_as_new, place_new_database
+from flows.store.disk_faults import full_disk_at_open, make_db_folder
 from flows.store.lock_holder import lock_holder
 from flows.store.reader_definitions import LIVE_DEFINITIONS, read_with_current_definitions
 from flows.store.snapshot import snapshot_path
@@ -61,7 +60,7 @@ def connect(
     if read_only and holds_no_database(path):  # nor does an empty file (touch): DuckDB's line
         raise DatabaseError(f"{path}: no such database; run `faith score` first")
     if not read_only:
-        _make_folder(path)
+        make_db_folder(path)
     con = _open_when_free(
         path,
         read_only=read_only,
@@ -71,23 +70,6 @@ def connect(
     # The lexical metric is callable from SQL on every faithpipe connection.
     register_metric_functions(con)
     return con
-
-
-def _make_folder(path: Path) -> None:
-    """The database's folder, made if missing; one that cannot be made is the documented fault
-    (a read-only mount or no permission: exit 12; a full disk: exit 7), never a bare OSError."""
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-    except OSError as exc:
-        reason = f"{exc.strerror or type(exc).__name__}: {exc.filename or path.parent}"
-        if exc.errno == errno.ENOSPC:
-            raise DatabaseWriteFailed(
-                f"{path}: its folder cannot be created ({reason}); free disk space, then run again"
-            ) from exc
-        raise DatabaseUnwritable(
-            f"{path}: the database cannot be written, its folder cannot be created ({reason}); "
-            "fix the folder's permissions or mount, or give --db a writable path"
-        ) from exc
 
 
 def _open_when_free(
@@ -108,7 +90,8 @@ def _open_when_free(
             return duckdb.connect(str(path), read_only=read_only)
         except (duckdb.IOException, duckdb.CatalogException) as exc:  # Catalog: a data file
             if "lock" not in str(exc).lower():
-                raise database_fault(exc, path) or DatabaseError(f"{path}: {exc}") from exc
+                fault = database_fault(exc, path) or full_disk_at_open(exc, path)
+                raise fault or DatabaseError(f"{path}: {exc}") from exc
             holder = re.search(r"\(PID (\d+)\)", str(exc))
             pid = holder.group(1) if holder else None
             if time.monotonic() >= deadline:

@@ -255,6 +255,29 @@ def test_a_full_disk_before_the_first_batch_is_exit_7(
     assert "the disk is full" in one_error(existing.stderr)
 
 
+@pytest.mark.parametrize("engine", ["local", "dask"])
+def test_a_new_database_on_a_disk_already_full_is_exit_7(
+    scored: tuple[Path, Path], tmp_path: Path, engine: str
+) -> None:
+    """DuckDB cannot even create the file's first block: `Could not write file ...: No space
+    left on device` at connect was exit 5 ("not a faithpipe database"), raw DuckDB words and
+    no remedy. Refused before a Dask cluster starts, too."""
+    source, _ = scored
+    folder = tmp_path / "disk"
+    folder.mkdir()
+    fill = f'cat /dev/zero > "{folder}/filler" 2>/dev/null; exec "$@"'
+    wrap = [*small_disk(folder, "64k"), "sh", "-c", fill, "x"]
+    done = faith(
+        "score", str(source), "--db", str(folder / "new.duckdb"), *SCORE, "--engine", engine,
+        wrap=wrap,
+    )  # fmt: skip
+    assert done.returncode == 7, done.stderr
+    line = one_error(done.stderr)
+    assert line.startswith(f"error: {folder / 'new.duckdb'}: the database cannot be created")
+    assert "the disk is full" in line
+    assert "No space left on device" in line
+
+
 @pytest.mark.parametrize(
     "exc",
     [

@@ -11,13 +11,14 @@ import importlib.util
 import logging
 import os
 from collections.abc import Iterator
-from contextlib import contextmanager, suppress
+from contextlib import contextmanager, nullcontext, suppress
 from typing import Any
 
 from faith_udfs.errors import ConfigError
 from flows.allocator import FREED_PAGES_KEPT
 from flows.errors import ClusterUnavailable
 from flows.run.settings import ScoreSettings
+from flows.run.stop_signals import signals_deferred
 
 DEFAULT_WORKERS = 2
 # Seconds to reach an existing scheduler before giving up with one line.
@@ -59,6 +60,10 @@ def dask_client(settings: ScoreSettings, *, prefect_api_url: str | None = None) 
     env = worker_environment(prefect_api_url)
     quiet_dask_logs()
     cluster = None
+    # A run stopping (or failing) closes the cluster with further stops noted, not raised: a
+    # SIGTERM after Ctrl-C, raised inside the close, made the exit 143 under a row `interrupted
+    # by SIGINT`. A completed run's close still hears a stop (exit 130/143 after `completed`).
+    stopping = False
     try:
         if settings.scheduler:
             try:
@@ -95,11 +100,16 @@ def dask_client(settings: ScoreSettings, *, prefect_api_url: str | None = None) 
             # Workers already running (an existing cluster) and any that join or restart later.
             client.register_plugin(WorkerEnvironment(env), name="faithpipe-environment")
             yield client
+        except BaseException:
+            stopping = True
+            raise
         finally:
-            client.close()
+            with signals_deferred() if stopping else nullcontext():
+                client.close()
     finally:
         if cluster is not None:
-            cluster.close()
+            with signals_deferred() if stopping else nullcontext():
+                cluster.close()
 
 
 def _local_cluster(**options: Any) -> Any:

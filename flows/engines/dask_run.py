@@ -13,6 +13,7 @@ import logging
 import shutil
 import time
 import uuid
+from contextlib import AbstractContextManager, nullcontext
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -66,6 +67,9 @@ def run_score_on_dask(
     total = count_rows(source)
     duplicated = duplicated_case_ids(source)
     con = _open_run_store(settings)
+    # A stopping run's clean-up (the store's close is its checkpoint) notes a second stop
+    # instead of raising it: a SIGTERM after Ctrl-C made the exit 143 under a SIGINT row.
+    stopping = False
     try:
         supersede_dead_runs(con)
         settings = with_calibration(settings, con)  # workers get the cut-offs, not the name
@@ -106,6 +110,7 @@ def run_score_on_dask(
                 if shard.fatal:
                     raise JudgeEndpointError(shard.fatal)
         except BaseException as exc:
+            stopping = True
             with signals_deferred():
                 submitter.cancel(handles)
                 leave_folder = _mark_stopped(con, run_id, folder, started, exc)
@@ -114,12 +119,29 @@ def run_score_on_dask(
                 raise stop from exc  # a signal DuckDB reworded while a shard loaded
             raise
         finally:
-            progress.stop()
-            if folder is not None and not leave_folder:
-                shutil.rmtree(folder, ignore_errors=True)
+            with _while_stopping(stopping):
+                _clean_up(progress, None if leave_folder else folder)
         return complete_run(con, run_id, settings, started)
     finally:
+        _close_store(con, stopping)
+
+
+def _while_stopping(stopping: bool) -> AbstractContextManager[None]:
+    """Further stop signals noted, not raised, while a stopping run cleans up."""
+    return signals_deferred() if stopping else nullcontext()
+
+
+def _close_store(con: duckdb.DuckDBPyConnection, stopping: bool) -> None:
+    """The run's store closed (its checkpoint); a stopping run's hears no further stop."""
+    with _while_stopping(stopping):
         con.close()
+
+
+def _clean_up(progress: Progress, folder: Path | None) -> None:
+    """The run's progress ended and its shard folder (unless it must stay) removed."""
+    progress.stop()
+    if folder is not None:
+        shutil.rmtree(folder, ignore_errors=True)
 
 
 def _open_run_store(settings: ScoreSettings) -> duckdb.DuckDBPyConnection:

@@ -193,3 +193,70 @@ def test_a_stop_while_the_local_cluster_starts_is_one_line(
     lines = stderr.splitlines()
     assert len(lines) == 1, stderr
     assert lines[0].startswith(f"interrupted ({sig.name})"), stderr
+
+
+# `faith score --engine dask` that says when it waits for a partition, when its stop ends
+# the progress and when it closes its local cluster, each of which then takes 2 s (a loaded
+# machine's), so the test's signals land while the run is under way, then while it stops.
+SLOW_STOP = """
+import sys, threading, time
+import distributed
+from flows.engines.submitters import ClientSubmitter
+from flows.run.progress import LogProgress
+close, result, stop = distributed.LocalCluster.close, ClientSubmitter.result, LogProgress.stop
+def slow_close(self, *args, **options):
+    if threading.current_thread() is threading.main_thread():  # not Dask's own, in its loop
+        print("cluster closing", flush=True)
+        time.sleep(2)
+    return close(self, *args, **options)
+def slow_stop(self):
+    print("progress stopping", flush=True)
+    time.sleep(2)
+    return stop(self)
+LogProgress.stop = slow_stop
+def said_result(self, handle, task_timeout):
+    print("waiting for a partition", flush=True)
+    return result(self, handle, task_timeout)
+distributed.LocalCluster.close = slow_close
+ClientSubmitter.result = said_result
+from flows.cli import main
+sys.exit(main(sys.argv[1:]))
+"""
+
+
+@pytest.mark.parametrize("moment", ["progress stopping", "cluster closing"])
+def test_a_second_stop_while_a_stopped_run_cleans_up_changes_nothing(
+    tmp_path: Path, moment: str
+) -> None:
+    """Ctrl-C, then SIGTERM (a service manager's) while the stop cleaned up (its progress,
+    shard folder and store; the local cluster): the SIGTERM was raised there, so the run
+    exited 143 saying `interrupted (SIGTERM)` while its row said `interrupted by SIGINT`.
+    scoring.md: a second stop while stopping is noted and changes nothing."""
+    source = tmp_path / "cases.parquet"
+    generate_cases(200, seed=11).write_parquet(source)
+    db = tmp_path / "f.duckdb"
+    command = [
+        sys.executable, "-c", SLOW_STOP, "score", str(source), "--db", str(db),
+        "--engine", "dask", "--workers", "1", "--batch-size", "20", "--prefect", "no",
+    ]  # fmt: skip
+    child = subprocess.Popen(
+        command, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+    )
+    try:
+        assert child.stdout is not None
+        for line in child.stdout:  # ends if the child exits first
+            if line.startswith("waiting for a partition"):
+                child.send_signal(signal.SIGINT)
+            if line.startswith(moment):
+                child.send_signal(signal.SIGTERM)
+                break
+        _, stderr = child.communicate(timeout=HARD_TIMEOUT)
+    finally:
+        if child.poll() is None:
+            child.kill()
+            child.communicate()
+    assert child.returncode == 130, stderr
+    assert stderr.splitlines()[-1].startswith("interrupted (SIGINT)"), stderr
+    assert "SIGTERM: already stopping" in stderr
+    assert "Traceback" not in stderr
+    assert query(db, "SELECT status, error FROM runs") == [("interrupted", "interrupted by SIGINT")]

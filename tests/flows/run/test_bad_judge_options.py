@@ -124,3 +124,58 @@ def test_a_price_that_is_no_finite_number_is_refused_before_any_call(
 def test_settings_built_in_python_refuse_an_infinite_price() -> None:
     with pytest.raises(ValidationError, match="finite number"):
         ScoreSettings(source=SAMPLE, price_output_usd=float("inf"))
+
+
+# A key pasted or mounted with what no HTTP header can carry: `echo KEY > secret` leaves a line
+# break (a Kubernetes secret made so ends in one), a word processor a typographic quote. Each
+# call failed inside httpx: the newline as 5 "could not be connected to" in a row (exit 6, the
+# endpoint blamed), the é as "judge openai/m crashed (a bug …)" (exit 1).
+UNSENDABLE_KEYS = [
+    pytest.param("sk-proj-0123456789abcdef\n", "begins or ends with white space", id="newline"),
+    pytest.param(" sk-proj-0123456789abcdef", "begins or ends with white space", id="space"),
+    pytest.param("\x1b[32msk-proj-0123456789abcdef", "a control character", id="escape"),
+    pytest.param("sk-proj-0123456789abcdéf", "a character outside ASCII", id="non-ascii"),
+]
+
+
+@pytest.mark.parametrize("command", ["score", "nightly"])
+@pytest.mark.parametrize(("key", "said"), UNSENDABLE_KEYS)
+def test_a_key_no_http_header_can_carry_is_refused_before_any_call(
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    command: str,
+    key: str,
+    said: str,
+) -> None:
+    monkeypatch.setenv("FAITH_TEST_KEY", key)
+    db = tmp_path / "faith.duckdb"
+    with serving() as stub:
+        done = faith_here(
+            capsys, command, SAMPLE, "--db", str(db), "--prefect", "no", "--judge", "openai",
+            "--model", "gpt-4o-mini", "--base-url", stub.base_url, "--api-key-env",
+            "FAITH_TEST_KEY",
+        )  # fmt: skip
+    assert done.returncode == 2, done.stderr
+    last = done.stderr.splitlines()[-1]
+    assert last.startswith("error: the API key in FAITH_TEST_KEY "), last
+    assert said in last
+    assert "0123456789" not in done.stdout + done.stderr  # the key itself is never shown
+    assert stub.requests == 0
+    assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize(("key", "said"), UNSENDABLE_KEYS)
+def test_judge_check_refuses_such_a_key_too(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, key: str, said: str
+) -> None:
+    monkeypatch.setenv("FAITH_TEST_KEY", key)
+    with serving() as stub:
+        done = faith_here(
+            capsys, "judge-check", "--model", "gpt-4o-mini", "--base-url", stub.base_url,
+            "--api-key-env", "FAITH_TEST_KEY",
+        )  # fmt: skip
+    assert done.returncode == 2, done.stderr
+    assert said in done.stderr.splitlines()[-1]
+    assert "0123456789" not in done.stdout + done.stderr
+    assert stub.requests == 0

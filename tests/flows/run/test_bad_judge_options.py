@@ -10,6 +10,7 @@ import pytest
 from pydantic import ValidationError
 
 from flows.run.settings import ScoreSettings
+from tests.support.builders import case_row, cases, write
 from tests.support.cli_run import faith_here
 from tests.support.openai_stub import serving
 
@@ -179,3 +180,52 @@ def test_judge_check_refuses_such_a_key_too(
     assert said in done.stderr.splitlines()[-1]
     assert "0123456789" not in done.stdout + done.stderr
     assert stub.requests == 0
+
+
+# The key itself given where its variable's name goes, as people do: the "variable is not
+# set" line quoted it twice (`export 0f3c…=<key>`), into the scheduler's log. An OpenAI key
+# was cut by the scrubber (`the environment variable [redacted]`); an Azure key (32 hex
+# digits) or a Groq key (`gsk_…`, a valid variable name) was printed whole.
+KEYS_AS_NAMES = [
+    pytest.param("sk-proj-AbCdEf0123456789XyZ", id="openai"),
+    pytest.param("0f3c9a7b5e1d4f2a8c6b0e9d7f5a3c1b", id="azure-hex"),
+    pytest.param("gsk_0f3c9a7b5e1d4f2aXc6b0e9d7f5a3c1b", id="groq"),
+    pytest.param("AIzaSyD-9tSrke72PouQMnMX-a7eZSW0jkFMBWY", id="google"),
+]
+
+
+@pytest.mark.parametrize("key", KEYS_AS_NAMES)
+def test_a_key_given_as_the_variable_name_is_never_printed(
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    key: str,
+) -> None:
+    monkeypatch.delenv(key, raising=False)
+    db = tmp_path / "faith.duckdb"
+    judge = ["--judge", "openai", "--model", "gpt-4o-mini", "--api-key-env", key]
+    done = faith_here(capsys, "score", SAMPLE, "--db", str(db), "--prefect", "no", *judge)
+    assert done.returncode == 2
+    last = done.stderr.splitlines()[-1]
+    assert last.startswith("error: --api-key-env takes the name of the variable"), last
+    assert "looks like a key" in last
+    assert key[4:16] not in done.stdout + done.stderr
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_variable_named_alike_that_is_set_is_read(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Only an unset one is refused: a variable whose name looks odd but holds the key works."""
+    name = "team_key_2024_0f3c9a7b5e1d"
+    monkeypatch.setenv(name, "sk-proj-0123456789abcdef")
+    db = tmp_path / "faith.duckdb"
+    source = write(cases([case_row("c1"), case_row("c2")]), tmp_path / "cases.parquet")
+    with serving() as stub:
+        done = faith_here(
+            capsys, "score", str(source), "--db", str(db), "--prefect", "no", "--judge",
+            "openai", "--model", "gpt-4o-mini", "--base-url", stub.base_url, "--api-key-env",
+            name,
+        )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert stub.requests > 0

@@ -134,7 +134,7 @@ def print_segments(
     for (config_id,), group in held.group_by("config_id", maintain_order=True):
         top = top_values(group, options.segment_top, options.segment_rank)
         table = Table(title=Text(f"{config_id}: pass rate by {shown}"), box=box.SIMPLE_HEAD)
-        table.add_column(shown)
+        table.add_column(Text(shown))  # a name, not rich markup
         for name in ("cases", "scored", "pass rate [95% CI]", "score", "failed"):
             table.add_column(name, justify="right", no_wrap=True)
         for row in top.shown.iter_rows(named=True):

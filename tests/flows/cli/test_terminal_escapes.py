@@ -44,6 +44,31 @@ def test_segment_values_are_escaped_in_the_report(tmp_path: Path, capsys) -> Non
     assert "\\x1b[5m" in shown.out  # the title names the database
 
 
+@pytest.mark.parametrize(
+    "column",
+    [
+        pytest.param("[link=https://evil.example/]app[/link]", id="link"),
+        pytest.param("[blink]app[/blink]", id="blink"),
+        pytest.param("app[/]", id="stray-close"),
+    ],
+)
+def test_a_segment_column_named_in_rich_markup_is_shown_as_named(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], column: str
+) -> None:
+    """The segment table's first column is headed by the column's name, which a log names:
+    rich read it as markup, so `[link=…]app[/link]` printed `app` as a hidden link to another
+    site, `[blink]` made the header blink, and a stray `[/]` ended the report with exit 1."""
+    logged = cases([case_row("a")]).rename({"app_version": column})
+    source = write(logged, tmp_path / "cases.parquet")
+    db = tmp_path / "f.duckdb"
+    assert main(["score", str(source), "--db", str(db), "--prefect", "no"]) == 0
+    capsys.readouterr()
+    assert main(["report", "--db", str(db), "--segment", column]) == 0
+    out = capsys.readouterr().out
+    header = next(line for line in out.splitlines() if "cases" in line and "failed" in line)
+    assert column in header, header
+
+
 def test_error_lines_and_log_lines_are_escaped(tmp_path: Path, capsys) -> None:
     missing = tmp_path / "no\x1b]0;owned\x07such.parquet"
     assert main(["score", str(missing), "--db", str(tmp_path / "f.duckdb"), "--prefect", "no"]) == 3

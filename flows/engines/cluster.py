@@ -84,7 +84,9 @@ def dask_client(settings: ScoreSettings, *, prefect_api_url: str | None = None) 
                 n_workers=settings.workers or DEFAULT_WORKERS,
                 threads_per_worker=1,
                 processes=True,
-                dashboard_address=":0",
+                # no login: for this machine only (":0" served every interface, the tasks'
+                # exceptions with logged words in them among its pages)
+                dashboard_address="127.0.0.1:0",
                 # as quiet_dask_logs for this process: at ERROR, a worker still said "Failed
                 # to communicate with scheduler during heartbeat" when a stop closed the
                 # scheduler first (a test's stop, 1 run in 5 under load); -v shows them

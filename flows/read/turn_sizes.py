@@ -20,6 +20,8 @@ if TYPE_CHECKING:
 # reads them: held to --max-context-bytes; a question or an answer to --max-answer-bytes.
 _CONTEXT_ROLES = "('tool', 'function', 'system', 'developer')"
 _LIST_OF_TEXT = "VARCHAR[]"
+# A content part `{"type": "tool_result", ...}` in a message's JSON text.
+_TOOL_RESULT_PART = r'"type"\s*:\s*"tool_result"'
 # The reader's own columns this adds, left out of a turn's JSON (its quarantine key).
 TOO_LARGE_COLUMNS = ("__too_large", "__too_large_column", "__too_large_value")
 
@@ -66,12 +68,16 @@ def cap_oversized_messages(
     fields = {name: str(field) for name, field in kind.child.children}
     if "content" not in fields:
         return
-    role = next((f"m.{name}" for name in ("role", "type") if fields.get(name) == "VARCHAR"), None)
+    # The role as chat_turns.sql reads it: `role`, else LangChain's `type` (a log mixing the
+    # two has both keys, one null); an Anthropic user message of tool_result parts is a tool's.
+    spelled = [_as_text(f"m.{name}", fields[name]) for name in ("role", "type") if name in fields]
+    role = f"coalesce({', '.join(spelled)})" if spelled else None
     passages = fields.get("retrieval_context")
     sized = _sized(
         role,
         ("m.content", fields["content"]),
         ("m.retrieval_context", passages) if passages == _LIST_OF_TEXT else ("", None),
+        tool_results=_tool_results("m.content", kind.child.children),
     )
     updates = ", ".join(f"{name.removeprefix('m.')} := {expr}" for name, expr in sized.items())
     con.execute(
@@ -82,21 +88,47 @@ def cap_oversized_messages(
     )
 
 
+def _as_text(name: str, kind: str) -> str:
+    """A role field as text: a JSON one (a log mixing types) by its value, not its quotes."""
+    return f"({name} ->> '$')" if kind == "JSON" else f"CAST({name} AS VARCHAR)"
+
+
+def _tool_results(content: str, fields: list[tuple[str, Any]]) -> str | None:
+    """Whether a message's content holds Anthropic tool_result parts, as chat_turns.sql reads
+    them, without reading its JSON (a scan of its text; typed parts by their `type`)."""
+    kind = dict(fields)["content"]
+    if str(kind) == "JSON":
+        return f"regexp_matches(CAST({content} AS VARCHAR), '{_TOOL_RESULT_PART}')"
+    parts = getattr(kind, "id", None) == "list" and getattr(kind.child, "id", None) == "struct"
+    if parts and "type" in dict(kind.child.children):
+        return f"list_contains(list_transform({content}, lambda p: p.type), 'tool_result')"
+    return None
+
+
 def _limits(limits: SizeLimits) -> dict[str, int]:
     return {"answer_bytes": limits.answer_bytes, "context_bytes": limits.context_bytes}
 
 
 def _sized(
-    role: str | None, content: tuple[str, str | None], passages: tuple[str, str | None]
+    role: str | None,
+    content: tuple[str, str | None],
+    passages: tuple[str, str | None],
+    tool_results: str | None = None,
 ) -> dict[str, str]:
     """Expressions of a turn (or message) cut to its limits: its content and passages (keyed
     by the names given), then TOO_LARGE_COLUMNS; sizes in UTF-8 bytes, limits bound as
-    $answer_bytes and $context_bytes."""
+    $answer_bytes and $context_bytes. A user message whose content `tool_results` holds is
+    a tool's (looked at only past --max-answer-bytes)."""
     text, text_kind = content
     listed, list_kind = passages
     spoken = f"lower(trim(CAST({role} AS VARCHAR)))" if role else "''"
-    context_role = f"{spoken} IN {_CONTEXT_ROLES}"
     content_size, passages_size = _bytes(text, text_kind), _bytes(listed, list_kind)
+    context_role = f"{spoken} IN {_CONTEXT_ROLES}"
+    if tool_results is not None:
+        context_role = (
+            f"(CASE WHEN {context_role} THEN true WHEN {spoken} = 'user' AND {content_size} > "
+            f"$answer_bytes THEN coalesce({tool_results}, false) ELSE false END)"
+        )
     content_limit = f"CASE WHEN {context_role} THEN $context_bytes ELSE $answer_bytes END"
     content_over = f"{content_size} > {content_limit}"
     passages_over = f"{passages_size} > $context_bytes"

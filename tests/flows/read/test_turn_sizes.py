@@ -166,3 +166,40 @@ def test_a_chat_logs_messages_are_held_to_their_roles_limits(tmp_path: Path) -> 
     }
     assert run["rows_in"] == run["rows_scored"] + run["rows_quarantined"]
     assert ("w:3", "scored") in scored
+
+
+def test_langchain_types_and_anthropic_tool_results_are_held_to_a_tools_limit(
+    tmp_path: Path,
+) -> None:
+    """A message's role read as chat_turns.sql reads it: LangChain's `type` where a log mixes
+    it with OpenAI's `role` (its messages then have both keys, one null), and an Anthropic
+    user message of `tool_result` parts, which is a tool's turn. Each was held to
+    --max-answer-bytes and quarantined as an answer or a question within the tool's limit."""
+    long = "The parcel ships from Leeds on weekdays only. " * 4  # 184 bytes
+    result = [{"type": "tool_result", "tool_use_id": "t1", "content": long}]
+    call = [{"type": "tool_use", "id": "t1", "name": "stock", "input": {}}]
+    chats = [
+        {"conversation_id": "o", "messages": [
+            {"role": "user", "content": "Where?"},
+            ANSWER]},
+        {"conversation_id": "l", "messages": [
+            {"type": "human", "content": "Where?"},
+            {"type": "tool", "content": long},  # within --max-context-bytes
+            {"type": "ai", "content": "It ships from Leeds.", "retrieval_context": [SHIPS]}]},
+        {"conversation_id": "a", "messages": [
+            {"role": "user", "content": "Where?"},
+            {"role": "assistant", "content": call},
+            {"role": "user", "content": result},  # within --max-context-bytes
+            {"role": "assistant", "content": "It ships from Leeds."}]},
+        {"conversation_id": "q", "messages": [
+            {"type": "human", "content": long},  # a question: --max-answer-bytes
+            {"type": "ai", "content": "It ships from Leeds.", "retrieval_context": [SHIPS]}]},
+    ]  # fmt: skip
+    for chat in chats:
+        chat["logged_at"] = "2026-11-01T09:00:00"
+    run, quarantined, scored = _score_chat(
+        tmp_path, chats, max_answer_bytes=100, max_context_bytes=300
+    )
+    assert [(case_id, check) for case_id, check, *_ in quarantined] == [("q:1", "input_too_large")]
+    assert {("l:3", "scored"), ("a:4", "scored")} <= set(scored)
+    assert run["rows_in"] == run["rows_scored"] + run["rows_quarantined"]

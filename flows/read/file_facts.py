@@ -52,7 +52,9 @@ class FileFacts:
     an array after a byte-order mark, formats.json_format), so files alike share it.
     `lone_surrogates`: a JSON file that holds half a UTF-16 pair in a string, read from its
     mended copy (flows/read/lone_surrogates.py). `repeated`: the names a CSV header line gives
-    two columns (DuckDB names the second `name_1`)."""
+    two columns (DuckDB names the second `name_1`). `unread`: why polars, which reads a
+    Parquet cases table, cannot read the file (a column's type); DuckDB, which reads
+    conversations, can."""
 
     format: str
     columns: tuple[tuple[str, str], ...]
@@ -60,6 +62,7 @@ class FileFacts:
     json_format: str = "auto"
     lone_surrogates: bool = False
     repeated: tuple[str, ...] = ()
+    unread: str | None = None
 
     @property
     def names(self) -> list[str]:
@@ -289,15 +292,21 @@ def _footer_facts(path: Path) -> FileFacts | InputUnreadable:
         if named not in (None, "parquet"):
             hint = f"; its name says {named.upper()}: score it without --format parquet"
         return InputUnreadable(f"{path}: not a readable Parquet file ({error_line(exc)}){hint}")
+    columns = tuple((field.name, str(field.type)) for field in schema)
+    return FileFacts("parquet", columns, metadata.num_rows, unread=_unread_said(path, schema))
+
+
+def _unread_said(path: Path, schema: pa.Schema) -> str | None:
+    """The line a cases table's column polars cannot read fails with (it would panic, or
+    fail naming no column); None when it has none."""
     for field in schema:
         unread = _unread_type(field.type)
-        if unread is not None:  # polars would panic, or fail naming no column
-            return InputUnreadable(
+        if unread is not None:
+            return (
                 f"{path}: column {field.name} is typed {field.type} ({unread}), which "
                 "faithpipe's Parquet reader cannot read: " + _UNREAD_FIX[unread]
             )
-    columns = tuple((field.name, str(field.type)) for field in schema)
-    return FileFacts("parquet", columns, metadata.num_rows)
+    return None
 
 
 # Arrow types polars reads none of: a list view (pyarrow writes them; polars panics, a Rust

@@ -190,6 +190,8 @@ def _checked(source: Source) -> Source:
     for table, paths in source.files.items():
         for path in paths:
             told = file_facts(path, source)
+            if told.unread is not None and source.form not in ("turns", "chat"):
+                raise InputUnreadable(told.unread)  # polars reads cases; DuckDB conversations
             kind = (table, tuple(told.names), told.repeated, *hive_values(path, source.root))
             if kind not in checked:
                 check_file(path, table, source.root, source)

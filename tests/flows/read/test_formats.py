@@ -158,6 +158,34 @@ def test_a_parquet_column_of_a_type_the_reader_lacks_is_named_with_what_to_write
     assert not db.exists()
 
 
+def test_a_table_of_turns_with_a_list_view_or_a_wide_decimal_is_read(tmp_path: Path) -> None:
+    """Conversations are read by DuckDB, which reads both (a list view as a list, a decimal
+    of 40 digits as a double): a log scored every night was refused (exit 3) as if polars,
+    which reads a cases table, read it."""
+    import decimal
+
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    passages = [None, ["The parcel ships from Leeds."]]
+    table = pa.table(
+        {
+            "conversation_id": ["c", "c"],
+            "turn": [1, 2],
+            "role": ["user", "assistant"],
+            "content": ["Where does it ship from?", "It ships from Leeds."],
+            "retrieval_context": pa.array(passages, pa.list_view(pa.string())),
+            "logged_at": ["2026-11-01T09:00:00"] * 2,
+            "revenue": pa.array([decimal.Decimal("1.50")] * 2, pa.decimal256(40, 2)),
+        }
+    )
+    pq.write_table(table, tmp_path / "turns.parquet")
+    run = run_score(
+        ScoreSettings(source=str(tmp_path / "turns.parquet"), db=str(tmp_path / "f.duckdb"))
+    )
+    assert (run["rows_in"], run["rows_scored"]) == (1, 1)
+
+
 @pytest.mark.parametrize("forced", ["csv", "json", "ndjson"])
 def test_a_parquet_file_forced_to_be_text_is_named_a_parquet_file(
     tmp_path: Path, forced: str

@@ -251,7 +251,8 @@ def _from_pandas(frame: Any) -> pl.DataFrame:
 def _refuse_mixed_bytes(frame: Any) -> None:
     """A TypeError for bytes among a column's strings: Arrow types such a column as text and
     decodes them quietly (bytes alone are typed Binary, and refused by name later)."""
-    infer_dtype = sys.modules["pandas"].api.types.infer_dtype
+    pandas = sys.modules["pandas"]
+    infer_dtype, missing = pandas.api.types.infer_dtype, (None, pandas.NA)
     for name in frame.columns:
         column = frame[name]
         if column.dtype != object or infer_dtype(column, skipna=True) != "mixed":
@@ -262,6 +263,8 @@ def _refuse_mixed_bytes(frame: Any) -> None:
                     f"column {name!r}, row {row}: bytes, not text: decode them first (one "
                     "string a row)"
                 )
+            if not isinstance(value, str | float) and not any(value is m for m in missing):
+                break  # a list or another value: Arrow types the column as no text (refused)
 
 
 def _not_utf8(frame: Any) -> str:

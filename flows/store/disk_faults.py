@@ -12,8 +12,10 @@ import duckdb
 
 from flows.errors import DatabaseUnwritable, DatabaseWriteFailed
 
-# The OS's words for a full disk or quota, as DuckDB quotes them.
-_FULL = tuple(os.strerror(number).lower() for number in (errno.ENOSPC, errno.EDQUOT))
+# A full disk, or a user's disk quota used up: the same remedy (free space), exit 7.
+_FULL_NUMBERS = (errno.ENOSPC, errno.EDQUOT)
+# The OS's words for them, as DuckDB quotes them.
+_FULL = tuple(os.strerror(number).lower() for number in _FULL_NUMBERS)
 
 
 def make_db_folder(path: Path) -> None:
@@ -23,7 +25,7 @@ def make_db_folder(path: Path) -> None:
         path.parent.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
         reason = f"{exc.strerror or type(exc).__name__}: {exc.filename or path.parent}"
-        if exc.errno == errno.ENOSPC:
+        if exc.errno in _FULL_NUMBERS:
             raise DatabaseWriteFailed(
                 f"{path}: its folder cannot be created ({reason}); free disk space, then run again"
             ) from exc

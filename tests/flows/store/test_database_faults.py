@@ -179,7 +179,8 @@ def test_a_db_folder_that_cannot_be_made_is_one_line_12(
 
 
 @pytest.mark.parametrize(
-    ("number", "code"), [(errno.EACCES, 12), (errno.EROFS, 12), (errno.ENOSPC, 7)]
+    ("number", "code"),
+    [(errno.EACCES, 12), (errno.EROFS, 12), (errno.ENOSPC, 7), (errno.EDQUOT, 7)],
 )
 def test_the_db_folder_s_os_error_has_its_exit_code(
     scored: tuple[Path, Path],

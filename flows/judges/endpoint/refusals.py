@@ -47,6 +47,9 @@ _BASIC_FATAL_STATUS: dict[int | str, str] = {
     "Basic auth, in place of the API key); correct them in --base-url",
     403: "the endpoint denied access to model {model!r} with the user name and password of "
     "--base-url (HTTP 403); check that user's permissions",
+    QUOTA_SPENT: "the endpoint refused every call: the quota of the account whose user name "
+    "and password --base-url gives is used up (HTTP 429 insufficient_quota); check its plan "
+    "and billing",
 }
 
 

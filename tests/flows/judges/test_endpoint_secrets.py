@@ -191,12 +191,20 @@ def test_a_cli_run_prints_no_secret_a_server_echoes(
 
 
 @pytest.mark.timeout(120)
+@pytest.mark.parametrize(
+    ("fault", "said"),
+    [
+        ("401", "refused the user name and password of --base-url (HTTP 401"),
+        ("quota", "the account whose user name and password --base-url gives is used up (HTTP 429"),
+    ],
+)
 def test_refused_credentials_of_the_url_are_named_not_the_key(
-    stub: StubServer, source: Path, tmp_path: Path
+    stub: StubServer, source: Path, tmp_path: Path, fault: str, said: str
 ) -> None:
     """With user:password@ in --base-url the key is not sent; a 401 said "the endpoint
-    refused the API key read from $OPENAI_API_KEY; set a valid key", the wrong thing to fix."""
-    stub.fail("401", times=None)  # the stub echoes the refused Authorization in full
+    refused the API key read from $OPENAI_API_KEY; set a valid key", the wrong thing to fix,
+    and a spent quota named the account of that key."""
+    stub.fail(fault, times=None)  # the stub echoes the refused Authorization in full
     db = tmp_path / "refused.duckdb"
     done = faith(
         "score", str(source), "--db", str(db), "--prefect", "no", "--judge", "openai",
@@ -204,8 +212,9 @@ def test_refused_credentials_of_the_url_are_named_not_the_key(
     )  # fmt: skip
     assert done.returncode == 6, done.stderr
     error = done.stderr.splitlines()[-1]
-    assert "refused the user name and password of --base-url (HTTP 401" in error, error
+    assert said in error, error
     assert "API key" not in error.replace("in place of the API key", "")
+    assert "OPENAI_API_KEY" not in error
     assert_no_secret(stored_text(db), done.stdout, done.stderr)
 
 

@@ -4,6 +4,7 @@ The judge's own settings (JudgeSettings) live in the judges wing and nest here."
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import replace
 from typing import Any, Literal
 
@@ -129,7 +130,7 @@ class ScoreSettings(BaseModel):
             # port number`; an empty one (an unset variable) started a local cluster instead.
             raise ValueError(
                 f"--scheduler {self.scheduler!r} is not a Dask scheduler's address: give "
-                "[tcp|tls|ws|wss]://HOST:PORT, e.g. tcp://10.0.0.5:8786 (or leave it out for a "
+                "[tcp|tls|ws|wss|ucx]://HOST:PORT, e.g. tcp://10.0.0.5:8786 (or leave it out for a "
                 "local cluster)"
             )
         if self.engine == "local" and (self.workers or self.scheduler):
@@ -181,11 +182,16 @@ class ScoreSettings(BaseModel):
         )
 
 
+_SCHEME = re.compile(r"([a-z][a-z0-9+.-]*)?")
+
+
 def _dask_address(address: str) -> bool:
     """Whether `address` is one a Dask client can join: `[scheme://]host:port`, a scheme of
     Dask's network comms, a host (`[...]` for IPv6) and a port from 1 to 65535."""
     scheme, _, rest = address.rpartition("://")
-    if scheme not in ("", "tcp", "tls", "ws", "wss"):
+    # any comm's scheme (tcp, tls, ws, wss, ucx with dask-cuda, ...) but a web page's, the
+    # dashboard's address given for the scheduler's
+    if scheme in ("http", "https") or not _SCHEME.fullmatch(scheme):
         return False
     host, _, port = rest.rpartition(":")
     host = host.removeprefix("[").removesuffix("]") if host.startswith("[") else host

@@ -23,6 +23,8 @@ SAMPLE = str(ROOT / "data" / "sample" / "cases.parquet")
         pytest.param("10.0.0.5", id="no-port"),
         pytest.param("tcp://localhost", id="scheme-no-port"),
         pytest.param("http://127.0.0.1:8786", id="http"),
+        pytest.param("https://dask.example.com:8787", id="https"),
+        pytest.param("TCP ://127.0.0.1:8786", id="scheme-not-a-word"),
         pytest.param("tcp://127.0.0.1:abc", id="port-not-a-number"),
         pytest.param("tcp://127.0.0.1:99999", id="port-too-large"),
         pytest.param("tcp://:8786", id="no-host"),
@@ -45,8 +47,14 @@ def test_a_mistyped_scheduler_address_is_exit_2_before_anything(
 
 @pytest.mark.parametrize(
     "address",
-    ["tcp://10.0.0.5:8786", "10.0.0.5:8786", "tls://sched.example.com:8786", "tcp://[::1]:8786"],
-    ids=["tcp", "no-scheme", "tls", "ipv6"],
+    [
+        "tcp://10.0.0.5:8786",
+        "10.0.0.5:8786",
+        "tls://sched.example.com:8786",
+        "tcp://[::1]:8786",
+        "ucx://10.0.0.5:8786",  # dask-cuda's UCX comm: refused by the first check
+    ],
+    ids=["tcp", "no-scheme", "tls", "ipv6", "ucx"],
 )
 def test_a_scheduler_address_dask_takes_is_kept_as_given(address: str) -> None:
     settings = ScoreSettings(source=SAMPLE, engine="dask", scheduler=address)

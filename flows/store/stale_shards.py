@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import logging
 import shutil
+import time
 from pathlib import Path
 
 import duckdb
@@ -34,12 +35,39 @@ def stale_replies(folder: Path, run: str = "*") -> list[pl.DataFrame]:
 
 def salvage_stale_shards(con: duckdb.DuckDBPyConnection, root: Path) -> None:
     """Shards a dead or stopped run left behind: keep the judge replies they paid for, then
-    remove them. Their rows are scored again (from those replies, at no cost) by this run,
-    which re-reads the whole source."""
+    remove those shards. Their rows are scored again (from those replies, at no cost) by this
+    run, which re-reads the whole source. A stopped run's task on a `--scheduler` cluster may
+    still be writing its shard (under a temporary name, then renamed): only the shards read
+    here are removed, and a run's folder only once nothing is left in it but temporaries
+    older than WRITING_SECONDS, so a shard landing meanwhile waits for the next run."""
     if not root.is_dir():
         return
-    kept = sum(store_replies(con, replies) for replies in stale_replies(root))
+    read = sorted(root.glob("*/part-*"))
+    kept = sum(
+        store_replies(con, pl.read_parquet(replies))
+        for replies in (part / "replies.parquet" for part in read)
+        if replies.is_file()
+    )
     if kept:
         log.info("kept %d judge replies from shards an earlier run left behind", kept)
+    for part in read:
+        shutil.rmtree(part, ignore_errors=True)
     for folder in root.iterdir():
-        shutil.rmtree(folder, ignore_errors=True)
+        _remove_when_done(folder)
+
+
+# A temporary shard this old is a task's that died writing it, not one still being written.
+WRITING_SECONDS = 6 * 3600.0
+
+
+def _remove_when_done(folder: Path) -> None:
+    """Remove a run's shard folder holding nothing but old temporaries; rmdir, not rmtree:
+    a shard renamed into it since it was read keeps it for the next run."""
+    now = time.time()
+    try:
+        for temporary in folder.glob(".part-*.tmp"):
+            if now - temporary.stat().st_mtime > WRITING_SECONDS:
+                shutil.rmtree(temporary, ignore_errors=True)
+        folder.rmdir()
+    except OSError:  # not empty (a shard written now), or gone: the next run looks again
+        return

@@ -69,3 +69,46 @@ def test_a_local_run_after_a_killed_dask_run_pays_none_of_its_shards_replies_aga
     assert run["rows_newly_scored"] == CASES
     assert query(db, "SELECT count(*) FROM judge_cache") == [(paid,)]
     assert not any(shard_root(str(db)).iterdir())  # its conversations no longer on disk
+
+
+def test_a_shard_still_being_written_is_left_for_the_next_run(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A stopped `--scheduler` run's task may still be writing its shard (a temporary folder,
+    then a rename) when the next run salvages: the whole run folder was removed, so the task's
+    rename failed and the replies it paid for were lost. Only the shards read are removed now,
+    and the folder once nothing but old temporaries is left in it."""
+    import os
+    import shutil
+    import time
+
+    from flows.store.stale_shards import WRITING_SECONDS
+
+    monkeypatch.setenv("OPENAI_API_KEY", KEY)
+    source = write_llm_source(tmp_path / "cases.parquet")
+    db = tmp_path / "faith.duckdb"
+    with serving(api_key=KEY) as stub:
+        judge = JudgeSettings(kind="openai", model="stub", base_url=stub.base_url, mode="per-item")
+        settings = ScoreSettings(source=str(source), db=str(db), judge=judge)
+        folder = shard_root(str(db)) / "20261207T100000-0a1b2c3d"
+        folder.mkdir(parents=True)
+        (partition,) = plan_partitions(resolve_source(str(source), settings.read_options()), CASES)
+        job = PartitionJob(
+            partition=partition, root=None, shards=str(folder), judge=judge,
+            config=settings.metric_config(), case_states=None, replies=None, semaphore=None,
+        )  # fmt: skip
+        score_partition(job)
+        (written,) = folder.glob("part-*")
+        writing = folder / ".part-000002.0f0f.tmp"  # another task's shard, half written
+        shutil.copytree(written, writing)
+        abandoned = shard_root(str(db)) / "20261206T100000-0a1b2c3d"
+        dead = abandoned / ".part-000001.0e0e.tmp"  # a task that died writing, hours ago
+        dead.mkdir(parents=True)
+        old = time.time() - WRITING_SECONDS - 60
+        os.utime(dead, (old, old))
+        run_score(settings)
+        assert sorted(p.name for p in folder.iterdir()) == [writing.name]
+        assert not abandoned.exists()
+        writing.rename(folder / "part-000002")  # the task finishes after the salvage
+        run_score(settings)
+    assert not folder.exists()

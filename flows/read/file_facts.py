@@ -54,7 +54,9 @@ class FileFacts:
     mended copy (flows/read/lone_surrogates.py). `repeated`: the names a CSV header line gives
     two columns (DuckDB names the second `name_1`). `unread`: why polars, which reads a
     Parquet cases table, cannot read the file (a column's type); DuckDB, which reads
-    conversations, can."""
+    conversations, can. `failed`: why DuckDB could not describe the file (raised when the
+    file is looked at, flows/read/finding.py: asked again, a file of 34 MB lines took another
+    8 s to fail)."""
 
     format: str
     columns: tuple[tuple[str, str], ...]
@@ -63,6 +65,7 @@ class FileFacts:
     lone_surrogates: bool = False
     repeated: tuple[str, ...] = ()
     unread: str | None = None
+    failed: InputUnreadable | None = None
 
     @property
     def names(self) -> list[str]:
@@ -107,7 +110,9 @@ def _csv_facts(con: duckdb.DuckDBPyConnection, paths: list[Path]) -> dict[Path, 
         except OSError:
             continue  # unreadable: DuckDB names why when the file is checked
         if key not in by_header:
-            by_header[key] = _described(con, path, "csv")
+            described = by_header[key] = _described(con, path, "csv")
+            if isinstance(described, InputUnreadable):  # this file's, naming it
+                facts[path] = FileFacts("csv", (), failed=described)
         found = by_header[key]
         if isinstance(found, FileFacts):
             facts[path] = found

@@ -392,6 +392,8 @@ def _file_names(path: Path, source: Source) -> list[str]:
 def file_facts(path: Path, source: Source) -> FileFacts:
     """The file's facts: as the source resolved them, or read now for a file it did not."""
     known = source.facts.get(path)
+    if known is not None and known.failed is not None:
+        raise known.failed
     if known is not None:
         return known
     fmt = source.format_of(path)

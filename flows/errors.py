@@ -22,10 +22,10 @@ class ConversationsUnreadable(InputUnreadable):
     """A conversation log cannot be read (flows/read/turns.py)."""
 
     memory_advice = (
-        "a value of tens of MB that is read whole: messages logged as JSON text or as "
-        "LangChain's {type, data}, or a conversation's own passages; read with 2 GB); leave "
-        "such values out of the log or cut them, or log messages as objects with their content "
-        "(JSON Lines, Parquet), whose messages past the size limits are quarantined unread"
+        "a message of tens of MB that is read whole: messages logged as JSON text or as "
+        "LangChain's {type, data}; read with 2 GB); leave such messages out of the log or cut "
+        "them, or log messages as objects with their content (JSON Lines, Parquet), whose "
+        "messages past the size limits are quarantined unread"
     )
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from flows.read.json_values import quoted
 from schemas import SizeLimits
 from schemas.sizes import KEPT_CHARS, KEPT_PASSAGES
 
@@ -58,16 +59,53 @@ def cap_oversized_turns(
 
 
 def cap_oversized_messages(
-    con: duckdb.DuckDBPyConnection, table: str, column: str, kind: Any, limits: SizeLimits
+    con: duckdb.DuckDBPyConnection,
+    table: str,
+    names: tuple[str, str],
+    types: dict[str, Any],
+    limits: SizeLimits,
 ) -> None:
-    """A chat log's `column` of messages (DuckDB type `kind`) with each message past its limit
-    cut and marked as cap_oversized_turns does (chat_turns.sql carries the marks to its turn);
-    messages of no struct type (JSON text) are left as they are."""
+    """A chat log's rows (`table`, columns of DuckDB `types`; `names`: its messages and its
+    passages columns) with each message past its limit cut and marked as cap_oversized_turns
+    does, and the conversation's own passages past --max-context-bytes cut and told in
+    `__conversation_too_large` (chat_turns.sql carries both marks to the turns they are
+    read into). Messages of no struct type (JSON text) are left as they are."""
+    messages, passages = names
+    replaced = []
+    cut = _cut_messages(types.get(messages))
+    if cut is not None:
+        replaced.append(
+            f"list_transform({quoted(messages)}, lambda m: {cut}) AS {quoted(messages)}"
+        )
+    told = "CAST(NULL AS VARCHAR)"
+    kind = str(types[passages]) if passages in types else None
+    if kind is not None:
+        size = _bytes(quoted(passages), kind)
+        replaced.append(
+            f"CASE WHEN {size} > $context_bytes THEN {_cut(quoted(passages), kind, size)} "
+            f"ELSE {quoted(passages)} END AS {quoted(passages)}"
+        )
+        told = (
+            f"CASE WHEN {size} > $context_bytes THEN CAST({size} AS VARCHAR) || ' bytes, more "
+            "than --max-context-bytes ' || CAST($context_bytes AS VARCHAR) END"
+        )
+    statement = (
+        f"CREATE OR REPLACE TEMP TABLE {table} AS SELECT * "
+        + (f"REPLACE ({', '.join(replaced)}) " if replaced else "")
+        + f", {told} AS __conversation_too_large FROM {table}"
+    )
+    # only the limits the statement names: DuckDB refuses a parameter it does not use
+    con.execute(statement, {k: v for k, v in _limits(limits).items() if f"${k}" in statement})
+
+
+def _cut_messages(kind: Any) -> str | None:
+    """struct_update of one message `m` (of a list of DuckDB type `kind`) cut to its limits
+    and marked; None for messages of no struct type, or without content."""
     if getattr(kind, "id", None) != "list" or getattr(kind.child, "id", None) != "struct":
-        return
+        return None
     fields = {name: str(field) for name, field in kind.child.children}
     if "content" not in fields:
-        return
+        return None
     # The role as chat_turns.sql reads it: `role`, else LangChain's `type` (a log mixing the
     # two has both keys, one null); an Anthropic user message of tool_result parts is a tool's.
     spelled = [_as_text(f"m.{name}", fields[name]) for name in ("role", "type") if name in fields]
@@ -80,12 +118,7 @@ def cap_oversized_messages(
         tool_results=_tool_results("m.content", kind.child.children),
     )
     updates = ", ".join(f"{name.removeprefix('m.')} := {expr}" for name, expr in sized.items())
-    con.execute(
-        f"CREATE OR REPLACE TEMP TABLE {table} AS SELECT * REPLACE ("
-        f"list_transform({column}, lambda m: struct_update(m, {updates})) AS {column}) "
-        f"FROM {table}",
-        _limits(limits),
-    )
+    return f"struct_update(m, {updates})"
 
 
 def _as_text(name: str, kind: str) -> str:

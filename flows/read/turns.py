@@ -209,11 +209,12 @@ def _load(con: duckdb.DuckDBPyConnection, source: Source) -> None:
         con.execute(
             f"CREATE OR REPLACE TEMP TABLE raw_rows AS SELECT * REPLACE ({unwrapped}) FROM raw_rows"
         )
+    if source.form == "chat":  # before the columns are named: it adds one
+        types = dict(zip(rows.columns, rows.types, strict=True))
+        limits = source.options.size_limits
+        turn_sizes.cap_oversized_messages(con, "raw_rows", (structured, keep), types, limits)
     renamed = _renamed(con, "raw_rows", source)
     if source.form == "chat":
-        given = dict(zip(rows.columns, rows.types, strict=True)).get(structured)
-        limits = source.options.size_limits
-        turn_sizes.cap_oversized_messages(con, "raw_rows", quoted(structured), given, limits)
         fallbacks, lines = _chat_fallbacks(con, renamed, source)
         con.execute(f"CREATE TEMP TABLE chats AS SELECT {renamed}{fallbacks} FROM raw_rows", lines)
         con.execute(f"CREATE TEMP TABLE named_turns AS {sql('chat_turns')}")

@@ -90,7 +90,8 @@ anthropic_parts AS (
                lambda p: coalesce(p ->> 'type' = 'tool_use', false))), false) AS __tool_uses
     FROM anthropic
 )
-SELECT * EXCLUDE (__m, logged_at, __given_passages, __parts, __tool_results, __tool_uses),
+SELECT * EXCLUDE (__m, logged_at, __given_passages, __parts, __tool_results, __tool_uses,
+                  __conversation_too_large, __conversation_answer),
        coalesce(__m ->> 'logged_at', CAST(logged_at AS VARCHAR)) AS logged_at,
        -- developer and function as system and tool here too (checked_turns.sql reads every
        -- spelling): a quarantined message's row, its quarantine key, is as it was before
@@ -133,8 +134,17 @@ SELECT * EXCLUDE (__m, logged_at, __given_passages, __parts, __tool_results, __t
        coalesce(json_array_length(__m -> 'tool_calls'), 0) > 0
            OR coalesce(json_type(__m -> 'function_call') = 'OBJECT', false)
            OR __tool_uses AS __tool_calls,
-       -- a message cut to the size limits before it was read (turn_sizes.py): quarantined
-       __m ->> '__too_large' AS __too_large,
-       __m ->> '__too_large_column' AS __too_large_column,
-       __m ->> '__too_large_value' AS __too_large_value
-FROM anthropic_parts
+       -- a message cut to the size limits before it was read (turn_sizes.py): quarantined;
+       -- so is an answer read with the conversation's passages, when they were cut
+       coalesce(__m ->> '__too_large', CASE WHEN __conversation_answer
+           THEN 'retrieval_context_too_large' END) AS __too_large,
+       coalesce(__m ->> '__too_large_column', CASE WHEN __conversation_answer
+           THEN 'retrieval_context' END) AS __too_large_column,
+       coalesce(__m ->> '__too_large_value', CASE WHEN __conversation_answer
+           THEN __conversation_too_large END) AS __too_large_value
+FROM (SELECT *,
+             __conversation_too_large IS NOT NULL
+                 AND coalesce(json_type(__m -> 'retrieval_context'), 'NULL') = 'NULL'
+                 AND lower(trim(coalesce(__m ->> 'role', __m ->> 'type'))) IN ('assistant', 'ai')
+                 AS __conversation_answer
+      FROM anthropic_parts)

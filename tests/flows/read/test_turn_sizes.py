@@ -135,6 +135,38 @@ def test_a_50_mb_tool_result_in_a_chat_log_is_quarantined_and_the_rest_scored(
     assert len(row_json) < 2_000
 
 
+@pytest.mark.slow
+def test_a_conversations_50_mb_passages_quarantine_the_answers_read_with_them(
+    tmp_path: Path,
+) -> None:
+    """A chat log's conversation-level passages are copied onto each answer without its own:
+    50 MB of them ran chat_turns.sql out of 2 GB (exit 7). They are cut before it, and the
+    answers read with them quarantined; an answer with passages of its own is scored."""
+    own = {
+        "role": "assistant",
+        "content": "It is insured.",
+        "retrieval_context": ["It is insured."],
+    }
+    chats = [
+        {"conversation_id": "k1", "logged_at": "2026-11-01T09:00:00",
+         "retrieval_context": [f"{SHIPS} " * 1_800_000], "messages": [
+            {"role": "user", "content": "Where does it ship from?"},
+            {"role": "assistant", "content": "It ships from Leeds."},
+            {"role": "user", "content": "Is it insured?"}, own]},
+        {"conversation_id": "k2", "logged_at": "2026-11-01T09:00:00",
+         "retrieval_context": [SHIPS], "messages": [
+            {"role": "user", "content": "Where does it ship from?"},
+            {"role": "assistant", "content": "It ships from Leeds."}]},
+    ]  # fmt: skip
+    run, quarantined, scored = _score_chat(tmp_path, chats)
+    assert run["rows_in"] == run["rows_scored"] + run["rows_quarantined"] == 3
+    assert scored == [("k1:4", "scored"), ("k2:2", "scored")]
+    ((case_id, check, column, value, row_json),) = quarantined
+    assert (case_id, check, column) == ("k1:2", "retrieval_context_too_large", "retrieval_context")
+    assert value == "52200000 bytes, more than --max-context-bytes 8388608"
+    assert len(row_json) < 2_000
+
+
 def test_a_chat_logs_messages_are_held_to_their_roles_limits(tmp_path: Path) -> None:
     long = "The parcel ships from Leeds on weekdays only. " * 4  # 184 bytes
     parts = [{"type": "text", "text": long}]  # content parts: a JSON value, cut as its text

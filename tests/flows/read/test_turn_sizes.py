@@ -111,58 +111,45 @@ def _score_chat(tmp_path: Path, chats: list[dict], **limits: int) -> tuple[dict,
     return run, quarantined, query(db, "SELECT case_id, status FROM case_scores ORDER BY 1")
 
 
-@pytest.mark.slow
-def test_a_50_mb_tool_result_in_a_chat_log_is_quarantined_and_the_rest_scored(
-    tmp_path: Path,
-) -> None:
-    """The same in a chat log: its messages are cut inside their list, before chat_turns.sql
-    reads them as JSON (exit 7 before, after a second try with 2 GB)."""
-    chats = [
+HUGE = f"{SHIPS} " * 1_800_000  # 52,200,000 bytes
+OWN = {"role": "assistant", "content": "It is insured.", "retrieval_context": ["It is insured."]}
+# (chat log, the cases scored, the quarantined case and its column): a 50 MB tool result, and
+# 50 MB of the conversation's own passages, copied onto each answer without passages of its own
+HUGE_CHATS = {
+    "tool result": ([
         {"conversation_id": "k1", "logged_at": "2026-11-01T09:00:00", "messages": [
             {"role": "user", "content": "Where does it ship from?"},
-            {"role": "tool", "content": f"{SHIPS} " * 1_800_000},
+            {"role": "tool", "content": HUGE},
             {"role": "assistant", "content": "It ships from Leeds."}]},
         {"conversation_id": "k2", "logged_at": "2026-11-01T09:00:00", "messages": [
-            {"role": "user", "content": "Where does it ship from?"},
-            ANSWER]},
-    ]  # fmt: skip
-    run, quarantined, scored = _score_chat(tmp_path, chats)
-    assert run["rows_in"] == run["rows_scored"] + run["rows_quarantined"] == 3
-    assert scored == [("k1:3", "scored"), ("k2:2", "scored")]
-    ((case_id, check, column, value, row_json),) = quarantined
-    assert (case_id, check, column) == ("k1:2", "retrieval_context_too_large", "content")
-    assert value == "52200000 bytes, more than --max-context-bytes 8388608"
-    assert len(row_json) < 2_000
-
-
-@pytest.mark.slow
-def test_a_conversations_50_mb_passages_quarantine_the_answers_read_with_them(
-    tmp_path: Path,
-) -> None:
-    """A chat log's conversation-level passages are copied onto each answer without its own:
-    50 MB of them ran chat_turns.sql out of 2 GB (exit 7). They are cut before it, and the
-    answers read with them quarantined; an answer with passages of its own is scored."""
-    own = {
-        "role": "assistant",
-        "content": "It is insured.",
-        "retrieval_context": ["It is insured."],
-    }
-    chats = [
+            {"role": "user", "content": "Where does it ship from?"}, ANSWER]},
+    ], ["k1:3", "k2:2"], ("k1:2", "content")),
+    "conversation passages": ([
         {"conversation_id": "k1", "logged_at": "2026-11-01T09:00:00",
-         "retrieval_context": [f"{SHIPS} " * 1_800_000], "messages": [
+         "retrieval_context": [HUGE], "messages": [
             {"role": "user", "content": "Where does it ship from?"},
             {"role": "assistant", "content": "It ships from Leeds."},
-            {"role": "user", "content": "Is it insured?"}, own]},
+            {"role": "user", "content": "Is it insured?"}, OWN]},
         {"conversation_id": "k2", "logged_at": "2026-11-01T09:00:00",
          "retrieval_context": [SHIPS], "messages": [
             {"role": "user", "content": "Where does it ship from?"},
             {"role": "assistant", "content": "It ships from Leeds."}]},
-    ]  # fmt: skip
+    ], ["k1:4", "k2:2"], ("k1:2", "retrieval_context")),
+}  # fmt: skip
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("huge", ["tool result", "conversation passages"])
+def test_50_mb_in_a_chat_log_is_quarantined_and_the_rest_scored(tmp_path: Path, huge: str) -> None:
+    """The same in a chat log: its messages, and the conversation's passages, are cut before
+    chat_turns.sql reads them as JSON (exit 7 before, after a second try with 2 GB); the
+    answers read with cut passages are quarantined, one with passages of its own scored."""
+    chats, scored_ids, (quarantined_id, column) = HUGE_CHATS[huge]
     run, quarantined, scored = _score_chat(tmp_path, chats)
     assert run["rows_in"] == run["rows_scored"] + run["rows_quarantined"] == 3
-    assert scored == [("k1:4", "scored"), ("k2:2", "scored")]
-    ((case_id, check, column, value, row_json),) = quarantined
-    assert (case_id, check, column) == ("k1:2", "retrieval_context_too_large", "retrieval_context")
+    assert scored == [(case_id, "scored") for case_id in scored_ids]
+    ((case_id, check, where, value, row_json),) = quarantined
+    assert (case_id, check, where) == (quarantined_id, "retrieval_context_too_large", column)
     assert value == "52200000 bytes, more than --max-context-bytes 8388608"
     assert len(row_json) < 2_000
 

@@ -195,8 +195,10 @@ def _json_facts(con: duckdb.DuckDBPyConnection, paths: list[Path]) -> dict[Path,
                 if names
                 else _described(con, path, "json")
             )
-            if isinstance(fact, FileFacts):
-                facts[path] = fact
+            # a failure kept too: described again as the file is checked, it took as long
+            facts[path] = (
+                fact if isinstance(fact, FileFacts) else FileFacts("json", (), failed=fact)
+            )
     for path, fact in facts.items():
         if "" in fact.names:  # read_json reads the file as one MAP column: every row empty
             raise InputUnreadable(

@@ -8,6 +8,7 @@ former per-row map lookup grew with N x N: 20.5 s at 40,000).
 
 from __future__ import annotations
 
+import argparse
 import sys
 import time
 from pathlib import Path
@@ -46,5 +47,7 @@ def seconds_to_rekey(n: int) -> float:
 
 
 if __name__ == "__main__":
-    for n in [int(arg) for arg in sys.argv[1:]] or [40_000, 400_000]:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
+    parser.add_argument("n", type=int, nargs="*", help="legacy ids and cases (40000 400000)")
+    for n in parser.parse_args().n or [40_000, 400_000]:
         print(f"{n:>9,} legacy ids x {n:,} cases: {seconds_to_rekey(n):.2f} s")

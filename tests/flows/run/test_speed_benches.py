@@ -186,3 +186,17 @@ def test_the_rules_cost_bench_prices_each_grounded_version_against_the_one_befor
             assert ratio == pytest.approx(
                 features[new] / features[old], abs=0.002 / features[old] + 0.001
             )
+
+
+def test_the_rekey_bench_times_each_size_and_refuses_a_word_as_argparse_does() -> None:
+    """`python bench/rekey.py --help` (or a mistyped size) was a ValueError traceback."""
+    done = bench_here("rekey.py", "500", "1000")
+    assert done.returncode == 0, done.stderr
+    assert [
+        re.fullmatch(r" +([\d,]+) legacy ids x \1 cases: \d+\.\d\d s", line) is not None
+        for line in done.stdout.splitlines()
+    ] == [True, True]
+    assert bench_here("rekey.py", "--help").returncode == 0
+    refused = bench("rekey.py", "40k")
+    assert refused.returncode == 2
+    assert refused.stderr.strip().splitlines()[-1].endswith("invalid int value: '40k'")

@@ -6,7 +6,8 @@ On generated logs (data/generate.py: passages repeat as in real traffic) scored 
 against the local stub endpoint (tests/support/openai_stub.py, answering by the lexical rules), it
 prints judge calls, prompt and completion tokens per case for each mode, after checking the
 case scores equal the lexical judge's; then calls/s with the stub answering instantly in its
-own process, so the figure is the judge's own orchestration (target >= 300 calls/s).
+own process, so the figure is the judge's own orchestration (target >= 300 calls/s), over
+`--calls` less 50 warm-up calls (so `--calls` must be more than 50).
 Tokens are the stub's estimate (4 characters a token), like for like across modes.
 """
 
@@ -110,6 +111,9 @@ def deepeval_reference(cases: pl.DataFrame) -> dict:
     }
 
 
+WARM_UP = 50  # calls before the calls/s figure's clock starts
+
+
 def throughput(calls: int, concurrency: list[int]) -> list[dict]:
     """Calls/s of per-item truths with the stub answering instantly: in its own process
     (the judge's orchestration alone), and in this process (both sharing the GIL)."""
@@ -132,11 +136,11 @@ def _measure(where: str, base_url: str, items: pl.DataFrame, n: int, cache: bool
         store = ReplyCache(con) if cache else None
         judge = openai_judge("stub", base_url=base_url, mode="per-item", concurrency=n, cache=store)
         with judge:
-            judge.truths(items.head(50), None)  # warm the connections
+            judge.truths(items.head(WARM_UP), None)  # warm the connections
             started = time.perf_counter()
-            answer = judge.truths(items.slice(50), None)
+            answer = judge.truths(items.slice(WARM_UP), None)
             seconds = time.perf_counter() - started
-            calls = judge.usage()["calls"] - 50
+            calls = judge.usage()["calls"] - WARM_UP
         if store is not None:
             store.close()
     assert answer["error"].null_count() == answer.height, "the stub failed calls"
@@ -204,6 +208,8 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--calls", type=int, default=3000, help="calls for the calls/s figure")
     args = parser.parse_args()
+    if args.calls <= WARM_UP:
+        parser.error(f"--calls {args.calls}: must be more than the {WARM_UP} warm-up calls")
     os.environ.setdefault("OPENAI_API_KEY", "sk-bench-not-a-secret")
 
     cases = generate_cases(args.cases, seed=args.seed).select(

@@ -200,3 +200,16 @@ def test_the_rekey_bench_times_each_size_and_refuses_a_word_as_argparse_does() -
     refused = bench("rekey.py", "40k")
     assert refused.returncode == 2
     assert refused.stderr.strip().splitlines()[-1].endswith("invalid int value: '40k'")
+
+
+def test_the_llm_calls_bench_refuses_no_more_calls_than_it_warms_up_with() -> None:
+    """`--calls 50` (a small run) measured 0 calls after the 50 warm-up ones and ended in a
+    ZeroDivisionError traceback, after the whole per-mode table."""
+    done = bench_here("llm_calls.py", "--cases", "5", "--calls", "50")
+    assert done.returncode == 2
+    assert done.stdout == ""
+    assert (
+        done.stderr.strip()
+        .splitlines()[-1]
+        .endswith("--calls 50: must be more than the 50 warm-up calls")
+    )

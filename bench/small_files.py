@@ -136,8 +136,12 @@ def main() -> None:
         "--formats", default=",".join([*WRITERS, MIXED]), help="comma-separated labels"
     )
     args = parser.parse_args()
+    labels = [f.strip() for f in args.formats.split(",") if f.strip()]
+    known = [*WRITERS, MIXED]
+    if unknown := [label for label in labels if label not in known]:
+        parser.error(f"--formats: no {', '.join(unknown)} ({', '.join(known)})")
     rows = []
-    for label in [f.strip() for f in args.formats.split(",") if f.strip()]:
+    for label in labels:
         one, many = sources(label, args.files)
         runs = []
         for source in (one, many):

@@ -213,3 +213,17 @@ def test_the_llm_calls_bench_refuses_no_more_calls_than_it_warms_up_with() -> No
         .splitlines()[-1]
         .endswith("--calls 50: must be more than the 50 warm-up calls")
     )
+
+
+def test_the_small_files_bench_refuses_a_format_it_does_not_write() -> None:
+    """`--formats csv.gzip` (for csv.gz) was a KeyError traceback."""
+    done = bench_here("small_files.py", "--files", "2", "--formats", "parquet,csv.gzip")
+    assert done.returncode == 2
+    assert done.stdout == ""
+    assert (
+        done.stderr.strip()
+        .splitlines()[-1]
+        .endswith(
+            "--formats: no csv.gzip (parquet, csv, csv.gz, jsonl, jsonl.gz, json, mixed sizes)"
+        )
+    )

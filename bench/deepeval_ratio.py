@@ -31,7 +31,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from common import OUT, generated_cases, table
 from pipeline import faith_command, quiet
-from shapes import SHAPES
+from shapes import SHAPES, shape_names
 
 # DeepEval's telemetry and its other calls home, off before it is imported.
 os.environ.update(
@@ -138,7 +138,9 @@ def deepeval_seconds(source: Path, sample: int) -> tuple[int, float]:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--shape", default=",".join(SHAPES), help="comma-separated")
+    parser.add_argument(
+        "--shape", type=shape_names, default=",".join(SHAPES), help="comma-separated"
+    )
     parser.add_argument("--rows", type=int, default=1_000_000)
     parser.add_argument("--sample", type=int, default=1000)
     args = parser.parse_args()
@@ -149,7 +151,7 @@ def main() -> int:
         return 0
     asyncio.set_event_loop(asyncio.new_event_loop())
     printed = []
-    for shape in args.shape.split(","):
+    for shape in args.shape:
         source = generated_cases(args.rows, rows_per_file=100_000, shape=shape).parent
         n, seconds = deepeval_seconds(source, args.sample)
         theirs = n / seconds

@@ -24,6 +24,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from common import OUT, generated_cases, run_child, table
+from shapes import SHAPES
 
 # What `faith score SOURCE --db DB --prefect no` runs, the allocator set first as the CLI does
 # (flows/allocator.py), plus the CPU time it took (user + system, every thread).
@@ -90,7 +91,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rows", default="1000000,3000000,10000000", help="comma-separated")
     parser.add_argument("--batch-size", default="default", help="default: faith's own")
-    parser.add_argument("--shape", default=None, help="a shape of bench/shapes.py")
+    parser.add_argument("--shape", default=None, choices=SHAPES, help="a shape of bench/shapes.py")
     args = parser.parse_args()
     sizes = [int(size) for size in args.rows.split(",")]
     runs = []

@@ -34,7 +34,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from common import OUT, ROOT, generated_cases, table
-from shapes import SHAPES
+from shapes import SHAPES, shape_names
 from tables_check import differences, save
 
 FAITH = str(Path(sys.executable).with_name("faith"))
@@ -148,7 +148,9 @@ def check_tables(db: Path, shape: str, args: argparse.Namespace) -> None:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--shape", default=",".join(SHAPES), help="comma-separated")
+    parser.add_argument(
+        "--shape", type=shape_names, default=",".join(SHAPES), help="comma-separated"
+    )
     parser.add_argument("--rows", type=int, default=1_000_000)
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--routes", default="no", help="no, default or no,default")
@@ -168,7 +170,7 @@ def main() -> int:
     )
     args = parser.parse_args()
     args.differed = []
-    shapes = args.shape.split(",")
+    shapes = args.shape
     if args.source:
         args.rows = parquet_rows(args.source)  # exits 2 with a line when it is not Parquet
         shapes = ["source"]

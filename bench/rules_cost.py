@@ -32,7 +32,7 @@ import polars as pl
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from common import table
-from shapes import SHAPES, iter_shaped
+from shapes import SHAPES, iter_shaped, shape_names
 
 from faith_udfs import GroundedJudge, MetricConfig, score_cases
 from faith_udfs.calibration_weights import RecordingJudge
@@ -81,10 +81,10 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rows", type=int, default=100_000)
     parser.add_argument("--rounds", type=int, default=3)
-    parser.add_argument("--shape", default=",".join(SHAPES))
+    parser.add_argument("--shape", type=shape_names, default=",".join(SHAPES))
     args = parser.parse_args()
     rows = []
-    for shape in [s.strip() for s in args.shape.split(",") if s.strip()]:
+    for shape in args.shape:
         cases = pl.concat(list(iter_shaped(args.rows, shape)))
         answers = cases["actual_output"].unique()
         opening = (

@@ -23,7 +23,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from common import OUT, generated_cases, run_child, table
-from shapes import SHAPES
+from shapes import SHAPES, shape_names
 
 STEPS = r"""
 from flows.allocator import keep_freed_pages; keep_freed_pages()  # as the CLI does
@@ -158,13 +158,15 @@ result = {"seconds": round(seconds, 2), "cpu": round(cpu, 2),
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rows", type=int, default=1_000_000)
-    parser.add_argument("--shape", default=",".join(SHAPES), help="comma-separated")
+    parser.add_argument(
+        "--shape", type=shape_names, default=",".join(SHAPES), help="comma-separated"
+    )
     parser.add_argument(
         "--source",
         help="profile these logs instead of generated shapes (any source `faith score` reads)",
     )
     args = parser.parse_args()
-    shapes = ["source"] if args.source else args.shape.split(",")
+    shapes = ["source"] if args.source else args.shape
     profiles, runs = {}, {}
     for shape in shapes:
         source = args.source or str(

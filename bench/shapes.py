@@ -11,6 +11,7 @@
 
 from __future__ import annotations
 
+import argparse
 from collections.abc import Callable, Iterator
 
 import numpy as np
@@ -18,6 +19,16 @@ import polars as pl
 import pyarrow as pa
 
 SHAPES = ("support", "rag", "repetitive", "chat")
+
+
+def shape_names(text: str) -> list[str]:
+    """`--shape`'s argparse type: comma-separated shapes, one refused in argparse's line."""
+    names = [name.strip() for name in text.split(",") if name.strip()]
+    if unknown := [name for name in names if name not in SHAPES]:
+        raise argparse.ArgumentTypeError(f"no shape {', '.join(unknown)} ({', '.join(SHAPES)})")
+    return names
+
+
 _RAG_PASSAGES = 5
 _RAG_PIECES = 13  # pool passages (~80 B) joined into one ~1 kB passage
 _REPEATED = 64

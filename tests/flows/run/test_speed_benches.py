@@ -227,3 +227,15 @@ def test_the_small_files_bench_refuses_a_format_it_does_not_write() -> None:
             "--formats: no csv.gzip (parquet, csv, csv.gz, jsonl, jsonl.gz, json, mixed sizes)"
         )
     )
+
+
+@pytest.mark.parametrize("script", ["pipeline.py", "run_profile.py", "rules_cost.py", "memory.py"])
+def test_a_bench_refuses_a_shape_it_has_not_in_one_line(script: str) -> None:
+    """`--shape suport` ended in bench/shapes.py's ValueError traceback (pipeline.py's after
+    its other shapes' rounds)."""
+    done = bench_here(script, "--shape", "chat,suport", "--rows", "100")
+    assert done.returncode == 2
+    assert done.stdout == ""
+    last = done.stderr.strip().splitlines()[-1]
+    assert "argument --shape" in last
+    assert "suport" in last

@@ -34,6 +34,7 @@ from devsets import DEVSETS, balanced_accuracy, roc_auc
 from judge_quality import score_devsets
 
 from faith_udfs import FaithfulnessMetric, Judge, LLMTestCase, MetricConfig, score_cases
+from faith_udfs.errors import ConfigError
 from faith_udfs.grounded import grounded_judge
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -181,7 +182,15 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--devsets", type=Path, default=DEVSETS)
     args = parser.parse_args(argv)
-    old, new = args.versions.split(",")
+    versions = [v.strip() for v in args.versions.split(",")]
+    if len(versions) != 2:
+        parser.error(f"--versions {args.versions}: two rules versions, older first")
+    old, new = versions
+    for rules in versions:
+        try:
+            grounded_judge(rules)
+        except ConfigError as error:
+            parser.error(f"--versions: {error}")
     a, b = old.removeprefix("grounded-"), new.removeprefix("grounded-")
     for answer, context in EXAMPLES:
         before, after = (judged(answer, context, grounded_judge(r)) for r in (old, new))

@@ -326,3 +326,21 @@ def test_v10_reads_a_spaced_context_number_whole_where_v9_did_not(tmp_path: Path
         if len(cells) >= 5 and cells[1:3] == ["begin", "(all)"]
     }
     assert balanced_accuracy == {"grounded-v9": 0.5, "grounded": 1.0}
+
+
+@pytest.mark.parametrize(
+    ("versions", "said"),
+    [
+        ("grounded-v99,grounded-v13", "unknown grounded rules 'grounded-v99'"),
+        ("grounded-v13", "--versions grounded-v13: two rules versions, older first"),
+    ],
+)
+def test_swapped_words_refuses_versions_it_cannot_compare_in_one_line(
+    tmp_path: Path, versions: str, said: str
+) -> None:
+    """A mistyped version was faith_udfs' ConfigError traceback; one version alone a
+    ValueError's (not enough values to unpack)."""
+    done = _bench_here(tmp_path, "--versions", versions, script="swapped_words.py")
+    assert done.returncode == 2
+    assert done.stdout == ""
+    assert said in done.stderr.strip().splitlines()[-1]

@@ -12,7 +12,7 @@ ROOT = Path(__file__).resolve().parents[1]
 PAGES = [*sorted((ROOT / "docs").rglob("*.md")), ROOT / "README.md"]
 # `code spans` (across a line break too) and fenced blocks, where the docs write commands
 CODE = re.compile(r"```.*?```|(?<!`)`([^`]+)`(?!`)", re.S)
-COMMAND = re.compile(r"bench/(\w+\.py)([^`|#\n]*(?:\n[^`|#\n]*)?)")
+COMMAND = re.compile(r"bench/([a-z0-9_]+\.py)([^`|#\n]*(?:\n[^`|#\n]*)?)")
 OPTION = re.compile(r"(?<![\w-])(--[a-z][a-z0-9-]*)")
 # scripts that are gone, named as what a figure came from (the later name follows)
 RENAMED = {"v4_cost.py"}

@@ -13,12 +13,13 @@ machine one run's ratio can be off by a third.
 from __future__ import annotations
 
 import argparse
+import os
 import statistics
 import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from common import generated_cases, run_child, table
+from common import OUT, generated_cases, run_child, table
 
 BATCH = """
 import sys, time, polars as pl
@@ -100,6 +101,7 @@ def main() -> None:
         "--rounds", type=int, default=3, help="runs of each batch path, interleaved"
     )
     args = parser.parse_args()
+    os.chdir(OUT.parent.parent)  # the children write, and the check reads, bench/out/ here
     source = str(generated_cases(args.rows))
     check = min(args.check_rows, args.rows, args.loop_rows or args.rows)
     sizes = (source, str(args.batch_size), str(check))

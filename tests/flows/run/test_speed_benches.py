@@ -239,3 +239,19 @@ def test_a_bench_refuses_a_shape_it_has_not_in_one_line(script: str) -> None:
     last = done.stderr.strip().splitlines()[-1]
     assert "argument --shape" in last
     assert "suport" in last
+
+
+def test_the_udfs_bench_runs_from_another_folder(tmp_path: Path) -> None:
+    """Its children wrote and it read the compared heads at `bench/out/...` of the caller's
+    folder: started anywhere but the checkout's root it ended in a FileNotFoundError."""
+    done = subprocess.run(
+        [sys.executable, str(ROOT / "bench" / "udfs.py"), "--rows", "200", "--rounds", "1"],
+        check=False,
+        capture_output=True,
+        text=True,
+        timeout=240,
+        cwd=tmp_path,
+    )
+    assert done.returncode == 0, done.stderr
+    assert "same scores, reasons and claim verdicts on the first 200 cases: True" in done.stdout
+    assert not (tmp_path / "bench").exists()

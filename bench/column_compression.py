@@ -59,6 +59,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--modes", default="default,uncompressed,zstd")
     parser.add_argument("--rounds", type=int, default=2)
     args = parser.parse_args(argv)
+    if not Path(args.db).is_file():
+        parser.error(f"{args.db}: no such database file")
     modes = args.modes.split(",")
     if modes[0] != "default":
         modes.insert(0, "default")

@@ -21,7 +21,7 @@ import tempfile
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from common import OUT, ROOT, generated_cases
+from common import OUT, ROOT, generated_cases, refuse_unless_commit
 from pipeline import FAITH, quiet
 from shapes import SHAPES
 from tables_check import differences, save
@@ -45,6 +45,7 @@ def main() -> int:
     args = parser.parse_args()
     if args.rounds < 1:
         parser.error("--rounds must be 1 or more")
+    refuse_unless_commit(parser, args.base)
 
     source = generated_cases(args.rows, rows_per_file=100_000, shape=args.shape).parent
     work = OUT / "commits-ab"

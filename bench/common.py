@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 import json
 import subprocess
 import sys
@@ -69,3 +70,14 @@ def table(rows: list[dict], columns: list[str]) -> str:
         for r in rows
     ]
     return "\n".join([line, "  ".join("-" * w for w in widths), *body])
+
+
+def refuse_unless_commit(parser: argparse.ArgumentParser, base: str) -> None:
+    """argparse's one-line refusal, exit 2, unless `base` names a commit of this checkout."""
+    found = subprocess.run(
+        ["git", "-C", str(ROOT), "rev-parse", "--verify", "--quiet", f"{base}^{{commit}}"],
+        capture_output=True,
+        check=False,
+    )
+    if found.returncode != 0:
+        parser.error(f"{base}: not a commit of {ROOT}")

@@ -35,7 +35,7 @@ import polars as pl
 from polars.testing import assert_frame_equal
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from common import ROOT, generated_cases
+from common import ROOT, generated_cases, refuse_unless_commit
 from shapes import SHAPES
 
 FRAMES = ("case_scores", "claim_verdicts", "truths", "item_keys")
@@ -73,6 +73,7 @@ def main() -> int:
     parser.add_argument("--inner", type=int, help="calls a round (default 1; tiny: 40)")
     parser.add_argument("--source", type=Path, help="a Parquet file of cases instead of a shape")
     args = parser.parse_args()
+    refuse_unless_commit(parser, args.base)
     tiny = args.shape == "tiny" and args.source is None
     inner = args.inner or (40 if tiny else 1)
     if args.source is not None:

@@ -169,6 +169,10 @@ def main() -> int:
         help="the runs' databases go in DIR/pipeline-db, emptied each round (default bench/out)",
     )
     args = parser.parse_args()
+    if args.check_against and not args.check_against.is_dir():
+        parser.error(
+            f"--check-against {args.check_against}: no such folder (one --save-tables wrote)"
+        )
     args.differed = []
     shapes = args.shape
     if args.source:

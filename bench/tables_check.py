@@ -121,6 +121,10 @@ def main() -> int:
     group.add_argument("--save", type=Path, metavar="DIR")
     group.add_argument("--against", type=Path, metavar="DIR")
     args = parser.parse_args()
+    if not Path(args.db).is_file():
+        parser.error(f"{args.db}: no such database file")
+    if args.against and not args.against.is_dir():
+        parser.error(f"--against {args.against}: no such folder (one --save wrote)")
     if args.save:
         save(args.db, args.save)
         print(f"saved {args.db}'s tables to {args.save}")

@@ -255,3 +255,30 @@ def test_the_udfs_bench_runs_from_another_folder(tmp_path: Path) -> None:
     assert done.returncode == 0, done.stderr
     assert "same scores, reasons and claim verdicts on the first 200 cases: True" in done.stdout
     assert not (tmp_path / "bench").exists()
+
+
+@pytest.mark.parametrize(
+    ("args", "said"),
+    [
+        (("commits_ab.py", "no-such-commit", "--rows", "100"), "no-such-commit: not a commit"),
+        (("judge_ab.py", "no-such-commit", "--rows", "5"), "no-such-commit: not a commit"),
+        (("tables_check.py", "{tmp}/none.duckdb", "--save", "{tmp}/d"), "none.duckdb: no such"),
+        (("column_compression.py", "{tmp}/none.duckdb"), "none.duckdb: no such database file"),
+        (("tables_check.py", "{db}", "--against", "{tmp}/none"), "--against {tmp}/none: no such"),
+        (("pipeline.py", "--rows", "100", "--check-against", "{tmp}/none"), "{tmp}/none: no such"),
+    ],
+)
+def test_a_bench_refuses_an_input_that_is_not_there_in_one_line(
+    tmp_path: Path, args: tuple[str, ...], said: str
+) -> None:
+    """A mistyped commit, database or dump folder was a traceback (git's CalledProcessError,
+    DuckDB's IOException), or for pipeline.py's dump every table "not in the saved dump"
+    after the runs, as a difference would be."""
+    db = tmp_path / "run.duckdb"
+    duckdb.connect(str(db)).close()
+    fill = {"tmp": str(tmp_path), "db": str(db)}
+    done = bench(*(arg.format(**fill) for arg in args))
+    assert done.returncode == 2, done.stdout + done.stderr
+    assert done.stdout == ""
+    assert "Traceback" not in done.stderr
+    assert said.format(**fill) in done.stderr.strip().splitlines()[-1]

@@ -166,6 +166,14 @@ def main() -> None:
         help="profile these logs instead of generated shapes (any source `faith score` reads)",
     )
     args = parser.parse_args()
+    if args.source:  # found as `faith score` finds it, or refused in one line
+        from flows.errors import InputUnreadable
+        from flows.read.finding import resolve_source
+
+        try:
+            resolve_source(args.source)
+        except InputUnreadable as error:
+            parser.error(f"--source: {error}")
     shapes = ["source"] if args.source else args.shape
     profiles, runs = {}, {}
     for shape in shapes:

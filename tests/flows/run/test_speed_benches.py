@@ -282,3 +282,12 @@ def test_a_bench_refuses_an_input_that_is_not_there_in_one_line(
     assert done.stdout == ""
     assert "Traceback" not in done.stderr
     assert said.format(**fill) in done.stderr.strip().splitlines()[-1]
+
+
+def test_the_profile_bench_refuses_a_source_that_is_not_there_in_one_line(tmp_path: Path) -> None:
+    """Its child's InputUnreadable traceback, under "bench child failed", before."""
+    done = bench_here("run_profile.py", "--source", str(tmp_path / "none.parquet"))
+    assert done.returncode == 2
+    assert done.stdout == ""
+    last = done.stderr.strip().splitlines()[-1]
+    assert last.endswith(f"--source: {tmp_path / 'none.parquet'}: no such file, folder or glob")

@@ -1,7 +1,8 @@
 """A turn past the size limits, in a table of turns: cut to its start before the reader's
 JSON functions see it and quarantined as a case's row past them is, with the case's check
 names by the turn's role. One 50 MB passage had run the reader out of 2 GB: exit 7 on every
-night the log was read, nothing scored."""
+night the log was read, nothing scored. Here the reader has 128 MB (both its tries), which a
+value of 10 MB ran out of the same way: the same failure at a fifth of the suite's time."""
 
 from __future__ import annotations
 
@@ -19,6 +20,17 @@ from tests.support.db_reading import query
 
 AT = dt.datetime(2026, 11, 1, 9, 0)
 SHIPS = "The parcel ships from Leeds."
+HUGE = f"{SHIPS} " * 360_000  # 10,440,000 bytes: past --max-context-bytes' 8 MiB
+TOO_LARGE = "10440000 bytes, more than --max-context-bytes 8388608"
+
+
+@pytest.fixture
+def small_reader(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The conversation reader with 128 MB for both its tries, which a 10 MB value ran out."""
+    import flows.read.turns as turns
+
+    monkeypatch.setattr(turns, "_MEMORY", "128MB")
+    monkeypatch.setattr(turns, "_LARGE_MEMORY", "128MB")
 
 
 def _turn(cid: str, turn: int, role: str, content: str, passages: list[str] | None = None) -> dict:
@@ -40,13 +52,13 @@ def _score(tmp_path: Path, rows: list[dict], **limits: int) -> tuple[dict, list,
     return run, quarantined, scored
 
 
-@pytest.mark.slow
-def test_a_50_mb_passage_in_a_table_of_turns_is_quarantined_and_the_rest_scored(
+@pytest.mark.usefixtures("small_reader")
+def test_a_huge_passage_in_a_table_of_turns_is_quarantined_and_the_rest_scored(
     tmp_path: Path,
 ) -> None:
     rows = [
         _turn("c1", 1, "user", "Where does it ship from?"),
-        _turn("c1", 2, "assistant", "It ships from Leeds.", [f"{SHIPS} " * 1_800_000]),
+        _turn("c1", 2, "assistant", "It ships from Leeds.", [HUGE]),
         _turn("c2", 1, "user", "Where does it ship from?"),
         _turn("c2", 2, "assistant", "It ships from Leeds.", [SHIPS]),
     ]
@@ -55,7 +67,7 @@ def test_a_50_mb_passage_in_a_table_of_turns_is_quarantined_and_the_rest_scored(
     assert scored == [("c2:2", "scored")]
     ((case_id, check, column, value, row_json),) = quarantined
     assert (case_id, check, column) == ("c1:2", "retrieval_context_too_large", "retrieval_context")
-    assert value == "52200000 bytes, more than --max-context-bytes 8388608"
+    assert value == TOO_LARGE
     assert "bytes in 1 passages]" in row_json
     assert len(row_json) < 2_000
 
@@ -111,10 +123,9 @@ def _score_chat(tmp_path: Path, chats: list[dict], **limits: int) -> tuple[dict,
     return run, quarantined, query(db, "SELECT case_id, status FROM case_scores ORDER BY 1")
 
 
-HUGE = f"{SHIPS} " * 1_800_000  # 52,200,000 bytes
 OWN = {"role": "assistant", "content": "It is insured.", "retrieval_context": ["It is insured."]}
-# (chat log, the cases scored, the quarantined case and its column): a 50 MB tool result, and
-# 50 MB of the conversation's own passages, copied onto each answer without passages of its own
+# (chat log, the cases scored, the quarantined case and its column): a huge tool result, and
+# huge passages of the conversation's own, copied onto each answer without passages of its own
 HUGE_CHATS = {
     "tool result": ([
         {"conversation_id": "k1", "logged_at": "2026-11-01T09:00:00", "messages": [
@@ -138,9 +149,11 @@ HUGE_CHATS = {
 }  # fmt: skip
 
 
-@pytest.mark.slow
+@pytest.mark.usefixtures("small_reader")
 @pytest.mark.parametrize("huge", ["tool result", "conversation passages"])
-def test_50_mb_in_a_chat_log_is_quarantined_and_the_rest_scored(tmp_path: Path, huge: str) -> None:
+def test_a_huge_value_in_a_chat_log_is_quarantined_and_the_rest_scored(
+    tmp_path: Path, huge: str
+) -> None:
     """The same in a chat log: its messages, and the conversation's passages, are cut before
     chat_turns.sql reads them as JSON (exit 7 before, after a second try with 2 GB); the
     answers read with cut passages are quarantined, one with passages of its own scored."""
@@ -150,7 +163,7 @@ def test_50_mb_in_a_chat_log_is_quarantined_and_the_rest_scored(tmp_path: Path, 
     assert scored == [(case_id, "scored") for case_id in scored_ids]
     ((case_id, check, where, value, row_json),) = quarantined
     assert (case_id, check, where) == (quarantined_id, "retrieval_context_too_large", column)
-    assert value == "52200000 bytes, more than --max-context-bytes 8388608"
+    assert value == TOO_LARGE
     assert len(row_json) < 2_000
 
 

@@ -20,6 +20,7 @@ from flows.errors import ClusterUnavailable
 from flows.run.settings import ScoreSettings
 from flows.run.stop_signals import signals_deferred
 
+log = logging.getLogger("faithpipe")
 DEFAULT_WORKERS = 2
 # Seconds to reach an existing scheduler before giving up with one line.
 _CONNECT_TIMEOUT = 30
@@ -102,16 +103,35 @@ def dask_client(settings: ScoreSettings, *, prefect_api_url: str | None = None) 
             # Workers already running (an existing cluster) and any that join or restart later.
             client.register_plugin(WorkerEnvironment(env), name="faithpipe-environment")
             yield client
-        except BaseException:
+        except BaseException:  # re-raised: only noted, so that the close defers further stops
             stopping = True
             raise
         finally:
-            with signals_deferred() if stopping else nullcontext():
-                client.close()
+            closed_within(client, stopping)
     finally:
         if cluster is not None:
-            with signals_deferred() if stopping else nullcontext():
-                cluster.close()
+            closed_within(cluster, stopping)
+
+
+# Seconds a client or a cluster is given to close: a stopping run's close hears no further
+# stop, so a worker that never answers would otherwise hold it for good (LocalCluster.close
+# waits without a deadline; a Client's is its connect timeout).
+CLOSE_TIMEOUT = 60.0
+
+
+def closed_within(closing: Any, stopping: bool) -> None:
+    """Close a Dask client or cluster within CLOSE_TIMEOUT, further stops deferred while a run
+    stops; past it, one warning line and the run's own end (its processes are left to exit
+    with this one), not a TimeoutError over the run's exit code."""
+    with signals_deferred() if stopping else nullcontext():
+        try:
+            closing.close(timeout=CLOSE_TIMEOUT)
+        except TimeoutError:
+            log.warning(
+                "the Dask %s did not close within %g s; left to end with this process",
+                type(closing).__name__,
+                CLOSE_TIMEOUT,
+            )
 
 
 def _local_cluster(**options: Any) -> Any:

@@ -173,3 +173,27 @@ def test_a_partition_that_kills_every_worker_running_it_is_exit_10_saying_what_t
         "its memory limit, most often): lower --batch-size or give the workers more memory; "
         "committed batches are kept"
     )
+
+
+@pytest.mark.parametrize("stopping", [False, True], ids=["completed", "stopping"])
+def test_a_close_past_its_deadline_is_one_warning_not_a_hang(
+    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture, stopping: bool
+) -> None:
+    """A stopping run closes its client and cluster with further stops deferred, and
+    LocalCluster.close waits without a deadline: a worker that never answered would have held
+    the process with no Ctrl-C to end it. Each close now has CLOSE_TIMEOUT; past it, one
+    warning line and the run's own exit (a TimeoutError would have replaced it). Here the
+    deadline is made too short for a real client of a local cluster to close."""
+    import distributed
+
+    from flows.engines import cluster as clusters
+
+    monkeypatch.setattr(clusters, "CLOSE_TIMEOUT", 1e-4)
+    local = distributed.LocalCluster(
+        n_workers=1, processes=False, dashboard_address=None, silence_logs=50
+    )
+    try:
+        clusters.closed_within(distributed.Client(local), stopping)
+    finally:
+        local.close(timeout=60)
+    assert "the Dask Client did not close within 0.0001 s" in caplog.text

@@ -34,31 +34,37 @@ def test_unreadable_replies_leave_the_shard_folder_for_the_next_run(tmp_path: Pa
     assert (part / "replies.parquet").exists()
 
 
+def killed_dask_runs_shard(tmp_path: Path, db: Path, base_url: str) -> tuple[ScoreSettings, Path]:
+    """What a Dask run killed before loading its one partition leaves: the partition's task,
+    run here as a worker runs it, wrote its shard (the replies it paid the judge at `base_url`
+    for). The run's settings, and its shard folder."""
+    source = write_llm_source(tmp_path / "cases.parquet")
+    judge = JudgeSettings(kind="openai", model="stub", base_url=base_url, mode="per-item")
+    settings = ScoreSettings(source=str(source), db=str(db), judge=judge)
+    folder = shard_root(str(db)) / "20261207T100000-0a1b2c3d"
+    folder.mkdir(parents=True)
+    (partition,) = plan_partitions(resolve_source(str(source), settings.read_options()), CASES)
+    job = PartitionJob(
+        partition=partition,
+        root=None,
+        shards=str(folder),
+        judge=judge,
+        config=settings.metric_config(),
+        case_states=None,
+        replies=None,
+        semaphore=None,
+    )
+    score_partition(job)
+    return settings, folder
+
+
 def test_a_local_run_after_a_killed_dask_run_pays_none_of_its_shards_replies_again(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setenv("OPENAI_API_KEY", KEY)
-    source = write_llm_source(tmp_path / "cases.parquet")
     db = tmp_path / "faith.duckdb"
     with serving(api_key=KEY) as stub:
-        judge = JudgeSettings(kind="openai", model="stub", base_url=stub.base_url, mode="per-item")
-        settings = ScoreSettings(source=str(source), db=str(db), judge=judge)
-        # What a Dask run killed before loading its one partition leaves: the partition's
-        # task, run here as a worker runs it, wrote its shard (the replies it paid for).
-        folder = shard_root(str(db)) / "20261207T100000-0a1b2c3d"
-        folder.mkdir(parents=True)
-        (partition,) = plan_partitions(resolve_source(str(source), settings.read_options()), CASES)
-        job = PartitionJob(
-            partition=partition,
-            root=None,
-            shards=str(folder),
-            judge=judge,
-            config=settings.metric_config(),
-            case_states=None,
-            replies=None,
-            semaphore=None,
-        )
-        score_partition(job)
+        settings, _ = killed_dask_runs_shard(tmp_path, db, stub.base_url)
         paid = stub.requests
         # the next run, on the local engine (the cluster is gone)
         run = run_score(settings)
@@ -85,19 +91,9 @@ def test_a_shard_still_being_written_is_left_for_the_next_run(
     from flows.store.stale_shards import WRITING_SECONDS
 
     monkeypatch.setenv("OPENAI_API_KEY", KEY)
-    source = write_llm_source(tmp_path / "cases.parquet")
     db = tmp_path / "faith.duckdb"
     with serving(api_key=KEY) as stub:
-        judge = JudgeSettings(kind="openai", model="stub", base_url=stub.base_url, mode="per-item")
-        settings = ScoreSettings(source=str(source), db=str(db), judge=judge)
-        folder = shard_root(str(db)) / "20261207T100000-0a1b2c3d"
-        folder.mkdir(parents=True)
-        (partition,) = plan_partitions(resolve_source(str(source), settings.read_options()), CASES)
-        job = PartitionJob(
-            partition=partition, root=None, shards=str(folder), judge=judge,
-            config=settings.metric_config(), case_states=None, replies=None, semaphore=None,
-        )  # fmt: skip
-        score_partition(job)
+        settings, folder = killed_dask_runs_shard(tmp_path, db, stub.base_url)
         (written,) = folder.glob("part-*")
         writing = folder / ".part-000002.0f0f.tmp"  # another task's shard, half written
         shutil.copytree(written, writing)

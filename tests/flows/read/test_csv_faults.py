@@ -261,27 +261,3 @@ def test_a_line_past_16_mb_among_the_first_is_named_not_an_error_sniffing(
     size = len(bad.encode())
     assert f"(line 4 is {size:,} bytes: a CSV line past 16 MiB is not read: " in line
     assert "Order A17" not in line
-
-
-def test_a_csv_duckdb_cannot_describe_is_asked_about_once(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
-) -> None:
-    """A failure to describe a file was dropped by the facts gathered for the source, so the
-    file was described again as it was checked: a CSV of 34 MB lines took 8 s more to fail."""
-    import flows.read.file_facts as file_facts
-
-    described: list[Path] = []
-    real = file_facts._described
-
-    def counted(con: object, path: Path, fmt: str) -> object:
-        described.append(path)
-        return real(con, path, fmt)
-
-    monkeypatch.setattr(file_facts, "_described", counted)
-    bad = f'c2,Where is A17?,"Order A17 shipped.,{PASSAGES},2026-11-01'
-    source = _csv(tmp_path / "logs.csv", bad)
-    db = str(tmp_path / "f.duckdb")
-    done = faith_here(capsys, "score", str(source), "--db", db, "--prefect", "no")
-    assert done.returncode == 3, done.stderr
-    assert "unterminated quote" in done.stderr
-    assert described == [source]

@@ -481,27 +481,3 @@ def test_a_malformed_record_is_named_where_duckdb_counts_it_with_where_to_look(
     (line,) = done.stderr.strip().splitlines()
     assert f"in {named}: unexpected character." in line
     assert line.endswith("(DuckDB's count: the record is the one it names or the one before))")
-
-
-def test_a_json_file_duckdb_cannot_describe_is_asked_about_once(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
-) -> None:
-    """As for CSV: the failure to describe a file was dropped by the facts gathered for the
-    source, and the file described again (as long again) when it was checked."""
-    import flows.read.file_facts as file_facts
-
-    described: list[Path] = []
-    real = file_facts._described
-
-    def counted(con: object, path: Path, fmt: str) -> object:
-        described.append(path)
-        return real(con, path, fmt)
-
-    monkeypatch.setattr(file_facts, "_described", counted)
-    source = tmp_path / "logs.jsonl"
-    source.write_text(_lines(json.dumps(_row("c1"))) + '{"case_id": "c2", "input": bad json\n')
-    db = str(tmp_path / "f.duckdb")
-    done = faith_here(capsys, "score", str(source), "--db", db, "--prefect", "no")
-    assert done.returncode == 3, done.stderr
-    assert "Malformed JSON" in done.stderr
-    assert described == [source]

@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
+import errno
 from typing import Any
 
 from faith_udfs.errors import FaithError, JudgeError
+
+# The OS's errors for a full disk or a used-up quota: one remedy (free space), exit 7, wherever
+# they come (a database's folder or file, a Dask shard, any write the CLI ends on).
+DISK_FULL_ERRNOS = frozenset({errno.ENOSPC, errno.EDQUOT})
 
 
 class InputUnreadable(FaithError):

@@ -31,7 +31,7 @@ from flows.cli.options import (
 )
 from flows.cli.routes import execute, use_prefect
 from flows.cli.settings import run_settings
-from flows.errors import DatabaseWriteFailed, InputUnreadable, RunAlarm
+from flows.errors import DISK_FULL_ERRNOS, DatabaseWriteFailed, InputUnreadable, RunAlarm
 from flows.printable import printable
 
 
@@ -149,14 +149,12 @@ def out_of_memory(exc: BaseException | None) -> bool:
     )
 
 
-# The OS's errors for a full disk or quota; DuckDB quotes their words in its own.
-_DISK_FULL = {errno.ENOSPC, errno.EDQUOT}
 # A file past its size limit (EFBIG: `ulimit -f`, a file system's largest file) is refused its
 # bytes as by a full disk: an upgrade's migration or a run's row was exit 1, a bug's code.
-_TOO_LARGE = {errno.EFBIG}
+_TOO_LARGE = frozenset({errno.EFBIG})
 
 
-def disk_full(exc: BaseException, numbers: set[int] = _DISK_FULL) -> bool:
+def disk_full(exc: BaseException, numbers: frozenset[int] = DISK_FULL_ERRNOS) -> bool:
     """Whether the disk said it is full (ENOSPC, EDQUOT; or `numbers`), to the OS or through
     DuckDB: opening a new database, a run's row, a snapshot's checkpoint, not only a batch's
     commit."""

@@ -7,7 +7,6 @@ it in one transaction (flows/engines/loading.py), then removes it.
 
 from __future__ import annotations
 
-import errno
 import json
 import os
 import shutil
@@ -18,6 +17,7 @@ from pathlib import Path
 import polars as pl
 
 from faith_udfs import FaithfulnessFrames
+from flows.errors import DISK_FULL_ERRNOS
 from flows.store.shard_data import REPLY_COLUMNS
 from schemas import ScoredBatch
 
@@ -98,7 +98,7 @@ def _write_parts(folder: Path, shard: Shard) -> None:
 def _disk_full(exc: BaseException) -> int | None:
     """ENOSPC or EDQUOT when the disk said it is full, to the OS or through polars' writer
     (a ComputeError quoting `No space left on device (os error 28)`); else None."""
-    for number in (errno.ENOSPC, errno.EDQUOT):
+    for number in sorted(DISK_FULL_ERRNOS):
         if getattr(exc, "errno", None) == number or f"(os error {number})" in str(exc):
             return number
     return None

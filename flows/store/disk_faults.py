@@ -4,18 +4,15 @@ a read-only mount or no permission: exit 12), never a bare OSError or `not a dat
 
 from __future__ import annotations
 
-import errno
 import os
 from pathlib import Path
 
 import duckdb
 
-from flows.errors import DatabaseUnwritable, DatabaseWriteFailed
+from flows.errors import DISK_FULL_ERRNOS, DatabaseUnwritable, DatabaseWriteFailed
 
-# A full disk, or a user's disk quota used up: the same remedy (free space), exit 7.
-_FULL_NUMBERS = (errno.ENOSPC, errno.EDQUOT)
-# The OS's words for them, as DuckDB quotes them.
-_FULL = tuple(os.strerror(number).lower() for number in _FULL_NUMBERS)
+# The OS's words for a full disk, as DuckDB quotes them.
+_FULL = tuple(os.strerror(number).lower() for number in DISK_FULL_ERRNOS)
 
 
 def make_db_folder(path: Path) -> None:
@@ -25,7 +22,7 @@ def make_db_folder(path: Path) -> None:
         path.parent.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
         reason = f"{exc.strerror or type(exc).__name__}: {exc.filename or path.parent}"
-        if exc.errno in _FULL_NUMBERS:
+        if exc.errno in DISK_FULL_ERRNOS:
             raise DatabaseWriteFailed(
                 f"{path}: its folder cannot be created ({reason}); free disk space, then run again"
             ) from exc

@@ -14,7 +14,11 @@ from faith_udfs.errors import ConfigError
 from flows.judges.endpoint.breaker import DEFAULT_BREAKER_FAILURES
 from flows.judges.endpoint.call_policy import MAX_BATCH_WAIT, MAX_TIMEOUT, CallLimits
 from flows.judges.endpoint.reply_cap import DEFAULT_MAX_REPLY_BYTES
-from flows.judges.endpoint.request_details import base_url_problem, split_userinfo
+from flows.judges.endpoint.request_details import (
+    base_url_problem,
+    split_userinfo,
+    url_without_query,
+)
 from flows.judges.live.tasks import BUDGET_CEILING
 
 __all__ = ["CutoffSettings", "JudgeSettings"]
@@ -122,12 +126,13 @@ class JudgeSettings(BaseModel):
         """Refuse at start a --base-url the HTTP client cannot call (a port that is no number,
         a scheme other than http or https, no host): it crashed the run with exit 1 once the
         judge was built, or went on as an unreachable endpoint (exit 6). Its credentials are
-        already split off (`_split_userinfo`): the message never shows them."""
+        already split off (`_split_userinfo`) and its query is cut: the message never shows
+        them."""
         if self.base_url is None:
             return self
         problem = base_url_problem(self.base_url)
         if problem is not None:
-            shown = f" {self.base_url!r}" if "://" in self.base_url else ""
+            shown = f" {url_without_query(self.base_url)!r}" if "://" in self.base_url else ""
             raise ValueError(
                 f"--base-url{shown} cannot be called: {problem}; give it as "
                 "http://HOST:PORT/v1 or https://HOST/v1"

@@ -47,7 +47,19 @@ def base_url_problem(base_url: str) -> str | None:
         return f"its scheme is {parts.scheme or 'missing'!r}, not http or https"
     if not parts.hostname:
         return "it names no host"
+    if parts.query:
+        # The OpenAI client appends the request's path after it: /v1/?key=…chat/completions.
+        return (
+            "it has a query (?…), which the client would send glued to the request's path; "
+            "give a key with --api-key-env, not in the URL"
+        )
     return None
+
+
+def url_without_query(url: str) -> str:
+    """`url` without its query and fragment (`?key=…`, `#…`), cut as text: fit to show in a
+    message even when the URL does not parse."""
+    return url.split("?", 1)[0].split("#", 1)[0]
 
 
 def endpoint_key(base_url: str | None) -> str:

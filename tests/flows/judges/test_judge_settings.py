@@ -153,8 +153,21 @@ def test_a_timeout_no_timer_can_hold_is_refused_at_start(
         ("http://alice:hunter2pass@[::1/v1", "Invalid IPv6 URL"),
         ("htp://alice:hunter2pass@127.0.0.1:8000/v1", "its scheme is 'htp'"),
         ("alice:hunter2pass@127.0.0.1:8000/v1", "does not start with http:// or https://"),
+        (
+            "http://127.0.0.1:8000/v1?key=hunter2pass",
+            "'http://127.0.0.1:8000/v1' cannot be called: it has a query",
+        ),
+        ("http://127.0.0.1:notaport/v1?key=hunter2pass#alice", "'http://127.0.0.1:notaport/v1'"),
     ],
-    ids=["port-not-a-number", "port-out-of-range", "broken-ipv6", "scheme", "no-scheme"],
+    ids=[
+        "port-not-a-number",
+        "port-out-of-range",
+        "broken-ipv6",
+        "scheme",
+        "no-scheme",
+        "key-in-query",
+        "bad-port-and-key-in-query",
+    ],
 )
 @pytest.mark.parametrize("command", ["score", "batches"])
 def test_a_base_url_no_client_can_call_is_refused_at_start_without_its_password(
@@ -166,9 +179,10 @@ def test_a_base_url_no_client_can_call_is_refused_at_start_without_its_password(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """A port that is no number crashed the run once its judge was built (exit 1, `error:
-    ValueError: Port could not be cast …`), and a scheme that is not http went on to an
-    unreachable endpoint (exit 6). Each is a bad option: exit 2, one line that never shows
-    the URL's credentials."""
+    ValueError: Port could not be cast …`), a scheme that is not http went on to an
+    unreachable endpoint (exit 6), and a query (`?key=…`) was mangled by the client into
+    `/v1/?key=…chat/completions`, every call a 404. Each is a bad option: exit 2, one line
+    that never shows the URL's credentials, query or fragment."""
     monkeypatch.setenv("OPENAI_API_KEY", "sk-base-url-check-key")
     db = tmp_path / "f.duckdb"
     source = write(many_cases(3), tmp_path / "cases.parquet")

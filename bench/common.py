@@ -72,6 +72,18 @@ def table(rows: list[dict], columns: list[str]) -> str:
     return "\n".join([line, "  ".join("-" * w for w in widths), *body])
 
 
+def whole_number(text: str) -> int:
+    """An argparse type: a whole number above 0 (a count of rows, workers, cases)."""
+    if not text.strip().isdigit() or int(text) < 1:
+        raise argparse.ArgumentTypeError(f"{text} is not a whole number above 0")
+    return int(text)
+
+
+def whole_numbers(text: str) -> list[int]:
+    """An argparse type: comma-separated whole numbers above 0."""
+    return [whole_number(part) for part in text.split(",")]
+
+
 def refuse_unless_commit(parser: argparse.ArgumentParser, base: str) -> None:
     """argparse's one-line refusal, exit 2, unless `base` names a commit of this checkout."""
     found = subprocess.run(

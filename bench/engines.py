@@ -21,7 +21,7 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from common import OUT, ROOT, generated_cases, run_child, table
+from common import OUT, ROOT, generated_cases, run_child, table, whole_number
 
 sys.path.insert(0, str(ROOT))
 import polars as pl
@@ -146,9 +146,9 @@ def llm_calls(cases: int, workers: int) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--rows", type=int, default=1_000_000)
-    parser.add_argument("--workers", type=int, default=2)
-    parser.add_argument("--batch-size", type=int, default=150_000)
+    parser.add_argument("--rows", type=whole_number, default=1_000_000)
+    parser.add_argument("--workers", type=whole_number, default=2)
+    parser.add_argument("--batch-size", type=whole_number, default=150_000)
     parser.add_argument("--llm-cases", type=int, default=200, help="0 to skip the LLM part")
     args = parser.parse_args()
     source = generated_cases(args.rows, rows_per_file=100_000).parent

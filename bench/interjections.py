@@ -21,7 +21,7 @@ import polars as pl
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-from common import table
+from common import table, whole_number
 
 from data.generate import iter_cases
 from faith_udfs import MetricConfig, score_cases
@@ -38,7 +38,7 @@ OPENINGS = "Yes, |Sure, |Absolutely, |Yes, of course, |Sure, according to the pa
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--rows", type=int, default=50_000)
+    parser.add_argument("--rows", type=whole_number, default=50_000)
     parser.add_argument("--openings", default=OPENINGS)
     args = parser.parse_args(argv)
     cases = pl.concat(list(iter_cases(args.rows, seed=1))).select(

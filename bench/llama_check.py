@@ -37,8 +37,10 @@ def main() -> int:
     parser.add_argument("--n-ctx", type=int, default=8192)
     parser.add_argument("--timeout", type=float, default=600.0, help="seconds per judge call")
     args = parser.parse_args()
-    args.out.mkdir(parents=True, exist_ok=True)
     python = args.llama_venv / "bin" / "python"
+    if not python.is_file():
+        parser.error(f"--llama-venv {args.llama_venv}: no bin/python (a venv of llama-cpp-python)")
+    args.out.mkdir(parents=True, exist_ok=True)
     gguf = subprocess.run(
         [
             python,

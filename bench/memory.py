@@ -23,7 +23,7 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from common import OUT, generated_cases, run_child, table
+from common import OUT, generated_cases, run_child, table, whole_numbers
 from shapes import SHAPES
 
 # What `faith score SOURCE --db DB --prefect no` runs, the allocator set first as the CLI does
@@ -89,11 +89,13 @@ def measure(rows: int, batch_size: str, shape: str | None) -> dict:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--rows", default="1000000,3000000,10000000", help="comma-separated")
+    parser.add_argument(
+        "--rows", type=whole_numbers, default="1000000,3000000,10000000", help="comma-separated"
+    )
     parser.add_argument("--batch-size", default="default", help="default: faith's own")
     parser.add_argument("--shape", default=None, choices=SHAPES, help="a shape of bench/shapes.py")
     args = parser.parse_args()
-    sizes = [int(size) for size in args.rows.split(",")]
+    sizes = args.rows
     runs = []
     for rows in sizes:
         runs.append(measure(rows, args.batch_size, args.shape))

@@ -291,3 +291,29 @@ def test_the_profile_bench_refuses_a_source_that_is_not_there_in_one_line(tmp_pa
     assert done.stdout == ""
     last = done.stderr.strip().splitlines()[-1]
     assert last.endswith(f"--source: {tmp_path / 'none.parquet'}: no such file, folder or glob")
+
+
+@pytest.mark.parametrize(
+    ("args", "said"),
+    [
+        (("interjections.py", "--rows", "0"), "argument --rows: 0 is not a whole number above 0"),
+        (
+            ("engines.py", "--rows", "10", "--workers", "0", "--llm-cases", "0"),
+            "argument --workers: 0 is not a whole number above 0",
+        ),
+        (("memory.py", "--rows", "1000,abc"), "argument --rows: abc is not a whole number above 0"),
+        (("llama_check.py", "--llama-venv", "{tmp}/no"), "--llama-venv {tmp}/no: no bin/python"),
+    ],
+    ids=["interjections-rows", "engines-workers", "memory-rows", "llama-venv"],
+)
+def test_a_bench_refuses_a_count_or_venv_it_cannot_use_in_one_line(
+    tmp_path: Path, args: tuple[str, ...], said: str
+) -> None:
+    """`--rows 0` was polars' "cannot concat empty list", `--workers 0` pydantic's error,
+    `--rows abc` int()'s, a mistyped --llama-venv subprocess's FileNotFoundError: each a
+    traceback (engines.py's after generating its input)."""
+    done = bench_here(*(arg.format(tmp=tmp_path) for arg in args))
+    assert done.returncode == 2, done.stdout + done.stderr
+    assert done.stdout == ""
+    assert "Traceback" not in done.stderr
+    assert said.format(tmp=tmp_path) in done.stderr.strip().splitlines()[-1]

@@ -27,10 +27,9 @@ class ConversationsUnreadable(InputUnreadable):
     """A conversation log cannot be read (flows/read/turns.py)."""
 
     memory_advice = (
-        "a message of tens of MB that is read whole: messages logged as JSON text or as "
-        "LangChain's {type, data}; read with 2 GB); leave such messages out of the log or cut "
-        "them, or log messages as objects with their content (JSON Lines, Parquet), whose "
-        "messages past the size limits are quarantined unread"
+        "messages of many MB, within the size limits, are read whole; read with 2 GB); lower "
+        "--max-context-bytes and --max-answer-bytes, and messages past them are quarantined "
+        "unread, or leave such messages out of the log"
     )
 
 

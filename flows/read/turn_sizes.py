@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from flows.read.json_values import quoted
+from flows.read.message_text_sizes import cap_oversized_message_text
 from schemas import SizeLimits
 from schemas.sizes import KEPT_CHARS, KEPT_PASSAGES
 
@@ -69,9 +70,11 @@ def cap_oversized_messages(
     passages columns) with each message past its limit cut and marked as cap_oversized_turns
     does, and the conversation's own passages past --max-context-bytes cut and told in
     `__conversation_too_large` (chat_turns.sql carries both marks to the turns they are
-    read into). Messages of no struct type (JSON text) are left as they are."""
+    read into). Messages as JSON text are cut so as they are given (message_text_sizes.py)."""
     messages, passages = names
     replaced = []
+    if str(types.get(messages)) in ("VARCHAR", "JSON"):
+        cap_oversized_message_text(con, table, messages, limits)
     cut = _cut_messages(types.get(messages))
     if cut is not None:
         replaced.append(
@@ -105,7 +108,7 @@ def _cut_messages(kind: Any) -> str | None:
         return None
     fields = {name: str(field) for name, field in kind.child.children}
     if "content" not in fields:
-        return None
+        return _cut_langchain_messages(dict(kind.child.children))
     # The role as chat_turns.sql reads it: `role`, else LangChain's `type` (a log mixing the
     # two has both keys, one null); an Anthropic user message of tool_result parts is a tool's.
     spelled = [_as_text(f"m.{name}", fields[name]) for name in ("role", "type") if name in fields]
@@ -119,6 +122,27 @@ def _cut_messages(kind: Any) -> str | None:
     )
     updates = ", ".join(f"{name.removeprefix('m.')} := {expr}" for name, expr in sized.items())
     return f"struct_update(m, {updates})"
+
+
+def _cut_langchain_messages(fields: dict[str, Any]) -> str | None:
+    """struct_update of one message `m` of LangChain's messages_to_dict form (`{type, data:
+    {content, ...}}`, read by chat_turns.sql as `data` under its `type`): its data cut and
+    marked inside `data`, where chat_turns.sql reads the marks."""
+    data: Any = fields.get("data")
+    if getattr(data, "id", None) != "struct" or "type" not in fields:
+        return None
+    inner = {name: str(field) for name, field in data.children}
+    if "content" not in inner:
+        return None
+    passages = inner.get("retrieval_context")
+    sized = _sized(
+        _as_text("m.type", str(fields["type"])),
+        ("m.data.content", inner["content"]),
+        ("m.data.retrieval_context", passages) if passages == _LIST_OF_TEXT else ("", None),
+        tool_results=_tool_results("m.data.content", data.children),
+    )
+    updates = ", ".join(f"{name.removeprefix('m.data.')} := {expr}" for name, expr in sized.items())
+    return f"struct_update(m, data := struct_update(m.data, {updates}))"
 
 
 def _as_text(name: str, kind: str) -> str:

@@ -342,7 +342,7 @@ def test_past_the_larger_memory_too_it_is_exit_7_with_advice_for_conversations(
     assert done.returncode == 7, done.stderr
     (line,) = done.stderr.strip().splitlines()
     assert "cannot read it as conversations (Out of Memory Error" in line
-    assert "(a message of tens of MB that is read whole: messages logged as JSON text" in line
+    assert "(messages of many MB, within the size limits, are read whole" in line
     assert "write it as Parquet" not in line
 
 

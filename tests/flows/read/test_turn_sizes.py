@@ -235,3 +235,124 @@ def test_langchain_types_and_anthropic_tool_results_are_held_to_a_tools_limit(
     assert [(case_id, check) for case_id, check, *_ in quarantined] == [("q:1", "input_too_large")]
     assert {("l:3", "scored"), ("a:4", "scored")} <= set(scored)
     assert run["rows_in"] == run["rows_scored"] + run["rows_quarantined"]
+
+
+def _chat_parquet(tmp_path: Path, chats: list[dict]) -> Path:
+    """A chat log as a Parquet file whose `messages` is a string column of JSON text."""
+    rows = [{**chat, "messages": json.dumps(chat["messages"])} for chat in chats]
+    source = tmp_path / "chat.parquet"
+    pq.write_table(pa.Table.from_pylist(rows), source)
+    return source
+
+
+def _langchain(chat: dict) -> dict:
+    """A chat log's conversation with its messages as LangChain's messages_to_dict writes
+    them: `{type, data: {content, ...}}`."""
+    types = {"user": "human", "assistant": "ai", "tool": "tool", "system": "system"}
+    messages = [
+        {"type": types[m["role"]], "data": {k: v for k, v in m.items() if k != "role"}}
+        for m in chat["messages"]
+    ]
+    return {**chat, "messages": messages}
+
+
+@pytest.mark.usefixtures("small_reader")
+@pytest.mark.parametrize("form", ["JSON text in Parquet", "LangChain messages_to_dict"])
+def test_a_huge_tool_result_in_a_chat_log_of_any_form_is_quarantined_unread(
+    tmp_path: Path, form: str
+) -> None:
+    """Messages as JSON text (a Parquet string column, a CSV cell) and LangChain's
+    `{type, data: {content}}` were read whole by chat_turns.sql's JSON functions: a 50 MB tool
+    result was exit 7 on every night (here 10 MB against 128 MB). Each message past its limit
+    is now cut and marked before they read it, as a list of message objects' is."""
+    chats, scored_ids, (quarantined_id, column) = HUGE_CHATS["tool result"]
+    if form == "JSON text in Parquet":
+        source = _chat_parquet(tmp_path, chats)
+    else:
+        source = tmp_path / "chat.jsonl"
+        source.write_text("".join(json.dumps(_langchain(chat)) + "\n" for chat in chats))
+    db = tmp_path / "chat.duckdb"
+    run = run_score(ScoreSettings(source=str(source), db=str(db), max_quarantine_share=1.0))
+    assert run["rows_in"] == run["rows_scored"] + run["rows_quarantined"] == 3
+    scored = query(db, "SELECT case_id, status FROM case_scores ORDER BY 1")
+    assert scored == [(case_id, "scored") for case_id in scored_ids]
+    ((case_id, check, where, value, row_json),) = query(
+        db, 'SELECT case_id, "check", "column", value, row_json FROM quarantine'
+    )
+    assert (case_id, check, where) == (quarantined_id, "retrieval_context_too_large", column)
+    # JSON text is measured as written, the string's quotes included
+    assert value == (TOO_LARGE.replace("440000", "440002") if "JSON" in form else TOO_LARGE)
+    assert len(row_json) < 2_000
+
+
+def test_messages_as_json_text_are_held_to_their_roles_limits(tmp_path: Path) -> None:
+    """The roles' limits and checks of a list of message objects, for JSON text: a question
+    and an answer --max-answer-bytes, a tool's result and an Anthropic user message of
+    tool_result parts --max-context-bytes, a message's own passages added up."""
+    long = "The parcel ships from Leeds on weekdays only. " * 4  # 184 bytes
+    result = [{"type": "tool_result", "tool_use_id": "t1", "content": long}]
+    chats = [
+        {"conversation_id": "q", "messages": [{"role": "user", "content": long}, ANSWER]},
+        {"conversation_id": "a", "messages": [
+            {"role": "user", "content": "Where?"},
+            {"role": "assistant", "content": [{"type": "text", "text": long}],
+             "retrieval_context": [SHIPS]}]},
+        {"conversation_id": "p", "messages": [
+            {"role": "user", "content": "Where?"},
+            {"role": "assistant", "content": "It ships.", "retrieval_context": [long, long]}]},
+        {"conversation_id": "t", "messages": [
+            {"role": "user", "content": "Where?"},
+            {"role": "tool", "content": long * 2},
+            ANSWER]},
+        {"conversation_id": "w", "messages": [
+            {"role": "user", "content": "Where?"},
+            {"role": "user", "content": result},  # within --max-context-bytes
+            ANSWER]},
+        {"conversation_id": "l", "messages": [
+            {"type": "human", "content": "Where?"},
+            {"type": "tool", "content": long},  # LangChain's type: within it too
+            ANSWER]},
+    ]  # fmt: skip
+    for chat in chats:
+        chat["logged_at"] = "2026-11-01T09:00:00"
+    source = _chat_parquet(tmp_path, chats)
+    db = tmp_path / "chat.duckdb"
+    limits = {"max_answer_bytes": 100, "max_context_bytes": 300}
+    run = run_score(
+        ScoreSettings(source=str(source), db=str(db), max_quarantine_share=1.0, **limits)
+    )
+    quarantined = query(db, 'SELECT case_id, "check", "column", value FROM quarantine ORDER BY 1')
+    # Sizes of JSON text as it is written: a string's quotes included (186 bytes for 184).
+    answer_limit = "186 bytes, more than --max-answer-bytes 100"
+    assert quarantined == [
+        ("a:2", "actual_output_too_large", "content",  # parts: their JSON text
+         "211 bytes, more than --max-answer-bytes 100"),
+        ("p:2", "retrieval_context_too_large", "retrieval_context",  # their JSON text
+         "375 bytes, more than --max-context-bytes 300"),
+        ("q:1", "input_too_large", "content", answer_limit),
+        ("t:2", "retrieval_context_too_large", "content",
+         "370 bytes, more than --max-context-bytes 300"),
+    ]  # fmt: skip
+    assert run["rows_in"] == run["rows_scored"] + run["rows_quarantined"]
+    assert {("w:3",), ("l:3",)} <= set(query(db, "SELECT case_id FROM case_scores"))
+
+
+def test_messages_text_is_cut_in_the_form_it_was_given() -> None:
+    """A list's JSON text stays a list's, a JSON string holding it (a JSON log whose
+    messages differ in type) stays a string; no message past its limit, or no list of
+    messages, is left to chat_turns.sql as it is (None)."""
+    from flows.read.message_text_sizes import cut_messages_text
+    from schemas import SizeLimits
+
+    limits = SizeLimits(answer_bytes=100, context_bytes=300)
+    tool = {"role": "tool", "content": "x" * 400}
+    listed = json.dumps([{"role": "user", "content": "Where?"}, tool])
+    cut = json.loads(cut_messages_text(listed, limits) or "null")
+    assert cut[0] == {"role": "user", "content": "Where?"}
+    assert cut[1]["content"].endswith("… [402 bytes]")
+    assert cut[1]["__too_large_value"] == "402 bytes, more than --max-context-bytes 300"
+    nested = cut_messages_text(json.dumps(listed), limits)
+    assert json.loads(json.loads(nested or "null")) == cut
+    assert cut_messages_text(json.dumps([{"role": "tool", "content": "x" * 200}]), limits) is None
+    assert cut_messages_text('{"role": "user"}', limits) is None
+    assert cut_messages_text("user: hi", limits) is None

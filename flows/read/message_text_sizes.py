@@ -1,0 +1,126 @@
+"""A chat log's messages given as JSON text (a Parquet string column, a CSV cell, a JSON log
+whose messages differ in type), cut to the size limits before chat_turns.sql reads them. Its
+JSON functions ask several times a value's size at once: one 50 MB tool result ran the reader
+out of 2 GB, exit 7 on every night. Only a conversation whose text is longer than the smaller
+limit can hold a message past one; each such conversation is read here, one at a time, and
+each message past its limit cut to its start and marked as turn_sizes.py marks one of a list
+of objects. Sizes are those checked_turns reads of JSON text: a value's text as written, a
+string's quotes included."""
+
+from __future__ import annotations
+
+import json
+from typing import TYPE_CHECKING, Any
+
+from flows.read.json_values import quoted
+from schemas.sizes import KEPT_CHARS
+
+if TYPE_CHECKING:
+    import duckdb
+
+    from schemas import SizeLimits
+
+# The roles whose content is context, as turn_sizes.py reads them: --max-context-bytes.
+_CONTEXT_ROLES = frozenset({"tool", "function", "system", "developer"})
+
+
+def cap_oversized_message_text(
+    con: duckdb.DuckDBPyConnection, table: str, column: str, limits: SizeLimits
+) -> int:
+    """Cut, in `table`, each message of `column` (JSON text, or JSON) past its limit; the
+    number of conversations rewritten. Each long one is fetched and parsed alone, so memory
+    holds one conversation's text at a time."""
+    name = quoted(column)
+    text = f"CAST({name} AS VARCHAR)"
+    smaller = min(limits.answer_bytes, limits.context_bytes)
+    long_rows = con.execute(
+        f"SELECT rowid FROM {table} WHERE strlen({text}) > $smaller", {"smaller": smaller}
+    ).fetchall()
+    rewritten = 0
+    for (rowid,) in long_rows:
+        found = con.execute(f"SELECT {text} FROM {table} WHERE rowid = $row", {"row": rowid})
+        (given,) = found.fetchone() or (None,)
+        cut = cut_messages_text(given, limits) if given is not None else None
+        if cut is not None:
+            con.execute(f"UPDATE {table} SET {name} = $cut WHERE rowid = $row",
+                        {"cut": cut, "row": rowid})  # fmt: skip
+            rewritten += 1
+    return rewritten
+
+
+def cut_messages_text(given: str, limits: SizeLimits) -> str | None:
+    """`given` (a list of messages as JSON text, or a JSON string of that text) with each
+    message past its limit cut and marked, in the form it was given; None when none is past
+    one, or when it is no list of messages (chat_turns.sql quarantines it as it is)."""
+    try:
+        value = json.loads(given)
+        nested = isinstance(value, str)
+        messages = json.loads(value) if nested else value
+    except (ValueError, RecursionError):
+        return None
+    if not isinstance(messages, list):
+        return None
+    cut = [_cut_message(m, limits) if isinstance(m, dict) else None for m in messages]
+    if all(c is None for c in cut):
+        return None
+    text = _json([c if c is not None else m for m, c in zip(messages, cut, strict=True)])
+    return json.dumps(text, ensure_ascii=False) if nested else text
+
+
+def _cut_message(message: dict[str, Any], limits: SizeLimits) -> dict[str, Any] | None:
+    """The message cut and marked (`__too_large`, `__too_large_column`, `__too_large_value`,
+    read by chat_turns.sql), or None when within its limits. LangChain's messages_to_dict
+    form keeps its fields, and so the marks, under `data`."""
+    langchain = (
+        message.get("role") is None
+        and message.get("content") is None
+        and isinstance(message.get("data"), dict)
+    )
+    fields: dict[str, Any] = dict(message["data"]) if langchain else dict(message)
+    role = message.get("role") if message.get("role") is not None else message.get("type")
+    spoken = str(role).strip().lower() if role is not None else ""
+    content, passages = fields.get("content"), fields.get("retrieval_context")
+    content_size, passages_size = _size(content), _size(passages)
+    context = spoken in _CONTEXT_ROLES or (
+        spoken == "user" and content_size > limits.answer_bytes and _tool_results(content)
+    )
+    content_limit = limits.context_bytes if context else limits.answer_bytes
+    if content_size > content_limit:
+        option = "--max-context-bytes" if context else "--max-answer-bytes"
+        check = (
+            "retrieval_context_too_large"
+            if context
+            else "input_too_large"
+            if spoken in ("user", "human")
+            else "actual_output_too_large"
+        )
+        column, size, limit = "content", content_size, f"{option} {content_limit}"
+    elif passages_size > limits.context_bytes:
+        check, column, size = "retrieval_context_too_large", "retrieval_context", passages_size
+        limit = f"--max-context-bytes {limits.context_bytes}"
+    else:
+        return None
+    fields[column] = _json(fields[column])[:KEPT_CHARS] + f"… [{size} bytes]"
+    fields |= {
+        "__too_large": check,
+        "__too_large_column": column,
+        "__too_large_value": f"{size} bytes, more than {limit}",
+    }
+    return {**message, "data": fields} if langchain else fields
+
+
+def _tool_results(content: Any) -> bool:
+    """Whether a user message's content holds Anthropic `tool_result` parts: a tool's."""
+    return isinstance(content, list) and any(
+        isinstance(part, dict) and part.get("type") == "tool_result" for part in content
+    )
+
+
+def _size(value: Any) -> int:
+    """UTF-8 bytes of a value's JSON text, as the reader measures JSON (0 for none)."""
+    return 0 if value is None else len(_json(value).encode())
+
+
+def _json(value: Any) -> str:
+    """JSON text as DuckDB writes it: compact, UTF-8 kept."""
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import polars as pl
 
-from flows.read.duplicates import DuplicatePlan, copy_contents
+from flows.read.duplicates import DuplicatePlan, copy_contents, log_repeated_ids
 from flows.read.source import RawBatch, Source, file_rows, read_rows
 from flows.run.batches import validate_batch
 from schemas import SizeLimits
@@ -112,6 +112,7 @@ def duplicate_rules(
         .agg(pl.col("content").n_unique(), first=pl.col("partition").min())
     )
     conflicting = tuple(versions.filter(pl.col("content") > 1)["case_id"].to_list())
+    log_repeated_ids(duplicated.height, len(conflicting))
     copies = versions.filter(pl.col("content") == 1)
     copied = tuple(copies["case_id"].to_list())
     return {

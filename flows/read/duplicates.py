@@ -80,11 +80,7 @@ class DuplicatePlan:
             else pl.DataFrame(schema={"case_id": pl.String, "content": pl.UInt32})
         )
         conflicting = versions.filter(pl.col("content") > 1)["case_id"]
-        log.info(
-            "%s case_ids occur more than once: %s with differing copies, quarantined",
-            f"{duplicated.height:,}",
-            f"{conflicting.len():,}",
-        )
+        log_repeated_ids(duplicated.height, conflicting.len())
         return cls(conflicting, versions.filter(pl.col("content") == 1)["case_id"])
 
     def kept(self, case_ids: pl.Series) -> None:
@@ -114,3 +110,12 @@ class DuplicatePlan:
             row=pl.col("row").cast(pl.UInt32),
         )
         return kept.drop("row", "_conflict", "_copy"), quarantined
+
+
+def log_repeated_ids(repeated: int, conflicting: int) -> None:
+    """The run's one line on repeated case_ids, on either engine."""
+    log.info(
+        "%s case_ids occur more than once: %s with differing copies, quarantined",
+        f"{repeated:,}",
+        f"{conflicting:,}",
+    )

@@ -4,9 +4,11 @@ are all quarantined, wherever in the source they sit."""
 
 from __future__ import annotations
 
+import logging
 from pathlib import Path
 
 import polars as pl
+import pytest
 
 from flows.run.pipeline import Steps, run_score
 from flows.run.settings import ScoreSettings
@@ -92,9 +94,12 @@ def test_an_export_that_gained_a_column_holds_the_same_copies(tmp_path: Path) ->
     assert again["rows_quarantined"] == 2 + 2  # c00000's two copies conflict now
 
 
-def test_on_dask_an_export_that_gained_a_column_holds_the_same_copies(tmp_path: Path) -> None:
+def test_on_dask_an_export_that_gained_a_column_holds_the_same_copies(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
     """The same rule across Dask partitions: the re-exported rows with the new column null are
-    exact copies there too (they were conflicts, all quarantined, where local scored them)."""
+    exact copies there too (they were conflicts, all quarantined, where local scored them).
+    Each run says how many ids repeat (a Dask run said nothing)."""
     from flows.engines.dask_run import run_score_on_dask
     from tests.flows.run.test_calibrate import InlineSubmitter
 
@@ -104,12 +109,17 @@ def test_on_dask_an_export_that_gained_a_column_holds_the_same_copies(tmp_path: 
         day.slice(2).with_columns(channel=pl.lit(None, pl.String)), tmp_path / "logs" / "t.parquet"
     )
     settings = ScoreSettings(source=str(tmp_path / "logs"), batch_size=3, max_quarantine_share=None)
-    local = run_score(settings.model_copy(update={"db": str(tmp_path / "local.duckdb")}))
-    dask_db = tmp_path / "dask.duckdb"
-    on_dask = run_score_on_dask(
-        settings.model_copy(update={"db": str(dask_db), "engine": "dask", "workers": 1}),
-        InlineSubmitter(),
-    )
+    said = "2 case_ids occur more than once: 0 with differing copies, quarantined"
+    with caplog.at_level(logging.INFO, logger="faithpipe"):
+        local = run_score(settings.model_copy(update={"db": str(tmp_path / "local.duckdb")}))
+        assert [r.getMessage() for r in caplog.records].count(said) == 1
+        caplog.clear()
+        dask_db = tmp_path / "dask.duckdb"
+        on_dask = run_score_on_dask(
+            settings.model_copy(update={"db": str(dask_db), "engine": "dask", "workers": 1}),
+            InlineSubmitter(),
+        )
+        assert [r.getMessage() for r in caplog.records].count(said) == 1
     counts = ("rows_in", "rows_newly_scored", "rows_quarantined")
     assert [on_dask[c] for c in counts] == [local[c] for c in counts] == [8, 6, 2]
     assert query(dask_db, 'SELECT "check", count(*) FROM quarantine GROUP BY ALL') == [

@@ -90,8 +90,8 @@ def _categories_as_text(frame: pl.DataFrame) -> pl.DataFrame:
 
 def _check_cases(cases: pl.DataFrame, path: Path) -> None:
     """Refuse a golden set a judge cannot be checked on, naming what is wrong: no case, an
-    id empty (or blank) or repeated, a null answer, context or verdict, a verdict outside the
-    vocabulary."""
+    id empty (or blank) or repeated, a null answer, context or verdict, a blank answer, no
+    passage or a null or blank one, a verdict outside the vocabulary."""
     if cases.is_empty():
         raise InputUnreadable(f"golden set {path}: no case; a judge cannot be checked on it")
     if cases["case_id"].has_nulls():
@@ -119,6 +119,24 @@ def _check_cases(cases: pl.DataFrame, path: Path) -> None:
             raise InputUnreadable(
                 f"golden set {path}: {name} holds a null in case {bad.head(3).to_list()}: "
                 "a golden case says its answer, its context and every verdict"
+            )
+    # What the input contract quarantines or leaves invalid (schemas/inputs.py, EmptyContext):
+    # a judge can only leave such a case invalid, which disagrees every night, the check
+    # passing or failing with no word that the golden set, not the judge, was at fault.
+    passage_blank = pl.element().is_null() | (pl.element().str.strip_chars() == "")
+    for what, unjudgeable in (
+        ("actual_output is blank", pl.col("actual_output").str.strip_chars() == ""),
+        ("retrieval_context has no passage", pl.col("retrieval_context").list.len() == 0),
+        (
+            "retrieval_context holds a null or blank passage",
+            pl.col("retrieval_context").list.eval(passage_blank).list.any(),
+        ),
+    ):
+        bad = cases.filter(unjudgeable)["case_id"]
+        if bad.len():
+            raise InputUnreadable(
+                f"golden set {path}: {what} in case {bad.head(3).to_list()}: a judge can only "
+                "leave it invalid, which agrees on nothing; give it an answer and its passages"
             )
     unknown = cases.select(pl.col("expected_verdicts").explode()).drop_nulls().unique()
     unknown = unknown.filter(~pl.col("expected_verdicts").is_in(list(VERDICTS)))

@@ -181,6 +181,23 @@ GOLDEN = pl.DataFrame(
             GOLDEN.with_columns(actual_output=pl.Series([ANSWERS[0], None])),
             r"actual_output holds a null in case \['g2'\]",
         ),
+        (  # the rest are cases a judge can only leave invalid: each disagreed every night,
+            # the check passing or failing with no word that the golden set was at fault
+            GOLDEN.with_columns(actual_output=pl.Series([ANSWERS[0], "  "])),
+            r"actual_output is blank in case \['g2'\]",
+        ),
+        (
+            GOLDEN.with_columns(retrieval_context=pl.Series([[], [ANSWERS[3]]])),
+            r"retrieval_context has no passage in case \['g1'\]",
+        ),
+        (
+            GOLDEN.with_columns(retrieval_context=pl.Series([[ANSWERS[0], None], [ANSWERS[3]]])),
+            r"retrieval_context holds a null or blank passage in case \['g1'\]",
+        ),
+        (
+            GOLDEN.with_columns(retrieval_context=pl.Series([[ANSWERS[0]], [" "]])),
+            r"retrieval_context holds a null or blank passage in case \['g2'\]",
+        ),
         (  # it said "missing columns [], wrong types ['case_id']", the type found left out
             GOLDEN.with_columns(case_id=pl.Series([1, 2])),
             r"golden set .*golden.parquet: column case_id is Int64, not String; expected",
@@ -198,6 +215,10 @@ GOLDEN = pl.DataFrame(
         "null verdicts",
         "null verdict",
         "no answer",
+        "blank answer",
+        "no passage",
+        "null passage",
+        "blank passage",
         "number ids",
         "no verdicts",
     ],

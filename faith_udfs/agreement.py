@@ -36,12 +36,20 @@ def compare_verdicts(
     without_claims = golden.filter(~expects_claims).select("case_id")
     found_anyway = found.join(without_claims, on="case_id", how="semi")
     none_found = without_claims.join(found_anyway, on="case_id", how="anti")
-    items = pl.concat([expected, found_anyway, none_found], how="diagonal_relaxed").join(
-        case_scores.select("case_id", "status"), on="case_id", how="left"
-    )
+    # Only an answer expected to have no claims is read leniently: a claim past the expected
+    # ones (expected NULL too) disagrees whatever its verdict; judged `idk` it once agreed.
+    chit_chat = pl.lit(True).alias("no_claims_expected")
+    items = pl.concat(
+        [
+            expected.with_columns(no_claims_expected=pl.lit(False)),
+            found_anyway.with_columns(chit_chat),
+            none_found.with_columns(chit_chat),
+        ],
+        how="diagonal_relaxed",
+    ).join(case_scores.select("case_id", "status"), on="case_id", how="left")
     same = pl.col("verdict") == pl.col("expected")
     undecided = ~pl.col("verdict").is_in(list(DECISIVE)).fill_null(False)
-    agreed = pl.when(pl.col("expected").is_null()).then(undecided).otherwise(same)
+    agreed = pl.when(pl.col("no_claims_expected")).then(undecided).otherwise(same)
     return items.select(
         "case_id",
         pl.col("claim_index").cast(pl.Int32),

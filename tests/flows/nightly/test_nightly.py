@@ -235,6 +235,26 @@ def test_a_golden_set_a_judge_cannot_be_checked_on_is_refused_naming_why(
     assert not (tmp_path / "f.duckdb").exists()
 
 
+def test_a_claim_past_the_expected_ones_disagrees_whatever_its_verdict(tmp_path: Path) -> None:
+    """docs/nightly.md: an extra claim disagrees. One the judge called `idk` counted as agreed
+    (read as chit-chat in an answer expected to have no claims): a judge that split an answer
+    into more claims than the golden set's looked in agreement."""
+    golden = GOLDEN.with_columns(
+        actual_output=pl.Series([ANSWERS[1], ANSWERS[3]]),  # g1: "... It arrives tomorrow."
+        retrieval_context=pl.Series([[ANSWERS[0]], [ANSWERS[3]]]),
+    )  # g1 expects one claim, `yes`; its second sentence is a claim the context is silent on
+    source = write(many_cases(3), tmp_path / "cases.parquet")
+    db = tmp_path / "f.duckdb"
+    night = nightly(source, db, golden=write(golden, tmp_path / "golden.parquet"))
+    items = "SELECT case_id, claim_index, expected, verdict, agreed FROM judge_check_verdicts"
+    assert query(db, items + " ORDER BY ALL") == [
+        ("g1", 0, "yes", "yes", True),
+        ("g1", 1, None, "idk", False),
+        ("g2", 0, "yes", "yes", True),
+    ]
+    assert (night["judge_check"]["agreed"], night["judge_check"]["items"]) == (2, 3)
+
+
 def test_a_golden_set_may_write_the_middle_verdict_as_deepeval_does(tmp_path: Path) -> None:
     """README: `borderline` (DeepEval's) and `idk` are both accepted; a golden set written
     with `borderline` was refused (exit 3) and now reads, and hashes, as the same set in idk."""

@@ -12,6 +12,7 @@ import polars as pl
 
 from faith_udfs.judges import VERDICT_VOCABULARY
 from faith_udfs.verdicts import VERDICT_SYNONYMS
+from faith_udfs.words import is_blank
 from flows.errors import InputUnreadable
 from flows.read.regular_files import require_regular_file
 
@@ -123,9 +124,9 @@ def _check_cases(cases: pl.DataFrame, path: Path) -> None:
     # What the input contract quarantines or leaves invalid (schemas/inputs.py, EmptyContext):
     # a judge can only leave such a case invalid, which disagrees every night, the check
     # passing or failing with no word that the golden set, not the judge, was at fault.
-    passage_blank = pl.element().is_null() | (pl.element().str.strip_chars() == "")
+    passage_blank = pl.element().is_null() | is_blank(pl.element())
     for what, unjudgeable in (
-        ("actual_output is blank", pl.col("actual_output").str.strip_chars() == ""),
+        ("actual_output is blank", is_blank(pl.col("actual_output"))),
         ("retrieval_context has no passage", pl.col("retrieval_context").list.len() == 0),
         (
             "retrieval_context holds a null or blank passage",

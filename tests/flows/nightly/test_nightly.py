@@ -198,6 +198,14 @@ GOLDEN = pl.DataFrame(
             GOLDEN.with_columns(retrieval_context=pl.Series([[ANSWERS[0]], [" "]])),
             r"retrieval_context holds a null or blank passage in case \['g2'\]",
         ),
+        (  # blank as the contract and the metric read it: invisible characters only
+            GOLDEN.with_columns(actual_output=pl.Series(["\u200b\x00", ANSWERS[3]])),
+            r"actual_output is blank in case \['g1'\]",
+        ),
+        (
+            GOLDEN.with_columns(retrieval_context=pl.Series([[ANSWERS[0]], ["\u2800"]])),
+            r"retrieval_context holds a null or blank passage in case \['g2'\]",
+        ),
         (  # it said "missing columns [], wrong types ['case_id']", the type found left out
             GOLDEN.with_columns(case_id=pl.Series([1, 2])),
             r"golden set .*golden.parquet: column case_id is Int64, not String; expected",
@@ -219,6 +227,8 @@ GOLDEN = pl.DataFrame(
         "no passage",
         "null passage",
         "blank passage",
+        "invisible answer",
+        "invisible passage",
         "number ids",
         "no verdicts",
     ],

@@ -11,6 +11,7 @@ import polars as pl
 
 from faith_udfs.judges import VERDICT_VOCABULARY
 from schemas.calibrations import Calibrations
+from schemas.judge_checks import JudgeChecks, JudgeCheckVerdicts
 
 STATUSES = ["scored", "invalid", "pending"]
 RUN_STATUSES = ["running", "completed", "failed", "interrupted", "superseded"]
@@ -286,4 +287,6 @@ OUTPUT_MODELS: dict[str, type[pa.DataFrameModel]] = {
     "judge_batch_items": JudgeBatchItems,
     "calibrations": Calibrations,
     "run_quarantine_checks": RunQuarantineChecks,
+    "judge_checks": JudgeChecks,
+    "judge_check_verdicts": JudgeCheckVerdicts,
 }

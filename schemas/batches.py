@@ -86,15 +86,16 @@ class JudgeCheck:
         if self.passed is None:
             why = self.pending_reason or "a judge cap reached"
             return (
-                f"judge check incomplete: {self.cases_pending} of {self.cases} golden cases "
+                f"judge check incomplete: {self.cases_pending:,} of {self.cases:,} golden cases "
                 f"pending ({why}); agreement not compared with the floor"
             )
         if self.passed:
             return None
-        invalid = f", {self.cases_invalid} golden cases invalid" if self.cases_invalid else ""
+        invalid = f", {self.cases_invalid:,} golden cases invalid" if self.cases_invalid else ""
         return (
             f"judge drift: agreement with the golden set {self.agreement:.1%} "
-            f"({self.agreed}/{self.items.height}{invalid}) is below the floor {self.floor:.1%}; "
+            f"({self.agreed:,}/{self.items.height:,}{invalid}) is below the floor "
+            f"{self.floor:.1%}; "
             "this run's verdicts may not mean what earlier runs' did "
             "(see judge_check_verdicts)"
         )

@@ -236,6 +236,6 @@ def check_line(check: dict[str, Any]) -> str:
         else ""
     )
     return (
-        f"judge check on {check['cases']} golden cases: agreement {said} "
-        f"({check['agreed']}/{check['items']}), floor {check['floor']:.1%}: {verdict}{paid}"
+        f"judge check on {check['cases']:,} golden cases: agreement {said} "
+        f"({check['agreed']:,}/{check['items']:,}), floor {check['floor']:.1%}: {verdict}{paid}"
     )

@@ -445,6 +445,24 @@ def test_an_alarm_stays_the_nights_outcome_when_its_artifacts_cannot_be_publishe
         nightly.nightly_flow(ScoreSettings(source=str(source), db=str(db)))
 
 
+def test_a_large_golden_sets_figures_carry_thousands_separators_as_the_run_line_does() -> None:
+    """The run line says `3,003 rows in`; the check's line and warning said `101500 golden
+    cases` and `(1000/126000, 1200 golden cases invalid)`."""
+    from schemas import JudgeCheck
+
+    items = pl.DataFrame({"agreed": [True] * 1_000 + [False] * 125_000})
+    check = JudgeCheck(
+        config_id="faith-x", golden="g.parquet", golden_hash="0" * 32, cases=101_500,
+        cases_invalid=1_200, cases_pending=0, floor=0.9, seconds=1.0, items=items,
+    )  # fmt: skip
+    assert check_line(check.summary()).startswith(
+        "judge check on 101,500 golden cases: agreement 0.8% (1,000/126,000), floor 90.0%"
+    )
+    assert "0.8% (1,000/126,000, 1,200 golden cases invalid) is below" in str(check.warning)
+    pending = JudgeCheck(**{**check.__dict__, "cases_pending": 2_500})
+    assert str(pending.warning).startswith("judge check incomplete: 2,500 of 101,500 golden")
+
+
 def test_the_judge_check_artifact_keeps_a_golden_sets_text_in_its_cell() -> None:
     """A claim with `|` or a line break split its row of the markdown table; its HTML was
     rendered by the UI."""

@@ -68,6 +68,9 @@ class Runs(pa.DataFrameModel):
     max_quarantine_share: float = pa.Field(
         nullable=True, description="Its --max-quarantine-share (issue 22)."
     )
+    rows_invalid_again: pl.Int64 = pa.Field(
+        ge=0, description="Of the invalid, invalid before with the same content."
+    )
 
     class Config:
         strict = True

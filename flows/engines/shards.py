@@ -122,7 +122,8 @@ def read_shard(path: Path, number: int) -> Shard:
         frames=frames,
         usage=frame("usage"),
         quarantined=pl.read_parquet(path / "quarantined.parquet"),
-        counts=meta["counts"],
+        # a worker of a release before rows_invalid_again (a cluster not yet upgraded) has none
+        counts={"rows_invalid_again": 0, **meta["counts"]},
         seconds_score=meta["seconds_score"],
         spent=meta["spent"],
     )

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 
 from flows.read.duplicates import EXACT_COPY
 from flows.read.turns import TURN_EXACT_COPY
-from flows.run.summary import checks_line, invalid_share, percent
+from flows.run.summary import checks_line, percent
 from flows.store.db import sql
 from flows.store.run_costs import (
     record_max_invalid_share,
@@ -31,23 +31,35 @@ def warn_if_mostly_invalid(con: duckdb.DuckDBPyConnection, run_id: str, most: fl
     show success for a night scored by nothing."""
     record_max_invalid_share(con, run_id, most)
     run = run_row(con, run_id)
-    share = invalid_share(run)
-    if share is None or share <= most:
+    invalid, judged, again = checked_invalid(run)
+    if not judged or invalid / judged <= most:
         return None
-    judged = run["rows_newly_scored"] + run["rows_invalid"]
     why = (
         # A dry run's stand-in fails only a reply longer than --max-output-tokens.
         "their replies cut at --max-output-tokens (a dry run keeps no rows)"
         if run.get("dry_run")
         else "see case_scores.error; they are retried by the next run"
     )
+    left_out = f" ({again:,} more were invalid before with the same content)" if again else ""
     warning = (
-        f"{run['rows_invalid']:,} of {judged:,} judged cases "
-        f"({percent(run['rows_invalid'], judged)}) ended invalid, more than "
-        f"--max-invalid-share {most:g}: {why}"
+        f"{invalid:,} of {judged:,} judged cases ({percent(invalid, judged)}) ended invalid"
+        f"{left_out}, more than --max-invalid-share {most:g}: {why}"
     )
     _warn(con, run_id, warning)
     return f"run {run_id} completed, but {warning}"
+
+
+def checked_invalid(run: dict) -> tuple[int, int, int]:
+    """(invalid, judged, left out): the cases --max-invalid-share counts. Every invalid case
+    is tried again by the next run; one invalid again with the content it was stored invalid
+    with (`rows_invalid_again`: a day the retriever was down) was counted, and failed, every
+    later night. They are left out, unless the run judged nothing else: then they say again
+    what the source holds, as a run that read nothing new counts its quarantined rows."""
+    judged = run["rows_newly_scored"] + run["rows_invalid"]
+    again = run.get("rows_invalid_again") or 0
+    if again and judged > again:
+        return run["rows_invalid"] - again, judged - again, again
+    return run["rows_invalid"], judged, 0
 
 
 def quarantine_share(run: dict) -> float | None:

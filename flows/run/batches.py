@@ -158,6 +158,17 @@ def decide(classified: pl.DataFrame) -> pl.DataFrame:
     )
 
 
+def _invalid_again(case_scores: pl.DataFrame, classified: pl.DataFrame) -> int:
+    """Cases that ended invalid again with the content they were stored invalid with."""
+    before = classified.filter(
+        (pl.col("stored_status") == "invalid") & (pl.col("stored_hash") == pl.col("content_hash"))
+    )
+    if not before.height:
+        return 0
+    invalid = case_scores.filter(pl.col("status") == "invalid").select("case_id")
+    return invalid.join(before.select("case_id"), on="case_id", how="semi").height
+
+
 def config_has_cases(con: duckdb.DuckDBPyConnection, config_id: str) -> bool:
     """Whether any case is stored under the config (else a run's classify need not look)."""
     return bool(con.execute(sql("config_has_cases"), {"config_id": config_id}).fetchall()[0][0])
@@ -195,6 +206,7 @@ def score_batch(
         "rows_newly_scored": int((status == "scored").sum()),
         "rows_already_scored": int(classified["skip"].sum()),
         "rows_invalid": int((status == "invalid").sum()),
+        "rows_invalid_again": _invalid_again(frames.case_scores, classified) if frames else 0,
         "rows_pending": int((status == "pending").sum()),
         "rows_quarantined": rows_quarantined,
         "rows_replaced": int(classified.filter(~pl.col("skip"))["replaced"].sum()),

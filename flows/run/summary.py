@@ -15,6 +15,7 @@ COUNTS = (
     "rows_newly_scored",
     "rows_already_scored",
     "rows_invalid",
+    "rows_invalid_again",
     "rows_pending",
     "rows_quarantined",
     "rows_replaced",
@@ -26,12 +27,6 @@ COUNTS = (
     "completion_tokens",
 )
 TIMINGS = ("seconds_read", "seconds_validate", "seconds_score", "seconds_write", "seconds_total")
-
-
-def invalid_share(run: dict[str, Any]) -> float | None:
-    """Share of the cases this run judged (newly scored or invalid) that ended `invalid`."""
-    judged = run["rows_newly_scored"] + run["rows_invalid"]
-    return run["rows_invalid"] / judged if judged else None
 
 
 def percent(part: int, whole: int) -> str:

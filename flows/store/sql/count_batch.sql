@@ -7,6 +7,7 @@ UPDATE runs SET
     rows_newly_scored   = rows_newly_scored + $rows_newly_scored,
     rows_already_scored = rows_already_scored + $rows_already_scored,
     rows_invalid        = rows_invalid + $rows_invalid,
+    rows_invalid_again  = rows_invalid_again + $rows_invalid_again,
     rows_pending        = rows_pending + $rows_pending,
     rows_quarantined    = rows_quarantined + $rows_quarantined,
     rows_replaced       = rows_replaced + $rows_replaced,

@@ -20,9 +20,10 @@ from tests.support.builders import many_cases, write
 ROOT = Path(__file__).resolve().parents[3]
 
 
-def cases_with_empty_contexts(n: int, empty: int) -> pl.DataFrame:
-    """n cases, the first `empty` of them with nothing retrieved (each ends `invalid`)."""
-    frame = many_cases(n)
+def cases_with_empty_contexts(n: int, empty: int, *, first: int = 0) -> pl.DataFrame:
+    """n cases (from the `first`-th of many_cases), the first `empty` of them with nothing
+    retrieved (each ends `invalid`)."""
+    frame = many_cases(first + n).slice(first)
     return frame.with_columns(
         retrieval_context=pl.when(pl.int_range(pl.len()) < empty)
         .then(pl.lit([], dtype=pl.List(pl.String)))
@@ -91,6 +92,37 @@ def test_the_limit_is_checked_on_the_run_alone(tmp_path: Path) -> None:
     with pytest.raises(TooManyInvalid, match="3 of 3 judged cases"):
         run_score(settings)
     assert [row[:4] for row in runs(db)] == [("completed", 10, 7, 3), ("completed", 10, 0, 3)]
+
+
+def test_a_day_the_retriever_was_down_fails_its_night_not_every_night_after(
+    tmp_path: Path,
+) -> None:
+    """A day of empty contexts ends invalid, and its cases are tried again every night: they
+    were counted again in each night's share, so every later night exited 8 (10 of 40 judged
+    cases) though all its new cases scored. Cases invalid again with the same content are
+    left out of the check, unless the run judged nothing else."""
+    days = tmp_path / "days"
+    write(cases_with_empty_contexts(10, 10), days / "day1.parquet")
+    db = tmp_path / "f.duckdb"
+    settings = ScoreSettings(source=str(days), db=str(db))
+    with pytest.raises(TooManyInvalid, match="10 of 10 judged cases"):
+        run_score(settings)
+    write(many_cases(40).slice(10), days / "day2.parquet")
+    second = run_score(settings)  # no exit 8: its 30 new cases scored
+    assert (second["rows_newly_scored"], second["rows_invalid"]) == (30, 10)
+    assert second["rows_invalid_again"] == 10
+    assert second["warning"] is None
+    # a night that read nothing new says again what the source holds
+    with pytest.raises(TooManyInvalid, match="10 of 10 judged cases"):
+        run_score(settings)
+    # a night whose own cases fail fails, saying what it left out (docs/scoring.md's line)
+    write(cases_with_empty_contexts(33, 3, first=40), days / "day3.parquet")
+    left_out = (
+        r"3 of 33 judged cases \(9.1%\) ended invalid \(10 more were invalid before with the "
+        r"same content\), more than --max-invalid-share 0.05: "
+    )
+    with pytest.raises(TooManyInvalid, match=left_out):
+        run_score(settings.model_copy(update={"max_invalid_share": 0.05}))
 
 
 @pytest.mark.usefixtures("prefect_harness")

@@ -13,6 +13,11 @@ health check and then held the connection kept `faith serve` starting for minute
 ended it with a traceback. It gets PREFECT_API_REQUEST_TIMEOUT (Prefect's own setting for
 one request to its API, 60 s by default) in all, then one line and exit 2, as for a server
 that does not answer at all (docs/exit-codes.md).
+
+A deployment another process serves (a `faith serve`, or a worker of its work pool, polled it
+within three polls and its schedule is not paused) is refused, exit 2: two served it, and
+stopping either paused the schedule while the other went on saying it served, every night
+skipped without a line; a second with other options also rewrote the first's parameters.
 """
 
 from __future__ import annotations
@@ -21,16 +26,22 @@ import asyncio
 import logging
 import signal
 from collections.abc import Callable
+from datetime import UTC, datetime
 from types import FrameType
 from typing import Any, Self
 
 from prefect.deployments.runner import RunnerDeployment
 from prefect.runner import Runner
 
+from faith_udfs.errors import ConfigError
 from flows.orchestration.prefect_server import PrefectServerUnreachable, without_credentials
 from flows.run.stop_signals import Terminated
 
 log = logging.getLogger("faithpipe")
+
+
+class DeploymentServed(ConfigError):
+    """Another process serves the deployment (exit 2: stop it first, or use another name)."""
 
 
 class StopNotingRunner(Runner):
@@ -85,16 +96,48 @@ def register(runner: Runner, deployment: RunnerDeployment) -> None:
     PrefectServerUnreachable (exit 2) past it."""
     from prefect.settings import get_current_settings
 
-    api = get_current_settings().api
+    settings = get_current_settings()
+    api = settings.api
     deadline = float(api.request_timeout)
+    # a runner polls every PREFECT_RUNNER_POLL_FREQUENCY s, a worker every
+    # PREFECT_WORKER_QUERY_SECONDS s (10 s each by default)
+    polls = 3 * max(float(settings.runner.poll_frequency), float(settings.worker.query_seconds))
+
+    async def add() -> None:
+        await refuse_if_served(f"{deployment.flow_name}/{deployment.name}", within=polls)
+        await runner.aadd_deployment(deployment)
+
     try:
-        asyncio.run(asyncio.wait_for(runner.aadd_deployment(deployment), deadline))
+        asyncio.run(asyncio.wait_for(add(), deadline))
     except TimeoutError:
         raise PrefectServerUnreachable(
             f"the Prefect server at {without_credentials(str(api.url))} did not register the "
             f"deployment within {deadline:g} s (PREFECT_API_REQUEST_TIMEOUT): check the "
             "server, point PREFECT_API_URL at a running one, or raise PREFECT_API_REQUEST_TIMEOUT"
         ) from None
+
+
+async def refuse_if_served(name: str, *, within: float) -> None:
+    """Raise DeploymentServed when the deployment's schedule is live and a runner or worker
+    polled it within `within` seconds. A stopped `faith serve` paused it: a restart serves."""
+    from prefect.client.orchestration import get_client
+    from prefect.exceptions import ObjectNotFound
+
+    async with get_client() as client:
+        try:
+            existing = await client.read_deployment_by_name(name)
+        except ObjectNotFound:
+            return
+    if existing.paused or existing.last_polled is None:
+        return
+    ago = (datetime.now(UTC) - existing.last_polled).total_seconds()
+    if ago <= within:
+        raise DeploymentServed(
+            f"{name} is already served by another process (a `faith serve` or a worker polled "
+            f"it {max(ago, 0):.0f} s ago): a second would take its runs, and stopped, pause its "
+            "schedule for both; stop that one first, or give this one another --name (a serve "
+            f"that was killed: start again {within:.0f} s after it ended)"
+        )
 
 
 def _graceful(runner: StopNotingRunner) -> Callable[[int, FrameType | None], None]:

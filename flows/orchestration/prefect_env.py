@@ -28,12 +28,16 @@ def configure_prefect_environment() -> None:
 
 
 def prefect_server_configured() -> bool:
-    """True when the user points at a Prefect server: PREFECT_API_URL in the environment or
-    in the active profile (`prefect config set PREFECT_API_URL=...`).
+    """True when the user points at a Prefect server where Prefect reads its settings:
+    PREFECT_API_URL in the environment, in the working folder's `.env`, `prefect.toml`
+    (`[api] url`) or `pyproject.toml` (`[tool.prefect.api] url`), or in the active profile
+    (`prefect config set PREFECT_API_URL=...`). Only the profile was read besides the
+    environment: `faith serve` refused a server a folder's file named ("needs a Prefect
+    server"), where Prefect itself would have used it.
 
     Read without importing prefect (2 s), so the plain route stays fast.
     """
-    if os.environ.get("PREFECT_API_URL"):
+    if os.environ.get("PREFECT_API_URL") or _folder_names_server(Path.cwd()):
         return True
     home = Path(os.environ.get("PREFECT_HOME", Path.home() / ".prefect")).expanduser()
     path = Path(os.environ.get("PREFECT_PROFILES_PATH", home / "profiles.toml")).expanduser()
@@ -44,3 +48,26 @@ def prefect_server_configured() -> bool:
     active = os.environ.get("PREFECT_PROFILE") or profiles.get("active", "ephemeral")
     profile = profiles.get("profiles", {}).get(active, {})
     return bool(profile.get("PREFECT_API_URL"))
+
+
+def _folder_names_server(folder: Path) -> bool:
+    """Whether the folder's `.env`, `prefect.toml` or `pyproject.toml` names Prefect's API URL."""
+    tables = (("prefect.toml", ("api",)), ("pyproject.toml", ("tool", "prefect", "api")))
+    for name, keys in tables:
+        try:
+            table: object = tomllib.loads((folder / name).read_text())
+        except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
+            continue
+        for key in keys:
+            table = table.get(key, {}) if isinstance(table, dict) else {}
+        if isinstance(table, dict) and table.get("url"):
+            return True
+    try:
+        lines = (folder / ".env").read_text().splitlines()
+    except (OSError, UnicodeDecodeError):
+        return False
+    for line in lines:  # KEY=value, `export KEY=value`, quoted or not
+        key, equals, value = line.strip().removeprefix("export ").partition("=")
+        if equals and key.strip() == "PREFECT_API_URL" and value.strip().strip("'\""):
+            return True
+    return False

@@ -104,7 +104,7 @@ def register(runner: Runner, deployment: RunnerDeployment) -> None:
     polls = 3 * max(float(settings.runner.poll_frequency), float(settings.worker.query_seconds))
 
     async def add() -> None:
-        await refuse_if_served(f"{deployment.flow_name}/{deployment.name}", within=polls)
+        await refuse_if_served(deployment.flow_name, deployment.name, within=polls)
         await runner.aadd_deployment(deployment)
 
     try:
@@ -117,26 +117,33 @@ def register(runner: Runner, deployment: RunnerDeployment) -> None:
         ) from None
 
 
-async def refuse_if_served(name: str, *, within: float) -> None:
+async def refuse_if_served(flow_name: str, name: str, *, within: float) -> None:
     """Raise DeploymentServed when the deployment's schedule is live and a runner or worker
-    polled it within `within` seconds. A stopped `faith serve` paused it: a restart serves."""
+    polled it within `within` seconds. A stopped `faith serve` paused it: a restart serves.
+    Looked up by filter: Prefect's lookup by name puts it in the URL unquoted (`a?b`, `a#b`)."""
     from prefect.client.orchestration import get_client
-    from prefect.exceptions import ObjectNotFound
+    from prefect.client.schemas.filters import (
+        DeploymentFilter,
+        DeploymentFilterName,
+        FlowFilter,
+        FlowFilterName,
+    )
 
     async with get_client() as client:
-        try:
-            existing = await client.read_deployment_by_name(name)
-        except ObjectNotFound:
-            return
-    if existing.paused or existing.last_polled is None:
+        found = await client.read_deployments(
+            flow_filter=FlowFilter(name=FlowFilterName(any_=[flow_name])),
+            deployment_filter=DeploymentFilter(name=DeploymentFilterName(any_=[name])),
+            limit=1,
+        )
+    if not found or found[0].paused or found[0].last_polled is None:
         return
-    ago = (datetime.now(UTC) - existing.last_polled).total_seconds()
+    ago = (datetime.now(UTC) - found[0].last_polled).total_seconds()
     if ago <= within:
         raise DeploymentServed(
-            f"{name} is already served by another process (a `faith serve` or a worker polled "
-            f"it {max(ago, 0):.0f} s ago): a second would take its runs, and stopped, pause its "
-            "schedule for both; stop that one first, or give this one another --name (a serve "
-            f"that was killed: start again {within:.0f} s after it ended)"
+            f"{flow_name}/{name} is already served by another process (a `faith serve` or a "
+            f"worker polled it {max(ago, 0):.0f} s ago): a second would take its runs, and "
+            "stopped, pause its schedule for both; stop that one first, or give this one "
+            f"another --name (a serve that was killed: start again {within:.0f} s after it ended)"
         )
 
 

@@ -75,28 +75,29 @@ def count_rows(source: Source) -> int:
 
 
 def file_runs(source: Source, paths: list[Path], rows_wanted: int) -> Iterator[list[Path]]:
-    """The files in order, in runs read together: consecutive files alike (format, columns
-    and their types, how DuckDB is told to read them, `key=value` folders), Parquet ones only
-    while small and up to `rows_wanted` rows a run (CSV and JSON are streamed, so a run of
-    them has no bound)."""
-    run: list[Path] = []
-    key: tuple | None = None
-    held = 0
+    """The files in runs read together: files alike (format, columns and their types, how
+    DuckDB is told to read them, `key=value` folders), wherever they are in the listing, so a
+    folder whose formats alternate by name (`part-000.csv`, `part-001.jsonl`, …) is one run a
+    format, not a run a file; Parquet ones only while small and up to `rows_wanted` rows a run
+    (CSV and JSON are streamed, so a run of them has no bound). A run is handed on when full,
+    a file not small alone where it is listed, and the runs left in the order of their first
+    file."""
+    runs: dict[tuple, tuple[list[Path], int]] = {}  # files alike: their run, its rows
     for path in paths:
         facts = file_facts(path, source)
-        small = _small(facts, rows_wanted)
+        if not _small(facts, rows_wanted):
+            yield [path]
+            continue
         hive = tuple(hive_values(path, source.root))
         alike = (facts.format, is_compressed(path), facts.columns, facts.json_format, hive)
         rows = (facts.rows or 0) if facts.format == "parquet" else 0
-        if run and (not small or alike != key or held + rows > rows_wanted):
+        run, held = runs.get(alike, ([], 0))
+        if run and held + rows > rows_wanted:
             yield run
             run, held = [], 0
-        if not small:
-            yield [path]
-            continue
         run.append(path)
-        key, held = alike, held + rows
-    if run:
+        runs[alike] = (run, held + rows)
+    for run, _ in runs.values():
         yield run
 
 

@@ -270,3 +270,29 @@ def test_a_bad_row_of_text_files_read_together_names_its_own_file(tmp_path: Path
             con.close()
     assert quarantined["together"] == quarantined["alone"]
     assert quarantined["together"][0][:2] == (str(logs / "b.csv"), "actual_output_is_null")
+
+
+def test_one_row_files_of_formats_interleaved_are_read_a_format_at_a_time(
+    tmp_path: Path,
+) -> None:
+    """A folder whose files of several formats alternate by name (`part-000.csv`,
+    `part-001.jsonl`, …) is read in one query a format, not file by file: only consecutive
+    files alike were read together, so 1,200 one-row files of five formats interleaved took
+    107 s against ~2 s for 240 of one format."""
+    folder = tmp_path / "logs"
+    folder.mkdir()
+    extensions = list(WRITERS)
+    frame = many_cases(6 * len(extensions))
+    for i in range(frame.height):
+        extension = extensions[i % len(extensions)]
+        WRITERS[extension](frame.slice(i, 1), folder / f"part-{i:03d}{extension}")
+    source = reading.resolve_source(folder)
+    raws = list(reading.iter_batches(source, 16))
+    # One run a kind: Parquet, CSV, gzip JSON Lines, and JSON Lines with JSON arrays (plain
+    # JSON both, read as one).
+    assert len(raws) == 4
+    read = [case_id for raw in raws for case_id in raw.frame["case_id"]]
+    assert sorted(read) == sorted(frame["case_id"])  # every row once
+    assert reading.count_rows(source) == frame.height
+    run = run_score(ScoreSettings(source=str(folder), db=str(tmp_path / "db.duckdb")))
+    assert run["rows_in"] == run["rows_scored"] == frame.height

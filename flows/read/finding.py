@@ -79,6 +79,8 @@ def _found(text: str, options: ReadOptions) -> Source:
         return _checked(Source(text, "wide", {"cases": found}, path, options))
     if any(char in text for char in "*?["):
         globbed = {_absolute(Path(p)) for p in glob.glob(text, recursive=True)}
+        for found in sorted(globbed):
+            _check_not_dangling(found)
         # with --format, a glob's .tsv is read as that format
         check_unread_names(
             sorted(p for p in globbed if p.is_file()), tab_separated=not options.wanted_format
@@ -248,8 +250,23 @@ def files_below(folder: Path) -> list[Path]:
             continue
         seen.add((stat.st_dev, stat.st_ino))
         dirs.sort()
-        found.extend(Path(root, name) for name in files if os.path.isfile(os.path.join(root, name)))
+        for name in files:
+            if os.path.isfile(os.path.join(root, name)):
+                found.append(Path(root, name))
+            else:
+                _check_not_dangling(Path(root, name))
     return found
+
+
+def _check_not_dangling(path: Path) -> None:
+    """A link that leads nowhere (a linked `region=us` folder on a disk not mounted, a log
+    file moved away) held rows: exit 3 naming it, never skipped without a word. A hidden name
+    (an editor's `.#a.jsonl` lock) is no log."""
+    if path.is_symlink() and not path.exists() and not path.name.startswith((".", "_")):
+        raise InputUnreadable(
+            f"{path}: a link to {os.readlink(path)}, which does not exist (a disk not mounted, "
+            "a file moved?): its rows cannot be read; mount or restore it, or remove the link"
+        )
 
 
 def _check_listable(folder: Path) -> None:

@@ -10,6 +10,7 @@ from pathlib import Path
 import polars as pl
 import pytest
 
+from flows.errors import InputUnreadable
 from flows.read.source import resolve_source
 from flows.run.pipeline import run_score
 from flows.run.settings import ScoreSettings
@@ -109,3 +110,24 @@ def test_a_folder_reads_its_linked_partitions_once_each(tmp_path: Path) -> None:
         "SELECT segments ->> 'region' AS r, count(*) FROM case_scores GROUP BY r ORDER BY r",
     )
     assert regions == [("eu", 3), ("us", 2)]
+
+
+@pytest.mark.parametrize(
+    "link", ["region=us", "day2.jsonl"], ids=["linked-partition", "linked-file"]
+)
+def test_a_link_in_a_folder_that_leads_nowhere_stops_the_run_naming_it(
+    tmp_path: Path, link: str
+) -> None:
+    """A `region=us` link to a disk that is not mounted (or a log file moved away) held rows:
+    it was skipped without a word, and the night scored half its logs with exit 0."""
+    write(many_cases(3), tmp_path / "logs" / "region=eu" / "a.parquet")
+    (tmp_path / "logs" / link).symlink_to(tmp_path / "unmounted" / link)
+    (tmp_path / "logs" / ".#a.jsonl").symlink_to("user@host.1234")  # an editor's lock: hidden
+    for spec in (tmp_path / "logs", tmp_path / "logs" / "*"):  # a folder, a glob
+        with pytest.raises(InputUnreadable) as refused:
+            resolve_source(str(spec))
+        assert str(refused.value) == (
+            f"{tmp_path / 'logs' / link}: a link to {tmp_path / 'unmounted' / link}, which "
+            "does not exist (a disk not mounted, a file moved?): its rows cannot be read; "
+            "mount or restore it, or remove the link"
+        )

@@ -8,6 +8,7 @@ import gzip
 import os
 import re
 import zlib
+from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
@@ -20,6 +21,7 @@ from pyarrow import fs
 from flows.errors import InputUnreadable
 from flows.read import not_utf8
 from flows.read.csv_dialect import bad_line, repeated_names, unlike_header, unsniffed
+from flows.read.csv_quotes import odd_quotes
 from flows.read.formats import (
     JSON_OBJECTS,
     count_file_rows,
@@ -104,9 +106,10 @@ def _csv_facts(con: duckdb.DuckDBPyConnection, paths: list[Path]) -> dict[Path, 
     """CSV files' columns, asked of DuckDB once for each header line: every column is text."""
     facts: dict[Path, FileFacts] = {}
     by_header: dict[tuple[bytes, bool], FileFacts | InputUnreadable] = {}
+    keys: dict[Path, tuple[bytes, bool]] = {}
     for path in paths:
         try:
-            key = (_first_line(path), is_compressed(path))
+            key = keys[path] = (_first_line(path), is_compressed(path))
         except OSError:
             continue  # unreadable: DuckDB names why when the file is checked
         if key not in by_header:
@@ -116,6 +119,14 @@ def _csv_facts(con: duckdb.DuckDBPyConnection, paths: list[Path]) -> dict[Path, 
         found = by_header[key]
         if isinstance(found, FileFacts):
             facts[path] = found
+    # Files read together (flows/read/csv_quotes.py): one whose quotes do not pair fails as
+    # it does alone, naming its line.
+    together = Counter(keys.values())
+    for path, key in keys.items():
+        if together[key] > 1 and facts.get(path) is by_header[key] and odd_quotes(path):
+            failed = bad_line(con, path, _header(path))
+            if failed is not None:
+                facts[path] = FileFacts("csv", (), failed=failed)
     return facts
 
 

@@ -15,7 +15,7 @@ import pyarrow.parquet as pq
 
 from flows.errors import InputUnreadable
 from flows.read import not_utf8
-from flows.read.file_facts import FileFacts, is_compressed
+from flows.read.file_facts import FileFacts, described_facts, is_compressed
 from flows.read.finding import file_facts
 from flows.read.formats import FILE_COLUMN, count_file_rows, duckdb_frames, error_line
 from flows.read.hive_folders import hive_values
@@ -124,6 +124,24 @@ def run_frames(
         raise InputUnreadable(f"{run[0]}: cannot read its data ({error_line(exc)})") from exc
 
 
+# DuckDB's words when a CSV file of a run, read with the first's dialect, reads otherwise.
+_MISMATCH = "schema mismatch in glob"
+
+
+def _as_alone(run: list[Path], error: InputUnreadable) -> InputUnreadable:
+    """A CSV file of a run whose line does not fit (a field too many) was said to lack
+    `case_id` (`schema mismatch in glob`): it is described alone, which names its line."""
+    if len(run) < 2 or _MISMATCH not in str(error):
+        return error
+    for path in run:
+        if str(error).startswith(f"{path}: "):
+            try:
+                described_facts(path, "csv")
+            except InputUnreadable as alone:
+                return alone
+    return error
+
+
 def text_frames(
     run: list[Path],
     first: FileFacts,
@@ -137,7 +155,10 @@ def text_frames(
     JSON file holding half a UTF-16 pair is read alone, from its mended copy, and named as
     itself in any error (flows/read/lone_surrogates.py). `id_column`: the case id's column."""
     if first.format == "csv":
-        yield from not_utf8.csv_frames(run, first.names, batch_size, list_column, only)
+        try:
+            yield from not_utf8.csv_frames(run, first.names, batch_size, list_column, only)
+        except InputUnreadable as exc:
+            raise _as_alone(run, exc) from exc.__cause__
         return
     if not first.lone_surrogates:
         yield from duckdb_frames(

@@ -296,3 +296,26 @@ def test_one_row_files_of_formats_interleaved_are_read_a_format_at_a_time(
     assert reading.count_rows(source) == frame.height
     run = run_score(ScoreSettings(source=str(folder), db=str(tmp_path / "db.duckdb")))
     assert run["rows_in"] == run["rows_scored"] == frame.height
+
+
+@pytest.mark.parametrize(
+    ("tail", "said"),
+    [(',"extra', "Value with unterminated quote found"), (",extra", "Expected Number of Columns")],
+    ids=["unbalanced-quote", "field-too-many"],
+)
+def test_a_csv_file_with_a_broken_line_among_many_fails_the_run_as_it_does_alone(
+    tmp_path: Path, tail: str, said: str
+) -> None:
+    """CSV files alike by their header line are described once, at the first: a later one
+    whose last line has an unbalanced quote lost that row without a word (29 rows in of 30,
+    exit 0), and one with a field too many failed saying `schema mismatch in glob: column
+    "case_id" ... could not be found`, not its line."""
+    folder = one_row_files(tmp_path / "logs", ".csv", many_cases(30))
+    bad = folder / "part-017.csv"
+    bad.write_text(bad.read_text().rstrip("\n") + tail + "\n")
+    with pytest.raises(InputUnreadable) as alone:
+        reading.resolve_source(bad)
+    assert said in str(alone.value)
+    with pytest.raises(InputUnreadable) as among_many:
+        run_score(ScoreSettings(source=str(folder), db=str(tmp_path / "f.duckdb")))
+    assert str(among_many.value) == str(alone.value)

@@ -13,10 +13,11 @@ from flows.cli.option_types import (
     run_seconds,
     seconds,
     share,
+    whole_number,
 )
 from flows.judges.endpoint.breaker import DEFAULT_BREAKER_FAILURES
 from flows.judges.endpoint.reply_cap import DEFAULT_MAX_REPLY_BYTES
-from flows.read.source import DEFAULT_BATCH_SIZE
+from flows.read.source import DEFAULT_BATCH_SIZE, MAX_BATCH_SIZE
 from flows.store.db import DEFAULT_DB, DEFAULT_READ_WAIT
 from schemas.sizes import (
     DEFAULT_MAX_ANSWER_BYTES,
@@ -280,7 +281,7 @@ def add_run_arguments(parser: argparse.ArgumentParser) -> None:
     run = parser.add_argument_group("run")
     run.add_argument(
         "--batch-size",
-        type=int,
+        type=whole_number(1, MAX_BATCH_SIZE),
         default=DEFAULT_BATCH_SIZE,
         help=f"rows per batch and transaction (default {DEFAULT_BATCH_SIZE:,})",
     )

@@ -20,6 +20,7 @@ from flows.read.three_tables import THREE_TABLES, orphan_rows
 
 __all__ = [
     "DEFAULT_BATCH_SIZE",
+    "MAX_BATCH_SIZE",
     "THREE_TABLES",
     "RawBatch",
     "Source",
@@ -41,6 +42,9 @@ __all__ = [
 # time (bench/pipeline.py). A batch in flight peaks at a few hundred MB, however large the
 # input; `--batch-size` trades memory for speed.
 DEFAULT_BATCH_SIZE = 150_000
+# The most rows a batch may be asked to hold: more than any source ("all in one batch"),
+# and within DuckDB's BIGINT, past which a batch size reached it as exit 1.
+MAX_BATCH_SIZE = 10**18
 # DuckDB's rows per row group: a commit of fewer rows goes through the WAL.
 DUCKDB_ROW_GROUP = 122_880
 

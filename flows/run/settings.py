@@ -13,7 +13,7 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 from faith_udfs import MetricConfig
 from flows.judges.settings import JudgeSettings
 from flows.read.read_options import ReadOptions, parse_columns
-from flows.read.source import DEFAULT_BATCH_SIZE
+from flows.read.source import DEFAULT_BATCH_SIZE, MAX_BATCH_SIZE
 from flows.store.db import DEFAULT_DB
 from schemas import SizeLimits
 from schemas.sizes import (
@@ -37,7 +37,7 @@ class ScoreSettings(BaseModel):
     strict_mode: bool = False
     include_reason: bool = True
     truths_extraction_limit: int | None = Field(default=None, ge=1)
-    batch_size: int = Field(default=DEFAULT_BATCH_SIZE, ge=1)
+    batch_size: int = Field(default=DEFAULT_BATCH_SIZE, ge=1, le=MAX_BATCH_SIZE)
     lock_timeout: float = Field(default=0.0, ge=0.0)
     # A run whose judged cases end `invalid` beyond this share keeps everything but fails
     # (exit 8), so a schedule notices a judge that scores nothing.

@@ -90,6 +90,10 @@ def test_a_log_line_with_a_line_break_stays_one_line(brk: str, capsys) -> None:
         (["bogus"], "error: faith: argument COMMAND: invalid choice: 'bogus'"),
         (["score"], "error: faith score: the following arguments are required: SOURCE"),
         (["cache", "bogus"], "error: faith cache: argument ACTION: invalid choice"),
+        (
+            ["score", "logs/", "--batch-size", str(2**64)],  # "all in one batch": was exit 1
+            "error: faith score: argument --batch-size: must be a whole number from 1 to",
+        ),
     ],
 )
 def test_a_usage_error_is_one_line_too(

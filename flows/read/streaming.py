@@ -68,7 +68,7 @@ def count_rows(source: Source) -> int:
         counted = [file_facts(path, source).rows for path in run]
         if None in counted:
             fmt = file_facts(run[0], source).format
-            total += not_utf8.count_csv_rows(run) if fmt == "csv" else count_file_rows(run, fmt)
+            total += _csv_rows(run) if fmt == "csv" else count_file_rows(run, fmt)
         else:
             total += sum(rows or 0 for rows in counted)
     return total
@@ -124,14 +124,19 @@ def run_frames(
         raise InputUnreadable(f"{run[0]}: cannot read its data ({error_line(exc)})") from exc
 
 
-# DuckDB's words when a CSV file of a run, read with the first's dialect, reads otherwise.
-_MISMATCH = "schema mismatch in glob"
+def _csv_rows(run: list[Path]) -> int:
+    try:
+        return not_utf8.count_csv_rows(run)
+    except InputUnreadable as exc:
+        raise _as_alone(run, exc) from exc.__cause__
 
 
 def _as_alone(run: list[Path], error: InputUnreadable) -> InputUnreadable:
-    """A CSV file of a run whose line does not fit (a field too many) was said to lack
-    `case_id` (`schema mismatch in glob`): it is described alone, which names its line."""
-    if len(run) < 2 or _MISMATCH not in str(error):
+    """A CSV file of a run that DuckDB's multi-file reader, reading it with the first's
+    dialect, cannot read is described alone, which names its fault: a field too many was
+    said to lack `case_id` (`schema mismatch in glob`), mixed line ends `Error when sniffing
+    file`. A file that reads alone (a fault of the run) keeps the run's error."""
+    if len(run) < 2:
         return error
     for path in run:
         if str(error).startswith(f"{path}: "):

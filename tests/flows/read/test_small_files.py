@@ -300,8 +300,12 @@ def test_one_row_files_of_formats_interleaved_are_read_a_format_at_a_time(
 
 @pytest.mark.parametrize(
     ("tail", "said"),
-    [(',"extra', "Value with unterminated quote found"), (",extra", "Expected Number of Columns")],
-    ids=["unbalanced-quote", "field-too-many"],
+    [
+        (',"extra\n', "Value with unterminated quote found"),
+        (",extra\n", "Expected Number of Columns"),
+        ("\r\n\r\n", "lines were read as ending in LF, and a CR"),  # was "Error when sniffing"
+    ],
+    ids=["unbalanced-quote", "field-too-many", "line-ends-mixed"],
 )
 def test_a_csv_file_with_a_broken_line_among_many_fails_the_run_as_it_does_alone(
     tmp_path: Path, tail: str, said: str
@@ -312,7 +316,7 @@ def test_a_csv_file_with_a_broken_line_among_many_fails_the_run_as_it_does_alone
     "case_id" ... could not be found`, not its line."""
     folder = one_row_files(tmp_path / "logs", ".csv", many_cases(30))
     bad = folder / "part-017.csv"
-    bad.write_text(bad.read_text().rstrip("\n") + tail + "\n")
+    bad.write_bytes(bad.read_bytes().rstrip(b"\n") + tail.encode())
     with pytest.raises(InputUnreadable) as alone:
         reading.resolve_source(bad)
     assert said in str(alone.value)

@@ -241,19 +241,26 @@ def _with_hive(
 ) -> pl.DataFrame:
     """The rows with their files' `key=value` folders as columns (a column a file has wins);
     the files of a run have the same folder keys, each its own values."""
-    hive = hive_values(run[0], source.root)
+    hive = _hive_values(run[0], source)
     extra = [key for key in hive if key not in frame.columns]
     if not extra:
         return frame
     if files is None or len(run) == 1:
         return frame.with_columns(pl.lit(hive[key]).alias(key) for key in extra)
-    by_file = {str(path): hive_values(path, source.root) for path in run}
+    by_file = {str(path): _hive_values(path, source) for path in run}
     return frame.with_columns(
         files.replace_strict({file: values[key] for file, values in by_file.items()})
         .cast(pl.String)
         .alias(key)
         for key in extra
     )
+
+
+def _hive_values(path: Path, source: Source) -> dict[str, str]:
+    """The file's `key=value` folders, a key `--columns` maps under its contract name
+    (`--columns logged_at=day`: logs partitioned by day, with no time column of their own)."""
+    contract = {column: name for name, column in source.options.columns.items()}
+    return {contract.get(key, key): value for key, value in hive_values(path, source.root).items()}
 
 
 def file_frames(

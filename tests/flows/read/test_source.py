@@ -298,3 +298,31 @@ def test_a_pipe_as_source_is_named_so_not_as_missing(tmp_path: Path) -> None:
     assert "write the log to a file and score that (a .gz file is read as it is)" in str(
         refused.value
     )
+
+
+@pytest.mark.parametrize("extension", [".parquet", ".jsonl"])
+def test_columns_map_a_key_value_folder_onto_a_contract_column(
+    tmp_path: Path, extension: str
+) -> None:
+    """Logs partitioned by day with no time column of their own: `--columns logged_at=day`
+    passed the check (the folder's key is a column) but the key was added after the
+    mapping, so every row was quarantined as logged_at_is_null (exit 11)."""
+    from flows.run.pipeline import run_score
+    from flows.run.settings import ScoreSettings
+    from tests.support.db_reading import query
+
+    frame = many_cases(4).drop("logged_at")
+    for day, part in (("2026-11-01", frame.head(2)), ("2026-11-02", frame.tail(2))):
+        path = tmp_path / "logs" / f"day={day}" / f"part{extension}"
+        path.parent.mkdir(parents=True)
+        write(part, path) if extension == ".parquet" else part.write_ndjson(path)
+    db = tmp_path / "f.duckdb"
+    run = run_score(
+        ScoreSettings(source=str(tmp_path / "logs"), db=str(db), columns={"logged_at": "day"})
+    )
+    assert (run["rows_in"], run["rows_scored"], run["rows_quarantined"]) == (4, 4, 0)
+    days = query(
+        db,
+        "SELECT CAST(logged_at AS DATE)::VARCHAR, count(*) FROM case_scores GROUP BY 1 ORDER BY 1",
+    )
+    assert days == [("2026-11-01", 2), ("2026-11-02", 2)]

@@ -394,7 +394,7 @@ def _undescribed(
 
 
 def _described(con: duckdb.DuckDBPyConnection, path: Path, fmt: str) -> FileFacts | InputUnreadable:
-    if fmt == "csv" and _first_line(path).startswith(_UTF16_MARKS):  # DuckDB: "error sniffing"
+    if _first_line(path).startswith(_UTF16_MARKS):  # DuckDB: "error sniffing", "not supported"
         return InputUnreadable(f"{path}: {_UTF16}")
     if _is_parquet(path):  # read as text, it was "not UTF-8" (iconv it) or "malformed JSON"
         return InputUnreadable(

@@ -481,3 +481,23 @@ def test_a_malformed_record_is_named_where_duckdb_counts_it_with_where_to_look(
     (line,) = done.stderr.strip().splitlines()
     assert f"in {named}: unexpected character." in line
     assert line.endswith("(DuckDB's count: the record is the one it names or the one before))")
+
+
+@pytest.mark.parametrize("name", ["export.jsonl", "export.json"], ids=["json-lines", "json-array"])
+def test_a_utf16_json_file_is_exit_3_saying_so(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], name: str
+) -> None:
+    """Windows PowerShell's `ConvertTo-Json | Out-File` writes UTF-16: DuckDB's words were
+    `Malformed JSON ... in record/value 2: UTF-16 encoding is not supported (DuckDB's count:
+    the record is the one it names or the one before)`, of a file of one record, where a
+    UTF-16 CSV file says what it is and what to do."""
+    source = tmp_path / name
+    records = [_row("c1")]
+    text = _lines(*records) if name.endswith(".jsonl") else json.dumps(records)
+    source.write_text(text, encoding="utf-16")
+    done = faith_here(capsys, "score", str(source), "--db", str(tmp_path / "f.duckdb"))
+    assert done.returncode == 3, done.stderr
+    assert done.stderr.strip() == (
+        f"error: {source}: UTF-16 text, not UTF-8; save the file as UTF-8, "
+        "e.g. iconv -f UTF-16 -t UTF-8 FILE > NEW"
+    )

@@ -79,8 +79,8 @@ def _found(text: str, options: ReadOptions) -> Source:
         return _checked(Source(text, "wide", {"cases": found}, path, options))
     if any(char in text for char in "*?["):
         globbed = {_absolute(Path(p)) for p in glob.glob(text, recursive=True)}
-        for found in sorted(globbed):
-            _check_not_dangling(found)
+        for matched in sorted(globbed):
+            _check_not_dangling(matched)
         # with --format, a glob's .tsv is read as that format
         check_unread_names(
             sorted(p for p in globbed if p.is_file()), tab_separated=not options.wanted_format

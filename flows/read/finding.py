@@ -19,6 +19,7 @@ from flows.read.empty_files import emptiness
 from flows.read.file_facts import FileFacts, described_facts, gather_facts, parquet_facts
 from flows.read.hive_folders import hive_values
 from flows.read.read_options import (
+    EXTENSIONS,
     ReadOptions,
     check_mapping,
     contract_renames,
@@ -75,7 +76,10 @@ def _found(text: str, options: ReadOptions) -> Source:
             return _checked(Source(text, "three", tables, path, options))
         _check_three_tables_are_parquet(path)
         _check_no_table_missing(path, tables)
-        found = _without_empty(text, _files_under(path, options), options)
+        found = _files_under(path, options)
+        if not found and options.wanted_format:
+            _check_other_names(text, path, options.wanted_format)
+        found = _without_empty(text, found, options)
         return _checked(Source(text, "wide", {"cases": found}, path, options))
     if any(char in text for char in "*?["):
         globbed = {_absolute(Path(p)) for p in glob.glob(text, recursive=True)}
@@ -97,6 +101,20 @@ def _found(text: str, options: ReadOptions) -> Source:
             "file and score that (a .gz file is read as it is)"
         )
     raise InputUnreadable(f"{text}: no such file, folder or glob")
+
+
+def _check_other_names(text: str, folder: Path, fmt: str) -> None:
+    """A folder with --format holding its files under other names (`.txt` exports): it reads
+    only that format's names, which the plain `no ... files found` did not say."""
+    others = [path for path in files_below(folder) if not is_metadata(path, folder)]
+    if others:
+        names = [ext for ext, named in EXTENSIONS.items() if named == fmt]
+        told = ", ".join(names[:-1]) + " or " + names[-1] if len(names) > 1 else names[0]
+        raise InputUnreadable(
+            f"{text}: no {told} files found ({len(others):,} file(s) of other names: in a "
+            f"folder, --format {fmt} reads its {told} files only; to read every file as "
+            f"{fmt.upper()}, name them by a glob: '{text.rstrip('/')}/**/*')"
+        )
 
 
 def _check_three_tables_are_parquet(folder: Path) -> None:

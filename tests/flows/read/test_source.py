@@ -326,3 +326,17 @@ def test_columns_map_a_key_value_folder_onto_a_contract_column(
         "SELECT CAST(logged_at AS DATE)::VARCHAR, count(*) FROM case_scores GROUP BY 1 ORDER BY 1",
     )
     assert days == [("2026-11-01", 2), ("2026-11-02", 2)]
+
+
+def test_a_folder_of_other_names_with_format_says_to_name_them_by_a_glob(tmp_path: Path) -> None:
+    """`--format csv` reads a folder's `.csv` files only (docs/conversations.md): a folder of
+    `.txt` exports was `no Parquet, CSV or JSON files found`, as if --format were not given."""
+    (tmp_path / "logs").mkdir()
+    (tmp_path / "logs" / "day1.txt").write_text("case_id,input\nc1,Where?\n")
+    with pytest.raises(InputUnreadable) as refused:
+        resolve_source(str(tmp_path / "logs"), ReadOptions(format="csv"))
+    assert str(refused.value) == (
+        f"{tmp_path / 'logs'}: no .csv files found (1 file(s) of other names: in a folder, "
+        f"--format csv reads its .csv files only; to read every file as CSV, name them by a "
+        f"glob: '{tmp_path / 'logs'}/**/*')"
+    )

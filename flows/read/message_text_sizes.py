@@ -51,7 +51,8 @@ def cap_oversized_message_text(
 def cut_messages_text(given: str, limits: SizeLimits) -> str | None:
     """`given` (a list of messages as JSON text, or a JSON string of that text) with each
     message past its limit cut and marked, in the form it was given; None when none is past
-    one, or when it is no list of messages (chat_turns.sql quarantines it as it is)."""
+    one, or when it is no list of messages, or holds half a UTF-16 pair (chat_turns.sql
+    quarantines it as it is)."""
     try:
         value = json.loads(given)
         nested = isinstance(value, str)
@@ -60,10 +61,14 @@ def cut_messages_text(given: str, limits: SizeLimits) -> str | None:
         return None
     if not isinstance(messages, list):
         return None
-    cut = [_cut_message(m, limits) if isinstance(m, dict) else None for m in messages]
-    if all(c is None for c in cut):
+    try:
+        cut = [_cut_message(m, limits) if isinstance(m, dict) else None for m in messages]
+        if all(c is None for c in cut):
+            return None
+        text = _json([c if c is not None else m for m, c in zip(messages, cut, strict=True)])
+        text.encode()  # what DuckDB is given is UTF-8
+    except UnicodeEncodeError:  # half a UTF-16 pair (`\ud83d`): malformed JSON to DuckDB too
         return None
-    text = _json([c if c is not None else m for m, c in zip(messages, cut, strict=True)])
     return json.dumps(text, ensure_ascii=False) if nested else text
 
 

@@ -356,3 +356,39 @@ def test_messages_text_is_cut_in_the_form_it_was_given() -> None:
     assert cut_messages_text(json.dumps([{"role": "tool", "content": "x" * 200}]), limits) is None
     assert cut_messages_text('{"role": "user"}', limits) is None
     assert cut_messages_text("user: hi", limits) is None
+
+
+def test_a_long_conversation_holding_half_a_utf16_pair_is_quarantined_as_a_short_one_is(
+    tmp_path: Path,
+) -> None:
+    """A message's JSON text escaping half a UTF-16 pair (`\\ud83d`, an emoji cut by a
+    logger) is malformed JSON to chat_turns.sql: a short conversation so is quarantined as
+    messages_not_a_list. One longer than the smaller limit, read in Python to be cut, raised
+    UnicodeEncodeError measuring it (or DuckDB refused it cut, the half pair in a field no
+    size reads): exit 1 on every night, nothing scored."""
+    ships = {"role": "assistant", "content": "It ships.", "retrieval_context": [SHIPS]}
+    half = '{"role": "user", "content": "Where does it ship \\ud83d from?"}'
+    long = json.dumps({"role": "tool", "content": "x" * 400})
+    rows = [
+        {"conversation_id": cid, "logged_at": "2026-11-01T09:00:00", "messages": messages}
+        for cid, messages in (
+            ("short", f"[{half}, {json.dumps(ships)}]"),
+            ("long", f"[{half}, {long}, {json.dumps(ships)}]"),
+            ("named", f'[{{"role": "user", "name": "a\\ud83d", "content": "Where?"}}, {long}]'),
+            ("fine", json.dumps([{"role": "user", "content": "Where?"}, ships])),
+        )
+    ]
+    source = tmp_path / "chat.parquet"
+    pq.write_table(pa.Table.from_pylist(rows), source)
+    db = tmp_path / "chat.duckdb"
+    limits = {"max_answer_bytes": 100, "max_context_bytes": 300}
+    run = run_score(
+        ScoreSettings(source=str(source), db=str(db), max_quarantine_share=1.0, **limits)
+    )
+    assert query(db, 'SELECT case_id, "check" FROM quarantine ORDER BY 1') == [
+        ("long", "messages_not_a_list"),
+        ("named", "messages_not_a_list"),
+        ("short", "messages_not_a_list"),
+    ]
+    assert query(db, "SELECT case_id, status FROM case_scores") == [("fine:2", "scored")]
+    assert run["rows_in"] == run["rows_scored"] + run["rows_quarantined"]

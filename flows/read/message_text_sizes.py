@@ -2,9 +2,9 @@
 whose messages differ in type), cut to the size limits before chat_turns.sql reads them. Its
 JSON functions ask several times a value's size at once: one 50 MB tool result ran the reader
 out of 2 GB, exit 7 on every night. Only a conversation whose text is longer than the smaller
-limit can hold a message past one; each such conversation is read here, one at a time, and
-each message past its limit cut to its start and marked as turn_sizes.py marks one of a list
-of objects. Sizes are those checked_turns reads of JSON text: a value's text as written, a
+limit can hold a message past one; such conversations are read here, 32 MB of them at a
+time, and each message past its limit cut to its start and marked as turn_sizes.py marks one
+of a list of objects. Sizes are those checked_turns reads of JSON text: a value's text as written, a
 string's quotes included."""
 
 from __future__ import annotations
@@ -22,30 +22,54 @@ if TYPE_CHECKING:
 
 # The roles whose content is context, as turn_sizes.py reads them: --max-context-bytes.
 _CONTEXT_ROLES = frozenset({"tool", "function", "system", "developer"})
+# The long conversations' text fetched and cut at a time, at most.
+_CHUNK_BYTES = 32 * 1024 * 1024
 
 
 def cap_oversized_message_text(
     con: duckdb.DuckDBPyConnection, table: str, column: str, limits: SizeLimits
 ) -> int:
     """Cut, in `table`, each message of `column` (JSON text, or JSON) past its limit; the
-    number of conversations rewritten. Each long one is fetched and parsed alone, so memory
-    holds one conversation's text at a time."""
+    number of conversations rewritten. The long ones are fetched, parsed and written back
+    up to _CHUNK_BYTES of their text at a time (one larger alone), so memory holds a bounded
+    part of the log and the statements do not grow with its conversations."""
     name = quoted(column)
     text = f"CAST({name} AS VARCHAR)"
-    smaller = min(limits.answer_bytes, limits.context_bytes)
+    smaller = {"smaller": min(limits.answer_bytes, limits.context_bytes)}
     long_rows = con.execute(
-        f"SELECT rowid FROM {table} WHERE strlen({text}) > $smaller", {"smaller": smaller}
+        f"SELECT rowid, strlen({text}) FROM {table} WHERE strlen({text}) > $smaller ORDER BY rowid",
+        smaller,
     ).fetchall()
     rewritten = 0
-    for (rowid,) in long_rows:
-        found = con.execute(f"SELECT {text} FROM {table} WHERE rowid = $row", {"row": rowid})
-        (given,) = found.fetchone() or (None,)
-        cut = cut_messages_text(given, limits) if given is not None else None
-        if cut is not None:
-            con.execute(f"UPDATE {table} SET {name} = $cut WHERE rowid = $row",
-                        {"cut": cut, "row": rowid})  # fmt: skip
-            rewritten += 1
+    for first, last in _chunks(long_rows):
+        found = con.execute(
+            f"SELECT rowid, {text} FROM {table} "
+            f"WHERE rowid BETWEEN $first AND $last AND strlen({text}) > $smaller",
+            {"first": first, "last": last, **smaller},
+        ).fetchall()
+        cuts = [(row, cut) for row, given in found if (cut := cut_messages_text(given, limits))]
+        if cuts:
+            con.execute(
+                f"UPDATE {table} SET {name} = c.cut FROM (SELECT unnest($rows) AS row, "
+                f"unnest($cuts) AS cut) AS c WHERE {table}.rowid = c.row",
+                {"rows": [row for row, _ in cuts], "cuts": [cut for _, cut in cuts]},
+            )
+            rewritten += len(cuts)
     return rewritten
+
+
+def _chunks(long_rows: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """(first, last) rowids of runs of the long rows (rowid, bytes) holding up to
+    _CHUNK_BYTES together, a row larger than that alone."""
+    chunks: list[tuple[int, int]] = []
+    held = 0
+    for row, size in long_rows:
+        if chunks and held + size <= _CHUNK_BYTES:
+            chunks[-1], held = (chunks[-1][0], row), held + size
+        else:
+            chunks.append((row, row))
+            held = size
+    return chunks
 
 
 def cut_messages_text(given: str, limits: SizeLimits) -> str | None:

@@ -9,6 +9,7 @@ from __future__ import annotations
 import datetime as dt
 import json
 from pathlib import Path
+from typing import Any
 
 import pyarrow as pa
 import pyarrow.parquet as pq
@@ -392,3 +393,42 @@ def test_a_long_conversation_holding_half_a_utf16_pair_is_quarantined_as_a_short
     ]
     assert query(db, "SELECT case_id, status FROM case_scores") == [("fine:2", "scored")]
     assert run["rows_in"] == run["rows_scored"] + run["rows_quarantined"]
+
+
+def test_long_conversations_of_json_text_are_cut_a_chunk_at_a_time_not_one_each() -> None:
+    """Each conversation longer than the smaller limit was fetched and written back by two
+    statements of its own (4.5 ms a conversation: hours for a log of a million read with a
+    lowered --max-answer-bytes, what the exit 7 line advises). The cuts are the same; the
+    statements no longer grow with the conversations."""
+    import duckdb
+
+    from flows.read.message_text_sizes import cap_oversized_message_text, cut_messages_text
+    from schemas import SizeLimits
+
+    limits = SizeLimits(answer_bytes=100, context_bytes=300)
+    short = json.dumps([{"role": "user", "content": "Where?"}])
+    long = json.dumps(
+        [{"role": "user", "content": "Where?"}, {"role": "tool", "content": "x" * 400}]
+    )
+    within = json.dumps(
+        [{"role": "user", "content": "Where?"}, {"role": "tool", "content": "x" * 90}]
+    )
+    con = duckdb.connect()
+    con.execute(
+        "CREATE TEMP TABLE chats AS SELECT i, CASE i % 3 WHEN 0 THEN $short WHEN 1 THEN $long "
+        "ELSE $within END AS messages FROM range(3000) AS t(i)",
+        {"short": short, "long": long, "within": within},
+    )
+    statements = []
+
+    class Counted:
+        def execute(self, query: str, parameters: dict | None = None) -> duckdb.DuckDBPyConnection:
+            statements.append(query)
+            return con.execute(query, parameters)
+
+    counted: Any = Counted()
+    assert cap_oversized_message_text(counted, "chats", "messages", limits) == 1000
+    assert len(statements) < 10
+    kept = "SELECT i % 3, messages, count(*) FROM chats GROUP BY ALL ORDER BY 1"
+    cut = cut_messages_text(long, limits)
+    assert con.execute(kept).fetchall() == [(0, short, 1000), (1, cut, 1000), (2, within, 1000)]

@@ -84,7 +84,7 @@ def _found(text: str, options: ReadOptions) -> Source:
     if any(char in text for char in "*?["):
         globbed = {_absolute(Path(p)) for p in glob.glob(text, recursive=True)}
         for matched in sorted(globbed):
-            _check_not_dangling(matched)
+            _check_not_dangling(matched, options, any_name=bool(options.wanted_format))
         # with --format, a glob's .tsv is read as that format
         check_unread_names(
             sorted(p for p in globbed if p.is_file()), tab_separated=not options.wanted_format
@@ -248,17 +248,18 @@ def _files_under(folder: Path, options: ReadOptions) -> list[Path]:
     """The folder's files of a format faithpipe reads. A CSV or JSON file under a name that
     starts with `_` or `.` is a table's metadata (Delta's `_delta_log/*.json`, Spark's
     `_SUCCESS`, hidden files), not logs: Parquet is read wherever it lies, as it always was."""
-    below = files_below(folder)
+    below = files_below(folder, options)
     check_unread_names(below, folder)
     return sorted(
         path for path in below if named_format(path, options) and not is_metadata(path, folder)
     )
 
 
-def files_below(folder: Path) -> list[Path]:
+def files_below(folder: Path, options: ReadOptions | None = None) -> list[Path]:
     """Every file under `folder`, linked folders followed (a `region=us` link to another
     disk is logs like the rest; pathlib's rglob skips it without a word), each named by its
-    path through the link, and a folder reached twice (a link to itself or above) read once."""
+    path through the link, and a folder reached twice (a link to itself or above) read once.
+    A link leading nowhere where `options` would read a log is refused."""
     found: list[Path] = []
     seen: set[tuple[int, int]] = set()
     for root, dirs, files in os.walk(folder, followlinks=True, onerror=_unlisted):
@@ -272,15 +273,19 @@ def files_below(folder: Path) -> list[Path]:
             if os.path.isfile(os.path.join(root, name)):
                 found.append(Path(root, name))
             else:
-                _check_not_dangling(Path(root, name))
+                _check_not_dangling(Path(root, name), options or ReadOptions())
     return found
 
 
-def _check_not_dangling(path: Path) -> None:
+def _check_not_dangling(path: Path, options: ReadOptions, *, any_name: bool = False) -> None:
     """A link that leads nowhere (a linked `region=us` folder on a disk not mounted, a log
     file moved away) held rows: exit 3 naming it, never skipped without a word. A hidden name
-    (an editor's `.#a.jsonl` lock) is no log."""
-    if path.is_symlink() and not path.exists() and not path.name.startswith((".", "_")):
+    (an editor's `.#a.jsonl` lock) is no log, nor, unless `any_name` (a glob with --format
+    reads every file), a name no log is read by there (`notes.txt`, skipped as a file is)."""
+    if path.name.startswith((".", "_")) or not path.is_symlink() or path.exists():
+        return
+    folder = not path.suffix or "=" in path.name  # `region=us`: its files' names unknown
+    if any_name or folder or named_format(path, options):
         raise InputUnreadable(
             f"{path}: a link to {os.readlink(path)}, which does not exist (a disk not mounted, "
             "a file moved?): its rows cannot be read; mount or restore it, or remove the link"

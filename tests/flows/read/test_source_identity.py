@@ -11,6 +11,7 @@ import polars as pl
 import pytest
 
 from flows.errors import InputUnreadable
+from flows.read.read_options import ReadOptions
 from flows.read.source import resolve_source
 from flows.run.pipeline import run_score
 from flows.run.settings import ScoreSettings
@@ -131,3 +132,26 @@ def test_a_link_in_a_folder_that_leads_nowhere_stops_the_run_naming_it(
             "does not exist (a disk not mounted, a file moved?): its rows cannot be read; "
             "mount or restore it, or remove the link"
         )
+
+
+def test_a_link_leading_nowhere_under_a_name_no_log_is_read_by_is_left_as_before(
+    tmp_path: Path,
+) -> None:
+    """A folder's dangling `notes.txt` (or, read with --format parquet, `old.csv`) link held
+    no rows faithpipe reads there: the walk skipped it, as it skips such a file, and a run
+    that read the folder every night became exit 3 ("its rows cannot be read") with the
+    check for dangling links. A log's name, a folder's (`region=us`) or any name a glob
+    reads with --format is still refused."""
+    logs = tmp_path / "logs"
+    write(many_cases(3), logs / "a.parquet")
+    for name in ("notes.txt", "old.csv"):
+        (logs / name).symlink_to(tmp_path / "gone" / name)
+    source = resolve_source(str(logs), ReadOptions(format="parquet"))
+    assert source.all_files == [logs / "a.parquet"]
+    for spec in (logs, logs / "*"):  # a .csv log is read without --format; notes.txt never
+        with pytest.raises(InputUnreadable, match=r"old\.csv: a link to .* does not exist"):
+            resolve_source(str(spec))
+    (logs / "old.csv").unlink()
+    assert resolve_source(str(logs / "*")).all_files == [logs / "a.parquet"]
+    with pytest.raises(InputUnreadable, match=r"notes\.txt: a link to .* does not exist"):
+        resolve_source(str(logs / "*.txt"), ReadOptions(format="csv"))  # read as CSV

@@ -106,7 +106,11 @@ def _found(text: str, options: ReadOptions) -> Source:
 def _check_other_names(text: str, folder: Path, fmt: str) -> None:
     """A folder with --format holding its files under other names (`.txt` exports): it reads
     only that format's names, which the plain `no ... files found` did not say."""
-    others = [path for path in files_below(folder) if not is_metadata(path, folder)]
+    others = [
+        path
+        for path in files_below(folder, ReadOptions(format=fmt))
+        if not is_metadata(path, folder)
+    ]
     if others:
         names = [ext for ext, named in EXTENSIONS.items() if named == fmt]
         told = ", ".join(names[:-1]) + " or " + names[-1] if len(names) > 1 else names[0]

@@ -155,3 +155,14 @@ def test_a_link_leading_nowhere_under_a_name_no_log_is_read_by_is_left_as_before
     assert resolve_source(str(logs / "*")).all_files == [logs / "a.parquet"]
     with pytest.raises(InputUnreadable, match=r"notes\.txt: a link to .* does not exist"):
         resolve_source(str(logs / "*.txt"), ReadOptions(format="csv"))  # read as CSV
+
+
+def test_a_folder_of_other_names_says_so_whatever_dangling_link_it_holds(tmp_path: Path) -> None:
+    """A folder read with --format parquet holding none (a `.txt` export) is told to be named
+    by a glob; a dangling `old.csv` link beside it, no Parquet name, was refused instead."""
+    logs = tmp_path / "logs"
+    logs.mkdir()
+    (logs / "export.txt").write_text("not read\n")
+    (logs / "old.csv").symlink_to(tmp_path / "gone" / "old.csv")
+    with pytest.raises(InputUnreadable, match=r"logs: no \.parquet files found \(1 file\(s\)"):
+        resolve_source(str(logs), ReadOptions(format="parquet"))

@@ -37,7 +37,7 @@ def prefect_server_configured() -> bool:
 
     Read without importing prefect (2 s), so the plain route stays fast.
     """
-    if os.environ.get("PREFECT_API_URL") or _folder_names_server(Path.cwd()):
+    if os.environ.get("PREFECT_API_URL") or _folder_names_server(Path()):
         return True
     home = Path(os.environ.get("PREFECT_HOME", Path.home() / ".prefect")).expanduser()
     path = Path(os.environ.get("PREFECT_PROFILES_PATH", home / "profiles.toml")).expanduser()
@@ -51,7 +51,9 @@ def prefect_server_configured() -> bool:
 
 
 def _folder_names_server(folder: Path) -> bool:
-    """Whether the folder's `.env`, `prefect.toml` or `pyproject.toml` names Prefect's API URL."""
+    """Whether the folder's `.env`, `prefect.toml` or `pyproject.toml` names Prefect's API URL.
+    The working folder is `Path()`, as Prefect reads it: one since removed has no such file
+    (`Path.cwd()` raised FileNotFoundError there, exit 1)."""
     tables = (("prefect.toml", ("api",)), ("pyproject.toml", ("tool", "prefect", "api")))
     for name, keys in tables:
         try:

@@ -52,3 +52,29 @@ def test_a_server_named_in_the_working_folders_prefect_settings_is_the_one_serve
     (line,) = done.stderr.splitlines()
     assert line.startswith(f"error: the Prefect server at {url} does not answer"), line
     assert not (tmp_path / "f.duckdb").exists()
+
+
+def test_a_removed_working_folder_names_no_server_and_a_run_goes_on(tmp_path: Path) -> None:
+    """A shell left in a folder since removed (a deploy's old release): `faith score` of
+    absolute paths there ran the plain route, Prefect finding no settings file; looking for
+    the folder's settings files, it ended exit 1, `FileNotFoundError` and no path."""
+    from tests.support.builders import case_row, cases, write
+
+    source = write(cases([case_row("c1")]), tmp_path / "cases.parquet")
+    gone = tmp_path / "release-1"
+    gone.mkdir()
+    env = {key: value for key, value in os.environ.items() if key != "PREFECT_API_URL"}
+    env["PREFECT_PROFILES_PATH"] = str(tmp_path / "no-profiles.toml")
+    db = tmp_path / "f.duckdb"
+    in_gone = 'cd "$0" && rmdir "$0" && exec "$@"'  # the shell's folder, removed under it
+    argv = [sys.executable, "-m", "flows", "score", str(source), "--db", str(db)]
+    done = subprocess.run(
+        ["sh", "-c", in_gone, str(gone), *argv],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=240,  # a hang guard
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    assert db.exists()

@@ -47,7 +47,7 @@ def base_url_problem(base_url: str) -> str | None:
         return f"its scheme is {parts.scheme or 'missing'!r}, not http or https"
     if not parts.hostname:
         return "it names no host"
-    if parts.query:
+    if "?" in base_url:  # an empty query too: /v1/?chat/completions
         # The OpenAI client appends the request's path after it: /v1/?key=…chat/completions.
         return (
             "it has a query (?…), which the client would send glued to the request's path; "

@@ -158,6 +158,7 @@ def test_a_timeout_no_timer_can_hold_is_refused_at_start(
             "'http://127.0.0.1:8000/v1' cannot be called: it has a query",
         ),
         ("http://127.0.0.1:notaport/v1?key=hunter2pass#alice", "'http://127.0.0.1:notaport/v1'"),
+        ("http://127.0.0.1:8000/v1?", "cannot be called: it has a query"),
     ],
     ids=[
         "port-not-a-number",
@@ -167,6 +168,7 @@ def test_a_timeout_no_timer_can_hold_is_refused_at_start(
         "no-scheme",
         "key-in-query",
         "bad-port-and-key-in-query",
+        "empty-query",
     ],
 )
 @pytest.mark.parametrize("command", ["score", "batches"])

@@ -56,7 +56,9 @@ def served(child: subprocess.Popen, name: str) -> str:
     for out in child.stdout:
         seen.append(out)
         if f"serving faithpipe-nightly/{name}" in out:
-            while last_polled(name) is None:  # the guard ends a hang
+            # the guard kills the children, which ends a hang of theirs; this wait has its own
+            deadline = time.monotonic() + HANG_GUARD
+            while last_polled(name) is None and time.monotonic() < deadline:
                 time.sleep(0.2)
             break
     return "".join(seen)

@@ -296,12 +296,18 @@ def test_the_profile_bench_refuses_a_source_that_is_not_there_in_one_line(tmp_pa
 @pytest.mark.parametrize(
     ("args", "said"),
     [
-        (("interjections.py", "--rows", "0"), "argument --rows: 0 is not a whole number above 0"),
+        (
+            ("interjections.py", "--rows", "0"),
+            "argument --rows: must be a whole number from 1 to 1,000,000,000,000, got 0",
+        ),
         (
             ("engines.py", "--rows", "10", "--workers", "0", "--llm-cases", "0"),
-            "argument --workers: 0 is not a whole number above 0",
+            "argument --workers: must be a whole number from 1 to 1,000,000,000,000, got 0",
         ),
-        (("memory.py", "--rows", "1000,abc"), "argument --rows: abc is not a whole number above 0"),
+        (
+            ("memory.py", "--rows", "1000,abc"),
+            "argument --rows: must be a whole number from 1 to 1,000,000,000,000, got abc",
+        ),
         (("llama_check.py", "--llama-venv", "{tmp}/no"), "--llama-venv {tmp}/no: no bin/python"),
     ],
     ids=["interjections-rows", "engines-workers", "memory-rows", "llama-venv"],

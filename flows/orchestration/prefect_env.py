@@ -37,7 +37,9 @@ def prefect_server_configured() -> bool:
 
     Read without importing prefect (2 s), so the plain route stays fast.
     """
-    if os.environ.get("PREFECT_API_URL") or _folder_names_server(Path()):
+    # Prefect's settings read names in any case (`prefect_api_url=` is taken too)
+    named = any(key.upper() == "PREFECT_API_URL" and value for key, value in os.environ.items())
+    if named or _folder_names_server(Path()):
         return True
     home = Path(os.environ.get("PREFECT_HOME", Path.home() / ".prefect")).expanduser()
     path = Path(os.environ.get("PREFECT_PROFILES_PATH", home / "profiles.toml")).expanduser()
@@ -70,6 +72,6 @@ def _folder_names_server(folder: Path) -> bool:
         return False
     for line in lines:  # KEY=value, `export KEY=value`, quoted or not
         key, equals, value = line.strip().removeprefix("export ").partition("=")
-        if equals and key.strip() == "PREFECT_API_URL" and value.strip().strip("'\""):
+        if equals and key.strip().upper() == "PREFECT_API_URL" and value.strip().strip("'\""):
             return True
     return False

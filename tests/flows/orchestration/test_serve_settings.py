@@ -16,6 +16,8 @@ import pytest
 SETTINGS_FILES = [
     pytest.param("prefect.toml", '[api]\nurl = "{url}"\n', id="prefect-toml"),
     pytest.param(".env", "PREFECT_API_URL={url}\n", id="dot-env"),
+    pytest.param(".env", "export prefect_api_url='{url}'\n", id="dot-env-lower-case"),
+    pytest.param("", "prefect_api_url", id="environment-lower-case"),  # as Prefect reads either
     pytest.param("pyproject.toml", '[tool.prefect.api]\nurl = "{url}"\n', id="pyproject-toml"),
 ]
 
@@ -35,8 +37,11 @@ def test_a_server_named_in_the_working_folders_prefect_settings_is_the_one_serve
     refused to start there: `faith serve needs a Prefect server … set PREFECT_API_URL`. The
     server named is asked (here one that does not answer: exit 2, its URL on the line)."""
     url = f"http://127.0.0.1:{closed_port()}/api"
-    (tmp_path / name).write_text(text.format(url=url))
-    env = {key: value for key, value in os.environ.items() if key != "PREFECT_API_URL"}
+    env = {key: value for key, value in os.environ.items() if key.upper() != "PREFECT_API_URL"}
+    if name:
+        (tmp_path / name).write_text(text.format(url=url))
+    else:
+        env[text] = url
     env["PREFECT_PROFILES_PATH"] = str(tmp_path / "no-profiles.toml")
     env["PREFECT_API_REQUEST_TIMEOUT"] = "5"
     done = subprocess.run(

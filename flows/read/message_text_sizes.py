@@ -75,23 +75,22 @@ def _chunks(long_rows: list[tuple[int, int]]) -> list[tuple[int, int]]:
 def cut_messages_text(given: str, limits: SizeLimits) -> str | None:
     """`given` (a list of messages as JSON text, or a JSON string of that text) with each
     message past its limit cut and marked, in the form it was given; None when none is past
-    one, or when it is no list of messages, or holds half a UTF-16 pair (chat_turns.sql
+    one, or when it is no list of messages or no JSON DuckDB reads (chat_turns.sql
     quarantines it as it is)."""
     try:
         value = json.loads(given)
         nested = isinstance(value, str)
         messages = json.loads(value) if nested else value
-    except (ValueError, RecursionError):
-        return None
-    if not isinstance(messages, list):
-        return None
-    try:
+        if not isinstance(messages, list):
+            return None
         cut = [_cut_message(m, limits) if isinstance(m, dict) else None for m in messages]
         if all(c is None for c in cut):
             return None
         text = _json([c if c is not None else m for m, c in zip(messages, cut, strict=True)])
-        text.encode()  # what DuckDB is given is UTF-8
-    except UnicodeEncodeError:  # half a UTF-16 pair (`\ud83d`): malformed JSON to DuckDB too
+        text.encode()
+    except (ValueError, RecursionError):
+        # JSON DuckDB reads as none: Python's reads half a character (a lone `\ud83d`, a
+        # text cut in an emoji by JavaScript), which no UTF-8 text holds (UnicodeEncodeError)
         return None
     return json.dumps(text, ensure_ascii=False) if nested else text
 

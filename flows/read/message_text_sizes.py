@@ -4,8 +4,9 @@ JSON functions ask several times a value's size at once: one 50 MB tool result r
 out of 2 GB, exit 7 on every night. Only a conversation whose text is longer than the smaller
 limit can hold a message past one; such conversations are read here, 32 MB of them at a
 time, and each message past its limit cut to its start and marked as turn_sizes.py marks one
-of a list of objects. Sizes are those checked_turns reads of JSON text: a value's text as written, a
-string's quotes included."""
+of a list of objects. Sizes are those of a message object's (turn_sizes.py): a string's UTF-8
+bytes, a list of strings' added up, another value's JSON text; not a string's JSON text, whose
+quotes and escapes held a message within its limit as an object past it as text."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ import json
 from typing import TYPE_CHECKING, Any
 
 from flows.read.json_values import quoted
-from schemas.sizes import KEPT_CHARS
+from schemas.sizes import KEPT_CHARS, KEPT_PASSAGES
 
 if TYPE_CHECKING:
     import duckdb
@@ -128,7 +129,7 @@ def _cut_message(message: dict[str, Any], limits: SizeLimits) -> dict[str, Any] 
         limit = f"--max-context-bytes {limits.context_bytes}"
     else:
         return None
-    fields[column] = _json(fields[column])[:KEPT_CHARS] + f"… [{size} bytes]"
+    fields[column] = _kept(fields[column], size)
     fields |= {
         "__too_large": check,
         "__too_large_column": column,
@@ -144,9 +145,34 @@ def _tool_results(content: Any) -> bool:
     )
 
 
+def _texts(value: Any) -> list[str] | None:
+    """A string, or a list of strings (nulls none), as its texts; None for any other value."""
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, list) and all(isinstance(v, str) or v is None for v in value):
+        return [v for v in value if v is not None]
+    return None
+
+
 def _size(value: Any) -> int:
-    """UTF-8 bytes of a value's JSON text, as the reader measures JSON (0 for none)."""
+    """UTF-8 bytes of a value as turn_sizes.py measures a message object's: a string's text,
+    a list of strings' texts added up, another value's JSON text (0 for none)."""
+    texts = _texts(value)
+    if texts is not None:
+        return sum(len(text.encode()) for text in texts)
     return 0 if value is None else len(_json(value).encode())
+
+
+def _kept(value: Any, size: int) -> Any:
+    """What the quarantine keeps of a value past its limit, as turn_sizes.py keeps a message
+    object's: a string's start, a list's first passages' starts, else its JSON text's start;
+    then its size."""
+    if isinstance(value, str):
+        return value[:KEPT_CHARS] + f"… [{size} bytes]"
+    if _texts(value) is not None:
+        kept = [(v or "")[:KEPT_CHARS] for v in value[:KEPT_PASSAGES]]
+        return [*kept, f"… [{size} bytes in {len(value)} passages]"]
+    return _json(value)[:KEPT_CHARS] + f"… [{size} bytes]"
 
 
 def _json(value: Any) -> str:

@@ -22,6 +22,11 @@ if TYPE_CHECKING:
 # reads them: held to --max-context-bytes; a question or an answer to --max-answer-bytes.
 _CONTEXT_ROLES = "('tool', 'function', 'system', 'developer')"
 _LIST_OF_TEXT = "VARCHAR[]"
+# JSON a chat log's turns hold (chat_turns.sql), read whole already: measured as its values,
+# a string its text and a list of strings its passages added up, as a list of message objects'
+# VARCHAR and VARCHAR[] are (their JSON text's quotes and escapes quarantined a tool's JSON
+# result within its limit)
+_READ_JSON = "JSON read"
 # A content part `{"type": "tool_result", ...}` in a message's JSON text.
 _TOOL_RESULT_PART = r'"type"\s*:\s*"tool_result"'
 # The reader's own columns this adds, left out of a turn's JSON (its quarantine key).
@@ -35,10 +40,15 @@ def cap_oversized_turns(
     (1,024 characters, at most 16 passages, then its size) and TOO_LARGE_COLUMNS more:
     the check (the case's own names, by the turn's role), the column and how large it was,
     NULL for a turn within its limits (a chat message's, cut before, kept)."""
+    chat = "__too_large" in types  # a chat log's turns, marked by chat_turns.sql
+    kinds = {
+        name: _READ_JSON if chat and types.get(name) == "JSON" else types.get(name)
+        for name in ("content", "retrieval_context")
+    }
     sized = _sized(
         "role" if "role" in types else None,
-        ("content", types.get("content")),
-        ("retrieval_context", types.get("retrieval_context")),
+        ("content", kinds["content"]),
+        ("retrieval_context", kinds["retrieval_context"]),
     )
     replaced = [
         f"{sized[name]} AS {name}" for name in ("content", "retrieval_context") if name in sized
@@ -227,7 +237,18 @@ def _bytes(name: str, kind: str | None) -> str:
         return f"coalesce(strlen({name}), 0)"
     if kind == _LIST_OF_TEXT:
         return f"coalesce(list_sum(list_transform({name}, lambda p: coalesce(strlen(p), 0))), 0)"
-    return f"coalesce(strlen(CAST({name} AS VARCHAR)), 0)"  # JSON, content parts: as written
+    written = f"coalesce(strlen(CAST({name} AS VARCHAR)), 0)"  # JSON, content parts: as written
+    if kind != _READ_JSON:
+        return written
+    texts = (
+        f"list_bool_and(list_transform(from_json({name}, '[\"JSON\"]'), "
+        "lambda p: coalesce(json_type(p) = 'VARCHAR', true)))"
+    )
+    passages = _bytes(f"from_json({name}, '[\"VARCHAR\"]')", _LIST_OF_TEXT)
+    return (
+        f"coalesce(CASE json_type({name}) WHEN 'VARCHAR' THEN strlen({name} ->> '$') "
+        f"WHEN 'ARRAY' THEN CASE WHEN {texts} THEN {passages} END END, {written})"
+    )
 
 
 def _cut(name: str, kind: str | None, size: str) -> str:
@@ -236,7 +257,7 @@ def _cut(name: str, kind: str | None, size: str) -> str:
     told = f"'… [' || CAST({size} AS VARCHAR) || ' bytes]'"
     if kind == "VARCHAR":
         return f"left({name}, {KEPT_CHARS}) || {told}"
-    if kind == "JSON":
+    if kind in ("JSON", _READ_JSON):
         return f"to_json(left(CAST({name} AS VARCHAR), {KEPT_CHARS}) || {told})"
     if kind == _LIST_OF_TEXT:
         first = f"list_slice({name}, 1, {KEPT_PASSAGES})"

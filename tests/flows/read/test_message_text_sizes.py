@@ -59,3 +59,44 @@ def test_half_an_emoji_in_a_long_conversations_text_is_quarantined_not_a_crash(
             ("e", "messages_not_a_list", "messages")
         ]
         assert query(db, "SELECT case_id FROM case_scores") == [("s:3",)]
+
+
+def test_json_text_is_held_to_the_limits_a_list_of_message_objects_is(tmp_path: Path) -> None:
+    """The same messages as objects (JSON Lines) and as JSON text (a Parquet string column):
+    the same turns quarantined, under the same check, column and size, and the rest scored
+    with the same content hashes. Sizes are a string's UTF-8 bytes and a list's passages'
+    added up, as a case's row's are: JSON text's quotes and escapes (a tool's JSON result
+    holds many) made a message within its limit as objects past it as text, and a message
+    within it as text was quarantined all the same once read."""
+    quoted = "x" * 100 + '"q"\n' * 30  # 220 bytes, within 300; 312 as JSON text
+    chats = [
+        _answered("tool", LONG * 2),  # 368 bytes: past --max-context-bytes
+        _answered("quoted", quoted),
+        {"conversation_id": "ask", "logged_at": "2026-11-01T09:00:00", "messages": [
+            {"role": "user", "content": LONG},  # 184 bytes: past --max-answer-bytes
+            {"role": "assistant", "content": "It ships.", "retrieval_context": [SHIPS]},
+            {"role": "user", "content": "And on Sundays?"},
+            {"role": "assistant", "content": "No.", "retrieval_context": [LONG, LONG]}]},
+    ]  # fmt: skip
+    limits = {"max_answer_bytes": 100, "max_context_bytes": 300}
+    (tmp_path / "objects").mkdir()
+    objects = tmp_path / "objects" / "chat.jsonl"
+    objects.write_text("".join(json.dumps(chat) + "\n" for chat in chats))
+    db = tmp_path / "objects" / "chat.duckdb"
+    run_score(ScoreSettings(source=str(objects), db=str(db), max_quarantine_share=1.0, **limits))
+    (tmp_path / "text").mkdir()
+    texts = [(chat["conversation_id"], json.dumps(chat["messages"])) for chat in chats]
+    run, text_db = _score_text(tmp_path / "text", texts, **limits)
+
+    said = 'SELECT case_id, "check", "column", value FROM quarantine ORDER BY 1'
+    assert query(db, said) == query(text_db, said) == [
+        ("ask:1", "input_too_large", "content", "184 bytes, more than --max-answer-bytes 100"),
+        ("ask:4", "retrieval_context_too_large", "retrieval_context",
+         "368 bytes, more than --max-context-bytes 300"),
+        ("tool:2", "retrieval_context_too_large", "content",
+         "368 bytes, more than --max-context-bytes 300"),
+    ]  # fmt: skip
+    hashes = "SELECT case_id, content_hash FROM case_scores ORDER BY 1"
+    assert query(db, hashes) == query(text_db, hashes)
+    assert [case_id for case_id, _ in query(text_db, hashes)] == ["ask:2", "quoted:3", "tool:3"]
+    assert run["rows_in"] == run["rows_scored"] + run["rows_quarantined"] == 6

@@ -281,8 +281,8 @@ def test_a_huge_tool_result_in_a_chat_log_of_any_form_is_quarantined_unread(
         db, 'SELECT case_id, "check", "column", value, row_json FROM quarantine'
     )
     assert (case_id, check, where) == (quarantined_id, "retrieval_context_too_large", column)
-    # JSON text is measured as written, the string's quotes included
-    assert value == (TOO_LARGE.replace("440000", "440002") if "JSON" in form else TOO_LARGE)
+    # JSON text is measured as a list of message objects is: a string's text, no quotes
+    assert value == TOO_LARGE
     assert len(row_json) < 2_000
 
 
@@ -323,16 +323,17 @@ def test_messages_as_json_text_are_held_to_their_roles_limits(tmp_path: Path) ->
         ScoreSettings(source=str(source), db=str(db), max_quarantine_share=1.0, **limits)
     )
     quarantined = query(db, 'SELECT case_id, "check", "column", value FROM quarantine ORDER BY 1')
-    # Sizes of JSON text as it is written: a string's quotes included (186 bytes for 184).
-    answer_limit = "186 bytes, more than --max-answer-bytes 100"
+    # Sizes as a list of message objects': a string's text (184 bytes, not its JSON's 186),
+    # passages added up; content parts their JSON text.
+    answer_limit = "184 bytes, more than --max-answer-bytes 100"
     assert quarantined == [
         ("a:2", "actual_output_too_large", "content",  # parts: their JSON text
          "211 bytes, more than --max-answer-bytes 100"),
-        ("p:2", "retrieval_context_too_large", "retrieval_context",  # their JSON text
-         "375 bytes, more than --max-context-bytes 300"),
+        ("p:2", "retrieval_context_too_large", "retrieval_context",  # added up
+         "368 bytes, more than --max-context-bytes 300"),
         ("q:1", "input_too_large", "content", answer_limit),
         ("t:2", "retrieval_context_too_large", "content",
-         "370 bytes, more than --max-context-bytes 300"),
+         "368 bytes, more than --max-context-bytes 300"),
     ]  # fmt: skip
     assert run["rows_in"] == run["rows_scored"] + run["rows_quarantined"]
     assert {("w:3",), ("l:3",)} <= set(query(db, "SELECT case_id FROM case_scores"))
@@ -350,8 +351,8 @@ def test_messages_text_is_cut_in_the_form_it_was_given() -> None:
     listed = json.dumps([{"role": "user", "content": "Where?"}, tool])
     cut = json.loads(cut_messages_text(listed, limits) or "null")
     assert cut[0] == {"role": "user", "content": "Where?"}
-    assert cut[1]["content"].endswith("… [402 bytes]")
-    assert cut[1]["__too_large_value"] == "402 bytes, more than --max-context-bytes 300"
+    assert cut[1]["content"] == "x" * 400 + "… [400 bytes]"  # a string's start: all 400
+    assert cut[1]["__too_large_value"] == "400 bytes, more than --max-context-bytes 300"
     nested = cut_messages_text(json.dumps(listed), limits)
     assert json.loads(json.loads(nested or "null")) == cut
     assert cut_messages_text(json.dumps([{"role": "tool", "content": "x" * 200}]), limits) is None

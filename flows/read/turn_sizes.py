@@ -131,13 +131,17 @@ def _cut_messages(kind: Any) -> str | None:
         tool_results=_tool_results("m.content", kind.child.children),
     )
     updates = ", ".join(f"{name.removeprefix('m.')} := {expr}" for name, expr in sized.items())
-    return f"struct_update(m, {updates})"
+    # A log mixing OpenAI's messages and LangChain's messages_to_dict has both forms' keys:
+    # its LangChain messages' `data` is cut too (it was read whole: exit 7 on a 50 MB result)
+    cut = f"struct_update(m, {updates})"
+    return _cut_langchain_messages(dict(kind.child.children), cut) or cut
 
 
-def _cut_langchain_messages(fields: dict[str, Any]) -> str | None:
-    """struct_update of one message `m` of LangChain's messages_to_dict form (`{type, data:
-    {content, ...}}`, read by chat_turns.sql as `data` under its `type`): its data cut and
-    marked inside `data`, where chat_turns.sql reads the marks."""
+def _cut_langchain_messages(fields: dict[str, Any], base: str = "m") -> str | None:
+    """struct_update of `base` (one message `m`, or it cut already) of LangChain's
+    messages_to_dict form (`{type, data: {content, ...}}`, read by chat_turns.sql as `data`
+    under its `type`): its data cut and marked inside `data`, where chat_turns.sql reads the
+    marks (a message without `data` keeps none)."""
     data: Any = fields.get("data")
     if getattr(data, "id", None) != "struct" or "type" not in fields:
         return None
@@ -152,7 +156,8 @@ def _cut_langchain_messages(fields: dict[str, Any]) -> str | None:
         tool_results=_tool_results("m.data.content", data.children),
     )
     updates = ", ".join(f"{name.removeprefix('m.data.')} := {expr}" for name, expr in sized.items())
-    return f"struct_update(m, data := struct_update(m.data, {updates}))"
+    cut = f"CASE WHEN m.data IS NOT NULL THEN struct_update(m.data, {updates}) END"
+    return f"struct_update({base}, data := {cut})"
 
 
 def _as_text(name: str, kind: str) -> str:

@@ -258,20 +258,26 @@ def _langchain(chat: dict) -> dict:
 
 
 @pytest.mark.usefixtures("small_reader")
-@pytest.mark.parametrize("form", ["JSON text in Parquet", "LangChain messages_to_dict"])
+@pytest.mark.parametrize(
+    "form", ["JSON text in Parquet", "LangChain messages_to_dict", "OpenAI and LangChain mixed"]
+)
 def test_a_huge_tool_result_in_a_chat_log_of_any_form_is_quarantined_unread(
     tmp_path: Path, form: str
 ) -> None:
     """Messages as JSON text (a Parquet string column, a CSV cell) and LangChain's
     `{type, data: {content}}` were read whole by chat_turns.sql's JSON functions: a 50 MB tool
     result was exit 7 on every night (here 10 MB against 128 MB). Each message past its limit
-    is now cut and marked before they read it, as a list of message objects' is."""
+    is now cut and marked before they read it, as a list of message objects' is. So is a
+    log that holds both OpenAI's messages and LangChain's (an app that moved to LangChain's
+    chat histories): its messages have both forms' keys, and `data` was read whole."""
     chats, scored_ids, (quarantined_id, column) = HUGE_CHATS["tool result"]
     if form == "JSON text in Parquet":
         source = _chat_parquet(tmp_path, chats)
     else:
         source = tmp_path / "chat.jsonl"
-        source.write_text("".join(json.dumps(_langchain(chat)) + "\n" for chat in chats))
+        mixed = form == "OpenAI and LangChain mixed"
+        lines = [_langchain(chat) if i == 0 or not mixed else chat for i, chat in enumerate(chats)]
+        source.write_text("".join(json.dumps(line) + "\n" for line in lines))
     db = tmp_path / "chat.duckdb"
     run = run_score(ScoreSettings(source=str(source), db=str(db), max_quarantine_share=1.0))
     assert run["rows_in"] == run["rows_scored"] + run["rows_quarantined"] == 3

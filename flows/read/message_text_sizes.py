@@ -76,8 +76,12 @@ def _chunks(long_rows: list[tuple[int, int]]) -> list[tuple[int, int]]:
 def cut_messages_text(given: str, limits: SizeLimits) -> str | None:
     """`given` (a list of messages as JSON text, or a JSON string of that text) with each
     message past its limit cut and marked, in the form it was given; None when none is past
-    one, or when it is no list of messages or no JSON DuckDB reads (chat_turns.sql
-    quarantines it as it is)."""
+    one, or when it is no list of messages (chat_turns.sql quarantines it as it is). Text
+    that is no JSON DuckDB reads, longer than the smaller limit, is cut to its start and its
+    size: chat_turns.sql quarantines it as messages_not_a_list all the same, where reading it
+    whole (a truncated export of a 50 MB tool result) ran the reader out of memory, exit 7
+    every night."""
+    nested = False
     try:
         value = json.loads(given)
         nested = isinstance(value, str)
@@ -90,9 +94,13 @@ def cut_messages_text(given: str, limits: SizeLimits) -> str | None:
         text = _json([c if c is not None else m for m, c in zip(messages, cut, strict=True)])
         text.encode()
     except (ValueError, RecursionError):
-        # JSON DuckDB reads as none: Python's reads half a character (a lone `\ud83d`, a
-        # text cut in an emoji by JavaScript), which no UTF-8 text holds (UnicodeEncodeError)
-        return None
+        # JSON DuckDB reads as none: broken JSON, or half a character Python's json reads (a
+        # lone `\ud83d`, a text cut in an emoji by JavaScript) and no UTF-8 text holds
+        size = len(given.encode())
+        if size <= min(limits.answer_bytes, limits.context_bytes):
+            return None
+        kept = (value if nested else given)[:KEPT_CHARS] + f"… [{size} bytes]"
+        return json.dumps(kept) if nested else kept
     return json.dumps(text, ensure_ascii=False) if nested else text
 
 

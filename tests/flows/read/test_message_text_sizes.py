@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pyarrow as pa
 import pyarrow.parquet as pq
+import pytest
 
 from flows.run.pipeline import run_score
 from flows.run.settings import ScoreSettings
@@ -100,3 +101,28 @@ def test_json_text_is_held_to_the_limits_a_list_of_message_objects_is(tmp_path: 
     assert query(db, hashes) == query(text_db, hashes)
     assert [case_id for case_id, _ in query(text_db, hashes)] == ["ask:2", "quoted:3", "tool:3"]
     assert run["rows_in"] == run["rows_scored"] + run["rows_quarantined"] == 6
+
+
+def test_a_huge_conversation_whose_text_is_no_json_is_quarantined_unread(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A conversation's JSON text cut short by its export (a column's length cap, a log line's
+    size), holding a tool result of megabytes, is no list: it was read whole all the same,
+    and ran the reader out of memory, exit 7 on every night the log was read (here 10 MB
+    against 128 MB; a 52 MB one ran out of 2 GB). It is quarantined as messages_not_a_list
+    with its start and its size, as a message past its limit is, and the rest scored."""
+    import flows.read.turns as turns
+
+    monkeypatch.setattr(turns, "_MEMORY", "128MB")
+    monkeypatch.setattr(turns, "_LARGE_MEMORY", "128MB")
+    huge = json.dumps(_answered("cut", "The parcel ships from Leeds. " * 360_000)["messages"])
+    cut_short = huge[: len(huge) - 40]
+    sound = json.dumps(_answered("s", SHIPS)["messages"])
+    run, db = _score_text(tmp_path, [("cut", cut_short), ("s", sound)])
+    assert run["rows_in"] == run["rows_scored"] + run["rows_quarantined"] == 2
+    ((case_id, check, column, value),) = query(
+        db, 'SELECT case_id, "check", "column", value FROM quarantine'
+    )
+    assert (case_id, check, column) == ("cut", "messages_not_a_list", "messages")
+    assert value == cut_short[:1024] + f"… [{len(cut_short)} bytes]"
+    assert query(db, "SELECT case_id FROM case_scores") == [("s:3",)]

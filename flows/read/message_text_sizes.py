@@ -21,8 +21,9 @@ if TYPE_CHECKING:
 
     from schemas import SizeLimits
 
-# The roles whose content is context, as turn_sizes.py reads them: --max-context-bytes.
-_CONTEXT_ROLES = frozenset({"tool", "function", "system", "developer"})
+# The roles whose content is context (a tool's result, a system prompt), as checked_turns.sql
+# reads them: held to --max-context-bytes; a question or an answer to --max-answer-bytes.
+CONTEXT_ROLES = ("tool", "function", "system", "developer")
 # The long conversations' text fetched and cut at a time, at most.
 _CHUNK_BYTES = 32 * 1024 * 1024
 
@@ -118,7 +119,7 @@ def _cut_message(message: dict[str, Any], limits: SizeLimits) -> dict[str, Any] 
     spoken = str(role).strip().lower() if role is not None else ""
     content, passages = fields.get("content"), fields.get("retrieval_context")
     content_size, passages_size = _size(content), _size(passages)
-    context = spoken in _CONTEXT_ROLES or (
+    context = spoken in CONTEXT_ROLES or (
         spoken == "user" and content_size > limits.answer_bytes and _tool_results(content)
     )
     content_limit = limits.context_bytes if context else limits.answer_bytes

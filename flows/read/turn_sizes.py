@@ -11,16 +11,15 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from flows.read.json_values import quoted
-from flows.read.message_text_sizes import cap_oversized_message_text
+from flows.read.message_text_sizes import CONTEXT_ROLES, cap_oversized_message_text
 from schemas import SizeLimits
 from schemas.sizes import KEPT_CHARS, KEPT_PASSAGES
 
 if TYPE_CHECKING:
     import duckdb
 
-# The roles whose content is context (a tool's result, a system prompt), as checked_turns.sql
-# reads them: held to --max-context-bytes; a question or an answer to --max-answer-bytes.
-_CONTEXT_ROLES = "('tool', 'function', 'system', 'developer')"
+# message_text_sizes.CONTEXT_ROLES as a SQL list
+_CONTEXT_ROLES = "(" + ", ".join(f"'{role}'" for role in CONTEXT_ROLES) + ")"
 _LIST_OF_TEXT = "VARCHAR[]"
 # JSON a chat log's turns hold (chat_turns.sql), read whole already: measured as its values,
 # a string its text and a list of strings its passages added up, as a list of message objects'

@@ -33,6 +33,11 @@ def add_cache_command(commands: argparse._SubParsersAction) -> None:
     add_lock_timeout_argument(
         check, help="wait this long for a run holding the database (default 0)"
     )
+    # -v after the action too, as every command takes it (`faith cache -v check` set it
+    # already: SUPPRESS keeps that value when it is not given again here)
+    check.add_argument(
+        "-v", "--verbose", action="store_true", default=argparse.SUPPRESS, help="debug log lines"
+    )
     check.set_defaults(command=cache_check_command)
 
 

@@ -300,6 +300,19 @@ def test_every_command_takes_v_for_the_traceback_its_failure_line_offers() -> No
         assert "--verbose" in command._option_string_actions, name
 
 
+def test_cache_check_takes_v_after_its_action_as_every_command_does(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`faith cache check --db X -v`, as a user adds -v to any command line: refused as an
+    unrecognized argument (exit 2), where the check's own failure (no such database) is 5."""
+    from tests.support.cli_run import faith_here
+
+    done = faith_here(capsys, "cache", "check", "--db", str(tmp_path / "none.duckdb"), "-v")
+
+    assert done.returncode == 5, done.stderr
+    assert "no such database" in done.stderr
+
+
 def test_every_option_of_every_command_says_what_it_does() -> None:
     """`faith --help` is the reference the manual defers to: `faith rekey --help` listed
     --lock-timeout with no word of what it does."""

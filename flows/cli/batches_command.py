@@ -51,19 +51,43 @@ def add_batches_command(commands: argparse._SubParsersAction) -> None:
         "submitted to it, and store it (needs the database's write lock)",
     )
     refresh.add_argument("--base-url", help="the endpoint the batches were submitted to")
+    # Defaults None here, filled in by _refresh_options: given without --refresh, each is refused.
     refresh.add_argument(
         "--api-key-env",
-        default="OPENAI_API_KEY",
         metavar="VAR",
         help="environment variable holding the API key (default OPENAI_API_KEY)",
     )
-    refresh.add_argument(
-        "--timeout", type=request_seconds, default=60.0, help="seconds per request (default 60)"
-    )
+    refresh.add_argument("--timeout", type=request_seconds, help="seconds per request (default 60)")
     add_lock_timeout_argument(
         refresh, help="with --refresh: wait this long for a run holding the database (default 0)"
     )
+    refresh.set_defaults(lock_timeout=None)
     batches.set_defaults(command=batches_command)
+
+
+# The options of --refresh, and their values when it is given without them.
+_REFRESH_DEFAULTS = {
+    "base_url": None,
+    "api_key_env": "OPENAI_API_KEY",
+    "timeout": 60.0,
+    "lock_timeout": 0.0,
+}
+
+
+def _refresh_options(args: argparse.Namespace) -> None:
+    """Refuse a --refresh option given without --refresh (`faith batches --base-url URL`
+    listed the stored states and asked no server), else fill in its default."""
+    from faith_udfs.errors import ConfigError
+
+    for name, default in _REFRESH_DEFAULTS.items():
+        if getattr(args, name) is None:
+            setattr(args, name, default)
+        elif not args.refresh:
+            option = "--" + name.replace("_", "-")
+            raise ConfigError(
+                f"{option} needs --refresh: without it, faith batches only lists the stored "
+                "states and asks no server"
+            )
 
 
 def batches_command(args: argparse.Namespace) -> int:
@@ -71,6 +95,7 @@ def batches_command(args: argparse.Namespace) -> int:
     from flows.store.batch_jobs import list_batches
     from flows.store.db import connect_for_reading
 
+    _refresh_options(args)
     if args.refresh:
         from flows.cli.settings import settings_error
         from flows.errors import DatabaseError

@@ -800,3 +800,26 @@ def test_a_timeout_past_the_cap_on_the_command_line_is_still_refused(
     assert line.startswith(f"error: faith {command}: argument --timeout: "), line
     assert "at most 86,400 (a day), got '86401'" in line
     assert not (tmp_path / "f.duckdb").exists()
+
+
+@pytest.mark.parametrize(
+    "given",
+    [
+        ["--base-url", "https://api.openai.com/v1"],
+        ["--api-key-env", "OTHER_KEY"],
+        ["--timeout", "5"],
+        ["--lock-timeout", "600"],
+    ],
+)
+def test_faith_batches_refuses_a_refresh_option_without_refresh(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], given: list[str]
+) -> None:
+    """`faith batches --base-url URL` (--refresh forgotten) only listed the stored states,
+    asking no server, and said nothing of the option it dropped: exit 2, before the
+    database is read."""
+    db = tmp_path / "faith.duckdb"
+    assert main(["batches", "--db", str(db), *given]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"error: {given[0]} needs --refresh"), err
+    assert err.count("\n") == 1, err
+    assert not db.exists()

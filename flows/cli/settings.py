@@ -87,8 +87,38 @@ def run_settings(args: argparse.Namespace, *, flow: Literal["score", "nightly"])
     from flows.run.settings import ScoreSettings
 
     judge = judge_settings(args)
+    _offline_judge_takes_no_endpoint_option(judge)
     run_fields = (name for name in ScoreSettings.model_fields if name not in ("judge", "flow"))
     try:
         return ScoreSettings(**_options_for(args, run_fields), judge=judge, flow=flow)
     except ValidationError as exc:
         raise settings_error(exc) from None
+
+
+# Options only a judge that calls an endpoint (--judge openai) uses.
+_ENDPOINT_FIELDS = (
+    "base_url",
+    "api_key_env",
+    "mode",
+    "batch_wait",
+    "llm_reason",
+    "timeout",
+    "rpm",
+    "tpm",
+    "max_output_tokens",
+    "max_reply_bytes",
+    "breaker_failures",
+)
+
+
+def _offline_judge_takes_no_endpoint_option(judge: JudgeSettings) -> None:
+    """Refuse an endpoint's option given to an offline judge: `faith score logs/ --judge-mode
+    batch --base-url URL` (--judge openai forgotten) scored with the grounded judge, exit 0."""
+    if judge.kind == "openai":
+        return
+    for name in _ENDPOINT_FIELDS:
+        if getattr(judge, name) != type(judge).model_fields[name].default:
+            raise ConfigError(
+                f"{_option_name((name,))} is an option of the LLM judge: give --judge openai "
+                f"--model NAME with it, or leave it out (--judge {judge.kind} calls no endpoint)"
+            )

@@ -240,3 +240,34 @@ def test_a_python_caller_meets_the_batch_wait_bound(wait: float) -> None:
     with pytest.raises(ValidationError, match="batch_wait"):
         JudgeSettings(kind="openai", model="m", mode="batch", batch_wait=wait)
     assert JudgeSettings(kind="openai", model="m", mode="batch", batch_wait=3600).batch_wait == 3600
+
+
+@pytest.mark.parametrize("command", ["score", "nightly"])
+@pytest.mark.parametrize(
+    "given",
+    [
+        ["--judge-mode", "batch"],
+        ["--base-url", "http://127.0.0.1:9/v1"],
+        ["--llm-reason"],
+        ["--batch-wait", "600"],
+        ["--timeout", "5"],
+        ["--rpm", "100"],
+        ["--judge", "lexical", "--max-reply-bytes", "1M"],
+    ],
+)
+def test_an_llm_option_given_to_an_offline_judge_is_refused_not_ignored(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], command: str, given: list[str]
+) -> None:
+    """`faith score logs/ --judge-mode batch --base-url URL` (--judge openai forgotten)
+    scored every case with the grounded judge and exited 0: exit 2, nothing created."""
+    write(many_cases(3), tmp_path / "cases.parquet")
+    db = tmp_path / "faith.duckdb"
+    argv = [command, str(tmp_path / "cases.parquet"), "--db", str(db), "--prefect", "no"]
+
+    done = faith_here(capsys, *argv, *given)
+
+    option = next(o for o in given if o.startswith("--") and o != "--judge")
+    assert done.returncode == 2, done.stderr
+    assert done.stderr.startswith(f"error: {option} is an option of the LLM judge"), done.stderr
+    assert done.stderr.count("\n") == 1
+    assert not db.exists()

@@ -2,10 +2,16 @@
 -- `key=value` folders are read by the wide form's rule (flows/read/three_tables.py), from each
 -- row's questions and outputs file, not by DuckDB's (which reads them above the source too,
 -- typed, and gives a key both tables are partitioned by twice).
-WITH contexts AS (
-    SELECT CAST(case_id AS VARCHAR) AS case_id,
-           list(text ORDER BY position) AS retrieval_context
+-- A passage row read twice (an overlapping export holding yesterday's rows again) is one
+-- passage, and passages at one position are ordered by their text: a case's content is the same
+-- whatever the files and row order it is read from, so it is not scored again.
+WITH passages AS (
+    SELECT DISTINCT CAST(case_id AS VARCHAR) AS case_id, position, text
     FROM read_parquet($contexts, union_by_name := true, hive_partitioning := false)
+),
+contexts AS (
+    SELECT case_id, list(text ORDER BY position, text) AS retrieval_context
+    FROM passages
     GROUP BY ALL
 ),
 outputs AS (

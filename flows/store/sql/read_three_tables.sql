@@ -4,13 +4,17 @@
 -- typed, and gives a key both tables are partitioned by twice).
 -- A passage row read twice (an overlapping export holding yesterday's rows again) is one
 -- passage, and passages at one position are ordered by their text: a case's content is the same
--- whatever the files and row order it is read from, so it is not scored again.
+-- whatever the files and row order it is read from, so it is not scored again. A position an
+-- export typed as text ("10") is ordered as its number, not as text ("10" before "2").
 WITH passages AS (
     SELECT DISTINCT CAST(case_id AS VARCHAR) AS case_id, position, text
     FROM read_parquet($contexts, union_by_name := true, hive_partitioning := false)
 ),
 contexts AS (
-    SELECT case_id, list(text ORDER BY position, text) AS retrieval_context
+    SELECT case_id,
+           list(
+               text ORDER BY TRY_CAST(CAST(position AS VARCHAR) AS DOUBLE), position, text
+           ) AS retrieval_context
     FROM passages
     GROUP BY ALL
 ),

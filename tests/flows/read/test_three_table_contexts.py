@@ -70,3 +70,15 @@ def test_passages_at_one_position_are_in_one_order_whatever_the_row_order(tmp_pa
         write(contexts[::order], folder / "contexts" / "night-1.parquet")
         score(folder, tmp_path / f"{name}.duckdb")
     assert stored_hashes(tmp_path / "ab.duckdb") == stored_hashes(tmp_path / "ba.duckdb")
+
+
+def test_positions_logged_as_text_are_in_their_numbers_order(tmp_path: Path) -> None:
+    """An export that typed `position` as text ("0" … "11") listed passage 10 before passage 2,
+    as text sorts: the case was another content than the same passages numbered."""
+    passages = [f"Order A17 left depot {n}." for n in range(12)]
+    for kind, positions in (("numbers", list(range(12))), ("text", [str(n) for n in range(12)])):
+        export(tmp_path / kind, "night-1", ["a"])
+        contexts = pl.DataFrame({"case_id": ["a"] * 12, "position": positions, "text": passages})
+        write(contexts, tmp_path / kind / "contexts" / "night-1.parquet")
+        score(tmp_path / kind, tmp_path / f"{kind}.duckdb")
+    assert stored_hashes(tmp_path / "text.duckdb") == stored_hashes(tmp_path / "numbers.duckdb")

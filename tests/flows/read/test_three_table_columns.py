@@ -122,3 +122,28 @@ def test_content_case_ids_for_the_three_table_form_are_refused_not_ignored(
     with pytest.raises(InputUnreadable, match="--case-id content is for cases tables"):
         run_score(settings)
     assert not (tmp_path / "f.duckdb").exists()
+
+
+def test_case_ids_typed_a_float_in_one_table_and_not_in_another_are_refused(
+    tmp_path: Path,
+) -> None:
+    """Outputs written by pandas from a frame with a missing id type case_id a float: its ids
+    read `1.0`, the questions' `1`, and every output was an orphan and every question
+    `actual_output_is_null` (exit 11, the whole night quarantined)."""
+    tables = three_tables(many_cases(3).with_columns(case_id=pl.int_range(3)))
+    tables["outputs"] = tables["outputs"].with_columns(pl.col("case_id").cast(pl.Float64))
+    for name, frame in tables.items():
+        write(frame, tmp_path / "three" / f"{name}.parquet")
+    with pytest.raises(InputUnreadable, match=r"outputs\.parquet: case_id is typed double"):
+        score(tmp_path / "three", tmp_path / "f.duckdb")
+    assert not (tmp_path / "f.duckdb").exists()
+
+
+def test_case_ids_of_integer_and_decimal_types_are_joined(tmp_path: Path) -> None:
+    """Ids typed alike as whole numbers (a warehouse's NUMBER(38,0) beside an int64) join."""
+    tables = three_tables(many_cases(3).with_columns(case_id=pl.int_range(3)))
+    tables["contexts"] = tables["contexts"].with_columns(pl.col("case_id").cast(pl.Decimal(38, 0)))
+    for name, frame in tables.items():
+        write(frame, tmp_path / "three" / f"{name}.parquet")
+    run = score(tmp_path / "three", tmp_path / "f.duckdb")
+    assert (run["rows_in"], run["rows_scored"], run["rows_quarantined"]) == (3, 3, 0)

@@ -33,8 +33,10 @@ questions AS (
     )
 )
 -- A question with no context rows read nothing: an empty list, judged invalid as in the wide form.
+-- The list keeps the passages' type: passages that are no text (`text` typed a number) are
+-- quarantined as in the wide form, not a binder error stopping the run.
 SELECT q.*, o.* EXCLUDE (case_id),
-       coalesce(c.retrieval_context, CAST([] AS VARCHAR[])) AS retrieval_context
+       coalesce(c.retrieval_context, []) AS retrieval_context
 FROM questions AS q
 LEFT JOIN outputs AS o USING (case_id)
 LEFT JOIN contexts AS c USING (case_id)

@@ -82,3 +82,26 @@ def test_positions_logged_as_text_are_in_their_numbers_order(tmp_path: Path) -> 
         write(contexts, tmp_path / kind / "contexts" / "night-1.parquet")
         score(tmp_path / kind, tmp_path / f"{kind}.duckdb")
     assert stored_hashes(tmp_path / "text.duckdb") == stored_hashes(tmp_path / "numbers.duckdb")
+
+
+def test_passages_that_are_no_text_are_quarantined_as_in_one_table(tmp_path: Path) -> None:
+    """A contexts table whose `text` is typed a number stopped the run with DuckDB's `Binder
+    Error: Cannot mix values of type BIGINT[] and VARCHAR[]` (exit 3); a cases table of such
+    passages (`[5]`, and `[]` typed alike) quarantines its rows, and so do the three tables."""
+    export(tmp_path / "logs", "night-1", ["a", "b"])
+    contexts = pl.DataFrame({"case_id": ["a"], "position": [0], "text": [5]})
+    write(contexts, tmp_path / "logs" / "contexts" / "night-1.parquet")
+    settings = ScoreSettings(
+        source=str(tmp_path / "logs"), db=str(tmp_path / "faith.duckdb"), max_quarantine_share=1
+    )
+    run = run_score(settings)
+    assert (run["rows_in"], run["rows_quarantined"]) == (2, 2)
+    con = duckdb.connect(str(tmp_path / "faith.duckdb"), read_only=True)
+    try:
+        checks = con.sql('SELECT case_id, "check", value FROM quarantine ORDER BY 1').fetchall()
+    finally:
+        con.close()
+    assert checks == [
+        ("a", "retrieval_context_not_a_list_of_strings", "[5]"),
+        ("b", "retrieval_context_not_a_list_of_strings", "[]"),
+    ]

@@ -50,7 +50,7 @@ def iter_batches(source: Source, batch_size: int) -> Iterator[RawBatch]:
 
 
 def count_rows(source: Source) -> int:
-    """Rows the source holds (cases; in the three-table form questions and orphan rows):
+    """Rows the source holds (cases; in the three-table form joined rows and orphan rows):
     Parquet's from its footers, JSON's from the objects its files hold
     (flows/read/file_facts.py), CSV's by reading them through, a run of files alike in one
     query (a conversation's, by turns.py)."""

@@ -104,13 +104,17 @@ def orphan_rows(source: Source) -> pl.DataFrame:
 
 
 def count_orphan_rows(source: Source) -> int:
-    """How many rows orphan_rows will quarantine: they are rows in, so a run's progress
-    counts them in its total."""
+    """How many rows orphan_rows will quarantine, and the joined rows past one a question (a
+    case_id with two outputs is two): they are rows in, so a run's progress counts them in its
+    total."""
     con = duckdb.connect()
     try:
         (orphans,) = statements("three_table_orphans")
         query = f"SELECT count(*) FROM ({orphans})"
-        return int(con.execute(query, _duckdb_file_lists(source)).fetchall()[0][0])
+        files = _duckdb_file_lists(source)
+        total = int(con.execute(query, files).fetchall()[0][0])
+        joined = {name: files[name] for name in ("questions", "outputs")}
+        return total + int(con.execute(sql("three_table_extra_rows"), joined).fetchall()[0][0])
     finally:
         con.close()
 

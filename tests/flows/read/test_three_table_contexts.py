@@ -10,6 +10,7 @@ from pathlib import Path
 import duckdb
 import polars as pl
 
+from flows.read.source import count_rows, resolve_source
 from flows.run.pipeline import run_score
 from flows.run.settings import ScoreSettings
 from tests.support.builders import CONTEXT, write
@@ -105,3 +106,14 @@ def test_passages_that_are_no_text_are_quarantined_as_in_one_table(tmp_path: Pat
         ("a", "retrieval_context_not_a_list_of_strings", "[5]"),
         ("b", "retrieval_context_not_a_list_of_strings", "[]"),
     ]
+
+
+def test_the_rows_a_run_says_it_will_read_are_the_rows_it_reads(tmp_path: Path) -> None:
+    """Outputs holding a case's answer twice (an overlapping export) join it twice: the run
+    read 3 rows having said 2 (`batch 1: 3/2 rows`), its progress past the whole."""
+    export(tmp_path / "logs", "night-1", ["a", "b"])
+    answers = pl.DataFrame({"case_id": ["a", "b"], "actual_output": [ANSWER] * 2})
+    write(answers.head(1), tmp_path / "logs" / "outputs" / "night-2.parquet")
+    said = count_rows(resolve_source(str(tmp_path / "logs")))
+    run = score(tmp_path / "logs", tmp_path / "faith.duckdb")
+    assert said == run["rows_in"] == 3

@@ -117,14 +117,16 @@ def batches_command(args: argparse.Namespace) -> int:
             args.db, wait=args.lock_timeout, snapshot=False, option="--lock-timeout"
         ).close()  # the database itself: the refresh writes it, never its snapshot
 
-        refreshed, unfinished = refresh_batch_states(
+        refreshed, unfinished, endpoint = refresh_batch_states(
             args.db,
             base_url=args.base_url,
             api_key_env=args.api_key_env,
             timeout=args.timeout,
             lock_timeout=args.lock_timeout,
         )
-        print(f"refreshed the state of {refreshed} of {unfinished} unfinished batches")
+        print(
+            f"refreshed the state of {refreshed} of {unfinished} unfinished batches at {endpoint}"
+        )
     # After a refresh, the database itself: its snapshot is older.
     con = connect_for_reading(args.db, wait=args.wait, snapshot=not args.refresh)
     try:

@@ -180,6 +180,13 @@ class BatchJobs:
         with self._lock:
             return self._cursor.execute(sql("judge_batch_unfinished"), params).fetchall()
 
+    def unfinished_elsewhere(self, endpoint: str) -> list[tuple[str, int]]:
+        """(endpoint, batches) still waited for at endpoints other than `endpoint`."""
+        with self._lock:
+            return self._cursor.execute(
+                sql("judge_batch_unfinished_elsewhere"), {"endpoint": endpoint}
+            ).fetchall()
+
     def seen(
         self,
         batch_id: str,

@@ -25,17 +25,20 @@ def refresh_batch_states(
     api_key_env: str,
     timeout: float,
     lock_timeout: float = 0.0,
-) -> tuple[int, int]:
+) -> tuple[int, int, str]:
     """Store the server's state of each unfinished batch submitted to `base_url`'s host;
-    returns (refreshed, unfinished). A batch the server cannot tell about now is left as it
-    was, with a warning; once the circuit breaker opens, BatchUnreachable (exit 6) is raised,
-    what was refreshed before kept."""
+    returns (refreshed, unfinished, the endpoint asked). Batches waited for at other
+    endpoints are named in one warning: a --base-url other than their runs' refreshes none.
+    A batch the server cannot tell about now is left as it was, with a warning; once the
+    circuit breaker opens, BatchUnreachable (exit 6) is raised, what was refreshed before
+    kept."""
     api = BatchApi(base_url=base_url, api_key_env=api_key_env, timeout=timeout)
     try:
         con = open_store(db, lock_timeout=lock_timeout)
         jobs = BatchJobs(con)
         try:
             unfinished = jobs.unfinished(endpoint=api.endpoint)
+            _warn_of_other_endpoints(jobs, api.endpoint)
             refreshed = 0
             for batch_id, submitted_at, _ in unfinished:
                 file_id = submission_file(batch_id)
@@ -66,4 +69,21 @@ def refresh_batch_states(
             con.close()
     finally:
         api.close()
-    return refreshed, len(unfinished)
+    return refreshed, len(unfinished), api.endpoint
+
+
+def _warn_of_other_endpoints(jobs: BatchJobs, endpoint: str) -> None:
+    """One warning line naming where the batches this refresh leaves are waited for."""
+    elsewhere = jobs.unfinished_elsewhere(endpoint)
+    if not elsewhere:
+        return
+    where = ", ".join(f"{count} at {other}" for other, count in elsewhere[:5])
+    more = f" and {len(elsewhere) - 5} more endpoints" if len(elsewhere) > 5 else ""
+    log.warning(
+        "%d unfinished batches were submitted to other endpoints than %s (%s%s): refresh "
+        "them with the --base-url their runs used",
+        sum(count for _, count in elsewhere),
+        endpoint,
+        where,
+        more,
+    )

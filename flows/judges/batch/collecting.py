@@ -299,4 +299,5 @@ def _item_of(stage: str, data: dict[str, Any]) -> Any:
         return data["text"]
     if stage == "verdicts":
         return (data["claims"], data["truths"])
-    return (data["score"], data["contradictions"])
+    # A reason's data holds its score as the prompt writes it ("0.50"): a number again.
+    return (float(data["score"]), data["contradictions"])

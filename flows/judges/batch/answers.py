@@ -173,12 +173,18 @@ def expected_line_tokens(body: dict[str, Any]) -> int:
 
 
 def given_up(standing: Standing) -> BatchGaveUp:
-    """The error of an item that batch after batch left unanswered."""
+    """The error of an item that batch after batch left unanswered, or answered unusably:
+    the last batch's answer when it gave one (a refusal, a reply the live path rejects)."""
+    why = (
+        f"none answered it usably, the last with: {standing.error}"
+        if standing.error
+        else "none answered it: the provider's results name other custom_ids, or its batches "
+        "end unanswered"
+    )
     return BatchGaveUp(
-        f"asked in {standing.unanswered} batches (the last {standing.batch_id}) and none "
-        "answered it: the provider's results name other custom_ids, or its batches end "
-        f"unanswered; not submitted again (at most {MAX_BATCH_ASKS}); score it with "
-        "--judge-mode packed, or delete its rows from judge_batch_items to try batches again"
+        f"asked in {standing.unanswered} batches (the last {standing.batch_id}) and {why}; "
+        f"not submitted again (at most {MAX_BATCH_ASKS}); score it with --judge-mode packed, "
+        "or delete its rows from judge_batch_items to try batches again"
     )
 
 

@@ -46,6 +46,8 @@ from tests.support.echo import echo_text
 from tests.support.loopback import LoopbackServer
 from tests.support.openai_stub import _Server, answer_prompt
 
+# The key the batch-mode tests' stub takes (tests/flows/judges/conftest.py).
+BATCH_KEY = "sk-batch-3f0a9c2e7d1b4c6a8e5f"
 OUTCOMES = ("complete", "hold", "fail", "expire", "partial", "garbled", "echo", "mislabel")
 _FILE_CONTENT = re.compile(r"^/v1/files/([\w-]+)/content$")
 _BATCH = re.compile(r"^/v1/batches/([\w-]+)(/cancel)?$")

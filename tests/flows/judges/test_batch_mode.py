@@ -11,7 +11,6 @@ import signal
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -31,9 +30,9 @@ from flows.run.settings import ScoreSettings
 from flows.store.db import open_store, statements
 from schemas import OUTPUT_MODELS
 from tests.support.builders import COMPARED
-from tests.support.openai_batch_stub import BatchStub, serving_batches
+from tests.support.openai_batch_stub import BATCH_KEY, BatchStub
 
-KEY = "sk-batch-3f0a9c2e7d1b4c6a8e5f"
+KEY = BATCH_KEY  # the conftest stub's
 SAMPLE = Path(__file__).resolve().parents[3] / "data" / "sample" / "cases.parquet"
 CASES = 24
 # Seconds a run in a process waits for its batches: the stop must end the wait well before.
@@ -58,13 +57,6 @@ def lexical(source: Path, tmp_path_factory: pytest.TempPathFactory) -> pl.DataFr
     """The lexical judge's scores of `source`, what every settled batch run must match: one
     run for the module, as every test only compares with them."""
     return lexical_scores(source, tmp_path_factory.mktemp("lexical") / "l.duckdb")
-
-
-@pytest.fixture
-def stub(monkeypatch: pytest.MonkeyPatch) -> Iterator[BatchStub]:
-    monkeypatch.setenv("OPENAI_API_KEY", KEY)
-    with serving_batches(api_key=KEY) as server:
-        yield server
 
 
 def settings(stub: BatchStub, source: Path, db: Path, **judge: Any) -> ScoreSettings:

@@ -5,29 +5,19 @@ back from the batch's items as text), so the paid reasons were never read."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import duckdb
 import polars as pl
-import pytest
 
 from flows.judges.settings import JudgeSettings
 from flows.run.pipeline import run_score
 from flows.run.settings import ScoreSettings
-from tests.support.openai_batch_stub import BatchStub, serving_batches
+from tests.support.openai_batch_stub import BatchStub
 
-KEY = "sk-batch-reason-7e1d3a9c5b2f"
 SAMPLE = Path(__file__).resolve().parents[3] / "data" / "sample" / "cases.parquet"
 CASES = 8
-
-
-@pytest.fixture
-def stub(monkeypatch: pytest.MonkeyPatch) -> Iterator[BatchStub]:
-    monkeypatch.setenv("OPENAI_API_KEY", KEY)
-    with serving_batches(api_key=KEY) as server:
-        yield server
 
 
 def score(stub: BatchStub, source: Path, db: Path, **judge: Any) -> dict[str, Any]:

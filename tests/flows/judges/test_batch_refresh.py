@@ -4,7 +4,6 @@ the batches it left wait, instead of a bare 'refreshed the state of 0 of 0'."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 
 import polars as pl
@@ -14,17 +13,9 @@ from flows.cli import main
 from flows.judges.settings import JudgeSettings
 from flows.run.pipeline import run_score
 from flows.run.settings import ScoreSettings
-from tests.support.openai_batch_stub import BatchStub, serving_batches
+from tests.support.openai_batch_stub import BatchStub
 
-KEY = "sk-batch-refresh-5c2e8a1f9d3b"
 SAMPLE = Path(__file__).resolve().parents[3] / "data" / "sample" / "cases.parquet"
-
-
-@pytest.fixture
-def stub(monkeypatch: pytest.MonkeyPatch) -> Iterator[BatchStub]:
-    monkeypatch.setenv("OPENAI_API_KEY", KEY)
-    with serving_batches(api_key=KEY) as server:
-        yield server
 
 
 def test_a_refresh_at_another_endpoint_names_where_the_waiting_batches_are(

@@ -29,6 +29,13 @@ def closed_port() -> int:
         return int(probe.getsockname()[1])
 
 
+def environment_naming_no_server(tmp_path: Path) -> dict[str, str]:
+    """This process's environment without PREFECT_API_URL in any case, nor a profile."""
+    env = {key: value for key, value in os.environ.items() if key.upper() != "PREFECT_API_URL"}
+    env["PREFECT_PROFILES_PATH"] = str(tmp_path / "no-profiles.toml")
+    return env
+
+
 @pytest.mark.parametrize(("name", "text"), SETTINGS_FILES)
 def test_a_server_named_in_the_working_folders_prefect_settings_is_the_one_served(
     tmp_path: Path, name: str, text: str
@@ -37,12 +44,11 @@ def test_a_server_named_in_the_working_folders_prefect_settings_is_the_one_serve
     refused to start there: `faith serve needs a Prefect server … set PREFECT_API_URL`. The
     server named is asked (here one that does not answer: exit 2, its URL on the line)."""
     url = f"http://127.0.0.1:{closed_port()}/api"
-    env = {key: value for key, value in os.environ.items() if key.upper() != "PREFECT_API_URL"}
+    env = environment_naming_no_server(tmp_path)
     if name:
         (tmp_path / name).write_text(text.format(url=url))
     else:
         env[text] = url
-    env["PREFECT_PROFILES_PATH"] = str(tmp_path / "no-profiles.toml")
     env["PREFECT_API_REQUEST_TIMEOUT"] = "5"
     done = subprocess.run(
         [sys.executable, "-m", "flows", "serve", "logs", "--db", "f.duckdb"],
@@ -68,8 +74,7 @@ def test_a_removed_working_folder_names_no_server_and_a_run_goes_on(tmp_path: Pa
     source = write(cases([case_row("c1")]), tmp_path / "cases.parquet")
     gone = tmp_path / "release-1"
     gone.mkdir()
-    env = {key: value for key, value in os.environ.items() if key != "PREFECT_API_URL"}
-    env["PREFECT_PROFILES_PATH"] = str(tmp_path / "no-profiles.toml")
+    env = environment_naming_no_server(tmp_path)
     db = tmp_path / "f.duckdb"
     in_gone = 'cd "$0" && rmdir "$0" && exec "$@"'  # the shell's folder, removed under it
     argv = [sys.executable, "-m", "flows", "score", str(source), "--db", str(db)]

@@ -86,20 +86,20 @@ def test_a_second_serve_of_a_served_deployment_is_refused_and_the_first_keeps_it
         second = spawn([*argv, "--db", str(tmp_path / "second.duckdb")], env)
         said = served(second, name)
         assert "serving" not in said, "a second serve of the deployment served too"
-        assert second.wait() == 2, said
+        assert second.wait(timeout=HANG_GUARD) == 2, said
         (line,) = said.splitlines()
         assert line.startswith(f"error: faithpipe-nightly/{name} is already served by "), line
         assert "stop that one first" in line, line
         assert not paused(name)  # the first's nights go on
         # A restart: the first, stopped, paused the schedule; the next serve takes it over.
         first.send_signal(signal.SIGTERM)
-        assert first.wait() == 143
+        assert first.wait(timeout=HANG_GUARD) == 143
         assert paused(name)
         third = spawn([*argv, "--db", str(tmp_path / "first.duckdb")], env)
         assert "serving" in served(third, name)
         assert not paused(name)
         third.send_signal(signal.SIGTERM)
-        assert third.wait() == 143
+        assert third.wait(timeout=HANG_GUARD) == 143
     finally:
         guard.cancel()
         for child in (first, second, third):

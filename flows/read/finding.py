@@ -12,11 +12,16 @@ import os
 import re
 from dataclasses import replace
 from pathlib import Path
-from typing import NoReturn
 
 from flows.errors import InputUnreadable
 from flows.read.empty_files import emptiness
 from flows.read.file_facts import FileFacts, described_facts, gather_facts, parquet_facts
+from flows.read.folder_files import (
+    check_listable,
+    check_not_dangling,
+    files_below,
+    log_files_under,
+)
 from flows.read.hive_folders import hive_values
 from flows.read.read_options import (
     EXTENSIONS,
@@ -26,6 +31,13 @@ from flows.read.read_options import (
     named_format,
 )
 from flows.read.shapes import Source
+from flows.read.three_table_folders import (
+    check_no_table_missing,
+    check_no_three_tables_below,
+    check_only_tables,
+    check_three_tables_are_parquet,
+    table_files,
+)
 from flows.read.three_tables import (
     THREE_TABLES,
     check_three_table_columns,
@@ -69,14 +81,15 @@ def _found(text: str, options: ReadOptions) -> Source:
             raise InputUnreadable(f"{path}: the file is empty ({empty}): no rows to read")
         return _checked(Source(text, "wide", {"cases": [path]}, path.parent, options))
     if path.is_dir():
-        _check_listable(path)
-        tables = {name: _table_files(path, name) for name in THREE_TABLES}
+        check_listable(path)
+        tables = {name: table_files(path, name) for name in THREE_TABLES}
         if all(tables.values()):
-            _check_only_tables(path, tables, options)
+            check_only_tables(path, tables, options)
             return _checked(Source(text, "three", tables, path, options))
-        _check_three_tables_are_parquet(path)
-        _check_no_table_missing(path, tables)
-        found = _files_under(path, options)
+        check_three_tables_are_parquet(path)
+        check_no_table_missing(path, tables)
+        found = log_files_under(path, options)
+        check_no_three_tables_below(path, found)
         if not found and options.wanted_format:
             _check_other_names(text, path, options.wanted_format)
         found = _without_empty(text, found, options)
@@ -84,7 +97,7 @@ def _found(text: str, options: ReadOptions) -> Source:
     if any(char in text for char in "*?["):
         globbed = {_absolute(Path(p)) for p in glob.glob(text, recursive=True)}
         for matched in sorted(globbed):
-            _check_not_dangling(matched, options, any_name=bool(options.wanted_format))
+            check_not_dangling(matched, options, any_name=bool(options.wanted_format))
         # with --format, a glob's .tsv is read as that format
         check_unread_names(
             sorted(p for p in globbed if p.is_file()), tab_separated=not options.wanted_format
@@ -121,38 +134,6 @@ def _check_other_names(text: str, folder: Path, fmt: str) -> None:
         )
 
 
-def _check_three_tables_are_parquet(folder: Path) -> None:
-    """The three tables written as CSV or JSON (all, or one beside the others' Parquet) were
-    read as files of cases, and the first one's missing columns were named, with advice to
-    map them."""
-    stems: dict[str, str] = {}
-    for entry in sorted(os.scandir(folder), key=lambda entry: entry.name.lower()):
-        if entry.is_file():  # a table's other name than Parquet's wins: it is the one to say
-            stem = entry.name.lower().split(".", 1)[0]
-            if stem not in stems or stems[stem].lower().endswith(".parquet"):
-                stems[stem] = entry.name
-    written = [stems.get(name, "") for name in THREE_TABLES]
-    if all(written) and not all(name.lower().endswith(".parquet") for name in written):
-        shown = ", ".join(stems[name] for name in THREE_TABLES)
-        raise InputUnreadable(
-            f"{folder}: {shown} are the three-table form, which is read from Parquet "
-            "(questions.parquet, contexts.parquet, outputs.parquet, or folders of them): write "
-            "them as Parquet, or join them into one file of cases"
-        )
-
-
-def _check_no_table_missing(folder: Path, tables: dict[str, list[Path]]) -> None:
-    """Two of the three tables without the third were read as files of cases, and the first
-    one's contract columns named missing, with advice to map them that cannot help."""
-    missing = [name for name, paths in tables.items() if not paths]
-    if len(missing) == 1:
-        raise InputUnreadable(
-            f"{folder}: holds {' and '.join(n for n in THREE_TABLES if tables[n])} of the "
-            f"three-table form but no {missing[0]} table ({missing[0]}.parquet or a folder "
-            f"{missing[0]}/ of Parquet files): add it, or join them into one file of cases"
-        )
-
-
 def _without_empty(text: str, files: list[Path], options: ReadOptions) -> list[Path]:
     """A folder's or glob's files but its empty CSV and JSON files, which hold no rows."""
     kept = [path for path in files if emptiness(path, options) is None]
@@ -162,20 +143,6 @@ def _without_empty(text: str, files: list[Path], options: ReadOptions) -> list[P
             "0 bytes, blank lines or an empty JSON array): no rows to read"
         )
     return kept
-
-
-def _check_only_tables(folder: Path, tables: dict[str, list[Path]], options: ReadOptions) -> None:
-    """A folder of the three-table form holds those tables alone: other log files in it would
-    never be read, so they are refused, not skipped without a word."""
-    taken = {path for paths in tables.values() for path in paths}
-    others = [path for path in _files_under(folder, options) if path not in taken]
-    if others:
-        named = ", ".join(str(path.relative_to(folder)) for path in others[:3])
-        more = f" and {len(others) - 3} more" if len(others) > 3 else ""
-        raise InputUnreadable(
-            f"{folder}: holds the three tables ({', '.join(THREE_TABLES)}) and other log files, "
-            f"which that form does not read: {named}{more}; move them out or score them apart"
-        )
 
 
 def _absolute(path: Path) -> Path:
@@ -235,78 +202,6 @@ def _shape(source: Source) -> str:
     if {"role", "content"} <= names and "actual_output" not in names:
         return "turns"
     return "wide"
-
-
-def _table_files(folder: Path, name: str) -> list[Path]:
-    """The three-table form's files of one table (Parquet: DuckDB joins them)."""
-    single = folder / f"{name}.parquet"
-    if single.is_file():
-        return [single]
-    sub = folder / name
-    if not sub.is_dir():
-        return []
-    return sorted(p for p in files_below(sub) if p.suffix == ".parquet")
-
-
-def _files_under(folder: Path, options: ReadOptions) -> list[Path]:
-    """The folder's files of a format faithpipe reads. A CSV or JSON file under a name that
-    starts with `_` or `.` is a table's metadata (Delta's `_delta_log/*.json`, Spark's
-    `_SUCCESS`, hidden files), not logs: Parquet is read wherever it lies, as it always was."""
-    below = files_below(folder, options)
-    check_unread_names(below, folder)
-    return sorted(
-        path for path in below if named_format(path, options) and not is_metadata(path, folder)
-    )
-
-
-def files_below(folder: Path, options: ReadOptions | None = None) -> list[Path]:
-    """Every file under `folder`, linked folders followed (a `region=us` link to another
-    disk is logs like the rest; pathlib's rglob skips it without a word), each named by its
-    path through the link, and a folder reached twice (a link to itself or above) read once.
-    A link leading nowhere where `options` would read a log is refused."""
-    found: list[Path] = []
-    seen: set[tuple[int, int]] = set()
-    for root, dirs, files in os.walk(folder, followlinks=True, onerror=_unlisted):
-        stat = os.stat(root)
-        if (stat.st_dev, stat.st_ino) in seen:
-            dirs.clear()
-            continue
-        seen.add((stat.st_dev, stat.st_ino))
-        dirs.sort()
-        for name in files:
-            if os.path.isfile(os.path.join(root, name)):
-                found.append(Path(root, name))
-            else:
-                _check_not_dangling(Path(root, name), options or ReadOptions())
-    return found
-
-
-def _check_not_dangling(path: Path, options: ReadOptions, *, any_name: bool = False) -> None:
-    """A link that leads nowhere (a linked `region=us` folder on a disk not mounted, a log
-    file moved away) held rows: exit 3 naming it, never skipped without a word. A hidden name
-    (an editor's `.#a.jsonl` lock) is no log, nor, unless `any_name` (a glob with --format
-    reads every file), a name no log is read by there (`notes.txt`, skipped as a file is)."""
-    if path.name.startswith((".", "_")) or not path.is_symlink() or path.exists():
-        return
-    folder = not path.suffix or "=" in path.name  # `region=us`: its files' names unknown
-    if any_name or folder or named_format(path, options):
-        raise InputUnreadable(
-            f"{path}: a link to {os.readlink(path)}, which does not exist (a disk not mounted, "
-            "a file moved?): its rows cannot be read; mount or restore it, or remove the link"
-        )
-
-
-def _check_listable(folder: Path) -> None:
-    """A SOURCE folder that cannot be listed is exit 3 naming it, before anything looks in."""
-    try:
-        os.scandir(folder).close()
-    except OSError as error:
-        _unlisted(error)
-
-
-def _unlisted(error: OSError) -> NoReturn:
-    """A folder os.walk cannot list would be skipped without a word: its rows are lost."""
-    raise InputUnreadable(f"{error.filename}: cannot list this folder ({error.strerror})")
 
 
 def _glob_root(pattern: str) -> Path:

@@ -340,3 +340,23 @@ def test_a_folder_of_other_names_with_format_says_to_name_them_by_a_glob(tmp_pat
         f"--format csv reads its .csv files only; to read every file as CSV, name them by a "
         f"glob: '{tmp_path / 'logs'}/**/*')"
     )
+
+
+@pytest.mark.parametrize("layout", ["files", "folders"])
+def test_a_three_table_export_below_a_folder_of_logs_is_told_to_be_scored_apart(
+    tmp_path: Path, layout: str
+) -> None:
+    """`faith score data/sample/` (cases.parquet beside three_tables/) read the export's first
+    table as a file of cases and advised mapping its columns with --columns, which cannot help."""
+    write(many_cases(3), tmp_path / "cases.parquet")
+    tables = {
+        "questions": pl.DataFrame({"case_id": ["t1"], "input": ["Q?"], "logged_at": ["2026"]}),
+        "contexts": pl.DataFrame({"case_id": ["t1"], "position": [0], "text": ["A."]}),
+        "outputs": pl.DataFrame({"case_id": ["t1"], "actual_output": ["A."]}),
+    }
+    export = tmp_path / "nightly" / "export"
+    for name, frame in tables.items():
+        write(frame, export / (f"{name}.parquet" if layout == "files" else f"{name}/p.parquet"))
+    with pytest.raises(InputUnreadable, match=r"nightly/export/ below it holds the three-table"):
+        resolve_source(tmp_path)
+    assert resolve_source(export).form == "three"

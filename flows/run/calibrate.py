@@ -156,44 +156,45 @@ def calibrate(
     check_name(name)
     labels = read_labels(labels_path)
     check_labels(labels, folds)
-    if holds_no_database(db):
-        raise ConfigError(f"{db}: no such database; score the labelled cases into it first")
-    con = open_store(db, lock_timeout=lock_timeout)
+    # The database is held to read the labelled cases and to store the fit, not while fitting
+    # (minutes for thousands of labels): runs and readers waited for it all along, or failed.
+    con = _open(db, lock_timeout)
     try:
-        replaced = load_calibration(con, name) is not None
-        if replaced and not replace:
-            raise ConfigError(
-                f"a calibration named {name!r} is stored in {db}; pass --replace to fit it again"
-            )
+        _name_in_use(con, name, db, replace)
         cases = labelled_cases(con, labels["case_id"].to_list())
         _require_all_scored(labels, cases, db, con)
-        cases = _warn_partial_contexts(cases)
-        config = MetricConfig(penalize_ambiguous_claims=penalize_ambiguous_claims)
-        baseline = GroundedJudge().cutoffs
-        log.info("calibrate: judging %d labelled cases again", cases.height)
-        levels = _with_claim_labels(claim_levels(_probes(cases, config, baseline)), labels)
-        refit, weights_kept = _weights_refit(cases, labels, config, baseline, cutoffs_only)
+    finally:
+        con.close()
+    cases = _warn_partial_contexts(cases)
+    config = MetricConfig(penalize_ambiguous_claims=penalize_ambiguous_claims)
+    baseline = GroundedJudge().cutoffs
+    log.info("calibrate: judging %d labelled cases again", cases.height)
+    levels = _with_claim_labels(claim_levels(_probes(cases, config, baseline)), labels)
+    refit, weights_kept = _weights_refit(cases, labels, config, baseline, cutoffs_only)
 
-        def validated(way: Refit | None) -> CrossValidation:
-            return cross_validate(
-                levels,
-                labels,
-                baseline,
-                folds=folds,
-                seed=seed,
-                resamples=resamples,
-                penalize_ambiguous_claims=penalize_ambiguous_claims,
-                refit=way,
-            )
+    def validated(way: Refit | None) -> CrossValidation:
+        return cross_validate(
+            levels,
+            labels,
+            baseline,
+            folds=folds,
+            seed=seed,
+            resamples=resamples,
+            penalize_ambiguous_claims=penalize_ambiguous_claims,
+            refit=way,
+        )
 
-        validation = validated(refit)
-        # with the weights refitted, the cut-offs alone on the same folds too: which of the two
-        # agrees better with these labels is the team's to read
-        alone = validated(None) if refit else None
-        fitted_levels = levels if validation.levels is None else validation.levels
-        _check_replay(cases, fitted_levels, validation.cutoffs, config)
-        row = _row(name, labels, validation, penalize_ambiguous_claims, alone)
-        claims_labelled = _claims_labelled(levels)
+    validation = validated(refit)
+    # with the weights refitted, the cut-offs alone on the same folds too: which of the two
+    # agrees better with these labels is the team's to read
+    alone = validated(None) if refit else None
+    fitted_levels = levels if validation.levels is None else validation.levels
+    _check_replay(cases, fitted_levels, validation.cutoffs, config)
+    row = _row(name, labels, validation, penalize_ambiguous_claims, alone)
+    claims_labelled = _claims_labelled(levels)
+    con = _open(db, lock_timeout)
+    try:
+        replaced = _name_in_use(con, name, db, replace)  # another calibrate may have stored it
         save_calibration(con, {**row, "claims_labelled": claims_labelled})
     finally:
         con.close()
@@ -207,6 +208,23 @@ def calibrate(
         weights_kept=weights_kept,
         cutoffs_only=alone,
     )
+
+
+def _open(db: Path | str, lock_timeout: float) -> duckdb.DuckDBPyConnection:
+    """The database the labelled cases were scored into (none: exit 2; none is made here)."""
+    if holds_no_database(db):
+        raise ConfigError(f"{db}: no such database; score the labelled cases into it first")
+    return open_store(db, lock_timeout=lock_timeout)
+
+
+def _name_in_use(con: duckdb.DuckDBPyConnection, name: str, db: Path | str, replace: bool) -> bool:
+    """Whether a calibration `name` is stored (to be replaced); refused without `replace`."""
+    stored = load_calibration(con, name) is not None
+    if stored and not replace:
+        raise ConfigError(
+            f"a calibration named {name!r} is stored in {db}; pass --replace to fit it again"
+        )
+    return stored
 
 
 def _weights_refit(

@@ -1,0 +1,101 @@
+"""`faith calibrate` holds the database only to read the labelled cases and to store what it
+fitted, not while it fits: a fit of thousands of labels takes minutes, and the runs and readers
+of a busy database (a nightly run, `faith report`) must not wait for it all along."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import duckdb
+import pytest
+
+import flows.run.calibrate as calibrate_module
+from faith_udfs.errors import ConfigError
+from flows.run.calibrate import calibrate
+from flows.run.pipeline import run_score
+from flows.run.settings import ScoreSettings
+from tests.support.builders import write
+from tests.support.planted import planted_cases
+
+ROOT = Path(__file__).resolve().parents[3]
+CASES = planted_cases(40)
+
+
+def faith(*args: str) -> subprocess.CompletedProcess:
+    """`faith` in another process, as a scheduler or a colleague would run it."""
+    return subprocess.run(
+        [sys.executable, "-m", "flows.cli", *args],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+
+
+@pytest.fixture
+def scored(tmp_path: Path) -> tuple[Path, Path]:
+    """The planted cases scored into a database, and their labels as CSV."""
+    source = write(CASES.drop("label"), tmp_path / "cases.parquet")
+    db = tmp_path / "f.duckdb"
+    run_score(ScoreSettings(source=str(source), db=str(db)))
+    labels = tmp_path / "labels.csv"
+    CASES.select("case_id", "label").write_csv(labels)
+    return db, labels
+
+
+def test_other_processes_use_the_database_while_calibrate_fits(
+    scored: tuple[Path, Path], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    db, labels = scored
+    seen: list[subprocess.CompletedProcess] = []
+    fit = calibrate_module.cross_validate
+
+    def fit_while_others_read(*args: Any, **kwargs: Any) -> Any:
+        if not seen:  # a reader that does not wait, while the fit is under way
+            seen.append(faith("runs", "--db", str(db), "--wait", "0"))
+        return fit(*args, **kwargs)
+
+    monkeypatch.setattr(calibrate_module, "cross_validate", fit_while_others_read)
+    calibrate(labels, db, "planted", resamples=20)
+    (reader,) = seen
+    assert reader.returncode == 0, reader.stderr
+    con = duckdb.connect(str(db), read_only=True)
+    try:
+        assert con.sql("SELECT name FROM calibrations").fetchall() == [("planted",)]
+    finally:
+        con.close()
+
+
+def test_a_name_stored_by_another_calibrate_during_the_fit_is_not_overwritten(
+    scored: tuple[Path, Path], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    db, labels = scored
+    fit = calibrate_module.cross_validate
+    others: list[subprocess.CompletedProcess] = []
+
+    def fit_while_another_stores(*args: Any, **kwargs: Any) -> Any:
+        if not others:  # a colleague stores the same name meanwhile
+            others.append(
+                faith(
+                    "calibrate",
+                    str(labels),
+                    "--db",
+                    str(db),
+                    "--name",
+                    "planted",
+                    "--resamples",
+                    "20",
+                    "--cutoffs-only",
+                )
+            )
+        return fit(*args, **kwargs)
+
+    monkeypatch.setattr(calibrate_module, "cross_validate", fit_while_another_stores)
+    with pytest.raises(ConfigError, match="a calibration named 'planted' is stored in"):
+        calibrate(labels, db, "planted", resamples=20)
+    (other,) = others
+    assert other.returncode == 0, other.stderr

@@ -141,12 +141,14 @@ def _not_utf8(
 
 
 def verbose_logs(result: CaseResult | Any, limit: int | None) -> str:
-    """DeepEval's verbose_logs layout: truths, claims, verdicts, each as JSON-ish lists."""
+    """DeepEval's verbose_logs layout: truths, claims, verdicts (each as JSON-ish lists), then
+    the score and the reason."""
     verdicts = [{"verdict": v.verdict, "reason": v.reason} for v in result.verdicts]
     return "\n \n".join(
         (
             f"Truths (limit={limit}):\n{result.truths!r}",
             f"Claims:\n{result.claims!r}",
             f"Verdicts:\n{verdicts!r}",
+            f"Score: {result.score}\nReason: {result.reason}",
         )
     )

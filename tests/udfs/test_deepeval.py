@@ -1011,3 +1011,24 @@ def test_deepevals_documented_example_runs_with_only_its_imports_changed() -> No
         "We offer a 30-day full refund at no extra cost."
     )
     assert "Faithfulness: 0.00% pass rate (0/1)" in done.stdout
+
+
+def test_verbose_logs_end_with_the_score_and_reason_as_deepevals_do(
+    seed_cases: dict[str, LLMTestCase], capsys: pytest.CaptureFixture[str]
+) -> None:
+    """DeepEval's verbose logs are four steps: truths, claims, verdicts, then `Score: ...`
+    and `Reason: ...`; the last step was missing, so a verbose run never showed the result."""
+    metric = FaithfulnessMetric(verbose_mode=True)
+    metric.measure(seed_cases["wrong"])
+    steps = metric.verbose_logs.split("\n \n")
+    assert [step.split(":")[0] for step in steps] == [
+        "Truths (limit=None)",
+        "Claims",
+        "Verdicts",
+        "Score",
+    ]
+    assert steps[-1] == "Score: 0.5\nReason: The score is 0.50."
+    assert capsys.readouterr().out == metric.verbose_logs + "\n"  # printed as DeepEval prints
+    quiet = FaithfulnessMetric(strict_mode=True, include_reason=False)
+    result = evaluate([seed_cases["wrong"]], [quiet], display_config=QUIET)
+    assert result.test_results[0].metrics_data[0].verbose_logs.endswith("Score: 0.0\nReason: None")

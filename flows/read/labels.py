@@ -21,6 +21,9 @@ _WHOLE_NUMBER_ZEROS = r"^([01])\.0*$"
 # "[1, 0]" is how pandas writes a list into a CSV cell.
 _LIST_PUNCTUATION = r"[\[\]()'\"]"
 _GZIP_CSV = ".csv.gz"
+# The columns read from a Parquet file: the others are ignored, so never read (a column polars
+# cannot read, such as BigQuery's BIGNUMERIC, Decimal(76, 38); a whole log given by mistake).
+_READ = ("case_id", "label", "claim_labels")
 
 
 def read_labels(path: Path | str) -> pl.DataFrame:
@@ -106,7 +109,11 @@ def _read(path: Path) -> pl.DataFrame:
     try:
         if kind == "CSV":
             return pl.read_csv(path, infer_schema=False)
-        return pl.read_parquet(path, glob=False)
+        names = list(pl.read_parquet_schema(path))
+        read = [name for name in names if name.strip() in _READ]
+        if {name.strip() for name in read} >= {"case_id", "label"}:
+            return pl.read_parquet(path, columns=read, glob=False)
+        return pl.DataFrame(schema=dict.fromkeys(names, pl.Null))  # the columns, for the refusal
     except (OSError, pl.exceptions.PolarsError) as exc:
         raise InputUnreadable(
             f"labels {path}: not readable as {kind} ({_first_line(exc)})"

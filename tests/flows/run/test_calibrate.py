@@ -4,6 +4,7 @@ stored), the calibrated config series, and the same rows as the Python API."""
 
 from __future__ import annotations
 
+import decimal
 import gzip
 import io
 import json
@@ -16,6 +17,8 @@ from pathlib import Path
 
 import duckdb
 import polars as pl
+import pyarrow as pa
+import pyarrow.parquet as pq
 import pytest
 
 from faith_udfs import Cutoffs, GroundedJudge, MetricConfig, score_cases
@@ -660,6 +663,19 @@ def test_labels_are_read_as_pandas_and_spreadsheets_write_them(tmp_path: Path) -
         ("a", True, [True, False]),
         ("b", False, None),
     ]
+
+
+def test_other_columns_of_a_parquet_labels_file_are_not_read(tmp_path: Path) -> None:
+    """A labels table exported from BigQuery keeps its BIGNUMERIC columns as Decimal(76, 38),
+    which polars cannot read: the file was refused (exit 3) for a column it ignores."""
+    path = tmp_path / "labels.parquet"
+    amount = pa.array([decimal.Decimal("1.5")] * 2, type=pa.decimal256(76, 38))
+    exported = pa.table({"case_id": ["a", "b"], "label": [1, 0], "amount": amount})
+    pq.write_table(exported, path)
+    assert read_labels(path).rows() == [("a", True, None), ("b", False, None)]
+    pq.write_table(exported.rename_columns(["id", "label", "amount"]), path)
+    with pytest.raises(InputUnreadable, match=r"found \['id', 'label', 'amount'\]"):
+        read_labels(path)
 
 
 @pytest.mark.parametrize(

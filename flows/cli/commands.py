@@ -67,13 +67,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         text = escape(printable(scrub(str(message))))
         stderr.print(f"[red]error:[/red] {text}", highlight=False, soft_wrap=True, markup=True)
 
+    # A command that commits batches says they are kept; `faith calibrate` or `faith report`,
+    # which commit none, said so too.
+    scoring = hasattr(args, "batch_size") or args.command is demo_command
+    kept = "committed batches are kept; run again to finish" if scoring else "run it again"
     try:
         return int(args.command(args) or EXIT_OK)
     except KeyboardInterrupt as exc:
-        stderr.print(
-            f"interrupted ({signal_name(exc)}): committed batches are kept; run again to finish",
-            soft_wrap=True,  # one line, however narrow the terminal: a log keeps it whole
-        )
+        # one line, however narrow the terminal: a log keeps it whole
+        stderr.print(f"interrupted ({signal_name(exc)}): {kept}", soft_wrap=True)
         return exit_code_of(exc)
     except BrokenPipeError:  # `faith report | head`: the reader has all it wanted
         from flows.cli.output import stdout_to_devnull
@@ -83,7 +85,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except (Exception, PanicException) as exc:
         stop = as_stop(exc)  # a signal that DuckDB reworded while a query ran
         if stop is not None:
-            stderr.print(f"interrupted ({signal_name(stop)}): run again to finish", soft_wrap=True)
+            stderr.print(f"interrupted ({signal_name(stop)}): {kept}", soft_wrap=True)
             return exit_code_of(stop)
         code, message = failure(exc, getattr(args, "db", None), scoring=hasattr(args, "batch_size"))
         say(message)

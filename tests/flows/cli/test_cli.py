@@ -343,9 +343,9 @@ def test_a_run_deadline_is_one_line_on_a_narrow_terminal(
     def deadline(args: object) -> int:
         raise RunDeadline("the run deadline, --run-timeout 3600 s")
 
-    monkeypatch.setattr(commands, "runs_command", deadline)
+    monkeypatch.setattr(commands, "score_command", deadline)
     monkeypatch.setenv("COLUMNS", "40")
-    assert commands.main(["runs"]) == 14
+    assert commands.main(["score", "logs/"]) == 14
     assert capsys.readouterr().err.strip().splitlines() == [
         "interrupted (the run deadline, --run-timeout 3600 s): committed batches are kept; "
         "run again to finish"

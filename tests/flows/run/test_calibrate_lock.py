@@ -99,3 +99,42 @@ def test_a_name_stored_by_another_calibrate_during_the_fit_is_not_overwritten(
         calibrate(labels, db, "planted", resamples=20)
     (other,) = others
     assert other.returncode == 0, other.stderr
+
+
+# `faith calibrate` whose fit is stopped by a signal, as Ctrl-C would stop it.
+STOPPED_FIT = """
+import signal, sys
+import flows.run.calibrate as calibrate
+from flows.cli import main
+fit = calibrate.cross_validate
+def stopped(*args, **kwargs):
+    signal.raise_signal(signal.SIGINT)
+    return fit(*args, **kwargs)
+calibrate.cross_validate = stopped
+sys.argv = ["faith", *sys.argv[1:]]
+sys.exit(main())
+"""
+
+
+def test_a_calibrate_stopped_during_the_fit_stores_nothing_and_names_no_batches(
+    scored: tuple[Path, Path],
+) -> None:
+    """It said `committed batches are kept; run again to finish`, a scoring run's line, for a
+    command that commits no batches."""
+    db, labels = scored
+    argv = ["calibrate", str(labels), "--db", str(db), "--name", "planted", "--resamples", "20"]
+    done = subprocess.run(
+        [sys.executable, "-c", STOPPED_FIT, *argv],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert done.returncode == 130, done.stderr
+    assert done.stderr.splitlines()[-1] == "interrupted (SIGINT): run it again"
+    con = duckdb.connect(str(db), read_only=True)
+    try:
+        assert con.execute("SELECT count(*) FROM calibrations").fetchall() == [(0,)]
+    finally:
+        con.close()

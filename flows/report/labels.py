@@ -90,20 +90,21 @@ def _calibrations(con: duckdb.DuckDBPyConnection) -> list[tuple[str, str, float,
 def _calibration_name(
     judge: dict[str, Any], stored: list[tuple[str, str, float, float, Any]]
 ) -> str | None:
-    """The stored calibration whose numbers the judge ran with (runs keep the numbers only)."""
+    """The stored calibrations whose numbers the judge ran with ('a or b': runs keep the
+    numbers only, so which of two alike was named cannot be told)."""
     options = judge.get("options") or {}
     if "supported" not in options or "silent" not in options:
         return None
     ran_with = json.loads(options["weights"]) if "weights" in options else None
-    for name, model, supported, silent, weights in stored:
-        if (
-            model == judge.get("model")
-            and float(options["supported"]) == supported
-            and float(options["silent"]) == silent
-            and (None if weights is None else json.loads(weights)) == ran_with
-        ):
-            return name
-    return None
+    names = [
+        name
+        for name, model, supported, silent, weights in stored
+        if model == judge.get("model")
+        and float(options["supported"]) == supported
+        and float(options["silent"]) == silent
+        and (None if weights is None else json.loads(weights)) == ran_with
+    ]
+    return " or ".join(names) or None
 
 
 def config_labels(con: duckdb.DuckDBPyConnection) -> dict[str, str]:

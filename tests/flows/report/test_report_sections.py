@@ -253,6 +253,18 @@ def test_a_calibrated_config_is_named_by_its_calibration(tmp_path: Path) -> None
         con.close()
     short = config_id.removeprefix("faith-")[:8]
     assert names == {config_id: f"grounded-v2, threshold 0.6, calibration acme [{short}]"}
+    # runs keep the numbers, not the name: a calibration of the same numbers stored under
+    # another name ('a-copy', listed first) was named as the one used whichever was passed
+    con = connect(path)
+    try:
+        con.execute(
+            "INSERT INTO calibrations SELECT * REPLACE ('a-copy' AS name) FROM calibrations"
+        )
+        names = config_names(con)
+    finally:
+        con.close()
+    label = f"grounded-v2, threshold 0.6, calibration a-copy or acme [{short}]"
+    assert names == {config_id: label}
 
 
 def test_short_hashes_grow_where_two_configs_would_share_them() -> None:

@@ -271,9 +271,10 @@ REFIT_CASES = planted_cases(MIN_WEIGHT_LABELS + 20)
 
 @pytest.fixture(scope="module")
 def refitted(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path, dict[str, str]]:
-    """120 planted cases scored, then calibrated twice through the command line: `weights`
-    as `faith calibrate` runs by default (the judge's weights refitted: 100 labels or more)
-    and `cut` with --cutoffs-only; the source, the database and each run's output."""
+    """120 planted cases scored, then calibrated twice through `faith calibrate` in this
+    process (faith_here: the same argv, stdout, stderr and exit code; `calibrated` keeps the
+    child process): `weights` as it runs by default (the judge's weights refitted: 100 labels
+    or more) and `cut` with --cutoffs-only; the source, the database and each run's output."""
     folder = tmp_path_factory.mktemp("refit")
     source = write(REFIT_CASES.drop("label"), folder / "cases.parquet")
     db = folder / "f.duckdb"
@@ -283,7 +284,7 @@ def refitted(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path, dict
     REFIT_CASES.select("case_id", "label").write_csv(labels)
     outputs = {}
     for name, extra in (("weights", []), ("cut", ["--cutoffs-only"])):
-        done = faith(
+        done = faith_here(
             "calibrate", str(labels), "--db", str(db), "--name", name, "--resamples", "100", *extra
         )
         assert done.returncode == 0, done.stderr

@@ -16,6 +16,7 @@ from flows.errors import TooManyInvalid
 from flows.run.pipeline import run_score
 from flows.run.settings import ScoreSettings
 from tests.support.builders import many_cases, write
+from tests.support.cli_run import faith_here
 
 ROOT = Path(__file__).resolve().parents[3]
 
@@ -42,6 +43,8 @@ def runs(db: Path) -> list[tuple]:
 
 
 def faith(*args: str) -> subprocess.CompletedProcess:
+    """`faith ARGS` in a process of its own: where its exit code and stderr lines are the
+    point (the rest runs `faith_here`, in this process)."""
     return subprocess.run(
         [sys.executable, "-m", "flows.cli", *args],
         cwd=ROOT,
@@ -53,7 +56,9 @@ def faith(*args: str) -> subprocess.CompletedProcess:
 
 
 @pytest.mark.slow
-def test_a_run_mostly_invalid_exits_8_keeps_everything_and_warns(tmp_path: Path) -> None:
+def test_a_run_mostly_invalid_exits_8_keeps_everything_and_warns(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     source = write(cases_with_empty_contexts(10, 3), tmp_path / "cases.parquet")
     db = tmp_path / "f.duckdb"
     done = faith("score", str(source), "--db", str(db), "--prefect", "no")
@@ -67,17 +72,21 @@ def test_a_run_mostly_invalid_exits_8_keeps_everything_and_warns(tmp_path: Path)
     assert (status, rows_in, newly, invalid) == ("completed", 10, 7, 3)
     assert "more than --max-invalid-share 0.1" in warning
 
-    listing = faith("runs", "--db", str(db))
+    listing = faith_here(capsys, "runs", "--db", str(db))
+    assert listing.returncode == 0, listing.stderr
     assert "invalid_share" in listing.stdout
     assert "0.3" in listing.stdout
 
 
-def test_a_share_within_the_limit_is_a_success(tmp_path: Path) -> None:
+def test_a_share_within_the_limit_is_a_success(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     source = write(cases_with_empty_contexts(10, 3), tmp_path / "cases.parquet")
     db = tmp_path / "f.duckdb"
-    done = faith(
-        "score", str(source), "--db", str(db), "--prefect", "no", "--max-invalid-share", "0.3"
-    )
+    done = faith_here(
+        capsys, "score", str(source), "--db", str(db), "--prefect", "no",
+        "--max-invalid-share", "0.3",
+    )  # fmt: skip
     assert done.returncode == 0, done.stderr
     assert "invalid 30.0%" in done.stdout
 
@@ -143,10 +152,13 @@ def test_the_prefect_flow_run_of_a_mostly_invalid_run_fails(tmp_path: Path) -> N
     assert asyncio.run(newest_state()) == "FAILED"
 
 
-def test_a_nightly_run_mostly_invalid_still_checks_the_judge_then_exits_8(tmp_path: Path) -> None:
+def test_a_nightly_run_mostly_invalid_still_checks_the_judge_then_exits_8(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     source = write(cases_with_empty_contexts(10, 3), tmp_path / "cases.parquet")
     db = tmp_path / "f.duckdb"
-    done = faith("nightly", str(source), "--db", str(db), "--prefect", "no", "--snapshot")
+    args = ["nightly", str(source), "--db", str(db), "--prefect", "no", "--snapshot"]
+    done = faith_here(capsys, *args)
     assert done.returncode == 8, done.stderr
     con = duckdb.connect(str(db) + ".snapshot.duckdb", read_only=True)
     try:  # the copy for readers carries the judge check and the warning

@@ -11,8 +11,8 @@ import polars as pl
 
 from faith_udfs import MetricConfig
 from flows.engines.partitions import DuplicateRule, Partition, read_partition
-from flows.engines.shards import Shard, write_shard
-from flows.engines.worker_judge import ShardReplies, running_judge
+from flows.engines.shards import Shard, write_paid_replies, write_shard
+from flows.engines.worker_judge import ShardReplies, partition_running, running_judge
 from flows.judges.settings import JudgeSettings
 from flows.run.batches import QuarantineKeys, decide, score_batch, validate_batch
 from flows.run.pipeline import no_cases
@@ -37,7 +37,14 @@ class PartitionJob:
 
 
 def score_partition(job: PartitionJob) -> str:
-    """Score one partition into a shard; returns the shard's path."""
+    """Score one partition into a shard; returns the shard's path. A closing worker waits
+    for it to be written (flows/engines/worker_preload.py): a task whose judge a stopped run
+    cut off writes the replies it paid for, which the next run keeps."""
+    with partition_running():
+        return _scored_partition(job)
+
+
+def _scored_partition(job: PartitionJob) -> str:
     started = time.perf_counter()
     keys = QuarantineKeys()  # occurrence numbers within the partition; the loader shifts them
     plan = job.duplicates.plan() if job.duplicates else None
@@ -59,9 +66,15 @@ def score_partition(job: PartitionJob) -> str:
     quarantine = pl.concat(quarantined, how="vertical_relaxed")
     classified = classify_against(cases, job.case_states)
     replies = ShardReplies(job.replies)
-    with running_judge(job.judge, replies, job.semaphore) as judge:
-        scored = score_batch(cases, classified, quarantine, judge, job.config)
-        fatal = getattr(judge, "fatal_error", None)
+    try:
+        with running_judge(job.judge, replies, job.semaphore) as judge:
+            scored = score_batch(cases, classified, quarantine, judge, job.config)
+            fatal = getattr(judge, "fatal_error", None)
+    except BaseException:
+        # Cut off (a stopped run's closing worker stops its judge) or failed: the calls it
+        # made are paid for; their replies go where the next run keeps them.
+        write_paid_replies(Path(job.shards), job.partition.number, replies.replies())
+        raise
     shard = Shard(
         job.partition.number,
         scored,

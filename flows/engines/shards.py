@@ -69,6 +69,26 @@ def write_shard(folder: Path, shard: Shard) -> Path:
     return final
 
 
+def write_paid_replies(folder: Path, number: int, replies: pl.DataFrame) -> Path | None:
+    """The judge replies a partition's task paid for before it failed or was cut off (its
+    run stopped, the worker closing), under a name of their own beside the shards (a retry's
+    shard keeps the partition's): `salvage_stale_shards` and a stopping run's
+    `keep_unloaded_replies` store them in judge_cache, so no call is paid twice. Best effort,
+    on a failure path: None when there are none or they cannot be written."""
+    if replies.is_empty():
+        return None
+    name = f"{shard_path(folder, number).name}.replies-{uuid.uuid4().hex}"
+    temporary = folder / f".{name}.tmp"
+    try:
+        temporary.mkdir(parents=True)
+        replies.write_parquet(temporary / "replies.parquet")
+        os.rename(temporary, folder / name)
+    except (OSError, pl.exceptions.ComputeError):
+        shutil.rmtree(temporary, ignore_errors=True)
+        return None
+    return folder / name
+
+
 def _write_parts(folder: Path, shard: Shard) -> None:
     """The shard's frames as Parquet files and its counts as meta.json, in `folder`."""
     scored = shard.scored

@@ -34,6 +34,9 @@ _LEASE_POLL_SECONDS = 0.5
 # The judges of the tasks running in this process (one a task), until each task ends.
 _running: set[Judge] = set()
 _running_lock = threading.Lock()
+# The partition tasks running in this process, until each has written its shard.
+_partitions = [0]
+_partitions_done = threading.Condition()
 
 
 class ShardReplies:
@@ -158,6 +161,27 @@ def running_judge(
         with _running_lock:
             _running.discard(judge)
         close_judge(judge)
+
+
+@contextlib.contextmanager
+def partition_running() -> Iterator[None]:
+    """A partition task at work, until its shard is written (`wait_for_partitions`)."""
+    with _partitions_done:
+        _partitions[0] += 1
+    try:
+        yield
+    finally:
+        with _partitions_done:
+            _partitions[0] -= 1
+            _partitions_done.notify_all()
+
+
+def wait_for_partitions(seconds: float) -> bool:
+    """Wait until no partition task of this process is at work, at most `seconds`; whether
+    none is. A closing worker's tasks, their judges stopped, end within moments: the wait
+    lets each write the shard holding the replies it paid for before the process exits."""
+    with _partitions_done:
+        return _partitions_done.wait_for(lambda: _partitions[0] == 0, timeout=seconds)
 
 
 def stop_running_judges() -> int:

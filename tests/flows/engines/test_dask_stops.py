@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from data.generate import generate_cases
+from flows.judges.settings import JudgeSettings
 from tests.support.db_reading import query
 from tests.support.openai_stub import serving
 
@@ -69,6 +70,54 @@ def test_a_stopped_dask_run_with_the_llm_judge_is_quiet_and_marked(
     assert query(db, "SELECT status, error FROM runs") == [
         ("interrupted", f"interrupted by {sig.name}")
     ]
+
+
+@pytest.mark.slow
+def test_the_replies_a_stopped_dask_runs_tasks_paid_for_are_not_paid_again(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """SIGTERM while both workers' partitions are asking the judge: the closing workers stop
+    their tasks' judges, and each task leaves the replies it had paid for beside the shards;
+    the next run keeps them and asks none of them again. The tasks raised with their judges
+    stopped and wrote nothing: every call made before the stop was paid twice."""
+    from flows.run.pipeline import run_score
+    from flows.run.settings import ScoreSettings
+    from flows.store.stale_shards import shard_root, stale_replies
+
+    source = tmp_path / "cases.parquet"
+    generate_cases(200, seed=11).write_parquet(source)
+    db = tmp_path / "f.duckdb"
+    monkeypatch.setenv("OPENAI_API_KEY", KEY)
+    with serving(api_key=KEY, delay=0.05) as stub:
+        command = [
+            sys.executable, "-m", "flows", "score", str(source), "--db", str(db),
+            "--engine", "dask", "--workers", "2", "--prefect", "no", "--batch-size", "100",
+            "--judge", "openai", "--model", "stub", "--base-url", stub.base_url,
+            "--judge-mode", "per-item", "--concurrency", "4",
+        ]  # fmt: skip
+        child = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.DEVNULL)
+        try:
+            give_up = time.monotonic() + HARD_TIMEOUT * 2
+            while stub.requests < 30 and child.poll() is None:  # both partitions at work
+                assert time.monotonic() < give_up, "the run never reached the judge"
+                time.sleep(0.05)
+            child.send_signal(signal.SIGTERM)
+            child.wait(timeout=HARD_TIMEOUT)
+        finally:
+            if child.poll() is None:
+                child.kill()
+        assert child.returncode == 128 + signal.SIGTERM
+        left = stale_replies(shard_root(str(db)))
+        paid = {key for replies in left for key in replies["cache_key"]}
+        assert paid, "the stopped tasks left no reply"
+        before = len(stub.bodies)
+        judge = JudgeSettings(kind="openai", model="stub", base_url=stub.base_url, mode="per-item")
+        run_score(ScoreSettings(source=str(source), db=str(db), judge=judge))
+        asked_again = stub.bodies[before:]
+    stored = {key for (key,) in query(db, "SELECT cache_key FROM judge_cache")}
+    assert paid <= stored
+    # every call of the next run was one the stopped run had not paid for
+    assert len(asked_again) == len(stored) - len(paid)
 
 
 # A worker told to close does not wait for its task's calls, nor for its interpreter's

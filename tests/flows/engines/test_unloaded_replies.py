@@ -108,3 +108,27 @@ def test_a_shard_still_being_written_is_left_for_the_next_run(
         writing.rename(folder / "part-000002")  # the task finishes after the salvage
         run_score(settings)
     assert not folder.exists()
+
+
+def test_a_failed_tasks_paid_replies_are_kept_under_a_name_no_shard_takes(tmp_path: Path) -> None:
+    """A partition's task that raises (its judge stopped by a closing worker, or a failure)
+    leaves the replies it paid for beside the shards: a stopping run stores them, and a
+    retry's shard still takes the partition's own name."""
+    from flows.engines.shards import shard_path, write_paid_replies
+    from flows.engines.worker_judge import ShardReplies
+
+    replies = ShardReplies(None)
+    replies.put(
+        "key-1", kind="truths", model="stub", prompt_version="v", schema_name="Truths",
+        reply='{"truths": ["Order A17 shipped."]}', prompt_tokens=12, completion_tokens=5,
+    )  # fmt: skip
+    run_folder = tmp_path / "f.duckdb.shards" / "run-1"
+    assert write_paid_replies(run_folder, 1, ShardReplies(None).replies()) is None  # none paid
+    written = write_paid_replies(run_folder, 1, replies.replies())
+    assert written is not None
+    assert written.parent == run_folder
+    assert written != shard_path(run_folder, 1)
+    db = tmp_path / "f.duckdb"
+    with open_store(db) as con:
+        assert keep_unloaded_replies(con, run_folder) is True
+    assert query(db, "SELECT cache_key, prompt_tokens FROM judge_cache") == [("key-1", 12)]

@@ -262,7 +262,7 @@ def _write_page(path: Path, page: str) -> None:
     one no program reads is refused (ENXIO), where opening it waited for a reader for ever, a
     night's report hung; one that is read gets the page as a file does."""
     if not _is_fifo(path):
-        path.write_text(page, encoding="utf-8")
+        _replace_file(path, page)
         return
     fd = os.open(path, os.O_WRONLY | os.O_NONBLOCK)
     os.set_blocking(fd, True)  # the reader there: write at its pace
@@ -277,6 +277,40 @@ def _write_page(path: Path, page: str) -> None:
             f"cannot write the HTML report to {path}: its reader went away before the page "
             "was written; keep the reader open until the report ends, or give --html a file"
         ) from exc
+
+
+def _replace_file(path: Path, page: str) -> None:
+    """The page written beside the file `path` names (through a link) under a temporary name,
+    then renamed over it, its mode kept: a page cut short (a full disk, a stop) left last
+    night's report half written, and a web server serving it read half a page. A file that is
+    not writable stays refused; a device, or a folder that takes no new file, is written in
+    place."""
+    target = Path(os.path.realpath(path))
+    try:
+        found = os.stat(target)
+    except FileNotFoundError:
+        found = None
+    if found is not None and not os.access(target, os.W_OK):
+        raise PermissionError(errno.EACCES, "Permission denied", str(path))
+    if str(target).startswith(("/dev/", "/proc/")) or (
+        found is not None and (not stat.S_ISREG(found.st_mode) or found.st_nlink > 1)
+    ):
+        path.write_text(page, encoding="utf-8")
+        return
+    partial = target.with_name(f".{target.name}.{os.getpid()}.partial")
+    try:
+        try:
+            partial.write_text(page, encoding="utf-8")
+        except PermissionError:
+            if found is None:
+                raise
+            path.write_text(page, encoding="utf-8")  # a folder you may not add a file to
+            return
+        if found is not None:
+            os.chmod(partial, stat.S_IMODE(found.st_mode))
+        os.replace(partial, target)
+    finally:
+        partial.unlink(missing_ok=True)
 
 
 def _is_fifo(path: Path | str) -> bool:

@@ -5,6 +5,10 @@ ended in a bare IsADirectoryError or FileExistsError and exit 1."""
 from __future__ import annotations
 
 import errno
+import resource
+import signal
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -174,3 +178,51 @@ def test_a_refused_html_name_is_not_offered_back(db: Path, tmp_path: Path, capsy
     (line,) = err.splitlines()
     assert not line.endswith(f"e.g. {logged}"), line
     assert logged.read_text() == '{"role": "user", "content": "hi"}\n'
+
+
+ROOT = Path(__file__).resolve().parents[3]
+
+
+def test_a_report_cut_short_leaves_the_last_one_whole(db: Path, tmp_path: Path, capsys) -> None:
+    """A page that cannot be written whole (a full disk; here the file-size limit, EFBIG) is
+    exit 7 and leaves last night's report as it was: it was truncated to the bytes written,
+    half a page for the web server to serve, and no temporary file is left beside it."""
+    target = tmp_path / "site" / "report.html"
+    assert report(db, target, capsys)[0] == 0
+    before = target.read_bytes()
+
+    def limit() -> None:
+        signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+        resource.setrlimit(resource.RLIMIT_FSIZE, (100_000, 100_000))
+
+    done = subprocess.run(
+        [sys.executable, "-m", "flows.cli", "report", "--db", str(db), "--html", str(target)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+        preexec_fn=limit,  # the child only sets a limit before exec
+    )
+    assert done.returncode == 7, done.stderr
+    assert "File too large" in done.stderr
+    assert target.read_bytes() == before
+    assert [p.name for p in target.parent.iterdir()] == ["report.html"]
+
+
+def test_a_report_written_again_keeps_its_mode_and_its_link(
+    db: Path, tmp_path: Path, capsys
+) -> None:
+    """The page replaces the file a link names, not the link, and keeps the file's mode (a
+    report made readable to a web server stays so)."""
+    served = tmp_path / "www" / "report.html"
+    assert report(db, served, capsys)[0] == 0
+    served.chmod(0o644)
+    link = tmp_path / "report.html"
+    link.symlink_to(served)
+    served.write_text("<!DOCTYPE html><p>last night's</p>", encoding="utf-8")
+    assert report(db, link, capsys)[0] == 0
+    assert link.is_symlink()
+    assert "faithpipe report" in served.read_text(encoding="utf-8")
+    assert served.stat().st_mode & 0o777 == 0o644
+    assert sorted(p.name for p in served.parent.iterdir()) == ["report.html"]

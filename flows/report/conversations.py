@@ -14,7 +14,7 @@ from rich.text import Text
 
 from flows.printable import printable
 from flows.report.labels import name_of
-from flows.report.markup import isolated, logged
+from flows.report.markup import isolated, logged, shown
 from flows.report.queries import ReportOptions
 from flows.store.db import sql
 
@@ -77,13 +77,17 @@ def print_conversations(
     for row in rows:
         table.add_row(*(Text(printable(cell)) for cell in _cells(row)))
     console.print(table)
+    # Each text cut as on the page (shown): an answer pasting a whole document printed all of
+    # it, 600 KB of a nightly log.
     for row in rows:
-        turn = f"{row['conversation_id']}, turn {_failing_turn(row)}:"
+        turn = f"{shown(row['conversation_id'])}, turn {_failing_turn(row)}:"
         console.print(Text(printable(turn)))
-        console.print(Text(printable(f"  user: {row['input']}")))
-        console.print(Text(printable(f"  assistant: {row['actual_output']}")))
+        console.print(Text(printable(f"  user: {shown(row['input'] or '')}")))
+        console.print(Text(printable(f"  assistant: {shown(row['actual_output'] or '')}")))
         for claim in row["failing_claims"] or []:
-            console.print(Text(printable(f"    - {claim['claim']} [{claim['verdict']}]")))
+            console.print(
+                Text(printable(f"    - {shown(claim['claim'] or '')} [{claim['verdict']}]"))
+            )
 
 
 def conversations_html(

@@ -124,3 +124,26 @@ def test_a_right_to_left_override_in_a_conversation_reorders_only_itself(tmp_pat
     section = page[page.index("<h2>Worst conversations</h2>") :]
     assert f"<td><bdi>c1{rlo}</bdi> (grounded-v13, threshold 0.5 [" in section
     assert "<li><bdi>Refunds are paid within 9 days.</bdi> [no]</li>" in section
+
+
+def test_a_huge_turn_is_cut_in_the_terminal_as_on_the_page(tmp_path: Path) -> None:
+    """A failing turn whose answer pastes a whole document (300,000 characters) printed all of
+    it, and its claim, to the terminal (600 KB, 4,000 lines of a nightly log): the question,
+    the answer and each claim are cut at 2,000 characters there too, saying how much was left
+    out, as every section of the HTML page cuts them."""
+    db = tmp_path / "faith.duckdb"
+    pasted = "Refunds are paid within 9 days. " + "x" * 300_000 + "."
+    _run(night(tmp_path / "logs.parquet", conversation("c1", 2, edited={2: pasted})), db)
+    con = connect(db, read_only=True)
+    try:
+        out = io.StringIO()
+        # its claims: "within 9 days" contradicted, the pasted one not found (0.5): failing at 0.9
+        render_terminal(con, ReportOptions(threshold=0.9), Console(file=out, width=100))
+    finally:
+        con.close()
+    printed = out.getvalue()
+    text = " ".join(printed.split())
+    assert "c1, turn 2: user: Question 1 about order A17? assistant: Refunds are paid" in text
+    assert "… (298,033 more characters)" in text  # the answer
+    assert "… (298,001 more characters) [idk]" in text  # its pasted claim
+    assert len(printed) < 20_000

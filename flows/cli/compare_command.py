@@ -217,10 +217,11 @@ def print_comparison(result: dict[str, Any]) -> None:
 
 
 def claims_table(claims: list[dict[str, Any]]) -> Any:
-    """The changed claims as a rich table, each claim's text shown, not obeyed."""
+    """The changed claims as a rich table, each claim's text shown, not obeyed, and cut."""
     from rich.table import Table
 
     from faith_udfs.compare_stats import signed
+    from flows.report.markup import shown as cut
 
     table = Table()
     table.add_column("change", justify="right", no_wrap=True)
@@ -232,7 +233,9 @@ def claims_table(claims: list[dict[str, Any]]) -> Any:
             signed(claim["change"]),
             str(claim["failed_a"]),
             str(claim["failed_b"]),
-            shown(claim["claim"]),
+            # cut as the HTML report cuts logged text: a claim of a pasted document, whole,
+            # was 500 KB of the terminal (--json and `comparisons` keep it whole)
+            shown(cut(claim["claim"])),
         )
     return table
 

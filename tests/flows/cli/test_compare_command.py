@@ -427,3 +427,36 @@ def test_no_store_on_a_database_an_older_faithpipe_made_says_how_to_upgrade_it(
     assert main(["compare", *sides]) == 0
     assert "3 of 3 pass" in capsys.readouterr().out
     assert main(["compare", *sides, "--no-store"]) == 0
+
+
+def test_a_huge_claim_is_cut_in_the_table_and_whole_in_the_json(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A claim of 300,000 characters (an answer pasting a document as one sentence) printed
+    whole in the claims table: 500 KB, 4,600 lines of the terminal for one row. It is cut at
+    2,000 characters, saying how much was left out, as the HTML report cuts logged text;
+    `--json` and the table `comparisons` keep it whole."""
+    path = tmp_path / "huge.duckdb"
+    huge = "Refunds take " + "nine " * 60_000 + "days."
+    con = open_store(path)
+    for version, verdict in (("2.4.0", "yes"), ("2.4.1", "no")):
+        case = f"{version}-0"
+        add_case(con, case, yes=int(verdict == "yes"), no=int(verdict == "no"),
+                 segments={"app_version": version})  # fmt: skip
+        add_verdicts(con, case, [(huge, verdict)])
+    con.close()
+    args = ["compare", "--db", str(path), "--segment", "app_version", "--a", "2.4.0"]
+    assert main([*args, "--b", "2.4.1"]) == 0, capsys.readouterr().err
+    out = capsys.readouterr().out
+    assert "Refunds take nine nine" in out
+    cell = "".join(out.replace("│", " ").split())  # the claim's cell, its lines run together
+    assert "…(298,018morecharacters)" in cell
+    assert len(out) < 20_000
+    assert main([*args, "--b", "2.4.1", "--json", "--no-store"]) == 0
+    assert json.loads(capsys.readouterr().out)["claims"][0]["claim"] == huge
+    con = connect(path, read_only=True)
+    try:
+        (kept,) = con.execute("SELECT result FROM comparisons").fetchall()[0]
+    finally:
+        con.close()
+    assert json.loads(kept)["claims"][0]["claim"] == huge

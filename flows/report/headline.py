@@ -8,7 +8,7 @@ import json
 from typing import TYPE_CHECKING, Any
 
 from flows.report.labels import config_names, name_of
-from flows.report.markup import isolated, logged, marked_claim, shown
+from flows.report.markup import isolated, logged, marked_claim
 from flows.report.queries import ReportOptions
 from flows.store.db import sql
 
@@ -156,7 +156,7 @@ def failing_cases_html(
     for row in rows:
         claims = "".join(
             f"<li><b>{html.escape(c['verdict'])}</b> "
-            + f"<bdi>{marked_claim(shown(c['claim']), (c['lacks'] or '').split(', '))}</bdi>"
+            + f"<bdi>{marked_claim(c['claim'], (c['lacks'] or '').split(', '))}</bdi>"
             + _lacking(c)
             + "</li>"
             for c in row["claims"]

@@ -58,8 +58,16 @@ def _lacked_pattern(word: str) -> str:
 
 
 def marked_claim(claim: str, lacks: Sequence[str]) -> str:
-    """The claim as HTML, each word of `lacks` (what the context lacks) found in it marked
-    (`<mark>`), matched in any case (the first word of a sentence is stored lower-cased)."""
+    """The claim as HTML, cut as `shown` cuts it, each word of `lacks` (what the context lacks)
+    found in it marked (`<mark>`), matched in any case (the first word of a sentence is stored
+    lower-cased). The note of what was cut is never marked: its "more" and its count are the
+    report's words, not the claim's."""
+    kept = claim[:SHOWN_CHARS]
+    note = shown(claim)[len(kept) :]
+    return _marked(kept, lacks) + html.escape(note)
+
+
+def _marked(claim: str, lacks: Sequence[str]) -> str:
     spans: list[tuple[int, int]] = []
     for word in lacks:
         if word:

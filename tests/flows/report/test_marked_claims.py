@@ -44,3 +44,14 @@ def test_each_lacked_word_is_marked_where_the_claim_writes_it(
     claim: str, lacks: list[str], shown: str
 ) -> None:
     assert marked_claim(claim, lacks) == shown
+
+
+def test_a_long_claim_is_cut_and_only_its_own_words_are_marked() -> None:
+    """A claim past 2,000 characters is cut, saying how much was left out; a lacked word or
+    number that the note writes too ("more", the count) was marked inside the note, the
+    report's own words shown as what the context lacks."""
+    claim = "We need more time for 1,019 boxes " + "x" * 2_985
+    shown = marked_claim(claim, ["more", "1019"])
+    assert shown.startswith("We need <mark>more</mark> time for <mark>1,019</mark> boxes xxx")
+    assert shown.endswith("x… (1,019 more characters)")
+    assert shown.count("<mark>") == 2

@@ -125,6 +125,13 @@ def alert_settings(args: argparse.Namespace) -> Any:
     """The AlertSettings of `faith nightly`'s options (the webhook also from the environment)."""
     from flows.nightly.alerts import AlertSettings, check_alerts
 
+    if args.alert_webhook is not None and not args.alert_webhook.strip():
+        # `--alert-webhook "$HOOK"` with HOOK unset (cron's environment): every night's
+        # warnings went to no one, without a word
+        raise ConfigError(
+            "--alert-webhook is empty: give it the webhook's URL (an unset variable?), or "
+            "leave it out (FAITH_ALERT_WEBHOOK is read then)"
+        )
     alerts = AlertSettings(
         window=args.alert_window,
         min_cases=args.alert_min_cases,

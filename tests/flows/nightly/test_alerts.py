@@ -807,3 +807,23 @@ def test_a_hostile_segment_value_in_a_warning_is_text_in_the_runs_artifact(
     assert "<code>logs `&lt;img src=y onerror=alert(3)&gt;`</code>" in page.replace(
         str(tmp_path) + "/", ""
     )
+
+
+def test_an_empty_webhook_an_unset_variable_gives_is_refused_before_the_night(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`faith nightly logs/ --alert-webhook "$HOOK"` with HOOK unset (cron's environment): the
+    night ran with no webhook and not a word, every drop told to no one. It is refused as an
+    empty --golden or --html is, before the database is made."""
+    from flows.cli import main
+
+    monkeypatch.delenv("FAITH_ALERT_WEBHOOK", raising=False)
+    source = write(cases(day_rows(NIGHT, 5, 0)), tmp_path / "logs" / "night.parquet")
+    db = tmp_path / "faith.duckdb"
+    argv = ["nightly", str(source), "--db", str(db), "--prefect", "no"]
+    for empty in ("", "  "):
+        capsys.readouterr()
+        assert main([*argv, "--alert-webhook", empty]) == 2
+        (line,) = capsys.readouterr().err.splitlines()
+        assert line.startswith("error: --alert-webhook is empty: ")
+        assert not db.exists()

@@ -201,6 +201,8 @@ def test_serve_passes_the_deadline_and_the_alert_options_to_each_scheduled_run(
         (["logs", "--alert-window", "1000000000"], 2, "--alert-window must be 0 to 36,500"),
         # raised only when an alert fired: exit 1 after the night was committed
         (["logs", "--alert-webhook", "http://127.0.0.1:99999/x"], 2, "--alert-webhook is not"),
+        # `--alert-webhook "$SLACK_WEBHOOK_URL"` with the variable unset: served without one
+        (["logs", "--alert-webhook", ""], 2, "--alert-webhook is empty"),
         # an unset variable, pinned as the runner's working folder
         (["", "--db", "f.duckdb"], 3, "SOURCE is empty"),
         (["logs", "--db", ""], 5, "--db is empty"),

@@ -143,15 +143,29 @@ def open_database(args: argparse.Namespace) -> duckdb.DuckDBPyConnection:
     with --no-store. Either way it must be a faithpipe database already: a file that does
     not exist, an empty one (touch) or a DuckDB file without faithpipe's tables is refused
     (exit 5) by the read-only look first, where --store once wrote the schema into it."""
-    from flows.errors import DatabaseError
+    from flows.errors import DatabaseError, DatabaseLocked
     from flows.store.db import connect_for_reading, holds_no_database, open_store, sql
+    from flows.store.snapshot import snapshot_path
 
     if args.db.strip() and holds_no_database(args.db):  # '' is named by connect_for_reading
         raise DatabaseError(f"{args.db}: no such database; run `faith score` first")
-    # Its own line for an older database (below); with --store, the look precedes an upgrade.
-    looked = connect_for_reading(
-        args.db, wait=args.lock_timeout, option="--lock-timeout", warn_older=False
-    )
+    # Its own line for an older database (below); with --store, the look precedes an upgrade,
+    # of --db itself: the result is kept there, never in the snapshot a run writes for readers
+    # (it said 'reading its snapshot', then failed on the lock).
+    try:
+        looked = connect_for_reading(
+            args.db,
+            wait=args.lock_timeout,
+            option="--lock-timeout",
+            warn_older=False,
+            snapshot=not args.store,
+        )
+    except DatabaseLocked as busy:
+        copy = snapshot_path(args.db)
+        if not copy.exists():
+            raise
+        said = str(busy).removesuffix(".")
+        raise DatabaseLocked(f"{said}; --no-store reads its snapshot ({copy.name})") from None
     if not args.store:
         # --no-store reads as the older faithpipe left it: without the macros, a Catalog Error
         if not looked.execute(sql("compare_has_macros")).fetchall()[0][0]:

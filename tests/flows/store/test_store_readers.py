@@ -209,3 +209,29 @@ def test_a_command_that_writes_the_database_is_not_pointed_at_the_snapshot(
     assert code == 4, stderr
     assert "raise --lock-timeout." in stderr
     assert "--snapshot" not in stderr
+
+
+def test_compare_that_keeps_its_result_is_not_pointed_at_the_snapshot(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`faith compare` keeps its result in --db itself: while a run wrote it, it said 'reading
+    its snapshot', then failed on the lock (two lines, the first untrue). It says one line,
+    naming --no-store, which reads the snapshot (and keeps nothing)."""
+    db = scored_database(tmp_path)
+    con = open_store(db)
+    try:
+        write_snapshot(con, db)
+    finally:
+        con.close()
+    argv = ["compare", "--db", str(db), "--a-config", "x", "--b-config", "y"]
+    capsys.readouterr()
+    with writer_holding(db):
+        code = main(argv)
+        stderr = capsys.readouterr().err
+        assert code == 4, stderr
+        assert "reading its snapshot" not in stderr
+        (line,) = stderr.splitlines()
+        assert line.endswith(f"--no-store reads its snapshot ({snapshot_path(db).name})")
+        # --no-store reads the copy: refused there for its own reason, config x (exit 2)
+        assert main([*argv, "--no-store"]) == 2
+    assert "reading its snapshot" in capsys.readouterr().err

@@ -122,6 +122,7 @@ def safe_url(url: str) -> str:
         host, port = parts.hostname or "?", parts.port
     except ValueError:  # a port out of range, a bracket left open: checked before the night
         return "(a malformed URL)"
+    host = f"[{host}]" if ":" in host else host  # IPv6, bracketed as in the URL
     return f"{parts.scheme}://{host}" + (f":{port}" if port else "")
 
 

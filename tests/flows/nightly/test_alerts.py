@@ -364,6 +364,9 @@ def test_a_logged_webhook_names_its_host_only() -> None:
     )
     assert safe_url("http://127.0.0.1:8080/a/b") == "http://127.0.0.1:8080"
     assert safe_url("http://127.0.0.1:99999/x") == "(a malformed URL)"  # ValueError before
+    # an IPv6 host keeps its brackets: `http://::1:8080` named no host a reader could tell
+    assert safe_url("http://u:pw@[::1]:8080/hook?t=1") == "http://[::1]:8080"
+    assert safe_url("https://[2001:db8::5]/hook") == "https://[2001:db8::5]"
     for url in ("http://127.0.0.1:99999/x", "http://[::1/x", "ftp://h/x", "http:///x"):
         with pytest.raises(ConfigError, match="--alert-webhook"):
             check_webhook(url)

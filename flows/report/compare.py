@@ -4,6 +4,7 @@ compared (macros of 017_comparisons), a seeded bootstrap, and the claims that ch
 from __future__ import annotations
 
 import json
+import math
 import re
 from dataclasses import asdict, dataclass
 from datetime import date
@@ -165,7 +166,12 @@ def compare(
     rates = _one_row(con, "compare_pass_rates", params)
     if rates["n_a"] == 0 or rates["n_b"] == 0:
         refuse_nothing_compared(con, sides, a_config, b_config)
-    scores = _one_row(con, "compare_scores", params)
+    # an outside insert's infinite score: its mean, difference and interval are no number
+    # (`Infinity`, `NaN` in --json: no JSON to a strict parser), said as null, as the bootstrap's
+    scores = {
+        key: None if isinstance(value, float) and not math.isfinite(value) else value
+        for key, value in _one_row(con, "compare_scores", params).items()
+    }
     cases = con.sql(sql("compare_cases"), params=params).pl()
     paired = bool(rates["paired"])
     interval = bootstrap_mean_diff(

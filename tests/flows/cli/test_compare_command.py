@@ -460,3 +460,39 @@ def test_a_huge_claim_is_cut_in_the_table_and_whole_in_the_json(
     finally:
         con.close()
     assert json.loads(kept)["claims"][0]["claim"] == huge
+
+
+def test_an_infinite_score_gives_json_a_parser_reads(
+    db: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """An outside insert's infinite score made --json print `Infinity` and `NaN` (the means,
+    the difference, its normal interval): no JSON to a strict parser (JSON.parse, Python's
+    with parse_constant refusing them). A figure that is not finite is null, as the bootstrap
+    interval already was."""
+    copy = tmp_path / "inf.duckdb"
+    copy.write_bytes(db.read_bytes())
+    con = duckdb.connect(str(copy))
+    try:
+        con.execute(
+            "UPDATE case_scores SET score = 'inf'::DOUBLE "
+            "WHERE config_id = 'old' AND case_id = (SELECT min(case_id) FROM case_scores)"
+        )
+    finally:
+        con.close()
+    argv = ["compare", "--db", str(copy), "--a-config", "old", "--b-config", "new", "--json"]
+    assert main(argv) == 0
+    out = capsys.readouterr().out
+
+    def refuse(constant: str) -> None:
+        raise AssertionError(f"{constant} is no JSON")
+
+    result = json.loads(out, parse_constant=refuse)
+    assert result["scores"]["mean_a"] is None
+    assert result["scores"]["diff"] is None
+    assert result["pass_rates"]["n_a"] == 300  # the pass rates are whole
+    con = connect(copy, read_only=True)
+    try:
+        (kept,) = con.execute("SELECT result FROM comparisons").fetchall()[0]
+    finally:
+        con.close()
+    assert json.loads(kept, parse_constant=refuse)["scores"]["mean_a"] is None

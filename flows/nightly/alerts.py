@@ -143,6 +143,13 @@ def check_webhook(url: str) -> None:
         raise ConfigError("--alert-webhook must be an http(s) URL with a host")
     if port == 0:
         raise ConfigError("--alert-webhook is not a URL a POST can reach (port 0)")
+    try:  # as the look-up encodes it: each attempt of every night failed (UnicodeError)
+        host.encode("idna")
+    except UnicodeError:
+        raise ConfigError(
+            "--alert-webhook is not a URL a POST can reach (its host is no host name: a label "
+            "empty, two dots in a row or a leading dot, or one past 63 characters)"
+        ) from None
     # http.client refuses a URL holding a space or a control character (InvalidURL) at each
     # attempt: the night ran, and every night's messages failed and waited for the next
     if _UNSENDABLE.search(_without_credentials(url)[0].strip()):

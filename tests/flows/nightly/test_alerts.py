@@ -830,3 +830,24 @@ def test_an_empty_webhook_an_unset_variable_gives_is_refused_before_the_night(
         (line,) = capsys.readouterr().err.splitlines()
         assert line.startswith("error: --alert-webhook is empty: ")
         assert not db.exists()
+
+
+@pytest.mark.parametrize(
+    "host", ["hooks..slack.com", ".hooks.slack.com", "a" * 64 + ".example.com"]
+)
+def test_a_host_name_no_lookup_can_take_is_refused_before_the_night(host: str) -> None:
+    """A host with an empty label (a dot typed twice, a leading dot) or one past 63
+    characters passed the check: each attempt of every night failed (UnicodeError) and the
+    messages waited for nights that could not send them either."""
+    url = f"https://{host}/services/T0/B0/{SECRET}"
+    assert post_messages(AlertSettings(webhook=url, webhook_attempts=1), ONE) == 0
+    with pytest.raises(ConfigError, match="--alert-webhook is not a URL") as refusal:
+        check_webhook(url)
+    assert "host name" in str(refusal.value)
+    assert SECRET not in str(refusal.value)
+    assert host not in str(refusal.value)
+
+
+def test_host_names_a_lookup_takes_pass_the_check() -> None:
+    for url in ("http://[::1]:8080/x", "https://münchen.example/x", "https://hooks.slack.com./x"):
+        check_webhook(url)

@@ -299,16 +299,15 @@ def _replace_file(path: Path, page: str) -> None:
         return
     partial = target.with_name(f".{target.name}.{os.getpid()}.partial")
     try:
-        try:
-            partial.write_text(page, encoding="utf-8")
-        except PermissionError:
-            if found is None:
-                raise
-            path.write_text(page, encoding="utf-8")  # a folder you may not add a file to
-            return
+        partial.write_text(page, encoding="utf-8")
         if found is not None:
             os.chmod(partial, stat.S_IMODE(found.st_mode))
         os.replace(partial, target)
+    except PermissionError:
+        if found is None:
+            raise
+        # a folder you may not add a file to, or a sticky one holding another user's file
+        path.write_text(page, encoding="utf-8")
     finally:
         partial.unlink(missing_ok=True)
 

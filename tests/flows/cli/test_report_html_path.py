@@ -226,3 +226,22 @@ def test_a_report_written_again_keeps_its_mode_and_its_link(
     assert "faithpipe report" in served.read_text(encoding="utf-8")
     assert served.stat().st_mode & 0o777 == 0o644
     assert sorted(p.name for p in served.parent.iterdir()) == ["report.html"]
+
+
+def test_a_report_whose_folder_takes_no_new_file_is_written_in_place(
+    db: Path, tmp_path: Path, capsys, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A report file you may write in a folder you may not add to (or a sticky /tmp holding
+    another user's file): the rename is refused, and the page is written in place, as before
+    it was written aside (root passes every permission check: the refusal is planted)."""
+    target = tmp_path / "report.html"
+    assert report(db, target, capsys)[0] == 0
+    target.write_text("<!DOCTYPE html><p>last night's</p>", encoding="utf-8")
+
+    def refuse(*args: object) -> None:
+        raise PermissionError(errno.EPERM, "Operation not permitted")
+
+    monkeypatch.setattr("os.replace", refuse)
+    assert report(db, target, capsys)[0] == 0
+    assert "faithpipe report" in target.read_text(encoding="utf-8")
+    assert [p.name for p in tmp_path.iterdir()] == ["report.html"]

@@ -271,16 +271,19 @@ def _post(alerts: AlertSettings, body: bytes, deadline: float) -> int:
 
 def _attempt(request: urllib.request.Request, seconds: float) -> str | None:
     """One POST, given `seconds` in all (urllib's timeout bounds each socket read only: a
-    server answering a byte at a time would hold the night for ever); None when it arrived,
-    else why not, without the URL. A POST past its time is left to its daemon thread; any
-    other error than the network's and the server's is raised here, as a bug."""
+    server answering a byte at a time would hold the night for ever); None when it arrived (a
+    2xx status, whatever its body does), else why not, without the URL. A POST past its time
+    is left to its daemon thread; any other error than the network's and the server's is
+    raised here, as a bug."""
     outcome: list[str | BaseException | None] = []
 
     def send() -> None:
         try:
             with _OPENER.open(request, timeout=seconds) as reply:
+                # a 2xx status is the delivery (others raise): a body sent slowly counted as
+                # no answer, and the message was sent again, night after night
+                outcome.append(None)
                 reply.read(WEBHOOK_REPLY_BYTES)
-            outcome.append(None)
         except urllib.error.HTTPError as exc:
             outcome.append(f"HTTP {exc.code}")
         # socket, TLS and URL errors, a malformed reply, a host name that cannot be encoded
@@ -293,6 +296,8 @@ def _attempt(request: urllib.request.Request, seconds: float) -> str | None:
     worker = threading.Thread(target=send, name="faithpipe-webhook", daemon=True)
     worker.start()
     worker.join(seconds)
+    if outcome and outcome[0] is None:
+        return None  # accepted; the unused rest of its reply is left to the thread
     if worker.is_alive() or not outcome:
         return f"no answer within {seconds:g} s"
     if isinstance(outcome[0], BaseException):

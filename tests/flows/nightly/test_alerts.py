@@ -851,3 +851,49 @@ def test_a_host_name_no_lookup_can_take_is_refused_before_the_night(host: str) -
 def test_host_names_a_lookup_takes_pass_the_check() -> None:
     for url in ("http://[::1]:8080/x", "https://münchen.example/x", "https://hooks.slack.com./x"):
         check_webhook(url)
+
+
+class SlowBody(BaseHTTPRequestHandler):
+    """A webhook that accepts (200, its headers whole) and then sends its body a byte at a
+    time, never finishing it."""
+
+    def do_POST(self) -> None:
+        self.rfile.read(int(self.headers["Content-Length"]))
+        self.server.received.append(self.path)  # type: ignore[attr-defined]
+        try:
+            self.send_response(200)
+            self.send_header("Content-Length", "1000")
+            self.end_headers()
+            while not self.server.stop.wait(0.2):  # type: ignore[attr-defined]
+                self.wfile.write(b"X")
+                self.wfile.flush()
+        except OSError:
+            return  # the client went away
+
+    def log_message(self, *args: object) -> None:
+        """Quiet."""
+
+
+class SlowBodyServer(LoopbackServer):
+    def __init__(self) -> None:
+        self.stop = threading.Event()
+        self.received: list[str] = []
+        self._listen(SlowBody, ThreadingHTTPServer, stop=self.stop, received=self.received)
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop.set()
+        super().__exit__(*exc)
+
+
+def test_a_message_the_server_accepted_is_delivered_however_slow_its_body(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """The server said 200 and then sent its (unused) body slowly: each attempt was 'no
+    answer', the message was POSTed three times a night, and again every night after, never
+    marked sent. A 2xx status is the delivery."""
+    with SlowBodyServer() as hook, caplog.at_level(logging.WARNING, logger="faithpipe"):
+        url = f"http://127.0.0.1:{hook._server.server_address[1]}/hook"
+        alerts = AlertSettings(webhook=url, webhook_timeout=0.5, webhook_budget=10)
+        assert post_messages(alerts, ONE) == 1
+    assert hook.received == ["/hook"]
+    assert "failed" not in caplog.text

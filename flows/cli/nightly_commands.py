@@ -123,7 +123,7 @@ def _add_alert_arguments(parser: argparse.ArgumentParser) -> None:
 
 def alert_settings(args: argparse.Namespace) -> Any:
     """The AlertSettings of `faith nightly`'s options (the webhook also from the environment)."""
-    from flows.nightly.alerts import AlertSettings, check_alerts
+    from flows.nightly.alerts import AlertSettings, check_alerts, given_webhook
 
     if args.alert_webhook is not None and not args.alert_webhook.strip():
         # `--alert-webhook "$HOOK"` with HOOK unset (cron's environment): every night's
@@ -132,11 +132,13 @@ def alert_settings(args: argparse.Namespace) -> Any:
             "--alert-webhook is empty: give it the webhook's URL (an unset variable?), or "
             "leave it out (FAITH_ALERT_WEBHOOK is read then)"
         )
+    webhook, webhook_from = given_webhook(args.alert_webhook)
     alerts = AlertSettings(
         window=args.alert_window,
         min_cases=args.alert_min_cases,
         segment=args.alert_segment or None,
-        webhook=args.alert_webhook or os.environ.get("FAITH_ALERT_WEBHOOK") or None,
+        webhook=webhook,
+        webhook_from=webhook_from,
     )
     check_alerts(alerts)
     return alerts

@@ -7,6 +7,7 @@ import base64
 import http.client
 import json
 import logging
+import os
 import re
 import threading
 import time
@@ -45,6 +46,7 @@ class AlertSettings:
     min_cases: int = DEFAULT_ALERT_MIN_CASES
     segment: str | None = DEFAULT_ALERT_SEGMENT
     webhook: str | None = None  # a secret: never stored, logged as scheme://host only
+    webhook_from: str = "--alert-webhook"  # where it was given, as an error names it
     webhook_timeout: float = 5.0  # seconds an attempt may take, all of it
     webhook_attempts: int = 3
     webhook_budget: float = 30.0  # seconds all the night's messages may take
@@ -126,35 +128,34 @@ def safe_url(url: str) -> str:
     return f"{parts.scheme}://{host}" + (f":{port}" if port else "")
 
 
-def check_webhook(url: str) -> None:
+def check_webhook(url: str, named: str = "--alert-webhook") -> None:
     """Refuse a webhook URL no POST could reach (ConfigError, exit 2) before the night runs:
     a port out of range or an open bracket raised only when an alert fired, after the night
-    was committed (exit 1, the alert lost). Nothing of the URL is said but its kind."""
+    was committed (exit 1, the alert lost). Nothing of the URL is said but its kind; `named`:
+    where it was given (FAITH_ALERT_WEBHOOK, when the option was not)."""
     from faith_udfs.errors import ConfigError
 
     try:
         parts = urlsplit(url)
         host, port = parts.hostname, parts.port
     except ValueError as exc:
-        raise ConfigError(
-            f"--alert-webhook is not a URL a POST can reach ({_fault(exc)})"
-        ) from None
+        raise ConfigError(f"{named} is not a URL a POST can reach ({_fault(exc)})") from None
     if parts.scheme not in {"http", "https"} or not host:
-        raise ConfigError("--alert-webhook must be an http(s) URL with a host")
+        raise ConfigError(f"{named} must be an http(s) URL with a host")
     if port == 0:
-        raise ConfigError("--alert-webhook is not a URL a POST can reach (port 0)")
+        raise ConfigError(f"{named} is not a URL a POST can reach (port 0)")
     try:  # as the look-up encodes it: each attempt of every night failed (UnicodeError)
         host.encode("idna")
     except UnicodeError:
         raise ConfigError(
-            "--alert-webhook is not a URL a POST can reach (its host is no host name: a label "
+            f"{named} is not a URL a POST can reach (its host is no host name: a label "
             "empty, two dots in a row or a leading dot, or one past 63 characters)"
         ) from None
     # http.client refuses a URL holding a space or a control character (InvalidURL) at each
     # attempt: the night ran, and every night's messages failed and waited for the next
     if _UNSENDABLE.search(_without_credentials(url)[0].strip()):
         raise ConfigError(
-            "--alert-webhook is not a URL a POST can reach (it holds a space or a control "
+            f"{named} is not a URL a POST can reach (it holds a space or a control "
             "character: percent-encode it, e.g. %20)"
         )
 
@@ -181,7 +182,15 @@ def check_alerts(alerts: AlertSettings) -> None:
             f"--alert-window must be 0 to {MAX_ALERT_WINDOW:,} days and --alert-min-cases >= 1"
         )
     if alerts.webhook:
-        check_webhook(alerts.webhook)
+        check_webhook(alerts.webhook, alerts.webhook_from)
+
+
+def given_webhook(option: str | None) -> tuple[str | None, str]:
+    """(webhook, where it was given): the option's, else FAITH_ALERT_WEBHOOK's, so a bad one
+    from the environment is not blamed on an option nobody passed."""
+    if option:
+        return option, "--alert-webhook"
+    return os.environ.get("FAITH_ALERT_WEBHOOK") or None, "FAITH_ALERT_WEBHOOK"
 
 
 # What http.client refuses in a request's URL and host (its _contains_disallowed_url_pchar_re)

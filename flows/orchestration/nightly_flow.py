@@ -8,7 +8,6 @@ the run to its check), and the plain route then runs exactly the same code.
 from __future__ import annotations
 
 import logging
-import os
 from collections.abc import Callable
 from datetime import datetime
 from typing import Any
@@ -27,6 +26,7 @@ from flows.nightly.alerts import (
     DEFAULT_ALERT_SEGMENT,
     DEFAULT_ALERT_WINDOW,
     AlertSettings,
+    given_webhook,
 )
 from flows.nightly.nightly_run import (
     DEFAULT_AGREEMENT_FLOOR,
@@ -68,6 +68,7 @@ def nightly_flow(
     A pass-rate alert fails the flow run (PassRateAlert, exit 15) after everything is kept;
     past `run_timeout` seconds (6 h; None or 0: none) the run stops as on SIGTERM
     (RunDeadline, exit 14), unless a deadline is already armed (`faith nightly`'s own)."""
+    webhook, webhook_from = given_webhook(alert_webhook)
     with run_deadline(run_timeout):
         try:
             run = run_nightly(
@@ -78,7 +79,8 @@ def nightly_flow(
                     window=alert_window,
                     min_cases=alert_min_cases,
                     segment=alert_segment,
-                    webhook=alert_webhook or os.environ.get("FAITH_ALERT_WEBHOOK") or None,
+                    webhook=webhook,
+                    webhook_from=webhook_from,
                 ),
                 steps=TASK_STEPS,
                 progress=flow_progress(),

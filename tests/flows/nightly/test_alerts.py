@@ -897,3 +897,23 @@ def test_a_message_the_server_accepted_is_delivered_however_slow_its_body(
         assert post_messages(alerts, ONE) == 1
     assert hook.received == ["/hook"]
     assert "failed" not in caplog.text
+
+
+def test_a_bad_webhook_from_the_environment_is_named_as_the_environment_gave_it(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """FAITH_ALERT_WEBHOOK without a scheme (a Prefect worker's environment) was refused as
+    `--alert-webhook must be…`, an option nobody passed; the option given wins and is named."""
+    from flows.cli import main
+
+    monkeypatch.setenv("FAITH_ALERT_WEBHOOK", f"hooks.slack.com/services/{SECRET}")
+    source = write(cases(day_rows(NIGHT, 5, 0)), tmp_path / "logs" / "night.parquet")
+    db = tmp_path / "faith.duckdb"
+    argv = ["nightly", str(source), "--db", str(db), "--prefect", "no"]
+    assert main(argv) == 2
+    (line,) = capsys.readouterr().err.splitlines()
+    assert line == "error: FAITH_ALERT_WEBHOOK must be an http(s) URL with a host"
+    assert main([*argv, "--alert-webhook", "ftp://hooks.example.com/x"]) == 2
+    (line,) = capsys.readouterr().err.splitlines()
+    assert line == "error: --alert-webhook must be an http(s) URL with a host"
+    assert not db.exists()

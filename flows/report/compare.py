@@ -158,10 +158,16 @@ def compare(
         stored = {row[0] for row in con.sql(sql("compare_configs")).fetchall()}
         if a_config not in stored:  # a mistyped --a-config is named, not called the same
             refuse_nothing_compared(con, sides, a_config, b_config)
+        # --b-config alone is compared with the latest config: that may be the one given
+        other = (
+            "--a-config another config (side A is the config scored most recently when "
+            "--a-config is not given)"
+            if sides.b_config is not None and sides.a_config is None
+            else "--b-config another config"
+        )
         raise ConfigError(
             f"side A and side B are the same ({sides.options('a', a_config)}): nothing to "
-            "compare; give --b-config another config, --segment COL --a VALUE --b VALUE, or two "
-            "windows"
+            f"compare; give {other}, --segment COL --a VALUE --b VALUE, or two windows"
         )
     rates = _one_row(con, "compare_pass_rates", params)
     if rates["n_a"] == 0 or rates["n_b"] == 0:

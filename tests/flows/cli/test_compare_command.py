@@ -147,6 +147,20 @@ def test_two_sides_that_are_the_same_cases_are_refused(
         con.close()
 
 
+def test_b_config_given_alone_as_the_latest_is_told_to_give_a_config(
+    db: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Side A is the latest config when --a-config is not given: `--b-config new` (the
+    latest) was told 'give --b-config another config', the option the user did give."""
+    assert main(["compare", "--db", str(db), "--b-config", "new"]) == 2
+    line = one_error_line(capsys)
+    assert "side A and side B are the same (config new" in line
+    assert line.endswith(
+        "nothing to compare; give --a-config another config (side A is the config scored most "
+        "recently when --a-config is not given), --segment COL --a VALUE --b VALUE, or two windows"
+    )
+
+
 @pytest.mark.parametrize(
     "args",
     [

@@ -6,6 +6,7 @@ from __future__ import annotations
 import base64
 import email.utils
 import hashlib
+import math
 from datetime import UTC, datetime
 from typing import Any
 from urllib.parse import unquote, urlsplit
@@ -149,19 +150,28 @@ def format_request(kind: str, schema: str) -> dict[str, Any]:
     return {}
 
 
+def _number(text: str) -> float:
+    """A header's number; `nan` is none (it compared false with every wait, and hid the
+    other header's), so ValueError as for any word."""
+    number = float(text)
+    if math.isnan(number):
+        raise ValueError(text)
+    return number
+
+
 def retry_after_seconds(headers: Any, ceiling: float) -> float | None:
     """Seconds the server asks us to wait (`retry-after-ms` or `Retry-After`), capped."""
     seconds: float | None = None
     millis = headers.get("retry-after-ms")
     if millis is not None:
         try:
-            seconds = float(millis) / 1000
+            seconds = _number(millis) / 1000
         except ValueError:
             seconds = None
     value = headers.get("retry-after")
     if seconds is None and value is not None:
         try:
-            seconds = float(value)
+            seconds = _number(value)
         except ValueError:
             try:
                 when = email.utils.parsedate_to_datetime(value)

@@ -339,6 +339,9 @@ def test_retry_after_header_forms() -> None:
     later = format_datetime(datetime.now(UTC) + timedelta(seconds=30), usegmt=True)
     assert 25 <= (_retry_after({"retry-after": later}, 60) or 0) <= 30
     assert _retry_after({"retry-after": "soon"}, 60) is None
+    # a hostile `nan` is no wait, and hides no other header's
+    assert _retry_after({"retry-after": "nan"}, 60) is None
+    assert _retry_after({"retry-after-ms": "NaN", "retry-after": "1"}, 60) == 1.0
     assert _retry_after({}, 60) is None
 
 

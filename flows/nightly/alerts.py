@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 from urllib.parse import unquote, urlsplit, urlunsplit
 
+from flows.judges.endpoint.request_details import retry_after_seconds
 from flows.printable import printable
 from flows.store.alert_messages import mark_sent, record_alerts, unsent_messages
 from flows.store.db import reader_memory, sql
@@ -263,9 +264,10 @@ def _post(alerts: AlertSettings, body: bytes, deadline: float) -> int:
             method="POST",
             headers={"Content-Type": "application/json", "User-Agent": "faithpipe", **headers},
         )
-        reason = _attempt(request, seconds)
-        if reason is None:
+        failed = _attempt(request, seconds)
+        if failed is None:
             return 1
+        reason, asked = failed
         log.warning(
             "alert webhook %s: attempt %d of %d failed (%s)",
             where,
@@ -274,17 +276,29 @@ def _post(alerts: AlertSettings, body: bytes, deadline: float) -> int:
             reason,
         )
         if attempt < alerts.webhook_attempts:
-            time.sleep(max(min(0.2 * 2**attempt, 2.0, deadline - time.monotonic()), 0.0))
+            pause = min(0.2 * 2**attempt, 2.0)
+            if asked is not None:  # Slack's 429: its own wait, or the next night
+                if asked > deadline - time.monotonic():
+                    log.warning(
+                        "alert webhook %s: asks to wait %g s (Retry-After), past the night's "
+                        "%g s for the webhook: the next night sends it",
+                        where,
+                        asked,
+                        alerts.webhook_budget,
+                    )
+                    return 0
+                pause = max(pause, asked)
+            time.sleep(max(min(pause, deadline - time.monotonic()), 0.0))
     return 0
 
 
-def _attempt(request: urllib.request.Request, seconds: float) -> str | None:
+def _attempt(request: urllib.request.Request, seconds: float) -> tuple[str, float | None] | None:
     """One POST, given `seconds` in all (urllib's timeout bounds each socket read only: a
     server answering a byte at a time would hold the night for ever); None when it arrived (a
-    2xx status, whatever its body does), else why not, without the URL. A POST past its time
-    is left to its daemon thread; any other error than the network's and the server's is
-    raised here, as a bug."""
-    outcome: list[str | BaseException | None] = []
+    2xx status, whatever its body does), else why not, without the URL, and the seconds a 429
+    or 503 asks to wait (Retry-After). A POST past its time is left to its daemon thread; any
+    other error than the network's and the server's is raised here, as a bug."""
+    outcome: list[tuple[str, float | None] | BaseException | None] = []
 
     def send() -> None:
         try:
@@ -294,11 +308,13 @@ def _attempt(request: urllib.request.Request, seconds: float) -> str | None:
                 outcome.append(None)
                 reply.read(WEBHOOK_REPLY_BYTES)
         except urllib.error.HTTPError as exc:
-            outcome.append(f"HTTP {exc.code}")
+            throttled = exc.code in (429, 503) and exc.headers is not None
+            asked = retry_after_seconds(exc.headers, float("inf")) if throttled else None
+            outcome.append((f"HTTP {exc.code}", asked))
         # socket, TLS and URL errors, a malformed reply, a host name that cannot be encoded
         except (OSError, http.client.HTTPException, ValueError) as exc:
             # the reason may name the URL: only its type is logged
-            outcome.append(type(getattr(exc, "reason", exc)).__name__)
+            outcome.append((type(getattr(exc, "reason", exc)).__name__, None))
         except BaseException as exc:  # handed to the caller's thread, raised there
             outcome.append(exc)
 
@@ -308,7 +324,7 @@ def _attempt(request: urllib.request.Request, seconds: float) -> str | None:
     if outcome and outcome[0] is None:
         return None  # accepted; the unused rest of its reply is left to the thread
     if worker.is_alive() or not outcome:
-        return f"no answer within {seconds:g} s"
+        return f"no answer within {seconds:g} s", None
     if isinstance(outcome[0], BaseException):
         raise outcome[0]
     return outcome[0]

@@ -14,6 +14,7 @@ import signal
 import subprocess
 import sys
 import threading
+import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
@@ -917,3 +918,45 @@ def test_a_bad_webhook_from_the_environment_is_named_as_the_environment_gave_it(
     (line,) = capsys.readouterr().err.splitlines()
     assert line == "error: --alert-webhook must be an http(s) URL with a host"
     assert not db.exists()
+
+
+class RateLimitedHook(BaseHTTPRequestHandler):
+    """Slack's rate limit: the first POST is answered 429 with a Retry-After, later ones 200."""
+
+    def do_POST(self) -> None:
+        self.rfile.read(int(self.headers["Content-Length"]))
+        server = self.server
+        server.times.append(time.monotonic())  # type: ignore[attr-defined]
+        limited = len(server.times) == 1  # type: ignore[attr-defined]
+        self.send_response(429 if limited else 200)
+        if limited:
+            self.send_header("Retry-After", server.retry_after)  # type: ignore[attr-defined]
+        self.send_header("Content-Length", "2")
+        self.end_headers()
+        self.wfile.write(b"ok")
+
+    def log_message(self, *args: object) -> None:
+        """Quiet."""
+
+
+@pytest.mark.parametrize(("retry_after", "sent"), [("1", 1), ("120", 0)])
+def test_a_rate_limited_webhook_is_asked_again_after_the_wait_it_asks_for(
+    retry_after: str, sent: int, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A 429 was retried after 0.4 s whatever its Retry-After, into the same limit (Slack
+    allows about one message a second): the night's messages went to the next night as late.
+    A wait past the night's 30 s is not waited for: the next night sends it."""
+    times: list[float] = []
+    server = LoopbackServer()
+    server._listen(RateLimitedHook, ThreadingHTTPServer, times=times, retry_after=retry_after)
+    with server:
+        url = f"http://127.0.0.1:{server._server.server_address[1]}/services/{SECRET}"
+        with caplog.at_level(logging.WARNING):
+            assert post_messages(AlertSettings(webhook=url), ONE) == sent
+    if sent:
+        assert len(times) == 2
+        assert times[1] - times[0] >= 1.0  # the server's wait, not the 0.4 s back-off
+    else:
+        assert len(times) == 1
+        assert "asks to wait 120 s (Retry-After), past the night's 30 s" in caplog.text
+    assert SECRET not in caplog.text

@@ -93,6 +93,21 @@ def new_rows_quarantined(con: duckdb.DuckDBPyConnection, run: dict) -> tuple[int
     return (int(first - copies), read, True) if read > 0 else whole
 
 
+# What to do when a whole source fails one of these checks: a first export's shape, which
+# the error line must say how to fix, not only where to look.
+FIXES = {
+    "logged_at_is_null": (
+        "the rows have no time: if your log keeps it in another column (a chat log's "
+        "created_at), name it with --columns logged_at=COLUMN"
+    ),
+    "retrieval_context_not_a_list_of_strings": (
+        "the passages must be a list of strings (one passage: [text]; in a CSV cell, "
+        'JSON text, ["first passage", "second passage"]; a string joined with | or '
+        "newlines is one string): write them so in the export"
+    ),
+}
+
+
 def warn_if_mostly_quarantined(
     con: duckdb.DuckDBPyConnection, run_id: str, most: float | None
 ) -> str | None:
@@ -111,12 +126,17 @@ def warn_if_mostly_quarantined(
     new = "new " if of_new_rows and read != run["rows_in"] else ""
     # The checks of the rows the share counts: of new rows alone, those of the old rows read
     # again would name an old broken file's checks, and push tonight's out of the top three.
-    top = top_new_quarantine_checks if new else top_quarantine_checks
+    top = (
+        top_new_quarantine_checks(con, run_id, excluding=RE_DELIVERED)
+        if new
+        else (top_quarantine_checks(con, run_id, excluding=RE_DELIVERED))
+    )
     warning = (
         f"{quarantined:,} of {read:,} {new}rows ({percent(quarantined, read)}) were "
         f"quarantined, more than --max-quarantine-share {most:g}; top checks: "
-        f"{checks_line(top(con, run_id, excluding=RE_DELIVERED))} "
+        f"{checks_line(top)} "
         + ("(a dry run keeps no rows)" if run.get("dry_run") else "(see the quarantine table)")
+        + (f"; {FIXES[top[0][0]]}" if top and top[0][0] in FIXES else "")
     )
     _warn(con, run_id, warning)
     return f"run {run_id} completed, but {warning}"

@@ -6,6 +6,7 @@ by day and check."""
 from __future__ import annotations
 
 import asyncio
+import json
 from datetime import datetime
 from pathlib import Path
 
@@ -289,3 +290,53 @@ def test_the_prefect_flow_run_of_a_drifted_source_fails(tmp_path: Path) -> None:
             return flow_run.state.type.value
 
     assert asyncio.run(newest_state()) == "FAILED"
+
+
+def test_a_warehouse_csv_of_passages_joined_by_bars_is_told_how_to_write_them(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A first export's passages joined with `|` are all quarantined; the error line says
+    what a list in a CSV cell is, not only where to look."""
+    source = tmp_path / "export.csv"
+    source.write_text(
+        "case_id,input,actual_output,retrieval_context,logged_at\n"
+        "c1,Where is A17?,A17 shipped on 3 March.,A17 shipped on 3 March.|Hours: 9-17.,"
+        "2026-11-01 10:00:00\n"
+        "c2,Refunds?,Within 30 days.,Refunds within 30 days.|Hours: 9-17.,2026-11-01 11:00:00\n"
+    )
+    code = main(["score", str(source), "--db", str(tmp_path / "f.duckdb"), *OPTIONS])
+    (error,) = [line for line in capsys.readouterr().err.splitlines() if line.startswith("error:")]
+    assert code == 11, error
+    assert f"top checks: {CHECK} 2" in error
+    # was: `… (see the quarantine table)`, and nothing on what the cell must hold
+    assert 'JSON text, ["first passage", "second passage"]' in error
+
+
+def test_a_chat_log_whose_time_is_under_another_name_is_told_to_map_it(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """OpenAI-style chat logs keep their time as `created_at`: every answer is quarantined
+    as logged_at_is_null, and the error line names the mapping that scores them."""
+    messages = [
+        {"role": "user", "content": "Where is A17?"},
+        {"role": "tool", "content": "A17 shipped on 3 March."},
+        {"role": "assistant", "content": "A17 shipped on 3 March."},
+    ]
+    source = tmp_path / "chats.jsonl"
+    source.write_text(
+        "".join(
+            json.dumps(
+                {"id": f"chat-{n}", "created_at": "2026-11-01T09:00:00Z", "messages": messages}
+            )
+            + "\n"
+            for n in range(3)
+        )
+    )
+    db = str(tmp_path / "f.duckdb")
+    code = main(["score", str(source), "--db", db, *OPTIONS])
+    (error,) = [line for line in capsys.readouterr().err.splitlines() if line.startswith("error:")]
+    assert code == 11, error
+    assert "top checks: logged_at_is_null 3" in error
+    assert "--columns logged_at=COLUMN" in error  # was: `(see the quarantine table)` alone
+    mapped = ["score", str(source), "--db", db, "--columns", "logged_at=created_at", *OPTIONS]
+    assert main(mapped) == 0  # what the line says to do scores them

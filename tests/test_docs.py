@@ -8,6 +8,7 @@ page added, as another branch would add it.
 from __future__ import annotations
 
 import re
+import shlex
 import shutil
 import subprocess
 import sys
@@ -208,3 +209,31 @@ def test_make_lint_does_what_make_help_says() -> None:
     recipe = target.group(2)
     assert "ruff check ." in recipe
     assert "ruff format --check ." in recipe
+
+
+@pytest.mark.timeout(120)
+def test_the_sql_page_shows_a_way_in_that_the_environment_has(tmp_path: Path) -> None:
+    """The pages open the database with `duckdb -readonly …`, DuckDB's own CLI, which `make
+    setup` does not install: a new user's first query was `duckdb: command not found`.
+    docs/sql.md gives the environment's Python too, and that line runs as written."""
+    from flows.cli.commands import main
+    from tests.support.builders import many_cases, write
+
+    page = (ROOT / "docs" / "sql.md").read_text()
+    assert "does not install" in page.split("## Examples")[0]
+    (command,) = re.findall(r"^\.venv/bin/python -c .+$", page, flags=re.M)
+    source = write(many_cases(6), tmp_path / "cases.parquet")
+    db = tmp_path / "data" / "faithpipe.duckdb"
+    assert main(["score", str(source), "--db", str(db), "--prefect", "no"]) == 0
+    python, *arguments = shlex.split(command)  # as the shell splits it, from the repo root
+    assert python == ".venv/bin/python"
+    shown = subprocess.run(
+        [sys.executable, *arguments],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=True,
+    ).stdout
+    assert "pass_rate" in shown
+    assert "period" in shown

@@ -14,7 +14,8 @@ from __future__ import annotations
 import polars as pl
 
 # ISO-8601 shapes accepted for a text `logged_at`, each tried on every value (never inferred
-# from the first one). `%#z` takes `Z`, `+02`, `+0200` and `+02:00`; `%.f` is optional.
+# from the first one). `%#z` takes `Z`, `+02`, `+0200` and `+02:00` (and a trailing ` UTC` is
+# spelled `Z`); `%.f` is optional.
 _AWARE_FORMATS = ("%Y-%m-%dT%H:%M:%S%.f%#z", "%Y-%m-%dT%H:%M%#z")
 _NAIVE_FORMATS = ("%Y-%m-%dT%H:%M:%S%.f", "%Y-%m-%dT%H:%M", "%Y-%m-%d")
 # Seconds since 1970 of 2000-01-01 and of 2100-01-01.
@@ -73,6 +74,8 @@ def _parse_timestamps(text: pl.Series) -> pl.Series:
         .str.to_uppercase()
         .str.replace(r"^(\d{4}-\d{2}-\d{2}) ", "${1}T")
         .str.replace(r"(T\d{2}:\d{2}:\d{2}),(\d)", "${1}.${2}")
+        # BigQuery's CSV export writes a TIMESTAMP `2026-11-01 12:00:00 UTC`
+        .str.replace(r"(T\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?) ?UTC$", "${1}Z")
     )
     # chrono's %Y also takes a sign and more digits ("+12026-", "-2026-": 2027 BC)
     spelled = spelled.zip_with(spelled.str.contains(r"^\d{4}-"), pl.Series([None], dtype=pl.String))

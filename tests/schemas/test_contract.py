@@ -34,6 +34,12 @@ TIMESTAMPS: dict[str, dt.datetime | None] = {
     " 2026-11-01T12:00:00 ": NOON,
     "2026-11-01": dt.datetime(2026, 11, 1),
     "2026-11-01T23:30:00-01:00": dt.datetime(2026, 11, 2, 0, 30),
+    # a warehouse's CSV export: BigQuery writes its TIMESTAMPs so, Snowflake and Postgres
+    # an offset after a space
+    "2026-11-01 12:00:00 UTC": NOON,
+    "2026-11-01 12:00:00.250 UTC": NOON + dt.timedelta(milliseconds=250),
+    "2026-11-01 07:00:00.000 -0500": NOON,
+    "2026-11-01 12:00:00 UTC+02": None,
     "yesterday-ish": None,
     "2026-13-01": None,
     "2026-02-30": None,

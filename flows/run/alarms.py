@@ -100,6 +100,11 @@ FIXES = {
         "the rows have no time: if your log keeps it in another column (a chat log's "
         "created_at), name it with --columns logged_at=COLUMN"
     ),
+    "logged_at_unparseable": (
+        "a time is read as ISO-8601 (2026-11-01T10:00:00+02:00, a space for the T, a Z or "
+        "UTC, or none: UTC), a date (2026-11-01) or epoch numbers: export it so "
+        "(docs/input.md, Timestamps)"
+    ),
     "retrieval_context_not_a_list_of_strings": (
         "the passages must be a list of strings (one passage: [text]; in a CSV cell, "
         'JSON text, ["first passage", "second passage"]; a string joined with | or '

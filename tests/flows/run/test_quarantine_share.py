@@ -340,3 +340,21 @@ def test_a_chat_log_whose_time_is_under_another_name_is_told_to_map_it(
     assert "--columns logged_at=COLUMN" in error  # was: `(see the quarantine table)` alone
     mapped = ["score", str(source), "--db", db, "--columns", "logged_at=created_at", *OPTIONS]
     assert main(mapped) == 0  # what the line says to do scores them
+
+
+def test_an_excel_export_of_us_dates_is_told_which_times_are_read(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A CSV saved from Excel writes `11/1/2026 10:00 AM`; the line says what a time must
+    look like, not only that it did not parse."""
+    source = tmp_path / "export.csv"
+    source.write_text(
+        "case_id,input,actual_output,retrieval_context,logged_at\n"
+        'c1,Where is A17?,A17 shipped on 3 March.,"[""A17 shipped on 3 March.""]",'
+        "11/1/2026 10:00 AM\n"
+    )
+    code = main(["score", str(source), "--db", str(tmp_path / "f.duckdb"), *OPTIONS])
+    (error,) = [line for line in capsys.readouterr().err.splitlines() if line.startswith("error:")]
+    assert code == 11, error
+    assert "top checks: logged_at_unparseable 1" in error
+    assert "2026-11-01T10:00:00+02:00" in error  # an example of a time that is read

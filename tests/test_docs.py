@@ -7,6 +7,7 @@ page added, as another branch would add it.
 
 from __future__ import annotations
 
+import os
 import re
 import shlex
 import shutil
@@ -130,6 +131,12 @@ def test_the_readmes_demo_output_is_what_the_demo_prints(
         assert f"config {config_id}" in printed, config_id
     for day in days:
         assert re.search(r"\s+".join(map(re.escape, day)), printed), day
+    # its way into the database is one the environment has (`faith` as make demo starts it)
+    (database,) = [line for line in block.splitlines() if line.startswith("database: ")]
+    database = database.replace(".venv/bin/faith", "faith").replace(
+        "data/faithpipe.duckdb", str(tmp_path / "d.duckdb")
+    )
+    assert database in printed.splitlines()
 
 
 def test_every_option_of_faith_score_is_named_on_the_scoring_page() -> None:
@@ -215,21 +222,22 @@ def test_make_lint_does_what_make_help_says() -> None:
 def test_the_sql_page_shows_a_way_in_that_the_environment_has(tmp_path: Path) -> None:
     """The pages open the database with `duckdb -readonly …`, DuckDB's own CLI, which `make
     setup` does not install: a new user's first query was `duckdb: command not found`.
-    docs/sql.md gives the environment's Python too, and that line runs as written."""
+    docs/sql.md gives `faith sql` too, and its first example runs as written."""
     from flows.cli.commands import main
     from tests.support.builders import many_cases, write
 
     page = (ROOT / "docs" / "sql.md").read_text()
     assert "does not install" in page.split("## Examples")[0]
-    (command,) = re.findall(r"^\.venv/bin/python -c .+$", page, flags=re.M)
+    command = re.findall(r"^faith sql .+$", page, flags=re.M)[0].split("  #")[0]
     source = write(many_cases(6), tmp_path / "cases.parquet")
     db = tmp_path / "data" / "faithpipe.duckdb"
     assert main(["score", str(source), "--db", str(db), "--prefect", "no"]) == 0
-    python, *arguments = shlex.split(command)  # as the shell splits it, from the repo root
-    assert python == ".venv/bin/python"
+    faith, *arguments = shlex.split(command)  # as the shell splits it, in the folder of data/
+    assert faith == "faith"
     shown = subprocess.run(
-        [sys.executable, *arguments],
+        [sys.executable, "-m", "flows.cli", *arguments],
         cwd=tmp_path,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
         capture_output=True,
         text=True,
         timeout=60,

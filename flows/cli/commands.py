@@ -280,6 +280,9 @@ def build_parser() -> argparse.ArgumentParser:
     from flows.cli.compare_command import add_compare_command
 
     add_compare_command(commands)
+    from flows.cli.sql_command import add_sql_command
+
+    add_sql_command(commands)
     # Every failure line of exit 1 offers `-v` for its traceback: every command takes it.
     for command in commands.choices.values():
         if "--verbose" not in command._option_string_actions:

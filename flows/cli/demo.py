@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import re
+import shlex
+import sys
 import threading
 import time
 from collections.abc import Iterator
@@ -58,7 +60,11 @@ def run_demo(source: Path, db: Path, *, prefect: bool, bundled: bool = True) -> 
         con.close()
     title = f"pass rate by day (95% Wilson interval), config {run['config_id']}"
     print_frame(days, title=title)
-    print(printable(f"database: {db}   try: duckdb -readonly {db} 'SELECT * FROM pass_rates()'"))
+    # `faith` as it was started (`make demo`: .venv/bin/faith, on no PATH); its own client, as
+    # DuckDB's (`duckdb -readonly`) is not installed
+    faith = sys.argv[0] if Path(sys.argv[0]).name == "faith" else "faith"
+    query = shlex.join([faith, "sql", "SELECT * FROM pass_rates()", "--db", str(db)])
+    print(printable(f"database: {db}   try: {query}"))
     print(
         printable(f"report:   {report}   (offline HTML; faith report --html FILE writes another)")
     )

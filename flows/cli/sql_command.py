@@ -1,0 +1,128 @@
+"""`faith sql`: a query of your own on the database, with faithpipe's macros and views, read
+only; printed as a table, or as CSV or JSON Lines for another program."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any
+
+from flows.cli.option_types import whole_number
+from flows.cli.options import EXIT_OK, add_db_argument, add_wait_argument
+
+__all__ = ["add_sql_command"]
+
+# Rows a table shows unless --limit says otherwise: a terminal is no place for a million.
+TABLE_ROWS = 100
+
+
+def add_sql_command(commands: argparse._SubParsersAction) -> None:
+    """Add `faith sql QUERY` to the CLI's subcommands."""
+    query = commands.add_parser(
+        "sql",
+        help="run a SQL query on the database (read only), with faithpipe's macros",
+        description="Run QUERY on the database, read only, with the macros and views of "
+        "docs/sql.md (pass_rates(), failing_claims, ...): what `duckdb -readonly DB` does, "
+        "without installing DuckDB's own command-line client. While a run writes the "
+        "database, its snapshot is read, as by faith report. A query DuckDB refuses is exit 2.",
+    )
+    query.add_argument("query", metavar="QUERY", help="the SQL to run; - reads it from stdin")
+    add_db_argument(query)
+    add_wait_argument(query)
+    query.add_argument(
+        "--format",
+        choices=("table", "csv", "json"),
+        default="table",
+        help="table (default), csv (a header line, then the rows), or json (one object a line)",
+    )
+    query.add_argument(
+        "--limit",
+        type=whole_number(0, 2**62),
+        default=None,
+        metavar="N",
+        help=f"print at most N rows (0: all; default {TABLE_ROWS} for a table, all for csv "
+        "and json); a table says how many it left out",
+    )
+    query.set_defaults(command=sql_command)
+
+
+def sql_command(args: argparse.Namespace) -> int:
+    import polars as pl
+
+    from faith_udfs.errors import ConfigError
+    from flows.cli.output import print_frame
+    from flows.store.db import connect_for_reading
+    from flows.store.user_query import query_batches
+
+    text = sys.stdin.read() if args.query == "-" else args.query
+    if not text.strip():
+        raise ConfigError("QUERY is empty: give the SQL to run (an unset variable?)")
+    limit = args.limit if args.limit is not None else (TABLE_ROWS if args.format == "table" else 0)
+    con = connect_for_reading(args.db, wait=args.wait)
+    kept: list[pl.DataFrame] = []
+    shown = total = 0
+    headed = False  # csv: the header line is out
+    try:
+        for batch in query_batches(con, text):
+            room = batch.num_rows if not limit else max(0, min(batch.num_rows, limit - shown))
+            if args.format == "table":
+                if room or not kept:  # the first, even empty: its columns
+                    kept.append(_frame(batch.slice(0, room)))
+            elif room or not headed:  # the header, once, even of no rows
+                _write(_frame(batch.slice(0, room)), args.format, header=not headed)
+                headed = True
+            elif limit:
+                break  # printed as asked: the rest is not read
+            total += batch.num_rows
+            shown += room
+    finally:
+        con.close()
+    if args.format == "table":
+        title = f"{total:,} row{'' if total == 1 else 's'}"
+        if total > shown:
+            title += f", the first {shown:,} shown (--limit 0 shows all)"
+        print_frame(pl.concat(kept), title=title)
+    return EXIT_OK
+
+
+def _frame(batch: Any) -> Any:
+    """An Arrow batch as a polars frame; a column of a type polars does not import (an
+    INTERVAL, DuckDB's month-day-nano) as its values' text, so no result is refused."""
+    import polars as pl
+
+    try:
+        return pl.DataFrame(pl.from_arrow(batch))
+    except pl.exceptions.PolarsError:
+        columns = []
+        for name, column in zip(batch.schema.names, batch.columns, strict=True):
+            try:
+                columns.append(pl.Series(name, column))
+            except pl.exceptions.PolarsError:
+                texts = [None if value is None else str(value) for value in column.to_pylist()]
+                columns.append(pl.Series(name, texts, dtype=pl.String))
+        return pl.DataFrame(columns)
+
+
+def _write(frame: Any, fmt: str, *, header: bool) -> None:
+    """Rows as CSV (the header before the first; a list, struct or map as its JSON text) or
+    as JSON Lines, on stdout as they come."""
+    import polars as pl
+
+    if fmt == "csv":
+        nested = [name for name, dtype in frame.schema.items() if dtype.is_nested()]
+        texts = [pl.Series(name, _json_texts(frame[name].to_list())) for name in nested]
+        sys.stdout.write(frame.with_columns(texts).write_csv(include_header=header))
+    elif frame.height:
+        try:
+            sys.stdout.write(frame.write_ndjson())
+        except pl.exceptions.PolarsError:  # a map keyed by numbers: JSON's keys are text
+            rows = frame.to_dicts()
+            sys.stdout.write("".join(json.dumps(row, default=str) + "\n" for row in rows))
+    sys.stdout.flush()
+
+
+def _json_texts(values: list[Any]) -> list[str | None]:
+    """Each value as JSON text (None stays a null cell); what JSON has no form for (a time,
+    a decimal, an interval) as its text."""
+    return [None if value is None else json.dumps(value, default=str) for value in values]

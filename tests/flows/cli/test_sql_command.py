@@ -1,0 +1,143 @@
+"""`faith sql`: a query of your own on the database, with faithpipe's macros, read only, for a
+machine without DuckDB's command-line client (`make setup` does not install it)."""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+from pathlib import Path
+
+import duckdb
+import polars as pl
+import pytest
+
+from flows.cli import main
+from flows.run.pipeline import run_score
+from flows.run.settings import ScoreSettings
+from tests.support.builders import many_cases, write
+
+PASS_RATES = "SELECT period, scored, passed FROM pass_rates() ORDER BY period"
+
+
+@pytest.fixture(scope="module")
+def db(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """40 cases over several days, scored once; the tests only read it."""
+    folder = tmp_path_factory.mktemp("sql")
+    source = write(many_cases(40), folder / "cases.parquet")
+    path = folder / "faith.duckdb"
+    run_score(ScoreSettings(source=str(source), db=str(path)))
+    return path
+
+
+def duckdb_says(db: Path, query: str) -> pl.DataFrame:
+    """What DuckDB's own client would print, read here with its Python package."""
+    con = duckdb.connect(str(db), read_only=True)
+    try:
+        return con.sql(query).pl()
+    finally:
+        con.close()
+
+
+def faith_sql(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
+    capsys.readouterr()
+    code = main(["sql", *args])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_the_docs_first_query_prints_what_duckdb_reads(
+    db: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    expected = duckdb_says(db, PASS_RATES)
+    assert expected.height > 1
+    code, out, err = faith_sql(capsys, PASS_RATES, "--db", str(db), "--format", "csv")
+    assert (code, err) == (0, "")
+    printed = pl.read_csv(io.StringIO(out), try_parse_dates=True)
+    assert printed.equals(expected.cast(printed.schema))
+    code, out, _ = faith_sql(capsys, PASS_RATES, "--db", str(db), "--format", "json")
+    assert [json.loads(line)["scored"] for line in out.splitlines()] == expected["scored"].to_list()
+    code, out, _ = faith_sql(capsys, PASS_RATES, "--db", str(db))
+    assert out.startswith(f"{expected.height} rows\n")
+    assert str(expected["period"][0]) in out
+
+
+def test_a_table_shows_the_first_rows_and_says_how_many_it_left_out(
+    db: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    query = "SELECT case_id FROM case_scores ORDER BY case_id"
+    code, out, _ = faith_sql(capsys, query, "--db", str(db), "--limit", "2")
+    lines = out.splitlines()
+    assert lines[0] == "40 rows, the first 2 shown (--limit 0 shows all)"
+    assert lines[1:] == ["case_id", *duckdb_says(db, query)["case_id"][:2]]
+    code, out, _ = faith_sql(capsys, query, "--db", str(db), "--format", "csv", "--limit", "3")
+    assert out.splitlines() == ["case_id", *duckdb_says(db, query)["case_id"][:3]]
+    # no rows: the columns all the same, a CSV's header
+    code, out, _ = faith_sql(capsys, f"{query} LIMIT 0", "--db", str(db), "--format", "csv")
+    assert (code, out) == (0, "case_id\n")
+
+
+def test_a_query_read_from_stdin(
+    db: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr("sys.stdin", io.StringIO("SELECT count(*) AS n FROM case_scores;\n"))
+    code, out, _ = faith_sql(capsys, "-", "--db", str(db), "--format", "json")
+    assert (code, out) == (0, '{"n":40}\n')
+
+
+@pytest.mark.parametrize(
+    ("query", "says"),
+    [
+        ("SELEC 1", 'Parser Error: syntax error at or near "SELEC"'),
+        ("SELECT * FROM case_score", "Table with name case_score does not exist!; Did you mean"),
+        ("DELETE FROM case_scores", 'Cannot execute statement of type "DELETE"'),
+        ("", "QUERY is empty"),
+    ],
+    ids=["syntax", "a-typo-with-duckdbs-hint", "a-write", "empty"],
+)
+def test_a_query_duckdb_refuses_is_one_line_and_exit_2_the_database_unchanged(
+    db: Path, capsys: pytest.CaptureFixture[str], query: str, says: str
+) -> None:
+    before = os.stat(db).st_mtime_ns, duckdb_says(db, "SELECT count(*) FROM case_scores")
+    code, out, err = faith_sql(capsys, query, "--db", str(db))
+    assert code == 2
+    (line,) = err.splitlines()
+    assert line.startswith("error: ")
+    assert says in line
+    assert out == ""
+    after = os.stat(db).st_mtime_ns, duckdb_says(db, "SELECT count(*) FROM case_scores")
+    assert before[0] == after[0]
+    assert before[1].equals(after[1])
+
+
+def test_a_database_not_there_is_refused_not_made(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    missing = tmp_path / "typo.duckdb"
+    code, _, err = faith_sql(capsys, "SELECT 1", "--db", str(missing))
+    assert code == 5
+    assert "no such database" in err
+    assert not missing.exists()
+
+
+def test_values_of_any_type_are_printed_in_every_format(
+    db: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """polars imports no INTERVAL, a CSV holds no list, JSON's keys are text: each was a
+    traceback-less exit 1 where DuckDB's client prints them."""
+    query = (
+        "SELECT INTERVAL 1 DAY AS wait, map([1], ['a']) AS by_number, [1, 2] AS list, "
+        "{'k': 1.5::DECIMAL(4, 2)} AS struct, chr(27) || '[2J' AS escape"
+    )
+    code, out, _ = faith_sql(capsys, query, "--db", str(db))
+    assert code == 0
+    assert "\\x1b[2J" in out
+    assert "\x1b" not in out
+    code, out, _ = faith_sql(capsys, query, "--db", str(db), "--format", "csv")
+    header, row = out.splitlines()
+    assert (code, header) == (0, "wait,by_number,list,struct,escape")
+    assert '"[1, 2]"' in row
+    code, out, _ = faith_sql(capsys, query, "--db", str(db), "--format", "json")
+    (record,) = [json.loads(line) for line in out.splitlines()]
+    assert record["list"] == [1, 2]
+    assert record["escape"] == "\x1b[2J"

@@ -9,6 +9,7 @@ import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from datetime import UTC, datetime
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -30,6 +31,7 @@ from flows.store.database_owner import (
 from flows.store.database_template import date_as_new, place_new_database
 from flows.store.disk_faults import full_disk_at_open, make_db_folder
 from flows.store.lock_holder import lock_holder
+from flows.store.migration_blockers import migrate_past_indexes
 from flows.store.reader_definitions import LIVE_DEFINITIONS, read_with_current_definitions
 from flows.store.snapshot import snapshot_path
 from flows.store.sql_files import made_from, migrations, sql, statements
@@ -211,13 +213,16 @@ def connect_for_reading(
     return con
 
 
-def migrate(con: duckdb.DuckDBPyConnection, *, walk: bool = False) -> list[str]:
+def migrate(
+    con: duckdb.DuckDBPyConnection, *, walk: bool = False, path: Path | str = "the database"
+) -> list[str]:
     """Apply the migrations not yet recorded, each in one transaction; returns those applied.
 
     A new database takes them all in one transaction, from the one script of their tables
     (sql/new_database.sql, when it is made from exactly these migrations; `walk`: through
     each migration all the same): one commit instead of ~20, and no macro made only to be
-    replaced by define_analysis; a failure leaves the database empty."""
+    replaced by define_analysis; a failure leaves the database empty. An index the user made
+    does not stop a migration (migration_blockers); a foreign key is refused, naming `path`."""
     con.execute(sql("000_schema_migrations"))
     done = {row[0] for row in con.execute("SELECT version FROM schema_migrations").fetchall()}
     known = migrations()
@@ -234,14 +239,18 @@ def migrate(con: duckdb.DuckDBPyConnection, *, walk: bool = False) -> list[str]:
         steps = [pending] if not done else [[migration] for migration in pending]
         applied = []
         for step in steps:
-            with transaction(con):
-                for version, name in step:
-                    con.execute(sql(name))
-                    con.execute(sql("record_migration"), {"version": version, "name": name})
+            migrate_past_indexes(con, transaction, partial(_apply, con, step), step[-1][1], path)
             applied += [name for _, name in step]
     if max(done | {v for v, name in known if name in applied}, default=0) >= LIVE_DEFINITIONS:
         define_analysis(con, again=bool(applied))
     return applied
+
+
+def _apply(con: duckdb.DuckDBPyConnection, step: list[tuple[int, str]]) -> None:
+    """The migrations of `step`, each recorded, in the caller's transaction."""
+    for version, name in step:
+        con.execute(sql(name))
+        con.execute(sql("record_migration"), {"version": version, "name": name})
 
 
 def define_analysis(con: duckdb.DuckDBPyConnection, *, again: bool = False) -> bool:
@@ -298,7 +307,7 @@ def open_store(
         con.execute("SET checkpoint_threshold = '128MB'")
         con.execute("SET memory_limit = '1GB'")
         con.execute("SET max_vacuum_tasks = 0")
-        migrate(con)
+        migrate(con, path=path)
         if placed:
             date_as_new(con)
         limit_memory(con)

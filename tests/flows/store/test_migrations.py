@@ -10,6 +10,7 @@ import duckdb
 import pytest
 
 import flows.store.db
+from flows.errors import DatabaseError
 from flows.store.db import connect, migrate, migrations, open_store
 
 _OLD_CASE = """
@@ -209,5 +210,57 @@ def test_claims_stored_before_evidence_existed_keep_their_rows_with_null_evidenc
             "ORDER BY column_name"
         ).fetchall()
         assert types == [("evidence", "VARCHAR"), ("support", "DOUBLE")]
+    finally:
+        con.close()
+
+
+def test_an_index_you_added_is_kept_and_does_not_stop_the_upgrade(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Migrations 024 and 025 add NOT NULL columns to judge_checks and runs, which DuckDB
+    refuses on a table an index depends on: the user's indexes on them are made again."""
+    db = tmp_path / "old.duckdb"
+    con = old_database(db, monkeypatch, 23)
+    con.execute("CREATE INDEX runs_by_start ON runs (started_at)")
+    con.execute("CREATE INDEX checks_by_config ON judge_checks (config_id, checked_at)")
+    con.close()
+
+    con = open_store(db)
+    try:
+        assert con.execute("SELECT max(version) FROM schema_migrations").fetchone() == (LATEST,)
+        indexes = con.execute(
+            "SELECT index_name, table_name, sql FROM duckdb_indexes() ORDER BY index_name"
+        ).fetchall()
+        assert indexes == [
+            (
+                "checks_by_config",
+                "judge_checks",
+                "CREATE INDEX checks_by_config ON judge_checks(config_id, checked_at);",
+            ),
+            ("runs_by_start", "runs", "CREATE INDEX runs_by_start ON runs(started_at);"),
+        ]
+        assert con.execute("SELECT rows_invalid_again FROM runs LIMIT 0").fetchall() == []
+    finally:
+        con.close()
+
+
+def test_a_foreign_key_you_added_stops_the_upgrade_with_one_line_and_keeps_your_table(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    db = tmp_path / "old.duckdb"
+    con = old_database(db, monkeypatch, 24)
+    con.execute("CREATE TABLE run_notes (run_id VARCHAR REFERENCES runs (run_id), note VARCHAR)")
+    con.close()
+
+    with pytest.raises(DatabaseError) as refused:
+        open_store(db)
+    message = str(refused.value)
+    assert "\n" not in message
+    assert "migration 025_invalid_again cannot change table runs" in message
+    assert "run_notes: FOREIGN KEY (run_id) REFERENCES runs(run_id)" in message
+    con = connect(db, read_only=True)
+    try:
+        assert con.execute("SELECT max(version) FROM schema_migrations").fetchone() == (24,)
+        assert con.execute("SELECT count(*) FROM run_notes").fetchone() == (0,)
     finally:
         con.close()

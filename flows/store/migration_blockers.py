@@ -1,0 +1,65 @@
+"""What a user added to a faithpipe database that a migration must get past: DuckDB refuses to
+change a table (a NOT NULL column added, a rename) that an index or a foreign key depends on.
+
+An index the user made is dropped and made again from its own statement around the migration,
+in its transaction, so it is kept; a foreign key of another table cannot be, and is named."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from contextlib import AbstractContextManager
+from pathlib import Path
+
+import duckdb
+
+from flows.errors import DatabaseError
+from flows.store.sql_files import sql
+
+# A migration: its statements, run in the caller's transaction.
+Step = Callable[[], None]
+
+
+def migrate_past_indexes(
+    con: duckdb.DuckDBPyConnection,
+    transaction: Callable[[duckdb.DuckDBPyConnection], AbstractContextManager[object]],
+    step: Step,
+    name: str,
+    path: Path | str,
+) -> None:
+    """Run `step` in one transaction; when DuckDB refuses it for a table something depends on,
+    again with the user's indexes dropped before it and made again after it, in its transaction.
+    DatabaseError (exit 5, nothing of the step kept) when that is not enough."""
+    try:
+        with transaction(con):
+            step()
+        return
+    except duckdb.DependencyException as exc:
+        refused = exc
+    indexes = con.execute(sql("user_indexes")).fetchall()
+    if indexes:
+        try:
+            with transaction(con):
+                for index, _ in indexes:
+                    con.execute(f'DROP INDEX "{index.replace(chr(34), chr(34) * 2)}"')
+                step()
+                for _, statement in indexes:
+                    con.execute(statement)
+            return
+        except duckdb.DependencyException as exc:
+            refused = exc
+    raise _blocked(con, refused, name, path) from refused
+
+
+def _blocked(
+    con: duckdb.DuckDBPyConnection, exc: duckdb.Error, name: str, path: Path | str
+) -> DatabaseError:
+    """The one line for a migration that what the user added stops."""
+    found = re.search(r'entry "([^"]+)"', str(exc))
+    table = found.group(1) if found else "?"
+    keys = con.execute(sql("foreign_keys_to"), {"table": table}).fetchall()
+    named = "; ".join(f"{owner}: {text}" for owner, text in keys) or str(exc).splitlines()[0]
+    return DatabaseError(
+        f"{path}: migration {name} cannot change table {table}, which something you added "
+        f"depends on ({named}); nothing of it was written. Drop that, run again, then add it back"
+    )

@@ -32,6 +32,29 @@ def database_path(path: Path | str) -> Path:
     return Path(text)
 
 
+# The first 16 bytes of every SQLite 3 database file.
+_SQLITE_HEADER = b"SQLite format 3\x00"
+
+
+def refuse_sqlite_file(path: Path) -> None:
+    """DatabaseError (exit 5) for a SQLite database file, before DuckDB sees it: DuckDB opens
+    one through its sqlite extension, downloading it first (a network wait this command does
+    not bound; offline, `Failed to download extension "sqlite_scanner"`), then reads or
+    writes it as a database of its own."""
+    if not path.is_file():  # none yet, or a pipe or device, which is refused elsewhere
+        return
+    try:
+        with path.open("rb") as file:
+            header = file.read(len(_SQLITE_HEADER))
+    except OSError:
+        return  # unreadable: DuckDB's own open says why
+    if header == _SQLITE_HEADER:
+        raise DatabaseError(
+            f"{path} is not a faithpipe database but a SQLite database file. Nothing was read "
+            "or written; give --db a new file, an empty one, or a faithpipe database."
+        )
+
+
 def refuse_foreign_database(con: duckdb.DuckDBPyConnection, path: Path | str) -> None:
     """DatabaseError naming what the database holds, unless it is empty or faithpipe's.
 

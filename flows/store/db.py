@@ -26,6 +26,7 @@ from flows.store.database_owner import (
     database_path,
     refuse_foreign_database,
     refuse_newer_database,
+    refuse_sqlite_file,
     refuse_unreadable_database,
 )
 from flows.store.database_template import date_as_new, place_new_database
@@ -85,6 +86,7 @@ def _open_when_free(
     """duckdb.connect, retried while another process holds the file's lock, for `wait` seconds
     at most; `waiting(pid)` is told once when it must wait, `locked(pid)` is the message of
     DatabaseLocked when the wait is over (pid: the holder's, when DuckDB names it)."""
+    refuse_sqlite_file(path)
     deadline = time.monotonic() + max(wait, 0.0)
     told = False
     while True:

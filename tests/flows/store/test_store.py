@@ -4,6 +4,7 @@ with exit 5, one line naming what it holds, and its bytes left as they were."""
 from __future__ import annotations
 
 import hashlib
+import sqlite3
 import subprocess
 import sys
 from pathlib import Path
@@ -80,6 +81,27 @@ def test_many_foreign_tables_are_named_in_one_line(tmp_path: Path) -> None:
     assert "\n" not in message
     assert "t0 (table), t1 (table)" in message
     assert "and 4 more" in message
+
+
+@pytest.mark.parametrize("opens", ["open_store", "connect_for_reading"])
+def test_a_sqlite_database_is_refused_without_asking_duckdb_for_its_sqlite_extension(
+    tmp_path: Path, opens: str
+) -> None:
+    """DuckDB opens a SQLite file through its sqlite extension, which it first downloads: a
+    network wait, `Failed to download extension "sqlite_scanner"`, then the file taken as a
+    database of its own. It is refused by its header first, byte for byte unchanged."""
+    db = tmp_path / "app.db"
+    theirs = sqlite3.connect(db)
+    theirs.execute("CREATE TABLE users (id INTEGER)")
+    theirs.commit()
+    theirs.close()
+    before = fingerprint(db)
+    with pytest.raises(DatabaseError) as refused:
+        (open_store if opens == "open_store" else connect_for_reading)(db)
+    message = str(refused.value)
+    assert message.startswith(f"{db} is not a faithpipe database but a SQLite database")
+    assert "extension" not in message
+    assert fingerprint(db) == before
 
 
 @pytest.mark.parametrize("kind", ["zero bytes", "fresh duckdb", "faithpipe"])

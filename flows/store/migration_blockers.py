@@ -1,8 +1,10 @@
 """What a user added to a faithpipe database that a migration must get past: DuckDB refuses to
 change a table (a NOT NULL column added, a rename) that an index or a foreign key depends on.
 
-An index the user made is dropped and made again from its own statement around the migration,
-in its transaction, so it is kept; a foreign key of another table cannot be, and is named."""
+An index the user made is kept: made again from its own statement after a migration that made
+its table anew (DuckDB drops a table's indexes with it, without a word), or dropped and made
+again around a migration DuckDB refuses for it, in its transaction; a foreign key of another
+table cannot be, and is named."""
 
 from __future__ import annotations
 
@@ -27,16 +29,21 @@ def migrate_past_indexes(
     name: str,
     path: Path | str,
 ) -> None:
-    """Run `step` in one transaction; when DuckDB refuses it for a table something depends on,
-    again with the user's indexes dropped before it and made again after it, in its transaction.
-    DatabaseError (exit 5, nothing of the step kept) when that is not enough."""
+    """Run `step` in one transaction, making again the user's indexes it dropped with their
+    table; when DuckDB refuses it for a table something depends on, again with the user's
+    indexes dropped before it and made again after it, in its transaction. DatabaseError
+    (exit 5, nothing of the step kept) when that is not enough."""
+    indexes = con.execute(sql("user_indexes")).fetchall()
     try:
         with transaction(con):
             step()
+            left = {index for index, _ in con.execute(sql("user_indexes")).fetchall()}
+            for index, statement in indexes:
+                if index not in left:
+                    con.execute(statement)
         return
     except duckdb.DependencyException as exc:
         refused = exc
-    indexes = con.execute(sql("user_indexes")).fetchall()
     if indexes:
         try:
             with transaction(con):

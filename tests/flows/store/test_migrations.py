@@ -264,3 +264,24 @@ def test_a_foreign_key_you_added_stops_the_upgrade_with_one_line_and_keeps_your_
         assert con.execute("SELECT count(*) FROM run_notes").fetchone() == (0,)
     finally:
         con.close()
+
+
+def test_an_index_on_a_table_a_migration_makes_anew_is_made_again(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Migration 004 copies case_scores into a new table and drops the old one, which DuckDB
+    does with the indexes on it, without a word."""
+    db = tmp_path / "old.duckdb"
+    con = version_3_database(db, monkeypatch)
+    con.execute(_OLD_CASE, {"case_id": "a", "keys": ["app_version"], "values": ["2.4.0"]})
+    con.execute("CREATE INDEX cases_by_id ON case_scores (config_id, case_id)")
+    con.close()
+
+    con = open_store(db)
+    try:
+        assert con.execute("SELECT index_name, table_name FROM duckdb_indexes()").fetchall() == [
+            ("cases_by_id", "case_scores")
+        ]
+        assert con.execute("SELECT typeof(segments) FROM case_scores").fetchall() == [("JSON",)]
+    finally:
+        con.close()

@@ -248,9 +248,14 @@ class Asking:
         key_list = keys.to_list() if keys is not None and self.track_items else None
         asked = Asked(task, items, cache_keys, key_list)
         usage_rows: list[tuple[str, int, float, int, int, bool]] = []
+        # A stored answer is one item's, whichever request brought it: it is read as a one-item
+        # reply is (a packed item's verdicts must name their claims to be placed in their pack;
+        # the answer of an item a pack escalated, asked alone, names none).
+        stored = task.alone or task
         for index, reply in self.store.found(cache_keys).items():
             try:
-                results[index] = Result(value=read_answer(task, strict_loads(reply), items[index]))
+                value = read_answer(stored, strict_loads(reply), items[index])
+                results[index] = Result(value=value)
             except (JudgeReplyError, ValueError):
                 # An unusable stored row (a placeholder of old, another item's answer) is asked
                 # again, and the new answer replaces it.

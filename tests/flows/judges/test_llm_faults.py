@@ -24,8 +24,10 @@ import pytest
 from faith_udfs import JudgeTransientError, LexicalJudge
 from faith_udfs.errors import JudgeCrashed
 from faith_udfs.packed_prompts import PACKED_CLAIMS, PACKED_TRUTHS, PACKED_VERDICTS
+from faith_udfs.prompts import VERDICTS
 from flows.errors import TooManyInvalid
 from flows.judges.live.judge import OpenAIJudge
+from flows.judges.settings import JudgeSettings
 from flows.run.pipeline import run_score
 from flows.run.settings import ScoreSettings
 from tests.support.builders import COMPARED, case_row, cases, many_cases, write
@@ -245,6 +247,53 @@ def test_verdicts_numbered_from_zero_give_the_lexical_scores(
     compared = f"SELECT {', '.join(COMPARED)} FROM case_scores WHERE run_id = $r ORDER BY 1"
     by_llm = query(db, compared, r=run["run_id"])
     assert by_llm.equals(query(db, compared, r=lexical["run_id"]))
+    runs_accounted(db)
+
+
+@pytest.mark.timeout(300)  # a hang guard
+def test_a_verdict_asked_alone_after_its_pack_is_never_asked_again(
+    stub: StubServer, source: Path, tmp_path: Path
+) -> None:
+    # As `faith score --judge-mode packed` builds its judge, with the database's judge_cache.
+    judge = JudgeSettings(kind="openai", model="stub-model", base_url=stub.base_url, mode="packed")
+
+    def score_into(db: Path, threshold: float) -> dict:
+        settings = ScoreSettings(
+            source=str(source), db=str(db), judge=judge, threshold=threshold,
+            max_quarantine_share=None,  # the source's one bad row is another test's
+        )  # fmt: skip
+        return run_score(settings)
+
+    # The packed verdicts call loses one item's verdict; that item is asked alone (the
+    # one-item template, whose verdicts name no claim) and its answer cached for its item.
+    stub.fail("fewer_verdicts", schema=PACKED_VERDICTS)
+    db = tmp_path / "f.duckdb"
+    first = score_into(db, 0.5)
+    assert stub.faults_served["fewer_verdicts"] == 1
+    assert stub.by_schema[VERDICTS] == 1
+    assert first["judge_calls"] == stub.requests
+    # A new config needs no new answer: every question was answered, alone or packed.
+    stub.reset_counts()
+    second = score_into(db, 0.6)
+    assert stub.requests == 0, dict(stub.by_schema)
+    assert (second["judge_calls"], second["prompt_tokens"], second["rows_scored"]) == (0, 0, 8)
+    assert second["judge_cached"] > 0
+    # What it stored is what a run that met no fault stores.
+    clean = tmp_path / "clean.duckdb"
+    fault_free = score_into(clean, 0.6)
+    assert stub.requests > 0
+    assert stub.faults_served["fewer_verdicts"] == 0
+    compared = f"SELECT {', '.join(COMPARED)} FROM case_scores WHERE run_id = $r ORDER BY 1"
+    assert query(db, compared, r=second["run_id"]).equals(
+        query(clean, compared, r=fault_free["run_id"])
+    )
+    verdicts = (
+        "SELECT case_id, claim_index, claim, verdict, reason FROM claim_verdicts "
+        "WHERE config_id = (SELECT config_id FROM runs WHERE run_id = $r) ORDER BY 1, 2"
+    )
+    assert query(db, verdicts, r=second["run_id"]).equals(
+        query(clean, verdicts, r=fault_free["run_id"])
+    )
     runs_accounted(db)
 
 

@@ -688,6 +688,24 @@ def test_verdicts_one_to_one_in_packed_mode(make_judge, stub) -> None:
     assert stub.by_schema[VERDICTS] == 1
 
 
+def test_a_later_batch_finds_the_answer_of_an_item_its_pack_escalated(
+    make_judge, stub, tmp_path
+) -> None:
+    # One run's batches share a judge and its cache; the item whose verdict the pack lost is
+    # asked alone once, and a later batch holding the same question asks nothing.
+    stub.fail("fewer_verdicts", schema=PACKED_VERDICTS)
+    cases = generated_cases(20)
+    with open_store(tmp_path / "faith.duckdb") as con, ReplyCache(con) as cache:
+        judge = make_judge(mode="packed", cache=cache)
+        first = score_cases(cases, judge, CONFIG).case_scores
+        assert stub.by_schema[VERDICTS] == 1
+        stub.reset_counts()
+        again = score_cases(cases, judge, CONFIG).case_scores
+    assert stub.requests == 0, dict(stub.by_schema)
+    assert again.select(COMPARED).equals(first.select(COMPARED))
+    assert_lexical(again, cases)
+
+
 def test_no_stub_thread_outlives_the_server() -> None:
     before = threading.active_count()
     with StubServer() as server:

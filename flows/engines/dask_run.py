@@ -108,7 +108,7 @@ def run_score_on_dask(
                 )
                 progress.advance(shard.scored.counts["rows_in"], run_row(con, run_id))
                 if shard.fatal:
-                    raise JudgeEndpointError(shard.fatal)
+                    raise _refused(shard.fatal)
         except BaseException as exc:
             stopping = True
             with signals_deferred():
@@ -279,3 +279,11 @@ def run_on_dask(settings: ScoreSettings, *, progress: Progress | None = None) ->
         return run_score_on_dask(
             settings, ClientSubmitter(client), progress=progress, source=source
         )
+
+
+def _refused(fatal: str) -> JudgeEndpointError:
+    """The endpoint's refusal of every call, told once: the workers' judges print nothing
+    (worker_setup.py), so the flow process says it in the words the local engine's judge
+    uses (flows/judges/endpoint/transport.py)."""
+    log.error("judge endpoint: %s; no further calls are made", fatal)
+    return JudgeEndpointError(fatal)

@@ -13,7 +13,7 @@ import signal
 import threading
 from typing import Any
 
-from flows.engines.worker_setup import quiet_lease_releases
+from flows.engines.worker_setup import quiet_judge_refusals, quiet_lease_releases
 from flows.run.stop_signals import exit_after_hooks
 
 # How long a closing worker's process waits for its stopped task to write its shard: within
@@ -25,6 +25,7 @@ SHARD_WRITE_SECONDS = 2.5
 def dask_setup(worker: Any) -> None:
     """Dask's preload hook, run in the worker process before it takes tasks."""
     quiet_lease_releases()
+    quiet_judge_refusals()
     if threading.current_thread() is threading.main_thread():
         signal.signal(signal.SIGINT, signal.SIG_IGN)
 

@@ -18,6 +18,14 @@ def quiet_lease_releases() -> None:
     logging.getLogger("distributed.semaphore").setLevel(logging.CRITICAL)
 
 
+def quiet_judge_refusals() -> None:
+    """A worker's judge refused by the endpoint (a wrong API key: HTTP 401, 403, 404) printed
+    the refusal itself, once a partition, through logging's last resort (no time, no
+    scrubbing). The refusal travels back with the partition's shard, and the flow process
+    prints it once, as the local engine does (flows/engines/dask_run.py)."""
+    logging.getLogger("flows.judges.endpoint.transport").setLevel(logging.CRITICAL)
+
+
 class WorkerEnvironment(WorkerPlugin):
     """Sets `env` in the worker process before any task runs there, and loads the task's
     modules."""
@@ -28,6 +36,7 @@ class WorkerEnvironment(WorkerPlugin):
     def setup(self, worker: Any) -> None:
         os.environ.update(self.env)
         quiet_lease_releases()
+        quiet_judge_refusals()
         # The task's modules (polars, pandera, duckdb, the metric) load now, while the
         # cluster starts, not inside the first partition's task.
         import flows.engines.partition_task  # noqa: F401

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -198,3 +199,31 @@ def test_a_close_past_its_deadline_is_one_warning_not_a_hang(
     finally:
         local.close(timeout=60)
     assert "the Dask Client did not close within 0 s" in caplog.text
+
+
+@pytest.mark.timeout(300)
+def test_a_refused_api_key_is_told_once_with_its_time_as_the_local_engine_does(
+    llm_source: Path, tmp_path: Path
+) -> None:
+    # Each worker's judge printed the endpoint's refusal itself, untimestamped and unscrubbed
+    # (a worker process has no handler: logging's last resort), once a partition.
+    repo = Path(__file__).resolve().parents[3]
+    env = {**os.environ, "OPENAI_API_KEY": "sk-wrong"}
+    with serving(api_key=KEY) as stub:
+        command = [
+            sys.executable, "-m", "flows", "score", str(llm_source), "--db",
+            str(tmp_path / "faith.duckdb"), "--engine", "dask", "--workers", "2", "--prefect",
+            "no", "--batch-size", str(LLM_BATCH), "--judge", "openai", "--model", "stub",
+            "--base-url", stub.base_url,
+        ]  # fmt: skip
+        done = subprocess.run(
+            command, cwd=repo, env=env, capture_output=True, text=True, timeout=240, check=False
+        )
+    assert done.returncode == 6, done.stderr
+    assert stub.requests > 0  # the workers asked, and were refused
+    refusal = "the endpoint refused the API key read from $OPENAI_API_KEY (HTTP 401)"
+    told = [line for line in _lines(done.stderr) if refusal in line]
+    assert len(told) == 2, done.stderr  # the refusal, then the run's error
+    assert re.fullmatch(r"\d\d:\d\d:\d\d judge endpoint: .*; no further calls are made", told[0])
+    assert told[1].startswith("error: "), done.stderr
+    assert "sk-wrong" not in done.stdout + done.stderr

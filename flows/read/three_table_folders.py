@@ -74,7 +74,14 @@ def check_no_three_tables_below(folder: Path, found: list[Path]) -> None:
     `data/sample/`) had that export's first table read as a file of cases, its missing columns
     named, with advice to map them that cannot help."""
     candidates = {path.parent for path in found if path.stem in THREE_TABLES}
-    candidates |= {p.parent for path in found for p in path.parents if p.name in THREE_TABLES}
+    # a table's folder below `folder` only: one above it (`folder` itself named `outputs`)
+    # is no export below the logs
+    candidates |= {
+        p.parent
+        for path in found
+        for p in path.parents
+        if p.name in THREE_TABLES and folder in p.parents
+    }
     for below in sorted(candidates):
         if below != folder and all(table_files(below, name) for name in THREE_TABLES):
             raise InputUnreadable(

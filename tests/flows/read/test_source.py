@@ -360,3 +360,15 @@ def test_a_three_table_export_below_a_folder_of_logs_is_told_to_be_scored_apart(
     with pytest.raises(InputUnreadable, match=r"nightly/export/ below it holds the three-table"):
         resolve_source(tmp_path)
     assert resolve_source(export).form == "three"
+
+
+def test_a_folder_of_logs_named_as_a_table_is_read_though_its_parent_holds_the_others(
+    tmp_path: Path,
+) -> None:
+    """`faith score runs/outputs/` (a folder of logs named `outputs`, beside a questions and a
+    contexts table) took the parent for an export below the folder, and failed on naming it
+    relative to the folder: `ValueError: … is not in the subpath of …`, exit 1."""
+    write(many_cases(3), tmp_path / "outputs" / "night.parquet")
+    write(pl.DataFrame({"case_id": ["t1"], "input": ["Q?"]}), tmp_path / "questions.parquet")
+    write(pl.DataFrame({"case_id": ["t1"], "text": ["A."]}), tmp_path / "contexts.parquet")
+    assert resolve_source(tmp_path / "outputs").form == "wide"

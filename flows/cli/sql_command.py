@@ -88,11 +88,13 @@ def sql_command(args: argparse.Namespace) -> int:
 
 def _frame(batch: Any) -> Any:
     """An Arrow batch as a polars frame; a column of a type polars does not import (an
-    INTERVAL, DuckDB's month-day-nano) as its values' text, so no result is refused."""
+    INTERVAL, DuckDB's month-day-nano) as its values' text, so no result is refused. A BLOB
+    is its text as DuckDB writes it (`a\\x00`), alone or in a list or struct (as JSON text):
+    polars writes no binary to CSV (exit 1) nor to JSON (a Rust panic)."""
     import polars as pl
 
     try:
-        return pl.DataFrame(pl.from_arrow(batch))
+        frame = pl.DataFrame(pl.from_arrow(batch))
     except pl.exceptions.PolarsError:
         columns = []
         for name, column in zip(batch.schema.names, batch.columns, strict=True):
@@ -101,7 +103,40 @@ def _frame(batch: Any) -> Any:
             except pl.exceptions.PolarsError:
                 texts = [None if value is None else str(value) for value in column.to_pylist()]
                 columns.append(pl.Series(name, texts, dtype=pl.String))
-        return pl.DataFrame(columns)
+        frame = pl.DataFrame(columns)
+    blobs = [name for name, dtype in frame.schema.items() if _holds_binary(dtype)]
+    return frame.with_columns(
+        pl.Series(
+            name,
+            [
+                _blob_text(value) if isinstance(value, bytes) else _json_texts([value])[0]
+                for value in frame[name].to_list()
+            ],
+            dtype=pl.String,
+        )
+        for name in blobs
+    )
+
+
+def _holds_binary(dtype: Any) -> bool:
+    """Whether a polars type is, or holds, binary (a BLOB, a list or struct of them)."""
+    import polars as pl
+
+    if dtype == pl.Binary:
+        return True
+    if isinstance(dtype, pl.Struct):
+        return any(_holds_binary(field.dtype) for field in dtype.fields)
+    inner = getattr(dtype, "inner", None)
+    return inner is not None and _holds_binary(inner)
+
+
+def _blob_text(value: bytes) -> str:
+    """A BLOB as DuckDB's text of it: printable ASCII as is, but a backslash or a quote, and
+    every other byte as `\\xHH`."""
+    return "".join(
+        chr(byte) if 32 <= byte < 127 and chr(byte) not in "\\'\"" else f"\\x{byte:02X}"
+        for byte in value
+    )
 
 
 def _write(frame: Any, fmt: str, *, header: bool) -> None:
@@ -125,4 +160,9 @@ def _write(frame: Any, fmt: str, *, header: bool) -> None:
 def _json_texts(values: list[Any]) -> list[str | None]:
     """Each value as JSON text (None stays a null cell); what JSON has no form for (a time,
     a decimal, an interval) as its text."""
-    return [None if value is None else json.dumps(value, default=str) for value in values]
+    return [None if value is None else json.dumps(value, default=_json_default) for value in values]
+
+
+def _json_default(value: Any) -> str:
+    """What JSON has no form for: a BLOB as DuckDB's text of it, anything else as its text."""
+    return _blob_text(value) if isinstance(value, bytes) else str(value)

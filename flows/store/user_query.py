@@ -25,12 +25,12 @@ def query_batches(
 ) -> Iterator[pa.RecordBatch]:
     """The query's result, `rows` at a time, never all of it in memory. A query DuckDB
     refuses (its syntax, a table or column it does not know, a write on the read-only
-    connection) is ConfigError (exit 2) with DuckDB's first line. At least one batch, for
-    the columns of a result of no rows."""
+    connection) is ConfigError (exit 2) with DuckDB's first line, as is a query of comments
+    alone. At least one batch, for the columns of a result of no rows."""
     try:
         relation = con.sql(query)
-        if relation is None:  # a statement with no result
-            return
+        if relation is None:  # no statement at all: `faith sql` printed a ValueError (exit 1)
+            raise ConfigError("the query holds no statement (only comments?): give the SQL to run")
         reader = relation.to_arrow_reader(rows)
         given = False
         for batch in reader:

@@ -141,3 +141,33 @@ def test_values_of_any_type_are_printed_in_every_format(
     (record,) = [json.loads(line) for line in out.splitlines()]
     assert record["list"] == [1, 2]
     assert record["escape"] == "\x1b[2J"
+
+
+def test_a_blob_is_printed_as_duckdb_writes_it_in_every_format(
+    db: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A BLOB (a hash, a payload column) was `ComputeError: datatype binary cannot be written
+    to CSV` (exit 1) as CSV, and a Rust panic with its backtrace as JSON."""
+    query = "SELECT 'a\\x00\\x5C'::BLOB AS payload, ['b'::BLOB] AS payloads"
+    expected = duckdb_says(db, "SELECT 'a\\x00\\x5C'::BLOB::VARCHAR AS text")["text"][0]
+    assert expected == "a\\x00\\x5C"
+    code, out, err = faith_sql(capsys, query, "--db", str(db), "--format", "csv")
+    assert (code, err) == (0, "")
+    assert out.splitlines() == ["payload,payloads", f'{expected},"[""b""]"']
+    code, out, err = faith_sql(capsys, query, "--db", str(db), "--format", "json")
+    assert (code, err) == (0, "")
+    assert json.loads(out) == {"payload": expected, "payloads": '["b"]'}
+    code, out, err = faith_sql(capsys, query, "--db", str(db))
+    assert (code, err) == (0, "")
+    assert expected in out
+
+
+def test_a_query_of_comments_alone_is_refused_as_one_with_no_statement(
+    db: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A query file all commented out printed `ValueError: cannot concat empty list` (exit 1)
+    as a table, and nothing (exit 0) as CSV: said as an empty QUERY is (exit 2)."""
+    for fmt in ("table", "csv", "json"):
+        code, out, err = faith_sql(capsys, "-- SELECT 1", "--db", str(db), "--format", fmt)
+        assert (code, out) == (2, "")
+        assert err.startswith("error: the query holds no statement")

@@ -23,9 +23,10 @@ def add_sql_command(commands: argparse._SubParsersAction) -> None:
         "sql",
         help="run a SQL query on the database (read only), with faithpipe's macros",
         description="Run QUERY on the database, read only, with the macros and views of "
-        "docs/sql.md (pass_rates(), failing_claims, ...): what `duckdb -readonly DB` does, "
-        "without installing DuckDB's own command-line client. While a run writes the "
-        "database, its snapshot is read, as by faith report. A query DuckDB refuses is exit 2.",
+        "docs/sql.md (pass_rates(), worst_cases(), metric_configs, ...): what `duckdb "
+        "-readonly DB` does, without installing DuckDB's own command-line client. While a run "
+        "writes the database, its snapshot is read, as by faith report. A query DuckDB "
+        "refuses is exit 2.",
     )
     query.add_argument("query", metavar="QUERY", help="the SQL to run; - reads it from stdin")
     add_db_argument(query)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import sys
 from typing import Any
 
@@ -153,8 +154,9 @@ def _write(frame: Any, fmt: str, *, header: bool) -> None:
         try:
             sys.stdout.write(frame.write_ndjson())
         except pl.exceptions.PolarsError:  # a map keyed by numbers: JSON's keys are text
-            rows = frame.to_dicts()
-            sys.stdout.write("".join(json.dumps(row, default=str) + "\n" for row in rows))
+            # a NaN or an infinity null, as polars writes it: `NaN` is no JSON to a parser
+            rows = [_finite(row) for row in frame.to_dicts()]
+            sys.stdout.write("".join(json.dumps(row, default=_json_default) + "\n" for row in rows))
     sys.stdout.flush()
 
 
@@ -162,6 +164,17 @@ def _json_texts(values: list[Any]) -> list[str | None]:
     """Each value as JSON text (None stays a null cell); what JSON has no form for (a time,
     a decimal, an interval) as its text."""
     return [None if value is None else json.dumps(value, default=_json_default) for value in values]
+
+
+def _finite(value: Any) -> Any:
+    """The value with each float that is not a finite number (NaN, an infinity) as None."""
+    if isinstance(value, float):
+        return value if math.isfinite(value) else None
+    if isinstance(value, dict):
+        return {key: _finite(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_finite(item) for item in value]
+    return value
 
 
 def _json_default(value: Any) -> str:

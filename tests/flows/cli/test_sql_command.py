@@ -200,3 +200,22 @@ def test_every_query_the_docs_and_the_help_name_runs(
         query = f"SELECT * FROM {name} LIMIT 1"
         code, _, err = faith_sql(capsys, query, "--db", str(db), "--format", "csv")
         assert (code, err) == (0, ""), query
+
+
+def test_json_lines_hold_no_nan_whatever_the_columns(
+    db: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A NaN score is null in a JSON line, but beside a map keyed by numbers (written by
+    Python's json, not polars) it was `NaN` and `Infinity`: no JSON to a strict parser."""
+
+    def refuse(constant: str) -> None:
+        raise ValueError(constant)
+
+    for query in (
+        "SELECT 'nan'::DOUBLE AS score, ['inf'::DOUBLE] AS scores",
+        "SELECT map([1], ['a']) AS by_number, 'nan'::DOUBLE AS score, ['inf'::DOUBLE] AS scores",
+    ):
+        code, out, err = faith_sql(capsys, query, "--db", str(db), "--format", "json")
+        assert (code, err) == (0, "")
+        record = json.loads(out, parse_constant=refuse)
+        assert (record["score"], record["scores"]) == (None, [None]), query

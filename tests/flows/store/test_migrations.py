@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import subprocess
 import sys
 from pathlib import Path
@@ -285,3 +286,29 @@ def test_an_index_on_a_table_a_migration_makes_anew_is_made_again(
         assert con.execute("SELECT typeof(segments) FROM case_scores").fetchall() == [("JSON",)]
     finally:
         con.close()
+
+
+def test_an_index_the_new_table_cannot_take_is_named_and_stops_no_upgrade(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """An index on `segments['app_version']` (a MAP before migration 004, JSON after) cannot
+    be made again on the new table: its statement raised a BinderException inside the
+    migration's transaction, so the upgrade failed (exit 1) on every run, for ever, where it
+    had only dropped the index. The upgrade goes on; the index is named, to make anew."""
+    db = tmp_path / "old.duckdb"
+    con = version_3_database(db, monkeypatch)
+    con.execute(_OLD_CASE, {"case_id": "a", "keys": ["app_version"], "values": ["2.4.0"]})
+    con.execute("CREATE INDEX by_version ON case_scores ((segments['app_version']))")
+    con.execute("CREATE INDEX cases_by_id ON case_scores (config_id, case_id)")
+    con.close()
+
+    with caplog.at_level(logging.WARNING, logger="faithpipe"):
+        con = open_store(db)
+    try:
+        assert con.execute("SELECT index_name FROM duckdb_indexes()").fetchall() == [
+            ("cases_by_id",)
+        ]
+        assert con.execute("SELECT typeof(segments) FROM case_scores").fetchall() == [("JSON",)]
+    finally:
+        con.close()
+    assert "your index by_version on case_scores could not be made again" in caplog.text

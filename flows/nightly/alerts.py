@@ -243,11 +243,32 @@ def post_messages(
             )
             break
         shown = {**message, "text": slack_text(str(message["text"]))}
-        arrived = _post(alerts, json.dumps(shown, default=str).encode(), deadline)
+        try:
+            arrived = _post(alerts, json.dumps(shown, default=str).encode(), deadline)
+        except _WaitPastNight as wait:  # the rest would be sent into the same limit
+            log.warning(
+                "alert webhook %s: asks to wait %g s (Retry-After), past the night's %g s for "
+                "the webhook: %d of %d messages not sent (they are in runs.warning; the next "
+                "night sends them)",
+                safe_url(alerts.webhook),
+                wait.seconds,
+                alerts.webhook_budget,
+                len(messages) - index,
+                len(messages),
+            )
+            break
         if arrived and delivered is not None:
             delivered(index)
         sent += arrived
     return sent
+
+
+class _WaitPastNight(Exception):
+    """The webhook asks to wait longer than the night has left (a 429's Retry-After)."""
+
+    def __init__(self, seconds: float) -> None:
+        super().__init__(seconds)
+        self.seconds = seconds
 
 
 def _post(alerts: AlertSettings, body: bytes, deadline: float) -> int:
@@ -279,14 +300,7 @@ def _post(alerts: AlertSettings, body: bytes, deadline: float) -> int:
             pause = min(0.2 * 2**attempt, 2.0)
             if asked is not None:  # Slack's 429: its own wait, or the next night
                 if asked > deadline - time.monotonic():
-                    log.warning(
-                        "alert webhook %s: asks to wait %g s (Retry-After), past the night's "
-                        "%g s for the webhook: the next night sends it",
-                        where,
-                        asked,
-                        alerts.webhook_budget,
-                    )
-                    return 0
+                    raise _WaitPastNight(asked)
                 pause = max(pause, asked)
             time.sleep(max(min(pause, deadline - time.monotonic()), 0.0))
     return 0

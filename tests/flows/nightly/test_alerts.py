@@ -939,24 +939,29 @@ class RateLimitedHook(BaseHTTPRequestHandler):
         """Quiet."""
 
 
-@pytest.mark.parametrize(("retry_after", "sent"), [("1", 1), ("120", 0)])
+@pytest.mark.parametrize(("retry_after", "sent"), [("1", 2), ("120", 0)])
 def test_a_rate_limited_webhook_is_asked_again_after_the_wait_it_asks_for(
     retry_after: str, sent: int, caplog: pytest.LogCaptureFixture
 ) -> None:
     """A 429 was retried after 0.4 s whatever its Retry-After, into the same limit (Slack
     allows about one message a second): the night's messages went to the next night as late.
-    A wait past the night's 30 s is not waited for: the next night sends it."""
+    A wait past the night's 30 s is not waited for, nor are the night's other messages sent
+    into the same limit: the next night sends them."""
     times: list[float] = []
     server = LoopbackServer()
     server._listen(RateLimitedHook, ThreadingHTTPServer, times=times, retry_after=retry_after)
+    two = [*ONE, {"kind": "segment_drop", "text": "another drop"}]
     with server:
         url = f"http://127.0.0.1:{server._server.server_address[1]}/services/{SECRET}"
         with caplog.at_level(logging.WARNING):
-            assert post_messages(AlertSettings(webhook=url), ONE) == sent
+            assert post_messages(AlertSettings(webhook=url), two) == sent
     if sent:
-        assert len(times) == 2
+        assert len(times) == 3
         assert times[1] - times[0] >= 1.0  # the server's wait, not the 0.4 s back-off
     else:
         assert len(times) == 1
-        assert "asks to wait 120 s (Retry-After), past the night's 30 s" in caplog.text
+        assert (
+            "asks to wait 120 s (Retry-After), past the night's 30 s for the webhook: 2 of 2 "
+            "messages not sent" in caplog.text
+        )
     assert SECRET not in caplog.text

@@ -102,11 +102,15 @@ def dask_client(settings: ScoreSettings, *, prefect_api_url: str | None = None) 
             wait_for_a_worker(client, settings.task_timeout)
             # Workers already running (an existing cluster) and any that join or restart later.
             client.register_plugin(WorkerEnvironment(env), name="faithpipe-environment")
+            client.subscribe_topic("all", say_worker_lost)
             yield client
         except BaseException:  # re-raised: only noted, so that the close defers further stops
             stopping = True
             raise
         finally:
+            # the close's own removals are no deaths
+            with suppress(Exception):
+                client.unsubscribe_topic("all")
             closed_within(client, stopping)
     finally:
         if cluster is not None:
@@ -132,6 +136,43 @@ def closed_within(closing: Any, stopping: bool) -> None:
                 type(closing).__name__,
                 CLOSE_TIMEOUT,
             )
+
+
+def say_worker_lost(event: tuple[float, Any]) -> None:
+    """One line for a worker that ended while running tasks, not closed by the cluster (a
+    kill -9, the kernel's OOM killer, a nanny past its memory limit): Dask runs its tasks
+    again, silently (its lines stay off the console), and the judge calls it had made are
+    paid again. Called on the client's event loop, with the scheduler's "all" events."""
+    message = event[1] if isinstance(event, tuple) and len(event) == 2 else None
+    if not isinstance(message, dict) or message.get("action") != "remove-worker":
+        return
+    tasks = sorted(str(key) for key in message.get("processing-tasks") or ())
+    if message.get("expected") or not tasks:
+        return
+    numbers = sorted(
+        int(n)
+        for key in tasks
+        if key.startswith("score-partition-") and (n := key.rpartition("-")[2]).isdecimal()
+    )
+    held = (
+        f"partition{'s' if len(numbers) > 1 else ''} {', '.join(map(str, numbers))} to score"
+        if len(numbers) == len(tasks)
+        else f"{len(tasks)} task{'s' if len(tasks) > 1 else ''}"
+    )
+    log.warning(
+        "a Dask worker (%s) ended mid-run, with %s: the scheduler gives %s to another worker "
+        "(up to %d tries); the judge calls made there are paid again",
+        message.get("worker", "?"),
+        held,
+        "it" if len(tasks) == 1 else "them",
+        _allowed_failures() + 1,
+    )
+
+
+def _allowed_failures() -> int:
+    import dask
+
+    return int(dask.config.get("distributed.scheduler.allowed-failures", 3))
 
 
 def _local_cluster(**options: Any) -> Any:

@@ -227,3 +227,50 @@ def test_a_refused_api_key_is_told_once_with_its_time_as_the_local_engine_does(
     assert re.fullmatch(r"\d\d:\d\d:\d\d judge endpoint: .*; no further calls are made", told[0])
     assert told[1].startswith("error: "), done.stderr
     assert "sk-wrong" not in done.stdout + done.stderr
+
+
+@pytest.mark.timeout(300)
+def test_a_worker_that_dies_mid_task_is_said_once_with_its_time(
+    llm_source: Path, tmp_path: Path
+) -> None:
+    # A worker killed mid-partition (the kernel's OOM killer, a kill -9) is replaced by its
+    # nanny and its task run again: the run ended 0 and said nothing of it (Dask's own lines
+    # stay off the console), though the judge calls the dead worker made are paid again.
+    import psutil
+
+    repo = Path(__file__).resolve().parents[3]
+    env = {**os.environ, "OPENAI_API_KEY": KEY}
+    with serving(api_key=KEY, slow_seconds=1.0) as stub:
+        stub.fail("slow", None)  # each task asks for seconds: a worker dies mid-task
+        command = [
+            sys.executable, "-m", "flows", "score", str(llm_source), "--db",
+            str(tmp_path / "faith.duckdb"), "--engine", "dask", "--workers", "2", "--prefect",
+            "no", "--batch-size", str(LLM_BATCH), "--judge", "openai", "--model", "stub",
+            "--base-url", stub.base_url, "--timeout", "30",
+        ]  # fmt: skip
+        run = subprocess.Popen(
+            command, cwd=repo, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+        )
+        try:
+            wait_for(lambda: stub.requests >= 4 or run.poll() is not None, 180)
+            workers = [
+                child
+                for child in psutil.Process(run.pid).children()
+                if "spawn_main" in " ".join(child.cmdline())
+            ]
+            assert workers, "no worker process found"
+            workers[0].kill()
+            out, err = run.communicate(timeout=240)
+        finally:
+            if run.poll() is None:
+                run.kill()
+                run.communicate()
+    assert run.returncode == 0, err
+    told = [line for line in _lines(err) if "Dask worker" in line]
+    assert len(told) == 1, err
+    assert re.fullmatch(
+        r"\d\d:\d\d:\d\d a Dask worker \(tcp://127\.0\.0\.1:\d+\) ended mid-run, with "
+        r"partitions? [\d, ]+ to score: the scheduler gives (it|them) to another worker .*",
+        told[0],
+    ), err
+    assert "completed" in out

@@ -103,6 +103,7 @@ def dask_client(settings: ScoreSettings, *, prefect_api_url: str | None = None) 
             # Workers already running (an existing cluster) and any that join or restart later.
             client.register_plugin(WorkerEnvironment(env), name="faithpipe-environment")
             client.subscribe_topic("all", say_worker_lost)
+            forward_worker_lines(client)
             yield client
         except BaseException:  # re-raised: only noted, so that the close defers further stops
             stopping = True
@@ -136,6 +137,33 @@ def closed_within(closing: Any, stopping: bool) -> None:
                 type(closing).__name__,
                 CLOSE_TIMEOUT,
             )
+
+
+# The topic of faithpipe's log lines forwarded from the workers.
+_WORKER_LINES = "faithpipe-worker-lines"
+
+
+def forward_worker_lines(client: Any) -> None:
+    """faithpipe's warnings and errors logged in a task (`flows.*`, `faithpipe`: a judge's
+    cache unreadable, its connections not closed in time) are printed by this process, through
+    its own handlers: timestamped, scrubbed, one line each. A worker process has no handler,
+    so logging's last resort printed them on the terminal itself, with no time and no
+    scrubbing (a key a server echoed went out whole), or on a --scheduler worker's own."""
+    from distributed.diagnostics.plugin import ForwardLoggingPlugin
+
+    client.subscribe_topic(_WORKER_LINES, _print_worker_line)
+    for name in ("flows", "faithpipe"):
+        plugin = ForwardLoggingPlugin(name, logging.WARNING, _WORKER_LINES)
+        client.register_plugin(plugin, name=f"faithpipe-lines-{name}")
+
+
+def _print_worker_line(event: tuple[float, dict[str, Any]]) -> None:
+    """A worker's log record, handled here by the logger of its name; its traceback (a
+    record's exc_text) only with -v, as this process's own."""
+    record = logging.makeLogRecord(event[1])
+    if dask_log_level() != logging.WARNING:  # not -v
+        record.exc_text = record.stack_info = None
+    logging.getLogger(record.name).handle(record)
 
 
 def say_worker_lost(event: tuple[float, Any]) -> None:

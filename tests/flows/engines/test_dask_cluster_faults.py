@@ -274,3 +274,44 @@ def test_a_worker_that_dies_mid_task_is_said_once_with_its_time(
         told[0],
     ), err
     assert "completed" in out
+
+
+# A warning a task logs on a worker of the run's local cluster (its judge's cache unreadable,
+# its HTTP connections not closed in time), with a key-like text a server echoed in it.
+_WORKER_WARNING = """
+import logging, sys
+from flows.cli.output import configure_logging
+from flows.engines.cluster import dask_client
+from flows.run.settings import ScoreSettings
+
+def warn():
+    logging.getLogger("flows.judges.live.judge").warning(
+        "judge cache unreadable (OSError: server said sk-echoedkey1234567890); asking the endpoint"
+    )
+    return 1
+
+configure_logging()
+with dask_client(ScoreSettings(source="-", engine="dask", workers=1)) as client:
+    assert client.submit(warn, pure=False).result(timeout=120) == 1
+print("done", flush=True)
+"""
+
+
+@pytest.mark.timeout(300)
+def test_a_warning_logged_on_a_worker_is_printed_by_the_flow_process_timestamped_scrubbed() -> None:
+    # A worker process has no handler: logging's last resort printed its warnings on the
+    # terminal itself, with no time and no scrubbing filter (an echoed key went out whole).
+    repo = Path(__file__).resolve().parents[3]
+    done = subprocess.run(
+        [sys.executable, "-c", _WORKER_WARNING], cwd=repo, capture_output=True, text=True,
+        timeout=240, check=False,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    told = [line for line in _lines(done.stderr) if "judge cache unreadable" in line]
+    assert len(told) == 1, done.stderr
+    assert re.fullmatch(
+        r"\d\d:\d\d:\d\d judge cache unreadable \(OSError: server said \[redacted\]\); "
+        r"asking the endpoint",
+        told[0],
+    ), done.stderr
+    assert "sk-echoedkey" not in done.stdout + done.stderr

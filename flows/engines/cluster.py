@@ -189,7 +189,7 @@ def say_worker_lost(event: tuple[float, Any]) -> None:
     )
     log.warning(
         "a Dask worker (%s) ended mid-run, with %s: the scheduler gives %s to another worker "
-        "(up to %d tries); the judge calls made there are paid again",
+        "(up to %d tries); an LLM judge's calls made there are paid again",
         message.get("worker", "?"),
         held,
         "it" if len(tasks) == 1 else "them",

@@ -24,10 +24,9 @@ def add_sql_command(commands: argparse._SubParsersAction) -> None:
         "sql",
         help="run a SQL query on the database (read only), with faithpipe's macros",
         description="Run QUERY on the database, read only, with the macros and views of "
-        "docs/sql.md (pass_rates(), worst_cases(), metric_configs, ...): what `duckdb "
-        "-readonly DB` does, without installing DuckDB's own command-line client. While a run "
-        "writes the database, its snapshot is read, as by faith report. A query DuckDB "
-        "refuses is exit 2.",
+        "docs/sql.md (pass_rates(), failure_attribution(), ...): what `duckdb -readonly DB` does, "
+        "without installing DuckDB's own command-line client. While a run writes the "
+        "database, its snapshot is read, as by faith report. A query DuckDB refuses is exit 2.",
     )
     query.add_argument("query", metavar="QUERY", help="the SQL to run; - reads it from stdin")
     add_db_argument(query)
@@ -89,14 +88,13 @@ def sql_command(args: argparse.Namespace) -> int:
 
 
 def _frame(batch: Any) -> Any:
-    """An Arrow batch as a polars frame; a column of a type polars does not import (an
-    INTERVAL, DuckDB's month-day-nano) as its values' text, so no result is refused. A BLOB
-    is its text as DuckDB writes it (`a\\x00`), alone or in a list or struct (as JSON text):
-    polars writes no binary to CSV (exit 1) nor to JSON (a Rust panic)."""
+    """An Arrow batch as a polars frame; a column of a type polars does not import as its
+    values' text, so no result is refused (the types known to fail, an INTERVAL or a BLOB at
+    any depth, come as DuckDB's text already: flows/store/user_query.py)."""
     import polars as pl
 
     try:
-        frame = pl.DataFrame(pl.from_arrow(batch))
+        return pl.DataFrame(pl.from_arrow(batch))
     except pl.exceptions.PolarsError:
         columns = []
         for name, column in zip(batch.schema.names, batch.columns, strict=True):
@@ -105,40 +103,7 @@ def _frame(batch: Any) -> Any:
             except pl.exceptions.PolarsError:
                 texts = [None if value is None else str(value) for value in column.to_pylist()]
                 columns.append(pl.Series(name, texts, dtype=pl.String))
-        frame = pl.DataFrame(columns)
-    blobs = [name for name, dtype in frame.schema.items() if _holds_binary(dtype)]
-    return frame.with_columns(
-        pl.Series(
-            name,
-            [
-                _blob_text(value) if isinstance(value, bytes) else _json_texts([value])[0]
-                for value in frame[name].to_list()
-            ],
-            dtype=pl.String,
-        )
-        for name in blobs
-    )
-
-
-def _holds_binary(dtype: Any) -> bool:
-    """Whether a polars type is, or holds, binary (a BLOB, a list or struct of them)."""
-    import polars as pl
-
-    if dtype == pl.Binary:
-        return True
-    if isinstance(dtype, pl.Struct):
-        return any(_holds_binary(field.dtype) for field in dtype.fields)
-    inner = getattr(dtype, "inner", None)
-    return inner is not None and _holds_binary(inner)
-
-
-def _blob_text(value: bytes) -> str:
-    """A BLOB as DuckDB's text of it: printable ASCII as is, but a backslash or a quote, and
-    every other byte as `\\xHH`."""
-    return "".join(
-        chr(byte) if 32 <= byte < 127 and chr(byte) not in "\\'\"" else f"\\x{byte:02X}"
-        for byte in value
-    )
+        return pl.DataFrame(columns)
 
 
 def _write(frame: Any, fmt: str, *, header: bool) -> None:
@@ -151,19 +116,27 @@ def _write(frame: Any, fmt: str, *, header: bool) -> None:
         texts = [pl.Series(name, _json_texts(frame[name].to_list())) for name in nested]
         sys.stdout.write(frame.with_columns(texts).write_csv(include_header=header))
     elif frame.height:
+        # DuckDB gives a HUGEINT (a sum of counts: sum(scored)) as a DECIMAL(38, 0), which
+        # polars writes as a string ("27"): a whole number is written as one (27)
+        whole = [
+            pl.col(name).cast(pl.Int128)
+            for name, dtype in frame.schema.items()
+            if isinstance(dtype, pl.Decimal) and dtype.scale == 0
+        ]
+        frame = frame.with_columns(whole)
         try:
             sys.stdout.write(frame.write_ndjson())
         except pl.exceptions.PolarsError:  # a map keyed by numbers: JSON's keys are text
             # a NaN or an infinity null, as polars writes it: `NaN` is no JSON to a parser
             rows = [_finite(row) for row in frame.to_dicts()]
-            sys.stdout.write("".join(json.dumps(row, default=_json_default) + "\n" for row in rows))
+            sys.stdout.write("".join(json.dumps(row, default=str) + "\n" for row in rows))
     sys.stdout.flush()
 
 
 def _json_texts(values: list[Any]) -> list[str | None]:
     """Each value as JSON text (None stays a null cell); what JSON has no form for (a time,
     a decimal, an interval) as its text."""
-    return [None if value is None else json.dumps(value, default=_json_default) for value in values]
+    return [None if value is None else json.dumps(value, default=str) for value in values]
 
 
 def _finite(value: Any) -> Any:
@@ -175,8 +148,3 @@ def _finite(value: Any) -> Any:
     if isinstance(value, list):
         return [_finite(item) for item in value]
     return value
-
-
-def _json_default(value: Any) -> str:
-    """What JSON has no form for: a BLOB as DuckDB's text of it, anything else as its text."""
-    return _blob_text(value) if isinstance(value, bytes) else str(value)

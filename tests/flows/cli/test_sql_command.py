@@ -13,6 +13,7 @@ import polars as pl
 import pytest
 
 from flows.cli import main
+from flows.printable import printable
 from flows.run.pipeline import run_score
 from flows.run.settings import ScoreSettings
 from tests.support.builders import many_cases, write
@@ -92,8 +93,9 @@ def test_a_query_read_from_stdin(
         ("SELECT * FROM case_score", "Table with name case_score does not exist!; Did you mean"),
         ("DELETE FROM case_scores", 'Cannot execute statement of type "DELETE"'),
         ("", "QUERY is empty"),
+        ("-- pass rates, to do\n", "QUERY holds no statement, only comments"),
     ],
-    ids=["syntax", "a-typo-with-duckdbs-hint", "a-write", "empty"],
+    ids=["syntax", "a-typo-with-duckdbs-hint", "a-write", "empty", "only-a-comment"],
 )
 def test_a_query_duckdb_refuses_is_one_line_and_exit_2_the_database_unchanged(
     db: Path, capsys: pytest.CaptureFixture[str], query: str, says: str
@@ -143,6 +145,106 @@ def test_values_of_any_type_are_printed_in_every_format(
     assert record["escape"] == "\x1b[2J"
 
 
+@pytest.mark.parametrize(
+    "value",
+    [
+        "[INTERVAL 1 DAY, INTERVAL 90 MINUTE]",
+        "{'waited': INTERVAL 3 DAY}",
+        "MAP {1: INTERVAL 1 MONTH}",
+        "encode('a' || chr(0) || 'b')",
+        "'101'::BIT",
+        "union_value(k := 1)",
+        "[union_value(k := 1)]",
+        "12345678901234567890123456789012345678901234::VARINT",
+    ],
+    ids=[
+        "list-of-intervals",
+        "struct-of-an-interval",
+        "map-to-intervals",
+        "blob",
+        "bit",
+        "union",
+        "list-of-unions",
+        "bignum",
+    ],
+)
+@pytest.mark.parametrize("fmt", ["table", "csv", "json"])
+def test_a_value_polars_cannot_take_is_printed_as_duckdbs_text(
+    db: Path, capsys: pytest.CaptureFixture[str], value: str, fmt: str
+) -> None:
+    """A list of intervals made polars panic (a Rust backtrace, exit 1), a BLOB or a BIT
+    could not be written as CSV or JSON: each is printed as DuckDB's client prints it."""
+    (text,) = duckdb_says(db, f"SELECT CAST({value} AS VARCHAR) AS t")["t"]
+    code, out, err = faith_sql(
+        capsys, f"SELECT 1 AS n, {value} AS v", "--db", str(db), "--format", fmt
+    )
+    assert (code, err) == (0, "")
+    if fmt == "json":
+        assert [json.loads(line) for line in out.splitlines()] == [{"n": 1, "v": text}]
+    elif fmt == "csv":
+        assert pl.read_csv(io.StringIO(out), infer_schema=False).rows() == [("1", text)]
+    else:
+        assert out.splitlines()[-1].split(maxsplit=1) == ["1", printable(text)]
+
+
+def test_a_file_of_statements_ending_in_a_comment_prints_its_last_result(
+    db: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A .sql file as people write them: statements, each with its `;`, and a comment last.
+    Its result, an interval cast to text, was read again with the `; -- …` tail: exit 2."""
+    query = "SELECT 1 AS n;\nSELECT [INTERVAL 1 DAY] AS waited; -- the last one ; /* done */\n"
+    monkeypatch.setattr("sys.stdin", io.StringIO(query))
+    code, out, err = faith_sql(capsys, "-", "--db", str(db), "--format", "json")
+    assert (code, err) == (0, "")
+    assert [json.loads(line) for line in out.splitlines()] == [{"waited": "[1 day]"}]
+
+
+def test_a_join_of_two_tables_with_a_column_of_one_name_prints_both(
+    db: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`SELECT *` of a join holds `config_id` twice: polars refused it (DuplicateError, exit
+    1); the second is named as DuckDB names it in a table (`config_id_1`)."""
+    query = (
+        "SELECT * FROM (SELECT config_id, count(*) AS n FROM case_scores GROUP BY 1) AS c "
+        "JOIN metric_configs AS m ON c.config_id = m.config_id"
+    )
+    (config,) = duckdb_says(db, "SELECT config_id FROM metric_configs")["config_id"]
+    code, out, err = faith_sql(capsys, query, "--db", str(db), "--format", "json")
+    assert (code, err) == (0, "")
+    (record,) = [json.loads(line) for line in out.splitlines()]
+    assert (record["config_id"], record["n"], record["config_id_1"]) == (config, 40, config)
+
+
+def test_a_sum_of_counts_is_a_json_number(db: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """DuckDB's sum of a BIGINT is a HUGEINT, which came out as a string (`"scored":"40"`):
+    `jq '.passed / .scored'` failed on it. A whole number is a JSON number."""
+    query = "SELECT sum(passed) AS passed, sum(scored) AS scored FROM pass_rates()"
+    passed, scored = duckdb_says(db, query).row(0)
+    code, out, err = faith_sql(capsys, query, "--db", str(db), "--format", "json")
+    assert (code, err) == (0, "")
+    (record,) = [json.loads(line) for line in out.splitlines()]
+    assert (record["passed"], record["scored"]) == (passed, scored)
+    assert isinstance(record["scored"], int)
+    assert scored == 40
+
+
+def test_a_value_duckdb_refuses_after_the_first_rows_is_exit_2_as_any_refusal(
+    db: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A CAST that fails on a row far into the result is raised while the rows are read,
+    through the Arrow reader, as an OSError: it was exit 1 (`error: OSError: Conversion
+    Error …`), not the query's exit 2."""
+    query = (
+        "SELECT CAST(CASE WHEN range = 900000 THEN '2.4.0' ELSE range::VARCHAR END AS INTEGER) "
+        "AS n FROM range(1000000)"
+    )
+    code, _, err = faith_sql(capsys, query, "--db", str(db), "--format", "csv")
+    assert code == 2
+    assert err.splitlines() == [
+        "error: the query failed: Conversion Error: Could not convert string '2.4.0' to INT32"
+    ]
+
+
 def test_a_blob_is_printed_as_duckdb_writes_it_in_every_format(
     db: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -153,10 +255,10 @@ def test_a_blob_is_printed_as_duckdb_writes_it_in_every_format(
     assert expected == "a\\x00\\x5C"
     code, out, err = faith_sql(capsys, query, "--db", str(db), "--format", "csv")
     assert (code, err) == (0, "")
-    assert out.splitlines() == ["payload,payloads", f'{expected},"[""b""]"']
+    assert out.splitlines() == ["payload,payloads", f"{expected},[b]"]  # DuckDB's texts
     code, out, err = faith_sql(capsys, query, "--db", str(db), "--format", "json")
     assert (code, err) == (0, "")
-    assert json.loads(out) == {"payload": expected, "payloads": '["b"]'}
+    assert json.loads(out) == {"payload": expected, "payloads": "[b]"}
     code, out, err = faith_sql(capsys, query, "--db", str(db))
     assert (code, err) == (0, "")
     assert expected in out
@@ -170,7 +272,7 @@ def test_a_query_of_comments_alone_is_refused_as_one_with_no_statement(
     for fmt in ("table", "csv", "json"):
         code, out, err = faith_sql(capsys, "-- SELECT 1", "--db", str(db), "--format", fmt)
         assert (code, out) == (2, "")
-        assert err.startswith("error: the query holds no statement")
+        assert err.startswith("error: QUERY holds no statement, only comments")
 
 
 def test_every_query_the_docs_and_the_help_name_runs(

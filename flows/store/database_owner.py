@@ -36,13 +36,34 @@ def database_path(path: Path | str) -> Path:
 _SQLITE_HEADER = b"SQLite format 3\x00"
 
 
+def open_in_this_process(path: Path) -> bool:
+    """Whether this process has the file open (a DuckDB connection to it): then it must not
+    open and close it, as POSIX drops every fcntl lock a process holds on a file when it
+    closes any of its descriptors of it, and DuckDB's write lock is one. Where open files
+    cannot be listed (no /proc), True: the caller does without."""
+    try:
+        wanted = os.stat(path)
+        descriptors = os.listdir("/proc/self/fd")
+    except OSError:
+        return True
+    for fd in descriptors:
+        try:
+            held = os.stat(f"/proc/self/fd/{fd}")
+        except OSError:  # closed meanwhile (the listing's own descriptor)
+            continue
+        if (held.st_dev, held.st_ino) == (wanted.st_dev, wanted.st_ino):
+            return True
+    return False
+
+
 def refuse_sqlite_file(path: Path) -> None:
     """DatabaseError (exit 5) for a SQLite database file, before DuckDB sees it: DuckDB opens
     one through its sqlite extension, downloading it first (a network wait this command does
     not bound; offline, `Failed to download extension "sqlite_scanner"`), then reads or
-    writes it as a database of its own."""
-    if not path.is_file():  # none yet, or a pipe or device, which is refused elsewhere
-        return
+    writes it as a database of its own. Not read while this process has it open (a DuckDB
+    connection's lock would be lost): it is a database then."""
+    if not path.is_file() or open_in_this_process(path):
+        return  # none yet, a pipe or device (refused elsewhere), or ours: never read it then
     try:
         with path.open("rb") as file:
             header = file.read(len(_SQLITE_HEADER))

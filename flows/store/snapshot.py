@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import logging
 import os
-import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 import duckdb
@@ -13,6 +14,8 @@ import duckdb
 __all__ = ["snapshot_path", "write_snapshot"]
 
 log = logging.getLogger("faithpipe")
+# The copy, in a child process (write_snapshot says why).
+_COPY = "import shutil, sys; shutil.copyfile(sys.argv[1], sys.argv[2])"
 
 
 def snapshot_path(path: Path | str) -> Path:
@@ -29,11 +32,17 @@ def write_snapshot(con: duckdb.DuckDBPyConnection, path: Path | str) -> Path | N
     partial = target.with_name(f".{target.name}.{os.getpid()}.partial")
     try:
         con.execute("CHECKPOINT")  # every commit into the file: the copy needs no WAL
-        shutil.copyfile(path, partial)
+        # Copied by another process: this one closing a descriptor of the database file would
+        # drop DuckDB's write lock on it (POSIX fcntl locks), and another run could open it.
+        subprocess.run(  # noqa: S603 (this interpreter, our own paths, no shell)
+            [sys.executable, "-I", "-S", "-c", _COPY, str(path), str(partial)],
+            check=True,
+            capture_output=True,
+        )
         with partial.open("rb+") as copied:
             os.fsync(copied.fileno())
         os.replace(partial, target)  # readers see the old copy or the new one, never half
-    except (OSError, duckdb.Error) as exc:
+    except (OSError, duckdb.Error, subprocess.CalledProcessError) as exc:
         log.warning("no snapshot of %s for readers written: %s", path, exc)
         return None
     finally:

@@ -4,7 +4,9 @@ a subprocess would give them, without an interpreter start (~1-2 CPU-seconds eac
 from __future__ import annotations
 
 import subprocess
+import sys
 from dataclasses import dataclass
+from pathlib import Path
 
 import pytest
 
@@ -32,3 +34,17 @@ def faith_here(capture: pytest.CaptureFixture[str], *argv: str) -> Done:
     code = main(list(argv))
     out = capture.readouterr()
     return Done(code, out.out, out.err)
+
+
+def faith_process(*argv: str) -> subprocess.CompletedProcess[str]:
+    """`faith ARGV` in a process of its own, from the repository's root, 2 minutes at most:
+    where its exit code and stderr lines, or another process's view of the database, are
+    the point."""
+    return subprocess.run(
+        [sys.executable, "-m", "flows.cli", *argv],
+        cwd=Path(__file__).resolve().parents[2],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )

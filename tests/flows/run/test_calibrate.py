@@ -11,7 +11,6 @@ import json
 import re
 import shutil
 import subprocess
-import sys
 from contextlib import redirect_stderr, redirect_stdout
 from pathlib import Path
 
@@ -44,23 +43,12 @@ from flows.run.settings import ScoreSettings
 from flows.store.calibrations import labelled_cases
 from schemas import Calibrations
 from tests.support.builders import COMPARED, case_row, cases, write
+from tests.support.cli_run import faith_process as faith
 from tests.support.planted import planted_cases, separating_supports
 
 LOW, HIGH = separating_supports()  # a perfect cut-off lies above LOW, at most HIGH
 
-ROOT = Path(__file__).resolve().parents[3]
 CASES = planted_cases(40)
-
-
-def faith(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run(
-        [sys.executable, "-m", "flows.cli", *args],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-    )
 
 
 def faith_here(*args: str) -> subprocess.CompletedProcess:

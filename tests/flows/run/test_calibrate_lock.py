@@ -18,22 +18,11 @@ from flows.run.calibrate import calibrate
 from flows.run.pipeline import run_score
 from flows.run.settings import ScoreSettings
 from tests.support.builders import write
+from tests.support.cli_run import faith_process as faith
 from tests.support.planted import planted_cases
 
 ROOT = Path(__file__).resolve().parents[3]
 CASES = planted_cases(40)
-
-
-def faith(*args: str) -> subprocess.CompletedProcess:
-    """`faith` in another process, as a scheduler or a colleague would run it."""
-    return subprocess.run(
-        [sys.executable, "-m", "flows.cli", *args],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-    )
 
 
 @pytest.fixture

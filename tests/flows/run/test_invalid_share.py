@@ -4,8 +4,6 @@ row, sets `runs.warning`, exits 8, and its Prefect flow run fails."""
 from __future__ import annotations
 
 import asyncio
-import subprocess
-import sys
 from pathlib import Path
 
 import duckdb
@@ -17,8 +15,7 @@ from flows.run.pipeline import run_score
 from flows.run.settings import ScoreSettings
 from tests.support.builders import many_cases, write
 from tests.support.cli_run import faith_here
-
-ROOT = Path(__file__).resolve().parents[3]
+from tests.support.cli_run import faith_process as faith
 
 
 def cases_with_empty_contexts(n: int, empty: int, *, first: int = 0) -> pl.DataFrame:
@@ -40,19 +37,6 @@ def runs(db: Path) -> list[tuple]:
         ).fetchall()
     finally:
         con.close()
-
-
-def faith(*args: str) -> subprocess.CompletedProcess:
-    """`faith ARGS` in a process of its own: where its exit code and stderr lines are the
-    point (the rest runs `faith_here`, in this process)."""
-    return subprocess.run(
-        [sys.executable, "-m", "flows.cli", *args],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-    )
 
 
 @pytest.mark.slow

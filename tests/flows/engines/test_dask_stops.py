@@ -11,19 +11,57 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import IO
 
 import pytest
 
 from data.generate import generate_cases
 from flows.judges.settings import JudgeSettings
 from tests.support.db_reading import query
-from tests.support.openai_stub import serving
+from tests.support.openai_stub import StubServer, serving
 
 ROOT = Path(__file__).resolve().parents[3]
 KEY = "sk-dask-stops"
 # Generous: the stop is shown by the run row and the exit code, not by wall time on a
 # machine shared with other work (a quiet one stops within 5 s).
 HARD_TIMEOUT = 60
+
+
+def stopped_mid_judge(
+    stub: StubServer,
+    sig: signal.Signals,
+    source: Path,
+    db: Path,
+    *,
+    batch_size: int,
+    stderr: IO[str] | int = subprocess.DEVNULL,
+) -> subprocess.Popen:
+    """`faith score --engine dask` with the LLM judge on the stub, sent `sig` mid-run (its
+    workers inside judge calls, holding cluster-wide leases); the ended process."""
+    command = [
+        sys.executable, "-m", "flows", "score", str(source), "--db", str(db),
+        "--engine", "dask", "--workers", "2", "--prefect", "no", "--batch-size", str(batch_size),
+        "--judge", "openai", "--model", "stub", "--base-url", stub.base_url,
+        "--judge-mode", "per-item", "--concurrency", "4",
+    ]  # fmt: skip
+    child = subprocess.Popen(
+        command,
+        cwd=ROOT,
+        env={**os.environ, "OPENAI_API_KEY": KEY},
+        stdout=subprocess.DEVNULL,
+        stderr=stderr,
+    )
+    try:
+        give_up = time.monotonic() + HARD_TIMEOUT * 2  # a hang guard, not a speed promise
+        while stub.requests < 30 and child.poll() is None:
+            assert time.monotonic() < give_up, "the run never reached the judge"
+            time.sleep(0.05)
+        child.send_signal(sig)
+        child.wait(timeout=HARD_TIMEOUT)
+    finally:
+        if child.poll() is None:
+            child.kill()
+    return child
 
 
 @pytest.mark.slow
@@ -35,32 +73,8 @@ def test_a_stopped_dask_run_with_the_llm_judge_is_quiet_and_marked(
     generate_cases(200, seed=11).write_parquet(source)
     db = tmp_path / "f.duckdb"
     err = tmp_path / "stderr.txt"
-    with serving(api_key=KEY, delay=0.05) as stub:
-        command = [
-            sys.executable, "-m", "flows", "score", str(source), "--db", str(db),
-            "--engine", "dask", "--workers", "2", "--prefect", "no", "--batch-size", "20",
-            "--judge", "openai", "--model", "stub", "--base-url", stub.base_url,
-            "--judge-mode", "per-item", "--concurrency", "4",
-        ]  # fmt: skip
-        with err.open("w") as stderr:
-            child = subprocess.Popen(
-                command,
-                cwd=ROOT,
-                env={**os.environ, "OPENAI_API_KEY": KEY},
-                stdout=subprocess.DEVNULL,
-                stderr=stderr,
-            )
-            try:
-                give_up = time.monotonic() + HARD_TIMEOUT * 2
-                # Mid-run: workers inside judge calls, holding cluster-wide leases.
-                while stub.requests < 30 and child.poll() is None:
-                    assert time.monotonic() < give_up, "the run never reached the judge"
-                    time.sleep(0.05)
-                child.send_signal(sig)
-                child.wait(timeout=HARD_TIMEOUT)
-            finally:
-                if child.poll() is None:
-                    child.kill()
+    with serving(api_key=KEY, delay=0.05) as stub, err.open("w") as stderr:
+        child = stopped_mid_judge(stub, sig, source, db, batch_size=20, stderr=stderr)
     text = err.read_text()
     assert child.returncode == 128 + sig, text
     assert "ERROR" not in text
@@ -89,23 +103,8 @@ def test_the_replies_a_stopped_dask_runs_tasks_paid_for_are_not_paid_again(
     db = tmp_path / "f.duckdb"
     monkeypatch.setenv("OPENAI_API_KEY", KEY)
     with serving(api_key=KEY, delay=0.05) as stub:
-        command = [
-            sys.executable, "-m", "flows", "score", str(source), "--db", str(db),
-            "--engine", "dask", "--workers", "2", "--prefect", "no", "--batch-size", "100",
-            "--judge", "openai", "--model", "stub", "--base-url", stub.base_url,
-            "--judge-mode", "per-item", "--concurrency", "4",
-        ]  # fmt: skip
-        child = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.DEVNULL)
-        try:
-            give_up = time.monotonic() + HARD_TIMEOUT * 2
-            while stub.requests < 30 and child.poll() is None:  # both partitions at work
-                assert time.monotonic() < give_up, "the run never reached the judge"
-                time.sleep(0.05)
-            child.send_signal(signal.SIGTERM)
-            child.wait(timeout=HARD_TIMEOUT)
-        finally:
-            if child.poll() is None:
-                child.kill()
+        # both partitions at work: 100 cases each
+        child = stopped_mid_judge(stub, signal.SIGTERM, source, db, batch_size=100)
         assert child.returncode == 128 + signal.SIGTERM
         left = stale_replies(shard_root(str(db)))
         paid = {key for replies in left for key in replies["cache_key"]}

@@ -8,7 +8,6 @@ import json
 import os
 from pathlib import Path
 
-import duckdb
 import polars as pl
 import pytest
 
@@ -17,6 +16,7 @@ from flows.printable import printable
 from flows.run.pipeline import run_score
 from flows.run.settings import ScoreSettings
 from tests.support.builders import many_cases, write
+from tests.support.db_reading import frame
 
 PASS_RATES = "SELECT period, scored, passed FROM pass_rates() ORDER BY period"
 
@@ -31,15 +31,6 @@ def db(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return path
 
 
-def duckdb_says(db: Path, query: str) -> pl.DataFrame:
-    """What DuckDB's own client would print, read here with its Python package."""
-    con = duckdb.connect(str(db), read_only=True)
-    try:
-        return con.sql(query).pl()
-    finally:
-        con.close()
-
-
 def faith_sql(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
     capsys.readouterr()
     code = main(["sql", *args])
@@ -50,7 +41,7 @@ def faith_sql(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str,
 def test_the_docs_first_query_prints_what_duckdb_reads(
     db: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    expected = duckdb_says(db, PASS_RATES)
+    expected = frame(db, PASS_RATES)
     assert expected.height > 1
     code, out, err = faith_sql(capsys, PASS_RATES, "--db", str(db), "--format", "csv")
     assert (code, err) == (0, "")
@@ -70,9 +61,9 @@ def test_a_table_shows_the_first_rows_and_says_how_many_it_left_out(
     code, out, _ = faith_sql(capsys, query, "--db", str(db), "--limit", "2")
     lines = out.splitlines()
     assert lines[0] == "40 rows, the first 2 shown (--limit 0 shows all)"
-    assert lines[1:] == ["case_id", *duckdb_says(db, query)["case_id"][:2]]
+    assert lines[1:] == ["case_id", *frame(db, query)["case_id"][:2]]
     code, out, _ = faith_sql(capsys, query, "--db", str(db), "--format", "csv", "--limit", "3")
-    assert out.splitlines() == ["case_id", *duckdb_says(db, query)["case_id"][:3]]
+    assert out.splitlines() == ["case_id", *frame(db, query)["case_id"][:3]]
     # no rows: the columns all the same, a CSV's header
     code, out, _ = faith_sql(capsys, f"{query} LIMIT 0", "--db", str(db), "--format", "csv")
     assert (code, out) == (0, "case_id\n")
@@ -100,14 +91,14 @@ def test_a_query_read_from_stdin(
 def test_a_query_duckdb_refuses_is_one_line_and_exit_2_the_database_unchanged(
     db: Path, capsys: pytest.CaptureFixture[str], query: str, says: str
 ) -> None:
-    before = os.stat(db).st_mtime_ns, duckdb_says(db, "SELECT count(*) FROM case_scores")
+    before = os.stat(db).st_mtime_ns, frame(db, "SELECT count(*) FROM case_scores")
     code, out, err = faith_sql(capsys, query, "--db", str(db))
     assert code == 2
     (line,) = err.splitlines()
     assert line.startswith("error: ")
     assert says in line
     assert out == ""
-    after = os.stat(db).st_mtime_ns, duckdb_says(db, "SELECT count(*) FROM case_scores")
+    after = os.stat(db).st_mtime_ns, frame(db, "SELECT count(*) FROM case_scores")
     assert before[0] == after[0]
     assert before[1].equals(after[1])
 
@@ -174,7 +165,7 @@ def test_a_value_polars_cannot_take_is_printed_as_duckdbs_text(
 ) -> None:
     """A list of intervals made polars panic (a Rust backtrace, exit 1), a BLOB or a BIT
     could not be written as CSV or JSON: each is printed as DuckDB's client prints it."""
-    (text,) = duckdb_says(db, f"SELECT CAST({value} AS VARCHAR) AS t")["t"]
+    (text,) = frame(db, f"SELECT CAST({value} AS VARCHAR) AS t")["t"]
     code, out, err = faith_sql(
         capsys, f"SELECT 1 AS n, {value} AS v", "--db", str(db), "--format", fmt
     )
@@ -208,7 +199,7 @@ def test_a_join_of_two_tables_with_a_column_of_one_name_prints_both(
         "SELECT * FROM (SELECT config_id, count(*) AS n FROM case_scores GROUP BY 1) AS c "
         "JOIN metric_configs AS m ON c.config_id = m.config_id"
     )
-    (config,) = duckdb_says(db, "SELECT config_id FROM metric_configs")["config_id"]
+    (config,) = frame(db, "SELECT config_id FROM metric_configs")["config_id"]
     code, out, err = faith_sql(capsys, query, "--db", str(db), "--format", "json")
     assert (code, err) == (0, "")
     (record,) = [json.loads(line) for line in out.splitlines()]
@@ -219,7 +210,7 @@ def test_a_sum_of_counts_is_a_json_number(db: Path, capsys: pytest.CaptureFixtur
     """DuckDB's sum of a BIGINT is a HUGEINT, which came out as a string (`"scored":"40"`):
     `jq '.passed / .scored'` failed on it. A whole number is a JSON number."""
     query = "SELECT sum(passed) AS passed, sum(scored) AS scored FROM pass_rates()"
-    passed, scored = duckdb_says(db, query).row(0)
+    passed, scored = frame(db, query).row(0)
     code, out, err = faith_sql(capsys, query, "--db", str(db), "--format", "json")
     assert (code, err) == (0, "")
     (record,) = [json.loads(line) for line in out.splitlines()]
@@ -251,7 +242,7 @@ def test_a_blob_is_printed_as_duckdb_writes_it_in_every_format(
     """A BLOB (a hash, a payload column) was `ComputeError: datatype binary cannot be written
     to CSV` (exit 1) as CSV, and a Rust panic with its backtrace as JSON."""
     query = "SELECT 'a\\x00\\x5C'::BLOB AS payload, ['b'::BLOB] AS payloads"
-    expected = duckdb_says(db, "SELECT 'a\\x00\\x5C'::BLOB::VARCHAR AS text")["text"][0]
+    expected = frame(db, "SELECT 'a\\x00\\x5C'::BLOB::VARCHAR AS text")["text"][0]
     assert expected == "a\\x00\\x5C"
     code, out, err = faith_sql(capsys, query, "--db", str(db), "--format", "csv")
     assert (code, err) == (0, "")

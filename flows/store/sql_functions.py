@@ -7,10 +7,12 @@ the metric calls invalid (no non-blank context), as its score is NULL in case_sc
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import duckdb
 import polars as pl
 import pyarrow as pa
-from duckdb.sqltypes import BOOLEAN, DOUBLE, VARCHAR
+from duckdb.sqltypes import BOOLEAN, DOUBLE, VARCHAR, DuckDBPyType
 
 from faith_udfs import (
     GroundedJudge,
@@ -23,10 +25,8 @@ from faith_udfs import (
 )
 from faith_udfs.scores import score_expr
 
-__all__ = ["METRIC_FUNCTIONS", "register_metric_functions"]
+__all__ = ["metric_functions", "register_metric_functions"]
 
-_STRINGS = duckdb.list_type(VARCHAR)
-_VERDICT = duckdb.struct_type({"claim": VARCHAR, "verdict": VARCHAR, "reason": VARCHAR})
 _VERDICTS = pl.List(pl.Struct({"claim": pl.String, "verdict": pl.String, "reason": pl.String}))
 
 
@@ -119,14 +119,23 @@ def _verdicts(answers: pa.ChunkedArray, contexts: pa.ChunkedArray) -> pa.Array:
     )
 
 
-# name -> (function, parameter types, return type); the SQL reference is in README.md.
-METRIC_FUNCTIONS = {
-    "faith_claims": (_claims, [VARCHAR], _STRINGS),
-    "faith_truths": (_truths, [VARCHAR], _STRINGS),
-    "faith_verdicts": (_verdicts, [VARCHAR, _STRINGS], duckdb.list_type(_VERDICT)),
-    "faith_lexical_score": (_lexical_score, [VARCHAR, _STRINGS, BOOLEAN], DOUBLE),
-    "faith_grounded_score": (_grounded_score, [VARCHAR, _STRINGS, BOOLEAN], DOUBLE),
-}
+MetricFunction = tuple[Callable[..., pa.Array], list[DuckDBPyType], DuckDBPyType]
+
+
+def metric_functions(con: duckdb.DuckDBPyConnection) -> dict[str, MetricFunction]:
+    """name -> (function, parameter types, return type); the SQL reference is in README.md.
+
+    The list and struct types are made by `con`: made by the `duckdb` module they open
+    DuckDB's default in-memory database (~0.1 s), which every `faith` start paid at import."""
+    strings = con.list_type(VARCHAR)
+    verdict = con.struct_type({"claim": VARCHAR, "verdict": VARCHAR, "reason": VARCHAR})
+    return {
+        "faith_claims": (_claims, [VARCHAR], strings),
+        "faith_truths": (_truths, [VARCHAR], strings),
+        "faith_verdicts": (_verdicts, [VARCHAR, strings], con.list_type(verdict)),
+        "faith_lexical_score": (_lexical_score, [VARCHAR, strings, BOOLEAN], DOUBLE),
+        "faith_grounded_score": (_grounded_score, [VARCHAR, strings, BOOLEAN], DOUBLE),
+    }
 
 
 def register_metric_functions(con: duckdb.DuckDBPyConnection) -> None:
@@ -134,7 +143,7 @@ def register_metric_functions(con: duckdb.DuckDBPyConnection) -> None:
 
     Created first and checked only on refusal: asking `duckdb_functions()` beforehand cost
     40-65 ms on every connection (it lists DuckDB's thousands of functions), 2 ms creating."""
-    for name, (function, parameters, returns) in METRIC_FUNCTIONS.items():
+    for name, (function, parameters, returns) in metric_functions(con).items():
         try:
             # SPECIAL: NULL rows reach the function, which returns NULL for them itself
             # (DEFAULT refuses any NULL in a result, and an invalid case has a NULL score).

@@ -10,7 +10,7 @@ import polars as pl
 import pytest
 
 from faith_udfs import FaithfulnessMetric, GroundedJudge, LexicalJudge, LLMTestCase
-from flows.store.sql_functions import METRIC_FUNCTIONS, _says_it_exists, register_metric_functions
+from flows.store.sql_functions import _says_it_exists, metric_functions, register_metric_functions
 from tests.conftest import POLICY
 
 CONTEXT = [POLICY[0]]  # "Order A17 shipped on 3 March by courier."
@@ -183,9 +183,9 @@ def test_both_refusals_of_a_second_registration_are_read_without_a_catalog_look(
     tmp_path: Path,
 ) -> None:
     # Looking in duckdb_functions() costs ~40 ms a function; DuckDB's words say it already.
-    name, (function, parameters, returns) = next(iter(METRIC_FUNCTIONS.items()))
     first = duckdb.connect(str(tmp_path / "f.duckdb"))
     second = duckdb.connect(str(tmp_path / "f.duckdb"))
+    name, (function, parameters, returns) = next(iter(metric_functions(first).items()))
     try:
         register_metric_functions(first)
         for con in (first, second):  # NotImplementedException, then CatalogException

@@ -6,7 +6,7 @@ import asyncio
 import sys
 from collections import OrderedDict
 from contextlib import suppress
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from typing import Any, Generic, TypeVar
 
 from faith_udfs.case_results import (
@@ -70,7 +70,8 @@ class LLMTestCase:
 
     input: str
     actual_output: str | None = None  # None, as in DeepEval: a missing answer (invalid)
-    retrieval_context: list[str] = field(default_factory=list)
+    # None (not given) as DeepEval's default: missing to skip_on_missing_params; [] is given
+    retrieval_context: list[str] | None = None
     case_id: str = "case"
     name: str | None = None
     expected_output: str | None = None

@@ -89,10 +89,13 @@ def cases_from_records(
 
 def _listed(
     record: Mapping[str, Any], field: str | None, delimiter: str, index: int, split_text: bool
-) -> list:
+) -> list | None:
     """The field's passages: a list as it is, a text split on `delimiter` (a CSV cell), none
-    when absent."""
+    when absent: None in a JSON record (missing, as DeepEval's JSON loader reads it), [] in a
+    CSV row (an empty cell, as DeepEval's CSV loader reads it)."""
     passages = record.get(field) if field else None
+    if passages is None and not split_text:
+        return None
     if passages is None or passages == "":
         return []
     if isinstance(passages, str) and not split_text:

@@ -235,10 +235,9 @@ def print_verbose_logs(test_results: TestResults, runs: list[MetricRun]) -> None
 
 def missing_params(case: LLMTestCase) -> bool:
     """DeepEval's missing parameters of the faithfulness metric: no answer (None, or "",
-    which DeepEval refuses as missing too), or no context (None, or an empty list: our
-    LLMTestCase's default for a context not given)."""
-    context = getattr(case, "retrieval_context", None)
-    return case.actual_output in (None, "") or context is None or len(context) == 0
+    which DeepEval refuses as missing too), or no context (None, LLMTestCase's default, as
+    DeepEval's). An empty list is given, as DeepEval judges it: it stays an EmptyContext."""
+    return case.actual_output in (None, "") or getattr(case, "retrieval_context", None) is None
 
 
 def _keys_of(cases: list[LLMTestCase], names: list[str]) -> list[str]:

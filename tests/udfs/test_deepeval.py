@@ -173,6 +173,25 @@ def test_cases_missing_their_answer_or_context_are_skipped_when_asked(
     assert [len(t.metrics_data) for t in shown.test_results] == [0, 1, 0, 1]
 
 
+def test_an_empty_context_list_is_given_as_deepeval_reads_it_and_stays_an_error() -> None:
+    """DeepEval misses a retrieval_context only when it is None (its default): `[]` is given
+    and judged. skip_on_missing_params skipped `[]` too, so a log whose retrieval came back
+    empty passed its test silently, where DeepEval judges it (here: EmptyContext, an error)."""
+    given = [
+        LLMTestCase(input="q", actual_output=ANSWERS[0], retrieval_context=[]),
+        LLMTestCase(input="q", actual_output=ANSWERS[0], retrieval_context=CONTEXT),
+        LLMTestCase(input="q", actual_output=ANSWERS[0]),  # not given: None, as DeepEval's
+        LLMTestCase(input="q", actual_output=ANSWERS[0], retrieval_context=None),
+    ]
+    assert given[2].retrieval_context is None
+    errors = ErrorConfig(skip_on_missing_params=True, ignore_errors=True)
+    result = evaluate(given, [FaithfulnessMetric()], display_config=QUIET, error_config=errors)
+    assert [len(t.metrics_data) for t in result.test_results] == [1, 1, 0, 0]
+    assert result.test_results[0].metrics_data[0].error.startswith("EmptyContext")
+    with pytest.raises(EvaluationError, match="EmptyContext"):
+        evaluate(given, [FaithfulnessMetric()], display_config=QUIET, skip_on_missing_params=True)
+
+
 def test_an_empty_answer_is_missing_as_deepeval_reads_it_and_white_space_is_not() -> None:
     """DeepEval refuses `actual_output=""` as a missing parameter, so skip_on_missing_params
     skips it; an answer of white space only is given (DeepEval judges it), so it stays an

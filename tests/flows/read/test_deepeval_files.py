@@ -121,3 +121,24 @@ def test_a_record_that_is_no_test_case_is_named_and_its_passages_never_stringifi
     path.write_text(json.dumps({**docs, "actual_output": {"text": "x"}}) + "\n")
     with pytest.raises(TypeError, match=r"^record 0: actual_output must be a string, got dict$"):
         load_test_cases(path)
+
+
+def test_a_json_record_without_passages_is_missing_one_with_an_empty_list_is_given(
+    tmp_path: Path,
+) -> None:
+    """As DeepEval's JSON loader reads them: no `retrieval_context` (or null) is None, which
+    skip_on_missing_params skips; `[]` is given, and judged (here: EmptyContext). A CSV's
+    empty cell is `[]`, as DeepEval's CSV loader reads it."""
+    path = tmp_path / "cases.json"
+    path.write_text(json.dumps([{"input": "q", "actual_output": "Free."},
+                                {"input": "q", "actual_output": "Free.", "retrieval_context": None},
+                                {"input": "q", "actual_output": "Free.", "retrieval_context": []}]))  # fmt: skip
+    cases = load_test_cases(path)
+    assert [c.retrieval_context for c in cases] == [None, None, []]
+    quiet = DisplayConfig(print_results=False)
+    result = evaluate(cases, [FaithfulnessMetric()], display_config=quiet,
+                      skip_on_missing_params=True, ignore_errors=True)  # fmt: skip
+    assert [len(t.metrics_data) for t in result.test_results] == [0, 0, 1]
+    csv = tmp_path / "cases.csv"
+    csv.write_text("input,actual_output,retrieval_context\nq,Free.,\n")
+    assert [c.retrieval_context for c in load_test_cases(csv)] == [[]]

@@ -108,8 +108,12 @@ def score_frame(
     for name in ("actual_output", "retrieval_context"):
         if name not in contract.columns:
             raise ValueError(f"the frame has no {name} column; map one with columns=")
-    if kind == "pandas" and contract.height == 0:  # an empty object column reads as String
-        contract = contract.with_columns(pl.col("retrieval_context").cast(pl.Null))
+    if kind == "pandas":  # pandas types a column of nothing but None as text, of NaN as float
+        contract = contract.with_columns(
+            pl.col(name).cast(pl.Null)
+            for name in ("actual_output", "retrieval_context")
+            if contract[name].null_count() == contract.height
+        )
     check_case_columns(contract.schema)  # before the casts below turn a wrong type into text
     ids = _case_ids(contract, case_id)
     cases = pl.DataFrame(

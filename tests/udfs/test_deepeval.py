@@ -867,6 +867,31 @@ def test_a_pandas_frame_as_a_deepeval_user_builds_it_scores_as_polars_and_arrow_
     assert pl.from_pandas(claims).equals(polars_claims)
 
 
+@pytest.mark.parametrize(
+    ("answers", "passages"),
+    [
+        (["Refunds are paid within 30 days.", "We ship to Mars."], [None, None]),
+        (["Refunds are paid within 30 days.", "We ship to Mars."], [np.nan, np.nan]),
+        ([None, None], [CONTEXT, CONTEXT]),
+        ([np.nan, None], [CONTEXT, CONTEXT]),
+    ],
+    ids=["contexts-None", "contexts-NaN", "answers-None", "answers-NaN"],
+)
+def test_a_pandas_column_with_every_value_missing_gives_invalid_rows(
+    answers: list, passages: list
+) -> None:
+    """pandas keeps no type for a column of nothing but None (object, read as text) or NaN
+    (float): a day's chunk whose retrieval all failed was a TypeError ("retrieval_context
+    must be a list of strings, got String: wrap one passage as [text]"), where one list
+    among them gave invalid rows. Every row comes back, invalid, as from polars."""
+    pandas = pytest.importorskip("pandas")
+    frame = pandas.DataFrame({"actual_output": answers, "retrieval_context": passages})
+    scored = score_frame(frame)
+    assert list(scored["status"]) == ["invalid", "invalid"]
+    error = "EmptyContext" if passages[0] is not CONTEXT else "BlankAnswer"
+    assert all(e.startswith(error) for e in scored["error"])
+
+
 def test_a_lazy_frame_comes_back_lazy() -> None:
     """The page promises the caller's frame type back, LazyFrame included: a LazyFrame came
     back as a DataFrame, so a pipeline's next `.collect()` failed."""

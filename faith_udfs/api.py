@@ -17,7 +17,12 @@ from faith_udfs.case_results import (
     verbose_logs,
 )
 from faith_udfs.config import JudgeIdentity, MetricConfig, check_flag
-from faith_udfs.deepeval_models import DeepEvalModelJudge, is_deepeval_model, judge_of
+from faith_udfs.deepeval_models import (
+    DeepEvalModelJudge,
+    is_deepeval_model,
+    judge_of,
+    templated_judge,
+)
 from faith_udfs.errors import ConfigError
 from faith_udfs.grounded import GroundedJudge
 from faith_udfs.judges import Judge, is_judge
@@ -208,16 +213,9 @@ class FaithfulnessMetric:
         ):
             # faithpipe's older order, FaithfulnessMetric(judge, threshold)
             threshold, model = (model if isinstance(model, int | float) else 0.5), threshold
-        if evaluation_template is not None:
-            if not is_deepeval_model(model):
-                raise ConfigError(
-                    "evaluation_template sets the prompts a DeepEval-shaped model reads; "
-                    "pass model= such a model (faithpipe's own judges read their own prompts)"
-                )
-            model = DeepEvalModelJudge(model, evaluation_template=evaluation_template)
         self._memo: OrderedDict[MemoKey, CaseResult] = OrderedDict()
         self.evaluation_template = evaluation_template
-        self.model = model
+        self.model = model  # with a template, a DeepEval-shaped model only (templated_judge)
         self.config = MetricConfig(
             threshold=threshold,
             penalize_ambiguous_claims=penalize_ambiguous_claims,
@@ -239,10 +237,11 @@ class FaithfulnessMetric:
 
     @model.setter
     def model(self, model: Any) -> None:
-        """A new judge, taken as at construction; `evaluation_model` names it, and the scores
-        remembered from the old one are forgotten (they were returned for the new one)."""
-        if self.evaluation_template is not None and is_deepeval_model(model):
-            model = DeepEvalModelJudge(model, evaluation_template=self.evaluation_template)
+        """A new judge, taken as at construction (with a template, a DeepEval-shaped model
+        only); `evaluation_model` names it, and the scores remembered from the old one are
+        forgotten (they were returned for the new one)."""
+        if self.evaluation_template is not None and not isinstance(model, DeepEvalModelJudge):
+            model = templated_judge(model, self.evaluation_template)
         self._model: Judge = GroundedJudge() if model is None else judge_of(model)
         self.evaluation_model = self._model.identity.model
         self._memo.clear()

@@ -71,6 +71,28 @@ def judge_of(model: object) -> Judge:
     )
 
 
+def templated_judge(model: object, template: object) -> DeepEvalModelJudge:
+    """A DeepEval-shaped model asking the prompts `template` writes. Any other judge reads
+    prompts of its own, so the template is refused in one line saying why and what to pass."""
+    if is_deepeval_model(model):
+        return DeepEvalModelJudge(model, evaluation_template=template)
+    if isinstance(model, str):
+        why = (
+            f"model={model!r} is a model name, which faithpipe reads as its OpenAI-compatible "
+            "judge, asking its own packed prompts"
+        )
+    elif model is None:
+        why = "no model: the offline GroundedJudge reads no prompt"
+    else:
+        why = f"{type(model).__name__} reads faithpipe's own prompts"
+    named = getattr(template, "__name__", type(template).__name__)
+    raise ConfigError(
+        f"evaluation_template={named} writes the prompts a DeepEval-shaped model reads, and "
+        f"{why}: pass model= a DeepEvalBaseLLM-shaped object (generate, get_model_name) that "
+        "calls your LLM, or leave evaluation_template out"
+    )
+
+
 def is_deepeval_model(model: object) -> bool:
     """Duck-typed `DeepEvalBaseLLM`: a callable `generate` and `get_model_name`."""
     return callable(getattr(model, "generate", None)) and callable(

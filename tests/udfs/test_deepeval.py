@@ -625,6 +625,38 @@ def test_an_evaluation_template_writes_the_prompts() -> None:
     assert "evaluation_template" in dict(metric.model.identity.options)
 
 
+class OneStepTemplate:  # DeepEval's documented custom template: generate_claims alone
+    @staticmethod
+    def generate_claims(actual_output: str) -> str:
+        return f"CLAIMS {actual_output}"
+
+
+def test_an_evaluation_template_with_a_judge_that_reads_no_template_is_refused_saying_why() -> (
+    None
+):
+    """DeepEval's usual call, `model="gpt-4o-mini", evaluation_template=...`, was told to
+    "pass model= such a model (faithpipe's own judges read their own prompts)", naming
+    neither the model name nor what to pass; and setting `metric.model` afterwards to such a
+    judge dropped the template without a word (the docs say a new model is checked as at
+    construction)."""
+    with pytest.raises(ConfigError, match=r"^evaluation_template=OneStepTemplate .* "
+                       r"model='gpt-4o-mini' is a model name, .*packed prompts.* "
+                       r"DeepEvalBaseLLM-shaped"):  # fmt: skip
+        FaithfulnessMetric(model="gpt-4o-mini", evaluation_template=OneStepTemplate)
+    with pytest.raises(ConfigError, match="no model: the offline GroundedJudge reads no prompt"):
+        FaithfulnessMetric(evaluation_template=OneStepTemplate)
+    with pytest.raises(ConfigError, match="LexicalJudge reads faithpipe's own prompts"):
+        FaithfulnessMetric(model=LexicalJudge(), evaluation_template=OneStepTemplate)
+    metric = FaithfulnessMetric(model=CustomJudgeModel(), evaluation_template=OneStepTemplate)
+    templated = metric.model
+    for other in (LexicalJudge(), "gpt-4o-mini", None):
+        with pytest.raises(ConfigError, match="^evaluation_template=OneStepTemplate"):
+            metric.model = other
+        assert metric.model is templated  # kept, as a refused threshold keeps the old one
+    metric.model = CustomJudgeModel("borderline")  # another DeepEval-shaped model: templated
+    assert "evaluation_template" in dict(metric.model.identity.options)
+
+
 def test_an_evaluation_template_may_write_one_prompt_and_leave_the_others() -> None:
     """DeepEval's docs override generate_claims alone; DeepEval asks its default prompts for
     the other steps. Here the template had to write all four: the truths step crashed."""

@@ -631,9 +631,7 @@ class OneStepTemplate:  # DeepEval's documented custom template: generate_claims
         return f"CLAIMS {actual_output}"
 
 
-def test_an_evaluation_template_with_a_judge_that_reads_no_template_is_refused_saying_why() -> (
-    None
-):
+def test_a_template_for_a_judge_that_reads_none_is_refused_saying_why() -> None:
     """DeepEval's usual call, `model="gpt-4o-mini", evaluation_template=...`, was told to
     "pass model= such a model (faithpipe's own judges read their own prompts)", naming
     neither the model name nor what to pass; and setting `metric.model` afterwards to such a
@@ -650,7 +648,7 @@ def test_an_evaluation_template_with_a_judge_that_reads_no_template_is_refused_s
     metric = FaithfulnessMetric(model=CustomJudgeModel(), evaluation_template=OneStepTemplate)
     templated = metric.model
     for other in (LexicalJudge(), "gpt-4o-mini", None):
-        with pytest.raises(ConfigError, match="^evaluation_template=OneStepTemplate"):
+        with pytest.raises(ConfigError, match=r"^evaluation_template=OneStepTemplate"):
             metric.model = other
         assert metric.model is templated  # kept, as a refused threshold keeps the old one
     metric.model = CustomJudgeModel("borderline")  # another DeepEval-shaped model: templated

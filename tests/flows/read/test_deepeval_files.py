@@ -130,9 +130,9 @@ def test_a_json_record_without_passages_is_missing_one_with_an_empty_list_is_giv
     skip_on_missing_params skips; `[]` is given, and judged (here: EmptyContext). A CSV's
     empty cell is `[]`, as DeepEval's CSV loader reads it."""
     path = tmp_path / "cases.json"
-    path.write_text(json.dumps([{"input": "q", "actual_output": "Free."},
-                                {"input": "q", "actual_output": "Free.", "retrieval_context": None},
-                                {"input": "q", "actual_output": "Free.", "retrieval_context": []}]))  # fmt: skip
+    answer = {"input": "q", "actual_output": "Free."}
+    records = [answer, {**answer, "retrieval_context": None}, {**answer, "retrieval_context": []}]
+    path.write_text(json.dumps(records))
     cases = load_test_cases(path)
     assert [c.retrieval_context for c in cases] == [None, None, []]
     quiet = DisplayConfig(print_results=False)

@@ -4,10 +4,11 @@ and the summary and the error check are computed on the frames."""
 
 from __future__ import annotations
 
+import json
 import operator
 import sys
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import Any, overload
 
 import polars as pl
@@ -72,6 +73,13 @@ class MetricData:
     def verbose_logs(self) -> str:
         """DeepEval's verbose_logs, written when read."""
         return logs_of(self._result, self.truths_extraction_limit)
+
+    def model_dump(self, mode: str = "python") -> dict[str, Any]:
+        """DeepEval's MetricData is pydantic: its fields (faithpipe's counts and status too)
+        as a dict, verbose_logs included; `mode` ("python", "json") gives the same here."""
+        dumped = {f.name: getattr(self, f.name) for f in fields(self) if f.compare}
+        dumped["verbose_logs"] = self.verbose_logs if self.details is not None else None
+        return dumped
 
 
 class CaseDetails:
@@ -325,6 +333,25 @@ class EvaluationResult:
             tables.claim_verdicts.to_pandas(),
             tables.truths.to_pandas(),
         )
+
+    def model_dump(self, mode: str = "python") -> dict[str, Any]:
+        """DeepEval's EvaluationResult is pydantic, saved as `json.dump(result.model_dump(),
+        f)`: every TestResult as a dict of its fields, each MetricData's dumped. It builds
+        every case's objects; for whole batches read `to_polars()`."""
+        tests = [
+            {f.name: getattr(t, f.name) for f in fields(t)}
+            | {"metrics_data": [m.model_dump(mode) for m in t.metrics_data]}
+            for t in self.test_results
+        ]
+        return {
+            "test_results": tests,
+            "confident_link": self.confident_link,
+            "test_run_id": self.test_run_id,
+        }
+
+    def model_dump_json(self, *, indent: int | None = None) -> str:
+        """`model_dump()` as JSON text (metadata that JSON cannot hold as its `str`)."""
+        return json.dumps(self.model_dump("json"), indent=indent, default=str)
 
     def outcomes(self) -> pl.DataFrame:
         """Every (test case, metric) outcome: `position`, `metric`, `case`, `name`, `success`,

@@ -253,3 +253,36 @@ def test_the_documented_frame_reading_example_runs() -> None:
     assert names["failed"]["case"].to_list() == ["named2"]  # 0.0 fails, id1's 0.5 passes
     assert names["claims"].height == 3
     assert names["first"].claims == ["Refunds are paid within 90 days.", "A receipt is required."]
+
+
+def test_a_result_dumps_as_deepevals_pydantic_result_does(tmp_path: Path) -> None:
+    """DeepEval's EvaluationResult is a pydantic model, and scripts save it as
+    `json.dump(result.model_dump(), f)` (or `model_dump_json()`): that was an AttributeError,
+    breaking the one-import switch at the script's last line."""
+    import json
+
+    cases = [LLMTestCase(input="q", actual_output=a, retrieval_context=CONTEXT,
+                         additional_metadata={"app": "shop"}) for a in ANSWERS]  # fmt: skip
+    result = evaluate(cases, [FaithfulnessMetric(model=LexicalJudge())], display_config=QUIET,
+                      error_config=KEEP)  # fmt: skip
+    dumped = result.model_dump()
+    assert set(dumped) == {"test_results", "confident_link", "test_run_id"}
+    assert len(dumped["test_results"]) == len(ANSWERS)
+    first = dumped["test_results"][0]
+    assert {"name", "success", "metrics_data", "conversational", "index", "multimodal", "input",
+            "actual_output", "expected_output", "context", "retrieval_context", "turns",
+            "metadata"} <= set(first)  # fmt: skip
+    assert first["metadata"] == {"app": "shop"}
+    data = first["metrics_data"][0]
+    test_result = result.test_results[0]
+    metric_data = test_result.metrics_data[0]
+    assert data == metric_data.model_dump()
+    for name in ("name", "threshold", "success", "score", "reason", "strict_mode",
+                 "evaluation_model", "error", "evaluation_cost", "verbose_logs"):  # fmt: skip
+        assert data[name] == getattr(metric_data, name), name
+    blank = dumped["test_results"][3]["metrics_data"][0]
+    assert blank["score"] is None
+    assert blank["error"].startswith("BlankAnswer")
+    path = tmp_path / "result.json"
+    path.write_text(json.dumps(dumped))  # what DeepEval scripts do with it
+    assert json.loads(path.read_text()) == json.loads(result.model_dump_json())

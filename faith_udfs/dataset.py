@@ -131,15 +131,27 @@ def _metadata(record: Mapping[str, Any], field: str | None, index: int) -> dict 
     return value
 
 
-def records_of_text(text: str, fmt: str) -> list[dict[str, Any]]:
-    """The records a CSV (header row), JSON (an array of objects) or JSONL text holds."""
+def records_of_text(text: str, fmt: str, source: str = "the text") -> list[dict[str, Any]]:
+    """The records a CSV (header row), JSON (an array of objects) or JSONL text holds; text
+    that is no JSON is a ValueError naming `source` (a file's name) and the line that breaks,
+    the file's line for JSONL (json's own says line 1 of that line)."""
     if fmt == "csv":
         return list(csv.DictReader(io.StringIO(text)))
     if fmt == "json":
-        value = json.loads(text)
+        value = _json(text, source, 0)
         if not isinstance(value, list):
             raise ValueError("a JSON test-case file holds an array of objects")
         return value
     if fmt == "jsonl":
-        return [json.loads(line) for line in text.splitlines() if line.strip()]
+        lines = text.splitlines()
+        return [_json(line, source, n) for n, line in enumerate(lines) if line.strip()]
     raise ValueError(f"format {fmt!r}: choose csv, json or jsonl")
+
+
+def _json(text: str, source: str, lines_before: int) -> Any:
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise ValueError(
+            f"{source}, line {lines_before + exc.lineno}: not JSON ({exc.msg}, column {exc.colno})"
+        ) from None

@@ -25,7 +25,7 @@ def load_test_cases(
     fmt = file_format or FORMATS.get(path.suffix.lower())
     if fmt is None:
         raise ValueError(f"{path.name}: test cases come as .csv, .json or .jsonl")
-    records = records_of_text(path.read_text(encoding=_with_bom(encoding)), fmt)
+    records = records_of_text(path.read_text(encoding=_with_bom(encoding)), fmt, path.name)
     return cases_from_records(records, **fields, split_text=fmt == "csv")
 
 

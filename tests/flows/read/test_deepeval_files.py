@@ -59,6 +59,21 @@ def test_another_extension_is_refused_in_one_line(tmp_path: Path) -> None:
         load_test_cases(tmp_path / "cases.parquet")
 
 
+def test_a_file_that_is_no_json_is_named_with_the_line_that_breaks(tmp_path: Path) -> None:
+    """A JSONL line that is no JSON (a log cut mid-write) said only "Expecting ',' delimiter:
+    line 1 column 40", line 1 of that line's text, naming neither the file nor its line."""
+    lines = [json.dumps(r) for r in ROWS] * 3
+    lines[4] = lines[4][:40]  # the fifth line cut short
+    path = tmp_path / "log.jsonl"
+    path.write_text("\n".join(lines) + "\n")
+    with pytest.raises(ValueError, match=r"^log\.jsonl, line 5: not JSON \(.*, column \d+\)$"):
+        load_test_cases(path, input="question", actual_output="answer", retrieval_context="ctx")
+    path = tmp_path / "cases.json"
+    path.write_text(json.dumps(ROWS, indent=1)[:-30])
+    with pytest.raises(ValueError, match=r"^cases\.json, line \d+: not JSON \("):
+        load_test_cases(path, input="question", actual_output="answer", retrieval_context="ctx")
+
+
 LOADER = """
 import sys
 from pathlib import Path

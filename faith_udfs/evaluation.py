@@ -13,7 +13,7 @@ import polars as pl
 
 from faith_udfs.api import FaithfulnessMetric, LLMTestCase, check_case_fields, judge_tokens
 from faith_udfs.case_results import cases_frame
-from faith_udfs.errors import FaithError
+from faith_udfs.errors import ConfigError, FaithError
 from faith_udfs.evaluation_results import (
     ROW_COLUMNS,
     CaseDetails,
@@ -114,6 +114,7 @@ def evaluate(
     for name in keywords:
         if name not in _LEGACY_FIELDS and name not in _TAKEN:
             raise TypeError(f"evaluate() got an unexpected keyword argument {name!r}")
+    check_no_folder(display)
     started = time.perf_counter()
     if isinstance(metrics, FaithfulnessMetric) or isinstance(test_cases, LLMTestCase):
         raise TypeError(
@@ -231,6 +232,19 @@ def print_verbose_logs(test_results: TestResults, runs: list[MetricRun]) -> None
         for run, data in zip(runs, test.metrics_data, strict=True):
             if run.verbose:
                 sys.stdout.write(data.verbose_logs + "\n")
+
+
+def check_no_folder(display: DisplayConfig) -> None:
+    """DeepEval writes the run's results into `results_folder` (DeepEval 3: `file_output_dir`);
+    faith_udfs writes no file, and a folder taken and left empty lost them without a word."""
+    for name in ("results_folder", "results_subfolder", "file_output_dir"):
+        folder = getattr(display, name)
+        if folder is not None:
+            raise ConfigError(
+                f"DisplayConfig({name}={folder!r}): faith_udfs writes no file, so the folder "
+                "would stay empty: leave it out and save the result yourself "
+                "(result.model_dump_json(), or result.to_polars() as Parquet)"
+            )
 
 
 def missing_params(case: LLMTestCase) -> bool:

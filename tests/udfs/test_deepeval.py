@@ -284,6 +284,20 @@ def test_deepevals_other_settings_are_taken() -> None:
     assert result.test_results[0].success is True
 
 
+@pytest.mark.parametrize("field", ["results_folder", "file_output_dir", "results_subfolder"])
+def test_a_folder_to_save_results_in_is_refused_not_left_empty(tmp_path: Path, field: str) -> None:
+    """DeepEval writes the run's results into `DisplayConfig(results_folder=...)` (DeepEval
+    3's `file_output_dir`). It was taken and nothing written: a nightly script that reads the
+    folder afterwards found no results, without a word. faith_udfs writes no file: the
+    refusal says how to save them, before anything is scored."""
+    folder = tmp_path / "results"
+    display = DisplayConfig(print_results=False, **{field: str(folder)})
+    with pytest.raises(ConfigError, match=rf"^DisplayConfig\({field}=.*writes no file.*"
+                       r"model_dump_json\(\)"):  # fmt: skip
+        evaluate(cases()[:1], [FaithfulnessMetric()], display_config=display)
+    assert not folder.exists()
+
+
 def test_deepeval_1s_flat_keywords_are_their_configs_fields(
     capsys: pytest.CaptureFixture[str],
 ) -> None:

@@ -169,8 +169,9 @@ def _print_worker_line(event: tuple[float, dict[str, Any]]) -> None:
 def say_worker_lost(event: tuple[float, Any]) -> None:
     """One line for a worker that ended while running tasks, not closed by the cluster (a
     kill -9, the kernel's OOM killer, a nanny past its memory limit): Dask runs its tasks
-    again, silently (its lines stay off the console), and the judge calls it had made are
-    paid again. Called on the client's event loop, with the scheduler's "all" events."""
+    again, silently (its lines stay off the console), answering the judge calls the dead
+    worker had answers for from their journal (flows/store/reply_journal.py). Called on the
+    client's event loop, with the scheduler's "all" events."""
     message = event[1] if isinstance(event, tuple) and len(event) == 2 else None
     if not isinstance(message, dict) or message.get("action") != "remove-worker":
         return
@@ -189,7 +190,7 @@ def say_worker_lost(event: tuple[float, Any]) -> None:
     )
     log.warning(
         "a Dask worker (%s) ended mid-run, with %s: the scheduler gives %s to another worker "
-        "(up to %d tries); an LLM judge's calls made there are paid again",
+        "(up to %d tries), which asks again only the LLM judge calls left unanswered there",
         message.get("worker", "?"),
         held,
         "it" if len(tasks) == 1 else "them",

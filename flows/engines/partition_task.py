@@ -4,6 +4,7 @@ the rest and write the results as a shard. Runs on a worker; never opens the dat
 from __future__ import annotations
 
 import time
+from contextlib import closing
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -11,12 +12,13 @@ import polars as pl
 
 from faith_udfs import MetricConfig
 from flows.engines.partitions import DuplicateRule, Partition, read_partition
-from flows.engines.shards import Shard, write_paid_replies, write_shard
+from flows.engines.shards import Shard, shard_path, write_paid_replies, write_shard
 from flows.engines.worker_judge import ShardReplies, partition_running, running_judge
 from flows.judges.settings import JudgeSettings
 from flows.run.batches import QuarantineKeys, decide, score_batch, validate_batch
 from flows.run.pipeline import no_cases
 from flows.store.content_hash import content_hashes
+from flows.store.reply_journal import ReplyJournal, earlier_replies, journal_path
 from schemas import SizeLimits
 
 
@@ -65,24 +67,31 @@ def _scored_partition(job: PartitionJob) -> str:
         cases = no_cases()
     quarantine = pl.concat(quarantined, how="vertical_relaxed")
     classified = classify_against(cases, job.case_states)
-    replies = ShardReplies(job.replies)
-    try:
-        with running_judge(job.judge, replies, job.semaphore) as judge:
-            scored = score_batch(cases, classified, quarantine, judge, job.config)
-            fatal = getattr(judge, "fatal_error", None)
-    except BaseException:
-        # Cut off (a stopped run's closing worker stops its judge) or failed: the calls it
-        # made are paid for; their replies go where the next run keeps them.
-        write_paid_replies(Path(job.shards), job.partition.number, replies.replies())
-        raise
-    shard = Shard(
-        job.partition.number,
-        scored,
-        {"read": seconds_read, "validate": seconds_validate},
-        replies.replies(),
-        fatal,
-    )
-    return str(write_shard(Path(job.shards), shard))
+    folder = Path(job.shards)
+    name = shard_path(folder, job.partition.number).name
+    journal = ReplyJournal(journal_path(folder, name))
+    replies = ShardReplies(job.replies, journal, earlier_replies(folder, name))
+    with closing(journal):  # closed whatever ends the task; removed once its replies are safe
+        try:
+            with running_judge(job.judge, replies, job.semaphore) as judge:
+                scored = score_batch(cases, classified, quarantine, judge, job.config)
+                fatal = getattr(judge, "fatal_error", None)
+        except BaseException:
+            # Cut off (a stopped run's closing worker stops its judge) or failed: the calls it
+            # made are paid for; their replies go where a retry and the next run keep them.
+            if write_paid_replies(folder, job.partition.number, replies.replies()) is not None:
+                journal.remove()
+            raise
+        shard = Shard(
+            job.partition.number,
+            scored,
+            {"read": seconds_read, "validate": seconds_validate},
+            replies.replies(),
+            fatal,
+        )
+        written = write_shard(folder, shard)
+        journal.remove()  # the shard carries its replies
+    return str(written)
 
 
 def classify_against(cases: pl.DataFrame, case_states: str | None) -> pl.DataFrame:

@@ -27,6 +27,7 @@ from faith_udfs.errors import JudgeTransientError
 from flows.judges.endpoint.limiter import AdaptiveLimiter
 from flows.judges.factory import build_judge, close_judge
 from flows.judges.settings import JudgeSettings
+from flows.store.reply_journal import ReplyJournal
 from flows.store.shard_data import REPLY_COLUMNS
 
 # How often a wait for a cluster lease looks at the judge's stop event.
@@ -43,10 +44,22 @@ class ShardReplies:
     """The reply cache of one partition's judge: stored replies from a Parquet snapshot,
     new ones kept in memory for the shard. Thread-safe, like the cache it replaces."""
 
-    def __init__(self, snapshot: str | None) -> None:
+    def __init__(
+        self,
+        snapshot: str | None,
+        journal: ReplyJournal | None = None,
+        earlier: pl.DataFrame | None = None,
+    ) -> None:
         self._snapshot = snapshot
         self._lock = threading.Lock()
-        self._new: dict[str, tuple[Any, ...]] = {}
+        # Replies an earlier attempt at the partition paid for (a killed worker's journal):
+        # answered from here, and carried by this attempt's shard into judge_cache.
+        self._new: dict[str, tuple[Any, ...]] = (
+            {row[0]: row for row in earlier.select(list(REPLY_COLUMNS)).iter_rows()}
+            if earlier is not None
+            else {}
+        )
+        self.journal = journal
 
     def get_many(self, keys: Iterable[str]) -> dict[str, str]:
         wanted = list(dict.fromkeys(keys))
@@ -71,6 +84,8 @@ class ShardReplies:
         }
         with self._lock:
             self._new[key] = tuple(row[name] for name in REPLY_COLUMNS)
+        if self.journal is not None:
+            self.journal.append(row)
 
     def flush(self) -> int:
         return 0  # the shard carries the replies

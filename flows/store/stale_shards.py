@@ -17,6 +17,7 @@ from pathlib import Path
 import duckdb
 import polars as pl
 
+from flows.store.reply_journal import JOURNAL_SUFFIX, read_journal
 from flows.store.shard_data import store_replies
 
 log = logging.getLogger("faithpipe")
@@ -29,8 +30,11 @@ def shard_root(db: str) -> Path:
 
 
 def stale_replies(folder: Path, run: str = "*") -> list[pl.DataFrame]:
-    """The judge replies in shards a run (`run`, by default any) left unloaded: paid for."""
-    return [pl.read_parquet(file) for file in folder.glob(f"{run}/part-*/replies.parquet")]
+    """The judge replies in shards a run (`run`, by default any) left unloaded, and in the
+    journals of tasks that died (flows/store/reply_journal.py): paid for."""
+    return [pl.read_parquet(file) for file in folder.glob(f"{run}/part-*/replies.parquet")] + [
+        read_journal(file) for file in folder.glob(f"{run}/part-*{JOURNAL_SUFFIX}")
+    ]
 
 
 def salvage_stale_shards(con: duckdb.DuckDBPyConnection, root: Path) -> None:
@@ -43,15 +47,19 @@ def salvage_stale_shards(con: duckdb.DuckDBPyConnection, root: Path) -> None:
     if not root.is_dir():
         return
     read = sorted(root.glob("*/part-*"))
+    journals = [part for part in read if part.name.endswith(JOURNAL_SUFFIX) and part.is_file()]
     kept = sum(
         store_replies(con, pl.read_parquet(replies))
         for replies in (part / "replies.parquet" for part in read)
         if replies.is_file()
-    )
+    ) + sum(store_replies(con, read_journal(journal)) for journal in journals)
     if kept:
         log.info("kept %d judge replies from shards an earlier run left behind", kept)
     for part in read:
-        shutil.rmtree(part, ignore_errors=True)
+        if part in journals:
+            part.unlink(missing_ok=True)
+        else:
+            shutil.rmtree(part, ignore_errors=True)
     for folder in root.iterdir():
         _remove_when_done(folder)
 

@@ -34,12 +34,15 @@ def test_unreadable_replies_leave_the_shard_folder_for_the_next_run(tmp_path: Pa
     assert (part / "replies.parquet").exists()
 
 
-def killed_dask_runs_shard(tmp_path: Path, db: Path, base_url: str) -> tuple[ScoreSettings, Path]:
-    """What a Dask run killed before loading its one partition leaves: the partition's task,
-    run here as a worker runs it, wrote its shard (the replies it paid the judge at `base_url`
-    for). The run's settings, and its shard folder."""
+def one_partition_job(
+    tmp_path: Path, db: Path, base_url: str, concurrency: int = 8
+) -> tuple[ScoreSettings, Path, PartitionJob]:
+    """A Dask run's one partition as its task gets it (the judge at `base_url`): the run's
+    settings, its shard folder and the job."""
     source = write_llm_source(tmp_path / "cases.parquet")
-    judge = JudgeSettings(kind="openai", model="stub", base_url=base_url, mode="per-item")
+    judge = JudgeSettings(
+        kind="openai", model="stub", base_url=base_url, mode="per-item", concurrency=concurrency
+    )
     settings = ScoreSettings(source=str(source), db=str(db), judge=judge)
     folder = shard_root(str(db)) / "20261207T100000-0a1b2c3d"
     folder.mkdir(parents=True)
@@ -54,8 +57,54 @@ def killed_dask_runs_shard(tmp_path: Path, db: Path, base_url: str) -> tuple[Sco
         replies=None,
         semaphore=None,
     )
+    return settings, folder, job
+
+
+def killed_dask_runs_shard(tmp_path: Path, db: Path, base_url: str) -> tuple[ScoreSettings, Path]:
+    """What a Dask run killed before loading its one partition leaves: the partition's task,
+    run here as a worker runs it, wrote its shard (the replies it paid the judge at `base_url`
+    for). The run's settings, and its shard folder."""
+    settings, folder, job = one_partition_job(tmp_path, db, base_url)
     score_partition(job)
     return settings, folder
+
+
+def test_a_task_killed_mid_partition_leaves_a_journal_its_retry_and_the_next_run_keep(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A worker killed mid-task (its memory limit, a kill -9) took the replies it had paid for
+    with it: they lived in memory until the shard. Each is journalled as it arrives now: the
+    task's retry asks none of them again, nor does the next run, which stores the journal's
+    replies and removes it. A cap of 1: only the call in flight at the kill is asked twice."""
+    import json
+    import multiprocessing
+    import os
+    import signal
+
+    from tests.support.dask_cluster import wait_for
+
+    monkeypatch.setenv("OPENAI_API_KEY", KEY)
+    db = tmp_path / "faith.duckdb"
+    with serving(api_key=KEY, delay=0.05) as stub:
+        settings, folder, job = one_partition_job(tmp_path, db, stub.base_url, concurrency=1)
+        task = multiprocessing.get_context("spawn").Process(target=score_partition, args=(job,))
+        task.start()
+        try:
+            wait_for(lambda: stub.requests >= 12 or not task.is_alive(), 120)
+            os.kill(task.pid or 0, signal.SIGKILL)
+        finally:
+            task.join(60)
+        (journal,) = folder.glob("part-*.jsonl")
+        journalled = len(journal.read_text().splitlines())
+        score_partition(job)  # the retry, as another worker runs it
+        run = run_score(settings)  # the next run, the Dask run killed before loading
+        asked = [json.dumps(body["messages"], sort_keys=True) for body in stub.bodies]
+    assert task.exitcode == -signal.SIGKILL
+    assert journalled >= 10
+    assert len(asked) - len(set(asked)) <= 1
+    assert run["rows_newly_scored"] == CASES
+    assert query(db, "SELECT count(*) FROM judge_cache") == [(len(set(asked)),)]
+    assert not any(shard_root(str(db)).iterdir())
 
 
 def test_a_local_run_after_a_killed_dask_run_pays_none_of_its_shards_replies_again(
@@ -132,3 +181,34 @@ def test_a_failed_tasks_paid_replies_are_kept_under_a_name_no_shard_takes(tmp_pa
     with open_store(db) as con:
         assert keep_unloaded_replies(con, run_folder) is True
     assert query(db, "SELECT cache_key, prompt_tokens FROM judge_cache") == [("key-1", 12)]
+
+
+def test_a_journal_cut_mid_line_by_a_kill_is_salvaged_up_to_its_last_whole_line(
+    tmp_path: Path,
+) -> None:
+    from datetime import datetime
+
+    from flows.store.reply_journal import ReplyJournal, journal_path
+    from flows.store.stale_shards import salvage_stale_shards
+
+    run_folder = tmp_path / "f.duckdb.shards" / "run-1"
+    run_folder.mkdir(parents=True)
+    journal = ReplyJournal(journal_path(run_folder, "part-000001"))
+    for n in (1, 2):
+        journal.append(
+            {"cache_key": f"key-{n}", "kind": "truths", "model": "stub", "prompt_version": "v",
+             "schema_name": "Truths", "reply": '{"truths": ["Order A17 shipped."]}',
+             "prompt_tokens": 12, "completion_tokens": n, "item": None,
+             "created_at": datetime(2026, 12, 7, 10, 0, n)}
+        )  # fmt: skip
+    journal.close()  # as the kernel closes a killed process's files
+    with journal.path.open("a") as cut:
+        cut.write('{"cache_key": "key-3", "kind": "tru')  # the kill, mid-write
+    db = tmp_path / "f.duckdb"
+    with open_store(db) as con:
+        salvage_stale_shards(con, shard_root(str(db)))
+    assert query(db, "SELECT cache_key, completion_tokens FROM judge_cache ORDER BY 1") == [
+        ("key-1", 1),
+        ("key-2", 2),
+    ]
+    assert not shard_root(str(db)).exists() or not any(shard_root(str(db)).iterdir())

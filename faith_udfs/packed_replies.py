@@ -25,6 +25,8 @@ from faith_udfs.words import STOP_WORDS, WORD_PATTERN
 
 # Text a model may put around its JSON object: "Here is the JSON:" and the like.
 MAX_CHATTER = 200
+# Half of a UTF-16 surrogate pair, as JSON's "\ud83d" escape alone decodes.
+_HALF_PAIR = re.compile("[\ud800-\udfff]")
 _FENCE = re.compile(r"\A\s*```[a-zA-Z]*[ \t]*\n(?P<body>.*?)\n?```\s*\Z", re.DOTALL)
 # The format examples' stand-ins in every template (prompts.py, packed_prompts.py): a reply
 # holding one copied the example instead of answering.
@@ -76,6 +78,15 @@ def top_level_object(text: str) -> dict[str, Any]:
     if len(rest) > MAX_CHATTER:
         raise JudgeReplyError(
             f"reply goes on for {len(rest)} characters after its JSON object: {_clip(text)}"
+        )
+    half = _HALF_PAIR.search(json.dumps(value, ensure_ascii=False))
+    if half is not None:
+        shown = _clip(_HALF_PAIR.sub("\N{REPLACEMENT CHARACTER}", text))
+        # JSON's "\ud83d" alone (an emoji's escape cut in two) decodes to a character UTF-8
+        # cannot carry: no frame or table could hold the answer.
+        raise JudgeReplyError(
+            f"the reply holds half of a UTF-16 pair ('\\u{ord(half.group()):04x}' without "
+            f"its other half), not text: {shown}"
         )
     return value
 

@@ -57,6 +57,8 @@ class _Handler(BaseHTTPRequestHandler):
             content = '{"truths": ' + "[" * 100_000 + "]" * 100_000 + "}"
         elif hostile.mode == "long_number":
             content = content.replace('"item": 1', '"item": 1' + "0" * 5000, 1)
+        elif hostile.mode == "half_pair":  # a statement ending in half an emoji's escape
+            content = content.replace('"]', ' \\ud83d"]', 1)
         completion = {
             "object": "chat.completion",
             "choices": [
@@ -126,6 +128,18 @@ def test_reply_json_python_cannot_read_is_a_reply_error(
     found = _score(mode, tmp_path, monkeypatch, mode=judge_mode)
     if mode == "deep":  # every reply is the deep one: every case invalid, saying why
         assert all("too deep or with too long a number" in (e or "") for e in found["errors"])
+
+
+@pytest.mark.parametrize("judge_mode", ["packed", "per-item"])
+def test_a_reply_holding_half_a_utf16_pair_is_a_reply_error(
+    judge_mode: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A small model escaping an emoji writes its first half alone ("\\ud83d"): JSON decodes
+    # it to a character UTF-8 cannot carry. Before: polars and DuckDB refused it, "judge
+    # openai/m crashed (a bug, not a judge error)", exit 1, and the batch's paid answers were
+    # not cached. Now the reply is refused as the broken text it is, for its items alone.
+    found = _score("half_pair", tmp_path, monkeypatch, mode=judge_mode)
+    assert all("half of a UTF-16 pair" in (e or "") for e in found["errors"]), found["errors"]
 
 
 def test_a_body_nested_past_the_interpreters_depth_is_no_chat_completion(

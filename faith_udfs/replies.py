@@ -12,14 +12,27 @@ from faith_udfs.errors import JudgeReplyError
 # or Ollama): one closed block at the very start, read past; its braces are not the reply's.
 _OPENS_REASONING = re.compile(r"\A\s*<(think|thinking|reasoning)>", re.IGNORECASE)
 _REASONING = re.compile(_OPENS_REASONING.pattern + r".*?</\1>", re.DOTALL | re.IGNORECASE)
+# The same block whose opening tag the chat template wrote at the end of the prompt (DeepSeek-R1
+# and its distills, Qwen3): the reply starts inside the reasoning and shows only its end.
+_CLOSES_REASONING = re.compile(r"</(think|thinking|reasoning)>", re.IGNORECASE)
+_ANY_OPENING = re.compile(r"<(think|thinking|reasoning)>", re.IGNORECASE)
 
 
 def past_reasoning(text: str) -> str:
     """The reply after a thinking model's opening `<think>...</think>` block (the whole reply
-    when it has none); JudgeReplyError when the reply stops inside that block."""
+    when it has none), or after the block's end when the template opened it (`...</think>`
+    with no `<think>`, in a reply that does not start as its answer would, with `{` or a
+    fence); JudgeReplyError when the reply stops inside an opened block."""
     reasoning = _REASONING.match(text)
     if reasoning is not None:
         return text[reasoning.end() :]
+    closed = _CLOSES_REASONING.search(text)
+    if (
+        closed is not None
+        and not text.lstrip().startswith(("{", "`"))
+        and _ANY_OPENING.search(text, 0, closed.start()) is None
+    ):
+        return text[closed.end() :]
     opened = _OPENS_REASONING.match(text)
     if opened is not None:
         raise JudgeReplyError(

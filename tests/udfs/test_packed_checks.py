@@ -117,6 +117,19 @@ def test_a_thinking_models_reasoning_block_is_read_past(block: str) -> None:
     assert top_level_object(fenced) == json.loads(VERDICTS)
 
 
+def test_reasoning_whose_opening_tag_the_chat_template_wrote_is_read_past() -> None:
+    """DeepSeek-R1's distills behind llama.cpp (no reasoning parser): the template ends the
+    prompt with `<think>`, so the reply is the reasoning's end, `</think>`, then the answer.
+    Before, its braces (or its length past 200 characters) made every reply unusable."""
+    unopened = THOUGHT.removeprefix("<think>")
+    assert top_level_object(unopened + VERDICTS) == json.loads(VERDICTS)
+    long_thought = "Okay, let me check each claim against the context. " * 10 + "</think>\n"
+    assert top_level_object(long_thought + VERDICTS) == json.loads(VERDICTS)
+    # An answer that quotes the tag inside its strings is read as it is.
+    quoted = '{"claims": ["The bot wrote </think> in its reply."]}'
+    assert top_level_object(quoted) == json.loads(quoted)
+
+
 def test_a_reasoning_block_left_open_or_after_the_answer_stays_an_error() -> None:
     with pytest.raises(JudgeReplyError, match="stops inside its <think> block"):
         top_level_object('<think>The claim says {"shipped": "3 March"} and')

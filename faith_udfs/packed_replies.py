@@ -220,10 +220,40 @@ _SUFFIXES = ("ing", "ed", "es", "s")
 _DIGIT = re.compile(r"\d")
 
 
+# Scripts written without spaces between words (Han, kana): a run of their characters is one
+# "word" of WORD_PATTERN, a whole clause, which a restatement never matches. Such a run counts
+# as its pairs of characters (a lone character as itself), its digits and Latin as words.
+_UNSPACED_RUN = re.compile(
+    "[\u3040-\u30ff\u31f0-\u31ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uff66-\uff9f"
+    "\U00020000-\U0003134f]+"
+)
+
+
 def text_words(text: str) -> frozenset[str]:
-    """Content words of `text` as the lexical judge finds them, lightly stemmed."""
-    words = re.findall(WORD_PATTERN, text.lower())
-    return frozenset(_stem(word) for word in words if word not in STOP_WORDS)
+    """Content words of `text` as the lexical judge finds them, lightly stemmed; in a script
+    written without spaces, pairs of characters."""
+    words: set[str] = set()
+    for word in re.findall(WORD_PATTERN, text.lower()):
+        for part in _unspaced_parts(word):
+            if part not in STOP_WORDS:
+                words.add(_stem(part))
+    return frozenset(words)
+
+
+def _unspaced_parts(word: str) -> list[str]:
+    """`word` alone, or, when it holds characters of a script without spaces, each run of
+    them as its pairs of characters and each run of other characters (digits, Latin) whole."""
+    parts: list[str] = []
+    last = 0
+    for run in _UNSPACED_RUN.finditer(word):
+        if run.start() > last:
+            parts.append(word[last : run.start()])
+        chars = run.group()
+        parts.extend(chars[i : i + 2] for i in range(max(1, len(chars) - 1)))
+        last = run.end()
+    if last < len(word):
+        parts.append(word[last:])
+    return parts
 
 
 def _stem(word: str) -> str:

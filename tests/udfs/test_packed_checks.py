@@ -83,6 +83,28 @@ def test_a_statement_closer_to_another_item_is_filed_wrong() -> None:
     assert "item 2" in (misfiled_statement(claim, own, {2: other}) or "")
 
 
+# A shop's bot in Chinese and in Japanese: scripts written without spaces between words.
+ZH_A17 = "您好，您的订单A17已于3月3日由快递发出，预计5天内送达。"
+ZH_B22 = "订单B22的退款将在14天内退回原银行卡。"
+JA_A17 = "ご注文A17は3月3日に宅配便で発送されました。"
+
+
+def test_statements_in_a_script_without_spaces_are_held_to_their_own_text() -> None:
+    """Chinese and Japanese have no spaces, so a whole clause was one 'word': a claim that
+    restated its answer's clause in part named a 'word' (with its digits) the answer lacks,
+    and every such answer was refused and its case left invalid. Their characters are read
+    in pairs: a restatement is its own text's, another item's statement is not."""
+    restated = ["订单A17已于3月3日发出。", "预计5天内送达。"]
+    assert misfiled_statement(restated, ZH_A17, {2: ZH_B22}) is None
+    assert misfiled_statement(["ご注文A17は3月3日に発送された。"], JA_A17) is None
+    assert "names '14'" in (misfiled_statement(["退款将在14天内退回。"], ZH_A17) or "")
+    assert "names 'b22'" in (misfiled_statement(["订单B22已发出。"], ZH_A17) or "")
+    assert "not taken from this item" in (misfiled_statement(["退款退回原银行卡。"], ZH_A17) or "")
+    # Most of it is its own text's, but another item's text holds all of it.
+    own, other = "订单A17已于3月3日发出。", "订单A17已于3月3日由快递发出。"
+    assert "item 2" in (misfiled_statement([other], own, {2: other}) or "")
+
+
 def test_packed_verdicts_must_name_their_claims() -> None:
     part = {"verdicts": [{"claim": 1, "verdict": "yes"}, {"verdict": "no"}]}
     assert "verdict 2 does not name" in (misfiled_verdicts(part, 2, A17) or "")

@@ -212,13 +212,21 @@ class BatchApi:
         return self._breaker.open
 
     def upload(self, data: bytes, filename: str) -> str:
-        """Upload a JSONL file of requests; returns its file id."""
-        answer = self._call(
-            lambda: self._client.files.with_raw_response.create(
-                file=(filename, data, "application/jsonl"), purpose="batch"
-            ),
-            self._transfer_timeout,
-        )
+        """Upload a JSONL file of requests; returns its file id. A 404 is a server with no
+        files endpoint, which can take no batch at all: JudgeEndpointError (exit 6)."""
+        try:
+            answer = self._call(
+                lambda: self._client.files.with_raw_response.create(
+                    file=(filename, data, "application/jsonl"), purpose="batch"
+                ),
+                self._transfer_timeout,
+            )
+        except BatchNotFound as exc:
+            raise JudgeEndpointError(
+                f"the endpoint at {self.endpoint} has no Batch API ({exc}, for POST /files): "
+                "--judge-mode batch needs OpenAI's files and batches endpoints, which "
+                "llama.cpp's and Ollama's servers lack; use --judge-mode packed or per-item"
+            ) from None
         file_id = json.loads(answer).get("id") if answer else None
         if not isinstance(file_id, str):
             raise BatchApiError("the files endpoint answered no file id")

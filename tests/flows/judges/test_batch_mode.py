@@ -31,6 +31,7 @@ from flows.store.db import open_store, statements
 from schemas import OUTPUT_MODELS
 from tests.support.builders import COMPARED
 from tests.support.openai_batch_stub import BATCH_KEY, BatchStub
+from tests.support.openai_stub import serving
 
 KEY = BATCH_KEY  # the conftest stub's
 SAMPLE = Path(__file__).resolve().parents[3] / "data" / "sample" / "cases.parquet"
@@ -345,6 +346,34 @@ def test_a_refused_key_stops_the_run_and_leaves_the_cases_for_the_next(
     assert b"sk-wrong-key" not in db.read_bytes()
     monkeypatch.setenv("OPENAI_API_KEY", KEY)
     assert score(batch(stub, source, db))["rows_pending"] == CASES
+
+
+def test_a_server_without_a_batch_api_stops_the_run_with_exit_6(
+    source: Path,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """llama.cpp's and Ollama's servers answer chat completions only: POST /files is a 404.
+    That 404 left every case pending and the run ended 0, night after night, judging nothing;
+    it is a refusal of every call, as a wrong --base-url's 404 is (exit 6)."""
+    db = tmp_path / "f.duckdb"
+    monkeypatch.setenv("OPENAI_API_KEY", KEY)
+    with serving() as chat_only:
+        argv = ["score", str(source), "--db", str(db), "--prefect", "no", "--judge", "openai"]
+        argv += ["--judge-mode", "batch", "--model", "m", "--base-url", chat_only.base_url]
+        code = main(argv)
+        assert chat_only.requests == 0  # no chat completion asked instead
+    assert code == 6
+    line = capsys.readouterr().err.strip().splitlines()[-1]
+    assert line.startswith("error: the endpoint at 127.0.0.1:"), line
+    assert "has no Batch API" in line
+    assert "--judge-mode packed" in line
+    # As for any refusal of every call: the cases are invalid, naming it; a run in another
+    # mode asks them.
+    (status,) = query(db, "SELECT status, count(*), min(error) FROM case_scores GROUP BY 1")
+    assert status[:2] == ("invalid", CASES)
+    assert "has no Batch API" in status[2]
 
 
 def test_a_lost_batch_and_one_past_its_window_are_asked_again(

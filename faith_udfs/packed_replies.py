@@ -42,6 +42,11 @@ def top_level_object(text: str) -> dict[str, Any]:
     many complete objects it holds.
     """
     answer = past_reasoning(text)
+    if not answer.strip():
+        raise JudgeReplyError(
+            "the reply is empty (no text in the message's content, or none after the model's "
+            "reasoning)"
+        )
     fenced = _FENCE.match(answer)
     body = fenced.group("body") if fenced else answer
     start = body.find("{")

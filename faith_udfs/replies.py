@@ -93,7 +93,10 @@ def parse_verdicts(reply: Any, n_claims: int) -> list[tuple[str | None, str | No
                 f"for {n_claims} claims"
             )
         items = [item for _, item in sorted(zip(claims, items, strict=True), key=_first)]
-    for item in items:
+    for position, item in enumerate(items, start=1):
+        if "verdict" not in item:  # {"answer": "yes"}, {"label": "yes"}: a small model's
+            keys = ", ".join(repr(key) for key in item) or "none"
+            raise JudgeReplyError(f"verdict {position} has no 'verdict' key (its keys: {keys})")
         # A word outside yes/no/idk is the model's verdict, dropped by the metric's rule; a
         # missing, boolean or null one did not follow the format: ask again, never cache it.
         if not isinstance(item.get("verdict"), str):

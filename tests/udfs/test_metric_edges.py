@@ -129,6 +129,15 @@ def test_a_verdict_that_is_not_a_word_is_a_reply_error(verdict: object) -> None:
     assert "a verdict must be a word (yes, no or idk)" in metric.error
 
 
+def test_a_verdict_under_another_key_is_a_reply_error_naming_the_keys_it_has() -> None:
+    # A small model writes {"answer": "yes"} or {"label": "yes"}: the error said "got None",
+    # as if the model had written null.
+    judge = PromptJudge(handlers_with_verdicts({"verdict": "yes"}, {"answer": "yes"}))
+    metric = FaithfulnessMetric(model=judge)
+    assert metric.measure(case("Order A17 shipped. It is late.")) is None
+    assert "verdict 2 has no 'verdict' key (its keys: 'answer')" in (metric.error or "")
+
+
 def test_verdict_count_must_match_claim_count() -> None:
     judge = PromptJudge(handlers_with_verdicts({"verdict": "yes"}))
     metric = FaithfulnessMetric(model=judge)

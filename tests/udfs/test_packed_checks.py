@@ -152,6 +152,17 @@ def test_reasoning_whose_opening_tag_the_chat_template_wrote_is_read_past() -> N
     assert top_level_object(quoted) == json.loads(quoted)
 
 
+@pytest.mark.parametrize(
+    "reply",
+    ["", "  \n", "<think>Nothing to add.</think>\n"],
+    ids=["nothing", "white space", "reasoning only"],
+)
+def test_an_empty_reply_says_it_is_empty(reply: str) -> None:
+    """It said `reply holds no JSON object: ` and then nothing, which reads as a cut line."""
+    with pytest.raises(JudgeReplyError, match=r"^the reply is empty \(no text"):
+        top_level_object(reply)
+
+
 def test_a_reasoning_block_left_open_or_after_the_answer_stays_an_error() -> None:
     with pytest.raises(JudgeReplyError, match="stops inside its <think> block"):
         top_level_object('<think>The claim says {"shipped": "3 March"} and')

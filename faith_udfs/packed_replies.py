@@ -20,6 +20,7 @@ from faith_udfs.replies import (
     parse_statements,
     parse_verdicts,
     past_reasoning,
+    past_unopened_reasoning,
 )
 from faith_udfs.words import STOP_WORDS, WORD_PATTERN
 
@@ -39,9 +40,22 @@ def top_level_object(text: str) -> dict[str, Any]:
     a thinking model's opening `<think>...</think>` block is read past first.
 
     Never a nested object: a reply cut inside its outer object is unusable as a whole, however
-    many complete objects it holds.
+    many complete objects it holds. A reply unusable as it stands that shows the end of a
+    reasoning block the chat template opened (`...</think>`) is read after that end.
     """
     answer = past_reasoning(text)
+    try:
+        return _one_object(answer, text)
+    except JudgeReplyError:
+        after = past_unopened_reasoning(answer)
+        if after is None:
+            raise
+        return _one_object(after, text)
+
+
+def _one_object(answer: str, text: str) -> dict[str, Any]:
+    """`answer`'s one complete top-level object (top_level_object's rules; `text`, the whole
+    reply, is what an error quotes)."""
     if not answer.strip():
         raise JudgeReplyError(
             "the reply is empty (no text in the message's content, or none after the model's "

@@ -20,19 +20,10 @@ _ANY_OPENING = re.compile(r"<(think|thinking|reasoning)>", re.IGNORECASE)
 
 def past_reasoning(text: str) -> str:
     """The reply after a thinking model's opening `<think>...</think>` block (the whole reply
-    when it has none), or after the block's end when the template opened it (`...</think>`
-    with no `<think>`, in a reply that does not start as its answer would, with `{` or a
-    fence); JudgeReplyError when the reply stops inside an opened block."""
+    when it has none); JudgeReplyError when the reply stops inside that block."""
     reasoning = _REASONING.match(text)
     if reasoning is not None:
         return text[reasoning.end() :]
-    closed = _CLOSES_REASONING.search(text)
-    if (
-        closed is not None
-        and not text.lstrip().startswith(("{", "`"))
-        and _ANY_OPENING.search(text, 0, closed.start()) is None
-    ):
-        return text[closed.end() :]
     opened = _OPENS_REASONING.match(text)
     if opened is not None:
         raise JudgeReplyError(
@@ -42,10 +33,23 @@ def past_reasoning(text: str) -> str:
     return text
 
 
+def past_unopened_reasoning(text: str) -> str | None:
+    """The reply after the end of a reasoning block the chat template opened (`...</think>`
+    with no `<think>` before it), or None when it shows no such end. Read only when the
+    reply is unusable as it stands: an answer may quote the tag in its strings."""
+    closed = _CLOSES_REASONING.search(text)
+    if closed is None or _ANY_OPENING.search(text, 0, closed.start()) is not None:
+        return None
+    return text[closed.end() :]
+
+
 def first_json_object(text: str) -> dict[str, Any]:
     """The first JSON object in a model's text reply (code fences, chatter and a thinking
     model's opening reasoning block tolerated)."""
     text = past_reasoning(text)
+    after = past_unopened_reasoning(text)
+    if after is not None and "{" in after:
+        text = after
     decoder = json.JSONDecoder()
     start = text.find("{")
     while start >= 0:

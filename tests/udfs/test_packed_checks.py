@@ -150,6 +150,7 @@ def test_reasoning_whose_opening_tag_the_chat_template_wrote_is_read_past() -> N
     # An answer that quotes the tag inside its strings is read as it is.
     quoted = '{"claims": ["The bot wrote </think> in its reply."]}'
     assert top_level_object(quoted) == json.loads(quoted)
+    assert top_level_object("Here it is: " + quoted) == json.loads(quoted)
 
 
 @pytest.mark.parametrize(

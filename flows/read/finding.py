@@ -189,7 +189,34 @@ def _checked(source: Source) -> Source:
                 checked.add(kind)
     if source.form == "three":
         check_three_table_columns(source)
+    else:
+        _check_mapped_somewhere(source)
     return source
+
+
+def _check_mapped_somewhere(source: Source) -> None:
+    """A `--columns` mapping naming a column no file of the source has is exit 3, as a missing
+    required column is: an optional one (a conversation's id, its passages, a chat log's time)
+    misspelt was ignored without a word, the log named by its lines, judged without its
+    passages or every turn quarantined. A folder's file may lack it (an older night's export)."""
+    paths = source.all_files
+    present: set[str] = set()
+    for path in paths:
+        names = _file_names(path, source)
+        present |= set(names) | set(hive_values(path, source.root))
+        if source.form not in ("turns", "chat"):  # a cases table's columns in any case
+            present |= {
+                source.options.source_name(c)
+                for c in contract_renames(names, source.options).values()
+            }
+    for name, column in source.options.columns.items():
+        if column not in present:
+            where = paths[0] if len(paths) == 1 else source.spec
+            raise InputUnreadable(
+                f"{where}: --columns {name}={column} names no column of it "
+                f"({_columns_said(_file_names(paths[0], source))}): correct the name, or leave "
+                "the mapping out"
+            )
 
 
 def _shape(source: Source) -> str:

@@ -1,0 +1,102 @@
+"""`--columns` naming a column the source has nowhere is exit 3 before anything is read, as a
+missing required column is: a conversation's optional columns (its id, its passages, its time
+in a chat log) mapped under a misspelt name were ignored without a word, and the log scored
+all the same, named by its lines, judged without its passages, or every turn quarantined."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from flows.errors import InputUnreadable
+from flows.read.read_options import ReadOptions
+from flows.read.source import resolve_source
+from tests.support.db_reading import query
+from tests.support.ledger import balanced_run
+
+SHIPPED = "Order A17 shipped on 3 March."
+# A support bot's own export: none of its names is the contract's.
+CHAT = {
+    "session": "s1",
+    "created": "2026-11-01T09:00:00Z",
+    "msgs": [
+        {"role": "user", "content": "Where is A17?"},
+        {"role": "assistant", "content": SHIPPED},
+    ],
+    "docs": [SHIPPED],
+}
+NAMES = {
+    "messages": "msgs",
+    "conversation_id": "session",
+    "logged_at": "created",
+    "retrieval_context": "docs",
+}
+TURNS = [
+    {"thread": "t1", "turn": 1, "role": "user", "content": "Where is A17?"},
+    {"thread": "t1", "turn": 2, "role": "assistant", "content": SHIPPED, "docs": [SHIPPED]},
+]
+
+
+def _chat_log(tmp_path: Path) -> Path:
+    source = tmp_path / "chats.jsonl"
+    source.write_text(json.dumps(CHAT) + "\n")
+    return source
+
+
+def _turns(tmp_path: Path) -> Path:
+    source = tmp_path / "turns.jsonl"
+    source.write_text(
+        "".join(json.dumps({**t, "logged_at": CHAT["created"]}) + "\n" for t in TURNS)
+    )
+    return source
+
+
+def test_a_chat_log_mapped_by_its_own_names_scores_its_conversation(tmp_path: Path) -> None:
+    db = tmp_path / "f.duckdb"
+    run = balanced_run(_chat_log(tmp_path), db, columns=NAMES)
+    assert (run["rows_in"], run["rows_scored"]) == (1, 1)
+    assert query(db, "SELECT case_id, score FROM case_scores") == [("s1:2", 1.0)]
+
+
+@pytest.mark.parametrize(
+    ("contract", "typo"),
+    [("conversation_id", "sesion"), ("retrieval_context", "dcos"), ("logged_at", "created_at")],
+    ids=["conversation_id", "retrieval_context", "logged_at"],
+)
+def test_a_chat_log_mapping_a_misspelt_column_is_refused_naming_it(
+    tmp_path: Path, contract: str, typo: str
+) -> None:
+    """Before: `conversation_id=sesion` named the conversation `line-1`, `retrieval_context=dcos`
+    judged its answer against nothing it read (scored 0), `logged_at=created_at` quarantined
+    every turn; each a run that wrote its rows."""
+    source = _chat_log(tmp_path)
+    with pytest.raises(InputUnreadable) as refused:
+        resolve_source(str(source), ReadOptions(columns={**NAMES, contract: typo}))
+    assert str(refused.value) == (
+        f"{source}: --columns {contract}={typo} names no column of it (has: session, created, "
+        "msgs, docs): correct the name, or leave the mapping out"
+    )
+
+
+def test_a_table_of_turns_mapping_misspelt_passages_is_refused(tmp_path: Path) -> None:
+    source = _turns(tmp_path)
+    columns = {"conversation_id": "thread", "retrieval_context": "passages"}
+    with pytest.raises(InputUnreadable, match=r"--columns retrieval_context=passages names no"):
+        resolve_source(str(source), ReadOptions(columns=columns))
+
+
+def test_a_mapped_column_one_file_of_a_folder_has_is_read(tmp_path: Path) -> None:
+    """A night's export that gained its passages column beside one without it: the mapping
+    names a column of the source, so the folder is read, each file as it is."""
+    logs = tmp_path / "logs"
+    logs.mkdir()
+    old = [{k: v for k, v in t.items() if k != "docs"} for t in TURNS]
+    (logs / "day1.jsonl").write_text(
+        "".join(json.dumps({**t, "thread": "t0", "logged_at": CHAT["created"]}) + "\n" for t in old)
+    )
+    (_turns(tmp_path)).rename(logs / "day2.jsonl")
+    columns = {"conversation_id": "thread", "retrieval_context": "docs"}
+    run = balanced_run(logs, tmp_path / "f.duckdb", columns=columns, max_invalid_share=1)
+    assert (run["rows_in"], run["rows_scored"]) == (2, 2)

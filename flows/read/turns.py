@@ -20,6 +20,7 @@ import polars as pl
 from flows.errors import ConversationsUnreadable, InputUnreadable
 from flows.read import turn_sizes
 from flows.read.chat_lines import line_names
+from flows.read.conversation_ids import given_id, id_text
 from flows.read.csv_dialect import unsniffed
 from flows.read.file_facts import csv_line_fault
 from flows.read.formats import FILE_COLUMN, duckdb_paths, error_line, reader_sql
@@ -237,7 +238,7 @@ def _load(con: duckdb.DuckDBPyConnection, source: Source) -> None:
         # An OpenAI message flattened to a row: `content` null beside its `refusal`, what the
         # bot said, read as a chat log's is (chat_turns.sql); quarantined as a blank answer.
         content = f"CASE WHEN content IS NULL THEN refusal ELSE {content} END"
-    cid_text = _id_text(_types(con, "named_turns").get("conversation_id"))
+    cid_text = id_text(_types(con, "named_turns").get("conversation_id"))
     columns = list(_types(con, "named_turns"))
     con.execute(
         "CREATE TEMP TABLE turns AS SELECT * EXCLUDE (retrieval_context, content), "
@@ -357,7 +358,7 @@ def _chat_fallbacks(
 ) -> tuple[str, dict[str, object]]:
     """A chat log's line without `conversation_id` is named by its `id`, else by its line in
     its file (chat_lines.py: `line-1`, ...: stable while the file only grows; `__cid_fallback`
-    where the column is there, _id_text's fallback); without `logged_at`,
+    where the column is there, conversation_ids.id_text's fallback); without `logged_at`,
     each message's own `logged_at` is the only time (a turn with none is quarantined by the
     contract); without `retrieval_context`, a message's own passages are the only ones
     (chat_turns.sql). Returns the columns to add and their parameters."""
@@ -369,7 +370,7 @@ def _chat_fallbacks(
     # a line's own: one without conversation_id (a log whose exporter changed keys) beside
     # one with it was every message quarantined as conversation_id_is_null, alone it was named
     line, params = line_names(con, source)
-    given = f'coalesce(CAST("id" AS VARCHAR), {line})' if "id" in columns else line
+    given = f"coalesce({given_id('id')}, {line})" if "id" in columns else line
     if "conversation_id" not in columns:
         added += f", {given} AS conversation_id, CAST(NULL AS VARCHAR) AS __cid_fallback"
     else:
@@ -411,36 +412,6 @@ def _passages(kind: str | None, *, as_text: bool) -> tuple[str, str, str]:
         "CAST(NULL AS VARCHAR[])",
         "(retrieval_context IS NOT NULL)",
         "CAST(retrieval_context AS VARCHAR)",
-    )
-
-
-def _id_text(kind: str | None) -> str:
-    """The conversation id as text: a whole number stored as a float (7.0, as pandas writes an
-    integer column holding a missing value) is the id 7, as a turn 2.0 is turn 2; a file of
-    such ids beside one of integers made every id `7.0` and each case of the nights before
-    new (`7.0:2` beside `7:2`), judged twice. So is its text `7.0`: a CSV export of that
-    column (the same log from Parquet was `7:2`), or a JSON file whose ids differ in type
-    (`1.0` beside `"abc"`: its turns split from the same conversation's `1`)."""
-    if kind in ("FLOAT", "DOUBLE") or (kind or "").startswith("DECIMAL"):
-        given = (
-            "CASE WHEN isfinite(conversation_id) AND conversation_id = trunc(conversation_id) "
-            "AND abs(conversation_id) < 1e18 "
-            "THEN CAST(CAST(conversation_id AS BIGINT) AS VARCHAR) "
-            "ELSE CAST(conversation_id AS VARCHAR) END"
-        )
-    else:  # text: 7.0 written so (pandas' to_csv; a JSON column of mixed types) is 7 too
-        given = _whole_text("conversation_id")
-    # a chat log's line without one is named as _chat_fallbacks says, its `id` 7.0 as 7 too:
-    # the same line alone in its file (its id the conversation_id column) was named so
-    return f"coalesce({given}, {_whole_text('__cid_fallback')})"
-
-
-def _whole_text(column: str) -> str:
-    """`column` as text, a whole number's text (`7.0`) as the number's (`7`)."""
-    text = f"trim(CAST({column} AS VARCHAR))"
-    return (
-        f"CASE WHEN regexp_full_match({text}, '-?[0-9]+[.]0+') "
-        f"THEN regexp_replace({text}, '[.]0+$', '') ELSE CAST({column} AS VARCHAR) END"
     )
 
 

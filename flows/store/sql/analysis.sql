@@ -605,8 +605,8 @@ ORDER BY c.config_id, c.checked_at;
 -- conversation_results(threshold, penalize_ambiguous, since, until): one row a conversation and
 -- config, over case_results: the turns logged within since/until, each passing at threshold and
 -- penalize_ambiguous (all NULL: as stored). Every case whose segments name a conversation_id
--- (each assistant turn of a turns table or chat log; a cases table's conversation_id segment
--- too). A turn passes when it is scored and passes; an invalid or pending turn neither passes
+-- not blank (each assistant turn of a turns table or chat log; a cases table's conversation_id
+-- segment too). A turn passes when it is scored and passes; an invalid or pending turn neither passes
 -- nor fails, and is counted apart. `all_pass`: at least one turn scored, and every scored turn
 -- passes. `first_failing_turn`: the earliest scored turn that fails (by turn, then logged_at),
 -- NULL when none does; `first_failing_case_id` its case.
@@ -622,7 +622,8 @@ WITH turns AS (
         threshold := threshold, penalize_ambiguous := penalize_ambiguous,
         since := since, until := until
     ) AS r
-    WHERE json_extract_string(r.segments, '$.conversation_id') IS NOT NULL
+    -- a blank id ('' as an export writes a missing one) names no conversation, as null
+    WHERE trim(json_extract_string(r.segments, '$.conversation_id')) <> ''
 )
 SELECT config_id,
        conversation_id,

@@ -106,3 +106,27 @@ def test_a_lines_whole_float_id_is_the_same_number_beside_a_conversation_id(
     balanced_run(beside, tmp_path / "beside.duckdb")
     assert [case for case, _ in _scored(tmp_path / "alone.duckdb")] == ["7:2"]
     assert [case for case, _ in _scored(tmp_path / "beside.duckdb")] == ["2:2", "7:2"]
+
+
+def test_a_blank_conversation_id_is_no_id_and_the_line_is_named_as_without_one(
+    tmp_path: Path,
+) -> None:
+    """An exporter writing "" for a missing id (a CSV cell left empty reads as null, and was
+    named by its line): in JSON Lines every message of such a line was quarantined as
+    conversation_id_is_null, the log's answers unscored. A blank id, `conversation_id` or
+    `id`, is none: each line is its own conversation, named by its `id`, else its line."""
+    log = tmp_path / "chats.jsonl"
+    blank = [
+        {**A17, "conversation_id": ""},
+        {**VISA, "conversation_id": " ", "id": "x9"},
+        {**MASTERCARD, "conversation_id": "", "id": ""},
+    ]
+    _write(log, blank)
+    db = tmp_path / "f.duckdb"
+    run = balanced_run(log, db)
+    assert (run["rows_in"], run["rows_scored"], run["rows_quarantined"]) == (3, 3, 0)
+    assert _scored(db) == [
+        ("line-1:2", "Order A17 shipped on 3 March."),
+        ("line-3:2", "We accept Mastercard."),
+        ("x9:2", "We accept Visa."),
+    ]

@@ -792,3 +792,15 @@ def test_agreement_changes_from_the_last_check_whose_agreement_is_known(
         ("n2", None),
         ("n3", -0.1),
     ]
+
+
+def test_a_blank_conversation_id_segment_names_no_conversation(tmp_path: Path) -> None:
+    """A cases table's `conversation_id` left blank on its one-off questions (a JSON export's
+    ""): every such case was one conversation named "", unrelated answers ranked together as
+    the worst conversation of `faith report`. Blank is no conversation, as null is."""
+    con = open_store(tmp_path / "f.duckdb")
+    for case_id, conversation in (("c0", ""), ("c1", " "), ("c2", "v1"), ("c3", "v1")):
+        add_case(con, case_id, yes=1, no=1, segments={"conversation_id": conversation})
+    conversations = "SELECT conversation_id, turns FROM conversation_scores"
+    assert con.execute(conversations).fetchall() == [("v1", 2)]
+    assert con.execute("SELECT count(*) FROM conversation_results()").fetchall() == [(1,)]

@@ -20,6 +20,7 @@ import polars as pl
 from flows.errors import ConversationsUnreadable, InputUnreadable
 from flows.read import turn_sizes
 from flows.read.chat_lines import line_names
+from flows.read.chat_times import check_chat_times
 from flows.read.conversation_ids import given_id, id_text
 from flows.read.csv_dialect import unsniffed
 from flows.read.file_facts import csv_line_fault
@@ -219,6 +220,7 @@ def _load(con: duckdb.DuckDBPyConnection, source: Source) -> None:
         fallbacks, lines = _chat_fallbacks(con, renamed, source)
         con.execute(f"CREATE TEMP TABLE chats AS SELECT {renamed}{fallbacks} FROM raw_rows", lines)
         con.execute(f"CREATE TEMP TABLE named_turns AS {sql('chat_turns')}")
+        check_chat_times(con, "named_turns", source)
     else:
         chat_only = (
             "false AS __tool_calls, false AS __messages_bad, "

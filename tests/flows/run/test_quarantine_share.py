@@ -315,8 +315,10 @@ def test_a_warehouse_csv_of_passages_joined_by_bars_is_told_how_to_write_them(
 def test_a_chat_log_whose_time_is_under_another_name_is_told_to_map_it(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    """OpenAI-style chat logs keep their time as `created_at`: every answer is quarantined
-    as logged_at_is_null, and the error line names the mapping that scores them."""
+    """OpenAI-style chat logs keep their time as `created_at`: every answer was quarantined
+    as logged_at_is_null, and the error line names the mapping that scores them. Such a log
+    is now refused before anything is written (exit 3, tests/flows/read/test_chat_log_times.py),
+    its line naming the same mapping."""
     messages = [
         {"role": "user", "content": "Where is A17?"},
         {"role": "tool", "content": "A17 shipped on 3 March."},
@@ -335,8 +337,8 @@ def test_a_chat_log_whose_time_is_under_another_name_is_told_to_map_it(
     db = str(tmp_path / "f.duckdb")
     code = main(["score", str(source), "--db", db, *OPTIONS])
     (error,) = [line for line in capsys.readouterr().err.splitlines() if line.startswith("error:")]
-    assert code == 11, error
-    assert "top checks: logged_at_is_null 3" in error
+    assert code == 3, error
+    assert "missing required column logged_at" in error
     assert "--columns logged_at=COLUMN" in error  # was: `(see the quarantine table)` alone
     mapped = ["score", str(source), "--db", db, "--columns", "logged_at=created_at", *OPTIONS]
     assert main(mapped) == 0  # what the line says to do scores them

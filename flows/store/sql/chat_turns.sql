@@ -145,6 +145,6 @@ SELECT * EXCLUDE (__m, logged_at, __given_passages, __parts, __tool_results, __t
 FROM (SELECT *,
              __conversation_too_large IS NOT NULL
                  AND coalesce(json_type(__m -> 'retrieval_context'), 'NULL') = 'NULL'
-                 AND lower(trim(coalesce(__m ->> 'role', __m ->> 'type'))) IN ('assistant', 'ai')
+                 AND lower(trim(coalesce(__m ->> 'role', __m ->> 'type'))) IN ('assistant', 'ai', 'bot', 'model')
                  AS __conversation_answer
       FROM anthropic_parts)

@@ -9,10 +9,14 @@ WITH typed AS (
            END AS __turn,
            -- the common other spellings of the four roles: LangChain's `human` and `ai`,
            -- OpenAI's `developer` (o1 and later: the system prompt) and `function` (a
-           -- function's result, before tool calls); any other role is quarantined
+           -- function's result, before tool calls), support platforms' `bot` and Gemini's
+           -- `model` (the answer's author); any other role is quarantined (`agent`: a human
+           -- support agent's turn is no answer of the bot's)
            CASE lower(trim(CAST(role AS VARCHAR)))
                WHEN 'human' THEN 'user'
                WHEN 'ai' THEN 'assistant'
+               WHEN 'bot' THEN 'assistant'
+               WHEN 'model' THEN 'assistant'
                WHEN 'developer' THEN 'system'
                WHEN 'function' THEN 'tool'
                ELSE lower(trim(CAST(role AS VARCHAR)))

@@ -85,3 +85,33 @@ def test_a_chat_log_of_langchain_messages_is_read(tmp_path: Path) -> None:
          reference)  # fmt: skip
     hashes = "SELECT DISTINCT content_hash, score FROM case_scores"
     assert query(db, hashes) == query(reference, hashes)
+
+
+def test_a_support_bots_bot_and_geminis_model_are_the_assistant(tmp_path: Path) -> None:
+    """Support platforms (Rasa, Bot Framework, Botpress) log the answer's author as `bot`,
+    Gemini as `model`: every answer of such a log was quarantined as role_not_in_vocabulary
+    (exit 11 every night, nothing scored, and no option to say what the role means). A
+    human support agent's `agent` is no assistant of the bot: still quarantined."""
+    turns = [
+        (1, "user", QUESTION),
+        (2, "Bot", SHIPPED),
+        (3, "user", QUESTION),
+        (4, "model", SHIPPED),
+    ]
+    rows = [
+        {"conversation_id": "t1", "turn": n, "role": role, "content": text, "logged_at": AT}
+        for n, role, text in [*turns, (5, "agent", "A colleague will call you.")]
+    ]
+    db = tmp_path / "t.duckdb"
+    run = _run(_jsonl(tmp_path / "turns.jsonl", rows), db)
+    assert (run["rows_in"], run["rows_scored"], run["rows_quarantined"]) == (3, 2, 1)
+    assert [case for case, *_ in query(db, CASES + " ORDER BY 1")] == ["t1:2", "t1:4"]
+    chat = {
+        "id": "c1",
+        "logged_at": AT,
+        "messages": [{"role": role, "content": text} for _, role, text in turns],
+        "retrieval_context": [PASSAGE],
+    }
+    db = tmp_path / "c.duckdb"
+    run = _run(_jsonl(tmp_path / "chats.jsonl", [chat]), db)
+    assert (run["rows_in"], run["rows_scored"], run["rows_quarantined"]) == (2, 2, 0)

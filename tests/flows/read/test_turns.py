@@ -410,14 +410,14 @@ def test_a_whole_float_id_is_the_same_conversation_in_csv_and_in_json_of_mixed_t
 
 
 def test_a_broken_copy_of_a_turn_does_not_count_as_its_copy(tmp_path: Path) -> None:
-    """A turn logged broken (a role `bot`, content `[1, 2]`) and again corrected beside it (a
+    """A turn logged broken (a role `narrator`, content `[1, 2]`) and again corrected beside it (a
     night's re-export): the sound copy was `turn_repeated`, so the turn was quarantined twice
     and never scored. As in a cases table, a broken copy is quarantined for its break and the
     first sound copy is kept; two sound copies still keep the first."""
     rows = [
         ("c", 1, "user", [1, 2], None),
         ("c", 1, "user", "Where is order A17?", None),
-        ("c", 2, "bot", SHIPPED, [SHIPPED]),
+        ("c", 2, "narrator", SHIPPED, [SHIPPED]),
         ("c", 2, "assistant", SHIPPED, [SHIPPED]),
         ("c", 2, "assistant", "A later copy.", [SHIPPED]),
     ]
@@ -436,7 +436,7 @@ def test_a_broken_copy_of_a_turn_does_not_count_as_its_copy(tmp_path: Path) -> N
     assert query(db, found) == [("c:2", "Where is order A17?", SHIPPED)]
     assert query(db, 'SELECT "check", case_id, value FROM quarantine ORDER BY 1') == [
         ("content_wrong_type", "c:1", "[1,2]"),
-        ("role_not_in_vocabulary", "c:2", "bot"),
+        ("role_not_in_vocabulary", "c:2", "narrator"),
         ("turn_repeated", "c:2", "2"),
     ]
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import itertools
 import re
+import runpy
 import subprocess
 import sys
 from pathlib import Path
@@ -323,3 +324,21 @@ def test_a_bench_refuses_a_count_or_venv_it_cannot_use_in_one_line(
     assert done.stdout == ""
     assert "Traceback" not in done.stderr
     assert said.format(tmp=tmp_path) in done.stderr.strip().splitlines()[-1]
+
+
+def test_the_memory_bench_counts_the_cpu_seconds_of_the_run_alone(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Its CPU-seconds were the child's whole life, its start and imports (~1-2 CPU-s) too,
+    where its seconds were the run's: a fixed cost counted as the rows', so the CPU per row of
+    the smallest size (the ratios' base) came out dearer than the others'. A child that burns
+    3 CPU-s before the run starts must report only what the run took."""
+    source = tmp_path / "cases.parquet"
+    many_cases(5).write_parquet(source)
+    monkeypatch.setattr(sys, "path", list(sys.path))  # the script puts bench/ on it
+    memory = runpy.run_path(str(ROOT / "bench" / "memory.py"))
+    burn = "import time\nwhile time.process_time() < 3:\n    pass\n"
+    db = tmp_path / "faith.duckdb"
+    result = memory["run_child"](burn + memory["TIMED"], str(source), str(db), "default")
+    assert result["cases"] == 5
+    assert 0 < result["cpu_seconds"] < 3

@@ -20,6 +20,9 @@ from pathlib import Path
 
 import duckdb
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from common import whole_number
+
 _BATCH = 150_000
 
 
@@ -57,7 +60,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--tables", default="case_scores,claim_verdicts")
     parser.add_argument("--columns", default="", help="only these columns (default: every string)")
     parser.add_argument("--modes", default="default,uncompressed,zstd")
-    parser.add_argument("--rounds", type=int, default=2)
+    parser.add_argument("--rounds", type=whole_number, default=2)
     args = parser.parse_args(argv)
     if not Path(args.db).is_file():
         parser.error(f"{args.db}: no such database file")

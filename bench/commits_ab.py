@@ -21,7 +21,7 @@ import tempfile
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from common import OUT, ROOT, generated_cases, refuse_unless_commit
+from common import OUT, ROOT, generated_cases, refuse_unless_commit, whole_number
 from pipeline import FAITH, quiet
 from shapes import SHAPES
 from tables_check import differences, save
@@ -40,11 +40,9 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("base", help="the commit to compare with")
     parser.add_argument("--shape", default="support", choices=list(SHAPES))
-    parser.add_argument("--rows", type=int, default=1_000_000)
-    parser.add_argument("--rounds", type=int, default=2)
+    parser.add_argument("--rows", type=whole_number, default=1_000_000)
+    parser.add_argument("--rounds", type=whole_number, default=2)
     args = parser.parse_args()
-    if args.rounds < 1:
-        parser.error("--rounds must be 1 or more")
     refuse_unless_commit(parser, args.base)
 
     source = generated_cases(args.rows, rows_per_file=100_000, shape=args.shape).parent

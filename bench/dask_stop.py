@@ -25,7 +25,7 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from common import ROOT, table
+from common import ROOT, table, whole_number
 
 sys.path.insert(0, str(ROOT))
 from data.generate import generate_cases
@@ -95,8 +95,8 @@ def trial(folder: Path, sig: signal.Signals, workers: int) -> dict:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--trials", type=int, default=10)
-    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--trials", type=whole_number, default=10)
+    parser.add_argument("--workers", type=whole_number, default=2)
     parser.add_argument("--signal", choices=["both", "SIGINT", "SIGTERM"], default="both")
     args = parser.parse_args()
     signals = (

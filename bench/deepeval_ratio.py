@@ -29,7 +29,7 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from common import OUT, generated_cases, table
+from common import OUT, generated_cases, table, whole_number
 from pipeline import faith_command, quiet
 from shapes import SHAPES, shape_names
 
@@ -141,8 +141,8 @@ def main() -> int:
     parser.add_argument(
         "--shape", type=shape_names, default=",".join(SHAPES), help="comma-separated"
     )
-    parser.add_argument("--rows", type=int, default=1_000_000)
-    parser.add_argument("--sample", type=int, default=1000)
+    parser.add_argument("--rows", type=whole_number, default=1_000_000)
+    parser.add_argument("--sample", type=whole_number, default=1000)
     args = parser.parse_args()
     try:
         import deepeval  # noqa: F401

@@ -16,7 +16,7 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from common import OUT, generated_cases, run_child, table
+from common import OUT, generated_cases, run_child, table, whole_number
 
 SCORE = """
 from flows.allocator import keep_freed_pages; keep_freed_pages()  # as the CLI does
@@ -48,8 +48,8 @@ def sources(rows: int) -> tuple[Path, Path]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--rows", type=int, default=300_000)
-    parser.add_argument("--batch-size", type=int, default=50_000)
+    parser.add_argument("--rows", type=whole_number, default=300_000)
+    parser.add_argument("--batch-size", type=whole_number, default=50_000)
     args = parser.parse_args()
     distinct, twice = sources(args.rows)
     results = []

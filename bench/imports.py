@@ -19,6 +19,10 @@ import statistics
 import subprocess
 import sys
 import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from common import whole_number
 
 LINES = {
     "faith's CLI (flows.cli.commands)": "import flows.cli.commands",
@@ -32,7 +36,7 @@ LINES = {
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--rounds", type=whole_number, default=5)
     args = parser.parse_args()
     seconds: dict[str, list[float]] = {name: [] for name in LINES}
     cpu: dict[str, list[float]] = {name: [] for name in LINES}

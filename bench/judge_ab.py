@@ -35,7 +35,7 @@ import polars as pl
 from polars.testing import assert_frame_equal
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from common import ROOT, generated_cases, refuse_unless_commit
+from common import ROOT, generated_cases, refuse_unless_commit, whole_number
 from shapes import SHAPES
 
 FRAMES = ("case_scores", "claim_verdicts", "truths", "item_keys")
@@ -68,9 +68,9 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("base", help="the commit to compare with")
     parser.add_argument("--shape", default="support", choices=[*SHAPES, "tiny"])
-    parser.add_argument("--rows", type=int, default=143_000)
-    parser.add_argument("--rounds", type=int, default=10)
-    parser.add_argument("--inner", type=int, help="calls a round (default 1; tiny: 40)")
+    parser.add_argument("--rows", type=whole_number, default=143_000)
+    parser.add_argument("--rounds", type=whole_number, default=10)
+    parser.add_argument("--inner", type=whole_number, help="calls a round (default 1; tiny: 40)")
     parser.add_argument("--source", type=Path, help="a Parquet file of cases instead of a shape")
     args = parser.parse_args()
     refuse_unless_commit(parser, args.base)

@@ -32,7 +32,7 @@ keep_freed_pages()  # before polars loads, as the CLI does
 
 import duckdb  # noqa: E402
 import polars as pl  # noqa: E402
-from common import table  # noqa: E402
+from common import table, whole_number  # noqa: E402
 
 from data.generate import generate_cases  # noqa: E402
 from faith_udfs import Judge, LexicalJudge, MetricConfig, score_cases  # noqa: E402
@@ -203,10 +203,12 @@ class _stub_process:  # noqa: N801 - used as a context manager, reads like a fun
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--cases", type=int, default=2000)
-    parser.add_argument("--batch-size", type=int, default=500)
+    parser.add_argument("--cases", type=whole_number, default=2000)
+    parser.add_argument("--batch-size", type=whole_number, default=500)
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--calls", type=int, default=3000, help="calls for the calls/s figure")
+    parser.add_argument(
+        "--calls", type=whole_number, default=3000, help="calls for the calls/s figure"
+    )
     args = parser.parse_args()
     if args.calls <= WARM_UP:
         parser.error(f"--calls {args.calls}: must be more than the {WARM_UP} warm-up calls")

@@ -23,7 +23,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import polars as pl
-from common import generated_cases
+from common import generated_cases, whole_number
 
 from faith_udfs import (
     DisplayConfig,
@@ -87,8 +87,8 @@ def show(label: str, figures: tuple[float, float], target: str = "") -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser()
-    parser.add_argument("--rows", type=int, default=100_000)
-    parser.add_argument("--loop-rows", type=int, default=300)
+    parser.add_argument("--rows", type=whole_number, default=100_000)
+    parser.add_argument("--loop-rows", type=whole_number, default=300)
     parser.add_argument("--judge", choices=sorted(JUDGES), default="grounded")
     parser.add_argument("--batch-of-one", action="store_true", help="also the old loop")
     args = parser.parse_args()

@@ -33,7 +33,7 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from common import OUT, ROOT, generated_cases, table
+from common import OUT, ROOT, generated_cases, table, whole_number
 from shapes import SHAPES, shape_names
 from tables_check import differences, save
 
@@ -151,8 +151,8 @@ def main() -> int:
     parser.add_argument(
         "--shape", type=shape_names, default=",".join(SHAPES), help="comma-separated"
     )
-    parser.add_argument("--rows", type=int, default=1_000_000)
-    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--rows", type=whole_number, default=1_000_000)
+    parser.add_argument("--rounds", type=whole_number, default=3)
     parser.add_argument("--routes", default="no", help="no, default or no,default")
     parser.add_argument("--judge", default="grounded", choices=("grounded", "lexical"))
     parser.add_argument("--batch-size", default="default", help="default: faith's own")

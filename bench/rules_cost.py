@@ -31,7 +31,7 @@ import polars as pl
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-from common import table
+from common import table, whole_number
 from shapes import SHAPES, iter_shaped, shape_names
 
 from faith_udfs import GroundedJudge, MetricConfig, score_cases
@@ -79,8 +79,8 @@ JUDGES: dict[str, type[Judge]] = {
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--rows", type=int, default=100_000)
-    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--rows", type=whole_number, default=100_000)
+    parser.add_argument("--rounds", type=whole_number, default=3)
     parser.add_argument("--shape", type=shape_names, default=",".join(SHAPES))
     args = parser.parse_args()
     rows = []

@@ -25,7 +25,7 @@ from pathlib import Path
 import polars as pl
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from common import ROOT, table
+from common import ROOT, table, whole_number
 
 sys.path.insert(0, str(ROOT))
 from flows.cli import main as faith
@@ -47,7 +47,7 @@ def cpu_ms(repeat: int, step: Callable[[int], None]) -> float:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--repeat", type=int, default=10)
+    parser.add_argument("--repeat", type=whole_number, default=10)
     args = parser.parse_args()
     logging.disable(logging.INFO)  # the runs' own lines
     with tempfile.TemporaryDirectory(prefix="faithpipe-overhead-") as folder:

@@ -22,7 +22,7 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from common import OUT, generated_cases, run_child, table
+from common import OUT, generated_cases, run_child, table, whole_number
 from shapes import SHAPES, shape_names
 
 STEPS = r"""
@@ -157,7 +157,7 @@ result = {"seconds": round(seconds, 2), "cpu": round(cpu, 2),
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--rows", type=int, default=1_000_000)
+    parser.add_argument("--rows", type=whole_number, default=1_000_000)
     parser.add_argument(
         "--shape", type=shape_names, default=",".join(SHAPES), help="comma-separated"
     )

@@ -25,7 +25,7 @@ from pathlib import Path
 import polars as pl
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from common import OUT, ROOT, run_child, table
+from common import OUT, ROOT, run_child, table, whole_number
 
 RUN = """
 from flows.allocator import keep_freed_pages; keep_freed_pages()  # as the CLI does
@@ -131,7 +131,7 @@ def same_outputs(one: Path, many: Path) -> bool:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--files", type=int, default=5_000)
+    parser.add_argument("--files", type=whole_number, default=5_000)
     parser.add_argument(
         "--formats", default=",".join([*WRITERS, MIXED]), help="comma-separated labels"
     )

@@ -26,7 +26,7 @@ import polars as pl
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-from common import table
+from common import table, whole_number
 
 from flows.store.db import open_store
 from flows.store.sql_files import statements
@@ -82,9 +82,9 @@ def inserted(con: duckdb.DuckDBPyConnection, statement: str) -> tuple[float, int
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--batches", type=int, default=7)
-    parser.add_argument("--passages", type=int, default=750_000)
-    parser.add_argument("--per-passage", type=int, default=13)
+    parser.add_argument("--batches", type=whole_number, default=7)
+    parser.add_argument("--passages", type=whole_number, default=750_000)
+    parser.add_argument("--per-passage", type=whole_number, default=13)
     args = parser.parse_args()
     rows = []
     with tempfile.TemporaryDirectory() as folder:

@@ -19,7 +19,7 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from common import OUT, generated_cases, run_child, table
+from common import OUT, generated_cases, run_child, table, whole_number
 
 BATCH = """
 import sys, time, polars as pl
@@ -90,15 +90,20 @@ result = {"path": "per-case Python loop", "cases": cases.height, "seconds": roun
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--rows", type=int, default=1_000_000)
-    parser.add_argument("--loop-rows", type=int, help="rows for the loop (default: --rows)")
-    parser.add_argument("--batch-size", type=int, default=50_000)
-    parser.add_argument("--check-rows", type=int, default=50_000, help="rows compared")
+    parser.add_argument("--rows", type=whole_number, default=1_000_000)
     parser.add_argument(
-        "--threads", type=int, default=2, help="batches scored at once (the machine's cores)"
+        "--loop-rows", type=whole_number, help="rows for the loop (default: --rows)"
+    )
+    parser.add_argument("--batch-size", type=whole_number, default=50_000)
+    parser.add_argument("--check-rows", type=whole_number, default=50_000, help="rows compared")
+    parser.add_argument(
+        "--threads",
+        type=whole_number,
+        default=2,
+        help="batches scored at once (the machine's cores)",
     )
     parser.add_argument(
-        "--rounds", type=int, default=3, help="runs of each batch path, interleaved"
+        "--rounds", type=whole_number, default=3, help="runs of each batch path, interleaved"
     )
     args = parser.parse_args()
     os.chdir(OUT.parent.parent)  # the children write, and the check reads, bench/out/ here

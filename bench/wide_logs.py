@@ -21,7 +21,10 @@ from pathlib import Path
 
 import polars as pl
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from common import whole_number, whole_numbers
+
 from schemas.contract import validate_cases
 
 
@@ -53,10 +56,10 @@ def cpu_seconds(frame: pl.DataFrame, rounds: int = 3) -> float:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--rows", type=int, default=200)
-    parser.add_argument("--columns", default="500,1000,5000")
+    parser.add_argument("--rows", type=whole_number, default=200)
+    parser.add_argument("--columns", type=whole_numbers, default="500,1000,5000")
     args = parser.parse_args(argv)
-    widths = [int(part) for part in args.columns.split(",")]
+    widths = args.columns
     print(f"{'extra columns':>13}  {'cpu s':>7}  {'s / 1M values':>13}  ratio")
     first = None
     for width in widths:

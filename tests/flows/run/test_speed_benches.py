@@ -342,3 +342,43 @@ def test_the_memory_bench_counts_the_cpu_seconds_of_the_run_alone(
     result = memory["run_child"](burn + memory["TIMED"], str(source), str(db), "default")
     assert result["cases"] == 5
     assert 0 < result["cpu_seconds"] < 3
+
+
+COUNTS = [  # (script, option, a value it cannot use), one of each bench the docs name a figure of
+    ("udfs.py", "--rows", "0"),  # polars' "cannot concat empty list", after the batch rounds
+    ("udfs.py", "--batch-size", "0"),  # range()'s error in each child, after generating 1M rows
+    ("pipeline.py", "--rounds", "0"),  # table()'s TypeError on no runs
+    ("run_profile.py", "--rows", "-3"),  # the generator's ValueError, a cache folder left
+    ("duplicates.py", "--rows", "0"),
+    ("imports.py", "--rounds", "0"),  # statistics.StatisticsError
+    ("run_overhead.py", "--repeat", "0"),  # IndexError on no times
+    ("truths_insert.py", "--batches", "0"),
+    ("small_files.py", "--files", "0"),
+    ("wide_logs.py", "--columns", "500,abc"),  # int()'s ValueError
+    ("llm_calls.py", "--cases", "0"),
+    ("rules_cost.py", "--rounds", "0"),
+    ("deepeval_ratio.py", "--sample", "0"),
+    ("commits_ab.py", "--rows", "0"),
+    ("judge_ab.py", "--rounds", "0"),
+]
+
+
+@pytest.mark.parametrize(
+    ("script", "option", "value"), COUNTS, ids=[f"{s[:-3]}{o}={v}" for s, o, v in COUNTS]
+)
+def test_a_speed_bench_refuses_a_count_below_one_in_one_line(
+    script: str, option: str, value: str
+) -> None:
+    """Each was a traceback (or, for --rows -3, an empty cache folder under bench/out)."""
+    base = ["HEAD"] if script in ("commits_ab.py", "judge_ab.py") else []
+    done = bench_here(script, *base, option, value)
+    assert done.returncode == 2, done.stdout + done.stderr
+    assert done.stdout == ""
+    wrong = value.rsplit(",", maxsplit=1)[-1]
+    assert (
+        done.stderr.strip()
+        .splitlines()[-1]
+        .endswith(
+            f"argument {option}: must be a whole number from 1 to 1,000,000,000,000, got {wrong}"
+        )
+    )

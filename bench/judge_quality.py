@@ -28,6 +28,7 @@ from devsets import DEVSETS, SETS, balanced_accuracy, baseline_score, present_de
 
 from faith_udfs import GroundedJudge, Judge, LexicalJudge, MetricConfig, score_cases
 from faith_udfs.grounded import (
+    GROUNDED_RULES_VERSION,
     GroundedV2Judge,
     GroundedV3Judge,
     GroundedV4Judge,
@@ -44,6 +45,7 @@ from faith_udfs.grounded_v1 import GroundedV1Judge
 
 JUDGES: dict[str, type] = {
     "grounded": GroundedJudge,
+    GROUNDED_RULES_VERSION: GroundedJudge,  # the default by its version's name too (grounded-v13)
     "grounded-v12": GroundedV12Judge,
     "grounded-v11": GroundedV11Judge,
     "grounded-v10": GroundedV10Judge,

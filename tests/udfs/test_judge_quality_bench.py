@@ -344,3 +344,32 @@ def test_swapped_words_refuses_versions_it_cannot_compare_in_one_line(
     assert done.returncode == 2
     assert done.stdout == ""
     assert said in done.stderr.strip().splitlines()[-1]
+
+
+def test_the_default_judge_is_asked_for_by_its_version_too(tmp_path: Path) -> None:
+    """README and judge-quality.md name the default `grounded-v13` (as `faith score --model`
+    takes it), and compare it with v12 (`--judges grounded,grounded-v12`): asked for as
+    `grounded-v12,grounded-v13` the bench refused "unknown judge(s) ['grounded-v13']"."""
+    from faith_udfs.grounded import GROUNDED_RULES_VERSION
+
+    context = ["Order A17 shipped on 3 March by courier."]
+    pl.DataFrame(
+        {
+            "case_id": ["a", "b"],
+            "input": ["Where is A17?"] * 2,
+            "actual_output": ["Order A17 shipped on 3 March.", "Order A17 was cancelled."],
+            "retrieval_context": [context] * 2,
+            "label": [1, 0],
+            "source": ["BEGIN | wow (Wizard) | dev"] * 2,
+            "label_detail": ["{}"] * 2,
+        }
+    ).write_parquet(tmp_path / "begin_dev.parquet")
+    done = _bench_here(tmp_path, "--judges", f"grounded,{GROUNDED_RULES_VERSION}")
+    assert done.returncode == 0, done.stderr
+    rows = {
+        cells[0]: cells[3:]
+        for cells in (line.split() for line in done.stdout.splitlines())
+        if cells[1:3] == ["begin", "(all)"]
+    }
+    assert set(rows) == {"grounded", GROUNDED_RULES_VERSION}
+    assert rows[GROUNDED_RULES_VERSION] == rows["grounded"]

@@ -46,6 +46,12 @@ def sources(rows: int) -> tuple[Path, Path]:
     return generated, twice
 
 
+def _remove(db: Path) -> None:
+    """`db` and its WAL, if there."""
+    for path in (db, db.with_name(db.name + ".wal")):
+        path.unlink(missing_ok=True)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rows", type=whole_number, default=300_000)
@@ -53,12 +59,14 @@ def main() -> None:
     args = parser.parse_args()
     distinct, twice = sources(args.rows)
     results = []
-    for name, source in (("distinct", distinct), ("50% repeated", twice)):
-        db = OUT / "duplicates.duckdb"
-        for stale in OUT.glob("duplicates.duckdb*"):
-            stale.unlink()
-        results.append(run_child(SCORE, str(source), str(db), str(args.batch_size), name))
-    shutil.rmtree(twice, ignore_errors=True)
+    db = OUT / "duplicates.duckdb"
+    try:
+        for name, source in (("distinct", distinct), ("50% repeated", twice)):
+            _remove(db)
+            results.append(run_child(SCORE, str(source), str(db), str(args.batch_size), name))
+    finally:  # a scored database is ~1 kB a row: none is kept
+        _remove(db)
+        shutil.rmtree(twice, ignore_errors=True)
     columns = ["source", "rows_in", "scored", "quarantined", "batches", "seconds", "peak_rss_mb"]
     print(table(results, columns))
     ratio = results[1]["peak_rss_mb"] / results[0]["peak_rss_mb"]

@@ -382,3 +382,14 @@ def test_a_speed_bench_refuses_a_count_below_one_in_one_line(
             f"argument {option}: must be a whole number from 1 to 1,000,000,000,000, got {wrong}"
         )
     )
+
+
+def test_the_duplicates_bench_leaves_no_database_behind() -> None:
+    """It removed its doubled export and left the scored database under bench/out, ~1 kB a
+    row (300,000 rows by default), there until the next run."""
+    out = ROOT / "bench" / "out"
+    done = bench_here("duplicates.py", "--rows", "40", "--batch-size", "10")
+    assert done.returncode == 0, done.stderr
+    assert re.search(r"^50% repeated +40 +20 +20 ", done.stdout, re.MULTILINE), done.stdout
+    assert re.search(r"^peak RSS, 50% repeated / distinct: \d+\.\d\dx", done.stdout, re.M)
+    assert sorted(out.glob("duplicates*")) == []

@@ -14,7 +14,8 @@ hits both alike; the times are whole processes (interpreter start and imports in
 every run, and per shape and route the median ratio to the floor over the rounds (target: 3.0x)
 with its range, and the same for CPU-seconds (steadier on a shared machine).
 `--source PATH` measures a Parquet file or folder of your own logs (reported as shape
-`source`) instead of the generated shapes: the issue's "any shape of log", on yours.
+`source`) instead of the generated shapes: the issue's "any shape of log", on yours (a folder
+whose files faith reads are not all the floor's Parquet is refused).
 `--save-tables DIR` keeps every output table of each shape's first run (sorted,
 run ids and times dropped: bench/tables_check.py) in DIR/<shape>; `--check-against DIR`
 compares each shape's first run with them and exits 1 if any table differs.
@@ -123,17 +124,39 @@ def one_round(shape: str, rows: int, args: argparse.Namespace, first: bool) -> l
 
 def parquet_rows(source: Path) -> int:
     """Rows of a Parquet file or of every Parquet file under a folder (the floor reads those
-    alone); any other source: a one-line error, exit 2."""
+    alone); any other source, or a folder holding logs faith reads and the floor would not
+    copy: a one-line error, exit 2."""
     import duckdb
 
     files = str(source) if source.is_file() else str(source / "**" / "*.parquet")
     try:
         counted = duckdb.sql("SELECT count(*) FROM read_parquet($p)", params={"p": files})
-        return int(counted.fetchall()[0][0])
+        rows = int(counted.fetchall()[0][0])
+        copied = {Path(f) for (f,) in duckdb.sql("FROM glob($p)", params={"p": files}).fetchall()}
     except duckdb.Error as error:
         first = str(error).splitlines()[0]
         print(f"--source {source}: not Parquet DuckDB can copy ({first})", file=sys.stderr)
         raise SystemExit(2) from None
+    if source.is_dir():  # the floor must copy the files faith reads, no more and no fewer
+        from flows.errors import InputUnreadable
+        from flows.read.finding import resolve_source
+
+        try:
+            read = {Path(os.path.abspath(path)) for path in resolve_source(source).all_files}
+        except InputUnreadable as error:
+            print(f"--source {source}: {error}", file=sys.stderr)
+            raise SystemExit(2) from None
+        floor = {Path(os.path.abspath(path)) for path in copied}
+        copier = "the floor (DuckDB copying the folder's Parquet)"
+        if uncopied := sorted(read - floor):
+            said = f"faith reads {uncopied[0]}, which {copier} does not"
+        elif unread := sorted(floor - read):
+            said = f"{copier} copies {unread[0]}, which faith does not read"
+        else:
+            return rows
+        print(f"--source {source}: {said}: point --source at Parquet alone", file=sys.stderr)
+        raise SystemExit(2)
+    return rows
 
 
 def check_tables(db: Path, shape: str, args: argparse.Namespace) -> None:

@@ -393,3 +393,22 @@ def test_the_duplicates_bench_leaves_no_database_behind() -> None:
     assert re.search(r"^50% repeated +40 +20 +20 ", done.stdout, re.MULTILINE), done.stdout
     assert re.search(r"^peak RSS, 50% repeated / distinct: \d+\.\d\dx", done.stdout, re.M)
     assert sorted(out.glob("duplicates*")) == []
+
+
+def test_the_pipeline_bench_refuses_a_folder_whose_logs_are_not_all_parquet(
+    tmp_path: Path,
+) -> None:
+    """faith scores every log file of a folder, the floor copied its `**/*.parquet` alone: a
+    folder of 30 Parquet rows and 20 JSON Lines ones printed faith's 50 rows against a copy of
+    30, "at 30 rows", a ratio of unequal work."""
+    logs = tmp_path / "logs"
+    logs.mkdir()
+    many_cases(30).write_parquet(logs / "a.parquet")
+    many_cases(20).with_columns(pl.col("case_id") + "-b").write_ndjson(logs / "b.jsonl")
+    done = bench("pipeline.py", "--source", str(logs), "--rounds", "1", "--work", str(tmp_path))
+    assert done.returncode == 2, done.stdout + done.stderr
+    assert done.stdout == ""
+    assert done.stderr.strip() == (
+        f"--source {logs}: faith reads {logs / 'b.jsonl'}, which the floor (DuckDB copying the"
+        " folder's Parquet) does not: point --source at Parquet alone"
+    )

@@ -1,5 +1,6 @@
-"""Every output table of a scoring database, without what differs run to run (run ids, times,
-seconds, the process): so a speed change can be shown to keep the tables identical.
+"""Every output table of a scoring database, without what differs run to run (run ids, the
+run's times, seconds, the process; the logs' own times, `logged_at`, are kept): so a speed
+change can be shown to keep the tables identical.
 
     python bench/tables_check.py DB --save DIR      # write DIR/<table>.parquet
     python bench/tables_check.py DB --against DIR   # compare; exit 1 on any difference
@@ -24,7 +25,10 @@ _MEMORY_LIMIT = "2GB"
 
 
 def _kept(column: str) -> bool:
-    return not (column in _RUN_BOUND or column.endswith("_at") or column.startswith("seconds"))
+    """Whether `column` holds results: a time of the run (`scored_at`, `started_at`) does not,
+    a log's own time (`logged_at`, `first_logged_at`) does, as the input gave it."""
+    run_time = column.endswith("_at") and not column.endswith("logged_at")
+    return not (column in _RUN_BOUND or run_time or column.startswith("seconds"))
 
 
 def _quoted(name: str) -> str:

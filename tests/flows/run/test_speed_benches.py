@@ -412,3 +412,22 @@ def test_the_pipeline_bench_refuses_a_folder_whose_logs_are_not_all_parquet(
         f"--source {logs}: faith reads {logs / 'b.jsonl'}, which the floor (DuckDB copying the"
         " folder's Parquet) does not: point --source at Parquet alone"
     )
+
+
+def test_the_tables_check_finds_a_moved_log_time(tmp_path: Path) -> None:
+    """It left out every column ending in `_at` as the run's own (scored_at, started_at), so
+    `logged_at`, the time each log says it was written, was never compared: a speed change in
+    reading that shifted every timestamp by an hour passed as "every table identical"."""
+    source = tmp_path / "cases.parquet"
+    many_cases(10).write_parquet(source)
+    db = tmp_path / "run.duckdb"
+    run_score(ScoreSettings(source=str(source), db=str(db)))
+    dump = tmp_path / "dump"
+    assert bench("tables_check.py", str(db), "--save", str(dump)).returncode == 0
+    with duckdb.connect(str(db)) as con:
+        con.execute("UPDATE case_scores SET logged_at = logged_at + INTERVAL 1 HOUR")
+    changed = bench("tables_check.py", str(db), "--against", str(dump))
+    assert (changed.returncode, changed.stdout.strip()) == (
+        1,
+        "case_scores: same 10 rows count, different values",
+    )

@@ -29,6 +29,22 @@ _REFUSED_ON_THE_WAY = re.compile(
 # CSV or JSON (BLOB, BIT, BIGNUM): a column holding one, at any depth, is given as DuckDB's
 # own text of its values, as its client prints them (`3 days`, `[1 day]`, `\x00ab`).
 _AS_TEXT = frozenset({"interval", "union", "blob", "bit", "bignum", "varint"})
+# Dates and times polars takes but cannot all print: an infinite date or timestamp (a panic,
+# exit 1), a year past 9999 (exit 1), `TIME '24:00:00'` (empty), a TIMETZ (its offset lost).
+# Each, at any depth, is DuckDB's own text of it; a list, struct or map holding one stays one.
+_TEMPORAL = frozenset(
+    {
+        "date",
+        "time",
+        "time_ns",
+        "time with time zone",
+        "timestamp",
+        "timestamp_s",
+        "timestamp_ms",
+        "timestamp_ns",
+        "timestamp with time zone",
+    }
+)
 
 
 def query_batches(
@@ -79,31 +95,61 @@ def _without_tail(query: str) -> str:
 
 def _printable(relation: duckdb.DuckDBPyRelation) -> duckdb.DuckDBPyRelation:
     """The relation, with each column of a type in _AS_TEXT (or holding one: a list of
-    intervals) cast to VARCHAR, by position, under its own name. Columns of one name (a
-    join's `*`: `config_id` twice), which polars takes no two of, are named as DuckDB names
-    them in a table it makes of them (`config_id`, `config_id_1`)."""
+    intervals) cast to VARCHAR, and each date or time in _TEMPORAL, at any depth, cast to
+    VARCHAR in its place (a DATE[] to a VARCHAR[]), by position, under its own name. Columns
+    of one name (a join's `*`: `config_id` twice), which polars takes no two of, are named as
+    DuckDB names them in a table it makes of them (`config_id`, `config_id_1`)."""
     if len(set(relation.columns)) < len(relation.columns):
         relation = relation.project(
             ", ".join(f"#{place}" for place in range(1, len(relation.columns) + 1))
         )
-    if not any(_holds_text_type(kind) for kind in relation.types):
+    targets = [
+        "VARCHAR"
+        if _holds(kind, _AS_TEXT)
+        else _with_text_times(kind)
+        if _holds(kind, _TEMPORAL)
+        else None
+        for kind in relation.types
+    ]
+    if not any(targets):
         return relation
     columns = []
-    for place, (name, kind) in enumerate(zip(relation.columns, relation.types, strict=True), 1):
-        value = f"CAST(#{place} AS VARCHAR)" if _holds_text_type(kind) else f"#{place}"
-        columns.append(f'{value} AS "{name.replace(chr(34), chr(34) * 2)}"')
+    for place, (name, target) in enumerate(zip(relation.columns, targets, strict=True), 1):
+        value = f"CAST(#{place} AS {target})" if target else f"#{place}"
+        columns.append(f"{value} AS {_quoted(name)}")
     return relation.project(", ".join(columns))
 
 
-def _holds_text_type(kind: DuckDBPyType) -> bool:
-    if kind.id in _AS_TEXT:
+def _holds(kind: DuckDBPyType, ids: frozenset[str]) -> bool:
+    """Whether `kind` is of one of the types `ids`, or holds one at any depth."""
+    if kind.id in ids:
         return True
     if kind.id in ("list", "array", "struct", "map"):
         return any(
-            isinstance(child, DuckDBPyType) and _holds_text_type(child)
-            for _, child in kind.children
+            isinstance(child, DuckDBPyType) and _holds(child, ids) for _, child in kind.children
         )
     return False
+
+
+def _with_text_times(kind: DuckDBPyType | object) -> str:
+    """The type `kind` with each date or time in it VARCHAR (`STRUCT("at" VARCHAR[])` for
+    `STRUCT("at" DATE[])`)."""
+    if not isinstance(kind, DuckDBPyType) or not _holds(kind, _TEMPORAL):
+        return str(kind)
+    if kind.id in _TEMPORAL:
+        return "VARCHAR"
+    if kind.id == "struct":
+        fields = (f"{_quoted(name)} {_with_text_times(child)}" for name, child in kind.children)
+        return f"STRUCT({', '.join(fields)})"
+    children = dict(kind.children)
+    if kind.id == "map":
+        return f"MAP({_with_text_times(children['key'])}, {_with_text_times(children['value'])})"
+    size = children["size"] if kind.id == "array" else ""
+    return f"{_with_text_times(children['child'])}[{size}]"
+
+
+def _quoted(name: str) -> str:
+    return '"' + name.replace('"', '""') + '"'
 
 
 def _said(exc: duckdb.Error | OSError) -> str:

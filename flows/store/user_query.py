@@ -83,14 +83,15 @@ def query_batches(
 def _without_tail(query: str) -> str:
     """The query without the semicolons and comments after its last statement, which DuckDB
     reads again when the result is cast (_printable): `SELECT INTERVAL 1 DAY; -- done` was a
-    syntax error at `;`."""
-    tokens = duckdb.tokenize(query)
-    end = len(query)
-    for start, kind in reversed(tokens):
-        if kind != duckdb.token_type.comment and query[start] != ";":
+    syntax error at `;`. DuckDB's tokens start at byte offsets of the UTF-8 text: a query with
+    an `é` is cut in its bytes."""
+    text = query.encode()
+    end = len(text)
+    for start, kind in reversed(duckdb.tokenize(query)):
+        if kind != duckdb.token_type.comment and text[start : start + 1] != b";":
             break
         end = start
-    return query[:end]
+    return text[:end].decode()
 
 
 def _printable(relation: duckdb.DuckDBPyRelation) -> duckdb.DuckDBPyRelation:

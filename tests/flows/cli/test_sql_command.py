@@ -190,6 +190,26 @@ def test_a_file_of_statements_ending_in_a_comment_prints_its_last_result(
     assert [json.loads(line) for line in out.splitlines()] == [{"waited": "[1 day]"}]
 
 
+@pytest.mark.parametrize(
+    "query",
+    [
+        "SELECT 'Zürich' AS c",
+        "SELECT count(*) AS n FROM case_scores WHERE input <> 'Besançon' AND n_claims > 0",
+        "SELECT [INTERVAL 1 DAY] AS waited, 'é' AS city; -- fini, à demain\n",
+    ],
+    ids=["a-city", "a-filter", "a-tail-after-the-text"],
+)
+def test_a_query_with_letters_beyond_ascii_runs(
+    db: Path, capsys: pytest.CaptureFixture[str], query: str
+) -> None:
+    """DuckDB's tokenizer counts bytes, the query's tail was cut by characters: any query
+    with an `é` near its end was `IndexError: string index out of range` (exit 1)."""
+    expected = frame(db, query.partition(";")[0].replace("[INTERVAL 1 DAY]", "'[1 day]'"))
+    code, out, err = faith_sql(capsys, query, "--db", str(db), "--format", "json")
+    assert (code, err) == (0, "")
+    assert [json.loads(line) for line in out.splitlines()] == expected.to_dicts()
+
+
 def test_a_join_of_two_tables_with_a_column_of_one_name_prints_both(
     db: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -129,14 +129,18 @@ def _write(frame: Any, fmt: str, *, header: bool) -> None:
         except pl.exceptions.PolarsError:  # a map keyed by numbers: JSON's keys are text
             # a NaN or an infinity null, as polars writes it: `NaN` is no JSON to a parser
             rows = [_finite(row) for row in frame.to_dicts()]
-            sys.stdout.write("".join(json.dumps(row, default=str) + "\n" for row in rows))
+            lines = (json.dumps(row, default=str, ensure_ascii=False) + "\n" for row in rows)
+            sys.stdout.write("".join(lines))
     sys.stdout.flush()
 
 
 def _json_texts(values: list[Any]) -> list[str | None]:
-    """Each value as JSON text (None stays a null cell); what JSON has no form for (a time,
-    a decimal, an interval) as its text."""
-    return [None if value is None else json.dumps(value, default=str) for value in values]
+    """Each value as JSON text (None stays a null cell), its letters as they are (`é`, not
+    `\\u00e9`); what JSON has no form for (a decimal) as its text."""
+    return [
+        None if value is None else json.dumps(value, default=str, ensure_ascii=False)
+        for value in values
+    ]
 
 
 def _finite(value: Any) -> Any:

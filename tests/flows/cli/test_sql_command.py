@@ -394,3 +394,23 @@ def test_dates_inside_a_list_struct_or_map_stay_json_lists_of_duckdbs_text(
     assert pl.read_csv(io.StringIO(out), infer_schema=False).row(0)[0] == (
         '["infinity", "2026-10-01"]'
     )
+
+
+def test_a_list_of_text_in_a_csv_keeps_its_letters(
+    db: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`contradicted_claims()`' passages, a list, are JSON text in a CSV cell: a French or
+    Arabic passage came out as `\\u00e9` and `\\u0627` escapes in the spreadsheet."""
+    query = "SELECT ['Livré à Zürich', 'تم الشحن'] AS passages, {'ville': 'Besançon'} AS s"
+    code, out, err = faith_sql(capsys, query, "--db", str(db), "--format", "csv")
+    assert (code, err) == (0, "")
+    cells = pl.read_csv(io.StringIO(out), infer_schema=False).row(0)
+    assert [json.loads(cell) for cell in cells] == [
+        ["Livré à Zürich", "تم الشحن"],
+        {"ville": "Besançon"},
+    ]
+    assert "\\u" not in out
+    # JSON Lines beside a map keyed by numbers, written by Python's json: the same letters
+    query = "SELECT map([1], ['Zürich']) AS by_number"
+    code, out, err = faith_sql(capsys, query, "--db", str(db), "--format", "json")
+    assert (code, err, out) == (0, "", '{"by_number": {"1": "Zürich"}}\n')

@@ -64,8 +64,10 @@ def sql_command(args: argparse.Namespace) -> int:
     kept: list[pl.DataFrame] = []
     shown = total = 0
     headed = False  # csv: the header line is out
+    complete = False  # every row of the result was read: `total` is its count
     try:
-        for batch in query_batches(con, text):
+        batches = query_batches(con, text)
+        for batch in batches:
             room = batch.num_rows if not limit else max(0, min(batch.num_rows, limit - shown))
             if args.format == "table":
                 if room or not kept:  # the first, even empty: its columns
@@ -77,10 +79,19 @@ def sql_command(args: argparse.Namespace) -> int:
                 break  # printed as asked: the rest is not read
             total += batch.num_rows
             shown += room
+            if args.format == "table" and total > shown:
+                # rows left out: the next batch tells whether `total` is the count; the rest
+                # is neither read nor counted (the first 100 of a billion rows)
+                following = next(batches, None)
+                complete = following is None
+                total += 0 if following is None else following.num_rows
+                break
+        else:
+            complete = True
     finally:
         con.close()
     if args.format == "table":
-        title = f"{total:,} row{'' if total == 1 else 's'}"
+        title = f"{'' if complete else 'at least '}{total:,} row{'' if total == 1 else 's'}"
         if total > shown:
             title += f", the first {shown:,} shown (--limit 0 shows all)"
         print_frame(pl.concat(kept), title=title)

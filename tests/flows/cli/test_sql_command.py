@@ -414,3 +414,29 @@ def test_a_list_of_text_in_a_csv_keeps_its_letters(
     query = "SELECT map([1], ['Zürich']) AS by_number"
     code, out, err = faith_sql(capsys, query, "--db", str(db), "--format", "json")
     assert (code, err, out) == (0, "", '{"by_number": {"1": "Zürich"}}\n')
+
+
+def test_a_table_cut_by_its_limit_reads_no_further_than_it_must(
+    db: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A table read the whole result to count it, however few rows it showed: the first 100
+    of `SELECT * FROM case_scores` waited for millions of rows, and a value failing on row
+    900,000, never shown, made it exit 2. It reads one batch (65,536 rows) past the rows it
+    shows: a result longer than that is `at least` what was read."""
+    query = (
+        "SELECT CAST(CASE WHEN range = 900000 THEN '2.4.0' ELSE range::VARCHAR END AS INTEGER) "
+        "AS n FROM range(1000000)"
+    )
+    code, out, err = faith_sql(capsys, query, "--db", str(db), "--limit", "3")
+    assert (code, err) == (0, "")
+    assert out.splitlines() == [
+        "at least 131,072 rows, the first 3 shown (--limit 0 shows all)",
+        "n",
+        "0",
+        "1",
+        "2",
+    ]
+    # within that batch, the count is exact
+    for rows, says in ((3003, "3,003"), (65_536, "65,536"), (200_000, "at least 131,072")):
+        code, out, _ = faith_sql(capsys, f"SELECT * FROM range({rows})", "--db", str(db))
+        assert out.splitlines()[0] == f"{says} rows, the first 100 shown (--limit 0 shows all)"

@@ -19,9 +19,21 @@ def shown(text: str) -> str:
     return f"{text[:SHOWN_CHARS]}… ({len(text) - SHOWN_CHARS:,} more characters)"
 
 
+# Characters no HTML page may hold (a parse error: a browser drops them or draws U+FFFD, so a
+# case id shown was not the one stored): the C0 controls but HTML's whitespace (tab, newline,
+# form feed, CR), DEL and the C1 controls. Logged text shows each as its escape (`\x00`,
+# `\x1b`), as the terminal report does.
+_NOT_IN_HTML = re.compile("[\x00-\x08\x0b\x0e-\x1f\x7f-\x9f]")
+
+
+def visible(text: str) -> str:
+    """`text` with each character of _NOT_IN_HTML written as its escape (plain text)."""
+    return _NOT_IN_HTML.sub(lambda match: f"\\x{ord(match.group()):02x}", text)
+
+
 def logged(text: str | None) -> str:
-    """Logged text as HTML: cut (shown) and escaped."""
-    return html.escape(shown(text or ""))
+    """Logged text as HTML: cut (shown), its controls visible, and escaped."""
+    return html.escape(visible(shown(text or "")))
 
 
 def table_html(headers: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
@@ -61,7 +73,8 @@ def marked_claim(claim: str, lacks: Sequence[str]) -> str:
     """The claim as HTML, cut as `shown` cuts it, each word of `lacks` (what the context lacks)
     found in it marked (`<mark>`), matched in any case (the first word of a sentence is stored
     lower-cased). The note of what was cut is never marked: its "more" and its count are the
-    report's words, not the claim's."""
+    report's words, not the claim's. Its controls are escapes, as `logged` writes them."""
+    claim = visible(claim)
     kept = claim[:SHOWN_CHARS]
     note = shown(claim)[len(kept) :]
     return _marked(kept, lacks) + html.escape(note)

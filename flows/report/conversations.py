@@ -14,7 +14,7 @@ from rich.text import Text
 
 from flows.printable import printable
 from flows.report.labels import name_of
-from flows.report.markup import isolated, logged, shown
+from flows.report.markup import isolated, logged, shown, table_head
 from flows.report.queries import ReportOptions
 from flows.store.db import sql
 
@@ -97,7 +97,7 @@ def conversations_html(
     worst = worst_conversations(con, options)
     if worst.is_empty():
         return ""
-    head = "".join(f"<th>{html.escape(name)}</th>" for name in (*_HEADERS, "in context"))
+    head = table_head((*_HEADERS, "in context"), "Worst conversations")
     body = []
     for row in worst.iter_rows(named=True):
         # logged text beside the report's words is set apart (`<bdi>`): a right-to-left
@@ -115,10 +115,4 @@ def conversations_html(
             f"<td>{logged(cell)}</td>" for cell in _cells(row, names)[1:]
         )
         body.append(f"<tr>{cells}<td>{context}</td></tr>")
-    return (
-        "<h2>Worst conversations</h2><table><thead><tr>"
-        + head
-        + "</tr></thead><tbody>"
-        + "".join(body)
-        + "</tbody></table>"
-    )
+    return "<h2>Worst conversations</h2>" + head + "<tbody>" + "".join(body) + "</tbody></table>"

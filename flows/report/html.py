@@ -20,7 +20,7 @@ from flows.report.charts import report_figures
 from flows.report.conversations import conversations_html
 from flows.report.headline import comparison_html, failing_cases_html, headline_html
 from flows.report.labels import config_names, name_of
-from flows.report.markup import logged, table_html
+from flows.report.markup import logged, table_head, table_html
 from flows.report.quarantine import quarantine_html
 from flows.report.queries import (
     CAUSES,
@@ -77,11 +77,9 @@ def _claims_html(claims: pl.DataFrame, names: dict[str, str]) -> str:
             f"<td><ul>{passages}</ul></td>"
             "</tr>"
         )
-    head = "".join(
-        f"<th>{h}</th>"
-        for h in ("config", "rank", "claim", "times", "cases", "example case", "passages read")
-    )
-    return f"<table><thead><tr>{head}</tr></thead><tbody>{''.join(rows)}</tbody></table>"
+    headers = ("config", "rank", "claim", "times", "cases", "example case", "passages read")
+    head = table_head(headers, "Claims most often contradicted")
+    return f"{head}<tbody>{''.join(rows)}</tbody></table>"
 
 
 def _configs_html(con: duckdb.DuckDBPyConnection, names: dict[str, str]) -> str:
@@ -104,7 +102,7 @@ def _configs_html(con: duckdb.DuckDBPyConnection, names: dict[str, str]) -> str:
     ]
     if not rows:  # as the periods say it, not a table of headers alone
         return "<p>No metric config has cases yet.</p>"
-    return table_html(headers, rows)
+    return table_html(headers, rows, "Metric configs")
 
 
 def _summary_html(rates: pl.DataFrame, names: dict[str, str]) -> str:
@@ -123,14 +121,15 @@ def _summary_html(rates: pl.DataFrame, names: dict[str, str]) -> str:
         f"<p class=flag>{html.escape(invalid_note(group, name_of(names, config_id)))}</p>"
         for (config_id,), group in flagged
     )
-    return table_html(headers, rows) + notes
+    return table_html(headers, rows, "Latest periods") + notes
 
 
 def _costs_html(con: duckdb.DuckDBPyConnection, options: ReportOptions) -> str:
     costs = run_costs(con, options)
     if costs.is_empty():
         return "<p>No run recorded a cost.</p>"
-    return table_html(list(COST_HEADERS), [cost_cells(r) for r in costs.iter_rows(named=True)])
+    rows = [cost_cells(r) for r in costs.iter_rows(named=True)]
+    return table_html(list(COST_HEADERS), rows, "Judge cost of the latest runs")
 
 
 _PAGE = """<!DOCTYPE html>
@@ -156,6 +155,10 @@ p, li {{ overflow-wrap: anywhere; }}
 .badge {{ border-radius: 0.3rem; padding: 0.1rem 0.5rem; font-size: 0.85rem; color: #fff; }}
 .badge.alert {{ background: #b3261e; }}
 .badge.ok {{ background: #2e7d32; }}
+caption {{ text-align: left; font-weight: 600; padding: 0.2rem 0; }}
+/* a caption the heading above its table says already: for screen readers, not shown twice */
+caption.named-above {{ position: absolute; width: 1px; height: 1px; overflow: hidden;
+  clip: rect(0 0 0 0); white-space: nowrap; }}
 /* a phone: tables scroll inside themselves, nothing widens the page (bench/report_check.py) */
 @media (max-width: 600px) {{
   body {{ margin: 0.8rem; }}

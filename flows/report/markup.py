@@ -36,13 +36,29 @@ def logged(text: str | None) -> str:
     return html.escape(visible(shown(text or "")))
 
 
-def table_html(headers: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
-    """An HTML table; every cell is cut and escaped here, so callers pass plain text."""
-    head = "".join(f"<th>{html.escape(h)}</th>" for h in headers)
+def table_head(headers: Sequence[str], caption: str, *, shown_caption: bool = False) -> str:
+    """A table's start, up to its body: its caption, which a screen reader names it by (shown
+    only with `shown_caption`: most tables are named by the heading above them already), and
+    its column headers, each `scope="col"`, which a screen reader reads each cell with."""
+    hidden = "" if shown_caption else " class=named-above"
+    head = "".join(f'<th scope="col">{html.escape(h)}</th>' for h in headers)
+    return f"<table><caption{hidden}>{html.escape(caption)}</caption><thead><tr>{head}</tr></thead>"
+
+
+def table_html(
+    headers: Sequence[str],
+    rows: Sequence[Sequence[str]],
+    caption: str,
+    *,
+    shown_caption: bool = False,
+) -> str:
+    """An HTML table (`table_head`); every cell is cut and escaped here, so callers pass plain
+    text."""
     body = "".join(
         "<tr>" + "".join(f"<td>{logged(cell)}</td>" for cell in row) + "</tr>" for row in rows
     )
-    return f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
+    head = table_head(headers, caption, shown_caption=shown_caption)
+    return f"{head}<tbody>{body}</tbody></table>"
 
 
 def isolated(text: str) -> str:

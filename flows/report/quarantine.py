@@ -111,9 +111,19 @@ def quarantine_html(
         f"{len(checks):,} check(s); a row failing two checks counts under both "
         "(see the table quarantine).</p>"
         "<div class=quarantine-by-check>"
-        + table_html(_BY_CHECK, [_check_cells(found) for found in checks])
+        + table_html(
+            _BY_CHECK,
+            [_check_cells(found) for found in checks],
+            "Quarantined rows by check",
+            shown_caption=True,
+        )
         + "</div><div class=quarantine-by-day>"
-        + table_html(("day", "check", "rows"), by_day)
+        + table_html(
+            ("day", "check", "rows"),
+            by_day,
+            "Quarantined rows by day and check",
+            shown_caption=True,
+        )
         + more
         + "</div>"
     )

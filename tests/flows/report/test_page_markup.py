@@ -19,14 +19,20 @@ VOID = frozenset({"br", "col", "hr", "img", "input", "link", "meta", "source", "
 
 
 class Markup(HTMLParser):
-    """Each element's start and end, and the unbalanced ones."""
+    """Each element's start and end, the unbalanced ones and each table's headers."""
 
     def __init__(self) -> None:
         super().__init__()
         self.open: list[str] = []
         self.unbalanced: list[str] = []
+        self.headers: list[dict[str, str | None]] = []
+        self.tables = self.captions = 0
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if tag == "th":
+            self.headers.append(dict(attrs))
+        self.tables += tag == "table"
+        self.captions += tag == "caption"
         if tag not in VOID:
             self.open.append(tag)
 
@@ -38,7 +44,8 @@ class Markup(HTMLParser):
 @pytest.fixture(scope="module")
 def page(tmp_path_factory: pytest.TempPathFactory) -> str:
     """The report of cases whose ids, answers and passages carry a NUL, an ESC colour code,
-    a C1 control and markup, each with an unsupported claim, so every table has a row."""
+    a C1 control and markup, each with an unsupported claim, and a case with no answer,
+    quarantined: every table of the page has a row."""
     folder = tmp_path_factory.mktemp("markup")
     hostile = ["order\x00A17", "\x1b[31mred\x1b[0m", "next\x85line", "<td>'\"&"]
     rows = [
@@ -50,9 +57,11 @@ def page(tmp_path_factory: pytest.TempPathFactory) -> str:
         )
         for text in hostile
     ]
+    rows.append(case_row("no-answer", None))  # quarantined: the page's quarantine tables
     source = write(cases(rows), folder / "cases.parquet")
     db = folder / "faith.duckdb"
-    assert main(["score", str(source), "--db", str(db), "--prefect", "no"]) == 0
+    score = ["score", str(source), "--db", str(db), "--prefect", "no"]
+    assert main([*score, "--max-quarantine-share", "1"]) == 0
     html = folder / "report.html"
     assert main(["report", "--db", str(db), "--html", str(html)]) == 0
     return html.read_text(encoding="utf-8")
@@ -75,3 +84,14 @@ def test_the_page_is_balanced_markup(page: str) -> None:
     markup.close()
     assert (markup.open, markup.unbalanced) == ([], [])
     assert '<html lang="en">' in page
+
+
+def test_every_table_names_itself_and_its_column_headers(page: str) -> None:
+    """A screen reader reads a cell with its column's header and a table by its caption:
+    the report's tables had headers without a scope and no caption."""
+    markup = Markup()
+    markup.feed(page)
+    assert markup.tables >= 4
+    assert markup.captions == markup.tables
+    assert markup.headers
+    assert {header.get("scope") for header in markup.headers} == {"col"}

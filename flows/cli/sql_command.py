@@ -59,6 +59,7 @@ def sql_command(args: argparse.Namespace) -> int:
     text = sys.stdin.read() if args.query == "-" else args.query
     if not text.strip():
         raise ConfigError("QUERY is empty: give the SQL to run (an unset variable?)")
+    _check_utf8(text)
     limit = args.limit if args.limit is not None else (TABLE_ROWS if args.format == "table" else 0)
     con = connect_for_reading(args.db, wait=args.wait)
     kept: list[pl.DataFrame] = []
@@ -96,6 +97,23 @@ def sql_command(args: argparse.Namespace) -> int:
             title += f", the first {shown:,} shown (--limit 0 shows all)"
         print_frame(pl.concat(kept), title=title)
     return EXIT_OK
+
+
+def _check_utf8(text: str) -> None:
+    """A query of bytes that are not UTF-8 (a .sql file saved as Latin-1) comes from stdin or
+    the command line with each such byte as a lone surrogate, which DuckDB cannot take: said
+    as a bad QUERY (exit 2), the first byte named, rather than a UnicodeEncodeError (exit 1)."""
+    from faith_udfs.errors import ConfigError
+
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError as exc:
+        code = ord(text[exc.start])
+        what = f"the byte 0x{code - 0xDC00:02x}" if 0xDC80 <= code <= 0xDCFF else f"U+{code:04X}"
+        raise ConfigError(
+            f"QUERY is not UTF-8 text ({what}, character {exc.start + 1} of the query): "
+            "save it as UTF-8"
+        ) from None
 
 
 def _frame(batch: Any) -> Any:

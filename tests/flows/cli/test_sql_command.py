@@ -210,6 +210,22 @@ def test_a_query_with_letters_beyond_ascii_runs(
     assert [json.loads(line) for line in out.splitlines()] == expected.to_dicts()
 
 
+def test_a_query_file_not_in_utf8_is_one_line_and_exit_2(
+    db: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A .sql file saved as Latin-1 (`'Zürich'` as the byte 0xFC) reaches Python as a lone
+    surrogate: it was `UnicodeEncodeError: 'utf-8' codec can't encode ...` (exit 1)."""
+    latin1 = "SELECT count(*) AS n FROM case_scores WHERE input <> 'Zürich';\n".encode("latin-1")
+    stdin = io.TextIOWrapper(io.BytesIO(latin1), encoding="utf-8", errors="surrogateescape")
+    monkeypatch.setattr("sys.stdin", stdin)
+    code, out, err = faith_sql(capsys, "-", "--db", str(db))
+    assert (code, out) == (2, "")
+    assert err.splitlines() == [
+        "error: QUERY is not UTF-8 text (the byte 0xfc, character 56 of the query): "
+        "save it as UTF-8"
+    ]
+
+
 def test_a_join_of_two_tables_with_a_column_of_one_name_prints_both(
     db: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -45,16 +45,34 @@ def past_unopened_reasoning(text: str) -> str | None:
 
 def first_json_object(text: str) -> dict[str, Any]:
     """The first JSON object in a model's text reply (code fences, chatter and a thinking
-    model's opening reasoning block tolerated)."""
+    model's opening reasoning block tolerated). A reply showing the end of a reasoning block
+    the chat template opened (`...</think>`) is read after that end, unless its first object
+    holds the tag (an answer quoting it in a string is read as it stands)."""
     text = past_reasoning(text)
-    after = past_unopened_reasoning(text)
-    if after is not None and "{" in after:
-        text = after
+    closed = _CLOSES_REASONING.search(text)
+    if closed is None or _ANY_OPENING.search(text, 0, closed.start()) is not None:
+        return _first_object(text)
+    try:
+        value, start, end = _located_object(text)
+        if start < closed.start() < end:
+            return value  # the tag is inside the answer's strings
+    except JudgeReplyError:
+        pass
+    after = text[closed.end() :]
+    return _first_object(after if "{" in after else text)
+
+
+def _first_object(text: str) -> dict[str, Any]:
+    return _located_object(text)[0]
+
+
+def _located_object(text: str) -> tuple[dict[str, Any], int, int]:
+    """The first JSON object in `text`, where it starts and where it ends."""
     decoder = json.JSONDecoder()
     start = text.find("{")
     while start >= 0:
         try:
-            value, _ = decoder.raw_decode(text, start)
+            value, end = decoder.raw_decode(text, start)
         except json.JSONDecodeError:
             start = text.find("{", start + 1)
             continue
@@ -64,7 +82,7 @@ def first_json_object(text: str) -> dict[str, Any]:
                 f"({type(exc).__name__}): {_clip(text)}"
             ) from None
         if isinstance(value, dict):
-            return value
+            return value, start, end
         start = text.find("{", start + 1)
     raise JudgeReplyError(f"reply holds no JSON object: {_clip(text)}")
 

@@ -153,6 +153,22 @@ def test_reasoning_whose_opening_tag_the_chat_template_wrote_is_read_past() -> N
     assert top_level_object("Here it is: " + quoted) == json.loads(quoted)
 
 
+def test_the_deepeval_drop_in_reads_a_usable_reply_whatever_its_strings_quote() -> None:
+    """A DeepEval-shaped model's fenced or chatty reply whose reason quotes `</think>` (a bot
+    whose reasoning leaked into its answer) was cut after the tag whenever a `{` followed it:
+    a verdicts reply came back as its second verdict's object, and the case was invalid."""
+    from faith_udfs.deepeval_models import reply_dict
+
+    verdicts = (
+        '{"verdicts": [{"verdict": "no", "reason": "The bot leaked </think> into its answer."}, '
+        '{"verdict": "yes", "reason": null}]}'
+    )
+    assert reply_dict("```json\n" + verdicts + "\n```") == json.loads(verdicts)
+    assert reply_dict("Here it is: " + verdicts) == json.loads(verdicts)
+    # A template-opened reasoning, braces and all, is still read past.
+    assert reply_dict(THOUGHT.removeprefix("<think>") + verdicts) == json.loads(verdicts)
+
+
 @pytest.mark.parametrize(
     "reply",
     ["", "  \n", "<think>Nothing to add.</think>\n"],

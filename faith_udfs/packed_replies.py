@@ -13,6 +13,7 @@ from typing import Any
 
 from faith_udfs.errors import JudgeReplyError
 from faith_udfs.replies import (
+    HALF_PAIR,
     _clip,
     _field,
     _number,
@@ -26,8 +27,6 @@ from faith_udfs.words import STOP_WORDS, WORD_PATTERN
 
 # Text a model may put around its JSON object: "Here is the JSON:" and the like.
 MAX_CHATTER = 200
-# Half of a UTF-16 surrogate pair, as JSON's "\ud83d" escape alone decodes.
-_HALF_PAIR = re.compile("[\ud800-\udfff]")
 _FENCE = re.compile(r"\A\s*```[a-zA-Z]*[ \t]*\n(?P<body>.*?)\n?```\s*\Z", re.DOTALL)
 # The format examples' stand-ins in every template (prompts.py, packed_prompts.py): a reply
 # holding one copied the example instead of answering.
@@ -98,9 +97,9 @@ def _one_object(answer: str, text: str) -> dict[str, Any]:
         raise JudgeReplyError(
             f"reply goes on for {len(rest)} characters after its JSON object: {_clip(text)}"
         )
-    half = _HALF_PAIR.search(json.dumps(value, ensure_ascii=False))
+    half = HALF_PAIR.search(json.dumps(value, ensure_ascii=False))
     if half is not None:
-        shown = _clip(_HALF_PAIR.sub("\N{REPLACEMENT CHARACTER}", text))
+        shown = _clip(HALF_PAIR.sub("\N{REPLACEMENT CHARACTER}", text))
         # JSON's "\ud83d" alone (an emoji's escape cut in two) decodes to a character UTF-8
         # cannot carry: no frame or table could hold the answer.
         raise JudgeReplyError(

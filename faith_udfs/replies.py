@@ -16,6 +16,8 @@ _REASONING = re.compile(_OPENS_REASONING.pattern + r".*?</\1>", re.DOTALL | re.I
 # and its distills, Qwen3): the reply starts inside the reasoning and shows only its end.
 _CLOSES_REASONING = re.compile(r"</(think|thinking|reasoning)>", re.IGNORECASE)
 _ANY_OPENING = re.compile(r"<(think|thinking|reasoning)>", re.IGNORECASE)
+# Half of a UTF-16 surrogate pair, as JSON's "\ud83d" escape alone decodes.
+HALF_PAIR = re.compile("[\ud800-\udfff]")
 
 
 def past_reasoning(text: str) -> str:
@@ -149,7 +151,21 @@ def parse_reason(reply: Any) -> str:
 def _field(reply: Any, field: str) -> Any:
     if not isinstance(reply, dict) or field not in reply:
         raise JudgeReplyError(f"reply has no '{field}' field: {_clip(reply)}")
+    check_whole_text(reply[field])
     return reply[field]
+
+
+def check_whole_text(value: Any) -> None:
+    """JudgeReplyError when `value` holds half of a UTF-16 pair (JSON's `"\\ud83d"` alone, an
+    emoji's escape cut in two): no frame or table can hold such text, and a prompt judge's
+    reply (a DeepEval-shaped model's, a PromptJudge's dict) crashed the run with it."""
+    half = HALF_PAIR.search(json.dumps(value, ensure_ascii=False, default=str))
+    if half is not None:
+        shown = _clip(HALF_PAIR.sub("\N{REPLACEMENT CHARACTER}", _clip(value, 10_000)))
+        raise JudgeReplyError(
+            f"the reply holds half of a UTF-16 pair ('\\u{ord(half.group()):04x}' without "
+            f"its other half), not text: {shown}"
+        )
 
 
 def _number(number: Any, what: str = "claim") -> int:

@@ -466,6 +466,26 @@ def test_what_a_models_generate_raises_is_that_cases_error() -> None:
         evaluate(cases()[:3], [metric], display_config=QUIET)
 
 
+class HalfPairModel(CustomJudgeModel):
+    """A small model escaping an emoji that writes its first half alone, `"\\ud83d"`."""
+
+    def generate(self, prompt: str) -> str:
+        reply = super().generate(prompt)
+        return reply.replace("Mars", "Mars \\ud83d") if "Mars" in prompt else reply
+
+
+def test_a_models_reply_holding_half_a_utf16_pair_is_that_cases_error() -> None:
+    """The packed and per-item judges call it a reply error; a DeepEval-shaped model's reply
+    crashed evaluate() ('judge prompt/custom-judge crashed (a bug, not a judge error):
+    UnicodeEncodeError'), ignore_errors or not: every case's result lost."""
+    metric = FaithfulnessMetric(model=HalfPairModel())
+    result = evaluate(cases()[:3], [metric], display_config=QUIET, error_config=KEEP)
+    data = [test.metrics_data[0] for test in result.test_results]
+    assert [d.score for d in data] == [1.0, 0.5, None]
+    assert "half of a UTF-16 pair" in (data[2].error or "")
+    assert "\ud83d" not in (data[2].error or "")  # the error itself is text DuckDB takes
+
+
 def test_a_stop_inside_a_models_generate_is_no_case_error() -> None:
     """Only the model's failures become case errors: a Ctrl-C or SIGTERM (faithpipe's stops
     are KeyboardInterrupts) while it answers stops the evaluation."""

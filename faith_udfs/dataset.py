@@ -143,7 +143,9 @@ def records_of_text(text: str, fmt: str, source: str = "the text") -> list[dict[
             raise ValueError("a JSON test-case file holds an array of objects")
         return value
     if fmt == "jsonl":
-        lines = text.splitlines()
+        # lines end at a line feed alone: JSON text may hold U+2028 or U+0085 raw, which
+        # str.splitlines() ends a line at too (a good record refused as no JSON)
+        lines = text.split("\n")
         return [_json(line, source, n) for n, line in enumerate(lines) if line.strip()]
     raise ValueError(f"format {fmt!r}: choose csv, json or jsonl")
 

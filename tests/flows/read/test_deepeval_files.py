@@ -74,6 +74,22 @@ def test_a_file_that_is_no_json_is_named_with_the_line_that_breaks(tmp_path: Pat
         load_test_cases(path, input="question", actual_output="answer", retrieval_context="ctx")
 
 
+def test_a_jsonl_line_holding_a_line_separator_in_its_text_is_one_record(tmp_path: Path) -> None:
+    """JSON text may hold U+2028 or U+0085 raw (json.dumps(..., ensure_ascii=False) writes
+    them so: text pasted from a web page or a PDF). The lines were split on them as well as on
+    line feeds, so a good log was refused as 'not JSON', naming a line that was not its."""
+    rows = [{**ROWS[0], "answer": "Refunds\u2028within 30 days."}, {**ROWS[1], "question": "\x85"}]
+    path = tmp_path / "log.jsonl"
+    path.write_text("".join(json.dumps(r, ensure_ascii=False) + "\r\n" for r in rows * 2), "utf-8")
+    cases = load_test_cases(path, input="question", actual_output="answer", retrieval_context="ctx")
+    assert [c.actual_output for c in cases] == [r["answer"] for r in rows * 2]
+    lines = [json.dumps(r, ensure_ascii=False) for r in rows * 2]
+    lines[3] = lines[3][:20]  # the fourth line cut short: still named as the fourth
+    path.write_text("\n".join(lines) + "\n", "utf-8")
+    with pytest.raises(ValueError, match=r"^log\.jsonl, line 4: not JSON"):
+        load_test_cases(path, input="question", actual_output="answer", retrieval_context="ctx")
+
+
 LOADER = """
 import sys
 from pathlib import Path

@@ -83,8 +83,9 @@ class ErrorConfig:
     could not score raises EvaluationError after the whole batch is scored (kept on `.result`)."""
 
     ignore_errors: bool = False
-    # True: a case without actual_output or retrieval_context (None, or no passage) is not
-    # measured at all, as DeepEval skips it: no metric data, no error, out of the pass rates.
+    # True: a case without actual_output (None or "") or retrieval_context (None: an empty
+    # list is given, and judged) is not measured at all, as DeepEval skips it: no metric
+    # data, no error, out of the pass rates.
     skip_on_missing_params: bool = False
 
 

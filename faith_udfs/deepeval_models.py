@@ -182,13 +182,13 @@ class DeepEvalModelJudge(PromptJudge):
         )
         if prompt is None:
             return super().answer_truths(text, limit)
-        return parse_statements(self._generate(prompt, TRUTHS), "truths")
+        return parse_statements(self._reply(prompt, TRUTHS), "truths")
 
     def answer_claims(self, text: str) -> list[str]:
         prompt = self._render("generate_claims", actual_output=text)
         if prompt is None:
             return super().answer_claims(text)
-        return parse_statements(self._generate(prompt, CLAIMS), "claims")
+        return parse_statements(self._reply(prompt, CLAIMS), "claims")
 
     def answer_verdicts(
         self, claims: list[str], truths: list[str]
@@ -198,7 +198,7 @@ class DeepEvalModelJudge(PromptJudge):
         )
         if prompt is None:
             return super().answer_verdicts(claims, truths)
-        return parse_verdicts(self._generate(prompt, VERDICTS), len(claims))
+        return parse_verdicts(self._reply(prompt, VERDICTS), len(claims))
 
     def answer_reason(self, score: float, contradictions: list[str]) -> str:
         prompt = self._render(
@@ -206,7 +206,7 @@ class DeepEvalModelJudge(PromptJudge):
         )
         if prompt is None:
             return super().answer_reason(score, contradictions)
-        return parse_reason(self._generate(prompt, REASON))
+        return parse_reason(self._reply(prompt, REASON))
 
 
 def _limit(limit: int | None) -> str:

@@ -24,7 +24,7 @@ from faith_udfs.prompts import (
     truths_prompt,
     verdicts_prompt,
 )
-from faith_udfs.replies import parse_reason, parse_statements, parse_verdicts
+from faith_udfs.replies import check_whole_text, parse_reason, parse_statements, parse_verdicts
 from faith_udfs.verdicts import VERDICT_READING
 
 AnswerFn = Callable[[str, str], Any]
@@ -84,17 +84,23 @@ class PromptJudge(ItemJudge):
     def __repr__(self) -> str:
         return f"PromptJudge(model={self._identity.model!r})"
 
+    def _reply(self, prompt: str, schema: str) -> Any:
+        """`answer`'s reply to `prompt`; one holding half of a UTF-16 pair is a reply error."""
+        answered = self._answer(prompt, schema)
+        check_whole_text(answered)
+        return answered
+
     def answer_truths(self, text: str, limit: int | None) -> list[str]:
-        return parse_statements(self._answer(truths_prompt(text, limit), TRUTHS), "truths")
+        return parse_statements(self._reply(truths_prompt(text, limit), TRUTHS), "truths")
 
     def answer_claims(self, text: str) -> list[str]:
-        return parse_statements(self._answer(claims_prompt(text), CLAIMS), "claims")
+        return parse_statements(self._reply(claims_prompt(text), CLAIMS), "claims")
 
     def answer_verdicts(
         self, claims: list[str], truths: list[str]
     ) -> list[tuple[str | None, str | None]]:
-        reply = self._answer(verdicts_prompt(claims, truths), VERDICTS)
+        reply = self._reply(verdicts_prompt(claims, truths), VERDICTS)
         return parse_verdicts(reply, len(claims))
 
     def answer_reason(self, score: float, contradictions: list[str]) -> str:
-        return parse_reason(self._answer(reason_prompt(score, contradictions), REASON))
+        return parse_reason(self._reply(reason_prompt(score, contradictions), REASON))

@@ -151,14 +151,14 @@ def parse_reason(reply: Any) -> str:
 def _field(reply: Any, field: str) -> Any:
     if not isinstance(reply, dict) or field not in reply:
         raise JudgeReplyError(f"reply has no '{field}' field: {_clip(reply)}")
-    check_whole_text(reply[field])
     return reply[field]
 
 
 def check_whole_text(value: Any) -> None:
     """JudgeReplyError when `value` holds half of a UTF-16 pair (JSON's `"\\ud83d"` alone, an
     emoji's escape cut in two): no frame or table can hold such text, and a prompt judge's
-    reply (a DeepEval-shaped model's, a PromptJudge's dict) crashed the run with it."""
+    reply (a DeepEval-shaped model's, a PromptJudge's dict) crashed the run with it. Checked
+    where such a reply comes in (prompt_judge.py), not on every cached reply read."""
     half = HALF_PAIR.search(json.dumps(value, ensure_ascii=False, default=str))
     if half is not None:
         shown = _clip(HALF_PAIR.sub("\N{REPLACEMENT CHARACTER}", _clip(value, 10_000)))

@@ -484,6 +484,18 @@ def test_a_models_reply_holding_half_a_utf16_pair_is_that_cases_error() -> None:
     assert [d.score for d in data] == [1.0, 0.5, None]
     assert "half of a UTF-16 pair" in (data[2].error or "")
     assert "\ud83d" not in (data[2].error or "")  # the error itself is text DuckDB takes
+    # A PromptJudge's handler answering with such a dict: the same
+    from faith_udfs.prompt_judge import PromptJudge
+
+    def answer(prompt: str, schema: str) -> Any:
+        reply = json.dumps(pretend_judge(prompt, schema))
+        return json.loads(reply.replace("Mars", "Mars \\ud83d") if "Mars" in prompt else reply)
+
+    metric = FaithfulnessMetric(model=PromptJudge(answer, model="handlers"))
+    result = evaluate(cases()[:3], [metric], display_config=QUIET, error_config=KEEP)
+    data = [test.metrics_data[0] for test in result.test_results]
+    assert [d.score for d in data] == [1.0, 0.5, None]
+    assert "half of a UTF-16 pair" in (data[2].error or "")
 
 
 def test_a_stop_inside_a_models_generate_is_no_case_error() -> None:

@@ -222,22 +222,26 @@ class BatchApi:
                 self._transfer_timeout,
             )
         except BatchNotFound as exc:
-            raise JudgeEndpointError(
-                f"the endpoint at {self.endpoint} has no Batch API ({exc}, for POST /files): "
-                "--judge-mode batch needs OpenAI's files and batches endpoints, which "
-                "llama.cpp's and Ollama's servers lack; use --judge-mode packed or per-item"
-            ) from None
+            raise self._no_batch_api(exc, "POST /files") from None
         file_id = json.loads(answer).get("id") if answer else None
         if not isinstance(file_id, str):
             raise BatchApiError("the files endpoint answered no file id")
         return file_id
 
+    def _no_batch_api(self, exc: BatchNotFound, request: str) -> JudgeEndpointError:
+        return JudgeEndpointError(
+            f"the endpoint at {self.endpoint} has no Batch API ({exc}, for {request}): "
+            "--judge-mode batch needs OpenAI's files and batches endpoints, which "
+            "llama.cpp's and Ollama's servers lack; use --judge-mode packed or per-item"
+        )
+
     def submit(self, input_file_id: str) -> BatchStatus:
         """Start a batch of the uploaded file's requests, to finish within 24 h, tagged with the
         file (SUBMISSION_TAG). Asked once: any error but a refusal leaves it unknown whether
-        the batch exists."""
-        return BatchStatus.of(
-            self._json(
+        the batch exists. A 404 is a server with files but no batches endpoint (LocalAI's),
+        which can take no batch: JudgeEndpointError (exit 6), as for the upload's."""
+        try:
+            answer = self._json(
                 lambda: self._client.batches.with_raw_response.create(
                     input_file_id=input_file_id,
                     endpoint=BATCH_ENDPOINT,
@@ -247,7 +251,9 @@ class BatchApi:
                 # POST /batches is not idempotent: retrying it after a lost answer bills twice.
                 retries=0,
             )
-        )
+        except BatchNotFound as exc:
+            raise self._no_batch_api(exc, "POST /batches") from None
+        return BatchStatus.of(answer)
 
     def find(self, input_file_id: str, recorded_at: datetime) -> BatchStatus | None:
         """The batch created from this file, looked for among the server's batches newest

@@ -376,6 +376,32 @@ def test_a_server_without_a_batch_api_stops_the_run_with_exit_6(
     assert "has no Batch API" in status[2]
 
 
+def test_a_server_with_files_but_no_batches_endpoint_stops_the_run_with_exit_6(
+    stub: BatchStub,
+    source: Path,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """A server with OpenAI's files API but not its batches (LocalAI's, say): the upload
+    passes, POST /batches and the batch listing are 404. That 404 was 'no clear answer': the
+    batch looked for, never found, every case pending and exit 0, night after night."""
+    gone = (404, {"error": {"message": "no route"}})
+    monkeypatch.setattr(stub, "create", lambda *_, **__: gone)
+    monkeypatch.setattr(stub, "listing", lambda *_: gone)
+    db = tmp_path / "f.duckdb"
+    argv = ["score", str(source), "--db", str(db), "--prefect", "no", "--judge", "openai"]
+    argv += ["--judge-mode", "batch", "--model", "m", "--base-url", stub.base_url]
+    assert main(argv) == 6
+    line = capsys.readouterr().err.strip().splitlines()[-1]
+    assert "has no Batch API" in line, line
+    assert "for POST /batches" in line, line
+    assert "--judge-mode packed" in line
+    (status,) = query(db, "SELECT status, count(*) FROM case_scores GROUP BY 1")
+    assert status == ("invalid", CASES)
+    assert query(db, "SELECT count(*) FROM judge_batches WHERE state = 'submitting'") == [(0,)]
+
+
 def test_a_lost_batch_and_one_past_its_window_are_asked_again(
     stub: BatchStub, source: Path, tmp_path: Path
 ) -> None:

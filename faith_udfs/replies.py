@@ -187,5 +187,8 @@ def _text_or_none(value: Any) -> str | None:
 
 
 def _clip(value: Any, limit: int = 200) -> str:
+    """`value` as text for an error message, cut at `limit`; half of a UTF-16 pair (a reply cut
+    inside an emoji) shown as U+FFFD, so the error can be stored as text."""
     text = value if isinstance(value, str) else repr(value)
-    return text if len(text) <= limit else text[: limit - 1] + "…"
+    text = text if len(text) <= limit else text[: limit - 1] + "…"
+    return HALF_PAIR.sub("\N{REPLACEMENT CHARACTER}", text)

@@ -12,6 +12,7 @@ from typing import Any
 from urllib.parse import unquote, urlsplit
 
 from faith_udfs.packed_prompts import reply_schema
+from faith_udfs.replies import HALF_PAIR
 
 # No reply costs more: a larger "count" is a broken or hostile server's, and stored as it is
 # overflowed the token columns: polars refused 10**30 and the run crashed with exit 1.
@@ -129,7 +130,8 @@ def conversation(prompt: str, previous: tuple[str, str] | None = None) -> list[d
     if previous is not None:
         reply, note = previous
         messages += [
-            {"role": "assistant", "content": reply},
+            # half of a UTF-16 pair (a reply cut inside an emoji) is no text a body can carry
+            {"role": "assistant", "content": HALF_PAIR.sub("\N{REPLACEMENT CHARACTER}", reply)},
             {"role": "user", "content": note},
         ]
     return messages

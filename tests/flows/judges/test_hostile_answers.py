@@ -59,6 +59,8 @@ class _Handler(BaseHTTPRequestHandler):
             content = content.replace('"item": 1', '"item": 1' + "0" * 5000, 1)
         elif hostile.mode == "half_pair":  # a statement ending in half an emoji's escape
             content = content.replace('"]', ' \\ud83d"]', 1)
+        elif hostile.mode == "cut_half_pair":  # cut inside an emoji: its first half, then end
+            content = content[: len(content) // 2] + "\ud83d"  # the body's JSON escapes it
         completion = {
             "object": "chat.completion",
             "choices": [
@@ -140,6 +142,18 @@ def test_a_reply_holding_half_a_utf16_pair_is_a_reply_error(
     # not cached. Now the reply is refused as the broken text it is, for its items alone.
     found = _score("half_pair", tmp_path, monkeypatch, mode=judge_mode)
     assert all("half of a UTF-16 pair" in (e or "") for e in found["errors"]), found["errors"]
+
+
+@pytest.mark.parametrize("judge_mode", ["packed", "per-item"])
+def test_a_reply_cut_after_half_a_utf16_pair_is_a_reply_error_stored_as_text(
+    judge_mode: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The half pair in the message's content itself (the body's JSON holds "\\ud83d"), in a
+    # reply cut there: no JSON object, so the reply error quoted the reply, half pair and
+    # all, and that error could be stored in no table ("judge openai/m crashed ...", exit 1).
+    found = _score("cut_half_pair", tmp_path, monkeypatch, mode=judge_mode)
+    assert all("not one complete JSON object" in (e or "") for e in found["errors"]), found
+    assert all("\N{REPLACEMENT CHARACTER}" in (e or "") for e in found["errors"]), found
 
 
 def test_a_body_nested_past_the_interpreters_depth_is_no_chat_completion(

@@ -81,6 +81,8 @@ FAULTS = (
     "trickle",
     "huge",
 )
+# llama.cpp's server while it loads its model (`StubServer.load`): every request, 503.
+LOADING = {"error": {"code": 503, "message": "Loading model", "type": "unavailable_error"}}
 # A text the stop tests' answers hold where the stub is to hang (`StubServer.hang_on`).
 HANG = "Parcel Z9"
 
@@ -229,6 +231,8 @@ class StubServer:
         self.retry_after = retry_after
         self.delay = delay
         self.reverse_items = False
+        self.loading_until = 0.0  # time.monotonic() before which every request is LOADING
+        self.loading_answers = 0
         self.lock = threading.Lock()
         self.requests = 0
         self.by_schema: Counter[str] = Counter()
@@ -295,6 +299,18 @@ class StubServer:
         with self.lock:
             self._fraction = fraction
             self._random_kinds = kinds
+
+    def load(self, seconds: float) -> None:
+        """Answer every request as llama.cpp's server does while it loads its model (503
+        `Loading model`) for the next `seconds` (inf: until `load(0)`)."""
+        with self.lock:
+            self.loading_until = time.monotonic() + seconds
+
+    def _loading(self) -> bool:
+        with self.lock:
+            loading = time.monotonic() < self.loading_until
+            self.loading_answers += loading
+            return loading
 
     def reject_formats(self, *kinds: str) -> None:
         """Answer 400 to requests asking for these `response_format` types."""
@@ -433,6 +449,9 @@ class _Handler(BaseHTTPRequestHandler):
         self.received = body
         if self.path.rstrip("/") != "/v1/chat/completions":
             self._send(404, {"error": {"message": f"no route {self.path}"}})
+            return
+        if stub._loading():  # before anything else, as llama.cpp's server answers then
+            self._send(503, LOADING)
             return
         request = json.loads(body)
         with stub.lock:

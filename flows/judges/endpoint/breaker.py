@@ -37,13 +37,15 @@ _WHAT = {
     "protocol": "answered with something that is not HTTP",
     "connection": "could not be connected to",
     "5xx": "answered with a server error (5xx)",
+    "loading": "was still loading its model",
     "answer": "answered with something that is not a chat completion (a proxy's page?)",
     "throttled": "asked to wait longer than the run can (Retry-After)",
     "redirect": "redirected the call to another host, where the prompts are not sent (point "
     "--base-url there if it is yours)",  # with the host, where the failure names it
 }
-# Kinds that will not pass by themselves: the breaker opens at the first.
-_PERMANENT = frozenset({"redirect"})
+# Kinds that will not pass by themselves: the breaker opens at the first. "loading": a server
+# still loading its model once its wait is over (loading.py; `detail` is the whole saying).
+_PERMANENT = frozenset({"redirect", "loading"})
 # Kinds counted as one in a row: a server dying mid-answer shows as either, by the timing of
 # its close against the request still being sent; counted apart, a mix of them kept the
 # breaker shut past its N (12 requests where N and the calls in flight allow 9).
@@ -158,7 +160,8 @@ class CircuitBreaker:
 
     def failure(self, kind: str, detail: str | None = None) -> JudgeUnreachable | None:
         """Count a failure; the error every call gets from now on, if this one opened it.
-        `detail`: a redirect's target, named in that error."""
+        `detail`: a redirect's target, named in that error; for "loading", the error's words
+        after the endpoint's name (loading.py)."""
         with self._lock:
             if self._open is None:
                 family = _FAMILY.get(kind, kind)
@@ -171,9 +174,10 @@ class CircuitBreaker:
                     what = _WHAT.get(kind, kind)
                     if kind == "redirect" and detail:
                         what = what.replace("to another host", f"to {detail}, another host")
-                    self._open = (
-                        f"the judge endpoint {self._endpoint} {what} {times}; {LEFT_PENDING}"
-                    )
+                    if kind == "loading":
+                        what, times = detail or what, ""
+                    said = f"{what} {times}".rstrip()
+                    self._open = f"the judge endpoint {self._endpoint} {said}; {LEFT_PENDING}"
             return JudgeUnreachable(self._open) if self._open is not None else None
 
     def check(self) -> None:

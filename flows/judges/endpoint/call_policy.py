@@ -31,16 +31,39 @@ class CallLimits:
     max_reply_bytes: int
     breaker_failures: int
 
+    def room(self, calls: int, spent: int, in_flight: int, expected: int) -> tuple[str, str | None]:
+        """Whether a call expected to cost `expected` tokens may go now, `calls` made and
+        `spent` tokens counted, the calls in flight expected to cost `in_flight`: "go"; "wait",
+        when it fits --max-tokens only if the calls in flight leave it room; or "refused" and
+        why (a cap is reached: the run's budget is spent)."""
+        if self.max_calls is not None and calls >= self.max_calls:
+            return "refused", (
+                f"the run's cap of {self.max_calls} judge calls is reached "
+                "(--max-calls); the case stays pending for the next run"
+            )
+        if self.max_tokens is None:
+            return "go", None
+        if spent + expected > self.max_tokens:
+            return "refused", (
+                f"the run's cap of {self.max_tokens} judge tokens is reached "
+                "(--max-tokens); the case stays pending for the next run"
+            )
+        return ("go" if spent + in_flight + expected <= self.max_tokens else "wait"), None
+
 
 @dataclass(frozen=True)
 class CallPolicy:
     """How a failed call is asked again (retries, jittered exponential backoff, the longest
-    Retry-After waited for) and the window `--rpm`/`--tpm` count over, in seconds."""
+    Retry-After waited for, the longest wait for a model to load) and the window
+    `--rpm`/`--tpm` count over, in seconds."""
 
     max_retries: int = 4
     backoff_base: float = 0.5
     backoff_max: float = 20.0
     max_retry_after: float = 60.0
+    # A server answering 503 "Loading model" (llama.cpp's, just started) is waited for this
+    # long at most (endpoint/loading.py), never past --run-timeout.
+    max_loading_wait: float = 300.0
     rate_window: float = 60.0
 
     def backoff(self, failures: int, retry_after: float | None, jitter: random.Random) -> float:

@@ -22,12 +22,7 @@ from typing import Any, TypeVar
 
 import openai
 
-from faith_udfs.errors import (
-    ConfigError,
-    JudgeBudgetExhausted,
-    JudgeError,
-    JudgeTransientError,
-)
+from faith_udfs.errors import ConfigError, JudgeBudgetExhausted, JudgeError, JudgeTransientError
 from flows.clock import remaining
 from flows.errors import JudgeEndpointError
 from flows.judges.endpoint.api_key import missing_api_key
@@ -41,6 +36,7 @@ from flows.judges.endpoint.call_policy import CallLimits, CallPolicy
 from flows.judges.endpoint.capped_http import RedirectRefused, ReplyTooLarge, capped_client
 from flows.judges.endpoint.event_loop import LoopThread
 from flows.judges.endpoint.limiter import AdaptiveLimiter
+from flows.judges.endpoint.loading import LoadingWait, failure_kind
 from flows.judges.endpoint.negotiation import Negotiation
 from flows.judges.endpoint.rate_window import call_bound, expected_tokens, shared_window
 from flows.judges.endpoint.refusals import FORMATS, TRANSIENT_STATUS, FatalRefusals, RequestRefused
@@ -156,6 +152,7 @@ class ChatEndpoint:
         self._tokens_in_flight = 0
         self._settled = threading.Condition(self._lock)  # a call in flight ended
         self._asked = Negotiation(response_format)
+        self._loading = LoadingWait(policy.max_loading_wait)  # a server loading its model
         self.latencies: list[float] = []  # seconds of each answered request, in order
         self._fatal: str | None = None
         self._budget: str | None = None
@@ -238,9 +235,10 @@ class ChatEndpoint:
                 failures += 1
                 if not exc.retryable or self._stop.is_set():
                     raise
-                self._wait_after(exc, failures)
+                failures = self._wait_after(exc, failures)
                 continue
             self._breaker.success()
+            self._loading.answered()
             if reply is None:  # the server refused our response_format: ask with the next
                 self._usage.add(failed=1)
                 continue
@@ -255,15 +253,23 @@ class ChatEndpoint:
         longest = self._policy.max_retry_after
         return (longest if left is None else min(longest, left)), left
 
-    def _wait_after(self, exc: JudgeError, failures: int) -> None:
-        """Back off before asking again; raise instead when the breaker opens, when the
-        server asks for a longer wait than the run can give, or past the retries."""
+    def _wait_after(self, exc: JudgeError, failures: int) -> int:
+        """Back off before asking again (the failures counted so far: a model loading is not
+        one); raise instead when the breaker opens, when the server asks for a longer wait
+        than the run can give, when a model's load outlasts its wait, or past the retries."""
         kind, retry_after = getattr(exc, "kind", None), getattr(exc, "retry_after", None)
-        can_wait, left = self._can_wait()
+        detail, (can_wait, left) = getattr(exc, "detail", None), self._can_wait()
+        if kind == "loading":
+            poll = self._loading.next_wait(self._policy, retry_after, self._random, left)
+            if poll is not None:
+                self._usage.add(retries=1)
+                self._stop.wait(poll)
+                return failures - 1
+            detail = self._loading.gave_up(detail or "", left)
         too_long = retry_after is not None and retry_after > can_wait
         if too_long:
             kind = "throttled"
-        opened = self._breaker.failure(kind, getattr(exc, "detail", None)) if kind else None
+        opened = self._breaker.failure(kind, detail) if kind else None
         if opened is not None:
             raise opened from None
         if too_long:
@@ -277,6 +283,7 @@ class ChatEndpoint:
         self._usage.add(retries=1)
         wait = self._policy.backoff(failures, retry_after, self._random)
         self._stop.wait(wait if left is None else min(wait, left))
+        return failures
 
     def _attempt(
         self, messages: list[dict[str, str]], schema: str, max_tokens: int, spent: list[int]
@@ -335,10 +342,9 @@ class ChatEndpoint:
                     return None
                 code = refused.body.get("code") if isinstance(refused.body, dict) else None
                 if code == 429 or (isinstance(code, int) and code >= 500):
-                    raise EndpointFailure(
-                        f"the endpoint answered error {code}: {self._server_message(refused)}",
-                        "5xx" if code != 429 else None,
-                    )
+                    said = self._server_message(refused)
+                    message = f"the endpoint answered error {code}: {said}"
+                    raise EndpointFailure(message, failure_kind(code, said), detail=said)
                 raise self._status_error(refused, None) from None
             reply = self._reply_of(raw, completion, messages, max_tokens)
             self._window.settle(sent, None if reply.estimated else reply.total_tokens)
@@ -391,23 +397,9 @@ class ChatEndpoint:
         --max-tokens only if the calls in flight leave it room."""
         if self._budget is not None:
             return "refused"
-        max_calls, max_tokens = self._limits.max_calls, self._limits.max_tokens
-        if max_calls is not None and self._usage.get("calls") >= max_calls:
-            self._budget = (
-                f"the run's cap of {max_calls} judge calls is reached "
-                "(--max-calls); the case stays pending for the next run"
-            )
-            return "refused"
-        if max_tokens is None:
-            return "go"
-        spent = self._usage.tokens()
-        if spent + expected > max_tokens:
-            self._budget = (
-                f"the run's cap of {max_tokens} judge tokens is reached "
-                "(--max-tokens); the case stays pending for the next run"
-            )
-            return "refused"
-        return "go" if spent + self._tokens_in_flight + expected <= max_tokens else "wait"
+        calls, spent = self._usage.get("calls"), self._usage.tokens()
+        room, self._budget = self._limits.room(calls, spent, self._tokens_in_flight, expected)
+        return room
 
     def _status_error(self, exc: openai.APIStatusError, retry_after: float | None) -> JudgeError:
         """The judge error an HTTP error status is: transient, or permanent for every call."""
@@ -423,8 +415,9 @@ class ChatEndpoint:
             if status == 429:
                 self._usage.add(throttled=1)
                 log.debug("judge endpoint throttled (HTTP 429); limit now %d", self._limiter.limit)
-            message = f"HTTP {status} from the endpoint: {self._server_message(exc)}"
-            return EndpointFailure(message, "5xx" if status >= 500 else None, retry_after)
+            said = self._server_message(exc)
+            message = f"HTTP {status} from the endpoint: {said}"
+            return EndpointFailure(message, failure_kind(status, said), retry_after, detail=said)
         return RequestRefused(f"HTTP {status} from the endpoint: {self._server_message(exc)}")
 
     def _server_message(self, exc: openai.APIStatusError) -> str:

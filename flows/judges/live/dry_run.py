@@ -104,15 +104,15 @@ class StandInAnswers:
                 for i, part, item in zip(pack, parts, items, strict=True)
             ]
         if task.alone is None:  # a one-item task's cut reply is not asked again at the limit
-            return [Result(error=reply_cut(budget)) for _ in pack]
+            return [Result(error=reply_cut(budget, alone=True)) for _ in pack]
         self._usage.add(retries=1, escalated=len(pack))
         results = []
         for index, part, item in zip(pack, parts, items, strict=True):
-            alone = reply_token_budget(task.alone, [item], self._fixed)
-            if self._counted(task.alone.render([item]), part, alone):
+            budget_alone = reply_token_budget(task.alone, [item], self._fixed)
+            if self._counted(task.alone.render([item]), part, budget_alone):
                 results.append(self._given_answer(asked, index, part, item))
             else:
-                results.append(Result(error=reply_cut(alone)))
+                results.append(Result(error=reply_cut(budget_alone, alone=True)))
         return results
 
     def _counted(self, prompt: str, reply: Any, budget: int) -> bool:

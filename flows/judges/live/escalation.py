@@ -69,7 +69,7 @@ class AloneAsker:
             try:
                 if last is not None:
                     _refuse_repetition(last, reply)
-                part = json_reply(reply)
+                part = json_reply(reply, alone=True)
                 value = read_answer(task, part, item)
             except JudgeReplyError as exc:
                 self._usage.add(failed=1)  # no answer of this reply was used

@@ -314,29 +314,36 @@ def check_judge_settings(
         raise ConfigError(f"timeout must be a positive number of seconds, got {timeout!r}")
 
 
-def json_reply(reply: Reply) -> Any:
+def json_reply(reply: Reply, *, alone: bool = False) -> Any:
     """The reply's one complete top-level JSON object; a reply the token limit cut is refused
-    unread (its first part may well parse, and would be a wrong answer)."""
+    unread (its first part may well parse, and would be a wrong answer). `alone`: the reply
+    to a one-item prompt, what --judge-mode per-item asks (so not advised)."""
     if reply.finish_reason == "length":
         if padded(reply.text):
             raise ReplyCut(
                 f"the reply was cut at max_tokens={reply.max_tokens} after "
                 f"{len(reply.text.rstrip())} characters of text and then only white space: "
                 "the model padded it (an unescaped quote inside a string is the usual cause), "
-                "so a larger --max-output-tokens will not help; try --judge-mode per-item or "
-                "another model",
+                "so a larger --max-output-tokens will not help; try "
+                + (
+                    "another model (a larger one)"
+                    if alone
+                    else "--judge-mode per-item or another model"
+                ),
                 padded=True,
             )
-        raise reply_cut(reply.max_tokens)
+        raise reply_cut(reply.max_tokens, alone=alone)
     return top_level_object(reply.text)
 
 
-def reply_cut(max_tokens: int | None) -> ReplyCut:
+def reply_cut(max_tokens: int | None, *, alone: bool = False) -> ReplyCut:
     """The error of an item whose reply ended at `max_tokens` (a dry run's too, where the
-    stand-in's reply is longer than --max-output-tokens)."""
+    stand-in's reply is longer than --max-output-tokens); `alone`: of a one-item prompt,
+    already the shortest reply (--judge-mode per-item asks no shorter)."""
+    shorter = "" if alone else ", or use --judge-mode per-item for shorter replies"
     return ReplyCut(
         f"the reply was cut at max_tokens={max_tokens} (finish_reason 'length') before it "
-        "ended; raise --max-output-tokens, or use --judge-mode per-item for shorter replies"
+        f"ended; raise --max-output-tokens{shorter}"
     )
 
 
@@ -346,12 +353,14 @@ def padded(text: str) -> bool:
 
 
 def cut_twice(first: Reply, second: Reply) -> ReplyCut:
-    """The error of an item whose reply was cut at the same place twice: not asked again."""
+    """The error of an item whose reply was cut at the same place twice: not asked again.
+    Only a one-item ask is asked twice (--judge-mode per-item), so that mode is no advice."""
     return ReplyCut(
         f"the reply was cut twice at the same place (after {len(second.text.rstrip())} "
         f"characters, at max_tokens={first.max_tokens} and then {second.max_tokens}): the "
         "model stops making progress there (padding, or an unescaped quote), not for want of "
-        "room; not asked a third time. Try --judge-mode per-item or another model",
+        "room; not asked a third time. A larger --max-output-tokens will not help (the second "
+        "ask had twice the room); try another model (a larger one)",
         padded=True,
     )
 

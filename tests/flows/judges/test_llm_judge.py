@@ -268,6 +268,19 @@ def test_a_fault_that_persists_makes_the_cases_invalid(make_judge, stub, fault) 
     assert stub.faults_served[fault] == expected
 
 
+def test_a_reply_cut_twice_in_per_item_mode_advises_what_per_item_mode_can_change(
+    make_judge, stub
+) -> None:
+    """Cut twice is per-item mode's error (its second ask, with twice the room): it advised
+    `Try --judge-mode per-item`, the mode the run was in."""
+    stub.fail("truncated", times=None)
+    judge = make_judge(mode="per-item", breaker_failures=10_000)
+    errors = score_cases(seed_cases(), judge, CONFIG).case_scores["error"].to_list()
+    assert all("cut twice at the same place" in error for error in errors), errors[0]
+    assert not any("--judge-mode per-item" in error for error in errors), errors[0]
+    assert all("another model" in error for error in errors), errors[0]
+
+
 @pytest.mark.parametrize("fault", ["html", "empty", "wrong_shape"])
 def test_an_answer_that_is_no_chat_completion_is_retried_and_frees_its_slot(
     make_judge, stub, fault

@@ -182,8 +182,9 @@ def test_a_reply_cut_at_max_tokens_is_never_parsed_and_says_how_to_raise_it(
     assert run["rows_invalid"] == 8
     errors = query(db, "SELECT DISTINCT error FROM case_scores")["error"].to_list()
     assert errors == [
+        # per-item mode: its one-item replies are the shortest, so no mode is advised
         "ReplyCut: the reply was cut at max_tokens=16 (finish_reason 'length') before it "
-        "ended; raise --max-output-tokens, or use --judge-mode per-item for shorter replies"
+        "ended; raise --max-output-tokens"
     ]
     assert {body["max_tokens"] for body in stub.bodies} == {16}
     # Each passage and answer once; never asked again at the limit given.

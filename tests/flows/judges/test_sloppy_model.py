@@ -187,6 +187,7 @@ def test_a_padded_reply_is_not_asked_again_with_more_room(
     assert "padded" in error
     assert "unescaped quote" in error
     assert "will not help" in error
+    assert "--judge-mode per-item" not in error  # the mode it ran in: no advice
     accounted(db)
 
 

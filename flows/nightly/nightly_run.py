@@ -21,7 +21,7 @@ from flows.errors import PassRateAlert, QuarantineShareExceeded, TooManyInvalid
 from flows.nightly.alerts import AlertSettings, check_alerts, night_alerts, send_alerts
 from flows.read.bundled import golden_set_path
 from flows.read.golden import GoldenSet, read_golden
-from flows.store.db import open_store
+from flows.store.db import holds_no_database, open_store
 from flows.store.judge_checks import record_check
 from flows.store.run_registry import run_row
 from flows.store.snapshot import write_snapshot
@@ -97,6 +97,16 @@ def check_night_options(golden: Path | str | None, alerts: AlertSettings | None 
         check_alerts(alerts)
 
 
+def read_before_creating(settings: ScoreSettings) -> None:
+    """Before a new database is made: read SOURCE as `faith score` does before it touches one
+    (an input refused once read through, exit 3: a chat log with no time anywhere, made the
+    file all the same). Only then: a night on an existing database reads its source once."""
+    if not settings.on_dask and holds_no_database(settings.db):
+        from flows.run.pipeline import read_before_writing
+
+        read_before_writing(settings)
+
+
 def run_nightly(
     settings: ScoreSettings,
     *,
@@ -135,6 +145,7 @@ def run_nightly(
     # Held from before the run to after its check: this process keeps the write lock, so no
     # other run slips in between (run_score's own connection shares this process's database).
     check_calibration_database(settings)  # before the file is created
+    read_before_creating(settings)
     con = open_store(settings.db, lock_timeout=settings.lock_timeout)
     try:
         # --calibration NAME: the run and the judge check after it use the same cut-offs

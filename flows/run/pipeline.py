@@ -94,9 +94,7 @@ def run_score(
     )
     progress = progress or LogProgress()
     started = time.perf_counter()
-    source = resolve_source(settings.source, settings.read_options())
-    total = count_rows(source)
-    duplicates = duplicated_case_ids(source)
+    source, total, duplicates = read_before_writing(settings)
     if judge is None:
         refuse_unbuildable(settings.judge, dry_run=settings.dry_run)  # before the database
     con = _open_run_store(settings)
@@ -179,6 +177,14 @@ def run_score(
             _close_judge_quietly(judge)
         if con_free:
             con.close()
+
+
+def read_before_writing(settings: ScoreSettings) -> tuple[Source, int, pl.DataFrame]:
+    """SOURCE resolved, its rows counted and its duplicated case_ids found: the reads that
+    refuse an unreadable input (exit 3: a missing column, a malformed line, a chat log with
+    no time) before any database is made or touched."""
+    source = resolve_source(settings.source, settings.read_options())
+    return source, count_rows(source), duplicated_case_ids(source)
 
 
 def _stop_run(state: RunState, started: float, exc: BaseException) -> tuple[bool, bool]:

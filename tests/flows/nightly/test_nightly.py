@@ -22,6 +22,7 @@ from flows.read.golden import read_golden
 from flows.run.settings import ScoreSettings
 from tests.conftest import published_artifacts
 from tests.support.builders import ANSWERS, case_row, cases, many_cases, write
+from tests.support.cli_run import faith_here
 
 ROOT = Path(__file__).resolve().parents[3]
 
@@ -546,3 +547,34 @@ def test_an_incomplete_judge_check_says_why_its_golden_cases_are_pending(
     finally:
         con.close()
     assert "agreement n/a" in check_line(check)
+
+
+# Inputs refused (exit 3) only once read through, not when SOURCE is resolved: a chat log
+# with no time anywhere, a CSV of cases whose line breaks the format.
+UNREADABLE = {
+    "chat log without a time": (
+        "chat.csv",
+        'conversation_id,messages\nc1,"[{""role"": ""user"", ""content"": ""hi""}]"\n',
+    ),
+    "malformed CSV line": (
+        "cases.csv",
+        "case_id,input,actual_output,retrieval_context,logged_at\n"
+        'c1,q,a,"[""p""]",2026-10-01T08:00:00\n'
+        'c2,"q,a\n',
+    ),
+}
+
+
+@pytest.mark.parametrize("command", ["score", "nightly"])
+@pytest.mark.parametrize("unreadable", UNREADABLE)
+def test_an_input_refused_when_read_leaves_no_database_behind(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], command: str, unreadable: str
+) -> None:
+    """`faith nightly` made the new database (its tables) before the input was read and
+    refused, where `faith score` left nothing: a night that refused its input left a file."""
+    name, text = UNREADABLE[unreadable]
+    source, db = tmp_path / name, tmp_path / "new.duckdb"
+    source.write_text(text)
+    done = faith_here(capsys, command, str(source), "--db", str(db), "--prefect", "no")
+    assert done.returncode == 3, done.stderr
+    assert sorted(path.name for path in tmp_path.iterdir()) == [name]

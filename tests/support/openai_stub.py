@@ -233,6 +233,7 @@ class StubServer:
         self.reverse_items = False
         self.loading_until = 0.0  # time.monotonic() before which every request is LOADING
         self.loading_answers = 0
+        self._loading_least = 0
         self.lock = threading.Lock()
         self.requests = 0
         self.by_schema: Counter[str] = Counter()
@@ -300,15 +301,19 @@ class StubServer:
             self._fraction = fraction
             self._random_kinds = kinds
 
-    def load(self, seconds: float) -> None:
+    def load(self, seconds: float, *, answers: int = 0) -> None:
         """Answer every request as llama.cpp's server does while it loads its model (503
-        `Loading model`) for the next `seconds` (inf: until `load(0)`)."""
+        `Loading model`) for the next `seconds` (inf: for ever), and at least `answers` times
+        (a count a test can rely on whatever the machine's load)."""
         with self.lock:
             self.loading_until = time.monotonic() + seconds
+            self.loading_answers, self._loading_least = 0, answers
 
     def _loading(self) -> bool:
         with self.lock:
-            loading = time.monotonic() < self.loading_until
+            loading = (
+                time.monotonic() < self.loading_until or self.loading_answers < self._loading_least
+            )
             self.loading_answers += loading
             return loading
 

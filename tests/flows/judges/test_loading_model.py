@@ -28,7 +28,7 @@ KEY = "sk-loading-test-key"
 ROWS, CONCURRENCY, BREAKER = 12, 4, 5
 # What opened the breaker before: 5xx past the breaker's count and the calls in flight.
 BREAKER_5XX = BREAKER + CONCURRENCY
-LOADING_SECONDS = 3.0  # the stub's load: many times what the breaker took to open
+LOADING_SECONDS = 2.0  # the stub's load, and at least 3 times the answers that opened the breaker
 
 
 @pytest.fixture(autouse=True)
@@ -89,7 +89,7 @@ def test_a_run_waits_for_a_server_loading_its_model(
 ) -> None:
     db = tmp_path / "loaded.duckdb"
     with serving() as stub:
-        stub.load(LOADING_SECONDS)
+        stub.load(LOADING_SECONDS, answers=3 * BREAKER_5XX)
         done = score(capsys, source, db, stub.base_url)
     assert stub.loading_answers > BREAKER_5XX  # what ended the run before
     assert done.returncode == 0, done.stderr
@@ -120,7 +120,7 @@ def test_judge_check_waits_for_a_server_loading_its_model(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
     with serving() as stub:
-        stub.load(LOADING_SECONDS)
+        stub.load(LOADING_SECONDS, answers=3 * 2)
         done = faith_here(
             capsys, "judge-check", "--model", "stub-model", "--base-url", stub.base_url
         )

@@ -11,6 +11,7 @@ quoting what the server said."""
 
 from __future__ import annotations
 
+import logging
 import random
 import re
 import threading
@@ -20,6 +21,8 @@ from collections.abc import Callable
 from flows.judges.endpoint.call_policy import CallPolicy
 
 __all__ = ["LoadingWait", "failure_kind", "says_loading"]
+
+log = logging.getLogger(__name__)
 
 _LOADING = re.compile(r"\bloading\b", re.IGNORECASE)
 # A poll while the model loads waits the backoff of this many failures at most (0.5 s doubling:
@@ -43,8 +46,11 @@ def failure_kind(status: int, message: str) -> str | None:
 class LoadingWait:
     """How long the endpoint has said it is loading; shared by every call of the endpoint."""
 
-    def __init__(self, longest: float, clock: Callable[[], float] = time.monotonic) -> None:
+    def __init__(
+        self, longest: float, endpoint: str = "", clock: Callable[[], float] = time.monotonic
+    ) -> None:
         self.longest = longest
+        self.endpoint = endpoint
         self._clock = clock
         self._lock = threading.Lock()
         self._since: float | None = None
@@ -61,14 +67,21 @@ class LoadingWait:
         retry_after: float | None,
         jitter: random.Random,
         left: float | None,
+        words: str = "",
     ) -> float | None:
         """Seconds to wait before asking again (the policy's backoff, or the server's
         Retry-After), or None when the wait is over: the server has said it is loading for
-        `longest` seconds, or the run has no time left (`left`)."""
+        `longest` seconds, or the run has no time left (`left`). A wait that begins is said
+        on one line, with the server's `words` (scrubbed), so a quiet minute says why."""
         with self._lock:
             now = self._clock()
             if self._since is None:
                 self._since = now
+                log.warning(
+                    "the judge endpoint %s is loading its model (HTTP 503: %s): asking again "
+                    "every few seconds, for %.0f s at most",
+                    self.endpoint, words, self.longest if left is None else min(self.longest, left),
+                )  # fmt: skip
             self._polls += 1
             polls = self._polls
             waited = now - self._since

@@ -152,7 +152,7 @@ class ChatEndpoint:
         self._tokens_in_flight = 0
         self._settled = threading.Condition(self._lock)  # a call in flight ended
         self._asked = Negotiation(response_format)
-        self._loading = LoadingWait(policy.max_loading_wait)  # a server loading its model
+        self._loading = LoadingWait(policy.max_loading_wait, self._endpoint)  # loading its model
         self.latencies: list[float] = []  # seconds of each answered request, in order
         self._fatal: str | None = None
         self._budget: str | None = None
@@ -260,7 +260,9 @@ class ChatEndpoint:
         kind, retry_after = getattr(exc, "kind", None), getattr(exc, "retry_after", None)
         detail, (can_wait, left) = getattr(exc, "detail", None), self._can_wait()
         if kind == "loading":
-            poll = self._loading.next_wait(self._policy, retry_after, self._random, left)
+            poll = self._loading.next_wait(
+                self._policy, retry_after, self._random, left, detail or ""
+            )
             if poll is not None:
                 self._usage.add(retries=1)
                 self._stop.wait(poll)

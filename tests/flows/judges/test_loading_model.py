@@ -94,6 +94,10 @@ def test_a_run_waits_for_a_server_loading_its_model(
     assert stub.loading_answers > BREAKER_5XX  # what ended the run before
     assert done.returncode == 0, done.stderr
     assert statuses(db) == {"scored": ROWS}
+    # the wait says what it waits for, once, with the server's words (a quiet minute is not)
+    said = [line for line in done.stderr.splitlines() if "is loading its model" in line]
+    assert len(said) == 1, done.stderr
+    assert "(HTTP 503: Loading model): asking again every few seconds, for 300 s at most" in said[0]
 
 
 def test_a_model_still_loading_past_the_bound_is_exit_6_quoting_the_server(

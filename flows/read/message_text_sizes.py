@@ -117,7 +117,10 @@ def _cut_message(message: dict[str, Any], limits: SizeLimits) -> dict[str, Any] 
     fields: dict[str, Any] = dict(message["data"]) if langchain else dict(message)
     role = message.get("role") if message.get("role") is not None else message.get("type")
     spoken = str(role).strip().lower() if role is not None else ""
-    content, passages = fields.get("content"), fields.get("retrieval_context")
+    # Gemini's (Vertex AI's) text is in `parts` where there is no content (chat_turns.sql)
+    gemini = fields.get("content") is None and isinstance(fields.get("parts"), list)
+    held = "parts" if gemini else "content"
+    content, passages = fields.get(held), fields.get("retrieval_context")
     content_size, passages_size = _size(content), _size(passages)
     context = spoken in CONTEXT_ROLES or (
         spoken == "user" and content_size > limits.answer_bytes and _tool_results(content)
@@ -138,7 +141,8 @@ def _cut_message(message: dict[str, Any], limits: SizeLimits) -> dict[str, Any] 
         limit = f"--max-context-bytes {limits.context_bytes}"
     else:
         return None
-    fields[column] = _kept(fields[column], size)
+    given = held if column == "content" else column
+    fields[given] = _kept(fields[given], size)
     fields |= {
         "__too_large": check,
         "__too_large_column": column,

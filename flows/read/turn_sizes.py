@@ -116,7 +116,10 @@ def _cut_messages(kind: Any) -> str | None:
     if getattr(kind, "id", None) != "list" or getattr(kind.child, "id", None) != "struct":
         return None
     fields = {name: str(field) for name, field in kind.child.children}
-    if "content" not in fields:
+    # Gemini's (Vertex AI's) messages hold their text in `parts`, read as content where
+    # there is none (chat_turns.sql)
+    held = "content" if "content" in fields else "parts"
+    if held not in fields:
         return _cut_langchain_messages(dict(kind.child.children))
     # The role as chat_turns.sql reads it: `role`, else LangChain's `type` (a log mixing the
     # two has both keys, one null); an Anthropic user message of tool_result parts is a tool's.
@@ -125,9 +128,9 @@ def _cut_messages(kind: Any) -> str | None:
     passages = fields.get("retrieval_context")
     sized = _sized(
         role,
-        ("m.content", fields["content"]),
+        (f"m.{held}", fields[held]),
         ("m.retrieval_context", passages) if passages == _LIST_OF_TEXT else ("", None),
-        tool_results=_tool_results("m.content", kind.child.children),
+        tool_results=_tool_results(f"m.{held}", kind.child.children, held),
     )
     updates = ", ".join(f"{name.removeprefix('m.')} := {expr}" for name, expr in sized.items())
     # A log mixing OpenAI's messages and LangChain's messages_to_dict has both forms' keys:
@@ -164,10 +167,13 @@ def _as_text(name: str, kind: str) -> str:
     return f"({name} ->> '$')" if kind == "JSON" else f"CAST({name} AS VARCHAR)"
 
 
-def _tool_results(content: str, fields: list[tuple[str, Any]]) -> str | None:
-    """Whether a message's content holds Anthropic tool_result parts, as chat_turns.sql reads
-    them, without reading its JSON (a scan of its text; typed parts by their `type`)."""
-    kind = dict(fields)["content"]
+def _tool_results(
+    content: str, fields: list[tuple[str, Any]], field: str = "content"
+) -> str | None:
+    """Whether a message's content (its `field`) holds Anthropic tool_result parts, as
+    chat_turns.sql reads them, without reading its JSON (a scan of its text; typed parts by
+    their `type`)."""
+    kind = dict(fields)[field]
     if str(kind) == "JSON":
         return f"regexp_matches(CAST({content} AS VARCHAR), '{_TOOL_RESULT_PART}')"
     parts = getattr(kind, "id", None) == "list" and getattr(kind.child, "id", None) == "struct"

@@ -117,6 +117,12 @@ SELECT * EXCLUDE (__m, logged_at, __given_passages, __parts, __tool_results, __t
            WHEN coalesce(json_type(__m -> 'content'), 'NULL') = 'NULL'
                  AND json_type(__m -> 'refusal') = 'VARCHAR'
            THEN __m -> 'refusal'
+           -- Gemini's (and Vertex AI's) messages hold their text in `parts` ([{text}]), no
+           -- content: read as content parts are (every answer was a blank one before); parts
+           -- cut to their size limit (message_text_sizes.py) are the text of their start
+           WHEN coalesce(json_type(__m -> 'content'), 'NULL') = 'NULL'
+                 AND coalesce(json_type(__m -> 'parts'), 'NULL') <> 'NULL'
+           THEN __m -> 'parts'
            ELSE __m -> 'content'
        END AS content,
        -- a message's own passages, else the conversation's (every assistant message's that

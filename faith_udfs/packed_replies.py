@@ -13,6 +13,7 @@ from typing import Any
 
 from faith_udfs.errors import JudgeReplyError
 from faith_udfs.replies import (
+    EMPTY_REPLY,
     HALF_PAIR,
     _clip,
     _field,
@@ -56,10 +57,7 @@ def _one_object(answer: str, text: str) -> dict[str, Any]:
     """`answer`'s one complete top-level object (top_level_object's rules; `text`, the whole
     reply, is what an error quotes)."""
     if not answer.strip():
-        raise JudgeReplyError(
-            "the reply is empty (no text in the message's content, or none after the model's "
-            "reasoning)"
-        )
+        raise JudgeReplyError(EMPTY_REPLY)
     fenced = _FENCE.match(answer)
     body = fenced.group("body") if fenced else answer
     start = body.find("{")

@@ -24,7 +24,14 @@ from faith_udfs.prompts import (
     truths_prompt,
     verdicts_prompt,
 )
-from faith_udfs.replies import check_whole_text, parse_reason, parse_statements, parse_verdicts
+from faith_udfs.replies import (
+    EMPTY_REPLY,
+    check_whole_text,
+    parse_reason,
+    parse_statements,
+    parse_verdicts,
+    past_reasoning,
+)
 from faith_udfs.verdicts import VERDICT_READING
 
 AnswerFn = Callable[[str, str], Any]
@@ -85,9 +92,13 @@ class PromptJudge(ItemJudge):
         return f"PromptJudge(model={self._identity.model!r})"
 
     def _reply(self, prompt: str, schema: str) -> Any:
-        """`answer`'s reply to `prompt`; one holding half of a UTF-16 pair is a reply error."""
+        """`answer`'s reply to `prompt`; one holding half of a UTF-16 pair is a reply error,
+        and so is text with nothing in it (none, white space, reasoning alone), told as the
+        LLM judges tell it (it read `reply has no 'truths' field: ` and nothing after)."""
         answered = self._answer(prompt, schema)
         check_whole_text(answered)
+        if isinstance(answered, str) and not past_reasoning(answered).strip():
+            raise JudgeReplyError(EMPTY_REPLY)
         return answered
 
     def answer_truths(self, text: str, limit: int | None) -> list[str]:

@@ -18,6 +18,11 @@ _CLOSES_REASONING = re.compile(r"</(think|thinking|reasoning)>", re.IGNORECASE)
 _ANY_OPENING = re.compile(r"<(think|thinking|reasoning)>", re.IGNORECASE)
 # Half of a UTF-16 surrogate pair, as JSON's "\ud83d" escape alone decodes.
 HALF_PAIR = re.compile("[\ud800-\udfff]")
+# What a reply with no text (none, white space, or a thinking model's reasoning alone) is
+# told as, by every judge: `reply holds no JSON object: ` and nothing after read as a cut line.
+EMPTY_REPLY = (
+    "the reply is empty (no text in the message's content, or none after the model's reasoning)"
+)
 
 
 def past_reasoning(text: str) -> str:
@@ -51,6 +56,8 @@ def first_json_object(text: str) -> dict[str, Any]:
     the chat template opened (`...</think>`) is read after that end, unless its first object
     holds the tag (an answer quoting it in a string is read as it stands)."""
     text = past_reasoning(text)
+    if not text.strip():
+        raise JudgeReplyError(EMPTY_REPLY)
     closed = _CLOSES_REASONING.search(text)
     if closed is None or _ANY_OPENING.search(text, 0, closed.start()) is not None:
         return _first_object(text)

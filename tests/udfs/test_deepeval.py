@@ -498,6 +498,37 @@ def test_a_models_reply_holding_half_a_utf16_pair_is_that_cases_error() -> None:
     assert "half of a UTF-16 pair" in (data[2].error or "")
 
 
+class EmptyReplyModel(CustomJudgeModel):
+    """A model whose provider answers one answer's prompts with nothing (or reasoning only)."""
+
+    def __init__(self, empty: str) -> None:
+        super().__init__()
+        self.empty = empty
+
+    def generate(self, prompt: str) -> str:
+        return self.empty if "Mars" in prompt else super().generate(prompt)
+
+
+@pytest.mark.parametrize(
+    "empty", ["", "  \n", "<think>Nothing to add.</think>\n"], ids=["nothing", "space", "reasoning"]
+)
+def test_an_empty_reply_to_the_drop_in_says_it_is_empty(empty: str) -> None:
+    """It said `reply holds no JSON object: ` and then nothing, which reads as a cut line;
+    the LLM judges say `the reply is empty (...)`, and so does the drop-in now, for a
+    DeepEval-shaped model and a PromptJudge handler answering with text alike."""
+    from faith_udfs.prompt_judge import PromptJudge
+
+    def answer(prompt: str, schema: str) -> Any:
+        return empty if "Mars" in prompt else pretend_judge(prompt, schema)
+
+    for model in (EmptyReplyModel(empty), PromptJudge(answer, model="handlers")):
+        metric = FaithfulnessMetric(model=model)
+        result = evaluate(cases()[:3], [metric], display_config=QUIET, error_config=KEEP)
+        data = [test.metrics_data[0] for test in result.test_results]
+        assert [d.score for d in data] == [1.0, 0.5, None]
+        assert (data[2].error or "").startswith("JudgeReplyError: the reply is empty (no text")
+
+
 def test_a_stop_inside_a_models_generate_is_no_case_error() -> None:
     """Only the model's failures become case errors: a Ctrl-C or SIGTERM (faithpipe's stops
     are KeyboardInterrupts) while it answers stops the evaluation."""

@@ -133,7 +133,7 @@ class TestResult:
     metrics_data: list[MetricData]
     input: str | None
     actual_output: str
-    retrieval_context: list[str]
+    retrieval_context: list[str] | None  # None: none given (DeepEval's), not `[]`
     expected_output: str | None = None
     context: list[str] | None = None
     # DeepEval's other fields, which its scripts read: the case's position in the list given,
@@ -242,7 +242,7 @@ class TestResults(Sequence[TestResult]):
             metrics_data=data,
             input=case.input,
             actual_output=case.actual_output,
-            retrieval_context=list(case.retrieval_context or ()),
+            retrieval_context=_passages_of(case),
             expected_output=getattr(case, "expected_output", None),
             context=getattr(case, "context", None),
             index=position,
@@ -268,6 +268,13 @@ class TestResults(Sequence[TestResult]):
         if not self.skipped:
             return frame
         return frame.filter(~pl.col("position").is_in(sorted(self.skipped)))
+
+
+def _passages_of(case: Any) -> list[str] | None:
+    """The case's retrieval_context as DeepEval carries it to its result: a copy of the list
+    given, None when none was (a case skipped for none reads apart from one given `[]`)."""
+    given = getattr(case, "retrieval_context", None)
+    return None if given is None else list(given)
 
 
 def _metadata_of(case: Any) -> dict[str, Any] | None:

@@ -192,6 +192,26 @@ def test_an_empty_context_list_is_given_as_deepeval_reads_it_and_stays_an_error(
         evaluate(given, [FaithfulnessMetric()], display_config=QUIET, skip_on_missing_params=True)
 
 
+def test_a_result_keeps_a_context_not_given_as_none_as_deepeval_does() -> None:
+    """DeepEval's TestResult carries the case's retrieval_context as given: None when none
+    was given (LLMTestCase's default), `[]` when an empty list was. It was dumped as `[]`,
+    so a saved result could not tell a case skipped for no context from one judged with an
+    empty one."""
+    given = [
+        LLMTestCase(input="q", actual_output=ANSWERS[0], retrieval_context=[]),
+        LLMTestCase(input="q", actual_output=ANSWERS[0], retrieval_context=CONTEXT),
+        LLMTestCase(input="q", actual_output=ANSWERS[0]),
+    ]
+    errors = ErrorConfig(skip_on_missing_params=True, ignore_errors=True)
+    for config in (errors, KEEP):  # skipped, or measured (an EmptyContext error)
+        result = evaluate(given, [FaithfulnessMetric()], display_config=QUIET, error_config=config)
+        assert [t.retrieval_context for t in result.test_results] == [[], CONTEXT, None]
+        dumped = result.model_dump()["test_results"]
+        assert [t["retrieval_context"] for t in dumped] == [[], CONTEXT, None]
+        saved = json.loads(result.model_dump_json())["test_results"]
+        assert [t["retrieval_context"] for t in saved] == [[], CONTEXT, None]
+
+
 def test_an_empty_answer_is_missing_as_deepeval_reads_it_and_white_space_is_not() -> None:
     """DeepEval refuses `actual_output=""` as a missing parameter, so skip_on_missing_params
     skips it; an answer of white space only is given (DeepEval judges it), so it stays an

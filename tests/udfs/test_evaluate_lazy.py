@@ -112,10 +112,11 @@ def eager(cases: list[LLMTestCase], used: list[FaithfulnessMetric], result: Eval
             )
             for metric, by_id, spent in zip(used, rows, tokens, strict=True)
         ]
+        given = case.retrieval_context  # None when none was given, as DeepEval keeps it
         built.append(
             TestResult(name, all(d.success for d in data), data, case.input, case.actual_output,
-                       list(case.retrieval_context or ()), case.expected_output, case.context,
-                       index=index, metadata=case.metadata)
+                       None if given is None else list(given), case.expected_output,
+                       case.context, index=index, metadata=case.metadata)
         )  # fmt: skip
     return built
 

@@ -24,6 +24,8 @@ if TYPE_CHECKING:
 # The roles whose content is context (a tool's result, a system prompt), as checked_turns.sql
 # reads them: held to --max-context-bytes; a question or an answer to --max-answer-bytes.
 CONTEXT_ROLES = ("tool", "function", "system", "developer")
+# Gemini's names of a function response part, a tool's result (chat_turns.sql).
+_FUNCTION_RESPONSES = ("functionResponse", "function_response")
 # The long conversations' text fetched and cut at a time, at most.
 _CHUNK_BYTES = 32 * 1024 * 1024
 
@@ -152,9 +154,15 @@ def _cut_message(message: dict[str, Any], limits: SizeLimits) -> dict[str, Any] 
 
 
 def _tool_results(content: Any) -> bool:
-    """Whether a user message's content holds Anthropic `tool_result` parts: a tool's."""
+    """Whether a user message's content holds Anthropic `tool_result` parts, or Gemini's
+    function responses (`functionResponse`, `function_response`): a tool's."""
     return isinstance(content, list) and any(
-        isinstance(part, dict) and part.get("type") == "tool_result" for part in content
+        isinstance(part, dict)
+        and (
+            part.get("type") == "tool_result"
+            or any(isinstance(part.get(name), dict) for name in _FUNCTION_RESPONSES)
+        )
+        for part in content
     )
 
 

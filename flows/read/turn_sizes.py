@@ -26,8 +26,11 @@ _LIST_OF_TEXT = "VARCHAR[]"
 # VARCHAR and VARCHAR[] are (their JSON text's quotes and escapes quarantined a tool's JSON
 # result within its limit)
 _READ_JSON = "JSON read"
-# A content part `{"type": "tool_result", ...}` in a message's JSON text.
-_TOOL_RESULT_PART = r'"type"\s*:\s*"tool_result"'
+# A content part `{"type": "tool_result", ...}` in a message's JSON text, or Gemini's
+# `{"functionResponse": {...}}` (`function_response` as its Python SDK dumps it).
+_TOOL_RESULT_PART = r'"type"\s*:\s*"tool_result"|"function_?[rR]esponse"\s*:\s*\{'
+# Gemini's names of a function response part (chat_turns.sql reads either as a tool's).
+_FUNCTION_RESPONSES = ("functionResponse", "function_response")
 # The reader's own columns this adds, left out of a turn's JSON (its quarantine key).
 TOO_LARGE_COLUMNS = ("__too_large", "__too_large_column", "__too_large_value")
 
@@ -177,8 +180,13 @@ def _tool_results(
     if str(kind) == "JSON":
         return f"regexp_matches(CAST({content} AS VARCHAR), '{_TOOL_RESULT_PART}')"
     parts = getattr(kind, "id", None) == "list" and getattr(kind.child, "id", None) == "struct"
-    if parts and "type" in dict(kind.child.children):
-        return f"list_contains(list_transform({content}, lambda p: p.type), 'tool_result')"
+    named = dict(kind.child.children) if parts else {}
+    found = [f"p.{name} IS NOT NULL" for name in _FUNCTION_RESPONSES if name in named]
+    if "type" in named:
+        found.append("p.type = 'tool_result'")
+    if found:
+        each = f"lambda p: coalesce({' OR '.join(found)}, false)"
+        return f"coalesce(list_bool_or(list_transform({content}, {each})), false)"
     return None
 
 

@@ -74,20 +74,31 @@ conversation AS (
 -- (read as a tool message of their texts: a result's content is text or text parts) and an
 -- assistant's call as a `tool_use` part (read as tool_calls are); without this the results
 -- added no text, and the answer after them was judged without them
+-- Gemini's (Vertex AI's) likewise: a `functionResponse` part (`function_response` as its
+-- Python SDK dumps it) is a tool's result, read as its `response`'s JSON text, and a
+-- `functionCall` part a tool call; their parts are a message's `parts` where it has no content
 anthropic AS (
     SELECT *,
            CASE WHEN json_type(__m -> 'content') = 'ARRAY'
-               THEN from_json(__m -> 'content', '["JSON"]') END AS __parts
+               THEN from_json(__m -> 'content', '["JSON"]')
+               WHEN coalesce(json_type(__m -> 'content'), 'NULL') = 'NULL'
+                    AND json_type(__m -> 'parts') = 'ARRAY'
+               THEN from_json(__m -> 'parts', '["JSON"]') END AS __parts
     FROM conversation
 ),
 anthropic_parts AS (
     SELECT *,
-           lower(trim(coalesce(__m ->> 'role', __m ->> 'type'))) = 'user'
+           (lower(trim(coalesce(__m ->> 'role', __m ->> 'type'))) = 'user'
                AND coalesce(list_bool_or(list_transform(__parts,
-                   lambda p: coalesce(p ->> 'type' = 'tool_result', false))), false)
+                   lambda p: coalesce(p ->> 'type' = 'tool_result', false))), false))
+           OR coalesce(list_bool_or(list_transform(__parts, lambda p: coalesce(json_type(
+                   coalesce(p -> 'functionResponse', p -> 'function_response')) = 'OBJECT',
+                   false))), false)
                AS __tool_results,
            coalesce(list_bool_or(list_transform(__parts,
-               lambda p: coalesce(p ->> 'type' = 'tool_use', false))), false) AS __tool_uses
+               lambda p: coalesce(p ->> 'type' = 'tool_use', false)
+                   OR coalesce(json_type(coalesce(p -> 'functionCall', p -> 'function_call'))
+                               = 'OBJECT', false))), false) AS __tool_uses
     FROM anthropic
 )
 SELECT * EXCLUDE (__m, logged_at, __given_passages, __parts, __tool_results, __tool_uses,
@@ -109,6 +120,10 @@ SELECT * EXCLUDE (__m, logged_at, __given_passages, __parts, __tool_results, __t
        CASE WHEN __tool_results
            THEN to_json(list_filter(list_transform(__parts, lambda p:
                CASE WHEN json_type(p) = 'VARCHAR' THEN p ->> '$'
+                    WHEN json_type(coalesce(p -> 'functionResponse', p -> 'function_response'))
+                         = 'OBJECT'
+                    THEN CAST(coalesce(p -> 'functionResponse', p -> 'function_response')
+                              -> 'response' AS VARCHAR)
                     WHEN coalesce(p ->> 'type', '') <> 'tool_result' THEN p ->> 'text'
                     WHEN json_type(p -> 'content') = 'ARRAY'
                     THEN array_to_string(list_transform(from_json(p -> 'content', '["JSON"]'),

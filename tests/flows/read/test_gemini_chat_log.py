@@ -113,3 +113,49 @@ def test_a_huge_gemini_tool_result_is_cut_before_it_is_read(tmp_path: Path, form
     sizes = (10440013, 10440014)  # JSON text, or a list of structs as DuckDB writes it
     assert value in [f"{n} bytes, more than --max-context-bytes 8388608" for n in sizes]
     assert len(row_json) < 2_000
+
+
+def _tool_chat(
+    response: dict, call: str = "functionCall", result: str = "functionResponse"
+) -> dict:
+    """Gemini's function calling: the model's `functionCall` part, the result as a
+    `functionResponse` part of a user message, then the answer."""
+    return {
+        "conversation_id": "t1",
+        "logged_at": AT,
+        "messages": [
+            {"role": "user", "parts": [{"text": "Where is A17?"}]},
+            {"role": "model", "parts": [{call: {"name": "track", "args": {"order": "A17"}}}]},
+            {"role": "user", "parts": [{result: {"name": "track", "response": response}}]},
+            {"role": "model", "parts": [{"text": "Order A17 shipped on 3 March."}]},
+        ],
+    }
+
+
+@pytest.mark.parametrize("form", FORMS)
+@pytest.mark.parametrize("spelling", ["camelCase", "snake_case"])
+def test_a_gemini_function_call_is_a_step_and_its_response_the_answers_context(
+    tmp_path: Path, form: str, spelling: str
+) -> None:
+    """The call was an answer with no text (quarantined, actual_output_is_null), and the
+    response a user turn with none: the answer after it was judged without it (score 0)."""
+    names = ("functionCall", "functionResponse") if spelling == "camelCase" else (
+        "function_call", "function_response")  # fmt: skip
+    chat = _tool_chat({"status": SHIPPED}, *names)
+    db = tmp_path / "g.duckdb"
+    run = balanced_run(_write(tmp_path, [chat], form), db, max_quarantine_share=0.0)
+    assert (run["rows_in"], run["rows_scored"], run["rows_quarantined"]) == (1, 1, 0)
+    ((case_id, score, segments),) = query(db, "SELECT case_id, score, segments FROM case_scores")
+    assert (case_id, score) == ("t1:4", 1.0)
+    assert json.loads(json.loads(segments)["context_origins"]) == ["tool", "turn:1:user"]
+
+
+@pytest.mark.parametrize("form", FORMS)
+def test_a_gemini_function_response_is_held_to_a_tools_limit(tmp_path: Path, form: str) -> None:
+    """A user message of functionResponse parts is a tool's: --max-context-bytes, not the
+    question's --max-answer-bytes."""
+    chat = _tool_chat({"status": SHIPPED, "note": "Signed for at the door. " * 6})
+    db = tmp_path / "g.duckdb"
+    source = _write(tmp_path, [chat], form)
+    run = balanced_run(source, db, max_answer_bytes=100, max_context_bytes=400)
+    assert (run["rows_in"], run["rows_scored"], run["rows_quarantined"]) == (1, 1, 0)

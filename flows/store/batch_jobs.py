@@ -146,6 +146,20 @@ class BatchJobs:
                 },
             )
 
+    def of_file(self, input_file_id: str, endpoint: str) -> str | None:
+        """The batch_id of a batch already recorded with this input file at `endpoint` (or
+        under its placeholder), else None."""
+        with self._lock:
+            rows = self._cursor.execute(
+                sql("judge_batch_of_file"),
+                {
+                    "placeholder": submitting_id(input_file_id),
+                    "input_file_id": input_file_id,
+                    "endpoint": endpoint,
+                },
+            ).fetchall()
+        return rows[0][0] if rows else None
+
     def standing(self, cache_keys: list[str], judge: JudgeOf) -> dict[str, Standing]:
         """Each key's latest batch item under `judge`, for the keys that have one."""
         if not cache_keys:

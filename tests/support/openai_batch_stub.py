@@ -25,7 +25,8 @@ answers every request (or the next `times`) with that status, Retry-After if giv
 when each came (`failed_at`), until `heal()`. Routes named in `endless` (`batch_status`,
 `file_content`) answer 200 with a body that never ends (no Content-Length), until the client
 hangs up; `endless_sent` counts the bytes written. `state_refused` (a status) answers every
-batch's state with that HTTP status.
+batch's state with that HTTP status. `file_id`, when set, is the id every upload is answered
+(a server reusing file ids).
 """
 
 from __future__ import annotations
@@ -81,6 +82,7 @@ class BatchStub(LoopbackServer):
         self.endless: set[str] = set()  # routes answered with a body that never ends
         self.state_refused: int | None = None  # every batch state answered with this status
         self.endless_sent = 0
+        self.file_id: str | None = None  # every upload answered this id (a server reusing ids)
         self._ids = 0
         self._listen(_Handler, _Server, stub=self)
 
@@ -145,7 +147,7 @@ class BatchStub(LoopbackServer):
 
     def upload(self, data: bytes) -> dict[str, Any]:
         with self.lock:
-            file_id = self._new_id("file")
+            file_id = self.file_id or self._new_id("file")
             self.files[file_id] = data
         return {
             "id": file_id,

@@ -316,6 +316,14 @@ class BatchJudge(AskingJudge):
         file_id = self._api.upload(
             b"".join(lines), f"faithpipe-{task.stage}-{uuid.uuid4().hex}.jsonl"
         )
+        earlier = self._jobs.of_file(file_id, self._owner.endpoint)
+        if earlier is not None:  # recorded or created, it would be taken for the earlier one
+            raise JudgeEndpointError(
+                f"the batch server at {self._owner.endpoint} gave the id {file_id} of an "
+                f"earlier upload (batch {earlier}) to a new one: its batches cannot be told "
+                "apart, so none is created from it; the cases left stay for the next run "
+                "(a server that reuses file ids: use --judge-mode packed)"
+            )
         items = [
             BatchItem(
                 custom_id=custom_id,

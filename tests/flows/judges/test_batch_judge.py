@@ -18,7 +18,7 @@ import pytest
 from faith_udfs.errors import ConfigError
 from flows.judges import BatchJudge, JudgeSettings, build_judge
 from flows.judges.batch.requests import BatchLimits
-from flows.store.batch_jobs import BatchJobs
+from flows.store.batch_jobs import BatchJobs, JudgeOf, utc_now
 from flows.store.db import open_store
 from flows.store.reply_cache import ReplyCache
 from tests.support.llm_judge import batch_judge
@@ -140,3 +140,51 @@ def test_the_wing_page_shows_the_signature_the_judge_has() -> None:
     ]
     shown = re.findall(r"^    (\w+):", block, re.MULTILINE)
     assert shown == list(inspect.signature(BatchJudge).parameters)
+
+
+def asked_with_reused_file_id(
+    con: duckdb.DuckDBPyConnection, stub: BatchStub, **limits: int
+) -> pl.DataFrame:
+    """Truths of PASSAGES asked of a server answering every upload with the id file-1."""
+    stub.file_id = "file-1"
+    judge = batch_judge("stub-model", con, base_url=stub.base_url, timeout=5.0, **limits)
+    try:
+        return judge.truths(passages(PASSAGES), limit=None)
+    finally:
+        judge.close()
+
+
+def test_an_upload_given_the_file_id_of_a_refused_batch_is_one_clear_error(
+    con: duckdb.DuckDBPyConnection, stub: BatchStub
+) -> None:
+    """A batch whose create was refused stays recorded as `submitting:<file id>`: a server
+    giving that id to a later upload (its counter reset by a restart) crashed the run with
+    exit 1 and DuckDB's `Duplicate key "batch_id: submitting:file-1"`. Now: exit 6's error,
+    nothing created, the earlier row as it was, the cases left for the next run."""
+    other = JudgeOf("elsewhere:8000", "other-model", "{}")  # the placeholder is one key for all
+    jobs = BatchJobs(con)
+    jobs.record(batch_id="submitting:file-1", input_file_id="file-1", judge=other,
+                state="refused", requests=1, items=[], submitted_at=utc_now())  # fmt: skip
+    jobs.close()
+    truths = asked_with_reused_file_id(con, stub)
+    assert stub.requests["batch_create"] == 0  # nothing paid
+    rows = con.execute("SELECT batch_id, state FROM judge_batches").fetchall()
+    assert rows == [("submitting:file-1", "refused")]
+    (error,) = truths["error"].unique().to_list()
+    assert "gave the id file-1 of an earlier upload (batch submitting:file-1)" in error
+    assert "\n" not in error
+
+
+def test_a_server_giving_two_uploads_one_file_id_creates_no_second_batch(
+    con: duckdb.DuckDBPyConnection, stub: BatchStub
+) -> None:
+    """Three request lines, one a batch, all uploads answered file-1: the first batch recorded
+    has it, so the second and third are not created (an unclear create of one would be
+    settled by finding the batch of file-1: the first's); the first's batch stays whole."""
+    truths = asked_with_reused_file_id(con, stub, max_requests=1)
+    assert stub.requests["batch_create"] == 1
+    rows = con.execute("SELECT batch_id, input_file_id, requests FROM judge_batches").fetchall()
+    assert rows == [("batch-stub0001", "file-1", 1)]
+    assert truths["error"].str.starts_with("BatchPending: asked in batch batch-stub0001").sum() == 8
+    refused = truths.filter(pl.col("error").str.contains("gave the id file-1 of an earlier"))
+    assert refused.height == PASSAGES - 8  # the second and third request lines' items

@@ -870,3 +870,28 @@ def test_faith_batches_refuses_a_refresh_option_without_refresh(
     assert err.startswith(f"error: {given[0]} needs --refresh"), err
     assert err.count("\n") == 1, err
     assert not db.exists()
+
+
+def test_a_server_reusing_a_file_id_ends_the_run_with_exit_6_and_one_line(
+    stub: BatchStub, source: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A server answering every upload with one file id (a counter reset by a restart): the
+    claims' upload gets the truths' batch's id, which a lost create's look-up would take for
+    the new batch. One line and exit 6, no second batch; once the server is fixed, the runs
+    after finish the work without paying for anything twice."""
+    db = tmp_path / "f.duckdb"
+    stub.file_id = "file-1"
+    argv = ["score", str(source), "--db", str(db), "--prefect", "no", "--judge", "openai"]
+    argv += ["--judge-mode", "batch", "--model", "stub-model", "--base-url", stub.base_url]
+    assert main(argv) == 6
+    line = capsys.readouterr().err.strip().splitlines()[-1]
+    assert line.startswith("error: the batch server at 127.0.0.1:"), line
+    assert "gave the id file-1 of an earlier upload (batch batch-stub0001)" in line
+    assert stub.requests["batch_create"] == 1
+    assert query(db, "SELECT batch_id, input_file_id FROM judge_batches") == [
+        ("batch-stub0001", "file-1")
+    ]
+    stub.file_id = None
+    assert until_settled(batch(stub, source, db))[-1]["rows_scored"] == CASES
+    assert asked_again_after_answered(db) == 0
+    assert stub.lines_billed == stub.lines_submitted

@@ -122,8 +122,10 @@ def _frame(batch: Any) -> Any:
     any depth, come as DuckDB's text already: flows/store/user_query.py)."""
     import polars as pl
 
+    from flows.store.user_query import WHOLE_NUMBERS
+
     try:
-        return pl.DataFrame(pl.from_arrow(batch))
+        frame = pl.DataFrame(pl.from_arrow(batch))
     except pl.exceptions.PolarsError:
         columns = []
         for name, column in zip(batch.schema.names, batch.columns, strict=True):
@@ -132,7 +134,26 @@ def _frame(batch: Any) -> Any:
             except pl.exceptions.PolarsError:
                 texts = [None if value is None else str(value) for value in column.to_pylist()]
                 columns.append(pl.Series(name, texts, dtype=pl.String))
-        return pl.DataFrame(columns)
+        frame = pl.DataFrame(columns)
+    return _whole(frame, (batch.schema.metadata or {}).get(WHOLE_NUMBERS))
+
+
+def _whole(frame: Any, uhugeints: bytes | None) -> Any:
+    """The frame with each whole number a 128-bit integer: a UHUGEINT, which comes as its
+    digits (flows/store/user_query.py), and a DECIMAL of scale 0, as DuckDB gives a HUGEINT
+    (a sum of counts: sum(scored)), which polars printed as `1.0000…E+38` in a table and
+    wrote as a string ("27") in JSON."""
+    import polars as pl
+
+    named = json.loads(uhugeints) if uhugeints else []
+    return frame.with_columns(
+        [pl.col(name).cast(pl.UInt128) for name in named]
+        + [
+            pl.col(name).cast(pl.Int128)
+            for name, dtype in frame.schema.items()
+            if isinstance(dtype, pl.Decimal) and dtype.scale == 0
+        ]
+    )
 
 
 def _write(frame: Any, fmt: str, *, header: bool) -> None:
@@ -144,15 +165,7 @@ def _write(frame: Any, fmt: str, *, header: bool) -> None:
         nested = [name for name, dtype in frame.schema.items() if dtype.is_nested()]
         texts = [pl.Series(name, _json_texts(frame[name].to_list())) for name in nested]
         sys.stdout.write(frame.with_columns(texts).write_csv(include_header=header))
-    elif frame.height:
-        # DuckDB gives a HUGEINT (a sum of counts: sum(scored)) as a DECIMAL(38, 0), which
-        # polars writes as a string ("27"): a whole number is written as one (27)
-        whole = [
-            pl.col(name).cast(pl.Int128)
-            for name, dtype in frame.schema.items()
-            if isinstance(dtype, pl.Decimal) and dtype.scale == 0
-        ]
-        frame = frame.with_columns(whole)
+    elif frame.height:  # a whole number is written as one (27, not "27"): _whole
         try:
             sys.stdout.write(frame.write_ndjson())
         except pl.exceptions.PolarsError:  # a map keyed by numbers: JSON's keys are text

@@ -3,6 +3,7 @@ a query DuckDB refuses as one line."""
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Iterator
 
@@ -45,6 +46,12 @@ _TEMPORAL = frozenset(
         "timestamp with time zone",
     }
 )
+# DuckDB gives a UHUGEINT to Arrow as a signed DECIMAL(38, 0): one of 2^127 or more came out
+# negative. Each, at any depth, is its digits as text, in its place as a date is; a column of
+# them is named in the batches' schema metadata under WHOLE_NUMBERS (a JSON list of names), for
+# the printer to take back as whole numbers.
+_IN_PLACE = _TEMPORAL | {"uhugeint"}
+WHOLE_NUMBERS = b"faithpipe.whole_numbers"
 
 
 def query_batches(
@@ -61,13 +68,20 @@ def query_batches(
         relation = con.sql(statements)
         if relation is None:  # a statement with no result
             return
-        reader = _printable(relation).to_arrow_reader(rows)
+        printable = _printable(relation)
+        whole = [
+            name
+            for name, kind in zip(printable.columns, relation.types, strict=True)
+            if kind.id == "uhugeint"
+        ]
+        meta = {WHOLE_NUMBERS: json.dumps(whole).encode()} if whole else None
+        reader = printable.to_arrow_reader(rows)
         given = False
         for batch in reader:
             given = True
-            yield batch
+            yield batch.replace_schema_metadata(meta) if meta else batch
         if not given:  # no rows: its columns all the same (a CSV's header, a table's)
-            yield pa.RecordBatch.from_pylist([], schema=reader.schema)
+            yield pa.RecordBatch.from_pylist([], schema=reader.schema.with_metadata(meta or {}))
     except _NOT_THE_QUERYS:
         raise
     except duckdb.Error as exc:
@@ -96,8 +110,8 @@ def _without_tail(query: str) -> str:
 
 def _printable(relation: duckdb.DuckDBPyRelation) -> duckdb.DuckDBPyRelation:
     """The relation, with each column of a type in _AS_TEXT (or holding one: a list of
-    intervals) cast to VARCHAR, and each date or time in _TEMPORAL, at any depth, cast to
-    VARCHAR in its place (a DATE[] to a VARCHAR[]), by position, under its own name. Columns
+    intervals) cast to VARCHAR, and each date or time in _TEMPORAL or UHUGEINT, at any depth,
+    cast to VARCHAR in its place (a DATE[] to a VARCHAR[]), by position, under its own name. Columns
     of one name (a join's `*`: `config_id` twice), which polars takes no two of, are named as
     DuckDB names them in a table it makes of them (`config_id`, `config_id_1`)."""
     if len(set(relation.columns)) < len(relation.columns):
@@ -108,7 +122,7 @@ def _printable(relation: duckdb.DuckDBPyRelation) -> duckdb.DuckDBPyRelation:
         "VARCHAR"
         if _holds(kind, _AS_TEXT)
         else _with_text_times(kind)
-        if _holds(kind, _TEMPORAL)
+        if _holds(kind, _IN_PLACE)
         else None
         for kind in relation.types
     ]
@@ -133,11 +147,11 @@ def _holds(kind: DuckDBPyType, ids: frozenset[str]) -> bool:
 
 
 def _with_text_times(kind: DuckDBPyType | object) -> str:
-    """The type `kind` with each date or time in it VARCHAR (`STRUCT("at" VARCHAR[])` for
-    `STRUCT("at" DATE[])`)."""
-    if not isinstance(kind, DuckDBPyType) or not _holds(kind, _TEMPORAL):
+    """The type `kind` with each date, time or UHUGEINT in it VARCHAR (`STRUCT("at"
+    VARCHAR[])` for `STRUCT("at" DATE[])`)."""
+    if not isinstance(kind, DuckDBPyType) or not _holds(kind, _IN_PLACE):
         return str(kind)
-    if kind.id in _TEMPORAL:
+    if kind.id in _IN_PLACE:
         return "VARCHAR"
     if kind.id == "struct":
         fields = (f"{_quoted(name)} {_with_text_times(child)}" for name, child in kind.children)

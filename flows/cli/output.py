@@ -107,12 +107,13 @@ def _shown_message(text: str) -> str:
     return "\n".join(printable(line) for line in scrub(text).split("\n"))
 
 
-def print_frame(frame: Any, title: str) -> None:
+def print_frame(frame: Any, title: str, *, null: str = "") -> None:
     """A polars frame on stdout: a table when it fits the terminal, else one block a row, so no
     column is shrunk to nothing and no date cut; plain aligned text when piped (grep, logs).
-    Every value goes through `printable`: its control characters are shown, never obeyed."""
+    Every value goes through `printable`: its control characters are shown, never obeyed. A
+    null is `null` (blank; `faith sql` shows `NULL`, apart from an empty text)."""
     rows = [
-        ["" if value is None else printable(value) for value in row] for row in frame.iter_rows()
+        [null if value is None else printable(value) for value in row] for row in frame.iter_rows()
     ]
     columns = [printable(column) for column in frame.columns]
     title = printable(title)

@@ -95,7 +95,7 @@ def sql_command(args: argparse.Namespace) -> int:
         title = f"{'' if complete else 'at least '}{total:,} row{'' if total == 1 else 's'}"
         if total > shown:
             title += f", the first {shown:,} shown (--limit 0 shows all)"
-        print_frame(pl.concat(kept), title=title)
+        print_frame(pl.concat(kept), title=title, null="NULL")  # not blank, as '' is
     return EXIT_OK
 
 

@@ -64,7 +64,7 @@ def test_a_table_gives_every_128_bit_whole_number_exactly(
     out = faith_sql(capsys, QUERY, "--db", str(db))
     header, row = out.splitlines()[1:]
     assert header.split() == list(VALUES)
-    assert row.split() == [str(v) for _, v in VALUES.values() if v is not None]
+    assert row.split() == ["NULL" if v is None else str(v) for _, v in VALUES.values()]
 
 
 def test_a_uhugeint_inside_a_list_or_struct_is_its_digits(

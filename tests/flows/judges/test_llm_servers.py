@@ -12,7 +12,6 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import duckdb
 import polars as pl
 import pytest
 
@@ -31,6 +30,7 @@ from flows.store.db import open_store
 from flows.store.judge_memory import JudgeMemory
 from flows.store.reply_cache import ReplyCache
 from tests.support.builders import COMPARED, case_row, cases, many_cases, write
+from tests.support.db_reading import frame as query
 from tests.support.llm_judge import openai_judge, shorten_backoff
 from tests.support.openai_stub import StubServer, serving
 
@@ -69,14 +69,6 @@ def settings(stub: StubServer, source: Path, db: Path, **judge: Any) -> ScoreSet
         judge=JudgeSettings(kind="openai", **options),
         max_invalid_share=1.0,
     )
-
-
-def query(db: Path, sql: str) -> pl.DataFrame:
-    con = duckdb.connect(str(db), read_only=True)
-    try:
-        return con.sql(sql).pl()
-    finally:
-        con.close()
 
 
 def lexical_scores(source: Path) -> pl.DataFrame:

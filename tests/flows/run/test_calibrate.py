@@ -44,6 +44,7 @@ from flows.store.calibrations import labelled_cases
 from schemas import Calibrations
 from tests.support.builders import COMPARED, case_row, cases, write
 from tests.support.cli_run import faith_process as faith
+from tests.support.db_reading import frame as query
 from tests.support.planted import planted_cases, separating_supports
 
 LOW, HIGH = separating_supports()  # a perfect cut-off lies above LOW, at most HIGH
@@ -58,14 +59,6 @@ def faith_here(*args: str) -> subprocess.CompletedProcess:
     with redirect_stdout(out), redirect_stderr(err):
         code = main(list(args))
     return subprocess.CompletedProcess(["faith", *args], code, out.getvalue(), err.getvalue())
-
-
-def query(db: Path, sql: str) -> pl.DataFrame:
-    con = duckdb.connect(str(db), read_only=True)
-    try:
-        return con.sql(sql).pl()
-    finally:
-        con.close()
 
 
 @pytest.fixture(scope="module")

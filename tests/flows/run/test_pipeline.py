@@ -22,6 +22,7 @@ from flows.run.batches import score_batch
 from flows.run.pipeline import Steps, run_score
 from flows.run.settings import ScoreSettings
 from tests.support.builders import CONTEXT, SCHEMA, case_row, cases, many_cases, write
+from tests.support.db_reading import frame as table
 from tests.support.seed_judge import CountingJudge
 
 SCORE_COLUMNS = [
@@ -46,14 +47,6 @@ def score(source: Path | str, db: Path, **settings) -> dict:
     settings.setdefault("max_invalid_share", 1.0)
     settings.setdefault("max_quarantine_share", None)  # test_quarantine_share.py's subject
     return run_score(ScoreSettings(source=str(source), db=str(db), **settings))
-
-
-def table(db: Path, query: str) -> pl.DataFrame:
-    con = duckdb.connect(str(db), read_only=True)
-    try:
-        return con.sql(query).pl()
-    finally:
-        con.close()
 
 
 def assert_counts_add_up(run: dict) -> None:

@@ -40,14 +40,21 @@ def past_reasoning(text: str) -> str:
     return text
 
 
+def _unopened_close(text: str) -> re.Match[str] | None:
+    """The end of a reasoning block the chat template opened: the first `</think>` with no
+    `<think>` before it, or None."""
+    closed = _CLOSES_REASONING.search(text)
+    if closed is None or _ANY_OPENING.search(text, 0, closed.start()) is not None:
+        return None
+    return closed
+
+
 def past_unopened_reasoning(text: str) -> str | None:
     """The reply after the end of a reasoning block the chat template opened (`...</think>`
     with no `<think>` before it), or None when it shows no such end. Read only when the
     reply is unusable as it stands: an answer may quote the tag in its strings."""
-    closed = _CLOSES_REASONING.search(text)
-    if closed is None or _ANY_OPENING.search(text, 0, closed.start()) is not None:
-        return None
-    return text[closed.end() :]
+    closed = _unopened_close(text)
+    return None if closed is None else text[closed.end() :]
 
 
 def first_json_object(text: str) -> dict[str, Any]:
@@ -58,8 +65,8 @@ def first_json_object(text: str) -> dict[str, Any]:
     text = past_reasoning(text)
     if not text.strip():
         raise JudgeReplyError(EMPTY_REPLY)
-    closed = _CLOSES_REASONING.search(text)
-    if closed is None or _ANY_OPENING.search(text, 0, closed.start()) is not None:
+    closed = _unopened_close(text)
+    if closed is None:
         return _first_object(text)
     try:
         value, start, end = _located_object(text)

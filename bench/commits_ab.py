@@ -49,9 +49,9 @@ def main() -> int:
     work = OUT / "commits-ab"
     checkout = Path(tempfile.mkdtemp(prefix="faithpipe-base-")) / "base"
     git = ["git", "-C", str(ROOT)]
-    subprocess.run([*git, "worktree", "add", "--detach", str(checkout), args.base], check=True)
     runs: dict[str, list[dict]] = {"base": [], "this": []}
-    try:
+    try:  # the worktree's folder goes even when `worktree add` fails or is interrupted
+        subprocess.run([*git, "worktree", "add", "--detach", str(checkout), args.base], check=True)
         for number in range(args.rounds):
             order = ("base", "this") if number % 2 == 0 else ("this", "base")
             for side in order:

@@ -97,10 +97,11 @@ def _cases(rows: int) -> pl.DataFrame:
 
 def sources(label: str, files: int) -> tuple[Path, Path]:
     """The same generated cases as one file and as a folder: `files` one-row files, or (mixed
-    sizes) 2,000 one-row files, 100-row files and one 12,000-row file interleaved."""
+    sizes, scaled by `files`) at 5,000: 2,000 one-row files, fifty 100-row files and one
+    12,000-row file, interleaved."""
     folder = OUT / f"small-files-{files}" / label.replace(" ", "-")
     if label == MIXED:
-        sizes = [1] * 2_000 + [100] * (files // 100) + [12_000]
+        sizes = [1] * (files * 2 // 5) + [100] * (files // 100) + [files * 12 // 5]
         order = sorted(range(len(sizes)), key=lambda i: (i * 7919) % len(sizes))
         sizes = [sizes[i] for i in order]  # interleaved: the large file lands in the middle
         extension, write = WRITERS["parquet"]

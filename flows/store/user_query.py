@@ -51,6 +51,11 @@ _TEMPORAL = frozenset(
 # them is named in the batches' schema metadata under WHOLE_NUMBERS (a JSON list of names), for
 # the printer to take back as whole numbers.
 _IN_PLACE = _TEMPORAL | {"uhugeint"}
+# Inside a list, struct or map a HUGEINT or DECIMAL is its text too: polars gave each to Python
+# as a Decimal, printed `Decimal('1.50')` and cut 2^127 - 1 to 38 digits (`…E+38`). On its own
+# it is exact as it is (a polars Decimal; the printer makes a HUGEINT whole).
+_NESTED_IN_PLACE = _IN_PLACE | {"hugeint", "decimal"}
+_CONTAINERS = ("list", "array", "struct", "map")
 WHOLE_NUMBERS = b"faithpipe.whole_numbers"
 
 
@@ -111,7 +116,8 @@ def _without_tail(query: str) -> str:
 def _printable(relation: duckdb.DuckDBPyRelation) -> duckdb.DuckDBPyRelation:
     """The relation, with each column of a type in _AS_TEXT (or holding one: a list of
     intervals) cast to VARCHAR, and each date or time in _TEMPORAL or UHUGEINT, at any depth,
-    cast to VARCHAR in its place (a DATE[] to a VARCHAR[]), by position, under its own name. Columns
+    and each nested HUGEINT or DECIMAL, cast to VARCHAR in its place (a DATE[] to a VARCHAR[]),
+    by position, under its own name. Columns
     of one name (a join's `*`: `config_id` twice), which polars takes no two of, are named as
     DuckDB names them in a table it makes of them (`config_id`, `config_id_1`)."""
     if len(set(relation.columns)) < len(relation.columns):
@@ -122,7 +128,7 @@ def _printable(relation: duckdb.DuckDBPyRelation) -> duckdb.DuckDBPyRelation:
         "VARCHAR"
         if _holds(kind, _AS_TEXT)
         else _with_text_times(kind)
-        if _holds(kind, _IN_PLACE)
+        if kind.id in _IN_PLACE or (kind.id in _CONTAINERS and _holds(kind, _NESTED_IN_PLACE))
         else None
         for kind in relation.types
     ]
@@ -139,7 +145,7 @@ def _holds(kind: DuckDBPyType, ids: frozenset[str]) -> bool:
     """Whether `kind` is of one of the types `ids`, or holds one at any depth."""
     if kind.id in ids:
         return True
-    if kind.id in ("list", "array", "struct", "map"):
+    if kind.id in _CONTAINERS:
         return any(
             isinstance(child, DuckDBPyType) and _holds(child, ids) for _, child in kind.children
         )
@@ -147,11 +153,11 @@ def _holds(kind: DuckDBPyType, ids: frozenset[str]) -> bool:
 
 
 def _with_text_times(kind: DuckDBPyType | object) -> str:
-    """The type `kind` with each date, time or UHUGEINT in it VARCHAR (`STRUCT("at"
-    VARCHAR[])` for `STRUCT("at" DATE[])`)."""
-    if not isinstance(kind, DuckDBPyType) or not _holds(kind, _IN_PLACE):
+    """The type `kind` with each date, time, UHUGEINT, HUGEINT or DECIMAL in it VARCHAR
+    (`STRUCT("at" VARCHAR[])` for `STRUCT("at" DATE[])`)."""
+    if not isinstance(kind, DuckDBPyType) or not _holds(kind, _NESTED_IN_PLACE):
         return str(kind)
-    if kind.id in _IN_PLACE:
+    if kind.id in _NESTED_IN_PLACE:
         return "VARCHAR"
     if kind.id == "struct":
         fields = (f"{_quoted(name)} {_with_text_times(child)}" for name, child in kind.children)

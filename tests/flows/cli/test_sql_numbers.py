@@ -78,3 +78,35 @@ def test_a_uhugeint_inside_a_list_or_struct_is_its_digits(
     assert str(UHUGE_MAX) in out
     assert str(2**127) in out
     assert "-" not in out.splitlines()[-1]
+
+
+def test_a_hugeint_or_decimal_inside_a_list_or_struct_is_its_exact_text(
+    db: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A nested HUGEINT came to a table and CSV as `Decimal('1.7014…E+38')`, its last digit
+    lost, and a nested DECIMAL as `Decimal('1.50')`: each is DuckDB's exact text now."""
+    top = 2**127 - 1
+    query = (
+        f"SELECT [{top}::HUGEINT, -3::HUGEINT] AS l, {{'k': 1.50::DECIMAL(10, 2)}} AS s, "
+        "[12345678901234567890.123456789012345678::DECIMAL(38, 18)] AS d"
+    )
+    table = faith_sql(capsys, query, "--db", str(db))
+    assert str(top) in table
+    assert "Decimal" not in table
+    assert "1.50" in table
+    assert "12345678901234567890.123456789012345678" in table
+    (row,) = pl.read_csv(
+        io.StringIO(faith_sql(capsys, query, "--db", str(db), "--format", "csv")),
+        infer_schema=False,
+    ).rows()
+    assert [json.loads(cell) for cell in row] == [
+        [str(top), "-3"],
+        {"k": "1.50"},
+        ["12345678901234567890.123456789012345678"],
+    ]
+    record = json.loads(faith_sql(capsys, query, "--db", str(db), "--format", "json"))
+    assert record == {
+        "l": [str(top), "-3"],
+        "s": {"k": "1.50"},
+        "d": ["12345678901234567890.123456789012345678"],
+    }

@@ -4,6 +4,7 @@ order of its `claim_verdicts`), refused whole when a column, a value or an id is
 
 from __future__ import annotations
 
+import gzip
 from pathlib import Path
 
 import polars as pl
@@ -24,6 +25,9 @@ _GZIP_CSV = ".csv.gz"
 # The columns read from a Parquet file: the others are ignored, so never read (a column polars
 # cannot read, such as BigQuery's BIGNUMERIC, Decimal(76, 38); a whole log given by mistake).
 _READ = ("case_id", "label", "claim_labels")
+# Excel's "Unicode Text" and Windows PowerShell's exports start with a UTF-16 byte-order mark.
+_UTF16_MARKS = (b"\xff\xfe", b"\xfe\xff")
+_CONVERT = "save the file as UTF-8, e.g. iconv -f {0} -t UTF-8 FILE > NEW"
 
 
 def read_labels(path: Path | str) -> pl.DataFrame:
@@ -108,7 +112,7 @@ def _read(path: Path) -> pl.DataFrame:
     kind = "CSV" if csv else "Parquet"
     try:
         if kind == "CSV":
-            return pl.read_csv(path, infer_schema=False)
+            return _read_csv(path)
         names = list(pl.read_parquet_schema(path))
         read = [name for name in names if name.strip() in _READ]
         if {name.strip() for name in read} >= {"case_id", "label"}:
@@ -118,6 +122,31 @@ def _read(path: Path) -> pl.DataFrame:
         raise InputUnreadable(
             f"labels {path}: not readable as {kind} ({_first_line(exc)})"
         ) from None
+
+
+def _read_csv(path: Path) -> pl.DataFrame:
+    """A CSV's columns as text. A byte UTF-8 cannot hold (Excel on Windows saves its CSV in
+    Windows-1252) refuses the file only where it is read: in `case_id`, `label` or
+    `claim_labels`, not in a labeller's notes, which are ignored as any other column."""
+    opener = gzip.open if path.name.lower().endswith(_GZIP_CSV) else open
+    with opener(path, "rb") as head:
+        if head.read(2) in _UTF16_MARKS:
+            raise InputUnreadable(
+                f"labels {path}: UTF-16 text, not UTF-8; {_CONVERT.format('UTF-16')}"
+            )
+    try:
+        return pl.read_csv(path, infer_schema=False)
+    except pl.exceptions.ComputeError as exc:
+        if "utf-8" not in str(exc).lower():
+            raise
+    frame = pl.read_csv(path, infer_schema=False, encoding="utf8-lossy")
+    for name in frame.columns:
+        if name.strip() in _READ and frame[name].str.contains("\ufffd", literal=True).any():
+            raise InputUnreadable(
+                f"labels {path}: {name.strip()} holds text that is not UTF-8 (as Excel on "
+                f"Windows saves a CSV); {_CONVERT.format('WINDOWS-1252')}"
+            )
+    return frame
 
 
 def _first_line(exc: BaseException) -> str:

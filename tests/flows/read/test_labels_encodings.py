@@ -1,0 +1,57 @@
+"""A labels CSV as a spreadsheet saves it: Excel on Windows writes "CSV (Comma delimited)" in
+Windows-1252 and "Unicode Text" in UTF-16. A labeller's notes column is ignored, so its "café"
+must not refuse the file; an id or a label that is not UTF-8, or a UTF-16 file, is refused
+with the way to convert it, not a decoder's message or the header's bytes."""
+
+from __future__ import annotations
+
+import gzip
+from pathlib import Path
+
+import pytest
+
+from flows.errors import InputUnreadable
+from flows.read.labels import read_labels
+
+ROWS = [("a", "1", "the café is open"), ("b", "0", "“wrong” date – see ticket")]
+
+
+def spreadsheet_csv(path: Path, encoding: str, rows: list[tuple[str, str, str]] = ROWS) -> Path:
+    """`case_id,label,note` with CRLF line ends, in `encoding`."""
+    lines = ["case_id,label,note", *(",".join(row) for row in rows)]
+    path.write_bytes("\r\n".join(lines).encode(encoding) + b"\r\n")
+    return path
+
+
+def test_a_windows_1252_note_column_is_ignored_as_any_other_column(tmp_path: Path) -> None:
+    labels = read_labels(spreadsheet_csv(tmp_path / "labels.csv", "cp1252"))
+    assert labels.select("case_id", "label").rows() == [("a", True), ("b", False)]
+
+
+def test_a_gzip_csv_with_a_windows_1252_note_is_read_too(tmp_path: Path) -> None:
+    plain = spreadsheet_csv(tmp_path / "plain.csv", "cp1252")
+    packed = tmp_path / "labels.csv.gz"
+    packed.write_bytes(gzip.compress(plain.read_bytes()))
+    assert read_labels(packed).select("case_id", "label").rows() == [("a", True), ("b", False)]
+
+
+def test_a_case_id_that_is_not_utf8_is_refused_with_the_way_to_convert_the_file(
+    tmp_path: Path,
+) -> None:
+    path = spreadsheet_csv(tmp_path / "labels.csv", "cp1252", [("café-1", "1", "x")])
+    with pytest.raises(InputUnreadable) as refused:
+        read_labels(path)
+    message = str(refused.value)
+    assert "case_id holds text that is not UTF-8" in message
+    assert "iconv -f WINDOWS-1252 -t UTF-8" in message
+    assert "\n" not in message
+
+
+def test_a_utf16_csv_is_refused_as_utf16_not_by_its_header_bytes(tmp_path: Path) -> None:
+    path = spreadsheet_csv(tmp_path / "labels.csv", "utf-16")
+    with pytest.raises(InputUnreadable) as refused:
+        read_labels(path)
+    message = str(refused.value)
+    assert "UTF-16 text, not UTF-8" in message
+    assert "iconv -f UTF-16 -t UTF-8" in message
+    assert "\x00" not in message

@@ -72,11 +72,13 @@ def agreement_table(
     """One row a metric: each judge's figure on all cases with its bootstrap interval, and the
     first judge's lead over the second (paired: both resampled on the same cases)."""
     (first, first_frame), (second, second_frame) = predictions.items()
+    # in case_id order, whatever order the frames come in: a join keeps none, and a resample
+    # draws cases by their place
     cases = (
         labels.select("case_id", "label")
-        .sort("case_id")
         .join(first_frame.select("case_id", "score", "success"), on="case_id")
         .join(second_frame.select("case_id", "score", "success"), on="case_id", suffix="_2")
+        .sort("case_id")
         .with_row_index("row")
         .drop("case_id")
     )

@@ -41,6 +41,18 @@ def test_the_figures_do_not_depend_on_how_many_draws_are_held_at_once(
     assert at_once["calibrated_low"][0] < at_once["calibrated"][0] < at_once["calibrated_high"][0]
 
 
+def test_the_figures_do_not_depend_on_the_order_the_cases_come_in() -> None:
+    """The resamples draw cases by their place in case_id order: a labels file in another
+    order (or a caller's frames) draws the same cases, so the same seed prints the same
+    intervals. The places were those of a join's output, which follows no promised order."""
+    labels, predictions = judged(60)
+    in_order = stats.agreement_table(labels, predictions, seed=3, resamples=200)
+    reordered = {name: frame.reverse() for name, frame in predictions.items()}
+    assert stats.agreement_table(labels.reverse(), reordered, seed=3, resamples=200).equals(
+        in_order
+    )
+
+
 def test_memory_grows_with_a_slice_of_the_draws_not_with_all_of_them(tmp_path: Path) -> None:
     """2,000,000 draws (500 labels x 4,000 resamples) held at once grew the process by ~200 MB;
     a slice of 100,000 at a time by ~20 MB. Measured in a fresh process (its peak RSS)."""

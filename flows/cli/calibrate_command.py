@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+from dataclasses import replace as dataclass_replace
 from typing import TYPE_CHECKING
 
 from flows.cli.options import EXIT_OK, add_db_argument, add_lock_timeout_argument
@@ -118,6 +119,7 @@ def report_lines(result: CalibrationResult) -> list[str]:
         f"cut-off {c.silent:g} (default {b.silent:g}), threshold {c.threshold:g} "
         f"(default {b.threshold:g})",
         _weights_line(result),
+        *_default_series_line(result),
         f"{v.folds}-fold cross-validation on {v.cases} labelled cases ({v.positives} "
         f"labelled 1{_claims(result)}), seed {v.seed}; 95% intervals from {v.resamples} "
         "bootstrap resamples",
@@ -167,6 +169,23 @@ def reading(accuracy: dict[str, object], resamples: int = MIN_RESAMPLES_READ) ->
         "cross-validation cannot tell the calibration from the default judge (the interval "
         "holds 0): label more cases before relying on it"
     )
+
+
+def _default_series_line(result: CalibrationResult) -> list[str]:
+    """A line when the fit kept the rules version's own cut-offs and weights: the judge's
+    identity holds its numbers, so `--calibration` then scores the default judge's series
+    (at the fitted threshold), not one of its own."""
+    c, b = result.validation.cutoffs, result.validation.baseline
+    if dataclass_replace(c, threshold=b.threshold).judge_options() != b.judge_options():
+        return []
+    if c.threshold == b.threshold:
+        at = f"(threshold {c.threshold:g})"
+    else:
+        at = f"at threshold {c.threshold:g} (as --threshold {c.threshold:g} scores it)"
+    return [
+        f"calibration {result.name!r} keeps the judge's own cut-offs and weights: --calibration "
+        f"{result.name} scores the default judge's config series {at}, not one of its own"
+    ]
 
 
 def _weights_line(result: CalibrationResult) -> str:

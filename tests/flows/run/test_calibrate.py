@@ -943,3 +943,34 @@ def test_too_few_resamples_read_no_verdict() -> None:
         "cross-validation: 1 bootstrap resamples are too few to read the intervals "
         "(--resamples 100 or more)"
     )
+
+
+def test_a_calibration_that_keeps_the_judges_own_numbers_says_it_scores_the_default_series(
+    tmp_path: Path,
+) -> None:
+    """Labels the default judge already reads right (answers copied from the context, or
+    sharing no word with it) fit the default cut-offs and threshold: `--calibration` then
+    scores the default judge's series, no series of its own, and the command says so where
+    it once let the team read its runs' `0 new` and its report's missing name as a fault."""
+    rows = [
+        case_row(f"d{i:03d}", "Order A17 shipped on 3 March." if i % 2 else "Purple engines sing.")
+        for i in range(40)
+    ]
+    source = write(cases(rows), tmp_path / "cases.parquet")
+    db = tmp_path / "f.duckdb"
+    run_score(ScoreSettings(source=str(source), db=str(db)))
+    labels = tmp_path / "same.csv"
+    pl.DataFrame(
+        {"case_id": [r["case_id"] for r in rows], "label": [i % 2 for i in range(40)]}
+    ).write_csv(labels)
+    done = faith_here("calibrate", str(labels), "--db", str(db), "--resamples", "100")
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines()[2] == (
+        "calibration 'same' keeps the judge's own cut-offs and weights: --calibration same "
+        "scores the default judge's config series (threshold 0.5), not one of its own"
+    )
+    again = faith_here(
+        "score", str(source), "--db", str(db), "--prefect", "no", "--calibration", "same"
+    )
+    assert again.returncode == 0, again.stderr
+    assert query(db, "SELECT count(DISTINCT config_id) AS n FROM case_scores")["n"][0] == 1

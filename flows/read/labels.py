@@ -5,6 +5,7 @@ order of its `claim_verdicts`), refused whole when a column, a value or an id is
 from __future__ import annotations
 
 import gzip
+import io
 from pathlib import Path
 
 import polars as pl
@@ -27,6 +28,8 @@ _GZIP_CSV = ".csv.gz"
 _READ = ("case_id", "label", "claim_labels")
 # Excel's "Unicode Text" and Windows PowerShell's exports start with a UTF-16 byte-order mark.
 _UTF16_MARKS = (b"\xff\xfe", b"\xfe\xff")
+# Bytes read to tell a file's line ends.
+_SNIFF = 1 << 16
 _CONVERT = "save the file as UTF-8, e.g. iconv -f {0} -t UTF-8 FILE > NEW"
 
 
@@ -128,25 +131,39 @@ def _read_csv(path: Path) -> pl.DataFrame:
     """A CSV's columns as text. A byte UTF-8 cannot hold (Excel on Windows saves its CSV in
     Windows-1252) refuses the file only where it is read: in `case_id`, `label` or
     `claim_labels`, not in a labeller's notes, which are ignored as any other column."""
-    opener = gzip.open if path.name.lower().endswith(_GZIP_CSV) else open
-    with opener(path, "rb") as head:
-        if head.read(2) in _UTF16_MARKS:
-            raise InputUnreadable(
-                f"labels {path}: UTF-16 text, not UTF-8; {_CONVERT.format('UTF-16')}"
-            )
+    source = _csv_source(path)
     try:
-        return pl.read_csv(path, infer_schema=False)
+        return pl.read_csv(source, infer_schema=False)
     except pl.exceptions.ComputeError as exc:
         if "utf-8" not in str(exc).lower():
             raise
-    frame = pl.read_csv(path, infer_schema=False, encoding="utf8-lossy")
+    if isinstance(source, io.BytesIO):
+        source.seek(0)
+    frame = pl.read_csv(source, infer_schema=False, encoding="utf8-lossy")
+    # Excel on Windows saves a CSV in Windows-1252; for Mac, lines ending in CR, in Mac Roman
+    encoding = "MACINTOSH" if isinstance(source, io.BytesIO) else "WINDOWS-1252"
     for name in frame.columns:
         if name.strip() in _READ and frame[name].str.contains("\ufffd", literal=True).any():
             raise InputUnreadable(
-                f"labels {path}: {name.strip()} holds text that is not UTF-8 (as Excel on "
-                f"Windows saves a CSV); {_CONVERT.format('WINDOWS-1252')}"
+                f"labels {path}: {name.strip()} holds text that is not UTF-8 (as a "
+                f"spreadsheet saves a CSV); {_CONVERT.format(encoding)}"
             )
     return frame
+
+
+def _csv_source(path: Path) -> Path | io.BytesIO:
+    """The CSV for polars: the file, or its text with line ends read as LF when every line
+    ends in a lone CR (Excel for Mac's "CSV (Macintosh)", which polars reads as one line); a
+    UTF-16 file (Excel's "Unicode Text") is refused."""
+    opener = gzip.open if path.name.lower().endswith(_GZIP_CSV) else open
+    with opener(path, "rb") as head:
+        start = head.read(_SNIFF)
+    if start[:2] in _UTF16_MARKS:
+        raise InputUnreadable(f"labels {path}: UTF-16 text, not UTF-8; {_CONVERT.format('UTF-16')}")
+    if b"\r" not in start or b"\n" in start:
+        return path
+    with opener(path, "rb") as whole:
+        return io.BytesIO(whole.read().replace(b"\r", b"\n"))
 
 
 def _first_line(exc: BaseException) -> str:

@@ -1,5 +1,6 @@
 """A labels CSV as a spreadsheet saves it: Excel on Windows writes "CSV (Comma delimited)" in
-Windows-1252 and "Unicode Text" in UTF-16. A labeller's notes column is ignored, so its "café"
+Windows-1252 and "Unicode Text" in UTF-16, Excel for Mac's "CSV (Macintosh)" ends its lines in
+a lone CR. A labeller's notes column is ignored, so its "café"
 must not refuse the file; an id or a label that is not UTF-8, or a UTF-16 file, is refused
 with the way to convert it, not a decoder's message or the header's bytes."""
 
@@ -55,3 +56,21 @@ def test_a_utf16_csv_is_refused_as_utf16_not_by_its_header_bytes(tmp_path: Path)
     assert "UTF-16 text, not UTF-8" in message
     assert "iconv -f UTF-16 -t UTF-8" in message
     assert "\x00" not in message
+
+
+@pytest.mark.parametrize("packed", [False, True], ids=["csv", "csv.gz"])
+def test_a_csv_whose_lines_end_in_a_lone_cr_is_read(tmp_path: Path, packed: bool) -> None:
+    """Excel for Mac's "CSV (Macintosh)": read as one line, its refusal listed the whole file
+    as the header's columns (`found ['case_id', 'label\\ra', '1\\rb', ...]`)."""
+    text = b'case_id,label,note\ra,1,"one\rline"\rb,0,x\r'
+    path = tmp_path / ("labels.csv.gz" if packed else "labels.csv")
+    path.write_bytes(gzip.compress(text) if packed else text)
+    labels = read_labels(path)
+    assert labels.select("case_id", "label").rows() == [("a", True), ("b", False)]
+
+
+def test_a_mac_csv_whose_case_id_is_not_utf8_is_refused_with_its_encoding(tmp_path: Path) -> None:
+    path = tmp_path / "labels.csv"
+    path.write_bytes("case_id,label\rcafé-1,1\r".encode("mac_roman"))
+    with pytest.raises(InputUnreadable, match="iconv -f MACINTOSH -t UTF-8"):
+        read_labels(path)

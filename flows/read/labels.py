@@ -123,8 +123,21 @@ def _read(path: Path) -> pl.DataFrame:
         return pl.DataFrame(schema=dict.fromkeys(names, pl.Null))  # the columns, for the refusal
     except (OSError, pl.exceptions.PolarsError) as exc:
         raise InputUnreadable(
-            f"labels {path}: not readable as {kind} ({_first_line(exc)})"
+            f"labels {path}: not readable as {kind} ({_first_line(exc)}){_named_so(path, kind)}"
         ) from None
+
+
+def _named_so(path: Path, kind: str) -> str:
+    """Why a file that is no Parquet was read as one: its name (a CSV named `.txt` or `.tsv`)."""
+    if kind != "Parquet":
+        return ""
+    try:
+        with path.open("rb") as head:
+            if head.read(4) == b"PAR1":
+                return ""
+    except OSError:
+        return ""
+    return "; a file is read as CSV only when named .csv or .csv.gz: name a CSV so"
 
 
 def _read_csv(path: Path) -> pl.DataFrame:

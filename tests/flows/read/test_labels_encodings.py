@@ -74,3 +74,18 @@ def test_a_mac_csv_whose_case_id_is_not_utf8_is_refused_with_its_encoding(tmp_pa
     path.write_bytes("case_id,label\rcafé-1,1\r".encode("mac_roman"))
     with pytest.raises(InputUnreadable, match="iconv -f MACINTOSH -t UTF-8"):
         read_labels(path)
+
+
+def test_a_csv_not_named_csv_is_refused_saying_how_csv_is_told(tmp_path: Path) -> None:
+    """A `.txt` export was refused as 'File out of specification: The file must end with PAR1',
+    which says nothing of the rule that named it Parquet."""
+    path = tmp_path / "labels.txt"
+    path.write_text("case_id,label\na,1\n")
+    with pytest.raises(InputUnreadable, match=r"read as CSV only when named \.csv or \.csv\.gz"):
+        read_labels(path)
+    broken = tmp_path / "labels.parquet"
+    broken.write_bytes(b"PAR1 cut short")
+    with pytest.raises(InputUnreadable) as refused:
+        read_labels(broken)
+    assert "not readable as Parquet" in str(refused.value)
+    assert "named .csv" not in str(refused.value)

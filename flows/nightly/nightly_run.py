@@ -97,11 +97,12 @@ def check_night_options(golden: Path | str | None, alerts: AlertSettings | None 
         check_alerts(alerts)
 
 
-def read_before_creating(settings: ScoreSettings) -> None:
-    """Before a new database is made: read SOURCE as `faith score` does before it touches one
-    (an input refused once read through, exit 3: a chat log with no time anywhere, made the
-    file all the same). Only then: a night on an existing database reads its source once."""
-    if not settings.on_dask and holds_no_database(settings.db):
+def read_before_creating(settings: ScoreSettings, *, paid_check: bool = False) -> None:
+    """Before a new database is made, or an LLM judge's start-up check is paid (`paid_check`):
+    read SOURCE as `faith score` does before it touches one (an input refused once read
+    through, exit 3: a chat log with no time anywhere, made the file all the same, or cost the
+    check's calls first). Otherwise a night on an existing database reads its source once."""
+    if not settings.on_dask and (paid_check or holds_no_database(settings.db)):
         from flows.run.pipeline import read_before_writing
 
         read_before_writing(settings)
@@ -145,7 +146,7 @@ def run_nightly(
     # Held from before the run to after its check: this process keeps the write lock, so no
     # other run slips in between (run_score's own connection shares this process's database).
     check_calibration_database(settings)  # before the file is created
-    read_before_creating(settings)
+    read_before_creating(settings, paid_check=settings.judge.kind == "openai" and judge is None)
     con = open_store(settings.db, lock_timeout=settings.lock_timeout)
     try:
         # --calibration NAME: the run and the judge check after it use the same cut-offs

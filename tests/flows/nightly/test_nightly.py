@@ -578,3 +578,39 @@ def test_an_input_refused_when_read_leaves_no_database_behind(
     done = faith_here(capsys, command, str(source), "--db", str(db), "--prefect", "no")
     assert done.returncode == 3, done.stderr
     assert sorted(path.name for path in tmp_path.iterdir()) == [name]
+
+
+@pytest.mark.parametrize("unreadable", UNREADABLE)
+def test_an_input_refused_when_read_costs_no_judge_call_on_an_existing_database(
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    unreadable: str,
+) -> None:
+    """On an existing database, a night of `--judge openai` asked the judge its start-up
+    check (paid calls) before its input was read through and refused (exit 3)."""
+    from tests.support.openai_stub import serving
+
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-test-unread-input")
+    db = tmp_path / "f.duckdb"
+    kept = faith_here(
+        capsys,
+        "score",
+        str(write(many_cases(2), tmp_path / "kept.parquet")),
+        "--db",
+        str(db),
+        "--prefect",
+        "no",
+    )
+    assert kept.returncode == 0, kept.stderr
+    name, text = UNREADABLE[unreadable]
+    source = tmp_path / name
+    source.write_text(text)
+    with serving() as stub:
+        done = faith_here(
+            capsys, "nightly", str(source), "--db", str(db), "--prefect", "no",
+            "--judge", "openai", "--model", "m", "--base-url", stub.base_url,
+        )  # fmt: skip
+        calls = stub.requests
+    assert (done.returncode, calls) == (3, 0), done.stderr
+    assert query(db, "SELECT count(*) FROM runs WHERE flow = 'nightly'") == [(0,)]

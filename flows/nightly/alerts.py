@@ -178,10 +178,12 @@ def check_alerts(alerts: AlertSettings) -> None:
     past DuckDB's dates failed the night after its commit, the alert lost."""
     from faith_udfs.errors import ConfigError
 
-    if not 0 <= alerts.window <= MAX_ALERT_WINDOW or alerts.min_cases < 1:
+    if not 0 <= alerts.window <= MAX_ALERT_WINDOW:
         raise ConfigError(
-            f"--alert-window must be 0 to {MAX_ALERT_WINDOW:,} days and --alert-min-cases >= 1"
+            f"--alert-window must be 0 to {MAX_ALERT_WINDOW:,} days, got {alerts.window:,}"
         )
+    if alerts.min_cases < 1:  # named alone: it was told with --alert-window's range first
+        raise ConfigError(f"--alert-min-cases must be 1 or more, got {alerts.min_cases:,}")
     if alerts.webhook:
         check_webhook(alerts.webhook, alerts.webhook_from)
 

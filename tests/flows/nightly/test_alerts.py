@@ -379,10 +379,12 @@ ONE = [{"kind": "pass_rate_drop", "text": "drop"}]
 @pytest.mark.parametrize(
     ("alerts", "says"),
     [
-        (AlertSettings(window=1_000_000_000), "--alert-window must be 0 to 36,500"),
-        (AlertSettings(window=-3), "--alert-window must be 0 to 36,500"),
-        (AlertSettings(min_cases=0), "--alert-min-cases >= 1"),
+        (AlertSettings(window=1_000_000_000), "--alert-window must be 0 to 36,500 days, got 1,000"),
+        (AlertSettings(window=-3), "--alert-window must be 0 to 36,500 days, got -3$"),
+        # it began `--alert-window must be 0 to 36,500 days`, an option nobody gave
+        (AlertSettings(min_cases=0), "^--alert-min-cases must be 1 or more, got 0$"),
     ],
+    ids=["window-too-long", "window-negative", "no-min-cases"],
 )
 def test_alert_options_a_flow_is_given_are_checked_before_the_night(
     history: tuple[Path, Path], alerts: AlertSettings, says: str

@@ -292,6 +292,17 @@ def _is_parquet(path: Path) -> bool:
         return False  # unreadable: DuckDB names why
 
 
+def _cut_short(path: Path, named: str | None) -> bool:
+    """Whether the file is Parquet without its end: PAR1 at its start only, or empty under a
+    Parquet name."""
+    try:
+        with open(path, "rb") as file:
+            head = file.read(4)
+    except OSError:
+        return False
+    return (head == _PARQUET_MAGIC and not _is_parquet(path)) or (not head and named == "parquet")
+
+
 def _footer_facts(path: Path) -> FileFacts | InputUnreadable:
     # Not pq.read_schema(path): it resolves which filesystem a path is on each time, a third
     # of the cost of a one-row file's footer.
@@ -309,6 +320,12 @@ def _footer_facts(path: Path) -> FileFacts | InputUnreadable:
         hint = _FORMAT_HINT if named is None else ""
         if named not in (None, "parquet"):
             hint = f"; its name says {named.upper()}: score it without --format parquet"
+        elif _cut_short(path, named):  # an exporter writing into the folder as the night reads it
+            hint = (
+                "; it ends before its footer: a file still being written, or a copy cut short? "
+                f"Write it under another name ({path.name}.tmp) and rename it when complete, "
+                "or remove it"
+            )
         return InputUnreadable(f"{path}: not a readable Parquet file ({error_line(exc)}){hint}")
     columns = tuple((field.name, str(field.type)) for field in schema)
     return FileFacts("parquet", columns, metadata.num_rows, unread=_unread_said(path, schema))

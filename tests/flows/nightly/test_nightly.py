@@ -614,3 +614,33 @@ def test_an_input_refused_when_read_costs_no_judge_call_on_an_existing_database(
         calls = stub.requests
     assert (done.returncode, calls) == (3, 0), done.stderr
     assert query(db, "SELECT count(*) FROM runs WHERE flow = 'nightly'") == [(0,)]
+
+
+@pytest.mark.parametrize("written", [300, 0], ids=["cut-short", "not-begun"])
+def test_a_parquet_file_still_being_written_stops_the_night_saying_how_to_deliver_one(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], written: int
+) -> None:
+    """An exporter writing tonight's file into the logs folder as the night reads it: the
+    night was exit 3 with pyarrow's 'Parquet magic bytes not found in footer. Either the file
+    is corrupted or this is not a parquet file.', which says nothing of what to do."""
+    logs, db = tmp_path / "logs", tmp_path / "f.duckdb"
+    write(day_cases(dt.date(2026, 10, 1), 4), logs / "day1.parquet")
+    night = faith_here(capsys, "nightly", str(logs), "--db", str(db), "--prefect", "no")
+    assert night.returncode == 0, night.stderr
+    whole = write(day_cases(dt.date(2026, 10, 2), 4), tmp_path / "day2.parquet").read_bytes()
+    (logs / "day2.parquet").write_bytes(whole[:written])
+    done = faith_here(capsys, "nightly", str(logs), "--db", str(db), "--prefect", "no")
+    assert done.returncode == 3
+    (line,) = done.stderr.splitlines()
+    assert line.startswith(f"error: {logs / 'day2.parquet'}: not a readable Parquet file (")
+    assert line.endswith(
+        "; it ends before its footer: a file still being written, or a copy cut short? "
+        "Write it under another name (day2.parquet.tmp) and rename it when complete, "
+        "or remove it"
+    )
+    # The whole file is read the next night, under its name or renamed from another.
+    (logs / "day2.parquet.tmp").write_bytes(whole)
+    (logs / "day2.parquet.tmp").rename(logs / "day2.parquet")
+    night = faith_here(capsys, "nightly", str(logs), "--db", str(db), "--prefect", "no")
+    assert night.returncode == 0, night.stderr
+    assert query(db, "SELECT count(*) FROM case_scores") == [(8,)]

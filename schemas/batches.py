@@ -12,7 +12,23 @@ import polars as pl
 
 from faith_udfs import FaithfulnessFrames
 
-__all__ = ["JudgeCheck", "ScoredBatch", "ValidatedRows"]
+__all__ = ["JudgeCheck", "ScoredBatch", "ValidatedRows", "percents_apart"]
+
+_MOST_DECIMALS = 12  # a float's digits: two values closer than this are the same figure
+
+
+def percents_apart(value: float, floor: float) -> tuple[str, str]:
+    """`value` and `floor` as percentages, with as many decimals (one at least) as tell two
+    different ones apart: an agreement of 35/37 under a floor of 0.946 read `94.6% is below
+    the floor 94.6%`."""
+    decimals = 1
+    while (
+        value != floor
+        and decimals < _MOST_DECIMALS
+        and f"{value:.{decimals}%}" == f"{floor:.{decimals}%}"
+    ):
+        decimals += 1
+    return f"{value:.{decimals}%}", f"{floor:.{decimals}%}"
 
 
 @dataclass(frozen=True)
@@ -92,10 +108,12 @@ class JudgeCheck:
         if self.passed:
             return None
         invalid = f", {self.cases_invalid:,} golden cases invalid" if self.cases_invalid else ""
+        assert self.agreement is not None  # passed is False
+        agreement, floor = percents_apart(self.agreement, self.floor)
         return (
-            f"judge drift: agreement with the golden set {self.agreement:.1%} "
+            f"judge drift: agreement with the golden set {agreement} "
             f"({self.agreed:,}/{self.items.height:,}{invalid}) is below the floor "
-            f"{self.floor:.1%}; "
+            f"{floor}; "
             "this run's verdicts may not mean what earlier runs' did "
             "(see judge_check_verdicts)"
         )

@@ -26,6 +26,7 @@ from flows.store.judge_checks import record_check
 from flows.store.run_registry import run_row
 from flows.store.snapshot import write_snapshot
 from schemas import JudgeCheck
+from schemas.batches import percents_apart
 
 if TYPE_CHECKING:
     import duckdb
@@ -238,7 +239,11 @@ def golden_check_judge(settings: JudgeSettings, con: duckdb.DuckDBPyConnection) 
 def check_line(check: dict[str, Any]) -> str:
     """One terminal line: the judge check's outcome."""
     agreement = check["agreement"]
-    said = "n/a" if agreement is None else f"{agreement:.1%}"
+    said, floor = (
+        ("n/a", f"{check['floor']:.1%}")
+        if agreement is None
+        else percents_apart(agreement, check["floor"])
+    )
     verdict = {True: "ok", False: "BELOW THE FLOOR", None: "incomplete"}[check["passed"]]
     calls = check.get("judge_calls") or 0
     paid = (
@@ -249,5 +254,5 @@ def check_line(check: dict[str, Any]) -> str:
     )
     return (
         f"judge check on {check['cases']:,} golden cases: agreement {said} "
-        f"({check['agreed']:,}/{check['items']:,}), floor {check['floor']:.1%}: {verdict}{paid}"
+        f"({check['agreed']:,}/{check['items']:,}), floor {floor}: {verdict}{paid}"
     )

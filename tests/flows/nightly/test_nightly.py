@@ -644,3 +644,29 @@ def test_a_parquet_file_still_being_written_stops_the_night_saying_how_to_delive
     night = faith_here(capsys, "nightly", str(logs), "--db", str(db), "--prefect", "no")
     assert night.returncode == 0, night.stderr
     assert query(db, "SELECT count(*) FROM case_scores") == [(8,)]
+
+
+@pytest.mark.parametrize(
+    ("floor", "says"),
+    [
+        # the floor set at the agreement the check line printed (94.6%): the night's line
+        # said `agreement 94.6% (35/37), floor 94.6%: BELOW THE FLOOR`
+        (0.946, "agreement 94.59% (35/37), floor 94.60%: BELOW THE FLOOR"),
+        (0.95, "agreement 94.6% (35/37), floor 95.0%: BELOW THE FLOOR"),
+        (35 / 37, "agreement 94.6% (35/37), floor 94.6%: ok"),
+    ],
+    ids=["just-above", "above", "equal"],
+)
+def test_an_agreement_below_its_floor_never_reads_as_equal_to_it(
+    tmp_path: Path, floor: float, says: str
+) -> None:
+    source, db = write(many_cases(5), tmp_path / "cases.parquet"), tmp_path / "f.duckdb"
+    night = nightly(source, db, judge=LexicalJudge(), agreement_floor=floor)
+    check = night["judge_check"]
+    assert check_line(check) == f"judge check on 29 golden cases: {says}"
+    if check["passed"]:
+        assert night["warning"] is None
+    else:
+        agreement, _, floor_said = says.removeprefix("agreement ").partition(", floor ")
+        below = f"{agreement} is below the floor {floor_said.split(':')[0]};"
+        assert f"judge drift: agreement with the golden set {below}" in night["warning"]

@@ -265,7 +265,7 @@ def serve_command(args: argparse.Namespace) -> int:
             "give the key through --api-key-env's variable in the serving process instead"
         )
     check_calibration_stored(settings)  # a name no night could read: refused now, not at 02:00
-    _check_served_judge(settings)
+    _check_served_judge(settings, dry_run=args.dry_run)
     # Scheduled runs start from wherever the runner was: pin every path now.
     settings = settings.model_copy(
         update={"source": _absolute(settings.source), "db": _absolute(settings.db)}
@@ -306,13 +306,15 @@ def serve_command(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def _check_served_judge(settings: ScoreSettings) -> None:
+def _check_served_judge(settings: ScoreSettings, *, dry_run: bool) -> None:
     """Refuse a judge every night would refuse, before anything is scheduled: `--judge openai`
     without `--model`, a grounded `--model` no rules version has (exit 2, as `faith nightly`),
-    where the deployment was served and each night failed at 02:00. No judge is called (an
-    LLM's is the cost-counting one, built offline)."""
-    from flows.judges.factory import build_judge, close_judge
+    where the deployment was served and each night failed at 02:00; unless `dry_run`, one
+    without its API key in this process's environment, which each night's process inherits.
+    No judge is called (an LLM's is the cost-counting one, built offline)."""
+    from flows.judges.factory import build_judge, close_judge, refuse_unbuildable
 
+    refuse_unbuildable(settings.judge, dry_run=dry_run)
     judge = settings.judge
     if judge.calibration is not None and judge.cutoffs is None:  # check_calibration_stored's
         judge = judge.model_copy(update={"calibration": None})

@@ -130,6 +130,27 @@ def test_serve_without_a_prefect_server_says_how_to_start_one(
     assert "faith serve needs a Prefect server" in capsys.readouterr().err
 
 
+def test_serve_without_the_judges_api_key_is_refused_before_anything_is_scheduled(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Each scheduled night runs in a process `faith serve` starts, with its environment: a
+    serve without the key was served, and every night failed at 02:00 (exit 2, its key
+    missing). Its dry run, which only shows the deployment, needs none."""
+    monkeypatch.delenv("PREFECT_API_URL", raising=False)
+    monkeypatch.setenv("PREFECT_PROFILES_PATH", str(tmp_path / "no-profiles.toml"))
+    monkeypatch.delenv("OPENAI_API_KEY", raising=False)
+    argv = ["serve", str(tmp_path / "logs"), "--db", str(tmp_path / "f.duckdb")]
+    argv += ["--judge", "openai", "--model", "gpt-4o-mini"]
+    assert main(argv) == 2
+    (line,) = capsys.readouterr().err.splitlines()
+    assert line.startswith("error: ")
+    assert "OPENAI_API_KEY" in line
+    assert main([*argv, "--dry-run"]) == 0
+    assert (
+        json.loads(capsys.readouterr().out)["parameters"]["settings"]["judge"]["kind"] == "openai"
+    )
+
+
 def test_prefect_yaml_declares_the_same_nightly_deployment() -> None:
     from prefect.flows import load_flow_from_entrypoint
 

@@ -242,6 +242,7 @@ def serve_command(args: argparse.Namespace) -> int:
     from flows.read.finding import resolve_source
     from flows.read.golden import read_golden
     from flows.run.calibration import check_calibration_stored
+    from flows.store.db import holds_no_database
 
     check_golden_option(args)
     if args.prefect == "no":  # the option is shared with `faith nightly`; serve is Prefect
@@ -258,6 +259,9 @@ def serve_command(args: argparse.Namespace) -> int:
         resolve_source(settings.source)  # InputUnreadable, exit 3: SOURCE is empty
     if not str(settings.db).strip():
         raise DatabaseError("--db is empty: name the database file (an unset variable?)")
+    # A folder (`warehouse/`, pinned below as a file named `warehouse`), a pipe or a device:
+    # exit 5 as each night would end; a missing file is made by the first night.
+    holds_no_database(settings.db)
     # Prefect stores the parameters with the secret as **********, and each night sent that.
     if settings.judge.base_url_userinfo is not None:
         raise ConfigError(

@@ -227,6 +227,9 @@ def test_serve_passes_the_deadline_and_the_alert_options_to_each_scheduled_run(
         # an unset variable, pinned as the runner's working folder
         (["", "--db", "f.duckdb"], 3, "SOURCE is empty"),
         (["logs", "--db", ""], 5, "--db is empty"),
+        # served, and every night failed at 02:00 as `faith nightly` does on them (exit 5)
+        (["logs", "--db", "warehouse/"], 5, "warehouse/ names a folder, not a database file"),
+        (["logs", "--db", "/dev/null"], 5, "not a database file but a pipe, a device"),
         (["logs", "--golden", ""], 2, "--golden is empty"),
         (["logs", "--name", "a/b"], 2, "--name 'a/b': Name 'a/b' contains an invalid"),
         # a deployment 'faithpipe-nightly/   ', which the UI shows as nothing

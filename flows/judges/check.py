@@ -30,6 +30,8 @@ from flows.judges.modes import ModeSearch, remember_mode, with_remembered_mode
 from flows.store.judge_memory import MEMORY_ERRORS, JudgeMemory
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     import duckdb
 
     from flows.judges.settings import JudgeSettings
@@ -218,11 +220,16 @@ def run_judge_check(
     return search
 
 
-def require_usable_judge(settings: JudgeSettings, con: duckdb.DuckDBPyConnection) -> JudgeSettings:
+def require_usable_judge(
+    settings: JudgeSettings,
+    con: duckdb.DuckDBPyConnection,
+    before_paying: Callable[[], None] | None = None,
+) -> JudgeSettings:
     """The nightly preflight: pass at once when this endpoint, model and judge passed a check
     within PREFLIGHT_VALID, else check now; JudgeUnusable stops the night before it pays.
-    Returns the settings with the judge mode to use (the given one, else the remembered or
-    found one)."""
+    `before_paying` runs just before the check's calls are made (the night reads its input
+    through: one refused must not cost them). Returns the settings with the judge mode to use
+    (the given one, else the remembered or found one)."""
     memory = JudgeMemory(con)
     try:
         settings = with_remembered_mode(settings, memory)
@@ -236,6 +243,8 @@ def require_usable_judge(settings: JudgeSettings, con: duckdb.DuckDBPyConnection
         if passed is not None:
             log.info("judge check: passed at %s UTC; not asked again", f"{passed[0]:%H:%M}")
             return settings
+        if before_paying is not None:
+            before_paying()
         search = run_judge_check(settings, memory)
         for line in search.lines():
             log.info("judge check: %s", line)

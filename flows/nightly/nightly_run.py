@@ -98,15 +98,20 @@ def check_night_options(golden: Path | str | None, alerts: AlertSettings | None 
         check_alerts(alerts)
 
 
-def read_before_creating(settings: ScoreSettings, *, paid_check: bool = False) -> None:
-    """Before a new database is made, or an LLM judge's start-up check is paid (`paid_check`):
-    read SOURCE as `faith score` does before it touches one (an input refused once read
-    through, exit 3: a chat log with no time anywhere, made the file all the same, or cost the
-    check's calls first). Otherwise a night on an existing database reads its source once."""
-    if not settings.on_dask and (paid_check or holds_no_database(settings.db)):
-        from flows.run.pipeline import read_before_writing
+def read_before_creating(settings: ScoreSettings) -> Callable[[], None]:
+    """Before a new database is made: read SOURCE as `faith score` does before it touches one
+    (an input refused once read through, exit 3: a chat log with no time anywhere, made the
+    file all the same). Returns what runs just before an LLM judge's start-up check is paid:
+    on an existing database, the same read (a refused input cost the check's calls first);
+    otherwise a night on an existing database reads its source once."""
+    from flows.run.pipeline import read_before_writing
 
+    if settings.on_dask:
+        return lambda: None
+    if holds_no_database(settings.db):
         read_before_writing(settings)
+        return lambda: None
+    return lambda: read_before_writing(settings)
 
 
 def run_nightly(
@@ -147,7 +152,7 @@ def run_nightly(
     # Held from before the run to after its check: this process keeps the write lock, so no
     # other run slips in between (run_score's own connection shares this process's database).
     check_calibration_database(settings)  # before the file is created
-    read_before_creating(settings, paid_check=settings.judge.kind == "openai" and judge is None)
+    before_paying = read_before_creating(settings)
     con = open_store(settings.db, lock_timeout=settings.lock_timeout)
     try:
         # --calibration NAME: the run and the judge check after it use the same cut-offs
@@ -158,7 +163,7 @@ def run_nightly(
             from flows.judges.check import require_usable_judge
 
             # The judge mode to use: given, remembered by `faith judge-check`, or found now.
-            checked = require_usable_judge(settings.judge, con)
+            checked = require_usable_judge(settings.judge, con, before_paying=before_paying)
             settings = settings.model_copy(update={"judge": checked})
         # The invalid share is checked, and the snapshot for readers written, after the judge
         # check: a night whose judge failed still records the check, and the copy carries it.

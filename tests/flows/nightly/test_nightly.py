@@ -670,3 +670,36 @@ def test_an_agreement_below_its_floor_never_reads_as_equal_to_it(
         agreement, _, floor_said = says.removeprefix("agreement ").partition(", floor ")
         below = f"{agreement} is below the floor {floor_said.split(':')[0]};"
         assert f"judge drift: agreement with the golden set {below}" in night["warning"]
+
+
+def test_a_night_reads_its_source_through_first_only_when_it_pays_the_judge_check(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The read before the paid start-up check is one more read of the whole input (the run
+    reads it through once itself, counting rows): a night whose check passed within a day,
+    not asked again, reads it no more than a `faith score` does."""
+    import flows.run.pipeline as pipeline
+    from tests.support.openai_stub import serving
+
+    reads: list[str] = []
+    read_through = pipeline.read_before_writing
+    monkeypatch.setattr(
+        pipeline, "read_before_writing", lambda s: reads.append(str(s.source)) or read_through(s)
+    )
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-test-read-once")
+    db, logs = tmp_path / "f.duckdb", tmp_path / "logs"
+    write(day_cases(dt.date(2026, 10, 1), 2), logs / "day1.parquet")
+    made = faith_here(capsys, "score", str(logs), "--db", str(db), "--prefect", "no")
+    assert made.returncode == 0, made.stderr
+    nights = []
+    with serving() as stub:
+        for day in (2, 3):
+            write(day_cases(dt.date(2026, 10, day), 2), logs / f"day{day}.parquet")
+            reads.clear()
+            night = faith_here(
+                capsys, "nightly", str(logs), "--db", str(db), "--prefect", "no",
+                "--judge", "openai", "--model", "m", "--base-url", stub.base_url,
+            )  # fmt: skip
+            assert night.returncode == 0, night.stderr
+            nights.append(len(reads))
+    assert nights == [2, 1]  # the first night paid the check; the second passed on it

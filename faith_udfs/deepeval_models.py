@@ -12,6 +12,7 @@ import json
 from collections.abc import Callable
 from typing import Any
 
+from faith_udfs.awaiting import run_awaitable
 from faith_udfs.errors import ConfigError, JudgeError, JudgeReplyError, first_line_of
 from faith_udfs.judges import Judge, is_judge
 from faith_udfs.prompt_judge import PromptJudge
@@ -147,12 +148,16 @@ class DeepEvalModelJudge(PromptJudge):
     def _generate(self, prompt: str, schema: str) -> Any:
         """The model's JSON reply. What its `generate` raises (a provider SDK's error, a
         dropped connection) is that item's judge error, as DeepEval stores it on the case:
-        the other cases are scored, and `ignore_errors` keeps them."""
+        the other cases are scored, and `ignore_errors` keeps them. An `async def generate`
+        (or one returning a coroutine) is awaited on faith_udfs' own event loop
+        (faith_udfs/awaiting.py): its coroutine was read as the reply, every case invalid."""
         try:
             if self._takes_schema:
                 reply = self.deepeval_model.generate(prompt, schema=STAND_INS[schema])
             else:
                 reply = self.deepeval_model.generate(prompt)
+            if inspect.isawaitable(reply):
+                reply = run_awaitable(reply, "the model's generate()")
         except JudgeError:
             raise
         except Exception as exc:  # the user's model's failure, kept (chained) as its case's error

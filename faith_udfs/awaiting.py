@@ -1,0 +1,76 @@
+"""A custom model's coroutine run to its end from the synchronous batch path.
+
+A DeepEval user often writes `async def generate` (or has `generate` return `a_generate(...)`):
+the batch path calls `generate` from plain code, possibly inside a running event loop (Jupyter,
+`a_measure`'s worker thread), where `asyncio.run` is refused. Every such coroutine runs on one
+event loop of faith_udfs' own, in a daemon thread: one loop for every call, so an async client
+(AsyncOpenAI, an httpx pool) that binds to the loop of its first call keeps working. A wait
+has a deadline (`DEADLINE_SECONDS`), and hears Ctrl-C between short slices.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures
+import os
+import threading
+import time
+from collections.abc import Awaitable
+from typing import Any
+
+from faith_udfs.errors import JudgeTransientError
+
+# How long one call of an async `generate` may take before its item is given up (an error).
+DEADLINE_SECONDS = 600.0
+_SLICE_SECONDS = 0.05
+
+
+class _SharedLoop:
+    """The one event loop, started in its daemon thread on first use."""
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.loop: asyncio.AbstractEventLoop | None = None
+
+    def forget(self) -> None:
+        """A forked child has the parent's loop object but not its thread: start another
+        (and a lock of its own: the parent's may have been held by a thread not copied)."""
+        self.lock = threading.Lock()
+        self.loop = None
+
+    def running(self) -> asyncio.AbstractEventLoop:
+        with self.lock:
+            if self.loop is None or self.loop.is_closed():
+                loop = asyncio.new_event_loop()
+                thread = threading.Thread(
+                    target=loop.run_forever, name="faith-udfs-async-generate", daemon=True
+                )
+                thread.start()
+                self.loop = loop
+            return self.loop
+
+
+_SHARED = _SharedLoop()
+os.register_at_fork(after_in_child=_SHARED.forget)
+
+
+async def _awaited(awaitable: Awaitable[Any]) -> Any:
+    return await awaitable
+
+
+def run_awaitable(awaitable: Awaitable[Any], what: str) -> Any:
+    """What `awaitable` (a coroutine `what` returned) gives, run on faith_udfs' event loop.
+    Its exception is raised here; past the deadline it is cancelled and raises a
+    `JudgeTransientError`, its item's error. A stop (Ctrl-C) while waiting cancels it too."""
+    future = asyncio.run_coroutine_threadsafe(_awaited(awaitable), _SHARED.running())
+    deadline = time.monotonic() + DEADLINE_SECONDS
+    try:
+        while not future.done():
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise JudgeTransientError(f"{what} did not finish within {DEADLINE_SECONDS:g} s")
+            concurrent.futures.wait([future], timeout=min(_SLICE_SECONDS, left))
+    except BaseException:
+        future.cancel()
+        raise
+    return future.result()  # the coroutine's own TimeoutError is its error, not our wait's

@@ -93,6 +93,13 @@ class OpenAIJudge(AskingJudge):
             pack_chars=packing.chars,
             max_output_tokens=settings.max_output_tokens,
         )
+        # What pickle sends instead of the judge (its locks, client and key cannot travel):
+        # how to build it again; None when it holds what cannot (a database's call cache).
+        self._rebuilt_from = (
+            (settings, policy, packing, track_items)
+            if cache is None and memory is None and wrap_limiter is None
+            else None
+        )
         usage = Usage()
         base_url = settings.endpoint_url()
         self._memory = memory
@@ -195,6 +202,18 @@ class OpenAIJudge(AskingJudge):
     ) -> None:
         self.close()
 
+    def __reduce__(self) -> tuple[Callable[..., OpenAIJudge], tuple[object, ...]]:
+        """Pickled as its settings (multiprocessing, joblib, Ray send the metric holding it):
+        built again where it lands, reading the API key from that environment; never the
+        key, the connections or the calls' counters. A database's call cache cannot travel."""
+        if self._rebuilt_from is None:
+            raise TypeError(
+                "an OpenAIJudge holding a database's call cache cannot be pickled (a DuckDB "
+                "connection does not travel): build the judge in each process, "
+                "flows.judges.build_judge(settings, con), or pass the model name"
+            )
+        return rebuilt_openai_judge, self._rebuilt_from
+
     def __repr__(self) -> str:
         return (
             f"OpenAIJudge(model={self.model!r}, mode={self.mode!r}, "
@@ -212,6 +231,13 @@ class OpenAIJudge(AskingJudge):
             self._memory.remember_format(self._endpoint_key, self.model, found)
             log.info("judge %s: the endpoint answers response_format %s", self.model, found)
             self._remembered = found
+
+
+def rebuilt_openai_judge(
+    settings: JudgeSettings, policy: CallPolicy, packing: Packing, track_items: bool
+) -> OpenAIJudge:
+    """A pickled OpenAIJudge, built again from what it was built from."""
+    return OpenAIJudge(settings, policy=policy, packing=packing, track_items=track_items)
 
 
 def recalled_format(memory: JudgeMemory | None, endpoint: str, model: str) -> str | None:

@@ -13,6 +13,7 @@ from typing import Any
 
 import polars as pl
 import pyarrow as pa
+import pyarrow.compute as pc
 
 from faith_udfs.case_columns import check_case_columns
 from faith_udfs.config import MetricConfig
@@ -83,18 +84,19 @@ def score_frame(
     number, `"given"` reads them (a frame without case_id gets row numbers).
     """
     check_settings(metric_settings)
-    kind, polars_frame = _to_polars(frame)
     mapping = parse_columns(columns)
+    kind, polars_frame = _to_polars(frame, {mapping.get(name, name) for name in CONTRACT_NAMES})
+    names = frame.column_names if kind == "arrow" else polars_frame.columns
     unknown = sorted(set(mapping) - set(CONTRACT_NAMES))
     if unknown:  # a typo (`imput`) would leave its column unread, silently
         raise ValueError(
             f"columns maps {', '.join(unknown)}: not a case column "
             f"(choose from {', '.join(CONTRACT_NAMES)})"
         )
-    missing = [source for source in mapping.values() if source not in polars_frame.columns]
+    missing = [source for source in mapping.values() if source not in names]
     if missing:
         raise ValueError(f"columns maps from {missing}, which the frame lacks")
-    taken = [name for name in SCORE_COLUMNS if name in polars_frame.columns]
+    taken = [name for name in SCORE_COLUMNS if name in names]
     if taken:  # the join would keep the caller's and add ours as score_right
         raise ValueError(
             f"the frame has columns {', '.join(taken)} already, which score_frame adds: "
@@ -135,7 +137,14 @@ def score_frame(
         [ids.cast(pl.String).alias("case_id")]
     )
     out = joined.join(scores, on="case_id", how="left", maintain_order="left")
-    result = _from_polars(kind, out)
+    if kind == "arrow":  # the caller's own columns, as given (string_view stays string_view)
+        added = out.select("case_id", *SCORE_COLUMNS).to_arrow()
+        given = frame.drop_columns([c for c in ("case_id",) if c in names])
+        result = pa.Table.from_arrays(
+            [*given.columns, *added.columns], names=[*given.column_names, *added.column_names]
+        )
+    else:
+        result = _from_polars(kind, out)
     if kind == "pandas":
         result.index = frame.index  # the caller's rows, under the caller's index
     if claims:
@@ -215,18 +224,53 @@ def _logged_at(contract: pl.DataFrame) -> pl.Series:
     return read.to_series().alias("logged_at")
 
 
-def _to_polars(frame: Any) -> tuple[str, pl.DataFrame]:
-    """(the caller's frame type, the frame as polars); pandas is looked at only if loaded."""
+def _to_polars(frame: Any, read: set[str]) -> tuple[str, pl.DataFrame]:
+    """(the caller's frame type, the frame as polars); pandas is looked at only if loaded. Of
+    an Arrow table only the columns named `read` are: the others go back as they came."""
     if isinstance(frame, pl.DataFrame):
         return "polars", frame
     if isinstance(frame, pl.LazyFrame):  # scored now, handed back lazy
         return "lazy", frame.collect()
     if isinstance(frame, pa.Table):
-        return "arrow", pl.DataFrame(pl.from_arrow(frame))
+        return "arrow", pl.DataFrame(
+            [_arrow_column(frame, name) for name in frame.column_names if name in read]
+        )
     pandas = sys.modules.get("pandas")
     if pandas is not None and isinstance(frame, pandas.DataFrame):
         return "pandas", _from_pandas(frame.reset_index(drop=True))
     raise TypeError(f"score_frame takes {ACCEPTED}, got {type(frame).__name__}")
+
+
+def _arrow_column(table: pa.Table, name: str) -> pl.Series:
+    """One column of an Arrow table as polars; a list_view (pyarrow 16+) as the list it
+    views, which polars cannot read; a type polars cannot hold is a TypeError naming it."""
+    column = table.column(name)
+    try:
+        chunks = [_viewless(chunk) for chunk in column.chunks]
+        return pl.Series(name, pa.chunked_array(chunks, type=_viewless_type(column.type)))
+    except (pa.ArrowException, pl.exceptions.PolarsError) as exc:
+        raise TypeError(
+            f"column {name!r} is Arrow {column.type}, which cannot be read "
+            f"({str(exc).strip().splitlines()[0]}): text for actual_output, a list of texts "
+            "for retrieval_context"
+        ) from None
+
+
+def _viewless_type(kind: pa.DataType) -> pa.DataType:
+    if pa.types.is_list_view(kind) or pa.types.is_large_list_view(kind):
+        return pa.large_list(_viewless_type(kind.value_type))
+    return kind
+
+
+def _viewless(array: pa.Array) -> pa.Array:
+    """A list_view as a large_list of the same lists. Built from its lengths and flattened
+    values: pyarrow 26's cast from list_view to a list writes an invalid array."""
+    if not (pa.types.is_list_view(array.type) or pa.types.is_large_list_view(array.type)):
+        return array
+    lengths = pc.fill_null(pc.list_value_length(array), 0).cast(pa.int64())
+    offsets = pa.concat_arrays([pa.array([0], pa.int64()), pc.cumulative_sum(lengths)])
+    values = _viewless(pc.list_flatten(array))
+    return pa.LargeListArray.from_arrays(offsets, values, mask=array.is_null())
 
 
 def _from_pandas(frame: Any) -> pl.DataFrame:

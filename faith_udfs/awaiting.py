@@ -5,7 +5,9 @@ the batch path calls `generate` from plain code, possibly inside a running event
 `a_measure`'s worker thread), where `asyncio.run` is refused. Every such coroutine runs on one
 event loop of faith_udfs' own, in a daemon thread: one loop for every call, so an async client
 (AsyncOpenAI, an httpx pool) that binds to the loop of its first call keeps working. A wait
-has a deadline (`DEADLINE_SECONDS`), and hears Ctrl-C between short slices.
+has a deadline (`DEADLINE_SECONDS`), and hears Ctrl-C between short slices. Called from a
+thread that runs an event loop, a sync `generate` runs in that loop's worker threads, where
+its own `asyncio.run(...)` is allowed.
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ import concurrent.futures
 import os
 import threading
 import time
-from collections.abc import Awaitable
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from faith_udfs.errors import JudgeTransientError
@@ -52,6 +54,22 @@ class _SharedLoop:
 
 _SHARED = _SharedLoop()
 os.register_at_fork(after_in_child=_SHARED.forget)
+
+
+def loop_running_here() -> bool:
+    """Whether this thread runs an event loop (a notebook's cell, an async app's handler)."""
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        return False
+    return True
+
+
+def run_in_worker(call: Callable[[], Any], what: str) -> Any:
+    """`call()` in a worker thread of faith_udfs' loop, waited for as `run_awaitable` waits:
+    from a thread running an event loop, a `generate` that runs one of its own
+    (`asyncio.run(self.a_generate(prompt))`) is refused by asyncio."""
+    return run_awaitable(asyncio.to_thread(call), what)
 
 
 async def _awaited(awaitable: Awaitable[Any]) -> Any:

@@ -7,12 +7,13 @@ installs (`import flows.run.deepeval`); without one, a name is refused with a on
 
 from __future__ import annotations
 
+import functools
 import inspect
 import json
 from collections.abc import Callable
 from typing import Any
 
-from faith_udfs.awaiting import run_awaitable
+from faith_udfs.awaiting import loop_running_here, run_awaitable, run_in_worker
 from faith_udfs.errors import ConfigError, JudgeError, JudgeReplyError, first_line_of
 from faith_udfs.judges import Judge, is_judge
 from faith_udfs.prompt_judge import PromptJudge
@@ -150,12 +151,16 @@ class DeepEvalModelJudge(PromptJudge):
         dropped connection) is that item's judge error, as DeepEval stores it on the case:
         the other cases are scored, and `ignore_errors` keeps them. An `async def generate`
         (or one returning a coroutine) is awaited on faith_udfs' own event loop
-        (faith_udfs/awaiting.py): its coroutine was read as the reply, every case invalid."""
+        (faith_udfs/awaiting.py): its coroutine was read as the reply, every case invalid.
+        Asked from a thread running an event loop, `generate` is called in a worker thread."""
+        generate = self.deepeval_model.generate
+        if self._takes_schema:
+            generate = functools.partial(generate, schema=STAND_INS[schema])
         try:
-            if self._takes_schema:
-                reply = self.deepeval_model.generate(prompt, schema=STAND_INS[schema])
+            if loop_running_here():  # a notebook: its own asyncio.run(...) needs another thread
+                reply = run_in_worker(functools.partial(generate, prompt), "the model's generate()")
             else:
-                reply = self.deepeval_model.generate(prompt)
+                reply = generate(prompt)
             if inspect.isawaitable(reply):
                 reply = run_awaitable(reply, "the model's generate()")
         except JudgeError:

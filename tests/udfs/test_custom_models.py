@@ -115,3 +115,24 @@ def test_an_async_generate_that_never_ends_is_its_cases_error(
     assert metric.error == (
         "JudgeTransientError: the model's generate() did not finish within 0.01 s"
     )
+
+
+class RunsItsAsyncModel(SyncModel):
+    """The sync `generate` a DeepEvalBaseLLM subclass often writes over its `a_generate`."""
+
+    def generate(self, prompt: str) -> str:
+        return asyncio.run(self.a_generate(prompt))
+
+
+def test_a_generate_running_its_own_event_loop_works_inside_a_notebooks_loop() -> None:
+    """In a notebook (a running loop) it was every case's error: `the model's generate()
+    raised RuntimeError: asyncio.run() cannot be called from a running event loop`, where
+    DeepEval's measure(), asking a_generate there, scores it."""
+
+    async def notebook_cell() -> tuple[float | None, list[tuple[float | None, str | None]]]:
+        metric = FaithfulnessMetric(model=RunsItsAsyncModel())
+        first = metric.measure(cases()[1])
+        assert metric.error is None
+        return first, outcomes(RunsItsAsyncModel())
+
+    assert asyncio.run(notebook_cell()) == (0.5, outcomes(SyncModel()))

@@ -17,10 +17,14 @@ import concurrent.futures
 import os
 import threading
 import time
-from collections.abc import Awaitable, Callable
-from typing import Any
+from collections.abc import Awaitable, Callable, Sequence
+from typing import Any, TypeVar
 
-from faith_udfs.errors import JudgeTransientError
+from faith_udfs.errors import JudgeError, JudgeTransientError
+from faith_udfs.judges import ItemOutcome, outcome_of_error
+
+T = TypeVar("T")
+R = TypeVar("R")
 
 # How long one call of an async `generate` may take before its item is given up (an error).
 DEADLINE_SECONDS = 600.0
@@ -53,6 +57,8 @@ class _SharedLoop:
 
 
 _SHARED = _SharedLoop()
+# The stop of the concurrent map a worker thread answers for (set when its caller is stopped).
+_WORKER = threading.local()
 os.register_at_fork(after_in_child=_SHARED.forget)
 
 
@@ -82,13 +88,46 @@ def run_awaitable(awaitable: Awaitable[Any], what: str) -> Any:
     `JudgeTransientError`, its item's error. A stop (Ctrl-C) while waiting cancels it too."""
     future = asyncio.run_coroutine_threadsafe(_awaited(awaitable), _SHARED.running())
     deadline = time.monotonic() + DEADLINE_SECONDS
+    stop: threading.Event | None = getattr(_WORKER, "stop", None)
     try:
         while not future.done():
             left = deadline - time.monotonic()
             if left <= 0:
                 raise JudgeTransientError(f"{what} did not finish within {DEADLINE_SECONDS:g} s")
+            if stop is not None and stop.is_set():
+                raise JudgeTransientError(f"{what} was stopped")
             concurrent.futures.wait([future], timeout=min(_SLICE_SECONDS, left))
     except BaseException:
         future.cancel()
         raise
     return future.result()  # the coroutine's own TimeoutError is its error, not our wait's
+
+
+def map_together(
+    answer: Callable[[T], R], items: Sequence[T], workers: int
+) -> list[ItemOutcome[R]]:
+    """`answer` of every item, up to `workers` at once (each waits in a thread of its own for
+    its coroutine on the shared loop), in the items' order; an item's judge error is its
+    outcome, any other exception propagates. A stop (Ctrl-C) while waiting stops them all."""
+    stop = threading.Event()
+
+    def one(item: T) -> ItemOutcome[R]:
+        _WORKER.stop = stop
+        try:
+            return ItemOutcome(value=answer(item))
+        except JudgeError as exc:
+            return outcome_of_error(exc)
+        finally:
+            _WORKER.stop = None
+
+    pool = concurrent.futures.ThreadPoolExecutor(workers, thread_name_prefix="faith-udfs-item")
+    try:
+        futures = [pool.submit(one, item) for item in items]
+        while not all(future.done() for future in futures):  # short waits hear Ctrl-C
+            concurrent.futures.wait(futures, timeout=_SLICE_SECONDS)
+        return [future.result() for future in futures]
+    except BaseException:
+        stop.set()
+        raise
+    finally:
+        pool.shutdown(wait=True, cancel_futures=True)

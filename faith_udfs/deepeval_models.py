@@ -7,15 +7,17 @@ installs (`import flows.run.deepeval`); without one, a name is refused with a on
 
 from __future__ import annotations
 
+import copy
 import functools
 import inspect
 import json
-from collections.abc import Callable
-from typing import Any
+import numbers
+from collections.abc import Callable, Sequence
+from typing import Any, TypeVar
 
-from faith_udfs.awaiting import loop_running_here, run_awaitable, run_in_worker
+from faith_udfs.awaiting import loop_running_here, map_together, run_awaitable, run_in_worker
 from faith_udfs.errors import ConfigError, JudgeError, JudgeReplyError, first_line_of
-from faith_udfs.judges import Judge, is_judge
+from faith_udfs.judges import ItemOutcome, Judge, is_judge
 from faith_udfs.prompt_judge import PromptJudge
 from faith_udfs.prompts import CLAIMS, REASON, TRUTHS, VERDICTS
 from faith_udfs.replies import first_json_object, parse_reason, parse_statements, parse_verdicts
@@ -24,6 +26,8 @@ from faith_udfs.replies import first_json_object, parse_reason, parse_statements
 # tables keep `idk`, and a verdict word compares equal to both.
 MIDDLE_VERDICTS = frozenset({"idk", "borderline"})
 
+T = TypeVar("T")
+R = TypeVar("R")
 ModelResolver = Callable[[str], Judge]
 _RESOLVERS: list[ModelResolver] = []
 
@@ -71,6 +75,22 @@ def judge_of(model: object) -> Judge:
         "a DeepEvalBaseLLM-shaped object (generate, get_model_name) or a model name, "
         f"got {type(model).__name__}"
     )
+
+
+def limited_judge(judge: Judge, run_async: bool, max_concurrent: object) -> Judge:
+    """The judge evaluate() asks under DeepEval's AsyncConfig: a DeepEval-shaped model's copy
+    with `max_concurrent` calls in flight at most (1 without `run_async`); others as given."""
+    whole = isinstance(max_concurrent, numbers.Integral) and not isinstance(max_concurrent, bool)
+    if not whole or int(max_concurrent) < 1:  # type: ignore[call-overload]
+        raise ConfigError(
+            f"max_concurrent must be a whole number of at least 1, got {max_concurrent!r}"
+        )
+    if not isinstance(judge, DeepEvalModelJudge):
+        return judge
+    limited = copy.copy(judge)
+    limited._answer = limited._generate  # the copy asks through itself
+    limited.max_concurrent = int(max_concurrent) if run_async else 1  # type: ignore[call-overload]
+    return limited
 
 
 def templated_judge(model: object, template: object) -> DeepEvalModelJudge:
@@ -127,9 +147,13 @@ class DeepEvalModelJudge(PromptJudge):
     """A `DeepEvalBaseLLM`-shaped model as a prompt judge: our prompts (or a DeepEval
     `evaluation_template`'s) go to `generate(prompt)`; its JSON replies are read as usual."""
 
+    # Calls of an async `generate` in flight at once (DeepEval's AsyncConfig.max_concurrent).
+    max_concurrent = 20
+
     def __init__(self, model: Any, *, evaluation_template: Any = None) -> None:
         self.deepeval_model = model
         self.template = evaluation_template
+        self._awaits = inspect.iscoroutinefunction(model.generate)
         takes_schema = _takes_schema(model.generate)
         super().__init__(self._generate, model=str(model.get_model_name()))
         self._takes_schema = takes_schema
@@ -162,12 +186,22 @@ class DeepEvalModelJudge(PromptJudge):
             else:
                 reply = generate(prompt)
             if inspect.isawaitable(reply):
+                self._awaits = True  # a sync def handing back a_generate's coroutine
                 reply = run_awaitable(reply, "the model's generate()")
         except JudgeError:
             raise
         except Exception as exc:  # the user's model's failure, kept (chained) as its case's error
             raise JudgeError(f"the model's generate() raised {first_line_of(exc)}") from exc
         return reply_dict(reply)
+
+    def map_items(self, answer: Callable[[T], R], items: Sequence[T]) -> list[ItemOutcome[R]]:
+        """An async model's items up to `max_concurrent` at once, as DeepEval's evaluate()
+        runs them (they were asked one at a time); a sync `generate` one at a time: a local
+        model need not be thread-safe."""
+        workers = min(int(self.max_concurrent), len(items))
+        if not self._awaits or workers < 2:
+            return super().map_items(answer, items)
+        return map_together(answer, items, workers)
 
     def _render(self, method: str, **context: Any) -> str | None:
         """The template's prompt, given the keywords its method takes (as DeepEval does); None

@@ -13,6 +13,7 @@ import polars as pl
 
 from faith_udfs.api import FaithfulnessMetric, LLMTestCase, check_case_fields, judge_tokens
 from faith_udfs.case_results import cases_frame
+from faith_udfs.deepeval_models import limited_judge
 from faith_udfs.errors import ConfigError, FaithError
 from faith_udfs.evaluation_results import (
     ROW_COLUMNS,
@@ -45,7 +46,8 @@ __all__ = [
 
 @dataclass(frozen=True)
 class AsyncConfig:
-    """DeepEval's async settings; the batch path is already concurrent where the judge is."""
+    """DeepEval's async settings: `max_concurrent` calls of an async custom model in flight at
+    most (one at a time without `run_async`); the other judges are concurrent as they are."""
 
     run_async: bool = True
     throttle_value: float = 0
@@ -112,6 +114,7 @@ def evaluate(
     configs' fields; any other keyword is a TypeError, as a misspelt one is to DeepEval."""
     display = with_legacy(display_config or DisplayConfig(), keywords)
     errors = with_legacy(error_config or ErrorConfig(), keywords)
+    concurrency = with_legacy(async_config or AsyncConfig(), keywords)
     for name in keywords:
         if name not in _LEGACY_FIELDS and name not in _TAKEN:
             raise TypeError(f"evaluate() got an unexpected keyword argument {name!r}")
@@ -151,11 +154,12 @@ def evaluate(
     order = pl.DataFrame({"case_id": pl.Series(keys, dtype=pl.String)})
     runs = []
     for metric in metrics:
-        spent = judge_tokens(metric.model)
+        judge = limited_judge(metric.model, concurrency.run_async, concurrency.max_concurrent)
+        spent = judge_tokens(judge)
         frames = score_cases(
-            frame, metric.model, metric.config, max_sentence_pairs=metric.max_sentence_pairs
+            frame, judge, metric.config, max_sentence_pairs=metric.max_sentence_pairs
         )
-        after = judge_tokens(metric.model)
+        after = judge_tokens(judge)
         tokens = tuple(a - b for a, b in zip(after, spent, strict=True))
         runs.append(
             MetricRun(

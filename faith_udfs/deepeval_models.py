@@ -10,17 +10,17 @@ from __future__ import annotations
 import copy
 import functools
 import inspect
-import json
 import numbers
 from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
 from faith_udfs.awaiting import loop_running_here, map_together, run_awaitable, run_in_worker
-from faith_udfs.errors import ConfigError, JudgeError, JudgeReplyError, first_line_of
+from faith_udfs.deepeval_schemas import STAND_INS, SchemaStandIn, reply_dict, schema_class
+from faith_udfs.errors import ConfigError, JudgeError, first_line_of
 from faith_udfs.judges import ItemOutcome, Judge, is_judge
 from faith_udfs.prompt_judge import PromptJudge
 from faith_udfs.prompts import CLAIMS, REASON, TRUTHS, VERDICTS
-from faith_udfs.replies import first_json_object, parse_reason, parse_statements, parse_verdicts
+from faith_udfs.replies import parse_reason, parse_statements, parse_verdicts
 
 # DeepEval 4 calls the middle verdict "borderline" and reads "idk" as its legacy alias; the
 # tables keep `idk`, and a verdict word compares equal to both.
@@ -30,6 +30,16 @@ T = TypeVar("T")
 R = TypeVar("R")
 ModelResolver = Callable[[str], Judge]
 _RESOLVERS: list[ModelResolver] = []
+
+__all__ = [  # the stand-ins and reply_dict live in deepeval_schemas, named here as before
+    "STAND_INS",
+    "DeepEvalModelJudge",
+    "SchemaStandIn",
+    "VerdictWord",
+    "judge_of",
+    "register_model_resolver",
+    "reply_dict",
+]
 
 NAME_NEEDS_FLOWS = (
     "model={name!r} names an LLM endpoint, which faith_udfs (no I/O) cannot reach: "
@@ -122,27 +132,6 @@ def is_deepeval_model(model: object) -> bool:
     )
 
 
-def reply_dict(reply: Any) -> Any:
-    """A DeepEval model's reply as a dict: JSON text (fenced or chatty), a `(reply, cost)`
-    pair as DeepEval's native models return, or a schema object (`model_dump`, `dict`)."""
-    if isinstance(reply, tuple) and len(reply) == 2 and isinstance(reply[1], int | float | None):
-        reply = reply[0]
-    if isinstance(reply, str):
-        try:
-            return json.loads(reply)
-        except json.JSONDecodeError:
-            return first_json_object(reply)
-    for method in ("model_dump", "dict"):
-        dump = getattr(reply, method, None)
-        if callable(dump):
-            return dump()
-    if isinstance(reply, dict):
-        return reply
-    if hasattr(reply, "__dict__"):
-        return dict(vars(reply))
-    raise JudgeReplyError(f"the model replied with a {type(reply).__name__}, not JSON")
-
-
 class DeepEvalModelJudge(PromptJudge):
     """A `DeepEvalBaseLLM`-shaped model as a prompt judge: our prompts (or a DeepEval
     `evaluation_template`'s) go to `generate(prompt)`; its JSON replies are read as usual."""
@@ -179,7 +168,7 @@ class DeepEvalModelJudge(PromptJudge):
         Asked from a thread running an event loop, `generate` is called in a worker thread."""
         generate = self.deepeval_model.generate
         if self._takes_schema:
-            generate = functools.partial(generate, schema=STAND_INS[schema])
+            generate = functools.partial(generate, schema=schema_class(schema))
         try:
             if loop_running_here():  # a notebook: its own asyncio.run(...) needs another thread
                 reply = run_in_worker(functools.partial(generate, prompt), "the model's generate()")
@@ -268,42 +257,3 @@ def _takes_schema(generate: Callable[..., Any]) -> bool:
         return "schema" in inspect.signature(generate).parameters
     except (TypeError, ValueError):
         return False
-
-
-class SchemaStandIn:
-    """What DeepEval passes as `schema` (a pydantic model class), without pydantic: named as
-    DeepEval's faithfulness schemas, built from keywords, JSON or a dict, read by `model_dump`."""
-
-    fields: tuple[str, ...] = ()
-
-    def __init__(self, **values: Any) -> None:
-        self._values = values
-
-    def model_dump(self) -> dict[str, Any]:
-        return dict(self._values)
-
-    @classmethod
-    def model_validate(cls, value: Any) -> SchemaStandIn:
-        return cls(**reply_dict(value))
-
-    @classmethod
-    def model_validate_json(cls, text: str | bytes) -> SchemaStandIn:
-        return cls(**reply_dict(text if isinstance(text, str) else text.decode()))
-
-    @classmethod
-    def model_json_schema(cls) -> dict[str, Any]:
-        return {"title": cls.__name__, "type": "object", "required": list(cls.fields)}
-
-
-def _stand_in(name: str, *fields: str) -> type[SchemaStandIn]:
-    namespace = {"fields": fields, "__module__": "deepeval.metrics.faithfulness.schema"}
-    return type(name, (SchemaStandIn,), namespace)
-
-
-# DeepEval's schema class for each of our prompts' schemas.
-STAND_INS: dict[str, type[SchemaStandIn]] = {
-    TRUTHS: _stand_in("Truths", "truths"),
-    CLAIMS: _stand_in("Claims", "claims"),
-    VERDICTS: _stand_in("Verdicts", "verdicts"),
-    REASON: _stand_in("FaithfulnessScoreReason", "reason"),
-}

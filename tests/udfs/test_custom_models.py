@@ -21,6 +21,7 @@ from faith_udfs import (
     LLMTestCase,
     evaluate,
 )
+from faith_udfs.deepeval_models import STAND_INS
 from faith_udfs.prompts import schema_of
 from tests.support.seed_judge import pretend_judge
 
@@ -215,3 +216,38 @@ def test_a_max_concurrent_below_one_is_refused_in_one_line() -> None:
     """DeepEval's semaphore of 0 waits forever."""
     with pytest.raises(ConfigError, match=r"^max_concurrent must be a whole number of at least"):
         evaluate(cases(), [FaithfulnessMetric()], display_config=QUIET, max_concurrent=0)
+
+
+class StructuredOutputModel(SyncModel):
+    """A model confining its reply to the schema, as DeepEval's docs write one: its SDK
+    (OpenAI's `parse`, instructor, LangChain's `with_structured_output`) takes a pydantic
+    class and decodes under its JSON schema."""
+
+    def generate(self, prompt: str, schema: Any) -> Any:  # type: ignore[override]
+        import jsonschema
+        import pydantic
+
+        assert issubclass(schema, pydantic.BaseModel), f"{schema!r} is no pydantic model"
+        shape = schema.model_json_schema()
+        assert set(shape["required"]) <= set(shape["properties"]), shape
+        reply = json.loads(reply_to(prompt))
+        if "verdicts" in reply:  # numbered, last claim first
+            numbered = [{"claim": n, **v} for n, v in enumerate(reply["verdicts"], start=1)]
+            reply["verdicts"] = numbered[::-1]
+        jsonschema.validate(reply, shape)  # what a confined decoder writes
+        return schema.model_validate_json(json.dumps(reply))
+
+
+def test_a_schema_is_a_pydantic_class_for_a_model_whose_sdk_wants_one() -> None:
+    """With pydantic loaded (the SDK loads it), `schema` was a stand-in no SDK takes: every
+    case's error (`... is no pydantic model`), and its JSON schema had no properties to
+    confine a decoder to. Verdicts out of claim order keep their claim numbers."""
+    import pydantic  # noqa: F401 - loaded, as the model's SDK loads it
+
+    assert outcomes(StructuredOutputModel()) == outcomes(SyncModel())
+    metric = FaithfulnessMetric(model=StructuredOutputModel())
+    metric.measure(cases()[1])
+    assert [v.verdict for v in metric.verdicts] == ["no", "yes"]  # 90 days: no; receipt: yes
+    for stand_in in STAND_INS.values():  # without pydantic: its JSON schema has properties too
+        shape = stand_in.model_json_schema()
+        assert set(shape["required"]) <= set(shape["properties"])

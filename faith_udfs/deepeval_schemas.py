@@ -130,7 +130,20 @@ def _pydantic_classes(pydantic: Any) -> dict[str, type]:
     )
     verdicts = list[verdict]  # type: ignore[valid-type]  # a class made at run time
     types = {TRUTHS: list[str], CLAIMS: list[str], VERDICTS: verdicts, REASON: str}
+    # model_validate_json reads JSON in code fences or chatter, as the stand-in does
+    base = type(
+        "DeepEvalSchema",
+        (pydantic.BaseModel,),
+        {"__module__": MODULE, "model_validate_json": classmethod(_validate_json)},
+    )
     return {
-        schema: pydantic.create_model(name, __module__=MODULE, **{field: (types[schema], ...)})
+        schema: pydantic.create_model(
+            name, __base__=base, __module__=MODULE, **{field: (types[schema], ...)}
+        )
         for schema, (name, field, _) in _FIELDS.items()
     }
+
+
+def _validate_json(cls: Any, json_data: str | bytes, **_: Any) -> Any:
+    text = json_data if isinstance(json_data, str) else json_data.decode()
+    return cls.model_validate(reply_dict(text))

@@ -238,6 +238,14 @@ class StructuredOutputModel(SyncModel):
         return schema.model_validate_json(json.dumps(reply))
 
 
+class FencedModel(SyncModel):
+    """A small model fencing its JSON, read by `schema.model_validate_json` (the stand-in
+    read it; pydantic's own refuses anything but bare JSON)."""
+
+    def generate(self, prompt: str, schema: Any) -> Any:  # type: ignore[override]
+        return schema.model_validate_json(f"Here it is:\n```json\n{reply_to(prompt)}\n```")
+
+
 def test_a_schema_is_a_pydantic_class_for_a_model_whose_sdk_wants_one() -> None:
     """With pydantic loaded (the SDK loads it), `schema` was a stand-in no SDK takes: every
     case's error (`... is no pydantic model`), and its JSON schema had no properties to
@@ -248,6 +256,7 @@ def test_a_schema_is_a_pydantic_class_for_a_model_whose_sdk_wants_one() -> None:
     metric = FaithfulnessMetric(model=StructuredOutputModel())
     metric.measure(cases()[1])
     assert [v.verdict for v in metric.verdicts] == ["no", "yes"]  # 90 days: no; receipt: yes
+    assert outcomes(FencedModel()) == outcomes(SyncModel())  # a pydantic class reads it too
     for stand_in in STAND_INS.values():  # without pydantic: its JSON schema has properties too
         shape = stand_in.model_json_schema()
         assert set(shape["required"]) <= set(shape["properties"])

@@ -336,13 +336,16 @@ class FaithfulnessMetric:
             self._frames_of = scored if result is not None else None
         if result is None:
             spent = judge_tokens(model)
-            self._frames = score_cases(
+            frames = score_cases(
                 self._case_frame(test_case),
                 model,
                 config,
                 max_sentence_pairs=self.max_sentence_pairs,
             )
-            result = case_results(self._frames)[case_id_of(test_case)]
+            # this case's frames, not the attribute: a thread sharing the metric may have set
+            # it to its own since (both cases are named "case")
+            self._frames = frames
+            result = case_results(frames)[case_id_of(test_case)]
             after = judge_tokens(model)
             self.input_tokens, self.output_tokens = (
                 a - b for a, b in zip(after, spent, strict=True)

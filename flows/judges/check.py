@@ -223,7 +223,7 @@ def run_judge_check(
 def require_usable_judge(
     settings: JudgeSettings,
     con: duckdb.DuckDBPyConnection,
-    before_paying: Callable[[], None] | None = None,
+    before_paying: Callable[[], object] | None = None,
 ) -> JudgeSettings:
     """The nightly preflight: pass at once when this endpoint, model and judge passed a check
     within PREFLIGHT_VALID, else check now; JudgeUnusable stops the night before it pays.

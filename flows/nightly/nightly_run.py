@@ -98,7 +98,7 @@ def check_night_options(golden: Path | str | None, alerts: AlertSettings | None 
         check_alerts(alerts)
 
 
-def read_before_creating(settings: ScoreSettings) -> Callable[[], None]:
+def read_before_creating(settings: ScoreSettings) -> Callable[[], object]:
     """Before a new database is made: read SOURCE as `faith score` does before it touches one
     (an input refused once read through, exit 3: a chat log with no time anywhere, made the
     file all the same). Returns what runs just before an LLM judge's start-up check is paid:

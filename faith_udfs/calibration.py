@@ -349,12 +349,13 @@ def cross_validate(
     refit: Refit | None = None,
 ) -> CrossValidation:
     """Fit on all labels (per-claim ones too when `levels` has `claim_label`: see
-    `fit_cutoffs`), and measure fitting honestly: k folds split by case (seeded,
-    stratified by label), cut-offs fitted on the other folds and applied to each; the pooled
-    out-of-fold predictions against the baseline's on the same cases, with seeded bootstrap
-    95% intervals (`agreement_table`). `refit`: the judge's weights are fitted too, on the
-    same folds (given training labels, it returns the weights and every labelled claim's
-    levels under them); `levels` are then the baseline's."""
+    `fit_cutoffs`), and measure fitting honestly: k folds split by case (seeded, stratified
+    by label; a `fold_group`'s cases in one fold: `stratified_folds`), cut-offs fitted on the
+    other folds and applied to each; the pooled out-of-fold predictions against the
+    baseline's on the same cases, with seeded bootstrap 95% intervals (`agreement_table`).
+    `refit`: the judge's weights are fitted too, on the same folds (given training labels, it
+    returns the weights and every labelled claim's levels under them); `levels` are then the
+    baseline's."""
     grid = cutoff_grid(baseline)
 
     def scores_of(fitted_levels: pl.DataFrame) -> pl.DataFrame:

@@ -8,6 +8,8 @@ import random
 
 import polars as pl
 
+from faith_udfs.errors import ConfigError
+
 METRICS = ("balanced_accuracy", "cohen_kappa", "roc_auc")
 CONFIDENCE = 0.95
 # Bootstrap draws (resamples x labelled cases) held at once: ~85 bytes each, so ~85 MB.
@@ -52,7 +54,16 @@ def agreement_exprs() -> list[pl.Expr]:
 
 def stratified_folds(labels: pl.DataFrame, *, folds: int, seed: int) -> pl.DataFrame:
     """`case_id`, `label`, `fold`: each class shuffled (seeded, from case_id order) and dealt
-    round the folds, so every fold holds both classes in about the labels' proportion."""
+    round the folds, so every fold holds both classes in about the labels' proportion. Cases
+    sharing a `fold_group` (when labels have one: the turns of one conversation, copies of one
+    content) are kept in one fold, so none is measured on a near copy of what it was fitted on."""
+    grouped = "fold_group" in labels.columns
+    if not grouped or labels["fold_group"].drop_nulls().is_unique().all():
+        return _dealt_by_case(labels, folds=folds, seed=seed)
+    return _dealt_by_group(labels, folds=folds, seed=seed)
+
+
+def _dealt_by_case(labels: pl.DataFrame, *, folds: int, seed: int) -> pl.DataFrame:
     rng = random.Random(seed)  # noqa: S311 - reproducible folds, not secrets
     dealt = []
     start = 0
@@ -61,6 +72,56 @@ def stratified_folds(labels: pl.DataFrame, *, folds: int, seed: int) -> pl.DataF
         rng.shuffle(ids)
         dealt += [(case_id, label, (start + i) % folds) for i, case_id in enumerate(ids)]
         start += len(ids)
+    return _folds_frame(dealt)
+
+
+def _dealt_by_group(labels: pl.DataFrame, *, folds: int, seed: int) -> pl.DataFrame:
+    """Groups (a case without one is a group of its own) shuffled (seeded, from their order
+    by first case_id), the largest first, each into the fold where its classes weigh least
+    against that class's total: stratified as far as whole groups allow."""
+    units = (
+        labels.select(
+            "case_id",
+            "label",
+            unit=pl.coalesce("fold_group", pl.lit("case ") + pl.col("case_id")),
+        )
+        .group_by("unit")
+        .agg(pl.col("case_id").sort(), pl.col("label").sort_by("case_id"))
+        .sort(pl.col("case_id").list.first())
+    )
+    members = [
+        list(zip(ids, marks, strict=True))
+        for ids, marks in units.select("case_id", "label").iter_rows()
+    ]
+    if len(members) < folds:
+        raise ConfigError(
+            f"the {labels.height} labelled cases make {len(members)} groups kept whole in one "
+            f"fold each (a conversation's turns, copies of one content), fewer than --folds "
+            f"{folds}: label cases of more conversations, or lower --folds"
+        )
+    random.Random(seed).shuffle(members)  # noqa: S311 - reproducible folds, not secrets
+    members.sort(key=len, reverse=True)  # stable: equal sizes keep the shuffled order
+    totals = {
+        True: max(1, int(labels["label"].sum())),
+        False: max(1, int((~labels["label"]).sum())),
+    }
+    held = [{True: 0, False: 0} for _ in range(folds)]
+    dealt = []
+    for unit in members:
+        adds = {True: sum(mark for _, mark in unit), False: sum(not mark for _, mark in unit)}
+
+        def weight(fold: int, adds: dict[bool, int] = adds) -> tuple[float, int, int]:
+            shares = [(held[fold][c] + adds[c]) / totals[c] for c in (True, False) if adds[c]]
+            return max(shares), held[fold][True] + held[fold][False], fold
+
+        fold = min(range(folds), key=weight)
+        for c in (True, False):
+            held[fold][c] += adds[c]
+        dealt += [(case_id, mark, fold) for case_id, mark in unit]
+    return _folds_frame(dealt)
+
+
+def _folds_frame(dealt: list[tuple[str, bool, int]]) -> pl.DataFrame:
     return pl.DataFrame(
         dealt, schema={"case_id": pl.String, "label": pl.Boolean, "fold": pl.Int32}, orient="row"
     )

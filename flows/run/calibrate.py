@@ -175,7 +175,7 @@ def calibrate(
     def validated(way: Refit | None) -> CrossValidation:
         return cross_validate(
             levels,
-            labels,
+            labels.join(cases.select("case_id", "fold_group"), on="case_id", how="left"),
             baseline,
             folds=folds,
             seed=seed,

@@ -26,13 +26,15 @@ CASE_SCHEMA: dict[str, pl.DataType] = {
     "actual_output": pl.String(),
     "retrieval_context": pl.List(pl.String),
     "whole_passages": pl.Boolean(),
+    "fold_group": pl.String(),
 }
 
 
 def labelled_cases(con: duckdb.DuckDBPyConnection, case_ids: list[str]) -> pl.DataFrame:
     """`case_id`, `input`, `actual_output`, `retrieval_context` of the given cases that are
-    stored as scored (their passages as the truths stored with them), and `whole_passages`:
-    whether those truths are the passages whole (an offline judge's, without a truths limit)."""
+    stored as scored (their passages as the truths stored with them), `whole_passages`:
+    whether those truths are the passages whole (an offline judge's, without a truths limit),
+    and `fold_group`: its conversation, else its content (one cross-validation fold each)."""
     frame = con.sql(sql("calibration_cases"), params={"case_ids": case_ids}).pl()
     return frame.cast(CASE_SCHEMA) if frame.height else pl.DataFrame(schema=CASE_SCHEMA)
 

@@ -206,6 +206,44 @@ def test_folds_split_by_case_and_hold_both_classes() -> None:
     assert per_fold["pos"].to_list() == [4] * 5
 
 
+def test_cases_of_one_fold_group_share_a_fold_and_the_classes_stay_spread() -> None:
+    """Turns of one conversation (or copies of one content) dealt by case fell in training
+    and test folds alike: a fold was measured on near copies of what it was fitted on."""
+    labels = labels_of(planted_cases(60)).with_columns(
+        fold_group=pl.when(pl.int_range(pl.len()) < 40)
+        .then(pl.lit("conversation c") + (pl.int_range(pl.len()) // 4).cast(pl.String))
+        .otherwise(None)  # the last 20 cases stand alone
+    )
+    folds = stratified_folds(labels, folds=5, seed=3)
+    assert folds.height == labels.height == folds["case_id"].n_unique()
+    placed = labels.join(folds, on=["case_id", "label"])
+    per_group = (
+        placed.drop_nulls("fold_group").group_by("fold_group").agg(pl.col("fold").n_unique())
+    )
+    assert per_group["fold"].to_list() == [1] * 10
+    per_fold = placed.group_by("fold").agg(pos=pl.col("label").sum(), n=pl.len())
+    positives = int(labels["label"].sum())
+    assert per_fold.height == 5
+    assert all(abs(pos - positives / 5) <= 4 for pos in per_fold["pos"])  # a group's worth
+    assert stratified_folds(labels, folds=5, seed=3).equals(folds)  # seeded
+
+
+def test_groups_that_are_all_single_cases_deal_the_folds_as_before() -> None:
+    labels = labels_of(planted_cases(40))
+    alone = labels.with_columns(fold_group=pl.lit("content ") + pl.col("case_id"))
+    assert stratified_folds(alone, folds=5, seed=3).equals(
+        stratified_folds(labels, folds=5, seed=3)
+    )
+
+
+def test_fewer_fold_groups_than_folds_is_refused_in_one_line() -> None:
+    labels = labels_of(planted_cases(40)).with_columns(
+        fold_group=pl.lit("conversation c") + (pl.int_range(pl.len()) % 3).cast(pl.String)
+    )
+    with pytest.raises(ConfigError, match=r"make 3 groups .* fewer than --folds 5"):
+        stratified_folds(labels, folds=5, seed=0)
+
+
 @pytest.mark.parametrize(
     ("labels", "success", "score", "expected"),
     [

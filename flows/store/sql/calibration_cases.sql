@@ -4,7 +4,9 @@
 -- and one without a truths limit first: a limited config stored only its passages' first
 -- sentences, and cut-offs fitted on those would be applied to whole passages).
 -- `whole_passages`: whether the picked config's truths are the whole passages (false: only an
--- LLM judge or a truths limit scored the case, and `faith calibrate` says so).
+-- LLM judge or a truths limit scored the case, and `faith calibrate` says so). `fold_group`:
+-- what keeps cases in one cross-validation fold, the case's conversation (its segment
+-- `conversation_id`), else its content (copies of one answer to one question under two ids).
 WITH labelled AS (
     SELECT DISTINCT unnest($case_ids::VARCHAR[]) AS case_id
 ),
@@ -15,6 +17,9 @@ ranked AS (
         c.input,
         c.actual_output,
         c.passage_ids,
+        coalesce(
+            'conversation ' || (c.segments ->> 'conversation_id'), 'content ' || c.content_hash
+        ) AS fold_group,
         coalesce(json_extract_string(r.config, '$.judge.kind') IN ('grounded', 'lexical'), false)
             AND coalesce(json_extract(r.config, '$.truths_extraction_limit') = 'null'::JSON, true)
             AS whole_passages,
@@ -50,9 +55,10 @@ SELECT
         list(t.truth ORDER BY s.position, t.truth_index) FILTER (WHERE t.truth IS NOT NULL),
         []::VARCHAR[]
     ) AS retrieval_context,
-    p.whole_passages
+    p.whole_passages,
+    p.fold_group
 FROM picked AS p
 LEFT JOIN passages AS s USING (case_id, config_id)
 LEFT JOIN truths AS t ON t.config_id = s.config_id AND t.passage_id = s.passage_id
-GROUP BY p.case_id, p.input, p.actual_output, p.whole_passages
+GROUP BY p.case_id, p.input, p.actual_output, p.whole_passages, p.fold_group
 ORDER BY p.case_id;

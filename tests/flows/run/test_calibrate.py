@@ -952,8 +952,12 @@ def test_a_calibration_that_keeps_the_judges_own_numbers_says_it_scores_the_defa
     sharing no word with it) fit the default cut-offs and threshold: `--calibration` then
     scores the default judge's series, no series of its own, and the command says so where
     it once let the team read its runs' `0 new` and its report's missing name as a fault."""
-    rows = [
-        case_row(f"d{i:03d}", "Order A17 shipped on 3 March." if i % 2 else "Purple engines sing.")
+    rows = [  # each its own question: copies of one content would share a fold
+        case_row(
+            f"d{i:03d}",
+            "Order A17 shipped on 3 March." if i % 2 else "Purple engines sing.",
+            input=f"Where is order A17? ({i})",
+        )
         for i in range(40)
     ]
     source = write(cases(rows), tmp_path / "cases.parquet")
@@ -974,3 +978,35 @@ def test_a_calibration_that_keeps_the_judges_own_numbers_says_it_scores_the_defa
     )
     assert again.returncode == 0, again.stderr
     assert query(db, "SELECT count(DISTINCT config_id) AS n FROM case_scores")["n"][0] == 1
+
+
+def test_turns_of_one_conversation_are_kept_in_one_fold(tmp_path: Path) -> None:
+    """Cases with a `conversation_id` segment (a chat log's turns) were dealt to folds case by
+    case, a conversation's turns in training and test folds alike; each conversation is one
+    fold's now, and labels from fewer conversations than --folds are refused in one line."""
+    rows = CASES.drop("label").with_columns(
+        conversation_id=pl.lit("c") + (pl.int_range(pl.len()) % 3).cast(pl.String)
+    )
+    source = write(rows, tmp_path / "turns.parquet")
+    db = tmp_path / "f.duckdb"
+    assert run_score(ScoreSettings(source=str(source), db=str(db)))["rows_scored"] == 40
+    con = duckdb.connect(str(db), read_only=True)
+    try:
+        groups = labelled_cases(con, rows["case_id"].to_list())["fold_group"]
+    finally:
+        con.close()
+    assert sorted(groups.unique()) == ["conversation c0", "conversation c1", "conversation c2"]
+    labels = tmp_path / "labels.csv"
+    CASES.select("case_id", "label").write_csv(labels)
+    refused = faith_here("calibrate", str(labels), "--db", str(db), "--resamples", "50")
+    assert refused.returncode == 2
+    assert refused.stderr.splitlines()[-1] == (
+        "error: the 40 labelled cases make 3 groups kept whole in one fold each (a "
+        "conversation's turns, copies of one content), fewer than --folds 5: label cases of "
+        "more conversations, or lower --folds"
+    )
+    assert query(db, "SELECT count(*) AS n FROM calibrations")["n"][0] == 0
+    done = faith_here(
+        "calibrate", str(labels), "--db", str(db), "--resamples", "50", "--folds", "3"
+    )
+    assert done.returncode == 0, done.stderr

@@ -18,6 +18,7 @@ from flows.store.run_costs import (
     top_quarantine_checks,
 )
 from flows.store.run_registry import mark_run_warning, run_row
+from schemas.batches import percents_apart
 
 if TYPE_CHECKING:
     import duckdb
@@ -41,9 +42,10 @@ def warn_if_mostly_invalid(con: duckdb.DuckDBPyConnection, run_id: str, most: fl
         else "see case_scores.error; they are retried by the next run"
     )
     left_out = f" ({again:,} more were invalid before with the same content)" if again else ""
+    share, limit = _share_and_limit(invalid, judged, most)
     warning = (
-        f"{invalid:,} of {judged:,} judged cases ({percent(invalid, judged)}) ended invalid"
-        f"{left_out}, more than --max-invalid-share {most:g}: {why}"
+        f"{invalid:,} of {judged:,} judged cases ({share}) ended invalid{left_out}, more than "
+        f"--max-invalid-share {limit}: {why}"
     )
     _warn(con, run_id, warning)
     return f"run {run_id} completed, but {warning}"
@@ -136,15 +138,26 @@ def warn_if_mostly_quarantined(
         if new
         else (top_quarantine_checks(con, run_id, excluding=RE_DELIVERED))
     )
+    shown, limit = _share_and_limit(quarantined, read, most)
     warning = (
-        f"{quarantined:,} of {read:,} {new}rows ({percent(quarantined, read)}) were "
-        f"quarantined, more than --max-quarantine-share {most:g}; top checks: "
+        f"{quarantined:,} of {read:,} {new}rows ({shown}) were quarantined, more than "
+        f"--max-quarantine-share {limit}; top checks: "
         f"{checks_line(top)} "
         + ("(a dry run keeps no rows)" if run.get("dry_run") else "(see the quarantine table)")
         + (f"; {FIXES[top[0][0]]}" if top and top[0][0] in FIXES else "")
     )
     _warn(con, run_id, warning)
     return f"run {run_id} completed, but {warning}"
+
+
+def _share_and_limit(part: int, whole: int, most: float) -> tuple[str, str]:
+    """The share as a percentage and the limit as given; when the two read alike at 0.1 %
+    (1 of 3, 33.3%, over a limit of 0.333), both with the decimals that tell them apart."""
+    shown = percent(part, whole)
+    if shown != f"{most:.1%}":
+        return shown, f"{most:g}"
+    share, limit = percents_apart(part / whole, most)
+    return share, f"{most:g} ({limit})"
 
 
 def _warn(con: duckdb.DuckDBPyConnection, run_id: str, warning: str) -> None:

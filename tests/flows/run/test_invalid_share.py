@@ -75,6 +75,29 @@ def test_a_share_within_the_limit_is_a_success(
     assert "invalid 30.0%" in done.stdout
 
 
+@pytest.mark.parametrize(
+    ("limit", "said"),
+    [
+        ("0.333", "1 of 3 judged cases (33.33%) ended invalid, more than --max-invalid-share "
+         "0.333 (33.30%)"),
+        ("0.3", "1 of 3 judged cases (33.3%) ended invalid, more than --max-invalid-share 0.3:"),
+    ],
+    ids=["reads-alike", "reads-apart"],
+)  # fmt: skip
+def test_a_share_just_past_the_limit_is_told_from_it(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], limit: str, said: str
+) -> None:
+    """1 of 3 over a limit of 0.333 read `(33.3%) ..., more than --max-invalid-share 0.333`,
+    a share that looked equal to the limit it failed: more decimals tell them apart."""
+    source = write(cases_with_empty_contexts(3, 1), tmp_path / "cases.parquet")
+    done = faith_here(
+        capsys, "score", str(source), "--db", str(tmp_path / "f.duckdb"), "--prefect", "no",
+        "--max-invalid-share", limit,
+    )  # fmt: skip
+    assert done.returncode == 8
+    assert said in done.stderr
+
+
 def test_the_limit_is_checked_on_the_run_alone(tmp_path: Path) -> None:
     source = write(cases_with_empty_contexts(10, 3), tmp_path / "cases.parquet")
     db = tmp_path / "f.duckdb"

@@ -246,6 +246,21 @@ def test_a_json_log_grown_by_a_row_of_another_time_form_keeps_its_old_quarantine
     ]
 
 
+def test_a_share_that_reads_as_the_limit_is_told_from_it(tmp_path: Path) -> None:
+    """1 of 3 rows past a limit of 0.333 read `(33.3%) were quarantined, more than
+    --max-quarantine-share 0.333`: a share that looked equal to the limit it failed."""
+    source = part_drifted(tmp_path / "logs", 3, 1)
+    settings = ScoreSettings(
+        source=str(source), db=str(tmp_path / "f.duckdb"), max_quarantine_share=0.333
+    )
+    with pytest.raises(QuarantineShareExceeded) as raised:
+        run_score(settings)
+    assert (
+        "1 of 3 rows (33.33%) were quarantined, more than --max-quarantine-share 0.333 (33.30%);"
+        in str(raised.value)
+    )
+
+
 def test_a_python_caller_gets_the_same_alarm_as_the_cli(tmp_path: Path) -> None:
     """ScoreSettings' default is the CLI's 0.1; None turns the alarm off."""
     source = write(drifted(20), tmp_path / "cases.parquet")

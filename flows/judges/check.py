@@ -50,8 +50,11 @@ EXAMPLES = (
 AGREEING_EXAMPLES = 2
 # One retry with a short backoff: the check is a few small requests, asked while a user waits.
 CHECK_POLICY = CallPolicy(max_retries=1, backoff_base=0.2, backoff_max=2.0)
-# A passed nightly preflight is trusted this long for the same endpoint, model and judge.
-PREFLIGHT_VALID = timedelta(hours=24)
+# A passed nightly preflight is trusted this long for the same endpoint, model and judge:
+# under a day by hours, so a daily schedule checks every night (trusted for 24 hours, a night
+# that started seconds earlier than the one before skipped it: every other night was checked)
+# and a second run the same day does not pay it again.
+PREFLIGHT_VALID = timedelta(hours=20)
 
 
 @dataclass(frozen=True)

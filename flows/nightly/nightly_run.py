@@ -159,7 +159,7 @@ def run_nightly(
         settings = with_calibration(settings, con)
         if settings.judge.kind == "openai" and judge is None:
             # Before any case is scored: an unusable LLM judge stops the night (exit 9) instead
-            # of paying for invalid cases; a check passed within a day is not paid again.
+            # of paying for invalid cases; a check passed within PREFLIGHT_VALID is not paid again.
             from flows.judges.check import require_usable_judge
 
             # The judge mode to use: given, remembered by `faith judge-check`, or found now.

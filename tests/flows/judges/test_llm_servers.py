@@ -12,6 +12,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import duckdb
 import polars as pl
 import pytest
 
@@ -348,6 +349,25 @@ def test_the_nightly_stops_before_scoring_on_an_unusable_judge_and_trusts_a_pass
     checks = query(db, "SELECT usable FROM judge_preflights ORDER BY checked_at")
     assert checks["usable"].to_list() == [False, False, True]
     assert query(db, "SELECT count(*) AS n FROM runs")["n"][0] == 2
+
+
+def test_the_next_nights_check_is_paid_again_though_its_start_came_seconds_early(
+    stub: StubServer, source: Path, tmp_path: Path
+) -> None:
+    """A check was trusted for 24 hours: a night started at 02:00:03 after one checked at
+    02:00:05 (cron and start-up jitter) skipped it, so a daily schedule checked the judge
+    every other night, as seconds fell."""
+    db = tmp_path / "f.duckdb"
+    nightly = settings(stub, source, db).model_copy(update={"flow": "nightly"})
+    run_nightly(nightly)
+    con = duckdb.connect(str(db))
+    try:  # the check as the last night made it, a day less two seconds ago
+        con.execute("UPDATE judge_preflights SET checked_at = checked_at - INTERVAL 86398 SECOND")
+    finally:
+        con.close()
+    run_nightly(nightly)
+    checks = query(db, "SELECT usable FROM judge_preflights ORDER BY checked_at")
+    assert checks["usable"].to_list() == [True, True]
 
 
 def test_each_nights_judge_check_asks_the_judge_again_so_a_changed_model_is_seen(

@@ -191,6 +191,11 @@ def _night(args: argparse.Namespace) -> int:
     settings = run_settings(args, flow="nightly")
     progress = console_progress()
     if use_prefect(args.prefect):
+        from flows.engines import check_engine_source
+
+        alerts = alert_settings(args)
+        check_night_options(args.golden, alerts)
+        check_engine_source(settings)  # before Prefect starts a temporary server (routes.py)
         configure_prefect_environment()
         with stops_held():  # Prefect loads: a stop inside pydantic's code there was lost
             from flows.orchestration.last_calls import arm_last_calls_deadline, flow_returned
@@ -201,7 +206,6 @@ def _night(args: argparse.Namespace) -> int:
         require_prefect_server()  # a server that does not answer: exit 2, nothing read
         arm_last_calls_deadline()  # one that stops answering mid-run: exit 2, not a hang
         show_console_progress(progress)
-        alerts = alert_settings(args)
         if alerts.webhook:  # the flow reads it there: a parameter is stored and shown by Prefect
             os.environ["FAITH_ALERT_WEBHOOK"] = alerts.webhook
         try:

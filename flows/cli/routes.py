@@ -31,10 +31,15 @@ def execute(settings: Any, *, prefect: bool) -> dict[str, Any]:
 
 
 def execute_as_flow(settings: Any, progress: Any) -> dict[str, Any]:
-    """The Prefect route: its configured server asked first (a server that does not answer
-    is exit 2 before anything is read), then the score flow, on Dask if chosen."""
+    """The Prefect route: SOURCE and the judge checked (exit 3, 2), then its configured
+    server asked (a server that does not answer is exit 2 before anything is read), then the
+    score flow, on Dask if chosen."""
+    from flows.engines import check_engine_source
     from flows.orchestration.prefect_env import configure_prefect_environment
 
+    # before Prefect loads and starts a temporary server: a missing file took 7-13 s and came
+    # between Prefect's `Starting temporary server` and `Stopping ...` lines on stderr
+    check_engine_source(settings)
     configure_prefect_environment()  # before prefect loads
     from flows.run.stop_signals import stops_held
 

@@ -265,3 +265,38 @@ def test_faithpipes_module_lines_show_once_on_the_prefect_route(
     assert done.returncode == 0, done.stderr
     said = [line for line in done.stderr.splitlines() if "response_format json_schema" in line]
     assert len(said) == 1, done.stderr
+
+
+@pytest.mark.parametrize(
+    ("command", "fault"),
+    [
+        ("score", "no such file"),
+        ("score", "no API key"),
+        ("nightly", "no such file"),
+        ("nightly", "no API key"),
+        ("nightly", "bad alert"),
+    ],
+)
+def test_what_no_run_could_use_is_refused_before_prefect_starts_a_server(
+    command: str, fault: str, tmp_path: Path
+) -> None:
+    """With no server configured, `--prefect yes` started Prefect's temporary server (7-13 s)
+    before SOURCE or the judge was looked at: the one error line came between Prefect's
+    `Starting temporary server` and `Stopping ...` lines on stderr."""
+    source = write(many_cases(2), tmp_path / "cases.parquet")
+    args = [command, str(source), "--db", str(tmp_path / "f.duckdb"), "--prefect", "yes"]
+    if fault == "no such file":
+        args[1] = str(tmp_path / "missing.parquet")
+    elif fault == "no API key":
+        args += ["--judge", "openai", "--model", "m", "--api-key-env", "FAITH_TEST_NO_SUCH_KEY"]
+    else:
+        args += ["--alert-min-cases", "0"]
+    env = {k: v for k, v in os.environ.items() if k != "PREFECT_API_URL"}
+    done = subprocess.run(
+        [sys.executable, "-m", "flows", *args],
+        cwd=ROOT, env=env, capture_output=True, text=True, timeout=120, check=False,
+    )  # fmt: skip
+    assert done.returncode == (3 if fault == "no such file" else 2), done.stderr
+    (line,) = done.stderr.splitlines()
+    assert line.startswith("error: ")
+    assert not (tmp_path / "f.duckdb").exists()

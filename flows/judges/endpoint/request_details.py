@@ -38,8 +38,27 @@ def endpoint_name(base_url: str | None) -> str:
 def base_url_problem(base_url: str) -> str | None:
     """Why the HTTP client cannot call `base_url` (without credentials), or None. Never
     quotes a URL without `://`, whose credentials (`user:password@host`) were not split off."""
+    if any(char.isspace() or not char.isprintable() for char in base_url):
+        # urlsplit strips or keeps what the client refuses (exit 1) or reads as a relative
+        # URL (a leading space: exit 6, `could not be connected to`)
+        return (
+            "it holds white space or a control character (a line break or a space copied "
+            "with it?), which no request can carry"
+        )
     if "://" not in base_url:
         return "it does not start with http:// or https://"
+    problem = _parts_problem(base_url)
+    if problem is None and "?" in base_url:  # an empty query too: /v1/?chat/completions
+        # The OpenAI client appends the request's path after it: /v1/?key=…chat/completions.
+        return (
+            "it has a query (?…), which the client would send glued to the request's path; "
+            "give a key with --api-key-env, not in the URL"
+        )
+    return problem
+
+
+def _parts_problem(base_url: str) -> str | None:
+    """Why the scheme, host or port of `base_url` cannot be called, or None."""
     try:
         parts = urlsplit(base_url)
         parts.port  # noqa: B018 - raises ValueError for a port that is no number from 0 to 65535
@@ -49,12 +68,12 @@ def base_url_problem(base_url: str) -> str | None:
         return f"its scheme is {parts.scheme or 'missing'!r}, not http or https"
     if not parts.hostname:
         return "it names no host"
-    if "?" in base_url:  # an empty query too: /v1/?chat/completions
-        # The OpenAI client appends the request's path after it: /v1/?key=…chat/completions.
-        return (
-            "it has a query (?…), which the client would send glued to the request's path; "
-            "give a key with --api-key-env, not in the URL"
-        )
+    import httpx2  # the client's own parser (an IDNA host), loaded here only with a base URL
+
+    try:
+        httpx2.URL(base_url)
+    except httpx2.InvalidURL as exc:
+        return str(exc)
     return None
 
 

@@ -159,6 +159,10 @@ def test_a_timeout_no_timer_can_hold_is_refused_at_start(
         ),
         ("http://127.0.0.1:notaport/v1?key=hunter2pass#alice", "'http://127.0.0.1:notaport/v1'"),
         ("http://127.0.0.1:8000/v1?", "cannot be called: it has a query"),
+        ("http://alice:hunter2pass@127.0.0.1:8000/v1\r", "white space or a control character"),
+        (" http://alice:hunter2pass@127.0.0.1:8000/v1", "white space or a control character"),
+        ("http://alice:hunter2pass@vllm host:8000/v1", "white space or a control character"),
+        ("http://alice:hunter2pass@\uff56llm:8000/v1", "Invalid IDNA hostname"),
     ],
     ids=[
         "port-not-a-number",
@@ -169,6 +173,10 @@ def test_a_timeout_no_timer_can_hold_is_refused_at_start(
         "key-in-query",
         "bad-port-and-key-in-query",
         "empty-query",
+        "line-break",  # read from a file written on Windows: exit 1, InvalidURL
+        "leading-space",  # a relative URL to the client: exit 6, `could not be connected to`
+        "space-in-host",  # exit 6, `has a host name that does not resolve`
+        "fullwidth-host",  # exit 1, InvalidURL
     ],
 )
 @pytest.mark.parametrize("command", ["score", "batches"])
@@ -183,8 +191,10 @@ def test_a_base_url_no_client_can_call_is_refused_at_start_without_its_password(
     """A port that is no number crashed the run once its judge was built (exit 1, `error:
     ValueError: Port could not be cast …`), a scheme that is not http went on to an
     unreachable endpoint (exit 6), and a query (`?key=…`) was mangled by the client into
-    `/v1/?key=…chat/completions`, every call a 404. Each is a bad option: exit 2, one line
-    that never shows the URL's credentials, query or fragment."""
+    `/v1/?key=…chat/completions`, every call a 404. So did a URL the client's own parser
+    refuses or reads otherwise (a line break: exit 1; a leading space: a relative URL, exit 6).
+    Each is a bad option: exit 2, one line that never shows the URL's credentials, query or
+    fragment."""
     monkeypatch.setenv("OPENAI_API_KEY", "sk-base-url-check-key")
     db = tmp_path / "f.duckdb"
     source = write(many_cases(3), tmp_path / "cases.parquet")

@@ -22,7 +22,7 @@ import openai
 # httpx2's own decoders, from a private module: public API decodes only whole bodies. They
 # yield bounded pieces (its ZlibDecompressor), which the cap needs; pinned in requirements.lock,
 # and tests/flows/judges/test_hostile_answers.py fails if a new version moves them.
-from httpx2._decoders import MultiDecoder
+from httpx2._decoders import SUPPORTED_DECODERS, MultiDecoder
 
 from flows.judges.endpoint.redirects import REDIRECT_STATUSES, RedirectRefused, other_origin
 from flows.judges.endpoint.reply_cap import DEFAULT_MAX_REPLY_BYTES, ReplyTooLarge, too_large
@@ -106,7 +106,9 @@ class _CappedStream(httpx2.AsyncByteStream):
     def __init__(self, inner: Any, limit: int, codings: list[str]) -> None:
         self._inner = inner
         self._limit = limit
-        self._codings = ", ".join(codings)
+        # named in the cap's error by the codings decoded alone: any other is the server's
+        # text (a key it echoes, lower-cased past any scrub), and nothing decoded it
+        self._codings = ", ".join(coding for coding in codings if coding in SUPPORTED_DECODERS)
         # decodes in pieces of at most 1 MiB, so a bomb is stopped a piece past the cap
         self._decoder = MultiDecoder(codings) if codings else None
 

@@ -91,7 +91,9 @@ def reply_of(
     if not isinstance(message, dict) and isinstance(choice, dict) and "text" in choice:
         message = {"content": choice["text"]}  # a server answering in the completions shape
     if not isinstance(message, dict) or not isinstance(choice, dict):
-        kind = raw.headers.get("content-type") or "no content type"
+        # a header is server text as the body is: scrubbed and clipped (a proxy echoing
+        # the key into it stored it in every case's error)
+        kind = clipped(raw.headers.get("content-type") or "no content type", secret, 80)
         body = " ".join(raw.content.decode("utf-8", "replace").split())
         shown = repr(clipped(body, secret, 120)) if body else "an empty body"
         raise EndpointFailure(

@@ -79,9 +79,19 @@ class _Handler(BaseHTTPRequestHandler):
             body = b'{"a":' * 100_000 + b"1" + b"}" * 100_000
         elif hostile.mode == "bomb":
             body, headers = BOMB, {"Content-Encoding": "gzip"}
+        elif hostile.mode == "key_in_content_type":  # a debugging proxy's page, echoing the key
+            sent = self.headers["Authorization"].removeprefix("Bearer ")
+            body = b"<html>upstream error</html>"
+            headers = {"Content-Type": f"text/html; echo={sent}; pad={'p' * 4000}"}
+        elif hostile.mode == "key_in_encoding":  # an answer past the cap, coded "x-<key>"
+            sent = self.headers["Authorization"].removeprefix("Bearer ")
+            body, headers = b" " * (2 * 1024 * 1024), {"Content-Encoding": f"x-{sent}"}
         self.send_response(200)
-        self.send_header("Content-Type", "application/json")
-        self.send_header("Content-Length", str(len(body)))
+        self.send_header("Content-Type", headers.pop("Content-Type", "application/json"))
+        if hostile.mode != "key_in_encoding":  # its size known only once read
+            self.send_header("Content-Length", str(len(body)))
+        else:
+            self.close_connection = True
         for name, value in headers.items():
             self.send_header(name, value)
         self.end_headers()
@@ -185,3 +195,18 @@ def test_a_compressed_answer_is_capped_at_what_it_expands_to(
         "larger than 1,048,576 bytes once decompressed (Content-Encoding gzip" in (e or "")
         for e in found["errors"]
     ), found["errors"]
+
+
+@pytest.mark.parametrize("mode", ["key_in_content_type", "key_in_encoding"])
+def test_a_key_echoed_in_an_answers_headers_is_neither_stored_nor_kept_whole(
+    mode: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The body of every answer is scrubbed, but two of its headers went into the cases'
+    errors as the server sent them: the Content-Type of a 200 that is no chat completion
+    (4 KB of it, every case), and the Content-Encoding of an answer past the cap (lower-cased,
+    so no scrub of the stored text could find the key in it)."""
+    found = _score(mode, tmp_path, monkeypatch, max_reply_bytes=1024 * 1024)
+    errors = [e or "" for e in found["errors"]]
+    assert all(e.startswith(("JudgeTransientError", "JudgeReplyError")) for e in errors), errors
+    assert not any(KEY.lower() in e.lower() for e in errors), errors
+    assert all(len(e) < 600 for e in errors), errors

@@ -42,6 +42,8 @@ _WHAT = {
     "throttled": "asked to wait longer than the run can (Retry-After)",
     "redirect": "redirected the call to another host, where the prompts are not sent (point "
     "--base-url there if it is yours)",  # with the host, where the failure names it
+    "loop": "redirected every call back to itself, past the client's 20 redirects (a "
+    "misrouted gateway?)",
 }
 # Kinds that will not pass by themselves: the breaker opens at the first. "loading": a server
 # still loading its model once its wait is over (loading.py; `detail` is the whole saying).
@@ -65,8 +67,9 @@ _KINDS: tuple[tuple[type[BaseException], str], ...] = (
 def connection_kind(exc: BaseException) -> str:
     """What kind of connection failure an exception stands for, read from its causes' classes
     (the HTTP client wraps the socket's error): redirect (to another origin, not followed),
-    refused, dns, tls, reset, closed (the server hung up mid-answer, or before it), protocol
-    (no HTTP came back) or connection."""
+    loop (redirects within the origin past the client's most), refused, dns, tls, reset,
+    closed (the server hung up mid-answer, or before it), protocol (no HTTP came back) or
+    connection."""
     seen: set[int] = set()
     current: BaseException | None = exc
     while current is not None and id(current) not in seen:
@@ -74,6 +77,10 @@ def connection_kind(exc: BaseException) -> str:
         kind = next((kind for cls, kind in _KINDS if isinstance(current, cls)), None)
         if kind is not None:
             return kind
+        # the HTTP client's, matched by name as h11's below: redirects within the origin
+        # that never end (it was "could not be connected to", of a server that answered)
+        if type(current).__name__ == "TooManyRedirects":
+            return "loop"
         # h11's error, whichever HTTP client wraps it: matched by name, as each has its own
         if type(current).__name__ == "RemoteProtocolError":
             said = str(current).lower()

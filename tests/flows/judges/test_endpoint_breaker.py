@@ -207,6 +207,24 @@ def test_a_redirect_to_another_origin_is_not_followed(
     assert gateway.connections <= CONCURRENCY  # opened at the first: it will not pass
 
 
+def test_a_redirect_loop_within_the_origin_is_named_as_one(
+    source: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A server that redirects every call to its own path again (a misrouted gateway): the
+    client gives up after 20 redirects, each call. The breaker's line said the endpoint
+    `could not be connected to`, and the user looked at the network; it was reached 21 times
+    a call, and sent the call back each time."""
+    db = tmp_path / "loop.duckdb"
+    answer = (
+        b"HTTP/1.1 307 Temporary Redirect\r\nLocation: /v1/chat/completions\r\n"
+        b"Content-Length: 0\r\nConnection: close\r\n\r\n"
+    )
+    with CutShort(answer) as gateway:
+        done = faith_score(capsys, source, db, gateway.base_url)
+    assert_ended_by_the_breaker(done, db, "redirected every call back to itself")
+    assert "could not be connected to" not in done.stderr
+
+
 def test_a_black_hole_opens_the_breaker_after_a_few_deadlines(
     source: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -26,6 +26,7 @@ from httpx2._decoders import SUPPORTED_DECODERS, MultiDecoder
 
 from flows.judges.endpoint.redirects import REDIRECT_STATUSES, RedirectRefused, other_origin
 from flows.judges.endpoint.reply_cap import DEFAULT_MAX_REPLY_BYTES, ReplyTooLarge, too_large
+from flows.scrub import scrub
 
 __all__ = [
     "DEFAULT_MAX_REPLY_BYTES",
@@ -83,7 +84,7 @@ class _CappedTransport(httpx2.AsyncBaseTransport):
             target = other_origin(str(request.url), location)
             if target is not None:  # followed, the prompts would go where no one said
                 await response.aclose()
-                raise RedirectRefused(target)
+                raise RedirectRefused(scrub(target)[:200])  # server text, as its body
         declared = response.headers.get("content-length")
         if declared is not None and declared.isdigit() and int(declared) > limit:
             await response.aclose()

@@ -28,6 +28,10 @@ def other_origin(url: str, location: str) -> str | None:
     scheme, host, port = _origin(target)
     if _origin(asked) == (scheme, host, port):
         return None
+    # the host as the server wrote it: lower-cased, a key it echoed there passed the scrub
+    written = target.netloc.rpartition("@")[2]
+    start = written.lower().find(host)
+    host = written[start : start + len(host)] if start >= 0 else host
     shown = "" if port in (None, _DEFAULT_PORTS.get(scheme)) else f":{port}"
     return f"{scheme}://{host}{shown}" if port != -1 else f"{scheme}://{host} (a bad port)"
 

@@ -27,6 +27,7 @@ import pytest
 from tests.support.black_hole import CUT_SHORT, NOT_HTTP, BlackHole, CutShort, free_port
 from tests.support.builders import case_row, cases, write
 from tests.support.cli_run import Done, faith_here
+from tests.support.db_reading import query
 from tests.support.llm_judge import shorten_backoff
 from tests.support.openai_stub import StubServer, serving
 
@@ -205,6 +206,31 @@ def test_a_redirect_to_another_origin_is_not_followed(
     row = run_row(db)
     assert row["rows_pending"] == ROWS
     assert gateway.connections <= CONCURRENCY  # opened at the first: it will not pass
+
+
+def test_a_key_echoed_into_a_redirects_host_is_named_nowhere(
+    source: Path,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A gateway that echoes the key into the host of its redirect: the target was named as
+    urlsplit gives it, lower-cased, so the scrub (which looks for the key as sent) let it into
+    the error line, `runs.error` and every case's error."""
+    key = "FaithKey7Qx2Lm9Rt4Vw8Zy3"
+    monkeypatch.setenv("OPENAI_API_KEY", key)
+    db = tmp_path / "echoed.duckdb"
+    answer = (
+        b"HTTP/1.1 307 Temporary Redirect\r\nLocation: http://" + key.encode()
+        + b".collect.example:81/v1/chat/completions\r\nContent-Length: 0\r\n\r\n"
+    )  # fmt: skip
+    with CutShort(answer) as gateway:
+        done = faith_score(capsys, source, db, gateway.base_url)
+    assert done.returncode == 6, done.stderr
+    assert ".collect.example:81, another host" in done.stderr
+    stored = query(db, "SELECT error FROM runs UNION ALL SELECT error FROM case_scores")
+    for text in [done.stderr, done.stdout, *(error or "" for (error,) in stored)]:
+        assert key.lower() not in text.lower(), text
 
 
 def test_a_redirect_loop_within_the_origin_is_named_as_one(

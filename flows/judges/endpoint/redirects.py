@@ -23,11 +23,14 @@ class RedirectRefused(Exception):
 def other_origin(url: str, location: str) -> str | None:
     """Where `location` (a redirect's, relative or not) points when that is another origin
     than `url`'s (scheme, host, port), as `scheme://host[:port]` (never its userinfo, path or
-    query); None when it is the same origin."""
+    query; a scheme other than http or https is not named); None when it is the same
+    origin."""
     asked, target = urlsplit(url), urlsplit(urljoin(url, location))
     scheme, host, port = _origin(target)
     if _origin(asked) == (scheme, host, port):
         return None
+    if scheme not in _DEFAULT_PORTS:  # never shown: lower-cased, its words pass the scrub
+        return "a URL that is not http or https"
     # the host as the server wrote it: lower-cased, a key it echoed there passed the scrub
     written = target.netloc.rpartition("@")[2]
     start = written.lower().find(host)

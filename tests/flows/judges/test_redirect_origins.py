@@ -22,6 +22,9 @@ ASKED = "http://127.0.0.1:8080/v1/chat/completions"
         ("//evil.example/x", "http://evil.example"),  # scheme-relative
         ("https://api.example:abc/x", "https://api.example (a bad port)"),  # refused, no error
         ("http://127.0.0.1:99999/x", "http://127.0.0.1 (a bad port)"),
+        ("http://Collect.Example/x", "http://Collect.Example"),  # as written: scrubbed so
+        ("KeyAb12Cd34://collect.example/", "a URL that is not http or https"),  # lower-cased
+        ("KeyAb12Cd34:rest", "a URL that is not http or https"),
     ],
 )
 def test_a_redirect_is_followed_within_the_origin_only(

@@ -1,7 +1,8 @@
 """The circuit breaker of an endpoint: after N failures of one kind in a row (refused, DNS,
 TLS, timeout, 5xx, an answer that is no chat completion, a Retry-After longer than the run
-can wait; a redirect to another origin at the first) no further call is made and the run ends
-with exit 6, the cases left pending. An answer in between closes it again."""
+can wait, a call given up after a 429 at its every retry; a redirect to another origin at the
+first) no further call is made and the run ends with exit 6, the cases left pending. An
+answer in between closes it again."""
 
 from __future__ import annotations
 
@@ -40,6 +41,8 @@ _WHAT = {
     "loading": "was still loading its model",
     "answer": "answered with something that is not a chat completion (a proxy's page?)",
     "throttled": "asked to wait longer than the run can (Retry-After)",
+    "rate": "answered HTTP 429 (rate limited) to every retry of a call, N calls in a row: "
+    "lower --concurrency, or set --rpm and --tpm to the account's limits",
     "redirect": "redirected the call to another host, where the prompts are not sent (point "
     "--base-url there if it is yours)",  # with the host, where the failure names it
     "loop": "redirected every call back to itself, past the client's 20 redirects (a "
@@ -48,6 +51,10 @@ _WHAT = {
 # Kinds that will not pass by themselves: the breaker opens at the first. "loading": a server
 # still loading its model once its wait is over (loading.py; `detail` is the whole saying).
 _PERMANENT = frozenset({"redirect", "loading"})
+# Kinds counted by call, not by attempt (`gave_up`): a 429 waited for and asked again is the
+# server pacing the run; a call given up on it at every retry, N in a row, is a run that
+# would crawl to its deadline (58 requests in 4 minutes, no case done).
+_BY_CALL = frozenset({"rate"})
 # Kinds counted as one in a row: a server dying mid-answer shows as either, by the timing of
 # its close against the request still being sent; counted apart, a mix of them kept the
 # breaker shut past its N (12 requests where N and the calls in flight allow 9).
@@ -169,6 +176,16 @@ class CircuitBreaker:
         """Count a failure; the error every call gets from now on, if this one opened it.
         `detail`: a redirect's target, named in that error; for "loading", the error's words
         after the endpoint's name (loading.py)."""
+        if kind in _BY_CALL:  # an attempt of a call: counted when the call gives up
+            return JudgeUnreachable(self._open) if self._open is not None else None
+        return self._counted(kind, detail)
+
+    def gave_up(self, kind: str | None) -> JudgeUnreachable | None:
+        """A call gave up past its retries, its last failure of `kind`: counted for the kinds
+        counted by call (a 429), as `failure` counts the others."""
+        return self._counted(kind, None) if kind in _BY_CALL else None
+
+    def _counted(self, kind: str, detail: str | None) -> JudgeUnreachable | None:
         with self._lock:
             if self._open is None:
                 family = _FAMILY.get(kind, kind)
@@ -183,6 +200,8 @@ class CircuitBreaker:
                         what = what.replace("to another host", f"to {detail}, another host")
                     if kind == "loading":
                         what, times = detail or what, ""
+                    if kind == "rate":
+                        what, times = what.replace("N calls", f"{self._count} calls"), ""
                     said = f"{what} {times}".rstrip()
                     self._open = f"the judge endpoint {self._endpoint} {said}; {LEFT_PENDING}"
             return JudgeUnreachable(self._open) if self._open is not None else None

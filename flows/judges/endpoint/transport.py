@@ -281,6 +281,8 @@ class ChatEndpoint:
                 "pending for the next run"
             ) from None
         if failures > self._policy.max_retries:
+            if (opened := self._breaker.gave_up(kind)) is not None:  # 429s, calls in a row
+                raise opened from None
             raise JudgeTransientError(f"{exc}; gave up after {failures} attempts") from None
         self._usage.add(retries=1)
         wait = self._policy.backoff(failures, retry_after, self._random)

@@ -303,6 +303,30 @@ def test_a_long_retry_after_leaves_the_case_pending_without_waiting(
     assert throttling.faults_served["429"] == 1
 
 
+def test_calls_given_up_on_429s_in_a_row_open_the_breaker(
+    source: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A 429 at every retry with a short Retry-After was waited for and asked again for
+    ever, each call giving up after five tries: 200 cases took 58 requests in 4 minutes with
+    none done, and a night of millions sat until its deadline (exit 14). N calls given up on
+    429s in a row now end the run (exit 6), every row accounted for."""
+    with serving() as stub:  # Retry-After: 0.02 s, a wait the run can give
+        stub.fail("429", times=None)
+        db = tmp_path / "rate.duckdb"
+        done = faith_score(capsys, source, db, stub.base_url, "--concurrency", "1")
+        requests = stub.requests
+    assert done.returncode == 6, done.stderr
+    (error,) = [line for line in done.stderr.splitlines() if line.startswith("error:")]
+    assert (
+        f"answered HTTP 429 (rate limited) to every retry of a call, {BREAKER} calls in a row: "
+        "lower --concurrency, or set --rpm and --tpm to the account's limits; no further calls"
+    ) in error
+    row = run_row(db)  # rows in = scored + invalid + pending + quarantined
+    assert (row["status"], row["rows_scored"]) == ("failed", 0)
+    assert row["rows_pending"] > 0
+    assert requests <= BREAKER * 5  # five calls, each tried five times (its four retries)
+
+
 @pytest.mark.parametrize("command", ["judge-check", "nightly"])
 def test_the_judge_check_of_an_unreachable_endpoint_is_exit_6(
     command: str, source: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]

@@ -134,7 +134,7 @@ def batches_command(args: argparse.Namespace) -> int:
         frame = _with_cost(batches.pl(), args) if batches is not None else None
     finally:
         con.close()
-    if frame is None:
+    if frame is None or frame.is_empty():  # no batch tables yet, or no batch in them
         print(
             printable(f"no judge batches in {args.db}: no run of --judge-mode batch has written it")
         )

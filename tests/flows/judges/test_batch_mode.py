@@ -662,6 +662,18 @@ def test_faith_batches_on_a_database_without_batches(
     assert "no judge batches in" in capsys.readouterr().out
 
 
+def test_faith_batches_on_a_database_that_never_ran_batch_mode(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Today's databases have the batch tables from the start: one that never ran
+    --judge-mode batch printed a table of column names and no row."""
+    db = tmp_path / "f.duckdb"
+    open_store(db).close()
+    assert main(["batches", "--db", str(db)]) == 0
+    out = capsys.readouterr().out
+    assert out == f"no judge batches in {db}: no run of --judge-mode batch has written it\n"
+
+
 @pytest.mark.parametrize("kind", ["missing", "empty file", "empty duckdb"])
 def test_faith_batches_refresh_refuses_a_database_that_is_not_there_and_makes_none(
     stub: BatchStub, tmp_path: Path, capsys: pytest.CaptureFixture[str], kind: str

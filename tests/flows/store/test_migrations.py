@@ -245,6 +245,49 @@ def test_an_index_you_added_is_kept_and_does_not_stop_the_upgrade(
         con.close()
 
 
+KILLED_ONCE_025_IS_COMMITTED = """
+import os, signal, sys
+from contextlib import contextmanager
+import flows.store.db as db
+plain = db.transaction
+@contextmanager
+def transaction(con):
+    with plain(con):
+        yield con
+    if con.execute("SELECT max(version) FROM schema_migrations").fetchone() == (25,):
+        os.kill(os.getpid(), signal.SIGKILL)  # the upgrade killed the moment 025 is committed
+db.transaction = transaction
+db.open_store(sys.argv[1])
+"""
+
+
+def test_your_indexes_outlive_an_upgrade_killed_as_its_migration_commits(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Migration 025 drops the user's indexes to get past DuckDB's refusal; they were made
+    again only after its commit, so an upgrade killed then (a scheduler's timeout, an OOM
+    kill, Ctrl-C while a large table's index was rebuilt) lost them all, for good and
+    without a word: the next open found 025 applied and nothing to make again."""
+    db = tmp_path / "old.duckdb"
+    con = old_database(db, monkeypatch, 24)
+    con.execute("CREATE INDEX runs_by_start ON runs (started_at)")
+    con.execute("CREATE INDEX cases_by_day ON case_scores (logged_at)")
+    con.close()
+
+    argv = [sys.executable, "-c", KILLED_ONCE_025_IS_COMMITTED, str(db)]
+    killed = subprocess.run(argv, check=False, timeout=120)
+    assert killed.returncode == -9
+
+    con = open_store(db)
+    try:
+        assert con.execute("SELECT max(version) FROM schema_migrations").fetchone() == (LATEST,)
+        assert con.execute(
+            "SELECT index_name, table_name FROM duckdb_indexes() ORDER BY index_name"
+        ).fetchall() == [("cases_by_day", "case_scores"), ("runs_by_start", "runs")]
+    finally:
+        con.close()
+
+
 def test_a_foreign_key_you_added_stops_the_upgrade_with_one_line_and_keeps_your_table(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -77,13 +77,21 @@ def refuse_sqlite_file(path: Path) -> None:
 
 
 def refuse_foreign_database(con: duckdb.DuckDBPyConnection, path: Path | str) -> None:
-    """DatabaseError naming what the database holds, unless it is empty or faithpipe's.
+    """DatabaseError naming what the database holds, unless it is empty or faithpipe's; one
+    saying so for a newer faithpipe's (refuse_newer_database), before a writer opens it.
 
     faithpipe's own is told by its `schema_migrations` table recording faithpipe's
     migrations; tables a user added to a faithpipe database are theirs to keep.
     """
     found = con.execute(sql("database_objects")).fetchall()
-    if not found or _is_faithpipe_database(con):
+    if not found:
+        return
+    if _is_faithpipe_database(con):
+        # looked at read-only when a WAL is left: a read-write open would replay a newer
+        # faithpipe's last batches and checkpoint them into its file before refusing it
+        refuse_newer_database(
+            con.execute("SELECT max(version) FROM schema_migrations").fetchall()[0][0]
+        )
         return
     raise DatabaseError(
         f"{path} is not a faithpipe database: it holds {_listing(found)}. "

@@ -14,7 +14,7 @@ import pytest
 
 from flows.cli import main
 from flows.errors import DatabaseError
-from flows.store.db import connect_for_reading, open_store
+from flows.store.db import connect_for_reading, migrations, open_store
 from tests.conftest import run_python
 from tests.support.builders import many_cases, write
 
@@ -69,6 +69,28 @@ def test_a_foreign_database_with_an_unflushed_wal_is_left_unchanged(tmp_path: Pa
     before = fingerprint(db)
     assert "theirs.duckdb.wal" in before
     with pytest.raises(DatabaseError, match=r"holds sales \(table\)"):
+        open_store(db)
+    assert fingerprint(db) == before
+
+
+def test_a_newer_database_with_an_unflushed_wal_is_refused_and_left_unchanged(
+    tmp_path: Path,
+) -> None:
+    """A newer faithpipe killed mid-run leaves its last batches in the WAL: this older one
+    replayed them and checkpointed them into the file (its own storage, of another DuckDB
+    perhaps) before it refused the database as newer."""
+    db = tmp_path / "f.duckdb"
+    open_store(db).close()
+    newest = max(version for version, _ in migrations())
+    killed = (
+        "import duckdb, os, sys; c = duckdb.connect(sys.argv[1]); "
+        "c.execute('INSERT INTO schema_migrations (version, name) VALUES (?, ?)', "
+        f"[{newest + 1}, '{newest + 1:03d}_from_a_newer_faithpipe']); os._exit(0)"
+    )
+    subprocess.run([sys.executable, "-c", killed, str(db)], check=True, timeout=60)
+    before = fingerprint(db)
+    assert "f.duckdb.wal" in before
+    with pytest.raises(DatabaseError, match=f"schema version {newest + 1} is newer"):
         open_store(db)
     assert fingerprint(db) == before
 

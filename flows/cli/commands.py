@@ -330,6 +330,9 @@ def runs_command(args: argparse.Namespace) -> int:
         frame = con.sql(sql("recent_runs"), params={"limit": args.limit}).pl()
     finally:
         con.close()
+    if frame.is_empty():  # made by `faith judge-check --db`: one line, not a header alone
+        print(printable(f"no runs in {args.db} yet: faith score and faith nightly add them"))
+        return EXIT_OK
     print_frame(frame, title=f"runs in {args.db}")
     return EXIT_OK
 

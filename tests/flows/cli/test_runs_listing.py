@@ -217,3 +217,13 @@ def test_a_database_a_newer_faithpipe_wrote_is_refused_by_the_commands_that_read
         f"({newest}); upgrade faithpipe"
     )
     assert db.read_bytes() == before
+
+
+def test_a_database_without_runs_says_so(tmp_path: Path, capsys) -> None:
+    """`faith judge-check --db` (before a first paid night) makes a database with no run in
+    it: `faith runs` printed a header of 18 column names and no row."""
+    db = tmp_path / "f.duckdb"
+    open_store(db).close()
+    assert main(["runs", "--db", str(db)]) == 0
+    said = capsys.readouterr().out
+    assert said == f"no runs in {db} yet: faith score and faith nightly add them\n"

@@ -351,12 +351,12 @@ def rekey_command(args: argparse.Namespace) -> int:
         args.db, wait=args.lock_timeout, snapshot=False, option="--lock-timeout"
     ).close()
     counts = rekey_passages(args.source, args.db, lock_timeout=args.lock_timeout)
-    print(
-        printable(
-            f"rekeyed {counts['rekeyed']} of {counts['legacy']} legacy passage ids; "
-            f"{counts['left']} left (their passages are not in {args.source})"
-        )
-    )
+    said = f"rekeyed {counts['rekeyed']} of {counts['legacy']} legacy passage ids"
+    if not counts["legacy"]:  # it said "0 left (their passages are not in SOURCE)"
+        said = f"no legacy passage ids in {args.db}: nothing to rekey"
+    elif counts["left"]:
+        said += f"; {counts['left']} left (their passages are not in {args.source})"
+    print(printable(said))
     return EXIT_OK
 
 

@@ -86,8 +86,12 @@ def test_passages_a_later_run_stored_anew_keep_one_copy(
     code = main(["rekey", str(source.parent), "--db", str(db)])  # `faith rekey`, in-process
     out, err = capsys.readouterr()
     assert code == 0, err
-    assert "rekeyed 5 of 5 legacy passage ids" in out
+    assert out.splitlines()[-1] == "rekeyed 5 of 5 legacy passage ids"
     assert [query(db, q) for q in TABLES] == [query(fresh, q) for q in TABLES]
+    assert main(["rekey", str(source.parent), "--db", str(db)]) == 0  # again: nothing left
+    assert capsys.readouterr().out.splitlines()[-1] == (
+        f"no legacy passage ids in {db}: nothing to rekey"
+    )  # it said "0 left (their passages are not in SOURCE)", of passages that were
 
 
 def test_passages_missing_from_the_logs_keep_their_old_ids(

@@ -141,12 +141,19 @@ def database_fault(exc: BaseException, path: Path | str) -> DatabaseError | None
 
 
 def _locked_for_writing(path: Path, waited: float) -> Callable[[str | None], str]:
-    """The message of a writer that gave up waiting for the lock."""
-    return lambda pid: (
-        f"{path} is locked by {f'process {pid}' if pid else 'another process'} "
-        f"(a run in progress?); waited {round(waited, 1):g} s. "
-        "Wait for it to finish, raise --lock-timeout, or use another --db."
-    )
+    """The message of a writer that gave up waiting for the lock, naming a faith run as one
+    (`lock_holder`): another process may be a run or any DuckDB session holding the file
+    open (`duckdb -readonly`, a notebook), where it guessed "a run in progress?" of either."""
+
+    def said(pid: str | None) -> str:
+        holder = lock_holder(pid)
+        guess = "" if holder.startswith("a faith run") else " (a run, or a DuckDB session?)"
+        return (
+            f"{path} is locked by {holder}{guess}; waited {round(waited, 1):g} s. "
+            "Wait for it to finish, raise --lock-timeout, or use another --db."
+        )
+
+    return said
 
 
 def connect_for_reading(

@@ -221,16 +221,24 @@ def test_a_mistyped_option_sends_to_the_help_of_the_command_it_was_given(
     assert capsys.readouterr().err.splitlines() == [line]
 
 
-def test_a_locked_database_gives_a_clear_message(tmp_path: Path, capsys) -> None:
+@pytest.mark.parametrize("program", ["python", "faith"])
+def test_a_locked_database_gives_a_clear_message(tmp_path: Path, capsys, program: str) -> None:
+    """The holder is named: a faith run as one (its program's name, Linux /proc), any other
+    process as one that may be a run or a DuckDB session (a notebook), where the line said
+    "(a run in progress?)" of both."""
     source = write(many_cases(2), tmp_path / "a.parquet")
     db = tmp_path / "f.duckdb"
+    # the interpreter, under the name of the venv's `faith` (its first argument, what /proc
+    # shows) for a process whose command line names faith, as a run's does
+    first = str(Path(sys.executable).with_name("faith")) if program == "faith" else sys.executable
     holder = subprocess.Popen(
         [
-            sys.executable,
+            first,
             "-c",
             f"import duckdb, sys, time; c = duckdb.connect({str(db)!r}); print('ok', flush=True); "
             "sys.stdin.read()",
         ],
+        executable=sys.executable,
         stdin=subprocess.PIPE,
         stdout=subprocess.PIPE,
         text=True,
@@ -244,8 +252,12 @@ def test_a_locked_database_gives_a_clear_message(tmp_path: Path, capsys) -> None
         holder.communicate("")
     assert code == 4
     err = capsys.readouterr().err
-    assert f"is locked by process {holder.pid}" in err
-    assert "waited 0.5 s." in err  # the wait rounded, not 0.49998
+    said = (
+        f"a faith run (pid {holder.pid})"
+        if program == "faith"
+        else f"process {holder.pid} (a run, or a DuckDB session?)"
+    )
+    assert f"is locked by {said}; waited 0.5 s." in err  # the wait rounded, not 0.49998
     assert "--lock-timeout" in err
 
 

@@ -28,6 +28,8 @@ if TYPE_CHECKING:
     import duckdb
 
 log = logging.getLogger("faithpipe")
+# More checks than a run's rows can fail: the run line is given them all.
+EVERY_CHECK = 100_000
 
 
 def dry_run_db(settings: ScoreSettings) -> str:
@@ -92,7 +94,9 @@ def complete_run(
     except BaseException as exc:
         _end_unfinished_completion(con, run_id, started, exc, marked=marked)
         raise
-    row = {**run_row(con, run_id), "quarantine_checks": top_quarantine_checks(con, run_id)}
+    # every check the run's rows failed: the run line names them all, up to its limit
+    checks = top_quarantine_checks(con, run_id, limit=EVERY_CHECK)
+    row = {**run_row(con, run_id), "quarantine_checks": checks}
     # Last: a checkpoint the disk is too full for leaves the connection unusable (DuckDB
     # invalidates the database; its WAL, every batch, is replayed by the next open).
     if settings.snapshot and not settings.dry_run:

@@ -114,12 +114,20 @@ def run_line(run: dict[str, Any]) -> str:
     )
 
 
+# The checks a run line names; past them it says how many more there are.
+RUN_LINE_CHECKS = 8
+
+
 def _quarantined_by_check(run: dict[str, Any]) -> str:
-    """`; quarantined by check: a 950, b 50`, when the run's row carries its top checks."""
+    """`; quarantined by check: a 950, b 50`, when the run's row carries its checks: every one
+    up to RUN_LINE_CHECKS, then how many it leaves out (it named the top three as if they were
+    all, and a fourth check's rows were on no line of the run)."""
     checks = run.get("quarantine_checks")
     if not checks:
         return ""
-    return "; quarantined by check: " + checks_line(checks)
+    more = len(checks) - RUN_LINE_CHECKS
+    left_out = f", and {more} more checks (see the quarantine table)" if more > 0 else ""
+    return "; quarantined by check: " + checks_line(checks[:RUN_LINE_CHECKS]) + left_out
 
 
 def checks_line(checks: list[tuple[str, int]]) -> str:

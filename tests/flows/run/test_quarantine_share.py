@@ -375,3 +375,54 @@ def test_an_excel_export_of_us_dates_is_told_which_times_are_read(
     assert code == 11, error
     assert "top checks: logged_at_unparseable 1" in error
     assert "2026-11-01T10:00:00+02:00" in error  # an example of a time that is read
+
+
+def test_the_run_line_names_every_check_its_quarantined_rows_failed(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A first log of one row per fault: the run line named the top three checks alone, as if
+    they were all (`4 quarantined; quarantined by check: a 1, b 1, c 1`), and the fourth row's
+    fault, sorted last, was nowhere on the screen."""
+    log = tmp_path / "log.csv"
+    log.write_text(
+        "case_id,input,actual_output,retrieval_context,logged_at\n"
+        'ok,Where is A17?,A17 shipped.,"[""A17 shipped.""]",2026-11-01\n'
+        'blank,Where is A17?, ,"[""A17 shipped.""]",2026-11-01\n'
+        "nocontext,Where is A17?,A17 shipped.,,2026-11-01\n"
+        "onestring,Where is A17?,A17 shipped.,A17 shipped.,2026-11-01\n"
+        'badtime,Where is A17?,A17 shipped.,"[""A17 shipped.""]",11/1/2026 10:00 AM\n'
+    )
+    db = tmp_path / "f.duckdb"
+    code = main(["score", str(log), "--db", str(db), *OPTIONS, "--max-quarantine-share", "1"])
+    line = capsys.readouterr().out
+    assert code == 0, line
+    assert "5 rows in = 1 scored (1 new) + 0 invalid + 0 pending + 4 quarantined" in line
+    named = line.split("quarantined by check: ", 1)[1].strip()
+    assert named == (
+        "actual_output_not_blank 1, logged_at_unparseable 1, retrieval_context_is_null 1, "
+        f"{CHECK} 1"
+    )
+
+
+def test_a_run_line_of_many_checks_says_how_many_it_leaves_out() -> None:
+    from flows.run.summary import run_line
+
+    run = {
+        "run_id": "r",
+        "status": "completed",
+        "rows_in": 12,
+        "rows_scored": 0,
+        "rows_newly_scored": 0,
+        "rows_invalid": 0,
+        "rows_pending": 0,
+        "rows_quarantined": 12,
+        "rows_passed": 0,
+        "rows_invalid_again": 0,
+        "seconds_total": 1.0,
+        "quarantine_checks": [(f"c{n:02}_wrong_type", 12 - n) for n in range(12)],
+    }
+    named = run_line(run).split("quarantined by check: ", 1)[1]
+    assert named.startswith("c00_wrong_type 12, c01_wrong_type 11, ")
+    assert "c07_wrong_type 5" in named
+    assert "c08_wrong_type" not in named
+    assert named.endswith("and 4 more checks (see the quarantine table)")

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import errno
 import os
+import textwrap
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, NoReturn
@@ -173,10 +174,36 @@ def one_line(exc: BaseException) -> str:
     return f"{type(exc).__name__}: {text.splitlines()[0] if text else ''}"
 
 
+class WholeWordsHelp(argparse.HelpFormatter):
+    """argparse's help, wrapped at spaces only: it broke a word longer than the column
+    (`--columns`' example as `inp` / `ut=question,…`) and at hyphens (`docs/llm-` /
+    `judge.md`), text a reader copies."""
+
+    def _split_lines(self, text: str, width: int) -> list[str]:
+        text = self._whitespace_matcher.sub(" ", text).strip()
+        return textwrap.wrap(text, width, break_long_words=False, break_on_hyphens=False)
+
+    def _fill_text(self, text: str, width: int, indent: str) -> str:
+        text = self._whitespace_matcher.sub(" ", text).strip()
+        return textwrap.fill(
+            text,
+            width,
+            initial_indent=indent,
+            subsequent_indent=indent,
+            break_long_words=False,
+            break_on_hyphens=False,
+        )
+
+
 class OneLineParser(argparse.ArgumentParser):
     """argparse's parser whose usage errors are one line on stderr, exit 2, as every other
     failure is (docs/exit-codes.md): argparse printed its usage block first, several lines a
-    scheduler's log keeps as the error. Its subcommands' parsers are of this class too."""
+    scheduler's log keeps as the error. Its subcommands' parsers are of this class too, and
+    so is their help's formatter (WholeWordsHelp)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("formatter_class", WholeWordsHelp)
+        super().__init__(*args, **kwargs)
 
     def error(self, message: str) -> NoReturn:
         self.exit(2, f"error: {self.prog}: {message} (see {self.prog} --help)\n")

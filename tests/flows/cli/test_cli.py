@@ -345,6 +345,37 @@ def test_every_option_of_every_command_says_what_it_does() -> None:
     assert silent(build_parser(), "faith") == []
 
 
+def test_help_never_breaks_a_word_or_an_example_across_lines(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """`faith score --help` at 80 columns printed the --columns example as `e.g. inp` /
+    `ut=question,actual_output=answer,retrieval_context=con` / `texts,logged_at=ts`, and split
+    `docs/llm-` / `judge.md` and `built-` / `in`: text to copy must reach the reader whole."""
+    import argparse
+
+    from flows.cli.commands import build_parser
+
+    monkeypatch.setenv("COLUMNS", "80")
+
+    def parsers(parser: argparse.ArgumentParser) -> list[argparse.ArgumentParser]:
+        found = [parser]
+        for action in parser._actions:
+            if isinstance(action, argparse._SubParsersAction):
+                for command in action.choices.values():
+                    found += parsers(command)
+        return found
+
+    broken = []
+    for parser in parsers(build_parser()):
+        shown = parser.format_help()
+        for action in parser._actions:
+            shown_help = "" if action.help == argparse.SUPPRESS else action.help or ""
+            for word in shown_help.split():
+                if "%" not in word and word not in shown:
+                    broken.append(f"{parser.prog}: {word}")
+    assert broken == []
+
+
 def test_a_run_deadline_is_one_line_on_a_narrow_terminal(
     monkeypatch: pytest.MonkeyPatch, capsys
 ) -> None:

@@ -66,6 +66,20 @@ def _with_place_hint(line: str) -> str:
     return line + _MALFORMED_HINT if _MALFORMED_PLACE.match(line) else line
 
 
+# DuckDB's JSON readers refuse a file holding a byte UTF-8 cannot hold, anywhere in it (a
+# Windows-1252 export's "é"), with these words alone: the whole file is exit 3, so the line
+# says what to do, as a CSV conversation log's does (a CSV cases table quarantines the row).
+_JSON_INVALID_UTF8 = "invalid UTF-8 encoding"
+_JSON_NOT_UTF8 = (
+    '; a byte UTF-8 cannot hold, as a Windows-1252 or Latin-1 export writes "é" or "€": save '
+    "the file as UTF-8 (a Windows export: iconv -f WINDOWS-1252 -t UTF-8 FILE > NEW)"
+)
+
+
+def _with_encoding_hint(line: str) -> str:
+    return line + _JSON_NOT_UTF8 if _JSON_INVALID_UTF8 in line else line
+
+
 # DuckDB's JSON readers refuse a file holding a record past twice maximum_object_size (as
 # flows/read/formats.py sets it: 64 MiB), naming the option, which no faithpipe option sets.
 _OBJECT_SIZE = '"maximum_object_size"'
@@ -111,7 +125,7 @@ def error_line(exc: BaseException) -> str:
     if _OBJECT_SIZE in lines[0]:
         return lines[0].rstrip(".") + _TOO_LARGE
     if "CSV Error on Line" not in lines[0]:
-        return _with_place_hint(_without_record(_with_line_ends(lines)))
+        return _with_encoding_hint(_with_place_hint(_without_record(_with_line_ends(lines))))
     if any(line.startswith(_INVALID_UNICODE) for line in lines[1:]):
         return lines[0] + _NOT_UTF8
     reasons = [line for line in lines[1:] if line.startswith(_CSV_REASONS)]

@@ -501,3 +501,25 @@ def test_a_utf16_json_file_is_exit_3_saying_so(
         f"error: {source}: UTF-16 text, not UTF-8; save the file as UTF-8, "
         "e.g. iconv -f UTF-16 -t UTF-8 FILE > NEW"
     )
+
+
+@pytest.mark.parametrize("name", ["export.jsonl", "export.json"], ids=["json-lines", "json-array"])
+def test_a_json_file_holding_a_byte_utf8_cannot_hold_is_exit_3_saying_what_to_do(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], name: str
+) -> None:
+    """A Windows-1252 export ("Café" written as the byte 0xE9) was DuckDB's `invalid UTF-8
+    encoding in string` alone: the line now says what the byte is and how to convert the
+    file, as a CSV conversation log's does, and nothing is written."""
+    records = [_row("c1"), {**_row("c2"), "input": "Caf\N{LATIN SMALL LETTER E WITH ACUTE}?"}]
+    written = [json.dumps(r, ensure_ascii=False) for r in records]
+    text = _lines(*written) if name.endswith(".jsonl") else f"[{', '.join(written)}]"
+    source = tmp_path / name
+    source.write_bytes(text.encode("cp1252"))
+    db = tmp_path / "f.duckdb"
+    done = faith_here(capsys, "score", str(source), "--db", str(db))
+    assert done.returncode == 3, done.stderr
+    (line,) = done.stderr.strip().splitlines()
+    assert line.startswith(f"error: {source}: not a readable JSON file (")
+    assert "invalid UTF-8 encoding in string" in line
+    assert "save the file as UTF-8 (a Windows export: iconv -f WINDOWS-1252 -t UTF-8" in line
+    assert not db.exists()

@@ -254,3 +254,19 @@ def test_every_faith_sql_line_of_the_sql_page_runs_as_written(tmp_path: Path) ->
     assert "pass_rate" in shown[0]
     assert "period" in shown[0]
     assert (tmp_path / "failing.csv").read_text().startswith("config_id,case_id,logged_at,cause,")
+
+
+def test_every_paragraph_that_opens_the_database_with_duckdbs_client_gives_faith_sql_too() -> None:
+    """The README's "`duckdb -readonly data/faithpipe.duckdb` opens the tables" and
+    output-tables.md's "Open it read-only: `duckdb -readonly …`" sent a newcomer to DuckDB's
+    own command-line client, which `make demo` does not install (`duckdb: command not
+    found`): where a paragraph names it, it names `faith sql`, which is installed, too."""
+    pages = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
+    bare = []
+    for page in pages:
+        for paragraph in re.split(r"\n\s*\n", page.read_text()):
+            if "duckdb -readonly data/faithpipe.duckdb`" in paragraph and "faith sql" not in (
+                paragraph
+            ):
+                bare.append(f"{page.name}: {paragraph.strip()[:80]}")
+    assert bare == []

@@ -20,12 +20,21 @@ def settings_error(exc: Any) -> ConfigError:
     """A pydantic ValidationError of the settings as one line naming each bad option as it is
     typed (`--max-calls: ...`)."""
     problems = "; ".join(
-        f"{_option_name(e['loc'])}: {e['msg']}"
+        f"{_option_name(e['loc'])}: {e['msg']}{_given(e.get('input'))}"
         if e["loc"]
         else e["msg"].removeprefix("Value error, ")  # a rule across options
         for e in exc.errors()
     )
     return ConfigError(problems)
+
+
+def _given(value: object) -> str:
+    """`, got 2` for a number out of range (`--max-invalid-share 2`, `nan`): the line said the
+    bound alone. Only numbers are shown: a text option's value may hold a secret (a password
+    written into --base-url)."""
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return ""
+    return f", got {value:g}" if isinstance(value, float) else f", got {value}"
 
 
 # Settings fields whose flag is not `--` and the field's name with dashes.

@@ -158,8 +158,19 @@ def test_bad_sources_exit_nonzero_with_one_line_and_write_nothing(
 @pytest.mark.parametrize(
     ("options", "message"),
     [
-        (["--max-calls", "-1"], "error: --max-calls: Input should be greater than or equal to 0"),
+        (
+            ["--max-calls", "-1"],
+            "error: --max-calls: Input should be greater than or equal to 0, got -1",
+        ),
         (["--calibration", ""], "error: --calibration: String should have at least 1 character"),
+        (
+            ["--max-invalid-share", "nan"],
+            "error: --max-invalid-share: Input should be less than or equal to 1, got nan",
+        ),
+        (
+            ["--max-quarantine-share", "2"],
+            "error: --max-quarantine-share: Input should be less than or equal to 1, got 2",
+        ),
     ],
 )
 def test_bad_option_values_are_refused_naming_the_option_before_anything_runs(

@@ -12,7 +12,12 @@ __all__ = ["add_cache_command"]
 
 def add_cache_command(commands: argparse._SubParsersAction) -> None:
     """Add `faith cache check` to the CLI's subcommands."""
-    cache = commands.add_parser("cache", help="the LLM judge's reply cache (judge_cache)")
+    cache = commands.add_parser(
+        "cache",
+        help="the LLM judge's reply cache (judge_cache)",
+        description="Work on the LLM judge's reply cache, the judge_cache table of --db, which "
+        "makes each judge call paid for once: `faith cache check` (see its --help).",
+    )
     actions = cache.add_subparsers(dest="cache_command", required=True, metavar="ACTION")
     check = actions.add_parser(
         "check",

@@ -245,7 +245,13 @@ def build_parser() -> argparse.ArgumentParser:
 
     from flows.cli.report_command import add_report_arguments
 
-    runs = commands.add_parser("runs", help="recent runs and their counts")
+    runs = commands.add_parser(
+        "runs",
+        help="recent runs and their counts",
+        description="List the latest runs in --db, newest first: status, rows in, scored, "
+        "invalid, pending and quarantined (rows in = the other four), pass rate, invalid share, "
+        "judge calls and cost. Read-only.",
+    )
     add_db_argument(runs)
     runs.add_argument(
         "--limit", type=whole_number(1, MAX_LISTED), default=20, help="how many runs (default 20)"
@@ -268,7 +274,12 @@ def build_parser() -> argparse.ArgumentParser:
     rekey.set_defaults(command=rekey_command)
 
     demo = commands.add_parser(
-        "demo", help="score the bundled sample as a Prefect flow and print pass rates by day"
+        "demo",
+        help="score the bundled sample as a Prefect flow and print pass rates by day",
+        description="What `make demo` runs: score the bundled sample (data/sample/cases.parquet, "
+        "3,003 logged answers of a fictional shop's support bot) with the grounded judge into "
+        "--db, print the run line and the pass rate by day, and write an offline HTML "
+        "report.html beside the database. Run again, it judges nothing twice.",
     )
     add_db_argument(demo)
     demo.add_argument("--source", help="sample to score (default: bundled)")

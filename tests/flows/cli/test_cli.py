@@ -356,6 +356,36 @@ def test_every_option_of_every_command_says_what_it_does() -> None:
     assert silent(build_parser(), "faith") == []
 
 
+def test_every_command_says_what_it_does_above_its_options(monkeypatch) -> None:
+    """`faith demo --help`, the first a newcomer reads, went from its usage straight to its
+    options: nothing said what it scores, where the database and the report go, or that it is
+    what `make demo` runs; `faith runs --help` and `faith cache --help` said nothing either."""
+    import argparse
+
+    from flows.cli.commands import build_parser
+
+    def silent(parser: argparse.ArgumentParser, name: str) -> list[str]:
+        found = []
+        for action in parser._actions:
+            if isinstance(action, argparse._SubParsersAction):
+                for sub, command in action.choices.items():
+                    if not (command.description or "").strip():
+                        found.append(f"{name} {sub}")
+                    found += silent(command, f"{name} {sub}")
+        return found
+
+    assert silent(build_parser(), "faith") == []
+    monkeypatch.setenv("COLUMNS", "100")
+    (commands,) = [
+        action
+        for action in build_parser()._actions
+        if isinstance(action, argparse._SubParsersAction)
+    ]
+    demo = commands.choices["demo"].format_help()
+    assert "make demo" in demo
+    assert "report.html beside the database" in demo
+
+
 def test_help_never_breaks_a_word_or_an_example_across_lines(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:

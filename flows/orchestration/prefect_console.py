@@ -54,6 +54,12 @@ class PrintedAlready(logging.Filter):
         return not (ours and logging.getLogger("flows").handlers)
 
 
+# Prefect's own logger, whose lines are its prose (its temporary server's start: "… on URL\nSee
+# https://… for more information …"), never a logged value: a flow run's lines are
+# `prefect.flow_runs`'.
+PREFECTS_OWN = "prefect"
+
+
 class SafeLines(logging.Formatter):
     """Prefect's console format, each line scrubbed of secrets and its control characters
     shown, as faithpipe's own lines are: Prefect's lines quote PREFECT_API_URL whole (`View at
@@ -69,7 +75,10 @@ class SafeLines(logging.Formatter):
         from flows.scrub import scrub
 
         saved = record.msg, record.args
-        record.msg, record.args = printable(scrub(record.getMessage())), None
+        message = record.getMessage()
+        if record.name == PREFECTS_OWN:  # its prose, on one line: a space where it breaks
+            message = " ".join(message.splitlines())
+        record.msg, record.args = printable(scrub(message)), None
         try:
             text = self._inner.format(record)
         finally:

@@ -300,3 +300,33 @@ def test_what_no_run_could_use_is_refused_before_prefect_starts_a_server(
     (line,) = done.stderr.splitlines()
     assert line.startswith("error: ")
     assert not (tmp_path / "f.duckdb").exists()
+
+
+def test_prefects_temporary_server_line_reads_as_prose_not_with_a_backslash_n() -> None:
+    """The first line `make demo` prints from Prefect was `Starting temporary server on
+    http://127.0.0.1:8054\\nSee https://… for more information …`, its line break shown as the
+    two characters `\\n`. Prefect's own logger's prose now reads on one line with a space
+    there; a flow run's line, which quotes logged values, still shows a break as `\\n`."""
+    import logging
+
+    from flows.orchestration.prefect_console import SafeLines
+
+    lines = SafeLines(logging.Formatter("%(name)s - %(message)s"))
+
+    def shown(logger: str, message: str) -> str:
+        return lines.format(logging.LogRecord(logger, logging.INFO, "x", 1, message, None, None))
+
+    said = shown(
+        "prefect",
+        "Starting temporary server on http://127.0.0.1:8054\nSee https://www.prefect.io/docs/"
+        "v3/concepts/server#how-to-guides for more information on running a dedicated Prefect "
+        "server.",
+    )
+    assert said == (
+        "prefect - Starting temporary server on http://127.0.0.1:8054 See "
+        "https://www.prefect.io/docs/v3/concepts/server#how-to-guides for more information on "
+        "running a dedicated Prefect server."
+    )
+    assert shown("prefect", "a\nerror: forged\x1b[31m") == "prefect - a error: forged\\x1b[31m"
+    flow_run = shown("prefect.flow_runs", "of logs\nerror: x.parquet: 5 rows to read")
+    assert flow_run == "prefect.flow_runs - of logs\\nerror: x.parquet: 5 rows to read"

@@ -45,6 +45,14 @@ def harness_url(prefect_harness: None) -> str:
     return str(PREFECT_API_URL.value())
 
 
+def timeless_chat_log(folder: Path) -> Path:
+    """A log SOURCE resolves to but whose read through fails (exit 3): a chat log with no
+    time anywhere. A missing or malformed file is refused before Prefect starts (routes.py)."""
+    path = folder / "chat.csv"
+    path.write_text('conversation_id,messages\nc1,"[{""role"": ""user"", ""content"": ""hi""}]"\n')
+    return path
+
+
 @pytest.mark.parametrize("command", ["score", "nightly", "demo"])
 def test_a_failed_flow_run_is_one_line_on_stderr(
     command: str, harness_url: str, tmp_path: Path
@@ -53,7 +61,8 @@ def test_a_failed_flow_run_is_one_line_on_stderr(
     if command == "demo":  # its default route is Prefect's; a source that is not Parquet
         source.write_text("not parquet")
         args = ["demo", "--source", str(source), "--db", str(db)]
-    else:  # no such file
+    else:  # refused in the flow run, once read through (a missing file is before Prefect)
+        source = timeless_chat_log(tmp_path)
         args = [command, str(source), "--db", str(db), "--prefect", "yes"]
     done = faith(*args, api_url=harness_url)
     assert done.returncode == 3, done.stderr
@@ -84,7 +93,7 @@ def test_a_run_past_the_invalid_share_prints_what_the_plain_route_prints(
 def test_with_v_prefects_own_lines_and_the_traceback_are_shown(
     harness_url: str, tmp_path: Path
 ) -> None:
-    args = ["score", str(tmp_path / "missing.parquet"), "--db", str(tmp_path / "f.duckdb")]
+    args = ["score", str(timeless_chat_log(tmp_path)), "--db", str(tmp_path / "f.duckdb")]
     done = faith(*args, "--prefect", "yes", "-v", api_url=harness_url)
     assert done.returncode == 3, done.stderr
     assert all(line in done.stderr for line in ENGINE_LINES), done.stderr

@@ -78,8 +78,17 @@ def run_in_worker(call: Callable[[], Any], what: str) -> Any:
     return run_awaitable(asyncio.to_thread(call), what)
 
 
+class _Escaped(Exception):
+    """A KeyboardInterrupt or SystemExit the coroutine raised, carried to its caller: raised
+    on the loop, it would end run_forever and its thread, and every wait after it would run
+    to its deadline on a loop no one runs."""
+
+
 async def _awaited(awaitable: Awaitable[Any]) -> Any:
-    return await awaitable
+    try:
+        return await awaitable
+    except (KeyboardInterrupt, SystemExit) as exc:
+        raise _Escaped(exc) from None
 
 
 def run_awaitable(awaitable: Awaitable[Any], what: str) -> Any:
@@ -100,7 +109,10 @@ def run_awaitable(awaitable: Awaitable[Any], what: str) -> Any:
     except BaseException:
         future.cancel()
         raise
-    return future.result()  # the coroutine's own TimeoutError is its error, not our wait's
+    try:
+        return future.result()  # the coroutine's own TimeoutError is its error, not our wait's
+    except _Escaped as escaped:  # raised here, where a sync generate's would be
+        raise escaped.args[0] from None
 
 
 def map_together(

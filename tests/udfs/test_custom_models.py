@@ -260,3 +260,23 @@ def test_a_schema_is_a_pydantic_class_for_a_model_whose_sdk_wants_one() -> None:
     for stand_in in STAND_INS.values():  # without pydantic: its JSON schema has properties too
         shape = stand_in.model_json_schema()
         assert set(shape["required"]) <= set(shape["properties"])
+
+
+def test_a_generate_raising_systemexit_leaves_the_shared_loop_running(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A coroutine raising KeyboardInterrupt or SystemExit (an SDK's, a `sys.exit` in a
+    handler) escaped the loop's run_forever and ended its thread: that call and every later
+    one waited out the whole deadline (600 s each, every case) on a loop no one ran."""
+    monkeypatch.setattr(awaiting, "DEADLINE_SECONDS", 5.0)
+
+    async def leaves() -> str:
+        raise SystemExit(3)
+
+    with pytest.raises(SystemExit):  # raised where the call was made, as a sync one would be
+        awaiting.run_awaitable(leaves(), "the model's generate()")
+
+    async def answers() -> int:
+        return 42
+
+    assert awaiting.run_awaitable(answers(), "the model's generate()") == 42

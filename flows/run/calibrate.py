@@ -32,6 +32,7 @@ from faith_udfs.calibration import (
     cross_validate,
     probe_cutoffs,
 )
+from faith_udfs.calibration_stats import stratified_folds
 from faith_udfs.calibration_weights import (
     MIN_WEIGHED_CASES,
     MIN_WEIGHT_LABELS,
@@ -41,6 +42,7 @@ from faith_udfs.calibration_weights import (
 )
 from faith_udfs.errors import ConfigError
 from flows.read.labels import read_labels
+from flows.run.calibration import check_name
 from flows.store.calibrations import (
     labelled_cases,
     load_calibration,
@@ -123,18 +125,6 @@ def check_labels(labels: pl.DataFrame, folds: int) -> None:
         )
 
 
-def check_name(name: str) -> None:
-    """Refuse a calibration name that `--calibration NAME` could not give back as typed (exit
-    2): empty, padded with spaces, or holding a control character such as a newline."""
-    if not name.strip():
-        raise ConfigError("--name must not be empty")
-    if name != name.strip() or any(not ch.isprintable() for ch in name):
-        raise ConfigError(
-            f"--name {name!r}: a calibration name must not start or end with a space or hold "
-            "a control character"
-        )
-
-
 def calibrate(
     labels_path: Path | str,
     db: Path | str,
@@ -150,7 +140,8 @@ def calibrate(
 ) -> CalibrationResult:
     """Fit, cross-validate and store the calibration `name` from the labels at `labels_path`
     of cases scored in `db`; refused (exit 2, nothing stored) on too few labels, one class,
-    ids not scored in `db`, or a name in use without `replace`. The judge's weights are
+    ids not scored in `db`, labels from fewer conversations than `folds` (before the cases
+    are judged again), or a name in use without `replace`. The judge's weights are
     refitted with the cut-offs from MIN_WEIGHT_LABELS labels on, unless `cutoffs_only`."""
     started = time.perf_counter()
     check_name(name)
@@ -166,6 +157,8 @@ def calibrate(
     finally:
         con.close()
     cases = _warn_partial_contexts(cases)
+    grouped = labels.join(cases.select("case_id", "fold_group"), on="case_id", how="left")
+    stratified_folds(grouped, folds=folds, seed=seed)  # too few groups: refused before judging
     config = MetricConfig(penalize_ambiguous_claims=penalize_ambiguous_claims)
     baseline = GroundedJudge().cutoffs
     log.info("calibrate: judging %d labelled cases again", cases.height)
@@ -175,7 +168,7 @@ def calibrate(
     def validated(way: Refit | None) -> CrossValidation:
         return cross_validate(
             levels,
-            labels.join(cases.select("case_id", "fold_group"), on="case_id", how="left"),
+            grouped,
             baseline,
             folds=folds,
             seed=seed,

@@ -20,7 +20,12 @@ from flows.store.db import connect, holds_no_database
 if TYPE_CHECKING:
     import duckdb
 
-__all__ = ["check_calibration_database", "check_calibration_stored", "with_calibration"]
+__all__ = [
+    "check_calibration_database",
+    "check_calibration_stored",
+    "check_name",
+    "with_calibration",
+]
 
 
 def check_calibration_database(settings: ScoreSettings) -> None:
@@ -113,3 +118,15 @@ def with_calibration(settings: ScoreSettings, con: duckdb.DuckDBPyConnection) ->
     return settings.model_copy(
         update={"judge": judge.model_copy(update=update), "threshold": threshold}
     )
+
+
+def check_name(name: str) -> None:
+    """Refuse a calibration name that `--calibration NAME` could not give back as typed (exit
+    2): empty, padded with spaces, or holding a control character such as a newline."""
+    if not name.strip():
+        raise ConfigError("--name must not be empty")
+    if name != name.strip() or any(not ch.isprintable() for ch in name):
+        raise ConfigError(
+            f"--name {name!r}: a calibration name must not start or end with a space or hold "
+            "a control character"
+        )

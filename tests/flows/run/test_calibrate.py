@@ -1010,3 +1010,30 @@ def test_turns_of_one_conversation_are_kept_in_one_fold(tmp_path: Path) -> None:
         "calibrate", str(labels), "--db", str(db), "--resamples", "50", "--folds", "3"
     )
     assert done.returncode == 0, done.stderr
+
+
+def test_labels_from_too_few_conversations_are_refused_before_the_cases_are_judged_again(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The refusal came from the cross-validation, after every labelled case was judged
+    again (minutes for thousands of labels): the team waited all that for a refusal the
+    labels and the database said at once."""
+    import flows.run.calibrate as calibrating
+
+    rows = CASES.drop("label").with_columns(
+        conversation_id=pl.lit("c") + (pl.int_range(pl.len()) % 3).cast(pl.String)
+    )
+    db = tmp_path / "f.duckdb"
+    run_score(ScoreSettings(source=str(write(rows, tmp_path / "turns.parquet")), db=str(db)))
+    labels = tmp_path / "labels.csv"
+    CASES.select("case_id", "label").write_csv(labels)
+    judged: list[int] = []
+    probes = calibrating._probes
+    monkeypatch.setattr(
+        calibrating,
+        "_probes",
+        lambda cases, *rest: judged.append(cases.height) or probes(cases, *rest),
+    )
+    with pytest.raises(ConfigError, match=r"make 3 groups kept whole in one fold each"):
+        calibrate(labels, db, "turns", resamples=50)
+    assert judged == []

@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import asyncio
+import functools
 import sys
+import threading
 from collections import OrderedDict
 from contextlib import suppress
 from dataclasses import dataclass, replace
 from typing import Any, Generic, TypeVar
 
+from faith_udfs.awaiting import stopped_by
 from faith_udfs.case_results import (
     CaseResult,
     FaithfulnessVerdict,
@@ -360,8 +363,16 @@ class FaithfulnessMetric:
         return result.score
 
     async def a_measure(self, test_case: LLMTestCase, *args: Any, **kwargs: Any) -> float | None:
-        """`measure` without blocking the event loop (the judge answers in a worker thread)."""
-        return await asyncio.to_thread(self.measure, test_case, *args, **kwargs)
+        """`measure` without blocking the event loop (the judge answers in a worker thread).
+        Cancelled (a timeout, Ctrl-C), its worker gives up the calls it waits for, where it
+        went on waiting for each to its deadline, and asyncio.run's exit waited for it."""
+        stop = threading.Event()
+        measured = functools.partial(self.measure, test_case, *args, **kwargs)
+        try:
+            return await asyncio.to_thread(stopped_by, stop, measured)
+        except BaseException:
+            stop.set()
+            raise
 
     def apply(self, result: CaseResult) -> None:
         """Take one case's result as this metric's state, as DeepEval's metric keeps it."""

@@ -115,13 +115,26 @@ def run_awaitable(awaitable: Awaitable[Any], what: str) -> Any:
         raise escaped.args[0] from None
 
 
+def stopped_by(stop: threading.Event, call: Callable[[], T]) -> T:
+    """`call()`, its waits in this thread given up once `stop` is set (`a_measure`'s worker
+    thread, whose caller was cancelled: a timeout, Ctrl-C)."""
+    before = getattr(_WORKER, "stop", None)
+    _WORKER.stop = stop
+    try:
+        return call()
+    finally:
+        _WORKER.stop = before
+
+
 def map_together(
     answer: Callable[[T], R], items: Sequence[T], workers: int
 ) -> list[ItemOutcome[R]]:
     """`answer` of every item, up to `workers` at once (each waits in a thread of its own for
     its coroutine on the shared loop), in the items' order; an item's judge error is its
-    outcome, any other exception propagates. A stop (Ctrl-C) while waiting stops them all."""
+    outcome, any other exception propagates. A stop (Ctrl-C, or the stop of the thread
+    calling it: `stopped_by`) while waiting stops them all."""
     stop = threading.Event()
+    outer: threading.Event | None = getattr(_WORKER, "stop", None)
 
     def one(item: T) -> ItemOutcome[R]:
         _WORKER.stop = stop
@@ -136,6 +149,8 @@ def map_together(
     try:
         futures = [pool.submit(one, item) for item in items]
         while not all(future.done() for future in futures):  # short waits hear Ctrl-C
+            if outer is not None and outer.is_set():
+                stop.set()
             concurrent.futures.wait(futures, timeout=_SLICE_SECONDS)
         return [future.result() for future in futures]
     except BaseException:

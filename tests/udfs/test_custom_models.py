@@ -280,3 +280,28 @@ def test_a_generate_raising_systemexit_leaves_the_shared_loop_running(
         return 42
 
     assert awaiting.run_awaitable(answers(), "the model's generate()") == 42
+
+
+def test_a_cancelled_a_measure_stops_its_calls_instead_of_leaving_its_thread_asking(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """`asyncio.wait_for(metric.a_measure(case), 1)`, or Ctrl-C in `asyncio.run`: the await
+    ended, but its worker thread went on waiting for each call to its deadline, one item after
+    another, and asyncio.run's exit waited for that thread (minutes of a hung endpoint, paid
+    calls made after the caller gave up)."""
+    import time
+
+    monkeypatch.setattr(awaiting, "DEADLINE_SECONDS", 20.0)
+
+    class HungModel(SyncModel):
+        async def generate(self, prompt: str) -> str:  # type: ignore[override]
+            await asyncio.Event().wait()  # never set
+            return reply_to(prompt)
+
+    async def gives_up() -> None:
+        with pytest.raises(TimeoutError):
+            await asyncio.wait_for(FaithfulnessMetric(model=HungModel()).a_measure(cases()[1]), 0.2)
+
+    started = time.monotonic()
+    asyncio.run(gives_up())  # returns once the worker thread is done
+    assert time.monotonic() - started < 5.0  # far below one call's 20 s deadline

@@ -101,17 +101,22 @@ def check_night_options(golden: Path | str | None, alerts: AlertSettings | None 
 def read_before_creating(settings: ScoreSettings) -> Callable[[], object]:
     """Before a new database is made: read SOURCE as `faith score` does before it touches one
     (an input refused once read through, exit 3: a chat log with no time anywhere, made the
-    file all the same). Returns what runs just before an LLM judge's start-up check is paid:
-    on an existing database, the same read (a refused input cost the check's calls first);
-    otherwise a night on an existing database reads its source once."""
+    file all the same). Returns SOURCE's read, made once: on an existing database when first
+    asked, just before an LLM judge's paid start-up check (a refused input cost the check's
+    calls first) or by the run, which scores from it, so a night reads its source through
+    once; None on Dask, whose run reads it itself."""
     from flows.run.pipeline import read_before_writing
 
     if settings.on_dask:
         return lambda: None
-    if holds_no_database(settings.db):
-        read_before_writing(settings)
-        return lambda: None
-    return lambda: read_before_writing(settings)
+    made = [read_before_writing(settings)] if holds_no_database(settings.db) else []
+
+    def read() -> object:
+        if not made:
+            made.append(read_before_writing(settings))
+        return made[0]
+
+    return read
 
 
 def run_nightly(
@@ -152,7 +157,7 @@ def run_nightly(
     # Held from before the run to after its check: this process keeps the write lock, so no
     # other run slips in between (run_score's own connection shares this process's database).
     check_calibration_database(settings)  # before the file is created
-    before_paying = read_before_creating(settings)
+    read_through = read_before_creating(settings)
     con = open_store(settings.db, lock_timeout=settings.lock_timeout)
     try:
         # --calibration NAME: the run and the judge check after it use the same cut-offs
@@ -163,14 +168,17 @@ def run_nightly(
             from flows.judges.check import require_usable_judge
 
             # The judge mode to use: given, remembered by `faith judge-check`, or found now.
-            checked = require_usable_judge(settings.judge, con, before_paying=before_paying)
+            checked = require_usable_judge(settings.judge, con, before_paying=read_through)
             settings = settings.model_copy(update={"judge": checked})
         # The invalid share is checked, and the snapshot for readers written, after the judge
         # check: a night whose judge failed still records the check, and the copy carries it.
         scoring = settings.model_copy(
             update={"snapshot": False, "max_invalid_share": 1.0, "max_quarantine_share": 1.0}
         )
-        scored = score_with_engine(scoring, steps=steps, progress=progress, judge=judge)
+        # SOURCE's read: the one before the judge check when it was paid, not made again
+        scored = score_with_engine(
+            scoring, steps=steps, progress=progress, judge=judge, read=read_through()
+        )
         checker = judge if judge is not None else golden_check_judge(settings.judge, con)
         try:
             check = check_steps.check(

@@ -82,11 +82,14 @@ def run_score(
     steps: Steps | None = None,
     progress: Progress | None = None,
     judge: Judge | None = None,
+    read: tuple[Source, int, pl.DataFrame] | None = None,
 ) -> dict[str, Any]:
     """Score SOURCE into the database; returns the run's row of `runs`.
 
     The source is resolved and every file's footer checked before the database is touched:
-    an unreadable file or a missing column fails the run and writes nothing.
+    an unreadable file or a missing column fails the run and writes nothing. `read`: that
+    read (`read_before_writing`), when the caller made it already (a night, before its judge
+    check), so the input is not read through twice.
     """
     # A dry run writes nothing but its own row of `runs`.
     steps = (
@@ -94,7 +97,7 @@ def run_score(
     )
     progress = progress or LogProgress()
     started = time.perf_counter()
-    source, total, duplicates = read_before_writing(settings)
+    source, total, duplicates = read or read_before_writing(settings)
     if judge is None:
         refuse_unbuildable(settings.judge, dry_run=settings.dry_run)  # before the database
     con = _open_run_store(settings)

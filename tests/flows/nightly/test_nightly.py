@@ -676,9 +676,10 @@ def test_an_agreement_below_its_floor_never_reads_as_equal_to_it(
 def test_a_night_reads_its_source_through_first_only_when_it_pays_the_judge_check(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """The read before the paid start-up check is one more read of the whole input (the run
-    reads it through once itself, counting rows): a night whose check passed within a day,
-    not asked again, reads it no more than a `faith score` does."""
+    """The read before the paid start-up check is the run's read too: it was one more read of
+    the whole input (the run read it through again, counting rows), and with the check paid
+    every night of a daily schedule (PREFLIGHT_VALID, 20 hours) every night read it twice.
+    A night whose check passed earlier reads it as a `faith score` does, once."""
     import flows.run.pipeline as pipeline
     from tests.support.openai_stub import serving
 
@@ -703,4 +704,4 @@ def test_a_night_reads_its_source_through_first_only_when_it_pays_the_judge_chec
             )  # fmt: skip
             assert night.returncode == 0, night.stderr
             nights.append(len(reads))
-    assert nights == [2, 1]  # the first night paid the check; the second passed on it
+    assert nights == [1, 1]  # the first night paid the check: its read is the run's too

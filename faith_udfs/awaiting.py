@@ -126,19 +126,40 @@ def stopped_by(stop: threading.Event, call: Callable[[], T]) -> T:
         _WORKER.stop = before
 
 
+class Pacer:
+    """Starts `spacing` seconds apart at least, across every call it paces (DeepEval's
+    `throttle_value`: a rate-limited account's calls spread out, not sent together)."""
+
+    def __init__(self, spacing: float) -> None:
+        self.spacing = spacing
+        self._lock = threading.Lock()
+        self._next = time.monotonic()
+
+    def wait(self, stop: threading.Event) -> None:
+        """Wait for this start's slot (each start takes the next); JudgeTransientError when
+        `stop` is set meanwhile."""
+        with self._lock:
+            start = max(self._next, time.monotonic())
+            self._next = start + self.spacing
+        if stop.wait(max(0.0, start - time.monotonic())):
+            raise JudgeTransientError("the call was stopped before it started")
+
+
 def map_together(
-    answer: Callable[[T], R], items: Sequence[T], workers: int
+    answer: Callable[[T], R], items: Sequence[T], workers: int, pacer: Pacer | None = None
 ) -> list[ItemOutcome[R]]:
     """`answer` of every item, up to `workers` at once (each waits in a thread of its own for
-    its coroutine on the shared loop), in the items' order; an item's judge error is its
-    outcome, any other exception propagates. A stop (Ctrl-C, or the stop of the thread
-    calling it: `stopped_by`) while waiting stops them all."""
+    its coroutine on the shared loop), in the items' order, each started when `pacer` lets it;
+    an item's judge error is its outcome, any other exception propagates. A stop (Ctrl-C, or
+    the stop of the thread calling it: `stopped_by`) while waiting stops them all."""
     stop = threading.Event()
     outer: threading.Event | None = getattr(_WORKER, "stop", None)
 
     def one(item: T) -> ItemOutcome[R]:
         _WORKER.stop = stop
         try:
+            if pacer is not None:
+                pacer.wait(stop)
             return ItemOutcome(value=answer(item))
         except JudgeError as exc:
             return outcome_of_error(exc)

@@ -10,11 +10,18 @@ from __future__ import annotations
 import copy
 import functools
 import inspect
+import math
 import numbers
 from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
-from faith_udfs.awaiting import loop_running_here, map_together, run_awaitable, run_in_worker
+from faith_udfs.awaiting import (
+    Pacer,
+    loop_running_here,
+    map_together,
+    run_awaitable,
+    run_in_worker,
+)
 from faith_udfs.deepeval_schemas import STAND_INS, SchemaStandIn, reply_dict, schema_class
 from faith_udfs.errors import ConfigError, JudgeError, first_line_of
 from faith_udfs.judges import ItemOutcome, Judge, is_judge
@@ -87,19 +94,29 @@ def judge_of(model: object) -> Judge:
     )
 
 
-def limited_judge(judge: Judge, run_async: bool, max_concurrent: object) -> Judge:
+def limited_judge(
+    judge: Judge, run_async: bool, max_concurrent: object, throttle_value: object = 0
+) -> Judge:
     """The judge evaluate() asks under DeepEval's AsyncConfig: a DeepEval-shaped model's copy
-    with `max_concurrent` calls in flight at most (1 without `run_async`); others as given."""
+    with `max_concurrent` calls in flight at most (1 without `run_async`), an async model's
+    calls started `throttle_value` seconds apart at least; others as given."""
     whole = isinstance(max_concurrent, numbers.Integral) and not isinstance(max_concurrent, bool)
     if not whole or int(max_concurrent) < 1:  # type: ignore[call-overload]
         raise ConfigError(
             f"max_concurrent must be a whole number of at least 1, got {max_concurrent!r}"
+        )
+    number = isinstance(throttle_value, numbers.Real) and not isinstance(throttle_value, bool)
+    if not number or not 0 <= float(throttle_value) < math.inf:  # type: ignore[arg-type]
+        raise ConfigError(
+            f"throttle_value must be a number of seconds, 0 or more, got {throttle_value!r}"
         )
     if not isinstance(judge, DeepEvalModelJudge):
         return judge
     limited = copy.copy(judge)
     limited._answer = limited._generate  # the copy asks through itself
     limited.max_concurrent = int(max_concurrent) if run_async else 1  # type: ignore[call-overload]
+    spacing = float(throttle_value)  # type: ignore[arg-type]
+    limited.pacer = Pacer(spacing) if spacing > 0 else None
     return limited
 
 
@@ -136,8 +153,10 @@ class DeepEvalModelJudge(PromptJudge):
     """A `DeepEvalBaseLLM`-shaped model as a prompt judge: our prompts (or a DeepEval
     `evaluation_template`'s) go to `generate(prompt)`; its JSON replies are read as usual."""
 
-    # Calls of an async `generate` in flight at once (DeepEval's AsyncConfig.max_concurrent).
+    # Calls of an async `generate` in flight at once (DeepEval's AsyncConfig.max_concurrent),
+    # and the seconds between their starts (its throttle_value: a rate-limited account's).
     max_concurrent = 20
+    pacer: Pacer | None = None
 
     def __init__(self, model: Any, *, evaluation_template: Any = None) -> None:
         self.deepeval_model = model
@@ -188,9 +207,9 @@ class DeepEvalModelJudge(PromptJudge):
         runs them (they were asked one at a time); a sync `generate` one at a time: a local
         model need not be thread-safe."""
         workers = min(int(self.max_concurrent), len(items))
-        if not self._awaits or workers < 2:
+        if not self._awaits or (workers < 2 and self.pacer is None):
             return super().map_items(answer, items)
-        return map_together(answer, items, workers)
+        return map_together(answer, items, workers, self.pacer)
 
     def _render(self, method: str, **context: Any) -> str | None:
         """The template's prompt, given the keywords its method takes (as DeepEval does); None

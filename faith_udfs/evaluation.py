@@ -47,7 +47,8 @@ __all__ = [
 @dataclass(frozen=True)
 class AsyncConfig:
     """DeepEval's async settings: `max_concurrent` calls of an async custom model in flight at
-    most (one at a time without `run_async`); the other judges are concurrent as they are."""
+    most (one at a time without `run_async`), started `throttle_value` seconds apart at least;
+    the other judges are concurrent as they are."""
 
     run_async: bool = True
     throttle_value: float = 0
@@ -154,7 +155,12 @@ def evaluate(
     order = pl.DataFrame({"case_id": pl.Series(keys, dtype=pl.String)})
     runs = []
     for metric in metrics:
-        judge = limited_judge(metric.model, concurrency.run_async, concurrency.max_concurrent)
+        judge = limited_judge(
+            metric.model,
+            concurrency.run_async,
+            concurrency.max_concurrent,
+            concurrency.throttle_value,
+        )
         spent = judge_tokens(judge)
         frames = score_cases(
             frame, judge, metric.config, max_sentence_pairs=metric.max_sentence_pairs

@@ -212,6 +212,36 @@ def test_evaluate_keeps_to_its_async_config(options: dict[str, Any]) -> None:
     assert model.most_in_flight == 1
 
 
+class StartsModel(SyncModel):
+    """An async model noting when each call starts (the loop's clock)."""
+
+    def __init__(self) -> None:
+        self.starts: list[float] = []
+
+    async def generate(self, prompt: str) -> str:  # type: ignore[override]
+        self.starts.append(asyncio.get_running_loop().time())
+        return reply_to(prompt)
+
+
+def test_throttle_value_spaces_an_async_models_calls() -> None:
+    """A rate-limited user's `throttle_value` was taken and ignored: since an async model's
+    calls go out together (up to 20), such a user met a storm of 429s. Each call now starts
+    `throttle_value` seconds after the one before, at least (a lower bound: no load breaks it)."""
+    model = StartsModel()
+    config = AsyncConfig(throttle_value=0.05)
+    evaluate(cases(), [FaithfulnessMetric(model=model)], display_config=QUIET,
+             async_config=config)  # fmt: skip
+    gaps = [b - a for a, b in zip(model.starts, model.starts[1:], strict=False)]
+    assert len(gaps) >= 5
+    assert min(gaps) >= 0.045  # the loop's clock against the threads' monotonic slots
+
+
+@pytest.mark.parametrize("value", [-1, float("nan"), float("inf"), "1", True])
+def test_a_throttle_value_that_is_no_wait_is_refused_in_one_line(value: object) -> None:
+    with pytest.raises(ConfigError, match=r"^throttle_value must be a number of seconds"):
+        evaluate(cases(), [FaithfulnessMetric()], display_config=QUIET, throttle_value=value)
+
+
 def test_a_max_concurrent_below_one_is_refused_in_one_line() -> None:
     """DeepEval's semaphore of 0 waits forever."""
     with pytest.raises(ConfigError, match=r"^max_concurrent must be a whole number of at least"):

@@ -36,15 +36,21 @@ def test_a_metric_with_a_model_name_pickles_without_its_key_and_scores_after(
 ) -> None:
     """It was `TypeError: cannot pickle '_thread.lock' object`."""
     metric = FaithfulnessMetric(threshold=0.7, model="gpt-4o-mini")
-    assert metric.measure(CASE) == 1.0  # a judge that has made calls travels too
-    sent = pickle.dumps(metric)
-    assert KEY.encode() not in sent
-    asked = server.requests
-    copy = pickle.loads(sent)
-    assert copy.evaluation_model == "gpt-4o-mini"
-    assert copy.threshold == 0.7
-    assert copy.measure(CASE) == 1.0
-    assert server.requests > asked  # the copy asks the same endpoint, with its own client
+    metrics = [metric]
+    try:
+        assert metric.measure(CASE) == 1.0  # a judge that has made calls travels too
+        sent = pickle.dumps(metric)
+        assert KEY.encode() not in sent
+        asked = server.requests
+        copy = pickle.loads(sent)
+        metrics.append(copy)
+        assert copy.evaluation_model == "gpt-4o-mini"
+        assert copy.threshold == 0.7
+        assert copy.measure(CASE) == 1.0
+        assert server.requests > asked  # the copy asks the same endpoint, with its own client
+    finally:  # their connections: left open, a later test's garbage collection warned of them
+        for each in metrics:
+            each.model.close()
 
 
 def test_a_judge_holding_a_databases_call_cache_is_refused_in_one_line(

@@ -248,8 +248,8 @@ def add_run_arguments(parser: argparse.ArgumentParser) -> None:
         default=DEFAULT_BREAKER_FAILURES,
         metavar="N",
         help="after N judge-call failures of one kind in a row (refused, DNS, TLS, timeout, "
-        "5xx, a 200 that is no chat completion, a Retry-After the run cannot wait) stop "
-        "calling: exit 6, cases left pending "
+        "5xx, a 200 that is no chat completion, a Retry-After the run cannot wait, a call "
+        "given up after a 429 at every retry) stop calling: exit 6, cases left pending "
         f"(default {DEFAULT_BREAKER_FAILURES})",
     )
     metric = parser.add_argument_group("metric (DeepEval's FaithfulnessMetric settings)")

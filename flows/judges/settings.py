@@ -68,8 +68,8 @@ class JudgeSettings(BaseModel):
     # A judge answer's body larger than this is a reply error, never read whole.
     max_reply_bytes: int = Field(default=DEFAULT_MAX_REPLY_BYTES, ge=1024)
     # Failures of one kind in a row (refused, DNS, TLS, timeout, 5xx, a 200 that is no chat
-    # completion, a Retry-After past what the run can wait) after which no further call is
-    # made and the run ends (exit 6).
+    # completion, a Retry-After past what the run can wait, a call given up after a 429 at its
+    # every retry) after which no further call is made and the run ends (exit 6).
     breaker_failures: int = Field(default=DEFAULT_BREAKER_FAILURES, ge=1)
     # A calibration stored by `faith calibrate` (grounded judge only), and its cut-offs once
     # the run has read them (flows/run/calibration.py).

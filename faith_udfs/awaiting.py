@@ -6,8 +6,8 @@ the batch path calls `generate` from plain code, possibly inside a running event
 event loop of faith_udfs' own, in a daemon thread: one loop for every call, so an async client
 (AsyncOpenAI, an httpx pool) that binds to the loop of its first call keeps working. A wait
 has a deadline (`DEADLINE_SECONDS`), and hears Ctrl-C between short slices. Called from a
-thread that runs an event loop, a sync `generate` runs in that loop's worker threads, where
-its own `asyncio.run(...)` is allowed.
+thread that runs an event loop, a sync `generate` runs in the worker threads of faith_udfs'
+own loop (not the caller's), where its own `asyncio.run(...)` is allowed.
 """
 
 from __future__ import annotations

@@ -131,18 +131,22 @@ def agreement_table(
     labels: pl.DataFrame, predictions: dict[str, pl.DataFrame], seed: int, resamples: int
 ) -> pl.DataFrame:
     """One row a metric: each judge's figure on all cases with its bootstrap interval, and the
-    first judge's lead over the second (paired: both resampled on the same cases)."""
+    first judge's lead over the second (paired: both resampled on the same cases). Cases
+    sharing a `fold_group` (a conversation's turns) are drawn together, group by group: drawn
+    case by case, near copies made the intervals narrower than the figures are sure."""
     (first, first_frame), (second, second_frame) = predictions.items()
     # in case_id order, whatever order the frames come in: a join keeps none, and a resample
     # draws cases by their place
+    grouped = "fold_group" in labels.columns
     cases = (
-        labels.select("case_id", "label")
+        labels.select("case_id", "label", *(["fold_group"] if grouped else []))
         .join(first_frame.select("case_id", "score", "success"), on="case_id")
         .join(second_frame.select("case_id", "score", "success"), on="case_id", suffix="_2")
         .sort("case_id")
         .with_row_index("row")
-        .drop("case_id")
     )
+    units = _units(cases) if grouped else None
+    cases = cases.drop("case_id", "fold_group", strict=False)
     rng = random.Random(seed)  # noqa: S311 - a reproducible bootstrap, not secrets
     n = cases.height
     # resample 0 is the cases themselves: the figure reported; the rest give its interval
@@ -152,8 +156,11 @@ def agreement_table(
     step = max(1, BOOTSTRAP_DRAWS // max(n, 1))
     for start in range(1, resamples + 1, step):
         count = min(step, resamples + 1 - start)
-        ids = pl.int_range(start, start + count, eager=True).repeat_by(n).explode()
-        rows = pl.Series(rng.choices(range(n), k=n * count), dtype=pl.UInt32)
+        if units is None:
+            ids = pl.int_range(start, start + count, eager=True).repeat_by(n).explode()
+            rows = pl.Series(rng.choices(range(n), k=n * count), dtype=pl.UInt32)
+        else:
+            ids, rows = _groups_drawn(units, range(start, start + count), rng)
         parts.append(_resampled(cases, ids, rows))
     per_resample = pl.concat(parts).sort("resample")
     per_judge = {
@@ -168,6 +175,35 @@ def agreement_table(
             row[name], row[f"{name}_low"], row[f"{name}_high"] = _with_interval(frame, metric)
         rows_out.append(row)
     return pl.DataFrame(rows_out)
+
+
+def _units(cases: pl.DataFrame) -> list[list[int]] | None:
+    """The rows of each group of cases drawn together (a case without a `fold_group` alone),
+    in the order of their first case; None when every case stands alone (drawn one by one,
+    the same draws as labels without groups)."""
+    unit = pl.coalesce("fold_group", pl.lit("case ") + pl.col("case_id"))
+    rows = (
+        cases.group_by(unit.alias("unit"))
+        .agg(pl.col("row").sort())
+        .sort(pl.col("row").list.first())
+    )
+    if rows.height == cases.height:
+        return None
+    return [list(each) for each in rows["row"]]
+
+
+def _groups_drawn(
+    units: list[list[int]], resamples: range, rng: random.Random
+) -> tuple[pl.Series, pl.Series]:
+    """(resample, row) of each drawn case: for each resample as many groups as there are,
+    drawn with replacement, each with all its rows."""
+    ids: list[int] = []
+    rows: list[int] = []
+    for resample in resamples:
+        drawn = [row for unit in rng.choices(units, k=len(units)) for row in unit]
+        rows += drawn
+        ids += [resample] * len(drawn)
+    return pl.Series(ids, dtype=pl.Int64), pl.Series(rows, dtype=pl.UInt32)
 
 
 def _resampled(cases: pl.DataFrame, resample: pl.Series, row: pl.Series) -> pl.DataFrame:

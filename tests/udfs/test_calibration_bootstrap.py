@@ -53,6 +53,36 @@ def test_the_figures_do_not_depend_on_the_order_the_cases_come_in() -> None:
     )
 
 
+def test_cases_of_one_fold_group_are_drawn_together_so_the_interval_widens() -> None:
+    """A conversation's turns were resampled one by one: ten near copies counted as ten
+    pieces of evidence, and the interval read surer than the labels are. Drawn group by
+    group it is wider; groups of one case draw exactly as before."""
+    labels, predictions = judged(60)
+    alone = stats.agreement_table(labels, predictions, seed=5, resamples=400)
+    singles = labels.with_columns(fold_group=pl.lit("content ") + pl.col("case_id"))
+    assert stats.agreement_table(singles, predictions, seed=5, resamples=400).equals(alone)
+    # six conversations of ten turns, the judge right on every turn of three, wrong on the
+    # others': its turns are no ten independent cases
+    talk = pl.int_range(pl.len()) // 10
+    talks = labels.with_columns(fold_group=pl.lit("conversation ") + talk.cast(pl.String))
+    right = (pl.int_range(pl.len()) // 10) % 2 == 0
+    judged_by_talk = {
+        name: frame.with_columns(
+            success=pl.when(right).then(labels["label"]).otherwise(~labels["label"])
+        )
+        for name, frame in predictions.items()
+    }
+
+    def width(table: pl.DataFrame) -> float:
+        row = table.row(0, named=True)  # balanced accuracy
+        return row["calibrated_high"] - row["calibrated_low"]
+
+    by_case = stats.agreement_table(labels, judged_by_talk, seed=5, resamples=400)
+    by_talk = stats.agreement_table(talks, judged_by_talk, seed=5, resamples=400)
+    assert by_talk["calibrated"].equals(by_case["calibrated"])  # the figure: all the cases
+    assert width(by_talk) > 1.5 * width(by_case)
+
+
 def test_memory_grows_with_a_slice_of_the_draws_not_with_all_of_them(tmp_path: Path) -> None:
     """2,000,000 draws (500 labels x 4,000 resamples) held at once grew the process by ~200 MB;
     a slice of 100,000 at a time by ~20 MB. Measured in a fresh process (its peak RSS)."""

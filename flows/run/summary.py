@@ -126,7 +126,8 @@ def _quarantined_by_check(run: dict[str, Any]) -> str:
     if not checks:
         return ""
     more = len(checks) - RUN_LINE_CHECKS
-    left_out = f", and {more} more checks (see the quarantine table)" if more > 0 else ""
+    checks_word = "check" if more == 1 else "checks"
+    left_out = f", and {more} more {checks_word} (see the quarantine table)" if more > 0 else ""
     return "; quarantined by check: " + checks_line(checks[:RUN_LINE_CHECKS]) + left_out
 
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 from typing import TYPE_CHECKING, Any
 
+from faith_udfs.config import MetricConfig
 from flows.printable import printable
 from flows.store.db import sql
 
@@ -77,28 +78,70 @@ def short_hashes(config_ids: Iterable[str]) -> dict[str, str]:
     return {c: d[:length] for c, d in digits.items()}
 
 
-def _calibrations(con: duckdb.DuckDBPyConnection) -> list[tuple[str, str, float, float, Any]]:
-    """(name, judge_model, supported, silent, weights) of each stored calibration (none before
-    020; weights: a JSON object, or NULL for the judge's own)."""
+Stored = tuple[str, str, float, float, Any, float, bool]
+
+
+def _calibrations(con: duckdb.DuckDBPyConnection) -> list[Stored]:
+    """(name, judge_model, supported, silent, weights, threshold, penalize_ambiguous_claims)
+    of each stored calibration (none before 020; weights: a JSON object, or NULL for the
+    judge's own)."""
     if not con.execute(sql("report_has_calibrations")).fetchall()[0][0]:
         return []
     rows = con.sql(sql("report_calibrations")).pl().to_dicts()
     columns = ("name", "judge_model", "supported", "silent")
-    return [(*(row[c] for c in columns), row.get("weights")) for row in rows]
+    return [
+        (
+            *(row[c] for c in columns),
+            row.get("weights"),
+            row["threshold"],
+            row["penalize_ambiguous_claims"],
+        )
+        for row in rows
+    ]
+
+
+def _keeps_judges_numbers(model: str, supported: float, silent: float, weights: Any) -> bool:
+    """Whether a calibration kept its rules version's own cut-offs and weights: the judge it
+    scores with then carries no numbers of its own (`GroundedJudge.__init__`)."""
+    from faith_udfs.grounded import GROUNDED_JUDGES
+
+    defaults = {judge.rules_version: judge.default_cutoffs for judge in GROUNDED_JUDGES}
+    own = defaults.get(model)
+    return (
+        own is not None
+        and weights is None
+        and (own.supported, own.silent) == (float(supported), float(silent))
+    )
 
 
 def _calibration_name(
-    judge: dict[str, Any], stored: list[tuple[str, str, float, float, Any]]
+    judge: dict[str, Any], stored: list[Stored], threshold: float | None, penalize: bool | None
 ) -> str | None:
     """The stored calibrations whose numbers the judge ran with ('a or b': runs keep the
-    numbers only, so which of two alike was named cannot be told)."""
+    numbers only, so which of two alike was named cannot be told). A calibration that kept
+    the judge's own cut-offs and weights names the series of its threshold (and penalty),
+    but for the default judge's own threshold: that series is the default judge's."""
     options = judge.get("options") or {}
     if "supported" not in options or "silent" not in options:
-        return None
+        if (
+            judge.get("kind") != "grounded"
+            or threshold is None
+            or threshold == MetricConfig.threshold
+        ):
+            return None
+        kept = [
+            name
+            for name, model, supported, silent, weights, fitted, penalized in stored
+            if model == judge.get("model")
+            and _keeps_judges_numbers(model, supported, silent, weights)
+            and fitted == threshold
+            and bool(penalized) == bool(penalize)
+        ]
+        return " or ".join(kept) or None
     ran_with = json.loads(options["weights"]) if "weights" in options else None
     names = [
         name
-        for name, model, supported, silent, weights in stored
+        for name, model, supported, silent, weights, *_ in stored
         if model == judge.get("model")
         and float(options["supported"]) == supported
         and float(options["silent"]) == silent
@@ -119,7 +162,11 @@ def config_labels(con: duckdb.DuckDBPyConnection) -> dict[str, str]:
         if threshold is None and config:  # a config with runs but no case yet
             threshold = json.loads(config).get("threshold")
         labels[config_id] = describe_config(
-            judge, threshold, penalize, strict, _calibration_name(judge, stored)
+            judge,
+            threshold,
+            penalize,
+            strict,
+            _calibration_name(judge, stored, threshold, penalize),
         )
     return labels
 

@@ -267,6 +267,57 @@ def test_a_calibrated_config_is_named_by_its_calibration(tmp_path: Path) -> None
     assert names == {config_id: label}
 
 
+def test_a_calibration_keeping_the_judges_numbers_is_named_at_its_threshold(
+    tmp_path: Path,
+) -> None:
+    """A calibration whose fit kept the rules version's own cut-offs and weights scores the
+    default judge's series at its fitted threshold (it has no numbers of its own to carry):
+    that series was named by no calibration, so a night scored with `--calibration keep`
+    read in the report as if scored without it. It is named by the calibration now; the
+    default judge's own series (threshold 0.5) is not, though scored beside it."""
+    from flows.judges.settings import JudgeSettings
+    from flows.report import config_names
+    from flows.store.calibrations import save_calibration
+
+    path = tmp_path / "f.duckdb"
+    con = open_store(path)
+    stored = {
+        "judge_kind": "grounded",
+        "judge_model": GROUNDED_RULES_VERSION,
+        "supported": 0.56,
+        "silent": 0.001,
+        "penalize_ambiguous_claims": False,
+        "labels": 40,
+        "positives": 30,
+        "claims_labelled": 0,
+        "folds": 5,
+        "seed": 1,
+        "labels_hash": "0" * 32,
+        "agreement": "{}",
+        "created_at": datetime(2026, 11, 30),
+    }
+    save_calibration(con, {**stored, "name": "keep", "threshold": 0.6})
+    save_calibration(con, {**stored, "name": "keep-all", "threshold": 0.5})
+    con.close()
+    source = write(many_cases(6), tmp_path / "cases.parquet")
+    run_score(ScoreSettings(source=str(source), db=str(path)))
+    for name in ("keep", "keep-all"):
+        judge = JudgeSettings(calibration=name)
+        run_score(ScoreSettings(source=str(source), db=str(path), judge=judge))
+    con = connect(path, read_only=True)
+    try:
+        ids = dict(con.execute("SELECT threshold, config_id FROM metric_configs").fetchall())
+        names = config_names(con)
+    finally:
+        con.close()
+    kept, default = ids[0.6], ids[0.5]
+    short = {c: c.removeprefix("faith-")[:8] for c in (kept, default)}
+    assert names == {
+        kept: f"{GROUNDED_RULES_VERSION}, threshold 0.6, calibration keep [{short[kept]}]",
+        default: f"{GROUNDED_RULES_VERSION}, threshold 0.5 [{short[default]}]",
+    }
+
+
 def test_short_hashes_grow_where_two_configs_would_share_them() -> None:
     from flows.report.labels import short_hashes
 

@@ -96,12 +96,38 @@ def marked_claim(claim: str, lacks: Sequence[str]) -> str:
     return _marked(kept, lacks) + html.escape(note)
 
 
+def _lowered(claim: str) -> tuple[str, list[int]]:
+    """The claim lower-cased, and for each of its characters the claim's character it comes
+    from: lower-casing may lengthen a character ("İ" is "i" and a combining dot)."""
+    lowered, origin = [], []
+    for at, char in enumerate(claim):
+        lowered.append(char.lower())
+        origin += [at] * len(lowered[-1])
+    return "".join(lowered), origin
+
+
+def _whole(origin: list[int], start: int, end: int) -> bool:
+    """Whether lowered[start:end] is the lowering of whole characters of the claim (not the
+    "i" of an "İ" alone)."""
+    starts = start == 0 or origin[start - 1] != origin[start]
+    return starts and (end == len(origin) or origin[end] != origin[end - 1])
+
+
 def _marked(claim: str, lacks: Sequence[str]) -> str:
     spans: list[tuple[int, int]] = []
+    lowered, origin = _lowered(claim)
     for word in lacks:
         if word:
-            found = re.finditer(_lacked_pattern(word), claim, flags=re.IGNORECASE)
-            spans += [match.span() for match in found if match.end() > match.start()]
+            pattern = re.compile(_lacked_pattern(word), flags=re.IGNORECASE)
+            spans += [
+                match.span() for match in pattern.finditer(claim) if match.end() > match.start()
+            ]
+            if lowered != claim:  # the first word is stored lower-cased, as the judge reads it
+                spans += [
+                    (origin[match.start()], origin[match.end() - 1] + 1)
+                    for match in pattern.finditer(lowered)
+                    if match.end() > match.start() and _whole(origin, *match.span())
+                ]
     pieces, at = [], 0
     for start, end in sorted(spans, key=lambda span: (span[0], -span[1])):  # longest first
         if start < at:

@@ -55,3 +55,39 @@ def test_a_long_claim_is_cut_and_only_its_own_words_are_marked() -> None:
     assert shown.startswith("We need <mark>more</mark> time for <mark>1,019</mark> boxes xxx")
     assert shown.endswith("x… (1,019 more characters)")
     assert shown.count("<mark>") == 2
+
+
+@pytest.mark.parametrize(
+    ("answer", "marked"),
+    [
+        # lower-cased, "İ" is two characters ("i" and a combining dot): it was never found
+        ("İstanbul flights leave at 9.", "<mark>İstanbul</mark> flights leave at 9."),
+        ("İzmir and Ankara get it.", "<mark>İzmir</mark> and Ankara <mark>get</mark> it."),
+        ("Straße opens.", "<mark>Straße</mark> <mark>opens</mark>."),
+    ],
+)
+def test_a_first_word_is_marked_whatever_lower_casing_does_to_its_length(
+    answer: str, marked: str
+) -> None:
+    """The judge stores a sentence's first word lower-cased: the claim's first word is marked
+    as it writes it, also where lower-casing makes it longer ("İstanbul" -> "i̇stanbul")."""
+    import polars as pl
+
+    from faith_udfs import GroundedJudge, MetricConfig, score_cases
+
+    cases = pl.DataFrame(
+        {
+            "case_id": ["k"],
+            "input": ["Where?"],
+            "actual_output": [answer],
+            "retrieval_context": [["Flights leave at 9 from Ankara."]],
+        }
+    )
+    (verdict,) = score_cases(cases, GroundedJudge(), MetricConfig()).claim_verdicts.to_dicts()
+    assert verdict["verdict"] == "no"
+    assert marked_claim(verdict["claim"], verdict["context_lacks"]) == marked
+
+
+def test_part_of_a_lengthened_character_is_not_marked() -> None:
+    """Lower-cased, "İ" is "i" and a combining dot: a lacked "i" is not the "İ" of a name."""
+    assert marked_claim("İstanbul is far.", ["i"]) == "İstanbul is far."

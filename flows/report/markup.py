@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import html
 import re
+import unicodedata
 from collections.abc import Sequence
 
 # Logged text is shown up to this many characters in a cell or line of the HTML report: the
@@ -88,44 +89,60 @@ def _lacked_pattern(word: str) -> str:
 def marked_claim(claim: str, lacks: Sequence[str]) -> str:
     """The claim as HTML, cut as `shown` cuts it, each word of `lacks` (what the context lacks)
     found in it marked (`<mark>`), matched in any case (the first word of a sentence is stored
-    lower-cased). The note of what was cut is never marked: its "more" and its count are the
-    report's words, not the claim's. Its controls are escapes, as `logged` writes them."""
+    lower-cased) and as the judge read it (composed, without format characters). The note of
+    what was cut is never marked: its "more" and its count are the report's words, not the
+    claim's. Its controls are escapes, as `logged` writes them."""
     claim = visible(claim)
     kept = claim[:SHOWN_CHARS]
     note = shown(claim)[len(kept) :]
     return _marked(kept, lacks) + html.escape(note)
 
 
-def _lowered(claim: str) -> tuple[str, list[int]]:
-    """The claim lower-cased, and for each of its characters the claim's character it comes
-    from: lower-casing may lengthen a character ("İ" is "i" and a combining dot)."""
-    lowered, origin = [], []
-    for at, char in enumerate(claim):
-        lowered.append(char.lower())
-        origin += [at] * len(lowered[-1])
-    return "".join(lowered), origin
+def _clusters(claim: str) -> list[tuple[int, int]]:
+    """The claim's characters, each with the combining marks after it ("e" and U+0301)."""
+    spans, at = [], 0
+    while at < len(claim):
+        end = at + 1
+        while end < len(claim) and unicodedata.combining(claim[end]):
+            end += 1
+        spans.append((at, end))
+        at = end
+    return spans
 
 
-def _whole(origin: list[int], start: int, end: int) -> bool:
-    """Whether lowered[start:end] is the lowering of whole characters of the claim (not the
-    "i" of an "İ" alone)."""
+def _as_read(claim: str) -> tuple[str, list[tuple[int, int]]]:
+    """The claim as the judge reads its words, lower-cased: composed (NFC), without format
+    characters (a soft hyphen), and for each of its characters the claim's characters it comes
+    from. Lower-casing may lengthen a character ("İ" is "i" and a combining dot)."""
+    read, origin = [], []
+    for at, end in _clusters(claim):
+        composed = unicodedata.normalize("NFC", claim[at:end]).lower()
+        kept = "".join(c for c in composed if unicodedata.category(c) != "Cf")
+        read.append(kept)
+        origin += [(at, end)] * len(kept)
+    return "".join(read), origin
+
+
+def _whole(origin: list[tuple[int, int]], start: int, end: int) -> bool:
+    """Whether read[start:end] is read from whole characters of the claim (not the "i" of an
+    "İ" alone)."""
     starts = start == 0 or origin[start - 1] != origin[start]
     return starts and (end == len(origin) or origin[end] != origin[end - 1])
 
 
 def _marked(claim: str, lacks: Sequence[str]) -> str:
     spans: list[tuple[int, int]] = []
-    lowered, origin = _lowered(claim)
+    read, origin = _as_read(claim)
     for word in lacks:
         if word:
             pattern = re.compile(_lacked_pattern(word), flags=re.IGNORECASE)
             spans += [
                 match.span() for match in pattern.finditer(claim) if match.end() > match.start()
             ]
-            if lowered != claim:  # the first word is stored lower-cased, as the judge reads it
+            if read != claim:  # also as the judge read it (composed, lower-cased, ...)
                 spans += [
-                    (origin[match.start()], origin[match.end() - 1] + 1)
-                    for match in pattern.finditer(lowered)
+                    (origin[match.start()][0], origin[match.end() - 1][1])
+                    for match in pattern.finditer(read)
                     if match.end() > match.start() and _whole(origin, *match.span())
                 ]
     pieces, at = [], 0

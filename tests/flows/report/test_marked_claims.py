@@ -64,13 +64,24 @@ def test_a_long_claim_is_cut_and_only_its_own_words_are_marked() -> None:
         ("İstanbul flights leave at 9.", "<mark>İstanbul</mark> flights leave at 9."),
         ("İzmir and Ankara get it.", "<mark>İzmir</mark> and Ankara <mark>get</mark> it."),
         ("Straße opens.", "<mark>Straße</mark> <mark>opens</mark>."),
+        # the judge reads NFC without format characters: a log's decomposed "ü" (macOS, some
+        # web pages) or soft hyphen ("Ber\u00adlin") was listed as lacked, never marked
+        (
+            "Flights leave at 9 from Zu\u0308rich.",
+            "Flights leave at 9 from <mark>Zu\u0308rich</mark>.",
+        ),
+        (
+            "Flights leave at 9 from Ber\u00adlin.",
+            "Flights leave at 9 from <mark>Ber\u00adlin</mark>.",
+        ),
+        ("Cafe\u0301s leave at 9.", "<mark>Cafe\u0301s</mark> leave at 9."),
     ],
 )
-def test_a_first_word_is_marked_whatever_lower_casing_does_to_its_length(
-    answer: str, marked: str
-) -> None:
-    """The judge stores a sentence's first word lower-cased: the claim's first word is marked
-    as it writes it, also where lower-casing makes it longer ("İstanbul" -> "i̇stanbul")."""
+def test_a_word_is_marked_as_the_log_writes_what_the_judge_read(answer: str, marked: str) -> None:
+    """The judge stores a sentence's first word lower-cased, and reads the text composed
+    (NFC) without format characters: the claim's word is marked as the log writes it, also
+    where lower-casing makes it longer ("İstanbul" -> "i̇stanbul") or the log composes it
+    otherwise."""
     import polars as pl
 
     from faith_udfs import GroundedJudge, MetricConfig, score_cases

@@ -84,7 +84,8 @@ def _labels(frame: pl.DataFrame, path: Path) -> pl.DataFrame:
             f"{'' if empty.len() == 1 else 's'} (e.g. {empty.head(3).to_list()}); give each "
             "1 or 0, or leave those rows out"
         )
-    bad = frame.filter(labels["label"].is_null())["label"].head(3).to_list()
+    wrong = frame.filter(labels["label"].is_null())["label"]
+    bad = wrong.unique(maintain_order=True).head(3).to_list()  # each once, in the file's order
     if bad:
         raise InputUnreadable(f"labels {path}: label must be 1 or 0, found {bad}")
     repeated = labels.filter(pl.col("case_id").is_duplicated())["case_id"].unique().sort()
@@ -225,7 +226,8 @@ def _claim_labels(frame: pl.DataFrame, path: Path) -> pl.Series:
     bad = words.filter(~_known(words))
     if bad.len():
         raise InputUnreadable(
-            f"labels {path}: claim_labels must be 1s and 0s, found {bad.head(3).to_list()}"
+            f"labels {path}: claim_labels must be 1s and 0s, found "
+            f"{bad.unique(maintain_order=True).head(3).to_list()}"
         )
     return frame.select(pl.when(items.list.len() > 0).then(flags).alias("claim_labels")).to_series()
 

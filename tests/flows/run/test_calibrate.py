@@ -668,6 +668,15 @@ def test_other_columns_of_a_parquet_labels_file_are_not_read(tmp_path: Path) -> 
             r"label is empty for 1 case \(e.g. \['b'\]\)",
         ),
         (pl.DataFrame({"case_id": ["a"], "label": [1.5]}), r"label must be 1 or 0, found \[1.5\]"),
+        # each wrong value once, in the file's order: a typo on 1,000 rows listed itself thrice
+        (
+            pl.DataFrame({"case_id": ["a", "b", "c", "d"], "label": ["y", "y", "n", "y"]}),
+            r"label must be 1 or 0, found \['y', 'n'\]$",
+        ),
+        (
+            pl.DataFrame({"case_id": ["a", "b"], "label": [1, 0], "claim_labels": ["2 2", "3 2"]}),
+            r"claim_labels must be 1s and 0s, found \['2', '3'\]$",
+        ),
         (pl.DataFrame({"case_id": ["a"], "label": [[1]]}), "label must be one value a row"),
         (
             pl.DataFrame({"case_id": ["a"], "label": [1], "claim_labels": [[1, None]]}),
@@ -678,7 +687,15 @@ def test_other_columns_of_a_parquet_labels_file_are_not_read(tmp_path: Path) -> 
             "claim_labels must be a list of 1/0",
         ),
     ],
-    ids=["empty label", "not 1 or 0", "list label", "null claim label", "nested claim labels"],
+    ids=[
+        "empty label",
+        "not 1 or 0",
+        "repeated wrong labels",
+        "repeated wrong claim labels",
+        "list label",
+        "null claim label",
+        "nested claim labels",
+    ],
 )
 def test_a_label_that_is_not_one_value_of_1_or_0_is_refused(
     labels: pl.DataFrame, message: str, tmp_path: Path

@@ -67,8 +67,9 @@ def _with_place_hint(line: str) -> str:
 
 
 # DuckDB's JSON readers refuse a file holding a byte UTF-8 cannot hold, anywhere in it (a
-# Windows-1252 export's "é"), with these words alone: the whole file is exit 3, so the line
-# says what to do, as a CSV conversation log's does (a CSV cases table quarantines the row).
+# Windows-1252 export's "é"), with these words alone. A file of cases whose records can be
+# mended is read so (flows/read/json_not_utf8.py); for the others (a conversation log, such a
+# byte in a key) the whole file is exit 3, so the line says what to do.
 _JSON_INVALID_UTF8 = "invalid UTF-8 encoding"
 _JSON_NOT_UTF8 = (
     '; a byte UTF-8 cannot hold, as a Windows-1252 or Latin-1 export writes "é" or "€": save '

@@ -32,12 +32,12 @@ from flows.read.formats import (
     reader_connection,
     reader_sql,
 )
-from flows.read.lone_surrogates import mended, refused_for_half_pairs
+from flows.read.lone_surrogates import mended, refused_for_mending
 from flows.read.long_lines import long_line_said
 from flows.read.not_utf8 import refused_as_not_utf8
 from flows.read.read_options import ReadOptions, format_of
 from flows.read.small_json import object_keys, small_json
-from schemas import LONE_SURROGATES
+from schemas import LONE_SURROGATES, NOT_UTF8
 
 # A Parquet file at most this long is read whole to read its footer: opening it through
 # pyarrow's filesystem costs more than reading a small file's bytes (5,000 one-row files:
@@ -52,13 +52,13 @@ class FileFacts:
     None for CSV). A CSV column's type is VARCHAR; a JSON one's is "" (inferred as the file
     is read). `json_format`: how DuckDB's JSON readers must be told to read it ('array' for
     an array after a byte-order mark, formats.json_format), so files alike share it.
-    `lone_surrogates`: a JSON file that holds half a UTF-16 pair in a string, read from its
-    mended copy (flows/read/lone_surrogates.py). `repeated`: the names a CSV header line gives
-    two columns (DuckDB names the second `name_1`). `unread`: why polars, which reads a
-    Parquet cases table, cannot read the file (a column's type); DuckDB, which reads
-    conversations, can. `failed`: why DuckDB could not describe the file (raised when the
-    file is looked at, flows/read/finding.py: asked again, a file of 34 MB lines took another
-    8 s to fail)."""
+    `lone_surrogates`: a JSON file that holds half a UTF-16 pair in a string, or a byte UTF-8
+    cannot hold, read from its mended copy (flows/read/lone_surrogates.py). `repeated`: the
+    names a CSV header line gives two columns (DuckDB names the second `name_1`). `unread`:
+    why polars, which reads a Parquet cases table, cannot read the file (a column's type);
+    DuckDB, which reads conversations, can. `failed`: why DuckDB could not describe the file
+    (raised when the file is looked at, flows/read/finding.py: asked again, a file of 34 MB
+    lines took another 8 s to fail)."""
 
     format: str
     columns: tuple[tuple[str, str], ...]
@@ -230,7 +230,7 @@ def _json_keys(
         found = con.execute(_JSON_KEYS, {"files": duckdb_paths(paths), "format": told}).fetchall()
     except duckdb.Error as exc:
         if len(paths) == 1:
-            halves = mend and refused_for_half_pairs(exc)
+            halves = mend and refused_for_mending(exc)
             return _mended_keys(con, paths[0]) if halves else []
         return [row for path in paths for row in _json_keys(con, [path], told)]
     order = {str(path): i for i, path in enumerate(paths)}
@@ -238,8 +238,8 @@ def _json_keys(
 
 
 def _mended_keys(con: duckdb.DuckDBPyConnection, path: Path) -> list[tuple]:
-    """_json_keys of a file holding half a UTF-16 pair, from its mended copy; [] when it cannot
-    be mended (read_json names what is wrong with it)."""
+    """_json_keys of a file holding half a UTF-16 pair or a byte UTF-8 cannot hold, from its
+    mended copy; [] when it cannot be mended (read_json names what is wrong with it)."""
     with mended(path) as copy:
         found = _json_keys(con, [copy], "auto", mend=False) if copy else []
         if copy is not None and not found:  # its keys too large to list (a record of 40 MB)
@@ -248,9 +248,13 @@ def _mended_keys(con: duckdb.DuckDBPyConnection, path: Path) -> list[tuple]:
                 rows = count_file_rows([copy], "json")
                 found = [(str(copy), fact.names, rows, None, None, True)]
     return [
-        (str(path), [n for n in names if n != LONE_SURROGATES], objects, stray, kind, True)
+        (str(path), [n for n in names if n not in _MARKS], objects, stray, kind, True)
         for _, names, objects, stray, kind, _ in found
     ]
+
+
+# The columns a mended copy adds, naming a record's columns that held what it mended.
+_MARKS = (LONE_SURROGATES, NOT_UTF8)
 
 
 def parquet_facts(path: Path) -> FileFacts:

@@ -25,7 +25,7 @@ from flows.read.list_cells import NON_STRING_ITEM, python_lists_as_json
 from flows.read.long_lines import CSV_LINE_BYTES, long_line_said
 from flows.read.small_json import SMALL_JSON_BYTES, bom_array, small_objects
 from flows.scratch import scratch_folder
-from schemas import LONE_SURROGATES
+from schemas import LONE_SURROGATES, NOT_UTF8
 
 # What DuckDB's readers may hold in memory while streaming a file: they spill past it.
 _READER_MEMORY = "512MB"
@@ -212,7 +212,7 @@ def duckdb_frames(
                 reader = reader.removesuffix(")") + f", columns := {kept})"
                 select = "*" if only is None else quoted(only)
                 query = con.sql(f"SELECT {select} FROM {reader}", params=files)
-            read = [c for c in query.columns if c not in (FILE_COLUMN, LONE_SURROGATES)]
+            read = [c for c in query.columns if c not in (FILE_COLUMN, LONE_SURROGATES, NOT_UTF8)]
             keys = json_keys_renamed(read, names) if only is None else {}
             unwrapped = json_values_as_text(query.columns, query.types, keep=list_column)
             marks = json_wrong_types(query.columns, query.types, list_column, keys)
@@ -250,7 +250,7 @@ def _read_names(
     if len({name.casefold() for name in names}) == len(names):
         return {}
     found = [row[0] for row in con.execute(f"DESCRIBE {query}", files).fetchall()]
-    found = [name for name in found if name not in (FILE_COLUMN, LONE_SURROGATES)]
+    found = [name for name in found if name not in (FILE_COLUMN, LONE_SURROGATES, NOT_UTF8)]
     pairs = zip(names, found, strict=True) if len(found) == len(names) else []
     return {name: column for name, column in pairs if name != column}
 

@@ -3,6 +3,7 @@ emoji, as Python's json and JavaScript write it), for which DuckDB's JSON reader
 whole file. Such a file is read from a mended copy: a record holding one has it written as its
 text (the six characters `\\ud83d`) and names its columns holding one under LONE_SURROGATES,
 so the contract quarantines that row (schemas/contract.py); every other byte is copied as it is.
+A record holding a byte UTF-8 cannot hold is mended alike (flows/read/json_not_utf8.py).
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import IO, Any
 
+from flows.read import json_not_utf8
 from flows.scratch import scratch_folder
 from schemas import LONE_SURROGATES
 
@@ -43,6 +45,12 @@ def refused_for_half_pairs(error: BaseException) -> bool:
     return any(words in str(error) for words in HALF_PAIR_ERRORS)
 
 
+def refused_for_mending(error: BaseException) -> bool:
+    """Whether DuckDB refused a JSON file for what a mended copy mends: half a UTF-16 pair, or
+    a byte UTF-8 cannot hold."""
+    return refused_for_half_pairs(error) or json_not_utf8.refused_as_not_utf8(error)
+
+
 def holds_half_pairs(raw: bytes) -> bool:
     """Whether the JSON text holds an escape of half a UTF-16 pair."""
     return any(found.group(1) for found in _ESCAPES.finditer(raw))
@@ -51,8 +59,9 @@ def holds_half_pairs(raw: bytes) -> bool:
 @contextmanager
 def mended(path: Path) -> Iterator[Path | None]:
     """A mended copy of the JSON file (uncompressed, in a temporary folder, removed after),
-    or None when a record holding half a pair cannot be mended (it is no object, a key holds
-    it, or it spans lines of a file that is no array): DuckDB says what is wrong with it."""
+    or None when a record holding half a pair or a byte UTF-8 cannot hold cannot be mended
+    (it is no object, a key holds it, or it spans lines of a file that is no array): DuckDB
+    says what is wrong with it."""
     with scratch_folder("mended") as folder:
         zipped = path.suffix.lower() == ".gz"
         copy = Path(folder) / (path.stem if zipped else path.name)
@@ -60,7 +69,7 @@ def mended(path: Path) -> Iterator[Path | None]:
             opened = gzip.open(path, "rb") if zipped else open(path, "rb")  # noqa: SIM115
             with opened as file, copy.open("wb") as out:
                 done = _mend(file, out)
-        except (OSError, EOFError, ValueError, zlib.error):  # not UTF-8, a broken gzip stream
+        except (OSError, EOFError, ValueError, zlib.error):  # a broken gzip stream
             done = False
         yield copy if done else None
 
@@ -72,7 +81,7 @@ def _mend(file: io.BufferedIOBase, out: IO[bytes]) -> bool:
         whole = start + file.read(_ARRAY_MEND_BYTES + 1 - len(start))
         if len(whole) > _ARRAY_MEND_BYTES:
             return False
-        text = _mended_items(whole.decode("utf-8-sig"))
+        text = _mended_items(json_not_utf8.marked_text(whole, "utf-8-sig"))
         if text is not None:
             out.write(text.encode("utf-8"))
         return text is not None
@@ -80,7 +89,8 @@ def _mend(file: io.BufferedIOBase, out: IO[bytes]) -> bool:
     while block:  # one object a line: each line holding half a pair mended alone
         if not block.endswith(b"\n"):
             block += file.readline()
-        lines = _mended_lines(block)
+        lines = json_not_utf8.mended_lines(block)
+        lines = None if lines is None else _mended_lines(lines)
         if lines is None:
             return False
         out.write(lines)
@@ -106,8 +116,9 @@ def _mended_lines(block: bytes) -> bytes | None:
 
 
 def _mended_items(text: str) -> str | None:
-    """An array's items, those holding half a pair mended."""
+    """An array's items, those holding half a pair or a byte UTF-8 cannot hold mended."""
     halves = [found.start() for found in _TEXT_ESCAPES.finditer(text) if found.group(1)]
+    halves = sorted([*halves, *json_not_utf8.mark_places(text)])
     decoder = json.JSONDecoder()
     pieces, copied, at = [], 0, text.index("[") + 1
     try:
@@ -115,16 +126,29 @@ def _mended_items(text: str) -> str | None:
             at = _past(text, at, " \t\r\n,")
             _, end = decoder.raw_decode(text, at)
             if halves[0] < end:
-                record = _mended_record(text[at:end].encode("utf-8"))
+                record = _mended_item(text[at:end])
                 if record is None:
                     return None
-                pieces += [text[copied:at], record.decode("utf-8")]
+                pieces += [text[copied:at], record]
                 copied = end
                 halves = [half for half in halves if half >= end]
             at = end
     except ValueError:
         return None
     return "".join([*pieces, text[copied:]])
+
+
+def _mended_item(item: str) -> str | None:
+    """An item of an array mended: its bytes UTF-8 cannot hold, then its half pairs."""
+    if json_not_utf8.holds_marks(item):
+        mended_item = json_not_utf8.mended_record(item)
+        if mended_item is None:
+            return None
+        item = mended_item
+    if not holds_half_pairs(item.encode("utf-8")):
+        return item
+    record = _mended_record(item.encode("utf-8"))
+    return None if record is None else record.decode("utf-8")
 
 
 def _past(text: str, at: int, characters: str) -> int:

@@ -503,18 +503,89 @@ def test_a_utf16_json_file_is_exit_3_saying_so(
     )
 
 
-@pytest.mark.parametrize("name", ["export.jsonl", "export.json"], ids=["json-lines", "json-array"])
-def test_a_json_file_holding_a_byte_utf8_cannot_hold_is_exit_3_saying_what_to_do(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str], name: str
+# A Windows-1252 export's "Café?": the byte 0xE9, which UTF-8 cannot hold.
+CAFE = "Caf\N{LATIN SMALL LETTER E WITH ACUTE}?"
+
+
+def _not_utf8(folder: Path, shape: str, **b_row: object) -> Path:
+    """Rows a and c clean, b holding a byte UTF-8 cannot hold, in a file (or folder) of
+    `shape`: each record written as UTF-8 but b's, as Windows-1252."""
+    rows = [_row("a"), _row("b", **(b_row or {"input": CAFE})), _row("c")]
+    if shape.startswith("large"):  # past small_json's 256 KiB: DuckDB reads it alone
+        rows[2]["note"] = "n" * 300_000
+    written = [
+        json.dumps(row, ensure_ascii=False).encode("cp1252" if i == 1 else "utf-8")
+        for i, row in enumerate(rows)
+    ]
+    folder.mkdir()
+    if shape == "folder":
+        for i, record in enumerate(written):
+            (folder / f"{i}.jsonl").write_bytes(record + b"\n")
+        return folder
+    path = folder / f"logs.{shape.removeprefix('large.')}"
+    lines = ".jsonl" in path.name
+    text = b"".join(r + b"\n" for r in written) if lines else b"[" + b", ".join(written) + b"]"
+    path.write_bytes(gzip.compress(text) if path.suffix == ".gz" else text)
+    return path
+
+
+@pytest.mark.parametrize(
+    "shape", ["jsonl", "json", "jsonl.gz", "large.jsonl", "large.json", "folder"]
+)
+def test_a_byte_utf8_cannot_hold_quarantines_its_row_and_the_others_are_scored(
+    tmp_path: Path, shape: str, clean: Clean
 ) -> None:
-    """A Windows-1252 export ("Café" written as the byte 0xE9) was DuckDB's `invalid UTF-8
-    encoding in string` alone: the line now says what the byte is and how to convert the
-    file, as a CSV conversation log's does, and nothing is written."""
-    records = [_row("c1"), {**_row("c2"), "input": "Caf\N{LATIN SMALL LETTER E WITH ACUTE}?"}]
-    written = [json.dumps(r, ensure_ascii=False) for r in records]
-    text = _lines(*written) if name.endswith(".jsonl") else f"[{', '.join(written)}]"
-    source = tmp_path / name
-    source.write_bytes(text.encode("cp1252"))
+    """DuckDB refuses a whole JSON file for one byte UTF-8 cannot hold (a Windows-1252 "é",
+    one corrupt byte): a night's 1M-row JSON Lines file with one such byte was exit 3, nothing
+    scored, where a CSV file quarantines the row. Now that row is quarantined as a CSV one is
+    (`input_not_utf8`, the byte as its escape) and the others read as from a clean file."""
+    run, db = _score(_not_utf8(tmp_path / "logs", shape))
+    assert (run["rows_in"], run["rows_scored"], run["rows_quarantined"]) == (3, 2, 1)
+    assert query(db, 'SELECT case_id, "check", "column", value FROM quarantine') == [
+        ("b", "input_not_utf8", "input", "Caf\\xe9?")
+    ]
+    assert query(db, STORED) == query(clean("a", "c"), STORED)
+
+
+def test_a_byte_utf8_cannot_hold_in_a_passage_or_a_segment_names_that_column(
+    tmp_path: Path,
+) -> None:
+    source = _not_utf8(
+        tmp_path / "logs", "jsonl", retrieval_context=[PASSAGE, "Caf\xe9 open"], note={"x": CAFE}
+    )
+    run, db = _score(source)
+    assert (run["rows_scored"], run["rows_quarantined"]) == (2, 1)
+    assert query(db, 'SELECT "check", value FROM quarantine ORDER BY "check"') == [
+        ("note_not_utf8", json.dumps({"x": "Caf\\xe9?"}, separators=(",", ":"))),
+        (
+            "retrieval_context_not_utf8",
+            json.dumps([PASSAGE, "Caf\\xe9 open"], separators=(",", ":")),
+        ),
+    ]
+
+
+def test_a_byte_utf8_cannot_hold_is_a_quarantined_row_for_the_exit_code(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """1 row of 3 quarantined is past --max-quarantine-share 0.1: exit 11, everything kept; a
+    file in another encoding whole ends so, its line naming the check."""
+    source = _not_utf8(tmp_path / "logs", "jsonl")
+    db = tmp_path / "f.duckdb"
+    done = faith_here(capsys, "score", str(source), "--db", str(db), "--prefect", "no")
+    assert done.returncode == 11
+    assert "top checks: input_not_utf8 1" in done.stderr
+    assert query(db, "SELECT count(*) FROM case_scores") == [(2,)]
+
+
+def test_a_byte_utf8_cannot_hold_in_a_key_is_exit_3_saying_what_to_do(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A key holding such a byte names a column no row can be stored under, and an array too
+    large to mend in memory is not mended: the file stays exit 3, nothing written, the line
+    saying what the byte is and how to convert the file."""
+    source = tmp_path / "logs.jsonl"
+    bad = json.dumps({**_row("b"), "not" + CAFE: "x"}, ensure_ascii=False).encode("cp1252")
+    source.write_bytes(_lines(_row("a")).encode() + bad + b"\n")
     db = tmp_path / "f.duckdb"
     done = faith_here(capsys, "score", str(source), "--db", str(db))
     assert done.returncode == 3, done.stderr
@@ -523,3 +594,16 @@ def test_a_json_file_holding_a_byte_utf8_cannot_hold_is_exit_3_saying_what_to_do
     assert "invalid UTF-8 encoding in string" in line
     assert "save the file as UTF-8 (a Windows export: iconv -f WINDOWS-1252 -t UTF-8" in line
     assert not db.exists()
+
+
+def test_an_array_too_large_to_mend_holding_a_byte_utf8_cannot_hold_is_exit_3(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import flows.read.lone_surrogates as lone_surrogates
+
+    monkeypatch.setattr(lone_surrogates, "_ARRAY_MEND_BYTES", 200)
+    source = _not_utf8(tmp_path / "logs", "json")
+    assert source.stat().st_size > 200
+    done = faith_here(capsys, "score", str(source), "--db", str(tmp_path / "f.duckdb"))
+    assert done.returncode == 3
+    assert "iconv -f WINDOWS-1252 -t UTF-8" in done.stderr

@@ -6,8 +6,9 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import json
+import re
 import sys
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from datetime import datetime
 from typing import Any
 
@@ -37,19 +38,44 @@ SCORE_COLUMNS = (
 )  # fmt: skip
 
 
+# One `NAME="COLUMN"` of `--columns`: a column in double quotes, a quote in it doubled, holds
+# commas (`actual_output="answer, final"`).
+_QUOTED = re.compile(r'\s*([^=,]*)=\s*"((?:[^"]|"")*)"\s*(?:,|$)')
+
+
+def _mapping_parts(text: str) -> Iterator[tuple[str, str, str]]:
+    """`--columns`' parts as (part, name, column): split at commas, but within double quotes."""
+    at = 0
+    while at < len(text):
+        quoted = _QUOTED.match(text, at)
+        if quoted:  # its column as written between the quotes, spaces too
+            at = quoted.end()
+            part = quoted.group(0).rstrip().removesuffix(",")
+            yield part, quoted.group(1), quoted.group(2).replace('""', '"')
+            continue
+        end = text.find(",", at)
+        end = len(text) if end < 0 else end
+        part, at = text[at:end], end + 1
+        name, _, column = part.partition("=")
+        yield part, name, column.strip()
+
+
 def parse_columns(text: str | Mapping[str, str] | None) -> dict[str, str]:
-    """`input=question,actual_output=answer` (the CLI's `--columns`) or a mapping ->
+    """`input=question,actual_output=answer` (the CLI's `--columns`; a column whose name holds
+    a comma in double quotes, `actual_output="answer, final"`) or a mapping ->
     {contract name: source column}."""
     if isinstance(text, Mapping):
         return {str(k): str(v) for k, v in text.items()}
     mapping: dict[str, str] = {}
-    for part in (text or "").split(","):
+    for part, written, column in _mapping_parts(text or ""):
+        name = written.strip()
         if not part.strip():
             continue
-        name, sep, column = part.partition("=")
-        if not sep or not name.strip() or not column.strip():
-            raise ValueError(f"--columns {part.strip()!r}: write CONTRACT_NAME=SOURCE_COLUMN")
-        name, column = name.strip(), column.strip()
+        if not name or not column.strip():
+            raise ValueError(
+                f"--columns {part.strip()!r}: write CONTRACT_NAME=SOURCE_COLUMN (a column whose "
+                'name holds a comma in double quotes: actual_output="answer, final")'
+            )
         if mapping.get(name, column) != column:  # which one was meant cannot be told
             raise ValueError(f"--columns {name}: named twice, as {mapping[name]} and {column}")
         mapping[name] = column

@@ -97,7 +97,8 @@ def add_read_arguments(parser: argparse.ArgumentParser) -> None:
         "--columns",
         metavar="NAME=COLUMN,...",
         help="which of SOURCE's columns are the contract's, e.g. "
-        "input=question,actual_output=answer,retrieval_context=contexts,logged_at=ts",
+        "input=question,actual_output=answer,retrieval_context=contexts,logged_at=ts; a "
+        "name holding a comma in double quotes: 'actual_output=\"answer, final\"'",
     )
     read.add_argument(
         "--case-id",

@@ -11,8 +11,9 @@ from pathlib import Path
 import pytest
 
 from flows.errors import InputUnreadable
-from flows.read.read_options import ReadOptions
+from flows.read.read_options import ReadOptions, parse_columns
 from flows.read.source import resolve_source
+from tests.support.cli_run import faith_here
 from tests.support.db_reading import query
 from tests.support.ledger import balanced_run
 
@@ -100,3 +101,37 @@ def test_a_mapped_column_one_file_of_a_folder_has_is_read(tmp_path: Path) -> Non
     columns = {"conversation_id": "thread", "retrieval_context": "docs"}
     run = balanced_run(logs, tmp_path / "f.duckdb", columns=columns, max_invalid_share=1)
     assert (run["rows_in"], run["rows_scored"]) == (2, 2)
+
+
+def test_a_column_whose_name_holds_a_comma_is_mapped_in_double_quotes(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A pandas or spreadsheet export's column `answer, final` could not be mapped: `--columns`
+    split it at its comma (exit 2, `--columns 'final': write CONTRACT_NAME=SOURCE_COLUMN`).
+    Written in double quotes (a quote inside doubled), it is one column."""
+    source = tmp_path / "logs.csv"
+    source.write_text(
+        'case_id,question,"answer, final","docs ""v2""",logged_at\n'
+        f'c1,Where is A17?,{SHIPPED},"[""{SHIPPED}""]",2026-11-01\n'
+    )
+    db = tmp_path / "f.duckdb"
+    columns = 'input=question,actual_output="answer, final",retrieval_context="docs ""v2"""'
+    done = faith_here(capsys, "score", str(source), "--db", str(db), "--columns", columns)
+    assert done.returncode == 0, done.stderr
+    assert query(db, "SELECT case_id, score FROM case_scores") == [("c1", 1.0)]
+
+
+def test_a_comma_left_unquoted_says_how_to_quote_it(capsys: pytest.CaptureFixture[str]) -> None:
+    done = faith_here(capsys, "score", "x.csv", "--columns", "actual_output=answer, final")
+    assert done.returncode == 2
+    assert done.stderr.strip() == (
+        "error: --columns 'final': write CONTRACT_NAME=SOURCE_COLUMN (a column whose name holds "
+        'a comma in double quotes: actual_output="answer, final")'
+    )
+
+
+def test_a_quoted_column_keeps_its_spaces_and_an_unquoted_one_is_trimmed() -> None:
+    assert parse_columns('input = " question ", actual_output= answer ') == {
+        "input": " question ",
+        "actual_output": "answer",
+    }

@@ -30,7 +30,7 @@ def _tested_blocks(language: str) -> list[str]:
 def test_the_score_line_with_columns_and_content_ids(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    (line,) = _tested_blocks("shell")
+    (line,) = [block for block in _tested_blocks("shell") if "--case-id content" in block]
     frame = many_cases(8).drop("case_id")
     frame = frame.rename(
         {"input": "question", "actual_output": "answer", "retrieval_context": "contexts"}
@@ -42,6 +42,21 @@ def test_the_score_line_with_columns_and_content_ids(
     assert args[:2] == ["faith", "score"]
     assert main([*args[1:], "--db", str(tmp_path / "doc.duckdb"), "--prefect", "no"]) == 0
     assert query(tmp_path / "doc.duckdb", "SELECT count(*) FROM case_scores") == [(8,)]
+
+
+def test_the_score_line_with_a_column_name_holding_a_comma(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (line,) = [block for block in _tested_blocks("shell") if "answer, final" in block]
+    frame = many_cases(3).rename(
+        {"input": "question", "actual_output": "answer, final", "retrieval_context": 'docs "v2"'}
+    )
+    texts = [json.dumps(v) for v in frame['docs "v2"'].to_list()]
+    frame.with_columns(pl.Series('docs "v2"', texts)).write_csv(tmp_path / "logs.csv")
+    monkeypatch.chdir(tmp_path)
+    args = shlex.split(line)
+    assert main([*args[1:], "--db", str(tmp_path / "doc.duckdb"), "--prefect", "no"]) == 0
+    assert query(tmp_path / "doc.duckdb", "SELECT count(*) FROM case_scores") == [(3,)]
 
 
 def test_the_warehouse_export_and_the_conversation_query(

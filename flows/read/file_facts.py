@@ -32,6 +32,7 @@ from flows.read.formats import (
     reader_connection,
     reader_sql,
 )
+from flows.read.json_ends import json_end_said
 from flows.read.lone_surrogates import mended, refused_for_mending
 from flows.read.long_lines import long_line_said
 from flows.read.not_utf8 import refused_as_not_utf8
@@ -376,6 +377,8 @@ def _unread_type(kind: pa.DataType) -> str | None:
 # DuckDB's sniffer gives up on a file whose first lines hold one past max_line_size, saying
 # only this: the file read strictly names the line ("Maximum line size ... exceeded").
 _SNIFFING = "Error when sniffing file"
+# DuckDB's JSON readers' words for a record they cannot parse (flows/read/json_ends.py)
+_MALFORMED = "Malformed JSON"
 
 
 def _header(path: Path) -> str:
@@ -409,6 +412,8 @@ def _undescribed(
         if failed is not None:
             return failed
     said = long_line_said(path, error_line(exc)) if fmt == "csv" else error_line(exc)
+    if fmt == "json" and _MALFORMED in said:  # past its last record: is its end the fault?
+        said += json_end_said(path)
     unreadable = InputUnreadable(f"{path}: not a readable {fmt.upper()} file ({said})")
     unreadable.__cause__ = exc  # raised later; an out-of-memory cause is told apart (exit 7)
     return unreadable

@@ -607,3 +607,62 @@ def test_an_array_too_large_to_mend_holding_a_byte_utf8_cannot_hold_is_exit_3(
     done = faith_here(capsys, "score", str(source), "--db", str(tmp_path / "f.duckdb"))
     assert done.returncode == 3
     assert "iconv -f WINDOWS-1252 -t UTF-8" in done.stderr
+
+
+def _ten(shape: str) -> bytes:
+    """Ten good records as JSON Lines or a JSON array, complete."""
+    records = [json.dumps(_row(f"c{i}")) for i in range(10)]
+    return (
+        "\n".join(records) + "\n" if shape == "jsonl" else "[" + ",\n".join(records) + "]\n"
+    ).encode()
+
+
+CUT_SHORT = (
+    "; the file ends in the middle of a record: a file still being written, or a copy cut "
+    "short? Write it under another name (FILE.tmp) and rename it when complete, or remove it"
+)
+
+
+@pytest.mark.parametrize(
+    ("name", "ending"),
+    [
+        ("logs.jsonl", CUT_SHORT),
+        ("logs.jsonl.gz", CUT_SHORT),
+        ("brace.jsonl", CUT_SHORT),  # cut just past a nested object's brace
+        ("logs.json", CUT_SHORT),
+        ("trailing.json", "; the array has a comma after its last item, which JSON allows none"),
+    ],
+    ids=["json-lines", "json-lines-gzip", "json-lines-brace", "json-array", "json-array-comma"],
+)
+def test_a_file_cut_short_says_so(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], name: str, ending: str
+) -> None:
+    """A nightly run reading a log its exporter is still writing (or a copy cut short) was
+    exit 3 naming a record past the file's last (`record/value 12` of a 10-record array,
+    `line 11`), as was an array with a comma after its last item: the line now says what is
+    wrong with the file's end."""
+    whole = _ten("jsonl" if ".jsonl" in name else "json")
+    text = whole.rstrip()[:-1] + b",\n]\n" if name.startswith("trailing") else whole[:-60]
+    if name.startswith("brace"):
+        text = whole + b'{"case_id": "c10", "meta": {"channel": "app"}'
+    source = tmp_path / name
+    source.write_bytes(gzip.compress(text) if name.endswith(".gz") else text)
+    db = tmp_path / "f.duckdb"
+    done = faith_here(capsys, "score", str(source), "--db", str(db))
+    assert done.returncode == 3, done.stderr
+    (line,) = done.stderr.strip().splitlines()
+    assert line.startswith(f"error: {source}: not a readable JSON file (")
+    assert line.endswith(f"{ending})")
+    assert not db.exists()
+
+
+def test_a_file_whose_end_is_whole_says_nothing_of_its_end(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A malformed record before a complete last one is named as before, no more."""
+    source = tmp_path / "logs.jsonl"
+    source.write_bytes(_ten("jsonl").replace(b'{"case_id": "c3"', b'{"case_id": c3', 1))
+    done = faith_here(capsys, "score", str(source), "--db", str(tmp_path / "f.duckdb"))
+    assert done.returncode == 3
+    assert "in the middle of a record" not in done.stderr
+    assert "comma after its last item" not in done.stderr

@@ -1,0 +1,73 @@
+"""What the end of a JSON file DuckDB could not read says about it. DuckDB names a malformed
+record one or two past the file's last when the fault is its end (`record/value 12` of a
+10-record array), so a file cut short (a night reading a log its exporter is still writing, a
+copy cut short) or an array with a comma after its last item is said so."""
+
+from __future__ import annotations
+
+import gzip
+import json
+import zlib
+from pathlib import Path
+
+from flows.read.formats import is_compressed
+
+_SPACE = b" \t\r\n"
+_BOM = b"\xef\xbb\xbf"
+_TAIL_BYTES = 64 * 1024
+CUT_SHORT = (
+    "; the file ends in the middle of a record: a file still being written, or a copy cut "
+    "short? Write it under another name (FILE.tmp) and rename it when complete, or remove it"
+)
+TRAILING_COMMA = "; the array has a comma after its last item, which JSON allows none"
+
+
+def json_end_said(path: Path) -> str:
+    """CUT_SHORT, TRAILING_COMMA, or "" when the file's end is whole (or cannot be read)."""
+    try:
+        head, tail, whole = _ends(path)
+    except (OSError, EOFError, zlib.error):
+        return ""
+    if not tail.rstrip(_SPACE):
+        return ""
+    if head.removeprefix(_BOM).lstrip(_SPACE).startswith(b"["):
+        return _array_end(tail.rstrip(_SPACE))
+    return "" if _last_line_whole(tail, whole) else CUT_SHORT
+
+
+def _array_end(end: bytes) -> str:
+    if not end.endswith(b"]"):
+        return CUT_SHORT
+    return TRAILING_COMMA if end[:-1].rstrip(_SPACE).endswith(b",") else ""
+
+
+def _last_line_whole(tail: bytes, whole: bool) -> bool:
+    """Whether JSON Lines end in a whole line: ended, or a record as it is; a last line longer
+    than the tail ends in its object's brace."""
+    if tail.endswith(b"\n"):
+        return True
+    before, _, last = tail.rpartition(b"\n")
+    if not before and not whole:
+        return tail.rstrip(_SPACE).endswith(b"}")
+    try:
+        json.loads(last.removeprefix(_BOM))
+    except ValueError:
+        return False
+    return True
+
+
+def _ends(path: Path) -> tuple[bytes, bytes, bool]:
+    """The first bytes of the file's text, its last (gzip's text, read through), and whether
+    those are its whole text."""
+    if not is_compressed(path):
+        with open(path, "rb") as file:
+            head = file.read(4096)
+            size = path.stat().st_size
+            file.seek(max(0, size - _TAIL_BYTES))
+            return head, file.read(), size <= _TAIL_BYTES
+    with gzip.open(path, "rb") as zipped:
+        head = tail = zipped.read(_TAIL_BYTES)
+        whole = True
+        while block := zipped.read(_TAIL_BYTES):
+            tail, whole = tail[-_TAIL_BYTES:] + block, False
+    return head[:4096], tail, whole

@@ -124,11 +124,13 @@ def mapped(frame: pl.DataFrame, options: ReadOptions) -> pl.DataFrame:
 
 
 def check_mapping(columns: list[str], options: ReadOptions, where: str) -> None:
-    """Refuse a `--columns` mapping onto a name the columns have already (exit 3): two
-    columns would carry one contract name; and so two columns that differ only in case where a
-    cases table's column is looked for in any case (`Input`, `INPUT`): which one it is cannot
-    be told. Checked on each file's columns before a run starts, and on each frame read."""
-    clashing = [name for name in contract_renames(columns, options).values() if name in columns]
+    """Refuse a `--columns` mapping onto a name the columns have already, unless that
+    column is mapped too (exit 3): two columns would carry one contract name; and so two
+    columns that differ only in case where a cases table's column is looked for in any case
+    (`Input`, `INPUT`): which one it is cannot be told. Checked on each file's columns before
+    a run starts, and on each frame read."""
+    renames = contract_renames(columns, options)  # a column renamed away leaves its name free
+    clashing = [name for name in renames.values() if name in columns and name not in renames]
     if clashing:
         raise InputUnreadable(
             f"{where}: --columns maps onto {', '.join(clashing)}, which it has already: "

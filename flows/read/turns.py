@@ -344,8 +344,10 @@ def _renamed(con: duckdb.DuckDBPyConnection, table: str, source: Source) -> str:
     """Every column of `table`, those `--columns` maps under their contract names."""
     reverse = {column: name for name, column in source.options.columns.items()}
     names = list(_types(con, table))
-    clashing = [
-        reverse[n] for n in names if n in reverse and reverse[n] in names and reverse[n] != n
+    clashing = [  # a column mapped too leaves its name free
+        reverse[n]
+        for n in names
+        if n in reverse and reverse[n] in names and reverse[n] != n and reverse[n] not in reverse
     ]
     if clashing:
         raise InputUnreadable(

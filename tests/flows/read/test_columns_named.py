@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import polars as pl
 import pytest
 
 from flows.errors import InputUnreadable
@@ -135,3 +136,56 @@ def test_a_quoted_column_keeps_its_spaces_and_an_unquoted_one_is_trimmed() -> No
         "input": " question ",
         "actual_output": "answer",
     }
+
+
+@pytest.mark.parametrize("suffix", ["csv", "jsonl", "parquet"])
+def test_two_contract_columns_logged_the_other_way_round_are_mapped_onto_each_other(
+    tmp_path: Path, suffix: str
+) -> None:
+    """An export that wrote the answer under `input` and the question under `actual_output`
+    was refused by its own mapping, `--columns input=actual_output,actual_output=input`: it
+    `maps onto input, actual_output, which it has already: map that column too`, though each
+    was mapped. Each column is renamed once, and the case reads as a clean one does."""
+    frame = pl.DataFrame(
+        {
+            "case_id": ["c1"],
+            "input": [SHIPPED],
+            "actual_output": ["Where is A17?"],
+            "retrieval_context": [[SHIPPED]],
+            "logged_at": ["2026-11-01"],
+        }
+    )
+    source = tmp_path / f"logs.{suffix}"
+    if suffix == "csv":  # the passages as a JSON list in their cell
+        frame.with_columns(retrieval_context=pl.lit(json.dumps([SHIPPED]))).write_csv(source)
+    elif suffix == "jsonl":
+        frame.write_ndjson(source)
+    else:
+        frame.write_parquet(source)
+    db = tmp_path / "f.duckdb"
+    columns = parse_columns("input=actual_output,actual_output=input")
+    run = balanced_run(source, db, columns=columns)
+    assert (run["rows_in"], run["rows_scored"]) == (1, 1)
+    assert query(db, "SELECT input, actual_output, score FROM case_scores") == [
+        ("Where is A17?", SHIPPED, 1.0)
+    ]
+
+
+def test_a_table_of_turns_with_two_columns_the_other_way_round_is_mapped(tmp_path: Path) -> None:
+    source = tmp_path / "turns.jsonl"
+    swapped = [{**t, "role": t["content"], "content": t["role"]} for t in TURNS]
+    source.write_text(
+        "".join(json.dumps({**t, "logged_at": CHAT["created"]}) + "\n" for t in swapped)
+    )
+    db = tmp_path / "f.duckdb"
+    columns = {
+        "conversation_id": "thread",
+        "retrieval_context": "docs",
+        "role": "content",
+        "content": "role",
+    }
+    run = balanced_run(source, db, columns=columns)
+    assert (run["rows_in"], run["rows_scored"]) == (1, 1)
+    assert query(db, "SELECT case_id, actual_output, score FROM case_scores") == [
+        ("t1:2", SHIPPED, 1.0)
+    ]

@@ -19,6 +19,7 @@ from flows.read.file_facts import FileFacts, described_facts, gather_facts, parq
 from flows.read.folder_files import (
     check_listable,
     check_not_dangling,
+    check_not_special,
     files_below,
     log_files_under,
 )
@@ -98,6 +99,7 @@ def _found(text: str, options: ReadOptions) -> Source:
         globbed = {_absolute(Path(p)) for p in glob.glob(text, recursive=True)}
         for matched in sorted(globbed):
             check_not_dangling(matched, options, any_name=bool(options.wanted_format))
+            check_not_special(matched, options, any_name=bool(options.wanted_format))
         # with --format, a glob's .tsv is read as that format
         check_unread_names(
             sorted(p for p in globbed if p.is_file()), tab_separated=not options.wanted_format

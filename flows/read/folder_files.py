@@ -31,6 +31,7 @@ def files_below(folder: Path, options: ReadOptions | None = None) -> list[Path]:
                 found.append(Path(root, name))
             else:
                 check_not_dangling(Path(root, name), options or ReadOptions())
+                check_not_special(Path(root, name), options or ReadOptions())
     return found
 
 
@@ -57,6 +58,19 @@ def check_not_dangling(path: Path, options: ReadOptions, *, any_name: bool = Fal
         raise InputUnreadable(
             f"{path}: a link to {os.readlink(path)}, which does not exist (a disk not mounted, "
             "a file moved?): its rows cannot be read; mount or restore it, or remove the link"
+        )
+
+
+def check_not_special(path: Path, options: ReadOptions, *, any_name: bool = False) -> None:
+    """A named pipe, a device or a socket under a log's name (a shipper's `live.jsonl`) is
+    exit 3 naming it, as it is named alone, never skipped without a word; nothing opens it (a
+    pipe's reader waits on its writer). Other names are skipped, as check_not_dangling's."""
+    if path.name.startswith((".", "_")) or not path.exists() or path.is_file() or path.is_dir():
+        return
+    if any_name or named_format(path, options):
+        raise InputUnreadable(
+            f"{path}: not a file (a pipe, a device or a socket): its rows cannot be read as a "
+            "log's; write the log to a file, or move it out of the source"
         )
 
 

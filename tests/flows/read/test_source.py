@@ -300,6 +300,24 @@ def test_a_pipe_as_source_is_named_so_not_as_missing(tmp_path: Path) -> None:
     )
 
 
+def test_a_pipe_among_logs_is_refused_not_left_out(tmp_path: Path) -> None:
+    """A named pipe under a log's name in a folder (a shipper's `live.jsonl`) or matched by
+    a glob was left out without a word, its rows lost, where named alone it is exit 3: it is
+    named so, before anything opens it (nothing waits on its writer). Another name there
+    (`control.sock`) is no log, skipped as a file is."""
+    logs = tmp_path / "logs"
+    logs.mkdir()
+    many_cases(3).write_ndjson(logs / "day1.jsonl")
+    os.mkfifo(logs / "control.sock")
+    os.mkfifo(logs / "live.jsonl")
+    says = f"{logs / 'live.jsonl'}: not a file (a pipe, a device or a socket): "
+    for source in (logs, f"{logs}/*.jsonl"):
+        with pytest.raises(InputUnreadable, match=re.escape(says)):
+            resolve_source(source)
+    (logs / "live.jsonl").unlink()
+    assert resolve_source(logs).all_files == [logs / "day1.jsonl"]
+
+
 @pytest.mark.parametrize("extension", [".parquet", ".jsonl"])
 def test_columns_map_a_key_value_folder_onto_a_contract_column(
     tmp_path: Path, extension: str

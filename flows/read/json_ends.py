@@ -1,7 +1,9 @@
 """What the end of a JSON file DuckDB could not read says about it. DuckDB names a malformed
 record one or two past the file's last when the fault is its end (`record/value 12` of a
 10-record array), so a file cut short (a night reading a log its exporter is still writing, a
-copy cut short) or an array with a comma after its last item is said so."""
+copy cut short) or an array with a comma after its last item is said so; and JSON Lines
+whose records are followed by commas (an array's items without its brackets), which DuckDB
+names as a record at its first byte."""
 
 from __future__ import annotations
 
@@ -20,10 +22,15 @@ CUT_SHORT = (
     "short? Write it under another name (FILE.tmp) and rename it when complete, or remove it"
 )
 TRAILING_COMMA = "; the array has a comma after its last item, which JSON allows none"
+COMMAS = (
+    "; its first line ends in a comma after its object: JSON Lines hold one object a line, "
+    "nothing between them (an array's items without its brackets? write [ … ] around them)"
+)
 
 
 def json_end_said(path: Path) -> str:
-    """CUT_SHORT, TRAILING_COMMA, or "" when the file's end is whole (or cannot be read)."""
+    """CUT_SHORT, TRAILING_COMMA, COMMAS, or "" when the file's end is whole (or cannot be
+    read)."""
     try:
         head, tail, whole = _ends(path)
     except (OSError, EOFError, zlib.error):
@@ -32,6 +39,9 @@ def json_end_said(path: Path) -> str:
         return ""
     if head.removeprefix(_BOM).lstrip(_SPACE).startswith(b"["):
         return _array_end(tail.rstrip(_SPACE))
+    first, ended, _ = head.removeprefix(_BOM).lstrip(_SPACE).partition(b"\n")
+    if ended and first.rstrip(_SPACE).endswith(b"},"):
+        return COMMAS
     return "" if _last_line_whole(tail, whole) else CUT_SHORT
 
 

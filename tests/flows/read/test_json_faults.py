@@ -631,18 +631,29 @@ CUT_SHORT = (
         ("brace.jsonl", CUT_SHORT),  # cut just past a nested object's brace
         ("logs.json", CUT_SHORT),
         ("trailing.json", "; the array has a comma after its last item, which JSON allows none"),
+        ("commas.jsonl", "(an array's items without its brackets? write [ … ] around them)"),
     ],
-    ids=["json-lines", "json-lines-gzip", "json-lines-brace", "json-array", "json-array-comma"],
+    ids=[
+        "json-lines",
+        "json-lines-gzip",
+        "json-lines-brace",
+        "json-array",
+        "json-array-comma",
+        "json-lines-commas",
+    ],
 )
-def test_a_file_cut_short_says_so(
+def test_a_file_cut_short_or_with_stray_commas_says_so(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], name: str, ending: str
 ) -> None:
     """A nightly run reading a log its exporter is still writing (or a copy cut short) was
     exit 3 naming a record past the file's last (`record/value 12` of a 10-record array,
-    `line 11`), as was an array with a comma after its last item: the line now says what is
-    wrong with the file's end."""
+    `line 11`), as was an array with a comma after its last item, and JSON Lines whose
+    records are followed by commas `record/value 3 at byte 1`: the line now says what is
+    wrong with the file."""
     whole = _ten("jsonl" if ".jsonl" in name else "json")
     text = whole.rstrip()[:-1] + b",\n]\n" if name.startswith("trailing") else whole[:-60]
+    if name.startswith("commas"):  # each record followed by a comma
+        text = whole.replace(b"}\n", b"},\n")
     if name.startswith("brace"):
         text = whole + b'{"case_id": "c10", "meta": {"channel": "app"}'
     source = tmp_path / name

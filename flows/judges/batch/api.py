@@ -32,8 +32,14 @@ from faith_udfs.errors import ConfigError, JudgeTransientError
 from flows.clock import remaining
 from flows.errors import JudgeEndpointError, JudgeUnreachable
 from flows.judges.batch.requests import BATCH_ENDPOINT
+from flows.judges.batch.server_json import SUBMISSION_TAG, batch_errors, made_from
 from flows.judges.endpoint.api_key import missing_api_key
-from flows.judges.endpoint.breaker import DEFAULT_BREAKER_FAILURES, CircuitBreaker, connection_kind
+from flows.judges.endpoint.breaker import (
+    BATCH_SAID,
+    DEFAULT_BREAKER_FAILURES,
+    CircuitBreaker,
+    connection_kind,
+)
 from flows.judges.endpoint.capped_http import answer_limit, capped_client, too_large
 from flows.judges.endpoint.event_loop import LoopThread
 from flows.judges.endpoint.redirects import RedirectRefused
@@ -62,8 +68,6 @@ FINISHED = frozenset({"completed", "failed", "expired", "cancelled"})
 COMPLETION_WINDOW: Final = "24h"
 # A request's own deadline cancels it; the caller's wait for it gives this much more.
 _GRACE_SECONDS = 2.0
-# The metadata key a batch is tagged with: the input file it was created from.
-SUBMISSION_TAG = "faithpipe_input_file"
 # Finding a file's batch reads the newest batches, 100 a page, back to an hour before the
 # file was recorded (clocks differ), at most this many pages: no listing without an end.
 _PAGE, _MOST_PAGES, _CLOCK_MARGIN_SECONDS = 100, 20, 3600.0
@@ -125,29 +129,8 @@ class BatchStatus:
             input_file_id=text("input_file_id"),
             output_file_id=text("output_file_id"),
             error_file_id=text("error_file_id"),
-            error=_batch_errors(data.get("errors")),
+            error=batch_errors(data.get("errors")),
         )
-
-
-def _batch_errors(errors: Any) -> str | None:
-    """The batch's own errors (why it failed validation), as one line."""
-    found = errors.get("data") if isinstance(errors, dict) else None
-    if not isinstance(found, list) or not found:
-        return None
-    messages = [str(e.get("message") or e.get("code")) for e in found if isinstance(e, dict)]
-    line = "; ".join(messages[:3]) + (
-        f" (and {len(messages) - 3} more)" if len(messages) > 3 else ""
-    )
-    return line[:500]
-
-
-def _made_from(batch: Any, input_file_id: str) -> bool:
-    """Whether a listed batch was created from this input file."""
-    if not isinstance(batch, dict):
-        return False
-    metadata = batch.get("metadata")
-    tagged = isinstance(metadata, dict) and metadata.get(SUBMISSION_TAG) == input_file_id
-    return tagged or batch.get("input_file_id") == input_file_id
 
 
 class BatchApi:
@@ -160,9 +143,9 @@ class BatchApi:
     whole (--max-reply-bytes, as the chat endpoint's). Transient failures (connection,
     deadline, 408, 429, 5xx) are retried 4 times with backoff; a create never is (a lost
     answer may hide a batch the server started: find it with `find`). Each failed attempt
-    counts toward the circuit breaker
-    (`breaker_failures` of one kind in a row); a Retry-After longer than the run can wait
-    opens it at once: the server asked for no request before the run is over.
+    counts toward the circuit breaker (`breaker_failures` of one kind in a row), a request
+    given up after a 429 at every attempt once (`rate`); a Retry-After longer than the run
+    can wait opens it at once: the server asked for no request before the run is over.
     """
 
     def __init__(
@@ -198,7 +181,9 @@ class BatchApi:
             default_headers={"Authorization": basic_auth} if basic_auth else None,
             http_client=capped_client(max_reply_bytes, self._transfer_timeout),
         )
-        self._breaker = CircuitBreaker(breaker_failures, self.endpoint, at_once={"throttled"})
+        self._breaker = CircuitBreaker(
+            breaker_failures, self.endpoint, at_once={"throttled"}, said=BATCH_SAID
+        )
         self._stopped = threading.Event()
         self._random = random.Random()  # noqa: S311 - backoff jitter, not cryptography
         self._loop = LoopThread("faith-batch-http")
@@ -271,7 +256,7 @@ class BatchApi:
             if not isinstance(batches, list):
                 raise BatchApiError("the batches endpoint answered no list of batches")
             for batch in batches:
-                if _made_from(batch, input_file_id):
+                if made_from(batch, input_file_id):
                     return BatchStatus.of(batch)
             created = [b.get("created_at") for b in batches if isinstance(b, dict)]
             if (
@@ -349,9 +334,12 @@ class BatchApi:
                 return failure
             error, kind, retry_after = failure
             opened = self._breaker.failure(kind, getattr(error, "detail", None)) if kind else None
+            last = kind == "throttled" or attempt > retries
+            # a 429 at every attempt (`rate`) is counted as its request gives up on it
+            opened = opened or (self._breaker.gave_up(kind) if last else None)
             if opened is not None:
                 raise BatchUnreachable(str(opened)) from None
-            if kind == "throttled" or attempt > retries:
+            if last:
                 raise error
             pause = max(self._backoff(attempt), retry_after or 0.0)
             left = remaining()
@@ -419,7 +407,8 @@ class BatchApi:
                 "throttled",
                 None,
             )
-        return BatchApiError(str(error)), "5xx" if status >= 500 else None, asked
+        kind = "5xx" if status >= 500 else "rate" if status == 429 else None
+        return BatchApiError(str(error)), kind, asked
 
     def _backoff(self, attempt: int) -> float:
         ceiling = min(_BACKOFF_MOST, _BACKOFF_BASE * 2 ** (attempt - 1))

@@ -17,6 +17,7 @@ from flows.judges.endpoint.redirects import RedirectRefused
 from flows.judges.endpoint.reply_cap import cause_of, too_large
 
 __all__ = [
+    "BATCH_SAID",
     "DEFAULT_BREAKER_FAILURES",
     "CircuitBreaker",
     "EndpointFailure",
@@ -47,6 +48,13 @@ _WHAT = {
     "--base-url there if it is yours)",  # with the host, where the failure names it
     "loop": "redirected every call back to itself, past the client's 20 redirects (a "
     "misrouted gateway?)",
+}
+# What a Batch API's breaker says of a kind (batch/api.py): its `rate` counts requests given
+# up after a 429 at their every attempt, where --concurrency and --rpm do not apply.
+BATCH_SAID = {
+    "rate": "answered HTTP 429 (rate limited) to every retry of a request, N requests in a "
+    "row: the account's Batch API limits (requests, files, queued tokens) are reached; run "
+    "again later, or use --judge-mode packed",
 }
 # Kinds that will not pass by themselves: the breaker opens at the first. "loading": a server
 # still loading its model once its wait is over (loading.py; `detail` is the whole saying).
@@ -143,7 +151,8 @@ LEFT_PENDING = (
 class CircuitBreaker:
     """Counts failures of one kind in a row; opens at `threshold` (plus `in_flight` for the
     kinds an overloaded server shows; at the first failure for the kinds `at_once`), then
-    stays open."""
+    stays open. `said`: what its line says of a kind, in place of the chat endpoint's words
+    (the Batch API's `rate` names requests, not calls)."""
 
     def __init__(
         self,
@@ -152,8 +161,10 @@ class CircuitBreaker:
         *,
         in_flight: int = 0,
         at_once: frozenset[str] | set[str] = frozenset(),
+        said: dict[str, str] | None = None,
     ) -> None:
         self._threshold = threshold
+        self._said = {**_WHAT, **(said or {})}  # what the line says of each kind
         self._in_flight = in_flight
         self._at_once = frozenset(at_once)
         self._endpoint = endpoint
@@ -195,13 +206,13 @@ class CircuitBreaker:
                 at_once = kind in self._at_once or kind in _PERMANENT
                 if at_once or self._count >= self._threshold + slack:
                     times = "once" if self._count == 1 else f"{self._count} times in a row"
-                    what = _WHAT.get(kind, kind)
+                    what = self._said.get(kind, kind)
                     if kind == "redirect" and detail:
                         what = what.replace("to another host", f"to {detail}, another host")
                     if kind == "loading":
                         what, times = detail or what, ""
                     if kind == "rate":
-                        what, times = what.replace("N calls", f"{self._count} calls"), ""
+                        what, times = what.replace("N ", f"{self._count} ", 1), ""
                     said = f"{what} {times}".rstrip()
                     self._open = f"the judge endpoint {self._endpoint} {said}; {LEFT_PENDING}"
             return JudgeUnreachable(self._open) if self._open is not None else None

@@ -214,3 +214,24 @@ def test_a_server_down_at_collection_leaves_its_batches_for_the_next_run(
     after = read(db)
     assert all(not waiting for _, _, waiting in after["batches"][:2])  # collected
     assert after["rows_pending"] == ROWS  # their verdicts are asked in the next round
+
+
+def test_429_to_every_attempt_opens_the_breaker_by_request(
+    source: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A Batch API answering 429 (no Retry-After, or one the run can wait) to everything: a
+    request gives up after its 5 attempts, and N requests given up so in a row open the
+    breaker (kind `rate`, as the live judge's): exit 6, the cases pending. It used to go on
+    with every stage of every batch of rows, each given up the same way, and end 0 with
+    every case pending, night after night (a day's logs crawled to the run's deadline)."""
+    db = tmp_path / "429.duckdb"
+    with BatchStub() as stub:
+        stub.fail_all(429)
+        # two requests given up (the truths' upload and the claims'): the breaker's N is 2
+        done = faith_batch(capsys, source, db, stub.base_url, "--breaker-failures", "2")
+    assert_ended_by_the_breaker(
+        done, db, "answered HTTP 429 (rate limited) to every retry of a request, 2 requests"
+    )
+    assert "Batch API limits" in done.stderr
+    assert stub.requests["failed"] == 2 * 5  # each request's 5 attempts, then none
+    assert stub.requests["batch_create"] == 0

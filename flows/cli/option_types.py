@@ -8,6 +8,7 @@ import math
 from collections.abc import Callable
 
 from flows.judges.endpoint.call_policy import MAX_BATCH_WAIT, MAX_TIMEOUT
+from flows.judges.endpoint.reply_cap import MAX_REPLY_BYTES_RANGE
 
 # The most rows a listing option (--limit, --periods) asks for: more than any terminal shows.
 MAX_LISTED = 1_000_000
@@ -80,12 +81,20 @@ def batch_seconds(text: str) -> float:
 
 
 def byte_count(text: str) -> int:
-    """Bytes, with an optional K or M suffix (binary: 8M is 8 MiB)."""
+    """--max-reply-bytes: bytes, with an optional K or M suffix (binary: 8M is 8 MiB), from 1K
+    to 1024M (MAX_REPLY_BYTES_RANGE). 0 and 1023 were refused in pydantic's words, a
+    negative one as no byte count, and a petabyte (or 10**29 bytes) taken: no cap at all."""
     scale = {"K": 1024, "M": 1024 * 1024}.get(text[-1:].upper(), 1)
     digits = text[:-1] if scale > 1 else text
-    if not digits.isdigit():
-        raise argparse.ArgumentTypeError(f"{text!r} is not a byte count (e.g. 8388608, 512K, 8M)")
-    return int(digits) * scale
+    low, high = MAX_REPLY_BYTES_RANGE
+    # (past 16 digits it is out of range: int() refuses 4,300 of them, argparse's own words)
+    value = int(digits) * scale if digits.isdigit() and len(digits) <= 16 else -1
+    if not low <= value <= high:
+        raise argparse.ArgumentTypeError(
+            f"must be a byte count from 1K ({low:,}) to 1024M ({high:,}), e.g. 512K or 8M, "
+            f"got {text!r}"
+        )
+    return value
 
 
 # The longest --run-timeout: 30 days (inf and 1e10 overflowed the timer's timestamp, exit 1).

@@ -13,7 +13,7 @@ from pydantic import BaseModel, ConfigDict, Field, SecretStr, field_validator, m
 from faith_udfs.errors import ConfigError
 from flows.judges.endpoint.breaker import DEFAULT_BREAKER_FAILURES
 from flows.judges.endpoint.call_policy import MAX_BATCH_WAIT, MAX_TIMEOUT, CallLimits
-from flows.judges.endpoint.reply_cap import DEFAULT_MAX_REPLY_BYTES
+from flows.judges.endpoint.reply_cap import DEFAULT_MAX_REPLY_BYTES, MAX_REPLY_BYTES_RANGE
 from flows.judges.endpoint.request_details import (
     base_url_problem,
     split_userinfo,
@@ -66,7 +66,9 @@ class JudgeSettings(BaseModel):
     # max_tokens of every request; None: sized from the question and its items (live/tasks.py).
     max_output_tokens: int | None = Field(default=None, ge=16)
     # A judge answer's body larger than this is a reply error, never read whole.
-    max_reply_bytes: int = Field(default=DEFAULT_MAX_REPLY_BYTES, ge=1024)
+    max_reply_bytes: int = Field(
+        default=DEFAULT_MAX_REPLY_BYTES, ge=MAX_REPLY_BYTES_RANGE[0], le=MAX_REPLY_BYTES_RANGE[1]
+    )
     # Failures of one kind in a row (refused, DNS, TLS, timeout, 5xx, a 200 that is no chat
     # completion, a Retry-After past what the run can wait, a call given up after a 429 at its
     # every retry) after which no further call is made and the run ends (exit 6).

@@ -6,12 +6,21 @@ from __future__ import annotations
 
 from typing import TypeVar
 
-__all__ = ["DEFAULT_MAX_REPLY_BYTES", "ReplyTooLarge", "cause_of", "too_large"]
+__all__ = [
+    "DEFAULT_MAX_REPLY_BYTES",
+    "MAX_REPLY_BYTES_RANGE",
+    "ReplyTooLarge",
+    "cause_of",
+    "too_large",
+]
 
 E = TypeVar("E", bound=BaseException)
 
 # 8 MiB: a packed reply of 8 items is a few KB; a 100 MB one is a broken or hostile server.
 DEFAULT_MAX_REPLY_BYTES = 8 * 1024 * 1024
+# What the cap may be: 1 KiB (no chat completion is smaller) to 1 GiB (past it, no cap at all:
+# a petabyte was taken, and a hostile server's answer read whole into memory).
+MAX_REPLY_BYTES_RANGE = (1024, 1024**3)
 
 
 class ReplyTooLarge(Exception):

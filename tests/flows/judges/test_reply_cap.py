@@ -17,6 +17,7 @@ from flows.judges.endpoint.capped_http import DEFAULT_MAX_REPLY_BYTES
 from flows.run.pipeline import run_score
 from flows.run.settings import JudgeSettings, ScoreSettings
 from tests.support.builders import many_cases, write
+from tests.support.cli_run import Done, faith_here
 from tests.support.llm_judge import openai_judge
 from tests.support.openai_stub import StubServer, serving
 
@@ -84,3 +85,44 @@ def test_the_cap_is_an_option_with_a_default_well_below_100_mb() -> None:
         parser.parse_args(["score", "x", "--max-reply-bytes", "512K"]).max_reply_bytes == 512 << 10
     )
     assert parser.parse_args(["nightly", "x", "--max-reply-bytes", "2M"]).max_reply_bytes == 2 << 20
+
+
+@pytest.mark.parametrize(
+    "given",
+    ["0", "-5", "1023", "1000000000000000", "99999999999999999999999M", "2048M"],
+    ids=["zero", "negative", "below-1K", "a-petabyte", "absurd", "past-1024M"],
+)
+def test_a_cap_out_of_range_is_refused_at_start_with_the_range(
+    given: str,
+    stub: StubServer,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """0 and 1023 were refused in pydantic's words (`Input should be greater than or equal to
+    1024`), a negative one as no byte count, and a petabyte, or 10**29 bytes, was taken: no
+    cap at all on what a hostile server sends. Each is a bad option: exit 2, one line naming
+    the range, before the database is made or the endpoint asked."""
+    db = tmp_path / "f.duckdb"
+    source = write(many_cases(3), tmp_path / "cases.parquet")
+    try:
+        done = faith_here(capsys, "score", str(source), "--db", str(db), "--prefect", "no",
+                          "--judge", "openai", "--model", "m", "--base-url", stub.base_url,
+                          f"--max-reply-bytes={given}")  # fmt: skip
+    except SystemExit as refused:  # an option's type: the line, exit 2
+        done = Done(int(str(refused.code)), "", capsys.readouterr().err)
+    assert done.returncode == 2, done.stderr
+    (line,) = done.stderr.strip().splitlines()
+    assert line.startswith("error: faith score: argument --max-reply-bytes: must be a byte count")
+    assert "from 1K (1,024) to 1024M (1,073,741,824)" in line, line
+    assert f"got {given!r}" in line, line
+    assert stub.requests == 0
+    assert not db.exists()
+
+
+def test_a_python_caller_meets_the_same_range() -> None:
+    for outside in (1023, 1024**3 + 1, 10**15):
+        with pytest.raises(ValueError, match="max_reply_bytes"):
+            JudgeSettings(kind="openai", model="m", max_reply_bytes=outside)
+    assert (
+        JudgeSettings(kind="openai", model="m", max_reply_bytes=1024**3).max_reply_bytes == 1024**3
+    )

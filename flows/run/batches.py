@@ -9,16 +9,17 @@ from __future__ import annotations
 import hashlib
 import time
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
 import polars as pl
 
-from faith_udfs import Judge, MetricConfig, score_cases
+from faith_udfs import FaithfulnessFrames, Judge, MetricConfig, score_cases
 from flows.judges.factory import judge_usage
 from flows.read.source import RawBatch
 from flows.run.judge_accounting import case_usage
 from flows.run.turn_support import with_turn_support
+from flows.scrub import scrub
 from flows.store.content_hash import content_hashes
 from flows.store.db import register, sql
 from schemas import ScoredBatch, SizeLimits, ValidatedRows, validate_cases
@@ -196,7 +197,7 @@ def score_batch(
     # (too_many_sentence_pairs): the metric's default limit must not undo a raised one.
     frames = score_cases(todo, judge, config, max_sentence_pairs=None) if todo.height else None
     if frames is not None:
-        frames = with_turn_support(frames, todo)
+        frames = _scrubbed_errors(with_turn_support(frames, todo))
     usage = case_usage(frames, judge) if frames else None
     status = frames.case_scores["status"] if frames else pl.Series([], dtype=pl.String)
     success = frames.case_scores["success"] if frames else pl.Series([], dtype=pl.Boolean)
@@ -222,3 +223,15 @@ def score_batch(
         spent={key: value - before[key] for key, value in judge_usage(judge).items()},
         seconds_score=time.perf_counter() - started,
     )
+
+
+def _scrubbed_errors(frames: FaithfulnessFrames) -> FaithfulnessFrames:
+    """The cases' errors without the secrets `flows.scrub` knows: a judge's error may quote
+    what it was told, and a custom model's (its provider SDK's `Incorrect API key provided:
+    …`) was stored verbatim. Each distinct error is scrubbed once."""
+    errors = frames.case_scores["error"].drop_nulls().unique().to_list()
+    changed = {error: cut for error in errors if (cut := scrub(error)) != error}
+    if not changed:
+        return frames
+    scores = frames.case_scores.with_columns(pl.col("error").replace(changed))
+    return replace(frames, case_scores=scores)

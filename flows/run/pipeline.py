@@ -10,6 +10,7 @@ from __future__ import annotations
 import contextvars
 import functools
 import logging
+import os
 import time
 from concurrent.futures import Future
 from dataclasses import replace
@@ -50,6 +51,7 @@ from flows.run.run_state import RunState, Steps, is_pure_judge
 from flows.run.settings import ScoreSettings
 from flows.run.stop_signals import as_stop, signals_deferred, stops_held
 from flows.run.stopping import close_stages, stop_and_mark
+from flows.scrub import register_secret
 from flows.store.batch_writes import commit_bytes
 from flows.store.db import (
     DISK_ERRORS,
@@ -98,6 +100,9 @@ def run_score(
     progress = progress or LogProgress()
     started = time.perf_counter()
     source, total, duplicates = read or read_before_writing(settings)
+    # Cut out of the cases' errors (score_batch): a custom judge's quote of its key too,
+    # which no endpoint of ours registered.
+    register_secret(os.environ.get(settings.judge.api_key_env), key=True)
     if judge is None:
         refuse_unbuildable(settings.judge, dry_run=settings.dry_run)  # before the database
     con = _open_run_store(settings)

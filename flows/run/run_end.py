@@ -13,6 +13,7 @@ from flows.errors import QuarantineShareExceeded, TooManyInvalid
 from flows.run.alarms import warn_if_mostly_invalid, warn_if_mostly_quarantined
 from flows.run.settings import ScoreSettings
 from flows.run.stop_signals import completion_held, signals_deferred, stopping_signal
+from flows.scrub import scrub
 from flows.store.judge_memory import record_run_judge
 from flows.store.run_costs import count_unbatched_usage, price_run, top_quarantine_checks
 from flows.store.run_registry import (
@@ -161,5 +162,6 @@ def mark_stopped(
 
 
 def describe(exc: BaseException) -> str:
-    """An exception as one line's start: its class and message."""
-    return f"{type(exc).__name__}: {exc}"
+    """An exception as one line's start: its class and message, scrubbed (a judge's crash
+    may quote what its model was told)."""
+    return scrub(f"{type(exc).__name__}: {exc}")

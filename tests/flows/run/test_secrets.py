@@ -12,7 +12,10 @@ import duckdb
 import polars as pl
 import pytest
 
+from faith_udfs import DeepEvalModelJudge, PromptJudge
+from faith_udfs.errors import JudgeCrashed
 from flows.judges.settings import JudgeSettings
+from flows.run.pipeline import run_score
 from flows.run.settings import ScoreSettings
 from tests.conftest import everything_prefect_stored
 from tests.support.openai_stub import StubServer
@@ -90,3 +93,56 @@ def test_no_key_or_url_password_in_prefect_tables_or_logs(
     for text in (stored, tables, caplog.text):
         assert KEY not in text
         assert PASSWORD not in text
+
+
+# An Azure key's shape (32 hex digits): no pattern knows it, only the variable it was read from.
+CUSTOM_KEY = "9f3b6c0d2e4a71858a0b1c2d3e4f5a6b"
+
+
+class LeakyModel:
+    """A DeepEval-shaped custom model whose provider SDK quotes the key it was given, as
+    openai's AuthenticationError does (`Incorrect API key provided: …`)."""
+
+    def generate(self, prompt: str) -> str:
+        raise RuntimeError(
+            f"Error code: 401 - Incorrect API key provided: {CUSTOM_KEY}; "
+            "sent Authorization: Bearer sk-proj-leaked0key0of0another0account"
+        )
+
+    def get_model_name(self) -> str:
+        return "leaky-llm"
+
+
+def test_a_custom_models_error_keeps_no_key_in_the_case_errors(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A custom model's exception text was stored verbatim in case_scores.error: its key,
+    read from the key variable (--api-key-env, OPENAI_API_KEY), and any Bearer token it
+    quoted. The run's text is scrubbed as every server's is: the error is kept, the keys
+    cut out."""
+    monkeypatch.setenv("OPENAI_API_KEY", CUSTOM_KEY)
+    db = tmp_path / "f.duckdb"
+    settings = ScoreSettings(source=str(SAMPLE), db=str(db), max_invalid_share=1.0)
+    run_score(settings, judge=DeepEvalModelJudge(LeakyModel()))
+    errors = every_text_in(db)
+    assert "Incorrect API key provided: [redacted]" in errors  # the error itself is kept
+    assert CUSTOM_KEY not in errors
+    assert "sk-proj-leaked0key" not in errors
+
+
+def test_a_custom_judges_crash_keeps_no_key_in_the_run_row(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A judge that raises something other than a judge error stops the run (exit 1); its
+    one line, stored in runs.error, quoted the key as the exception did."""
+
+    def answer(prompt: str, schema: str) -> dict:
+        raise KeyError(f"no account for key {CUSTOM_KEY}")
+
+    monkeypatch.setenv("OPENAI_API_KEY", CUSTOM_KEY)
+    db = tmp_path / "f.duckdb"
+    with pytest.raises(JudgeCrashed, match="crashed"):
+        run_score(ScoreSettings(source=str(SAMPLE), db=str(db)), judge=PromptJudge(answer))
+    stored = every_text_in(db)
+    assert "no account for key [redacted]" in stored
+    assert CUSTOM_KEY not in stored

@@ -41,6 +41,7 @@ from flows.judges.endpoint.breaker import (
     connection_kind,
 )
 from flows.judges.endpoint.capped_http import answer_limit, capped_client, too_large
+from flows.judges.endpoint.cleartext import warn_if_cleartext
 from flows.judges.endpoint.event_loop import LoopThread
 from flows.judges.endpoint.redirects import RedirectRefused
 from flows.judges.endpoint.reply_cap import DEFAULT_MAX_REPLY_BYTES, ReplyTooLarge
@@ -168,6 +169,7 @@ class BatchApi:
         self._max_reply_bytes = max_reply_bytes
         public_url, basic_auth = without_userinfo(base_url)
         register_endpoint_secrets(api_key, base_url)  # cut out of every answer (flows/scrub.py)
+        warn_if_cleartext(base_url, api_key_env)  # a key crossing the network in clear
         silence = min(self._timeout, self._transfer_timeout)
         self._client = openai.AsyncOpenAI(
             base_url=public_url,

@@ -34,6 +34,7 @@ from flows.judges.endpoint.breaker import (
 )
 from flows.judges.endpoint.call_policy import CallLimits, CallPolicy
 from flows.judges.endpoint.capped_http import RedirectRefused, ReplyTooLarge, capped_client
+from flows.judges.endpoint.cleartext import warn_if_cleartext
 from flows.judges.endpoint.event_loop import LoopThread
 from flows.judges.endpoint.limiter import AdaptiveLimiter
 from flows.judges.endpoint.loading import LoadingWait, failure_kind
@@ -118,6 +119,7 @@ class ChatEndpoint:
         )
         # Whatever the server echoes of them is cut out of its text (flows/scrub.py).
         register_endpoint_secrets(api_key, base_url)
+        warn_if_cleartext(base_url, api_key_env)  # a key crossing the network in clear
         self._client = openai.AsyncOpenAI(
             base_url=public_url,
             api_key=api_key,

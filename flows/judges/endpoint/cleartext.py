@@ -32,11 +32,14 @@ def cleartext_host(base_url: str | None) -> str | None:
     None: https, no URL (api.openai.com, over https), or a host of this machine or network."""
     if not base_url:
         return None
-    parts = urlsplit(base_url)
-    host = (parts.hostname or "").rstrip(".").lower()
+    try:
+        parts = urlsplit(base_url)
+        host, port = (parts.hostname or "").rstrip(".").lower(), parts.port
+    except ValueError:  # a URL no client can call: refused elsewhere, never a crash here
+        return None
     if parts.scheme.lower() != "http" or not host or _nearby(host):
         return None
-    return f"{host}:{parts.port}" if parts.port else host
+    return f"{host}:{port}" if port else host
 
 
 def _nearby(host: str) -> bool:

@@ -98,6 +98,7 @@ def test_the_same_server_on_loopback_is_not_warned_of(
         ("http://gpu-box.local:8000/v1", None),
         ("http://llm.corp.internal/v1", None),
         ("http://llm.svc.cluster.local/v1", None),
+        ("http://llm.example.com:80OO/v1", None),
     ],
     ids=[
         "public-name",
@@ -118,6 +119,7 @@ def test_the_same_server_on_loopback_is_not_warned_of(
         "dot-local",
         "dot-internal",
         "kubernetes-service",
+        "no-port-a-client-can-call",  # refused by the settings; never a crash here
     ],
 )
 def test_which_hosts_are_out_on_the_network(base_url: str | None, warned: str | None) -> None:

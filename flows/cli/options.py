@@ -240,8 +240,8 @@ def add_run_arguments(parser: argparse.ArgumentParser) -> None:
         type=byte_count,
         default=DEFAULT_MAX_REPLY_BYTES,
         metavar="N",
-        help="a judge answer larger than this (bytes; 512K, 8M) is a reply error, never read "
-        "whole (default 8M)",
+        help="a judge answer larger than this (bytes, 1K to 1024M; 512K, 8M) is a reply error, "
+        "never read whole (default 8M)",
     )
     judge.add_argument(
         "--breaker-failures",

@@ -103,6 +103,26 @@ class JudgeSettings(BaseModel):
             return MAX_TIMEOUT
         return value
 
+    @field_validator("max_reply_bytes", mode="before")
+    @classmethod
+    def _stored_reply_cap_capped(cls, value: Any) -> Any:
+        """A cap past the most (1024M) runs at the most, with one warning, as a timeout does:
+        the bound came later than deployments whose stored parameters may hold more, and each
+        of their runs would fail parameter validation; the CLI refuses it (byte_count)."""
+        most = MAX_REPLY_BYTES_RANGE[1]
+        if isinstance(value, int) and not isinstance(value, bool) and value > most:
+            log.warning(
+                "max_reply_bytes %s is past the most a judge answer may be read to, %s (1024M): "
+                "this run uses %s; set max_reply_bytes to %s or less in the deployment's "
+                "parameters",
+                f"{value:,}",
+                f"{most:,}",
+                f"{most:,}",
+                most,
+            )
+            return most
+        return value
+
     @model_validator(mode="after")
     def _calibrates_grounded(self) -> JudgeSettings:
         """A calibration holds the grounded judge's cut-offs: no other judge takes them."""

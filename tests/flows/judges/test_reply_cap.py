@@ -119,10 +119,20 @@ def test_a_cap_out_of_range_is_refused_at_start_with_the_range(
     assert not db.exists()
 
 
-def test_a_python_caller_meets_the_same_range() -> None:
-    for outside in (1023, 1024**3 + 1, 10**15):
-        with pytest.raises(ValueError, match="max_reply_bytes"):
-            JudgeSettings(kind="openai", model="m", max_reply_bytes=outside)
+def test_a_python_caller_or_a_stored_deployment_past_the_most_runs_at_the_most(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """Below 1K is refused; past 1024M (a deployment's parameters stored before the bound)
+    runs at 1024M with one warning line, as a timeout past a day does: refused, each of its
+    runs would fail Prefect's parameter validation."""
+    with pytest.raises(ValueError, match="max_reply_bytes"):
+        JudgeSettings(kind="openai", model="m", max_reply_bytes=1023)
+    for past in (1024**3 + 1, 10**15):
+        caplog.clear()
+        settings = JudgeSettings(kind="openai", model="m", max_reply_bytes=past)
+        assert settings.max_reply_bytes == 1024**3
+        (warning,) = [r.getMessage() for r in caplog.records if "max_reply_bytes" in r.getMessage()]
+        assert f"max_reply_bytes {past:,} is past the most" in warning
     assert (
         JudgeSettings(kind="openai", model="m", max_reply_bytes=1024**3).max_reply_bytes == 1024**3
     )

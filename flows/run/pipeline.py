@@ -100,10 +100,10 @@ def run_score(
     progress = progress or LogProgress()
     started = time.perf_counter()
     source, total, duplicates = read or read_before_writing(settings)
-    # Cut out of the cases' errors (score_batch): a custom judge's quote of its key too,
-    # which no endpoint of ours registered.
-    register_secret(os.environ.get(settings.judge.api_key_env), key=True)
-    if judge is None:
+    if judge is not None:  # a judge of the caller's: its key is registered by no endpoint
+        # of ours, and is cut out of the cases' errors (score_batch) as an endpoint's is
+        register_secret(os.environ.get(settings.judge.api_key_env), key=True)
+    else:
         refuse_unbuildable(settings.judge, dry_run=settings.dry_run)  # before the database
     con = _open_run_store(settings)
     con_free = True

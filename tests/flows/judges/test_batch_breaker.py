@@ -223,7 +223,7 @@ def test_429_to_every_attempt_opens_the_breaker_by_request(
     request gives up after its 5 attempts, and N requests given up so in a row open the
     breaker (kind `rate`, as the live judge's): exit 6, the cases pending. It used to go on
     with every stage of every batch of rows, each given up the same way, and end 0 with
-    every case pending, night after night (a day's logs crawled to the run's deadline)."""
+    every case pending, night after night (with a Retry-After of 30 s: hours of requests)."""
     db = tmp_path / "429.duckdb"
     with BatchStub() as stub:
         stub.fail_all(429)

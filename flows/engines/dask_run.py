@@ -14,6 +14,7 @@ import shutil
 import time
 import uuid
 from contextlib import AbstractContextManager, nullcontext
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -29,6 +30,7 @@ from flows.engines.loading import (
 )
 from flows.engines.partition_task import PartitionJob
 from flows.engines.partitions import duplicate_rules, plan_partitions
+from flows.engines.shared_items import ask_shared_items
 from flows.engines.submitters import Submitter
 from flows.errors import JudgeEndpointError
 from flows.judges.factory import build_judge, close_judge, refuse_unbuildable
@@ -91,7 +93,14 @@ def run_score_on_dask(
             _price(con, settings, run_id)
             folder = root / run_id
             jobs = _plan(
-                con, settings, source, duplicated, folder=folder, config=config, config_id=config_id
+                con,
+                settings,
+                source,
+                duplicated,
+                folder=folder,
+                config=config,
+                config_id=config_id,
+                run_id=run_id,
             )
             progress.start(total, f"run {run_id} ({config_id}) of {settings.source} on Dask")
             handles = [submitter.submit(job) for job in jobs]
@@ -235,9 +244,11 @@ def _plan(
     folder: Path,
     config: MetricConfig,
     config_id: str,
+    run_id: str,
 ) -> list[PartitionJob]:
     """The run's partitions as jobs, with the snapshots they read in the run's shard folder:
-    what is stored under the config (when anything is) and the LLM judge's stored replies."""
+    what is stored under the config (when anything is) and the LLM judge's stored replies,
+    taken once the items more than one partition asks are asked (shared_items.py)."""
     folder.mkdir(parents=True)
     partitions = plan_partitions(source, settings.batch_size)
     root = str(source.root) if source.root else None
@@ -247,11 +258,7 @@ def _plan(
     if config_has_cases(con, config_id):
         case_states = str(folder / "case_states.parquet")
         write_case_states(con, config_id, Path(case_states))
-    if settings.judge.kind == "openai":
-        replies = str(folder / "replies.parquet")
-        write_stored_replies(con, settings.judge.model or "", Path(replies))
-        semaphore = f"faithpipe-llm-{folder.name}-{uuid.uuid4().hex[:8]}"
-    return [
+    jobs = [
         PartitionJob(
             partition=partition,
             root=root,
@@ -259,12 +266,26 @@ def _plan(
             judge=settings.judge,
             config=config,
             case_states=case_states,
-            replies=replies,
-            semaphore=semaphore,
+            replies=None,
+            semaphore=None,
             duplicates=rules.get(partition.number),
             limits=limits,
         )
         for partition in partitions
+    ]
+    if settings.judge.kind != "openai":
+        return jobs
+    # The items partitions share, asked once here: the replies' snapshot then holds them.
+    shared = ask_shared_items(
+        con, settings.judge, jobs, config, run_id=run_id, prepaid=folder / "prepaid.parquet"
+    )
+    if shared.fatal:  # the flow process's judge has said it, as the local engine's does
+        raise JudgeEndpointError(shared.fatal)
+    replies = str(folder / "replies.parquet")
+    write_stored_replies(con, settings.judge.model or "", Path(replies))
+    semaphore = f"faithpipe-llm-{folder.name}-{uuid.uuid4().hex[:8]}"
+    return [
+        replace(job, replies=replies, semaphore=semaphore, prepaid=shared.prepaid) for job in jobs
     ]
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import time
 from contextlib import closing
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import polars as pl
@@ -16,10 +16,11 @@ from flows.engines.shards import Shard, shard_path, write_paid_replies, write_sh
 from flows.engines.worker_judge import ShardReplies, partition_running, running_judge
 from flows.judges.settings import JudgeSettings
 from flows.run.batches import QuarantineKeys, decide, score_batch, validate_batch
+from flows.run.judge_accounting import USAGE
 from flows.run.pipeline import no_cases
 from flows.store.content_hash import content_hashes
 from flows.store.reply_journal import ReplyJournal, earlier_replies, journal_path
-from schemas import SizeLimits
+from schemas import ScoredBatch, SizeLimits
 
 
 @dataclass(frozen=True)
@@ -36,6 +37,9 @@ class PartitionJob:
     semaphore: str | None  # name of the cluster's cap on LLM calls in flight
     duplicates: DuplicateRule | None = None
     limits: SizeLimits | None = None  # the run's row size limits (None: the defaults)
+    # Parquet of what the run asked before the partitions started (flows/engines/
+    # shared_items.py), charged to this partition's cases: `partition`, `case_id`, usage.
+    prepaid: str | None = None
 
 
 def score_partition(job: PartitionJob) -> str:
@@ -46,7 +50,25 @@ def score_partition(job: PartitionJob) -> str:
         return _scored_partition(job)
 
 
-def _scored_partition(job: PartitionJob) -> str:
+@dataclass(frozen=True)
+class PartitionCases:
+    """A partition's rows as its task reads them: the valid cases, the quarantined rows,
+    each case classified against the snapshot, and the seconds reading and validating took."""
+
+    cases: pl.DataFrame
+    quarantine: pl.DataFrame
+    classified: pl.DataFrame
+    seconds_read: float
+    seconds_validate: float
+
+    def todo(self) -> pl.DataFrame:
+        """The cases its task scores (score_batch's): those not already scored."""
+        kept = self.classified.filter(~pl.col("skip")).select("case_id")
+        return self.cases.join(kept, on="case_id", how="semi", maintain_order="left")
+
+
+def partition_cases(job: PartitionJob) -> PartitionCases:
+    """Read, validate, resolve duplicated case_ids and classify one partition's rows."""
     started = time.perf_counter()
     keys = QuarantineKeys()  # occurrence numbers within the partition; the loader shifts them
     plan = job.duplicates.plan() if job.duplicates else None
@@ -67,6 +89,12 @@ def _scored_partition(job: PartitionJob) -> str:
         cases = no_cases()
     quarantine = pl.concat(quarantined, how="vertical_relaxed")
     classified = classify_against(cases, job.case_states)
+    return PartitionCases(cases, quarantine, classified, seconds_read, seconds_validate)
+
+
+def _scored_partition(job: PartitionJob) -> str:
+    read = partition_cases(job)
+    cases, classified, quarantine = read.cases, read.classified, read.quarantine
     folder = Path(job.shards)
     name = shard_path(folder, job.partition.number).name
     journal = ReplyJournal(journal_path(folder, name))
@@ -75,6 +103,7 @@ def _scored_partition(job: PartitionJob) -> str:
         try:
             with running_judge(job.judge, replies, job.semaphore) as judge:
                 scored = score_batch(cases, classified, quarantine, judge, job.config)
+                scored = with_prepaid(scored, job)
                 fatal = getattr(judge, "fatal_error", None)
         except BaseException:
             # Cut off (a stopped run's closing worker stops its judge) or failed: the calls it
@@ -85,13 +114,37 @@ def _scored_partition(job: PartitionJob) -> str:
         shard = Shard(
             job.partition.number,
             scored,
-            {"read": seconds_read, "validate": seconds_validate},
+            {"read": read.seconds_read, "validate": read.seconds_validate},
             replies.replies(),
             fatal,
         )
         written = write_shard(folder, shard)
         journal.remove()  # the shard carries its replies
     return str(written)
+
+
+def with_prepaid(scored: ScoredBatch, job: PartitionJob) -> ScoredBatch:
+    """`scored` with the calls and tokens asked for its cases before the partitions started
+    charged to them (the run counted them then; the cases found the replies cached)."""
+    if job.prepaid is None or scored.frames is None:
+        return scored
+    prepaid = (
+        pl.scan_parquet(job.prepaid)
+        .filter(pl.col("partition") == job.partition.number)
+        .select("case_id", *USAGE)
+        .collect()
+    )
+    if prepaid.height == 0:
+        return scored
+    usage = scored.usage
+    if usage is None:
+        usage = scored.frames.case_scores.select("case_id").with_columns(
+            judge_calls=pl.lit(0.0), prompt_tokens=pl.lit(0), completion_tokens=pl.lit(0)
+        )
+    charged = usage.join(prepaid, on="case_id", how="left", suffix="_prepaid").select(
+        "case_id", *(pl.col(c) + pl.col(f"{c}_prepaid").fill_null(0) for c in USAGE)
+    )
+    return replace(scored, usage=charged.cast(dict(usage.schema)))  # type: ignore[arg-type]
 
 
 def classify_against(cases: pl.DataFrame, case_states: str | None) -> pl.DataFrame:

@@ -46,6 +46,13 @@ def count_unbatched_usage(
     con.execute(sql("count_unbatched_usage"), {**spent, "run_id": run_id})
 
 
+def count_shared_items(con: duckdb.DuckDBPyConnection, run_id: str, spent: dict[str, int]) -> None:
+    """Add to a Dask run's counts the calls and tokens (`spent`) its flow process paid for
+    the items its partitions share, asked before they started."""
+    names = ("calls", "failed", "prompt_tokens", "completion_tokens")
+    con.execute(sql("count_shared_items"), {"run_id": run_id, **{k: spent[k] for k in names}})
+
+
 def record_max_invalid_share(
     con: duckdb.DuckDBPyConnection, run_id: str, max_invalid_share: float
 ) -> None:

@@ -202,25 +202,33 @@ def test_a_close_past_its_deadline_is_one_warning_not_a_hang(
 
 
 @pytest.mark.timeout(300)
+@pytest.mark.parametrize(
+    "batch_size",
+    [
+        pytest.param(LLM_BATCH, id="refused-asking-what-partitions-share-before-they-start"),
+        pytest.param(60, id="refused-on-the-worker-of-a-single-partition"),
+    ],
+)
 def test_a_refused_api_key_is_told_once_with_its_time_as_the_local_engine_does(
-    llm_source: Path, tmp_path: Path
+    llm_source: Path, tmp_path: Path, batch_size: int
 ) -> None:
     # Each worker's judge printed the endpoint's refusal itself, untimestamped and unscrubbed
-    # (a worker process has no handler: logging's last resort), once a partition.
+    # (a worker process has no handler: logging's last resort), once a partition. Partitions
+    # sharing items: the flow process asks those first, and is refused itself.
     repo = Path(__file__).resolve().parents[3]
     env = {**os.environ, "OPENAI_API_KEY": "sk-wrong"}
     with serving(api_key=KEY) as stub:
         command = [
             sys.executable, "-m", "flows", "score", str(llm_source), "--db",
             str(tmp_path / "faith.duckdb"), "--engine", "dask", "--workers", "2", "--prefect",
-            "no", "--batch-size", str(LLM_BATCH), "--judge", "openai", "--model", "stub",
+            "no", "--batch-size", str(batch_size), "--judge", "openai", "--model", "stub",
             "--base-url", stub.base_url,
         ]  # fmt: skip
         done = subprocess.run(
             command, cwd=repo, env=env, capture_output=True, text=True, timeout=240, check=False
         )
     assert done.returncode == 6, done.stderr
-    assert stub.requests > 0  # the workers asked, and were refused
+    assert stub.requests > 0  # the judge asked, and was refused
     refusal = "the endpoint refused the API key read from $OPENAI_API_KEY (HTTP 401)"
     told = [line for line in _lines(done.stderr) if refusal in line]
     assert len(told) == 2, done.stderr  # the refusal, then the run's error

@@ -62,8 +62,8 @@ def llm_source(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def one_run_requests(
     llm_source: Path, dask_client: object, tmp_path_factory: pytest.TempPathFactory
 ) -> int:
-    """Judge requests one uninterrupted Dask run of the LLM cases makes (a few more than a
-    local run's: partitions share passages and run at once)."""
+    """Judge requests one uninterrupted Dask run of the LLM cases makes (a local run's: the
+    items partitions share are asked once, before they start)."""
     db = tmp_path_factory.mktemp("baseline") / "faith.duckdb"
     address = dask_client.scheduler.address  # type: ignore[attr-defined]
     with serving(api_key=KEY) as stub, pytest.MonkeyPatch.context() as patch:

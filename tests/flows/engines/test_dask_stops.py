@@ -35,9 +35,12 @@ def stopped_mid_judge(
     *,
     batch_size: int,
     stderr: IO[str] | int = subprocess.DEVNULL,
+    tasks_asking: bool = False,
 ) -> subprocess.Popen:
     """`faith score --engine dask` with the LLM judge on the stub, sent `sig` mid-run (its
-    workers inside judge calls, holding cluster-wide leases); the ended process."""
+    workers inside judge calls, holding cluster-wide leases); the ended process.
+    `tasks_asking`: once the partitions' tasks have paid for replies (their journals beside
+    the shards), not the flow process asking the items they share before they start."""
     command = [
         sys.executable, "-m", "flows", "score", str(source), "--db", str(db),
         "--engine", "dask", "--workers", "2", "--prefect", "no", "--batch-size", str(batch_size),
@@ -53,7 +56,9 @@ def stopped_mid_judge(
     )
     try:
         give_up = time.monotonic() + HARD_TIMEOUT * 2  # a hang guard, not a speed promise
-        while stub.requests < 30 and child.poll() is None:
+        while child.poll() is None and (
+            stub.requests < 30 or (tasks_asking and _journaled(db) < 30)
+        ):
             assert time.monotonic() < give_up, "the run never reached the judge"
             time.sleep(0.05)
         child.send_signal(sig)
@@ -62,6 +67,12 @@ def stopped_mid_judge(
         if child.poll() is None:
             child.kill()
     return child
+
+
+def _journaled(db: Path) -> int:
+    """Replies the running tasks' journals beside the shards of `db` hold."""
+    journals = Path(f"{db}.shards").glob("*/part-*.replies-*.jsonl")
+    return sum(path.read_bytes().count(b"\n") for path in journals)
 
 
 @pytest.mark.slow
@@ -104,11 +115,15 @@ def test_the_replies_a_stopped_dask_runs_tasks_paid_for_are_not_paid_again(
     monkeypatch.setenv("OPENAI_API_KEY", KEY)
     with serving(api_key=KEY, delay=0.05) as stub:
         # both partitions at work: 100 cases each
-        child = stopped_mid_judge(stub, signal.SIGTERM, source, db, batch_size=100)
+        child = stopped_mid_judge(
+            stub, signal.SIGTERM, source, db, batch_size=100, tasks_asking=True
+        )
         assert child.returncode == 128 + signal.SIGTERM
         left = stale_replies(shard_root(str(db)))
         paid = {key for replies in left for key in replies["cache_key"]}
         assert paid, "the stopped tasks left no reply"
+        # and the items the partitions share, asked before they started, are stored already
+        paid |= {key for (key,) in query(db, "SELECT cache_key FROM judge_cache")}
         before = len(stub.bodies)
         judge = JudgeSettings(kind="openai", model="stub", base_url=stub.base_url, mode="per-item")
         run_score(ScoreSettings(source=str(source), db=str(db), judge=judge))
@@ -116,6 +131,37 @@ def test_the_replies_a_stopped_dask_runs_tasks_paid_for_are_not_paid_again(
     stored = {key for (key,) in query(db, "SELECT cache_key FROM judge_cache")}
     assert paid <= stored
     # every call of the next run was one the stopped run had not paid for
+    assert len(asked_again) == len(stored) - len(paid)
+
+
+@pytest.mark.slow
+def test_a_dask_run_stopped_asking_what_its_partitions_share_keeps_and_counts_those_calls(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """SIGTERM while the flow process asks the items both partitions share, before they
+    start: the run is `interrupted`, counts the calls it made, and the replies they brought
+    are in judge_cache, so the next run asks none of them again."""
+    from flows.run.pipeline import run_score
+    from flows.run.settings import ScoreSettings
+
+    source = tmp_path / "cases.parquet"
+    generate_cases(200, seed=11).write_parquet(source)
+    db = tmp_path / "f.duckdb"
+    monkeypatch.setenv("OPENAI_API_KEY", KEY)
+    with serving(api_key=KEY, delay=0.05) as stub:
+        child = stopped_mid_judge(stub, signal.SIGTERM, source, db, batch_size=100)
+        assert child.returncode == 128 + signal.SIGTERM
+        assert not _journaled(db)  # no partition had started
+        [(status, calls)] = query(db, "SELECT status, judge_calls FROM runs")
+        paid = {key for (key,) in query(db, "SELECT cache_key FROM judge_cache")}
+        before = len(stub.bodies)
+        judge = JudgeSettings(kind="openai", model="stub", base_url=stub.base_url, mode="per-item")
+        run_score(ScoreSettings(source=str(source), db=str(db), judge=judge))
+        asked_again = stub.bodies[before:]
+    assert status == "interrupted"
+    assert paid
+    assert calls >= len(paid)
+    stored = {key for (key,) in query(db, "SELECT cache_key FROM judge_cache")}
     assert len(asked_again) == len(stored) - len(paid)
 
 

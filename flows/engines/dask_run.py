@@ -92,6 +92,7 @@ def run_score_on_dask(
                 run_id = _start(con, settings, source, config_id, identity)
             _price(con, settings, run_id)
             folder = root / run_id
+            progress.start(total, f"run {run_id} ({config_id}) of {settings.source} on Dask")
             jobs = _plan(
                 con,
                 settings,
@@ -102,7 +103,6 @@ def run_score_on_dask(
                 config_id=config_id,
                 run_id=run_id,
             )
-            progress.start(total, f"run {run_id} ({config_id}) of {settings.source} on Dask")
             handles = [submitter.submit(job) for job in jobs]
             numbers = QuarantineNumbers()
             for job, handle in zip(jobs, handles, strict=True):

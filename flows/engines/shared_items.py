@@ -35,6 +35,11 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("faithpipe")
 
+# Shared items asked per slice: a slice's items are asked concurrently, its replies stored
+# as it ends. Each row asks one item of its own (passages, then answers, then questions),
+# so a question's passages and answer, asked in an earlier slice, are found stored.
+ASKED_AT_ONCE = 500
+
 
 @dataclass(frozen=True)
 class SharedItems:
@@ -77,24 +82,32 @@ def ask_shared_items(
     )
     asker = build_judge(judge, con)  # its call cache: the run's store
     before = judge_usage(asker)
+    usages = []
+    fatal = None
     try:
-        frames = score_cases(
-            cases.select(CASE_COLUMNS),
-            asker,
-            config,
-            max_sentence_pairs=None,  # the contract quarantined what passes the run's limit
-        )
-        usage = case_usage(frames, asker)
-        fatal = getattr(asker, "fatal_error", None)
+        # In slices: each one's replies reach judge_cache as it ends, so a flow process
+        # killed here loses the replies of one slice at most (a local run's: one batch's).
+        for start in range(0, cases.height, ASKED_AT_ONCE):
+            frames = score_cases(
+                cases.slice(start, ASKED_AT_ONCE).select(CASE_COLUMNS),
+                asker,
+                config,
+                max_sentence_pairs=None,  # the contract quarantined what passes the run's limit
+            )
+            usages.append(case_usage(frames, asker))
+            fatal = getattr(asker, "fatal_error", None)
+            if fatal:
+                break
     finally:
         close_judge(asker)  # its replies written to judge_cache, asked or stopped
         spent = {k: v - before[k] for k, v in judge_usage(asker).items()}
         count_shared_items(con, run_id, spent)
-    if usage is None:
+    usage = [frame for frame in usages if frame is not None]
+    if not usage:
         return SharedItems(None, fatal)
     charged = (
         cases.select("case_id", "partition", "asker")
-        .join(usage, on="case_id")
+        .join(pl.concat(usage), on="case_id")
         .group_by("partition", "asker", maintain_order=True)
         .agg(pl.col(column).sum() for column in USAGE)
         .rename({"asker": "case_id"})

@@ -36,6 +36,9 @@ def test_partitions_sharing_passages_ask_each_distinct_item_once_as_a_local_run(
     scheduler: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setenv("OPENAI_API_KEY", KEY)
+    # the shared items asked a few at a time: a question's passages, asked in an earlier
+    # slice, are found stored, and each call is still charged once
+    monkeypatch.setattr("flows.engines.shared_items.ASKED_AT_ONCE", 5)
     source = write_llm_source(tmp_path / "cases.parquet")  # four partitions sharing passages
     local_db, dask_db = tmp_path / "local.duckdb", tmp_path / "dask.duckdb"
     with serving(api_key=KEY) as stub:

@@ -152,6 +152,11 @@ def main() -> None:
     parser.add_argument("--batch-size", type=whole_number, default=150_000)
     parser.add_argument("--llm-cases", type=int, default=200, help="0 to skip the LLM part")
     args = parser.parse_args()
+    if args.llm_cases and args.llm_cases < 4:  # four partitions: a batch size of 0 otherwise
+        parser.error(
+            "argument --llm-cases: 0 to skip the LLM part, or at least 4 cases (4 partitions), "
+            f"got {args.llm_cases}"
+        )
     source = generated_cases(args.rows, rows_per_file=100_000).parent
     settings = ScoreSettings(source=str(source), db="x", batch_size=args.batch_size)
     columns = ["engine", "cases", "batches", "seconds", "run_seconds", "cases/s"]

@@ -306,19 +306,25 @@ def test_the_profile_bench_refuses_a_source_that_is_not_there_in_one_line(tmp_pa
             "argument --workers: must be a whole number from 1 to 1,000,000,000,000, got 0",
         ),
         (
+            ("engines.py", "--rows", "10", "--llm-cases", "3"),
+            "argument --llm-cases: 0 to skip the LLM part, or at least 4 cases (4 partitions), "
+            "got 3",
+        ),
+        (
             ("memory.py", "--rows", "1000,abc"),
             "argument --rows: must be a whole number from 1 to 1,000,000,000,000, got abc",
         ),
         (("llama_check.py", "--llama-venv", "{tmp}/no"), "--llama-venv {tmp}/no: no bin/python"),
     ],
-    ids=["interjections-rows", "engines-workers", "memory-rows", "llama-venv"],
+    ids=["interjections-rows", "engines-workers", "engines-llm-cases", "memory-rows", "llama-venv"],
 )
 def test_a_bench_refuses_a_count_or_venv_it_cannot_use_in_one_line(
     tmp_path: Path, args: tuple[str, ...], said: str
 ) -> None:
     """`--rows 0` was polars' "cannot concat empty list", `--workers 0` pydantic's error,
-    `--rows abc` int()'s, a mistyped --llama-venv subprocess's FileNotFoundError: each a
-    traceback (engines.py's after generating its input)."""
+    `--rows abc` int()'s, a mistyped --llama-venv subprocess's FileNotFoundError, `--llm-cases
+    3` pydantic's (a batch size of 0): each a traceback (engines.py's after generating its
+    input; --llm-cases's after the whole comparison of the engines)."""
     done = bench_here(*(arg.format(tmp=tmp_path) for arg in args))
     assert done.returncode == 2, done.stdout + done.stderr
     assert done.stdout == ""

@@ -246,8 +246,8 @@ def test_a_worker_that_dies_mid_task_is_said_once_and_its_answered_calls_are_not
     # stay off the console). The replies the dead worker had got lived in its memory: the
     # retry asked every one of those calls again, and paid. Each reply is journalled as it
     # arrives now; only the calls in flight at the kill (two at most: a cap of 2) are asked
-    # again. One partition: partitions running side by side each ask a passage they share
-    # (docs/dask.md).
+    # again. One partition: the test counts one task's retry, with no shared items asked
+    # by the flow process before it (docs/dask.md).
     import psutil
 
     repo = Path(__file__).resolve().parents[3]

@@ -98,6 +98,9 @@ def ask_shared_items(
             fatal = getattr(asker, "fatal_error", None)
             if fatal:
                 break
+            if cases.height > ASKED_AT_ONCE:  # a long step says how far it got
+                done = min(start + ASKED_AT_ONCE, cases.height)
+                log.info("asked %d of the %d shared items", done, cases.height)
     finally:
         close_judge(asker)  # its replies written to judge_cache, asked or stopped
         spent = {k: v - before[k] for k, v in judge_usage(asker).items()}

@@ -5,6 +5,7 @@ ask the items they share once each. Counted at a real HTTP stub on 127.0.0.1, on
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -33,12 +34,16 @@ def scheduler(prefect_harness: None) -> Iterator[str]:
 
 
 def test_partitions_sharing_passages_ask_each_distinct_item_once_as_a_local_run(
-    scheduler: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    scheduler: str,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    caplog: pytest.LogCaptureFixture,
 ) -> None:
     monkeypatch.setenv("OPENAI_API_KEY", KEY)
     # the shared items asked a few at a time: a question's passages, asked in an earlier
     # slice, are found stored, and each call is still charged once
     monkeypatch.setattr("flows.engines.shared_items.ASKED_AT_ONCE", 5)
+    caplog.set_level(logging.INFO, logger="faithpipe")
     source = write_llm_source(tmp_path / "cases.parquet")  # four partitions sharing passages
     local_db, dask_db = tmp_path / "local.duckdb", tmp_path / "dask.duckdb"
     with serving(api_key=KEY) as stub:
@@ -61,3 +66,5 @@ def test_partitions_sharing_passages_ask_each_distinct_item_once_as_a_local_run(
     assert query(dask_db, CASE_COSTS) == query(local_db, CASE_COSTS)
     [(charged,)] = query(dask_db, "SELECT sum(judge_calls) FROM case_scores")
     assert charged == pytest.approx(run["judge_calls"])
+    # the step asking them says how far it got, a slice at a time
+    assert "asked 5 of the " in caplog.text, caplog.text

@@ -43,6 +43,7 @@ from flows.judges.endpoint.breaker import (
 from flows.judges.endpoint.capped_http import answer_limit, capped_client, too_large
 from flows.judges.endpoint.cleartext import warn_if_cleartext
 from flows.judges.endpoint.event_loop import LoopThread
+from flows.judges.endpoint.loading import failure_kind
 from flows.judges.endpoint.redirects import RedirectRefused
 from flows.judges.endpoint.reply_cap import DEFAULT_MAX_REPLY_BYTES, ReplyTooLarge
 from flows.judges.endpoint.request_details import (
@@ -409,8 +410,7 @@ class BatchApi:
                 "throttled",
                 None,
             )
-        kind = "5xx" if status >= 500 else "rate" if status == 429 else None
-        return BatchApiError(str(error)), kind, asked
+        return BatchApiError(str(error)), failure_kind(status, ""), asked
 
     def _backoff(self, attempt: int) -> float:
         ceiling = min(_BACKOFF_MOST, _BACKOFF_BASE * 2 ** (attempt - 1))

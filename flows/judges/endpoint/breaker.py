@@ -1,5 +1,5 @@
 """The circuit breaker of an endpoint: after N failures of one kind in a row (refused, DNS,
-TLS, timeout, 5xx, an answer that is no chat completion, a Retry-After longer than the run
+TLS, timeout or 408, 5xx, an answer that is no chat completion, a Retry-After longer than the run
 can wait, a call given up after a 429 at its every retry; a redirect to another origin at the
 first) no further call is made and the run ends with exit 6, the cases left pending. An
 answer in between closes it again."""
@@ -34,6 +34,8 @@ _WHAT = {
     "dns": "has a host name that does not resolve",
     "tls": "failed the TLS handshake (an http:// server at an https:// URL?)",
     "timeout": "did not answer within the call deadline",
+    "408": "answered HTTP 408 (request timeout: its own or a proxy's time limit, shorter "
+    "than the model's answers?)",
     "reset": "reset the connection",
     "closed": "closed the connection before its answer was complete",
     "protocol": "answered with something that is not HTTP",
@@ -66,7 +68,10 @@ _BY_CALL = frozenset({"rate"})
 # Kinds counted as one in a row: a server dying mid-answer shows as either, by the timing of
 # its close against the request still being sent; counted apart, a mix of them kept the
 # breaker shut past its N (12 requests where N and the calls in flight allow 9).
-_FAMILY = {"reset": "hung up", "closed": "hung up"}
+_FAMILY = {"reset": "hung up", "closed": "hung up", "408": "timeout"}
+# A 408 is a timeout said by the server (or a proxy): counted with the run's own timeouts,
+# past the calls in flight; it counted for nothing, and a server answering 408 to every
+# request had each call given up after its retries, its cases invalid, to the run's end.
 
 
 # The kind each cause class stands for, looked for in this order (subclasses before bases).
@@ -138,7 +143,7 @@ def connection_error(exc: Any) -> JudgeError:
 # Kinds an overloaded but living server shows: every call in flight may end in one together
 # (a stall of a second times them all out), so these open the breaker only past the calls in
 # flight plus `threshold`; the others (refused, DNS, TLS) do not come and go.
-_OVERLOAD = frozenset({"timeout", "5xx"})
+_OVERLOAD = frozenset({"timeout", "408", "5xx"})
 
 
 # What the breaker's error tells a run; a judge check, which has no cases, leaves it out.

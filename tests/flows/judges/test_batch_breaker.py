@@ -137,6 +137,22 @@ def test_5xx_forever_opens_the_breaker(
     assert stub.requests["batch_create"] == 0
 
 
+def test_408_forever_opens_the_breaker(
+    source: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A Batch API (or a proxy before it) answering 408 to everything counted for no kind:
+    each upload gave up after its 5 attempts, and the run ended 0 with every case pending,
+    night after night, nothing submitted."""
+    db = tmp_path / "408.duckdb"
+    with BatchStub() as stub:
+        stub.fail_all(408)
+        done = faith_batch(capsys, source, db, stub.base_url)
+    assert_ended_by_the_breaker(done, db, "answered HTTP 408 (request timeout")
+    assert f"answers?) {BREAKER} times in a row" in done.stderr
+    assert stub.requests["failed"] == BREAKER
+    assert stub.requests["batch_create"] == 0
+
+
 @pytest.mark.slow  # faith in a process of its own (~10 s under load)
 def test_a_retry_after_of_a_day_is_not_waited_for_and_opens_the_breaker_at_once(
     source: Path, tmp_path: Path

@@ -263,6 +263,36 @@ def test_a_black_hole_opens_the_breaker_after_a_few_deadlines(
     assert hole.connections <= MOST_TIMEOUTS
 
 
+def test_408_to_every_call_opens_the_breaker(
+    source: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A server or proxy timing out every request (HTTP 408) counted for no kind: every call
+    was tried five times and given up, its cases invalid, and a night of millions of rows
+    asked it until its deadline. It now counts as a timeout does (past the calls in
+    flight), and the line says what was answered."""
+    db = tmp_path / "408.duckdb"
+    with serving() as stub:
+        stub.fail("408", times=None)
+        done = faith_score(capsys, source, db, stub.base_url)
+        requests = stub.requests
+    assert_ended_by_the_breaker(done, db, "answered HTTP 408 (request timeout", MOST_TIMEOUTS)
+    assert requests <= MOST_TIMEOUTS
+
+
+def test_a_passing_408_is_asked_again(
+    source: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A call's first four attempts answered 408, then answers: retried as before (not a
+    breaker opened at once), every case scored."""
+    db = tmp_path / "408-once.duckdb"
+    with serving() as stub:
+        stub.fail("408", times=4)
+        done = faith_score(capsys, source, db, stub.base_url, "--concurrency", "1")
+    assert done.returncode == 0, done.stderr
+    row = run_row(db)
+    assert (row["status"], row["rows_scored"]) == ("completed", ROWS)
+
+
 @pytest.fixture
 def throttling() -> Iterator[StubServer]:
     """Every call answered 429 with Retry-After: 86400 (a day)."""

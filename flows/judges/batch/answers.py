@@ -36,6 +36,13 @@ class BatchNotSubmitted(JudgeTransientError):
     case_status = "pending"
 
 
+class BatchSubmissionRefused(JudgeError):
+    """The batch endpoint refused the item's batch (a 4xx to its upload or create: a proxy's
+    size limit, a model the Batch API does not take): asked again, it is refused again, so
+    its case is `invalid` with the refusal (asked again by the next run), not `pending` as
+    for a passing fault: a server refusing every batch ended each night 0, nothing asked."""
+
+
 class BatchPending(JudgeError):
     """The item is asked in a submitted batch: its case stays pending until a later run
     collects the answer."""

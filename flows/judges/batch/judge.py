@@ -38,8 +38,9 @@ from flows.judges.batch.answers import (
     BatchNotSubmitted,
     BatchPending,
     BatchRequest,
+    BatchSubmissionRefused,
 )
-from flows.judges.batch.api import BatchApi, BatchApiError, BatchUnreachable
+from flows.judges.batch.api import BatchApi, BatchApiError, BatchRefused, BatchUnreachable
 from flows.judges.batch.collecting import BatchCollector
 from flows.judges.batch.requests import BatchLimits, batch_slices, request_line
 from flows.judges.endpoint.request_details import endpoint_key
@@ -296,6 +297,11 @@ class BatchJudge(AskingJudge):
             except JudgeEndpointError as exc:
                 self._batch_fatal = str(exc)
                 error = exc
+            except BatchRefused as exc:
+                error = BatchSubmissionRefused(
+                    f"the batch endpoint refused the batch ({exc}): nothing was asked; fix "
+                    "what it names, or use --judge-mode packed"
+                )
             except BatchApiError as exc:
                 error = BatchNotSubmitted(f"the batch was not submitted: {exc}")
             for request in gathered[part]:

@@ -153,6 +153,48 @@ def test_408_forever_opens_the_breaker(
     assert stub.requests["batch_create"] == 0
 
 
+@pytest.mark.parametrize("status", [413, 409, 400], ids=["413", "409", "400"])
+def test_every_upload_refused_is_no_silent_night(
+    status: int, source: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A server (or a proxy before it: nginx's 1 MB client_max_body_size is a 413) refusing
+    every upload left the cases `pending` as for a passing fault, and the run ended 0 with
+    nothing asked, night after night. A refused upload is the batch's refusal: its cases are
+    `invalid` with it, and past --max-invalid-share the run ends 8."""
+    for night in (1, 2):
+        db = tmp_path / "refused.duckdb"
+        with BatchStub() as stub:
+            stub.fail_all(status)
+            done = faith_batch(capsys, source, db, stub.base_url)
+        assert done.returncode == 8, (night, done.stderr)
+        (error,) = [line for line in done.stderr.splitlines() if line.startswith("error:")]
+        assert "ended invalid" in error
+        row = read(db)
+        assert (row["rows_invalid"], row["case_statuses"]) == (ROWS, {"invalid"})
+        con = duckdb.connect(str(db), read_only=True)
+        try:
+            errors = con.execute("SELECT DISTINCT error FROM case_scores").fetchall()
+        finally:
+            con.close()
+        assert all(f"refused the batch (HTTP {status} from the batch" in e for (e,) in errors)
+        assert stub.requests["batch_create"] == 0
+
+
+def test_a_refused_create_makes_its_cases_invalid(
+    source: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Every create answered 400 (a model the Batch API does not take): exit 8, not 0."""
+    db = tmp_path / "create.duckdb"
+    with BatchStub() as stub:
+        stub.create = lambda request, echo="": (400, {"error": {"message": "no batch model"}})  # type: ignore[method-assign]
+        done = faith_batch(capsys, source, db, stub.base_url)
+    assert done.returncode == 8, done.stderr
+    row = read(db)
+    assert (row["rows_invalid"], row["case_statuses"]) == (ROWS, {"invalid"})
+    assert row["batches"]
+    assert all(state == "refused" for _, state, _ in row["batches"])
+
+
 @pytest.mark.slow  # faith in a process of its own (~10 s under load)
 def test_a_retry_after_of_a_day_is_not_waited_for_and_opens_the_breaker_at_once(
     source: Path, tmp_path: Path

@@ -49,7 +49,7 @@ EXAMPLES = (
 # model may, e.g., not count "We are sorry." as a claim).
 AGREEING_EXAMPLES = 2
 # One retry with a short backoff: the check is a few small requests, asked while a user waits.
-CHECK_POLICY = CallPolicy(max_retries=1, backoff_base=0.2, backoff_max=2.0)
+CHECK_POLICY = CallPolicy(max_retries=1, backoff_base=0.2, backoff_max=2.0, overload_slack=False)
 # A passed nightly preflight is trusted this long for the same endpoint, model and judge:
 # under a day by hours, so a daily schedule checks every night (trusted for 24 hours, a night
 # that started seconds earlier than the one before skipped it: every other night was checked)

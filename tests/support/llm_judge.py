@@ -4,7 +4,7 @@ names only what it changes."""
 
 from __future__ import annotations
 
-from dataclasses import fields
+from dataclasses import fields, replace
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
@@ -71,4 +71,4 @@ def shorten_backoff(monkeypatch: pytest.MonkeyPatch) -> None:
     from flows.judges.live import judge
 
     monkeypatch.setattr(judge, "CallPolicy", partial(CallPolicy, **SHORT_BACKOFF))
-    monkeypatch.setattr(check, "CHECK_POLICY", CallPolicy(max_retries=1, **SHORT_BACKOFF))
+    monkeypatch.setattr(check, "CHECK_POLICY", replace(check.CHECK_POLICY, **SHORT_BACKOFF))

@@ -54,8 +54,9 @@ class CallLimits:
 @dataclass(frozen=True)
 class CallPolicy:
     """How a failed call is asked again (retries, jittered exponential backoff, the longest
-    Retry-After waited for, the longest wait for a model to load) and the window
-    `--rpm`/`--tpm` count over, in seconds."""
+    Retry-After waited for, the longest wait for a model to load), the window
+    `--rpm`/`--tpm` count over, in seconds, and whether the breaker gives overload kinds
+    the calls in flight as slack."""
 
     max_retries: int = 4
     backoff_base: float = 0.5
@@ -65,6 +66,10 @@ class CallPolicy:
     # long at most (endpoint/loading.py), never past --run-timeout.
     max_loading_wait: float = 300.0
     rate_window: float = 60.0
+    # Timeouts, 408s and 5xx open the breaker only past the calls in flight (an overloaded
+    # server fails them together); a check's few calls, each tried twice, never got that far:
+    # a server failing them all was "unusable" (exit 9), not unreachable (exit 6).
+    overload_slack: bool = True
 
     def backoff(self, failures: int, retry_after: float | None, jitter: random.Random) -> float:
         """Seconds to wait after the `failures`-th failure in a row: half the doubling

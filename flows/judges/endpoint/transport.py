@@ -128,9 +128,8 @@ class ChatEndpoint:
             default_headers={"Authorization": basic_auth} if basic_auth else None,
             http_client=capped_client(limits.max_reply_bytes, self._timeout),
         )
-        self._breaker = CircuitBreaker(
-            limits.breaker_failures, self._endpoint, in_flight=limits.concurrency
-        )
+        slack = limits.concurrency if policy.overload_slack else 0  # overload kinds' (5xx)
+        self._breaker = CircuitBreaker(limits.breaker_failures, self._endpoint, in_flight=slack)
         # --rpm / --tpm: a sliding window over the requests sent (rate_window.py), shared by
         # this process's judges of the same endpoint and model.
         self._window = shared_window(

@@ -381,6 +381,25 @@ def test_the_judge_check_of_an_unreachable_endpoint_is_exit_6(
         con.close()
 
 
+@pytest.mark.parametrize("mode", ["packed", "batch"])
+@pytest.mark.parametrize("fault", ["500", "408"])
+def test_a_nightly_check_of_an_endpoint_failing_every_call_is_exit_6(
+    fault: str, mode: str, source: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """5xx (or 408) to every call of the nightly check, its mode given: the check's four calls
+    in flight gave the breaker slack past its 2 (6 in a row), the calls gave up first, and the
+    night ended 9, "the judge cannot be used", as if the model could not judge."""
+    db = tmp_path / "check.duckdb"
+    with serving() as stub:
+        stub.fail(fault, times=None)
+        done = faith_here(capsys, "nightly", str(source), "--db", str(db), "--prefect", "no",
+                          "--judge", "openai", "--model", "stub-model", "--judge-mode", mode,
+                          "--base-url", stub.base_url)  # fmt: skip
+    assert done.returncode == 6, done.stderr
+    assert "2 times in a row" in done.stderr.splitlines()[-1]
+    assert "nothing was scored" in done.stderr.splitlines()[-1]
+
+
 def test_closes_and_resets_in_a_row_count_as_one_kind() -> None:
     """A dying server's failures, closes and resets mixed, open the breaker at its count."""
     from flows.judges.endpoint.breaker import CircuitBreaker

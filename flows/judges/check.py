@@ -153,9 +153,10 @@ def _problem(
     scores: dict[str, float | None], errors: dict[str, str], mode: str, escalated: int
 ) -> str | None:
     """Why the judge cannot be used, or None."""
-    if mode == "packed" and escalated:
+    if mode == "packed" and escalated and len(errors) < len(EXAMPLES):
         # Asked again alone, the items may well have passed: the model still cannot answer
-        # packed prompts, and a run would pay for every pack twice.
+        # packed prompts, and a run would pay for every pack twice. (None passed alone: the
+        # endpoint refuses them all, a 400 to every request, and per-item fails as well.)
         return (
             f"{escalated} packed answers were unusable or another item's and had to be asked "
             "again one by one: this model cannot answer packed prompts (try --judge-mode "

@@ -400,6 +400,25 @@ def test_a_nightly_check_of_an_endpoint_failing_every_call_is_exit_6(
     assert "nothing was scored" in done.stderr.splitlines()[-1]
 
 
+def test_a_packed_check_of_an_endpoint_refusing_every_request_names_the_refusal(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """400 to every request, packed or alone (a proxy refusing the body): the packed check
+    said "this model cannot answer packed prompts (try --judge-mode per-item)", a remedy that
+    fails the same way, because the packs had been asked again alone. No item passed alone:
+    the line names the refusal."""
+    with serving() as stub:
+        stub.fail("400", times=None)
+        done = faith_here(capsys, "judge-check", "--db", str(tmp_path / "check.duckdb"),
+                          "--model", "stub-model", "--judge-mode", "packed",
+                          "--base-url", stub.base_url)  # fmt: skip
+    assert done.returncode == 9, done.stderr
+    last = done.stderr.splitlines()[-1]
+    assert "3 of 3 examples could not be judged" in last
+    assert "HTTP 400 from the endpoint" in last
+    assert "try --judge-mode per-item" not in last
+
+
 def test_closes_and_resets_in_a_row_count_as_one_kind() -> None:
     """A dying server's failures, closes and resets mixed, open the breaker at its count."""
     from flows.judges.endpoint.breaker import CircuitBreaker

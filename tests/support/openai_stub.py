@@ -59,7 +59,7 @@ from tests.support.echo import echo_text
 from tests.support.seed_judge import pretend_judge
 
 # "quota": OpenAI's 429 once an account's credit is spent (_QUOTA), which no retry ends.
-STATUS_FAULTS = ("429", "500", "400", "401", "404", "408", "quota")
+STATUS_FAULTS = ("429", "500", "400", "401", "404", "408", "409", "quota")
 REPLY_FAULTS = ("malformed", "truncated", "fewer_verdicts", "zero_based")
 # 200 answers that are no chat completion, as a proxy or a broken server sends them.
 NOT_COMPLETIONS = {
@@ -510,7 +510,7 @@ class _Handler(BaseHTTPRequestHandler):
         if fault == "quota":
             self._send(429, _QUOTA)
             return
-        if fault in ("500", "400", "404", "408"):
+        if fault in ("500", "400", "404", "408", "409"):
             self._send(int(fault), {"error": {"message": f"stub fault {fault}"}})
             return
         if fault in ECHOES or fault == "huge":

@@ -1,8 +1,8 @@
 """The circuit breaker of an endpoint: after N failures of one kind in a row (refused, DNS,
-TLS, timeout or 408, 5xx, an answer that is no chat completion, a Retry-After longer than the run
-can wait, a call given up after a 429 at its every retry; a redirect to another origin at the
-first) no further call is made and the run ends with exit 6, the cases left pending. An
-answer in between closes it again."""
+TLS, timeout or 408, 409, 5xx, an answer that is no chat completion, a Retry-After longer
+than the run can wait, a call given up after a 429 at its every retry; a redirect to another
+origin at the first) no further call is made and the run ends with exit 6, the cases left
+pending. An answer in between closes it again."""
 
 from __future__ import annotations
 
@@ -41,6 +41,7 @@ _WHAT = {
     "protocol": "answered with something that is not HTTP",
     "connection": "could not be connected to",
     "5xx": "answered with a server error (5xx)",
+    "409": "answered HTTP 409 (conflict)",
     "loading": "was still loading its model",
     "answer": "answered with something that is not a chat completion (a proxy's page?)",
     "throttled": "asked to wait longer than the run can (Retry-After)",

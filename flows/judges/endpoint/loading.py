@@ -36,15 +36,16 @@ def says_loading(status: object, message: str) -> bool:
 
 
 def failure_kind(status: int, message: str) -> str | None:
-    """The breaker's kind of a transient error answer (408, 429 or 5xx): "loading" (waited
-    for), "5xx", "rate" (a 429: counted only when a call gives up on it), "408" (the server
-    or a proxy timed the request out: counted as a timeout), or None (409)."""
+    """The breaker's kind of a transient error answer (408, 409, 429 or 5xx): "loading"
+    (waited for), "5xx", "rate" (a 429: counted only when a call gives up on it), "408" (the
+    server or a proxy timed the request out: counted as a timeout), "409" or None (any
+    other)."""
     if says_loading(status, message):
         return "loading"
     if status == 429:
         return "rate"
-    if status == 408:
-        return "408"
+    if status in (408, 409):
+        return str(status)
     return "5xx" if status >= 500 else None
 
 

@@ -279,6 +279,20 @@ def test_408_to_every_call_opens_the_breaker(
     assert requests <= MOST_TIMEOUTS
 
 
+def test_409_to_every_call_opens_the_breaker(
+    source: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """409 (conflict) is retried as the openai client retries it, and counted for no kind:
+    forever, every call was tried five times, its cases invalid, to the run's end."""
+    db = tmp_path / "409.duckdb"
+    with serving() as stub:
+        stub.fail("409", times=None)
+        done = faith_score(capsys, source, db, stub.base_url)
+        requests = stub.requests
+    assert_ended_by_the_breaker(done, db, "answered HTTP 409 (conflict)")
+    assert requests <= MOST_REQUESTS
+
+
 def test_a_passing_408_is_asked_again(
     source: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

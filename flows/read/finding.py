@@ -16,6 +16,7 @@ from pathlib import Path
 from flows.errors import InputUnreadable
 from flows.read.empty_files import emptiness
 from flows.read.file_facts import FileFacts, described_facts, gather_facts, parquet_facts
+from flows.read.file_stamps import stamps_of
 from flows.read.folder_files import (
     check_listable,
     check_not_dangling,
@@ -164,6 +165,8 @@ def _checked(source: Source) -> Source:
             f"{source.spec}: no Parquet, CSV or JSON files found (.parquet; .csv, .json, "
             ".jsonl, .ndjson, each optionally .gz)"
         )
+    # stamped before any byte is read: a file written from now on is told (file_stamps.py)
+    source = replace(source, stamps=stamps_of(source.all_files))
     facts = gather_facts((path, source.format_of(path)) for path in source.all_files)
     source = replace(source, facts=facts)
     if source.form == "wide":

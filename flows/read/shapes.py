@@ -13,14 +13,16 @@ from flows.read.read_options import ReadOptions, format_of
 
 if TYPE_CHECKING:
     from flows.read.file_facts import FileFacts
+    from flows.read.file_stamps import Stamp
 
 _FILE = "__faithpipe_source_file"  # a row's file, for a moment, while rows are filtered
 
 
 @dataclass(frozen=True)
 class Source:
-    """Resolved input: its form, the files of each table, how to read them, and what each
-    file holds (its columns and rows, read once when the source is resolved)."""
+    """Resolved input: its form, the files of each table, how to read them, what each file
+    holds (its columns and rows, read once when the source is resolved) and each file's stamp
+    taken before any of it was read (flows/read/file_stamps.py)."""
 
     spec: str
     form: str  # "wide" | "three" | "turns" | "chat"
@@ -28,6 +30,7 @@ class Source:
     root: Path | None = None
     options: ReadOptions = field(default_factory=ReadOptions)
     facts: Mapping[Path, FileFacts] = field(default_factory=dict, compare=False, repr=False)
+    stamps: dict[Path, Stamp] = field(default_factory=dict, compare=False, repr=False)
 
     @property
     def all_files(self) -> list[Path]:

@@ -12,6 +12,7 @@ or a glob, of Parquet, CSV or JSON (flows/read/formats.py). A folder holding `qu
 from __future__ import annotations
 
 from flows.read.case_ids import duplicated_case_ids
+from flows.read.file_stamps import check_unchanged
 from flows.read.finding import check_file, resolve_source
 from flows.read.hive_folders import hive_values
 from flows.read.shapes import RawBatch, Source
@@ -25,6 +26,7 @@ __all__ = [
     "RawBatch",
     "Source",
     "check_file",
+    "check_unchanged",
     "count_rows",
     "duplicated_case_ids",
     "even_batch_size",

@@ -6,7 +6,7 @@ fixed cost, and 5,000 one-row files read file by file took 96 s (bench/small_fil
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Generator, Iterator
 from pathlib import Path
 
 import polars as pl
@@ -16,6 +16,7 @@ import pyarrow.parquet as pq
 from flows.errors import InputUnreadable
 from flows.read import not_utf8
 from flows.read.file_facts import FileFacts, described_facts, is_compressed
+from flows.read.file_stamps import changed_file, check_unchanged
 from flows.read.finding import file_facts
 from flows.read.formats import FILE_COLUMN, count_file_rows, duckdb_frames, error_line
 from flows.read.hive_folders import hive_values
@@ -33,7 +34,40 @@ SMALL_FILE_ROWS = 10_000
 
 
 def iter_batches(source: Source, batch_size: int) -> Iterator[RawBatch]:
-    """Stream the source as raw batches of at most `batch_size` rows, in bounded memory."""
+    """Stream the source as raw batches of at most `batch_size` rows, in bounded memory. Each
+    batch's files are checked unchanged since the source was resolved before it is handed on
+    (flows/read/file_stamps.py): a file still being written fails the run, its rows read so far
+    in the batch not committed; a file its reader could not find is named as removed."""
+    batches = _batches(source, batch_size)
+    try:
+        while True:
+            try:
+                raw = next(batches, None)
+            except InputUnreadable as exc:  # a file removed or replaced: said so
+                changed = changed_file(source.stamps, source.all_files)
+                raise (changed or exc) from exc
+            if raw is None:
+                return
+            check_unchanged(source.stamps, _files_read(source, raw))
+            yield raw
+    finally:
+        batches.close()
+
+
+def _files_read(source: Source, raw: RawBatch) -> list[Path]:
+    """The files a batch's rows were read from (a conversation's or a joined case's: every
+    file, which are read together)."""
+    if source.form != "wide":
+        return source.all_files
+    if raw.files is None:
+        named = [Path(raw.source_file)]
+    else:
+        named = [Path(name) for name in raw.files.unique(maintain_order=True).to_list()]
+    # a name told otherwise than the source lists it (DuckDB's own): every file, to be sure
+    return named if all(path in source.stamps for path in named) else source.all_files
+
+
+def _batches(source: Source, batch_size: int) -> Generator[RawBatch, None, None]:
     if source.form == "three":
         yield from three_table_batches(source, batch_size)
         return

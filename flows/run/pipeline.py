@@ -24,6 +24,7 @@ from flows.judges.factory import build_judge, close_judge, judge_protocol, refus
 from flows.read.duplicates import DuplicatePlan
 from flows.read.source import (
     Source,
+    check_unchanged,
     count_rows,
     duplicated_case_ids,
     even_batch_size,
@@ -192,7 +193,9 @@ def read_before_writing(settings: ScoreSettings) -> tuple[Source, int, pl.DataFr
     refuse an unreadable input (exit 3: a missing column, a malformed line, a chat log with
     no time) before any database is made or touched."""
     source = resolve_source(settings.source, settings.read_options())
-    return source, count_rows(source), duplicated_case_ids(source)
+    counted, duplicated = count_rows(source), duplicated_case_ids(source)
+    check_unchanged(source.stamps, source.all_files)  # written to as it was counted: exit 3
+    return source, counted, duplicated
 
 
 def _stop_run(state: RunState, started: float, exc: BaseException) -> tuple[bool, bool]:

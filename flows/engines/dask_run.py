@@ -34,7 +34,13 @@ from flows.engines.shared_items import ask_shared_items
 from flows.engines.submitters import Submitter
 from flows.errors import JudgeEndpointError
 from flows.judges.factory import build_judge, close_judge, refuse_unbuildable
-from flows.read.source import Source, count_rows, duplicated_case_ids, resolve_source
+from flows.read.source import (
+    Source,
+    check_unchanged,
+    count_rows,
+    duplicated_case_ids,
+    resolve_source,
+)
 from flows.run.batches import config_has_cases
 from flows.run.calibration import check_calibration_database, with_calibration
 from flows.run.progress import LogProgress, Progress
@@ -66,8 +72,7 @@ def run_score_on_dask(
     progress = progress or LogProgress()
     started = time.perf_counter()
     source = source or require_dask_source(settings)
-    total = count_rows(source)
-    duplicated = duplicated_case_ids(source)
+    total, duplicated = _read_before_writing(source)
     con = _open_run_store(settings)
     # A stopping run's clean-up (the store's close is its checkpoint) notes a second stop
     # instead of raising it: a SIGTERM after Ctrl-C made the exit 143 under a SIGINT row.
@@ -108,7 +113,7 @@ def run_score_on_dask(
             for job, handle in zip(jobs, handles, strict=True):
                 shard = load_shard(
                     con,
-                    Path(submitter.result(handle, settings.task_timeout)),
+                    _shard_read(submitter, handle, job, settings, source),
                     job.partition.number,
                     run_id=run_id,
                     config_id=config_id,
@@ -133,6 +138,24 @@ def run_score_on_dask(
         return complete_run(con, run_id, settings, started)
     finally:
         _close_store(con, stopping)
+
+
+def _read_before_writing(source: Source) -> tuple[int, pl.DataFrame]:
+    """SOURCE's rows counted and its duplicated case_ids found, its files unchanged since
+    they were listed (flows/read/file_stamps.py), before the database is touched."""
+    total, duplicated = count_rows(source), duplicated_case_ids(source)
+    check_unchanged(source.stamps, source.all_files)
+    return total, duplicated
+
+
+def _shard_read(
+    submitter: Submitter, handle: Any, job: PartitionJob, settings: ScoreSettings, source: Source
+) -> Path:
+    """The partition's shard, once its files are found as they were listed: a file written
+    or renamed over since is exit 3, the rows its worker read not loaded (a local run's rule)."""
+    shard = Path(submitter.result(handle, settings.task_timeout))
+    check_unchanged(source.stamps, [Path(piece.path) for piece in job.partition.pieces])
+    return shard
 
 
 def _while_stopping(stopping: bool) -> AbstractContextManager[None]:

@@ -179,3 +179,30 @@ def test_a_file_added_to_the_folder_mid_run_is_left_for_the_next_run(tmp_path: P
 
     assert read == [row["case_id"] for row in rows[:3]] + ["c0", "c1", "c2"]
     assert sum(raw.frame.height for raw in iter_batches(resolve_source(folder), 2)) == 9
+
+
+def test_a_dask_run_loads_no_partition_of_a_file_renamed_over_mid_run(tmp_path: Path) -> None:
+    # Each partition's worker reads its rows by the file's path: a file renamed over after
+    # the first partition was read gave its other partitions the new file's rows.
+    from flows.engines.dask_run import run_score_on_dask
+    from flows.run.settings import ScoreSettings
+    from tests.flows.run.test_calibrate import InlineSubmitter
+
+    path = tmp_path / "cases.parquet"
+    many_cases(6).write_parquet(path, row_group_size=2)
+    newer = tmp_path / "cases.parquet.tmp"
+    many_cases(6).with_columns(pl.col("case_id") + "-new").write_parquet(newer, row_group_size=2)
+
+    class RenamedAfterFirstPartition(InlineSubmitter):
+        def submit(self, job: object) -> str:
+            shard = super().submit(job)
+            if newer.exists():
+                os.replace(newer, path)
+            return shard
+
+    db = tmp_path / "faith.duckdb"
+    settings = ScoreSettings(source=str(path), db=str(db), engine="dask", batch_size=2)
+    with pytest.raises(InputUnreadable, match=r"replaced by another"):
+        run_score_on_dask(settings, RenamedAfterFirstPartition())
+    assert query(db, "SELECT count(*) FROM case_scores WHERE case_id LIKE '%-new'") == [(0,)]
+    assert query(db, "SELECT status FROM runs") == [("failed",)]

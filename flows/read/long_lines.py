@@ -10,6 +10,8 @@ import gzip
 import zlib
 from pathlib import Path
 
+from flows.read.csv_ends import csv_end_said
+
 # A CSV line up to 16 MB (an answer and a context past the size limits, which quarantine the
 # row) is read, not the 2 MB past which DuckDB refuses the whole file; its buffer twice that,
 # or the larger limit alone slows every read by a quarter.
@@ -55,12 +57,13 @@ def _line_end(last: bytes) -> int:
 
 def long_line_said(path: Path, said: str) -> str:
     """DuckDB's error `said` on the CSV file, or, when a line of it is past CSV_LINE_BYTES and
-    the error may be that line's, the line's number and size and what to do."""
+    the error may be that line's, the line's number and size and what to do; an unterminated
+    quote at the file's end says the file may be still being written (flows/read/csv_ends.py)."""
     if not any(words in said for words in _MAYBE_LONG):
         return said
     found = first_long_line(path)
     if found is None:
-        return said
+        return said + csv_end_said(path, said)  # a file still being written, cut in a quote
     number, size = found
     return (
         f"line {number} is {size:,} bytes: a CSV line past 16 MiB is not read: "

@@ -50,6 +50,32 @@ def test_a_line_that_does_not_fit_is_exit_3_naming_it(
     assert not db.exists() or query(db, "SELECT count(*) FROM case_scores") == [(0,)]
 
 
+@pytest.mark.parametrize("name", ["logs.csv", "logs.csv.gz"])
+def test_a_file_cut_inside_a_quoted_answer_is_said_to_be_still_being_written(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], name: str
+) -> None:
+    # An exporter still writing it: the last answer, quoted for its comma, cut in the middle.
+    rows = [f'c{i},Where is A17?,"Shipped, on 3 March.",{PASSAGES},2026-11-01' for i in range(3)]
+    text = "\n".join([HEADER, *rows]).encode()[: -len(f'March.",{PASSAGES},2026-11-01')]
+    source = tmp_path / name
+    source.write_bytes(gzip.compress(text) if name.endswith(".gz") else text)
+    db = tmp_path / "f.duckdb"
+    done = faith_here(capsys, "score", str(source), "--db", str(db), "--prefect", "no")
+    assert done.returncode == 3, done.stderr
+    (line,) = done.stderr.strip().splitlines()
+    assert "CSV Error on Line: 4: Value with unterminated quote" in line
+    assert line.endswith(
+        "; the file ends inside a quoted value: a file still being written, or a copy cut "
+        "short? Write it under another name (FILE.tmp) and rename it when complete, or remove it)"
+    )
+    # an unbalanced quote in the middle of a file is no file cut short
+    middle = _csv(tmp_path / "middle.csv", f'c2,Where is A17?,"Order A17,{PASSAGES},2026-11-01')
+    done = faith_here(capsys, "score", str(middle), "--db", str(db), "--prefect", "no")
+    assert done.returncode == 3
+    assert "unterminated quote" in done.stderr
+    assert "still being written" not in done.stderr
+
+
 def test_a_last_line_with_a_field_too_many_is_named_not_taken_for_the_header(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

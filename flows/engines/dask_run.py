@@ -40,6 +40,7 @@ from flows.read.source import (
     count_rows,
     duplicated_case_ids,
     resolve_source,
+    said_if_changed,
 )
 from flows.run.batches import config_has_cases
 from flows.run.calibration import check_calibration_database, with_calibration
@@ -143,7 +144,8 @@ def run_score_on_dask(
 def _read_before_writing(source: Source) -> tuple[int, pl.DataFrame]:
     """SOURCE's rows counted and its duplicated case_ids found, its files unchanged since
     they were listed (flows/read/file_stamps.py), before the database is touched."""
-    total, duplicated = count_rows(source), duplicated_case_ids(source)
+    with said_if_changed(source.stamps, source.all_files):
+        total, duplicated = count_rows(source), duplicated_case_ids(source)
     check_unchanged(source.stamps, source.all_files)
     return total, duplicated
 

@@ -9,7 +9,8 @@ of it since the last committed batch is written."""
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 from flows.errors import InputUnreadable
@@ -72,3 +73,16 @@ def check_unchanged(stamps: dict[Path, Stamp], paths: Iterable[Path]) -> None:
     error = changed_file(stamps, paths)
     if error is not None:
         raise error
+
+
+@contextmanager
+def said_if_changed(stamps: dict[Path, Stamp], paths: Iterable[Path]) -> Iterator[None]:
+    """A read that failed (its reader's error, or the file gone: FileNotFoundError, a bug's
+    exit 1) because one of `paths` changed under it fails naming that file and what changed."""
+    try:
+        yield
+    except (InputUnreadable, OSError) as exc:
+        changed = changed_file(stamps, paths)
+        if changed is None:
+            raise
+        raise changed from exc

@@ -12,7 +12,7 @@ or a glob, of Parquet, CSV or JSON (flows/read/formats.py). A folder holding `qu
 from __future__ import annotations
 
 from flows.read.case_ids import duplicated_case_ids
-from flows.read.file_stamps import check_unchanged
+from flows.read.file_stamps import check_unchanged, said_if_changed
 from flows.read.finding import check_file, resolve_source
 from flows.read.hive_folders import hive_values
 from flows.read.shapes import RawBatch, Source
@@ -36,6 +36,7 @@ __all__ = [
     "orphan_rows",
     "read_rows",
     "resolve_source",
+    "said_if_changed",
 ]
 
 # Rows per batch: read, scored and committed together. Above DuckDB's row group (122,880

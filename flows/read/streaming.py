@@ -16,7 +16,7 @@ import pyarrow.parquet as pq
 from flows.errors import InputUnreadable
 from flows.read import not_utf8
 from flows.read.file_facts import FileFacts, described_facts, is_compressed
-from flows.read.file_stamps import changed_file, check_unchanged
+from flows.read.file_stamps import check_unchanged, said_if_changed
 from flows.read.finding import file_facts
 from flows.read.formats import FILE_COLUMN, count_file_rows, duckdb_frames, error_line
 from flows.read.hive_folders import hive_values
@@ -41,11 +41,8 @@ def iter_batches(source: Source, batch_size: int) -> Iterator[RawBatch]:
     batches = _batches(source, batch_size)
     try:
         while True:
-            try:
+            with said_if_changed(source.stamps, source.all_files):  # removed, replaced: said so
                 raw = next(batches, None)
-            except InputUnreadable as exc:  # a file removed or replaced: said so
-                changed = changed_file(source.stamps, source.all_files)
-                raise (changed or exc) from exc
             if raw is None:
                 return
             check_unchanged(source.stamps, _files_read(source, raw))

@@ -31,6 +31,7 @@ from flows.read.source import (
     iter_batches,
     orphan_rows,
     resolve_source,
+    said_if_changed,
 )
 from flows.run.batches import (
     Batch,
@@ -193,7 +194,8 @@ def read_before_writing(settings: ScoreSettings) -> tuple[Source, int, pl.DataFr
     refuse an unreadable input (exit 3: a missing column, a malformed line, a chat log with
     no time) before any database is made or touched."""
     source = resolve_source(settings.source, settings.read_options())
-    counted, duplicated = count_rows(source), duplicated_case_ids(source)
+    with said_if_changed(source.stamps, source.all_files):  # removed as it was counted
+        counted, duplicated = count_rows(source), duplicated_case_ids(source)
     check_unchanged(source.stamps, source.all_files)  # written to as it was counted: exit 3
     return source, counted, duplicated
 

@@ -206,3 +206,29 @@ def test_a_dask_run_loads_no_partition_of_a_file_renamed_over_mid_run(tmp_path: 
         run_score_on_dask(settings, RenamedAfterFirstPartition())
     assert query(db, "SELECT count(*) FROM case_scores WHERE case_id LIKE '%-new'") == [(0,)]
     assert query(db, "SELECT status FROM runs") == [("failed",)]
+
+
+def test_a_file_removed_after_the_folder_was_listed_is_exit_3_not_a_crash(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A folder's CSV files alike are counted together: one removed by then was exit 1,
+    # `FileNotFoundError`, a bug's code with no word of what happened.
+    folder = tmp_path / "logs"
+    folder.mkdir()
+    (folder / "a.csv").write_bytes(csv_bytes(3))
+    (folder / "b.csv").write_bytes(csv_bytes(3).replace(b"\nc", b"\nb"))
+    listing = flows.run.pipeline.resolve_source
+
+    def listed_then_removed(*args: object, **kwargs: object) -> Source:
+        source = listing(*args, **kwargs)  # type: ignore[arg-type]
+        (folder / "b.csv").unlink()  # a cleaner job, rotating logs away
+        return source
+
+    monkeypatch.setattr(flows.run.pipeline, "resolve_source", listed_then_removed)
+    done = faith_here(capsys, *SCORE, str(folder), "--db", str(tmp_path / "faith.duckdb"))
+
+    assert done.returncode == 3
+    assert done.stderr.strip().splitlines() == [
+        f"error: {folder / 'b.csv'}: the file was removed while it was read: nothing read of it "
+        "since the last committed batch was written; restore it, or run again"
+    ]

@@ -26,6 +26,15 @@ def quiet_judge_refusals() -> None:
     logging.getLogger("flows.judges.endpoint.transport").setLevel(logging.CRITICAL)
 
 
+def quiet_cleartext_warnings() -> None:
+    """A worker's judge warned of a key sent over plain http (flows/judges/endpoint/
+    cleartext.py), its line forwarded to the terminal once a worker; the flow process's judge,
+    built before any task, warns once for the run."""
+    from flows.judges.endpoint.cleartext import leave_to_the_flow_process
+
+    leave_to_the_flow_process()
+
+
 class WorkerEnvironment(WorkerPlugin):
     """Sets `env` in the worker process before any task runs there, and loads the task's
     modules."""
@@ -37,6 +46,7 @@ class WorkerEnvironment(WorkerPlugin):
         os.environ.update(self.env)
         quiet_lease_releases()
         quiet_judge_refusals()
+        quiet_cleartext_warnings()
         # The task's modules (polars, pandera, duckdb, the metric) load now, while the
         # cluster starts, not inside the first partition's task.
         import flows.engines.partition_task  # noqa: F401

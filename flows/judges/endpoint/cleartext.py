@@ -17,7 +17,7 @@ import logging
 import threading
 from urllib.parse import urlsplit
 
-__all__ = ["cleartext_host", "warn_if_cleartext"]
+__all__ = ["cleartext_host", "leave_to_the_flow_process", "warn_if_cleartext"]
 
 log = logging.getLogger("faithpipe")
 
@@ -25,6 +25,8 @@ _LOCAL_SUFFIXES = (".localhost", ".local", ".lan", ".internal", ".home.arpa", ".
 _SHARED = ipaddress.ip_network("100.64.0.0/10")  # carrier-grade NAT, Tailscale: not the Internet
 _warned: set[str] = set()
 _lock = threading.Lock()
+# Set in a Dask worker (flows/engines/worker_setup.py): the flow process warns for the run.
+_left_to_flow = threading.Event()
 
 
 def cleartext_host(base_url: str | None) -> str | None:
@@ -59,7 +61,7 @@ def warn_if_cleartext(base_url: str | None, api_key_env: str) -> None:
     """One warning line, once a process for each such host, when the key would cross the
     network unencrypted; the run goes on (a LAN server over http is common)."""
     host = cleartext_host(base_url)
-    if host is None:
+    if host is None or _left_to_flow.is_set():
         return
     with _lock:
         if host in _warned:
@@ -72,3 +74,10 @@ def warn_if_cleartext(base_url: str | None, api_key_env: str) -> None:
         host,
         sent or f"API key in ${api_key_env}",
     )
+
+
+def leave_to_the_flow_process() -> None:
+    """No warning from this process (a Dask worker): the flow process builds the run's judge
+    first and warns once for the run; each worker's own line, forwarded to the terminal, said
+    it again once a worker."""
+    _left_to_flow.set()

@@ -9,7 +9,10 @@ resolves `judge.example.com` to 127.0.0.1 in this process, so the run's own clie
 
 from __future__ import annotations
 
+import os
 import socket
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -18,6 +21,7 @@ import pytest
 from flows.judges.endpoint.cleartext import cleartext_host
 from tests.support.builders import many_cases, write
 from tests.support.cli_run import faith_here
+from tests.support.dask_cluster import write_llm_source
 from tests.support.openai_batch_stub import BatchStub
 from tests.support.openai_stub import StubServer
 
@@ -64,6 +68,28 @@ def test_a_remote_host_over_plain_http_is_warned_of_once_without_the_key(
     assert f"the judge endpoint {REMOTE}:" in line
     assert WARNING in line
     assert KEY not in done.stderr + done.stdout
+
+
+@pytest.mark.timeout(300)
+def test_a_dask_run_warns_once_not_once_more_a_worker(tmp_path: Path) -> None:
+    """Each Dask worker's judge warned too, its line forwarded to the terminal: a run of one
+    partition printed the warning twice, one more for each worker a run's partitions reach.
+    The flow process's judge, built first, says it for the run. (`.invalid` never resolves:
+    the run ends 6 at its first calls, after the worker built its judge.)"""
+    repo = Path(__file__).resolve().parents[3]
+    source = write_llm_source(tmp_path / "cases.parquet")  # one partition of 60 cases
+    command = [
+        sys.executable, "-m", "flows", "score", str(source), "--db", str(tmp_path / "f.duckdb"),
+        "--engine", "dask", "--workers", "2", "--prefect", "no", "--batch-size", "60",
+        "--judge", "openai", "--model", "stub", "--base-url", "http://judge.invalid:8000/v1",
+    ]  # fmt: skip
+    done = subprocess.run(
+        command, cwd=repo, env=dict(os.environ), capture_output=True, text=True, timeout=240,
+        check=False,
+    )  # fmt: skip
+    assert done.returncode == 6, done.stderr
+    assert len(warnings_in(done.stderr)) == 1, done.stderr
+    assert KEY not in done.stderr
 
 
 def test_the_same_server_on_loopback_is_not_warned_of(

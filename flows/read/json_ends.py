@@ -53,14 +53,18 @@ def _array_end(end: bytes) -> str:
 
 def _last_line_whole(tail: bytes, whole: bool) -> bool:
     """Whether JSON Lines end in a whole line: ended, or a record as it is; a last line longer
-    than the tail ends in its object's brace."""
+    than the tail ends in its object's brace. A last line that starts no record (the `}` of
+    an object written over several lines) is not told cut short: its start is not read."""
     if tail.endswith(b"\n"):
         return True
     before, _, last = tail.rpartition(b"\n")
     if not before and not whole:
         return tail.rstrip(_SPACE).endswith(b"}")
+    last = last.removeprefix(_BOM).lstrip(_SPACE)
+    if not last.startswith(b"{"):  # a record's end over several lines (an indented object)
+        return True
     try:
-        json.loads(last.removeprefix(_BOM))
+        json.loads(last)
     except ValueError:
         return False
     return True

@@ -677,3 +677,20 @@ def test_a_file_whose_end_is_whole_says_nothing_of_its_end(
     assert done.returncode == 3
     assert "in the middle of a record" not in done.stderr
     assert "comma after its last item" not in done.stderr
+
+
+def test_a_whole_object_over_several_lines_is_not_said_to_be_cut_short(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """One object written over several lines (an editor's or `json.dump(indent=2)`'s), a comma
+    missing inside it and no line break after its closing brace: its last line, `}`, is no
+    record by itself, and the line said the file ended in the middle of a record (a file
+    still being written? remove it), which it does not; with a line break it said nothing."""
+    record = json.dumps(_row("c0"), indent=2).replace(",\n", "\n", 1)  # a comma missing
+    for name, text in (("one.json", record), ("ended.json", record + "\n")):
+        source = tmp_path / name
+        source.write_text(text)
+        done = faith_here(capsys, "score", str(source), "--db", str(tmp_path / "f.duckdb"))
+        assert done.returncode == 3, done.stderr
+        assert "Malformed JSON" in done.stderr
+        assert "in the middle of a record" not in done.stderr, done.stderr

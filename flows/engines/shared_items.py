@@ -21,13 +21,14 @@ from typing import TYPE_CHECKING
 
 import polars as pl
 
-from faith_udfs import MetricConfig
+from faith_udfs import Judge, MetricConfig
 from faith_udfs.metric import CASE_COLUMNS, score_cases
 from faith_udfs.shared_items import first_askers, item_keys, shared_item_cases
 from flows.engines.partition_task import PartitionJob, partition_cases
 from flows.judges.factory import build_judge, close_judge, judge_usage
 from flows.judges.settings import JudgeSettings
 from flows.run.judge_accounting import USAGE, case_usage
+from flows.run.stop_signals import signals_deferred
 from flows.store.run_costs import count_shared_items
 
 if TYPE_CHECKING:
@@ -101,10 +102,13 @@ def ask_shared_items(
             if cases.height > ASKED_AT_ONCE:  # a long step says how far it got
                 done = min(start + ASKED_AT_ONCE, cases.height)
                 log.info("asked %d of the %d shared items", done, cases.height)
-    finally:
-        close_judge(asker)  # its replies written to judge_cache, asked or stopped
-        spent = {k: v - before[k] for k, v in judge_usage(asker).items()}
-        count_shared_items(con, run_id, spent)
+    except BaseException:
+        # A stop (or a failure): a second stop while the judge closes cannot cut it short,
+        # as a local run's clean-up (flows/run/stopping.py): its paid replies, its count.
+        with signals_deferred():
+            _close_and_count(con, asker, before, run_id)
+        raise
+    _close_and_count(con, asker, before, run_id)
     usage = [frame for frame in usages if frame is not None]
     if not usage:
         return SharedItems(None, fatal)
@@ -117,6 +121,16 @@ def ask_shared_items(
     )
     charged.write_parquet(prepaid)
     return SharedItems(str(prepaid), fatal)
+
+
+def _close_and_count(
+    con: duckdb.DuckDBPyConnection, asker: Judge, before: dict[str, int], run_id: str
+) -> None:
+    """The judge closed, its replies written to judge_cache (asked or stopped), and the calls
+    it made added to the run's row."""
+    close_judge(asker)
+    spent = {k: v - before[k] for k, v in judge_usage(asker).items()}
+    count_shared_items(con, run_id, spent)
 
 
 def _first_askers_cases(jobs: Sequence[PartitionJob], firsts: pl.DataFrame) -> pl.DataFrame:

@@ -33,6 +33,7 @@ from flows.engines.partitions import duplicate_rules, plan_partitions
 from flows.engines.shared_items import ask_shared_items
 from flows.engines.submitters import Submitter
 from flows.errors import JudgeEndpointError
+from flows.judges.endpoint.breaker import LEFT_PENDING
 from flows.judges.factory import build_judge, close_judge, refuse_unbuildable
 from flows.read.source import (
     Source,
@@ -330,6 +331,8 @@ def run_on_dask(settings: ScoreSettings, *, progress: Progress | None = None) ->
 def _refused(fatal: str) -> JudgeEndpointError:
     """The endpoint's refusal of every call, told once: the workers' judges print nothing
     (worker_setup.py), so the flow process says it in the words the local engine's judge
-    uses (flows/judges/endpoint/transport.py)."""
-    log.error("judge endpoint: %s; no further calls are made", fatal)
+    uses (flows/judges/endpoint/transport.py). A breaker's opening is no refusal: the local
+    engine says it in the run's error line alone, and so does this one."""
+    if LEFT_PENDING not in fatal:
+        log.error("judge endpoint: %s; no further calls are made", fatal)
     return JudgeEndpointError(fatal)

@@ -237,6 +237,31 @@ def test_a_refused_api_key_is_told_once_with_its_time_as_the_local_engine_does(
     assert "sk-wrong" not in done.stdout + done.stderr
 
 
+@pytest.mark.timeout(300)
+def test_a_breaker_opened_on_a_worker_is_told_once_as_the_local_engine_does(
+    llm_source: Path, tmp_path: Path
+) -> None:
+    """An endpoint no call reaches (a name that never resolves) opens a partition's breaker:
+    the local engine says so in the run's error line alone. The flow process said it twice,
+    first as an endpoint's refusal (`judge endpoint: the judge endpoint ... run again; no
+    further calls are made`), its end said twice over, then as the error."""
+    repo = Path(__file__).resolve().parents[3]
+    command = [
+        sys.executable, "-m", "flows", "score", str(llm_source), "--db",
+        str(tmp_path / "faith.duckdb"), "--engine", "dask", "--workers", "2", "--prefect", "no",
+        "--batch-size", "60", "--judge", "openai", "--model", "stub", "--base-url",
+        "http://judge.invalid:8000/v1",
+    ]  # fmt: skip
+    done = subprocess.run(
+        command, cwd=repo, env={**os.environ, "OPENAI_API_KEY": KEY}, capture_output=True,
+        text=True, timeout=240, check=False,
+    )  # fmt: skip
+    assert done.returncode == 6, done.stderr
+    told = [line for line in _lines(done.stderr) if "does not resolve" in line]
+    assert len(told) == 1, done.stderr
+    assert told[0].startswith("error: the judge endpoint judge.invalid:8000 has a host name")
+
+
 @pytest.mark.timeout(600)
 def test_a_worker_that_dies_mid_task_is_said_once_and_its_answered_calls_are_not_paid_again(
     llm_source: Path, tmp_path: Path

@@ -230,7 +230,9 @@ def _scrubbed_errors(frames: FaithfulnessFrames) -> FaithfulnessFrames:
     what it was told, and a custom model's (its provider SDK's `Incorrect API key provided:
     …`) was stored verbatim. Each distinct error is scrubbed once."""
     errors = frames.case_scores["error"].drop_nulls().unique().to_list()
-    changed = {error: cut for error in errors if (cut := scrub(error)) != error}
+    # model_text: an error quotes what a model wrote, whose words a placeholder key (`test`,
+    # `EMPTY`) may be; a real key is cut wherever it stands
+    changed = {error: cut for error in errors if (cut := scrub(error, model_text=True)) != error}
     if not changed:
         return frames
     scores = frames.case_scores.with_columns(pl.col("error").replace(changed))

@@ -146,3 +146,26 @@ def test_a_custom_judges_crash_keeps_no_key_in_the_run_row(
     stored = every_text_in(db)
     assert "no account for key [redacted]" in stored
     assert CUSTOM_KEY not in stored
+
+
+class PlainSpokenModel:
+    """A custom model for a local server that takes any key (OPENAI_API_KEY=test), whose
+    replies never parse: the error quotes what it wrote."""
+
+    def generate(self, prompt: str) -> str:
+        raise ValueError("the reply 'a test of the test suite' is no JSON")
+
+    def get_model_name(self) -> str:
+        return "plain-llm"
+
+
+def test_a_placeholder_key_is_not_cut_from_the_words_a_model_wrote_in_a_case_error(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A placeholder key (`test`, `EMPTY`, as local servers take) is no secret in a model's own
+    words: the case errors keep them, as the replies' text does (flows/scrub.py)."""
+    monkeypatch.setenv("OPENAI_API_KEY", "test")
+    db = tmp_path / "f.duckdb"
+    settings = ScoreSettings(source=str(SAMPLE), db=str(db), max_invalid_share=1.0)
+    run_score(settings, judge=DeepEvalModelJudge(PlainSpokenModel()))
+    assert "the reply 'a test of the test suite' is no JSON" in every_text_in(db)

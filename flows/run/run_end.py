@@ -162,6 +162,6 @@ def mark_stopped(
 
 
 def describe(exc: BaseException) -> str:
-    """An exception as one line's start: its class and message, scrubbed (a judge's crash
-    may quote what its model was told)."""
-    return scrub(f"{type(exc).__name__}: {exc}")
+    """An exception as one line's start: its class and message, scrubbed as the cases'
+    errors are (a judge's crash may quote its key, and what its model wrote)."""
+    return scrub(f"{type(exc).__name__}: {exc}", model_text=True)

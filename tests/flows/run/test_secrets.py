@@ -169,3 +169,19 @@ def test_a_placeholder_key_is_not_cut_from_the_words_a_model_wrote_in_a_case_err
     settings = ScoreSettings(source=str(SAMPLE), db=str(db), max_invalid_share=1.0)
     run_score(settings, judge=DeepEvalModelJudge(PlainSpokenModel()))
     assert "the reply 'a test of the test suite' is no JSON" in every_text_in(db)
+
+
+def test_a_placeholder_key_is_not_cut_from_the_words_of_a_crash_in_the_run_row(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """runs.error is scrubbed as the cases' errors are: a real key cut, a placeholder (`test`)
+    kept where it is a word of what the judge said."""
+
+    def answer(prompt: str, schema: str) -> dict:
+        raise KeyError("the test suite holds no answer")
+
+    monkeypatch.setenv("OPENAI_API_KEY", "test")
+    db = tmp_path / "f.duckdb"
+    with pytest.raises(JudgeCrashed, match="crashed"):
+        run_score(ScoreSettings(source=str(SAMPLE), db=str(db)), judge=PromptJudge(answer))
+    assert "the test suite holds no answer" in every_text_in(db)
